@@ -1,0 +1,100 @@
+#include "config.h"
+#include "common/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+static int vdc_quiet;
+
+void
+vdc_set_quiet(int quiet)
+{
+    vdc_quiet = quiet;
+}
+
+void
+vdc_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("vmdiskcmp: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void
+vdc_progress(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (vdc_quiet)
+        return;
+    fputs("vmdiskcmp: [progress] ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int
+vdc_parse_size(const char *s, uint64_t default_unit, uint64_t *out)
+{
+    char *end = NULL;
+    unsigned long long n;
+    uint64_t mult = default_unit;
+
+    if (!s || !isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    n = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    if (*end) {
+        switch (toupper((unsigned char)*end)) {
+        case 'B': mult = 1; break;
+        case 'K': mult = 1ULL << 10; break;
+        case 'M': mult = 1ULL << 20; break;
+        case 'G': mult = 1ULL << 30; break;
+        case 'T': mult = 1ULL << 40; break;
+        default: return -1;
+        }
+        if (mult != 1) {
+            end++;
+            if (*end == 'i' || *end == 'I')
+                end++;
+            if (*end == 'B' || *end == 'b')
+                end++;
+        } else {
+            end++;
+        }
+        if (*end)
+            return -1;
+    }
+    if (mult && n > UINT64_MAX / mult)
+        return -1;
+    *out = n * mult;
+    return 0;
+}
+
+int
+vdc_write_file_atomic(const char *path, const void *buf, size_t len)
+{
+    GError *err = NULL;
+
+    if (!g_file_set_contents_full(path, buf, (gssize)len,
+                                  G_FILE_SET_CONTENTS_CONSISTENT |
+                                  G_FILE_SET_CONTENTS_DURABLE,
+                                  0644, &err)) {
+        vdc_error("cannot write %s: %s", path, err->message);
+        g_error_free(err);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,65 @@
+/* vmdiskcmp: one command to compare guest disk backends (file image, LVM
+ * LV, block device) against the bare host.  This file only dispatches to a
+ * subcommand; "run" is the default when the first argument is an option. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "common/util.h"
+
+struct vdc_command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct vdc_command vdc_commands[] = {
+    { .name = "run",     .fn = vdc_cmd_run,     .summary = "run the comparison (default): --image --lvm --dom0 ..." },
+    { .name = "report",  .fn = vdc_cmd_report,  .summary = "render a result directory (text, CSV, JSON, Markdown, HTML)" },
+    { .name = "compare", .fn = vdc_cmd_compare, .summary = "compare result sets side by side with deltas and significance" },
+    { .name = "import",  .fn = vdc_cmd_import,  .summary = "import agent JSON, bonnie++ CSV or bonnie tables" },
+    { .name = "cleanup", .fn = vdc_cmd_cleanup, .summary = "tear down what a crashed run left (from its undo journal)" },
+    { .name = "prepare", .fn = vdc_cmd_prepare, .summary = "install the agent into a guest image with libguestfs" },
+    { .name = "lab",     .fn = vdc_cmd_lab,     .summary = "build and run the emulated Xen lab" },
+};
+
+static void
+usage(FILE *f)
+{
+    size_t i;
+
+    fprintf(f, "usage: vmdiskcmp [COMMAND] [OPTIONS]\n\ncommands:\n");
+    for (i = 0; i < sizeof(vdc_commands) / sizeof(vdc_commands[0]); i++)
+        fprintf(f, "  %-8s %s\n", vdc_commands[i].name, vdc_commands[i].summary);
+    fprintf(f, "\n'vmdiskcmp COMMAND --help' describes a command's options.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    size_t i;
+
+    if (argc < 2 || argv[1][0] == '-') {
+        if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+            usage(stdout);
+            return VDC_EXIT_OK;
+        }
+        if (argc >= 2 && !strcmp(argv[1], "--version")) {
+            printf("vmdiskcmp %s\n", PACKAGE_VERSION);
+            return VDC_EXIT_OK;
+        }
+        if (argc < 2) {
+            usage(stderr);
+            return VDC_EXIT_USAGE;
+        }
+        /* options first: the default command, run; argv[0] stands as its name */
+        return vdc_cmd_run(argc, argv);
+    }
+    for (i = 0; i < sizeof(vdc_commands) / sizeof(vdc_commands[0]); i++)
+        if (!strcmp(argv[1], vdc_commands[i].name))
+            return vdc_commands[i].fn(argc - 1, argv + 1);
+    vdc_error("unknown command '%s': expected one of run, report, compare, import, cleanup, prepare, lab", argv[1]);
+    return VDC_EXIT_USAGE;
+}

@@ -1,0 +1,1 @@
+# Emulated Xen lab (issue 5).

@@ -1,0 +1,21 @@
+# Test harness setup shared by every area.  Tests are cmocka programs
+# (tests/unit/) and shell scripts (tests/integration/, *.sh); a test that
+# cannot run on this machine exits 77 after printing why.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
+	VMDISKCMP='$(abs_top_builddir)/src/vmdiskcmp'; \
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent'; \
+	BONNIE='$(BONNIE)'; BON_CSV2TXT='$(BON_CSV2TXT)'; FIO='$(FIO)'; \
+	CHROMIUM='$(CHROMIUM)'; QEMU_SYSTEM='$(QEMU_SYSTEM)'; \
+	export top_srcdir top_builddir VMDISKCMP VDC_AGENT BONNIE BON_CSV2TXT FIO CHROMIUM QEMU_SYSTEM;
+EXTRA_DIST += tests/lib.sh
+
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_common
+TESTS += tests/unit/test_common
+tests_unit_test_common_SOURCES = tests/unit/test_common.c
+tests_unit_test_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_common_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
+endif
