@@ -1,0 +1,2 @@
+# Statistics and reports (issue 3): src/stats, src/report
+src_libvdc_results_a_SOURCES += src/cli/cmd_report.c

@@ -1,1 +1,0 @@
-# Emulated Xen lab (issue 5).
