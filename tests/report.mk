@@ -1,1 +1,10 @@
-# Tests of the report area.
+# Tests of the report area: statistics (cmocka, fixed vectors), renderers
+# (golden files), compare/report command lines, headless Chromium.
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_stats
+TESTS += tests/unit/test_stats
+tests_unit_test_stats_SOURCES = tests/unit/test_stats.c
+tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_stats_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(GSL_LIBS) $(GLIB_LIBS) -lm
+endif
