@@ -1,2 +1,4 @@
 # Importers and result model (issue 3): src/model, src/import
-src_libvdc_results_a_SOURCES += src/cli/cmd_import.c
+src_libvdc_results_a_SOURCES += src/cli/cmd_import.c \
+	src/model/result.h src/model/result_fields.h \
+	src/model/result.c src/model/result_json.c

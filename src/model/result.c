@@ -1,0 +1,484 @@
+/* vmdiskcmp result model: construction, lookup, merge.  JSON reading and
+ * writing is in result_json.c; both use the member tables of
+ * result_fields.h.  See result.h and doc/result-format.md. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+#include "model/result.h"
+#include "model/result_fields.h"
+
+/* The test-id table (doc/result-format.md, "Test ids").  CSV field numbers
+ * are bonnie++ 2.00a's (format 1.98, 50 fields), checked against the CSV
+ * line of a real /usr/sbin/bonnie++ 2.00a run and bon_csv2txt's parser. */
+const vdc_test_info vdc_tests[VDC_TEST_COUNT] = {
+    [VDC_TEST_PUTC] = { VDC_TEST_PUTC, "putc", 10, 11, 39, "K/sec",
+                        "Sequential output, per-char", "Per Chr", 0 },
+    [VDC_TEST_PUT_BLOCK] = { VDC_TEST_PUT_BLOCK, "put_block", 12, 13, 40, "K/sec",
+                             "Sequential output, block", "Block", 0 },
+    [VDC_TEST_REWRITE] = { VDC_TEST_REWRITE, "rewrite", 14, 15, 41, "K/sec",
+                           "Sequential output, rewrite", "Rewrite", 0 },
+    [VDC_TEST_GETC] = { VDC_TEST_GETC, "getc", 16, 17, 42, "K/sec",
+                        "Sequential input, per-char", "Per Chr", 0 },
+    [VDC_TEST_GET_BLOCK] = { VDC_TEST_GET_BLOCK, "get_block", 18, 19, 43, "K/sec",
+                             "Sequential input, block", "Block", 0 },
+    [VDC_TEST_SEEKS] = { VDC_TEST_SEEKS, "seeks", 20, 21, 44, "/sec",
+                         "Random seeks", "Seeks", 0 },
+    [VDC_TEST_SEQ_CREATE] = { VDC_TEST_SEQ_CREATE, "seq_create", 27, 28, 45, "/sec",
+                              "Sequential create", "Create", 0 },
+    [VDC_TEST_SEQ_STAT] = { VDC_TEST_SEQ_STAT, "seq_stat", 29, 30, 46, "/sec",
+                            "Sequential stat/read", "Read", 0 },
+    [VDC_TEST_SEQ_DEL] = { VDC_TEST_SEQ_DEL, "seq_del", 31, 32, 47, "/sec",
+                           "Sequential delete", "Delete", 0 },
+    [VDC_TEST_RAN_CREATE] = { VDC_TEST_RAN_CREATE, "ran_create", 33, 34, 48, "/sec",
+                              "Random create", "Create", 0 },
+    [VDC_TEST_RAN_STAT] = { VDC_TEST_RAN_STAT, "ran_stat", 35, 36, 49, "/sec",
+                            "Random stat/read", "Read", 0 },
+    [VDC_TEST_RAN_DEL] = { VDC_TEST_RAN_DEL, "ran_del", 37, 38, 50, "/sec",
+                           "Random delete", "Delete", 0 },
+    [VDC_TEST_SWEEP_READ] = { VDC_TEST_SWEEP_READ, "sweep_read", 0, 0, 0, "MiB/s",
+                              "Sequential read at block size", "Read", 1 },
+    [VDC_TEST_SWEEP_WRITE] = { VDC_TEST_SWEEP_WRITE, "sweep_write", 0, 0, 0, "MiB/s",
+                               "Sequential write at block size", "Write", 1 },
+};
+
+const vdc_test_info *
+vdc_test_lookup(const char *name)
+{
+    int i;
+
+    if (!name)
+        return NULL;
+    for (i = 0; i < VDC_TEST_COUNT; i++)
+        if (!strcmp(vdc_tests[i].name, name))
+            return &vdc_tests[i];
+    return NULL;
+}
+
+char *
+vdc_test_key(const char *test, int64_t block_size)
+{
+    const vdc_test_info *ti = vdc_test_lookup(test);
+
+    if (ti && ti->sweep && block_size != VDC_INT_ABSENT)
+        return g_strdup_printf("%s@%" G_GINT64_FORMAT, test, (gint64)block_size);
+    return g_strdup(test);
+}
+
+const vdc_test_info *
+vdc_test_key_parse(const char *key, int64_t *block_size)
+{
+    const char *at;
+    const vdc_test_info *ti;
+    char *name, *end = NULL;
+    long long bs;
+
+    *block_size = 0;
+    if (!key)
+        return NULL;
+    at = strchr(key, '@');
+    if (!at)
+        return vdc_test_lookup(key);
+    name = g_strndup(key, (gsize)(at - key));
+    ti = vdc_test_lookup(name);
+    g_free(name);
+    if (!ti || !ti->sweep || !g_ascii_isdigit(at[1]))
+        return NULL;
+    bs = g_ascii_strtoll(at + 1, &end, 10);
+    if (*end || bs <= 0)
+        return NULL;
+    *block_size = bs;
+    return ti;
+}
+
+void
+vdc_set_str(char **dst, const char *src)
+{
+    char *old = *dst;
+
+    *dst = src ? g_strdup(src) : NULL;
+    g_free(old);
+}
+
+/* ---- Generic init/dispose/copy over the member tables ------------------- */
+
+void
+vdc_fields_init(const vdc_field *fields, void *obj)
+{
+    const vdc_field *f;
+    char *base = obj;
+
+    for (f = fields; f->name; f++) {
+        switch (f->type) {
+        case VDC_F_STR: *(char **)(base + f->off) = NULL; break;
+        case VDC_F_INT: *(int64_t *)(base + f->off) = VDC_INT_ABSENT; break;
+        case VDC_F_NUM: *(double *)(base + f->off) = NAN; break;
+        case VDC_F_BOOL: *(int *)(base + f->off) = VDC_BOOL_ABSENT; break;
+        case VDC_F_FLAG: *(int *)(base + f->off) = 0; break;
+        case VDC_F_OBJ: vdc_fields_init(f->sub, base + f->off); break;
+        }
+    }
+}
+
+void
+vdc_fields_dispose(const vdc_field *fields, void *obj)
+{
+    const vdc_field *f;
+    char *base = obj;
+
+    for (f = fields; f->name; f++) {
+        if (f->type == VDC_F_STR)
+            g_clear_pointer((char **)(base + f->off), g_free);
+        else if (f->type == VDC_F_OBJ)
+            vdc_fields_dispose(f->sub, base + f->off);
+    }
+    vdc_fields_init(fields, obj);
+}
+
+void
+vdc_fields_copy(const vdc_field *fields, void *dst, const void *src)
+{
+    const vdc_field *f;
+    char *d = dst;
+    const char *s = src;
+
+    for (f = fields; f->name; f++) {
+        switch (f->type) {
+        case VDC_F_STR:
+            vdc_set_str((char **)(d + f->off), *(char *const *)(s + f->off));
+            break;
+        case VDC_F_INT: *(int64_t *)(d + f->off) = *(const int64_t *)(s + f->off); break;
+        case VDC_F_NUM: *(double *)(d + f->off) = *(const double *)(s + f->off); break;
+        case VDC_F_BOOL:
+        case VDC_F_FLAG: *(int *)(d + f->off) = *(const int *)(s + f->off); break;
+        case VDC_F_OBJ: vdc_fields_copy(f->sub, d + f->off, s + f->off); break;
+        }
+    }
+}
+
+void vdc_sample_init(vdc_sample *s) { vdc_fields_init(vdc_sample_fields, s); }
+void vdc_sample_dispose(vdc_sample *s) { vdc_fields_dispose(vdc_sample_fields, s); }
+void vdc_target_init(vdc_target *t) { vdc_fields_init(vdc_target_fields, t); }
+void vdc_target_dispose(vdc_target *t) { vdc_fields_dispose(vdc_target_fields, t); }
+void vdc_experiment_init(vdc_experiment *e) { vdc_fields_init(vdc_experiment_fields, e); }
+void vdc_experiment_dispose(vdc_experiment *e) { vdc_fields_dispose(vdc_experiment_fields, e); }
+
+void
+vdc_target_copy(vdc_target *dst, const vdc_target *src)
+{
+    vdc_fields_copy(vdc_target_fields, dst, src);
+}
+
+void
+vdc_run_init(vdc_run *r)
+{
+    vdc_fields_init(vdc_run_fields, r);
+    r->samples = NULL;
+    r->n_samples = 0;
+}
+
+void
+vdc_run_dispose(vdc_run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->n_samples; i++) {
+        vdc_sample_dispose(r->samples[i]);
+        g_free(r->samples[i]);
+    }
+    g_free(r->samples);
+    r->samples = NULL;
+    r->n_samples = 0;
+    vdc_fields_dispose(vdc_run_fields, r);
+}
+
+vdc_sample *
+vdc_run_add_sample(vdc_run *r, const char *test)
+{
+    vdc_sample *s = g_new(vdc_sample, 1);
+    const vdc_test_info *ti = vdc_test_lookup(test);
+
+    vdc_sample_init(s);
+    vdc_set_str(&s->test, test);
+    if (ti)
+        vdc_set_str(&s->unit, ti->unit);
+    r->samples = g_renew(vdc_sample *, r->samples, r->n_samples + 1);
+    r->samples[r->n_samples++] = s;
+    return s;
+}
+
+void
+vdc_run_copy(vdc_run *dst, const vdc_run *src)
+{
+    size_t i;
+
+    vdc_fields_copy(vdc_run_fields, dst, src);
+    for (i = 0; i < src->n_samples; i++) {
+        vdc_sample *s = vdc_run_add_sample(dst, src->samples[i]->test);
+        vdc_fields_copy(vdc_sample_fields, s, src->samples[i]);
+    }
+}
+
+/* ---- The set -------------------------------------------------------------- */
+
+void
+vdc_result_set_init(vdc_result_set *rs)
+{
+    memset(rs, 0, sizeof(*rs));
+    rs->producer_name = g_strdup("vmdiskcmp");
+    rs->producer_version = g_strdup(PACKAGE_VERSION);
+    vdc_experiment_init(&rs->experiment);
+}
+
+void
+vdc_result_set_dispose(vdc_result_set *rs)
+{
+    size_t i;
+
+    for (i = 0; i < rs->n_targets; i++) {
+        vdc_target_dispose(rs->targets[i]);
+        g_free(rs->targets[i]);
+    }
+    for (i = 0; i < rs->n_runs; i++) {
+        vdc_run_dispose(rs->runs[i]);
+        g_free(rs->runs[i]);
+    }
+    g_free(rs->targets);
+    g_free(rs->runs);
+    g_free(rs->producer_name);
+    g_free(rs->producer_version);
+    vdc_experiment_dispose(&rs->experiment);
+    memset(rs, 0, sizeof(*rs));
+    vdc_experiment_init(&rs->experiment);
+}
+
+vdc_target *
+vdc_result_set_find_target(const vdc_result_set *rs, const char *name)
+{
+    size_t i;
+
+    for (i = 0; name && i < rs->n_targets; i++)
+        if (!strcmp(rs->targets[i]->name, name))
+            return rs->targets[i];
+    return NULL;
+}
+
+vdc_target *
+vdc_result_set_add_target(vdc_result_set *rs, const char *name)
+{
+    vdc_target *t;
+
+    if (!name || !*name) {
+        vdc_error("result set: a target needs a non-empty name");
+        return NULL;
+    }
+    if (vdc_result_set_find_target(rs, name)) {
+        vdc_error("result set: target '%s' already exists", name);
+        return NULL;
+    }
+    t = g_new(vdc_target, 1);
+    vdc_target_init(t);
+    vdc_set_str(&t->name, name);
+    rs->targets = g_renew(vdc_target *, rs->targets, rs->n_targets + 1);
+    rs->targets[rs->n_targets++] = t;
+    return t;
+}
+
+static int64_t
+runs_of_target(const vdc_result_set *rs, const char *target)
+{
+    size_t i;
+    int64_t n = 0;
+
+    for (i = 0; i < rs->n_runs; i++)
+        if (!g_strcmp0(rs->runs[i]->target, target))
+            n++;
+    return n;
+}
+
+/* Append an initialised run without setting anything. */
+static vdc_run *
+append_run(vdc_result_set *rs)
+{
+    vdc_run *r = g_new(vdc_run, 1);
+
+    vdc_run_init(r);
+    rs->runs = g_renew(vdc_run *, rs->runs, rs->n_runs + 1);
+    rs->runs[rs->n_runs++] = r;
+    return r;
+}
+
+vdc_run *
+vdc_result_set_add_run(vdc_result_set *rs, const char *target)
+{
+    int64_t rep = runs_of_target(rs, target);
+    vdc_run *r = append_run(rs);
+
+    vdc_set_str(&r->target, target);
+    r->repetition = rep;
+    vdc_set_str(&r->status, "ok");
+    return r;
+}
+
+/* internal (result_fields.h): used by the JSON loader */
+vdc_run *
+vdc_result_set_append_run(vdc_result_set *rs)
+{
+    return append_run(rs);
+}
+
+static void
+add_unique(GPtrArray *a, const char *s)
+{
+    guint i;
+
+    for (i = 0; i < a->len; i++)
+        if (!strcmp(g_ptr_array_index(a, i), s))
+            return;
+    g_ptr_array_add(a, g_strdup(s));
+}
+
+char **
+vdc_result_set_target_names(const vdc_result_set *rs)
+{
+    GPtrArray *a = g_ptr_array_new();
+    size_t i;
+
+    for (i = 0; i < rs->n_targets; i++)
+        add_unique(a, rs->targets[i]->name);
+    for (i = 0; i < rs->n_runs; i++)
+        if (rs->runs[i]->target)
+            add_unique(a, rs->runs[i]->target);
+    g_ptr_array_add(a, NULL);
+    return (char **)g_ptr_array_free(a, FALSE);
+}
+
+static int
+cmp_int64(gconstpointer a, gconstpointer b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+char **
+vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
+{
+    GPtrArray *keys = g_ptr_array_new();
+    GArray *sizes;
+    size_t i, j;
+    int t;
+
+    for (t = 0; t < VDC_TEST_COUNT; t++) {
+        const vdc_test_info *ti = &vdc_tests[t];
+
+        sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+        for (i = 0; i < rs->n_runs; i++) {
+            const vdc_run *r = rs->runs[i];
+
+            if (target && g_strcmp0(r->target, target))
+                continue;
+            for (j = 0; j < r->n_samples; j++) {
+                const vdc_sample *s = r->samples[j];
+
+                if (g_strcmp0(s->test, ti->name))
+                    continue;
+                if (!ti->sweep) {
+                    add_unique(keys, ti->name);
+                } else {
+                    guint k;
+                    gboolean seen = FALSE;
+
+                    for (k = 0; k < sizes->len; k++)
+                        if (g_array_index(sizes, int64_t, k) == s->block_size)
+                            seen = TRUE;
+                    if (!seen)
+                        g_array_append_val(sizes, s->block_size);
+                }
+            }
+        }
+        g_array_sort(sizes, cmp_int64);
+        for (i = 0; i < sizes->len; i++) {
+            char *k = vdc_test_key(ti->name, g_array_index(sizes, int64_t, i));
+
+            add_unique(keys, k);
+            g_free(k);
+        }
+        g_array_free(sizes, TRUE);
+    }
+    /* ids outside the table (only from code; the loader refuses them) */
+    for (i = 0; i < rs->n_runs; i++) {
+        const vdc_run *r = rs->runs[i];
+
+        if (target && g_strcmp0(r->target, target))
+            continue;
+        for (j = 0; j < r->n_samples; j++)
+            if (r->samples[j]->test && !vdc_test_lookup(r->samples[j]->test))
+                add_unique(keys, r->samples[j]->test);
+    }
+    g_ptr_array_add(keys, NULL);
+    return (char **)g_ptr_array_free(keys, FALSE);
+}
+
+vdc_sample_ref *
+vdc_result_set_lookup(const vdc_result_set *rs, const char *target,
+                      const char *test_key, size_t *n)
+{
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(vdc_sample_ref));
+    size_t i, j;
+
+    for (i = 0; i < rs->n_runs; i++) {
+        const vdc_run *r = rs->runs[i];
+
+        if (g_strcmp0(r->target, target))
+            continue;
+        for (j = 0; j < r->n_samples; j++) {
+            char *k = vdc_test_key(r->samples[j]->test, r->samples[j]->block_size);
+
+            if (!g_strcmp0(k, test_key)) {
+                vdc_sample_ref ref = { r, r->samples[j] };
+
+                g_array_append_val(a, ref);
+            }
+            g_free(k);
+        }
+    }
+    *n = a->len;
+    if (!a->len) {
+        g_array_free(a, TRUE);
+        return NULL;
+    }
+    return (vdc_sample_ref *)g_array_free(a, FALSE);
+}
+
+int
+vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
+{
+    size_t i;
+
+    if (!dst->has_experiment && src->has_experiment) {
+        vdc_fields_copy(vdc_experiment_fields, &dst->experiment, &src->experiment);
+        dst->has_experiment = 1;
+    }
+    for (i = 0; i < src->n_targets; i++) {
+        vdc_target *t;
+
+        if (vdc_result_set_find_target(dst, src->targets[i]->name))
+            continue;
+        t = vdc_result_set_add_target(dst, src->targets[i]->name);
+        vdc_target_copy(t, src->targets[i]);
+    }
+    for (i = 0; i < src->n_runs; i++) {
+        int64_t rep = runs_of_target(dst, src->runs[i]->target);
+        vdc_run *r = append_run(dst);
+
+        vdc_run_copy(r, src->runs[i]);
+        r->repetition = rep;
+    }
+    return 0;
+}

@@ -1,0 +1,362 @@
+/* vmdiskcmp result model: the C form of doc/result-format.md (version 1).
+ *
+ * A result set is targets x tests x repetitions:
+ *
+ *   vdc_result_set
+ *     experiment      (controller only; has_experiment says if present)
+ *     targets[]       vdc_target: name, kind, where, requested, backend, ...
+ *     runs[]          vdc_run: one (target, repetition); metadata; samples[]
+ *       samples[]     vdc_sample: test id, value, unit, %CP, flags, ...
+ *
+ * Absent values (JSON member missing or null) use one sentinel per C type:
+ *   char *   NULL
+ *   double   NAN                    (test with vdc_has(x))
+ *   int64_t  VDC_INT_ABSENT         (INT64_MIN)
+ *   int      VDC_BOOL_ABSENT (-1)   for tri-state booleans
+ * The sample flags too_fast and failed are plain 0/1 (always written).
+ *
+ * All strings are owned by the structure (g_malloc'd); set them with
+ * vdc_set_str() (copies, frees the old value).  Every _init/_dispose pair
+ * is safe to call twice; _dispose leaves the object in its _init state.
+ *
+ * Errors: functions returning int give 0 or -1, functions returning a
+ * pointer give NULL; the message has been printed once with vdc_error().
+ */
+#ifndef VDC_MODEL_RESULT_H
+#define VDC_MODEL_RESULT_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-glib/json-glib.h>
+
+#define VDC_RESULT_FORMAT         "vmdiskcmp-result"
+#define VDC_RESULT_FORMAT_VERSION 1
+
+#define VDC_INT_ABSENT  INT64_MIN
+#define VDC_BOOL_ABSENT (-1)
+/* true when a double member holds a value (is not NAN) */
+#define vdc_has(x) (!isnan(x))
+
+/* ---- The test-id table: the ONE place that names tests ------------------
+ * Order is the bonnie++ report order (putc .. ran_del), then the sweep.
+ * csv_field/csv_cpu_field/csv_latency_field are the 1-based field numbers
+ * of bonnie++ 2.00a CSV (format 1.98, 50 fields; bon_csv2txt's order);
+ * 0 = the test has no such field (sweep tests). */
+typedef enum {
+    VDC_TEST_PUTC,
+    VDC_TEST_PUT_BLOCK,
+    VDC_TEST_REWRITE,
+    VDC_TEST_GETC,
+    VDC_TEST_GET_BLOCK,
+    VDC_TEST_SEEKS,
+    VDC_TEST_SEQ_CREATE,
+    VDC_TEST_SEQ_STAT,
+    VDC_TEST_SEQ_DEL,
+    VDC_TEST_RAN_CREATE,
+    VDC_TEST_RAN_STAT,
+    VDC_TEST_RAN_DEL,
+    VDC_TEST_SWEEP_READ,
+    VDC_TEST_SWEEP_WRITE,
+    VDC_TEST_COUNT,
+    VDC_TEST_UNKNOWN = -1,
+} vdc_test_id;
+
+typedef struct {
+    vdc_test_id id;
+    const char *name;        /* "putc": the JSON "test" member */
+    int csv_field;           /* value field, bonnie++ 1.98 CSV, 1-based */
+    int csv_cpu_field;       /* %CP field */
+    int csv_latency_field;   /* latency field */
+    const char *unit;        /* "K/sec", "/sec", "MiB/s" */
+    const char *label;       /* "Sequential output, per-char" */
+    const char *short_label; /* column header: "Per Chr" */
+    int sweep;               /* 1: keyed ID@BLOCK_SIZE (block_size set) */
+} vdc_test_info;
+
+/* The table, indexed by vdc_test_id (VDC_TEST_COUNT entries). */
+extern const vdc_test_info vdc_tests[VDC_TEST_COUNT];
+
+/* Look a test up by its id string ("putc"); NULL if unknown (no message). */
+const vdc_test_info *vdc_test_lookup(const char *name);
+
+/* Test key of a sample: the test id, or "ID@BLOCK_SIZE" for sweep tests
+ * (e.g. "sweep_read@4096").  Returns a new string (g_free). */
+char *vdc_test_key(const char *test, int64_t block_size);
+
+/* Split a test key into its test info and block size (0 when none).
+ * Returns the info, or NULL for a malformed key (no message). */
+const vdc_test_info *vdc_test_key_parse(const char *key, int64_t *block_size);
+
+/* ---- Samples ------------------------------------------------------------ */
+typedef struct {
+    char *test;              /* test id (vdc_tests[].name) */
+    double value;            /* rate in `unit`; NAN = null (too fast / failed) */
+    char *unit;              /* "K/sec" (KiB/s), "/sec", "MiB/s" */
+    double cpu_percent;      /* %CP, user+system incl. children; NAN absent */
+    double latency_us;       /* worst single-op latency, microseconds */
+    double elapsed_s;        /* wall time of the test, seconds */
+    int too_fast;            /* < 0.5 s: bonnie++ printed +++++ */
+    int failed;              /* the test did not complete */
+    char *error;             /* one line, or NULL */
+    int64_t block_size;      /* bytes, sweep tests only; VDC_INT_ABSENT */
+    double user_s;           /* sweep only: CPU seconds, getrusage */
+    double system_s;
+    double system_us_per_op; /* sweep only: system time per call, us */
+} vdc_sample;
+
+void vdc_sample_init(vdc_sample *s);
+void vdc_sample_dispose(vdc_sample *s);
+
+/* ---- Runs ---------------------------------------------------------------- */
+typedef struct {
+    int64_t number;          /* files, in units of 1024 (bonnie++ -n) */
+    int64_t max_size;        /* bytes */
+    int64_t min_size;        /* bytes */
+    int64_t dirs;
+    int64_t chunk_size;      /* bytes */
+} vdc_files_info;
+
+typedef struct {
+    char *file;              /* imported file as named on the command line */
+    int64_t line;            /* 1-based line of the CSV line / table start */
+    char *format;            /* "bonnie++-csv-1.98", "bonnie-1.x-table", ... */
+} vdc_source_info;
+
+typedef struct {
+    char *tool;              /* "vmdiskcmp-agent 0.1.0", "bonnie++ 1.03" */
+    char *hostname;
+    char *kernel;
+    char *cpu_model;
+    int64_t ram_mib;
+    char *date;              /* ISO 8601 UTC */
+    char *command_line;
+    char *seed;              /* decimal string */
+    int64_t file_size_mib;
+    int64_t chunk_size;      /* bytes */
+    int64_t seeks;
+    int64_t seek_processes;
+    vdc_files_info files;    /* all members absent when unknown */
+    char *path;
+    char *fs_type;
+    char *device;
+    int direct_io;           /* tri-state */
+    int fsync_every_write;   /* tri-state */
+    char *per_char;          /* "syscall" or "stdio" */
+    char *trace_digest;      /* hex */
+    vdc_source_info source;  /* importers only */
+} vdc_run_meta;
+
+typedef struct {
+    char *target;            /* target name */
+    int64_t repetition;      /* 0-based among the target's runs */
+    char *status;            /* "ok", "failed", "timeout" */
+    char *error;             /* one line or NULL */
+    vdc_run_meta meta;
+    vdc_sample **samples;
+    size_t n_samples;
+} vdc_run;
+
+void vdc_run_init(vdc_run *r);
+void vdc_run_dispose(vdc_run *r);
+
+/* Append a sample for test id @test (any string; the unit is taken from
+ * the test table when the id is known, else left NULL).  All optional
+ * members start absent, value = NAN, too_fast = failed = 0.
+ * Returns the sample (owned by the run). Never NULL. */
+vdc_sample *vdc_run_add_sample(vdc_run *r, const char *test);
+
+/* ---- Targets ------------------------------------------------------------- */
+typedef struct {
+    char *disk_spec;         /* xl disk spec */
+    char *domain_xml_disk;   /* libvirt <disk> element */
+    char *image_backend;     /* auto, phy, qdisk, tap */
+} vdc_target_requested;
+
+typedef struct {
+    char *type;              /* phy, qdisk, vbd, vbd3, file, block */
+    char *source;            /* xenstore, libvirt-live-xml, local */
+    char *xenstore_path;
+    char *physical_device;   /* /dev/loop3, /dev/vg/lv */
+    char *params;            /* qdisk "aio:/path" */
+    int direct_io_safe;      /* tri-state */
+    char *mode;              /* w / r */
+    char *vdev;              /* xvdb */
+    char *driver_name;
+    char *cache;
+    char *io;
+} vdc_target_backend;
+
+typedef struct {
+    char *path;
+    int64_t size_bytes;
+    char *format;            /* raw, qcow2 */
+    char *alloc;             /* sparse, full */
+    char *vg;
+    char *lv;
+    int64_t stripes;
+    int64_t stripe_size;     /* bytes */
+    int64_t pe_start;        /* bytes */
+    char *device;
+} vdc_target_storage;
+
+typedef struct {
+    char *type;              /* ext4 */
+    char *mkfs_options;
+} vdc_target_filesystem;
+
+typedef struct {
+    char *name;              /* unique within the set */
+    char *kind;              /* image, lvm, block, dom0, imported */
+    char *where;             /* domU, dom0, host */
+    vdc_target_requested requested;
+    vdc_target_backend backend;
+    vdc_target_storage storage;
+    vdc_target_filesystem filesystem;
+} vdc_target;
+
+void vdc_target_init(vdc_target *t);
+void vdc_target_dispose(vdc_target *t);
+
+/* ---- Experiment (controller) -------------------------------------------- */
+typedef struct {
+    char *hostname;
+    char *kernel;
+    char *cpu_model;
+    int64_t cpu_count;
+    int64_t ram_mib;
+    char *cpu_governor;
+} vdc_host_info;
+
+typedef struct {
+    char *driver;            /* libxl, libvirt, mock, none */
+    char *uri;
+    char *xen_version;
+    char *libvirt_version;
+    char *qemu_version;
+    char *libxl_version;
+} vdc_hypervisor_info;
+
+typedef struct {
+    char *template_path;     /* JSON "template" */
+    char *template_sha256;
+    char *agent_sha256;
+    char *prepared_image;
+    int64_t memory_mib;
+    int64_t vcpus;
+    char *kernel;
+} vdc_guest_info;
+
+typedef struct {
+    char *id;
+    char *date;
+    char *command_line;
+    char *seed;              /* decimal string */
+    int64_t runs_per_target;
+    char *order;             /* interleaved, grouped */
+    int emulated;            /* tri-state */
+    vdc_host_info host;
+    vdc_hypervisor_info hypervisor;
+    vdc_guest_info guest;
+} vdc_experiment;
+
+void vdc_experiment_init(vdc_experiment *e);
+void vdc_experiment_dispose(vdc_experiment *e);
+
+/* ---- The result set ------------------------------------------------------ */
+typedef struct {
+    char *producer_name;     /* "vmdiskcmp" or "vmdiskcmp-agent" */
+    char *producer_version;
+    int has_experiment;      /* write/read the experiment object */
+    vdc_experiment experiment;
+    vdc_target **targets;
+    size_t n_targets;
+    vdc_run **runs;
+    size_t n_runs;
+} vdc_result_set;
+
+/* Empty set, producer "vmdiskcmp" PACKAGE_VERSION. */
+void vdc_result_set_init(vdc_result_set *rs);
+void vdc_result_set_dispose(vdc_result_set *rs);
+
+/* Replace *dst with a copy of @src (NULL allowed: *dst = NULL). */
+void vdc_set_str(char **dst, const char *src);
+
+/* Target named @name, or NULL. */
+vdc_target *vdc_result_set_find_target(const vdc_result_set *rs, const char *name);
+
+/* Add a target named @name (other members absent).  Returns it, or NULL
+ * after vdc_error when the name is empty or already used. */
+vdc_target *vdc_result_set_add_target(vdc_result_set *rs, const char *name);
+
+/* Append a run for @target with repetition = number of runs of that target
+ * already in the set, status "ok".  The target need not be in targets[].
+ * Returns the run (owned by the set).  Never NULL. */
+vdc_run *vdc_result_set_add_run(vdc_result_set *rs, const char *target);
+
+/* Target names in order: targets[] first, then names that appear only in
+ * runs, in order of first appearance.  NULL-terminated; g_strfreev(). */
+char **vdc_result_set_target_names(const vdc_result_set *rs);
+
+/* Test keys measured for @target (NULL = any target): table order, sweep
+ * keys by increasing block size, then unknown test ids in order of first
+ * appearance.  NULL-terminated; g_strfreev(). */
+char **vdc_result_set_test_keys(const vdc_result_set *rs, const char *target);
+
+/* One sample of a lookup, with the run it belongs to. */
+typedef struct {
+    const vdc_run *run;
+    const vdc_sample *sample;
+} vdc_sample_ref;
+
+/* Every sample of (@target, @test_key), in run order (repetition order for
+ * the controller's sets).  Includes too-fast and failed samples: callers
+ * decide (vdc_has(sample->value)).  Sets *n; returns a g_new array to
+ * g_free (NULL when *n == 0). */
+vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *target,
+                                      const char *test_key, size_t *n);
+
+/* ---- JSON (doc/result-format.md) ----------------------------------------- */
+
+/* Parse @len bytes of JSON into @rs (which must be freshly _init'ed; on
+ * error it is left empty).  The input is untrusted: wrong types and missing
+ * required members are refused with one message
+ * "NAME: runs[2].samples[0].value: expected a number or null", where NAME
+ * names the input (file name).  Unknown members are ignored; a
+ * format_version above VDC_RESULT_FORMAT_VERSION is refused.
+ * Returns 0 or -1. */
+int vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
+                             const char *name);
+
+/* Same, from a file ("-" = stdin).  Errors name the path. */
+int vdc_result_set_load_file(vdc_result_set *rs, const char *path);
+
+/* The document as a JSON tree (for writers that add members such as
+ * "statistics").  Absent members are omitted, except sample "value",
+ * "cpu_percent", "latency_us", "elapsed_s", "error" and run "error",
+ * which are written as null.  Returns a new node (json_node_unref). */
+JsonNode *vdc_result_set_to_json(const vdc_result_set *rs);
+
+/* Pretty-printed document, NUL-terminated, ending in a newline; *len
+ * (optional) gets its length.  g_free() it. */
+char *vdc_result_set_to_string(const vdc_result_set *rs, size_t *len);
+
+/* Write the document to @path atomically (vdc_write_file_atomic), or to
+ * stdout when @path is "-".  Returns 0 or -1. */
+int vdc_result_set_save(const vdc_result_set *rs, const char *path);
+
+/* ---- Merge ----------------------------------------------------------------- */
+
+/* Append copies of @src's targets and runs to @dst.  A target already in
+ * @dst keeps @dst's description.  Runs keep their order; each gets
+ * repetition = number of runs of its target already in @dst (so
+ * (target, repetition) stays unique).  @dst takes @src's experiment only
+ * if it has none.  Returns 0 (cannot fail today; int for the future). */
+int vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src);
+
+/* Deep copies (into a freshly _init'ed @dst). */
+void vdc_run_copy(vdc_run *dst, const vdc_run *src);
+void vdc_target_copy(vdc_target *dst, const vdc_target *src);
+
+#endif

@@ -1,0 +1,49 @@
+/* Internal to src/model: member tables that map the JSON members of
+ * doc/result-format.md onto the C structs of result.h.  One table per JSON
+ * object drives init, dispose, copy, load and save, so a member is named
+ * once. */
+#ifndef VDC_MODEL_RESULT_FIELDS_H
+#define VDC_MODEL_RESULT_FIELDS_H
+
+#include <stddef.h>
+
+#include "model/result.h"
+
+typedef enum {
+    VDC_F_STR,   /* char *, NULL absent */
+    VDC_F_INT,   /* int64_t, VDC_INT_ABSENT absent */
+    VDC_F_NUM,   /* double, NAN absent */
+    VDC_F_BOOL,  /* int tri-state, VDC_BOOL_ABSENT absent */
+    VDC_F_FLAG,  /* int 0/1, absent reads as 0, always written */
+    VDC_F_OBJ,   /* embedded struct described by sub */
+} vdc_field_type;
+
+enum {
+    VDC_FF_REQUIRED = 1 << 0,  /* loading fails when missing */
+    VDC_FF_NULLABLE = 1 << 1,  /* JSON null accepted (= absent) */
+    VDC_FF_WRITE_NULL = 1 << 2, /* written as null when absent */
+    VDC_FF_NONNEG = 1 << 3,    /* numbers must be >= 0 */
+};
+
+typedef struct vdc_field {
+    const char *name;
+    vdc_field_type type;
+    size_t off;
+    const struct vdc_field *sub;  /* VDC_F_OBJ */
+    unsigned flags;
+} vdc_field;
+
+/* Tables end with an entry whose name is NULL. */
+extern const vdc_field vdc_sample_fields[];
+extern const vdc_field vdc_run_fields[];      /* without "samples" */
+extern const vdc_field vdc_target_fields[];
+extern const vdc_field vdc_experiment_fields[];
+
+void vdc_fields_init(const vdc_field *fields, void *obj);
+void vdc_fields_dispose(const vdc_field *fields, void *obj);
+void vdc_fields_copy(const vdc_field *fields, void *dst, const void *src);
+
+/* Append an initialised, empty run (no target, repetition absent). */
+vdc_run *vdc_result_set_append_run(vdc_result_set *rs);
+
+#endif

@@ -1,0 +1,774 @@
+/* vmdiskcmp result model: JSON reading (untrusted input, every error names
+ * its JSON path) and writing (json-glib), driven by the member tables of
+ * result_fields.h.  Format: doc/result-format.md, version 1. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "common/util.h"
+#include "model/result.h"
+#include "model/result_fields.h"
+
+#define F(type_, struct_, member_, json_, flags_) \
+    { .name = json_, .type = type_, .off = offsetof(struct_, member_), .flags = flags_ }
+#define O(struct_, member_, json_, sub_) \
+    { .name = json_, .type = VDC_F_OBJ, .off = offsetof(struct_, member_), .sub = sub_ }
+#define END { .name = NULL }
+
+#define NN VDC_FF_NONNEG
+#define NUL (VDC_FF_NULLABLE | VDC_FF_WRITE_NULL)
+
+const vdc_field vdc_sample_fields[] = {
+    F(VDC_F_STR, vdc_sample, test, "test", VDC_FF_REQUIRED),
+    F(VDC_F_NUM, vdc_sample, value, "value", VDC_FF_REQUIRED | NUL | NN),
+    F(VDC_F_STR, vdc_sample, unit, "unit", 0),
+    F(VDC_F_NUM, vdc_sample, cpu_percent, "cpu_percent", NUL | NN),
+    F(VDC_F_NUM, vdc_sample, latency_us, "latency_us", NUL | NN),
+    F(VDC_F_NUM, vdc_sample, elapsed_s, "elapsed_s", NUL | NN),
+    F(VDC_F_FLAG, vdc_sample, too_fast, "too_fast", 0),
+    F(VDC_F_FLAG, vdc_sample, failed, "failed", 0),
+    F(VDC_F_STR, vdc_sample, error, "error", NUL),
+    F(VDC_F_INT, vdc_sample, block_size, "block_size", NN),
+    F(VDC_F_NUM, vdc_sample, user_s, "user_s", NN),
+    F(VDC_F_NUM, vdc_sample, system_s, "system_s", NN),
+    F(VDC_F_NUM, vdc_sample, system_us_per_op, "system_us_per_op", NN),
+    END
+};
+
+static const vdc_field files_fields[] = {
+    F(VDC_F_INT, vdc_files_info, number, "number", NN),
+    F(VDC_F_INT, vdc_files_info, max_size, "max_size", NN),
+    F(VDC_F_INT, vdc_files_info, min_size, "min_size", NN),
+    F(VDC_F_INT, vdc_files_info, dirs, "dirs", NN),
+    F(VDC_F_INT, vdc_files_info, chunk_size, "chunk_size", NN),
+    END
+};
+
+static const vdc_field source_fields[] = {
+    F(VDC_F_STR, vdc_source_info, file, "file", 0),
+    F(VDC_F_INT, vdc_source_info, line, "line", NN),
+    F(VDC_F_STR, vdc_source_info, format, "format", 0),
+    END
+};
+
+static const vdc_field meta_fields[] = {
+    F(VDC_F_STR, vdc_run_meta, tool, "tool", 0),
+    F(VDC_F_STR, vdc_run_meta, hostname, "hostname", 0),
+    F(VDC_F_STR, vdc_run_meta, kernel, "kernel", 0),
+    F(VDC_F_STR, vdc_run_meta, cpu_model, "cpu_model", 0),
+    F(VDC_F_INT, vdc_run_meta, ram_mib, "ram_mib", NN),
+    F(VDC_F_STR, vdc_run_meta, date, "date", 0),
+    F(VDC_F_STR, vdc_run_meta, command_line, "command_line", 0),
+    F(VDC_F_STR, vdc_run_meta, seed, "seed", 0),
+    F(VDC_F_INT, vdc_run_meta, file_size_mib, "file_size_mib", NN),
+    F(VDC_F_INT, vdc_run_meta, chunk_size, "chunk_size", NN),
+    F(VDC_F_INT, vdc_run_meta, seeks, "seeks", NN),
+    F(VDC_F_INT, vdc_run_meta, seek_processes, "seek_processes", NN),
+    O(vdc_run_meta, files, "files", files_fields),
+    F(VDC_F_STR, vdc_run_meta, path, "path", 0),
+    F(VDC_F_STR, vdc_run_meta, fs_type, "fs_type", 0),
+    F(VDC_F_STR, vdc_run_meta, device, "device", 0),
+    F(VDC_F_BOOL, vdc_run_meta, direct_io, "direct_io", 0),
+    F(VDC_F_BOOL, vdc_run_meta, fsync_every_write, "fsync_every_write", 0),
+    F(VDC_F_STR, vdc_run_meta, per_char, "per_char", 0),
+    F(VDC_F_STR, vdc_run_meta, trace_digest, "trace_digest", 0),
+    O(vdc_run_meta, source, "source", source_fields),
+    END
+};
+
+/* "samples" is handled by hand (an array of objects) */
+const vdc_field vdc_run_fields[] = {
+    F(VDC_F_STR, vdc_run, target, "target", VDC_FF_REQUIRED),
+    F(VDC_F_INT, vdc_run, repetition, "repetition", NN),
+    F(VDC_F_STR, vdc_run, status, "status", 0),
+    F(VDC_F_STR, vdc_run, error, "error", NUL),
+    O(vdc_run, meta, "metadata", meta_fields),
+    END
+};
+
+static const vdc_field requested_fields[] = {
+    F(VDC_F_STR, vdc_target_requested, disk_spec, "disk_spec", 0),
+    F(VDC_F_STR, vdc_target_requested, domain_xml_disk, "domain_xml_disk", 0),
+    F(VDC_F_STR, vdc_target_requested, image_backend, "image_backend", 0),
+    END
+};
+
+static const vdc_field backend_fields[] = {
+    F(VDC_F_STR, vdc_target_backend, type, "type", 0),
+    F(VDC_F_STR, vdc_target_backend, source, "source", 0),
+    F(VDC_F_STR, vdc_target_backend, xenstore_path, "xenstore_path", 0),
+    F(VDC_F_STR, vdc_target_backend, physical_device, "physical_device", 0),
+    F(VDC_F_STR, vdc_target_backend, params, "params", 0),
+    F(VDC_F_BOOL, vdc_target_backend, direct_io_safe, "direct_io_safe", 0),
+    F(VDC_F_STR, vdc_target_backend, mode, "mode", 0),
+    F(VDC_F_STR, vdc_target_backend, vdev, "vdev", 0),
+    F(VDC_F_STR, vdc_target_backend, driver_name, "driver_name", 0),
+    F(VDC_F_STR, vdc_target_backend, cache, "cache", 0),
+    F(VDC_F_STR, vdc_target_backend, io, "io", 0),
+    END
+};
+
+static const vdc_field storage_fields[] = {
+    F(VDC_F_STR, vdc_target_storage, path, "path", 0),
+    F(VDC_F_INT, vdc_target_storage, size_bytes, "size_bytes", NN),
+    F(VDC_F_STR, vdc_target_storage, format, "format", 0),
+    F(VDC_F_STR, vdc_target_storage, alloc, "alloc", 0),
+    F(VDC_F_STR, vdc_target_storage, vg, "vg", 0),
+    F(VDC_F_STR, vdc_target_storage, lv, "lv", 0),
+    F(VDC_F_INT, vdc_target_storage, stripes, "stripes", NN),
+    F(VDC_F_INT, vdc_target_storage, stripe_size, "stripe_size", NN),
+    F(VDC_F_INT, vdc_target_storage, pe_start, "pe_start", NN),
+    F(VDC_F_STR, vdc_target_storage, device, "device", 0),
+    END
+};
+
+static const vdc_field filesystem_fields[] = {
+    F(VDC_F_STR, vdc_target_filesystem, type, "type", 0),
+    F(VDC_F_STR, vdc_target_filesystem, mkfs_options, "mkfs_options", 0),
+    END
+};
+
+const vdc_field vdc_target_fields[] = {
+    F(VDC_F_STR, vdc_target, name, "name", VDC_FF_REQUIRED),
+    F(VDC_F_STR, vdc_target, kind, "kind", 0),
+    F(VDC_F_STR, vdc_target, where, "where", 0),
+    O(vdc_target, requested, "requested", requested_fields),
+    O(vdc_target, backend, "backend", backend_fields),
+    O(vdc_target, storage, "storage", storage_fields),
+    O(vdc_target, filesystem, "filesystem", filesystem_fields),
+    END
+};
+
+static const vdc_field host_fields[] = {
+    F(VDC_F_STR, vdc_host_info, hostname, "hostname", 0),
+    F(VDC_F_STR, vdc_host_info, kernel, "kernel", 0),
+    F(VDC_F_STR, vdc_host_info, cpu_model, "cpu_model", 0),
+    F(VDC_F_INT, vdc_host_info, cpu_count, "cpu_count", NN),
+    F(VDC_F_INT, vdc_host_info, ram_mib, "ram_mib", NN),
+    F(VDC_F_STR, vdc_host_info, cpu_governor, "cpu_governor", 0),
+    END
+};
+
+static const vdc_field hypervisor_fields[] = {
+    F(VDC_F_STR, vdc_hypervisor_info, driver, "driver", 0),
+    F(VDC_F_STR, vdc_hypervisor_info, uri, "uri", 0),
+    F(VDC_F_STR, vdc_hypervisor_info, xen_version, "xen_version", 0),
+    F(VDC_F_STR, vdc_hypervisor_info, libvirt_version, "libvirt_version", 0),
+    F(VDC_F_STR, vdc_hypervisor_info, qemu_version, "qemu_version", 0),
+    F(VDC_F_STR, vdc_hypervisor_info, libxl_version, "libxl_version", 0),
+    END
+};
+
+static const vdc_field guest_fields[] = {
+    F(VDC_F_STR, vdc_guest_info, template_path, "template", 0),
+    F(VDC_F_STR, vdc_guest_info, template_sha256, "template_sha256", 0),
+    F(VDC_F_STR, vdc_guest_info, agent_sha256, "agent_sha256", 0),
+    F(VDC_F_STR, vdc_guest_info, prepared_image, "prepared_image", 0),
+    F(VDC_F_INT, vdc_guest_info, memory_mib, "memory_mib", NN),
+    F(VDC_F_INT, vdc_guest_info, vcpus, "vcpus", NN),
+    F(VDC_F_STR, vdc_guest_info, kernel, "kernel", 0),
+    END
+};
+
+const vdc_field vdc_experiment_fields[] = {
+    F(VDC_F_STR, vdc_experiment, id, "id", 0),
+    F(VDC_F_STR, vdc_experiment, date, "date", 0),
+    F(VDC_F_STR, vdc_experiment, command_line, "command_line", 0),
+    F(VDC_F_STR, vdc_experiment, seed, "seed", 0),
+    F(VDC_F_INT, vdc_experiment, runs_per_target, "runs_per_target", NN),
+    F(VDC_F_STR, vdc_experiment, order, "order", 0),
+    F(VDC_F_BOOL, vdc_experiment, emulated, "emulated", 0),
+    O(vdc_experiment, host, "host", host_fields),
+    O(vdc_experiment, hypervisor, "hypervisor", hypervisor_fields),
+    O(vdc_experiment, guest, "guest", guest_fields),
+    END
+};
+
+/* ---- Loading ---------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;   /* input name for messages */
+    GString *path;      /* current JSON path */
+} load_ctx;
+
+static int __attribute__((format(printf, 2, 3)))
+load_fail(load_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    vdc_error("%s: %s: %s", c->name, c->path->len ? c->path->str : "(top level)", msg);
+    g_free(msg);
+    return -1;
+}
+
+static void
+path_push(load_ctx *c, const char *member, gsize *saved)
+{
+    *saved = c->path->len;
+    if (c->path->len)
+        g_string_append_c(c->path, '.');
+    g_string_append(c->path, member);
+}
+
+static void
+path_push_index(load_ctx *c, guint i, gsize *saved)
+{
+    *saved = c->path->len;
+    g_string_append_printf(c->path, "[%u]", i);
+}
+
+static void
+path_pop(load_ctx *c, gsize saved)
+{
+    g_string_truncate(c->path, saved);
+}
+
+static int
+node_is_number(JsonNode *n)
+{
+    GType t;
+
+    if (!JSON_NODE_HOLDS_VALUE(n))
+        return 0;
+    t = json_node_get_value_type(n);
+    return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
+}
+
+static int load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj);
+
+static int
+load_field(load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
+{
+    char *p = (char *)obj + f->off;
+
+    if (JSON_NODE_HOLDS_NULL(n)) {
+        if (f->flags & VDC_FF_NULLABLE)
+            return 0;
+        return load_fail(c, "expected %s, not null",
+                         f->type == VDC_F_STR ? "a string" :
+                         f->type == VDC_F_OBJ ? "an object" :
+                         f->type == VDC_F_BOOL || f->type == VDC_F_FLAG ? "a boolean" :
+                         f->type == VDC_F_INT ? "an integer" : "a number");
+    }
+    switch (f->type) {
+    case VDC_F_STR:
+        if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
+            return load_fail(c, "expected a string%s",
+                             f->flags & VDC_FF_NULLABLE ? " or null" : "");
+        vdc_set_str((char **)p, json_node_get_string(n));
+        return 0;
+    case VDC_F_INT: {
+        double d;
+
+        if (!node_is_number(n))
+            return load_fail(c, "expected an integer");
+        if (json_node_get_value_type(n) == G_TYPE_INT64) {
+            *(int64_t *)p = json_node_get_int(n);
+        } else {
+            d = json_node_get_double(n);
+            /* 512.0 is fine; 2^63 and above, and fractions, are not */
+            if (d != floor(d) || d < -9.2e18 || d > 9.2e18)
+                return load_fail(c, "expected an integer");
+            *(int64_t *)p = (int64_t)d;
+        }
+        if ((f->flags & VDC_FF_NONNEG) && *(int64_t *)p < 0)
+            return load_fail(c, "expected an integer >= 0");
+        return 0;
+    }
+    case VDC_F_NUM: {
+        double d;
+
+        if (!node_is_number(n))
+            return load_fail(c, "expected a number%s",
+                             f->flags & VDC_FF_NULLABLE ? " or null" : "");
+        d = json_node_get_value_type(n) == G_TYPE_INT64 ? (double)json_node_get_int(n)
+                                                         : json_node_get_double(n);
+        if (!isfinite(d) || ((f->flags & VDC_FF_NONNEG) && d < 0))
+            return load_fail(c, "expected a finite number >= 0");
+        *(double *)p = d;
+        return 0;
+    }
+    case VDC_F_BOOL:
+    case VDC_F_FLAG:
+        if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN)
+            return load_fail(c, "expected a boolean");
+        *(int *)p = json_node_get_boolean(n) ? 1 : 0;
+        return 0;
+    case VDC_F_OBJ:
+        if (!JSON_NODE_HOLDS_OBJECT(n))
+            return load_fail(c, "expected an object");
+        return load_fields(c, f->sub, json_node_get_object(n), p);
+    }
+    return load_fail(c, "internal: unknown member type");
+}
+
+static int
+load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj)
+{
+    const vdc_field *f;
+
+    for (f = fields; f->name; f++) {
+        JsonNode *n = json_object_get_member(o, f->name);
+        gsize saved;
+        int rc;
+
+        path_push(c, f->name, &saved);
+        if (!n) {
+            rc = (f->flags & VDC_FF_REQUIRED) ? load_fail(c, "missing") : 0;
+        } else {
+            rc = load_field(c, f, n, obj);
+        }
+        path_pop(c, saved);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* "runs[i].samples[j]": fields, then the test id and its block size */
+static int
+load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
+{
+    const vdc_test_info *ti;
+    vdc_sample *s;
+    gsize saved;
+
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return load_fail(c, "expected an object");
+    s = vdc_run_add_sample(r, "");
+    if (load_fields(c, vdc_sample_fields, json_node_get_object(n), s) < 0)
+        return -1;
+    ti = vdc_test_lookup(s->test);
+    path_push(c, "test", &saved);
+    if (!ti) {
+        char *q = g_strescape(s->test, NULL);
+        int rc = load_fail(c, "unknown test id \"%s\": expected putc, put_block, rewrite, "
+                           "getc, get_block, seeks, seq_create, seq_stat, seq_del, "
+                           "ran_create, ran_stat, ran_del, sweep_read or sweep_write", q);
+
+        g_free(q);
+        return rc;
+    }
+    path_pop(c, saved);
+    if (ti->sweep && (s->block_size == VDC_INT_ABSENT || s->block_size <= 0)) {
+        path_push(c, "block_size", &saved);
+        return load_fail(c, "expected an integer > 0 (required for %s)", ti->name);
+    }
+    if (!s->unit)
+        vdc_set_str(&s->unit, ti->unit);
+    return 0;
+}
+
+static int
+load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
+{
+    JsonObject *o;
+    JsonNode *samples;
+    JsonArray *a;
+    vdc_run *r;
+    gsize saved;
+    guint i;
+    size_t k;
+
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return load_fail(c, "expected an object");
+    o = json_node_get_object(n);
+    r = vdc_result_set_append_run(rs);
+    if (load_fields(c, vdc_run_fields, o, r) < 0)
+        return -1;
+    if (!*r->target) {
+        path_push(c, "target", &saved);
+        return load_fail(c, "expected a non-empty string");
+    }
+    if (!r->status) {
+        vdc_set_str(&r->status, "ok");
+    } else if (strcmp(r->status, "ok") && strcmp(r->status, "failed") &&
+               strcmp(r->status, "timeout")) {
+        path_push(c, "status", &saved);
+        return load_fail(c, "expected \"ok\", \"failed\" or \"timeout\"");
+    }
+    if (r->repetition == VDC_INT_ABSENT) {
+        int64_t rep = 0;
+
+        for (k = 0; k + 1 < rs->n_runs; k++)
+            if (!strcmp(rs->runs[k]->target, r->target))
+                rep++;
+        r->repetition = rep;
+    }
+    for (k = 0; k + 1 < rs->n_runs; k++)
+        if (!strcmp(rs->runs[k]->target, r->target) &&
+            rs->runs[k]->repetition == r->repetition)
+            return load_fail(c, "duplicate run: target \"%s\" repetition %" G_GINT64_FORMAT
+                             " already seen in runs[%zu]", r->target,
+                             (gint64)r->repetition, k);
+    samples = json_object_get_member(o, "samples");
+    path_push(c, "samples", &saved);
+    if (!samples)
+        return load_fail(c, "missing");
+    if (!JSON_NODE_HOLDS_ARRAY(samples))
+        return load_fail(c, "expected an array");
+    a = json_node_get_array(samples);
+    for (i = 0; i < json_array_get_length(a); i++) {
+        gsize s2;
+
+        path_push_index(c, i, &s2);
+        if (load_sample(c, json_array_get_element(a, i), r) < 0)
+            return -1;
+        path_pop(c, s2);
+    }
+    path_pop(c, saved);
+    return 0;
+}
+
+static int
+load_target(load_ctx *c, JsonNode *n, vdc_result_set *rs)
+{
+    vdc_target tmp;
+    vdc_target *t;
+    int rc = -1;
+
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return load_fail(c, "expected an object");
+    vdc_target_init(&tmp);
+    if (load_fields(c, vdc_target_fields, json_node_get_object(n), &tmp) < 0)
+        goto out;
+    if (!*tmp.name) {
+        load_fail(c, "name: expected a non-empty string");
+        goto out;
+    }
+    if (vdc_result_set_find_target(rs, tmp.name)) {
+        load_fail(c, "name: duplicate target \"%s\"", tmp.name);
+        goto out;
+    }
+    t = vdc_result_set_add_target(rs, tmp.name);
+    vdc_target_copy(t, &tmp);
+    rc = 0;
+ out:
+    vdc_target_dispose(&tmp);
+    return rc;
+}
+
+static int
+load_array(load_ctx *c, JsonObject *top, const char *member, int required,
+           int (*fn)(load_ctx *, JsonNode *, vdc_result_set *), vdc_result_set *rs)
+{
+    JsonNode *n = json_object_get_member(top, member);
+    JsonArray *a;
+    gsize saved, s2;
+    guint i;
+
+    path_push(c, member, &saved);
+    if (!n) {
+        if (required)
+            return load_fail(c, "missing");
+        path_pop(c, saved);
+        return 0;
+    }
+    if (!JSON_NODE_HOLDS_ARRAY(n))
+        return load_fail(c, "expected an array");
+    a = json_node_get_array(n);
+    for (i = 0; i < json_array_get_length(a); i++) {
+        path_push_index(c, i, &s2);
+        if (fn(c, json_array_get_element(a, i), rs) < 0)
+            return -1;
+        path_pop(c, s2);
+    }
+    path_pop(c, saved);
+    return 0;
+}
+
+static int
+load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
+{
+    JsonObject *top;
+    JsonNode *n;
+    gsize saved;
+    int64_t version;
+
+    if (!JSON_NODE_HOLDS_OBJECT(root))
+        return load_fail(c, "expected an object");
+    top = json_node_get_object(root);
+
+    n = json_object_get_member(top, "format");
+    path_push(c, "format", &saved);
+    if (!n)
+        return load_fail(c, "missing");
+    if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING ||
+        strcmp(json_node_get_string(n), VDC_RESULT_FORMAT))
+        return load_fail(c, "expected \"%s\"", VDC_RESULT_FORMAT);
+    path_pop(c, saved);
+
+    n = json_object_get_member(top, "format_version");
+    path_push(c, "format_version", &saved);
+    if (!n)
+        return load_fail(c, "missing");
+    if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64)
+        return load_fail(c, "expected an integer");
+    version = json_node_get_int(n);
+    if (version < 1 || version > VDC_RESULT_FORMAT_VERSION)
+        return load_fail(c, "version %" G_GINT64_FORMAT " not supported: expected 1 to %d",
+                         (gint64)version, VDC_RESULT_FORMAT_VERSION);
+    path_pop(c, saved);
+
+    n = json_object_get_member(top, "producer");
+    path_push(c, "producer", &saved);
+    if (!n)
+        return load_fail(c, "missing");
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return load_fail(c, "expected an object");
+    {
+        JsonObject *p = json_node_get_object(n);
+        const char *names[] = { "name", "version" };
+        char **dst[] = { &rs->producer_name, &rs->producer_version };
+        int i;
+
+        for (i = 0; i < 2; i++) {
+            JsonNode *m = json_object_get_member(p, names[i]);
+            gsize s2;
+
+            path_push(c, names[i], &s2);
+            if (!m)
+                return load_fail(c, "missing");
+            if (!JSON_NODE_HOLDS_VALUE(m) || json_node_get_value_type(m) != G_TYPE_STRING)
+                return load_fail(c, "expected a string");
+            vdc_set_str(dst[i], json_node_get_string(m));
+            path_pop(c, s2);
+        }
+    }
+    path_pop(c, saved);
+
+    n = json_object_get_member(top, "experiment");
+    if (n) {
+        path_push(c, "experiment", &saved);
+        if (!JSON_NODE_HOLDS_OBJECT(n))
+            return load_fail(c, "expected an object");
+        if (load_fields(c, vdc_experiment_fields, json_node_get_object(n), &rs->experiment) < 0)
+            return -1;
+        rs->has_experiment = 1;
+        path_pop(c, saved);
+    }
+    if (load_array(c, top, "targets", 0, load_target, rs) < 0)
+        return -1;
+    return load_array(c, top, "runs", 1, load_run, rs);
+}
+
+int
+vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
+                         const char *name)
+{
+    JsonParser *parser = json_parser_new_immutable();
+    GError *err = NULL;
+    load_ctx c = { .name = name ? name : "(buffer)", .path = g_string_new(NULL) };
+    int rc = -1;
+
+    if (len > G_MAXSSIZE) {
+        vdc_error("%s: input too large", c.name);
+        goto out;
+    }
+    if (memchr(data, '\0', len)) {
+        vdc_error("%s: expected a JSON document, found a NUL byte (binary data?)", c.name);
+        goto out;
+    }
+    if (!json_parser_load_from_data(parser, data, (gssize)len, &err)) {
+        vdc_error("%s: invalid JSON: %s", c.name, err->message);
+        g_error_free(err);
+        goto out;
+    }
+    if (!json_parser_get_root(parser)) {
+        vdc_error("%s: empty: expected a JSON result document", c.name);
+        goto out;
+    }
+    rc = load_top(&c, json_parser_get_root(parser), rs);
+ out:
+    if (rc < 0) {
+        vdc_result_set_dispose(rs);
+        vdc_result_set_init(rs);
+    }
+    g_string_free(c.path, TRUE);
+    g_object_unref(parser);
+    return rc;
+}
+
+int
+vdc_result_set_load_file(vdc_result_set *rs, const char *path)
+{
+    GError *err = NULL;
+    char *data = NULL;
+    gsize len = 0;
+    int rc;
+
+    if (!strcmp(path, "-")) {
+        GString *s = g_string_new(NULL);
+        char buf[65536];
+        size_t r;
+
+        while ((r = fread(buf, 1, sizeof(buf), stdin)) > 0)
+            g_string_append_len(s, buf, (gssize)r);
+        if (ferror(stdin)) {
+            vdc_error("cannot read standard input");
+            g_string_free(s, TRUE);
+            return -1;
+        }
+        len = s->len;
+        data = g_string_free(s, FALSE);
+        path = "(stdin)";
+    } else if (!g_file_get_contents(path, &data, &len, &err)) {
+        vdc_error("cannot read %s: %s", path, err->message);
+        g_error_free(err);
+        return -1;
+    }
+    rc = vdc_result_set_load_data(rs, data, len, path);
+    g_free(data);
+    return rc;
+}
+
+/* ---- Writing ------------------------------------------------------------------ */
+
+static JsonObject *
+save_fields(const vdc_field *fields, const void *obj)
+{
+    JsonObject *o = json_object_new();
+    const vdc_field *f;
+    const char *p;
+
+    for (f = fields; f->name; f++) {
+        p = (const char *)obj + f->off;
+        switch (f->type) {
+        case VDC_F_STR: {
+            const char *s = *(char *const *)p;
+
+            if (s)
+                json_object_set_string_member(o, f->name, s);
+            else if (f->flags & VDC_FF_WRITE_NULL)
+                json_object_set_null_member(o, f->name);
+            break;
+        }
+        case VDC_F_INT:
+            if (*(const int64_t *)p != VDC_INT_ABSENT)
+                json_object_set_int_member(o, f->name, *(const int64_t *)p);
+            break;
+        case VDC_F_NUM: {
+            double d = *(const double *)p;
+
+            if (!vdc_has(d)) {
+                if (f->flags & VDC_FF_WRITE_NULL)
+                    json_object_set_null_member(o, f->name);
+            } else if (d == floor(d) && fabs(d) < 9007199254740992.0) {
+                /* integral values print as integers: 6065, not 6065.0 */
+                json_object_set_int_member(o, f->name, (gint64)d);
+            } else {
+                json_object_set_double_member(o, f->name, d);
+            }
+            break;
+        }
+        case VDC_F_BOOL:
+            if (*(const int *)p != VDC_BOOL_ABSENT)
+                json_object_set_boolean_member(o, f->name, *(const int *)p != 0);
+            break;
+        case VDC_F_FLAG:
+            json_object_set_boolean_member(o, f->name, *(const int *)p != 0);
+            break;
+        case VDC_F_OBJ: {
+            JsonObject *sub = save_fields(f->sub, p);
+
+            if (json_object_get_size(sub))
+                json_object_set_object_member(o, f->name, sub);
+            else
+                json_object_unref(sub);
+            break;
+        }
+        }
+    }
+    return o;
+}
+
+JsonNode *
+vdc_result_set_to_json(const vdc_result_set *rs)
+{
+    JsonObject *top = json_object_new();
+    JsonObject *prod = json_object_new();
+    JsonArray *targets, *runs;
+    JsonNode *root;
+    size_t i, j;
+
+    json_object_set_string_member(top, "format", VDC_RESULT_FORMAT);
+    json_object_set_int_member(top, "format_version", VDC_RESULT_FORMAT_VERSION);
+    json_object_set_string_member(prod, "name", rs->producer_name ? rs->producer_name : "vmdiskcmp");
+    json_object_set_string_member(prod, "version",
+                                  rs->producer_version ? rs->producer_version : PACKAGE_VERSION);
+    json_object_set_object_member(top, "producer", prod);
+    if (rs->has_experiment)
+        json_object_set_object_member(top, "experiment",
+                                      save_fields(vdc_experiment_fields, &rs->experiment));
+    if (rs->n_targets) {
+        targets = json_array_new();
+        for (i = 0; i < rs->n_targets; i++)
+            json_array_add_object_element(targets, save_fields(vdc_target_fields, rs->targets[i]));
+        json_object_set_array_member(top, "targets", targets);
+    }
+    runs = json_array_new();
+    for (i = 0; i < rs->n_runs; i++) {
+        JsonObject *ro = save_fields(vdc_run_fields, rs->runs[i]);
+        JsonArray *samples = json_array_new();
+
+        if (!json_object_has_member(ro, "metadata"))
+            json_object_set_object_member(ro, "metadata", json_object_new());
+        for (j = 0; j < rs->runs[i]->n_samples; j++)
+            json_array_add_object_element(samples,
+                                          save_fields(vdc_sample_fields, rs->runs[i]->samples[j]));
+        json_object_set_array_member(ro, "samples", samples);
+        json_array_add_object_element(runs, ro);
+    }
+    json_object_set_array_member(top, "runs", runs);
+    root = json_node_new(JSON_NODE_OBJECT);
+    json_node_take_object(root, top);
+    return root;
+}
+
+char *
+vdc_result_set_to_string(const vdc_result_set *rs, size_t *len)
+{
+    JsonNode *root = vdc_result_set_to_json(rs);
+    JsonGenerator *gen = json_generator_new();
+    char *body, *out;
+
+    json_generator_set_pretty(gen, TRUE);
+    json_generator_set_indent(gen, 2);
+    json_generator_set_root(gen, root);
+    body = json_generator_to_data(gen, NULL);
+    out = g_strconcat(body, "\n", NULL);
+    g_free(body);
+    g_object_unref(gen);
+    json_node_unref(root);
+    if (len)
+        *len = strlen(out);
+    return out;
+}
+
+int
+vdc_result_set_save(const vdc_result_set *rs, const char *path)
+{
+    size_t len;
+    char *s = vdc_result_set_to_string(rs, &len);
+    int rc = 0;
+
+    if (!strcmp(path, "-")) {
+        if (fwrite(s, 1, len, stdout) != len || fflush(stdout) != 0) {
+            vdc_error("cannot write the result to standard output");
+            rc = -1;
+        }
+    } else {
+        rc = vdc_write_file_atomic(path, s, len);
+    }
+    g_free(s);
+    return rc;
+}
