@@ -1,2 +1,7 @@
 # Storage, guest preparation, control disk (issue 4): src/storage, src/guest
-src_libvdc_controller_a_SOURCES += src/cli/cmd_prepare.c
+# Host code includes the libc-only codec as "guest-agent/ctldisk.h".
+AM_CPPFLAGS += -I$(top_srcdir)
+AM_CFLAGS += $(BLKID_CFLAGS)
+VDC_EXTERNAL_LIBS += $(BLKID_LIBS)
+src_libvdc_controller_a_SOURCES += src/cli/cmd_prepare.c \
+	src/storage/storage.h src/guest/prepare.h src/guest/control.h

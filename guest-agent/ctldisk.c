@@ -1,0 +1,1269 @@
+/* vmdiskcmp control disk codec (format version 1, doc/control-disk.md).
+ * libc only: built into the static runner and into libvdc-agentcore.a. */
+#include "config.h"
+#include "ctldisk.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- TLV tags (doc/control-disk.md lists them) ---------------------------- */
+enum {
+    T_NONCE = 0x0001,          /* u64, job and result */
+    T_RUN_INDEX = 0x0002,      /* u32 */
+    T_REPETITION = 0x0003,     /* u32 */
+    T_SEED = 0x0004,           /* u64 */
+    T_FLAGS = 0x0005,          /* u32 */
+    T_STEP_TIMEOUT = 0x0006,   /* u32 seconds */
+    T_AGENT_TIMEOUT = 0x0007,  /* u32 seconds */
+    T_AGENT_ARG = 0x0008,      /* string, repeated, in order */
+    T_TARGET = 0x0010,         /* nested TLV: one job target */
+    T_NAME = 0x0011,           /* string (in T_TARGET and T_TRESULT) */
+    T_VDEV = 0x0012,           /* string */
+    T_MKFS_TYPE = 0x0013,      /* string */
+    T_MKFS_OPTIONS = 0x0014,   /* string */
+    T_MOUNT_OPTIONS = 0x0015,  /* string */
+    T_STATUS = 0x0020,         /* u32 */
+    T_RUNNER_VERSION = 0x0021, /* string */
+    T_KERNEL = 0x0022,         /* string */
+    T_ERROR = 0x0023,          /* string */
+    T_LOG = 0x0024,            /* blob */
+    T_TRESULT = 0x0030,        /* nested TLV: one target result */
+    T_TSTATUS = 0x0031,        /* u32 */
+    T_AGENT_EXIT = 0x0032,     /* i32 */
+    T_ELAPSED_MS = 0x0033,     /* u32 */
+    T_TERROR = 0x0034,         /* string */
+    T_AGENT_JSON = 0x0035,     /* blob */
+    T_STDERR_TAIL = 0x0036,    /* blob */
+};
+
+enum { KIND_JOB = 1, KIND_RESULT = 2 };
+#define TLV_HDR 8u
+
+static int
+seterr(struct vdc_ctl_error *err, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err) {
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* ---- CRC-32C -------------------------------------------------------------- */
+static uint32_t crc_table[256];
+static int crc_ready;
+
+static void
+crc_init(void)
+{
+    uint32_t i, j, c;
+
+    for (i = 0; i < 256; i++) {
+        c = i;
+        for (j = 0; j < 8; j++)
+            c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+        crc_table[i] = c;
+    }
+    crc_ready = 1;
+}
+
+uint32_t
+vdc_ctl_crc32c(const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+    uint32_t c = 0xFFFFFFFFu;
+
+    if (!crc_ready)
+        crc_init();
+    while (len--)
+        c = crc_table[(c ^ *p++) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+/* ---- little-endian helpers ------------------------------------------------- */
+static void
+put_u16(uint8_t *p, uint16_t v)
+{
+    p[0] = v & 0xFF;
+    p[1] = v >> 8;
+}
+
+static void
+put_u32(uint8_t *p, uint32_t v)
+{
+    int i;
+
+    for (i = 0; i < 4; i++)
+        p[i] = (v >> (8 * i)) & 0xFF;
+}
+
+static void
+put_u64(uint8_t *p, uint64_t v)
+{
+    int i;
+
+    for (i = 0; i < 8; i++)
+        p[i] = (v >> (8 * i)) & 0xFF;
+}
+
+static uint16_t
+get_u16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t
+get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+
+static uint64_t
+get_u64(const uint8_t *p)
+{
+    return (uint64_t)get_u32(p) | ((uint64_t)get_u32(p + 4) << 32);
+}
+
+/* ---- init / dispose -------------------------------------------------------- */
+void
+vdc_ctl_job_init(struct vdc_ctl_job *job)
+{
+    memset(job, 0, sizeof(*job));
+}
+
+static void
+target_dispose(struct vdc_ctl_target *t)
+{
+    free(t->name);
+    free(t->vdev);
+    free(t->mkfs_type);
+    free(t->mkfs_options);
+    free(t->mount_options);
+    memset(t, 0, sizeof(*t));
+}
+
+void
+vdc_ctl_job_dispose(struct vdc_ctl_job *job)
+{
+    size_t i;
+
+    if (!job)
+        return;
+    for (i = 0; i < job->n_agent_args; i++)
+        free(job->agent_args[i]);
+    free(job->agent_args);
+    for (i = 0; i < job->n_targets; i++)
+        target_dispose(&job->targets[i]);
+    free(job->targets);
+    memset(job, 0, sizeof(*job));
+}
+
+void
+vdc_ctl_result_init(struct vdc_ctl_result *res)
+{
+    memset(res, 0, sizeof(*res));
+}
+
+static void
+tresult_dispose(struct vdc_ctl_target_result *t)
+{
+    free(t->name);
+    free(t->vdev);
+    free(t->error);
+    free(t->agent_json);
+    free(t->stderr_tail);
+    memset(t, 0, sizeof(*t));
+}
+
+void
+vdc_ctl_result_dispose(struct vdc_ctl_result *res)
+{
+    size_t i;
+
+    if (!res)
+        return;
+    free(res->runner_version);
+    free(res->kernel);
+    free(res->error);
+    for (i = 0; i < res->n_targets; i++)
+        tresult_dispose(&res->targets[i]);
+    free(res->targets);
+    free(res->log);
+    memset(res, 0, sizeof(*res));
+}
+
+const char *
+vdc_ctl_status_name(uint32_t status)
+{
+    switch (status) {
+    case VDC_CTL_STATUS_OK: return "ok";
+    case VDC_CTL_STATUS_FAILED: return "failed";
+    case VDC_CTL_STATUS_TIMEOUT: return "timeout";
+    case VDC_CTL_STATUS_SKIPPED: return "skipped";
+    default: return "unknown";
+    }
+}
+
+/* ---- field validation (shared by builders and decoders) ------------------- */
+static int
+is_word(const char *s, size_t max, int upper, const char *extra)
+{
+    size_t n = 0;
+
+    if (!s || !*s)
+        return 0;
+    for (; *s; s++, n++) {
+        if (n >= max)
+            return 0;
+        if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+            (upper && *s >= 'A' && *s <= 'Z') || strchr(extra, *s))
+            continue;
+        return 0;
+    }
+    return 1;
+}
+
+/* target names: letters, digits, . _ - ; vdev: lowercase letters and digits;
+ * mkfs type: lowercase letters and digits (mkfs.TYPE is exec'd) */
+static int
+check_target(const struct vdc_ctl_target *t, size_t i, struct vdc_ctl_error *err)
+{
+    if (!is_word(t->name, 64, 1, "._-"))
+        return seterr(err, "job target %zu: name: expected 1-64 of [A-Za-z0-9._-]", i);
+    if (!is_word(t->vdev, 32, 0, ""))
+        return seterr(err, "job target %zu (%s): vdev: expected 1-32 of [a-z0-9], e.g. xvdb",
+                      i, t->name);
+    if (!is_word(t->mkfs_type, 16, 0, ""))
+        return seterr(err, "job target %zu (%s): mkfs type: expected 1-16 of [a-z0-9], e.g. ext4",
+                      i, t->name);
+    return 0;
+}
+
+static char *
+dup_checked(const char *s, const char *what, struct vdc_ctl_error *err)
+{
+    char *d;
+
+    if (!s)
+        return NULL;
+    if (strlen(s) > VDC_CTL_MAX_STRING) {
+        seterr(err, "%s: longer than %u bytes", what, VDC_CTL_MAX_STRING);
+        return NULL;
+    }
+    d = strdup(s);
+    if (!d)
+        seterr(err, "%s: out of memory", what);
+    return d;
+}
+
+int
+vdc_ctl_job_add_target(struct vdc_ctl_job *job, const char *name, const char *vdev,
+                       const char *mkfs_type, const char *mkfs_options,
+                       const char *mount_options, struct vdc_ctl_error *err)
+{
+    struct vdc_ctl_target t = { 0 }, *n;
+
+    if (job->n_targets >= VDC_CTL_MAX_TARGETS)
+        return seterr(err, "job: more than %u targets", VDC_CTL_MAX_TARGETS);
+    if (!(t.name = dup_checked(name, "target name", err)) ||
+        !(t.vdev = dup_checked(vdev, "target vdev", err)) ||
+        !(t.mkfs_type = dup_checked(mkfs_type ? mkfs_type : "ext4", "mkfs type", err)))
+        goto fail;
+    if (mkfs_options && !(t.mkfs_options = dup_checked(mkfs_options, "mkfs options", err)))
+        goto fail;
+    if (mount_options && !(t.mount_options = dup_checked(mount_options, "mount options", err)))
+        goto fail;
+    if (check_target(&t, job->n_targets, err) < 0)
+        goto fail;
+    n = realloc(job->targets, (job->n_targets + 1) * sizeof(*n));
+    if (!n) {
+        seterr(err, "job: out of memory");
+        goto fail;
+    }
+    job->targets = n;
+    job->targets[job->n_targets++] = t;
+    return 0;
+ fail:
+    if (!name || !vdev)
+        seterr(err, "job target: name and vdev are required");
+    target_dispose(&t);
+    return -1;
+}
+
+int
+vdc_ctl_job_add_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_error *err)
+{
+    char **n, *d;
+
+    if (!arg)
+        return seterr(err, "agent argument: NULL");
+    if (job->n_agent_args >= VDC_CTL_MAX_ARGS)
+        return seterr(err, "job: more than %u agent arguments", VDC_CTL_MAX_ARGS);
+    if (!(d = dup_checked(arg, "agent argument", err)))
+        return -1;
+    n = realloc(job->agent_args, (job->n_agent_args + 1) * sizeof(*n));
+    if (!n) {
+        free(d);
+        return seterr(err, "job: out of memory");
+    }
+    job->agent_args = n;
+    job->agent_args[job->n_agent_args++] = d;
+    return 0;
+}
+
+struct vdc_ctl_target_result *
+vdc_ctl_result_add_target(struct vdc_ctl_result *res, const char *name, const char *vdev,
+                          struct vdc_ctl_error *err)
+{
+    struct vdc_ctl_target_result *n, *t;
+
+    if (res->n_targets >= VDC_CTL_MAX_TARGETS) {
+        seterr(err, "result: more than %u targets", VDC_CTL_MAX_TARGETS);
+        return NULL;
+    }
+    n = realloc(res->targets, (res->n_targets + 1) * sizeof(*n));
+    if (!n) {
+        seterr(err, "result: out of memory");
+        return NULL;
+    }
+    res->targets = n;
+    t = &res->targets[res->n_targets];
+    memset(t, 0, sizeof(*t));
+    t->agent_exit = -1;
+    t->status = VDC_CTL_STATUS_SKIPPED;
+    if (!(t->name = dup_checked(name ? name : "", "target name", err)) ||
+        (vdev && !(t->vdev = dup_checked(vdev, "target vdev", err)))) {
+        tresult_dispose(t);
+        return NULL;
+    }
+    res->n_targets++;
+    return t;
+}
+
+/* ---- encoder ---------------------------------------------------------------- */
+struct buf {
+    uint8_t *p;
+    size_t len, cap;
+    int oom;
+};
+
+static uint8_t *
+buf_reserve(struct buf *b, size_t n)
+{
+    uint8_t *np;
+    size_t cap;
+
+    if (b->oom)
+        return NULL;
+    if (b->len + n > b->cap) {
+        cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        np = realloc(b->p, cap);
+        if (!np) {
+            b->oom = 1;
+            return NULL;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    b->len += n;
+    return b->p + b->len - n;
+}
+
+static void
+tlv_bytes(struct buf *b, uint16_t tag, const void *v, size_t len)
+{
+    uint8_t *p = buf_reserve(b, TLV_HDR + len);
+
+    if (!p)
+        return;
+    put_u16(p, tag);
+    put_u16(p + 2, 0);
+    put_u32(p + 4, (uint32_t)len);
+    if (len)
+        memcpy(p + TLV_HDR, v, len);
+}
+
+static void
+tlv_str(struct buf *b, uint16_t tag, const char *s)
+{
+    if (s)
+        tlv_bytes(b, tag, s, strlen(s));
+}
+
+static void
+tlv_u32(struct buf *b, uint16_t tag, uint32_t v)
+{
+    uint8_t x[4];
+
+    put_u32(x, v);
+    tlv_bytes(b, tag, x, 4);
+}
+
+static void
+tlv_u64(struct buf *b, uint16_t tag, uint64_t v)
+{
+    uint8_t x[8];
+
+    put_u64(x, v);
+    tlv_bytes(b, tag, x, 8);
+}
+
+/* open a nested TLV; returns the offset of its header for tlv_end */
+static size_t
+tlv_begin(struct buf *b, uint16_t tag)
+{
+    size_t off = b->len;
+
+    tlv_bytes(b, tag, NULL, 0);
+    return off;
+}
+
+static void
+tlv_end(struct buf *b, size_t off)
+{
+    if (!b->oom)
+        put_u32(b->p + off + 4, (uint32_t)(b->len - off - TLV_HDR));
+}
+
+/* wrap payload @b (which starts with VDC_CTL_FRAME_HDR reserved bytes) */
+static void
+frame_seal(struct buf *b, const char *magic, uint32_t kind)
+{
+    uint8_t *h = b->p;
+    uint64_t plen = b->len - VDC_CTL_FRAME_HDR;
+
+    memcpy(h, magic, 8);
+    put_u32(h + 8, VDC_CTL_FORMAT_VERSION);
+    put_u32(h + 12, kind);
+    put_u64(h + 16, plen);
+    put_u32(h + 24, vdc_ctl_crc32c(h + VDC_CTL_FRAME_HDR, plen));
+    put_u32(h + 28, vdc_ctl_crc32c(h, 28));
+}
+
+int
+vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len,
+                   struct vdc_ctl_error *err)
+{
+    struct buf b = { 0 };
+    size_t i, off;
+
+    *out = NULL;
+    *out_len = 0;
+    if (job->n_targets == 0)
+        return seterr(err, "job: no targets");
+    if (job->n_targets > VDC_CTL_MAX_TARGETS || job->n_agent_args > VDC_CTL_MAX_ARGS)
+        return seterr(err, "job: too many targets or agent arguments");
+    for (i = 0; i < job->n_targets; i++)
+        if (check_target(&job->targets[i], i, err) < 0)
+            return -1;
+    buf_reserve(&b, VDC_CTL_FRAME_HDR);
+    tlv_u64(&b, T_NONCE, job->nonce);
+    tlv_u32(&b, T_RUN_INDEX, job->run_index);
+    tlv_u32(&b, T_REPETITION, job->repetition);
+    tlv_u64(&b, T_SEED, job->seed);
+    tlv_u32(&b, T_FLAGS, job->flags);
+    tlv_u32(&b, T_STEP_TIMEOUT, job->step_timeout_s);
+    tlv_u32(&b, T_AGENT_TIMEOUT, job->agent_timeout_s);
+    for (i = 0; i < job->n_agent_args; i++)
+        tlv_str(&b, T_AGENT_ARG, job->agent_args[i]);
+    for (i = 0; i < job->n_targets; i++) {
+        const struct vdc_ctl_target *t = &job->targets[i];
+
+        off = tlv_begin(&b, T_TARGET);
+        tlv_str(&b, T_NAME, t->name);
+        tlv_str(&b, T_VDEV, t->vdev);
+        tlv_str(&b, T_MKFS_TYPE, t->mkfs_type);
+        tlv_str(&b, T_MKFS_OPTIONS, t->mkfs_options);
+        tlv_str(&b, T_MOUNT_OPTIONS, t->mount_options);
+        tlv_end(&b, off);
+    }
+    if (b.oom) {
+        free(b.p);
+        return seterr(err, "job: out of memory");
+    }
+    if (b.len > VDC_CTL_JOB_MAX) {
+        free(b.p);
+        return seterr(err, "job: %zu bytes, more than the %u-byte job area", b.len,
+                      VDC_CTL_JOB_MAX);
+    }
+    frame_seal(&b, VDC_CTL_JOB_MAGIC, KIND_JOB);
+    *out = b.p;
+    *out_len = b.len;
+    return 0;
+}
+
+int
+vdc_ctl_result_encode(const struct vdc_ctl_result *res, size_t max, uint8_t **out,
+                      size_t *out_len, struct vdc_ctl_error *err)
+{
+    struct buf b = { 0 };
+    size_t i, off;
+
+    *out = NULL;
+    *out_len = 0;
+    if (res->n_targets > VDC_CTL_MAX_TARGETS)
+        return seterr(err, "result: more than %u targets", VDC_CTL_MAX_TARGETS);
+    buf_reserve(&b, VDC_CTL_FRAME_HDR);
+    tlv_u64(&b, T_NONCE, res->nonce);
+    tlv_u32(&b, T_STATUS, res->status);
+    tlv_str(&b, T_RUNNER_VERSION, res->runner_version);
+    tlv_str(&b, T_KERNEL, res->kernel);
+    tlv_str(&b, T_ERROR, res->error);
+    for (i = 0; i < res->n_targets; i++) {
+        const struct vdc_ctl_target_result *t = &res->targets[i];
+
+        off = tlv_begin(&b, T_TRESULT);
+        tlv_str(&b, T_NAME, t->name);
+        tlv_str(&b, T_VDEV, t->vdev);
+        tlv_u32(&b, T_TSTATUS, t->status);
+        tlv_u32(&b, T_AGENT_EXIT, (uint32_t)t->agent_exit);
+        tlv_u32(&b, T_ELAPSED_MS, t->elapsed_ms);
+        tlv_str(&b, T_TERROR, t->error);
+        if (t->agent_json)
+            tlv_bytes(&b, T_AGENT_JSON, t->agent_json, t->agent_json_len);
+        if (t->stderr_tail)
+            tlv_bytes(&b, T_STDERR_TAIL, t->stderr_tail, t->stderr_tail_len);
+        tlv_end(&b, off);
+    }
+    if (res->log)
+        tlv_bytes(&b, T_LOG, res->log, res->log_len);
+    if (b.oom) {
+        free(b.p);
+        return seterr(err, "result: out of memory");
+    }
+    if (b.len > max) {
+        free(b.p);
+        return seterr(err, "result: %zu bytes, more than the %zu-byte result area", b.len, max);
+    }
+    frame_seal(&b, VDC_CTL_RES_MAGIC, KIND_RESULT);
+    *out = b.p;
+    *out_len = b.len;
+    return 0;
+}
+
+/* ---- decoder ---------------------------------------------------------------- */
+/* iterate TLV records in [p, p+len): *tag, *val, *vlen; returns 1 while
+ * records remain, 0 at the end, -1 on a malformed record */
+struct tlv_iter {
+    const uint8_t *p;
+    size_t len, pos;
+};
+
+static int
+tlv_next(struct tlv_iter *it, uint16_t *tag, const uint8_t **val, uint32_t *vlen,
+         const char *where, struct vdc_ctl_error *err)
+{
+    uint32_t l;
+
+    if (it->pos == it->len)
+        return 0;
+    if (it->len - it->pos < TLV_HDR)
+        return seterr(err, "%s: truncated record header at byte %zu", where, it->pos);
+    *tag = get_u16(it->p + it->pos);
+    if (get_u16(it->p + it->pos + 2) != 0)
+        return seterr(err, "%s: record 0x%04x at byte %zu: reserved field not zero", where,
+                      *tag, it->pos);
+    l = get_u32(it->p + it->pos + 4);
+    if (l > it->len - it->pos - TLV_HDR)
+        return seterr(err, "%s: record 0x%04x at byte %zu: length %u runs past the frame",
+                      where, *tag, it->pos, l);
+    *val = it->p + it->pos + TLV_HDR;
+    *vlen = l;
+    it->pos += TLV_HDR + l;
+    return 1;
+}
+
+static int
+get_str(const uint8_t *v, uint32_t len, size_t max, char **dst, const char *what,
+        struct vdc_ctl_error *err)
+{
+    if (*dst)
+        return seterr(err, "%s: given twice", what);
+    if (len > max)
+        return seterr(err, "%s: %u bytes, more than the limit of %zu", what, len, max);
+    if (memchr(v, 0, len))
+        return seterr(err, "%s: contains a NUL byte", what);
+    *dst = malloc(len + 1);
+    if (!*dst)
+        return seterr(err, "%s: out of memory", what);
+    memcpy(*dst, v, len);
+    (*dst)[len] = 0;
+    return 0;
+}
+
+/* blobs may hold any byte but are NUL-terminated for convenience */
+static int
+get_blob(const uint8_t *v, uint32_t len, char **dst, size_t *dlen, const char *what,
+         struct vdc_ctl_error *err)
+{
+    if (*dst)
+        return seterr(err, "%s: given twice", what);
+    if (len > VDC_CTL_MAX_BLOB)
+        return seterr(err, "%s: %u bytes, more than the limit of %u", what, len,
+                      VDC_CTL_MAX_BLOB);
+    *dst = malloc(len + 1);
+    if (!*dst)
+        return seterr(err, "%s: out of memory", what);
+    memcpy(*dst, v, len);
+    (*dst)[len] = 0;
+    *dlen = len;
+    return 0;
+}
+
+static int
+get_num(const uint8_t *v, uint32_t len, uint32_t want, unsigned *seen, unsigned bit,
+        uint64_t *out, const char *what, struct vdc_ctl_error *err)
+{
+    if (len != want)
+        return seterr(err, "%s: %u bytes, expected %u", what, len, want);
+    if (*seen & bit)
+        return seterr(err, "%s: given twice", what);
+    *seen |= bit;
+    *out = want == 8 ? get_u64(v) : get_u32(v);
+    return 0;
+}
+
+/* validate the frame header at @buf; on success *payload, *plen */
+static int
+frame_open(const uint8_t *buf, size_t len, const char *magic, uint32_t kind, size_t max,
+           const char *what, const uint8_t **payload, size_t *plen, struct vdc_ctl_error *err)
+{
+    uint32_t v, k;
+    uint64_t l;
+
+    if (len < VDC_CTL_FRAME_HDR)
+        return seterr(err, "%s frame: truncated: %zu bytes, header needs %u", what, len,
+                      VDC_CTL_FRAME_HDR);
+    if (memcmp(buf, magic, 8) != 0) {
+        static const uint8_t zero[8];
+
+        if (!memcmp(buf, zero, 8))
+            return seterr(err, "no %s frame (area is blank)", what);
+        return seterr(err, "%s frame: bad magic (expected %.8s)", what, magic);
+    }
+    if (get_u32(buf + 28) != vdc_ctl_crc32c(buf, 28))
+        return seterr(err, "%s frame: header checksum mismatch", what);
+    v = get_u32(buf + 8);
+    if (v != VDC_CTL_FORMAT_VERSION)
+        return seterr(err, "%s frame: format version %u, expected %u", what, v,
+                      VDC_CTL_FORMAT_VERSION);
+    k = get_u32(buf + 12);
+    if (k != kind)
+        return seterr(err, "%s frame: kind %u, expected %u", what, k, kind);
+    l = get_u64(buf + 16);
+    if (l > max - VDC_CTL_FRAME_HDR)
+        return seterr(err, "%s frame: payload length %llu over the limit of %zu", what,
+                      (unsigned long long)l, max - VDC_CTL_FRAME_HDR);
+    if (l > len - VDC_CTL_FRAME_HDR)
+        return seterr(err, "%s frame: truncated: payload length %llu, %zu bytes present",
+                      what, (unsigned long long)l, len - VDC_CTL_FRAME_HDR);
+    if (get_u32(buf + 24) != vdc_ctl_crc32c(buf + VDC_CTL_FRAME_HDR, l))
+        return seterr(err, "%s frame: payload checksum mismatch", what);
+    *payload = buf + VDC_CTL_FRAME_HDR;
+    *plen = (size_t)l;
+    return 0;
+}
+
+static int
+decode_target(const uint8_t *p, size_t len, struct vdc_ctl_target *t, size_t idx,
+              struct vdc_ctl_error *err)
+{
+    struct tlv_iter it = { p, len, 0 };
+    const uint8_t *v;
+    uint32_t vl;
+    uint16_t tag;
+    int r;
+    char where[40];
+
+    snprintf(where, sizeof(where), "job target %zu", idx);
+    while ((r = tlv_next(&it, &tag, &v, &vl, where, err)) > 0) {
+        switch (tag) {
+        case T_NAME: r = get_str(v, vl, 64, &t->name, "job target name", err); break;
+        case T_VDEV: r = get_str(v, vl, 32, &t->vdev, "job target vdev", err); break;
+        case T_MKFS_TYPE: r = get_str(v, vl, 16, &t->mkfs_type, "job target mkfs type", err); break;
+        case T_MKFS_OPTIONS:
+            r = get_str(v, vl, VDC_CTL_MAX_STRING, &t->mkfs_options, "job target mkfs options", err);
+            break;
+        case T_MOUNT_OPTIONS:
+            r = get_str(v, vl, VDC_CTL_MAX_STRING, &t->mount_options, "job target mount options", err);
+            break;
+        default: r = 0; break;   /* unknown tags are skipped */
+        }
+        if (r < 0)
+            return -1;
+    }
+    if (r < 0)
+        return -1;
+    if (!t->name || !t->vdev || !t->mkfs_type)
+        return seterr(err, "job target %zu: missing %s", idx,
+                      !t->name ? "name" : !t->vdev ? "vdev" : "mkfs type");
+    return check_target(t, idx, err);
+}
+
+int
+vdc_ctl_job_decode(const uint8_t *buf, size_t len, struct vdc_ctl_job *job,
+                   struct vdc_ctl_error *err)
+{
+    struct tlv_iter it = { 0 };
+    const uint8_t *payload, *v;
+    size_t plen;
+    uint32_t vl;
+    uint16_t tag;
+    uint64_t x;
+    unsigned seen = 0;
+    int r;
+
+    vdc_ctl_job_dispose(job);
+    if (frame_open(buf, len, VDC_CTL_JOB_MAGIC, KIND_JOB, VDC_CTL_JOB_MAX, "job",
+                   &payload, &plen, err) < 0)
+        return -1;
+    it.p = payload;
+    it.len = plen;
+    while ((r = tlv_next(&it, &tag, &v, &vl, "job", err)) > 0) {
+        r = 0;
+        switch (tag) {
+        case T_NONCE:
+            r = get_num(v, vl, 8, &seen, 1, &job->nonce, "job nonce", err);
+            break;
+        case T_RUN_INDEX:
+            if ((r = get_num(v, vl, 4, &seen, 2, &x, "job run index", err)) == 0)
+                job->run_index = (uint32_t)x;
+            break;
+        case T_REPETITION:
+            if ((r = get_num(v, vl, 4, &seen, 4, &x, "job repetition", err)) == 0)
+                job->repetition = (uint32_t)x;
+            break;
+        case T_SEED:
+            r = get_num(v, vl, 8, &seen, 8, &job->seed, "job seed", err);
+            break;
+        case T_FLAGS:
+            if ((r = get_num(v, vl, 4, &seen, 16, &x, "job flags", err)) == 0)
+                job->flags = (uint32_t)x;
+            break;
+        case T_STEP_TIMEOUT:
+            if ((r = get_num(v, vl, 4, &seen, 32, &x, "job step timeout", err)) == 0)
+                job->step_timeout_s = (uint32_t)x;
+            break;
+        case T_AGENT_TIMEOUT:
+            if ((r = get_num(v, vl, 4, &seen, 64, &x, "job agent timeout", err)) == 0)
+                job->agent_timeout_s = (uint32_t)x;
+            break;
+        case T_AGENT_ARG: {
+            char *s = NULL, **n;
+
+            if (job->n_agent_args >= VDC_CTL_MAX_ARGS) {
+                r = seterr(err, "job: more than %u agent arguments", VDC_CTL_MAX_ARGS);
+                break;
+            }
+            if ((r = get_str(v, vl, VDC_CTL_MAX_STRING, &s, "job agent argument", err)) < 0)
+                break;
+            n = realloc(job->agent_args, (job->n_agent_args + 1) * sizeof(*n));
+            if (!n) {
+                free(s);
+                r = seterr(err, "job: out of memory");
+                break;
+            }
+            job->agent_args = n;
+            job->agent_args[job->n_agent_args++] = s;
+            break;
+        }
+        case T_TARGET: {
+            struct vdc_ctl_target *n;
+
+            if (job->n_targets >= VDC_CTL_MAX_TARGETS) {
+                r = seterr(err, "job: more than %u targets", VDC_CTL_MAX_TARGETS);
+                break;
+            }
+            n = realloc(job->targets, (job->n_targets + 1) * sizeof(*n));
+            if (!n) {
+                r = seterr(err, "job: out of memory");
+                break;
+            }
+            job->targets = n;
+            memset(&n[job->n_targets], 0, sizeof(*n));
+            job->n_targets++;
+            r = decode_target(v, vl, &n[job->n_targets - 1], job->n_targets - 1, err);
+            break;
+        }
+        default:
+            break;
+        }
+        if (r < 0)
+            goto fail;
+    }
+    if (r < 0)
+        goto fail;
+    if (!(seen & 1)) {
+        seterr(err, "job: missing nonce");
+        goto fail;
+    }
+    if (job->n_targets == 0) {
+        seterr(err, "job: no targets");
+        goto fail;
+    }
+    return 0;
+ fail:
+    vdc_ctl_job_dispose(job);
+    return -1;
+}
+
+static int
+decode_tresult(const uint8_t *p, size_t len, struct vdc_ctl_target_result *t, size_t idx,
+               struct vdc_ctl_error *err)
+{
+    struct tlv_iter it = { p, len, 0 };
+    const uint8_t *v;
+    uint32_t vl;
+    uint16_t tag;
+    uint64_t x;
+    unsigned seen = 0;
+    int r;
+    char where[40];
+
+    snprintf(where, sizeof(where), "result target %zu", idx);
+    t->agent_exit = -1;
+    while ((r = tlv_next(&it, &tag, &v, &vl, where, err)) > 0) {
+        r = 0;
+        switch (tag) {
+        case T_NAME: r = get_str(v, vl, 64, &t->name, "result target name", err); break;
+        case T_VDEV: r = get_str(v, vl, 32, &t->vdev, "result target vdev", err); break;
+        case T_TSTATUS:
+            if ((r = get_num(v, vl, 4, &seen, 1, &x, "result target status", err)) == 0)
+                t->status = (uint32_t)x;
+            break;
+        case T_AGENT_EXIT:
+            if ((r = get_num(v, vl, 4, &seen, 2, &x, "result target agent exit", err)) == 0)
+                t->agent_exit = (int32_t)(uint32_t)x;
+            break;
+        case T_ELAPSED_MS:
+            if ((r = get_num(v, vl, 4, &seen, 4, &x, "result target elapsed", err)) == 0)
+                t->elapsed_ms = (uint32_t)x;
+            break;
+        case T_TERROR:
+            r = get_str(v, vl, VDC_CTL_MAX_STRING, &t->error, "result target error", err);
+            break;
+        case T_AGENT_JSON:
+            r = get_blob(v, vl, &t->agent_json, &t->agent_json_len, "result agent JSON", err);
+            break;
+        case T_STDERR_TAIL:
+            r = get_blob(v, vl, &t->stderr_tail, &t->stderr_tail_len, "result stderr tail", err);
+            break;
+        default:
+            break;
+        }
+        if (r < 0)
+            return -1;
+    }
+    if (r < 0)
+        return -1;
+    if (!t->name || !(seen & 1))
+        return seterr(err, "result target %zu: missing %s", idx, !t->name ? "name" : "status");
+    if (t->status > VDC_CTL_STATUS_SKIPPED)
+        return seterr(err, "result target %zu: status %u, expected 0-3", idx, t->status);
+    return 0;
+}
+
+int
+vdc_ctl_result_decode(const uint8_t *buf, size_t len, struct vdc_ctl_result *res,
+                      struct vdc_ctl_error *err)
+{
+    struct tlv_iter it = { 0 };
+    const uint8_t *payload, *v;
+    size_t plen;
+    uint32_t vl;
+    uint16_t tag;
+    uint64_t x;
+    unsigned seen = 0;
+    int r;
+
+    vdc_ctl_result_dispose(res);
+    if (frame_open(buf, len, VDC_CTL_RES_MAGIC, KIND_RESULT, VDC_CTL_DISK_MAX, "result",
+                   &payload, &plen, err) < 0)
+        return -1;
+    it.p = payload;
+    it.len = plen;
+    while ((r = tlv_next(&it, &tag, &v, &vl, "result", err)) > 0) {
+        r = 0;
+        switch (tag) {
+        case T_NONCE:
+            r = get_num(v, vl, 8, &seen, 1, &res->nonce, "result nonce", err);
+            break;
+        case T_STATUS:
+            if ((r = get_num(v, vl, 4, &seen, 2, &x, "result status", err)) == 0)
+                res->status = (uint32_t)x;
+            break;
+        case T_RUNNER_VERSION:
+            r = get_str(v, vl, 64, &res->runner_version, "result runner version", err);
+            break;
+        case T_KERNEL:
+            r = get_str(v, vl, 256, &res->kernel, "result kernel", err);
+            break;
+        case T_ERROR:
+            r = get_str(v, vl, VDC_CTL_MAX_STRING, &res->error, "result error", err);
+            break;
+        case T_LOG:
+            r = get_blob(v, vl, &res->log, &res->log_len, "result log", err);
+            break;
+        case T_TRESULT: {
+            struct vdc_ctl_target_result *n;
+
+            if (res->n_targets >= VDC_CTL_MAX_TARGETS) {
+                r = seterr(err, "result: more than %u targets", VDC_CTL_MAX_TARGETS);
+                break;
+            }
+            n = realloc(res->targets, (res->n_targets + 1) * sizeof(*n));
+            if (!n) {
+                r = seterr(err, "result: out of memory");
+                break;
+            }
+            res->targets = n;
+            memset(&n[res->n_targets], 0, sizeof(*n));
+            res->n_targets++;
+            r = decode_tresult(v, vl, &n[res->n_targets - 1], res->n_targets - 1, err);
+            break;
+        }
+        default:
+            break;
+        }
+        if (r < 0)
+            goto fail;
+    }
+    if (r < 0)
+        goto fail;
+    if ((seen & 3) != 3) {
+        seterr(err, "result: missing %s", !(seen & 1) ? "nonce" : "status");
+        goto fail;
+    }
+    if (res->status > VDC_CTL_STATUS_SKIPPED) {
+        seterr(err, "result: status %u, expected 0-3", res->status);
+        goto fail;
+    }
+    return 0;
+ fail:
+    vdc_ctl_result_dispose(res);
+    return -1;
+}
+
+/* ---- superblock -------------------------------------------------------------- */
+struct sb {
+    uint64_t disk_size, job_off, job_max, res_off, res_max, nonce;
+};
+
+static void
+sb_encode(uint8_t *p, const struct sb *s)
+{
+    memset(p, 0, VDC_CTL_SB_SIZE);
+    memcpy(p, VDC_CTL_SB_MAGIC, 8);
+    put_u32(p + 8, VDC_CTL_FORMAT_VERSION);
+    put_u32(p + 12, VDC_CTL_SB_SIZE);
+    put_u64(p + 16, s->disk_size);
+    put_u64(p + 24, s->job_off);
+    put_u64(p + 32, s->job_max);
+    put_u64(p + 40, s->res_off);
+    put_u64(p + 48, s->res_max);
+    put_u64(p + 56, s->nonce);
+    put_u32(p + VDC_CTL_SB_SIZE - 4, vdc_ctl_crc32c(p, VDC_CTL_SB_SIZE - 4));
+}
+
+/* validate a superblock against the real size @len of the disk */
+static int
+sb_decode(const uint8_t *p, size_t len, uint64_t real_size, struct sb *s,
+          struct vdc_ctl_error *err)
+{
+    uint32_t v;
+
+    if (len < VDC_CTL_SB_SIZE)
+        return seterr(err, "control disk: truncated: %zu bytes, superblock needs %u", len,
+                      VDC_CTL_SB_SIZE);
+    if (memcmp(p, VDC_CTL_SB_MAGIC, 8) != 0)
+        return seterr(err, "control disk: bad magic (expected %s)", VDC_CTL_SB_MAGIC);
+    if (get_u32(p + VDC_CTL_SB_SIZE - 4) != vdc_ctl_crc32c(p, VDC_CTL_SB_SIZE - 4))
+        return seterr(err, "control disk: superblock checksum mismatch");
+    v = get_u32(p + 8);
+    if (v != VDC_CTL_FORMAT_VERSION)
+        return seterr(err, "control disk: format version %u, expected %u", v,
+                      VDC_CTL_FORMAT_VERSION);
+    if (get_u32(p + 12) != VDC_CTL_SB_SIZE)
+        return seterr(err, "control disk: superblock size %u, expected %u", get_u32(p + 12),
+                      VDC_CTL_SB_SIZE);
+    s->disk_size = get_u64(p + 16);
+    s->job_off = get_u64(p + 24);
+    s->job_max = get_u64(p + 32);
+    s->res_off = get_u64(p + 40);
+    s->res_max = get_u64(p + 48);
+    s->nonce = get_u64(p + 56);
+    if (s->disk_size < VDC_CTL_DISK_MIN || s->disk_size > VDC_CTL_DISK_MAX)
+        return seterr(err, "control disk: recorded size %llu outside %u-%u bytes",
+                      (unsigned long long)s->disk_size, VDC_CTL_DISK_MIN, VDC_CTL_DISK_MAX);
+    if (s->disk_size > real_size)
+        return seterr(err, "control disk: truncated: %llu bytes recorded, %llu present",
+                      (unsigned long long)s->disk_size, (unsigned long long)real_size);
+    if (s->job_off < VDC_CTL_SB_SIZE || s->job_max < VDC_CTL_FRAME_HDR ||
+        s->job_max > VDC_CTL_JOB_MAX || s->job_off + s->job_max > s->res_off ||
+        s->res_max < VDC_CTL_FRAME_HDR || s->res_off > s->disk_size ||
+        s->res_max > s->disk_size - s->res_off)
+        return seterr(err, "control disk: frame areas out of bounds (job %llu+%llu, result %llu+%llu, disk %llu)",
+                      (unsigned long long)s->job_off, (unsigned long long)s->job_max,
+                      (unsigned long long)s->res_off, (unsigned long long)s->res_max,
+                      (unsigned long long)s->disk_size);
+    return 0;
+}
+
+int
+vdc_ctl_image_read_job(const uint8_t *img, size_t len, struct vdc_ctl_job *job,
+                       struct vdc_ctl_error *err)
+{
+    struct sb s;
+
+    if (sb_decode(img, len, len, &s, err) < 0)
+        return -1;
+    if (vdc_ctl_job_decode(img + s.job_off, (size_t)s.job_max, job, err) < 0)
+        return -1;
+    if (job->nonce != s.nonce) {
+        vdc_ctl_job_dispose(job);
+        return seterr(err, "control disk: job nonce does not match the superblock");
+    }
+    return 0;
+}
+
+int
+vdc_ctl_image_read_result(const uint8_t *img, size_t len, uint64_t nonce,
+                          struct vdc_ctl_result *res, struct vdc_ctl_error *err)
+{
+    struct sb s;
+
+    if (sb_decode(img, len, len, &s, err) < 0)
+        return -1;
+    if (s.nonce != nonce)
+        return seterr(err, "control disk: superblock nonce %016llx, expected %016llx",
+                      (unsigned long long)s.nonce, (unsigned long long)nonce);
+    if (vdc_ctl_result_decode(img + s.res_off, (size_t)s.res_max, res, err) < 0)
+        return -1;
+    if (res->nonce != nonce) {
+        vdc_ctl_result_dispose(res);
+        return seterr(err, "control disk: result nonce %016llx, expected %016llx (stale result)",
+                      (unsigned long long)res->nonce, (unsigned long long)nonce);
+    }
+    return 0;
+}
+
+/* ---- whole-disk I/O ------------------------------------------------------------ */
+static int
+pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+    const uint8_t *p = buf;
+    ssize_t r;
+
+    while (len) {
+        r = pwrite(fd, p, len, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        len -= (size_t)r;
+        off += r;
+    }
+    return 0;
+}
+
+static int
+pread_all(int fd, void *buf, size_t len, off_t off)
+{
+    uint8_t *p = buf;
+    ssize_t r;
+
+    while (len) {
+        r = pread(fd, p, len, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0) {
+            errno = 0;
+            return -1;   /* short */
+        }
+        p += r;
+        len -= (size_t)r;
+        off += r;
+    }
+    return 0;
+}
+
+static int
+disk_size(int fd, uint64_t *out, struct vdc_ctl_error *err)
+{
+    off_t end = lseek(fd, 0, SEEK_END);
+
+    if (end < 0)
+        return seterr(err, "control disk: cannot find its size: %s", strerror(errno));
+    *out = (uint64_t)end;
+    return 0;
+}
+
+int
+vdc_ctl_disk_format(int fd, uint64_t size, const struct vdc_ctl_job *job,
+                    struct vdc_ctl_error *err)
+{
+    uint8_t sbuf[VDC_CTL_SB_SIZE], zero[VDC_CTL_FRAME_HDR] = { 0 };
+    uint8_t *frame = NULL;
+    size_t flen;
+    struct sb s;
+
+    if (size < VDC_CTL_DISK_MIN || size > VDC_CTL_DISK_MAX)
+        return seterr(err, "control disk: size %llu outside %u-%u bytes",
+                      (unsigned long long)size, VDC_CTL_DISK_MIN, VDC_CTL_DISK_MAX);
+    if (vdc_ctl_job_encode(job, &frame, &flen, err) < 0)
+        return -1;
+    s.disk_size = size;
+    s.job_off = VDC_CTL_JOB_OFF;
+    s.job_max = VDC_CTL_JOB_MAX;
+    s.res_off = VDC_CTL_RES_OFF;
+    s.res_max = size - VDC_CTL_RES_OFF;
+    s.nonce = job->nonce;
+    sb_encode(sbuf, &s);
+    if (pwrite_all(fd, zero, sizeof(zero), (off_t)s.res_off) < 0 ||
+        pwrite_all(fd, frame, flen, (off_t)s.job_off) < 0 ||
+        pwrite_all(fd, sbuf, sizeof(sbuf), 0) < 0) {
+        free(frame);
+        return seterr(err, "control disk: write: %s", strerror(errno));
+    }
+    free(frame);
+    return 0;
+}
+
+static int
+read_sb(int fd, struct sb *s, struct vdc_ctl_error *err)
+{
+    uint8_t sbuf[VDC_CTL_SB_SIZE];
+    uint64_t size;
+
+    if (disk_size(fd, &size, err) < 0)
+        return -1;
+    if (size < VDC_CTL_SB_SIZE)
+        return seterr(err, "control disk: truncated: %llu bytes", (unsigned long long)size);
+    if (pread_all(fd, sbuf, sizeof(sbuf), 0) < 0)
+        return seterr(err, "control disk: read superblock: %s",
+                      errno ? strerror(errno) : "short read");
+    return sb_decode(sbuf, sizeof(sbuf), size, s, err);
+}
+
+/* read a frame of at most @max bytes at @off: the header first, then only
+ * the payload it announces (bounded by @max) */
+static int
+read_frame(int fd, uint64_t off, uint64_t max, uint8_t **out, size_t *out_len,
+           const char *what, struct vdc_ctl_error *err)
+{
+    uint8_t hdr[VDC_CTL_FRAME_HDR];
+    uint64_t plen;
+    uint8_t *buf;
+
+    if (pread_all(fd, hdr, sizeof(hdr), (off_t)off) < 0)
+        return seterr(err, "control disk: read %s frame: %s", what,
+                      errno ? strerror(errno) : "short read");
+    plen = get_u64(hdr + 16);
+    if (plen > max - VDC_CTL_FRAME_HDR)
+        plen = max - VDC_CTL_FRAME_HDR;  /* the decoder reports the oversize */
+    buf = malloc(VDC_CTL_FRAME_HDR + plen);
+    if (!buf)
+        return seterr(err, "control disk: %s frame: out of memory", what);
+    memcpy(buf, hdr, sizeof(hdr));
+    if (plen && pread_all(fd, buf + VDC_CTL_FRAME_HDR, plen, (off_t)(off + VDC_CTL_FRAME_HDR)) < 0) {
+        free(buf);
+        return seterr(err, "control disk: read %s frame: %s", what,
+                      errno ? strerror(errno) : "short read");
+    }
+    *out = buf;
+    *out_len = VDC_CTL_FRAME_HDR + plen;
+    return 0;
+}
+
+int
+vdc_ctl_disk_read_job(int fd, struct vdc_ctl_job *job, struct vdc_ctl_error *err)
+{
+    struct sb s;
+    uint8_t *buf;
+    size_t len;
+    int r;
+
+    if (read_sb(fd, &s, err) < 0)
+        return -1;
+    if (read_frame(fd, s.job_off, s.job_max, &buf, &len, "job", err) < 0)
+        return -1;
+    r = vdc_ctl_job_decode(buf, len, job, err);
+    free(buf);
+    if (r == 0 && job->nonce != s.nonce) {
+        vdc_ctl_job_dispose(job);
+        return seterr(err, "control disk: job nonce does not match the superblock");
+    }
+    return r;
+}
+
+int
+vdc_ctl_disk_write_result(int fd, const struct vdc_ctl_result *res, struct vdc_ctl_error *err)
+{
+    struct sb s;
+    uint8_t *frame;
+    size_t flen;
+
+    if (read_sb(fd, &s, err) < 0)
+        return -1;
+    if (vdc_ctl_result_encode(res, (size_t)s.res_max, &frame, &flen, err) < 0)
+        return -1;
+    /* payload first, header last: a crash leaves no valid frame */
+    if (pwrite_all(fd, frame + VDC_CTL_FRAME_HDR, flen - VDC_CTL_FRAME_HDR,
+                   (off_t)(s.res_off + VDC_CTL_FRAME_HDR)) < 0 || fsync(fd) < 0 ||
+        pwrite_all(fd, frame, VDC_CTL_FRAME_HDR, (off_t)s.res_off) < 0 || fsync(fd) < 0) {
+        free(frame);
+        return seterr(err, "control disk: write result: %s", strerror(errno));
+    }
+    free(frame);
+    return 0;
+}
+
+int
+vdc_ctl_disk_read_result(int fd, uint64_t nonce, struct vdc_ctl_result *res,
+                         struct vdc_ctl_error *err)
+{
+    struct sb s;
+    uint8_t *buf;
+    size_t len;
+    int r;
+
+    if (read_sb(fd, &s, err) < 0)
+        return -1;
+    if (s.nonce != nonce)
+        return seterr(err, "control disk: superblock nonce %016llx, expected %016llx",
+                      (unsigned long long)s.nonce, (unsigned long long)nonce);
+    if (read_frame(fd, s.res_off, s.res_max, &buf, &len, "result", err) < 0)
+        return -1;
+    r = vdc_ctl_result_decode(buf, len, res, err);
+    free(buf);
+    if (r == 0 && res->nonce != nonce) {
+        vdc_ctl_result_dispose(res);
+        return seterr(err, "control disk: result nonce %016llx, expected %016llx (stale result)",
+                      (unsigned long long)res->nonce, (unsigned long long)nonce);
+    }
+    return r;
+}
+
+int
+vdc_ctl_disk_probe(int fd)
+{
+    uint8_t m[8];
+
+    if (pread_all(fd, m, sizeof(m), 0) < 0)
+        return errno ? -1 : 0;
+    return memcmp(m, VDC_CTL_SB_MAGIC, 8) == 0;
+}

@@ -1,0 +1,187 @@
+/* vmdiskcmp control disk codec: the job goes into the domU and the results
+ * come back out through a small raw disk (4-64 MiB) attached as the domU's
+ * last disk.  Format: doc/control-disk.md, format version 1.
+ *
+ * libc only: this file is compiled into the static in-guest runner
+ * (guest-agent/runner.c, $(AGENT_CC) -static) and, with $(CC), into
+ * libvdc-agentcore.a for the host controller.  It never prints and never
+ * exits; every failing function fills a struct vdc_ctl_error with one line
+ * naming the field and the cause, and returns -1.
+ *
+ * Layout (all integers little-endian):
+ *   offset 0         superblock, 512 bytes  (written by the host)
+ *   VDC_CTL_JOB_OFF  job frame              (written by the host)
+ *   VDC_CTL_RES_OFF  result frame           (written by the runner)
+ * A frame is a 32-byte frame header (magic, version, kind, payload length,
+ * CRC-32C of the payload, CRC-32C of the header) followed by a payload of
+ * TLV records (u16 tag, u16 zero, u32 length, value).  The decoders treat
+ * everything as untrusted: sizes are bounded, checksums and the version are
+ * checked, strings must be free of NUL bytes, unknown tags are skipped,
+ * required tags are enforced. */
+#ifndef VDC_CTLDISK_H
+#define VDC_CTLDISK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VDC_CTL_FORMAT_VERSION 1u
+
+/* 8-byte magics (not NUL-terminated on disk) */
+#define VDC_CTL_SB_MAGIC  "VDCCTLSB"   /* superblock */
+#define VDC_CTL_JOB_MAGIC "VDCCTLJB"   /* job frame */
+#define VDC_CTL_RES_MAGIC "VDCCTLRS"   /* result frame */
+
+#define VDC_CTL_SB_SIZE       512u
+#define VDC_CTL_FRAME_HDR     32u
+#define VDC_CTL_JOB_OFF       4096u               /* bytes */
+#define VDC_CTL_JOB_MAX       (1020u * 1024u)      /* job frame incl. header */
+#define VDC_CTL_RES_OFF       (1024u * 1024u)      /* bytes */
+#define VDC_CTL_DISK_MIN      (4u * 1024u * 1024u) /* smallest control disk */
+#define VDC_CTL_DISK_MAX      (64u * 1024u * 1024u)
+#define VDC_CTL_DISK_DEFAULT  (8u * 1024u * 1024u)
+
+/* bounds enforced by the decoders */
+#define VDC_CTL_MAX_TARGETS    16u
+#define VDC_CTL_MAX_ARGS       64u
+#define VDC_CTL_MAX_STRING     4096u               /* names, options, errors */
+#define VDC_CTL_MAX_BLOB       (8u * 1024u * 1024u) /* agent JSON, logs */
+
+/* one failure message, filled by every failing function below */
+struct vdc_ctl_error {
+    char msg[256];
+};
+
+/* run status (result frame and per target) */
+enum vdc_ctl_status {
+    VDC_CTL_STATUS_OK = 0,        /* every step succeeded */
+    VDC_CTL_STATUS_FAILED = 1,    /* a step failed: see error */
+    VDC_CTL_STATUS_TIMEOUT = 2,   /* a step ran past its timeout and was killed */
+    VDC_CTL_STATUS_SKIPPED = 3,   /* not attempted (an earlier fatal failure) */
+};
+
+/* job flags */
+#define VDC_CTL_JOB_DROP_CACHES  0x1u  /* sync + drop_caches before each agent run */
+#define VDC_CTL_JOB_NO_POWEROFF  0x2u  /* debugging: leave the guest running */
+#define VDC_CTL_JOB_NO_MKFS      0x4u  /* reuse the filesystem already on the vdev */
+
+/* One target in the guest. */
+struct vdc_ctl_target {
+    char *name;           /* target name, e.g. "image", "lvm" (runs[].target) */
+    char *vdev;           /* guest disk name, e.g. "xvdb", "vdb" (no /dev/) */
+    char *mkfs_type;      /* e.g. "ext4": the runner execs mkfs.TYPE */
+    char *mkfs_options;   /* extra mkfs arguments, space-separated, may be NULL */
+    char *mount_options;  /* mount(2) data string, may be NULL */
+};
+
+/* The job: written by the host, read by the runner. */
+struct vdc_ctl_job {
+    uint64_t nonce;           /* random; echoed in the result (stale results rejected) */
+    uint32_t run_index;       /* 0-based run index in the plan */
+    uint32_t repetition;      /* agent --repetition */
+    uint64_t seed;            /* agent --seed */
+    uint32_t flags;           /* VDC_CTL_JOB_* */
+    uint32_t step_timeout_s;  /* mkfs, mount, umount, sync: each */
+    uint32_t agent_timeout_s; /* one agent run */
+    char **agent_args;        /* extra agent arguments (e.g. "-s", "64", "-r", "32", "-f") */
+    size_t n_agent_args;
+    struct vdc_ctl_target *targets;
+    size_t n_targets;
+};
+
+/* One target's outcome: written by the runner. */
+struct vdc_ctl_target_result {
+    char *name;
+    char *vdev;
+    uint32_t status;          /* enum vdc_ctl_status */
+    int32_t agent_exit;       /* exit status, 128+N for signal N, -1 not run */
+    uint32_t elapsed_ms;      /* agent wall time */
+    char *error;              /* one line or NULL */
+    char *agent_json;         /* the agent's --json output, verbatim, or NULL */
+    size_t agent_json_len;
+    char *stderr_tail;        /* last bytes of agent and mkfs stderr, or NULL */
+    size_t stderr_tail_len;
+};
+
+/* The result: written by the runner, read by the host (untrusted). */
+struct vdc_ctl_result {
+    uint64_t nonce;           /* the job's nonce */
+    uint32_t status;          /* enum vdc_ctl_status: worst of the targets */
+    char *runner_version;     /* e.g. "0.1.0" */
+    char *kernel;             /* guest uname -r */
+    char *error;              /* one line or NULL */
+    struct vdc_ctl_target_result *targets;
+    size_t n_targets;
+    char *log;                /* runner log (timestamps, steps), may be NULL */
+    size_t log_len;
+};
+
+/* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78, init and final xor
+ * 0xFFFFFFFF; RFC 3720 B.4).  vdc_ctl_crc32c("123456789", 9) == 0xE3069283. */
+uint32_t vdc_ctl_crc32c(const void *buf, size_t len);
+
+/* _init zeroes; _dispose frees every member and zeroes; both are safe to
+ * call twice.  Strings are heap copies owned by the struct. */
+void vdc_ctl_job_init(struct vdc_ctl_job *job);
+void vdc_ctl_job_dispose(struct vdc_ctl_job *job);
+void vdc_ctl_result_init(struct vdc_ctl_result *res);
+void vdc_ctl_result_dispose(struct vdc_ctl_result *res);
+
+/* Add a target / agent argument / target result (copies the strings; NULL
+ * allowed for optional ones).  Return 0, or -1 on ENOMEM or a bound. */
+int vdc_ctl_job_add_target(struct vdc_ctl_job *job, const char *name, const char *vdev,
+                           const char *mkfs_type, const char *mkfs_options,
+                           const char *mount_options, struct vdc_ctl_error *err);
+int vdc_ctl_job_add_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_error *err);
+struct vdc_ctl_target_result *vdc_ctl_result_add_target(struct vdc_ctl_result *res,
+                                                         const char *name, const char *vdev,
+                                                         struct vdc_ctl_error *err);
+
+/* Frame encoders: a complete frame (header + payload) in a malloc'd buffer
+ * (*out, *out_len), at most VDC_CTL_JOB_MAX (job) or @max (result) bytes.
+ * Return 0 or -1.  The result encoder truncates nothing: a result larger
+ * than @max fails (the runner then shortens logs and retries). */
+int vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len,
+                       struct vdc_ctl_error *err);
+int vdc_ctl_result_encode(const struct vdc_ctl_result *res, size_t max, uint8_t **out,
+                          size_t *out_len, struct vdc_ctl_error *err);
+
+/* Frame decoders over @len untrusted bytes starting at a frame header
+ * (extra bytes after the frame are ignored).  Fill the (initialised)
+ * struct; on failure it is left disposed.  Return 0 or -1. */
+int vdc_ctl_job_decode(const uint8_t *buf, size_t len, struct vdc_ctl_job *job,
+                       struct vdc_ctl_error *err);
+int vdc_ctl_result_decode(const uint8_t *buf, size_t len, struct vdc_ctl_result *res,
+                          struct vdc_ctl_error *err);
+
+/* Whole-disk operations on an open file or block device of @disk_size
+ * bytes (VDC_CTL_DISK_MIN..VDC_CTL_DISK_MAX).
+ *   _format: writes the superblock and the job frame and zeroes the result
+ *            frame header (host; the caller fsyncs).
+ *   _read_job: validates the superblock, reads the job (runner).
+ *   _write_result: writes the result frame at the superblock's result
+ *            offset and fsyncs (runner).
+ *   _read_result: validates superblock and result frame, and that the
+ *            result's nonce equals @nonce (host).  A disk whose result
+ *            frame was never written fails with "no result frame".
+ *   _probe: 1 when the first bytes carry the superblock magic, 0 if not,
+ *            -1 on a read error (runner, scanning /sys/block). */
+int vdc_ctl_disk_format(int fd, uint64_t disk_size, const struct vdc_ctl_job *job,
+                        struct vdc_ctl_error *err);
+int vdc_ctl_disk_read_job(int fd, struct vdc_ctl_job *job, struct vdc_ctl_error *err);
+int vdc_ctl_disk_write_result(int fd, const struct vdc_ctl_result *res,
+                              struct vdc_ctl_error *err);
+int vdc_ctl_disk_read_result(int fd, uint64_t nonce, struct vdc_ctl_result *res,
+                             struct vdc_ctl_error *err);
+int vdc_ctl_disk_probe(int fd);
+
+/* The same checks over a whole disk image already in memory (fuzzing,
+ * unit tests).  @nonce as above. */
+int vdc_ctl_image_read_job(const uint8_t *img, size_t len, struct vdc_ctl_job *job,
+                           struct vdc_ctl_error *err);
+int vdc_ctl_image_read_result(const uint8_t *img, size_t len, uint64_t nonce,
+                              struct vdc_ctl_result *res, struct vdc_ctl_error *err);
+
+/* "ok", "failed", "timeout", "skipped", or "unknown" */
+const char *vdc_ctl_status_name(uint32_t status);
+
+#endif

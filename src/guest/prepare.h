@@ -1,0 +1,81 @@
+/* vmdiskcmp guest preparation: install the static agent and the runner into
+ * a copy of a guest template, once per (template, agent, runner) build, with
+ * libguestfs; then every run boots the prepared image read-only and talks to
+ * the runner only through the control disk (guest-agent/ctldisk.h).
+ * Documented in doc/guest-template.md.
+ *
+ * A template is a raw disk image holding one filesystem (whole disk or
+ * first partition) plus a manifest beside it, TEMPLATE.manifest (INI,
+ * GKeyFile): [boot] kernel=, initrd=, cmdline_xen=, cmdline_kvm= (paths
+ * relative to the manifest's folder), root_mode=ro.  The prepared image
+ * keeps the template's format (raw) so Xen blkback, qdisk and virtio can
+ * all serve it; the guest mounts its root read-only, so one prepared image
+ * serves any number of runs and domUs at once. */
+#ifndef VDC_GUEST_PREPARE_H
+#define VDC_GUEST_PREPARE_H
+
+#include <stdint.h>
+
+#define VDC_PREPARE_DEFAULT_CACHE "/var/cache/vmdiskcmp"
+#define VDC_GUEST_AGENT_PATH  "/usr/lib/vmdiskcmp/vmdiskcmp-agent"
+#define VDC_GUEST_RUNNER_PATH "/usr/lib/vmdiskcmp/vmdiskcmp-runner"
+
+struct vdc_prepare_opts {
+    const char *template_path;   /* guest template image (raw) */
+    const char *agent_path;      /* static vmdiskcmp-agent */
+    const char *runner_path;     /* static vmdiskcmp-runner */
+    const char *cache_dir;       /* NULL: VDC_PREPARE_DEFAULT_CACHE */
+    const char *out_path;        /* optional: also copy the prepared image here */
+    int launch_timeout_s;        /* libguestfs appliance launch; 0: 600 */
+};
+
+/* The prepared guest (output; strings owned, g_malloc). */
+struct vdc_prepared {
+    char *image;                 /* cache_dir/KEY/guest.img: the prepared root disk */
+    char *key;                   /* cache key, 64 hex digits */
+    char *template_sha256;
+    char *agent_sha256;
+    char *runner_sha256;
+    char *init_system;           /* "busybox", "sysvinit" or "systemd" */
+    int cache_hit;               /* 1: found in the cache, no appliance launched */
+    /* boot facts from the template manifest (absolute paths, copied into the
+     * cache entry so the prepared guest is self-contained) */
+    char *kernel;
+    char *initrd;
+    char *cmdline_xen;           /* for a Xen PV domU (root on xvda, console hvc0) */
+    char *cmdline_kvm;           /* for KVM/QEMU (root on vda, console ttyS0) */
+};
+
+void vdc_prepared_init(struct vdc_prepared *p);
+void vdc_prepared_dispose(struct vdc_prepared *p);   /* safe twice */
+
+/* Prepare (or find in the cache) the guest image for @o.  The cache entry
+ * cache_dir/KEY/ holds guest.img, kernel, initrd and prepared.manifest; it
+ * is built in a temporary folder and renamed into place, so a crash never
+ * leaves a half entry.  LIBGUESTFS_BACKEND / LIBGUESTFS_BACKEND_SETTINGS
+ * (e.g. force_tcg) are honoured, never set.  0, or -1 after vdc_error. */
+int vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out);
+
+/* Lowercase hex SHA-256 of a file (GChecksum), g_malloc'd; NULL after
+ * vdc_error naming the file. */
+char *vdc_file_sha256(const char *path);
+
+/* The cache key: hex SHA-256 over "vmdiskcmp-prepare-v1\n" followed by the
+ * three hex digests, one a line, in the order template, agent, runner.
+ * Pure; g_malloc'd; NULL when an input is not 64 hex digits. */
+char *vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha256,
+                            const char *runner_sha256);
+
+/* Load a prepared (cache) entry from its folder's prepared.manifest
+ * without touching the image.  0, or -1 after vdc_error. */
+int vdc_prepared_load(const char *entry_dir, struct vdc_prepared *out);
+
+/* On failure: inspect @image read-only with libguestfs (never writes it)
+ * and copy the guest's logs (/var/log/vmdiskcmp/, /var/log/messages,
+ * /var/log/syslog, journal export when systemd) into @out_dir (created).
+ * Our guests keep their root read-only, so this mostly finds the runner's
+ * last log of the template's own boot; the per-run log travels in the
+ * control disk's result frame.  0, or -1 after vdc_error. */
+int vdc_collect_logs(const char *image, const char *out_dir, int launch_timeout_s);
+
+#endif

@@ -1,0 +1,168 @@
+/* vmdiskcmp storage: the scratch objects the benchmark targets live on.
+ *
+ * Three kinds behind one ops table (designated initialisers, chosen by
+ * kind): image (a file: raw sparse, raw preallocated, raw fully written, or
+ * qcow2), lvm (a new LV through libblockdev's LVM plugin, tagged
+ * "vmdiskcmp"), block (an existing block device the user names, used only
+ * with explicit consent and after a signature check).  Documented in
+ * doc/storage.md.
+ *
+ * Safety: create() never overwrites or reuses anything (an existing file,
+ * an existing LV name, a VG without room all fail before anything is
+ * made); destroy() removes only what create() made (st->created), is
+ * idempotent, and for an LV re-checks our tag before lvremove. */
+#ifndef VDC_STORAGE_H
+#define VDC_STORAGE_H
+
+#include <stdint.h>
+
+#include <json-glib/json-glib.h>
+
+#define VDC_STORAGE_TAG "vmdiskcmp"   /* LVM tag on every LV we create */
+
+enum vdc_storage_kind {
+    VDC_STORAGE_IMAGE = 0,
+    VDC_STORAGE_LVM,
+    VDC_STORAGE_BLOCK,
+    VDC_STORAGE_KIND_LAST
+};
+
+enum vdc_image_format {
+    VDC_IMAGE_RAW = 0,
+    VDC_IMAGE_QCOW2,
+};
+
+enum vdc_image_alloc {
+    VDC_IMAGE_SPARSE = 0,   /* ftruncate: no blocks allocated */
+    VDC_IMAGE_FALLOC,       /* posix_fallocate: blocks reserved (unwritten extents) */
+    VDC_IMAGE_FULL,         /* every block written with zeros (as `dd if=/dev/zero`) */
+};
+
+/* What to create (input; the caller owns the strings). */
+struct vdc_storage_spec {
+    enum vdc_storage_kind kind;
+    const char *name;            /* target name, e.g. "image", "lvm", "block" */
+    uint64_t size_bytes;         /* image, lvm: size; block: 0 (whole device) */
+    /* image */
+    const char *path;            /* image: file to create (must not exist);
+                                    block: the device, e.g. /dev/loop3 */
+    enum vdc_image_format format;
+    enum vdc_image_alloc alloc;  /* raw only; qcow2 is always sparse */
+    /* lvm */
+    const char *vg;              /* volume group, must exist */
+    const char *lv;              /* LV name to create, must not exist */
+    unsigned stripes;            /* 0 or 1: linear */
+    uint64_t stripe_size;        /* bytes, power of two >= 4 KiB; 0: LVM default */
+    /* block */
+    int consent;                 /* the user named this device for destruction */
+    int force;                   /* proceed even though a signature was found */
+};
+
+/* What was created (output).  Strings are owned (g_malloc). */
+struct vdc_storage {
+    enum vdc_storage_kind kind;
+    char *name;
+    char *path;                  /* image file, /dev/VG/LV, or the block device */
+    char *device;                /* block device node (lvm, block); NULL for image */
+    uint64_t size_bytes;         /* actual size */
+    enum vdc_image_format format;
+    enum vdc_image_alloc alloc;
+    char *vg;
+    char *lv;
+    unsigned stripes;
+    uint64_t stripe_size;        /* bytes, 0 when linear */
+    uint64_t pe_start;           /* bytes: first PE of the (first) PV, 0 if unknown */
+    char *signature;             /* block: what blkid found ("ext4", "dos", ...), or NULL */
+    int created;                 /* 1: create() made it and destroy() removes it */
+};
+
+struct vdc_storage_ops {
+    const char *name;            /* "image", "lvm", "block" */
+    /* Check @spec without creating anything (also used by --dry-run):
+     * names, sizes, room in the VG, file absence, consent and signatures.
+     * 0, or -1 after vdc_error. */
+    int (*check)(const struct vdc_storage_spec *spec);
+    /* check(), then create; fills @out (initialised by the caller).  On
+     * failure nothing is left behind and @out stays empty. */
+    int (*create)(const struct vdc_storage_spec *spec, struct vdc_storage *out);
+    /* Remove what create() made; a second call, or a call on an object
+     * already gone, returns 0.  Never touches a block device's data. */
+    int (*destroy)(struct vdc_storage *st);
+};
+
+void vdc_storage_init(struct vdc_storage *st);
+void vdc_storage_dispose(struct vdc_storage *st);   /* frees; does not destroy */
+
+/* ops for @kind, or NULL for an out-of-range kind */
+const struct vdc_storage_ops *vdc_storage_ops_get(enum vdc_storage_kind kind);
+
+/* "image", "lvm", "block"; "raw"/"qcow2"; "sparse"/"falloc"/"full" and the
+ * reverse lookups (return 0, or -1 for an unknown name; no message). */
+const char *vdc_storage_kind_name(enum vdc_storage_kind kind);
+const char *vdc_image_format_name(enum vdc_image_format f);
+const char *vdc_image_alloc_name(enum vdc_image_alloc a);
+int vdc_storage_kind_from_name(const char *s, enum vdc_storage_kind *out);
+int vdc_image_format_from_name(const char *s, enum vdc_image_format *out);
+int vdc_image_alloc_from_name(const char *s, enum vdc_image_alloc *out);
+
+/* Convenience: ops_get(spec->kind)->check / create; and destroy by st->kind. */
+int vdc_storage_check(const struct vdc_storage_spec *spec);
+int vdc_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out);
+int vdc_storage_destroy(struct vdc_storage *st);
+
+/* Facts for result.json targets[].storage (doc/result-format.md): a new
+ * JsonObject with path, size_bytes, format, alloc (image); vg, lv,
+ * stripes, stripe_size, pe_start, device (lvm); device, signature (block).
+ * Caller unrefs. */
+JsonObject *vdc_storage_describe(const struct vdc_storage *st);
+
+/* For `vmdiskcmp cleanup`: rebuild a destroyable object from what the undo
+ * journal recorded (kind image: @path; kind lvm: @vg and @lv).  destroy()
+ * of an LV still refuses one that lacks our tag. */
+int vdc_storage_from_journal(enum vdc_storage_kind kind, const char *path,
+                             const char *vg, const char *lv, struct vdc_storage *out);
+
+/* For `vmdiskcmp cleanup --all`: the LVs of @vg that carry our tag, as a
+ * NULL-terminated g_strv of LV names (g_strfreev).  NULL after vdc_error. */
+char **vdc_storage_lvm_list_tagged(const char *vg);
+
+/* ---- LVM backend (internal seam, for unit tests) -------------------------
+ * The lvm kind talks to LVM only through this table.  The real one uses
+ * libblockdev's LVM plugin (bd_lvm_*); tests install a mock.  Each function
+ * returns 0 or -1 and on failure stores a g_malloc'd message in *why (the
+ * caller reports it once, naming the object). */
+struct vdc_lvm_vg_facts {
+    uint64_t size;               /* bytes */
+    uint64_t free;               /* bytes */
+    uint64_t extent_size;        /* bytes */
+    unsigned pv_count;
+};
+
+struct vdc_lvm_backend {
+    int (*vg_info)(const char *vg, struct vdc_lvm_vg_facts *out, char **why);
+    /* 1 exists, 0 absent, -1 error */
+    int (*lv_exists)(const char *vg, const char *lv, char **why);
+    /* tags of an existing LV as a g_strv (g_strfreev), or -1 */
+    int (*lv_tags)(const char *vg, const char *lv, char ***tags, char **why);
+    int (*lv_create)(const char *vg, const char *lv, uint64_t size, unsigned stripes,
+                     uint64_t stripe_size, const char *tag, char **why);
+    int (*lv_remove)(const char *vg, const char *lv, char **why);
+    /* LV names of @vg as a g_strv */
+    int (*lv_list)(const char *vg, char ***lvs, char **why);
+    /* pe_start (bytes) of the first PV of @vg */
+    int (*pe_start)(const char *vg, uint64_t *out, char **why);
+};
+
+/* Install @b (NULL: back to the default libblockdev backend, or a backend
+ * that fails with "built without libblockdev").  Tests only. */
+void vdc_storage_lvm_set_backend(const struct vdc_lvm_backend *b);
+
+/* ---- block signature probe (internal seam, for unit tests) ---------------
+ * Probe @dev for a partition table, a filesystem, RAID or LVM PV signature
+ * (libblkid).  Returns 1 and stores a g_malloc'd description ("ext4",
+ * "LVM2_member", "partition table dos") in *what when one is found, 0 when
+ * the device is blank, -1 on error (message in *what). */
+typedef int (*vdc_block_probe_fn)(const char *dev, char **what);
+void vdc_storage_block_set_probe(vdc_block_probe_fn fn);   /* NULL: libblkid */
+
+#endif
