@@ -1,1 +1,8 @@
-# Tests of the guest area.
+# Tests of the guest area (issue 4): control disk codec, storage, prepare.
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_ctldisk
+TESTS += tests/unit/test_ctldisk
+tests_unit_test_ctldisk_SOURCES = tests/unit/test_ctldisk.c
+tests_unit_test_ctldisk_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_ctldisk_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+endif

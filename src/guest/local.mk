@@ -4,4 +4,5 @@ AM_CPPFLAGS += -I$(top_srcdir)
 AM_CFLAGS += $(BLKID_CFLAGS)
 VDC_EXTERNAL_LIBS += $(BLKID_LIBS)
 src_libvdc_controller_a_SOURCES += src/cli/cmd_prepare.c \
-	src/storage/storage.h src/guest/prepare.h src/guest/control.h
+	src/storage/storage.h src/guest/prepare.h \
+	src/guest/control.h src/guest/control.c

@@ -1,0 +1,585 @@
+/* Control disk codec (guest-agent/ctldisk.c): CRC-32C test vectors, round
+ * trips of job and result through a disk image in memory and a real file,
+ * and every corruption rejected with a clear message. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "guest-agent/ctldisk.h"
+
+/* ---- CRC-32C: RFC 3720 appendix B.4 and the common check value ---------- */
+static void
+test_crc32c_vectors(void **state)
+{
+    uint8_t b[32];
+    int i;
+
+    assert_int_equal(vdc_ctl_crc32c("", 0), 0x00000000u);
+    assert_int_equal(vdc_ctl_crc32c("123456789", 9), 0xE3069283u);
+    memset(b, 0, sizeof(b));
+    assert_int_equal(vdc_ctl_crc32c(b, 32), 0x8A9136AAu);
+    memset(b, 0xFF, sizeof(b));
+    assert_int_equal(vdc_ctl_crc32c(b, 32), 0x62A8AB43u);
+    for (i = 0; i < 32; i++)
+        b[i] = (uint8_t)i;
+    assert_int_equal(vdc_ctl_crc32c(b, 32), 0x46DD794Eu);
+    for (i = 0; i < 32; i++)
+        b[i] = (uint8_t)(31 - i);
+    assert_int_equal(vdc_ctl_crc32c(b, 32), 0x113FDB5Cu);
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+#define IMG_SIZE VDC_CTL_DISK_MIN
+
+static void
+make_job(struct vdc_ctl_job *job)
+{
+    struct vdc_ctl_error err;
+
+    vdc_ctl_job_init(job);
+    job->nonce = 0x0123456789abcdefULL;
+    job->run_index = 3;
+    job->repetition = 1;
+    job->seed = 18446744073709551557ULL;
+    job->flags = VDC_CTL_JOB_DROP_CACHES;
+    job->step_timeout_s = 60;
+    job->agent_timeout_s = 900;
+    assert_int_equal(vdc_ctl_job_add_arg(job, "-s", &err), 0);
+    assert_int_equal(vdc_ctl_job_add_arg(job, "64", &err), 0);
+    assert_int_equal(vdc_ctl_job_add_arg(job, "-f", &err), 0);
+    assert_int_equal(vdc_ctl_job_add_target(job, "image", "xvdb", "ext4", "-E lazy_itable_init=0",
+                                            NULL, &err), 0);
+    assert_int_equal(vdc_ctl_job_add_target(job, "lvm", "xvdc", "ext4", NULL, "noatime", &err), 0);
+}
+
+/* a 4 MiB disk image in memory holding the job */
+static uint8_t *
+make_image(const struct vdc_ctl_job *job)
+{
+    char path[] = "/tmp/test_ctldisk.XXXXXX";
+    struct vdc_ctl_error err;
+    uint8_t *img = calloc(1, IMG_SIZE);
+    int fd = mkstemp(path);
+
+    assert_non_null(img);
+    assert_true(fd >= 0);
+    unlink(path);
+    assert_int_equal(ftruncate(fd, IMG_SIZE), 0);
+    assert_int_equal(vdc_ctl_disk_format(fd, IMG_SIZE, job, &err), 0);
+    assert_int_equal(pread(fd, img, IMG_SIZE, 0), IMG_SIZE);
+    close(fd);
+    return img;
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+    p[0] = v & 0xFF; p[1] = (v >> 8) & 0xFF; p[2] = (v >> 16) & 0xFF; p[3] = v >> 24;
+}
+
+static void
+put64(uint8_t *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* after editing a superblock field, make its checksum right again */
+static void
+reseal_sb(uint8_t *img)
+{
+    put32(img + VDC_CTL_SB_SIZE - 4, vdc_ctl_crc32c(img, VDC_CTL_SB_SIZE - 4));
+}
+
+/* after editing a frame header field, make its header checksum right again;
+ * with @payload also the payload checksum */
+static void
+reseal_frame(uint8_t *f, int payload)
+{
+    uint64_t plen = (uint64_t)f[16] | ((uint64_t)f[17] << 8) | ((uint64_t)f[18] << 16) |
+                    ((uint64_t)f[19] << 24);
+
+    if (payload)
+        put32(f + 24, vdc_ctl_crc32c(f + VDC_CTL_FRAME_HDR, plen));
+    put32(f + 28, vdc_ctl_crc32c(f, 28));
+}
+
+static void
+expect_job_error(const uint8_t *img, const char *needle)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err = { { 0 } };
+
+    vdc_ctl_job_init(&job);
+    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &job, &err), -1);
+    if (!strstr(err.msg, needle))
+        fail_msg("error '%s' does not mention '%s'", err.msg, needle);
+    assert_int_equal(job.n_targets, 0);     /* left disposed */
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+make_result(struct vdc_ctl_result *res, uint64_t nonce)
+{
+    struct vdc_ctl_error err;
+    struct vdc_ctl_target_result *t;
+    static const char json[] = "{\"format\":\"vmdiskcmp-result\",\"runs\":[]}\n";
+
+    vdc_ctl_result_init(res);
+    res->nonce = nonce;
+    res->status = VDC_CTL_STATUS_FAILED;
+    res->runner_version = strdup("0.1.0");
+    res->kernel = strdup("6.1.0-57-amd64");
+    res->log = strdup("0.01 runner: start\n0.50 mkfs xvdb\n");
+    res->log_len = strlen(res->log);
+    t = vdc_ctl_result_add_target(res, "image", "xvdb", &err);
+    assert_non_null(t);
+    t->status = VDC_CTL_STATUS_OK;
+    t->agent_exit = 0;
+    t->elapsed_ms = 12345;
+    t->agent_json = strdup(json);
+    t->agent_json_len = strlen(json);
+    t->stderr_tail = malloc(3);
+    memcpy(t->stderr_tail, "a\0b", 3);      /* blobs may hold NUL bytes */
+    t->stderr_tail_len = 3;
+    t = vdc_ctl_result_add_target(res, "lvm", "xvdc", &err);
+    assert_non_null(t);
+    t->status = VDC_CTL_STATUS_TIMEOUT;
+    t->agent_exit = 128 + 9;
+    t->error = strdup("agent ran past 900 s: killed");
+}
+
+static uint8_t *
+image_with_result(const struct vdc_ctl_job *job, const struct vdc_ctl_result *res)
+{
+    struct vdc_ctl_error err;
+    uint8_t *img = make_image(job), *frame;
+    size_t flen;
+
+    assert_int_equal(vdc_ctl_result_encode(res, IMG_SIZE - VDC_CTL_RES_OFF, &frame, &flen, &err), 0);
+    memcpy(img + VDC_CTL_RES_OFF, frame, flen);
+    free(frame);
+    return img;
+}
+
+static void
+expect_result_error(const uint8_t *img, uint64_t nonce, const char *needle)
+{
+    struct vdc_ctl_result res;
+    struct vdc_ctl_error err = { { 0 } };
+
+    vdc_ctl_result_init(&res);
+    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, nonce, &res, &err), -1);
+    if (!strstr(err.msg, needle))
+        fail_msg("error '%s' does not mention '%s'", err.msg, needle);
+    assert_int_equal(res.n_targets, 0);
+    vdc_ctl_result_dispose(&res);
+}
+
+/* ---- round trips ----------------------------------------------------------- */
+static void
+test_job_round_trip(void **state)
+{
+    struct vdc_ctl_job job, back;
+    struct vdc_ctl_error err;
+    uint8_t *img;
+
+    make_job(&job);
+    img = make_image(&job);
+    vdc_ctl_job_init(&back);
+    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &back, &err), 0);
+    assert_true(back.nonce == job.nonce);
+    assert_int_equal(back.run_index, 3);
+    assert_int_equal(back.repetition, 1);
+    assert_true(back.seed == 18446744073709551557ULL);
+    assert_int_equal(back.flags, VDC_CTL_JOB_DROP_CACHES);
+    assert_int_equal(back.step_timeout_s, 60);
+    assert_int_equal(back.agent_timeout_s, 900);
+    assert_int_equal(back.n_agent_args, 3);
+    assert_string_equal(back.agent_args[1], "64");
+    assert_int_equal(back.n_targets, 2);
+    assert_string_equal(back.targets[0].name, "image");
+    assert_string_equal(back.targets[0].vdev, "xvdb");
+    assert_string_equal(back.targets[0].mkfs_options, "-E lazy_itable_init=0");
+    assert_null(back.targets[0].mount_options);
+    assert_string_equal(back.targets[1].mount_options, "noatime");
+    vdc_ctl_job_dispose(&back);
+    vdc_ctl_job_dispose(&back);     /* safe twice */
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
+static void
+test_result_round_trip(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res, back;
+    struct vdc_ctl_error err;
+    uint8_t *img;
+
+    make_job(&job);
+    make_result(&res, job.nonce);
+    img = image_with_result(&job, &res);
+    vdc_ctl_result_init(&back);
+    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, job.nonce, &back, &err), 0);
+    assert_int_equal(back.status, VDC_CTL_STATUS_FAILED);
+    assert_string_equal(back.kernel, "6.1.0-57-amd64");
+    assert_int_equal(back.log_len, res.log_len);
+    assert_int_equal(back.n_targets, 2);
+    assert_string_equal(back.targets[0].agent_json, res.targets[0].agent_json);
+    assert_int_equal(back.targets[0].stderr_tail_len, 3);
+    assert_memory_equal(back.targets[0].stderr_tail, "a\0b", 3);
+    assert_int_equal(back.targets[0].elapsed_ms, 12345);
+    assert_int_equal(back.targets[1].status, VDC_CTL_STATUS_TIMEOUT);
+    assert_int_equal(back.targets[1].agent_exit, 137);
+    assert_null(back.targets[1].agent_json);
+    assert_string_equal(back.targets[1].error, "agent ran past 900 s: killed");
+    vdc_ctl_result_dispose(&back);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
+/* the runner's path and the host's path over a real file */
+static void
+test_disk_file_round_trip(void **state)
+{
+    char path[] = "/tmp/test_ctldisk.XXXXXX";
+    struct vdc_ctl_job job, back;
+    struct vdc_ctl_result res, rback;
+    struct vdc_ctl_error err = { { 0 } };
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    unlink(path);
+    assert_int_equal(ftruncate(fd, VDC_CTL_DISK_DEFAULT), 0);
+    assert_int_equal(vdc_ctl_disk_probe(fd), 0);
+    make_job(&job);
+    assert_int_equal(vdc_ctl_disk_format(fd, VDC_CTL_DISK_DEFAULT, &job, &err), 0);
+    assert_int_equal(vdc_ctl_disk_probe(fd), 1);
+    /* before the runner wrote anything */
+    vdc_ctl_result_init(&rback);
+    assert_int_equal(vdc_ctl_disk_read_result(fd, job.nonce, &rback, &err), -1);
+    assert_non_null(strstr(err.msg, "no result frame"));
+    vdc_ctl_job_init(&back);
+    assert_int_equal(vdc_ctl_disk_read_job(fd, &back, &err), 0);
+    assert_int_equal(back.n_targets, 2);
+    make_result(&res, back.nonce);
+    assert_int_equal(vdc_ctl_disk_write_result(fd, &res, &err), 0);
+    assert_int_equal(vdc_ctl_disk_read_result(fd, job.nonce, &rback, &err), 0);
+    assert_int_equal(rback.n_targets, 2);
+    assert_string_equal(rback.runner_version, "0.1.0");
+    /* a different job's nonce: refused */
+    vdc_ctl_result_dispose(&rback);
+    assert_int_equal(vdc_ctl_disk_read_result(fd, job.nonce + 1, &rback, &err), -1);
+    assert_non_null(strstr(err.msg, "nonce"));
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&back);
+    vdc_ctl_job_dispose(&job);
+    close(fd);
+}
+
+/* ---- corruptions --------------------------------------------------------------- */
+static void
+test_bad_magic(void **state)
+{
+    struct vdc_ctl_job job;
+    uint8_t *img;
+
+    make_job(&job);
+    img = make_image(&job);
+    img[0] = 'X';
+    expect_job_error(img, "bad magic");
+    free(img);
+    img = make_image(&job);
+    img[VDC_CTL_JOB_OFF + 1] ^= 0x20;           /* job frame magic */
+    expect_job_error(img, "job frame: bad magic");
+    free(img);
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+test_bad_version(void **state)
+{
+    struct vdc_ctl_job job;
+    uint8_t *img;
+
+    make_job(&job);
+    img = make_image(&job);
+    put32(img + 8, 2);
+    reseal_sb(img);
+    expect_job_error(img, "format version 2, expected 1");
+    free(img);
+    img = make_image(&job);
+    put32(img + VDC_CTL_JOB_OFF + 8, 99);
+    reseal_frame(img + VDC_CTL_JOB_OFF, 0);
+    expect_job_error(img, "job frame: format version 99");
+    free(img);
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+test_checksum_mismatch(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res;
+    uint8_t *img;
+
+    make_job(&job);
+    img = make_image(&job);
+    img[100] ^= 1;                              /* reserved superblock byte */
+    expect_job_error(img, "superblock checksum mismatch");
+    free(img);
+    img = make_image(&job);
+    img[VDC_CTL_JOB_OFF + VDC_CTL_FRAME_HDR + 20] ^= 0x40;  /* payload */
+    expect_job_error(img, "payload checksum mismatch");
+    free(img);
+    img = make_image(&job);
+    img[VDC_CTL_JOB_OFF + 12] ^= 0x01;          /* frame header */
+    expect_job_error(img, "header checksum mismatch");
+    free(img);
+    make_result(&res, job.nonce);
+    img = image_with_result(&job, &res);
+    img[VDC_CTL_RES_OFF + VDC_CTL_FRAME_HDR + 50] ^= 0x80;
+    expect_result_error(img, job.nonce, "result frame: payload checksum mismatch");
+    free(img);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+test_truncated(void **state)
+{
+    struct vdc_ctl_job job, back;
+    struct vdc_ctl_result res, rback;
+    struct vdc_ctl_error err = { { 0 } };
+    uint8_t *img, *frame;
+    size_t flen;
+
+    make_job(&job);
+    img = make_image(&job);
+    vdc_ctl_job_init(&back);
+    /* the disk shorter than its superblock says */
+    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE - 1, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "truncated"));
+    assert_int_equal(vdc_ctl_image_read_job(img, 100, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "truncated"));
+    /* a frame cut short */
+    assert_int_equal(vdc_ctl_job_encode(&job, &frame, &flen, &err), 0);
+    assert_int_equal(vdc_ctl_job_decode(frame, flen - 1, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "truncated"));
+    assert_int_equal(vdc_ctl_job_decode(frame, 10, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "truncated"));
+    free(frame);
+    /* a result frame cut short */
+    make_result(&res, job.nonce);
+    assert_int_equal(vdc_ctl_result_encode(&res, 1 << 20, &frame, &flen, &err), 0);
+    vdc_ctl_result_init(&rback);
+    assert_int_equal(vdc_ctl_result_decode(frame, flen - 7, &rback, &err), -1);
+    assert_non_null(strstr(err.msg, "truncated"));
+    free(frame);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
+static void
+test_oversize_length(void **state)
+{
+    struct vdc_ctl_job job;
+    uint8_t *img;
+
+    make_job(&job);
+    /* frame payload length over the job area */
+    img = make_image(&job);
+    put64(img + VDC_CTL_JOB_OFF + 16, (uint64_t)VDC_CTL_JOB_MAX * 4);
+    reseal_frame(img + VDC_CTL_JOB_OFF, 0);
+    expect_job_error(img, "over the limit");
+    free(img);
+    /* a TLV record longer than its frame: rewrite the first record's length
+     * and reseal so only the record check can catch it */
+    img = make_image(&job);
+    put32(img + VDC_CTL_JOB_OFF + VDC_CTL_FRAME_HDR + 4, 0x7FFFFFF0u);
+    reseal_frame(img + VDC_CTL_JOB_OFF, 1);
+    expect_job_error(img, "runs past the frame");
+    free(img);
+    /* superblock areas outside the disk */
+    img = make_image(&job);
+    put64(img + 48, (uint64_t)IMG_SIZE);        /* res_max */
+    reseal_sb(img);
+    expect_job_error(img, "out of bounds");
+    free(img);
+    img = make_image(&job);
+    put64(img + 16, (uint64_t)VDC_CTL_DISK_MAX * 2);  /* disk size */
+    reseal_sb(img);
+    expect_job_error(img, "recorded size");
+    free(img);
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+test_stale_and_blank_result(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res;
+    uint8_t *img;
+
+    make_job(&job);
+    img = make_image(&job);
+    expect_result_error(img, job.nonce, "no result frame");
+    free(img);
+    make_result(&res, job.nonce ^ 1);           /* a result for another job */
+    img = image_with_result(&job, &res);
+    expect_result_error(img, job.nonce, "stale result");
+    expect_result_error(img, job.nonce ^ 1, "superblock nonce");
+    free(img);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+}
+
+/* hand-made payloads: schema violations inside a correctly sealed frame */
+static size_t
+rec(uint8_t *p, uint16_t tag, const void *v, uint32_t len)
+{
+    p[0] = tag & 0xFF; p[1] = tag >> 8; p[2] = p[3] = 0;
+    put32(p + 4, len);
+    memcpy(p + 8, v, len);
+    return 8 + len;
+}
+
+static void
+decode_handmade(const uint8_t *payload, size_t plen, const char *needle)
+{
+    uint8_t f[1024] = { 0 };
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err = { { 0 } };
+
+    memcpy(f, VDC_CTL_JOB_MAGIC, 8);
+    put32(f + 8, 1);
+    put32(f + 12, 1);
+    put64(f + 16, plen);
+    memcpy(f + VDC_CTL_FRAME_HDR, payload, plen);
+    reseal_frame(f, 1);
+    vdc_ctl_job_init(&job);
+    assert_int_equal(vdc_ctl_job_decode(f, VDC_CTL_FRAME_HDR + plen, &job, &err), -1);
+    if (!strstr(err.msg, needle))
+        fail_msg("error '%s' does not mention '%s'", err.msg, needle);
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+test_schema(void **state)
+{
+    uint8_t p[512], t[256];
+    uint8_t nonce[8] = { 1 }, four[4] = { 0 };
+    size_t n, tn;
+
+    /* no nonce */
+    tn = rec(t, 0x0011, "a", 1);
+    tn += rec(t + tn, 0x0012, "xvdb", 4);
+    tn += rec(t + tn, 0x0013, "ext4", 4);
+    n = rec(p, 0x0010, t, (uint32_t)tn);
+    decode_handmade(p, n, "missing nonce");
+    /* no targets */
+    n = rec(p, 0x0001, nonce, 8);
+    decode_handmade(p, n, "no targets");
+    /* nonce twice */
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0001, nonce, 8);
+    decode_handmade(p, n, "given twice");
+    /* nonce of the wrong width */
+    n = rec(p, 0x0001, four, 4);
+    decode_handmade(p, n, "expected 8");
+    /* vdev with a slash (the runner builds /dev/VDEV from it) */
+    tn = rec(t, 0x0011, "a", 1);
+    tn += rec(t + tn, 0x0012, "../sda", 6);
+    tn += rec(t + tn, 0x0013, "ext4", 4);
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0010, t, (uint32_t)tn);
+    decode_handmade(p, n, "vdev");
+    /* NUL inside a string */
+    tn = rec(t, 0x0011, "a\0b", 3);
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0010, t, (uint32_t)tn);
+    decode_handmade(p, n, "NUL");
+    /* target without vdev */
+    tn = rec(t, 0x0011, "a", 1);
+    tn += rec(t + tn, 0x0013, "ext4", 4);
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0010, t, (uint32_t)tn);
+    decode_handmade(p, n, "missing vdev");
+    /* nonzero reserved field */
+    n = rec(p, 0x0001, nonce, 8);
+    p[2] = 1;
+    decode_handmade(p, n, "reserved");
+}
+
+static void
+test_builder_refusals(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err = { { 0 } };
+    uint8_t *f;
+    size_t fl;
+    int i;
+
+    vdc_ctl_job_init(&job);
+    assert_int_equal(vdc_ctl_job_encode(&job, &f, &fl, &err), -1);
+    assert_non_null(strstr(err.msg, "no targets"));
+    assert_int_equal(vdc_ctl_job_add_target(&job, "x", "/dev/xvdb", "ext4", NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "vdev"));
+    assert_int_equal(vdc_ctl_job_add_target(&job, "x y", "xvdb", "ext4", NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "name"));
+    assert_int_equal(vdc_ctl_job_add_target(&job, "x", "xvdb", "ext4;rm", NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "mkfs"));
+    for (i = 0; i < (int)VDC_CTL_MAX_TARGETS; i++)
+        assert_int_equal(vdc_ctl_job_add_target(&job, "t", "xvdb", NULL, NULL, NULL, &err), 0);
+    assert_int_equal(vdc_ctl_job_add_target(&job, "t", "xvdb", NULL, NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "more than"));
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+test_result_too_big(void **state)
+{
+    struct vdc_ctl_result res;
+    struct vdc_ctl_error err = { { 0 } };
+    uint8_t *f;
+    size_t fl;
+
+    make_result(&res, 1);
+    assert_int_equal(vdc_ctl_result_encode(&res, 64, &f, &fl, &err), -1);
+    assert_non_null(strstr(err.msg, "result area"));
+    vdc_ctl_result_dispose(&res);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_crc32c_vectors),
+        cmocka_unit_test(test_job_round_trip),
+        cmocka_unit_test(test_result_round_trip),
+        cmocka_unit_test(test_disk_file_round_trip),
+        cmocka_unit_test(test_bad_magic),
+        cmocka_unit_test(test_bad_version),
+        cmocka_unit_test(test_checksum_mismatch),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_oversize_length),
+        cmocka_unit_test(test_stale_and_blank_result),
+        cmocka_unit_test(test_schema),
+        cmocka_unit_test(test_builder_refusals),
+        cmocka_unit_test(test_result_too_big),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
