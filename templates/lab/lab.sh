@@ -1,0 +1,143 @@
+#!/bin/bash
+# vmdiskcmp emulated Xen lab: the driver behind `vmdiskcmp lab`.
+#
+#   lab.sh build    --cache-dir D
+#   lab.sh selftest --cache-dir D --out DIR [--libvirt] [--timeout S]
+#   lab.sh run      --cache-dir D --out DIR --vmdiskcmp BIN [--file HOST[=NAME]]...
+#                   [--timeout S] -- VMDISKCMP_ARGS...
+#
+# build     builds the dom0 of the lab (build-dom0.sh; cached under D).
+# selftest  boots the lab once and runs jobs/selftest.sh in dom0: PV domUs
+#           (mini-domu.sh) with an image and an LV, backends read from
+#           xenstore; no vmdiskcmp inside.  --libvirt adds a domU created
+#           through libvirt's xen:///system.
+# run       boots the lab once and runs `vmdiskcmp VMDISKCMP_ARGS` in dom0.
+#           BIN and, if they sit beside it in a build tree, the agent and the
+#           runner (guest-agent/) go to /lab/in/bin; every --file to
+#           /lab/in/files/NAME (NAME defaults to the base name), which is the
+#           working directory of the job.  Without --out among the args,
+#           `--out /lab/out/result` is appended.
+# Results: DIR/ gets dom0's /lab/out (job.log, job-exit, dom0/ logs and
+# facts, result/ ...) and DIR/lab/ (serial.log, stages.txt, qemu.cmd).
+# Exit status: the job's, or 1 if a lab stage failed, 2 on bad usage.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lab.conf"
+
+usage() { sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+bad() { echo "vmdiskcmp lab: $*" >&2; exit 2; }
+[ $# -ge 1 ] || usage
+cmd=$1; shift
+cache= out= bin= timeout=3600 libvirt=0 files=() args=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --cache-dir) cache=${2:?}; shift 2 ;;
+        --out) out=${2:?}; shift 2 ;;
+        --vmdiskcmp) bin=${2:?}; shift 2 ;;
+        --file) files+=("${2:?}"); shift 2 ;;
+        --timeout) timeout=${2:?}; shift 2 ;;
+        --libvirt) libvirt=1; shift ;;
+        --) shift; args=("$@"); break ;;
+        *) bad "unknown option '$1' for lab $cmd" ;;
+    esac
+done
+[ -n "$cache" ] || bad "--cache-dir is required"
+case "$timeout" in ''|*[!0-9]*) bad "--timeout '$timeout': expected seconds" ;; esac
+
+lab_dir() {
+    local d
+    d=$(bash "$here/build-dom0.sh" "$cache" | tail -n1) || return 1
+    [ -f "$d/complete" ] || return 1
+    echo "$d"
+}
+
+# prepare_out: DIR must be new or empty; we never overwrite results
+prepare_out() {
+    [ -n "$out" ] || bad "--out DIR is required"
+    if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+        bad "--out '$out' exists and is not empty: expected a new directory"
+    fi
+    mkdir -p "$out" || bad "cannot create --out '$out'"
+    out=$(cd "$out" && pwd)
+}
+
+staging=
+cleanup() { [ -n "$staging" ] && rm -rf "$staging"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+boot() {
+    local labd=$1 rc
+    tar -chSf "$staging.tar" -C "$staging" . || { echo "vmdiskcmp lab: stage 'input' failed: cannot write $staging.tar" >&2; return 1; }
+    bash "$here/boot-lab.sh" "$labd" "$staging.tar" "$out" "$timeout"
+    rc=$?
+    rm -f "$staging.tar"
+    {
+        echo "lab: $labd"
+        cat "$labd/complete"
+        echo "outer-qemu: $(${QEMU_SYSTEM:-qemu-system-x86_64} --version | head -n1)"
+        echo "note: EMULATED HARDWARE (Xen under QEMU TCG): numbers are for function and relative checks only"
+    } >"$out/lab/lab-facts.txt" 2>/dev/null
+    cp "$labd/versions.txt" "$out/lab/dom0-packages.txt" 2>/dev/null
+    return $rc
+}
+
+case $cmd in
+build)
+    lab_dir >/dev/null || exit 1
+    ;;
+selftest)
+    prepare_out
+    labd=$(lab_dir) || exit 1
+    staging=$(mktemp -d "$cache/.in-XXXXXX")
+    bash "$here/mini-domu.sh" "$staging/mini" >/dev/null || { echo "vmdiskcmp lab: stage 'mini-domu' failed" >&2; exit 1; }
+    cp "$here/jobs/selftest.sh" "$staging/job.sh"
+    echo "LAB_JOB_TIMEOUT=$timeout LAB_SELFTEST_LIBVIRT=$libvirt; export LAB_SELFTEST_LIBVIRT" >"$staging/job.env"
+    boot "$labd"
+    ;;
+run)
+    prepare_out
+    [ -n "$bin" ] && [ -x "$bin" ] || bad "--vmdiskcmp BIN: expected the built vmdiskcmp executable"
+    [ ${#args[@]} -gt 0 ] || bad "no vmdiskcmp arguments after --"
+    labd=$(lab_dir) || exit 1
+    staging=$(mktemp -d "$cache/.in-XXXXXX")
+    mkdir -p "$staging/bin" "$staging/files" "$staging/lib"
+    # shared libraries the host-built binary needs that dom0 lacks (e.g.
+    # libguestfs.so.0, linked but never launched in the lab) travel with it
+    # from the host (same Debian release); the job sets LD_LIBRARY_PATH
+    ldd "$bin" | grep -q 'not found' && { echo "vmdiskcmp lab: stage 'inject' failed: $bin has unresolved libraries on this host: $(ldd "$bin" | grep 'not found' | xargs)" >&2; exit 1; }
+    ldd "$bin" | awk '/=> \// { print $1, $3 }' | sort -u | while read -r so path; do
+        grep -qx -F "$so" "$labd/sonames.txt" || cp -L "$path" "$staging/lib/$so"
+    done
+    echo "vmdiskcmp lab: [progress] inject: $(ls "$staging/lib" | wc -l) host libraries dom0 lacks: $(ls "$staging/lib" | xargs)" >&2
+    cp "$bin" "$staging/bin/vmdiskcmp"
+    bdir=$(cd "$(dirname "$bin")/.." && pwd)
+    for a in guest-agent/vmdiskcmp-agent guest-agent/vmdiskcmp-runner guest-agent/runner; do
+        [ -x "$bdir/$a" ] && cp "$bdir/$a" "$staging/bin/"
+    done
+    for f in "${files[@]}"; do
+        src=${f%%=*}; name=${f#*=}; [ "$name" = "$f" ] && name=$(basename "$src")
+        case "$name" in */*|..|.|'') bad "--file $f: expected HOST_PATH[=NAME] with a plain NAME" ;; esac
+        [ -r "$src" ] || bad "--file $f: '$src' not readable"
+        ln -s "$(readlink -f "$src")" "$staging/files/$name"
+    done
+    has_out=0
+    for a in "${args[@]}"; do case $a in --out|--out=*) has_out=1 ;; esac; done
+    [ $has_out = 1 ] || args+=(--out /lab/out/result)
+    q=
+    for a in "${args[@]}"; do q="$q '$(printf %s "$a" | sed "s/'/'\\\\''/g")'"; done
+    {
+        echo '#!/bin/sh'
+        echo '# written by vmdiskcmp lab run (POSIX sh, run by dom0 as sh job.sh)'
+        echo 'PATH=$LAB_IN/bin:$PATH; export PATH'
+        echo 'LD_LIBRARY_PATH=$LAB_IN/lib; export LD_LIBRARY_PATH'
+        echo 'cd "$LAB_IN/files" || exit 1'
+        echo 'set -x'
+        echo "exec vmdiskcmp$q"
+    } >"$staging/job.sh"
+    echo "LAB_JOB_TIMEOUT=$timeout" >"$staging/job.env"
+    boot "$labd"
+    ;;
+*)
+    usage ;;
+esac
