@@ -1,1 +1,13 @@
-# Tests of the lab area.
+# Tests of the lab area (issue 5).
+# lab-e2e.sh: the emulated Xen lab end to end (root + QEMU; ~10 min on a
+# fresh machine, ~5 min with the lab cached: doc/lab.md).
+TESTS += tests/integration/lab-e2e.sh
+EXTRA_DIST += tests/integration/lab-e2e.sh
+
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_lab
+TESTS += tests/unit/test_lab
+tests_unit_test_lab_SOURCES = tests/unit/test_lab.c src/lab/lab.c
+tests_unit_test_lab_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_lab_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
+endif
