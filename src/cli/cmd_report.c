@@ -1,7 +1,479 @@
-/* Placeholder until Statistics and reports (issue 3): src/stats, src/report lands. */
+/* vmdiskcmp report DIR and vmdiskcmp compare A B [C...]: load result
+ * sets, analyse them (report/analysis.h), render (report/render.h).
+ * Options and exit statuses: doc/vmdiskcmp.1; formats: doc/report.md. */
 #include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <glib.h>
+
 #include "cli/commands.h"
 #include "common/util.h"
+#include "model/result.h"
+#include "report/analysis.h"
+#include "report/render.h"
 
-int vdc_cmd_report(int argc, char **argv) { vdc_error("report: not implemented yet"); return VDC_EXIT_FAILURE; }
-int vdc_cmd_compare(int argc, char **argv) { vdc_error("compare: not implemented yet"); return VDC_EXIT_FAILURE; }
+/* Names of the files `report` may write, and the manifest that records
+ * which of them vmdiskcmp wrote (so a file of the same name that vmdiskcmp
+ * did not write is never overwritten). */
+#define REPORT_MANIFEST ".vmdiskcmp-report"
+
+enum { FMT_TXT = 1, FMT_CSV = 2, FMT_JSON = 4, FMT_MD = 8, FMT_HTML = 16, FMT_ALL = 31 };
+
+enum {
+    OPT_BASELINE = 256, OPT_OUTLIERS, OPT_THRESHOLD, OPT_RESAMPLES, OPT_BSEED, OPT_FORMATS, OPT_FORMAT,
+};
+
+static const struct option common_opts[] = {
+    { "baseline", required_argument, NULL, OPT_BASELINE },
+    { "outliers", required_argument, NULL, OPT_OUTLIERS },
+    { "outlier-threshold", required_argument, NULL, OPT_THRESHOLD },
+    { "bootstrap-resamples", required_argument, NULL, OPT_RESAMPLES },
+    { "bootstrap-seed", required_argument, NULL, OPT_BSEED },
+    { "formats", required_argument, NULL, OPT_FORMATS },
+    { "format", required_argument, NULL, OPT_FORMAT },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+struct cli {
+    const char *baseline;
+    struct vdc_stats_options stats;
+    unsigned formats;        /* report */
+    const char *format;      /* compare */
+};
+
+static const char report_usage[] =
+    "usage: vmdiskcmp report DIR [--formats txt,csv,json,md,html] [--baseline NAME]\n"
+    "                        [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
+    "                        [--bootstrap-resamples N] [--bootstrap-seed S] [--quiet]\n"
+    "Render DIR/result.json into DIR: report.txt (bonnie++ layout), report.csv\n"
+    "(bonnie++ 1.98 CSV, one line per run), summary.csv, report.json (result +\n"
+    "statistics), report.md, report.html (SVG charts).  Default: all formats;\n"
+    "baseline: dom0 if present, else the first target; outliers: flag, Z 3.5;\n"
+    "bootstrap: 10000 resamples, seed 20261130.\n";
+
+static const char compare_usage[] =
+    "usage: vmdiskcmp compare A B [C...] [--baseline NAME] [--format text|csv|json|md]\n"
+    "                         [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
+    "                         [--bootstrap-resamples N] [--bootstrap-seed S]\n"
+    "A, B...: result directories (holding result.json) or result JSON files\n"
+    "(vmdiskcmp run, the agent, vmdiskcmp import).  Prints one row per test:\n"
+    "each target's mean (n), and each target's % delta against the baseline\n"
+    "with ** p<0.01, * p<0.05, ~ no significant difference (Welch t-test).\n"
+    "A target name used by two inputs is renamed NAME@INPUT.\n";
+
+static int
+parse_formats(const char *s, unsigned *out)
+{
+    char **v = g_strsplit(s, ",", -1);
+    size_t i;
+    int rc = 0;
+
+    *out = 0;
+    for (i = 0; v[i]; i++) {
+        if (!strcmp(v[i], "txt") || !strcmp(v[i], "text"))
+            *out |= FMT_TXT;
+        else if (!strcmp(v[i], "csv"))
+            *out |= FMT_CSV;
+        else if (!strcmp(v[i], "json"))
+            *out |= FMT_JSON;
+        else if (!strcmp(v[i], "md"))
+            *out |= FMT_MD;
+        else if (!strcmp(v[i], "html"))
+            *out |= FMT_HTML;
+        else if (!strcmp(v[i], "all"))
+            *out |= FMT_ALL;
+        else {
+            vdc_error("--formats %s: unknown format '%s': expected a comma-separated list of "
+                      "txt, csv, json, md, html", s, v[i]);
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && !*out) {
+        vdc_error("--formats '%s': expected at least one of txt, csv, json, md, html", s);
+        rc = -1;
+    }
+    g_strfreev(v);
+    return rc;
+}
+
+static int
+parse_unsigned(const char *opt, const char *s, unsigned long max, unsigned long *out)
+{
+    char *end = NULL;
+    unsigned long long v;
+
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (!*s || *s == '-' || *end || errno || v > max) {
+        vdc_error("%s %s: expected an integer from 0 to %lu", opt, s, max);
+        return -1;
+    }
+    *out = (unsigned long)v;
+    return 0;
+}
+
+/* Parse the options shared by report and compare.  Returns the index of
+ * the first operand, or -1 (message printed; exit 2), or -2 for --help. */
+static int
+parse_cli(int argc, char **argv, struct cli *c, int is_report)
+{
+    int o;
+    unsigned long ul;
+
+    memset(c, 0, sizeof(*c));
+    vdc_stats_options_init(&c->stats);
+    c->formats = FMT_ALL;
+    c->format = "text";
+    optind = 1;
+    opterr = 0;
+    while ((o = getopt_long(argc, argv, "hq", common_opts, NULL)) != -1) {
+        switch (o) {
+        case OPT_BASELINE:
+            c->baseline = optarg;
+            break;
+        case OPT_OUTLIERS:
+            if (vdc_outlier_policy_parse(optarg, &c->stats.policy) < 0) {
+                vdc_error("--outliers %s: expected keep, flag or drop", optarg);
+                return -1;
+            }
+            break;
+        case OPT_THRESHOLD: {
+            char *end = NULL;
+            double z = g_ascii_strtod(optarg, &end);
+
+            if (!*optarg || *end || !(z > 0) || z > 1e6) {
+                vdc_error("--outlier-threshold %s: expected a positive number (default 3.5)", optarg);
+                return -1;
+            }
+            c->stats.outlier_threshold = z;
+            break;
+        }
+        case OPT_RESAMPLES:
+            if (parse_unsigned("--bootstrap-resamples", optarg, 10000000, &ul) < 0)
+                return -1;
+            c->stats.bootstrap_resamples = (unsigned)ul;
+            break;
+        case OPT_BSEED:
+            if (parse_unsigned("--bootstrap-seed", optarg, 0xffffffffUL, &ul) < 0)
+                return -1;
+            c->stats.bootstrap_seed = ul;
+            break;
+        case OPT_FORMATS:
+            if (!is_report) {
+                vdc_error("compare: unknown option --formats: did you mean --format?");
+                return -1;
+            }
+            if (parse_formats(optarg, &c->formats) < 0)
+                return -1;
+            break;
+        case OPT_FORMAT:
+            if (is_report) {
+                vdc_error("report: unknown option --format: did you mean --formats?");
+                return -1;
+            }
+            if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json") &&
+                strcmp(optarg, "md")) {
+                vdc_error("--format %s: expected one of " VDC_COMPARE_FORMATS, optarg);
+                return -1;
+            }
+            c->format = optarg;
+            break;
+        case 'q':
+            vdc_set_quiet(1);
+            break;
+        case 'h':
+            return -2;
+        default:
+            if (optopt && optopt < 256)
+                vdc_error("%s: unknown option -%c (see --help)", argv[0], optopt);
+            else
+                vdc_error("%s: unknown option or missing argument: %s (see --help)", argv[0],
+                          argv[optind - 1]);
+            return -1;
+        }
+    }
+    return optind;
+}
+
+/* Load a result set from a directory (its result.json) or a file.
+ * Errors name the path; all are bad input (exit 2). */
+static int
+load_input(vdc_result_set *rs, const char *arg)
+{
+    struct stat st;
+    char *path;
+    int rc;
+
+    if (stat(arg, &st) < 0) {
+        vdc_error("%s: %s: expected a result directory or a result JSON file", arg, g_strerror(errno));
+        return -1;
+    }
+    path = S_ISDIR(st.st_mode) ? g_build_filename(arg, "result.json", NULL) : g_strdup(arg);
+    if (S_ISDIR(st.st_mode) && !g_file_test(path, G_FILE_TEST_EXISTS)) {
+        vdc_error("%s: no result.json in this directory: expected a result directory", arg);
+        g_free(path);
+        return -1;
+    }
+    rc = vdc_result_set_load_file(rs, path);
+    g_free(path);
+    return rc;
+}
+
+static char *
+now_iso8601(void)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    GDateTime *dt;
+    char *s;
+
+    if (sde && *sde)
+        dt = g_date_time_new_from_unix_utc(g_ascii_strtoll(sde, NULL, 10));
+    else
+        dt = g_date_time_new_now_utc();
+    s = g_date_time_format(dt, "%Y-%m-%dT%H:%M:%SZ");
+    g_date_time_unref(dt);
+    return s;
+}
+
+struct outfile {
+    const char *name;
+    char *data;
+};
+
+/* The names in DIR's manifest (files vmdiskcmp wrote there). */
+static char **
+read_manifest(const char *dir)
+{
+    char *path = g_build_filename(dir, REPORT_MANIFEST, NULL), *data = NULL;
+    char **v;
+
+    if (!g_file_get_contents(path, &data, NULL, NULL))
+        data = g_strdup("");
+    g_free(path);
+    v = g_strsplit(data, "\n", -1);
+    g_free(data);
+    return v;
+}
+
+int
+vdc_cmd_report(int argc, char **argv)
+{
+    struct cli c;
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct outfile files[6] = { { "report.txt", NULL }, { "report.csv", NULL }, { "summary.csv", NULL },
+                                { "report.json", NULL }, { "report.md", NULL }, { "report.html", NULL } };
+    char **manifest = NULL, *generated = NULL;
+    const char *dir;
+    GString *newman = NULL;
+    size_t i;
+    int first, rc = VDC_EXIT_USAGE;
+
+    vdc_result_set_init(&rs);
+    vdc_analysis_init(&a);
+    first = parse_cli(argc, argv, &c, 1);
+    if (first == -2) {
+        fputs(report_usage, stdout);
+        return VDC_EXIT_OK;
+    }
+    if (first < 0)
+        goto out;
+    if (argc - first != 1) {
+        vdc_error("report: expected one result directory, got %d operands (see --help)", argc - first);
+        goto out;
+    }
+    dir = argv[first];
+    if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+        vdc_error("%s: not a directory: expected a result directory holding result.json", dir);
+        goto out;
+    }
+    if (load_input(&rs, dir) < 0 || vdc_analysis_build(&a, &rs, c.baseline, &c.stats) < 0)
+        goto out;
+
+    /* render everything in memory first: nothing is written on error */
+    rc = VDC_EXIT_FAILURE;
+    generated = now_iso8601();
+    if (c.formats & FMT_TXT)
+        files[0].data = vdc_render_text(&rs, &a);
+    if (c.formats & FMT_CSV) {
+        files[1].data = vdc_render_bonnie_csv(&rs);
+        files[2].data = vdc_render_summary_csv(&a);
+    }
+    if (c.formats & FMT_JSON)
+        files[3].data = vdc_render_json(&rs, &a);
+    if (c.formats & FMT_MD)
+        files[4].data = vdc_render_markdown(&rs, &a);
+    if ((c.formats & FMT_HTML) && !(files[5].data = vdc_render_html(&rs, &a, generated)))
+        goto out;
+
+    manifest = read_manifest(dir);
+    for (i = 0; i < G_N_ELEMENTS(files); i++) {
+        char *p;
+
+        if (!files[i].data)
+            continue;
+        p = g_build_filename(dir, files[i].name, NULL);
+        if (g_file_test(p, G_FILE_TEST_EXISTS) &&
+            !g_strv_contains((const char *const *)manifest, files[i].name)) {
+            vdc_error("%s exists and was not written by vmdiskcmp report: refusing to overwrite it "
+                      "(move it away, or render elsewhere)", p);
+            g_free(p);
+            rc = VDC_EXIT_USAGE;
+            goto out;
+        }
+        g_free(p);
+    }
+    /* record the names before writing, so an interrupted report can be
+     * rerun over its own partial output */
+    newman = g_string_new(NULL);
+    for (i = 0; manifest[i]; i++)
+        if (*manifest[i])
+            g_string_append_printf(newman, "%s\n", manifest[i]);
+    for (i = 0; i < G_N_ELEMENTS(files); i++)
+        if (files[i].data && !g_strv_contains((const char *const *)manifest, files[i].name))
+            g_string_append_printf(newman, "%s\n", files[i].name);
+    {
+        char *mp = g_build_filename(dir, REPORT_MANIFEST, NULL);
+        int r = vdc_write_file_atomic(mp, newman->str, newman->len);
+
+        g_free(mp);
+        if (r < 0)
+            goto out;
+    }
+    for (i = 0; i < G_N_ELEMENTS(files); i++) {
+        char *p;
+        int r;
+
+        if (!files[i].data)
+            continue;
+        p = g_build_filename(dir, files[i].name, NULL);
+        r = vdc_write_file_atomic(p, files[i].data, strlen(files[i].data));
+        if (r == 0)
+            vdc_progress("wrote %s", p);
+        g_free(p);
+        if (r < 0)
+            goto out;
+    }
+    rc = VDC_EXIT_OK;
+ out:
+    for (i = 0; i < G_N_ELEMENTS(files); i++)
+        g_free(files[i].data);
+    if (newman)
+        g_string_free(newman, TRUE);
+    g_strfreev(manifest);
+    g_free(generated);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+    return rc;
+}
+
+/* Rename, in @rs, target @old to @new (runs and targets). */
+static void
+rename_target(vdc_result_set *rs, const char *old, const char *new)
+{
+    size_t i;
+
+    for (i = 0; i < rs->n_targets; i++)
+        if (!strcmp(rs->targets[i]->name, old))
+            vdc_set_str(&rs->targets[i]->name, new);
+    for (i = 0; i < rs->n_runs; i++)
+        if (rs->runs[i]->target && !strcmp(rs->runs[i]->target, old))
+            vdc_set_str(&rs->runs[i]->target, new);
+}
+
+static char *
+input_label(const char *arg)
+{
+    char *b = g_path_get_basename(arg);
+    size_t n = strlen(b);
+
+    if (n > 5 && !strcmp(b + n - 5, ".json"))
+        b[n - 5] = '\0';
+    return b;
+}
+
+int
+vdc_cmd_compare(int argc, char **argv)
+{
+    struct cli c;
+    vdc_result_set all;
+    struct vdc_analysis a;
+    char *out = NULL;
+    int first, i, rc = VDC_EXIT_USAGE;
+
+    vdc_result_set_init(&all);
+    vdc_analysis_init(&a);
+    first = parse_cli(argc, argv, &c, 0);
+    if (first == -2) {
+        fputs(compare_usage, stdout);
+        return VDC_EXIT_OK;
+    }
+    if (first < 0)
+        goto out;
+    if (argc - first < 1) {
+        vdc_error("compare: expected result directories or files A B [C...] (see --help)");
+        goto out;
+    }
+    for (i = first; i < argc; i++) {
+        vdc_result_set one;
+        char **names, *label;
+        size_t k;
+
+        vdc_result_set_init(&one);
+        if (load_input(&one, argv[i]) < 0) {
+            vdc_result_set_dispose(&one);
+            goto out;
+        }
+        names = vdc_result_set_target_names(&one);
+        if (!names[0]) {
+            vdc_error("%s: no runs: expected a result set with at least one run", argv[i]);
+            g_strfreev(names);
+            vdc_result_set_dispose(&one);
+            goto out;
+        }
+        label = input_label(argv[i]);
+        for (k = 0; names[k]; k++) {
+            char **have = vdc_result_set_target_names(&all);
+
+            if (g_strv_contains((const char *const *)have, names[k])) {
+                char *n = g_strdup_printf("%s@%s", names[k], label);
+
+                rename_target(&one, names[k], n);
+                g_free(n);
+            }
+            g_strfreev(have);
+        }
+        g_free(label);
+        g_strfreev(names);
+        vdc_result_set_merge(&all, &one);
+        vdc_result_set_dispose(&one);
+    }
+    if (vdc_analysis_build(&a, &all, c.baseline, &c.stats) < 0)
+        goto out;
+    rc = VDC_EXIT_FAILURE;
+    if (!(out = vdc_render_compare(&a, c.format))) {
+        vdc_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
+        rc = VDC_EXIT_USAGE;
+        goto out;
+    }
+    if (fputs(out, stdout) == EOF || fflush(stdout) != 0) {
+        vdc_error("cannot write to standard output: %s", g_strerror(errno));
+        goto out;
+    }
+    rc = VDC_EXIT_OK;
+ out:
+    g_free(out);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&all);
+    return rc;
+}

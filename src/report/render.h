@@ -1,0 +1,66 @@
+/* vmdiskcmp renderers: one analysis (report/analysis.h), several outputs.
+ *
+ * Every renderer returns a new NUL-terminated UTF-8 string (g_free) and
+ * touches no file; the caller writes it (atomically) or prints it.  Output
+ * is deterministic for a given result set and options (the bootstrap is
+ * seeded; the HTML "generated" date is taken from the caller).
+ * Formats and their sources are described in doc/report.md. */
+#ifndef VDC_REPORT_RENDER_H
+#define VDC_REPORT_RENDER_H
+
+#include "model/result.h"
+#include "report/analysis.h"
+
+/* Text in the bonnie++ layout (bon_csv2txt's two blocks, "Sequential
+ * Output / Input / Random" then "Sequential / Random Create"), one row per
+ * target with the mean and %CP, a row with the 95 % CI half-width, then
+ * the % deltas against the baseline with their significance marks, the
+ * other tests (sweep), the outliers and the counts of samples with no
+ * value. */
+char *vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a);
+
+/* bonnie++ 2.00a CSV, format 1.98, 50 fields: one line per run that has
+ * at least one bonnie++ test (sweep tests have no column), so Debian's
+ * bon_csv2txt and bon_csv2html render it.  Field 3 ("name") is the target
+ * name; values without a value are "+++++"/"+++" (too fast) or empty
+ * (failed, not run).  Latency columns are written as "NNNus". */
+char *vdc_render_bonnie_csv(const vdc_result_set *rs);
+
+/* Summary CSV (RFC 4180, header line, one line per target x test):
+ * target,test,unit,n,n_too_fast,n_failed,mean,median,stddev,cv_percent,
+ * ci95_mean_lo,ci95_mean_hi,ci95_median_lo,ci95_median_hi,cpu_mean,
+ * n_outliers,baseline,ratio,delta_percent,ci95_delta_lo,ci95_delta_hi,
+ * p_value,verdict.  Empty fields: not computable. */
+char *vdc_render_summary_csv(const struct vdc_analysis *a);
+
+/* The result document (doc/result-format.md) plus "statistics". */
+char *vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a);
+
+/* Markdown (GitHub tables): metadata, per-test means with CI, deltas. */
+char *vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a);
+
+/* One self-contained HTML page: inline SVG charts (cairo), tables,
+ * metadata, the EMULATED banner.  @generated is an ISO 8601 date printed
+ * as the report's date (NULL: omitted).  Returns NULL after vdc_error when
+ * cairo fails. */
+char *vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a,
+                      const char *generated);
+
+/* An SVG chart (cairo_svg_surface to memory) of the tests whose unit is
+ * @unit ("K/sec" or "/sec"): grouped bars, one group per test, one bar
+ * per target (mean), 95 % CI whiskers, axis labels, legend.  Returns the
+ * <svg> document without XML declaration, or NULL after vdc_error; NULL
+ * with *empty = 1 when no test has that unit. */
+char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
+                           const char *title, int *empty);
+
+/* Side-by-side comparison table of `vmdiskcmp compare`: one row per test,
+ * per target its mean (n), and for every target but the baseline its %
+ * delta and significance mark.  @format: "text", "csv", "json", "md".
+ * Returns NULL (no message) for an unknown format. */
+char *vdc_render_compare(const struct vdc_analysis *a, const char *format);
+
+/* Formats accepted by vdc_render_compare; for messages. */
+#define VDC_COMPARE_FORMATS "text, csv, json, md"
+
+#endif

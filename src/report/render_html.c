@@ -1,0 +1,524 @@
+/* vmdiskcmp HTML report: one self-contained page with inline SVG charts
+ * drawn by cairo (cairo_svg_surface_create_for_stream into memory). */
+#include "config.h"
+
+#include "report/render.h"
+#include "report/render_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <glib.h>
+
+#include "common/util.h"
+
+/* Okabe-Ito palette (colour-blind safe), one colour per target. */
+static const double palette[][3] = {
+    { 0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0 },
+    { 0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0 },
+    { 0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0 },
+    { 0xCC / 255.0, 0x79 / 255.0, 0xA7 / 255.0 },
+    { 0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0 },
+    { 0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0 },
+    { 0xF0 / 255.0, 0xE4 / 255.0, 0x42 / 255.0 },
+    { 0.2, 0.2, 0.2 },
+};
+#define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
+
+#define CHART_W 900.0
+#define CHART_H 430.0
+#define M_LEFT 86.0
+#define M_RIGHT 20.0
+#define M_TOP 46.0
+#define M_BOTTOM 104.0
+
+static cairo_status_t
+svg_write(void *closure, const unsigned char *data, unsigned int length)
+{
+    g_string_append_len(closure, (const char *)data, length);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* Short column label of a test key ("Per Chr out"). */
+static const char *
+short_label(const char *key)
+{
+    static const struct { const char *key, *label; } l[] = {
+        { "putc", "Write per-char" }, { "put_block", "Write block" }, { "rewrite", "Rewrite" },
+        { "getc", "Read per-char" }, { "get_block", "Read block" }, { "seeks", "Random seeks" },
+        { "seq_create", "Seq create" }, { "seq_stat", "Seq read" }, { "seq_del", "Seq delete" },
+        { "ran_create", "Rand create" }, { "ran_stat", "Rand read" }, { "ran_del", "Rand delete" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(l); i++)
+        if (!strcmp(l[i].key, key))
+            return l[i].label;
+    return key;
+}
+
+/* A "nice" axis step (1, 2, 5 x 10^k) for about @ticks ticks up to @max. */
+static double
+nice_step(double max, int ticks)
+{
+    double raw = max / ticks, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+    if (f <= 1)
+        return mag;
+    if (f <= 2)
+        return 2 * mag;
+    if (f <= 5)
+        return 5 * mag;
+    return 10 * mag;
+}
+
+static void
+fmt_tick(char *buf, size_t size, double v)
+{
+    if (v >= 1e6 && fmod(v, 1e6) == 0)
+        snprintf(buf, size, "%gM", v / 1e6);
+    else if (v >= 1e4 && fmod(v, 1e3) == 0)
+        snprintf(buf, size, "%gk", v / 1e3);
+    else
+        snprintf(buf, size, "%g", v);
+}
+
+static void
+text_at(cairo_t *cr, double x, double y, const char *s, double align)
+{
+    cairo_text_extents_t e;
+
+    cairo_text_extents(cr, s, &e);
+    cairo_move_to(cr, x - e.x_advance * align, y);
+    cairo_show_text(cr, s);
+}
+
+static void
+draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t nk,
+           const char *unit, const char *title)
+{
+    double pw = CHART_W - M_LEFT - M_RIGHT, ph = CHART_H - M_TOP - M_BOTTOM;
+    double max = 0, step, gw, bw, y, lx;
+    size_t ti, k;
+    char buf[64];
+
+    for (k = 0; k < nk; k++)
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)keys[k]);
+
+            if (c->sum.n)
+                max = fmax(max, c->sum.has_ci_mean ? c->sum.ci_mean[1] : c->sum.mean);
+        }
+    if (max <= 0)
+        max = 1;
+    step = nice_step(max * 1.05, 6);
+    max = ceil(max * 1.05 / step) * step;
+
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 15);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    text_at(cr, CHART_W / 2, 24, title, 0.5);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+
+    /* grid and y axis */
+    cairo_set_font_size(cr, 11);
+    cairo_set_line_width(cr, 1);
+    for (y = 0; y <= max + step / 2; y += step) {
+        double py = M_TOP + ph - y / max * ph;
+
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, M_LEFT, floor(py) + 0.5);
+        cairo_line_to(cr, M_LEFT + pw, floor(py) + 0.5);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+        fmt_tick(buf, sizeof(buf), y);
+        text_at(cr, M_LEFT - 6, py + 4, buf, 1.0);
+    }
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_move_to(cr, M_LEFT + 0.5, M_TOP);
+    cairo_line_to(cr, M_LEFT + 0.5, M_TOP + ph + 0.5);
+    cairo_line_to(cr, M_LEFT + pw, M_TOP + ph + 0.5);
+    cairo_stroke(cr);
+    /* y axis label, rotated */
+    cairo_save(cr);
+    cairo_set_font_size(cr, 12);
+    cairo_translate(cr, 20, M_TOP + ph / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    snprintf(buf, sizeof(buf), "%s (mean, 95%% CI)", unit);
+    text_at(cr, 0, 0, buf, 0.5);
+    cairo_restore(cr);
+
+    /* bars */
+    gw = pw / (double)nk;
+    bw = fmin(gw * 0.8 / (double)a->n_targets, 48);
+    for (k = 0; k < nk; k++) {
+        double gx = M_LEFT + gw * (double)k + (gw - bw * (double)a->n_targets) / 2;
+
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)keys[k]);
+            const double *col = palette[ti % N_PALETTE];
+            double x = gx + bw * (double)ti, h;
+
+            if (!c->sum.n) {
+                if (c->n_too_fast) {   /* too fast: say so instead of a bar */
+                    cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+                    cairo_set_font_size(cr, 9);
+                    text_at(cr, x + bw / 2, M_TOP + ph - 4, "+++", 0.5);
+                }
+                continue;
+            }
+            h = c->sum.mean / max * ph;
+            cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+            cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
+            cairo_fill(cr);
+            if (c->sum.has_ci_mean) {
+                double lo = M_TOP + ph - fmax(c->sum.ci_mean[0], 0) / max * ph;
+                double hi = M_TOP + ph - c->sum.ci_mean[1] / max * ph;
+                double cx = x + bw / 2;
+
+                cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+                cairo_set_line_width(cr, 1.2);
+                cairo_move_to(cr, cx, lo);
+                cairo_line_to(cr, cx, hi);
+                cairo_move_to(cr, cx - bw / 5, lo);
+                cairo_line_to(cr, cx + bw / 5, lo);
+                cairo_move_to(cr, cx - bw / 5, hi);
+                cairo_line_to(cr, cx + bw / 5, hi);
+                cairo_stroke(cr);
+            }
+        }
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+        cairo_set_font_size(cr, 11.5);
+        text_at(cr, M_LEFT + gw * ((double)k + 0.5), M_TOP + ph + 18, short_label(a->tests[keys[k]]), 0.5);
+    }
+
+    /* legend, centred under the x labels */
+    cairo_set_font_size(cr, 12);
+    lx = 0;
+    for (ti = 0; ti < a->n_targets; ti++) {
+        cairo_text_extents_t e;
+
+        cairo_text_extents(cr, a->targets[ti], &e);
+        lx += 18 + e.x_advance + 22;
+    }
+    lx = M_LEFT + (pw - lx) / 2;
+    for (ti = 0; ti < a->n_targets; ti++) {
+        const double *col = palette[ti % N_PALETTE];
+        cairo_text_extents_t e;
+
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        cairo_rectangle(cr, lx, CHART_H - 52, 13, 13);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        cairo_move_to(cr, lx + 18, CHART_H - 41);
+        cairo_show_text(cr, a->targets[ti]);
+        cairo_text_extents(cr, a->targets[ti], &e);
+        lx += 18 + e.x_advance + 22;
+    }
+    cairo_set_font_size(cr, 10.5);
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    text_at(cr, CHART_W / 2, CHART_H - 14,
+            "Bars: mean; whiskers: 95% CI of the mean (Student t); +++: too fast, no value.", 0.5);
+}
+
+/* Prefix every id of a cairo SVG document so that two charts inlined in
+ * one page do not share glyph and clip ids. */
+static char *
+prefix_ids(const char *svg, const char *prefix)
+{
+    char *t1, *t2, *t3, *pat;
+    char **parts;
+
+    pat = g_strdup_printf("id=\"%s-", prefix);
+    parts = g_strsplit(svg, "id=\"", -1);
+    t1 = g_strjoinv(pat, parts);
+    g_strfreev(parts);
+    g_free(pat);
+    pat = g_strdup_printf("href=\"#%s-", prefix);
+    parts = g_strsplit(t1, "href=\"#", -1);
+    t2 = g_strjoinv(pat, parts);
+    g_strfreev(parts);
+    g_free(pat);
+    pat = g_strdup_printf("url(#%s-", prefix);
+    parts = g_strsplit(t2, "url(#", -1);
+    t3 = g_strjoinv(pat, parts);
+    g_strfreev(parts);
+    g_free(pat);
+    g_free(t1);
+    g_free(t2);
+    return t3;
+}
+
+char *
+vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit, const char *title, int *empty)
+{
+    GString *svg;
+    cairo_surface_t *s;
+    cairo_t *cr;
+    cairo_status_t st;
+    long *keys = g_new(long, a->n_tests + 1);
+    size_t nk = 0, ki;
+    char *start, *out;
+
+    *empty = 0;
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const struct vdc_cell *c0 = vdc_analysis_cell(a, a->baseline_index, ki);
+        const char *u = NULL;
+        size_t ti;
+
+        for (ti = 0; ti < a->n_targets && !u; ti++)
+            u = vdc_analysis_cell(a, ti, ki)->unit;
+        (void)c0;
+        if (u && !strcmp(u, unit))
+            keys[nk++] = (long)ki;
+    }
+    if (!nk) {
+        g_free(keys);
+        *empty = 1;
+        return NULL;
+    }
+    svg = g_string_new(NULL);
+    s = cairo_svg_surface_create_for_stream(svg_write, svg, CHART_W, CHART_H);
+    cr = cairo_create(s);
+    draw_chart(cr, a, keys, nk, unit, title);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    g_free(keys);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        vdc_error("chart '%s': cairo SVG surface: %s", title, cairo_status_to_string(st));
+        g_string_free(svg, TRUE);
+        return NULL;
+    }
+    start = strstr(svg->str, "<svg");
+    out = g_strdup(start ? start : svg->str);
+    g_string_free(svg, TRUE);
+    return out;
+}
+
+/* ---- the page -------------------------------------------------------------- */
+
+static void
+esc(GString *out, const char *s)
+{
+    char *e = g_markup_escape_text(s ? s : "", -1);
+
+    g_string_append(out, e);
+    g_free(e);
+}
+
+static const char css[] =
+    "body{font-family:'DejaVu Serif',Georgia,serif;color:#1a1a1a;max-width:980px;margin:2em auto;"
+    "padding:0 1em;line-height:1.45}"
+    "h1{font-weight:normal;font-size:1.9em;margin-bottom:.2em}h2{font-weight:normal;font-size:1.35em;"
+    "border-bottom:1px solid #bbb;padding-bottom:.15em;margin-top:1.8em}"
+    ".banner{background:#b00020;color:#fff;font:bold 1.05em sans-serif;padding:.7em 1em;"
+    "margin-bottom:1em;text-align:center;letter-spacing:.02em}"
+    ".lead{color:#444}figure{margin:1.5em 0}figure svg{width:100%;height:auto;display:block}"
+    "figcaption{font-size:.9em;color:#444;margin-top:.4em}"
+    "table{border-collapse:collapse;font:13px/1.35 'DejaVu Sans',Arial,sans-serif;margin:.6em 0}"
+    "th,td{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:right;vertical-align:top}"
+    "th{border-bottom:2px solid #555;font-weight:600}td.l,th.l{text-align:left}"
+    "td.faster{color:#006d2c}td.slower{color:#b00020}td.same{color:#666}"
+    "table.meta td{text-align:left;font-family:'DejaVu Sans Mono',monospace;font-size:12px;"
+    "word-break:break-all}table.meta td.k{font-family:'DejaVu Sans',sans-serif;white-space:nowrap;"
+    "color:#444;word-break:normal}"
+    ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em}";
+
+static void
+html_table(GString *out, const struct vdc_analysis *a)
+{
+    size_t ti, ki;
+
+    g_string_append(out, "<table class=\"results\"><thead><tr><th class=\"l\">test</th><th class=\"l\">unit</th>");
+    for (ti = 0; ti < a->n_targets; ti++) {
+        g_string_append(out, "<th>");
+        esc(out, a->targets[ti]);
+        g_string_append(out, "</th>");
+    }
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (ti != a->baseline_index) {
+            g_string_append(out, "<th>");
+            esc(out, a->targets[ti]);
+            g_string_append(out, " vs ");
+            esc(out, a->baseline);
+            g_string_append(out, "</th>");
+        }
+    g_string_append(out, "</tr></thead><tbody>\n");
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const char *unit = NULL;
+
+        for (ti = 0; ti < a->n_targets && !unit; ti++)
+            unit = vdc_analysis_cell(a, ti, ki)->unit;
+        g_string_append(out, "<tr><td class=\"l\">");
+        esc(out, vdc_test_key_label(a->tests[ki]));
+        g_string_append(out, "</td><td class=\"l\">");
+        esc(out, unit);
+        g_string_append(out, "</td>");
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            char buf[64];
+
+            vdc_fmt_cell_mean(buf, sizeof(buf), c);
+            g_string_append(out, "<td>");
+            esc(out, buf);
+            if (c->sum.has_ci_mean)
+                g_string_append_printf(out, " &plusmn; %s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
+            if (c->n_samples)
+                g_string_append_printf(out, " <small>(n=%zu)</small>", c->sum.n);
+            g_string_append(out, "</td>");
+        }
+        for (ti = 0; ti < a->n_targets; ti++)
+            if (ti != a->baseline_index) {
+                const struct vdc_stats_comparison *c = &vdc_analysis_cmp(a, ti, ki)->c;
+                const char *cls = c->verdict == VDC_VERDICT_FASTER ? "faster" :
+                                  c->verdict == VDC_VERDICT_SLOWER ? "slower" :
+                                  c->verdict == VDC_VERDICT_NO_DIFFERENCE ? "same" : "";
+                char buf[64];
+
+                vdc_fmt_delta(buf, sizeof(buf), c, 1);
+                g_string_append_printf(out, "<td class=\"%s\" title=\"%s", cls, vdc_verdict_name(c->verdict));
+                if (c->has_test)
+                    g_string_append_printf(out, ", p = %.3g", c->p_value);
+                g_string_append(out, "\">");
+                esc(out, buf);
+                if (c->has_ci)
+                    g_string_append_printf(out, "<br><small>[%+.1f%%, %+.1f%%]</small>",
+                                           c->ci_delta_percent[0], c->ci_delta_percent[1]);
+                g_string_append(out, "</td>");
+            }
+        g_string_append(out, "</tr>\n");
+    }
+    g_string_append(out, "</tbody></table>\n");
+}
+
+static void
+html_notes(GString *out, const struct vdc_analysis *a)
+{
+    size_t ti, ki, i;
+    int any = 0;
+
+    g_string_append_printf(out, "<p class=\"note\">Outlier rule: modified z-score |0.6745&nbsp;(x&nbsp;&minus;&nbsp;median)"
+                           "&nbsp;/&nbsp;MAD| &gt; %g (Iglewicz&ndash;Hoaglin); policy <b>%s</b>.</p>\n<ul class=\"plain\">",
+                           a->opt.outlier_threshold, vdc_outlier_policy_name(a->opt.policy));
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+
+            for (i = 0; i < c->n_values; i++)
+                if (c->samples[i].outlier) {
+                    g_string_append(out, "<li>outlier: target ");
+                    esc(out, c->target);
+                    g_string_append(out, ", test ");
+                    esc(out, c->test_key);
+                    g_string_append_printf(out, ", repetition %" G_GINT64_FORMAT ", value %s ",
+                                           c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value));
+                    esc(out, c->unit);
+                    g_string_append_printf(out, ", modified z %.2f%s</li>\n", c->samples[i].modified_z,
+                                           a->opt.policy == VDC_OUTLIERS_DROP ? " (dropped)" : "");
+                    any = 1;
+                }
+            if (c->n_no_value) {
+                g_string_append(out, "<li>excluded: target ");
+                esc(out, c->target);
+                g_string_append(out, ", test ");
+                esc(out, c->test_key);
+                g_string_append_printf(out, ": %zu of %zu samples have no value (%zu too fast, %zu failed)</li>\n",
+                                       c->n_no_value, c->n_samples, c->n_too_fast, c->n_failed);
+                any = 1;
+            }
+        }
+    if (!any)
+        g_string_append(out, "<li>No sample flagged or excluded.</li>");
+    g_string_append(out, "</ul>\n");
+}
+
+static int
+html_chart(GString *out, const struct vdc_analysis *a, const char *id, const char *unit,
+           const char *title, const char *caption)
+{
+    int empty = 0;
+    char *svg = vdc_render_chart_svg(a, unit, title, &empty), *fixed;
+
+    if (!svg)
+        return empty ? 0 : -1;
+    fixed = prefix_ids(svg, id);
+    g_string_append_printf(out, "<figure id=\"%s\" class=\"chart\">\n%s\n<figcaption>", id, fixed);
+    esc(out, caption);
+    g_string_append(out, "</figcaption></figure>\n");
+    g_free(svg);
+    g_free(fixed);
+    return 0;
+}
+
+char *
+vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const char *generated)
+{
+    GString *out = g_string_new(NULL);
+    char **meta;
+    size_t i;
+
+    g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                         "<title>vmdiskcmp report</title>\n<style>");
+    g_string_append(out, css);
+    g_string_append(out, "</style></head><body>\n");
+    if (vdc_experiment_emulated(rs))
+        g_string_append(out, "<div class=\"banner\" id=\"emulated\">EMULATED &mdash; numbers predict nothing "
+                             "about real hardware</div>\n");
+    g_string_append(out, "<h1>Guest disk backends compared</h1>\n<p class=\"lead\">");
+    for (i = 0; i < a->n_targets; i++) {
+        if (i)
+            g_string_append(out, i + 1 == a->n_targets ? " and " : ", ");
+        g_string_append(out, "<b>");
+        esc(out, a->targets[i]);
+        g_string_append(out, "</b>");
+    }
+    g_string_append(out, "; deltas against <b>");
+    esc(out, a->baseline);
+    g_string_append(out, "</b>.");
+    if (rs->has_experiment && rs->experiment.date) {
+        g_string_append(out, " Run started ");
+        esc(out, rs->experiment.date);
+        g_string_append(out, ".");
+    }
+    if (generated) {
+        g_string_append(out, " Report generated ");
+        esc(out, generated);
+        g_string_append(out, ".");
+    }
+    g_string_append(out, "</p>\n");
+    if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
+                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it).") < 0 ||
+        html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",
+                   "Figure 2: random seeks and the file create/read/delete tests, operations per second.") < 0)
+        goto fail;
+    g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
+                         "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "
+                         "baseline mean with the 95&nbsp;% Fieller interval; ** p&nbsp;&lt;&nbsp;0.01, "
+                         "* p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch t-test); no mark: not "
+                         "tested (fewer than 2 samples).</p>\n");
+    html_table(out, a);
+    g_string_append(out, "<h2>Outliers and excluded samples</h2>\n");
+    html_notes(out, a);
+    g_string_append(out, "<h2>How to reproduce</h2>\n<table class=\"meta\" id=\"metadata\">\n");
+    meta = vdc_metadata_lines(rs, a);
+    for (i = 0; meta[i]; i += 2) {
+        g_string_append(out, "<tr><td class=\"k\">");
+        esc(out, meta[i]);
+        g_string_append(out, "</td><td>");
+        esc(out, meta[i + 1]);
+        g_string_append(out, "</td></tr>\n");
+    }
+    g_strfreev(meta);
+    g_string_append(out, "</table>\n</body></html>\n");
+    return g_string_free(out, FALSE);
+ fail:
+    g_string_free(out, TRUE);
+    return NULL;
+}

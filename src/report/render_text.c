@@ -1,0 +1,468 @@
+/* vmdiskcmp text renderers: the bonnie++ layout report, Markdown, and the
+ * side-by-side `compare` table (text, CSV, JSON, Markdown). */
+#include "config.h"
+
+#include "report/render.h"
+#include "report/render_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+/* The two blocks of the bonnie++ table (bon_csv2txt, bonnie++ 2.00a). */
+static const char *const io_tests[] = { "putc", "put_block", "rewrite", "getc", "get_block", "seeks" };
+static const char *const file_tests[] = { "seq_create", "seq_stat", "seq_del",
+                                          "ran_create", "ran_stat", "ran_del" };
+#define N_BLOCK 6
+
+static int
+in_block(const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < N_BLOCK; i++)
+        if (!strcmp(key, io_tests[i]) || !strcmp(key, file_tests[i]))
+            return 1;
+    return 0;
+}
+
+static int
+block_present(const struct vdc_analysis *a, const char *const *tests)
+{
+    size_t i;
+
+    for (i = 0; i < N_BLOCK; i++)
+        if (vdc_analysis_test_index(a, tests[i]) >= 0)
+            return 1;
+    return 0;
+}
+
+/* The value column of one cell, 8 wide: mean, "+++++" (too fast, no
+ * value), "failed", or blank (not run). */
+static void
+cell_value(GString *out, const struct vdc_cell *c, int width)
+{
+    char buf[64];
+
+    vdc_fmt_cell_mean(buf, sizeof(buf), c);
+    g_string_append_printf(out, " %*s", width, buf);
+}
+
+static void
+cell_cpu(GString *out, const struct vdc_cell *c)
+{
+    if (c->n_values && vdc_has(c->cpu_mean))
+        g_string_append_printf(out, " %3.0f", c->cpu_mean);
+    else if (!c->n_values && c->n_too_fast)
+        g_string_append(out, " +++");
+    else
+        g_string_append(out, "    ");
+}
+
+static void
+cell_ci(GString *out, const struct vdc_cell *c, int width)
+{
+    char buf[64] = "";
+
+    if (c->sum.has_ci_mean)
+        snprintf(buf, sizeof(buf), "+-%s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
+    g_string_append_printf(out, " %*s    ", width, buf);
+}
+
+static void
+block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
+{
+    size_t ti, k;
+    long idx[N_BLOCK];
+
+    for (k = 0; k < N_BLOCK; k++)
+        idx[k] = vdc_analysis_test_index(a, tests[k]);
+    for (ti = 0; ti < a->n_targets; ti++) {
+        size_t n = 0;
+        int any_ci = 0;
+
+        for (k = 0; k < N_BLOCK; k++)
+            if (idx[k] >= 0) {
+                const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)idx[k]);
+                n = MAX(n, c->n_samples);
+                any_ci |= c->sum.has_ci_mean;
+            }
+        g_string_append_printf(out, "%-16.16s %3zu", a->targets[ti], n);
+        for (k = 0; k < N_BLOCK; k++) {
+            if (idx[k] < 0) {
+                g_string_append(out, "             ");
+                continue;
+            }
+            cell_value(out, vdc_analysis_cell(a, ti, (size_t)idx[k]), 8);
+            cell_cpu(out, vdc_analysis_cell(a, ti, (size_t)idx[k]));
+        }
+        g_string_append_c(out, '\n');
+        if (!any_ci)
+            continue;
+        g_string_append_printf(out, "%-16s    ", "  95% CI");
+        for (k = 0; k < N_BLOCK; k++) {
+            if (idx[k] < 0) {
+                g_string_append(out, "             ");
+                continue;
+            }
+            cell_ci(out, vdc_analysis_cell(a, ti, (size_t)idx[k]), 8);
+        }
+        g_string_truncate(out, strlen(g_strchomp(out->str)));
+        g_string_append_c(out, '\n');
+    }
+}
+
+static int
+any_delta_ci(const struct vdc_analysis *a, size_t ti, const char *const *tests)
+{
+    size_t k;
+
+    for (k = 0; k < N_BLOCK; k++) {
+        long ki = vdc_analysis_test_index(a, tests[k]);
+
+        if (ki >= 0 && vdc_analysis_cmp(a, ti, (size_t)ki)->c.has_ci)
+            return 1;
+    }
+    return 0;
+}
+
+static void
+delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
+{
+    size_t ti, k;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        if (ti == a->baseline_index)
+            continue;
+        g_string_append_printf(out, "%-16.16s    ", a->targets[ti]);
+        for (k = 0; k < N_BLOCK; k++) {
+            long ki = vdc_analysis_test_index(a, tests[k]);
+            char buf[64] = "";
+
+            if (ki >= 0)
+                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, (size_t)ki)->c, 1);
+            g_string_append_printf(out, " %12s", buf);
+        }
+        g_string_truncate(out, strlen(g_strchomp(out->str)));
+        g_string_append_c(out, '\n');
+        if (!any_delta_ci(a, ti, tests))
+            continue;
+        g_string_append_printf(out, "%-16s    ", "  95% CI");
+        for (k = 0; k < N_BLOCK; k++) {
+            long ki = vdc_analysis_test_index(a, tests[k]);
+            const struct vdc_stats_comparison *c = ki >= 0 ? &vdc_analysis_cmp(a, ti, (size_t)ki)->c : NULL;
+            char buf[64] = "";
+
+            if (c && c->has_ci)
+                snprintf(buf, sizeof(buf), "[%+.0f,%+.0f]", c->ci_delta_percent[0], c->ci_delta_percent[1]);
+            g_string_append_printf(out, " %12s", buf);
+        }
+        g_string_truncate(out, strlen(g_strchomp(out->str)));
+        g_string_append_c(out, '\n');
+    }
+}
+
+static void
+text_io_block(GString *out, const struct vdc_analysis *a)
+{
+    g_string_append(out,
+        "Version vmdiskcmp    ----------Sequential Output----------- -----Sequential Input---- ---Random---\n"
+        "                     --Per Chr--- ---Block---- --Rewrite--- --Per Chr--- ---Block---- ---Seeks----\n"
+        "Target             n    K/sec %CP    K/sec %CP    K/sec %CP    K/sec %CP    K/sec %CP     /sec %CP\n");
+    block_rows(out, a, io_tests);
+}
+
+static void
+text_file_block(GString *out, const struct vdc_analysis *a)
+{
+    g_string_append(out,
+        "                     ----------Sequential Create----------- ------------Random Create-------------\n"
+        "                     ---Create--- ----Read---- ---Delete--- ---Create--- ----Read---- ---Delete---\n"
+        "Target             n     /sec %CP     /sec %CP     /sec %CP     /sec %CP     /sec %CP     /sec %CP\n");
+    block_rows(out, a, file_tests);
+}
+
+static void
+text_other_tests(GString *out, const struct vdc_analysis *a)
+{
+    size_t ti, ki;
+    int header = 0;
+
+    for (ki = 0; ki < a->n_tests; ki++) {
+        if (in_block(a->tests[ki]))
+            continue;
+        if (!header) {
+            g_string_append(out, "\nOther tests (mean, 95% CI of the mean, % delta against the baseline)\n");
+            header = 1;
+        }
+        g_string_append_printf(out, "%s\n", a->tests[ki]);
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            char mean[64], ci[96] = "", delta[64] = "";
+
+            vdc_fmt_cell_mean(mean, sizeof(mean), c);
+            if (c->sum.has_ci_mean)
+                snprintf(ci, sizeof(ci), "[%s, %s]", vdc_fmt_num_s(c->sum.ci_mean[0]),
+                         vdc_fmt_num_s(c->sum.ci_mean[1]));
+            if (ti != a->baseline_index)
+                vdc_fmt_delta(delta, sizeof(delta), &vdc_analysis_cmp(a, ti, ki)->c, 1);
+            g_string_append_printf(out, "  %-16.16s n=%-3zu %10s %s %-8s %s\n", a->targets[ti], c->n_samples,
+                                    mean, c->unit ? c->unit : "", ci, delta);
+        }
+    }
+}
+
+/* Lines shared by text and Markdown: outliers and samples with no value. */
+static void
+notes(GString *out, const struct vdc_analysis *a, const char *bullet)
+{
+    size_t ti, ki, i;
+    int any = 0;
+
+    g_string_append_printf(out, "%sOutlier rule: modified z-score |0.6745 (x - median) / MAD| > %g "
+                           "(Iglewicz-Hoaglin), policy %s%s.\n", bullet, a->opt.outlier_threshold,
+                           vdc_outlier_policy_name(a->opt.policy),
+                           a->opt.policy == VDC_OUTLIERS_DROP ? " (flagged samples are left out of the statistics)"
+                           : " (flagged samples stay in the statistics)");
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+
+            for (i = 0; i < c->n_values; i++)
+                if (c->samples[i].outlier) {
+                    g_string_append_printf(out, "%s  outlier: target %s, test %s, repetition %" G_GINT64_FORMAT
+                                           ", value %s %s, modified z %.2f\n", bullet, c->target, c->test_key,
+                                           c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value),
+                                           c->unit ? c->unit : "", c->samples[i].modified_z);
+                    any = 1;
+                }
+        }
+    if (!any)
+        g_string_append_printf(out, "%s  no sample flagged.\n", bullet);
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+
+            if (c->n_no_value)
+                g_string_append_printf(out, "%sExcluded: target %s, test %s: %zu of %zu samples have no value "
+                                       "(%zu too fast, +++++; %zu failed).\n", bullet, c->target, c->test_key,
+                                       c->n_no_value, c->n_samples, c->n_too_fast, c->n_failed);
+        }
+}
+
+char *
+vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GString *out = g_string_new(NULL);
+    const char *em = vdc_experiment_emulated(rs) ? "EMULATED: numbers predict nothing about real hardware\n\n" : "";
+
+    g_string_append_printf(out, "%s", em);
+    g_string_append_printf(out, "vmdiskcmp %s report: %zu targets, baseline %s\n", PACKAGE_VERSION,
+                           a->n_targets, a->baseline);
+    g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
+                         "n: samples (runs) of the target.  +++++: too fast, no value.\n\n");
+    if (block_present(a, io_tests)) {
+        text_io_block(out, a);
+        g_string_append_c(out, '\n');
+    }
+    if (block_present(a, file_tests)) {
+        text_file_block(out, a);
+        g_string_append_c(out, '\n');
+    }
+    if (a->n_targets > 1) {
+        g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller]; "
+                               "** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
+                               "no mark: not tested (n<2)\n", a->baseline);
+        if (block_present(a, io_tests)) {
+            g_string_append(out, "Target                    Per Chr        Block      Rewrite      Per Chr        Block        Seeks\n");
+            delta_rows(out, a, io_tests);
+        }
+        if (block_present(a, file_tests)) {
+            g_string_append(out, "Target                 Seq Create     Seq Read   Seq Delete   Ran Create     Ran Read   Ran Delete\n");
+            delta_rows(out, a, file_tests);
+        }
+    }
+    text_other_tests(out, a);
+    g_string_append_c(out, '\n');
+    notes(out, a, "");
+    return g_string_free(out, FALSE);
+}
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+static void
+md_escape(GString *out, const char *s)
+{
+    for (; s && *s; s++) {
+        if (strchr("|\\`*_[]<>", *s))
+            g_string_append_c(out, '\\');
+        g_string_append_c(out, *s == '\n' ? ' ' : *s);
+    }
+}
+
+/* One Markdown table: rows = tests, per target "mean ± half-width (n)",
+ * then per non-baseline target the delta. */
+static void
+md_table(GString *out, const struct vdc_analysis *a, int with_ci)
+{
+    size_t ti, ki;
+
+    g_string_append(out, "| test | unit |");
+    for (ti = 0; ti < a->n_targets; ti++) {
+        g_string_append_c(out, ' ');
+        md_escape(out, a->targets[ti]);
+        g_string_append(out, " |");
+    }
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (ti != a->baseline_index) {
+            g_string_append(out, " ");
+            md_escape(out, a->targets[ti]);
+            g_string_append(out, " vs ");
+            md_escape(out, a->baseline);
+            g_string_append(out, " |");
+        }
+    g_string_append(out, "\n|---|---|");
+    for (ti = 0; ti < a->n_targets; ti++)
+        g_string_append(out, "---:|");
+    for (ti = 1; ti < a->n_targets; ti++)
+        g_string_append(out, "---:|");
+    g_string_append_c(out, '\n');
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
+
+        g_string_append(out, "| ");
+        md_escape(out, vdc_test_key_label(a->tests[ki]));
+        g_string_append_printf(out, " | %s |", c0->unit ? c0->unit : "");
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            char buf[64];
+
+            vdc_fmt_cell_mean(buf, sizeof(buf), c);
+            g_string_append_printf(out, " %s", strcmp(buf, "+++++") ? buf : "\\+\\+\\+\\+\\+");
+            if (with_ci && c->sum.has_ci_mean)
+                g_string_append_printf(out, " ± %s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
+            if (c->n_samples)
+                g_string_append_printf(out, " (n=%zu)", c->sum.n);
+            g_string_append(out, " |");
+        }
+        for (ti = 0; ti < a->n_targets; ti++)
+            if (ti != a->baseline_index) {
+                char buf[96];
+
+                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
+                g_string_append_printf(out, " %s", buf);
+                if (vdc_analysis_cmp(a, ti, ki)->c.has_ci)
+                    g_string_append_printf(out, " [%+.1f%%, %+.1f%%]",
+                                           vdc_analysis_cmp(a, ti, ki)->c.ci_delta_percent[0],
+                                           vdc_analysis_cmp(a, ti, ki)->c.ci_delta_percent[1]);
+                g_string_append(out, " |");
+            }
+        g_string_append_c(out, '\n');
+    }
+}
+
+char *
+vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GString *out = g_string_new(NULL);
+    char **meta;
+    size_t i;
+
+    g_string_append(out, "# vmdiskcmp report\n\n");
+    if (vdc_experiment_emulated(rs))
+        g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
+    g_string_append_printf(out, "Baseline: **%s**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
+                           "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller]; "
+                           "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
+                           "no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
+    g_string_append(out, "## Results\n\n");
+    md_table(out, a, 1);
+    g_string_append(out, "\n## Outliers and excluded samples\n\n");
+    notes(out, a, "- ");
+    g_string_append(out, "\n## How to reproduce\n\n");
+    meta = vdc_metadata_lines(rs, a);
+    for (i = 0; meta[i]; i += 2) {
+        g_string_append(out, "- ");
+        md_escape(out, meta[i]);
+        g_string_append(out, ": ");
+        md_escape(out, meta[i + 1]);
+        g_string_append_c(out, '\n');
+    }
+    g_strfreev(meta);
+    return g_string_free(out, FALSE);
+}
+
+/* ---- compare ------------------------------------------------------------- */
+
+static char *
+compare_text(const struct vdc_analysis *a)
+{
+    GString *out = g_string_new(NULL);
+    size_t ti, ki;
+    char vs[64];
+
+    snprintf(vs, sizeof(vs), "vs %s", a->baseline);
+    g_string_append_printf(out, "%-30s %-6s", "test", "unit");
+    for (ti = 0; ti < a->n_targets; ti++)
+        g_string_append_printf(out, " %14.14s", a->targets[ti]);
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (ti != a->baseline_index)
+            g_string_append_printf(out, " %14.14s", a->targets[ti]);
+    g_string_append_printf(out, "\n%-30s %-6s", "", "");
+    for (ti = 0; ti < a->n_targets; ti++)
+        g_string_append_printf(out, " %14s", "mean (n)");
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (ti != a->baseline_index)
+            g_string_append_printf(out, " %14.14s", vs);
+    g_string_append_c(out, '\n');
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
+
+        g_string_append_printf(out, "%-30.30s %-6s", vdc_test_key_label(a->tests[ki]), c0->unit ? c0->unit : "");
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            char buf[64], cell[96];
+
+            vdc_fmt_cell_mean(buf, sizeof(buf), c);
+            if (c->n_samples)
+                snprintf(cell, sizeof(cell), "%s (%zu)", buf, c->sum.n);
+            else
+                snprintf(cell, sizeof(cell), "-");
+            g_string_append_printf(out, " %14s", cell);
+        }
+        for (ti = 0; ti < a->n_targets; ti++)
+            if (ti != a->baseline_index) {
+                char buf[64];
+
+                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
+                g_string_append_printf(out, " %14s", buf[0] ? buf : "-");
+            }
+        g_string_append_c(out, '\n');
+    }
+    g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
+                         "no mark: not tested (n<2); +++++: too fast, no value\n");
+    return g_string_free(out, FALSE);
+}
+
+char *
+vdc_render_compare(const struct vdc_analysis *a, const char *format)
+{
+    if (!strcmp(format, "text"))
+        return compare_text(a);
+    if (!strcmp(format, "md")) {
+        GString *out = g_string_new(NULL);
+
+        g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
+                               "difference (Welch t-test); no mark: not tested (n < 2).\n\n", a->baseline);
+        md_table(out, a, 1);
+        return g_string_free(out, FALSE);
+    }
+    if (!strcmp(format, "csv"))
+        return vdc_render_summary_csv(a);
+    if (!strcmp(format, "json"))
+        return vdc_render_statistics_json(a);
+    return NULL;
+}

@@ -1,0 +1,429 @@
+/* vmdiskcmp renderers: shared formatting, metadata and statistics JSON. */
+#include "config.h"
+
+#include "report/render_util.h"
+#include "report/render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+const char *
+vdc_fmt_num_s(double v)
+{
+    static char ring[8][48];
+    static unsigned next;
+    char *b = ring[next++ % 8];
+
+    if (!vdc_has(v))
+        b[0] = '\0';
+    else if (fabs(v) >= 1000)
+        snprintf(b, sizeof(ring[0]), "%.0f", v);
+    else
+        snprintf(b, sizeof(ring[0]), "%.1f", v);
+    return b;
+}
+
+void
+vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c)
+{
+    if (c->sum.n)
+        snprintf(buf, size, "%s", vdc_fmt_num_s(c->sum.mean));
+    else if (c->n_too_fast)
+        snprintf(buf, size, "+++++");
+    else if (c->n_failed)
+        snprintf(buf, size, "failed");
+    else
+        buf[0] = '\0';
+}
+
+void
+vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int with_mark)
+{
+    if (!c->has_ratio) {
+        buf[0] = '\0';
+        return;
+    }
+    snprintf(buf, size, "%+.1f%%%s", c->delta_percent, with_mark ? vdc_significance_mark(c) : "");
+}
+
+int
+vdc_experiment_emulated(const vdc_result_set *rs)
+{
+    return rs->has_experiment && rs->experiment.emulated == 1;
+}
+
+static void
+add(GPtrArray *v, const char *label, const char *value)
+{
+    if (!value || !*value)
+        return;
+    g_ptr_array_add(v, g_strdup(label));
+    g_ptr_array_add(v, g_strdup(value));
+}
+
+static void
+add_int(GPtrArray *v, const char *label, int64_t value, const char *unit)
+{
+    char buf[64];
+
+    if (value == VDC_INT_ABSENT)
+        return;
+    snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT "%s%s", value, unit ? " " : "", unit ? unit : "");
+    add(v, label, buf);
+}
+
+static void
+add_bool(GPtrArray *v, const char *label, int value)
+{
+    if (value != VDC_BOOL_ABSENT)
+        add(v, label, value ? "yes" : "no");
+}
+
+static void
+add_fmt(GPtrArray *v, const char *label, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void
+add_fmt(GPtrArray *v, const char *label, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, fmt);
+    s = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    add(v, label, s);
+    g_free(s);
+}
+
+static void
+experiment_lines(GPtrArray *v, const vdc_experiment *e)
+{
+    add(v, "Experiment", e->id);
+    add(v, "Date", e->date);
+    add(v, "Command line", e->command_line);
+    add(v, "Seed", e->seed);
+    add_int(v, "Runs per target", e->runs_per_target, NULL);
+    add(v, "Order", e->order);
+    add_bool(v, "Emulated", e->emulated);
+    add(v, "Host", e->host.hostname);
+    add(v, "Host kernel", e->host.kernel);
+    add(v, "Host CPU", e->host.cpu_model);
+    add_int(v, "Host CPUs", e->host.cpu_count, NULL);
+    add_int(v, "Host RAM", e->host.ram_mib, "MiB");
+    add(v, "CPU governor", e->host.cpu_governor);
+    add(v, "Hypervisor driver", e->hypervisor.driver);
+    add(v, "Hypervisor URI", e->hypervisor.uri);
+    add(v, "Xen version", e->hypervisor.xen_version);
+    add(v, "libxl version", e->hypervisor.libxl_version);
+    add(v, "libvirt version", e->hypervisor.libvirt_version);
+    add(v, "QEMU version", e->hypervisor.qemu_version);
+    add(v, "Guest template", e->guest.template_path);
+    add(v, "Guest template SHA-256", e->guest.template_sha256);
+    add(v, "Agent SHA-256", e->guest.agent_sha256);
+    add(v, "Prepared image", e->guest.prepared_image);
+    add_int(v, "Guest memory", e->guest.memory_mib, "MiB");
+    add_int(v, "Guest vCPUs", e->guest.vcpus, NULL);
+    add(v, "Guest kernel", e->guest.kernel);
+}
+
+static void
+target_lines(GPtrArray *v, const vdc_target *t)
+{
+    char *p = g_strdup_printf("Target %s", t->name);
+    char *l;
+
+#define T(label, val) do { l = g_strdup_printf("%s: %s", p, label); add(v, l, val); g_free(l); } while (0)
+#define TI(label, val, unit) do { l = g_strdup_printf("%s: %s", p, label); add_int(v, l, val, unit); g_free(l); } while (0)
+    T("kind", t->kind);
+    T("benchmarked in", t->where);
+    T("requested disk spec", t->requested.disk_spec);
+    T("requested domain XML disk", t->requested.domain_xml_disk);
+    T("requested image backend", t->requested.image_backend);
+    T("backend found", t->backend.type);
+    T("backend read from", t->backend.source);
+    T("xenstore path", t->backend.xenstore_path);
+    T("physical device", t->backend.physical_device);
+    T("backend params", t->backend.params);
+    T("vdev", t->backend.vdev);
+    T("driver", t->backend.driver_name);
+    T("cache", t->backend.cache);
+    T("io", t->backend.io);
+    T("storage path", t->storage.path);
+    TI("storage size", t->storage.size_bytes, "bytes");
+    T("storage format", t->storage.format);
+    T("allocation", t->storage.alloc);
+    T("VG", t->storage.vg);
+    T("LV", t->storage.lv);
+    TI("stripes", t->storage.stripes, NULL);
+    TI("stripe size", t->storage.stripe_size, "bytes");
+    TI("PE start", t->storage.pe_start, "bytes");
+    T("device", t->storage.device);
+    T("filesystem", t->filesystem.type);
+    T("mkfs options", t->filesystem.mkfs_options);
+#undef T
+#undef TI
+    g_free(p);
+}
+
+/* Per run: the facts of the tool run (first run of each target in full,
+ * then only what differs would be ideal; all runs are listed, they are
+ * few). */
+static void
+run_lines(GPtrArray *v, const vdc_run *r)
+{
+    const vdc_run_meta *m = &r->meta;
+    GString *s = g_string_new(NULL);
+    char *label = g_strdup_printf("Run %s #%" G_GINT64_FORMAT, r->target, r->repetition);
+
+#define S(fmt, val) do { if (val) g_string_append_printf(s, fmt, val); } while (0)
+#define I(fmt, val) do { if ((val) != VDC_INT_ABSENT) g_string_append_printf(s, fmt, (val)); } while (0)
+    S("%s", m->tool);
+    S("; host %s", m->hostname);
+    S("; kernel %s", m->kernel);
+    S("; CPU %s", m->cpu_model);
+    I("; RAM %" G_GINT64_FORMAT " MiB", m->ram_mib);
+    S("; date %s", m->date);
+    S("; seed %s", m->seed);
+    I("; file size %" G_GINT64_FORMAT " MiB", m->file_size_mib);
+    I("; chunk %" G_GINT64_FORMAT " bytes", m->chunk_size);
+    I("; seeks %" G_GINT64_FORMAT, m->seeks);
+    I("; seek processes %" G_GINT64_FORMAT, m->seek_processes);
+    I("; files %" G_GINT64_FORMAT "x1024", m->files.number);
+    S("; path %s", m->path);
+    S("; fs %s", m->fs_type);
+    S("; device %s", m->device);
+    if (m->direct_io != VDC_BOOL_ABSENT)
+        g_string_append_printf(s, "; O_DIRECT %s", m->direct_io ? "yes" : "no");
+    S("; per-char %s", m->per_char);
+    S("; trace digest %s", m->trace_digest);
+    S("; command: %s", m->command_line);
+    if (m->source.file) {
+        g_string_append_printf(s, "; imported from %s", m->source.file);
+        I(":%" G_GINT64_FORMAT, m->source.line);
+        S(" (%s)", m->source.format);
+    }
+    if (r->status && strcmp(r->status, "ok"))
+        g_string_append_printf(s, "; status %s", r->status);
+    S(": %s", r->error);
+#undef S
+#undef I
+    add(v, label, s->str);
+    g_string_free(s, TRUE);
+    g_free(label);
+}
+
+char **
+vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GPtrArray *v = g_ptr_array_new();
+    size_t i;
+
+    add_fmt(v, "Report", "vmdiskcmp %s", PACKAGE_VERSION);
+    if (rs->producer_name)
+        add_fmt(v, "Result producer", "%s %s", rs->producer_name,
+                rs->producer_version ? rs->producer_version : "");
+    if (rs->has_experiment)
+        experiment_lines(v, &rs->experiment);
+    for (i = 0; i < rs->n_targets; i++)
+        target_lines(v, rs->targets[i]);
+    for (i = 0; i < rs->n_runs; i++)
+        run_lines(v, rs->runs[i]);
+    add_fmt(v, "Statistics",
+            "baseline %s; 95 %% CI of the mean: Student t; 95 %% CI of the median: percentile bootstrap, "
+            "%u resamples, gsl_rng_mt19937 seed %lu; outliers: modified z-score > %g (%s); "
+            "comparisons: Welch t-test (alpha %g), Fieller 95 %% CI of the ratio of means",
+            a->baseline, a->opt.bootstrap_resamples, a->opt.bootstrap_seed, a->opt.outlier_threshold,
+            vdc_outlier_policy_name(a->opt.policy), a->alpha);
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* ---- statistics JSON ------------------------------------------------------ */
+
+static void
+num(JsonBuilder *b, const char *name, double v, int has)
+{
+    json_builder_set_member_name(b, name);
+    if (has && isfinite(v))
+        json_builder_add_double_value(b, v);
+    else
+        json_builder_add_null_value(b);
+}
+
+static void
+pair(JsonBuilder *b, const char *name, const double v[2], int has)
+{
+    json_builder_set_member_name(b, name);
+    if (!has || !isfinite(v[0]) || !isfinite(v[1])) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_array(b);
+    json_builder_add_double_value(b, v[0]);
+    json_builder_add_double_value(b, v[1]);
+    json_builder_end_array(b);
+}
+
+static void
+cell_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell *c)
+{
+    const struct vdc_stats_summary *s = &c->sum;
+    char seed[32];
+    size_t i;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "target");
+    json_builder_add_string_value(b, c->target);
+    json_builder_set_member_name(b, "test");
+    json_builder_add_string_value(b, c->test_key);
+    json_builder_set_member_name(b, "unit");
+    if (c->unit)
+        json_builder_add_string_value(b, c->unit);
+    else
+        json_builder_add_null_value(b);
+    json_builder_set_member_name(b, "n");
+    json_builder_add_int_value(b, (gint64)s->n);
+    json_builder_set_member_name(b, "n_samples");
+    json_builder_add_int_value(b, (gint64)c->n_samples);
+    json_builder_set_member_name(b, "n_too_fast");
+    json_builder_add_int_value(b, (gint64)c->n_too_fast);
+    json_builder_set_member_name(b, "n_failed");
+    json_builder_add_int_value(b, (gint64)c->n_failed);
+    num(b, "mean", s->mean, s->n > 0);
+    num(b, "median", s->median, s->n > 0);
+    num(b, "stddev", s->stddev, s->has_stddev);
+    num(b, "cv_percent", s->cv_percent, s->has_cv);
+    num(b, "cpu_percent_mean", c->cpu_mean, 1);
+    pair(b, "ci95_mean", s->ci_mean, s->has_ci_mean);
+    pair(b, "ci95_median_bootstrap", s->ci_median, s->has_ci_median);
+    json_builder_set_member_name(b, "bootstrap_resamples");
+    json_builder_add_int_value(b, a->opt.bootstrap_resamples);
+    json_builder_set_member_name(b, "bootstrap_seed");
+    snprintf(seed, sizeof(seed), "%lu", a->opt.bootstrap_seed);
+    json_builder_add_string_value(b, seed);
+    json_builder_set_member_name(b, "outliers");
+    json_builder_begin_array(b);
+    for (i = 0; i < c->n_values; i++) {
+        if (!c->samples[i].outlier)
+            continue;
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "repetition");
+        json_builder_add_int_value(b, c->samples[i].repetition);
+        num(b, "value", c->samples[i].value, 1);
+        num(b, "modified_z", c->samples[i].modified_z, 1);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "outlier_rule");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "method");
+    json_builder_add_string_value(b, "modified-z-mad");
+    num(b, "threshold", a->opt.outlier_threshold, 1);
+    json_builder_set_member_name(b, "policy");
+    json_builder_add_string_value(b, vdc_outlier_policy_name(a->opt.policy));
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+}
+
+static void
+cmp_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell_comparison *cc)
+{
+    const struct vdc_stats_comparison *c = &cc->c;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "baseline");
+    json_builder_add_string_value(b, a->baseline);
+    json_builder_set_member_name(b, "target");
+    json_builder_add_string_value(b, cc->target->target);
+    json_builder_set_member_name(b, "test");
+    json_builder_add_string_value(b, cc->target->test_key);
+    num(b, "ratio", c->ratio, c->has_ratio);
+    num(b, "delta_percent", c->delta_percent, c->has_ratio);
+    pair(b, "ci95_delta_percent", c->ci_delta_percent, c->has_ci);
+    json_builder_set_member_name(b, "ci_method");
+    json_builder_add_string_value(b, "fieller-welch");
+    num(b, "welch_t", c->welch_t, c->has_test);
+    num(b, "welch_df", c->welch_df, c->has_test);
+    num(b, "p_value", c->p_value, c->has_test);
+    json_builder_set_member_name(b, "significant");
+    json_builder_add_boolean_value(b, c->significant);
+    json_builder_set_member_name(b, "verdict");
+    json_builder_add_string_value(b, vdc_verdict_name(c->verdict));
+    json_builder_end_object(b);
+}
+
+JsonNode *
+vdc_statistics_to_json(const struct vdc_analysis *a)
+{
+    JsonBuilder *b = json_builder_new();
+    JsonNode *root;
+    size_t ti, ki;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "baseline");
+    json_builder_add_string_value(b, a->baseline);
+    json_builder_set_member_name(b, "alpha");
+    json_builder_add_double_value(b, a->alpha);
+    json_builder_set_member_name(b, "per_target");
+    json_builder_begin_array(b);
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++)
+            if (vdc_analysis_cell(a, ti, ki)->n_samples)
+                cell_json(b, a, vdc_analysis_cell(a, ti, ki));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "comparisons");
+    json_builder_begin_array(b);
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
+
+            if (cc && cc->target->n_samples && cc->baseline->n_samples)
+                cmp_json(b, a, cc);
+        }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    root = json_builder_get_root(b);
+    g_object_unref(b);
+    return root;
+}
+
+static char *
+json_pretty(JsonNode *root)
+{
+    JsonGenerator *g = json_generator_new();
+    char *s, *r;
+
+    json_generator_set_pretty(g, TRUE);
+    json_generator_set_indent(g, 2);
+    json_generator_set_root(g, root);
+    s = json_generator_to_data(g, NULL);
+    g_object_unref(g);
+    r = g_strconcat(s, "\n", NULL);
+    g_free(s);
+    return r;
+}
+
+char *
+vdc_render_statistics_json(const struct vdc_analysis *a)
+{
+    JsonNode *n = vdc_statistics_to_json(a);
+    char *s = json_pretty(n);
+
+    json_node_unref(n);
+    return s;
+}
+
+char *
+vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    JsonNode *root = vdc_result_set_to_json(rs);
+    char *s;
+
+    json_object_set_member(json_node_get_object(root), "statistics", vdc_statistics_to_json(a));
+    s = json_pretty(root);
+    json_node_unref(root);
+    return s;
+}

@@ -1,0 +1,40 @@
+/* Internal to src/report: number formatting and metadata shared by the
+ * renderers. */
+#ifndef VDC_REPORT_RENDER_UTIL_H
+#define VDC_REPORT_RENDER_UTIL_H
+
+#include <stddef.h>
+
+#include <json-glib/json-glib.h>
+
+#include "model/result.h"
+#include "report/analysis.h"
+
+/* A rate as bonnie++ prints it: no decimals from 1000 up, one below.
+ * Returns one of 8 rotating static buffers (use within one statement). */
+const char *vdc_fmt_num_s(double v);
+
+/* The mean of a cell: number, "+++++" (no value, too fast), "failed"
+ * (no value, failed) or "" (not run). */
+void vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c);
+
+/* "+474.2%**": % delta of a comparison with its significance mark
+ * (@with_mark); "" when there is no ratio. */
+void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int with_mark);
+
+/* experiment.emulated is true */
+int vdc_experiment_emulated(const vdc_result_set *rs);
+
+/* What is needed to rerun the experiment, as label/value pairs in one
+ * NULL-terminated vector (g_strfreev): experiment, host, hypervisor,
+ * guest, per-target backend and storage, per-run tool and sizes, the
+ * statistics settings.  Absent members are left out. */
+char **vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a);
+
+/* The "statistics" object of doc/result-format.md (new node). */
+JsonNode *vdc_statistics_to_json(const struct vdc_analysis *a);
+
+/* The statistics object alone, pretty-printed (compare --format json). */
+char *vdc_render_statistics_json(const struct vdc_analysis *a);
+
+#endif
