@@ -1147,7 +1147,7 @@ static int
 read_sb(int fd, struct sb *s, struct vdc_ctl_error *err)
 {
     uint8_t sbuf[VDC_CTL_SB_SIZE];
-    uint64_t size;
+    uint64_t size = 0;
 
     if (disk_size(fd, &size, err) < 0)
         return -1;

@@ -2,3 +2,15 @@
 # The codec is libc only: it goes into libvdc-agentcore.a (host code and unit
 # tests, built with $(CC)) and into the static runner (built with $(AGENT_CC)).
 guest_agent_libvdc_agentcore_a_SOURCES += guest-agent/ctldisk.c guest-agent/ctldisk.h
+
+# vmdiskcmp-runner: the in-guest init job (doc/control-disk.md), static.
+vdc_runner_src = $(srcdir)/guest-agent/runner.c $(srcdir)/guest-agent/ctldisk.c
+guest-agent/vmdiskcmp-runner: $(vdc_runner_src) $(srcdir)/guest-agent/ctldisk.h config.h
+	@$(MKDIR_P) guest-agent
+	$(AM_V_CC)$(AGENT_CC) -static -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter \
+		-D_GNU_SOURCE -DVDC_RUNNER_VERSION='"$(PACKAGE_VERSION)"' \
+		-I$(top_builddir) -I$(top_srcdir) -o $@ $(vdc_runner_src)
+runnerdir = $(pkglibexecdir)
+runner_SCRIPTS = guest-agent/vmdiskcmp-runner
+CLEANFILES += guest-agent/vmdiskcmp-runner
+EXTRA_DIST += guest-agent/runner.c

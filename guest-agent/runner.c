@@ -1,0 +1,607 @@
+/* vmdiskcmp-runner: the in-guest job runner (static, libc only).
+ *
+ * Started once by the guest's init (busybox/sysvinit inittab line or a
+ * systemd unit, installed by `vmdiskcmp prepare`).  It
+ *   1. finds the control disk: scans the entries of /sys/block for the superblock magic
+ *      (doc/control-disk.md), waiting for late disks (xen-blkfront probes
+ *      asynchronously);
+ *   2. reads the job;
+ *   3. for each target: waits for /dev/VDEV, mkfs.TYPE -F, mount, sync and
+ *      drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
+ *      options and --json, keeps the JSON and the stderr tail, unmounts;
+ *   4. writes the result frame, syncs, and powers off (reboot(RB_POWER_OFF)).
+ * Every step that can hang runs in a child with a timeout and is killed
+ * (SIGKILL to its process group) when it overruns; the runner itself never
+ * waits without a bound.  It logs to stderr (the console) and into the
+ * result frame.
+ *
+ * Options (for debugging; init passes none): --no-poweroff, --control DEV. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guest-agent/ctldisk.h"
+
+#ifndef VDC_RUNNER_VERSION
+#define VDC_RUNNER_VERSION PACKAGE_VERSION
+#endif
+#define AGENT "/usr/lib/vmdiskcmp/vmdiskcmp-agent"
+#define WORKDIR "/tmp/vmdiskcmp"
+#define TAIL_MAX 8192u
+#define LOG_MAX (64u * 1024u)
+#define FIND_CONTROL_S 60
+#define DEFAULT_STEP_S 300
+#define DEFAULT_AGENT_S 3600
+
+static struct timespec t0;
+static char logbuf[LOG_MAX];
+static size_t loglen;
+
+static double
+since_start(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* one log line: console and the result frame's log */
+static void __attribute__((format(printf, 1, 2)))
+logmsg(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    int n;
+
+    n = snprintf(line, sizeof(line), "%8.2f ", since_start());
+    va_start(ap, fmt);
+    vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "vmdiskcmp-runner: %s\n", line);
+    n = (int)strlen(line);
+    if (loglen + (size_t)n + 1 < sizeof(logbuf)) {
+        memcpy(logbuf + loglen, line, (size_t)n);
+        loglen += (size_t)n;
+        logbuf[loglen++] = '\n';
+    }
+}
+
+static char *
+xstrdup(const char *s)
+{
+    char *d = s ? strdup(s) : NULL;
+
+    if (s && !d) {
+        logmsg("out of memory");
+        _exit(1);
+    }
+    return d;
+}
+
+/* keep the last TAIL_MAX bytes of a stream */
+struct tail {
+    char buf[TAIL_MAX];
+    size_t len;
+};
+
+static void
+tail_add(struct tail *t, const char *p, size_t n)
+{
+    if (n >= TAIL_MAX) {
+        memcpy(t->buf, p + n - TAIL_MAX, TAIL_MAX);
+        t->len = TAIL_MAX;
+        return;
+    }
+    if (t->len + n > TAIL_MAX) {
+        size_t drop = t->len + n - TAIL_MAX;
+
+        memmove(t->buf, t->buf + drop, t->len - drop);
+        t->len -= drop;
+    }
+    memcpy(t->buf + t->len, p, n);
+    t->len += n;
+}
+
+/* Run argv (or fn when argv is NULL) in a child of its own process group,
+ * its stdout and stderr into @tail (when given), for at most @timeout_s
+ * seconds.  Returns the exit status, 128+N for signal N, -2 on timeout
+ * (child killed), -1 if it could not start. */
+static int
+run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, struct tail *tail)
+{
+    int pfd[2] = { -1, -1 };
+    pid_t pid;
+    int status = 0, timed_out = 0;
+    double deadline = since_start() + timeout_s;
+    char buf[TAIL_MAX];
+
+    if (tail && pipe2(pfd, O_CLOEXEC) < 0)
+        return -1;
+    pid = fork();
+    if (pid < 0) {
+        if (tail) {
+            close(pfd[0]);
+            close(pfd[1]);
+        }
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (tail) {
+            dup2(pfd[1], 1);
+            dup2(pfd[1], 2);
+        }
+        if (argv) {
+            execvp(argv[0], argv);
+            fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+            _exit(127);
+        }
+        _exit(fn(arg) == 0 ? 0 : 1);
+    }
+    setpgid(pid, pid);
+    if (tail) {
+        close(pfd[1]);
+        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+    }
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+
+        if (tail) {
+            ssize_t r;
+
+            while ((r = read(pfd[0], buf, sizeof(buf))) > 0)
+                tail_add(tail, buf, (size_t)r);
+        }
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR)
+            break;
+        if (!timed_out && since_start() > deadline) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            timed_out = 1;
+        }
+        usleep(50 * 1000);
+    }
+    if (tail)
+        close(pfd[0]);
+    if (timed_out)
+        return -2;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return -1;
+}
+
+/* ---- early setup ---------------------------------------------------------------- */
+static void
+ensure_mount(const char *src, const char *dir, const char *type, const char *opts)
+{
+    struct stat a, b;
+    char parent[256];
+
+    snprintf(parent, sizeof(parent), "%s/..", dir);
+    if (stat(dir, &a) == 0 && stat(parent, &b) == 0 && a.st_dev != b.st_dev)
+        return;    /* already a mount point */
+    mkdir(dir, 0755);
+    if (mount(src, dir, type, 0, opts) < 0 && errno != EBUSY)
+        logmsg("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static void
+setup(void)
+{
+    ensure_mount("proc", "/proc", "proc", NULL);
+    ensure_mount("sysfs", "/sys", "sysfs", NULL);
+    ensure_mount("devtmpfs", "/dev", "devtmpfs", NULL);
+    if (mkdir(WORKDIR, 0700) < 0 && errno != EEXIST) {
+        ensure_mount("tmpfs", "/tmp", "tmpfs", "mode=1777");
+        if (mkdir(WORKDIR, 0700) < 0 && errno != EEXIST)
+            logmsg("mkdir %s: %s", WORKDIR, strerror(errno));
+    }
+    setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+}
+
+/* /dev/NAME for a /sys/block entry; create the node from its dev file when
+ * devtmpfs did not */
+static int
+dev_node(const char *name, char *path, size_t len)
+{
+    char sys[300], num[32];
+    unsigned maj, min;
+    FILE *f;
+
+    snprintf(path, len, "/dev/%s", name);
+    if (access(path, F_OK) == 0)
+        return 0;
+    snprintf(sys, sizeof(sys), "/sys/block/%s/dev", name);
+    f = fopen(sys, "re");
+    if (!f)
+        return -1;
+    if (!fgets(num, sizeof(num), f) || sscanf(num, "%u:%u", &maj, &min) != 2) {
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    return mknod(path, S_IFBLK | 0600, makedev(maj, min));
+}
+
+static int
+find_control(char *path, size_t len)
+{
+    double deadline = since_start() + FIND_CONTROL_S;
+
+    do {
+        DIR *d = opendir("/sys/block");
+        struct dirent *e;
+
+        while (d && (e = readdir(d))) {
+            int fd, r;
+
+            if (e->d_name[0] == '.' || !strncmp(e->d_name, "loop", 4) ||
+                !strncmp(e->d_name, "ram", 3))
+                continue;
+            if (dev_node(e->d_name, path, len) < 0)
+                continue;
+            fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            r = vdc_ctl_disk_probe(fd);
+            close(fd);
+            if (r == 1) {
+                closedir(d);
+                return 0;
+            }
+        }
+        if (d)
+            closedir(d);
+        sleep(1);
+    } while (since_start() < deadline);
+    return -1;
+}
+
+static int
+wait_dev(const char *vdev, char *path, size_t len, unsigned timeout_s)
+{
+    double deadline = since_start() + timeout_s;
+
+    for (;;) {
+        if (dev_node(vdev, path, len) == 0)
+            return 0;
+        if (since_start() > deadline)
+            return -1;
+        usleep(200 * 1000);
+    }
+}
+
+/* ---- one target ------------------------------------------------------------------- */
+struct mount_args {
+    const char *dev, *dir, *type, *opts;
+};
+
+static int
+do_mount(void *p)
+{
+    struct mount_args *m = p;
+
+    if (mount(m->dev, m->dir, m->type, 0, m->opts) < 0) {
+        fprintf(stderr, "mount %s on %s: %s\n", m->dev, m->dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int
+do_umount(void *p)
+{
+    struct mount_args *m = p;
+
+    if (umount(m->dir) < 0) {
+        fprintf(stderr, "umount %s: %s\n", m->dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int
+do_sync_drop(void *p)
+{
+    int fd;
+
+    sync();
+    fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "3\n", 2) != 2) {
+        fprintf(stderr, "drop_caches: %s\n", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+static void
+set_error(struct vdc_ctl_target_result *tr, uint32_t status, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    tr->status = status;
+    free(tr->error);
+    tr->error = xstrdup(msg);
+    logmsg("%s: %s", tr->name, msg);
+}
+
+static int
+step_status(int r)
+{
+    return r == -2 ? VDC_CTL_STATUS_TIMEOUT : VDC_CTL_STATUS_FAILED;
+}
+
+static void
+read_json(const char *path, struct vdc_ctl_target_result *tr)
+{
+    struct stat st;
+    FILE *f = fopen(path, "re");
+
+    if (!f)
+        return;
+    if (fstat(fileno(f), &st) == 0 && st.st_size > 0 && st.st_size <= (off_t)VDC_CTL_MAX_BLOB) {
+        tr->agent_json = malloc((size_t)st.st_size + 1);
+        if (tr->agent_json) {
+            tr->agent_json_len = fread(tr->agent_json, 1, (size_t)st.st_size, f);
+            tr->agent_json[tr->agent_json_len] = 0;
+        }
+    }
+    fclose(f);
+}
+
+static void
+run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
+           struct vdc_ctl_target_result *tr)
+{
+    unsigned step = job->step_timeout_s ? job->step_timeout_s : DEFAULT_STEP_S;
+    unsigned agent_s = job->agent_timeout_s ? job->agent_timeout_s : DEFAULT_AGENT_S;
+    char dev[128], dir[256], json[300], mkfs[64], seed[32], rep[16];
+    char *argv[VDC_CTL_MAX_ARGS + 32];
+    char *opts = NULL, *tok, *save;
+    struct mount_args m;
+    struct tail *tail = calloc(1, sizeof(*tail));
+    struct timespec a, b;
+    int argc = 0, r;
+    size_t i;
+
+    if (!tail) {
+        set_error(tr, VDC_CTL_STATUS_FAILED, "out of memory");
+        return;
+    }
+    if (wait_dev(t->vdev, dev, sizeof(dev), step) < 0) {
+        set_error(tr, VDC_CTL_STATUS_FAILED, "/dev/%s did not appear within %u s", t->vdev, step);
+        goto out;
+    }
+    snprintf(dir, sizeof(dir), WORKDIR "/%s", t->name);
+    snprintf(json, sizeof(json), WORKDIR "/%s.json", t->name);
+    mkdir(dir, 0755);
+    m = (struct mount_args){ dev, dir, t->mkfs_type, t->mount_options };
+
+    if (!(job->flags & VDC_CTL_JOB_NO_MKFS)) {
+        snprintf(mkfs, sizeof(mkfs), "mkfs.%s", t->mkfs_type);
+        argv[argc++] = mkfs;
+        if (!strncmp(t->mkfs_type, "ext", 3) || !strcmp(t->mkfs_type, "xfs") ||
+            !strcmp(t->mkfs_type, "btrfs"))
+            argv[argc++] = !strcmp(t->mkfs_type, "xfs") ? "-f" : "-F";
+        if (t->mkfs_options) {
+            opts = xstrdup(t->mkfs_options);
+            for (tok = strtok_r(opts, " ", &save); tok && argc < 40; tok = strtok_r(NULL, " ", &save))
+                argv[argc++] = tok;
+        }
+        argv[argc++] = dev;
+        argv[argc] = NULL;
+        logmsg("%s: %s on %s", t->name, mkfs, dev);
+        r = run_child(argv, NULL, NULL, step, tail);
+        if (r != 0) {
+            set_error(tr, step_status(r), "%s %s: %s", mkfs, dev,
+                      r == -2 ? "timed out" : "failed (see stderr tail)");
+            goto out;
+        }
+    }
+    logmsg("%s: mount %s on %s", t->name, dev, dir);
+    r = run_child(NULL, do_mount, &m, step, tail);
+    if (r != 0) {
+        set_error(tr, step_status(r), "mount %s: %s", dev, r == -2 ? "timed out" : "failed");
+        goto out;
+    }
+    if (job->flags & VDC_CTL_JOB_DROP_CACHES) {
+        r = run_child(NULL, do_sync_drop, NULL, step, tail);
+        if (r != 0)
+            logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
+    }
+
+    argc = 0;
+    argv[argc++] = AGENT;
+    argv[argc++] = "-d";
+    argv[argc++] = dir;
+    argv[argc++] = "--target";
+    argv[argc++] = t->name;
+    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)job->seed);
+    argv[argc++] = "--seed";
+    argv[argc++] = seed;
+    snprintf(rep, sizeof(rep), "%u", job->repetition);
+    argv[argc++] = "--repetition";
+    argv[argc++] = rep;
+    argv[argc++] = "--json";
+    argv[argc++] = json;
+    for (i = 0; i < job->n_agent_args; i++)
+        argv[argc++] = job->agent_args[i];
+    argv[argc] = NULL;
+    logmsg("%s: agent start (timeout %u s)", t->name, agent_s);
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    r = run_child(argv, NULL, NULL, agent_s, tail);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    tr->elapsed_ms = (uint32_t)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
+    tr->agent_exit = r == -2 ? 128 + SIGKILL : r;
+    read_json(json, tr);
+    logmsg("%s: agent exit %d after %u ms, JSON %zu bytes", t->name, tr->agent_exit,
+           tr->elapsed_ms, tr->agent_json_len);
+    if (r == -2)
+        set_error(tr, VDC_CTL_STATUS_TIMEOUT, "agent ran past %u s: killed", agent_s);
+    else if (r != 0)
+        set_error(tr, VDC_CTL_STATUS_FAILED, "agent exit status %d", r);
+    else if (!tr->agent_json)
+        set_error(tr, VDC_CTL_STATUS_FAILED, "agent wrote no JSON");
+    else
+        tr->status = VDC_CTL_STATUS_OK;
+
+    r = run_child(NULL, do_umount, &m, step, tail);
+    if (r != 0)
+        logmsg("%s: umount %s %s", t->name, dir, r == -2 ? "timed out" : "failed");
+ out:
+    if (tail->len) {
+        tr->stderr_tail = malloc(tail->len);
+        if (tr->stderr_tail) {
+            memcpy(tr->stderr_tail, tail->buf, tail->len);
+            tr->stderr_tail_len = tail->len;
+        }
+    }
+    free(opts);
+    free(tail);
+}
+
+/* ---- result -------------------------------------------------------------------------- */
+static int
+write_result(const char *ctl, struct vdc_ctl_result *res)
+{
+    struct vdc_ctl_error err = { { 0 } };
+    size_t i;
+    int fd, r, attempt;
+
+    fd = open(ctl, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        logmsg("open %s for the result: %s", ctl, strerror(errno));
+        return -1;
+    }
+    for (attempt = 0; attempt < 3; attempt++) {
+        free(res->log);
+        res->log = NULL;
+        res->log_len = 0;
+        if (attempt < 2 && loglen) {
+            res->log = malloc(loglen);
+            if (res->log) {
+                memcpy(res->log, logbuf, loglen);
+                res->log_len = loglen;
+            }
+        }
+        r = vdc_ctl_disk_write_result(fd, res, &err);
+        if (r == 0)
+            break;
+        logmsg("write result: %s", err.msg);
+        /* too big: drop the stderr tails, then the log */
+        for (i = 0; i < res->n_targets; i++) {
+            free(res->targets[i].stderr_tail);
+            res->targets[i].stderr_tail = NULL;
+            res->targets[i].stderr_tail_len = 0;
+        }
+    }
+    close(fd);
+    return r;
+}
+
+int
+main(int argc, char **argv)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res;
+    struct vdc_ctl_error err = { { 0 } };
+    struct utsname u;
+    char ctl[300] = "";
+    int poweroff = 1, fd, i;
+    size_t k;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--no-poweroff"))
+            poweroff = 0;
+        else if (!strcmp(argv[i], "--control") && i + 1 < argc)
+            snprintf(ctl, sizeof(ctl), "%s", argv[++i]);
+        else {
+            fprintf(stderr, "vmdiskcmp-runner: unknown argument '%s': expected --no-poweroff or --control DEV\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    signal(SIGPIPE, SIG_IGN);
+    vdc_ctl_job_init(&job);
+    vdc_ctl_result_init(&res);
+    logmsg("vmdiskcmp-runner %s start", VDC_RUNNER_VERSION);
+    setup();
+    if (!ctl[0] && find_control(ctl, sizeof(ctl)) < 0) {
+        logmsg("no control disk found within %d s: nothing to do", FIND_CONTROL_S);
+        goto off;
+    }
+    fd = open(ctl, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || vdc_ctl_disk_read_job(fd, &job, &err) < 0) {
+        logmsg("control disk %s: %s", ctl, fd < 0 ? strerror(errno) : err.msg);
+        if (fd >= 0)
+            close(fd);
+        goto off;
+    }
+    close(fd);
+    if (job.flags & VDC_CTL_JOB_NO_POWEROFF)
+        poweroff = 0;
+    logmsg("control disk %s: job %016llx, run %u, %zu targets", ctl,
+           (unsigned long long)job.nonce, job.run_index, job.n_targets);
+    res.nonce = job.nonce;
+    res.runner_version = xstrdup(VDC_RUNNER_VERSION);
+    if (uname(&u) == 0)
+        res.kernel = xstrdup(u.release);
+    res.status = VDC_CTL_STATUS_OK;
+    for (k = 0; k < job.n_targets; k++) {
+        struct vdc_ctl_target_result *tr =
+            vdc_ctl_result_add_target(&res, job.targets[k].name, job.targets[k].vdev, &err);
+
+        if (!tr) {
+            logmsg("result: %s", err.msg);
+            res.status = VDC_CTL_STATUS_FAILED;
+            break;
+        }
+        run_target(&job, &job.targets[k], tr);
+        if (tr->status != VDC_CTL_STATUS_OK && res.status == VDC_CTL_STATUS_OK)
+            res.status = tr->status;
+    }
+    if (res.status != VDC_CTL_STATUS_OK)
+        res.error = xstrdup("one or more targets failed: see each target's error");
+    logmsg("done: %s", vdc_ctl_status_name(res.status));
+    if (write_result(ctl, &res) == 0)
+        logmsg("result written to %s", ctl);
+ off:
+    sync();
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    if (poweroff) {
+        logmsg("power off");
+        reboot(RB_POWER_OFF);
+        logmsg("power off failed: %s", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
