@@ -1,6 +1,96 @@
-/* Placeholder until Importers and result model (issue 3): src/model, src/import lands. */
+/* vmdiskcmp import FILE... --target NAME [-o OUT.json] [--format F]
+ *
+ * Reads agent JSON, bonnie++ CSV (1.03, 1.96/1.97, 1.98) and bonnie /
+ * bonnie++ tables (src/import/import.h, doc/importers.md) and writes one
+ * result document (doc/result-format.md) to stdout or, atomically, to OUT.
+ * All files or nothing: on the first bad file, one "FILE:LINE: ..." message,
+ * exit 2, nothing written.  Exit 1 when the output cannot be written. */
 #include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "cli/commands.h"
 #include "common/util.h"
+#include "import/import.h"
+#include "model/result.h"
 
-int vdc_cmd_import(int argc, char **argv) { vdc_error("import: not implemented yet"); return VDC_EXIT_FAILURE; }
+static void
+import_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vmdiskcmp import FILE... --target NAME [-o OUT.json] [--format FORMAT]\n"
+            "\n"
+            "Import benchmark results into one vmdiskcmp result document.\n"
+            "  FILE             agent/result JSON, bonnie++ CSV lines (1.03, 1.96/1.97,\n"
+            "                   1.98), bonnie++ or bonnie 1.x tables; '-' = stdin\n"
+            "  -t, --target NAME  target of every imported run (e.g. image, lvm, dom0);\n"
+            "                   optional for JSON (keeps the runs' own targets)\n"
+            "  -o, --output OUT write OUT atomically instead of standard output\n"
+            "  -f, --format F   auto (default), json, text, csv (CSV lines only),\n"
+            "                   table (tables only)\n"
+            "  -q, --quiet      no progress messages\n"
+            "\n"
+            "Exit status: 0 ok, 1 output not written, 2 bad input (nothing written).\n");
+}
+
+int
+vdc_cmd_import(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "target", required_argument, NULL, 't' },
+        { "output", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, 'f' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *target = NULL, *output = "-";
+    vdc_import_format fmt = VDC_IMPORT_AUTO;
+    vdc_result_set rs;
+    int c, i, n, total = 0, rc = VDC_EXIT_USAGE;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:o:f:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': target = optarg; break;
+        case 'o': output = optarg; break;
+        case 'f':
+            if (vdc_import_format_parse(optarg, &fmt) < 0) {
+                vdc_error("import: --format '%s': expected auto, json, text, csv or table", optarg);
+                return VDC_EXIT_USAGE;
+            }
+            break;
+        case 'q': vdc_set_quiet(1); break;
+        case 'h': import_usage(stdout); return VDC_EXIT_OK;
+        default: import_usage(stderr); return VDC_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        vdc_error("import: expected at least one FILE (see vmdiskcmp import --help)");
+        return VDC_EXIT_USAGE;
+    }
+    if (target && !*target) {
+        vdc_error("import: --target: expected a non-empty name");
+        return VDC_EXIT_USAGE;
+    }
+    vdc_result_set_init(&rs);
+    for (i = optind; i < argc; i++) {
+        n = vdc_import_file(&rs, argv[i], target, fmt);
+        if (n < 0)
+            goto out;
+        vdc_progress("%s: %d run%s imported", argv[i], n, n == 1 ? "" : "s");
+        total += n;
+    }
+    if (vdc_result_set_save(&rs, output) < 0) {
+        rc = VDC_EXIT_FAILURE;
+        goto out;
+    }
+    if (strcmp(output, "-"))
+        vdc_progress("%d run%s written to %s", total, total == 1 ? "" : "s", output);
+    rc = VDC_EXIT_OK;
+ out:
+    vdc_result_set_dispose(&rs);
+    return rc;
+}

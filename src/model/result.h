@@ -137,6 +137,7 @@ typedef struct {
     int64_t chunk_size;      /* bytes */
     int64_t seeks;
     int64_t seek_processes;
+    int64_t concurrency;     /* bonnie++ -c (copies run at once), CSV field 4 */
     vdc_files_info files;    /* all members absent when unknown */
     char *path;
     char *fs_type;

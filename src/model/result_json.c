@@ -69,6 +69,7 @@ static const vdc_field meta_fields[] = {
     F(VDC_F_INT, vdc_run_meta, chunk_size, "chunk_size", NN),
     F(VDC_F_INT, vdc_run_meta, seeks, "seeks", NN),
     F(VDC_F_INT, vdc_run_meta, seek_processes, "seek_processes", NN),
+    F(VDC_F_INT, vdc_run_meta, concurrency, "concurrency", NN),
     O(vdc_run_meta, files, "files", files_fields),
     F(VDC_F_STR, vdc_run_meta, path, "path", 0),
     F(VDC_F_STR, vdc_run_meta, fs_type, "fs_type", 0),

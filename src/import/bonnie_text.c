@@ -1,0 +1,601 @@
+/* The text importer: bonnie++ human tables (1.0x, 1.9x, 2.00a), Tim
+ * Bray's bonnie 1.x table, and bonnie++ CSV lines, in any mix, read line by
+ * line.  Tables are read by whitespace-separated columns, so both the
+ * original fixed-width layout and a layout whose spaces were collapsed (as
+ * on web pages, seed 003) are accepted; a skipped test leaves a gap that
+ * cannot be placed, so such rows are refused (import the CSV instead).
+ *
+ * A CSV line claims the oldest table run not yet claimed (bonnie++ prints
+ * the table, then the CSV line of the same run): values must agree within
+ * the table's printing precision, and the run is kept once, from the CSV.
+ *
+ * Grammar, line by line (after removing a trailing CR):
+ *   blank | "#..." comment | bonnie++ progress ("...done", "Using uid:")
+ *   CSV header ("name,file_size,...", "format_version,...")
+ *   CSV line (20 or more commas)
+ *   table header lines: "[Version V] ---Sequential Output---...",
+ *     "[Concurrency N] -Per Chr- ...", "[Version V] ---Sequential Create---",
+ *     "[MACHINE] -Create-- ...", column headers ("Machine Size K/sec %CP..",
+ *     "Name:Size etc /sec %CP..", "files /sec %CP..", bonnie 1.x
+ *     "Machine MB K/sec %CPU..")
+ *   data rows under a column header; "Latency ..." rows after a data row
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+#include "import/import_priv.h"
+
+typedef enum {
+    ROWS_NONE,      /* no column header seen: data rows are an error */
+    ROWS_IO,        /* bonnie++ sequential/seek table */
+    ROWS_FILE,      /* bonnie++ file create table */
+    ROWS_BONNIE1,   /* bonnie 1.x table */
+} rows_kind;
+
+/* A run read from a table, until a CSV line claims it. */
+typedef struct {
+    vdc_run *run;                 /* in the scratch set */
+    long line;                    /* its first data row */
+    double tol[VDC_TEST_COUNT];   /* half the printed precision of each value */
+    int claimed;
+} table_run;
+
+typedef struct {
+    vdc_import_pos pos;
+    vdc_result_set *rs;
+    const char *target;
+    int only;                     /* 0 all, 1 CSV only, 2 tables only */
+    rows_kind rows;
+    char *version;                /* "1.03", "2.00a"; NULL = bonnie 1.x/unknown */
+    char *file_host;              /* 2.00a: machine on the "-Create--" line */
+    GPtrArray *tables;            /* table_run *, in order */
+    GQueue awaiting_files;        /* table_run * whose file row may follow */
+    table_run *last_row;          /* for a "Latency" line */
+    int last_row_file;            /* the last row was a file row */
+    long pending_header;           /* a table header waits for its data row */
+    int n_runs;
+} text_ctx;
+
+static void
+table_run_free(gpointer p)
+{
+    g_free(p);
+}
+
+/* Split on blanks (spaces, tabs). */
+static char **
+tokens(const char *line, guint *n)
+{
+    char **raw = g_strsplit_set(line, " \t", -1);
+    GPtrArray *a = g_ptr_array_new();
+    guint i;
+
+    for (i = 0; raw[i]; i++)
+        if (*raw[i])
+            g_ptr_array_add(a, g_strdup(raw[i]));
+    g_strfreev(raw);
+    *n = a->len;
+    g_ptr_array_add(a, NULL);
+    return (char **)g_ptr_array_free(a, FALSE);
+}
+
+static char *
+join_tokens(char **tok, guint from, guint to)
+{
+    GString *s = g_string_new(NULL);
+    guint i;
+
+    for (i = from; i < to; i++) {
+        if (s->len)
+            g_string_append_c(s, ' ');
+        g_string_append(s, tok[i]);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* bonnie++ >= 1.92 does per-char with one read(2)/write(2) per byte */
+static const char *
+per_char_of(const char *version)
+{
+    if (!version)
+        return "stdio";
+    if (g_str_has_prefix(version, "1.0") || g_str_has_prefix(version, "0.") ||
+        g_str_has_prefix(version, "1.90") || g_str_has_prefix(version, "1.91"))
+        return "stdio";
+    return "syscall";
+}
+
+static table_run *
+new_table_run(text_ctx *c, const char *format)
+{
+    table_run *tr = g_new0(table_run, 1);
+    char *tool;
+
+    tr->run = vdc_result_set_add_run(c->rs, c->target);
+    tr->line = c->pos.line;
+    vdc_set_str(&tr->run->meta.source.file, c->pos.file);
+    tr->run->meta.source.line = c->pos.line;
+    vdc_set_str(&tr->run->meta.source.format, format);
+    if (!strcmp(format, "bonnie-1.x-table")) {
+        vdc_set_str(&tr->run->meta.tool, "bonnie 1.x");
+        vdc_set_str(&tr->run->meta.per_char, "stdio");
+    } else {
+        tool = c->version ? g_strdup_printf("bonnie++ %s", c->version) : g_strdup("bonnie++");
+        vdc_set_str(&tr->run->meta.tool, tool);
+        g_free(tool);
+        vdc_set_str(&tr->run->meta.per_char, per_char_of(c->version));
+        if (c->version && g_str_has_prefix(c->version, "1.0")) {
+            /* bonnie.h of 1.00f..1.04: Seeks 8192, SeekProcCount 3 */
+            tr->run->meta.seeks = 8192;
+            tr->run->meta.seek_processes = 3;
+        }
+    }
+    g_ptr_array_add(c->tables, tr);
+    c->n_runs++;
+    return tr;
+}
+
+/* A table value: "+++++", a number, and in bonnie++ >= 1.97 IO columns a
+ * number with a k/m/g suffix (K/sec, x1024, x1024^2).  Sets the sample. */
+static int
+table_value(text_ctx *c, const char *tok, const vdc_test_info *ti, int allow_suffix,
+            vdc_sample *s, double *tol)
+{
+    char *num = NULL;
+    double d, mult = 1.0;
+    const char *dot;
+    size_t n = strlen(tok);
+    int rc;
+
+    if (!strcmp(tok, "+++++")) {
+        s->too_fast = 1;
+        *tol = 0;
+        return 0;
+    }
+    if (allow_suffix && n > 1 && strchr("kmg", tok[n - 1])) {
+        mult = tok[n - 1] == 'k' ? 1.0 : tok[n - 1] == 'm' ? 1024.0 : 1048576.0;
+        num = g_strndup(tok, n - 1);
+    } else {
+        num = g_strdup(tok);
+    }
+    rc = vdc_import_number(num, &d);
+    if (rc < 0) {
+        g_free(num);
+        return vdc_import_fail(&c->pos, "%s: expected a number%s or '+++++', found '%.30s'",
+                               ti->name, allow_suffix ? " (optionally with k, m or g)" : "",
+                               tok);
+    }
+    /* half a unit of the last printed digit, plus one for int() truncation */
+    dot = strchr(num, '.');
+    *tol = (dot ? 0.5 * pow(10.0, -(double)strlen(dot + 1)) * mult : 0.5 * mult) + 1.0;
+    if (mult == 1.0 && !dot)
+        *tol = 1.0;
+    g_free(num);
+    s->value = d * mult;
+    return 0;
+}
+
+static int
+table_cpu(text_ctx *c, const char *tok, const vdc_test_info *ti, vdc_sample *s)
+{
+    double d;
+
+    if (!strcmp(tok, "+++"))
+        return 0;
+    if (vdc_import_number(tok, &d) < 0)
+        return vdc_import_fail(&c->pos, "%s %%CP: expected a number or '+++', found '%.30s'",
+                               ti->name, tok);
+    s->cpu_percent = d;
+    return 0;
+}
+
+/* The 12 value/%CP columns of a row for tests @first..@first+5. */
+static int
+table_values(text_ctx *c, char **tok, vdc_test_id first, int allow_suffix, table_run *tr)
+{
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        const vdc_test_info *ti = &vdc_tests[first + i];
+        vdc_sample *s = vdc_run_add_sample(tr->run, ti->name);
+
+        if (table_value(c, tok[2 * i], ti, allow_suffix && ti->id != VDC_TEST_SEEKS, s,
+                        &tr->tol[ti->id]) < 0 ||
+            table_cpu(c, tok[2 * i + 1], ti, s) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* "2G", "16M:8k:...": size[:chunk[:...]] (the rest differs between
+ * bonnie++ and bon_csv2txt and is not read) */
+static int
+table_size(text_ctx *c, const char *tok, int bare_mb, vdc_run_meta *m)
+{
+    char **p = g_strsplit(tok, ":", -1);
+    int rc = 0;
+
+    if (bare_mb) {
+        double d;
+
+        if (vdc_import_number(tok, &d) < 0 || strchr(tok, '.') || d < 1 || d > 1e12)
+            rc = -1;
+        else
+            m->file_size_mib = (int64_t)d;
+    } else {
+        rc = vdc_import_size_mib(p[0], &m->file_size_mib);
+        if (rc == 0 && p[1] && *p[1])
+            rc = vdc_import_chunk(p[1], &m->chunk_size);
+        else if (rc == 0)
+            m->chunk_size = 8192;
+    }
+    g_strfreev(p);
+    if (rc < 0)
+        return vdc_import_fail(&c->pos, "expected the file size (%s), found '%.30s'",
+                               bare_mb ? "MB, e.g. 256" : "e.g. 2G, 10048M or 2G:16k", tok);
+    return 0;
+}
+
+static int
+io_row(text_ctx *c, char **tok, guint n, int bonnie1)
+{
+    table_run *tr;
+    char *host;
+
+    if (n < 13)
+        return vdc_import_fail(&c->pos, "expected [machine] size and 12 value/%%CP columns, "
+                               "found %u columns (a skipped test leaves a gap that cannot "
+                               "be placed: import the CSV line instead)", n);
+    tr = new_table_run(c, bonnie1 ? "bonnie-1.x-table" : "bonnie++-table");
+    host = join_tokens(tok, 0, n - 13);
+    if (*host)
+        vdc_set_str(&tr->run->meta.hostname, host);
+    g_free(host);
+    if (table_size(c, tok[n - 13], bonnie1, &tr->run->meta) < 0)
+        return -1;
+    if (table_values(c, tok + n - 12, VDC_TEST_PUTC, !bonnie1, tr) < 0)
+        return -1;
+    if (!bonnie1)
+        g_queue_push_tail(&c->awaiting_files, tr);
+    c->last_row = tr;
+    c->last_row_file = 0;
+    return 0;
+}
+
+static int
+file_row(text_ctx *c, char **tok, guint n)
+{
+    table_run *tr = NULL;
+    vdc_files_info files;
+    char *host;
+    size_t i;
+
+    if (n < 13)
+        return vdc_import_fail(&c->pos, "expected the file count and 12 value/%%CP columns, "
+                               "found %u columns (a skipped test leaves a gap that cannot "
+                               "be placed: import the CSV line instead)", n);
+    if (vdc_import_files_spec(tok[n - 13], &files) < 0)
+        return vdc_import_fail(&c->pos, "expected the file count N[:MAX:MIN][/DIRS], found '%.30s'",
+                               tok[n - 13]);
+    /* the IO row of the same report, if one waits (in order, as bonnie++
+     * and bon_csv2txt print them) */
+    while (!g_queue_is_empty(&c->awaiting_files)) {
+        tr = g_queue_pop_head(&c->awaiting_files);
+        for (i = 0; i < tr->run->n_samples; i++)
+            if (vdc_test_lookup(tr->run->samples[i]->test)->id >= VDC_TEST_SEQ_CREATE)
+                break;
+        if (!tr->claimed && i == tr->run->n_samples)
+            break;
+        tr = NULL;
+    }
+    if (!tr) {
+        tr = new_table_run(c, "bonnie++-table");
+        host = n > 13 ? join_tokens(tok, 0, n - 13) : g_strdup(c->file_host);
+        if (host && *host)
+            vdc_set_str(&tr->run->meta.hostname, host);
+        g_free(host);
+    }
+    tr->run->meta.files = files;
+    if (table_values(c, tok + n - 12, VDC_TEST_SEQ_CREATE, 0, tr) < 0)
+        return -1;
+    c->last_row = tr;
+    c->last_row_file = 1;
+    return 0;
+}
+
+static int
+latency_row(text_ctx *c, char **tok, guint n)
+{
+    vdc_test_id first = c->last_row_file ? VDC_TEST_SEQ_CREATE : VDC_TEST_PUTC;
+    guint i;
+    size_t j;
+
+    if (!c->last_row)
+        return vdc_import_fail(&c->pos, "expected a table data row before this 'Latency' line");
+    if (n != 7)
+        return vdc_import_fail(&c->pos, "expected 'Latency' and 6 latencies, found %u "
+                               "latencies (import the CSV line instead)", n - 1);
+    for (i = 0; i < 6; i++) {
+        const vdc_test_info *ti = &vdc_tests[first + i];
+        double us;
+
+        if (vdc_import_latency(tok[i + 1], &us) < 0)
+            return vdc_import_fail(&c->pos, "%s latency: expected a number with unit us, ms "
+                                   "or s, found '%.30s'", ti->name, tok[i + 1]);
+        for (j = 0; j < c->last_row->run->n_samples; j++)
+            if (!strcmp(c->last_row->run->samples[j]->test, ti->name))
+                c->last_row->run->samples[j]->latency_us = us;
+    }
+    c->last_row = NULL;
+    return 0;
+}
+
+/* Does the table run agree with the CSV run? */
+static int
+check_claim(text_ctx *c, table_run *tr, const vdc_run *csv)
+{
+    size_t i, j;
+
+    for (i = 0; i < tr->run->n_samples; i++) {
+        const vdc_sample *t = tr->run->samples[i];
+        const vdc_sample *s = NULL;
+        const vdc_test_info *ti = vdc_test_lookup(t->test);
+
+        for (j = 0; j < csv->n_samples; j++)
+            if (!strcmp(csv->samples[j]->test, t->test))
+                s = csv->samples[j];
+        if (!s)
+            return vdc_import_fail(&c->pos, "this CSV line has no %s value but the table at "
+                                   "line %ld has one: expected the CSV line of that table",
+                                   t->test, tr->line);
+        if (t->too_fast != s->too_fast ||
+            (vdc_has(t->value) && fabs(t->value - s->value) > tr->tol[ti->id]) ||
+            vdc_has(t->cpu_percent) != vdc_has(s->cpu_percent) ||
+            (vdc_has(t->cpu_percent) && fabs(t->cpu_percent - s->cpu_percent) > 1.0))
+            return vdc_import_fail(&c->pos, "this CSV line disagrees with the table at line "
+                                   "%ld on %s (%g %g%%CP vs %g %g%%CP): expected the CSV line "
+                                   "of that table", tr->line, t->test, t->value,
+                                   t->cpu_percent, s->value, s->cpu_percent);
+    }
+    return 0;
+}
+
+static int
+csv_line(text_ctx *c, const char *line)
+{
+    vdc_run tmp;
+    table_run *tr = NULL;
+    guint i;
+    int rc = -1;
+
+    vdc_run_init(&tmp);
+    if (vdc_import_csv_line(line, &c->pos, &tmp) < 0)
+        goto out;
+    for (i = 0; i < c->tables->len; i++) {
+        tr = g_ptr_array_index(c->tables, i);
+        if (!tr->claimed)
+            break;
+        tr = NULL;
+    }
+    if (tr) {
+        /* the table's bonnie++ version is better than "1.0x" */
+        if (!strcmp(tmp.meta.source.format, "bonnie++-csv-1.03") && tr->run->meta.tool &&
+            strcmp(tr->run->meta.tool, "bonnie++"))
+            vdc_set_str(&tmp.meta.tool, tr->run->meta.tool);
+        if (check_claim(c, tr, &tmp) < 0)
+            goto out;
+        tr->claimed = 1;
+        g_queue_remove(&c->awaiting_files, tr);
+        if (c->last_row == tr)
+            c->last_row = NULL;
+        tmp.repetition = tr->run->repetition;
+        vdc_set_str(&tmp.target, tr->run->target);
+        vdc_set_str(&tmp.status, "ok");
+        vdc_run_dispose(tr->run);
+        *tr->run = tmp;      /* move: the set's slot takes the CSV run */
+        vdc_run_init(&tmp);
+    } else {
+        vdc_run *r = vdc_result_set_add_run(c->rs, c->target);
+        int64_t rep = r->repetition;
+
+        vdc_run_dispose(r);
+        *r = tmp;
+        vdc_run_init(&tmp);
+        r->repetition = rep;
+        vdc_set_str(&r->target, c->target);
+        vdc_set_str(&r->status, "ok");
+        c->n_runs++;
+        tr = NULL;
+        vdc_set_str(&r->meta.source.file, c->pos.file);
+        r->meta.source.line = c->pos.line;
+        rc = 0;
+        goto out;
+    }
+    vdc_set_str(&tr->run->meta.source.file, c->pos.file);
+    tr->run->meta.source.line = c->pos.line;
+    rc = 0;
+ out:
+    vdc_run_dispose(&tmp);
+    return rc;
+}
+
+static int
+contains(const char *hay, const char *needle)
+{
+    return strstr(hay, needle) != NULL;
+}
+
+/* Header lines; returns 1 if @line was one. */
+static int
+header_line(text_ctx *c, const char *line, char **tok, guint n)
+{
+    if (contains(line, "Sequential Output") || contains(line, "Sequential Create")) {
+        if (n >= 2 && !strcmp(tok[0], "Version")) {
+            g_free(c->version);
+            c->version = g_strdup(tok[1]);
+        } else if (contains(line, "Sequential Output") && !contains(line, "Sequential Create")) {
+            /* bonnie 1.x prints no Version line; bonnie++ 1.0x prints it
+             * before the IO table only */
+            g_clear_pointer(&c->version, g_free);
+        }
+        if (contains(line, "Sequential Output"))
+            g_queue_clear(&c->awaiting_files);
+        c->rows = ROWS_NONE;
+        c->last_row = NULL;
+        return 1;
+    }
+    if (contains(line, "-Per Chr-") || contains(line, "-Per Char-")) {
+        c->rows = ROWS_NONE;
+        return 1;
+    }
+    if (contains(line, "-Create--")) {
+        guint i;
+
+        g_clear_pointer(&c->file_host, g_free);
+        for (i = 0; i < n && strcmp(tok[i], "-Create--"); i++)
+            ;
+        if (i > 0)
+            c->file_host = join_tokens(tok, 0, i);
+        c->rows = ROWS_NONE;
+        return 1;
+    }
+    if (contains(line, "%CPU") && contains(line, "K/sec")) {
+        c->rows = ROWS_BONNIE1;
+        return 1;
+    }
+    if (contains(line, "%CP") && contains(line, "/sec")) {
+        if (n && (g_str_has_prefix(tok[0], "files")))
+            c->rows = ROWS_FILE;
+        else if (n && (!strcmp(tok[0], "Machine") || g_str_has_prefix(tok[0], "Name:Size")))
+            c->rows = ROWS_IO;
+        else
+            return 0;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+text_line(text_ctx *c, const char *line)
+{
+    char **tok;
+    guint n;
+    int rc = 0;
+
+    if (!*line || line[0] == '#')
+        return 0;
+    if (vdc_import_is_csv_header(line))
+        return 0;
+    if (vdc_import_is_csv_line(line)) {
+        if (c->only == 2)
+            return vdc_import_fail(&c->pos, "expected a bonnie/bonnie++ table line, found a "
+                                   "CSV line (--format table)");
+        c->rows = ROWS_NONE;
+        return csv_line(c, line);
+    }
+    tok = tokens(line, &n);
+    if (!n)
+        goto out;
+    if (contains(line, "...done") || g_str_has_prefix(line, "Using uid:"))
+        goto out;   /* bonnie++ progress on stderr, captured with 2>&1 */
+    if (c->only == 1) {
+        rc = vdc_import_fail(&c->pos, "expected a bonnie++ CSV line (27, 48 or 50 fields) "
+                             "or a blank line (--format csv)");
+        goto out;
+    }
+    if (header_line(c, line, tok, n)) {
+        if (!c->pending_header)
+            c->pending_header = c->pos.line;
+        goto out;
+    }
+    if (!strcmp(tok[0], "Latency")) {
+        rc = latency_row(c, tok, n);
+        goto out;
+    }
+    if (c->rows != ROWS_NONE)
+        c->pending_header = 0;
+    switch (c->rows) {
+    case ROWS_IO: rc = io_row(c, tok, n, 0); break;
+    case ROWS_BONNIE1: rc = io_row(c, tok, n, 1); break;
+    case ROWS_FILE: rc = file_row(c, tok, n); break;
+    case ROWS_NONE:
+        rc = vdc_import_fail(&c->pos, "expected a bonnie++ CSV line, a bonnie/bonnie++ table "
+                             "line or a blank line, found '%.40s'", line);
+        break;
+    }
+ out:
+    g_strfreev(tok);
+    return rc;
+}
+
+int
+vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
+                const char *file, const char *target, int only)
+{
+    text_ctx c = { .pos = { .file = file, .line = 0 }, .rs = rs, .target = target,
+                   .only = only, .rows = ROWS_NONE };
+    const char *p = data, *end = data + len;
+    int rc = -1;
+
+    c.tables = g_ptr_array_new_with_free_func(table_run_free);
+    g_queue_init(&c.awaiting_files);
+    if (!len) {
+        c.pos.line = 1;
+        vdc_import_fail(&c.pos, "empty file: expected agent JSON, bonnie++ CSV lines or a "
+                        "bonnie/bonnie++ table");
+        goto out;
+    }
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char *line;
+        size_t i;
+
+        c.pos.line++;
+        if (l && p[l - 1] == '\r')
+            l--;
+        for (i = 0; i < l; i++) {
+            unsigned char ch = (unsigned char)p[i];
+
+            if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+                vdc_import_fail(&c.pos, "expected text, found binary data (byte 0x%02x)", ch);
+                goto out;
+            }
+        }
+        if (!g_utf8_validate(p, (gssize)l, NULL)) {
+            vdc_import_fail(&c.pos, "expected UTF-8 text, found invalid bytes");
+            goto out;
+        }
+        line = g_strndup(p, l);
+        g_strstrip(line);
+        if (text_line(&c, line) < 0) {
+            g_free(line);
+            goto out;
+        }
+        g_free(line);
+        p = nl ? nl + 1 : end;
+    }
+    if (c.pending_header) {
+        vdc_import_fail(&c.pos, "the table header at line %ld has no data row: expected the "
+                        "results line (file truncated?)", c.pending_header);
+        goto out;
+    }
+    if (!c.n_runs) {
+        vdc_import_fail(&c.pos, "no results found: expected bonnie++ CSV lines or a "
+                        "bonnie/bonnie++ table");
+        goto out;
+    }
+    rc = c.n_runs;
+ out:
+    g_free(c.version);
+    g_free(c.file_host);
+    g_queue_clear(&c.awaiting_files);
+    g_ptr_array_free(c.tables, TRUE);
+    return rc;
+}

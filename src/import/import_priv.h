@@ -1,0 +1,57 @@
+/* Internal to src/import: the text importer's shared pieces (bonnie++ CSV
+ * lines, number and size tokens).  See import.h for the formats. */
+#ifndef VDC_IMPORT_PRIV_H
+#define VDC_IMPORT_PRIV_H
+
+#include <stddef.h>
+
+#include "model/result.h"
+
+/* Where we are, for "FILE:LINE: what was expected" messages. */
+typedef struct {
+    const char *file;
+    long line;
+} vdc_import_pos;
+
+/* Print "vmdiskcmp: FILE:LINE: MESSAGE" once; returns -1. */
+int vdc_import_fail(const vdc_import_pos *pos, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A number as bonnie prints it: digits with an optional fraction, no sign
+ * and no exponent ("135.8", "6065").  Returns 0 or -1 (no message). */
+int vdc_import_number(const char *tok, double *out);
+
+/* A file size as bonnie/bonnie++ print it: "2G", "10048M", "16M" or a bare
+ * number of MiB ("256", bonnie 1.x and bonnie++ < 1.00).  Stores MiB. */
+int vdc_import_size_mib(const char *tok, int64_t *mib);
+
+/* A chunk size: "8192", "16k", "1m" (bytes, bonnie++ print_size units). */
+int vdc_import_chunk(const char *tok, int64_t *bytes);
+
+/* A bonnie++ latency: "5662us", "25ms", "3s"; stores microseconds. */
+int vdc_import_latency(const char *tok, double *us);
+
+/* A file-test spec of a 1.0x CSV line or any table: "16", "16:102400:0",
+ * "16:102400:0/1024", "16:link", "16/64" into @files. */
+int vdc_import_files_spec(const char *tok, vdc_files_info *files);
+
+/* Does @line look like a CSV line (20 or more commas)? */
+int vdc_import_is_csv_line(const char *line);
+
+/* Is @line a bonnie++ CSV header ("name,file_size,..." or
+ * "format_version,bonnie_version,...")? */
+int vdc_import_is_csv_header(const char *line);
+
+/* Parse one bonnie++ CSV line (27, 48 or 50 fields, detected from the
+ * line itself) into @run (freshly _init'ed), setting samples and metadata
+ * (tool, hostname, sizes, seed, source.format; source.file/line are set by
+ * the caller).  Returns 0, or -1 after vdc_import_fail. */
+int vdc_import_csv_line(const char *line, const vdc_import_pos *pos, vdc_run *run);
+
+/* The text importer (tables and CSV lines); @only: 0 = both, 1 = CSV
+ * lines only, 2 = tables only.  Appends runs with target @target to @rs
+ * (a scratch set).  Returns the number of runs, or -1. */
+int vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
+                    const char *file, const char *target, int only);
+
+#endif
