@@ -1,0 +1,509 @@
+/* vmdiskcmp-agent: the file tests (bonnie++ 2.00a bon_file.cpp COpenTest
+ * and bonnie++.cpp TestDirOps): sequential create, stat/read, delete, then
+ * random create, stat/read, delete of cfg->files * 1024 files in
+ * DIR/Bonnie.PID (and its cfg->file_dirs subdirectories 00000, 00001...).
+ *
+ * Names (bonnie++ make_names): 0-12 random characters from [a-z0-9A-Z]
+ * after ("sequential", "%010x%s") or before ("random", "%s%010x") the
+ * file's index in hex, so sequential names sort in creation order and
+ * random ones do not.  Sizes: MIN + uniform [0, MAX-MIN] bytes, drawn in
+ * creation order (MAX only when MIN = MAX).  Stat/read = stat(2), then
+ * read(2) the whole file CHUNK at a time; sequential stat and delete walk
+ * readdir(3) order, random ones a shuffled order.  Create and delete end
+ * with sync(2) inside the timed interval, as bonnie++.  All randomness
+ * comes from the run's PRNG and enters the op digest. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "filetests.h"
+
+#define RAND_EXTRA_LEN 12
+#define NAME_LEN (6 + 10 + RAND_EXTRA_LEN + 1)
+
+static const char rand_chars[] =
+    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+struct file_set {
+    uint32_t n;
+    char *names;        /* n * NAME_LEN */
+    uint32_t *order;    /* permutation of 0..n-1 */
+    uint32_t *dir_of;   /* directory index of each file */
+    int *dir_fds;       /* -b: open directories to fsync, else NULL */
+    char top[4096];     /* DIR/Bonnie.PID */
+    int cwd_fd;         /* where we were before chdir(top) */
+    int in_top;         /* we are inside top and it exists */
+    char *buf;
+};
+
+static char *
+name_at(struct file_set *fs, uint32_t i)
+{
+    return fs->names + (size_t)i * NAME_LEN;
+}
+
+static void
+make_names(struct agent_ctx *ctx, struct file_set *fs, int random_names)
+{
+    uint32_t dirs = ctx->cfg->file_dirs;
+
+    agent_digest_str(ctx, random_names ? "random-names" : "seq-names");
+    for (uint32_t i = 0; i < fs->n; i++) {
+        char extra[RAND_EXTRA_LEN + 1];
+        size_t len = (size_t)agent_prng_below(&ctx->prng, RAND_EXTRA_LEN + 1);
+        char *p = name_at(fs, i);
+
+        for (size_t j = 0; j < len; j++)
+            extra[j] = rand_chars[agent_prng_below(&ctx->prng,
+                                                   sizeof(rand_chars) - 1)];
+        extra[len] = '\0';
+        fs->dir_of[i] = (uint32_t)((uint64_t)i * dirs / fs->n);
+        if (dirs > 1)
+            p += sprintf(p, "%05u/", fs->dir_of[i]);
+        if (random_names)
+            sprintf(p, "%s%010x", extra, i);
+        else
+            sprintf(p, "%010x%s", i, extra);
+        agent_digest_str(ctx, name_at(fs, i));
+    }
+}
+
+static void
+shuffle(struct agent_ctx *ctx, struct file_set *fs)
+{
+    for (uint32_t i = 0; i < fs->n; i++)
+        fs->order[i] = i;
+    /* Fisher-Yates (bonnie++ random_sort swaps each with a random index) */
+    for (uint32_t i = fs->n; i > 1; i--) {
+        uint32_t j = (uint32_t)agent_prng_below(&ctx->prng, i);
+        uint32_t tmp = fs->order[i - 1];
+
+        fs->order[i - 1] = fs->order[j];
+        fs->order[j] = tmp;
+    }
+    agent_digest_str(ctx, "shuffle");
+    for (uint32_t i = 0; i < fs->n; i++)
+        agent_digest_u64(ctx, fs->order[i]);
+}
+
+/* Best-effort removal of whatever the tests left (after a failure). */
+static void
+cleanup(struct agent_ctx *ctx, struct file_set *fs)
+{
+    char sub[16];
+
+    if (!fs->in_top)
+        return;
+    for (uint32_t i = 0; i < fs->n; i++)
+        unlink(name_at(fs, i));
+    if (fs->dir_fds)
+        for (uint32_t d = 0; d < ctx->cfg->file_dirs; d++)
+            if (fs->dir_fds[d] >= 0) {
+                close(fs->dir_fds[d]);
+                fs->dir_fds[d] = -1;
+            }
+    for (uint32_t d = 0; ctx->cfg->file_dirs > 1 && d < ctx->cfg->file_dirs; d++) {
+        snprintf(sub, sizeof(sub), "%05u", d);
+        rmdir(sub);
+    }
+    if (fchdir(fs->cwd_fd) == 0)
+        rmdir(fs->top);
+    fs->in_top = 0;
+}
+
+static int
+make_dirs(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs)
+{
+    uint32_t dirs = ctx->cfg->file_dirs;
+    char sub[16];
+
+    if (mkdir(fs->top, 0700) < 0)
+        return agent_fail(ctx, t, "mkdir %s: %s", fs->top, strerror(errno));
+    if (chdir(fs->top) < 0) {
+        int e = errno;
+
+        rmdir(fs->top);
+        return agent_fail(ctx, t, "chdir %s: %s", fs->top, strerror(e));
+    }
+    fs->in_top = 1;
+    for (uint32_t d = 0; d < dirs; d++) {
+        const char *dn = ".";
+
+        if (dirs > 1) {
+            snprintf(sub, sizeof(sub), "%05u", d);
+            if (mkdir(sub, 0700) < 0)
+                return agent_fail(ctx, t, "mkdir %s/%s: %s", fs->top, sub,
+                                  strerror(errno));
+            dn = sub;
+        }
+        if (fs->dir_fds) {
+            fs->dir_fds[d] = open(dn, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (fs->dir_fds[d] < 0)
+                return agent_fail(ctx, t, "open %s/%s: %s", fs->top, dn,
+                                  strerror(errno));
+        }
+    }
+    return 0;
+}
+
+/* Remove the (now empty) subdirectories and the top directory. */
+static int
+remove_dirs(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs)
+{
+    uint32_t dirs = ctx->cfg->file_dirs;
+    char sub[16];
+
+    for (uint32_t d = 0; d < dirs; d++) {
+        if (fs->dir_fds && fs->dir_fds[d] >= 0) {
+            close(fs->dir_fds[d]);
+            fs->dir_fds[d] = -1;
+        }
+        if (dirs > 1) {
+            snprintf(sub, sizeof(sub), "%05u", d);
+            if (rmdir(sub) < 0)
+                return agent_fail(ctx, t, "rmdir %s/%s: %s", fs->top, sub,
+                                  strerror(errno));
+        }
+    }
+    if (fchdir(fs->cwd_fd) < 0)
+        return agent_fail(ctx, t, "chdir back: %s", strerror(errno));
+    fs->in_top = 0;
+    if (rmdir(fs->top) < 0)
+        return agent_fail(ctx, t, "rmdir %s: %s", fs->top, strerror(errno));
+    return 0;
+}
+
+static int
+create_files(struct agent_ctx *ctx, struct file_set *fs, int random_names)
+{
+    const struct agent_config *cfg = ctx->cfg;
+    enum agent_test t = random_names ? AGENT_RAN_CREATE : AGENT_SEQ_CREATE;
+    uint64_t range = cfg->file_max_size - cfg->file_min_size;
+    struct agent_clock c;
+    double worst = 0;
+
+    if (agent_before_test(ctx, t) < 0)
+        return -1;
+    agent_progress(cfg->quiet, "Create files in %s order...",
+                   random_names ? "random" : "sequential");
+    make_names(ctx, fs, random_names);
+    if (make_dirs(ctx, t, fs) < 0)
+        return -1;
+    agent_clock_start(&c);
+    for (uint32_t i = 0; i < fs->n; i++) {
+        const char *name = name_at(fs, i);
+        uint64_t size = range ? cfg->file_min_size
+                                + agent_prng_below(&ctx->prng, range + 1)
+                              : cfg->file_max_size;
+        double t0 = agent_now();
+        int fd;
+
+        agent_digest_u64(ctx, size);
+        fd = open(name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+        if (fd < 0)
+            return agent_fail(ctx, t, "create %s/%s: %s", fs->top, name,
+                              strerror(errno));
+        for (uint64_t off = 0; off < size; off += cfg->file_chunk_size) {
+            size_t n = size - off < cfg->file_chunk_size
+                       ? (size_t)(size - off) : cfg->file_chunk_size;
+            ssize_t r = write(fd, fs->buf, n);
+
+            if (r != (ssize_t)n) {
+                int e = errno;
+
+                close(fd);
+                return agent_fail(ctx, t, "write %s/%s: %s", fs->top, name,
+                                  r < 0 ? strerror(e) : "short write");
+            }
+        }
+        if (fs->dir_fds) {
+            if (fsync(fd) < 0 || fsync(fs->dir_fds[fs->dir_of[i]]) < 0) {
+                int e = errno;
+
+                close(fd);
+                return agent_fail(ctx, t, "fsync %s/%s: %s", fs->top, name,
+                                  strerror(e));
+            }
+        }
+        if (close(fd) < 0)
+            return agent_fail(ctx, t, "close %s/%s: %s", fs->top, name,
+                              strerror(errno));
+        double d = agent_now() - t0;
+        if (d > worst)
+            worst = d;
+        if (agent_interrupted)
+            return agent_fail(ctx, t, "interrupted");
+    }
+    sync();
+    agent_record(ctx, t, &c, (double)fs->n, worst);
+    agent_progress(cfg->quiet, "done.\n");
+    return 0;
+}
+
+/* stat(2) a file and read it all (bonnie++ COpenTest::stat_file). */
+static int
+stat_file(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
+          const char *name)
+{
+    struct stat st;
+    int fd;
+
+    if (stat(name, &st) < 0)
+        return agent_fail(ctx, t, "stat %s/%s: %s", fs->top, name,
+                          strerror(errno));
+    if (st.st_size == 0)
+        return 0;
+    fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return agent_fail(ctx, t, "open %s/%s: %s", fs->top, name,
+                          strerror(errno));
+    for (off_t off = 0; off < st.st_size; off += ctx->cfg->file_chunk_size) {
+        size_t n = st.st_size - off < (off_t)ctx->cfg->file_chunk_size
+                   ? (size_t)(st.st_size - off) : ctx->cfg->file_chunk_size;
+        ssize_t r = read(fd, fs->buf, n);
+
+        if (r != (ssize_t)n) {
+            int e = errno;
+
+            close(fd);
+            return agent_fail(ctx, t, "read %s/%s: %s", fs->top, name,
+                              r < 0 ? strerror(e) : "short read");
+        }
+    }
+    close(fd);
+    return 0;
+}
+
+/* Walk each directory in readdir order: stat/read or unlink every file. */
+static int
+walk_sequential(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
+                int delete, double *worst)
+{
+    uint32_t dirs = ctx->cfg->file_dirs, count = 0;
+    char sub[16];
+
+    for (uint32_t d = 0; d < dirs; d++) {
+        DIR *dir;
+        struct dirent *e;
+
+        if (dirs > 1) {
+            snprintf(sub, sizeof(sub), "%05u", d);
+            if (chdir(sub) < 0)
+                return agent_fail(ctx, t, "chdir %s/%s: %s", fs->top, sub,
+                                  strerror(errno));
+        }
+        if (!(dir = opendir("."))) {
+            int err = errno;
+
+            if (dirs > 1 && chdir("..") < 0)
+                return agent_fail(ctx, t, "chdir ..: %s", strerror(errno));
+            return agent_fail(ctx, t, "opendir %s: %s", fs->top, strerror(err));
+        }
+        for (;;) {
+            double t0 = agent_now();
+            int rc = 0;
+
+            errno = 0;
+            if (!(e = readdir(dir)))
+                break;
+            if (e->d_name[0] == '.')
+                continue;
+            if (delete) {
+                if (unlink(e->d_name) < 0)
+                    rc = agent_fail(ctx, t, "unlink %s/%s: %s", fs->top,
+                                    e->d_name, strerror(errno));
+                else if (fs->dir_fds && fsync(fs->dir_fds[d]) < 0)
+                    rc = agent_fail(ctx, t, "fsync directory %s: %s", fs->top,
+                                    strerror(errno));
+            } else {
+                rc = stat_file(ctx, t, fs, e->d_name);
+            }
+            if (rc < 0 || agent_interrupted) {
+                closedir(dir);
+                if (dirs > 1 && chdir("..") < 0)
+                    return agent_fail(ctx, t, "chdir ..: %s", strerror(errno));
+                return rc < 0 ? -1 : agent_fail(ctx, t, "interrupted");
+            }
+            count++;
+            double dt = agent_now() - t0;
+            if (dt > *worst)
+                *worst = dt;
+        }
+        closedir(dir);
+        if (dirs > 1 && chdir("..") < 0)
+            return agent_fail(ctx, t, "chdir ..: %s", strerror(errno));
+    }
+    if (count != fs->n)
+        return agent_fail(ctx, t, "expected %u files in %s, found %u", fs->n,
+                          fs->top, count);
+    return 0;
+}
+
+static int
+stat_sequential(struct agent_ctx *ctx, struct file_set *fs)
+{
+    const enum agent_test t = AGENT_SEQ_STAT;
+    struct agent_clock c;
+    double worst = 0;
+
+    if (agent_before_test(ctx, t) < 0)
+        return -1;
+    agent_progress(ctx->cfg->quiet, "Stat files in sequential order...");
+    agent_clock_start(&c);
+    if (walk_sequential(ctx, t, fs, 0, &worst) < 0)
+        return -1;
+    agent_record(ctx, t, &c, (double)fs->n, worst);
+    agent_progress(ctx->cfg->quiet, "done.\n");
+    return 0;
+}
+
+static int
+delete_sequential(struct agent_ctx *ctx, struct file_set *fs)
+{
+    const enum agent_test t = AGENT_SEQ_DEL;
+    struct agent_clock c;
+    double worst = 0;
+
+    if (agent_before_test(ctx, t) < 0)
+        return -1;
+    agent_progress(ctx->cfg->quiet, "Delete files in sequential order...");
+    agent_clock_start(&c);
+    if (walk_sequential(ctx, t, fs, 1, &worst) < 0)
+        return -1;
+    if (remove_dirs(ctx, t, fs) < 0)
+        return -1;
+    sync();
+    agent_record(ctx, t, &c, (double)fs->n, worst);
+    agent_progress(ctx->cfg->quiet, "done.\n");
+    return 0;
+}
+
+static int
+stat_random(struct agent_ctx *ctx, struct file_set *fs)
+{
+    const enum agent_test t = AGENT_RAN_STAT;
+    struct agent_clock c;
+    double worst = 0;
+
+    if (agent_before_test(ctx, t) < 0)
+        return -1;
+    agent_progress(ctx->cfg->quiet, "Stat files in random order...");
+    shuffle(ctx, fs);
+    agent_clock_start(&c);
+    for (uint32_t i = 0; i < fs->n; i++) {
+        double t0 = agent_now();
+
+        if (stat_file(ctx, t, fs, name_at(fs, fs->order[i])) < 0)
+            return -1;
+        double d = agent_now() - t0;
+        if (d > worst)
+            worst = d;
+        if (agent_interrupted)
+            return agent_fail(ctx, t, "interrupted");
+    }
+    agent_record(ctx, t, &c, (double)fs->n, worst);
+    agent_progress(ctx->cfg->quiet, "done.\n");
+    return 0;
+}
+
+static int
+delete_random(struct agent_ctx *ctx, struct file_set *fs)
+{
+    const enum agent_test t = AGENT_RAN_DEL;
+    struct agent_clock c;
+    double worst = 0;
+
+    if (agent_before_test(ctx, t) < 0)
+        return -1;
+    agent_progress(ctx->cfg->quiet, "Delete files in random order...");
+    shuffle(ctx, fs);
+    agent_clock_start(&c);
+    for (uint32_t i = 0; i < fs->n; i++) {
+        uint32_t k = fs->order[i];
+        double t0 = agent_now();
+
+        if (unlink(name_at(fs, k)) < 0)
+            return agent_fail(ctx, t, "unlink %s/%s: %s", fs->top,
+                              name_at(fs, k), strerror(errno));
+        if (fs->dir_fds && fsync(fs->dir_fds[fs->dir_of[k]]) < 0)
+            return agent_fail(ctx, t, "fsync directory %s: %s", fs->top,
+                              strerror(errno));
+        double d = agent_now() - t0;
+        if (d > worst)
+            worst = d;
+        if (agent_interrupted)
+            return agent_fail(ctx, t, "interrupted");
+    }
+    if (remove_dirs(ctx, t, fs) < 0)
+        return -1;
+    sync();
+    agent_record(ctx, t, &c, (double)fs->n, worst);
+    agent_progress(ctx->cfg->quiet, "done.\n");
+    return 0;
+}
+
+int
+agent_file_tests(struct agent_ctx *ctx, const char *dir)
+{
+    const struct agent_config *cfg = ctx->cfg;
+    struct file_set fs;
+    int rc = -1;
+
+    memset(&fs, 0, sizeof(fs));
+    fs.cwd_fd = -1;
+    fs.n = cfg->files * AGENT_FILE_UNIT;
+    snprintf(fs.top, sizeof(fs.top), "%s/Bonnie.%ld", dir, (long)getpid());
+    fs.names = calloc(fs.n, NAME_LEN);
+    fs.order = calloc(fs.n, sizeof(*fs.order));
+    fs.dir_of = calloc(fs.n, sizeof(*fs.dir_of));
+    fs.buf = agent_aligned_alloc(cfg->file_chunk_size);
+    if (cfg->fsync_every_write) {
+        fs.dir_fds = calloc(cfg->file_dirs, sizeof(*fs.dir_fds));
+        for (uint32_t d = 0; fs.dir_fds && d < cfg->file_dirs; d++)
+            fs.dir_fds[d] = -1;
+    }
+    if (!fs.names || !fs.order || !fs.dir_of || !fs.buf
+        || (cfg->fsync_every_write && !fs.dir_fds)) {
+        agent_fail(ctx, AGENT_SEQ_CREATE, "out of memory for %u file names",
+                   fs.n);
+        goto out;
+    }
+    memset(fs.buf, 'a', cfg->file_chunk_size);
+    fs.cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fs.cwd_fd < 0) {
+        agent_fail(ctx, AGENT_SEQ_CREATE, "open the current directory: %s",
+                   strerror(errno));
+        goto out;
+    }
+    agent_digest_str(ctx, "files");
+    agent_digest_u64(ctx, fs.n);
+
+    if (create_files(ctx, &fs, 0) < 0 || stat_sequential(ctx, &fs) < 0
+        || delete_sequential(ctx, &fs) < 0)
+        goto out;
+    if (create_files(ctx, &fs, 1) < 0 || stat_random(ctx, &fs) < 0
+        || delete_random(ctx, &fs) < 0)
+        goto out;
+    rc = 0;
+ out:
+    if (rc < 0)
+        cleanup(ctx, &fs);
+    if (fs.cwd_fd >= 0) {
+        if (fchdir(fs.cwd_fd) < 0)
+            agent_msg("chdir back: %s", strerror(errno));
+        close(fs.cwd_fd);
+    }
+    free(fs.names);
+    free(fs.order);
+    free(fs.dir_of);
+    free(fs.dir_fds);
+    free(fs.buf);
+    return rc;
+}

@@ -1,0 +1,508 @@
+/* vmdiskcmp-agent: command-line options and sizes (see options.h).
+ * One table drives getopt_long, validation messages and --help. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum {
+    OPT_SEED = 256, OPT_TARGET, OPT_REPETITION, OPT_PER_CHAR,
+    OPT_PER_CHAR_SIZE, OPT_SWEEP, OPT_DIRECT, OPT_DROP_CACHES,
+    OPT_DESTROY_DATA, OPT_CSV, OPT_CSV_FILE, OPT_JSON, OPT_TRACE_DIGEST,
+    OPT_HELP, OPT_VERSION,
+};
+
+struct agent_option {
+    const char *name;   /* long name, or NULL */
+    int val;            /* short option character or OPT_* */
+    int has_arg;        /* no_argument, required_argument, optional_argument */
+    const char *arg;    /* argument name for --help */
+    const char *help;
+};
+
+static const struct agent_option options[] = {
+    { "directory", 'd', required_argument, "DIR|DEV",
+      "target: a directory on a mounted filesystem (all tests) or a block "
+      "device (seeks and --sweep only); required" },
+    { "size", 's', required_argument, "SIZE[:CHUNK[:SEEKS[:PROCS]]]",
+      "test file size (bare number: MiB; or N[k|m|g]), default 2x RAM; "
+      "CHUNK block size (default 8k, power of 2, 256..1m); SEEKS (8192) and "
+      "seeker PROCS (5) as bonnie++ 2.00a; 0 skips the sequential and seek "
+      "tests" },
+    { "number", 'n', required_argument, "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]",
+      "file tests: NUM*1024 files (default 16), sizes MIN..MAX bytes "
+      "(default 0), in DIRS directories (1), written CHUNK at a time (8k); "
+      "0 skips the file tests" },
+    { "ram", 'r', required_argument, "MiB",
+      "RAM to size for (default MemTotal)" },
+    { "repeat", 'x', required_argument, "N", "run the tests N times (1)" },
+    { "seed", OPT_SEED, required_argument, "N",
+      "PRNG seed, decimal or 0x hex (default: from getrandom)" },
+    { NULL, 'z', required_argument, "N", "same as --seed (bonnie++ -z)" },
+    { "machine", 'm', required_argument, "NAME",
+      "machine name in the table and CSV (default: uname nodename)" },
+    { "target", OPT_TARGET, required_argument, "NAME",
+      "runs[].target in the JSON (default: basename of -d)" },
+    { "repetition", OPT_REPETITION, required_argument, "N",
+      "runs[].repetition of the first run (0); -x runs count up from it" },
+    { "fsync", 'b', no_argument, NULL,
+      "fsync after every write where bonnie++ -b does (seek updates, file "
+      "creation and its directory)" },
+    { "direct-io", 'D', no_argument, NULL,
+      "O_DIRECT for the block, rewrite, block read and seek tests" },
+    { "per-char", OPT_PER_CHAR, required_argument, "syscall|stdio",
+      "per-char tests with one-byte write(2)/read(2) (bonnie++ >= 1.92, "
+      "default) or putc/getc (bonnie++ 1.03)" },
+    { "per-char-size", OPT_PER_CHAR_SIZE, required_argument, "SIZE",
+      "bytes moved by the per-char tests (bare number: MiB; default 3 as "
+      "bonnie++ 2.00a; 0 skips them)" },
+    { "sweep", OPT_SWEEP, optional_argument, "LIST",
+      "instead of the bonnie++ tests, read and write SIZE sequentially at "
+      "each block size of LIST (default 512,4k,8k,16k,32k,64k,1m)" },
+    { "direct", OPT_DIRECT, no_argument, NULL, "O_DIRECT in the sweep" },
+    { "drop-caches", OPT_DROP_CACHES, no_argument, NULL,
+      "sync and drop the page cache before each test (root)" },
+    { "destroy-data", OPT_DESTROY_DATA, no_argument, NULL,
+      "allow writing to a block device that carries a filesystem, "
+      "partition table or LVM signature" },
+    { "force", 'f', no_argument, NULL, "allow a size under 2x RAM" },
+    { "csv", OPT_CSV, no_argument, NULL,
+      "print bonnie++ 2.00a CSV (format 1.98) instead of the table" },
+    { "csv-file", OPT_CSV_FILE, required_argument, "FILE",
+      "also write the CSV to FILE (atomically)" },
+    { "json", OPT_JSON, required_argument, "FILE",
+      "write the result JSON (doc/result-format.md) to FILE (atomically)" },
+    { "trace-digest", OPT_TRACE_DIGEST, no_argument, NULL,
+      "print the op-sequence digest of each run" },
+    { "quiet", 'q', no_argument, NULL, "no progress messages" },
+    { "help", OPT_HELP, no_argument, NULL, "this text" },
+    { "version", OPT_VERSION, no_argument, NULL, "print the version" },
+};
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+void
+agent_config_init(struct agent_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->chunk_size = AGENT_DEFAULT_CHUNK;
+    cfg->seeks = AGENT_DEFAULT_SEEKS;
+    cfg->seek_procs = AGENT_DEFAULT_SEEK_PROCS;
+    cfg->per_char_size = AGENT_DEFAULT_PER_CHAR;
+    cfg->files = AGENT_DEFAULT_FILES;
+    cfg->file_dirs = 1;
+    cfg->file_chunk_size = AGENT_DEFAULT_CHUNK;
+    cfg->repeats = 1;
+    cfg->per_char = AGENT_PER_CHAR_SYSCALL;
+}
+
+int
+agent_parse_size(const char *s, uint64_t bare_unit, uint64_t *out)
+{
+    uint64_t v = 0, mult = bare_unit;
+    const char *p = s;
+
+    if (!s || !isdigit((unsigned char)*p))
+        return -1;
+    for (; isdigit((unsigned char)*p); p++) {
+        if (v > (UINT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p) {
+        switch (tolower((unsigned char)*p)) {
+        case 'k': mult = 1ull << 10; break;
+        case 'm': mult = 1ull << 20; break;
+        case 'g': mult = 1ull << 30; break;
+        case 't': mult = 1ull << 40; break;
+        default: return -1;
+        }
+        if (p[1])
+            return -1;
+    }
+    if (mult && v > UINT64_MAX / mult)
+        return -1;
+    *out = v * mult;
+    return 0;
+}
+
+int
+agent_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return AGENT_OPT_ERROR;
+}
+
+static int
+is_pow2(uint64_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+/* Split @s at ':' into at most @max fields (in place in @buf). */
+static int
+split_colon(const char *s, char *buf, size_t buflen, char **field, int max)
+{
+    int n = 0;
+
+    if (strlen(s) >= buflen)
+        return -1;
+    strcpy(buf, s);
+    field[n++] = buf;
+    for (char *p = buf; *p; p++) {
+        if (*p == ':') {
+            if (n == max)
+                return -1;
+            *p = '\0';
+            field[n++] = p + 1;
+        }
+    }
+    return n;
+}
+
+static int
+parse_s(const char *arg, struct agent_config *cfg, char *err, size_t errlen)
+{
+    char buf[256], *f[4];
+    uint64_t v;
+    int n = split_colon(arg, buf, sizeof(buf), f, 4);
+    const char *what = "expected SIZE[:CHUNK[:SEEKS[:PROCS]]], SIZE in MiB "
+                       "or N[k|m|g]";
+
+    if (n < 1 || agent_parse_size(f[0], 1ull << 20, &v) < 0)
+        return fail(err, errlen, "-s %s: %s", arg, what);
+    cfg->file_size = v;
+    cfg->file_size_given = 1;
+    if (n >= 2) {
+        if (agent_parse_size(f[1], 1, &v) < 0 || !is_pow2(v) || v < 256
+            || v > (1u << 20))
+            return fail(err, errlen, "-s %s: CHUNK %s: expected a power of 2 "
+                        "from 256 to 1m", arg, f[1]);
+        cfg->chunk_size = (uint32_t)v;
+    }
+    if (n >= 3) {
+        if (agent_parse_size(f[2], 1, &v) < 0 || v < 1 || v > (1u << 30))
+            return fail(err, errlen, "-s %s: SEEKS %s: expected a count "
+                        "from 1 to 1g", arg, f[2]);
+        cfg->seeks = (uint32_t)v;
+    }
+    if (n >= 4) {
+        if (agent_parse_size(f[3], 1, &v) < 0 || v < 1 || v > 256)
+            return fail(err, errlen, "-s %s: PROCS %s: expected 1 to 256 "
+                        "seeker processes", arg, f[3]);
+        cfg->seek_procs = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int
+parse_n(const char *arg, struct agent_config *cfg, char *err, size_t errlen)
+{
+    char buf[256], *f[5];
+    uint64_t v;
+    int n = split_colon(arg, buf, sizeof(buf), f, 5);
+
+    if (n < 1 || agent_parse_size(f[0], 1, &v) < 0)
+        return fail(err, errlen, "-n %s: expected NUM[:MAX[:MIN[:DIRS"
+                    "[:CHUNK]]]], NUM a count of 1024 files", arg);
+    /* bonnie++ -n takes an 'm' suffix for millions of files: we take k/m
+     * as binary multiples of the 1024-file unit, like its size_from_str. */
+    if (v > (1u << 20))
+        return fail(err, errlen, "-n %s: NUM %s: expected at most 1m "
+                    "(units of 1024 files)", arg, f[0]);
+    cfg->files = (uint32_t)v;
+    if (n >= 2) {
+        if (agent_parse_size(f[1], 1, &v) < 0 || v > (1ull << 31))
+            return fail(err, errlen, "-n %s: MAX %s: expected a size in "
+                        "bytes or N[k|m|g] up to 2g", arg, f[1]);
+        cfg->file_max_size = v;
+    }
+    if (n >= 3) {
+        if (agent_parse_size(f[2], 1, &v) < 0 || v > cfg->file_max_size)
+            return fail(err, errlen, "-n %s: MIN %s: expected a size in "
+                        "bytes not above MAX", arg, f[2]);
+        cfg->file_min_size = v;
+    }
+    if (n >= 4) {
+        if (agent_parse_size(f[3], 1, &v) < 0 || v < 1 || v > 99999)
+            return fail(err, errlen, "-n %s: DIRS %s: expected 1 to 99999 "
+                        "directories", arg, f[3]);
+        cfg->file_dirs = (uint32_t)v;
+    }
+    if (n >= 5) {
+        if (agent_parse_size(f[4], 1, &v) < 0 || !is_pow2(v) || v < 256
+            || v > (1u << 20))
+            return fail(err, errlen, "-n %s: CHUNK %s: expected a power of "
+                        "2 from 256 to 1m", arg, f[4]);
+        cfg->file_chunk_size = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int
+parse_sweep(const char *arg, struct agent_config *cfg, char *err,
+            size_t errlen)
+{
+    static const uint32_t defaults[] = {
+        512, 4096, 8192, 16384, 32768, 65536, 1048576
+    };
+    char buf[512];
+    char *save = NULL, *tok;
+
+    cfg->sweep = 1;
+    cfg->n_sweep_sizes = 0;
+    if (!arg) {
+        memcpy(cfg->sweep_sizes, defaults, sizeof(defaults));
+        cfg->n_sweep_sizes = sizeof(defaults) / sizeof(defaults[0]);
+        return 0;
+    }
+    if (strlen(arg) >= sizeof(buf) || !*arg)
+        return fail(err, errlen, "--sweep=%s: expected a comma-separated "
+                    "list of block sizes", arg);
+    strcpy(buf, arg);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t v;
+
+        if (agent_parse_size(tok, 1, &v) < 0 || v < 1 || v > (64u << 20))
+            return fail(err, errlen, "--sweep=%s: block size %s: expected "
+                        "bytes or N[k|m], 1 to 64m", arg, tok);
+        if (cfg->n_sweep_sizes == AGENT_SWEEP_MAX)
+            return fail(err, errlen, "--sweep=%s: expected at most %d "
+                        "block sizes", arg, AGENT_SWEEP_MAX);
+        cfg->sweep_sizes[cfg->n_sweep_sizes++] = (uint32_t)v;
+    }
+    if (!cfg->n_sweep_sizes)
+        return fail(err, errlen, "--sweep=%s: expected a comma-separated "
+                    "list of block sizes", arg);
+    return 0;
+}
+
+static int
+parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max,
+            uint64_t *out, char *err, size_t errlen)
+{
+    uint64_t v;
+
+    if (agent_parse_u64(arg, &v) < 0 || v < min || v > max)
+        return fail(err, errlen, "%s %s: expected a whole number from "
+                    "%llu to %llu", opt, arg, (unsigned long long)min,
+                    (unsigned long long)max);
+    *out = v;
+    return 0;
+}
+
+int
+agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
+                    char *err, size_t errlen)
+{
+    struct option longopts[N_OPTIONS + 1];
+    char shortopts[3 * N_OPTIONS + 2];
+    size_t nl = 0, ns = 0;
+    uint64_t v = 0;
+    int c;
+
+    shortopts[ns++] = ':';
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (options[i].name) {
+            longopts[nl].name = options[i].name;
+            longopts[nl].has_arg = options[i].has_arg;
+            longopts[nl].flag = NULL;
+            longopts[nl].val = options[i].val;
+            nl++;
+        }
+        if (options[i].val < 256) {
+            shortopts[ns++] = (char)options[i].val;
+            if (options[i].has_arg == required_argument)
+                shortopts[ns++] = ':';
+        }
+    }
+    memset(&longopts[nl], 0, sizeof(longopts[nl]));
+    shortopts[ns] = '\0';
+
+    optind = 0;     /* full re-initialisation (glibc and musl) */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            if (!*optarg)
+                return fail(err, errlen, "-d '': expected a directory or "
+                            "block device");
+            cfg->target_path = optarg;
+            break;
+        case 's':
+            if (parse_s(optarg, cfg, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            break;
+        case 'n':
+            if (parse_n(optarg, cfg, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            break;
+        case 'r':
+            if (parse_count("-r", optarg, 1, 1ull << 40, &v, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            cfg->ram_mib = v;
+            cfg->ram_given = 1;
+            break;
+        case 'x':
+            if (parse_count("-x", optarg, 1, 100000, &v, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            cfg->repeats = (int)v;
+            break;
+        case 'z':
+        case OPT_SEED:
+            if (agent_parse_u64(optarg, &cfg->seed) < 0)
+                return fail(err, errlen, "%s %s: expected an unsigned 64-bit "
+                            "number (decimal or 0x hex)",
+                            c == 'z' ? "-z" : "--seed", optarg);
+            cfg->seed_given = 1;
+            break;
+        case 'm':
+            cfg->machine = optarg;
+            break;
+        case OPT_TARGET:
+            if (!*optarg)
+                return fail(err, errlen, "--target '': expected a name");
+            cfg->target_name = optarg;
+            break;
+        case OPT_REPETITION:
+            if (parse_count("--repetition", optarg, 0, 1000000000, &v, err,
+                            errlen) < 0)
+                return AGENT_OPT_ERROR;
+            cfg->repetition0 = (int)v;
+            break;
+        case 'b':
+            cfg->fsync_every_write = 1;
+            break;
+        case 'D':
+            cfg->direct_io = 1;
+            break;
+        case OPT_PER_CHAR:
+            if (!strcmp(optarg, "syscall"))
+                cfg->per_char = AGENT_PER_CHAR_SYSCALL;
+            else if (!strcmp(optarg, "stdio"))
+                cfg->per_char = AGENT_PER_CHAR_STDIO;
+            else
+                return fail(err, errlen, "--per-char=%s: expected syscall "
+                            "or stdio", optarg);
+            break;
+        case OPT_PER_CHAR_SIZE:
+            if (agent_parse_size(optarg, 1ull << 20, &cfg->per_char_size) < 0)
+                return fail(err, errlen, "--per-char-size %s: expected MiB "
+                            "or N[k|m|g]", optarg);
+            break;
+        case OPT_SWEEP:
+            if (parse_sweep(optarg, cfg, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            break;
+        case OPT_DIRECT:
+            cfg->sweep_direct = 1;
+            break;
+        case OPT_DROP_CACHES:
+            cfg->drop_caches = 1;
+            break;
+        case OPT_DESTROY_DATA:
+            cfg->destroy_data = 1;
+            break;
+        case 'f':
+            cfg->force = 1;
+            break;
+        case OPT_CSV:
+            cfg->csv = 1;
+            break;
+        case OPT_CSV_FILE:
+            cfg->csv_file = optarg;
+            break;
+        case OPT_JSON:
+            cfg->json_file = optarg;
+            break;
+        case OPT_TRACE_DIGEST:
+            cfg->trace_digest = 1;
+            break;
+        case 'q':
+            cfg->quiet = 1;
+            break;
+        case OPT_HELP:
+            return AGENT_OPT_HELP;
+        case OPT_VERSION:
+            return AGENT_OPT_VERSION;
+        case ':':
+            if (optopt && optopt < 256)
+                return fail(err, errlen, "-%c: expected an argument", optopt);
+            return fail(err, errlen, "%s: expected an argument",
+                        argv[optind - 1]);
+        default:
+            if (optopt && optopt < 256)
+                return fail(err, errlen, "-%c: unknown option (see --help)",
+                            optopt);
+            return fail(err, errlen, "%s: unknown option (see --help)",
+                        argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail(err, errlen, "%s: unexpected argument (options only; "
+                    "see --help)", argv[optind]);
+    if (!cfg->target_path)
+        return fail(err, errlen, "missing target: expected -d DIR|DEV");
+    if (cfg->file_size && cfg->file_size % cfg->chunk_size)
+        return fail(err, errlen, "-s: size %llu bytes: expected a multiple "
+                    "of the chunk size %u", (unsigned long long)cfg->file_size,
+                    cfg->chunk_size);
+    if (cfg->sweep && cfg->file_size_given && !cfg->file_size)
+        return fail(err, errlen, "-s 0: expected a size above 0 for --sweep");
+    return AGENT_OPT_RUN;
+}
+
+void
+agent_usage(FILE *fp)
+{
+    fprintf(fp, "usage: vmdiskcmp-agent -d DIR|DEV [options]\n"
+            "A static, seeded, bonnie++ 2.00a-compatible disk benchmark "
+            "(vmdiskcmp %s).\n\n", vdc_agent_version);
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const struct agent_option *o = &options[i];
+        char head[96];
+        int n = 0;
+
+        if (o->val < 256)
+            n += snprintf(head + n, sizeof(head) - (size_t)n, "-%c%s",
+                          o->val, o->name ? ", " : "");
+        if (o->name)
+            n += snprintf(head + n, sizeof(head) - (size_t)n, "--%s",
+                          o->name);
+        if (o->arg) {
+            if (o->has_arg == optional_argument)
+                snprintf(head + n, sizeof(head) - (size_t)n, "[=%s]", o->arg);
+            else
+                snprintf(head + n, sizeof(head) - (size_t)n, " %s", o->arg);
+        }
+        fprintf(fp, "  %s\n      %s\n", head, o->help);
+    }
+    fprintf(fp, "\nOutput: the bonnie++ table on stdout (or CSV with --csv); "
+            "the seed on stderr.\nExit status: 0 ok, 1 runtime failure "
+            "(the test named), 2 bad input.\nSee doc/agent.md.\n");
+}
