@@ -8,3 +8,7 @@ tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_stats_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(GSL_LIBS) $(GLIB_LIBS) -lm
 endif
+
+# Shell tests: golden renderers, seed comparisons, bad input, Chromium.
+TESTS += tests/integration/report-golden.sh
+EXTRA_DIST += tests/integration/report-golden.sh tests/golden/report

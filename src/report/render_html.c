@@ -78,12 +78,26 @@ nice_step(double max, int ticks)
 static void
 fmt_tick(char *buf, size_t size, double v)
 {
-    if (v >= 1e6 && fmod(v, 1e6) == 0)
+    if (v >= 1e6)
         snprintf(buf, size, "%gM", v / 1e6);
     else if (v >= 1e4 && fmod(v, 1e3) == 0)
         snprintf(buf, size, "%gk", v / 1e3);
     else
         snprintf(buf, size, "%g", v);
+}
+
+/* 1.45M, 738k, 3084, 809.3: a bar label */
+static void
+fmt_compact(char *buf, size_t size, double v)
+{
+    if (fabs(v) >= 1e6)
+        snprintf(buf, size, "%.2fM", v / 1e6);
+    else if (fabs(v) >= 1e5)
+        snprintf(buf, size, "%.0fk", v / 1e3);
+    else if (fabs(v) >= 1e3)
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%.1f", v);
 }
 
 static void
@@ -114,8 +128,8 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
         }
     if (max <= 0)
         max = 1;
-    step = nice_step(max * 1.05, 6);
-    max = ceil(max * 1.05 / step) * step;
+    step = nice_step(max * 1.08, 6);
+    max = ceil(max * 1.08 / step) * step;
 
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
@@ -176,6 +190,17 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
             cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
             cairo_fill(cr);
+            {
+                /* the mean above the bar (and its whisker), so that small
+                 * bars beside large ones can still be read */
+                double top = M_TOP + ph - (c->sum.has_ci_mean ? c->sum.ci_mean[1] : c->sum.mean) / max * ph;
+                char lab[32];
+
+                fmt_compact(lab, sizeof(lab), c->sum.mean);
+                cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+                cairo_set_font_size(cr, bw >= 34 ? 9.5 : 8);
+                text_at(cr, x + bw / 2, top - 4, lab, 0.5);
+            }
             if (c->sum.has_ci_mean) {
                 double lo = M_TOP + ph - fmax(c->sum.ci_mean[0], 0) / max * ph;
                 double hi = M_TOP + ph - c->sum.ci_mean[1] / max * ph;

@@ -217,7 +217,7 @@ text_other_tests(GString *out, const struct vdc_analysis *a)
 
 /* Lines shared by text and Markdown: outliers and samples with no value. */
 static void
-notes(GString *out, const struct vdc_analysis *a, const char *bullet)
+notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char *sub)
 {
     size_t ti, ki, i;
     int any = 0;
@@ -233,15 +233,15 @@ notes(GString *out, const struct vdc_analysis *a, const char *bullet)
 
             for (i = 0; i < c->n_values; i++)
                 if (c->samples[i].outlier) {
-                    g_string_append_printf(out, "%s  outlier: target %s, test %s, repetition %" G_GINT64_FORMAT
-                                           ", value %s %s, modified z %.2f\n", bullet, c->target, c->test_key,
+                    g_string_append_printf(out, "%soutlier: target %s, test %s, repetition %" G_GINT64_FORMAT
+                                           ", value %s %s, modified z %.2f\n", sub, c->target, c->test_key,
                                            c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value),
                                            c->unit ? c->unit : "", c->samples[i].modified_z);
                     any = 1;
                 }
         }
     if (!any)
-        g_string_append_printf(out, "%s  no sample flagged.\n", bullet);
+        g_string_append_printf(out, "%sno sample flagged.\n", sub);
     for (ti = 0; ti < a->n_targets; ti++)
         for (ki = 0; ki < a->n_tests; ki++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
@@ -287,7 +287,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     }
     text_other_tests(out, a);
     g_string_append_c(out, '\n');
-    notes(out, a, "");
+    notes(out, a, "", "  ");
     return g_string_free(out, FALSE);
 }
 
@@ -381,7 +381,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "## Results\n\n");
     md_table(out, a, 1);
     g_string_append(out, "\n## Outliers and excluded samples\n\n");
-    notes(out, a, "- ");
+    notes(out, a, "- ", "  - ");
     g_string_append(out, "\n## How to reproduce\n\n");
     meta = vdc_metadata_lines(rs, a);
     for (i = 0; meta[i]; i += 2) {

@@ -1,0 +1,127 @@
+#!/bin/sh
+# Golden test of `vmdiskcmp report`: render each fixture of
+# tests/golden/report/ and compare report.txt, report.csv, summary.csv,
+# report.json and report.md byte for byte with NAME/expected/; check the
+# HTML by structure; check that Debian's bon_csv2txt and bon_csv2html
+# render the bonnie++ CSV.  VDC_REGENERATE=1 rewrites the expected files.
+# Run time: about 1 s.
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
+need_cmd cmp
+
+golden="$top_srcdir/tests/golden/report"
+work=$(mktemp -d "${TMPDIR:-/tmp}/vdc-report-golden.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+SOURCE_DATE_EPOCH=1796000000
+export SOURCE_DATE_EPOCH
+
+# fixture  input  baseline  emulated
+render() {
+    name=$1 input=$2 baseline=$3
+    d="$work/$name"
+    mkdir -p "$d"
+    cp "$input" "$d/result.json"
+    "$VMDISKCMP" report "$d" --baseline "$baseline" --quiet 2>"$d.err" ||
+        fail "$name: vmdiskcmp report failed: $(cat "$d.err")"
+    [ -s "$d.err" ] && fail "$name: --quiet report printed on stderr: $(cat "$d.err")"
+    for f in report.txt report.csv summary.csv report.json report.md; do
+        [ -s "$d/$f" ] || fail "$name: $f not written"
+        exp="$golden/$name/expected/$f"
+        if [ "${VDC_REGENERATE:-0}" = 1 ]; then
+            mkdir -p "$golden/$name/expected"
+            cp "$d/$f" "$exp"
+            echo "regenerated $exp"
+        else
+            [ -f "$exp" ] || fail "$name: missing expected file $exp (VDC_REGENERATE=1 to create)"
+            cmp -s "$exp" "$d/$f" || {
+                diff -u "$exp" "$d/$f" | head -40 >&2
+                fail "$name: $f differs from $exp"
+            }
+        fi
+    done
+    # the result file itself is never touched
+    cmp -s "$input" "$d/result.json" || fail "$name: result.json was modified"
+}
+
+html_checks() {
+    name=$1 emulated=$2
+    h="$work/$name/report.html"
+    [ -s "$h" ] || fail "$name: report.html not written"
+    grep -q '^<!DOCTYPE html>' "$h" || fail "$name: no doctype"
+    for id in chart-throughput chart-ops metadata; do
+        grep -q "id=\"$id\"" "$h" || fail "$name: report.html has no element $id"
+    done
+    n=$(grep -c '<svg' "$h")
+    [ "$n" -eq 2 ] || fail "$name: expected 2 inline SVG charts, found $n"
+    grep -q '</svg>' "$h" || fail "$name: unterminated svg"
+    # self-contained: no external script, style sheet or image
+    if grep -Eq '<script|<link|<img|<iframe| src="' "$h"; then fail "$name: report.html loads something"; fi
+    # two charts inlined in one page must not share ids (cairo glyph ids)
+    dup=$(grep -o ' id="[^"]*"' "$h" | sort | uniq -d | head -3)
+    [ -z "$dup" ] || fail "$name: duplicate ids in report.html: $dup"
+    if [ "$emulated" = yes ]; then
+        grep -q 'EMULATED &mdash; numbers predict nothing about real hardware' "$h" ||
+            fail "$name: emulated result without the EMULATED banner"
+    else
+        if grep -q 'id="emulated"' "$h"; then fail "$name: EMULATED banner on a real result"; fi
+    fi
+    # every target of the result is in the legend/table
+    for t in $3; do
+        grep -q "<th>$t</th>" "$h" || fail "$name: target $t missing from the HTML table"
+    done
+}
+
+bonnie_tools() {
+    name=$1
+    csv="$work/$name/report.csv"
+    shift
+    if [ -n "$BON_CSV2TXT" ] && [ -x "$BON_CSV2TXT" ]; then
+        "$BON_CSV2TXT" <"$csv" >"$work/$name.bon.txt" 2>"$work/$name.bon.err" ||
+            fail "$name: bon_csv2txt failed"
+        if grep -q Expected "$work/$name.bon.err"; then fail "$name: bon_csv2txt refused a line: $(cat "$work/$name.bon.err")"; fi
+        for pat in "$@"; do
+            grep -Eq "$pat" "$work/$name.bon.txt" || {
+                cat "$work/$name.bon.txt" >&2
+                fail "$name: bon_csv2txt output lacks /$pat/"
+            }
+        done
+    else
+        fail "bon_csv2txt not found (bonnie++ is in scripts/packages.d/build.txt)"
+    fi
+    command -v bon_csv2html >/dev/null 2>&1 || fail "bon_csv2html not found"
+    bon_csv2html <"$csv" >"$work/$name.bon.html" 2>/dev/null || fail "$name: bon_csv2html failed"
+    grep -q '<table' "$work/$name.bon.html" || fail "$name: bon_csv2html wrote no table"
+    first=$(printf '%s\n' "$1" | sed 's/^\^//; s/ .*//')
+    grep -q "$first" "$work/$name.bon.html" || fail "$name: bon_csv2html output lacks $first"
+}
+
+render seed003 "$golden/seed003/all/result.json" image
+html_checks seed003 no "image lvm dom0"
+# bon_csv2txt prints K/sec below 10000 as "NNNNk"; every run is one line
+bonnie_tools seed003 "^image +2048M 6065k +15" "^lvm +2048M 34.0m +92" "^dom0 +10048M" "^image +16 17008 +99 \+\+\+\+\+ \+\+\+"
+
+render seed002 "$golden/seed002/result.json" hda3
+html_checks seed002 no "hda3 hdc1 md0-4k lv-1"
+bonnie_tools seed002 "^hda3 +256M 13.7m +99 26.5m +12" "^lv-1 +256M" "124\.3"
+
+render synthetic "$golden/synthetic/result.json" dom0
+html_checks synthetic yes "image lvm dom0"
+bonnie_tools synthetic "^image +512M" "^dom0 +2048M"
+# 15 runs, each with bonnie++ tests: 15 CSV lines of 50 fields
+n=$(awk -F, 'NF == 50' "$work/synthetic/report.csv" | wc -l)
+[ "$n" -eq 15 ] || fail "synthetic: expected 15 CSV lines of 50 fields, got $n"
+
+# a second report over its own output is allowed (manifest), and the
+# output is the same (seeded bootstrap)
+cp "$work/synthetic/report.json" "$work/first.json"
+"$VMDISKCMP" report "$work/synthetic" --baseline dom0 --quiet || fail "re-rendering over own output failed"
+cmp -s "$work/first.json" "$work/synthetic/report.json" || fail "report.json differs between two renderings"
+
+# --formats writes only what is asked
+d="$work/only"
+mkdir "$d"
+cp "$golden/seed002/result.json" "$d/"
+"$VMDISKCMP" report "$d" --formats md,csv --quiet || fail "--formats md,csv failed"
+[ -f "$d/report.md" ] && [ -f "$d/report.csv" ] && [ -f "$d/summary.csv" ] || fail "--formats md,csv: files missing"
+[ -e "$d/report.txt" ] || [ -e "$d/report.html" ] || [ -e "$d/report.json" ] || exit 0
+fail "--formats md,csv wrote other formats"
