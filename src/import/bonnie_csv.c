@@ -388,8 +388,11 @@ vdc_import_csv_line(const char *line, const vdc_import_pos *pos, vdc_run *run)
                             "10048M or 2G:16k, found '%.30s'", L->f_size, FIELD(f, L->f_size));
             goto out;
         }
-        if (run->meta.chunk_size == VDC_INT_ABSENT)
-            run->meta.chunk_size = 8192;   /* DefaultChunkSize, all versions */
+        /* an absent chunk means DefaultChunkSize (8192) in 1.0x and 1.96;
+         * 1.98..2.00a never write field 7 (DoReportIO appends only the
+         * separator), so there the chunk size is unknown */
+        if (run->meta.chunk_size == VDC_INT_ABSENT && L != &layout_198)
+            run->meta.chunk_size = 8192;
     }
     if (L->f_chunk && *FIELD(f, L->f_chunk) &&
         vdc_import_chunk(FIELD(f, L->f_chunk), &run->meta.chunk_size) < 0) {
@@ -412,13 +415,23 @@ vdc_import_csv_line(const char *line, const vdc_import_pos *pos, vdc_run *run)
             const char *mx = FIELD(f, L->f_max);
 
             if (csv_int_field(f, L->f_files, "num_files", pos, &run->meta.files.number) < 0 ||
-                csv_int_field(f, L->f_min, "min_size", pos, &run->meta.files.min_size) < 0 ||
-                csv_int_field(f, L->f_dirs, "num_dirs", pos, &run->meta.files.dirs) < 0)
+                csv_int_field(f, L->f_min, "min_size", pos, &run->meta.files.min_size) < 0)
                 goto out;
             if (strcmp(mx, "link") && strcmp(mx, "symlink") &&
                 csv_int_field(f, L->f_max, "max_size", pos, &run->meta.files.max_size) < 0)
                 goto out;
-            if (*FIELD(f, L->f_file_chunk) &&
+            /* bonnie++ 1.96..2.00a (DoReportFile) never fill num_dirs: they
+             * write the directory count one field later, in the
+             * file_chunk_size slot, and never write the file chunk size
+             * (measured with 2.00a: "-n 1:4096:1024:2" gives "1,4096,1024,,2").
+             * A line with num_dirs filled follows the header literally. */
+            if (!*FIELD(f, L->f_dirs)) {
+                if (csv_int_field(f, L->f_file_chunk, "num_dirs (in the file_chunk_size field, "
+                                  "as bonnie++ writes it)", pos, &run->meta.files.dirs) < 0)
+                    goto out;
+            } else if (csv_int_field(f, L->f_dirs, "num_dirs", pos, &run->meta.files.dirs) < 0) {
+                goto out;
+            } else if (*FIELD(f, L->f_file_chunk) &&
                 vdc_import_chunk(FIELD(f, L->f_file_chunk), &run->meta.files.chunk_size) < 0) {
                 vdc_import_fail(pos, "CSV field %d (file_chunk_size): expected a size such as "
                                 "4k, found '%.30s'", L->f_file_chunk, FIELD(f, L->f_file_chunk));

@@ -44,6 +44,7 @@ typedef struct {
     long line;                    /* its first data row */
     double tol[VDC_TEST_COUNT];   /* half the printed precision of each value */
     int claimed;
+    int bad_file_rates;           /* bonnie++ >= 1.98 table: file rates misprinted */
 } table_run;
 
 typedef struct {
@@ -109,6 +110,17 @@ per_char_of(const char *version)
         g_str_has_prefix(version, "1.90") || g_str_has_prefix(version, "1.91"))
         return "stdio";
     return "syscall";
+}
+
+/* Is bonnie++ @version ("2.00a", "1.98") at least @major.@minor? */
+static int
+version_at_least(const char *version, int major, int minor)
+{
+    unsigned a = 0, b = 0;
+
+    if (!version || sscanf(version, "%u.%u", &a, &b) != 2)
+        return 0;
+    return a > (unsigned)major || (a == (unsigned)major && b >= (unsigned)minor);
 }
 
 static table_run *
@@ -304,6 +316,15 @@ file_row(text_ctx *c, char **tok, guint n)
     tr->run->meta.files = files;
     if (table_values(c, tok + n - 12, VDC_TEST_SEQ_CREATE, 0, tr) < 0)
         return -1;
+    if (version_at_least(c->version, 1, 98)) {
+        /* bonnie++ 1.98..2.00a print file-test rates in the table with
+         * printf("%5d", double) (bon_time.cpp print_stat): the numbers are
+         * garbage (measured: 1024 for a CSV rate of 2034).  Only the CSV
+         * line that follows can give them. */
+        tr->bad_file_rates = 1;
+        for (i = VDC_TEST_SEQ_CREATE; i <= VDC_TEST_RAN_DEL; i++)
+            tr->tol[i] = INFINITY;
+    }
     c->last_row = tr;
     c->last_row_file = 1;
     return 0;
@@ -390,6 +411,9 @@ csv_line(text_ctx *c, const char *line)
             vdc_set_str(&tmp.meta.tool, tr->run->meta.tool);
         if (check_claim(c, tr, &tmp) < 0)
             goto out;
+        /* 2.00a's CSV loses a non-default chunk size; its table keeps it */
+        if (tmp.meta.chunk_size == VDC_INT_ABSENT)
+            tmp.meta.chunk_size = tr->run->meta.chunk_size;
         tr->claimed = 1;
         g_queue_remove(&c->awaiting_files, tr);
         if (c->last_row == tr)
@@ -541,6 +565,7 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
     text_ctx c = { .pos = { .file = file, .line = 0 }, .rs = rs, .target = target,
                    .only = only, .rows = ROWS_NONE };
     const char *p = data, *end = data + len;
+    guint i;
     int rc = -1;
 
     c.tables = g_ptr_array_new_with_free_func(table_run_free);
@@ -585,6 +610,17 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
         vdc_import_fail(&c.pos, "the table header at line %ld has no data row: expected the "
                         "results line (file truncated?)", c.pending_header);
         goto out;
+    }
+    for (i = 0; i < c.tables->len; i++) {
+        table_run *tr = g_ptr_array_index(c.tables, i);
+
+        if (!tr->claimed && tr->bad_file_rates) {
+            c.pos.line = tr->line;
+            vdc_import_fail(&c.pos, "bonnie++ %s misprints file-test rates in its table "
+                            "(printf %%d of a double): expected the CSV line bonnie++ prints "
+                            "after the table", c.version ? c.version : ">= 1.98");
+            goto out;
+        }
     }
     if (!c.n_runs) {
         vdc_import_fail(&c.pos, "no results found: expected bonnie++ CSV lines or a "
