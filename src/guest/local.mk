@@ -8,3 +8,13 @@ src_libvdc_controller_a_SOURCES += src/cli/cmd_prepare.c \
 	src/storage/image.c src/storage/lvm.c src/storage/block.c \
 	src/guest/prepare.h \
 	src/guest/control.h src/guest/control.c
+
+# The default guest template (doc/guest-template.md): `make guest-template`
+# builds it into $(builddir)/guest-template (cached; a rebuild with the same
+# kernel, busybox-static and e2fsprogs does nothing).
+GUEST_TEMPLATE_DIR = $(abs_top_builddir)/guest-template
+guest-template:
+	sh $(abs_top_srcdir)/templates/guest/build-template.sh $(GUEST_TEMPLATE_DIR)
+.PHONY: guest-template
+clean-local-guest-template:
+	rm -rf $(GUEST_TEMPLATE_DIR)
