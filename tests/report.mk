@@ -10,5 +10,7 @@ tests_unit_test_stats_LDADD = src/libvdc-results.a src/libvdc-common.a \
 endif
 
 # Shell tests: golden renderers, seed comparisons, bad input, Chromium.
-TESTS += tests/integration/report-golden.sh
-EXTRA_DIST += tests/integration/report-golden.sh tests/golden/report
+TESTS += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
+	tests/integration/report-badinput.sh
+EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
+	tests/integration/report-badinput.sh tests/golden/report

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Every bad input of `vmdiskcmp report` and `vmdiskcmp compare` gives one
+# line on stderr naming the input and what was expected, exit status 2,
+# nothing on stdout and nothing written.  Run time: < 1 s.
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
+
+g="$top_srcdir/tests/golden/report"
+top=$(mktemp -d "${TMPDIR:-/tmp}/vdc-report-bad.XXXXXX")
+trap 'rm -rf "$top"' EXIT INT TERM
+work="$top/in"      # inputs: nothing may change here
+o="$top/out"        # what the command printed
+mkdir "$work" "$o"
+
+good="$work/good"
+mkdir "$good"
+cp "$g/seed003/all/result.json" "$good/"
+empty="$work/empty"
+mkdir "$empty"
+malformed="$work/malformed"
+mkdir "$malformed"
+printf '{"format": "vmdiskcmp-result", "format_version": 1, "runs": [\n' >"$malformed/result.json"
+wrongtype="$work/wrongtype"
+mkdir "$wrongtype"
+sed 's/"value": 6065,/"value": "6065",/' "$g/seed003/all/result.json" >"$wrongtype/result.json"
+grep -q '"value": "6065"' "$wrongtype/result.json" || fail "fixture edit failed"
+future="$work/future"
+mkdir "$future"
+sed 's/"format_version": 1/"format_version": 99/' "$g/seed003/all/result.json" >"$future/result.json"
+foreign="$work/foreign"
+mkdir "$foreign"
+cp "$g/seed003/all/result.json" "$foreign/"
+echo "my own notes, not vmdiskcmp's" >"$foreign/report.txt"
+
+snapshot() { (cd "$work" && find . -type f -exec cksum {} + | sort); }
+
+# bad WHAT PATTERN -- ARGS: exit 2, one stderr line matching PATTERN,
+# no stdout, no file created or changed under $work
+bad() {
+    what=$1 pat=$2
+    shift 3
+    before=$(snapshot)
+    "$VMDISKCMP" "$@" >"$o/stdout" 2>"$o/stderr"
+    rc=$?
+    out=$(cat "$o/stdout"); err=$(cat "$o/stderr")
+    [ "$rc" -eq 2 ] || fail "$what: exit status $rc, want 2 (stderr: $err)"
+    [ -z "$out" ] || fail "$what: printed on stdout: $out"
+    n=$(printf '%s\n' "$err" | wc -l)
+    [ "$n" -eq 1 ] || fail "$what: $n lines on stderr, want 1: $err"
+    printf '%s\n' "$err" | grep -Eq -e "$pat" || fail "$what: message '$err' does not match /$pat/"
+    [ "$(snapshot)" = "$before" ] || fail "$what: files were written or changed"
+    echo "ok: $what: $err"
+}
+
+# ---- report ----------------------------------------------------------------
+bad "report: missing directory" "$work/nope: not a directory" -- report "$work/nope"
+bad "report: no result.json" "no result.json" -- report "$empty"
+bad "report: malformed JSON" "malformed/result.json" -- report "$malformed"
+bad "report: wrong type" 'runs\[0\]\.samples\[0\]\.value' -- report "$wrongtype"
+bad "report: newer format" "format_version" -- report "$future"
+bad "report: unknown baseline" "--baseline xen: no such target \(targets: image, lvm, dom0\)" -- \
+    report "$good" --baseline xen
+bad "report: unknown format" "--formats txt,pdf: unknown format 'pdf'" -- report "$good" --formats txt,pdf
+bad "report: empty formats" "--formats" -- report "$good" --formats ,
+bad "report: unknown outlier policy" "--outliers remove: expected keep, flag or drop" -- \
+    report "$good" --outliers remove
+bad "report: bad threshold" "--outlier-threshold -1: expected a positive number" -- \
+    report "$good" --outlier-threshold -1
+bad "report: bad threshold text" "--outlier-threshold 3x" -- report "$good" --outlier-threshold 3x
+bad "report: bad resamples" "--bootstrap-resamples many" -- report "$good" --bootstrap-resamples many
+bad "report: unknown option" "unknown option" -- report "$good" --colour
+bad "report: no operand" "expected one result directory, got 0" -- report
+bad "report: two operands" "expected one result directory, got 2" -- report "$good" "$empty"
+bad "report: file, not directory" "not a directory" -- report "$good/result.json"
+bad "report: compare's option" "did you mean --formats" -- report "$good" --format md
+bad "report: foreign file" "foreign/report.txt exists and was not written by vmdiskcmp" -- report "$foreign"
+
+# ---- compare ---------------------------------------------------------------
+bad "compare: missing file" "$work/nope.json: No such file" -- compare "$work/nope.json" "$good"
+bad "compare: no result.json" "no result.json" -- compare "$good" "$empty"
+bad "compare: malformed JSON" "malformed/result.json" -- compare "$good" "$malformed/result.json"
+bad "compare: wrong type" 'runs\[0\]\.samples\[0\]\.value' -- compare "$wrongtype"
+bad "compare: unknown baseline" "--baseline xen: no such target" -- compare "$good" --baseline xen
+bad "compare: unknown format" "--format pdf: expected one of text, csv, json, md" -- \
+    compare "$good" --format pdf
+bad "compare: report's option" "did you mean --format\?" -- compare "$good" --formats md
+bad "compare: no operand" "expected result directories or files" -- compare
+bad "compare: missing option argument" "unknown option or missing argument: --baseline" -- compare "$good" --baseline
+
+# ---- and the good cases still work (the tests above can fail) --------------
+"$VMDISKCMP" compare "$good" >/dev/null || fail "compare on a good directory failed"
+"$VMDISKCMP" report "$good" --quiet || fail "report on a good directory failed"
+[ -f "$good/report.txt" ] || fail "report on a good directory wrote no report.txt"
+exit 0

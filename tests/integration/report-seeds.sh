@@ -1,0 +1,93 @@
+#!/bin/sh
+# `vmdiskcmp compare` on the seeds' own published numbers, checked against
+# ratios worked out by hand from the seed text (each line below: the two
+# published values, their quotient, the % delta; checked with
+# python3 -c 'print(round(A/B, 4), round(100*(A/B-1), 2))').
+# Inputs: tests/golden/report/seed003/*.json and seed002/result.json (typed
+# from the seeds, see tests/golden/report/README.md).  Run time: < 1 s.
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
+
+g="$top_srcdir/tests/golden/report"
+work=$(mktemp -d "${TMPDIR:-/tmp}/vdc-report-seeds.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# check CSV TARGET TEST RATIO DELTA VERDICT: the summary CSV line of
+# (TARGET, TEST) has this ratio and % delta (to 0.01) and verdict
+check() {
+    awk -F, -v t="$2" -v k="$3" -v r="$4" -v d="$5" -v v="$6" '
+        $1 == t && $2 == k {
+            found = 1
+            if (($18 - r) > 0.00005 || (r - $18) > 0.00005) { printf "ratio %s, want %s\n", $18, r; bad = 1 }
+            if (($19 - d) > 0.005 || (d - $19) > 0.005) { printf "delta %s, want %s\n", $19, d; bad = 1 }
+            if ($23 != v) { printf "verdict \"%s\", want \"%s\"\n", $23, v; bad = 1 }
+        }
+        END { if (!found) print "no line"; exit !(found && !bad) }' "$1" >"$work/why" ||
+        fail "$2 $3 in $(basename "$1"): $(cat "$work/why")"
+}
+
+# ---- seed 003: disk image (tap:aio) vs LV (phy) in a domU, and dom0 -------
+"$VMDISKCMP" compare "$g/seed003/image.json" "$g/seed003/lvm.json" "$g/seed003/dom0.json" \
+    --baseline image --format csv >"$work/003.csv" 2>"$work/err" || fail "compare seed003: $(cat "$work/err")"
+# per-char output: image 6065 K/sec, LV 34825 K/sec: 34825/6065 = 5.7420, +474.20 %
+# ("LVM soundly trounced the disk image ... by about 600%" in the seed)
+check "$work/003.csv" lvm putc 5.7420 474.20 "not tested"
+# block output: 50898/70595 = 0.7210, -27.90 % (the image "pulled ahead")
+check "$work/003.csv" lvm put_block 0.7210 -27.90 "not tested"
+# seq delete: 26198/26079 = 1.0046, +0.46 %
+check "$work/003.csv" lvm seq_del 1.0046 0.46 "not tested"
+# one run each: no test, and said so
+grep -q "not tested" "$work/003.csv" || fail "seed003: n=1 must be reported as not tested"
+
+# against dom0 ("the DomU LVM is within 15-20% of the Dom0 LVM ... most of the time")
+"$VMDISKCMP" compare "$g/seed003/all" --baseline dom0 --format csv >"$work/003d.csv" || fail "compare seed003/all"
+check "$work/003d.csv" lvm putc 0.9004 -9.96 "not tested"        # 34825/38679
+check "$work/003d.csv" lvm put_block 0.6874 -31.26 "not tested"  # 50898/74047
+check "$work/003d.csv" lvm rewrite 0.8203 -17.97 "not tested"    # 24833/30272
+check "$work/003d.csv" lvm getc 0.8894 -11.06 "not tested"       # 35920/40389
+check "$work/003d.csv" lvm get_block 1.0272 2.72 "not tested"    # 77594/75538
+# "+++++" (too fast) is never a number: no ratio, counted as too fast
+awk -F, '$1 == "lvm" && $2 == "seq_stat" { exit !($4 == 0 && $5 == 1 && $18 == "") }' "$work/003d.csv" ||
+    fail "seed003: lvm seq_stat (+++++) must have n=0, n_too_fast=1 and no ratio"
+
+# the text table shows the same delta with no significance mark (n = 1)
+"$VMDISKCMP" compare "$g/seed003/image.json" "$g/seed003/lvm.json" --baseline image >"$work/003.txt" ||
+    fail "compare seed003 text"
+grep -Eq '^Sequential output, per-char +K/sec +6065 \(1\) +34825 \(1\) +\+474\.2%$' "$work/003.txt" ||
+    { cat "$work/003.txt" >&2; fail "seed003 text: per-char row"; }
+
+# ---- seed 002: partitions, RAID-0 and LVM 1.0 stripes (bonnie 1.x) ---------
+"$VMDISKCMP" compare "$g/seed002/result.json" --baseline hda3 --format csv >"$work/002.csv" ||
+    fail "compare seed002"
+# "LVM over a single partition is even faster than the partition itself":
+check "$work/002.csv" lv-1 put_block 1.1535 15.35 "not tested"   # 31341/27171
+check "$work/002.csv" lv-1 putc 0.9977 -0.23 "not tested"        # 13977/14009
+# "random seek rate grows with stripe size": 201.2/124.3
+check "$work/002.csv" lv-1 seeks 1.6187 61.87 "not tested"
+# "read performance with striped LV is terribly slow compared to ... RAID-0"
+check "$work/002.csv" md0-4k get_block 1.4899 48.99 "not tested"  # 39043/26205
+check "$work/002.csv" lv-2x4k get_block 0.6656 -33.44 "not tested" # 17441/26205
+
+# ---- the same target name in two inputs is kept apart, never merged ----------
+"$VMDISKCMP" compare "$g/seed003/all" "$g/seed003/image.json" --baseline image --format csv >"$work/twice.csv" ||
+    fail "compare with a repeated target name"
+check "$work/twice.csv" image@image putc 1.0000 0.00 "not tested"
+awk -F, '$1 == "image" && $2 == "putc" { exit !($4 == 1) }' "$work/twice.csv" ||
+    fail "repeated target: the first input's image must keep its single run"
+
+# ---- json and md formats carry the same numbers --------------------------------
+"$VMDISKCMP" compare "$g/seed003/image.json" "$g/seed003/lvm.json" --baseline image --format json >"$work/003.json" ||
+    fail "compare --format json"
+python3 - "$work/003.json" <<'EOF' || fail "compare --format json: wrong statistics"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [x for x in d["comparisons"] if x["target"] == "lvm" and x["test"] == "putc"][0]
+assert abs(c["ratio"] - 34825 / 6065) < 1e-9, c
+assert c["p_value"] is None and c["verdict"] == "not tested", c
+assert d["baseline"] == "image"
+EOF
+"$VMDISKCMP" compare "$g/seed003/image.json" "$g/seed003/lvm.json" --baseline image --format md >"$work/003.md" ||
+    fail "compare --format md"
+grep -q '| Sequential output, per-char | K/sec | 6065 (n=1) | 34825 (n=1) | +474.2% |' "$work/003.md" ||
+    { cat "$work/003.md" >&2; fail "compare --format md: per-char row"; }
+exit 0
