@@ -1,1 +1,14 @@
-# Tests of the run area.
+# Tests of the run area (issue 4): plan and options, translators (golden
+# files in tests/golden/hv/, VDC_REGENERATE=1 rewrites), mock-driver flow,
+# and the real libvirtd + QEMU (TCG) + libguestfs integration test.
+EXTRA_DIST += tests/golden/hv
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_translate tests/unit/test_plan
+TESTS += tests/unit/test_translate tests/unit/test_plan
+tests_unit_test_translate_SOURCES = tests/unit/test_translate.c
+tests_unit_test_translate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_translate_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+tests_unit_test_plan_SOURCES = tests/unit/test_plan.c
+tests_unit_test_plan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_plan_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif

@@ -1,0 +1,95 @@
+/* Hypervisor drivers: an ops table (libvirt's virHypervisorDriver as the
+ * model, with a handful of slots).  The run only calls through the table;
+ * drivers: libxl (src/hv/hv_libxl.c, #ifdef WITH_LIBXL), libvirt
+ * (src/hv/hv_libvirt.c, #ifdef WITH_LIBVIRT) and mock (src/hv/hv_mock.c,
+ * for tests).  Every slot returns 0/-1 or a pointer/NULL after one
+ * vdc_error naming the domain and the cause (libxl rc / virGetLastError
+ * converted here, at the module boundary). */
+#ifndef VDC_HV_HV_H
+#define VDC_HV_HV_H
+
+#include <signal.h>
+
+#include <json-glib/json-glib.h>
+
+#include "hv/translate.h"
+
+typedef struct vdc_hv vdc_hv;    /* a driver's connection, opaque */
+
+/* What a wait ended with. */
+typedef enum {
+    VDC_HV_WAIT_SHUTOFF,        /* the domU powered off (the runner's end) */
+    VDC_HV_WAIT_CRASHED,        /* crashed or rebooted (on_* = destroy) */
+    VDC_HV_WAIT_TIMEOUT,        /* still running after the timeout */
+    VDC_HV_WAIT_INTERRUPTED,    /* *stop became non-zero (SIGINT/SIGTERM) */
+    VDC_HV_WAIT_ERROR,          /* the driver failed (message printed) */
+} vdc_hv_wait_result;
+
+typedef struct {
+    const char *name;           /* "libxl", "libvirt", "mock" */
+
+    /* Connect.  @uri: libvirt URI (ignored by libxl).  Returns NULL after
+     * vdc_error (e.g. libxl: "cannot open libxc handle: is this a Xen dom0?"). */
+    vdc_hv *(*open)(const char *uri);
+    void (*close)(vdc_hv *hv);              /* NULL-safe */
+
+    /* Versions for result.json experiment.hypervisor: members xen_version,
+     * libvirt_version, qemu_version, libxl_version, uri.  Never fails. */
+    void (*versions)(vdc_hv *hv, JsonObject *out);
+
+    /* Create and start the domU (not persistent: it vanishes when
+     * destroyed).  Returns 0 or -1.  On -1 nothing is left running. */
+    int (*create)(vdc_hv *hv, const vdc_hv_domain *dom);
+
+    /* Record the backend actually serving each disk while the domU runs,
+     * into @out: one JsonObject per vdev (doc/result-format.md
+     * targets[].backend), keyed by vdev.  libxl: xenstore
+     * /local/domain/0/backend/{vbd,qdisk}/DOMID/DEVID; libvirt: the live
+     * domain XML.  Returns 0 or -1. */
+    int (*backends)(vdc_hv *hv, const char *name, JsonObject *out);
+
+    /* Wait until the domU is gone or shut off, at most @timeout_s seconds,
+     * polling *@stop at least once per second. */
+    vdc_hv_wait_result (*wait)(vdc_hv *hv, const char *name, unsigned timeout_s,
+                               volatile sig_atomic_t *stop);
+
+    /* Destroy the domU by name.  Idempotent: a domain that does not exist is
+     * success (0).  Returns 0 or -1. */
+    int (*destroy)(vdc_hv *hv, const char *name);
+
+    /* 1 if a domain of that name exists, 0 if not, -1 on error. */
+    int (*exists)(vdc_hv *hv, const char *name);
+} vdc_hv_ops;
+
+/* The driver for @kind (plan.h), or NULL after vdc_error when this build
+ * lacks it (e.g. configure found no libxl). */
+const vdc_hv_ops *vdc_hv_ops_for(vdc_hv_kind kind);
+/* By name ("libxl", "libvirt", "mock"), for the journal and cleanup. */
+const vdc_hv_ops *vdc_hv_ops_by_name(const char *name);
+
+extern const vdc_hv_ops vdc_hv_mock_ops;
+#ifdef WITH_LIBVIRT
+extern const vdc_hv_ops vdc_hv_libvirt_ops;
+#endif
+#ifdef WITH_LIBXL
+extern const vdc_hv_ops vdc_hv_libxl_ops;
+#endif
+
+/* The mock's knobs (tests): which call fails, and how the domU ends. */
+typedef struct {
+    int fail_open, fail_create, fail_backends, fail_destroy;
+    vdc_hv_wait_result wait_result;     /* default SHUTOFF */
+    /* called at create (e.g. to play the in-guest runner on the control
+     * disk); a -1 return makes create fail */
+    int (*on_create)(const vdc_hv_domain *dom, void *opaque);
+    void *opaque;
+    /* counters and the log of calls ("create NAME", "destroy NAME") */
+    int n_create, n_destroy, n_running;
+    GPtrArray *calls;
+} vdc_hv_mock_state;
+
+/* The mock driver's global state (tests set it before use). */
+vdc_hv_mock_state *vdc_hv_mock(void);
+void vdc_hv_mock_reset(void);
+
+#endif

@@ -1,0 +1,182 @@
+/* The mock hypervisor driver: no hypervisor, every call recorded, failures
+ * injected through vdc_hv_mock() (tests/unit/test_flow*.c). */
+#include "config.h"
+#include "hv/hv.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+struct vdc_hv {
+    int unused;
+};
+
+static vdc_hv_mock_state mock_state;
+static GHashTable *mock_running;   /* name -> "1" */
+
+vdc_hv_mock_state *
+vdc_hv_mock(void)
+{
+    if (!mock_state.calls)
+        mock_state.calls = g_ptr_array_new_with_free_func(g_free);
+    if (!mock_running)
+        mock_running = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    return &mock_state;
+}
+
+void
+vdc_hv_mock_reset(void)
+{
+    if (mock_state.calls)
+        g_ptr_array_unref(mock_state.calls);
+    if (mock_running)
+        g_hash_table_destroy(mock_running);
+    mock_running = NULL;
+    memset(&mock_state, 0, sizeof(mock_state));
+    vdc_hv_mock();
+}
+
+static void
+logcall(const char *what, const char *name)
+{
+    g_ptr_array_add(vdc_hv_mock()->calls, g_strdup_printf("%s %s", what, name ? name : ""));
+}
+
+static vdc_hv *
+mock_open(const char *uri)
+{
+    vdc_hv_mock();
+    logcall("open", uri);
+    if (mock_state.fail_open) {
+        vdc_error("mock: cannot connect (injected failure)");
+        return NULL;
+    }
+    return g_new0(vdc_hv, 1);
+}
+
+static void
+mock_close(vdc_hv *hv)
+{
+    g_free(hv);
+}
+
+static void
+mock_versions(vdc_hv *hv, JsonObject *out)
+{
+    json_object_set_string_member(out, "mock_version", "1");
+}
+
+static int
+mock_create(vdc_hv *hv, const vdc_hv_domain *dom)
+{
+    logcall("create", dom->name);
+    mock_state.n_create++;
+    if (mock_state.fail_create) {
+        vdc_error("domain %s: mock create failed (injected failure)", dom->name);
+        return -1;
+    }
+    if (mock_state.on_create && mock_state.on_create(dom, mock_state.opaque) < 0) {
+        vdc_error("domain %s: mock create hook failed", dom->name);
+        return -1;
+    }
+    g_hash_table_replace(mock_running, g_strdup(dom->name), (gpointer)"1");
+    mock_state.n_running++;
+    return 0;
+}
+
+static int
+mock_backends(vdc_hv *hv, const char *name, JsonObject *out)
+{
+    logcall("backends", name);
+    if (mock_state.fail_backends) {
+        vdc_error("domain %s: mock backends failed (injected failure)", name);
+        return -1;
+    }
+    return 0;
+}
+
+static vdc_hv_wait_result
+mock_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_t *stop)
+{
+    logcall("wait", name);
+    if (stop && *stop)
+        return VDC_HV_WAIT_INTERRUPTED;
+    if (mock_state.wait_result == VDC_HV_WAIT_SHUTOFF &&
+        g_hash_table_remove(mock_running, name))
+        mock_state.n_running--;
+    return mock_state.wait_result;
+}
+
+static int
+mock_destroy(vdc_hv *hv, const char *name)
+{
+    logcall("destroy", name);
+    mock_state.n_destroy++;
+    if (mock_state.fail_destroy) {
+        vdc_error("domain %s: mock destroy failed (injected failure)", name);
+        return -1;
+    }
+    if (g_hash_table_remove(mock_running, name))
+        mock_state.n_running--;
+    return 0;
+}
+
+static int
+mock_exists(vdc_hv *hv, const char *name)
+{
+    return g_hash_table_contains(vdc_hv_mock() ? mock_running : NULL, name);
+}
+
+const vdc_hv_ops vdc_hv_mock_ops = {
+    .name = "mock",
+    .open = mock_open,
+    .close = mock_close,
+    .versions = mock_versions,
+    .create = mock_create,
+    .backends = mock_backends,
+    .wait = mock_wait,
+    .destroy = mock_destroy,
+    .exists = mock_exists,
+};
+
+const vdc_hv_ops *
+vdc_hv_ops_for(vdc_hv_kind kind)
+{
+    switch (kind) {
+    case VDC_HV_MOCK:
+        return &vdc_hv_mock_ops;
+    case VDC_HV_LIBVIRT:
+#ifdef WITH_LIBVIRT
+        return &vdc_hv_libvirt_ops;
+#else
+        vdc_error("hypervisor libvirt: vmdiskcmp was built without libvirt (configure --with-libvirt)");
+        return NULL;
+#endif
+    case VDC_HV_LIBXL:
+#ifdef WITH_LIBXL
+        return &vdc_hv_libxl_ops;
+#else
+        vdc_error("hypervisor libxl: vmdiskcmp was built without libxl (configure --with-libxl)");
+        return NULL;
+#endif
+    case VDC_HV_NONE:
+        break;
+    }
+    vdc_error("no hypervisor driver for this plan");
+    return NULL;
+}
+
+const vdc_hv_ops *
+vdc_hv_ops_by_name(const char *name)
+{
+    if (!strcmp(name, "mock"))
+        return vdc_hv_ops_for(VDC_HV_MOCK);
+    if (!strcmp(name, "libvirt"))
+        return vdc_hv_ops_for(VDC_HV_LIBVIRT);
+    if (!strcmp(name, "libxl"))
+        return vdc_hv_ops_for(VDC_HV_LIBXL);
+    vdc_error("hypervisor driver '%s': expected libxl, libvirt or mock", name);
+    return NULL;
+}

@@ -1,0 +1,238 @@
+#include "config.h"
+#include "hv/translate.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+void
+vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
+                        const char *console_log, vdc_hv_domain *d)
+{
+    size_t i;
+
+    memset(d, 0, sizeof(*d));
+    d->name = p->domain_name;
+    d->type = p->domain_type;
+    d->memory_mib = p->memory_mib;
+    d->vcpus = p->vcpus;
+    d->kernel = p->kernel;
+    d->initrd = p->initrd;
+    d->cmdline = p->cmdline;
+    d->console_log = console_log;
+    d->cache = "none";
+    d->io = "native";
+
+    d->disks[d->n_disks++] = (vdc_hv_disk){
+        .target = "root", .path = root, .vdev = p->root_vdev,
+        .format = root && g_str_has_suffix(root, ".qcow2") ? "qcow2" : "raw",
+        .backend = root && g_str_has_suffix(root, ".qcow2") ? VDC_BACKEND_QDISK : VDC_BACKEND_AUTO,
+        /* the prepared image is shared by every run (src/guest/prepare.h) */
+        .readonly = 1,
+    };
+    for (i = 0; i < p->n_targets && d->n_disks < VDC_HV_MAX_DISKS - 1; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        if (t->kind == VDC_TARGET_DOM0)
+            continue;
+        d->disks[d->n_disks++] = (vdc_hv_disk){
+            .target = t->name, .path = t->path, .vdev = t->vdev,
+            .format = t->image_format ? t->image_format : "raw",
+            .is_block = t->kind != VDC_TARGET_IMAGE,
+            .backend = t->kind == VDC_TARGET_IMAGE ? t->backend : VDC_BACKEND_PHY,
+        };
+    }
+    d->disks[d->n_disks++] = (vdc_hv_disk){
+        .target = "control", .path = ctl, .vdev = p->ctl_vdev, .format = "raw",
+        .backend = VDC_BACKEND_AUTO,
+    };
+}
+
+char *
+vdc_xl_disk_spec(const vdc_hv_disk *disk)
+{
+    const char *access = disk->readonly ? "r" : "w";
+    const char *path = disk->path ? disk->path : "";
+
+    if (disk->is_block || disk->backend == VDC_BACKEND_TAP) {
+        if (strpbrk(path, ",:")) {
+            vdc_error("disk %s: path '%s' contains ',' or ':', which a positional xl disk spec cannot carry",
+                      disk->target, path);
+            return NULL;
+        }
+        if (disk->is_block)
+            return g_strdup_printf("phy:%s,%s,%s", path, disk->vdev, access);
+        if (strcmp(disk->format, "raw") != 0) {
+            vdc_error("disk %s: tap:aio: serves raw images only, not %s", disk->target, disk->format);
+            return NULL;
+        }
+        return g_strdup_printf("tap:aio:%s,%s,%s", path, disk->vdev, access);
+    }
+    switch (disk->backend) {
+    case VDC_BACKEND_PHY:
+        if (strcmp(disk->format, "raw") != 0) {
+            vdc_error("disk %s: blkback (phy) serves raw images only, not %s", disk->target, disk->format);
+            return NULL;
+        }
+        return g_strdup_printf("format=raw,vdev=%s,access=%s,backendtype=phy,target=%s",
+                               disk->vdev, access, path);
+    case VDC_BACKEND_QDISK:
+        return g_strdup_printf("format=%s,vdev=%s,access=%s,backendtype=qdisk,target=%s",
+                               disk->format, disk->vdev, access, path);
+    default:
+        return g_strdup_printf("format=%s,vdev=%s,access=%s,target=%s",
+                               disk->format, disk->vdev, access, path);
+    }
+}
+
+/* xl.cfg strings are double-quoted; refuse what cannot be quoted simply. */
+static int
+cfg_quotable(const char *what, const char *s)
+{
+    if (s && strpbrk(s, "\"\\\n")) {
+        vdc_error("xl.cfg: %s '%s' contains a quote, backslash or newline", what, s);
+        return 0;
+    }
+    return 1;
+}
+
+char *
+vdc_xl_cfg(const vdc_hv_domain *d)
+{
+    GString *s = g_string_new(NULL);
+    size_t i;
+
+    if (!cfg_quotable("name", d->name) || !cfg_quotable("kernel", d->kernel) ||
+        !cfg_quotable("ramdisk", d->initrd) || !cfg_quotable("cmdline", d->cmdline))
+        goto error;
+    g_string_append_printf(s, "# xl.cfg(5) written by vmdiskcmp: `xl create THIS-FILE` boots the same domU.\n"
+                              "# Disks: root, targets in vdev order, control disk last.\n");
+    g_string_append_printf(s, "name = \"%s\"\n", d->name);
+    g_string_append(s, "type = \"pv\"\n");
+    if (d->kernel)
+        g_string_append_printf(s, "kernel = \"%s\"\n", d->kernel);
+    if (d->initrd)
+        g_string_append_printf(s, "ramdisk = \"%s\"\n", d->initrd);
+    if (d->cmdline)
+        g_string_append_printf(s, "cmdline = \"%s\"\n", d->cmdline);
+    g_string_append_printf(s, "memory = %u\nmaxmem = %u\nvcpus = %u\n", d->memory_mib,
+                           d->memory_mib, d->vcpus);
+    g_string_append(s, "on_poweroff = \"destroy\"\non_reboot = \"destroy\"\non_crash = \"destroy\"\n");
+    g_string_append(s, "disk = [\n");
+    for (i = 0; i < d->n_disks; i++) {
+        g_autofree char *spec = vdc_xl_disk_spec(&d->disks[i]);
+        if (!spec || !cfg_quotable("disk spec", spec))
+            goto error;
+        g_string_append_printf(s, "    '%s',   # %s\n", spec, d->disks[i].target);
+    }
+    g_string_append(s, "]\n");
+    return g_string_free(s, FALSE);
+
+error:
+    g_string_free(s, TRUE);
+    return NULL;
+}
+
+static void
+xml_elem(GString *s, int indent, const char *name, const char *text)
+{
+    g_autofree char *esc = g_markup_escape_text(text, -1);
+    g_string_append_printf(s, "%*s<%s>%s</%s>\n", indent, "", name, esc, name);
+}
+
+static int
+xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d)
+{
+    g_autofree char *path = g_markup_escape_text(k->path ? k->path : "", -1);
+    const char *bus = xen ? "xen" : "virtio";
+
+    g_string_append_printf(s, "    <disk type='%s' device='disk'>\n", k->is_block ? "block" : "file");
+    if (xen) {
+        if (k->is_block || k->backend == VDC_BACKEND_PHY)
+            g_string_append(s, "      <driver name='phy'/>\n");
+        else if (k->backend == VDC_BACKEND_QDISK)
+            g_string_append_printf(s, "      <driver name='qemu' type='%s'/>\n", k->format);
+        else if (k->backend == VDC_BACKEND_TAP) {
+            vdc_error("disk %s: --image-backend tap: libvirt's libxl driver has no tap backend "
+                      "(it fails with \"no suitable backend\"); use --hypervisor libxl", k->target);
+            return -1;
+        }
+    } else {
+        g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='%s' io='%s'/>\n",
+                               k->format, d->cache ? d->cache : "none", d->io ? d->io : "native");
+    }
+    g_string_append_printf(s, "      <source %s='%s'/>\n", k->is_block ? "dev" : "file", path);
+    g_string_append_printf(s, "      <target dev='%s' bus='%s'/>\n", k->vdev, bus);
+    if (k->readonly)
+        g_string_append(s, "      <readonly/>\n");
+    g_string_append(s, "    </disk>\n");
+    return 0;
+}
+
+char *
+vdc_domain_xml(const vdc_hv_domain *d)
+{
+    GString *s = g_string_new(NULL);
+    int xen = !strcmp(d->type, "xen");
+    size_t i;
+
+    if (strcmp(d->type, "xen") && strcmp(d->type, "qemu") && strcmp(d->type, "kvm") &&
+        strcmp(d->type, "test")) {
+        vdc_error("domain %s: type '%s': expected xen, qemu, kvm or test", d->name, d->type);
+        goto error;
+    }
+    g_string_append_printf(s, "<domain type='%s'>\n", d->type);
+    xml_elem(s, 2, "name", d->name);
+    g_string_append_printf(s, "  <memory unit='MiB'>%u</memory>\n", d->memory_mib);
+    g_string_append_printf(s, "  <vcpu>%u</vcpu>\n", d->vcpus);
+    g_string_append(s, "  <os>\n");
+    if (xen)
+        g_string_append(s, "    <type arch='x86_64' machine='xenpv'>linux</type>\n");
+    else
+        g_string_append(s, "    <type arch='x86_64'>hvm</type>\n");
+    if (d->kernel)
+        xml_elem(s, 4, "kernel", d->kernel);
+    if (d->initrd)
+        xml_elem(s, 4, "initrd", d->initrd);
+    if (d->cmdline)
+        xml_elem(s, 4, "cmdline", d->cmdline);
+    g_string_append(s, "  </os>\n");
+    if (!xen)
+        g_string_append(s, "  <features>\n    <acpi/>\n  </features>\n");
+    g_string_append(s, "  <on_poweroff>destroy</on_poweroff>\n"
+                       "  <on_reboot>destroy</on_reboot>\n"
+                       "  <on_crash>destroy</on_crash>\n");
+    g_string_append(s, "  <devices>\n");
+    for (i = 0; i < d->n_disks; i++)
+        if (xml_disk(s, &d->disks[i], xen, d) < 0)
+            goto error;
+    if (xen) {
+        g_string_append(s, "    <console type='pty'>\n      <target type='xen' port='0'/>\n    </console>\n");
+    } else {
+        if (d->console_log) {
+            g_autofree char *log = g_markup_escape_text(d->console_log, -1);
+            g_string_append_printf(s, "    <serial type='file'>\n      <source path='%s'/>\n"
+                                      "      <target port='0'/>\n    </serial>\n", log);
+        }
+        g_string_append(s, "    <memballoon model='none'/>\n");
+    }
+    g_string_append(s, "  </devices>\n</domain>\n");
+    return g_string_free(s, FALSE);
+
+error:
+    g_string_free(s, TRUE);
+    return NULL;
+}
+
+char *
+vdc_domain_xml_disk(const vdc_hv_domain *d, size_t i)
+{
+    GString *s = g_string_new(NULL);
+
+    if (i >= d->n_disks || xml_disk(s, &d->disks[i], !strcmp(d->type, "xen"), d) < 0) {
+        g_string_free(s, TRUE);
+        return NULL;
+    }
+    return g_string_free(s, FALSE);
+}

@@ -1,0 +1,97 @@
+/* Pure translators: one domU boot of the plan -> what a hypervisor is
+ * given.  Nothing here opens a hypervisor, a device or a file; every
+ * function is golden-file tested (tests/golden/hv/, VDC_REGENERATE=1
+ * rewrites the expected files).  The models: libvirt's
+ * tests/libxlxml2domconfigtest.c and Xen's tools/xl/check-xl-disk-parse. */
+#ifndef VDC_HV_TRANSLATE_H
+#define VDC_HV_TRANSLATE_H
+
+#include <stddef.h>
+
+#include "plan/plan.h"
+
+#define VDC_HV_MAX_DISKS 26
+
+/* One disk of a domU. */
+typedef struct {
+    const char *target;         /* target name ("root", "control", "image", ...) */
+    const char *path;           /* file or block device in dom0 */
+    const char *vdev;           /* xvdb / vdb */
+    const char *format;         /* "raw" | "qcow2" */
+    int is_block;               /* 1: block device (LV, partition), 0: file */
+    vdc_image_backend backend;  /* files: auto/phy/qdisk/tap; block devices: phy */
+    int readonly;
+} vdc_hv_disk;
+
+/* One domU as every driver sees it. */
+typedef struct {
+    const char *name;
+    const char *type;           /* "pv" (libxl), "xen", "qemu", "kvm", "test" (libvirt), "mock" */
+    unsigned memory_mib, vcpus;
+    const char *kernel, *initrd, *cmdline;
+    const char *console_log;    /* file for the guest console (libvirt qemu/kvm), or NULL */
+    const char *cache, *io;     /* libvirt qemu/kvm file/block disks: cache and io modes */
+    vdc_hv_disk disks[VDC_HV_MAX_DISKS];
+    size_t n_disks;
+} vdc_hv_domain;
+
+/* Fill @d for one boot of @p: the root disk @root (prepared image), every
+ * domU target in vdev order, and the control disk @ctl last.  Strings point
+ * into @p and the arguments (no copies): keep them alive while @d is used. */
+void vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
+                             const char *console_log, vdc_hv_domain *d);
+
+/* The xl disk spec of @disk (xl-disk-configuration(5)):
+ *   file, backend tap:    "tap:aio:PATH,VDEV,w"           (as seed 003 wrote it)
+ *   file, backend auto:   "format=raw,vdev=VDEV,access=w,target=PATH"
+ *   file, backend phy:    "format=raw,vdev=VDEV,access=w,backendtype=phy,target=PATH"
+ *   file, backend qdisk:  "format=FMT,vdev=VDEV,access=w,backendtype=qdisk,target=PATH"
+ *   block device:         "phy:PATH,VDEV,w"
+ * access is "r" for read-only disks.  Returns a new string, or NULL after
+ * vdc_error when the path cannot be written in a positional spec (a comma or
+ * colon in a tap:/phy: path) or qcow2 is asked of blkback. */
+char *vdc_xl_disk_spec(const vdc_hv_disk *disk);
+
+/* An xl.cfg(5) a human can reuse with `xl create`: name, type = "pv",
+ * kernel/ramdisk/cmdline, memory, vcpus, disk = [ specs ], on_* = destroy.
+ * Returns a new string or NULL (vdc_error). */
+char *vdc_xl_cfg(const vdc_hv_domain *d);
+
+/* libvirt domain XML (https://libvirt.org/formatdomain.html):
+ *   type xen:      <os><type arch='x86_64' machine='xenpv'>linux</type>,
+ *                  disks bus='xen'; file disks get no <driver> (auto),
+ *                  <driver name='phy'/> (phy) or <driver name='qemu'
+ *                  type='raw|qcow2'/> (qdisk); block disks <driver name='phy'/>.
+ *                  tap is refused (libvirt's libxl driver has no tap backend).
+ *   type qemu/kvm: hvm with direct kernel boot, ACPI (for power-off),
+ *                  virtio disks with cache/io, serial console to a file,
+ *                  no graphics element, no network.
+ * Returns a new string or NULL (vdc_error). */
+char *vdc_domain_xml(const vdc_hv_domain *d);
+
+/* The <disk> element of disk @i alone (for result.json
+ * targets[].requested.domain_xml_disk), or NULL. */
+char *vdc_domain_xml_disk(const vdc_hv_domain *d, size_t i);
+
+#ifdef WITH_LIBXL
+#include <libxl.h>
+/* Fill an initialised @cfg: PV guest (c_info.type PV, b_info kernel,
+ * ramdisk, cmdline, max_memkb/target_memkb, max_vcpus), disks parsed from
+ * vdc_xl_disk_spec strings by libxlutil's xlu_disk_parse, on_poweroff,
+ * on_reboot, on_crash = destroy.  Returns 0 or -1 (vdc_error). */
+int vdc_libxl_config_build(const vdc_hv_domain *d, libxl_domain_config *cfg);
+#endif
+
+/* The libxl_domain_config above as libxl_domain_config_to_json prints it
+ * (libxl's own JSON of libxl_types.idl), or NULL (vdc_error; also when built
+ * without libxl). */
+char *vdc_libxl_config_json(const vdc_hv_domain *d);
+
+/* Parse one xl disk spec with xlu_disk_parse and print the parsed
+ * libxl_device_disk as JSON (as `xl -N block-attach` does; the format of
+ * tools/xl/check-xl-disk-parse), or NULL on a parse error (message from
+ * libxlutil on stderr is suppressed; vdc_error is not called: the caller
+ * expects errors).  Test and debugging aid. */
+char *vdc_xl_disk_parse_json(const char *spec);
+
+#endif

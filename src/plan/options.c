@@ -1,0 +1,560 @@
+#include "config.h"
+#include "plan/options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+typedef enum {
+    OPT_FLAG,       /* int, set to 1 */
+    OPT_STR,        /* char *, replaced */
+    OPT_STRV,       /* char **, appended (repeatable) */
+    OPT_ENUM,       /* char *, one of .choices */
+    OPT_LIST,       /* char *, comma list of .choices */
+    OPT_UINT,       /* unsigned, decimal, within [.min, .max] */
+    OPT_SIZE,       /* uint64_t bytes, N[KMGT], bare N in MiB */
+} opt_type;
+
+typedef struct {
+    const char *name;
+    opt_type type;
+    size_t off;                 /* offsetof(vdc_run_opts, member) */
+    const char *metavar;
+    const char *choices;        /* "a|b|c" for ENUM and LIST */
+    unsigned min, max;          /* UINT */
+    const char *def;            /* default, for --help */
+    const char *help;
+} opt_def;
+
+#define O(m) offsetof(vdc_run_opts, m)
+
+/* The one options table: getopt_long's table, validation and --help are
+ * all generated from it. */
+static const opt_def opt_table[] = {
+    { .name = "image", .type = OPT_FLAG, .off = O(image),
+      .help = "benchmark a scratch file image attached to the domU" },
+    { .name = "lvm", .type = OPT_FLAG, .off = O(lvm),
+      .help = "benchmark a scratch LV (in --vg) attached to the domU" },
+    { .name = "dom0", .type = OPT_FLAG, .off = O(dom0),
+      .help = "run the agent in dom0 itself as the baseline" },
+    { .name = "block", .type = OPT_STRV, .off = O(blocks), .metavar = "DEV",
+      .help = "benchmark an existing block device (needs --destroy-data); repeatable" },
+    { .name = "target", .type = OPT_STRV, .off = O(custom), .metavar = "NAME=DEV",
+      .help = "a named block-device target (needs --destroy-data); repeatable" },
+    { .name = "destroy-data", .type = OPT_FLAG, .off = O(consent),
+      .help = "consent: --block/--target devices are overwritten (signatures still refused)" },
+    { .name = "vg", .type = OPT_STR, .off = O(vg), .metavar = "VG",
+      .help = "volume group for --lvm (and for the dom0 baseline LV)" },
+    { .name = "lv-size", .type = OPT_SIZE, .off = O(lv_size), .metavar = "SIZE",
+      .def = "test size + 25%", .help = "size of each LV we create" },
+    { .name = "stripes", .type = OPT_UINT, .off = O(stripes), .metavar = "N", .min = 1, .max = 128,
+      .def = "1", .help = "stripe the LV over N PVs (seed 002)" },
+    { .name = "stripe-size", .type = OPT_SIZE, .off = O(stripe_size), .metavar = "SIZE",
+      .help = "stripe size (power of two, e.g. 64K; needs --stripes)" },
+    { .name = "image-dir", .type = OPT_STR, .off = O(image_dir), .metavar = "DIR",
+      .def = "/var/lib/vmdiskcmp", .help = "directory for scratch images" },
+    { .name = "image-format", .type = OPT_ENUM, .off = O(image_format), .choices = "raw|qcow2",
+      .def = "raw", .help = "format of the scratch image" },
+    { .name = "image-alloc", .type = OPT_ENUM, .off = O(image_alloc), .choices = "sparse|full",
+      .def = "sparse", .help = "allocation of the scratch image" },
+    { .name = "image-backend", .type = OPT_LIST, .off = O(image_backend),
+      .choices = "auto|phy|qdisk|tap", .def = "auto",
+      .help = "how the domU's image disk is served; a comma list runs each as its own target" },
+    { .name = "size", .type = OPT_SIZE, .off = O(size), .metavar = "SIZE",
+      .def = "2x guest RAM", .help = "agent test file size in the domU (bare number: MiB)" },
+    { .name = "dom0-size", .type = OPT_SIZE, .off = O(dom0_size), .metavar = "SIZE",
+      .def = "2x dom0 RAM", .help = "agent test file size in dom0 (bare number: MiB)" },
+    { .name = "dom0-on", .type = OPT_STR, .off = O(dom0_on), .metavar = "lvm|image|DEV",
+      .def = "lvm with --vg, else image", .help = "where the dom0 baseline filesystem lives" },
+    { .name = "runs", .type = OPT_UINT, .off = O(runs), .metavar = "N", .min = 1, .max = 1000,
+      .def = "5", .help = "repetitions per target" },
+    { .name = "seed", .type = OPT_STR, .off = O(seed), .metavar = "N",
+      .def = "random", .help = "master seed; step i gets seed+i" },
+    { .name = "order", .type = OPT_ENUM, .off = O(order), .choices = "interleaved|grouped",
+      .def = "interleaved", .help = "A B A B ... or A A B B ..." },
+    { .name = "hypervisor", .type = OPT_ENUM, .off = O(hypervisor), .choices = "libxl|libvirt|mock",
+      .def = "libxl in a Xen dom0, else libvirt", .help = "hypervisor driver (mock: tests only)" },
+    { .name = "connect", .type = OPT_STR, .off = O(connect), .metavar = "URI",
+      .def = "xen:///system or qemu:///system", .help = "libvirt connection URI" },
+    { .name = "accel", .type = OPT_ENUM, .off = O(accel), .choices = "kvm|tcg",
+      .def = "kvm", .help = "qemu:///system domain type: kvm, or tcg (software emulation)" },
+    { .name = "guest-image", .type = OPT_STR, .off = O(guest_image), .metavar = "IMG",
+      .help = "guest template (prepared with the agent by `vmdiskcmp prepare`)" },
+    { .name = "kernel", .type = OPT_STR, .off = O(kernel), .metavar = "FILE",
+      .def = "from the template's manifest", .help = "domU kernel (direct boot)" },
+    { .name = "initrd", .type = OPT_STR, .off = O(initrd), .metavar = "FILE",
+      .def = "from the template's manifest", .help = "domU initrd" },
+    { .name = "cmdline", .type = OPT_STR, .off = O(cmdline), .metavar = "STR",
+      .def = "from the template's manifest", .help = "domU kernel command line" },
+    { .name = "guest-memory", .type = OPT_UINT, .off = O(guest_memory), .metavar = "MiB",
+      .min = 64, .max = 1048576, .def = "512", .help = "domU memory" },
+    { .name = "guest-vcpus", .type = OPT_UINT, .off = O(guest_vcpus), .metavar = "N",
+      .min = 1, .max = 128, .def = "1", .help = "domU vCPUs" },
+    { .name = "timeout", .type = OPT_UINT, .off = O(timeout), .metavar = "SECONDS",
+      .min = 10, .max = 604800, .def = "3600", .help = "per domain boot; a hung domU is destroyed" },
+    { .name = "out", .type = OPT_STR, .off = O(out), .metavar = "DIR",
+      .def = "results/DATE-HOST", .help = "result directory (must not exist)" },
+    { .name = "cache-dir", .type = OPT_STR, .off = O(cache_dir), .metavar = "DIR",
+      .def = "/var/cache/vmdiskcmp", .help = "prepared guest images" },
+    { .name = "agent", .type = OPT_STR, .off = O(agent), .metavar = "FILE",
+      .def = "installed vmdiskcmp-agent", .help = "static agent binary" },
+    { .name = "runner", .type = OPT_STR, .off = O(runner), .metavar = "FILE",
+      .def = "installed vmdiskcmp-runner", .help = "static in-guest runner binary" },
+    { .name = "mkfs", .type = OPT_ENUM, .off = O(mkfs), .choices = "ext4|ext3|ext2|xfs",
+      .def = "ext4", .help = "filesystem made on each target before each run" },
+    { .name = "agent-options", .type = OPT_STR, .off = O(agent_options), .metavar = "OPTS",
+      .help = "extra agent options, space separated (e.g. \"-n 0 -f\")" },
+    { .name = "agent-ram", .type = OPT_UINT, .off = O(agent_ram), .metavar = "MiB",
+      .min = 1, .max = 1048576, .def = "--guest-memory", .help = "agent -r in the domU" },
+    { .name = "dom0-ram", .type = OPT_UINT, .off = O(dom0_ram), .metavar = "MiB",
+      .min = 1, .max = 16777216, .def = "dom0 MemTotal", .help = "agent -r in dom0" },
+    { .name = "keep", .type = OPT_FLAG, .off = O(keep),
+      .help = "leave scratch storage for inspection (domains are always destroyed)" },
+    { .name = "dry-run", .type = OPT_FLAG, .off = O(dry_run),
+      .help = "print the plan, disk specs / domain XML and xl.cfg; create nothing" },
+    { .name = "no-report", .type = OPT_FLAG, .off = O(no_report),
+      .help = "write result.json only, no rendered report" },
+    { .name = "quiet", .type = OPT_FLAG, .off = O(quiet), .help = "no progress lines" },
+    { .name = "help", .type = OPT_FLAG, .off = O(help), .help = "this text" },
+};
+
+void
+vdc_run_opts_init(vdc_run_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+}
+
+void
+vdc_run_opts_dispose(vdc_run_opts *o)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(opt_table); i++) {
+        void *p = (char *)o + opt_table[i].off;
+        if (opt_table[i].type == OPT_STR || opt_table[i].type == OPT_ENUM ||
+            opt_table[i].type == OPT_LIST)
+            g_clear_pointer((char **)p, g_free);
+        else if (opt_table[i].type == OPT_STRV)
+            g_clear_pointer((char ***)p, g_strfreev);
+    }
+}
+
+static int
+in_choices(const char *choices, const char *v)
+{
+    g_auto(GStrv) c = g_strsplit(choices, "|", -1);
+    return g_strv_contains((const char *const *)c, v);
+}
+
+static int
+set_option(vdc_run_opts *o, const opt_def *d, const char *arg)
+{
+    void *p = (char *)o + d->off;
+    char *end = NULL;
+    unsigned long v;
+
+    switch (d->type) {
+    case OPT_FLAG:
+        *(int *)p = 1;
+        return 0;
+    case OPT_STR:
+        if (!*arg) {
+            vdc_error("--%s: expected a non-empty %s", d->name, d->metavar);
+            return -1;
+        }
+        g_free(*(char **)p);
+        *(char **)p = g_strdup(arg);
+        return 0;
+    case OPT_STRV: {
+        char ***v = p;
+        guint n = *v ? g_strv_length(*v) : 0;
+        if (!*arg) {
+            vdc_error("--%s: expected %s", d->name, d->metavar);
+            return -1;
+        }
+        *v = g_renew(char *, *v, n + 2);
+        (*v)[n] = g_strdup(arg);
+        (*v)[n + 1] = NULL;
+        return 0;
+    }
+    case OPT_ENUM:
+        if (!in_choices(d->choices, arg)) {
+            vdc_error("--%s '%s': expected one of %s", d->name, arg, d->choices);
+            return -1;
+        }
+        g_free(*(char **)p);
+        *(char **)p = g_strdup(arg);
+        return 0;
+    case OPT_LIST: {
+        g_auto(GStrv) items = g_strsplit(arg, ",", -1);
+        size_t i;
+        if (!items[0]) {
+            vdc_error("--%s '%s': expected a comma list of %s", d->name, arg, d->choices);
+            return -1;
+        }
+        for (i = 0; items[i]; i++)
+            if (!in_choices(d->choices, items[i])) {
+                vdc_error("--%s '%s': expected a comma list of %s", d->name, arg, d->choices);
+                return -1;
+            }
+        g_free(*(char **)p);
+        *(char **)p = g_strdup(arg);
+        return 0;
+    }
+    case OPT_UINT:
+        errno = 0;
+        v = strtoul(arg, &end, 10);
+        if (!g_ascii_isdigit(arg[0]) || *end || errno || v < d->min || v > d->max) {
+            vdc_error("--%s '%s': expected an integer from %u to %u", d->name, arg, d->min, d->max);
+            return -1;
+        }
+        *(unsigned *)p = (unsigned)v;
+        return 0;
+    case OPT_SIZE:
+        if (vdc_parse_size(arg, 1ULL << 20, (uint64_t *)p) < 0 || *(uint64_t *)p == 0) {
+            vdc_error("--%s '%s': expected a size such as 512M, 4G or a number of MiB", d->name, arg);
+            return -1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+int
+vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
+{
+    struct option lo[G_N_ELEMENTS(opt_table) + 1];
+    size_t i;
+    int c, idx;
+
+    memset(lo, 0, sizeof(lo));
+    for (i = 0; i < G_N_ELEMENTS(opt_table); i++) {
+        lo[i].name = opt_table[i].name;
+        lo[i].has_arg = opt_table[i].type == OPT_FLAG ? no_argument : required_argument;
+        lo[i].val = 0x100 + (int)i;
+    }
+    optind = 0;     /* full reinitialisation (glibc), so tests may parse twice */
+    opterr = 0;
+    for (;;) {
+        idx = -1;
+        c = getopt_long(argc, argv, "+", lo, &idx);
+        if (c == -1)
+            break;
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1] ? argv[optind - 1] : "?";
+            if (optopt >= 0x100 && (size_t)(optopt - 0x100) < G_N_ELEMENTS(opt_table))
+                vdc_error("--%s: expected a value (%s)", opt_table[optopt - 0x100].name,
+                          opt_table[optopt - 0x100].metavar ? opt_table[optopt - 0x100].metavar
+                                                            : opt_table[optopt - 0x100].choices);
+            else
+                vdc_error("unknown option '%s': expected one of the options in 'vmdiskcmp run --help'", bad);
+            return -1;
+        }
+        if (set_option(o, &opt_table[c - 0x100], optarg) < 0)
+            return -1;
+    }
+    if (optind < argc) {
+        vdc_error("unexpected argument '%s': run takes options only", argv[optind]);
+        return -1;
+    }
+    if (o->stripe_size && o->stripes < 2) {
+        vdc_error("--stripe-size: expected --stripes N with N >= 2 as well");
+        return -1;
+    }
+    if (o->stripe_size && (o->stripe_size & (o->stripe_size - 1))) {
+        vdc_error("--stripe-size: expected a power of two");
+        return -1;
+    }
+    if (o->lvm && !o->vg) {
+        vdc_error("--lvm: expected --vg VG as well");
+        return -1;
+    }
+    if ((o->blocks || o->custom) && !o->consent) {
+        vdc_error("--block/--target: expected --destroy-data as consent to overwrite the device");
+        return -1;
+    }
+    if (o->seed) {
+        const char *s = o->seed;
+        if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 20 ||
+            (strlen(s) == 20 && strcmp(s, "18446744073709551615") > 0)) {
+            vdc_error("--seed '%s': expected a decimal integer from 0 to 18446744073709551615", s);
+            return -1;
+        }
+    }
+    if (o->custom)
+        for (i = 0; o->custom[i]; i++) {
+            const char *eq = strchr(o->custom[i], '=');
+            if (!eq || eq == o->custom[i] || eq[1] != '/' ||
+                strspn(o->custom[i], "abcdefghijklmnopqrstuvwxyz0123456789_-") != (size_t)(eq - o->custom[i])) {
+                vdc_error("--target '%s': expected NAME=/dev/DEVICE with NAME of [a-z0-9_-]",
+                          o->custom[i]);
+                return -1;
+            }
+        }
+    if (o->blocks)
+        for (i = 0; o->blocks[i]; i++)
+            if (o->blocks[i][0] != '/') {
+                vdc_error("--block '%s': expected an absolute device path such as /dev/sdb1",
+                          o->blocks[i]);
+                return -1;
+            }
+    return 0;
+}
+
+void
+vdc_run_opts_help(FILE *f)
+{
+    size_t i;
+
+    fprintf(f, "usage: vmdiskcmp [run] [--image] [--lvm --vg VG] [--block DEV --destroy-data] [--dom0] [OPTIONS]\n\n");
+    for (i = 0; i < G_N_ELEMENTS(opt_table); i++) {
+        const opt_def *d = &opt_table[i];
+        g_autofree char *lhs = NULL;
+        if (d->type == OPT_FLAG)
+            lhs = g_strdup_printf("--%s", d->name);
+        else
+            lhs = g_strdup_printf("--%s %s", d->name, d->metavar ? d->metavar : d->choices);
+        fprintf(f, "  %-34s %s", lhs, d->help);
+        if (d->def)
+            fprintf(f, " [%s]", d->def);
+        fputc('\n', f);
+    }
+    fprintf(f, "\nExit status: 0 ok, 1 a run failed, 2 bad input, 3 interrupted.\n");
+}
+
+/* vdevs: Xen PV guests see xvdX, virtio guests vdX. */
+static char *
+vdev_name(const char *prefix, unsigned index)
+{
+    return g_strdup_printf("%s%c", prefix, 'a' + index);
+}
+
+static uint64_t
+round_up_mib(uint64_t b)
+{
+    return (b + (1ULL << 20) - 1) & ~((1ULL << 20) - 1);
+}
+
+int
+vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
+               const char *command_line, vdc_plan *p)
+{
+    const char *vprefix;
+    unsigned vindex = 1;   /* vda/xvda is the root disk */
+    uint64_t guest_test, dom0_test, lv_size;
+    const char *image_dir = o->image_dir ? o->image_dir : "/var/lib/vmdiskcmp";
+    size_t i;
+
+    p->id = g_strdup_printf("%s-%s", h->date_id, h->hostname);
+    p->out_dir = o->out ? g_strdup(o->out) : g_strdup_printf("results/%s", p->id);
+    p->command_line = g_strdup(command_line);
+
+    /* hypervisor and domain type */
+    if (o->hypervisor)
+        p->hv = !strcmp(o->hypervisor, "libxl") ? VDC_HV_LIBXL :
+                !strcmp(o->hypervisor, "mock") ? VDC_HV_MOCK : VDC_HV_LIBVIRT;
+    else
+        p->hv = h->xen_control_d ? VDC_HV_LIBXL : VDC_HV_LIBVIRT;
+    if (p->hv == VDC_HV_LIBVIRT) {
+        p->uri = g_strdup(o->connect ? o->connect :
+                          h->xen_control_d ? "xen:///system" : "qemu:///system");
+        if (g_str_has_prefix(p->uri, "xen:"))
+            p->domain_type = g_strdup("xen");
+        else if (o->accel && !strcmp(o->accel, "tcg"))
+            p->domain_type = g_strdup("qemu");
+        else
+            p->domain_type = g_strdup(g_str_has_prefix(p->uri, "test:") ? "test" : "kvm");
+    } else if (p->hv == VDC_HV_LIBXL) {
+        if (o->connect) {
+            vdc_error("--connect: expected only with --hypervisor libvirt");
+            return -1;
+        }
+        p->domain_type = g_strdup("pv");
+    } else {
+        p->domain_type = g_strdup("mock");
+    }
+    vprefix = (p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen")))
+              ? "xvd" : "vd";
+    p->domain_name = g_strdup_printf("vmdiskcmp-%s", p->id);
+
+    p->guest_image = g_strdup(o->guest_image);
+    p->kernel = g_strdup(o->kernel);
+    p->initrd = g_strdup(o->initrd);
+    p->cmdline = g_strdup(o->cmdline);
+    p->memory_mib = o->guest_memory ? o->guest_memory : 512;
+    p->vcpus = o->guest_vcpus ? o->guest_vcpus : 1;
+    p->root_vdev = vdev_name(vprefix, 0);
+    p->mkfs = g_strdup(o->mkfs ? o->mkfs : "ext4");
+    p->agent_options = g_strdup(o->agent_options);
+    p->agent_ram_mib = o->agent_ram ? o->agent_ram : p->memory_mib;
+    p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : h->ram_mib;
+    p->order = o->order && !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;
+    p->runs = o->runs ? o->runs : 5;
+    p->timeout_s = o->timeout ? o->timeout : 3600;
+    p->keep = o->keep;
+    if (o->seed)
+        p->seed = g_ascii_strtoull(o->seed, NULL, 10);
+    else
+        p->seed = ((uint64_t)g_random_int() << 32) | g_random_int();
+
+    /* bonnie++ sizing: 2x the RAM the agent is told about */
+    guest_test = o->size ? o->size : 2ULL * p->agent_ram_mib << 20;
+    dom0_test = o->dom0_size ? o->dom0_size : 2ULL * p->dom0_ram_mib << 20;
+    lv_size = o->lv_size;
+
+    if (o->image) {
+        g_auto(GStrv) backends = g_strsplit(o->image_backend ? o->image_backend : "auto", ",", -1);
+        for (i = 0; backends[i]; i++) {
+            vdc_plan_target t = { 0 };
+            size_t k;
+            if (vdc_image_backend_parse(backends[i], &t.backend) < 0) {
+                vdc_error("--image-backend '%s': expected auto, phy, qdisk or tap", backends[i]);
+                return -1;
+            }
+            for (k = 0; k < p->n_targets; k++)
+                if (p->targets[k].kind == VDC_TARGET_IMAGE && p->targets[k].backend == t.backend) {
+                    vdc_error("--image-backend: '%s' given twice", backends[i]);
+                    return -1;
+                }
+            if (t.backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
+                strcmp(p->domain_type, "xen") != 0) {
+                vdc_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
+                          backends[i]);
+                return -1;
+            }
+            t.kind = VDC_TARGET_IMAGE;
+            t.name = t.backend == VDC_BACKEND_AUTO ? g_strdup("image")
+                                                   : g_strdup_printf("image-%s", backends[i]);
+            t.vdev = vdev_name(vprefix, vindex++);
+            t.image_format = g_strdup(o->image_format ? o->image_format : "raw");
+            t.image_alloc = g_strdup(o->image_alloc ? o->image_alloc : "sparse");
+            t.test_bytes = guest_test;
+            t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+            t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
+                                     t.image_format);
+            if (!strcmp(t.image_format, "qcow2") && t.backend != VDC_BACKEND_QDISK &&
+                t.backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
+                vdc_error("--image-format qcow2: expected --image-backend qdisk or auto (blkback serves raw only)");
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+            vdc_plan_add_target(p, &t);
+        }
+    } else if (o->image_backend) {
+        vdc_error("--image-backend: expected --image as well");
+        return -1;
+    }
+    if (o->lvm) {
+        vdc_plan_target t = { 0 };
+        t.kind = VDC_TARGET_LVM;
+        t.name = g_strdup("lvm");
+        t.vdev = vdev_name(vprefix, vindex++);
+        t.vg = g_strdup(o->vg);
+        t.lv = g_strdup_printf("vmdiskcmp-%s-lvm", h->date_id);
+        t.stripes = o->stripes;
+        t.stripe_size = o->stripe_size;
+        t.test_bytes = guest_test;
+        t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+        t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
+        vdc_plan_add_target(p, &t);
+    } else if (o->stripes || o->lv_size) {
+        if (!o->dom0 || !o->vg) {
+            vdc_error("--stripes/--lv-size: expected --lvm (or --dom0 with --vg) as well");
+            return -1;
+        }
+    }
+    for (i = 0; o->blocks && o->blocks[i]; i++) {
+        vdc_plan_target t = { 0 };
+        t.kind = VDC_TARGET_BLOCK;
+        t.name = i == 0 ? g_strdup("block") : g_strdup_printf("block%zu", i + 1);
+        t.vdev = vdev_name(vprefix, vindex++);
+        t.path = g_strdup(o->blocks[i]);
+        t.test_bytes = guest_test;
+        vdc_plan_add_target(p, &t);
+    }
+    for (i = 0; o->custom && o->custom[i]; i++) {
+        vdc_plan_target t = { 0 };
+        const char *eq = strchr(o->custom[i], '=');
+        size_t k;
+        t.kind = VDC_TARGET_BLOCK;
+        t.name = g_strndup(o->custom[i], (gsize)(eq - o->custom[i]));
+        for (k = 0; k < p->n_targets; k++)
+            if (!strcmp(p->targets[k].name, t.name) || !strcmp(t.name, "dom0")) {
+                vdc_error("--target '%s': expected a name not already used", o->custom[i]);
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+        t.vdev = vdev_name(vprefix, vindex++);
+        t.path = g_strdup(eq + 1);
+        t.test_bytes = guest_test;
+        vdc_plan_add_target(p, &t);
+    }
+    if (vindex > 1 && vindex + 1 > 26) {
+        vdc_error("too many targets: expected at most 24 domU disks");
+        return -1;
+    }
+    if (o->dom0) {
+        vdc_plan_target t = { 0 };
+        const char *on = o->dom0_on ? o->dom0_on : o->vg ? "lvm" : "image";
+        t.kind = VDC_TARGET_DOM0;
+        t.name = g_strdup("dom0");
+        t.dom0_on = g_strdup(on);
+        t.test_bytes = dom0_test;
+        if (!strcmp(on, "lvm")) {
+            if (!o->vg) {
+                vdc_error("--dom0-on lvm: expected --vg VG as well");
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+            t.vg = g_strdup(o->vg);
+            t.lv = g_strdup_printf("vmdiskcmp-%s-dom0", h->date_id);
+            t.stripes = o->stripes;
+            t.stripe_size = o->stripe_size;
+            t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
+            t.disk_bytes = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
+        } else if (!strcmp(on, "image")) {
+            t.image_format = g_strdup("raw");
+            t.image_alloc = g_strdup(o->image_alloc ? o->image_alloc : "sparse");
+            t.path = g_strdup_printf("%s/%s-dom0.raw", image_dir, p->domain_name);
+            t.disk_bytes = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
+        } else if (on[0] == '/') {
+            if (!o->consent) {
+                vdc_error("--dom0-on %s: expected --destroy-data as consent to overwrite the device", on);
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+            t.path = g_strdup(on);
+        } else {
+            vdc_error("--dom0-on '%s': expected lvm, image or an absolute device path", on);
+            vdc_plan_target_dispose(&t);
+            return -1;
+        }
+        vdc_plan_add_target(p, &t);
+    } else if (o->dom0_on || o->dom0_size || o->dom0_ram) {
+        vdc_error("--dom0-on/--dom0-size/--dom0-ram: expected --dom0 as well");
+        return -1;
+    }
+
+    if (vindex > 1) {
+        if (p->hv == VDC_HV_NONE) {
+            vdc_error("domU targets need a hypervisor");
+            return -1;
+        }
+        p->ctl_vdev = vdev_name(vprefix, vindex);
+        if (!o->guest_image && !o->dry_run) {
+            vdc_error("--guest-image: expected a guest template for the domU targets (see doc/guest-template.md)");
+            return -1;
+        }
+    } else {
+        p->hv = VDC_HV_NONE;   /* only dom0: nothing to boot */
+        g_clear_pointer(&p->uri, g_free);
+    }
+    p->ctl_disk = g_strdup_printf("%s/control.img", p->out_dir);
+    return vdc_plan_schedule(p);
+}

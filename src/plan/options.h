@@ -1,0 +1,81 @@
+/* Options of `vmdiskcmp run`: one table drives parsing, validation and
+ * --help (fio's options.c as the model).  Parsing is pure: it fills a
+ * vdc_run_opts and creates nothing.  vdc_plan_build() then turns options and
+ * host facts into a plan (plan.h). */
+#ifndef VDC_PLAN_OPTIONS_H
+#define VDC_PLAN_OPTIONS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan/plan.h"
+
+typedef struct {
+    int image, lvm, dom0;
+    char **blocks;              /* --block DEV (repeatable), NULL-terminated */
+    char **custom;              /* --target NAME=DEV (repeatable) */
+    int consent;                /* --destroy-data: may overwrite --block devices */
+    char *vg;
+    uint64_t lv_size;           /* bytes; 0 = test size + margin */
+    unsigned stripes;
+    uint64_t stripe_size;
+    char *image_dir;
+    char *image_format;         /* raw | qcow2 */
+    char *image_alloc;          /* sparse | full */
+    char *image_backend;        /* comma list of auto|phy|qdisk|tap */
+    uint64_t size;              /* agent test file size in the domU, bytes; 0 = 2x guest RAM */
+    uint64_t dom0_size;         /* in dom0; 0 = 2x dom0 RAM */
+    char *dom0_on;              /* lvm | image | DEV; default lvm when --vg, else image */
+    unsigned runs;
+    char *seed;                 /* decimal; NULL = random */
+    char *order;
+    char *hypervisor;           /* libxl | libvirt | mock; NULL = auto */
+    char *connect;
+    char *accel;                /* libvirt qemu:///system domain type: kvm | qemu(tcg) */
+    char *guest_image;
+    char *kernel, *initrd, *cmdline;
+    unsigned guest_memory;      /* MiB */
+    unsigned guest_vcpus;
+    unsigned timeout;           /* seconds per domain boot */
+    char *out;
+    char *cache_dir;
+    char *agent;                /* path of the static agent (dom0 and prepare) */
+    char *runner;               /* path of the static in-guest runner */
+    char *mkfs;
+    char *agent_options;
+    unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
+    unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
+    int keep, dry_run, quiet, no_report, help;
+} vdc_run_opts;
+
+/* Facts of the host that defaults depend on (filled by src/run/facts.c, or
+ * by tests). */
+typedef struct {
+    const char *hostname;
+    unsigned ram_mib;           /* dom0 MemTotal */
+    int xen_control_d;          /* /proc/xen/capabilities says control_d */
+    const char *date_id;        /* UTC, e.g. 2026-11-30T101500Z */
+} vdc_host_defaults;
+
+void vdc_run_opts_init(vdc_run_opts *o);
+void vdc_run_opts_dispose(vdc_run_opts *o);   /* safe to call twice */
+
+/* Parse argv (argv[0] is the command name).  On bad input prints one line
+ * naming the option and what was expected and returns -1 (exit status 2).
+ * Unknown options, missing values, malformed sizes/numbers/enums and
+ * contradictions (e.g. --stripe-size without --stripes) are all refused
+ * here, before anything is created. */
+int vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv);
+
+/* --help text, generated from the table. */
+void vdc_run_opts_help(FILE *f);
+
+/* Build the plan: targets (image targets one per --image-backend entry,
+ * vdevs xvdb.. for Xen or vdb.. for qemu/kvm, sizes), defaults (--size 2x
+ * guest RAM, dom0 size 2x dom0 RAM, --out results/DATE-HOST, hypervisor
+ * libxl when control_d else libvirt), seeds and schedule.  Pure.  Returns 0,
+ * or -1 after one vdc_error naming the option (bad input: exit 2). */
+int vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
+                   const char *command_line, vdc_plan *p);
+
+#endif

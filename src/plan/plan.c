@@ -1,0 +1,375 @@
+#include "config.h"
+#include "plan/plan.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "common/util.h"
+
+void
+vdc_plan_init(vdc_plan *p)
+{
+    memset(p, 0, sizeof(*p));
+}
+
+void
+vdc_plan_target_dispose(vdc_plan_target *t)
+{
+    g_clear_pointer(&t->name, g_free);
+    g_clear_pointer(&t->vdev, g_free);
+    g_clear_pointer(&t->path, g_free);
+    g_clear_pointer(&t->image_format, g_free);
+    g_clear_pointer(&t->image_alloc, g_free);
+    g_clear_pointer(&t->vg, g_free);
+    g_clear_pointer(&t->lv, g_free);
+    g_clear_pointer(&t->dom0_on, g_free);
+}
+
+void
+vdc_plan_dispose(vdc_plan *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->n_targets; i++)
+        vdc_plan_target_dispose(&p->targets[i]);
+    g_clear_pointer(&p->targets, g_free);
+    p->n_targets = 0;
+    g_clear_pointer(&p->steps, g_free);
+    p->n_steps = 0;
+    g_clear_pointer(&p->boots, g_free);
+    p->n_boots = 0;
+    g_clear_pointer(&p->id, g_free);
+    g_clear_pointer(&p->out_dir, g_free);
+    g_clear_pointer(&p->command_line, g_free);
+    g_clear_pointer(&p->uri, g_free);
+    g_clear_pointer(&p->domain_type, g_free);
+    g_clear_pointer(&p->domain_name, g_free);
+    g_clear_pointer(&p->guest_image, g_free);
+    g_clear_pointer(&p->prepared_image, g_free);
+    g_clear_pointer(&p->kernel, g_free);
+    g_clear_pointer(&p->initrd, g_free);
+    g_clear_pointer(&p->cmdline, g_free);
+    g_clear_pointer(&p->ctl_disk, g_free);
+    g_clear_pointer(&p->ctl_vdev, g_free);
+    g_clear_pointer(&p->root_vdev, g_free);
+    g_clear_pointer(&p->mkfs, g_free);
+    g_clear_pointer(&p->agent_options, g_free);
+}
+
+void
+vdc_plan_add_target(vdc_plan *p, vdc_plan_target *t)
+{
+    p->targets = g_renew(vdc_plan_target, p->targets, p->n_targets + 1);
+    p->targets[p->n_targets++] = *t;
+    memset(t, 0, sizeof(*t));
+}
+
+static void
+add_step(vdc_plan *p, size_t target, unsigned rep)
+{
+    p->steps = g_renew(vdc_plan_step, p->steps, p->n_steps + 1);
+    p->steps[p->n_steps].target = target;
+    p->steps[p->n_steps].rep = rep;
+    p->steps[p->n_steps].seed = p->seed + rep;
+    p->n_steps++;
+}
+
+static void
+add_boot(vdc_plan *p, size_t first, size_t n, int dom0)
+{
+    p->boots = g_renew(vdc_plan_boot, p->boots, p->n_boots + 1);
+    p->boots[p->n_boots].first = first;
+    p->boots[p->n_boots].n = n;
+    p->boots[p->n_boots].dom0 = dom0;
+    p->n_boots++;
+}
+
+int
+vdc_plan_schedule(vdc_plan *p)
+{
+    size_t t, i;
+    unsigned r;
+
+    g_clear_pointer(&p->steps, g_free);
+    g_clear_pointer(&p->boots, g_free);
+    p->n_steps = p->n_boots = 0;
+    if (p->n_targets == 0 || p->runs == 0) {
+        vdc_error("nothing to run: give at least one of --image, --lvm, --block, --target, --dom0");
+        return -1;
+    }
+    if (p->order == VDC_ORDER_INTERLEAVED) {
+        for (r = 0; r < p->runs; r++)
+            for (t = 0; t < p->n_targets; t++)
+                add_step(p, t, r);
+    } else {
+        for (t = 0; t < p->n_targets; t++)
+            for (r = 0; r < p->runs; r++)
+                add_step(p, t, r);
+    }
+
+    for (i = 0; i < p->n_steps; ) {
+        size_t j = i;
+        if (p->targets[p->steps[i].target].kind == VDC_TARGET_DOM0) {
+            add_boot(p, i, 1, 1);
+            i++;
+            continue;
+        }
+        /* extend while domU and no target repeats inside the boot */
+        while (j < p->n_steps &&
+               p->targets[p->steps[j].target].kind != VDC_TARGET_DOM0) {
+            size_t k;
+            int dup = 0;
+            for (k = i; k < j; k++)
+                if (p->steps[k].target == p->steps[j].target ||
+                    p->steps[k].rep != p->steps[j].rep)
+                    dup = 1;
+            if (dup)
+                break;
+            j++;
+        }
+        add_boot(p, i, j - i, 0);
+        i = j;
+    }
+    return 0;
+}
+
+size_t
+vdc_plan_domu_targets(const vdc_plan *p, size_t *idx, size_t max)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < p->n_targets && n < max; i++)
+        if (p->targets[i].kind != VDC_TARGET_DOM0)
+            idx[n++] = i;
+    return n;
+}
+
+const char *
+vdc_target_kind_name(vdc_target_kind k)
+{
+    switch (k) {
+    case VDC_TARGET_IMAGE: return "image";
+    case VDC_TARGET_LVM: return "lvm";
+    case VDC_TARGET_BLOCK: return "block";
+    case VDC_TARGET_DOM0: return "dom0";
+    }
+    return "?";
+}
+
+const char *
+vdc_image_backend_name(vdc_image_backend b)
+{
+    switch (b) {
+    case VDC_BACKEND_AUTO: return "auto";
+    case VDC_BACKEND_PHY: return "phy";
+    case VDC_BACKEND_QDISK: return "qdisk";
+    case VDC_BACKEND_TAP: return "tap";
+    }
+    return "?";
+}
+
+int
+vdc_image_backend_parse(const char *s, vdc_image_backend *out)
+{
+    static const vdc_image_backend all[] = {
+        VDC_BACKEND_AUTO, VDC_BACKEND_PHY, VDC_BACKEND_QDISK, VDC_BACKEND_TAP,
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(all); i++)
+        if (!strcmp(s, vdc_image_backend_name(all[i]))) {
+            *out = all[i];
+            return 0;
+        }
+    return -1;
+}
+
+const char *
+vdc_order_name(vdc_order o)
+{
+    return o == VDC_ORDER_GROUPED ? "grouped" : "interleaved";
+}
+
+const char *
+vdc_hv_name(vdc_hv_kind h)
+{
+    switch (h) {
+    case VDC_HV_NONE: return "none";
+    case VDC_HV_LIBXL: return "libxl";
+    case VDC_HV_LIBVIRT: return "libvirt";
+    case VDC_HV_MOCK: return "mock";
+    }
+    return "?";
+}
+
+static void
+member_str(JsonBuilder *b, const char *name, const char *v)
+{
+    json_builder_set_member_name(b, name);
+    if (v)
+        json_builder_add_string_value(b, v);
+    else
+        json_builder_add_null_value(b);
+}
+
+static void
+member_int(JsonBuilder *b, const char *name, gint64 v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_add_int_value(b, v);
+}
+
+static void
+target_to_json(JsonBuilder *b, const vdc_plan_target *t)
+{
+    json_builder_begin_object(b);
+    member_str(b, "name", t->name);
+    member_str(b, "kind", vdc_target_kind_name(t->kind));
+    member_str(b, "where", t->kind == VDC_TARGET_DOM0 ? "dom0" : "domU");
+    if (t->kind == VDC_TARGET_IMAGE) {
+        member_str(b, "image_backend", vdc_image_backend_name(t->backend));
+        member_str(b, "format", t->image_format);
+        member_str(b, "alloc", t->image_alloc);
+    }
+    if (t->kind == VDC_TARGET_LVM) {
+        member_str(b, "vg", t->vg);
+        member_str(b, "lv", t->lv);
+        member_int(b, "stripes", t->stripes);
+        member_int(b, "stripe_size", (gint64)t->stripe_size);
+    }
+    if (t->kind == VDC_TARGET_DOM0)
+        member_str(b, "dom0_on", t->dom0_on);
+    member_str(b, "vdev", t->vdev);
+    member_str(b, "path", t->path);
+    member_int(b, "disk_bytes", (gint64)t->disk_bytes);
+    member_int(b, "test_bytes", (gint64)t->test_bytes);
+    json_builder_end_object(b);
+}
+
+char *
+vdc_plan_to_json(const vdc_plan *p)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+    char seed[32];
+    size_t i;
+
+    json_builder_begin_object(b);
+    member_str(b, "format", "vmdiskcmp-plan");
+    member_int(b, "format_version", 1);
+    member_str(b, "id", p->id);
+    member_str(b, "hypervisor", vdc_hv_name(p->hv));
+    member_str(b, "uri", p->uri);
+    member_str(b, "domain_type", p->domain_type);
+    member_str(b, "domain_name", p->domain_name);
+    member_str(b, "order", vdc_order_name(p->order));
+    member_int(b, "runs", p->runs);
+    g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
+    member_str(b, "seed", seed);
+    member_int(b, "timeout_s", p->timeout_s);
+    member_str(b, "mkfs", p->mkfs);
+    member_str(b, "agent_options", p->agent_options);
+    member_int(b, "agent_ram_mib", p->agent_ram_mib);
+    member_int(b, "dom0_ram_mib", p->dom0_ram_mib);
+
+    json_builder_set_member_name(b, "guest");
+    json_builder_begin_object(b);
+    member_str(b, "template", p->guest_image);
+    member_str(b, "kernel", p->kernel);
+    member_str(b, "initrd", p->initrd);
+    member_str(b, "cmdline", p->cmdline);
+    member_int(b, "memory_mib", p->memory_mib);
+    member_int(b, "vcpus", p->vcpus);
+    member_str(b, "root_vdev", p->root_vdev);
+    member_str(b, "ctl_vdev", p->ctl_vdev);
+    json_builder_end_object(b);
+
+    json_builder_set_member_name(b, "targets");
+    json_builder_begin_array(b);
+    for (i = 0; i < p->n_targets; i++)
+        target_to_json(b, &p->targets[i]);
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "steps");
+    json_builder_begin_array(b);
+    for (i = 0; i < p->n_steps; i++) {
+        json_builder_begin_object(b);
+        member_str(b, "target", p->targets[p->steps[i].target].name);
+        member_int(b, "repetition", p->steps[i].rep);
+        g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->steps[i].seed);
+        member_str(b, "seed", seed);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "boots");
+    json_builder_begin_array(b);
+    for (i = 0; i < p->n_boots; i++) {
+        json_builder_begin_object(b);
+        member_int(b, "first_step", (gint64)p->boots[i].first);
+        member_int(b, "steps", (gint64)p->boots[i].n);
+        member_str(b, "where", p->boots[i].dom0 ? "dom0" : "domU");
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    json_generator_set_indent(gen, 2);
+    return json_generator_to_data(gen, NULL);
+}
+
+static char *
+human_size(uint64_t bytes)
+{
+    return g_format_size_full(bytes, G_FORMAT_SIZE_IEC_UNITS);
+}
+
+char *
+vdc_plan_to_text(const vdc_plan *p)
+{
+    GString *s = g_string_new(NULL);
+    size_t i;
+
+    g_string_append_printf(s, "plan %s: hypervisor %s%s%s, %u run(s) per target, order %s, seed %" G_GUINT64_FORMAT "\n",
+                           p->id ? p->id : "?", vdc_hv_name(p->hv),
+                           p->uri ? " " : "", p->uri ? p->uri : "",
+                           p->runs, vdc_order_name(p->order), (guint64)p->seed);
+    if (p->hv != VDC_HV_NONE)
+        g_string_append_printf(s, "domU %s: %u MiB, %u vCPU, template %s, kernel %s\n",
+                               p->domain_name ? p->domain_name : "?", p->memory_mib, p->vcpus,
+                               p->guest_image ? p->guest_image : "(none)",
+                               p->kernel ? p->kernel : "(from template)");
+    g_string_append(s, "targets:\n");
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        g_autofree char *test = human_size(t->test_bytes);
+        g_autofree char *disk = human_size(t->disk_bytes);
+        g_string_append_printf(s, "  %-12s %-5s %-5s %-6s %s", t->name,
+                               vdc_target_kind_name(t->kind),
+                               t->kind == VDC_TARGET_DOM0 ? "dom0" : "domU",
+                               t->vdev ? t->vdev : "-", t->path ? t->path : "-");
+        if (t->kind == VDC_TARGET_IMAGE)
+            g_string_append_printf(s, " (%s %s, backend %s)", t->image_format,
+                                   t->image_alloc, vdc_image_backend_name(t->backend));
+        if (t->kind == VDC_TARGET_DOM0)
+            g_string_append_printf(s, " (on %s)", t->dom0_on ? t->dom0_on : "?");
+        g_string_append_printf(s, " disk %s, test file %s\n", t->disk_bytes ? disk : "existing", test);
+    }
+    g_string_append(s, "sequence:");
+    for (i = 0; i < p->n_boots; i++) {
+        size_t k;
+        g_string_append(s, p->boots[i].dom0 ? " [dom0:" : " [domU:");
+        for (k = 0; k < p->boots[i].n; k++) {
+            const vdc_plan_step *st = &p->steps[p->boots[i].first + k];
+            g_string_append_printf(s, " %s#%u", p->targets[st->target].name, st->rep);
+        }
+        g_string_append(s, "]");
+    }
+    g_string_append(s, "\n");
+    return g_string_free(s, FALSE);
+}

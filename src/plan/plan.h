@@ -1,0 +1,149 @@
+/* The run plan: what `vmdiskcmp run` will create and measure, as a pure
+ * data structure.  Built from the options (src/plan/options.h), printed by
+ * --dry-run, saved as DIR/plan.json, and walked by the run (src/run/).
+ * Nothing here touches a device, a hypervisor or the file system. */
+#ifndef VDC_PLAN_PLAN_H
+#define VDC_PLAN_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+/* What backs a target (doc/result-format.md targets[].kind). */
+typedef enum {
+    VDC_TARGET_IMAGE,   /* a file image we create (raw or qcow2) */
+    VDC_TARGET_LVM,     /* an LV we create in --vg, tagged "vmdiskcmp" */
+    VDC_TARGET_BLOCK,   /* an existing block device, given with consent */
+    VDC_TARGET_DOM0,    /* the baseline: the agent run on the host itself */
+} vdc_target_kind;
+
+/* How the domU's disk for an image is served (issue 4, point 2):
+ *   auto  - no preference; libxl/libvirt choose (Xen 4.17: blkback over loop)
+ *   phy   - 'phy:PATH' / libvirt <driver name='phy'>: blkback over a loop
+ *   qdisk - 'backendtype=qdisk' / libvirt <driver name='qemu'>: QEMU's qdisk
+ *   tap   - 'tap:aio:PATH' as the seeds wrote it (Xen 4.17 ignores the prefix) */
+typedef enum {
+    VDC_BACKEND_AUTO,
+    VDC_BACKEND_PHY,
+    VDC_BACKEND_QDISK,
+    VDC_BACKEND_TAP,
+} vdc_image_backend;
+
+typedef enum {
+    VDC_ORDER_INTERLEAVED,  /* A B C A B C ... */
+    VDC_ORDER_GROUPED,      /* A A A B B B ... */
+} vdc_order;
+
+typedef enum {
+    VDC_HV_NONE,     /* only dom0 targets: no domain is created */
+    VDC_HV_LIBXL,
+    VDC_HV_LIBVIRT,
+    VDC_HV_MOCK,     /* tests only: src/hv/hv_mock.c */
+} vdc_hv_kind;
+
+typedef struct {
+    char *name;                 /* unique: image, image-qdisk, lvm, block, dom0, user's */
+    vdc_target_kind kind;
+    vdc_image_backend backend;  /* image targets only */
+    char *vdev;                 /* domU device (xvdb, vdb); NULL for dom0 */
+    char *path;                 /* image file, /dev/VG/LV, or the block device; NULL
+                                   for dom0 until the baseline storage is known */
+    uint64_t disk_bytes;        /* size of the disk we create (0: existing device) */
+    uint64_t test_bytes;        /* agent -s: test file size in bytes */
+    char *image_format;         /* "raw" | "qcow2" (image) */
+    char *image_alloc;          /* "sparse" | "full" (image) */
+    char *vg, *lv;              /* lvm */
+    unsigned stripes;           /* lvm: 0 or 1 = linear */
+    uint64_t stripe_size;       /* lvm: bytes, 0 = LVM default */
+    char *dom0_on;              /* dom0: "lvm" (a fresh LV), "image" (a file in
+                                   --image-dir on a loop device), or a block path */
+} vdc_plan_target;
+
+/* One agent invocation: target @target, repetition @rep, seed @seed. */
+typedef struct {
+    size_t target;
+    unsigned rep;
+    uint64_t seed;
+} vdc_plan_step;
+
+/* One domain boot (or one local dom0 run): steps [first, first+n). */
+typedef struct {
+    size_t first, n;
+    int dom0;                   /* 1: local baseline step, no domain */
+} vdc_plan_boot;
+
+typedef struct {
+    char *id;                   /* e.g. 2026-11-30T101500Z-host; names the domain */
+    char *out_dir;
+    char *command_line;
+
+    vdc_hv_kind hv;
+    char *uri;                  /* libvirt connection URI */
+    char *domain_type;          /* libvirt: "xen", "qemu", "kvm"; libxl: "pv" */
+    char *domain_name;          /* vmdiskcmp-ID */
+
+    /* guest */
+    char *guest_image;          /* the template (before prepare) */
+    char *prepared_image;       /* filled by the run after prepare; dry-run: template */
+    char *kernel, *initrd, *cmdline;
+    unsigned memory_mib, vcpus;
+    char *ctl_disk;             /* path of the per-boot control disk */
+    char *ctl_vdev;             /* last vdev */
+    char *root_vdev;
+
+    /* what the agent gets */
+    char *mkfs;                 /* "ext4" */
+    char *agent_options;        /* extra agent options, space separated, or NULL */
+    unsigned agent_ram_mib;     /* -r given to the agent in the domU */
+    unsigned dom0_ram_mib;      /* -r given to the agent in dom0 */
+
+    vdc_order order;
+    unsigned runs;
+    uint64_t seed;
+    unsigned timeout_s;         /* per boot */
+    int keep;
+
+    vdc_plan_target *targets;
+    size_t n_targets;
+    vdc_plan_step *steps;
+    size_t n_steps;
+    vdc_plan_boot *boots;
+    size_t n_boots;
+} vdc_plan;
+
+void vdc_plan_init(vdc_plan *p);
+void vdc_plan_dispose(vdc_plan *p);   /* safe to call twice */
+void vdc_plan_target_dispose(vdc_plan_target *t);
+
+/* Append a copy of @t (takes ownership of its strings; @t is zeroed). */
+void vdc_plan_add_target(vdc_plan *p, vdc_plan_target *t);
+
+/* Fill steps[] and boots[] from targets, runs, order and seed.  Repetition
+ * r of every target gets seed + r (doc/result-format.md experiment.seed:
+ * "run i" is repetition i), so all targets of a repetition replay the same
+ * operation sequence and differ only in what serves the disk.
+ * Interleaved: rep 0 of every target, then rep 1, ...  Grouped: every rep
+ * of target 0, then target 1, ...  A boot is a maximal run of consecutive
+ * domU steps of one repetition with no target twice; each dom0 step is its own "boot".
+ * Returns 0, or -1 (vdc_error) when there is nothing to run. */
+int vdc_plan_schedule(vdc_plan *p);
+
+/* Indices of domU targets, in vdev order (what every domain boot attaches). */
+size_t vdc_plan_domu_targets(const vdc_plan *p, size_t *idx, size_t max);
+
+/* Names for the enums (as in plan.json and result.json). */
+const char *vdc_target_kind_name(vdc_target_kind k);
+const char *vdc_image_backend_name(vdc_image_backend b);
+const char *vdc_order_name(vdc_order o);
+const char *vdc_hv_name(vdc_hv_kind h);
+int vdc_image_backend_parse(const char *s, vdc_image_backend *out);
+
+/* The plan as JSON (plan.json; keys documented in doc/controller.md).
+ * Returns a newly allocated, pretty-printed string. */
+char *vdc_plan_to_json(const vdc_plan *p);
+
+/* A human-readable plan summary for --dry-run. */
+char *vdc_plan_to_text(const vdc_plan *p);
+
+#endif

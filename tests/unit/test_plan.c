@@ -1,0 +1,207 @@
+/* The options table and the plan (src/plan/): bad input is refused with
+ * one line naming the option and what was expected; defaults; targets,
+ * vdevs, sizes; the schedule (interleaved / grouped, boots, seeds). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "plan/options.h"
+#include "plan/plan.h"
+
+static const vdc_host_defaults host = {
+    .hostname = "host1", .ram_mib = 1024, .xen_control_d = 0, .date_id = "2026-11-30T101500Z",
+};
+
+/* Parse and build @line ("run ..."); return -1/0 and the stderr text. */
+static int
+try_line(const char *line, char **err_out, vdc_plan *p)
+{
+    g_auto(GStrv) argv = NULL;
+    int argc = 0, rc, saved, fd;
+    char tmpl[] = "/tmp/vdc-test-plan-XXXXXX";
+    vdc_run_opts o;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    fd = mkstemp(tmpl);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    saved = dup(2);
+    dup2(fd, 2);
+    vdc_run_opts_init(&o);
+    rc = vdc_run_opts_parse(&o, argc, argv);
+    if (rc == 0)
+        rc = vdc_plan_build(&o, &host, line, p);
+    vdc_run_opts_dispose(&o);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    assert_true(g_file_get_contents(tmpl, err_out, NULL, NULL));
+    unlink(tmpl);
+    return rc;
+}
+
+static void
+test_bad_input(void **state)
+{
+    static const struct {
+        const char *line, *want;   /* want: in the one error line */
+    } cases[] = {
+        { "run --image --bogus", "unknown option '--bogus'" },
+        { "run --image --runs", "--runs: expected a value" },
+        { "run --image --runs 0", "--runs '0': expected an integer from 1 to 1000" },
+        { "run --image --runs x", "--runs 'x': expected an integer" },
+        { "run --image --size 12Q", "--size '12Q': expected a size" },
+        { "run --image --size 0", "--size '0': expected a size" },
+        { "run --image --order random", "--order 'random': expected one of interleaved|grouped" },
+        { "run --image --image-backend auto,vhd", "--image-backend 'auto,vhd': expected a comma list" },
+        { "run --image --image-format vmdk", "--image-format 'vmdk': expected one of raw|qcow2" },
+        { "run --image --hypervisor xend", "--hypervisor 'xend': expected one of" },
+        { "run --lvm", "--lvm: expected --vg VG" },
+        { "run --lvm --vg vg0 --stripe-size 64K", "--stripe-size: expected --stripes N" },
+        { "run --lvm --vg vg0 --stripes 2 --stripe-size 48K", "--stripe-size: expected a power of two" },
+        { "run --block /dev/sdb", "--block/--target: expected --destroy-data" },
+        { "run --block sdb --destroy-data", "--block 'sdb': expected an absolute device path" },
+        { "run --target Bad=/dev/sdb --destroy-data", "--target 'Bad=/dev/sdb': expected NAME=/dev/DEVICE" },
+        { "run --image --seed -1", "--seed '-1': expected a decimal integer" },
+        { "run --image --seed 18446744073709551616", "--seed '18446744073709551616': expected" },
+        { "run --image extra", "unexpected argument 'extra'" },
+        { "run --image --image-backend qdisk --connect qemu:///system --hypervisor libvirt --guest-image /g",
+          "--image-backend qdisk: expected auto with a QEMU/KVM domain" },
+        { "run --image --image-backend tap,tap --hypervisor libxl --guest-image /g", "'tap' given twice" },
+        { "run --image --hypervisor libxl --connect xen:///system --guest-image /g",
+          "--connect: expected only with --hypervisor libvirt" },
+        { "run --image --hypervisor libvirt", "--guest-image: expected a guest template" },
+        { "run --dom0 --dom0-on lvm", "--dom0-on lvm: expected --vg VG" },
+        { "run --dom0 --dom0-on /dev/sdc", "--dom0-on /dev/sdc: expected --destroy-data" },
+        { "run --dom0-size 1G", "--dom0-on/--dom0-size/--dom0-ram: expected --dom0" },
+        { "run", "nothing to run" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        vdc_plan p;
+        g_autofree char *err = NULL;
+        vdc_plan_init(&p);
+        if (try_line(cases[i].line, &err, &p) != -1 || !strstr(err, cases[i].want) ||
+            strchr(err, '\n') != err + strlen(err) - 1) {
+            print_error("case '%s': got '%s', wanted one line with '%s'\n", cases[i].line,
+                        err, cases[i].want);
+            fail();
+        }
+        vdc_plan_dispose(&p);
+    }
+}
+
+static void
+test_defaults(void **state)
+{
+    vdc_plan p;
+    g_autofree char *err = NULL;
+
+    vdc_plan_init(&p);
+    assert_int_equal(try_line("run --image --dom0 --guest-image /g.img --seed 5", &err, &p), 0);
+    assert_int_equal(p.hv, VDC_HV_LIBVIRT);            /* not a Xen dom0 */
+    assert_string_equal(p.uri, "qemu:///system");
+    assert_string_equal(p.domain_type, "kvm");         /* TCG only when asked */
+    assert_string_equal(p.out_dir, "results/2026-11-30T101500Z-host1");
+    assert_int_equal(p.runs, 5);
+    assert_int_equal(p.n_targets, 2);
+    assert_string_equal(p.targets[0].name, "image");
+    assert_string_equal(p.targets[0].vdev, "vdb");
+    assert_string_equal(p.ctl_vdev, "vdc");
+    /* 2x guest RAM in the guest, 2x dom0 RAM in dom0 */
+    assert_int_equal(p.targets[0].test_bytes, 2ULL * 512 << 20);
+    assert_int_equal(p.targets[1].test_bytes, 2ULL * 1024 << 20);
+    assert_string_equal(p.targets[1].dom0_on, "image");
+    vdc_plan_dispose(&p);
+    vdc_plan_dispose(&p);
+}
+
+static void
+test_xen_default(void **state)
+{
+    vdc_plan p;
+    g_autofree char *err = NULL;
+    vdc_host_defaults xen = host;
+    g_auto(GStrv) argv = g_strsplit("run --image --image-backend phy,qdisk --lvm --vg vg0 --guest-image /g", " ", -1);
+    vdc_run_opts o;
+
+    xen.xen_control_d = 1;
+    vdc_plan_init(&p);
+    vdc_run_opts_init(&o);
+    assert_int_equal(vdc_run_opts_parse(&o, (int)g_strv_length(argv), argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &xen, "x", &p), 0);
+    assert_int_equal(p.hv, VDC_HV_LIBXL);
+    assert_int_equal(p.n_targets, 3);
+    assert_string_equal(p.targets[0].name, "image-phy");
+    assert_string_equal(p.targets[0].vdev, "xvdb");
+    assert_string_equal(p.targets[1].name, "image-qdisk");
+    assert_string_equal(p.targets[2].name, "lvm");
+    assert_string_equal(p.targets[2].vdev, "xvdd");
+    assert_string_equal(p.ctl_vdev, "xvde");
+    vdc_run_opts_dispose(&o);
+    vdc_plan_dispose(&p);
+}
+
+static void
+test_schedule(void **state)
+{
+    vdc_plan p;
+    g_autofree char *e1 = NULL, *e2 = NULL;
+    size_t i;
+
+    vdc_plan_init(&p);
+    assert_int_equal(try_line("run --image --block /dev/x --destroy-data --dom0 --runs 2 --seed 100 "
+                              "--guest-image /g", &e1, &p), 0);
+    /* interleaved: image#0 block#0 dom0#0 image#1 block#1 dom0#1 */
+    assert_int_equal(p.n_steps, 6);
+    assert_int_equal(p.steps[0].target, 0);
+    assert_int_equal(p.steps[1].target, 1);
+    assert_int_equal(p.steps[2].target, 2);
+    assert_int_equal(p.steps[3].rep, 1);
+    /* boots: [image#0 block#0] [dom0#0] [image#1 block#1] [dom0#1] */
+    assert_int_equal(p.n_boots, 4);
+    assert_int_equal(p.boots[0].n, 2);
+    assert_int_equal(p.boots[1].dom0, 1);
+    assert_int_equal(p.boots[2].first, 3);
+    /* repetition r of every target gets seed + r: same op sequence on each */
+    for (i = 0; i < p.n_steps; i++)
+        assert_int_equal(p.steps[i].seed, 100 + p.steps[i].rep);
+    vdc_plan_dispose(&p);
+
+    vdc_plan_init(&p);
+    assert_int_equal(try_line("run --image --block /dev/x --destroy-data --runs 3 --order grouped "
+                              "--guest-image /g", &e2, &p), 0);
+    /* grouped: image#0 image#1 image#2 block#0 ...: one boot per step */
+    assert_int_equal(p.n_boots, 6);
+    assert_int_equal(p.steps[2].target, 0);
+    assert_int_equal(p.steps[2].rep, 2);
+    assert_int_equal(p.steps[3].target, 1);
+    for (i = 0; i < p.n_boots; i++)
+        assert_int_equal(p.boots[i].n, 1);
+    vdc_plan_dispose(&p);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_xen_default),
+        cmocka_unit_test(test_schedule),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,225 @@
+/* Golden tests of the pure translators (src/hv/translate.h):
+ *   - xl disk specs parsed by libxlutil's xlu_disk_parse, printed as
+ *     libxl_device_disk JSON (Xen's tools/xl/check-xl-disk-parse as the
+ *     model): tests/golden/hv/disk-specs.txt -> disk-specs.expected;
+ *   - for each tests/golden/hv/NAME.args (a `vmdiskcmp run` command line):
+ *     NAME.plan.json, and as the hypervisor calls for NAME.xl.cfg,
+ *     NAME.domain.xml, NAME.libxl.json.
+ * VDC_REGENERATE=1 rewrites the expected files on purpose. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "hv/translate.h"
+#include "plan/options.h"
+#include "plan/plan.h"
+
+static const char *
+golden_dir(void)
+{
+    static char dir[4096];
+    const char *top = getenv("top_srcdir");
+
+    g_snprintf(dir, sizeof(dir), "%s/tests/golden/hv", top ? top : ".");
+    return dir;
+}
+
+/* Compare @got with the expected file @name (or rewrite it). */
+static void
+golden(const char *name, const char *got)
+{
+    g_autofree char *path = g_build_filename(golden_dir(), name, NULL);
+    g_autofree char *want = NULL;
+
+    if (getenv("VDC_REGENERATE") && !strcmp(getenv("VDC_REGENERATE"), "1")) {
+        assert_true(g_file_set_contents(path, got, -1, NULL));
+        return;
+    }
+    if (!g_file_get_contents(path, &want, NULL, NULL)) {
+        print_error("missing expected file %s (VDC_REGENERATE=1 writes it)\n", path);
+        fail();
+    }
+    if (strcmp(want, got) != 0) {
+        g_autofree char *tmp = g_strdup_printf("%s.actual", path);
+        g_file_set_contents(tmp, got, -1, NULL);
+        print_error("%s differs from the output (written to %s)\n", path, tmp);
+        fail();
+    }
+}
+
+static void
+test_disk_specs(void **state)
+{
+    g_autofree char *path = g_build_filename(golden_dir(), "disk-specs.txt", NULL);
+    g_autofree char *data = NULL;
+    g_auto(GStrv) lines = NULL;
+    GString *out = g_string_new(NULL);
+    size_t i, cases = 0, errors = 0;
+
+    assert_true(g_file_get_contents(path, &data, NULL, NULL));
+    lines = g_strsplit(data, "\n", -1);
+    for (i = 0; lines[i]; i++) {
+        g_autofree char *json = NULL;
+        if (!*lines[i] || lines[i][0] == '#')
+            continue;
+        json = vdc_xl_disk_parse_json(lines[i]);
+        g_string_append_printf(out, "spec: %s\n%s\n", lines[i], json ? json : "error\n");
+        cases++;
+        errors += json == NULL;
+    }
+    assert_true(cases >= 10);
+    assert_true(errors >= 3);
+    golden("disk-specs.expected", out->str);
+    g_string_free(out, TRUE);
+}
+
+/* Build the plan of a NAME.args file with fixed host facts. */
+static void
+plan_from_args(const char *name, vdc_plan *p)
+{
+    g_autofree char *path = g_strdup_printf("%s/%s.args", golden_dir(), name);
+    g_autofree char *data = NULL;
+    g_autofree char *line = NULL;
+    g_auto(GStrv) argv = NULL;
+    int argc = 0;
+    vdc_run_opts o;
+    const vdc_host_defaults h = {
+        .hostname = "host1", .ram_mib = 2048, .xen_control_d = 0,
+        .date_id = "2026-11-30T101500Z",
+    };
+
+    assert_true(g_file_get_contents(path, &data, NULL, NULL));
+    line = g_strdup_printf("run %s", g_strstrip(data));
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, p), 0);
+    vdc_run_opts_dispose(&o);
+    vdc_run_opts_dispose(&o);   /* twice: safe */
+}
+
+static void
+check_case(const char *name)
+{
+    vdc_plan p;
+    vdc_hv_domain d;
+    g_autofree char *json = NULL, *ctl = NULL, *console = NULL, *f = NULL;
+    int xen;
+
+    vdc_plan_init(&p);
+    plan_from_args(name, &p);
+    json = vdc_plan_to_json(&p);
+    f = g_strdup_printf("%s.plan.json", name);
+    golden(f, json);
+
+    ctl = g_strdup_printf("%s/control-0.img", p.out_dir);
+    console = g_strdup_printf("%s/logs/console-0.log", p.out_dir);
+    vdc_hv_domain_from_plan(&p, "/var/cache/vmdiskcmp/KEY/guest.img", ctl, console, &d);
+    xen = p.hv == VDC_HV_LIBXL || !strcmp(p.domain_type, "xen");
+    if (xen) {
+        g_autofree char *cfg = vdc_xl_cfg(&d);
+        g_autofree char *fn = g_strdup_printf("%s.xl.cfg", name);
+        assert_non_null(cfg);
+        golden(fn, cfg);
+    }
+    if (p.hv == VDC_HV_LIBVIRT) {
+        g_autofree char *xml = vdc_domain_xml(&d);
+        g_autofree char *fn = g_strdup_printf("%s.domain.xml", name);
+        assert_non_null(xml);
+        golden(fn, xml);
+    }
+    if (p.hv == VDC_HV_LIBXL) {
+#ifdef WITH_LIBXL
+        g_autofree char *lj = vdc_libxl_config_json(&d);
+        g_autofree char *fn = g_strdup_printf("%s.libxl.json", name);
+        assert_non_null(lj);
+        golden(fn, lj);
+#endif
+    }
+    vdc_plan_dispose(&p);
+    vdc_plan_dispose(&p);
+}
+
+static void test_xen_pv(void **s) { check_case("xen-pv"); }
+static void test_libvirt_xen(void **s) { check_case("libvirt-xen"); }
+static void test_libvirt_qemu(void **s) { check_case("libvirt-qemu"); }
+static void test_libvirt_kvm(void **s) { check_case("libvirt-kvm"); }
+
+/* The specs we write for each kind of disk, exactly. */
+static void
+test_spec_strings(void **state)
+{
+    static const struct {
+        vdc_hv_disk d;
+        const char *want;
+    } cases[] = {
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
+            .backend = VDC_BACKEND_TAP }, "tap:aio:/i.raw,xvdb,w" },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
+            .backend = VDC_BACKEND_QDISK },
+          "format=raw,vdev=xvdb,access=w,backendtype=qdisk,target=/i.raw" },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
+            .backend = VDC_BACKEND_PHY },
+          "format=raw,vdev=xvdb,access=w,backendtype=phy,target=/i.raw" },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
+            .backend = VDC_BACKEND_AUTO }, "format=raw,vdev=xvdb,access=w,target=/i.raw" },
+        { { .target = "lvm", .path = "/dev/vg/lv", .vdev = "xvdc", .format = "raw",
+            .is_block = 1, .backend = VDC_BACKEND_PHY }, "phy:/dev/vg/lv,xvdc,w" },
+        { { .target = "root", .path = "/g.img", .vdev = "xvda", .format = "raw",
+            .readonly = 1 }, "format=raw,vdev=xvda,access=r,target=/g.img" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *s = vdc_xl_disk_spec(&cases[i].d);
+        assert_non_null(s);
+        assert_string_equal(s, cases[i].want);
+    }
+}
+
+/* What cannot be translated is refused, not mangled. */
+static void
+test_refusals(void **state)
+{
+    vdc_hv_disk comma = { .target = "image", .path = "/a,b.raw", .vdev = "xvdb",
+                          .format = "raw", .backend = VDC_BACKEND_TAP };
+    vdc_hv_disk qcow_phy = { .target = "image", .path = "/a.qcow2", .vdev = "xvdb",
+                             .format = "qcow2", .backend = VDC_BACKEND_PHY };
+    vdc_hv_domain d = { .name = "vmdiskcmp-x", .type = "xen", .memory_mib = 128, .vcpus = 1 };
+    vdc_hv_domain bad = { .name = "vmdiskcmp-x", .type = "lxc", .memory_mib = 128, .vcpus = 1 };
+
+    assert_null(vdc_xl_disk_spec(&comma));
+    assert_null(vdc_xl_disk_spec(&qcow_phy));
+    d.disks[0] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "xvdb",
+                                .format = "raw", .backend = VDC_BACKEND_TAP };
+    d.n_disks = 1;
+    assert_null(vdc_domain_xml(&d));        /* libvirt's libxl driver has no tap */
+    assert_null(vdc_domain_xml(&bad));
+    d.name = "quote\"name";
+    d.n_disks = 0;
+    assert_null(vdc_xl_cfg(&d));
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_disk_specs),
+        cmocka_unit_test(test_spec_strings),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_xen_pv),
+        cmocka_unit_test(test_libvirt_xen),
+        cmocka_unit_test(test_libvirt_qemu),
+        cmocka_unit_test(test_libvirt_kvm),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
