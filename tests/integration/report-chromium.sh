@@ -1,0 +1,79 @@
+#!/bin/sh
+# The HTML report in a real browser: Debian's headless Chromium loads
+# report.html (rendered from tests/golden/report/synthetic) with no console
+# message and no failed resource, both charts are present and laid out with
+# a size, and a screenshot is kept as a test artifact:
+#   $top_builddir/tests/artifacts/report-chromium/report.png
+# A control page with a deliberate error proves the console check can fail.
+# Run time: about 5-10 s (three Chromium starts).
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
+browser=${CHROMIUM:-}
+[ -n "$browser" ] || browser=$(command -v chromium 2>/dev/null)
+[ -n "$browser" ] && [ -x "$browser" ] || skip "chromium not installed (scripts/packages.d/run.txt installs it)"
+
+art="$top_builddir/tests/artifacts/report-chromium"
+rm -rf "$art"
+mkdir -p "$art"
+profile=$(mktemp -d "${TMPDIR:-/tmp}/vdc-chromium.XXXXXX")
+trap 'rm -rf "$profile"' EXIT INT TERM
+
+cp "$top_srcdir/tests/golden/report/synthetic/result.json" "$art/"
+"$VMDISKCMP" report "$art" --quiet || fail "vmdiskcmp report failed"
+[ -s "$art/report.html" ] || fail "no report.html"
+
+# chromium OUT ERR URL [ARGS...]: one headless run with a fresh profile
+chromium() {
+    out=$1 err=$2 url=$3
+    shift 3
+    rm -rf "$profile/p"
+    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile/p" \
+        --enable-logging=stderr --v=0 --hide-scrollbars "$@" "$url" >"$out" 2>"$err"
+    rc=$?
+    [ "$rc" -eq 124 ] && fail "chromium timed out on $url"
+    [ "$rc" -eq 0 ] || fail "chromium exited $rc on $url: $(tail -n 3 "$err")"
+}
+
+# Console messages (errors, warnings, logs) appear as INFO:CONSOLE lines.
+console_lines() { grep -E 'INFO:CONSOLE|Uncaught' "$1"; }
+
+# ---- control: the check sees a console error ---------------------------------
+printf '<!DOCTYPE html><html><body><script>console.error("vdc-control");</script></body></html>\n' \
+    >"$art/control.html"
+chromium "$art/control.out" "$art/control.err" "file://$art/control.html" --dump-dom
+console_lines "$art/control.err" | grep -q vdc-control ||
+    fail "control page: the console error was not seen: the console check cannot work here"
+
+# ---- the report: no console message ------------------------------------------
+chromium "$art/dom.html" "$art/console.log" "file://$art/report.html" --dump-dom
+if console_lines "$art/console.log" >"$art/console-messages.txt"; then
+    cat "$art/console-messages.txt" >&2
+    fail "report.html logged console messages"
+fi
+grep -q 'id="chart-throughput"' "$art/dom.html" || fail "DOM has no throughput chart"
+grep -q 'id="chart-ops"' "$art/dom.html" || fail "DOM has no seeks/file-ops chart"
+
+# ---- the same page with a probe: failed resources, chart layout ---------------
+# (a copy, so the report itself stays script-free)
+probe='<script>var vdcErr=0;addEventListener("error",function(){vdcErr++},true);
+addEventListener("load",function(){var ids=["chart-throughput","chart-ops"],ok=0;
+ids.forEach(function(i){var s=document.querySelector("#"+i+" svg");
+if(s){var r=s.getBoundingClientRect();if(r.width>300&&r.height>100&&s.querySelectorAll("path,rect,use").length>20)ok++;}});
+var p=document.createElement("pre");p.id="vdc-probe";p.textContent="charts="+ok+" errors="+vdcErr;
+document.body.appendChild(p);});</script>'
+awk -v p="$probe" '{ print } /<head>/ && !done { print p; done = 1 }' "$art/report.html" >"$art/probe.html"
+grep -q vdcErr "$art/probe.html" || fail "probe not inserted"
+chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-dom
+grep -q '<pre id="vdc-probe">charts=2 errors=0</pre>' "$art/probe-dom.html" ||
+    fail "probe: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/probe-dom.html" || echo 'no result') (want charts=2 errors=0)"
+
+# ---- screenshot (the test artifact) ------------------------------------------
+chromium "$art/shot.out" "$art/shot.err" "file://$art/report.html" \
+    --window-size=1100,2600 --screenshot="$art/report.png"
+[ -s "$art/report.png" ] || fail "no screenshot written"
+size=$(wc -c <"$art/report.png")
+[ "$size" -gt 50000 ] || fail "screenshot is $size bytes: blank page?"
+head -c 8 "$art/report.png" | od -An -c | grep -q 'P   N   G' || fail "screenshot is not a PNG"
+echo "screenshot: $art/report.png ($size bytes)"
+exit 0
