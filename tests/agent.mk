@@ -1,1 +1,21 @@
-# Tests of the agent area.
+# Tests of the agent area (issue 2): cmocka unit tests of the pure modules
+# (PRNG and digest, sizes and options, block signatures, renderers against
+# tests/golden/agent/), and integration tests running the static agent on
+# real filesystems and loop devices (root).  Whole area: ~1-2 minutes.
+if WITH_CMOCKA
+agent_unit_tests = tests/unit/test_agent_prng tests/unit/test_agent_options \
+	tests/unit/test_agent_format
+check_PROGRAMS += $(agent_unit_tests)
+TESTS += $(agent_unit_tests)
+agent_unit_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -I$(top_srcdir)/guest-agent
+tests_unit_test_agent_prng_SOURCES = tests/unit/test_agent_prng.c
+tests_unit_test_agent_prng_CFLAGS = $(agent_unit_cflags)
+tests_unit_test_agent_prng_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+tests_unit_test_agent_options_SOURCES = tests/unit/test_agent_options.c
+tests_unit_test_agent_options_CFLAGS = $(agent_unit_cflags)
+tests_unit_test_agent_options_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+tests_unit_test_agent_format_SOURCES = tests/unit/test_agent_format.c
+tests_unit_test_agent_format_CFLAGS = $(agent_unit_cflags)
+tests_unit_test_agent_format_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+endif
+EXTRA_DIST += tests/golden/agent
