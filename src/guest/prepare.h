@@ -50,9 +50,15 @@ void vdc_prepared_init(struct vdc_prepared *p);
 void vdc_prepared_dispose(struct vdc_prepared *p);   /* safe twice */
 
 /* Prepare (or find in the cache) the guest image for @o.  The cache entry
- * cache_dir/KEY/ holds guest.img, kernel, initrd and prepared.manifest; it
+ * cache_dir/KEY/ holds guest.img, guest.img.manifest, vmlinuz, initrd.img; it
  * is built in a temporary folder and renamed into place, so a crash never
- * leaves a half entry.  LIBGUESTFS_BACKEND / LIBGUESTFS_BACKEND_SETTINGS
+ * leaves a half entry.  A template that is itself a prepared image (its
+ * manifest has a [prepared] section whose agent and runner digests match
+ * @o's) is used as is, with no appliance: this is how a prepared image made
+ * on another machine (`vmdiskcmp prepare --out`) is reused, e.g. inside the
+ * emulated Xen lab where libguestfs cannot run.  With @o->out_path the
+ * prepared image is also copied to OUT, with OUT.manifest, OUT.vmlinuz and
+ * OUT.initrd beside it (refusing to overwrite).  LIBGUESTFS_BACKEND / LIBGUESTFS_BACKEND_SETTINGS
  * (e.g. force_tcg) are honoured, never set.  0, or -1 after vdc_error. */
 int vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out);
 
@@ -66,9 +72,10 @@ char *vdc_file_sha256(const char *path);
 char *vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha256,
                             const char *runner_sha256);
 
-/* Load a prepared (cache) entry from its folder's prepared.manifest
- * without touching the image.  0, or -1 after vdc_error. */
-int vdc_prepared_load(const char *entry_dir, struct vdc_prepared *out);
+/* Load what a prepared image's manifest (IMAGE.manifest beside it, as
+ * written by vdc_prepare in the cache and beside --out) records, without
+ * touching the image.  0, or -1 after vdc_error. */
+int vdc_prepared_load(const char *image, struct vdc_prepared *out);
 
 /* On failure: inspect @image read-only with libguestfs (never writes it)
  * and copy the guest's logs (/var/log/vmdiskcmp/, /var/log/messages,

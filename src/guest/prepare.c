@@ -1,0 +1,783 @@
+/* vmdiskcmp guest preparation with libguestfs (doc/guest-template.md).
+ *
+ * The libguestfs session runs in a child process of its own process group
+ * so that a launch that hangs (TCG without force_tcg, emulation inside
+ * emulation) is killed, QEMU included, after the timeout: libguestfs has no
+ * launch timeout of its own. */
+#include "config.h"
+#include "guest/prepare.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#ifdef WITH_GUESTFS
+#include <guestfs.h>
+#endif
+
+#include "common/util.h"
+
+#define DEFAULT_LAUNCH_TIMEOUT 600
+#define KEY_PREFIX "vmdiskcmp-prepare-v1\n"
+
+void
+vdc_prepared_init(struct vdc_prepared *p)
+{
+    memset(p, 0, sizeof(*p));
+}
+
+void
+vdc_prepared_dispose(struct vdc_prepared *p)
+{
+    if (!p)
+        return;
+    g_free(p->image);
+    g_free(p->key);
+    g_free(p->template_sha256);
+    g_free(p->agent_sha256);
+    g_free(p->runner_sha256);
+    g_free(p->init_system);
+    g_free(p->kernel);
+    g_free(p->initrd);
+    g_free(p->cmdline_xen);
+    g_free(p->cmdline_kvm);
+    memset(p, 0, sizeof(*p));
+}
+
+char *
+vdc_file_sha256(const char *path)
+{
+    GChecksum *c;
+    guchar buf[1 << 16];
+    char *hex;
+    ssize_t r;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        vdc_error("%s: %s", path, g_strerror(errno));
+        return NULL;
+    }
+    c = g_checksum_new(G_CHECKSUM_SHA256);
+    while ((r = read(fd, buf, sizeof(buf))) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            vdc_error("%s: read: %s", path, g_strerror(errno));
+            g_checksum_free(c);
+            close(fd);
+            return NULL;
+        }
+        g_checksum_update(c, buf, (gsize)r);
+    }
+    close(fd);
+    hex = g_strdup(g_checksum_get_string(c));
+    g_checksum_free(c);
+    return hex;
+}
+
+static int
+is_sha256_hex(const char *s)
+{
+    int i;
+
+    if (!s)
+        return 0;
+    for (i = 0; i < 64; i++)
+        if (!g_ascii_isxdigit(s[i]) || g_ascii_isupper(s[i]))
+            return 0;
+    return s[64] == 0;
+}
+
+char *
+vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha256,
+                      const char *runner_sha256)
+{
+    char *text, *key;
+
+    if (!is_sha256_hex(template_sha256) || !is_sha256_hex(agent_sha256) ||
+        !is_sha256_hex(runner_sha256))
+        return NULL;
+    text = g_strdup_printf(KEY_PREFIX "%s\n%s\n%s\n", template_sha256, agent_sha256,
+                           runner_sha256);
+    key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
+    g_free(text);
+    return key;
+}
+
+/* ---- manifests ---------------------------------------------------------------- */
+static char *
+manifest_path(const char *image)
+{
+    return g_strconcat(image, ".manifest", NULL);
+}
+
+/* absolute path of @rel relative to the folder of @image */
+static char *
+beside(const char *image, const char *rel)
+{
+    char *dir, *p;
+
+    if (g_path_is_absolute(rel))
+        return g_strdup(rel);
+    dir = g_path_get_dirname(image);
+    p = g_build_filename(dir, rel, NULL);
+    g_free(dir);
+    return p;
+}
+
+static char *
+kf_string(GKeyFile *kf, const char *group, const char *key, const char *file, int required)
+{
+    GError *err = NULL;
+    char *v = g_key_file_get_string(kf, group, key, &err);
+
+    if (!v) {
+        if (required)
+            vdc_error("%s: [%s] %s: expected a value", file, group, key);
+        g_clear_error(&err);
+        return NULL;
+    }
+    return g_strstrip(v);
+}
+
+/* read IMAGE.manifest's [boot] (and [prepared] when present) into @out */
+static int
+manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
+{
+    char *path = manifest_path(image);
+    GKeyFile *kf = g_key_file_new();
+    GError *err = NULL;
+    char *kernel = NULL, *initrd = NULL;
+    int rc = -1;
+
+    *is_prepared = 0;
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+        vdc_error("guest image %s: manifest %s: %s", image, path, err->message);
+        g_clear_error(&err);
+        goto out;
+    }
+    if (!(kernel = kf_string(kf, "boot", "kernel", path, 1)) ||
+        !(initrd = kf_string(kf, "boot", "initrd", path, 1)) ||
+        !(out->cmdline_xen = kf_string(kf, "boot", "cmdline_xen", path, 1)) ||
+        !(out->cmdline_kvm = kf_string(kf, "boot", "cmdline_kvm", path, 1)))
+        goto out;
+    out->kernel = beside(image, kernel);
+    out->initrd = beside(image, initrd);
+    if (g_key_file_has_group(kf, "prepared")) {
+        if (!(out->key = kf_string(kf, "prepared", "key", path, 1)) ||
+            !(out->template_sha256 = kf_string(kf, "prepared", "template_sha256", path, 1)) ||
+            !(out->agent_sha256 = kf_string(kf, "prepared", "agent_sha256", path, 1)) ||
+            !(out->runner_sha256 = kf_string(kf, "prepared", "runner_sha256", path, 1)) ||
+            !(out->init_system = kf_string(kf, "prepared", "init_system", path, 1)))
+            goto out;
+        *is_prepared = 1;
+    }
+    rc = 0;
+ out:
+    g_free(kernel);
+    g_free(initrd);
+    g_free(path);
+    g_key_file_free(kf);
+    return rc;
+}
+
+int
+vdc_prepared_load(const char *image, struct vdc_prepared *out)
+{
+    int prepared = 0;
+
+    vdc_prepared_init(out);
+    if (manifest_load(image, out, &prepared) < 0) {
+        vdc_prepared_dispose(out);
+        return -1;
+    }
+    if (!prepared) {
+        vdc_error("guest image %s: its manifest has no [prepared] section: not a prepared image",
+                  image);
+        vdc_prepared_dispose(out);
+        return -1;
+    }
+    out->image = g_strdup(image);
+    return 0;
+}
+
+/* write IMAGE.manifest for a prepared image whose boot files are named
+ * @kernel_rel and @initrd_rel beside it */
+static int
+manifest_write(const char *image, const struct vdc_prepared *p, const char *template_path,
+               const char *kernel_rel, const char *initrd_rel)
+{
+    GKeyFile *kf = g_key_file_new();
+    char *path = manifest_path(image), *data;
+    gsize len;
+    int rc;
+
+    g_key_file_set_comment(kf, NULL, NULL,
+                           " vmdiskcmp prepared guest image (doc/guest-template.md)", NULL);
+    g_key_file_set_string(kf, "prepared", "key", p->key);
+    g_key_file_set_string(kf, "prepared", "template", template_path);
+    g_key_file_set_string(kf, "prepared", "template_sha256", p->template_sha256);
+    g_key_file_set_string(kf, "prepared", "agent_sha256", p->agent_sha256);
+    g_key_file_set_string(kf, "prepared", "runner_sha256", p->runner_sha256);
+    g_key_file_set_string(kf, "prepared", "init_system", p->init_system);
+    g_key_file_set_string(kf, "prepared", "agent", VDC_GUEST_AGENT_PATH);
+    g_key_file_set_string(kf, "prepared", "runner", VDC_GUEST_RUNNER_PATH);
+    g_key_file_set_string(kf, "boot", "kernel", kernel_rel);
+    g_key_file_set_string(kf, "boot", "initrd", initrd_rel);
+    g_key_file_set_string(kf, "boot", "cmdline_xen", p->cmdline_xen);
+    g_key_file_set_string(kf, "boot", "cmdline_kvm", p->cmdline_kvm);
+    g_key_file_set_string(kf, "boot", "root_mode", "ro");
+    data = g_key_file_to_data(kf, &len, NULL);
+    rc = vdc_write_file_atomic(path, data, len);
+    g_free(data);
+    g_free(path);
+    g_key_file_free(kf);
+    return rc;
+}
+
+/* ---- files ---------------------------------------------------------------------- */
+/* copy @src to the new file @dst (O_EXCL), keeping holes; fsync */
+static int
+copy_sparse(const char *src, const char *dst)
+{
+    int in = -1, out = -1, rc = -1;
+    struct stat st;
+    off_t data = 0, hole, pos;
+    char *buf = NULL;
+
+    in = open(src, O_RDONLY | O_CLOEXEC);
+    if (in < 0 || fstat(in, &st) < 0) {
+        vdc_error("%s: %s", src, g_strerror(errno));
+        goto out;
+    }
+    out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (out < 0) {
+        vdc_error("%s: create: %s", dst, g_strerror(errno));
+        goto out;
+    }
+    if (ftruncate(out, st.st_size) < 0) {
+        vdc_error("%s: set size: %s", dst, g_strerror(errno));
+        goto fail;
+    }
+    buf = g_malloc(1 << 20);
+    for (;;) {
+        data = lseek(in, data, SEEK_DATA);
+        if (data < 0)
+            break;          /* ENXIO: no more data */
+        hole = lseek(in, data, SEEK_HOLE);
+        if (hole < 0)
+            hole = st.st_size;
+        for (pos = data; pos < hole;) {
+            size_t n = (size_t)MIN((off_t)(1 << 20), hole - pos);
+            ssize_t r = pread(in, buf, n, pos);
+
+            if (r <= 0 || pwrite(out, buf, (size_t)r, pos) != r) {
+                vdc_error("copy %s to %s: %s", src, dst, r < 0 ? g_strerror(errno) : "short I/O");
+                goto fail;
+            }
+            pos += r;
+        }
+        data = hole;
+    }
+    if (fsync(out) < 0) {
+        vdc_error("%s: fsync: %s", dst, g_strerror(errno));
+        goto fail;
+    }
+    rc = 0;
+    goto out;
+ fail:
+    unlink(dst);
+ out:
+    g_free(buf);
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+    return rc;
+}
+
+static int
+rm_rf(const char *dir)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *n;
+
+    if (!d)
+        return g_rmdir(dir);
+    while ((n = g_dir_read_name(d))) {
+        char *p = g_build_filename(dir, n, NULL);
+
+        if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+            rm_rf(p);
+        else
+            g_unlink(p);
+        g_free(p);
+    }
+    g_dir_close(d);
+    return g_rmdir(dir);
+}
+
+/* ---- the libguestfs session, in a child with a timeout -------------------------- */
+/* Run @fn(@arg, wfd) in a child process group; its one-line answer (written
+ * to wfd) is returned in *answer.  0, or -1 after vdc_error. */
+static int
+in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *what,
+         char **answer)
+{
+    int pfd[2];
+    pid_t pid;
+    int status = 0;
+    gint64 deadline;
+    char buf[512];
+    GString *s = g_string_new(NULL);
+    ssize_t r;
+
+    if (pipe2(pfd, O_CLOEXEC) < 0) {
+        vdc_error("%s: pipe: %s", what, g_strerror(errno));
+        g_string_free(s, TRUE);
+        return -1;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        vdc_error("%s: fork: %s", what, g_strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
+        g_string_free(s, TRUE);
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        close(pfd[0]);
+        _exit(fn(arg, pfd[1]) == 0 ? 0 : 1);
+    }
+    setpgid(pid, pid);
+    close(pfd[1]);
+    fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+    deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+
+        while ((r = read(pfd[0], buf, sizeof(buf))) > 0)
+            g_string_append_len(s, buf, r);
+        if (w == pid)
+            break;
+        if (g_get_monotonic_time() > deadline) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            close(pfd[0]);
+            vdc_error("%s: no answer within %d s: killed (libguestfs under TCG needs "
+                      "LIBGUESTFS_BACKEND_SETTINGS=force_tcg)", what, timeout_s);
+            g_string_free(s, TRUE);
+            return -1;
+        }
+        g_usleep(100 * 1000);
+    }
+    close(pfd[0]);
+    /* QEMU may linger in the group after the child is gone */
+    kill(-pid, SIGKILL);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        g_string_free(s, TRUE);
+        return -1;      /* the child reported its error on stderr */
+    }
+    *answer = g_strstrip(g_string_free(s, FALSE));
+    return 0;
+}
+
+#ifdef WITH_GUESTFS
+struct install_args {
+    const char *image, *agent, *runner;
+};
+
+/* mount the filesystem that holds /sbin/init (or /etc); 0 or -1 */
+static int
+mount_root(guestfs_h *g, const char *image, int ro)
+{
+    char **fs = guestfs_list_filesystems(g);
+    int rc = -1;
+    size_t i;
+
+    if (!fs) {
+        vdc_error("guest image %s: list filesystems: %s", image, guestfs_last_error(g));
+        return -1;
+    }
+    for (i = 0; fs[i] && fs[i + 1]; i += 2) {
+        if (!strcmp(fs[i + 1], "swap") || !strcmp(fs[i + 1], "unknown"))
+            continue;
+        if ((ro ? guestfs_mount_ro(g, fs[i], "/") : guestfs_mount(g, fs[i], "/")) < 0)
+            continue;
+        if (guestfs_is_dir(g, "/etc") > 0 &&
+            (guestfs_exists(g, "/sbin/init") > 0 || guestfs_exists(g, "/lib/systemd/systemd") > 0)) {
+            rc = 0;
+            break;
+        }
+        guestfs_umount_all(g);
+    }
+    if (rc < 0)
+        vdc_error("guest image %s: no filesystem with /etc and /sbin/init", image);
+    for (i = 0; fs[i]; i++)
+        free(fs[i]);
+    free(fs);
+    return rc;
+}
+
+static const char *
+detect_init(guestfs_h *g)
+{
+    char *link = NULL;
+    const char *kind;
+
+    if (guestfs_is_symlink(g, "/sbin/init") > 0)
+        link = guestfs_readlink(g, "/sbin/init");
+    if (link && strstr(link, "systemd"))
+        kind = "systemd";
+    else if (link && strstr(link, "busybox"))
+        kind = "busybox";
+    else if (guestfs_exists(g, "/sbin/init") <= 0 && guestfs_exists(g, "/lib/systemd/systemd") > 0)
+        kind = "systemd";
+    else if (guestfs_is_file(g, "/etc/inittab") > 0)
+        kind = "sysvinit";
+    else if (guestfs_exists(g, "/lib/systemd/systemd") > 0)
+        kind = "systemd";
+    else
+        kind = NULL;
+    free(link);
+    return kind;
+}
+
+static const char runner_unit[] =
+    "# installed by vmdiskcmp prepare: run the benchmark job from the control disk\n"
+    "[Unit]\n"
+    "Description=vmdiskcmp benchmark runner\n"
+    "After=local-fs.target\n"
+    "DefaultDependencies=no\n"
+    "\n"
+    "[Service]\n"
+    "Type=oneshot\n"
+    "ExecStart=" VDC_GUEST_RUNNER_PATH "\n"
+    "StandardOutput=journal+console\n"
+    "StandardError=journal+console\n"
+    "\n"
+    "[Install]\n"
+    "WantedBy=multi-user.target\n";
+
+static int
+install_hook(guestfs_h *g, const char *kind, const char *image)
+{
+    char *tab = NULL;
+    const char *line;
+    int r = 0;
+
+    if (!strcmp(kind, "systemd")) {
+        if (guestfs_mkdir_p(g, "/etc/systemd/system/multi-user.target.wants") < 0 ||
+            guestfs_write(g, "/etc/systemd/system/vmdiskcmp-runner.service", runner_unit,
+                          sizeof(runner_unit) - 1) < 0 ||
+            guestfs_ln_sf(g, "/etc/systemd/system/vmdiskcmp-runner.service",
+                          "/etc/systemd/system/multi-user.target.wants/vmdiskcmp-runner.service") < 0)
+            r = -1;
+    } else {
+        line = !strcmp(kind, "busybox") ? "::once:" VDC_GUEST_RUNNER_PATH "\n"
+                                        : "vdcr:2345:once:" VDC_GUEST_RUNNER_PATH "\n";
+        if (guestfs_is_file(g, "/etc/inittab") > 0)
+            tab = guestfs_cat(g, "/etc/inittab");
+        if (!tab || !strstr(tab, VDC_GUEST_RUNNER_PATH))
+            r = guestfs_write_append(g, "/etc/inittab", line, strlen(line));
+        free(tab);
+    }
+    if (r < 0)
+        vdc_error("guest image %s: install the runner for %s: %s", image, kind,
+                  guestfs_last_error(g));
+    return r;
+}
+
+static guestfs_h *
+open_handle(const char *image, int readonly)
+{
+    guestfs_h *g = guestfs_create();
+
+    if (!g) {
+        vdc_error("guest image %s: cannot create a libguestfs handle", image);
+        return NULL;
+    }
+    guestfs_set_error_handler(g, NULL, NULL);
+    if (guestfs_add_drive_opts(g, image, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
+                               GUESTFS_ADD_DRIVE_OPTS_READONLY, readonly, -1) < 0 ||
+        guestfs_launch(g) < 0) {
+        vdc_error("guest image %s: libguestfs: %s", image, guestfs_last_error(g));
+        guestfs_close(g);
+        return NULL;
+    }
+    return g;
+}
+
+static int
+install_child(void *p, int wfd)
+{
+    struct install_args *a = p;
+    guestfs_h *g = open_handle(a->image, 0);
+    const char *kind;
+    int rc = -1;
+
+    if (!g)
+        return -1;
+    if (mount_root(g, a->image, 0) < 0)
+        goto out;
+    kind = detect_init(g);
+    if (!kind) {
+        vdc_error("guest image %s: unknown init system (expected systemd, sysvinit or busybox init)",
+                  a->image);
+        goto out;
+    }
+    if (guestfs_mkdir_p(g, "/usr/lib/vmdiskcmp") < 0 ||
+        guestfs_mkdir_p(g, "/var/log/vmdiskcmp") < 0 ||
+        guestfs_upload(g, a->agent, VDC_GUEST_AGENT_PATH) < 0 ||
+        guestfs_upload(g, a->runner, VDC_GUEST_RUNNER_PATH) < 0 ||
+        guestfs_chmod(g, 0755, VDC_GUEST_AGENT_PATH) < 0 ||
+        guestfs_chmod(g, 0755, VDC_GUEST_RUNNER_PATH) < 0) {
+        vdc_error("guest image %s: upload agent and runner: %s", a->image, guestfs_last_error(g));
+        goto out;
+    }
+    if (install_hook(g, kind, a->image) < 0)
+        goto out;
+    if (guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0) {
+        vdc_error("guest image %s: flush and close: %s", a->image, guestfs_last_error(g));
+        goto out;
+    }
+    if (write(wfd, kind, strlen(kind)) < 0)
+        goto out;
+    rc = 0;
+ out:
+    guestfs_close(g);
+    return rc;
+}
+
+struct logs_args {
+    const char *image, *out_dir;
+};
+
+static int
+logs_child(void *p, int wfd)
+{
+    static const char *const paths[] = { "/var/log/vmdiskcmp", "/var/log/messages",
+                                         "/var/log/syslog", "/var/log/kern.log",
+                                         "/var/log/journal", NULL };
+    struct logs_args *a = p;
+    guestfs_h *g = open_handle(a->image, 1);
+    int i, n = 0;
+    char count[16];
+
+    if (!g)
+        return -1;
+    if (mount_root(g, a->image, 1) < 0) {
+        guestfs_close(g);
+        return -1;
+    }
+    for (i = 0; paths[i]; i++) {
+        if (guestfs_exists(g, paths[i]) <= 0)
+            continue;
+        if (guestfs_copy_out(g, paths[i], a->out_dir) < 0)
+            fprintf(stderr, "vmdiskcmp: guest image %s: copy out %s: %s\n", a->image, paths[i],
+                    guestfs_last_error(g));
+        else
+            n++;
+    }
+    guestfs_close(g);
+    snprintf(count, sizeof(count), "%d", n);
+    return write(wfd, count, strlen(count)) < 0 ? -1 : 0;
+}
+#endif
+
+/* ---- prepare ---------------------------------------------------------------------- */
+static int
+need_file(const char *what, const char *path)
+{
+    if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+        vdc_error("%s '%s': expected an existing file", what, path ? path : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* copy the prepared image and its boot files to OUT, OUT.vmlinuz,
+ * OUT.initrd, OUT.manifest */
+static int
+export_prepared(const struct vdc_prepared *p, const char *template_path, const char *out)
+{
+    char *k = g_strconcat(out, ".vmlinuz", NULL), *i = g_strconcat(out, ".initrd", NULL);
+    char *kb = g_path_get_basename(k), *ib = g_path_get_basename(i);
+    int rc = -1;
+
+    if (copy_sparse(p->image, out) < 0)
+        goto out;
+    if (copy_sparse(p->kernel, k) < 0 || copy_sparse(p->initrd, i) < 0 ||
+        manifest_write(out, p, template_path, kb, ib) < 0) {
+        unlink(out);
+        unlink(k);
+        unlink(i);
+        goto out;
+    }
+    rc = 0;
+ out:
+    g_free(k);
+    g_free(i);
+    g_free(kb);
+    g_free(ib);
+    return rc;
+}
+
+int
+vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
+{
+    const char *cache = o->cache_dir ? o->cache_dir : VDC_PREPARE_DEFAULT_CACHE;
+    int timeout = o->launch_timeout_s > 0 ? o->launch_timeout_s : DEFAULT_LAUNCH_TIMEOUT;
+    struct vdc_prepared tpl;
+    char *entry = NULL, *tmp = NULL, *img = NULL, *answer = NULL, *kpath = NULL, *ipath = NULL;
+    int prepared = 0, rc = -1;
+
+    vdc_prepared_init(out);
+    vdc_prepared_init(&tpl);
+    if (need_file("guest template", o->template_path) < 0 ||
+        need_file("agent", o->agent_path) < 0 || need_file("runner", o->runner_path) < 0)
+        return -1;
+    if (o->out_path && g_file_test(o->out_path, G_FILE_TEST_EXISTS)) {
+        vdc_error("--out %s: already exists: refusing to overwrite it", o->out_path);
+        return -1;
+    }
+    if (manifest_load(o->template_path, &tpl, &prepared) < 0)
+        goto out;
+    if (!(out->agent_sha256 = vdc_file_sha256(o->agent_path)) ||
+        !(out->runner_sha256 = vdc_file_sha256(o->runner_path)))
+        goto out;
+
+    /* a prepared image handed in (e.g. made on the outer host for the lab) */
+    if (prepared && !strcmp(tpl.agent_sha256, out->agent_sha256) &&
+        !strcmp(tpl.runner_sha256, out->runner_sha256)) {
+        out->image = g_canonicalize_filename(o->template_path, NULL);
+        out->key = g_strdup(tpl.key);
+        out->template_sha256 = g_strdup(tpl.template_sha256);
+        out->init_system = g_strdup(tpl.init_system);
+        out->kernel = g_strdup(tpl.kernel);
+        out->initrd = g_strdup(tpl.initrd);
+        out->cmdline_xen = g_strdup(tpl.cmdline_xen);
+        out->cmdline_kvm = g_strdup(tpl.cmdline_kvm);
+        out->cache_hit = 1;
+        vdc_progress("guest image %s is already prepared with this agent and runner", out->image);
+        rc = o->out_path ? export_prepared(out, o->template_path, o->out_path) : 0;
+        goto out;
+    }
+
+    if (!(out->template_sha256 = vdc_file_sha256(o->template_path)))
+        goto out;
+    out->key = vdc_prepare_cache_key(out->template_sha256, out->agent_sha256, out->runner_sha256);
+    entry = g_build_filename(cache, out->key, NULL);
+    img = g_build_filename(entry, "guest.img", NULL);
+
+    if (!g_file_test(img, G_FILE_TEST_IS_REGULAR)) {
+#ifdef WITH_GUESTFS
+        struct install_args a;
+
+        if (g_mkdir_with_parents(cache, 0755) < 0) {
+            vdc_error("cache folder %s: %s", cache, g_strerror(errno));
+            goto out;
+        }
+        tmp = g_strdup_printf("%s/.tmp-%.16s-XXXXXX", cache, out->key);
+        if (!g_mkdtemp(tmp)) {
+            vdc_error("cache folder %s: make a temporary entry: %s", cache, g_strerror(errno));
+            g_clear_pointer(&tmp, g_free);
+            goto out;
+        }
+        g_free(img);
+        img = g_build_filename(tmp, "guest.img", NULL);
+        kpath = g_build_filename(tmp, "vmlinuz", NULL);
+        ipath = g_build_filename(tmp, "initrd.img", NULL);
+        if (copy_sparse(o->template_path, img) < 0 || copy_sparse(tpl.kernel, kpath) < 0 ||
+            copy_sparse(tpl.initrd, ipath) < 0)
+            goto out;
+        vdc_progress("preparing guest image: libguestfs appliance (timeout %d s)", timeout);
+        a = (struct install_args){ img, o->agent_path, o->runner_path };
+        if (in_child(install_child, &a, timeout, "libguestfs (prepare)", &answer) < 0)
+            goto out;
+        out->init_system = g_strdup(answer);
+        out->cmdline_xen = g_strdup(tpl.cmdline_xen);
+        out->cmdline_kvm = g_strdup(tpl.cmdline_kvm);
+        if (manifest_write(img, out, o->template_path, "vmlinuz", "initrd.img") < 0)
+            goto out;
+        if (g_rename(tmp, entry) < 0 && errno != ENOTEMPTY && errno != EEXIST) {
+            vdc_error("cache entry %s: %s", entry, g_strerror(errno));
+            goto out;
+        }
+        /* a concurrent prepare may have won the rename: its entry is equal */
+        g_free(img);
+        img = g_build_filename(entry, "guest.img", NULL);
+#else
+        vdc_error("guest template %s: not prepared and vmdiskcmp was built without libguestfs",
+                  o->template_path);
+        goto out;
+#endif
+    } else {
+        out->cache_hit = 1;
+    }
+    {
+        struct vdc_prepared c;
+
+        if (vdc_prepared_load(img, &c) < 0)
+            goto out;
+        g_free(out->init_system);
+        out->init_system = g_strdup(c.init_system);
+        out->kernel = g_strdup(c.kernel);
+        out->initrd = g_strdup(c.initrd);
+        g_free(out->cmdline_xen);
+        g_free(out->cmdline_kvm);
+        out->cmdline_xen = g_strdup(c.cmdline_xen);
+        out->cmdline_kvm = g_strdup(c.cmdline_kvm);
+        vdc_prepared_dispose(&c);
+    }
+    out->image = g_strdup(img);
+    if (o->out_path && export_prepared(out, o->template_path, o->out_path) < 0)
+        goto out;
+    rc = 0;
+ out:
+    if (tmp && g_file_test(tmp, G_FILE_TEST_IS_DIR))
+        rm_rf(tmp);
+    if (rc < 0)
+        vdc_prepared_dispose(out);
+    vdc_prepared_dispose(&tpl);
+    g_free(entry);
+    g_free(tmp);
+    g_free(img);
+    g_free(kpath);
+    g_free(ipath);
+    g_free(answer);
+    return rc;
+}
+
+int
+vdc_collect_logs(const char *image, const char *out_dir, int launch_timeout_s)
+{
+#ifdef WITH_GUESTFS
+    struct logs_args a = { image, out_dir };
+    char *answer = NULL;
+    int timeout = launch_timeout_s > 0 ? launch_timeout_s : DEFAULT_LAUNCH_TIMEOUT;
+
+    if (g_mkdir_with_parents(out_dir, 0755) < 0) {
+        vdc_error("log folder %s: %s", out_dir, g_strerror(errno));
+        return -1;
+    }
+    if (in_child(logs_child, &a, timeout, "libguestfs (collect logs)", &answer) < 0)
+        return -1;
+    vdc_progress("collected %s log path(s) from %s into %s", answer, image, out_dir);
+    g_free(answer);
+    return 0;
+#else
+    vdc_error("guest image %s: collect logs: vmdiskcmp was built without libguestfs", image);
+    return -1;
+#endif
+}
