@@ -176,12 +176,16 @@ vdc_import_files_spec(const char *tok, vdc_files_info *files)
 int
 vdc_import_is_csv_line(const char *line)
 {
-    int commas = 0;
+    int commas = 0, blanks = 0;
 
-    for (; *line; line++)
+    for (; *line; line++) {
         if (*line == ',')
             commas++;
-    return commas >= 20;
+        else if (*line == ' ' || *line == '\t')
+            blanks++;
+    }
+    /* a truncated line without blanks is still a (bad) CSV line */
+    return commas >= 20 || (commas >= 3 && !blanks);
 }
 
 int

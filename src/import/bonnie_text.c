@@ -183,11 +183,11 @@ table_value(text_ctx *c, const char *tok, const vdc_test_info *ti, int allow_suf
                                ti->name, allow_suffix ? " (optionally with k, m or g)" : "",
                                tok);
     }
-    /* half a unit of the last printed digit, plus one for int() truncation */
+    /* half a unit of the last printed digit: bonnie++ prints the table and
+     * the CSV from the same number (int() or %.1f), so an exact integer
+     * must match exactly; "12.3m" only to +-0.05 MiB/s */
     dot = strchr(num, '.');
-    *tol = (dot ? 0.5 * pow(10.0, -(double)strlen(dot + 1)) * mult : 0.5 * mult) + 1.0;
-    if (mult == 1.0 && !dot)
-        *tol = 1.0;
+    *tol = 0.5 * (dot ? pow(10.0, -(double)strlen(dot + 1)) : 1.0) * mult + 1e-6;
     g_free(num);
     s->value = d * mult;
     return 0;

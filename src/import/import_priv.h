@@ -35,7 +35,8 @@ int vdc_import_latency(const char *tok, double *us);
  * "16:102400:0/1024", "16:link", "16/64" into @files. */
 int vdc_import_files_spec(const char *tok, vdc_files_info *files);
 
-/* Does @line look like a CSV line (20 or more commas)? */
+/* Does @line look like a CSV line (20 or more commas, or 3 or more and no
+ * blanks)? */
 int vdc_import_is_csv_line(const char *line);
 
 /* Is @line a bonnie++ CSV header ("name,file_size,..." or

@@ -1,0 +1,343 @@
+/* Unit tests for src/model: the test table, construction, lookup, merge,
+ * JSON round trip and the untrusted-input checks of the loader (each error
+ * names its JSON path). */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <glib.h>
+
+#include "model/result.h"
+#include "test_stderr.h"
+
+static void
+test_table(void **state)
+{
+    int i;
+
+    /* indexed by id, names unique, field numbers those of bonnie++ 2.00a
+     * (checked in doc/result-format.md against a real CSV line) */
+    for (i = 0; i < VDC_TEST_COUNT; i++) {
+        assert_int_equal(vdc_tests[i].id, i);
+        assert_ptr_equal(vdc_test_lookup(vdc_tests[i].name), &vdc_tests[i]);
+    }
+    assert_int_equal(vdc_test_lookup("putc")->csv_field, 10);
+    assert_int_equal(vdc_test_lookup("putc")->csv_cpu_field, 11);
+    assert_int_equal(vdc_test_lookup("putc")->csv_latency_field, 39);
+    assert_int_equal(vdc_test_lookup("seeks")->csv_field, 20);
+    assert_string_equal(vdc_test_lookup("seeks")->unit, "/sec");
+    assert_int_equal(vdc_test_lookup("seq_create")->csv_field, 27);
+    assert_int_equal(vdc_test_lookup("ran_del")->csv_field, 37);
+    assert_int_equal(vdc_test_lookup("ran_del")->csv_latency_field, 50);
+    assert_string_equal(vdc_test_lookup("get_block")->unit, "K/sec");
+    assert_true(vdc_test_lookup("sweep_read")->sweep);
+    assert_null(vdc_test_lookup("nope"));
+    assert_null(vdc_test_lookup(NULL));
+}
+
+static void
+test_keys(void **state)
+{
+    int64_t bs = -1;
+    char *k;
+
+    k = vdc_test_key("putc", VDC_INT_ABSENT);
+    assert_string_equal(k, "putc");
+    g_free(k);
+    k = vdc_test_key("sweep_read", 4096);
+    assert_string_equal(k, "sweep_read@4096");
+    g_free(k);
+    assert_ptr_equal(vdc_test_key_parse("sweep_read@4096", &bs), vdc_test_lookup("sweep_read"));
+    assert_int_equal(bs, 4096);
+    assert_ptr_equal(vdc_test_key_parse("seeks", &bs), vdc_test_lookup("seeks"));
+    assert_int_equal(bs, 0);
+    assert_null(vdc_test_key_parse("putc@4096", &bs));
+    assert_null(vdc_test_key_parse("sweep_read@", &bs));
+    assert_null(vdc_test_key_parse("sweep_read@-1", &bs));
+    assert_null(vdc_test_key_parse("sweep_read@12x", &bs));
+}
+
+/* a set with two targets, runs interleaved, one too-fast sample */
+static void
+build(vdc_result_set *rs)
+{
+    static const char *targets[] = { "image", "lvm" };
+    int rep, t;
+
+    vdc_result_set_init(rs);
+    assert_non_null(vdc_result_set_add_target(rs, "image"));
+    for (rep = 0; rep < 3; rep++) {
+        for (t = 0; t < 2; t++) {
+            vdc_run *r = vdc_result_set_add_run(rs, targets[t]);
+            vdc_sample *s = vdc_run_add_sample(r, "putc");
+
+            assert_int_equal(r->repetition, rep);
+            s->value = 1000.0 * (t + 1) + rep;
+            s->cpu_percent = 50;
+            s = vdc_run_add_sample(r, "seeks");
+            if (rep == 1) {
+                s->too_fast = 1;
+            } else {
+                s->value = 135.8;
+            }
+            s = vdc_run_add_sample(r, "sweep_read");
+            s->block_size = rep == 2 ? 512 : 4096;
+            s->value = 10;
+        }
+    }
+}
+
+static void
+test_build_lookup(void **state)
+{
+    vdc_result_set rs;
+    vdc_sample_ref *refs;
+    char **names, **keys;
+    size_t n;
+
+    build(&rs);
+    assert_null(vdc_result_set_add_target(&rs, "image"));   /* duplicate */
+    assert_null(vdc_result_set_add_target(&rs, ""));
+    names = vdc_result_set_target_names(&rs);
+    assert_int_equal(g_strv_length(names), 2);
+    assert_string_equal(names[0], "image");
+    assert_string_equal(names[1], "lvm");
+    g_strfreev(names);
+
+    keys = vdc_result_set_test_keys(&rs, "lvm");
+    assert_int_equal(g_strv_length(keys), 4);
+    assert_string_equal(keys[0], "putc");
+    assert_string_equal(keys[1], "seeks");
+    assert_string_equal(keys[2], "sweep_read@512");   /* increasing block size */
+    assert_string_equal(keys[3], "sweep_read@4096");
+    g_strfreev(keys);
+
+    refs = vdc_result_set_lookup(&rs, "lvm", "putc", &n);
+    assert_int_equal(n, 3);
+    assert_true(refs[0].sample->value == 2000.0);
+    assert_true(refs[2].sample->value == 2002.0);
+    assert_int_equal(refs[2].run->repetition, 2);
+    g_free(refs);
+    refs = vdc_result_set_lookup(&rs, "image", "seeks", &n);
+    assert_int_equal(n, 3);
+    assert_true(refs[1].sample->too_fast);
+    assert_false(vdc_has(refs[1].sample->value));   /* too fast: no value, never 0 */
+    g_free(refs);
+    refs = vdc_result_set_lookup(&rs, "image", "sweep_read@4096", &n);
+    assert_int_equal(n, 2);
+    g_free(refs);
+    assert_null(vdc_result_set_lookup(&rs, "dom0", "putc", &n));
+    assert_int_equal(n, 0);
+
+    vdc_result_set_dispose(&rs);
+    vdc_result_set_dispose(&rs);   /* twice is fine */
+}
+
+static void
+test_roundtrip(void **state)
+{
+    vdc_result_set rs, back;
+    char *a, *b;
+    size_t la, lb;
+
+    build(&rs);
+    rs.has_experiment = 1;
+    vdc_set_str(&rs.experiment.seed, "18446744073709551615");   /* > 2^53: a string */
+    rs.experiment.emulated = 1;
+    rs.experiment.host.ram_mib = 24576;
+    vdc_set_str(&rs.targets[0]->backend.type, "phy");
+    rs.targets[0]->backend.direct_io_safe = 0;
+    rs.targets[0]->storage.size_bytes = 1LL << 40;
+    vdc_set_str(&rs.runs[0]->meta.source.file, "a \"quoted\" name\n.txt");
+    rs.runs[0]->meta.files.number = 16;
+    rs.runs[0]->samples[0]->value = 135.8;
+    rs.runs[0]->samples[0]->latency_us = 12.5;
+    a = vdc_result_set_to_string(&rs, &la);
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_data(&back, a, la, "a.json"), 0);
+    b = vdc_result_set_to_string(&back, &lb);
+    assert_string_equal(a, b);   /* load(save(x)) saves the same document */
+    assert_true(back.has_experiment);
+    assert_string_equal(back.experiment.seed, "18446744073709551615");
+    assert_int_equal(back.targets[0]->storage.size_bytes, 1LL << 40);
+    assert_int_equal(back.targets[0]->backend.direct_io_safe, 0);
+    assert_int_equal(back.runs[0]->meta.files.number, 16);
+    assert_int_equal(back.runs[0]->meta.files.dirs, VDC_INT_ABSENT);
+    assert_int_equal(back.runs[0]->meta.direct_io, VDC_BOOL_ABSENT);
+    assert_true(back.runs[0]->samples[0]->value == 135.8);
+    assert_true(back.runs[2]->samples[1]->too_fast);
+    assert_false(vdc_has(back.runs[2]->samples[1]->value));
+    g_free(a);
+    g_free(b);
+    vdc_result_set_dispose(&back);
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_merge(void **state)
+{
+    vdc_result_set a, b;
+    size_t n;
+    vdc_sample_ref *refs;
+
+    build(&a);
+    build(&b);
+    vdc_set_str(&b.targets[0]->kind, "lvm-kind-from-b");
+    assert_int_equal(vdc_result_set_merge(&a, &b), 0);
+    assert_int_equal(a.n_runs, 12);
+    assert_int_equal(a.n_targets, 1);
+    assert_null(a.targets[0]->kind);          /* dst keeps its description */
+    refs = vdc_result_set_lookup(&a, "lvm", "putc", &n);
+    assert_int_equal(n, 6);
+    assert_int_equal(refs[5].run->repetition, 5);   /* renumbered: unique */
+    g_free(refs);
+    vdc_result_set_dispose(&a);
+    vdc_result_set_dispose(&b);
+}
+
+/* load @json; expect failure with exactly @msg on stderr */
+static void
+expect_load_error(const char *json, const char *msg)
+{
+    vdc_result_set rs;
+    char *err;
+    int rc;
+
+    vdc_result_set_init(&rs);
+    capture_stderr_begin();
+    rc = vdc_result_set_load_data(&rs, json, strlen(json), "t.json");
+    err = capture_stderr_end();
+    assert_int_equal(rc, -1);
+    if (msg[strlen(msg) - 1] == '*')   /* library text after the prefix */
+        assert_memory_equal(err, msg, strlen(msg) - 1);
+    else
+        assert_string_equal(err, msg);
+    assert_non_null(strchr(err, '\n'));
+    assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);   /* one line */
+    assert_int_equal(rs.n_runs, 0);      /* left empty */
+    assert_int_equal(rs.n_targets, 0);
+    free(err);
+    vdc_result_set_dispose(&rs);
+}
+
+#define HEAD "{\"format\":\"vmdiskcmp-result\",\"format_version\":1," \
+             "\"producer\":{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},"
+
+static void
+test_load_errors(void **state)
+{
+    expect_load_error("", "vmdiskcmp: t.json: empty: expected a JSON result document\n");
+    expect_load_error("{\"format\":", "vmdiskcmp: t.json: invalid JSON: <data>:1:*");
+    expect_load_error("[1]", "vmdiskcmp: t.json: (top level): expected an object\n");
+    expect_load_error("{\"format\":\"x\"}",
+                      "vmdiskcmp: t.json: format: expected \"vmdiskcmp-result\"\n");
+    expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":2}",
+                      "vmdiskcmp: t.json: format_version: version 2 not supported: expected 1 to 1\n");
+    expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":\"1\"}",
+                      "vmdiskcmp: t.json: format_version: expected an integer\n");
+    expect_load_error(HEAD "\"x\":1}", "vmdiskcmp: t.json: runs: missing\n");
+    expect_load_error(HEAD "\"runs\":{}}", "vmdiskcmp: t.json: runs: expected an array\n");
+    expect_load_error(HEAD "\"runs\":[{\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[0].target: missing\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[]},"
+                      "{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":\"3\"}]}]}",
+                      "vmdiskcmp: t.json: runs[1].samples[0].value: expected a number or null\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\"}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].value: missing\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":-1}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].value: expected a finite number >= 0\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"getchar\",\"value\":1}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].test: unknown test id \"getchar\": "
+                      "expected putc, put_block, rewrite, getc, get_block, seeks, seq_create, "
+                      "seq_stat, seq_del, ran_create, ran_stat, ran_del, sweep_read or sweep_write\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"sweep_read\",\"value\":1}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].block_size: expected an integer > 0 "
+                      "(required for sweep_read)\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"too_fast\":\"no\"}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].too_fast: expected a boolean\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"metadata\":{\"files\":{\"number\":1.5}},"
+                      "\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[0].metadata.files.number: expected an integer\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"metadata\":{\"seed\":42},\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[0].metadata.seed: expected a string\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"status\":\"weird\",\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[0].status: expected \"ok\", \"failed\" or \"timeout\"\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"repetition\":0,\"samples\":[]},"
+                      "{\"target\":\"a\",\"repetition\":0,\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[1]: duplicate run: target \"a\" repetition 0 "
+                      "already seen in runs[0]\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\"},{\"name\":\"a\"}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[1]: name: duplicate target \"a\"\n");
+    expect_load_error(HEAD "\"experiment\":{\"host\":{\"ram_mib\":true}},\"runs\":[]}",
+                      "vmdiskcmp: t.json: experiment.host.ram_mib: expected an integer\n");
+    expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":"
+                      "{\"name\":\"x\"},\"runs\":[]}",
+                      "vmdiskcmp: t.json: producer.version: missing\n");
+    expect_load_error("{\"a\":\"\\u0000\"}\0", "vmdiskcmp: t.json: format: missing\n");
+}
+
+static void
+test_load_minimal_and_unknown(void **state)
+{
+    /* only runs; unknown members ignored; missing repetition numbered */
+    const char *doc = HEAD "\"future\":{\"x\":1},\"runs\":["
+        "{\"target\":\"xvdb\",\"samples\":[{\"test\":\"putc\",\"value\":null,\"too_fast\":true,\"new\":1}]},"
+        "{\"target\":\"xvdb\",\"samples\":[{\"test\":\"putc\",\"value\":512.0}]}]}";
+    vdc_result_set rs;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "m.json"), 0);
+    assert_int_equal(rs.n_runs, 2);
+    assert_int_equal(rs.runs[1]->repetition, 1);
+    assert_string_equal(rs.runs[0]->status, "ok");
+    assert_string_equal(rs.runs[0]->samples[0]->unit, "K/sec");   /* from the table */
+    assert_true(rs.runs[0]->samples[0]->too_fast);
+    assert_true(rs.runs[1]->samples[0]->value == 512.0);
+    assert_string_equal(rs.producer_name, "vmdiskcmp-agent");
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_save_atomic(void **state)
+{
+    char dir[] = "/tmp/vdc-model-XXXXXX";
+    char *path;
+    vdc_result_set rs, back;
+
+    assert_non_null(mkdtemp(dir));
+    path = g_build_filename(dir, "r.json", NULL);
+    build(&rs);
+    assert_int_equal(vdc_result_set_save(&rs, path), 0);
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_file(&back, path), 0);
+    assert_int_equal(back.n_runs, 6);
+    vdc_result_set_dispose(&back);
+    unlink(path);
+    rmdir(dir);
+    g_free(path);
+    vdc_result_set_dispose(&rs);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_build_lookup),
+        cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_load_minimal_and_unknown),
+        cmocka_unit_test(test_save_atomic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
