@@ -19,3 +19,10 @@ tests_unit_test_agent_format_CFLAGS = $(agent_unit_cflags)
 tests_unit_test_agent_format_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
 endif
 EXTRA_DIST += tests/golden/agent
+agent_integration_tests = tests/integration/agent-ext4.sh \
+	tests/integration/agent-digest.sh tests/integration/agent-badinput.sh \
+	tests/integration/agent-blockdev.sh
+TESTS += $(agent_integration_tests)
+EXTRA_DIST += $(agent_integration_tests) tests/integration/agent-lib.sh
+# the integration tests run the static agent
+$(agent_integration_tests:.sh=.log): guest-agent/vmdiskcmp-agent
