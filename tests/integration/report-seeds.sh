@@ -3,8 +3,10 @@
 # ratios worked out by hand from the seed text (each line below: the two
 # published values, their quotient, the % delta; checked with
 # python3 -c 'print(round(A/B, 4), round(100*(A/B-1), 2))').
-# Inputs: tests/golden/report/seed003/*.json and seed002/result.json (typed
-# from the seeds, see tests/golden/report/README.md).  Run time: < 1 s.
+# Inputs: the seed texts in ../shared/seeds, cut into their tables and
+# imported with `vmdiskcmp import`, and checked equal to the hand-typed
+# fixtures tests/golden/report/seed003/*.json and seed002/result.json (see
+# tests/golden/report/README.md).  Run time: about 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 
@@ -26,8 +28,56 @@ check() {
         fail "$2 $3 in $(basename "$1"): $(cat "$work/why")"
 }
 
+# ---- import the seeds' own text (vmdiskcmp import), check it against the
+# hand-typed fixtures, and run every check below on the imported files ----
+seeds="$top_srcdir/../shared/seeds"
+s3="$g/seed003"
+s2=""
+if [ -f "$seeds/003_f655e715e7c1f518.txt" ] && [ -f "$seeds/002_50c246cc9488a989.txt" ]; then
+    mkdir "$work/imp"
+    # seed 003: three bonnie++ 1.03 tables, each followed by its CSV line
+    awk -v d="$work/imp" '/^Version 1\.03/ { n++; f = d "/003-" n ".txt" } f { print > f }
+        /^[^ ,]+,[^,]*,/ && f { f = "" }' "$seeds/003_f655e715e7c1f518.txt"
+    i=0
+    for t in image lvm dom0; do
+        i=$((i + 1))
+        "$VMDISKCMP" import --quiet --target "$t" -o "$work/imp/$t.json" "$work/imp/003-$i.txt" ||
+            fail "import of seed 003 table $i ($t) failed"
+    done
+    # seed 002: seven bonnie 1.x tables of four lines
+    awk -v d="$work/imp" '/-Sequential Output-/ { n++; f = d "/002-" n ".txt"; left = 4 }
+        left > 0 { print > f; left-- }' "$seeds/002_50c246cc9488a989.txt"
+    i=0
+    for t in hda3 hdc1 md0-4k md0-32k lv-2x4k lv-2x32k lv-1; do
+        i=$((i + 1))
+        "$VMDISKCMP" import --quiet --target "$t" -o "$work/imp/002-$t.json" "$work/imp/002-$i.txt" ||
+            fail "import of seed 002 table $i ($t) failed"
+        s2="$s2 $work/imp/002-$t.json"
+    done
+    # the imported samples are the hand-typed ones (value, %CP, too fast)
+    python3 - "$work/imp" "$g" <<'PY' || fail "imported seed numbers differ from the hand-typed fixtures"
+import json, sys
+imp, g = sys.argv[1], sys.argv[2]
+def samples(path, target):
+    runs = [r for r in json.load(open(path))["runs"] if r["target"] == target]
+    assert len(runs) == 1, (path, target, len(runs))
+    return {s["test"]: (s["value"], s["cpu_percent"], s["too_fast"]) for s in runs[0]["samples"]}
+for t in ["image", "lvm", "dom0"]:
+    a, b = samples(f"{imp}/{t}.json", t), samples(f"{g}/seed003/{t}.json", t)
+    assert a == b, (t, a, b)
+for t in ["hda3", "hdc1", "md0-4k", "md0-32k", "lv-2x4k", "lv-2x32k", "lv-1"]:
+    a, b = samples(f"{imp}/002-{t}.json", t), samples(f"{g}/seed002/result.json", t)
+    assert a == b, (t, a, b)
+PY
+    s3="$work/imp"
+    echo "checks run on the seeds imported by vmdiskcmp import"
+else
+    echo "note: $seeds not found: checks run on the hand-typed fixtures only"
+fi
+[ -n "$s2" ] || s2="$g/seed002/result.json"
+
 # ---- seed 003: disk image (tap:aio) vs LV (phy) in a domU, and dom0 -------
-"$VMDISKCMP" compare "$g/seed003/image.json" "$g/seed003/lvm.json" "$g/seed003/dom0.json" \
+"$VMDISKCMP" compare "$s3/image.json" "$s3/lvm.json" "$s3/dom0.json" \
     --baseline image --format csv >"$work/003.csv" 2>"$work/err" || fail "compare seed003: $(cat "$work/err")"
 # per-char output: image 6065 K/sec, LV 34825 K/sec: 34825/6065 = 5.7420, +474.20 %
 # ("LVM soundly trounced the disk image ... by about 600%" in the seed)
@@ -40,7 +90,7 @@ check "$work/003.csv" lvm seq_del 1.0046 0.46 "not tested"
 grep -q "not tested" "$work/003.csv" || fail "seed003: n=1 must be reported as not tested"
 
 # against dom0 ("the DomU LVM is within 15-20% of the Dom0 LVM ... most of the time")
-"$VMDISKCMP" compare "$g/seed003/all" --baseline dom0 --format csv >"$work/003d.csv" || fail "compare seed003/all"
+"$VMDISKCMP" compare "$s3/image.json" "$s3/lvm.json" "$s3/dom0.json" --baseline dom0 --format csv >"$work/003d.csv" || fail "compare seed003/all"
 check "$work/003d.csv" lvm putc 0.9004 -9.96 "not tested"        # 34825/38679
 check "$work/003d.csv" lvm put_block 0.6874 -31.26 "not tested"  # 50898/74047
 check "$work/003d.csv" lvm rewrite 0.8203 -17.97 "not tested"    # 24833/30272
@@ -51,13 +101,14 @@ awk -F, '$1 == "lvm" && $2 == "seq_stat" { exit !($4 == 0 && $5 == 1 && $18 == "
     fail "seed003: lvm seq_stat (+++++) must have n=0, n_too_fast=1 and no ratio"
 
 # the text table shows the same delta with no significance mark (n = 1)
-"$VMDISKCMP" compare "$g/seed003/image.json" "$g/seed003/lvm.json" --baseline image >"$work/003.txt" ||
+"$VMDISKCMP" compare "$s3/image.json" "$s3/lvm.json" --baseline image >"$work/003.txt" ||
     fail "compare seed003 text"
 grep -Eq '^Sequential output, per-char +K/sec +6065 \(1\) +34825 \(1\) +\+474\.2%$' "$work/003.txt" ||
     { cat "$work/003.txt" >&2; fail "seed003 text: per-char row"; }
 
 # ---- seed 002: partitions, RAID-0 and LVM 1.0 stripes (bonnie 1.x) ---------
-"$VMDISKCMP" compare "$g/seed002/result.json" --baseline hda3 --format csv >"$work/002.csv" ||
+# shellcheck disable=SC2086
+"$VMDISKCMP" compare $s2 --baseline hda3 --format csv >"$work/002.csv" ||
     fail "compare seed002"
 # "LVM over a single partition is even faster than the partition itself":
 check "$work/002.csv" lv-1 put_block 1.1535 15.35 "not tested"   # 31341/27171
