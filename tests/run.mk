@@ -12,3 +12,10 @@ tests_unit_test_plan_SOURCES = tests/unit/test_plan.c
 tests_unit_test_plan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_plan_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_flow
+TESTS += tests/unit/test_flow
+tests_unit_test_flow_SOURCES = tests/unit/test_flow.c
+tests_unit_test_flow_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_flow_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif

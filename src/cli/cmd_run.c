@@ -1,7 +1,254 @@
-/* Placeholder until Plan, hypervisor drivers, run, cleanup (issue 4): src/plan, src/hv, src/run lands. */
+/* `vmdiskcmp run` (the default command) and `vmdiskcmp cleanup`. */
 #include "config.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib.h>
+
 #include "cli/commands.h"
 #include "common/util.h"
+#include "hv/translate.h"
+#include "plan/options.h"
+#include "plan/plan.h"
+#include "run/journal.h"
+#include "run/run.h"
 
-int vdc_cmd_run(int argc, char **argv) { vdc_error("run: not implemented yet"); return VDC_EXIT_FAILURE; }
-int vdc_cmd_cleanup(int argc, char **argv) { vdc_error("cleanup: not implemented yet"); return VDC_EXIT_FAILURE; }
+static volatile sig_atomic_t vdc_stop;
+
+/* Only sets the flag: the run loop and every wait poll it.  A second
+ * SIGINT sets it again; teardown runs regardless. */
+static void
+on_signal(int sig)
+{
+    vdc_stop = sig;
+}
+
+static void
+install_signals(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+static char *
+join_argv(int argc, char **argv)
+{
+    GString *s = g_string_new("vmdiskcmp");
+    int i;
+
+    for (i = 1; i < argc; i++) {
+        g_autofree char *q = g_shell_quote(argv[i]);
+        g_string_append_c(s, ' ');
+        g_string_append(s, strpbrk(argv[i], " \t'\"$\\") ? q : argv[i]);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static void
+print_dry_run(const vdc_plan *p)
+{
+    g_autofree char *text = vdc_plan_to_text(p);
+    g_autofree char *json = vdc_plan_to_json(p);
+    g_autofree char *root = g_strdup_printf("%s/PREPARED-GUEST.img", "CACHE");
+    g_autofree char *ctl = g_strdup_printf("%s/control-N.img", p->out_dir);
+    vdc_hv_domain dom;
+    size_t i;
+
+    fputs(text, stdout);
+    if (p->hv == VDC_HV_NONE) {
+        printf("\nno domU: dom0 baseline only\n");
+    } else {
+        int xen = p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen");
+        vdc_hv_domain_from_plan(p, p->guest_image ? p->guest_image : root, ctl, NULL, &dom);
+        if (xen) {
+            g_autofree char *cfg = vdc_xl_cfg(&dom);
+            printf("\n# xl disk specs\n");
+            for (i = 0; i < dom.n_disks; i++) {
+                g_autofree char *spec = vdc_xl_disk_spec(&dom.disks[i]);
+                printf("%-10s %s\n", dom.disks[i].target, spec ? spec : "(error)");
+            }
+            printf("\n# xl.cfg\n%s", cfg ? cfg : "(error)\n");
+        }
+        if (p->hv == VDC_HV_LIBVIRT) {
+            g_autofree char *xml = vdc_domain_xml(&dom);
+            printf("\n# domain XML (%s)\n%s", p->uri, xml ? xml : "(error)\n");
+        }
+    }
+    printf("\n# plan.json\n%s\n", json);
+}
+
+int
+vdc_cmd_run(int argc, char **argv)
+{
+    vdc_run_opts o;
+    vdc_plan p;
+    vdc_run_env env;
+    vdc_run_settings s = { 0 };
+    vdc_host_defaults h = { 0 };
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+    g_autofree char *date_id = g_date_time_format(now, "%Y-%m-%dT%H%M%SZ");
+    g_autofree char *cmdline = join_argv(argc, argv);
+    int rc;
+
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    if (vdc_run_opts_parse(&o, argc, argv) < 0) {
+        rc = VDC_EXIT_USAGE;
+        goto out;
+    }
+    if (o.help) {
+        vdc_run_opts_help(stdout);
+        rc = VDC_EXIT_OK;
+        goto out;
+    }
+    vdc_set_quiet(o.quiet);
+    h.hostname = g_get_host_name();
+    h.ram_mib = vdc_host_ram_mib();
+    h.xen_control_d = vdc_host_is_xen_dom0();
+    h.date_id = date_id;
+    if (vdc_plan_build(&o, &h, cmdline, &p) < 0) {
+        rc = VDC_EXIT_USAGE;
+        goto out;
+    }
+    if (o.dry_run) {
+        print_dry_run(&p);
+        rc = VDC_EXIT_OK;
+        goto out;
+    }
+    if (geteuid() != 0)
+        vdc_progress("warning: not root: creating domains, LVs, loop devices and mounts will likely fail");
+
+    install_signals();
+    vdc_run_env_default(&env);
+    env.stop = &vdc_stop;
+    s.agent = o.agent ? o.agent : VDC_LIBEXECDIR "/vmdiskcmp-agent";
+    s.runner = o.runner ? o.runner : VDC_LIBEXECDIR "/vmdiskcmp-runner";
+    s.cache_dir = o.cache_dir;
+    s.consent = o.consent;
+    s.no_report = o.no_report;
+    vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
+                 p.n_targets, p.n_steps, p.n_boots, p.out_dir);
+    rc = vdc_run_plan(&p, &s, &env);
+    if (rc == VDC_EXIT_OK)
+        vdc_progress("done: %s/result.json", p.out_dir);
+out:
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+    return rc;
+}
+
+/* ---- cleanup ------------------------------------------------------------------ */
+
+static int
+cleanup_dir(const char *dir, const vdc_run_env *env)
+{
+    g_autofree char *path = g_build_filename(dir, "journal", NULL);
+    vdc_journal j;
+    size_t before;
+    int rc;
+
+    vdc_journal_init(&j);
+    if (vdc_journal_load(&j, path) < 0) {
+        vdc_journal_dispose(&j);
+        return -1;
+    }
+    before = vdc_journal_pending(&j);
+    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, NULL);
+    printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
+    vdc_journal_dispose(&j);
+    return rc;
+}
+
+static void
+cleanup_usage(FILE *f)
+{
+    fprintf(f, "usage: vmdiskcmp cleanup DIR...\n"
+               "       vmdiskcmp cleanup --all [--results DIR] [--vg VG]\n\n"
+               "Removes what a crashed run left, from DIR/journal: domains named vmdiskcmp-*,\n"
+               "loop devices over our images, our mounts, images and LVs we created (an LV\n"
+               "only while it carries the 'vmdiskcmp' tag).  Nothing else is touched.\n"
+               "--all replays every journal under --results (default: results) and, with\n"
+               "--vg, removes the LVs of VG that carry our tag (make sure no run is active).\n");
+}
+
+int
+vdc_cmd_cleanup(int argc, char **argv)
+{
+    vdc_run_env env;
+    const char *results = "results", *vg = NULL;
+    int all = 0, rc = 0, i, ndirs = 0;
+
+    vdc_run_env_default(&env);
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cleanup_usage(stdout);
+            return VDC_EXIT_OK;
+        } else if (!strcmp(argv[i], "--all")) {
+            all = 1;
+        } else if (!strcmp(argv[i], "--results") || !strcmp(argv[i], "--vg")) {
+            if (i + 1 >= argc) {
+                vdc_error("%s: expected a value", argv[i]);
+                return VDC_EXIT_USAGE;
+            }
+            if (!strcmp(argv[i], "--vg"))
+                vg = argv[++i];
+            else
+                results = argv[++i];
+        } else if (argv[i][0] == '-') {
+            vdc_error("cleanup: unknown option '%s': expected DIR..., --all, --results DIR or --vg VG",
+                      argv[i]);
+            return VDC_EXIT_USAGE;
+        } else {
+            ndirs++;
+        }
+    }
+    if (!all && ndirs == 0) {
+        vdc_error("cleanup: expected a result directory or --all");
+        return VDC_EXIT_USAGE;
+    }
+    if (all && ndirs) {
+        vdc_error("cleanup: expected either result directories or --all, not both");
+        return VDC_EXIT_USAGE;
+    }
+    for (i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            if (!strcmp(argv[i], "--results") || !strcmp(argv[i], "--vg"))
+                i++;
+            continue;
+        }
+        if (cleanup_dir(argv[i], &env) < 0)
+            rc = -1;
+    }
+    if (all) {
+        g_autoptr(GDir) d = g_dir_open(results, 0, NULL);
+        const char *name;
+        while (d && (name = g_dir_read_name(d))) {
+            g_autofree char *dir = g_build_filename(results, name, NULL);
+            g_autofree char *journal = g_build_filename(dir, "journal", NULL);
+            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && cleanup_dir(dir, &env) < 0)
+                rc = -1;
+        }
+        if (vg) {
+            g_auto(GStrv) lvs = vdc_storage_lvm_list_tagged(vg);
+            size_t k;
+            if (!lvs)
+                rc = -1;
+            for (k = 0; lvs && lvs[k]; k++) {
+                printf("%s/%s: tagged %s: removing\n", vg, lvs[k], VDC_STORAGE_TAG);
+                if (env.storage_destroy_journaled("lvm", NULL, vg, lvs[k]) < 0)
+                    rc = -1;
+            }
+        }
+    }
+    return rc < 0 ? VDC_EXIT_FAILURE : VDC_EXIT_OK;
+}

@@ -1,0 +1,333 @@
+/* The dom0 baseline: the same agent, run on the host on a fresh filesystem
+ * we make (on the LV, on a block device given with consent, or on an image
+ * in --image-dir through a loop device we attach and detach).  Also the
+ * host-side helpers the run needs: loop devices, mount checks, dropping
+ * the page cache. */
+#include "config.h"
+#include "run/run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+int
+vdc_drop_caches(void)
+{
+    int fd;
+
+    sync();
+    fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "3\n", 2) != 2) {
+        vdc_error("/proc/sys/vm/drop_caches: %s", g_strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+/* ---- loop devices ------------------------------------------------------------ */
+
+char *
+vdc_loop_attach(const char *file)
+{
+    int ctl = -1, ffd = -1, lfd = -1, attempt;
+    char *dev = NULL;
+
+    ffd = open(file, O_RDWR | O_CLOEXEC);
+    if (ffd < 0) {
+        vdc_error("loop device for %s: cannot open the file: %s", file, g_strerror(errno));
+        return NULL;
+    }
+    ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+    if (ctl < 0) {
+        vdc_error("loop device for %s: /dev/loop-control: %s", file, g_strerror(errno));
+        goto out;
+    }
+    for (attempt = 0; attempt < 10 && !dev; attempt++) {
+        struct loop_config cfg;
+        int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+        g_autofree char *path = NULL;
+
+        if (n < 0) {
+            vdc_error("loop device for %s: no free loop device: %s", file, g_strerror(errno));
+            goto out;
+        }
+        path = g_strdup_printf("/dev/loop%d", n);
+        lfd = open(path, O_RDWR | O_CLOEXEC);
+        if (lfd < 0) {
+            vdc_error("loop device %s: %s", path, g_strerror(errno));
+            goto out;
+        }
+        memset(&cfg, 0, sizeof(cfg));
+        cfg.fd = (unsigned)ffd;
+        /* O_DIRECT on the backing file: dom0's page cache must not serve
+         * the baseline twice (filesystem on loop on file) */
+        cfg.info.lo_flags = LO_FLAGS_DIRECT_IO;
+        g_strlcpy((char *)cfg.info.lo_file_name, file, sizeof(cfg.info.lo_file_name));
+        if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0 ||
+            (errno == EINVAL && (cfg.info.lo_flags = 0, ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0))) {
+            dev = g_steal_pointer(&path);
+        } else if (errno != EBUSY) {
+            vdc_error("loop device %s for %s: LOOP_CONFIGURE: %s", path, file, g_strerror(errno));
+            close(lfd);
+            lfd = -1;
+            goto out;
+        }
+        close(lfd);
+        lfd = -1;
+    }
+    if (!dev)
+        vdc_error("loop device for %s: every free device was taken by someone else", file);
+out:
+    if (ctl >= 0)
+        close(ctl);
+    if (ffd >= 0)
+        close(ffd);
+    return dev;
+}
+
+int
+vdc_loop_detach(const char *dev, const char *file)
+{
+    char real[PATH_MAX];
+    DIR *d;
+    struct dirent *de;
+    int rc = 0;
+
+    if (!file || !realpath(file, real))
+        g_strlcpy(real, file ? file : "", sizeof(real));
+    d = opendir("/sys/block");
+    if (!d) {
+        vdc_error("loop devices: /sys/block: %s", g_strerror(errno));
+        return -1;
+    }
+    /* find our loop devices by backing file: the journal recorded the file
+     * before the device number was known */
+    while ((de = readdir(d))) {
+        g_autofree char *bf = NULL, *bpath = NULL, *node = NULL;
+        int fd;
+
+        if (strncmp(de->d_name, "loop", 4) != 0)
+            continue;
+        bpath = g_strdup_printf("/sys/block/%s/loop/backing_file", de->d_name);
+        if (!g_file_get_contents(bpath, &bf, NULL, NULL))
+            continue;
+        g_strchomp(bf);
+        if (strcmp(bf, real) != 0 && strcmp(bf, file ? file : "") != 0)
+            continue;
+        node = g_strdup_printf("/dev/%s", de->d_name);
+        fd = open(node, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO)) {
+            vdc_error("loop device %s (%s): cannot detach: %s", node, real, g_strerror(errno));
+            rc = -1;
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+    closedir(d);
+    return rc;
+}
+
+int
+vdc_is_mounted(const char *dir, const char *source)
+{
+    g_autofree char *data = NULL;
+    char real[PATH_MAX];
+    g_auto(GStrv) lines = NULL;
+    size_t i;
+
+    if (!realpath(dir, real))
+        return 0;   /* gone: not mounted */
+    if (!g_file_get_contents("/proc/self/mountinfo", &data, NULL, NULL)) {
+        vdc_error("/proc/self/mountinfo: cannot read");
+        return -1;
+    }
+    lines = g_strsplit(data, "\n", -1);
+    for (i = 0; lines[i]; i++) {
+        g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
+        guint n = g_strv_length(f), k;
+        if (n < 10 || strcmp(f[4], real) != 0)
+            continue;
+        for (k = 6; k < n && strcmp(f[k], "-"); k++)
+            ;
+        if (source && *source && k + 2 < n && strcmp(f[k + 2], source) != 0) {
+            vdc_error("mount %s: mounted from %s, not %s as journaled: not touched", real, f[k + 2],
+                      source);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- child processes ------------------------------------------------------------ */
+
+/* Run @argv, stdout+stderr appended to @log, at most @timeout_s seconds,
+ * watching *@stop.  Returns the exit status, or -1 after vdc_error. */
+static int
+run_child(char **argv, const char *log, unsigned timeout_s, volatile sig_atomic_t *stop)
+{
+    gint64 deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
+    pid_t pid;
+    int status = 0;
+
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        vdc_error("%s: fork: %s", argv[0], g_strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        /* the child is ours to stop: SIGINT reaches us, we decide */
+        signal(SIGINT, SIG_IGN);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR) {
+            vdc_error("%s: waitpid: %s", argv[0], g_strerror(errno));
+            return -1;
+        }
+        if ((stop && *stop) || g_get_monotonic_time() > deadline) {
+            int killed_for_stop = stop && *stop;
+            kill(pid, SIGTERM);
+            g_usleep(G_USEC_PER_SEC);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            vdc_error("%s: %s", argv[0], killed_for_stop ? "interrupted" : "timed out: killed");
+            return -1;
+        }
+        g_usleep(G_USEC_PER_SEC / 10);
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + WTERMSIG(status);
+}
+
+static int
+mkfs(const char *type, const char *dev, const char *log, volatile sig_atomic_t *stop)
+{
+    g_autofree char *prog = g_strdup_printf("mkfs.%s", type);
+    char *ext[] = { prog, (char *)"-F", (char *)"-q", (char *)"-E",
+                    (char *)"lazy_itable_init=0,lazy_journal_init=0", (char *)dev, NULL };
+    char *xfs[] = { prog, (char *)"-f", (char *)"-q", (char *)dev, NULL };
+    int r = run_child(g_str_has_prefix(type, "ext") ? ext : xfs, log, 3600, stop);
+
+    if (r != 0) {
+        if (r > 0)
+            vdc_error("%s %s: exit status %d (see %s)", prog, dev, r, log);
+        return -1;
+    }
+    return 0;
+}
+
+int
+vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
+              uint64_t seed, const char *json_out)
+{
+    const vdc_plan *p = vdc_run_ctx_plan(ctx);
+    const vdc_run_settings *s = vdc_run_ctx_settings(ctx);
+    vdc_journal *j = vdc_run_ctx_journal(ctx);
+    const vdc_plan_target *t = NULL;
+    g_autofree char *log = NULL, *size = NULL, *ram = NULL, *seed_s = NULL, *rep_s = NULL;
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    unsigned dir_seq, mnt_seq;
+    size_t i;
+    int r;
+
+    for (i = 0; i < p->n_targets; i++)
+        if (p->targets[i].kind == VDC_TARGET_DOM0)
+            t = &p->targets[i];
+    if (!t)
+        return -1;
+    log = g_strdup_printf("%s/logs/%s-%u.stderr", p->out_dir, t->name, rep);
+
+    dir_seq = vdc_journal_add(j, "dir", "path", mnt, NULL);
+    if (!dir_seq)
+        return -1;
+    if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
+        vdc_error("mount point %s: %s", mnt, g_strerror(errno));
+        return -1;
+    }
+    (void)vdc_journal_done(j, dir_seq);
+
+    vdc_progress("dom0: mkfs.%s %s", p->mkfs, dev);
+    if (mkfs(p->mkfs, dev, log, vdc_run_ctx_stop(ctx)) < 0)
+        return -1;
+    mnt_seq = vdc_journal_add(j, "mount", "dir", mnt, "source", dev, NULL);
+    if (!mnt_seq)
+        return -1;
+    if (mount(dev, mnt, p->mkfs, 0, NULL) < 0) {
+        vdc_error("mount %s on %s: %s", dev, mnt, g_strerror(errno));
+        (void)vdc_journal_undone(j, mnt_seq);
+        return -1;
+    }
+    (void)vdc_journal_done(j, mnt_seq);
+    if (vdc_drop_caches() < 0)
+        vdc_progress("warning: could not drop dom0's page cache");
+
+    size = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)(t->test_bytes >> 20));
+    ram = g_strdup_printf("%u", p->dom0_ram_mib);
+    seed_s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
+    rep_s = g_strdup_printf("%u", rep);
+    g_ptr_array_add(argv, g_strdup(s && s->agent ? s->agent : VDC_LIBEXECDIR "/vmdiskcmp-agent"));
+    g_ptr_array_add(argv, g_strdup("-d"));
+    g_ptr_array_add(argv, g_strdup(mnt));
+    g_ptr_array_add(argv, g_strdup("-s"));
+    g_ptr_array_add(argv, g_strdup(size));
+    g_ptr_array_add(argv, g_strdup("-r"));
+    g_ptr_array_add(argv, g_strdup(ram));
+    if (t->test_bytes < 2ULL * p->dom0_ram_mib * (1ULL << 20))
+        g_ptr_array_add(argv, g_strdup("-f"));
+    g_ptr_array_add(argv, g_strdup("--seed"));
+    g_ptr_array_add(argv, g_strdup(seed_s));
+    g_ptr_array_add(argv, g_strdup("--target"));
+    g_ptr_array_add(argv, g_strdup(t->name));
+    g_ptr_array_add(argv, g_strdup("--repetition"));
+    g_ptr_array_add(argv, g_strdup(rep_s));
+    g_ptr_array_add(argv, g_strdup("--json"));
+    g_ptr_array_add(argv, g_strdup(json_out));
+    g_ptr_array_add(argv, g_strdup("-q"));
+    if (p->agent_options) {
+        g_auto(GStrv) extra = g_strsplit_set(p->agent_options, " \t", -1);
+        for (i = 0; extra[i]; i++)
+            if (*extra[i])
+                g_ptr_array_add(argv, g_strdup(extra[i]));
+    }
+    g_ptr_array_add(argv, NULL);
+    r = run_child((char **)argv->pdata, log, p->timeout_s, vdc_run_ctx_stop(ctx));
+    if (r != 0 && r > 0)
+        vdc_error("dom0 agent: exit status %d (see %s)", r, log);
+
+    if (umount2(mnt, 0) < 0) {
+        vdc_error("umount %s: %s", mnt, g_strerror(errno));
+        return -1;
+    }
+    (void)vdc_journal_undone(j, mnt_seq);
+    return r == 0 ? 0 : -1;
+}

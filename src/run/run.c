@@ -1,0 +1,718 @@
+/* The run loop (run.h).  One context, one journal; every step checks the
+ * stop flag; teardown always happens before vdc_run returns. */
+#include "config.h"
+#include "run/run.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "cli/commands.h"
+#include "common/util.h"
+
+struct vdc_run_ctx {
+    vdc_plan *p;
+    const vdc_run_settings *s;
+    const vdc_run_env *env;
+    vdc_journal journal;
+    const vdc_hv_ops *hvops;
+    vdc_hv *hv;
+    struct vdc_storage *st;     /* per target */
+    char **dev;                 /* per target: device or file the agent uses */
+    vdc_result_set rs;
+    JsonObject *backends;       /* vdev -> backend facts (first good boot) */
+    struct vdc_prepared prep;
+    int failed;
+    int interrupted;
+};
+
+vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx) { return &ctx->journal; }
+const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx) { return ctx->p; }
+const vdc_run_settings *vdc_run_ctx_settings(vdc_run_ctx *ctx) { return ctx->s; }
+volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx) { return ctx->env->stop; }
+
+static int
+stopped(vdc_run_ctx *ctx)
+{
+    if (ctx->env->stop && *ctx->env->stop)
+        ctx->interrupted = 1;
+    return ctx->interrupted;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static vdc_run *
+add_run(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *status, const char *error)
+{
+    vdc_run *r = vdc_result_set_add_run(&ctx->rs, target);
+
+    r->repetition = rep;
+    vdc_set_str(&r->status, status);
+    vdc_set_str(&r->error, error);
+    if (strcmp(status, "ok") != 0)
+        ctx->failed = 1;
+    return r;
+}
+
+/* Merge the agent's JSON (untrusted: validated by the model's loader) as
+ * the run of (@target, @rep).  Returns 0, or -1 with a failed run added. */
+static int
+merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *json,
+                 size_t len, const char *what)
+{
+    vdc_result_set one;
+    g_autofree char *raw = g_strdup_printf("%s/runs/%s-%u.json", ctx->p->out_dir, target, rep);
+    size_t i;
+
+    vdc_result_set_init(&one);
+    if (vdc_result_set_load_data(&one, json, len, what) < 0 || one.n_runs == 0) {
+        g_autofree char *msg = g_strdup_printf("%s: malformed agent result", what);
+        if (one.n_runs == 0)
+            vdc_error("%s: no runs in the agent result", what);
+        add_run(ctx, target, rep, "failed", msg);
+        vdc_result_set_dispose(&one);
+        return -1;
+    }
+    (void)vdc_write_file_atomic(raw, json, len);
+    for (i = 0; i < one.n_runs; i++) {
+        vdc_run *r = vdc_result_set_add_run(&ctx->rs, target);
+        vdc_run_dispose(r);
+        vdc_run_copy(r, one.runs[i]);
+        vdc_set_str(&r->target, target);
+        r->repetition = rep;
+        if (!r->status || strcmp(r->status, "ok") != 0)
+            ctx->failed = 1;
+    }
+    vdc_result_set_dispose(&one);
+    return 0;
+}
+
+/* ---- provisioning --------------------------------------------------------- */
+
+static int
+provision_target(vdc_run_ctx *ctx, size_t i)
+{
+    vdc_plan_target *t = &ctx->p->targets[i];
+    struct vdc_storage_spec spec = { 0 };
+    const char *kind = NULL;
+    unsigned seq = 0;
+    int r;
+
+    spec.name = t->name;
+    spec.size_bytes = t->disk_bytes;
+    spec.stripes = t->stripes;
+    spec.stripe_size = t->stripe_size;
+    if (t->kind == VDC_TARGET_IMAGE ||
+        (t->kind == VDC_TARGET_DOM0 && !strcmp(t->dom0_on, "image"))) {
+        spec.kind = VDC_STORAGE_IMAGE;
+        spec.path = t->path;
+        (void)vdc_image_format_from_name(t->image_format ? t->image_format : "raw", &spec.format);
+        (void)vdc_image_alloc_from_name(t->image_alloc ? t->image_alloc : "sparse", &spec.alloc);
+        kind = "image";
+        seq = vdc_journal_add(&ctx->journal, "image", "path", t->path, NULL);
+    } else if (t->kind == VDC_TARGET_LVM ||
+               (t->kind == VDC_TARGET_DOM0 && !strcmp(t->dom0_on, "lvm"))) {
+        spec.kind = VDC_STORAGE_LVM;
+        spec.vg = t->vg;
+        spec.lv = t->lv;
+        kind = "lv";
+        seq = vdc_journal_add(&ctx->journal, "lv", "vg", t->vg, "lv", t->lv, NULL);
+    } else {
+        spec.kind = VDC_STORAGE_BLOCK;
+        spec.path = t->path;
+        spec.consent = ctx->s->consent;
+    }
+    if (kind && !seq)
+        return -1;
+    vdc_progress("provisioning %s: %s %s", t->name, vdc_storage_kind_name(spec.kind), t->path);
+    r = ctx->env->storage_create(&spec, &ctx->st[i]);
+    if (r < 0) {
+        if (seq)
+            (void)vdc_journal_undone(&ctx->journal, seq);   /* create leaves nothing */
+        return -1;
+    }
+    if (seq && vdc_journal_done(&ctx->journal, seq) < 0)
+        return -1;
+    ctx->dev[i] = g_strdup(ctx->st[i].device ? ctx->st[i].device : ctx->st[i].path);
+
+    /* the dom0 baseline on an image: a loop device over it */
+    if (t->kind == VDC_TARGET_DOM0 && spec.kind == VDC_STORAGE_IMAGE) {
+        char *loop;
+        seq = vdc_journal_add(&ctx->journal, "loop", "file", t->path, NULL);
+        if (!seq)
+            return -1;
+        loop = ctx->env->loop_attach(t->path);
+        if (!loop)
+            return -1;
+        g_free(ctx->dev[i]);
+        ctx->dev[i] = loop;
+        if (vdc_journal_done(&ctx->journal, seq) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- result.json targets -------------------------------------------------- */
+
+static void
+set_str_member(char **dst, JsonObject *o, const char *m)
+{
+    if (o && json_object_has_member(o, m) &&
+        JSON_NODE_HOLDS_VALUE(json_object_get_member(o, m)) &&
+        json_node_get_value_type(json_object_get_member(o, m)) == G_TYPE_STRING)
+        vdc_set_str(dst, json_object_get_string_member(o, m));
+}
+
+static int64_t
+int_member(JsonObject *o, const char *m)
+{
+    if (o && json_object_has_member(o, m) &&
+        JSON_NODE_HOLDS_VALUE(json_object_get_member(o, m)))
+        return json_object_get_int_member(o, m);
+    return VDC_INT_ABSENT;
+}
+
+static void
+describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
+{
+    vdc_plan *p = ctx->p;
+    size_t i, k;
+
+    for (i = 0; i < p->n_targets; i++) {
+        vdc_plan_target *pt = &p->targets[i];
+        vdc_target *t = vdc_result_set_find_target(&ctx->rs, pt->name);
+        JsonObject *st = NULL;
+
+        if (!t)
+            t = vdc_result_set_add_target(&ctx->rs, pt->name);
+        if (!t)
+            continue;
+        vdc_set_str(&t->kind, vdc_target_kind_name(pt->kind));
+        vdc_set_str(&t->where, pt->kind == VDC_TARGET_DOM0 ? "dom0" : "domU");
+        vdc_set_str(&t->filesystem.type, p->mkfs);
+        vdc_set_str(&t->filesystem.mkfs_options, "-E lazy_itable_init=0,lazy_journal_init=0");
+        if (pt->kind == VDC_TARGET_IMAGE)
+            vdc_set_str(&t->requested.image_backend, vdc_image_backend_name(pt->backend));
+        for (k = 0; dom && k < dom->n_disks; k++) {
+            if (strcmp(dom->disks[k].target, pt->name) != 0)
+                continue;
+            if (p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen"))) {
+                g_autofree char *spec = vdc_xl_disk_spec(&dom->disks[k]);
+                vdc_set_str(&t->requested.disk_spec, spec);
+            }
+            if (p->hv == VDC_HV_LIBVIRT) {
+                g_autofree char *x = vdc_domain_xml_disk(dom, k);
+                vdc_set_str(&t->requested.domain_xml_disk, x);
+            }
+        }
+        /* backend truth: what the hypervisor reported, never what we asked */
+        if (pt->vdev && ctx->backends && json_object_has_member(ctx->backends, pt->vdev)) {
+            JsonObject *b = json_object_get_object_member(ctx->backends, pt->vdev);
+            set_str_member(&t->backend.type, b, "type");
+            set_str_member(&t->backend.source, b, "source");
+            set_str_member(&t->backend.xenstore_path, b, "xenstore_path");
+            set_str_member(&t->backend.physical_device, b, "physical_device");
+            set_str_member(&t->backend.params, b, "params");
+            set_str_member(&t->backend.mode, b, "mode");
+            set_str_member(&t->backend.vdev, b, "vdev");
+            set_str_member(&t->backend.driver_name, b, "driver_name");
+            set_str_member(&t->backend.cache, b, "cache");
+            set_str_member(&t->backend.io, b, "io");
+            if (json_object_has_member(b, "direct_io_safe"))
+                t->backend.direct_io_safe = json_object_get_boolean_member(b, "direct_io_safe");
+        } else if (pt->kind == VDC_TARGET_DOM0 && ctx->dev[i]) {
+            vdc_set_str(&t->backend.type, "block");
+            vdc_set_str(&t->backend.source, "local");
+            vdc_set_str(&t->backend.physical_device, ctx->dev[i]);
+        }
+        if (ctx->st[i].kind || ctx->st[i].path || ctx->st[i].name)
+            st = ctx->env->storage_describe(&ctx->st[i]);
+        if (st) {
+            set_str_member(&t->storage.path, st, "path");
+            set_str_member(&t->storage.format, st, "format");
+            set_str_member(&t->storage.alloc, st, "alloc");
+            set_str_member(&t->storage.vg, st, "vg");
+            set_str_member(&t->storage.lv, st, "lv");
+            set_str_member(&t->storage.device, st, "device");
+            t->storage.size_bytes = int_member(st, "size_bytes");
+            t->storage.stripes = int_member(st, "stripes");
+            t->storage.stripe_size = int_member(st, "stripe_size");
+            t->storage.pe_start = int_member(st, "pe_start");
+            json_object_unref(st);
+        }
+    }
+}
+
+/* ---- one domU boot ------------------------------------------------------- */
+
+static char *
+size_mib_arg(uint64_t bytes)
+{
+    return g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)((bytes + (1u << 20) - 1) >> 20));
+}
+
+static int
+build_job(vdc_run_ctx *ctx, const vdc_plan_boot *b, struct vdc_ctl_job *job)
+{
+    vdc_plan *p = ctx->p;
+    const vdc_plan_step *first = &p->steps[b->first];
+    const vdc_plan_target *t0 = &p->targets[first->target];
+    struct vdc_ctl_error err = { { 0 } };
+    g_autofree char *size = size_mib_arg(t0->test_bytes);
+    g_autofree char *ram = g_strdup_printf("%u", p->agent_ram_mib);
+    size_t k;
+
+    job->nonce = ctx->env->nonce();
+    job->run_index = (uint32_t)(b - p->boots);
+    job->repetition = first->rep;
+    job->seed = first->seed;
+    job->flags = VDC_CTL_JOB_DROP_CACHES;
+    job->step_timeout_s = 600;
+    job->agent_timeout_s = p->timeout_s;
+    if (vdc_ctl_job_add_arg(job, "-s", &err) < 0 || vdc_ctl_job_add_arg(job, size, &err) < 0 ||
+        vdc_ctl_job_add_arg(job, "-r", &err) < 0 || vdc_ctl_job_add_arg(job, ram, &err) < 0)
+        goto error;
+    if (t0->test_bytes < 2ULL * p->agent_ram_mib * (1ULL << 20) &&
+        vdc_ctl_job_add_arg(job, "-f", &err) < 0)
+        goto error;
+    if (p->agent_options) {
+        g_auto(GStrv) extra = g_strsplit_set(p->agent_options, " \t", -1);
+        for (k = 0; extra[k]; k++)
+            if (*extra[k] && vdc_ctl_job_add_arg(job, extra[k], &err) < 0)
+                goto error;
+    }
+    for (k = 0; k < b->n; k++) {
+        const vdc_plan_target *t = &p->targets[p->steps[b->first + k].target];
+        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs,
+                                   "-E lazy_itable_init=0,lazy_journal_init=0", NULL, &err) < 0)
+            goto error;
+    }
+    return 0;
+error:
+    vdc_error("control disk job: %s", err.msg);
+    return -1;
+}
+
+static void
+fail_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *status, const char *why)
+{
+    size_t k;
+
+    for (k = 0; k < b->n; k++) {
+        const vdc_plan_step *st = &ctx->p->steps[b->first + k];
+        add_run(ctx, ctx->p->targets[st->target].name, st->rep, status, why);
+    }
+}
+
+static void
+collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonce, unsigned bi)
+{
+    struct vdc_ctl_result res;
+    size_t k, m;
+
+    vdc_ctl_result_init(&res);
+    if (ctx->env->ctl_read(ctl, nonce, &res) < 0) {
+        fail_boot(ctx, b, "failed", "no valid result on the control disk (see the message above)");
+        vdc_ctl_result_dispose(&res);
+        return;
+    }
+    if (res.log) {
+        g_autofree char *log = g_strdup_printf("%s/logs/runner-%u.log", ctx->p->out_dir, bi);
+        (void)vdc_write_file_atomic(log, res.log, res.log_len);
+    }
+    for (k = 0; k < b->n; k++) {
+        const vdc_plan_step *st = &ctx->p->steps[b->first + k];
+        const char *name = ctx->p->targets[st->target].name;
+        const struct vdc_ctl_target_result *tr = NULL;
+        g_autofree char *what = g_strdup_printf("control disk %s, target %s", ctl, name);
+
+        for (m = 0; m < res.n_targets; m++)
+            if (res.targets[m].name && !strcmp(res.targets[m].name, name))
+                tr = &res.targets[m];
+        if (!tr) {
+            vdc_error("%s: missing from the result frame", what);
+            add_run(ctx, name, st->rep, "failed", "target missing from the control disk's result");
+            continue;
+        }
+        if (tr->stderr_tail) {
+            g_autofree char *log = g_strdup_printf("%s/logs/%s-%u.stderr", ctx->p->out_dir,
+                                                   name, st->rep);
+            (void)vdc_write_file_atomic(log, tr->stderr_tail, tr->stderr_tail_len);
+        }
+        if (!tr->agent_json) {
+            add_run(ctx, name, st->rep,
+                    tr->status == VDC_CTL_STATUS_TIMEOUT ? "timeout" : "failed",
+                    tr->error ? tr->error : "the agent wrote no result");
+            continue;
+        }
+        if (merge_agent_json(ctx, name, st->rep, tr->agent_json, tr->agent_json_len, what) == 0 &&
+            tr->status != VDC_CTL_STATUS_OK) {
+            vdc_run *r = ctx->rs.runs[ctx->rs.n_runs - 1];
+            vdc_set_str(&r->status, tr->status == VDC_CTL_STATUS_TIMEOUT ? "timeout" : "failed");
+            if (!r->error)
+                vdc_set_str(&r->error, tr->error ? tr->error : "the runner reported a failure");
+            ctx->failed = 1;
+        }
+    }
+    vdc_ctl_result_dispose(&res);
+}
+
+static void
+domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
+{
+    vdc_plan *p = ctx->p;
+    struct vdc_ctl_job job;
+    vdc_hv_domain dom;
+    g_autofree char *ctl = g_strdup_printf("%s/control-%u.img", p->out_dir, bi);
+    g_autofree char *console = g_strdup_printf("%s/logs/console-%u.log", p->out_dir, bi);
+    unsigned ctl_seq, dom_seq;
+    vdc_hv_wait_result w;
+    uint64_t nonce;
+
+    vdc_ctl_job_init(&job);
+    if (build_job(ctx, b, &job) < 0) {
+        fail_boot(ctx, b, "failed", "cannot build the control disk job");
+        goto out;
+    }
+    nonce = job.nonce;
+    if (ctx->env->drop_caches && ctx->env->drop_caches() < 0)
+        vdc_progress("warning: could not drop dom0's page cache before boot %u", bi);
+    ctl_seq = vdc_journal_add(&ctx->journal, "file", "path", ctl, NULL);
+    if (!ctl_seq || ctx->env->ctl_create(ctl, 0, &job) < 0) {
+        fail_boot(ctx, b, "failed", "cannot create the control disk");
+        goto out;
+    }
+    (void)vdc_journal_done(&ctx->journal, ctl_seq);
+
+    vdc_hv_domain_from_plan(p, ctx->prep.image, ctl, console, &dom);
+    dom_seq = vdc_journal_add(&ctx->journal, "domain", "driver", ctx->hvops->name,
+                              "uri", p->uri ? p->uri : "", "name", p->domain_name, NULL);
+    if (!dom_seq) {
+        fail_boot(ctx, b, "failed", "cannot journal the domain");
+        goto out;
+    }
+    vdc_progress("boot %u/%zu: domU %s with %zu disk(s), %zu target(s) to run",
+                 bi + 1, p->n_boots, p->domain_name, dom.n_disks, b->n);
+    if (ctx->hvops->create(ctx->hv, &dom) < 0) {
+        fail_boot(ctx, b, "failed", "the domU could not be created (see the message above)");
+        goto out;
+    }
+    (void)vdc_journal_done(&ctx->journal, dom_seq);
+    if (!ctx->backends) {
+        JsonObject *bk = json_object_new();
+        if (ctx->hvops->backends(ctx->hv, p->domain_name, bk) == 0) {
+            ctx->backends = bk;
+            describe_targets(ctx, &dom);
+        } else {
+            json_object_unref(bk);
+        }
+    }
+    w = ctx->hvops->wait(ctx->hv, p->domain_name, p->timeout_s, ctx->env->stop);
+    if (ctx->hvops->destroy(ctx->hv, p->domain_name) == 0)
+        (void)vdc_journal_undone(&ctx->journal, dom_seq);
+    switch (w) {
+    case VDC_HV_WAIT_SHUTOFF:
+        collect(ctx, b, ctl, nonce, bi);
+        break;
+    case VDC_HV_WAIT_TIMEOUT: {
+        g_autofree char *why = g_strdup_printf("the domU did not power off within %u s: destroyed",
+                                               p->timeout_s);
+        vdc_error("domain %s: %s", p->domain_name, why);
+        fail_boot(ctx, b, "timeout", why);
+        break;
+    }
+    case VDC_HV_WAIT_CRASHED:
+        vdc_error("domain %s: crashed or rebooted", p->domain_name);
+        fail_boot(ctx, b, "failed", "the domU crashed or rebooted");
+        break;
+    case VDC_HV_WAIT_INTERRUPTED:
+        ctx->interrupted = 1;
+        fail_boot(ctx, b, "failed", "interrupted");
+        break;
+    case VDC_HV_WAIT_ERROR:
+        fail_boot(ctx, b, "failed", "lost track of the domU (see the message above)");
+        break;
+    }
+out:
+    vdc_ctl_job_dispose(&job);
+}
+
+/* ---- one dom0 step --------------------------------------------------------- */
+
+static void
+dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b)
+{
+    const vdc_plan_step *st = &ctx->p->steps[b->first];
+    const vdc_plan_target *t = &ctx->p->targets[st->target];
+    g_autofree char *json = g_strdup_printf("%s/logs/%s-%u.agent.json", ctx->p->out_dir, t->name, st->rep);
+    g_autofree char *mnt = g_strdup_printf("%s/mnt-%s", ctx->p->out_dir, t->name);
+    g_autofree char *data = NULL;
+    gsize len = 0;
+
+    vdc_progress("dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file)",
+                 t->name, st->rep, ctx->dev[st->target], (guint64)(t->test_bytes >> 20));
+    if (ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json) < 0) {
+        if (g_file_get_contents(json, &data, &len, NULL))
+            merge_agent_json(ctx, t->name, st->rep, data, len, json);
+        else
+            add_run(ctx, t->name, st->rep, "failed",
+                    stopped(ctx) ? "interrupted" : "the dom0 agent run failed (see the message above)");
+        ctx->failed = 1;
+        return;
+    }
+    if (!g_file_get_contents(json, &data, &len, NULL)) {
+        vdc_error("dom0 baseline: %s: the agent wrote no result", json);
+        add_run(ctx, t->name, st->rep, "failed", "the agent wrote no result");
+        return;
+    }
+    merge_agent_json(ctx, t->name, st->rep, data, len, json);
+}
+
+/* ---- the whole run ---------------------------------------------------------- */
+
+static int
+make_out_dir(const char *dir)
+{
+    g_autofree char *parent = g_path_get_dirname(dir);
+    g_autofree char *runs = g_build_filename(dir, "runs", NULL);
+    g_autofree char *logs = g_build_filename(dir, "logs", NULL);
+
+    if (g_mkdir_with_parents(parent, 0755) < 0) {
+        vdc_error("result directory %s: cannot create %s: %s", dir, parent, g_strerror(errno));
+        return -1;
+    }
+    if (mkdir(dir, 0755) < 0) {
+        vdc_error("result directory %s: %s%s", dir, g_strerror(errno),
+                  errno == EEXIST ? " (refusing to reuse it: give a new --out)" : "");
+        return -1;
+    }
+    if (mkdir(runs, 0755) < 0 || mkdir(logs, 0755) < 0) {
+        vdc_error("result directory %s: cannot create runs/ and logs/: %s", dir, g_strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void
+experiment_facts(vdc_run_ctx *ctx)
+{
+    vdc_plan *p = ctx->p;
+    vdc_experiment *e = &ctx->rs.experiment;
+    char seed[32];
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+    g_autofree char *date = g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ");
+
+    ctx->rs.has_experiment = 1;
+    {
+        g_autofree char *base = g_path_get_basename(p->out_dir);
+        vdc_set_str(&e->id, base);
+    }
+    vdc_set_str(&e->date, date);
+    vdc_set_str(&e->command_line, p->command_line);
+    g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
+    vdc_set_str(&e->seed, seed);
+    e->runs_per_target = p->runs;
+    vdc_set_str(&e->order, vdc_order_name(p->order));
+    vdc_host_facts(&e->host);
+    e->emulated = (p->domain_type && !strcmp(p->domain_type, "qemu")) ? 1 : 0;
+    vdc_set_str(&e->hypervisor.driver, vdc_hv_name(p->hv));
+    vdc_set_str(&e->hypervisor.uri, p->uri);
+    e->guest.memory_mib = p->memory_mib;
+    e->guest.vcpus = p->vcpus;
+    vdc_set_str(&e->guest.template_path, p->guest_image);
+}
+
+static void
+hv_versions(vdc_run_ctx *ctx)
+{
+    JsonObject *v = json_object_new();
+    vdc_hypervisor_info *h = &ctx->rs.experiment.hypervisor;
+
+    ctx->hvops->versions(ctx->hv, v);
+    set_str_member(&h->uri, v, "uri");
+    set_str_member(&h->xen_version, v, "xen_version");
+    set_str_member(&h->libvirt_version, v, "libvirt_version");
+    set_str_member(&h->qemu_version, v, "qemu_version");
+    set_str_member(&h->libxl_version, v, "libxl_version");
+    json_object_unref(v);
+}
+
+static int
+prepare_guest(vdc_run_ctx *ctx)
+{
+    vdc_plan *p = ctx->p;
+    struct vdc_prepare_opts o = {
+        .template_path = p->guest_image,
+        .agent_path = ctx->s->agent,
+        .runner_path = ctx->s->runner,
+        .cache_dir = ctx->s->cache_dir,
+        .launch_timeout_s = ctx->s->launch_timeout_s,
+    };
+    int xen = p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen");
+
+    vdc_progress("preparing the guest image from %s (libguestfs, cached)", p->guest_image);
+    if (ctx->env->prepare(&o, &ctx->prep) < 0)
+        return -1;
+    vdc_progress("guest image %s (%s)", ctx->prep.image,
+                 ctx->prep.cache_hit ? "cache hit: no appliance launched" : "prepared now");
+    if (!p->kernel)
+        p->kernel = g_strdup(ctx->prep.kernel);
+    if (!p->initrd)
+        p->initrd = g_strdup(ctx->prep.initrd);
+    if (!p->cmdline)
+        p->cmdline = g_strdup(xen ? ctx->prep.cmdline_xen : ctx->prep.cmdline_kvm);
+    vdc_set_str(&ctx->rs.experiment.guest.template_sha256, ctx->prep.template_sha256);
+    vdc_set_str(&ctx->rs.experiment.guest.agent_sha256, ctx->prep.agent_sha256);
+    vdc_set_str(&ctx->rs.experiment.guest.prepared_image, ctx->prep.image);
+    vdc_set_str(&ctx->rs.experiment.guest.kernel, p->kernel);
+    return 0;
+}
+
+static void
+write_hv_files(vdc_run_ctx *ctx)
+{
+    vdc_plan *p = ctx->p;
+    vdc_hv_domain dom;
+    g_autofree char *ctl = g_strdup_printf("%s/control-N.img", p->out_dir);
+
+    vdc_hv_domain_from_plan(p, ctx->prep.image, ctl, NULL, &dom);
+    if (p->hv == VDC_HV_LIBVIRT) {
+        g_autofree char *xml = vdc_domain_xml(&dom);
+        g_autofree char *path = g_build_filename(p->out_dir, "domain.xml", NULL);
+        if (xml)
+            (void)vdc_write_file_atomic(path, xml, strlen(xml));
+    }
+    if (p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen"))) {
+        g_autofree char *cfg = vdc_xl_cfg(&dom);
+        g_autofree char *path = g_build_filename(p->out_dir, "xl.cfg", NULL);
+        if (cfg)
+            (void)vdc_write_file_atomic(path, cfg, strlen(cfg));
+    }
+    if (p->hv == VDC_HV_LIBXL) {
+        g_autofree char *json = vdc_libxl_config_json(&dom);
+        g_autofree char *path = g_build_filename(p->out_dir, "libxl-config.json", NULL);
+        if (json)
+            (void)vdc_write_file_atomic(path, json, strlen(json));
+    }
+}
+
+static int
+undo_with_ctx(const vdc_journal_entry *e, void *opaque)
+{
+    vdc_run_ctx *ctx = opaque;
+
+    /* the open connection serves domains of this run */
+    if (!strcmp(e->kind, "domain") && ctx->hv &&
+        !strcmp(vdc_journal_get(e, "driver"), ctx->hvops->name))
+        return ctx->hvops->destroy(ctx->hv, vdc_journal_get(e, "name"));
+    return vdc_run_undo(e, (void *)ctx->env);
+}
+
+int
+vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
+{
+    static const char *const keep_kinds[] = { "image", "lv", NULL };
+    vdc_run_ctx ctx = { .p = p, .s = s, .env = env };
+    g_autofree char *jpath = g_build_filename(p->out_dir, "journal", NULL);
+    g_autofree char *plan_path = g_build_filename(p->out_dir, "plan.json", NULL);
+    g_autofree char *result_path = g_build_filename(p->out_dir, "result.json", NULL);
+    g_autofree char *plan_json = NULL;
+    size_t i;
+    int rc = VDC_EXIT_FAILURE, setup_ok = 0;
+
+    vdc_journal_init(&ctx.journal);
+    vdc_result_set_init(&ctx.rs);
+    vdc_prepared_init(&ctx.prep);
+    ctx.st = g_new0(struct vdc_storage, p->n_targets);
+    ctx.dev = g_new0(char *, p->n_targets + 1);
+    for (i = 0; i < p->n_targets; i++)
+        vdc_storage_init(&ctx.st[i]);
+
+    if (make_out_dir(p->out_dir) < 0) {
+        rc = VDC_EXIT_FAILURE;
+        goto free_all;
+    }
+    if (vdc_journal_create(&ctx.journal, jpath) < 0)
+        goto free_all;
+    plan_json = vdc_plan_to_json(p);
+    if (vdc_write_file_atomic(plan_path, plan_json, strlen(plan_json)) < 0)
+        goto teardown;
+    experiment_facts(&ctx);
+
+    if (p->hv != VDC_HV_NONE) {
+        ctx.hvops = env->hv ? env->hv : vdc_hv_ops_for(p->hv);
+        if (!ctx.hvops)
+            goto teardown;
+        ctx.hv = ctx.hvops->open(p->uri);
+        if (!ctx.hv)
+            goto teardown;
+        hv_versions(&ctx);
+    }
+    for (i = 0; i < p->n_targets; i++) {
+        if (stopped(&ctx) || provision_target(&ctx, i) < 0)
+            goto teardown;
+    }
+    if (p->hv != VDC_HV_NONE) {
+        if (stopped(&ctx) || prepare_guest(&ctx) < 0)
+            goto teardown;
+        write_hv_files(&ctx);
+    }
+    describe_targets(&ctx, NULL);
+    setup_ok = 1;
+
+    for (i = 0; i < p->n_boots && !stopped(&ctx); i++) {
+        if (p->boots[i].dom0)
+            dom0_boot(&ctx, &p->boots[i]);
+        else
+            domu_boot(&ctx, &p->boots[i], (unsigned)i);
+    }
+
+teardown:
+    if (stopped(&ctx))
+        vdc_progress("interrupted: tearing down what this run created");
+    else
+        vdc_progress("tearing down (%zu object(s) in the journal)", vdc_journal_pending(&ctx.journal));
+    if (ctx.journal.entries &&
+        vdc_journal_teardown(&ctx.journal, undo_with_ctx, &ctx, p->keep ? keep_kinds : NULL) < 0) {
+        vdc_error("teardown incomplete: run 'vmdiskcmp cleanup %s' after fixing the cause", p->out_dir);
+        ctx.failed = 1;
+    }
+    if (ctx.journal.entries) {
+        if (ctx.hvops && !ctx.backends) {
+            vdc_hv_domain dom;
+            vdc_hv_domain_from_plan(p, ctx.prep.image, "", NULL, &dom);
+            describe_targets(&ctx, &dom);
+        }
+        if (vdc_result_set_save(&ctx.rs, result_path) < 0)
+            ctx.failed = 1;
+        else if (setup_ok && !s->no_report && ctx.rs.n_runs > 0) {
+            char *argv[] = { (char *)"report", p->out_dir, NULL };
+            vdc_progress("writing the report in %s", p->out_dir);
+            if (vdc_cmd_report(2, argv) != VDC_EXIT_OK)
+                vdc_progress("warning: the report could not be rendered; result.json is complete");
+        }
+    }
+    if (stopped(&ctx))
+        rc = VDC_EXIT_INTERRUPTED;
+    else if (setup_ok && !ctx.failed)
+        rc = VDC_EXIT_OK;
+    else
+        rc = VDC_EXIT_FAILURE;
+
+free_all:
+    if (ctx.hvops && ctx.hv)
+        ctx.hvops->close(ctx.hv);
+    if (ctx.backends)
+        json_object_unref(ctx.backends);
+    for (i = 0; i < p->n_targets; i++)
+        vdc_storage_dispose(&ctx.st[i]);
+    g_free(ctx.st);
+    g_strfreev(ctx.dev);
+    vdc_prepared_dispose(&ctx.prep);
+    vdc_result_set_dispose(&ctx.rs);
+    vdc_journal_dispose(&ctx.journal);
+    return rc;
+}

@@ -1,0 +1,103 @@
+/* The run: provision -> prepare guest -> per boot (fresh control disk, boot
+ * the domU with every target attached, wait with a timeout, read results,
+ * destroy) and dom0 baseline steps, in plan order -> result.json -> report.
+ * Everything created goes on the undo journal (run/journal.h) first and is
+ * torn down in reverse order on success, failure and SIGINT/SIGTERM.
+ *
+ * Every external effect goes through vdc_run_env, so the flow tests
+ * (tests/unit/test_flow.c) swap in mocks and inject failures at each step. */
+#ifndef VDC_RUN_RUN_H
+#define VDC_RUN_RUN_H
+
+#include <signal.h>
+
+#include "guest-agent/ctldisk.h"
+#include "guest/prepare.h"
+#include "hv/hv.h"
+#include "model/result.h"
+#include "plan/plan.h"
+#include "run/journal.h"
+#include "storage/storage.h"
+
+typedef struct vdc_run_ctx vdc_run_ctx;
+
+typedef struct {
+    const vdc_hv_ops *hv;       /* NULL: vdc_hv_ops_for(plan->hv) */
+
+    int (*storage_create)(const struct vdc_storage_spec *spec, struct vdc_storage *out);
+    /* used by teardown and cleanup: rebuild from the journal and destroy */
+    int (*storage_destroy_journaled)(const char *kind, const char *path, const char *vg,
+                                     const char *lv);
+    JsonObject *(*storage_describe)(const struct vdc_storage *st);
+
+    int (*prepare)(const struct vdc_prepare_opts *o, struct vdc_prepared *out);
+
+    int (*ctl_create)(const char *path, uint64_t size, const struct vdc_ctl_job *job);
+    int (*ctl_read)(const char *path, uint64_t nonce, struct vdc_ctl_result *res);
+    uint64_t (*nonce)(void);
+
+    /* One dom0 baseline step on @dev (a block device): mkfs, mount under
+     * @mnt, drop caches, run the agent writing @json_out, umount; mounts
+     * and directories are journaled through @ctx.  0, or -1 (the run is
+     * then recorded failed with the message). */
+    int (*dom0_step)(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
+                     uint64_t seed, const char *json_out);
+    /* Attach @file to a free loop device (journaled by the caller). */
+    char *(*loop_attach)(const char *file);
+    int (*loop_detach)(const char *dev, const char *file);
+    /* sync and drop dom0's page cache before each guest boot */
+    int (*drop_caches)(void);
+
+    volatile sig_atomic_t *stop;    /* set by SIGINT/SIGTERM */
+} vdc_run_env;
+
+/* Settings of one run that are not part of the plan (paths of our own
+ * programs, cache). */
+typedef struct {
+    const char *agent;          /* static vmdiskcmp-agent */
+    const char *runner;         /* static vmdiskcmp-runner */
+    const char *cache_dir;
+    int consent;                /* --destroy-data */
+    int no_report;
+    int launch_timeout_s;       /* libguestfs */
+} vdc_run_settings;
+
+/* The real environment (storage ops, libguestfs prepare, control disk,
+ * loop devices, local agent). */
+void vdc_run_env_default(vdc_run_env *env);
+
+/* Run @p.  Creates p->out_dir (must not exist), the journal, plan.json,
+ * result.json, runs/, logs/.  Returns VDC_EXIT_OK, VDC_EXIT_FAILURE (a run
+ * or a step failed; results of the others are kept) or
+ * VDC_EXIT_INTERRUPTED.  Teardown has happened when it returns. */
+int vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env);
+
+/* Journal a mount/dir from a dom0 step (for env->dom0_step). */
+vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx);
+const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx);
+const vdc_run_settings *vdc_run_ctx_settings(vdc_run_ctx *ctx);
+volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx);
+
+/* Undo one journal entry with the real (or @env's) handlers: domain (via
+ * the hypervisor driver named in the entry), image/lv (storage), loop,
+ * mount, dir, file.  Shared by the run's teardown and `vmdiskcmp cleanup`. */
+int vdc_run_undo(const vdc_journal_entry *e, void *env);
+
+/* The real dom0 pieces (src/run/dom0.c). */
+int vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
+                  uint64_t seed, const char *json_out);
+char *vdc_loop_attach(const char *file);
+int vdc_loop_detach(const char *dev, const char *file);
+/* 1 when @dir is a mount point of @source (mountinfo), 0 if not, -1 error */
+int vdc_is_mounted(const char *dir, const char *source);
+/* sync + echo 3 > /proc/sys/vm/drop_caches; 0 or -1 (vdc_error) */
+int vdc_drop_caches(void);
+
+/* Host facts for result.json experiment.host (src/run/facts.c): hostname,
+ * uname -r, /proc/cpuinfo model name, CPU count, MemTotal, cpufreq
+ * governor of cpu0 (absent when there is no cpufreq). */
+void vdc_host_facts(vdc_host_info *info);
+unsigned vdc_host_ram_mib(void);
+int vdc_host_is_xen_dom0(void);
+
+#endif

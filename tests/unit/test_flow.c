@@ -1,0 +1,495 @@
+/* The run flow (src/run/run.c) with the mock hypervisor and a mock
+ * environment: a failure injected at each step (provision fails, create
+ * fails, guest times out, results malformed, interrupted), and teardown
+ * verified each time: every journaled object removed, newest first, no
+ * domain left running, scratch images gone.  The control disk is the real
+ * codec (guest/control.h); the mock domU plays the in-guest runner on it. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "common/util.h"
+#include "guest/control.h"
+#include "hv/hv.h"
+#include "model/result.h"
+#include "plan/options.h"
+#include "run/journal.h"
+#include "run/run.h"
+
+static const char agent_json_fmt[] =
+    "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
+    "\"producer\":{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},"
+    "\"runs\":[{\"target\":\"%s\",\"repetition\":0,\"status\":\"ok\",\"error\":null,"
+    "\"metadata\":{\"seed\":\"%s\"},"
+    "\"samples\":[{\"test\":\"put_block\",\"value\":1000.0,\"unit\":\"K/sec\","
+    "\"cpu_percent\":10.0,\"latency_us\":null,\"elapsed_s\":1.0,\"too_fast\":false,"
+    "\"failed\":false,\"error\":null}]}]}";
+
+/* What to break, and what happened. */
+static struct {
+    char *dir;
+    const char *fail_provision;     /* target name whose storage create fails */
+    int malformed_json;             /* runner returns garbage agent JSON */
+    int corrupt_frame;              /* runner's result frame is damaged */
+    int interrupt_on_create;        /* SIGINT arrives while the domU runs */
+    int n_storage_created, n_images_created, n_storage_destroyed, n_prepare;
+    uint64_t nonce;
+} F;
+
+static volatile sig_atomic_t stop_flag;
+
+static int
+m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
+{
+    if (F.fail_provision && !strcmp(F.fail_provision, spec->name)) {
+        vdc_error("storage %s: injected failure", spec->name);
+        return -1;
+    }
+    out->kind = spec->kind;
+    out->name = g_strdup(spec->name);
+    out->path = g_strdup(spec->path);
+    out->size_bytes = spec->size_bytes;
+    if (spec->kind == VDC_STORAGE_IMAGE) {
+        assert_true(g_file_set_contents(spec->path, "", 0, NULL));
+        out->created = 1;
+        F.n_images_created++;
+    } else {
+        out->device = g_strdup(spec->path);
+    }
+    F.n_storage_created++;
+    return 0;
+}
+
+static int
+m_storage_destroy(const char *kind, const char *path, const char *vg, const char *lv)
+{
+    assert_string_equal(kind, "image");
+    F.n_storage_destroyed++;
+    if (g_unlink(path) < 0 && errno != ENOENT)
+        return -1;
+    return 0;
+}
+
+static JsonObject *
+m_describe(const struct vdc_storage *st)
+{
+    JsonObject *o = json_object_new();
+    json_object_set_string_member(o, "path", st->path ? st->path : "");
+    json_object_set_int_member(o, "size_bytes", (gint64)st->size_bytes);
+    return o;
+}
+
+static int
+m_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
+{
+    F.n_prepare++;
+    out->image = g_strdup_printf("%s/prepared.img", F.dir);
+    out->kernel = g_strdup("/boot/vmlinuz-test");
+    out->initrd = g_strdup("/boot/initrd-test");
+    out->cmdline_kvm = g_strdup("root=/dev/vda ro");
+    out->cmdline_xen = g_strdup("root=/dev/xvda ro");
+    out->template_sha256 = g_strdup("00");
+    out->agent_sha256 = g_strdup("11");
+    return 0;
+}
+
+static uint64_t
+m_nonce(void)
+{
+    return ++F.nonce;
+}
+
+static int
+m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, uint64_t seed,
+            const char *json_out)
+{
+    g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
+    g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", s);
+    unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx), "dir", "path", mnt, NULL);
+
+    assert_true(seq > 0);
+    assert_int_equal(g_mkdir(mnt, 0755) == 0 || errno == EEXIST, 1);
+    vdc_journal_done(vdc_run_ctx_journal(ctx), seq);
+    return g_file_set_contents(json_out, json, -1, NULL) ? 0 : -1;
+}
+
+static char *
+m_loop_attach(const char *file)
+{
+    return g_strdup("/dev/loop-mock");
+}
+
+static int
+m_loop_detach(const char *dev, const char *file)
+{
+    return 0;
+}
+
+/* The mock domU: read the job from the control disk (last disk) and write
+ * the runner's result, as guest-agent/runner.c does. */
+static int
+play_runner(const vdc_hv_domain *dom, void *opaque)
+{
+    const char *ctl = dom->disks[dom->n_disks - 1].path;
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res;
+    struct vdc_ctl_error err;
+    size_t i;
+    int fd;
+
+    assert_string_equal(dom->disks[dom->n_disks - 1].target, "control");
+    assert_string_equal(dom->disks[0].target, "root");
+    assert_true(dom->disks[0].readonly);
+    if (F.interrupt_on_create)
+        stop_flag = SIGINT;
+    fd = open(ctl, O_RDWR);
+    assert_true(fd >= 0);
+    vdc_ctl_job_init(&job);
+    vdc_ctl_result_init(&res);
+    assert_int_equal(vdc_ctl_disk_read_job(fd, &job, &err), 0);
+    res.nonce = job.nonce;
+    res.status = VDC_CTL_STATUS_OK;
+    for (i = 0; i < job.n_targets; i++) {
+        struct vdc_ctl_target_result *t =
+            vdc_ctl_result_add_target(&res, job.targets[i].name, job.targets[i].vdev, &err);
+        g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)job.seed);
+        g_autofree char *json = g_strdup_printf(agent_json_fmt, job.targets[i].name, seed);
+        assert_non_null(t);
+        t->status = VDC_CTL_STATUS_OK;
+        t->agent_exit = 0;
+        t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
+        t->agent_json_len = strlen(t->agent_json);
+    }
+    assert_int_equal(vdc_ctl_disk_write_result(fd, &res, &err), 0);
+    if (F.corrupt_frame) {
+        static const char junk[64] = "this is not a result frame";
+        assert_int_equal(pwrite(fd, junk, sizeof(junk), VDC_CTL_RES_OFF + 40), (ssize_t)sizeof(junk));
+    }
+    close(fd);
+    vdc_ctl_job_dispose(&job);
+    vdc_ctl_result_dispose(&res);
+    return 0;
+}
+
+static void
+make_env(vdc_run_env *env)
+{
+    memset(env, 0, sizeof(*env));
+    env->hv = &vdc_hv_mock_ops;
+    env->storage_create = m_storage_create;
+    env->storage_destroy_journaled = m_storage_destroy;
+    env->storage_describe = m_describe;
+    env->prepare = m_prepare;
+    env->ctl_create = vdc_control_disk_create;
+    env->ctl_read = vdc_control_disk_read_result;
+    env->nonce = m_nonce;
+    env->dom0_step = m_dom0_step;
+    env->loop_attach = m_loop_attach;
+    env->loop_detach = m_loop_detach;
+    env->stop = &stop_flag;
+}
+
+static int
+setup(void **state)
+{
+    char tmpl[] = "/tmp/vdc-test-flow-XXXXXX";
+
+    memset(&F, 0, sizeof(F));
+    F.dir = g_strdup(g_mkdtemp(tmpl));
+    stop_flag = 0;
+    vdc_hv_mock_reset();
+    vdc_hv_mock()->on_create = play_runner;
+    return F.dir ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+    g_autofree char *cmd = getenv("VDC_KEEP_TMP") ? g_strdup("true") : g_strdup_printf("rm -rf '%s'", F.dir);
+    assert_int_equal(system(cmd), 0);
+    g_free(F.dir);
+    vdc_hv_mock_reset();
+    return 0;
+}
+
+/* Build and run the standard plan: image + block in the domU, dom0, 2 runs. */
+static int
+run_flow(vdc_result_set *rs)
+{
+    g_autofree char *line = g_strdup_printf(
+        "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
+        "--seed 10 --size 16M --dom0-size 16M --guest-image /g.img --image-dir %s --out %s/out",
+        F.dir, F.dir);
+    g_auto(GStrv) argv = NULL;
+    g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
+    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1, .no_report = 1 };
+    vdc_run_opts o;
+    vdc_plan p;
+    vdc_run_env env;
+    int argc, rc;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    make_env(&env);
+    rc = vdc_run_plan(&p, &s, &env);
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+    vdc_result_set_init(rs);
+    assert_int_equal(vdc_result_set_load_file(rs, result), 0);
+    return rc;
+}
+
+/* Every journaled object is gone; the final teardown undid them newest
+ * first; no domain runs; no scratch image is left. */
+static void
+check_torn_down(void)
+{
+    g_autofree char *jpath = g_strdup_printf("%s/out/journal", F.dir);
+    g_autofree char *data = NULL;
+    g_autofree char *img = g_strdup_printf("%s/vmdiskcmp-D-h-image.raw", F.dir);
+    g_auto(GStrv) lines = NULL;
+    vdc_journal j;
+    size_t i, last_add = 0;
+    unsigned prev = G_MAXUINT;
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, jpath), 0);
+    assert_int_equal(vdc_journal_pending(&j), 0);
+    vdc_journal_dispose(&j);
+    vdc_journal_dispose(&j);
+
+    assert_true(g_file_get_contents(jpath, &data, NULL, NULL));
+    lines = g_strsplit(data, "\n", -1);
+    for (i = 0; lines[i]; i++)
+        if (g_str_has_prefix(lines[i], "add "))
+            last_add = i;
+    for (i = last_add + 1; lines[i]; i++) {
+        unsigned seq;
+        if (!g_str_has_prefix(lines[i], "undone "))
+            continue;
+        seq = (unsigned)atoi(lines[i] + 7);
+        assert_true(seq < prev);     /* reverse order */
+        prev = seq;
+    }
+    assert_int_equal(vdc_hv_mock()->n_running, 0);
+    assert_false(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(F.n_storage_destroyed, F.n_images_created);
+}
+
+static size_t
+count_runs(const vdc_result_set *rs, const char *target, const char *status)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < rs->n_runs; i++)
+        if (!strcmp(rs->runs[i]->target, target) && !strcmp(rs->runs[i]->status, status))
+            n++;
+    return n;
+}
+
+static void
+test_all_ok(void **state)
+{
+    vdc_result_set rs;
+    size_t i;
+
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "block", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    /* two boots (one per repetition), each destroyed */
+    assert_int_equal(vdc_hv_mock()->n_create, 2);
+    assert_int_equal(F.n_prepare, 1);
+    /* repetition r ran with seed 10 + r, on every target */
+    for (i = 0; i < rs.n_runs; i++) {
+        assert_string_equal(rs.runs[i]->meta.seed, rs.runs[i]->repetition ? "11" : "10");
+    }
+    assert_non_null(vdc_result_set_find_target(&rs, "image"));
+    assert_string_equal(vdc_result_set_find_target(&rs, "dom0")->where, "dom0");
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_provision_fails(void **state)
+{
+    vdc_result_set rs;
+
+    F.fail_provision = "block";
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(rs.n_runs, 0);
+    assert_int_equal(vdc_hv_mock()->n_create, 0);
+    assert_int_equal(F.n_storage_created, 1);    /* the image, then removed */
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_create_fails(void **state)
+{
+    vdc_result_set rs;
+
+    vdc_hv_mock()->fail_create = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);     /* the others go on */
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_guest_timeout(void **state)
+{
+    vdc_result_set rs;
+
+    vdc_hv_mock()->wait_result = VDC_HV_WAIT_TIMEOUT;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "timeout"), 2);
+    assert_int_equal(count_runs(&rs, "block", "timeout"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    assert_true(vdc_hv_mock()->n_destroy >= 2);              /* hung domU destroyed */
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_results_malformed(void **state)
+{
+    vdc_result_set rs;
+
+    F.malformed_json = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_frame_corrupt(void **state)
+{
+    vdc_result_set rs;
+
+    F.corrupt_frame = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_interrupted(void **state)
+{
+    vdc_result_set rs;
+
+    F.interrupt_on_create = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_INTERRUPTED);
+    assert_int_equal(vdc_hv_mock()->n_create, 1);            /* nothing after the signal */
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 0);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* The journal alone (as `vmdiskcmp cleanup` sees it): teardown twice is
+ * harmless, failures are retried by the next call. */
+static int undo_fail_once;
+static GString *undo_log;
+
+static int
+undo_record(const vdc_journal_entry *e, void *opaque)
+{
+    if (undo_fail_once && e->seq == 2) {
+        undo_fail_once = 0;
+        return -1;
+    }
+    g_string_append_printf(undo_log, "%u ", e->seq);
+    return 0;
+}
+
+static void
+test_journal_idempotent(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/journal", F.dir);
+    static const char *const keep[] = { "image", NULL };
+    vdc_journal j, k;
+
+    vdc_journal_init(&k);
+
+    undo_log = g_string_new(NULL);
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_create(&j, path), 0);
+    assert_int_equal(vdc_journal_create(&k, path), -1);          /* never reused */
+    vdc_journal_dispose(&k);
+    assert_int_equal(vdc_journal_add(&j, "image", "path", "/a b,c=d", NULL), 1);
+    assert_int_equal(vdc_journal_done(&j, 1), 0);
+    assert_int_equal(vdc_journal_add(&j, "domain", "driver", "mock", "name", "vmdiskcmp-x", NULL), 2);
+    assert_int_equal(vdc_journal_add(&j, "file", "path", "/c", NULL), 3);
+    vdc_journal_dispose(&j);
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_string_equal(vdc_journal_get(vdc_journal_find(&j, 1), "path"), "/a b,c=d");
+    undo_fail_once = 1;
+    assert_int_equal(vdc_journal_teardown(&j, undo_record, NULL, keep), -1);
+    assert_string_equal(undo_log->str, "3 ");                    /* 2 failed, 1 kept */
+    assert_int_equal(vdc_journal_pending(&j), 1);
+    assert_int_equal(vdc_journal_teardown(&j, undo_record, NULL, keep), 0);
+    assert_string_equal(undo_log->str, "3 2 ");
+    assert_int_equal(vdc_journal_teardown(&j, undo_record, NULL, keep), 0);
+    assert_string_equal(undo_log->str, "3 2 ");
+    vdc_journal_dispose(&j);
+    g_string_free(undo_log, TRUE);
+}
+
+static void
+test_journal_malformed(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/bad-journal", F.dir);
+    vdc_journal j;
+
+    assert_true(g_file_set_contents(path, "vmdiskcmp-journal 1\nadd 1 image path=/x\ndone 7\n", -1, NULL));
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), -1);
+    vdc_journal_dispose(&j);
+    assert_true(g_file_set_contents(path, "not a journal\n", -1, NULL));
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), -1);
+    vdc_journal_dispose(&j);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_all_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_provision_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
+    };
+
+    vdc_set_quiet(1);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
