@@ -7,6 +7,12 @@ tests_unit_test_stats_SOURCES = tests/unit/test_stats.c
 tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_stats_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(GSL_LIBS) $(GLIB_LIBS) -lm
+check_PROGRAMS += tests/unit/test_report
+TESTS += tests/unit/test_report
+tests_unit_test_report_SOURCES = tests/unit/test_report.c
+tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 endif
 
 # Shell tests: golden renderers, seed comparisons, bad input, Chromium.

@@ -1,0 +1,254 @@
+/* Unit tests for src/report: the analysis grid (counts, outlier policies,
+ * baseline choice, comparisons) and the pure renderers' invariants
+ * (bonnie++ CSV field positions, summary CSV, compare formats, SVG). */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <glib.h>
+
+#include "model/result.h"
+#include "report/analysis.h"
+#include "report/render.h"
+
+/* Add one run of @target with putc = @putc (NAN: too fast) and
+ * seq_del = @del (NAN: failed). */
+static void
+add_run(vdc_result_set *rs, const char *target, double putc, double del)
+{
+    vdc_run *r = vdc_result_set_add_run(rs, target);
+    vdc_sample *s = vdc_run_add_sample(r, "putc");
+
+    s->value = putc;
+    s->cpu_percent = 99;
+    s->too_fast = isnan(putc);
+    s = vdc_run_add_sample(r, "seq_del");
+    s->value = del;
+    s->failed = isnan(del);
+    r->meta.file_size_mib = 512;
+}
+
+/* image: putc 100 102 98 101 99 (+ one too fast), seq_del with an
+ * outlier (1000 1010 990 1005 400) and one failed;
+ * dom0: putc 110 108 112 111 109, seq_del 1000 x5 +- 1. */
+static void
+build(vdc_result_set *rs)
+{
+    static const double ip[] = { 100, 102, 98, 101, 99 };
+    static const double id[] = { 1000, 1010, 990, 1005, 400 };
+    static const double dp[] = { 110, 108, 112, 111, 109 };
+    static const double dd[] = { 1000, 1001, 999, 1000, 1000 };
+    int i;
+
+    vdc_result_set_init(rs);
+    for (i = 0; i < 5; i++) {
+        add_run(rs, "image", ip[i], id[i]);
+        add_run(rs, "dom0", dp[i], dd[i]);
+    }
+    add_run(rs, "image", NAN, NAN);
+}
+
+static void
+test_analysis_counts(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    const struct vdc_cell *c;
+    long kp, kd;
+
+    build(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    /* dom0 is the default baseline when present */
+    assert_string_equal(a.baseline, "dom0");
+    assert_int_equal(a.n_targets, 2);
+    kp = vdc_analysis_test_index(&a, "putc");
+    kd = vdc_analysis_test_index(&a, "seq_del");
+    assert_true(kp >= 0 && kd >= 0);
+    assert_int_equal(vdc_analysis_test_index(&a, "seeks"), -1);
+    c = vdc_analysis_cell(&a, 0, (size_t)kp);
+    assert_string_equal(c->target, "image");
+    assert_int_equal(c->n_samples, 6);
+    assert_int_equal(c->n_too_fast, 1);
+    assert_int_equal(c->n_failed, 0);
+    assert_int_equal(c->sum.n, 5);
+    assert_true(fabs(c->sum.mean - 100) < 1e-12);
+    assert_true(fabs(c->cpu_mean - 99) < 1e-12);
+    c = vdc_analysis_cell(&a, 0, (size_t)kd);
+    assert_int_equal(c->n_failed, 1);
+    assert_int_equal(c->n_too_fast, 0);
+    /* flag: the outlier is named and kept in the statistics */
+    assert_int_equal(c->n_outliers, 1);
+    assert_int_equal(c->samples[4].outlier, 1);
+    assert_int_equal(c->samples[4].repetition, 4);
+    assert_int_equal(c->sum.n, 5);
+    assert_true(fabs(c->sum.mean - 881) < 1e-9);
+    /* the comparison of image against dom0 on putc: -10/110 */
+    assert_null(vdc_analysis_cmp(&a, a.baseline_index, (size_t)kp));
+    assert_true(fabs(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.delta_percent - (100.0 / 110 - 1) * 100) < 1e-9);
+    assert_int_equal(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.verdict, VDC_VERDICT_SLOWER);
+    assert_string_equal(vdc_significance_mark(&vdc_analysis_cmp(&a, 0, (size_t)kp)->c), "**");
+    vdc_analysis_dispose(&a);
+    vdc_analysis_dispose(&a);   /* safe twice */
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_analysis_drop(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    const struct vdc_cell *c;
+
+    build(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    o.policy = VDC_OUTLIERS_DROP;
+    assert_int_equal(vdc_analysis_build(&a, &rs, "image", &o), 0);
+    assert_string_equal(a.baseline, "image");
+    c = vdc_analysis_cell(&a, 0, (size_t)vdc_analysis_test_index(&a, "seq_del"));
+    /* still named, no longer in the statistics */
+    assert_int_equal(c->n_outliers, 1);
+    assert_int_equal(c->sum.n, 4);
+    assert_true(fabs(c->sum.mean - 1001.25) < 1e-9);
+    /* and the comparison uses the kept values: 1000/1001.25 */
+    assert_true(fabs(vdc_analysis_cmp(&a, 1, (size_t)vdc_analysis_test_index(&a, "seq_del"))->c.ratio -
+                     1000.0 / 1001.25) < 1e-12);
+    /* a higher threshold flags nothing */
+    o.outlier_threshold = 1000;
+    assert_int_equal(vdc_analysis_build(&a, &rs, "image", &o), 0);
+    c = vdc_analysis_cell(&a, 0, (size_t)vdc_analysis_test_index(&a, "seq_del"));
+    assert_int_equal(c->n_outliers, 0);
+    assert_int_equal(c->sum.n, 5);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_analysis_errors(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+
+    build(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(&a, &rs, "lvm", &o), -1);
+    assert_null(a.cells);
+    vdc_result_set_dispose(&rs);
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), -1);
+    vdc_result_set_dispose(&rs);
+    vdc_analysis_dispose(&a);
+}
+
+static void
+test_bonnie_csv_fields(void **state)
+{
+    vdc_result_set rs;
+    char *csv, **lines, **f;
+
+    build(&rs);
+    csv = vdc_render_bonnie_csv(&rs);
+    lines = g_strsplit(csv, "\n", -1);
+    assert_int_equal(g_strv_length(lines), 12);   /* 11 runs + the empty tail */
+    f = g_strsplit(lines[0], ",", -1);
+    assert_int_equal(g_strv_length(f), 50);
+    assert_string_equal(f[0], "1.98");
+    assert_string_equal(f[2], "image");
+    assert_string_equal(f[5], "512M");
+    assert_string_equal(f[9], "100");     /* field 10: putc */
+    assert_string_equal(f[10], "99");     /* field 11: putc %CP */
+    assert_string_equal(f[30], "1000");   /* field 31: seq_del */
+    g_strfreev(f);
+    f = g_strsplit(lines[10], ",", -1);   /* the too-fast / failed run */
+    assert_string_equal(f[9], "+++++");
+    assert_string_equal(f[10], "+++");
+    assert_string_equal(f[30], "");       /* failed: no value, not +++++ */
+    g_strfreev(f);
+    g_strfreev(lines);
+    g_free(csv);
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_compare_formats(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    char *s;
+
+    build(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    assert_null(vdc_render_compare(&a, "pdf"));
+    s = vdc_render_compare(&a, "text");
+    assert_non_null(strstr(s, "-9.1%**"));
+    g_free(s);
+    s = vdc_render_compare(&a, "csv");
+    assert_true(g_str_has_prefix(s, "target,test,unit,n,"));
+    assert_non_null(strstr(s, "image,putc,K/sec,5,1,0,100,"));
+    g_free(s);
+    s = vdc_render_compare(&a, "json");
+    assert_non_null(strstr(s, "\"verdict\" : \"slower\""));
+    g_free(s);
+    s = vdc_render_compare(&a, "md");
+    assert_non_null(strstr(s, "| image vs dom0 |"));
+    g_free(s);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+static void
+test_chart_svg(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    char *svg;
+    int empty = -1;
+
+    build(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    svg = vdc_render_chart_svg(&a, "K/sec", "Throughput", &empty);
+    assert_non_null(svg);
+    assert_int_equal(empty, 0);
+    assert_true(g_str_has_prefix(svg, "<svg"));
+    assert_non_null(strstr(svg, "</svg>"));
+    g_free(svg);
+    /* no test in MiB/s: no chart, and said so */
+    assert_null(vdc_render_chart_svg(&a, "MiB/s", "Sweep", &empty));
+    assert_int_equal(empty, 1);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_analysis_counts),
+        cmocka_unit_test(test_analysis_drop),
+        cmocka_unit_test(test_analysis_errors),
+        cmocka_unit_test(test_bonnie_csv_fields),
+        cmocka_unit_test(test_compare_formats),
+        cmocka_unit_test(test_chart_svg),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
