@@ -19,3 +19,43 @@ tests_unit_test_import_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/import"'
 tests_unit_test_import_LDADD = $(IMPORT_TEST_LIBS)
 endif
+
+# ---- libFuzzer targets (tests/fuzz/, doc/fuzzing.md) -------------------------
+# Built with $(CLANG) through explicit rules (automake compiles with $(CC)),
+# from the sources themselves so that they carry the fuzzer's coverage and
+# ASan/UBSan instrumentation.  make check runs each for 15 s.
+EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/run-fuzzer.sh \
+	tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
+	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh
+if HAVE_LIBFUZZER
+FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
+	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
+	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
+	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/common/util.c
+FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h \
+	$(top_srcdir)/src/model/result_fields.h $(top_srcdir)/src/import/import.h \
+	$(top_srcdir)/src/import/import_priv.h $(top_srcdir)/src/common/util.h config.h
+FUZZ_CFLAGS = -g -O1 -std=c11 -D_GNU_SOURCE \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I$(top_srcdir)/src -I$(top_builddir) $(GLIB_CFLAGS) $(JSON_CFLAGS)
+FUZZ_LIBS = $(JSON_LIBS) $(GLIB_LIBS) -lm
+FUZZ_IMPORT_TARGETS = tests/fuzz/fuzz_import_json tests/fuzz/fuzz_import_csv \
+	tests/fuzz/fuzz_import_table tests/fuzz/fuzz_import_auto
+check_DATA = $(FUZZ_IMPORT_TARGETS)
+CLEANFILES += $(FUZZ_IMPORT_TARGETS)
+TESTS += tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
+	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh
+
+tests/fuzz/fuzz_import_json: $(FUZZ_IMPORT_DEPS)
+	$(AM_V_at)$(MKDIR_P) tests/fuzz
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_JSON -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
+tests/fuzz/fuzz_import_csv: $(FUZZ_IMPORT_DEPS)
+	$(AM_V_at)$(MKDIR_P) tests/fuzz
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_CSV -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
+tests/fuzz/fuzz_import_table: $(FUZZ_IMPORT_DEPS)
+	$(AM_V_at)$(MKDIR_P) tests/fuzz
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_TABLE -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
+tests/fuzz/fuzz_import_auto: $(FUZZ_IMPORT_DEPS)
+	$(AM_V_at)$(MKDIR_P) tests/fuzz
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_AUTO -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
+endif
