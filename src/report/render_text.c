@@ -403,20 +403,24 @@ compare_text(const struct vdc_analysis *a)
     GString *out = g_string_new(NULL);
     size_t ti, ki;
     char vs[64];
+    int w = 14;
 
     snprintf(vs, sizeof(vs), "vs %s", a->baseline);
+    w = MAX(w, (int)strlen(vs));
+    for (ti = 0; ti < a->n_targets; ti++)
+        w = MAX(w, (int)strlen(a->targets[ti]));
     g_string_append_printf(out, "%-30s %-6s", "test", "unit");
     for (ti = 0; ti < a->n_targets; ti++)
-        g_string_append_printf(out, " %14.14s", a->targets[ti]);
+        g_string_append_printf(out, " %*s", w, a->targets[ti]);
     for (ti = 0; ti < a->n_targets; ti++)
         if (ti != a->baseline_index)
-            g_string_append_printf(out, " %14.14s", a->targets[ti]);
+            g_string_append_printf(out, " %*s", w, a->targets[ti]);
     g_string_append_printf(out, "\n%-30s %-6s", "", "");
     for (ti = 0; ti < a->n_targets; ti++)
-        g_string_append_printf(out, " %14s", "mean (n)");
+        g_string_append_printf(out, " %*s", w, "mean (n)");
     for (ti = 0; ti < a->n_targets; ti++)
         if (ti != a->baseline_index)
-            g_string_append_printf(out, " %14.14s", vs);
+            g_string_append_printf(out, " %*s", w, vs);
     g_string_append_c(out, '\n');
     for (ki = 0; ki < a->n_tests; ki++) {
         const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
@@ -431,14 +435,14 @@ compare_text(const struct vdc_analysis *a)
                 snprintf(cell, sizeof(cell), "%s (%zu)", buf, c->sum.n);
             else
                 snprintf(cell, sizeof(cell), "-");
-            g_string_append_printf(out, " %14s", cell);
+            g_string_append_printf(out, " %*s", w, cell);
         }
         for (ti = 0; ti < a->n_targets; ti++)
             if (ti != a->baseline_index) {
                 char buf[64];
 
                 vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
-                g_string_append_printf(out, " %14s", buf[0] ? buf : "-");
+                g_string_append_printf(out, " %*s", w, buf[0] ? buf : "-");
             }
         g_string_append_c(out, '\n');
     }
