@@ -117,6 +117,24 @@ cp "$work/synthetic/report.json" "$work/first.json"
 "$VMDISKCMP" report "$work/synthetic" --baseline dom0 --quiet || fail "re-rendering over own output failed"
 cmp -s "$work/first.json" "$work/synthetic/report.json" || fail "report.json differs between two renderings"
 
+# report.json is itself a result document: compare reads it back
+"$VMDISKCMP" compare "$work/seed003/report.json" --baseline image --format csv >"$work/back.csv" ||
+    fail "compare cannot read report.json back"
+cmp -s "$work/back.csv" "$work/seed003/summary.csv" || fail "report.json read back gives other statistics"
+
+# --outliers drop: the flagged lvm seq_del run (repetition 3) leaves the
+# statistics and is still named; flag keeps it
+d="$work/drop"
+mkdir "$d"
+cp "$golden/synthetic/result.json" "$d/"
+"$VMDISKCMP" report "$d" --outliers drop --formats csv,txt --quiet || fail "--outliers drop failed"
+awk -F, '$1 == "lvm" && $2 == "seq_del" { exit !($4 == 4 && $16 == 1) }' "$d/summary.csv" ||
+    fail "--outliers drop: lvm seq_del should have n=4, 1 outlier"
+awk -F, '$1 == "lvm" && $2 == "seq_del" { exit !($4 == 5 && $16 == 1) }' "$work/synthetic/summary.csv" ||
+    fail "--outliers flag: lvm seq_del should have n=5, 1 outlier"
+grep -q "outlier: target lvm, test seq_del, repetition 3, value 17325 /sec" "$d/report.txt" ||
+    fail "--outliers drop: the dropped sample is not named"
+
 # --formats writes only what is asked
 d="$work/only"
 mkdir "$d"
