@@ -55,6 +55,8 @@ typedef struct {
     rows_kind rows;
     char *version;                /* "1.03", "2.00a"; NULL = bonnie 1.x/unknown */
     char *file_host;              /* 2.00a: machine on the "-Create--" line */
+    int file_table_own;           /* the file table began with "Version V" (bonnie++
+                                     itself, not bon_csv2txt) */
     GPtrArray *tables;            /* table_run *, in order */
     GQueue awaiting_files;        /* table_run * whose file row may follow */
     table_run *last_row;          /* for a "Latency" line */
@@ -198,8 +200,14 @@ table_cpu(text_ctx *c, const char *tok, const vdc_test_info *ti, vdc_sample *s)
 {
     double d;
 
-    if (!strcmp(tok, "+++"))
+    if (!strcmp(tok, "+++")) {
+        /* bonnie++ prints "+++" %CP exactly when the test took under 0.5 s,
+         * beside "+++++"; bon_csv2txt 2.00a turns that "+++++" into "0k"
+         * (convSpd of a non-number).  Either way: too fast, no value. */
+        s->too_fast = 1;
+        s->value = NAN;
         return 0;
+    }
     if (vdc_import_number(tok, &d) < 0)
         return vdc_import_fail(&c->pos, "%s %%CP: expected a number or '+++', found '%.30s'",
                                ti->name, tok);
@@ -316,11 +324,12 @@ file_row(text_ctx *c, char **tok, guint n)
     tr->run->meta.files = files;
     if (table_values(c, tok + n - 12, VDC_TEST_SEQ_CREATE, 0, tr) < 0)
         return -1;
-    if (version_at_least(c->version, 1, 98)) {
+    if (c->file_table_own && version_at_least(c->version, 1, 98)) {
         /* bonnie++ 1.98..2.00a print file-test rates in the table with
          * printf("%5d", double) (bon_time.cpp print_stat): the numbers are
          * garbage (measured: 1024 for a CSV rate of 2034).  Only the CSV
-         * line that follows can give them. */
+         * line that follows can give them.  bon_csv2txt's tables (no
+         * "Version" line above the file table) copy the CSV text: fine. */
         tr->bad_file_rates = 1;
         for (i = VDC_TEST_SEQ_CREATE; i <= VDC_TEST_RAN_DEL; i++)
             tr->tol[i] = INFINITY;
@@ -460,6 +469,8 @@ static int
 header_line(text_ctx *c, const char *line, char **tok, guint n)
 {
     if (contains(line, "Sequential Output") || contains(line, "Sequential Create")) {
+        if (contains(line, "Sequential Create"))
+            c->file_table_own = n >= 2 && !strcmp(tok[0], "Version");
         if (n >= 2 && !strcmp(tok[0], "Version")) {
             g_free(c->version);
             c->version = g_strdup(tok[1]);

@@ -339,6 +339,13 @@ int vdc_result_set_load_file(vdc_result_set *rs, const char *path);
  * which are written as null.  Returns a new node (json_node_unref). */
 JsonNode *vdc_result_set_to_json(const vdc_result_set *rs);
 
+/* Any JSON tree as pretty-printed text (2-space indent, members in
+ * insertion order, each double in the shortest form that reads back to the
+ * same value: 135.8, not 135.80000000000001), ending in a newline.  *len
+ * (optional) gets its length.  g_free() it.  Renderers that add members to
+ * vdc_result_set_to_json() (e.g. "statistics") can print with this. */
+char *vdc_json_to_string(JsonNode *root, size_t *len);
+
 /* Pretty-printed document, NUL-terminated, ending in a newline; *len
  * (optional) gets its length.  g_free() it. */
 char *vdc_result_set_to_string(const vdc_result_set *rs, size_t *len);

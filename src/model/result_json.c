@@ -515,9 +515,12 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
     if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64)
         return load_fail(c, "expected an integer");
     version = json_node_get_int(n);
-    if (version < 1 || version > VDC_RESULT_FORMAT_VERSION)
-        return load_fail(c, "version %" G_GINT64_FORMAT " not supported: expected 1 to %d",
-                         (gint64)version, VDC_RESULT_FORMAT_VERSION);
+    if (version < 1)
+        return load_fail(c, "expected an integer >= 1");
+    if (version > VDC_RESULT_FORMAT_VERSION)
+        return load_fail(c, "expected %d or lower, found %" G_GINT64_FORMAT
+                         " (written by a newer vmdiskcmp)",
+                         VDC_RESULT_FORMAT_VERSION, (gint64)version);
     path_pop(c, saved);
 
     n = json_object_get_member(top, "producer");
@@ -735,23 +738,148 @@ vdc_result_set_to_json(const vdc_result_set *rs)
     return root;
 }
 
+/* JSON text with the shortest decimal form of each double that reads back
+ * to the same value (135.8, not json-glib's 135.80000000000001). */
+static void
+emit_string(GString *out, const char *s)
+{
+    char *valid = g_utf8_make_valid(s, -1);
+    const char *p;
+
+    g_string_append_c(out, '"');
+    for (p = valid; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+
+        switch (ch) {
+        case '"': g_string_append(out, "\\\""); break;
+        case '\\': g_string_append(out, "\\\\"); break;
+        case '\n': g_string_append(out, "\\n"); break;
+        case '\t': g_string_append(out, "\\t"); break;
+        case '\r': g_string_append(out, "\\r"); break;
+        default:
+            if (ch < 0x20 || ch == 0x7f)
+                g_string_append_printf(out, "\\u%04x", ch);
+            else
+                g_string_append_c(out, (char)ch);
+        }
+    }
+    g_string_append_c(out, '"');
+    g_free(valid);
+}
+
+static void
+emit_double(GString *out, double d)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    int prec;
+
+    if (!isfinite(d)) {   /* JSON has no NaN/Inf: our writers never produce them */
+        g_string_append(out, "null");
+        return;
+    }
+    for (prec = 15; prec <= 17; prec++) {
+        g_ascii_formatd(buf, sizeof(buf), prec == 15 ? "%.15g" : prec == 16 ? "%.16g" : "%.17g", d);
+        if (g_ascii_strtod(buf, NULL) == d)
+            break;
+    }
+    g_string_append(out, buf);
+    /* keep it a JSON number that reads back as a double */
+    if (!strpbrk(buf, ".eEn"))
+        g_string_append(out, ".0");
+}
+
+static void
+emit_indent(GString *out, int level)
+{
+    g_string_append_c(out, '\n');
+    for (; level > 0; level--)
+        g_string_append(out, "  ");
+}
+
+static void
+emit_node(GString *out, JsonNode *n, int level)
+{
+    switch (JSON_NODE_TYPE(n)) {
+    case JSON_NODE_NULL:
+        g_string_append(out, "null");
+        break;
+    case JSON_NODE_VALUE: {
+        GType t = json_node_get_value_type(n);
+
+        if (t == G_TYPE_INT64)
+            g_string_append_printf(out, "%" G_GINT64_FORMAT, json_node_get_int(n));
+        else if (t == G_TYPE_DOUBLE)
+            emit_double(out, json_node_get_double(n));
+        else if (t == G_TYPE_BOOLEAN)
+            g_string_append(out, json_node_get_boolean(n) ? "true" : "false");
+        else if (t == G_TYPE_STRING)
+            emit_string(out, json_node_get_string(n));
+        else
+            g_string_append(out, "null");
+        break;
+    }
+    case JSON_NODE_ARRAY: {
+        JsonArray *a = json_node_get_array(n);
+        guint i, len = json_array_get_length(a);
+
+        if (!len) {
+            g_string_append(out, "[]");
+            break;
+        }
+        g_string_append_c(out, '[');
+        for (i = 0; i < len; i++) {
+            emit_indent(out, level + 1);
+            emit_node(out, json_array_get_element(a, i), level + 1);
+            if (i + 1 < len)
+                g_string_append_c(out, ',');
+        }
+        emit_indent(out, level);
+        g_string_append_c(out, ']');
+        break;
+    }
+    case JSON_NODE_OBJECT: {
+        JsonObject *o = json_node_get_object(n);
+        GList *names = json_object_get_members(o), *l;   /* insertion order */
+        int first = 1;
+
+        g_string_append_c(out, '{');
+        for (l = names; l; l = l->next) {
+            if (!first)
+                g_string_append_c(out, ',');
+            first = 0;
+            emit_indent(out, level + 1);
+            emit_string(out, l->data);
+            g_string_append(out, ": ");
+            emit_node(out, json_object_get_member(o, l->data), level + 1);
+        }
+        g_list_free(names);
+        if (!first)
+            emit_indent(out, level);
+        g_string_append_c(out, '}');
+        break;
+    }
+    }
+}
+
+char *
+vdc_json_to_string(JsonNode *root, size_t *len)
+{
+    GString *out = g_string_new(NULL);
+
+    emit_node(out, root, 0);
+    g_string_append_c(out, '\n');
+    if (len)
+        *len = out->len;
+    return g_string_free(out, FALSE);
+}
+
 char *
 vdc_result_set_to_string(const vdc_result_set *rs, size_t *len)
 {
     JsonNode *root = vdc_result_set_to_json(rs);
-    JsonGenerator *gen = json_generator_new();
-    char *body, *out;
+    char *out = vdc_json_to_string(root, len);
 
-    json_generator_set_pretty(gen, TRUE);
-    json_generator_set_indent(gen, 2);
-    json_generator_set_root(gen, root);
-    body = json_generator_to_data(gen, NULL);
-    out = g_strconcat(body, "\n", NULL);
-    g_free(body);
-    g_object_unref(gen);
     json_node_unref(root);
-    if (len)
-        *len = strlen(out);
     return out;
 }
 

@@ -254,6 +254,30 @@ test_bonnie200a(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* bon_csv2txt 2.00a prints "+++++" as "0k" beside "+++": too fast, not 0 */
+static void
+test_bon_csv2txt(void **state)
+{
+    static const want_sample w[] = {
+        { "putc", 981, 37 }, { "put_block", TOO_FAST, NO_CPU }, { "rewrite", TOO_FAST, NO_CPU },
+        { "getc", 1506, 40 }, { "get_block", TOO_FAST, NO_CPU }, { "seeks", TOO_FAST, NO_CPU },
+        { "seq_create", TOO_FAST, NO_CPU }, { "seq_stat", TOO_FAST, NO_CPU },
+        { "seq_del", TOO_FAST, NO_CPU }, { "ran_create", TOO_FAST, NO_CPU },
+        { "ran_stat", TOO_FAST, NO_CPU }, { "ran_del", TOO_FAST, NO_CPU },
+    };
+    vdc_result_set rs = import_ok("bon_csv2txt-2.00a.txt", "q", VDC_IMPORT_TABLE, 1);
+
+    check_samples(rs.runs[0], w, G_N_ELEMENTS(w));
+    assert_float_equal(rs.runs[0]->samples[0]->latency_us, 143000, 1e-9);   /* 143ms */
+    assert_string_equal(rs.runs[0]->meta.hostname, "vdctest");
+    assert_string_equal(rs.runs[0]->meta.source.format, "bonnie++-table");
+    vdc_result_set_dispose(&rs);
+    /* the CSV it was made from: the same values */
+    rs = import_ok("bonnie2.00a-q.csv", "q", VDC_IMPORT_CSV, 1);
+    check_samples(rs.runs[0], w, G_N_ELEMENTS(w));
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_csv196(void **state)
 {
@@ -487,6 +511,7 @@ main(void)
         cmocka_unit_test(test_seed003_dom0),
         cmocka_unit_test(test_seed002),
         cmocka_unit_test(test_bonnie200a),
+        cmocka_unit_test(test_bon_csv2txt),
         cmocka_unit_test(test_csv196),
         cmocka_unit_test(test_agent_json),
         cmocka_unit_test(test_accumulate),

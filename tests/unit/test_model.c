@@ -239,7 +239,8 @@ test_load_errors(void **state)
     expect_load_error("{\"format\":\"x\"}",
                       "vmdiskcmp: t.json: format: expected \"vmdiskcmp-result\"\n");
     expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":2}",
-                      "vmdiskcmp: t.json: format_version: version 2 not supported: expected 1 to 1\n");
+                      "vmdiskcmp: t.json: format_version: expected 1 or lower, found 2 (written by a "
+                      "newer vmdiskcmp)\n");
     expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":\"1\"}",
                       "vmdiskcmp: t.json: format_version: expected an integer\n");
     expect_load_error(HEAD "\"x\":1}", "vmdiskcmp: t.json: runs: missing\n");

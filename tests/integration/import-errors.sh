@@ -1,0 +1,66 @@
+#!/bin/sh
+# Every bad input of `vmdiskcmp import` (issue 3, point 2): wrong field
+# count, non-numeric, truncated, unknown format version, empty file,
+# binary junk, JSON with wrong types / paths / a future version.  For each
+# file tests/golden/import/bad/NAME, the real binary must print exactly the
+# one line in NAME.err (FILE:LINE: what was expected), exit 2, and write
+# nothing -- not even when a good file comes first, and an existing output
+# file is left untouched.  VDC_REGENERATE=1 rewrites the .err files.
+# Run time: < 1 s.
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP ($VMDISKCMP) not built"
+bad="$top_srcdir/tests/golden/import/bad"
+good="$top_srcdir/tests/golden/import/seed003-image.txt"
+work=$(mktemp -d /tmp/vdc-import-errors-XXXXXX) || fail mktemp
+trap 'rm -rf "$work"' EXIT INT TERM
+
+failed=0
+n=0
+for f in "$bad"/*; do
+    case $f in *.err) continue ;; esac
+    name=$(basename "$f")
+    # relative name, as a user would type it: the message names it
+    (cd "$bad" && "$VMDISKCMP" import -q "$name" --target t -o "$work/out.json") \
+        > "$work/stdout" 2> "$work/stderr"
+    rc=$?
+    if [ "${VDC_REGENERATE:-0}" = 1 ]; then
+        cp "$work/stderr" "$bad/$name.err"
+    fi
+    [ $rc = 2 ] || { echo "FAIL: $name: exit $rc, expected 2" >&2; failed=1; }
+    [ "$(wc -l < "$work/stderr")" = 1 ] || { echo "FAIL: $name: not one line:" >&2; cat "$work/stderr" >&2; failed=1; }
+    cmp -s "$work/stderr" "$bad/$name.err" || {
+        echo "FAIL: $name: message differs:" >&2; diff "$bad/$name.err" "$work/stderr" >&2; failed=1; }
+    [ ! -e "$work/out.json" ] || { echo "FAIL: $name: output written" >&2; failed=1; rm -f "$work/out.json"; }
+    [ ! -s "$work/stdout" ] || { echo "FAIL: $name: something on stdout" >&2; failed=1; }
+    # a good file first, then the bad one: still nothing, existing file kept
+    echo KEEP > "$work/keep.json"
+    (cd "$bad" && "$VMDISKCMP" import -q "$good" "$name" --target t -o "$work/keep.json") 2>/dev/null
+    rc=$?
+    [ $rc = 2 ] || { echo "FAIL: good+$name: exit $rc, expected 2" >&2; failed=1; }
+    [ "$(cat "$work/keep.json")" = KEEP ] || { echo "FAIL: good+$name: output overwritten" >&2; failed=1; }
+    [ "$(ls "$work" | grep -c keep)" = 1 ] || { echo "FAIL: $name: temporary file left" >&2; ls "$work" >&2; failed=1; }
+    n=$((n + 1))
+done
+[ $n -ge 9 ] || fail "only $n bad inputs found in $bad"
+[ $failed = 0 ] || fail "bad inputs"
+echo "ok: $n bad inputs refused with one line, exit 2, nothing written"
+
+# usage errors: exit 2, one line
+check_usage() {
+    expect=$1; shift
+    "$VMDISKCMP" import "$@" > "$work/stdout" 2> "$work/stderr"
+    rc=$?
+    [ $rc = 2 ] || fail "import $*: exit $rc, expected 2"
+    grep -qF -- "$expect" "$work/stderr" || { cat "$work/stderr" >&2; fail "import $*: expected '$expect'"; }
+    [ ! -s "$work/stdout" ] || fail "import $*: wrote to stdout"
+}
+check_usage "expected at least one FILE" --target t
+check_usage "bonnie/bonnie++ output names no target: expected --target NAME" "$good"
+check_usage "--format 'xml': expected auto, json, text, csv or table" --format xml "$good" --target t
+check_usage "--target: expected a non-empty name" --target "" "$good"
+check_usage "cannot read /nonexistent/x.txt" /nonexistent/x.txt --target t
+# output that cannot be written: exit 1, nothing left behind
+"$VMDISKCMP" import -q "$good" --target t -o /nonexistent-dir/out.json 2> "$work/stderr"
+[ $? = 1 ] || fail "unwritable output: expected exit 1"
+grep -q "cannot write /nonexistent-dir/out.json" "$work/stderr" || fail "unwritable output: message"
+echo "ok: usage errors"
