@@ -26,3 +26,17 @@ TESTS += $(agent_integration_tests)
 EXTRA_DIST += $(agent_integration_tests) tests/integration/agent-lib.sh
 # the integration tests run the static agent
 $(agent_integration_tests:.sh=.log): guest-agent/vmdiskcmp-agent
+
+# Benchmark, not a test (doc/performance.md): the agent against bonnie++
+# 2.00a and fio on a loop-mounted ext4, root, ~5 minutes.
+#   make bench-agent [BENCH_RUNS=5] [BENCH_SIZE=2048] [BENCH_CHUNK=8192]
+BENCH_RUNS = 5
+BENCH_SIZE = 2048
+BENCH_CHUNK = 8192
+bench-agent: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
+	BONNIE='$(BONNIE)' FIO='$(FIO)' $(SHELL) \
+	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
+	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
+.PHONY: bench-agent
+EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh

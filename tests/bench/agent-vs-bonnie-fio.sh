@@ -1,0 +1,175 @@
+#!/bin/sh
+# Benchmark (not a test): vmdiskcmp-agent against bonnie++ 2.00a and fio on
+# the same target and size, interleaved (A B C, B C A, C A B, ...), each
+# tool run on a freshly made filesystem with the page cache dropped.  Prints, per test, each tool's mean and
+# run-to-run coefficient of variation, and the ratios agent/bonnie++
+# (block write, rewrite, block read) and agent/fio (block write, read).
+#
+# Target (MACHINE-NOTES "Measuring disks here"): a sparse image on a loop
+# device with --direct-io=on (the host page cache is bypassed below the
+# loop), ext4, mounted; every tool runs inside a memory cgroup limited to
+# RAM_MIB so the page cache cannot hold the test file, sized at twice that
+# (bonnie++'s rule).  Per-char tests are skipped (bonnie++ -f, agent
+# --per-char-size 0), file tests too (-n 0): the comparison is about the
+# block I/O path.  fio uses the same syscalls and block size: ioengine=sync
+# (read(2)/write(2)), bs=CHUNK, one job, end_fsync=1 on the write (bonnie++
+# and the agent time fsync + close).
+#
+# Usage (root): tests/bench/agent-vs-bonnie-fio.sh [RUNS] [SIZE_MIB] [CHUNK]
+#   or: make bench-agent [BENCH_RUNS=5 BENCH_SIZE=2048]
+# Env: VDC_AGENT (default ./guest-agent/vmdiskcmp-agent), BONNIE, FIO,
+# BENCH_OUT (directory for raw outputs; default a temporary one, kept).
+# Defaults: 5 runs, 2048 MiB, 8192-byte chunks: ~3 minutes here.
+set -eu
+runs=${1:-5}
+size=${2:-2048}
+chunk=${3:-8192}
+ram=$((size / 2))
+agent=${VDC_AGENT:-./guest-agent/vmdiskcmp-agent}
+bonnie=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
+fio=${FIO:-$(command -v fio || echo fio)}
+[ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 2; }
+for t in "$agent" "$bonnie" "$fio"; do
+    command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found" >&2; exit 2; }
+done
+out=${BENCH_OUT:-$(mktemp -d /tmp/vdc-bench.XXXXXX)}
+mkdir -p "$out"
+
+work=$(mktemp -d /tmp/vdc-bench-work.XXXXXX)
+dev= mnt= cg=
+cleanup() {
+    trap - EXIT INT TERM
+    [ -n "$mnt" ] && umount "$mnt" 2>/dev/null || true
+    [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
+    [ -n "$cg" ] && rmdir "$cg" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+
+truncate -s $((size + 1024))M "$work/disk.img"
+dev=$(losetup -f --show --direct-io=on "$work/disk.img")
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
+mkdir "$work/mnt"
+mount "$dev" "$work/mnt"
+mnt=$work/mnt
+
+v1=/sys/fs/cgroup/memory$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup)
+if mkdir "$v1/vdc-bench-$$" 2>/dev/null; then
+    cg=$v1/vdc-bench-$$
+    echo $((ram * 1024 * 1024)) > "$cg/memory.limit_in_bytes"
+elif mkdir "/sys/fs/cgroup/vdc-bench-$$" 2>/dev/null; then
+    cg=/sys/fs/cgroup/vdc-bench-$$
+    echo $((ram * 1024 * 1024)) > "$cg/memory.max"
+else
+    echo "bench: cannot create a memory cgroup: results would measure the page cache" >&2
+    exit 1
+fi
+
+# in_cgroup CMD...: run CMD inside the memory cgroup
+in_cgroup() { sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$cg" "$@"; }
+drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+echo "bench: $runs runs x (bonnie++, agent, fio), file ${size} MiB, chunk $chunk," \
+     "memory limit ${ram} MiB, ext4 on $dev (loop, direct-io), raw output in $out"
+echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+run_bonnie() {
+    in_cgroup "$bonnie" -d "$mnt" -s "$size:$chunk" -r "$ram" -n 0 -f -u root -q \
+        -z "$seed" > "$out/bonnie-$1.out" 2> "$out/bonnie-$1.err"
+    tail -n1 "$out/bonnie-$1.out" > "$out/bonnie-$1.csv"
+}
+run_agent() {
+    in_cgroup "$agent" -d "$mnt" -s "$size:$chunk" -r "$ram" -n 0 --per-char-size 0 \
+        -q --seed "$seed" --csv --json "$out/agent-$1.json" \
+        > "$out/agent-$1.csv" 2> "$out/agent-$1.err"
+}
+run_fio() {
+    in_cgroup "$fio" --name=write --directory="$mnt" --filename=fio.dat \
+        --ioengine=sync --rw=write --bs="$chunk" --size="${size}M" --end_fsync=1 \
+        --name=read --stonewall --directory="$mnt" --filename=fio.dat \
+        --ioengine=sync --rw=read --bs="$chunk" --size="${size}M" \
+        --output-format=terse --terse-version=3 > "$out/fio-$1.terse" 2> "$out/fio-$1.err"
+    rm -f "$mnt/fio.dat"
+}
+# A fresh filesystem for every tool run, so that no tool inherits another's
+# block allocation or deferred frees; inode tables and journal initialised
+# now, not by ext4lazyinit in the background.
+fresh_fs() {
+    umount "$mnt"
+    mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
+    mount "$dev" "$mnt"
+}
+
+# Interleaved, the order rotated each round (A B C, B C A, C A B, ...) so
+# that no tool always runs first or last.
+seed=1
+set -- bonnie agent fio
+for i in $(seq 1 "$runs"); do
+    order=
+    for tool in "$@"; do
+        fresh_fs
+        drop
+        "run_$tool" "$i"
+        order="$order $tool"
+    done
+    set -- "$2" "$3" "$1"
+    echo "bench: run $i done:$order (load $(cut -d' ' -f1 /proc/loadavg))"
+done
+echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# one line per (tool, test, run): "tool test KiB/s" (+++++ = too fast: NA)
+{
+    for i in $(seq 1 "$runs"); do
+        for tool in bonnie agent; do
+            awk -F, -v t=$tool '{ print t, "put_block", $12; print t, "rewrite", $14;
+                                  print t, "get_block", $18 }' "$out/$tool-$i.csv"
+        done
+        # terse v3: job "write" line field 48 = write bw KiB/s; "read" field 7
+        awk -F';' '$3 == "write" { print "fio put_block", $48 }
+                   $3 == "read" { print "fio get_block", $7 }' "$out/fio-$i.terse"
+    done
+} > "$out/values.txt"
+
+awk '
+function stats(key,   n, i, s, m, v, sd) {
+    n = cnt[key]; if (n == 0) return "";
+    s = 0; for (i = 1; i <= n; i++) s += val[key, i]; m = s / n;
+    v = 0; for (i = 1; i <= n; i++) v += (val[key, i] - m) ^ 2;
+    sd = n > 1 ? sqrt(v / (n - 1)) : 0;
+    mean[key] = m; cv[key] = m > 0 ? 100 * sd / m : 0;
+    return sprintf("%9.0f %5.1f%% n=%d", m / 1024, cv[key], n);
+}
+$3 ~ /^[0-9.]+$/ { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $3; next }
+{ tf[$1 SUBSEP $2]++ }
+END {
+    printf "%-10s %-7s %9s %6s\n", "test", "tool", "MiB/s", "CV";
+    split("put_block rewrite get_block", tests, " ");
+    split("bonnie agent fio", tools, " ");
+    for (ti = 1; ti <= 3; ti++) for (to = 1; to <= 3; to++) {
+        k = tools[to] SUBSEP tests[ti];
+        if (cnt[k] == 0 && tf[k] == 0) continue;
+        printf "%-10s %-7s %s%s\n", tests[ti], tools[to], stats(k),
+               tf[k] ? sprintf(" (%d too fast)", tf[k]) : "";
+    }
+    print "";
+    printf "%-10s %-14s %6s %-10s  %-18s %6s %-10s\n", "test", "agent/bonnie++", "", "target",
+           "agent/fio", "", "target";
+    for (ti = 1; ti <= 3; ti++) {
+        t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; f = "fio" SUBSEP t;
+        rb = (a in mean && b in mean && mean[b] > 0) ? mean[a] / mean[b] : -1;
+        rf = (a in mean && f in mean && mean[f] > 0) ? mean[a] / mean[f] : -1;
+        printf "%-10s %14s %6s %-10s  %18s %6s %-10s\n", t,
+            rb < 0 ? "n/a" : sprintf("%.3f", rb),
+            rb < 0 ? "" : (rb >= 0.95 && rb <= 1.05 ? "ok" : "MISS"), "0.95-1.05",
+            rf < 0 ? "n/a" : sprintf("%.3f", rf),
+            rf < 0 ? "" : (rf >= 0.97 ? "ok" : "MISS"), rf < 0 ? "" : ">= 0.97";
+    }
+    print "";
+    for (ti = 1; ti <= 3; ti++) {
+        t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t;
+        if ((a in cv) && (b in cv))
+            printf "CV %-10s agent %5.1f%%  bonnie++ %5.1f%%  %s\n", t, cv[a], cv[b],
+                   cv[a] <= cv[b] ? "ok (agent no worse)" : "MISS (agent noisier)";
+    }
+}' "$out/values.txt" | tee "$out/summary.txt"
+echo "bench: summary in $out/summary.txt"
