@@ -104,6 +104,8 @@ typedef struct {
     double user_s;           /* sweep only: CPU seconds, getrusage */
     double system_s;
     double system_us_per_op; /* sweep only: system time per call, us */
+    int64_t bytes;           /* sweep only (agent): bytes moved */
+    int64_t ops;             /* sweep only (agent): read/write calls made */
 } vdc_sample;
 
 void vdc_sample_init(vdc_sample *s);
@@ -146,6 +148,10 @@ typedef struct {
     int fsync_every_write;   /* tri-state */
     char *per_char;          /* "syscall" or "stdio" */
     char *trace_digest;      /* hex */
+    int64_t file_size_bytes; /* agent: exact -s size (file_size_mib rounds down) */
+    int64_t per_char_size;   /* agent: bytes moved by each per-char test */
+    int sweep_direct_io;     /* agent: O_DIRECT in the sweep (tri-state) */
+    int drop_caches;         /* agent: page cache dropped before each test */
     vdc_source_info source;  /* importers only */
 } vdc_run_meta;
 

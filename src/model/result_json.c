@@ -37,6 +37,8 @@ const vdc_field vdc_sample_fields[] = {
     F(VDC_F_NUM, vdc_sample, user_s, "user_s", NN),
     F(VDC_F_NUM, vdc_sample, system_s, "system_s", NN),
     F(VDC_F_NUM, vdc_sample, system_us_per_op, "system_us_per_op", NN),
+    F(VDC_F_INT, vdc_sample, bytes, "bytes", NN),
+    F(VDC_F_INT, vdc_sample, ops, "ops", NN),
     END
 };
 
@@ -78,6 +80,10 @@ static const vdc_field meta_fields[] = {
     F(VDC_F_BOOL, vdc_run_meta, fsync_every_write, "fsync_every_write", 0),
     F(VDC_F_STR, vdc_run_meta, per_char, "per_char", 0),
     F(VDC_F_STR, vdc_run_meta, trace_digest, "trace_digest", 0),
+    F(VDC_F_INT, vdc_run_meta, file_size_bytes, "file_size_bytes", NN),
+    F(VDC_F_INT, vdc_run_meta, per_char_size, "per_char_size", NN),
+    F(VDC_F_BOOL, vdc_run_meta, sweep_direct_io, "sweep_direct_io", 0),
+    F(VDC_F_BOOL, vdc_run_meta, drop_caches, "drop_caches", 0),
     O(vdc_run_meta, source, "source", source_fields),
     END
 };

@@ -157,6 +157,10 @@ test_roundtrip(void **state)
     rs.targets[0]->storage.size_bytes = 1LL << 40;
     vdc_set_str(&rs.runs[0]->meta.source.file, "a \"quoted\" name\n.txt");
     rs.runs[0]->meta.files.number = 16;
+    rs.runs[0]->meta.drop_caches = 1;                  /* agent's additive members */
+    rs.runs[0]->meta.file_size_bytes = 536870913;
+    rs.runs[0]->samples[2]->bytes = 1LL << 33;
+    rs.runs[0]->samples[2]->ops = 2097152;
     rs.runs[0]->samples[0]->value = 135.8;
     rs.runs[0]->samples[0]->latency_us = 12.5;
     a = vdc_result_set_to_string(&rs, &la);
@@ -171,6 +175,10 @@ test_roundtrip(void **state)
     assert_int_equal(back.runs[0]->meta.files.number, 16);
     assert_int_equal(back.runs[0]->meta.files.dirs, VDC_INT_ABSENT);
     assert_int_equal(back.runs[0]->meta.direct_io, VDC_BOOL_ABSENT);
+    assert_int_equal(back.runs[0]->meta.drop_caches, 1);
+    assert_int_equal(back.runs[0]->meta.file_size_bytes, 536870913);
+    assert_int_equal(back.runs[0]->samples[2]->bytes, 1LL << 33);
+    assert_int_equal(back.runs[0]->samples[2]->ops, 2097152);
     assert_true(back.runs[0]->samples[0]->value == 135.8);
     assert_true(back.runs[2]->samples[1]->too_fast);
     assert_false(vdc_has(back.runs[2]->samples[1]->value));
