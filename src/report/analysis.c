@@ -4,6 +4,7 @@
 #include "report/analysis.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,17 @@ vdc_analysis_test_index(const struct vdc_analysis *a, const char *key)
         if (!strcmp(a->tests[i], key))
             return (long)i;
     return -1;
+}
+
+size_t
+vdc_analysis_min_n(const struct vdc_analysis *a)
+{
+    size_t i, m = SIZE_MAX;
+
+    for (i = 0; i < a->n_targets * a->n_tests; i++)
+        if (a->cells[i].n_values && a->cells[i].sum.n < m)
+            m = a->cells[i].sum.n;
+    return m == SIZE_MAX ? 0 : m;
 }
 
 const char *

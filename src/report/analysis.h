@@ -80,6 +80,16 @@ const struct vdc_cell_comparison *vdc_analysis_cmp(const struct vdc_analysis *a,
 /* Index of test key @key in a->tests, or -1. */
 long vdc_analysis_test_index(const struct vdc_analysis *a, const char *key);
 
+/* Smallest n (values used) over the cells that have samples; 0 when no
+ * cell has a value.  Below 2, the report warns that there is no interval
+ * and no test for some cells. */
+size_t vdc_analysis_min_n(const struct vdc_analysis *a);
+
+/* The warning printed by every renderer when vdc_analysis_min_n < 2. */
+#define VDC_FEW_RUNS_WARNING \
+    "Fewer than 2 runs with a value for some target and test: there is no confidence " \
+    "interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
+
 /* Significance mark of a comparison: "**" p < 0.01, "*" p < 0.05,
  * "~" no significant difference, "" not tested. */
 const char *vdc_significance_mark(const struct vdc_stats_comparison *c);

@@ -354,6 +354,7 @@ static const char css[] =
     "table.meta td{text-align:left;font-family:'DejaVu Sans Mono',monospace;font-size:12px;"
     "word-break:break-all}table.meta td.k{font-family:'DejaVu Sans',sans-serif;white-space:nowrap;"
     "color:#444;word-break:normal}"
+    ".warn{background:#fff4d6;border-left:4px solid #e69f00;padding:.6em .9em;font-size:.95em}"
     ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em}";
 
 static void
@@ -518,6 +519,8 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         g_string_append(out, ".");
     }
     g_string_append(out, "</p>\n");
+    if (vdc_analysis_min_n(a) < 2)
+        g_string_append(out, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> " VDC_FEW_RUNS_WARNING "</p>\n");
     if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
                    "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it).") < 0 ||
         html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",

@@ -264,6 +264,8 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
                            a->n_targets, a->baseline);
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
                          "n: samples (runs) of the target.  +++++: too fast, no value.\n\n");
+    if (vdc_analysis_min_n(a) < 2)
+        g_string_append(out, "WARNING: " VDC_FEW_RUNS_WARNING "\n\n");
     if (block_present(a, io_tests)) {
         text_io_block(out, a);
         g_string_append_c(out, '\n');
@@ -378,6 +380,8 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
                            "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
                            "no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
+    if (vdc_analysis_min_n(a) < 2)
+        g_string_append(out, "> **Warning:** " VDC_FEW_RUNS_WARNING "\n\n");
     g_string_append(out, "## Results\n\n");
     md_table(out, a, 1);
     g_string_append(out, "\n## Outliers and excluded samples\n\n");

@@ -100,12 +100,17 @@ html_checks seed003 no "image lvm dom0"
 # bon_csv2txt prints K/sec below 10000 as "NNNNk"; every run is one line
 bonnie_tools seed003 "^image +2048M 6065k +15" "^lvm +2048M 34.0m +92" "^dom0 +10048M" "^image +16 17008 +99 \+\+\+\+\+ \+\+\+"
 
+# one run per target: the report says there is no interval and no test
+grep -q 'id="few-runs"' "$work/seed003/report.html" || fail "seed003: no few-runs warning in the HTML"
+grep -q '^WARNING: Fewer than 2 runs' "$work/seed003/report.txt" || fail "seed003: no few-runs warning in the text"
+
 render seed002 "$golden/seed002/result.json" hda3
 html_checks seed002 no "hda3 hdc1 md0-4k lv-1"
 bonnie_tools seed002 "^hda3 +256M 13.7m +99 26.5m +12" "^lv-1 +256M" "124\.3"
 
 render synthetic "$golden/synthetic/result.json" dom0
 html_checks synthetic yes "image lvm dom0"
+if grep -q 'id="few-runs"' "$work/synthetic/report.html"; then fail "synthetic: few-runs warning with 4-5 runs"; fi
 bonnie_tools synthetic "^image +512M" "^dom0 +2048M"
 # 15 runs, each with bonnie++ tests: 15 CSV lines of 50 fields
 n=$(awk -F, 'NF == 50' "$work/synthetic/report.csv" | wc -l)
