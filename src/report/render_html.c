@@ -46,6 +46,9 @@ svg_write(void *closure, const unsigned char *data, unsigned int length)
 static const char *
 short_label(const char *key)
 {
+    static char sweep[64];
+    int64_t bs = 0;
+    const vdc_test_info *info = vdc_test_key_parse(key, &bs);
     static const struct { const char *key, *label; } l[] = {
         { "putc", "Write per-char" }, { "put_block", "Write block" }, { "rewrite", "Rewrite" },
         { "getc", "Read per-char" }, { "get_block", "Read block" }, { "seeks", "Random seeks" },
@@ -57,6 +60,18 @@ short_label(const char *key)
     for (i = 0; i < G_N_ELEMENTS(l); i++)
         if (!strcmp(l[i].key, key))
             return l[i].label;
+    if (info && info->sweep && bs > 0) {
+        /* "Read 4 KiB" */
+        const char *what = info->id == VDC_TEST_SWEEP_READ ? "Read" : "Write";
+
+        if (bs % 1048576 == 0)
+            snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " MiB", what, bs / 1048576);
+        else if (bs % 1024 == 0)
+            snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " KiB", what, bs / 1024);
+        else
+            snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " B", what, bs);
+        return sweep;
+    }
     return key;
 }
 
@@ -524,7 +539,9 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
                    "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it).") < 0 ||
         html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",
-                   "Figure 2: random seeks and the file create/read/delete tests, operations per second.") < 0)
+                   "Figure 2: random seeks and the file create/read/delete tests, operations per second.") < 0 ||
+        html_chart(out, a, "chart-sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
+                   "Figure 3: the block-size sweep (dd-like sequential read and write), MiB/s.") < 0)
         goto fail;
     g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
                          "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "

@@ -195,13 +195,14 @@ text_other_tests(GString *out, const struct vdc_analysis *a)
         if (in_block(a->tests[ki]))
             continue;
         if (!header) {
-            g_string_append(out, "\nOther tests (mean, 95% CI of the mean, % delta against the baseline)\n");
+            g_string_append_printf(out, "%sOther tests (n, mean, [95%% CI of the mean], %% delta against %s)\n",
+                                   g_str_has_suffix(out->str, "\n\n") ? "" : "\n", a->baseline);
             header = 1;
         }
         g_string_append_printf(out, "%s\n", a->tests[ki]);
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-            char mean[64], ci[96] = "", delta[64] = "";
+            char mean[64], ci[96] = "", delta[64] = "", *line;
 
             vdc_fmt_cell_mean(mean, sizeof(mean), c);
             if (c->sum.has_ci_mean)
@@ -209,8 +210,12 @@ text_other_tests(GString *out, const struct vdc_analysis *a)
                          vdc_fmt_num_s(c->sum.ci_mean[1]));
             if (ti != a->baseline_index)
                 vdc_fmt_delta(delta, sizeof(delta), &vdc_analysis_cmp(a, ti, ki)->c, 1);
-            g_string_append_printf(out, "  %-16.16s n=%-3zu %10s %s %-8s %s\n", a->targets[ti], c->n_samples,
-                                    mean, c->unit ? c->unit : "", ci, delta);
+            if (!c->n_samples)
+                snprintf(mean, sizeof(mean), "not run");
+            line = g_strdup_printf("  %-16.16s n=%-3zu %10s %s %-8s %s", a->targets[ti], c->sum.n,
+                                   mean, c->n_samples && c->unit ? c->unit : "", ci, delta);
+            g_string_append_printf(out, "%s\n", g_strchomp(line));
+            g_free(line);
         }
     }
 }
@@ -274,7 +279,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         text_file_block(out, a);
         g_string_append_c(out, '\n');
     }
-    if (a->n_targets > 1) {
+    if (a->n_targets > 1 && (block_present(a, io_tests) || block_present(a, file_tests))) {
         g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller]; "
                                "** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
                                "no mark: not tested (n<2)\n", a->baseline);

@@ -21,6 +21,8 @@ vdc_fmt_num_s(double v)
         b[0] = '\0';
     else if (fabs(v) >= 1000)
         snprintf(b, sizeof(ring[0]), "%.0f", v);
+    else if (fabs(v) < 10)
+        snprintf(b, sizeof(ring[0]), "%.2f", v);
     else
         snprintf(b, sizeof(ring[0]), "%.1f", v);
     return b;

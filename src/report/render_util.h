@@ -10,7 +10,8 @@
 #include "model/result.h"
 #include "report/analysis.h"
 
-/* A rate as bonnie++ prints it: no decimals from 1000 up, one below.
+/* A rate as bonnie++ prints it: no decimals from 1000 up, one below,
+ * two below 10.
  * Returns one of 8 rotating static buffers (use within one statement). */
 const char *vdc_fmt_num_s(double v);
 

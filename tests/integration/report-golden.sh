@@ -25,7 +25,7 @@ render() {
         fail "$name: vmdiskcmp report failed: $(cat "$d.err")"
     [ -s "$d.err" ] && fail "$name: --quiet report printed on stderr: $(cat "$d.err")"
     for f in report.txt report.csv summary.csv report.json report.md; do
-        [ -s "$d/$f" ] || fail "$name: $f not written"
+        [ -f "$d/$f" ] || fail "$name: $f not written"
         exp="$golden/$name/expected/$f"
         if [ "${VDC_REGENERATE:-0}" = 1 ]; then
             mkdir -p "$golden/$name/expected"
@@ -107,6 +107,12 @@ grep -q '^WARNING: Fewer than 2 runs' "$work/seed003/report.txt" || fail "seed00
 render seed002 "$golden/seed002/result.json" hda3
 html_checks seed002 no "hda3 hdc1 md0-4k lv-1"
 bonnie_tools seed002 "^hda3 +256M 13.7m +99 26.5m +12" "^lv-1 +256M" "124\.3"
+
+# seed 004: the dd block-size sweep (MiB/s): a third chart, no bonnie++ CSV line
+render seed004 "$golden/seed004/result.json" sdc4
+grep -q 'id="chart-sweep"' "$work/seed004/report.html" || fail "seed004: no sweep chart"
+[ ! -s "$work/seed004/report.csv" ] || fail "seed004: sweep tests have no bonnie++ CSV column"
+grep -q "sweep_read@32768" "$work/seed004/report.txt" || fail "seed004: sweep key missing in the text"
 
 render synthetic "$golden/synthetic/result.json" dom0
 html_checks synthetic yes "image lvm dom0"

@@ -119,6 +119,13 @@ check "$work/002.csv" lv-1 seeks 1.6187 61.87 "not tested"
 check "$work/002.csv" md0-4k get_block 1.4899 48.99 "not tested"  # 39043/26205
 check "$work/002.csv" lv-2x4k get_block 0.6656 -33.44 "not tested" # 17441/26205
 
+# ---- seed 004: dd of the LV against the partition, 512-byte blocks ----------
+# (253952 blocks * 512 / 172.368 s) / (257040 * 512 / 37.205 s) = 0.2133,
+# -78.67 % (MiB/s; the values of the fixture are rounded to 4 decimals)
+"$VMDISKCMP" compare "$g/seed004/result.json" --baseline sdc4 --format csv >"$work/004.csv" ||
+    fail "compare seed004"
+check "$work/004.csv" lv "sweep_read@512" 0.2133 -78.67 "not tested"
+
 # ---- the same target name in two inputs is kept apart, never merged ----------
 "$VMDISKCMP" compare "$g/seed003/all" "$g/seed003/image.json" --baseline image --format csv >"$work/twice.csv" ||
     fail "compare with a repeated target name"
