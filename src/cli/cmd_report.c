@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,8 +277,9 @@ vdc_cmd_report(int argc, char **argv)
     char **manifest = NULL, *generated = NULL;
     const char *dir;
     GString *newman = NULL;
+    sigset_t block, oldmask;
     size_t i;
-    int first, rc = VDC_EXIT_USAGE;
+    int first, blocked = 0, rc = VDC_EXIT_USAGE;
 
     vdc_result_set_init(&rs);
     vdc_analysis_init(&a);
@@ -333,6 +335,15 @@ vdc_cmd_report(int argc, char **argv)
         }
         g_free(p);
     }
+    /* SIGINT/SIGTERM/SIGHUP wait until the files are written: no
+     * temporary file is left behind and the manifest matches the files
+     * (a few milliseconds; the signal is delivered right after) */
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &oldmask);
+    blocked = 1;
     /* record the names before writing, so an interrupted report can be
      * rerun over its own partial output */
     newman = g_string_new(NULL);
@@ -366,6 +377,8 @@ vdc_cmd_report(int argc, char **argv)
     }
     rc = VDC_EXIT_OK;
  out:
+    if (blocked)
+        sigprocmask(SIG_SETMASK, &oldmask, NULL);
     for (i = 0; i < G_N_ELEMENTS(files); i++)
         g_free(files[i].data);
     if (newman)
