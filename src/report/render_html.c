@@ -446,8 +446,9 @@ html_notes(GString *out, const struct vdc_analysis *a)
     int any = 0;
 
     g_string_append_printf(out, "<p class=\"note\">Outlier rule: modified z-score |0.6745&nbsp;(x&nbsp;&minus;&nbsp;median)"
-                           "&nbsp;/&nbsp;MAD| &gt; %g (Iglewicz&ndash;Hoaglin); policy <b>%s</b>.</p>\n<ul class=\"plain\">",
-                           a->opt.outlier_threshold, vdc_outlier_policy_name(a->opt.policy));
+                           "&nbsp;/&nbsp;MAD| &gt; %g (Iglewicz&ndash;Hoaglin), applied to %d or more values; policy "
+                           "<b>%s</b>.</p>\n<ul class=\"plain\">",
+                           a->opt.outlier_threshold, VDC_STATS_OUTLIER_MIN_N, vdc_outlier_policy_name(a->opt.policy));
     for (ti = 0; ti < a->n_targets; ti++)
         for (ki = 0; ki < a->n_tests; ki++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);

@@ -228,7 +228,8 @@ notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char
     int any = 0;
 
     g_string_append_printf(out, "%sOutlier rule: modified z-score |0.6745 (x - median) / MAD| > %g "
-                           "(Iglewicz-Hoaglin), policy %s%s.\n", bullet, a->opt.outlier_threshold,
+                           "(Iglewicz-Hoaglin), applied to %d or more values, policy %s%s.\n", bullet, a->opt.outlier_threshold,
+                           VDC_STATS_OUTLIER_MIN_N,
                            vdc_outlier_policy_name(a->opt.policy),
                            a->opt.policy == VDC_OUTLIERS_DROP ? " (flagged samples are left out of the statistics)"
                            : " (flagged samples stay in the statistics)");

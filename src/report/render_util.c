@@ -324,6 +324,8 @@ cell_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell *c
     json_builder_set_member_name(b, "method");
     json_builder_add_string_value(b, "modified-z-mad");
     num(b, "threshold", a->opt.outlier_threshold, 1);
+    json_builder_set_member_name(b, "min_n");
+    json_builder_add_int_value(b, VDC_STATS_OUTLIER_MIN_N);
     json_builder_set_member_name(b, "policy");
     json_builder_add_string_value(b, vdc_outlier_policy_name(a->opt.policy));
     json_builder_end_object(b);

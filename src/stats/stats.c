@@ -195,7 +195,7 @@ vdc_stats_outliers(const double *x, size_t n, double threshold, double *z, int *
         z[i] = 0;
         flagged[i] = 0;
     }
-    if (n < 3)
+    if (n < VDC_STATS_OUTLIER_MIN_N)
         return 0;
     med = vdc_stats_median(x, n);
     if (!(dev = malloc(n * sizeof(*dev)))) {

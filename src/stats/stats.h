@@ -71,8 +71,12 @@ int vdc_stats_summarize(const double *x, size_t n, const struct vdc_stats_option
  * When MAD = 0 (more than half of the values are equal) the fallback is
  *   z_i = (x_i - median) / (1.253314 * MeanAD),  MeanAD = mean(|x_i - median|)
  * and when MeanAD is also 0 every z_i is 0.  Writes @z[0..n-1]; sets
- * *flagged[i] = |z_i| > threshold.  Returns the number flagged (n < 3:
- * nothing is flagged, 0), or -1 after vdc_error on allocation failure. */
+ * *flagged[i] = |z_i| > threshold.  Returns the number flagged, or -1
+ * after vdc_error on allocation failure.  With fewer than
+ * VDC_STATS_OUTLIER_MIN_N values the rule does not apply: every z_i is 0
+ * and nothing is flagged (with 3 values the MAD is the smaller of two
+ * deviations, and a 14 % deviation can score z = 158). */
+#define VDC_STATS_OUTLIER_MIN_N 5
 int vdc_stats_outliers(const double *x, size_t n, double threshold, double *z, int *flagged);
 
 /* Median of @x (copies, does not modify).  NaN when n = 0. */

@@ -192,6 +192,7 @@ test_outliers_mad_zero(void **state)
     static const double x[] = { 5, 5, 5, 5, 9 };
     static const double same[] = { 3, 3, 3, 3 };
     static const double two[] = { 1, 1000 };
+    static const double three[] = { 1868, 1633, 1634 };
     double z[5];
     int f[5];
 
@@ -203,8 +204,13 @@ test_outliers_mad_zero(void **state)
     /* all equal: nothing flagged */
     assert_int_equal(vdc_stats_outliers(same, 4, 3.5, z, f), 0);
     assert_close(z[0], 0, EPS);
-    /* fewer than 3 values: the rule does not apply */
+    /* fewer than 5 values: the rule does not apply (with these 3 values
+     * MAD = 1 and 1868 would score 0.6745 * 234 / 1 = 157.8) */
     assert_int_equal(vdc_stats_outliers(two, 2, 3.5, z, f), 0);
+    assert_int_equal(vdc_stats_outliers(three, 3, 3.5, z, f), 0);
+    assert_close(z[0], 0, EPS);
+    assert_int_equal(f[0], 0);
+    assert_int_equal(vdc_stats_outliers(x, 4, 3.5, z, f), 0);
 }
 
 static void
