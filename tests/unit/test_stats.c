@@ -19,7 +19,8 @@
  *        df <- (vt+vb)^2/(vt^2/(length(t)-1) + vb^2/(length(b)-1)); q <- qt(0.975, df)
  *        A <- mb^2 - q^2*vb; B <- -2*mt*mb; C <- mt^2 - q^2*vt
  *        100*(sort(c((-B-sqrt(B^2-4*A*C))/(2*A), (-B+sqrt(B^2-4*A*C))/(2*A)))-1) }
- *      fieller(b, a); fieller(d2, d1)
+ *      fieller(b, a); fieller(d2, d1); fieller(a, b)
+ *      z <- c(-1,1,2,-2,0.5); mean(z)^2 - qt(0.975, 4)^2 * var(z)/5   # < 0
  *    (run as `Rscript calc.R`).
  *
  *  - the bootstrap intervals of the median with a separate Python 3.11
@@ -232,10 +233,31 @@ test_compare_significant(void **state)
     assert_true(c.has_ci);
     assert_close(c.ci_delta_percent[0], 7.60470802729232, 1e-9);
     assert_close(c.ci_delta_percent[1], 12.4538017352319, 1e-9);
-    /* the other way round */
+    /* the other way round: fieller(a, b) */
     vdc_stats_compare(A, 5, B, 5, VDC_STATS_ALPHA, &c);
     assert_int_equal(c.verdict, VDC_VERDICT_SLOWER);
     assert_close(c.welch_t, -10, 1e-12);
+    assert_close(c.delta_percent, -9.09090909090909, 1e-10);
+    assert_true(c.has_ci);
+    assert_close(c.ci_delta_percent[0], -11.0745937825685, 1e-9);
+    assert_close(c.ci_delta_percent[1], -7.06726328866901, 1e-9);
+}
+
+static void
+test_compare_fieller_unbounded(void **state)
+{
+    /* baseline mean 0.1, not significantly away from 0: R gives
+     * mb^2 - qt(0.975, df)^2 vb < 0 (-3.92 with the baseline's own df 4;
+     * any Welch df gives the same sign: see the header), so no bounded interval */
+    static const double z[] = { -1, 1, 2, -2, 0.5 };
+    struct vdc_stats_comparison c;
+
+    vdc_stats_compare(A, 5, z, 5, VDC_STATS_ALPHA, &c);
+    assert_true(c.has_ratio);
+    assert_close(c.ratio, 1000, 1e-9);
+    assert_true(c.has_test);
+    assert_false(c.has_ci);
+    assert_true(isnan(c.ci_delta_percent[0]));
 }
 
 static void
@@ -329,6 +351,7 @@ main(void)
         cmocka_unit_test(test_outliers_mad_zero),
         cmocka_unit_test(test_compare_significant),
         cmocka_unit_test(test_compare_unequal),
+        cmocka_unit_test(test_compare_fieller_unbounded),
         cmocka_unit_test(test_compare_no_difference),
         cmocka_unit_test(test_compare_edge_cases),
         cmocka_unit_test(test_policy_names),
