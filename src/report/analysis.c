@@ -62,6 +62,35 @@ vdc_analysis_test_index(const struct vdc_analysis *a, const char *key)
     return -1;
 }
 
+char **
+vdc_analysis_verdict_lines(const struct vdc_analysis *a)
+{
+    GPtrArray *v = g_ptr_array_new();
+    size_t ti, ki;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        size_t count[4] = { 0 }, total = 0;
+
+        if (ti == a->baseline_index)
+            continue;
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
+
+            if (!cc->target->n_samples || !cc->baseline->n_samples)
+                continue;
+            count[cc->c.verdict]++;
+            total++;
+        }
+        g_ptr_array_add(v, g_strdup_printf("%s against %s: %zu faster, %zu slower, %zu no significant "
+                                           "difference, %zu not tested (of %zu tests)", a->targets[ti],
+                                           a->baseline, count[VDC_VERDICT_FASTER], count[VDC_VERDICT_SLOWER],
+                                           count[VDC_VERDICT_NO_DIFFERENCE], count[VDC_VERDICT_NOT_TESTED],
+                                           total));
+    }
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}
+
 size_t
 vdc_analysis_min_n(const struct vdc_analysis *a)
 {

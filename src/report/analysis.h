@@ -80,6 +80,11 @@ const struct vdc_cell_comparison *vdc_analysis_cmp(const struct vdc_analysis *a,
 /* Index of test key @key in a->tests, or -1. */
 long vdc_analysis_test_index(const struct vdc_analysis *a, const char *key);
 
+/* One line per non-baseline target: "lvm against dom0: 2 faster, 3 slower,
+ * 5 no significant difference, 2 not tested (of 12 tests)", counting the
+ * tests where both have samples.  NULL-terminated; g_strfreev(). */
+char **vdc_analysis_verdict_lines(const struct vdc_analysis *a);
+
 /* Smallest n (values used) over the cells that have samples; 0 when no
  * cell has a value.  Below 2, the report warns that there is no interval
  * and no test for some cells. */

@@ -370,6 +370,7 @@ static const char css[] =
     "word-break:break-all}table.meta td.k{font-family:'DejaVu Sans',sans-serif;white-space:nowrap;"
     "color:#444;word-break:normal}"
     ".warn{background:#fff4d6;border-left:4px solid #e69f00;padding:.6em .9em;font-size:.95em}"
+    "ul.verdicts{font-size:1.02em;margin:.4em 0 1em}"
     ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em}";
 
 static void
@@ -537,6 +538,20 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     g_string_append(out, "</p>\n");
     if (vdc_analysis_min_n(a) < 2)
         g_string_append(out, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> " VDC_FEW_RUNS_WARNING "</p>\n");
+    {
+        char **v = vdc_analysis_verdict_lines(a);
+
+        if (v[0]) {
+            g_string_append(out, "<ul class=\"verdicts\" id=\"verdicts\">\n");
+            for (i = 0; v[i]; i++) {
+                g_string_append(out, "<li>");
+                esc(out, v[i]);
+                g_string_append(out, "</li>\n");
+            }
+            g_string_append(out, "</ul>\n");
+        }
+        g_strfreev(v);
+    }
     if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
                    "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it).") < 0 ||
         html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",

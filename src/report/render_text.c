@@ -259,6 +259,20 @@ notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char
         }
 }
 
+/* The verdict counts per target, one line each, then a blank line. */
+static void
+verdicts(GString *out, const struct vdc_analysis *a, const char *prefix, const char *suffix)
+{
+    char **v = vdc_analysis_verdict_lines(a);
+    size_t i;
+
+    for (i = 0; v[i]; i++)
+        g_string_append_printf(out, "%s%s%s", prefix, v[i], suffix);
+    if (i)
+        g_string_append_c(out, '\n');
+    g_strfreev(v);
+}
+
 char *
 vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
@@ -272,6 +286,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
                          "n: samples (runs) of the target.  +++++: too fast, no value.\n\n");
     if (vdc_analysis_min_n(a) < 2)
         g_string_append(out, "WARNING: " VDC_FEW_RUNS_WARNING "\n\n");
+    verdicts(out, a, "Verdict: ", "\n");
     if (block_present(a, io_tests)) {
         text_io_block(out, a);
         g_string_append_c(out, '\n');
@@ -388,6 +403,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
                            "no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
     if (vdc_analysis_min_n(a) < 2)
         g_string_append(out, "> **Warning:** " VDC_FEW_RUNS_WARNING "\n\n");
+    verdicts(out, a, "- ", "\n");
     g_string_append(out, "## Results\n\n");
     md_table(out, a, 1);
     g_string_append(out, "\n## Outliers and excluded samples\n\n");
