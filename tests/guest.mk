@@ -6,3 +6,8 @@ tests_unit_test_ctldisk_SOURCES = tests/unit/test_ctldisk.c
 tests_unit_test_ctldisk_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ctldisk_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
 endif
+
+# helper of the guest integration tests: make / read control disks
+check_PROGRAMS += tests/guest-ctltool
+tests_guest_ctltool_SOURCES = tests/guest-ctltool.c
+tests_guest_ctltool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)

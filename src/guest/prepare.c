@@ -469,6 +469,27 @@ static const char runner_unit[] =
     "[Install]\n"
     "WantedBy=multi-user.target\n";
 
+/* an active (not commented) inittab line already starts the runner */
+static int
+inittab_has_runner(const char *tab)
+{
+    char **lines, **l;
+    int found = 0;
+
+    if (!tab)
+        return 0;
+    lines = g_strsplit(tab, "\n", -1);
+    for (l = lines; *l && !found; l++) {
+        const char *p = *l;
+
+        while (*p == ' ' || *p == '\t')
+            p++;
+        found = *p != '#' && strstr(p, VDC_GUEST_RUNNER_PATH) != NULL;
+    }
+    g_strfreev(lines);
+    return found;
+}
+
 static int
 install_hook(guestfs_h *g, const char *kind, const char *image)
 {
@@ -488,7 +509,7 @@ install_hook(guestfs_h *g, const char *kind, const char *image)
                                         : "vdcr:2345:once:" VDC_GUEST_RUNNER_PATH "\n";
         if (guestfs_is_file(g, "/etc/inittab") > 0)
             tab = guestfs_cat(g, "/etc/inittab");
-        if (!tab || !strstr(tab, VDC_GUEST_RUNNER_PATH))
+        if (!inittab_has_runner(tab))
             r = guestfs_write_append(g, "/etc/inittab", line, strlen(line));
         free(tab);
     }

@@ -1,0 +1,211 @@
+/* Test helper for the guest integration tests: make a control disk holding
+ * a job, and read a control disk's result back, through the same host code
+ * the controller uses (src/guest/control.c).
+ *
+ *   guest-ctltool make PATH --nonce N [--seed N] [--repetition N]
+ *                 [--step-timeout S] [--agent-timeout S] [--drop-caches]
+ *                 --target NAME:VDEV[:MKFS] ... [-- AGENT_ARGS...]
+ *   guest-ctltool read PATH --nonce N --out-dir DIR
+ *       prints status=..., one "target NAME status=... exit=... json_bytes=...
+ *       json=valid|invalid|none runs=N samples=N seed=S" line per target (the
+ *       agent JSON parsed with json-glib: format "vmdiskcmp-result", runs[]
+ *       whose target is NAME); writes DIR/NAME.json, DIR/NAME.stderr,
+ *       DIR/runner.log.
+ * Exit: 0 ok, 1 failure (message on stderr), 2 bad arguments. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "common/util.h"
+#include "guest/control.h"
+
+static int
+usage(void)
+{
+    fprintf(stderr, "usage: guest-ctltool make PATH --nonce N --target NAME:VDEV[:MKFS]... [-- ARGS]\n"
+                    "       guest-ctltool read PATH --nonce N --out-dir DIR\n");
+    return 2;
+}
+
+static int
+num(const char *s, uint64_t *out)
+{
+    char *end = NULL;
+
+    *out = g_ascii_strtoull(s, &end, 0);
+    return (!*s || *end) ? -1 : 0;
+}
+
+static int
+cmd_make(int argc, char **argv)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err = { { 0 } };
+    uint64_t v;
+    int i, rc = 1;
+
+    vdc_ctl_job_init(&job);
+    job.step_timeout_s = 120;
+    job.agent_timeout_s = 600;
+    for (i = 3; i < argc; i++) {
+        if (!strcmp(argv[i], "--") ) {
+            for (i++; i < argc; i++)
+                if (vdc_ctl_job_add_arg(&job, argv[i], &err) < 0)
+                    goto bad;
+            break;
+        } else if (!strcmp(argv[i], "--drop-caches")) {
+            job.flags |= VDC_CTL_JOB_DROP_CACHES;
+        } else if (i + 1 < argc && !strcmp(argv[i], "--target")) {
+            char **f = g_strsplit(argv[++i], ":", 3);
+            int r = (f[0] && f[1]) ? vdc_ctl_job_add_target(&job, f[0], f[1], f[2], NULL, NULL, &err) : -1;
+
+            g_strfreev(f);
+            if (r < 0)
+                goto bad;
+        } else if (i + 1 < argc && num(argv[i + 1], &v) == 0) {
+            if (!strcmp(argv[i], "--nonce")) job.nonce = v;
+            else if (!strcmp(argv[i], "--seed")) job.seed = v;
+            else if (!strcmp(argv[i], "--repetition")) job.repetition = (uint32_t)v;
+            else if (!strcmp(argv[i], "--step-timeout")) job.step_timeout_s = (uint32_t)v;
+            else if (!strcmp(argv[i], "--agent-timeout")) job.agent_timeout_s = (uint32_t)v;
+            else goto bad;
+            i++;
+        } else {
+            goto bad;
+        }
+    }
+    rc = vdc_control_disk_create(argv[2], 0, &job) < 0 ? 1 : 0;
+    vdc_ctl_job_dispose(&job);
+    return rc;
+ bad:
+    fprintf(stderr, "guest-ctltool make: bad argument near '%s' %s\n", argv[i < argc ? i : argc - 1],
+            err.msg);
+    vdc_ctl_job_dispose(&job);
+    return 2;
+}
+
+static int
+write_blob(const char *dir, const char *name, const char *ext, const char *p, size_t len)
+{
+    char *path = g_strdup_printf("%s/%s%s", dir, name, ext);
+    int r = vdc_write_file_atomic(path, p, len);
+
+    g_free(path);
+    return r;
+}
+
+/* parse the agent JSON: format, runs[] of this target, their samples */
+static void
+check_json(const struct vdc_ctl_target_result *t, unsigned *runs, unsigned *samples,
+           char **seed, const char **verdict)
+{
+    JsonParser *p;
+    JsonNode *root;
+    JsonObject *o, *run, *md;
+    JsonArray *a;
+    guint i;
+
+    *runs = *samples = 0;
+    *verdict = "none";
+    if (!t->agent_json)
+        return;
+    *verdict = "invalid";
+    p = json_parser_new();
+    if (!json_parser_load_from_data(p, t->agent_json, (gssize)t->agent_json_len, NULL))
+        goto out;
+    root = json_parser_get_root(p);
+    if (!root || !JSON_NODE_HOLDS_OBJECT(root))
+        goto out;
+    o = json_node_get_object(root);
+    if (g_strcmp0(json_object_get_string_member_with_default(o, "format", ""), "vmdiskcmp-result") ||
+        !json_object_has_member(o, "runs") ||
+        !JSON_NODE_HOLDS_ARRAY(json_object_get_member(o, "runs")))
+        goto out;
+    a = json_object_get_array_member(o, "runs");
+    for (i = 0; i < json_array_get_length(a); i++) {
+        JsonNode *n = json_array_get_element(a, i);
+
+        if (!JSON_NODE_HOLDS_OBJECT(n))
+            goto out;
+        run = json_node_get_object(n);
+        if (g_strcmp0(json_object_get_string_member_with_default(run, "target", ""), t->name))
+            goto out;
+        if (json_object_has_member(run, "samples") &&
+            JSON_NODE_HOLDS_ARRAY(json_object_get_member(run, "samples")))
+            *samples += json_array_get_length(json_object_get_array_member(run, "samples"));
+        if (!*seed && json_object_has_member(run, "metadata") &&
+            JSON_NODE_HOLDS_OBJECT(json_object_get_member(run, "metadata"))) {
+            md = json_object_get_object_member(run, "metadata");
+            *seed = g_strdup(json_object_get_string_member_with_default(md, "seed", ""));
+        }
+        (*runs)++;
+    }
+    *verdict = "valid";
+ out:
+    g_object_unref(p);
+}
+
+static int
+cmd_read(int argc, char **argv)
+{
+    struct vdc_ctl_result res;
+    uint64_t nonce = 0;
+    const char *dir = NULL, *verdict;
+    unsigned runs, samples;
+    char *seed = NULL;
+    size_t k;
+    int i;
+
+    for (i = 3; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--nonce") && num(argv[i + 1], &nonce) == 0)
+            continue;
+        if (!strcmp(argv[i], "--out-dir")) {
+            dir = argv[i + 1];
+            continue;
+        }
+        return usage();
+    }
+    if (i != argc || !dir)
+        return usage();
+    g_mkdir_with_parents(dir, 0755);
+    vdc_ctl_result_init(&res);
+    if (vdc_control_disk_read_result(argv[2], nonce, &res) < 0)
+        return 1;
+    printf("status=%s\nkernel=%s\nrunner_version=%s\n", vdc_ctl_status_name(res.status),
+           res.kernel ? res.kernel : "", res.runner_version ? res.runner_version : "");
+    if (res.log)
+        write_blob(dir, "runner", ".log", res.log, res.log_len);
+    for (k = 0; k < res.n_targets; k++) {
+        struct vdc_ctl_target_result *t = &res.targets[k];
+
+        check_json(t, &runs, &samples, &seed, &verdict);
+        printf("target %s status=%s exit=%d json_bytes=%zu elapsed_ms=%u json=%s runs=%u samples=%u seed=%s error=%s\n",
+               t->name, vdc_ctl_status_name(t->status), t->agent_exit, t->agent_json_len,
+               t->elapsed_ms, verdict, runs, samples, seed ? seed : "", t->error ? t->error : "");
+        g_free(seed);
+        seed = NULL;
+        if (t->agent_json)
+            write_blob(dir, t->name, ".json", t->agent_json, t->agent_json_len);
+        if (t->stderr_tail)
+            write_blob(dir, t->name, ".stderr", t->stderr_tail, t->stderr_tail_len);
+    }
+    vdc_ctl_result_dispose(&res);
+    return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 3)
+        return usage();
+    if (!strcmp(argv[1], "make"))
+        return cmd_make(argc, argv);
+    if (!strcmp(argv[1], "read"))
+        return cmd_read(argc, argv);
+    return usage();
+}
