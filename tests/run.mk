@@ -19,3 +19,5 @@ tests_unit_test_flow_SOURCES = tests/unit/test_flow.c
 tests_unit_test_flow_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_flow_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+TESTS += tests/integration/run-options.sh
+EXTRA_DIST += tests/integration/run-options.sh

@@ -558,6 +558,17 @@ prepare_guest(vdc_run_ctx *ctx)
         return -1;
     vdc_progress("guest image %s (%s)", ctx->prep.image,
                  ctx->prep.cache_hit ? "cache hit: no appliance launched" : "prepared now");
+    /* QEMU under qemu:///system runs as an unprivileged user (libvirt-qemu)
+     * and must be able to reach the prepared image, kernel and initrd: a
+     * cache entry made 0700 (mkdtemp) is opened up to 0755 (it holds only
+     * what prepare wrote; nothing secret) */
+    if (ctx->prep.image) {
+        g_autofree char *dir = g_path_get_dirname(ctx->prep.image);
+        struct stat sb;
+        if (stat(dir, &sb) == 0 && (sb.st_mode & 0005) != 0005 && chmod(dir, 0755) < 0)
+            vdc_progress("warning: %s: cannot make it searchable for the hypervisor: %s", dir,
+                         g_strerror(errno));
+    }
     if (!p->kernel)
         p->kernel = g_strdup(ctx->prep.kernel);
     if (!p->initrd)

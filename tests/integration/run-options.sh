@@ -1,0 +1,57 @@
+#!/bin/sh
+# `vmdiskcmp run` bad input: one line on stderr naming the option and what
+# was expected, exit status 2, and nothing created (no result directory,
+# no image).  Also --dry-run creates nothing and prints the plan, the
+# domain XML or xl disk specs.  Runs in well under a second.
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "no $VMDISKCMP"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+bad() {
+    want=$1; shift
+    rc=0
+    "$VMDISKCMP" "$@" --out "$work/out" --image-dir "$work" >"$work/stdout" 2>"$work/stderr" || rc=$?
+    [ "$rc" = 2 ] || fail "'$*': exit status $rc, expected 2"
+    [ "$(wc -l < "$work/stderr")" = 1 ] || fail "'$*': expected one line on stderr, got: $(cat "$work/stderr")"
+    grep -qF -- "$want" "$work/stderr" || fail "'$*': stderr '$(cat "$work/stderr")' lacks '$want'"
+    [ ! -e "$work/out" ] || fail "'$*': created $work/out"
+    [ -z "$(ls "$work" | grep -v '^std')" ] || fail "'$*': created $(ls "$work")"
+}
+
+bad "--bogus" --image --bogus
+bad "--runs 'zero': expected an integer from 1 to 1000" --image --runs zero
+bad "--size '5X': expected a size" --image --size 5X
+bad "--image-backend 'auto,floppy'" --image --image-backend auto,floppy
+bad "--order 'random': expected one of interleaved|grouped" --image --order random
+bad "--lvm: expected --vg VG" --lvm
+bad "--block/--target: expected --destroy-data" --block /dev/sdz
+bad "--stripe-size: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
+bad "--guest-image: expected a guest template" --image --hypervisor libvirt --connect test:///default
+bad "--image-backend qdisk: expected auto with a QEMU/KVM domain" --image --image-backend qdisk \
+    --hypervisor libvirt --connect qemu:///system --guest-image /nonexistent
+bad "nothing to run" --runs 2
+bad "unexpected argument 'now'" --image now
+
+# run --help comes from the same table
+"$VMDISKCMP" run --help > "$work/help" || fail "run --help failed"
+for o in --image --lvm --dom0 --block --target --vg --lv-size --stripes --stripe-size --image-dir \
+         --image-format --image-alloc --image-backend --size --runs --seed --order --hypervisor \
+         --connect --guest-image --guest-memory --timeout --out --keep --dry-run; do
+    grep -q -- "^  $o" "$work/help" || fail "run --help lacks $o"
+done
+
+# --dry-run: prints, creates nothing
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --image-backend phy,qdisk,tap --dom0 \
+    --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" > "$work/plan" ||
+    fail "--dry-run failed"
+grep -q "backendtype=qdisk" "$work/plan" || fail "--dry-run: no qdisk disk spec"
+grep -q "^tap:aio:\|'tap:aio:" "$work/plan" || fail "--dry-run: no tap:aio: disk spec"
+grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.json"
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+"$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg --image \
+    --guest-image /g.img --out "$work/out" > "$work/plan" || fail "--dry-run (libvirt) failed"
+grep -q "<domain type='qemu'>" "$work/plan" || fail "--dry-run --accel tcg: expected a qemu (TCG) domain"
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+echo "ok"
