@@ -459,6 +459,7 @@ vdc_result_set_lookup(const vdc_result_set *rs, const char *target,
 int
 vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
 {
+    GHashTable *counts;
     size_t i;
 
     if (!dst->has_experiment && src->has_experiment) {
@@ -473,12 +474,25 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
         t = vdc_result_set_add_target(dst, src->targets[i]->name);
         vdc_target_copy(t, src->targets[i]);
     }
+    /* runs per target, counted once: merging n runs stays O(n) */
+    counts = g_hash_table_new(g_str_hash, g_str_equal);
+    for (i = 0; i < dst->n_runs; i++) {
+        const char *t = dst->runs[i]->target ? dst->runs[i]->target : "";
+
+        g_hash_table_replace(counts, (gpointer)t,
+                             GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(counts, t)) + 1));
+    }
     for (i = 0; i < src->n_runs; i++) {
-        int64_t rep = runs_of_target(dst, src->runs[i]->target);
         vdc_run *r = append_run(dst);
+        const char *t;
+        size_t rep;
 
         vdc_run_copy(r, src->runs[i]);
-        r->repetition = rep;
+        t = r->target ? r->target : "";
+        rep = GPOINTER_TO_SIZE(g_hash_table_lookup(counts, t));
+        r->repetition = (int64_t)rep;
+        g_hash_table_replace(counts, (gpointer)t, GSIZE_TO_POINTER(rep + 1));
     }
+    g_hash_table_destroy(counts);
     return 0;
 }

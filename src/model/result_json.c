@@ -201,6 +201,8 @@ const vdc_field vdc_experiment_fields[] = {
 typedef struct {
     const char *name;   /* input name for messages */
     GString *path;      /* current JSON path */
+    GHashTable *reps;   /* target -> runs seen (GINT_TO_POINTER count) */
+    GHashTable *seen;   /* "target\nrepetition" -> runs[] index + 1 */
 } load_ctx;
 
 static int __attribute__((format(printf, 2, 3)))
@@ -403,20 +405,23 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
         path_push(c, "status", &saved);
         return load_fail(c, "expected \"ok\", \"failed\" or \"timeout\"");
     }
-    if (r->repetition == VDC_INT_ABSENT) {
-        int64_t rep = 0;
+    /* hash tables, not scans: a hostile document may hold many runs */
+    k = GPOINTER_TO_SIZE(g_hash_table_lookup(c->reps, r->target));
+    if (r->repetition == VDC_INT_ABSENT)
+        r->repetition = (int64_t)k;   /* its index among the target's runs */
+    g_hash_table_replace(c->reps, g_strdup(r->target), GSIZE_TO_POINTER(k + 1));
+    {
+        char *key = g_strdup_printf("%s\n%" G_GINT64_FORMAT, r->target, (gint64)r->repetition);
+        size_t prev = GPOINTER_TO_SIZE(g_hash_table_lookup(c->seen, key));
 
-        for (k = 0; k + 1 < rs->n_runs; k++)
-            if (!strcmp(rs->runs[k]->target, r->target))
-                rep++;
-        r->repetition = rep;
-    }
-    for (k = 0; k + 1 < rs->n_runs; k++)
-        if (!strcmp(rs->runs[k]->target, r->target) &&
-            rs->runs[k]->repetition == r->repetition)
+        if (prev) {
+            g_free(key);
             return load_fail(c, "duplicate run: target \"%s\" repetition %" G_GINT64_FORMAT
                              " already seen in runs[%zu]", r->target,
-                             (gint64)r->repetition, k);
+                             (gint64)r->repetition, prev - 1);
+        }
+        g_hash_table_insert(c->seen, key, GSIZE_TO_POINTER(rs->n_runs));
+    }
     samples = json_object_get_member(o, "samples");
     path_push(c, "samples", &saved);
     if (!samples)
@@ -577,7 +582,9 @@ vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
 {
     JsonParser *parser = json_parser_new_immutable();
     GError *err = NULL;
-    load_ctx c = { .name = name ? name : "(buffer)", .path = g_string_new(NULL) };
+    load_ctx c = { .name = name ? name : "(buffer)", .path = g_string_new(NULL),
+                   .reps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                   .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
     int rc = -1;
 
     if (len > G_MAXSSIZE) {
@@ -604,6 +611,8 @@ vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
         vdc_result_set_init(rs);
     }
     g_string_free(c.path, TRUE);
+    g_hash_table_destroy(c.reps);
+    g_hash_table_destroy(c.seen);
     g_object_unref(parser);
     return rc;
 }
