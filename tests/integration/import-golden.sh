@@ -26,6 +26,8 @@ bonnie2.00a.txt host
 bonnie2.00a-n-dirs.txt host
 bonnie1.96.csv db
 bonnie2.00a-q.csv q
+bonnie1.96-table.txt db
+bonnie1.03-files.txt ubuntu
 bon_csv2txt-2.00a.txt q
 agent-example.json -"
 

@@ -309,6 +309,40 @@ test_csv196(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* a 1.96 report (Concurrency line, K/sec header, latencies) claimed by its
+ * CSV line; a 1.03 report of two runs (-x 2) with -n 16:102400:0:1024 and
+ * no CSV lines: each file row belongs to the IO row above it */
+static void
+test_tables_196_103(void **state)
+{
+    vdc_result_set rs = import_ok("bonnie1.96-table.txt", "db", VDC_IMPORT_AUTO, 1);
+    const vdc_run *r = rs.runs[0];
+
+    assert_string_equal(r->meta.source.format, "bonnie++-csv-1.96");
+    assert_int_equal(r->meta.source.line, 13);
+    assert_int_equal(r->n_samples, 12);
+    assert_float_equal(r->samples[1]->value, 233829, 1e-9);
+    assert_float_equal(r->samples[5]->latency_us, 154000, 1e-9);
+    vdc_result_set_dispose(&rs);
+
+    rs = import_ok("bonnie1.03-files.txt", "u", VDC_IMPORT_TABLE, 2);
+    r = rs.runs[1];
+    assert_string_equal(r->meta.source.format, "bonnie++-table");
+    assert_string_equal(r->meta.tool, "bonnie++ 1.03");
+    assert_int_equal(r->meta.source.line, 15);
+    assert_int_equal(r->repetition, 1);
+    assert_int_equal(r->meta.files.number, 16);
+    assert_int_equal(r->meta.files.max_size, 102400);
+    assert_int_equal(r->meta.files.min_size, 0);
+    assert_int_equal(r->meta.files.dirs, 1024);
+    assert_int_equal(r->meta.file_size_mib, 1024);
+    assert_int_equal(r->n_samples, 12);
+    assert_float_equal(r->samples[0]->value, 30987, 1e-9);   /* second run's putc */
+    assert_float_equal(r->samples[8]->value, 1888, 1e-9);    /* its seq_del */
+    assert_float_equal(rs.runs[0]->samples[8]->value, 2210, 1e-9);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_agent_json(void **state)
 {
@@ -513,6 +547,7 @@ main(void)
         cmocka_unit_test(test_bonnie200a),
         cmocka_unit_test(test_bon_csv2txt),
         cmocka_unit_test(test_csv196),
+        cmocka_unit_test(test_tables_196_103),
         cmocka_unit_test(test_agent_json),
         cmocka_unit_test(test_accumulate),
         cmocka_unit_test(test_bad_inputs),
