@@ -596,7 +596,14 @@ vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
         goto out;
     }
     if (!json_parser_load_from_data(parser, data, (gssize)len, &err)) {
-        vdc_error("%s: invalid JSON: %s", c.name, err->message);
+        unsigned line = 0, col = 0;
+        int off = 0;
+
+        /* json-glib says "<data>:LINE:COL: Parse error: ...": name the file */
+        if (sscanf(err->message, "<data>:%u:%u: %n", &line, &col, &off) == 2 && off > 0)
+            vdc_error("%s:%u:%u: invalid JSON: %s", c.name, line, col, err->message + off);
+        else
+            vdc_error("%s: invalid JSON: %s", c.name, err->message);
         g_error_free(err);
         goto out;
     }
