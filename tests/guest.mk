@@ -11,3 +11,8 @@ endif
 check_PROGRAMS += tests/guest-ctltool
 tests_guest_ctltool_SOURCES = tests/guest-ctltool.c
 tests_guest_ctltool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
+
+# integration (root; real libguestfs appliance and QEMU under TCG)
+TESTS += tests/integration/guest-prepare.sh tests/integration/guest-boot.sh
+EXTRA_DIST += tests/integration/guest-common.sh tests/integration/guest-prepare.sh \
+	tests/integration/guest-boot.sh

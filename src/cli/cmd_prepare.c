@@ -110,6 +110,12 @@ vdc_cmd_prepare(int argc, char **argv)
         g_free(runner);
         return VDC_EXIT_USAGE;
     }
+    if (o.out_path && g_file_test(o.out_path, G_FILE_TEST_EXISTS)) {
+        vdc_error("prepare: --out %s: already exists: refusing to overwrite it", o.out_path);
+        g_free(agent);
+        g_free(runner);
+        return VDC_EXIT_USAGE;
+    }
     if (vdc_prepare(&o, &p) < 0) {
         g_free(agent);
         g_free(runner);
