@@ -5,6 +5,15 @@ TESTS += tests/unit/test_ctldisk
 tests_unit_test_ctldisk_SOURCES = tests/unit/test_ctldisk.c
 tests_unit_test_ctldisk_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ctldisk_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_storage tests/unit/test_prepare
+TESTS += tests/unit/test_storage tests/unit/test_prepare
+tests_unit_test_storage_SOURCES = tests/unit/test_storage.c
+tests_unit_test_storage_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_storage_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+tests_unit_test_prepare_SOURCES = tests/unit/test_prepare.c
+tests_unit_test_prepare_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_prepare_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
 
 # helper of the guest integration tests: make / read control disks

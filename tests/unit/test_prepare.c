@@ -1,0 +1,137 @@
+/* Guest preparation, pure parts (src/guest/prepare.c): the cache key, file
+ * digests, and prepared-image manifests.  Expected keys were computed
+ * independently with coreutils:
+ *   printf 'vmdiskcmp-prepare-v1\n%s\n%s\n%s\n' T A R | sha256sum */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "guest/prepare.h"
+
+#define T "0000000000000000000000000000000000000000000000000000000000000000"
+#define A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define R "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static void
+test_cache_key(void **state)
+{
+    char *k = vdc_prepare_cache_key(T, A, R);
+
+    assert_non_null(k);
+    assert_string_equal(k, "3e65545e65a7aff9d8cbf6ab3ae7d1f7dc2e4eff9c3d62ee064ee62267fa4a75");
+    g_free(k);
+    /* order matters: agent and runner swapped give another key */
+    k = vdc_prepare_cache_key(T, R, A);
+    assert_string_equal(k, "b3244a767c13edaa4abbad17e6e1d3e1bac7625d01e3b7fa502ba50e36d7da41");
+    g_free(k);
+}
+
+static void
+test_cache_key_rejects(void **state)
+{
+    assert_null(vdc_prepare_cache_key(NULL, A, R));
+    assert_null(vdc_prepare_cache_key(T, A, "0123"));                  /* short */
+    assert_null(vdc_prepare_cache_key(T, A, R "0"));                   /* long */
+    assert_null(vdc_prepare_cache_key(T, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", R));
+    assert_null(vdc_prepare_cache_key(T, A, "g123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+    assert_null(vdc_prepare_cache_key(T, A, "../../../../etc/passwd0123456789abcdef0123456789abcdef0123456789"));
+}
+
+static void
+test_file_sha256(void **state)
+{
+    char path[] = "/tmp/test_prepare.XXXXXX";
+    int fd = mkstemp(path);
+    char *h;
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "abc", 3), 3);
+    close(fd);
+    h = vdc_file_sha256(path);
+    /* FIPS 180-2 example "abc" */
+    assert_string_equal(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    g_free(h);
+    unlink(path);
+    assert_null(vdc_file_sha256(path));
+}
+
+static void
+test_manifest_load(void **state)
+{
+    char *d = g_strdup("/tmp/test_prepare.XXXXXX"), *img, *man, *k;
+    struct vdc_prepared p;
+
+    assert_non_null(g_mkdtemp(d));
+    img = g_build_filename(d, "guest.img", NULL);
+    man = g_strconcat(img, ".manifest", NULL);
+    g_file_set_contents(img, "", 0, NULL);
+    /* a template: boot section only -> not a prepared image */
+    g_file_set_contents(man, "[boot]\nkernel=vmlinuz\ninitrd=/abs/initrd.img\n"
+                             "cmdline_xen=console=hvc0 root=/dev/xvda ro\n"
+                             "cmdline_kvm=console=ttyS0 root=/dev/vda ro\n", -1, NULL);
+    assert_int_equal(vdc_prepared_load(img, &p), -1);
+    /* a prepared image */
+    g_file_set_contents(man, "[prepared]\nkey=" R "\ntemplate_sha256=" T "\nagent_sha256=" A
+                             "\nrunner_sha256=" R "\ninit_system=busybox\n"
+                             "[boot]\nkernel=vmlinuz\ninitrd=/abs/initrd.img\n"
+                             "cmdline_xen=console=hvc0 root=/dev/xvda ro\n"
+                             "cmdline_kvm=console=ttyS0 root=/dev/vda ro\n", -1, NULL);
+    assert_int_equal(vdc_prepared_load(img, &p), 0);
+    k = g_build_filename(d, "vmlinuz", NULL);
+    assert_string_equal(p.kernel, k);               /* relative to the manifest */
+    assert_string_equal(p.initrd, "/abs/initrd.img");
+    assert_string_equal(p.cmdline_kvm, "console=ttyS0 root=/dev/vda ro");
+    assert_string_equal(p.init_system, "busybox");
+    assert_string_equal(p.agent_sha256, A);
+    vdc_prepared_dispose(&p);
+    vdc_prepared_dispose(&p);
+    /* a boot key missing */
+    g_file_set_contents(man, "[prepared]\nkey=x\n[boot]\nkernel=vmlinuz\n", -1, NULL);
+    assert_int_equal(vdc_prepared_load(img, &p), -1);
+    g_unlink(man);
+    assert_int_equal(vdc_prepared_load(img, &p), -1);   /* no manifest */
+    g_unlink(img);
+    g_rmdir(d);
+    g_free(k);
+    g_free(man);
+    g_free(img);
+    g_free(d);
+}
+
+static void
+test_prepare_bad_input(void **state)
+{
+    struct vdc_prepare_opts o = { 0 };
+    struct vdc_prepared p;
+
+    o.template_path = "/nonexistent/guest.img";
+    o.agent_path = "/nonexistent/agent";
+    o.runner_path = "/nonexistent/runner";
+    o.cache_dir = "/nonexistent/cache";
+    assert_int_equal(vdc_prepare(&o, &p), -1);
+    assert_null(p.image);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cache_key),
+        cmocka_unit_test(test_cache_key_rejects),
+        cmocka_unit_test(test_file_sha256),
+        cmocka_unit_test(test_manifest_load),
+        cmocka_unit_test(test_prepare_bad_input),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

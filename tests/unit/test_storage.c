@@ -1,0 +1,534 @@
+/* Storage logic (src/storage): the LVM kind's decisions against a mock LVM
+ * backend (names, sizes, room, existing names, stripes, tag on create, tag
+ * check and idempotence on destroy, cleanup listing), the image kind on
+ * files in a temporary folder (refusal to overwrite, allocations,
+ * idempotent destroy), the block kind's refusal paths with a mock
+ * signature probe, and describe(). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "storage/storage.h"
+
+/* ---- mock LVM: one VG "vg0", 1 GiB, 4 MiB extents, 2 PVs ------------------- */
+#define MIB (1024ULL * 1024ULL)
+
+struct mock_lv {
+    char name[64];
+    char tags[128];
+};
+
+static struct {
+    int vg_exists;
+    uint64_t free;
+    struct mock_lv lvs[8];
+    int n;
+    int fail_create, fail_remove;
+    /* what lv_create was called with */
+    uint64_t c_size;
+    unsigned c_stripes;
+    uint64_t c_stripe_size;
+    char c_tag[64];
+    int creates, removes;
+} m;
+
+static void
+mock_reset(void)
+{
+    memset(&m, 0, sizeof(m));
+    m.vg_exists = 1;
+    m.free = 1024 * MIB;
+}
+
+static struct mock_lv *
+mock_find(const char *lv)
+{
+    int i;
+
+    for (i = 0; i < m.n; i++)
+        if (!strcmp(m.lvs[i].name, lv))
+            return &m.lvs[i];
+    return NULL;
+}
+
+static int
+mk_vg_info(const char *vg, struct vdc_lvm_vg_facts *out, char **why)
+{
+    if (!m.vg_exists || strcmp(vg, "vg0")) {
+        *why = g_strdup_printf("Volume group \"%s\" not found", vg);
+        return -1;
+    }
+    out->size = 1024 * MIB;
+    out->free = m.free;
+    out->extent_size = 4 * MIB;
+    out->pv_count = 2;
+    return 0;
+}
+
+static int
+mk_lv_exists(const char *vg, const char *lv, char **why)
+{
+    return mock_find(lv) != NULL;
+}
+
+static int
+mk_lv_tags(const char *vg, const char *lv, char ***tags, char **why)
+{
+    struct mock_lv *l = mock_find(lv);
+
+    if (!l) {
+        *why = g_strdup("no such LV");
+        return -1;
+    }
+    *tags = g_strsplit(l->tags, ",", -1);
+    return 0;
+}
+
+static int
+mk_lv_create(const char *vg, const char *lv, uint64_t size, unsigned stripes,
+             uint64_t stripe_size, const char *tag, char **why)
+{
+    m.creates++;
+    if (m.fail_create) {
+        *why = g_strdup("Insufficient free space (mock)");
+        return -1;
+    }
+    snprintf(m.lvs[m.n].name, sizeof(m.lvs[m.n].name), "%s", lv);
+    snprintf(m.lvs[m.n].tags, sizeof(m.lvs[m.n].tags), "%s", tag);
+    m.n++;
+    m.c_size = size;
+    m.c_stripes = stripes;
+    m.c_stripe_size = stripe_size;
+    snprintf(m.c_tag, sizeof(m.c_tag), "%s", tag);
+    return 0;
+}
+
+static int
+mk_lv_remove(const char *vg, const char *lv, char **why)
+{
+    struct mock_lv *l = mock_find(lv);
+
+    m.removes++;
+    if (m.fail_remove || !l) {
+        *why = g_strdup("remove failed (mock)");
+        return -1;
+    }
+    *l = m.lvs[--m.n];
+    return 0;
+}
+
+static int
+mk_lv_list(const char *vg, char ***lvs, char **why)
+{
+    GPtrArray *a = g_ptr_array_new();
+    int i;
+
+    for (i = 0; i < m.n; i++)
+        g_ptr_array_add(a, g_strdup(m.lvs[i].name));
+    g_ptr_array_add(a, NULL);
+    *lvs = (char **)g_ptr_array_free(a, FALSE);
+    return 0;
+}
+
+static int
+mk_pe_start(const char *vg, uint64_t *out, char **why)
+{
+    *out = 1 * MIB;
+    return 0;
+}
+
+static const struct vdc_lvm_backend mock_lvm = {
+    .vg_info = mk_vg_info,
+    .lv_exists = mk_lv_exists,
+    .lv_tags = mk_lv_tags,
+    .lv_create = mk_lv_create,
+    .lv_remove = mk_lv_remove,
+    .lv_list = mk_lv_list,
+    .pe_start = mk_pe_start,
+};
+
+static int
+setup_lvm(void **state)
+{
+    mock_reset();
+    vdc_storage_lvm_set_backend(&mock_lvm);
+    return 0;
+}
+
+static int
+teardown_lvm(void **state)
+{
+    vdc_storage_lvm_set_backend(NULL);
+    return 0;
+}
+
+static struct vdc_storage_spec
+lvm_spec(const char *lv, uint64_t size)
+{
+    struct vdc_storage_spec s = { 0 };
+
+    s.kind = VDC_STORAGE_LVM;
+    s.name = "lvm";
+    s.vg = "vg0";
+    s.lv = lv;
+    s.size_bytes = size;
+    return s;
+}
+
+static void
+test_lvm_create_destroy(void **state)
+{
+    struct vdc_storage_spec s = lvm_spec("vdc_scratch", 100 * MIB + 1);
+    struct vdc_storage st;
+    JsonObject *o;
+
+    vdc_storage_init(&st);
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    assert_int_equal(m.creates, 1);
+    assert_string_equal(m.c_tag, VDC_STORAGE_TAG);
+    assert_true(m.c_size == 100 * MIB + 1);
+    assert_string_equal(st.path, "/dev/vg0/vdc_scratch");
+    assert_true(st.size_bytes == 104 * MIB);      /* rounded up to 4 MiB extents */
+    assert_true(st.pe_start == 1 * MIB);
+    assert_int_equal(st.created, 1);
+    o = vdc_storage_describe(&st);
+    assert_string_equal(json_object_get_string_member(o, "vg"), "vg0");
+    assert_string_equal(json_object_get_string_member(o, "lv"), "vdc_scratch");
+    assert_int_equal(json_object_get_int_member(o, "stripes"), 1);
+    assert_int_equal(json_object_get_int_member(o, "pe_start"), 1 * MIB);
+    json_object_unref(o);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.removes, 1);
+    assert_int_equal(m.n, 0);
+    /* idempotent: a second destroy does nothing */
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.removes, 1);
+    vdc_storage_dispose(&st);
+    vdc_storage_dispose(&st);
+}
+
+static void
+test_lvm_refusals(void **state)
+{
+    struct vdc_storage_spec s;
+    struct vdc_storage st;
+
+    vdc_storage_init(&st);
+    /* the name exists already */
+    snprintf(m.lvs[0].name, sizeof(m.lvs[0].name), "taken");
+    m.n = 1;
+    s = lvm_spec("taken", 8 * MIB);
+    assert_int_equal(vdc_storage_create(&s, &st), -1);
+    /* no room: 1020 MiB rounds to 1020, fits; 1021 MiB rounds to 1024 > free */
+    m.free = 1020 * MIB;
+    s = lvm_spec("big", 1020 * MIB);
+    assert_int_equal(vdc_storage_check(&s), 0);
+    s = lvm_spec("big", 1021 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    /* VG missing */
+    s = lvm_spec("x", 8 * MIB);
+    s.vg = "nosuchvg";
+    assert_int_equal(vdc_storage_check(&s), -1);
+    /* bad names */
+    s = lvm_spec("-x", 8 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = lvm_spec("a/b", 8 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = lvm_spec("snapshot1", 8 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = lvm_spec("x_rimage_0", 8 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = lvm_spec("", 8 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    /* zero size */
+    s = lvm_spec("x", 0);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    /* stripes: more than PVs, bad stripe size, stripe size without stripes */
+    s = lvm_spec("x", 8 * MIB);
+    s.stripes = 3;
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s.stripes = 2;
+    s.stripe_size = 3000;
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s.stripe_size = 2048;
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s.stripes = 1;
+    s.stripe_size = 65536;
+    assert_int_equal(vdc_storage_check(&s), -1);
+    /* lvcreate itself fails: nothing recorded as created */
+    m.fail_create = 1;
+    s = lvm_spec("x", 8 * MIB);
+    assert_int_equal(vdc_storage_create(&s, &st), -1);
+    assert_int_equal(st.created, 0);
+    assert_null(st.path);
+    /* none of the refusals reached lvcreate except the last */
+    assert_int_equal(m.creates, 1);
+    vdc_storage_dispose(&st);
+}
+
+static void
+test_lvm_stripes(void **state)
+{
+    struct vdc_storage_spec s = lvm_spec("striped", 10 * MIB);
+    struct vdc_storage st;
+
+    s.stripes = 2;
+    s.stripe_size = 64 * 1024;
+    vdc_storage_init(&st);
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    assert_int_equal(m.c_stripes, 2);
+    assert_true(m.c_stripe_size == 64 * 1024);
+    assert_int_equal(st.stripes, 2);
+    assert_true(st.stripe_size == 64 * 1024);
+    assert_true(st.size_bytes == 16 * MIB);       /* 2 stripes x 4 MiB extents */
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    vdc_storage_dispose(&st);
+}
+
+static void
+test_lvm_destroy_safety(void **state)
+{
+    struct vdc_storage st;
+    char **tagged;
+
+    /* an LV without our tag (a journal pointing at someone else's LV) */
+    snprintf(m.lvs[0].name, sizeof(m.lvs[0].name), "theirs");
+    snprintf(m.lvs[0].tags, sizeof(m.lvs[0].tags), "backup,prod");
+    snprintf(m.lvs[1].name, sizeof(m.lvs[1].name), "ours");
+    snprintf(m.lvs[1].tags, sizeof(m.lvs[1].tags), "x," VDC_STORAGE_TAG);
+    m.n = 2;
+    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "theirs", &st), 0);
+    assert_int_equal(vdc_storage_destroy(&st), -1);
+    assert_int_equal(m.removes, 0);
+    assert_int_equal(m.n, 2);
+    vdc_storage_dispose(&st);
+    /* cleanup --all lists only ours */
+    tagged = vdc_storage_lvm_list_tagged("vg0");
+    assert_non_null(tagged);
+    assert_int_equal(g_strv_length(tagged), 1);
+    assert_string_equal(tagged[0], "ours");
+    g_strfreev(tagged);
+    /* ours from the journal: removed; gone already: fine */
+    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "ours", &st), 0);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.n, 1);
+    vdc_storage_dispose(&st);
+    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "ours", &st), 0);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.removes, 1);
+    vdc_storage_dispose(&st);
+    /* lvremove fails: reported, still marked created so a retry can happen */
+    snprintf(m.lvs[1].name, sizeof(m.lvs[1].name), "ours2");
+    snprintf(m.lvs[1].tags, sizeof(m.lvs[1].tags), VDC_STORAGE_TAG);
+    m.n = 2;
+    m.fail_remove = 1;
+    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "ours2", &st), 0);
+    assert_int_equal(vdc_storage_destroy(&st), -1);
+    assert_int_equal(st.created, 1);
+    vdc_storage_dispose(&st);
+    /* journal entries with bad names are refused */
+    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "../x", &st), -1);
+    vdc_storage_dispose(&st);
+    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_BLOCK, "/dev/sda", NULL, NULL, &st), -1);
+    vdc_storage_dispose(&st);
+}
+
+/* ---- image kind on real files ---------------------------------------------------- */
+static char *
+tmpdir(void)
+{
+    char *d = g_strdup("/tmp/test_storage.XXXXXX");
+
+    assert_non_null(g_mkdtemp(d));
+    return d;
+}
+
+static struct vdc_storage_spec
+image_spec(const char *path, uint64_t size, enum vdc_image_alloc alloc)
+{
+    struct vdc_storage_spec s = { 0 };
+
+    s.kind = VDC_STORAGE_IMAGE;
+    s.name = "image";
+    s.path = path;
+    s.size_bytes = size;
+    s.format = VDC_IMAGE_RAW;
+    s.alloc = alloc;
+    return s;
+}
+
+static void
+test_image_raw(void **state)
+{
+    char *d = tmpdir(), *p = g_build_filename(d, "a.img", NULL);
+    struct vdc_storage_spec s = image_spec(p, 8 * MIB, VDC_IMAGE_SPARSE);
+    struct vdc_storage st, st2;
+    struct stat sb;
+    JsonObject *o;
+
+    vdc_storage_init(&st);
+    vdc_storage_init(&st2);
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    assert_int_equal(stat(p, &sb), 0);
+    assert_true((uint64_t)sb.st_size == 8 * MIB);
+    assert_true((uint64_t)sb.st_blocks * 512 < 1 * MIB);   /* sparse */
+    /* never overwrite: a second create on the same path fails, file intact */
+    assert_int_equal(vdc_storage_create(&s, &st2), -1);
+    assert_int_equal(st2.created, 0);
+    assert_int_equal(stat(p, &sb), 0);
+    o = vdc_storage_describe(&st);
+    assert_string_equal(json_object_get_string_member(o, "format"), "raw");
+    assert_string_equal(json_object_get_string_member(o, "alloc"), "sparse");
+    assert_int_equal(json_object_get_int_member(o, "size_bytes"), 8 * MIB);
+    json_object_unref(o);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(stat(p, &sb), -1);
+    assert_int_equal(vdc_storage_destroy(&st), 0);      /* idempotent */
+    vdc_storage_dispose(&st);
+    vdc_storage_dispose(&st2);
+
+    /* full: every block written */
+    s = image_spec(p, 4 * MIB, VDC_IMAGE_FULL);
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    assert_int_equal(stat(p, &sb), 0);
+    assert_true((uint64_t)sb.st_blocks * 512 >= 4 * MIB);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    vdc_storage_dispose(&st);
+    /* falloc: blocks reserved */
+    s = image_spec(p, 4 * MIB, VDC_IMAGE_FALLOC);
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    assert_int_equal(stat(p, &sb), 0);
+    assert_true((uint64_t)sb.st_blocks * 512 >= 4 * MIB);
+    /* destroy() of a file someone already removed: fine */
+    unlink(p);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    vdc_storage_dispose(&st);
+    rmdir(d);
+    g_free(p);
+    g_free(d);
+}
+
+static void
+test_image_refusals(void **state)
+{
+    char *d = tmpdir(), *p = g_build_filename(d, "b.img", NULL);
+    struct vdc_storage_spec s;
+
+    s = image_spec("relative.img", 8 * MIB, VDC_IMAGE_SPARSE);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = image_spec(p, 1000, VDC_IMAGE_SPARSE);                 /* not 512-aligned */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = image_spec(p, 0, VDC_IMAGE_SPARSE);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = image_spec(p, 1ULL << 60, VDC_IMAGE_SPARSE);           /* no room for 1 EiB */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = image_spec(p, 8 * MIB, VDC_IMAGE_FULL);
+    s.format = VDC_IMAGE_QCOW2;                                /* qcow2 is sparse only */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = image_spec("/nonexistent-dir-vdc/x.img", 8 * MIB, VDC_IMAGE_SPARSE);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    /* a symlink at the path is "exists" too */
+    assert_int_equal(symlink("/etc/passwd", p), 0);
+    s = image_spec(p, 8 * MIB, VDC_IMAGE_SPARSE);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    unlink(p);
+    rmdir(d);
+    g_free(p);
+    g_free(d);
+}
+
+/* ---- block kind: refusal paths ------------------------------------------------------ */
+static int probe_calls;
+
+static int
+probe_ext4(const char *dev, char **what)
+{
+    probe_calls++;
+    *what = g_strdup("ext4");
+    return 1;
+}
+
+static void
+test_block_refusals(void **state)
+{
+    struct vdc_storage_spec s = { 0 };
+    struct vdc_storage st;
+    char *d = tmpdir(), *p = g_build_filename(d, "notblock", NULL);
+
+    vdc_storage_block_set_probe(probe_ext4);
+    vdc_storage_init(&st);
+    s.kind = VDC_STORAGE_BLOCK;
+    s.name = "block";
+    s.path = "/dev/null-not-there";
+    /* no consent: refused before anything is opened */
+    assert_int_equal(vdc_storage_create(&s, &st), -1);
+    s.consent = 1;
+    assert_int_equal(vdc_storage_create(&s, &st), -1);       /* missing */
+    g_file_set_contents(p, "x", 1, NULL);
+    s.path = p;
+    assert_int_equal(vdc_storage_create(&s, &st), -1);       /* not a block device */
+    s.path = "relative";
+    assert_int_equal(vdc_storage_check(&s), -1);
+    assert_int_equal(probe_calls, 0);
+    assert_int_equal(st.created, 0);
+    /* destroy never touches a block device */
+    st.kind = VDC_STORAGE_BLOCK;
+    st.path = g_strdup("/dev/sda");
+    st.created = 1;
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    vdc_storage_dispose(&st);
+    vdc_storage_block_set_probe(NULL);
+    unlink(p);
+    rmdir(d);
+    g_free(p);
+    g_free(d);
+}
+
+static void
+test_names(void **state)
+{
+    enum vdc_storage_kind k;
+    enum vdc_image_format f;
+    enum vdc_image_alloc a;
+
+    assert_int_equal(vdc_storage_kind_from_name("lvm", &k), 0);
+    assert_int_equal(k, VDC_STORAGE_LVM);
+    assert_int_equal(vdc_storage_kind_from_name("LVM", &k), -1);
+    assert_int_equal(vdc_image_format_from_name("qcow2", &f), 0);
+    assert_int_equal(f, VDC_IMAGE_QCOW2);
+    assert_int_equal(vdc_image_alloc_from_name("full", &a), 0);
+    assert_int_equal(a, VDC_IMAGE_FULL);
+    assert_int_equal(vdc_image_alloc_from_name("thick", &a), -1);
+    assert_string_equal(vdc_storage_kind_name(VDC_STORAGE_BLOCK), "block");
+    assert_string_equal(vdc_storage_kind_name(VDC_STORAGE_KIND_LAST), "unknown");
+    assert_null(vdc_storage_ops_get(VDC_STORAGE_KIND_LAST));
+    assert_string_equal(vdc_storage_ops_get(VDC_STORAGE_IMAGE)->name, "image");
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_lvm_create_destroy, setup_lvm, teardown_lvm),
+        cmocka_unit_test_setup_teardown(test_lvm_refusals, setup_lvm, teardown_lvm),
+        cmocka_unit_test_setup_teardown(test_lvm_stripes, setup_lvm, teardown_lvm),
+        cmocka_unit_test_setup_teardown(test_lvm_destroy_safety, setup_lvm, teardown_lvm),
+        cmocka_unit_test(test_image_raw),
+        cmocka_unit_test(test_image_refusals),
+        cmocka_unit_test(test_block_refusals),
+        cmocka_unit_test(test_names),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
