@@ -29,7 +29,8 @@ endif
 # Built with $(CLANG) through explicit rules (automake compiles with $(CC)),
 # from the sources themselves so that they carry the fuzzer's coverage and
 # ASan/UBSan instrumentation.  make check runs each for 15 s.
-EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/run-fuzzer.sh \
+EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/result-json.dict \
+	tests/fuzz/run-fuzzer.sh \
 	tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
 	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh
 if HAVE_LIBFUZZER

@@ -11,12 +11,11 @@ bin="$top_builddir/tests/fuzz/$name"
 work=$(mktemp -d /tmp/vdc-fuzz-XXXXXX) || fail "mktemp"
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir "$work/corpus" "$work/artifacts"
-for f in "$top_srcdir"/tests/golden/import/*; do
+for f in "$top_srcdir"/tests/golden/import/* "$top_srcdir"/tests/golden/import/bad/*; do
     [ -f "$f" ] && cp "$f" "$work/corpus/"
 done
-dict=
 case $name in
-    *json*) ;;
+    *json*) dict="-dict=$top_srcdir/tests/fuzz/result-json.dict" ;;
     *) dict="-dict=$top_srcdir/tests/fuzz/bonnie.dict" ;;
 esac
 # -close_fd_mask=2: the importers' one-line errors would flood the log
