@@ -20,8 +20,12 @@ endif
 check_PROGRAMS += tests/guest-ctltool
 tests_guest_ctltool_SOURCES = tests/guest-ctltool.c
 tests_guest_ctltool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
+check_PROGRAMS += tests/guest-storagetool
+tests_guest_storagetool_SOURCES = tests/guest-storagetool.c
+tests_guest_storagetool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
 
 # integration (root; real libguestfs appliance and QEMU under TCG)
-TESTS += tests/integration/guest-prepare.sh tests/integration/guest-boot.sh
-EXTRA_DIST += tests/integration/guest-common.sh tests/integration/guest-prepare.sh \
+TESTS += tests/integration/guest-storage.sh tests/integration/guest-prepare.sh \
 	tests/integration/guest-boot.sh
+EXTRA_DIST += tests/integration/guest-common.sh tests/integration/guest-prepare.sh \
+	tests/integration/guest-boot.sh tests/integration/guest-storage.sh

@@ -1,0 +1,78 @@
+/* Test helper for tests/integration/guest-storage.sh: drive the storage
+ * kinds (src/storage) on real files and block devices.
+ *   guest-storagetool image PATH SIZE raw|qcow2 sparse|falloc|full
+ *   guest-storagetool image-destroy PATH      (as `cleanup` would, twice)
+ *   guest-storagetool block DEV [consent] [force]
+ * create prints describe() as one JSON line.  Exit 0 ok, 1 refused/failed
+ * (one message on stderr), 2 bad arguments. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "common/util.h"
+#include "storage/storage.h"
+
+static void
+print_describe(const struct vdc_storage *st)
+{
+    JsonObject *o = vdc_storage_describe(st);
+    JsonNode *n = json_node_init_object(json_node_alloc(), o);
+    char *s = json_to_string(n, FALSE);
+
+    printf("%s\n", s);
+    g_free(s);
+    json_node_unref(n);
+    json_object_unref(o);
+}
+
+int
+main(int argc, char **argv)
+{
+    struct vdc_storage_spec spec = { 0 };
+    struct vdc_storage st;
+    int i, rc;
+
+    vdc_storage_init(&st);
+    if (argc == 6 && !strcmp(argv[1], "image")) {
+        spec.kind = VDC_STORAGE_IMAGE;
+        spec.name = "image";
+        spec.path = argv[2];
+        if (vdc_parse_size(argv[3], 1, &spec.size_bytes) < 0 ||
+            vdc_image_format_from_name(argv[4], &spec.format) < 0 ||
+            vdc_image_alloc_from_name(argv[5], &spec.alloc) < 0)
+            return 2;
+    } else if (argc == 3 && !strcmp(argv[1], "image-destroy")) {
+        if (vdc_storage_from_journal(VDC_STORAGE_IMAGE, argv[2], NULL, NULL, &st) < 0)
+            return 1;
+        rc = vdc_storage_destroy(&st) < 0 || vdc_storage_destroy(&st) < 0;
+        vdc_storage_dispose(&st);
+        return rc;
+    } else if (argc >= 3 && !strcmp(argv[1], "block")) {
+        spec.kind = VDC_STORAGE_BLOCK;
+        spec.name = "block";
+        spec.path = argv[2];
+        for (i = 3; i < argc; i++) {
+            if (!strcmp(argv[i], "consent"))
+                spec.consent = 1;
+            else if (!strcmp(argv[i], "force"))
+                spec.force = 1;
+            else
+                return 2;
+        }
+    } else {
+        fprintf(stderr, "usage: guest-storagetool image PATH SIZE FORMAT ALLOC | image-destroy PATH | block DEV [consent] [force]\n");
+        return 2;
+    }
+    if (vdc_storage_create(&spec, &st) < 0)
+        return 1;
+    print_describe(&st);
+    /* block: destroy is a no-op and must leave the device alone */
+    if (spec.kind == VDC_STORAGE_BLOCK && vdc_storage_destroy(&st) < 0)
+        return 1;
+    vdc_storage_dispose(&st);
+    return 0;
+}

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Storage kinds for real (root): image files (raw sparse/falloc/full, qcow2
+# through libguestfs/qemu-img; refusal to overwrite; idempotent destroy) and
+# the block kind on a loop device this test attaches (consent, blank device
+# accepted, ext4 / partition table / LVM PV signatures refused unless
+# forced, a mounted device refused as in use, destroy leaves the data).
+# LVM itself needs device-mapper, absent here: its logic is unit-tested
+# (tests/unit/test_storage) and it runs for real in the emulated Xen lab.
+# Run time here: a few seconds.
+set -eu
+. "$top_srcdir/tests/lib.sh"
+need_root
+need_cmd losetup
+need_cmd blkid
+need_cmd qemu-img
+need_cmd sfdisk
+need_cmd pvcreate
+TOOL="$top_builddir/tests/guest-storagetool"
+[ -x "$TOOL" ] || fail "no $TOOL"
+
+tmp=$(mktemp -d /tmp/vdc-guest-storage.XXXXXX)
+loop=
+cleanup() {
+    mountpoint -q "$tmp/mnt" 2>/dev/null && umount "$tmp/mnt"
+    [ -n "$loop" ] && losetup -d "$loop"
+    rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+MiB=1048576
+
+# ---- images ---------------------------------------------------------------------
+"$TOOL" image "$tmp/sparse.img" 64M raw sparse > "$tmp/out" || fail "sparse image"
+grep -q '"format":"raw"' "$tmp/out" && grep -q '"alloc":"sparse"' "$tmp/out" || fail "describe: $(cat "$tmp/out")"
+[ "$(stat -c %s "$tmp/sparse.img")" = $((64 * MiB)) ] || fail "sparse size"
+[ "$(stat -c %b "$tmp/sparse.img")" -lt 2048 ] || fail "sparse image has blocks allocated"
+"$TOOL" image "$tmp/full.img" 16M raw full > /dev/null || fail "full image"
+[ "$(($(stat -c %b "$tmp/full.img") * 512))" -ge $((16 * MiB)) ] || fail "full image not allocated"
+"$TOOL" image "$tmp/falloc.img" 16M raw falloc > /dev/null || fail "falloc image"
+[ "$(($(stat -c %b "$tmp/falloc.img") * 512))" -ge $((16 * MiB)) ] || fail "falloc image not allocated"
+LIBGUESTFS_BACKEND=direct "$TOOL" image "$tmp/q.qcow2" 32M qcow2 sparse > "$tmp/out" || fail "qcow2 image"
+qemu-img info --output=json "$tmp/q.qcow2" > "$tmp/info"
+grep -q '"format": "qcow2"' "$tmp/info" && grep -q "\"virtual-size\": $((32 * MiB))" "$tmp/info" \
+    || fail "qcow2: $(cat "$tmp/info")"
+# never overwrite: the file keeps its content
+echo precious > "$tmp/keep.img"
+"$TOOL" image "$tmp/keep.img" 1M raw sparse 2> "$tmp/err" && fail "overwrote an existing file"
+grep -q 'already exists' "$tmp/err" || fail "overwrite refusal: $(cat "$tmp/err")"
+[ "$(cat "$tmp/keep.img")" = precious ] || fail "existing file changed"
+"$TOOL" image "$tmp/q2.qcow2" 1000 raw sparse 2> "$tmp/err" && fail "accepted an unaligned size"
+# destroy, twice (idempotent), as cleanup does from a journal
+"$TOOL" image-destroy "$tmp/sparse.img" || fail "destroy"
+[ ! -e "$tmp/sparse.img" ] || fail "image still there after destroy"
+"$TOOL" image-destroy "$tmp/sparse.img" || fail "destroy of a gone image must succeed"
+
+# ---- block device: a loop device we attach ---------------------------------------
+truncate -s 64M "$tmp/disk.img"
+loop=$(losetup -f --show "$tmp/disk.img") || fail "no free loop device"
+"$TOOL" block "$loop" 2> "$tmp/err" && fail "block device used without consent"
+grep -q 'consent' "$tmp/err" || fail "consent refusal: $(cat "$tmp/err")"
+"$TOOL" block "$loop" consent > "$tmp/out" || fail "blank loop device refused: $(cat "$tmp/out")"
+grep -q "\"device\":\"$loop\"" "$tmp/out" && grep -q '"signature":null' "$tmp/out" \
+    && grep -q "\"size_bytes\":$((64 * MiB))" "$tmp/out" || fail "describe: $(cat "$tmp/out")"
+
+mkfs.ext4 -q -F "$loop"
+"$TOOL" block "$loop" consent 2> "$tmp/err" && fail "ext4 device accepted without force"
+grep -q 'signature (ext4)' "$tmp/err" || fail "ext4 refusal: $(cat "$tmp/err")"
+"$TOOL" block "$loop" consent force > "$tmp/out" || fail "forced ext4 device refused"
+grep -q '"signature":"ext4"' "$tmp/out" || fail "describe: $(cat "$tmp/out")"
+# destroy left the data alone
+blkid -p -o value -s TYPE "$loop" | grep -qx ext4 || fail "block destroy touched the device"
+mkdir "$tmp/mnt"
+mount "$loop" "$tmp/mnt"
+"$TOOL" block "$loop" consent force 2> "$tmp/err" && fail "mounted device accepted"
+grep -q 'in use' "$tmp/err" || fail "in-use refusal: $(cat "$tmp/err")"
+umount "$tmp/mnt"
+
+wipefs -q -a "$loop"
+echo 'type=83' | sfdisk -q "$loop" >/dev/null 2>&1
+"$TOOL" block "$loop" consent 2> "$tmp/err" && fail "partitioned device accepted"
+grep -q 'partition table dos' "$tmp/err" || fail "partition refusal: $(cat "$tmp/err")"
+
+wipefs -q -a "$loop"
+LVM_SUPPRESS_FD_WARNINGS=1 timeout 60 pvcreate -q -ff -y "$loop" >/dev/null 2>&1 || fail "pvcreate on $loop"
+"$TOOL" block "$loop" consent 2> "$tmp/err" && fail "LVM PV accepted"
+grep -q 'LVM2_member' "$tmp/err" || fail "PV refusal: $(cat "$tmp/err")"
+wipefs -q -a "$loop"
+
+"$TOOL" block "$tmp/disk.img" consent 2> "$tmp/err" && fail "regular file accepted as a block device"
+grep -q 'not a block device' "$tmp/err" || fail "regular file: $(cat "$tmp/err")"
+echo "PASS: guest-storage"
