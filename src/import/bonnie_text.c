@@ -537,8 +537,13 @@ text_line(text_ctx *c, const char *line)
     tok = tokens(line, &n);
     if (!n)
         goto out;
-    if (contains(line, "...done") || g_str_has_prefix(line, "Using uid:"))
-        goto out;   /* bonnie++ progress on stderr, captured with 2>&1 */
+    /* progress on stderr, captured with 2>&1: bonnie++ ("Using uid:0,
+     * gid:0.", "Writing intelligently...done") and bonnie 1.x ("File
+     * './Bonnie.1234', size: 268435456", "Seeker 1...Seeker 2...start 'em...") */
+    if (contains(line, "...done") || g_str_has_prefix(line, "Using uid:") ||
+        (g_str_has_prefix(line, "File '") && contains(line, "', size: ")) ||
+        (g_str_has_prefix(line, "Seeker 1...") && contains(line, "start 'em")))
+        goto out;
     if (c->only == 1) {
         rc = vdc_import_fail(&c->pos, "expected a bonnie++ CSV line (27, 48 or 50 fields) "
                              "or a blank line (--format csv)");

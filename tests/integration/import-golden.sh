@@ -28,6 +28,7 @@ bonnie1.96.csv db
 bonnie2.00a-q.csv q
 bonnie1.96-table.txt db
 bonnie1.03-files.txt ubuntu
+bonnie1.x-progress.txt hda3
 bon_csv2txt-2.00a.txt q
 agent-example.json -"
 

@@ -198,6 +198,16 @@ test_seed002(void **state)
         check_samples(r, w, 6);
         assert_int_equal(r->meta.file_size_mib, t[i].mb);
         assert_null(r->meta.hostname);
+        if (i == 0) {
+            /* the same run captured with bonnie's progress lines (2>&1)
+             * and a machine name */
+            vdc_result_set rs2 = import_ok("bonnie1.x-progress.txt", "x", VDC_IMPORT_AUTO, 1);
+
+            check_samples(rs2.runs[0], w, 6);
+            assert_string_equal(rs2.runs[0]->meta.hostname, "mandrake");
+            assert_int_equal(rs2.runs[0]->meta.file_size_mib, 256);
+            vdc_result_set_dispose(&rs2);
+        }
         assert_string_equal(r->meta.tool, "bonnie 1.x");
         assert_string_equal(r->meta.per_char, "stdio");
         assert_string_equal(r->meta.source.format, "bonnie-1.x-table");
