@@ -22,19 +22,22 @@ mkdir -p _build
 agent=$top/_build/guest-agent/vmdiskcmp-agent
 
 work=$(mktemp -d /tmp/vdc-main.XXXXXX)
+img=$work/disk.img
 dev= mnt= cg=
 cleanup() {
     trap - EXIT INT TERM
     [ -n "$mnt" ] && umount "$mnt" 2>/dev/null || true
-    [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
+    # detach only if the (shared) loop device still backs our image
+    [ -n "$dev" ] && [ "$(losetup -n -O BACK-FILE "$dev" 2>/dev/null)" = "$img" ] \
+        && losetup -d "$dev" 2>/dev/null || true
     [ -n "$cg" ] && rmdir "$cg" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
 
-truncate -s 2G "$work/disk.img"
-dev=$(losetup -f --show --direct-io=on "$work/disk.img")
+truncate -s 2G "$img"
+dev=$(losetup -f --show --direct-io=on "$img")
 mkfs.ext4 -q -F "$dev"
 mkdir "$work/mnt"
 mount "$dev" "$work/mnt"

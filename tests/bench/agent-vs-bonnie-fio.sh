@@ -15,12 +15,90 @@
 # (read(2)/write(2)), bs=CHUNK, one job, end_fsync=1 on the write (bonnie++
 # and the agent time fsync + close).
 #
+# agentcold is the agent again with --drop-caches (cold cache before each
+# test, like fio's invalidate=1): agent/fio ratios use it.
+#
 # Usage (root): tests/bench/agent-vs-bonnie-fio.sh [RUNS] [SIZE_MIB] [CHUNK]
 #   or: make bench-agent [BENCH_RUNS=5 BENCH_SIZE=2048]
+#   or: tests/bench/agent-vs-bonnie-fio.sh --summary DIR (recompute from raw outputs)
 # Env: VDC_AGENT (default ./guest-agent/vmdiskcmp-agent), BONNIE, FIO,
-# BENCH_OUT (directory for raw outputs; default a temporary one, kept).
-# Defaults: 5 runs, 2048 MiB, 8192-byte chunks: ~3 minutes here.
+# BENCH_OUT (directory for raw outputs; default a temporary one, kept),
+# BENCH_IMG_DIR (where the disk image lives, default /tmp; /dev/shm puts
+# the "disk" in RAM, which removes the shared host disk's noise and leaves
+# the tools' own CPU cost and the guest page cache as what differs).
+# Defaults: 5 runs, 2048 MiB, 8192-byte chunks: ~10 minutes here.
 set -eu
+# summarize DIR: statistics and ratios from the raw outputs in DIR
+summarize() {
+    out=$1
+    # one line per (tool, test, run): "tool test KiB/s" (+++++ = too fast: NA)
+    {
+        for tool in bonnie agent agentcold; do
+            for f in "$out/$tool"-*.csv; do
+                [ -s "$f" ] || continue
+                awk -F, -v t=$tool '{ print t, "put_block", $12; print t, "rewrite", $14;
+                                      print t, "get_block", $18 }' "$f"
+            done
+        done
+        # terse v3: job "write" line field 48 = write bw KiB/s; "read" field 7
+        for f in "$out"/fio-*.terse; do
+            [ -s "$f" ] || continue
+            awk -F';' '$3 == "write" { print "fio put_block", $48 }
+                       $3 == "read" { print "fio get_block", $7 }' "$f"
+        done
+    } > "$out/values.txt"
+    
+    awk '
+    function stats(key,   n, i, s, m, v, sd) {
+        n = cnt[key]; if (n == 0) return "";
+        s = 0; for (i = 1; i <= n; i++) s += val[key, i]; m = s / n;
+        v = 0; for (i = 1; i <= n; i++) v += (val[key, i] - m) ^ 2;
+        sd = n > 1 ? sqrt(v / (n - 1)) : 0;
+        mean[key] = m; cv[key] = m > 0 ? 100 * sd / m : 0;
+        return sprintf("%9.0f %5.1f%% n=%d", m / 1024, cv[key], n);
+    }
+    $3 ~ /^[0-9.]+$/ { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $3; next }
+    { tf[$1 SUBSEP $2]++ }
+    END {
+        printf "%-10s %-9s %9s %6s\n", "test", "tool", "MiB/s", "CV";
+        split("put_block rewrite get_block", tests, " ");
+        split("bonnie agent agentcold fio", tools, " ");
+        for (ti = 1; ti <= 3; ti++) for (to = 1; to <= 4; to++) {
+            k = tools[to] SUBSEP tests[ti];
+            if (cnt[k] == 0 && tf[k] == 0) continue;
+            printf "%-10s %-9s %s%s\n", tests[ti], tools[to], stats(k),
+                   tf[k] ? sprintf(" (%d too fast)", tf[k]) : "";
+        }
+        print "";
+        printf "%-10s %-14s %6s %-10s  %-18s %6s %-10s\n", "test", "agent/bonnie++", "", "target",
+               "agentcold/fio", "", "target";
+        for (ti = 1; ti <= 3; ti++) {
+            t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; f = "fio" SUBSEP t;
+            c = "agentcold" SUBSEP t;
+            rb = (a in mean && b in mean && mean[b] > 0) ? mean[a] / mean[b] : -1;
+            rf = (c in mean && f in mean && mean[f] > 0) ? mean[c] / mean[f] : -1;
+            printf "%-10s %14s %6s %-10s  %18s %6s %-10s\n", t,
+                rb < 0 ? "n/a" : sprintf("%.3f", rb),
+                rb < 0 ? "" : (rb >= 0.95 && rb <= 1.05 ? "ok" : "MISS"), "0.95-1.05",
+                rf < 0 ? "n/a" : sprintf("%.3f", rf),
+                rf < 0 ? "" : (rf >= 0.97 ? "ok" : "MISS"), rf < 0 ? "" : ">= 0.97";
+        }
+        print "";
+        for (ti = 1; ti <= 3; ti++) {
+            t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t;
+            if ((a in cv) && (b in cv))
+                printf "CV %-10s agent %5.1f%%  bonnie++ %5.1f%%  %s\n", t, cv[a], cv[b],
+                       cv[a] <= cv[b] ? "ok (agent no worse)" : "MISS (agent noisier)";
+        }
+    }' "$out/values.txt" | tee "$out/summary.txt"
+}
+
+if [ "${1:-}" = --summary ]; then
+    [ -d "${2:-}" ] || { echo "bench: --summary DIR: expected a directory" >&2; exit 2; }
+    summarize "$2"
+    exit 0
+fi
+
 runs=${1:-5}
 size=${2:-2048}
 chunk=${3:-8192}
@@ -35,20 +113,27 @@ done
 out=${BENCH_OUT:-$(mktemp -d /tmp/vdc-bench.XXXXXX)}
 mkdir -p "$out"
 
-work=$(mktemp -d /tmp/vdc-bench-work.XXXXXX)
+work=$(mktemp -d "${BENCH_IMG_DIR:-/tmp}/vdc-bench-work.XXXXXX")
+img=$work/disk.img
 dev= mnt= cg=
+# ours: $dev still backs our image (loop devices are shared: never touch
+# one that another user attached after ours went away)
+ours() { [ -n "$dev" ] && [ "$(losetup -n -O BACK-FILE "$dev" 2>/dev/null)" = "$img" ]; }
 cleanup() {
     trap - EXIT INT TERM
     [ -n "$mnt" ] && umount "$mnt" 2>/dev/null || true
-    [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
+    exec 9<&-
+    ours && losetup -d "$dev" 2>/dev/null || true
     [ -n "$cg" ] && rmdir "$cg" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
 
-truncate -s $((size + 1024))M "$work/disk.img"
-dev=$(losetup -f --show --direct-io=on "$work/disk.img")
+truncate -s $((size + 1024))M "$img"
+dev=$(losetup -f --show --direct-io=on "$img")
+# hold the device open: it stays bound to our image while we remount it
+exec 9<"$dev"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
 mkdir "$work/mnt"
 mount "$dev" "$work/mnt"
@@ -70,7 +155,7 @@ fi
 in_cgroup() { sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$cg" "$@"; }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
-echo "bench: $runs runs x (bonnie++, agent, fio), file ${size} MiB, chunk $chunk," \
+echo "bench: $runs runs x (bonnie++, agent, agent --drop-caches, fio), file ${size} MiB, chunk $chunk," \
      "memory limit ${ram} MiB, ext4 on $dev (loop, direct-io), raw output in $out"
 echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 run_bonnie() {
@@ -82,6 +167,15 @@ run_agent() {
     in_cgroup "$agent" -d "$mnt" -s "$size:$chunk" -r "$ram" -n 0 --per-char-size 0 \
         -q --seed "$seed" --csv --json "$out/agent-$1.json" \
         > "$out/agent-$1.csv" 2> "$out/agent-$1.err"
+}
+# The same agent run with --drop-caches, for the comparison with fio: fio
+# (invalidate=1) reads with a cold cache, while bonnie++'s block read
+# follows its rewrite and finds part of the file still cached (rewritten
+# pages sit on the active LRU list).
+run_agentcold() {
+    in_cgroup "$agent" -d "$mnt" -s "$size:$chunk" -r "$ram" -n 0 --per-char-size 0 \
+        -q --seed "$seed" --drop-caches --csv --json "$out/agentcold-$1.json" \
+        > "$out/agentcold-$1.csv" 2> "$out/agentcold-$1.err"
 }
 run_fio() {
     in_cgroup "$fio" --name=write --directory="$mnt" --filename=fio.dat \
@@ -96,6 +190,7 @@ run_fio() {
 # now, not by ext4lazyinit in the background.
 fresh_fs() {
     umount "$mnt"
+    ours || { echo "bench: $dev no longer backs $img: stopping" >&2; exit 1; }
     mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
     mount "$dev" "$mnt"
 }
@@ -103,7 +198,7 @@ fresh_fs() {
 # Interleaved, the order rotated each round (A B C, B C A, C A B, ...) so
 # that no tool always runs first or last.
 seed=1
-set -- bonnie agent fio
+set -- bonnie agent agentcold fio
 for i in $(seq 1 "$runs"); do
     order=
     for tool in "$@"; do
@@ -112,64 +207,10 @@ for i in $(seq 1 "$runs"); do
         "run_$tool" "$i"
         order="$order $tool"
     done
-    set -- "$2" "$3" "$1"
+    set -- "$2" "$3" "$4" "$1"
     echo "bench: run $i done:$order (load $(cut -d' ' -f1 /proc/loadavg))"
 done
 echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# one line per (tool, test, run): "tool test KiB/s" (+++++ = too fast: NA)
-{
-    for i in $(seq 1 "$runs"); do
-        for tool in bonnie agent; do
-            awk -F, -v t=$tool '{ print t, "put_block", $12; print t, "rewrite", $14;
-                                  print t, "get_block", $18 }' "$out/$tool-$i.csv"
-        done
-        # terse v3: job "write" line field 48 = write bw KiB/s; "read" field 7
-        awk -F';' '$3 == "write" { print "fio put_block", $48 }
-                   $3 == "read" { print "fio get_block", $7 }' "$out/fio-$i.terse"
-    done
-} > "$out/values.txt"
-
-awk '
-function stats(key,   n, i, s, m, v, sd) {
-    n = cnt[key]; if (n == 0) return "";
-    s = 0; for (i = 1; i <= n; i++) s += val[key, i]; m = s / n;
-    v = 0; for (i = 1; i <= n; i++) v += (val[key, i] - m) ^ 2;
-    sd = n > 1 ? sqrt(v / (n - 1)) : 0;
-    mean[key] = m; cv[key] = m > 0 ? 100 * sd / m : 0;
-    return sprintf("%9.0f %5.1f%% n=%d", m / 1024, cv[key], n);
-}
-$3 ~ /^[0-9.]+$/ { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $3; next }
-{ tf[$1 SUBSEP $2]++ }
-END {
-    printf "%-10s %-7s %9s %6s\n", "test", "tool", "MiB/s", "CV";
-    split("put_block rewrite get_block", tests, " ");
-    split("bonnie agent fio", tools, " ");
-    for (ti = 1; ti <= 3; ti++) for (to = 1; to <= 3; to++) {
-        k = tools[to] SUBSEP tests[ti];
-        if (cnt[k] == 0 && tf[k] == 0) continue;
-        printf "%-10s %-7s %s%s\n", tests[ti], tools[to], stats(k),
-               tf[k] ? sprintf(" (%d too fast)", tf[k]) : "";
-    }
-    print "";
-    printf "%-10s %-14s %6s %-10s  %-18s %6s %-10s\n", "test", "agent/bonnie++", "", "target",
-           "agent/fio", "", "target";
-    for (ti = 1; ti <= 3; ti++) {
-        t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; f = "fio" SUBSEP t;
-        rb = (a in mean && b in mean && mean[b] > 0) ? mean[a] / mean[b] : -1;
-        rf = (a in mean && f in mean && mean[f] > 0) ? mean[a] / mean[f] : -1;
-        printf "%-10s %14s %6s %-10s  %18s %6s %-10s\n", t,
-            rb < 0 ? "n/a" : sprintf("%.3f", rb),
-            rb < 0 ? "" : (rb >= 0.95 && rb <= 1.05 ? "ok" : "MISS"), "0.95-1.05",
-            rf < 0 ? "n/a" : sprintf("%.3f", rf),
-            rf < 0 ? "" : (rf >= 0.97 ? "ok" : "MISS"), rf < 0 ? "" : ">= 0.97";
-    }
-    print "";
-    for (ti = 1; ti <= 3; ti++) {
-        t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t;
-        if ((a in cv) && (b in cv))
-            printf "CV %-10s agent %5.1f%%  bonnie++ %5.1f%%  %s\n", t, cv[a], cv[b],
-                   cv[a] <= cv[b] ? "ok (agent no worse)" : "MISS (agent noisier)";
-    }
-}' "$out/values.txt" | tee "$out/summary.txt"
+summarize "$out"
 echo "bench: summary in $out/summary.txt"

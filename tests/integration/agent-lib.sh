@@ -18,13 +18,19 @@ push_undo() { agent_undo="$1 2>/dev/null || true; $agent_undo"; }
 SCRATCH=$(mktemp -d /tmp/vdc-agent-test.XXXXXX)
 push_undo "rm -rf '$SCRATCH'"
 
+# detach_if_ours DEV IMG: loop devices are shared; detach DEV only while
+# it still backs our IMG
+detach_if_ours() {
+    [ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null)" = "$2" ] && losetup -d "$1"
+}
+
 # make_loop SIZE [--direct-io=on]: a sparse image on a new loop device -> $LOOPDEV
 make_loop() {
     img=$SCRATCH/disk$$.$(date +%s%N).img
     truncate -s "$1" "$img" || fail "truncate $img"
     shift
     LOOPDEV=$(losetup -f --show "$@" "$img") || fail "losetup -f --show $img"
-    push_undo "losetup -d '$LOOPDEV'"
+    push_undo "detach_if_ours '$LOOPDEV' '$img'"
 }
 
 # make_ext4 SIZE: ext4 on a loop device, mounted -> $MNT (and $LOOPDEV)
