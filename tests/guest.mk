@@ -29,3 +29,21 @@ TESTS += tests/integration/guest-storage.sh tests/integration/guest-prepare.sh \
 	tests/integration/guest-boot.sh
 EXTRA_DIST += tests/integration/guest-common.sh tests/integration/guest-prepare.sh \
 	tests/integration/guest-boot.sh tests/integration/guest-storage.sh
+
+# libFuzzer target for the control disk decoders (tests/fuzz-guest/), built
+# with $(CLANG) from the codec's source so it carries the fuzzer's coverage
+# and ASan/UBSan; make check runs it for 15 s.  (The test's log depends on
+# the binary, so it is built by make check without touching check_DATA.)
+EXTRA_DIST += tests/fuzz-guest/fuzz_ctldisk.c tests/fuzz-guest/fuzz-ctldisk.sh
+if HAVE_LIBFUZZER
+CLEANFILES += tests/fuzz-guest/fuzz_ctldisk
+TESTS += tests/fuzz-guest/fuzz-ctldisk.sh
+tests/fuzz-guest/fuzz-ctldisk.log: tests/fuzz-guest/fuzz_ctldisk
+tests/fuzz-guest/fuzz_ctldisk: $(top_srcdir)/tests/fuzz-guest/fuzz_ctldisk.c \
+		$(top_srcdir)/guest-agent/ctldisk.c $(top_srcdir)/guest-agent/ctldisk.h config.h
+	$(AM_V_at)$(MKDIR_P) tests/fuzz-guest
+	$(AM_V_GEN)$(CLANG) -g -O1 -std=c11 -D_GNU_SOURCE \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-I$(top_srcdir) -I$(top_builddir) -o $@ \
+		$(top_srcdir)/tests/fuzz-guest/fuzz_ctldisk.c $(top_srcdir)/guest-agent/ctldisk.c
+endif

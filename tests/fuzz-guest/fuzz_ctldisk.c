@@ -1,0 +1,134 @@
+/* libFuzzer target for the control disk decoders (guest-agent/ctldisk.c):
+ * the host reads result frames written by a guest it does not trust, the
+ * runner reads job frames.  The first input byte picks a mode:
+ *   0  the rest is a job frame, as is
+ *   1  the rest is a result frame, as is
+ *   2  the rest is a job payload: wrapped in a frame with correct CRCs so
+ *      the fuzzer gets past the checksums into the TLV parser
+ *   3  the same for a result payload
+ *   4  the rest is a whole disk image (superblock, frames)
+ * Whatever decodes must encode again and decode to the same fields. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guest-agent/ctldisk.h"
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+    p[0] = v & 0xFF; p[1] = (v >> 8) & 0xFF; p[2] = (v >> 16) & 0xFF; p[3] = v >> 24;
+}
+
+static uint8_t *
+wrap(const uint8_t *payload, size_t n, const char *magic, uint32_t kind)
+{
+    uint8_t *f = malloc(VDC_CTL_FRAME_HDR + n);
+
+    memcpy(f, magic, 8);
+    put32(f + 8, VDC_CTL_FORMAT_VERSION);
+    put32(f + 12, kind);
+    put32(f + 16, (uint32_t)n);
+    put32(f + 20, 0);
+    put32(f + 24, vdc_ctl_crc32c(payload, n));
+    put32(f + 28, vdc_ctl_crc32c(f, 28));
+    if (n)
+        memcpy(f + VDC_CTL_FRAME_HDR, payload, n);
+    return f;
+}
+
+static void
+check_job(const uint8_t *buf, size_t len)
+{
+    struct vdc_ctl_job job, back;
+    struct vdc_ctl_error err;
+    uint8_t *enc;
+    size_t elen, i;
+
+    vdc_ctl_job_init(&job);
+    vdc_ctl_job_init(&back);
+    if (vdc_ctl_job_decode(buf, len, &job, &err) == 0) {
+        if (vdc_ctl_job_encode(&job, &enc, &elen, &err) != 0)
+            abort();
+        if (vdc_ctl_job_decode(enc, elen, &back, &err) != 0)
+            abort();
+        if (back.nonce != job.nonce || back.seed != job.seed || back.n_targets != job.n_targets ||
+            back.n_agent_args != job.n_agent_args)
+            abort();
+        for (i = 0; i < job.n_targets; i++)
+            if (strcmp(back.targets[i].vdev, job.targets[i].vdev))
+                abort();
+        free(enc);
+    }
+    vdc_ctl_job_dispose(&job);
+    vdc_ctl_job_dispose(&back);
+}
+
+static void
+check_result(const uint8_t *buf, size_t len)
+{
+    struct vdc_ctl_result res, back;
+    struct vdc_ctl_error err;
+    uint8_t *enc;
+    size_t elen, i;
+
+    vdc_ctl_result_init(&res);
+    vdc_ctl_result_init(&back);
+    if (vdc_ctl_result_decode(buf, len, &res, &err) == 0) {
+        if (vdc_ctl_result_encode(&res, VDC_CTL_DISK_MAX, &enc, &elen, &err) != 0)
+            abort();
+        if (vdc_ctl_result_decode(enc, elen, &back, &err) != 0)
+            abort();
+        if (back.nonce != res.nonce || back.status != res.status || back.n_targets != res.n_targets ||
+            back.log_len != res.log_len)
+            abort();
+        for (i = 0; i < res.n_targets; i++)
+            if (back.targets[i].agent_json_len != res.targets[i].agent_json_len ||
+                strcmp(back.targets[i].name, res.targets[i].name))
+                abort();
+        free(enc);
+    }
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_result_dispose(&back);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res;
+    struct vdc_ctl_error err;
+    uint8_t *f;
+
+    if (size < 1)
+        return 0;
+    switch (data[0] % 5) {
+    case 0:
+        check_job(data + 1, size - 1);
+        break;
+    case 1:
+        check_result(data + 1, size - 1);
+        break;
+    case 2:
+        f = wrap(data + 1, size - 1, VDC_CTL_JOB_MAGIC, 1);
+        check_job(f, VDC_CTL_FRAME_HDR + size - 1);
+        free(f);
+        break;
+    case 3:
+        f = wrap(data + 1, size - 1, VDC_CTL_RES_MAGIC, 2);
+        check_result(f, VDC_CTL_FRAME_HDR + size - 1);
+        free(f);
+        break;
+    default:
+        vdc_ctl_job_init(&job);
+        vdc_ctl_result_init(&res);
+        vdc_ctl_image_read_job(data + 1, size - 1, &job, &err);
+        vdc_ctl_image_read_result(data + 1, size - 1, 0, &res, &err);
+        vdc_ctl_job_dispose(&job);
+        vdc_ctl_result_dispose(&res);
+        break;
+    }
+    return 0;
+}
