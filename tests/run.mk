@@ -21,3 +21,5 @@ tests_unit_test_flow_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
 TESTS += tests/integration/run-options.sh
 EXTRA_DIST += tests/integration/run-options.sh
+TESTS += tests/integration/run-libvirt-qemu.sh
+EXTRA_DIST += tests/integration/run-libvirt-qemu.sh

@@ -244,10 +244,15 @@ lv_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_t 
         r = virDomainGetState(d, &state, &reason, 0);
         virDomainFree(d);
         if (r < 0) {
-            virErrorPtr e = virGetLastError();
-            if (e && e->code == VIR_ERR_NO_DOMAIN)
+            /* a transient domain that powers off vanishes between the
+             * lookup and the state query; libvirt then reports various
+             * errors (or none): look it up again to know */
+            g_autofree char *why = g_strdup(lv_err());
+            virDomainPtr again = virDomainLookupByName(hv->conn, name);
+            if (!again)
                 return VDC_HV_WAIT_SHUTOFF;
-            vdc_error("domain %s: cannot read its state: %s", name, lv_err());
+            virDomainFree(again);
+            vdc_error("domain %s: cannot read its state: %s", name, why);
             return VDC_HV_WAIT_ERROR;
         }
         if (state == VIR_DOMAIN_SHUTOFF)

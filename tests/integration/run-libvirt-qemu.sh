@@ -1,0 +1,159 @@
+#!/bin/sh
+# The main job for real on this machine: libvirtd (scripts/start-services.sh),
+# QEMU under TCG through qemu:///system, the real libguestfs appliance once:
+#   vmdiskcmp --hypervisor libvirt --connect qemu:///system --accel tcg
+#             --image --block LOOPDEV --destroy-data --dom0 --runs 2 (small sizes)
+# Checks: exit 0; 2 ok runs per target read back through the control disk;
+# backend facts from the live domain XML; the prepare step launched the
+# appliance once (a second run is a cache hit); a report was written; and
+# nothing is left behind (no domain, no loop device, no image, no mount).
+# Then the same command, SIGINT sent once the domU is up: exit 3, teardown
+# complete, nothing left behind.
+# Run time here: about 4-6 minutes (two TCG boots per run, appliance ~25 s).
+. "$top_srcdir/tests/lib.sh"
+need_root
+need_cmd virsh
+need_cmd losetup
+need_cmd python3
+[ -x "$VMDISKCMP" ] || fail "no $VMDISKCMP"
+[ -x "$VDC_AGENT" ] || fail "no agent at $VDC_AGENT"
+runner="$top_builddir/guest-agent/vmdiskcmp-runner"
+[ -x "$runner" ] || fail "no runner at $runner (make all builds it)"
+[ -e /dev/loop-control ] || skip "no loop devices on this machine"
+
+# libvirtd: started here (idempotent; shared with other tests)
+mkdir -p /var/log/libvirt
+sh "$top_srcdir/scripts/start-services.sh" || fail "scripts/start-services.sh failed"
+timeout 60 virsh -c qemu:///system version >/dev/null 2>&1 ||
+    fail "libvirtd does not answer on qemu:///system (see /var/log/libvirt/libvirtd.log)"
+
+# the guest template (cached in the build tree)
+template_dir="$top_builddir/guest-template"
+timeout 600 sh "$top_srcdir/templates/guest/build-template.sh" "$template_dir" >/dev/null ||
+    fail "building the guest template failed"
+
+# everything else lives in one folder QEMU (user libvirt-qemu) can reach
+work=$(mktemp -d "$top_builddir/run-libvirt-qemu.XXXXXX")
+chmod 755 "$work"
+mkdir -p "$work/img" "$work/cache"
+chmod 755 "$work/img"
+loop=
+cleanup() {
+    for d in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep "^vmdiskcmp-" ); do
+        if grep -qs "\"$d\"" "$work"/out*/plan.json; then
+            virsh -c qemu:///system destroy "$d" >/dev/null 2>&1
+        fi
+    done
+    for o in "$work"/out*; do
+        [ -f "$o/journal" ] && "$VMDISKCMP" cleanup "$o" >/dev/null 2>&1
+    done
+    [ -n "$loop" ] && losetup -d "$loop"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+truncate -s 192M "$work/block.img"
+loop=$(losetup -f --show "$work/block.img") || fail "losetup failed"
+
+export LIBGUESTFS_BACKEND=direct
+export LIBGUESTFS_BACKEND_SETTINGS=force_tcg      # TCG: a setting the test turns on
+export LIBGUESTFS_CACHEDIR="$top_builddir/guestfs-cache"
+mkdir -p "$LIBGUESTFS_CACHEDIR"
+
+run() {
+    out=$1; shift
+    "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
+        --image --block "$loop" --destroy-data --dom0 --runs 2 --seed 42 \
+        --size 8M --dom0-size 8M --guest-memory 256 --agent-ram 4 --dom0-ram 4 \
+        --agent-options "-n 0 --per-char=stdio" \
+        --guest-image "$template_dir/guest.img" --agent "$VDC_AGENT" --runner "$runner" \
+        --cache-dir "$work/cache" --image-dir "$work/img" --out "$out" --timeout 600 "$@"
+}
+
+# nothing of run $1 left: no domain, no image, no loop device over an
+# image, no mount under the work folder
+nothing_left() {
+    name=$(sed -n 's/.*"domain_name" : "\([^"]*\)".*/\1/p' "$1/plan.json")
+    [ -n "$name" ] || fail "$1/plan.json: no domain_name"
+    virsh -c qemu:///system list --all --name | grep -qx "$name" && fail "domain $name left behind"
+    ls "$work/img" | grep -q . && fail "images left behind: $(ls "$work/img")"
+    losetup -a | grep -F "$work/img" && fail "loop device left behind"
+    grep -F " $work" /proc/self/mountinfo && fail "mount left behind"
+    python3 - "$1/journal" <<'EOF' || fail "$1/journal: objects not undone"
+import sys
+pending = {}
+for line in open(sys.argv[1]).read().splitlines()[1:]:
+    f = line.split(" ")
+    if f[0] == "add":
+        pending[f[1]] = line
+    elif f[0] in ("undone", "kept"):
+        pending.pop(f[1], None)
+for l in pending.values():
+    print("pending:", l)
+sys.exit(1 if pending else 0)
+EOF
+}
+
+# ---- 1: the whole run (every boot is bounded by --timeout, prepare by its own) ----
+rc=0
+run "$work/out1" 2> "$work/run1.log" || rc=$?
+cat "$work/run1.log" >&2
+[ "$rc" = 0 ] || fail "run 1: exit status $rc"
+grep -q "prepared now" "$work/run1.log" || fail "run 1: the guest image was not prepared by the appliance"
+[ "$(ls "$work/cache" | wc -l)" = 1 ] || fail "run 1: expected one prepared image in the cache"
+python3 - "$work/out1/result.json" "$loop" <<'EOF' || fail "run 1: result.json is not what was expected"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = {}
+for r in d["runs"]:
+    runs.setdefault(r["target"], []).append(r)
+for t in ("image", "block", "dom0"):
+    rs = runs.get(t, [])
+    assert len(rs) == 2, (t, len(rs))
+    assert sorted(r["repetition"] for r in rs) == [0, 1], t
+    for r in rs:
+        assert r["status"] == "ok", (t, r["status"], r.get("error"))
+        tests = {s["test"]: s for s in r["samples"]}
+        assert "put_block" in tests and "get_block" in tests, (t, list(tests))
+        assert r["metadata"]["seed"] == str(42 + r["repetition"]), (t, r["metadata"]["seed"])
+tg = {t["name"]: t for t in d["targets"]}
+assert tg["image"]["backend"]["source"] == "libvirt-live-xml"
+assert tg["image"]["backend"]["type"] == "file"
+assert tg["image"]["backend"]["vdev"] == "vdb"
+assert tg["block"]["backend"]["type"] == "block"
+assert tg["block"]["backend"]["physical_device"] == sys.argv[2]
+assert tg["dom0"]["where"] == "dom0"
+assert d["experiment"]["hypervisor"]["driver"] == "libvirt"
+assert d["experiment"]["hypervisor"].get("qemu_version")
+assert d["experiment"]["emulated"] is True
+EOF
+for f in plan.json domain.xml report.txt report.csv runs/image-0.json runs/block-1.json; do
+    [ -s "$work/out1/$f" ] || fail "run 1: $f missing or empty"
+done
+grep -q "^image" "$work/out1/report.txt" || fail "run 1: report.txt has no image row"
+nothing_left "$work/out1"
+
+# ---- 2: SIGINT once the domU is up -------------------------------------------------
+# run 1 left ext4 on our loop device, and the block kind refuses a device
+# with a signature: blank it (it is the test's own device)
+wipefs -q -a "$loop" || fail "wipefs $loop failed"
+run "$work/out2" 2> "$work/run2.log" &
+pid=$!
+i=0
+while [ $i -lt 600 ]; do
+    grep -qs "^add [0-9]* domain " "$work/out2/journal" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 1; i=$((i+1))
+done
+sleep 5
+kill -INT $pid 2>/dev/null || { cat "$work/run2.log" >&2; fail "run 2 ended before the SIGINT"; }
+rc=0
+wait $pid || rc=$?
+cat "$work/run2.log" >&2
+[ "$rc" = 3 ] || fail "run 2: exit status $rc after SIGINT, expected 3"
+grep -q "cache hit" "$work/run2.log" || fail "run 2: the appliance was launched again (no cache hit)"
+grep -q "interrupted" "$work/run2.log" || fail "run 2: no interruption reported"
+[ -s "$work/out2/result.json" ] || fail "run 2: no result.json after SIGINT"
+nothing_left "$work/out2"
+echo "ok"
