@@ -1,13 +1,20 @@
 /* `vmdiskcmp lab`: build and run the emulated Xen lab (issue 5).  Parses
  * and validates the options (src/lab/lab.c), fills the defaults that need
- * this executable's path, then replaces itself with templates/lab/lab.sh,
- * which does the work and whose exit status is the command's: 0 ok, 1 a lab
- * stage failed (one line names it), 2 bad input, else the job's status. */
+ * this executable's path, runs templates/lab/lab.sh (which does the work)
+ * and waits for it.  After `lab run`, the result the job brought back
+ * (DIR/result/result.json) is marked experiment.emulated = true — the lab
+ * knows it is emulated hardware, the controller inside it cannot — and
+ * re-rendered with `vmdiskcmp report`.
+ * Exit status: lab.sh's: 0 ok, 1 a lab stage failed (one line names it),
+ * 2 bad input, 3 interrupted, else the job's status. */
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +23,47 @@
 #include "cli/commands.h"
 #include "common/util.h"
 #include "lab/lab.h"
+#include "model/result.h"
+
+static volatile sig_atomic_t lab_child = -1;
+
+/* SIGINT/SIGTERM: pass on to lab.sh, which tears the lab down itself */
+static void
+lab_forward_signal(int sig)
+{
+    if (lab_child > 0)
+        kill((pid_t)lab_child, sig);
+}
+
+/* Mark DIR/result.json as measured on emulated hardware and re-render the
+ * report.  0, or -1 after vdc_error. */
+static int
+lab_mark_emulated(const char *dir)
+{
+    g_autofree char *path = g_build_filename(dir, "result.json", NULL);
+    vdc_result_set rs;
+    int rc = -1;
+
+    vdc_result_set_init(&rs);
+    if (vdc_result_set_load_file(&rs, path) < 0)
+        goto out;
+    rs.has_experiment = 1;
+    rs.experiment.emulated = 1;
+    if (vdc_result_set_save(&rs, path) < 0)
+        goto out;
+    {
+        char *av[] = { "report", (char *)dir, "--quiet", NULL };
+
+        if (vdc_cmd_report(3, av) != VDC_EXIT_OK) {
+            vdc_error("lab: %s: marked emulated, but re-rendering the report failed", path);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    vdc_result_set_dispose(&rs);
+    return rc;
+}
 
 int
 vdc_cmd_lab(int argc, char **argv)
@@ -23,8 +71,11 @@ vdc_cmd_lab(int argc, char **argv)
     struct vdc_lab_opts o;
     g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
     g_autofree char *script = NULL;
+    g_autofree char *result_dir = NULL;
     char **av = NULL;
-    int rc;
+    struct sigaction sa, old_int, old_term;
+    pid_t pid;
+    int status = 0, r, rc;
 
     vdc_lab_opts_init(&o);
     rc = vdc_lab_parse(&o, argc, argv);
@@ -49,10 +100,54 @@ vdc_cmd_lab(int argc, char **argv)
         vdc_lab_opts_dispose(&o);
         return VDC_EXIT_USAGE;
     }
+    if (!strcmp(o.action, "run"))
+        result_dir = g_build_filename(o.out_dir, "result", NULL);
     av = vdc_lab_argv(&o);
     vdc_lab_opts_dispose(&o);
-    execv(av[0], av);
-    vdc_error("lab: cannot execute %s %s: %s", av[0], av[1], g_strerror(errno));
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = lab_forward_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    pid = fork();
+    if (pid < 0) {
+        vdc_error("lab: cannot fork for %s: %s", av[1], g_strerror(errno));
+        g_strfreev(av);
+        return VDC_EXIT_FAILURE;
+    }
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        execv(av[0], av);
+        vdc_error("lab: cannot execute %s %s: %s", av[0], av[1], g_strerror(errno));
+        _exit(127);
+    }
+    lab_child = pid;
+    do {
+        r = waitpid(pid, &status, 0);
+    } while (r < 0 && errno == EINTR);
+    lab_child = -1;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     g_strfreev(av);
-    return VDC_EXIT_FAILURE;
+    if (r < 0) {
+        vdc_error("lab: waiting for lab.sh: %s", g_strerror(errno));
+        return VDC_EXIT_FAILURE;
+    }
+    if (WIFSIGNALED(status))
+        return VDC_EXIT_INTERRUPTED;
+    rc = WEXITSTATUS(status);
+    if (rc == 130)
+        return VDC_EXIT_INTERRUPTED;
+    if (result_dir) {
+        g_autofree char *json = g_build_filename(result_dir, "result.json", NULL);
+
+        if (g_file_test(json, G_FILE_TEST_EXISTS) && lab_mark_emulated(result_dir) < 0 &&
+            rc == 0)
+            rc = VDC_EXIT_FAILURE;
+        if (rc == 0 || g_file_test(json, G_FILE_TEST_EXISTS))
+            fprintf(stderr, "vmdiskcmp: lab: results in %s (emulated hardware)\n", result_dir);
+    }
+    return rc;
 }

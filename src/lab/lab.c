@@ -33,6 +33,8 @@ static const struct lab_opt lab_opts[] = {
       .help = "vmdiskcmp binary to run in dom0 (default: this one); the agent and runner beside it in the build tree go too" },
     { .name = "file", .arg = LAB_ARG_PATH, .actions = "run",
       .help = "HOST[=NAME]: hand a file (e.g. the prepared guest image) to dom0 as /lab/in/files/NAME (repeatable)" },
+    { .name = "prepared", .arg = LAB_ARG_PATH, .actions = "run",
+      .help = "IMG from `vmdiskcmp prepare --out IMG` on this host (with IMG.manifest, IMG.vmlinuz, IMG.initrd): handed in, and --guest-image points at it" },
     { .name = "libvirt", .arg = LAB_ARG_NONE, .actions = "selftest",
       .help = "also create a domU through libvirt xen:///system" },
 };
@@ -52,6 +54,7 @@ vdc_lab_opts_dispose(struct vdc_lab_opts *o)
     g_clear_pointer(&o->cache_dir, g_free);
     g_clear_pointer(&o->out_dir, g_free);
     g_clear_pointer(&o->vmdiskcmp, g_free);
+    g_clear_pointer(&o->prepared, g_free);
     g_clear_pointer(&o->files, g_strfreev);
     g_clear_pointer(&o->args, g_strfreev);
 }
@@ -64,7 +67,8 @@ lab_usage(FILE *f)
     fprintf(f,
             "usage: vmdiskcmp lab build    [--cache-dir D]\n"
             "       vmdiskcmp lab selftest [--cache-dir D] [--out DIR] [--timeout S] [--libvirt]\n"
-            "       vmdiskcmp lab run      [--cache-dir D] [--out DIR] [--timeout S] [--file HOST[=NAME]]...\n"
+            "       vmdiskcmp lab run      [--cache-dir D] [--out DIR] [--timeout S] [--prepared IMG]\n"
+            "                              [--file HOST[=NAME]]...\n"
             "                              -- VMDISKCMP_ARGS...\n"
             "\nThe emulated Xen lab: Xen 4.17 and a Debian 12 dom0 under QEMU (TCG).\n"
             "build makes the dom0 (debootstrap, cached); selftest boots it and creates PV\n"
@@ -195,6 +199,9 @@ vdc_lab_parse(struct vdc_lab_opts *o, int argc, char **argv)
         } else if (!strcmp(name, "vmdiskcmp")) {
             g_free(o->vmdiskcmp);
             o->vmdiskcmp = g_strdup(val);
+        } else if (!strcmp(name, "prepared")) {
+            g_free(o->prepared);
+            o->prepared = g_strdup(val);
         } else if (!strcmp(name, "file")) {
             g_ptr_array_add(files, g_strdup(val));
         } else if (!strcmp(name, "libvirt")) {
@@ -247,6 +254,10 @@ vdc_lab_argv(const struct vdc_lab_opts *o)
     if (!strcmp(o->action, "run")) {
         g_ptr_array_add(v, g_strdup("--vmdiskcmp"));
         g_ptr_array_add(v, g_strdup(o->vmdiskcmp));
+        if (o->prepared) {
+            g_ptr_array_add(v, g_strdup("--prepared"));
+            g_ptr_array_add(v, g_strdup(o->prepared));
+        }
         for (i = 0; o->files && o->files[i]; i++) {
             g_ptr_array_add(v, g_strdup("--file"));
             g_ptr_array_add(v, g_strdup(o->files[i]));

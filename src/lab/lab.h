@@ -14,6 +14,7 @@ struct vdc_lab_opts {
     char *cache_dir;     /* built lab cache (dom0-KEY/ below it) */
     char *out_dir;       /* result directory: new or empty (selftest, run) */
     char *vmdiskcmp;     /* the vmdiskcmp binary handed into dom0 (run) */
+    char *prepared;      /* prepared guest image from `vmdiskcmp prepare --out` (run) */
     unsigned timeout_s;  /* the job's timeout inside dom0, seconds */
     int libvirt;         /* selftest: add the libvirt xen:///system case */
     char **files;        /* NULL-terminated HOST[=NAME] list (run --file) */

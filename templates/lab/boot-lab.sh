@@ -9,8 +9,8 @@
 #   OUT_DIR      existing directory; receives the output tar's contents and
 #                OUT_DIR/lab/{serial.log,stages.txt,qemu.cmd}
 #   JOB_TIMEOUT_S  seconds the job may take inside dom0
-# Stages and their timeouts (lab.conf): xen (QEMU start -> dom0 kernel
-# starts), dom0 (-> "VDC-LAB: dom0-ready"), job (-> "VDC-LAB: job-exit=N"),
+# Stages and their timeouts (lab.conf): xen (QEMU start -> Xen hands over
+# to the dom0 kernel), dom0 (-> "VDC-LAB: dom0-ready"), job (-> "VDC-LAB: job-exit=N"),
 # poweroff (-> QEMU exits).  A failing stage prints one line naming it, kills
 # QEMU and exits 1.  Nothing is left on the host but OUT_DIR: the per-run
 # qcow2 overlay of dom0.img, the VG disk and the output disk live in a work
@@ -94,7 +94,11 @@ wait_for() {
             return 1
         fi
         if ! kill -0 "$qpid" 2>/dev/null; then
-            [ "$stage" = poweroff ] && return 0
+            if [ "$stage" = poweroff ]; then
+                now=$(date +%s)
+                echo "stage=$stage seconds=$((now - s0)) at=$((now - t0))" >>"$stages"
+                return 0
+            fi
             echo "vmdiskcmp lab: stage '$stage' failed: QEMU exited early (serial log: $serial; $(tail -c 300 "$outdir/lab/qemu.stderr" | tr '\n' ' '))" >&2
             return 1
         fi
@@ -108,7 +112,7 @@ wait_for() {
     done
 }
 
-wait_for xen "$LAB_T_XEN" 'Linux version' || exit 1
+wait_for xen "$LAB_T_XEN" 'about to get started|Linux version' || exit 1
 wait_for dom0 "$LAB_T_DOM0" 'VDC-LAB: (dom0-ready|error: disks|error: input)' || exit 1
 if grep -a -q -E 'VDC-LAB: error: (disks|input)' "$serial"; then
     echo "vmdiskcmp lab: stage 'dom0' failed: $(grep -a -m1 -o 'VDC-LAB: error: .*' "$serial")" >&2

@@ -32,6 +32,10 @@ for c in debootstrap apt-get apt-cache dpkg-deb mke2fs gzip sha256sum; do
 done
 
 # ---- the mirror: the host's configured Debian mirror (no other network) ----
+# apt's lists are needed (mirror URIs, candidate versions, apt-get download)
+if ! ls /var/lib/apt/lists/*_dists_"${LAB_SUITE}"_*Packages* >/dev/null 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 -q update >&2 || die "apt-get update failed"
+fi
 mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
          awk -v s="$LAB_SUITE" '$2 == s && $1 !~ /security/ { print $1; exit }')
 [ -n "$mirror" ] || die "no apt source for suite $LAB_SUITE in /etc/apt/sources.list*"
@@ -138,11 +142,17 @@ cp -a "/lib/modules/$kver" "$root/lib/modules/"
 echo vdclab >"$root/etc/hostname"
 printf '127.0.0.1 localhost\n127.0.1.1 vdclab\n' >"$root/etc/hosts"
 printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$root/etc/fstab"
-# root login on the console for debugging with `vmdiskcmp lab shell`
 chroot "$root" passwd -d root >>"$log" 2>&1 || fail_stage
+# libvirtd's QEMU driver (a dependency of libvirt-daemon) refuses to start,
+# and takes the whole daemon down, without the user libvirt-daemon-system
+# would create; that package drags in polkit and D-Bus, so create it here
+chroot "$root" sh -c 'getent group kvm >/dev/null || groupadd -r kvm
+    getent passwd libvirt-qemu >/dev/null ||
+    useradd -r -g kvm -d /var/lib/libvirt -s /usr/sbin/nologin libvirt-qemu' >>"$log" 2>&1 || fail_stage
 # guest consoles go to files (xl console wants a TTY): the job collects them
 sed -i '/^XENCONSOLED_ARGS=/d' "$root/etc/default/xen" 2>/dev/null || true
 echo 'XENCONSOLED_ARGS="--log=guest --log-dir=/var/log/xen/console"' >>"$root/etc/default/xen"
+mkdir -p "$root/var/log/xen/console"   # xenconsoled does not create it
 install -m 755 "$here/dom0/vdc-lab-job" "$root/usr/local/sbin/vdc-lab-job"
 install -m 644 "$here/dom0/vdc-lab-job.service" "$root/etc/systemd/system/vdc-lab-job.service"
 mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
@@ -150,7 +160,8 @@ ln -sf /etc/systemd/system/vdc-lab-job.service \
     "$root/etc/systemd/system/multi-user.target.wants/vdc-lab-job.service"
 # nothing waits for a network or a login on the emulated console
 for u in getty@tty1.service serial-getty@hvc0.service apt-daily.timer \
-         apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer; do
+         apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service \
+         fstrim.timer systemd-binfmt.service; do
     ln -sf /dev/null "$root/etc/systemd/system/$u"
 done
 chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' >"$work/versions.txt"
@@ -166,5 +177,9 @@ echo "key=$key built=$(date -u +%FT%TZ) seconds=$(( $(date +%s) - t0 )) xen=$xve
 trap - EXIT
 rm -rf "$out"
 mv "$work" "$out"
+# older builds (other keys) only take space: ~1 GiB each
+for old in "$cache"/dom0-*; do
+    [ "$old" = "$out" ] || rm -rf --one-file-system "$old"
+done
 step "done: $out"
 echo "$out"

@@ -4,7 +4,7 @@
 #   lab.sh build    --cache-dir D
 #   lab.sh selftest --cache-dir D --out DIR [--libvirt] [--timeout S]
 #   lab.sh run      --cache-dir D --out DIR --vmdiskcmp BIN [--file HOST[=NAME]]...
-#                   [--timeout S] -- VMDISKCMP_ARGS...
+#                   [--prepared IMG] [--timeout S] -- VMDISKCMP_ARGS...
 #
 # build     builds the dom0 of the lab (build-dom0.sh; cached under D).
 # selftest  boots the lab once and runs jobs/selftest.sh in dom0: PV domUs
@@ -15,8 +15,13 @@
 #           BIN and, if they sit beside it in a build tree, the agent and the
 #           runner (guest-agent/) go to /lab/in/bin; every --file to
 #           /lab/in/files/NAME (NAME defaults to the base name), which is the
-#           working directory of the job.  Without --out among the args,
-#           `--out /lab/out/result` is appended.
+#           working directory of the job.  --prepared IMG hands in a guest
+#           image made on this host by `vmdiskcmp prepare --out IMG` with its
+#           siblings IMG.manifest, IMG.vmlinuz, IMG.initrd (libguestfs never
+#           runs in the lab) and, unless the args name one, adds
+#           `--guest-image /lab/in/files/BASENAME`.  Without --out among the
+#           args, `--out /lab/out/result` is appended; likewise --agent and
+#           --runner pointing at the handed-in ones.
 # Results: DIR/ gets dom0's /lab/out (job.log, job-exit, dom0/ logs and
 # facts, result/ ...) and DIR/lab/ (serial.log, stages.txt, qemu.cmd).
 # Exit status: the job's, or 1 if a lab stage failed, 2 on bad usage.
@@ -28,13 +33,14 @@ usage() { sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 bad() { echo "vmdiskcmp lab: $*" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 cmd=$1; shift
-cache= out= bin= timeout=3600 libvirt=0 files=() args=()
+cache= out= bin= prepared= timeout=3600 libvirt=0 files=() args=()
 while [ $# -gt 0 ]; do
     case $1 in
         --cache-dir) cache=${2:?}; shift 2 ;;
         --out) out=${2:?}; shift 2 ;;
         --vmdiskcmp) bin=${2:?}; shift 2 ;;
         --file) files+=("${2:?}"); shift 2 ;;
+        --prepared) prepared=${2:?}; shift 2 ;;
         --timeout) timeout=${2:?}; shift 2 ;;
         --libvirt) libvirt=1; shift ;;
         --) shift; args=("$@"); break ;;
@@ -90,7 +96,12 @@ selftest)
     prepare_out
     labd=$(lab_dir) || exit 1
     staging=$(mktemp -d "$cache/.in-XXXXXX")
-    bash "$here/mini-domu.sh" "$staging/mini" >/dev/null || { echo "vmdiskcmp lab: stage 'mini-domu' failed" >&2; exit 1; }
+    mini=$cache/mini-$( (cat "$here/mini-domu.sh"; ls /boot/vmlinuz-*) | sha256sum | cut -c1-12)
+    if [ ! -s "$mini/initrd.img" ]; then
+        bash "$here/mini-domu.sh" "$mini.tmp" >/dev/null && mv "$mini.tmp" "$mini" ||
+            { rm -rf "$mini.tmp"; echo "vmdiskcmp lab: stage 'mini-domu' failed" >&2; exit 1; }
+    fi
+    cp -r "$mini" "$staging/mini"
     cp "$here/jobs/selftest.sh" "$staging/job.sh"
     echo "LAB_JOB_TIMEOUT=$timeout LAB_SELFTEST_LIBVIRT=$libvirt; export LAB_SELFTEST_LIBVIRT" >"$staging/job.env"
     boot "$labd"
@@ -112,7 +123,7 @@ run)
     echo "vmdiskcmp lab: [progress] inject: $(ls "$staging/lib" | wc -l) host libraries dom0 lacks: $(ls "$staging/lib" | xargs)" >&2
     cp "$bin" "$staging/bin/vmdiskcmp"
     bdir=$(cd "$(dirname "$bin")/.." && pwd)
-    for a in guest-agent/vmdiskcmp-agent guest-agent/vmdiskcmp-runner guest-agent/runner; do
+    for a in guest-agent/vmdiskcmp-agent guest-agent/vmdiskcmp-runner; do
         [ -x "$bdir/$a" ] && cp "$bdir/$a" "$staging/bin/"
     done
     for f in "${files[@]}"; do
@@ -121,8 +132,27 @@ run)
         [ -r "$src" ] || bad "--file $f: '$src' not readable"
         ln -s "$(readlink -f "$src")" "$staging/files/$name"
     done
-    has_out=0
-    for a in "${args[@]}"; do case $a in --out|--out=*) has_out=1 ;; esac; done
+    has_out=0 has_guest=0 has_agent=0 has_runner=0
+    for a in "${args[@]}"; do
+        case $a in
+            --out|--out=*) has_out=1 ;;
+            --guest-image|--guest-image=*) has_guest=1 ;;
+            --agent|--agent=*) has_agent=1 ;;
+            --runner|--runner=*) has_runner=1 ;;
+        esac
+    done
+    # the agent and runner handed in are the ones the job uses
+    [ $has_agent = 1 ] || [ ! -x "$staging/bin/vmdiskcmp-agent" ] ||
+        args+=(--agent /lab/in/bin/vmdiskcmp-agent)
+    [ $has_runner = 1 ] || [ ! -x "$staging/bin/vmdiskcmp-runner" ] ||
+        args+=(--runner /lab/in/bin/vmdiskcmp-runner)
+    if [ -n "$prepared" ]; then
+        for f in "$prepared" "$prepared.manifest" "$prepared.vmlinuz" "$prepared.initrd"; do
+            [ -r "$f" ] || bad "--prepared $prepared: '$f' missing (expected the output of vmdiskcmp prepare --out)"
+            ln -s "$(readlink -f "$f")" "$staging/files/$(basename "$f")"
+        done
+        [ $has_guest = 1 ] || args+=(--guest-image "/lab/in/files/$(basename "$prepared")")
+    fi
     [ $has_out = 1 ] || args+=(--out /lab/out/result)
     q=
     for a in "${args[@]}"; do q="$q '$(printf %s "$a" | sed "s/'/'\\\\''/g")'"; done
@@ -132,6 +162,12 @@ run)
         echo 'PATH=$LAB_IN/bin:$PATH; export PATH'
         echo 'LD_LIBRARY_PATH=$LAB_IN/lib; export LD_LIBRARY_PATH'
         echo 'cd "$LAB_IN/files" || exit 1'
+        case " ${args[*]} " in
+            *libvirt*)  # the monolithic libvirt daemon, as on the host
+                echo 'pgrep -x virtlogd >/dev/null || virtlogd -d'
+                echo 'pgrep -x libvirtd >/dev/null || libvirtd -d'
+                echo 'i=0; while [ ! -S /run/libvirt/libvirt-sock ] && [ $i -lt 120 ]; do sleep 1; i=$((i+1)); done' ;;
+        esac
         echo 'set -x'
         echo "exec vmdiskcmp$q"
     } >"$staging/job.sh"

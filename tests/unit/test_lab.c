@@ -40,10 +40,10 @@ test_run_argv(void **state)
     g_autofree char *s = NULL;
 
     assert_int_equal(parse(&o, "lab run --out /r --file /x/g.qcow2=guest.img --timeout=900 "
-                               "--vmdiskcmp /b/vmdiskcmp -- --image --lvm --dom0 --vg lab --runs 3"), 0);
+                               "--vmdiskcmp /b/vmdiskcmp --prepared /p/g.img -- --image --lvm --dom0 --vg lab --runs 3"), 0);
     s = joined_argv(&o);
     assert_string_equal(s, "/bin/bash /S/lab.sh run --cache-dir /C --out /r --timeout 900 "
-                           "--vmdiskcmp /b/vmdiskcmp --file /x/g.qcow2=guest.img -- "
+                           "--vmdiskcmp /b/vmdiskcmp --prepared /p/g.img --file /x/g.qcow2=guest.img -- "
                            "--image --lvm --dom0 --vg lab --runs 3");
     vdc_lab_opts_dispose(&o);
     vdc_lab_opts_dispose(&o); /* twice is safe */
@@ -82,6 +82,7 @@ test_bad_input(void **state)
         "lab selftest --bogus",              /* unknown option */
         "lab selftest stray",                /* argument before -- */
         "lab build -- --image",              /* args only for run */
+        "lab selftest --prepared /p/g.img",  /* run only */
     };
     size_t i;
 
