@@ -191,7 +191,15 @@ run_fio() {
 fresh_fs() {
     umount "$mnt"
     ours || { echo "bench: $dev no longer backs $img: stopping" >&2; exit 1; }
-    mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
+    # the kernel may release the device a moment after umount returns
+    # (mkfs: "apparently in use by the system"): retry
+    tries=0
+    until mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" \
+            2> "$work/mkfs.err"; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 20 ] || { cat "$work/mkfs.err" >&2; exit 1; }
+        sleep 1
+    done
     mount "$dev" "$mnt"
 }
 
