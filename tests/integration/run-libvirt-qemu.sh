@@ -61,9 +61,10 @@ export LIBGUESTFS_BACKEND_SETTINGS=force_tcg      # TCG: a setting the test turn
 export LIBGUESTFS_CACHEDIR="$top_builddir/guestfs-cache"
 mkdir -p "$LIBGUESTFS_CACHEDIR"
 
+# run OUT [OPTIONS]: exec, so that in "( run ... ) &" $! is vmdiskcmp itself
 run() {
     out=$1; shift
-    "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
+    exec "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
         --image --block "$loop" --destroy-data --dom0 --runs 2 --seed 42 \
         --size 8M --dom0-size 8M --guest-memory 256 --agent-ram 4 --dom0-ram 4 \
         --agent-options "-n 0 --per-char=stdio" \
@@ -97,7 +98,7 @@ EOF
 
 # ---- 1: the whole run (every boot is bounded by --timeout, prepare by its own) ----
 rc=0
-run "$work/out1" 2> "$work/run1.log" || rc=$?
+( run "$work/out1" ) 2> "$work/run1.log" || rc=$?
 cat "$work/run1.log" >&2
 [ "$rc" = 0 ] || fail "run 1: exit status $rc"
 grep -q "prepared now" "$work/run1.log" || fail "run 1: the guest image was not prepared by the appliance"
@@ -138,7 +139,7 @@ nothing_left "$work/out1"
 # run 1 left ext4 on our loop device, and the block kind refuses a device
 # with a signature: blank it (it is the test's own device)
 wipefs -q -a "$loop" || fail "wipefs $loop failed"
-run "$work/out2" 2> "$work/run2.log" &
+( run "$work/out2" ) 2> "$work/run2.log" &
 pid=$!
 i=0
 while [ $i -lt 600 ]; do
