@@ -23,3 +23,5 @@ TESTS += tests/integration/run-options.sh
 EXTRA_DIST += tests/integration/run-options.sh
 TESTS += tests/integration/run-libvirt-qemu.sh
 EXTRA_DIST += tests/integration/run-libvirt-qemu.sh
+TESTS += tests/integration/run-cleanup.sh
+EXTRA_DIST += tests/integration/run-cleanup.sh

@@ -176,9 +176,8 @@ walk_end(GMarkupParseContext *ctx, const char *el, gpointer data, GError **err)
     g_clear_pointer(&w->vdev, g_free);
 }
 
-/* Parse a live domain XML's disks into @out (vdev -> backend object).
- * Exposed for tests through vdc_hv_libvirt_parse_disks in hv_libvirt.h? No:
- * kept static; the integration test checks the result. */
+/* Parse a live domain XML's disks into @out (vdev -> backend object);
+ * checked by tests/integration/run-libvirt-qemu.sh against a live domain. */
 static int
 parse_disks(const char *name, const char *xml, JsonObject *out)
 {

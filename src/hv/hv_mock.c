@@ -126,7 +126,8 @@ mock_destroy(vdc_hv *hv, const char *name)
 static int
 mock_exists(vdc_hv *hv, const char *name)
 {
-    return g_hash_table_contains(vdc_hv_mock() ? mock_running : NULL, name);
+    vdc_hv_mock();      /* creates the table on first use */
+    return g_hash_table_contains(mock_running, name);
 }
 
 const vdc_hv_ops vdc_hv_mock_ops = {
