@@ -1,4 +1,4 @@
-/* vmdiskcmp import FILE... --target NAME [-o OUT.json] [--format F]
+/* vmdiskcmp import FILE... --target NAME [--kind K] [--where W] [-o OUT.json] [--format F]
  *
  * Reads agent JSON, bonnie++ CSV (1.03, 1.96/1.97, 1.98) and bonnie /
  * bonnie++ tables (src/import/import.h, doc/importers.md) and writes one
@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "cli/commands.h"
 #include "common/util.h"
 #include "import/import.h"
@@ -20,13 +22,17 @@ static void
 import_usage(FILE *f)
 {
     fprintf(f,
-            "usage: vmdiskcmp import FILE... --target NAME [-o OUT.json] [--format FORMAT]\n"
+            "usage: vmdiskcmp import FILE... --target NAME [--kind KIND] [--where WHERE]\n"
+            "                        [-o OUT.json] [--format FORMAT]\n"
             "\n"
             "Import benchmark results into one vmdiskcmp result document.\n"
             "  FILE             agent/result JSON, bonnie++ CSV lines (1.03, 1.96/1.97,\n"
             "                   1.98), bonnie++ or bonnie 1.x tables; '-' = stdin\n"
             "  -t, --target NAME  target of every imported run (e.g. image, lvm, dom0);\n"
             "                   optional for JSON (keeps the runs' own targets)\n"
+            "  -k, --kind KIND  the target's kind: image, lvm, block, dom0 or imported\n"
+            "                   (default imported)\n"
+            "  -w, --where W    where it was measured: domU, dom0 or host\n"
             "  -o, --output OUT write OUT atomically instead of standard output\n"
             "  -f, --format F   auto (default), json, text, csv (CSV lines only),\n"
             "                   table (tables only)\n"
@@ -42,19 +48,37 @@ vdc_cmd_import(int argc, char **argv)
         { "target", required_argument, NULL, 't' },
         { "output", required_argument, NULL, 'o' },
         { "format", required_argument, NULL, 'f' },
+        { "kind", required_argument, NULL, 'k' },
+        { "where", required_argument, NULL, 'w' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *target = NULL, *output = "-";
+    static const char *const kinds[] = { "image", "lvm", "block", "dom0", "imported", NULL };
+    static const char *const wheres[] = { "domU", "dom0", "host", NULL };
+    const char *target = NULL, *output = "-", *kind = NULL, *where = NULL;
     vdc_import_format fmt = VDC_IMPORT_AUTO;
     vdc_result_set rs;
     int c, i, n, total = 0, rc = VDC_EXIT_USAGE;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:o:f:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:o:f:k:w:qh", opts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
+        case 'k':
+            if (!g_strv_contains(kinds, optarg)) {
+                vdc_error("import: --kind '%s': expected image, lvm, block, dom0 or imported", optarg);
+                return VDC_EXIT_USAGE;
+            }
+            kind = optarg;
+            break;
+        case 'w':
+            if (!g_strv_contains(wheres, optarg)) {
+                vdc_error("import: --where '%s': expected domU, dom0 or host", optarg);
+                return VDC_EXIT_USAGE;
+            }
+            where = optarg;
+            break;
         case 'o': output = optarg; break;
         case 'f':
             if (vdc_import_format_parse(optarg, &fmt) < 0) {
@@ -75,6 +99,10 @@ vdc_cmd_import(int argc, char **argv)
         vdc_error("import: --target: expected a non-empty name");
         return VDC_EXIT_USAGE;
     }
+    if ((kind || where) && !target) {
+        vdc_error("import: --kind and --where describe the --target: expected --target NAME");
+        return VDC_EXIT_USAGE;
+    }
     vdc_result_set_init(&rs);
     for (i = optind; i < argc; i++) {
         n = vdc_import_file(&rs, argv[i], target, fmt);
@@ -82,6 +110,14 @@ vdc_cmd_import(int argc, char **argv)
             goto out;
         vdc_progress("%s: %d run%s imported", argv[i], n, n == 1 ? "" : "s");
         total += n;
+    }
+    if (target && (kind || where)) {
+        vdc_target *t = vdc_result_set_find_target(&rs, target);
+
+        if (t && kind)
+            vdc_set_str(&t->kind, kind);
+        if (t && where)
+            vdc_set_str(&t->where, where);
     }
     if (vdc_result_set_save(&rs, output) < 0) {
         rc = VDC_EXIT_FAILURE;

@@ -59,6 +59,9 @@ check_usage "bonnie/bonnie++ output names no target: expected --target NAME" "$g
 check_usage "--format 'xml': expected auto, json, text, csv or table" --format xml "$good" --target t
 check_usage "--target: expected a non-empty name" --target "" "$good"
 check_usage "cannot read /nonexistent/x.txt" /nonexistent/x.txt --target t
+check_usage "--kind 'disk': expected image, lvm, block, dom0 or imported" --kind disk --target t "$good"
+check_usage "--where 'cloud': expected domU, dom0 or host" --where cloud --target t "$good"
+check_usage "--kind and --where describe the --target" --kind lvm "$good"
 # output that cannot be written: exit 1, nothing left behind
 "$VMDISKCMP" import -q "$good" --target t -o /nonexistent-dir/out.json 2> "$work/stderr"
 [ $? = 1 ] || fail "unwritable output: expected exit 1"

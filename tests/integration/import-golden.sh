@@ -76,4 +76,9 @@ cmp -s "$work/stdout.json" "$golden/seed003-dom0.txt.expected.json" || fail "std
 "$VMDISKCMP" import -q - --target dom0 < "$golden/seed003-dom0.txt" > "$work/stdin.json" \
     || fail "import from stdin"
 grep -q '"file": "(stdin)"' "$work/stdin.json" || fail "stdin not named (stdin)"
-echo "ok: multi-file, stdout, stdin"
+# --kind / --where describe the target
+(cd "$golden" && "$VMDISKCMP" import -q seed003-dom0.txt --target dom0 --kind dom0 \
+    --where dom0 -o "$work/kind.json") || fail "import --kind --where"
+grep -q '"kind": "dom0"' "$work/kind.json" && grep -q '"where": "dom0"' "$work/kind.json" \
+    || fail "--kind/--where not in the target"
+echo "ok: multi-file, stdout, stdin, --kind/--where"
