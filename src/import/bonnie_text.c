@@ -400,58 +400,50 @@ static int
 csv_line(text_ctx *c, const char *line)
 {
     vdc_run tmp;
+    vdc_run *slot;
     table_run *tr = NULL;
+    int64_t rep;
     guint i;
     int rc = -1;
 
     vdc_run_init(&tmp);
     if (vdc_import_csv_line(line, &c->pos, &tmp) < 0)
         goto out;
-    for (i = 0; i < c->tables->len; i++) {
+    for (i = 0; i < c->tables->len && !tr; i++) {
         tr = g_ptr_array_index(c->tables, i);
-        if (!tr->claimed)
-            break;
-        tr = NULL;
+        if (tr->claimed)
+            tr = NULL;
     }
     if (tr) {
-        /* the table's bonnie++ version is better than "1.0x" */
+        /* the oldest unclaimed table is this line's own run: it must agree,
+         * then the CSV run takes its place (imported once) */
+        if (check_claim(c, tr, &tmp) < 0)
+            goto out;
+        /* what only the table says: the version behind "1.0x", and the
+         * chunk size that 2.00a's CSV loses */
         if (!strcmp(tmp.meta.source.format, "bonnie++-csv-1.03") && tr->run->meta.tool &&
             strcmp(tr->run->meta.tool, "bonnie++"))
             vdc_set_str(&tmp.meta.tool, tr->run->meta.tool);
-        if (check_claim(c, tr, &tmp) < 0)
-            goto out;
-        /* 2.00a's CSV loses a non-default chunk size; its table keeps it */
         if (tmp.meta.chunk_size == VDC_INT_ABSENT)
             tmp.meta.chunk_size = tr->run->meta.chunk_size;
         tr->claimed = 1;
         g_queue_remove(&c->awaiting_files, tr);
         if (c->last_row == tr)
             c->last_row = NULL;
-        tmp.repetition = tr->run->repetition;
-        vdc_set_str(&tmp.target, tr->run->target);
-        vdc_set_str(&tmp.status, "ok");
-        vdc_run_dispose(tr->run);
-        *tr->run = tmp;      /* move: the set's slot takes the CSV run */
-        vdc_run_init(&tmp);
+        slot = tr->run;
     } else {
-        vdc_run *r = vdc_result_set_add_run(c->rs, c->target);
-        int64_t rep = r->repetition;
-
-        vdc_run_dispose(r);
-        *r = tmp;
-        vdc_run_init(&tmp);
-        r->repetition = rep;
-        vdc_set_str(&r->target, c->target);
-        vdc_set_str(&r->status, "ok");
+        slot = vdc_result_set_add_run(c->rs, c->target);
         c->n_runs++;
-        tr = NULL;
-        vdc_set_str(&r->meta.source.file, c->pos.file);
-        r->meta.source.line = c->pos.line;
-        rc = 0;
-        goto out;
     }
-    vdc_set_str(&tr->run->meta.source.file, c->pos.file);
-    tr->run->meta.source.line = c->pos.line;
+    rep = slot->repetition;
+    vdc_run_dispose(slot);
+    *slot = tmp;                 /* move: the set's slot takes the CSV run */
+    vdc_run_init(&tmp);
+    slot->repetition = rep;
+    vdc_set_str(&slot->target, c->target);
+    vdc_set_str(&slot->status, "ok");
+    vdc_set_str(&slot->meta.source.file, c->pos.file);
+    slot->meta.source.line = c->pos.line;
     rc = 0;
  out:
     vdc_run_dispose(&tmp);
