@@ -114,6 +114,8 @@ static const opt_def opt_table[] = {
       .min = 1, .max = 1048576, .def = "--guest-memory", .help = "agent -r in the domU" },
     { .name = "dom0-ram", .type = OPT_UINT, .off = O(dom0_ram), .metavar = "MiB",
       .min = 1, .max = 16777216, .def = "dom0 MemTotal", .help = "agent -r in dom0" },
+    { .name = "emulated", .type = OPT_FLAG, .off = O(emulated),
+      .help = "the host is emulated (the Xen lab): mark results as predicting nothing about hardware" },
     { .name = "keep", .type = OPT_FLAG, .off = O(keep),
       .help = "leave scratch storage for inspection (domains are always destroyed)" },
     { .name = "dry-run", .type = OPT_FLAG, .off = O(dry_run),
@@ -398,6 +400,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     p->runs = o->runs ? o->runs : 5;
     p->timeout_s = o->timeout ? o->timeout : 3600;
     p->keep = o->keep;
+    /* TCG guests are emulated too */
+    p->emulated = o->emulated || (p->domain_type && !strcmp(p->domain_type, "qemu"));
     if (o->seed)
         p->seed = g_ascii_strtoull(o->seed, NULL, 10);
     else

@@ -269,6 +269,8 @@ vdc_plan_to_json(const vdc_plan *p)
     g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
     member_str(b, "seed", seed);
     member_int(b, "timeout_s", p->timeout_s);
+    json_builder_set_member_name(b, "emulated");
+    json_builder_add_boolean_value(b, p->emulated);
     member_str(b, "mkfs", p->mkfs);
     member_str(b, "agent_options", p->agent_options);
     member_int(b, "agent_ram_mib", p->agent_ram_mib);

@@ -103,6 +103,7 @@ typedef struct {
     uint64_t seed;
     unsigned timeout_s;         /* per boot */
     int keep;
+    int emulated;               /* --emulated, or a TCG (type qemu) domain */
 
     vdc_plan_target *targets;
     size_t n_targets;

@@ -517,7 +517,7 @@ experiment_facts(vdc_run_ctx *ctx)
     e->runs_per_target = p->runs;
     vdc_set_str(&e->order, vdc_order_name(p->order));
     vdc_host_facts(&e->host);
-    e->emulated = (p->domain_type && !strcmp(p->domain_type, "qemu")) ? 1 : 0;
+    e->emulated = p->emulated ? 1 : 0;
     vdc_set_str(&e->hypervisor.driver, vdc_hv_name(p->hv));
     vdc_set_str(&e->hypervisor.uri, p->uri);
     e->guest.memory_mib = p->memory_mib;
