@@ -40,6 +40,7 @@ static const char agent_json_fmt[] =
 /* What to break, and what happened. */
 static struct {
     char *dir;
+    int keep;                       /* --keep */
     const char *fail_provision;     /* target name whose storage create fails */
     int malformed_json;             /* runner returns garbage agent JSON */
     int corrupt_frame;              /* runner's result frame is damaged */
@@ -230,8 +231,8 @@ run_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
         "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
-        "--seed 10 --size 16M --dom0-size 16M --guest-image /g.img --image-dir %s --out %s/out",
-        F.dir, F.dir);
+        "--seed 10 --size 16M --dom0-size 16M --guest-image /g.img --image-dir %s --out %s/out%s",
+        F.dir, F.dir, F.keep ? " --keep" : "");
     g_auto(GStrv) argv = NULL;
     g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
     const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
@@ -408,6 +409,26 @@ test_interrupted(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* --keep: images stay (journaled "kept"), domains and control disks go */
+static void
+test_keep(void **state)
+{
+    vdc_result_set rs;
+    g_autofree char *img = g_strdup_printf("%s/vmdiskcmp-D-h-image.raw", F.dir);
+    g_autofree char *jpath = g_strdup_printf("%s/out/journal", F.dir);
+    g_autofree char *data = NULL;
+
+    F.keep = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_true(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(F.n_storage_destroyed, 0);
+    assert_int_equal(vdc_hv_mock()->n_running, 0);
+    assert_true(g_file_get_contents(jpath, &data, NULL, NULL));
+    assert_non_null(strstr(data, "\nkept 1\n"));
+    assert_null(strstr(data, "\nundone 1\n"));
+    vdc_result_set_dispose(&rs);
+}
+
 /* The journal alone (as `vmdiskcmp cleanup` sees it): teardown twice is
  * harmless, failures are retried by the next call. */
 static int undo_fail_once;
@@ -486,6 +507,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
     };
