@@ -243,10 +243,21 @@ dev_node(const char *name, char *path, size_t len)
     return mknod(path, S_IFBLK | 0600, makedev(maj, min));
 }
 
+/* the control disk is attached last: of the disks carrying the magic, take
+ * the one named last in attachment order (shorter names first: vdz < vdaa) */
+static int
+later_disk(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+
+    return la != lb ? la > lb : strcmp(a, b) > 0;
+}
+
 static int
 find_control(char *path, size_t len)
 {
     double deadline = since_start() + FIND_CONTROL_S;
+    char best[256] = "", node[300];
 
     do {
         DIR *d = opendir("/sys/block");
@@ -258,20 +269,22 @@ find_control(char *path, size_t len)
             if (e->d_name[0] == '.' || !strncmp(e->d_name, "loop", 4) ||
                 !strncmp(e->d_name, "ram", 3))
                 continue;
-            if (dev_node(e->d_name, path, len) < 0)
+            if (dev_node(e->d_name, node, sizeof(node)) < 0)
                 continue;
-            fd = open(path, O_RDONLY | O_CLOEXEC);
+            fd = open(node, O_RDONLY | O_CLOEXEC);
             if (fd < 0)
                 continue;
             r = vdc_ctl_disk_probe(fd);
             close(fd);
-            if (r == 1) {
-                closedir(d);
-                return 0;
-            }
+            if (r == 1 && (!best[0] || later_disk(e->d_name, best)))
+                snprintf(best, sizeof(best), "%s", e->d_name);
         }
         if (d)
             closedir(d);
+        if (best[0]) {
+            snprintf(path, len, "/dev/%s", best);
+            return 0;
+        }
         sleep(1);
     } while (since_start() < deadline);
     return -1;

@@ -11,6 +11,8 @@
  *       agent JSON parsed with json-glib: format "vmdiskcmp-result", runs[]
  *       whose target is NAME); writes DIR/NAME.json, DIR/NAME.stderr,
  *       DIR/runner.log.
+ *   guest-ctltool logs IMAGE DIR
+ *       vdc_collect_logs: the guest's logs copied out read-only.
  * Exit: 0 ok, 1 failure (message on stderr), 2 bad arguments. */
 #include "config.h"
 
@@ -23,12 +25,14 @@
 
 #include "common/util.h"
 #include "guest/control.h"
+#include "guest/prepare.h"
 
 static int
 usage(void)
 {
     fprintf(stderr, "usage: guest-ctltool make PATH --nonce N --target NAME:VDEV[:MKFS]... [-- ARGS]\n"
-                    "       guest-ctltool read PATH --nonce N --out-dir DIR\n");
+                    "       guest-ctltool read PATH --nonce N --out-dir DIR\n"
+                    "       guest-ctltool logs IMAGE DIR\n");
     return 2;
 }
 
@@ -207,5 +211,7 @@ main(int argc, char **argv)
         return cmd_make(argc, argv);
     if (!strcmp(argv[1], "read"))
         return cmd_read(argc, argv);
+    if (!strcmp(argv[1], "logs") && argc == 4)
+        return vdc_collect_logs(argv[2], argv[3], 600) < 0 ? 1 : 0;
     return usage();
 }

@@ -364,11 +364,15 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *wh
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
     deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
     for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
+        siginfo_t si = { 0 };
+
+        /* WNOWAIT: the exited child stays a zombie, so its pid (our process
+         * group id) cannot be reused before we kill what is left in it */
+        int w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
 
         while ((r = read(pfd[0], buf, sizeof(buf))) > 0)
             g_string_append_len(s, buf, r);
-        if (w == pid)
+        if (w == 0 && si.si_pid == pid)
             break;
         if (g_get_monotonic_time() > deadline) {
             kill(-pid, SIGKILL);
@@ -384,6 +388,7 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *wh
     close(pfd[0]);
     /* QEMU may linger in the group after the child is gone */
     kill(-pid, SIGKILL);
+    waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         g_string_free(s, TRUE);
         return -1;      /* the child reported its error on stderr */
@@ -394,7 +399,7 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *wh
 
 #ifdef WITH_GUESTFS
 struct install_args {
-    const char *image, *agent, *runner;
+    const char *image, *agent, *runner, *agent_sha256, *runner_sha256;
 };
 
 /* mount the filesystem that holds /sbin/init (or /etc); 0 or -1 */
@@ -545,6 +550,7 @@ install_child(void *p, int wfd)
     struct install_args *a = p;
     guestfs_h *g = open_handle(a->image, 0);
     const char *kind;
+    char *note = NULL;
     int rc = -1;
 
     if (!g)
@@ -568,6 +574,13 @@ install_child(void *p, int wfd)
     }
     if (install_hook(g, kind, a->image) < 0)
         goto out;
+    note = g_strdup_printf("vmdiskcmp prepare: agent sha256 %s, runner sha256 %s, init %s\n",
+                           a->agent_sha256, a->runner_sha256, kind);
+    if (guestfs_write(g, "/var/log/vmdiskcmp/prepared.txt", note, strlen(note)) < 0) {
+        vdc_error("guest image %s: write the preparation note: %s", a->image,
+                  guestfs_last_error(g));
+        goto out;
+    }
     if (guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0) {
         vdc_error("guest image %s: flush and close: %s", a->image, guestfs_last_error(g));
         goto out;
@@ -576,6 +589,7 @@ install_child(void *p, int wfd)
         goto out;
     rc = 0;
  out:
+    g_free(note);
     guestfs_close(g);
     return rc;
 }
@@ -723,7 +737,8 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
             copy_sparse(tpl.initrd, ipath) < 0)
             goto out;
         vdc_progress("preparing guest image: libguestfs appliance (timeout %d s)", timeout);
-        a = (struct install_args){ img, o->agent_path, o->runner_path };
+        a = (struct install_args){ img, o->agent_path, o->runner_path, out->agent_sha256,
+                                   out->runner_sha256 };
         if (in_child(install_child, &a, timeout, "libguestfs (prepare)", &answer) < 0)
             goto out;
         out->init_system = g_strdup(answer);

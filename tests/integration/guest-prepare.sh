@@ -5,8 +5,9 @@
 # proves a second prepare is a cache hit that launches no appliance
 # (LIBGUESTFS_HV=/bin/false would make any launch fail), exports with --out
 # and reuses the exported prepared image without an appliance.  Bad input
-# exits 2.  Run time here: about 1.5 minutes (one appliance launch for
-# prepare, one for the read-only check).
+# exits 2.  Failure-log collection copies the preparation note out of the
+# image read-only.  Run time here: about 2-3 minutes (three appliance
+# launches: prepare, the guestfish check, log collection).
 set -eu
 . "$top_srcdir/tests/integration/guest-common.sh"
 
@@ -55,6 +56,13 @@ grep -qx "$(sha256sum "$VDC_RUNNER" | cut -c1-64)" "$tmp/inside" || fail "runner
 grep -qx '::once:/usr/lib/vmdiskcmp/vmdiskcmp-runner' "$tmp/inside" || fail "inittab does not start the runner"
 [ "$(grep -c '^::once:/usr/lib/vmdiskcmp/vmdiskcmp-runner' "$tmp/inside")" = 1 ] || fail "runner line twice"
 grep -q 'mode: 33261' "$tmp/inside" || fail "runner not mode 0755"   # 0100755
+
+# ---- failure-log collection: read-only inspection ----------------------------------
+sum_before=$(sha256sum "$img" | cut -c1-64)
+timeout 600 "$CTLTOOL" logs "$img" "$tmp/logs" || fail "collecting logs failed"
+grep -q "agent sha256 $(sha256sum "$VDC_AGENT" | cut -c1-64)" "$tmp/logs/vmdiskcmp/prepared.txt" \
+    || fail "collected logs lack the preparation note: $(ls -R "$tmp/logs")"
+[ "$(sha256sum "$img" | cut -c1-64)" = "$sum_before" ] || fail "log collection modified the image"
 
 # ---- second prepare: cache hit, no appliance ---------------------------------------
 before=$(stat -c %Y "$img")
