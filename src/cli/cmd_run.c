@@ -69,7 +69,8 @@ print_dry_run(const vdc_plan *p)
         printf("\nno domU: dom0 baseline only\n");
     } else {
         int xen = p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen");
-        vdc_hv_domain_from_plan(p, p->guest_image ? p->guest_image : root, ctl, NULL, &dom);
+        vdc_hv_domain_from_plan(p, p->prepared_image ? p->prepared_image
+                                : p->guest_image ? p->guest_image : root, ctl, NULL, &dom);
         if (xen) {
             g_autofree char *cfg = vdc_xl_cfg(&dom);
             printf("\n# xl disk specs\n");

@@ -86,6 +86,8 @@ static const opt_def opt_table[] = {
       .def = "kvm", .help = "qemu:///system domain type: kvm, or tcg (software emulation)" },
     { .name = "guest-image", .type = OPT_STR, .off = O(guest_image), .metavar = "IMG",
       .help = "guest template (prepared with the agent by `vmdiskcmp prepare`)" },
+    { .name = "prepared-image", .type = OPT_STR, .off = O(prepared_image), .metavar = "IMG",
+      .help = "an image `vmdiskcmp prepare --out IMG` made (with IMG.manifest): no appliance launch, e.g. in the Xen lab" },
     { .name = "kernel", .type = OPT_STR, .off = O(kernel), .metavar = "FILE",
       .def = "from the template's manifest", .help = "domU kernel (direct boot)" },
     { .name = "initrd", .type = OPT_STR, .off = O(initrd), .metavar = "FILE",
@@ -386,6 +388,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     p->domain_name = g_strdup_printf("vmdiskcmp-%s", p->id);
 
     p->guest_image = g_strdup(o->guest_image);
+    p->prepared_image = g_strdup(o->prepared_image);
     p->kernel = g_strdup(o->kernel);
     p->initrd = g_strdup(o->initrd);
     p->cmdline = g_strdup(o->cmdline);
@@ -551,8 +554,12 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             return -1;
         }
         p->ctl_vdev = vdev_name(vprefix, vindex);
-        if (!o->guest_image && !o->dry_run) {
-            vdc_error("--guest-image: expected a guest template for the domU targets (see doc/guest-template.md)");
+        if (!o->guest_image && !o->prepared_image && !o->dry_run) {
+            vdc_error("--guest-image: expected a guest template (or --prepared-image) for the domU targets (see doc/guest-template.md)");
+            return -1;
+        }
+        if (o->guest_image && o->prepared_image) {
+            vdc_error("--prepared-image: expected either --guest-image or --prepared-image, not both");
             return -1;
         }
     } else {

@@ -33,6 +33,7 @@ typedef struct {
     char *connect;
     char *accel;                /* libvirt qemu:///system domain type: kvm | qemu(tcg) */
     char *guest_image;
+    char *prepared_image;       /* an image `vmdiskcmp prepare --out` made: no appliance */
     char *kernel, *initrd, *cmdline;
     unsigned guest_memory;      /* MiB */
     unsigned guest_vcpus;

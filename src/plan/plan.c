@@ -279,6 +279,7 @@ vdc_plan_to_json(const vdc_plan *p)
     json_builder_set_member_name(b, "guest");
     json_builder_begin_object(b);
     member_str(b, "template", p->guest_image);
+    member_str(b, "prepared_image", p->prepared_image);
     member_str(b, "kernel", p->kernel);
     member_str(b, "initrd", p->initrd);
     member_str(b, "cmdline", p->cmdline);

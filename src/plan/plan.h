@@ -85,7 +85,7 @@ typedef struct {
 
     /* guest */
     char *guest_image;          /* the template (before prepare) */
-    char *prepared_image;       /* filled by the run after prepare; dry-run: template */
+    char *prepared_image;       /* --prepared-image: use it as is (no prepare step) */
     char *kernel, *initrd, *cmdline;
     unsigned memory_mib, vcpus;
     char *ctl_disk;             /* path of the per-boot control disk */

@@ -100,6 +100,7 @@ vdc_run_env_default(vdc_run_env *env)
     env->storage_destroy_journaled = storage_destroy_journaled;
     env->storage_describe = vdc_storage_describe;
     env->prepare = vdc_prepare;
+    env->prepared_load = vdc_prepared_load;
     env->ctl_create = vdc_control_disk_create;
     env->ctl_read = vdc_control_disk_read_result;
     env->nonce = vdc_control_nonce;

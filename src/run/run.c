@@ -553,11 +553,18 @@ prepare_guest(vdc_run_ctx *ctx)
     };
     int xen = p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen");
 
-    vdc_progress("preparing the guest image from %s (libguestfs, cached)", p->guest_image);
-    if (ctx->env->prepare(&o, &ctx->prep) < 0)
-        return -1;
-    vdc_progress("guest image %s (%s)", ctx->prep.image,
-                 ctx->prep.cache_hit ? "cache hit: no appliance launched" : "prepared now");
+    if (p->prepared_image) {
+        vdc_progress("guest image %s (prepared elsewhere: no appliance launched)", p->prepared_image);
+        vdc_prepared_dispose(&ctx->prep);
+        if (ctx->env->prepared_load(p->prepared_image, &ctx->prep) < 0)
+            return -1;
+    } else {
+        vdc_progress("preparing the guest image from %s (libguestfs, cached)", p->guest_image);
+        if (ctx->env->prepare(&o, &ctx->prep) < 0)
+            return -1;
+        vdc_progress("guest image %s (%s)", ctx->prep.image,
+                     ctx->prep.cache_hit ? "cache hit: no appliance launched" : "prepared now");
+    }
     /* QEMU under qemu:///system runs as an unprivileged user (libvirt-qemu)
      * and must be able to reach the prepared image, kernel and initrd: a
      * cache entry made 0700 (mkdtemp) is opened up to 0755 (it holds only

@@ -31,6 +31,8 @@ typedef struct {
     JsonObject *(*storage_describe)(const struct vdc_storage *st);
 
     int (*prepare)(const struct vdc_prepare_opts *o, struct vdc_prepared *out);
+    /* --prepared-image: read IMG.manifest, launch nothing */
+    int (*prepared_load)(const char *image, struct vdc_prepared *out);
 
     int (*ctl_create)(const char *path, uint64_t size, const struct vdc_ctl_job *job);
     int (*ctl_read)(const char *path, uint64_t nonce, struct vdc_ctl_result *res);

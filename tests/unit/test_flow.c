@@ -41,6 +41,8 @@ static const char agent_json_fmt[] =
 static struct {
     char *dir;
     int keep;                       /* --keep */
+    int prepared;                   /* --prepared-image instead of --guest-image */
+    int n_loaded;
     const char *fail_provision;     /* target name whose storage create fails */
     int malformed_json;             /* runner returns garbage agent JSON */
     int corrupt_frame;              /* runner's result frame is damaged */
@@ -104,6 +106,14 @@ m_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
     out->template_sha256 = g_strdup("00");
     out->agent_sha256 = g_strdup("11");
     return 0;
+}
+
+static int
+m_prepared_load(const char *image, struct vdc_prepared *out)
+{
+    F.n_loaded++;
+    assert_string_equal(image, "/p.img");
+    return m_prepare(NULL, out) == 0 ? (F.n_prepare--, 0) : -1;
 }
 
 static uint64_t
@@ -193,6 +203,7 @@ make_env(vdc_run_env *env)
     env->storage_destroy_journaled = m_storage_destroy;
     env->storage_describe = m_describe;
     env->prepare = m_prepare;
+    env->prepared_load = m_prepared_load;
     env->ctl_create = vdc_control_disk_create;
     env->ctl_read = vdc_control_disk_read_result;
     env->nonce = m_nonce;
@@ -231,8 +242,9 @@ run_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
         "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
-        "--seed 10 --size 16M --dom0-size 16M --guest-image /g.img --image-dir %s --out %s/out%s",
-        F.dir, F.dir, F.keep ? " --keep" : "");
+        "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s --out %s/out%s",
+        F.prepared ? "--prepared-image /p.img" : "--guest-image /g.img", F.dir, F.dir,
+        F.keep ? " --keep" : "");
     g_auto(GStrv) argv = NULL;
     g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
     const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
@@ -429,6 +441,21 @@ test_keep(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* --prepared-image: the manifest is read, nothing is prepared */
+static void
+test_prepared_image(void **state)
+{
+    vdc_result_set rs;
+
+    F.prepared = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(F.n_prepare, 0);
+    assert_int_equal(F.n_loaded, 1);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
 /* The journal alone (as `vmdiskcmp cleanup` sees it): teardown twice is
  * harmless, failures are retried by the next call. */
 static int undo_fail_once;
@@ -508,6 +535,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prepared_image, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
     };
