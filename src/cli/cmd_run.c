@@ -137,6 +137,7 @@ vdc_cmd_run(int argc, char **argv)
     s.cache_dir = o.cache_dir;
     s.consent = o.consent;
     s.no_report = o.no_report;
+    s.inspect = o.inspect;
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
                  p.n_targets, p.n_steps, p.n_boots, p.out_dir);
     rc = vdc_run_plan(&p, &s, &env);

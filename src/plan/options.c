@@ -118,6 +118,8 @@ static const opt_def opt_table[] = {
       .min = 1, .max = 16777216, .def = "dom0 MemTotal", .help = "agent -r in dom0" },
     { .name = "emulated", .type = OPT_FLAG, .off = O(emulated),
       .help = "the host is emulated (the Xen lab): mark results as predicting nothing about hardware" },
+    { .name = "inspect-on-failure", .type = OPT_FLAG, .off = O(inspect),
+      .help = "after a hung or crashed domU, copy the guest's logs out of the root image (libguestfs, read-only; one appliance launch each)" },
     { .name = "keep", .type = OPT_FLAG, .off = O(keep),
       .help = "leave scratch storage for inspection (domains are always destroyed)" },
     { .name = "dry-run", .type = OPT_FLAG, .off = O(dry_run),

@@ -48,6 +48,7 @@ typedef struct {
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
     int keep, dry_run, quiet, no_report, help;
     int emulated;               /* the hypervisor itself runs under emulation (the lab) */
+    int inspect;                /* --inspect-on-failure */
 } vdc_run_opts;
 
 /* Facts of the host that defaults depend on (filled by src/run/facts.c, or

@@ -101,6 +101,7 @@ vdc_run_env_default(vdc_run_env *env)
     env->storage_describe = vdc_storage_describe;
     env->prepare = vdc_prepare;
     env->prepared_load = vdc_prepared_load;
+    env->collect_logs = vdc_collect_logs;
     env->ctl_create = vdc_control_disk_create;
     env->ctl_read = vdc_control_disk_read_result;
     env->nonce = vdc_control_nonce;

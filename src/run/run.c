@@ -436,6 +436,15 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         fail_boot(ctx, b, "failed", "lost track of the domU (see the message above)");
         break;
     }
+    /* --inspect-on-failure: the guest's own logs, read-only (the per-run
+     * runner log travels in the result frame, which a hung guest never
+     * wrote) */
+    if ((w == VDC_HV_WAIT_TIMEOUT || w == VDC_HV_WAIT_CRASHED) && ctx->s->inspect &&
+        ctx->env->collect_logs && !stopped(ctx)) {
+        g_autofree char *dir = g_strdup_printf("%s/logs/inspect-%u", p->out_dir, bi);
+        vdc_progress("inspecting %s read-only for the guest's logs (libguestfs)", ctx->prep.image);
+        (void)ctx->env->collect_logs(ctx->prep.image, dir, ctx->s->launch_timeout_s);
+    }
 out:
     vdc_ctl_job_dispose(&job);
 }

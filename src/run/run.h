@@ -33,6 +33,8 @@ typedef struct {
     int (*prepare)(const struct vdc_prepare_opts *o, struct vdc_prepared *out);
     /* --prepared-image: read IMG.manifest, launch nothing */
     int (*prepared_load)(const char *image, struct vdc_prepared *out);
+    /* read-only libguestfs inspection of the root image after a failure */
+    int (*collect_logs)(const char *image, const char *out_dir, int launch_timeout_s);
 
     int (*ctl_create)(const char *path, uint64_t size, const struct vdc_ctl_job *job);
     int (*ctl_read)(const char *path, uint64_t nonce, struct vdc_ctl_result *res);
@@ -62,6 +64,7 @@ typedef struct {
     int consent;                /* --destroy-data */
     int no_report;
     int launch_timeout_s;       /* libguestfs */
+    int inspect;                /* --inspect-on-failure */
 } vdc_run_settings;
 
 /* The real environment (storage ops, libguestfs prepare, control disk,

@@ -43,6 +43,7 @@ static struct {
     int keep;                       /* --keep */
     int prepared;                   /* --prepared-image instead of --guest-image */
     int n_loaded;
+    int n_inspected;
     const char *fail_provision;     /* target name whose storage create fails */
     int malformed_json;             /* runner returns garbage agent JSON */
     int corrupt_frame;              /* runner's result frame is damaged */
@@ -114,6 +115,14 @@ m_prepared_load(const char *image, struct vdc_prepared *out)
     F.n_loaded++;
     assert_string_equal(image, "/p.img");
     return m_prepare(NULL, out) == 0 ? (F.n_prepare--, 0) : -1;
+}
+
+static int
+m_collect_logs(const char *image, const char *out_dir, int launch_timeout_s)
+{
+    assert_non_null(strstr(out_dir, "/logs/inspect-"));
+    F.n_inspected++;
+    return 0;
 }
 
 static uint64_t
@@ -204,6 +213,7 @@ make_env(vdc_run_env *env)
     env->storage_describe = m_describe;
     env->prepare = m_prepare;
     env->prepared_load = m_prepared_load;
+    env->collect_logs = m_collect_logs;
     env->ctl_create = vdc_control_disk_create;
     env->ctl_read = vdc_control_disk_read_result;
     env->nonce = m_nonce;
@@ -248,7 +258,8 @@ run_flow(vdc_result_set *rs)
     g_auto(GStrv) argv = NULL;
     g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
     const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
-    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1, .no_report = 1 };
+    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1, .no_report = 1,
+                           .inspect = 1 };
     vdc_run_opts o;
     vdc_plan p;
     vdc_run_env env;
@@ -378,6 +389,7 @@ test_guest_timeout(void **state)
     assert_int_equal(count_runs(&rs, "block", "timeout"), 2);
     assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
     assert_true(vdc_hv_mock()->n_destroy >= 2);              /* hung domU destroyed */
+    assert_int_equal(F.n_inspected, 2);                      /* --inspect-on-failure */
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
