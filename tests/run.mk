@@ -25,3 +25,10 @@ TESTS += tests/integration/run-libvirt-qemu.sh
 EXTRA_DIST += tests/integration/run-libvirt-qemu.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_hv
+TESTS += tests/unit/test_hv
+tests_unit_test_hv_SOURCES = tests/unit/test_hv.c
+tests_unit_test_hv_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_hv_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif
