@@ -92,6 +92,29 @@ merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char 
 
 /* ---- provisioning --------------------------------------------------------- */
 
+/* Make @dir and any missing parents, each journaled ("dir": removed at
+ * teardown when empty), outermost first.  0 or -1 (vdc_error). */
+static int
+ensure_dir(vdc_run_ctx *ctx, const char *dir)
+{
+    g_autofree char *parent = NULL;
+    unsigned seq;
+
+    if (g_file_test(dir, G_FILE_TEST_IS_DIR))
+        return 0;
+    parent = g_path_get_dirname(dir);
+    if (strcmp(parent, dir) != 0 && ensure_dir(ctx, parent) < 0)
+        return -1;
+    seq = vdc_journal_add(&ctx->journal, "dir", "path", dir, NULL);
+    if (!seq)
+        return -1;
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        vdc_error("directory %s: cannot create: %s", dir, g_strerror(errno));
+        return -1;
+    }
+    return vdc_journal_done(&ctx->journal, seq);
+}
+
 static int
 provision_target(vdc_run_ctx *ctx, size_t i)
 {
@@ -112,6 +135,11 @@ provision_target(vdc_run_ctx *ctx, size_t i)
         (void)vdc_image_format_from_name(t->image_format ? t->image_format : "raw", &spec.format);
         (void)vdc_image_alloc_from_name(t->image_alloc ? t->image_alloc : "sparse", &spec.alloc);
         kind = "image";
+        {
+            g_autofree char *dir = g_path_get_dirname(t->path);
+            if (ensure_dir(ctx, dir) < 0)
+                return -1;
+        }
         seq = vdc_journal_add(&ctx->journal, "image", "path", t->path, NULL);
     } else if (t->kind == VDC_TARGET_LVM ||
                (t->kind == VDC_TARGET_DOM0 && !strcmp(t->dom0_on, "lvm"))) {
@@ -641,7 +669,8 @@ undo_with_ctx(const vdc_journal_entry *e, void *opaque)
 int
 vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
 {
-    static const char *const keep_kinds[] = { "image", "lv", NULL };
+    /* --keep: images and LVs stay, and the directories holding them */
+    static const char *const keep_kinds[] = { "image", "lv", "dir", NULL };
     vdc_run_ctx ctx = { .p = p, .s = s, .env = env };
     g_autofree char *jpath = g_build_filename(p->out_dir, "journal", NULL);
     g_autofree char *plan_path = g_build_filename(p->out_dir, "plan.json", NULL);

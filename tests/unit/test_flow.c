@@ -252,7 +252,7 @@ run_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
         "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
-        "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s --out %s/out%s",
+        "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s/imgs/a --out %s/out%s",
         F.prepared ? "--prepared-image /p.img" : "--guest-image /g.img", F.dir, F.dir,
         F.keep ? " --keep" : "");
     g_auto(GStrv) argv = NULL;
@@ -286,7 +286,8 @@ check_torn_down(void)
 {
     g_autofree char *jpath = g_strdup_printf("%s/out/journal", F.dir);
     g_autofree char *data = NULL;
-    g_autofree char *img = g_strdup_printf("%s/vmdiskcmp-D-h-image.raw", F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/a/vmdiskcmp-D-h-image.raw", F.dir);
+    g_autofree char *imgs = g_strdup_printf("%s/imgs", F.dir);
     g_auto(GStrv) lines = NULL;
     vdc_journal j;
     size_t i, last_add = 0;
@@ -313,6 +314,7 @@ check_torn_down(void)
     }
     assert_int_equal(vdc_hv_mock()->n_running, 0);
     assert_false(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_false(g_file_test(imgs, G_FILE_TEST_EXISTS));      /* --image-dir we made */
     assert_int_equal(F.n_storage_destroyed, F.n_images_created);
 }
 
@@ -438,7 +440,7 @@ static void
 test_keep(void **state)
 {
     vdc_result_set rs;
-    g_autofree char *img = g_strdup_printf("%s/vmdiskcmp-D-h-image.raw", F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/a/vmdiskcmp-D-h-image.raw", F.dir);
     g_autofree char *jpath = g_strdup_printf("%s/out/journal", F.dir);
     g_autofree char *data = NULL;
 
