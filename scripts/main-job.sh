@@ -14,6 +14,12 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 [ "$(id -u)" = 0 ] || { echo "main-job.sh: run as root" >&2; exit 2; }
+# Mount in a private mount namespace: a namespace someone else creates
+# meanwhile (libvirt starts each QEMU in one) would otherwise copy our mount
+# and keep the loop device busy after we unmount it.
+if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
+    VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$top/scripts/main-job.sh" "$@"
+fi
 
 sh scripts/install-deps.sh
 [ -x configure ] || ./autogen.sh

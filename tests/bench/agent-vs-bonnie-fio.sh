@@ -107,6 +107,12 @@ agent=${VDC_AGENT:-./guest-agent/vmdiskcmp-agent}
 bonnie=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
 fio=${FIO:-$(command -v fio || echo fio)}
 [ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 2; }
+# Mount in a private mount namespace: a namespace someone else creates
+# meanwhile (libvirt starts each QEMU in one) would otherwise copy our mount
+# and keep the loop device busy after we unmount it.
+if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
+    VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$0" "$@"
+fi
 for t in "$agent" "$bonnie" "$fio"; do
     command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found" >&2; exit 2; }
 done

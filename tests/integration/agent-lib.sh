@@ -2,6 +2,12 @@
 # Every scratch thing (directory, loop device, mount) is registered and torn
 # down in reverse order on exit, even on failure or SIGINT.
 
+# Mount in a private mount namespace: a namespace someone else creates
+# meanwhile (libvirt starts each QEMU in one) would otherwise copy our mount
+# and keep the loop device busy after we unmount it.
+if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
+    VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$0" "$@"
+fi
 [ -n "${VDC_AGENT:-}" ] || fail "VDC_AGENT is not set (run through make check)"
 [ -x "$VDC_AGENT" ] || fail "$VDC_AGENT is not built"
 
