@@ -9,7 +9,8 @@
 #                           and their dependencies); mounts the root read-only
 #   OUT/guest.img.manifest  what the controller needs to boot it (INI)
 # It boots as a Xen PV domU (root xvda, console hvc0) and under KVM/QEMU
-# (root vda, console ttyS0).  Cached: rerunning with the same inputs (this
+# (root vda, console ttyS0).  Reproducible: the same inputs give the same
+# bytes (fixed timestamps, UUID and hash seed).  Cached: rerunning with the same inputs (this
 # script, kernel, busybox-static and e2fsprogs versions) does nothing.
 #
 # usage: build-template.sh OUT_DIR      env: KVER (default: newest /boot/vmlinuz-*)
@@ -20,11 +21,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 kver=${KVER:-$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | sort -V | tail -1)}
 [ -n "$kver" ] && [ -f "/boot/vmlinuz-$kver" ] || { echo "build-template: no kernel in /boot (install linux-image-amd64)" >&2; exit 1; }
 [ -d "/lib/modules/$kver" ] || { echo "build-template: /lib/modules/$kver missing" >&2; exit 1; }
-for c in mke2fs cpio gzip dpkg-deb apt-get modprobe; do
+for c in mke2fs debugfs cpio gzip dpkg-deb apt-get modprobe flock; do
     command -v "$c" >/dev/null 2>&1 || [ -x "/sbin/$c" ] || [ -x "/usr/sbin/$c" ] ||
         { echo "build-template: needs $c" >&2; exit 1; }
 done
 export PATH="$PATH:/sbin:/usr/sbin"
+
+# one builder at a time per OUT (tests and the controller's test share it)
+mkdir -p "$out"
+exec 9>"$out/.lock"
+flock 9
 
 bb_version=$(apt-cache policy busybox-static 2>/dev/null | sed -n 's/ *Candidate: //p')
 e2_version=$(dpkg-query -W -f='${Version}' e2fsprogs)
@@ -65,7 +71,8 @@ done | awk '!seen[$0]++' | while read -r ko; do
 done
 cp "$here/initramfs-init" "$ird/init"
 chmod 755 "$ird/init"
-(cd "$ird" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 | gzip -9n) > "$work/initrd.img"
+find "$ird" -exec touch -h -d @0 {} +
+(cd "$ird" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible | gzip -9n) > "$work/initrd.img"
 
 # ---- root filesystem -------------------------------------------------------------
 root="$work/root"
@@ -95,8 +102,18 @@ printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\n' > "$root/etc/group"
 printf 'vmdiskcmp guest template (templates/guest/build-template.sh), kernel %s\n' "$kver" > "$root/etc/vmdiskcmp-template"
 
+# reproducible: fixed timestamps, UUID and hash seed derived from the inputs,
+# so the same inputs give the same image (and the same prepare cache key)
+find "$root" -exec touch -h -d @0 {} +
+uuid=$(printf '%s' "$stamp" | sha256sum | sed 's/^\(.\{8\}\)\(.\{4\}\)\(.\{4\}\)\(.\{4\}\)\(.\{12\}\).*/\1-\2-\3-\4-\5/')
 rm -f "$work/guest.img"
-mke2fs -q -t ext4 -L vdcroot -E root_owner=0:0 -O ^has_journal -d "$root" "$work/guest.img" 64M >/dev/null
+E2FSPROGS_FAKE_TIME=1 mke2fs -q -t ext4 -L vdcroot -U "$uuid" \
+    -E root_owner=0:0,hash_seed="$uuid" -O ^has_journal -d "$root" "$work/guest.img" 64M >/dev/null
+# mke2fs -d copies each file's ctime, which touch cannot set: zero them
+(cd "$root" && find . | sed 's|^\.||; s|^$|/|' | while read -r f; do echo "sif \"$f\" ctime 0"; done) \
+    > "$work/ctime.debugfs"
+E2FSPROGS_FAKE_TIME=1 debugfs -w -f "$work/ctime.debugfs" "$work/guest.img" >/dev/null 2>&1 ||
+    { echo "build-template: debugfs could not reset timestamps" >&2; exit 1; }
 
 cp "/boot/vmlinuz-$kver" "$work/vmlinuz"
 cat > "$work/guest.img.manifest" <<EOF

@@ -1,6 +1,6 @@
 #!/bin/sh
 # vmdiskcmp prepare with the real libguestfs appliance (TCG): builds the
-# guest template, prepares it into a fresh cache, checks the agent and the
+# guest template (twice: the recipe must be reproducible), prepares it into a fresh cache, checks the agent and the
 # runner are inside (byte for byte) and started by the template's init, then
 # proves a second prepare is a cache hit that launches no appliance
 # (LIBGUESTFS_HV=/bin/false would make any launch fail), exports with --out
@@ -14,6 +14,14 @@ set -eu
 tmp=$(mktemp -d /tmp/vdc-guest-prepare.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 build_template
+
+# the recipe is reproducible: a second build elsewhere gives the same bytes
+timeout 600 sh "$top_srcdir/templates/guest/build-template.sh" "$tmp/tpl2" > /dev/null \
+    || fail "second template build failed"
+for f in guest.img initrd.img vmlinuz guest.img.manifest; do
+    cmp -s "$GUEST_TEMPLATE_DIR/$f" "$tmp/tpl2/$f" || fail "template $f not reproducible"
+done
+rm -rf "$tmp/tpl2"
 
 # ---- bad input: one line, exit 2 -------------------------------------------
 set +e
