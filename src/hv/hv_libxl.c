@@ -167,8 +167,8 @@ xl_backends(vdc_hv *hv, const char *name, JsonObject *out)
             json_object_set_string_member(o, "xenstore_path", dir);
             if (pdp)
                 json_object_set_string_member(o, "physical_device", pdp);
-            else if (params && (!type || !strcmp(type, "phy")) && strcmp(kinds[k], "qdisk"))
-                json_object_set_string_member(o, "physical_device", params);
+            else if (params && g_str_has_prefix(params, "/dev/") && strcmp(kinds[k], "qdisk"))
+                json_object_set_string_member(o, "physical_device", params);   /* an LV, a partition */
             if (pd)
                 json_object_set_string_member(o, "physical_device_major_minor", pd);
             if (params)

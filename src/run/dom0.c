@@ -267,14 +267,16 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         return -1;
     log = g_strdup_printf("%s/logs/%s-%u.stderr", p->out_dir, t->name, rep);
 
-    dir_seq = vdc_journal_add(j, "dir", "path", mnt, NULL);
-    if (!dir_seq)
-        return -1;
-    if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
-        vdc_error("mount point %s: %s", mnt, g_strerror(errno));
-        return -1;
+    if (!g_file_test(mnt, G_FILE_TEST_IS_DIR)) {     /* made by an earlier step: reuse */
+        dir_seq = vdc_journal_add(j, "dir", "path", mnt, NULL);
+        if (!dir_seq)
+            return -1;
+        if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
+            vdc_error("mount point %s: %s", mnt, g_strerror(errno));
+            return -1;
+        }
+        (void)vdc_journal_done(j, dir_seq);
     }
-    (void)vdc_journal_done(j, dir_seq);
 
     vdc_progress("dom0: mkfs.%s %s", p->mkfs, dev);
     if (mkfs(p->mkfs, dev, log, vdc_run_ctx_stop(ctx)) < 0)
