@@ -75,6 +75,16 @@ rc=0
 grep -q "journal.*:3: malformed line" "$work/log" || fail "malformed journal: $(cat "$work/log")"
 [ -e "$work/keep-me" ] || fail "malformed journal: a file was removed"
 
+# --all: every journal under --results, nothing else
+mkdir -p "$work/results/r1" "$work/results/r2"
+: > "$work/results/r1/control-0.img"
+: > "$work/results/r2/control-0.img"        # r2 has no journal: not ours to judge
+printf 'vmdiskcmp-journal 1\nadd 1 file path=%s\ndone 1\n' "$(esc "$work/results/r1/control-0.img")" \
+    > "$work/results/r1/journal"
+"$VMDISKCMP" cleanup --all --results "$work/results" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup --all failed"; }
+[ -e "$work/results/r1/control-0.img" ] && fail "cleanup --all: r1's control disk left"
+[ -e "$work/results/r2/control-0.img" ] || fail "cleanup --all: removed a file no journal lists"
+
 # bad input
 rc=0; "$VMDISKCMP" cleanup > /dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "cleanup without a directory: exit status $rc, expected 2"
