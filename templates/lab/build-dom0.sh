@@ -11,9 +11,11 @@
 #     versions.txt  package versions installed in dom0 (dpkg-query)
 #     sonames.txt   shared-library file names present in dom0 (checked per run)
 #     build.log     debootstrap / apt output
-# The key is a hash of the recipe (this directory), the suite, the mirror, the
-# host kernel and the candidate versions of the recipe's packages, so a build
-# happens only when one of them changed.  The freshly built vmdiskcmp binaries
+# The key is a hash of the recipe (this script, dom0/*, and the lab.conf
+# settings that shape dom0: suite, packages, root size), the mirror, the host
+# kernel and the candidate versions of the recipe's packages, so a build
+# happens only when one of them changed (not when a timeout or the outer
+# QEMU settings change).  The freshly built vmdiskcmp binaries
 # and the prepared guest image are NOT part of dom0: run-lab.sh hands them in
 # per run on an input disk, so changing them never reruns debootstrap.
 #
@@ -53,7 +55,8 @@ initrd=/boot/initrd.img-$kver
 # ---- cache key ---------------------------------------------------------------
 pkgs=$(echo $LAB_PACKAGES | tr ' ' '\n' | sort -u)
 key=$( {
-    (cd "$here" && sha256sum lab.conf build-dom0.sh dom0/*)
+    (cd "$here" && sha256sum build-dom0.sh dom0/*)
+    echo "packages=$pkgs root_mib=$LAB_ROOT_MIB"
     echo "suite=$LAB_SUITE mirror=$mirror security=$security kernel=$kver"
     sha256sum "$vmlinuz" "$initrd"
     for p in $pkgs xen-hypervisor-4.17-amd64; do
@@ -161,7 +164,7 @@ ln -sf /etc/systemd/system/vdc-lab-job.service \
 # nothing waits for a network or a login on the emulated console
 for u in getty@tty1.service serial-getty@hvc0.service apt-daily.timer \
          apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service \
-         fstrim.timer systemd-binfmt.service; do
+         fstrim.timer systemd-binfmt.service getty-static.service; do
     ln -sf /dev/null "$root/etc/systemd/system/$u"
 done
 chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' >"$work/versions.txt"

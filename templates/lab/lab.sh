@@ -152,6 +152,13 @@ run)
             ln -s "$(readlink -f "$f")" "$staging/files/$(basename "$f")"
         done
         [ $has_guest = 1 ] || args+=(--guest-image "/lab/in/files/$(basename "$prepared")")
+        # a prepared image whose agent or runner differs from the ones handed
+        # in would make vmdiskcmp re-prepare, i.e. launch libguestfs in dom0
+        for b in agent runner; do
+            want=$(sed -n "s/^${b}_sha256=//p" "$prepared.manifest")
+            [ ! -x "$staging/bin/vmdiskcmp-$b" ] || [ "$want" = "$(sha256sum <"$staging/bin/vmdiskcmp-$b" | cut -d' ' -f1)" ] ||
+                { echo "vmdiskcmp lab: stage 'inject' failed: $prepared was prepared with another vmdiskcmp-$b than $bdir/guest-agent/vmdiskcmp-$b: run vmdiskcmp prepare again" >&2; exit 1; }
+        done
     fi
     [ $has_out = 1 ] || args+=(--out /lab/out/result)
     q=
@@ -162,6 +169,8 @@ run)
         echo 'PATH=$LAB_IN/bin:$PATH; export PATH'
         echo 'LD_LIBRARY_PATH=$LAB_IN/lib; export LD_LIBRARY_PATH'
         echo 'cd "$LAB_IN/files" || exit 1'
+        echo '# the default --image-dir, which vmdiskcmp uses but does not create'
+        echo 'mkdir -p /var/lib/vmdiskcmp'
         case " ${args[*]} " in
             *libvirt*)  # the monolithic libvirt daemon, as on the host
                 echo 'pgrep -x virtlogd >/dev/null || virtlogd -d'
