@@ -729,6 +729,12 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
             g_clear_pointer(&tmp, g_free);
             goto out;
         }
+        /* mkdtemp makes 0700; QEMU may run as another user (libvirt-qemu)
+         * and must reach the image, the kernel and the initrd */
+        if (g_chmod(tmp, 0755) < 0) {
+            vdc_error("cache entry %s: chmod: %s", tmp, g_strerror(errno));
+            goto out;
+        }
         g_free(img);
         img = g_build_filename(tmp, "guest.img", NULL);
         kpath = g_build_filename(tmp, "vmlinuz", NULL);

@@ -166,7 +166,6 @@ vdc_storage_describe(const struct vdc_storage *st)
 {
     JsonObject *o = json_object_new();
 
-    json_object_set_string_member(o, "kind", vdc_storage_kind_name(st->kind));
     if (st->path)
         json_object_set_string_member(o, "path", st->path);
     json_object_set_int_member(o, "size_bytes", (gint64)st->size_bytes);

@@ -111,7 +111,7 @@ int vdc_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *
 int vdc_storage_destroy(struct vdc_storage *st);
 
 /* Facts for result.json targets[].storage (doc/result-format.md): a new
- * JsonObject with path, size_bytes, format, alloc (image); vg, lv,
+ * JsonObject with path, size_bytes; format, alloc (image); vg, lv,
  * stripes, stripe_size, pe_start, device (lvm); device, signature (block).
  * Caller unrefs. */
 JsonObject *vdc_storage_describe(const struct vdc_storage *st);

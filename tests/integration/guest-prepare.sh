@@ -45,6 +45,8 @@ cat "$tmp/p1"
 [ "$(field "$tmp/p1" cache_hit)" = no ] || fail "first prepare claims a cache hit"
 img=$(field "$tmp/p1" cache_image)
 [ -f "$img" ] && [ -f "$img.manifest" ] || fail "no prepared image $img"
+# QEMU may run as another user (libvirt-qemu): the entry must be reachable
+[ "$(stat -c %a "$(dirname "$img")")" = 755 ] || fail "cache entry not mode 755"
 [ "$(field "$tmp/p1" init_system)" = busybox ] || fail "init system not detected as busybox"
 [ "$(field "$tmp/p1" agent_sha256)" = "$(sha256sum "$VDC_AGENT" | cut -c1-64)" ] || fail "agent digest"
 [ "$(field "$tmp/p1" template_sha256)" = "$(sha256sum "$GUEST_TEMPLATE" | cut -c1-64)" ] || fail "template digest"
