@@ -504,7 +504,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         t.test_bytes = guest_test;
         vdc_plan_add_target(p, &t);
     }
-    if (vindex > 1 && vindex + 1 > 26) {
+    /* vdevs a..z: root, the targets, the control disk */
+    if (vindex > 25) {
         vdc_error("too many targets: expected at most 24 domU disks");
         return -1;
     }

@@ -103,6 +103,29 @@ test_bad_input(void **state)
     }
 }
 
+/* vdevs run out at z: root + 24 targets + control disk */
+static void
+test_too_many_disks(void **state)
+{
+    GString *line = g_string_new("run --destroy-data --guest-image /g");
+    g_autofree char *err = NULL, *err2 = NULL;
+    vdc_plan p;
+    int i;
+
+    for (i = 0; i < 24; i++)
+        g_string_append_printf(line, " --block /dev/b%d", i);
+    vdc_plan_init(&p);
+    assert_int_equal(try_line(line->str, &err, &p), 0);
+    assert_string_equal(p.ctl_vdev, "vdz");
+    vdc_plan_dispose(&p);
+    g_string_append(line, " --block /dev/b24");
+    vdc_plan_init(&p);
+    assert_int_equal(try_line(line->str, &err2, &p), -1);
+    assert_non_null(strstr(err2, "too many targets"));
+    vdc_plan_dispose(&p);
+    g_string_free(line, TRUE);
+}
+
 static void
 test_defaults(void **state)
 {
@@ -199,6 +222,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_too_many_disks),
         cmocka_unit_test(test_xen_default),
         cmocka_unit_test(test_schedule),
     };
