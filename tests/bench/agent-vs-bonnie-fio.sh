@@ -49,18 +49,23 @@ summarize() {
     } > "$out/values.txt"
     
     awk '
-    function stats(key,   n, i, s, m, v, sd) {
+    function stats(key,   n, i, j, s, m, v, sd, x, t) {
         n = cnt[key]; if (n == 0) return "";
         s = 0; for (i = 1; i <= n; i++) s += val[key, i]; m = s / n;
         v = 0; for (i = 1; i <= n; i++) v += (val[key, i] - m) ^ 2;
         sd = n > 1 ? sqrt(v / (n - 1)) : 0;
+        for (i = 1; i <= n; i++) x[i] = val[key, i];
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
+            t = x[j]; x[j] = x[j - 1]; x[j - 1] = t;
+        }
+        med[key] = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2;
         mean[key] = m; cv[key] = m > 0 ? 100 * sd / m : 0;
-        return sprintf("%9.0f %5.1f%% n=%d", m / 1024, cv[key], n);
+        return sprintf("%9.0f %9.0f %5.1f%% n=%d", m / 1024, med[key] / 1024, cv[key], n);
     }
     $3 ~ /^[0-9.]+$/ { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $3; next }
     { tf[$1 SUBSEP $2]++ }
     END {
-        printf "%-10s %-9s %9s %6s\n", "test", "tool", "MiB/s", "CV";
+        printf "%-10s %-9s %9s %9s %6s\n", "test", "tool", "mean", "median", "CV";
         split("put_block rewrite get_block", tests, " ");
         split("bonnie agent agentcold fio", tools, " ");
         for (ti = 1; ti <= 3; ti++) for (to = 1; to <= 4; to++) {
@@ -82,6 +87,15 @@ summarize() {
                 rb < 0 ? "" : (rb >= 0.95 && rb <= 1.05 ? "ok" : "MISS"), "0.95-1.05",
                 rf < 0 ? "n/a" : sprintf("%.3f", rf),
                 rf < 0 ? "" : (rf >= 0.97 ? "ok" : "MISS"), rf < 0 ? "" : ">= 0.97";
+        }
+        print "";
+        print "ratios of medians (robust to one disturbed run):";
+        for (ti = 1; ti <= 3; ti++) {
+            t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; f = "fio" SUBSEP t;
+            c = "agentcold" SUBSEP t;
+            printf "%-10s agent/bonnie++ %s  agentcold/fio %s\n", t,
+                (a in med && b in med && med[b] > 0) ? sprintf("%.3f", med[a] / med[b]) : "n/a",
+                (c in med && f in med && med[f] > 0) ? sprintf("%.3f", med[c] / med[f]) : "n/a";
         }
         print "";
         for (ti = 1; ti <= 3; ti++) {
