@@ -248,6 +248,21 @@ looks_like_version(const char *s)
     return *p == '\0';
 }
 
+/* "vmdiskcmp-agent-0.1.0": letters, digits, '.', '_', '+', '-'; 1..40 chars,
+ * starting with a letter */
+static int
+tool_token(const char *s)
+{
+    size_t i, n = strlen(s);
+
+    if (!n || n > 40 || !g_ascii_isalpha(s[0]))
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!g_ascii_isalnum(s[i]) && !strchr("._+-", s[i]))
+            return 0;
+    return 1;
+}
+
 /* 1-based field @i of @f, "" when absent */
 #define FIELD(f, i) ((f)[(i) - 1])
 
@@ -333,16 +348,27 @@ vdc_import_csv_line(const char *line, const vdc_import_pos *pos, vdc_run *run)
     if (L->versioned) {
         char *tool;
 
-        if (!looks_like_version(f[1])) {
+        if (looks_like_version(f[1])) {
+            tool = g_strdup_printf("bonnie++ %s", f[1]);
+            /* per-char became one read(2)/write(2) per byte in 1.92 (README-2.00) */
+            vdc_set_str(&run->meta.per_char, "syscall");
+        } else if (tool_token(f[1])) {
+            /* a bonnie++-compatible writer naming itself, e.g. our agent's
+             * "vmdiskcmp-agent-0.1.0": "vmdiskcmp-agent 0.1.0"; its per-char
+             * mode is not in the line */
+            const char *dash = strrchr(f[1], '-');
+
+            tool = dash && g_ascii_isdigit(dash[1])
+                ? g_strdup_printf("%.*s %s", (int)(dash - f[1]), f[1], dash + 1)
+                : g_strdup(f[1]);
+        } else {
             vdc_import_fail(pos, "CSV field 2 (bonnie_version): expected a version such as "
-                            "2.00a, found '%.20s'", f[1]);
+                            "2.00a or a tool name such as vmdiskcmp-agent-0.1.0, found '%.20s'",
+                            f[1]);
             goto out;
         }
-        tool = g_strdup_printf("bonnie++ %s", f[1]);
         vdc_set_str(&run->meta.tool, tool);
         g_free(tool);
-        /* per-char became one read(2)/write(2) per byte in 1.92 (README-2.00) */
-        vdc_set_str(&run->meta.per_char, "syscall");
     } else {
         vdc_set_str(&run->meta.tool, "bonnie++ 1.0x");
         vdc_set_str(&run->meta.per_char, "stdio");

@@ -55,6 +55,7 @@ typedef struct {
     rows_kind rows;
     char *version;                /* "1.03", "2.00a"; NULL = bonnie 1.x/unknown */
     char *file_host;              /* 2.00a: machine on the "-Create--" line */
+    int io_header_new;            /* the IO column header was 1.98's "Name:Size etc" */
     int file_table_own;           /* the file table began with "Version V" (bonnie++
                                      itself, not bon_csv2txt) */
     GPtrArray *tables;            /* table_run *, in order */
@@ -139,6 +140,13 @@ new_table_run(text_ctx *c, const char *format)
     if (!strcmp(format, "bonnie-1.x-table")) {
         vdc_set_str(&tr->run->meta.tool, "bonnie 1.x");
         vdc_set_str(&tr->run->meta.per_char, "stdio");
+    } else if (c->version && c->io_header_new && !version_at_least(c->version, 1, 98)) {
+        /* 1.98's layout under an older or foreign version: a bonnie++
+         * compatible tool (our agent prints "Version 0.1.0"); its per-char
+         * mode is not in the table */
+        tool = g_strdup_printf("bonnie++-compatible (Version %s)", c->version);
+        vdc_set_str(&tr->run->meta.tool, tool);
+        g_free(tool);
     } else {
         tool = c->version ? g_strdup_printf("bonnie++ %s", c->version) : g_strdup("bonnie++");
         vdc_set_str(&tr->run->meta.tool, tool);
@@ -499,8 +507,10 @@ header_line(text_ctx *c, const char *line, char **tok, guint n)
     if (contains(line, "%CP") && contains(line, "/sec")) {
         if (n && (g_str_has_prefix(tok[0], "files")))
             c->rows = ROWS_FILE;
-        else if (n && (!strcmp(tok[0], "Machine") || g_str_has_prefix(tok[0], "Name:Size")))
+        else if (n && (!strcmp(tok[0], "Machine") || g_str_has_prefix(tok[0], "Name:Size"))) {
             c->rows = ROWS_IO;
+            c->io_header_new = g_str_has_prefix(tok[0], "Name:Size");
+        }
         else
             return 0;
         return 1;

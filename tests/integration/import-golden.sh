@@ -29,6 +29,8 @@ bonnie2.00a-q.csv q
 bonnie1.96-table.txt db
 bonnie1.03-files.txt ubuntu
 bonnie1.x-progress.txt hda3
+agent-0.1.0-table.txt vm
+agent-0.1.0.csv vm
 bon_csv2txt-2.00a.txt q
 agent-example.json -"
 

@@ -353,6 +353,25 @@ test_tables_196_103(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* our agent's CSV names itself in field 2; its table says "Version 0.1.0"
+ * under 1.98's layout: neither is called bonnie++ */
+static void
+test_agent_text(void **state)
+{
+    vdc_result_set rs = import_ok("agent-0.1.0.csv", "vm", VDC_IMPORT_AUTO, 1);
+
+    assert_string_equal(rs.runs[0]->meta.tool, "vmdiskcmp-agent 0.1.0");
+    assert_null(rs.runs[0]->meta.per_char);
+    assert_string_equal(rs.runs[0]->meta.seed, "42");
+    assert_float_equal(rs.runs[0]->samples[0]->value, 1115, 1e-9);
+    assert_float_equal(rs.runs[0]->samples[6]->value, 617, 1e-9);     /* seq_create */
+    vdc_result_set_dispose(&rs);
+    rs = import_ok("agent-0.1.0-table.txt", "vm", VDC_IMPORT_AUTO, 1);
+    assert_string_equal(rs.runs[0]->meta.tool, "bonnie++-compatible (Version 0.1.0)");
+    assert_float_equal(rs.runs[0]->samples[6]->value, 1360, 1e-9);    /* not misprinted */
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_agent_json(void **state)
 {
@@ -558,6 +577,7 @@ main(void)
         cmocka_unit_test(test_bon_csv2txt),
         cmocka_unit_test(test_csv196),
         cmocka_unit_test(test_tables_196_103),
+        cmocka_unit_test(test_agent_text),
         cmocka_unit_test(test_agent_json),
         cmocka_unit_test(test_accumulate),
         cmocka_unit_test(test_bad_inputs),
