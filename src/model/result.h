@@ -330,9 +330,14 @@ vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *targ
  * error it is left empty).  The input is untrusted: wrong types and missing
  * required members are refused with one message
  * "NAME: runs[2].samples[0].value: expected a number or null", where NAME
- * names the input (file name).  Unknown members are ignored; a
- * format_version above VDC_RESULT_FORMAT_VERSION is refused.
- * Returns 0 or -1. */
+ * names the input (file name); syntax errors as "NAME:LINE:COL: invalid
+ * JSON: ...".  Also refused: negative or non-finite numbers, unknown test
+ * ids, sweep samples without block_size, run status other than ok, failed,
+ * timeout, duplicate (target, repetition) runs and target names, and a
+ * format_version above VDC_RESULT_FORMAT_VERSION.  Unknown members are
+ * ignored.  Defaults: a run without "status" is "ok", without "repetition"
+ * its index among its target's runs; a sample without "unit" gets its
+ * test's unit.  Returns 0 or -1. */
 int vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
                              const char *name);
 
