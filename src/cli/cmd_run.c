@@ -164,6 +164,9 @@ cleanup_dir(const char *dir, const vdc_run_env *env)
         vdc_journal_dispose(&j);
         return -1;
     }
+    /* what --keep left is removed now: that is what cleanup is for */
+    for (guint k = 0; k < j.entries->len; k++)
+        ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
     before = vdc_journal_pending(&j);
     rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, NULL);
     printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
@@ -176,7 +179,7 @@ cleanup_usage(FILE *f)
 {
     fprintf(f, "usage: vmdiskcmp cleanup DIR...\n"
                "       vmdiskcmp cleanup --all [--results DIR] [--vg VG]\n\n"
-               "Removes what a crashed run left, from DIR/journal: domains named vmdiskcmp-*,\n"
+               "Removes what a crashed run (or a run with --keep) left, from DIR/journal: domains named vmdiskcmp-*,\n"
                "loop devices over our images, our mounts, images and LVs we created (an LV\n"
                "only while it carries the 'vmdiskcmp' tag).  Nothing else is touched.\n"
                "--all replays every journal under --results (default: results) and, with\n"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # `vmdiskcmp cleanup DIR` after a crash: what the journal lists is removed
+# (also what --keep left)
 # (image, loop device over it, mount, mount point, control disk), newest
 # first, and nothing else (a file beside it, a loop device not in the
 # journal, a malformed journal); a second cleanup has nothing to do.
@@ -38,6 +39,7 @@ cat > "$work/out/journal" <<EOF
 vmdiskcmp-journal 1
 add 1 image path=$(esc "$work/img.raw")
 done 1
+kept 1
 add 2 loop file=$(esc "$work/img.raw")
 done 2
 add 3 file path=$(esc "$work/out/control-0.img")
