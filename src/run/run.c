@@ -185,6 +185,14 @@ provision_target(vdc_run_ctx *ctx, size_t i)
 
 /* ---- result.json targets -------------------------------------------------- */
 
+/* mkfs options for a fresh filesystem that does not go on initialising in
+ * the background while the agent measures (ext2/3/4); none for others */
+static const char *
+mkfs_options(const char *type)
+{
+    return g_str_has_prefix(type, "ext") ? "-E lazy_itable_init=0,lazy_journal_init=0" : NULL;
+}
+
 static void
 set_str_member(char **dst, JsonObject *o, const char *m)
 {
@@ -221,7 +229,7 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
         vdc_set_str(&t->kind, vdc_target_kind_name(pt->kind));
         vdc_set_str(&t->where, pt->kind == VDC_TARGET_DOM0 ? "dom0" : "domU");
         vdc_set_str(&t->filesystem.type, p->mkfs);
-        vdc_set_str(&t->filesystem.mkfs_options, "-E lazy_itable_init=0,lazy_journal_init=0");
+        vdc_set_str(&t->filesystem.mkfs_options, mkfs_options(p->mkfs));
         if (pt->kind == VDC_TARGET_IMAGE)
             vdc_set_str(&t->requested.image_backend, vdc_image_backend_name(pt->backend));
         for (k = 0; dom && k < dom->n_disks; k++) {
@@ -314,8 +322,8 @@ build_job(vdc_run_ctx *ctx, const vdc_plan_boot *b, struct vdc_ctl_job *job)
     }
     for (k = 0; k < b->n; k++) {
         const vdc_plan_target *t = &p->targets[p->steps[b->first + k].target];
-        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs,
-                                   "-E lazy_itable_init=0,lazy_journal_init=0", NULL, &err) < 0)
+        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs, mkfs_options(p->mkfs), NULL,
+                                   &err) < 0)
             goto error;
     }
     return 0;
