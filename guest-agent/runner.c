@@ -423,6 +423,13 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
         if (!strncmp(t->mkfs_type, "ext", 3) || !strcmp(t->mkfs_type, "xfs") ||
             !strcmp(t->mkfs_type, "btrfs"))
             argv[argc++] = !strcmp(t->mkfs_type, "xfs") ? "-f" : "-F";
+        /* ext2/3/4 without options: initialise inode tables and journal now,
+         * or ext4lazyinit writes them in the background during the benchmark
+         * (the dom0 baseline makes its filesystems the same way) */
+        if (!t->mkfs_options && !strncmp(t->mkfs_type, "ext", 3)) {
+            argv[argc++] = "-E";
+            argv[argc++] = "lazy_itable_init=0,lazy_journal_init=0";
+        }
         if (t->mkfs_options) {
             opts = xstrdup(t->mkfs_options);
             for (tok = strtok_r(opts, " ", &save); tok && argc < 40; tok = strtok_r(NULL, " ", &save))
