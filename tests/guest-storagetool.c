@@ -3,6 +3,9 @@
  *   guest-storagetool image PATH SIZE raw|qcow2 sparse|falloc|full
  *   guest-storagetool image-destroy PATH      (as `cleanup` would, twice)
  *   guest-storagetool block DEV [consent] [force]
+ *   guest-storagetool lvm VG LV SIZE [STRIPES [STRIPE_SIZE]]
+ *       create (tagged), print describe(), destroy: the real libblockdev
+ *       path, for hosts with device-mapper (the emulated Xen lab)
  * create prints describe() as one JSON line.  Exit 0 ok, 1 refused/failed
  * (one message on stderr), 2 bad arguments. */
 #include "config.h"
@@ -34,6 +37,7 @@ main(int argc, char **argv)
 {
     struct vdc_storage_spec spec = { 0 };
     struct vdc_storage st;
+    uint64_t stripes = 0;
     int i, rc;
 
     vdc_storage_init(&st);
@@ -63,15 +67,27 @@ main(int argc, char **argv)
             else
                 return 2;
         }
+    } else if ((argc >= 5 && argc <= 7) && !strcmp(argv[1], "lvm")) {
+        spec.kind = VDC_STORAGE_LVM;
+        spec.name = "lvm";
+        spec.vg = argv[2];
+        spec.lv = argv[3];
+        if (vdc_parse_size(argv[4], 1, &spec.size_bytes) < 0 ||
+            (argc >= 6 && vdc_parse_size(argv[5], 1, &stripes) < 0) ||
+            (argc == 7 && vdc_parse_size(argv[6], 1, &spec.stripe_size) < 0))
+            return 2;
+        spec.stripes = (unsigned)stripes;
     } else {
-        fprintf(stderr, "usage: guest-storagetool image PATH SIZE FORMAT ALLOC | image-destroy PATH | block DEV [consent] [force]\n");
+        fprintf(stderr, "usage: guest-storagetool image PATH SIZE FORMAT ALLOC | image-destroy PATH | block DEV [consent] [force] | lvm VG LV SIZE [STRIPES [STRIPE_SIZE]]\n");
         return 2;
     }
     if (vdc_storage_create(&spec, &st) < 0)
         return 1;
     print_describe(&st);
-    /* block: destroy is a no-op and must leave the device alone */
-    if (spec.kind == VDC_STORAGE_BLOCK && vdc_storage_destroy(&st) < 0)
+    /* block: destroy is a no-op and must leave the device alone;
+     * lvm: remove what we made, twice (idempotent) */
+    if ((spec.kind == VDC_STORAGE_BLOCK || spec.kind == VDC_STORAGE_LVM) &&
+        (vdc_storage_destroy(&st) < 0 || vdc_storage_destroy(&st) < 0))
         return 1;
     vdc_storage_dispose(&st);
     return 0;

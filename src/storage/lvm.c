@@ -42,10 +42,33 @@ bd_ready(char **why)
     return 0;
 }
 
+/* libblockdev messages carry the LVM tools' multi-line output: one line,
+ * lines joined with "; ", runs of blanks squeezed */
+static char *
+one_line(const char *msg)
+{
+    GString *s = g_string_new(NULL);
+    char **lines = g_strsplit(msg, "\n", -1), **l;
+
+    for (l = lines; *l; l++) {
+        char *t = g_strstrip(*l);
+
+        if (!*t)
+            continue;
+        if (s->len)
+            g_string_append(s, "; ");
+        for (; *t; t++)
+            if (!(g_ascii_isspace(*t) && g_ascii_isspace(t[1])))
+                g_string_append_c(s, g_ascii_isspace(*t) ? ' ' : *t);
+    }
+    g_strfreev(lines);
+    return g_string_free(s, FALSE);
+}
+
 static int
 why_from(GError **err, char **why)
 {
-    *why = g_strdup(*err ? (*err)->message : "unknown libblockdev error");
+    *why = one_line(*err ? (*err)->message : "unknown libblockdev error");
     g_clear_error(err);
     return -1;
 }
@@ -118,8 +141,12 @@ bd_lv_tags(const char *vg, const char *lv, char ***tags, char **why)
     if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
                       &status, &gerr))
         *why = g_strdup_printf("run lvs: %s", gerr->message);
-    else if (!g_spawn_check_wait_status(status, NULL))
-        *why = g_strdup_printf("lvs %s: %s", full, g_strstrip(err));
+    else if (!g_spawn_check_wait_status(status, NULL)) {
+        char *l = one_line(err);
+
+        *why = g_strdup_printf("lvs %s: %s", full, l);
+        g_free(l);
+    }
     else {
         *tags = g_strsplit(g_strstrip(out), ",", -1);
         rc = 0;

@@ -4,8 +4,11 @@
 # the block kind on a loop device this test attaches (consent, blank device
 # accepted, ext4 / partition table / LVM PV signatures refused unless
 # forced, a mounted device refused as in use, destroy leaves the data).
-# LVM itself needs device-mapper, absent here: its logic is unit-tested
-# (tests/unit/test_storage) and it runs for real in the emulated Xen lab.
+# LVM through the real libblockdev plugin on a VG made on a loop PV, up to
+# lvcreate, which needs device-mapper (absent here): missing VG, no room,
+# stripes over PVs, a failed lvcreate leaving nothing.  Creating LVs is
+# unit-tested with a mock (tests/unit/test_storage) and runs for real in the
+# emulated Xen lab (`guest-storagetool lvm VG LV SIZE` there).
 # Run time here: a few seconds.
 set -eu
 . "$top_srcdir/tests/lib.sh"
@@ -87,4 +90,32 @@ wipefs -q -a "$loop"
 
 "$TOOL" block "$tmp/disk.img" consent 2> "$tmp/err" && fail "regular file accepted as a block device"
 grep -q 'not a block device' "$tmp/err" || fail "regular file: $(cat "$tmp/err")"
+losetup -d "$loop"
+loop=
+
+# ---- lvm through the real libblockdev, up to device-mapper ----------------------
+# A VG on a loop PV works without device-mapper; lvcreate needs it (absent
+# here), so this checks the real plugin's init, vginfo, lvs, the room check
+# and that a failing lvcreate leaves nothing.  LVM_SYSTEM_DIR keeps LVM's
+# backup/archive files in our folder, not in /etc/lvm.
+export LVM_SYSTEM_DIR="$tmp/lvm" LVM_SUPPRESS_FD_WARNINGS=1
+mkdir -p "$LVM_SYSTEM_DIR"
+printf 'backup {\n backup = 0\n archive = 0\n}\n' > "$LVM_SYSTEM_DIR/lvm.conf"
+vg="vdctest$$"
+truncate -s 64M "$tmp/pv.img"
+loop=$(losetup -f --show "$tmp/pv.img") || fail "no free loop device"
+timeout 60 pvcreate -q -y "$loop" >/dev/null 2>&1 || fail "pvcreate $loop"
+timeout 60 vgcreate -q "$vg" "$loop" >/dev/null 2>&1 || fail "vgcreate $vg"
+vgcleanup() { timeout 60 vgremove -q -f "$vg" >/dev/null 2>&1; timeout 60 pvremove -q "$loop" >/dev/null 2>&1; }
+"$TOOL" lvm "nosuchvg$$" lv1 8M 2> "$tmp/err" && fail "LV in a missing VG"
+grep -q "VG nosuchvg$$: .*not found" "$tmp/err" || { vgcleanup; fail "missing VG: $(cat "$tmp/err")"; }
+[ "$(wc -l < "$tmp/err")" = 1 ] || { vgcleanup; fail "libblockdev error not one line: $(cat "$tmp/err")"; }
+"$TOOL" lvm "$vg" lv1 80M 2> "$tmp/err" && fail "LV larger than the VG"
+grep -q "VG $vg has [0-9]* bytes free, the LV needs 83886080" "$tmp/err" || { vgcleanup; fail "room: $(cat "$tmp/err")"; }
+"$TOOL" lvm "$vg" lv1 8M 3 2> "$tmp/err" && fail "3 stripes on 1 PV"
+grep -q "3 stripes but VG $vg has 1 PVs" "$tmp/err" || { vgcleanup; fail "stripes: $(cat "$tmp/err")"; }
+"$TOOL" lvm "$vg" lv1 8M 2> "$tmp/err" && fail "lvcreate worked without device-mapper?"
+grep -q "lvcreate $vg/lv1: " "$tmp/err" || { vgcleanup; fail "lvcreate: $(cat "$tmp/err")"; }
+[ -z "$(lvs --noheadings -o lv_name "$vg" 2>/dev/null)" ] || { vgcleanup; fail "a failed lvcreate left an LV"; }
+vgcleanup
 echo "PASS: guest-storage"
