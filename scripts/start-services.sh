@@ -4,6 +4,8 @@
 set -eu
 running() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 if command -v libvirtd >/dev/null 2>&1; then
+    # what libvirt-daemon-system's systemd units would otherwise set up
+    mkdir -p /var/log/libvirt/qemu /var/lib/libvirt /run/libvirt
     running /run/virtlogd.pid  || virtlogd -d
     running /run/virtlockd.pid || virtlockd -d
     running /run/libvirtd.pid  || libvirtd -d
