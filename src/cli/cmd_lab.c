@@ -27,12 +27,15 @@
 
 static volatile sig_atomic_t lab_child = -1;
 
-/* SIGINT/SIGTERM: pass on to lab.sh, which tears the lab down itself */
+/* SIGINT/SIGTERM: pass on to lab.sh's whole process group (lab.sh, the
+ * boot script, QEMU): bash runs a trap only after its foreground child
+ * returns, so signalling lab.sh alone would leave the lab running; each
+ * script's trap then tears down what it created */
 static void
 lab_forward_signal(int sig)
 {
     if (lab_child > 0)
-        kill((pid_t)lab_child, sig);
+        kill(-(pid_t)lab_child, sig);
 }
 
 /* Mark DIR/result.json as measured on emulated hardware and re-render the
@@ -117,12 +120,14 @@ vdc_cmd_lab(int argc, char **argv)
         return VDC_EXIT_FAILURE;
     }
     if (pid == 0) {
+        setpgid(0, 0);
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
         execv(av[0], av);
         vdc_error("lab: cannot execute %s %s: %s", av[0], av[1], g_strerror(errno));
         _exit(127);
     }
+    setpgid(pid, pid);   /* also here: no window before the child's own call */
     lab_child = pid;
     do {
         r = waitpid(pid, &status, 0);

@@ -16,7 +16,7 @@ src/lab/lab-paths.h: Makefile
 labdir = $(pkgdatadir)/lab
 dist_lab_DATA = templates/lab/lab.conf templates/lab/lab.sh \
 	templates/lab/build-dom0.sh templates/lab/boot-lab.sh \
-	templates/lab/mini-domu.sh
+	templates/lab/mini-domu.sh templates/lab/xen-block-lab
 labdom0dir = $(pkgdatadir)/lab/dom0
 dist_labdom0_DATA = templates/lab/dom0/vdc-lab-job templates/lab/dom0/vdc-lab-job.service
 labjobsdir = $(pkgdatadir)/lab/jobs

@@ -74,6 +74,8 @@ trap 'exit 130' INT TERM
 
 boot() {
     local labd=$1 rc
+    # every job installs the lean hotplug block script first (xen-block-lab)
+    cp "$here/xen-block-lab" "$staging/xen-block-lab"
     tar -chSf "$staging.tar" -C "$staging" . || { echo "vmdiskcmp lab: stage 'input' failed: cannot write $staging.tar" >&2; return 1; }
     bash "$here/boot-lab.sh" "$labd" "$staging.tar" "$out" "$timeout"
     rc=$?
@@ -169,6 +171,8 @@ run)
         echo 'PATH=$LAB_IN/bin:$PATH; export PATH'
         echo 'LD_LIBRARY_PATH=$LAB_IN/lib; export LD_LIBRARY_PATH'
         echo 'cd "$LAB_IN/files" || exit 1'
+        echo '# libxl times hotplug scripts out after 40 s: see xen-block-lab'
+        echo 'cp /etc/xen/scripts/block /etc/xen/scripts/block.xen && install -m 755 "$LAB_IN/xen-block-lab" /etc/xen/scripts/block'
         echo '# the default --image-dir, which vmdiskcmp uses but does not create'
         echo 'mkdir -p /var/lib/vmdiskcmp'
         case " ${args[*]} " in
