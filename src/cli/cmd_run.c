@@ -88,6 +88,51 @@ print_dry_run(const vdc_plan *p)
     printf("\n# plan.json\n%s\n", json);
 }
 
+/* Make *@s absolute against the current directory (in place).  The
+ * journal records these paths and `vmdiskcmp cleanup` may run from another
+ * directory; libvirtd and libxl resolve paths in their own. */
+static void
+make_absolute(char **s)
+{
+    if (*s && **s && !g_path_is_absolute(*s)) {
+        char *a = g_canonicalize_filename(*s, NULL);
+
+        g_free(*s);
+        *s = a;
+    }
+}
+
+static void
+make_paths_absolute(vdc_run_opts *o)
+{
+    size_t i;
+
+    make_absolute(&o->out);
+    make_absolute(&o->image_dir);
+    make_absolute(&o->guest_image);
+    make_absolute(&o->prepared_image);
+    make_absolute(&o->kernel);
+    make_absolute(&o->initrd);
+    make_absolute(&o->cache_dir);
+    make_absolute(&o->agent);
+    make_absolute(&o->runner);
+    for (i = 0; o->blocks && o->blocks[i]; i++)
+        make_absolute(&o->blocks[i]);
+    for (i = 0; o->custom && o->custom[i]; i++) {
+        char *eq = strchr(o->custom[i], '=');
+
+        if (eq && eq[1] && !g_path_is_absolute(eq + 1)) {
+            g_autofree char *dev = g_canonicalize_filename(eq + 1, NULL);
+            char *c = g_strdup_printf("%.*s=%s", (int)(eq - o->custom[i]), o->custom[i], dev);
+
+            g_free(o->custom[i]);
+            o->custom[i] = c;
+        }
+    }
+    if (o->dom0_on && strcmp(o->dom0_on, "lvm") && strcmp(o->dom0_on, "image"))
+        make_absolute(&o->dom0_on);
+}
+
 int
 vdc_cmd_run(int argc, char **argv)
 {
@@ -117,10 +162,12 @@ vdc_cmd_run(int argc, char **argv)
     h.ram_mib = vdc_host_ram_mib();
     h.xen_control_d = vdc_host_is_xen_dom0();
     h.date_id = date_id;
+    make_paths_absolute(&o);
     if (vdc_plan_build(&o, &h, cmdline, &p) < 0) {
         rc = VDC_EXIT_USAGE;
         goto out;
     }
+    make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
     if (o.dry_run) {
         print_dry_run(&p);
         rc = VDC_EXIT_OK;
@@ -151,6 +198,9 @@ out:
 
 /* ---- cleanup ------------------------------------------------------------------ */
 
+/* Replay @dir/journal.  0 all gone; -1 something could not be removed;
+ * -2 bad input (no journal, malformed, or naming what vmdiskcmp does not
+ * create): nothing touched. */
 static int
 cleanup_dir(const char *dir, const vdc_run_env *env)
 {
@@ -160,9 +210,11 @@ cleanup_dir(const char *dir, const vdc_run_env *env)
     int rc;
 
     vdc_journal_init(&j);
-    if (vdc_journal_load(&j, path) < 0) {
+    /* the journal is input like any file: a missing, malformed or foreign
+     * one is bad input (exit 2), and nothing is touched */
+    if (vdc_journal_load(&j, path) < 0 || vdc_run_journal_check(&j, dir) < 0) {
         vdc_journal_dispose(&j);
-        return -1;
+        return -2;
     }
     /* what --keep left is removed now: that is what cleanup is for */
     for (guint k = 0; k < j.entries->len; k++)
@@ -191,7 +243,7 @@ vdc_cmd_cleanup(int argc, char **argv)
 {
     vdc_run_env env;
     const char *results = "results", *vg = NULL;
-    int all = 0, rc = 0, i, ndirs = 0;
+    int all = 0, rc = 0, r, i, ndirs = 0;
 
     vdc_run_env_default(&env);
     for (i = 1; i < argc; i++) {
@@ -231,8 +283,9 @@ vdc_cmd_cleanup(int argc, char **argv)
                 i++;
             continue;
         }
-        if (cleanup_dir(argv[i], &env) < 0)
-            rc = -1;
+        r = cleanup_dir(argv[i], &env);
+        if (r < rc)
+            rc = r;
     }
     if (all) {
         g_autoptr(GDir) d = g_dir_open(results, 0, NULL);
@@ -240,20 +293,20 @@ vdc_cmd_cleanup(int argc, char **argv)
         while (d && (name = g_dir_read_name(d))) {
             g_autofree char *dir = g_build_filename(results, name, NULL);
             g_autofree char *journal = g_build_filename(dir, "journal", NULL);
-            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && cleanup_dir(dir, &env) < 0)
-                rc = -1;
+            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && (r = cleanup_dir(dir, &env)) < rc)
+                rc = r;
         }
         if (vg) {
             g_auto(GStrv) lvs = vdc_storage_lvm_list_tagged(vg);
             size_t k;
             if (!lvs)
-                rc = -1;
+                rc = MIN(rc, -1);
             for (k = 0; lvs && lvs[k]; k++) {
                 printf("%s/%s: tagged %s: removing\n", vg, lvs[k], VDC_STORAGE_TAG);
                 if (env.storage_destroy_journaled("lvm", NULL, vg, lvs[k]) < 0)
-                    rc = -1;
+                    rc = MIN(rc, -1);
             }
         }
     }
-    return rc < 0 ? VDC_EXIT_FAILURE : VDC_EXIT_OK;
+    return rc == -2 ? VDC_EXIT_USAGE : rc < 0 ? VDC_EXIT_FAILURE : VDC_EXIT_OK;
 }

@@ -88,6 +88,16 @@ volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx);
  * mount, dir, file.  Shared by the run's teardown and `vmdiskcmp cleanup`. */
 int vdc_run_undo(const vdc_journal_entry *e, void *env);
 
+/* `vmdiskcmp cleanup`: refuse a journal (read from @run_dir/journal, not
+ * written by this process) any of whose entries names something
+ * vmdiskcmp does not create: files, mounts and directories outside
+ * @run_dir (directories of an image excepted), images not named
+ * vmdiskcmp-*.raw|.qcow2, loop devices over anything but such an image of
+ * the same journal, domains and LVs not named vmdiskcmp-*, relative paths.
+ * 0, or -1 after one vdc_error naming the entry (bad input: nothing may
+ * be touched). */
+int vdc_run_journal_check(const vdc_journal *j, const char *run_dir);
+
 /* The real dom0 pieces (src/run/dom0.c). */
 int vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
                   uint64_t seed, const char *json_out);

@@ -6,6 +6,8 @@
 #include "run/run.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -69,6 +71,137 @@ undo_path(const vdc_journal_entry *e, int is_dir)
     if ((is_dir ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT) {
         vdc_error("%s %s: cannot remove: %s", is_dir ? "directory" : "file", path, g_strerror(errno));
         return -1;
+    }
+    return 0;
+}
+
+/* @path with its directory resolved (symlinks, "..") when that exists,
+ * else lexically: the file itself may be gone.  Newly allocated. */
+static char *
+resolve_path(const char *path)
+{
+    g_autofree char *dir = g_path_get_dirname(path);
+    g_autofree char *base = g_path_get_basename(path);
+    char real[PATH_MAX];
+
+    if (realpath(dir, real))
+        return g_build_filename(real, base, NULL);
+    return g_canonicalize_filename(path, "/");
+}
+
+/* 1 when @path is @root itself or below it (both already resolved). */
+static int
+path_within(const char *path, const char *root)
+{
+    size_t n = strlen(root);
+
+    return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0' || !strcmp(root, "/"));
+}
+
+/* The path of @e's key @key, absolute, or NULL after vdc_error. */
+static const char *
+entry_abs_path(const char *journal, const vdc_journal_entry *e, const char *key)
+{
+    const char *p = vdc_journal_get(e, key);
+
+    if (!p || !g_path_is_absolute(p)) {
+        vdc_error("journal %s: entry %u (%s): %s '%s': expected an absolute path", journal, e->seq,
+                  e->kind, key, p ? p : "");
+        return NULL;
+    }
+    return p;
+}
+
+static int
+is_journal_image(const vdc_journal *j, const char *path)
+{
+    for (guint k = 0; k < j->entries->len; k++) {
+        const vdc_journal_entry *o = g_ptr_array_index(j->entries, k);
+        const char *p = vdc_journal_get(o, "path");
+
+        if (!strcmp(o->kind, "image") && p && !strcmp(p, path))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when @dir is the directory of an image entry of @j or one of its
+ * parents (made by the run for --image-dir) */
+static int
+is_image_dir(const vdc_journal *j, const char *dir)
+{
+    g_autofree char *d = g_canonicalize_filename(dir, "/");
+
+    for (guint k = 0; k < j->entries->len; k++) {
+        const vdc_journal_entry *o = g_ptr_array_index(j->entries, k);
+        const char *p = vdc_journal_get(o, "path");
+        g_autofree char *ip = NULL;
+
+        if (strcmp(o->kind, "image") || !p || !g_path_is_absolute(p))
+            continue;
+        ip = g_canonicalize_filename(p, "/");
+        if (strcmp(ip, d) && path_within(ip, d))
+            return 1;
+    }
+    return 0;
+}
+
+int
+vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
+{
+    char root[PATH_MAX];
+
+    if (!realpath(run_dir, root)) {
+        vdc_error("%s: %s: expected a result directory", run_dir, g_strerror(errno));
+        return -1;
+    }
+    for (guint k = 0; k < j->entries->len; k++) {
+        const vdc_journal_entry *e = g_ptr_array_index(j->entries, k);
+        const char *p = NULL, *why = NULL;
+        g_autofree char *r = NULL;
+
+        if (!strcmp(e->kind, "domain")) {
+            p = vdc_journal_get(e, "name");
+            if (!p || !g_str_has_prefix(p, "vmdiskcmp-") || !vdc_journal_get(e, "driver"))
+                why = "expected a driver and a domain named vmdiskcmp-*";
+        } else if (!strcmp(e->kind, "lv")) {
+            p = vdc_journal_get(e, "lv");
+            if (!p || !g_str_has_prefix(p, "vmdiskcmp-") || !vdc_journal_get(e, "vg"))
+                why = "expected a VG and an LV named vmdiskcmp-*";
+        } else if (!strcmp(e->kind, "image")) {
+            g_autofree char *base = NULL;
+
+            if (!(p = entry_abs_path(j->path, e, "path")))
+                return -1;
+            base = g_path_get_basename(p);
+            if (!g_str_has_prefix(base, "vmdiskcmp-") ||
+                !(g_str_has_suffix(base, ".raw") || g_str_has_suffix(base, ".qcow2")))
+                why = "expected an image named vmdiskcmp-*.raw or vmdiskcmp-*.qcow2";
+        } else if (!strcmp(e->kind, "loop")) {
+            p = vdc_journal_get(e, "file");
+            if (!p || !is_journal_image(j, p))
+                why = "expected the backing file to be an image of this journal";
+        } else if (!strcmp(e->kind, "mount") || !strcmp(e->kind, "file") ||
+                   !strcmp(e->kind, "dir")) {
+            const char *key = strcmp(e->kind, "mount") ? "path" : "dir";
+
+            if (!(p = entry_abs_path(j->path, e, key)))
+                return -1;
+            r = resolve_path(p);
+            if (!path_within(r, root) && !(!strcmp(e->kind, "dir") && is_image_dir(j, p)))
+                why = !strcmp(e->kind, "dir")
+                    ? "expected a directory inside the result directory or of an image"
+                    : "expected a path inside the result directory";
+            else if (!strcmp(r, root))
+                why = "expected a path inside the result directory, not the directory itself";
+        } else {
+            why = "expected domain, image, lv, loop, mount, dir or file";
+        }
+        if (why) {
+            vdc_error("journal %s: entry %u (%s %s): not created by vmdiskcmp: %s; nothing touched",
+                      j->path, e->seq, e->kind, p ? p : "", why);
+            return -1;
+        }
     }
     return 0;
 }

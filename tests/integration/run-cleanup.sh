@@ -16,7 +16,7 @@ work=$(mktemp -d)
 other=
 cleanup() {
     grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo && umount "$work/out/mnt-dom0"
-    for l in $(losetup -j "$work/img.raw" | cut -d: -f1); do losetup -d "$l"; done
+    for l in $(losetup -j "$work/vmdiskcmp-crashed-image.raw" | cut -d: -f1); do losetup -d "$l"; done
     [ -n "$other" ] && losetup -d "$other"
     rm -rf "$work"
 }
@@ -24,10 +24,10 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 mkdir -p "$work/out/mnt-dom0"
-truncate -s 64M "$work/img.raw"
+truncate -s 64M "$work/vmdiskcmp-crashed-image.raw"
 truncate -s 16M "$work/other.raw"
 echo keep > "$work/keep-me"
-loop=$(losetup -f --show "$work/img.raw") || fail "losetup failed"
+loop=$(losetup -f --show "$work/vmdiskcmp-crashed-image.raw") || fail "losetup failed"
 other=$(losetup -f --show "$work/other.raw") || fail "losetup failed"
 mkfs.ext4 -q -F "$loop" || fail "mkfs.ext4 failed"
 mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
@@ -37,10 +37,10 @@ mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
 esc() { printf '%s' "$1" | sed 's|/|%2F|g'; }
 cat > "$work/out/journal" <<EOF
 vmdiskcmp-journal 1
-add 1 image path=$(esc "$work/img.raw")
+add 1 image path=$(esc "$work/vmdiskcmp-crashed-image.raw")
 done 1
 kept 1
-add 2 loop file=$(esc "$work/img.raw")
+add 2 loop file=$(esc "$work/vmdiskcmp-crashed-image.raw")
 done 2
 add 3 file path=$(esc "$work/out/control-0.img")
 done 3
@@ -56,8 +56,8 @@ EOF
 grep -qF "6 object(s) pending, 0 left" "$work/log" || { cat "$work/log"; fail "cleanup did not report 6 removed"; }
 grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo && fail "mount left"
 [ -e "$work/out/mnt-dom0" ] && fail "mount point left"
-losetup -j "$work/img.raw" | grep -q . && fail "loop device left"
-[ -e "$work/img.raw" ] && fail "image left"
+losetup -j "$work/vmdiskcmp-crashed-image.raw" | grep -q . && fail "loop device left"
+[ -e "$work/vmdiskcmp-crashed-image.raw" ] && fail "image left"
 [ -e "$work/out/control-0.img" ] && fail "control disk left"
 [ "$(cat "$work/keep-me")" = keep ] || fail "a file not in the journal was touched"
 losetup "$other" >/dev/null 2>&1 || fail "a loop device not in the journal was detached"
@@ -73,9 +73,47 @@ grep -qF "0 object(s) pending, 0 left" "$work/log" || fail "second cleanup found
 printf 'vmdiskcmp-journal 1\nadd 1 image path=%s\nundone 9\n' "$(esc "$work/keep-me")" > "$work/out/journal"
 rc=0
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
-[ "$rc" = 1 ] || fail "malformed journal: exit status $rc, expected 1"
+[ "$rc" = 2 ] || fail "malformed journal: exit status $rc, expected 2"
 grep -q "journal.*:3: malformed line" "$work/log" || fail "malformed journal: $(cat "$work/log")"
 [ -e "$work/keep-me" ] || fail "malformed journal: a file was removed"
+
+# bug cleanup-trusts-foreign-journal: a journal naming what vmdiskcmp
+# never creates (a file, a mount or a directory outside the result
+# directory, an image not named vmdiskcmp-*, a loop device over another
+# file, a relative path) is refused whole: exit 2, one line, nothing
+# touched.  (It used to unlink /etc/hostname and unmount /proc.)
+mkdir -p "$work/victim/sub" "$work/out/mnt-dom0"
+echo keep > "$work/victim/file"
+cp "$work/victim/file" "$work/victim/vmdiskcmp-x.raw"
+: > "$work/out/control-0.img"
+ln -sfn "$work/victim" "$work/out/link"
+foreign() {
+    printf 'vmdiskcmp-journal 1\nadd 1 file path=%s\ndone 1\n%s\n' \
+        "$(esc "$work/out/control-0.img")" "$1" > "$work/out/journal"
+    rc=0
+    "$VMDISKCMP" cleanup "$work/out" > "$work/stdout" 2> "$work/log" || rc=$?
+    [ "$rc" = 2 ] || fail "foreign journal entry '$1': exit status $rc, expected 2"
+    [ "$(wc -l < "$work/log")" = 1 ] || fail "foreign journal entry '$1': not one line: $(cat "$work/log")"
+    grep -q "$2" "$work/log" || fail "foreign journal entry '$1': message: $(cat "$work/log")"
+    [ -e "$work/out/control-0.img" ] || fail "foreign journal entry '$1': the journal's own file was removed"
+    [ "$(cat "$work/victim/file")" = keep ] || fail "foreign journal entry '$1': a foreign file was removed"
+    [ -e "$work/victim/vmdiskcmp-x.raw" ] || fail "foreign journal entry '$1': a foreign image was removed"
+    [ -d "$work/victim/sub" ] || fail "foreign journal entry '$1': a foreign directory was removed"
+}
+foreign "add 2 file path=$(esc "$work/victim/file")" "not created by vmdiskcmp: expected a path inside the result directory"
+foreign "add 2 file path=$(esc "$work/out/../victim/file")" "expected a path inside the result directory"
+foreign "add 2 file path=$(esc "$work/out/link/file")" "expected a path inside the result directory"
+foreign "add 2 image path=$(esc "$work/victim/file")" "expected an image named vmdiskcmp-"
+foreign "add 2 dir path=$(esc "$work/victim/sub")" "expected a directory inside the result directory or of an image"
+# (a mount point outside that is not mounted: the old code would have
+# unmounted whatever was there, /proc included)
+foreign "add 2 mount dir=$(esc "$work/victim/sub") source=proc" "(mount $work/victim/sub): not created by vmdiskcmp"
+foreign "add 2 loop file=$(esc "$work/victim/file")" "expected the backing file to be an image of this journal"
+foreign "add 2 lv vg=vg0 lv=root" "expected a VG and an LV named vmdiskcmp-"
+foreign "add 2 domain driver=mock uri= name=production-db" "expected a driver and a domain named vmdiskcmp-"
+foreign "add 2 file path=control-0.img" "expected an absolute path"
+rm -rf "$work/victim" "$work/out/link"
+echo "ok: foreign journal entries refused"
 
 # --all: every journal under --results, nothing else
 mkdir -p "$work/results/r1" "$work/results/r2"

@@ -54,4 +54,16 @@ grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.j
     --guest-image /g.img --out "$work/out" > "$work/plan" || fail "--dry-run (libvirt) failed"
 grep -q "<domain type='qemu'>" "$work/plan" || fail "--dry-run --accel tcg: expected a qemu (TCG) domain"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+
+# bug run-relative-paths: relative --out, --image-dir and --guest-image
+# went into the journal and the domain as given, so `vmdiskcmp cleanup`
+# from another directory (and libvirtd, in its own) looked elsewhere.
+# They are made absolute against the current directory.
+(cd "$work" && "$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg \
+    --image --dom0 --guest-image g.img --out rel-out --image-dir rel-img) > "$work/plan" ||
+    fail "--dry-run with relative paths failed"
+grep -q "\"path\" : \"$work/rel-img/vmdiskcmp-" "$work/plan" || fail "--image-dir not made absolute"
+grep -q "<source file='$work/g.img'/>" "$work/plan" || fail "--guest-image not made absolute"
+grep -q "$work/rel-out/control-N.img" "$work/plan" || fail "--out not made absolute"
+[ ! -e "$work/rel-out" ] && [ ! -e "$work/rel-img" ] || fail "--dry-run created a directory"
 echo "ok"
