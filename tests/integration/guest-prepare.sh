@@ -5,7 +5,8 @@
 # proves a second prepare is a cache hit that launches no appliance
 # (LIBGUESTFS_HV=/bin/false would make any launch fail), exports with --out
 # and reuses the exported prepared image without an appliance.  Bad input
-# exits 2.  Failure-log collection copies the preparation note out of the
+# exits 2.  A hung appliance is killed at --timeout with all its processes.
+# Failure-log collection copies the preparation note out of the
 # image read-only.  Run time here: about 2-3 minutes (three appliance
 # launches: prepare, the guestfish check, log collection).
 set -eu
@@ -94,6 +95,22 @@ LIBGUESTFS_HV=/bin/false timeout 300 "$VMDISKCMP" prepare -q --guest-image "$GUE
 set -e
 [ $rc = 1 ] || fail "a changed runner hit the cache (rc $rc)"
 [ "$(ls "$tmp/cache" | wc -l)" = 1 ] || fail "a failed prepare left a cache entry: $(ls -a "$tmp/cache")"
+
+# a hung appliance (a "QEMU" that never answers) is killed at --timeout,
+# with everything it started, and leaves no cache entry
+hang=987$$
+printf '#!/bin/sh\nexec sleep %s\n' "$hang" > "$tmp/hang-qemu"
+chmod +x "$tmp/hang-qemu"
+set +e
+LIBGUESTFS_HV="$tmp/hang-qemu" timeout 120 "$VMDISKCMP" prepare -q --guest-image "$GUEST_TEMPLATE" \
+    --agent "$VDC_AGENT" --runner "$tmp/runner2" --cache-dir "$tmp/cache" --timeout 5 \
+    > /dev/null 2>"$tmp/p6.err"; rc=$?
+set -e
+[ $rc = 1 ] || fail "hung appliance: rc $rc (124: vmdiskcmp itself hung)"
+grep -q 'no answer within 5 s: killed' "$tmp/p6.err" || fail "hung appliance: $(cat "$tmp/p6.err")"
+sleep 1
+pgrep -f "sleep $hang" >/dev/null && fail "the hung appliance's processes survived"
+[ "$(ls "$tmp/cache" | wc -l)" = 1 ] || fail "a killed prepare left a cache entry: $(ls -a "$tmp/cache")"
 
 # ---- export with --out, then reuse the exported image with no appliance ------------
 LIBGUESTFS_HV=/bin/false timeout 120 "$VMDISKCMP" prepare -q --guest-image "$GUEST_TEMPLATE" \
