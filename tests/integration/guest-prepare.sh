@@ -1,14 +1,14 @@
 #!/bin/sh
 # vmdiskcmp prepare with the real libguestfs appliance (TCG): builds the
-# guest template (twice: the recipe must be reproducible), prepares it into a fresh cache, checks the agent and the
-# runner are inside (byte for byte) and started by the template's init, then
-# proves a second prepare is a cache hit that launches no appliance
-# (LIBGUESTFS_HV=/bin/false would make any launch fail), exports with --out
-# and reuses the exported prepared image without an appliance.  Bad input
-# exits 2.  A hung appliance is killed at --timeout with all its processes.
-# Failure-log collection copies the preparation note out of the
-# image read-only.  Run time here: about 2-3 minutes (three appliance
-# launches: prepare, the guestfish check, log collection).
+# guest template (twice: the recipe must be reproducible), prepares it into
+# a fresh cache, checks the agent and the runner are inside (byte for byte)
+# and started by the template's init, collects the failure logs read-only,
+# then proves a second prepare is a cache hit that launches no appliance
+# (LIBGUESTFS_HV=/bin/false would make any launch fail), that a changed
+# runner misses the cache, that a hung appliance is killed at --timeout with
+# all its processes, and exports with --out and reuses the exported image
+# without an appliance.  Bad input exits 2.  Run time here: about 1.5-2.5
+# minutes (three appliance launches: prepare, guestfish, log collection).
 set -eu
 . "$top_srcdir/tests/integration/guest-common.sh"
 
