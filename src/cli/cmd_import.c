@@ -7,9 +7,11 @@
  * exit 2, nothing written.  Exit 1 when the output cannot be written. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib.h>
 
@@ -41,6 +43,58 @@ import_usage(FILE *f)
             "Exit status: 0 ok, 1 output not written, 2 bad input (nothing written).\n");
 }
 
+/* OUT may be written only when it is new, or a result document (what an
+ * earlier import or run wrote), and not one of the inputs: never over a
+ * user's file.  0, or -1 after one vdc_error (bad input, exit 2). */
+static int
+check_output(const char *out, char **files, int n_files)
+{
+    struct stat so, si;
+    g_autofree char *head = NULL;
+    FILE *f;
+    size_t n;
+    int i;
+
+    if (!strcmp(out, "-"))
+        return 0;
+    if (!*out) {
+        vdc_error("import: --output: expected a file name (or - for standard output)");
+        return -1;
+    }
+    if (stat(out, &so) < 0) {
+        if (errno == ENOENT)
+            return 0;
+        vdc_error("import: --output %s: %s", out, g_strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(so.st_mode)) {
+        vdc_error("import: --output %s: is a directory: expected a file name", out);
+        return -1;
+    }
+    for (i = 0; i < n_files; i++)
+        if (strcmp(files[i], "-") && stat(files[i], &si) == 0 &&
+            si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+            vdc_error("import: --output %s: is also the input %s: expected another file", out, files[i]);
+            return -1;
+        }
+    if (!S_ISREG(so.st_mode)) {
+        vdc_error("import: --output %s: exists and is not a regular file: refusing to overwrite it", out);
+        return -1;
+    }
+    head = g_malloc0(4097);
+    f = fopen(out, "r");
+    n = f ? fread(head, 1, 4096, f) : 0;
+    if (f)
+        fclose(f);
+    if (!strstr(head, "\"vmdiskcmp-result\"") || *g_strchug(head) != '{') {
+        vdc_error("import: --output %s: exists and is not a vmdiskcmp result document: "
+                  "refusing to overwrite it (move it away, or choose another name)", out);
+        return -1;
+    }
+    (void)n;
+    return 0;
+}
+
 int
 vdc_cmd_import(int argc, char **argv)
 {
@@ -62,7 +116,8 @@ vdc_cmd_import(int argc, char **argv)
     int c, i, n, total = 0, rc = VDC_EXIT_USAGE;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:o:f:k:w:qh", opts, NULL)) != -1) {
+    opterr = 0;    /* one line of our own, not getopt's message and the usage */
+    while ((c = getopt_long(argc, argv, ":t:o:f:k:w:qh", opts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
         case 'k':
@@ -88,7 +143,17 @@ vdc_cmd_import(int argc, char **argv)
             break;
         case 'q': vdc_set_quiet(1); break;
         case 'h': import_usage(stdout); return VDC_EXIT_OK;
-        default: import_usage(stderr); return VDC_EXIT_USAGE;
+        case ':':
+            vdc_error("import: %s: expected a value (see vmdiskcmp import --help)", argv[optind - 1]);
+            return VDC_EXIT_USAGE;
+        default:
+            if (optopt)
+                vdc_error("import: unknown option -%c: expected one of the options of "
+                          "vmdiskcmp import --help", optopt);
+            else
+                vdc_error("import: unknown option %s: expected one of the options of "
+                          "vmdiskcmp import --help", argv[optind - 1]);
+            return VDC_EXIT_USAGE;
         }
     }
     if (optind >= argc) {
@@ -99,6 +164,16 @@ vdc_cmd_import(int argc, char **argv)
         vdc_error("import: --target: expected a non-empty name");
         return VDC_EXIT_USAGE;
     }
+    if (target && !vdc_target_name_ok(target)) {
+        vdc_error("import: --target: expected printable text of at most %d bytes (no control characters)",
+                  VDC_TARGET_NAME_MAX);
+        return VDC_EXIT_USAGE;
+    }
+    for (i = optind; i < argc; i++)
+        if (!strcmp(argv[i], "-") && g_strv_contains((const char *const *)argv + i + 1, "-")) {
+            vdc_error("import: '-' (standard input) given twice: expected it once");
+            return VDC_EXIT_USAGE;
+        }
     if ((kind || where) && !target) {
         vdc_error("import: --kind and --where describe the --target: expected --target NAME");
         return VDC_EXIT_USAGE;
@@ -119,6 +194,8 @@ vdc_cmd_import(int argc, char **argv)
         if (t && where)
             vdc_set_str(&t->where, where);
     }
+    if (check_output(output, argv + optind, argc - optind) < 0)
+        goto out;    /* rc is still VDC_EXIT_USAGE */
     if (vdc_result_set_save(&rs, output) < 0) {
         rc = VDC_EXIT_FAILURE;
         goto out;

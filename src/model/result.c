@@ -268,6 +268,19 @@ vdc_result_set_find_target(const vdc_result_set *rs, const char *name)
     return NULL;
 }
 
+int
+vdc_target_name_ok(const char *name)
+{
+    const unsigned char *p;
+
+    if (!name || !*name || strlen(name) > VDC_TARGET_NAME_MAX || !g_utf8_validate(name, -1, NULL))
+        return 0;
+    for (p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
 vdc_target *
 vdc_result_set_add_target(vdc_result_set *rs, const char *name)
 {
@@ -275,6 +288,11 @@ vdc_result_set_add_target(vdc_result_set *rs, const char *name)
 
     if (!name || !*name) {
         vdc_error("result set: a target needs a non-empty name");
+        return NULL;
+    }
+    if (!vdc_target_name_ok(name)) {
+        vdc_error("result set: target name: expected printable text of at most %d bytes",
+                  VDC_TARGET_NAME_MAX);
         return NULL;
     }
     if (vdc_result_set_find_target(rs, name)) {

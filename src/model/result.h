@@ -293,8 +293,14 @@ void vdc_set_str(char **dst, const char *src);
 /* Target named @name, or NULL. */
 vdc_target *vdc_result_set_find_target(const vdc_result_set *rs, const char *name);
 
+/* 1 when @name can name a target: non-empty, valid UTF-8, no control
+ * characters (a newline or a tab would break every line-oriented report
+ * and error message), at most VDC_TARGET_NAME_MAX bytes; else 0. */
+#define VDC_TARGET_NAME_MAX 256
+int vdc_target_name_ok(const char *name);
+
 /* Add a target named @name (other members absent).  Returns it, or NULL
- * after vdc_error when the name is empty or already used. */
+ * after vdc_error when the name is not vdc_target_name_ok or already used. */
 vdc_target *vdc_result_set_add_target(vdc_result_set *rs, const char *name);
 
 /* Append a run for @target with repetition = number of runs of that target

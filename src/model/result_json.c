@@ -398,6 +398,11 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
         path_push(c, "target", &saved);
         return load_fail(c, "expected a non-empty string");
     }
+    if (!vdc_target_name_ok(r->target)) {
+        path_push(c, "target", &saved);
+        return load_fail(c, "expected printable text of at most %d bytes (no control characters)",
+                         VDC_TARGET_NAME_MAX);
+    }
     if (!r->status) {
         vdc_set_str(&r->status, "ok");
     } else if (strcmp(r->status, "ok") && strcmp(r->status, "failed") &&
@@ -455,6 +460,11 @@ load_target(load_ctx *c, JsonNode *n, vdc_result_set *rs)
         goto out;
     if (!*tmp.name) {
         load_fail(c, "name: expected a non-empty string");
+        goto out;
+    }
+    if (!vdc_target_name_ok(tmp.name)) {
+        load_fail(c, "name: expected printable text of at most %d bytes (no control characters)",
+                  VDC_TARGET_NAME_MAX);
         goto out;
     }
     if (vdc_result_set_find_target(rs, tmp.name)) {

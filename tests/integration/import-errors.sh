@@ -62,6 +62,48 @@ check_usage "cannot read /nonexistent/x.txt" /nonexistent/x.txt --target t
 check_usage "--kind 'disk': expected image, lvm, block, dom0 or imported" --kind disk --target t "$good"
 check_usage "--where 'cloud': expected domU, dom0 or host" --where cloud --target t "$good"
 check_usage "--kind and --where describe the --target" --kind lvm "$good"
+# bug import-option-spew: an unknown option printed getopt's line and the
+# whole usage (18 lines); now one line
+check_one_line() {
+    expect=$1; shift
+    check_usage "$expect" "$@"
+    [ "$(wc -l < "$work/stderr")" = 1 ] || { cat "$work/stderr" >&2; fail "import $*: not one line"; }
+}
+check_one_line "unknown option --bogus" --bogus "$good" --target t
+check_one_line "unknown option -Z" -Z "$good" --target t
+check_one_line "-t: expected a value" "$good" -t
+# bug import-target-control-chars: a newline in --target went into every
+# report and error line
+check_one_line "--target: expected printable text" -q "$good" --target "$(printf 'a\nb')"
+check_one_line "'-' (standard input) given twice" - - --target t
+# bug import-output-clobbers: -o replaced the input itself, a user's file,
+# or (renamed over it) a device node such as /dev/null; a directory or an
+# empty name were runtime failures.  Now bad input, nothing written.
+cp "$good" "$work/in.txt"
+cp "$good" "$work/in-copy.txt"
+check_one_line "--output $work/in.txt: is also the input" -q "$work/in.txt" --target t -o "$work/in.txt"
+cmp -s "$work/in.txt" "$work/in-copy.txt" || fail "-o INPUT: the input was overwritten"
+ln -s "$work/in.txt" "$work/link.json"
+check_one_line "is also the input" -q "$work/in.txt" --target t -o "$work/link.json"
+cmp -s "$work/in.txt" "$work/in-copy.txt" || fail "-o LINK-TO-INPUT: the input was overwritten"
+echo "my notes" > "$work/notes.json"
+check_one_line "exists and is not a vmdiskcmp result document: refusing to overwrite it" \
+    -q "$good" --target t -o "$work/notes.json"
+[ "$(cat "$work/notes.json")" = "my notes" ] || fail "-o FOREIGN: overwritten"
+mkfifo "$work/fifo"
+check_one_line "exists and is not a regular file" -q "$good" --target t -o "$work/fifo"
+[ -p "$work/fifo" ] || fail "-o FIFO: replaced"
+mkdir "$work/dir"
+check_one_line "is a directory: expected a file name" -q "$good" --target t -o "$work/dir"
+check_one_line "--output: expected a file name" -q "$good" --target t -o ""
+# overwriting our own earlier output is fine
+"$VMDISKCMP" import -q "$good" --target t -o "$work/ours.json" || fail "import to a new file"
+"$VMDISKCMP" import -q "$good" --target u -o "$work/ours.json" || fail "import over our own output"
+grep -q '"target": "u"' "$work/ours.json" || fail "import over our own output: not rewritten"
+[ -z "$(ls -A "$work" | grep -v -e '^in.txt$' -e '^in-copy.txt$' -e '^link.json$' -e '^notes.json$' \
+    -e '^fifo$' -e '^dir$' -e '^ours.json$' -e '^stdout$' -e '^stderr$' -e '^keep.json$')" ] ||
+    fail "temporary files left: $(ls -A "$work")"
+
 # output that cannot be written: exit 1, nothing left behind
 "$VMDISKCMP" import -q "$good" --target t -o /nonexistent-dir/out.json 2> "$work/stderr"
 [ $? = 1 ] || fail "unwritable output: expected exit 1"
