@@ -227,6 +227,14 @@ set_option(vdc_run_opts *o, const opt_def *d, const char *arg)
             vdc_error("--%s '%s': expected a size such as 512M, 4G or a number of MiB", d->name, arg);
             return -1;
         }
+        /* the agent's -s and the disks are whole MiB (a 1k --dom0-size used
+         * to become `-s 0`: no sequential tests at all); at most 1 PiB keeps
+         * the size arithmetic (+25 %, + 64 MiB) far from overflow */
+        if (strcmp(d->name, "stripe-size") &&
+            ((*(uint64_t *)p & ((1ULL << 20) - 1)) || *(uint64_t *)p > (1ULL << 50))) {
+            vdc_error("--%s '%s': expected a whole number of MiB from 1M to 1024T", d->name, arg);
+            return -1;
+        }
         return 0;
     }
     return -1;
@@ -280,6 +288,17 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
     if (o->lvm && !o->vg) {
         vdc_error("--lvm: expected --vg VG as well");
         return -1;
+    }
+    if (o->vg) {   /* LVM's own rule for VG names (lvm(8) "VALID NAMES") */
+        size_t k, n = strlen(o->vg);
+
+        for (k = 0; k < n && (g_ascii_isalnum(o->vg[k]) || strchr("+_.-", o->vg[k])); k++)
+            ;
+        if (!n || k < n || n > 127 || o->vg[0] == '-' || !strcmp(o->vg, ".") || !strcmp(o->vg, "..")) {
+            vdc_error("--vg '%s': expected a VG name of 1-127 of [A-Za-z0-9+_.-], not starting with '-'",
+                      o->vg);
+            return -1;
+        }
     }
     if ((o->blocks || o->custom) && !o->consent) {
         vdc_error("--block/--target: expected --destroy-data as consent to overwrite the device");

@@ -33,6 +33,15 @@ bad "--image-backend qdisk: expected auto with a QEMU/KVM domain" --image --imag
     --hypervisor libvirt --connect qemu:///system --guest-image /nonexistent
 bad "nothing to run" --runs 2
 bad "unexpected argument 'now'" --image now
+# bug run-sub-mib-size: --size/--dom0-size below or between MiB became the
+# agent's `-s 0` in dom0 (no sequential tests, silently); absurd sizes
+# overflowed nothing only by luck
+bad "--size '1k': expected a whole number of MiB" --image --size 1k
+bad "--dom0-size '1536k': expected a whole number of MiB" --dom0 --dom0-size 1536k
+bad "--size '8388607T': expected a whole number of MiB from 1M to 1024T" --image --size 8388607T
+# bug run-vg-name-unchecked: any --vg was accepted until LVM refused it mid-run
+bad "--vg 'bad vg': expected a VG name" --lvm --vg "bad vg"
+bad "--vg '-x': expected a VG name" --lvm --vg -x
 
 # run --help comes from the same table
 "$VMDISKCMP" run --help > "$work/help" || fail "run --help failed"
