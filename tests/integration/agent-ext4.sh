@@ -46,6 +46,14 @@ grep -q "^itest .*64M::8192:5 *${f10}k " "$SCRATCH/txt" \
 grep -q "1:4096:1024/2" "$SCRATCH/txt" \
     || { cat "$SCRATCH/txt"; fail "bon_csv2txt file line lacks 1:4096:1024/2"; }
 
+# bon_csv2html (same package) reads it too
+html=$(dirname "$BON_CSV2TXT")/bon_csv2html
+if [ -x "$html" ]; then
+    "$html" < "$csv" > "$SCRATCH/html" 2>"$SCRATCH/html.err" \
+        || fail "bon_csv2html failed: $(cat "$SCRATCH/html.err")"
+    grep -q ">itest<" "$SCRATCH/html" || fail "bon_csv2html output lacks the machine name"
+fi
+
 # the JSON carries the same numbers
 j=$SCRATCH/r.json
 grep -q '"format": "vmdiskcmp-result"' "$j" || fail "JSON format member"
