@@ -133,6 +133,43 @@ make_paths_absolute(vdc_run_opts *o)
         make_absolute(&o->dom0_on);
 }
 
+/* Bad input found before anything is created (exit 2): an existing --out,
+ * and input files that are missing or not regular files (a prepared image
+ * without its manifest used to fail after the images were provisioned).
+ * 0 or -1 after one vdc_error. */
+static int
+preflight(const vdc_plan *p, const vdc_run_opts *o)
+{
+    g_autofree char *manifest = o->prepared_image ? g_strconcat(o->prepared_image, ".manifest", NULL)
+                                                  : NULL;
+    const struct { const char *opt, *path; } in[] = {
+        { "--prepared-image", o->prepared_image },
+        { "--prepared-image (its manifest)", manifest },
+        { "--guest-image", o->guest_image },
+        { "--kernel", o->kernel },
+        { "--initrd", o->initrd },
+        { "--agent", o->agent },        /* defaults: checked where needed */
+        { "--runner", o->runner },
+    };
+    size_t i;
+
+    if (g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
+        vdc_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
+        return -1;
+    }
+    for (i = 0; i < G_N_ELEMENTS(in); i++) {
+        if (!in[i].path)
+            continue;
+        if (!g_file_test(in[i].path, G_FILE_TEST_IS_REGULAR) || access(in[i].path, R_OK) < 0) {
+            vdc_error("%s %s: %s: expected a readable file", in[i].opt, in[i].path,
+                      g_file_test(in[i].path, G_FILE_TEST_EXISTS) ? "not a readable regular file"
+                                                                  : "no such file");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int
 vdc_cmd_run(int argc, char **argv)
 {
@@ -185,6 +222,10 @@ vdc_cmd_run(int argc, char **argv)
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
+    if (preflight(&p, &o) < 0) {
+        rc = VDC_EXIT_USAGE;
+        goto out;
+    }
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
                  p.n_targets, p.n_steps, p.n_boots, p.out_dir);
     rc = vdc_run_plan(&p, &s, &env);

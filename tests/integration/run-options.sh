@@ -64,6 +64,25 @@ grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.j
 grep -q "<domain type='qemu'>" "$work/plan" || fail "--dry-run --accel tcg: expected a qemu (TCG) domain"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
 
+# bug run-late-input-errors: an existing --out and a --prepared-image
+# without its manifest were found only after storage was provisioned
+# (exit 1); now bad input, exit 2, nothing created (mock driver, no VM)
+mkdir "$work/exists"
+: > "$work/prep.img"
+rc=0
+"$VMDISKCMP" --hypervisor mock --image --size 1M --runs 1 --prepared-image "$work/prep.img" \
+    --image-dir "$work/img" --out "$work/exists" > /dev/null 2> "$work/stderr" || rc=$?
+[ "$rc" = 2 ] || fail "existing --out: exit status $rc, expected 2"
+grep -q -- "--out $work/exists: exists: expected a new directory" "$work/stderr" || fail "existing --out: $(cat "$work/stderr")"
+rc=0
+"$VMDISKCMP" --hypervisor mock --image --size 1M --runs 1 --prepared-image "$work/prep.img" \
+    --image-dir "$work/img" --out "$work/new" > /dev/null 2> "$work/stderr" || rc=$?
+[ "$rc" = 2 ] || fail "prepared image without manifest: exit status $rc, expected 2"
+[ "$(wc -l < "$work/stderr")" = 1 ] || fail "prepared image without manifest: not one line: $(cat "$work/stderr")"
+grep -q "prep.img.manifest: no such file" "$work/stderr" || fail "prepared image without manifest: $(cat "$work/stderr")"
+[ ! -e "$work/new" ] && [ ! -e "$work/img" ] || fail "prepared image without manifest: created something"
+rmdir "$work/exists"; rm -f "$work/prep.img"
+
 # bug run-relative-paths: relative --out, --image-dir and --guest-image
 # went into the journal and the domain as given, so `vmdiskcmp cleanup`
 # from another directory (and libvirtd, in its own) looked elsewhere.
