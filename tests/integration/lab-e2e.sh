@@ -69,8 +69,8 @@ if [ "$controller" = yes ]; then
     main=$work/main
     timeout 3600 "$VMDISKCMP" lab run --out "$main" --prepared "$work/guest.img" --timeout 3000 -- \
         --hypervisor libxl --image --image-backend auto,qdisk --lvm --dom0 --vg lab --runs 3 --seed 42 \
-        --guest-memory 128 --agent-ram 32 --size 64M --dom0-ram 32 --dom0-size 64M \
-        --agent-options "-n 0" --timeout 900
+        --guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M \
+        --agent-options "-n 0 -f" --timeout 1200
     rc=$?
     echo "lab run (main job): $(( $(date +%s) - t1 )) s (exit $rc)"
     cat "$main/lab/stages.txt" 2>/dev/null
