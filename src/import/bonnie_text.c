@@ -29,6 +29,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "import/import.h"
 #include "import/import_priv.h"
 
 typedef enum {
@@ -622,6 +623,11 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
             goto out;
         }
         g_free(line);
+        if (c.rs->n_runs > VDC_IMPORT_MAX_RUNS) {
+            vdc_import_fail(&c.pos, "more than %d runs: expected at most %d runs per file",
+                            VDC_IMPORT_MAX_RUNS, VDC_IMPORT_MAX_RUNS);
+            goto out;
+        }
         p = nl ? nl + 1 : end;
     }
     if (c.pending_header) {

@@ -38,6 +38,11 @@ typedef enum {
     VDC_IMPORT_TABLE,         /* bonnie++ / bonnie 1.x tables only */
 } vdc_import_format;
 
+/* At most this many runs from one bonnie++ text file: a real file holds a
+ * few (bonnie++ -x N); appending a run counts the target's runs, so a
+ * 200 000-line file took 10 minutes and 6 GiB before this limit. */
+#define VDC_IMPORT_MAX_RUNS 10000
+
 /* Parse a --format argument: auto, json, text, csv, table.  Returns 0 or
  * -1 (no message). */
 int vdc_import_format_parse(const char *s, vdc_import_format *out);

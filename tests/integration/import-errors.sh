@@ -104,6 +104,15 @@ grep -q '"target": "u"' "$work/ours.json" || fail "import over our own output: n
     -e '^fifo$' -e '^dir$' -e '^ours.json$' -e '^stdout$' -e '^stderr$' -e '^keep.json$')" ] ||
     fail "temporary files left: $(ls -A "$work")"
 
+# bug import-quadratic-runs: 200 000 CSV lines took 10 minutes and 6 GiB
+# (each appended run counted its target's runs); one file now holds at
+# most 10000 runs (~2 s here)
+line=$(head -1 "$top_srcdir/tests/golden/import/bonnie2.00a-q.csv")
+awk -v l="$line" 'BEGIN { for (i = 0; i < 10001; i++) print l }' > "$work/many.csv"
+check_one_line "many.csv:10001: more than 10000 runs: expected at most 10000 runs per file" \
+    -q "$work/many.csv" --target t
+rm -f "$work/many.csv"
+
 # output that cannot be written: exit 1, nothing left behind
 "$VMDISKCMP" import -q "$good" --target t -o /nonexistent-dir/out.json 2> "$work/stderr"
 [ $? = 1 ] || fail "unwritable output: expected exit 1"
