@@ -1,70 +1,81 @@
 #!/bin/sh
-# The README's first command, interim version (issue 2): until the main job
-# (`vmdiskcmp --image --lvm --dom0` in the emulated Xen lab) exists, this
-# installs the dependencies, builds, and runs the guest agent once on a
-# scratch ext4 filesystem, printing its bonnie++-style table.
-#
-# Measurement set-up (doc/performance.md, MACHINE-NOTES "Measuring disks
-# here"): a 2 GiB sparse image on a loop device with --direct-io=on, ext4,
-# mounted; the agent sized for 256 MiB of RAM (-r 256: 512 MiB test file)
-# inside a memory cgroup limited to 256 MiB, page cache dropped before each
-# test.  Everything is torn down on exit, even on SIGINT.
-# Result JSON: results/agent-DATE.json.  Run as root.  Takes ~1 minute.
+# The README's main-job command (issue 5): from a fresh Debian 12 machine,
+# as root:
+#   1. install the dependencies (scripts/packages.d/), build in ./_build;
+#   2. build the default guest template and prepare it (agent + runner put
+#      in with libguestfs, on this machine, cached);
+#   3. on a Xen dom0 (/proc/xen/capabilities says control_d): run
+#      `vmdiskcmp --image --lvm --dom0` here, with the VG from $VDC_VG (or
+#      the VG with the most free space);
+#      elsewhere: build the emulated Xen lab if needed (doc/lab.md) and run
+#      the same job inside it, `--vg lab`, sizes that fit the lab;
+#   4. print where the report is.
+# Runs: $VDC_RUNS (default 3, at least 3).  Extra vmdiskcmp arguments may
+# follow on the command line, e.g. `sh scripts/main-job.sh --image-backend auto,qdisk`.
+# Results: results/DATE-HOST/ (dom0) or results/lab-DATE/ (lab; DIR/result/
+# holds the report, DIR/lab/ the serial log).  Lab time on this kind of
+# machine: see doc/lab.md.  Exit status: vmdiskcmp's.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 [ "$(id -u)" = 0 ] || { echo "main-job.sh: run as root" >&2; exit 2; }
-# Mount in a private mount namespace: a namespace someone else creates
-# meanwhile (libvirt starts each QEMU in one) would otherwise copy our mount
-# and keep the loop device busy after we unmount it.
-if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
-    VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$top/scripts/main-job.sh" "$@"
-fi
+runs=${VDC_RUNS:-3}
+[ "$runs" -ge 3 ] 2>/dev/null || { echo "main-job.sh: VDC_RUNS=$runs: expected at least 3" >&2; exit 2; }
 
 sh scripts/install-deps.sh
 [ -x configure ] || ./autogen.sh
 mkdir -p _build
 (cd _build && { [ -f Makefile ] || ../configure; } && make -j"$(nproc)")
-agent=$top/_build/guest-agent/vmdiskcmp-agent
+b=$top/_build
+vmdiskcmp=$b/src/vmdiskcmp
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
-work=$(mktemp -d /tmp/vdc-main.XXXXXX)
-img=$work/disk.img
-dev= mnt= cg=
-cleanup() {
-    trap - EXIT INT TERM
-    [ -n "$mnt" ] && umount "$mnt" 2>/dev/null || true
-    # detach only if the (shared) loop device still backs our image
-    [ -n "$dev" ] && [ "$(losetup -n -O BACK-FILE "$dev" 2>/dev/null)" = "$img" ] \
-        && losetup -d "$dev" 2>/dev/null || true
-    [ -n "$cg" ] && rmdir "$cg" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT TERM
-
-truncate -s 2G "$img"
-dev=$(losetup -f --show --direct-io=on "$img")
-mkfs.ext4 -q -F "$dev"
-mkdir "$work/mnt"
-mount "$dev" "$work/mnt"
-mnt=$work/mnt
-
-# memory cgroup (v1 here, v2 elsewhere) so the page cache cannot hold the file
-limit=$((256 * 1024 * 1024))
-v1=/sys/fs/cgroup/memory$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup)
-if [ -w "$v1" ] && mkdir "$v1/vdc-main-$$" 2>/dev/null; then
-    cg=$v1/vdc-main-$$
-    echo "$limit" > "$cg/memory.limit_in_bytes"
-elif [ -f /sys/fs/cgroup/cgroup.controllers ] && mkdir "/sys/fs/cgroup/vdc-main-$$" 2>/dev/null; then
-    cg=/sys/fs/cgroup/vdc-main-$$
-    echo "$limit" > "$cg/memory.max"
-else
-    echo "main-job.sh: no memory cgroup: the page cache may inflate the numbers" >&2
+# the guest: template + prepare on this machine (never inside the lab)
+sh templates/guest/build-template.sh "$b/guest-template" >/dev/null
+if [ ! -e /dev/kvm ] || grep -qs control_d /proc/xen/capabilities; then
+    # no usable KVM: libguestfs must emulate (MACHINE-NOTES.md)
+    export LIBGUESTFS_BACKEND=${LIBGUESTFS_BACKEND:-direct}
+    export LIBGUESTFS_BACKEND_SETTINGS=${LIBGUESTFS_BACKEND_SETTINGS:-force_tcg}
 fi
+# prepare is cached by (template, agent, runner): a repeat launches no
+# appliance and only copies the prepared image out again
+prepared=$b/main-job-guest/guest.img
+rm -rf "$b/main-job-guest"
+mkdir -p "$b/main-job-guest"
+timeout 1200 "$vmdiskcmp" prepare -q --guest-image "$b/guest-template/guest.img" \
+    --agent "$b/guest-agent/vmdiskcmp-agent" --runner "$b/guest-agent/vmdiskcmp-runner" \
+    --cache-dir "$b/prepare-cache" --out "$prepared" >/dev/null
 
 mkdir -p results
-json=$top/results/agent-$(date -u +%Y%m%dT%H%M%SZ).json
-sh -c '[ -z "$1" ] || echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$cg" \
-    "$agent" -d "$mnt" -r 256 -n 4 --drop-caches --target scratch-ext4 \
-    --json "$json"
-echo "main-job.sh: result JSON in $json"
+if grep -qs control_d /proc/xen/capabilities; then
+    vg=${VDC_VG:-$(vgs --noheadings --units b --nosuffix -o vg_name,vg_free 2>/dev/null |
+                   sort -k2 -n -r | awk 'NR == 1 { print $1 }')}
+    [ -n "$vg" ] || { echo "main-job.sh: no LVM volume group: set VDC_VG" >&2; exit 2; }
+    out=results/$stamp-$(hostname)
+    set +e
+    "$vmdiskcmp" --image --lvm --dom0 --vg "$vg" --runs "$runs" --guest-image "$prepared" \
+        --agent "$b/guest-agent/vmdiskcmp-agent" --runner "$b/guest-agent/vmdiskcmp-runner" \
+        --out "$out" "$@"
+    rc=$?
+    set -e
+    report=$out
+else
+    out=results/lab-$stamp
+    echo "main-job.sh: not a Xen dom0: running the main job in the emulated Xen lab (doc/lab.md)" >&2
+    set +e
+    # lab sizes: 32 MiB test files, no per-char tests (-f: one syscall per
+    # byte in a PV domU under TCG takes hours), no small-file tests (-n 0)
+    "$vmdiskcmp" lab run --out "$out" --prepared "$prepared" --timeout 5400 -- \
+        --hypervisor libxl --image --lvm --dom0 --vg lab --runs "$runs" \
+        --guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M \
+        --agent-options "-n 0 -f" --timeout 1200 "$@"
+    rc=$?
+    set -e
+    report=$out/result
+fi
+if [ -f "$report/report.txt" ]; then
+    echo "main-job.sh: report in $top/$report/ (report.txt, report.html, result.json)"
+else
+    echo "main-job.sh: no report was written (exit $rc); logs in $top/$out/" >&2
+fi
+exit $rc

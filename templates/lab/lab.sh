@@ -173,6 +173,11 @@ run)
         echo 'cd "$LAB_IN/files" || exit 1'
         echo '# libxl times hotplug scripts out after 40 s: see xen-block-lab'
         echo 'cp /etc/xen/scripts/block /etc/xen/scripts/block.xen && install -m 755 "$LAB_IN/xen-block-lab" /etc/xen/scripts/block'
+        echo '# every domU console (xenconsoled logs) also goes to the serial log, live'
+        echo '( seen=; while :; do for f in /var/log/xen/console/guest-*.log; do [ -f "$f" ] || continue
+            case " $seen " in *" $f "*) continue ;; esac; seen="$seen $f"
+            tail -n +1 -F "$f" 2>/dev/null | sed -u "s|^|[${f##*/}] |" >/dev/console &
+          done; sleep 5; done ) </dev/null >/dev/null 2>&1 &'
         echo '# the default --image-dir, which vmdiskcmp uses but does not create'
         echo 'mkdir -p /var/lib/vmdiskcmp'
         case " ${args[*]} " in
