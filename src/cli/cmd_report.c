@@ -408,10 +408,21 @@ static char *
 input_label(const char *arg)
 {
     char *b = g_path_get_basename(arg);
-    size_t n = strlen(b);
+    size_t n = strlen(b), i;
 
     if (n > 5 && !strcmp(b + n - 5, ".json"))
         b[n - 5] = '\0';
+    /* the label becomes part of a target name: no control characters (a
+     * newline in a directory name broke the table), valid UTF-8 */
+    for (i = 0; b[i]; i++)
+        if ((unsigned char)b[i] < 0x20 || b[i] == 0x7f)
+            b[i] = '?';
+    if (!g_utf8_validate(b, -1, NULL)) {
+        char *v = g_utf8_make_valid(b, -1);
+
+        g_free(b);
+        b = v;
+    }
     return b;
 }
 
@@ -460,7 +471,15 @@ vdc_cmd_compare(int argc, char **argv)
 
             if (g_strv_contains((const char *const *)have, names[k])) {
                 char *n = g_strdup_printf("%s@%s", names[k], label);
+                unsigned dup = 1;
 
+                /* the same input twice, or a name already taken: never pool
+                 * two inputs under one name ("compare A A A" did) */
+                while (g_strv_contains((const char *const *)have, n) ||
+                       g_strv_contains((const char *const *)names, n)) {
+                    g_free(n);
+                    n = g_strdup_printf("%s@%s#%u", names[k], label, ++dup);
+                }
                 rename_target(&one, names[k], n);
                 g_free(n);
             }

@@ -290,11 +290,6 @@ vdc_result_set_add_target(vdc_result_set *rs, const char *name)
         vdc_error("result set: a target needs a non-empty name");
         return NULL;
     }
-    if (!vdc_target_name_ok(name)) {
-        vdc_error("result set: target name: expected printable text of at most %d bytes",
-                  VDC_TARGET_NAME_MAX);
-        return NULL;
-    }
     if (vdc_result_set_find_target(rs, name)) {
         vdc_error("result set: target '%s' already exists", name);
         return NULL;

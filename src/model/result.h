@@ -300,7 +300,8 @@ vdc_target *vdc_result_set_find_target(const vdc_result_set *rs, const char *nam
 int vdc_target_name_ok(const char *name);
 
 /* Add a target named @name (other members absent).  Returns it, or NULL
- * after vdc_error when the name is not vdc_target_name_ok or already used. */
+ * after vdc_error when the name is empty or already used.  Untrusted names
+ * are checked with vdc_target_name_ok where they enter (loader, CLI). */
 vdc_target *vdc_result_set_add_target(vdc_result_set *rs, const char *name);
 
 /* Append a run for @target with repetition = number of runs of that target

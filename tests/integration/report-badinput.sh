@@ -87,6 +87,31 @@ bad "compare: report's option" "did you mean --format\?" -- compare "$good" --fo
 bad "compare: no operand" "expected result directories or files" -- compare
 bad "compare: missing option argument" "unknown option or missing argument: --baseline" -- compare "$good" --baseline
 
+# bug report-target-control-chars: a target name with a newline broke every
+# line-oriented output and error message (the loader now refuses it)
+ctl="$work/ctl"
+mkdir "$ctl"
+sed '0,/"target": "\([^"]*\)"/s//"target": "a\\nb"/' "$g/seed003/all/result.json" >"$ctl/result.json"
+grep -q '"target": "a\\nb"' "$ctl/result.json" || fail "fixture edit failed (ctl)"
+bad "report: control character in a target name" 'runs\[0\]\.target: expected printable text' -- report "$ctl"
+bad "compare: control character in a target name" 'runs\[0\]\.target: expected printable text' -- compare "$good" "$ctl"
+
+# bug compare-pools-third-copy: "compare A A A" renamed the third input's
+# targets to the second's NAME@A and pooled them (n=2); a directory name
+# with a newline crashed compare (segfault) once names were checked
+"$VMDISKCMP" compare "$good" "$good" "$good" --format csv >"$o/three.csv" 2>"$o/three.err" ||
+    fail "compare A A A failed: $(cat "$o/three.err")"
+grep -q '^image@good#2,putc,K/sec,1,' "$o/three.csv" || fail "compare A A A: third input not kept apart: $(grep putc "$o/three.csv")"
+grep -q '^image@good,putc,K/sec,1,' "$o/three.csv" || fail "compare A A A: second input pooled: $(grep putc "$o/three.csv")"
+nl="$top/new
+line"
+mkdir "$nl"
+cp "$g/seed003/all/result.json" "$nl/"
+rc=0
+"$VMDISKCMP" compare "$good" "$nl" >"$o/nl.txt" 2>"$o/nl.err" || rc=$?
+[ "$rc" = 0 ] || fail "compare with a newline in a directory name: exit status $rc: $(cat "$o/nl.err")"
+grep -q 'image@new?line' "$o/nl.txt" || fail "compare: newline in the label not replaced: $(head -1 "$o/nl.txt")"
+
 # ---- and the good cases still work (the tests above can fail) --------------
 "$VMDISKCMP" compare "$good" >/dev/null || fail "compare on a good directory failed"
 "$VMDISKCMP" report "$good" --quiet || fail "report on a good directory failed"
