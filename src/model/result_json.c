@@ -586,6 +586,45 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
     return load_array(c, top, "runs", 1, load_run, rs);
 }
 
+
+/* json-glib's parser recurses once per nesting level: a document of
+ * 200 000 '[' overflowed the stack (segfault).  A result document is about
+ * 6 levels deep; refuse more than VDC_JSON_MAX_DEPTH before parsing.
+ * 0, or -1 after vdc_error naming the line. */
+#define VDC_JSON_MAX_DEPTH 64
+
+static int
+json_too_deep(const char *data, size_t len, const load_ctx *c)
+{
+    size_t i, depth = 0;
+    unsigned line = 1;
+    int in_string = 0;
+
+    for (i = 0; i < len; i++) {
+        char ch = data[i];
+
+        if (ch == '\n')
+            line++;
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_string = 0;
+        } else if (ch == '"') {
+            in_string = 1;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > VDC_JSON_MAX_DEPTH) {
+                vdc_error("%s:%u: JSON nested deeper than %d levels: expected a result document",
+                          c->name, line, VDC_JSON_MAX_DEPTH);
+                return -1;
+            }
+        } else if ((ch == ']' || ch == '}') && depth) {
+            depth--;
+        }
+    }
+    return 0;
+}
+
 int
 vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
                          const char *name)
@@ -605,6 +644,8 @@ vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
         vdc_error("%s: expected a JSON document, found a NUL byte (binary data?)", c.name);
         goto out;
     }
+    if (json_too_deep(data, len, &c) < 0)
+        goto out;
     if (!json_parser_load_from_data(parser, data, (gssize)len, &err)) {
         unsigned line = 0, col = 0;
         int off = 0;

@@ -113,6 +113,18 @@ check_one_line "many.csv:10001: more than 10000 runs: expected at most 10000 run
     -q "$work/many.csv" --target t
 rm -f "$work/many.csv"
 
+# bug json-deep-nesting-segfault: 200 000 nested '[' overflowed json-glib's
+# recursive parser (segfault in import, report and compare); refused first
+awk 'BEGIN { printf "{\"format\": \"vmdiskcmp-result\", \"x\": ";
+             for (i = 0; i < 200000; i++) printf "["; for (i = 0; i < 200000; i++) printf "]";
+             print "}" }' > "$work/deep.json"
+check_one_line "deep.json:1: JSON nested deeper than 64 levels: expected a result document" -q "$work/deep.json"
+mkdir "$work/deepdir" && mv "$work/deep.json" "$work/deepdir/result.json"
+rc=0; "$VMDISKCMP" report -q "$work/deepdir" 2> "$work/stderr" || rc=$?
+[ "$rc" = 2 ] || fail "report on a deeply nested result.json: exit status $rc, expected 2"
+grep -q "nested deeper than 64 levels" "$work/stderr" || fail "report on a deeply nested result.json: $(cat "$work/stderr")"
+rm -rf "$work/deepdir"
+
 # output that cannot be written: exit 1, nothing left behind
 "$VMDISKCMP" import -q "$good" --target t -o /nonexistent-dir/out.json 2> "$work/stderr"
 [ $? = 1 ] || fail "unwritable output: expected exit 1"
