@@ -404,6 +404,13 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     } else {
         p->domain_type = g_strdup("mock");
     }
+    /* --accel chooses between QEMU's kvm and tcg: it means nothing to a
+     * Xen domain (it used to be ignored there, silently) */
+    if (o->accel && (p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen"))) {
+        vdc_error("--accel %s: expected only with a QEMU/KVM domain (--connect qemu:///system), "
+                  "not with Xen", o->accel);
+        return -1;
+    }
     vprefix = (p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen")))
               ? "xvd" : "vd";
     p->domain_name = g_strdup_printf("vmdiskcmp-%s", p->id);

@@ -39,6 +39,11 @@ bad "unexpected argument 'now'" --image now
 bad "--size '1k': expected a whole number of MiB" --image --size 1k
 bad "--dom0-size '1536k': expected a whole number of MiB" --dom0 --dom0-size 1536k
 bad "--size '8388607T': expected a whole number of MiB from 1M to 1024T" --image --size 8388607T
+# bug run-accel-with-xen: --accel tcg with a Xen domain was silently ignored
+bad "--accel tcg: expected only with a QEMU/KVM domain" --image --hypervisor libvirt \
+    --connect xen:///system --accel tcg --guest-image /nonexistent
+bad "--accel kvm: expected only with a QEMU/KVM domain" --image --hypervisor libxl --accel kvm \
+    --guest-image /nonexistent
 # bug run-vg-name-unchecked: any --vg was accepted until LVM refused it mid-run
 bad "--vg 'bad vg': expected a VG name" --lvm --vg "bad vg"
 bad "--vg '-x': expected a VG name" --lvm --vg -x
