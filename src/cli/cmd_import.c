@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -196,9 +197,23 @@ vdc_cmd_import(int argc, char **argv)
     }
     if (check_output(output, argv + optind, argc - optind) < 0)
         goto out;    /* rc is still VDC_EXIT_USAGE */
-    if (vdc_result_set_save(&rs, output) < 0) {
-        rc = VDC_EXIT_FAILURE;
-        goto out;
+    {
+        /* SIGINT/SIGTERM/SIGHUP wait until OUT is renamed into place (as in
+         * report): an interrupt never leaves OUT.XXXXXX behind */
+        sigset_t block, old;
+        int r;
+
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        sigaddset(&block, SIGHUP);
+        sigprocmask(SIG_BLOCK, &block, &old);
+        r = vdc_result_set_save(&rs, output);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        if (r < 0) {
+            rc = VDC_EXIT_FAILURE;
+            goto out;
+        }
     }
     if (strcmp(output, "-"))
         vdc_progress("%d run%s written to %s", total, total == 1 ? "" : "s", output);
