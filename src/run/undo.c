@@ -54,7 +54,8 @@ undo_mount(const vdc_journal_entry *e)
     m = vdc_is_mounted(dir, source);
     if (m <= 0)
         return m;   /* not mounted (0) or error (-1) */
-    if (umount2(dir, 0) < 0 && umount2(dir, MNT_DETACH) < 0) {
+    /* never through a symlink put in place of our mount point */
+    if (umount2(dir, UMOUNT_NOFOLLOW) < 0 && umount2(dir, MNT_DETACH | UMOUNT_NOFOLLOW) < 0) {
         vdc_error("mount %s: cannot unmount: %s", dir, g_strerror(errno));
         return -1;
     }
@@ -75,8 +76,9 @@ undo_path(const vdc_journal_entry *e, int is_dir)
     return 0;
 }
 
-/* @path with its directory resolved (symlinks, "..") when that exists,
- * else lexically: the file itself may be gone.  Newly allocated. */
+/* @path resolved (symlinks, "..") when it exists (a mount point replaced
+ * by a symlink to /proc resolves to /proc), else its directory when that
+ * exists, else lexically: the file itself may be gone.  Newly allocated. */
 static char *
 resolve_path(const char *path)
 {
@@ -84,6 +86,8 @@ resolve_path(const char *path)
     g_autofree char *base = g_path_get_basename(path);
     char real[PATH_MAX];
 
+    if (realpath(path, real))
+        return g_strdup(real);
     if (realpath(dir, real))
         return g_build_filename(real, base, NULL);
     return g_canonicalize_filename(path, "/");

@@ -15,6 +15,7 @@ need_cmd mkfs.ext4
 work=$(mktemp -d)
 other=
 cleanup() {
+    grep -qF " $work/victim-mnt " /proc/self/mountinfo && umount "$work/victim-mnt"
     grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo && umount "$work/out/mnt-dom0"
     for l in $(losetup -j "$work/vmdiskcmp-crashed-image.raw" | cut -d: -f1); do losetup -d "$l"; done
     [ -n "$other" ] && losetup -d "$other"
@@ -112,6 +113,18 @@ foreign "add 2 loop file=$(esc "$work/victim/file")" "expected the backing file 
 foreign "add 2 lv vg=vg0 lv=root" "expected a VG and an LV named vmdiskcmp-"
 foreign "add 2 domain driver=mock uri= name=production-db" "expected a driver and a domain named vmdiskcmp-"
 foreign "add 2 file path=control-0.img" "expected an absolute path"
+# bug cleanup-mount-symlink: the mount point replaced by a symlink to a
+# foreign mount (think /proc) was unmounted through the symlink; here a
+# tmpfs of the test's own stands for it
+mkdir -p "$work/victim-mnt"
+mount -t tmpfs -o size=1m vdc-cleanup-victim "$work/victim-mnt" || fail "mount tmpfs"
+rmdir "$work/out/mnt-dom0"
+ln -s "$work/victim-mnt" "$work/out/mnt-dom0"
+foreign "add 2 mount dir=$(esc "$work/out/mnt-dom0") source=vdc-cleanup-victim" \
+    "(mount $work/out/mnt-dom0): not created by vmdiskcmp: expected a path inside the result directory"
+grep -q " $work/victim-mnt " /proc/self/mountinfo || fail "a foreign mount behind a symlink was unmounted"
+umount "$work/victim-mnt"
+rm -f "$work/out/mnt-dom0"
 rm -rf "$work/victim" "$work/out/link"
 echo "ok: foreign journal entries refused"
 
