@@ -286,7 +286,8 @@ vdc_cmd_report(int argc, char **argv)
     first = parse_cli(argc, argv, &c, 1);
     if (first == -2) {
         fputs(report_usage, stdout);
-        return VDC_EXIT_OK;
+        rc = VDC_EXIT_OK;
+        goto out;    /* dispose what _init allocated (ASan: a leak on --help) */
     }
     if (first < 0)
         goto out;
@@ -440,7 +441,8 @@ vdc_cmd_compare(int argc, char **argv)
     first = parse_cli(argc, argv, &c, 0);
     if (first == -2) {
         fputs(compare_usage, stdout);
-        return VDC_EXIT_OK;
+        rc = VDC_EXIT_OK;
+        goto out;    /* dispose what _init allocated (ASan: a leak on --help) */
     }
     if (first < 0)
         goto out;
