@@ -211,6 +211,46 @@ check_blockdev(const struct agent_config *cfg)
     return 0;
 }
 
+/* An output file named by @opt (--json, --csv-file) must be new and its
+ * directory writable: checked before any test runs, so a bad path is bad
+ * input (exit 2) and never costs a benchmark, and the agent never replaces
+ * a file or a device node it did not create.  "-" (stdout) is always fine.
+ * Returns 0 or an exit status. */
+static int
+check_output_path(const char *opt, const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash;
+    struct stat st;
+
+    if (!path || !strcmp(path, "-"))
+        return 0;
+    if (!*path)
+        return usage_error("%s '': expected a file name", opt);
+    if (lstat(path, &st) == 0)
+        return usage_error("%s %s: exists: expected a new file (the agent "
+                           "never overwrites a file it did not create)",
+                           opt, path);
+    slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == path)
+        snprintf(dir, sizeof(dir), "/");
+    else if ((size_t)(slash - path) >= sizeof(dir))
+        return usage_error("%s %s: path too long", opt, path);
+    else
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) < 0)
+        return usage_error("%s %s: directory %s: %s: expected an existing "
+                           "directory", opt, path, dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return usage_error("%s %s: %s is not a directory", opt, path, dir);
+    if (access(dir, W_OK | X_OK) < 0)
+        return usage_error("%s %s: directory %s is not writable: %s", opt,
+                           path, dir, strerror(errno));
+    return 0;
+}
+
 /* Resolve the target, RAM and sizes; enforce the 2x RAM rule.
  * Returns 0 or an exit status. */
 static int
@@ -395,6 +435,9 @@ main(int argc, char *argv[])
     if (rc != AGENT_OPT_RUN)
         return usage_error("%s", err);
     if ((rc = resolve_target(&cfg, &dev_size)) != 0)
+        return rc;
+    if ((rc = check_output_path("--json", cfg.json_file)) != 0 ||
+        (rc = check_output_path("--csv-file", cfg.csv_file)) != 0)
         return rc;
     if (!cfg.seed_given && agent_random_seed(&cfg.seed) < 0) {
         agent_msg("getrandom: %s", strerror(errno));

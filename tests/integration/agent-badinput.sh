@@ -38,6 +38,17 @@ bad_input "/nonexistent/dir" -d /nonexistent/dir -s 16 -r 8
 bad_input "/dev/null" -d /dev/null -s 16 -r 8
 # under twice the RAM without -f
 bad_input "twice the RAM" -d "$ok" -s 16 -r 64
+# output files: checked before any test runs; an existing file or device
+# node is never replaced (regression: --csv-file /dev/null turned /dev/null
+# into a regular file; --json over a user's file overwrote it)
+echo "user data" > "$SCRATCH/mine.txt"
+bad_input "mine.txt: exists" -d "$ok" -s 1 -f -n 0 -q --json "$SCRATCH/mine.txt"
+[ "$(cat "$SCRATCH/mine.txt")" = "user data" ] || fail "--json overwrote a user's file"
+bad_input "/dev/null: exists" -d "$ok" -s 1 -f -n 0 -q --csv-file /dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+bad_input "/nonexistent-vdc" -d "$ok" -s 1 -f -n 0 -q --json /nonexistent-vdc/x.json
+bad_input "expected a file name" -d "$ok" -s 1 -f -n 0 -q --json ''
+
 # unwritable: a read-only filesystem (root ignores permission bits)
 make_tmpfs 8m ro
 bad_input "not writable" -d "$MNT" -s 16 -r 8
