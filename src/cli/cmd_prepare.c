@@ -64,6 +64,7 @@ vdc_cmd_prepare(int argc, char **argv)
     long t;
 
     optind = 1;
+    opterr = 0;             /* our one-line message, not getopt's */
     while ((c = getopt_long(argc, argv, "qh", prepare_options, NULL)) != -1) {
         switch (c) {
         case 'g': o.template_path = optarg; break;
@@ -82,7 +83,8 @@ vdc_cmd_prepare(int argc, char **argv)
         case 'q': vdc_set_quiet(1); break;
         case 'h': prepare_usage(stdout); return VDC_EXIT_OK;
         default:
-            vdc_error("prepare: bad option: see 'vmdiskcmp prepare --help'");
+            vdc_error("prepare: '%s': unknown option or missing argument: "
+                      "see 'vmdiskcmp prepare --help'", argv[optind - 1]);
             return VDC_EXIT_USAGE;
         }
     }
@@ -98,17 +100,41 @@ vdc_cmd_prepare(int argc, char **argv)
         o.agent_path = agent = g_strdup(VDC_LIBEXECDIR "/vmdiskcmp-agent");
     if (!o.runner_path)
         o.runner_path = runner = g_strdup(VDC_LIBEXECDIR "/vmdiskcmp-runner");
-    if (!g_file_test(o.template_path, G_FILE_TEST_IS_REGULAR) ||
-        !g_file_test(o.agent_path, G_FILE_TEST_IS_REGULAR) ||
-        !g_file_test(o.runner_path, G_FILE_TEST_IS_REGULAR)) {
-        vdc_error("prepare: %s '%s': expected an existing file",
-                  !g_file_test(o.template_path, G_FILE_TEST_IS_REGULAR) ? "--guest-image" :
-                  !g_file_test(o.agent_path, G_FILE_TEST_IS_REGULAR) ? "--agent" : "--runner",
-                  !g_file_test(o.template_path, G_FILE_TEST_IS_REGULAR) ? o.template_path :
-                  !g_file_test(o.agent_path, G_FILE_TEST_IS_REGULAR) ? o.agent_path : o.runner_path);
-        g_free(agent);
-        g_free(runner);
-        return VDC_EXIT_USAGE;
+    {
+        g_autofree char *manifest = g_strconcat(o.template_path, ".manifest", NULL);
+        const char *const inputs[][2] = {
+            { "--guest-image", o.template_path },
+            { "--guest-image manifest", manifest },
+            { "--agent", o.agent_path },
+            { "--runner", o.runner_path },
+        };
+        size_t i;
+
+        for (i = 0; i < G_N_ELEMENTS(inputs); i++) {
+            if (!g_file_test(inputs[i][1], G_FILE_TEST_IS_REGULAR)) {
+                vdc_error("prepare: %s '%s': expected an existing file",
+                          inputs[i][0], inputs[i][1]);
+                g_free(agent);
+                g_free(runner);
+                return VDC_EXIT_USAGE;
+            }
+        }
+    }
+    if (o.out_path) {
+        g_autofree char *dir = g_path_get_dirname(o.out_path);
+
+        if (!*o.out_path || g_str_has_suffix(o.out_path, "/")) {
+            vdc_error("prepare: --out '%s': expected a file name", o.out_path);
+            g_free(agent);
+            g_free(runner);
+            return VDC_EXIT_USAGE;
+        }
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            vdc_error("prepare: --out %s: directory %s does not exist", o.out_path, dir);
+            g_free(agent);
+            g_free(runner);
+            return VDC_EXIT_USAGE;
+        }
     }
     if (o.out_path && g_file_test(o.out_path, G_FILE_TEST_EXISTS)) {
         vdc_error("prepare: --out %s: already exists: refusing to overwrite it", o.out_path);
