@@ -3,7 +3,8 @@
 # QEMU TCG, built by `vmdiskcmp lab build` (debootstrap; cached in
 # $top_builddir/lab-cache, so only the first run on a machine pays for it).
 #
-# 1. With a working controller (`vmdiskcmp run` and `vmdiskcmp prepare`):
+# 1. With VDC_LAB_MAIN_JOB=1 and a working controller (`vmdiskcmp run`,
+#    `vmdiskcmp prepare`):
 #    the guest image is prepared on this host (libguestfs never runs in the
 #    lab), then the main job runs inside the lab, `--image --lvm --dom0
 #    --vg lab --runs 3 --image-backend auto,qdisk` (four targets), and
@@ -11,7 +12,7 @@
 #    device for the default image spec, qdisk for --image-backend qdisk,
 #    phy for the LV; a dom0 target; >= 3 ok runs per target; marked
 #    emulated.
-# 2. Without a controller (or with VDC_LAB_SELFTEST=1): the lab self-test
+# 2. Otherwise (or also, with VDC_LAB_SELFTEST=1): the lab self-test
 #    (jobs/selftest.sh), PV domUs created with xl by hand: 'tap:aio:IMG'
 #    must come out as phy over /dev/loopN, backendtype=qdisk as qdisk,
 #    'phy:/dev/lab/LV' as phy, and each domU must write and read back each
@@ -43,8 +44,12 @@ timeout 2400 "$VMDISKCMP" lab build || fail "lab build failed (see above)"
 t1=$(date +%s)
 echo "lab build: $((t1 - t0)) s"
 
+# The main job in the lab is opt-in for now (VDC_LAB_MAIN_JOB=1): measured
+# here, one domU boot with three targets took > 10 min (the agent inside a
+# PV domU under TCG), so 3 runs exceed CI's budget (doc/lab.md).
 controller=no
-if "$VMDISKCMP" run --help >/dev/null 2>&1 && "$VMDISKCMP" prepare --help >/dev/null 2>&1; then
+if [ "${VDC_LAB_MAIN_JOB:-0}" = 1 ] &&
+   "$VMDISKCMP" run --help >/dev/null 2>&1 && "$VMDISKCMP" prepare --help >/dev/null 2>&1; then
     controller=yes
 fi
 
