@@ -98,3 +98,34 @@ vdc_write_file_atomic(const char *path, const void *buf, size_t len)
     }
     return 0;
 }
+
+int
+vdc_read_input(const char *path, char **data, size_t *len)
+{
+    GError *err = NULL;
+    gsize n = 0;
+
+    if (!strcmp(path, "-")) {
+        GString *s = g_string_new(NULL);
+        char buf[65536];
+        size_t r;
+
+        while ((r = fread(buf, 1, sizeof(buf), stdin)) > 0)
+            g_string_append_len(s, buf, (gssize)r);
+        if (ferror(stdin)) {
+            vdc_error("cannot read standard input");
+            g_string_free(s, TRUE);
+            return -1;
+        }
+        *len = s->len;
+        *data = g_string_free(s, FALSE);
+        return 0;
+    }
+    if (!g_file_get_contents(path, data, &n, &err)) {
+        vdc_error("cannot read %s: %s", path, err->message);
+        g_error_free(err);
+        return -1;
+    }
+    *len = n;
+    return 0;
+}

@@ -33,6 +33,11 @@ void vdc_set_quiet(int quiet);
  * (no message printed: the caller names the option). */
 int vdc_parse_size(const char *s, uint64_t default_unit, uint64_t *out);
 
+/* Read all of @path ("-" = standard input) into a new buffer *data
+ * (NUL-terminated, g_free it) of *len bytes.  Returns 0, or -1 after
+ * vdc_error naming the path. */
+int vdc_read_input(const char *path, char **data, size_t *len);
+
 /* Write @len bytes to @path atomically (temporary file in the same
  * directory, fsync, rename; GLib g_file_set_contents_full).  Never leaves a
  * partial file.  Returns 0, or -1 after vdc_error naming the path. */

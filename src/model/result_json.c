@@ -678,31 +678,14 @@ vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
 int
 vdc_result_set_load_file(vdc_result_set *rs, const char *path)
 {
-    GError *err = NULL;
     char *data = NULL;
-    gsize len = 0;
+    size_t len = 0;
     int rc;
 
-    if (!strcmp(path, "-")) {
-        GString *s = g_string_new(NULL);
-        char buf[65536];
-        size_t r;
-
-        while ((r = fread(buf, 1, sizeof(buf), stdin)) > 0)
-            g_string_append_len(s, buf, (gssize)r);
-        if (ferror(stdin)) {
-            vdc_error("cannot read standard input");
-            g_string_free(s, TRUE);
-            return -1;
-        }
-        len = s->len;
-        data = g_string_free(s, FALSE);
-        path = "(stdin)";
-    } else if (!g_file_get_contents(path, &data, &len, &err)) {
-        vdc_error("cannot read %s: %s", path, err->message);
-        g_error_free(err);
+    if (vdc_read_input(path, &data, &len) < 0)
         return -1;
-    }
+    if (!strcmp(path, "-"))
+        path = "(stdin)";
     rc = vdc_result_set_load_data(rs, data, len, path);
     g_free(data);
     return rc;
