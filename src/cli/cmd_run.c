@@ -170,6 +170,49 @@ preflight(const vdc_plan *p, const vdc_run_opts *o)
     return 0;
 }
 
+/* Where a helper binary (vmdiskcmp-agent, vmdiskcmp-runner) is found when
+ * no option names it: beside this vmdiskcmp in a build tree
+ * (BUILDDIR/src/vmdiskcmp -> BUILDDIR/guest-agent/NAME), else installed in
+ * VDC_LIBEXECDIR.  Returns a new string: the first that exists, else the
+ * installed path (preflight then names both places). */
+static char *
+default_helper(const char *name)
+{
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        g_autofree char *top = g_path_get_dirname(bindir);
+        char *built = g_build_filename(top, "guest-agent", name, NULL);
+
+        if (g_file_test(built, G_FILE_TEST_IS_REGULAR))
+            return built;
+        g_free(built);
+    }
+    return g_build_filename(VDC_LIBEXECDIR, name, NULL);
+}
+
+/* The agent (every run) and the runner (when a domU is prepared here) must
+ * exist before anything is created.  Returns 0 or -1 after one message. */
+static int
+check_helpers(const vdc_plan *p, const vdc_run_settings *s)
+{
+    const struct { const char *opt, *path; int needed; } h[] = {
+        { "--agent", s->agent, 1 },
+        { "--runner", s->runner, p->n_boots > 0 && !p->prepared_image },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(h); i++) {
+        if (h[i].needed && !g_file_test(h[i].path, G_FILE_TEST_IS_REGULAR)) {
+            vdc_error("%s %s: no such file: build it (make) and install it (make install), "
+                      "or name it with %s FILE", h[i].opt, h[i].path, h[i].opt);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int
 vdc_cmd_run(int argc, char **argv)
 {
@@ -181,6 +224,7 @@ vdc_cmd_run(int argc, char **argv)
     g_autoptr(GDateTime) now = g_date_time_new_now_utc();
     g_autofree char *date_id = g_date_time_format(now, "%Y-%m-%dT%H%M%SZ");
     g_autofree char *cmdline = join_argv(argc, argv);
+    g_autofree char *agent = NULL, *runner = NULL;
     int rc;
 
     vdc_run_opts_init(&o);
@@ -216,13 +260,15 @@ vdc_cmd_run(int argc, char **argv)
     install_signals();
     vdc_run_env_default(&env);
     env.stop = &vdc_stop;
-    s.agent = o.agent ? o.agent : VDC_LIBEXECDIR "/vmdiskcmp-agent";
-    s.runner = o.runner ? o.runner : VDC_LIBEXECDIR "/vmdiskcmp-runner";
+    agent = o.agent ? g_strdup(o.agent) : default_helper("vmdiskcmp-agent");
+    runner = o.runner ? g_strdup(o.runner) : default_helper("vmdiskcmp-runner");
+    s.agent = agent;
+    s.runner = runner;
     s.cache_dir = o.cache_dir;
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
-    if (preflight(&p, &o) < 0) {
+    if (preflight(&p, &o) < 0 || check_helpers(&p, &s) < 0) {
         rc = VDC_EXIT_USAGE;
         goto out;
     }

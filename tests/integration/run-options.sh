@@ -99,4 +99,17 @@ grep -q "\"path\" : \"$work/rel-img/vmdiskcmp-" "$work/plan" || fail "--image-di
 grep -q "<source file='$work/g.img'/>" "$work/plan" || fail "--guest-image not made absolute"
 grep -q "$work/rel-out/control-N.img" "$work/plan" || fail "--out not made absolute"
 [ ! -e "$work/rel-out" ] && [ ! -e "$work/rel-img" ] || fail "--dry-run created a directory"
+# bug run-agent-not-found: from a build tree, the default agent path was
+# the installed one; each run then failed with exit 127 and an empty report.
+# Now the agent is found beside the build tree's vmdiskcmp, and a vmdiskcmp
+# with no agent anywhere is bad input (exit 2) before anything is created.
+cp "$VMDISKCMP" "$work/vmdiskcmp-alone"
+"$work/vmdiskcmp-alone" --dom0 --dom0-size 16 --runs 1 --out "$work/noagent" \
+    --image-dir "$work" 2>"$work/err"
+rc=$?
+[ $rc -eq 2 ] || fail "no agent anywhere: exit $rc, expected 2"
+[ "$(wc -l < "$work/err")" -eq 1 ] && grep -q -- "--agent .*vmdiskcmp-agent: no such file" "$work/err" ||
+    fail "no agent anywhere: expected one line naming --agent: $(cat "$work/err")"
+[ ! -e "$work/noagent" ] || fail "no agent anywhere: created the result directory"
+rm -f "$work/vmdiskcmp-alone"
 echo "ok"
