@@ -181,7 +181,9 @@ run)
         echo '# the default --image-dir, which vmdiskcmp uses but does not create'
         echo 'mkdir -p /var/lib/vmdiskcmp'
         case " ${args[*]} " in
-            *libvirt*)  # the monolithic libvirt daemon, as on the host
+            *libvirt*)  # the monolithic libvirt daemon, as on the host; its
+                        # QEMU driver wants the group libvirt-qemu (qemu.conf)
+                echo 'getent group libvirt-qemu >/dev/null || groupadd -r libvirt-qemu'
                 echo 'pgrep -x virtlogd >/dev/null || virtlogd -d'
                 echo 'pgrep -x libvirtd >/dev/null || libvirtd -d'
                 echo 'i=0; while [ ! -S /run/libvirt/libvirt-sock ] && [ $i -lt 120 ]; do sleep 1; i=$((i+1)); done' ;;

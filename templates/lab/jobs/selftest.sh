@@ -111,7 +111,9 @@ xl_case xl-qdisk "format=raw,vdev=xvdb,access=w,backendtype=qdisk,target=$img"
 if [ "${LAB_SELFTEST_LIBVIRT:-0}" = 1 ]; then
     c=virsh-file name=vdc-virsh-file
     t0=$(date +%s)
-    # the monolithic daemon, as on the host (no libvirt-daemon-system unit)
+    # the monolithic daemon, as on the host (no libvirt-daemon-system unit);
+    # its QEMU driver also wants the group libvirt-qemu (qemu.conf default)
+    getent group libvirt-qemu >/dev/null || groupadd -r libvirt-qemu
     pgrep -x virtlogd >/dev/null || virtlogd -d
     pgrep -x libvirtd >/dev/null || libvirtd -d
     i=0; until [ -S /run/libvirt/libvirt-sock ]; do
