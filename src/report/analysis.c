@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +70,8 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
     size_t ti, ki;
 
     for (ti = 0; ti < a->n_targets; ti++) {
-        size_t count[4] = { 0 }, total = 0;
+        size_t count[5] = { 0 }, total = 0;
+        char extra[96] = "";
 
         if (ti == a->baseline_index)
             continue;
@@ -81,11 +83,13 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
             count[cc->c.verdict]++;
             total++;
         }
+        if (count[VDC_VERDICT_NOT_COMPARABLE])
+            snprintf(extra, sizeof(extra), ", %zu not comparable (too fast)", count[VDC_VERDICT_NOT_COMPARABLE]);
         g_ptr_array_add(v, g_strdup_printf("%s against %s: %zu faster, %zu slower, %zu no significant "
-                                           "difference, %zu not tested (of %zu tests)", a->targets[ti],
+                                           "difference, %zu not tested%s (of %zu test%s)", a->targets[ti],
                                            a->baseline, count[VDC_VERDICT_FASTER], count[VDC_VERDICT_SLOWER],
                                            count[VDC_VERDICT_NO_DIFFERENCE], count[VDC_VERDICT_NOT_TESTED],
-                                           total));
+                                           extra, total, total == 1 ? "" : "s"));
     }
     g_ptr_array_add(v, NULL);
     return (char **)g_ptr_array_free(v, FALSE);
@@ -102,9 +106,22 @@ vdc_analysis_min_n(const struct vdc_analysis *a)
     return m == SIZE_MAX ? 0 : m;
 }
 
+size_t
+vdc_analysis_n_too_fast_cells(const struct vdc_analysis *a)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < a->n_targets * a->n_tests; i++)
+        if (a->cells[i].n_too_fast_excluded)
+            n++;
+    return n;
+}
+
 const char *
 vdc_significance_mark(const struct vdc_stats_comparison *c)
 {
+    if (c->verdict == VDC_VERDICT_NOT_COMPARABLE)
+        return VDC_TOO_FAST_MARK;
     if (!c->has_test)
         return "";
     if (c->p_value < 0.01)
@@ -162,8 +179,10 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
             cell->n_no_value++;
             if (s->failed)
                 cell->n_failed++;
-            else if (s->too_fast)
+            else if (s->too_fast) {
                 cell->n_too_fast++;
+                cell->n_too_fast_excluded++;
+            }
             continue;
         }
         /* a too-fast sample with a value counts as valued but is still
@@ -281,6 +300,12 @@ vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
             tv = g_new(double, t->n_values + 1);
             nt = kept_values(t, opt->policy, tv);
             vdc_stats_compare(tv, nt, bv, nb, a->alpha, &cc->c);
+            /* a mean without its too-fast runs understates the speed:
+             * no verdict on it (the delta is printed, marked) */
+            if (t->n_too_fast_excluded || b->n_too_fast_excluded) {
+                cc->c.verdict = VDC_VERDICT_NOT_COMPARABLE;
+                cc->c.significant = 0;
+            }
             g_free(tv);
             tv = NULL;
         }

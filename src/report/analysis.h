@@ -34,6 +34,8 @@ struct vdc_cell {
     size_t n_too_fast;       /* value null because too fast (bonnie++ +++++) */
     size_t n_failed;         /* value null because the test failed */
     size_t n_no_value;       /* all samples whose value is null */
+    size_t n_too_fast_excluded;  /* too fast with value null: left out of the mean,
+                                  * which then understates the speed */
     struct vdc_cell_sample *samples;   /* valued samples, run order */
     size_t n_values;
     size_t n_outliers;
@@ -96,7 +98,17 @@ size_t vdc_analysis_min_n(const struct vdc_analysis *a);
     "interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
 
 /* Significance mark of a comparison: "**" p < 0.01, "*" p < 0.05,
- * "~" no significant difference, "" not tested. */
+ * "~" no significant difference, "" not tested, "†" not comparable (a
+ * side has too-fast runs without value; VDC_TOO_FAST_MARK). */
+#define VDC_TOO_FAST_MARK "\u2020"
+/* Legend of VDC_TOO_FAST_MARK, printed by every renderer when some cell
+ * has too-fast runs without value. */
+#define VDC_TOO_FAST_LEGEND \
+    "\u2020 k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is " \
+    "the mean of the measured runs only and understates the speed; a delta marked \u2020 is not " \
+    "comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
+/* Number of cells with too-fast runs without value (VDC_TOO_FAST_MARK). */
+size_t vdc_analysis_n_too_fast_cells(const struct vdc_analysis *a);
 const char *vdc_significance_mark(const struct vdc_stats_comparison *c);
 
 /* Human label of a test key: "Sequential output, per-char" or the key. */

@@ -194,10 +194,25 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
             double x = gx + bw * (double)ti, h;
 
             if (!c->sum.n) {
-                if (c->n_too_fast) {   /* too fast: say so instead of a bar */
-                    cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-                    cairo_set_font_size(cr, 9);
-                    text_at(cr, x + bw / 2, M_TOP + ph - 4, "+++", 0.5);
+                if (c->n_too_fast) {
+                    /* every run too fast: no bar (a zero-height bar would
+                     * read as the slowest), a dashed outline to the top of
+                     * the plot (unbounded) and "too fast" written upwards */
+                    static const double dash[] = { 3, 2 };
+
+                    cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+                    cairo_set_line_width(cr, 1);
+                    cairo_set_dash(cr, dash, 2, 0);
+                    cairo_rectangle(cr, x + 1.5, M_TOP + 0.5, bw - 3, ph - 1);
+                    cairo_stroke(cr);
+                    cairo_set_dash(cr, NULL, 0, 0);
+                    cairo_save(cr);
+                    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+                    cairo_set_font_size(cr, bw >= 20 ? 10 : 8);
+                    cairo_translate(cr, x + bw / 2 + 3.5, M_TOP + ph / 2);
+                    cairo_rotate(cr, -M_PI / 2);
+                    text_at(cr, 0, 0, "too fast (+++++)", 0.5);
+                    cairo_restore(cr);
                 }
                 continue;
             }
@@ -205,6 +220,22 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
             cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
             cairo_fill(cr);
+            if (c->n_too_fast_excluded) {
+                /* some runs too fast: the mean understates; hatch the bar */
+                double y;
+
+                cairo_save(cr);
+                cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
+                cairo_clip(cr);
+                cairo_set_source_rgb(cr, 1, 1, 1);
+                cairo_set_line_width(cr, 1.5);
+                for (y = M_TOP + ph - h - bw; y < M_TOP + ph + bw; y += 6) {
+                    cairo_move_to(cr, x, y + bw);
+                    cairo_line_to(cr, x + bw, y);
+                }
+                cairo_stroke(cr);
+                cairo_restore(cr);
+            }
             {
                 /* the mean above the bar (and its whisker), so that small
                  * bars beside large ones can still be read */
@@ -212,6 +243,8 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
                 char lab[32];
 
                 fmt_compact(lab, sizeof(lab), c->sum.mean);
+                if (c->n_too_fast_excluded)
+                    g_strlcat(lab, VDC_TOO_FAST_MARK, sizeof(lab));
                 cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
                 cairo_set_font_size(cr, bw >= 34 ? 9.5 : 8);
                 text_at(cr, x + bw / 2, top - 4, lab, 0.5);
@@ -263,7 +296,8 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
     cairo_set_font_size(cr, 10.5);
     cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
     text_at(cr, CHART_W / 2, CHART_H - 14,
-            "Bars: mean; whiskers: 95% CI of the mean (Student t); +++: too fast, no value.", 0.5);
+            "Bars: mean; whiskers: 95% CI of the mean (Student t); dashed outline \"too fast\": every run too "
+            "fast to measure (no bar); hatched " VDC_TOO_FAST_MARK ": some runs too fast, mean understates.", 0.5);
 }
 
 /* Prefix every id of a cairo SVG document so that two charts inlined in
@@ -367,7 +401,8 @@ static const char css[] =
     "th{border-bottom:2px solid #555;font-weight:600}td.l,th.l{text-align:left;white-space:normal}"
     "td.faster{color:#006d2c}td.slower{color:#b00020}td.same{color:#666}"
     "table.meta td{text-align:left;font-family:'DejaVu Sans Mono',monospace;font-size:12px;"
-    "word-break:break-all}table.meta td.k{font-family:'DejaVu Sans',sans-serif;white-space:nowrap;"
+    "white-space:normal;overflow-wrap:anywhere;word-break:break-all}"
+    "table.meta td.k{font-family:'DejaVu Sans',sans-serif;white-space:nowrap;"
     "color:#444;word-break:normal}"
     ".warn{background:#fff4d6;border-left:4px solid #e69f00;padding:.6em .9em;font-size:.95em}"
     "ul.verdicts{font-size:1.02em;margin:.4em 0 1em}"
@@ -412,7 +447,10 @@ html_table(GString *out, const struct vdc_analysis *a)
             esc(out, buf);
             if (c->sum.has_ci_mean)
                 g_string_append_printf(out, " &plusmn; %s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
-            if (c->n_samples)
+            if (c->sum.n && c->n_too_fast_excluded)
+                g_string_append_printf(out, " <small>(n=%zu; %zu of %zu too fast)</small>", c->sum.n,
+                                       c->n_too_fast_excluded, c->n_samples);
+            else if (c->n_samples)
                 g_string_append_printf(out, " <small>(n=%zu)</small>", c->sum.n);
             g_string_append(out, "</td>");
         }
@@ -538,6 +576,11 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     g_string_append(out, "</p>\n");
     if (vdc_analysis_min_n(a) < 2)
         g_string_append(out, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> " VDC_FEW_RUNS_WARNING "</p>\n");
+    if (vdc_analysis_n_too_fast_cells(a)) {
+        g_string_append(out, "<p class=\"warn\" id=\"too-fast\">");
+        esc(out, VDC_TOO_FAST_LEGEND);
+        g_string_append(out, "</p>\n");
+    }
     {
         char **v = vdc_analysis_verdict_lines(a);
 

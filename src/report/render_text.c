@@ -47,8 +47,27 @@ cell_value(GString *out, const struct vdc_cell *c, int width)
 {
     char buf[64];
 
-    vdc_fmt_cell_mean(buf, sizeof(buf), c);
+    if (!c->sum.n && c->n_too_fast)
+        snprintf(buf, sizeof(buf), "+++++");   /* the column is bonnie++'s 8 wide */
+    else
+        vdc_fmt_cell_mean(buf, sizeof(buf), c);
+    /* pad by characters, not bytes (the mark is 3 bytes of UTF-8) */
+    width += (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1));
     g_string_append_printf(out, " %*s", width, buf);
+}
+
+/* The n row of a target: values used per cell, "k/n" when k of the n
+ * runs gave no value (too fast or failed). */
+static void
+cell_n(GString *out, const struct vdc_cell *c, int width)
+{
+    char buf[64] = "";
+
+    if (c->n_samples && c->sum.n != c->n_samples)
+        snprintf(buf, sizeof(buf), "%zu/%zu", c->sum.n, c->n_samples);
+    else if (c->n_samples)
+        snprintf(buf, sizeof(buf), "%zu", c->sum.n);
+    g_string_append_printf(out, " %*s    ", width, buf);
 }
 
 static void
@@ -82,13 +101,21 @@ block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
         idx[k] = vdc_analysis_test_index(a, tests[k]);
     for (ti = 0; ti < a->n_targets; ti++) {
         size_t n = 0;
-        int any_ci = 0;
+        int any_ci = 0, uneven = 0;
 
         for (k = 0; k < N_BLOCK; k++)
             if (idx[k] >= 0) {
                 const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)idx[k]);
                 n = MAX(n, c->n_samples);
                 any_ci |= c->sum.has_ci_mean;
+            }
+        /* n column: values used when every cell has the same count, else
+         * the runs, with a row giving each cell's values/runs */
+        for (k = 0; k < N_BLOCK; k++)
+            if (idx[k] >= 0) {
+                const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)idx[k]);
+                if (c->n_samples && c->sum.n != n)
+                    uneven = 1;
             }
         g_string_append_printf(out, "%-16.16s %3zu", a->targets[ti], n);
         for (k = 0; k < N_BLOCK; k++) {
@@ -100,6 +127,18 @@ block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
             cell_cpu(out, vdc_analysis_cell(a, ti, (size_t)idx[k]));
         }
         g_string_append_c(out, '\n');
+        if (uneven) {
+            g_string_append_printf(out, "%-16s    ", "  n values/runs");
+            for (k = 0; k < N_BLOCK; k++) {
+                if (idx[k] < 0) {
+                    g_string_append(out, "             ");
+                    continue;
+                }
+                cell_n(out, vdc_analysis_cell(a, ti, (size_t)idx[k]), 8);
+            }
+            g_string_truncate(out, strlen(g_strchomp(out->str)));
+            g_string_append_c(out, '\n');
+        }
         if (!any_ci)
             continue;
         g_string_append_printf(out, "%-16s    ", "  95% CI");
@@ -144,7 +183,7 @@ delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
 
             if (ki >= 0)
                 vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, (size_t)ki)->c, 1);
-            g_string_append_printf(out, " %12s", buf);
+            g_string_append_printf(out, " %*s", 12 + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)), buf);
         }
         g_string_truncate(out, strlen(g_strchomp(out->str)));
         g_string_append_c(out, '\n');
@@ -280,10 +319,13 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     const char *em = vdc_experiment_emulated(rs) ? "EMULATED: numbers predict nothing about real hardware\n\n" : "";
 
     g_string_append_printf(out, "%s", em);
-    g_string_append_printf(out, "vmdiskcmp %s report: %zu targets, baseline %s\n", PACKAGE_VERSION,
-                           a->n_targets, a->baseline);
+    g_string_append_printf(out, "vmdiskcmp %s report: %zu target%s, baseline %s\n", PACKAGE_VERSION,
+                           a->n_targets, a->n_targets == 1 ? "" : "s", a->baseline);
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
-                         "n: samples (runs) of the target.  +++++: too fast, no value.\n\n");
+                         "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
+                         "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");
+    if (vdc_analysis_n_too_fast_cells(a))
+        g_string_append(out, VDC_TOO_FAST_LEGEND "\n\n");
     if (vdc_analysis_min_n(a) < 2)
         g_string_append(out, "WARNING: " VDC_FEW_RUNS_WARNING "\n\n");
     verdicts(out, a, "Verdict: ", "\n");
@@ -364,10 +406,16 @@ md_table(GString *out, const struct vdc_analysis *a, int with_ci)
             char buf[64];
 
             vdc_fmt_cell_mean(buf, sizeof(buf), c);
-            g_string_append_printf(out, " %s", strcmp(buf, "+++++") ? buf : "\\+\\+\\+\\+\\+");
+            if (g_str_has_prefix(buf, "+++++"))
+                g_string_append_printf(out, " \\+\\+\\+\\+\\+%s", buf + 5);
+            else
+                g_string_append_printf(out, " %s", buf);
             if (with_ci && c->sum.has_ci_mean)
                 g_string_append_printf(out, " ± %s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
-            if (c->n_samples)
+            if (c->sum.n && c->n_too_fast_excluded)
+                g_string_append_printf(out, " (n=%zu; %zu of %zu too fast)", c->sum.n, c->n_too_fast_excluded,
+                                       c->n_samples);
+            else if (c->n_samples)
                 g_string_append_printf(out, " (n=%zu)", c->sum.n);
             g_string_append(out, " |");
         }
@@ -403,6 +451,11 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
                            "no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
     if (vdc_analysis_min_n(a) < 2)
         g_string_append(out, "> **Warning:** " VDC_FEW_RUNS_WARNING "\n\n");
+    if (vdc_analysis_n_too_fast_cells(a)) {
+        g_string_append(out, "> ");
+        md_escape(out, VDC_TOO_FAST_LEGEND);
+        g_string_append(out, "\n\n");
+    }
     verdicts(out, a, "- ", "\n");
     g_string_append(out, "## Results\n\n");
     md_table(out, a, 1);

@@ -31,10 +31,12 @@ vdc_fmt_num_s(double v)
 void
 vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c)
 {
-    if (c->sum.n)
+    if (c->sum.n && c->n_too_fast_excluded)
+        snprintf(buf, size, "%s" VDC_TOO_FAST_MARK, vdc_fmt_num_s(c->sum.mean));
+    else if (c->sum.n)
         snprintf(buf, size, "%s", vdc_fmt_num_s(c->sum.mean));
     else if (c->n_too_fast)
-        snprintf(buf, size, "+++++");
+        snprintf(buf, size, "+++++ (too fast)");
     else if (c->n_failed)
         snprintf(buf, size, "failed");
     else

@@ -15,7 +15,8 @@
  * Returns one of 8 rotating static buffers (use within one statement). */
 const char *vdc_fmt_num_s(double v);
 
-/* The mean of a cell: number, "+++++" (no value, too fast), "failed"
+/* The mean of a cell: number, number + VDC_TOO_FAST_MARK (some runs too
+ * fast without value), "+++++ (too fast)" (every run too fast), "failed"
  * (no value, failed) or "" (not run). */
 void vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c);
 

@@ -87,8 +87,10 @@ enum vdc_verdict {
     VDC_VERDICT_NO_DIFFERENCE,    /* p >= alpha */
     VDC_VERDICT_FASTER,           /* p < alpha, target mean > baseline mean */
     VDC_VERDICT_SLOWER,
+    VDC_VERDICT_NOT_COMPARABLE,   /* set by the caller: a side has too-fast runs with no value */
 };
-/* "faster", "slower", "no significant difference", "not tested" */
+/* "faster", "slower", "no significant difference", "not tested",
+ * "not comparable (too fast)" */
 const char *vdc_verdict_name(enum vdc_verdict v);
 
 /* A target against the baseline, from their summaries' inputs. */

@@ -17,6 +17,7 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/render.h"
+#include "report/render_util.h"
 
 /* Add one run of @target with putc = @putc (NAN: too fast) and
  * seq_del = @del (NAN: failed). */
@@ -95,10 +96,64 @@ test_analysis_counts(void **state)
     /* the comparison of image against dom0 on putc: -10/110 */
     assert_null(vdc_analysis_cmp(&a, a.baseline_index, (size_t)kp));
     assert_true(fabs(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.delta_percent - (100.0 / 110 - 1) * 100) < 1e-9);
-    assert_int_equal(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.verdict, VDC_VERDICT_SLOWER);
-    assert_string_equal(vdc_significance_mark(&vdc_analysis_cmp(&a, 0, (size_t)kp)->c), "**");
+    /* image has a too-fast putc run with no value: its mean understates,
+     * so no "slower" verdict, a marked delta instead; Welch still ran */
+    assert_int_equal(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.verdict, VDC_VERDICT_NOT_COMPARABLE);
+    assert_true(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.has_test);
+    assert_int_equal(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.significant, 0);
+    assert_string_equal(vdc_significance_mark(&vdc_analysis_cmp(&a, 0, (size_t)kp)->c), VDC_TOO_FAST_MARK);
+    assert_int_equal(vdc_analysis_n_too_fast_cells(&a), 1);
+    {
+        char buf[64], **v;
+
+        c = vdc_analysis_cell(&a, 0, (size_t)kp);
+        assert_int_equal(c->n_too_fast_excluded, 1);
+        vdc_fmt_cell_mean(buf, sizeof(buf), c);
+        assert_string_equal(buf, "100.0" VDC_TOO_FAST_MARK);
+        v = vdc_analysis_verdict_lines(&a);
+        assert_non_null(strstr(v[0], ", 1 not comparable (too fast) (of 2 tests)"));
+        g_strfreev(v);
+    }
     vdc_analysis_dispose(&a);
     vdc_analysis_dispose(&a);   /* safe twice */
+    vdc_result_set_dispose(&rs);
+}
+
+/* Every run too fast: "+++++ (too fast)" in the cell, the legend in
+ * text, Markdown and HTML, a dashed "too fast" label in the chart, and the
+ * "1 target" grammar. */
+static void
+test_all_too_fast(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    char buf[64], *s;
+    int empty = 0, i;
+
+    vdc_result_set_init(&rs);
+    for (i = 0; i < 3; i++)
+        add_run(&rs, "image", NAN, 1000 + i);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    vdc_fmt_cell_mean(buf, sizeof(buf), vdc_analysis_cell(&a, 0, (size_t)vdc_analysis_test_index(&a, "putc")));
+    assert_string_equal(buf, "+++++ (too fast)");
+    s = vdc_render_text(&rs, &a);
+    assert_non_null(strstr(s, ": 1 target, baseline image"));
+    assert_non_null(strstr(s, VDC_TOO_FAST_LEGEND));
+    g_free(s);
+    s = vdc_render_markdown(&rs, &a);
+    assert_non_null(strstr(s, "\\+\\+\\+\\+\\+ (too fast) (n=0)"));
+    g_free(s);
+    s = vdc_render_html(&rs, &a, NULL);
+    assert_non_null(strstr(s, "id=\"too-fast\""));
+    assert_non_null(strstr(s, "+++++ (too fast) <small>(n=0)</small>"));
+    g_free(s);
+    s = vdc_render_chart_svg(&a, "K/sec", "t", &empty);
+    assert_non_null(s);
+    g_free(s);
+    vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 }
 
@@ -196,14 +251,14 @@ test_compare_formats(void **state)
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
     assert_null(vdc_render_compare(&a, "pdf"));
     s = vdc_render_compare(&a, "text");
-    assert_non_null(strstr(s, "-9.1%**"));
+    assert_non_null(strstr(s, "-9.1%" VDC_TOO_FAST_MARK));
     g_free(s);
     s = vdc_render_compare(&a, "csv");
     assert_true(g_str_has_prefix(s, "target,test,unit,n,"));
     assert_non_null(strstr(s, "image,putc,K/sec,5,1,0,100,"));
     g_free(s);
     s = vdc_render_compare(&a, "json");
-    assert_non_null(strstr(s, "\"verdict\" : \"slower\""));
+    assert_non_null(strstr(s, "\"verdict\" : \"not comparable (too fast)\""));
     g_free(s);
     s = vdc_render_compare(&a, "md");
     assert_non_null(strstr(s, "| image vs dom0 |"));
@@ -244,6 +299,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_analysis_counts),
         cmocka_unit_test(test_analysis_drop),
+        cmocka_unit_test(test_all_too_fast),
         cmocka_unit_test(test_analysis_errors),
         cmocka_unit_test(test_bonnie_csv_fields),
         cmocka_unit_test(test_compare_formats),
