@@ -60,13 +60,17 @@ probe='<script>var vdcErr=0;addEventListener("error",function(){vdcErr++},true);
 addEventListener("load",function(){var ids=["chart-throughput","chart-ops"],ok=0;
 ids.forEach(function(i){var s=document.querySelector("#"+i+" svg");
 if(s){var r=s.getBoundingClientRect();if(r.width>300&&r.height>100&&s.querySelectorAll("path,rect,use").length>20)ok++;}});
-var p=document.createElement("pre");p.id="vdc-probe";p.textContent="charts="+ok+" errors="+vdcErr;
+var m=document.getElementById("metadata"),d=document.documentElement;
+var fit=m&&m.getBoundingClientRect().right<=document.body.getBoundingClientRect().right+1&&d.scrollWidth<=d.clientWidth?1:0;
+var p=document.createElement("pre");p.id="vdc-probe";p.textContent="charts="+ok+" errors="+vdcErr+" meta_fits="+fit;
 document.body.appendChild(p);});</script>'
 awk -v p="$probe" '{ print } /<head>/ && !done { print p; done = 1 }' "$art/report.html" >"$art/probe.html"
 grep -q vdcErr "$art/probe.html" || fail "probe not inserted"
-chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-dom
-grep -q '<pre id="vdc-probe">charts=2 errors=0</pre>' "$art/probe-dom.html" ||
-    fail "probe: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/probe-dom.html" || echo 'no result') (want charts=2 errors=0)"
+# at 1200 px the "How to reproduce" table (long command lines) must wrap
+# inside the page: without `white-space:normal` on it, it is 3293 px wide
+chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-dom --window-size=1200,900
+grep -q '<pre id="vdc-probe">charts=2 errors=0 meta_fits=1</pre>' "$art/probe-dom.html" ||
+    fail "probe: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/probe-dom.html" || echo 'no result') (want charts=2 errors=0 meta_fits=1)"
 
 # ---- screenshot (the test artifact) ------------------------------------------
 chromium "$art/shot.out" "$art/shot.err" "file://$art/report.html" \
