@@ -510,8 +510,8 @@ html_notes(GString *out, const struct vdc_analysis *a)
                 esc(out, c->target);
                 g_string_append(out, ", test ");
                 esc(out, c->test_key);
-                g_string_append_printf(out, ": %zu of %zu samples have no value (%zu too fast, %zu failed)</li>\n",
-                                       c->n_no_value, c->n_samples, c->n_too_fast, c->n_failed);
+                g_string_append_printf(out, ": %zu of %zu %s no value (%zu too fast, %zu failed)</li>\n",
+                                       c->n_no_value, c->n_samples, c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast, c->n_failed);
                 any = 1;
             }
         }

@@ -292,9 +292,9 @@ notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
 
             if (c->n_no_value)
-                g_string_append_printf(out, "%sExcluded: target %s, test %s: %zu of %zu samples have no value "
+                g_string_append_printf(out, "%sExcluded: target %s, test %s: %zu of %zu %s no value "
                                        "(%zu too fast, +++++; %zu failed).\n", bullet, c->target, c->test_key,
-                                       c->n_no_value, c->n_samples, c->n_too_fast, c->n_failed);
+                                       c->n_no_value, c->n_samples, c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast, c->n_failed);
         }
 }
 
