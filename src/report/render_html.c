@@ -595,6 +595,16 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         }
         g_strfreev(v);
     }
+    {
+        char **w = vdc_size_warnings(rs, a);
+
+        for (i = 0; w[i]; i++) {
+            g_string_append_printf(out, "<p class=\"warn size-warning\" id=\"size-warning-%zu\"><b>Warning.</b> ", i);
+            esc(out, w[i]);
+            g_string_append(out, ".</p>\n");
+        }
+        g_strfreev(w);
+    }
     if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
                    "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it).") < 0 ||
         html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",

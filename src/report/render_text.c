@@ -329,6 +329,16 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     if (vdc_analysis_min_n(a) < 2)
         g_string_append(out, "WARNING: " VDC_FEW_RUNS_WARNING "\n\n");
     verdicts(out, a, "Verdict: ", "\n");
+    {
+        char **w = vdc_size_warnings(rs, a);
+        size_t i;
+
+        for (i = 0; w[i]; i++)
+            g_string_append_printf(out, "WARNING: %s.\n", w[i]);
+        if (i)
+            g_string_append_c(out, '\n');
+        g_strfreev(w);
+    }
     if (block_present(a, io_tests)) {
         text_io_block(out, a);
         g_string_append_c(out, '\n');
@@ -457,6 +467,16 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_string_append(out, "\n\n");
     }
     verdicts(out, a, "- ", "\n");
+    {
+        char **w = vdc_size_warnings(rs, a);
+
+        for (i = 0; w[i]; i++) {
+            g_string_append(out, "> **Warning:** ");
+            md_escape(out, w[i]);
+            g_string_append(out, ".\n\n");
+        }
+        g_strfreev(w);
+    }
     g_string_append(out, "## Results\n\n");
     md_table(out, a, 1);
     g_string_append(out, "\n## Outliers and excluded samples\n\n");

@@ -53,6 +53,67 @@ vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int 
     snprintf(buf, size, "%+.1f%%%s", c->delta_percent, with_mark ? vdc_significance_mark(c) : "");
 }
 
+char **
+vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GPtrArray *v = g_ptr_array_new();
+    GString *sizes = g_string_new(NULL);
+    int64_t first = VDC_INT_ABSENT;
+    int differ = 0;
+    size_t ti, i, j;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        GArray *seen = g_array_new(FALSE, FALSE, sizeof(int64_t));
+        size_t n_runs = 0, n_small = 0;
+        int64_t small_size = 0, small_ram = 0;
+
+        for (i = 0; i < rs->n_runs; i++) {
+            const vdc_run *r = rs->runs[i];
+            int64_t fs = r->meta.file_size_mib;
+            int dup = 0;
+
+            if (strcmp(r->target, a->targets[ti]) || fs == VDC_INT_ABSENT)
+                continue;
+            n_runs++;
+            for (j = 0; j < seen->len; j++)
+                dup |= g_array_index(seen, int64_t, j) == fs;
+            if (!dup)
+                g_array_append_val(seen, fs);
+            if (first == VDC_INT_ABSENT)
+                first = fs;
+            else if (fs != first)
+                differ = 1;
+            if (r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 && fs < 2 * r->meta.ram_mib) {
+                if (!n_small) {
+                    small_size = fs;
+                    small_ram = r->meta.ram_mib;
+                }
+                n_small++;
+            }
+        }
+        if (seen->len) {
+            g_string_append_printf(sizes, "%s%s ", sizes->len ? ", " : "", a->targets[ti]);
+            for (j = 0; j < seen->len; j++)
+                g_string_append_printf(sizes, "%s%" G_GINT64_FORMAT, j ? "/" : "",
+                                       g_array_index(seen, int64_t, j));
+            g_string_append(sizes, " MiB");
+        }
+        if (n_small)
+            g_ptr_array_add(v, g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice the "
+                                               "RAM (%" G_GINT64_FORMAT " MiB) in %zu of %zu run%s: the page cache "
+                                               "flatters the result (bonnie++ wants at least twice the RAM)",
+                                               a->targets[ti], small_size, small_ram, n_small, n_runs,
+                                               n_runs == 1 ? "" : "s"));
+        g_array_free(seen, TRUE);
+    }
+    if (differ)
+        g_ptr_array_insert(v, 0, g_strdup_printf("test file sizes differ: %s: deltas mix size effects with "
+                                                 "backend effects", sizes->str));
+    g_string_free(sizes, TRUE);
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}
+
 int
 vdc_experiment_emulated(const vdc_result_set *rs)
 {
@@ -428,7 +489,19 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
     JsonNode *root = vdc_result_set_to_json(rs);
     char *s;
 
-    json_object_set_member(json_node_get_object(root), "statistics", vdc_statistics_to_json(a));
+    JsonNode *st = vdc_statistics_to_json(a);
+    char **w = vdc_size_warnings(rs, a);
+
+    if (w[0]) {   /* additive: only when there is something to say */
+        JsonArray *arr = json_array_new();
+        size_t i;
+
+        for (i = 0; w[i]; i++)
+            json_array_add_string_element(arr, w[i]);
+        json_object_set_array_member(json_node_get_object(st), "warnings", arr);
+    }
+    g_strfreev(w);
+    json_object_set_member(json_node_get_object(root), "statistics", st);
     s = json_pretty(root);
     json_node_unref(root);
     return s;

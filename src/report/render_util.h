@@ -24,6 +24,18 @@ void vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c);
  * (@with_mark); "" when there is no ratio. */
 void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int with_mark);
 
+/* Warnings about the test file sizes of the runs, one line each
+ * (NULL-terminated, g_strfreev; empty when none):
+ * - the targets' runs.metadata.file_size_mib differ: "test file sizes
+ *   differ: dom0 49152 MiB, image 4096 MiB: deltas mix size effects with
+ *   backend effects" (a target with several sizes lists them "a/b");
+ * - per target, runs whose file size is under twice their ram_mib:
+ *   "target image: test file 512 MiB is under twice the RAM (1024 MiB) in
+ *   5 of 5 runs: the page cache flatters the result (bonnie++ wants at
+ *   least twice the RAM)".
+ * Runs without file_size_mib (or ram_mib) are left out of the check. */
+char **vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
+
 /* experiment.emulated is true */
 int vdc_experiment_emulated(const vdc_result_set *rs);
 

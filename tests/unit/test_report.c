@@ -157,6 +157,48 @@ test_all_too_fast(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* Test file sizes: differing between targets, and under twice the RAM. */
+static void
+test_size_warnings(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    char **w, *s;
+    size_t i;
+
+    build(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    w = vdc_size_warnings(&rs, &a);
+    assert_null(w[0]);   /* all 512 MiB, no RAM known: nothing to say */
+    g_strfreev(w);
+    for (i = 0; i < rs.n_runs; i++) {
+        if (!strcmp(rs.runs[i]->target, "dom0"))
+            rs.runs[i]->meta.file_size_mib = 2048;
+        rs.runs[i]->meta.ram_mib = 1024;
+    }
+    w = vdc_size_warnings(&rs, &a);
+    assert_string_equal(w[0], "test file sizes differ: image 512 MiB, dom0 2048 MiB: deltas mix size effects "
+                              "with backend effects");
+    assert_string_equal(w[1], "target image: test file 512 MiB is under twice the RAM (1024 MiB) in 6 of 6 "
+                              "runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)");
+    assert_null(w[2]);
+    g_strfreev(w);
+    s = vdc_render_text(&rs, &a);
+    assert_non_null(strstr(s, "WARNING: test file sizes differ: image 512 MiB, dom0 2048 MiB"));
+    g_free(s);
+    s = vdc_render_html(&rs, &a, NULL);
+    assert_non_null(strstr(s, "id=\"size-warning-1\""));
+    g_free(s);
+    s = vdc_render_json(&rs, &a);
+    assert_non_null(strstr(s, "\"warnings\""));
+    g_free(s);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_analysis_drop(void **state)
 {
@@ -300,6 +342,7 @@ main(void)
         cmocka_unit_test(test_analysis_counts),
         cmocka_unit_test(test_analysis_drop),
         cmocka_unit_test(test_all_too_fast),
+        cmocka_unit_test(test_size_warnings),
         cmocka_unit_test(test_analysis_errors),
         cmocka_unit_test(test_bonnie_csv_fields),
         cmocka_unit_test(test_compare_formats),
