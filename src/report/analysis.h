@@ -97,6 +97,11 @@ size_t vdc_analysis_min_n(const struct vdc_analysis *a);
     "Fewer than 2 runs with a value for some target and test: there is no confidence " \
     "interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
 
+/* The same for imported results, where --runs does not apply. */
+#define VDC_FEW_VALUES_WARNING \
+    "Fewer than 2 values for some target and test: there is no confidence " \
+    "interval and no significance test there, and a delta alone may be noise."
+
 /* Significance mark of a comparison: "**" p < 0.01, "*" p < 0.05,
  * "~" no significant difference, "" not tested, "†" not comparable (a
  * side has too-fast runs without value; VDC_TOO_FAST_MARK). */

@@ -574,8 +574,16 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         g_string_append(out, ".");
     }
     g_string_append(out, "</p>\n");
-    if (vdc_analysis_min_n(a) < 2)
-        g_string_append(out, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> " VDC_FEW_RUNS_WARNING "</p>\n");
+    {
+        char *few = vdc_few_runs_warning(rs, a);
+
+        if (few) {
+            g_string_append(out, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ");
+            esc(out, few);
+            g_string_append(out, "</p>\n");
+        }
+        g_free(few);
+    }
     if (vdc_analysis_n_too_fast_cells(a)) {
         g_string_append(out, "<p class=\"warn\" id=\"too-fast\">");
         esc(out, VDC_TOO_FAST_LEGEND);

@@ -326,8 +326,13 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
                          "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");
     if (vdc_analysis_n_too_fast_cells(a))
         g_string_append(out, VDC_TOO_FAST_LEGEND "\n\n");
-    if (vdc_analysis_min_n(a) < 2)
-        g_string_append(out, "WARNING: " VDC_FEW_RUNS_WARNING "\n\n");
+    {
+        char *few = vdc_few_runs_warning(rs, a);
+
+        if (few)
+            g_string_append_printf(out, "WARNING: %s\n\n", few);
+        g_free(few);
+    }
     verdicts(out, a, "Verdict: ", "\n");
     {
         char **w = vdc_size_warnings(rs, a);
@@ -459,8 +464,16 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
                            "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
                            "no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
-    if (vdc_analysis_min_n(a) < 2)
-        g_string_append(out, "> **Warning:** " VDC_FEW_RUNS_WARNING "\n\n");
+    {
+        char *few = vdc_few_runs_warning(rs, a);
+
+        if (few) {
+            g_string_append(out, "> **Warning:** ");
+            md_escape(out, few);
+            g_string_append(out, "\n\n");
+        }
+        g_free(few);
+    }
     if (vdc_analysis_n_too_fast_cells(a)) {
         g_string_append(out, "> ");
         md_escape(out, VDC_TOO_FAST_LEGEND);

@@ -114,6 +114,40 @@ vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
     return (char **)g_ptr_array_free(v, FALSE);
 }
 
+char *
+vdc_few_runs_warning(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    size_t i, n_failed = 0;
+    int imported = 0;
+
+    if (vdc_analysis_min_n(a) >= 2)
+        return NULL;
+    for (i = 0; i < rs->n_runs; i++) {
+        if (rs->runs[i]->status && strcmp(rs->runs[i]->status, "ok"))
+            n_failed++;
+        if (rs->runs[i]->meta.source.file)
+            imported = 1;
+    }
+    for (i = 0; i < rs->n_targets; i++)
+        if (rs->targets[i]->kind && !strcmp(rs->targets[i]->kind, "imported"))
+            imported = 1;
+    if (rs->n_runs && n_failed == rs->n_runs) {
+        GString *s = g_string_new(NULL);
+
+        g_string_append_printf(s, "All %zu run%s failed: there is nothing to compare", rs->n_runs,
+                               rs->n_runs == 1 ? "" : "s");
+        for (i = 0; i < rs->n_runs; i++)
+            g_string_append_printf(s, "%s %s #%" G_GINT64_FORMAT ": %s", i ? ";" : ":", rs->runs[i]->target,
+                                   rs->runs[i]->repetition,
+                                   rs->runs[i]->error ? rs->runs[i]->error : rs->runs[i]->status);
+        g_string_append_c(s, '.');
+        return g_string_free(s, FALSE);
+    }
+    if (imported)
+        return g_strdup(VDC_FEW_VALUES_WARNING);
+    return g_strdup(VDC_FEW_RUNS_WARNING);
+}
+
 int
 vdc_experiment_emulated(const vdc_result_set *rs)
 {

@@ -36,6 +36,16 @@ void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c,
  * Runs without file_size_mib (or ram_mib) are left out of the check. */
 char **vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
 
+/* The "too few values" warning, or NULL when every cell with values has
+ * 2 or more (g_free):
+ * - every run failed (status other than "ok"): "All N runs failed: image
+ *   #0: ERROR; ..." with each run's error string;
+ * - imported results (a target of kind "imported", or a run with
+ *   metadata.source): VDC_FEW_RUNS_WARNING without the --runs advice
+ *   ("fewer than 2 values");
+ * - otherwise VDC_FEW_RUNS_WARNING ("use --runs 5 or more"). */
+char *vdc_few_runs_warning(const vdc_result_set *rs, const struct vdc_analysis *a);
+
 /* experiment.emulated is true */
 int vdc_experiment_emulated(const vdc_result_set *rs);
 

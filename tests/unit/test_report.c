@@ -199,6 +199,49 @@ test_size_warnings(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* The few-runs warning: --runs advice only for our own runs; all runs
+ * failed: say so with their errors. */
+static void
+test_few_runs_warning(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    vdc_run *r;
+    char *w;
+
+    vdc_result_set_init(&rs);
+    add_run(&rs, "image", 100, 1000);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    w = vdc_few_runs_warning(&rs, &a);
+    assert_string_equal(w, VDC_FEW_RUNS_WARNING);
+    g_free(w);
+    vdc_set_str(&rs.runs[0]->meta.source.file, "seed.csv");
+    w = vdc_few_runs_warning(&rs, &a);
+    assert_string_equal(w, VDC_FEW_VALUES_WARNING);
+    assert_null(strstr(w, "--runs"));
+    g_free(w);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+
+    vdc_result_set_init(&rs);
+    r = vdc_result_set_add_run(&rs, "image");
+    vdc_set_str(&r->status, "failed");
+    vdc_set_str(&r->error, "agent: mkfs.ext4 exited 1");
+    r = vdc_result_set_add_run(&rs, "image");
+    vdc_set_str(&r->status, "failed");
+    vdc_set_str(&r->error, "timeout after 600 s");
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    w = vdc_few_runs_warning(&rs, &a);
+    assert_string_equal(w, "All 2 runs failed: there is nothing to compare: image #0: agent: mkfs.ext4 exited 1; "
+                           "image #1: timeout after 600 s.");
+    g_free(w);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_analysis_drop(void **state)
 {
@@ -343,6 +386,7 @@ main(void)
         cmocka_unit_test(test_analysis_drop),
         cmocka_unit_test(test_all_too_fast),
         cmocka_unit_test(test_size_warnings),
+        cmocka_unit_test(test_few_runs_warning),
         cmocka_unit_test(test_analysis_errors),
         cmocka_unit_test(test_bonnie_csv_fields),
         cmocka_unit_test(test_compare_formats),
