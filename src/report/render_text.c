@@ -521,6 +521,14 @@ compare_text(const struct vdc_analysis *a)
     w = MAX(w, (int)strlen(vs));
     for (ti = 0; ti < a->n_targets; ti++)
         w = MAX(w, (int)strlen(a->targets[ti]));
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            char buf[64];
+
+            vdc_fmt_cell_mean(buf, sizeof(buf), c);   /* "+++++ (too fast)" is wide */
+            w = MAX(w, (int)g_utf8_strlen(buf, -1) + 4);
+        }
     g_string_append_printf(out, "%-30s %-6s", "test", "unit");
     for (ti = 0; ti < a->n_targets; ti++)
         g_string_append_printf(out, " %*s", w, a->targets[ti]);
@@ -547,19 +555,22 @@ compare_text(const struct vdc_analysis *a)
                 snprintf(cell, sizeof(cell), "%s (%zu)", buf, c->sum.n);
             else
                 snprintf(cell, sizeof(cell), "-");
-            g_string_append_printf(out, " %*s", w, cell);
+            g_string_append_printf(out, " %*s", w + (int)(strlen(cell) - (size_t)g_utf8_strlen(cell, -1)), cell);
         }
         for (ti = 0; ti < a->n_targets; ti++)
             if (ti != a->baseline_index) {
                 char buf[64];
 
                 vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
-                g_string_append_printf(out, " %*s", w, buf[0] ? buf : "-");
+                g_string_append_printf(out, " %*s", w + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)),
+                                       buf[0] ? buf : "-");
             }
         g_string_append_c(out, '\n');
     }
     g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
                          "no mark: not tested (n<2); +++++: too fast, no value\n");
+    if (vdc_analysis_n_too_fast_cells(a))
+        g_string_append(out, VDC_TOO_FAST_LEGEND "\n");
     return g_string_free(out, FALSE);
 }
 
