@@ -68,7 +68,7 @@ prepare_out() {
 }
 
 staging=
-cleanup() { [ -n "$staging" ] && rm -rf "$staging"; }
+cleanup() { [ -n "$staging" ] && rm -rf "$staging" "$staging.tar"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
