@@ -538,6 +538,12 @@ html_chart(GString *out, const struct vdc_analysis *a, const char *id, const cha
     return 0;
 }
 
+/* How the charts draw too-fast cells (figure captions). */
+#define TOO_FAST_CAPTION \
+    "Too fast to measure (bonnie++ +++++): no bar but a dashed outline labelled \"too fast\" when " \
+    "every run was; a hatched bar marked \u2020 when some were (its mean leaves them out and " \
+    "understates the speed)."
+
 char *
 vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const char *generated)
 {
@@ -614,17 +620,18 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         g_strfreev(w);
     }
     if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
-                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it).") < 0 ||
+                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). " TOO_FAST_CAPTION) < 0 ||
         html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",
-                   "Figure 2: random seeks and the file create/read/delete tests, operations per second.") < 0 ||
+                   "Figure 2: random seeks and the file create/read/delete tests, operations per second. "
+                   TOO_FAST_CAPTION) < 0 ||
         html_chart(out, a, "chart-sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
                    "Figure 3: the block-size sweep (dd-like sequential read and write), MiB/s.") < 0)
         goto fail;
     g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
                          "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "
                          "baseline mean with the 95&nbsp;% Fieller interval; ** p&nbsp;&lt;&nbsp;0.01, "
-                         "* p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch t-test); no mark: not "
-                         "tested (fewer than 2 samples).</p>\n");
+                         "* p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch t-test); &dagger; not comparable "
+                         "(too-fast runs left out of a mean); no mark: not tested (fewer than 2 samples).</p>\n");
     html_table(out, a);
     g_string_append(out, "<h2>Outliers and excluded samples</h2>\n");
     html_notes(out, a);

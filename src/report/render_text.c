@@ -355,7 +355,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     if (a->n_targets > 1 && (block_present(a, io_tests) || block_present(a, file_tests))) {
         g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller]; "
                                "** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
-                               "no mark: not tested (n<2)\n", a->baseline);
+                               "\u2020 not comparable (too-fast runs); no mark: not tested (n<2)\n", a->baseline);
         if (block_present(a, io_tests)) {
             g_string_append(out, "Target                    Per Chr        Block      Rewrite      Per Chr        Block        Seeks\n");
             delta_rows(out, a, io_tests);
@@ -463,7 +463,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append_printf(out, "Baseline: **%s**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
                            "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
-                           "no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
+                           "\u2020 not comparable (too-fast runs); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
     {
         char *few = vdc_few_runs_warning(rs, a);
 
@@ -568,7 +568,7 @@ compare_text(const struct vdc_analysis *a)
         g_string_append_c(out, '\n');
     }
     g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
-                         "no mark: not tested (n<2); +++++: too fast, no value\n");
+                         "\u2020 not comparable (too-fast runs); no mark: not tested (n<2); +++++: too fast, no value\n");
     if (vdc_analysis_n_too_fast_cells(a))
         g_string_append(out, VDC_TOO_FAST_LEGEND "\n");
     return g_string_free(out, FALSE);
@@ -583,7 +583,7 @@ vdc_render_compare(const struct vdc_analysis *a, const char *format)
         GString *out = g_string_new(NULL);
 
         g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
-                               "difference (Welch t-test); no mark: not tested (n < 2).\n\n", a->baseline);
+                               "difference (Welch t-test); \u2020 not comparable (too-fast runs); no mark: not tested (n < 2).\n\n", a->baseline);
         md_table(out, a, 1);
         return g_string_free(out, FALSE);
     }
