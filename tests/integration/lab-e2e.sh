@@ -65,6 +65,9 @@ if [ "$controller" = yes ]; then
     sh "$top_srcdir/templates/guest/build-template.sh" "$tdir" >/dev/null ||
         fail "guest template build failed"
     runner=$top_builddir/guest-agent/vmdiskcmp-runner
+    # libguestfs ignores its environment (force_tcg too) when the cache dir
+    # does not exist: make it first
+    mkdir -p "$top_builddir/lab-guestfs-cache"
     LIBGUESTFS_BACKEND=direct LIBGUESTFS_BACKEND_SETTINGS=force_tcg \
     LIBGUESTFS_CACHEDIR=$top_builddir/lab-guestfs-cache \
         timeout 900 "$VMDISKCMP" prepare -q --guest-image "$tdir/guest.img" --agent "$VDC_AGENT" \
@@ -75,7 +78,7 @@ if [ "$controller" = yes ]; then
     timeout 3600 "$VMDISKCMP" lab run --out "$main" --prepared "$work/guest.img" --timeout 3000 -- \
         --hypervisor libxl --image --image-backend auto,qdisk --lvm --dom0 --vg lab --runs 3 --seed 42 \
         --guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M \
-        --agent-options "-n 0 -f" --timeout 1200
+        --agent-options "-n 0 -f --per-char-size 0" --timeout 1200
     rc=$?
     echo "lab run (main job): $(( $(date +%s) - t1 )) s (exit $rc)"
     cat "$main/lab/stages.txt" 2>/dev/null
