@@ -23,6 +23,7 @@ grep -q '"file_size_mib": 32, "file_size_bytes": 33554432, "chunk_size": 4096' "
 
 # sweep on the device, buffered then O_DIRECT
 for mode in "" --direct; do
+    rm -f "$SCRATCH/w.json"     # the agent never overwrites an existing file
     run_agent 0 -d "$LOOPDEV" -s 16 -r 8 --sweep=4k,64k,1m $mode --destroy-data \
         --json "$SCRATCH/w.json"
     n=$(grep -c '"test": "sweep_' "$SCRATCH/w.json")
