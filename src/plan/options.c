@@ -30,6 +30,7 @@ typedef struct {
     unsigned min, max;          /* UINT */
     const char *def;            /* default, for --help */
     const char *help;
+    char short_name;            /* one-letter alias (e.g. 'q'), or 0 */
 } opt_def;
 
 #define O(m) offsetof(vdc_run_opts, m)
@@ -126,7 +127,8 @@ static const opt_def opt_table[] = {
       .help = "print the plan, disk specs / domain XML and xl.cfg; create nothing" },
     { .name = "no-report", .type = OPT_FLAG, .off = O(no_report),
       .help = "write result.json only, no rendered report" },
-    { .name = "quiet", .type = OPT_FLAG, .off = O(quiet), .help = "no progress lines" },
+    { .name = "quiet", .type = OPT_FLAG, .off = O(quiet), .short_name = 'q',
+      .help = "no progress lines" },
     { .name = "help", .type = OPT_FLAG, .off = O(help), .help = "this text" },
 };
 
@@ -244,22 +246,34 @@ int
 vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
 {
     struct option lo[G_N_ELEMENTS(opt_table) + 1];
-    size_t i;
+    /* "+" (stop at the first non-option) then the one-letter aliases */
+    char shorts[1 + 2 * G_N_ELEMENTS(opt_table) + 1];
+    size_t i, ns = 0;
     int c, idx;
 
     memset(lo, 0, sizeof(lo));
+    shorts[ns++] = '+';
     for (i = 0; i < G_N_ELEMENTS(opt_table); i++) {
         lo[i].name = opt_table[i].name;
         lo[i].has_arg = opt_table[i].type == OPT_FLAG ? no_argument : required_argument;
         lo[i].val = 0x100 + (int)i;
+        if (opt_table[i].short_name) {
+            shorts[ns++] = opt_table[i].short_name;
+            if (opt_table[i].type != OPT_FLAG)
+                shorts[ns++] = ':';
+        }
     }
+    shorts[ns] = '\0';
     optind = 0;     /* full reinitialisation (glibc), so tests may parse twice */
     opterr = 0;
     for (;;) {
         idx = -1;
-        c = getopt_long(argc, argv, "+", lo, &idx);
+        c = getopt_long(argc, argv, shorts, lo, &idx);
         if (c == -1)
             break;
+        for (i = 0; c > 0 && c < 0x100 && c != '?' && c != ':' && i < G_N_ELEMENTS(opt_table); i++)
+            if (opt_table[i].short_name == c)
+                c = 0x100 + (int)i;
         if (c == '?' || c == ':') {
             const char *bad = argv[optind - 1] ? argv[optind - 1] : "?";
             if (optopt >= 0x100 && (size_t)(optopt - 0x100) < G_N_ELEMENTS(opt_table))
@@ -341,7 +355,9 @@ vdc_run_opts_help(FILE *f)
     for (i = 0; i < G_N_ELEMENTS(opt_table); i++) {
         const opt_def *d = &opt_table[i];
         g_autofree char *lhs = NULL;
-        if (d->type == OPT_FLAG)
+        if (d->type == OPT_FLAG && d->short_name)
+            lhs = g_strdup_printf("-%c, --%s", d->short_name, d->name);
+        else if (d->type == OPT_FLAG)
             lhs = g_strdup_printf("--%s", d->name);
         else
             lhs = g_strdup_printf("--%s %s", d->name, d->metavar ? d->metavar : d->choices);

@@ -216,6 +216,55 @@ test_schedule(void **state)
     vdc_plan_dispose(&p);
 }
 
+/* -q is --quiet (as in report and import); an unknown short option is one
+ * line naming it; --help lists "-q, --quiet" */
+static void
+test_quiet_short(void **state)
+{
+    static const char *const lines[] = { "run -q --image --guest-image /g",
+                                         "run --image -q --guest-image /g",
+                                         "run --quiet --image --guest-image /g" };
+    vdc_run_opts o;
+    size_t i;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    for (i = 0; i < G_N_ELEMENTS(lines); i++) {
+        g_auto(GStrv) argv = g_strsplit(lines[i], " ", -1);
+
+        vdc_run_opts_init(&o);
+        assert_int_equal(vdc_run_opts_parse(&o, (int)g_strv_length(argv), argv), 0);
+        assert_int_equal(o.quiet, 1);
+        assert_int_equal(o.image, 1);
+        vdc_run_opts_dispose(&o);
+    }
+    {
+        g_auto(GStrv) argv = g_strsplit("run --image --guest-image /g", " ", -1);
+
+        vdc_run_opts_init(&o);
+        assert_int_equal(vdc_run_opts_parse(&o, (int)g_strv_length(argv), argv), 0);
+        assert_int_equal(o.quiet, 0);
+        vdc_run_opts_dispose(&o);
+    }
+    {
+        vdc_plan p;
+        g_autofree char *err = NULL;
+
+        vdc_plan_init(&p);
+        assert_int_equal(try_line("run -x --image", &err, &p), -1);
+        assert_non_null(strstr(err, "unknown option '-x'"));
+        assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
+        vdc_plan_dispose(&p);
+    }
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    vdc_run_opts_help(f);
+    fclose(f);
+    assert_non_null(strstr(buf, "\n  -q, --quiet "));
+    free(buf);
+}
+
 int
 main(void)
 {
@@ -225,6 +274,7 @@ main(void)
         cmocka_unit_test(test_too_many_disks),
         cmocka_unit_test(test_xen_default),
         cmocka_unit_test(test_schedule),
+        cmocka_unit_test(test_quiet_short),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
