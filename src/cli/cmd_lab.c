@@ -74,8 +74,9 @@ vdc_cmd_lab(int argc, char **argv)
     struct vdc_lab_opts o;
     g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
     g_autofree char *script = NULL;
-    g_autofree char *result_dir = NULL;
+    g_autofree char *out_dir = NULL;
     char **av = NULL;
+    unsigned njobs = 0, k;
     struct sigaction sa, old_int, old_term;
     pid_t pid;
     int status = 0, r, rc;
@@ -103,8 +104,15 @@ vdc_cmd_lab(int argc, char **argv)
         vdc_lab_opts_dispose(&o);
         return VDC_EXIT_USAGE;
     }
-    if (!strcmp(o.action, "run"))
-        result_dir = g_build_filename(o.out_dir, "result", NULL);
+    if (!strcmp(o.action, "run")) {
+        /* job 1 writes OUT/result, each `--then ARGS` job K OUT/result-K */
+        size_t i;
+
+        njobs = 1;
+        for (i = 0; o.args && o.args[i]; i++)
+            njobs += !strcmp(o.args[i], "--then");
+        out_dir = g_strdup(o.out_dir);
+    }
     av = vdc_lab_argv(&o);
     vdc_lab_opts_dispose(&o);
 
@@ -145,7 +153,9 @@ vdc_cmd_lab(int argc, char **argv)
     rc = WEXITSTATUS(status);
     if (rc == 130)
         return VDC_EXIT_INTERRUPTED;
-    if (result_dir) {
+    for (k = 1; k <= njobs; k++) {
+        g_autofree char *result_dir = k == 1 ? g_build_filename(out_dir, "result", NULL) :
+                                               g_strdup_printf("%s/result-%u", out_dir, k);
         g_autofree char *json = g_build_filename(result_dir, "result.json", NULL);
 
         if (g_file_test(json, G_FILE_TEST_EXISTS) && lab_mark_emulated(result_dir) < 0 &&

@@ -69,11 +69,12 @@ lab_usage(FILE *f)
             "       vmdiskcmp lab selftest [--cache-dir D] [--out DIR] [--timeout S] [--libvirt]\n"
             "       vmdiskcmp lab run      [--cache-dir D] [--out DIR] [--timeout S] [--prepared IMG]\n"
             "                              [--file HOST[=NAME]]...\n"
-            "                              -- VMDISKCMP_ARGS...\n"
+            "                              -- VMDISKCMP_ARGS... [--then VMDISKCMP_ARGS...]...\n"
             "\nThe emulated Xen lab: Xen 4.17 and a Debian 12 dom0 under QEMU (TCG).\n"
             "build makes the dom0 (debootstrap, cached); selftest boots it and creates PV\n"
             "domUs with an image and an LV, reading backends from xenstore; run boots it and\n"
-            "runs `vmdiskcmp VMDISKCMP_ARGS` in dom0 (the VG is 'lab'), bringing results,\n"
+            "runs `vmdiskcmp VMDISKCMP_ARGS` in dom0 (the VG is 'lab'; each --then starts one\n"
+            "more job in the same boot, results in DIR/result-K), bringing results,\n"
             "dom0 logs and the serial log back to DIR.  Emulated hardware: numbers are for\n"
             "function and relative checks only.\n\noptions:\n");
     for (i = 0; i < G_N_ELEMENTS(lab_opts); i++)

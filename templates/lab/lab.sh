@@ -4,14 +4,19 @@
 #   lab.sh build    --cache-dir D
 #   lab.sh selftest --cache-dir D --out DIR [--libvirt] [--timeout S]
 #   lab.sh run      --cache-dir D --out DIR --vmdiskcmp BIN [--file HOST[=NAME]]...
-#                   [--prepared IMG] [--timeout S] -- VMDISKCMP_ARGS...
+#                   [--prepared IMG] [--timeout S] -- VMDISKCMP_ARGS... [--then VMDISKCMP_ARGS...]...
 #
 # build     builds the dom0 of the lab (build-dom0.sh; cached under D).
 # selftest  boots the lab once and runs jobs/selftest.sh in dom0: PV domUs
 #           (mini-domu.sh) with an image and an LV, backends read from
 #           xenstore; no vmdiskcmp inside.  --libvirt adds a domU created
 #           through libvirt's xen:///system.
-# run       boots the lab once and runs `vmdiskcmp VMDISKCMP_ARGS` in dom0.
+# run       boots the lab once and runs `vmdiskcmp VMDISKCMP_ARGS` in dom0;
+#           each `--then VMDISKCMP_ARGS` runs one more job after it, in the
+#           same boot (job K defaults to --out /lab/out/result-K; all jobs
+#           run; the exit status is the first failing job's).  Afterwards
+#           dom0/after-jobs.txt lists what is left: xl domains, LVs, loop
+#           devices, libvirt domains; jobs.txt each job's exit status.
 #           BIN and, if they sit beside it in a build tree, the agent and the
 #           runner (guest-agent/) go to /lab/in/bin; every --file to
 #           /lab/in/files/NAME (NAME defaults to the base name), which is the
@@ -90,6 +95,32 @@ boot() {
     return $rc
 }
 
+# job_words ARGS...: one job's vmdiskcmp arguments, completed with the
+# handed-in agent, runner, prepared guest image and --out (job K: result-K),
+# quoted for sh; K is the number of jobs before this one plus 1
+job_words() {
+    local has_out=0 has_guest=0 has_agent=0 has_runner=0 a q= res
+    local -a w=("$@")
+    for a in "$@"; do
+        case $a in
+            --out|--out=*) has_out=1 ;;
+            --guest-image|--guest-image=*) has_guest=1 ;;
+            --agent|--agent=*) has_agent=1 ;;
+            --runner|--runner=*) has_runner=1 ;;
+        esac
+    done
+    # the agent and runner handed in are the ones the job uses
+    [ $has_agent = 1 ] || [ ! -x "$staging/bin/vmdiskcmp-agent" ] ||
+        w+=(--agent /lab/in/bin/vmdiskcmp-agent)
+    [ $has_runner = 1 ] || [ ! -x "$staging/bin/vmdiskcmp-runner" ] ||
+        w+=(--runner /lab/in/bin/vmdiskcmp-runner)
+    [ -z "$prepared" ] || [ $has_guest = 1 ] || w+=(--guest-image "/lab/in/files/$(basename "$prepared")")
+    res=/lab/out/result; [ ${#jobs[@]} = 0 ] || res=/lab/out/result-$(( ${#jobs[@]} + 1 ))
+    [ $has_out = 1 ] || w+=(--out "$res")
+    for a in "${w[@]}"; do q="$q '$(printf %s "$a" | sed "s/'/'\\\\''/g")'"; done
+    printf '%s' "$q"
+}
+
 case $cmd in
 build)
     lab_dir >/dev/null || exit 1
@@ -134,26 +165,23 @@ run)
         [ -r "$src" ] || bad "--file $f: '$src' not readable"
         ln -s "$(readlink -f "$src")" "$staging/files/$name"
     done
-    has_out=0 has_guest=0 has_agent=0 has_runner=0
+    # the jobs: ARGS [--then ARGS]..., run one after the other in the same
+    # boot; job 1 writes /lab/out/result, job K /lab/out/result-K (unless
+    # its args name --out)
+    jobs=() cur=()
     for a in "${args[@]}"; do
-        case $a in
-            --out|--out=*) has_out=1 ;;
-            --guest-image|--guest-image=*) has_guest=1 ;;
-            --agent|--agent=*) has_agent=1 ;;
-            --runner|--runner=*) has_runner=1 ;;
-        esac
+        if [ "$a" = --then ]; then
+            [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments before it"
+            jobs+=("$(job_words "${cur[@]}")"); cur=()
+        else cur+=("$a"); fi
     done
-    # the agent and runner handed in are the ones the job uses
-    [ $has_agent = 1 ] || [ ! -x "$staging/bin/vmdiskcmp-agent" ] ||
-        args+=(--agent /lab/in/bin/vmdiskcmp-agent)
-    [ $has_runner = 1 ] || [ ! -x "$staging/bin/vmdiskcmp-runner" ] ||
-        args+=(--runner /lab/in/bin/vmdiskcmp-runner)
+    [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments after it"
+    jobs+=("$(job_words "${cur[@]}")")
     if [ -n "$prepared" ]; then
         for f in "$prepared" "$prepared.manifest" "$prepared.vmlinuz" "$prepared.initrd"; do
             [ -r "$f" ] || bad "--prepared $prepared: '$f' missing (expected the output of vmdiskcmp prepare --out)"
             ln -s "$(readlink -f "$f")" "$staging/files/$(basename "$f")"
         done
-        [ $has_guest = 1 ] || args+=(--guest-image "/lab/in/files/$(basename "$prepared")")
         # a prepared image whose agent or runner differs from the ones handed
         # in would make vmdiskcmp re-prepare, i.e. launch libguestfs in dom0
         for b in agent runner; do
@@ -162,9 +190,6 @@ run)
                 { echo "vmdiskcmp lab: stage 'inject' failed: $prepared was prepared with another vmdiskcmp-$b than $bdir/guest-agent/vmdiskcmp-$b: run vmdiskcmp prepare again" >&2; exit 1; }
         done
     fi
-    [ $has_out = 1 ] || args+=(--out /lab/out/result)
-    q=
-    for a in "${args[@]}"; do q="$q '$(printf %s "$a" | sed "s/'/'\\\\''/g")'"; done
     {
         echo '#!/bin/sh'
         echo '# written by vmdiskcmp lab run (POSIX sh, run by dom0 as sh job.sh)'
@@ -180,16 +205,31 @@ run)
           done; sleep 5; done ) </dev/null >/dev/null 2>&1 &'
         echo '# the default --image-dir, which vmdiskcmp uses but does not create'
         echo 'mkdir -p /var/lib/vmdiskcmp'
-        case " ${args[*]} " in
-            *libvirt*)  # the monolithic libvirt daemon, as on the host; its
-                        # QEMU driver wants the group libvirt-qemu (qemu.conf)
-                echo 'getent group libvirt-qemu >/dev/null || groupadd -r libvirt-qemu'
-                echo 'pgrep -x virtlogd >/dev/null || virtlogd -d'
-                echo 'pgrep -x libvirtd >/dev/null || libvirtd -d'
-                echo 'i=0; while [ ! -S /run/libvirt/libvirt-sock ] && [ $i -lt 120 ]; do sleep 1; i=$((i+1)); done' ;;
-        esac
-        echo 'set -x'
-        echo "exec vmdiskcmp$q"
+        echo 'rc=0 libvirt=0'
+        k=1
+        for j in "${jobs[@]}"; do
+            case " $j " in
+                *libvirt*)  # the monolithic libvirt daemon, as on the host, started
+                            # only now (never beside an earlier xl job); its
+                            # QEMU driver wants the group libvirt-qemu (qemu.conf)
+                    echo 'if [ $libvirt = 0 ]; then libvirt=1'
+                    echo '  getent group libvirt-qemu >/dev/null || groupadd -r libvirt-qemu'
+                    echo '  pgrep -x virtlogd >/dev/null || virtlogd -d'
+                    echo '  pgrep -x libvirtd >/dev/null || libvirtd -d'
+                    echo '  i=0; while [ ! -S /run/libvirt/libvirt-sock ] && [ $i -lt 120 ]; do sleep 1; i=$((i+1)); done'
+                    echo 'fi' ;;
+            esac
+            echo "echo \"vmdiskcmp lab: job $k of ${#jobs[@]}\""
+            echo "( set -x; exec vmdiskcmp$j ); r=\$?"
+            echo "echo \"vmdiskcmp lab: job $k exit \$r\"; echo \"job=$k exit=\$r\" >>\"\$LAB_OUT/jobs.txt\""
+            echo '[ $rc != 0 ] || rc=$r'
+            k=$((k + 1))
+        done
+        echo '# what is left in dom0 after the jobs: domains, LVs, loop devices, libvirt domains'
+        echo '{ echo "# xl list"; xl list; echo "# lvs"; lvs --noheadings -o lv_name,vg_name 2>&1; echo "# losetup -a"; losetup -a
+            [ $libvirt = 0 ] || { echo "# virsh list --all"; virsh -c xen:///system list --all --name; }
+          } >"$LAB_OUT/dom0/after-jobs.txt" 2>&1'
+        echo 'exit $rc'
     } >"$staging/job.sh"
     echo "LAB_JOB_TIMEOUT=$timeout" >"$staging/job.env"
     boot "$labd"
