@@ -18,7 +18,7 @@ endif
 # Shell tests: golden renderers, seed comparisons, bad input, Chromium.
 TESTS += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
-	tests/integration/report-manpage.sh
+	tests/integration/report-manpage.sh tests/integration/report-warnings.sh
 EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
-	tests/integration/report-manpage.sh tests/golden/report
+	tests/integration/report-manpage.sh tests/integration/report-warnings.sh tests/golden/report

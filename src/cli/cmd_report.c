@@ -49,6 +49,7 @@ struct cli {
     struct vdc_stats_options stats;
     unsigned formats;        /* report */
     const char *format;      /* compare */
+    int quiet;               /* --quiet: no progress, no warnings on stderr */
 };
 
 static const char report_usage[] =
@@ -190,6 +191,7 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
             c->format = optarg;
             break;
         case 'q':
+            c->quiet = 1;
             vdc_set_quiet(1);
             break;
         case 'h':
@@ -228,6 +230,23 @@ load_input(vdc_result_set *rs, const char *arg)
     rc = vdc_result_set_load_file(rs, path);
     g_free(path);
     return rc;
+}
+
+/* The warnings of a report (vdc_report_warnings) on stderr, one line
+ * each, "vmdiskcmp: WARNING: LINE"; nothing under --quiet.  The one
+ * printer of `report` and `compare`. */
+static void
+print_warnings(const struct cli *c, const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    char **w;
+    size_t i;
+
+    if (c->quiet)
+        return;
+    w = vdc_report_warnings(rs, a);
+    for (i = 0; w[i]; i++)
+        fprintf(stderr, "vmdiskcmp: WARNING: %s\n", w[i]);
+    g_strfreev(w);
 }
 
 static char *
@@ -310,7 +329,7 @@ vdc_cmd_report(int argc, char **argv)
         files[0].data = vdc_render_text(&rs, &a);
     if (c.formats & FMT_CSV) {
         files[1].data = vdc_render_bonnie_csv(&rs);
-        files[2].data = vdc_render_summary_csv(&a);
+        files[2].data = vdc_render_summary_csv(&rs, &a);
     }
     if (c.formats & FMT_JSON)
         files[3].data = vdc_render_json(&rs, &a);
@@ -376,6 +395,7 @@ vdc_cmd_report(int argc, char **argv)
         if (r < 0)
             goto out;
     }
+    print_warnings(&c, &rs, &a);
     rc = VDC_EXIT_OK;
  out:
     if (blocked)
@@ -495,7 +515,7 @@ vdc_cmd_compare(int argc, char **argv)
     if (vdc_analysis_build(&a, &all, c.baseline, &c.stats) < 0)
         goto out;
     rc = VDC_EXIT_FAILURE;
-    if (!(out = vdc_render_compare(&a, c.format))) {
+    if (!(out = vdc_render_compare(&all, &a, c.format))) {
         vdc_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
         rc = VDC_EXIT_USAGE;
         goto out;
@@ -504,6 +524,7 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
         goto out;
     }
+    print_warnings(&c, &all, &a);
     rc = VDC_EXIT_OK;
  out:
     g_free(out);

@@ -30,8 +30,33 @@ char *vdc_render_bonnie_csv(const vdc_result_set *rs);
  * target,test,unit,n,n_too_fast,n_failed,mean,median,stddev,cv_percent,
  * ci95_mean_lo,ci95_mean_hi,ci95_median_lo,ci95_median_hi,cpu_mean,
  * n_outliers,baseline,ratio,delta_percent,ci95_delta_lo,ci95_delta_hi,
- * p_value,verdict.  Empty fields: not computable. */
-char *vdc_render_summary_csv(const struct vdc_analysis *a);
+ * p_value,verdict,flags.  Empty fields: not computable.  flags (last, so
+ * older readers keep their column numbers): vdc_cell_flags. */
+char *vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a);
+
+/* The marks of one cell (target @ti, test @ki) as a ';'-separated list of
+ * fixed keywords, in this order, "" when none (g_free):
+ *   too-fast          some or all runs too fast to measure (+++++)
+ *   failed            some runs failed on this test
+ *   few-runs          fewer than 2 values: no CI, no significance test
+ *   outliers-flagged  the outlier rule flagged values (kept in the mean)
+ *   outliers-dropped  ... and --outliers drop left them out
+ *   under-2x-ram      a run's test file is under twice its RAM
+ *   sizes-differ      the target's test file sizes differ from the
+ *                     baseline's (or among its own runs)
+ *   not-comparable    the delta has no verdict (too-fast runs, a dagger)
+ * The cells the text, Markdown and HTML reports mark or warn about. */
+char *vdc_cell_flags(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ti, size_t ki);
+
+/* Every warning of a report, one line each (NULL-terminated, g_strfreev;
+ * empty when none), in this order: vdc_few_runs_warning (too few runs
+ * for a confidence interval, or every run failed), VDC_TOO_FAST_LEGEND
+ * when some cell has too-fast runs, then each line of vdc_size_warnings
+ * (a test file under twice the RAM; test file sizes that differ between
+ * targets) ending with ".".  The one source of the warnings `report` and
+ * `compare` print on stderr ("vmdiskcmp: WARNING: LINE") and compare
+ * carries into its output. */
+char **vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
 
 /* The result document (doc/result-format.md) plus "statistics". */
 char *vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a);
@@ -57,8 +82,11 @@ char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
 /* Side-by-side comparison table of `vmdiskcmp compare`: one row per test,
  * per target its mean (n), and for every target but the baseline its %
  * delta and significance mark.  @format: "text", "csv", "json", "md".
+ * The warnings (vdc_report_warnings) follow the table: text "WARNING:
+ * LINE", md "> **Warning:** LINE", json statistics.warnings; csv has the
+ * per-cell flags column instead.
  * Returns NULL (no message) for an unknown format. */
-char *vdc_render_compare(const struct vdc_analysis *a, const char *format);
+char *vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format);
 
 /* Formats accepted by vdc_render_compare; for messages. */
 #define VDC_COMPARE_FORMATS "text, csv, json, md"

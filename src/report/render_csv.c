@@ -134,12 +134,12 @@ csv_num(GString *out, double v, int has)
 }
 
 char *
-vdc_render_summary_csv(const struct vdc_analysis *a)
+vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
     GString *out = g_string_new("target,test,unit,n,n_too_fast,n_failed,mean,median,stddev,cv_percent,"
                                 "ci95_mean_lo,ci95_mean_hi,ci95_median_lo,ci95_median_hi,cpu_mean,"
                                 "n_outliers,baseline,ratio,delta_percent,ci95_delta_lo,ci95_delta_hi,"
-                                "p_value,verdict\n");
+                                "p_value,verdict,flags\n");
     size_t ti, ki;
 
     for (ti = 0; ti < a->n_targets; ti++)
@@ -147,6 +147,7 @@ vdc_render_summary_csv(const struct vdc_analysis *a)
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
             const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
             const struct vdc_stats_summary *s = &c->sum;
+            char *flags;
 
             if (!c->n_samples)
                 continue;
@@ -178,6 +179,10 @@ vdc_render_summary_csv(const struct vdc_analysis *a)
             } else {
                 g_string_append(out, ",,,,,,");
             }
+            g_string_append_c(out, ',');
+            flags = vdc_cell_flags(rs, a, ti, ki);
+            csv_str(out, flags);
+            g_free(flags);
             g_string_append_c(out, '\n');
         }
     return g_string_free(out, FALSE);

@@ -509,8 +509,27 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
 
 /* ---- compare ------------------------------------------------------------- */
 
+/* The warning lines after a compare table: @prefix LINE @suffix each. */
+static void
+compare_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a, const char *prefix,
+                 const char *suffix, int md)
+{
+    char **w = vdc_report_warnings(rs, a);
+    size_t i;
+
+    for (i = 0; w[i]; i++) {
+        g_string_append(out, prefix);
+        if (md)
+            md_escape(out, w[i]);
+        else
+            g_string_append(out, w[i]);
+        g_string_append(out, suffix);
+    }
+    g_strfreev(w);
+}
+
 static char *
-compare_text(const struct vdc_analysis *a)
+compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
     GString *out = g_string_new(NULL);
     size_t ti, ki;
@@ -569,27 +588,28 @@ compare_text(const struct vdc_analysis *a)
     }
     g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
                          "\u2020 not comparable (too-fast runs); no mark: not tested (n<2); +++++: too fast, no value\n");
-    if (vdc_analysis_n_too_fast_cells(a))
-        g_string_append(out, VDC_TOO_FAST_LEGEND "\n");
+    /* the too-fast legend is one of the warnings */
+    compare_warnings(out, rs, a, "WARNING: ", "\n", 0);
     return g_string_free(out, FALSE);
 }
 
 char *
-vdc_render_compare(const struct vdc_analysis *a, const char *format)
+vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format)
 {
     if (!strcmp(format, "text"))
-        return compare_text(a);
+        return compare_text(rs, a);
     if (!strcmp(format, "md")) {
         GString *out = g_string_new(NULL);
 
         g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
                                "difference (Welch t-test); \u2020 not comparable (too-fast runs); no mark: not tested (n < 2).\n\n", a->baseline);
         md_table(out, a, 1);
+        compare_warnings(out, rs, a, "\n> **Warning:** ", "\n", 1);
         return g_string_free(out, FALSE);
     }
     if (!strcmp(format, "csv"))
-        return vdc_render_summary_csv(a);
+        return vdc_render_summary_csv(rs, a);
     if (!strcmp(format, "json"))
-        return vdc_render_statistics_json(a);
+        return vdc_render_statistics_json(rs, a);
     return NULL;
 }

@@ -148,6 +148,81 @@ vdc_few_runs_warning(const vdc_result_set *rs, const struct vdc_analysis *a)
     return g_strdup(VDC_FEW_RUNS_WARNING);
 }
 
+char **
+vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GPtrArray *v = g_ptr_array_new();
+    char *few = vdc_few_runs_warning(rs, a);
+    char **w = vdc_size_warnings(rs, a);
+    size_t i;
+
+    if (few)
+        g_ptr_array_add(v, few);
+    if (vdc_analysis_n_too_fast_cells(a))
+        g_ptr_array_add(v, g_strdup(VDC_TOO_FAST_LEGEND));
+    for (i = 0; w[i]; i++)
+        g_ptr_array_add(v, g_strconcat(w[i], ".", NULL));
+    g_strfreev(w);
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* Smallest and largest runs.metadata.file_size_mib of @target; 0 when no
+ * run has one.  *small: some run's file is under twice its ram_mib. */
+static int
+target_file_sizes(const vdc_result_set *rs, const char *target, int64_t *lo, int64_t *hi, int *small)
+{
+    size_t i;
+    int n = 0;
+
+    *lo = *hi = 0;
+    *small = 0;
+    for (i = 0; i < rs->n_runs; i++) {
+        const vdc_run *r = rs->runs[i];
+        int64_t fs = r->meta.file_size_mib;
+
+        if (!r->target || strcmp(r->target, target) || fs == VDC_INT_ABSENT)
+            continue;
+        if (!n++ || fs < *lo)
+            *lo = fs;
+        if (n == 1 || fs > *hi)
+            *hi = fs;
+        if (r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 && fs < 2 * r->meta.ram_mib)
+            *small = 1;
+    }
+    return n;
+}
+
+char *
+vdc_cell_flags(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ti, size_t ki)
+{
+    const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+    const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
+    GString *s = g_string_new(NULL);
+    int64_t lo, hi, blo, bhi;
+    int small, bsmall, n, bn;
+
+#define FLAG(k) g_string_append_printf(s, "%s%s", s->len ? ";" : "", (k))
+    n = target_file_sizes(rs, a->targets[ti], &lo, &hi, &small);
+    bn = target_file_sizes(rs, a->baseline, &blo, &bhi, &bsmall);
+    if (c->n_too_fast)
+        FLAG("too-fast");
+    if (c->n_failed)
+        FLAG("failed");
+    if (c->n_samples && c->sum.n < 2)
+        FLAG("few-runs");
+    if (c->n_outliers)
+        FLAG(a->opt.policy == VDC_OUTLIERS_DROP ? "outliers-dropped" : "outliers-flagged");
+    if (small)
+        FLAG("under-2x-ram");
+    if (n && (lo != hi || (bn && (lo != blo || hi != bhi))))
+        FLAG("sizes-differ");
+    if (cc && cc->baseline->n_samples && cc->c.verdict == VDC_VERDICT_NOT_COMPARABLE)
+        FLAG("not-comparable");
+#undef FLAG
+    return g_string_free(s, FALSE);
+}
+
 int
 vdc_experiment_emulated(const vdc_result_set *rs)
 {
@@ -507,26 +582,14 @@ json_pretty(JsonNode *root)
     return r;
 }
 
-char *
-vdc_render_statistics_json(const struct vdc_analysis *a)
+/* statistics.warnings: every warning line (vdc_report_warnings), only
+ * when there is one (additive). */
+static void
+add_warnings(JsonNode *st, const vdc_result_set *rs, const struct vdc_analysis *a)
 {
-    JsonNode *n = vdc_statistics_to_json(a);
-    char *s = json_pretty(n);
+    char **w = vdc_report_warnings(rs, a);
 
-    json_node_unref(n);
-    return s;
-}
-
-char *
-vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
-{
-    JsonNode *root = vdc_result_set_to_json(rs);
-    char *s;
-
-    JsonNode *st = vdc_statistics_to_json(a);
-    char **w = vdc_size_warnings(rs, a);
-
-    if (w[0]) {   /* additive: only when there is something to say */
+    if (w[0]) {
         JsonArray *arr = json_array_new();
         size_t i;
 
@@ -535,6 +598,28 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
         json_object_set_array_member(json_node_get_object(st), "warnings", arr);
     }
     g_strfreev(w);
+}
+
+char *
+vdc_render_statistics_json(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    JsonNode *n = vdc_statistics_to_json(a);
+    char *s;
+
+    add_warnings(n, rs, a);
+    s = json_pretty(n);
+    json_node_unref(n);
+    return s;
+}
+
+char *
+vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    JsonNode *root = vdc_result_set_to_json(rs);
+    JsonNode *st = vdc_statistics_to_json(a);
+    char *s;
+
+    add_warnings(st, rs, a);
     json_object_set_member(json_node_get_object(root), "statistics", st);
     s = json_pretty(root);
     json_node_unref(root);

@@ -58,7 +58,8 @@ char **vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a
 /* The "statistics" object of doc/result-format.md (new node). */
 JsonNode *vdc_statistics_to_json(const struct vdc_analysis *a);
 
-/* The statistics object alone, pretty-printed (compare --format json). */
-char *vdc_render_statistics_json(const struct vdc_analysis *a);
+/* The statistics object alone with its "warnings", pretty-printed
+ * (compare --format json). */
+char *vdc_render_statistics_json(const vdc_result_set *rs, const struct vdc_analysis *a);
 
 #endif

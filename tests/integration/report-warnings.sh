@@ -1,0 +1,154 @@
+#!/bin/sh
+# `vmdiskcmp compare` prints the warnings `vmdiskcmp report` prints (one
+# function, vdc_report_warnings): on stderr, one line each, exactly; and
+# carries them into what it writes (text, md, json) or, for csv, into the
+# per-cell flags column of summary.csv.  One odd input per warning:
+#   - a test file under twice the RAM (ram_mib raised in a copy);
+#   - unequal test file sizes between the inputs compared;
+#   - too few runs for a confidence interval (one run per target; and an
+#     imported result, which gets the wording without --runs);
+#   - too-fast cells (bonnie++ +++++).
+# Run time: about 6 s (each compare bootstraps 10000 resamples).
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
+need_cmd python3
+
+g="$top_srcdir/tests/golden/report"
+work=$(mktemp -d "${TMPDIR:-/tmp}/vdc-report-warn.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+SOURCE_DATE_EPOCH=1796000000
+export SOURCE_DATE_EPOCH
+
+W="vmdiskcmp: WARNING:"
+FEW_RUNS="$W Fewer than 2 runs with a value for some target and test: there is no confidence interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
+FEW_VALUES="$W Fewer than 2 values for some target and test: there is no confidence interval and no significance test there, and a delta alone may be noise."
+TOO_FAST="$W † k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is the mean of the measured runs only and understates the speed; a delta marked † is not comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
+RAM_IMAGE="$W target image: test file 512 MiB is under twice the RAM (4096 MiB) in 5 of 5 runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)."
+SIZES_SEED003="$W test file sizes differ: image 2048 MiB, dom0 10048 MiB: deltas mix size effects with backend effects."
+
+# has_line FILE LINE WHAT: FILE holds LINE as a whole line, exactly once
+has_line() {
+    n=$(grep -cxF -- "$2" "$1")
+    [ "$n" = 1 ] || fail "$3: expected the line once, found $n times:
+  $2
+in $1:
+$(cat "$1")"
+}
+
+# compare ARGS...: run compare in every format; stderr must be the same
+# warning lines each time (out.FORMAT, err.FORMAT in $work/$case)
+run_compare() {
+    case=$1; shift
+    mkdir -p "$work/$case"
+    for f in text csv json md; do
+        "$VMDISKCMP" compare "$@" --format "$f" >"$work/$case/out.$f" 2>"$work/$case/err.$f" ||
+            fail "$case: compare --format $f failed: $(cat "$work/$case/err.$f")"
+    done
+    for f in csv json md; do
+        cmp -s "$work/$case/err.text" "$work/$case/err.$f" ||
+            fail "$case: stderr of --format $f differs from --format text"
+    done
+    "$VMDISKCMP" compare "$@" --quiet >/dev/null 2>"$work/$case/err.quiet" ||
+        fail "$case: compare --quiet failed"
+    [ -s "$work/$case/err.quiet" ] && fail "$case: --quiet printed: $(cat "$work/$case/err.quiet")"
+    return 0
+}
+
+# the same lines in compare's output: text "WARNING: L", md "> **Warning:** L"
+# (escaped), json statistics.warnings
+carried() {
+    case=$1 line=$2
+    plain=${line#"$W "}
+    has_line "$work/$case/out.text" "WARNING: $plain" "$case: compare text output"
+    python3 - "$work/$case/out.json" "$plain" <<'PY' || fail "$case: warning not in compare --format json"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+sys.exit(0 if d.get("warnings", []).count(sys.argv[2]) == 1 else 1)
+PY
+    grep -q '^> \*\*Warning:\*\* ' "$work/$case/out.md" || fail "$case: no warning in compare --format md"
+}
+
+# has_flag CSV TARGET TEST KEYWORD: the flags field (last) of TARGET,TEST
+# holds KEYWORD (status 0), or not (1); 2: no such line, or a short line
+has_flag() {
+    python3 - "$@" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="utf-8")))
+if rows[0][-1] != "flags":
+    sys.exit(2)
+r = [x for x in rows[1:] if x[0] == sys.argv[2] and x[1] == sys.argv[3]]
+if len(r) != 1 or len(r[0]) != len(rows[0]):
+    sys.exit(2)
+flags = r[0][-1].split(";") if r[0][-1] else []
+sys.exit(0 if sys.argv[4] in flags else 1)
+PY
+}
+flag() {
+    has_flag "$@" || fail "flags of $2/$3 in $1: expected keyword $4: $(grep "^$2,$3," "$1")"
+}
+noflag() {
+    rc=0
+    has_flag "$@" || rc=$?
+    [ "$rc" = 1 ] || fail "flags of $2/$3 in $1: keyword $4 unexpected (status $rc): $(grep "^$2,$3," "$1")"
+}
+
+# ---- a test file under twice the RAM: synthetic, ram_mib 256 -> 4096 ----------
+sed 's/"ram_mib": 256/"ram_mib": 4096/' "$g/synthetic/result.json" >"$work/ram.json"
+grep -q '"ram_mib": 4096' "$work/ram.json" || fail "fixture edit failed (ram)"
+run_compare ram "$work/ram.json"
+has_line "$work/ram/err.text" "$RAM_IMAGE" "under 2x RAM: stderr"
+carried ram "$RAM_IMAGE"
+flag "$work/ram/out.csv" image put_block under-2x-ram
+noflag "$work/ram/out.csv" dom0 put_block under-2x-ram
+# the unmodified fixture: no such warning, no such flag (the check can fail)
+run_compare synthetic "$g/synthetic/result.json"
+if grep -q 'under twice the RAM' "$work/synthetic/err.text"; then fail "synthetic: RAM warning without cause"; fi
+noflag "$work/synthetic/out.csv" image put_block under-2x-ram
+
+# ---- unequal test file sizes between two inputs ------------------------------
+run_compare sizes "$g/seed003/image.json" "$g/seed003/dom0.json"
+has_line "$work/sizes/err.text" "$SIZES_SEED003" "sizes differ: stderr"
+carried sizes "$SIZES_SEED003"
+flag "$work/sizes/out.csv" image putc sizes-differ
+noflag "$work/sizes/out.csv" dom0 putc sizes-differ  # the baseline
+run_compare samesize "$g/seed003/image.json" "$g/seed003/lvm.json"
+if grep -q 'sizes differ' "$work/samesize/err.text"; then fail "equal sizes: size warning"; fi
+
+# ---- too few runs: one run per target of a controller result ----------------
+python3 - "$g/synthetic/result.json" "$work/one.json" <<'PY' || fail "fixture edit failed (one run)"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+d["runs"] = [r for r in d["runs"] if r["repetition"] == 0]
+json.dump(d, open(sys.argv[2], "w", encoding="utf-8"), indent=1, ensure_ascii=False)
+PY
+run_compare one "$work/one.json"
+has_line "$work/one/err.text" "$FEW_RUNS" "one run per target: stderr"
+carried one "$FEW_RUNS"
+flag "$work/one/out.csv" image putc few-runs
+noflag "$work/synthetic/out.csv" image putc few-runs
+# imported results: the wording without --runs
+run_compare imported "$g/seed003/image.json" "$g/seed003/lvm.json"
+has_line "$work/imported/err.text" "$FEW_VALUES" "imported, one run: stderr"
+
+# ---- too-fast cells ----------------------------------------------------------
+has_line "$work/synthetic/err.text" "$TOO_FAST" "too fast: stderr"
+carried synthetic "$TOO_FAST"
+flag "$work/synthetic/out.csv" dom0 seq_stat too-fast
+flag "$work/synthetic/out.csv" image seq_stat not-comparable
+noflag "$work/synthetic/out.csv" dom0 putc too-fast
+flag "$work/synthetic/out.csv" image put_block outliers-flagged
+"$VMDISKCMP" compare "$g/synthetic/result.json" --outliers drop --format csv >"$work/drop.csv" 2>/dev/null ||
+    fail "compare --outliers drop failed"
+flag "$work/drop.csv" image put_block outliers-dropped
+
+# ---- report prints the same lines (one function) ------------------------------
+mkdir "$work/rep"
+cp "$work/ram.json" "$work/rep/result.json"
+"$VMDISKCMP" report "$work/rep" 2>"$work/rep.err" || fail "report failed: $(cat "$work/rep.err")"
+grep '^vmdiskcmp: WARNING: ' "$work/rep.err" >"$work/rep.warn"
+cmp -s "$work/rep.warn" "$work/ram/err.text" ||
+    fail "report and compare print different warnings: $(diff "$work/rep.warn" "$work/ram/err.text")"
+flag "$work/rep/summary.csv" image put_block under-2x-ram
+grep -qF "WARNING: ${RAM_IMAGE#"$W "}" "$work/rep/report.txt" || fail "report.txt lacks the RAM warning"
+echo "ok: compare warnings and summary.csv flags"
+exit 0
