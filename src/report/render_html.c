@@ -406,76 +406,98 @@ static const char css[] =
     "color:#444;word-break:normal}"
     ".warn{background:#fff4d6;border-left:4px solid #e69f00;padding:.6em .9em;font-size:.95em}"
     "ul.verdicts{font-size:1.02em;margin:.4em 0 1em}"
-    ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em}";
+    ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em}"
+    ".tablewrap{overflow-x:auto}table.results tbody{border-top:2px solid #999}"
+    "table.results tbody th{text-align:left;font-weight:normal;border-bottom:1px solid #ddd}"
+    "table.results td.test{font-weight:600;min-width:11em}";
 
+/* The results table, one row per (target, test), the targets of a test
+ * stacked under it (rowspan): test | target | mean +- CI (n) | %CP |
+ * delta vs baseline [CI].  Five columns whatever the number of targets,
+ * so it fits a 1200 px window with 4 or more targets (one column per
+ * target scrolled sideways from 4 on), and the numbers to compare are
+ * read down one column.  Wrapped in div.tablewrap (overflow-x:auto) for
+ * narrow windows. */
 static void
 html_table(GString *out, const struct vdc_analysis *a)
 {
     size_t ti, ki;
 
-    g_string_append(out, "<table class=\"results\"><thead><tr><th class=\"l\">test</th><th class=\"l\">unit</th>");
-    for (ti = 0; ti < a->n_targets; ti++) {
-        g_string_append(out, "<th>");
-        esc(out, a->targets[ti]);
-        g_string_append(out, "</th>");
-    }
-    for (ti = 0; ti < a->n_targets; ti++)
-        if (ti != a->baseline_index) {
-            g_string_append(out, "<th>");
-            esc(out, a->targets[ti]);
-            g_string_append(out, " vs ");
-            esc(out, a->baseline);
-            g_string_append(out, "</th>");
-        }
-    g_string_append(out, "</tr></thead><tbody>\n");
+    g_string_append(out, "<div class=\"tablewrap\"><table class=\"results\" id=\"results\"><thead><tr>"
+                         "<th class=\"l\">test</th><th class=\"l\">target</th>"
+                         "<th>mean &plusmn; 95&nbsp;% CI</th><th>%CP</th><th>vs ");
+    esc(out, a->baseline);
+    g_string_append(out, " [95&nbsp;% CI]</th></tr></thead>\n");
     for (ki = 0; ki < a->n_tests; ki++) {
         const char *unit = NULL;
+        size_t n_rows = 0;
+        int first = 1;
 
-        for (ti = 0; ti < a->n_targets && !unit; ti++)
-            unit = vdc_analysis_cell(a, ti, ki)->unit;
-        g_string_append(out, "<tr><td class=\"l\">");
-        esc(out, vdc_test_key_label(a->tests[ki]));
-        g_string_append(out, "</td><td class=\"l\">");
-        esc(out, unit);
-        g_string_append(out, "</td>");
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+
+            if (!unit)
+                unit = c->unit;
+            n_rows += c->n_samples ? 1 : 0;
+        }
+        if (!n_rows)
+            continue;
+        g_string_append(out, "<tbody>\n");
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
             char buf[64];
 
+            if (!c->n_samples)
+                continue;
+            g_string_append(out, "<tr>");
+            if (first) {
+                g_string_append_printf(out, "<td class=\"l test\" rowspan=\"%zu\">", n_rows);
+                esc(out, vdc_test_key_label(a->tests[ki]));
+                if (unit) {
+                    g_string_append(out, " <small>(");
+                    esc(out, unit);
+                    g_string_append(out, ")</small>");
+                }
+                g_string_append(out, "</td>");
+                first = 0;
+            }
+            g_string_append(out, "<th>");
+            esc(out, a->targets[ti]);
+            g_string_append(out, "</th><td>");
             vdc_fmt_cell_mean(buf, sizeof(buf), c);
-            g_string_append(out, "<td>");
             esc(out, buf);
             if (c->sum.has_ci_mean)
                 g_string_append_printf(out, " &plusmn; %s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
             if (c->sum.n && c->n_too_fast_excluded)
                 g_string_append_printf(out, " <small>(n=%zu; %zu of %zu too fast)</small>", c->sum.n,
                                        c->n_too_fast_excluded, c->n_samples);
-            else if (c->n_samples)
+            else
                 g_string_append_printf(out, " <small>(n=%zu)</small>", c->sum.n);
-            g_string_append(out, "</td>");
-        }
-        for (ti = 0; ti < a->n_targets; ti++)
-            if (ti != a->baseline_index) {
-                const struct vdc_stats_comparison *c = &vdc_analysis_cmp(a, ti, ki)->c;
-                const char *cls = c->verdict == VDC_VERDICT_FASTER ? "faster" :
-                                  c->verdict == VDC_VERDICT_SLOWER ? "slower" :
-                                  c->verdict == VDC_VERDICT_NO_DIFFERENCE ? "same" : "";
-                char buf[64];
+            g_string_append_printf(out, "</td><td>%s</td>", isfinite(c->cpu_mean) ? vdc_fmt_num_s(c->cpu_mean) : "");
+            if (ti == a->baseline_index) {
+                g_string_append(out, "<td class=\"same\">baseline</td>");
+            } else {
+                const struct vdc_stats_comparison *cm = &vdc_analysis_cmp(a, ti, ki)->c;
+                const char *cls = cm->verdict == VDC_VERDICT_FASTER ? "faster" :
+                                  cm->verdict == VDC_VERDICT_SLOWER ? "slower" :
+                                  cm->verdict == VDC_VERDICT_NO_DIFFERENCE ? "same" : "";
 
-                vdc_fmt_delta(buf, sizeof(buf), c, 1);
-                g_string_append_printf(out, "<td class=\"%s\" title=\"%s", cls, vdc_verdict_name(c->verdict));
-                if (c->has_test)
-                    g_string_append_printf(out, ", p = %.3g", c->p_value);
+                vdc_fmt_delta(buf, sizeof(buf), cm, 1);
+                g_string_append_printf(out, "<td class=\"%s\" title=\"%s", cls, vdc_verdict_name(cm->verdict));
+                if (cm->has_test)
+                    g_string_append_printf(out, ", p = %.3g", cm->p_value);
                 g_string_append(out, "\">");
                 esc(out, buf);
-                if (c->has_ci)
-                    g_string_append_printf(out, "<br><small>[%+.1f%%, %+.1f%%]</small>",
-                                           c->ci_delta_percent[0], c->ci_delta_percent[1]);
+                if (cm->has_ci)
+                    g_string_append_printf(out, " <small>[%+.1f%%, %+.1f%%]</small>",
+                                           cm->ci_delta_percent[0], cm->ci_delta_percent[1]);
                 g_string_append(out, "</td>");
             }
-        g_string_append(out, "</tr>\n");
+            g_string_append(out, "</tr>\n");
+        }
+        g_string_append(out, "</tbody>\n");
     }
-    g_string_append(out, "</tbody></table>\n");
+    g_string_append(out, "</table></div>\n");
 }
 
 static void

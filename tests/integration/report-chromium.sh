@@ -5,7 +5,10 @@
 # a size, and a screenshot is kept as a test artifact:
 #   $top_builddir/tests/artifacts/report-chromium/report.png
 # A control page with a deliberate error proves the console check can fail.
-# Run time: about 5-10 s (three Chromium starts).
+# A 4-target result (tests/golden/report/lab4) must fit a 1200 px window:
+# the results table does not scroll sideways (a control page with a forced
+# 1400 px table proves the check can fail); screenshot lab4/report.png.
+# Run time: about 15-25 s (seven Chromium starts).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 browser=${CHROMIUM:-}
@@ -71,6 +74,50 @@ grep -q vdcErr "$art/probe.html" || fail "probe not inserted"
 chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-dom --window-size=1200,900
 grep -q '<pre id="vdc-probe">charts=2 errors=0 meta_fits=1</pre>' "$art/probe-dom.html" ||
     fail "probe: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/probe-dom.html" || echo 'no result') (want charts=2 errors=0 meta_fits=1)"
+
+# ---- four targets: the results table fits a 1200 px window --------------------
+# tests/golden/report/lab4: the main job of the emulated lab (image,
+# image-qdisk, lvm, dom0; results/2026-11-30-lab-main-job-EMULATED).  With
+# one column per target the table ran past the page from 4 targets on.
+# The probe: the table's box ends inside the body, the table and its
+# div.tablewrap do not scroll (scrollWidth <= clientWidth), the page does
+# not scroll sideways; and each target has a row (rows = 4 x tests).
+mkdir -p "$art/lab4"
+cp "$top_srcdir/tests/golden/report/lab4/result.json" "$art/lab4/"
+"$VMDISKCMP" report "$art/lab4" --quiet || fail "vmdiskcmp report failed on the 4-target result"
+tprobe='<script>addEventListener("load",function(){var t=document.querySelector("table.results"),
+b=document.body.getBoundingClientRect(),d=document.documentElement,w=t&&t.parentElement;
+var fit=t&&t.getBoundingClientRect().right<=b.right+1&&t.scrollWidth<=t.clientWidth&&
+w.scrollWidth<=w.clientWidth&&d.scrollWidth<=d.clientWidth?1:0;
+var p=document.createElement("pre");p.id="vdc-probe";
+p.textContent="table_fits="+fit+" rows="+(t?t.querySelectorAll("tbody tr").length:0)+
+" tests="+(t?t.querySelectorAll("tbody").length:0);document.body.appendChild(p);});</script>'
+awk -v p="$tprobe" '{ print } /<head>/ && !done { print p; done = 1 }' "$art/lab4/report.html" >"$art/lab4/probe.html"
+# control: the same page with the table forced wider than the window
+awk -v p="$tprobe<style>table.results{min-width:1400px}</style>" '{ print } /<head>/ && !done { print p; done = 1 }' \
+    "$art/lab4/report.html" >"$art/lab4/control.html"
+chromium "$art/lab4/control-dom.html" "$art/lab4/control.err" "file://$art/lab4/control.html" --dump-dom \
+    --window-size=1200,900
+grep -q '<pre id="vdc-probe">table_fits=0 ' "$art/lab4/control-dom.html" ||
+    fail "control: a 1400 px table was not seen as too wide: the table check cannot work here"
+for width in 1200 800; do
+    chromium "$art/lab4/probe-$width.html" "$art/lab4/probe-$width.err" "file://$art/lab4/probe.html" --dump-dom \
+        --window-size=$width,900
+    got=$(grep -o '<pre id="vdc-probe">[^<]*' "$art/lab4/probe-$width.html" | sed 's/.*>//')
+    echo "4 targets at $width px: $got"
+    case "$got" in
+    *" rows=16 tests=4") ;;
+    *) fail "4 targets at $width px: $got (want rows=16 tests=4: 4 bonnie++ tests x 4 targets)" ;;
+    esac
+done
+# at 1200 px it must fit; at 800 px it may scroll inside div.tablewrap
+case "$(grep -o '<pre id="vdc-probe">[^<]*' "$art/lab4/probe-1200.html")" in
+*table_fits=1*) ;;
+*) fail "4 targets at 1200 px: the results table scrolls sideways" ;;
+esac
+chromium "$art/lab4/shot.out" "$art/lab4/shot.err" "file://$art/lab4/report.html" \
+    --window-size=1200,4000 --screenshot="$art/lab4/report.png"
+[ -s "$art/lab4/report.png" ] || fail "no 4-target screenshot written"
 
 # ---- screenshot (the test artifact) ------------------------------------------
 chromium "$art/shot.out" "$art/shot.err" "file://$art/report.html" \
