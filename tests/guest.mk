@@ -27,7 +27,8 @@ tests_guest_storagetool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
 # integration (root; real libguestfs appliance and QEMU under TCG)
 TESTS += tests/integration/guest-storage.sh tests/integration/guest-prepare.sh \
 	tests/integration/guest-prepare-init.sh tests/integration/guest-boot.sh \
-	tests/integration/guest-prepare-badinput.sh
+	tests/integration/guest-prepare-badinput.sh tests/integration/prepare-interrupt.sh
+EXTRA_DIST += tests/integration/prepare-interrupt.sh
 EXTRA_DIST += tests/integration/guest-common.sh tests/integration/guest-prepare.sh \
 	tests/integration/guest-prepare-init.sh tests/integration/guest-boot.sh \
 	tests/integration/guest-storage.sh tests/integration/guest-prepare-badinput.sh

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,17 @@
 #include "cli/commands.h"
 #include "common/util.h"
 #include "guest/prepare.h"
+
+static volatile sig_atomic_t prepare_stop;
+
+/* SIGINT/SIGTERM/SIGHUP only set the flag: vdc_prepare polls it (every
+ * 100 ms while the appliance works), stops the appliance, removes what it
+ * made and fails; we then exit 3 as `run` does. */
+static void
+on_prepare_signal(int sig)
+{
+    prepare_stop = sig;
+}
 
 static const struct option prepare_options[] = {
     { "guest-image", required_argument, NULL, 'g' },
@@ -142,10 +154,27 @@ vdc_cmd_prepare(int argc, char **argv)
         g_free(runner);
         return VDC_EXIT_USAGE;
     }
-    if (vdc_prepare(&o, &p) < 0) {
+    {
+        struct sigaction sa;
+
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_prepare_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
+    }
+    o.stop = &prepare_stop;
+    if (vdc_prepare(&o, &p) < 0 || prepare_stop) {
+        /* a stop after the cache entry was renamed into place: the entry
+         * is whole, but the user asked to stop: no output, exit 3 */
+        if (prepare_stop)
+            vdc_progress("prepare: interrupted (signal %d): nothing left behind",
+                         (int)prepare_stop);
+        vdc_prepared_dispose(&p);
         g_free(agent);
         g_free(runner);
-        return VDC_EXIT_FAILURE;
+        return prepare_stop ? VDC_EXIT_INTERRUPTED : VDC_EXIT_FAILURE;
     }
     printf("prepared_image=%s\n", o.out_path ? o.out_path : p.image);
     printf("cache_image=%s\n", p.image);

@@ -52,8 +52,16 @@ vdc_prepared_dispose(struct vdc_prepared *p)
     memset(p, 0, sizeof(*p));
 }
 
-char *
-vdc_file_sha256(const char *path)
+static int
+stopped(volatile sig_atomic_t *stop)
+{
+    return stop && *stop;
+}
+
+/* vdc_file_sha256, giving up (NULL after vdc_error "interrupted") when
+ * *@stop is set: a template of several GiB takes seconds to hash */
+static char *
+file_sha256(const char *path, volatile sig_atomic_t *stop)
 {
     GChecksum *c;
     guchar buf[1 << 16];
@@ -76,11 +84,23 @@ vdc_file_sha256(const char *path)
             return NULL;
         }
         g_checksum_update(c, buf, (gsize)r);
+        if (stopped(stop)) {
+            vdc_error("%s: sha256: interrupted", path);
+            g_checksum_free(c);
+            close(fd);
+            return NULL;
+        }
     }
     close(fd);
     hex = g_strdup(g_checksum_get_string(c));
     g_checksum_free(c);
     return hex;
+}
+
+char *
+vdc_file_sha256(const char *path)
+{
+    return file_sha256(path, NULL);
 }
 
 static int
@@ -244,9 +264,10 @@ manifest_write(const char *image, const struct vdc_prepared *p, const char *temp
 }
 
 /* ---- files ---------------------------------------------------------------------- */
-/* copy @src to the new file @dst (O_EXCL), keeping holes; fsync */
+/* copy @src to the new file @dst (O_EXCL), keeping holes; fsync.  Gives
+ * up (removing @dst) when *@stop is set. */
 static int
-copy_sparse(const char *src, const char *dst)
+copy_sparse(const char *src, const char *dst, volatile sig_atomic_t *stop)
 {
     int in = -1, out = -1, rc = -1;
     struct stat st;
@@ -281,6 +302,10 @@ copy_sparse(const char *src, const char *dst)
 
             if (r <= 0 || pwrite(out, buf, (size_t)r, pos) != r) {
                 vdc_error("copy %s to %s: %s", src, dst, r < 0 ? g_strerror(errno) : "short I/O");
+                goto fail;
+            }
+            if (stopped(stop)) {
+                vdc_error("copy %s to %s: interrupted", src, dst);
                 goto fail;
             }
             pos += r;
@@ -326,11 +351,60 @@ rm_rf(const char *dir)
 }
 
 /* ---- the libguestfs session, in a child with a timeout -------------------------- */
-/* Run @fn(@arg, wfd) in a child process group; its one-line answer (written
- * to wfd) is returned in *answer.  0, or -1 after vdc_error. */
+/* In the child only: set by the parent's SIGTERM (stop or timeout). */
+static volatile sig_atomic_t child_stop;
+
+/* async-signal-safe: the flag, and stderr to /dev/null, since the parent
+ * reports the stop in one line and what fails here after it is noise */
+static void
+on_child_term(int sig)
+{
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+    child_stop = sig;
+    if (fd >= 0) {
+        dup2(fd, STDERR_FILENO);
+        close(fd);
+    }
+}
+
+/* Wait up to @grace_ms for the child @pid to exit (reaping it), then
+ * SIGKILL its process group (QEMU may linger in it after the child is
+ * gone) and reap.  Returns the child's wait status. */
 static int
-in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *what,
-         char **answer)
+end_child(pid_t pid, int grace_ms)
+{
+    int status = 0;
+    gint64 until = g_get_monotonic_time() + (gint64)grace_ms * 1000;
+
+    for (;;) {
+        siginfo_t si = { 0 };
+
+        /* WNOWAIT: the exited child stays a zombie, so its pid (our process
+         * group id) cannot be reused before we kill what is left in it */
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+            break;
+        if (g_get_monotonic_time() > until)
+            break;
+        g_usleep(50 * 1000);
+    }
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return status;
+}
+
+/* Run @fn(@arg, wfd) in a child process group; its one-line answer (written
+ * to wfd) is returned in *answer.  The child gets a private TMPDIR and
+ * XDG_RUNTIME_DIR (libguestfs's temporary and socket folders), removed
+ * here whatever happens, so a killed session leaves no /tmp/libguestfsXXXXXX
+ * behind; the appliance cache stays where libguestfs keeps it
+ * (LIBGUESTFS_CACHEDIR, else the caller's TMPDIR, else /var/tmp).  When
+ * *@stop is set (polled every 100 ms) the group gets SIGTERM (QEMU exits,
+ * the child dies), then SIGKILL after 3 s.  0, or -1 after vdc_error. */
+static int
+in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, volatile sig_atomic_t *stop,
+         const char *what, char **answer)
 {
     int pfd[2];
     pid_t pid;
@@ -339,9 +413,20 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *wh
     char buf[512];
     GString *s = g_string_new(NULL);
     ssize_t r;
+    GError *err = NULL;
+    char *tmp = g_dir_make_tmp("vmdiskcmp-guestfs-XXXXXX", &err);
+    const char *why = NULL;
 
+    if (!tmp) {
+        vdc_error("%s: temporary folder: %s", what, err->message);
+        g_clear_error(&err);
+        g_string_free(s, TRUE);
+        return -1;
+    }
     if (pipe2(pfd, O_CLOEXEC) < 0) {
         vdc_error("%s: pipe: %s", what, g_strerror(errno));
+        rm_rf(tmp);
+        g_free(tmp);
         g_string_free(s, TRUE);
         return -1;
     }
@@ -351,12 +436,36 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *wh
         vdc_error("%s: fork: %s", what, g_strerror(errno));
         close(pfd[0]);
         close(pfd[1]);
+        rm_rf(tmp);
+        g_free(tmp);
         g_string_free(s, TRUE);
         return -1;
     }
     if (pid == 0) {
         setpgid(0, 0);
         close(pfd[0]);
+        /* the parent decides when to stop: its SIGTERM to our group ends
+         * QEMU (exec'd: default disposition), our pending libguestfs call
+         * then fails, and we close the handle (libguestfs removes its
+         * temporary and socket folders) and exit; SIGKILL after the grace */
+        child_stop = 0;
+        {
+            struct sigaction sa;
+
+            memset(&sa, 0, sizeof(sa));
+            sa.sa_handler = on_child_term;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGTERM, &sa, NULL);
+            sigaction(SIGHUP, &sa, NULL);
+            signal(SIGINT, SIG_IGN);
+        }
+        if (!g_getenv("LIBGUESTFS_CACHEDIR")) {
+            const char *t = g_getenv("TMPDIR");
+
+            g_setenv("LIBGUESTFS_CACHEDIR", t && *t ? t : "/var/tmp", TRUE);
+        }
+        g_setenv("TMPDIR", tmp, TRUE);
+        g_setenv("XDG_RUNTIME_DIR", tmp, TRUE);
         _exit(fn(arg, pfd[1]) == 0 ? 0 : 1);
     }
     setpgid(pid, pid);
@@ -365,30 +474,39 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, const char *wh
     deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
     for (;;) {
         siginfo_t si = { 0 };
-
-        /* WNOWAIT: the exited child stays a zombie, so its pid (our process
-         * group id) cannot be reused before we kill what is left in it */
         int w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
 
         while ((r = read(pfd[0], buf, sizeof(buf))) > 0)
             g_string_append_len(s, buf, r);
         if (w == 0 && si.si_pid == pid)
             break;
+        if (stopped(stop)) {
+            kill(-pid, SIGTERM);
+            why = "interrupted";
+            break;
+        }
         if (g_get_monotonic_time() > deadline) {
             kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            close(pfd[0]);
-            vdc_error("%s: no answer within %d s: killed (libguestfs under TCG needs "
-                      "LIBGUESTFS_BACKEND_SETTINGS=force_tcg)", what, timeout_s);
-            g_string_free(s, TRUE);
-            return -1;
+            why = "timeout";
+            break;
         }
         g_usleep(100 * 1000);
     }
     close(pfd[0]);
-    /* QEMU may linger in the group after the child is gone */
-    kill(-pid, SIGKILL);
-    waitpid(pid, &status, 0);
+    status = end_child(pid, why ? 3000 : 0);
+    rm_rf(tmp);
+    g_free(tmp);
+    if (why && !strcmp(why, "interrupted")) {
+        vdc_error("%s: interrupted: appliance stopped", what);
+        g_string_free(s, TRUE);
+        return -1;
+    }
+    if (why) {
+        vdc_error("%s: no answer within %d s: killed (libguestfs under TCG needs "
+                  "LIBGUESTFS_BACKEND_SETTINGS=force_tcg)", what, timeout_s);
+        g_string_free(s, TRUE);
+        return -1;
+    }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         g_string_free(s, TRUE);
         return -1;      /* the child reported its error on stderr */
@@ -553,9 +671,11 @@ install_child(void *p, int wfd)
     char *note = NULL;
     int rc = -1;
 
+    /* between the steps: a stop that came while a call succeeded */
+#define STOPPED() (child_stop != 0)
     if (!g)
         return -1;
-    if (mount_root(g, a->image, 0) < 0)
+    if (STOPPED() || mount_root(g, a->image, 0) < 0)
         goto out;
     kind = detect_init(g);
     if (!kind) {
@@ -563,6 +683,8 @@ install_child(void *p, int wfd)
                   a->image);
         goto out;
     }
+    if (STOPPED())
+        goto out;
     if (guestfs_mkdir_p(g, "/usr/lib/vmdiskcmp") < 0 ||
         guestfs_mkdir_p(g, "/var/log/vmdiskcmp") < 0 ||
         guestfs_upload(g, a->agent, VDC_GUEST_AGENT_PATH) < 0 ||
@@ -572,7 +694,7 @@ install_child(void *p, int wfd)
         vdc_error("guest image %s: upload agent and runner: %s", a->image, guestfs_last_error(g));
         goto out;
     }
-    if (install_hook(g, kind, a->image) < 0)
+    if (STOPPED() || install_hook(g, kind, a->image) < 0)
         goto out;
     note = g_strdup_printf("vmdiskcmp prepare: agent sha256 %s, runner sha256 %s, init %s\n",
                            a->agent_sha256, a->runner_sha256, kind);
@@ -581,16 +703,19 @@ install_child(void *p, int wfd)
                   guestfs_last_error(g));
         goto out;
     }
+    if (STOPPED())
+        goto out;
     if (guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0) {
         vdc_error("guest image %s: flush and close: %s", a->image, guestfs_last_error(g));
         goto out;
     }
-    if (write(wfd, kind, strlen(kind)) < 0)
+    if (STOPPED() || write(wfd, kind, strlen(kind)) < 0)
         goto out;
     rc = 0;
  out:
+#undef STOPPED
     g_free(note);
-    guestfs_close(g);
+    guestfs_close(g);   /* kills QEMU, removes libguestfs's temporary folders */
     return rc;
 }
 
@@ -642,25 +767,37 @@ need_file(const char *what, const char *path)
 }
 
 /* copy the prepared image and its boot files to OUT, OUT.vmlinuz,
- * OUT.initrd, OUT.manifest */
+ * OUT.initrd, OUT.manifest; on failure (or *@stop) removes only the files it
+ * created (copy_sparse creates with O_EXCL) */
 static int
-export_prepared(const struct vdc_prepared *p, const char *template_path, const char *out)
+export_prepared(const struct vdc_prepared *p, const char *template_path, const char *out,
+                volatile sig_atomic_t *stop)
 {
     char *k = g_strconcat(out, ".vmlinuz", NULL), *i = g_strconcat(out, ".initrd", NULL);
     char *kb = g_path_get_basename(k), *ib = g_path_get_basename(i);
-    int rc = -1;
+    int rc = -1, made = 0;
 
-    if (copy_sparse(p->image, out) < 0)
+    if (copy_sparse(p->image, out, stop) < 0)
         goto out;
-    if (copy_sparse(p->kernel, k) < 0 || copy_sparse(p->initrd, i) < 0 ||
-        manifest_write(out, p, template_path, kb, ib) < 0) {
-        unlink(out);
-        unlink(k);
-        unlink(i);
+    made = 1;
+    if (copy_sparse(p->kernel, k, stop) < 0)
         goto out;
-    }
+    made = 2;
+    if (copy_sparse(p->initrd, i, stop) < 0)
+        goto out;
+    made = 3;
+    if (manifest_write(out, p, template_path, kb, ib) < 0)
+        goto out;
     rc = 0;
  out:
+    if (rc < 0) {
+        if (made >= 3)
+            unlink(i);
+        if (made >= 2)
+            unlink(k);
+        if (made >= 1)
+            unlink(out);
+    }
     g_free(k);
     g_free(i);
     g_free(kb);
@@ -688,8 +825,8 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
     }
     if (manifest_load(o->template_path, &tpl, &prepared) < 0)
         goto out;
-    if (!(out->agent_sha256 = vdc_file_sha256(o->agent_path)) ||
-        !(out->runner_sha256 = vdc_file_sha256(o->runner_path)))
+    if (!(out->agent_sha256 = file_sha256(o->agent_path, o->stop)) ||
+        !(out->runner_sha256 = file_sha256(o->runner_path, o->stop)))
         goto out;
 
     /* a prepared image handed in (e.g. made on the outer host for the lab) */
@@ -705,11 +842,11 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
         out->cmdline_kvm = g_strdup(tpl.cmdline_kvm);
         out->cache_hit = 1;
         vdc_progress("guest image %s is already prepared with this agent and runner", out->image);
-        rc = o->out_path ? export_prepared(out, o->template_path, o->out_path) : 0;
+        rc = o->out_path ? export_prepared(out, o->template_path, o->out_path, o->stop) : 0;
         goto out;
     }
 
-    if (!(out->template_sha256 = vdc_file_sha256(o->template_path)))
+    if (!(out->template_sha256 = file_sha256(o->template_path, o->stop)))
         goto out;
     out->key = vdc_prepare_cache_key(out->template_sha256, out->agent_sha256, out->runner_sha256);
     entry = g_build_filename(cache, out->key, NULL);
@@ -739,19 +876,25 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
         img = g_build_filename(tmp, "guest.img", NULL);
         kpath = g_build_filename(tmp, "vmlinuz", NULL);
         ipath = g_build_filename(tmp, "initrd.img", NULL);
-        if (copy_sparse(o->template_path, img) < 0 || copy_sparse(tpl.kernel, kpath) < 0 ||
-            copy_sparse(tpl.initrd, ipath) < 0)
+        if (copy_sparse(o->template_path, img, o->stop) < 0 ||
+            copy_sparse(tpl.kernel, kpath, o->stop) < 0 ||
+            copy_sparse(tpl.initrd, ipath, o->stop) < 0)
             goto out;
         vdc_progress("preparing guest image: libguestfs appliance (timeout %d s)", timeout);
         a = (struct install_args){ img, o->agent_path, o->runner_path, out->agent_sha256,
                                    out->runner_sha256 };
-        if (in_child(install_child, &a, timeout, "libguestfs (prepare)", &answer) < 0)
+        if (in_child(install_child, &a, timeout, o->stop, "libguestfs (prepare)", &answer) < 0)
             goto out;
         out->init_system = g_strdup(answer);
         out->cmdline_xen = g_strdup(tpl.cmdline_xen);
         out->cmdline_kvm = g_strdup(tpl.cmdline_kvm);
         if (manifest_write(img, out, o->template_path, "vmlinuz", "initrd.img") < 0)
             goto out;
+        /* the last moment to give up: after the rename the entry is whole */
+        if (stopped(o->stop)) {
+            vdc_error("guest image preparation: interrupted");
+            goto out;
+        }
         if (g_rename(tmp, entry) < 0 && errno != ENOTEMPTY && errno != EEXIST) {
             vdc_error("cache entry %s: %s", entry, g_strerror(errno));
             goto out;
@@ -783,7 +926,7 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
         vdc_prepared_dispose(&c);
     }
     out->image = g_strdup(img);
-    if (o->out_path && export_prepared(out, o->template_path, o->out_path) < 0)
+    if (o->out_path && export_prepared(out, o->template_path, o->out_path, o->stop) < 0)
         goto out;
     rc = 0;
  out:
@@ -813,7 +956,7 @@ vdc_collect_logs(const char *image, const char *out_dir, int launch_timeout_s)
         vdc_error("log folder %s: %s", out_dir, g_strerror(errno));
         return -1;
     }
-    if (in_child(logs_child, &a, timeout, "libguestfs (collect logs)", &answer) < 0)
+    if (in_child(logs_child, &a, timeout, NULL, "libguestfs (collect logs)", &answer) < 0)
         return -1;
     vdc_progress("collected %s log path(s) from %s into %s", answer, image, out_dir);
     g_free(answer);

@@ -14,6 +14,7 @@
 #ifndef VDC_GUEST_PREPARE_H
 #define VDC_GUEST_PREPARE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #define VDC_PREPARE_DEFAULT_CACHE "/var/cache/vmdiskcmp"
@@ -27,6 +28,14 @@ struct vdc_prepare_opts {
     const char *cache_dir;       /* NULL: VDC_PREPARE_DEFAULT_CACHE */
     const char *out_path;        /* optional: also copy the prepared image here */
     int launch_timeout_s;        /* libguestfs appliance launch; 0: 600 */
+    /* set (non-zero) by the caller's SIGINT/SIGTERM handler; NULL: not
+     * interruptible.  Polled every 100 ms while the appliance works and
+     * between steps: when set, the libguestfs process group (QEMU
+     * included) is terminated, the half-built cache entry and libguestfs's
+     * temporary files are removed, and vdc_prepare fails with
+     * "interrupted" (the cache is never half-written: entries are renamed
+     * into place whole). */
+    volatile sig_atomic_t *stop;
 };
 
 /* The prepared guest (output; strings owned, g_malloc). */

@@ -595,6 +595,7 @@ prepare_guest(vdc_run_ctx *ctx)
         .runner_path = ctx->s->runner,
         .cache_dir = ctx->s->cache_dir,
         .launch_timeout_s = ctx->s->launch_timeout_s,
+        .stop = ctx->env->stop,   /* SIGINT stops the appliance at once */
     };
     int xen = p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen");
 
