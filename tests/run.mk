@@ -25,6 +25,15 @@ TESTS += tests/integration/run-libvirt-qemu.sh
 EXTRA_DIST += tests/integration/run-libvirt-qemu.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
+TESTS += tests/integration/run-dryrun-vg.sh
+EXTRA_DIST += tests/integration/run-dryrun-vg.sh
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_plan_vgroom
+TESTS += tests/unit/test_plan_vgroom
+tests_unit_test_plan_vgroom_SOURCES = tests/unit/test_plan_vgroom.c
+tests_unit_test_plan_vgroom_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_plan_vgroom_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_hv
 TESTS += tests/unit/test_hv

@@ -183,6 +183,34 @@ provision_target(vdc_run_ctx *ctx, size_t i)
     return 0;
 }
 
+int
+vdc_run_check_lvm_room(const vdc_plan *p)
+{
+    struct vdc_storage_spec *specs = g_new0(struct vdc_storage_spec, p->n_targets ? p->n_targets : 1);
+    size_t i, n = 0;
+    int rc;
+
+    /* the specs provision_target() gives storage_create() */
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+
+        if (!(t->kind == VDC_TARGET_LVM ||
+              (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "lvm"))))
+            continue;
+        specs[n].kind = VDC_STORAGE_LVM;
+        specs[n].name = t->name;
+        specs[n].size_bytes = t->disk_bytes;
+        specs[n].stripes = t->stripes;
+        specs[n].stripe_size = t->stripe_size;
+        specs[n].vg = t->vg;
+        specs[n].lv = t->lv;
+        n++;
+    }
+    rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
+    g_free(specs);
+    return rc;
+}
+
 /* ---- result.json targets -------------------------------------------------- */
 
 /* mkfs options for a fresh filesystem that does not go on initialising in

@@ -77,6 +77,13 @@ void vdc_run_env_default(vdc_run_env *env);
  * VDC_EXIT_INTERRUPTED.  Teardown has happened when it returns. */
 int vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env);
 
+/* Before anything is created (and for --dry-run): the LVs @p would create
+ * (targets "lvm" and a dom0 baseline on lvm, in provisioning order) fit
+ * their VG together, as vdc_storage_lvm_check_all checks them through
+ * libblockdev (bd_lvm_vginfo).  0 also when @p creates no LV; -1 after
+ * the one-line message create() would give (callers exit 2). */
+int vdc_run_check_lvm_room(const vdc_plan *p);
+
 /* Journal a mount/dir from a dom0 step (for env->dom0_step). */
 vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx);
 const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx);

@@ -305,8 +305,12 @@ vdc_lvm_name_check(const char *what, const char *name)
     return 0;
 }
 
+/* The checks of create(), against @vgf (filled here from the backend) with
+ * @reserved bytes of the VG's free space already promised to LVs planned
+ * before this one (0 for a single create). */
 static int
-lvm_check_facts(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts *vgf)
+lvm_check_reserved(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts *vgf,
+                   uint64_t reserved, uint64_t *need_out)
 {
     const char *name = spec->name ? spec->name : "lvm";
     char *why = NULL;
@@ -361,12 +365,61 @@ lvm_check_facts(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts *vg
 
         need = (need + unit - 1) / unit * unit;
     }
+    /* what a real run meets when it comes to this LV: the VG's free space
+     * less the LVs it created before */
+    vgf->free = vgf->free > reserved ? vgf->free - reserved : 0;
     if (need > vgf->free) {
         vdc_error("storage %s: VG %s has %llu bytes free, the LV needs %llu", name, spec->vg,
                   (unsigned long long)vgf->free, (unsigned long long)need);
         return -1;
     }
+    if (need_out)
+        *need_out = need;
     return 0;
+}
+
+static int
+lvm_check_facts(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts *vgf)
+{
+    return lvm_check_reserved(spec, vgf, 0, NULL);
+}
+
+/* bytes promised so far to LVs of one VG */
+struct vg_use {
+    const char *vg;
+    uint64_t used;
+};
+
+int
+vdc_storage_lvm_check_all(const struct vdc_storage_spec *specs, size_t n)
+{
+    struct vg_use *vgs = g_new0(struct vg_use, n ? n : 1);   /* at most @n VGs */
+    size_t i, k, nvg = 0;
+    int rc = 0;
+
+    for (i = 0; i < n && rc == 0; i++) {
+        struct vdc_lvm_vg_facts vgf = { 0 };
+        uint64_t need = 0;
+
+        if (specs[i].kind != VDC_STORAGE_LVM || !specs[i].vg) {
+            vdc_error("storage %s: expected an LV spec with a VG",
+                      specs[i].name ? specs[i].name : "lvm");
+            rc = -1;
+            break;
+        }
+        for (k = 0; k < nvg && strcmp(vgs[k].vg, specs[i].vg); k++)
+            ;
+        if (k == nvg) {
+            vgs[nvg].vg = specs[i].vg;
+            vgs[nvg++].used = 0;
+        }
+        if (lvm_check_reserved(&specs[i], &vgf, vgs[k].used, &need) < 0)
+            rc = -1;
+        else
+            vgs[k].used += need;
+    }
+    g_free(vgs);
+    return rc;
 }
 
 static int

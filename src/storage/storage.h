@@ -126,6 +126,16 @@ int vdc_storage_from_journal(enum vdc_storage_kind kind, const char *path,
  * NULL-terminated g_strv of LV names (g_strfreev).  NULL after vdc_error. */
 char **vdc_storage_lvm_list_tagged(const char *vg);
 
+/* Check, creating nothing, that the LVs @specs[0..@n) (kind lvm, in the
+ * order a run creates them) can all be made: each as the lvm check() does
+ * (names, stripes vs PVs, LV absent, room), with the VG's free space (from
+ * bd_lvm_vginfo) reduced by the LVs before it in the same VG, each rounded
+ * up to whole extents x stripes as LVM rounds it.  A shortfall gives the
+ * very message create() would give at that LV ("storage NAME: VG VG has F
+ * bytes free, the LV needs N").  Used by `run` before anything is created,
+ * --dry-run included.  0, or -1 after one vdc_error. */
+int vdc_storage_lvm_check_all(const struct vdc_storage_spec *specs, size_t n);
+
 /* ---- LVM backend (internal seam, for unit tests) -------------------------
  * The lvm kind talks to LVM only through this table.  The real one uses
  * libblockdev's LVM plugin (bd_lvm_*); tests install a mock.  Each function
