@@ -60,7 +60,8 @@ static const char report_usage[] =
     "(bonnie++ 1.98 CSV, one line per run), summary.csv, report.json (result +\n"
     "statistics), report.md, report.html (SVG charts).  Default: all formats;\n"
     "baseline: dom0 if present, else the first target; outliers: flag, Z 3.5;\n"
-    "bootstrap: 10000 resamples, seed 20261130.\n";
+    "bootstrap: 10000 resamples, seed 20261130.  Warnings go to stderr too\n"
+    "(\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n";
 
 static const char compare_usage[] =
     "usage: vmdiskcmp compare A B [C...] [--baseline NAME] [--format text|csv|json|md]\n"
@@ -70,7 +71,9 @@ static const char compare_usage[] =
     "(vmdiskcmp run, the agent, vmdiskcmp import).  Prints one row per test:\n"
     "each target's mean (n), and each target's % delta against the baseline\n"
     "with ** p<0.01, * p<0.05, ~ no significant difference (Welch t-test).\n"
-    "A target name used by two inputs is renamed NAME@INPUT.\n";
+    "A target name used by two inputs is renamed NAME@INPUT.  The warnings of\n"
+    "`report` (few runs, too-fast cells, test file sizes) go to stderr and\n"
+    "after the table (csv: the flags column); --quiet silences stderr.\n";
 
 static int
 parse_formats(const char *s, unsigned *out)

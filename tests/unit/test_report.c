@@ -352,6 +352,49 @@ test_compare_formats(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* Flags of summary.csv and the warning list: fixed keywords in a fixed
+ * order; the list of warnings in the order documented in render.h. */
+static void
+test_cell_flags_and_warnings(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    char *f, **w;
+    long kp, kd;
+    size_t i;
+
+    build(&rs);
+    for (i = 0; i < rs.n_runs; i++)
+        if (!strcmp(rs.runs[i]->target, "image"))
+            rs.runs[i]->meta.ram_mib = 1024;   /* 512 MiB file: under 2x RAM */
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    o.policy = VDC_OUTLIERS_DROP;
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    kp = vdc_analysis_test_index(&a, "putc");
+    kd = vdc_analysis_test_index(&a, "seq_del");
+    f = vdc_cell_flags(&rs, &a, 0, (size_t)kp);
+    assert_string_equal(f, "too-fast;under-2x-ram;not-comparable");
+    g_free(f);
+    f = vdc_cell_flags(&rs, &a, 0, (size_t)kd);
+    assert_string_equal(f, "failed;outliers-dropped;under-2x-ram");
+    g_free(f);
+    f = vdc_cell_flags(&rs, &a, a.baseline_index, (size_t)kp);
+    assert_string_equal(f, "");
+    g_free(f);
+    w = vdc_report_warnings(&rs, &a);
+    assert_non_null(w[0]);
+    assert_string_equal(w[0], VDC_TOO_FAST_LEGEND);
+    assert_non_null(w[1]);
+    assert_true(g_str_has_prefix(w[1], "target image: test file 512 MiB is under twice the RAM (1024 MiB) in 6 of 6 runs"));
+    assert_true(g_str_has_suffix(w[1], "RAM)."));
+    assert_null(w[2]);
+    g_strfreev(w);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_chart_svg(void **state)
 {
@@ -391,6 +434,7 @@ main(void)
         cmocka_unit_test(test_bonnie_csv_fields),
         cmocka_unit_test(test_compare_formats),
         cmocka_unit_test(test_chart_svg),
+        cmocka_unit_test(test_cell_flags_and_warnings),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
