@@ -6,8 +6,11 @@
 # session left, libguestfs's socket folder (read from QEMU's command line)
 # and temporary folders removed, and the cache exactly as before (no entry,
 # no .tmp-* folder; an unrelated entry untouched).  Then SIGTERM the same
-# way.  A stop must not depend on the appliance answering.
-# Run time here: about 30-60 s (two appliance starts, each cut short).
+# way.  Then SIGINT to `vmdiskcmp run` (mock hypervisor: the prepare step
+# is real) during its prepare step: exit 3, the scratch image it had
+# provisioned torn down, the cache unchanged.  A stop must not depend on
+# the appliance answering.
+# Run time here: about 40-70 s (three appliance starts, each cut short).
 set -eu
 . "$top_srcdir/tests/integration/guest-common.sh"
 
@@ -33,9 +36,19 @@ mkdir "$tmp/t"
 # interrupt SIG: start prepare, wait for the appliance's QEMU, send SIG
 interrupt() {
     sig=$1
-    TMPDIR="$tmp/t" "$VMDISKCMP" prepare --guest-image "$GUEST_TEMPLATE" --agent "$VDC_AGENT" \
-        --runner "$VDC_RUNNER" --cache-dir "$tmp/cache" --timeout 600 \
-        > "$tmp/out.$sig" 2> "$tmp/err.$sig" &
+    if [ "$sig" = RUN ]; then
+        sig=INT
+        mkdir "$tmp/img"
+        TMPDIR="$tmp/t" "$VMDISKCMP" run --hypervisor mock --image --size 16M \
+            --guest-image "$GUEST_TEMPLATE" --agent "$VDC_AGENT" --runner "$VDC_RUNNER" \
+            --cache-dir "$tmp/cache" --image-dir "$tmp/img" --out "$tmp/run" \
+            > /dev/null 2> "$tmp/err.$sig" &
+        : > "$tmp/out.$sig"
+    else
+        TMPDIR="$tmp/t" "$VMDISKCMP" prepare --guest-image "$GUEST_TEMPLATE" --agent "$VDC_AGENT" \
+            --runner "$VDC_RUNNER" --cache-dir "$tmp/cache" --timeout 600 \
+            > "$tmp/out.$sig" 2> "$tmp/err.$sig" &
+    fi
     pid=$!
     child= qpid= i=0
     # the libguestfs session runs in a child process group; QEMU is in it
@@ -89,3 +102,7 @@ interrupt() {
 
 interrupt INT
 interrupt TERM
+interrupt RUN
+# the run had provisioned its scratch image before the prepare step
+grep -q "interrupted: tearing down" "$tmp/err.INT" || fail "run: no teardown: $(cat "$tmp/err.INT")"
+[ -z "$(ls -A "$tmp/img")" ] || fail "run: scratch image left: $(ls -A "$tmp/img")"
