@@ -675,198 +675,229 @@ frame_open(const uint8_t *buf, size_t len, const char *magic, uint32_t kind, siz
     return 0;
 }
 
+/* ---- table-driven record decoder ---------------------------------------------
+ * Every record type (job, job target, result, result target) is a table of
+ * its tags; one walk (decode_record) reads any of them.  A tag not in the
+ * table is skipped.  Checks and messages per kind:
+ *   F_U32, F_I32, F_U64  get_num: exact length, once (bit in the seen mask)
+ *   F_STR                get_str: once, at most max bytes, no NUL
+ *   F_BLOB               get_blob: once, at most VDC_CTL_MAX_BLOB bytes;
+ *                        the length goes to the size_t member at off_n
+ *   F_STRS               repeated string appended to a char ** array (count
+ *                        member at off_n, at most max entries)
+ *   F_LIST               repeated nested record of schema sub appended to an
+ *                        array of sub->size-byte elements (count at off_n,
+ *                        at most max entries)
+ * Members are addressed by offsetof; an array member is read and written
+ * with memcpy (its type is a pointer to the element, not void *). */
+enum { F_U32, F_I32, F_U64, F_STR, F_BLOB, F_STRS, F_LIST };
+
+struct tlv_schema;
+
+struct tlv_field {
+    uint16_t tag;
+    uint8_t kind;                   /* F_* */
+    unsigned bit;                   /* numbers: bit in the seen mask */
+    size_t max;                     /* F_STR bytes; F_STRS, F_LIST entries */
+    size_t off;                     /* offsetof the member */
+    size_t off_n;                   /* F_BLOB length, F_STRS/F_LIST count member */
+    const char *what;               /* message prefix (F_STRS: of one entry) */
+    const char *many;               /* F_STRS, F_LIST: plural noun in "more than N ..." */
+    const struct tlv_schema *sub;   /* F_LIST: one element */
+};
+
+struct tlv_schema {
+    const char *where;              /* record name in messages ("job target") */
+    size_t size;                    /* F_LIST element size */
+    const struct tlv_field *fields;
+    size_t n_fields;
+    void (*start)(void *rec);       /* defaults before the walk, or NULL */
+    /* required tags and value checks after the walk: 0 or -1 */
+    int (*finish)(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err);
+};
+
+static int decode_record(const uint8_t *p, size_t len, void *rec, const struct tlv_schema *s,
+                         size_t idx, const char *where, struct vdc_ctl_error *err);
+
+/* append one zeroed element of @size bytes to the array member at @arr_off
+ * (count at @n_off); NULL on ENOMEM */
+static void *
+array_grow(char *base, size_t arr_off, size_t n_off, size_t size)
+{
+    char *arr;
+    size_t *n = (size_t *)(void *)(base + n_off);
+
+    memcpy(&arr, base + arr_off, sizeof(arr));
+    arr = realloc(arr, (*n + 1) * size);
+    if (!arr)
+        return NULL;
+    memcpy(base + arr_off, &arr, sizeof(arr));
+    memset(arr + *n * size, 0, size);
+    return arr + (*n)++ * size;
+}
+
+/* one record of field @f with value @v (@vl bytes) into @rec */
 static int
-decode_target(const uint8_t *p, size_t len, struct vdc_ctl_target *t, size_t idx,
-              struct vdc_ctl_error *err)
+decode_field(const struct tlv_field *f, const uint8_t *v, uint32_t vl, char *rec,
+             unsigned *seen, const char *where, struct vdc_ctl_error *err)
+{
+    size_t *n = (size_t *)(void *)(rec + f->off_n);
+    char **s;
+    void *elem;
+    uint64_t x = 0;
+
+    switch (f->kind) {
+    case F_U32:
+    case F_I32:
+    case F_U64:
+        if (get_num(v, vl, f->kind == F_U64 ? 8 : 4, seen, f->bit, &x, f->what, err) < 0)
+            return -1;
+        if (f->kind == F_U64)
+            *(uint64_t *)(void *)(rec + f->off) = x;
+        else if (f->kind == F_I32)
+            *(int32_t *)(void *)(rec + f->off) = (int32_t)(uint32_t)x;
+        else
+            *(uint32_t *)(void *)(rec + f->off) = (uint32_t)x;
+        return 0;
+    case F_STR:
+        return get_str(v, vl, f->max, (char **)(void *)(rec + f->off), f->what, err);
+    case F_BLOB:
+        return get_blob(v, vl, (char **)(void *)(rec + f->off), n, f->what, err);
+    case F_STRS: {
+        char *str = NULL;
+
+        if (*n >= f->max)
+            return seterr(err, "%s: more than %zu %s", where, f->max, f->many);
+        if (get_str(v, vl, VDC_CTL_MAX_STRING, &str, f->what, err) < 0)
+            return -1;
+        if (!(s = array_grow(rec, f->off, f->off_n, sizeof(*s)))) {
+            free(str);
+            return seterr(err, "%s: out of memory", where);
+        }
+        *s = str;
+        return 0;
+    }
+    case F_LIST:
+        if (*n >= f->max)
+            return seterr(err, "%s: more than %zu %s", where, f->max, f->many);
+        if (!(elem = array_grow(rec, f->off, f->off_n, f->sub->size)))
+            return seterr(err, "%s: out of memory", where);
+        return decode_record(v, vl, elem, f->sub, *n - 1, NULL, err);
+    }
+    return 0;
+}
+
+/* walk the TLV records in [p, p+len) into @rec by schema @s: @where names
+ * the record in messages, NULL for "<s->where> <idx>" (list elements) */
+static int
+decode_record(const uint8_t *p, size_t len, void *rec, const struct tlv_schema *s,
+              size_t idx, const char *where, struct vdc_ctl_error *err)
 {
     struct tlv_iter it = { p, len, 0 };
-    const uint8_t *v;
-    uint32_t vl;
-    uint16_t tag;
+    const uint8_t *v = NULL;
+    uint32_t vl = 0;
+    uint16_t tag = 0;
+    unsigned seen = 0;
+    size_t i;
     int r;
-    char where[40];
+    char name[40];
 
-    snprintf(where, sizeof(where), "job target %zu", idx);
+    if (!where) {
+        snprintf(name, sizeof(name), "%s %zu", s->where, idx);
+        where = name;
+    }
+    if (s->start)
+        s->start(rec);
     while ((r = tlv_next(&it, &tag, &v, &vl, where, err)) > 0) {
-        switch (tag) {
-        case T_NAME: r = get_str(v, vl, 64, &t->name, "job target name", err); break;
-        case T_VDEV: r = get_str(v, vl, 32, &t->vdev, "job target vdev", err); break;
-        case T_MKFS_TYPE: r = get_str(v, vl, 16, &t->mkfs_type, "job target mkfs type", err); break;
-        case T_MKFS_OPTIONS:
-            r = get_str(v, vl, VDC_CTL_MAX_STRING, &t->mkfs_options, "job target mkfs options", err);
-            break;
-        case T_MOUNT_OPTIONS:
-            r = get_str(v, vl, VDC_CTL_MAX_STRING, &t->mount_options, "job target mount options", err);
-            break;
-        default: r = 0; break;   /* unknown tags are skipped */
-        }
-        if (r < 0)
+        for (i = 0; i < s->n_fields; i++)
+            if (s->fields[i].tag == tag)
+                break;
+        if (i < s->n_fields && decode_field(&s->fields[i], v, vl, rec, &seen, where, err) < 0)
             return -1;
     }
     if (r < 0)
         return -1;
+    return s->finish(rec, seen, idx, err);
+}
+
+#define FIELD_NUM(tag, kind, bit, type, member, what) \
+    { tag, kind, bit, 0, offsetof(type, member), 0, what, NULL, NULL }
+#define FIELD_STR(tag, max, type, member, what) \
+    { tag, F_STR, 0, max, offsetof(type, member), 0, what, NULL, NULL }
+#define FIELD_BLOB(tag, type, member, what) \
+    { tag, F_BLOB, 0, VDC_CTL_MAX_BLOB, offsetof(type, member), offsetof(type, member##_len), \
+      what, NULL, NULL }
+
+static int
+target_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
+{
+    struct vdc_ctl_target *t = rec;
+
     if (!t->name || !t->vdev || !t->mkfs_type)
         return seterr(err, "job target %zu: missing %s", idx,
                       !t->name ? "name" : !t->vdev ? "vdev" : "mkfs type");
     return check_target(t, idx, err);
 }
 
-int
-vdc_ctl_job_decode(const uint8_t *buf, size_t len, struct vdc_ctl_job *job,
-                   struct vdc_ctl_error *err)
+static const struct tlv_field target_fields[] = {
+    FIELD_STR(T_NAME, 64, struct vdc_ctl_target, name, "job target name"),
+    FIELD_STR(T_VDEV, 32, struct vdc_ctl_target, vdev, "job target vdev"),
+    FIELD_STR(T_MKFS_TYPE, 16, struct vdc_ctl_target, mkfs_type, "job target mkfs type"),
+    FIELD_STR(T_MKFS_OPTIONS, VDC_CTL_MAX_STRING, struct vdc_ctl_target, mkfs_options,
+              "job target mkfs options"),
+    FIELD_STR(T_MOUNT_OPTIONS, VDC_CTL_MAX_STRING, struct vdc_ctl_target, mount_options,
+              "job target mount options"),
+};
+
+static const struct tlv_schema target_schema = {
+    "job target", sizeof(struct vdc_ctl_target), target_fields,
+    sizeof(target_fields) / sizeof(target_fields[0]), NULL, target_finish,
+};
+
+static int
+job_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
 {
-    struct tlv_iter it = { 0 };
-    const uint8_t *payload, *v;
-    size_t plen;
-    uint32_t vl;
-    uint16_t tag;
-    uint64_t x;
-    unsigned seen = 0;
-    int r;
+    const struct vdc_ctl_job *job = rec;
 
-    vdc_ctl_job_dispose(job);
-    if (frame_open(buf, len, VDC_CTL_JOB_MAGIC, KIND_JOB, VDC_CTL_JOB_MAX, "job",
-                   &payload, &plen, err) < 0)
-        return -1;
-    it.p = payload;
-    it.len = plen;
-    while ((r = tlv_next(&it, &tag, &v, &vl, "job", err)) > 0) {
-        r = 0;
-        switch (tag) {
-        case T_NONCE:
-            r = get_num(v, vl, 8, &seen, 1, &job->nonce, "job nonce", err);
-            break;
-        case T_RUN_INDEX:
-            if ((r = get_num(v, vl, 4, &seen, 2, &x, "job run index", err)) == 0)
-                job->run_index = (uint32_t)x;
-            break;
-        case T_REPETITION:
-            if ((r = get_num(v, vl, 4, &seen, 4, &x, "job repetition", err)) == 0)
-                job->repetition = (uint32_t)x;
-            break;
-        case T_SEED:
-            r = get_num(v, vl, 8, &seen, 8, &job->seed, "job seed", err);
-            break;
-        case T_FLAGS:
-            if ((r = get_num(v, vl, 4, &seen, 16, &x, "job flags", err)) == 0)
-                job->flags = (uint32_t)x;
-            break;
-        case T_STEP_TIMEOUT:
-            if ((r = get_num(v, vl, 4, &seen, 32, &x, "job step timeout", err)) == 0)
-                job->step_timeout_s = (uint32_t)x;
-            break;
-        case T_AGENT_TIMEOUT:
-            if ((r = get_num(v, vl, 4, &seen, 64, &x, "job agent timeout", err)) == 0)
-                job->agent_timeout_s = (uint32_t)x;
-            break;
-        case T_AGENT_ARG: {
-            char *s = NULL, **n;
-
-            if (job->n_agent_args >= VDC_CTL_MAX_ARGS) {
-                r = seterr(err, "job: more than %u agent arguments", VDC_CTL_MAX_ARGS);
-                break;
-            }
-            if ((r = get_str(v, vl, VDC_CTL_MAX_STRING, &s, "job agent argument", err)) < 0)
-                break;
-            n = realloc(job->agent_args, (job->n_agent_args + 1) * sizeof(*n));
-            if (!n) {
-                free(s);
-                r = seterr(err, "job: out of memory");
-                break;
-            }
-            job->agent_args = n;
-            job->agent_args[job->n_agent_args++] = s;
-            break;
-        }
-        case T_TARGET: {
-            struct vdc_ctl_target *n;
-
-            if (job->n_targets >= VDC_CTL_MAX_TARGETS) {
-                r = seterr(err, "job: more than %u targets", VDC_CTL_MAX_TARGETS);
-                break;
-            }
-            n = realloc(job->targets, (job->n_targets + 1) * sizeof(*n));
-            if (!n) {
-                r = seterr(err, "job: out of memory");
-                break;
-            }
-            job->targets = n;
-            memset(&n[job->n_targets], 0, sizeof(*n));
-            job->n_targets++;
-            r = decode_target(v, vl, &n[job->n_targets - 1], job->n_targets - 1, err);
-            break;
-        }
-        default:
-            break;
-        }
-        if (r < 0)
-            goto fail;
-    }
-    if (r < 0)
-        goto fail;
-    if (!(seen & 1)) {
-        seterr(err, "job: missing nonce");
-        goto fail;
-    }
-    if (job->n_targets == 0) {
-        seterr(err, "job: no targets");
-        goto fail;
-    }
+    if (!(seen & 1))
+        return seterr(err, "job: missing nonce");
+    if (job->n_targets == 0)
+        return seterr(err, "job: no targets");
     return 0;
- fail:
-    vdc_ctl_job_dispose(job);
-    return -1;
+}
+
+static const struct tlv_field job_fields[] = {
+    FIELD_NUM(T_NONCE, F_U64, 1, struct vdc_ctl_job, nonce, "job nonce"),
+    FIELD_NUM(T_RUN_INDEX, F_U32, 2, struct vdc_ctl_job, run_index, "job run index"),
+    FIELD_NUM(T_REPETITION, F_U32, 4, struct vdc_ctl_job, repetition, "job repetition"),
+    FIELD_NUM(T_SEED, F_U64, 8, struct vdc_ctl_job, seed, "job seed"),
+    FIELD_NUM(T_FLAGS, F_U32, 16, struct vdc_ctl_job, flags, "job flags"),
+    FIELD_NUM(T_STEP_TIMEOUT, F_U32, 32, struct vdc_ctl_job, step_timeout_s, "job step timeout"),
+    FIELD_NUM(T_AGENT_TIMEOUT, F_U32, 64, struct vdc_ctl_job, agent_timeout_s,
+              "job agent timeout"),
+    { T_AGENT_ARG, F_STRS, 0, VDC_CTL_MAX_ARGS, offsetof(struct vdc_ctl_job, agent_args),
+      offsetof(struct vdc_ctl_job, n_agent_args), "job agent argument", "agent arguments",
+      NULL },
+    { T_TARGET, F_LIST, 0, VDC_CTL_MAX_TARGETS, offsetof(struct vdc_ctl_job, targets),
+      offsetof(struct vdc_ctl_job, n_targets), NULL, "targets", &target_schema },
+};
+
+static const struct tlv_schema job_schema = {
+    "job", sizeof(struct vdc_ctl_job), job_fields, sizeof(job_fields) / sizeof(job_fields[0]),
+    NULL, job_finish,
+};
+
+static void
+tresult_start(void *rec)
+{
+    ((struct vdc_ctl_target_result *)rec)->agent_exit = -1;
 }
 
 static int
-decode_tresult(const uint8_t *p, size_t len, struct vdc_ctl_target_result *t, size_t idx,
-               struct vdc_ctl_error *err)
+tresult_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
 {
-    struct tlv_iter it = { p, len, 0 };
-    const uint8_t *v;
-    uint32_t vl;
-    uint16_t tag;
-    uint64_t x;
-    unsigned seen = 0;
-    int r;
-    char where[40];
+    const struct vdc_ctl_target_result *t = rec;
 
-    snprintf(where, sizeof(where), "result target %zu", idx);
-    t->agent_exit = -1;
-    while ((r = tlv_next(&it, &tag, &v, &vl, where, err)) > 0) {
-        r = 0;
-        switch (tag) {
-        case T_NAME: r = get_str(v, vl, 64, &t->name, "result target name", err); break;
-        case T_VDEV: r = get_str(v, vl, 32, &t->vdev, "result target vdev", err); break;
-        case T_TSTATUS:
-            if ((r = get_num(v, vl, 4, &seen, 1, &x, "result target status", err)) == 0)
-                t->status = (uint32_t)x;
-            break;
-        case T_AGENT_EXIT:
-            if ((r = get_num(v, vl, 4, &seen, 2, &x, "result target agent exit", err)) == 0)
-                t->agent_exit = (int32_t)(uint32_t)x;
-            break;
-        case T_ELAPSED_MS:
-            if ((r = get_num(v, vl, 4, &seen, 4, &x, "result target elapsed", err)) == 0)
-                t->elapsed_ms = (uint32_t)x;
-            break;
-        case T_TERROR:
-            r = get_str(v, vl, VDC_CTL_MAX_STRING, &t->error, "result target error", err);
-            break;
-        case T_AGENT_JSON:
-            r = get_blob(v, vl, &t->agent_json, &t->agent_json_len, "result agent JSON", err);
-            break;
-        case T_STDERR_TAIL:
-            r = get_blob(v, vl, &t->stderr_tail, &t->stderr_tail_len, "result stderr tail", err);
-            break;
-        default:
-            break;
-        }
-        if (r < 0)
-            return -1;
-    }
-    if (r < 0)
-        return -1;
     if (!t->name || !(seen & 1))
         return seterr(err, "result target %zu: missing %s", idx, !t->name ? "name" : "status");
     if (t->status > VDC_CTL_STATUS_SKIPPED)
@@ -874,85 +905,89 @@ decode_tresult(const uint8_t *p, size_t len, struct vdc_ctl_target_result *t, si
     return 0;
 }
 
+static const struct tlv_field tresult_fields[] = {
+    FIELD_STR(T_NAME, 64, struct vdc_ctl_target_result, name, "result target name"),
+    FIELD_STR(T_VDEV, 32, struct vdc_ctl_target_result, vdev, "result target vdev"),
+    FIELD_NUM(T_TSTATUS, F_U32, 1, struct vdc_ctl_target_result, status,
+              "result target status"),
+    FIELD_NUM(T_AGENT_EXIT, F_I32, 2, struct vdc_ctl_target_result, agent_exit,
+              "result target agent exit"),
+    FIELD_NUM(T_ELAPSED_MS, F_U32, 4, struct vdc_ctl_target_result, elapsed_ms,
+              "result target elapsed"),
+    FIELD_STR(T_TERROR, VDC_CTL_MAX_STRING, struct vdc_ctl_target_result, error,
+              "result target error"),
+    FIELD_BLOB(T_AGENT_JSON, struct vdc_ctl_target_result, agent_json, "result agent JSON"),
+    FIELD_BLOB(T_STDERR_TAIL, struct vdc_ctl_target_result, stderr_tail, "result stderr tail"),
+};
+
+static const struct tlv_schema tresult_schema = {
+    "result target", sizeof(struct vdc_ctl_target_result), tresult_fields,
+    sizeof(tresult_fields) / sizeof(tresult_fields[0]), tresult_start, tresult_finish,
+};
+
+static int
+result_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
+{
+    const struct vdc_ctl_result *res = rec;
+
+    if ((seen & 3) != 3)
+        return seterr(err, "result: missing %s", !(seen & 1) ? "nonce" : "status");
+    if (res->status > VDC_CTL_STATUS_SKIPPED)
+        return seterr(err, "result: status %u, expected 0-3", res->status);
+    return 0;
+}
+
+static const struct tlv_field result_fields[] = {
+    FIELD_NUM(T_NONCE, F_U64, 1, struct vdc_ctl_result, nonce, "result nonce"),
+    FIELD_NUM(T_STATUS, F_U32, 2, struct vdc_ctl_result, status, "result status"),
+    FIELD_STR(T_RUNNER_VERSION, 64, struct vdc_ctl_result, runner_version,
+              "result runner version"),
+    FIELD_STR(T_KERNEL, 256, struct vdc_ctl_result, kernel, "result kernel"),
+    FIELD_STR(T_ERROR, VDC_CTL_MAX_STRING, struct vdc_ctl_result, error, "result error"),
+    FIELD_BLOB(T_LOG, struct vdc_ctl_result, log, "result log"),
+    { T_TRESULT, F_LIST, 0, VDC_CTL_MAX_TARGETS, offsetof(struct vdc_ctl_result, targets),
+      offsetof(struct vdc_ctl_result, n_targets), NULL, "targets", &tresult_schema },
+};
+
+static const struct tlv_schema result_schema = {
+    "result", sizeof(struct vdc_ctl_result), result_fields,
+    sizeof(result_fields) / sizeof(result_fields[0]), NULL, result_finish,
+};
+
+int
+vdc_ctl_job_decode(const uint8_t *buf, size_t len, struct vdc_ctl_job *job,
+                   struct vdc_ctl_error *err)
+{
+    const uint8_t *payload;
+    size_t plen;
+
+    vdc_ctl_job_dispose(job);
+    if (frame_open(buf, len, VDC_CTL_JOB_MAGIC, KIND_JOB, VDC_CTL_JOB_MAX, "job",
+                   &payload, &plen, err) < 0)
+        return -1;
+    if (decode_record(payload, plen, job, &job_schema, 0, "job", err) < 0) {
+        vdc_ctl_job_dispose(job);
+        return -1;
+    }
+    return 0;
+}
+
 int
 vdc_ctl_result_decode(const uint8_t *buf, size_t len, struct vdc_ctl_result *res,
                       struct vdc_ctl_error *err)
 {
-    struct tlv_iter it = { 0 };
-    const uint8_t *payload, *v;
+    const uint8_t *payload;
     size_t plen;
-    uint32_t vl;
-    uint16_t tag;
-    uint64_t x;
-    unsigned seen = 0;
-    int r;
 
     vdc_ctl_result_dispose(res);
     if (frame_open(buf, len, VDC_CTL_RES_MAGIC, KIND_RESULT, VDC_CTL_DISK_MAX, "result",
                    &payload, &plen, err) < 0)
         return -1;
-    it.p = payload;
-    it.len = plen;
-    while ((r = tlv_next(&it, &tag, &v, &vl, "result", err)) > 0) {
-        r = 0;
-        switch (tag) {
-        case T_NONCE:
-            r = get_num(v, vl, 8, &seen, 1, &res->nonce, "result nonce", err);
-            break;
-        case T_STATUS:
-            if ((r = get_num(v, vl, 4, &seen, 2, &x, "result status", err)) == 0)
-                res->status = (uint32_t)x;
-            break;
-        case T_RUNNER_VERSION:
-            r = get_str(v, vl, 64, &res->runner_version, "result runner version", err);
-            break;
-        case T_KERNEL:
-            r = get_str(v, vl, 256, &res->kernel, "result kernel", err);
-            break;
-        case T_ERROR:
-            r = get_str(v, vl, VDC_CTL_MAX_STRING, &res->error, "result error", err);
-            break;
-        case T_LOG:
-            r = get_blob(v, vl, &res->log, &res->log_len, "result log", err);
-            break;
-        case T_TRESULT: {
-            struct vdc_ctl_target_result *n;
-
-            if (res->n_targets >= VDC_CTL_MAX_TARGETS) {
-                r = seterr(err, "result: more than %u targets", VDC_CTL_MAX_TARGETS);
-                break;
-            }
-            n = realloc(res->targets, (res->n_targets + 1) * sizeof(*n));
-            if (!n) {
-                r = seterr(err, "result: out of memory");
-                break;
-            }
-            res->targets = n;
-            memset(&n[res->n_targets], 0, sizeof(*n));
-            res->n_targets++;
-            r = decode_tresult(v, vl, &n[res->n_targets - 1], res->n_targets - 1, err);
-            break;
-        }
-        default:
-            break;
-        }
-        if (r < 0)
-            goto fail;
-    }
-    if (r < 0)
-        goto fail;
-    if ((seen & 3) != 3) {
-        seterr(err, "result: missing %s", !(seen & 1) ? "nonce" : "status");
-        goto fail;
-    }
-    if (res->status > VDC_CTL_STATUS_SKIPPED) {
-        seterr(err, "result: status %u, expected 0-3", res->status);
-        goto fail;
+    if (decode_record(payload, plen, res, &result_schema, 0, "result", err) < 0) {
+        vdc_ctl_result_dispose(res);
+        return -1;
     }
     return 0;
- fail:
-    vdc_ctl_result_dispose(res);
-    return -1;
 }
 
 /* ---- superblock -------------------------------------------------------------- */
