@@ -85,25 +85,77 @@ read_chunk(struct agent_ctx *ctx, enum agent_test t, int fd, char *buf,
     return 0;
 }
 
+/* Open the test file for a per-char test; with --per-char stdio also a
+ * stdio stream over it (@mode "w" or "r") in *fp, else *fp = NULL.
+ * Returns the fd or -1. */
+static int
+per_char_open(struct agent_ctx *ctx, enum agent_test t, int create,
+              const char *mode, FILE **fp)
+{
+    int fd;
+
+    *fp = NULL;
+    if ((fd = open_file(ctx, t, create, 0)) < 0)
+        return -1;
+    if (ctx->cfg->per_char == AGENT_PER_CHAR_STDIO && !(*fp = fdopen(fd, mode))) {
+        close(fd);
+        return agent_fail(ctx, t, "fdopen %s: %s", ctx->file_path,
+                          strerror(errno));
+    }
+    return fd;
+}
+
+/* Close a per-char test's file after a failure: the stream if any (which
+ * closes the fd), else the fd. */
+static void
+per_char_drop(int fd, FILE *fp)
+{
+    if (fp)
+        fclose(fp);
+    else
+        close(fd);
+}
+
+/* End a per-char test inside the timed interval: @flush (write side)
+ * flushes the stream first (a failure is reported as putc's), then fsync +
+ * close (close_file on a dup of the stream's fd), then the record over
+ * @bytes.  0 or -1. */
+static int
+per_char_finish(struct agent_ctx *ctx, enum agent_test t, int fd, FILE *fp,
+                int flush, struct agent_clock *c, uint64_t bytes, double worst)
+{
+    if (flush && fp && fflush(fp) == EOF) {
+        int e = errno;
+
+        fclose(fp);
+        return agent_fail(ctx, t, "putc %s: %s", ctx->file_path, strerror(e));
+    }
+    if (close_file(ctx, t, fp ? dup(fd) : fd) < 0) {
+        if (fp)
+            fclose(fp);
+        return -1;
+    }
+    if (fp)
+        fclose(fp);
+    agent_record(ctx, t, c, (double)bytes / 1024.0, worst);
+    agent_progress(ctx->cfg->quiet, "done\n");
+    return 0;
+}
+
 static int
 per_char_write(struct agent_ctx *ctx, uint64_t bytes, size_t chunk)
 {
     const enum agent_test t = AGENT_PUTC;
     struct agent_clock c;
     double worst = 0;
-    FILE *fp = NULL;
+    FILE *fp;
     int fd;
 
     if (agent_before_test(ctx, t) < 0)
         return -1;
     agent_progress(ctx->cfg->quiet, "Writing a byte at a time...");
-    if ((fd = open_file(ctx, t, 1, 0)) < 0)
+    if ((fd = per_char_open(ctx, t, 1, "w", &fp)) < 0)
         return -1;
-    if (ctx->cfg->per_char == AGENT_PER_CHAR_STDIO && !(fp = fdopen(fd, "w"))) {
-        close(fd);
-        return agent_fail(ctx, t, "fdopen %s: %s", ctx->file_path,
-                          strerror(errno));
-    }
     agent_clock_start(&c);
     for (uint64_t done = 0; done < bytes;) {
         uint64_t n = bytes - done < chunk ? bytes - done : chunk;
@@ -135,29 +187,11 @@ per_char_write(struct agent_ctx *ctx, uint64_t bytes, size_t chunk)
             worst = d;
         done += n;
         if (agent_interrupted) {
-            if (fp)
-                fclose(fp);
-            else
-                close(fd);
+            per_char_drop(fd, fp);
             return agent_fail(ctx, t, "interrupted");
         }
     }
-    if (fp && fflush(fp) == EOF) {
-        int e = errno;
-
-        fclose(fp);
-        return agent_fail(ctx, t, "putc %s: %s", ctx->file_path, strerror(e));
-    }
-    if (close_file(ctx, t, fp ? dup(fd) : fd) < 0) {
-        if (fp)
-            fclose(fp);
-        return -1;
-    }
-    if (fp)
-        fclose(fp);
-    agent_record(ctx, t, &c, (double)bytes / 1024.0, worst);
-    agent_progress(ctx->cfg->quiet, "done\n");
-    return 0;
+    return per_char_finish(ctx, t, fd, fp, 1, &c, bytes, worst);
 }
 
 static int
@@ -258,19 +292,14 @@ per_char_read(struct agent_ctx *ctx, char *buf, uint64_t bytes, size_t chunk)
     const enum agent_test t = AGENT_GETC;
     struct agent_clock c;
     double worst = 0;
-    FILE *fp = NULL;
+    FILE *fp;
     int fd;
 
     if (agent_before_test(ctx, t) < 0)
         return -1;
     agent_progress(ctx->cfg->quiet, "Reading a byte at a time...");
-    if ((fd = open_file(ctx, t, 0, 0)) < 0)
+    if ((fd = per_char_open(ctx, t, 0, "r", &fp)) < 0)
         return -1;
-    if (ctx->cfg->per_char == AGENT_PER_CHAR_STDIO && !(fp = fdopen(fd, "r"))) {
-        close(fd);
-        return agent_fail(ctx, t, "fdopen %s: %s", ctx->file_path,
-                          strerror(errno));
-    }
     agent_clock_start(&c);
     for (uint64_t done = 0; done < bytes;) {
         uint64_t n = bytes - done < chunk ? bytes - done : chunk;
@@ -306,23 +335,11 @@ per_char_read(struct agent_ctx *ctx, char *buf, uint64_t bytes, size_t chunk)
             worst = d;
         done += n;
         if (agent_interrupted) {
-            if (fp)
-                fclose(fp);
-            else
-                close(fd);
+            per_char_drop(fd, fp);
             return agent_fail(ctx, t, "interrupted");
         }
     }
-    if (close_file(ctx, t, fp ? dup(fd) : fd) < 0) {
-        if (fp)
-            fclose(fp);
-        return -1;
-    }
-    if (fp)
-        fclose(fp);
-    agent_record(ctx, t, &c, (double)bytes / 1024.0, worst);
-    agent_progress(ctx->cfg->quiet, "done\n");
-    return 0;
+    return per_char_finish(ctx, t, fd, fp, 0, &c, bytes, worst);
 }
 
 static int
