@@ -281,6 +281,21 @@ stat_file(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
     return 0;
 }
 
+/* Unlink one file of directory @d (with -b, fsync that directory, as
+ * bonnie++ -b does). */
+static int
+delete_file(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
+            const char *name, uint32_t d)
+{
+    if (unlink(name) < 0)
+        return agent_fail(ctx, t, "unlink %s/%s: %s", fs->top, name,
+                          strerror(errno));
+    if (fs->dir_fds && fsync(fs->dir_fds[d]) < 0)
+        return agent_fail(ctx, t, "fsync directory %s: %s", fs->top,
+                          strerror(errno));
+    return 0;
+}
+
 /* Walk each directory in readdir order: stat/read or unlink every file. */
 static int
 walk_sequential(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
@@ -315,16 +330,10 @@ walk_sequential(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
                 break;
             if (e->d_name[0] == '.')
                 continue;
-            if (delete) {
-                if (unlink(e->d_name) < 0)
-                    rc = agent_fail(ctx, t, "unlink %s/%s: %s", fs->top,
-                                    e->d_name, strerror(errno));
-                else if (fs->dir_fds && fsync(fs->dir_fds[d]) < 0)
-                    rc = agent_fail(ctx, t, "fsync directory %s: %s", fs->top,
-                                    strerror(errno));
-            } else {
+            if (delete)
+                rc = delete_file(ctx, t, fs, e->d_name, d);
+            else
                 rc = stat_file(ctx, t, fs, e->d_name);
-            }
             if (rc < 0 || agent_interrupted) {
                 closedir(dir);
                 if (dirs > 1 && chdir("..") < 0)
@@ -346,104 +355,61 @@ walk_sequential(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
     return 0;
 }
 
+/* Visit the files in fs->order (after shuffle): stat/read or unlink each. */
 static int
-stat_sequential(struct agent_ctx *ctx, struct file_set *fs)
+walk_random(struct agent_ctx *ctx, enum agent_test t, struct file_set *fs,
+            int delete, double *worst)
 {
-    const enum agent_test t = AGENT_SEQ_STAT;
-    struct agent_clock c;
-    double worst = 0;
-
-    if (agent_before_test(ctx, t) < 0)
-        return -1;
-    agent_progress(ctx->cfg->quiet, "Stat files in sequential order...");
-    agent_clock_start(&c);
-    if (walk_sequential(ctx, t, fs, 0, &worst) < 0)
-        return -1;
-    agent_record(ctx, t, &c, (double)fs->n, worst);
-    agent_progress(ctx->cfg->quiet, "done.\n");
-    return 0;
-}
-
-static int
-delete_sequential(struct agent_ctx *ctx, struct file_set *fs)
-{
-    const enum agent_test t = AGENT_SEQ_DEL;
-    struct agent_clock c;
-    double worst = 0;
-
-    if (agent_before_test(ctx, t) < 0)
-        return -1;
-    agent_progress(ctx->cfg->quiet, "Delete files in sequential order...");
-    agent_clock_start(&c);
-    if (walk_sequential(ctx, t, fs, 1, &worst) < 0)
-        return -1;
-    if (remove_dirs(ctx, t, fs) < 0)
-        return -1;
-    sync();
-    agent_record(ctx, t, &c, (double)fs->n, worst);
-    agent_progress(ctx->cfg->quiet, "done.\n");
-    return 0;
-}
-
-static int
-stat_random(struct agent_ctx *ctx, struct file_set *fs)
-{
-    const enum agent_test t = AGENT_RAN_STAT;
-    struct agent_clock c;
-    double worst = 0;
-
-    if (agent_before_test(ctx, t) < 0)
-        return -1;
-    agent_progress(ctx->cfg->quiet, "Stat files in random order...");
-    shuffle(ctx, fs);
-    agent_clock_start(&c);
-    for (uint32_t i = 0; i < fs->n; i++) {
-        double t0 = agent_now();
-
-        if (stat_file(ctx, t, fs, name_at(fs, fs->order[i])) < 0)
-            return -1;
-        double d = agent_now() - t0;
-        if (d > worst)
-            worst = d;
-        if (agent_interrupted)
-            return agent_fail(ctx, t, "interrupted");
-    }
-    agent_record(ctx, t, &c, (double)fs->n, worst);
-    agent_progress(ctx->cfg->quiet, "done.\n");
-    return 0;
-}
-
-static int
-delete_random(struct agent_ctx *ctx, struct file_set *fs)
-{
-    const enum agent_test t = AGENT_RAN_DEL;
-    struct agent_clock c;
-    double worst = 0;
-
-    if (agent_before_test(ctx, t) < 0)
-        return -1;
-    agent_progress(ctx->cfg->quiet, "Delete files in random order...");
-    shuffle(ctx, fs);
-    agent_clock_start(&c);
     for (uint32_t i = 0; i < fs->n; i++) {
         uint32_t k = fs->order[i];
         double t0 = agent_now();
+        int rc;
 
-        if (unlink(name_at(fs, k)) < 0)
-            return agent_fail(ctx, t, "unlink %s/%s: %s", fs->top,
-                              name_at(fs, k), strerror(errno));
-        if (fs->dir_fds && fsync(fs->dir_fds[fs->dir_of[k]]) < 0)
-            return agent_fail(ctx, t, "fsync directory %s: %s", fs->top,
-                              strerror(errno));
+        if (delete)
+            rc = delete_file(ctx, t, fs, name_at(fs, k), fs->dir_of[k]);
+        else
+            rc = stat_file(ctx, t, fs, name_at(fs, k));
+        if (rc < 0)
+            return -1;
         double d = agent_now() - t0;
-        if (d > worst)
-            worst = d;
+        if (d > *worst)
+            *worst = d;
         if (agent_interrupted)
             return agent_fail(ctx, t, "interrupted");
     }
-    if (remove_dirs(ctx, t, fs) < 0)
+    return 0;
+}
+
+/* The four stat and delete tests (bonnie++ 2.00a bon_file.cpp
+ * COpenTest::stat_sequential/stat_random/delete_sequential/delete_random):
+ * sequential tests walk the directories in readdir order, random ones the
+ * shuffled order; deletes end with removing the directories and sync(2)
+ * inside the timed interval.  Amount: files. */
+static int
+stat_or_delete(struct agent_ctx *ctx, struct file_set *fs, enum agent_test t)
+{
+    static const char *const title[2][2] = {   /* [delete][shuffled] */
+        { "Stat files in sequential order...", "Stat files in random order..." },
+        { "Delete files in sequential order...", "Delete files in random order..." },
+    };
+    const int shuffled = t == AGENT_RAN_STAT || t == AGENT_RAN_DEL;
+    const int delete = t == AGENT_SEQ_DEL || t == AGENT_RAN_DEL;
+    struct agent_clock c;
+    double worst = 0;
+
+    if (agent_before_test(ctx, t) < 0)
         return -1;
-    sync();
+    agent_progress(ctx->cfg->quiet, title[delete][shuffled]);
+    if (shuffled)
+        shuffle(ctx, fs);
+    agent_clock_start(&c);
+    if ((shuffled ? walk_random : walk_sequential)(ctx, t, fs, delete, &worst) < 0)
+        return -1;
+    if (delete) {
+        if (remove_dirs(ctx, t, fs) < 0)
+            return -1;
+        sync();
+    }
     agent_record(ctx, t, &c, (double)fs->n, worst);
     agent_progress(ctx->cfg->quiet, "done.\n");
     return 0;
@@ -485,11 +451,13 @@ agent_file_tests(struct agent_ctx *ctx, const char *dir)
     agent_digest_str(ctx, "files");
     agent_digest_u64(ctx, fs.n);
 
-    if (create_files(ctx, &fs, 0) < 0 || stat_sequential(ctx, &fs) < 0
-        || delete_sequential(ctx, &fs) < 0)
+    if (create_files(ctx, &fs, 0) < 0
+        || stat_or_delete(ctx, &fs, AGENT_SEQ_STAT) < 0
+        || stat_or_delete(ctx, &fs, AGENT_SEQ_DEL) < 0)
         goto out;
-    if (create_files(ctx, &fs, 1) < 0 || stat_random(ctx, &fs) < 0
-        || delete_random(ctx, &fs) < 0)
+    if (create_files(ctx, &fs, 1) < 0
+        || stat_or_delete(ctx, &fs, AGENT_RAN_STAT) < 0
+        || stat_or_delete(ctx, &fs, AGENT_RAN_DEL) < 0)
         goto out;
     rc = 0;
  out:
