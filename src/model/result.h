@@ -351,6 +351,17 @@ int vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
 /* Same, from a file ("-" = stdin).  Errors name the path. */
 int vdc_result_set_load_file(vdc_result_set *rs, const char *path);
 
+/* Fill a target's "backend" or "storage" object, or the experiment's
+ * "hypervisor" object, from a JSON object with the member names of
+ * doc/result-format.md, by the loader's own member table: members absent
+ * from O are left as they are; a member of the wrong type is an error
+ * naming WHAT.member (e.g. "xvdb backend.mode: expected a string").  For
+ * the controller, whose hypervisor and storage drivers report these facts
+ * as JSON.  Returns 0, or -1 after one vdc_error. */
+int vdc_target_backend_from_json(vdc_target_backend *b, JsonObject *o, const char *what);
+int vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *what);
+int vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char *what);
+
 /* The document as a JSON tree (for writers that add members such as
  * "statistics").  Absent members are omitted, except sample "value",
  * "cpu_percent", "latency_us", "elapsed_s", "error" and run "error",

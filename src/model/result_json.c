@@ -129,7 +129,8 @@ static const vdc_field storage_fields[] = {
     F(VDC_F_STR, vdc_target_storage, lv, "lv", 0),
     F(VDC_F_INT, vdc_target_storage, stripes, "stripes", NN),
     F(VDC_F_INT, vdc_target_storage, stripe_size, "stripe_size", NN),
-    F(VDC_F_INT, vdc_target_storage, pe_start, "pe_start", NN),
+    /* null: not known (an LV whose VG did not report it) */
+    F(VDC_F_INT, vdc_target_storage, pe_start, "pe_start", NN | VDC_FF_NULLABLE),
     F(VDC_F_STR, vdc_target_storage, device, "device", 0),
     END
 };
@@ -341,6 +342,36 @@ load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj)
             return -1;
     }
     return 0;
+}
+
+/* One object by its member table, outside a document: messages name
+ * WHAT.member. */
+static int
+load_object(const vdc_field *fields, JsonObject *o, void *obj, const char *what)
+{
+    load_ctx c = { .name = what, .path = g_string_new(NULL) };
+    int rc = load_fields(&c, fields, o, obj);
+
+    g_string_free(c.path, TRUE);
+    return rc;
+}
+
+int
+vdc_target_backend_from_json(vdc_target_backend *b, JsonObject *o, const char *what)
+{
+    return load_object(backend_fields, o, b, what);
+}
+
+int
+vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *what)
+{
+    return load_object(storage_fields, o, s, what);
+}
+
+int
+vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char *what)
+{
+    return load_object(hypervisor_fields, o, h, what);
 }
 
 /* "runs[i].samples[j]": fields, then the test id and its block size */

@@ -222,24 +222,6 @@ mkfs_options(const char *type)
 }
 
 static void
-set_str_member(char **dst, JsonObject *o, const char *m)
-{
-    if (o && json_object_has_member(o, m) &&
-        JSON_NODE_HOLDS_VALUE(json_object_get_member(o, m)) &&
-        json_node_get_value_type(json_object_get_member(o, m)) == G_TYPE_STRING)
-        vdc_set_str(dst, json_object_get_string_member(o, m));
-}
-
-static int64_t
-int_member(JsonObject *o, const char *m)
-{
-    if (o && json_object_has_member(o, m) &&
-        JSON_NODE_HOLDS_VALUE(json_object_get_member(o, m)))
-        return json_object_get_int_member(o, m);
-    return VDC_INT_ABSENT;
-}
-
-static void
 describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 {
     vdc_plan *p = ctx->p;
@@ -275,18 +257,10 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
         /* backend truth: what the hypervisor reported, never what we asked */
         if (pt->vdev && ctx->backends && json_object_has_member(ctx->backends, pt->vdev)) {
             JsonObject *b = json_object_get_object_member(ctx->backends, pt->vdev);
-            set_str_member(&t->backend.type, b, "type");
-            set_str_member(&t->backend.source, b, "source");
-            set_str_member(&t->backend.xenstore_path, b, "xenstore_path");
-            set_str_member(&t->backend.physical_device, b, "physical_device");
-            set_str_member(&t->backend.params, b, "params");
-            set_str_member(&t->backend.mode, b, "mode");
-            set_str_member(&t->backend.vdev, b, "vdev");
-            set_str_member(&t->backend.driver_name, b, "driver_name");
-            set_str_member(&t->backend.cache, b, "cache");
-            set_str_member(&t->backend.io, b, "io");
-            if (json_object_has_member(b, "direct_io_safe"))
-                t->backend.direct_io_safe = json_object_get_boolean_member(b, "direct_io_safe");
+            g_autofree char *what = g_strdup_printf("%s backend", pt->vdev);
+
+            /* a driver's malformed member is named and left out, the run goes on */
+            (void)vdc_target_backend_from_json(&t->backend, b, what);
         } else if (pt->kind == VDC_TARGET_DOM0 && ctx->dev[i]) {
             vdc_set_str(&t->backend.type, "block");
             vdc_set_str(&t->backend.source, "local");
@@ -295,16 +269,9 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
         if (ctx->st[i].kind || ctx->st[i].path || ctx->st[i].name)
             st = ctx->env->storage_describe(&ctx->st[i]);
         if (st) {
-            set_str_member(&t->storage.path, st, "path");
-            set_str_member(&t->storage.format, st, "format");
-            set_str_member(&t->storage.alloc, st, "alloc");
-            set_str_member(&t->storage.vg, st, "vg");
-            set_str_member(&t->storage.lv, st, "lv");
-            set_str_member(&t->storage.device, st, "device");
-            t->storage.size_bytes = int_member(st, "size_bytes");
-            t->storage.stripes = int_member(st, "stripes");
-            t->storage.stripe_size = int_member(st, "stripe_size");
-            t->storage.pe_start = int_member(st, "pe_start");
+            g_autofree char *what = g_strdup_printf("%s storage", pt->name);
+
+            (void)vdc_target_storage_from_json(&t->storage, st, what);
             json_object_unref(st);
         }
     }
@@ -605,11 +572,7 @@ hv_versions(vdc_run_ctx *ctx)
     vdc_hypervisor_info *h = &ctx->rs.experiment.hypervisor;
 
     ctx->hvops->versions(ctx->hv, v);
-    set_str_member(&h->uri, v, "uri");
-    set_str_member(&h->xen_version, v, "xen_version");
-    set_str_member(&h->libvirt_version, v, "libvirt_version");
-    set_str_member(&h->qemu_version, v, "qemu_version");
-    set_str_member(&h->libxl_version, v, "libxl_version");
+    (void)vdc_hypervisor_info_from_json(h, v, "hypervisor versions");
     json_object_unref(v);
 }
 

@@ -293,6 +293,78 @@ test_load_errors(void **state)
     expect_load_error("{\"a\":\"\\u0000\"}\0", "vmdiskcmp: t.json: format: missing\n");
 }
 
+static JsonObject *
+obj_of(const char *json)
+{
+    JsonParser *p = json_parser_new();
+    JsonObject *o;
+
+    assert_true(json_parser_load_from_data(p, json, -1, NULL));
+    o = json_object_ref(json_node_get_object(json_parser_get_root(p)));
+    g_object_unref(p);
+    return o;
+}
+
+/* The controller's drivers report backend/storage/hypervisor facts as JSON:
+ * the model fills its structs by the loader's member tables. */
+static void
+test_from_json(void **state)
+{
+    vdc_target_backend b = { 0 };
+    vdc_target_storage st = { 0 };
+    vdc_hypervisor_info h = { 0 };
+    JsonObject *o;
+    char *err;
+
+    (void)state;
+    /* members copied by name; unknown ones ignored; booleans */
+    o = obj_of("{\"type\":\"phy\",\"source\":\"xenstore\",\"params\":\"/dev/lab/x\","
+               "\"mode\":\"w\",\"backend_kind\":\"vbd\",\"direct_io_safe\":true}");
+    assert_int_equal(vdc_target_backend_from_json(&b, o, "xvdb backend"), 0);
+    assert_string_equal(b.type, "phy");
+    assert_string_equal(b.params, "/dev/lab/x");
+    assert_string_equal(b.mode, "w");
+    assert_null(b.cache);
+    assert_int_equal(b.direct_io_safe, 1);
+    json_object_unref(o);
+
+    /* a wrong type is named with WHAT and the member */
+    o = obj_of("{\"mode\":1}");
+    capture_stderr_begin();
+    assert_int_equal(vdc_target_backend_from_json(&b, o, "xvdb backend"), -1);
+    err = capture_stderr_end();
+    assert_string_equal(err, "vmdiskcmp: xvdb backend: mode: expected a string\n");
+    free(err);
+    json_object_unref(o);
+
+    /* storage: pe_start null = not known; the members after it still read */
+    st.pe_start = VDC_INT_ABSENT;
+    o = obj_of("{\"size_bytes\":1073741824,\"vg\":\"lab\",\"lv\":\"vdc-lvm\",\"stripes\":1,"
+               "\"stripe_size\":0,\"pe_start\":null,\"device\":\"/dev/lab/vdc-lvm\"}");
+    assert_int_equal(vdc_target_storage_from_json(&st, o, "lvm storage"), 0);
+    assert_true(st.size_bytes == 1073741824);
+    assert_true(st.pe_start == VDC_INT_ABSENT);
+    assert_string_equal(st.device, "/dev/lab/vdc-lvm");
+    json_object_unref(o);
+    o = obj_of("{\"size_bytes\":-1}");
+    capture_stderr_begin();
+    assert_int_equal(vdc_target_storage_from_json(&st, o, "lvm storage"), -1);
+    err = capture_stderr_end();
+    assert_string_equal(err, "vmdiskcmp: lvm storage: size_bytes: expected an integer >= 0\n");
+    free(err);
+    json_object_unref(o);
+
+    o = obj_of("{\"uri\":\"xen:///system\",\"xen_version\":\"4.17.7\",\"hypervisor_version\":\"x\"}");
+    assert_int_equal(vdc_hypervisor_info_from_json(&h, o, "hypervisor versions"), 0);
+    assert_string_equal(h.uri, "xen:///system");
+    assert_string_equal(h.xen_version, "4.17.7");
+    json_object_unref(o);
+
+    g_free(b.type); g_free(b.source); g_free(b.params); g_free(b.mode);
+    g_free(st.vg); g_free(st.lv); g_free(st.device);
+    g_free(h.uri); g_free(h.xen_version);
+}
+
 static void
 test_load_minimal_and_unknown(void **state)
 {
@@ -346,6 +418,7 @@ main(void)
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_minimal_and_unknown),
+        cmocka_unit_test(test_from_json),
         cmocka_unit_test(test_save_atomic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
