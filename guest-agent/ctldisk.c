@@ -44,6 +44,51 @@ enum {
 enum { KIND_JOB = 1, KIND_RESULT = 2 };
 #define TLV_HDR 8u
 
+/* ---- record schemas ------------------------------------------------------------
+ * Every record type (job, job target, result, result target) is a table of
+ * its tags (below the decoder's helpers); one walk (decode_record) reads any
+ * of them and one function (dispose_record) frees what a table owns: every
+ * heap member of the four structs is in its table.  The walk skips a tag
+ * not in the table.  Checks and messages per kind:
+ *   F_U32, F_I32, F_U64  get_num: exact length, once (bit in the seen mask)
+ *   F_STR                get_str: once, at most max bytes, no NUL
+ *   F_BLOB               get_blob: once, at most VDC_CTL_MAX_BLOB bytes;
+ *                        the length goes to the size_t member at off_n
+ *   F_STRS               repeated string appended to a char ** array (count
+ *                        member at off_n, at most max entries)
+ *   F_LIST               repeated nested record of schema sub appended to an
+ *                        array of sub->size-byte elements (count at off_n,
+ *                        at most max entries)
+ * Members are addressed by offsetof; an array member is read and written
+ * with memcpy (its type is a pointer to the element, not void *). */
+enum { F_U32, F_I32, F_U64, F_STR, F_BLOB, F_STRS, F_LIST };
+
+struct tlv_schema;
+
+struct tlv_field {
+    uint16_t tag;
+    uint8_t kind;                   /* F_* */
+    unsigned bit;                   /* numbers: bit in the seen mask */
+    size_t max;                     /* F_STR bytes; F_STRS, F_LIST entries */
+    size_t off;                     /* offsetof the member */
+    size_t off_n;                   /* F_BLOB length, F_STRS/F_LIST count member */
+    const char *what;               /* message prefix (F_STRS: of one entry) */
+    const char *many;               /* F_STRS, F_LIST: plural noun in "more than N ..." */
+    const struct tlv_schema *sub;   /* F_LIST: one element */
+};
+
+struct tlv_schema {
+    const char *where;              /* record name in messages ("job target") */
+    size_t size;                    /* sizeof the struct (list element; dispose zeroes it) */
+    const struct tlv_field *fields;
+    size_t n_fields;
+    void (*start)(void *rec);       /* defaults before the walk, or NULL */
+    /* required tags and value checks after the walk: 0 or -1 */
+    int (*finish)(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err);
+};
+
+static const struct tlv_schema target_schema, job_schema, tresult_schema, result_schema;
+
 static int
 seterr(struct vdc_ctl_error *err, const char *fmt, ...)
 {
@@ -140,31 +185,44 @@ vdc_ctl_job_init(struct vdc_ctl_job *job)
     memset(job, 0, sizeof(*job));
 }
 
+/* free every heap member of @rec by its schema (lists recursively) and zero it */
+static void
+dispose_record(void *rec, const struct tlv_schema *s)
+{
+    char *base = rec, *arr;
+    size_t i, j, n;
+
+    for (i = 0; i < s->n_fields; i++) {
+        const struct tlv_field *f = &s->fields[i];
+
+        if (f->kind == F_STR || f->kind == F_BLOB) {
+            free(*(char **)(void *)(base + f->off));
+        } else if (f->kind == F_STRS || f->kind == F_LIST) {
+            memcpy(&arr, base + f->off, sizeof(arr));
+            n = *(size_t *)(void *)(base + f->off_n);
+            for (j = 0; arr && j < n; j++) {
+                if (f->kind == F_STRS)
+                    free(((char **)(void *)arr)[j]);
+                else
+                    dispose_record(arr + j * f->sub->size, f->sub);
+            }
+            free(arr);
+        }
+    }
+    memset(rec, 0, s->size);
+}
+
 static void
 target_dispose(struct vdc_ctl_target *t)
 {
-    free(t->name);
-    free(t->vdev);
-    free(t->mkfs_type);
-    free(t->mkfs_options);
-    free(t->mount_options);
-    memset(t, 0, sizeof(*t));
+    dispose_record(t, &target_schema);
 }
 
 void
 vdc_ctl_job_dispose(struct vdc_ctl_job *job)
 {
-    size_t i;
-
-    if (!job)
-        return;
-    for (i = 0; i < job->n_agent_args; i++)
-        free(job->agent_args[i]);
-    free(job->agent_args);
-    for (i = 0; i < job->n_targets; i++)
-        target_dispose(&job->targets[i]);
-    free(job->targets);
-    memset(job, 0, sizeof(*job));
+    if (job)
+        dispose_record(job, &job_schema);
 }
 
 void
@@ -176,29 +234,14 @@ vdc_ctl_result_init(struct vdc_ctl_result *res)
 static void
 tresult_dispose(struct vdc_ctl_target_result *t)
 {
-    free(t->name);
-    free(t->vdev);
-    free(t->error);
-    free(t->agent_json);
-    free(t->stderr_tail);
-    memset(t, 0, sizeof(*t));
+    dispose_record(t, &tresult_schema);
 }
 
 void
 vdc_ctl_result_dispose(struct vdc_ctl_result *res)
 {
-    size_t i;
-
-    if (!res)
-        return;
-    free(res->runner_version);
-    free(res->kernel);
-    free(res->error);
-    for (i = 0; i < res->n_targets; i++)
-        tresult_dispose(&res->targets[i]);
-    free(res->targets);
-    free(res->log);
-    memset(res, 0, sizeof(*res));
+    if (res)
+        dispose_record(res, &result_schema);
 }
 
 const char *
@@ -675,47 +718,6 @@ frame_open(const uint8_t *buf, size_t len, const char *magic, uint32_t kind, siz
     return 0;
 }
 
-/* ---- table-driven record decoder ---------------------------------------------
- * Every record type (job, job target, result, result target) is a table of
- * its tags; one walk (decode_record) reads any of them.  A tag not in the
- * table is skipped.  Checks and messages per kind:
- *   F_U32, F_I32, F_U64  get_num: exact length, once (bit in the seen mask)
- *   F_STR                get_str: once, at most max bytes, no NUL
- *   F_BLOB               get_blob: once, at most VDC_CTL_MAX_BLOB bytes;
- *                        the length goes to the size_t member at off_n
- *   F_STRS               repeated string appended to a char ** array (count
- *                        member at off_n, at most max entries)
- *   F_LIST               repeated nested record of schema sub appended to an
- *                        array of sub->size-byte elements (count at off_n,
- *                        at most max entries)
- * Members are addressed by offsetof; an array member is read and written
- * with memcpy (its type is a pointer to the element, not void *). */
-enum { F_U32, F_I32, F_U64, F_STR, F_BLOB, F_STRS, F_LIST };
-
-struct tlv_schema;
-
-struct tlv_field {
-    uint16_t tag;
-    uint8_t kind;                   /* F_* */
-    unsigned bit;                   /* numbers: bit in the seen mask */
-    size_t max;                     /* F_STR bytes; F_STRS, F_LIST entries */
-    size_t off;                     /* offsetof the member */
-    size_t off_n;                   /* F_BLOB length, F_STRS/F_LIST count member */
-    const char *what;               /* message prefix (F_STRS: of one entry) */
-    const char *many;               /* F_STRS, F_LIST: plural noun in "more than N ..." */
-    const struct tlv_schema *sub;   /* F_LIST: one element */
-};
-
-struct tlv_schema {
-    const char *where;              /* record name in messages ("job target") */
-    size_t size;                    /* F_LIST element size */
-    const struct tlv_field *fields;
-    size_t n_fields;
-    void (*start)(void *rec);       /* defaults before the walk, or NULL */
-    /* required tags and value checks after the walk: 0 or -1 */
-    int (*finish)(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err);
-};
-
 static int decode_record(const uint8_t *p, size_t len, void *rec, const struct tlv_schema *s,
                          size_t idx, const char *where, struct vdc_ctl_error *err);
 
@@ -954,40 +956,40 @@ static const struct tlv_schema result_schema = {
     sizeof(result_fields) / sizeof(result_fields[0]), NULL, result_finish,
 };
 
-int
-vdc_ctl_job_decode(const uint8_t *buf, size_t len, struct vdc_ctl_job *job,
-                   struct vdc_ctl_error *err)
+/* open the frame at @buf and decode its payload into @rec by @s (the
+ * frame's name in messages is s->where); @rec is disposed first and on
+ * failure */
+static int
+decode_frame(const uint8_t *buf, size_t len, void *rec, const struct tlv_schema *s,
+             const char *magic, uint32_t kind, size_t max, struct vdc_ctl_error *err)
 {
-    const uint8_t *payload;
-    size_t plen;
+    const uint8_t *payload = NULL;
+    size_t plen = 0;
 
-    vdc_ctl_job_dispose(job);
-    if (frame_open(buf, len, VDC_CTL_JOB_MAGIC, KIND_JOB, VDC_CTL_JOB_MAX, "job",
-                   &payload, &plen, err) < 0)
+    dispose_record(rec, s);
+    if (frame_open(buf, len, magic, kind, max, s->where, &payload, &plen, err) < 0)
         return -1;
-    if (decode_record(payload, plen, job, &job_schema, 0, "job", err) < 0) {
-        vdc_ctl_job_dispose(job);
+    if (decode_record(payload, plen, rec, s, 0, s->where, err) < 0) {
+        dispose_record(rec, s);
         return -1;
     }
     return 0;
 }
 
 int
+vdc_ctl_job_decode(const uint8_t *buf, size_t len, struct vdc_ctl_job *job,
+                   struct vdc_ctl_error *err)
+{
+    return decode_frame(buf, len, job, &job_schema, VDC_CTL_JOB_MAGIC, KIND_JOB,
+                        VDC_CTL_JOB_MAX, err);
+}
+
+int
 vdc_ctl_result_decode(const uint8_t *buf, size_t len, struct vdc_ctl_result *res,
                       struct vdc_ctl_error *err)
 {
-    const uint8_t *payload;
-    size_t plen;
-
-    vdc_ctl_result_dispose(res);
-    if (frame_open(buf, len, VDC_CTL_RES_MAGIC, KIND_RESULT, VDC_CTL_DISK_MAX, "result",
-                   &payload, &plen, err) < 0)
-        return -1;
-    if (decode_record(payload, plen, res, &result_schema, 0, "result", err) < 0) {
-        vdc_ctl_result_dispose(res);
-        return -1;
-    }
-    return 0;
+    return decode_frame(buf, len, res, &result_schema, VDC_CTL_RES_MAGIC, KIND_RESULT,
+                        VDC_CTL_DISK_MAX, err);
 }
 
 /* ---- superblock -------------------------------------------------------------- */

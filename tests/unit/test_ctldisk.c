@@ -523,6 +523,150 @@ test_schema(void **state)
     decode_handmade(p, n, "reserved");
 }
 
+/* The exact message of every TLV decoder failure (the table-driven decoder
+ * must say what the per-frame switches said, word for word). */
+static void
+decode_exact(int result, const uint8_t *payload, size_t plen, const char *msg)
+{
+    uint8_t *f = calloc(1, VDC_CTL_FRAME_HDR + plen);
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res;
+    struct vdc_ctl_error err = { { 0 } };
+    int r;
+
+    assert_non_null(f);
+    memcpy(f, result ? VDC_CTL_RES_MAGIC : VDC_CTL_JOB_MAGIC, 8);
+    put32(f + 8, 1);
+    put32(f + 12, result ? 2 : 1);
+    put64(f + 16, plen);
+    memcpy(f + VDC_CTL_FRAME_HDR, payload, plen);
+    reseal_frame(f, 1);
+    vdc_ctl_job_init(&job);
+    vdc_ctl_result_init(&res);
+    if (result)
+        r = vdc_ctl_result_decode(f, VDC_CTL_FRAME_HDR + plen, &res, &err);
+    else
+        r = vdc_ctl_job_decode(f, VDC_CTL_FRAME_HDR + plen, &job, &err);
+    assert_int_equal(r, -1);
+    assert_string_equal(err.msg, msg);
+    assert_null(job.targets);       /* left disposed */
+    assert_null(res.targets);
+    free(f);
+}
+
+static size_t
+job_target(uint8_t *p, const char *name, const char *vdev, const char *mkfs)
+{
+    uint8_t t[256];
+    size_t n = 0;
+
+    if (name)
+        n += rec(t + n, 0x0011, name, (uint32_t)strlen(name));
+    if (vdev)
+        n += rec(t + n, 0x0012, vdev, (uint32_t)strlen(vdev));
+    if (mkfs)
+        n += rec(t + n, 0x0013, mkfs, (uint32_t)strlen(mkfs));
+    return rec(p, 0x0010, t, (uint32_t)n);
+}
+
+static void
+test_exact_messages(void **state)
+{
+    static uint8_t p[8192];
+    uint8_t nonce[8] = { 1 }, four[4] = { 0 }, st9[4] = { 9 }, st7[4] = { 7 };
+    uint8_t t[512], big[300];
+    size_t n, tn, i;
+
+    memset(big, 'k', sizeof(big));
+    /* record framing, top level and nested */
+    n = rec(p, 0x0001, nonce, 8);
+    p[2] = 1;
+    decode_exact(0, p, n, "job: record 0x0001 at byte 0: reserved field not zero");
+    decode_exact(0, p, 5, "job: truncated record header at byte 0");
+    n = rec(p, 0x0001, nonce, 8);
+    put32(p + 4, 100);
+    decode_exact(1, p, n, "result: record 0x0001 at byte 0: length 100 runs past the frame");
+    n = rec(p, 0x0001, nonce, 8);
+    n += job_target(p + n, "a", "xvdb", "ext4");
+    n += rec(p + n, 0x0010, "abc", 3);
+    decode_exact(0, p, n, "job target 1: truncated record header at byte 0");
+    /* numbers: width first, then once */
+    n = rec(p, 0x0001, four, 4);
+    decode_exact(0, p, n, "job nonce: 4 bytes, expected 8");
+    n = rec(p, 0x0002, four, 4);
+    n += rec(p + n, 0x0002, four, 4);
+    decode_exact(0, p, n, "job run index: given twice");
+    n = rec(p, 0x0007, nonce, 8);
+    decode_exact(0, p, n, "job agent timeout: 8 bytes, expected 4");
+    /* required tags */
+    n = rec(p, 0x0002, four, 4);
+    decode_exact(0, p, n, "job: missing nonce");
+    n = rec(p, 0x0001, nonce, 8);
+    decode_exact(0, p, n, "job: no targets");
+    /* agent arguments */
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0008, "a\0", 2);
+    decode_exact(0, p, n, "job agent argument: contains a NUL byte");
+    n = rec(p, 0x0001, nonce, 8);
+    for (i = 0; i < 65; i++)
+        n += rec(p + n, 0x0008, "-f", 2);
+    decode_exact(0, p, n, "job: more than 64 agent arguments");
+    /* targets */
+    n = rec(p, 0x0001, nonce, 8);
+    for (i = 0; i < 17; i++)
+        n += job_target(p + n, "a", "xvdb", "ext4");
+    decode_exact(0, p, n, "job: more than 16 targets");
+    n = rec(p, 0x0001, nonce, 8);
+    tn = rec(t, 0x0011, big, 65);
+    n += rec(p + n, 0x0010, t, (uint32_t)tn);
+    decode_exact(0, p, n, "job target name: 65 bytes, more than the limit of 64");
+    n = rec(p, 0x0001, nonce, 8);
+    tn = rec(t, 0x0011, "a", 1);
+    tn += rec(t + tn, 0x0011, "b", 1);
+    n += rec(p + n, 0x0010, t, (uint32_t)tn);
+    decode_exact(0, p, n, "job target name: given twice");
+    n = rec(p, 0x0001, nonce, 8);
+    n += job_target(p + n, "a", "xvdb", NULL);
+    decode_exact(0, p, n, "job target 0: missing mkfs type");
+    n = rec(p, 0x0001, nonce, 8);
+    n += job_target(p + n, "a", "xvdb", "ext4");
+    n += job_target(p + n, "b", "XVDC", "ext4");
+    decode_exact(0, p, n, "job target 1 (b): vdev: expected 1-32 of [a-z0-9], e.g. xvdb");
+    /* result */
+    n = rec(p, 0x0020, four, 4);
+    decode_exact(1, p, n, "result: missing nonce");
+    n = rec(p, 0x0001, nonce, 8);
+    decode_exact(1, p, n, "result: missing status");
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0020, st7, 4);
+    decode_exact(1, p, n, "result: status 7, expected 0-3");
+    n = rec(p, 0x0022, big, 257);
+    decode_exact(1, p, n, "result kernel: 257 bytes, more than the limit of 256");
+    n = rec(p, 0x0024, "x", 1);
+    n += rec(p + n, 0x0024, "", 0);
+    decode_exact(1, p, n, "result log: given twice");
+    tn = rec(t, 0x0011, "a", 1);
+    n = rec(p, 0x0030, t, (uint32_t)tn);
+    decode_exact(1, p, n, "result target 0: missing status");
+    tn = rec(t, 0x0011, "a", 1);
+    tn += rec(t + tn, 0x0031, st9, 4);
+    n = rec(p, 0x0030, t, (uint32_t)tn);
+    decode_exact(1, p, n, "result target 0: status 9, expected 0-3");
+    tn = rec(t, 0x0032, nonce, 8);
+    n = rec(p, 0x0030, t, (uint32_t)tn);
+    decode_exact(1, p, n, "result target agent exit: 8 bytes, expected 4");
+    tn = rec(t, 0x0035, "{}", 2);
+    tn += rec(t + tn, 0x0035, "{}", 2);
+    n = rec(p, 0x0030, t, (uint32_t)tn);
+    decode_exact(1, p, n, "result agent JSON: given twice");
+    tn = rec(t, 0x0011, "a", 1);
+    tn += rec(t + tn, 0x0031, four, 4);
+    n = 0;
+    for (i = 0; i < 17; i++)
+        n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    decode_exact(1, p, n, "result: more than 16 targets");
+}
+
 static void
 test_builder_refusals(void **state)
 {
@@ -577,6 +721,7 @@ main(void)
         cmocka_unit_test(test_oversize_length),
         cmocka_unit_test(test_stale_and_blank_result),
         cmocka_unit_test(test_schema),
+        cmocka_unit_test(test_exact_messages),
         cmocka_unit_test(test_builder_refusals),
         cmocka_unit_test(test_result_too_big),
     };
