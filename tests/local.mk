@@ -19,3 +19,9 @@ tests_unit_test_common_SOURCES = tests/unit/test_common.c
 tests_unit_test_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_common_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
 endif
+
+# QA regressions (breaker2): bugs found with bad input, expected to fail
+# until fixed (an XPASS then tells to move them out of XFAIL_TESTS)
+TESTS += tests/integration/qa2-lab-then.sh tests/integration/qa2-run-options.sh
+XFAIL_TESTS += tests/integration/qa2-lab-then.sh tests/integration/qa2-run-options.sh
+EXTRA_DIST += tests/integration/qa2-lab-then.sh tests/integration/qa2-run-options.sh
