@@ -275,13 +275,25 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
             if (opt_table[i].short_name == c)
                 c = 0x100 + (int)i;
         if (c == '?' || c == ':') {
-            const char *bad = argv[optind - 1] ? argv[optind - 1] : "?";
-            if (optopt >= 0x100 && (size_t)(optopt - 0x100) < G_N_ELEMENTS(opt_table))
-                vdc_error("--%s: expected a value (%s)", opt_table[optopt - 0x100].name,
-                          opt_table[optopt - 0x100].metavar ? opt_table[optopt - 0x100].metavar
-                                                            : opt_table[optopt - 0x100].choices);
-            else
-                vdc_error("unknown option '%s': expected one of the options in 'vmdiskcmp run --help'", bad);
+            const char *bad = optind > 0 && argv[optind - 1] ? argv[optind - 1] : "?";
+
+            if (optopt >= 0x100 && (size_t)(optopt - 0x100) < G_N_ELEMENTS(opt_table)) {
+                const opt_def *d = &opt_table[optopt - 0x100];
+
+                if (d->type == OPT_FLAG)        /* --dry-run=1 */
+                    vdc_error("--%s: takes no value (found '%s')", d->name, bad);
+                else
+                    vdc_error("--%s: expected a value (%s)", d->name,
+                              d->metavar ? d->metavar : d->choices ? d->choices : "see --help");
+            } else if (optopt > 0 && optopt < 0x100) {
+                /* a letter of a short cluster (-zq, -q=1): argv[optind - 1]
+                 * may still be the argument before it */
+                vdc_error("unknown option '-%c': expected one of the options in "
+                          "'vmdiskcmp run --help'", optopt);
+            } else {
+                vdc_error("unknown option '%s': expected one of the options in "
+                          "'vmdiskcmp run --help'", bad);
+            }
             return -1;
         }
         if (set_option(o, &opt_table[c - 0x100], optarg) < 0)

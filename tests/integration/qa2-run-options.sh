@@ -6,7 +6,7 @@
 #    the opposite of the problem: the flag takes no value);
 #  - an unknown letter inside a short cluster (-q=1, -zq): the message named
 #    the PREVIOUS argument ("unknown option '--image'") since -q exists.
-# Expected to FAIL (XFAIL_TESTS) until src/plan/options.c is fixed.
+# (Fixed in src/plan/options.c; was XFAIL.)
 # --dry-run only: nothing is created.  Run time: < 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
