@@ -53,8 +53,9 @@ prepare_usage(FILE *f)
             "(doc/guest-template.md; `make guest-template` builds the default one).\n"
             "\n"
             "  --guest-image IMG  guest template (raw image with IMG.manifest)\n"
-            "  --agent FILE       static agent (default %s/vmdiskcmp-agent)\n"
-            "  --runner FILE      static runner (default %s/vmdiskcmp-runner)\n"
+            "  --agent FILE       static agent (default: beside vmdiskcmp in a build tree,\n"
+            "                     else %s/vmdiskcmp-agent)\n"
+            "  --runner FILE      static runner (default: likewise, %s/vmdiskcmp-runner)\n"
             "  --cache-dir DIR    prepared image cache (default %s)\n"
             "  --out IMG          also copy the prepared image to IMG, with IMG.manifest,\n"
             "                     IMG.vmlinuz and IMG.initrd beside it (must not exist)\n"
@@ -109,9 +110,9 @@ vdc_cmd_prepare(int argc, char **argv)
         return VDC_EXIT_USAGE;
     }
     if (!o.agent_path)
-        o.agent_path = agent = g_strdup(VDC_LIBEXECDIR "/vmdiskcmp-agent");
+        o.agent_path = agent = vdc_default_helper("vmdiskcmp-agent");
     if (!o.runner_path)
-        o.runner_path = runner = g_strdup(VDC_LIBEXECDIR "/vmdiskcmp-runner");
+        o.runner_path = runner = vdc_default_helper("vmdiskcmp-runner");
     {
         g_autofree char *manifest = g_strconcat(o.template_path, ".manifest", NULL);
         const char *const inputs[][2] = {

@@ -170,13 +170,9 @@ preflight(const vdc_plan *p, const vdc_run_opts *o)
     return 0;
 }
 
-/* Where a helper binary (vmdiskcmp-agent, vmdiskcmp-runner) is found when
- * no option names it: beside this vmdiskcmp in a build tree
- * (BUILDDIR/src/vmdiskcmp -> BUILDDIR/guest-agent/NAME), else installed in
- * VDC_LIBEXECDIR.  Returns a new string: the first that exists, else the
- * installed path (preflight then names both places). */
-static char *
-default_helper(const char *name)
+/* commands.h */
+char *
+vdc_default_helper(const char *name)
 {
     g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
 
@@ -267,8 +263,8 @@ vdc_cmd_run(int argc, char **argv)
     install_signals();
     vdc_run_env_default(&env);
     env.stop = &vdc_stop;
-    agent = o.agent ? g_strdup(o.agent) : default_helper("vmdiskcmp-agent");
-    runner = o.runner ? g_strdup(o.runner) : default_helper("vmdiskcmp-runner");
+    agent = o.agent ? g_strdup(o.agent) : vdc_default_helper("vmdiskcmp-agent");
+    runner = o.runner ? g_strdup(o.runner) : vdc_default_helper("vmdiskcmp-runner");
     s.agent = agent;
     s.runner = runner;
     s.cache_dir = o.cache_dir;

@@ -38,5 +38,9 @@ bad "/nonexistent-vdc" --guest-image "$tmp/t.img" --agent "$agent" --runner "$ru
 : > "$tmp/exists.img"
 bad "already exists" --guest-image "$tmp/t.img" --agent "$agent" --runner "$runner" --out "$tmp/exists.img"
 [ ! -s "$tmp/exists.img" ] || fail "--out overwrote an existing file"
+# without --agent/--runner a build tree's own are found (as run does): the
+# check gets past them to --out (regression: prepare only looked in the
+# install directory, so the README's command failed from a build tree)
+bad "already exists" --guest-image "$tmp/t.img" --out "$tmp/exists.img"
 bad "--timeout" --guest-image "$tmp/t.img" --timeout 0
 exit 0
