@@ -239,14 +239,15 @@ load_input(vdc_result_set *rs, const char *arg)
  * each, "vmdiskcmp: WARNING: LINE"; nothing under --quiet.  The one
  * printer of `report` and `compare`. */
 static void
-print_warnings(const struct cli *c, const vdc_result_set *rs, const struct vdc_analysis *a)
+print_warnings(const struct cli *c, const vdc_result_set *rs, const struct vdc_analysis *a,
+               int compare)
 {
     char **w;
     size_t i;
 
     if (c->quiet)
         return;
-    w = vdc_report_warnings(rs, a);
+    w = compare ? vdc_compare_warnings(rs, a) : vdc_report_warnings(rs, a);
     for (i = 0; w[i]; i++)
         fprintf(stderr, "vmdiskcmp: WARNING: %s\n", w[i]);
     g_strfreev(w);
@@ -398,7 +399,7 @@ vdc_cmd_report(int argc, char **argv)
         if (r < 0)
             goto out;
     }
-    print_warnings(&c, &rs, &a);
+    print_warnings(&c, &rs, &a, 0);
     rc = VDC_EXIT_OK;
  out:
     if (blocked)
@@ -527,7 +528,7 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
         goto out;
     }
-    print_warnings(&c, &all, &a);
+    print_warnings(&c, &all, &a, 1);
     rc = VDC_EXIT_OK;
  out:
     g_free(out);

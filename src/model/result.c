@@ -478,6 +478,8 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
     if (!dst->has_experiment && src->has_experiment) {
         vdc_fields_copy(vdc_experiment_fields, &dst->experiment, &src->experiment);
         dst->has_experiment = 1;
+    } else if (src->has_experiment && src->experiment.emulated == 1) {
+        dst->experiment.emulated = 1;   /* sticky: emulated numbers stay marked */
     }
     for (i = 0; i < src->n_targets; i++) {
         vdc_target *t;

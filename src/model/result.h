@@ -389,7 +389,8 @@ int vdc_result_set_save(const vdc_result_set *rs, const char *path);
  * @dst keeps @dst's description.  Runs keep their order; each gets
  * repetition = number of runs of its target already in @dst (so
  * (target, repetition) stays unique).  @dst takes @src's experiment only
- * if it has none.  Returns 0 (cannot fail today; int for the future). */
+ * if it has none, except experiment.emulated, which is sticky: merging an
+ * emulated result makes @dst emulated.  Returns 0 (cannot fail today).  */
 int vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src);
 
 /* Deep copies (into a freshly _init'ed @dst). */

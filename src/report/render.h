@@ -58,6 +58,13 @@ char *vdc_cell_flags(const vdc_result_set *rs, const struct vdc_analysis *a, siz
  * carries into its output. */
 char **vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
 
+/* The warnings of `compare`: VDC_EMULATED_WARNING first when any input
+ * was measured in emulation (the merged result set is then emulated: a
+ * compare table has no banner of its own), then vdc_report_warnings. */
+char **vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
+#define VDC_EMULATED_WARNING "EMULATED: some inputs were measured under software emulation " \
+    "(experiment.emulated); their numbers predict nothing about real hardware."
+
 /* The result document (doc/result-format.md) plus "statistics". */
 char *vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a);
 
@@ -82,7 +89,7 @@ char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
 /* Side-by-side comparison table of `vmdiskcmp compare`: one row per test,
  * per target its mean (n), and for every target but the baseline its %
  * delta and significance mark.  @format: "text", "csv", "json", "md".
- * The warnings (vdc_report_warnings) follow the table: text "WARNING:
+ * The warnings (vdc_compare_warnings) follow the table: text "WARNING:
  * LINE", md "> **Warning:** LINE", json statistics.warnings; csv has the
  * per-cell flags column instead.
  * Returns NULL (no message) for an unknown format. */

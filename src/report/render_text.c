@@ -514,7 +514,7 @@ static void
 compare_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a, const char *prefix,
                  const char *suffix, int md)
 {
-    char **w = vdc_report_warnings(rs, a);
+    char **w = vdc_compare_warnings(rs, a);
     size_t i;
 
     for (i = 0; w[i]; i++) {

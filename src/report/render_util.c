@@ -167,6 +167,25 @@ vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
     return (char **)g_ptr_array_free(v, FALSE);
 }
 
+/* render.h */
+char **
+vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    char **w = vdc_report_warnings(rs, a);
+    GStrvBuilder *b;
+    char **v;
+
+    if (!vdc_experiment_emulated(rs))
+        return w;
+    b = g_strv_builder_new();
+    g_strv_builder_add(b, VDC_EMULATED_WARNING);
+    g_strv_builder_addv(b, (const char **)w);
+    v = g_strv_builder_end(b);
+    g_strv_builder_unref(b);
+    g_strfreev(w);
+    return v;
+}
+
 /* Smallest and largest runs.metadata.file_size_mib of @target; 0 when no
  * run has one.  *small: some run's file is under twice its ram_mib. */
 static int
@@ -582,13 +601,11 @@ json_pretty(JsonNode *root)
     return r;
 }
 
-/* statistics.warnings: every warning line (vdc_report_warnings), only
+/* statistics.warnings: every warning line of @w (taken: freed here), only
  * when there is one (additive). */
 static void
-add_warnings(JsonNode *st, const vdc_result_set *rs, const struct vdc_analysis *a)
+add_warnings(JsonNode *st, char **w)
 {
-    char **w = vdc_report_warnings(rs, a);
-
     if (w[0]) {
         JsonArray *arr = json_array_new();
         size_t i;
@@ -606,7 +623,7 @@ vdc_render_statistics_json(const vdc_result_set *rs, const struct vdc_analysis *
     JsonNode *n = vdc_statistics_to_json(a);
     char *s;
 
-    add_warnings(n, rs, a);
+    add_warnings(n, vdc_compare_warnings(rs, a));   /* compare's JSON */
     s = json_pretty(n);
     json_node_unref(n);
     return s;
@@ -619,7 +636,7 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
     JsonNode *st = vdc_statistics_to_json(a);
     char *s;
 
-    add_warnings(st, rs, a);
+    add_warnings(st, vdc_report_warnings(rs, a));
     json_object_set_member(json_node_get_object(root), "statistics", st);
     s = json_pretty(root);
     json_node_unref(root);

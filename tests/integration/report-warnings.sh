@@ -7,7 +7,10 @@
 #   - unequal test file sizes between the inputs compared;
 #   - too few runs for a confidence interval (one run per target; and an
 #     imported result, which gets the wording without --runs);
-#   - too-fast cells (bonnie++ +++++).
+#   - too-fast cells (bonnie++ +++++);
+#   - compare only: an input measured in emulation (EMULATED), also when it
+#     is not the first input (regression: the merge kept the first input's
+#     experiment, and the mark was lost).
 # Run time: about 6 s (each compare bootstraps 10000 resamples).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -141,13 +144,27 @@ flag "$work/synthetic/out.csv" image put_block outliers-flagged
     fail "compare --outliers drop failed"
 flag "$work/drop.csv" image put_block outliers-dropped
 
+# ---- an emulated input, second: the merged set stays emulated ----------------
+EMULATED="$W EMULATED: some inputs were measured under software emulation (experiment.emulated); their numbers predict nothing about real hardware."
+sed 's/"emulated": true/"emulated": false/' "$g/synthetic/result.json" >"$work/real.json"
+grep -q '"emulated": false' "$work/real.json" || fail "fixture edit failed (emulated)"
+run_compare emulated "$work/real.json" "$g/lab4/result.json" --baseline dom0
+has_line "$work/emulated/err.text" "$EMULATED" "emulated input: stderr"
+carried emulated "$EMULATED"
+run_compare real "$work/real.json"
+if grep -q 'EMULATED' "$work/real/err.text"; then fail "real: EMULATED warning without cause"; fi
+
 # ---- report prints the same lines (one function) ------------------------------
 mkdir "$work/rep"
 cp "$work/ram.json" "$work/rep/result.json"
 "$VMDISKCMP" report "$work/rep" 2>"$work/rep.err" || fail "report failed: $(cat "$work/rep.err")"
 grep '^vmdiskcmp: WARNING: ' "$work/rep.err" >"$work/rep.warn"
-cmp -s "$work/rep.warn" "$work/ram/err.text" ||
-    fail "report and compare print different warnings: $(diff "$work/rep.warn" "$work/ram/err.text")"
+# (the fixture is emulated: compare adds its EMULATED line first; report
+# has the banner in its files instead)
+has_line "$work/ram/err.text" "$EMULATED" "emulated fixture: compare stderr"
+grep -vxF -- "$EMULATED" "$work/ram/err.text" >"$work/ram.err.noemu"
+cmp -s "$work/rep.warn" "$work/ram.err.noemu" ||
+    fail "report and compare print different warnings: $(diff "$work/rep.warn" "$work/ram.err.noemu")"
 flag "$work/rep/summary.csv" image put_block under-2x-ram
 grep -qF "WARNING: ${RAM_IMAGE#"$W "}" "$work/rep/report.txt" || fail "report.txt lacks the RAM warning"
 echo "ok: compare warnings and summary.csv flags"
