@@ -217,6 +217,10 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
     n = kept_values(cell, opt->policy, v);
     if (vdc_stats_summarize(v, n, opt, &cell->sum) < 0)
         goto out;
+    /* sample values are >= 0 (the loader refuses others): a Student t
+     * interval reaching below 0 is cut there (doc/statistics.md) */
+    if (cell->sum.has_ci_mean && cell->sum.ci_mean[0] < 0)
+        cell->sum.ci_mean[0] = 0;
     cell->sum.n_outliers = cell->n_outliers;
     rc = 0;
  out:
@@ -300,6 +304,10 @@ vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
             tv = g_new(double, t->n_values + 1);
             nt = kept_values(t, opt->policy, tv);
             vdc_stats_compare(tv, nt, bv, nb, a->alpha, &cc->c);
+            /* a ratio of means of values >= 0 is >= 0: the Fieller
+             * interval is cut at -100 % (doc/statistics.md) */
+            if (cc->c.has_ci && cc->c.ci_delta_percent[0] < -100.0)
+                cc->c.ci_delta_percent[0] = -100.0;
             /* a mean without its too-fast runs understates the speed:
              * no verdict on it (the delta is printed, marked) */
             if (t->n_too_fast_excluded || b->n_too_fast_excluded) {

@@ -10,7 +10,8 @@
 #   - too-fast cells (bonnie++ +++++);
 #   - compare only: an input measured in emulation (EMULATED), also when it
 #     is not the first input (regression: the merge kept the first input's
-#     experiment, and the mark was lost).
+#     experiment, and the mark was lost);
+#   - intervals cut at 0 (mean) and -100 % (delta): values are >= 0.
 # Run time: about 6 s (each compare bootstraps 10000 resamples).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -167,5 +168,31 @@ cmp -s "$work/rep.warn" "$work/ram.err.noemu" ||
     fail "report and compare print different warnings: $(diff "$work/rep.warn" "$work/ram.err.noemu")"
 flag "$work/rep/summary.csv" image put_block under-2x-ram
 grep -qF "WARNING: ${RAM_IMAGE#"$W "}" "$work/rep/report.txt" || fail "report.txt lacks the RAM warning"
+# ---- interval bounds: values are >= 0, so no interval may go below 0 % / -100 %
+# (two runs, one of them 100x slower: Student t and Fieller reach far below)
+python3 - "$g/synthetic/result.json" "$work/wide.json" <<'PY' || fail "fixture edit failed (wide)"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+d["runs"] = [r for r in d["runs"] if r["repetition"] in (0, 1)]
+for r in d["runs"]:
+    if r["target"] == "image" and r["repetition"] == 1:
+        for s in r["samples"]:
+            if s["test"] == "put_block" and s.get("value"):
+                s["value"] = s["value"] / 100
+json.dump(d, open(sys.argv[2], "w", encoding="utf-8"), indent=1, ensure_ascii=False)
+PY
+"$VMDISKCMP" compare "$work/wide.json" --format csv >"$work/wide.csv" 2>/dev/null || fail "compare wide failed"
+python3 - "$work/wide.csv" <<'PY' || fail "an interval below 0 (mean) or -100 % (delta): $(grep '^image,put_block,' "$work/wide.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], encoding="utf-8")))
+r = [x for x in rows if x["target"] == "image" and x["test"] == "put_block"][0]
+assert r["ci95_mean_lo"] != "" and float(r["ci95_mean_lo"]) == 0.0, r["ci95_mean_lo"]
+assert r["ci95_delta_lo"] == "" or float(r["ci95_delta_lo"]) >= -100.0, r["ci95_delta_lo"]
+for x in rows:
+    if x["ci95_mean_lo"]:
+        assert float(x["ci95_mean_lo"]) >= 0, (x["target"], x["test"])
+    if x["ci95_delta_lo"]:
+        assert float(x["ci95_delta_lo"]) >= -100, (x["target"], x["test"])
+PY
 echo "ok: compare warnings and summary.csv flags"
 exit 0
