@@ -538,7 +538,9 @@ html_notes(GString *out, const struct vdc_analysis *a)
             }
         }
     if (!any)
-        g_string_append(out, "<li>No sample flagged or excluded.</li>");
+        g_string_append(out, vdc_outlier_rule_applied(a) ? "<li>No sample flagged or excluded.</li>"
+                        : "<li>Outlier rule not applied: no cell has enough values; "
+                          "no sample excluded.</li>");
     g_string_append(out, "</ul>\n");
 }
 

@@ -286,7 +286,8 @@ notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char
                 }
         }
     if (!any)
-        g_string_append_printf(out, "%sno sample flagged.\n", sub);
+        g_string_append_printf(out, "%s%s\n", sub, vdc_outlier_rule_applied(a) ? "no sample flagged."
+                               : "rule not applied: no cell has enough values.");
     for (ti = 0; ti < a->n_targets; ti++)
         for (ki = 0; ki < a->n_tests; ki++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);

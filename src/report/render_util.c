@@ -167,6 +167,19 @@ vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
     return (char **)g_ptr_array_free(v, FALSE);
 }
 
+/* render_util.h */
+int
+vdc_outlier_rule_applied(const struct vdc_analysis *a)
+{
+    size_t ti, ki;
+
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++)
+            if (vdc_analysis_cell(a, ti, ki)->n_values >= VDC_STATS_OUTLIER_MIN_N)
+                return 1;
+    return 0;
+}
+
 /* render.h */
 char **
 vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)

@@ -49,6 +49,11 @@ char *vdc_few_runs_warning(const vdc_result_set *rs, const struct vdc_analysis *
 /* experiment.emulated is true */
 int vdc_experiment_emulated(const vdc_result_set *rs);
 
+/* 1 when some cell has VDC_STATS_OUTLIER_MIN_N or more values, so the
+ * outlier rule was applied somewhere; 0: "no sample flagged" would
+ * mislead. */
+int vdc_outlier_rule_applied(const struct vdc_analysis *a);
+
 /* What is needed to rerun the experiment, as label/value pairs in one
  * NULL-terminated vector (g_strfreev): experiment, host, hypervisor,
  * guest, per-target backend and storage, per-run tool and sizes, the
