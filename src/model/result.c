@@ -488,6 +488,12 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
             continue;
         t = vdc_result_set_add_target(dst, src->targets[i]->name);
         vdc_target_copy(t, src->targets[i]);
+        if (t->memory_mib == VDC_INT_ABSENT && src->has_experiment && t->where) {
+            if (!strcmp(t->where, "domU"))
+                t->memory_mib = src->experiment.guest.memory_mib;
+            else if (!strcmp(t->where, "dom0") || !strcmp(t->where, "host"))
+                t->memory_mib = src->experiment.host.ram_mib;
+        }
     }
     /* runs per target, counted once: merging n runs stays O(n) */
     counts = g_hash_table_new(g_str_hash, g_str_equal);

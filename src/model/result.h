@@ -217,6 +217,8 @@ typedef struct {
     char *name;              /* unique within the set */
     char *kind;              /* image, lvm, block, dom0, imported */
     char *where;             /* domU, dom0, host */
+    int64_t memory_mib;      /* RAM of the machine the agent ran in; VDC_INT_ABSENT:
+                              * see experiment.guest/host (merge fills it) */
     vdc_target_requested requested;
     vdc_target_backend backend;
     vdc_target_storage storage;
@@ -390,7 +392,10 @@ int vdc_result_set_save(const vdc_result_set *rs, const char *path);
  * repetition = number of runs of its target already in @dst (so
  * (target, repetition) stays unique).  @dst takes @src's experiment only
  * if it has none, except experiment.emulated, which is sticky: merging an
- * emulated result makes @dst emulated.  Returns 0 (cannot fail today).  */
+ * emulated result makes @dst emulated.  Each copied target without a
+ * memory_mib gets its machine's from @src's experiment (guest.memory_mib
+ * for "where": "domU", host.ram_mib for "dom0"), which @dst's experiment
+ * may not share.  Returns 0 (cannot fail today).  */
 int vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src);
 
 /* Deep copies (into a freshly _init'ed @dst). */

@@ -145,6 +145,7 @@ const vdc_field vdc_target_fields[] = {
     F(VDC_F_STR, vdc_target, name, "name", VDC_FF_REQUIRED),
     F(VDC_F_STR, vdc_target, kind, "kind", 0),
     F(VDC_F_STR, vdc_target, where, "where", 0),
+    F(VDC_F_INT, vdc_target, memory_mib, "memory_mib", NN),
     O(vdc_target, requested, "requested", requested_fields),
     O(vdc_target, backend, "backend", backend_fields),
     O(vdc_target, storage, "storage", storage_fields),

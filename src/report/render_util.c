@@ -53,6 +53,31 @@ vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int 
     snprintf(buf, size, "%+.1f%%%s", c->delta_percent, with_mark ? vdc_significance_mark(c) : "");
 }
 
+/* The memory of the machine a target's agent ran in (MiB): the target's
+ * memory_mib (set by a merge: compare), else the domU's
+ * (experiment.guest.memory_mib) for "where": "domU", dom0's or the host's
+ * (experiment.host.ram_mib) for "dom0"/"host"; 0 when not recorded.  *which
+ * names it for messages ("the domU's", "dom0's"). */
+static int64_t
+machine_ram(const vdc_result_set *rs, const char *target, const char **which)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, target);
+    int64_t m = VDC_INT_ABSENT;
+
+    if (!t || !t->where)
+        return 0;
+    if (!strcmp(t->where, "domU")) {
+        m = t->memory_mib != VDC_INT_ABSENT ? t->memory_mib
+            : rs->has_experiment ? rs->experiment.guest.memory_mib : VDC_INT_ABSENT;
+        *which = "the domU's";
+    } else if (!strcmp(t->where, "dom0") || !strcmp(t->where, "host")) {
+        m = t->memory_mib != VDC_INT_ABSENT ? t->memory_mib
+            : rs->has_experiment ? rs->experiment.host.ram_mib : VDC_INT_ABSENT;
+        *which = !strcmp(t->where, "dom0") ? "dom0's" : "the host's";
+    }
+    return m == VDC_INT_ABSENT || m < 0 ? 0 : m;
+}
+
 char **
 vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
@@ -65,7 +90,9 @@ vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
     for (ti = 0; ti < a->n_targets; ti++) {
         GArray *seen = g_array_new(FALSE, FALSE, sizeof(int64_t));
         size_t n_runs = 0, n_small = 0;
-        int64_t small_size = 0, small_ram = 0;
+        int64_t small_size = 0, small_ram = 0, small_told = 0;
+        const char *machine = NULL;
+        int64_t mram = machine_ram(rs, a->targets[ti], &machine);
 
         for (i = 0; i < rs->n_runs; i++) {
             const vdc_run *r = rs->runs[i];
@@ -83,12 +110,21 @@ vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
                 first = fs;
             else if (fs != first)
                 differ = 1;
-            if (r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 && fs < 2 * r->meta.ram_mib) {
-                if (!n_small) {
-                    small_size = fs;
-                    small_ram = r->meta.ram_mib;
+            {
+                /* the RAM that can cache the file: what the agent was
+                 * told (-r), or the machine's own memory when larger
+                 * (--agent-ram can tell the agent less than it has) */
+                int64_t told = r->meta.ram_mib != VDC_INT_ABSENT ? r->meta.ram_mib : 0;
+                int64_t ram = MAX(told, mram);
+
+                if (ram > 0 && fs < 2 * ram) {
+                    if (!n_small) {
+                        small_size = fs;
+                        small_ram = ram;
+                        small_told = told;
+                    }
+                    n_small++;
                 }
-                n_small++;
             }
         }
         if (seen->len) {
@@ -98,7 +134,14 @@ vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
                                        g_array_index(seen, int64_t, j));
             g_string_append(sizes, " MiB");
         }
-        if (n_small)
+        if (n_small && small_ram > small_told)
+            g_ptr_array_add(v, g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice "
+                                               "%s memory (%" G_GINT64_FORMAT " MiB; the agent was told -r %"
+                                               G_GINT64_FORMAT ") in %zu of %zu run%s: the page cache "
+                                               "flatters the result (bonnie++ wants at least twice the RAM)",
+                                               a->targets[ti], small_size, machine, small_ram, small_told,
+                                               n_small, n_runs, n_runs == 1 ? "" : "s"));
+        else if (n_small)
             g_ptr_array_add(v, g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice the "
                                                "RAM (%" G_GINT64_FORMAT " MiB) in %zu of %zu run%s: the page cache "
                                                "flatters the result (bonnie++ wants at least twice the RAM)",

@@ -155,6 +155,11 @@ carried emulated "$EMULATED"
 run_compare real "$work/real.json"
 if grep -q 'EMULATED' "$work/real/err.text"; then fail "real: EMULATED warning without cause"; fi
 
+# ---- the machine's memory counts, not only what the agent was told (-r) -----
+# (the lab runs told the agent -r 16 in a 128 MiB domU and an 890 MiB dom0)
+has_line "$work/emulated/err.text" "$W target image@result: test file 32 MiB is under twice the domU's memory (128 MiB; the agent was told -r 16) in 3 of 3 runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)." "domU memory"
+has_line "$work/emulated/err.text" "$W target dom0@result: test file 32 MiB is under twice dom0's memory (890 MiB; the agent was told -r 16) in 3 of 3 runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)." "dom0 memory"
+
 # ---- report prints the same lines (one function) ------------------------------
 mkdir "$work/rep"
 cp "$work/ram.json" "$work/rep/result.json"
