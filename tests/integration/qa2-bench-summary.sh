@@ -1,0 +1,32 @@
+#!/bin/sh
+# QA regression (breaker2): tests/bench/agent-vs-bonnie-fio.sh --summary DIR
+#  - on a directory with no raw outputs printed an all-"n/a" summary and
+#    exited 0 (expected: one line saying no raw outputs, non-zero);
+#  - counted a garbage CSV line ("hello world") as "too fast" (+++++), the
+#    same as bonnie++'s real +++++ (expected: refused or reported as bad).
+# Runs only the awk summary (no disk, no benchmark).  Expected to FAIL
+# (XFAIL_TESTS) until the script checks its inputs.  Run time: < 2 s.
+. "$top_srcdir/tests/lib.sh"
+need_cmd awk
+B="$top_srcdir/tests/bench/agent-vs-bonnie-fio.sh"
+top=$(mktemp -d "${TMPDIR:-/tmp}/vdc-qa2-bench.XXXXXX")
+trap 'rm -rf "$top"' EXIT INT TERM
+rc_all=0
+# control: real raw outputs give ratios
+mkdir "$top/good"
+cp "$top_srcdir"/doc/bench/2026-11-30-final/bonnie-1.csv "$top_srcdir"/doc/bench/2026-11-30-final/agent-1.csv "$top/good/"
+sh "$B" --summary "$top/good" >"$top/good.out" 2>&1 || fail "control: --summary on real outputs failed"
+grep -q '^put_block  *agent  ' "$top/good.out" || fail "control: no agent put_block line: $(head -3 "$top/good.out")"
+mkdir "$top/empty"
+if sh "$B" --summary "$top/empty" >"$top/empty.out" 2>&1; then
+    echo "FAIL: --summary on an empty directory exited 0" >&2
+    rc_all=1
+fi
+mkdir "$top/garbage"
+cp "$top_srcdir"/doc/bench/2026-11-30-final/bonnie-1.csv "$top/garbage/"
+echo "hello world" >"$top/garbage/agent-1.csv"
+if sh "$B" --summary "$top/garbage" >"$top/garbage.out" 2>&1 && grep -q 'agent.*too fast' "$top/garbage.out"; then
+    echo "FAIL: a garbage agent CSV was counted as too fast: $(grep 'too fast' "$top/garbage.out" | head -1)" >&2
+    rc_all=1
+fi
+exit $rc_all
