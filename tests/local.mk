@@ -20,8 +20,11 @@ tests_unit_test_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_common_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
 endif
 
-# QA regressions (breaker2): bugs found with bad input, expected to fail
-# until fixed (an XPASS then tells to move them out of XFAIL_TESTS)
-TESTS += tests/integration/qa2-lab-then.sh tests/integration/qa2-run-options.sh
-XFAIL_TESTS += tests/integration/qa2-lab-then.sh
-EXTRA_DIST += tests/integration/qa2-lab-then.sh tests/integration/qa2-run-options.sh
+# QA regressions (breaker2): bugs found with bad input; QA2_XFAIL are
+# expected to fail until fixed (an XPASS then tells to move one out)
+QA2_XFAIL = tests/integration/qa2-lab-then.sh tests/integration/qa2-report-symlink.sh \
+	tests/integration/qa2-ctl-fifo.sh tests/integration/qa2-bench-summary.sh
+QA2_TESTS = tests/integration/qa2-run-options.sh $(QA2_XFAIL)
+TESTS += $(QA2_TESTS)
+XFAIL_TESTS += $(QA2_XFAIL)
+EXTRA_DIST += $(QA2_TESTS)
