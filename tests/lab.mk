@@ -1,6 +1,7 @@
 # Tests of the lab area (issue 5).
-# lab-e2e.sh: the emulated Xen lab end to end (root + QEMU; ~10 min on a
-# fresh machine, ~5 min with the lab cached: doc/lab.md).
+# lab-e2e.sh: the emulated Xen lab end to end, one boot: the libxl main
+# job, then the libvirt xen:///system job (root + QEMU; ~14 min with the
+# lab cached, ~20 min on a fresh machine: doc/lab.md).
 TESTS += tests/integration/lab-e2e.sh
 EXTRA_DIST += tests/integration/lab-e2e.sh
 
