@@ -1047,7 +1047,8 @@ sb_decode(const uint8_t *p, size_t len, uint64_t real_size, struct sb *s,
         return seterr(err, "control disk: truncated: %llu bytes recorded, %llu present",
                       (unsigned long long)s->disk_size, (unsigned long long)real_size);
     if (s->job_off < VDC_CTL_SB_SIZE || s->job_max < VDC_CTL_FRAME_HDR ||
-        s->job_max > VDC_CTL_JOB_MAX || s->job_off + s->job_max > s->res_off ||
+        s->job_max > VDC_CTL_JOB_MAX || s->job_off > s->res_off ||
+        s->job_max > s->res_off - s->job_off ||     /* no wrap: job_off may be 2^64-1 */
         s->res_max < VDC_CTL_FRAME_HDR || s->res_off > s->disk_size ||
         s->res_max > s->disk_size - s->res_off)
         return seterr(err, "control disk: frame areas out of bounds (job %llu+%llu, result %llu+%llu, disk %llu)",

@@ -418,6 +418,13 @@ test_oversize_length(void **state)
     reseal_sb(img);
     expect_job_error(img, "out of bounds");
     free(img);
+    /* job_off + job_max wrapping past 2^64 (QA: read before the buffer) */
+    img = make_image(&job);
+    put64(img + 24, UINT64_MAX);                /* job_off */
+    put64(img + 32, 32);                        /* job_max */
+    reseal_sb(img);
+    expect_job_error(img, "out of bounds");
+    free(img);
     img = make_image(&job);
     put64(img + 16, (uint64_t)VDC_CTL_DISK_MAX * 2);  /* disk size */
     reseal_sb(img);
