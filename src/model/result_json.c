@@ -75,7 +75,7 @@ static const vdc_field meta_fields[] = {
     O(vdc_run_meta, files, "files", files_fields),
     F(VDC_F_STR, vdc_run_meta, path, "path", 0),
     F(VDC_F_STR, vdc_run_meta, fs_type, "fs_type", 0),
-    F(VDC_F_STR, vdc_run_meta, device, "device", 0),
+    F(VDC_F_STR, vdc_run_meta, device, "device", VDC_FF_NULLABLE),   /* agent: null = not known (tmpfs) */
     F(VDC_F_BOOL, vdc_run_meta, direct_io, "direct_io", 0),
     F(VDC_F_BOOL, vdc_run_meta, fsync_every_write, "fsync_every_write", 0),
     F(VDC_F_STR, vdc_run_meta, per_char, "per_char", 0),
@@ -466,13 +466,40 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
     if (!JSON_NODE_HOLDS_ARRAY(samples))
         return load_fail(c, "expected an array");
     a = json_node_get_array(samples);
-    for (i = 0; i < json_array_get_length(a); i++) {
-        gsize s2;
+    {
+        /* one sample per test (and block size) per run: a second one
+         * would count as one more run in the statistics */
+        GHashTable *tests = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        int rc = 0;
 
-        path_push_index(c, i, &s2);
-        if (load_sample(c, json_array_get_element(a, i), r) < 0)
+        for (i = 0; i < json_array_get_length(a) && rc == 0; i++) {
+            gsize s2;
+            const vdc_sample *sm;
+            char *key;
+
+            path_push_index(c, i, &s2);
+            if (load_sample(c, json_array_get_element(a, i), r) < 0) {
+                rc = -1;
+                break;
+            }
+            sm = r->samples[r->n_samples - 1];
+            key = g_strdup_printf("%s\n%" G_GINT64_FORMAT, sm->test, (gint64)sm->block_size);
+            if (g_hash_table_contains(tests, key)) {
+                char bs[48] = "";
+
+                if (sm->block_size != VDC_INT_ABSENT)
+                    snprintf(bs, sizeof(bs), " (block size %" G_GINT64_FORMAT ")", (gint64)sm->block_size);
+                rc = load_fail(c, "duplicate sample: test %s%s already measured in this run",
+                               sm->test, bs);
+                g_free(key);
+                break;
+            }
+            g_hash_table_add(tests, key);
+            path_pop(c, s2);
+        }
+        g_hash_table_destroy(tests);
+        if (rc < 0)
             return -1;
-        path_pop(c, s2);
     }
     path_pop(c, saved);
     return 0;

@@ -291,6 +291,16 @@ test_load_errors(void **state)
                       "{\"name\":\"x\"},\"runs\":[]}",
                       "vmdiskcmp: t.json: producer.version: missing\n");
     expect_load_error("{\"a\":\"\\u0000\"}\0", "vmdiskcmp: t.json: format: missing\n");
+    /* one sample per test (and sweep block size) per run */
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1},"
+                      "{\"test\":\"putc\",\"value\":1}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[1]: duplicate sample: test putc already "
+                      "measured in this run\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"sweep_read\","
+                      "\"value\":1,\"block_size\":512},{\"test\":\"sweep_read\",\"value\":1,"
+                      "\"block_size\":4096},{\"test\":\"sweep_read\",\"value\":2,\"block_size\":512}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[2]: duplicate sample: test sweep_read (block "
+                      "size 512) already measured in this run\n");
 }
 
 static JsonObject *
@@ -371,7 +381,8 @@ test_load_minimal_and_unknown(void **state)
     /* only runs; unknown members ignored; missing repetition numbered */
     const char *doc = HEAD "\"future\":{\"x\":1},\"runs\":["
         "{\"target\":\"xvdb\",\"samples\":[{\"test\":\"putc\",\"value\":null,\"too_fast\":true,\"new\":1}]},"
-        "{\"target\":\"xvdb\",\"samples\":[{\"test\":\"putc\",\"value\":512.0}]}]}";
+        "{\"target\":\"xvdb\",\"metadata\":{\"device\":null},"   /* the agent on tmpfs */
+        "\"samples\":[{\"test\":\"putc\",\"value\":512.0}]}]}";
     vdc_result_set rs;
 
     vdc_result_set_init(&rs);
