@@ -349,7 +349,9 @@ vdc_cmd_report(int argc, char **argv)
         if (!files[i].data)
             continue;
         p = g_build_filename(dir, files[i].name, NULL);
-        if (g_file_test(p, G_FILE_TEST_EXISTS) &&
+        /* IS_SYMLINK too: EXISTS follows links, so a dangling one passed
+         * and was replaced */
+        if ((g_file_test(p, G_FILE_TEST_EXISTS) || g_file_test(p, G_FILE_TEST_IS_SYMLINK)) &&
             !g_strv_contains((const char *const *)manifest, files[i].name)) {
             vdc_error("%s exists and was not written by vmdiskcmp report: refusing to overwrite it "
                       "(move it away, or render elsewhere)", p);

@@ -62,7 +62,9 @@ vdc_control_disk_read_result(const char *path, uint64_t nonce, struct vdc_ctl_re
     int fd;
     int r;
 
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (the check
+     * below refuses it); it does not change reads of a regular file */
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
         vdc_error("control disk %s: open: %s", path, g_strerror(errno));
         return -1;
