@@ -37,27 +37,56 @@
 # the tools' own CPU cost and the guest page cache as what differs),
 # BENCH_TOOLS (which tools, default "bonnie agent agentcold fio"),
 # BENCH_MEM_MIB (the memory cgroup's limit, default SIZE_MIB/8).
-# Defaults: 5 runs, 2048 MiB, 8192-byte chunks: ~10 minutes here.
+# Defaults: 5 runs, 2048 MiB, 8192-byte chunks: ~3 minutes here (10 runs
+# ~6 minutes).
 set -eu
 # summarize DIR: statistics and ratios from the raw outputs in DIR
 summarize() {
     out=$1
-    # one line per (tool, test, run): "tool test KiB/s" (+++++ = too fast: NA)
+    # one line per (tool, test, run): "tool test KiB/s" (+++++ = too fast:
+    # NA); a file that is not what its name says stops the summary, named
+    found=0
     {
         for tool in bonnie agent agentcold; do
             for f in "$out/$tool"-*.csv; do
                 [ -s "$f" ] || continue
-                awk -F, -v t=$tool '{ print t, "put_block", $12; print t, "rewrite", $14;
-                                      print t, "get_block", $18 }' "$f"
+                found=1
+                # bonnie++ 2.00a CSV, format 1.98: field 1 "1.98", K/sec in
+                # fields 12 (block write), 14 (rewrite), 18 (block read)
+                awk -F, -v t=$tool -v f="$f" '
+                    function v(i) {
+                        if ($i ~ /^[0-9]+(\.[0-9]+)?$/ || $i == "+++++") return $i
+                        printf "bench: %s: field %d: expected K/sec or +++++, found \"%s\"\n", f, i, $i > "/dev/stderr"
+                        bad = 1; exit 1
+                    }
+                    $1 != "1.98" || NF < 18 {
+                        printf "bench: %s: expected a bonnie++ CSV line (format 1.98, 50 fields)\n", f > "/dev/stderr"
+                        bad = 1; exit 1
+                    }
+                    { print t, "put_block", v(12); print t, "rewrite", v(14); print t, "get_block", v(18) }
+                    END { exit bad }' "$f" || return 1
             done
         done
         # terse v3: job "write" line field 48 = write bw KiB/s; "read" field 7
         for f in "$out"/fio-*.terse; do
             [ -s "$f" ] || continue
-            awk -F';' '$3 == "write" { print "fio put_block", $48 }
-                       $3 == "read" { print "fio get_block", $7 }' "$f"
+            found=1
+            awk -F';' -v f="$f" '
+                $1 != "3" || NF < 48 {
+                    printf "bench: %s: expected fio --terse-version=3 lines\n", f > "/dev/stderr"
+                    bad = 1; exit 1
+                }
+                $3 == "write" { print "fio put_block", $48 }
+                $3 == "read" { print "fio get_block", $7 }
+                END { exit bad }' "$f" || return 1
         done
-    } > "$out/values.txt"
+    } > "$out/values.txt.tmp" || { rm -f "$out/values.txt.tmp"; return 1; }
+    if [ "$found" = 0 ]; then
+        rm -f "$out/values.txt.tmp"
+        echo "bench: $out: no raw outputs (expected bonnie-N.csv, agent-N.csv, agentcold-N.csv or fio-N.terse)" >&2
+        return 2
+    fi
+    mv "$out/values.txt.tmp" "$out/values.txt"
     
     awk '
     function stats(key,   n, i, j, s, m, v, sd, x, t) {
@@ -71,6 +100,7 @@ summarize() {
         }
         med[key] = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2;
         mean[key] = m; cv[key] = m > 0 ? 100 * sd / m : 0;
+        if (n < 2) { delete cv[key]; return sprintf("%9.0f %9.0f %6s n=%d", m / 1024, med[key] / 1024, "n/a", n); }
         return sprintf("%9.0f %9.0f %5.1f%% n=%d", m / 1024, med[key] / 1024, cv[key], n);
     }
     $3 ~ /^[0-9.]+$/ { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $3; next }
@@ -115,8 +145,9 @@ summarize() {
                 printf "CV %-10s agent %5.1f%%  bonnie++ %5.1f%%  %s\n", t, cv[a], cv[b],
                        (cv[a] <= cv[b] ? "agent lower" : "agent higher (significant? see the intervals)");
         }
-    }' "$out/values.txt" > "$out/summary.txt"
-    bootstrap "$out" >> "$out/summary.txt"
+    }' "$out/values.txt" > "$out/summary.txt.tmp"
+    bootstrap "$out" >> "$out/summary.txt.tmp"
+    mv "$out/summary.txt.tmp" "$out/summary.txt"
     cat "$out/summary.txt"
 }
 
@@ -190,13 +221,24 @@ bootstrap() {
 
 if [ "${1:-}" = --summary ]; then
     [ -d "${2:-}" ] || { echo "bench: --summary DIR: expected a directory" >&2; exit 2; }
-    summarize "$2"
-    exit 0
+    rc=0
+    summarize "$2" || rc=$?
+    exit $rc
 fi
 
 runs=${1:-5}
 size=${2:-2048}
 chunk=${3:-8192}
+# posint NAME VALUE: a whole number > 0, checked before anything is set up
+posint() {
+    case $2 in
+        ''|*[!0-9]*|0*) echo "bench: $1 '$2': expected a whole number > 0" >&2; exit 2 ;;
+    esac
+}
+posint RUNS "$runs"
+posint SIZE_MIB "$size"
+posint CHUNK "$chunk"
+[ "$size" -ge 16 ] || { echo "bench: SIZE_MIB '$size': expected at least 16" >&2; exit 2; }
 ram=$((size / 2))
 # The cgroup's memory limit: SIZE/8 by default.  The tools are told
 # RAM = SIZE/2 (bonnie++'s 2x RAM rule, so neither refuses the size), but
@@ -205,6 +247,8 @@ ram=$((size / 2))
 # ~500 or ~900 MiB/s, for bonnie++ and the agent alike (2 GiB, 1 GiB limit:
 # CV 27-36 %).  At SIZE/8 the modes are gone (CV 5-7 %): doc/performance.md.
 mem=${BENCH_MEM_MIB:-$((size / 8))}
+posint BENCH_MEM_MIB "$mem"
+[ "$mem" -ge 16 ] || { echo "bench: BENCH_MEM_MIB '$mem': expected at least 16 (the tools need room to run)" >&2; exit 2; }
 agent=${VDC_AGENT:-./guest-agent/vmdiskcmp-agent}
 bonnie=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
 fio=${FIO:-$(command -v fio || echo fio)}
@@ -218,9 +262,8 @@ fi
 for t in "$agent" "$bonnie" "$fio"; do
     command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found" >&2; exit 2; }
 done
-out=${BENCH_OUT:-$(mktemp -d /tmp/vdc-bench.XXXXXX)}
-mkdir -p "$out"
 tools=${BENCH_TOOLS:-bonnie agent agentcold fio}
+[ -n "$(echo $tools)" ] || { echo "bench: BENCH_TOOLS '$tools': expected one or more of bonnie, agent, agentcold, fio" >&2; exit 2; }
 for tool in $tools; do
     case $tool in
         bonnie|agent|agentcold|fio) ;;
@@ -228,6 +271,8 @@ for tool in $tools; do
            exit 2 ;;
     esac
 done
+out=${BENCH_OUT:-$(mktemp -d /tmp/vdc-bench.XXXXXX)}
+mkdir -p "$out"
 
 work=$(mktemp -d "${BENCH_IMG_DIR:-/tmp}/vdc-bench-work.XXXXXX")
 img=$work/disk.img

@@ -4,8 +4,8 @@
 #    exited 0 (expected: one line saying no raw outputs, non-zero);
 #  - counted a garbage CSV line ("hello world") as "too fast" (+++++), the
 #    same as bonnie++'s real +++++ (expected: refused or reported as bad).
-# Runs only the awk summary (no disk, no benchmark).  Expected to FAIL
-# (XFAIL_TESTS) until the script checks its inputs.  Run time: < 2 s.
+# Runs only the awk summary (no disk, no benchmark).  (Fixed: the script
+# checks its inputs; was XFAIL.)  Run time: < 2 s.
 . "$top_srcdir/tests/lib.sh"
 need_cmd awk
 B="$top_srcdir/tests/bench/agent-vs-bonnie-fio.sh"
