@@ -259,9 +259,25 @@ text_other_tests(GString *out, const struct vdc_analysis *a)
     }
 }
 
-/* Lines shared by text and Markdown: outliers and samples with no value. */
+static void md_escape(GString *out, const char *s);
+
+/* @s as is, or Markdown-escaped with @md (the user's names: targets). */
+static char *
+md_name(const char *s, int md)
+{
+    GString *g;
+
+    if (!md)
+        return g_strdup(s ? s : "");
+    g = g_string_new(NULL);
+    md_escape(g, s ? s : "");
+    return g_string_free(g, FALSE);
+}
+
+/* Lines shared by text and Markdown (@md: names escaped): outliers and
+ * samples with no value. */
 static void
-notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char *sub)
+notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char *sub, int md)
 {
     size_t ti, ki, i;
     int any = 0;
@@ -278,8 +294,11 @@ notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char
 
             for (i = 0; i < c->n_values; i++)
                 if (c->samples[i].outlier) {
+                    g_autofree char *tn = md_name(c->target, md);
+                    g_autofree char *kn = md_name(c->test_key, md);
+
                     g_string_append_printf(out, "%soutlier: target %s, test %s, repetition %" G_GINT64_FORMAT
-                                           ", value %s %s, modified z %.2f\n", sub, c->target, c->test_key,
+                                           ", value %s %s, modified z %.2f\n", sub, tn, kn,
                                            c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value),
                                            c->unit ? c->unit : "", c->samples[i].modified_z);
                     any = 1;
@@ -292,22 +311,32 @@ notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char
         for (ki = 0; ki < a->n_tests; ki++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
 
+            g_autofree char *tn = md_name(c->target, md);
+            g_autofree char *kn = md_name(c->test_key, md);
+
             if (c->n_no_value)
                 g_string_append_printf(out, "%sExcluded: target %s, test %s: %zu of %zu %s no value "
-                                       "(%zu too fast, +++++; %zu failed).\n", bullet, c->target, c->test_key,
+                                       "(%zu too fast, +++++; %zu failed).\n", bullet, tn, kn,
                                        c->n_no_value, c->n_samples, c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast, c->n_failed);
         }
 }
 
-/* The verdict counts per target, one line each, then a blank line. */
+/* The verdict counts per target, one line each, then a blank line; @md:
+ * Markdown-escaped (target names are the user's text). */
 static void
-verdicts(GString *out, const struct vdc_analysis *a, const char *prefix, const char *suffix)
+verdicts(GString *out, const struct vdc_analysis *a, const char *prefix, const char *suffix, int md)
 {
     char **v = vdc_analysis_verdict_lines(a);
     size_t i;
 
-    for (i = 0; v[i]; i++)
-        g_string_append_printf(out, "%s%s%s", prefix, v[i], suffix);
+    for (i = 0; v[i]; i++) {
+        g_string_append(out, prefix);
+        if (md)
+            md_escape(out, v[i]);
+        else
+            g_string_append(out, v[i]);
+        g_string_append(out, suffix);
+    }
     if (i)
         g_string_append_c(out, '\n');
     g_strfreev(v);
@@ -334,7 +363,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
             g_string_append_printf(out, "WARNING: %s\n\n", few);
         g_free(few);
     }
-    verdicts(out, a, "Verdict: ", "\n");
+    verdicts(out, a, "Verdict: ", "\n", 0);
     {
         char **w = vdc_size_warnings(rs, a);
         size_t i;
@@ -368,7 +397,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     }
     text_other_tests(out, a);
     g_string_append_c(out, '\n');
-    notes(out, a, "", "  ");
+    notes(out, a, "", "  ", 0);
     return g_string_free(out, FALSE);
 }
 
@@ -480,7 +509,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
         md_escape(out, VDC_TOO_FAST_LEGEND);
         g_string_append(out, "\n\n");
     }
-    verdicts(out, a, "- ", "\n");
+    verdicts(out, a, "- ", "\n", 1);
     {
         char **w = vdc_size_warnings(rs, a);
 
@@ -494,7 +523,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "## Results\n\n");
     md_table(out, a, 1);
     g_string_append(out, "\n## Outliers and excluded samples\n\n");
-    notes(out, a, "- ", "  - ");
+    notes(out, a, "- ", "  - ", 1);
     g_string_append(out, "\n## How to reproduce\n\n");
     meta = vdc_metadata_lines(rs, a);
     for (i = 0; meta[i]; i += 2) {

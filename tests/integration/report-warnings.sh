@@ -199,5 +199,11 @@ for x in rows:
     if x["ci95_delta_lo"]:
         assert float(x["ci95_delta_lo"]) >= -100, (x["target"], x["test"])
 PY
+# ---- Markdown: a target name is the user's text, escaped on every line ----
+mkdir "$work/mdx"
+sed 's/"image"/"im<b>x<\/b>"/g' "$g/synthetic/result.json" >"$work/mdx/result.json"
+"$VMDISKCMP" report "$work/mdx" --formats md -q || fail "report on a target named with HTML failed"
+if grep -n '<b>' "$work/mdx/report.md"; then fail "report.md carries a target name's raw HTML"; fi
+grep -q 'im\\<b\\>x' "$work/mdx/report.md" || fail "report.md lost the escaped target name"
 echo "ok: compare warnings and summary.csv flags"
 exit 0
