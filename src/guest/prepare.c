@@ -52,6 +52,7 @@ vdc_prepared_dispose(struct vdc_prepared *p)
     memset(p, 0, sizeof(*p));
 }
 
+
 static int
 stopped(volatile sig_atomic_t *stop)
 {
@@ -520,6 +521,26 @@ struct install_args {
     const char *image, *agent, *runner, *agent_sha256, *runner_sha256;
 };
 
+/* libguestfs's last error, first line only: some messages carry a
+ * multi-line hint (the FAQ about launch failures); ours are one line.
+ * Not reentrant (the libguestfs work runs in one single-threaded child). */
+static const char *
+gerr(guestfs_h *g)
+{
+    static char buf[1024];
+    const char *e = guestfs_last_error(g);
+    size_t n;
+
+    if (!e)
+        return "unknown libguestfs error";
+    n = strcspn(e, "\n");
+    if (n >= sizeof(buf))
+        n = sizeof(buf) - 1;
+    memcpy(buf, e, n);
+    buf[n] = '\0';
+    return buf;
+}
+
 /* mount the filesystem that holds /sbin/init (or /etc); 0 or -1 */
 static int
 mount_root(guestfs_h *g, const char *image, int ro)
@@ -529,7 +550,7 @@ mount_root(guestfs_h *g, const char *image, int ro)
     size_t i;
 
     if (!fs) {
-        vdc_error("guest image %s: list filesystems: %s", image, guestfs_last_error(g));
+        vdc_error("guest image %s: list filesystems: %s", image, gerr(g));
         return -1;
     }
     for (i = 0; fs[i] && fs[i + 1]; i += 2) {
@@ -638,7 +659,7 @@ install_hook(guestfs_h *g, const char *kind, const char *image)
     }
     if (r < 0)
         vdc_error("guest image %s: install the runner for %s: %s", image, kind,
-                  guestfs_last_error(g));
+                  gerr(g));
     return r;
 }
 
@@ -655,7 +676,7 @@ open_handle(const char *image, int readonly)
     if (guestfs_add_drive_opts(g, image, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
                                GUESTFS_ADD_DRIVE_OPTS_READONLY, readonly, -1) < 0 ||
         guestfs_launch(g) < 0) {
-        vdc_error("guest image %s: libguestfs: %s", image, guestfs_last_error(g));
+        vdc_error("guest image %s: libguestfs: %s", image, gerr(g));
         guestfs_close(g);
         return NULL;
     }
@@ -691,7 +712,7 @@ install_child(void *p, int wfd)
         guestfs_upload(g, a->runner, VDC_GUEST_RUNNER_PATH) < 0 ||
         guestfs_chmod(g, 0755, VDC_GUEST_AGENT_PATH) < 0 ||
         guestfs_chmod(g, 0755, VDC_GUEST_RUNNER_PATH) < 0) {
-        vdc_error("guest image %s: upload agent and runner: %s", a->image, guestfs_last_error(g));
+        vdc_error("guest image %s: upload agent and runner: %s", a->image, gerr(g));
         goto out;
     }
     if (STOPPED() || install_hook(g, kind, a->image) < 0)
@@ -700,13 +721,13 @@ install_child(void *p, int wfd)
                            a->agent_sha256, a->runner_sha256, kind);
     if (guestfs_write(g, "/var/log/vmdiskcmp/prepared.txt", note, strlen(note)) < 0) {
         vdc_error("guest image %s: write the preparation note: %s", a->image,
-                  guestfs_last_error(g));
+                  gerr(g));
         goto out;
     }
     if (STOPPED())
         goto out;
     if (guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0) {
-        vdc_error("guest image %s: flush and close: %s", a->image, guestfs_last_error(g));
+        vdc_error("guest image %s: flush and close: %s", a->image, gerr(g));
         goto out;
     }
     if (STOPPED() || write(wfd, kind, strlen(kind)) < 0)
@@ -745,7 +766,7 @@ logs_child(void *p, int wfd)
             continue;
         if (guestfs_copy_out(g, paths[i], a->out_dir) < 0)
             fprintf(stderr, "vmdiskcmp: guest image %s: copy out %s: %s\n", a->image, paths[i],
-                    guestfs_last_error(g));
+                    gerr(g));
         else
             n++;
     }
