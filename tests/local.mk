@@ -22,8 +22,9 @@ endif
 
 # QA regressions (breaker2): bugs found with bad input; QA2_XFAIL are
 # expected to fail until fixed (an XPASS then tells to move one out)
-QA2_XFAIL = tests/integration/qa2-lab-then.sh
+QA2_XFAIL =
 QA2_TESTS = tests/integration/qa2-run-options.sh tests/integration/qa2-report-symlink.sh tests/integration/qa2-bench-summary.sh \
+	tests/integration/qa2-lab-then.sh \
 	tests/integration/qa2-ctl-fifo.sh $(QA2_XFAIL)
 TESTS += $(QA2_TESTS)
 XFAIL_TESTS += $(QA2_XFAIL)

@@ -140,9 +140,33 @@ selftest)
     boot "$labd"
     ;;
 run)
-    prepare_out
+    # every input is checked before anything is built or created (the dom0
+    # build is a debootstrap when the cache is cold)
     [ -n "$bin" ] && [ -x "$bin" ] || bad "--vmdiskcmp BIN: expected the built vmdiskcmp executable"
     [ ${#args[@]} -gt 0 ] || bad "no vmdiskcmp arguments after --"
+    # the jobs: ARGS [--then ARGS]..., run one after the other in the same
+    # boot; job 1 writes /lab/out/result, job K /lab/out/result-K (unless
+    # its args name --out)
+    jobs=() cur=()
+    for a in "${args[@]}"; do
+        if [ "$a" = --then ]; then
+            [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments before it"
+            jobs+=("$(job_words "${cur[@]}")"); cur=()
+        else cur+=("$a"); fi
+    done
+    [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments after it"
+    jobs+=("$(job_words "${cur[@]}")")
+    for f in "${files[@]}"; do
+        src=${f%%=*}; name=${f#*=}; [ "$name" = "$f" ] && name=$(basename "$src")
+        case "$name" in */*|..|.|'') bad "--file $f: expected HOST_PATH[=NAME] with a plain NAME" ;; esac
+        [ -r "$src" ] || bad "--file $f: '$src' not readable"
+    done
+    if [ -n "$prepared" ]; then
+        for f in "$prepared" "$prepared.manifest" "$prepared.vmlinuz" "$prepared.initrd"; do
+            [ -r "$f" ] || bad "--prepared $prepared: '$f' missing (expected the output of vmdiskcmp prepare --out)"
+        done
+    fi
+    prepare_out
     labd=$(lab_dir) || exit 1
     staging=$(mktemp -d "$cache/.in-XXXXXX")
     mkdir -p "$staging/bin" "$staging/files" "$staging/lib"
@@ -161,25 +185,10 @@ run)
     done
     for f in "${files[@]}"; do
         src=${f%%=*}; name=${f#*=}; [ "$name" = "$f" ] && name=$(basename "$src")
-        case "$name" in */*|..|.|'') bad "--file $f: expected HOST_PATH[=NAME] with a plain NAME" ;; esac
-        [ -r "$src" ] || bad "--file $f: '$src' not readable"
         ln -s "$(readlink -f "$src")" "$staging/files/$name"
     done
-    # the jobs: ARGS [--then ARGS]..., run one after the other in the same
-    # boot; job 1 writes /lab/out/result, job K /lab/out/result-K (unless
-    # its args name --out)
-    jobs=() cur=()
-    for a in "${args[@]}"; do
-        if [ "$a" = --then ]; then
-            [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments before it"
-            jobs+=("$(job_words "${cur[@]}")"); cur=()
-        else cur+=("$a"); fi
-    done
-    [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments after it"
-    jobs+=("$(job_words "${cur[@]}")")
     if [ -n "$prepared" ]; then
         for f in "$prepared" "$prepared.manifest" "$prepared.vmlinuz" "$prepared.initrd"; do
-            [ -r "$f" ] || bad "--prepared $prepared: '$f' missing (expected the output of vmdiskcmp prepare --out)"
             ln -s "$(readlink -f "$f")" "$staging/files/$(basename "$f")"
         done
         # a prepared image whose agent or runner differs from the ones handed
