@@ -218,7 +218,8 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
     if (vdc_stats_summarize(v, n, opt, &cell->sum) < 0)
         goto out;
     /* sample values are >= 0 (the loader refuses others): a Student t
-     * interval reaching below 0 is cut there (doc/statistics.md) */
+     * interval reaching below 0 is cut there (doc/statistics.md); the
+     * renderers print the half-width as ci_mean[1] - mean, uncut */
     if (cell->sum.has_ci_mean && cell->sum.ci_mean[0] < 0)
         cell->sum.ci_mean[0] = 0;
     cell->sum.n_outliers = cell->n_outliers;

@@ -467,7 +467,7 @@ html_table(GString *out, const struct vdc_analysis *a)
             vdc_fmt_cell_mean(buf, sizeof(buf), c);
             esc(out, buf);
             if (c->sum.has_ci_mean)
-                g_string_append_printf(out, " &plusmn; %s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
+                g_string_append_printf(out, " &plusmn; %s", vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
             if (c->sum.n && c->n_too_fast_excluded)
                 g_string_append_printf(out, " <small>(n=%zu; %zu of %zu too fast)</small>", c->sum.n,
                                        c->n_too_fast_excluded, c->n_samples);

@@ -87,7 +87,7 @@ cell_ci(GString *out, const struct vdc_cell *c, int width)
     char buf[64] = "";
 
     if (c->sum.has_ci_mean)
-        snprintf(buf, sizeof(buf), "+-%s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
+        snprintf(buf, sizeof(buf), "+-%s", vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
     g_string_append_printf(out, " %*s    ", width, buf);
 }
 
@@ -456,7 +456,7 @@ md_table(GString *out, const struct vdc_analysis *a, int with_ci)
             else
                 g_string_append_printf(out, " %s", buf);
             if (with_ci && c->sum.has_ci_mean)
-                g_string_append_printf(out, " ± %s", vdc_fmt_num_s((c->sum.ci_mean[1] - c->sum.ci_mean[0]) / 2));
+                g_string_append_printf(out, " ± %s", vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
             if (c->sum.n && c->n_too_fast_excluded)
                 g_string_append_printf(out, " (n=%zu; %zu of %zu too fast)", c->sum.n, c->n_too_fast_excluded,
                                        c->n_samples);
