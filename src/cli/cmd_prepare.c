@@ -155,16 +155,7 @@ vdc_cmd_prepare(int argc, char **argv)
         g_free(runner);
         return VDC_EXIT_USAGE;
     }
-    {
-        struct sigaction sa;
-
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = on_prepare_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGHUP, &sa, NULL);
-    }
+    vdc_on_stop_signals(on_prepare_signal);
     o.stop = &prepare_stop;
     if (vdc_prepare(&o, &p) < 0 || prepare_stop) {
         /* a stop after the cache entry was renamed into place: the entry

@@ -43,4 +43,8 @@ int vdc_read_input(const char *path, char **data, size_t *len);
  * partial file.  Returns 0, or -1 after vdc_error naming the path. */
 int vdc_write_file_atomic(const char *path, const void *buf, size_t len);
 
+/* Install @handler (no SA_RESTART, empty mask) for SIGINT, SIGTERM and
+ * SIGHUP: the signals that ask vmdiskcmp to stop, tear down and exit 3. */
+void vdc_on_stop_signals(void (*handler)(int));
+
 #endif

@@ -450,16 +450,8 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, volatile sig_a
          * then fails, and we close the handle (libguestfs removes its
          * temporary and socket folders) and exit; SIGKILL after the grace */
         child_stop = 0;
-        {
-            struct sigaction sa;
-
-            memset(&sa, 0, sizeof(sa));
-            sa.sa_handler = on_child_term;
-            sigemptyset(&sa.sa_mask);
-            sigaction(SIGTERM, &sa, NULL);
-            sigaction(SIGHUP, &sa, NULL);
-            signal(SIGINT, SIG_IGN);
-        }
+        vdc_on_stop_signals(on_child_term);
+        signal(SIGINT, SIG_IGN);    /* the parent's SIGTERM stops us, not ^C */
         if (!g_getenv("LIBGUESTFS_CACHEDIR")) {
             const char *t = g_getenv("TMPDIR");
 

@@ -56,7 +56,9 @@ interrupt() {
         kill -0 "$pid" 2>/dev/null || { cat "$tmp/err.$sig"; fail "$sig: prepare ended before QEMU started"; }
         child=$(pgrep -P "$pid" | head -n 1 || :)
         if [ -n "$child" ]; then
-            qpid=$(pgrep -g "$child" -f qemu-system | head -n 1 || :)
+            # the appliance (-kernel), not libguestfs's capability probes
+            # (qemu -device ?, -help: a cold cache runs those first)
+            qpid=$(pgrep -g "$child" -f 'qemu-system.* -kernel ' | head -n 1 || :)
             [ -n "$qpid" ] && break
         fi
         sleep 0.1
