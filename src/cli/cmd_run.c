@@ -238,10 +238,10 @@ vdc_cmd_run(int argc, char **argv)
         goto out;
     }
     make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
-    /* the VG must hold every LV the plan creates, together: checked before
-     * anything exists, --dry-run included, with the message the create
-     * would give (bd_lvm_vginfo; nothing created) */
-    if (vdc_run_check_lvm_room(&p) < 0) {
+    /* the VG must hold every LV the plan creates, together, and the image
+     * directory's filesystem every image: checked before anything exists,
+     * --dry-run included (bd_lvm_vginfo, statvfs; nothing created) */
+    if (vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0) {
         rc = VDC_EXIT_USAGE;
         goto out;
     }

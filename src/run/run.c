@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -208,6 +209,81 @@ vdc_run_check_lvm_room(const vdc_plan *p)
     }
     rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
     g_free(specs);
+    return rc;
+}
+
+/* The nearest existing directory at or above @path's directory (the image
+ * directory may not exist yet: run creates it). */
+static char *
+existing_dir(const char *path)
+{
+    char *d = g_path_get_dirname(path);
+
+    while (!g_file_test(d, G_FILE_TEST_IS_DIR) && strcmp(d, "/") && strcmp(d, ".")) {
+        char *up = g_path_get_dirname(d);
+
+        g_free(d);
+        d = up;
+    }
+    return d;
+}
+
+/* run.h */
+int
+vdc_run_check_image_room(const vdc_plan *p)
+{
+    /* per filesystem (st_dev): bytes the plan's images will take, full
+     * size each (a sparse image fills up as the agent writes its file) */
+    struct fsneed { dev_t dev; char *dir; uint64_t need; GString *what; } fs[16];
+    size_t i, j, n = 0;
+    int rc = 0;
+
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        struct stat st;
+        char *dir;
+
+        if (!t->path || !t->disk_bytes ||
+            !(t->kind == VDC_TARGET_IMAGE ||
+              (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "image"))))
+            continue;
+        dir = existing_dir(t->path);
+        if (stat(dir, &st) < 0) {
+            g_free(dir);
+            continue;           /* the create names what is wrong */
+        }
+        for (j = 0; j < n && fs[j].dev != st.st_dev; j++)
+            ;
+        if (j == n) {
+            if (n == G_N_ELEMENTS(fs)) {
+                g_free(dir);
+                continue;
+            }
+            fs[n].dev = st.st_dev;
+            fs[n].dir = dir;
+            fs[n].need = 0;
+            fs[n].what = g_string_new(NULL);
+            n++;
+        } else {
+            g_free(dir);
+        }
+        fs[j].need += t->disk_bytes;
+        g_string_append_printf(fs[j].what, "%s%s %" G_GUINT64_FORMAT, fs[j].what->len ? ", " : "",
+                               t->name, t->disk_bytes);
+    }
+    for (j = 0; j < n; j++) {
+        struct statvfs v;
+
+        if (rc == 0 && statvfs(fs[j].dir, &v) == 0 &&
+            (uint64_t)v.f_bavail * v.f_frsize < fs[j].need) {
+            vdc_error("--image-dir: %s has %" G_GUINT64_FORMAT " bytes free, the images need %"
+                      G_GUINT64_FORMAT " (%s): expected a filesystem with room, or smaller --size",
+                      fs[j].dir, (uint64_t)v.f_bavail * v.f_frsize, fs[j].need, fs[j].what->str);
+            rc = -1;
+        }
+        g_free(fs[j].dir);
+        g_string_free(fs[j].what, TRUE);
+    }
     return rc;
 }
 

@@ -84,6 +84,14 @@ int vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
  * the one-line message create() would give (callers exit 2). */
 int vdc_run_check_lvm_room(const vdc_plan *p);
 
+/* Likewise for image files: the images @p would create (image targets,
+ * and a dom0 baseline on an image) fit the free space of their
+ * filesystems (statvfs of the nearest existing directory), counted at
+ * full size, since a sparse image fills up as the agent writes its test
+ * file.  0, or -1 after one line naming the directory, free and needed
+ * bytes (callers exit 2). */
+int vdc_run_check_image_room(const vdc_plan *p);
+
 /* Journal a mount/dir from a dom0 step (for env->dom0_step). */
 vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx);
 const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx);

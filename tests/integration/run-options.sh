@@ -57,13 +57,25 @@ for o in --image --lvm --dom0 --block --target --vg --lv-size --stripes --stripe
 done
 
 # --dry-run: prints, creates nothing
+# (--dom0-size: the default, 2x this host's RAM on an image, may not fit
+# the disk here, which the image room check refuses; tested below)
 "$VMDISKCMP" --dry-run --hypervisor libxl --image --image-backend phy,qdisk,tap --dom0 \
-    --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" > "$work/plan" ||
+    --dom0-size 1G --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" > "$work/plan" ||
     fail "--dry-run failed"
 grep -q "backendtype=qdisk" "$work/plan" || fail "--dry-run: no qdisk disk spec"
 grep -q "^tap:aio:\|'tap:aio:" "$work/plan" || fail "--dry-run: no tap:aio: disk spec"
 grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.json"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+# images that cannot fit their filesystem: refused up front, --dry-run too
+# (100 TiB: no machine here has it), naming the directory; nothing created
+rc=0
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --size 100T --guest-image /g.img \
+    --out "$work/out" --image-dir "$work/big/img" > "$work/plan" 2> "$work/err" || rc=$?
+[ "$rc" = 2 ] || fail "--size 100T: exit $rc, expected 2: $(cat "$work/err")"
+[ "$(wc -l < "$work/err")" = 1 ] || fail "--size 100T: expected one line: $(cat "$work/err")"
+grep -q -- "--image-dir: $work has [0-9]* bytes free, the images need" "$work/err" ||
+    fail "--size 100T: message does not name the directory and sizes: $(cat "$work/err")"
+[ ! -s "$work/plan" ] && [ ! -e "$work/big" ] && [ ! -e "$work/out" ] || fail "--size 100T: printed a plan or created something"
 "$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg --image \
     --guest-image /g.img --out "$work/out" > "$work/plan" || fail "--dry-run (libvirt) failed"
 grep -q "<domain type='qemu'>" "$work/plan" || fail "--dry-run --accel tcg: expected a qemu (TCG) domain"
@@ -93,7 +105,7 @@ rmdir "$work/exists"; rm -f "$work/prep.img"
 # from another directory (and libvirtd, in its own) looked elsewhere.
 # They are made absolute against the current directory.
 (cd "$work" && "$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg \
-    --image --dom0 --guest-image g.img --out rel-out --image-dir rel-img) > "$work/plan" ||
+    --image --dom0 --dom0-size 1G --guest-image g.img --out rel-out --image-dir rel-img) > "$work/plan" ||
     fail "--dry-run with relative paths failed"
 grep -q "\"path\" : \"$work/rel-img/vmdiskcmp-" "$work/plan" || fail "--image-dir not made absolute"
 grep -q "<source file='$work/g.img'/>" "$work/plan" || fail "--guest-image not made absolute"
