@@ -229,6 +229,20 @@ void vdc_target_init(vdc_target *t);
 void vdc_target_dispose(vdc_target *t);
 
 /* ---- Experiment (controller) -------------------------------------------- */
+/* The filesystem holding the image files (--image-dir) and the block
+ * device behind it, as dom0 saw it; every member best-effort (absent when
+ * unknown: tmpfs, overlay, no sysfs). */
+typedef struct {
+    char *path;                  /* the image directory */
+    char *fs_type;               /* statfs / mountinfo type: "ext4" */
+    char *device;                /* mountinfo source: "/dev/nvme0n1p2" */
+    int rotational;              /* sysfs queue/rotational, tri-state */
+    char *scheduler;             /* sysfs queue/scheduler, the [selected] one */
+    char *model;                 /* sysfs device/model, trimmed */
+    int64_t logical_block_size;  /* bytes, sysfs queue/logical_block_size */
+    int64_t physical_block_size; /* bytes, sysfs queue/physical_block_size */
+} vdc_image_dir_info;
+
 typedef struct {
     char *hostname;
     char *kernel;
@@ -236,6 +250,9 @@ typedef struct {
     int64_t cpu_count;
     int64_t ram_mib;
     char *cpu_governor;
+    char *cmdline;               /* /proc/cmdline of dom0 (the host) */
+    char *mkfs_version;          /* first line of `mkfs.TYPE -V` on the host */
+    vdc_image_dir_info image_dir;
 } vdc_host_info;
 
 typedef struct {
@@ -245,6 +262,7 @@ typedef struct {
     char *libvirt_version;
     char *qemu_version;
     char *libxl_version;
+    char *xen_commandline;   /* Xen's own command line (libxl only) */
 } vdc_hypervisor_info;
 
 typedef struct {
@@ -254,11 +272,16 @@ typedef struct {
     char *prepared_image;
     int64_t memory_mib;
     int64_t vcpus;
-    char *kernel;
+    char *kernel;            /* path of the domU kernel */
+    char *kernel_sha256;     /* hex */
+    char *initrd;            /* path */
+    char *initrd_sha256;     /* hex */
+    char *cmdline;           /* the domU kernel command line used */
 } vdc_guest_info;
 
 typedef struct {
     char *id;
+    char *build;             /* git describe --always --dirty of vmdiskcmp's source */
     char *date;
     char *command_line;
     char *seed;              /* decimal string */

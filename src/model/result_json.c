@@ -153,6 +153,18 @@ const vdc_field vdc_target_fields[] = {
     END
 };
 
+static const vdc_field image_dir_fields[] = {
+    F(VDC_F_STR, vdc_image_dir_info, path, "path", 0),
+    F(VDC_F_STR, vdc_image_dir_info, fs_type, "fs_type", 0),
+    F(VDC_F_STR, vdc_image_dir_info, device, "device", 0),
+    F(VDC_F_BOOL, vdc_image_dir_info, rotational, "rotational", 0),
+    F(VDC_F_STR, vdc_image_dir_info, scheduler, "scheduler", 0),
+    F(VDC_F_STR, vdc_image_dir_info, model, "model", 0),
+    F(VDC_F_INT, vdc_image_dir_info, logical_block_size, "logical_block_size", NN),
+    F(VDC_F_INT, vdc_image_dir_info, physical_block_size, "physical_block_size", NN),
+    END
+};
+
 static const vdc_field host_fields[] = {
     F(VDC_F_STR, vdc_host_info, hostname, "hostname", 0),
     F(VDC_F_STR, vdc_host_info, kernel, "kernel", 0),
@@ -160,6 +172,9 @@ static const vdc_field host_fields[] = {
     F(VDC_F_INT, vdc_host_info, cpu_count, "cpu_count", NN),
     F(VDC_F_INT, vdc_host_info, ram_mib, "ram_mib", NN),
     F(VDC_F_STR, vdc_host_info, cpu_governor, "cpu_governor", 0),
+    F(VDC_F_STR, vdc_host_info, cmdline, "cmdline", 0),
+    F(VDC_F_STR, vdc_host_info, mkfs_version, "mkfs_version", 0),
+    O(vdc_host_info, image_dir, "image_dir", image_dir_fields),
     END
 };
 
@@ -170,6 +185,7 @@ static const vdc_field hypervisor_fields[] = {
     F(VDC_F_STR, vdc_hypervisor_info, libvirt_version, "libvirt_version", 0),
     F(VDC_F_STR, vdc_hypervisor_info, qemu_version, "qemu_version", 0),
     F(VDC_F_STR, vdc_hypervisor_info, libxl_version, "libxl_version", 0),
+    F(VDC_F_STR, vdc_hypervisor_info, xen_commandline, "xen_commandline", 0),
     END
 };
 
@@ -181,11 +197,16 @@ static const vdc_field guest_fields[] = {
     F(VDC_F_INT, vdc_guest_info, memory_mib, "memory_mib", NN),
     F(VDC_F_INT, vdc_guest_info, vcpus, "vcpus", NN),
     F(VDC_F_STR, vdc_guest_info, kernel, "kernel", 0),
+    F(VDC_F_STR, vdc_guest_info, kernel_sha256, "kernel_sha256", 0),
+    F(VDC_F_STR, vdc_guest_info, initrd, "initrd", 0),
+    F(VDC_F_STR, vdc_guest_info, initrd_sha256, "initrd_sha256", 0),
+    F(VDC_F_STR, vdc_guest_info, cmdline, "cmdline", 0),
     END
 };
 
 const vdc_field vdc_experiment_fields[] = {
     F(VDC_F_STR, vdc_experiment, id, "id", 0),
+    F(VDC_F_STR, vdc_experiment, build, "build", 0),
     F(VDC_F_STR, vdc_experiment, date, "date", 0),
     F(VDC_F_STR, vdc_experiment, command_line, "command_line", 0),
     F(VDC_F_STR, vdc_experiment, seed, "seed", 0),

@@ -188,6 +188,85 @@ test_roundtrip(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* The reproduction facts (doc/result-format.md experiment.build, host.cmdline,
+ * host.mkfs_version, host.image_dir, hypervisor.xen_commandline, guest
+ * kernel/initrd digests and cmdline) survive save and load; an older
+ * document without them loads with every one absent, and an empty
+ * image_dir is not written at all. */
+static void
+test_roundtrip_facts(void **state)
+{
+    vdc_result_set rs, back, old;
+    vdc_experiment *e;
+    char *a, *b, *o;
+    size_t la, lb, lo;
+
+    build(&rs);
+    rs.has_experiment = 1;
+    e = &rs.experiment;
+    vdc_set_str(&e->build, "e9bf247-dirty");
+    vdc_set_str(&e->host.cmdline, "BOOT_IMAGE=/vmlinuz-6.1.0-26-amd64 root=UUID=x ro quiet");
+    vdc_set_str(&e->host.mkfs_version, "mke2fs 1.47.0 (5-Feb-2023)");
+    vdc_set_str(&e->host.image_dir.path, "/var/lib/vmdiskcmp");
+    vdc_set_str(&e->host.image_dir.fs_type, "ext4");
+    vdc_set_str(&e->host.image_dir.device, "/dev/nvme0n1p2");
+    e->host.image_dir.rotational = 0;
+    vdc_set_str(&e->host.image_dir.scheduler, "none");
+    vdc_set_str(&e->host.image_dir.model, "Samsung SSD 980 PRO 1TB");
+    e->host.image_dir.logical_block_size = 512;
+    e->host.image_dir.physical_block_size = 4096;
+    vdc_set_str(&e->hypervisor.xen_commandline, "dom0_mem=4096M,max:4096M dom0_max_vcpus=2");
+    vdc_set_str(&e->guest.kernel_sha256, "ab01");
+    vdc_set_str(&e->guest.initrd, "/var/cache/vmdiskcmp/K/initrd.img");
+    vdc_set_str(&e->guest.initrd_sha256, "cd02");
+    vdc_set_str(&e->guest.cmdline, "root=/dev/xvda ro console=hvc0");
+    a = vdc_result_set_to_string(&rs, &la);
+    assert_non_null(strstr(a, "\"physical_block_size\": 4096"));
+    assert_non_null(strstr(a, "\"rotational\": false"));
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_data(&back, a, la, "a.json"), 0);
+    b = vdc_result_set_to_string(&back, &lb);
+    assert_string_equal(a, b);
+    e = &back.experiment;
+    assert_string_equal(e->build, "e9bf247-dirty");
+    assert_string_equal(e->host.cmdline, "BOOT_IMAGE=/vmlinuz-6.1.0-26-amd64 root=UUID=x ro quiet");
+    assert_string_equal(e->host.mkfs_version, "mke2fs 1.47.0 (5-Feb-2023)");
+    assert_string_equal(e->host.image_dir.device, "/dev/nvme0n1p2");
+    assert_int_equal(e->host.image_dir.rotational, 0);
+    assert_string_equal(e->host.image_dir.scheduler, "none");
+    assert_string_equal(e->host.image_dir.model, "Samsung SSD 980 PRO 1TB");
+    assert_int_equal(e->host.image_dir.logical_block_size, 512);
+    assert_int_equal(e->host.image_dir.physical_block_size, 4096);
+    assert_string_equal(e->hypervisor.xen_commandline, "dom0_mem=4096M,max:4096M dom0_max_vcpus=2");
+    assert_string_equal(e->guest.kernel_sha256, "ab01");
+    assert_string_equal(e->guest.initrd_sha256, "cd02");
+    assert_string_equal(e->guest.cmdline, "root=/dev/xvda ro console=hvc0");
+
+    /* an older document: none of the members, all absent, none written */
+    vdc_result_set_init(&old);
+    o = g_strdup("{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
+                 "\"producer\":{\"name\":\"vmdiskcmp\",\"version\":\"0.1.0\"},"
+                 "\"experiment\":{\"host\":{\"kernel\":\"6.1.0\"}},\"runs\":[]}");
+    assert_int_equal(vdc_result_set_load_data(&old, o, strlen(o), "old.json"), 0);
+    assert_null(old.experiment.build);
+    assert_null(old.experiment.host.cmdline);
+    assert_null(old.experiment.host.image_dir.device);
+    assert_int_equal(old.experiment.host.image_dir.rotational, VDC_BOOL_ABSENT);
+    assert_int_equal(old.experiment.host.image_dir.logical_block_size, VDC_INT_ABSENT);
+    assert_null(old.experiment.guest.kernel_sha256);
+    g_free(o);
+    o = vdc_result_set_to_string(&old, &lo);
+    assert_null(strstr(o, "image_dir"));
+    assert_null(strstr(o, "cmdline"));
+
+    g_free(o);
+    g_free(a);
+    g_free(b);
+    vdc_result_set_dispose(&old);
+    vdc_result_set_dispose(&back);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_merge(void **state)
 {
@@ -287,6 +366,8 @@ test_load_errors(void **state)
                       "vmdiskcmp: t.json: targets[1]: name: duplicate target \"a\"\n");
     expect_load_error(HEAD "\"experiment\":{\"host\":{\"ram_mib\":true}},\"runs\":[]}",
                       "vmdiskcmp: t.json: experiment.host.ram_mib: expected an integer\n");
+    expect_load_error(HEAD "\"experiment\":{\"host\":{\"image_dir\":{\"rotational\":\"yes\"}}},\"runs\":[]}",
+                      "vmdiskcmp: t.json: experiment.host.image_dir.rotational: expected a boolean\n");
     expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":"
                       "{\"name\":\"x\"},\"runs\":[]}",
                       "vmdiskcmp: t.json: producer.version: missing\n");
@@ -426,6 +507,7 @@ main(void)
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_build_lookup),
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_roundtrip_facts),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_minimal_and_unknown),
