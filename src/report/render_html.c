@@ -491,6 +491,9 @@ html_table(GString *out, const struct vdc_analysis *a)
                 if (cm->has_ci)
                     g_string_append_printf(out, " <small>[%+.1f%%, %+.1f%%]</small>",
                                            cm->ci_delta_percent[0], cm->ci_delta_percent[1]);
+                else if (vdc_stats_ci_unbounded(cm))
+                    g_string_append(out, " <small title=\"the baseline mean is not significantly "
+                                         "above 0: no bounded Fieller interval\">[unbounded]</small>");
                 g_string_append(out, "</td>");
             }
             g_string_append(out, "</tr>\n");

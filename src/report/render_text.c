@@ -162,7 +162,8 @@ any_delta_ci(const struct vdc_analysis *a, size_t ti, const char *const *tests)
     for (k = 0; k < N_BLOCK; k++) {
         long ki = vdc_analysis_test_index(a, tests[k]);
 
-        if (ki >= 0 && vdc_analysis_cmp(a, ti, (size_t)ki)->c.has_ci)
+        if (ki >= 0 && (vdc_analysis_cmp(a, ti, (size_t)ki)->c.has_ci ||
+                        vdc_stats_ci_unbounded(&vdc_analysis_cmp(a, ti, (size_t)ki)->c)))
             return 1;
     }
     return 0;
@@ -197,6 +198,8 @@ delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
 
             if (c && c->has_ci)
                 snprintf(buf, sizeof(buf), "[%+.0f,%+.0f]", c->ci_delta_percent[0], c->ci_delta_percent[1]);
+            else if (c && vdc_stats_ci_unbounded(c))
+                snprintf(buf, sizeof(buf), "[unbounded]");
             g_string_append_printf(out, " %12s", buf);
         }
         g_string_truncate(out, strlen(g_strchomp(out->str)));
@@ -383,7 +386,8 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_string_append_c(out, '\n');
     }
     if (a->n_targets > 1 && (block_present(a, io_tests) || block_present(a, file_tests))) {
-        g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller]; "
+        g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller; unbounded: the baseline "
+                               "too noisy to bound it]; "
                                "** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
                                "\u2020 not comparable (too-fast runs); no mark: not tested (n<2)\n", a->baseline);
         if (block_present(a, io_tests)) {
@@ -474,6 +478,8 @@ md_table(GString *out, const struct vdc_analysis *a, int with_ci)
                     g_string_append_printf(out, " [%+.1f%%, %+.1f%%]",
                                            vdc_analysis_cmp(a, ti, ki)->c.ci_delta_percent[0],
                                            vdc_analysis_cmp(a, ti, ki)->c.ci_delta_percent[1]);
+                else if (vdc_stats_ci_unbounded(&vdc_analysis_cmp(a, ti, ki)->c))
+                    g_string_append(out, " [unbounded]");
                 g_string_append(out, " |");
             }
         g_string_append_c(out, '\n');
@@ -491,7 +497,8 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     if (vdc_experiment_emulated(rs))
         g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
     g_string_append_printf(out, "Baseline: **%s**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
-                           "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller]; "
+                           "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
+                           "unbounded: the baseline too noisy to bound it]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
                            "\u2020 not comparable (too-fast runs); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
     {

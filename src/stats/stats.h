@@ -114,4 +114,13 @@ struct vdc_stats_comparison {
 void vdc_stats_compare(const double *t, size_t n_t, const double *b, size_t n_b,
                        double alpha, struct vdc_stats_comparison *out);
 
+/* A delta that was tested (n >= 2 on both sides) but has no Fieller
+ * interval: the baseline mean is not significantly away from 0, and the
+ * set of ratios the data allow is unbounded.  Reports print "unbounded". */
+static inline int
+vdc_stats_ci_unbounded(const struct vdc_stats_comparison *c)
+{
+    return c->has_ratio && c->has_test && !c->has_ci;
+}
+
 #endif

@@ -199,6 +199,24 @@ for x in rows:
     if x["ci95_delta_lo"]:
         assert float(x["ci95_delta_lo"]) >= -100, (x["target"], x["test"])
 PY
+# ---- a baseline too noisy to bound the delta: "[unbounded]", not a blank ----
+python3 - "$g/synthetic/result.json" "$work/unb/result.json" <<'PY' || fail "fixture edit failed (unbounded)"
+import json, os, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+d["runs"] = [r for r in d["runs"] if r["repetition"] in (0, 1)]
+for r in d["runs"]:
+    if r["target"] == "dom0" and r["repetition"] == 1:
+        for s in r["samples"]:
+            if s["test"] == "put_block" and s.get("value"):
+                s["value"] = s["value"] / 100
+os.makedirs(os.path.dirname(sys.argv[2]))
+json.dump(d, open(sys.argv[2], "w", encoding="utf-8"), indent=1, ensure_ascii=False)
+PY
+"$VMDISKCMP" report "$work/unb" --formats txt,md,html -q || fail "report (unbounded) failed"
+grep -q '\[unbounded\]' "$work/unb/report.txt" || fail "report.txt: no [unbounded] for a baseline too noisy to bound the delta"
+grep -q '\[unbounded\]' "$work/unb/report.md" || fail "report.md: no [unbounded]"
+grep -q '\[unbounded\]' "$work/unb/report.html" || fail "report.html: no [unbounded]"
+
 # ---- Markdown: a target name is the user's text, escaped on every line ----
 mkdir "$work/mdx"
 sed 's/"image"/"im<b>x<\/b>"/g' "$g/synthetic/result.json" >"$work/mdx/result.json"
