@@ -2,6 +2,7 @@
  * stop flag; teardown always happens before vdc_run returns. */
 #include "config.h"
 #include "run/run.h"
+#include "run/facts.h"
 
 #include <errno.h>
 #include <string.h>
@@ -501,7 +502,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         fail_boot(ctx, b, "failed", "cannot journal the domain");
         goto out;
     }
-    vdc_progress("boot %u/%zu: domU %s with %zu disk(s), %zu target(s) to run",
+    vdc_progress("step %u/%zu: boot domU %s with %zu disk(s), %zu target(s) to run",
                  bi + 1, p->n_boots, p->domain_name, dom.n_disks, b->n);
     if (ctx->hvops->create(ctx->hv, &dom) < 0) {
         fail_boot(ctx, b, "failed", "the domU could not be created (see the message above)");
@@ -559,7 +560,7 @@ out:
 /* ---- one dom0 step --------------------------------------------------------- */
 
 static void
-dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b)
+dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
 {
     const vdc_plan_step *st = &ctx->p->steps[b->first];
     const vdc_plan_target *t = &ctx->p->targets[st->target];
@@ -568,8 +569,9 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b)
     g_autofree char *data = NULL;
     gsize len = 0;
 
-    vdc_progress("dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file)",
-                 t->name, st->rep, ctx->dev[st->target], (guint64)(t->test_bytes >> 20));
+    vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file)",
+                 bi + 1, ctx->p->n_boots, t->name, st->rep, ctx->dev[st->target],
+                 (guint64)(t->test_bytes >> 20));
     if (ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json) < 0) {
         if (g_file_get_contents(json, &data, &len, NULL))
             merge_agent_json(ctx, t->name, st->rep, data, len, json);
@@ -612,6 +614,23 @@ make_out_dir(const char *dir)
     return 0;
 }
 
+/* The image directory: the nearest existing directory of the first image
+ * file of the plan (run creates missing ones later), or NULL. */
+static char *
+plan_image_dir(const vdc_plan *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        int image = t->kind == VDC_TARGET_IMAGE ||
+                    (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "image"));
+        if (image && t->path)
+            return existing_dir(t->path);
+    }
+    return NULL;
+}
+
 static void
 experiment_facts(vdc_run_ctx *ctx)
 {
@@ -633,6 +652,11 @@ experiment_facts(vdc_run_ctx *ctx)
     e->runs_per_target = p->runs;
     vdc_set_str(&e->order, vdc_order_name(p->order));
     vdc_host_facts(&e->host);
+    {
+        g_autofree char *image_dir = plan_image_dir(p);
+        vdc_host_repro_facts(&e->host, image_dir, p->mkfs);
+    }
+    vdc_set_str(&e->build, vdc_build_id());
     e->emulated = p->emulated ? 1 : 0;
     vdc_set_str(&e->hypervisor.driver, vdc_hv_name(p->hv));
     vdc_set_str(&e->hypervisor.uri, p->uri);
@@ -698,7 +722,7 @@ prepare_guest(vdc_run_ctx *ctx)
     vdc_set_str(&ctx->rs.experiment.guest.template_sha256, ctx->prep.template_sha256);
     vdc_set_str(&ctx->rs.experiment.guest.agent_sha256, ctx->prep.agent_sha256);
     vdc_set_str(&ctx->rs.experiment.guest.prepared_image, ctx->prep.image);
-    vdc_set_str(&ctx->rs.experiment.guest.kernel, p->kernel);
+    vdc_guest_boot_facts(&ctx->rs.experiment.guest, p->kernel, p->initrd, p->cmdline);
     return 0;
 }
 
@@ -797,7 +821,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
 
     for (i = 0; i < p->n_boots && !stopped(&ctx); i++) {
         if (p->boots[i].dom0)
-            dom0_boot(&ctx, &p->boots[i]);
+            dom0_boot(&ctx, &p->boots[i], (unsigned)i);
         else
             domu_boot(&ctx, &p->boots[i], (unsigned)i);
     }
