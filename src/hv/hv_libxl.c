@@ -78,6 +78,10 @@ xl_versions(vdc_hv *hv, JsonObject *out)
         g_autofree char *s = g_strdup_printf("%d.%d", v->xen_version_major, v->xen_version_minor);
         json_object_set_string_member(out, "libxl_version", s);
     }
+    /* the hypervisor's own command line (dom0_mem=, sched=, ...): a fact
+     * of the run as much as dom0's /proc/cmdline */
+    if (v && v->commandline && *v->commandline)
+        json_object_set_string_member(out, "xen_commandline", v->commandline);
 }
 
 static int
