@@ -29,3 +29,12 @@ QA2_TESTS = tests/integration/qa2-run-options.sh tests/integration/qa2-report-sy
 TESTS += $(QA2_TESTS)
 XFAIL_TESTS += $(QA2_XFAIL)
 EXTRA_DIST += $(QA2_TESTS)
+
+# Reproduction facts (src/run/facts.c): sysfs scheduler and mountinfo parsers
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_facts
+TESTS += tests/unit/test_facts
+tests_unit_test_facts_SOURCES = tests/unit/test_facts.c src/run/facts.h
+tests_unit_test_facts_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_facts_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif
