@@ -347,11 +347,26 @@ add_fmt(GPtrArray *v, const char *label, const char *fmt, ...)
     g_free(s);
 }
 
+/* The filesystem of the image directory and the disk behind it (facts.c) */
+static void
+image_dir_lines(GPtrArray *v, const vdc_image_dir_info *d)
+{
+    add(v, "Image directory", d->path);
+    add(v, "Image directory filesystem", d->fs_type);
+    add(v, "Image directory device", d->device);
+    add(v, "Image device model", d->model);
+    add_bool(v, "Image device rotational", d->rotational);
+    add(v, "Image device I/O scheduler", d->scheduler);
+    add_int(v, "Image device logical block size", d->logical_block_size, "bytes");
+    add_int(v, "Image device physical block size", d->physical_block_size, "bytes");
+}
+
 static void
 experiment_lines(GPtrArray *v, const vdc_experiment *e)
 {
     add(v, "Experiment", e->id);
     add(v, "Date", e->date);
+    add(v, "vmdiskcmp build", e->build);
     add(v, "Command line", e->command_line);
     add(v, "Seed", e->seed);
     add_int(v, "Runs per target", e->runs_per_target, NULL);
@@ -359,13 +374,17 @@ experiment_lines(GPtrArray *v, const vdc_experiment *e)
     add_bool(v, "Emulated", e->emulated);
     add(v, "Host", e->host.hostname);
     add(v, "Host kernel", e->host.kernel);
+    add(v, "Host kernel command line", e->host.cmdline);
     add(v, "Host CPU", e->host.cpu_model);
     add_int(v, "Host CPUs", e->host.cpu_count, NULL);
     add_int(v, "Host RAM", e->host.ram_mib, "MiB");
     add(v, "CPU governor", e->host.cpu_governor);
+    image_dir_lines(v, &e->host.image_dir);
+    add(v, "mkfs (dom0)", e->host.mkfs_version);
     add(v, "Hypervisor driver", e->hypervisor.driver);
     add(v, "Hypervisor URI", e->hypervisor.uri);
     add(v, "Xen version", e->hypervisor.xen_version);
+    add(v, "Xen command line", e->hypervisor.xen_commandline);
     add(v, "libxl version", e->hypervisor.libxl_version);
     add(v, "libvirt version", e->hypervisor.libvirt_version);
     add(v, "QEMU version", e->hypervisor.qemu_version);
@@ -376,6 +395,10 @@ experiment_lines(GPtrArray *v, const vdc_experiment *e)
     add_int(v, "Guest memory", e->guest.memory_mib, "MiB");
     add_int(v, "Guest vCPUs", e->guest.vcpus, NULL);
     add(v, "Guest kernel", e->guest.kernel);
+    add(v, "Guest kernel SHA-256", e->guest.kernel_sha256);
+    add(v, "Guest initrd", e->guest.initrd);
+    add(v, "Guest initrd SHA-256", e->guest.initrd_sha256);
+    add(v, "Guest kernel command line", e->guest.cmdline);
 }
 
 static void
