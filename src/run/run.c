@@ -709,9 +709,17 @@ prepare_guest(vdc_run_ctx *ctx)
     if (ctx->prep.image) {
         g_autofree char *dir = g_path_get_dirname(ctx->prep.image);
         struct stat sb;
-        if (stat(dir, &sb) == 0 && (sb.st_mode & 0005) != 0005 && chmod(dir, 0755) < 0)
-            vdc_progress("warning: %s: cannot make it searchable for the hypervisor: %s", dir,
-                         g_strerror(errno));
+
+        /* only our own cache entry: a --prepared-image is the user's, in a
+         * directory of theirs (/root, say), which we never change */
+        if (stat(dir, &sb) == 0 && (sb.st_mode & 0005) != 0005) {
+            if (p->prepared_image)
+                vdc_progress("warning: %s is not searchable by other users: a hypervisor running "
+                             "QEMU unprivileged (libvirt-qemu) may fail to open %s", dir, ctx->prep.image);
+            else if (chmod(dir, 0755) < 0)
+                vdc_progress("warning: %s: cannot make it searchable for the hypervisor: %s", dir,
+                             g_strerror(errno));
+        }
     }
     if (!p->kernel)
         p->kernel = g_strdup(ctx->prep.kernel);

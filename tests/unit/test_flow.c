@@ -461,10 +461,17 @@ test_prepared_image(void **state)
 {
     vdc_result_set rs;
 
+    struct stat sb;
+
     F.prepared = 1;
+    assert_int_equal(chmod(F.dir, 0700), 0);
     assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
     assert_int_equal(F.n_prepare, 0);
     assert_int_equal(F.n_loaded, 1);
+    /* the user's image directory is never opened up (it was chmod 0755:
+     * think --prepared-image /root/guest.img) */
+    assert_int_equal(stat(F.dir, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0700);
     assert_int_equal(count_runs(&rs, "image", "ok"), 2);
     check_torn_down();
     vdc_result_set_dispose(&rs);
