@@ -144,18 +144,16 @@ run)
     # build is a debootstrap when the cache is cold)
     [ -n "$bin" ] && [ -x "$bin" ] || bad "--vmdiskcmp BIN: expected the built vmdiskcmp executable"
     [ ${#args[@]} -gt 0 ] || bad "no vmdiskcmp arguments after --"
-    # the jobs: ARGS [--then ARGS]..., run one after the other in the same
-    # boot; job 1 writes /lab/out/result, job K /lab/out/result-K (unless
-    # its args name --out)
-    jobs=() cur=()
+    # the shape of ARGS [--then ARGS]... (the jobs themselves are put
+    # together below, once the agent and runner are staged: job_words)
+    n=0
     for a in "${args[@]}"; do
         if [ "$a" = --then ]; then
-            [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments before it"
-            jobs+=("$(job_words "${cur[@]}")"); cur=()
-        else cur+=("$a"); fi
+            [ $n -gt 0 ] || bad "--then: expected vmdiskcmp arguments before it"
+            n=0
+        else n=$((n + 1)); fi
     done
-    [ ${#cur[@]} -gt 0 ] || bad "--then: expected vmdiskcmp arguments after it"
-    jobs+=("$(job_words "${cur[@]}")")
+    [ $n -gt 0 ] || bad "--then: expected vmdiskcmp arguments after it"
     for f in "${files[@]}"; do
         src=${f%%=*}; name=${f#*=}; [ "$name" = "$f" ] && name=$(basename "$src")
         case "$name" in */*|..|.|'') bad "--file $f: expected HOST_PATH[=NAME] with a plain NAME" ;; esac
@@ -187,6 +185,16 @@ run)
         src=${f%%=*}; name=${f#*=}; [ "$name" = "$f" ] && name=$(basename "$src")
         ln -s "$(readlink -f "$src")" "$staging/files/$name"
     done
+    # the jobs: ARGS [--then ARGS]..., run one after the other in the same
+    # boot; job 1 writes /lab/out/result, job K /lab/out/result-K (unless
+    # its args name --out); job_words adds the staged agent and runner
+    jobs=() cur=()
+    for a in "${args[@]}"; do
+        if [ "$a" = --then ]; then
+            jobs+=("$(job_words "${cur[@]}")"); cur=()
+        else cur+=("$a"); fi
+    done
+    jobs+=("$(job_words "${cur[@]}")")
     if [ -n "$prepared" ]; then
         for f in "$prepared" "$prepared.manifest" "$prepared.vmlinuz" "$prepared.initrd"; do
             ln -s "$(readlink -f "$f")" "$staging/files/$(basename "$f")"

@@ -95,7 +95,8 @@ if [ "$controller" = yes ]; then
     echo "lab run (main job): $(( $(date +%s) - t1 )) s (exit $rc)"
     cat "$main/lab/stages.txt" 2>/dev/null
     r=$main/result/result.json
-    [ -f "$r" ] || fail "no result.json came back from the lab (job log: $main/job.log, serial: $main/lab/serial.log)"
+    [ -f "$r" ] || { tail -n 30 "$main/job.log" >&2 2>/dev/null
+        fail "no result.json came back from the lab (job log: $main/job.log, serial: $main/lab/serial.log)"; }
     [ "$rc" = 0 ] || { tail -n 30 "$main/job.log" >&2; fail "the main job in the lab exited $rc"; }
     jq_check "$r" '.experiment.emulated == true' "result not marked as emulated"
     jq_check "$r" '[.targets[] | select(.name == "image")][0].backend | .source == "xenstore" and .type == "phy" and (.physical_device | startswith("/dev/loop"))' \
