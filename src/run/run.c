@@ -117,6 +117,24 @@ ensure_dir(vdc_run_ctx *ctx, const char *dir)
     return vdc_journal_done(&ctx->journal, seq);
 }
 
+/* The storage a target is measured on: an image file we create (image
+ * targets, a dom0 baseline with --dom0-on image) or an LV we create (lvm
+ * targets, a dom0 baseline on lvm).  One place for provisioning, the room
+ * checks and the facts. */
+static int
+target_on_image(const vdc_plan_target *t)
+{
+    return t->kind == VDC_TARGET_IMAGE ||
+           (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "image"));
+}
+
+static int
+target_on_lvm(const vdc_plan_target *t)
+{
+    return t->kind == VDC_TARGET_LVM ||
+           (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "lvm"));
+}
+
 static int
 provision_target(vdc_run_ctx *ctx, size_t i)
 {
@@ -130,8 +148,7 @@ provision_target(vdc_run_ctx *ctx, size_t i)
     spec.size_bytes = t->disk_bytes;
     spec.stripes = t->stripes;
     spec.stripe_size = t->stripe_size;
-    if (t->kind == VDC_TARGET_IMAGE ||
-        (t->kind == VDC_TARGET_DOM0 && !strcmp(t->dom0_on, "image"))) {
+    if (target_on_image(t)) {
         spec.kind = VDC_STORAGE_IMAGE;
         spec.path = t->path;
         (void)vdc_image_format_from_name(t->image_format ? t->image_format : "raw", &spec.format);
@@ -143,8 +160,7 @@ provision_target(vdc_run_ctx *ctx, size_t i)
                 return -1;
         }
         seq = vdc_journal_add(&ctx->journal, "image", "path", t->path, NULL);
-    } else if (t->kind == VDC_TARGET_LVM ||
-               (t->kind == VDC_TARGET_DOM0 && !strcmp(t->dom0_on, "lvm"))) {
+    } else if (target_on_lvm(t)) {
         spec.kind = VDC_STORAGE_LVM;
         spec.vg = t->vg;
         spec.lv = t->lv;
@@ -196,8 +212,7 @@ vdc_run_check_lvm_room(const vdc_plan *p)
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
 
-        if (!(t->kind == VDC_TARGET_LVM ||
-              (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "lvm"))))
+        if (!target_on_lvm(t))
             continue;
         specs[n].kind = VDC_STORAGE_LVM;
         specs[n].name = t->name;
@@ -235,56 +250,52 @@ vdc_run_check_image_room(const vdc_plan *p)
 {
     /* per filesystem (st_dev): bytes the plan's images will take, full
      * size each (a sparse image fills up as the agent writes its file) */
-    struct fsneed { dev_t dev; char *dir; uint64_t need; GString *what; } fs[16];
-    size_t i, j, n = 0;
+    struct fsneed { dev_t dev; char *dir; uint64_t need; GString *what; };
+    GArray *fs = g_array_new(FALSE, TRUE, sizeof(struct fsneed));
+    size_t i, j;
     int rc = 0;
 
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
+        struct fsneed *f;
         struct stat st;
         char *dir;
 
-        if (!t->path || !t->disk_bytes ||
-            !(t->kind == VDC_TARGET_IMAGE ||
-              (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "image"))))
+        if (!t->path || !t->disk_bytes || !target_on_image(t))
             continue;
         dir = existing_dir(t->path);
         if (stat(dir, &st) < 0) {
             g_free(dir);
             continue;           /* the create names what is wrong */
         }
-        for (j = 0; j < n && fs[j].dev != st.st_dev; j++)
+        for (j = 0; j < fs->len && g_array_index(fs, struct fsneed, j).dev != st.st_dev; j++)
             ;
-        if (j == n) {
-            if (n == G_N_ELEMENTS(fs)) {
-                g_free(dir);
-                continue;
-            }
-            fs[n].dev = st.st_dev;
-            fs[n].dir = dir;
-            fs[n].need = 0;
-            fs[n].what = g_string_new(NULL);
-            n++;
+        if (j == fs->len) {
+            struct fsneed n = { st.st_dev, dir, 0, g_string_new(NULL) };
+
+            g_array_append_val(fs, n);
         } else {
             g_free(dir);
         }
-        fs[j].need += t->disk_bytes;
-        g_string_append_printf(fs[j].what, "%s%s %" G_GUINT64_FORMAT, fs[j].what->len ? ", " : "",
+        f = &g_array_index(fs, struct fsneed, j);
+        f->need += t->disk_bytes;
+        g_string_append_printf(f->what, "%s%s %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
                                t->name, t->disk_bytes);
     }
-    for (j = 0; j < n; j++) {
+    for (j = 0; j < fs->len; j++) {
+        struct fsneed *f = &g_array_index(fs, struct fsneed, j);
         struct statvfs v;
 
-        if (rc == 0 && statvfs(fs[j].dir, &v) == 0 &&
-            (uint64_t)v.f_bavail * v.f_frsize < fs[j].need) {
+        if (rc == 0 && statvfs(f->dir, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < f->need) {
             vdc_error("--image-dir: %s has %" G_GUINT64_FORMAT " bytes free, the images need %"
                       G_GUINT64_FORMAT " (%s): expected a filesystem with room, or smaller --size",
-                      fs[j].dir, (uint64_t)v.f_bavail * v.f_frsize, fs[j].need, fs[j].what->str);
+                      f->dir, (uint64_t)v.f_bavail * v.f_frsize, f->need, f->what->str);
             rc = -1;
         }
-        g_free(fs[j].dir);
-        g_string_free(fs[j].what, TRUE);
+        g_free(f->dir);
+        g_string_free(f->what, TRUE);
     }
+    g_array_free(fs, TRUE);
     return rc;
 }
 
@@ -623,9 +634,8 @@ plan_image_dir(const vdc_plan *p)
 
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
-        int image = t->kind == VDC_TARGET_IMAGE ||
-                    (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "image"));
-        if (image && t->path)
+
+        if (target_on_image(t) && t->path)
             return existing_dir(t->path);
     }
     return NULL;
