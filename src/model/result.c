@@ -469,6 +469,18 @@ vdc_result_set_lookup(const vdc_result_set *rs, const char *target,
     return (vdc_sample_ref *)g_array_free(a, FALSE);
 }
 
+int64_t
+vdc_target_machine_memory(const vdc_result_set *rs, const vdc_target *t)
+{
+    if (t->memory_mib != VDC_INT_ABSENT || !t->where || !rs->has_experiment)
+        return t->memory_mib;
+    if (!strcmp(t->where, "domU"))
+        return rs->experiment.guest.memory_mib;
+    if (!strcmp(t->where, "dom0") || !strcmp(t->where, "host"))
+        return rs->experiment.host.ram_mib;
+    return VDC_INT_ABSENT;
+}
+
 int
 vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
 {
@@ -488,12 +500,7 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
             continue;
         t = vdc_result_set_add_target(dst, src->targets[i]->name);
         vdc_target_copy(t, src->targets[i]);
-        if (t->memory_mib == VDC_INT_ABSENT && src->has_experiment && t->where) {
-            if (!strcmp(t->where, "domU"))
-                t->memory_mib = src->experiment.guest.memory_mib;
-            else if (!strcmp(t->where, "dom0") || !strcmp(t->where, "host"))
-                t->memory_mib = src->experiment.host.ram_mib;
-        }
+        t->memory_mib = vdc_target_machine_memory(src, src->targets[i]);
     }
     /* runs per target, counted once: merging n runs stays O(n) */
     counts = g_hash_table_new(g_str_hash, g_str_equal);

@@ -410,6 +410,12 @@ int vdc_result_set_save(const vdc_result_set *rs, const char *path);
 
 /* ---- Merge ----------------------------------------------------------------- */
 
+/* The RAM (MiB) of the machine @t's agent ran in: @t's memory_mib when
+ * set (a merge fills it), else from @rs's experiment: guest.memory_mib for
+ * "where": "domU", host.ram_mib for "dom0"/"host".  VDC_INT_ABSENT when
+ * not recorded. */
+int64_t vdc_target_machine_memory(const vdc_result_set *rs, const vdc_target *t);
+
 /* Append copies of @src's targets and runs to @dst.  A target already in
  * @dst keeps @dst's description.  Runs keep their order; each gets
  * repetition = number of runs of its target already in @dst (so

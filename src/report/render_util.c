@@ -53,28 +53,19 @@ vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int 
     snprintf(buf, size, "%+.1f%%%s", c->delta_percent, with_mark ? vdc_significance_mark(c) : "");
 }
 
-/* The memory of the machine a target's agent ran in (MiB): the target's
- * memory_mib (set by a merge: compare), else the domU's
- * (experiment.guest.memory_mib) for "where": "domU", dom0's or the host's
- * (experiment.host.ram_mib) for "dom0"/"host"; 0 when not recorded.  *which
- * names it for messages ("the domU's", "dom0's"). */
+/* The memory of the machine a target's agent ran in (MiB,
+ * vdc_target_machine_memory), 0 when not recorded; *which names it for
+ * messages ("the domU's", "dom0's", "the host's"). */
 static int64_t
 machine_ram(const vdc_result_set *rs, const char *target, const char **which)
 {
     const vdc_target *t = vdc_result_set_find_target(rs, target);
-    int64_t m = VDC_INT_ABSENT;
+    int64_t m;
 
     if (!t || !t->where)
         return 0;
-    if (!strcmp(t->where, "domU")) {
-        m = t->memory_mib != VDC_INT_ABSENT ? t->memory_mib
-            : rs->has_experiment ? rs->experiment.guest.memory_mib : VDC_INT_ABSENT;
-        *which = "the domU's";
-    } else if (!strcmp(t->where, "dom0") || !strcmp(t->where, "host")) {
-        m = t->memory_mib != VDC_INT_ABSENT ? t->memory_mib
-            : rs->has_experiment ? rs->experiment.host.ram_mib : VDC_INT_ABSENT;
-        *which = !strcmp(t->where, "dom0") ? "dom0's" : "the host's";
-    }
+    m = vdc_target_machine_memory(rs, t);
+    *which = !strcmp(t->where, "domU") ? "the domU's" : !strcmp(t->where, "dom0") ? "dom0's" : "the host's";
     return m == VDC_INT_ABSENT || m < 0 ? 0 : m;
 }
 
