@@ -69,6 +69,18 @@ machine_ram(const vdc_result_set *rs, const char *target, const char **which)
     return m == VDC_INT_ABSENT || m < 0 ? 0 : m;
 }
 
+/* The RAM that can cache run @r's test file (MiB): what the agent was told
+ * (-r, metadata.ram_mib), or the machine's own memory @machine when larger
+ * (--agent-ram can tell the agent less than it has); 0 when neither is
+ * known.  The one rule of the "under twice the RAM" warning and flag. */
+static int64_t
+cache_ram(const vdc_run *r, int64_t machine)
+{
+    int64_t told = r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 ? r->meta.ram_mib : 0;
+
+    return MAX(told, machine);
+}
+
 char **
 vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
@@ -102,17 +114,13 @@ vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
             else if (fs != first)
                 differ = 1;
             {
-                /* the RAM that can cache the file: what the agent was
-                 * told (-r), or the machine's own memory when larger
-                 * (--agent-ram can tell the agent less than it has) */
-                int64_t told = r->meta.ram_mib != VDC_INT_ABSENT ? r->meta.ram_mib : 0;
-                int64_t ram = MAX(told, mram);
+                int64_t ram = cache_ram(r, mram);
 
                 if (ram > 0 && fs < 2 * ram) {
                     if (!n_small) {
                         small_size = fs;
                         small_ram = ram;
-                        small_told = told;
+                        small_told = r->meta.ram_mib != VDC_INT_ABSENT ? r->meta.ram_mib : 0;
                     }
                     n_small++;
                 }
@@ -234,10 +242,13 @@ vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
 }
 
 /* Smallest and largest runs.metadata.file_size_mib of @target; 0 when no
- * run has one.  *small: some run's file is under twice its ram_mib. */
+ * run has one.  *small: some run's file is under twice the RAM that can
+ * cache it (cache_ram: as the warning decides). */
 static int
 target_file_sizes(const vdc_result_set *rs, const char *target, int64_t *lo, int64_t *hi, int *small)
 {
+    const char *which = NULL;
+    int64_t mram = machine_ram(rs, target, &which);
     size_t i;
     int n = 0;
 
@@ -245,7 +256,7 @@ target_file_sizes(const vdc_result_set *rs, const char *target, int64_t *lo, int
     *small = 0;
     for (i = 0; i < rs->n_runs; i++) {
         const vdc_run *r = rs->runs[i];
-        int64_t fs = r->meta.file_size_mib;
+        int64_t fs = r->meta.file_size_mib, ram;
 
         if (!r->target || strcmp(r->target, target) || fs == VDC_INT_ABSENT)
             continue;
@@ -253,7 +264,8 @@ target_file_sizes(const vdc_result_set *rs, const char *target, int64_t *lo, int
             *lo = fs;
         if (n == 1 || fs > *hi)
             *hi = fs;
-        if (r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 && fs < 2 * r->meta.ram_mib)
+        ram = cache_ram(r, mram);
+        if (ram > 0 && fs < 2 * ram)
             *small = 1;
     }
     return n;

@@ -159,6 +159,10 @@ if grep -q 'EMULATED' "$work/real/err.text"; then fail "real: EMULATED warning w
 # (the lab runs told the agent -r 16 in a 128 MiB domU and an 890 MiB dom0)
 has_line "$work/emulated/err.text" "$W target image@result: test file 32 MiB is under twice the domU's memory (128 MiB; the agent was told -r 16) in 3 of 3 runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)." "domU memory"
 has_line "$work/emulated/err.text" "$W target dom0@result: test file 32 MiB is under twice dom0's memory (890 MiB; the agent was told -r 16) in 3 of 3 runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)." "dom0 memory"
+# the summary.csv flag follows the same rule as the warning (it had looked
+# at the agent's -r only)
+flag "$work/emulated/out.csv" image@result put_block under-2x-ram
+flag "$work/emulated/out.csv" dom0@result put_block under-2x-ram
 
 # ---- report prints the same lines (one function) ------------------------------
 mkdir "$work/rep"
