@@ -72,7 +72,8 @@ vdc_cmd_prepare(int argc, char **argv)
 {
     struct vdc_prepare_opts o = { 0 };
     struct vdc_prepared p;
-    char *agent = NULL, *runner = NULL, *end = NULL;
+    g_autofree char *agent = NULL, *runner = NULL;   /* defaults we found */
+    char *end = NULL;
     int c;
     long t;
 
@@ -127,8 +128,6 @@ vdc_cmd_prepare(int argc, char **argv)
             if (!g_file_test(inputs[i][1], G_FILE_TEST_IS_REGULAR)) {
                 vdc_error("prepare: %s '%s': expected an existing file",
                           inputs[i][0], inputs[i][1]);
-                g_free(agent);
-                g_free(runner);
                 return VDC_EXIT_USAGE;
             }
         }
@@ -138,21 +137,15 @@ vdc_cmd_prepare(int argc, char **argv)
 
         if (!*o.out_path || g_str_has_suffix(o.out_path, "/")) {
             vdc_error("prepare: --out '%s': expected a file name", o.out_path);
-            g_free(agent);
-            g_free(runner);
             return VDC_EXIT_USAGE;
         }
         if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
             vdc_error("prepare: --out %s: directory %s does not exist", o.out_path, dir);
-            g_free(agent);
-            g_free(runner);
             return VDC_EXIT_USAGE;
         }
     }
     if (o.out_path && g_file_test(o.out_path, G_FILE_TEST_EXISTS)) {
         vdc_error("prepare: --out %s: already exists: refusing to overwrite it", o.out_path);
-        g_free(agent);
-        g_free(runner);
         return VDC_EXIT_USAGE;
     }
     vdc_on_stop_signals(on_prepare_signal);
@@ -164,8 +157,6 @@ vdc_cmd_prepare(int argc, char **argv)
             vdc_progress("prepare: interrupted (signal %d): nothing left behind",
                          (int)prepare_stop);
         vdc_prepared_dispose(&p);
-        g_free(agent);
-        g_free(runner);
         return prepare_stop ? VDC_EXIT_INTERRUPTED : VDC_EXIT_FAILURE;
     }
     printf("prepared_image=%s\n", o.out_path ? o.out_path : p.image);
@@ -178,7 +169,5 @@ vdc_cmd_prepare(int argc, char **argv)
     printf("kernel=%s\ninitrd=%s\ncmdline_xen=%s\ncmdline_kvm=%s\n", p.kernel, p.initrd,
            p.cmdline_xen, p.cmdline_kvm);
     vdc_prepared_dispose(&p);
-    g_free(agent);
-    g_free(runner);
     return VDC_EXIT_OK;
 }
