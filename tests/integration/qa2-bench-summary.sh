@@ -4,7 +4,8 @@
 #    exited 0 (expected: one line saying no raw outputs, non-zero);
 #  - counted a garbage CSV line ("hello world") as "too fast" (+++++), the
 #    same as bonnie++'s real +++++ (expected: refused or reported as bad).
-# Runs only the awk summary (no disk, no benchmark).  (Fixed: the script
+# Also each bad argument or BENCH_* value: one line, exit 2, before any
+# setup.  Runs only the awk summary (no disk, no benchmark).  (Fixed: the script
 # checks its inputs; was XFAIL.)  Run time: < 2 s.
 . "$top_srcdir/tests/lib.sh"
 need_cmd awk
@@ -29,4 +30,21 @@ if sh "$B" --summary "$top/garbage" >"$top/garbage.out" 2>&1 && grep -q 'agent.*
     echo "FAIL: a garbage agent CSV was counted as too fast: $(grep 'too fast' "$top/garbage.out" | head -1)" >&2
     rc_all=1
 fi
+# bad arguments and environment: one line naming the input, exit 2, before
+# any setup (no image, loop device or cgroup: these are checked first)
+bad_arg() {
+    what=$1; pat=$2; shift 2
+    rc=0
+    env "$@" >"$top/arg.out" 2>"$top/arg.err" || rc=$?
+    if [ "$rc" != 2 ] || [ "$(wc -l <"$top/arg.err")" != 1 ] || ! grep -q -- "$pat" "$top/arg.err"; then
+        echo "FAIL: $what: exit $rc, stderr: $(cat "$top/arg.err")" >&2
+        rc_all=1
+    fi
+}
+bad_arg "RUNS abc" "RUNS 'abc': expected a whole number > 0" sh "$B" abc
+bad_arg "SIZE_MIB abc" "SIZE_MIB 'abc': expected a whole number > 0" sh "$B" 3 abc
+bad_arg "CHUNK 0" "CHUNK '0': expected a whole number > 0" sh "$B" 3 2048 0
+bad_arg "BENCH_MEM_MIB -5" "BENCH_MEM_MIB '-5': expected a whole number > 0" BENCH_MEM_MIB=-5 sh "$B" 3 2048
+bad_arg "BENCH_TOOLS blank" "BENCH_TOOLS ' ': expected one or more" BENCH_TOOLS=" " sh "$B" 3 2048
+bad_arg "BENCH_TOOLS unknown" "unknown tool 'dd'" BENCH_TOOLS="agent dd" sh "$B" 3 2048
 exit $rc_all
