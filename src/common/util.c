@@ -18,16 +18,86 @@ vdc_set_quiet(int quiet)
     vdc_quiet = quiet;
 }
 
+static vdc_err_kind vdc_first_kind;
+static int vdc_was_interrupted;
+
+static void
+record_kind(vdc_err_kind kind)
+{
+    if (kind == VDC_ERR_INTERRUPTED)
+        vdc_was_interrupted = 1;
+    else if (kind != VDC_ERR_NONE && vdc_first_kind == VDC_ERR_NONE)
+        vdc_first_kind = kind;
+}
+
+static void
+print_error(const char *fmt, va_list ap)
+{
+    fputs("vmdiskcmp: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void
 vdc_error(const char *fmt, ...)
 {
     va_list ap;
 
-    fputs("vmdiskcmp: ", stderr);
+    record_kind(VDC_ERR_RUNTIME);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    print_error(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+void
+vdc_input_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    record_kind(VDC_ERR_INPUT);
+    va_start(ap, fmt);
+    print_error(fmt, ap);
+    va_end(ap);
+}
+
+void
+vdc_error_kind(vdc_err_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+
+    record_kind(kind);
+    va_start(ap, fmt);
+    print_error(fmt, ap);
+    va_end(ap);
+}
+
+void
+vdc_note_interrupted(void)
+{
+    record_kind(VDC_ERR_INTERRUPTED);
+}
+
+vdc_err_kind
+vdc_error_last_kind(void)
+{
+    return vdc_was_interrupted ? VDC_ERR_INTERRUPTED : vdc_first_kind;
+}
+
+void
+vdc_error_reset(void)
+{
+    vdc_first_kind = VDC_ERR_NONE;
+    vdc_was_interrupted = 0;
+}
+
+int
+vdc_exit_status(int rc)
+{
+    if (vdc_was_interrupted)
+        return VDC_EXIT_INTERRUPTED;
+    if (rc == 0)
+        return VDC_EXIT_OK;
+    return vdc_first_kind == VDC_ERR_INPUT ? VDC_EXIT_USAGE : VDC_EXIT_FAILURE;
 }
 
 void

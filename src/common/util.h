@@ -18,9 +18,42 @@ enum {
     VDC_EXIT_INTERRUPTED = 3,
 };
 
-/* Print one line "vmdiskcmp: MESSAGE" on stderr.  Call it once, at the
- * failure site, naming the object and the cause; callers just return -1. */
+/* The error model.  A failure is reported once, where it happens, with its
+ * kind; callers only return -1/NULL, and the kind travels with the error to
+ * main, where vdc_exit_status() turns it into the exit status.  Kinds:
+ *   VDC_ERR_RUNTIME      a run, a domain, a device, a library failed (exit 1)
+ *   VDC_ERR_INPUT        bad input: options, files, specs, journals (exit 2)
+ *   VDC_ERR_INTERRUPTED  SIGINT/SIGTERM/SIGHUP asked us to stop (exit 3)
+ * The first error reported since vdc_error_reset() decides the kind, except
+ * that an interruption always wins (what follows it is its consequence). */
+typedef enum {
+    VDC_ERR_NONE = 0,
+    VDC_ERR_RUNTIME,
+    VDC_ERR_INPUT,
+    VDC_ERR_INTERRUPTED,
+} vdc_err_kind;
+
+/* Print one line "vmdiskcmp: MESSAGE" on stderr and record a runtime
+ * failure.  Call it once, at the failure site, naming the object and the
+ * cause; callers just return -1. */
 void vdc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, recording bad input (exit 2): name the input and what was
+ * expected, e.g. "--runs: expected a whole number 1-1000, got 'x'". */
+void vdc_input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with an explicit kind (VDC_ERR_NONE prints without recording). */
+void vdc_error_kind(vdc_err_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Record an interruption without printing (the signal handler's flag is
+ * seen by the code that stops; it calls this once). */
+void vdc_note_interrupted(void);
+/* The kind that decides the exit status now (VDC_ERR_NONE: nothing reported). */
+vdc_err_kind vdc_error_last_kind(void);
+/* Forget what was reported (tests; a subcommand that retries). */
+void vdc_error_reset(void);
+/* The exit status of a command that returned @rc (0 success, else failure):
+ * 0 when rc == 0 and nothing was interrupted; else 3 after an interruption,
+ * 2 when the first error was bad input, 1 otherwise (also when rc != 0 and
+ * no error was reported).  The one place exit statuses come from. */
+int vdc_exit_status(int rc);
 
 /* Print a progress line "vmdiskcmp: [progress] MESSAGE" on stderr unless
  * quiet mode is on (vdc_set_quiet). */

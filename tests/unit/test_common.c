@@ -69,6 +69,38 @@ test_atomic_write(void **state)
     rmdir(dir);
 }
 
+/* the error model: the first error's kind decides, an interruption wins */
+static void
+test_error_kinds(void **state)
+{
+    vdc_error_reset();
+    assert_int_equal(vdc_error_last_kind(), VDC_ERR_NONE);
+    assert_int_equal(vdc_exit_status(0), VDC_EXIT_OK);
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_FAILURE);   /* nothing reported */
+
+    vdc_input_error("--runs: expected a whole number, got 'x'");
+    vdc_error("a runtime error after it");
+    assert_int_equal(vdc_error_last_kind(), VDC_ERR_INPUT);
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_USAGE);
+
+    vdc_error_reset();
+    vdc_error("cannot open libxc handle");
+    vdc_input_error("bad input found later");
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_FAILURE);
+
+    vdc_note_interrupted();
+    assert_int_equal(vdc_error_last_kind(), VDC_ERR_INTERRUPTED);
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_INTERRUPTED);
+    assert_int_equal(vdc_exit_status(0), VDC_EXIT_INTERRUPTED);
+
+    vdc_error_reset();
+    vdc_error_kind(VDC_ERR_NONE, "a note that records nothing");
+    assert_int_equal(vdc_error_last_kind(), VDC_ERR_NONE);
+    vdc_error_kind(VDC_ERR_INPUT, "bad");
+    assert_int_equal(vdc_exit_status(1), VDC_EXIT_USAGE);
+    vdc_error_reset();
+}
+
 int
 main(void)
 {
@@ -76,6 +108,7 @@ main(void)
         cmocka_unit_test(test_parse_size_units),
         cmocka_unit_test(test_parse_size_errors),
         cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_error_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
