@@ -22,3 +22,15 @@ TESTS += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh tests/golden/report
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_stats_paired tests/unit/test_stats_sim
+TESTS += tests/unit/test_stats_paired tests/unit/test_stats_sim
+tests_unit_test_stats_paired_SOURCES = tests/unit/test_stats_paired.c
+tests_unit_test_stats_paired_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_stats_paired_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(GSL_LIBS) $(GLIB_LIBS) -lm
+tests_unit_test_stats_sim_SOURCES = tests/unit/test_stats_sim.c
+tests_unit_test_stats_sim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_stats_sim_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(GSL_LIBS) $(GLIB_LIBS) -lm
+endif

@@ -5,3 +5,4 @@ src_libvdc_results_a_SOURCES += \
 	src/report/analysis.c src/report/analysis.h \
 	src/report/render.h src/report/render_util.c src/report/render_util.h \
 	src/report/render_text.c src/report/render_csv.c src/report/render_html.c
+src_libvdc_results_a_SOURCES += src/stats/paired.c src/stats/paired.h

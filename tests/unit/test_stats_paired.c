@@ -1,0 +1,176 @@
+/* Unit tests for src/stats/paired.c on fixed vectors.
+ *
+ * Expected values computed independently with R 4.2.2 (Debian
+ * r-base-core), script (Rscript calc.R):
+ *   options(digits=15)
+ *   t <- c(1052,1010,998,1075,1031); b <- c(1001,962,990,1020,985)
+ *   t.test(t, b, paired=TRUE)                 # t, p.value
+ *   n <- 5; mt <- mean(t); mb <- mean(b); q <- qt(0.975, n-1)
+ *   vt <- var(t)/n; vb <- var(b)/n; cv <- cov(t,b)/n
+ *   A <- mb^2 - q^2*vb; B <- -2*(mt*mb - q^2*cv); C <- mt^2 - q^2*vt
+ *   mt/mb; sort(c((-B-sqrt(B^2-4*A*C))/(2*A), (-B+sqrt(B^2-4*A*C))/(2*A)))
+ *   d <- t - b; obs <- abs(sum(d)); hits <- 0      # exact sign-flip test
+ *   for (m in 0:31) { s <- sum(ifelse(bitwAnd(m, 2^(0:4)) > 0, -d, d))
+ *                     if (abs(s) >= obs - 1e-9) hits <- hits + 1 }; hits/32
+ *   p.adjust(c(0.01, 0.04, 0.03, 0.005, NA, 0.5), "holm")
+ *   t2 <- c(900,1100,1000,1200,950,1050); b2 <- c(880,1070,985,1160,930,1020)
+ *   t.test(t2, b2, paired=TRUE)$p.value; t.test(t2, b2)$p.value
+ */
+#include "config.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats/paired.h"
+
+#define assert_close(a, b, rel) \
+    assert_true(fabs((a) - (b)) <= (rel) * fmax(fabs(b), 1e-300))
+
+static void
+test_paired_vector(void **state)
+{
+    const double t[] = { 1052, 1010, 998, 1075, 1031 };
+    const double b[] = { 1001, 962, 990, 1020, 985 };
+    struct vdc_stats_paired p;
+
+    vdc_stats_compare_paired(t, b, 5, VDC_STATS_PERM_RESAMPLES, VDC_STATS_PERM_SEED, &p);
+    assert_int_equal(p.n, 5);
+    assert_true(p.has_ratio && p.has_test && p.has_ci);
+    assert_close(p.t, 4.87358726899549, 1e-12);
+    assert_close(p.p_value, 0.00819843716895289, 1e-9);
+    assert_close(p.ratio, 1.04195240016136, 1e-12);
+    assert_close(p.ci_ratio[0], 1.01813818857248, 1e-12);
+    assert_close(p.ci_ratio[1], 1.06558776499251, 1e-12);
+    assert_close(p.delta_percent, 4.195240016136, 1e-10);
+    assert_close(p.half_width, fmax(1.06558776499251 - p.ratio, p.ratio - 1.01813818857248) / p.ratio,
+                 1e-12);
+    /* every d > 0: only all-plus and all-minus reach |sum|: 2 / 32 */
+    assert_true(p.perm_exact);
+    assert_int_equal(p.perm_resamples, 0);
+    assert_close(p.p_perm, 0.0625, 1e-15);
+}
+
+/* a drift shared by both members of a pair: Welch sees noise, pairs do not */
+static void
+test_paired_removes_drift(void **state)
+{
+    const double t[] = { 900, 1100, 1000, 1200, 950, 1050 };
+    const double b[] = { 880, 1070, 985, 1160, 930, 1020 };
+    struct vdc_stats_paired p;
+    struct vdc_stats_comparison w;
+
+    vdc_stats_compare_paired(t, b, 6, VDC_STATS_PERM_RESAMPLES, VDC_STATS_PERM_SEED, &p);
+    vdc_stats_compare(t, 6, b, 6, VDC_STATS_ALPHA, &w);
+    assert_close(p.p_value, 0.000981121815407645, 1e-9);
+    assert_close(w.p_value, 0.676563818153887, 1e-9);
+    assert_true(p.ci_ratio[0] > 1.0);        /* the pairs' interval excludes 1 */
+    assert_true(w.ci_delta_percent[0] < 0);  /* Welch's does not */
+}
+
+static void
+test_paired_edges(void **state)
+{
+    const double t[] = { 10, 11, 12 }, b[] = { 9, 10, 11 }, z[] = { 0, 0, 0 };
+    struct vdc_stats_paired p;
+
+    vdc_stats_compare_paired(t, b, 0, 0, 1, &p);
+    assert_false(p.has_ratio || p.has_test || p.has_ci);
+    assert_true(isnan(p.ratio));
+    vdc_stats_compare_paired(t, b, 1, 0, 1, &p);
+    assert_true(p.has_ratio);
+    assert_false(p.has_test || p.has_ci);
+    /* every difference equal: no test (sd 0); the interval degenerates */
+    vdc_stats_compare_paired(t, b, 3, 0, 1, &p);
+    assert_false(p.has_test);
+    assert_true(isnan(p.p_perm));
+    /* a reference of zeros: no ratio, no interval */
+    vdc_stats_compare_paired(t, z, 3, 0, 1, &p);
+    assert_false(p.has_ratio || p.has_ci);
+}
+
+/* above VDC_STATS_PERM_EXACT_MAX_N pairs the test samples sign patterns,
+ * seeded: the same p twice, within Monte Carlo error of the t-test's */
+static void
+test_paired_permutation_sampled(void **state)
+{
+    double t[20], b[20];
+    struct vdc_stats_paired p1, p2;
+    size_t i;
+
+    for (i = 0; i < 20; i++) {
+        b[i] = 1000 + 37 * (double)((i * 7) % 11);
+        t[i] = b[i] + ((i % 3) ? 9.0 : -14.0) + (double)(i % 5);
+    }
+    vdc_stats_compare_paired(t, b, 20, 10000, 42, &p1);
+    vdc_stats_compare_paired(t, b, 20, 10000, 42, &p2);
+    assert_false(p1.perm_exact);
+    assert_int_equal(p1.perm_resamples, 10000);
+    assert_true(p1.p_perm == p2.p_perm);
+    assert_true(p1.p_perm > 0 && p1.p_perm <= 1);
+    assert_true(fabs(p1.p_perm - p1.p_value) < 0.05);
+}
+
+static void
+test_holm(void **state)
+{
+    const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN, 0.5 };
+    const double want[] = { 0.040, 0.090, 0.090, 0.025, NAN, 0.500 };
+    double adj[6];
+    size_t i;
+
+    vdc_stats_holm(p, 6, adj);
+    for (i = 0; i < 6; i++) {
+        if (isnan(want[i]))
+            assert_true(isnan(adj[i]));
+        else
+            assert_close(adj[i], want[i], 1e-12);
+    }
+    vdc_stats_holm(p, 0, adj);   /* nothing to do, nothing touched */
+}
+
+static void
+test_effect_classes(void **state)
+{
+    assert_int_equal(vdc_effect_classify(2.0, 1.0, 3.0, 1, 1), VDC_EFFECT_NEGLIGIBLE);
+    assert_int_equal(vdc_effect_classify(-12.0, -15.0, -9.0, 1, 1), VDC_EFFECT_MODERATE);
+    assert_int_equal(vdc_effect_classify(25.0, 20.5, 30.0, 1, 1), VDC_EFFECT_LARGE);
+    assert_int_equal(vdc_effect_classify(20.0, 15.0, 25.0, 1, 1), VDC_EFFECT_LARGE);
+    /* not significant: negligible only when the interval stays inside +-5 % */
+    assert_int_equal(vdc_effect_classify(1.0, -3.0, 4.9, 1, 0), VDC_EFFECT_NEGLIGIBLE);
+    assert_int_equal(vdc_effect_classify(1.0, -6.0, 8.0, 1, 0), VDC_EFFECT_UNDECIDED);
+    assert_int_equal(vdc_effect_classify(1.0, NAN, NAN, 0, 0), VDC_EFFECT_NOT_TESTED);
+    assert_string_equal(vdc_effect_class_name(VDC_EFFECT_MODERATE), "moderate");
+}
+
+static void
+test_stop_rule(void **state)
+{
+    struct vdc_stats_paired p = { .n = 5, .has_ci = 1, .half_width = 0.02 };
+
+    assert_int_equal(vdc_stats_stop_rule(&p, 2, 3, 30, 0.03), VDC_STOP_CONTINUE);
+    assert_int_equal(vdc_stats_stop_rule(&p, 5, 3, 30, 0.03), VDC_STOP_PRECISION);
+    p.half_width = 0.05;
+    assert_int_equal(vdc_stats_stop_rule(&p, 5, 3, 30, 0.03), VDC_STOP_CONTINUE);
+    assert_int_equal(vdc_stats_stop_rule(&p, 30, 3, 30, 0.03), VDC_STOP_MAX_RUNS);
+    p.has_ci = 0;
+    assert_int_equal(vdc_stats_stop_rule(&p, 30, 3, 30, 0.03), VDC_STOP_NOT_MEASURABLE);
+    assert_string_equal(vdc_stop_reason_name(VDC_STOP_PRECISION), "precision reached");
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_paired_vector),
+        cmocka_unit_test(test_paired_removes_drift),
+        cmocka_unit_test(test_paired_edges),
+        cmocka_unit_test(test_paired_permutation_sampled),
+        cmocka_unit_test(test_holm),
+        cmocka_unit_test(test_effect_classes),
+        cmocka_unit_test(test_stop_rule),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
