@@ -265,6 +265,8 @@ struct worker_state {
     uint64_t done[AGENT_DDIR_COUNT];    /* atomic: read by the sampler */
     uint64_t bytes[AGENT_DDIR_COUNT];
     uint64_t last_done_ns;
+    int measured;                   /* the window started: ru0 taken */
+    struct rusage ru0, ru1;         /* RUSAGE_THREAD of this worker */
     struct agent_io **freel;
     struct agent_io **pending;
     unsigned nfree;
@@ -346,6 +348,7 @@ may_issue(struct worker_state *ws, uint64_t now, int *measuring)
     if (!*measuring && now >= ws->run->ramp_end) {
         *measuring = 1;
         ws->gen.cursor = 0;
+        ws->measured = !getrusage(RUSAGE_THREAD, &ws->ru0);
     }
     if (stopping(ws, now))
         return 0;
@@ -467,6 +470,8 @@ worker_main(void *arg)
             loop_sync(ws);
         else
             loop_async(ws);
+        if (ws->measured && getrusage(RUSAGE_THREAD, &ws->ru1) < 0)
+            ws->measured = 0;
     }
     w->ops->cleanup(w);
 
@@ -647,8 +652,9 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
         snprintf(err, sizeof(err), "out of memory for %u workers", n);
         goto out;
     }
+    /* a directory target's files are laid out first: always read-write */
     flags = O_CLOEXEC | (job->direct ? O_DIRECT : 0)
-            | (agent_rw_writes(job->rw) ? O_RDWR : O_RDONLY);
+            | (agent_rw_writes(job->rw) || !t->is_blockdev ? O_RDWR : O_RDONLY);
     run.region_off = job->offset;
     for (unsigned k = 0; k < n; k++)
         ws[k].w.fd = -1;
@@ -752,6 +758,11 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
             agent_hist_merge(&r->d[d].slat, &s->slat[d]);
             r->d[d].ios += s->done[d];
             r->d[d].bytes += s->bytes[d];
+        }
+        if (s->measured) {
+            r->thread_user_s += tv_s(s->ru1.ru_utime) - tv_s(s->ru0.ru_utime);
+            r->thread_system_s += tv_s(s->ru1.ru_stime)
+                                  - tv_s(s->ru0.ru_stime);
         }
         if (s->last_done_ns > last)
             last = s->last_done_ns;

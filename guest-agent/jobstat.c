@@ -88,11 +88,11 @@ ddir_active(const struct agent_job_result *r, int d)
 }
 
 static double
-us_per_io(const struct agent_job_result *r)
+us_per_io(const struct agent_job_result *r, double cpu_s)
 {
     uint64_t n = r->d[0].ios + r->d[1].ios;
 
-    return n ? (r->user_s + r->system_s) * 1e6 / (double)n : 0;
+    return n ? cpu_s * 1e6 / (double)n : 0;
 }
 
 static void
@@ -143,8 +143,10 @@ agent_job_format_table(FILE *fp, const struct agent_job_result *r)
         if (r->d[d].slat.n)
             table_lat(fp, "slat", &r->d[d].slat);
     }
-    fprintf(fp, "  cpu  : usr %.2f s, sys %.2f s, %.2f us per I/O\n",
-            r->user_s, r->system_s, us_per_io(r));
+    fprintf(fp, "  cpu  : usr %.2f s, sys %.2f s, %.2f us per I/O (the "
+            "job threads alone: %.2f us, as fio counts)\n", r->user_s,
+            r->system_s, us_per_io(r, r->user_s + r->system_s),
+            us_per_io(r, r->thread_user_s + r->thread_system_s));
     fprintf(fp, "  steady state (iops_slope:%g%s over %.0f s): ",
             r->ss.limit, r->ss.percent ? "%" : "", r->ss.dur_s);
     if (r->ss.reached)
@@ -240,7 +242,13 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
     fputs(", \"system_s\": ", fp);
     json_num(fp, r->system_s, 6);
     fputs(", \"us_per_io\": ", fp);
-    json_num(fp, us_per_io(r), 4);
+    json_num(fp, us_per_io(r, r->user_s + r->system_s), 4);
+    fputs(",\n                  \"thread_user_s\": ", fp);
+    json_num(fp, r->thread_user_s, 6);
+    fputs(", \"thread_system_s\": ", fp);
+    json_num(fp, r->thread_system_s, 6);
+    fputs(", \"thread_us_per_io\": ", fp);
+    json_num(fp, us_per_io(r, r->thread_user_s + r->thread_system_s), 4);
     fputs("},\n          \"iops_series\": {\"interval_s\": 1, \"values\": [", fp);
     for (size_t i = 0; i < dd->n_series; i++) {
         if (i)

@@ -55,7 +55,12 @@ struct agent_job_result {
     int uring_nonvectored;          /* IORING_OP_READ/WRITE, else READV/WRITEV */
     uint32_t logical_block_size;    /* of the target, bytes */
     double elapsed_s;               /* measured window, wall */
-    double user_s, system_s;        /* CPU in the window, all threads */
+    double user_s, system_s;        /* CPU in the window, all threads of
+                                     * the process (io_uring's io-wq
+                                     * workers included) */
+    double thread_user_s;           /* the clones' own threads only
+                                     * (RUSAGE_THREAD: fio's usr_cpu) */
+    double thread_system_s;         /* (fio's sys_cpu) */
     struct agent_job_ddir d[AGENT_DDIR_COUNT];
     struct agent_job_steady ss;
     uint64_t digest;                /* FNV-1a 64 of the job's op sequence */

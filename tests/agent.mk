@@ -40,3 +40,15 @@ bench-agent: guest-agent/vmdiskcmp-agent
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
 .PHONY: bench-agent
 EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh
+
+# Benchmark, not a test (doc/performance.md): the agent's job engine
+# against fio 3.33 with the shipped workload profiles on loop devices with
+# direct I/O (disk- and RAM-backed), root, ~20 minutes for 3 rounds.
+#   make bench-workloads [BENCH_ROUNDS=3]
+BENCH_ROUNDS = 3
+bench-workloads: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' FIO='$(FIO)' \
+	VDC_WORKLOAD_DIR='$(abs_top_srcdir)/templates/workloads' $(SHELL) \
+	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
+.PHONY: bench-workloads
+EXTRA_DIST += tests/bench/workloads-vs-fio.sh
