@@ -408,6 +408,18 @@ json_num(FILE *fp, double v, int prec)
         fputs("null", fp);
 }
 
+void
+agent_json_str(FILE *fp, const char *s)
+{
+    json_str(fp, s);
+}
+
+void
+agent_json_num(FILE *fp, double v, int prec)
+{
+    json_num(fp, v, prec);
+}
+
 static const char *
 json_bool(int v)
 {

@@ -40,21 +40,6 @@ now_ns(void)
     return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
 }
 
-static int
-jerr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-jerr(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* Logical block size of the device holding @path (a block device itself,
  * or the disk of a file's filesystem through sysfs); 512 when unknown. */
 static uint32_t
@@ -103,18 +88,18 @@ agent_jobs_check(struct agent_job *jobs, size_t n, struct agent_job_target *t,
         uint64_t lbs = t->logical_block_size, region;
 
         if (j->direct && j->bs % lbs)
-            return jerr(err, errlen, "%s: [%s]: bs=%u: expected a multiple "
+            return agent_errf(err, errlen, "%s: [%s]: bs=%u: expected a multiple "
                         "of the logical block size of %s (%llu bytes) with "
                         "direct=1", j->source, j->name, j->bs, t->path,
                         (unsigned long long)lbs);
         if (j->direct && j->offset % lbs)
-            return jerr(err, errlen, "%s: [%s]: offset=%llu: expected a "
+            return agent_errf(err, errlen, "%s: [%s]: offset=%llu: expected a "
                         "multiple of the logical block size of %s (%llu "
                         "bytes) with direct=1", j->source, j->name,
                         (unsigned long long)j->offset, t->path,
                         (unsigned long long)lbs);
         if ((uint64_t)j->bs * j->iodepth * j->numjobs > MAX_BUFFER_BYTES)
-            return jerr(err, errlen, "%s: [%s]: bs x iodepth x numjobs = "
+            return agent_errf(err, errlen, "%s: [%s]: bs x iodepth x numjobs = "
                         "%llu MiB of buffers: expected at most %llu MiB",
                         j->source, j->name,
                         (unsigned long long)((uint64_t)j->bs * j->iodepth
@@ -122,33 +107,33 @@ agent_jobs_check(struct agent_job *jobs, size_t n, struct agent_job_target *t,
                         (unsigned long long)(MAX_BUFFER_BYTES >> 20));
         if (t->is_blockdev) {
             if (j->offset >= t->dev_size)
-                return jerr(err, errlen, "%s: [%s]: offset=%llu: expected "
+                return agent_errf(err, errlen, "%s: [%s]: offset=%llu: expected "
                             "less than the size of %s (%llu bytes)", j->source,
                             j->name, (unsigned long long)j->offset, t->path,
                             (unsigned long long)t->dev_size);
             if (!j->size)
                 j->size = t->dev_size - j->offset;
             if (j->size > t->dev_size - j->offset)
-                return jerr(err, errlen, "%s: [%s]: offset=%llu + size=%llu "
+                return agent_errf(err, errlen, "%s: [%s]: offset=%llu + size=%llu "
                             "is past the end of %s (%llu bytes): expected at "
                             "most its size", j->source, j->name,
                             (unsigned long long)j->offset,
                             (unsigned long long)j->size, t->path,
                             (unsigned long long)t->dev_size);
         } else if (!j->size) {
-            return jerr(err, errlen, "%s: [%s]: no size=: expected the size "
+            return agent_errf(err, errlen, "%s: [%s]: no size=: expected the size "
                         "of the job's file on %s", j->source, j->name,
                         t->path);
         }
         region = j->size - j->size % j->bs;
         if (region < j->bs)
-            return jerr(err, errlen, "%s: [%s]: size=%llu: expected at least "
+            return agent_errf(err, errlen, "%s: [%s]: size=%llu: expected at least "
                         "bs=%u", j->source, j->name,
                         (unsigned long long)j->size, j->bs);
         j->size = region;
         if (!j->direct && !t->force && t->ram_mib
             && j->size * j->numjobs < (2 * t->ram_mib << 20))
-            return jerr(err, errlen, "%s: [%s]: direct=0 with size=%llu MiB "
+            return agent_errf(err, errlen, "%s: [%s]: direct=0 with size=%llu MiB "
                         "x numjobs=%u under twice the RAM (%llu MiB): the "
                         "page cache would be measured; expected direct=1, a "
                         "larger size, or -f", j->source, j->name,
@@ -163,7 +148,7 @@ agent_jobs_check(struct agent_job *jobs, size_t n, struct agent_job_target *t,
 
         if (statvfs(t->path, &sv) == 0
             && (uint64_t)sv.f_bavail * sv.f_frsize < need_files)
-            return jerr(err, errlen, "-d %s: %llu MiB free: the largest job "
+            return agent_errf(err, errlen, "-d %s: %llu MiB free: the largest job "
                         "needs %llu MiB of files: expected a smaller size= "
                         "or numjobs=", t->path,
                         (unsigned long long)((uint64_t)sv.f_bavail
@@ -495,7 +480,7 @@ layout(int fd, const char *path, uint64_t len, struct agent_prng *fill,
     uint64_t done = 0;
 
     if (!buf)
-        return jerr(err, errlen, "layout %s: out of memory", path);
+        return agent_errf(err, errlen, "layout %s: out of memory", path);
     for (size_t i = 0; i < LAYOUT_CHUNK / 8; i++)
         buf[i] = agent_prng_next(fill);
     while (done < len && !agent_interrupted) {
@@ -507,16 +492,16 @@ layout(int fd, const char *path, uint64_t len, struct agent_prng *fill,
             continue;
         if (r <= 0) {
             free(buf);
-            return jerr(err, errlen, "layout %s: %s", path,
+            return agent_errf(err, errlen, "layout %s: %s", path,
                         r < 0 ? strerror(errno) : "short write");
         }
         done += (uint64_t)r;
     }
     free(buf);
     if (agent_interrupted)
-        return jerr(err, errlen, "interrupted");
+        return agent_errf(err, errlen, "interrupted");
     if (fsync(fd) < 0)
-        return jerr(err, errlen, "fsync %s: %s", path, strerror(errno));
+        return agent_errf(err, errlen, "fsync %s: %s", path, strerror(errno));
     return 0;
 }
 
@@ -835,7 +820,7 @@ agent_jobs_load(struct agent_config *cfg, char *err, size_t errlen)
         return 0;
     cfg->jobs = calloc(cfg->n_job_files, sizeof(*cfg->jobs));
     if (!cfg->jobs)
-        return jerr(err, errlen, "--job: out of memory");
+        return agent_errf(err, errlen, "--job: out of memory");
     for (size_t i = 0; i < cfg->n_job_files; i++)
         if (agent_jobfile_load(cfg->job_files[i], &cfg->jobs[i], err,
                                errlen) < 0)

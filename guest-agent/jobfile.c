@@ -11,7 +11,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "jobfile.h"
+#include "options.h"
 
 static const char *const rw_names[] = {
     "read", "write", "randread", "randwrite", "randrw",
@@ -119,12 +121,8 @@ static const char *const fio_only[] = {
     "mem", "iomem", "iomem_align", "atomic", "pre_read",
 };
 
-static int
-perr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-perr(char *err, size_t errlen, const char *fmt, ...)
+int
+agent_errf(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
 
@@ -134,40 +132,23 @@ perr(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-/* digits and a binary suffix k/m/g/t/p, optionally followed by "i", "ib"
- * or "b" (fio's kb_base=1024 default: 4k = 4KiB = 4KB = 4096) */
+/* agent_parse_size()'s digits and binary k/m/g/t suffix, the suffix
+ * optionally followed by "i", "ib" or "b" (fio's kb_base=1024 default:
+ * 4k = 4KiB = 4KB = 4096) */
 static int
 parse_size(const char *s, uint64_t *out)
 {
-    uint64_t v = 0, mult = 1;
-    const char *p = s;
+    char buf[64];
+    size_t n = strlen(s), unit = strspn(s, "0123456789");
 
-    if (!isdigit((unsigned char)*p))
+    if (n >= sizeof(buf) || !unit)
         return -1;
-    for (; isdigit((unsigned char)*p); p++) {
-        if (v > (UINT64_MAX - 9) / 10)
-            return -1;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    if (*p) {
-        switch (tolower((unsigned char)*p)) {
-        case 'k': mult = 1ull << 10; break;
-        case 'm': mult = 1ull << 20; break;
-        case 'g': mult = 1ull << 30; break;
-        case 't': mult = 1ull << 40; break;
-        case 'p': mult = 1ull << 50; break;
-        default: return -1;
-        }
-        p++;
-        if (!strcasecmp(p, "i") || !strcasecmp(p, "ib") || !strcasecmp(p, "b"))
-            p += strlen(p);
-        if (*p)
-            return -1;
-    }
-    if (v > UINT64_MAX / mult)
-        return -1;
-    *out = v * mult;
-    return 0;
+    memcpy(buf, s, n + 1);
+    if (n > unit + 1 && (!strcasecmp(buf + unit + 1, "i")
+                         || !strcasecmp(buf + unit + 1, "ib")
+                         || !strcasecmp(buf + unit + 1, "b")))
+        buf[unit + 1] = '\0';
+    return agent_parse_size(buf, 1, out);
 }
 
 /* seconds unless suffixed ms, s, m, h, d; stored in ms */
@@ -175,15 +156,16 @@ static int
 parse_time(const char *s, uint64_t *out_ms)
 {
     uint64_t v = 0, mult = 1000;
-    const char *p = s;
+    size_t unit = strspn(s, "0123456789");
+    const char *p = s + unit;
+    char buf[32];
 
-    if (!isdigit((unsigned char)*p))
+    if (!unit || unit >= sizeof(buf))
         return -1;
-    for (; isdigit((unsigned char)*p); p++) {
-        if (v > (UINT64_MAX - 9) / 10)
-            return -1;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
+    memcpy(buf, s, unit);
+    buf[unit] = '\0';
+    if (agent_parse_u64(buf, &v) < 0)
+        return -1;
     if (!strcasecmp(p, "ms"))
         mult = 1;
     else if (!*p || !strcasecmp(p, "s"))
@@ -199,22 +181,6 @@ parse_time(const char *s, uint64_t *out_ms)
     if (v > UINT64_MAX / mult)
         return -1;
     *out_ms = v * mult;
-    return 0;
-}
-
-static int
-parse_uint(const char *s, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-
-    if (!isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
     return 0;
 }
 
@@ -286,36 +252,36 @@ set_option(struct agent_job *job, const char *key, const char *val,
     if (!o) {
         for (size_t i = 0; i < sizeof(fio_only) / sizeof(fio_only[0]); i++)
             if (!strcasecmp(key, fio_only[i]))
-                return perr(err, errlen, "%s: a fio option the agent does "
+                return agent_errf(err, errlen, "%s: a fio option the agent does "
                             "not run (doc/agent.md lists the job options)",
                             key);
-        return perr(err, errlen, "%s: unknown option (doc/agent.md lists "
+        return agent_errf(err, errlen, "%s: unknown option (doc/agent.md lists "
                     "the job options)", key);
     }
     if (!val && o->kind != K_BOOL)
-        return perr(err, errlen, "%s: expected %s=VALUE", key, key);
+        return agent_errf(err, errlen, "%s: expected %s=VALUE", key, key);
     switch (o->kind) {
     case K_SIZE:
         if (strchr(val, '%'))
-            return perr(err, errlen, "%s=%s: expected a size in bytes (with "
+            return agent_errf(err, errlen, "%s=%s: expected a size in bytes (with "
                         "k, m, g, t); percentages are not supported", key, val);
         if (o->id == JO_BS && (strchr(val, ',') || strchr(val, ':')))
-            return perr(err, errlen, "%s=%s: expected one block size for "
+            return agent_errf(err, errlen, "%s=%s: expected one block size for "
                         "reads and writes", key, val);
         if (parse_size(val, &v) < 0 || v < o->min || v > o->max)
-            return perr(err, errlen, "%s=%s: expected a size in bytes (with "
+            return agent_errf(err, errlen, "%s=%s: expected a size in bytes (with "
                         "k, m, g, t) from %llu to %llu", key, val,
                         (unsigned long long)o->min, (unsigned long long)o->max);
         break;
     case K_TIME:
         if (parse_time(val, &v) < 0 || v < o->min || v > o->max)
-            return perr(err, errlen, "%s=%s: expected a time (seconds, or "
+            return agent_errf(err, errlen, "%s=%s: expected a time (seconds, or "
                         "with ms, s, m, h, d) from %llu ms to 7d", key, val,
                         (unsigned long long)o->min);
         break;
     case K_INT:
-        if (parse_uint(val, &v) < 0 || v < o->min || v > o->max)
-            return perr(err, errlen, "%s=%s: expected a whole number from "
+        if (agent_parse_u64(val, &v) < 0 || v < o->min || v > o->max)
+            return agent_errf(err, errlen, "%s=%s: expected a whole number from "
                         "%llu to %llu", key, val, (unsigned long long)o->min,
                         (unsigned long long)o->max);
         break;
@@ -325,11 +291,11 @@ set_option(struct agent_job *job, const char *key, const char *val,
         else if (!strcmp(val, "0"))
             v = 0;
         else
-            return perr(err, errlen, "%s=%s: expected 0 or 1", key, val);
+            return agent_errf(err, errlen, "%s=%s: expected 0 or 1", key, val);
         break;
     case K_SEED:
-        if (parse_uint(val, &v) < 0)
-            return perr(err, errlen, "%s=%s: expected an unsigned 64-bit "
+        if (agent_parse_u64(val, &v) < 0)
+            return agent_errf(err, errlen, "%s=%s: expected an unsigned 64-bit "
                         "decimal number", key, val);
         break;
     case K_RW: {
@@ -339,7 +305,7 @@ set_option(struct agent_job *job, const char *key, const char *val,
             if (!strcmp(val, rw_names[i]))
                 break;
         if (i == sizeof(rw_names) / sizeof(rw_names[0]))
-            return perr(err, errlen, "%s=%s: expected read, write, randread, "
+            return agent_errf(err, errlen, "%s=%s: expected read, write, randread, "
                         "randwrite or randrw", key, val);
         job->rw = (enum agent_rw)i;
         return 0;
@@ -350,17 +316,17 @@ set_option(struct agent_job *job, const char *key, const char *val,
         else if (!strcmp(val, "psync"))
             job->ioengine = AGENT_ENGINE_PSYNC;
         else
-            return perr(err, errlen, "%s=%s: expected io_uring or psync",
+            return agent_errf(err, errlen, "%s=%s: expected io_uring or psync",
                         key, val);
         return 0;
     case K_SS:
         if (parse_ss(val, job) < 0)
-            return perr(err, errlen, "%s=%s: expected iops_slope:LIMIT or "
+            return agent_errf(err, errlen, "%s=%s: expected iops_slope:LIMIT or "
                         "iops_slope:LIMIT%%", key, val);
         return 0;
     case K_TEXT:
         if (strlen(val) >= sizeof(job->description))
-            return perr(err, errlen, "%s: expected at most %zu characters",
+            return agent_errf(err, errlen, "%s: expected at most %zu characters",
                         key, sizeof(job->description) - 1);
         snprintf(job->description, sizeof(job->description), "%s", val);
         return 0;
@@ -403,7 +369,7 @@ agent_jobfile_parse(const char *text, const char *fname,
 
         lineno++;
         if (n >= sizeof(line))
-            return perr(err, errlen, "%s:%d: line too long (expected at "
+            return agent_errf(err, errlen, "%s:%d: line too long (expected at "
                         "most %zu characters)", fname, lineno,
                         sizeof(line) - 1);
         memcpy(line, p, n);
@@ -416,20 +382,20 @@ agent_jobfile_parse(const char *text, const char *fname,
             char *name = s + 1, *close = strchr(name, ']');
 
             if (!close || trim(close + 1)[0])
-                return perr(err, errlen, "%s:%d: %s: expected [SECTION]",
+                return agent_errf(err, errlen, "%s:%d: %s: expected [SECTION]",
                             fname, lineno, s);
             *close = '\0';
             name = trim(name);
             if (!strcmp(name, "global")) {
                 if (where == JOB)
-                    return perr(err, errlen, "%s:%d: [global] after the job "
+                    return agent_errf(err, errlen, "%s:%d: [global] after the job "
                                 "section: expected [global] first", fname,
                                 lineno);
                 where = GLOBAL;
                 continue;
             }
             if (where == JOB)
-                return perr(err, errlen, "%s:%d: [%s]: a second job section "
+                return agent_errf(err, errlen, "%s:%d: [%s]: a second job section "
                             "(fio would run both at once): expected one job "
                             "per file (give --job once per file)", fname,
                             lineno, name);
@@ -437,7 +403,7 @@ agent_jobfile_parse(const char *text, const char *fname,
                 || strspn(name, "abcdefghijklmnopqrstuvwxyz"
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
                    != strlen(name))
-                return perr(err, errlen, "%s:%d: [%s]: expected a job name "
+                return agent_errf(err, errlen, "%s:%d: [%s]: expected a job name "
                             "of 1 to %zu letters, digits, '.', '_' or '-'",
                             fname, lineno, name, sizeof(job->name) - 1);
             snprintf(job->name, sizeof(job->name), "%s", name);
@@ -446,7 +412,7 @@ agent_jobfile_parse(const char *text, const char *fname,
             continue;
         }
         if (where == NONE)
-            return perr(err, errlen, "%s:%d: %s: an option before any "
+            return agent_errf(err, errlen, "%s:%d: %s: an option before any "
                         "section: expected [global] or [JOBNAME] first",
                         fname, lineno, s);
         char *eq = strchr(s, '='), *key = s, *val = NULL;
@@ -457,20 +423,20 @@ agent_jobfile_parse(const char *text, const char *fname,
             val = trim(eq + 1);
         }
         if (set_option(job, key, val, msg, sizeof(msg)) < 0)
-            return perr(err, errlen, "%s:%d: %s", fname, lineno, msg);
+            return agent_errf(err, errlen, "%s:%d: %s", fname, lineno, msg);
     }
     if (where != JOB)
-        return perr(err, errlen, "%s: no job section: expected [JOBNAME] "
+        return agent_errf(err, errlen, "%s: no job section: expected [JOBNAME] "
                     "and its options", fname);
     if (job->time_based && !job->runtime_ms)
-        return perr(err, errlen, "%s:%d: [%s]: time_based without runtime: "
+        return agent_errf(err, errlen, "%s:%d: [%s]: time_based without runtime: "
                     "expected runtime=", fname, job_line, job->name);
     if (job->ss_given && !job->ss_dur_ms)
-        return perr(err, errlen, "%s:%d: [%s]: ss without ss_dur: expected "
+        return agent_errf(err, errlen, "%s:%d: [%s]: ss without ss_dur: expected "
                     "ss_dur= (the window of the steady-state check)", fname,
                     job_line, job->name);
     if (job->size && job->size < job->bs)
-        return perr(err, errlen, "%s:%d: [%s]: size=%llu is smaller than "
+        return agent_errf(err, errlen, "%s:%d: [%s]: size=%llu is smaller than "
                     "bs=%u: expected at least one block", fname, job_line,
                     job->name, (unsigned long long)job->size, job->bs);
     return 0;
@@ -486,11 +452,11 @@ agent_jobfile_load(const char *path, struct agent_job *job, char *err,
 
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return perr(err, errlen, "--job %s: %s: expected a readable fio job "
+        return agent_errf(err, errlen, "--job %s: %s: expected a readable fio job "
                     "file", path, strerror(errno));
     if (!(buf = malloc(AGENT_JOB_FILE_MAX + 1))) {
         close(fd);
-        return perr(err, errlen, "--job %s: out of memory", path);
+        return agent_errf(err, errlen, "--job %s: out of memory", path);
     }
     for (;;) {
         ssize_t r = read(fd, buf + got, AGENT_JOB_FILE_MAX + 1 - got);
@@ -498,21 +464,21 @@ agent_jobfile_load(const char *path, struct agent_job *job, char *err,
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            rc = perr(err, errlen, "--job %s: read: %s", path, strerror(errno));
+            rc = agent_errf(err, errlen, "--job %s: read: %s", path, strerror(errno));
             goto out;
         }
         if (r == 0)
             break;
         got += (size_t)r;
         if (got > AGENT_JOB_FILE_MAX) {
-            rc = perr(err, errlen, "--job %s: expected at most %u bytes",
+            rc = agent_errf(err, errlen, "--job %s: expected at most %u bytes",
                       path, AGENT_JOB_FILE_MAX);
             goto out;
         }
     }
     buf[got] = '\0';
     if (memchr(buf, '\0', got)) {
-        rc = perr(err, errlen, "--job %s: a NUL byte: expected a text file",
+        rc = agent_errf(err, errlen, "--job %s: a NUL byte: expected a text file",
                   path);
         goto out;
     }
@@ -523,26 +489,11 @@ agent_jobfile_load(const char *path, struct agent_job *job, char *err,
     return rc;
 }
 
-static void
-json_text(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(fp, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(fp, "\\u%04x", *p);
-        else
-            fputc(*p, fp);
-    }
-    fputc('"', fp);
-}
-
 void
 agent_job_format_json(FILE *fp, const struct agent_job *job)
 {
     fputs("{\"name\": ", fp);
-    json_text(fp, job->name);
+    agent_json_str(fp, job->name);
     fprintf(fp, ", \"rw\": \"%s\", \"rwmixread\": %u, \"bs\": %u, "
             "\"iodepth\": %u, \"numjobs\": %u, \"direct\": %s, ",
             agent_rw_name(job->rw), job->rwmixread, job->bs, job->iodepth,
@@ -572,6 +523,6 @@ agent_job_format_json(FILE *fp, const struct agent_job *job)
     else
         fputs("null", fp);
     fputs(", \"description\": ", fp);
-    json_text(fp, job->description);
+    agent_json_str(fp, job->description);
     fputs("}", fp);
 }

@@ -74,6 +74,11 @@ int agent_rw_reads(enum agent_rw rw);
 int agent_rw_writes(enum agent_rw rw);
 int agent_rw_random(enum agent_rw rw);
 
+/* Format one line into @err (size @errlen); returns -1 (for "return
+ * agent_errf(...)" at a failure site). */
+int agent_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Parse job-file text @text (NUL-terminated) read from @fname (used in
  * messages only) into @job.  Returns 0, or -1 with @err holding one line
  * "FNAME:LINE: OPTION: what was expected" (an unknown option, an option

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "jobstat.h"
 
 static const char *const ddir_test_id[AGENT_DDIR_COUNT] = {
@@ -159,34 +160,6 @@ agent_job_format_table(FILE *fp, const struct agent_job_result *r)
 }
 
 static void
-json_str(FILE *fp, const char *s)
-{
-    if (!s) {
-        fputs("null", fp);
-        return;
-    }
-    fputc('"', fp);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(fp, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(fp, "\\u%04x", *p);
-        else
-            fputc(*p, fp);
-    }
-    fputc('"', fp);
-}
-
-static void
-json_num(FILE *fp, double v, int prec)
-{
-    if (isfinite(v))
-        fprintf(fp, "%.*f", prec, v);
-    else
-        fputs("null", fp);
-}
-
-static void
 json_lat(FILE *fp, const struct agent_hist *h)
 {
     static const struct { const char *key; double p; } pct[] = {
@@ -213,14 +186,14 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
     const struct agent_job_ddir *dd = &r->d[d];
 
     fputs("         \"workload\": {\"name\": ", fp);
-    json_str(fp, r->job.name);
+    agent_json_str(fp, r->job.name);
     fputs(", \"source\": ", fp);
-    json_str(fp, r->job.source);
+    agent_json_str(fp, r->job.source);
     fputs(",\n          \"job\": ", fp);
     agent_job_format_json(fp, &r->job);
     fprintf(fp, ",\n          \"engine\": \"%s\", \"engine_fallback\": ",
             agent_ioengine_name(r->engine));
-    json_str(fp, r->fallback[0] ? r->fallback : NULL);
+    agent_json_str(fp, r->fallback[0] ? r->fallback : NULL);
     fprintf(fp, ", \"iodepth_effective\": %u, \"io_uring\": ",
             r->iodepth_effective);
     if (r->engine == AGENT_ENGINE_IO_URING)
@@ -231,29 +204,29 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
     fprintf(fp, ", \"logical_block_size\": %u,\n          \"ios\": %llu, "
             "\"bytes\": %llu, \"bandwidth_kib_s\": ", r->logical_block_size,
             (unsigned long long)dd->ios, (unsigned long long)dd->bytes);
-    json_num(fp, agent_job_kib_s(r, d), 3);
+    agent_json_num(fp, agent_job_kib_s(r, d), 3);
     fprintf(fp, ", \"percentile_relative_error\": %.8f,\n          "
             "\"clat_us\": ", AGENT_HIST_REL_ERROR);
     json_lat(fp, &dd->clat);
     fputs(",\n          \"slat_us\": ", fp);
     json_lat(fp, &dd->slat);
     fputs(",\n          \"cpu\": {\"user_s\": ", fp);
-    json_num(fp, r->user_s, 6);
+    agent_json_num(fp, r->user_s, 6);
     fputs(", \"system_s\": ", fp);
-    json_num(fp, r->system_s, 6);
+    agent_json_num(fp, r->system_s, 6);
     fputs(", \"us_per_io\": ", fp);
-    json_num(fp, us_per_io(r, r->user_s + r->system_s), 4);
+    agent_json_num(fp, us_per_io(r, r->user_s + r->system_s), 4);
     fputs(",\n                  \"thread_user_s\": ", fp);
-    json_num(fp, r->thread_user_s, 6);
+    agent_json_num(fp, r->thread_user_s, 6);
     fputs(", \"thread_system_s\": ", fp);
-    json_num(fp, r->thread_system_s, 6);
+    agent_json_num(fp, r->thread_system_s, 6);
     fputs(", \"thread_us_per_io\": ", fp);
-    json_num(fp, us_per_io(r, r->thread_user_s + r->thread_system_s), 4);
+    agent_json_num(fp, us_per_io(r, r->thread_user_s + r->thread_system_s), 4);
     fputs("},\n          \"iops_series\": {\"interval_s\": 1, \"values\": [", fp);
     for (size_t i = 0; i < dd->n_series; i++) {
         if (i)
             fputs(", ", fp);
-        json_num(fp, dd->series[i], 1);
+        agent_json_num(fp, dd->series[i], 1);
     }
     fprintf(fp, "]},\n          \"steady_state\": {\"metric\": \"iops_slope\", "
             "\"limit\": %g, \"percent\": %s, \"dur_s\": %g, \"ramp_s\": %g, "
@@ -261,13 +234,13 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
             r->ss.percent ? "true" : "false", r->ss.dur_s, r->ss.ramp_s,
             r->ss.from_job ? "true" : "false", r->ss.reached ? "true" : "false");
     if (r->ss.reached)
-        json_num(fp, r->ss.at_s, 3);
+        agent_json_num(fp, r->ss.at_s, 3);
     else
         fputs("null", fp);
     fputs(", \"slope\": ", fp);
-    json_num(fp, r->ss.slope, 3);
+    agent_json_num(fp, r->ss.slope, 3);
     fputs(", \"criterion\": ", fp);
-    json_num(fp, r->ss.criterion, 4);
+    agent_json_num(fp, r->ss.criterion, 4);
     fprintf(fp, "},\n          \"trace_digest\": \"%016llx\"}}",
             (unsigned long long)r->digest);
 }
@@ -285,28 +258,28 @@ agent_job_format_samples(FILE *fp, const struct agent_job_result *r,
                 *first ? "" : ",\n", ddir_test_id[d]);
         *first = 0;
         if (ok)
-            json_num(fp, agent_job_iops(r, d), 3);
+            agent_json_num(fp, agent_job_iops(r, d), 3);
         else
             fputs("null", fp);
         fputs(", \"unit\": \"IO/sec\", \"cpu_percent\": ", fp);
         if (ok)
-            json_num(fp, (r->user_s + r->system_s) / r->elapsed_s * 100.0, 1);
+            agent_json_num(fp, (r->user_s + r->system_s) / r->elapsed_s * 100.0, 1);
         else
             fputs("null", fp);
         fputs(", \"latency_us\": ", fp);
         if (ok && r->d[d].clat.n)
-            json_num(fp, (double)r->d[d].clat.max / 1e3, 0);
+            agent_json_num(fp, (double)r->d[d].clat.max / 1e3, 0);
         else
             fputs("null", fp);
         fputs(",\n         \"elapsed_s\": ", fp);
         if (ok)
-            json_num(fp, r->elapsed_s, 6);
+            agent_json_num(fp, r->elapsed_s, 6);
         else
             fputs("null", fp);
         fprintf(fp, ", \"too_fast\": %s, \"failed\": %s, \"error\": ",
                 ok && r->elapsed_s < AGENT_MIN_TIME ? "true" : "false",
                 r->state == AGENT_FAILED ? "true" : "false");
-        json_str(fp, r->state == AGENT_FAILED ? r->error : NULL);
+        agent_json_str(fp, r->state == AGENT_FAILED ? r->error : NULL);
         fputs(",\n", fp);
         json_workload(fp, r, d);
     }
