@@ -876,8 +876,8 @@ agent_jobs_run_all(struct agent_ctx *ctx)
                       r->job.name, r->fallback);
         if (r->state == AGENT_FAILED) {
             run->failed = 1;
-            snprintf(run->error, sizeof(run->error), "%s: %s", r->job.name,
-                     r->error);
+            snprintf(run->error, sizeof(run->error), "%.63s: %.190s",
+                     r->job.name, r->error);
             agent_progress(cfg->quiet, "\n");
             agent_msg("%s", run->error);
             return -1;
