@@ -69,6 +69,10 @@ struct agent_sweep_sample {
 };
 
 #define AGENT_SWEEP_MAX 32
+#define AGENT_JOB_FILES_MAX 32
+
+struct agent_job;
+struct agent_job_result;
 
 /* One agent run: one repetition of all selected tests. */
 struct agent_run {
@@ -81,6 +85,8 @@ struct agent_run {
     struct agent_sample s[AGENT_TEST_COUNT];
     size_t n_sweep;
     struct agent_sweep_sample sweep[2 * AGENT_SWEEP_MAX];
+    size_t n_jobs;                  /* --job: results, in --job order */
+    struct agent_job_result **jobs; /* jobstat.h */
 };
 
 enum agent_per_char { AGENT_PER_CHAR_SYSCALL = 0, AGENT_PER_CHAR_STDIO };
@@ -90,6 +96,7 @@ enum agent_per_char { AGENT_PER_CHAR_SYSCALL = 0, AGENT_PER_CHAR_STDIO };
 struct agent_config {
     const char *target_path;        /* -d DIR|DEV */
     int target_is_blockdev;         /* resolved by main */
+    uint64_t target_size;           /* block device: bytes (main) */
     uint64_t file_size;             /* -s, bytes; 0 = skip seq/seek tests */
     int file_size_given;
     uint32_t chunk_size;            /* -s SIZE:CHUNK, bytes, default 8192 */
@@ -124,6 +131,9 @@ struct agent_config {
     const char *json_file;          /* --json FILE */
     int trace_digest;               /* --trace-digest */
     int quiet;                      /* -q */
+    size_t n_job_files;             /* --job FILE / --workload NAME */
+    const char *job_files[AGENT_JOB_FILES_MAX];
+    struct agent_job *jobs;         /* parsed by main (jobfile.h) */
 };
 
 /* Defaults as bonnie++ 2.00a (bonnie.h). */

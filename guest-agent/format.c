@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "jobstat.h"
 
 const char *const agent_test_id[AGENT_TEST_COUNT] = {
     "putc", "put_block", "rewrite", "getc", "get_block", "seeks",
@@ -258,6 +259,11 @@ agent_format_table(FILE *fp, const struct agent_config *cfg,
         table_sweep(fp, cfg, run);
         return;
     }
+    if (cfg->n_job_files) {
+        for (size_t i = 0; i < run->n_jobs; i++)
+            agent_job_format_table(fp, run->jobs[i]);
+        return;
+    }
     if (cfg->file_size)
         table_io(fp, cfg, meta, run);
     if (cfg->files && !cfg->target_is_blockdev)
@@ -316,8 +322,9 @@ agent_format_csv(FILE *fp, const struct agent_config *cfg,
                  const struct agent_meta *meta, const struct agent_run *run)
 {
     char buf[64];
-    int do_io = cfg->file_size && !run->n_sweep;
-    int do_files = cfg->files && !cfg->target_is_blockdev && !run->n_sweep;
+    int do_io = cfg->file_size && !run->n_sweep && !cfg->n_job_files;
+    int do_files = cfg->files && !cfg->target_is_blockdev && !run->n_sweep
+                   && !cfg->n_job_files;
 
     fprintf(fp, AGENT_CSV_VERSION ",vmdiskcmp-agent-%s,", vdc_agent_version);
     csv_text(fp, meta->hostname);
@@ -399,6 +406,18 @@ json_num(FILE *fp, double v, int prec)
         fprintf(fp, "%.*f", prec, v);
     else
         fputs("null", fp);
+}
+
+void
+agent_json_str(FILE *fp, const char *s)
+{
+    json_str(fp, s);
+}
+
+void
+agent_json_num(FILE *fp, double v, int prec)
+{
+    json_num(fp, v, prec);
 }
 
 static const char *
@@ -533,10 +552,13 @@ agent_format_json(FILE *fp, const struct agent_config *cfg,
                   const struct agent_meta *meta,
                   const struct agent_run *runs, size_t n_runs)
 {
+    /* version 2 only when there are workload samples: a bonnie++ or sweep
+     * run stays readable by version-1 readers */
     fprintf(fp, "{\n  \"format\": \"vmdiskcmp-result\",\n"
-            "  \"format_version\": 1,\n"
+            "  \"format_version\": %d,\n"
             "  \"producer\": {\"name\": \"vmdiskcmp-agent\", "
-            "\"version\": \"%s\"},\n  \"runs\": [", vdc_agent_version);
+            "\"version\": \"%s\"},\n  \"runs\": [",
+            cfg->n_job_files ? 2 : 1, vdc_agent_version);
     for (size_t r = 0; r < n_runs; r++) {
         const struct agent_run *run = &runs[r];
         int first = 1;
@@ -561,6 +583,8 @@ agent_format_json(FILE *fp, const struct agent_config *cfg,
             json_sweep_sample(fp, &run->sweep[i], first);
             first = 0;
         }
+        for (size_t i = 0; i < run->n_jobs; i++)
+            agent_job_format_samples(fp, run->jobs[i], &first);
         fputs("\n      ]\n    }", fp);
     }
     fputs("\n  ]\n}\n", fp);

@@ -45,6 +45,11 @@ void agent_format_json(FILE *fp, const struct agent_config *cfg,
                        const struct agent_meta *meta,
                        const struct agent_run *runs, size_t n_runs);
 
+/* JSON helpers shared by the renderers: a string (escaped; NULL gives
+ * null) and a finite number with @prec decimals (else null). */
+void agent_json_str(FILE *fp, const char *s);
+void agent_json_num(FILE *fp, double v, int prec);
+
 /* Rate of a sample in its unit (K/sec or /sec); 0 when elapsed is 0. */
 double agent_sample_rate(const struct agent_sample *s);
 

@@ -9,7 +9,14 @@ vdc_agent_core = \
 	guest-agent/prng.c guest-agent/prng.h \
 	guest-agent/options.c guest-agent/options.h \
 	guest-agent/format.c guest-agent/format.h \
-	guest-agent/blocksig.c guest-agent/blocksig.h
+	guest-agent/blocksig.c guest-agent/blocksig.h \
+	guest-agent/hist.c guest-agent/hist.h \
+	guest-agent/jobfile.c guest-agent/jobfile.h \
+	guest-agent/jobstat.c guest-agent/jobstat.h
+# the job engine (fio job files: doc/agent.md "Job engine")
+vdc_agent_job = \
+	guest-agent/job.c guest-agent/job.h \
+	guest-agent/engine_uring.c guest-agent/engine_psync.c
 vdc_agent_io = \
 	guest-agent/main.c \
 	guest-agent/sys.c guest-agent/sys.h \
@@ -22,15 +29,33 @@ noinst_LIBRARIES += guest-agent/libvdc-agentcore.a
 guest_agent_libvdc_agentcore_a_SOURCES = $(vdc_agent_core)
 EXTRA_DIST += $(vdc_agent_io)
 
+# The job engine with the agent's system helpers, built with $(CC) for the
+# unit tests (tests/unit/test_agent_job_engine.c).
+noinst_LIBRARIES += guest-agent/libvdc-agentjob.a
+guest_agent_libvdc_agentjob_a_SOURCES = $(vdc_agent_job) \
+	guest-agent/sys.c guest-agent/sys.h
+
 # The static agent: one compiler invocation over every agent source.
 AGENT_CFLAGS = -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-format-truncation -Werror=implicit-function-declaration \
-	-D_GNU_SOURCE
-guest-agent/vmdiskcmp-agent: $(vdc_agent_core) $(vdc_agent_io) config.h
+	-D_GNU_SOURCE -pthread -DVDC_DATADIR='"$(pkgdatadir)"'
+guest-agent/vmdiskcmp-agent: $(vdc_agent_core) $(vdc_agent_job) \
+		$(vdc_agent_io) config.h
 	@$(MKDIR_P) guest-agent
 	$(AM_V_CCLD)$(AGENT_CC) -static $(AGENT_CFLAGS) -I$(top_builddir) \
-	  -I$(top_srcdir)/guest-agent -o $@ $(filter %.c,$^)
+	  -I$(top_srcdir)/guest-agent -o $@ $(filter %.c,$^) -lm
 
 # Built by `make`, installed into $(pkglibexecdir) by `make install`.
 nodist_pkglibexec_SCRIPTS = guest-agent/vmdiskcmp-agent
 CLEANFILES += guest-agent/vmdiskcmp-agent
+
+# The job engine's shipped profiles (fio job files) and the agent's man page.
+workloadsdir = $(pkgdatadir)/workloads
+dist_workloads_DATA = \
+	templates/workloads/randread-4k-qd1.fio \
+	templates/workloads/randread-4k-qd32.fio \
+	templates/workloads/randwrite-4k-qd32.fio \
+	templates/workloads/randrw-70-30-8k-qd16.fio \
+	templates/workloads/read-1m-qd8.fio \
+	templates/workloads/write-1m-qd8.fio
+dist_man1_MANS = guest-agent/vmdiskcmp-agent.1

@@ -20,6 +20,7 @@
 
 #include "blocksig.h"
 #include "filetests.h"
+#include "job.h"
 #include "format.h"
 #include "options.h"
 #include "seeks.h"
@@ -279,6 +280,7 @@ resolve_target(struct agent_config *cfg, uint64_t *dev_size)
             return usage_error("-d %s: not writable: %s", cfg->target_path,
                                strerror(errno));
         cfg->files = 0;     /* file tests need a filesystem */
+        cfg->target_size = *dev_size;
     } else if (S_ISDIR(st.st_mode)) {
         snprintf(probe, sizeof(probe), "%s/.vmdiskcmp-agent-probe.%ld",
                  cfg->target_path, (long)getpid());
@@ -295,6 +297,13 @@ resolve_target(struct agent_config *cfg, uint64_t *dev_size)
 
     if (!cfg->ram_given)
         cfg->ram_mib = meminfo_mib();
+    if (cfg->n_job_files) {
+        char err[512];
+
+        if (agent_jobs_prepare(cfg, err, sizeof(err)) < 0)
+            return usage_error("%s", err);
+        return cfg->target_is_blockdev ? check_blockdev(cfg) : 0;
+    }
     if (!cfg->file_size_given) {
         cfg->file_size = cfg->ram_mib ? 2 * cfg->ram_mib << 20 : 300ull << 20;
         if (cfg->target_is_blockdev && *dev_size < cfg->file_size)
@@ -352,7 +361,9 @@ run_once(const struct agent_config *cfg, struct agent_run *run)
         snprintf(ctx.file_path, sizeof(ctx.file_path), "%s/Bonnie.%ld",
                  cfg->target_path, (long)getpid());
 
-    if (cfg->sweep) {
+    if (cfg->n_job_files) {
+        rc = agent_jobs_run_all(&ctx);
+    } else if (cfg->sweep) {
         rc = agent_sweep(&ctx, ctx.file_path, cfg->target_is_blockdev);
     } else if (cfg->target_is_blockdev) {
         rc = agent_seek_test(&ctx, ctx.file_path, cfg->file_size);
@@ -434,6 +445,8 @@ main(int argc, char *argv[])
     }
     if (rc != AGENT_OPT_RUN)
         return usage_error("%s", err);
+    if (agent_jobs_load(&cfg, err, sizeof(err)) < 0)
+        return usage_error("%s", err);
     if ((rc = resolve_target(&cfg, &dev_size)) != 0)
         return rc;
     if ((rc = check_output_path("--json", cfg.json_file)) != 0 ||
@@ -505,7 +518,10 @@ main(int argc, char *argv[])
     }
     if (write_outputs(&cfg, &meta, runs, done) < 0)
         rc = EXIT_RUNTIME;
+    for (size_t i = 0; i < done; i++)
+        agent_run_free_jobs(&runs[i]);
     free(runs);
+    free(cfg.jobs);
     free((char *)meta.command_line);
     return rc;
 }

@@ -15,8 +15,12 @@ enum {
     OPT_SEED = 256, OPT_TARGET, OPT_REPETITION, OPT_PER_CHAR,
     OPT_PER_CHAR_SIZE, OPT_SWEEP, OPT_DIRECT, OPT_DROP_CACHES,
     OPT_DESTROY_DATA, OPT_CSV, OPT_CSV_FILE, OPT_JSON, OPT_TRACE_DIGEST,
-    OPT_HELP, OPT_VERSION,
+    OPT_HELP, OPT_VERSION, OPT_JOB, OPT_WORKLOAD,
 };
+
+#ifndef VDC_DATADIR
+#define VDC_DATADIR "/usr/local/share/vmdiskcmp"
+#endif
 
 struct agent_option {
     const char *name;   /* long name, or NULL */
@@ -80,6 +84,12 @@ static const struct agent_option options[] = {
       "write the result JSON (doc/result-format.md) to FILE (atomically)" },
     { "trace-digest", OPT_TRACE_DIGEST, no_argument, NULL,
       "print the op-sequence digest of each run" },
+    { "job", OPT_JOB, required_argument, "FILE",
+      "instead of the bonnie++ tests, run the fio job file FILE with the "
+      "job engine (repeatable: one after the other; vmdiskcmp-agent(1))" },
+    { "workload", OPT_WORKLOAD, required_argument, "NAME",
+      "--job with the shipped profile NAME.fio (from $VDC_WORKLOAD_DIR, "
+      "else " VDC_DATADIR "/workloads)" },
     { "quiet", 'q', no_argument, NULL, "no progress messages" },
     { "help", OPT_HELP, no_argument, NULL, "this text" },
     { "version", OPT_VERSION, no_argument, NULL, "print the version" },
@@ -316,6 +326,40 @@ parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max,
     return 0;
 }
 
+/* --job FILE, or --workload NAME: DIR/NAME.fio with DIR from
+ * $VDC_WORKLOAD_DIR, else the installed profiles. */
+static int
+add_job_file(struct agent_config *cfg, int workload, const char *arg,
+             char *err, size_t errlen)
+{
+    static char paths[AGENT_JOB_FILES_MAX][4096];
+    const char *dir = getenv("VDC_WORKLOAD_DIR");
+
+    if (cfg->n_job_files == AGENT_JOB_FILES_MAX)
+        return fail(err, errlen, "%s %s: expected at most %d job files",
+                    workload ? "--workload" : "--job", arg,
+                    AGENT_JOB_FILES_MAX);
+    if (!*arg)
+        return fail(err, errlen, "%s '': expected %s",
+                    workload ? "--workload" : "--job",
+                    workload ? "a profile name" : "a job file");
+    if (!workload) {
+        cfg->job_files[cfg->n_job_files++] = arg;
+        return 0;
+    }
+    if (strchr(arg, '/') || arg[0] == '.')
+        return fail(err, errlen, "--workload %s: expected a profile name "
+                    "(e.g. randread-4k-qd32); give a file with --job", arg);
+    if (!dir || !*dir)
+        dir = VDC_DATADIR "/workloads";
+    if ((size_t)snprintf(paths[cfg->n_job_files], sizeof(paths[0]),
+                         "%s/%s.fio", dir, arg) >= sizeof(paths[0]))
+        return fail(err, errlen, "--workload %s: path too long", arg);
+    cfg->job_files[cfg->n_job_files] = paths[cfg->n_job_files];
+    cfg->n_job_files++;
+    return 0;
+}
+
 int
 agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
                     char *err, size_t errlen)
@@ -446,6 +490,11 @@ agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
         case 'q':
             cfg->quiet = 1;
             break;
+        case OPT_JOB:
+        case OPT_WORKLOAD:
+            if (add_job_file(cfg, c == OPT_WORKLOAD, optarg, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            break;
         case OPT_HELP:
             return AGENT_OPT_HELP;
         case OPT_VERSION:
@@ -472,6 +521,10 @@ agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
         return fail(err, errlen, "-s: size %llu bytes: expected a multiple "
                     "of the chunk size %u", (unsigned long long)cfg->file_size,
                     cfg->chunk_size);
+    if (cfg->n_job_files && (cfg->sweep || cfg->file_size_given))
+        return fail(err, errlen, "%s: not with --job/--workload (the job "
+                    "file sets rw=, bs= and size=)",
+                    cfg->sweep ? "--sweep" : "-s");
     if (cfg->sweep && cfg->file_size_given && !cfg->file_size)
         return fail(err, errlen, "-s 0: expected a size above 0 for --sweep");
     return AGENT_OPT_RUN;

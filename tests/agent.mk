@@ -17,11 +17,24 @@ tests_unit_test_agent_options_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LI
 tests_unit_test_agent_format_SOURCES = tests/unit/test_agent_format.c
 tests_unit_test_agent_format_CFLAGS = $(agent_unit_cflags)
 tests_unit_test_agent_format_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+# the job engine: histogram, job-file parser goldens, steady state (pure);
+# the engines on a tmpfs file (~1 s)
+agent_job_unit_tests = tests/unit/test_agent_job tests/unit/test_agent_job_engine
+check_PROGRAMS += $(agent_job_unit_tests)
+TESTS += $(agent_job_unit_tests)
+tests_unit_test_agent_job_SOURCES = tests/unit/test_agent_job.c
+tests_unit_test_agent_job_CFLAGS = $(agent_unit_cflags)
+tests_unit_test_agent_job_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS) -lm
+tests_unit_test_agent_job_engine_SOURCES = tests/unit/test_agent_job_engine.c
+tests_unit_test_agent_job_engine_CFLAGS = $(agent_unit_cflags) -pthread
+tests_unit_test_agent_job_engine_LDADD = guest-agent/libvdc-agentjob.a \
+	guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS) -lm
+tests_unit_test_agent_job_engine_LDFLAGS = -pthread
 endif
 EXTRA_DIST += tests/golden/agent
 agent_integration_tests = tests/integration/agent-ext4.sh \
 	tests/integration/agent-digest.sh tests/integration/agent-badinput.sh \
-	tests/integration/agent-blockdev.sh
+	tests/integration/agent-blockdev.sh tests/integration/agent-job.sh
 TESTS += $(agent_integration_tests)
 EXTRA_DIST += $(agent_integration_tests) tests/integration/agent-lib.sh
 # the integration tests run the static agent
@@ -40,3 +53,15 @@ bench-agent: guest-agent/vmdiskcmp-agent
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
 .PHONY: bench-agent
 EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh
+
+# Benchmark, not a test (doc/performance.md): the agent's job engine
+# against fio 3.33 with the shipped workload profiles on loop devices with
+# direct I/O (disk- and RAM-backed), root, ~20 minutes for 3 rounds.
+#   make bench-workloads [BENCH_ROUNDS=3]
+BENCH_ROUNDS = 3
+bench-workloads: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' FIO='$(FIO)' \
+	VDC_WORKLOAD_DIR='$(abs_top_srcdir)/templates/workloads' $(SHELL) \
+	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
+.PHONY: bench-workloads
+EXTRA_DIST += tests/bench/workloads-vs-fio.sh

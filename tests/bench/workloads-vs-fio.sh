@@ -1,0 +1,182 @@
+#!/bin/sh
+# Benchmark (not a test): vmdiskcmp-agent's job engine against fio 3.33 on
+# the same target, in one run, interleaved (agent fio, then fio agent, ...),
+# with the same job files (templates/workloads/*.fio, given to fio
+# unchanged: `fio --filename=DEV FILE`).  Targets: a loop device with
+# direct I/O over an image on the machine's disk ("disk", BENCH_IMG_DIR,
+# default /tmp) and over an image in RAM ("ram", /dev/shm), both filled
+# with random data first, so reads find data; O_DIRECT (the profiles say
+# direct=1).  Per (target, workload): each tool's mean IOPS (reads +
+# writes), clat p50 and p99 (of the job's first direction: reads for
+# randrw), CPU microseconds per I/O (usr+sys over the measured window / all
+# I/Os: the agent's getrusage, fio's usr_cpu+sys_cpu x job_runtime), the
+# run-to-run CV, and the ratio agent/fio of the means with a 95 %
+# percentile-bootstrap interval (2000 resamples of each tool's rounds,
+# seeded: the same raw outputs give the same intervals).  Targets: IOPS
+# ratio 0.97-1.03, p50 and p99 within 10 %, CPU per I/O agent <= fio.
+#
+# Usage (root): tests/bench/workloads-vs-fio.sh [ROUNDS]
+#   or: make bench-workloads [BENCH_ROUNDS=3]
+#   or: tests/bench/workloads-vs-fio.sh --summary DIR (recompute from raw outputs)
+# Env: VDC_AGENT (default ./guest-agent/vmdiskcmp-agent), FIO, BENCH_OUT
+# (raw outputs; default a new temporary directory, kept), BENCH_IMG_DIR,
+# BENCH_TARGETS ("disk ram"), BENCH_WORKLOADS (profile names; default the
+# five of doc/performance.md), VDC_WORKLOAD_DIR (default
+# templates/workloads beside this script).  Each run is 3 s ramp + 15 s:
+# 3 rounds x 2 targets x 5 workloads x 2 tools take ~20 minutes.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+
+# values DIR: one line "target workload tool metric value" per raw output
+values() {
+    for f in "$1"/agent-*.json "$1"/fio-*.json; do
+        [ -s "$f" ] || continue
+        b=$(basename "$f" .json)
+        tool=${b%%-*}; rest=${b#*-}; tgt=${rest%%-*}; rest=${rest#*-}
+        wl=${rest%-*}
+        if [ "$tool" = agent ]; then
+            jq -r --arg p "$tgt $wl agent" '.runs[0] |
+                if .status != "ok" then error("run failed: \(.error)") else . end |
+                .samples as $s | $s[0].workload as $w |
+                "\($p) iops \([$s[].value] | add)",
+                "\($p) p50 \($w.clat_us.p50)", "\($p) p99 \($w.clat_us.p99)",
+                "\($p) cpu_us \($w.cpu.thread_us_per_io)"' "$f"
+        else
+            jq -r --arg p "$tgt $wl fio" '.jobs[0] as $j |
+                (if $j.read.total_ios > 0 then $j.read else $j.write end) as $d |
+                ($j.read.total_ios + $j.write.total_ios) as $n |
+                "\($p) iops \($j.read.iops + $j.write.iops)",
+                "\($p) p50 \($d.clat_ns.percentile["50.000000"] / 1000)",
+                "\($p) p99 \($d.clat_ns.percentile["99.000000"] / 1000)",
+                "\($p) cpu_us \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime * 1000 / $n)"' "$f"
+        fi || { echo "bench: $f: expected a $tool JSON result" >&2; return 1; }
+    done
+}
+
+summarize() {
+    values "$1" > "$1/values.txt.tmp" || { rm -f "$1/values.txt.tmp"; return 1; }
+    [ -s "$1/values.txt.tmp" ] || { rm -f "$1/values.txt.tmp"
+        echo "bench: $1: no raw outputs (agent-T-W-N.json, fio-T-W-N.json)" >&2; return 2; }
+    mv "$1/values.txt.tmp" "$1/values.txt"
+    awk -v reps=2000 '
+    { k = $1 " " $2 " " $4; t = $3; n[k, t]++; v[k, t, n[k, t]] = $5; keys[k] = 1 }
+    function mean(k, t, boot,   i, s) {
+        s = 0
+        for (i = 1; i <= n[k, t]; i++)
+            s += boot ? v[k, t, 1 + int(rand() * n[k, t])] : v[k, t, i]
+        return s / n[k, t]
+    }
+    function cv(k, t,   i, m, ss) {
+        if (n[k, t] < 2) return -1
+        m = mean(k, t, 0); ss = 0
+        for (i = 1; i <= n[k, t]; i++) ss += (v[k, t, i] - m) ^ 2
+        return m > 0 ? 100 * sqrt(ss / (n[k, t] - 1)) / m : 0
+    }
+    function verdict(metric, r, lo, hi) {
+        if (metric == "iops") return (r >= 0.97 && r <= 1.03) ? "ok" : "MISS"
+        if (metric == "cpu_us") return r <= 1 ? "ok" : "MISS"
+        return (r >= 0.9 && r <= 1.1) ? "ok" : "MISS"
+    }
+    END {
+        srand(1)
+        printf "%-4s %-21s %-6s %10s %5s %10s %5s %6s %-15s %s\n", "tgt", "workload",
+               "metric", "agent", "CV%", "fio", "CV%", "ratio", "95% CI", "target"
+        nk = 0; for (k in keys) sorted[++nk] = k
+        for (i = 2; i <= nk; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) {
+            x = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = x }
+        for (i = 1; i <= nk; i++) {
+            k = sorted[i]; split(k, f, " ")
+            if (!n[k, "agent"] || !n[k, "fio"]) continue
+            ma = mean(k, "agent", 0); mf = mean(k, "fio", 0)
+            r = mf > 0 ? ma / mf : 0
+            m = 0
+            for (b = 1; b <= reps; b++) {
+                bf = mean(k, "fio", 1); rb[++m] = bf > 0 ? mean(k, "agent", 1) / bf : 0 }
+            for (p = 2; p <= m; p++) for (q = p; q > 1 && rb[q - 1] > rb[q]; q--) {
+                x = rb[q]; rb[q] = rb[q - 1]; rb[q - 1] = x }
+            ci = (n[k, "agent"] > 1 && n[k, "fio"] > 1) ? \
+                 sprintf("%.3f-%.3f", rb[int(0.025 * m + 0.5)], rb[int(0.975 * m + 0.5)]) : "n/a"
+            ca = cv(k, "agent"); cf = cv(k, "fio")
+            printf "%-4s %-21s %-6s %10.1f %5s %10.1f %5s %6.3f %-15s %s\n", f[1], f[2], f[3],
+                   ma, ca < 0 ? "-" : sprintf("%.1f", ca), mf, cf < 0 ? "-" : sprintf("%.1f", cf),
+                   r, ci, verdict(f[3], r)
+        }
+    }' "$1/values.txt" > "$1/summary.txt"
+    cat "$1/summary.txt"
+}
+
+if [ "${1:-}" = --summary ]; then
+    [ -d "${2:-}" ] || { echo "bench: --summary DIR: expected a directory" >&2; exit 2; }
+    summarize "$2"
+    exit $?
+fi
+
+rounds=${1:-3}
+case $rounds in ''|*[!0-9]*|0*) echo "bench: ROUNDS '$rounds': expected a whole number > 0" >&2; exit 2 ;; esac
+agent=${VDC_AGENT:-./guest-agent/vmdiskcmp-agent}
+fio=${FIO:-$(command -v fio || echo fio)}
+wldir=${VDC_WORKLOAD_DIR:-$here/../../templates/workloads}
+targets=${BENCH_TARGETS:-disk ram}
+workloads=${BENCH_WORKLOADS:-randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd32 randrw-70-30-8k-qd16 read-1m-qd8}
+[ "$(id -u)" = 0 ] || { echo "bench: run as root (loop devices)" >&2; exit 2; }
+for t in "$agent" "$fio" jq losetup; do
+    command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found" >&2; exit 2; }
+done
+for t in $targets; do
+    case $t in disk|ram) ;; *) echo "bench: BENCH_TARGETS: '$t': expected disk or ram" >&2; exit 2 ;; esac
+done
+for w in $workloads; do
+    [ -r "$wldir/$w.fio" ] || { echo "bench: BENCH_WORKLOADS: $wldir/$w.fio: no such profile" >&2; exit 2; }
+done
+# loop devices in a private mount namespace, as every setup here
+if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
+    VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$0" "$@"
+fi
+out=${BENCH_OUT:-$(mktemp -d /tmp/vdc-bench-wl.XXXXXX)}
+mkdir -p "$out"
+size_mib=1088     # the profiles' size=1g and some room
+devs= scratch=
+cleanup() {
+    trap - EXIT INT TERM
+    for d in $devs; do
+        img=$(losetup -n -O BACK-FILE "$d" 2>/dev/null || true)
+        case $img in "$scratch"/*) losetup -d "$d" 2>/dev/null || true ;; esac
+    done
+    for s in $scratch; do rm -rf "$s"; done
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+for t in $targets; do
+    if [ "$t" = ram ]; then dir=$(mktemp -d /dev/shm/vdc-bench-wl.XXXXXX)
+    else dir=$(mktemp -d "${BENCH_IMG_DIR:-/tmp}/vdc-bench-wl.XXXXXX"); fi
+    scratch="$scratch $dir"
+    # random data, so reads read something (a hole reads without I/O)
+    head -c $((size_mib * 1048576)) /dev/urandom > "$dir/$t.img"
+    dev=$(losetup -f --show --direct-io=on "$dir/$t.img")
+    devs="$devs $dev"
+    eval "dev_$t=$dev"
+    echo "bench: $t: $dev over $dir/$t.img, direct-io $(cat /sys/block/${dev#/dev/}/loop/dio)"
+done
+echo "bench: $rounds rounds x ($targets) x ($workloads), raw outputs in $out"
+echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+run_agent() { # target workload round
+    "$agent" -d "$2" --job "$wldir/$3.fio" --seed "$4" -q --json "$out/agent-$1-$3-$4.json" \
+        > "$out/agent-$1-$3-$4.txt" 2> "$out/agent-$1-$3-$4.err"
+}
+run_fio() {
+    "$fio" --filename="$2" --output-format=json "$wldir/$3.fio" \
+        > "$out/fio-$1-$3-$4.json" 2> "$out/fio-$1-$3-$4.err"
+}
+for r in $(seq 1 "$rounds"); do
+    for t in $targets; do
+        eval "dev=\$dev_$t"
+        for w in $workloads; do
+            if [ $((r % 2)) = 1 ]; then run_agent "$t" "$dev" "$w" "$r"; run_fio "$t" "$dev" "$w" "$r"
+            else run_fio "$t" "$dev" "$w" "$r"; run_agent "$t" "$dev" "$w" "$r"; fi
+        done
+    done
+    echo "bench: round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
+done
+echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+summarize "$out"
+echo "bench: summary in $out/summary.txt"

@@ -1,0 +1,284 @@
+/* Unit tests of the job engine (guest-agent/job.c, engine_uring.c,
+ * engine_psync.c) on a tmpfs file: the io_uring ring set up, used and torn
+ * down (no file descriptor or mapping left); the psync fallback forced and
+ * the kernel refusing io_uring (a seccomp filter makes io_uring_setup fail
+ * with EPERM in a child: the job runs psync and records why); the target
+ * checks (iodepth, bs not a multiple of the logical block size with
+ * direct=1, size past the device, no size on a directory).  Invariants,
+ * never timings: I/O counts, bytes, histogram counts. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "job.h"
+
+static char dir[256];
+
+static int
+setup_dir(void **state)
+{
+    snprintf(dir, sizeof(dir), "/dev/shm/vdc-test-job.XXXXXX");
+    if (!mkdtemp(dir)) {
+        snprintf(dir, sizeof(dir), "/tmp/vdc-test-job.XXXXXX");
+        if (!mkdtemp(dir))
+            return -1;
+    }
+    return 0;
+}
+
+static int
+teardown_dir(void **state)
+{
+    return rmdir(dir);
+}
+
+static int
+count_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int n = 0;
+
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static int
+count_fds(void)
+{
+    return count_entries("/proc/self/fd");
+}
+
+/* mappings of io_uring rings ("anon_inode:[io_uring]" in /proc/self/maps) */
+static int
+count_ring_maps(void)
+{
+    FILE *fp = fopen("/proc/self/maps", "r");
+    char line[512];
+    int n = 0;
+
+    if (!fp)
+        return -1;
+    while (fgets(line, sizeof(line), fp))
+        if (strstr(line, "io_uring"))
+            n++;
+    fclose(fp);
+    return n;
+}
+
+static void
+parse(const char *text, struct agent_job *job)
+{
+    char err[512];
+
+    if (agent_jobfile_parse(text, "t.fio", job, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        fail();
+    }
+}
+
+/* Run @text on the test directory; returns the result (caller frees). */
+static struct agent_job_result *
+run_job(const char *text)
+{
+    struct agent_job job;
+    struct agent_job_target t = { .path = dir, .ram_mib = 1 };
+    struct agent_job_result *r;
+    char err[512];
+
+    parse(text, &job);
+    if (agent_jobs_check(&job, 1, &t, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        fail();
+    }
+    r = agent_job_result_new(&job);
+    assert_non_null(r);
+    agent_job_run(&job, &t, 7, 1, r);
+    return r;
+}
+
+/* a size-based job: exactly size/bs counted I/Os, split by direction */
+static void
+check_counts(const struct agent_job_result *r, uint64_t nios, uint32_t bs)
+{
+    uint64_t n = r->d[0].ios + r->d[1].ios;
+
+    assert_int_equal(r->state, AGENT_DONE);
+    assert_true(n == nios);
+    for (int d = 0; d < 2; d++) {
+        assert_true(r->d[d].bytes == r->d[d].ios * bs);
+        assert_true(r->d[d].clat.n == r->d[d].ios);
+    }
+    assert_true(r->elapsed_s > 0);
+    assert_int_equal(count_entries(dir), 0);    /* job files removed */
+}
+
+static void
+test_uring_tmpfs(void **state)
+{
+    int fds = count_fds(), maps = count_ring_maps();
+    struct agent_job_result *r = run_job(
+        "[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
+        "size=2m\n");
+
+    if (r->fallback[0]) {
+        /* a kernel without io_uring: the fallback is tested below */
+        fprintf(stderr, "io_uring refused here: %s\n", r->fallback);
+        agent_job_result_free(r);
+        skip();
+    }
+    check_counts(r, 2 * 512, 4096);
+    assert_int_equal(r->engine, AGENT_ENGINE_IO_URING);
+    assert_int_equal(r->iodepth_effective, 8);
+    assert_true(r->d[0].ios > 0 && r->d[1].ios > 0);
+    assert_true(r->d[0].slat.n == r->d[0].ios);   /* async: slat recorded */
+    assert_int_equal(count_fds(), fds);            /* ring and files closed */
+    assert_int_equal(count_ring_maps(), maps);     /* rings unmapped */
+    /* the same seed gives the same op sequence */
+    struct agent_job_result *r2 = run_job(
+        "[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
+        "size=2m\n");
+    assert_true(r2->digest == r->digest);
+    agent_job_result_free(r2);
+    agent_job_result_free(r);
+}
+
+static void
+test_psync_forced(void **state)
+{
+    struct agent_job_result *r;
+
+    agent_job_force_psync = 1;
+    r = run_job("[forced]\nrw=read\nbs=64k\niodepth=16\nsize=1m\n");
+    agent_job_force_psync = 0;
+    check_counts(r, 16, 65536);
+    assert_int_equal(r->engine, AGENT_ENGINE_PSYNC);
+    assert_int_equal(r->iodepth_effective, 1);
+    assert_string_equal(r->fallback,
+                        "io_uring_setup: Function not implemented (forced)");
+    assert_true(r->d[0].slat.n == 0);              /* sync: no slat */
+    agent_job_result_free(r);
+
+    r = run_job("[psync]\nrw=randwrite\nbs=4k\nnumjobs=3\nsize=256k\n"
+                "ioengine=psync\n");
+    check_counts(r, 3 * 64, 4096);
+    assert_string_equal(r->fallback, "");          /* asked for, not a fallback */
+    agent_job_result_free(r);
+}
+
+/* io_uring_setup refused by the kernel (EPERM through seccomp, as where
+ * io_uring is disabled): the job still runs, on psync, and says why. */
+static void
+test_uring_refused(void **state)
+{
+    pid_t pid = fork();
+    int status;
+
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct sock_filter f[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = { .len = 4, .filter = f };
+        struct agent_job_result *r;
+
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
+            || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+            _exit(3);
+        r = run_job("[refused]\nrw=randread\nbs=4k\niodepth=4\nsize=128k\n");
+        _exit(r->state == AGENT_DONE && r->engine == AGENT_ENGINE_PSYNC
+              && r->iodepth_effective == 1 && r->d[0].ios == 32
+              && !strcmp(r->fallback, "io_uring_setup(4): Operation not "
+                         "permitted") ? 0 : 1);
+    }
+    assert_true(waitpid(pid, &status, 0) == pid);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+        fprintf(stderr, "seccomp unavailable here\n");
+        skip();
+    }
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void
+check_refused(const char *text, struct agent_job_target *t, const char *want)
+{
+    struct agent_job job;
+    char err[512] = "";
+
+    parse(text, &job);
+    assert_int_equal(agent_jobs_check(&job, 1, t, err, sizeof(err)), -1);
+    if (strcmp(err, want)) {
+        fprintf(stderr, "got  '%s'\nwant '%s'\n", err, want);
+        fail();
+    }
+}
+
+static void
+test_target_checks(void **state)
+{
+    struct agent_job_target dev = { .path = "/nonexistent-dev",
+                                    .is_blockdev = 1, .dev_size = 1 << 20 };
+    struct agent_job_target file = { .path = "/nonexistent-dir",
+                                     .ram_mib = 1024 };
+    struct agent_job job;
+    char err[512];
+
+    check_refused("[a]\nbs=1000\n", &dev, "t.fio: [a]: bs=1000: expected a "
+                  "multiple of the logical block size of /nonexistent-dev "
+                  "(512 bytes) with direct=1");
+    check_refused("[a]\nsize=2m\n", &dev, "t.fio: [a]: offset=0 + size=2097152 "
+                  "is past the end of /nonexistent-dev (1048576 bytes): "
+                  "expected at most its size");
+    check_refused("[a]\noffset=1m\n", &dev, "t.fio: [a]: offset=1048576: "
+                  "expected less than the size of /nonexistent-dev (1048576 "
+                  "bytes)");
+    check_refused("[a]\niodepth=1024\nbs=2m\n", &dev, "t.fio: [a]: bs x "
+                  "iodepth x numjobs = 2048 MiB of buffers: expected at most "
+                  "1024 MiB");
+    check_refused("[a]\n", &file, "t.fio: [a]: no size=: expected the size of "
+                  "the job's file on /nonexistent-dir");
+    check_refused("[a]\nsize=1m\ndirect=0\n", &file, "t.fio: [a]: direct=0 "
+                  "with size=1 MiB x numjobs=1 under twice the RAM (1024 MiB): "
+                  "the page cache would be measured; expected direct=1, a "
+                  "larger size, or -f");
+    /* the default size is the device less the offset, whole blocks */
+    parse("[a]\noffset=4096\nbs=64k\n", &job);
+    assert_int_equal(agent_jobs_check(&job, 1, &dev, err, sizeof(err)), 0);
+    assert_true(job.size == (1 << 20) - 65536);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uring_tmpfs),
+        cmocka_unit_test(test_psync_forced),
+        cmocka_unit_test(test_uring_refused),
+        cmocka_unit_test(test_target_checks),
+    };
+
+    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}
