@@ -45,6 +45,14 @@ const vdc_test_info vdc_tests[VDC_TEST_COUNT] = {
                               "Sequential read at block size", "Read", 1 },
     [VDC_TEST_SWEEP_WRITE] = { VDC_TEST_SWEEP_WRITE, "sweep_write", 0, 0, 0, "MiB/s",
                                "Sequential write at block size", "Write", 1 },
+    /* dd transcripts (src/import/dd.c): their own tests, never mixed with
+     * the bonnie++ ones or the agent's sweep; keyed by dd's block size */
+    [VDC_TEST_DD_READ] = { VDC_TEST_DD_READ, "dd_read", 0, 0, 0, "MiB/s",
+                           "dd read (of=/dev/null) at block size", "dd read", 1 },
+    [VDC_TEST_DD_WRITE] = { VDC_TEST_DD_WRITE, "dd_write", 0, 0, 0, "MiB/s",
+                            "dd write (if=/dev/zero) at block size", "dd write", 1 },
+    [VDC_TEST_DD_COPY] = { VDC_TEST_DD_COPY, "dd_copy", 0, 0, 0, "MiB/s",
+                           "dd copy (file to file) at block size", "dd copy", 1 },
 };
 
 const vdc_test_info *

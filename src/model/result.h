@@ -40,7 +40,8 @@
 #define vdc_has(x) (!isnan(x))
 
 /* ---- The test-id table: the ONE place that names tests ------------------
- * Order is the bonnie++ report order (putc .. ran_del), then the sweep.
+ * Order is the bonnie++ report order (putc .. ran_del), then the sweep,
+ * then dd's own tests (imported `dd` transcripts, src/import/dd.c).
  * csv_field/csv_cpu_field/csv_latency_field are the 1-based field numbers
  * of bonnie++ 2.00a CSV (format 1.98, 50 fields; bon_csv2txt's order);
  * 0 = the test has no such field (sweep tests). */
@@ -59,6 +60,9 @@ typedef enum {
     VDC_TEST_RAN_DEL,
     VDC_TEST_SWEEP_READ,
     VDC_TEST_SWEEP_WRITE,
+    VDC_TEST_DD_READ,
+    VDC_TEST_DD_WRITE,
+    VDC_TEST_DD_COPY,
     VDC_TEST_COUNT,
     VDC_TEST_UNKNOWN = -1,
 } vdc_test_id;
@@ -105,7 +109,10 @@ typedef struct {
     double system_s;
     double system_us_per_op; /* sweep only: system time per call, us */
     int64_t bytes;           /* sweep only (agent): bytes moved */
-    int64_t ops;             /* sweep only (agent): read/write calls made */
+    int64_t ops;             /* sweep only (agent): read/write calls made; dd: records
+                              * (full + partial) of the measured side */
+    double real_s;           /* dd only: wall time of the whole command from the
+                              * shell's `time` (real), seconds; elapsed_s is dd's own */
 } vdc_sample;
 
 void vdc_sample_init(vdc_sample *s);
@@ -152,6 +159,9 @@ typedef struct {
     int64_t per_char_size;   /* agent: bytes moved by each per-char test */
     int sweep_direct_io;     /* agent: O_DIRECT in the sweep (tri-state) */
     int drop_caches;         /* agent: page cache dropped before each test */
+    char *dd_conv;           /* dd: the conv= operand as given ("fdatasync"), NULL none */
+    char *dd_iflag;          /* dd: iflag= as given ("direct") */
+    char *dd_oflag;          /* dd: oflag= as given ("direct,dsync") */
     vdc_source_info source;  /* importers only */
 } vdc_run_meta;
 

@@ -39,6 +39,7 @@ const vdc_field vdc_sample_fields[] = {
     F(VDC_F_NUM, vdc_sample, system_us_per_op, "system_us_per_op", NN),
     F(VDC_F_INT, vdc_sample, bytes, "bytes", NN),
     F(VDC_F_INT, vdc_sample, ops, "ops", NN),
+    F(VDC_F_NUM, vdc_sample, real_s, "real_s", NN),
     END
 };
 
@@ -84,6 +85,9 @@ static const vdc_field meta_fields[] = {
     F(VDC_F_INT, vdc_run_meta, per_char_size, "per_char_size", NN),
     F(VDC_F_BOOL, vdc_run_meta, sweep_direct_io, "sweep_direct_io", 0),
     F(VDC_F_BOOL, vdc_run_meta, drop_caches, "drop_caches", 0),
+    F(VDC_F_STR, vdc_run_meta, dd_conv, "dd_conv", 0),
+    F(VDC_F_STR, vdc_run_meta, dd_iflag, "dd_iflag", 0),
+    F(VDC_F_STR, vdc_run_meta, dd_oflag, "dd_oflag", 0),
     O(vdc_run_meta, source, "source", source_fields),
     END
 };
@@ -415,7 +419,8 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
         char *q = g_strescape(s->test, NULL);
         int rc = load_fail(c, "unknown test id \"%s\": expected putc, put_block, rewrite, "
                            "getc, get_block, seeks, seq_create, seq_stat, seq_del, "
-                           "ran_create, ran_stat, ran_del, sweep_read or sweep_write", q);
+                           "ran_create, ran_stat, ran_del, sweep_read, sweep_write, dd_read, "
+                           "dd_write or dd_copy", q);
 
         g_free(q);
         return rc;
