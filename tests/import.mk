@@ -32,12 +32,14 @@ endif
 EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/result-json.dict \
 	tests/fuzz/run-fuzzer.sh \
 	tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
-	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh
+	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh \
+	tests/fuzz/fuzz-import-dd.sh tests/fuzz/dd.dict
 if HAVE_LIBFUZZER
 FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
 	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
-	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/common/util.c
+	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/import/dd.c \
+	$(top_srcdir)/src/common/util.c
 FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h \
 	$(top_srcdir)/src/model/result_fields.h $(top_srcdir)/src/import/import.h \
 	$(top_srcdir)/src/import/import_priv.h $(top_srcdir)/src/common/util.h config.h
@@ -46,11 +48,11 @@ FUZZ_CFLAGS = -g -O1 -std=c11 -D_GNU_SOURCE \
 	-I$(top_srcdir)/src -I$(top_builddir) $(GLIB_CFLAGS) $(JSON_CFLAGS)
 FUZZ_LIBS = $(JSON_LIBS) $(GLIB_LIBS) -lm
 FUZZ_IMPORT_TARGETS = tests/fuzz/fuzz_import_json tests/fuzz/fuzz_import_csv \
-	tests/fuzz/fuzz_import_table tests/fuzz/fuzz_import_auto
+	tests/fuzz/fuzz_import_table tests/fuzz/fuzz_import_auto tests/fuzz/fuzz_import_dd
 check_DATA = $(FUZZ_IMPORT_TARGETS)
 CLEANFILES += $(FUZZ_IMPORT_TARGETS)
 TESTS += tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
-	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh
+	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh tests/fuzz/fuzz-import-dd.sh
 
 tests/fuzz/fuzz_import_json: $(FUZZ_IMPORT_DEPS)
 	$(AM_V_at)$(MKDIR_P) tests/fuzz
@@ -64,4 +66,7 @@ tests/fuzz/fuzz_import_table: $(FUZZ_IMPORT_DEPS)
 tests/fuzz/fuzz_import_auto: $(FUZZ_IMPORT_DEPS)
 	$(AM_V_at)$(MKDIR_P) tests/fuzz
 	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_AUTO -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
+tests/fuzz/fuzz_import_dd: $(FUZZ_IMPORT_DEPS)
+	$(AM_V_at)$(MKDIR_P) tests/fuzz
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_DD -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
 endif

@@ -36,7 +36,7 @@ vdc_import_fail(const vdc_import_pos *pos, const char *fmt, ...)
     va_start(ap, fmt);
     msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    vdc_error("%s:%ld: %s", pos->file, pos->line, msg);
+    vdc_input_error("%s:%ld: %s", pos->file, pos->line, msg);
     g_free(msg);
     return -1;
 }
@@ -221,6 +221,17 @@ static const csv_layout layout_196 = {
     .io_shift = 2, .file_shift = 2, .lat_shift = 2,
 };
 
+/* bonnie++ 1.96 with -s 0 (no IO tests) wrote one IO field too few
+ * (DoReportIO's "%s,%d,%s,,,...": 13 commas for 14 fields; fixed in 1.97,
+ * debian/changelog "Fix a CSV column alignment bug in the case where -s0
+ * is used"): 47 fields, the file part one field early. */
+static const csv_layout layout_196_s0 = {
+    .format = "bonnie++-csv-1.96", .n_fields = 47, .versioned = 1,
+    .f_name = 3, .f_concurrency = 4, .f_seed = 5, .f_size = 6,
+    .f_files = 19, .f_max = 20, .f_min = 21, .f_dirs = 22, .f_file_chunk = 23,
+    .io_shift = 3, .file_shift = 3, .lat_shift = 3,
+};
+
 static const csv_layout layout_198 = {
     .format = "bonnie++-csv-1.98", .n_fields = 50, .versioned = 1,
     .f_name = 3, .f_concurrency = 4, .f_seed = 5, .f_size = 6, .f_chunk = 7,
@@ -325,7 +336,20 @@ vdc_import_csv_line(const char *line, const vdc_import_pos *pos, vdc_run *run)
     if (n == 27) {
         L = &layout_103;
     } else if (looks_like_version(f[0])) {
-        if (!strcmp(f[0], "1.96") || !strcmp(f[0], "1.97"))
+        if (!strcmp(f[0], "1.96") && n == 47) {
+            int k;
+
+            for (k = 6; k <= 18; k++)
+                if (*FIELD(f, k))
+                    break;
+            if (k <= 18) {
+                vdc_import_fail(pos, "bonnie++ CSV format 1.96: expected 48 fields, found 47 "
+                                "with IO values (bonnie++ 1.96 writes 47 only with -s 0, its "
+                                "fields 6-18 empty)");
+                goto out;
+            }
+            L = &layout_196_s0;
+        } else if (!strcmp(f[0], "1.96") || !strcmp(f[0], "1.97"))
             L = &layout_196;
         else if (!strcmp(f[0], "1.98"))
             L = &layout_198;

@@ -46,13 +46,15 @@ typedef struct {
     double tol[VDC_TEST_COUNT];   /* half the printed precision of each value */
     int claimed;
     int bad_file_rates;           /* bonnie++ >= 1.98 table: file rates misprinted */
+    long file_line;               /* its file-test row, 0 none */
+    char **unplaced;              /* an IO row with blank columns whose spacing is
+                                     lost: its value tokens, placed by the CSV line */
 } table_run;
 
 typedef struct {
     vdc_import_pos pos;
     vdc_result_set *rs;
-    const char *target;
-    int only;                     /* 0 all, 1 CSV only, 2 tables only */
+    int only;                     /* 0 all, 1 CSV only, 2 tables only, 3 dd only */
     rows_kind rows;
     char *version;                /* "1.03", "2.00a"; NULL = bonnie 1.x/unknown */
     char *file_host;              /* 2.00a: machine on the "-Create--" line */
@@ -65,17 +67,37 @@ typedef struct {
     int last_row_file;            /* the last row was a file row */
     long pending_header;           /* a table header waits for its data row */
     int n_runs;
+    GPtrArray *labels;            /* label of each run of rs, in order */
+    char *label;                  /* the label line in force, NULL none */
+    int after_prompt;             /* lines after a '#' or '$' line are its output */
+    int prev_prose;               /* the line before was prose: a paragraph goes on */
+    vdc_dd_ctx *dd;
+    const char *raw;              /* the current line before stripping */
+    int hdr_end[32];              /* end columns of the IO column header's tokens */
+    guint hdr_n;
+    char *wrap_raw;               /* a short row that may go on on the next line */
+    long wrap_line;
 } text_ctx;
 
 static void
 table_run_free(gpointer p)
 {
-    g_free(p);
+    table_run *tr = p;
+
+    g_strfreev(tr->unplaced);
+    g_free(tr);
 }
 
-/* Split on blanks (spaces, tabs). */
-static char **
-tokens(const char *line, guint *n)
+/* Append a run (target named later by import.c) with the label in force. */
+static vdc_run *
+add_run(text_ctx *c)
+{
+    g_ptr_array_add(c->labels, g_strdup(c->label));
+    return vdc_result_set_add_run(c->rs, "");
+}
+
+char **
+vdc_import_tokens(const char *line, guint *n)
 {
     char **raw = g_strsplit_set(line, " \t", -1);
     GPtrArray *a = g_ptr_array_new();
@@ -133,7 +155,7 @@ new_table_run(text_ctx *c, const char *format)
     table_run *tr = g_new0(table_run, 1);
     char *tool;
 
-    tr->run = vdc_result_set_add_run(c->rs, c->target);
+    tr->run = add_run(c);
     tr->line = c->pos.line;
     vdc_set_str(&tr->run->meta.source.file, c->pos.file);
     tr->run->meta.source.line = c->pos.line;
@@ -232,8 +254,18 @@ table_values(text_ctx *c, char **tok, vdc_test_id first, int allow_suffix, table
 
     for (i = 0; i < 6; i++) {
         const vdc_test_info *ti = &vdc_tests[first + i];
-        vdc_sample *s = vdc_run_add_sample(tr->run, ti->name);
+        vdc_sample *s;
 
+        if (!*tok[2 * i] && !*tok[2 * i + 1])
+            continue;    /* a blank column pair: the test was not run (bonnie++ -f) */
+        if (!*tok[2 * i])
+            return vdc_import_fail(&c->pos, "%s: expected a value in the column above "
+                                   "'%%CP', found it blank beside %%CP '%.10s'", ti->name,
+                                   tok[2 * i + 1]);
+        if (!*tok[2 * i + 1])
+            return vdc_import_fail(&c->pos, "%s %%CP: expected a number or '+++' beside the "
+                                   "value '%.20s', found it blank", ti->name, tok[2 * i]);
+        s = vdc_run_add_sample(tr->run, ti->name);
         if (table_value(c, tok[2 * i], ti, allow_suffix && ti->id != VDC_TEST_SEEKS, s,
                         &tr->tol[ti->id]) < 0 ||
             table_cpu(c, tok[2 * i + 1], ti, s) < 0)
@@ -271,30 +303,148 @@ table_size(text_ctx *c, const char *tok, int bare_mb, vdc_run_meta *m)
     return 0;
 }
 
+/* Is @tok printed like a table value: a number (with k, m or g), "+++++"
+ * or "+++"? */
 static int
-io_row(text_ctx *c, char **tok, guint n, int bonnie1)
+value_like(const char *tok)
+{
+    double d;
+    size_t n = strlen(tok);
+    char *num;
+    int ok;
+
+    if (!strcmp(tok, "+++++") || !strcmp(tok, "+++"))
+        return 1;
+    num = n > 1 && strchr("kmg", tok[n - 1]) ? g_strndup(tok, n - 1) : g_strdup(tok);
+    ok = vdc_import_number(num, &d) == 0;
+    g_free(num);
+    return ok;
+}
+
+/* End columns (0-based, of the last character) of the blank-separated
+ * tokens of @raw, at most @max. */
+static guint
+token_ends(const char *raw, int *ends, guint max)
+{
+    guint n = 0;
+    int i;
+
+    for (i = 0; raw[i]; i++)
+        if (raw[i] != ' ' && raw[i] != '\t' && (raw[i + 1] == ' ' || raw[i + 1] == '\t' ||
+                                                !raw[i + 1])) {
+            if (n == max)
+                return max + 1;
+            ends[n++] = i;
+        }
+    return n;
+}
+
+/* Place the tokens of a row with blank columns (bonnie++ -f) under the
+ * column header by their end columns: bonnie++ right-aligns each value
+ * and %CP under its header word.  Fills @slots (12 strings, "" = blank) and
+ * *size_idx (index of the size token in @tok).  Returns 0, or -1 when the
+ * row's spacing does not fit the header (collapsed blanks, another layout). */
+static int
+place_row(const text_ctx *c, char **tok, guint n, const char **slots, guint *size_idx)
+{
+    int ends[64];
+    guint ne = token_ends(c->raw, ends, G_N_ELEMENTS(ends)), i, k, first;
+    int size_end;
+
+    if (c->hdr_n < 13 || ne != n || n < 2)
+        return -1;
+    first = c->hdr_n - 12;
+    size_end = c->hdr_end[first - 1];
+    for (k = 0; k < 12; k++)
+        slots[k] = "";
+    *size_idx = G_MAXUINT;
+    for (i = 0; i < n; i++) {
+        if (ends[i] <= size_end + 1) {
+            *size_idx = i;
+            continue;
+        }
+        for (k = 0; k < 12; k++)
+            if (abs(ends[i] - c->hdr_end[first + k]) <= 1)
+                break;
+        if (k == 12 || *slots[k])
+            return -1;
+        slots[k] = tok[i];
+    }
+    return *size_idx == G_MAXUINT || !*slots[11] ? -1 : 0;
+}
+
+/* A row of [machine] size and 12 value/%CP columns (@vals: 12 strings). */
+static int
+io_row_values(text_ctx *c, char **tok, guint size_idx, const char *const *vals, int bonnie1)
 {
     table_run *tr;
     char *host;
 
-    if (n < 13)
-        return vdc_import_fail(&c->pos, "expected [machine] size and 12 value/%%CP columns, "
-                               "found %u columns (a skipped test leaves a gap that cannot "
-                               "be placed: import the CSV line instead)", n);
     tr = new_table_run(c, bonnie1 ? "bonnie-1.x-table" : "bonnie++-table");
-    host = join_tokens(tok, 0, n - 13);
+    host = join_tokens(tok, 0, size_idx);
     if (*host)
         vdc_set_str(&tr->run->meta.hostname, host);
     g_free(host);
-    if (table_size(c, tok[n - 13], bonnie1, &tr->run->meta) < 0)
+    if (table_size(c, tok[size_idx], bonnie1, &tr->run->meta) < 0)
         return -1;
-    if (table_values(c, tok + n - 12, VDC_TEST_PUTC, !bonnie1, tr) < 0)
+    if (table_values(c, (char **)vals, VDC_TEST_PUTC, !bonnie1, tr) < 0)
         return -1;
     if (!bonnie1)
         g_queue_push_tail(&c->awaiting_files, tr);
     c->last_row = tr;
     c->last_row_file = 0;
     return 0;
+}
+
+/* A bonnie++ IO row whose blank columns cannot be placed (its spacing was
+ * collapsed): kept until the CSV line of the same run places its values. */
+static int
+io_row_unplaced(text_ctx *c, char **tok, guint n)
+{
+    table_run *tr = new_table_run(c, "bonnie++-table");
+    guint i, first = 0;
+
+    /* the machine name and the size come first: the size is the first
+     * token that reads as one */
+    for (i = 0; i < n && !first; i++) {
+        char **sz = g_strsplit(tok[i], ":", 2);
+        int64_t mib;
+
+        if (vdc_import_size_mib(sz[0], &mib) == 0)
+            first = i + 1;
+        g_strfreev(sz);
+    }
+    if (!first)
+        return vdc_import_fail(&c->pos, "expected [machine] size and 12 value/%%CP columns, "
+                               "found no size among %u columns", n);
+    if (first > 1) {
+        char *host = join_tokens(tok, 0, first - 1);
+
+        vdc_set_str(&tr->run->meta.hostname, host);
+        g_free(host);
+    }
+    if (table_size(c, tok[first - 1], 0, &tr->run->meta) < 0)
+        return -1;
+    tr->unplaced = g_strdupv(tok + first);
+    g_queue_push_tail(&c->awaiting_files, tr);
+    c->last_row = NULL;
+    return 0;
+}
+
+static int
+io_row(text_ctx *c, char **tok, guint n, int bonnie1)
+{
+    const char *slots[12];
+    guint size_idx;
+
+    if (n >= 13)
+        return io_row_values(c, tok, n - 13, (const char *const *)tok + n - 12, bonnie1);
+    if (place_row(c, tok, n, slots, &size_idx) == 0)
+        return io_row_values(c, tok, size_idx, slots, bonnie1);
+    if (bonnie1)
+        return vdc_import_fail(&c->pos, "expected [machine] size and 12 value/%%CPU columns, "
+                               "found %u columns in all", n);
+    return io_row_unplaced(c, tok, n);
 }
 
 static int
@@ -307,8 +457,9 @@ file_row(text_ctx *c, char **tok, guint n)
 
     if (n < 13)
         return vdc_import_fail(&c->pos, "expected the file count and 12 value/%%CP columns, "
-                               "found %u columns (a skipped test leaves a gap that cannot "
-                               "be placed: import the CSV line instead)", n);
+                               "found %u columns in all (a blank column cannot be placed "
+                               "once blanks are collapsed: expected the table as bonnie++ "
+                               "printed it, or its CSV line)", n);
     if (vdc_import_files_spec(tok[n - 13], &files) < 0)
         return vdc_import_fail(&c->pos, "expected the file count N[:MAX:MIN][/DIRS], found '%.30s'",
                                tok[n - 13]);
@@ -331,6 +482,7 @@ file_row(text_ctx *c, char **tok, guint n)
         g_free(host);
     }
     tr->run->meta.files = files;
+    tr->file_line = c->pos.line;
     if (table_values(c, tok + n - 12, VDC_TEST_SEQ_CREATE, 0, tr) < 0)
         return -1;
     if (c->file_table_own && version_at_least(c->version, 1, 98)) {
@@ -375,12 +527,65 @@ latency_row(text_ctx *c, char **tok, guint n)
     return 0;
 }
 
-/* Does the table run agree with the CSV run? */
+/* An IO row whose blank columns could not be placed: its value tokens, in
+ * order, must be the CSV line's non-empty IO values and %CP. */
+static int
+check_unplaced(text_ctx *c, table_run *tr, const vdc_run *csv)
+{
+    guint k = 0, n = g_strv_length(tr->unplaced);
+    int t;
+    size_t j;
+
+    for (t = VDC_TEST_PUTC; t <= VDC_TEST_SEEKS; t++) {
+        const vdc_test_info *ti = &vdc_tests[t];
+        const vdc_sample *s = NULL;
+        vdc_sample v;
+        double tol;
+        int bad;
+
+        for (j = 0; j < csv->n_samples; j++)
+            if (!strcmp(csv->samples[j]->test, ti->name))
+                s = csv->samples[j];
+        if (!s)
+            continue;
+        if (k + 2 > n)
+            return vdc_import_fail(&c->pos, "this CSV line has more IO values than the table "
+                                   "row at line %ld (%u columns): expected the CSV line of that "
+                                   "row", tr->line, n);
+        vdc_sample_init(&v);
+        bad = table_value(c, tr->unplaced[k], ti, t != VDC_TEST_SEEKS, &v, &tol) < 0 ||
+              table_cpu(c, tr->unplaced[k + 1], ti, &v) < 0;
+        if (!bad && (v.too_fast != s->too_fast ||
+                     (vdc_has(v.value) && fabs(v.value - s->value) > tol) ||
+                     (vdc_has(v.cpu_percent) && fabs(v.cpu_percent - s->cpu_percent) > 1.0))) {
+            vdc_import_fail(&c->pos, "this CSV line disagrees with the table row at line %ld on "
+                            "%s (%s %s%%CP vs %g %g%%CP): expected the CSV line of that row",
+                            tr->line, ti->name, tr->unplaced[k], tr->unplaced[k + 1], s->value,
+                            s->cpu_percent);
+            bad = 1;
+        }
+        vdc_sample_dispose(&v);
+        if (bad)
+            return -1;
+        k += 2;
+    }
+    if (k != n)
+        return vdc_import_fail(&c->pos, "the table row at line %ld has %u value columns, this "
+                               "CSV line %u IO values and %%CP: expected the CSV line of that row",
+                               tr->line, n, k);
+    return 0;
+}
+
+/* Does the table run agree with the CSV run?  Both ways: a test the table
+ * has and the CSV not, and a test the CSV has and the table not (a blank
+ * or a misplaced column), are conflicts. */
 static int
 check_claim(text_ctx *c, table_run *tr, const vdc_run *csv)
 {
     size_t i, j;
 
+    if (tr->unplaced && check_unplaced(c, tr, csv) < 0)
+        return -1;
     for (i = 0; i < tr->run->n_samples; i++) {
         const vdc_sample *t = tr->run->samples[i];
         const vdc_sample *s = NULL;
@@ -398,9 +603,25 @@ check_claim(text_ctx *c, table_run *tr, const vdc_run *csv)
             vdc_has(t->cpu_percent) != vdc_has(s->cpu_percent) ||
             (vdc_has(t->cpu_percent) && fabs(t->cpu_percent - s->cpu_percent) > 1.0))
             return vdc_import_fail(&c->pos, "this CSV line disagrees with the table at line "
-                                   "%ld on %s (%g %g%%CP vs %g %g%%CP): expected the CSV line "
-                                   "of that table", tr->line, t->test, t->value,
-                                   t->cpu_percent, s->value, s->cpu_percent);
+                                   "%ld on %s (%s%g %g%%CP vs %s%g %g%%CP): expected the CSV line "
+                                   "of that table", tr->line, t->test,
+                                   t->too_fast ? "+++++ " : "", t->value, t->cpu_percent,
+                                   s->too_fast ? "+++++ " : "", s->value, s->cpu_percent);
+    }
+    for (j = 0; j < csv->n_samples; j++) {
+        const vdc_test_info *ti = vdc_test_lookup(csv->samples[j]->test);
+
+        if (tr->unplaced && ti->id <= VDC_TEST_SEEKS)
+            continue;
+        if (ti->id >= VDC_TEST_SEQ_CREATE && !tr->file_line)
+            continue;    /* the table's file block was not pasted */
+        for (i = 0; i < tr->run->n_samples; i++)
+            if (!strcmp(tr->run->samples[i]->test, csv->samples[j]->test))
+                break;
+        if (i == tr->run->n_samples)
+            return vdc_import_fail(&c->pos, "this CSV line has a %s value (%g) but the table at "
+                                   "line %ld has none: expected the CSV line of that table",
+                                   csv->samples[j]->test, csv->samples[j]->value, tr->line);
     }
     return 0;
 }
@@ -441,7 +662,7 @@ csv_line(text_ctx *c, const char *line)
             c->last_row = NULL;
         slot = tr->run;
     } else {
-        slot = vdc_result_set_add_run(c->rs, c->target);
+        slot = add_run(c);
         c->n_runs++;
     }
     rep = slot->repetition;
@@ -449,7 +670,7 @@ csv_line(text_ctx *c, const char *line)
     *slot = tmp;                 /* move: the set's slot takes the CSV run */
     vdc_run_init(&tmp);
     slot->repetition = rep;
-    vdc_set_str(&slot->target, c->target);
+    vdc_set_str(&slot->target, "");
     vdc_set_str(&slot->status, "ok");
     vdc_set_str(&slot->meta.source.file, c->pos.file);
     slot->meta.source.line = c->pos.line;
@@ -511,6 +732,10 @@ header_line(text_ctx *c, const char *line, char **tok, guint n)
         else if (n && (!strcmp(tok[0], "Machine") || g_str_has_prefix(tok[0], "Name:Size"))) {
             c->rows = ROWS_IO;
             c->io_header_new = g_str_has_prefix(tok[0], "Name:Size");
+            /* the columns, to place the values of a row with blanks (-f) */
+            c->hdr_n = token_ends(c->raw, c->hdr_end, G_N_ELEMENTS(c->hdr_end));
+            if (c->hdr_n > G_N_ELEMENTS(c->hdr_end))
+                c->hdr_n = 0;
         }
         else
             return 0;
@@ -519,25 +744,167 @@ header_line(text_ctx *c, const char *line, char **tok, guint n)
     return 0;
 }
 
+/* A line that is neither a table line nor a CSV line nor dd output: prose
+ * or a label.  A short line standing alone (at most 60 characters, with a
+ * letter, not in a paragraph: the line before it is blank or not prose)
+ * names the groups below it ("host 2 (ext2 defaults)", "Results for
+ * hda3:"), unless it is a shell command's output (right after a '#' or '$'
+ * line); any other prose line ends the label in force. */
+static void
+prose_line(text_ctx *c, const char *line, int in_paragraph)
+{
+    size_t n = strlen(line);
+    const char *p;
+    int letter = 0;
+
+    c->prev_prose = 1;
+    if (c->after_prompt)
+        return;
+    if (in_paragraph) {
+        g_clear_pointer(&c->label, g_free);
+        return;
+    }
+    for (p = line; *p; p++)
+        if (g_ascii_isalpha(*p))
+            letter = 1;
+    g_clear_pointer(&c->label, g_free);
+    if (n <= 60 && letter) {
+        c->label = g_strdup(line);
+        n = strlen(c->label);
+        while (n && (c->label[n - 1] == ':' || c->label[n - 1] == ' '))
+            c->label[--n] = '\0';
+    }
+}
+
+/* Count the tokens of @tok that are printed like table values. */
+static guint
+n_value_like(char **tok, guint n)
+{
+    guint i, k = 0;
+
+    for (i = 0; i < n; i++)
+        k += value_like(tok[i]);
+    return k;
+}
+
+/* A data row under the current column header (@tok, @n). */
 static int
-text_line(text_ctx *c, const char *line)
+data_row(text_ctx *c, char **tok, guint n)
+{
+    switch (c->rows) {
+    case ROWS_IO: return io_row(c, tok, n, 0);
+    case ROWS_BONNIE1: return io_row(c, tok, n, 1);
+    case ROWS_FILE: return file_row(c, tok, n);
+    default: return 0;
+    }
+}
+
+/* A short row waits (c->wrap_raw): does @line (@tok, @n) finish it?  A
+ * mailer wraps a long row at a blank: the first part ends in a value, the
+ * second is values only, and together they are one row of [machine] size
+ * and 12 value/%CP columns.  Returns 1 joined and imported, 0 @line is not a
+ * continuation (the short row is then a row with blank columns), -1 error. */
+static int
+join_wrapped(text_ctx *c, char **tok, guint n)
+{
+    guint n1, i;
+    char **t1 = vdc_import_tokens(c->wrap_raw, &n1), **all;
+    long here = c->pos.line;
+    int rc;
+
+    if (n >= 13 || n_value_like(tok, n) != n) {
+        g_strfreev(t1);
+        return 0;
+    }
+    if (n1 + n == 13 || (n1 + n == 14 && !value_like(t1[0]))) {
+        all = g_new0(char *, n1 + n + 1);
+        for (i = 0; i < n1; i++)
+            all[i] = t1[i];
+        for (i = 0; i < n; i++)
+            all[n1 + i] = tok[i];
+        c->pos.line = c->wrap_line;
+        c->raw = "";
+        rc = data_row(c, all, n1 + n);
+        c->pos.line = here;
+        g_free(all);
+        g_strfreev(t1);
+        g_clear_pointer(&c->wrap_raw, g_free);
+        return rc < 0 ? -1 : 1;
+    }
+    rc = vdc_import_fail(&c->pos, "this line (%u columns) does not complete the row at line %ld "
+                         "(%u columns): expected one row of [machine] size and 12 value/%%CP "
+                         "columns, or a row wrapped once onto this line", n, c->wrap_line, n1);
+    g_strfreev(t1);
+    return rc;
+}
+
+/* The waiting short row is not wrapped: import it as it is (blank columns). */
+static int
+settle_wrapped(text_ctx *c)
 {
     char **tok;
     guint n;
-    int rc = 0;
+    long here = c->pos.line;
+    const char *raw = c->raw;
+    int rc;
 
-    if (!*line || line[0] == '#')
+    if (!c->wrap_raw)
         return 0;
+    tok = vdc_import_tokens(c->wrap_raw, &n);
+    c->pos.line = c->wrap_line;
+    c->raw = c->wrap_raw;
+    rc = data_row(c, tok, n);
+    c->pos.line = here;
+    c->raw = raw;
+    g_strfreev(tok);
+    g_clear_pointer(&c->wrap_raw, g_free);
+    return rc;
+}
+
+static int
+text_line(text_ctx *c, const char *line)
+{
+    char **tok = NULL;
+    guint n;
+    int rc = 0, r, para;
+
+    if (!*line) {
+        c->after_prompt = 0;
+        c->prev_prose = 0;
+        return 0;
+    }
+    para = c->prev_prose;
+    c->prev_prose = 0;
+    /* dd transcripts first: a root prompt "# time dd ..." starts with '#' */
+    if (c->only == 0 || c->only == 3) {
+        r = vdc_dd_line(c->dd, &c->pos, line, c->label);
+        if (r < 0)
+            return -1;
+        if (r > 0) {
+            c->after_prompt = 0;
+            return settle_wrapped(c);
+        }
+    }
+    if (line[0] == '#' || line[0] == '$') {
+        c->after_prompt = 1;   /* a comment, or a shell prompt: its output follows */
+        return 0;
+    }
+    if (c->only == 3) {
+        prose_line(c, line, para);   /* --format dd: everything else is prose */
+        return 0;
+    }
     if (vdc_import_is_csv_header(line))
         return 0;
     if (vdc_import_is_csv_line(line)) {
         if (c->only == 2)
             return vdc_import_fail(&c->pos, "expected a bonnie/bonnie++ table line, found a "
                                    "CSV line (--format table)");
+        if (settle_wrapped(c) < 0)
+            return -1;
         c->rows = ROWS_NONE;
         return csv_line(c, line);
     }
-    tok = tokens(line, &n);
+    tok = vdc_import_tokens(line, &n);
     if (!n)
         goto out;
     /* progress on stderr, captured with 2>&1: bonnie++ ("Using uid:0,
@@ -548,9 +915,18 @@ text_line(text_ctx *c, const char *line)
         (g_str_has_prefix(line, "Seeker 1...") && contains(line, "start 'em")))
         goto out;
     if (c->only == 1) {
-        rc = vdc_import_fail(&c->pos, "expected a bonnie++ CSV line (27, 48 or 50 fields) "
+        rc = vdc_import_fail(&c->pos, "expected a bonnie++ CSV line (27, 47, 48 or 50 fields) "
                              "or a blank line (--format csv)");
         goto out;
+    }
+    if (c->wrap_raw) {
+        r = join_wrapped(c, tok, n);
+        if (r != 0) {
+            rc = r < 0 ? -1 : 0;
+            goto out;
+        }
+        if ((rc = settle_wrapped(c)) < 0)
+            goto out;
     }
     if (header_line(c, line, tok, n)) {
         if (!c->pending_header)
@@ -561,44 +937,114 @@ text_line(text_ctx *c, const char *line)
         rc = latency_row(c, tok, n);
         goto out;
     }
-    if (c->rows != ROWS_NONE)
-        c->pending_header = 0;
-    switch (c->rows) {
-    case ROWS_IO: rc = io_row(c, tok, n, 0); break;
-    case ROWS_BONNIE1: rc = io_row(c, tok, n, 1); break;
-    case ROWS_FILE: rc = file_row(c, tok, n); break;
-    case ROWS_NONE:
-        rc = vdc_import_fail(&c->pos, "expected a bonnie++ CSV line, a bonnie/bonnie++ table "
-                             "line or a blank line, found '%.40s'", line);
-        break;
+    if (c->rows == ROWS_NONE && n >= 6 && 2 * n_value_like(tok, n) >= n) {
+        rc = vdc_import_fail(&c->pos, "this looks like a table row, but no column header "
+                             "(Machine ... K/sec %%CP ...) is above it: expected a bonnie++ CSV "
+                             "line, a whole bonnie/bonnie++ table or a dd transcript");
+        goto out;
     }
+    if (c->rows == ROWS_NONE || 2 * n_value_like(tok, n) < n) {
+        /* prose or a label line (also between the rows of a table) */
+        prose_line(c, line, para);
+        goto out;
+    }
+    c->pending_header = 0;
+    if (n < 13 && c->rows != ROWS_FILE) {
+        const char *slots[12];
+        guint size_idx;
+
+        if (c->rows == ROWS_IO && place_row(c, tok, n, slots, &size_idx) == 0) {
+            rc = io_row_values(c, tok, size_idx, slots, 0);
+            goto out;
+        }
+        /* perhaps wrapped by a mailer: decide on the next line */
+        c->wrap_raw = g_strdup(c->raw);
+        c->wrap_line = c->pos.line;
+        goto out;
+    }
+    rc = data_row(c, tok, n);
  out:
     g_strfreev(tok);
     return rc;
 }
 
+/* Table runs after the whole file: an IO row with unplaced blank columns
+ * that no CSV line placed is refused; the file tests of a bonnie++ 1.98+
+ * table that no CSV line corrected are dropped (the IO rows are kept) with
+ * a warning naming the file row. */
+static int
+settle_tables(text_ctx *c)
+{
+    guint i;
+    size_t j, k;
+
+    for (i = 0; i < c->tables->len; i++) {
+        table_run *tr = g_ptr_array_index(c->tables, i);
+
+        if (tr->claimed)
+            continue;
+        if (tr->unplaced) {
+            c->pos.line = tr->line;
+            return vdc_import_fail(&c->pos, "this row has %u value columns where 12 are "
+                                   "expected: a blank column (bonnie++ -f) cannot be placed once "
+                                   "blanks are collapsed: expected the row as bonnie++ printed "
+                                   "it, or the CSV line bonnie++ prints after the table",
+                                   g_strv_length(tr->unplaced));
+        }
+        if (tr->bad_file_rates) {
+            vdc_error_kind(VDC_ERR_NONE, "warning: %s:%ld: bonnie++ %s misprints file-test rates "
+                           "in its table (printf %%d of a double): the file tests of this row "
+                           "are not imported (the CSV line bonnie++ prints after the table has "
+                           "them); its IO tests are", c->pos.file, tr->file_line,
+                           c->version ? c->version : ">= 1.98");
+            for (j = k = 0; j < tr->run->n_samples; j++) {
+                vdc_sample *s = tr->run->samples[j];
+
+                if (vdc_test_lookup(s->test)->id >= VDC_TEST_SEQ_CREATE) {
+                    vdc_sample_dispose(s);
+                    g_free(s);
+                } else {
+                    tr->run->samples[k++] = s;
+                }
+            }
+            tr->run->n_samples = k;
+            tr->run->meta.files = (vdc_files_info){ VDC_INT_ABSENT, VDC_INT_ABSENT,
+                                                    VDC_INT_ABSENT, VDC_INT_ABSENT,
+                                                    VDC_INT_ABSENT };
+            if (!k) {
+                c->pos.line = tr->file_line;
+                return vdc_import_fail(&c->pos, "bonnie++ %s misprints file-test rates in its "
+                                       "table (printf %%d of a double) and this row has no IO "
+                                       "test: expected the CSV line bonnie++ prints after the "
+                                       "table", c->version ? c->version : ">= 1.98");
+            }
+        }
+    }
+    return 0;
+}
+
 int
 vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
-                const char *file, const char *target, int only)
+                const char *file, int only, GPtrArray *labels)
 {
-    text_ctx c = { .pos = { .file = file, .line = 0 }, .rs = rs, .target = target,
-                   .only = only, .rows = ROWS_NONE };
+    text_ctx c = { .pos = { .file = file, .line = 0 }, .rs = rs,
+                   .only = only, .rows = ROWS_NONE, .labels = labels };
     const char *p = data, *end = data + len;
-    guint i;
     int rc = -1;
 
     c.tables = g_ptr_array_new_with_free_func(table_run_free);
+    c.dd = vdc_dd_new(rs, labels);
     g_queue_init(&c.awaiting_files);
     if (!len) {
         c.pos.line = 1;
-        vdc_import_fail(&c.pos, "empty file: expected agent JSON, bonnie++ CSV lines or a "
-                        "bonnie/bonnie++ table");
+        vdc_import_fail(&c.pos, "empty file: expected agent JSON, bonnie++ CSV lines, a "
+                        "bonnie/bonnie++ table or a dd transcript");
         goto out;
     }
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        char *line;
+        char *line, *raw;
         size_t i;
 
         c.pos.line++;
@@ -616,13 +1062,16 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
             vdc_import_fail(&c.pos, "expected UTF-8 text, found invalid bytes");
             goto out;
         }
-        line = g_strndup(p, l);
-        g_strstrip(line);
-        if (text_line(&c, line) < 0) {
-            g_free(line);
-            goto out;
-        }
+        raw = g_strndup(p, l);
+        line = g_strstrip(g_strdup(raw));
+        c.raw = raw;
+        rc = text_line(&c, line);
+        c.raw = NULL;
         g_free(line);
+        g_free(raw);
+        if (rc < 0)
+            goto out;
+        rc = -1;
         if (c.rs->n_runs > VDC_IMPORT_MAX_RUNS) {
             vdc_import_fail(&c.pos, "more than %d runs: expected at most %d runs per file",
                             VDC_IMPORT_MAX_RUNS, VDC_IMPORT_MAX_RUNS);
@@ -630,31 +1079,27 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
         }
         p = nl ? nl + 1 : end;
     }
+    if (vdc_dd_flush(c.dd, &c.pos) < 0 || settle_wrapped(&c) < 0)
+        goto out;
     if (c.pending_header) {
         vdc_import_fail(&c.pos, "the table header at line %ld has no data row: expected the "
                         "results line (file truncated?)", c.pending_header);
         goto out;
     }
-    for (i = 0; i < c.tables->len; i++) {
-        table_run *tr = g_ptr_array_index(c.tables, i);
-
-        if (!tr->claimed && tr->bad_file_rates) {
-            c.pos.line = tr->line;
-            vdc_import_fail(&c.pos, "bonnie++ %s misprints file-test rates in its table "
-                            "(printf %%d of a double): expected the CSV line bonnie++ prints "
-                            "after the table", c.version ? c.version : ">= 1.98");
-            goto out;
-        }
-    }
-    if (!c.n_runs) {
-        vdc_import_fail(&c.pos, "no results found: expected bonnie++ CSV lines or a "
-                        "bonnie/bonnie++ table");
+    if (settle_tables(&c) < 0)
+        goto out;
+    if (!c.n_runs && !vdc_dd_n_runs(c.dd)) {
+        vdc_import_fail(&c.pos, "no results found: expected bonnie++ CSV lines, a "
+                        "bonnie/bonnie++ table or a dd transcript");
         goto out;
     }
-    rc = c.n_runs;
+    rc = c.n_runs + vdc_dd_n_runs(c.dd);
  out:
     g_free(c.version);
     g_free(c.file_host);
+    g_free(c.label);
+    g_free(c.wrap_raw);
+    vdc_dd_free(c.dd);
     g_queue_clear(&c.awaiting_files);
     g_ptr_array_free(c.tables, TRUE);
     return rc;

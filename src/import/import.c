@@ -18,7 +18,7 @@ vdc_import_format_parse(const char *s, vdc_import_format *out)
     static const struct { const char *name; vdc_import_format fmt; } names[] = {
         { "auto", VDC_IMPORT_AUTO }, { "json", VDC_IMPORT_JSON },
         { "text", VDC_IMPORT_TEXT }, { "csv", VDC_IMPORT_CSV },
-        { "table", VDC_IMPORT_TABLE },
+        { "table", VDC_IMPORT_TABLE }, { "dd", VDC_IMPORT_DD },
     };
     size_t i;
 
@@ -28,6 +28,20 @@ vdc_import_format_parse(const char *s, vdc_import_format *out)
             return 0;
         }
     return -1;
+}
+
+int
+vdc_import_group_by_parse(const char *s, vdc_group_by *out)
+{
+    if (s && !strcmp(s, "machine"))
+        *out = VDC_GROUP_MACHINE;
+    else if (s && !strcmp(s, "label"))
+        *out = VDC_GROUP_LABEL;
+    else if (s && !strcmp(s, "none"))
+        *out = VDC_GROUP_NONE;
+    else
+        return -1;
+    return 0;
 }
 
 /* a JSON document starts with '{' after blanks (and an optional BOM) */
@@ -55,7 +69,7 @@ import_json(vdc_result_set *tmp, const char *data, size_t len, const char *file,
     if (vdc_result_set_load_data(tmp, data, len, file) < 0)
         return -1;
     if (!tmp->n_runs) {
-        vdc_error("%s: runs: expected at least one run, found none", file);
+        vdc_input_error("%s: runs: expected at least one run, found none", file);
         return -1;
     }
     for (i = 0; i < tmp->n_runs; i++) {
@@ -81,28 +95,140 @@ import_json(vdc_result_set *tmp, const char *data, size_t len, const char *file,
     return (int)tmp->n_runs;
 }
 
+/* The machine of a text run: bonnie's machine name, dd's device or file. */
+static const char *
+run_machine(const vdc_run *r)
+{
+    return r->meta.hostname ? r->meta.hostname : r->meta.device ? r->meta.device
+           : r->meta.path;
+}
+
+/* Name the targets of the text runs of @tmp (labels[i] is run i's label
+ * line or NULL) by @group_by, then number repetitions per target.  0, or -1
+ * after one message. */
+static int
+name_groups(vdc_result_set *tmp, GPtrArray *labels, const char *file, const char *target,
+            vdc_group_by group_by)
+{
+    GPtrArray *keys = g_ptr_array_new();
+    GPtrArray *machines = g_ptr_array_new();
+    GHashTable *count = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    size_t i;
+    int rc = -1;
+
+    for (i = 0; i < tmp->n_runs; i++) {
+        const vdc_run *r = tmp->runs[i];
+        const char *label = g_ptr_array_index(labels, i);
+        const char *key = group_by == VDC_GROUP_NONE ? NULL
+                          : group_by == VDC_GROUP_LABEL ? label
+                          : label ? label : run_machine(r);
+        const char *m = label ? label : run_machine(r);
+        guint k;
+
+        if (m) {
+            for (k = 0; k < machines->len && strcmp(g_ptr_array_index(machines, k), m); k++)
+                ;
+            if (k == machines->len)
+                g_ptr_array_add(machines, (gpointer)m);
+        }
+        if (key && !vdc_target_name_ok(key)) {
+            vdc_input_error("%s:%" G_GINT64_FORMAT ": the group name of this run is not a "
+                            "target name: expected printable text of at most %d bytes",
+                            file, (gint64)r->meta.source.line, VDC_TARGET_NAME_MAX);
+            goto out;
+        }
+        if (!key && !target) {
+            vdc_input_error("%s:%" G_GINT64_FORMAT ": this run names no %s: expected --target "
+                            "NAME%s", file, (gint64)r->meta.source.line,
+                            group_by == VDC_GROUP_NONE ? "target (--group-by none)"
+                            : group_by == VDC_GROUP_LABEL ? "label line above it"
+                            : "machine and no label line precedes it",
+                            group_by == VDC_GROUP_NONE ? "" : " or a label line above it");
+            goto out;
+        }
+        g_ptr_array_add(keys, (gpointer)key);
+    }
+    {
+        /* one group (or none): --target names it; several: TARGET/GROUP */
+        const char *first = NULL;
+        int several = 0;
+
+        for (i = 0; i < keys->len; i++) {
+            const char *k = g_ptr_array_index(keys, i);
+
+            if (k && !first)
+                first = k;
+            else if (k && strcmp(k, first))
+                several = 1;
+        }
+        for (i = 0; i < tmp->n_runs; i++) {
+            const char *k = g_ptr_array_index(keys, i);
+            char *name = !k ? g_strdup(target)
+                         : !target ? g_strdup(k)
+                         : several ? g_strdup_printf("%s/%s", target, k) : g_strdup(target);
+            gpointer n;
+
+            if (!vdc_target_name_ok(name)) {
+                vdc_input_error("%s:%" G_GINT64_FORMAT ": the target name '%.40s...' is too "
+                                "long: expected at most %d bytes", file,
+                                (gint64)tmp->runs[i]->meta.source.line, name,
+                                VDC_TARGET_NAME_MAX);
+                g_free(name);
+                goto out;
+            }
+            vdc_set_str(&tmp->runs[i]->target, name);
+            n = g_hash_table_lookup(count, name);
+            tmp->runs[i]->repetition = GPOINTER_TO_INT(n);
+            g_hash_table_replace(count, name, GINT_TO_POINTER(GPOINTER_TO_INT(n) + 1));
+        }
+    }
+    if (group_by == VDC_GROUP_NONE && machines->len > 1) {
+        GString *w = g_string_new(NULL);
+
+        for (i = 0; i < machines->len && i < 5; i++)
+            g_string_append_printf(w, "%s'%s'", i ? ", " : "",
+                                   (const char *)g_ptr_array_index(machines, i));
+        vdc_error_kind(VDC_ERR_NONE, "warning: %s: --group-by none puts %u machines or "
+                       "configurations (%s%s) into the one target %s", file, machines->len,
+                       w->str, machines->len > 5 ? ", ..." : "", target);
+        g_string_free(w, TRUE);
+    }
+    rc = 0;
+ out:
+    g_hash_table_destroy(count);
+    g_ptr_array_free(machines, TRUE);
+    g_ptr_array_free(keys, TRUE);
+    return rc;
+}
+
 int
-vdc_import_data(vdc_result_set *rs, const char *data, size_t len,
-                const char *file, const char *target, vdc_import_format fmt)
+vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
+                        const char *file, const char *target, vdc_import_format fmt,
+                        vdc_group_by group_by)
 {
     vdc_result_set tmp;
+    GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
     int n = -1;
     size_t i;
 
     vdc_result_set_init(&tmp);
     if (target && !*target) {
-        vdc_error("%s: the target name is empty: expected --target NAME", file);
+        vdc_input_error("%s: the target name is empty: expected --target NAME", file);
         goto out;
     }
     if (fmt == VDC_IMPORT_AUTO)
         fmt = looks_like_json(data, len) ? VDC_IMPORT_JSON : VDC_IMPORT_TEXT;
     if (fmt == VDC_IMPORT_JSON) {
         n = import_json(&tmp, data, len, file, target);
-    } else if (!target) {
-        vdc_error("%s: bonnie/bonnie++ output names no target: expected --target NAME", file);
+    } else if (group_by == VDC_GROUP_NONE && !target) {
+        vdc_input_error("%s: --group-by none puts every run into one target: expected "
+                        "--target NAME", file);
     } else {
-        n = vdc_import_text(&tmp, data, len, file, target,
-                            fmt == VDC_IMPORT_CSV ? 1 : fmt == VDC_IMPORT_TABLE ? 2 : 0);
+        n = vdc_import_text(&tmp, data, len, file,
+                            fmt == VDC_IMPORT_CSV ? 1 : fmt == VDC_IMPORT_TABLE ? 2
+                            : fmt == VDC_IMPORT_DD ? 3 : 0, labels);
+        if (n >= 0 && name_groups(&tmp, labels, file, target, group_by) < 0)
+            n = -1;
     }
     if (n < 0)
         goto out;
@@ -119,13 +245,21 @@ vdc_import_data(vdc_result_set *rs, const char *data, size_t len,
     }
     vdc_result_set_merge(rs, &tmp);
  out:
+    g_ptr_array_free(labels, TRUE);
     vdc_result_set_dispose(&tmp);
     return n;
 }
 
 int
-vdc_import_file(vdc_result_set *rs, const char *path, const char *target,
-                vdc_import_format fmt)
+vdc_import_data(vdc_result_set *rs, const char *data, size_t len,
+                const char *file, const char *target, vdc_import_format fmt)
+{
+    return vdc_import_data_grouped(rs, data, len, file, target, fmt, VDC_GROUP_MACHINE);
+}
+
+int
+vdc_import_file_grouped(vdc_result_set *rs, const char *path, const char *target,
+                        vdc_import_format fmt, vdc_group_by group_by)
 {
     char *data = NULL;
     size_t len = 0;
@@ -136,7 +270,14 @@ vdc_import_file(vdc_result_set *rs, const char *path, const char *target,
         return -1;
     if (!strcmp(path, "-"))
         name = "(stdin)";
-    n = vdc_import_data(rs, data, len, name, target, fmt);
+    n = vdc_import_data_grouped(rs, data, len, name, target, fmt, group_by);
     g_free(data);
     return n;
+}
+
+int
+vdc_import_file(vdc_result_set *rs, const char *path, const char *target,
+                vdc_import_format fmt)
+{
+    return vdc_import_file_grouped(rs, path, target, fmt, VDC_GROUP_MACHINE);
 }

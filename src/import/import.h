@@ -9,6 +9,14 @@
  *   bonnie++-csv-1.98     bonnie++ 1.98..2.00a CSV, 50 fields, field 1 = "1.98"
  *   bonnie++-table        bonnie++ human-readable report (1.0x, 1.9x, 2.00a)
  *   bonnie-1.x-table      Tim Bray's classic bonnie 1.x report ("Machine MB ...")
+ *   dd-records, dd-coreutils-5.3, dd-coreutils-8.25
+ *                         `time dd ...` transcripts and dd summary lines (dd.c),
+ *                         tests dd_read / dd_write / dd_copy keyed by block size
+ *
+ * Groups: a page that tables several machines or configurations gives one
+ * target per group (vdc_group_by): by the label line above a table or
+ * transcript ("host 2 (ext2 defaults)"), else by the machine name (bonnie
+ * rows and CSV lines; a dd run's device, if= of a read, of= of a write).
  *
  * Text files may mix tables and CSV lines; CSV lines are recognised line by
  * line whatever their format.  A CSV line that follows a table claims that
@@ -36,28 +44,49 @@ typedef enum {
     VDC_IMPORT_TEXT,          /* bonnie++ CSV lines and bonnie/bonnie++ tables */
     VDC_IMPORT_CSV,           /* bonnie++ CSV lines only (any of the 3 formats) */
     VDC_IMPORT_TABLE,         /* bonnie++ / bonnie 1.x tables only */
+    VDC_IMPORT_DD,            /* dd transcripts only (other lines are prose) */
 } vdc_import_format;
+
+/* How the runs of one text file become targets (--group-by). */
+typedef enum {
+    VDC_GROUP_MACHINE,        /* the label line above, else the machine name (default) */
+    VDC_GROUP_LABEL,          /* the label line above only */
+    VDC_GROUP_NONE,           /* everything into --target; a warning names the
+                               * machines when there are several */
+} vdc_group_by;
 
 /* At most this many runs from one bonnie++ text file: a real file holds a
  * few (bonnie++ -x N); appending a run counts the target's runs, so a
  * 200 000-line file took 10 minutes and 6 GiB before this limit. */
 #define VDC_IMPORT_MAX_RUNS 10000
 
-/* Parse a --format argument: auto, json, text, csv, table.  Returns 0 or
- * -1 (no message). */
+/* Parse a --format argument: auto, json, text, csv, table, dd.  Returns 0
+ * or -1 (no message). */
 int vdc_import_format_parse(const char *s, vdc_import_format *out);
+
+/* Parse a --group-by argument: machine, label, none.  0 or -1 (no message). */
+int vdc_import_group_by_parse(const char *s, vdc_group_by *out);
 
 /* Import @len bytes named @file (used in messages and in each run's
  * metadata.source.file) and append its runs to @rs.
- * @target: the target every imported run is given (required for text
- * formats; for JSON, NULL keeps the runs' own target names).  A target
- * object of kind "imported" is added when @rs has none of that name.
- * On error @rs is unchanged.  Returns the number of runs imported (>= 1),
- * or -1 after one vdc_error message. */
+ * @target: for JSON, the target every run is moved to (NULL keeps the
+ * runs' own); for text, the name of a file with one group, the prefix
+ * "TARGET/GROUP" of a file with several, and the name of runs that belong
+ * to no group (NULL: such runs are an error).  @group_by: see
+ * vdc_group_by (text only).  A target object of kind "imported" is added
+ * when @rs has none of that name.  On error @rs is unchanged.  Returns the
+ * number of runs imported (>= 1), or -1 after one message (bad input). */
+int vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
+                            const char *file, const char *target, vdc_import_format fmt,
+                            vdc_group_by group_by);
+
+/* vdc_import_data_grouped with VDC_GROUP_MACHINE. */
 int vdc_import_data(vdc_result_set *rs, const char *data, size_t len,
                     const char *file, const char *target, vdc_import_format fmt);
 
 /* Same, reading @path ("-" = standard input, named "(stdin)"). */
+int vdc_import_file_grouped(vdc_result_set *rs, const char *path, const char *target,
+                            vdc_import_format fmt, vdc_group_by group_by);
 int vdc_import_file(vdc_result_set *rs, const char *path, const char *target,
                     vdc_import_format fmt);
 

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include <glib.h>
+
 #include "model/result.h"
 
 /* Where we are, for "FILE:LINE: what was expected" messages. */
@@ -49,10 +51,45 @@ int vdc_import_is_csv_header(const char *line);
  * the caller).  Returns 0, or -1 after vdc_import_fail. */
 int vdc_import_csv_line(const char *line, const vdc_import_pos *pos, vdc_run *run);
 
-/* The text importer (tables and CSV lines); @only: 0 = both, 1 = CSV
- * lines only, 2 = tables only.  Appends runs with target @target to @rs
- * (a scratch set).  Returns the number of runs, or -1. */
+/* Split @line on blanks (spaces, tabs) into a NULL-terminated vector
+ * (g_strfreev) of *n tokens. */
+char **vdc_import_tokens(const char *line, guint *n);
+
+/* The text importer (tables, CSV lines, dd transcripts); @only: 0 = all,
+ * 1 = CSV lines only, 2 = tables only, 3 = dd transcripts only.  Appends
+ * runs to @rs (a scratch set) with an empty target: the caller names them
+ * (import.c, by --group-by).  @labels gets one entry per run appended, in
+ * order: the label line above it (g_strdup) or NULL.  Returns the number of
+ * runs, or -1. */
 int vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
-                    const char *file, const char *target, int only);
+                    const char *file, int only, GPtrArray *labels);
+
+/* ---- dd transcripts (dd.c) ---------------------------------------------------- */
+typedef struct vdc_dd_ctx vdc_dd_ctx;
+
+/* A dd reader appending runs to @rs and one label per run to @labels. */
+vdc_dd_ctx *vdc_dd_new(vdc_result_set *rs, GPtrArray *labels);
+void vdc_dd_free(vdc_dd_ctx *d);
+
+/* Offer one line (blanks stripped; not an empty one) to the dd reader, with
+ * the label line in force (@label, may be NULL).  Returns 1 when the line
+ * belongs to a dd transcript (a dd command, records, summary, the shell's
+ * time output, a sweep separator such as "bs=8k"), 0 when it does not (a
+ * transcript in progress is then complete and its run appended), -1 after
+ * vdc_import_fail. */
+int vdc_dd_line(vdc_dd_ctx *d, const vdc_import_pos *pos, const char *line, const char *label);
+
+/* End of input: append the run of a transcript in progress.  0 or -1. */
+int vdc_dd_flush(vdc_dd_ctx *d, const vdc_import_pos *pos);
+
+/* Runs appended so far. */
+int vdc_dd_n_runs(const vdc_dd_ctx *d);
+
+/* A number as %g and human_readable print it in any locale ("1.92275",
+ * "1,1", "2e-05"); 0 or -1. */
+int vdc_import_dd_number(const char *s, double *out);
+
+/* A dd size operand ("512", "8k", "1M", "1MB", "2x512"), bytes; 0 or -1. */
+int vdc_import_dd_size(const char *s, int64_t *out);
 
 #endif

@@ -3,6 +3,10 @@
  * VDC_IMPORT_JSON, VDC_IMPORT_CSV, VDC_IMPORT_TABLE, VDC_IMPORT_AUTO (see
  * tests/import.mk and doc/fuzzing.md).
  *
+ * VDC_IMPORT_DD: the dd transcript reader.  The group-by mode and whether
+ * --target is given are taken from the input's size (not its bytes), so
+ * every input is tried under one of the six settings.
+ *
  * Besides the sanitizers (ASan, UBSan), it checks one invariant: whatever
  * an importer accepts must be a valid result document, i.e. save then
  * load succeeds and saving again gives the same text. */
@@ -34,7 +38,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 1 << 20)
         return 0;
     vdc_result_set_init(&rs);
-    if (vdc_import_data(&rs, (const char *)data, size, "fuzz", "t", FUZZ_FORMAT) < 0) {
+    if (vdc_import_data_grouped(&rs, (const char *)data, size, "fuzz",
+                                (size & 4) && FUZZ_FORMAT != VDC_IMPORT_JSON ? NULL : "t",
+                                FUZZ_FORMAT, (vdc_group_by)(size % 3)) < 0) {
         /* nothing imported from a bad input */
         if (rs.n_runs || rs.n_targets)
             abort();

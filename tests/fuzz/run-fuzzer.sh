@@ -16,6 +16,7 @@ for f in "$top_srcdir"/tests/golden/import/* "$top_srcdir"/tests/golden/import/b
 done
 case $name in
     *json*) dict="-dict=$top_srcdir/tests/fuzz/result-json.dict" ;;
+    *_dd) dict="-dict=$top_srcdir/tests/fuzz/dd.dict" ;;
     *) dict="-dict=$top_srcdir/tests/fuzz/bonnie.dict" ;;
 esac
 # -close_fd_mask=2: the importers' one-line errors would flood the log
