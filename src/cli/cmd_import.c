@@ -38,7 +38,12 @@ import_usage(FILE *f)
             "  -w, --where W    where it was measured: domU, dom0 or host\n"
             "  -o, --output OUT write OUT atomically instead of standard output\n"
             "  -f, --format F   auto (default), json, text, csv (CSV lines only),\n"
-            "                   table (tables only)\n"
+            "                   table (tables only), dd (dd transcripts only)\n"
+            "  -g, --group-by G machine (default: the label line above a table or dd\n"
+            "                   run, else its machine name or device), label, or none\n"
+            "                   (everything into --target, with a warning when it\n"
+            "                   mixes machines); several groups: one target each,\n"
+            "                   TARGET/GROUP with --target\n"
             "  -q, --quiet      no progress messages\n"
             "\n"
             "Exit status: 0 ok, 1 output not written, 2 bad input (nothing written).\n");
@@ -105,6 +110,7 @@ vdc_cmd_import(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "kind", required_argument, NULL, 'k' },
         { "where", required_argument, NULL, 'w' },
+        { "group-by", required_argument, NULL, 'g' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -113,12 +119,13 @@ vdc_cmd_import(int argc, char **argv)
     static const char *const wheres[] = { "domU", "dom0", "host", NULL };
     const char *target = NULL, *output = "-", *kind = NULL, *where = NULL;
     vdc_import_format fmt = VDC_IMPORT_AUTO;
+    vdc_group_by group_by = VDC_GROUP_MACHINE;
     vdc_result_set rs;
     int c, i, n, total = 0, rc = VDC_EXIT_USAGE;
 
     optind = 1;
     opterr = 0;    /* one line of our own, not getopt's message and the usage */
-    while ((c = getopt_long(argc, argv, ":t:o:f:k:w:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:o:f:k:w:g:qh", opts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
         case 'k':
@@ -138,7 +145,13 @@ vdc_cmd_import(int argc, char **argv)
         case 'o': output = optarg; break;
         case 'f':
             if (vdc_import_format_parse(optarg, &fmt) < 0) {
-                vdc_error("import: --format '%s': expected auto, json, text, csv or table", optarg);
+                vdc_error("import: --format '%s': expected auto, json, text, csv, table or dd", optarg);
+                return VDC_EXIT_USAGE;
+            }
+            break;
+        case 'g':
+            if (vdc_import_group_by_parse(optarg, &group_by) < 0) {
+                vdc_input_error("import: --group-by '%s': expected machine, label or none", optarg);
                 return VDC_EXIT_USAGE;
             }
             break;
@@ -181,19 +194,26 @@ vdc_cmd_import(int argc, char **argv)
     }
     vdc_result_set_init(&rs);
     for (i = optind; i < argc; i++) {
-        n = vdc_import_file(&rs, argv[i], target, fmt);
+        n = vdc_import_file_grouped(&rs, argv[i], target, fmt, group_by);
         if (n < 0)
             goto out;
         vdc_progress("%s: %d run%s imported", argv[i], n, n == 1 ? "" : "s");
         total += n;
     }
     if (target && (kind || where)) {
-        vdc_target *t = vdc_result_set_find_target(&rs, target);
+        size_t k, tl = strlen(target);
 
-        if (t && kind)
-            vdc_set_str(&t->kind, kind);
-        if (t && where)
-            vdc_set_str(&t->where, where);
+        /* TARGET, and TARGET/GROUP of a file with several groups */
+        for (k = 0; k < rs.n_targets; k++) {
+            vdc_target *t = rs.targets[k];
+
+            if (strcmp(t->name, target) && !(!strncmp(t->name, target, tl) && t->name[tl] == '/'))
+                continue;
+            if (kind)
+                vdc_set_str(&t->kind, kind);
+            if (where)
+                vdc_set_str(&t->where, where);
+        }
     }
     if (check_output(output, argv + optind, argc - optind) < 0)
         goto out;    /* rc is still VDC_EXIT_USAGE */
