@@ -55,8 +55,12 @@ check_usage() {
     [ ! -s "$work/stdout" ] || fail "import $*: wrote to stdout"
 }
 check_usage "expected at least one FILE" --target t
-check_usage "bonnie/bonnie++ output names no target: expected --target NAME" "$good"
-check_usage "--format 'xml': expected auto, json, text, csv or table" --format xml "$good" --target t
+# bonnie 1.x prints no machine name: without a label line, --target names it
+check_usage "seed002-hda3.txt:4: this run names no machine and no label line precedes it: expected --target NAME or a label line above it" \
+    "$top_srcdir/tests/golden/import/seed002-hda3.txt"
+check_usage "--format 'xml': expected auto, json, text, csv, table or dd" --format xml "$good" --target t
+check_usage "--group-by 'host': expected machine, label or none" --group-by host "$good"
+check_usage "--group-by none puts every run into one target: expected --target NAME" --group-by none "$good"
 check_usage "--target: expected a non-empty name" --target "" "$good"
 check_usage "cannot read /nonexistent/x.txt" /nonexistent/x.txt --target t
 check_usage "--kind 'disk': expected image, lvm, block, dom0 or imported" --kind disk --target t "$good"

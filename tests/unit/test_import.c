@@ -306,8 +306,11 @@ test_csv196(void **state)
     assert_float_equal(a->samples[5]->cpu_percent, 11, 1e-9);
     assert_float_equal(a->samples[2]->latency_us, 190000, 1e-9);   /* 190ms */
     assert_true(a->samples[6]->too_fast);
+    /* two machines: two targets (--target t is their prefix), never one */
+    assert_string_equal(a->target, "t/db1");
+    assert_string_equal(b->target, "t/db2");
     assert_int_equal(a->repetition, 0);
-    assert_int_equal(b->repetition, 1);
+    assert_int_equal(b->repetition, 0);
     assert_string_equal(b->meta.tool, "bonnie++ 1.97");
     assert_int_equal(b->meta.concurrency, 2);
     assert_int_equal(b->meta.chunk_size, 16384);
@@ -453,9 +456,9 @@ test_bad_inputs(void **state)
 
     /* empty, blank */
     BAD("", VDC_IMPORT_AUTO, "vmdiskcmp: bad.txt:1: empty file: expected agent JSON, "
-        "bonnie++ CSV lines or a bonnie/bonnie++ table\n");
+        "bonnie++ CSV lines, a bonnie/bonnie++ table or a dd transcript\n");
     BAD("\n\n", VDC_IMPORT_AUTO, "vmdiskcmp: bad.txt:2: no results found: expected bonnie++ "
-        "CSV lines or a bonnie/bonnie++ table\n");
+        "CSV lines, a bonnie/bonnie++ table or a dd transcript\n");
     /* wrong field count */
     BAD("a,2G,1,2,3,4,5,6,7,8,9,10,11,12,16,1,2,3,4,5,6,7,8,9,10,11\n", VDC_IMPORT_AUTO,
         "vmdiskcmp: bad.txt:1: expected a bonnie++ CSV line with 27 fields (1.03), 48 "
@@ -504,12 +507,14 @@ test_bad_inputs(void **state)
         "-Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
         "Machine Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP /sec %CP\n"
         "localhost.locald 2G 6065 15 70595 37 20649 2\n",
-        VDC_IMPORT_AUTO, "vmdiskcmp: bad.txt:4: expected [machine] size and 12 value/%CP "
-        "columns, found 8 columns (a skipped test leaves a gap that cannot be placed: "
-        "import the CSV line instead)\n");
+        VDC_IMPORT_AUTO, "vmdiskcmp: bad.txt:4: this row has 6 value columns where 12 are "
+        "expected: a blank column (bonnie++ -f) cannot be placed once blanks are collapsed: "
+        "expected the row as bonnie++ printed it, or the CSV line bonnie++ prints after the "
+        "table\n");
     BAD("  256 14009 99.3 27171 11.8  5919  3.6  8902 57.9 26205 10.4 124.3  0.4\n",
-        VDC_IMPORT_AUTO, "vmdiskcmp: bad.txt:1: expected a bonnie++ CSV line, a bonnie/bonnie++ "
-        "table line or a blank line, found '256 14009 99.3 27171 11.8  5919  3.6  89'\n");
+        VDC_IMPORT_AUTO, "vmdiskcmp: bad.txt:1: this looks like a table row, but no column "
+        "header (Machine ... K/sec %CP ...) is above it: expected a bonnie++ CSV line, a whole "
+        "bonnie/bonnie++ table or a dd transcript\n");
     /* a table and the CSV line that follows it disagree */
     BAD(TABLE103 "localhost.localdomain,2G,6066,15,70595,37,20649,2,26878,53,57270,0,135.8,0"
         ",,,,,,,,,,,,,\n", VDC_IMPORT_AUTO,
@@ -522,13 +527,13 @@ test_bad_inputs(void **state)
         "vmdiskcmp: bad.txt:1: expected text, found binary data (byte 0x7f)\n");
     BAD("h\xff\xfe,2G\n", VDC_IMPORT_AUTO,
         "vmdiskcmp: bad.txt:1: expected UTF-8 text, found invalid bytes\n");
-    /* prose is not a bonnie report */
+    /* prose alone is skipped, and is no result */
     BAD("I ran bonnie and it was fast.\n", VDC_IMPORT_AUTO,
-        "vmdiskcmp: bad.txt:1: expected a bonnie++ CSV line, a bonnie/bonnie++ table line or "
-        "a blank line, found 'I ran bonnie and it was fast.'\n");
+        "vmdiskcmp: bad.txt:1: no results found: expected bonnie++ CSV lines, a "
+        "bonnie/bonnie++ table or a dd transcript\n");
     /* format restrictions */
     BAD(TABLE103, VDC_IMPORT_CSV, "vmdiskcmp: bad.txt:1: expected a bonnie++ CSV line (27, "
-        "48 or 50 fields) or a blank line (--format csv)\n");
+        "47, 48 or 50 fields) or a blank line (--format csv)\n");
     BAD(CSV103 "\n", VDC_IMPORT_TABLE, "vmdiskcmp: bad.txt:1: expected a bonnie/bonnie++ "
         "table line, found a CSV line (--format table)\n");
     /* JSON with wrong types, paths named */
@@ -547,21 +552,28 @@ test_bad_inputs(void **state)
     BAD(CSV103, VDC_IMPORT_JSON, "vmdiskcmp: bad.txt:1:*");
 }
 
-/* the text importer needs a target */
+/* a text run is named by its machine; without one (bonnie 1.x prints
+ * none) and without a label line, --target is needed */
 static void
 test_needs_target(void **state)
 {
+    static const char b1[] =
+        "Machine MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
+        "       256 14009 99.3 27171 11.8  5919  3.6  8902 57.9 26205 10.4 124.3  0.4\n";
     vdc_result_set rs;
     char *err;
 
     vdc_result_set_init(&rs);
-    capture_stderr_begin();
     assert_int_equal(vdc_import_data(&rs, CSV103, strlen(CSV103), "a.csv", NULL,
-                                     VDC_IMPORT_AUTO), -1);
+                                     VDC_IMPORT_AUTO), 1);
+    assert_string_equal(rs.runs[0]->target, "localhost.localdomain");
+    capture_stderr_begin();
+    assert_int_equal(vdc_import_data(&rs, b1, strlen(b1), "b.txt", NULL, VDC_IMPORT_AUTO), -1);
     err = capture_stderr_end();
-    assert_string_equal(err, "vmdiskcmp: a.csv: bonnie/bonnie++ output names no target: "
-                        "expected --target NAME\n");
+    assert_string_equal(err, "vmdiskcmp: b.txt:2: this run names no machine and no label line "
+                        "precedes it: expected --target NAME or a label line above it\n");
     free(err);
+    assert_int_equal(rs.n_runs, 1);
     vdc_result_set_dispose(&rs);
 }
 

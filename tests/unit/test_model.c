@@ -344,7 +344,8 @@ test_load_errors(void **state)
     expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"getchar\",\"value\":1}]}]}",
                       "vmdiskcmp: t.json: runs[0].samples[0].test: unknown test id \"getchar\": "
                       "expected putc, put_block, rewrite, getc, get_block, seeks, seq_create, "
-                      "seq_stat, seq_del, ran_create, ran_stat, ran_del, sweep_read or sweep_write\n");
+                      "seq_stat, seq_del, ran_create, ran_stat, ran_del, sweep_read, sweep_write, dd_read, "
+                      "dd_write or dd_copy\n");
     expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"sweep_read\",\"value\":1}]}]}",
                       "vmdiskcmp: t.json: runs[0].samples[0].block_size: expected an integer > 0 "
                       "(required for sweep_read)\n");
