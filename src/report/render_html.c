@@ -62,7 +62,7 @@ short_label(const char *key)
             return l[i].label;
     if (info && info->sweep && bs > 0) {
         /* "Read 4 KiB" */
-        const char *what = info->id == VDC_TEST_SWEEP_READ ? "Read" : "Write";
+        const char *what = info->short_label;   /* "Read", "Write", "dd read" */
 
         if (bs % 1048576 == 0)
             snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " MiB", what, bs / 1048576);
