@@ -14,8 +14,8 @@ EXTRA_DIST += tests/integration/import-golden.sh tests/integration/import-errors
 	tests/integration/import-bonnie.sh tests/integration/import-agent.sh
 
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_model tests/unit/test_import
-TESTS += tests/unit/test_model tests/unit/test_import
+check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages
+TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages
 tests_unit_test_model_SOURCES = tests/unit/test_model.c tests/unit/test_stderr.h
 tests_unit_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_model_LDADD = $(IMPORT_TEST_LIBS)
@@ -23,6 +23,10 @@ tests_unit_test_import_SOURCES = tests/unit/test_import.c tests/unit/test_stderr
 tests_unit_test_import_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/import"'
 tests_unit_test_import_LDADD = $(IMPORT_TEST_LIBS)
+tests_unit_test_import_pages_SOURCES = tests/unit/test_import_pages.c tests/unit/test_stderr.h
+tests_unit_test_import_pages_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
+	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/import"'
+tests_unit_test_import_pages_LDADD = $(IMPORT_TEST_LIBS)
 endif
 
 # ---- libFuzzer targets (tests/fuzz/, doc/fuzzing.md) -------------------------

@@ -354,19 +354,21 @@ place_row(const text_ctx *c, char **tok, guint n, const char **slots, guint *siz
     if (c->hdr_n < 13 || ne != n || n < 2)
         return -1;
     first = c->hdr_n - 12;
-    size_end = c->hdr_end[first - 1];
+    /* the machine and size end before the first value column begins (a
+     * value is at most 6 wide: " %5d") */
+    size_end = c->hdr_end[first] - 6;
     for (k = 0; k < 12; k++)
         slots[k] = "";
     *size_idx = G_MAXUINT;
     for (i = 0; i < n; i++) {
-        if (ends[i] <= size_end + 1) {
-            *size_idx = i;
-            continue;
-        }
         for (k = 0; k < 12; k++)
             if (abs(ends[i] - c->hdr_end[first + k]) <= 1)
                 break;
-        if (k == 12 || *slots[k])
+        if (k == 12 && ends[i] <= size_end && (*size_idx == G_MAXUINT || *size_idx + 1 == i)) {
+            *size_idx = i;
+            continue;
+        }
+        if (k == 12 || *slots[k] || *size_idx == G_MAXUINT)
             return -1;
         slots[k] = tok[i];
     }

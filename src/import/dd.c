@@ -928,6 +928,10 @@ vdc_dd_line(vdc_dd_ctx *d, const vdc_import_pos *pos, const char *line, const ch
     int64_t full, part, n;
     int r;
 
+    /* the shell's time output ends a transcript ("real ...", zsh's "dd ...
+     * 0.84s user 3.78s system 12% cpu 37.205 total") */
+    if (t && (t->n_records == 2 || t->has_summary) && time_line(line, t))
+        return 1;
     /* a new command */
     memset(&probe, 0, sizeof(probe));
     probe.bs = probe.ibs = probe.obs = probe.count = -1;
@@ -1009,8 +1013,6 @@ vdc_dd_line(vdc_dd_ctx *d, const vdc_import_pos *pos, const char *line, const ch
             return 1;
         }
     }
-    if (t && (t->n_records == 2 || t->has_summary) && time_line(line, t))
-        return 1;
     /* anything else ends the transcript */
     if (finish(d, pos) < 0)
         return -1;
