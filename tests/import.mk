@@ -9,9 +9,11 @@ IMPORT_TEST_LIBS = src/libvdc-results.a src/libvdc-common.a \
 EXTRA_DIST += tests/unit/test_stderr.h tests/golden/import
 
 TESTS += tests/integration/import-golden.sh tests/integration/import-errors.sh \
-	tests/integration/import-bonnie.sh tests/integration/import-agent.sh
+	tests/integration/import-bonnie.sh tests/integration/import-agent.sh \
+	tests/integration/import-dd.sh
 EXTRA_DIST += tests/integration/import-golden.sh tests/integration/import-errors.sh \
-	tests/integration/import-bonnie.sh tests/integration/import-agent.sh
+	tests/integration/import-bonnie.sh tests/integration/import-agent.sh \
+	tests/integration/import-dd.sh
 
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages

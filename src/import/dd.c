@@ -340,7 +340,8 @@ parse_command(const vdc_import_pos *pos, const char *line, dd_transcript *t)
         int64_t size;
 
         if (!eq) {
-            if (!operands && !t->timed && !t->prompted)
+            /* "# dd on a VPS": prose; "dd if=a of=b junk" at a prompt: an error */
+            if (!operands || (!t->timed && !t->prompted))
                 goto out;
             rc = vdc_import_fail(pos, "dd operand '%.40s': expected KEY=VALUE (if=, of=, bs=, "
                                  "count=, conv=, iflag=, oflag=...)", w[k]);

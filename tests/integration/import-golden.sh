@@ -11,7 +11,7 @@ golden="$top_srcdir/tests/golden/import"
 work=$(mktemp -d /tmp/vdc-import-golden-XXXXXX) || fail mktemp
 trap 'rm -rf "$work"' EXIT INT TERM
 
-# input  target (- = keep the JSON's own)
+# input  target (- = no --target: the JSON's own targets, or the text's groups)
 cases="seed003-image.txt image
 seed003-lvm.txt lvm
 seed003-dom0.txt dom0
@@ -32,7 +32,17 @@ bonnie1.x-progress.txt hda3
 agent-0.1.0-table.txt vm
 agent-0.1.0.csv vm
 bon_csv2txt-2.00a.txt q
-agent-example.json -"
+agent-example.json -
+seed004-dd.txt -
+dd-coreutils-8.25.txt -
+dd-coreutils-5.3-de.txt -
+dd-sweep-separators.txt vps
+groups-bonnie1.txt -
+groups-bonniepp.txt -
+bonnie1.03-f-spaced.txt -
+bonnie1.03-f-collapsed.txt -
+bonnie1.03-wrapped.txt mail
+bonnie1.96-s0.csv -"
 
 n=0
 echo "$cases" | {
