@@ -937,14 +937,17 @@ vdc_dd_line(vdc_dd_ctx *d, const vdc_import_pos *pos, const char *line, const ch
     memset(&probe, 0, sizeof(probe));
     probe.bs = probe.ibs = probe.obs = probe.count = -1;
     r = parse_command(pos, line, &probe);
-    if (r != 0) {
+    if (r <= 0 || finish(d, pos) < 0) {
+        /* what a failed or prose parse stored */
+        g_free(probe.command); g_free(probe.in_file); g_free(probe.out_file);
+        g_free(probe.conv); g_free(probe.iflag); g_free(probe.oflag); g_free(probe.status);
+        memset(&probe, 0, sizeof(probe));
+        if (r != 0)
+            return -1;
+    }
+    if (r > 0) {
         dd_transcript *nt;
 
-        if (r < 0 || finish(d, pos) < 0) {
-            g_free(probe.command); g_free(probe.in_file); g_free(probe.out_file);
-            g_free(probe.conv); g_free(probe.iflag); g_free(probe.oflag); g_free(probe.status);
-            return -1;
-        }
         nt = transcript_new(pos->line, label);
         g_free(nt->label);
         probe.line = nt->line;
