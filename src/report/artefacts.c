@@ -1,0 +1,419 @@
+/* vmdiskcmp artefact rules (artefacts.h): a pure function of a result set.
+ * Each rule reads what the runs record (dd's operands, dd's own time and the
+ * shell's real time, file size and RAM, where a target ran) and decides per
+ * (target, test key); the explanation names the numbers. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "model/result.h"
+#include "report/artefacts.h"
+
+static const char *const keywords[VDC_ARTEFACT_COUNT] = {
+    "page-cache-write", "dd-time-short", "above-ceiling", "cached-reread", "guest-faster",
+    "rounded-identical",
+};
+
+void
+vdc_artefact_options_init(vdc_artefact_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->dd_time_ratio = 0.5;
+    o->dd_time_min_s = 0.5;
+    o->guest_margin = 0.05;
+}
+
+const char *
+vdc_artefact_keyword(vdc_artefact a)
+{
+    int i;
+
+    for (i = 0; i < VDC_ARTEFACT_COUNT; i++)
+        if (a == (1u << i))
+            return keywords[i];
+    return NULL;
+}
+
+static void
+flag(vdc_artefact_cell *c, vdc_artefact a, char *reason)
+{
+    int i;
+
+    for (i = 0; i < VDC_ARTEFACT_COUNT && a != (1u << i); i++)
+        ;
+    if (i == VDC_ARTEFACT_COUNT || (c->flags & a)) {
+        g_free(reason);
+        return;
+    }
+    c->flags |= a;
+    c->reason[i] = reason;
+}
+
+static int
+is_dd_write(const vdc_test_info *ti)
+{
+    return ti && (ti->id == VDC_TEST_DD_WRITE || ti->id == VDC_TEST_DD_COPY);
+}
+
+static int
+has_word(const char *list, const char *word)
+{
+    char **w;
+    int found;
+
+    if (!list)
+        return 0;
+    w = g_strsplit(list, ",", -1);
+    found = g_strv_contains((const char *const *)w, word);
+    g_strfreev(w);
+    return found;
+}
+
+/* A dd write that flushed before dd stopped its clock, or bypassed the
+ * page cache: conv=fdatasync/fsync, oflag=direct/dsync/sync. */
+static int
+dd_write_flushed(const vdc_run *r)
+{
+    return r->meta.direct_io == 1 || r->meta.fsync_every_write == 1 ||
+           has_word(r->meta.dd_conv, "fdatasync") || has_word(r->meta.dd_conv, "fsync") ||
+           has_word(r->meta.dd_oflag, "direct") || has_word(r->meta.dd_oflag, "dsync") ||
+           has_word(r->meta.dd_oflag, "sync");
+}
+
+static void
+rule_page_cache_write(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n,
+                      const vdc_test_info *ti)
+{
+    size_t i, k = 0, known = 0;
+    const char *example = NULL;
+
+    if (!is_dd_write(ti))
+        return;
+    for (i = 0; i < n; i++) {
+        const vdc_run *r = refs[i].run;
+
+        if (!r->meta.command_line)
+            continue;    /* dd's operands not known: no decision */
+        known++;
+        if (!dd_write_flushed(r)) {
+            k++;
+            example = example ? example : r->meta.command_line;
+        }
+    }
+    if (k)
+        flag(c, VDC_ARTEFACT_PAGE_CACHE_WRITE,
+             g_strdup_printf("%zu of %zu dd writes without conv=fdatasync, conv=fsync or "
+                             "oflag=direct/dsync (\"%.60s\"): dd timed the page cache, not the "
+                             "disk", k, known, example));
+}
+
+static void
+rule_dd_time_short(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n,
+                   const vdc_artefact_options *o)
+{
+    size_t i, k = 0, both = 0;
+    double e = 0, real = 0;
+
+    for (i = 0; i < n; i++) {
+        const vdc_sample *s = refs[i].sample;
+
+        if (!vdc_has(s->elapsed_s) || !vdc_has(s->real_s))
+            continue;
+        both++;
+        if (s->elapsed_s < o->dd_time_ratio * s->real_s &&
+            s->real_s - s->elapsed_s >= o->dd_time_min_s) {
+            if (!k) {
+                e = s->elapsed_s;
+                real = s->real_s;
+            }
+            k++;
+        }
+    }
+    if (k)
+        flag(c, VDC_ARTEFACT_DD_TIME_SHORT,
+             g_strdup_printf("dd's own time %.3g s against %.3g s real (%zu of %zu runs): the "
+                             "command went on after dd stopped its clock (writeback, sync, "
+                             "close), so dd's rate is not the disk's", e, real, k, both));
+}
+
+/* The rate of a sample in MiB/s, NAN for a rate of operations (/sec). */
+static double
+mib_per_s(const vdc_sample *s)
+{
+    if (!vdc_has(s->value) || !s->unit)
+        return NAN;
+    if (!strcmp(s->unit, "MiB/s"))
+        return s->value;
+    if (!strcmp(s->unit, "K/sec"))
+        return s->value / 1024.0;
+    return NAN;
+}
+
+static const vdc_artefact_ceiling *
+ceiling_of(const vdc_result_set *rs, const char *target, const vdc_sample_ref *refs, size_t n,
+           const vdc_artefact_options *o)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, target);
+    size_t i, j;
+
+    for (i = 0; i < o->n_ceilings; i++) {
+        const char *name = o->ceilings[i].name;
+
+        if (!name)
+            continue;
+        if (!strcmp(name, target) ||
+            (t && t->storage.device && !strcmp(name, t->storage.device)) ||
+            (t && t->backend.physical_device && !strcmp(name, t->backend.physical_device)))
+            return &o->ceilings[i];
+        for (j = 0; j < n; j++)
+            if (refs[j].run->meta.device && !strcmp(refs[j].run->meta.device, name))
+                return &o->ceilings[i];
+    }
+    return NULL;
+}
+
+static void
+rule_above_ceiling(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
+                   size_t n, const vdc_artefact_options *o)
+{
+    const vdc_artefact_ceiling *ce = ceiling_of(rs, c->target, refs, n, o);
+    size_t i, k = 0;
+    double max = 0;
+
+    if (!ce)
+        return;
+    for (i = 0; i < n; i++) {
+        double v = mib_per_s(refs[i].sample);
+
+        if (vdc_has(v) && v > ce->mib_s) {
+            k++;
+            max = MAX(max, v);
+        }
+    }
+    if (k)
+        flag(c, VDC_ARTEFACT_ABOVE_CEILING,
+             g_strdup_printf("%zu of %zu runs above the stated ceiling of %s, %.1f MiB/s "
+                             "(highest %.1f MiB/s): the number cannot be the device's or the "
+                             "link's; a cache answered", k, n, ce->name, ce->mib_s, max));
+}
+
+/* RAM (MiB) that can cache run @r's file: what the run was told or the
+ * machine's own memory, whichever is larger; 0 unknown. */
+static int64_t
+cache_ram(const vdc_result_set *rs, const char *target, const vdc_run *r)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, target);
+    int64_t m = t ? vdc_target_machine_memory(rs, t) : VDC_INT_ABSENT;
+    int64_t told = r->meta.ram_mib != VDC_INT_ABSENT ? r->meta.ram_mib : 0;
+
+    return MAX(told, m == VDC_INT_ABSENT ? 0 : m);
+}
+
+/* Where dd read from or wrote to. */
+static const char *
+dd_file(const vdc_run *r)
+{
+    return r->meta.device ? r->meta.device : r->meta.path;
+}
+
+static void
+rule_cached_reread(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
+                   size_t n, const vdc_test_info *ti)
+{
+    size_t i, j, k = 0;
+    char *why = NULL;
+
+    if (!ti)
+        return;
+    for (i = 0; i < n; i++) {
+        const vdc_run *r = refs[i].run;
+        int64_t ram = cache_ram(rs, c->target, r);
+
+        if (!ram || r->meta.direct_io == 1 || r->meta.drop_caches == 1)
+            continue;
+        if ((ti->id == VDC_TEST_GET_BLOCK || ti->id == VDC_TEST_GETC) &&
+            r->meta.file_size_mib != VDC_INT_ABSENT && r->meta.file_size_mib < ram) {
+            /* bonnie's reads read back the file its writes just wrote */
+            if (!why)
+                why = g_strdup_printf("the %" G_GINT64_FORMAT " MiB file is smaller than the "
+                                      "%" G_GINT64_FORMAT " MiB of RAM and was read right after "
+                                      "it was written", (gint64)r->meta.file_size_mib,
+                                      (gint64)ram);
+            k++;
+        } else if (ti->id == VDC_TEST_DD_READ && dd_file(r) &&
+                   refs[i].sample->bytes != VDC_INT_ABSENT &&
+                   refs[i].sample->bytes < ram * 1048576) {
+            /* a dd read of what an earlier dd run (in the set's order) wrote */
+            for (j = 0; j < rs->n_runs && rs->runs[j] != r; j++) {
+                const vdc_run *w = rs->runs[j];
+
+                if (w->n_samples && is_dd_write(vdc_test_lookup(w->samples[0]->test)) &&
+                    dd_file(w) && !strcmp(dd_file(w), dd_file(r)))
+                    break;
+            }
+            if (j < rs->n_runs && rs->runs[j] != r) {
+                if (!why)
+                    why = g_strdup_printf("dd read %s (%.1f MiB) right after a dd write of it, "
+                                          "less than the %" G_GINT64_FORMAT " MiB of RAM, "
+                                          "without iflag=direct", dd_file(r),
+                                          (double)refs[i].sample->bytes / 1048576.0, (gint64)ram);
+                k++;
+            }
+        }
+    }
+    if (k)
+        flag(c, VDC_ARTEFACT_CACHED_REREAD,
+             g_strdup_printf("%s (%zu of %zu runs): served from the page cache, not the disk",
+                             why, k, n));
+    g_free(why);
+}
+
+/* Mean of the valued samples; NAN when none. */
+static double
+mean_of(const vdc_sample_ref *refs, size_t n, size_t *k)
+{
+    double sum = 0;
+    size_t i;
+
+    *k = 0;
+    for (i = 0; i < n; i++)
+        if (vdc_has(refs[i].sample->value)) {
+            sum += refs[i].sample->value;
+            (*k)++;
+        }
+    return *k ? sum / (double)*k : NAN;
+}
+
+static const char *
+host_target(const vdc_result_set *rs, const vdc_artefact_options *o)
+{
+    const char *found = NULL, *where[] = { "dom0", "host" };
+    size_t i, w;
+
+    if (o->host_target)
+        return o->host_target;
+    for (w = 0; w < G_N_ELEMENTS(where); w++) {
+        for (i = 0; i < rs->n_targets; i++)
+            if (rs->targets[i]->where && !strcmp(rs->targets[i]->where, where[w])) {
+                if (found)
+                    return NULL;   /* two hosts: no single baseline */
+                found = rs->targets[i]->name;
+            }
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+static void
+rule_guest_faster(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
+                  size_t n, const vdc_artefact_options *o)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, c->target);
+    const char *host = host_target(rs, o);
+    vdc_sample_ref *hrefs;
+    size_t hn = 0, kg, kh;
+    double g, h;
+
+    if (!host || !t || !t->where || strcmp(t->where, "domU") || !strcmp(host, c->target))
+        return;
+    hrefs = vdc_result_set_lookup(rs, host, c->test_key, &hn);
+    g = mean_of(refs, n, &kg);
+    h = mean_of(hrefs, hn, &kh);
+    if (vdc_has(g) && vdc_has(h) && h > 0 && g > (1.0 + o->guest_margin) * h)
+        flag(c, VDC_ARTEFACT_GUEST_FASTER,
+             g_strdup_printf("the guest's mean %.6g is %+.1f%% above the host's %s (%.6g): a "
+                             "guest cannot outrun the disk beneath it; the host's page cache or "
+                             "the backend's cache answered", g, 100.0 * (g / h - 1.0), host, h));
+    g_free(hrefs);
+}
+
+static void
+rule_rounded_identical(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n)
+{
+    size_t i, k = 0;
+    double first = NAN;
+
+    for (i = 0; i < n; i++) {
+        double v = refs[i].sample->value;
+
+        if (!vdc_has(v))
+            continue;
+        if (!k)
+            first = v;
+        else if (v != first)
+            return;
+        k++;
+    }
+    if (k >= 2)
+        flag(c, VDC_ARTEFACT_ROUNDED_IDENTICAL,
+             g_strdup_printf("all %zu runs give exactly %.6g %s: the 95%% CI is zero-width from "
+                             "the printed rounding (bonnie++ 2.00a prints 1.4g), not from a "
+                             "steady disk", k, first, refs[0].sample->unit ? refs[0].sample->unit
+                             : ""));
+}
+
+vdc_artefact_cell *
+vdc_artefacts_find(const vdc_result_set *rs, const vdc_artefact_options *opt, size_t *n)
+{
+    vdc_artefact_options defaults;
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(vdc_artefact_cell));
+    char **targets = vdc_result_set_target_names(rs);
+    size_t ti, ki;
+
+    if (!opt) {
+        vdc_artefact_options_init(&defaults);
+        opt = &defaults;
+    }
+    for (ti = 0; targets[ti]; ti++) {
+        char **keys = vdc_result_set_test_keys(rs, targets[ti]);
+
+        for (ki = 0; keys[ki]; ki++) {
+            vdc_artefact_cell c = { 0 };
+            size_t nr = 0;
+            int64_t bs;
+            vdc_sample_ref *refs = vdc_result_set_lookup(rs, targets[ti], keys[ki], &nr);
+            const vdc_test_info *info = vdc_test_key_parse(keys[ki], &bs);
+
+            c.target = targets[ti];
+            c.test_key = keys[ki];
+            if (nr) {
+                rule_page_cache_write(&c, refs, nr, info);
+                rule_dd_time_short(&c, refs, nr, opt);
+                rule_above_ceiling(&c, rs, refs, nr, opt);
+                rule_cached_reread(&c, rs, refs, nr, info);
+                rule_guest_faster(&c, rs, refs, nr, opt);
+                rule_rounded_identical(&c, refs, nr);
+            }
+            g_free(refs);
+            if (c.flags) {
+                c.target = g_strdup(targets[ti]);
+                c.test_key = g_strdup(keys[ki]);
+                g_array_append_val(out, c);
+            }
+        }
+        g_strfreev(keys);
+    }
+    g_strfreev(targets);
+    *n = out->len;
+    return (vdc_artefact_cell *)g_array_free(out, out->len == 0);
+}
+
+void
+vdc_artefacts_free(vdc_artefact_cell *cells, size_t n)
+{
+    size_t i;
+    int k;
+
+    for (i = 0; i < n; i++) {
+        g_free(cells[i].target);
+        g_free(cells[i].test_key);
+        for (k = 0; k < VDC_ARTEFACT_COUNT; k++)
+            g_free(cells[i].reason[k]);
+    }
+    g_free(cells);
+}
