@@ -123,11 +123,10 @@ vdc_import_latency(const char *tok, double *us)
     return 0;
 }
 
-/* a non-negative integer token of at most 18 digits */
-static int
-parse_count(const char *s, int64_t *out)
+int
+vdc_import_count(const char *s, size_t n, int64_t *out)
 {
-    size_t i, n = strlen(s);
+    size_t i;
 
     if (!n || n > 18)
         return -1;
@@ -136,6 +135,13 @@ parse_count(const char *s, int64_t *out)
             return -1;
     *out = g_ascii_strtoll(s, NULL, 10);
     return 0;
+}
+
+/* a non-negative integer token of at most 18 digits */
+static int
+parse_count(const char *s, int64_t *out)
+{
+    return vdc_import_count(s, strlen(s), out);
 }
 
 int

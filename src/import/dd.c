@@ -133,21 +133,6 @@ vdc_dd_n_runs(const vdc_dd_ctx *d)
 
 /* ---- Tokens ------------------------------------------------------------------ */
 
-/* A count: 1 to 19 digits. */
-static int
-dd_count(const char *s, size_t n, int64_t *out)
-{
-    size_t i;
-
-    if (!n || n > 18)
-        return -1;
-    for (i = 0; i < n; i++)
-        if (!g_ascii_isdigit(s[i]))
-            return -1;
-    *out = g_ascii_strtoll(s, NULL, 10);
-    return 0;
-}
-
 /* A decimal number as %g or human_readable print it in any locale: digits,
  * one optional '.' or ',' and fraction, an optional exponent ("1.5e-05").
  * Returns 0 or -1. */
@@ -220,7 +205,7 @@ vdc_import_dd_size(const char *s, int64_t *out)
 
         while (g_ascii_isdigit(p[nd]))
             nd++;
-        if (dd_count(p, nd, &n) < 0)
+        if (vdc_import_count(p, nd, &n) < 0)
             goto out;
         for (k = 0; k < G_N_ELEMENTS(suffixes); k++)
             if (!strcmp(p + nd, suffixes[k].suffix))
@@ -408,8 +393,8 @@ records_line(const char *line, int64_t *full, int64_t *part)
     if (!plus || !g_ascii_isdigit(line[0]))
         return 0;
     sp = strchr(plus, ' ');
-    if (!sp || dd_count(line, (size_t)(plus - line), full) < 0 ||
-        dd_count(plus + 1, (size_t)(sp - plus - 1), part) < 0)
+    if (!sp || vdc_import_count(line, (size_t)(plus - line), full) < 0 ||
+        vdc_import_count(plus + 1, (size_t)(sp - plus - 1), part) < 0)
         return 0;
     for (p = sp; *p; p++)
         if (g_ascii_isdigit(*p) || *p == ',' || *p == '=')
@@ -423,7 +408,7 @@ truncated_line(const char *line, int64_t *n)
 {
     const char *sp = strchr(line, ' '), *p;
 
-    if (!sp || dd_count(line, (size_t)(sp - line), n) < 0)
+    if (!sp || vdc_import_count(line, (size_t)(sp - line), n) < 0)
         return 0;
     for (p = sp; *p; p++)
         if (g_ascii_isdigit(*p) || *p == ',' || *p == '+')
@@ -534,7 +519,7 @@ summary_line(const vdc_import_pos *pos, const char *line, dd_transcript *t, int 
         int64_t b;
 
         if (*words[i] && g_ascii_isdigit(words[i][0])) {
-            if (bytes >= 0 || dd_count(words[i], strlen(words[i]), &b) < 0)
+            if (bytes >= 0 || vdc_import_count(words[i], strlen(words[i]), &b) < 0)
                 goto out;
             bytes = b;
         }
@@ -635,21 +620,21 @@ shell_time(const char *s, double *out)
     colon = strchr(copy, ':');
     if (m) {
         *m = '\0';
-        if (dd_count(copy, strlen(copy), &whole) < 0 || vdc_import_dd_number(m + 1, &sec) < 0)
+        if (vdc_import_count(copy, strlen(copy), &whole) < 0 || vdc_import_dd_number(m + 1, &sec) < 0)
             goto out;
         min = (double)whole;
     } else if (colon) {
         char *colon2 = strchr(colon + 1, ':');
 
         *colon = '\0';
-        if (dd_count(copy, strlen(copy), &whole) < 0)
+        if (vdc_import_count(copy, strlen(copy), &whole) < 0)
             goto out;
         if (colon2) {
             int64_t mm;
 
             *colon2 = '\0';
             hours = (double)whole;
-            if (dd_count(colon + 1, strlen(colon + 1), &mm) < 0 ||
+            if (vdc_import_count(colon + 1, strlen(colon + 1), &mm) < 0 ||
                 vdc_import_dd_number(colon2 + 1, &sec) < 0)
                 goto out;
             min = (double)mm;
@@ -712,9 +697,9 @@ time_line(const char *line, dd_transcript *t)
                 rc = 1;
                 break;
             }
-    } else if (n >= 1 && g_str_has_prefix(line, "(") && strstr(line, "major+") &&
+    } else if (n >= 1 && strstr(line, "inputs+") && strstr(line, "outputs (") &&
                strstr(line, "minor)pagefaults")) {
-        rc = 1;    /* GNU time's second line */
+        rc = 1;    /* GNU time's second line: "0inputs+8outputs (0major+94minor)pagefaults 0swaps" */
     }
     g_strfreev(w);
     return rc;

@@ -23,6 +23,10 @@ int vdc_import_fail(const vdc_import_pos *pos, const char *fmt, ...)
  * and no exponent ("135.8", "6065").  Returns 0 or -1 (no message). */
 int vdc_import_number(const char *tok, double *out);
 
+/* The @n characters at @s as a count: 1 to 18 digits, nothing else.
+ * Returns 0 or -1 (no message). */
+int vdc_import_count(const char *s, size_t n, int64_t *out);
+
 /* A file size as bonnie/bonnie++ print it: "2G", "10048M", "16M" or a bare
  * number of MiB ("256", bonnie 1.x and bonnie++ < 1.00).  Stores MiB. */
 int vdc_import_size_mib(const char *tok, int64_t *mib);

@@ -94,3 +94,18 @@ grep -q '"file": "(stdin)"' "$work/stdin.json" || fail "stdin not named (stdin)"
 grep -q '"kind": "dom0"' "$work/kind.json" && grep -q '"where": "dom0"' "$work/kind.json" \
     || fail "--kind/--where not in the target"
 echo "ok: multi-file, stdout, stdin, --kind/--where"
+
+# groups through the command line: two machines are two targets; with
+# --target they are TARGET/MACHINE; --group-by none puts them together only
+# with a warning naming them (on stderr, even with -q)
+(cd "$golden" && "$VMDISKCMP" import -q groups-bonniepp.txt --target lab -o "$work/g.json") ||
+    fail "import groups-bonniepp.txt --target lab"
+grep -q '"name": "lab/web1"' "$work/g.json" && grep -q '"name": "lab/db1"' "$work/g.json" ||
+    fail "--target lab: expected targets lab/web1 and lab/db1"
+(cd "$golden" && "$VMDISKCMP" import -q groups-bonniepp.txt --target lab --group-by none \
+    --kind lvm -o "$work/g1.json") 2> "$work/g1.err" || fail "import --group-by none"
+[ "$(cat "$work/g1.err")" = "vmdiskcmp: warning: groups-bonniepp.txt: --group-by none puts 2 machines or configurations ('web1', 'db1') into the one target lab" ] ||
+    fail "--group-by none: warning: $(cat "$work/g1.err")"
+[ "$(grep -c '"target": "lab"' "$work/g1.json")" = 2 ] && grep -q '"kind": "lvm"' "$work/g1.json" ||
+    fail "--group-by none: expected both runs in lab (kind lvm)"
+echo "ok: groups on the command line"
