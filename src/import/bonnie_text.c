@@ -1065,6 +1065,20 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
             goto out;
         }
         raw = g_strndup(p, l);
+        if (raw[0] == '>') {
+            /* a mail quote ("> ", ">> ", "> > "): the text behind it, its
+             * columns kept (every line of a quoted table loses the same) */
+            size_t q = 0;
+
+            while (raw[q] == '>') {
+                q++;
+                if (raw[q] == ' ' && raw[q + 1] == '>')
+                    q++;
+            }
+            if (raw[q] == ' ')
+                q++;
+            memmove(raw, raw + q, strlen(raw + q) + 1);
+        }
         line = g_strstrip(g_strdup(raw));
         c.raw = raw;
         rc = text_line(&c, line);

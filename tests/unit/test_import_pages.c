@@ -524,6 +524,11 @@ row103(char *buf, size_t n, const char *machine, const char *size, const int *v,
     snprintf(buf + len, n - len, " %5.1f %3d", seeks, 0);
 }
 
+#define HEAD103_Q \
+    "Version 1.03       ------Sequential Output------ --Sequential Input- --Random-\n" \
+    ">                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n" \
+    "> Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+
 #define HEAD103 \
     "Version 1.03       ------Sequential Output------ --Sequential Input- --Random-\n" \
     "                   -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n" \
@@ -630,6 +635,12 @@ test_wrapped_rows(void **state)
     assert_float_equal(rs.runs[0]->samples[3]->cpu_percent, 53, 1e-9);
     assert_float_equal(rs.runs[0]->samples[5]->value, 135.8, 1e-9);
     assert_int_equal(rs.runs[0]->meta.source.line, 4);
+    vdc_result_set_dispose(&rs);
+    /* quoted in a reply ("> "), and wrapped */
+    rs = import_text("> Here are mine:\n>\n> " HEAD103_Q
+                     "> localhost.locald 2G  6065  15 70595  37 20649   2 26878\n"
+                     "> 53 57270   0 135.8   0\n", "t", VDC_IMPORT_AUTO, VDC_GROUP_MACHINE, 1, NULL);
+    assert_float_equal(rs.runs[0]->samples[3]->value, 26878, 1e-9);
     vdc_result_set_dispose(&rs);
     /* bonnie 1.x, no machine name */
     rs = import_text(B1_HEAD
