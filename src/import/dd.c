@@ -822,6 +822,12 @@ finish(vdc_dd_ctx *d, const vdc_import_pos *at)
     }
     /* the bytes moved: records out are obs-sized (bs= sets both) */
     obs = t->bs > 0 ? t->bs : t->obs > 0 ? t->obs : t->has_command ? 512 : bs;
+    if (t->n_records == 2 && t->out_full > (int64_t)(1e18 / (double)obs)) {
+        vdc_import_fail(&pos, "dd's %" G_GINT64_FORMAT " records of %" G_GINT64_FORMAT " bytes "
+                        "are more than an exabyte: expected the records lines as dd printed "
+                        "them", (gint64)t->out_full, (gint64)obs);
+        goto out;
+    }
     if (t->has_summary) {
         bytes = t->bytes;
         if (t->n_records == 2 && t->out_part == 0 && t->bytes != t->out_full * obs) {

@@ -246,7 +246,7 @@ rule_cached_reread(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sam
             k++;
         } else if (ti->id == VDC_TEST_DD_READ && dd_file(r) &&
                    refs[i].sample->bytes != VDC_INT_ABSENT &&
-                   refs[i].sample->bytes < ram * 1048576) {
+                   (double)refs[i].sample->bytes < (double)ram * 1048576.0) {
             /* a dd read of what an earlier dd run (in the set's order) wrote */
             for (j = 0; j < rs->n_runs && rs->runs[j] != r; j++) {
                 const vdc_run *w = rs->runs[j];

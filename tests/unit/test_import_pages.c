@@ -397,6 +397,11 @@ test_dd_refusals(void **state)
     refuse("10+0 records in\n10+0 records out\n\nreal 0m1.000s\n", "t", VDC_IMPORT_AUTO,
            "vmdiskcmp: page.txt:1: dd's block size is not known: expected the dd command (bs=) "
            "or a separator line such as 'bs=8k' before its output\n");
+    /* counts that overflow: refused, never wrapped round */
+    refuse("# time dd if=/dev/zero of=f bs=1M\n999999999999999999+0 records in\n"
+           "999999999999999999+0 records out\n\nreal\t0m1.000s\n", NULL, VDC_IMPORT_AUTO,
+           "vmdiskcmp: page.txt:1: dd's 999999999999999999 records of 1048576 bytes are more "
+           "than an exabyte: expected the records lines as dd printed them\n");
     /* --format dd takes no bonnie table */
     refuse("Machine MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
            "       256 14009 99.3 27171 11.8  5919  3.6  8902 57.9 26205 10.4 124.3  0.4\n",
