@@ -271,6 +271,14 @@ test_dd_forms(void **state)
     assert_float_equal(s->value, 512 / 0.000123 / MIB, 1e-9);
     assert_string_equal(rs.runs[0]->meta.source.format, "dd-coreutils-8.25");
     vdc_result_set_dispose(&rs);
+    /* the "(11 GB, 10 GiB)" form: sizes of 10 and more print no decimal */
+    rs = import_text("dd if=/dev/zero of=/data/f bs=1G count=10\n10+0 records in\n10+0 records out\n"
+                     "10737418240 bytes (11 GB, 10 GiB) copied, 21.2264 s, 506 MB/s\n",
+                     NULL, VDC_IMPORT_AUTO, VDC_GROUP_MACHINE, 1, NULL);
+    s = only_sample(rs.runs[0], "dd_write");
+    assert_int_equal(s->block_size, 1073741824);
+    assert_float_equal(s->value, 10737418240.0 / 21.2264 / MIB, 1e-9);
+    vdc_result_set_dispose(&rs);
     /* "Infinity B/s": a zero time, too fast to measure */
     rs = import_text("dd if=/dev/zero of=f bs=1 count=1\n1+0 records in\n1+0 records out\n"
                      "1 byte copied, 0 s, Infinity B/s\n",
