@@ -40,6 +40,18 @@ flags_of(const vdc_result_set *rs, const vdc_artefact_options *o, const char *ta
     return f;
 }
 
+/* (@target, @key) is flagged exactly @which, for @reason. */
+static void
+expect_flag(const vdc_result_set *rs, const vdc_artefact_options *o, const char *target,
+            const char *key, vdc_artefact which, const char *reason)
+{
+    char *why;
+
+    assert_int_equal(flags_of(rs, o, target, key, which, &why), which);
+    assert_string_equal(why, reason);
+    g_free(why);
+}
+
 static vdc_result_set
 dd(const char *text)
 {
@@ -93,8 +105,8 @@ test_dd_time_short(void **state)
     assert_true(flags_of(&rs, NULL, "/root/t", "dd_write@65536", VDC_ARTEFACT_DD_TIME_SHORT,
                          &why) & VDC_ARTEFACT_DD_TIME_SHORT);
     assert_string_equal(why, "dd's own time 0.5 s against 4.2 s real (1 of 1 runs): the command "
-                        "went on after dd stopped its clock (writeback, sync, close), so dd's "
-                        "rate is not the disk's");
+                "went on after dd stopped its clock (writeback, sync, close), so dd's "
+                "rate is not the disk's");
     g_free(why);
     vdc_result_set_dispose(&rs);
     rs = dd(GIB_WRITE("$ time dd if=/dev/zero of=/root/t bs=64k count=16k conv=fdatasync", "4.0",
@@ -120,7 +132,6 @@ test_above_ceiling(void **state)
     vdc_artefact_options o;
     vdc_result_set rs;
     vdc_run *r;
-    char *why;
 
     vdc_artefact_options_init(&o);
     o.ceilings = link;
@@ -132,12 +143,10 @@ test_above_ceiling(void **state)
     r = run1(&rs, "remote", "dd_read", 450);
     r->samples[0]->block_size = 1048576;
     vdc_set_str(&r->meta.device, "/dev/nbd0");
-    assert_int_equal(flags_of(&rs, &o, "nfs", "get_block", VDC_ARTEFACT_ABOVE_CEILING, &why),
-                     VDC_ARTEFACT_ABOVE_CEILING);
-    assert_string_equal(why, "1 of 1 runs above the stated ceiling of nfs, 119.2 MiB/s (highest "
-                        "200.0 MiB/s): the number cannot be the device's or the link's; a cache "
-                        "answered");
-    g_free(why);
+    expect_flag(&rs, &o, "nfs", "get_block", VDC_ARTEFACT_ABOVE_CEILING,
+                "1 of 1 runs above the stated ceiling of nfs, 119.2 MiB/s (highest "
+                "200.0 MiB/s): the number cannot be the device's or the link's; a cache "
+                "answered");
     assert_int_equal(flags_of(&rs, &o, "nfs", "put_block", 0, NULL), 0);
     assert_int_equal(flags_of(&rs, &o, "remote", "dd_read@1048576", 0, NULL),
                      VDC_ARTEFACT_ABOVE_CEILING);
@@ -166,12 +175,10 @@ test_cached_reread(void **state)
     r->meta.file_size_mib = 512;
     r->meta.ram_mib = 2048;
     r->meta.drop_caches = 1;
-    assert_int_equal(flags_of(&rs, NULL, "small", "get_block", VDC_ARTEFACT_CACHED_REREAD, &why),
-                     VDC_ARTEFACT_CACHED_REREAD);
-    assert_string_equal(why, "the 512 MiB file is smaller than the 2048 MiB of RAM and was read "
-                        "right after it was written (1 of 1 runs): served from the page cache, "
-                        "not the disk");
-    g_free(why);
+    expect_flag(&rs, NULL, "small", "get_block", VDC_ARTEFACT_CACHED_REREAD,
+                "the 512 MiB file is smaller than the 2048 MiB of RAM and was read "
+                "right after it was written (1 of 1 runs): served from the page cache, "
+                "not the disk");
     assert_int_equal(flags_of(&rs, NULL, "small", "put_block", 0, NULL), 0);
     assert_int_equal(flags_of(&rs, NULL, "big", "get_block", 0, NULL), 0);
     assert_int_equal(flags_of(&rs, NULL, "dropped", "get_block", 0, NULL), 0);
@@ -201,7 +208,6 @@ test_guest_faster(void **state)
 {
     vdc_result_set rs;
     vdc_target *t;
-    char *why;
 
     vdc_result_set_init(&rs);
     t = vdc_result_set_add_target(&rs, "lvm");
@@ -213,12 +219,10 @@ test_guest_faster(void **state)
     run1(&rs, "dom0", "get_block", 75000);
     run1(&rs, "lvm", "put_block", 77594);     /* +2.7 %: within the margin */
     run1(&rs, "dom0", "put_block", 75538);
-    assert_int_equal(flags_of(&rs, NULL, "lvm", "get_block", VDC_ARTEFACT_GUEST_FASTER, &why),
-                     VDC_ARTEFACT_GUEST_FASTER);
-    assert_string_equal(why, "the guest's mean 81000 is +8.0% above the host's dom0 (75000): a "
-                        "guest cannot outrun the disk beneath it; the host's page cache or the "
-                        "backend's cache answered");
-    g_free(why);
+    expect_flag(&rs, NULL, "lvm", "get_block", VDC_ARTEFACT_GUEST_FASTER,
+                "the guest's mean 81000 is +8.0% above the host's dom0 (75000): a "
+                "guest cannot outrun the disk beneath it; the host's page cache or the "
+                "backend's cache answered");
     assert_int_equal(flags_of(&rs, NULL, "lvm", "put_block", 0, NULL), 0);
     assert_int_equal(flags_of(&rs, NULL, "dom0", "get_block", 0, NULL), 0);
     vdc_result_set_dispose(&rs);
@@ -228,7 +232,6 @@ static void
 test_rounded_identical(void **state)
 {
     vdc_result_set rs;
-    char *why;
     int i;
 
     vdc_result_set_init(&rs);
@@ -237,12 +240,10 @@ test_rounded_identical(void **state)
     run1(&rs, "h", "get_block", 1.4 * 1048576);
     run1(&rs, "h", "get_block", 1.5 * 1048576);
     run1(&rs, "h", "rewrite", 700000);
-    assert_int_equal(flags_of(&rs, NULL, "h", "put_block", VDC_ARTEFACT_ROUNDED_IDENTICAL, &why),
-                     VDC_ARTEFACT_ROUNDED_IDENTICAL);
-    assert_string_equal(why, "all 3 runs give exactly 1.46801e+06 K/sec: the 95% CI is zero-width "
-                        "from the printed rounding (bonnie++ 2.00a prints 1.4g), not from a "
-                        "steady disk");
-    g_free(why);
+    expect_flag(&rs, NULL, "h", "put_block", VDC_ARTEFACT_ROUNDED_IDENTICAL,
+                "all 3 runs give exactly 1.46801e+06 K/sec: the 95% CI is zero-width "
+                "from the printed rounding (bonnie++ 2.00a prints 1.4g), not from a "
+                "steady disk");
     assert_int_equal(flags_of(&rs, NULL, "h", "get_block", 0, NULL), 0);
     assert_int_equal(flags_of(&rs, NULL, "h", "rewrite", 0, NULL), 0);   /* one run */
     vdc_result_set_dispose(&rs);
