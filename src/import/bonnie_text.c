@@ -71,6 +71,10 @@ typedef struct {
     char *label;                  /* the label line in force, NULL none */
     int after_prompt;             /* lines after a '#' or '$' line are its output */
     int prev_prose;               /* the line before was prose: a paragraph goes on */
+    char *block_first;            /* the first line of the prose block in progress */
+    int block_ok;                 /* ... and it is a heading so far */
+    int block_lines;
+    char *block_label;            /* the label before that block */
     vdc_dd_ctx *dd;
     const char *raw;              /* the current line before stripping */
     int hdr_end[32];              /* end columns of the IO column header's tokens */
@@ -692,7 +696,9 @@ contains(const char *hay, const char *needle)
 static int
 header_line(text_ctx *c, const char *line, char **tok, guint n)
 {
-    if (contains(line, "Sequential Output") || contains(line, "Sequential Create")) {
+    /* the dashes belong to the header: prose that names "Sequential
+     * Output" is not one */
+    if (contains(line, "-Sequential Output-") || contains(line, "-Sequential Create-")) {
         if (contains(line, "Sequential Create"))
             c->file_table_own = n >= 2 && !strcmp(tok[0], "Version");
         if (n >= 2 && !strcmp(tok[0], "Version")) {
@@ -746,32 +752,74 @@ header_line(text_ctx *c, const char *line, char **tok, guint n)
     return 0;
 }
 
+/* Count the tokens of @tok that are printed like table values. */
+static guint n_value_like(char **tok, guint n);
+
+/* A shell prompt line: "# cmd", "$ cmd", "[root@host ~]# cmd",
+ * "user@host:~$ cmd". */
+static int
+prompt_line(const char *line, char **tok, guint n)
+{
+    size_t l;
+
+    if (line[0] == '#' || line[0] == '$')
+        return 1;
+    if (!n)
+        return 0;
+    l = strlen(tok[0]);
+    if ((tok[0][l - 1] == '#' || tok[0][l - 1] == '$') && (strchr(tok[0], '@') || l == 1))
+        return 1;
+    return n >= 2 && (g_str_has_suffix(tok[1], "]#") || g_str_has_suffix(tok[1], "]$")) &&
+           tok[0][0] == '[';
+}
+
 /* A line that is neither a table line nor a CSV line nor dd output: prose
- * or a label.  A short line standing alone (at most 60 characters, with a
- * letter, not in a paragraph: the line before it is blank or not prose)
- * names the groups below it ("host 2 (ext2 defaults)", "Results for
- * hda3:"), unless it is a shell command's output (right after a '#' or '$'
- * line); any other prose line ends the label in force. */
+ * or a label.  Consecutive prose lines make a block.  A block of at most 3
+ * lines of at most 80 characters whose first line has a letter and is not
+ * mostly numbers (a df line) is a heading: its first line names the
+ * groups below it, until the next heading ("host 2 (ext2 defaults)";
+ * "/dev/hda3 (ext2 with 4-KB block size)" above "cd /mnt; bonnie -s 256";
+ * "Test 1 - disk image" above a paragraph and the table).  Paragraphs,
+ * shell prompts and a command's output (the lines after a prompt) are
+ * never headings and leave the label in force. */
 static void
 prose_line(text_ctx *c, const char *line, int in_paragraph)
 {
     size_t n = strlen(line);
     const char *p;
-    int letter = 0;
+    char **tok;
+    guint nt;
+    int letter = 0, prompt;
 
     c->prev_prose = 1;
     if (c->after_prompt)
         return;
-    if (in_paragraph) {
-        g_clear_pointer(&c->label, g_free);
-        return;
+    tok = vdc_import_tokens(line, &nt);
+    prompt = prompt_line(line, tok, nt);
+    if (!in_paragraph) {
+        for (p = line; *p; p++)
+            if (g_ascii_isalpha(*p))
+                letter = 1;
+        g_free(c->block_first);
+        c->block_first = g_strdup(line);
+        c->block_ok = n <= 80 && letter && !prompt && 2 * n_value_like(tok, nt) < nt;
+        c->block_lines = 1;
+        if (c->block_ok) {
+            g_free(c->block_label);
+            c->block_label = g_strdup(c->label);   /* what a longer block restores */
+        }
+    } else if (c->block_ok && (n > 80 || prompt || ++c->block_lines > 3)) {
+        /* a paragraph after all: the label before it stays */
+        c->block_ok = 0;
+        g_free(c->label);
+        c->label = g_strdup(c->block_label);
     }
-    for (p = line; *p; p++)
-        if (g_ascii_isalpha(*p))
-            letter = 1;
-    g_clear_pointer(&c->label, g_free);
-    if (n <= 60 && letter) {
-        c->label = g_strdup(line);
+    if (prompt)
+        c->after_prompt = 1;
+    g_strfreev(tok);
+    if (c->block_ok && !in_paragraph) {
+        g_free(c->label);
+        c->label = g_strdup(c->block_first);
         n = strlen(c->label);
         while (n && (c->label[n - 1] == ':' || c->label[n - 1] == ' '))
             c->label[--n] = '\0';
@@ -939,7 +987,7 @@ text_line(text_ctx *c, const char *line)
         rc = latency_row(c, tok, n);
         goto out;
     }
-    if (c->rows == ROWS_NONE && n >= 6 && 2 * n_value_like(tok, n) >= n) {
+    if (c->rows == ROWS_NONE && n >= 13 && 2 * n_value_like(tok, n) >= n) {
         rc = vdc_import_fail(&c->pos, "this looks like a table row, but no column header "
                              "(Machine ... K/sec %%CP ...) is above it: expected a bonnie++ CSV "
                              "line, a whole bonnie/bonnie++ table or a dd transcript");
@@ -1065,6 +1113,15 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
             goto out;
         }
         raw = g_strndup(p, l);
+        {
+            /* a web page's no-break spaces (U+00A0) are blanks */
+            char *nb;
+
+            while ((nb = strstr(raw, "\xc2\xa0"))) {
+                *nb = ' ';
+                memmove(nb + 1, nb + 2, strlen(nb + 2) + 1);
+            }
+        }
         if (raw[0] == '>') {
             /* a mail quote ("> ", ">> ", "> > "): the text behind it, its
              * columns kept (every line of a quoted table loses the same) */
@@ -1114,6 +1171,8 @@ vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
     g_free(c.version);
     g_free(c.file_host);
     g_free(c.label);
+    g_free(c.block_first);
+    g_free(c.block_label);
     g_free(c.wrap_raw);
     vdc_dd_free(c.dd);
     g_queue_clear(&c.awaiting_files);

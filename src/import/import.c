@@ -116,13 +116,32 @@ name_groups(vdc_result_set *tmp, GPtrArray *labels, const char *file, const char
     size_t i;
     int rc = -1;
 
+    /* a label line above runs of several machines names no group of its
+     * own under --group-by machine (a page's heading over a sweep of two
+     * devices): those runs go by machine */
+    GHashTable *label_machine = g_hash_table_new(g_str_hash, g_str_equal);
+    GHashTable *label_mixed = g_hash_table_new(g_str_hash, g_str_equal);
+
+    for (i = 0; i < tmp->n_runs; i++) {
+        const char *label = g_ptr_array_index(labels, i);
+        const char *m = run_machine(tmp->runs[i]), *seen;
+
+        if (!label || !m)
+            continue;
+        seen = g_hash_table_lookup(label_machine, label);
+        if (!seen)
+            g_hash_table_insert(label_machine, (gpointer)label, (gpointer)m);
+        else if (strcmp(seen, m))
+            g_hash_table_add(label_mixed, (gpointer)label);
+    }
     for (i = 0; i < tmp->n_runs; i++) {
         const vdc_run *r = tmp->runs[i];
         const char *label = g_ptr_array_index(labels, i);
+        int mixed = label && g_hash_table_contains(label_mixed, label);
         const char *key = group_by == VDC_GROUP_NONE ? NULL
                           : group_by == VDC_GROUP_LABEL ? label
-                          : label ? label : run_machine(r);
-        const char *m = label ? label : run_machine(r);
+                          : label && !(mixed && run_machine(r)) ? label : run_machine(r);
+        const char *m = label && !mixed ? label : run_machine(r);
         guint k;
 
         if (m) {
@@ -182,6 +201,15 @@ name_groups(vdc_result_set *tmp, GPtrArray *labels, const char *file, const char
             g_hash_table_replace(count, name, GINT_TO_POINTER(GPOINTER_TO_INT(n) + 1));
         }
     }
+    if (group_by == VDC_GROUP_LABEL && g_hash_table_size(label_mixed)) {
+        GHashTableIter it;
+        gpointer k;
+
+        g_hash_table_iter_init(&it, label_mixed);
+        g_hash_table_iter_next(&it, &k, NULL);
+        vdc_error_kind(VDC_ERR_NONE, "warning: %s: --group-by label puts several machines into "
+                       "the group '%s'", file, (const char *)k);
+    }
     if (group_by == VDC_GROUP_NONE && machines->len > 1) {
         GString *w = g_string_new(NULL);
 
@@ -195,6 +223,8 @@ name_groups(vdc_result_set *tmp, GPtrArray *labels, const char *file, const char
     }
     rc = 0;
  out:
+    g_hash_table_destroy(label_mixed);
+    g_hash_table_destroy(label_machine);
     g_hash_table_destroy(count);
     g_ptr_array_free(machines, TRUE);
     g_ptr_array_free(keys, TRUE);

@@ -42,7 +42,9 @@ groups-bonniepp.txt -
 bonnie1.03-f-spaced.txt -
 bonnie1.03-f-collapsed.txt -
 bonnie1.03-wrapped.txt mail
-bonnie1.96-s0.csv -"
+bonnie1.96-s0.csv -
+seed002-page.txt -
+seed003-page.txt -"
 
 n=0
 echo "$cases" | {
