@@ -1,7 +1,9 @@
-/* vmdiskcmp import FILE... --target NAME [--kind K] [--where W] [-o OUT.json] [--format F]
+/* vmdiskcmp import FILE... [--target NAME] [--kind K] [--where W] [-o OUT.json] [--format F]
+ *                  [--group-by G]
  *
- * Reads agent JSON, bonnie++ CSV (1.03, 1.96/1.97, 1.98) and bonnie /
- * bonnie++ tables (src/import/import.h, doc/importers.md) and writes one
+ * Reads agent JSON, bonnie++ CSV (1.03, 1.96/1.97, 1.98), bonnie /
+ * bonnie++ tables and dd transcripts (src/import/import.h,
+ * doc/importers.md) and writes one
  * result document (doc/result-format.md) to stdout or, atomically, to OUT.
  * All files or nothing: on the first bad file, one "FILE:LINE: ..." message,
  * exit 2, nothing written.  Exit 1 when the output cannot be written. */
@@ -25,13 +27,15 @@ static void
 import_usage(FILE *f)
 {
     fprintf(f,
-            "usage: vmdiskcmp import FILE... --target NAME [--kind KIND] [--where WHERE]\n"
-            "                        [-o OUT.json] [--format FORMAT]\n"
+            "usage: vmdiskcmp import FILE... [--target NAME] [--kind KIND] [--where WHERE]\n"
+            "                        [-o OUT.json] [--format FORMAT] [--group-by G]\n"
             "\n"
             "Import benchmark results into one vmdiskcmp result document.\n"
             "  FILE             agent/result JSON, bonnie++ CSV lines (1.03, 1.96/1.97,\n"
-            "                   1.98), bonnie++ or bonnie 1.x tables; '-' = stdin\n"
-            "  -t, --target NAME  target of every imported run (e.g. image, lvm, dom0);\n"
+            "                   1.98), bonnie++ or bonnie 1.x tables, dd transcripts,\n"
+            "                   whole pasted pages; '-' = stdin\n"
+            "  -t, --target NAME  target of a file of one group (e.g. image, lvm, dom0),\n"
+            "                   NAME/GROUP of several, and of runs naming no group;\n"
             "                   optional for JSON (keeps the runs' own targets)\n"
             "  -k, --kind KIND  the target's kind: image, lvm, block, dom0 or imported\n"
             "                   (default imported)\n"
