@@ -12,26 +12,33 @@
 
 extern const char vdc_agent_version[];
 
+#include "test_ids.h"
+
 /* The twelve bonnie++ tests, in bonnie++ 2.00a's order (enum tests_t in
- * bonnie.h); the ids are doc/result-format.md's test ids. */
+ * bonnie.h): AGENT_PUTC .. AGENT_RAN_DEL, from the one test-id list
+ * (test_ids.h, shared with the controller). */
 enum agent_test {
-    AGENT_PUTC = 0,
-    AGENT_PUT_BLOCK,
-    AGENT_REWRITE,
-    AGENT_GETC,
-    AGENT_GET_BLOCK,
-    AGENT_SEEKS,
-    AGENT_SEQ_CREATE,
-    AGENT_SEQ_STAT,
-    AGENT_SEQ_DEL,
-    AGENT_RAN_CREATE,
-    AGENT_RAN_STAT,
-    AGENT_RAN_DEL,
+#define AGENT_TEST_ENUM(id, ...) AGENT_##id,
+    VDC_BONNIE_TESTS(AGENT_TEST_ENUM)
+#undef AGENT_TEST_ENUM
     AGENT_TEST_COUNT
 };
 
-/* "putc", "put_block", ... indexed by enum agent_test. */
+/* The sweep's two tests (AGENT_SWEEP_READ, AGENT_SWEEP_WRITE), likewise. */
+enum agent_sweep_test {
+#define AGENT_TEST_ENUM(id, ...) AGENT_##id,
+    VDC_SWEEP_TESTS(AGENT_TEST_ENUM)
+#undef AGENT_TEST_ENUM
+    AGENT_SWEEP_TEST_COUNT
+};
+
+/* Test ids ("putc", "put_block", ...; doc/result-format.md) and units
+ * ("K/sec", "/sec") indexed by enum agent_test; the sweep's ids and unit
+ * indexed by enum agent_sweep_test.  Expanded from test_ids.h in format.c. */
 extern const char *const agent_test_id[AGENT_TEST_COUNT];
+extern const char *const agent_test_unit[AGENT_TEST_COUNT];
+extern const char *const agent_sweep_test_id[AGENT_SWEEP_TEST_COUNT];
+extern const char *const agent_sweep_test_unit[AGENT_SWEEP_TEST_COUNT];
 
 enum agent_state {
     AGENT_NOT_RUN = 0,  /* skipped (-s 0, -n 0, block device, interrupted) */

@@ -9,10 +9,15 @@
 #include "format.h"
 #include "jobstat.h"
 
-const char *const agent_test_id[AGENT_TEST_COUNT] = {
-    "putc", "put_block", "rewrite", "getc", "get_block", "seeks",
-    "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del",
-};
+/* The tables of agent.h, from the one test-id list (test_ids.h). */
+#define TEST_NAME(id, name, ...) name,
+#define TEST_UNIT(id, name, unit, ...) unit,
+const char *const agent_test_id[AGENT_TEST_COUNT] = { VDC_BONNIE_TESTS(TEST_NAME) };
+const char *const agent_test_unit[AGENT_TEST_COUNT] = { VDC_BONNIE_TESTS(TEST_UNIT) };
+const char *const agent_sweep_test_id[AGENT_SWEEP_TEST_COUNT] = { VDC_SWEEP_TESTS(TEST_NAME) };
+const char *const agent_sweep_test_unit[AGENT_SWEEP_TEST_COUNT] = { VDC_SWEEP_TESTS(TEST_UNIT) };
+#undef TEST_NAME
+#undef TEST_UNIT
 
 double
 agent_sample_rate(const struct agent_sample *s)
@@ -482,8 +487,7 @@ json_sample(FILE *fp, enum agent_test t, const struct agent_sample *s,
         json_num(fp, agent_sample_rate(s), 3);
     else
         fputs("null", fp);
-    fprintf(fp, ", \"unit\": \"%s\", \"cpu_percent\": ",
-            t < AGENT_SEEKS ? "K/sec" : "/sec");
+    fprintf(fp, ", \"unit\": \"%s\", \"cpu_percent\": ", agent_test_unit[t]);
     if (ok)
         json_num(fp, s->cpu_s / s->elapsed_s * 100.0, 1);
     else
@@ -509,15 +513,15 @@ static void
 json_sweep_sample(FILE *fp, const struct agent_sweep_sample *w, int first)
 {
     int ok = w->state == AGENT_DONE && w->elapsed_s > 0;
+    enum agent_sweep_test t = w->is_write ? AGENT_SWEEP_WRITE : AGENT_SWEEP_READ;
 
     fprintf(fp, "%s        {\"test\": \"%s\", \"block_size\": %u, \"value\": ",
-            first ? "" : ",\n", w->is_write ? "sweep_write" : "sweep_read",
-            w->block_size);
+            first ? "" : ",\n", agent_sweep_test_id[t], w->block_size);
     if (ok)
         json_num(fp, mib_per_s(w), 3);
     else
         fputs("null", fp);
-    fputs(", \"unit\": \"MiB/s\", \"cpu_percent\": ", fp);
+    fprintf(fp, ", \"unit\": \"%s\", \"cpu_percent\": ", agent_sweep_test_unit[t]);
     if (ok)
         json_num(fp, (w->user_s + w->system_s) / w->elapsed_s * 100.0, 1);
     else

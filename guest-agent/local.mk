@@ -5,7 +5,7 @@
 # with $(CC) into libvdc-agentcore.a for the unit tests and for host code
 # that shares them (the control disk codec is added by runner.mk).
 vdc_agent_core = \
-	guest-agent/agent.h guest-agent/version.c \
+	guest-agent/agent.h guest-agent/test_ids.h guest-agent/version.c \
 	guest-agent/prng.c guest-agent/prng.h \
 	guest-agent/options.c guest-agent/options.h \
 	guest-agent/format.c guest-agent/format.h \

@@ -15,6 +15,7 @@ sweep_fail(struct agent_ctx *ctx, struct agent_sweep_sample *w,
            const char *fmt, const char *path, int err)
 {
     char msg[AGENT_ERROR_LEN];
+    const char *id = agent_sweep_test_id[w->is_write ? AGENT_SWEEP_WRITE : AGENT_SWEEP_READ];
 
     snprintf(msg, sizeof(msg), fmt, path, strerror(err));
     snprintf(w->error, sizeof(w->error), "%s", msg);
@@ -22,11 +23,10 @@ sweep_fail(struct agent_ctx *ctx, struct agent_sweep_sample *w,
     if (!ctx->run->failed) {
         ctx->run->failed = 1;
         snprintf(ctx->run->error, sizeof(ctx->run->error), "%s@%u: %s",
-                 w->is_write ? "sweep_write" : "sweep_read", w->block_size, msg);
+                 id, w->block_size, msg);
     }
     agent_progress(ctx->cfg->quiet, "\n");
-    agent_msg("%s@%u: %s", w->is_write ? "sweep_write" : "sweep_read",
-              w->block_size, msg);
+    agent_msg("%s@%u: %s", id, w->block_size, msg);
     /* EINVAL (alignment) concerns this block size only */
     return err == EINVAL ? 0 : -1;
 }

@@ -20,7 +20,9 @@ check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_i
 TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages
 tests_unit_test_model_SOURCES = tests/unit/test_model.c tests/unit/test_stderr.h
 tests_unit_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_model_LDADD = $(IMPORT_TEST_LIBS)
+# guest-agent/libvdc-agentcore.a: the agent's side of the one test-id table
+tests_unit_test_model_LDADD = src/libvdc-results.a guest-agent/libvdc-agentcore.a \
+	src/libvdc-common.a $(CMOCKA_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 tests_unit_test_import_SOURCES = tests/unit/test_import.c tests/unit/test_stderr.h
 tests_unit_test_import_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/import"'
@@ -53,11 +55,12 @@ FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/import/dd.c \
 	$(top_srcdir)/src/common/util.c
 FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h \
+	$(top_srcdir)/guest-agent/test_ids.h \
 	$(top_srcdir)/src/model/result_fields.h $(top_srcdir)/src/import/import.h \
 	$(top_srcdir)/src/import/import_priv.h $(top_srcdir)/src/common/util.h config.h
 FUZZ_CFLAGS = -g -O1 -std=c11 -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I$(top_srcdir)/src -I$(top_builddir) $(GLIB_CFLAGS) $(JSON_CFLAGS)
+	-I$(top_srcdir)/src -I$(top_srcdir) -I$(top_builddir) $(GLIB_CFLAGS) $(JSON_CFLAGS)
 FUZZ_LIBS = $(JSON_LIBS) $(GLIB_LIBS) -lm
 FUZZ_IMPORT_TARGETS = tests/fuzz/fuzz_import_json tests/fuzz/fuzz_import_csv \
 	tests/fuzz/fuzz_import_table tests/fuzz/fuzz_import_auto tests/fuzz/fuzz_import_dd

@@ -13,46 +13,18 @@
 #include "model/result.h"
 #include "model/result_fields.h"
 
-/* The test-id table (doc/result-format.md, "Test ids").  CSV field numbers
- * are bonnie++ 2.00a's (format 1.98, 50 fields), checked against the CSV
- * line of a real /usr/sbin/bonnie++ 2.00a run and bon_csv2txt's parser. */
+/* The test-id table (doc/result-format.md, "Test ids"), expanded from
+ * guest-agent/test_ids.h, the list the agent's tables come from too. */
 const vdc_test_info vdc_tests[VDC_TEST_COUNT] = {
-    [VDC_TEST_PUTC] = { VDC_TEST_PUTC, "putc", 10, 11, 39, "K/sec",
-                        "Sequential output, per-char", "Per Chr", 0 },
-    [VDC_TEST_PUT_BLOCK] = { VDC_TEST_PUT_BLOCK, "put_block", 12, 13, 40, "K/sec",
-                             "Sequential output, block", "Block", 0 },
-    [VDC_TEST_REWRITE] = { VDC_TEST_REWRITE, "rewrite", 14, 15, 41, "K/sec",
-                           "Sequential output, rewrite", "Rewrite", 0 },
-    [VDC_TEST_GETC] = { VDC_TEST_GETC, "getc", 16, 17, 42, "K/sec",
-                        "Sequential input, per-char", "Per Chr", 0 },
-    [VDC_TEST_GET_BLOCK] = { VDC_TEST_GET_BLOCK, "get_block", 18, 19, 43, "K/sec",
-                             "Sequential input, block", "Block", 0 },
-    [VDC_TEST_SEEKS] = { VDC_TEST_SEEKS, "seeks", 20, 21, 44, "/sec",
-                         "Random seeks", "Seeks", 0 },
-    [VDC_TEST_SEQ_CREATE] = { VDC_TEST_SEQ_CREATE, "seq_create", 27, 28, 45, "/sec",
-                              "Sequential create", "Create", 0 },
-    [VDC_TEST_SEQ_STAT] = { VDC_TEST_SEQ_STAT, "seq_stat", 29, 30, 46, "/sec",
-                            "Sequential stat/read", "Read", 0 },
-    [VDC_TEST_SEQ_DEL] = { VDC_TEST_SEQ_DEL, "seq_del", 31, 32, 47, "/sec",
-                           "Sequential delete", "Delete", 0 },
-    [VDC_TEST_RAN_CREATE] = { VDC_TEST_RAN_CREATE, "ran_create", 33, 34, 48, "/sec",
-                              "Random create", "Create", 0 },
-    [VDC_TEST_RAN_STAT] = { VDC_TEST_RAN_STAT, "ran_stat", 35, 36, 49, "/sec",
-                            "Random stat/read", "Read", 0 },
-    [VDC_TEST_RAN_DEL] = { VDC_TEST_RAN_DEL, "ran_del", 37, 38, 50, "/sec",
-                           "Random delete", "Delete", 0 },
-    [VDC_TEST_SWEEP_READ] = { VDC_TEST_SWEEP_READ, "sweep_read", 0, 0, 0, "MiB/s",
-                              "Sequential read at block size", "Read", 1 },
-    [VDC_TEST_SWEEP_WRITE] = { VDC_TEST_SWEEP_WRITE, "sweep_write", 0, 0, 0, "MiB/s",
-                               "Sequential write at block size", "Write", 1 },
-    /* dd transcripts (src/import/dd.c): their own tests, never mixed with
-     * the bonnie++ ones or the agent's sweep; keyed by dd's block size */
-    [VDC_TEST_DD_READ] = { VDC_TEST_DD_READ, "dd_read", 0, 0, 0, "MiB/s",
-                           "dd read (of=/dev/null) at block size", "dd read", 1 },
-    [VDC_TEST_DD_WRITE] = { VDC_TEST_DD_WRITE, "dd_write", 0, 0, 0, "MiB/s",
-                            "dd write (if=/dev/zero) at block size", "dd write", 1 },
-    [VDC_TEST_DD_COPY] = { VDC_TEST_DD_COPY, "dd_copy", 0, 0, 0, "MiB/s",
-                           "dd copy (file to file) at block size", "dd copy", 1 },
+#define VDC_TEST_INFO(id_, name_, unit_, field_, cpu_, lat_, group_, label_, short_, chart_) \
+    [VDC_TEST_##id_] = { .id = VDC_TEST_##id_, .name = name_, .csv_field = field_, \
+                         .csv_cpu_field = cpu_, .csv_latency_field = lat_, .unit = unit_, \
+                         .label = label_, .short_label = short_, .chart_label = chart_, \
+                         .group = group_, .sweep = group_ == VDC_TEST_GROUP_SWEEP },
+    VDC_BONNIE_TESTS(VDC_TEST_INFO)
+    VDC_SWEEP_TESTS(VDC_TEST_INFO)
+    VDC_DD_TESTS(VDC_TEST_INFO)
+#undef VDC_TEST_INFO
 };
 
 const vdc_test_info *

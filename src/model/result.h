@@ -31,6 +31,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "guest-agent/test_ids.h"
+
 #define VDC_RESULT_FORMAT         "vmdiskcmp-result"
 #define VDC_RESULT_FORMAT_VERSION 1
 
@@ -39,30 +41,20 @@
 /* true when a double member holds a value (is not NAN) */
 #define vdc_has(x) (!isnan(x))
 
-/* ---- The test-id table: the ONE place that names tests ------------------
- * Order is the bonnie++ report order (putc .. ran_del), then the sweep,
- * then dd's own tests (imported `dd` transcripts, src/import/dd.c).
+/* ---- The test-id table ------------------------------------------------------
+ * Expanded from the one test-id list that the agent shares
+ * (guest-agent/test_ids.h: ids, units, bonnie++ CSV fields, report group,
+ * labels).  Order is the bonnie++ report order (putc .. ran_del), then the
+ * sweep, then dd's own tests (imported `dd` transcripts, src/import/dd.c).
  * csv_field/csv_cpu_field/csv_latency_field are the 1-based field numbers
  * of bonnie++ 2.00a CSV (format 1.98, 50 fields; bon_csv2txt's order);
- * 0 = the test has no such field (sweep tests). */
+ * 0 = the test has no such field (sweep and dd tests). */
 typedef enum {
-    VDC_TEST_PUTC,
-    VDC_TEST_PUT_BLOCK,
-    VDC_TEST_REWRITE,
-    VDC_TEST_GETC,
-    VDC_TEST_GET_BLOCK,
-    VDC_TEST_SEEKS,
-    VDC_TEST_SEQ_CREATE,
-    VDC_TEST_SEQ_STAT,
-    VDC_TEST_SEQ_DEL,
-    VDC_TEST_RAN_CREATE,
-    VDC_TEST_RAN_STAT,
-    VDC_TEST_RAN_DEL,
-    VDC_TEST_SWEEP_READ,
-    VDC_TEST_SWEEP_WRITE,
-    VDC_TEST_DD_READ,
-    VDC_TEST_DD_WRITE,
-    VDC_TEST_DD_COPY,
+#define VDC_TEST_ENUM(id, ...) VDC_TEST_##id,
+    VDC_BONNIE_TESTS(VDC_TEST_ENUM)
+    VDC_SWEEP_TESTS(VDC_TEST_ENUM)
+    VDC_DD_TESTS(VDC_TEST_ENUM)
+#undef VDC_TEST_ENUM
     VDC_TEST_COUNT,
     VDC_TEST_UNKNOWN = -1,
 } vdc_test_id;
@@ -76,7 +68,9 @@ typedef struct {
     const char *unit;        /* "K/sec", "/sec", "MiB/s" */
     const char *label;       /* "Sequential output, per-char" */
     const char *short_label; /* column header: "Per Chr" */
-    int sweep;               /* 1: keyed ID@BLOCK_SIZE (block_size set) */
+    const char *chart_label; /* chart axis: "Write per-char" (sweep: "Read", + block size) */
+    enum vdc_test_group group;   /* the report block: io, files, sweep */
+    int sweep;               /* 1: keyed ID@BLOCK_SIZE (block_size set); group sweep */
 } vdc_test_info;
 
 /* The table, indexed by vdc_test_id (VDC_TEST_COUNT entries). */

@@ -57,7 +57,7 @@ vdc_analysis_test_index(const struct vdc_analysis *a, const char *key)
 {
     size_t i;
 
-    for (i = 0; i < a->n_tests; i++)
+    for (i = 0; key && i < a->n_tests; i++)
         if (!strcmp(a->tests[i], key))
             return (long)i;
     return -1;

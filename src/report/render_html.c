@@ -42,27 +42,20 @@ svg_write(void *closure, const unsigned char *data, unsigned int length)
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* Short column label of a test key ("Per Chr out"). */
+/* Chart label of a test key: the test table's chart_label ("Write
+ * per-char"), for a sweep key its short_label and block size ("Read 4
+ * KiB"); an unknown key as it is. */
 static const char *
 short_label(const char *key)
 {
     static char sweep[64];
     int64_t bs = 0;
     const vdc_test_info *info = vdc_test_key_parse(key, &bs);
-    static const struct { const char *key, *label; } l[] = {
-        { "putc", "Write per-char" }, { "put_block", "Write block" }, { "rewrite", "Rewrite" },
-        { "getc", "Read per-char" }, { "get_block", "Read block" }, { "seeks", "Random seeks" },
-        { "seq_create", "Seq create" }, { "seq_stat", "Seq read" }, { "seq_del", "Seq delete" },
-        { "ran_create", "Rand create" }, { "ran_stat", "Rand read" }, { "ran_del", "Rand delete" },
-    };
-    size_t i;
 
-    for (i = 0; i < G_N_ELEMENTS(l); i++)
-        if (!strcmp(l[i].key, key))
-            return l[i].label;
+    if (info && !info->sweep)
+        return info->chart_label;
     if (info && info->sweep && bs > 0) {
-        /* "Read 4 KiB" */
-        const char *what = info->short_label;   /* "Read", "Write", "dd read" */
+        const char *what = info->short_label;   /* "Read 4 KiB", "dd read 64 KiB" */
 
         if (bs % 1048576 == 0)
             snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " MiB", what, bs / 1048576);

@@ -12,21 +12,35 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-/* The two blocks of the bonnie++ table (bon_csv2txt, bonnie++ 2.00a). */
-static const char *const io_tests[] = { "putc", "put_block", "rewrite", "getc", "get_block", "seeks" };
-static const char *const file_tests[] = { "seq_create", "seq_stat", "seq_del",
-                                          "ran_create", "ran_stat", "ran_del" };
+/* The two blocks of the bonnie++ table (bon_csv2txt, bonnie++ 2.00a): the
+ * tests of one group of the test-id table (vdc_tests[].group), in table
+ * order; six each, the columns of bonnie++'s layout. */
 #define N_BLOCK 6
 
+struct block {
+    const char *tests[N_BLOCK];
+};
+
+static struct block
+block_of(enum vdc_test_group group)
+{
+    struct block b = { { NULL } };
+    size_t t, n = 0;
+
+    for (t = 0; t < VDC_TEST_COUNT && n < N_BLOCK; t++)
+        if (vdc_tests[t].group == group)
+            b.tests[n++] = vdc_tests[t].name;
+    return b;
+}
+
+/* A key shown in one of the two blocks (not a sweep or an unknown id). */
 static int
 in_block(const char *key)
 {
-    size_t i;
+    int64_t bs = 0;
+    const vdc_test_info *info = vdc_test_key_parse(key, &bs);
 
-    for (i = 0; i < N_BLOCK; i++)
-        if (!strcmp(key, io_tests[i]) || !strcmp(key, file_tests[i]))
-            return 1;
-    return 0;
+    return info && info->group != VDC_TEST_GROUP_SWEEP;
 }
 
 static int
@@ -208,7 +222,7 @@ delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
 }
 
 static void
-text_io_block(GString *out, const struct vdc_analysis *a)
+text_io_block(GString *out, const struct vdc_analysis *a, const char *const *io_tests)
 {
     g_string_append(out,
         "Version vmdiskcmp    ----------Sequential Output----------- -----Sequential Input---- ---Random---\n"
@@ -218,7 +232,7 @@ text_io_block(GString *out, const struct vdc_analysis *a)
 }
 
 static void
-text_file_block(GString *out, const struct vdc_analysis *a)
+text_file_block(GString *out, const struct vdc_analysis *a, const char *const *file_tests)
 {
     g_string_append(out,
         "                     ----------Sequential Create----------- ------------Random Create-------------\n"
@@ -404,6 +418,8 @@ char *
 vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
     GString *out = g_string_new(NULL);
+    const struct block io = block_of(VDC_TEST_GROUP_IO), files = block_of(VDC_TEST_GROUP_FILES);
+    const char *const *io_tests = io.tests, *const *file_tests = files.tests;
     const char *em = vdc_experiment_emulated(rs) ? "EMULATED: numbers predict nothing about real hardware\n\n" : "";
 
     g_string_append_printf(out, "%s", em);
@@ -433,11 +449,11 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_strfreev(w);
     }
     if (block_present(a, io_tests)) {
-        text_io_block(out, a);
+        text_io_block(out, a, io_tests);
         g_string_append_c(out, '\n');
     }
     if (block_present(a, file_tests)) {
-        text_file_block(out, a);
+        text_file_block(out, a, file_tests);
         g_string_append_c(out, '\n');
     }
     if (a->n_targets > 1 && (block_present(a, io_tests) || block_present(a, file_tests))) {

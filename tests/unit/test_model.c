@@ -15,6 +15,8 @@
 #include <glib.h>
 
 #include "model/result.h"
+#include "guest-agent/format.h"
+#include "guest-agent/options.h"
 #include "test_stderr.h"
 
 static void
@@ -40,6 +42,79 @@ test_table(void **state)
     assert_true(vdc_test_lookup("sweep_read")->sweep);
     assert_null(vdc_test_lookup("nope"));
     assert_null(vdc_test_lookup(NULL));
+}
+
+/* The agent (static, libc only, its own build) and the controller expand
+ * the same test-id list (guest-agent/test_ids.h) into their own tables:
+ * walk both, then check that a JSON document the agent writes with every
+ * test loads into the controller with the ids and units of its table. */
+static void
+test_agent_table(void **state)
+{
+    struct agent_config cfg;
+    struct agent_meta meta = { .target = "t", .hostname = "h", .kernel = "6.1", .cpu_model = "cpu",
+                              .command_line = "vmdiskcmp-agent -d /mnt", .path = "/mnt", .fs_type = "ext4" };
+    struct agent_run run;
+    vdc_result_set rs;
+    char *doc = NULL;
+    size_t len = 0, i;
+    FILE *fp;
+
+    /* the controller's table: the agent's tests, then the dd transcripts'
+     * (imported only) */
+    assert_int_equal(AGENT_TEST_COUNT + AGENT_SWEEP_TEST_COUNT + 3, VDC_TEST_COUNT);
+    assert_string_equal(vdc_tests[AGENT_TEST_COUNT + AGENT_SWEEP_TEST_COUNT].name, "dd_read");
+    for (i = 0; i < AGENT_TEST_COUNT; i++) {
+        assert_string_equal(agent_test_id[i], vdc_tests[i].name);
+        assert_string_equal(agent_test_unit[i], vdc_tests[i].unit);
+        assert_int_not_equal(vdc_tests[i].group, VDC_TEST_GROUP_SWEEP);
+        assert_true(vdc_tests[i].csv_field > 0);
+    }
+    for (i = 0; i < AGENT_SWEEP_TEST_COUNT; i++) {
+        const vdc_test_info *ti = &vdc_tests[AGENT_TEST_COUNT + i];
+
+        assert_string_equal(agent_sweep_test_id[i], ti->name);
+        assert_string_equal(agent_sweep_test_unit[i], ti->unit);
+        assert_int_equal(ti->group, VDC_TEST_GROUP_SWEEP);
+        assert_true(ti->sweep);
+    }
+    /* the enums name the same tests at the same place */
+    assert_string_equal(agent_test_id[AGENT_SEEKS], vdc_tests[VDC_TEST_SEEKS].name);
+    assert_string_equal(agent_test_id[AGENT_RAN_DEL], vdc_tests[VDC_TEST_RAN_DEL].name);
+    assert_string_equal(agent_sweep_test_id[AGENT_SWEEP_WRITE], vdc_tests[VDC_TEST_SWEEP_WRITE].name);
+
+    agent_config_init(&cfg);
+    memset(&run, 0, sizeof(run));
+    for (i = 0; i < AGENT_TEST_COUNT; i++)
+        run.s[i] = (struct agent_sample){ .state = AGENT_DONE, .amount = 1000, .elapsed_s = 2,
+                                          .cpu_s = 1, .latency_s = 0.001 };
+    run.sweep[0] = (struct agent_sweep_sample){ .state = AGENT_DONE, .is_write = 1, .block_size = 4096,
+                                                .bytes = 1 << 20, .ops = 256, .elapsed_s = 1 };
+    run.sweep[1] = run.sweep[0];
+    run.sweep[1].is_write = 0;
+    run.n_sweep = 2;
+    fp = open_memstream(&doc, &len);
+    assert_non_null(fp);
+    agent_format_json(fp, &cfg, &meta, &run, 1);
+    assert_int_equal(fclose(fp), 0);
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, len, "agent.json"), 0);
+    assert_int_equal(rs.n_runs, 1);
+    assert_int_equal(rs.runs[0]->n_samples, AGENT_TEST_COUNT + AGENT_SWEEP_TEST_COUNT);
+    for (i = 0; i < rs.runs[0]->n_samples; i++) {
+        const vdc_sample *s = rs.runs[0]->samples[i];
+        const vdc_test_info *ti = vdc_test_lookup(s->test);
+
+        assert_non_null(ti);
+        assert_string_equal(s->unit, ti->unit);
+    }
+    /* bonnie++ tests in table order, then the sweep (write, then read) */
+    for (i = 0; i < AGENT_TEST_COUNT; i++)
+        assert_string_equal(rs.runs[0]->samples[i]->test, vdc_tests[i].name);
+    assert_string_equal(rs.runs[0]->samples[AGENT_TEST_COUNT]->test, "sweep_write");
+    assert_string_equal(rs.runs[0]->samples[AGENT_TEST_COUNT + 1]->test, "sweep_read");
+    vdc_result_set_dispose(&rs);
+    free(doc);
 }
 
 static void
@@ -505,6 +580,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
+        cmocka_unit_test(test_agent_table),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_build_lookup),
         cmocka_unit_test(test_roundtrip),
