@@ -667,22 +667,6 @@ vdc_statistics_to_json(const struct vdc_analysis *a)
     return root;
 }
 
-static char *
-json_pretty(JsonNode *root)
-{
-    JsonGenerator *g = json_generator_new();
-    char *s, *r;
-
-    json_generator_set_pretty(g, TRUE);
-    json_generator_set_indent(g, 2);
-    json_generator_set_root(g, root);
-    s = json_generator_to_data(g, NULL);
-    g_object_unref(g);
-    r = g_strconcat(s, "\n", NULL);
-    g_free(s);
-    return r;
-}
-
 /* statistics.warnings: every warning line of @w (taken: freed here), only
  * when there is one (additive). */
 static void
@@ -706,7 +690,7 @@ vdc_render_statistics_json(const vdc_result_set *rs, const struct vdc_analysis *
     char *s;
 
     add_warnings(n, vdc_compare_warnings(rs, a));   /* compare's JSON */
-    s = json_pretty(n);
+    s = vdc_json_to_string(n, NULL);
     json_node_unref(n);
     return s;
 }
@@ -720,7 +704,7 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
 
     add_warnings(st, vdc_report_warnings(rs, a));
     json_object_set_member(json_node_get_object(root), "statistics", st);
-    s = json_pretty(root);
+    s = vdc_json_to_string(root, NULL);
     json_node_unref(root);
     return s;
 }

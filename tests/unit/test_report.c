@@ -343,7 +343,7 @@ test_compare_formats(void **state)
     assert_non_null(strstr(s, "image,putc,K/sec,5,1,0,100,"));
     g_free(s);
     s = vdc_render_compare(&rs, &a, "json");
-    assert_non_null(strstr(s, "\"verdict\" : \"not comparable (too fast)\""));
+    assert_non_null(strstr(s, "\"verdict\": \"not comparable (too fast)\""));
     g_free(s);
     s = vdc_render_compare(&rs, &a, "md");
     assert_non_null(strstr(s, "| image vs dom0 |"));
