@@ -32,6 +32,12 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     }
     g_free(a->cells);
     g_free(a->cmp);
+    if (a->files) {
+        for (i = 0; i < a->n_targets; i++)
+            g_free(a->files[i].sizes);
+    }
+    g_free(a->files);
+    g_free(a->warnings);
     g_strfreev(a->targets);
     g_strfreev(a->tests);
     g_free(a->baseline);
@@ -231,6 +237,156 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
     return rc;
 }
 
+/* ---- flags and warnings ----------------------------------------------- */
+
+static const char *const cell_flag_names[VDC_CELL_FLAG_COUNT] = {
+    "too-fast", "failed", "few-runs", "outliers-flagged", "outliers-dropped",
+    "under-2x-ram", "sizes-differ", "not-comparable",
+};
+
+const char *
+vdc_cell_flag_name(unsigned flag)
+{
+    unsigned i;
+
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++)
+        if (flag == 1u << i)
+            return cell_flag_names[i];
+    return NULL;
+}
+
+/* The RAM that can cache run @r's test file (MiB): what the agent was told
+ * (-r, metadata.ram_mib), or the machine's own memory @machine when larger
+ * (--agent-ram can tell the agent less than it has); 0 when neither is
+ * known.  The one rule of the under-2x-ram flag and warning. */
+static int64_t
+cache_ram(const vdc_run *r, int64_t machine)
+{
+    int64_t told = r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 ? r->meta.ram_mib : 0;
+
+    return MAX(told, machine);
+}
+
+/* The test file sizes of @target's runs into @f. */
+static void
+fill_target_files(struct vdc_target_files *f, const vdc_result_set *rs, const char *target)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, target);
+    GArray *seen = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    int64_t machine = 0;
+    size_t i, j;
+
+    memset(f, 0, sizeof(*f));
+    if (t && t->where) {
+        int64_t m = vdc_target_machine_memory(rs, t);
+
+        machine = m == VDC_INT_ABSENT || m < 0 ? 0 : m;
+        f->where = t->where;
+    }
+    for (i = 0; i < rs->n_runs; i++) {
+        const vdc_run *r = rs->runs[i];
+        int64_t fs = r->meta.file_size_mib, ram;
+        int dup = 0;
+
+        if (!r->target || strcmp(r->target, target) || fs == VDC_INT_ABSENT)
+            continue;
+        if (!f->n_runs++) {
+            f->lo = f->hi = fs;
+        } else {
+            f->lo = MIN(f->lo, fs);
+            f->hi = MAX(f->hi, fs);
+        }
+        for (j = 0; j < seen->len; j++)
+            dup |= g_array_index(seen, int64_t, j) == fs;
+        if (!dup)
+            g_array_append_val(seen, fs);
+        ram = cache_ram(r, machine);
+        if (ram > 0 && fs < 2 * ram) {
+            if (!f->n_small++) {
+                f->small_size = fs;
+                f->small_ram = ram;
+                f->small_told = r->meta.ram_mib != VDC_INT_ABSENT ? r->meta.ram_mib : 0;
+            }
+        }
+    }
+    f->n_sizes = seen->len;
+    f->sizes = (int64_t *)(void *)g_array_free(seen, FALSE);
+}
+
+static unsigned
+cell_flags(const struct vdc_analysis *a, size_t ti, size_t ki)
+{
+    const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+    const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
+    const struct vdc_target_files *f = &a->files[ti], *b = &a->files[a->baseline_index];
+    unsigned flags = 0;
+
+    if (c->n_too_fast)
+        flags |= VDC_CELL_TOO_FAST;
+    if (c->n_failed)
+        flags |= VDC_CELL_FAILED;
+    if (c->n_samples && c->sum.n < 2)
+        flags |= VDC_CELL_FEW_RUNS;
+    if (c->n_outliers)
+        flags |= a->opt.policy == VDC_OUTLIERS_DROP ? VDC_CELL_OUTLIERS_DROPPED : VDC_CELL_OUTLIERS_FLAGGED;
+    if (f->n_small)
+        flags |= VDC_CELL_UNDER_2X_RAM;
+    if (f->n_runs && (f->lo != f->hi || (b->n_runs && (f->lo != b->lo || f->hi != b->hi))))
+        flags |= VDC_CELL_SIZES_DIFFER;
+    if (cc && cc->baseline->n_samples && cc->c.verdict == VDC_VERDICT_NOT_COMPARABLE)
+        flags |= VDC_CELL_NOT_COMPARABLE;
+    return flags;
+}
+
+static void
+add_warning(struct vdc_analysis *a, enum vdc_warning_kind kind, size_t target)
+{
+    a->warnings = g_renew(struct vdc_warning, a->warnings, a->n_warnings + 1);
+    a->warnings[a->n_warnings++] = (struct vdc_warning){ .kind = kind, .target = target };
+}
+
+/* The warnings of @rs, in enum vdc_warning_kind order. */
+static void
+decide_warnings(struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    size_t i, n_failed = 0;
+    int imported = 0, sizes_differ = 0;
+    int64_t first = VDC_INT_ABSENT;
+
+    if (rs->has_experiment && rs->experiment.emulated == 1)
+        add_warning(a, VDC_WARNING_EMULATED, 0);
+    if (vdc_analysis_min_n(a) < 2) {
+        for (i = 0; i < rs->n_runs; i++) {
+            if (rs->runs[i]->status && strcmp(rs->runs[i]->status, "ok"))
+                n_failed++;
+            if (rs->runs[i]->meta.source.file)
+                imported = 1;
+        }
+        for (i = 0; i < rs->n_targets; i++)
+            if (rs->targets[i]->kind && !strcmp(rs->targets[i]->kind, "imported"))
+                imported = 1;
+        add_warning(a, rs->n_runs && n_failed == rs->n_runs ? VDC_WARNING_ALL_FAILED :
+                    imported ? VDC_WARNING_FEW_VALUES : VDC_WARNING_FEW_RUNS, 0);
+    }
+    if (vdc_analysis_n_too_fast_cells(a))
+        add_warning(a, VDC_WARNING_TOO_FAST, 0);
+    for (i = 0; i < a->n_targets; i++) {
+        const struct vdc_target_files *f = &a->files[i];
+
+        if (!f->n_runs)
+            continue;
+        if (first == VDC_INT_ABSENT)
+            first = f->lo;
+        if (f->lo != first || f->hi != first)
+            sizes_differ = 1;
+    }
+    if (sizes_differ)
+        add_warning(a, VDC_WARNING_SIZES_DIFFER, 0);
+    for (i = 0; i < a->n_targets; i++)
+        if (a->files[i].n_small)
+            add_warning(a, VDC_WARNING_UNDER_2X_RAM, i);
+}
+
 static char *
 default_baseline(char **targets)
 {
@@ -321,6 +477,13 @@ vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
         g_free(bv);
         bv = NULL;
     }
+    a->files = g_new0(struct vdc_target_files, a->n_targets);
+    for (ti = 0; ti < a->n_targets; ti++)
+        fill_target_files(&a->files[ti], rs, a->targets[ti]);
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++)
+            a->cells[ti * a->n_tests + ki].flags = cell_flags(a, ti, ki);
+    decide_warnings(a, rs);
     return 0;
  fail:
     g_free(tv);

@@ -3,9 +3,14 @@
  * A result set (model/result.h) is turned into a grid of cells, one per
  * (target, test key), each with its valued samples, the samples the outlier
  * rule flagged, and a summary (stats/stats.h); plus one comparison per
- * (non-baseline target, test key) against the baseline target.  Every
- * renderer (text, CSV, JSON, Markdown, HTML, compare) reads only this and
- * the result set: measure once, render later. */
+ * (non-baseline target, test key) against the baseline target.  The
+ * analysis also decides what the reports mark and warn about: a bitmask of
+ * flags per cell (enum vdc_cell_flag) and a list of warnings with their
+ * kinds (struct vdc_warning), from the test file sizes per target (struct
+ * vdc_target_files).  Every renderer (text, CSV, JSON, Markdown, HTML,
+ * compare) reads only this and the result set and maps these to text:
+ * measure once, decide once, render later (fio's stat.c and its normal,
+ * terse and json outputs). */
 #ifndef VDC_REPORT_ANALYSIS_H
 #define VDC_REPORT_ANALYSIS_H
 
@@ -22,6 +27,60 @@ struct vdc_cell_sample {
     double cpu_percent;      /* NAN when absent */
     double modified_z;       /* 0 when the rule does not apply (n < 3) */
     int outlier;             /* |modified_z| > threshold */
+};
+
+/* The marks of one cell (vdc_cell.flags), decided by vdc_analysis_build.
+ * Bit order is the order of the keywords in summary.csv's flags column
+ * (vdc_cell_flag_name: the one keyword table). */
+enum vdc_cell_flag {
+    VDC_CELL_TOO_FAST = 1u << 0,          /* too-fast: some or all runs too fast (+++++) */
+    VDC_CELL_FAILED = 1u << 1,            /* failed: some runs failed this test */
+    VDC_CELL_FEW_RUNS = 1u << 2,          /* few-runs: samples, but fewer than 2 values used */
+    VDC_CELL_OUTLIERS_FLAGGED = 1u << 3,  /* outliers-flagged: the rule flagged values, kept */
+    VDC_CELL_OUTLIERS_DROPPED = 1u << 4,  /* outliers-dropped: ... and --outliers drop left them out */
+    VDC_CELL_UNDER_2X_RAM = 1u << 5,      /* under-2x-ram: a run's test file under twice the RAM
+                                           * that can cache it (vdc_target_files.n_small) */
+    VDC_CELL_SIZES_DIFFER = 1u << 6,      /* sizes-differ: the target's test file sizes differ
+                                           * from the baseline's, or among its own runs */
+    VDC_CELL_NOT_COMPARABLE = 1u << 7,    /* not-comparable: the delta has no verdict
+                                           * (too-fast runs on either side, a dagger) */
+};
+#define VDC_CELL_FLAG_COUNT 8
+
+/* The keyword of one flag bit ("too-fast", ... "not-comparable"); NULL for
+ * anything but a single bit of enum vdc_cell_flag. */
+const char *vdc_cell_flag_name(unsigned flag);
+
+/* The test file sizes of one target's runs (runs[].metadata.file_size_mib;
+ * runs without it are left out), and those under twice the RAM that can
+ * cache them: the larger of what the agent was told (metadata.ram_mib, its
+ * -r) and the memory of the machine it ran in (vdc_target_machine_memory). */
+struct vdc_target_files {
+    size_t n_runs;           /* runs with a file size */
+    int64_t *sizes;          /* distinct sizes, MiB, in run order (g_free) */
+    size_t n_sizes;
+    int64_t lo, hi;          /* smallest and largest size, MiB; 0 when n_runs == 0 */
+    size_t n_small;          /* runs whose file is under twice the cache RAM */
+    int64_t small_size;      /* the first such run: file size, MiB */
+    int64_t small_ram;       /* ... the RAM that can cache it, MiB */
+    int64_t small_told;      /* ... the agent's -r (metadata.ram_mib; 0 when absent) */
+    const char *where;       /* the target's "where" (domU, dom0, host; borrowed), or NULL */
+};
+
+/* What a report warns about, in the order of vdc_analysis.warnings. */
+enum vdc_warning_kind {
+    VDC_WARNING_EMULATED,     /* experiment.emulated: said by compare (a report has a banner) */
+    VDC_WARNING_ALL_FAILED,   /* every run failed: nothing to compare */
+    VDC_WARNING_FEW_VALUES,   /* some cell has fewer than 2 values; imported results */
+    VDC_WARNING_FEW_RUNS,     /* some cell has fewer than 2 values; our own runs (--runs) */
+    VDC_WARNING_TOO_FAST,     /* some cell has too-fast runs left out of its mean */
+    VDC_WARNING_SIZES_DIFFER, /* the targets' test file sizes differ */
+    VDC_WARNING_UNDER_2X_RAM, /* a target's test file is under twice its RAM (.target) */
+};
+
+struct vdc_warning {
+    enum vdc_warning_kind kind;
+    size_t target;           /* VDC_WARNING_UNDER_2X_RAM: index into targets and files */
 };
 
 /* One (target, test key). */
@@ -41,6 +100,7 @@ struct vdc_cell {
     size_t n_outliers;
     double cpu_mean;         /* mean %CP over valued samples; NAN when none */
     struct vdc_stats_summary sum;      /* over the values kept by the policy */
+    unsigned flags;          /* enum vdc_cell_flag bits */
 };
 
 struct vdc_cell_comparison {
@@ -60,6 +120,9 @@ struct vdc_analysis {
     struct vdc_cell_comparison *cmp;   /* n_targets x n_tests; the baseline row unused */
     struct vdc_stats_options opt;
     double alpha;
+    struct vdc_target_files *files;    /* n_targets: test file sizes per target */
+    struct vdc_warning *warnings;      /* in enum vdc_warning_kind order; per target */
+    size_t n_warnings;
 };
 
 void vdc_analysis_init(struct vdc_analysis *a);
@@ -67,7 +130,8 @@ void vdc_analysis_dispose(struct vdc_analysis *a);
 
 /* Analyse @rs with @opt, comparing every target with @baseline (NULL:
  * the first target; "dom0" when a target of that name exists, since the
- * bare host is the reference of vmdiskcmp).  @rs must outlive @a.
+ * bare host is the reference of vmdiskcmp), and decide the cells' flags
+ * and the warnings.  @rs must outlive @a.
  * Returns 0, or -1 after vdc_error: unknown baseline (the message lists
  * the targets; the caller exits 2), no targets, no memory. */
 int vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
@@ -92,26 +156,10 @@ char **vdc_analysis_verdict_lines(const struct vdc_analysis *a);
  * and no test for some cells. */
 size_t vdc_analysis_min_n(const struct vdc_analysis *a);
 
-/* The warning printed by every renderer when vdc_analysis_min_n < 2. */
-#define VDC_FEW_RUNS_WARNING \
-    "Fewer than 2 runs with a value for some target and test: there is no confidence " \
-    "interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
-
-/* The same for imported results, where --runs does not apply. */
-#define VDC_FEW_VALUES_WARNING \
-    "Fewer than 2 values for some target and test: there is no confidence " \
-    "interval and no significance test there, and a delta alone may be noise."
-
 /* Significance mark of a comparison: "**" p < 0.01, "*" p < 0.05,
  * "~" no significant difference, "" not tested, "†" not comparable (a
  * side has too-fast runs without value; VDC_TOO_FAST_MARK). */
 #define VDC_TOO_FAST_MARK "\u2020"
-/* Legend of VDC_TOO_FAST_MARK, printed by every renderer when some cell
- * has too-fast runs without value. */
-#define VDC_TOO_FAST_LEGEND \
-    "\u2020 k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is " \
-    "the mean of the measured runs only and understates the speed; a delta marked \u2020 is not " \
-    "comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
 /* Number of cells with too-fast runs without value (VDC_TOO_FAST_MARK). */
 size_t vdc_analysis_n_too_fast_cells(const struct vdc_analysis *a);
 const char *vdc_significance_mark(const struct vdc_stats_comparison *c);

@@ -11,6 +11,22 @@
 #include "model/result.h"
 #include "report/analysis.h"
 
+/* The texts of the warnings (struct vdc_warning, decided by the analysis):
+ * VDC_WARNING_FEW_RUNS, VDC_WARNING_FEW_VALUES (imported results, where
+ * --runs does not apply), VDC_WARNING_TOO_FAST (the legend of
+ * VDC_TOO_FAST_MARK, printed by every renderer when some cell has too-fast
+ * runs without value); the others are made by vdc_warning_text. */
+#define VDC_FEW_RUNS_WARNING \
+    "Fewer than 2 runs with a value for some target and test: there is no confidence " \
+    "interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
+#define VDC_FEW_VALUES_WARNING \
+    "Fewer than 2 values for some target and test: there is no confidence " \
+    "interval and no significance test there, and a delta alone may be noise."
+#define VDC_TOO_FAST_LEGEND \
+    "\u2020 k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is " \
+    "the mean of the measured runs only and understates the speed; a delta marked \u2020 is not " \
+    "comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
+
 /* Text in the bonnie++ layout (bon_csv2txt's two blocks, "Sequential
  * Output / Input / Random" then "Sequential / Random Create"), one row per
  * target with the mean and %CP, a row with the 95 % CI half-width, then
@@ -31,11 +47,12 @@ char *vdc_render_bonnie_csv(const vdc_result_set *rs);
  * ci95_mean_lo,ci95_mean_hi,ci95_median_lo,ci95_median_hi,cpu_mean,
  * n_outliers,baseline,ratio,delta_percent,ci95_delta_lo,ci95_delta_hi,
  * p_value,verdict,flags.  Empty fields: not computable.  flags (last, so
- * older readers keep their column numbers): vdc_cell_flags. */
+ * older readers keep their column numbers): vdc_cell_flags_text. */
 char *vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a);
 
-/* The marks of one cell (target @ti, test @ki) as a ';'-separated list of
- * fixed keywords, in this order, "" when none (g_free):
+/* The flags of one cell (vdc_cell.flags, decided by the analysis) as
+ * summary.csv's flags column: a ';'-separated list of the fixed keywords
+ * of vdc_cell_flag_name, in bit order, "" when none (g_free):
  *   too-fast          some or all runs too fast to measure (+++++)
  *   failed            some runs failed on this test
  *   few-runs          fewer than 2 values: no CI, no significance test
@@ -46,21 +63,23 @@ char *vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis
  *                     baseline's (or among its own runs)
  *   not-comparable    the delta has no verdict (too-fast runs, a dagger)
  * The cells the text, Markdown and HTML reports mark or warn about. */
-char *vdc_cell_flags(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ti, size_t ki);
+char *vdc_cell_flags_text(unsigned flags);
 
-/* Every warning of a report, one line each (NULL-terminated, g_strfreev;
- * empty when none), in this order: vdc_few_runs_warning (too few runs
- * for a confidence interval, or every run failed), VDC_TOO_FAST_LEGEND
- * when some cell has too-fast runs, then each line of vdc_size_warnings
- * (a test file under twice the RAM; test file sizes that differ between
- * targets) ending with ".".  The one source of the warnings `report` and
- * `compare` print on stderr ("vmdiskcmp: WARNING: LINE") and compare
- * carries into its output. */
+/* Every warning of a report (the analysis's warnings but
+ * VDC_WARNING_EMULATED: a report has its banner), one sentence each
+ * (vdc_warning_text; NULL-terminated, g_strfreev; empty when none), in this
+ * order: too few runs for a confidence interval (or every run failed), the
+ * too-fast legend when some cell has too-fast runs, then the test file
+ * sizes: sizes that differ between targets, a test file under twice the RAM
+ * per target.  The one source of the warnings `report` and `compare` print
+ * on stderr ("vmdiskcmp: WARNING: LINE") and compare carries into its
+ * output. */
 char **vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
 
 /* The warnings of `compare`: VDC_EMULATED_WARNING first when any input
  * was measured in emulation (the merged result set is then emulated: a
- * compare table has no banner of its own), then vdc_report_warnings. */
+ * compare table has no banner of its own; VDC_WARNING_EMULATED), then
+ * vdc_report_warnings. */
 char **vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
 #define VDC_EMULATED_WARNING "EMULATED: some inputs were measured under software emulation " \
     "(experiment.emulated); their numbers predict nothing about real hardware."

@@ -180,7 +180,7 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
                 g_string_append(out, ",,,,,,");
             }
             g_string_append_c(out, ',');
-            flags = vdc_cell_flags(rs, a, ti, ki);
+            flags = vdc_cell_flags_text(c->flags);
             csv_str(out, flags);
             g_free(flags);
             g_string_append_c(out, '\n');

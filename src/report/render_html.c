@@ -601,19 +601,21 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     }
     g_string_append(out, "</p>\n");
     {
-        char *few = vdc_few_runs_warning(rs, a);
+        char *few = vdc_warning_first(rs, a, VDC_WARNINGS_FEW);
+        char *legend = vdc_warning_first(rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST));
 
         if (few) {
             g_string_append(out, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ");
             esc(out, few);
             g_string_append(out, "</p>\n");
         }
+        if (legend) {
+            g_string_append(out, "<p class=\"warn\" id=\"too-fast\">");
+            esc(out, legend);
+            g_string_append(out, "</p>\n");
+        }
         g_free(few);
-    }
-    if (vdc_analysis_n_too_fast_cells(a)) {
-        g_string_append(out, "<p class=\"warn\" id=\"too-fast\">");
-        esc(out, VDC_TOO_FAST_LEGEND);
-        g_string_append(out, "</p>\n");
+        g_free(legend);
     }
     {
         char **v = vdc_analysis_verdict_lines(a);
@@ -630,12 +632,12 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         g_strfreev(v);
     }
     {
-        char **w = vdc_size_warnings(rs, a);
+        char **w = vdc_warning_texts(rs, a, VDC_WARNINGS_SIZES);
 
         for (i = 0; w[i]; i++) {
             g_string_append_printf(out, "<p class=\"warn size-warning\" id=\"size-warning-%zu\"><b>Warning.</b> ", i);
             esc(out, w[i]);
-            g_string_append(out, ".</p>\n");
+            g_string_append(out, "</p>\n");
         }
         g_strfreev(w);
     }

@@ -428,22 +428,24 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
                          "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
                          "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");
-    if (vdc_analysis_n_too_fast_cells(a))
-        g_string_append(out, VDC_TOO_FAST_LEGEND "\n\n");
     {
-        char *few = vdc_few_runs_warning(rs, a);
+        char *legend = vdc_warning_first(rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST));
+        char *few = vdc_warning_first(rs, a, VDC_WARNINGS_FEW);
 
+        if (legend)
+            g_string_append_printf(out, "%s\n\n", legend);
         if (few)
             g_string_append_printf(out, "WARNING: %s\n\n", few);
+        g_free(legend);
         g_free(few);
     }
     verdicts(out, a, "Verdict: ", "\n", 0);
     {
-        char **w = vdc_size_warnings(rs, a);
+        char **w = vdc_warning_texts(rs, a, VDC_WARNINGS_SIZES);
         size_t i;
 
         for (i = 0; w[i]; i++)
-            g_string_append_printf(out, "WARNING: %s.\n", w[i]);
+            g_string_append_printf(out, "WARNING: %s\n", w[i]);
         if (i)
             g_string_append_c(out, '\n');
         g_strfreev(w);
@@ -573,28 +575,30 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
                            "\u2020 not comparable (too-fast runs); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
     {
-        char *few = vdc_few_runs_warning(rs, a);
+        char *few = vdc_warning_first(rs, a, VDC_WARNINGS_FEW);
+        char *legend = vdc_warning_first(rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST));
 
         if (few) {
             g_string_append(out, "> **Warning:** ");
             md_escape(out, few);
             g_string_append(out, "\n\n");
         }
+        if (legend) {
+            g_string_append(out, "> ");
+            md_escape(out, legend);
+            g_string_append(out, "\n\n");
+        }
         g_free(few);
-    }
-    if (vdc_analysis_n_too_fast_cells(a)) {
-        g_string_append(out, "> ");
-        md_escape(out, VDC_TOO_FAST_LEGEND);
-        g_string_append(out, "\n\n");
+        g_free(legend);
     }
     verdicts(out, a, "- ", "\n", 1);
     {
-        char **w = vdc_size_warnings(rs, a);
+        char **w = vdc_warning_texts(rs, a, VDC_WARNINGS_SIZES);
 
         for (i = 0; w[i]; i++) {
             g_string_append(out, "> **Warning:** ");
             md_escape(out, w[i]);
-            g_string_append(out, ".\n\n");
+            g_string_append(out, "\n\n");
         }
         g_strfreev(w);
     }

@@ -53,129 +53,42 @@ vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int 
     snprintf(buf, size, "%+.1f%%%s", c->delta_percent, with_mark ? vdc_significance_mark(c) : "");
 }
 
-/* The memory of the machine a target's agent ran in (MiB,
- * vdc_target_machine_memory), 0 when not recorded; *which names it for
- * messages ("the domU's", "dom0's", "the host's"). */
-static int64_t
-machine_ram(const vdc_result_set *rs, const char *target, const char **which)
+/* "image 512 MiB, dom0 49152 MiB" (a target with several sizes: "a/b") */
+static void
+sizes_list(GString *s, const struct vdc_analysis *a)
 {
-    const vdc_target *t = vdc_result_set_find_target(rs, target);
-    int64_t m;
-
-    if (!t || !t->where)
-        return 0;
-    m = vdc_target_machine_memory(rs, t);
-    *which = !strcmp(t->where, "domU") ? "the domU's" : !strcmp(t->where, "dom0") ? "dom0's" : "the host's";
-    return m == VDC_INT_ABSENT || m < 0 ? 0 : m;
-}
-
-/* The RAM that can cache run @r's test file (MiB): what the agent was told
- * (-r, metadata.ram_mib), or the machine's own memory @machine when larger
- * (--agent-ram can tell the agent less than it has); 0 when neither is
- * known.  The one rule of the "under twice the RAM" warning and flag. */
-static int64_t
-cache_ram(const vdc_run *r, int64_t machine)
-{
-    int64_t told = r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 ? r->meta.ram_mib : 0;
-
-    return MAX(told, machine);
-}
-
-char **
-vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
-{
-    GPtrArray *v = g_ptr_array_new();
-    GString *sizes = g_string_new(NULL);
-    int64_t first = VDC_INT_ABSENT;
-    int differ = 0;
-    size_t ti, i, j;
+    size_t ti, j;
 
     for (ti = 0; ti < a->n_targets; ti++) {
-        GArray *seen = g_array_new(FALSE, FALSE, sizeof(int64_t));
-        size_t n_runs = 0, n_small = 0;
-        int64_t small_size = 0, small_ram = 0, small_told = 0;
-        const char *machine = NULL;
-        int64_t mram = machine_ram(rs, a->targets[ti], &machine);
+        const struct vdc_target_files *f = &a->files[ti];
 
-        for (i = 0; i < rs->n_runs; i++) {
-            const vdc_run *r = rs->runs[i];
-            int64_t fs = r->meta.file_size_mib;
-            int dup = 0;
-
-            if (strcmp(r->target, a->targets[ti]) || fs == VDC_INT_ABSENT)
-                continue;
-            n_runs++;
-            for (j = 0; j < seen->len; j++)
-                dup |= g_array_index(seen, int64_t, j) == fs;
-            if (!dup)
-                g_array_append_val(seen, fs);
-            if (first == VDC_INT_ABSENT)
-                first = fs;
-            else if (fs != first)
-                differ = 1;
-            {
-                int64_t ram = cache_ram(r, mram);
-
-                if (ram > 0 && fs < 2 * ram) {
-                    if (!n_small) {
-                        small_size = fs;
-                        small_ram = ram;
-                        small_told = r->meta.ram_mib != VDC_INT_ABSENT ? r->meta.ram_mib : 0;
-                    }
-                    n_small++;
-                }
-            }
-        }
-        if (seen->len) {
-            g_string_append_printf(sizes, "%s%s ", sizes->len ? ", " : "", a->targets[ti]);
-            for (j = 0; j < seen->len; j++)
-                g_string_append_printf(sizes, "%s%" G_GINT64_FORMAT, j ? "/" : "",
-                                       g_array_index(seen, int64_t, j));
-            g_string_append(sizes, " MiB");
-        }
-        if (n_small && small_ram > small_told)
-            g_ptr_array_add(v, g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice "
-                                               "%s memory (%" G_GINT64_FORMAT " MiB; the agent was told -r %"
-                                               G_GINT64_FORMAT ") in %zu of %zu run%s: the page cache "
-                                               "flatters the result (bonnie++ wants at least twice the RAM)",
-                                               a->targets[ti], small_size, machine, small_ram, small_told,
-                                               n_small, n_runs, n_runs == 1 ? "" : "s"));
-        else if (n_small)
-            g_ptr_array_add(v, g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice the "
-                                               "RAM (%" G_GINT64_FORMAT " MiB) in %zu of %zu run%s: the page cache "
-                                               "flatters the result (bonnie++ wants at least twice the RAM)",
-                                               a->targets[ti], small_size, small_ram, n_small, n_runs,
-                                               n_runs == 1 ? "" : "s"));
-        g_array_free(seen, TRUE);
+        if (!f->n_sizes)
+            continue;
+        g_string_append_printf(s, "%s%s ", s->len ? ", " : "", a->targets[ti]);
+        for (j = 0; j < f->n_sizes; j++)
+            g_string_append_printf(s, "%s%" G_GINT64_FORMAT, j ? "/" : "", f->sizes[j]);
+        g_string_append(s, " MiB");
     }
-    if (differ)
-        g_ptr_array_insert(v, 0, g_strdup_printf("test file sizes differ: %s: deltas mix size effects with "
-                                                 "backend effects", sizes->str));
-    g_string_free(sizes, TRUE);
-    g_ptr_array_add(v, NULL);
-    return (char **)g_ptr_array_free(v, FALSE);
+}
+
+static const char *
+machine_name(const char *where)
+{
+    return !strcmp(where, "domU") ? "the domU's" : !strcmp(where, "dom0") ? "dom0's" : "the host's";
 }
 
 char *
-vdc_few_runs_warning(const vdc_result_set *rs, const struct vdc_analysis *a)
+vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a, const struct vdc_warning *w)
 {
-    size_t i, n_failed = 0;
-    int imported = 0;
+    const struct vdc_target_files *f;
+    GString *s;
+    size_t i;
 
-    if (vdc_analysis_min_n(a) >= 2)
-        return NULL;
-    for (i = 0; i < rs->n_runs; i++) {
-        if (rs->runs[i]->status && strcmp(rs->runs[i]->status, "ok"))
-            n_failed++;
-        if (rs->runs[i]->meta.source.file)
-            imported = 1;
-    }
-    for (i = 0; i < rs->n_targets; i++)
-        if (rs->targets[i]->kind && !strcmp(rs->targets[i]->kind, "imported"))
-            imported = 1;
-    if (rs->n_runs && n_failed == rs->n_runs) {
-        GString *s = g_string_new(NULL);
-
+    switch (w->kind) {
+    case VDC_WARNING_EMULATED:
+        return g_strdup(VDC_EMULATED_WARNING);
+    case VDC_WARNING_ALL_FAILED:
+        s = g_string_new(NULL);
         g_string_append_printf(s, "All %zu run%s failed: there is nothing to compare", rs->n_runs,
                                rs->n_runs == 1 ? "" : "s");
         for (i = 0; i < rs->n_runs; i++)
@@ -184,29 +97,71 @@ vdc_few_runs_warning(const vdc_result_set *rs, const struct vdc_analysis *a)
                                    rs->runs[i]->error ? rs->runs[i]->error : rs->runs[i]->status);
         g_string_append_c(s, '.');
         return g_string_free(s, FALSE);
-    }
-    if (imported)
+    case VDC_WARNING_FEW_VALUES:
         return g_strdup(VDC_FEW_VALUES_WARNING);
-    return g_strdup(VDC_FEW_RUNS_WARNING);
+    case VDC_WARNING_FEW_RUNS:
+        return g_strdup(VDC_FEW_RUNS_WARNING);
+    case VDC_WARNING_TOO_FAST:
+        return g_strdup(VDC_TOO_FAST_LEGEND);
+    case VDC_WARNING_SIZES_DIFFER:
+        s = g_string_new(NULL);
+        sizes_list(s, a);
+        g_string_prepend(s, "test file sizes differ: ");
+        g_string_append(s, ": deltas mix size effects with backend effects.");
+        return g_string_free(s, FALSE);
+    case VDC_WARNING_UNDER_2X_RAM:
+        f = &a->files[w->target];
+        if (f->small_ram > f->small_told)
+            return g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice %s memory "
+                                   "(%" G_GINT64_FORMAT " MiB; the agent was told -r %" G_GINT64_FORMAT ") in "
+                                   "%zu of %zu run%s: the page cache flatters the result (bonnie++ wants at "
+                                   "least twice the RAM).", a->targets[w->target], f->small_size,
+                                   machine_name(f->where), f->small_ram, f->small_told, f->n_small, f->n_runs,
+                                   f->n_runs == 1 ? "" : "s");
+        return g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice the RAM (%"
+                               G_GINT64_FORMAT " MiB) in %zu of %zu run%s: the page cache flatters the result "
+                               "(bonnie++ wants at least twice the RAM).", a->targets[w->target], f->small_size,
+                               f->small_ram, f->n_small, f->n_runs, f->n_runs == 1 ? "" : "s");
+    }
+    return g_strdup("");
 }
 
 char **
-vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
+vdc_warning_texts(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds)
 {
     GPtrArray *v = g_ptr_array_new();
-    char *few = vdc_few_runs_warning(rs, a);
-    char **w = vdc_size_warnings(rs, a);
     size_t i;
 
-    if (few)
-        g_ptr_array_add(v, few);
-    if (vdc_analysis_n_too_fast_cells(a))
-        g_ptr_array_add(v, g_strdup(VDC_TOO_FAST_LEGEND));
-    for (i = 0; w[i]; i++)
-        g_ptr_array_add(v, g_strconcat(w[i], ".", NULL));
-    g_strfreev(w);
+    for (i = 0; i < a->n_warnings; i++)
+        if (kinds & VDC_WARNING_BIT(a->warnings[i].kind))
+            g_ptr_array_add(v, vdc_warning_text(rs, a, &a->warnings[i]));
     g_ptr_array_add(v, NULL);
     return (char **)g_ptr_array_free(v, FALSE);
+}
+
+char *
+vdc_warning_first(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds)
+{
+    size_t i;
+
+    for (i = 0; i < a->n_warnings; i++)
+        if (kinds & VDC_WARNING_BIT(a->warnings[i].kind))
+            return vdc_warning_text(rs, a, &a->warnings[i]);
+    return NULL;
+}
+
+/* render.h */
+char **
+vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    return vdc_warning_texts(rs, a, VDC_WARNINGS_REPORT);
+}
+
+/* render.h */
+char **
+vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    return vdc_warning_texts(rs, a, VDC_WARNINGS_REPORT | VDC_WARNING_BIT(VDC_WARNING_EMULATED));
 }
 
 /* render_util.h */
@@ -223,81 +178,15 @@ vdc_outlier_rule_applied(const struct vdc_analysis *a)
 }
 
 /* render.h */
-char **
-vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
-{
-    char **w = vdc_report_warnings(rs, a);
-    GStrvBuilder *b;
-    char **v;
-
-    if (!vdc_experiment_emulated(rs))
-        return w;
-    b = g_strv_builder_new();
-    g_strv_builder_add(b, VDC_EMULATED_WARNING);
-    g_strv_builder_addv(b, (const char **)w);
-    v = g_strv_builder_end(b);
-    g_strv_builder_unref(b);
-    g_strfreev(w);
-    return v;
-}
-
-/* Smallest and largest runs.metadata.file_size_mib of @target; 0 when no
- * run has one.  *small: some run's file is under twice the RAM that can
- * cache it (cache_ram: as the warning decides). */
-static int
-target_file_sizes(const vdc_result_set *rs, const char *target, int64_t *lo, int64_t *hi, int *small)
-{
-    const char *which = NULL;
-    int64_t mram = machine_ram(rs, target, &which);
-    size_t i;
-    int n = 0;
-
-    *lo = *hi = 0;
-    *small = 0;
-    for (i = 0; i < rs->n_runs; i++) {
-        const vdc_run *r = rs->runs[i];
-        int64_t fs = r->meta.file_size_mib, ram;
-
-        if (!r->target || strcmp(r->target, target) || fs == VDC_INT_ABSENT)
-            continue;
-        if (!n++ || fs < *lo)
-            *lo = fs;
-        if (n == 1 || fs > *hi)
-            *hi = fs;
-        ram = cache_ram(r, mram);
-        if (ram > 0 && fs < 2 * ram)
-            *small = 1;
-    }
-    return n;
-}
-
 char *
-vdc_cell_flags(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ti, size_t ki)
+vdc_cell_flags_text(unsigned flags)
 {
-    const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-    const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
     GString *s = g_string_new(NULL);
-    int64_t lo, hi, blo, bhi;
-    int small, bsmall, n, bn;
+    unsigned i;
 
-#define FLAG(k) g_string_append_printf(s, "%s%s", s->len ? ";" : "", (k))
-    n = target_file_sizes(rs, a->targets[ti], &lo, &hi, &small);
-    bn = target_file_sizes(rs, a->baseline, &blo, &bhi, &bsmall);
-    if (c->n_too_fast)
-        FLAG("too-fast");
-    if (c->n_failed)
-        FLAG("failed");
-    if (c->n_samples && c->sum.n < 2)
-        FLAG("few-runs");
-    if (c->n_outliers)
-        FLAG(a->opt.policy == VDC_OUTLIERS_DROP ? "outliers-dropped" : "outliers-flagged");
-    if (small)
-        FLAG("under-2x-ram");
-    if (n && (lo != hi || (bn && (lo != blo || hi != bhi))))
-        FLAG("sizes-differ");
-    if (cc && cc->baseline->n_samples && cc->c.verdict == VDC_VERDICT_NOT_COMPARABLE)
-        FLAG("not-comparable");
-#undef FLAG
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++)
+        if (flags & (1u << i))
+            g_string_append_printf(s, "%s%s", s->len ? ";" : "", vdc_cell_flag_name(1u << i));
     return g_string_free(s, FALSE);
 }
 

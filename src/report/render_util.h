@@ -24,27 +24,40 @@ void vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c);
  * (@with_mark); "" when there is no ratio. */
 void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int with_mark);
 
-/* Warnings about the test file sizes of the runs, one line each
- * (NULL-terminated, g_strfreev; empty when none):
- * - the targets' runs.metadata.file_size_mib differ: "test file sizes
- *   differ: dom0 49152 MiB, image 4096 MiB: deltas mix size effects with
- *   backend effects" (a target with several sizes lists them "a/b");
- * - per target, runs whose file size is under twice their ram_mib:
- *   "target image: test file 512 MiB is under twice the RAM (1024 MiB) in
- *   5 of 5 runs: the page cache flatters the result (bonnie++ wants at
- *   least twice the RAM)".
- * Runs without file_size_mib (or ram_mib) are left out of the check. */
-char **vdc_size_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
+/* The sentence of one warning of the analysis (a->warnings[]), the same
+ * in every format (renderers add their prefix, escaping and layout), ending
+ * with a period (g_free):
+ * - VDC_WARNING_EMULATED: VDC_EMULATED_WARNING;
+ * - VDC_WARNING_ALL_FAILED: "All N runs failed: there is nothing to
+ *   compare: image #0: ERROR; ..." with each run's error string;
+ * - VDC_WARNING_FEW_VALUES / _FEW_RUNS: VDC_FEW_VALUES_WARNING /
+ *   VDC_FEW_RUNS_WARNING; VDC_WARNING_TOO_FAST: VDC_TOO_FAST_LEGEND;
+ * - VDC_WARNING_SIZES_DIFFER: "test file sizes differ: dom0 49152 MiB,
+ *   image 4096 MiB: deltas mix size effects with backend effects." (a
+ *   target with several sizes lists them "a/b");
+ * - VDC_WARNING_UNDER_2X_RAM: "target image: test file 512 MiB is under
+ *   twice the RAM (1024 MiB) in 5 of 5 runs: the page cache flatters the
+ *   result (bonnie++ wants at least twice the RAM)." -- "under twice the
+ *   domU's memory (128 MiB; the agent was told -r 16)" when the machine
+ *   has more than the agent was told. */
+char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
+                       const struct vdc_warning *w);
 
-/* The "too few values" warning, or NULL when every cell with values has
- * 2 or more (g_free):
- * - every run failed (status other than "ok"): "All N runs failed: image
- *   #0: ERROR; ..." with each run's error string;
- * - imported results (a target of kind "imported", or a run with
- *   metadata.source): VDC_FEW_RUNS_WARNING without the --runs advice
- *   ("fewer than 2 values");
- * - otherwise VDC_FEW_RUNS_WARNING ("use --runs 5 or more"). */
-char *vdc_few_runs_warning(const vdc_result_set *rs, const struct vdc_analysis *a);
+/* Sets of warning kinds for vdc_warning_texts/vdc_warning_first. */
+#define VDC_WARNING_BIT(kind) (1u << (kind))
+#define VDC_WARNINGS_FEW (VDC_WARNING_BIT(VDC_WARNING_ALL_FAILED) | \
+                          VDC_WARNING_BIT(VDC_WARNING_FEW_VALUES) | VDC_WARNING_BIT(VDC_WARNING_FEW_RUNS))
+#define VDC_WARNINGS_SIZES (VDC_WARNING_BIT(VDC_WARNING_SIZES_DIFFER) | \
+                            VDC_WARNING_BIT(VDC_WARNING_UNDER_2X_RAM))
+#define VDC_WARNINGS_REPORT (VDC_WARNINGS_FEW | VDC_WARNING_BIT(VDC_WARNING_TOO_FAST) | VDC_WARNINGS_SIZES)
+
+/* The sentences of the analysis's warnings whose kind is in @kinds, in
+ * their order (NULL-terminated, g_strfreev; empty when none). */
+char **vdc_warning_texts(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds);
+
+/* The sentence of the first warning whose kind is in @kinds, or NULL
+ * (g_free). */
+char *vdc_warning_first(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds);
 
 /* experiment.emulated is true */
 int vdc_experiment_emulated(const vdc_result_set *rs);

@@ -171,7 +171,7 @@ test_size_warnings(void **state)
     vdc_analysis_init(&a);
     vdc_stats_options_init(&o);
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
-    w = vdc_size_warnings(&rs, &a);
+    w = vdc_warning_texts(&rs, &a, VDC_WARNINGS_SIZES);
     assert_null(w[0]);   /* all 512 MiB, no RAM known: nothing to say */
     g_strfreev(w);
     for (i = 0; i < rs.n_runs; i++) {
@@ -179,13 +179,20 @@ test_size_warnings(void **state)
             rs.runs[i]->meta.file_size_mib = 2048;
         rs.runs[i]->meta.ram_mib = 1024;
     }
-    w = vdc_size_warnings(&rs, &a);
+    /* the analysis decides: analyse the changed set again */
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    w = vdc_warning_texts(&rs, &a, VDC_WARNINGS_SIZES);
     assert_string_equal(w[0], "test file sizes differ: image 512 MiB, dom0 2048 MiB: deltas mix size effects "
-                              "with backend effects");
+                              "with backend effects.");
     assert_string_equal(w[1], "target image: test file 512 MiB is under twice the RAM (1024 MiB) in 6 of 6 "
-                              "runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)");
+                              "runs: the page cache flatters the result (bonnie++ wants at least twice the RAM).");
     assert_null(w[2]);
     g_strfreev(w);
+    assert_int_equal(a.n_warnings, 3);   /* the too-fast legend, then the two */
+    assert_int_equal(a.warnings[0].kind, VDC_WARNING_TOO_FAST);
+    assert_int_equal(a.warnings[1].kind, VDC_WARNING_SIZES_DIFFER);
+    assert_int_equal(a.warnings[2].kind, VDC_WARNING_UNDER_2X_RAM);
+    assert_string_equal(a.targets[a.warnings[2].target], "image");
     s = vdc_render_text(&rs, &a);
     assert_non_null(strstr(s, "WARNING: test file sizes differ: image 512 MiB, dom0 2048 MiB"));
     g_free(s);
@@ -215,11 +222,14 @@ test_few_runs_warning(void **state)
     vdc_analysis_init(&a);
     vdc_stats_options_init(&o);
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
-    w = vdc_few_runs_warning(&rs, &a);
+    w = vdc_warning_first(&rs, &a, VDC_WARNINGS_FEW);
     assert_string_equal(w, VDC_FEW_RUNS_WARNING);
+    assert_int_equal(a.warnings[0].kind, VDC_WARNING_FEW_RUNS);
     g_free(w);
     vdc_set_str(&rs.runs[0]->meta.source.file, "seed.csv");
-    w = vdc_few_runs_warning(&rs, &a);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    assert_int_equal(a.warnings[0].kind, VDC_WARNING_FEW_VALUES);
+    w = vdc_warning_first(&rs, &a, VDC_WARNINGS_FEW);
     assert_string_equal(w, VDC_FEW_VALUES_WARNING);
     assert_null(strstr(w, "--runs"));
     g_free(w);
@@ -234,7 +244,8 @@ test_few_runs_warning(void **state)
     vdc_set_str(&r->status, "failed");
     vdc_set_str(&r->error, "timeout after 600 s");
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
-    w = vdc_few_runs_warning(&rs, &a);
+    assert_int_equal(a.warnings[0].kind, VDC_WARNING_ALL_FAILED);
+    w = vdc_warning_first(&rs, &a, VDC_WARNINGS_FEW);
     assert_string_equal(w, "All 2 runs failed: there is nothing to compare: image #0: agent: mkfs.ext4 exited 1; "
                            "image #1: timeout after 600 s.");
     g_free(w);
@@ -374,13 +385,13 @@ test_cell_flags_and_warnings(void **state)
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
     kp = vdc_analysis_test_index(&a, "putc");
     kd = vdc_analysis_test_index(&a, "seq_del");
-    f = vdc_cell_flags(&rs, &a, 0, (size_t)kp);
+    f = vdc_cell_flags_text(vdc_analysis_cell(&a, 0, (size_t)kp)->flags);
     assert_string_equal(f, "too-fast;under-2x-ram;not-comparable");
     g_free(f);
-    f = vdc_cell_flags(&rs, &a, 0, (size_t)kd);
+    f = vdc_cell_flags_text(vdc_analysis_cell(&a, 0, (size_t)kd)->flags);
     assert_string_equal(f, "failed;outliers-dropped;under-2x-ram");
     g_free(f);
-    f = vdc_cell_flags(&rs, &a, a.baseline_index, (size_t)kp);
+    f = vdc_cell_flags_text(vdc_analysis_cell(&a, a.baseline_index, (size_t)kp)->flags);
     assert_string_equal(f, "");
     g_free(f);
     w = vdc_report_warnings(&rs, &a);
@@ -393,6 +404,208 @@ test_cell_flags_and_warnings(void **state)
     g_strfreev(w);
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
+}
+
+/* ---- the cell flags, one test per flag: each decided by the analysis --- */
+
+/* dom0 (the baseline) and image, 5 runs each with putc 110.. and 100..,
+ * a 512 MiB test file, no RAM recorded: no flag anywhere. */
+static void
+flag_set(vdc_result_set *rs)
+{
+    static const double ip[] = { 100, 102, 98, 101, 99 };
+    static const double dp[] = { 110, 108, 112, 111, 109 };
+    int i;
+
+    vdc_result_set_init(rs);
+    for (i = 0; i < 5; i++) {
+        vdc_run *r = vdc_result_set_add_run(rs, "dom0");
+
+        vdc_run_add_sample(r, "putc")->value = dp[i];
+        r->meta.file_size_mib = 512;
+        r = vdc_result_set_add_run(rs, "image");
+        vdc_run_add_sample(r, "putc")->value = ip[i];
+        r->meta.file_size_mib = 512;
+    }
+}
+
+/* One more run of @target with putc = @v, too fast / failed as told. */
+static vdc_sample *
+flag_run(vdc_result_set *rs, const char *target, double v, int too_fast, int failed)
+{
+    vdc_run *r = vdc_result_set_add_run(rs, target);
+    vdc_sample *s = vdc_run_add_sample(r, "putc");
+
+    s->value = v;
+    s->too_fast = too_fast;
+    s->failed = failed;
+    r->meta.file_size_mib = 512;
+    return s;
+}
+
+/* The flags of (@target, putc), baseline dom0; @rs disposed. */
+static unsigned
+flags_of(vdc_result_set *rs, const char *target, enum vdc_outlier_policy policy)
+{
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    unsigned f;
+    size_t ti;
+
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    o.policy = policy;
+    assert_int_equal(vdc_analysis_build(&a, rs, "dom0", &o), 0);
+    for (ti = 0; ti < a.n_targets && strcmp(a.targets[ti], target); ti++)
+        ;
+    assert_true(ti < a.n_targets);
+    f = vdc_analysis_cell(&a, ti, (size_t)vdc_analysis_test_index(&a, "putc"))->flags;
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(rs);
+    return f;
+}
+
+static void
+test_flag_none_and_names(void **state)
+{
+    vdc_result_set rs;
+    unsigned i;
+
+    flag_set(&rs);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), 0);
+    flag_set(&rs);
+    assert_int_equal(flags_of(&rs, "dom0", VDC_OUTLIERS_FLAG), 0);
+    /* the one keyword table, in bit order */
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_TOO_FAST), "too-fast");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_NOT_COMPARABLE), "not-comparable");
+    assert_null(vdc_cell_flag_name(0));
+    assert_null(vdc_cell_flag_name(VDC_CELL_TOO_FAST | VDC_CELL_FAILED));
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++)
+        assert_non_null(vdc_cell_flag_name(1u << i));
+}
+
+static void
+test_flag_too_fast(void **state)
+{
+    vdc_result_set rs;
+
+    /* too fast but with a value (an importer's estimate): in the mean,
+     * still marked, the delta keeps its verdict */
+    flag_set(&rs);
+    flag_run(&rs, "image", 103, 1, 0);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_TOO_FAST);
+}
+
+static void
+test_flag_failed(void **state)
+{
+    vdc_result_set rs;
+
+    flag_set(&rs);
+    flag_run(&rs, "image", NAN, 0, 1);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_FAILED);
+}
+
+static void
+test_flag_few_runs(void **state)
+{
+    vdc_result_set rs;
+
+    vdc_result_set_init(&rs);
+    flag_run(&rs, "dom0", 110, 0, 0);
+    flag_run(&rs, "dom0", 111, 0, 0);
+    flag_run(&rs, "image", 100, 0, 0);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_FEW_RUNS);
+}
+
+static void
+test_flag_outliers_flagged(void **state)
+{
+    vdc_result_set rs;
+
+    flag_set(&rs);
+    flag_run(&rs, "image", 400, 0, 0);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_OUTLIERS_FLAGGED);
+}
+
+static void
+test_flag_outliers_dropped(void **state)
+{
+    vdc_result_set rs;
+
+    flag_set(&rs);
+    flag_run(&rs, "image", 400, 0, 0);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_DROP), VDC_CELL_OUTLIERS_DROPPED);
+}
+
+static void
+test_flag_under_2x_ram(void **state)
+{
+    vdc_result_set rs;
+    vdc_target *t;
+    size_t i;
+
+    /* the agent was told -r 1024 for a 512 MiB file */
+    flag_set(&rs);
+    for (i = 0; i < rs.n_runs; i++)
+        if (!strcmp(rs.runs[i]->target, "image"))
+            rs.runs[i]->meta.ram_mib = 1024;
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_UNDER_2X_RAM);
+    /* told nothing (or less), but the domU has 1024 MiB: the cache does
+     * not care what the agent was told */
+    flag_set(&rs);
+    t = vdc_result_set_add_target(&rs, "image");
+    vdc_set_str(&t->where, "domU");
+    rs.has_experiment = 1;
+    rs.experiment.guest.memory_mib = 1024;
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_UNDER_2X_RAM);
+    /* a 4096 MiB file is at least twice 1024: no flag */
+    flag_set(&rs);
+    for (i = 0; i < rs.n_runs; i++) {
+        rs.runs[i]->meta.file_size_mib = 4096;
+        rs.runs[i]->meta.ram_mib = 1024;
+    }
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), 0);
+}
+
+static void
+test_flag_sizes_differ(void **state)
+{
+    vdc_result_set rs;
+    size_t i;
+
+    /* against the baseline's */
+    flag_set(&rs);
+    for (i = 0; i < rs.n_runs; i++)
+        if (!strcmp(rs.runs[i]->target, "dom0"))
+            rs.runs[i]->meta.file_size_mib = 2048;
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_SIZES_DIFFER);
+    /* among the target's own runs; the baseline is not flagged against
+     * itself */
+    flag_set(&rs);
+    flag_run(&rs, "image", 100, 0, 0);
+    rs.runs[rs.n_runs - 1]->meta.file_size_mib = 1024;
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_SIZES_DIFFER);
+    flag_set(&rs);
+    for (i = 0; i < rs.n_runs; i++)
+        if (!strcmp(rs.runs[i]->target, "image"))
+            rs.runs[i]->meta.file_size_mib = 2048;
+    assert_int_equal(flags_of(&rs, "dom0", VDC_OUTLIERS_FLAG), 0);
+}
+
+static void
+test_flag_not_comparable(void **state)
+{
+    vdc_result_set rs;
+
+    /* the baseline has a too-fast run left out of its mean: image's delta
+     * has no verdict; the baseline itself is only too fast */
+    flag_set(&rs);
+    flag_run(&rs, "dom0", NAN, 1, 0);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_NOT_COMPARABLE);
+    flag_set(&rs);
+    flag_run(&rs, "dom0", NAN, 1, 0);
+    assert_int_equal(flags_of(&rs, "dom0", VDC_OUTLIERS_FLAG), VDC_CELL_TOO_FAST);
 }
 
 static void
@@ -435,6 +648,15 @@ main(void)
         cmocka_unit_test(test_compare_formats),
         cmocka_unit_test(test_chart_svg),
         cmocka_unit_test(test_cell_flags_and_warnings),
+        cmocka_unit_test(test_flag_none_and_names),
+        cmocka_unit_test(test_flag_too_fast),
+        cmocka_unit_test(test_flag_failed),
+        cmocka_unit_test(test_flag_few_runs),
+        cmocka_unit_test(test_flag_outliers_flagged),
+        cmocka_unit_test(test_flag_outliers_dropped),
+        cmocka_unit_test(test_flag_under_2x_ram),
+        cmocka_unit_test(test_flag_sizes_differ),
+        cmocka_unit_test(test_flag_not_comparable),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
