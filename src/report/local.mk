@@ -5,5 +5,6 @@ src_libvdc_results_a_SOURCES += \
 	src/report/analysis.c src/report/analysis.h \
 	src/report/artefacts.c src/report/artefacts.h \
 	src/report/render.h src/report/render_util.c src/report/render_util.h \
-	src/report/render_text.c src/report/render_csv.c src/report/render_html.c
+	src/report/render_text.c src/report/render_markdown.c src/report/render_compare.c \
+	src/report/render_csv.c src/report/render_html.c
 src_libvdc_results_a_SOURCES += src/stats/paired.c src/stats/paired.h

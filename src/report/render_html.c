@@ -600,23 +600,10 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         g_string_append(out, ".");
     }
     g_string_append(out, "</p>\n");
-    {
-        char *few = vdc_warning_first(rs, a, VDC_WARNINGS_FEW);
-        char *legend = vdc_warning_first(rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST));
-
-        if (few) {
-            g_string_append(out, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ");
-            esc(out, few);
-            g_string_append(out, "</p>\n");
-        }
-        if (legend) {
-            g_string_append(out, "<p class=\"warn\" id=\"too-fast\">");
-            esc(out, legend);
-            g_string_append(out, "</p>\n");
-        }
-        g_free(few);
-        g_free(legend);
-    }
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ",
+                        "</p>\n", esc);
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "<p class=\"warn\" id=\"too-fast\">",
+                        "</p>\n", esc);
     {
         char **v = vdc_analysis_verdict_lines(a);
 
@@ -659,13 +646,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     html_notes(out, a);
     g_string_append(out, "<h2>How to reproduce</h2>\n<table class=\"meta\" id=\"metadata\">\n");
     meta = vdc_metadata_lines(rs, a);
-    for (i = 0; meta[i]; i += 2) {
-        g_string_append(out, "<tr><td class=\"k\">");
-        esc(out, meta[i]);
-        g_string_append(out, "</td><td>");
-        esc(out, meta[i + 1]);
-        g_string_append(out, "</td></tr>\n");
-    }
+    vdc_append_pairs(out, meta, "<tr><td class=\"k\">", "</td><td>", "</td></tr>\n", esc);
     g_strfreev(meta);
     g_string_append(out, "</table>\n</body></html>\n");
     return g_string_free(out, FALSE);

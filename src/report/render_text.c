@@ -1,5 +1,6 @@
-/* vmdiskcmp text renderers: the bonnie++ layout report, Markdown, and the
- * side-by-side `compare` table (text, CSV, JSON, Markdown). */
+/* vmdiskcmp text renderer: report.txt, the bonnie++ layout report
+ * (bon_csv2txt's two blocks, deltas, other tests, notes).  Markdown is in
+ * render_markdown.c, the `compare` table in render_compare.c. */
 #include "config.h"
 
 #include "report/render.h"
@@ -10,7 +11,6 @@
 #include <string.h>
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
 
 /* The two blocks of the bonnie++ table (bon_csv2txt, bonnie++ 2.00a): the
  * tests of one group of the test-id table (vdc_tests[].group), in table
@@ -331,89 +331,6 @@ text_other_tests(GString *out, const vdc_result_set *rs, const struct vdc_analys
     }
 }
 
-static void md_escape(GString *out, const char *s);
-
-/* @s as is, or Markdown-escaped with @md (the user's names: targets). */
-static char *
-md_name(const char *s, int md)
-{
-    GString *g;
-
-    if (!md)
-        return g_strdup(s ? s : "");
-    g = g_string_new(NULL);
-    md_escape(g, s ? s : "");
-    return g_string_free(g, FALSE);
-}
-
-/* Lines shared by text and Markdown (@md: names escaped): outliers and
- * samples with no value. */
-static void
-notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char *sub, int md)
-{
-    size_t ti, ki, i;
-    int any = 0;
-
-    g_string_append_printf(out, "%sOutlier rule: modified z-score |0.6745 (x - median) / MAD| > %g "
-                           "(Iglewicz-Hoaglin), applied to %d or more values, policy %s%s.\n", bullet, a->opt.outlier_threshold,
-                           VDC_STATS_OUTLIER_MIN_N,
-                           vdc_outlier_policy_name(a->opt.policy),
-                           a->opt.policy == VDC_OUTLIERS_DROP ? " (flagged samples are left out of the statistics)"
-                           : " (flagged samples stay in the statistics)");
-    for (ti = 0; ti < a->n_targets; ti++)
-        for (ki = 0; ki < a->n_tests; ki++) {
-            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-
-            for (i = 0; i < c->n_values; i++)
-                if (c->samples[i].outlier) {
-                    g_autofree char *tn = md_name(c->target, md);
-                    g_autofree char *kn = md_name(c->test_key, md);
-
-                    g_string_append_printf(out, "%soutlier: target %s, test %s, repetition %" G_GINT64_FORMAT
-                                           ", value %s %s, modified z %.2f\n", sub, tn, kn,
-                                           c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value),
-                                           c->unit ? c->unit : "", c->samples[i].modified_z);
-                    any = 1;
-                }
-        }
-    if (!any)
-        g_string_append_printf(out, "%s%s\n", sub, vdc_outlier_rule_applied(a) ? "no sample flagged."
-                               : "rule not applied: no cell has enough values.");
-    for (ti = 0; ti < a->n_targets; ti++)
-        for (ki = 0; ki < a->n_tests; ki++) {
-            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-
-            g_autofree char *tn = md_name(c->target, md);
-            g_autofree char *kn = md_name(c->test_key, md);
-
-            if (c->n_no_value)
-                g_string_append_printf(out, "%sExcluded: target %s, test %s: %zu of %zu %s no value "
-                                       "(%zu too fast, +++++; %zu failed).\n", bullet, tn, kn,
-                                       c->n_no_value, c->n_samples, c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast, c->n_failed);
-        }
-}
-
-/* The verdict counts per target, one line each, then a blank line; @md:
- * Markdown-escaped (target names are the user's text). */
-static void
-verdicts(GString *out, const struct vdc_analysis *a, const char *prefix, const char *suffix, int md)
-{
-    char **v = vdc_analysis_verdict_lines(a);
-    size_t i;
-
-    for (i = 0; v[i]; i++) {
-        g_string_append(out, prefix);
-        if (md)
-            md_escape(out, v[i]);
-        else
-            g_string_append(out, v[i]);
-        g_string_append(out, suffix);
-    }
-    if (i)
-        g_string_append_c(out, '\n');
-    g_strfreev(v);
-}
-
 char *
 vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
@@ -428,28 +345,11 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
                          "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
                          "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");
-    {
-        char *legend = vdc_warning_first(rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST));
-        char *few = vdc_warning_first(rs, a, VDC_WARNINGS_FEW);
-
-        if (legend)
-            g_string_append_printf(out, "%s\n\n", legend);
-        if (few)
-            g_string_append_printf(out, "WARNING: %s\n\n", few);
-        g_free(legend);
-        g_free(few);
-    }
-    verdicts(out, a, "Verdict: ", "\n", 0);
-    {
-        char **w = vdc_warning_texts(rs, a, VDC_WARNINGS_SIZES);
-        size_t i;
-
-        for (i = 0; w[i]; i++)
-            g_string_append_printf(out, "WARNING: %s\n", w[i]);
-        if (i)
-            g_string_append_c(out, '\n');
-        g_strfreev(w);
-    }
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "", "\n\n", NULL);
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "WARNING: ", "\n\n", NULL);
+    vdc_append_verdicts(out, a, "Verdict: ", "\n", NULL);
+    if (vdc_append_warnings(out, rs, a, VDC_WARNINGS_SIZES, "WARNING: ", "\n", NULL))
+        g_string_append_c(out, '\n');
     if (block_present(a, io_tests)) {
         text_io_block(out, a, io_tests);
         g_string_append_c(out, '\n');
@@ -474,254 +374,6 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     }
     text_other_tests(out, rs, a);
     g_string_append_c(out, '\n');
-    notes(out, a, "", "  ", 0);
+    vdc_append_notes(out, a, "", "  ", 0);
     return g_string_free(out, FALSE);
-}
-
-/* ---- Markdown ------------------------------------------------------------ */
-
-static void
-md_escape(GString *out, const char *s)
-{
-    for (; s && *s; s++) {
-        if (strchr("|\\`*_[]<>", *s))
-            g_string_append_c(out, '\\');
-        g_string_append_c(out, *s == '\n' ? ' ' : *s);
-    }
-}
-
-/* One Markdown table: rows = tests, per target "mean ± half-width (n)",
- * then per non-baseline target the delta. */
-static void
-md_table(GString *out, const struct vdc_analysis *a, int with_ci)
-{
-    size_t ti, ki;
-
-    g_string_append(out, "| test | unit |");
-    for (ti = 0; ti < a->n_targets; ti++) {
-        g_string_append_c(out, ' ');
-        md_escape(out, a->targets[ti]);
-        g_string_append(out, " |");
-    }
-    for (ti = 0; ti < a->n_targets; ti++)
-        if (ti != a->baseline_index) {
-            g_string_append(out, " ");
-            md_escape(out, a->targets[ti]);
-            g_string_append(out, " vs ");
-            md_escape(out, a->baseline);
-            g_string_append(out, " |");
-        }
-    g_string_append(out, "\n|---|---|");
-    for (ti = 0; ti < a->n_targets; ti++)
-        g_string_append(out, "---:|");
-    for (ti = 1; ti < a->n_targets; ti++)
-        g_string_append(out, "---:|");
-    g_string_append_c(out, '\n');
-    for (ki = 0; ki < a->n_tests; ki++) {
-        const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
-
-        g_string_append(out, "| ");
-        md_escape(out, vdc_test_key_label(a->tests[ki]));
-        g_string_append_printf(out, " | %s |", c0->unit ? c0->unit : "");
-        for (ti = 0; ti < a->n_targets; ti++) {
-            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-            char buf[64];
-
-            vdc_fmt_cell_mean(buf, sizeof(buf), c);
-            if (g_str_has_prefix(buf, "+++++"))
-                g_string_append_printf(out, " \\+\\+\\+\\+\\+%s", buf + 5);
-            else
-                g_string_append_printf(out, " %s", buf);
-            if (with_ci && c->sum.has_ci_mean)
-                g_string_append_printf(out, " ± %s", vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
-            if (c->sum.n && c->n_too_fast_excluded)
-                g_string_append_printf(out, " (n=%zu; %zu of %zu too fast)", c->sum.n, c->n_too_fast_excluded,
-                                       c->n_samples);
-            else if (c->n_samples)
-                g_string_append_printf(out, " (n=%zu)", c->sum.n);
-            g_string_append(out, " |");
-        }
-        for (ti = 0; ti < a->n_targets; ti++)
-            if (ti != a->baseline_index) {
-                char buf[96];
-
-                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
-                g_string_append_printf(out, " %s", buf);
-                if (vdc_analysis_cmp(a, ti, ki)->c.has_ci)
-                    g_string_append_printf(out, " [%+.1f%%, %+.1f%%]",
-                                           vdc_analysis_cmp(a, ti, ki)->c.ci_delta_percent[0],
-                                           vdc_analysis_cmp(a, ti, ki)->c.ci_delta_percent[1]);
-                else if (vdc_stats_ci_unbounded(&vdc_analysis_cmp(a, ti, ki)->c))
-                    g_string_append(out, " [unbounded]");
-                g_string_append(out, " |");
-            }
-        g_string_append_c(out, '\n');
-    }
-}
-
-char *
-vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
-{
-    GString *out = g_string_new(NULL);
-    char **meta;
-    size_t i;
-
-    g_string_append(out, "# vmdiskcmp report\n\n");
-    if (vdc_experiment_emulated(rs))
-        g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
-    g_string_append_printf(out, "Baseline: **%s**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
-                           "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
-                           "unbounded: the baseline too noisy to bound it]; "
-                           "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
-                           "\u2020 not comparable (too-fast runs); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
-    {
-        char *few = vdc_warning_first(rs, a, VDC_WARNINGS_FEW);
-        char *legend = vdc_warning_first(rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST));
-
-        if (few) {
-            g_string_append(out, "> **Warning:** ");
-            md_escape(out, few);
-            g_string_append(out, "\n\n");
-        }
-        if (legend) {
-            g_string_append(out, "> ");
-            md_escape(out, legend);
-            g_string_append(out, "\n\n");
-        }
-        g_free(few);
-        g_free(legend);
-    }
-    verdicts(out, a, "- ", "\n", 1);
-    {
-        char **w = vdc_warning_texts(rs, a, VDC_WARNINGS_SIZES);
-
-        for (i = 0; w[i]; i++) {
-            g_string_append(out, "> **Warning:** ");
-            md_escape(out, w[i]);
-            g_string_append(out, "\n\n");
-        }
-        g_strfreev(w);
-    }
-    g_string_append(out, "## Results\n\n");
-    md_table(out, a, 1);
-    g_string_append(out, "\n## Outliers and excluded samples\n\n");
-    notes(out, a, "- ", "  - ", 1);
-    g_string_append(out, "\n## How to reproduce\n\n");
-    meta = vdc_metadata_lines(rs, a);
-    for (i = 0; meta[i]; i += 2) {
-        g_string_append(out, "- ");
-        md_escape(out, meta[i]);
-        g_string_append(out, ": ");
-        md_escape(out, meta[i + 1]);
-        g_string_append_c(out, '\n');
-    }
-    g_strfreev(meta);
-    return g_string_free(out, FALSE);
-}
-
-/* ---- compare ------------------------------------------------------------- */
-
-/* The warning lines after a compare table: @prefix LINE @suffix each. */
-static void
-compare_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a, const char *prefix,
-                 const char *suffix, int md)
-{
-    char **w = vdc_compare_warnings(rs, a);
-    size_t i;
-
-    for (i = 0; w[i]; i++) {
-        g_string_append(out, prefix);
-        if (md)
-            md_escape(out, w[i]);
-        else
-            g_string_append(out, w[i]);
-        g_string_append(out, suffix);
-    }
-    g_strfreev(w);
-}
-
-static char *
-compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
-{
-    GString *out = g_string_new(NULL);
-    size_t ti, ki;
-    char vs[64];
-    int w = 14;
-
-    snprintf(vs, sizeof(vs), "vs %s", a->baseline);
-    w = MAX(w, (int)strlen(vs));
-    for (ti = 0; ti < a->n_targets; ti++)
-        w = MAX(w, (int)strlen(a->targets[ti]));
-    for (ti = 0; ti < a->n_targets; ti++)
-        for (ki = 0; ki < a->n_tests; ki++) {
-            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-            char buf[64];
-
-            vdc_fmt_cell_mean(buf, sizeof(buf), c);   /* "+++++ (too fast)" is wide */
-            w = MAX(w, (int)g_utf8_strlen(buf, -1) + 4);
-        }
-    g_string_append_printf(out, "%-30s %-6s", "test", "unit");
-    for (ti = 0; ti < a->n_targets; ti++)
-        g_string_append_printf(out, " %*s", w, a->targets[ti]);
-    for (ti = 0; ti < a->n_targets; ti++)
-        if (ti != a->baseline_index)
-            g_string_append_printf(out, " %*s", w, a->targets[ti]);
-    g_string_append_printf(out, "\n%-30s %-6s", "", "");
-    for (ti = 0; ti < a->n_targets; ti++)
-        g_string_append_printf(out, " %*s", w, "mean (n)");
-    for (ti = 0; ti < a->n_targets; ti++)
-        if (ti != a->baseline_index)
-            g_string_append_printf(out, " %*s", w, vs);
-    g_string_append_c(out, '\n');
-    for (ki = 0; ki < a->n_tests; ki++) {
-        const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
-
-        g_string_append_printf(out, "%-30.30s %-6s", vdc_test_key_label(a->tests[ki]), c0->unit ? c0->unit : "");
-        for (ti = 0; ti < a->n_targets; ti++) {
-            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-            char buf[64], cell[96];
-
-            vdc_fmt_cell_mean(buf, sizeof(buf), c);
-            if (c->n_samples)
-                snprintf(cell, sizeof(cell), "%s (%zu)", buf, c->sum.n);
-            else
-                snprintf(cell, sizeof(cell), "-");
-            g_string_append_printf(out, " %*s", w + (int)(strlen(cell) - (size_t)g_utf8_strlen(cell, -1)), cell);
-        }
-        for (ti = 0; ti < a->n_targets; ti++)
-            if (ti != a->baseline_index) {
-                char buf[64];
-
-                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
-                g_string_append_printf(out, " %*s", w + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)),
-                                       buf[0] ? buf : "-");
-            }
-        g_string_append_c(out, '\n');
-    }
-    g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
-                         "\u2020 not comparable (too-fast runs); no mark: not tested (n<2); +++++: too fast, no value\n");
-    /* the too-fast legend is one of the warnings */
-    compare_warnings(out, rs, a, "WARNING: ", "\n", 0);
-    return g_string_free(out, FALSE);
-}
-
-char *
-vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format)
-{
-    if (!strcmp(format, "text"))
-        return compare_text(rs, a);
-    if (!strcmp(format, "md")) {
-        GString *out = g_string_new(NULL);
-
-        g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
-                               "difference (Welch t-test); \u2020 not comparable (too-fast runs); no mark: not tested (n < 2).\n\n", a->baseline);
-        md_table(out, a, 1);
-        compare_warnings(out, rs, a, "\n> **Warning:** ", "\n", 1);
-        return g_string_free(out, FALSE);
-    }
-    if (!strcmp(format, "csv"))
-        return vdc_render_summary_csv(rs, a);
-    if (!strcmp(format, "json"))
-        return vdc_render_statistics_json(rs, a);
-    return NULL;
 }

@@ -139,17 +139,6 @@ vdc_warning_texts(const vdc_result_set *rs, const struct vdc_analysis *a, unsign
     return (char **)g_ptr_array_free(v, FALSE);
 }
 
-char *
-vdc_warning_first(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds)
-{
-    size_t i;
-
-    for (i = 0; i < a->n_warnings; i++)
-        if (kinds & VDC_WARNING_BIT(a->warnings[i].kind))
-            return vdc_warning_text(rs, a, &a->warnings[i]);
-    return NULL;
-}
-
 /* render.h */
 char **
 vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
@@ -161,7 +150,7 @@ vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
 char **
 vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
-    return vdc_warning_texts(rs, a, VDC_WARNINGS_REPORT | VDC_WARNING_BIT(VDC_WARNING_EMULATED));
+    return vdc_warning_texts(rs, a, VDC_WARNINGS_COMPARE);
 }
 
 /* render_util.h */
@@ -188,6 +177,137 @@ vdc_cell_flags_text(unsigned flags)
         if (flags & (1u << i))
             g_string_append_printf(s, "%s%s", s->len ? ";" : "", vdc_cell_flag_name(1u << i));
     return g_string_free(s, FALSE);
+}
+
+/* ---- text shared by text, Markdown and compare ------------------------------- */
+
+/* render_util.h */
+void
+vdc_md_escape(GString *out, const char *s)
+{
+    for (; s && *s; s++) {
+        if (strchr("|\\`*_[]<>", *s))
+            g_string_append_c(out, '\\');
+        g_string_append_c(out, *s == '\n' ? ' ' : *s);
+    }
+}
+
+/* @s as is, or Markdown-escaped with @md (the user's names: targets). */
+static char *
+md_name(const char *s, int md)
+{
+    GString *g;
+
+    if (!md)
+        return g_strdup(s ? s : "");
+    g = g_string_new(NULL);
+    vdc_md_escape(g, s ? s : "");
+    return g_string_free(g, FALSE);
+}
+
+/* render_util.h */
+void
+vdc_append_lines(GString *out, char *const *lines, const char *prefix, const char *suffix,
+                 vdc_escape_fn escape)
+{
+    size_t i;
+
+    for (i = 0; lines[i]; i++) {
+        g_string_append(out, prefix);
+        if (escape)
+            escape(out, lines[i]);
+        else
+            g_string_append(out, lines[i]);
+        g_string_append(out, suffix);
+    }
+}
+
+/* render_util.h */
+void
+vdc_append_pairs(GString *out, char *const *pairs, const char *before, const char *between,
+                 const char *after, vdc_escape_fn escape)
+{
+    size_t i;
+
+    for (i = 0; pairs[i] && pairs[i + 1]; i += 2) {
+        g_string_append(out, before);
+        escape(out, pairs[i]);
+        g_string_append(out, between);
+        escape(out, pairs[i + 1]);
+        g_string_append(out, after);
+    }
+}
+
+/* render_util.h */
+size_t
+vdc_append_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds,
+                    const char *prefix, const char *suffix, vdc_escape_fn escape)
+{
+    char **w = vdc_warning_texts(rs, a, kinds);
+    size_t n = g_strv_length(w);
+
+    vdc_append_lines(out, w, prefix, suffix, escape);
+    g_strfreev(w);
+    return n;
+}
+
+/* render_util.h */
+void
+vdc_append_notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char *sub, int md)
+{
+    size_t ti, ki, i;
+    int any = 0;
+
+    g_string_append_printf(out, "%sOutlier rule: modified z-score |0.6745 (x - median) / MAD| > %g "
+                           "(Iglewicz-Hoaglin), applied to %d or more values, policy %s%s.\n", bullet, a->opt.outlier_threshold,
+                           VDC_STATS_OUTLIER_MIN_N,
+                           vdc_outlier_policy_name(a->opt.policy),
+                           a->opt.policy == VDC_OUTLIERS_DROP ? " (flagged samples are left out of the statistics)"
+                           : " (flagged samples stay in the statistics)");
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+
+            for (i = 0; i < c->n_values; i++)
+                if (c->samples[i].outlier) {
+                    g_autofree char *tn = md_name(c->target, md);
+                    g_autofree char *kn = md_name(c->test_key, md);
+
+                    g_string_append_printf(out, "%soutlier: target %s, test %s, repetition %" G_GINT64_FORMAT
+                                           ", value %s %s, modified z %.2f\n", sub, tn, kn,
+                                           c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value),
+                                           c->unit ? c->unit : "", c->samples[i].modified_z);
+                    any = 1;
+                }
+        }
+    if (!any)
+        g_string_append_printf(out, "%s%s\n", sub, vdc_outlier_rule_applied(a) ? "no sample flagged."
+                               : "rule not applied: no cell has enough values.");
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+
+            g_autofree char *tn = md_name(c->target, md);
+            g_autofree char *kn = md_name(c->test_key, md);
+
+            if (c->n_no_value)
+                g_string_append_printf(out, "%sExcluded: target %s, test %s: %zu of %zu %s no value "
+                                       "(%zu too fast, +++++; %zu failed).\n", bullet, tn, kn,
+                                       c->n_no_value, c->n_samples, c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast, c->n_failed);
+        }
+}
+
+/* render_util.h */
+void
+vdc_append_verdicts(GString *out, const struct vdc_analysis *a, const char *prefix, const char *suffix,
+                    vdc_escape_fn escape)
+{
+    char **v = vdc_analysis_verdict_lines(a);
+
+    vdc_append_lines(out, v, prefix, suffix, escape);
+    if (v[0])
+        g_string_append_c(out, '\n');
+    g_strfreev(v);
 }
 
 int

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include <glib.h>
 #include <json-glib/json-glib.h>
 
 #include "model/result.h"
@@ -43,21 +44,58 @@ void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c,
 char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
                        const struct vdc_warning *w);
 
-/* Sets of warning kinds for vdc_warning_texts/vdc_warning_first. */
+/* Sets of warning kinds for vdc_warning_texts and vdc_append_warnings. */
 #define VDC_WARNING_BIT(kind) (1u << (kind))
 #define VDC_WARNINGS_FEW (VDC_WARNING_BIT(VDC_WARNING_ALL_FAILED) | \
                           VDC_WARNING_BIT(VDC_WARNING_FEW_VALUES) | VDC_WARNING_BIT(VDC_WARNING_FEW_RUNS))
 #define VDC_WARNINGS_SIZES (VDC_WARNING_BIT(VDC_WARNING_SIZES_DIFFER) | \
                             VDC_WARNING_BIT(VDC_WARNING_UNDER_2X_RAM))
 #define VDC_WARNINGS_REPORT (VDC_WARNINGS_FEW | VDC_WARNING_BIT(VDC_WARNING_TOO_FAST) | VDC_WARNINGS_SIZES)
+#define VDC_WARNINGS_COMPARE (VDC_WARNING_BIT(VDC_WARNING_EMULATED) | VDC_WARNINGS_REPORT)
 
 /* The sentences of the analysis's warnings whose kind is in @kinds, in
  * their order (NULL-terminated, g_strfreev; empty when none). */
 char **vdc_warning_texts(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds);
 
-/* The sentence of the first warning whose kind is in @kinds, or NULL
- * (g_free). */
-char *vdc_warning_first(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds);
+/* Markdown-escape @s onto @out (| \\ ` * _ [ ] < > get a backslash; a
+ * newline becomes a space): the user's names and texts in report.md. */
+void vdc_md_escape(GString *out, const char *s);
+
+/* How a renderer escapes the text it is given (vdc_md_escape, HTML's);
+ * NULL: as it is. */
+typedef void (*vdc_escape_fn)(GString *out, const char *s);
+
+/* Each of @lines (NULL-terminated) as @prefix LINE @suffix, LINE escaped
+ * with @escape. */
+void vdc_append_lines(GString *out, char *const *lines, const char *prefix, const char *suffix,
+                      vdc_escape_fn escape);
+
+/* Label/value pairs (vdc_metadata_lines: NULL-terminated, label then
+ * value) as @before LABEL @between VALUE @after, both escaped with @escape
+ * (not NULL). */
+void vdc_append_pairs(GString *out, char *const *pairs, const char *before, const char *between,
+                      const char *after, vdc_escape_fn escape);
+
+/* The warnings of @kinds (vdc_warning_texts) as vdc_append_lines; returns
+ * how many. */
+size_t vdc_append_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
+                           unsigned kinds, const char *prefix, const char *suffix, vdc_escape_fn escape);
+
+/* The verdict lines (vdc_analysis_verdict_lines) as vdc_append_lines,
+ * then a blank line when there is one. */
+void vdc_append_verdicts(GString *out, const struct vdc_analysis *a, const char *prefix,
+                         const char *suffix, vdc_escape_fn escape);
+
+/* The notes of text and Markdown (@md: names escaped): the outlier rule,
+ * each flagged sample (or that none was, or that the rule did not apply),
+ * then each cell with samples without a value.  @bullet starts the rule
+ * and exclusion lines, @sub the outlier lines. */
+void vdc_append_notes(GString *out, const struct vdc_analysis *a, const char *bullet, const char *sub, int md);
+
+/* One Markdown table (report.md, compare --format md): a row per test,
+ * per target "mean ± CI half-width (n=...)" (@with_ci), then per target but
+ * the baseline the delta with its mark and Fieller interval. */
+void vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci);
 
 /* experiment.emulated is true */
 int vdc_experiment_emulated(const vdc_result_set *rs);

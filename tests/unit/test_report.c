@@ -215,24 +215,25 @@ test_few_runs_warning(void **state)
     struct vdc_analysis a;
     struct vdc_stats_options o;
     vdc_run *r;
-    char *w;
+    char **w;
 
     vdc_result_set_init(&rs);
     add_run(&rs, "image", 100, 1000);
     vdc_analysis_init(&a);
     vdc_stats_options_init(&o);
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
-    w = vdc_warning_first(&rs, &a, VDC_WARNINGS_FEW);
-    assert_string_equal(w, VDC_FEW_RUNS_WARNING);
+    w = vdc_warning_texts(&rs, &a, VDC_WARNINGS_FEW);
+    assert_string_equal(w[0], VDC_FEW_RUNS_WARNING);
+    assert_null(w[1]);
     assert_int_equal(a.warnings[0].kind, VDC_WARNING_FEW_RUNS);
-    g_free(w);
+    g_strfreev(w);
     vdc_set_str(&rs.runs[0]->meta.source.file, "seed.csv");
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
     assert_int_equal(a.warnings[0].kind, VDC_WARNING_FEW_VALUES);
-    w = vdc_warning_first(&rs, &a, VDC_WARNINGS_FEW);
-    assert_string_equal(w, VDC_FEW_VALUES_WARNING);
-    assert_null(strstr(w, "--runs"));
-    g_free(w);
+    w = vdc_warning_texts(&rs, &a, VDC_WARNINGS_FEW);
+    assert_string_equal(w[0], VDC_FEW_VALUES_WARNING);
+    assert_null(strstr(w[0], "--runs"));
+    g_strfreev(w);
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 
@@ -245,10 +246,10 @@ test_few_runs_warning(void **state)
     vdc_set_str(&r->error, "timeout after 600 s");
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
     assert_int_equal(a.warnings[0].kind, VDC_WARNING_ALL_FAILED);
-    w = vdc_warning_first(&rs, &a, VDC_WARNINGS_FEW);
-    assert_string_equal(w, "All 2 runs failed: there is nothing to compare: image #0: agent: mkfs.ext4 exited 1; "
+    w = vdc_warning_texts(&rs, &a, VDC_WARNINGS_FEW);
+    assert_string_equal(w[0], "All 2 runs failed: there is nothing to compare: image #0: agent: mkfs.ext4 exited 1; "
                            "image #1: timeout after 600 s.");
-    g_free(w);
+    g_strfreev(w);
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 }

@@ -1,0 +1,98 @@
+/* vmdiskcmp compare renderer: the side-by-side table of `vmdiskcmp
+ * compare` in text and Markdown; csv and json are summary.csv and the
+ * statistics object. */
+#include "config.h"
+
+#include "report/render.h"
+#include "report/render_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+static char *
+compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GString *out = g_string_new(NULL);
+    size_t ti, ki;
+    char vs[64];
+    int w = 14;
+
+    snprintf(vs, sizeof(vs), "vs %s", a->baseline);
+    w = MAX(w, (int)strlen(vs));
+    for (ti = 0; ti < a->n_targets; ti++)
+        w = MAX(w, (int)strlen(a->targets[ti]));
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            char buf[64];
+
+            vdc_fmt_cell_mean(buf, sizeof(buf), c);   /* "+++++ (too fast)" is wide */
+            w = MAX(w, (int)g_utf8_strlen(buf, -1) + 4);
+        }
+    g_string_append_printf(out, "%-30s %-6s", "test", "unit");
+    for (ti = 0; ti < a->n_targets; ti++)
+        g_string_append_printf(out, " %*s", w, a->targets[ti]);
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (ti != a->baseline_index)
+            g_string_append_printf(out, " %*s", w, a->targets[ti]);
+    g_string_append_printf(out, "\n%-30s %-6s", "", "");
+    for (ti = 0; ti < a->n_targets; ti++)
+        g_string_append_printf(out, " %*s", w, "mean (n)");
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (ti != a->baseline_index)
+            g_string_append_printf(out, " %*s", w, vs);
+    g_string_append_c(out, '\n');
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
+
+        g_string_append_printf(out, "%-30.30s %-6s", vdc_test_key_label(a->tests[ki]), c0->unit ? c0->unit : "");
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            char buf[64], cell[96];
+
+            vdc_fmt_cell_mean(buf, sizeof(buf), c);
+            if (c->n_samples)
+                snprintf(cell, sizeof(cell), "%s (%zu)", buf, c->sum.n);
+            else
+                snprintf(cell, sizeof(cell), "-");
+            g_string_append_printf(out, " %*s", w + (int)(strlen(cell) - (size_t)g_utf8_strlen(cell, -1)), cell);
+        }
+        for (ti = 0; ti < a->n_targets; ti++)
+            if (ti != a->baseline_index) {
+                char buf[64];
+
+                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
+                g_string_append_printf(out, " %*s", w + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)),
+                                       buf[0] ? buf : "-");
+            }
+        g_string_append_c(out, '\n');
+    }
+    g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
+                         "\u2020 not comparable (too-fast runs); no mark: not tested (n<2); +++++: too fast, no value\n");
+    /* the too-fast legend is one of the warnings */
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "WARNING: ", "\n", NULL);
+    return g_string_free(out, FALSE);
+}
+
+char *
+vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format)
+{
+    if (!strcmp(format, "text"))
+        return compare_text(rs, a);
+    if (!strcmp(format, "md")) {
+        GString *out = g_string_new(NULL);
+
+        g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
+                               "difference (Welch t-test); \u2020 not comparable (too-fast runs); no mark: not tested (n < 2).\n\n", a->baseline);
+        vdc_md_table(out, a, 1);
+        vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "\n> **Warning:** ", "\n", vdc_md_escape);
+        return g_string_free(out, FALSE);
+    }
+    if (!strcmp(format, "csv"))
+        return vdc_render_summary_csv(rs, a);
+    if (!strcmp(format, "json"))
+        return vdc_render_statistics_json(rs, a);
+    return NULL;
+}
