@@ -1,5 +1,6 @@
 # Tests of the report area: statistics (cmocka, fixed vectors), renderers
-# (golden files), compare/report command lines, headless Chromium.
+# (golden files), the report directory library, compare/report command
+# lines, headless Chromium.
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_stats
 TESTS += tests/unit/test_stats
@@ -12,6 +13,12 @@ TESTS += tests/unit/test_report
 tests_unit_test_report_SOURCES = tests/unit/test_report.c
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
+check_PROGRAMS += tests/unit/test_report_dir
+TESTS += tests/unit/test_report_dir
+tests_unit_test_report_dir_SOURCES = tests/unit/test_report_dir.c tests/unit/test_stderr.h
+tests_unit_test_report_dir_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_dir_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 endif
 

@@ -5,12 +5,10 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include <glib.h>
 
@@ -19,13 +17,10 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/render.h"
+#include "report/report_dir.h"
 
-/* Names of the files `report` may write, and the manifest that records
- * which of them vmdiskcmp wrote (so a file of the same name that vmdiskcmp
- * did not write is never overwritten). */
-#define REPORT_MANIFEST ".vmdiskcmp-report"
-
-enum { FMT_TXT = 1, FMT_CSV = 2, FMT_JSON = 4, FMT_MD = 8, FMT_HTML = 16, FMT_ALL = 31 };
+enum { FMT_TXT = VDC_REPORT_TXT, FMT_CSV = VDC_REPORT_CSV, FMT_JSON = VDC_REPORT_JSON, FMT_MD = VDC_REPORT_MD,
+       FMT_HTML = VDC_REPORT_HTML, FMT_ALL = VDC_REPORT_ALL };
 
 enum {
     OPT_BASELINE = 256, OPT_OUTLIERS, OPT_THRESHOLD, OPT_RESAMPLES, OPT_BSEED, OPT_FORMATS, OPT_FORMAT,
@@ -235,77 +230,16 @@ load_input(vdc_result_set *rs, const char *arg)
     return rc;
 }
 
-/* The warnings of a report (vdc_report_warnings) on stderr, one line
- * each, "vmdiskcmp: WARNING: LINE"; nothing under --quiet.  The one
- * printer of `report` and `compare`. */
-static void
-print_warnings(const struct cli *c, const vdc_result_set *rs, const struct vdc_analysis *a,
-               int compare)
-{
-    char **w;
-    size_t i;
-
-    if (c->quiet)
-        return;
-    w = compare ? vdc_compare_warnings(rs, a) : vdc_report_warnings(rs, a);
-    for (i = 0; w[i]; i++)
-        fprintf(stderr, "vmdiskcmp: WARNING: %s\n", w[i]);
-    g_strfreev(w);
-}
-
-static char *
-now_iso8601(void)
-{
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    GDateTime *dt;
-    char *s;
-
-    if (sde && *sde)
-        dt = g_date_time_new_from_unix_utc(g_ascii_strtoll(sde, NULL, 10));
-    else
-        dt = g_date_time_new_now_utc();
-    s = g_date_time_format(dt, "%Y-%m-%dT%H:%M:%SZ");
-    g_date_time_unref(dt);
-    return s;
-}
-
-struct outfile {
-    const char *name;
-    char *data;
-};
-
-/* The names in DIR's manifest (files vmdiskcmp wrote there). */
-static char **
-read_manifest(const char *dir)
-{
-    char *path = g_build_filename(dir, REPORT_MANIFEST, NULL), *data = NULL;
-    char **v;
-
-    if (!g_file_get_contents(path, &data, NULL, NULL))
-        data = g_strdup("");
-    g_free(path);
-    v = g_strsplit(data, "\n", -1);
-    g_free(data);
-    return v;
-}
-
 int
 vdc_cmd_report(int argc, char **argv)
 {
     struct cli c;
     vdc_result_set rs;
-    struct vdc_analysis a;
-    struct outfile files[6] = { { "report.txt", NULL }, { "report.csv", NULL }, { "summary.csv", NULL },
-                                { "report.json", NULL }, { "report.md", NULL }, { "report.html", NULL } };
-    char **manifest = NULL, *generated = NULL;
+    struct vdc_report_options ro;
     const char *dir;
-    GString *newman = NULL;
-    sigset_t block, oldmask;
-    size_t i;
-    int first, blocked = 0, rc = VDC_EXIT_USAGE;
+    int first, rc = VDC_EXIT_USAGE;
 
     vdc_result_set_init(&rs);
-    vdc_analysis_init(&a);
     first = parse_cli(argc, argv, &c, 1);
     if (first == -2) {
         fputs(report_usage, stdout);
@@ -323,96 +257,17 @@ vdc_cmd_report(int argc, char **argv)
         vdc_error("%s: not a directory: expected a result directory holding result.json", dir);
         goto out;
     }
-    if (load_input(&rs, dir) < 0 || vdc_analysis_build(&a, &rs, c.baseline, &c.stats) < 0)
+    if (load_input(&rs, dir) < 0)
         goto out;
-
-    /* render everything in memory first: nothing is written on error */
-    rc = VDC_EXIT_FAILURE;
-    generated = now_iso8601();
-    if (c.formats & FMT_TXT)
-        files[0].data = vdc_render_text(&rs, &a);
-    if (c.formats & FMT_CSV) {
-        files[1].data = vdc_render_bonnie_csv(&rs);
-        files[2].data = vdc_render_summary_csv(&rs, &a);
-    }
-    if (c.formats & FMT_JSON)
-        files[3].data = vdc_render_json(&rs, &a);
-    if (c.formats & FMT_MD)
-        files[4].data = vdc_render_markdown(&rs, &a);
-    if ((c.formats & FMT_HTML) && !(files[5].data = vdc_render_html(&rs, &a, generated)))
-        goto out;
-
-    manifest = read_manifest(dir);
-    for (i = 0; i < G_N_ELEMENTS(files); i++) {
-        char *p;
-
-        if (!files[i].data)
-            continue;
-        p = g_build_filename(dir, files[i].name, NULL);
-        /* IS_SYMLINK too: EXISTS follows links, so a dangling one passed
-         * and was replaced */
-        if ((g_file_test(p, G_FILE_TEST_EXISTS) || g_file_test(p, G_FILE_TEST_IS_SYMLINK)) &&
-            !g_strv_contains((const char *const *)manifest, files[i].name)) {
-            vdc_error("%s exists and was not written by vmdiskcmp report: refusing to overwrite it "
-                      "(move it away, or render elsewhere)", p);
-            g_free(p);
-            rc = VDC_EXIT_USAGE;
-            goto out;
-        }
-        g_free(p);
-    }
-    /* SIGINT/SIGTERM/SIGHUP wait until the files are written: no
-     * temporary file is left behind and the manifest matches the files
-     * (a few milliseconds; the signal is delivered right after) */
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &oldmask);
-    blocked = 1;
-    /* record the names before writing, so an interrupted report can be
-     * rerun over its own partial output */
-    newman = g_string_new(NULL);
-    for (i = 0; manifest[i]; i++)
-        if (*manifest[i])
-            g_string_append_printf(newman, "%s\n", manifest[i]);
-    for (i = 0; i < G_N_ELEMENTS(files); i++)
-        if (files[i].data && !g_strv_contains((const char *const *)manifest, files[i].name))
-            g_string_append_printf(newman, "%s\n", files[i].name);
-    {
-        char *mp = g_build_filename(dir, REPORT_MANIFEST, NULL);
-        int r = vdc_write_file_atomic(mp, newman->str, newman->len);
-
-        g_free(mp);
-        if (r < 0)
-            goto out;
-    }
-    for (i = 0; i < G_N_ELEMENTS(files); i++) {
-        char *p;
-        int r;
-
-        if (!files[i].data)
-            continue;
-        p = g_build_filename(dir, files[i].name, NULL);
-        r = vdc_write_file_atomic(p, files[i].data, strlen(files[i].data));
-        if (r == 0)
-            vdc_progress("wrote %s", p);
-        g_free(p);
-        if (r < 0)
-            goto out;
-    }
-    print_warnings(&c, &rs, &a, 0);
-    rc = VDC_EXIT_OK;
+    /* analyse, render, write (src/report/report_dir.c): a refusal, an
+     * unknown baseline are bad input (2), a failed write is runtime (1) */
+    vdc_report_options_init(&ro);
+    ro.formats = c.formats;
+    ro.baseline = c.baseline;
+    ro.stats = c.stats;
+    ro.quiet = c.quiet;
+    rc = vdc_exit_status(vdc_report_write(&rs, &ro, dir));
  out:
-    if (blocked)
-        sigprocmask(SIG_SETMASK, &oldmask, NULL);
-    for (i = 0; i < G_N_ELEMENTS(files); i++)
-        g_free(files[i].data);
-    if (newman)
-        g_string_free(newman, TRUE);
-    g_strfreev(manifest);
-    g_free(generated);
-    vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
     return rc;
 }
@@ -530,7 +385,12 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
         goto out;
     }
-    print_warnings(&c, &all, &a, 1);
+    if (!c.quiet) {
+        char **w = vdc_compare_warnings(&all, &a);
+
+        vdc_print_warnings(w);
+        g_strfreev(w);
+    }
     rc = VDC_EXIT_OK;
  out:
     g_free(out);

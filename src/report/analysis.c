@@ -412,14 +412,14 @@ vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
     a->n_targets = g_strv_length(a->targets);
     a->n_tests = g_strv_length(a->tests);
     if (a->n_targets == 0) {
-        vdc_error("result set has no targets: no runs to report");
+        vdc_input_error("result set has no targets: no runs to report");
         goto fail;
     }
     if (baseline) {
         if (!g_strv_contains((const char *const *)a->targets, baseline)) {
             char *list = g_strjoinv(", ", a->targets);
 
-            vdc_error("--baseline %s: no such target (targets: %s)", baseline, list);
+            vdc_input_error("--baseline %s: no such target (targets: %s)", baseline, list);
             g_free(list);
             goto fail;
         }

@@ -8,3 +8,4 @@ src_libvdc_results_a_SOURCES += \
 	src/report/render_text.c src/report/render_markdown.c src/report/render_compare.c \
 	src/report/render_csv.c src/report/render_html.c
 src_libvdc_results_a_SOURCES += src/stats/paired.c src/stats/paired.h
+src_libvdc_results_a_SOURCES += src/report/report_dir.c src/report/report_dir.h

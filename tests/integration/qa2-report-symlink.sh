@@ -4,7 +4,7 @@
 # dangling symbolic link named like one of its outputs (here report.md ->
 # a path that does not exist) passed the check (g_file_test EXISTS follows
 # links) and was silently replaced by a regular file.  Expected: exit 2,
-# one line naming DIR/report.md, the link left as it was.  (Fixed: src/cli/cmd_report.c
+# one line naming DIR/report.md, the link left as it was.  (Fixed: src/report/report_dir.c
 # checks links too; was XFAIL.)  Run time < 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"

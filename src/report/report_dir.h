@@ -1,0 +1,80 @@
+/* vmdiskcmp report directory: analyse a result set, render it in every
+ * format asked for (report/render.h) and write the files into a directory.
+ *
+ * The files (doc/report.md): report.txt, report.csv and summary.csv (the
+ * "csv" format), report.json, report.md, report.html.  The directory's
+ * manifest, DIR/.vmdiskcmp-report, lists the names vmdiskcmp wrote there,
+ * one a line: a file of one of those names that exists (a dangling symbolic
+ * link included) and is not in the manifest was not written by vmdiskcmp
+ * and is never replaced.  Everything is rendered in memory first, so that
+ * nothing is written on an error; then the manifest, then each file, each
+ * atomically (vdc_write_file_atomic), with SIGINT/SIGTERM/SIGHUP held off
+ * meanwhile (a few milliseconds) so that no temporary file is left and the
+ * manifest matches the files.
+ *
+ * Used by `vmdiskcmp report` (cli/cmd_report.c), by `vmdiskcmp run` after
+ * the last run (src/run/run.c) and by the lab when it marks a result
+ * emulated (cli/cmd_lab.c). */
+#ifndef VDC_REPORT_REPORT_DIR_H
+#define VDC_REPORT_REPORT_DIR_H
+
+#include "model/result.h"
+#include "report/analysis.h"
+#include "stats/stats.h"
+
+/* The formats of a report directory (bits of vdc_report_options.formats). */
+enum {
+    VDC_REPORT_TXT = 1,      /* report.txt */
+    VDC_REPORT_CSV = 2,      /* report.csv and summary.csv */
+    VDC_REPORT_JSON = 4,     /* report.json */
+    VDC_REPORT_MD = 8,       /* report.md */
+    VDC_REPORT_HTML = 16,    /* report.html */
+    VDC_REPORT_ALL = 31,
+};
+
+/* The name of the manifest in a report directory. */
+#define VDC_REPORT_MANIFEST ".vmdiskcmp-report"
+
+struct vdc_report_options {
+    unsigned formats;                /* VDC_REPORT_* bits; default VDC_REPORT_ALL */
+    const char *baseline;            /* target name; NULL: dom0 if present, else the first */
+    struct vdc_stats_options stats;  /* default vdc_stats_options_init */
+    const char *generated;           /* ISO 8601 date the HTML gives as its own; NULL: now,
+                                      * or $SOURCE_DATE_EPOCH when set */
+    int quiet;                       /* no progress lines, no warnings on stderr */
+};
+
+/* Defaults: every format, the default baseline and statistics, not quiet. */
+void vdc_report_options_init(struct vdc_report_options *o);
+
+/* Write the files of @opt->formats for @rs analysed as @a into the
+ * existing directory @dir (see above; @opt->generated and @opt->quiet as
+ * described there; baseline and stats are @a's).  A progress line "wrote
+ * DIR/FILE" for each unless quiet.  Returns 0, or -1 after one message: a
+ * file vmdiskcmp did not write is in the way (bad input, vdc_input_error:
+ * "DIR/report.txt exists and was not written by vmdiskcmp report: refusing
+ * to overwrite it ..."), rendering (cairo) or writing failed (runtime,
+ * vdc_error).  On a refusal or a rendering error nothing was written. */
+int vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
+                         const struct vdc_report_options *opt, const char *dir);
+
+/* Analyse @rs with @opt (vdc_analysis_build), write its report into @dir
+ * (vdc_report_dir_write), then print the warnings (vdc_report_warnings) on
+ * stderr unless @opt->quiet.  @rs is a loaded result set (e.g.
+ * vdc_result_set_load_file).  Returns 0, or -1 after one message: an
+ * unknown baseline or a set without targets (bad input), or as
+ * vdc_report_dir_write. */
+int vdc_report_write(const vdc_result_set *rs, const struct vdc_report_options *opt, const char *dir);
+
+/* Load DIR/result.json and vdc_report_write it into DIR: what `vmdiskcmp
+ * report DIR` does with its defaults, for the run and the lab.  Returns 0,
+ * or -1 after one message (the loader's, naming the file, or as
+ * vdc_report_write). */
+int vdc_report_result_dir(const char *dir, const struct vdc_report_options *opt);
+
+/* Print @warnings (NULL-terminated: vdc_report_warnings,
+ * vdc_compare_warnings) on stderr, one line each, "vmdiskcmp: WARNING:
+ * LINE".  The one printer of `report` and `compare`. */
+void vdc_print_warnings(char *const *warnings);
+
+#endif
