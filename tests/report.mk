@@ -25,10 +25,12 @@ endif
 # Shell tests: golden renderers, seed comparisons, bad input, Chromium.
 TESTS += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
-	tests/integration/report-manpage.sh tests/integration/report-warnings.sh
+	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
+	tests/integration/report-lab-rerender.sh
 EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
-	tests/integration/report-manpage.sh tests/integration/report-warnings.sh tests/golden/report
+	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
+	tests/integration/report-lab-rerender.sh tests/golden/report
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_stats_paired tests/unit/test_stats_sim
 TESTS += tests/unit/test_stats_paired tests/unit/test_stats_sim

@@ -24,6 +24,7 @@
 #include "common/util.h"
 #include "lab/lab.h"
 #include "model/result.h"
+#include "report/report_dir.h"
 
 static volatile sig_atomic_t lab_child = -1;
 
@@ -55,9 +56,11 @@ lab_mark_emulated(const char *dir)
     if (vdc_result_set_save(&rs, path) < 0)
         goto out;
     {
-        char *av[] = { "report", (char *)dir, "--quiet", NULL };
+        struct vdc_report_options ro;
 
-        if (vdc_cmd_report(3, av) != VDC_EXIT_OK) {
+        vdc_report_options_init(&ro);
+        ro.quiet = 1;
+        if (vdc_report_write(&rs, &ro, dir) < 0) {
             vdc_error("lab: %s: marked emulated, but re-rendering the report failed", path);
             goto out;
         }

@@ -12,8 +12,8 @@
 
 #include <glib.h>
 
-#include "cli/commands.h"
 #include "common/util.h"
+#include "report/report_dir.h"
 
 struct vdc_run_ctx {
     vdc_plan *p;
@@ -863,9 +863,11 @@ teardown:
         if (vdc_result_set_save(&ctx.rs, result_path) < 0)
             ctx.failed = 1;
         else if (setup_ok && !s->no_report && ctx.rs.n_runs > 0) {
-            char *argv[] = { (char *)"report", p->out_dir, NULL };
+            struct vdc_report_options ro;
+
+            vdc_report_options_init(&ro);
             vdc_progress("writing the report in %s", p->out_dir);
-            if (vdc_cmd_report(2, argv) != VDC_EXIT_OK)
+            if (vdc_report_result_dir(p->out_dir, &ro) < 0)
                 vdc_progress("warning: the report could not be rendered; result.json is complete");
         }
     }
