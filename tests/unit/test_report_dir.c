@@ -109,13 +109,56 @@ rm_rf(const char *dir)
     g_free(cmd);
 }
 
-static char *
-scratch(void)
-{
-    char *d = g_strdup("/tmp/vdc-test-report-dir.XXXXXX");
+/* Each test: a scratch directory, the result set of build() and quiet
+ * options with a fixed date. */
+struct fixture {
+    char *dir;
+    vdc_result_set rs;
+    struct vdc_report_options o;
+};
 
-    assert_non_null(g_mkdtemp(d));
-    return d;
+static int
+setup(void **state)
+{
+    struct fixture *f = g_new0(struct fixture, 1);
+
+    f->dir = g_strdup("/tmp/vdc-test-report-dir.XXXXXX");
+    if (!g_mkdtemp(f->dir))
+        return -1;
+    build(&f->rs);
+    options(&f->o);
+    vdc_error_reset();
+    *state = f;
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    rm_rf(f->dir);
+    g_free(f->dir);
+    vdc_result_set_dispose(&f->rs);
+    vdc_error_reset();
+    g_free(f);
+    return 0;
+}
+
+/* vdc_report_write fails with one message of @kind holding @what. */
+static void
+expect_failure(struct fixture *f, vdc_err_kind kind, const char *what)
+{
+    char *err;
+
+    vdc_error_reset();
+    capture_stderr_begin();
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), -1);
+    err = capture_stderr_end();
+    assert_int_equal(vdc_error_last_kind(), kind);
+    assert_non_null(strstr(err, what));
+    assert_int_equal(strchr(err, '\n') + 1 - err, (long)strlen(err));   /* one line */
+    free(err);
 }
 
 /* Every format: the six files and a manifest naming exactly them; the set
@@ -124,50 +167,42 @@ scratch(void)
 static void
 test_writes_files_and_manifest(void **state)
 {
-    vdc_result_set rs, back;
-    struct vdc_report_options o;
-    char *dir = scratch(), *man, *ls, *first, *again;
+    struct fixture *f = *state;
+    vdc_result_set back;
+    char *man, *ls, *first, *again, *p;
     size_t i;
 
-    build(&rs);
-    options(&o);
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
-    ls = listing(dir);
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
+    ls = listing(f->dir);
     assert_string_equal(ls, ".vmdiskcmp-report report.csv report.html report.json report.md report.txt "
                             "summary.csv");
     g_free(ls);
-    man = read_text(dir, VDC_REPORT_MANIFEST);
+    man = read_text(f->dir, VDC_REPORT_MANIFEST);
     assert_string_equal(man, "report.txt\nreport.csv\nsummary.csv\nreport.json\nreport.md\nreport.html\n");
     g_free(man);
     for (i = 0; all_files[i]; i++) {
-        char *t = read_text(dir, all_files[i]);
+        char *t = read_text(f->dir, all_files[i]);
 
         assert_non_null(t);
         assert_true(strlen(t) > 0);
         g_free(t);
     }
     /* report.json is a result document plus statistics */
-    {
-        char *p = path_in(dir, "report.json");
-
-        vdc_result_set_init(&back);
-        assert_int_equal(vdc_result_set_load_file(&back, p), 0);
-        assert_int_equal(back.n_runs, rs.n_runs);
-        vdc_result_set_dispose(&back);
-        g_free(p);
-    }
-    first = read_text(dir, "summary.csv");
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
-    again = read_text(dir, "summary.csv");
+    p = path_in(f->dir, "report.json");
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_file(&back, p), 0);
+    assert_int_equal(back.n_runs, f->rs.n_runs);
+    vdc_result_set_dispose(&back);
+    g_free(p);
+    first = read_text(f->dir, "summary.csv");
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
+    again = read_text(f->dir, "summary.csv");
     assert_string_equal(first, again);
-    man = read_text(dir, VDC_REPORT_MANIFEST);
+    man = read_text(f->dir, VDC_REPORT_MANIFEST);
     assert_string_equal(man, "report.txt\nreport.csv\nsummary.csv\nreport.json\nreport.md\nreport.html\n");
     g_free(man);
     g_free(first);
     g_free(again);
-    vdc_result_set_dispose(&rs);
-    rm_rf(dir);
-    g_free(dir);
 }
 
 /* Only the formats asked for; a later write adds its names to the
@@ -175,28 +210,22 @@ test_writes_files_and_manifest(void **state)
 static void
 test_formats_and_manifest_grows(void **state)
 {
-    vdc_result_set rs;
-    struct vdc_report_options o;
-    char *dir = scratch(), *ls, *man;
+    struct fixture *f = *state;
+    char *ls, *man;
 
-    build(&rs);
-    options(&o);
-    o.formats = VDC_REPORT_CSV;
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
-    ls = listing(dir);
+    f->o.formats = VDC_REPORT_CSV;
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
+    ls = listing(f->dir);
     assert_string_equal(ls, ".vmdiskcmp-report report.csv summary.csv");
     g_free(ls);
-    o.formats = VDC_REPORT_MD | VDC_REPORT_TXT;
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
-    man = read_text(dir, VDC_REPORT_MANIFEST);
+    f->o.formats = VDC_REPORT_MD | VDC_REPORT_TXT;
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
+    man = read_text(f->dir, VDC_REPORT_MANIFEST);
     assert_string_equal(man, "report.csv\nsummary.csv\nreport.txt\nreport.md\n");
     g_free(man);
-    ls = listing(dir);
+    ls = listing(f->dir);
     assert_string_equal(ls, ".vmdiskcmp-report report.csv report.md report.txt summary.csv");
     g_free(ls);
-    vdc_result_set_dispose(&rs);
-    rm_rf(dir);
-    g_free(dir);
 }
 
 /* A file of a report name that vmdiskcmp did not write: refused as bad
@@ -206,67 +235,45 @@ test_formats_and_manifest_grows(void **state)
 static void
 test_refuses_foreign_file(void **state)
 {
-    vdc_result_set rs;
-    struct vdc_report_options o;
-    char *dir = scratch(), *p, *err, *t, *ls, *target;
+    struct fixture *f = *state;
+    char *p, *t, *ls, *target, *l;
 
-    build(&rs);
-    options(&o);
-    p = path_in(dir, "report.md");
+    p = path_in(f->dir, "report.md");
     assert_true(g_file_set_contents(p, "mine\n", -1, NULL));
-    vdc_error_reset();
-    capture_stderr_begin();
-    assert_int_equal(vdc_report_write(&rs, &o, dir), -1);
-    err = capture_stderr_end();
-    assert_int_equal(vdc_error_last_kind(), VDC_ERR_INPUT);
-    assert_non_null(strstr(err, "report.md exists and was not written by vmdiskcmp report: refusing to overwrite it"));
-    assert_int_equal(strchr(err, '\n') + 1 - err, (long)strlen(err));   /* one line */
-    free(err);
-    t = read_text(dir, "report.md");
+    expect_failure(f, VDC_ERR_INPUT, "report.md exists and was not written by vmdiskcmp report: refusing to "
+                                     "overwrite it");
+    t = read_text(f->dir, "report.md");
     assert_string_equal(t, "mine\n");
     g_free(t);
-    ls = listing(dir);
+    ls = listing(f->dir);
     assert_string_equal(ls, "report.md");
     g_free(ls);
-    /* the same name left out of --formats: no conflict */
-    o.formats = VDC_REPORT_TXT;
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
-    t = read_text(dir, "report.md");
+    /* the same name left out of the formats: no conflict */
+    f->o.formats = VDC_REPORT_TXT;
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
+    t = read_text(f->dir, "report.md");
     assert_string_equal(t, "mine\n");
     g_free(t);
     g_unlink(p);
     g_free(p);
 
     /* a dangling symbolic link named like an output */
-    o.formats = VDC_REPORT_ALL;
-    p = path_in(dir, "report.html");
-    target = path_in(dir, "not-there/mine.html");
+    f->o.formats = VDC_REPORT_ALL;
+    p = path_in(f->dir, "report.html");
+    target = path_in(f->dir, "not-there/mine.html");
     assert_int_equal(symlink(target, p), 0);
-    vdc_error_reset();
-    capture_stderr_begin();
-    assert_int_equal(vdc_report_write(&rs, &o, dir), -1);
-    err = capture_stderr_end();
-    assert_int_equal(vdc_error_last_kind(), VDC_ERR_INPUT);
-    assert_non_null(strstr(err, "report.html exists and was not written by vmdiskcmp report"));
-    free(err);
+    expect_failure(f, VDC_ERR_INPUT, "report.html exists and was not written by vmdiskcmp report");
     assert_true(g_file_test(p, G_FILE_TEST_IS_SYMLINK));
-    {
-        char *l = g_file_read_link(p, NULL);
-
-        assert_string_equal(l, target);
-        g_free(l);
-    }
+    l = g_file_read_link(p, NULL);
+    assert_string_equal(l, target);
+    g_free(l);
     /* report.txt (its own, from above) was not rewritten either: the
      * manifest still lists only it */
-    t = read_text(dir, VDC_REPORT_MANIFEST);
+    t = read_text(f->dir, VDC_REPORT_MANIFEST);
     assert_string_equal(t, "report.txt\n");
     g_free(t);
     g_free(target);
     g_free(p);
-    vdc_error_reset();
-    vdc_result_set_dispose(&rs);
-    rm_rf(dir);
-    g_free(dir);
 }
 
 /* Atomic replacement: a reader holding the old report.txt open keeps the
@@ -277,63 +284,47 @@ test_refuses_foreign_file(void **state)
 static void
 test_atomic_writes(void **state)
 {
-    vdc_result_set rs;
-    struct vdc_report_options o;
-    char *dir = scratch(), *p, *old, *now, *ls, *err;
+    struct fixture *f = *state;
+    char *p, *s, *old, *now, *ls;
     char buf[256];
     ssize_t n;
     int fd;
 
-    build(&rs);
-    options(&o);
-    o.formats = VDC_REPORT_TXT | VDC_REPORT_CSV;
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
-    old = read_text(dir, "report.txt");
-    p = path_in(dir, "report.txt");
+    f->o.formats = VDC_REPORT_TXT | VDC_REPORT_CSV;
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
+    old = read_text(f->dir, "report.txt");
+    p = path_in(f->dir, "report.txt");
     fd = open(p, O_RDONLY);
     assert_true(fd >= 0);
-    o.baseline = "image";   /* another baseline: another report.txt */
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
-    now = read_text(dir, "report.txt");
+    f->o.baseline = "image";   /* another baseline: another report.txt */
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
+    now = read_text(f->dir, "report.txt");
     assert_string_not_equal(old, now);
     n = pread(fd, buf, sizeof(buf) - 1, 0);
     assert_true(n > 0);
     buf[n] = '\0';
     assert_true(strncmp(buf, old, (size_t)n) == 0);   /* the old inode, untouched */
     close(fd);
-    ls = listing(dir);
+    ls = listing(f->dir);
     assert_string_equal(ls, ".vmdiskcmp-report report.csv report.txt summary.csv");
     g_free(ls);
     g_free(now);
 
     /* a write that fails half-way */
-    {
-        char *s = path_in(dir, "summary.csv");
-
-        assert_int_equal(g_unlink(s), 0);
-        assert_int_equal(g_mkdir(s, 0755), 0);
-        g_free(s);
-    }
-    o.baseline = NULL;
-    vdc_error_reset();
-    capture_stderr_begin();
-    assert_int_equal(vdc_report_write(&rs, &o, dir), -1);
-    err = capture_stderr_end();
-    assert_int_equal(vdc_error_last_kind(), VDC_ERR_RUNTIME);
-    assert_non_null(strstr(err, "summary.csv"));
-    free(err);
-    ls = listing(dir);
+    s = path_in(f->dir, "summary.csv");
+    assert_int_equal(g_unlink(s), 0);
+    assert_int_equal(g_mkdir(s, 0755), 0);
+    g_free(s);
+    f->o.baseline = NULL;
+    expect_failure(f, VDC_ERR_RUNTIME, "summary.csv");
+    ls = listing(f->dir);
     assert_string_equal(ls, ".vmdiskcmp-report report.csv report.txt summary.csv");
     g_free(ls);
-    now = read_text(dir, "report.txt");
+    now = read_text(f->dir, "report.txt");
     assert_string_equal(now, old);   /* baseline dom0 again: the first file, whole */
     g_free(now);
     g_free(old);
     g_free(p);
-    vdc_error_reset();
-    vdc_result_set_dispose(&rs);
-    rm_rf(dir);
-    g_free(dir);
 }
 
 /* Bad analysis input (an unknown baseline) writes nothing; warnings go to
@@ -341,51 +332,35 @@ test_atomic_writes(void **state)
 static void
 test_baseline_and_warnings(void **state)
 {
-    vdc_result_set rs;
-    struct vdc_report_options o;
-    char *dir = scratch(), *err, *ls;
+    struct fixture *f = *state;
+    char *err, *ls;
+    size_t i;
 
-    build(&rs);
-    options(&o);
-    o.baseline = "lvm";
-    vdc_error_reset();
-    capture_stderr_begin();
-    assert_int_equal(vdc_report_write(&rs, &o, dir), -1);
-    err = capture_stderr_end();
-    assert_int_equal(vdc_error_last_kind(), VDC_ERR_INPUT);
-    assert_non_null(strstr(err, "--baseline lvm: no such target (targets: image, dom0)"));
-    free(err);
-    ls = listing(dir);
+    f->o.baseline = "lvm";
+    expect_failure(f, VDC_ERR_INPUT, "--baseline lvm: no such target (targets: image, dom0)");
+    ls = listing(f->dir);
     assert_string_equal(ls, "");
     g_free(ls);
 
     /* 3 runs of 512 MiB under -r 1024: the under-2x-ram warning */
-    {
-        size_t i;
-
-        for (i = 0; i < rs.n_runs; i++)
-            rs.runs[i]->meta.ram_mib = 1024;
-    }
-    o.baseline = NULL;
-    o.formats = VDC_REPORT_TXT;
+    for (i = 0; i < f->rs.n_runs; i++)
+        f->rs.runs[i]->meta.ram_mib = 1024;
+    f->o.baseline = NULL;
+    f->o.formats = VDC_REPORT_TXT;
     capture_stderr_begin();
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
     err = capture_stderr_end();
     assert_string_equal(err, "");   /* quiet */
     free(err);
-    o.quiet = 0;
+    f->o.quiet = 0;
     capture_stderr_begin();
-    assert_int_equal(vdc_report_write(&rs, &o, dir), 0);
+    assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
     err = capture_stderr_end();
     assert_non_null(strstr(err, "vmdiskcmp: [progress] wrote "));
     assert_non_null(strstr(err, "vmdiskcmp: WARNING: target image: test file 512 MiB is under twice the RAM "
                                 "(1024 MiB) in 3 of 3 runs"));
     assert_non_null(strstr(err, "vmdiskcmp: WARNING: target dom0: test file 512 MiB"));
     free(err);
-    vdc_error_reset();
-    vdc_result_set_dispose(&rs);
-    rm_rf(dir);
-    g_free(dir);
 }
 
 /* vdc_report_result_dir: DIR/result.json loaded and reported into DIR;
@@ -393,41 +368,34 @@ test_baseline_and_warnings(void **state)
 static void
 test_result_dir(void **state)
 {
-    vdc_result_set rs;
-    struct vdc_report_options o;
-    char *dir = scratch(), *p, *err, *ls;
+    struct fixture *f = *state;
+    char *p, *err, *ls;
 
-    options(&o);
     capture_stderr_begin();
-    assert_int_equal(vdc_report_result_dir(dir, &o), -1);
+    assert_int_equal(vdc_report_result_dir(f->dir, &f->o), -1);
     err = capture_stderr_end();
     assert_non_null(strstr(err, "result.json"));
     free(err);
-    build(&rs);
-    p = path_in(dir, "result.json");
-    assert_int_equal(vdc_result_set_save(&rs, p), 0);
-    assert_int_equal(vdc_report_result_dir(dir, &o), 0);
-    ls = listing(dir);
+    p = path_in(f->dir, "result.json");
+    assert_int_equal(vdc_result_set_save(&f->rs, p), 0);
+    assert_int_equal(vdc_report_result_dir(f->dir, &f->o), 0);
+    ls = listing(f->dir);
     assert_string_equal(ls, ".vmdiskcmp-report report.csv report.html report.json report.md report.txt "
                             "result.json summary.csv");
     g_free(ls);
     g_free(p);
-    vdc_error_reset();
-    vdc_result_set_dispose(&rs);
-    rm_rf(dir);
-    g_free(dir);
 }
 
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_writes_files_and_manifest),
-        cmocka_unit_test(test_formats_and_manifest_grows),
-        cmocka_unit_test(test_refuses_foreign_file),
-        cmocka_unit_test(test_atomic_writes),
-        cmocka_unit_test(test_baseline_and_warnings),
-        cmocka_unit_test(test_result_dir),
+        cmocka_unit_test_setup_teardown(test_writes_files_and_manifest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_formats_and_manifest_grows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refuses_foreign_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_writes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_baseline_and_warnings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_result_dir, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
