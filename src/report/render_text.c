@@ -105,6 +105,26 @@ cell_ci(GString *out, const struct vdc_cell *c, int width)
     g_string_append_printf(out, " %*s    ", width, buf);
 }
 
+/* A row under target @ti's row: @label, then @cell of each column of the
+ * block (@idx: test index per column, -1 when not measured), 8 wide. */
+static void
+sub_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx, const char *label,
+        void (*cell)(GString *, const struct vdc_cell *, int))
+{
+    size_t k;
+
+    g_string_append_printf(out, "%-16s    ", label);
+    for (k = 0; k < N_BLOCK; k++) {
+        if (idx[k] < 0) {
+            g_string_append(out, "             ");
+            continue;
+        }
+        cell(out, vdc_analysis_cell(a, ti, (size_t)idx[k]), 8);
+    }
+    g_string_truncate(out, strlen(g_strchomp(out->str)));
+    g_string_append_c(out, '\n');
+}
+
 static void
 block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
 {
@@ -141,30 +161,10 @@ block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
             cell_cpu(out, vdc_analysis_cell(a, ti, (size_t)idx[k]));
         }
         g_string_append_c(out, '\n');
-        if (uneven) {
-            g_string_append_printf(out, "%-16s    ", "  n values/runs");
-            for (k = 0; k < N_BLOCK; k++) {
-                if (idx[k] < 0) {
-                    g_string_append(out, "             ");
-                    continue;
-                }
-                cell_n(out, vdc_analysis_cell(a, ti, (size_t)idx[k]), 8);
-            }
-            g_string_truncate(out, strlen(g_strchomp(out->str)));
-            g_string_append_c(out, '\n');
-        }
-        if (!any_ci)
-            continue;
-        g_string_append_printf(out, "%-16s    ", "  95% CI");
-        for (k = 0; k < N_BLOCK; k++) {
-            if (idx[k] < 0) {
-                g_string_append(out, "             ");
-                continue;
-            }
-            cell_ci(out, vdc_analysis_cell(a, ti, (size_t)idx[k]), 8);
-        }
-        g_string_truncate(out, strlen(g_strchomp(out->str)));
-        g_string_append_c(out, '\n');
+        if (uneven)
+            sub_row(out, a, ti, idx, "  n values/runs", cell_n);
+        if (any_ci)
+            sub_row(out, a, ti, idx, "  95% CI", cell_ci);
     }
 }
 
