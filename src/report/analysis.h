@@ -132,8 +132,8 @@ void vdc_analysis_dispose(struct vdc_analysis *a);
  * the first target; "dom0" when a target of that name exists, since the
  * bare host is the reference of vmdiskcmp), and decide the cells' flags
  * and the warnings.  @rs must outlive @a.
- * Returns 0, or -1 after vdc_error: unknown baseline (the message lists
- * the targets; the caller exits 2), no targets, no memory. */
+ * Returns 0, or -1 after vdc_input_error (bad input, exit 2): an unknown
+ * baseline (the message lists the targets), a set without targets. */
 int vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
                        const char *baseline, const struct vdc_stats_options *opt);
 

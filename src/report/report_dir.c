@@ -113,8 +113,8 @@ refuse_foreign(const struct outfile *files, size_t n, char **manifest, const cha
         if (!files[i].data)
             continue;
         p = g_build_filename(dir, files[i].name, NULL);
-        /* IS_SYMLINK too: EXISTS follows links, so a dangling one passed
-         * and was replaced */
+        /* IS_SYMLINK too: EXISTS follows links, so a dangling one would
+         * pass and be replaced */
         foreign = (g_file_test(p, G_FILE_TEST_EXISTS) || g_file_test(p, G_FILE_TEST_IS_SYMLINK)) &&
                   !g_strv_contains((const char *const *)manifest, files[i].name);
         if (foreign)

@@ -231,7 +231,7 @@ test_formats_and_manifest_grows(void **state)
 /* A file of a report name that vmdiskcmp did not write: refused as bad
  * input with one line naming it, left as it was, and nothing else written
  * (no manifest, no other file).  Then the same with a dangling symbolic
- * link (EXISTS follows links: it once passed and was replaced). */
+ * link (g_file_test EXISTS follows links: one would pass the check). */
 static void
 test_refuses_foreign_file(void **state)
 {
