@@ -32,13 +32,25 @@ enum agent_sweep_test {
     AGENT_SWEEP_TEST_COUNT
 };
 
+/* The job engine's two (AGENT_WORKLOAD_READ, AGENT_WORKLOAD_WRITE: the
+ * order of its directions, AGENT_DDIR_READ/WRITE in jobstat.h). */
+enum agent_workload_test {
+#define AGENT_TEST_ENUM(id, ...) AGENT_##id,
+    VDC_WORKLOAD_TESTS(AGENT_TEST_ENUM)
+#undef AGENT_TEST_ENUM
+    AGENT_WORKLOAD_TEST_COUNT
+};
+
 /* Test ids ("putc", "put_block", ...; doc/result-format.md) and units
- * ("K/sec", "/sec") indexed by enum agent_test; the sweep's ids and unit
- * indexed by enum agent_sweep_test.  Expanded from test_ids.h in format.c. */
+ * ("K/sec", "/sec") indexed by enum agent_test; the sweep's and the job
+ * engine's ids and units indexed by enum agent_sweep_test and enum
+ * agent_workload_test.  Expanded from test_ids.h in format.c. */
 extern const char *const agent_test_id[AGENT_TEST_COUNT];
 extern const char *const agent_test_unit[AGENT_TEST_COUNT];
 extern const char *const agent_sweep_test_id[AGENT_SWEEP_TEST_COUNT];
 extern const char *const agent_sweep_test_unit[AGENT_SWEEP_TEST_COUNT];
+extern const char *const agent_workload_test_id[AGENT_WORKLOAD_TEST_COUNT];
+extern const char *const agent_workload_test_unit[AGENT_WORKLOAD_TEST_COUNT];
 
 enum agent_state {
     AGENT_NOT_RUN = 0,  /* skipped (-s 0, -n 0, block device, interrupted) */

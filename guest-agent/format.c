@@ -16,6 +16,8 @@ const char *const agent_test_id[AGENT_TEST_COUNT] = { VDC_BONNIE_TESTS(TEST_NAME
 const char *const agent_test_unit[AGENT_TEST_COUNT] = { VDC_BONNIE_TESTS(TEST_UNIT) };
 const char *const agent_sweep_test_id[AGENT_SWEEP_TEST_COUNT] = { VDC_SWEEP_TESTS(TEST_NAME) };
 const char *const agent_sweep_test_unit[AGENT_SWEEP_TEST_COUNT] = { VDC_SWEEP_TESTS(TEST_UNIT) };
+const char *const agent_workload_test_id[AGENT_WORKLOAD_TEST_COUNT] = { VDC_WORKLOAD_TESTS(TEST_NAME) };
+const char *const agent_workload_test_unit[AGENT_WORKLOAD_TEST_COUNT] = { VDC_WORKLOAD_TESTS(TEST_UNIT) };
 #undef TEST_NAME
 #undef TEST_UNIT
 

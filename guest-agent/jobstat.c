@@ -9,9 +9,10 @@
 #include "format.h"
 #include "jobstat.h"
 
-static const char *const ddir_test_id[AGENT_DDIR_COUNT] = {
-    "workload_read", "workload_write",
-};
+/* a direction's test id and unit: agent_workload_test_id[d] (test_ids.h) */
+_Static_assert((int)AGENT_DDIR_READ == (int)AGENT_WORKLOAD_READ &&
+               (int)AGENT_DDIR_WRITE == (int)AGENT_WORKLOAD_WRITE &&
+               (int)AGENT_DDIR_COUNT == (int)AGENT_WORKLOAD_TEST_COUNT, "directions in test_ids.h order");
 
 int
 agent_ss_slope(const double *y, size_t n, int percent, double limit,
@@ -255,13 +256,13 @@ agent_job_format_samples(FILE *fp, const struct agent_job_result *r,
         if (!ddir_active(r, d) || r->state == AGENT_NOT_RUN)
             continue;
         fprintf(fp, "%s        {\"test\": \"%s\", \"value\": ",
-                *first ? "" : ",\n", ddir_test_id[d]);
+                *first ? "" : ",\n", agent_workload_test_id[d]);
         *first = 0;
         if (ok)
             agent_json_num(fp, agent_job_iops(r, d), 3);
         else
             fputs("null", fp);
-        fputs(", \"unit\": \"IO/sec\", \"cpu_percent\": ", fp);
+        fprintf(fp, ", \"unit\": \"%s\", \"cpu_percent\": ", agent_workload_test_unit[d]);
         if (ok)
             agent_json_num(fp, (r->user_s + r->system_s) / r->elapsed_s * 100.0, 1);
         else

@@ -3,15 +3,18 @@
  * "Test ids").  libc only and code-free, so that the static agent
  * (guest-agent/, its own build) and the controller (src/) include the same
  * file: each side expands the list into its own table --
- * guest-agent/format.c into agent_test_id[] and agent_test_unit[],
- * src/model/result.c into vdc_tests[] -- and tests/unit/test_model.c checks
- * that the two tables agree.
+ * guest-agent/format.c the bonnie++, sweep and workload lists into
+ * agent_test_id[], agent_test_unit[] and their sweep and workload
+ * counterparts, src/model/result.c the bonnie++, sweep and dd lists into
+ * vdc_tests[] -- and tests/unit/test_model.c checks that the two tables
+ * agree.
  *
  * VDC_BONNIE_TESTS(X): the twelve bonnie++ tests in bonnie++ 2.00a's order
  * (enum tests_t in bonnie.h; the order of its CSV and of bon_csv2txt's two
  * table blocks).  VDC_SWEEP_TESTS(X): the block-size sweep (seed 004's dd
  * experiment), keyed ID@BLOCK_SIZE.  VDC_DD_TESTS(X): imported dd
- * transcripts (see there).  Each entry is
+ * transcripts; VDC_WORKLOAD_TESTS(X): the job engine's samples (see
+ * there).  Each entry is
  *
  *   X(ID, name, unit, csv_field, csv_cpu_field, csv_latency_field, group,
  *     label, short_label, chart_label)
@@ -38,6 +41,7 @@ enum vdc_test_group {
     VDC_TEST_GROUP_IO = 0,   /* Sequential Output / Input / Random (K/sec, seeks) */
     VDC_TEST_GROUP_FILES,    /* Sequential / Random Create (files /sec) */
     VDC_TEST_GROUP_SWEEP,    /* sequential I/O by block size (MiB/s) */
+    VDC_TEST_GROUP_WORKLOAD, /* fio-style jobs (IO/sec) */
 };
 
 #define VDC_BONNIE_TESTS(X) \
@@ -85,5 +89,17 @@ enum vdc_test_group {
       "dd write (if=/dev/zero) at block size", "dd write", "dd write") \
     X(DD_COPY, "dd_copy", "MiB/s", 0, 0, 0, VDC_TEST_GROUP_SWEEP, \
       "dd copy (file to file) at block size", "dd copy", "dd copy")
+
+/* The job engine's samples (vmdiskcmp-agent --job/--workload): one per job
+ * and direction, keyed ID@NAME (NAME: the job's name), in the order of the
+ * agent's directions (read, write); format_version 2, doc/result-format.md
+ * "Workload samples".  The agent writes them; the controller reads
+ * format_version 1 and does not expand this list yet (vdc_tests[] has no
+ * entry for them). */
+#define VDC_WORKLOAD_TESTS(X) \
+    X(WORKLOAD_READ, "workload_read", "IO/sec", 0, 0, 0, VDC_TEST_GROUP_WORKLOAD, \
+      "Read IOPS of a job", "Read", "Read") \
+    X(WORKLOAD_WRITE, "workload_write", "IO/sec", 0, 0, 0, VDC_TEST_GROUP_WORKLOAD, \
+      "Write IOPS of a job", "Write", "Write")
 
 #endif

@@ -78,6 +78,14 @@ test_agent_table(void **state)
         assert_int_equal(ti->group, VDC_TEST_GROUP_SWEEP);
         assert_true(ti->sweep);
     }
+    /* the job engine's ids (format_version 2): from the same list, not (yet)
+     * in the controller's table, whose model reads version 1, and none of
+     * them is one of its ids */
+    for (i = 0; i < AGENT_WORKLOAD_TEST_COUNT; i++) {
+        assert_string_equal(agent_workload_test_unit[i], "IO/sec");
+        assert_null(vdc_test_lookup(agent_workload_test_id[i]));
+    }
+    assert_string_equal(agent_workload_test_id[AGENT_WORKLOAD_WRITE], "workload_write");
     /* the enums name the same tests at the same place */
     assert_string_equal(agent_test_id[AGENT_SEEKS], vdc_tests[VDC_TEST_SEEKS].name);
     assert_string_equal(agent_test_id[AGENT_RAN_DEL], vdc_tests[VDC_TEST_RAN_DEL].name);
