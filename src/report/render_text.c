@@ -221,25 +221,24 @@ delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
     }
 }
 
-static void
-text_io_block(GString *out, const struct vdc_analysis *a, const char *const *io_tests)
-{
-    g_string_append(out,
-        "Version vmdiskcmp    ----------Sequential Output----------- -----Sequential Input---- ---Random---\n"
-        "                     --Per Chr--- ---Block---- --Rewrite--- --Per Chr--- ---Block---- ---Seeks----\n"
-        "Target             n    K/sec %CP    K/sec %CP    K/sec %CP    K/sec %CP    K/sec %CP     /sec %CP\n");
-    block_rows(out, a, io_tests);
-}
-
-static void
-text_file_block(GString *out, const struct vdc_analysis *a, const char *const *file_tests)
-{
-    g_string_append(out,
-        "                     ----------Sequential Create----------- ------------Random Create-------------\n"
-        "                     ---Create--- ----Read---- ---Delete--- ---Create--- ----Read---- ---Delete---\n"
-        "Target             n     /sec %CP     /sec %CP     /sec %CP     /sec %CP     /sec %CP     /sec %CP\n");
-    block_rows(out, a, file_tests);
-}
+/* The two blocks of report.txt: the test group, bonnie++'s three header
+ * lines, the header of its delta rows. */
+static const struct text_block {
+    enum vdc_test_group group;
+    const char *head;
+    const char *delta_head;
+} text_blocks[] = {
+    { VDC_TEST_GROUP_IO,
+      "Version vmdiskcmp    ----------Sequential Output----------- -----Sequential Input---- ---Random---\n"
+      "                     --Per Chr--- ---Block---- --Rewrite--- --Per Chr--- ---Block---- ---Seeks----\n"
+      "Target             n    K/sec %CP    K/sec %CP    K/sec %CP    K/sec %CP    K/sec %CP     /sec %CP\n",
+      "Target                    Per Chr        Block      Rewrite      Per Chr        Block        Seeks\n" },
+    { VDC_TEST_GROUP_FILES,
+      "                     ----------Sequential Create----------- ------------Random Create-------------\n"
+      "                     ---Create--- ----Read---- ---Delete--- ---Create--- ----Read---- ---Delete---\n"
+      "Target             n     /sec %CP     /sec %CP     /sec %CP     /sec %CP     /sec %CP     /sec %CP\n",
+      "Target                 Seq Create     Seq Read   Seq Delete   Ran Create     Ran Read   Ran Delete\n" },
+};
 
 /* The mean system time per operation (us) of the samples of (@target,
  * @key) that record it (dd: sys / records), with their sys and op counts
@@ -335,8 +334,9 @@ char *
 vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
     GString *out = g_string_new(NULL);
-    const struct block io = block_of(VDC_TEST_GROUP_IO), files = block_of(VDC_TEST_GROUP_FILES);
-    const char *const *io_tests = io.tests, *const *file_tests = files.tests;
+    struct block blocks[G_N_ELEMENTS(text_blocks)];
+    int present[G_N_ELEMENTS(text_blocks)], any = 0;
+    size_t b;
     const char *em = vdc_experiment_emulated(rs) ? "EMULATED: numbers predict nothing about real hardware\n\n" : "";
 
     g_string_append_printf(out, "%s", em);
@@ -350,27 +350,26 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_append_verdicts(out, a, "Verdict: ", "\n", NULL);
     if (vdc_append_warnings(out, rs, a, VDC_WARNINGS_SIZES, "WARNING: ", "\n", NULL))
         g_string_append_c(out, '\n');
-    if (block_present(a, io_tests)) {
-        text_io_block(out, a, io_tests);
-        g_string_append_c(out, '\n');
+    for (b = 0; b < G_N_ELEMENTS(text_blocks); b++) {
+        blocks[b] = block_of(text_blocks[b].group);
+        present[b] = block_present(a, blocks[b].tests);
+        any |= present[b];
+        if (present[b]) {
+            g_string_append(out, text_blocks[b].head);
+            block_rows(out, a, blocks[b].tests);
+            g_string_append_c(out, '\n');
+        }
     }
-    if (block_present(a, file_tests)) {
-        text_file_block(out, a, file_tests);
-        g_string_append_c(out, '\n');
-    }
-    if (a->n_targets > 1 && (block_present(a, io_tests) || block_present(a, file_tests))) {
+    if (a->n_targets > 1 && any) {
         g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller; unbounded: the baseline "
                                "too noisy to bound it]; "
                                "** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
                                "\u2020 not comparable (too-fast runs); no mark: not tested (n<2)\n", a->baseline);
-        if (block_present(a, io_tests)) {
-            g_string_append(out, "Target                    Per Chr        Block      Rewrite      Per Chr        Block        Seeks\n");
-            delta_rows(out, a, io_tests);
-        }
-        if (block_present(a, file_tests)) {
-            g_string_append(out, "Target                 Seq Create     Seq Read   Seq Delete   Ran Create     Ran Read   Ran Delete\n");
-            delta_rows(out, a, file_tests);
-        }
+        for (b = 0; b < G_N_ELEMENTS(text_blocks); b++)
+            if (present[b]) {
+                g_string_append(out, text_blocks[b].delta_head);
+                delta_rows(out, a, blocks[b].tests);
+            }
     }
     text_other_tests(out, rs, a);
     g_string_append_c(out, '\n');
