@@ -417,11 +417,15 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
     path_push(c, "test", &saved);
     if (!ti) {
         char *q = g_strescape(s->test, NULL);
-        int rc = load_fail(c, "unknown test id \"%s\": expected putc, put_block, rewrite, "
-                           "getc, get_block, seeks, seq_create, seq_stat, seq_del, "
-                           "ran_create, ran_stat, ran_del, sweep_read, sweep_write, dd_read, "
-                           "dd_write or dd_copy", q);
+        GString *ids = g_string_new(NULL);
+        int i, rc;
 
+        /* "putc, put_block, ... or dd_copy": the ids of the test table */
+        for (i = 0; i < VDC_TEST_COUNT; i++)
+            g_string_append_printf(ids, "%s%s", i == 0 ? "" : i + 1 == VDC_TEST_COUNT ? " or " : ", ",
+                                   vdc_tests[i].name);
+        rc = load_fail(c, "unknown test id \"%s\": expected %s", q, ids->str);
+        g_string_free(ids, TRUE);
         g_free(q);
         return rc;
     }
