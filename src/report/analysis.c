@@ -160,6 +160,28 @@ kept_values(const struct vdc_cell *cell, enum vdc_outlier_policy policy, double 
     return n;
 }
 
+/* The system time per operation of @cell's samples that record it. */
+static void
+fill_sys_per_op(struct vdc_cell *cell, const vdc_sample_ref *refs, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const vdc_sample *s = refs[i].sample;
+
+        if (!vdc_has(s->system_us_per_op))
+            continue;
+        cell->sys_us_per_op += s->system_us_per_op;
+        if (vdc_has(s->system_s))
+            cell->sys_s += s->system_s;
+        if (s->ops != VDC_INT_ABSENT)
+            cell->sys_ops += s->ops;
+        cell->n_sys_per_op++;
+    }
+    if (cell->n_sys_per_op)
+        cell->sys_us_per_op /= (double)cell->n_sys_per_op;
+}
+
 static int
 fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stats_options *opt)
 {
@@ -204,6 +226,7 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
         }
         nv++;
     }
+    fill_sys_per_op(cell, refs, n);
     g_free(refs);
     cell->n_values = nv;
     if (ncpu)
@@ -471,6 +494,9 @@ vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
                 cc->c.verdict = VDC_VERDICT_NOT_COMPARABLE;
                 cc->c.significant = 0;
             }
+            cc->has_sys_per_op = t->n_sys_per_op && b->n_sys_per_op;
+            if (cc->has_sys_per_op)
+                cc->sys_us_per_op_delta = t->sys_us_per_op - b->sys_us_per_op;
             g_free(tv);
             tv = NULL;
         }

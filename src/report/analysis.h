@@ -101,12 +101,21 @@ struct vdc_cell {
     double cpu_mean;         /* mean %CP over valued samples; NAN when none */
     struct vdc_stats_summary sum;      /* over the values kept by the policy */
     unsigned flags;          /* enum vdc_cell_flag bits */
+    /* system time per operation (dd: sys / records; the agent's sweep: per
+     * read/write call), over the samples that record it
+     * (samples[].system_us_per_op) */
+    size_t n_sys_per_op;     /* samples with it; 0: none (the rest is 0) */
+    double sys_us_per_op;    /* their mean, microseconds */
+    double sys_s;            /* their system_s summed, seconds */
+    int64_t sys_ops;         /* their ops summed */
 };
 
 struct vdc_cell_comparison {
     const struct vdc_cell *target;
     const struct vdc_cell *baseline;
     struct vdc_stats_comparison c;
+    int has_sys_per_op;      /* both cells have n_sys_per_op */
+    double sys_us_per_op_delta;   /* target's sys_us_per_op - the baseline's, us */
 };
 
 struct vdc_analysis {

@@ -240,62 +240,30 @@ static const struct text_block {
       "Target                 Seq Create     Seq Read   Seq Delete   Ran Create     Ran Read   Ran Delete\n" },
 };
 
-/* The mean system time per operation (us) of the samples of (@target,
- * @key) that record it (dd: sys / records), with their sys and op counts
- * summed in *sys_s and *ops; 0 samples when none records it. */
-static size_t
-sys_per_op(const vdc_result_set *rs, const char *target, const char *key, double *mean,
-           double *sys_s, int64_t *ops)
-{
-    size_t n = 0, k = 0, i;
-    vdc_sample_ref *refs = vdc_result_set_lookup(rs, target, key, &n);
-
-    *mean = *sys_s = 0;
-    *ops = 0;
-    for (i = 0; i < n; i++) {
-        const vdc_sample *s = refs[i].sample;
-
-        if (!vdc_has(s->system_us_per_op))
-            continue;
-        *mean += s->system_us_per_op;
-        if (vdc_has(s->system_s))
-            *sys_s += s->system_s;
-        if (s->ops != VDC_INT_ABSENT)
-            *ops += s->ops;
-        k++;
-    }
-    g_free(refs);
-    if (k)
-        *mean /= (double)k;
-    return k;
-}
-
 /* Under a dd test's row: its system time per operation and, against the
  * baseline's, the difference in us (a cost per block: the difference is
- * what it adds, e.g. the LV's mapping per 512-byte block). */
+ * what it adds, e.g. the LV's mapping per 512-byte block); both from the
+ * analysis (vdc_cell.sys_us_per_op, vdc_cell_comparison). */
 static void
-text_sys_per_op(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
-                size_t ti, size_t ki)
+text_sys_per_op(GString *out, const struct vdc_analysis *a, size_t ti, size_t ki)
 {
-    double m, sys, bm, bsys;
-    int64_t ops, bops;
-    size_t k = sys_per_op(rs, a->targets[ti], a->tests[ki], &m, &sys, &ops);
+    const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+    const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
 
-    if (!k)
+    if (!c->n_sys_per_op)
         return;
-    g_string_append_printf(out, "  %-16s system time %.1f us per op", "", m);
-    if (k == 1 && ops > 0)
-        g_string_append_printf(out, " (%.3f s / %" G_GINT64_FORMAT ")", sys, (gint64)ops);
-    else if (k > 1)
-        g_string_append_printf(out, " (mean of %zu runs)", k);
-    if (ti != a->baseline_index &&
-        sys_per_op(rs, a->targets[a->baseline_index], a->tests[ki], &bm, &bsys, &bops))
-        g_string_append_printf(out, ", %+.1f us per op against %s", m - bm, a->baseline);
+    g_string_append_printf(out, "  %-16s system time %.1f us per op", "", c->sys_us_per_op);
+    if (c->n_sys_per_op == 1 && c->sys_ops > 0)
+        g_string_append_printf(out, " (%.3f s / %" G_GINT64_FORMAT ")", c->sys_s, (gint64)c->sys_ops);
+    else if (c->n_sys_per_op > 1)
+        g_string_append_printf(out, " (mean of %zu runs)", c->n_sys_per_op);
+    if (cc && cc->has_sys_per_op)
+        g_string_append_printf(out, ", %+.1f us per op against %s", cc->sys_us_per_op_delta, a->baseline);
     g_string_append_c(out, '\n');
 }
 
 static void
-text_other_tests(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+text_other_tests(GString *out, const struct vdc_analysis *a)
 {
     size_t ti, ki;
     int header = 0;
@@ -325,7 +293,7 @@ text_other_tests(GString *out, const vdc_result_set *rs, const struct vdc_analys
                                    mean, c->n_samples && c->unit ? c->unit : "", ci, delta);
             g_string_append_printf(out, "%s\n", g_strchomp(line));
             g_free(line);
-            text_sys_per_op(out, rs, a, ti, ki);
+            text_sys_per_op(out, a, ti, ki);
         }
     }
 }
@@ -371,7 +339,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
                 delta_rows(out, a, blocks[b].tests);
             }
     }
-    text_other_tests(out, rs, a);
+    text_other_tests(out, a);
     g_string_append_c(out, '\n');
     vdc_append_notes(out, a, "", "  ", 0);
     return g_string_free(out, FALSE);
