@@ -31,12 +31,13 @@ tests_unit_test_import_pages_SOURCES = tests/unit/test_import_pages.c tests/unit
 tests_unit_test_import_pages_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/import"'
 tests_unit_test_import_pages_LDADD = $(IMPORT_TEST_LIBS)
-# the artefact rules (src/report/artefacts.c) on imported and built result sets
+# the artefact rules (src/report/artefacts.c) as the analysis applies them,
+# on imported and built result sets
 check_PROGRAMS += tests/unit/test_artefacts
 TESTS += tests/unit/test_artefacts
 tests_unit_test_artefacts_SOURCES = tests/unit/test_artefacts.c
 tests_unit_test_artefacts_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_artefacts_LDADD = $(IMPORT_TEST_LIBS)
+tests_unit_test_artefacts_LDADD = $(IMPORT_TEST_LIBS) $(GSL_LIBS)
 endif
 
 # ---- libFuzzer targets (tests/fuzz/, doc/fuzzing.md) -------------------------

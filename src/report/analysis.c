@@ -27,8 +27,13 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     size_t i;
 
     if (a->cells) {
-        for (i = 0; i < a->n_targets * a->n_tests; i++)
+        for (i = 0; i < a->n_targets * a->n_tests; i++) {
+            size_t k;
+
             g_free(a->cells[i].samples);
+            for (k = 0; k < VDC_CELL_FLAG_COUNT; k++)
+                g_free(a->cells[i].why[k]);
+        }
     }
     g_free(a->cells);
     g_free(a->cmp);
@@ -76,8 +81,8 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
     size_t ti, ki;
 
     for (ti = 0; ti < a->n_targets; ti++) {
-        size_t count[5] = { 0 }, total = 0;
-        char extra[96] = "";
+        size_t count[5] = { 0 }, total = 0, marked = 0;
+        char extra[96] = "", art[96] = "";
 
         if (ti == a->baseline_index)
             continue;
@@ -88,14 +93,17 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
                 continue;
             count[cc->c.verdict]++;
             total++;
+            marked += (cc->target->flags & VDC_CELL_ARTEFACT_MARKED) ? 1 : 0;
         }
         if (count[VDC_VERDICT_NOT_COMPARABLE])
             snprintf(extra, sizeof(extra), ", %zu not comparable (too fast)", count[VDC_VERDICT_NOT_COMPARABLE]);
+        if (marked)
+            snprintf(art, sizeof(art), "; %zu marked " VDC_ARTEFACT_MARK ", may be artefacts", marked);
         g_ptr_array_add(v, g_strdup_printf("%s against %s: %zu faster, %zu slower, %zu no significant "
-                                           "difference, %zu not tested%s (of %zu test%s)", a->targets[ti],
+                                           "difference, %zu not tested%s (of %zu test%s%s)", a->targets[ti],
                                            a->baseline, count[VDC_VERDICT_FASTER], count[VDC_VERDICT_SLOWER],
                                            count[VDC_VERDICT_NO_DIFFERENCE], count[VDC_VERDICT_NOT_TESTED],
-                                           extra, total, total == 1 ? "" : "s"));
+                                           extra, total, total == 1 ? "" : "s", art));
     }
     g_ptr_array_add(v, NULL);
     return (char **)g_ptr_array_free(v, FALSE);
@@ -110,6 +118,17 @@ vdc_analysis_min_n(const struct vdc_analysis *a)
         if (a->cells[i].n_values && a->cells[i].sum.n < m)
             m = a->cells[i].sum.n;
     return m == SIZE_MAX ? 0 : m;
+}
+
+size_t
+vdc_analysis_n_artefact_cells(const struct vdc_analysis *a)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < a->n_targets * a->n_tests; i++)
+        if (a->cells[i].flags & VDC_CELL_ARTEFACTS)
+            n++;
+    return n;
 }
 
 size_t
@@ -265,29 +284,27 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
 static const char *const cell_flag_names[VDC_CELL_FLAG_COUNT] = {
     "too-fast", "failed", "few-runs", "outliers-flagged", "outliers-dropped",
     "under-2x-ram", "sizes-differ", "not-comparable",
+    "page-cache-write", "dd-time-short", "above-ceiling", "cached-reread", "guest-faster",
+    "rounded-identical", "baseline-artefact",
 };
+
+int
+vdc_cell_flag_index(unsigned flag)
+{
+    int i;
+
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++)
+        if (flag == 1u << i)
+            return i;
+    return -1;
+}
 
 const char *
 vdc_cell_flag_name(unsigned flag)
 {
-    unsigned i;
+    int i = vdc_cell_flag_index(flag);
 
-    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++)
-        if (flag == 1u << i)
-            return cell_flag_names[i];
-    return NULL;
-}
-
-/* The RAM that can cache run @r's test file (MiB): what the agent was told
- * (-r, metadata.ram_mib), or the machine's own memory @machine when larger
- * (--agent-ram can tell the agent less than it has); 0 when neither is
- * known.  The one rule of the under-2x-ram flag and warning. */
-static int64_t
-cache_ram(const vdc_run *r, int64_t machine)
-{
-    int64_t told = r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 ? r->meta.ram_mib : 0;
-
-    return MAX(told, machine);
+    return i < 0 ? NULL : cell_flag_names[i];
 }
 
 /* The test file sizes of @target's runs into @f. */
@@ -296,16 +313,11 @@ fill_target_files(struct vdc_target_files *f, const vdc_result_set *rs, const ch
 {
     const vdc_target *t = vdc_result_set_find_target(rs, target);
     GArray *seen = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    int64_t machine = 0;
     size_t i, j;
 
     memset(f, 0, sizeof(*f));
-    if (t && t->where) {
-        int64_t m = vdc_target_machine_memory(rs, t);
-
-        machine = m == VDC_INT_ABSENT || m < 0 ? 0 : m;
+    if (t)
         f->where = t->where;
-    }
     for (i = 0; i < rs->n_runs; i++) {
         const vdc_run *r = rs->runs[i];
         int64_t fs = r->meta.file_size_mib, ram;
@@ -323,7 +335,7 @@ fill_target_files(struct vdc_target_files *f, const vdc_result_set *rs, const ch
             dup |= g_array_index(seen, int64_t, j) == fs;
         if (!dup)
             g_array_append_val(seen, fs);
-        ram = cache_ram(r, machine);
+        ram = vdc_cache_ram_mib(rs, r);
         if (ram > 0 && fs < 2 * ram) {
             if (!f->n_small++) {
                 f->small_size = fs;
@@ -359,6 +371,93 @@ cell_flags(const struct vdc_analysis *a, size_t ti, size_t ki)
     if (cc && cc->baseline->n_samples && cc->c.verdict == VDC_VERDICT_NOT_COMPARABLE)
         flags |= VDC_CELL_NOT_COMPARABLE;
     return flags;
+}
+
+/* ---- artefacts (report/artefacts.h) ----------------------------------- */
+
+/* Index of target @name in a->targets, or -1. */
+static long
+target_index(const struct vdc_analysis *a, const char *name)
+{
+    size_t i;
+
+    for (i = 0; name && i < a->n_targets; i++)
+        if (!strcmp(a->targets[i], name))
+            return (long)i;
+    return -1;
+}
+
+/* analysis.h */
+int
+vdc_guest_faster_than_host(const struct vdc_analysis *a, const vdc_result_set *rs, size_t ti,
+                           size_t hi, size_t ki, double margin, struct vdc_stats_comparison *out)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, a->targets[ti]);
+    const struct vdc_cell *g = vdc_analysis_cell(a, ti, ki), *h = vdc_analysis_cell(a, hi, ki);
+    struct vdc_stats_comparison c;
+    double *gv, *hv;
+    size_t ng, nh;
+
+    memset(&c, 0, sizeof(c));
+    if (out)
+        *out = c;
+    if (ti == hi || !t || !t->where || strcmp(t->where, "domU") || h->n_too_fast_excluded)
+        return 0;
+    gv = g_new(double, g->n_values + 1);
+    hv = g_new(double, h->n_values + 1);
+    ng = kept_values(g, a->opt.policy, gv);
+    nh = kept_values(h, a->opt.policy, hv);
+    vdc_stats_compare(gv, ng, hv, nh, a->alpha, &c);
+    if (c.has_ci && c.ci_delta_percent[0] < -100.0)
+        c.ci_delta_percent[0] = -100.0;
+    g_free(gv);
+    g_free(hv);
+    if (out)
+        *out = c;
+    return c.has_ratio && c.has_ci && c.delta_percent > 100.0 * margin && c.ci_delta_percent[0] > 0;
+}
+
+/* The artefact flags of every cell, with their explanations; then
+ * baseline-artefact on the cells compared with a flagged baseline cell. */
+static void
+decide_artefacts(struct vdc_analysis *a, const vdc_result_set *rs, const vdc_artefact_options *art)
+{
+    vdc_artefact_options defaults;
+    long host;
+    size_t ti, ki;
+
+    if (!art) {
+        vdc_artefact_options_init(&defaults);
+        art = &defaults;
+    }
+    host = target_index(a, vdc_artefact_host_target(rs, art));
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            struct vdc_cell *c = &a->cells[ti * a->n_tests + ki];
+            struct vdc_stats_comparison gc;
+
+            if (!c->n_samples)
+                continue;
+            c->flags |= vdc_artefacts_of_cell(rs, c->target, c->test_key, art, c->why);
+            if (host >= 0 &&
+                vdc_guest_faster_than_host(a, rs, ti, (size_t)host, ki, art->guest_margin, &gc)) {
+                const struct vdc_cell *h = vdc_analysis_cell(a, (size_t)host, ki);
+
+                c->flags |= VDC_CELL_GUEST_FASTER;
+                c->why[vdc_cell_flag_index(VDC_CELL_GUEST_FASTER)] =
+                    g_strdup_printf("the guest's mean %.6g is %+.1f%% [95%% CI %+.1f%%, %+.1f%%] "
+                                    "above its host %s (%.6g), more than the %g%% margin: a guest "
+                                    "cannot outrun the disk beneath it; the host's page cache or "
+                                    "the backend's cache answered", c->sum.mean, gc.delta_percent,
+                                    gc.ci_delta_percent[0], gc.ci_delta_percent[1], h->target,
+                                    h->sum.mean, 100.0 * art->guest_margin);
+            }
+        }
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++)
+            if (ti != a->baseline_index && a->cells[ti * a->n_tests + ki].n_samples &&
+                (vdc_analysis_cell(a, a->baseline_index, ki)->flags & VDC_CELL_ARTEFACTS))
+                a->cells[ti * a->n_tests + ki].flags |= VDC_CELL_BASELINE_ARTEFACT;
 }
 
 static void
@@ -408,6 +507,18 @@ decide_warnings(struct vdc_analysis *a, const vdc_result_set *rs)
     for (i = 0; i < a->n_targets; i++)
         if (a->files[i].n_small)
             add_warning(a, VDC_WARNING_UNDER_2X_RAM, i);
+    if (vdc_analysis_n_artefact_cells(a))
+        add_warning(a, VDC_WARNING_ARTEFACTS, 0);
+    for (i = 0; i < a->n_targets * a->n_tests; i++) {
+        unsigned b;
+
+        for (b = 0; b < VDC_CELL_FLAG_COUNT; b++)
+            if (a->cells[i].flags & VDC_CELL_ARTEFACTS & (1u << b)) {
+                add_warning(a, VDC_WARNING_ARTEFACT, i / a->n_tests);
+                a->warnings[a->n_warnings - 1].test = i % a->n_tests;
+                a->warnings[a->n_warnings - 1].flag = 1u << b;
+            }
+    }
 }
 
 static char *
@@ -424,6 +535,13 @@ default_baseline(char **targets)
 int
 vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
                    const char *baseline, const struct vdc_stats_options *opt)
+{
+    return vdc_analysis_build_with(a, rs, baseline, opt, NULL);
+}
+
+int
+vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const char *baseline,
+                        const struct vdc_stats_options *opt, const vdc_artefact_options *art)
 {
     size_t ti, ki;
     double *tv = NULL, *bv = NULL;
@@ -509,6 +627,7 @@ vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
     for (ti = 0; ti < a->n_targets; ti++)
         for (ki = 0; ki < a->n_tests; ki++)
             a->cells[ti * a->n_tests + ki].flags = cell_flags(a, ti, ki);
+    decide_artefacts(a, rs, art);
     decide_warnings(a, rs);
     return 0;
  fail:

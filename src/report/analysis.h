@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "model/result.h"
+#include "report/artefacts.h"
 #include "stats/stats.h"
 
 /* One valued sample of a cell. */
@@ -44,12 +45,40 @@ enum vdc_cell_flag {
                                            * from the baseline's, or among its own runs */
     VDC_CELL_NOT_COMPARABLE = 1u << 7,    /* not-comparable: the delta has no verdict
                                            * (too-fast runs on either side, a dagger) */
+    /* artefacts: the number may say more about the measurement than about
+     * the disk (report/artefacts.h; the rules exactly: doc/report.md);
+     * each has its explanation in vdc_cell.why */
+    VDC_CELL_PAGE_CACHE_WRITE = 1u << 8,  /* page-cache-write: a buffered dd write timed the
+                                           * page cache */
+    VDC_CELL_DD_TIME_SHORT = 1u << 9,     /* dd-time-short: dd's own time far below real */
+    VDC_CELL_ABOVE_CEILING = 1u << 10,    /* above-ceiling: above the stated ceiling of the
+                                           * device or link */
+    VDC_CELL_CACHED_REREAD = 1u << 11,    /* cached-reread: read back from the page cache */
+    VDC_CELL_GUEST_FASTER = 1u << 12,     /* guest-faster: a domU faster than its host
+                                           * (vdc_guest_faster_than_host) */
+    VDC_CELL_ROUNDED_IDENTICAL = 1u << 13,  /* rounded-identical: every run the same value */
+    VDC_CELL_BASELINE_ARTEFACT = 1u << 14,  /* baseline-artefact: the baseline's cell of this
+                                             * test has one of the six above */
 };
-#define VDC_CELL_FLAG_COUNT 8
+#define VDC_CELL_FLAG_COUNT 15
+/* The six artefact bits, and what marks a value or a delta with
+ * VDC_ARTEFACT_MARK (a delta: either side flagged). */
+#define VDC_CELL_ARTEFACTS (VDC_CELL_PAGE_CACHE_WRITE | VDC_CELL_DD_TIME_SHORT | \
+                            VDC_CELL_ABOVE_CEILING | VDC_CELL_CACHED_REREAD | \
+                            VDC_CELL_GUEST_FASTER | VDC_CELL_ROUNDED_IDENTICAL)
+#define VDC_CELL_ARTEFACT_MARKED (VDC_CELL_ARTEFACTS | VDC_CELL_BASELINE_ARTEFACT)
 
-/* The keyword of one flag bit ("too-fast", ... "not-comparable"); NULL for
- * anything but a single bit of enum vdc_cell_flag. */
+/* The keyword of one flag bit ("too-fast", ... "not-comparable",
+ * "page-cache-write", ... "baseline-artefact"); NULL for anything but a
+ * single bit of enum vdc_cell_flag. */
 const char *vdc_cell_flag_name(unsigned flag);
+
+/* The index of a single flag bit (its place in vdc_cell.why), or -1. */
+int vdc_cell_flag_index(unsigned flag);
+
+/* The mark of a value or delta that may be an artefact (flags &
+ * VDC_CELL_ARTEFACT_MARKED), beside VDC_TOO_FAST_MARK: a double dagger. */
+#define VDC_ARTEFACT_MARK "\u2021"
 
 /* The test file sizes of one target's runs (runs[].metadata.file_size_mib;
  * runs without it are left out), and those under twice the RAM that can
@@ -76,11 +105,16 @@ enum vdc_warning_kind {
     VDC_WARNING_TOO_FAST,     /* some cell has too-fast runs left out of its mean */
     VDC_WARNING_SIZES_DIFFER, /* the targets' test file sizes differ */
     VDC_WARNING_UNDER_2X_RAM, /* a target's test file is under twice its RAM (.target) */
+    VDC_WARNING_ARTEFACTS,    /* some cell has an artefact flag: the legend of VDC_ARTEFACT_MARK */
+    VDC_WARNING_ARTEFACT,     /* one artefact flag (.flag) of one cell (.target, .test) */
 };
 
 struct vdc_warning {
     enum vdc_warning_kind kind;
-    size_t target;           /* VDC_WARNING_UNDER_2X_RAM: index into targets and files */
+    size_t target;           /* VDC_WARNING_UNDER_2X_RAM, _ARTEFACT: index into targets
+                              * (and files) */
+    size_t test;             /* VDC_WARNING_ARTEFACT: index into tests */
+    unsigned flag;           /* VDC_WARNING_ARTEFACT: the one VDC_CELL_* artefact bit */
 };
 
 /* One (target, test key). */
@@ -101,6 +135,8 @@ struct vdc_cell {
     double cpu_mean;         /* mean %CP over valued samples; NAN when none */
     struct vdc_stats_summary sum;      /* over the values kept by the policy */
     unsigned flags;          /* enum vdc_cell_flag bits */
+    char *why[VDC_CELL_FLAG_COUNT];    /* by bit index: the explanation of each artefact
+                                        * flag set, with its numbers; NULL otherwise */
     /* system time per operation (dd: sys / records; the agent's sweep: per
      * read/write call), over the samples that record it
      * (samples[].system_us_per_op) */
@@ -146,6 +182,27 @@ void vdc_analysis_dispose(struct vdc_analysis *a);
 int vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
                        const char *baseline, const struct vdc_stats_options *opt);
 
+/* vdc_analysis_build with the artefact rules' settings @art (the stated
+ * ceilings, the guest-faster margin; NULL: vdc_artefact_options_init's,
+ * no ceiling).  @art is read during the call only. */
+int vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const char *baseline,
+                            const struct vdc_stats_options *opt, const vdc_artefact_options *art);
+
+/* The guest-faster rule, the one place that decides whether a guest's
+ * result beats its host's (doc/report.md, "Artefacts"): target @ti must be
+ * a domU (targets[].where) and @hi its host baseline
+ * (vdc_artefact_host_target), on the same test @ki.  The guest's values
+ * are compared with the host's (the values the outlier policy keeps;
+ * vdc_stats_compare at a->alpha, the Fieller interval cut at -100 %, into
+ * *@c, which may be NULL); the rule holds when the guest's mean is more
+ * than @margin (a fraction: 0.05) above the host's AND the 95 % Fieller
+ * interval of the delta lies wholly above 0 (outside the CI: noise cannot
+ * explain it).  No interval (fewer than 2 values on a side, or unbounded)
+ * or too-fast runs without a value on the host's side (its mean understates
+ * it): 0.  Returns 1 when the rule holds, else 0. */
+int vdc_guest_faster_than_host(const struct vdc_analysis *a, const vdc_result_set *rs, size_t ti,
+                               size_t hi, size_t ki, double margin, struct vdc_stats_comparison *c);
+
 /* The cell of (@target_index, @test_index). */
 const struct vdc_cell *vdc_analysis_cell(const struct vdc_analysis *a, size_t ti, size_t ki);
 /* The comparison of target @ti against the baseline on test @ki; NULL for
@@ -157,7 +214,9 @@ long vdc_analysis_test_index(const struct vdc_analysis *a, const char *key);
 
 /* One line per non-baseline target: "lvm against dom0: 2 faster, 3 slower,
  * 5 no significant difference, 2 not tested (of 12 tests)", counting the
- * tests where both have samples.  NULL-terminated; g_strfreev(). */
+ * tests where both have samples; "(of 12 tests; 2 marked ‡, may be
+ * artefacts)" when some of those deltas are marked (a flag of
+ * VDC_CELL_ARTEFACT_MARKED).  NULL-terminated; g_strfreev(). */
 char **vdc_analysis_verdict_lines(const struct vdc_analysis *a);
 
 /* Smallest n (values used) over the cells that have samples; 0 when no
@@ -169,6 +228,8 @@ size_t vdc_analysis_min_n(const struct vdc_analysis *a);
  * "~" no significant difference, "" not tested, "†" not comparable (a
  * side has too-fast runs without value; VDC_TOO_FAST_MARK). */
 #define VDC_TOO_FAST_MARK "\u2020"
+/* Number of cells with an artefact flag (VDC_CELL_ARTEFACTS). */
+size_t vdc_analysis_n_artefact_cells(const struct vdc_analysis *a);
 /* Number of cells with too-fast runs without value (VDC_TOO_FAST_MARK). */
 size_t vdc_analysis_n_too_fast_cells(const struct vdc_analysis *a);
 const char *vdc_significance_mark(const struct vdc_stats_comparison *c);

@@ -11,12 +11,17 @@
 #include <glib.h>
 
 #include "model/result.h"
+#include "report/analysis.h"
 #include "report/artefacts.h"
 
-static const char *const keywords[VDC_ARTEFACT_COUNT] = {
-    "page-cache-write", "dd-time-short", "above-ceiling", "cached-reread", "guest-faster",
-    "rounded-identical",
-};
+/* What the rules found for one cell: its bits and their explanations
+ * (indexed by bit, as vdc_cell.why). */
+typedef struct {
+    const char *target;
+    const char *test_key;
+    unsigned flags;
+    char **why;
+} found;
 
 void
 vdc_artefact_options_init(vdc_artefact_options *o)
@@ -27,30 +32,19 @@ vdc_artefact_options_init(vdc_artefact_options *o)
     o->guest_margin = 0.05;
 }
 
-const char *
-vdc_artefact_keyword(vdc_artefact a)
-{
-    int i;
-
-    for (i = 0; i < VDC_ARTEFACT_COUNT; i++)
-        if (a == (1u << i))
-            return keywords[i];
-    return NULL;
-}
-
 static void
-flag(vdc_artefact_cell *c, vdc_artefact a, char *reason)
+flag(found *c, unsigned bit, char *reason)
 {
     int i;
 
-    for (i = 0; i < VDC_ARTEFACT_COUNT && a != (1u << i); i++)
+    for (i = 0; i < VDC_CELL_FLAG_COUNT && bit != (1u << i); i++)
         ;
-    if (i == VDC_ARTEFACT_COUNT || (c->flags & a)) {
+    if (i == VDC_CELL_FLAG_COUNT || (c->flags & bit)) {
         g_free(reason);
         return;
     }
-    c->flags |= a;
-    c->reason[i] = reason;
+    c->flags |= bit;
+    c->why[i] = reason;
 }
 
 static int
@@ -85,7 +79,7 @@ dd_write_flushed(const vdc_run *r)
 }
 
 static void
-rule_page_cache_write(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n,
+rule_page_cache_write(found *c, const vdc_sample_ref *refs, size_t n,
                       const vdc_test_info *ti)
 {
     size_t i, k = 0, known = 0;
@@ -105,14 +99,14 @@ rule_page_cache_write(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n
         }
     }
     if (k)
-        flag(c, VDC_ARTEFACT_PAGE_CACHE_WRITE,
+        flag(c, VDC_CELL_PAGE_CACHE_WRITE,
              g_strdup_printf("%zu of %zu dd writes without conv=fdatasync, conv=fsync or "
                              "oflag=direct/dsync (\"%.60s\"): dd timed the page cache, not the "
                              "disk", k, known, example));
 }
 
 static void
-rule_dd_time_short(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n,
+rule_dd_time_short(found *c, const vdc_sample_ref *refs, size_t n,
                    const vdc_artefact_options *o)
 {
     size_t i, k = 0, both = 0;
@@ -134,7 +128,7 @@ rule_dd_time_short(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n,
         }
     }
     if (k)
-        flag(c, VDC_ARTEFACT_DD_TIME_SHORT,
+        flag(c, VDC_CELL_DD_TIME_SHORT,
              g_strdup_printf("dd's own time %.3g s against %.3g s real (%zu of %zu runs): the "
                              "command went on after dd stopped its clock (writeback, sync, "
                              "close), so dd's rate is not the disk's", e, real, k, both));
@@ -177,7 +171,7 @@ ceiling_of(const vdc_result_set *rs, const char *target, const vdc_sample_ref *r
 }
 
 static void
-rule_above_ceiling(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
+rule_above_ceiling(found *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
                    size_t n, const vdc_artefact_options *o)
 {
     const vdc_artefact_ceiling *ce = ceiling_of(rs, c->target, refs, n, o);
@@ -195,22 +189,21 @@ rule_above_ceiling(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sam
         }
     }
     if (k)
-        flag(c, VDC_ARTEFACT_ABOVE_CEILING,
+        flag(c, VDC_CELL_ABOVE_CEILING,
              g_strdup_printf("%zu of %zu runs above the stated ceiling of %s, %.1f MiB/s "
                              "(highest %.1f MiB/s): the number cannot be the device's or the "
                              "link's; a cache answered", k, n, ce->name, ce->mib_s, max));
 }
 
-/* RAM (MiB) that can cache run @r's file: what the run was told or the
- * machine's own memory, whichever is larger; 0 unknown. */
-static int64_t
-cache_ram(const vdc_result_set *rs, const char *target, const vdc_run *r)
+/* artefacts.h */
+int64_t
+vdc_cache_ram_mib(const vdc_result_set *rs, const vdc_run *r)
 {
-    const vdc_target *t = vdc_result_set_find_target(rs, target);
+    const vdc_target *t = r->target ? vdc_result_set_find_target(rs, r->target) : NULL;
     int64_t m = t ? vdc_target_machine_memory(rs, t) : VDC_INT_ABSENT;
-    int64_t told = r->meta.ram_mib != VDC_INT_ABSENT ? r->meta.ram_mib : 0;
+    int64_t told = r->meta.ram_mib != VDC_INT_ABSENT && r->meta.ram_mib > 0 ? r->meta.ram_mib : 0;
 
-    return MAX(told, m == VDC_INT_ABSENT ? 0 : m);
+    return MAX(told, m == VDC_INT_ABSENT || m < 0 ? 0 : m);
 }
 
 /* Where dd read from or wrote to. */
@@ -221,7 +214,7 @@ dd_file(const vdc_run *r)
 }
 
 static void
-rule_cached_reread(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
+rule_cached_reread(found *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
                    size_t n, const vdc_test_info *ti)
 {
     size_t i, j, k = 0;
@@ -231,7 +224,7 @@ rule_cached_reread(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sam
         return;
     for (i = 0; i < n; i++) {
         const vdc_run *r = refs[i].run;
-        int64_t ram = cache_ram(rs, c->target, r);
+        int64_t ram = vdc_cache_ram_mib(rs, r);
 
         if (!ram || r->meta.direct_io == 1 || r->meta.drop_caches == 1)
             continue;
@@ -266,74 +259,36 @@ rule_cached_reread(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sam
         }
     }
     if (k)
-        flag(c, VDC_ARTEFACT_CACHED_REREAD,
+        flag(c, VDC_CELL_CACHED_REREAD,
              g_strdup_printf("%s (%zu of %zu runs): served from the page cache, not the disk",
                              why, k, n));
     g_free(why);
 }
 
-/* Mean of the valued samples; NAN when none. */
-static double
-mean_of(const vdc_sample_ref *refs, size_t n, size_t *k)
+/* artefacts.h */
+const char *
+vdc_artefact_host_target(const vdc_result_set *rs, const vdc_artefact_options *o)
 {
-    double sum = 0;
-    size_t i;
-
-    *k = 0;
-    for (i = 0; i < n; i++)
-        if (vdc_has(refs[i].sample->value)) {
-            sum += refs[i].sample->value;
-            (*k)++;
-        }
-    return *k ? sum / (double)*k : NAN;
-}
-
-static const char *
-host_target(const vdc_result_set *rs, const vdc_artefact_options *o)
-{
-    const char *found = NULL, *where[] = { "dom0", "host" };
+    const char *found_name = NULL, *where[] = { "dom0", "host" };
     size_t i, w;
 
-    if (o->host_target)
+    if (o && o->host_target)
         return o->host_target;
     for (w = 0; w < G_N_ELEMENTS(where); w++) {
         for (i = 0; i < rs->n_targets; i++)
             if (rs->targets[i]->where && !strcmp(rs->targets[i]->where, where[w])) {
-                if (found)
+                if (found_name)
                     return NULL;   /* two hosts: no single baseline */
-                found = rs->targets[i]->name;
+                found_name = rs->targets[i]->name;
             }
-        if (found)
-            return found;
+        if (found_name)
+            return found_name;
     }
     return NULL;
 }
 
 static void
-rule_guest_faster(vdc_artefact_cell *c, const vdc_result_set *rs, const vdc_sample_ref *refs,
-                  size_t n, const vdc_artefact_options *o)
-{
-    const vdc_target *t = vdc_result_set_find_target(rs, c->target);
-    const char *host = host_target(rs, o);
-    vdc_sample_ref *hrefs;
-    size_t hn = 0, kg, kh;
-    double g, h;
-
-    if (!host || !t || !t->where || strcmp(t->where, "domU") || !strcmp(host, c->target))
-        return;
-    hrefs = vdc_result_set_lookup(rs, host, c->test_key, &hn);
-    g = mean_of(refs, n, &kg);
-    h = mean_of(hrefs, hn, &kh);
-    if (vdc_has(g) && vdc_has(h) && h > 0 && g > (1.0 + o->guest_margin) * h)
-        flag(c, VDC_ARTEFACT_GUEST_FASTER,
-             g_strdup_printf("the guest's mean %.6g is %+.1f%% above the host's %s (%.6g): a "
-                             "guest cannot outrun the disk beneath it; the host's page cache or "
-                             "the backend's cache answered", g, 100.0 * (g / h - 1.0), host, h));
-    g_free(hrefs);
-}
-
-static void
-rule_rounded_identical(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t n)
+rule_rounded_identical(found *c, const vdc_sample_ref *refs, size_t n)
 {
     size_t i, k = 0;
     double first = NAN;
@@ -350,70 +305,36 @@ rule_rounded_identical(vdc_artefact_cell *c, const vdc_sample_ref *refs, size_t 
         k++;
     }
     if (k >= 2)
-        flag(c, VDC_ARTEFACT_ROUNDED_IDENTICAL,
+        flag(c, VDC_CELL_ROUNDED_IDENTICAL,
              g_strdup_printf("all %zu runs give exactly %.6g %s: the 95%% CI is zero-width from "
                              "the printed rounding (bonnie++ 2.00a prints 1.4g), not from a "
                              "steady disk", k, first, refs[0].sample->unit ? refs[0].sample->unit
                              : ""));
 }
 
-vdc_artefact_cell *
-vdc_artefacts_find(const vdc_result_set *rs, const vdc_artefact_options *opt, size_t *n)
+/* artefacts.h */
+unsigned
+vdc_artefacts_of_cell(const vdc_result_set *rs, const char *target, const char *test_key,
+                      const vdc_artefact_options *opt, char **why)
 {
     vdc_artefact_options defaults;
-    GArray *out = g_array_new(FALSE, TRUE, sizeof(vdc_artefact_cell));
-    char **targets = vdc_result_set_target_names(rs);
-    size_t ti, ki;
+    found c = { .target = target, .test_key = test_key, .why = why };
+    size_t nr = 0;
+    int64_t bs;
+    vdc_sample_ref *refs = vdc_result_set_lookup(rs, target, test_key, &nr);
+    const vdc_test_info *info = vdc_test_key_parse(test_key, &bs);
 
     if (!opt) {
         vdc_artefact_options_init(&defaults);
         opt = &defaults;
     }
-    for (ti = 0; targets[ti]; ti++) {
-        char **keys = vdc_result_set_test_keys(rs, targets[ti]);
-
-        for (ki = 0; keys[ki]; ki++) {
-            vdc_artefact_cell c = { 0 };
-            size_t nr = 0;
-            int64_t bs;
-            vdc_sample_ref *refs = vdc_result_set_lookup(rs, targets[ti], keys[ki], &nr);
-            const vdc_test_info *info = vdc_test_key_parse(keys[ki], &bs);
-
-            c.target = targets[ti];
-            c.test_key = keys[ki];
-            if (nr) {
-                rule_page_cache_write(&c, refs, nr, info);
-                rule_dd_time_short(&c, refs, nr, opt);
-                rule_above_ceiling(&c, rs, refs, nr, opt);
-                rule_cached_reread(&c, rs, refs, nr, info);
-                rule_guest_faster(&c, rs, refs, nr, opt);
-                rule_rounded_identical(&c, refs, nr);
-            }
-            g_free(refs);
-            if (c.flags) {
-                c.target = g_strdup(targets[ti]);
-                c.test_key = g_strdup(keys[ki]);
-                g_array_append_val(out, c);
-            }
-        }
-        g_strfreev(keys);
+    if (nr) {
+        rule_page_cache_write(&c, refs, nr, info);
+        rule_dd_time_short(&c, refs, nr, opt);
+        rule_above_ceiling(&c, rs, refs, nr, opt);
+        rule_cached_reread(&c, rs, refs, nr, info);
+        rule_rounded_identical(&c, refs, nr);
     }
-    g_strfreev(targets);
-    *n = out->len;
-    return (vdc_artefact_cell *)g_array_free(out, out->len == 0);
-}
-
-void
-vdc_artefacts_free(vdc_artefact_cell *cells, size_t n)
-{
-    size_t i;
-    int k;
-
-    for (i = 0; i < n; i++) {
-        g_free(cells[i].target);
-        g_free(cells[i].test_key);
-        for (k = 0; k < VDC_ARTEFACT_COUNT; k++)
-            g_free(cells[i].reason[k]);
-    }
-    g_free(cells);
+    g_free(refs);
+    return c.flags;
 }

@@ -27,6 +27,15 @@
     "the mean of the measured runs only and understates the speed; a delta marked \u2020 is not " \
     "comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
 
+/* The legend of VDC_ARTEFACT_MARK (VDC_WARNING_ARTEFACTS), printed by every
+ * renderer when some cell has an artefact flag, before one line per flag
+ * (VDC_WARNING_ARTEFACT, vdc_warning_text). */
+#define VDC_ARTEFACT_LEGEND \
+    "\u2021 may be an artefact of the measurement, not a property of the disk (the lines below name " \
+    "the rule and its numbers: page-cache-write, dd-time-short, above-ceiling, cached-reread, " \
+    "guest-faster, rounded-identical): such a value is marked \u2021, and so is a delta when either " \
+    "side is; its verdict is printed, but do not rank on it."
+
 /* Text in the bonnie++ layout (bon_csv2txt's two blocks, "Sequential
  * Output / Input / Random" then "Sequential / Random Create"), one row per
  * target with the mean and %CP, a row with the 95 % CI half-width, then
@@ -52,7 +61,9 @@ char *vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis
 
 /* The flags of one cell (vdc_cell.flags, decided by the analysis) as
  * summary.csv's flags column: a ';'-separated list of the fixed keywords
- * of vdc_cell_flag_name, in bit order, "" when none (g_free):
+ * of vdc_cell_flag_name, in bit order, "" when none (g_free); the
+ * artefact keywords (page-cache-write ... baseline-artefact,
+ * doc/report.md) follow these:
  *   too-fast          some or all runs too fast to measure (+++++)
  *   failed            some runs failed on this test
  *   few-runs          fewer than 2 values: no CI, no significance test
@@ -71,7 +82,8 @@ char *vdc_cell_flags_text(unsigned flags);
  * order: too few runs for a confidence interval (or every run failed), the
  * too-fast legend when some cell has too-fast runs, then the test file
  * sizes: sizes that differ between targets, a test file under twice the RAM
- * per target.  The one source of the warnings `report` and `compare` print
+ * per target; then, when some cell may be an artefact, VDC_ARTEFACT_LEGEND
+ * and one line per artefact flag of each cell (target, then test order).  The one source of the warnings `report` and `compare` print
  * on stderr ("vmdiskcmp: WARNING: LINE") and compare carries into its
  * output. */
 char **vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);

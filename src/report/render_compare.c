@@ -63,7 +63,7 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
             if (ti != a->baseline_index) {
                 char buf[64];
 
-                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
+                vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, ki), 1);
                 g_string_append_printf(out, " %*s", w + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)),
                                        buf[0] ? buf : "-");
             }

@@ -238,6 +238,8 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
                 fmt_compact(lab, sizeof(lab), c->sum.mean);
                 if (c->n_too_fast_excluded)
                     g_strlcat(lab, VDC_TOO_FAST_MARK, sizeof(lab));
+                if (c->flags & VDC_CELL_ARTEFACTS)
+                    g_strlcat(lab, VDC_ARTEFACT_MARK, sizeof(lab));
                 cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
                 cairo_set_font_size(cr, bw >= 34 ? 9.5 : 8);
                 text_at(cr, x + bw / 2, top - 4, lab, 0.5);
@@ -475,10 +477,12 @@ html_table(GString *out, const struct vdc_analysis *a)
                                   cm->verdict == VDC_VERDICT_SLOWER ? "slower" :
                                   cm->verdict == VDC_VERDICT_NO_DIFFERENCE ? "same" : "";
 
-                vdc_fmt_delta(buf, sizeof(buf), cm, 1);
+                vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, ki), 1);
                 g_string_append_printf(out, "<td class=\"%s\" title=\"%s", cls, vdc_verdict_name(cm->verdict));
                 if (cm->has_test)
                     g_string_append_printf(out, ", p = %.3g", cm->p_value);
+                if (c->flags & VDC_CELL_ARTEFACT_MARKED)
+                    g_string_append(out, "; may be an artefact");
                 g_string_append(out, "\">");
                 esc(out, buf);
                 if (cm->has_ci)
@@ -564,6 +568,23 @@ html_chart(GString *out, const struct vdc_analysis *a, const char *id, const cha
     "every run was; a hatched bar marked \u2020 when some were (its mean leaves them out and " \
     "understates the speed)."
 
+/* The warnings of @kinds, one paragraph each: class "warn @cls", id
+ * "@cls-N" (N from 0). */
+static void
+numbered_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds,
+                  const char *cls)
+{
+    char **w = vdc_warning_texts(rs, a, kinds);
+    size_t i;
+
+    for (i = 0; w[i]; i++) {
+        g_string_append_printf(out, "<p class=\"warn %s\" id=\"%s-%zu\"><b>Warning.</b> ", cls, cls, i);
+        esc(out, w[i]);
+        g_string_append(out, "</p>\n");
+    }
+    g_strfreev(w);
+}
+
 char *
 vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const char *generated)
 {
@@ -618,16 +639,10 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         }
         g_strfreev(v);
     }
-    {
-        char **w = vdc_warning_texts(rs, a, VDC_WARNINGS_SIZES);
-
-        for (i = 0; w[i]; i++) {
-            g_string_append_printf(out, "<p class=\"warn size-warning\" id=\"size-warning-%zu\"><b>Warning.</b> ", i);
-            esc(out, w[i]);
-            g_string_append(out, "</p>\n");
-        }
-        g_strfreev(w);
-    }
+    numbered_warnings(out, rs, a, VDC_WARNINGS_SIZES, "size-warning");
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "<p class=\"warn\" id=\"artefacts\">",
+                        "</p>\n", esc);
+    numbered_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "artefact");
     if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
                    "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). " TOO_FAST_CAPTION) < 0 ||
         html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",

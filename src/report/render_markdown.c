@@ -64,7 +64,7 @@ vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci)
             if (ti != a->baseline_index) {
                 char buf[96];
 
-                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, ki)->c, 1);
+                vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, ki), 1);
                 g_string_append_printf(out, " %s", buf);
                 if (vdc_analysis_cmp(a, ti, ki)->c.has_ci)
                     g_string_append_printf(out, " [%+.1f%%, %+.1f%%]",
@@ -96,6 +96,9 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "> ", "\n\n", vdc_md_escape);
     vdc_append_verdicts(out, a, "- ", "\n", vdc_md_escape);
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_SIZES, "> **Warning:** ", "\n\n", vdc_md_escape);
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "> ", "\n\n", vdc_md_escape);
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "> **Warning:** ", "\n\n",
+                        vdc_md_escape);
     g_string_append(out, "## Results\n\n");
     vdc_md_table(out, a, 1);
     g_string_append(out, "\n## Outliers and excluded samples\n\n");

@@ -197,7 +197,7 @@ delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
             char buf[64] = "";
 
             if (ki >= 0)
-                vdc_fmt_delta(buf, sizeof(buf), &vdc_analysis_cmp(a, ti, (size_t)ki)->c, 1);
+                vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, (size_t)ki), 1);
             g_string_append_printf(out, " %*s", 12 + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)), buf);
         }
         g_string_truncate(out, strlen(g_strchomp(out->str)));
@@ -286,11 +286,13 @@ text_other_tests(GString *out, const struct vdc_analysis *a)
                 snprintf(ci, sizeof(ci), "[%s, %s]", vdc_fmt_num_s(c->sum.ci_mean[0]),
                          vdc_fmt_num_s(c->sum.ci_mean[1]));
             if (ti != a->baseline_index)
-                vdc_fmt_delta(delta, sizeof(delta), &vdc_analysis_cmp(a, ti, ki)->c, 1);
+                vdc_fmt_cell_delta(delta, sizeof(delta), vdc_analysis_cmp(a, ti, ki), 1);
             if (!c->n_samples)
                 snprintf(mean, sizeof(mean), "not run");
-            line = g_strdup_printf("  %-16.16s n=%-3zu %10s %s %-8s %s", a->targets[ti], c->sum.n,
-                                   mean, c->n_samples && c->unit ? c->unit : "", ci, delta);
+            /* 10 characters wide, not bytes: a mark is 3 bytes of UTF-8 */
+            line = g_strdup_printf("  %-16.16s n=%-3zu %*s %s %-8s %s", a->targets[ti], c->sum.n,
+                                   10 + (int)(strlen(mean) - (size_t)g_utf8_strlen(mean, -1)), mean,
+                                   c->n_samples && c->unit ? c->unit : "", ci, delta);
             g_string_append_printf(out, "%s\n", g_strchomp(line));
             g_free(line);
             text_sys_per_op(out, a, ti, ki);
@@ -317,6 +319,9 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "WARNING: ", "\n\n", NULL);
     vdc_append_verdicts(out, a, "Verdict: ", "\n", NULL);
     if (vdc_append_warnings(out, rs, a, VDC_WARNINGS_SIZES, "WARNING: ", "\n", NULL))
+        g_string_append_c(out, '\n');
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "", "\n", NULL);
+    if (vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "WARNING: ", "\n", NULL))
         g_string_append_c(out, '\n');
     for (b = 0; b < G_N_ELEMENTS(text_blocks); b++) {
         blocks[b] = block_of(text_blocks[b].group);

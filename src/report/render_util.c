@@ -41,6 +41,8 @@ vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c)
         snprintf(buf, size, "failed");
     else
         buf[0] = '\0';
+    if (c->sum.n && (c->flags & VDC_CELL_ARTEFACTS))
+        g_strlcat(buf, VDC_ARTEFACT_MARK, size);
 }
 
 void
@@ -51,6 +53,14 @@ vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int 
         return;
     }
     snprintf(buf, size, "%+.1f%%%s", c->delta_percent, with_mark ? vdc_significance_mark(c) : "");
+}
+
+void
+vdc_fmt_cell_delta(char *buf, size_t size, const struct vdc_cell_comparison *cc, int with_mark)
+{
+    vdc_fmt_delta(buf, size, &cc->c, with_mark);
+    if (buf[0] && (cc->target->flags & VDC_CELL_ARTEFACT_MARKED))
+        g_strlcat(buf, VDC_ARTEFACT_MARK, size);
 }
 
 /* "image 512 MiB, dom0 49152 MiB" (a target with several sizes: "a/b") */
@@ -71,9 +81,13 @@ sizes_list(GString *s, const struct vdc_analysis *a)
     }
 }
 
+/* whose memory: the target's where, or the target's own memory_mib
+ * (a merged target that says nowhere) */
 static const char *
 machine_name(const char *where)
 {
+    if (!where)
+        return "the machine's";
     return !strcmp(where, "domU") ? "the domU's" : !strcmp(where, "dom0") ? "dom0's" : "the host's";
 }
 
@@ -122,6 +136,15 @@ vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a, const s
                                G_GINT64_FORMAT " MiB) in %zu of %zu run%s: the page cache flatters the result "
                                "(bonnie++ wants at least twice the RAM).", a->targets[w->target], f->small_size,
                                f->small_ram, f->n_small, f->n_runs, f->n_runs == 1 ? "" : "s");
+    case VDC_WARNING_ARTEFACTS:
+        return g_strdup(VDC_ARTEFACT_LEGEND);
+    case VDC_WARNING_ARTEFACT: {
+        const struct vdc_cell *c = vdc_analysis_cell(a, w->target, w->test);
+        int b = vdc_cell_flag_index(w->flag);
+
+        return g_strdup_printf(VDC_ARTEFACT_MARK " target %s, test %s, %s: %s.", c->target, c->test_key,
+                               vdc_cell_flag_name(w->flag), b >= 0 && c->why[b] ? c->why[b] : "");
+    }
     }
     return g_strdup("");
 }
@@ -611,6 +634,22 @@ cell_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell *c
     json_builder_set_member_name(b, "policy");
     json_builder_add_string_value(b, vdc_outlier_policy_name(a->opt.policy));
     json_builder_end_object(b);
+    if (c->flags & VDC_CELL_ARTEFACTS) {
+        unsigned k;
+
+        json_builder_set_member_name(b, "artefacts");
+        json_builder_begin_array(b);
+        for (k = 0; k < VDC_CELL_FLAG_COUNT; k++)
+            if (c->flags & VDC_CELL_ARTEFACTS & (1u << k)) {
+                json_builder_begin_object(b);
+                json_builder_set_member_name(b, "flag");
+                json_builder_add_string_value(b, vdc_cell_flag_name(1u << k));
+                json_builder_set_member_name(b, "reason");
+                json_builder_add_string_value(b, c->why[k] ? c->why[k] : "");
+                json_builder_end_object(b);
+            }
+        json_builder_end_array(b);
+    }
     json_builder_end_object(b);
 }
 
@@ -638,6 +677,16 @@ cmp_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell_com
     json_builder_add_boolean_value(b, c->significant);
     json_builder_set_member_name(b, "verdict");
     json_builder_add_string_value(b, vdc_verdict_name(c->verdict));
+    if (cc->target->flags & VDC_CELL_ARTEFACT_MARKED) {
+        unsigned k;
+
+        json_builder_set_member_name(b, "artefacts");
+        json_builder_begin_array(b);
+        for (k = 0; k < VDC_CELL_FLAG_COUNT; k++)
+            if (cc->target->flags & VDC_CELL_ARTEFACT_MARKED & (1u << k))
+                json_builder_add_string_value(b, vdc_cell_flag_name(1u << k));
+        json_builder_end_array(b);
+    }
     json_builder_end_object(b);
 }
 

@@ -18,12 +18,17 @@ const char *vdc_fmt_num_s(double v);
 
 /* The mean of a cell: number, number + VDC_TOO_FAST_MARK (some runs too
  * fast without value), "+++++ (too fast)" (every run too fast), "failed"
- * (no value, failed) or "" (not run). */
+ * (no value, failed) or "" (not run); a number + VDC_ARTEFACT_MARK when the
+ * cell has an artefact flag (VDC_CELL_ARTEFACTS). */
 void vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c);
 
 /* "+474.2%**": % delta of a comparison with its significance mark
  * (@with_mark); "" when there is no ratio. */
 void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int with_mark);
+
+/* vdc_fmt_delta of @cc, then VDC_ARTEFACT_MARK when either side may be an
+ * artefact (the target cell's VDC_CELL_ARTEFACT_MARKED): "+120.3%**‡". */
+void vdc_fmt_cell_delta(char *buf, size_t size, const struct vdc_cell_comparison *cc, int with_mark);
 
 /* The sentence of one warning of the analysis (a->warnings[]), the same
  * in every format (renderers add their prefix, escaping and layout), ending
@@ -40,7 +45,10 @@ void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c,
  *   twice the RAM (1024 MiB) in 5 of 5 runs: the page cache flatters the
  *   result (bonnie++ wants at least twice the RAM)." -- "under twice the
  *   domU's memory (128 MiB; the agent was told -r 16)" when the machine
- *   has more than the agent was told. */
+ *   has more than the agent was told;
+ * - VDC_WARNING_ARTEFACTS: VDC_ARTEFACT_LEGEND;
+ * - VDC_WARNING_ARTEFACT: "‡ target /dev/xvdb, test dd_write@65536,
+ *   page-cache-write: " and the cell's explanation (vdc_cell.why). */
 char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
                        const struct vdc_warning *w);
 
@@ -50,7 +58,10 @@ char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
                           VDC_WARNING_BIT(VDC_WARNING_FEW_VALUES) | VDC_WARNING_BIT(VDC_WARNING_FEW_RUNS))
 #define VDC_WARNINGS_SIZES (VDC_WARNING_BIT(VDC_WARNING_SIZES_DIFFER) | \
                             VDC_WARNING_BIT(VDC_WARNING_UNDER_2X_RAM))
-#define VDC_WARNINGS_REPORT (VDC_WARNINGS_FEW | VDC_WARNING_BIT(VDC_WARNING_TOO_FAST) | VDC_WARNINGS_SIZES)
+#define VDC_WARNINGS_ARTEFACTS (VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS) | \
+                                VDC_WARNING_BIT(VDC_WARNING_ARTEFACT))
+#define VDC_WARNINGS_REPORT (VDC_WARNINGS_FEW | VDC_WARNING_BIT(VDC_WARNING_TOO_FAST) | VDC_WARNINGS_SIZES | \
+                             VDC_WARNINGS_ARTEFACTS)
 #define VDC_WARNINGS_COMPARE (VDC_WARNING_BIT(VDC_WARNING_EMULATED) | VDC_WARNINGS_REPORT)
 
 /* The sentences of the analysis's warnings whose kind is in @kinds, in

@@ -1,11 +1,14 @@
-/* Unit tests for src/report/artefacts.c: each rule fires on the case it is
- * for and stays quiet on the case next to it.  Result sets are built here
- * (model API) or imported from dd transcripts written here. */
+/* Unit tests for the artefact rules (src/report/artefacts.c) as the
+ * analysis applies them (vdc_analysis_build_with: the cells' flag bits and
+ * their explanations): each rule fires on the case it is for and stays
+ * quiet on the case next to it.  Result sets are built here (model API) or
+ * imported from dd transcripts written here. */
 #include "config.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
@@ -14,36 +17,55 @@
 
 #include "import/import.h"
 #include "model/result.h"
+#include "report/analysis.h"
 #include "report/artefacts.h"
 
-/* The flags of (@target, @key) in @rs, 0 when not flagged; *reason (may
- * be NULL) gets a copy of the reason of @which. */
+/* @rs analysed with @o (NULL: the defaults), dom0 the baseline when
+ * present */
+static void
+analyse(struct vdc_analysis *a, const vdc_result_set *rs, const vdc_artefact_options *o)
+{
+    struct vdc_stats_options so;
+
+    vdc_stats_options_init(&so);
+    so.bootstrap_resamples = 200;   /* the rules do not read the median's interval */
+    vdc_analysis_init(a);
+    assert_int_equal(vdc_analysis_build_with(a, rs, NULL, &so, o), 0);
+}
+
+/* The artefact flags (VDC_CELL_ARTEFACT_MARKED bits) of (@target, @key) in
+ * @rs, 0 when not flagged or not there; *reason (may be NULL) gets a copy
+ * of the explanation of @which. */
 static unsigned
 flags_of(const vdc_result_set *rs, const vdc_artefact_options *o, const char *target,
-         const char *key, vdc_artefact which, char **reason)
+         const char *key, unsigned which, char **reason)
 {
-    size_t n = 0, i;
-    vdc_artefact_cell *c = vdc_artefacts_find(rs, o, &n);
+    struct vdc_analysis a;
     unsigned f = 0;
-    int b;
+    long ki;
+    size_t ti;
 
     if (reason)
         *reason = NULL;
-    for (i = 0; i < n; i++)
-        if (!strcmp(c[i].target, target) && !strcmp(c[i].test_key, key)) {
-            f = c[i].flags;
-            for (b = 0; b < VDC_ARTEFACT_COUNT; b++)
-                if (reason && which == (1u << b) && c[i].reason[b])
-                    *reason = g_strdup(c[i].reason[b]);
+    analyse(&a, rs, o);
+    ki = vdc_analysis_test_index(&a, key);
+    for (ti = 0; ki >= 0 && ti < a.n_targets; ti++)
+        if (!strcmp(a.targets[ti], target)) {
+            const struct vdc_cell *c = vdc_analysis_cell(&a, ti, (size_t)ki);
+            int b = vdc_cell_flag_index(which);
+
+            f = c->flags & VDC_CELL_ARTEFACT_MARKED;
+            if (reason && b >= 0 && c->why[b])
+                *reason = g_strdup(c->why[b]);
         }
-    vdc_artefacts_free(c, n);
+    vdc_analysis_dispose(&a);
     return f;
 }
 
 /* (@target, @key) is flagged exactly @which, for @reason. */
 static void
 expect_flag(const vdc_result_set *rs, const vdc_artefact_options *o, const char *target,
-            const char *key, vdc_artefact which, const char *reason)
+            const char *key, unsigned which, const char *reason)
 {
     char *why;
 
@@ -74,8 +96,8 @@ test_page_cache_write(void **state)
     char *why;
 
     assert_int_equal(flags_of(&rs, NULL, "/root/t", "dd_write@65536",
-                              VDC_ARTEFACT_PAGE_CACHE_WRITE, &why),
-                     VDC_ARTEFACT_PAGE_CACHE_WRITE);
+                              VDC_CELL_PAGE_CACHE_WRITE, &why),
+                     VDC_CELL_PAGE_CACHE_WRITE);
     assert_non_null(strstr(why, "1 of 1 dd writes without conv=fdatasync"));
     assert_non_null(strstr(why, "timed the page cache"));
     g_free(why);
@@ -102,8 +124,8 @@ test_dd_time_short(void **state)
                                      "0.5", "2.1 GB") "\nreal\t0m4.200s\nuser\t0m0.010s\nsys\t0m0.900s\n");
     char *why;
 
-    assert_true(flags_of(&rs, NULL, "/root/t", "dd_write@65536", VDC_ARTEFACT_DD_TIME_SHORT,
-                         &why) & VDC_ARTEFACT_DD_TIME_SHORT);
+    assert_true(flags_of(&rs, NULL, "/root/t", "dd_write@65536", VDC_CELL_DD_TIME_SHORT,
+                         &why) & VDC_CELL_DD_TIME_SHORT);
     assert_string_equal(why, "dd's own time 0.5 s against 4.2 s real (1 of 1 runs): the command "
                 "went on after dd stopped its clock (writeback, sync, close), so dd's "
                 "rate is not the disk's");
@@ -143,13 +165,13 @@ test_above_ceiling(void **state)
     r = run1(&rs, "remote", "dd_read", 450);
     r->samples[0]->block_size = 1048576;
     vdc_set_str(&r->meta.device, "/dev/nbd0");
-    expect_flag(&rs, &o, "nfs", "get_block", VDC_ARTEFACT_ABOVE_CEILING,
+    expect_flag(&rs, &o, "nfs", "get_block", VDC_CELL_ABOVE_CEILING,
                 "1 of 1 runs above the stated ceiling of nfs, 119.2 MiB/s (highest "
                 "200.0 MiB/s): the number cannot be the device's or the link's; a cache "
                 "answered");
     assert_int_equal(flags_of(&rs, &o, "nfs", "put_block", 0, NULL), 0);
     assert_int_equal(flags_of(&rs, &o, "remote", "dd_read@1048576", 0, NULL),
-                     VDC_ARTEFACT_ABOVE_CEILING);
+                     VDC_CELL_ABOVE_CEILING);
     /* no ceiling stated: nothing to decide */
     assert_int_equal(flags_of(&rs, NULL, "nfs", "get_block", 0, NULL), 0);
     vdc_result_set_dispose(&rs);
@@ -175,13 +197,15 @@ test_cached_reread(void **state)
     r->meta.file_size_mib = 512;
     r->meta.ram_mib = 2048;
     r->meta.drop_caches = 1;
-    expect_flag(&rs, NULL, "small", "get_block", VDC_ARTEFACT_CACHED_REREAD,
+    expect_flag(&rs, NULL, "small", "get_block", VDC_CELL_CACHED_REREAD,
                 "the 512 MiB file is smaller than the 2048 MiB of RAM and was read "
                 "right after it was written (1 of 1 runs): served from the page cache, "
                 "not the disk");
     assert_int_equal(flags_of(&rs, NULL, "small", "put_block", 0, NULL), 0);
-    assert_int_equal(flags_of(&rs, NULL, "big", "get_block", 0, NULL), 0);
-    assert_int_equal(flags_of(&rs, NULL, "dropped", "get_block", 0, NULL), 0);
+    /* not cached themselves; their deltas against "small", the baseline
+     * (the first target), are marked */
+    assert_int_equal(flags_of(&rs, NULL, "big", "get_block", 0, NULL), VDC_CELL_BASELINE_ARTEFACT);
+    assert_int_equal(flags_of(&rs, NULL, "dropped", "get_block", 0, NULL), VDC_CELL_BASELINE_ARTEFACT);
     vdc_result_set_dispose(&rs);
     /* dd: write 1 GiB, read it back, on a 4 GiB machine */
     rs = dd(GIB_WRITE("# dd if=/dev/zero of=/root/t bs=64k count=16k conv=fdatasync", "4.0", "268 MB")
@@ -191,8 +215,8 @@ test_cached_reread(void **state)
             "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 2.0 s, 537 MB/s\n");
     t = vdc_result_set_find_target(&rs, "/root/t");
     t->memory_mib = 4096;
-    assert_int_equal(flags_of(&rs, NULL, "/root/t", "dd_read@65536", VDC_ARTEFACT_CACHED_REREAD,
-                              &why), VDC_ARTEFACT_CACHED_REREAD);
+    assert_int_equal(flags_of(&rs, NULL, "/root/t", "dd_read@65536", VDC_CELL_CACHED_REREAD,
+                              &why), VDC_CELL_CACHED_REREAD);
     assert_non_null(strstr(why, "dd read /root/t (1024.0 MiB) right after a dd write of it, "
                                 "less than the 4096 MiB of RAM, without iflag=direct"));
     g_free(why);
@@ -203,29 +227,110 @@ test_cached_reread(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* @n runs of @target, test @test, values @first, @first + @step, ... */
+static void
+runs(vdc_result_set *rs, const char *target, const char *test, int n, double first, double step)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        run1(rs, target, test, first + step * i);
+}
+
 static void
 test_guest_faster(void **state)
 {
     vdc_result_set rs;
     vdc_target *t;
+    struct vdc_analysis a;
+    struct vdc_stats_comparison c;
+    char *want, *why;
+    long ki;
 
     vdc_result_set_init(&rs);
     t = vdc_result_set_add_target(&rs, "lvm");
     vdc_set_str(&t->where, "domU");
     t = vdc_result_set_add_target(&rs, "dom0");
     vdc_set_str(&t->where, "dom0");
-    run1(&rs, "lvm", "get_block", 80000);
-    run1(&rs, "lvm", "get_block", 82000);
-    run1(&rs, "dom0", "get_block", 75000);
-    run1(&rs, "lvm", "put_block", 77594);     /* +2.7 %: within the margin */
-    run1(&rs, "dom0", "put_block", 75538);
-    expect_flag(&rs, NULL, "lvm", "get_block", VDC_ARTEFACT_GUEST_FASTER,
-                "the guest's mean 81000 is +8.0% above the host's dom0 (75000): a "
-                "guest cannot outrun the disk beneath it; the host's page cache or the "
-                "backend's cache answered");
+    /* get_block: guest mean 81000 against the host's 75500, +7.3 % (more
+     * than the 5 % margin), five runs each with a spread of 2000 and 1000:
+     * the interval of the delta stays above 0 */
+    runs(&rs, "lvm", "get_block", 5, 80000, 500);
+    runs(&rs, "dom0", "get_block", 5, 75000, 250);
+    /* put_block: +2.7 %, within the margin */
+    runs(&rs, "lvm", "put_block", 5, 77094, 250);
+    runs(&rs, "dom0", "put_block", 5, 75038, 250);
+    /* rewrite: +7.3 % but two runs a side, far apart: the interval reaches
+     * below 0, noise can explain it */
+    runs(&rs, "lvm", "rewrite", 2, 76000, 10000);
+    runs(&rs, "dom0", "rewrite", 2, 75500, 1000);
+    /* getc: +50 % from one run each: no interval, no decision */
+    run1(&rs, "lvm", "getc", 60000);
+    run1(&rs, "dom0", "getc", 40000);
+
+    analyse(&a, &rs, NULL);
+    ki = vdc_analysis_test_index(&a, "get_block");
+    assert_true(ki >= 0);
+    /* targets in order of first appearance: lvm 0, dom0 1 */
+    assert_int_equal(vdc_guest_faster_than_host(&a, &rs, 0, 1, (size_t)ki, 0.05, &c), 1);
+    assert_true(c.has_ci && c.ci_delta_percent[0] > 0);
+    assert_true(fabs(c.delta_percent - 100.0 * (81000.0 / 75500.0 - 1)) < 1e-9);
+    /* the host against itself, and the host against the guest, never */
+    assert_int_equal(vdc_guest_faster_than_host(&a, &rs, 1, 1, (size_t)ki, 0.05, NULL), 0);
+    assert_int_equal(vdc_guest_faster_than_host(&a, &rs, 1, 0, (size_t)ki, 0.05, NULL), 0);
+    /* a margin above the +7.3 %: no */
+    assert_int_equal(vdc_guest_faster_than_host(&a, &rs, 0, 1, (size_t)ki, 0.08, NULL), 0);
+    vdc_analysis_dispose(&a);
+
+    want = g_strdup_printf("the guest's mean 81000 is +7.3%% [95%% CI %+.1f%%, %+.1f%%] above its "
+                           "host dom0 (75500), more than the 5%% margin: a guest cannot outrun the "
+                           "disk beneath it; the host's page cache or the backend's cache answered",
+                           c.ci_delta_percent[0], c.ci_delta_percent[1]);
+    expect_flag(&rs, NULL, "lvm", "get_block", VDC_CELL_GUEST_FASTER, want);
+    g_free(want);
     assert_int_equal(flags_of(&rs, NULL, "lvm", "put_block", 0, NULL), 0);
+    assert_int_equal(flags_of(&rs, NULL, "lvm", "rewrite", 0, NULL), 0);
+    assert_int_equal(flags_of(&rs, NULL, "lvm", "getc", 0, NULL), 0);
     assert_int_equal(flags_of(&rs, NULL, "dom0", "get_block", 0, NULL), 0);
+    /* a tighter margin catches put_block's +2.7 % */
+    {
+        vdc_artefact_options o;
+
+        vdc_artefact_options_init(&o);
+        o.guest_margin = 0.01;
+        assert_int_equal(flags_of(&rs, &o, "lvm", "put_block", VDC_CELL_GUEST_FASTER, &why),
+                         VDC_CELL_GUEST_FASTER);
+        assert_non_null(strstr(why, "more than the 1% margin"));
+        g_free(why);
+    }
+    /* two hosts: no single baseline, no decision */
+    t = vdc_result_set_add_target(&rs, "host");
+    vdc_set_str(&t->where, "dom0");
+    run1(&rs, "host", "get_block", 1000);
+    assert_int_equal(flags_of(&rs, NULL, "lvm", "get_block", 0, NULL), 0);
     vdc_result_set_dispose(&rs);
+}
+
+/* A delta against a flagged baseline cell is marked too
+ * (baseline-artefact); the baseline's own cell keeps its flag. */
+static void
+test_baseline_artefact(void **state)
+{
+    vdc_result_set rs = dd(GIB_WRITE("$ dd if=/dev/zero of=/dev/sda bs=64k count=16k", "0.5", "2.1 GB")
+                           GIB_WRITE("$ dd if=/dev/zero of=/dev/sdb bs=64k count=16k conv=fdatasync",
+                                     "4.0", "268 MB"));
+    vdc_result_set other = dd("$ dd if=/dev/zero of=/dev/sdb bs=1M count=1k conv=fdatasync\n"
+                              "1024+0 records in\n1024+0 records out\n"
+                              "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 4.0 s, 268 MB/s\n");
+
+    /* the baseline is the first target, /dev/sda */
+    assert_int_equal(flags_of(&rs, NULL, "/dev/sda", "dd_write@65536", 0, NULL),
+                     VDC_CELL_PAGE_CACHE_WRITE);
+    assert_int_equal(flags_of(&rs, NULL, "/dev/sdb", "dd_write@65536", 0, NULL),
+                     VDC_CELL_BASELINE_ARTEFACT);
+    assert_int_equal(flags_of(&other, NULL, "/dev/sdb", "dd_write@1048576", 0, NULL), 0);
+    vdc_result_set_dispose(&rs);
+    vdc_result_set_dispose(&other);
 }
 
 static void
@@ -240,7 +345,7 @@ test_rounded_identical(void **state)
     run1(&rs, "h", "get_block", 1.4 * 1048576);
     run1(&rs, "h", "get_block", 1.5 * 1048576);
     run1(&rs, "h", "rewrite", 700000);
-    expect_flag(&rs, NULL, "h", "put_block", VDC_ARTEFACT_ROUNDED_IDENTICAL,
+    expect_flag(&rs, NULL, "h", "put_block", VDC_CELL_ROUNDED_IDENTICAL,
                 "all 3 runs give exactly 1.46801e+06 K/sec: the 95% CI is zero-width "
                 "from the printed rounding (bonnie++ 2.00a prints 1.4g), not from a "
                 "steady disk");
@@ -249,16 +354,24 @@ test_rounded_identical(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* The artefact keywords are in the one keyword table, after the others
+ * (summary.csv's column keeps its order). */
 static void
 test_keywords(void **state)
 {
-    assert_string_equal(vdc_artefact_keyword(VDC_ARTEFACT_PAGE_CACHE_WRITE), "page-cache-write");
-    assert_string_equal(vdc_artefact_keyword(VDC_ARTEFACT_DD_TIME_SHORT), "dd-time-short");
-    assert_string_equal(vdc_artefact_keyword(VDC_ARTEFACT_ABOVE_CEILING), "above-ceiling");
-    assert_string_equal(vdc_artefact_keyword(VDC_ARTEFACT_CACHED_REREAD), "cached-reread");
-    assert_string_equal(vdc_artefact_keyword(VDC_ARTEFACT_GUEST_FASTER), "guest-faster");
-    assert_string_equal(vdc_artefact_keyword(VDC_ARTEFACT_ROUNDED_IDENTICAL), "rounded-identical");
-    assert_null(vdc_artefact_keyword(3));
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_NOT_COMPARABLE), "not-comparable");
+    assert_int_equal(VDC_CELL_PAGE_CACHE_WRITE, VDC_CELL_NOT_COMPARABLE << 1);
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_PAGE_CACHE_WRITE), "page-cache-write");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_DD_TIME_SHORT), "dd-time-short");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_ABOVE_CEILING), "above-ceiling");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_CACHED_REREAD), "cached-reread");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_GUEST_FASTER), "guest-faster");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_ROUNDED_IDENTICAL), "rounded-identical");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_BASELINE_ARTEFACT), "baseline-artefact");
+    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_BASELINE_ARTEFACT);
+    assert_null(vdc_cell_flag_name(3));
+    assert_null(vdc_cell_flag_name(1u << VDC_CELL_FLAG_COUNT));
+    assert_int_equal(vdc_cell_flag_index(VDC_CELL_GUEST_FASTER), 12);
 }
 
 int
@@ -270,6 +383,7 @@ main(void)
         cmocka_unit_test(test_above_ceiling),
         cmocka_unit_test(test_cached_reread),
         cmocka_unit_test(test_guest_faster),
+        cmocka_unit_test(test_baseline_artefact),
         cmocka_unit_test(test_rounded_identical),
         cmocka_unit_test(test_keywords),
     };
