@@ -24,6 +24,7 @@ enum { FMT_TXT = VDC_REPORT_TXT, FMT_CSV = VDC_REPORT_CSV, FMT_JSON = VDC_REPORT
 
 enum {
     OPT_BASELINE = 256, OPT_OUTLIERS, OPT_THRESHOLD, OPT_RESAMPLES, OPT_BSEED, OPT_FORMATS, OPT_FORMAT,
+    OPT_CEILING,
 };
 
 static const struct option common_opts[] = {
@@ -34,14 +35,20 @@ static const struct option common_opts[] = {
     { "bootstrap-seed", required_argument, NULL, OPT_BSEED },
     { "formats", required_argument, NULL, OPT_FORMATS },
     { "format", required_argument, NULL, OPT_FORMAT },
+    { "ceiling", required_argument, NULL, OPT_CEILING },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
 
+/* The most --ceiling options of one command. */
+#define MAX_CEILINGS 64
+
 struct cli {
     const char *baseline;
     struct vdc_stats_options stats;
+    vdc_artefact_ceiling ceilings[MAX_CEILINGS];   /* --ceiling NAME=MIB_S; names in argv */
+    vdc_artefact_options artefacts;                /* .ceilings: the array above */
     unsigned formats;        /* report */
     const char *format;      /* compare */
     int quiet;               /* --quiet: no progress, no warnings on stderr */
@@ -50,25 +57,28 @@ struct cli {
 static const char report_usage[] =
     "usage: vmdiskcmp report DIR [--formats txt,csv,json,md,html] [--baseline NAME]\n"
     "                        [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
-    "                        [--bootstrap-resamples N] [--bootstrap-seed S] [--quiet]\n"
+    "                        [--bootstrap-resamples N] [--bootstrap-seed S]\n"
+    "                        [--ceiling NAME=MIB_S]... [--quiet]\n"
     "Render DIR/result.json into DIR: report.txt (bonnie++ layout), report.csv\n"
     "(bonnie++ 1.98 CSV, one line per run), summary.csv, report.json (result +\n"
     "statistics), report.md, report.html (SVG charts).  Default: all formats;\n"
     "baseline: dom0 if present, else the first target; outliers: flag, Z 3.5;\n"
-    "bootstrap: 10000 resamples, seed 20261130.  Warnings go to stderr too\n"
-    "(\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n";
+    "bootstrap: 10000 resamples, seed 20261130.  --ceiling: no rate of the\n"
+    "device, link or target NAME can be above MIB_S MiB/s (flag above-ceiling).\n"
+    "Warnings go to stderr too (\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n";
 
 static const char compare_usage[] =
     "usage: vmdiskcmp compare A B [C...] [--baseline NAME] [--format text|csv|json|md]\n"
     "                         [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
     "                         [--bootstrap-resamples N] [--bootstrap-seed S]\n"
+    "                         [--ceiling NAME=MIB_S]...\n"
     "A, B...: result directories (holding result.json) or result JSON files\n"
     "(vmdiskcmp run, the agent, vmdiskcmp import).  Prints one row per test:\n"
     "each target's mean (n), and each target's % delta against the baseline\n"
     "with ** p<0.01, * p<0.05, ~ no significant difference (Welch t-test).\n"
     "A target name used by two inputs is renamed NAME@INPUT.  The warnings of\n"
-    "`report` (few runs, too-fast cells, test file sizes) go to stderr and\n"
-    "after the table (csv: the flags column); --quiet silences stderr.\n";
+    "`report` (few runs, too-fast cells, test file sizes, artefacts) go to\n"
+    "stderr and after the table (csv: the flags column); --quiet silences stderr.\n";
 
 static int
 parse_formats(const char *s, unsigned *out)
@@ -122,6 +132,30 @@ parse_unsigned(const char *opt, const char *s, unsigned long max, unsigned long 
     return 0;
 }
 
+/* --ceiling NAME=MIB_S into c->ceilings (NAME borrowed from @arg).  -1
+ * after the message (bad input). */
+static int
+parse_ceiling(struct cli *c, char *arg)
+{
+    char *eq = strrchr(arg, '='), *end = NULL;
+    double v = eq ? g_ascii_strtod(eq + 1, &end) : 0;
+
+    if (!eq || eq == arg || !eq[1] || *end || !(v > 0) || v > 1e9) {
+        vdc_error("--ceiling %s: expected NAME=MIB_S: a device, link or target name and the "
+                  "highest plausible rate in MiB/s (e.g. /dev/sdb=550; 1 Gbit/s is 119.2)", arg);
+        return -1;
+    }
+    if (c->artefacts.n_ceilings == MAX_CEILINGS) {
+        vdc_error("--ceiling %s: expected at most %d --ceiling options", arg, MAX_CEILINGS);
+        return -1;
+    }
+    *eq = '\0';
+    c->ceilings[c->artefacts.n_ceilings].name = arg;
+    c->ceilings[c->artefacts.n_ceilings].mib_s = v;
+    c->artefacts.n_ceilings++;
+    return 0;
+}
+
 /* Parse the options shared by report and compare.  Returns the index of
  * the first operand, or -1 (message printed; exit 2), or -2 for --help. */
 static int
@@ -132,6 +166,8 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
 
     memset(c, 0, sizeof(*c));
     vdc_stats_options_init(&c->stats);
+    vdc_artefact_options_init(&c->artefacts);
+    c->artefacts.ceilings = c->ceilings;
     c->formats = FMT_ALL;
     c->format = "text";
     optind = 1;
@@ -187,6 +223,10 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
                 return -1;
             }
             c->format = optarg;
+            break;
+        case OPT_CEILING:
+            if (parse_ceiling(c, optarg) < 0)
+                return -1;
             break;
         case 'q':
             c->quiet = 1;
@@ -265,6 +305,7 @@ vdc_cmd_report(int argc, char **argv)
     ro.formats = c.formats;
     ro.baseline = c.baseline;
     ro.stats = c.stats;
+    ro.artefacts = c.artefacts;
     ro.quiet = c.quiet;
     rc = vdc_exit_status(vdc_report_write(&rs, &ro, dir));
  out:
@@ -373,7 +414,7 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_result_set_merge(&all, &one);
         vdc_result_set_dispose(&one);
     }
-    if (vdc_analysis_build(&a, &all, c.baseline, &c.stats) < 0)
+    if (vdc_analysis_build_with(&a, &all, c.baseline, &c.stats, &c.artefacts) < 0)
         goto out;
     rc = VDC_EXIT_FAILURE;
     if (!(out = vdc_render_compare(&all, &a, c.format))) {

@@ -20,6 +20,7 @@ vdc_report_options_init(struct vdc_report_options *o)
     memset(o, 0, sizeof(*o));
     o->formats = VDC_REPORT_ALL;
     vdc_stats_options_init(&o->stats);
+    vdc_artefact_options_init(&o->artefacts);
 }
 
 void
@@ -204,7 +205,7 @@ vdc_report_write(const vdc_result_set *rs, const struct vdc_report_options *opt,
     int rc = -1;
 
     vdc_analysis_init(&a);
-    if (vdc_analysis_build(&a, rs, opt->baseline, &opt->stats) < 0)
+    if (vdc_analysis_build_with(&a, rs, opt->baseline, &opt->stats, &opt->artefacts) < 0)
         goto out;
     if (vdc_report_dir_write(rs, &a, opt, dir) < 0)
         goto out;

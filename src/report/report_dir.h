@@ -39,6 +39,8 @@ struct vdc_report_options {
     unsigned formats;                /* VDC_REPORT_* bits; default VDC_REPORT_ALL */
     const char *baseline;            /* target name; NULL: dom0 if present, else the first */
     struct vdc_stats_options stats;  /* default vdc_stats_options_init */
+    vdc_artefact_options artefacts;  /* the artefact rules' settings (stated ceilings;
+                                      * borrowed); default vdc_artefact_options_init */
     const char *generated;           /* ISO 8601 date the HTML gives as its own; NULL: now,
                                       * or $SOURCE_DATE_EPOCH when set */
     int quiet;                       /* no progress lines, no warnings on stderr */
@@ -58,7 +60,7 @@ void vdc_report_options_init(struct vdc_report_options *o);
 int vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
                          const struct vdc_report_options *opt, const char *dir);
 
-/* Analyse @rs with @opt (vdc_analysis_build), write its report into @dir
+/* Analyse @rs with @opt (vdc_analysis_build_with), write its report into @dir
  * (vdc_report_dir_write), then print the warnings (vdc_report_warnings) on
  * stderr unless @opt->quiet.  @rs is a loaded result set (e.g.
  * vdc_result_set_load_file).  Returns 0, or -1 after one message: an
