@@ -78,6 +78,22 @@ dd_write_flushed(const vdc_run *r)
            has_word(r->meta.dd_oflag, "sync");
 }
 
+/* @s cut to @max characters ("..." at the end when cut), valid UTF-8
+ * (g_free). */
+static char *
+short_text(const char *s, glong max)
+{
+    char *v = g_utf8_make_valid(s, -1), *cut;
+
+    if (g_utf8_strlen(v, -1) <= max)
+        return v;
+    cut = g_utf8_substring(v, 0, max - 3);
+    g_free(v);
+    v = g_strconcat(cut, "...", NULL);
+    g_free(cut);
+    return v;
+}
+
 static void
 rule_page_cache_write(found *c, const vdc_sample_ref *refs, size_t n,
                       const vdc_test_info *ti)
@@ -98,11 +114,15 @@ rule_page_cache_write(found *c, const vdc_sample_ref *refs, size_t n,
             example = example ? example : r->meta.command_line;
         }
     }
-    if (k)
+    if (k) {
+        char *ex = short_text(example, 100);
+
         flag(c, VDC_CELL_PAGE_CACHE_WRITE,
              g_strdup_printf("%zu of %zu dd writes without conv=fdatasync, conv=fsync or "
-                             "oflag=direct/dsync (\"%.60s\"): dd timed the page cache, not the "
-                             "disk", k, known, example));
+                             "oflag=direct/dsync (\"%s\"): dd timed the page cache, not the "
+                             "disk", k, known, ex));
+        g_free(ex);
+    }
 }
 
 static void
@@ -307,8 +327,8 @@ rule_rounded_identical(found *c, const vdc_sample_ref *refs, size_t n)
     if (k >= 2)
         flag(c, VDC_CELL_ROUNDED_IDENTICAL,
              g_strdup_printf("all %zu runs give exactly %.6g %s: the 95%% CI is zero-width from "
-                             "the printed rounding (bonnie++ 2.00a prints 1.4g), not from a "
-                             "steady disk", k, first, refs[0].sample->unit ? refs[0].sample->unit
+                             "the printed rounding (dd's %%g seconds, bonnie++ 2.00a's 1.4g), "
+                             "not from a steady disk", k, first, refs[0].sample->unit ? refs[0].sample->unit
                              : ""));
 }
 
