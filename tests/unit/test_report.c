@@ -609,6 +609,62 @@ test_flag_not_comparable(void **state)
     assert_int_equal(flags_of(&rs, "dom0", VDC_OUTLIERS_FLAG), VDC_CELL_TOO_FAST);
 }
 
+/* one dd read of @target: @sys s of system time over @ops records */
+static void
+dd_read(vdc_result_set *rs, const char *target, double sys, int64_t ops)
+{
+    vdc_sample *s = vdc_run_add_sample(vdc_result_set_add_run(rs, target), "dd_read");
+
+    s->block_size = 512;
+    s->value = 3.0;
+    s->system_s = sys;
+    s->ops = ops;
+    s->system_us_per_op = sys * 1e6 / (double)ops;
+}
+
+/* The system time per operation is the analysis's: the mean over the
+ * samples that record it, their sums, and the difference against the
+ * baseline (seed 004: 3.780 s / 257040 on the partition, 12.390 s /
+ * 253952 on the LV). */
+static void
+test_sys_per_op(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    struct vdc_stats_options o;
+    const struct vdc_cell *c;
+    const struct vdc_cell_comparison *cc;
+    long k;
+
+    vdc_result_set_init(&rs);
+    dd_read(&rs, "part", 3.780, 257040);
+    dd_read(&rs, "lv", 12.390, 253952);
+    dd_read(&rs, "lv2", 12.0, 250000);
+    dd_read(&rs, "lv2", 13.0, 250000);
+    vdc_run_add_sample(vdc_result_set_add_run(&rs, "lv2"), "dd_read")->block_size = 512;
+    rs.runs[rs.n_runs - 1]->samples[0]->value = 3.0;      /* no system time: not counted */
+    vdc_stats_options_init(&o);
+    vdc_analysis_init(&a);
+    assert_int_equal(vdc_analysis_build(&a, &rs, "part", &o), 0);
+    k = vdc_analysis_test_index(&a, "dd_read@512");
+    assert_true(k >= 0);
+    c = vdc_analysis_cell(&a, 0, (size_t)k);
+    assert_int_equal(c->n_sys_per_op, 1);
+    assert_true(fabs(c->sys_us_per_op - 3.780e6 / 257040) < 1e-9);
+    assert_true(fabs(c->sys_s - 3.780) < 1e-12);
+    assert_int_equal(c->sys_ops, 257040);
+    cc = vdc_analysis_cmp(&a, 1, (size_t)k);
+    assert_true(cc->has_sys_per_op);
+    assert_true(fabs(cc->sys_us_per_op_delta - (12.390e6 / 253952 - 3.780e6 / 257040)) < 1e-9);
+    c = vdc_analysis_cell(&a, 2, (size_t)k);
+    assert_int_equal(c->n_samples, 3);
+    assert_int_equal(c->n_sys_per_op, 2);
+    assert_true(fabs(c->sys_us_per_op - (48.0 + 52.0) / 2) < 1e-9);
+    assert_int_equal(c->sys_ops, 500000);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_chart_svg(void **state)
 {
@@ -648,6 +704,7 @@ main(void)
         cmocka_unit_test(test_bonnie_csv_fields),
         cmocka_unit_test(test_compare_formats),
         cmocka_unit_test(test_chart_svg),
+        cmocka_unit_test(test_sys_per_op),
         cmocka_unit_test(test_cell_flags_and_warnings),
         cmocka_unit_test(test_flag_none_and_names),
         cmocka_unit_test(test_flag_too_fast),
