@@ -3,3 +3,25 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+# golden_check WHAT EXPECTED_DIR ACTUAL_DIR FILE...: each FILE of ACTUAL_DIR
+# is byte for byte the one in EXPECTED_DIR (a diff and fail otherwise);
+# with VDC_REGENERATE=1 it is copied there instead (review the diff).
+golden_check() {
+    _gc_what=$1 _gc_exp=$2 _gc_act=$3
+    shift 3
+    for _gc_f in "$@"; do
+        [ -f "$_gc_act/$_gc_f" ] || fail "$_gc_what: $_gc_f not written"
+        if [ "${VDC_REGENERATE:-0}" = 1 ]; then
+            mkdir -p "$_gc_exp"
+            cp "$_gc_act/$_gc_f" "$_gc_exp/$_gc_f"
+            echo "regenerated $_gc_exp/$_gc_f"
+        else
+            [ -f "$_gc_exp/$_gc_f" ] ||
+                fail "$_gc_what: missing expected file $_gc_exp/$_gc_f (VDC_REGENERATE=1 to create)"
+            cmp -s "$_gc_exp/$_gc_f" "$_gc_act/$_gc_f" || {
+                diff -u "$_gc_exp/$_gc_f" "$_gc_act/$_gc_f" | head -40 >&2
+                fail "$_gc_what: $_gc_f differs from $_gc_exp/$_gc_f"
+            }
+        fi
+    done
+}

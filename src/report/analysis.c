@@ -375,18 +375,6 @@ cell_flags(const struct vdc_analysis *a, size_t ti, size_t ki)
 
 /* ---- artefacts (report/artefacts.h) ----------------------------------- */
 
-/* Index of target @name in a->targets, or -1. */
-static long
-target_index(const struct vdc_analysis *a, const char *name)
-{
-    size_t i;
-
-    for (i = 0; name && i < a->n_targets; i++)
-        if (!strcmp(a->targets[i], name))
-            return (long)i;
-    return -1;
-}
-
 /* analysis.h */
 int
 vdc_guest_faster_than_host(const struct vdc_analysis *a, const vdc_result_set *rs, size_t ti,
@@ -423,14 +411,18 @@ static void
 decide_artefacts(struct vdc_analysis *a, const vdc_result_set *rs, const vdc_artefact_options *art)
 {
     vdc_artefact_options defaults;
-    long host;
+    const char *host_name;
+    long host = -1;
     size_t ti, ki;
 
     if (!art) {
         vdc_artefact_options_init(&defaults);
         art = &defaults;
     }
-    host = target_index(a, vdc_artefact_host_target(rs, art));
+    host_name = vdc_artefact_host_target(rs, art);
+    for (ti = 0; host_name && ti < a->n_targets; ti++)
+        if (!strcmp(a->targets[ti], host_name))
+            host = (long)ti;
     for (ti = 0; ti < a->n_targets; ti++)
         for (ki = 0; ki < a->n_tests; ki++) {
             struct vdc_cell *c = &a->cells[ti * a->n_tests + ki];

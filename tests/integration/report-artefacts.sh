@@ -34,7 +34,7 @@ export SOURCE_DATE_EPOCH
 
 # dd_run PREFIX COMMAND RECORDS BS SECONDS REAL SYS: one `time dd`
 # transcript as bash and GNU dd 8.25+ print it (the rate as dd rounds it:
-# human_readable, 3 significant digits in SI units)
+# human_readable in SI units, one decimal below 10, none above)
 dd_run() {
     prefix=$1 cmd=$2 rec=$3 bs=$4 secs=$5 real=$6 sys=$7
     bytes=$((rec * bs))
@@ -166,20 +166,7 @@ for line in open(sys.argv[2]):
 print("summary.csv flags as expected")
 PY
 
-for f in report.txt report.csv summary.csv report.json report.md; do
-    exp="$golden/expected/$f"
-    if [ "${VDC_REGENERATE:-0}" = 1 ]; then
-        mkdir -p "$golden/expected"
-        cp "rep/$f" "$exp"
-        echo "regenerated $exp"
-    else
-        [ -f "$exp" ] || fail "missing expected file $exp (VDC_REGENERATE=1 to create)"
-        cmp -s "$exp" "rep/$f" || {
-            diff -u "$exp" "rep/$f" | head -40 >&2
-            fail "$f differs from $exp"
-        }
-    fi
-done
+golden_check artefacts "$golden/expected" rep report.txt report.csv summary.csv report.json report.md
 
 # report.txt: the flagged means and the marked deltas carry the mark, the
 # unflagged cell does not; the verdict line counts the marked deltas

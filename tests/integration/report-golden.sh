@@ -24,21 +24,7 @@ render() {
     "$VMDISKCMP" report "$d" --baseline "$baseline" --quiet 2>"$d.err" ||
         fail "$name: vmdiskcmp report failed: $(cat "$d.err")"
     [ -s "$d.err" ] && fail "$name: --quiet report printed on stderr: $(cat "$d.err")"
-    for f in report.txt report.csv summary.csv report.json report.md; do
-        [ -f "$d/$f" ] || fail "$name: $f not written"
-        exp="$golden/$name/expected/$f"
-        if [ "${VDC_REGENERATE:-0}" = 1 ]; then
-            mkdir -p "$golden/$name/expected"
-            cp "$d/$f" "$exp"
-            echo "regenerated $exp"
-        else
-            [ -f "$exp" ] || fail "$name: missing expected file $exp (VDC_REGENERATE=1 to create)"
-            cmp -s "$exp" "$d/$f" || {
-                diff -u "$exp" "$d/$f" | head -40 >&2
-                fail "$name: $f differs from $exp"
-            }
-        fi
-    done
+    golden_check "$name" "$golden/$name/expected" "$d" report.txt report.csv summary.csv report.json report.md
     # the result file itself is never touched
     cmp -s "$input" "$d/result.json" || fail "$name: result.json was modified"
 }
