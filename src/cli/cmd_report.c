@@ -24,7 +24,7 @@ enum { FMT_TXT = VDC_REPORT_TXT, FMT_CSV = VDC_REPORT_CSV, FMT_JSON = VDC_REPORT
 
 enum {
     OPT_BASELINE = 256, OPT_OUTLIERS, OPT_THRESHOLD, OPT_RESAMPLES, OPT_BSEED, OPT_FORMATS, OPT_FORMAT,
-    OPT_CEILING,
+    OPT_RATE_CEILING,
 };
 
 static const struct option common_opts[] = {
@@ -35,19 +35,19 @@ static const struct option common_opts[] = {
     { "bootstrap-seed", required_argument, NULL, OPT_BSEED },
     { "formats", required_argument, NULL, OPT_FORMATS },
     { "format", required_argument, NULL, OPT_FORMAT },
-    { "ceiling", required_argument, NULL, OPT_CEILING },
+    { "rate-ceiling", required_argument, NULL, OPT_RATE_CEILING },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
 
-/* The most --ceiling options of one command. */
+/* The most --rate-ceiling options of one command. */
 #define MAX_CEILINGS 64
 
 struct cli {
     const char *baseline;
     struct vdc_stats_options stats;
-    vdc_artefact_ceiling ceilings[MAX_CEILINGS];   /* --ceiling NAME=MIB_S; names in argv */
+    vdc_artefact_ceiling ceilings[MAX_CEILINGS];   /* --rate-ceiling NAME=MIB_S; names in argv */
     vdc_artefact_options artefacts;                /* .ceilings: the array above */
     unsigned formats;        /* report */
     const char *format;      /* compare */
@@ -58,12 +58,12 @@ static const char report_usage[] =
     "usage: vmdiskcmp report DIR [--formats txt,csv,json,md,html] [--baseline NAME]\n"
     "                        [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
     "                        [--bootstrap-resamples N] [--bootstrap-seed S]\n"
-    "                        [--ceiling NAME=MIB_S]... [--quiet]\n"
+    "                        [--rate-ceiling NAME=MIB_S]... [--quiet]\n"
     "Render DIR/result.json into DIR: report.txt (bonnie++ layout), report.csv\n"
     "(bonnie++ 1.98 CSV, one line per run), summary.csv, report.json (result +\n"
     "statistics), report.md, report.html (SVG charts).  Default: all formats;\n"
     "baseline: dom0 if present, else the first target; outliers: flag, Z 3.5;\n"
-    "bootstrap: 10000 resamples, seed 20261130.  --ceiling: no rate of the\n"
+    "bootstrap: 10000 resamples, seed 20261130.  --rate-ceiling: no rate of the\n"
     "device, link or target NAME can be above MIB_S MiB/s (flag above-ceiling).\n"
     "Warnings go to stderr too (\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n";
 
@@ -71,7 +71,7 @@ static const char compare_usage[] =
     "usage: vmdiskcmp compare A B [C...] [--baseline NAME] [--format text|csv|json|md]\n"
     "                         [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
     "                         [--bootstrap-resamples N] [--bootstrap-seed S]\n"
-    "                         [--ceiling NAME=MIB_S]...\n"
+    "                         [--rate-ceiling NAME=MIB_S]...\n"
     "A, B...: result directories (holding result.json) or result JSON files\n"
     "(vmdiskcmp run, the agent, vmdiskcmp import).  Prints one row per test:\n"
     "each target's mean (n), and each target's % delta against the baseline\n"
@@ -132,7 +132,7 @@ parse_unsigned(const char *opt, const char *s, unsigned long max, unsigned long 
     return 0;
 }
 
-/* --ceiling NAME=MIB_S into c->ceilings (NAME borrowed from @arg).  -1
+/* --rate-ceiling NAME=MIB_S into c->ceilings (NAME borrowed from @arg).  -1
  * after the message (bad input). */
 static int
 parse_ceiling(struct cli *c, char *arg)
@@ -141,12 +141,12 @@ parse_ceiling(struct cli *c, char *arg)
     double v = eq ? g_ascii_strtod(eq + 1, &end) : 0;
 
     if (!eq || eq == arg || !eq[1] || *end || !(v > 0) || v > 1e9) {
-        vdc_error("--ceiling %s: expected NAME=MIB_S: a device, link or target name and the "
+        vdc_error("--rate-ceiling %s: expected NAME=MIB_S: a device, link or target name and the "
                   "highest plausible rate in MiB/s (e.g. /dev/sdb=550; 1 Gbit/s is 119.2)", arg);
         return -1;
     }
     if (c->artefacts.n_ceilings == MAX_CEILINGS) {
-        vdc_error("--ceiling %s: expected at most %d --ceiling options", arg, MAX_CEILINGS);
+        vdc_error("--rate-ceiling %s: expected at most %d --rate-ceiling options", arg, MAX_CEILINGS);
         return -1;
     }
     *eq = '\0';
@@ -224,7 +224,7 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
             }
             c->format = optarg;
             break;
-        case OPT_CEILING:
+        case OPT_RATE_CEILING:
             if (parse_ceiling(c, optarg) < 0)
                 return -1;
             break;

@@ -109,7 +109,7 @@ def cells(path):
         c.setdefault(key, []).append((cmd, rate, secs, real))
     return c
 
-ceiling = {"lvm": 600.0}          # --ceiling /dev/xvdb=600, the guest's device
+ceiling = {"lvm": 600.0}          # --rate-ceiling /dev/xvdb=600, the guest's device
 margin = 0.05
 guest, host = cells(sys.argv[1]), cells(sys.argv[2])
 mean = lambda xs: sum(xs) / len(xs)
@@ -147,7 +147,7 @@ grep -qx "lvm dd_read@1048576 rounded-identical" expected-flags || fail "fixture
 grep -qx "dom0 dd_read@1048576 " expected-flags || fail "fixture: dom0's reads must have no flag"
 
 # ---- report -----------------------------------------------------------------
-"$VMDISKCMP" report rep --ceiling /dev/xvdb=600 2>report.err >/dev/null || fail "report failed: $(cat report.err)"
+"$VMDISKCMP" report rep --rate-ceiling /dev/xvdb=600 2>report.err >/dev/null || fail "report failed: $(cat report.err)"
 cmp -s input.json rep/result.json || fail "report modified result.json"
 # summary.csv: the artefact keywords (after the others) as worked out above;
 # guest-faster only with the delta's CI above 0
@@ -202,13 +202,13 @@ n=$(grep -c 'class="warn artefact" id="artefact-' rep/report.html)
 grep -q 'may be an artefact">' rep/report.html || fail "report.html: a marked delta has no tooltip"
 
 # ---- compare: the same marks and lines ----------------------------------------
-"$VMDISKCMP" compare rep/result.json --ceiling /dev/xvdb=600 -q >cmp.txt || fail "compare failed"
+"$VMDISKCMP" compare rep/result.json --rate-ceiling /dev/xvdb=600 -q >cmp.txt || fail "compare failed"
 grep -Eq '^dd write .* [0-9.]+‡ \(3\) .*%[*~]*‡$' cmp.txt || fail "compare text: no marked row: $(cat cmp.txt)"
 grep -qF 'WARNING: ‡ target lvm, test dd_write@1048576, guest-faster: ' cmp.txt ||
     fail "compare text: no guest-faster warning"
-"$VMDISKCMP" compare rep/result.json --ceiling /dev/xvdb=600 -q --format md >cmp.md || fail "compare md failed"
+"$VMDISKCMP" compare rep/result.json --rate-ceiling /dev/xvdb=600 -q --format md >cmp.md || fail "compare md failed"
 grep -q '| +14.6%\*\*‡ \[' cmp.md || fail "compare md: the guest-faster delta is unmarked: $(cat cmp.md)"
-"$VMDISKCMP" compare rep/result.json --ceiling /dev/xvdb=600 -q --format json >cmp.json || fail "compare json failed"
+"$VMDISKCMP" compare rep/result.json --rate-ceiling /dev/xvdb=600 -q --format json >cmp.json || fail "compare json failed"
 python3 - cmp.json <<'PY' || fail "compare json: artefacts missing"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -219,6 +219,6 @@ assert [a["flag"] for a in p[("lvm", "dd_write@65536")]["artefacts"]] == ["page-
 assert "artefacts" not in p[("dom0", "dd_read@1048576")]
 PY
 # without the ceiling, above-ceiling is not decided
-"$VMDISKCMP" compare rep/result.json -q --format csv >noceil.csv || fail "compare without --ceiling failed"
+"$VMDISKCMP" compare rep/result.json -q --format csv >noceil.csv || fail "compare without --rate-ceiling failed"
 if grep -q 'above-ceiling' noceil.csv; then fail "above-ceiling without a stated ceiling"; fi
 echo "ok: artefact flags in report and compare"

@@ -67,10 +67,10 @@ bad "report: unknown outlier policy" "--outliers remove: expected keep, flag or 
 bad "report: bad threshold" "--outlier-threshold -1: expected a positive number" -- \
     report "$good" --outlier-threshold -1
 bad "report: bad threshold text" "--outlier-threshold 3x" -- report "$good" --outlier-threshold 3x
-bad "report: ceiling without rate" "--ceiling /dev/sdb: expected NAME=MIB_S" -- report "$good" --ceiling /dev/sdb
-bad "report: ceiling without name" "--ceiling =550: expected NAME=MIB_S" -- report "$good" --ceiling =550
-bad "report: ceiling not a rate" "--ceiling /dev/sdb=fast: expected NAME=MIB_S" -- \
-    report "$good" --ceiling /dev/sdb=fast
+bad "report: ceiling without rate" "--rate-ceiling /dev/sdb: expected NAME=MIB_S" -- report "$good" --rate-ceiling /dev/sdb
+bad "report: ceiling without name" "--rate-ceiling =550: expected NAME=MIB_S" -- report "$good" --rate-ceiling =550
+bad "report: ceiling not a rate" "--rate-ceiling /dev/sdb=fast: expected NAME=MIB_S" -- \
+    report "$good" --rate-ceiling /dev/sdb=fast
 bad "report: bad resamples" "--bootstrap-resamples many" -- report "$good" --bootstrap-resamples many
 bad "report: unknown option" "unknown option" -- report "$good" --colour
 bad "report: no operand" "expected one result directory, got 0" -- report
