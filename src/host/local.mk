@@ -1,0 +1,14 @@
+# Host-side samplers of dom0 (src/host): /proc and /sys accounting, loop
+# devices, page-cache residency, placement, xenstore backend facts,
+# libvirt live XML, CPU accounting of a disk's servers (doc/host-cost.md).
+src_libvdc_controller_a_SOURCES += \
+	src/host/text.h src/host/text.c \
+	src/host/procfs.h src/host/procfs.c \
+	src/host/cpuacct.h src/host/cpuacct.c \
+	src/host/workers.h src/host/workers.c \
+	src/host/loopdev.h src/host/loopdev.c \
+	src/host/residency.h src/host/residency.c \
+	src/host/placement.h src/host/placement.c \
+	src/host/blockstat.h src/host/blockstat.c \
+	src/host/xsbackend.h src/host/xsbackend.c \
+	src/host/livexml.h src/host/livexml.c

@@ -1,0 +1,572 @@
+/* Host samplers (src/host/): the pure parsers over copies of dom0's /proc
+ * and /sys files and xenstore/libvirt/lvm2 texts (tests/golden/host/,
+ * VDC_GOLDEN_DIR; README there says where each came from), malformed input
+ * included: each must fail with one line naming the file and the field. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "common/util.h"
+#include "host/blockstat.h"
+#include "host/livexml.h"
+#include "host/loopdev.h"
+#include "host/placement.h"
+#include "host/procfs.h"
+#include "host/residency.h"
+#include "host/xsbackend.h"
+#include "test_host.h"
+
+static char *
+golden(const char *name)
+{
+    g_autofree char *path = g_build_filename(VDC_GOLDEN_DIR, name, NULL);
+    char *text = NULL;
+
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+        fail_msg("cannot read fixture %s", path);
+    return text;
+}
+
+/* ---- /proc/meminfo ------------------------------------------------------------------ */
+
+static void
+test_meminfo(void **state)
+{
+    g_autofree char *text = golden("meminfo.txt");
+    g_autofree char *nodirty = golden("meminfo-no-dirty.txt");
+    g_autofree char *badunit = golden("meminfo-bad-unit.txt");
+    vdc_meminfo m;
+
+    (void)state;
+    assert_int_equal(vdc_meminfo_parse(text, "meminfo.txt", &m), 0);
+    assert_true(m.mem_total == 24683584ull * 1024);
+    assert_true(m.cached == 3914488ull * 1024);
+    assert_true(m.dirty == 91688ull * 1024);
+    assert_true(m.writeback == 0);
+    /* WritebackTmp, SwapCached, ... are other fields, not these */
+    assert_int_equal(vdc_meminfo_parse("MemTotal: 4 kB\nCached: 1 kB\nSwapCached: 9 kB\n"
+                                       "Dirty: 2 kB\nWriteback: 3 kB\nWritebackTmp: 8 kB\n",
+                                       "t", &m), 0);
+    assert_true(m.cached == 1024 && m.writeback == 3072);
+
+    EXPECT_ERROR(vdc_meminfo_parse(nodirty, "meminfo-no-dirty.txt", &m) < 0,
+                 "meminfo-no-dirty.txt: no Dirty line");
+    EXPECT_ERROR(vdc_meminfo_parse(badunit, "meminfo-bad-unit.txt", &m) < 0,
+                 "line 20: Writeback: expected a number of kB, got '0 MB'");
+    EXPECT_ERROR(vdc_meminfo_parse("MemTotal: 1 kB\nMemTotal: 2 kB\n", "m", &m) < 0,
+                 "m: line 2: MemTotal given twice");
+    EXPECT_ERROR(vdc_meminfo_parse("MemTotal: -1 kB\n", "m", &m) < 0, "MemTotal: expected");
+    EXPECT_ERROR(vdc_meminfo_parse("Dirty: 99999999999999999999 kB\n", "m", &m) < 0,
+                 "Dirty: expected a number of kB");
+    EXPECT_ERROR(vdc_meminfo_parse("Dirty: 18014398509481984 kB\n", "m", &m) < 0,
+                 "Dirty: expected a number of kB");   /* 2^54 KiB: over 2^64 bytes */
+    EXPECT_ERROR(vdc_meminfo_parse("", "m", &m) < 0, "m: no MemTotal line");
+    EXPECT_ERROR(vdc_meminfo_parse(NULL, "m", &m) < 0, "m: no MemTotal line");
+}
+
+/* ---- /proc/stat ------------------------------------------------------------------------- */
+
+static void
+test_proc_stat(void **state)
+{
+    g_autofree char *text = golden("stat.txt");
+    vdc_proc_stat st = { 0 };
+
+    (void)state;
+    assert_int_equal(vdc_proc_stat_parse(text, "stat.txt", &st), 0);
+    /* cpu  240457 476 71007 33523 2934 0 1036 5032 0 0 */
+    assert_int_equal(st.total.cpu, -1);
+    assert_true(st.total.t[VDC_CPU_USER] == 240457 && st.total.t[VDC_CPU_NICE] == 476 &&
+                st.total.t[VDC_CPU_SYSTEM] == 71007 && st.total.t[VDC_CPU_IDLE] == 33523 &&
+                st.total.t[VDC_CPU_IOWAIT] == 2934 && st.total.t[VDC_CPU_IRQ] == 0 &&
+                st.total.t[VDC_CPU_SOFTIRQ] == 1036 && st.total.t[VDC_CPU_STEAL] == 5032);
+    assert_true(vdc_cpu_times_busy(&st.total) == 240457 + 476 + 71007 + 0 + 1036);
+    assert_true(vdc_cpu_times_all(&st.total) == 240457 + 476 + 71007 + 33523 + 2934 + 1036 + 5032);
+    assert_int_equal(st.n_cpus, 2);
+    assert_int_equal(st.cpus[0].cpu, 0);
+    assert_int_equal(st.cpus[1].cpu, 1);
+    assert_true(st.cpus[1].t[VDC_CPU_USER] == 121109 && st.cpus[1].t[VDC_CPU_STEAL] == 2589);
+    vdc_proc_stat_dispose(&st);
+    vdc_proc_stat_dispose(&st);
+
+    EXPECT_ERROR(vdc_proc_stat_parse("cpu  1 2 3 4\nintr 5\n", "s", &st) < 0,
+                 "s: line 1: column 5: expected a number of clock ticks");
+    EXPECT_ERROR(vdc_proc_stat_parse("cpu0 1 2 3 4 5 6 7 8\n", "s", &st) < 0,
+                 "s: line 1: cpu0 before the 'cpu' total line");
+    EXPECT_ERROR(vdc_proc_stat_parse("intr 1\nctxt 2\n", "s", &st) < 0, "s: no 'cpu' line");
+    EXPECT_ERROR(vdc_proc_stat_parse("cpuX 1 2 3 4 5 6 7 8\n", "s", &st) < 0,
+                 "s: line 1: expected 'cpu' or 'cpuN'");
+    EXPECT_ERROR(vdc_proc_stat_parse("cpu 1 2 3 4 5 6 7 8\ncpu 1 2 3 4 5 6 7 8\n", "s", &st) < 0,
+                 "line 2: expected one 'cpu' total line");
+    EXPECT_ERROR(vdc_proc_stat_parse("cpu 1 2 3 x 5 6 7 8\n", "s", &st) < 0, "column 4");
+    vdc_proc_stat_dispose(&st);
+}
+
+/* ---- /proc/PID/stat ------------------------------------------------------------------------ */
+
+static void
+test_task_stat(void **state)
+{
+    vdc_task_stat t;
+    static const char dd[] =
+        "19989 (dd) R 19985 19985 9778 0 -1 4194304 120 0 0 0 37 412 0 0 20 0 1 0 177605 "
+        "3133440 362 18446744073709551615 94025859702784 94025859722665 0 0 0 0 0 0 0 0 0 17 0 "
+        "0 0 0 0 0\n";
+
+    (void)state;
+    assert_int_equal(vdc_task_stat_parse(dd, "dd", &t), 0);
+    assert_int_equal(t.pid, 19989);
+    assert_string_equal(t.comm, "dd");
+    assert_int_equal(t.state, 'R');
+    assert_int_equal(t.ppid, 19985);
+    assert_int_equal(t.flags, 4194304);
+    assert_true(t.utime == 37 && t.stime == 412 && t.starttime == 177605);
+    /* a comm with spaces and parentheses: up to the last ')' */
+    assert_int_equal(vdc_task_stat_parse("7 (a) b (c)) S 1 7 7 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 "
+                                         "99 0 0\n", "x", &t), 0);
+    assert_string_equal(t.comm, "a) b (c)");
+    assert_true(t.utime == 5 && t.stime == 6 && t.starttime == 99);
+    /* negative priority and nice are fields like others */
+    assert_int_equal(vdc_task_stat_parse("8 (kworker/0:1H-kblockd) I 2 0 0 0 -1 69238880 0 0 0 0 "
+                                         "0 12 0 0 0 -20 1 0 30302 0 0", "x", &t), 0);
+    assert_string_equal(t.comm, "kworker/0:1H-kblockd");
+    assert_true((t.flags & VDC_PF_KTHREAD) && (t.flags & VDC_PF_WQ_WORKER) && t.ppid == 2);
+
+    EXPECT_ERROR(vdc_task_stat_parse("", "p", &t) < 0, "p: expected 'PID (COMM) STATE");
+    EXPECT_ERROR(vdc_task_stat_parse("12 dd R 1", "p", &t) < 0, "p: expected 'PID (COMM)");
+    EXPECT_ERROR(vdc_task_stat_parse("x (dd) R 1", "p", &t) < 0, "p: expected 'PID (COMM)");
+    EXPECT_ERROR(vdc_task_stat_parse("12 (dd) RR 1", "p", &t) < 0, "one-letter state");
+    EXPECT_ERROR(vdc_task_stat_parse("12 (dd) R 1 2 3 4 5 6 7 8 9 10 11\n", "p", &t) < 0,
+                 "p: expected at least 22 fields, the line ends at field 14");
+    EXPECT_ERROR(vdc_task_stat_parse("12 (dd) R 1 2 3 4 5 6 7 8 9 10 x 12 13 14 15 16 17 18 19 "
+                                     "20", "p", &t) < 0, "p: field 14: expected a number");
+    EXPECT_ERROR(vdc_task_stat_parse("12 (dd) R 1 2 3 4 5 6 7 8 9 10 -5 12 13 14 15 16 17 18 19 "
+                                     "20", "p", &t) < 0, "p: field 14: value out of range");
+}
+
+static void
+test_task_stat_read_self(void **state)
+{
+    vdc_task_stat t;
+
+    (void)state;
+    assert_int_equal(vdc_task_stat_read(getpid(), 0, &t), 0);
+    assert_int_equal(t.pid, getpid());
+    assert_int_equal(vdc_task_stat_read(getpid(), getpid(), &t), 0);
+    assert_int_equal(t.pid, getpid());
+    /* a task that does not exist is "gone", with no message */
+    capture_stderr_begin();
+    assert_int_equal(vdc_task_stat_read(0x7ffffff0, 0, &t), 1);
+    {
+        char *msg = capture_stderr_end();
+        assert_string_equal(msg, "");
+        free(msg);
+    }
+}
+
+/* ---- /proc/PID/fdinfo -------------------------------------------------------------- */
+
+static void
+test_fdinfo(void **state)
+{
+    unsigned f = 0;
+
+    (void)state;
+    assert_int_equal(vdc_fdinfo_flags_parse("pos:\t0\nflags:\t0140002\nmnt_id:\t29\nino:\t12\n",
+                                            "fi", &f), 0);
+    assert_true(f == 0140002);
+    assert_true(f & O_DIRECT);
+    assert_int_equal(vdc_fdinfo_flags_parse("pos:\t0\nflags:\t02\n", "fi", &f), 0);
+    assert_false(f & O_DIRECT);
+    EXPECT_ERROR(vdc_fdinfo_flags_parse("pos:\t0\n", "fi", &f) < 0, "fi: no 'flags:' line");
+    EXPECT_ERROR(vdc_fdinfo_flags_parse("flags:\t0189\n", "fi", &f) < 0,
+                 "fi: line 1: flags: expected an octal number, got '0189'");
+}
+
+static void
+test_proc_file_flags_self(void **state)
+{
+    g_autofree char *dir = g_dir_make_tmp("vdc-host-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "f", NULL);
+    g_autofree unsigned *flags = NULL;
+    size_t n = 9;
+    int fd;
+
+    (void)state;
+    fd = open(path, O_CREAT | O_RDWR | O_APPEND, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(vdc_proc_file_flags(getpid(), path, &flags, &n), 0);
+    assert_int_equal(n, 1);
+    assert_true(flags[0] & O_APPEND);
+    close(fd);
+    g_clear_pointer(&flags, g_free);
+    assert_int_equal(vdc_proc_file_flags(getpid(), path, &flags, &n), 0);
+    assert_int_equal(n, 0);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
+/* ---- /sys/block/loopN/loop ------------------------------------------------------------- */
+
+static void
+test_loop_sysfs(void **state)
+{
+    vdc_loop_info li = { 0 };
+
+    (void)state;
+    assert_int_equal(vdc_loop_sysfs_parse("loop0", "/var/lib/vdclab-selftest.img\n", "0\n", "0\n",
+                                          &li), 0);
+    assert_string_equal(li.name, "loop0");
+    assert_int_equal(li.number, 0);
+    assert_string_equal(li.backing_file, "/var/lib/vdclab-selftest.img");
+    assert_int_equal(li.dio, 0);
+    assert_int_equal(li.backing_deleted, 0);
+    vdc_loop_info_dispose(&li);
+    assert_int_equal(vdc_loop_sysfs_parse("/dev/loop12", "/img with space (deleted)\n", "1\n",
+                                          "1048576\n", &li), 0);
+    assert_string_equal(li.name, "loop12");
+    assert_int_equal(li.number, 12);
+    assert_string_equal(li.backing_file, "/img with space");
+    assert_int_equal(li.backing_deleted, 1);
+    assert_int_equal(li.dio, 1);
+    assert_true(li.offset == 1048576);
+    vdc_loop_info_dispose(&li);
+    vdc_loop_info_dispose(&li);
+
+    EXPECT_ERROR(vdc_loop_sysfs_parse("sda", "/x\n", "0\n", "0\n", &li) < 0,
+                 "loop device 'sda': expected loopN");
+    EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "x.img\n", "0\n", "0\n", &li) < 0,
+                 "/sys/block/loop1/loop/backing_file: expected an absolute path");
+    EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "", "0\n", "0\n", &li) < 0, "backing_file");
+    EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "/a\n/b\n", "0\n", "0\n", &li) < 0,
+                 "on one line");
+    EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "/x\n", "2\n", "0\n", &li) < 0,
+                 "/sys/block/loop1/loop/dio: expected 0 or 1, got '2");
+    EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "/x\n", "on\n", "0\n", &li) < 0, "loop/dio");
+    EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "/x\n", "0\n", "-4\n", &li) < 0,
+                 "/sys/block/loop1/loop/offset: expected a byte count");
+    EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "/x\n", "0\n", NULL, &li) < 0, "loop/offset");
+}
+
+/* ---- residency ------------------------------------------------------------------------ */
+
+static void
+test_residency(void **state)
+{
+    static const unsigned char vec[] = { 1, 0, 3, 0x81, 2, 0xfe, 1 };
+    g_autofree char *dir = g_dir_make_tmp("vdc-host-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "img", NULL);
+    g_autofree char *buf = NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t len = (size_t)page * 10 + 100;
+    vdc_residency r, r2;
+
+    (void)state;
+    /* bit 0 only: the others are reserved */
+    assert_true(vdc_mincore_resident(vec, G_N_ELEMENTS(vec)) == 4);
+    assert_true(vdc_mincore_resident(vec, 0) == 0);
+
+    /* a file just written is in the page cache, every page of it, whether
+     * mapped in one chunk or in chunks of three pages */
+    buf = g_malloc(len);
+    memset(buf, 'v', len);
+    assert_true(g_file_set_contents(path, buf, (gssize)len, NULL));
+    assert_int_equal(vdc_residency_read(path, &r), 0);
+    assert_int_equal(vdc_residency_read_chunked(path, (size_t)page * 3, &r2), 0);
+    assert_true(r.size_bytes == len && r.pages == 11 && r.page_size == page);
+    assert_true(r.resident_pages == 11 && r2.resident_pages == 11 && r2.pages == 11);
+    assert_true(r.resident_bytes == len);
+    EXPECT_ERROR(vdc_residency_read_chunked(path, (size_t)page + 1, &r) < 0,
+                 "expected a multiple of the page size");
+    EXPECT_ERROR(vdc_residency_read(dir, &r) < 0, "expected a regular file or a block device");
+    g_unlink(path);
+    EXPECT_ERROR(vdc_residency_read(path, &r) < 0, "No such file");
+    /* an empty file: nothing to map, nothing resident */
+    assert_true(g_file_set_contents(path, "", 0, NULL));
+    assert_int_equal(vdc_residency_read(path, &r), 0);
+    assert_true(r.pages == 0 && r.resident_pages == 0);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
+/* ---- placement -------------------------------------------------------------------------- */
+
+static void
+test_extents_to_ranges(void **state)
+{
+    /* filefrag -e of a fragmented image: two touching extents, a far one, a
+     * delayed-allocation one (no place yet), an unwritten (preallocated,
+     * placed) one */
+    const vdc_extent ext[] = {
+        { 0, 4096 * 100, 4096 * 8, 0 },
+        { 4096 * 8, 4096 * 108, 4096 * 4, 0 },
+        { 4096 * 12, 4096 * 5000, 4096, 0x800 /* UNWRITTEN */ },
+        { 4096 * 13, 0, 4096 * 2, 0x4 | 0x1 /* DELALLOC | LAST */ },
+    };
+    g_autoptr(GArray) r = g_array_new(FALSE, FALSE, sizeof(vdc_byte_range));
+    uint64_t unmapped = 0, mapped;
+    const vdc_byte_range *a;
+
+    (void)state;
+    mapped = vdc_extents_to_ranges(ext, G_N_ELEMENTS(ext), 1048576, r, &unmapped);
+    assert_true(mapped == 4096 * 13);
+    assert_true(unmapped == 4096 * 2);
+    assert_int_equal(r->len, 2);
+    a = &g_array_index(r, vdc_byte_range, 0);
+    assert_true(a[0].start == 1048576 + 4096 * 100 && a[0].length == 4096 * 12);
+    assert_true(a[1].start == 1048576 + 4096 * 5000ull && a[1].length == 4096);
+    /* the byte-weighted middle */
+    {
+        g_autoptr(GArray) two = g_array_new(FALSE, FALSE, sizeof(vdc_byte_range));
+        vdc_byte_range x = { 0, 100 }, y = { 1000, 300 };
+
+        g_array_append_val(two, x);
+        g_array_append_val(two, y);
+        assert_true(vdc_ranges_center(two) == (50.0 * 100 + 1150.0 * 300) / 400);
+        g_array_set_size(two, 0);
+        assert_true(vdc_ranges_center(two) == 0);
+    }
+}
+
+/* ---- block counters ------------------------------------------------------------------------ */
+
+static void
+test_blockstat(void **state)
+{
+    g_autofree char *text = golden("diskstat-vda.txt");
+    const char *vbd[7] = { "120\n", "340\n", "2\n", "0\n", "1\n", "960\n", "88000\n" };
+    const char *bad[7] = { "120\n", "340\n", "2\n", "x\n", "1\n", "960\n", "88000\n" };
+    vdc_disk_stat d;
+    vdc_vbd_stat v;
+
+    (void)state;
+    assert_int_equal(vdc_disk_stat_parse(text, "vda/stat", &d), 0);
+    assert_true(d.read_ios == 170390 && d.read_sectors == 10880922 && d.write_ios == 462402 &&
+                d.write_sectors == 25744754 && d.in_flight == 0 && d.time_in_queue_ms == 1027889);
+    EXPECT_ERROR(vdc_disk_stat_parse("1 2 3 4 5 6 7 8 9 10\n", "s", &d) < 0,
+                 "s: field 11: expected 11 or more decimal counters");
+    EXPECT_ERROR(vdc_disk_stat_parse("1 2 3 4 5 6x 7 8 9 10 11\n", "s", &d) < 0, "s: field 6");
+    assert_int_equal(vdc_vbd_stat_parse(vbd, "/sys/bus/xen-backend/devices/vbd-5-51728", &v), 0);
+    assert_true(v.rd_req == 120 && v.wr_req == 340 && v.f_req == 2 && v.oo_req == 1 &&
+                v.rd_sect == 960 && v.wr_sect == 88000);
+    EXPECT_ERROR(vdc_vbd_stat_parse(bad, "D", &v) < 0,
+                 "D/statistics/ds_req: expected a decimal counter, got 'x");
+}
+
+/* ---- xenstore ------------------------------------------------------------------------------ */
+
+static void
+test_xenstore_tap(void **state)
+{
+    g_autofree char *text = golden("xenstore-xl-tap.txt");
+    g_autoptr(GHashTable) tree = vdc_xs_ls_parse(text, "xenstore-xl-tap.txt");
+    g_autoptr(GPtrArray) vbds = NULL;
+    const vdc_xs_vbd *img, *lv;
+
+    (void)state;
+    assert_non_null(tree);
+    assert_string_equal(g_hash_table_lookup(tree, "/local/domain/0/backend/vbd/1/51728/frontend"),
+                        "/local/domain/1/device/vbd/51728");
+    vbds = vdc_xs_vbds_from_tree(tree, 1);
+    assert_non_null(vbds);
+    assert_int_equal(vbds->len, 2);
+    img = g_ptr_array_index(vbds, 0);
+    lv = g_ptr_array_index(vbds, 1);
+    /* tap:aio:IMG,xvdb,w on Xen 4.17: blkback over the loop device the
+     * hotplug script made */
+    assert_string_equal(img->kind, "vbd");
+    assert_int_equal(img->domid, 1);
+    assert_int_equal(img->devid, 51728);
+    assert_string_equal(img->dev, "xvdb");
+    assert_string_equal(img->type, "phy");
+    assert_string_equal(img->params, "/var/lib/vdclab-selftest.img");
+    assert_string_equal(img->node, "/dev/loop0");
+    assert_true(img->have_physical_device && img->pd_major == 7 && img->pd_minor == 0);
+    assert_string_equal(img->physical_device_path, "/dev/loop0");
+    assert_int_equal(img->direct_io_safe, -1);
+    assert_string_equal(img->mode, "w");
+    assert_string_equal(img->hotplug_status, "connected");
+    /* the LV: blkback on the dm device, no loop node; "fc:0" is 252:0 */
+    assert_string_equal(lv->dev, "xvdc");
+    assert_null(lv->node);
+    assert_true(lv->pd_major == 0xfc && lv->pd_minor == 0);
+    assert_string_equal(lv->physical_device_path, "/dev/dm-0");
+    /* another domain: none; every domain: the same two */
+    {
+        g_autoptr(GPtrArray) none = vdc_xs_vbds_from_tree(tree, 2);
+        g_autoptr(GPtrArray) all = vdc_xs_vbds_from_tree(tree, -1);
+
+        assert_int_equal(none->len, 0);
+        assert_int_equal(all->len, 2);
+    }
+}
+
+static void
+test_xenstore_qdisk(void **state)
+{
+    g_autofree char *text = golden("xenstore-xl-qdisk.txt");
+    g_autoptr(GHashTable) tree = vdc_xs_ls_parse(text, "xenstore-xl-qdisk.txt");
+    g_autoptr(GPtrArray) vbds = vdc_xs_vbds_from_tree(tree, 2);
+    const vdc_xs_vbd *q = NULL;
+    guint i;
+
+    (void)state;
+    assert_non_null(vbds);
+    for (i = 0; i < vbds->len; i++)
+        if (!strcmp(((vdc_xs_vbd *)g_ptr_array_index(vbds, i))->kind, "qdisk"))
+            q = g_ptr_array_index(vbds, i);
+    assert_non_null(q);
+    assert_string_equal(q->type, "qdisk");
+    assert_string_equal(q->params, "aio:/var/lib/vdclab-selftest.img");
+    assert_string_equal(q->dev, "xvdb");
+    assert_null(q->node);
+    assert_false(q->have_physical_device);
+    /* no direct-io-safe key: QEMU's xen-block goes through dom0's cache */
+    assert_int_equal(q->direct_io_safe, -1);
+}
+
+static void
+test_xenstore_malformed(void **state)
+{
+    const char *k1[] = { "direct-io-safe" }, *v1[] = { "yes" };
+    const char *k2[] = { "physical-device" }, *v2[] = { "7-0" };
+    const char *k3[] = { "direct-io-safe", "physical-device" }, *v3[] = { "1", "103:1f" };
+    vdc_xs_vbd v;
+
+    (void)state;
+    EXPECT_ERROR(vdc_xs_ls_parse("/a = \"b\"\nnot a line\n", "ls") == NULL,
+                 "ls: line 2: expected '/PATH = \"VALUE\"' (xenstore-ls -f), got 'not a line'");
+    EXPECT_ERROR(vdc_xs_ls_parse("/a = \"unterminated\n", "ls") == NULL, "ls: line 1");
+    EXPECT_ERROR(vdc_xs_ls_parse("/a = \"escaped quote\\\"\n", "ls") == NULL, "ls: line 1");
+    {
+        g_autoptr(GHashTable) t = vdc_xs_ls_parse("\n/a = \"x\\\\y\\012z\"\n/b = \"\"\n", "ls");
+
+        assert_non_null(t);
+        assert_string_equal(g_hash_table_lookup(t, "/a"), "x\\y\nz");
+        assert_string_equal(g_hash_table_lookup(t, "/b"), "");
+    }
+    EXPECT_ERROR(vdc_xs_vbd_from_pairs("/local/domain/0/backend/vbd/1/51728", k1, v1, 1, &v) < 0,
+                 "xenstore /local/domain/0/backend/vbd/1/51728/direct-io-safe: expected 0 or 1, "
+                 "got 'yes'");
+    EXPECT_ERROR(vdc_xs_vbd_from_pairs("/local/domain/0/backend/vbd/1/51728", k2, v2, 1, &v) < 0,
+                 "physical-device: expected MAJ:MIN in hex, got '7-0'");
+    EXPECT_ERROR(vdc_xs_vbd_from_pairs("/local/domain/0/backend/tap/1/51728", k1, v1, 0, &v) < 0,
+                 "expected /local/domain/0/backend/{vbd,vbd3,qdisk}/DOMID/DEVID");
+    EXPECT_ERROR(vdc_xs_vbd_from_pairs("/local/domain/0/backend/vbd/x/51728", k1, v1, 0, &v) < 0,
+                 "DOMID/DEVID");
+    assert_int_equal(vdc_xs_vbd_from_pairs("/local/domain/0/backend/qdisk/3/768", k3, v3, 2, &v), 0);
+    assert_int_equal(v.direct_io_safe, 1);
+    assert_string_equal(v.type, "qdisk");
+    assert_true(v.pd_major == 0x103 && v.pd_minor == 0x1f);
+    vdc_xs_vbd_dispose(&v);
+    vdc_xs_vbd_dispose(&v);
+}
+
+/* ---- libvirt live XML --------------------------------------------------------------------- */
+
+/* a qemu:///system domain's live XML as libvirt 9.0 gives it: the image
+ * disk with cache='none' io='native', a qcow2 overlay whose backing file's
+ * <source> must not replace the disk's own, the read-only control disk */
+static const char QEMU_LIVE[] =
+    "<domstatus state='running' reason='booted' pid='4242'>\n"
+    "<domain type='qemu' id='7'>\n  <name>vmdiskcmp-t</name>\n  <devices>\n"
+    "    <emulator>/usr/bin/qemu-system-x86_64</emulator>\n"
+    "    <disk type='file' device='disk'>\n"
+    "      <driver name='qemu' type='raw' cache='none' io='native'/>\n"
+    "      <source file='/var/lib/vmdiskcmp/image.raw' index='2'/>\n"
+    "      <backingStore/>\n      <target dev='vdb' bus='virtio'/>\n"
+    "      <alias name='virtio-disk1'/>\n    </disk>\n"
+    "    <disk type='file' device='disk'>\n"
+    "      <driver name='qemu' type='qcow2'/>\n"
+    "      <source file='/run/overlay.qcow2' index='1'/>\n"
+    "      <backingStore type='file' index='3'>\n        <format type='raw'/>\n"
+    "        <source file='/root/guest.img'/>\n        <backingStore/>\n"
+    "      </backingStore>\n      <target dev='vda' bus='virtio'/>\n    </disk>\n"
+    "    <disk type='file' device='disk'>\n      <driver name='qemu' type='raw'/>\n"
+    "      <source file='/r/control-0.img'/>\n      <target dev='vdc' bus='virtio'/>\n"
+    "      <readonly/>\n    </disk>\n"
+    "    <disk type='file' device='cdrom'>\n      <driver name='qemu'/>\n    </disk>\n"
+    "  </devices>\n</domain>\n</domstatus>\n";
+
+static void
+test_livexml(void **state)
+{
+    g_autofree char *xen = golden("livexml-xen-file.xml");
+    g_autoptr(GPtrArray) d = NULL;
+    const vdc_lv_disk *x;
+    int pid = -5;
+
+    (void)state;
+    d = vdc_livexml_disks_parse(xen, "livexml-xen-file.xml", &pid);
+    assert_non_null(d);
+    assert_int_equal(pid, 0);
+    assert_int_equal(d->len, 2);
+    x = g_ptr_array_index(d, 0);
+    assert_string_equal(x->vdev, "xvdb");
+    assert_string_equal(x->bus, "xen");
+    assert_string_equal(x->disk_type, "file");
+    assert_string_equal(x->driver_name, "phy");
+    assert_string_equal(x->source, "/var/lib/vdclab-selftest.img");
+    assert_null(x->cache);
+    assert_null(x->io);
+    x = g_ptr_array_index(d, 1);
+    assert_string_equal(x->disk_type, "block");
+    assert_string_equal(x->source, "/dev/lab/selftest");
+    g_clear_pointer(&d, g_ptr_array_unref);
+
+    d = vdc_livexml_disks_parse(QEMU_LIVE, "live", &pid);
+    assert_non_null(d);
+    assert_int_equal(pid, 4242);
+    assert_int_equal(d->len, 3);   /* the cdrom has no target: skipped */
+    x = g_ptr_array_index(d, 0);
+    assert_string_equal(x->vdev, "vdb");
+    assert_string_equal(x->cache, "none");
+    assert_string_equal(x->io, "native");
+    assert_string_equal(x->source, "/var/lib/vmdiskcmp/image.raw");
+    x = g_ptr_array_index(d, 1);
+    assert_string_equal(x->vdev, "vda");
+    assert_string_equal(x->driver_type, "qcow2");
+    assert_string_equal(x->source, "/run/overlay.qcow2");
+    assert_null(x->cache);
+    x = g_ptr_array_index(d, 2);
+    assert_int_equal(x->readonly, 1);
+    assert_false(((vdc_lv_disk *)g_ptr_array_index(d, 0))->readonly);
+
+    EXPECT_ERROR(vdc_livexml_disks_parse("<domain><devices><disk>", "x", NULL) == NULL,
+                 "x: not well-formed domain XML");
+    EXPECT_ERROR(vdc_livexml_disks_parse("", "x", NULL) == NULL, "x: not well-formed");
+    EXPECT_ERROR(vdc_livexml_disks_parse("<domstatus pid='12a'><domain/></domstatus>", "x",
+                                         NULL) == NULL, "x: <domstatus pid>: expected a process id");
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_meminfo),
+        cmocka_unit_test(test_proc_stat),
+        cmocka_unit_test(test_task_stat),
+        cmocka_unit_test(test_task_stat_read_self),
+        cmocka_unit_test(test_fdinfo),
+        cmocka_unit_test(test_proc_file_flags_self),
+        cmocka_unit_test(test_loop_sysfs),
+        cmocka_unit_test(test_residency),
+        cmocka_unit_test(test_extents_to_ranges),
+        cmocka_unit_test(test_blockstat),
+        cmocka_unit_test(test_xenstore_tap),
+        cmocka_unit_test(test_xenstore_qdisk),
+        cmocka_unit_test(test_xenstore_malformed),
+        cmocka_unit_test(test_livexml),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
