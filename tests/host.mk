@@ -1,6 +1,7 @@
 # Tests of the host samplers (src/host/): parsers on fixture copies of
 # /proc, /sys, xenstore, libvirt and lvm2 texts (tests/golden/host/), the
-# CPU delta arithmetic.
+# CPU delta arithmetic, and the loop-device cross-check against an
+# independent reading of /proc (root; heavy lock: uses a loop device).
 EXTRA_DIST += tests/golden/host
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_host tests/unit/test_host_cpu
@@ -14,3 +15,16 @@ tests_unit_test_host_cpu_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
 tests_unit_test_host_cpu_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+
+# helper of the integration test: the samplers from the command line
+check_PROGRAMS += tests/host-sampletool
+tests_host_sampletool_SOURCES = tests/host-sampletool.c
+tests_host_sampletool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
+
+# root, heavy lock (loop devices): the cross-check against /proc, the lab's
+# stand-in hotplug script's loop semantics, an LV's placement against
+# lvm2's report (about 15 s, 2 s, 3 s)
+HOST_IT = tests/integration/host-cpu-crosscheck.sh tests/integration/host-lab-hotplug.sh \
+	tests/integration/host-lv-placement.sh
+TESTS += $(HOST_IT)
+EXTRA_DIST += $(HOST_IT)

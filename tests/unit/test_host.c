@@ -257,6 +257,27 @@ test_loop_sysfs(void **state)
     EXPECT_ERROR(vdc_loop_sysfs_parse("loop1", "/x\n", "0\n", NULL, &li) < 0, "loop/offset");
 }
 
+static void
+test_loop_sysfs_fixture(void **state)
+{
+    g_autofree char *b = golden("sys-loop/backing_file");
+    g_autofree char *d = golden("sys-loop/dio");
+    g_autofree char *o = golden("sys-loop/offset");
+    g_autofree char *d1 = golden("sys-loop/dio-after-set");
+    vdc_loop_info li;
+
+    (void)state;
+    assert_int_equal(vdc_loop_sysfs_parse("loop7", b, d, o, &li), 0);
+    assert_true(g_str_has_prefix(li.backing_file, "/var/tmp/vdc-hostcpu."));
+    assert_true(g_str_has_suffix(li.backing_file, "/image.raw"));
+    assert_int_equal(li.dio, 0);
+    assert_true(li.offset == 0);
+    vdc_loop_info_dispose(&li);
+    assert_int_equal(vdc_loop_sysfs_parse("loop7", b, d1, o, &li), 0);
+    assert_int_equal(li.dio, 1);
+    vdc_loop_info_dispose(&li);
+}
+
 /* ---- residency ------------------------------------------------------------------------ */
 
 static void
@@ -335,6 +356,59 @@ test_extents_to_ranges(void **state)
         g_array_set_size(two, 0);
         assert_true(vdc_ranges_center(two) == 0);
     }
+}
+
+static void
+test_lvm_reports(void **state)
+{
+    g_autofree char *lvs = golden("lvs-seg.json");
+    g_autofree char *pvs = golden("pvs.json");
+    g_autoptr(GPtrArray) pv = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GArray) first = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    g_autoptr(GArray) last = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    uint64_t ext = 0, pe_start = 0;
+
+    (void)state;
+    /* the fixture's lv1 was made 12 MiB, lv2 8 MiB after it, then lv1
+     * extended to 20 MiB: two segments of lv1 around lv2's (4 MiB PEs) */
+    assert_int_equal(vdc_lvs_segments_parse(lvs, "lvs-seg.json", "vdctest", "lv1", pv, first, last,
+                                            &ext), 0);
+    assert_true(ext == 4194304);
+    assert_int_equal(pv->len, 2);
+    assert_true(g_str_has_prefix(g_ptr_array_index(pv, 0), "/dev/loop"));
+    assert_true(g_array_index(first, uint64_t, 0) == 0 && g_array_index(last, uint64_t, 0) == 2);
+    assert_true(g_array_index(first, uint64_t, 1) == 5 && g_array_index(last, uint64_t, 1) == 6);
+    assert_int_equal(vdc_pvs_pe_start_parse(pvs, "pvs.json", g_ptr_array_index(pv, 0),
+                                            &pe_start), 0);
+    assert_true(pe_start == 1048576);
+
+    /* striped: several PV ranges in one segment */
+    g_ptr_array_set_size(pv, 0);
+    g_array_set_size(first, 0);
+    g_array_set_size(last, 0);
+    assert_int_equal(vdc_pe_ranges_parse("/dev/vdb:0-31 /dev/vdc:10-41", "t", pv, first, last), 0);
+    assert_int_equal(pv->len, 2);
+    assert_string_equal(g_ptr_array_index(pv, 1), "/dev/vdc");
+    assert_true(g_array_index(first, uint64_t, 1) == 10 && g_array_index(last, uint64_t, 1) == 41);
+
+    EXPECT_ERROR(vdc_pe_ranges_parse("/dev/vdb:9-3", "t", pv, first, last) < 0,
+                 "t: seg_pe_ranges: expected PV:FIRST-LAST, got '/dev/vdb:9-3'");
+    EXPECT_ERROR(vdc_pe_ranges_parse("/dev/vdb", "t", pv, first, last) < 0, "PV:FIRST-LAST");
+    EXPECT_ERROR(vdc_pe_ranges_parse("", "t", pv, first, last) < 0, "seg_pe_ranges: empty");
+    EXPECT_ERROR(vdc_lvs_segments_parse(lvs, "lvs-seg.json", "vdctest", "nolv", pv, first, last,
+                                        &ext) < 0, "lvs-seg.json: no segment of LV vdctest/nolv");
+    EXPECT_ERROR(vdc_lvs_segments_parse("{\"report\": [", "l", "v", "l", pv, first, last, &ext) < 0,
+                 "l: not JSON");
+    EXPECT_ERROR(vdc_lvs_segments_parse("[1]", "l", "v", "l", pv, first, last, &ext) < 0,
+                 "l: expected an lvm2 JSON report");
+    EXPECT_ERROR(vdc_lvs_segments_parse("{\"report\":[{\"seg\":[{\"vg_name\":\"v\",\"lv_name\":"
+                                        "\"l\",\"seg_pe_ranges\":\"/dev/x:0-1\","
+                                        "\"vg_extent_size\":\"4.00m\"}]}]}", "l", "v", "l", pv,
+                                        first, last, &ext) < 0,
+                 "l: vg_extent_size: expected a byte count as a string (--units b --nosuffix), "
+                 "got '4.00m'");
+    EXPECT_ERROR(vdc_pvs_pe_start_parse(pvs, "pvs.json", "/dev/nope", &pe_start) < 0,
+                 "pvs.json: no PV /dev/nope");
 }
 
 /* ---- block counters ------------------------------------------------------------------------ */
@@ -559,8 +633,10 @@ main(void)
         cmocka_unit_test(test_fdinfo),
         cmocka_unit_test(test_proc_file_flags_self),
         cmocka_unit_test(test_loop_sysfs),
+        cmocka_unit_test(test_loop_sysfs_fixture),
         cmocka_unit_test(test_residency),
         cmocka_unit_test(test_extents_to_ranges),
+        cmocka_unit_test(test_lvm_reports),
         cmocka_unit_test(test_blockstat),
         cmocka_unit_test(test_xenstore_tap),
         cmocka_unit_test(test_xenstore_qdisk),
