@@ -27,4 +27,4 @@ tests_host_sampletool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
 HOST_IT = tests/integration/host-cpu-crosscheck.sh tests/integration/host-lab-hotplug.sh \
 	tests/integration/host-lv-placement.sh
 TESTS += $(HOST_IT)
-EXTRA_DIST += $(HOST_IT)
+EXTRA_DIST += $(HOST_IT) tests/integration/host-lib.sh

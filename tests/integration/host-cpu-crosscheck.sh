@@ -18,17 +18,8 @@
 #      of dom0's page cache (with it off, the same read puts it there).
 # Root; holds a loop device: run under the heavy lock.  About 15 s.
 # VDC_HOST_FIXTURES=DIR copies the loop device's sysfs files to DIR.
-. "$top_srcdir/tests/lib.sh"
-need_root
-need_cmd losetup
-need_cmd dd
-need_cmd fincore
-need_cmd filefrag
-TOOL=$top_builddir/tests/host-sampletool
-[ -x "$TOOL" ] || fail "$TOOL is not built"
-[ -e /dev/loop-control ] || skip "no /dev/loop-control: no loop devices on this machine"
-
-scratch=$(mktemp -d /var/tmp/vdc-hostcpu.XXXXXX) || fail "mktemp"
+. "$top_srcdir/tests/integration/host-lib.sh"
+host_test_setup vdc-hostcpu dd fincore filefrag
 loop=
 ddpid=
 cleanup() {

@@ -9,14 +9,8 @@
 # and xenstore-write replaced by a directory of files (no Xen here); the
 # script's lock path is moved into the scratch directory, nothing else is
 # changed.  Root; uses a loop device: heavy lock.  About 2 s.
-. "$top_srcdir/tests/lib.sh"
-need_root
-need_cmd losetup
-[ -e /dev/loop-control ] || skip "no /dev/loop-control: no loop devices on this machine"
-TOOL=$top_builddir/tests/host-sampletool
-[ -x "$TOOL" ] || fail "$TOOL is not built"
-
-scratch=$(mktemp -d /var/tmp/vdc-hotplug.XXXXXX) || fail "mktemp"
+. "$top_srcdir/tests/integration/host-lib.sh"
+host_test_setup vdc-hotplug
 made=
 cleanup() {
     for d in $made; do losetup "$d" >/dev/null 2>&1 && losetup -d "$d"; done

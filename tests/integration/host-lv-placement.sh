@@ -7,15 +7,8 @@
 # with LVM_SYSTEM_DIR in the scratch directory and --devices on the loop
 # device only: the host's LVM configuration and other devices are never
 # touched.  Root; uses a loop device: heavy lock.  About 3 s.
-. "$top_srcdir/tests/lib.sh"
-need_root
-need_cmd losetup
-need_cmd lvcreate
-[ -e /dev/loop-control ] || skip "no /dev/loop-control: no loop devices on this machine"
-TOOL=$top_builddir/tests/host-sampletool
-[ -x "$TOOL" ] || fail "$TOOL is not built"
-
-scratch=$(mktemp -d /var/tmp/vdc-lvplace.XXXXXX) || fail "mktemp"
+. "$top_srcdir/tests/integration/host-lib.sh"
+host_test_setup vdc-lvplace lvcreate
 loop=
 o=
 vg=vdcplace$$
