@@ -145,8 +145,52 @@ void vdc_sample_init(vdc_sample *s) { vdc_fields_init(vdc_sample_fields, s); }
 void vdc_sample_dispose(vdc_sample *s) { vdc_fields_dispose(vdc_sample_fields, s); }
 void vdc_target_init(vdc_target *t) { vdc_fields_init(vdc_target_fields, t); }
 void vdc_target_dispose(vdc_target *t) { vdc_fields_dispose(vdc_target_fields, t); }
-void vdc_experiment_init(vdc_experiment *e) { vdc_fields_init(vdc_experiment_fields, e); }
-void vdc_experiment_dispose(vdc_experiment *e) { vdc_fields_dispose(vdc_experiment_fields, e); }
+void
+vdc_experiment_init(vdc_experiment *e)
+{
+    vdc_fields_init(vdc_experiment_fields, e);
+    e->runs_policy.stop = NULL;
+    e->runs_policy.n_stop = 0;
+}
+
+void
+vdc_experiment_dispose(vdc_experiment *e)
+{
+    size_t i;
+
+    for (i = 0; i < e->runs_policy.n_stop; i++)
+        vdc_fields_dispose(vdc_stop_record_fields, &e->runs_policy.stop[i]);
+    g_free(e->runs_policy.stop);
+    vdc_fields_dispose(vdc_experiment_fields, e);
+    e->runs_policy.stop = NULL;
+    e->runs_policy.n_stop = 0;
+}
+
+vdc_stop_record *
+vdc_runs_policy_add_stop(vdc_runs_policy *p, const char *test)
+{
+    vdc_stop_record *r;
+
+    p->stop = g_renew(vdc_stop_record, p->stop, p->n_stop + 1);
+    r = &p->stop[p->n_stop++];
+    vdc_fields_init(vdc_stop_record_fields, r);
+    vdc_set_str(&r->test, test);
+    return r;
+}
+
+void
+vdc_experiment_copy(vdc_experiment *dst, const vdc_experiment *src)
+{
+    size_t i;
+
+    if (dst == src)
+        return;
+    vdc_experiment_dispose(dst);
+    vdc_fields_copy(vdc_experiment_fields, dst, src);
+    for (i = 0; i < src->runs_policy.n_stop; i++)
+        vdc_fields_copy(vdc_stop_record_fields,
+                        vdc_runs_policy_add_stop(&dst->runs_policy, NULL), &src->runs_policy.stop[i]);
+}
 
 void
 vdc_target_copy(vdc_target *dst, const vdc_target *src)
@@ -468,7 +512,7 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
     size_t i;
 
     if (!dst->has_experiment && src->has_experiment) {
-        vdc_fields_copy(vdc_experiment_fields, &dst->experiment, &src->experiment);
+        vdc_experiment_copy(&dst->experiment, &src->experiment);
         dst->has_experiment = 1;
     } else if (src->has_experiment && src->experiment.emulated == 1) {
         dst->experiment.emulated = 1;   /* sticky: emulated numbers stay marked */

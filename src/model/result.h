@@ -283,6 +283,32 @@ typedef struct {
     char *cmdline;           /* the domU kernel command line used */
 } vdc_guest_info;
 
+/* Why the repetitions of one headline test stopped (one element of
+ * experiment.runs_policy.stop, doc/result-format.md): for the pair
+ * (@target against @reference; NULL: every pair) on test key @test. */
+typedef struct {
+    char *test;              /* test key, e.g. "put_block" */
+    char *target;            /* the pair's target (an image variant), or NULL */
+    char *reference;         /* the pair's reference (an LV/block variant), or NULL */
+    char *reason;            /* vdc_stop_reason_name: "precision reached", "max runs",
+                              * "not measurable"; a one-line string */
+    int64_t runs;            /* repetitions when the reason was decided; VDC_INT_ABSENT */
+    double half_width_percent;   /* the ratio's relative 95 % half-width then, %; NAN */
+} vdc_stop_record;
+
+/* How many repetitions the run made and why (experiment.runs_policy;
+ * optional: absent in documents written before it, which ran a fixed
+ * --runs N, experiment.runs_per_target). */
+typedef struct {
+    char *mode;              /* "fixed" (--runs N) or "auto" (--runs auto) */
+    int64_t min_runs;        /* auto: repetitions before the rule may stop */
+    int64_t max_runs;        /* auto: --max-runs */
+    double precision_percent;    /* auto: --precision, % half-width of the ratio's 95 % CI */
+    vdc_stop_record *stop;   /* auto: per headline test (n_stop; not in the member
+                              * table: loaded, written, copied and freed by hand) */
+    size_t n_stop;
+} vdc_runs_policy;
+
 typedef struct {
     char *id;
     char *build;             /* git describe --always --dirty of vmdiskcmp's source */
@@ -291,6 +317,7 @@ typedef struct {
     char *seed;              /* decimal string */
     int64_t runs_per_target;
     char *order;             /* interleaved, grouped */
+    vdc_runs_policy runs_policy;
     int emulated;            /* tri-state */
     vdc_host_info host;
     vdc_hypervisor_info hypervisor;
@@ -299,6 +326,13 @@ typedef struct {
 
 void vdc_experiment_init(vdc_experiment *e);
 void vdc_experiment_dispose(vdc_experiment *e);
+/* Deep copy of @src into @dst (whose old members are freed). */
+void vdc_experiment_copy(vdc_experiment *dst, const vdc_experiment *src);
+
+/* Append a stop record for @test to @p (other members absent; the caller
+ * sets them with vdc_set_str).  Returns it (owned by @p; valid until the
+ * next append).  Never NULL. */
+vdc_stop_record *vdc_runs_policy_add_stop(vdc_runs_policy *p, const char *test);
 
 /* ---- The result set ------------------------------------------------------ */
 typedef struct {

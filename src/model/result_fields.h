@@ -37,7 +37,8 @@ typedef struct vdc_field {
 extern const vdc_field vdc_sample_fields[];
 extern const vdc_field vdc_run_fields[];      /* without "samples" */
 extern const vdc_field vdc_target_fields[];
-extern const vdc_field vdc_experiment_fields[];
+extern const vdc_field vdc_experiment_fields[];   /* without runs_policy.stop */
+extern const vdc_field vdc_stop_record_fields[];  /* one of experiment.runs_policy.stop */
 
 void vdc_fields_init(const vdc_field *fields, void *obj);
 void vdc_fields_dispose(const vdc_field *fields, void *obj);

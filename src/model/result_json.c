@@ -208,6 +208,26 @@ static const vdc_field guest_fields[] = {
     END
 };
 
+/* experiment.runs_policy; its "stop" array is loaded and written by
+ * load_stop and runs_policy_stop_json with vdc_stop_record_fields */
+static const vdc_field runs_policy_fields[] = {
+    F(VDC_F_STR, vdc_runs_policy, mode, "mode", 0),
+    F(VDC_F_INT, vdc_runs_policy, min_runs, "min_runs", NN),
+    F(VDC_F_INT, vdc_runs_policy, max_runs, "max_runs", NN),
+    F(VDC_F_NUM, vdc_runs_policy, precision_percent, "precision_percent", NN),
+    END
+};
+
+const vdc_field vdc_stop_record_fields[] = {
+    F(VDC_F_STR, vdc_stop_record, test, "test", VDC_FF_REQUIRED),
+    F(VDC_F_STR, vdc_stop_record, target, "target", 0),
+    F(VDC_F_STR, vdc_stop_record, reference, "reference", 0),
+    F(VDC_F_STR, vdc_stop_record, reason, "reason", VDC_FF_REQUIRED),
+    F(VDC_F_INT, vdc_stop_record, runs, "runs", NN),
+    F(VDC_F_NUM, vdc_stop_record, half_width_percent, "half_width_percent", NN),
+    END
+};
+
 const vdc_field vdc_experiment_fields[] = {
     F(VDC_F_STR, vdc_experiment, id, "id", 0),
     F(VDC_F_STR, vdc_experiment, build, "build", 0),
@@ -216,6 +236,7 @@ const vdc_field vdc_experiment_fields[] = {
     F(VDC_F_STR, vdc_experiment, seed, "seed", 0),
     F(VDC_F_INT, vdc_experiment, runs_per_target, "runs_per_target", NN),
     F(VDC_F_STR, vdc_experiment, order, "order", 0),
+    O(vdc_experiment, runs_policy, "runs_policy", runs_policy_fields),
     F(VDC_F_BOOL, vdc_experiment, emulated, "emulated", 0),
     O(vdc_experiment, host, "host", host_fields),
     O(vdc_experiment, hypervisor, "hypervisor", hypervisor_fields),
@@ -597,6 +618,52 @@ load_array(load_ctx *c, JsonObject *top, const char *member, int required,
     return 0;
 }
 
+/* "experiment.runs_policy.stop[i]": one stop record; its strings are
+ * printed in every report, so they must be one line each */
+static int
+load_stop(load_ctx *c, JsonNode *n, vdc_result_set *rs)
+{
+    vdc_stop_record *r;
+    const char *const *strs[4];
+    static const char *const names[] = { "test", "target", "reference", "reason" };
+    gsize saved;
+    size_t i;
+
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return load_fail(c, "expected an object");
+    r = vdc_runs_policy_add_stop(&rs->experiment.runs_policy, NULL);
+    if (load_fields(c, vdc_stop_record_fields, json_node_get_object(n), r) < 0)
+        return -1;
+    strs[0] = (const char *const *)&r->test;
+    strs[1] = (const char *const *)&r->target;
+    strs[2] = (const char *const *)&r->reference;
+    strs[3] = (const char *const *)&r->reason;
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        if (!*strs[i] || vdc_target_name_ok(*strs[i]))
+            continue;
+        path_push(c, names[i], &saved);
+        return load_fail(c, "expected a one-line string of 1 to %d bytes (no control characters)",
+                         VDC_TARGET_NAME_MAX);
+    }
+    return 0;
+}
+
+/* experiment.runs_policy.stop, when @exp (the experiment object) has one */
+static int
+load_runs_policy_stop(load_ctx *c, JsonObject *exp, vdc_result_set *rs)
+{
+    JsonNode *n = json_object_get_member(exp, "runs_policy");
+    gsize saved;
+    int rc;
+
+    if (!n || !JSON_NODE_HOLDS_OBJECT(n))
+        return 0;   /* absent; a wrong type was refused with the other members */
+    path_push(c, "runs_policy", &saved);
+    rc = load_array(c, json_node_get_object(n), "stop", 0, load_stop, rs);
+    path_pop(c, saved);
+    return rc;
+}
+
 static int
 load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
 {
@@ -665,7 +732,8 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
         path_push(c, "experiment", &saved);
         if (!JSON_NODE_HOLDS_OBJECT(n))
             return load_fail(c, "expected an object");
-        if (load_fields(c, vdc_experiment_fields, json_node_get_object(n), &rs->experiment) < 0)
+        if (load_fields(c, vdc_experiment_fields, json_node_get_object(n), &rs->experiment) < 0 ||
+            load_runs_policy_stop(c, json_node_get_object(n), rs) < 0)
             return -1;
         rs->has_experiment = 1;
         path_pop(c, saved);
@@ -840,6 +908,29 @@ save_fields(const vdc_field *fields, const void *obj)
     return o;
 }
 
+/* The experiment object, with runs_policy.stop from its records. */
+static JsonObject *
+experiment_json(const vdc_experiment *e)
+{
+    JsonObject *o = save_fields(vdc_experiment_fields, e), *rp;
+    JsonArray *stop;
+    size_t i;
+
+    if (!e->runs_policy.n_stop)
+        return o;
+    if (json_object_has_member(o, "runs_policy")) {
+        rp = json_object_get_object_member(o, "runs_policy");
+    } else {
+        rp = json_object_new();
+        json_object_set_object_member(o, "runs_policy", rp);
+    }
+    stop = json_array_new();
+    for (i = 0; i < e->runs_policy.n_stop; i++)
+        json_array_add_object_element(stop, save_fields(vdc_stop_record_fields, &e->runs_policy.stop[i]));
+    json_object_set_array_member(rp, "stop", stop);
+    return o;
+}
+
 JsonNode *
 vdc_result_set_to_json(const vdc_result_set *rs)
 {
@@ -856,8 +947,7 @@ vdc_result_set_to_json(const vdc_result_set *rs)
                                   rs->producer_version ? rs->producer_version : PACKAGE_VERSION);
     json_object_set_object_member(top, "producer", prod);
     if (rs->has_experiment)
-        json_object_set_object_member(top, "experiment",
-                                      save_fields(vdc_experiment_fields, &rs->experiment));
+        json_object_set_object_member(top, "experiment", experiment_json(&rs->experiment));
     if (rs->n_targets) {
         targets = json_array_new();
         for (i = 0; i < rs->n_targets; i++)
