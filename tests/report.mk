@@ -44,3 +44,11 @@ tests_unit_test_stats_sim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_stats_sim_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(GSL_LIBS) $(GLIB_LIBS) -lm
 endif
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_report_headline
+TESTS += tests/unit/test_report_headline
+tests_unit_test_report_headline_SOURCES = tests/unit/test_report_headline.c tests/unit/test_stderr.h
+tests_unit_test_report_headline_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_headline_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
+endif

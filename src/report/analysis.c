@@ -18,6 +18,7 @@ vdc_analysis_init(struct vdc_analysis *a)
 {
     memset(a, 0, sizeof(*a));
     vdc_stats_options_init(&a->opt);
+    vdc_headline_init(&a->headline);
     a->alpha = VDC_STATS_ALPHA;
 }
 
@@ -46,6 +47,7 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     g_strfreev(a->targets);
     g_strfreev(a->tests);
     g_free(a->baseline);
+    vdc_headline_dispose(&a->headline);
     vdc_analysis_init(a);
 }
 
@@ -621,6 +623,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
             a->cells[ti * a->n_tests + ki].flags = cell_flags(a, ti, ki);
     decide_artefacts(a, rs, art);
     decide_warnings(a, rs);
+    vdc_headline_build(a, rs);
     return 0;
  fail:
     g_free(tv);

@@ -19,6 +19,7 @@
 
 #include "model/result.h"
 #include "report/artefacts.h"
+#include "report/headline.h"
 #include "stats/stats.h"
 
 /* One valued sample of a cell. */
@@ -67,6 +68,14 @@ enum vdc_cell_flag {
                             VDC_CELL_ABOVE_CEILING | VDC_CELL_CACHED_REREAD | \
                             VDC_CELL_GUEST_FASTER | VDC_CELL_ROUNDED_IDENTICAL)
 #define VDC_CELL_ARTEFACT_MARKED (VDC_CELL_ARTEFACTS | VDC_CELL_BASELINE_ARTEFACT)
+
+/* The flags that withhold a verdict from a headline test (report/headline.h)
+ * when either side's cell has one: too-fast (a value missing or imprecise:
+ * the pairs left would be the slower runs), under-2x-ram (the page cache
+ * answered, not the disk), and the six artefacts of the cell itself (the
+ * number may say more about the measurement than about the disk;
+ * baseline-artefact is about the delta tables' baseline, not the pair). */
+#define VDC_HEADLINE_NO_VERDICT_FLAGS (VDC_CELL_TOO_FAST | VDC_CELL_UNDER_2X_RAM | VDC_CELL_ARTEFACTS)
 
 /* The keyword of one flag bit ("too-fast", ... "not-comparable",
  * "page-cache-write", ... "baseline-artefact"); NULL for anything but a
@@ -168,6 +177,7 @@ struct vdc_analysis {
     struct vdc_target_files *files;    /* n_targets: test file sizes per target */
     struct vdc_warning *warnings;      /* in enum vdc_warning_kind order; per target */
     size_t n_warnings;
+    struct vdc_headline headline;      /* image or LV? (report/headline.h) */
 };
 
 void vdc_analysis_init(struct vdc_analysis *a);
@@ -218,6 +228,17 @@ long vdc_analysis_test_index(const struct vdc_analysis *a, const char *key);
  * artefacts)" when some of those deltas are marked (a flag of
  * VDC_CELL_ARTEFACT_MARKED).  NULL-terminated; g_strfreev(). */
 char **vdc_analysis_verdict_lines(const struct vdc_analysis *a);
+
+/* The headline in short, for a terminal (the run prints it at its end):
+ * one line per pair of vdc_analysis.headline, preceded by why there is no
+ * image/LV pair when there is none:
+ *   "image against lvm: 5 pairs (fixed 5 runs), 12 tests: image faster in
+ *    2 (1 large, 1 moderate), image slower in 1 (moderate), negligible in
+ *    3, undecided in 4, not comparable in 2 (paired t-test, Holm)"
+ *   "image reaches 40.1 % (Sequential output, block) to 95.3 %
+ *    (Sequential input, block) of bare dom0 over 10 comparable tests of 12"
+ * NULL-terminated; g_strfreev(). */
+char **vdc_analysis_headline_lines(const struct vdc_analysis *a);
 
 /* Smallest n (values used) over the cells that have samples; 0 when no
  * cell has a value.  Below 2, the report warns that there is no interval

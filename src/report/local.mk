@@ -9,3 +9,5 @@ src_libvdc_results_a_SOURCES += \
 	src/report/render_csv.c src/report/render_html.c
 src_libvdc_results_a_SOURCES += src/stats/paired.c src/stats/paired.h
 src_libvdc_results_a_SOURCES += src/report/report_dir.c src/report/report_dir.h
+src_libvdc_results_a_SOURCES += src/report/headline.c src/report/headline.h
+src_libvdc_results_a_SOURCES += src/report/render_headline.c

@@ -59,6 +59,13 @@ char *vdc_render_bonnie_csv(const vdc_result_set *rs);
  * older readers keep their column numbers): vdc_cell_flags_text. */
 char *vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a);
 
+/* headline.csv (RFC 4180, header line, one line per headline pair and
+ * test, vdc_analysis.headline): role,target,reference,test,unit,n_pairs,
+ * n_dropped,ratio,delta_percent,ci95_delta_lo,ci95_delta_hi,p_value,
+ * p_holm,p_permutation,significant,verdict,class,not_comparable,
+ * stop_reason.  Numbers %.6g; empty: not computable (doc/report.md). */
+char *vdc_render_headline_csv(const struct vdc_analysis *a);
+
 /* The flags of one cell (vdc_cell.flags, decided by the analysis) as
  * summary.csv's flags column: a ';'-separated list of the fixed keywords
  * of vdc_cell_flag_name, in bit order, "" when none (g_free); the

@@ -1,5 +1,5 @@
 /* vmdiskcmp CSV renderers: bonnie++ 2.00a CSV (format 1.98, 50 fields)
- * per run, and the summary CSV of the statistics. */
+ * per run, the summary CSV of the statistics and headline.csv. */
 #include "config.h"
 
 #include "report/render.h"
@@ -185,5 +185,57 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
             g_free(flags);
             g_string_append_c(out, '\n');
         }
+    return g_string_free(out, FALSE);
+}
+
+/* ---- headline.csv ------------------------------------------------------------ */
+
+/* ",FIELD" */
+static void
+csv_field(GString *out, const char *s)
+{
+    g_string_append_c(out, ',');
+    csv_str(out, s);
+}
+
+char *
+vdc_render_headline_csv(const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    GString *out = g_string_new("role,target,reference,test,unit,n_pairs,n_dropped,ratio,delta_percent,"
+                                "ci95_delta_lo,ci95_delta_hi,p_value,p_holm,p_permutation,significant,"
+                                "verdict,class,not_comparable,stop_reason\n");
+    size_t i, j;
+
+    for (i = 0; i < h->n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &h->pairs[i];
+
+        for (j = 0; j < hp->n_rows; j++) {
+            const struct vdc_headline_row *row = &hp->rows[j];
+            const struct vdc_stats_paired *p = &row->p;
+            char *reason = vdc_headline_reason(a, hp, row);
+
+            g_string_append(out, vdc_headline_role_name(hp->role));
+            csv_field(out, a->targets[hp->target]);
+            csv_field(out, a->targets[hp->reference]);
+            csv_field(out, a->tests[row->test]);
+            csv_field(out, vdc_analysis_cell(a, hp->target, row->test)->unit);
+            g_string_append_printf(out, ",%zu,%zu", p->n, row->n_dropped);
+            csv_num(out, p->ratio, p->has_ratio);
+            csv_num(out, p->delta_percent, p->has_ratio);
+            csv_num(out, p->ci_delta_percent[0], p->has_ci);
+            csv_num(out, p->ci_delta_percent[1], p->has_ci);
+            csv_num(out, p->p_value, p->has_test);
+            csv_num(out, row->p_holm, 1);
+            csv_num(out, p->p_perm, p->has_test);
+            csv_field(out, row->significant ? "true" : "false");
+            csv_field(out, vdc_headline_verdict_name(row->verdict));
+            csv_field(out, vdc_effect_class_name(row->effect));
+            csv_field(out, reason);
+            csv_field(out, row->stop ? row->stop->reason : NULL);
+            g_string_append_c(out, '\n');
+            g_free(reason);
+        }
+    }
     return g_string_free(out, FALSE);
 }

@@ -404,7 +404,10 @@ static const char css[] =
     ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em}"
     ".tablewrap{overflow-x:auto}table.results tbody{border-top:2px solid #999}"
     "table.results tbody th{text-align:left;font-weight:normal;border-bottom:1px solid #ddd}"
-    "table.results td.test{font-weight:600;min-width:11em}";
+    "table.results td.test{font-weight:600;min-width:11em}"
+    "#headline{border:1px solid #ccc;background:#fafafa;padding:0 1em .6em;margin:1em 0}"
+    "#headline h2{margin-top:.6em}#headline h3{font-size:1.05em;margin:1em 0 .3em}"
+    "table.headline td.l{white-space:normal}table.ceiling td{white-space:nowrap}";
 
 /* The results table, one row per (target, test), the targets of a test
  * stacked under it (rowspan): test | target | mean +- CI (n) | %CP |
@@ -621,6 +624,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         g_string_append(out, ".");
     }
     g_string_append(out, "</p>\n");
+    vdc_append_headline_html(out, a);
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ",
                         "</p>\n", esc);
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "<p class=\"warn\" id=\"too-fast\">",

@@ -87,6 +87,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "# vmdiskcmp report\n\n");
     if (vdc_experiment_emulated(rs))
         g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
+    vdc_append_headline_md(out, a);
     g_string_append_printf(out, "Baseline: **%s**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
                            "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
                            "unbounded: the baseline too noisy to bound it]; "

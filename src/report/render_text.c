@@ -310,8 +310,9 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     const char *em = vdc_experiment_emulated(rs) ? "EMULATED: numbers predict nothing about real hardware\n\n" : "";
 
     g_string_append_printf(out, "%s", em);
-    g_string_append_printf(out, "vmdiskcmp %s report: %zu target%s, baseline %s\n", PACKAGE_VERSION,
+    g_string_append_printf(out, "vmdiskcmp %s report: %zu target%s, baseline %s\n\n", PACKAGE_VERSION,
                            a->n_targets, a->n_targets == 1 ? "" : "s", a->baseline);
+    vdc_append_headline_text(out, a);
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
                          "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
                          "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");

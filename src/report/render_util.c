@@ -761,6 +761,7 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
     char *s;
 
     add_warnings(st, vdc_report_warnings(rs, a));
+    json_object_set_member(json_node_get_object(st), "headline", vdc_headline_to_json(a));
     json_object_set_member(json_node_get_object(root), "statistics", st);
     s = vdc_json_to_string(root, NULL);
     json_node_unref(root);

@@ -122,6 +122,22 @@ int vdc_outlier_rule_applied(const struct vdc_analysis *a);
  * statistics settings.  Absent members are left out. */
 char **vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a);
 
+/* The headline section (vdc_analysis.headline, report/headline.h) of
+ * report.txt, report.md and report.html, each opening its report: the runs
+ * line, why there is no image/LV pair (when there is none), per choice (or
+ * baseline) pair one line per test with its answer (vdc_headline_row_text)
+ * and recorded stop reason, the tests not tested for want of pairs named
+ * together, the permutation note below 6 pairs; then the ceiling table (a
+ * row per test, a column per target: "62.0 % [55.1, 70.4]" of dom0) with
+ * the reasons of its cells without a verdict; then the method paragraph
+ * with the thresholds. */
+void vdc_append_headline_text(GString *out, const struct vdc_analysis *a);
+void vdc_append_headline_md(GString *out, const struct vdc_analysis *a);
+void vdc_append_headline_html(GString *out, const struct vdc_analysis *a);
+
+/* report.json's statistics.headline (doc/result-format.md; new node). */
+JsonNode *vdc_headline_to_json(const struct vdc_analysis *a);
+
 /* The "statistics" object of doc/result-format.md (new node). */
 JsonNode *vdc_statistics_to_json(const struct vdc_analysis *a);
 

@@ -86,14 +86,15 @@ render_all(struct outfile *files, const vdc_result_set *rs, const struct vdc_ana
     if (f & VDC_REPORT_CSV) {
         files[1].data = vdc_render_bonnie_csv(rs);
         files[2].data = vdc_render_summary_csv(rs, a);
+        files[3].data = vdc_render_headline_csv(a);
     }
     if (f & VDC_REPORT_JSON)
-        files[3].data = vdc_render_json(rs, a);
+        files[4].data = vdc_render_json(rs, a);
     if (f & VDC_REPORT_MD)
-        files[4].data = vdc_render_markdown(rs, a);
+        files[5].data = vdc_render_markdown(rs, a);
     if (f & VDC_REPORT_HTML) {
         generated = opt->generated ? g_strdup(opt->generated) : now_iso8601();
-        if (!(files[5].data = vdc_render_html(rs, a, generated)))
+        if (!(files[6].data = vdc_render_html(rs, a, generated)))
             rc = -1;
         g_free(generated);
     }
@@ -133,7 +134,8 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
                      const struct vdc_report_options *opt, const char *dir)
 {
     struct outfile files[] = { { "report.txt", NULL }, { "report.csv", NULL }, { "summary.csv", NULL },
-                               { "report.json", NULL }, { "report.md", NULL }, { "report.html", NULL } };
+                               { "headline.csv", NULL }, { "report.json", NULL }, { "report.md", NULL },
+                               { "report.html", NULL } };
     char **manifest = NULL;
     GString *newman = NULL;
     sigset_t block, oldmask;

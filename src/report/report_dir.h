@@ -1,8 +1,8 @@
 /* vmdiskcmp report directory: analyse a result set, render it in every
  * format asked for (report/render.h) and write the files into a directory.
  *
- * The files (doc/report.md): report.txt, report.csv and summary.csv (the
- * "csv" format), report.json, report.md, report.html.  The directory's
+ * The files (doc/report.md): report.txt, report.csv, summary.csv and
+ * headline.csv (the "csv" format), report.json, report.md, report.html.  The directory's
  * manifest, DIR/.vmdiskcmp-report, lists the names vmdiskcmp wrote there,
  * one a line: a file of one of those names that exists (a dangling symbolic
  * link included) and is not in the manifest was not written by vmdiskcmp
@@ -25,7 +25,7 @@
 /* The formats of a report directory (bits of vdc_report_options.formats). */
 enum {
     VDC_REPORT_TXT = 1,      /* report.txt */
-    VDC_REPORT_CSV = 2,      /* report.csv and summary.csv */
+    VDC_REPORT_CSV = 2,      /* report.csv, summary.csv and headline.csv */
     VDC_REPORT_JSON = 4,     /* report.json */
     VDC_REPORT_MD = 8,       /* report.md */
     VDC_REPORT_HTML = 16,    /* report.html */

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Golden test of `vmdiskcmp report`: render each fixture of
 # tests/golden/report/ and compare report.txt, report.csv, summary.csv,
-# report.json and report.md byte for byte with NAME/expected/; check the
-# HTML by structure; check that Debian's bon_csv2txt and bon_csv2html
-# render the bonnie++ CSV.  VDC_REGENERATE=1 rewrites the expected files.
+# headline.csv, report.json and report.md byte for byte with
+# NAME/expected/; check the HTML by structure (and its headline section);
+# check that Debian's bon_csv2txt and bon_csv2html render the bonnie++ CSV.  VDC_REGENERATE=1 rewrites the expected files.
 # Run time: about 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -24,7 +24,12 @@ render() {
     "$VMDISKCMP" report "$d" --baseline "$baseline" --quiet 2>"$d.err" ||
         fail "$name: vmdiskcmp report failed: $(cat "$d.err")"
     [ -s "$d.err" ] && fail "$name: --quiet report printed on stderr: $(cat "$d.err")"
-    golden_check "$name" "$golden/$name/expected" "$d" report.txt report.csv summary.csv report.json report.md
+    # the headline section of the HTML too, byte for byte (the rest of the
+    # page holds cairo's SVG, which may change between cairo versions)
+    sed -n '/^<section id="headline">$/,/^<\/section>$/p' "$d/report.html" >"$d/headline.html"
+    [ -s "$d/headline.html" ] || fail "$name: report.html has no headline section"
+    golden_check "$name" "$golden/$name/expected" "$d" report.txt report.csv summary.csv headline.csv \
+        report.json report.md headline.html
     # the result file itself is never touched
     cmp -s "$input" "$d/result.json" || fail "$name: result.json was modified"
 }
@@ -104,7 +109,20 @@ grep -q 'id="chart-sweep"' "$work/seed004/report.html" || fail "seed004: no swee
 [ ! -s "$work/seed004/report.csv" ] || fail "seed004: sweep tests have no bonnie++ CSV column"
 grep -q "sweep_read@32768" "$work/seed004/report.txt" || fail "seed004: sweep key missing in the text"
 
+# a --runs auto result: verdicts, classes, Holm, the ceiling, stop reasons
+render auto "$golden/auto/result.json" dom0
+html_checks auto no "image image-qdisk lvm dom0"
+grep -q '^  Runs: auto: 8 runs (at least 3, at most 8, ' "$work/auto/report.txt" || fail "auto: no runs line"
+grep -q '^    Sequential output, block: image is 6.2 % slower than lvm \[-6.6 %, -5.8 %\], p < 0.001, permutation p = 0.00781, moderate; stop: precision reached (half-width 1.7 % at 3 runs)$' \
+    "$work/auto/report.txt" || fail "auto: the block-output verdict or its stop reason is missing"
+
 render synthetic "$golden/synthetic/result.json" dom0
+grep -q '^  Runs: fixed 5 runs (no stopping rule)\.$' "$work/synthetic/report.txt" || fail "synthetic: no 'fixed 5 runs' line"
+# every renderer opens with the headline: before the first table
+for f in report.txt report.md report.html; do
+    awk '/Headline: image or LV\?/ { h = NR } /Version vmdiskcmp|^## Results|id="chart-throughput"/ && !t { t = NR }
+        END { exit !(h && t && h < t) }' "$work/synthetic/$f" || fail "synthetic: $f does not open with the headline"
+done
 html_checks synthetic yes "image lvm dom0"
 if grep -q 'id="few-runs"' "$work/synthetic/report.html"; then fail "synthetic: few-runs warning with 4-5 runs"; fi
 bonnie_tools synthetic "^image +512M" "^dom0 +2048M"

@@ -44,13 +44,13 @@ head -1 "$r/report.txt" | grep -q '^EMULATED: numbers predict nothing about real
     fail "report.txt has no EMULATED line"
 grep -q '^> \*\*EMULATED' "$r/report.md" || fail "report.md has no EMULATED banner"
 grep -q 'id="emulated"' "$r/report.html" || fail "report.html has no EMULATED banner"
-[ "$(sort "$r/.vmdiskcmp-report" | tr '\n' ' ')" = "report.csv report.html report.json report.md report.txt summary.csv " ] ||
+[ "$(sort "$r/.vmdiskcmp-report" | tr '\n' ' ')" = "headline.csv report.csv report.html report.json report.md report.txt summary.csv " ] ||
     fail "manifest: $(cat "$r/.vmdiskcmp-report")"
 # the same as `vmdiskcmp report` of the marked result
 mkdir "$top/again"
 cp "$r/result.json" "$top/again/"
 "$VMDISKCMP" report "$top/again" --quiet || fail "report of the marked result failed"
-for f in report.txt report.csv summary.csv report.json report.md report.html; do
+for f in report.txt report.csv summary.csv headline.csv report.json report.md report.html; do
     cmp -s "$r/$f" "$top/again/$f" || fail "$f differs from vmdiskcmp report's"
 done
 exit 0

@@ -26,7 +26,8 @@
 #include "test_stderr.h"
 
 static const char *const all_files[] = {
-    "report.txt", "report.csv", "summary.csv", "report.json", "report.md", "report.html", NULL,
+    "report.txt", "report.csv", "summary.csv", "headline.csv", "report.json", "report.md", "report.html",
+    NULL,
 };
 
 /* image and dom0, 3 runs each of putc and seq_create (512 MiB file). */
@@ -161,7 +162,7 @@ expect_failure(struct fixture *f, vdc_err_kind kind, const char *what)
     free(err);
 }
 
-/* Every format: the six files and a manifest naming exactly them; the set
+/* Every format: the seven files and a manifest naming exactly them; the set
  * reads back from report.json; a second write over its own output is
  * allowed and gives the same files. */
 static void
@@ -174,11 +175,12 @@ test_writes_files_and_manifest(void **state)
 
     assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
     ls = listing(f->dir);
-    assert_string_equal(ls, ".vmdiskcmp-report report.csv report.html report.json report.md report.txt "
-                            "summary.csv");
+    assert_string_equal(ls, ".vmdiskcmp-report headline.csv report.csv report.html report.json report.md "
+                            "report.txt summary.csv");
     g_free(ls);
     man = read_text(f->dir, VDC_REPORT_MANIFEST);
-    assert_string_equal(man, "report.txt\nreport.csv\nsummary.csv\nreport.json\nreport.md\nreport.html\n");
+    assert_string_equal(man, "report.txt\nreport.csv\nsummary.csv\nheadline.csv\nreport.json\nreport.md\n"
+                             "report.html\n");
     g_free(man);
     for (i = 0; all_files[i]; i++) {
         char *t = read_text(f->dir, all_files[i]);
@@ -199,7 +201,8 @@ test_writes_files_and_manifest(void **state)
     again = read_text(f->dir, "summary.csv");
     assert_string_equal(first, again);
     man = read_text(f->dir, VDC_REPORT_MANIFEST);
-    assert_string_equal(man, "report.txt\nreport.csv\nsummary.csv\nreport.json\nreport.md\nreport.html\n");
+    assert_string_equal(man, "report.txt\nreport.csv\nsummary.csv\nheadline.csv\nreport.json\nreport.md\n"
+                             "report.html\n");
     g_free(man);
     g_free(first);
     g_free(again);
@@ -216,15 +219,15 @@ test_formats_and_manifest_grows(void **state)
     f->o.formats = VDC_REPORT_CSV;
     assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
     ls = listing(f->dir);
-    assert_string_equal(ls, ".vmdiskcmp-report report.csv summary.csv");
+    assert_string_equal(ls, ".vmdiskcmp-report headline.csv report.csv summary.csv");
     g_free(ls);
     f->o.formats = VDC_REPORT_MD | VDC_REPORT_TXT;
     assert_int_equal(vdc_report_write(&f->rs, &f->o, f->dir), 0);
     man = read_text(f->dir, VDC_REPORT_MANIFEST);
-    assert_string_equal(man, "report.csv\nsummary.csv\nreport.txt\nreport.md\n");
+    assert_string_equal(man, "report.csv\nsummary.csv\nheadline.csv\nreport.txt\nreport.md\n");
     g_free(man);
     ls = listing(f->dir);
-    assert_string_equal(ls, ".vmdiskcmp-report report.csv report.md report.txt summary.csv");
+    assert_string_equal(ls, ".vmdiskcmp-report headline.csv report.csv report.md report.txt summary.csv");
     g_free(ls);
 }
 
@@ -306,7 +309,7 @@ test_atomic_writes(void **state)
     assert_true(strncmp(buf, old, (size_t)n) == 0);   /* the old inode, untouched */
     close(fd);
     ls = listing(f->dir);
-    assert_string_equal(ls, ".vmdiskcmp-report report.csv report.txt summary.csv");
+    assert_string_equal(ls, ".vmdiskcmp-report headline.csv report.csv report.txt summary.csv");
     g_free(ls);
     g_free(now);
 
@@ -318,7 +321,7 @@ test_atomic_writes(void **state)
     f->o.baseline = NULL;
     expect_failure(f, VDC_ERR_RUNTIME, "summary.csv");
     ls = listing(f->dir);
-    assert_string_equal(ls, ".vmdiskcmp-report report.csv report.txt summary.csv");
+    assert_string_equal(ls, ".vmdiskcmp-report headline.csv report.csv report.txt summary.csv");
     g_free(ls);
     now = read_text(f->dir, "report.txt");
     assert_string_equal(now, old);   /* baseline dom0 again: the first file, whole */
@@ -380,8 +383,8 @@ test_result_dir(void **state)
     assert_int_equal(vdc_result_set_save(&f->rs, p), 0);
     assert_int_equal(vdc_report_result_dir(f->dir, &f->o), 0);
     ls = listing(f->dir);
-    assert_string_equal(ls, ".vmdiskcmp-report report.csv report.html report.json report.md report.txt "
-                            "result.json summary.csv");
+    assert_string_equal(ls, ".vmdiskcmp-report headline.csv report.csv report.html report.json report.md "
+                            "report.txt result.json summary.csv");
     g_free(ls);
     g_free(p);
 }

@@ -1,0 +1,687 @@
+/* vmdiskcmp headline (report/headline.h): which pairs, their paired
+ * statistics, Holm, classes, what has no verdict and why; and the
+ * sentences every renderer prints. */
+#include "config.h"
+
+#include "report/headline.h"
+#include "report/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+void
+vdc_headline_init(struct vdc_headline *h)
+{
+    memset(h, 0, sizeof(*h));
+    h->min_runs = h->max_runs = VDC_INT_ABSENT;
+    h->precision_percent = NAN;
+}
+
+void
+vdc_headline_dispose(struct vdc_headline *h)
+{
+    size_t i;
+
+    for (i = 0; i < h->n_pairs; i++)
+        g_free(h->pairs[i].rows);
+    g_free(h->pairs);
+    vdc_headline_init(h);
+}
+
+const char *
+vdc_headline_role_name(enum vdc_headline_role r)
+{
+    switch (r) {
+    case VDC_HEADLINE_CHOICE: return "choice";
+    case VDC_HEADLINE_CEILING: return "ceiling";
+    case VDC_HEADLINE_BASELINE: return "baseline";
+    }
+    return "?";
+}
+
+const char *
+vdc_headline_absent_key(enum vdc_headline_absent r)
+{
+    switch (r) {
+    case VDC_HEADLINE_PRESENT: return NULL;
+    case VDC_HEADLINE_ONE_TARGET: return "one-target";
+    case VDC_HEADLINE_NO_KINDS: return "no-kinds";
+    case VDC_HEADLINE_NO_IMAGE: return "no-image";
+    case VDC_HEADLINE_NO_LV: return "no-lv";
+    }
+    return NULL;
+}
+
+const char *
+vdc_headline_verdict_name(enum vdc_verdict v)
+{
+    return v == VDC_VERDICT_NOT_COMPARABLE ? "not comparable" : vdc_verdict_name(v);
+}
+
+/* ---- deciding ---------------------------------------------------------- */
+
+static const char *
+target_kind(const vdc_result_set *rs, const char *name)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, name);
+
+    return t && t->kind ? t->kind : "";
+}
+
+static int
+kind_is_image(const char *k)
+{
+    return !strcmp(k, "image");
+}
+
+static int
+kind_is_lv(const char *k)
+{
+    return !strcmp(k, "lvm") || !strcmp(k, "block");
+}
+
+static int
+kind_is_dom0(const char *k)
+{
+    return !strcmp(k, "dom0");
+}
+
+static void
+add_pair(GArray *pairs, enum vdc_headline_role role, size_t target, size_t reference)
+{
+    struct vdc_headline_pair p = { .role = role, .target = target, .reference = reference };
+
+    g_array_append_val(pairs, p);
+}
+
+static int
+kept(const struct vdc_analysis *a, const struct vdc_cell_sample *s)
+{
+    return !(a->opt.policy == VDC_OUTLIERS_DROP && s->outlier);
+}
+
+static int
+cmp_int64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+    return a < b ? -1 : a > b;
+}
+
+/* Repetitions either target has a sample of (valued or not). */
+static size_t
+count_reps(const vdc_result_set *rs, const char *t, const char *r, const char *key)
+{
+    size_t nt = 0, nr = 0, i, n = 0;
+    vdc_sample_ref *st = vdc_result_set_lookup(rs, t, key, &nt);
+    vdc_sample_ref *sr = vdc_result_set_lookup(rs, r, key, &nr);
+    int64_t *reps = g_new(int64_t, nt + nr + 1);
+
+    for (i = 0; i < nt; i++)
+        reps[n++] = st[i].run->repetition;
+    for (i = 0; i < nr; i++)
+        reps[n++] = sr[i].run->repetition;
+    qsort(reps, n, sizeof(*reps), cmp_int64);
+    for (i = nt = 0; i < n; i++)
+        if (!i || reps[i] != reps[i - 1])
+            nt++;
+    g_free(reps);
+    g_free(st);
+    g_free(sr);
+    return nt;
+}
+
+/* The two targets' test file sizes differ (their smallest or largest). */
+static int
+files_differ(const struct vdc_analysis *a, size_t t, size_t r)
+{
+    const struct vdc_target_files *f = &a->files[t], *g = &a->files[r];
+
+    return f->n_runs && g->n_runs && (f->lo != g->lo || f->hi != g->hi);
+}
+
+/* The stop record of (@pair, test @key): one naming both targets first,
+ * else one that leaves them open. */
+static const vdc_stop_record *
+find_stop(const vdc_result_set *rs, const char *t, const char *r, const char *key)
+{
+    const vdc_runs_policy *p = &rs->experiment.runs_policy;
+    const vdc_stop_record *open = NULL;
+    size_t i;
+
+    if (!rs->has_experiment)
+        return NULL;
+    for (i = 0; i < p->n_stop; i++) {
+        const vdc_stop_record *s = &p->stop[i];
+
+        if (!s->test || strcmp(s->test, key))
+            continue;
+        if ((s->target && strcmp(s->target, t)) || (s->reference && strcmp(s->reference, r)))
+            continue;
+        if (s->target && s->reference)
+            return s;
+        if (!open)
+            open = s;
+    }
+    return open;
+}
+
+static void
+fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_headline_pair *hp,
+         struct vdc_headline_row *row, size_t ki)
+{
+    const struct vdc_cell *t = vdc_analysis_cell(a, hp->target, ki);
+    const struct vdc_cell *b = vdc_analysis_cell(a, hp->reference, ki);
+    double *tv = g_new(double, t->n_values + 1), *bv = g_new(double, t->n_values + 1);
+    size_t i, j, n = 0;
+
+    row->test = ki;
+    for (i = 0; i < t->n_values; i++) {
+        if (!kept(a, &t->samples[i]))
+            continue;
+        for (j = 0; j < b->n_values; j++)
+            if (b->samples[j].repetition == t->samples[i].repetition && kept(a, &b->samples[j])) {
+                tv[n] = t->samples[i].value;
+                bv[n++] = b->samples[j].value;
+                break;
+            }
+    }
+    vdc_stats_compare_paired(tv, bv, n, VDC_STATS_PERM_RESAMPLES, VDC_STATS_PERM_SEED, &row->p);
+    /* a ratio of rates is never negative (paired.c cuts the interval at 0) */
+    row->n_reps = count_reps(rs, t->target, b->target, t->test_key);
+    row->n_dropped = row->n_reps > n ? row->n_reps - n : 0;
+    row->p_holm = NAN;
+    row->bar_target = t->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
+    row->bar_reference = b->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
+    /* the file size matters to the sequential and seek tests only */
+    row->sizes_differ = t->info && t->info->group == VDC_TEST_GROUP_IO &&
+                        files_differ(a, hp->target, hp->reference);
+    row->stop = find_stop(rs, t->target, b->target, t->test_key);
+    g_free(tv);
+    g_free(bv);
+}
+
+static int
+row_comparable(const struct vdc_headline_row *row)
+{
+    return !row->bar_target && !row->bar_reference && !row->sizes_differ;
+}
+
+/* Holm across the pair's tests that can have a verdict, then each row's
+ * verdict and class. */
+static void
+decide_pair(struct vdc_headline_pair *hp, double alpha)
+{
+    double *p = g_new(double, hp->n_rows + 1), *adj = g_new(double, hp->n_rows + 1);
+    size_t i;
+
+    for (i = 0; i < hp->n_rows; i++) {
+        const struct vdc_headline_row *row = &hp->rows[i];
+
+        p[i] = row_comparable(row) && row->p.has_test ? row->p.p_value : NAN;
+    }
+    vdc_stats_holm(p, hp->n_rows, adj);
+    for (i = 0; i < hp->n_rows; i++) {
+        struct vdc_headline_row *row = &hp->rows[i];
+
+        row->p_holm = adj[i];
+        hp->n_family += isnan(adj[i]) ? 0 : 1;
+        hp->n_pairs_max = MAX(hp->n_pairs_max, row->p.n);
+        row->significant = !isnan(adj[i]) && adj[i] < alpha;
+        if (!row_comparable(row))
+            row->verdict = VDC_VERDICT_NOT_COMPARABLE;
+        else if (!row->p.has_test)
+            row->verdict = VDC_VERDICT_NOT_TESTED;
+        else if (row->significant)
+            row->verdict = row->p.delta_percent > 0 ? VDC_VERDICT_FASTER : VDC_VERDICT_SLOWER;
+        else
+            row->verdict = VDC_VERDICT_NO_DIFFERENCE;
+        row->effect = row_comparable(row)
+            ? vdc_effect_classify(row->p.delta_percent, row->p.ci_delta_percent[0],
+                                  row->p.ci_delta_percent[1], row->p.has_ci, row->significant)
+            : VDC_EFFECT_NOT_TESTED;
+    }
+    g_free(p);
+    g_free(adj);
+}
+
+static void
+runs_policy(struct vdc_headline *h, const struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    const vdc_experiment *e = &rs->experiment;
+    size_t i, most = 0;
+
+    for (i = 0; i < a->n_targets * a->n_tests; i++)
+        most = MAX(most, a->cells[i].n_samples);
+    if (!rs->has_experiment)
+        return;
+    h->runs = e->runs_per_target != VDC_INT_ABSENT ? e->runs_per_target : (int64_t)most;
+    if (e->runs_policy.mode && !strcmp(e->runs_policy.mode, "auto")) {
+        h->runs_mode = VDC_RUNS_AUTO;
+        h->min_runs = e->runs_policy.min_runs;
+        h->max_runs = e->runs_policy.max_runs;
+        h->precision_percent = e->runs_policy.precision_percent;
+    } else {
+        h->runs_mode = VDC_RUNS_FIXED;
+    }
+}
+
+void
+vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    struct vdc_headline *h = &a->headline;
+    GArray *pairs = g_array_new(FALSE, TRUE, sizeof(struct vdc_headline_pair));
+    size_t ti, tj, ki, n_image = 0, n_lv = 0, n_choice;
+
+    vdc_headline_dispose(h);
+    for (ti = 0; ti < a->n_targets; ti++) {
+        n_image += kind_is_image(target_kind(rs, a->targets[ti]));
+        n_lv += kind_is_lv(target_kind(rs, a->targets[ti]));
+    }
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (kind_is_image(target_kind(rs, a->targets[ti])))
+            for (tj = 0; tj < a->n_targets; tj++)
+                if (kind_is_lv(target_kind(rs, a->targets[tj])))
+                    add_pair(pairs, VDC_HEADLINE_CHOICE, ti, tj);
+    n_choice = pairs->len;
+    if (!n_choice)
+        h->absent = a->n_targets < 2 ? VDC_HEADLINE_ONE_TARGET : !n_image && !n_lv ? VDC_HEADLINE_NO_KINDS
+                    : !n_image ? VDC_HEADLINE_NO_IMAGE : VDC_HEADLINE_NO_LV;
+    for (tj = 0; tj < a->n_targets; tj++)
+        if (kind_is_dom0(target_kind(rs, a->targets[tj])))
+            for (ti = 0; ti < a->n_targets; ti++)
+                if (!kind_is_dom0(target_kind(rs, a->targets[ti])))
+                    add_pair(pairs, VDC_HEADLINE_CEILING, ti, tj);
+    if (!pairs->len)
+        for (ti = 0; ti < a->n_targets; ti++)
+            if (ti != a->baseline_index)
+                add_pair(pairs, VDC_HEADLINE_BASELINE, ti, a->baseline_index);
+    h->n_pairs = pairs->len;
+    h->pairs = (struct vdc_headline_pair *)(void *)g_array_free(pairs, FALSE);
+    for (ti = 0; ti < h->n_pairs; ti++) {
+        struct vdc_headline_pair *hp = &h->pairs[ti];
+
+        hp->rows = g_new0(struct vdc_headline_row, a->n_tests + 1);
+        for (ki = 0; ki < a->n_tests; ki++)
+            if (vdc_analysis_cell(a, hp->target, ki)->n_samples &&
+                vdc_analysis_cell(a, hp->reference, ki)->n_samples)
+                fill_row(a, rs, hp, &hp->rows[hp->n_rows++], ki);
+        decide_pair(hp, a->alpha);
+        for (ki = 0; ki < hp->n_rows; ki++)
+            h->n_stop += hp->rows[ki].stop ? 1 : 0;
+    }
+    runs_policy(h, a, rs);
+}
+
+/* ---- sentences --------------------------------------------------------- */
+
+const char *
+vdc_headline_test_label(const char *key, char *buf, size_t size)
+{
+    int64_t bs = 0;
+    const vdc_test_info *info = vdc_test_key_parse(key, &bs);
+
+    if (!info)
+        snprintf(buf, size, "%s", key);
+    else if (!info->sweep || bs <= 0)
+        snprintf(buf, size, "%s", info->label);
+    else if (bs % 1048576 == 0)
+        snprintf(buf, size, "%s %" G_GINT64_FORMAT " MiB", info->label, (gint64)(bs / 1048576));
+    else if (bs % 1024 == 0)
+        snprintf(buf, size, "%s %" G_GINT64_FORMAT " KiB", info->label, (gint64)(bs / 1024));
+    else
+        snprintf(buf, size, "%s %" G_GINT64_FORMAT " B", info->label, (gint64)bs);
+    return buf;
+}
+
+/* "p = 0.0123", "p < 0.001", "p n/a" into @buf */
+static const char *
+fmt_p(char *buf, size_t size, const char *what, double p)
+{
+    if (isnan(p))
+        snprintf(buf, size, "%s n/a", what);
+    else if (p < 0.001)
+        snprintf(buf, size, "%s < 0.001", what);
+    else
+        snprintf(buf, size, "%s = %.3g", what, p);
+    return buf;
+}
+
+/* "[+1.1 %, +5.3 %]", "[unbounded]" or "" (fewer than 2 pairs) */
+static void
+append_ci(GString *s, const struct vdc_stats_paired *p, int ceiling)
+{
+    if (p->has_ci && ceiling)
+        g_string_append_printf(s, " [%.1f %%, %.1f %%]", 100 * p->ci_ratio[0], 100 * p->ci_ratio[1]);
+    else if (p->has_ci)
+        g_string_append_printf(s, " [%+.1f %%, %+.1f %%]", p->ci_delta_percent[0], p->ci_delta_percent[1]);
+    else if (p->has_test)
+        g_string_append(s, " [unbounded]");
+}
+
+char *
+vdc_headline_reason(const struct vdc_analysis *a, const struct vdc_headline_pair *pair,
+                    const struct vdc_headline_row *row)
+{
+    GString *s;
+    unsigned i;
+
+    if (row_comparable(row))
+        return NULL;
+    s = g_string_new(NULL);
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++) {
+        unsigned bit = 1u << i;
+
+        if (!((row->bar_target | row->bar_reference) & bit))
+            continue;
+        g_string_append_printf(s, "%s%s on ", s->len ? "; " : "", vdc_cell_flag_name(bit));
+        if (row->bar_target & bit)
+            g_string_append(s, a->targets[pair->target]);
+        if ((row->bar_target & bit) && (row->bar_reference & bit))
+            g_string_append(s, " and ");
+        if (row->bar_reference & bit)
+            g_string_append(s, a->targets[pair->reference]);
+    }
+    if (row->sizes_differ) {
+        const struct vdc_target_files *f = &a->files[pair->target], *g = &a->files[pair->reference];
+
+        g_string_append_printf(s, "%stest file sizes differ (%s %" G_GINT64_FORMAT, s->len ? "; " : "",
+                               a->targets[pair->target], f->lo);
+        if (f->hi != f->lo)
+            g_string_append_printf(s, "-%" G_GINT64_FORMAT, f->hi);
+        g_string_append_printf(s, " MiB, %s %" G_GINT64_FORMAT, a->targets[pair->reference], g->lo);
+        if (g->hi != g->lo)
+            g_string_append_printf(s, "-%" G_GINT64_FORMAT, g->hi);
+        g_string_append(s, " MiB)");
+    }
+    return g_string_free(s, FALSE);
+}
+
+char *
+vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pair *pair,
+                      const struct vdc_headline_row *row, int standalone)
+{
+    const char *t = a->targets[pair->target], *r = a->targets[pair->reference];
+    const struct vdc_stats_paired *p = &row->p;
+    int ceiling = pair->role == VDC_HEADLINE_CEILING;
+    GString *s = g_string_new(NULL);
+    char *reason = vdc_headline_reason(a, pair, row), pb[48], qb[48];
+
+    if (reason || row->verdict == VDC_VERDICT_NOT_TESTED || !p->has_ratio) {
+        if (standalone)
+            g_string_append_printf(s, "%s against %s: ", t, r);
+        if (reason)
+            g_string_append_printf(s, "not comparable (%s)", reason);
+        else
+            g_string_append_printf(s, "not tested (%zu pair%s%s)", p->n, p->n == 1 ? "" : "s",
+                                   p->n >= 2 ? ", all differences equal" : "");
+        if (p->has_ratio && ceiling)
+            g_string_append_printf(s, ": %.1f %% of %s", 100 * p->ratio, r);
+        else if (p->has_ratio)
+            g_string_append_printf(s, ": %+.1f %%", p->delta_percent);
+        if (p->has_ratio)
+            append_ci(s, p, ceiling);
+    } else if (ceiling) {
+        g_string_append_printf(s, "%s reaches %.1f %%", t, 100 * p->ratio);
+        append_ci(s, p, 1);
+        g_string_append_printf(s, " of %s, %s, %s", r, fmt_p(pb, sizeof(pb), "p", row->p_holm),
+                               fmt_p(qb, sizeof(qb), "permutation p", p->p_perm));
+    } else if (row->verdict == VDC_VERDICT_FASTER || row->verdict == VDC_VERDICT_SLOWER) {
+        g_string_append_printf(s, "%s is %.1f %% %s than %s", t, fabs(p->delta_percent),
+                               row->verdict == VDC_VERDICT_FASTER ? "faster" : "slower", r);
+        append_ci(s, p, 0);
+        g_string_append_printf(s, ", %s, %s, %s", fmt_p(pb, sizeof(pb), "p", row->p_holm),
+                               fmt_p(qb, sizeof(qb), "permutation p", p->p_perm),
+                               vdc_effect_class_name(row->effect));
+    } else {
+        if (standalone)
+            g_string_append_printf(s, "%s against %s: ", t, r);
+        g_string_append_printf(s, "no significant difference, %+.1f %%", p->delta_percent);
+        append_ci(s, p, 0);
+        g_string_append_printf(s, ", %s, %s, %s", fmt_p(pb, sizeof(pb), "p", row->p_holm),
+                               fmt_p(qb, sizeof(qb), "permutation p", p->p_perm),
+                               vdc_effect_class_name(row->effect));
+    }
+    if (row->n_dropped)
+        g_string_append_printf(s, "; %zu pair%s, %zu dropped (no value on a side)", p->n, p->n == 1 ? "" : "s",
+                               row->n_dropped);
+    g_free(reason);
+    return g_string_free(s, FALSE);
+}
+
+char *
+vdc_headline_stop_text(const struct vdc_headline_row *row)
+{
+    GString *s;
+
+    if (!row->stop || !row->stop->reason)
+        return NULL;
+    s = g_string_new(row->stop->reason);
+    if (vdc_has(row->stop->half_width_percent) && row->stop->runs != VDC_INT_ABSENT)
+        g_string_append_printf(s, " (half-width %.1f %% at %" G_GINT64_FORMAT " runs)",
+                               row->stop->half_width_percent, (gint64)row->stop->runs);
+    else if (vdc_has(row->stop->half_width_percent))
+        g_string_append_printf(s, " (half-width %.1f %%)", row->stop->half_width_percent);
+    else if (row->stop->runs != VDC_INT_ABSENT)
+        g_string_append_printf(s, " (at %" G_GINT64_FORMAT " runs)", (gint64)row->stop->runs);
+    return g_string_free(s, FALSE);
+}
+
+char *
+vdc_headline_runs_text(const struct vdc_headline *h)
+{
+    GString *s;
+
+    if (h->runs_mode == VDC_RUNS_FIXED)
+        return g_strdup_printf("fixed %" G_GINT64_FORMAT " run%s (no stopping rule)", (gint64)h->runs,
+                               h->runs == 1 ? "" : "s");
+    if (h->runs_mode != VDC_RUNS_AUTO)
+        return NULL;
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "auto: %" G_GINT64_FORMAT " run%s (", (gint64)h->runs, h->runs == 1 ? "" : "s");
+    if (h->min_runs != VDC_INT_ABSENT)
+        g_string_append_printf(s, "at least %" G_GINT64_FORMAT ", ", (gint64)h->min_runs);
+    if (h->max_runs != VDC_INT_ABSENT)
+        g_string_append_printf(s, "at most %" G_GINT64_FORMAT ", ", (gint64)h->max_runs);
+    g_string_append(s, "until the 95 % interval of every headline ratio is within ");
+    if (vdc_has(h->precision_percent))
+        g_string_append_printf(s, "+-%g %%)", h->precision_percent);
+    else
+        g_string_append(s, "the precision asked for)");
+    return g_string_free(s, FALSE);
+}
+
+char *
+vdc_headline_method_text(void)
+{
+    return g_strdup_printf("Pairs: the same repetition of both targets (same seed, same boot); a pair "
+                           "without a value on a side is dropped and counted.  [95 %% CI]: paired Fieller "
+                           "interval of the ratio of the means.  p: paired t-test, Holm-corrected across the "
+                           "tests of each pair (alpha %g); permutation p: sign-flip test, unadjusted, beside it.  Classes: "
+                           "negligible |delta| < %g %%, moderate %g-%g %%, large >= %g %% (significant after "
+                           "Holm); undecided: not significant and the interval reaches past +-%g %%.  Not "
+                           "comparable (no verdict): too-fast or under-2x-ram runs on a side, or different "
+                           "test file sizes.", VDC_STATS_ALPHA, VDC_EFFECT_NEGLIGIBLE_PERCENT,
+                           VDC_EFFECT_NEGLIGIBLE_PERCENT, VDC_EFFECT_LARGE_PERCENT, VDC_EFFECT_LARGE_PERCENT,
+                           VDC_EFFECT_NEGLIGIBLE_PERCENT);
+}
+
+char *
+vdc_headline_absent_text(const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    const char *why = NULL, *tail = ".";
+    size_t i;
+    int ceiling = 0, baseline = 0;
+
+    for (i = 0; i < h->n_pairs; i++) {
+        ceiling |= h->pairs[i].role == VDC_HEADLINE_CEILING;
+        baseline |= h->pairs[i].role == VDC_HEADLINE_BASELINE;
+    }
+    switch (h->absent) {
+    case VDC_HEADLINE_PRESENT:
+        return NULL;
+    case VDC_HEADLINE_ONE_TARGET:
+        return g_strdup_printf("No image/LV pair: one target (%s), nothing to compare.", a->targets[0]);
+    case VDC_HEADLINE_NO_KINDS:
+        why = "no target's kind (targets[].kind) is image, lvm or block (imported results and agent output "
+              "have none)";
+        break;
+    case VDC_HEADLINE_NO_IMAGE:
+        why = "this run has no image target";
+        break;
+    case VDC_HEADLINE_NO_LV:
+        why = "this run has no LV or block target";
+        break;
+    }
+    if (ceiling)
+        tail = "; the targets against bare dom0 (their ceiling) only.";
+    if (baseline)
+        return g_strdup_printf("No image/LV pair: %s; each target against the baseline %s instead.", why,
+                               a->baseline);
+    return g_strdup_printf("No image/LV pair: %s%s", why, tail);
+}
+
+char *
+vdc_headline_pair_title(const struct vdc_analysis *a, const struct vdc_headline_pair *pair)
+{
+    return g_strdup_printf("%s against %s%s (%zu pair%s)", a->targets[pair->target],
+                           pair->role == VDC_HEADLINE_CEILING ? "bare " :
+                           pair->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
+                           a->targets[pair->reference], pair->n_pairs_max, pair->n_pairs_max == 1 ? "" : "s");
+}
+
+char *
+vdc_headline_perm_note(const struct vdc_headline_pair *pair)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < pair->n_rows; i++)
+        if (pair->rows[i].p.has_test)
+            n = MAX(n, pair->rows[i].p.n);
+    if (n < 2 || n >= 6)
+        return NULL;
+    return g_strdup_printf("With %zu pairs the permutation test's smallest p is %.3g: it cannot reach 0.05 "
+                           "whatever the data; only the paired t-test can.", n, 2.0 / (double)(1u << n));
+}
+
+/* ---- the terminal lines -------------------------------------------------- */
+
+/* "2 (1 large, 1 moderate)", "1 (moderate)" */
+static void
+append_count(GString *s, size_t large, size_t moderate)
+{
+    g_string_append_printf(s, "%zu (", large + moderate);
+    if (large && moderate)
+        g_string_append_printf(s, "%zu large, %zu moderate)", large, moderate);
+    else
+        g_string_append(s, large ? "large)" : "moderate)");
+}
+
+/* One line for a choice or baseline pair: the rows counted by verdict and
+ * class. */
+static char *
+pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
+{
+    const struct vdc_headline *h = &a->headline;
+    size_t faster[2] = { 0 }, slower[2] = { 0 }, negligible = 0, undecided = 0, nc = 0, nt = 0, i;
+    GString *s = g_string_new(NULL);
+    const char *t = a->targets[hp->target];
+    const char *sep = "";
+
+    for (i = 0; i < hp->n_rows; i++) {
+        const struct vdc_headline_row *row = &hp->rows[i];
+        int large = row->effect == VDC_EFFECT_LARGE;
+
+        if (row->verdict == VDC_VERDICT_NOT_COMPARABLE)
+            nc++;
+        else if (row->effect == VDC_EFFECT_NEGLIGIBLE)
+            negligible++;
+        else if (row->verdict == VDC_VERDICT_FASTER && row->effect != VDC_EFFECT_NOT_TESTED)
+            faster[large]++;
+        else if (row->verdict == VDC_VERDICT_SLOWER && row->effect != VDC_EFFECT_NOT_TESTED)
+            slower[large]++;
+        else if (row->effect == VDC_EFFECT_UNDECIDED)
+            undecided++;
+        else
+            nt++;
+    }
+    g_string_append_printf(s, "%s against %s%s: %zu pair%s", t,
+                           hp->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
+                           a->targets[hp->reference], hp->n_pairs_max, hp->n_pairs_max == 1 ? "" : "s");
+    if (h->runs_mode == VDC_RUNS_FIXED || h->runs_mode == VDC_RUNS_AUTO)
+        g_string_append_printf(s, " (%s %" G_GINT64_FORMAT " runs)",
+                               h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs);
+    g_string_append_printf(s, ", %zu test%s: ", hp->n_rows, hp->n_rows == 1 ? "" : "s");
+    if (faster[0] + faster[1]) {
+        g_string_append_printf(s, "%s faster in ", t);
+        append_count(s, faster[1], faster[0]);
+        sep = ", ";
+    }
+    if (slower[0] + slower[1]) {
+        g_string_append_printf(s, "%s%s slower in ", sep, t);
+        append_count(s, slower[1], slower[0]);
+        sep = ", ";
+    }
+#define PART(n, what) do { if (n) { g_string_append_printf(s, "%s" what " in %zu", sep, n); sep = ", "; } } while (0)
+    PART(negligible, "negligible");
+    PART(undecided, "undecided");
+    PART(nc, "not comparable");
+    PART(nt, "not tested");
+#undef PART
+    g_string_append(s, " (paired t-test, Holm)");
+    return g_string_free(s, FALSE);
+}
+
+/* One line for a ceiling pair: the lowest and highest share of dom0 over
+ * the tests with a verdict. */
+static char *
+ceiling_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
+{
+    const struct vdc_headline_row *lo = NULL, *hi = NULL;
+    size_t i, n = 0;
+    const char *t = a->targets[hp->target], *r = a->targets[hp->reference];
+    char ll[VDC_HEADLINE_LABEL_MAX], hl[VDC_HEADLINE_LABEL_MAX];
+
+    for (i = 0; i < hp->n_rows; i++) {
+        const struct vdc_headline_row *row = &hp->rows[i];
+
+        if (row->verdict == VDC_VERDICT_NOT_COMPARABLE || !row->p.has_ratio || row->p.n < 2)
+            continue;
+        n++;
+        if (!lo || row->p.ratio < lo->p.ratio)
+            lo = row;
+        if (!hi || row->p.ratio > hi->p.ratio)
+            hi = row;
+    }
+    if (!n)
+        return g_strdup_printf("%s against bare %s: no test with 2 or more comparable pairs (of %zu)", t, r,
+                               hp->n_rows);
+    vdc_headline_test_label(a->tests[lo->test], ll, sizeof(ll));
+    vdc_headline_test_label(a->tests[hi->test], hl, sizeof(hl));
+    if (n == 1)
+        return g_strdup_printf("%s reaches %.1f %% of bare %s (%s; 1 comparable test of %zu)", t,
+                               100 * lo->p.ratio, r, ll, hp->n_rows);
+    return g_strdup_printf("%s reaches %.1f %% (%s) to %.1f %% (%s) of bare %s over %zu comparable "
+                           "tests of %zu", t, 100 * lo->p.ratio, ll, 100 * hi->p.ratio, hl, r, n, hp->n_rows);
+}
+
+char **
+vdc_analysis_headline_lines(const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    GPtrArray *v = g_ptr_array_new();
+    char *absent = vdc_headline_absent_text(a);
+    size_t i;
+
+    if (absent)
+        g_ptr_array_add(v, absent);
+    for (i = 0; i < h->n_pairs; i++)
+        g_ptr_array_add(v, h->pairs[i].role == VDC_HEADLINE_CEILING ? ceiling_line(a, &h->pairs[i])
+                        : pair_line(a, &h->pairs[i]));
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}

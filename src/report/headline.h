@@ -1,0 +1,174 @@
+/* vmdiskcmp headline: the answer a run exists for, "image or LV?".
+ *
+ * Part of the analysis (report/analysis.h: vdc_analysis.headline, decided
+ * once by vdc_analysis_build; renderers only format it).  Each storage
+ * choice of the run is held against each other one by the paired
+ * statistics of stats/paired.h (pair = the same repetition number):
+ *
+ *   choice    each image variant (targets[].kind "image": image,
+ *             image-qdisk, ...) against each LV/block variant (kind "lvm"
+ *             or "block"): "image is 3.2 % faster than lvm [+1.1 %, +5.3 %],
+ *             p = 0.012, permutation p = 0.0625, moderate";
+ *   ceiling   every other target against bare dom0 (kind "dom0"), as the
+ *             ceiling it can reach: "image reaches 62.0 % [55.1 %, 70.4 %]
+ *             of dom0";
+ *   baseline  only when the run has neither (no kinds: imported results,
+ *             agent output): each target against the analysis's baseline,
+ *             and vdc_headline.absent says why.
+ *
+ * Per pair and test: the paired Fieller interval of the ratio, the paired
+ * t-test, Holm's correction across the tests of that pair, the sign-flip
+ * permutation p beside it, and the effect class with its thresholds
+ * (VDC_EFFECT_NEGLIGIBLE_PERCENT, VDC_EFFECT_LARGE_PERCENT).  A test whose
+ * cells carry a flag of VDC_HEADLINE_NO_VERDICT_FLAGS on either side, or
+ * whose two targets used different test file sizes, gets no verdict: "not
+ * comparable" with the reason (vdc_headline_reason).  Methods:
+ * doc/statistics.md ("Paired comparison", "Multiple tests", "Effect
+ * classes", "The headline"); formats: doc/report.md. */
+#ifndef VDC_REPORT_HEADLINE_H
+#define VDC_REPORT_HEADLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/result.h"
+#include "stats/paired.h"
+#include "stats/stats.h"
+
+struct vdc_analysis;
+
+/* What a headline pair is (the list at the top of this file). */
+enum vdc_headline_role {
+    VDC_HEADLINE_CHOICE = 0,  /* an image variant against an LV/block variant */
+    VDC_HEADLINE_CEILING,     /* a target against bare dom0 */
+    VDC_HEADLINE_BASELINE,    /* no storage choices known: a target against the baseline */
+};
+
+/* Why the run has no image/LV pair (vdc_headline.absent). */
+enum vdc_headline_absent {
+    VDC_HEADLINE_PRESENT = 0,     /* at least one image/LV pair */
+    VDC_HEADLINE_ONE_TARGET,      /* one target: nothing to compare */
+    VDC_HEADLINE_NO_KINDS,        /* no target of kind image, lvm or block (imported results) */
+    VDC_HEADLINE_NO_IMAGE,        /* LV/block targets, no image */
+    VDC_HEADLINE_NO_LV,           /* image targets, no LV or block */
+};
+
+/* One test of one pair. */
+struct vdc_headline_row {
+    size_t test;                  /* index into vdc_analysis.tests */
+    size_t n_reps;                /* repetitions either side has a sample of */
+    size_t n_dropped;             /* of those, left out: no kept value on a side
+                                   * (too fast, failed, not run, a dropped outlier) */
+    struct vdc_stats_paired p;    /* over the p.n = n_reps - n_dropped pairs */
+    double p_holm;                /* p.p_value Holm-adjusted across the pair's tests
+                                   * that have a verdict; NAN when not in the family */
+    int significant;              /* p_holm < alpha */
+    enum vdc_verdict verdict;     /* FASTER / SLOWER (significant, by the sign of the
+                                   * delta), NO_DIFFERENCE, NOT_TESTED (fewer than 2
+                                   * pairs, or no differences), NOT_COMPARABLE */
+    enum vdc_effect_class effect; /* vdc_effect_classify; NOT_TESTED when not comparable */
+    unsigned bar_target;          /* VDC_HEADLINE_NO_VERDICT_FLAGS set on the target's cell */
+    unsigned bar_reference;       /* ... on the reference's cell */
+    int sizes_differ;             /* the two targets' test file sizes differ */
+    const vdc_stop_record *stop;  /* experiment.runs_policy.stop's record for this
+                                   * (pair, test), or NULL; borrowed from the result set */
+};
+
+struct vdc_headline_pair {
+    enum vdc_headline_role role;
+    size_t target, reference;     /* indexes into vdc_analysis.targets */
+    struct vdc_headline_row *rows;    /* one per test both targets have samples of,
+                                       * in test order */
+    size_t n_rows;
+    size_t n_family;              /* Holm's m: rows with a p-value and a verdict */
+    size_t n_pairs_max;           /* largest p.n over the rows */
+};
+
+/* How the run chose its repetitions (experiment.runs_policy). */
+enum vdc_runs_mode {
+    VDC_RUNS_UNKNOWN = 0,         /* no experiment (imported results, agent output) */
+    VDC_RUNS_FIXED,               /* --runs N, or a document older than runs_policy */
+    VDC_RUNS_AUTO,                /* --runs auto */
+};
+
+struct vdc_headline {
+    enum vdc_headline_absent absent;
+    struct vdc_headline_pair *pairs;  /* choice (or baseline) pairs, then ceilings */
+    size_t n_pairs;
+    enum vdc_runs_mode runs_mode;
+    int64_t runs;                 /* repetitions: runs_per_target, else the most any
+                                   * cell has; 0 when unknown */
+    int64_t min_runs, max_runs;   /* auto: VDC_INT_ABSENT when not recorded */
+    double precision_percent;     /* auto: NAN when not recorded */
+    size_t n_stop;                /* rows with a recorded stop reason */
+};
+
+void vdc_headline_init(struct vdc_headline *h);
+void vdc_headline_dispose(struct vdc_headline *h);
+
+/* Decide @a's headline from @rs (called by vdc_analysis_build once the
+ * cells, comparisons, files and flags are there).  Never fails. */
+void vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs);
+
+/* "choice", "ceiling", "baseline" */
+const char *vdc_headline_role_name(enum vdc_headline_role r);
+/* NULL (present), "one-target", "no-kinds", "no-image", "no-lv" */
+const char *vdc_headline_absent_key(enum vdc_headline_absent r);
+/* The verdict of a headline row: "faster", "slower", "no significant
+ * difference", "not tested", "not comparable" */
+const char *vdc_headline_verdict_name(enum vdc_verdict v);
+
+/* The label of test key @key in the headline, into @buf (returned): the
+ * test table's label, with the block size for sweep and dd keys
+ * ("Sequential read at block size 32 KiB"); an unknown key as it is. */
+#define VDC_HEADLINE_LABEL_MAX 128
+const char *vdc_headline_test_label(const char *key, char *buf, size_t size);
+
+/* Why @row has no verdict, one line (g_free): "too-fast on image and
+ * lvm; test file sizes differ (image 512 MiB, lvm 2048 MiB)"; NULL when it
+ * is comparable. */
+char *vdc_headline_reason(const struct vdc_analysis *a, const struct vdc_headline_pair *pair,
+                          const struct vdc_headline_row *row);
+
+/* The answer of one row as a sentence, the same in every format (g_free):
+ *   choice/baseline, significant:  "image is 3.2 % faster than lvm
+ *     [+1.1 %, +5.3 %], p = 0.012, permutation p = 0.0625, moderate"
+ *   not significant:  "image against lvm: no significant difference,
+ *     +1.0 % [-2.0 %, +4.0 %], p = 0.41, permutation p = 0.5, negligible"
+ *   ceiling:  "image reaches 62.0 % [55.1 %, 70.4 %] of dom0, p = ..."
+ *   not comparable:  "image against lvm: not comparable (too-fast on
+ *     lvm): +3.0 % [-1.0 %, +7.0 %]"
+ *   not tested:  "image against lvm: not tested (1 pair): +474.2 %"
+ * then "; 4 pairs, 1 dropped (no value on a side)" when pairs were
+ * dropped.  p is Holm-adjusted; "p < 0.001" below that.  Without
+ * @standalone (under a heading naming the pair) the "image against lvm: "
+ * opening is left out.  The stop reason is not in it
+ * (vdc_headline_stop_text). */
+char *vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pair *pair,
+                            const struct vdc_headline_row *row, int standalone);
+
+/* The recorded stop reason of @row: "precision reached (half-width 2.7 %
+ * at 12 runs)"; NULL when none is recorded (g_free). */
+char *vdc_headline_stop_text(const struct vdc_headline_row *row);
+
+/* The runs line: "fixed 5 runs (no stopping rule)", "auto: 17 runs (at
+ * least 3, at most 40, until the 95 % interval of every headline ratio is
+ * within +-3 %)"; NULL when unknown (g_free). */
+char *vdc_headline_runs_text(const struct vdc_headline *h);
+
+/* The method paragraph, thresholds stated (g_free). */
+char *vdc_headline_method_text(void);
+
+/* Why there is no image/LV pair, one sentence (g_free); NULL when there
+ * is one. */
+char *vdc_headline_absent_text(const struct vdc_analysis *a);
+
+/* Header of a pair: "image against lvm (5 pairs)", "ceiling: against
+ * bare dom0" ... (g_free). */
+char *vdc_headline_pair_title(const struct vdc_analysis *a, const struct vdc_headline_pair *pair);
+
+/* With fewer than 6 pairs the sign-flip test cannot reach p < 0.05: the
+ * note saying so for @pair (g_free), or NULL. */
+char *vdc_headline_perm_note(const struct vdc_headline_pair *pair);
+
+#endif

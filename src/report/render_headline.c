@@ -1,0 +1,698 @@
+/* vmdiskcmp renderers: the headline section (report/headline.h) of text,
+ * Markdown and HTML, and its JSON object (headline.csv is in
+ * render_csv.c).  The sentences come
+ * from headline.c; one walk over the headline lays them out, a table per
+ * format (struct layout) saying how. */
+#include "config.h"
+
+#include "report/render.h"
+#include "report/render_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#define HEADLINE_TITLE "Headline: image or LV?"
+#define CEILING_TITLE "Ceiling: the share of bare %s each target reaches (ratio of the means, paired 95 %% CI)"
+
+/* The headline label of test @ki of @a (a compound literal buffer: valid
+ * to the end of the enclosing block) */
+#define LABEL(ki) \
+    vdc_headline_test_label(a->tests[ki], (char[VDC_HEADLINE_LABEL_MAX]){ 0 }, VDC_HEADLINE_LABEL_MAX)
+
+/* A row worth its own line: anything but "not tested" for want of pairs
+ * (those are named together, untested_text). */
+static int
+row_listed(const struct vdc_headline_row *row)
+{
+    return !(row->verdict == VDC_VERDICT_NOT_TESTED && row->p.n < 2);
+}
+
+/* "Not tested (fewer than 2 pairs with a value): Sequential output,
+ * per-char; ... (3 tests)." or NULL */
+static char *
+untested_text(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
+{
+    GString *s = NULL;
+    size_t i, n = 0;
+
+    for (i = 0; i < hp->n_rows; i++) {
+        if (row_listed(&hp->rows[i]))
+            continue;
+        if (!s)
+            s = g_string_new("Not tested (fewer than 2 pairs with a value): ");
+        g_string_append_printf(s, "%s%s", n++ ? "; " : "", LABEL(hp->rows[i].test));
+    }
+    if (!s)
+        return NULL;
+    g_string_append_printf(s, " (%zu test%s).", n, n == 1 ? "" : "s");
+    return g_string_free(s, FALSE);
+}
+
+/* The ceiling cell of @row: "62.0 % [55.1, 70.4]", "62.0 %" (no
+ * interval), "not comparable", "" (no row) */
+static void
+ceiling_cell(char *buf, size_t size, const struct vdc_headline_row *row)
+{
+    if (row && row->verdict == VDC_VERDICT_NOT_COMPARABLE)
+        snprintf(buf, size, "not comparable");
+    else if (!row || !row->p.has_ratio)
+        buf[0] = '\0';
+    else if (row->p.has_ci)
+        snprintf(buf, size, "%.1f %% [%.1f, %.1f]", 100 * row->p.ratio, 100 * row->p.ci_ratio[0],
+                 100 * row->p.ci_ratio[1]);
+    else
+        snprintf(buf, size, "%.1f %%", 100 * row->p.ratio);
+}
+
+/* The row of test @ki in @hp, or NULL. */
+static const struct vdc_headline_row *
+row_of(const struct vdc_headline_pair *hp, size_t ki)
+{
+    size_t i;
+
+    for (i = 0; i < hp->n_rows; i++)
+        if (hp->rows[i].test == ki)
+            return &hp->rows[i];
+    return NULL;
+}
+
+static int
+is_ceiling_of(const struct vdc_headline_pair *hp, size_t ref)
+{
+    return hp->role == VDC_HEADLINE_CEILING && hp->reference == ref;
+}
+
+/* Whether test @ki has a row in a ceiling pair against @ref. */
+static int
+ceiling_has_test(const struct vdc_headline *h, size_t ref, size_t ki)
+{
+    size_t i;
+
+    for (i = 0; i < h->n_pairs; i++)
+        if (is_ceiling_of(&h->pairs[i], ref) && row_of(&h->pairs[i], ki))
+            return 1;
+    return 0;
+}
+
+/* The distinct references of the ceiling pairs, in pair order, into @refs
+ * (n_targets long); returns how many. */
+static size_t
+ceiling_refs(const struct vdc_analysis *a, size_t *refs)
+{
+    const struct vdc_headline *h = &a->headline;
+    size_t i, j, n = 0;
+
+    for (i = 0; i < h->n_pairs; i++) {
+        int seen = 0;
+
+        if (h->pairs[i].role != VDC_HEADLINE_CEILING)
+            continue;
+        for (j = 0; j < n; j++)
+            seen |= refs[j] == h->pairs[i].reference;
+        if (!seen)
+            refs[n++] = h->pairs[i].reference;
+    }
+    return n;
+}
+
+static void
+gstring_free(gpointer s)
+{
+    g_string_free(s, TRUE);
+}
+
+/* For each ceiling target against @ref, its reasons for no verdict, each
+ * with the tests it applies to: "not comparable: image, too-fast on image
+ * and dom0: Sequential stat/read; Random stat/read" (g_strfreev) */
+static char **
+ceiling_reasons(const struct vdc_analysis *a, size_t ref)
+{
+    const struct vdc_headline *h = &a->headline;
+    GPtrArray *v = g_ptr_array_new();
+    size_t i, j, k;
+
+    for (i = 0; i < h->n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &h->pairs[i];
+        GPtrArray *why, *tests;
+
+        if (!is_ceiling_of(hp, ref))
+            continue;
+        why = g_ptr_array_new_with_free_func(g_free);
+        tests = g_ptr_array_new_with_free_func(gstring_free);
+        for (j = 0; j < hp->n_rows; j++) {
+            char *w = vdc_headline_reason(a, hp, &hp->rows[j]);
+            const char *label = LABEL(hp->rows[j].test);
+
+            if (!w)
+                continue;
+            for (k = 0; k < why->len && strcmp(why->pdata[k], w); k++)
+                ;
+            if (k == why->len) {
+                g_ptr_array_add(why, w);
+                g_ptr_array_add(tests, g_string_new(label));
+            } else {
+                g_string_append_printf(tests->pdata[k], "; %s", label);
+                g_free(w);
+            }
+        }
+        for (k = 0; k < why->len; k++)
+            g_ptr_array_add(v, g_strdup_printf("not comparable: %s, %s: %s", a->targets[hp->target],
+                                               (char *)why->pdata[k], ((GString *)tests->pdata[k])->str));
+        g_ptr_array_free(why, TRUE);
+        g_ptr_array_free(tests, TRUE);
+    }
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* @text wrapped at @width columns, the first line starting with @first,
+ * the others with @indent */
+static void
+append_wrapped(GString *out, const char *text, const char *first, const char *indent, size_t width)
+{
+    char **words = g_strsplit(text, " ", -1);
+    size_t i, col = 0, lines = 0;
+
+    for (i = 0; words[i]; i++) {
+        size_t len = (size_t)g_utf8_strlen(words[i], -1);
+
+        if (!*words[i])
+            continue;
+        if (col && col + 1 + len > width) {
+            g_string_append_c(out, '\n');
+            col = 0;
+        }
+        if (!col) {
+            const char *in = lines++ ? indent : first;
+
+            g_string_append(out, in);
+            col = strlen(in);
+        } else {
+            g_string_append_c(out, ' ');
+            col++;
+        }
+        g_string_append(out, words[i]);
+        col += len;
+    }
+    if (col)
+        g_string_append_c(out, '\n');
+    g_strfreev(words);
+}
+
+/* ---- one walk, three layouts --------------------------------------------- */
+
+static void
+html_esc(GString *out, const char *s)
+{
+    char *e = g_markup_escape_text(s ? s : "", -1);
+
+    g_string_append(out, e);
+    g_free(e);
+}
+
+/* Before and after a piece; text wraps paragraphs between them at 100
+ * columns (the first indent, the next ones) where wrap is set. */
+struct piece {
+    const char *before, *after;
+};
+
+/* How one format lays the headline out.  Every piece of text it is given
+ * goes through escape (NULL: as it is). */
+struct layout {
+    vdc_escape_fn escape;
+    int wrap;                      /* text: paragraphs wrapped, before/after are the indents */
+    struct piece section, title, runs, para, pair, note, reason, method;
+    const char *rows_open, *rows_open_stop, *rows_close;   /* around a pair's rows */
+    const char *row_open, *row_answer, *row_stop, *row_close;
+    int answer_class;              /* HTML: row_answer ends inside a class attribute */
+    int stop_column;               /* a stop column in every row (when some row has one);
+                                    * else "row_stop REASON" where there is one */
+    struct piece ceiling;          /* around the ceiling's title (a format with %s) */
+    const char *ceiling_open, *ceiling_close, *reasons_open, *reasons_close;
+    /* one cell of the ceiling table: column 0 is the test, @head the head row */
+    void (*ceiling_cell)(GString *out, const char *s, size_t col, int head);
+    void (*ceiling_row_end)(GString *out, size_t n_cols, int head);
+};
+
+static void
+text_cell(GString *out, const char *s, size_t col, int head)
+{
+    if (col && head)
+        g_string_append_printf(out, " %-22.22s", s);
+    else if (col)
+        g_string_append_printf(out, " %-22s", s);
+    else
+        g_string_append_printf(out, "    %-34.34s", s);
+}
+
+static void
+text_row_end(GString *out, size_t n_cols, int head)
+{
+    (void)n_cols;
+    (void)head;
+    g_string_truncate(out, strlen(g_strchomp(out->str)));
+    g_string_append_c(out, '\n');
+}
+
+static void
+md_cell(GString *out, const char *s, size_t col, int head)
+{
+    (void)head;
+    g_string_append(out, col ? " " : "| ");
+    vdc_md_escape(out, s);
+    g_string_append(out, " |");
+}
+
+static void
+md_row_end(GString *out, size_t n_cols, int head)
+{
+    size_t i;
+
+    g_string_append_c(out, '\n');
+    if (!head)
+        return;
+    g_string_append(out, "|---|");
+    for (i = 1; i < n_cols; i++)
+        g_string_append(out, "---:|");
+    g_string_append_c(out, '\n');
+}
+
+static void
+html_cell(GString *out, const char *s, size_t col, int head)
+{
+    g_string_append_printf(out, "%s<%s%s>", col ? "" : "<tr>", head ? "th" : "td", col ? "" : " class=\"l\"");
+    html_esc(out, s);
+    g_string_append_printf(out, "</%s>", head ? "th" : "td");
+}
+
+static void
+html_row_end(GString *out, size_t n_cols, int head)
+{
+    (void)n_cols;
+    g_string_append(out, head ? "</tr></thead><tbody>\n" : "</tr>\n");
+}
+
+static const struct layout text_layout = {
+    .escape = NULL, .wrap = 1,
+    .section = { "", "\n" }, .title = { "", "\n" }, .runs = { "  Runs: ", ".\n" },
+    .para = { "  ", "  " }, .pair = { "  ", ":\n" }, .note = { "    ", "    " },
+    .reason = { "    ", "      " }, .method = { "  ", "  " },
+    .rows_open = "", .rows_open_stop = "", .rows_close = "",
+    .row_open = "    ", .row_answer = ": ", .row_stop = "; stop: ", .row_close = "\n",
+    .ceiling = { "  ", "\n" }, .ceiling_open = "", .ceiling_close = "", .reasons_open = "", .reasons_close = "",
+    .ceiling_cell = text_cell, .ceiling_row_end = text_row_end,
+};
+
+static const struct layout md_layout = {
+    .escape = vdc_md_escape,
+    .section = { "", "" }, .title = { "## ", "\n\n" }, .runs = { "Runs: ", ".\n\n" },
+    .para = { "", "\n\n" }, .pair = { "**", "**\n\n" }, .note = { "", "\n\n" },
+    .reason = { "- ", "\n" }, .method = { "> ", "\n\n" },
+    .rows_open = "| test | answer |\n|---|---|\n", .rows_open_stop = "| test | answer | stop |\n|---|---|---|\n",
+    .rows_close = "\n",
+    .row_open = "| ", .row_answer = " | ", .row_stop = " | ", .row_close = " |\n", .stop_column = 1,
+    .ceiling = { "**", "**\n\n" }, .ceiling_open = "", .ceiling_close = "\n", .reasons_open = "",
+    .reasons_close = "\n",
+    .ceiling_cell = md_cell, .ceiling_row_end = md_row_end,
+};
+
+static const struct layout html_layout = {
+    .escape = html_esc,
+    .section = { "<section id=\"headline\">\n", "</section>\n" }, .title = { "<h2>", "</h2>\n" },
+    .runs = { "<p class=\"runs\" id=\"runs-policy\">Runs: ", ".</p>\n" },
+    .para = { "<p class=\"note\" id=\"headline-absent\">", "</p>\n" }, .pair = { "<h3>", "</h3>\n" },
+    .note = { "<p class=\"note\">", "</p>\n" }, .reason = { "<li>", "</li>\n" },
+    .method = { "<p class=\"note\" id=\"headline-method\">", "</p>\n" },
+    .rows_open = "<div class=\"tablewrap\"><table class=\"headline\"><thead><tr><th class=\"l\">test</th>"
+                 "<th class=\"l\">answer</th></tr></thead><tbody>\n",
+    .rows_open_stop = "<div class=\"tablewrap\"><table class=\"headline\"><thead><tr><th class=\"l\">test</th>"
+                      "<th class=\"l\">answer</th><th class=\"l\">stop</th></tr></thead><tbody>\n",
+    .rows_close = "</tbody></table></div>\n",
+    .row_open = "<tr><td class=\"l\">", .row_answer = "</td><td class=\"l ", .answer_class = 1,
+    .row_stop = "</td><td class=\"l\">", .row_close = "</td></tr>\n", .stop_column = 1,
+    .ceiling = { "<h3>", "</h3>\n" },
+    .ceiling_open = "<div class=\"tablewrap\"><table class=\"ceiling\"><thead>",
+    .ceiling_close = "</tbody></table></div>\n", .reasons_open = "<ul class=\"plain\">", .reasons_close = "</ul>\n",
+    .ceiling_cell = html_cell, .ceiling_row_end = html_row_end,
+};
+
+static void
+put(GString *out, const struct layout *l, const char *s)
+{
+    if (l->escape)
+        l->escape(out, s ? s : "");
+    else
+        g_string_append(out, s ? s : "");
+}
+
+/* A paragraph @s (taken: freed here; NULL: nothing) in @p. */
+static void
+put_para(GString *out, const struct layout *l, const struct piece *p, char *s)
+{
+    if (!s)
+        return;
+    if (l->wrap) {
+        append_wrapped(out, s, p->before, p->after, 100);
+    } else {
+        g_string_append(out, p->before);
+        put(out, l, s);
+        g_string_append(out, p->after);
+    }
+    g_free(s);
+}
+
+static const char *
+verdict_class(const struct vdc_headline_row *row)
+{
+    switch (row->verdict) {
+    case VDC_VERDICT_FASTER: return "faster";
+    case VDC_VERDICT_SLOWER: return "slower";
+    case VDC_VERDICT_NO_DIFFERENCE: return "same";
+    default: return "untested";
+    }
+}
+
+/* The rows of a choice or baseline pair, then its notes. */
+static void
+put_pair(GString *out, const struct layout *l, const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
+{
+    const struct vdc_headline *h = &a->headline;
+    int stop_column = l->stop_column && h->n_stop, any = 0;
+    size_t j;
+    char *s;
+
+    g_string_append(out, l->pair.before);
+    s = vdc_headline_pair_title(a, hp);
+    put(out, l, s);
+    g_free(s);
+    g_string_append(out, l->pair.after);
+    for (j = 0; j < hp->n_rows; j++) {
+        const struct vdc_headline_row *row = &hp->rows[j];
+        char *stop;
+
+        if (!row_listed(row))
+            continue;
+        if (!any++)
+            g_string_append(out, stop_column ? l->rows_open_stop : l->rows_open);
+        s = vdc_headline_row_text(a, hp, row, 0);
+        stop = vdc_headline_stop_text(row);
+        g_string_append(out, l->row_open);
+        put(out, l, LABEL(row->test));
+        g_string_append(out, l->row_answer);
+        if (l->answer_class)
+            g_string_append_printf(out, "%s\">", verdict_class(row));
+        put(out, l, s);
+        if (stop_column || stop) {
+            g_string_append(out, l->row_stop);
+            put(out, l, stop);
+        }
+        g_string_append(out, l->row_close);
+        g_free(s);
+        g_free(stop);
+    }
+    if (any)
+        g_string_append(out, l->rows_close);
+    put_para(out, l, &l->note, untested_text(a, hp));
+    put_para(out, l, &l->note, hp->n_rows ? NULL : g_strdup("No test that both targets ran."));
+    put_para(out, l, &l->note, vdc_headline_perm_note(hp));
+}
+
+/* The ceiling table against @ref: a row per test, a column per target. */
+static void
+put_ceiling(GString *out, const struct layout *l, const struct vdc_analysis *a, size_t ref)
+{
+    const struct vdc_headline *h = &a->headline;
+    size_t i, ki, col;
+    char buf[96], **why, *title = g_strdup_printf(CEILING_TITLE, a->targets[ref]);
+
+    g_string_append(out, l->ceiling.before);
+    put(out, l, title);
+    g_string_append(out, l->ceiling.after);
+    g_free(title);
+    g_string_append(out, l->ceiling_open);
+    l->ceiling_cell(out, "test", 0, 1);
+    for (i = 0, col = 1; i < h->n_pairs; i++)
+        if (is_ceiling_of(&h->pairs[i], ref))
+            l->ceiling_cell(out, a->targets[h->pairs[i].target], col++, 1);
+    l->ceiling_row_end(out, col, 1);
+    for (ki = 0; ki < a->n_tests; ki++) {
+        if (!ceiling_has_test(h, ref, ki))
+            continue;
+        l->ceiling_cell(out, LABEL(ki), 0, 0);
+        for (i = 0, col = 1; i < h->n_pairs; i++)
+            if (is_ceiling_of(&h->pairs[i], ref)) {
+                ceiling_cell(buf, sizeof(buf), row_of(&h->pairs[i], ki));
+                l->ceiling_cell(out, buf, col++, 0);
+            }
+        l->ceiling_row_end(out, col, 0);
+    }
+    g_string_append(out, l->ceiling_close);
+    why = ceiling_reasons(a, ref);
+    if (why[0])
+        g_string_append(out, l->reasons_open);
+    for (i = 0; why[i]; i++)
+        put_para(out, l, &l->reason, g_strdup(why[i]));
+    if (why[0])
+        g_string_append(out, l->reasons_close);
+    g_strfreev(why);
+}
+
+static void
+put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    size_t i, n_refs, *refs = g_new(size_t, a->n_targets + 1);
+    char *s;
+
+    g_string_append(out, l->section.before);
+    g_string_append(out, l->title.before);
+    put(out, l, HEADLINE_TITLE);
+    g_string_append(out, l->title.after);
+    if ((s = vdc_headline_runs_text(h))) {
+        g_string_append(out, l->runs.before);
+        put(out, l, s);
+        g_string_append(out, l->runs.after);
+        g_free(s);
+    }
+    put_para(out, l, &l->para, vdc_headline_absent_text(a));
+    for (i = 0; i < h->n_pairs; i++)
+        if (h->pairs[i].role != VDC_HEADLINE_CEILING)
+            put_pair(out, l, a, &h->pairs[i]);
+    n_refs = ceiling_refs(a, refs);
+    for (i = 0; i < n_refs; i++)
+        put_ceiling(out, l, a, refs[i]);
+    put_para(out, l, &l->method, h->n_pairs ? vdc_headline_method_text() : NULL);
+    g_string_append(out, l->section.after);
+    g_free(refs);
+}
+
+/* render_util.h */
+void
+vdc_append_headline_text(GString *out, const struct vdc_analysis *a)
+{
+    put_headline(out, &text_layout, a);
+}
+
+/* render_util.h */
+void
+vdc_append_headline_md(GString *out, const struct vdc_analysis *a)
+{
+    put_headline(out, &md_layout, a);
+}
+
+/* render_util.h */
+void
+vdc_append_headline_html(GString *out, const struct vdc_analysis *a)
+{
+    put_headline(out, &html_layout, a);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void
+set_str(JsonObject *o, const char *name, const char *v)
+{
+    if (v)
+        json_object_set_string_member(o, name, v);
+    else
+        json_object_set_null_member(o, name);
+}
+
+static void
+set_num(JsonObject *o, const char *name, double v, int has)
+{
+    if (has && isfinite(v))
+        json_object_set_double_member(o, name, v);
+    else
+        json_object_set_null_member(o, name);
+}
+
+static void
+set_int(JsonObject *o, const char *name, int64_t v)
+{
+    if (v != VDC_INT_ABSENT)
+        json_object_set_int_member(o, name, v);
+    else
+        json_object_set_null_member(o, name);
+}
+
+static void
+set_range(JsonObject *o, const char *name, const double v[2], int has)
+{
+    JsonArray *r;
+
+    if (!has || !isfinite(v[0]) || !isfinite(v[1])) {
+        json_object_set_null_member(o, name);
+        return;
+    }
+    r = json_array_new();
+    json_array_add_double_element(r, v[0]);
+    json_array_add_double_element(r, v[1]);
+    json_object_set_array_member(o, name, r);
+}
+
+/* Takes @s (g_free). */
+static void
+set_str_take(JsonObject *o, const char *name, char *s)
+{
+    set_str(o, name, s);
+    g_free(s);
+}
+
+/* @o as a node (taken) */
+static JsonNode *
+node_of(JsonObject *o)
+{
+    JsonNode *n = json_node_new(JSON_NODE_OBJECT);
+
+    json_node_take_object(n, o);
+    return n;
+}
+
+static JsonObject *
+row_json(const struct vdc_analysis *a, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
+{
+    const struct vdc_stats_paired *p = &row->p;
+    JsonObject *o = json_object_new();
+
+    set_str(o, "test", a->tests[row->test]);
+    set_str(o, "unit", vdc_analysis_cell(a, hp->target, row->test)->unit);
+    set_int(o, "n_pairs", (int64_t)p->n);
+    set_int(o, "n_dropped", (int64_t)row->n_dropped);
+    set_num(o, "mean_target", p->mean_t, 1);
+    set_num(o, "mean_reference", p->mean_b, 1);
+    set_num(o, "ratio", p->ratio, p->has_ratio);
+    set_num(o, "delta_percent", p->delta_percent, p->has_ratio);
+    set_range(o, "ci95_ratio", p->ci_ratio, p->has_ci);
+    set_range(o, "ci95_delta_percent", p->ci_delta_percent, p->has_ci);
+    set_num(o, "half_width_percent", 100 * p->half_width, p->has_ci);
+    set_num(o, "t", p->t, p->has_test);
+    set_num(o, "df", p->df, p->has_test);
+    set_num(o, "p_value", p->p_value, p->has_test);
+    set_num(o, "p_holm", row->p_holm, 1);
+    set_num(o, "p_permutation", p->p_perm, p->has_test);
+    if (p->has_test)
+        json_object_set_boolean_member(o, "permutation_exact", p->perm_exact);
+    else
+        json_object_set_null_member(o, "permutation_exact");
+    json_object_set_boolean_member(o, "significant", row->significant);
+    set_str(o, "verdict", vdc_headline_verdict_name(row->verdict));
+    set_str(o, "class", vdc_effect_class_name(row->effect));
+    set_str_take(o, "not_comparable", vdc_headline_reason(a, hp, row));
+    set_str(o, "stop_reason", row->stop ? row->stop->reason : NULL);
+    set_str_take(o, "text", vdc_headline_row_text(a, hp, row, 1));
+    return o;
+}
+
+static JsonObject *
+method_json(const struct vdc_analysis *a)
+{
+    JsonObject *o = json_object_new();
+    JsonArray *flags = json_array_new();
+    char seed[32];
+    unsigned i;
+
+    set_str(o, "pairing", "repetition");
+    set_str(o, "ci_method", "fieller-paired");
+    set_str(o, "test", "paired-t");
+    set_str(o, "correction", "holm");
+    set_str(o, "permutation", "sign-flip");
+    set_int(o, "permutation_exact_max_n", VDC_STATS_PERM_EXACT_MAX_N);
+    set_int(o, "permutation_resamples", VDC_STATS_PERM_RESAMPLES);
+    snprintf(seed, sizeof(seed), "%u", VDC_STATS_PERM_SEED);
+    set_str(o, "permutation_seed", seed);
+    set_num(o, "alpha", a->alpha, 1);
+    set_num(o, "negligible_percent", VDC_EFFECT_NEGLIGIBLE_PERCENT, 1);
+    set_num(o, "large_percent", VDC_EFFECT_LARGE_PERCENT, 1);
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++)
+        if (VDC_HEADLINE_NO_VERDICT_FLAGS & (1u << i))
+            json_array_add_string_element(flags, vdc_cell_flag_name(1u << i));
+    json_array_add_string_element(flags, "sizes-differ");
+    json_object_set_array_member(o, "no_verdict_flags", flags);
+    return o;
+}
+
+static JsonNode *
+runs_json(const struct vdc_headline *h)
+{
+    JsonObject *o;
+
+    if (h->runs_mode == VDC_RUNS_UNKNOWN)
+        return json_node_new(JSON_NODE_NULL);
+    o = json_object_new();
+    set_str(o, "mode", h->runs_mode == VDC_RUNS_AUTO ? "auto" : "fixed");
+    set_int(o, "runs", h->runs);
+    if (h->runs_mode == VDC_RUNS_AUTO) {
+        set_int(o, "min_runs", h->min_runs);
+        set_int(o, "max_runs", h->max_runs);
+        set_num(o, "precision_percent", h->precision_percent, 1);
+    }
+    set_str_take(o, "text", vdc_headline_runs_text(h));
+    return node_of(o);
+}
+
+/* render_util.h */
+JsonNode *
+vdc_headline_to_json(const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    JsonObject *o = json_object_new(), *absent;
+    JsonArray *summary = json_array_new(), *pairs = json_array_new();
+    char **lines;
+    size_t i, j;
+
+    if (h->absent == VDC_HEADLINE_PRESENT) {
+        json_object_set_null_member(o, "absent");
+    } else {
+        absent = json_object_new();
+        set_str(absent, "reason", vdc_headline_absent_key(h->absent));
+        set_str_take(absent, "text", vdc_headline_absent_text(a));
+        json_object_set_object_member(o, "absent", absent);
+    }
+    json_object_set_object_member(o, "method", method_json(a));
+    json_object_set_member(o, "runs", runs_json(h));
+    lines = vdc_analysis_headline_lines(a);
+    for (i = 0; lines[i]; i++)
+        json_array_add_string_element(summary, lines[i]);
+    g_strfreev(lines);
+    json_object_set_array_member(o, "summary", summary);
+    for (i = 0; i < h->n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &h->pairs[i];
+        JsonObject *po = json_object_new();
+        JsonArray *tests = json_array_new();
+
+        set_str(po, "role", vdc_headline_role_name(hp->role));
+        set_str(po, "target", a->targets[hp->target]);
+        set_str(po, "reference", a->targets[hp->reference]);
+        set_int(po, "n_family", (int64_t)hp->n_family);
+        for (j = 0; j < hp->n_rows; j++)
+            json_array_add_object_element(tests, row_json(a, hp, &hp->rows[j]));
+        json_object_set_array_member(po, "tests", tests);
+        json_array_add_object_element(pairs, po);
+    }
+    json_object_set_array_member(o, "pairs", pairs);
+    return node_of(o);
+}

@@ -1,0 +1,665 @@
+/* Unit tests for the headline (src/report/headline.c, render_headline.c)
+ * and experiment.runs_policy in the result model: which pairs are held
+ * against each other (image variants x LV/block variants, every target
+ * against dom0 as its ceiling, the baseline fallback and why), the paired
+ * statistics by repetition with dropped pairs counted, Holm across the
+ * tests of one pair, the effect classes, cells without a verdict (too
+ * fast, under 2x RAM, different file sizes) kept out of Holm's family,
+ * the stop reasons matched to their rows, and the terminal lines.  Data
+ * are made here, with a drift per repetition that the pairs share. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <glib.h>
+
+#include "model/result.h"
+#include "report/analysis.h"
+#include "report/headline.h"
+#include "report/render.h"
+#include "report/render_util.h"
+#include "stats/paired.h"
+#include "test_stderr.h"
+
+#define N_REPS 6
+
+/* per repetition: a drift both targets of a pair share (the boot, the
+ * host's load), and a small own noise of the image */
+static const double drift[N_REPS] = { 1.00, 1.12, 0.91, 1.05, 0.97, 1.08 };
+static const double own[N_REPS] = { 0.004, -0.003, 0.002, -0.004, 0.001, -0.002 };
+/* dom0's own noise */
+static const double own0[N_REPS] = { -0.002, 0.003, 0.001, -0.001, 0.002, -0.003 };
+/* seeks: noise large enough that nothing is decided */
+static const double wide[N_REPS] = { 0.06, -0.05, 0.02, -0.07, 0.08, -0.03 };
+/* rewrite: +1.5 % on average, raw p about 0.04: significant alone, not
+ * after Holm across five tests */
+static const double rw[N_REPS] = { 0.030, 0.010, 0.020, -0.005, 0.025, 0.010 };
+
+static void
+add_target(vdc_result_set *rs, const char *name, const char *kind)
+{
+    vdc_set_str(&vdc_result_set_add_target(rs, name)->kind, kind);
+}
+
+static vdc_sample *
+sample(vdc_run *r, const char *test, double value)
+{
+    vdc_sample *s = vdc_run_add_sample(r, test);
+
+    s->value = value;
+    return s;
+}
+
+/* One repetition of @target: each test at lvm's level times @scale (the
+ * image's own ratios for putc, put_block, get_block, seeks, rewrite when
+ * @image), 512 MiB test file. */
+static vdc_run *
+add_rep(vdc_result_set *rs, const char *target, int rep, double scale, int image)
+{
+    vdc_run *r = vdc_result_set_add_run(rs, target);
+    double d = drift[rep] * scale * (scale > 1.2 ? 1 + own0[rep] : 1);
+
+    r->meta.file_size_mib = 512;
+    sample(r, "putc", 1000 * d * (image ? 1.10 * (1 + own[rep]) : 1));
+    sample(r, "put_block", 50000 * d * (image ? 1.30 * (1 + own[rep]) : 1));
+    sample(r, "rewrite", 20000 * d * (image ? 1 + rw[rep] : 1));
+    sample(r, "get_block", 80000 * d * (image ? 1.01 * (1 + own[rep] / 4) : 1));
+    sample(r, "seeks", 900 * d * (image ? 1 + wide[rep] : 1));
+    sample(r, "seq_create", 5000 * d * (image ? 0.95 : 1));
+    return r;
+}
+
+/* image (kind image) against lvm (kind lvm), and dom0 1.25 x lvm (with
+ * a noise of its own);
+ * lvm's seq_create is too fast in repetition 1, the image's get_block
+ * failed in repetition 2. */
+static void
+build(vdc_result_set *rs, int with_dom0)
+{
+    int rep;
+
+    vdc_result_set_init(rs);
+    add_target(rs, "image", "image");
+    add_target(rs, "lvm", "lvm");
+    if (with_dom0)
+        add_target(rs, "dom0", "dom0");
+    for (rep = 0; rep < N_REPS; rep++) {
+        vdc_run *r = add_rep(rs, "image", rep, 1, 1);
+
+        if (rep == 2) {
+            r->samples[3]->value = NAN;
+            r->samples[3]->failed = 1;
+            vdc_set_str(&r->status, "failed");
+        }
+        r = add_rep(rs, "lvm", rep, 1, 0);
+        if (rep == 1) {
+            r->samples[5]->value = NAN;
+            r->samples[5]->too_fast = 1;
+        }
+        if (with_dom0)
+            add_rep(rs, "dom0", rep, 1.25, 0);
+    }
+}
+
+/* @s contains @sub (the whole text in the message when not) */
+#define assert_contains(s, sub) do { const char *s_ = (s), *sub_ = (sub); \
+        if (!strstr(s_, sub_)) fail_msg("\"%s\" not in:\n%s", sub_, s_); } while (0)
+#define assert_prefix(s, sub) do { const char *s_ = (s), *sub_ = (sub); \
+        if (!g_str_has_prefix(s_, sub_)) fail_msg("\"%s\" does not start:\n%s", sub_, s_); } while (0)
+
+static const struct vdc_headline_row *
+row_for(const struct vdc_analysis *a, const struct vdc_headline_pair *p, const char *test)
+{
+    size_t i;
+
+    for (i = 0; i < p->n_rows; i++)
+        if (!strcmp(a->tests[p->rows[i].test], test))
+            return &p->rows[i];
+    fail_msg("no headline row for %s", test);
+    return NULL;
+}
+
+static const struct vdc_headline_pair *
+pair_for(const struct vdc_analysis *a, const char *t, const char *r)
+{
+    size_t i;
+
+    for (i = 0; i < a->headline.n_pairs; i++)
+        if (!strcmp(a->targets[a->headline.pairs[i].target], t) &&
+            !strcmp(a->targets[a->headline.pairs[i].reference], r))
+            return &a->headline.pairs[i];
+    return NULL;
+}
+
+static void
+analyse(struct vdc_analysis *a, const vdc_result_set *rs, const char *baseline)
+{
+    struct vdc_stats_options o;
+
+    vdc_analysis_init(a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_analysis_build(a, rs, baseline, &o), 0);
+}
+
+/* Which pairs: each image variant against each LV/block variant, every
+ * other target against dom0 as its ceiling; --baseline changes nothing. */
+static void
+test_pairs(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    int rep;
+
+    (void)state;
+    build(&rs, 1);
+    add_target(&rs, "image-qdisk", "image");
+    add_target(&rs, "block", "block");
+    for (rep = 0; rep < N_REPS; rep++) {
+        add_rep(&rs, "image-qdisk", rep, 0.5, 1);
+        add_rep(&rs, "block", rep, 1.1, 0);
+    }
+    analyse(&a, &rs, "lvm");
+    assert_int_equal(a.headline.absent, VDC_HEADLINE_PRESENT);
+    /* 2 images x 2 LV/block, then 4 ceilings */
+    assert_int_equal(a.headline.n_pairs, 8);
+    assert_int_equal(pair_for(&a, "image", "lvm")->role, VDC_HEADLINE_CHOICE);
+    assert_int_equal(pair_for(&a, "image", "block")->role, VDC_HEADLINE_CHOICE);
+    assert_int_equal(pair_for(&a, "image-qdisk", "lvm")->role, VDC_HEADLINE_CHOICE);
+    assert_int_equal(pair_for(&a, "image-qdisk", "block")->role, VDC_HEADLINE_CHOICE);
+    assert_int_equal(a.headline.pairs[0].role, VDC_HEADLINE_CHOICE);
+    assert_int_equal(a.headline.pairs[3].role, VDC_HEADLINE_CHOICE);
+    assert_int_equal(pair_for(&a, "image", "dom0")->role, VDC_HEADLINE_CEILING);
+    assert_int_equal(pair_for(&a, "lvm", "dom0")->role, VDC_HEADLINE_CEILING);
+    assert_int_equal(pair_for(&a, "block", "dom0")->role, VDC_HEADLINE_CEILING);
+    assert_int_equal(pair_for(&a, "image-qdisk", "dom0")->role, VDC_HEADLINE_CEILING);
+    /* never the other way round, never LV against LV, never against the
+     * --baseline as such */
+    assert_null(pair_for(&a, "lvm", "image"));
+    assert_null(pair_for(&a, "block", "lvm"));
+    assert_null(pair_for(&a, "image", "image-qdisk"));
+    assert_null(pair_for(&a, "dom0", "lvm"));
+    /* the delta tables still use --baseline */
+    assert_string_equal(a.baseline, "lvm");
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+/* Pairs by repetition, dropped pairs counted; classes; Holm; the
+ * too-fast cell kept out of the verdicts and of Holm's family. */
+static void
+test_paired_holm_classes(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    const struct vdc_headline_pair *p;
+    const struct vdc_headline_row *row;
+    double raw[16], adj[16];
+    size_t i, m = 0;
+    char *s;
+
+    (void)state;
+    build(&rs, 0);
+    analyse(&a, &rs, NULL);
+    p = pair_for(&a, "image", "lvm");
+    assert_non_null(p);
+    assert_int_equal(p->n_rows, 6);
+    assert_int_equal(p->n_pairs_max, N_REPS);
+
+    /* +10 %, the drift shared: significant, moderate; the image faster */
+    row = row_for(&a, p, "putc");
+    assert_int_equal(row->p.n, N_REPS);
+    assert_int_equal(row->n_dropped, 0);
+    assert_true(fabs(row->p.delta_percent - 10.0) < 0.2);
+    assert_true(row->significant);
+    assert_int_equal(row->verdict, VDC_VERDICT_FASTER);
+    assert_int_equal(row->effect, VDC_EFFECT_MODERATE);
+    s = vdc_headline_row_text(&a, p, row, 1);
+    assert_contains(s, "image is 9.9 % faster than lvm [");
+    assert_contains(s, "permutation p = 0.0312, moderate");
+    g_free(s);
+    /* +30 %: large */
+    row = row_for(&a, p, "put_block");
+    assert_int_equal(row->verdict, VDC_VERDICT_FASTER);
+    assert_int_equal(row->effect, VDC_EFFECT_LARGE);
+    /* +1 %, significant but under 5 %: negligible; the failed run's pair
+     * is dropped and counted */
+    row = row_for(&a, p, "get_block");
+    assert_int_equal(row->p.n, N_REPS - 1);
+    assert_int_equal(row->n_reps, N_REPS);
+    assert_int_equal(row->n_dropped, 1);
+    assert_true(row->significant);
+    assert_int_equal(row->effect, VDC_EFFECT_NEGLIGIBLE);
+    s = vdc_headline_row_text(&a, p, row, 1);
+    assert_contains(s, "; 5 pairs, 1 dropped (no value on a side)");
+    g_free(s);
+    /* noisy: not significant, the interval reaches past 5 %: undecided */
+    row = row_for(&a, p, "seeks");
+    assert_int_equal(row->verdict, VDC_VERDICT_NO_DIFFERENCE);
+    assert_int_equal(row->effect, VDC_EFFECT_UNDECIDED);
+    /* Holm: rewrite is significant alone, not among five tests */
+    row = row_for(&a, p, "rewrite");
+    assert_true(row->p.has_test);
+    assert_true(row->p.p_value < 0.05);
+    assert_true(row->p_holm >= 0.05);
+    assert_false(row->significant);
+    assert_int_equal(row->verdict, VDC_VERDICT_NO_DIFFERENCE);
+    /* ... and its whole interval is inside +-5 %: equal within 5 % */
+    assert_int_equal(row->effect, VDC_EFFECT_NEGLIGIBLE);
+    /* seq_create has a too-fast lvm run: no verdict, the reason named,
+     * and not in Holm's family */
+    row = row_for(&a, p, "seq_create");
+    assert_int_equal(row->verdict, VDC_VERDICT_NOT_COMPARABLE);
+    assert_int_equal(row->effect, VDC_EFFECT_NOT_TESTED);
+    assert_true(isnan(row->p_holm));
+    assert_false(row->significant);
+    assert_int_equal(row->bar_reference, VDC_CELL_TOO_FAST);
+    assert_int_equal(row->bar_target, 0);
+    s = vdc_headline_reason(&a, p, row);
+    assert_string_equal(s, "too-fast on lvm");
+    g_free(s);
+    s = vdc_headline_row_text(&a, p, row, 1);
+    assert_prefix(s, "image against lvm: not comparable (too-fast on lvm): -5.0 %");
+    assert_null(strstr(s, "p ="));
+    g_free(s);
+    assert_int_equal(p->n_family, 5);
+    /* p_holm is Holm's adjustment of the raw p of the family, and never
+     * below the raw p */
+    for (i = 0; i < p->n_rows; i++)
+        raw[i] = p->rows[i].verdict == VDC_VERDICT_NOT_COMPARABLE ? NAN : p->rows[i].p.p_value;
+    vdc_stats_holm(raw, p->n_rows, adj);
+    for (i = 0; i < p->n_rows; i++) {
+        if (isnan(raw[i])) {
+            assert_true(isnan(p->rows[i].p_holm));
+            continue;
+        }
+        m++;
+        assert_true(fabs(adj[i] - p->rows[i].p_holm) < 1e-15);
+        assert_true(p->rows[i].p_holm >= p->rows[i].p.p_value);
+    }
+    assert_int_equal(m, 5);
+    /* no dom0: no ceiling; one pair */
+    assert_int_equal(a.headline.n_pairs, 1);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+/* dom0 is the ceiling of each target, from the same paired statistics,
+ * not the reference of the image/LV verdicts. */
+static void
+test_ceiling(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    const struct vdc_headline_pair *p;
+    const struct vdc_headline_row *row;
+    char *s, **lines;
+
+    (void)state;
+    build(&rs, 1);
+    analyse(&a, &rs, NULL);
+    assert_string_equal(a.baseline, "dom0");   /* the delta tables' default */
+    assert_int_equal(a.headline.n_pairs, 3);
+    assert_int_equal(a.headline.pairs[0].role, VDC_HEADLINE_CHOICE);
+    assert_string_equal(a.targets[a.headline.pairs[0].reference], "lvm");
+    p = pair_for(&a, "lvm", "dom0");
+    row = row_for(&a, p, "putc");
+    assert_true(fabs(row->p.ratio - 0.8) < 0.001);
+    s = vdc_headline_row_text(&a, p, row, 1);
+    assert_prefix(s, "lvm reaches 80.0 % [79.8 %, 80.2 %] of dom0, p < 0.001, permutation p = 0.0312");
+    g_free(s);
+    p = pair_for(&a, "image", "dom0");
+    row = row_for(&a, p, "putc");
+    assert_true(fabs(row->p.ratio - 0.88) < 0.001);
+    /* the terminal lines: the image/LV pair, then each ceiling */
+    lines = vdc_analysis_headline_lines(&a);
+    assert_int_equal(g_strv_length(lines), 3);
+    assert_prefix(lines[0], "image against lvm: 6 pairs, 6 tests: image faster in 2 "
+                                           "(1 large, 1 moderate), negligible in 2, undecided in 1, "
+                                           "not comparable in 1 (paired t-test, Holm)");
+    assert_prefix(lines[1], "image reaches ");
+    assert_contains(lines[1], "of bare dom0 over ");
+    assert_prefix(lines[2], "lvm reaches 80.0 % (");
+    g_strfreev(lines);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+/* Under twice the RAM on either side, or test file sizes that differ
+ * (sequential and seek tests only): no verdict, reason given. */
+static void
+test_no_verdict_flags(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    const struct vdc_headline_pair *p;
+    const struct vdc_headline_row *row;
+    size_t i;
+    char *s;
+
+    (void)state;
+    build(&rs, 0);
+    for (i = 0; i < rs.n_runs; i++)
+        if (!strcmp(rs.runs[i]->target, "lvm"))
+            rs.runs[i]->meta.file_size_mib = 1024;
+    analyse(&a, &rs, NULL);
+    p = pair_for(&a, "image", "lvm");
+    row = row_for(&a, p, "putc");
+    assert_int_equal(row->verdict, VDC_VERDICT_NOT_COMPARABLE);
+    assert_true(row->sizes_differ);
+    s = vdc_headline_reason(&a, p, row);
+    assert_string_equal(s, "test file sizes differ (image 512 MiB, lvm 1024 MiB)");
+    g_free(s);
+    /* the file-creation tests do not depend on the file size */
+    assert_false(row_for(&a, p, "seq_create")->sizes_differ);
+    vdc_analysis_dispose(&a);
+
+    for (i = 0; i < rs.n_runs; i++) {
+        rs.runs[i]->meta.file_size_mib = 512;
+        rs.runs[i]->meta.ram_mib = 512;   /* 512 MiB file < 2 x 512 MiB */
+    }
+    analyse(&a, &rs, NULL);
+    p = pair_for(&a, "image", "lvm");
+    for (i = 0; i < p->n_rows; i++)
+        assert_int_equal(p->rows[i].verdict, VDC_VERDICT_NOT_COMPARABLE);
+    assert_int_equal(p->n_family, 0);
+    s = vdc_headline_reason(&a, p, row_for(&a, p, "putc"));
+    assert_string_equal(s, "under-2x-ram on image and lvm");
+    g_free(s);
+    s = vdc_headline_reason(&a, p, row_for(&a, p, "seq_create"));
+    assert_string_equal(s, "too-fast on lvm; under-2x-ram on image and lvm");
+    g_free(s);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+/* No image/LV pair: one target; no kinds (the baseline fallback); no LV
+ * (dom0 ceilings only). */
+static void
+test_absent(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    char *s, **lines;
+    int rep;
+
+    (void)state;
+    vdc_result_set_init(&rs);
+    for (rep = 0; rep < 3; rep++)
+        add_rep(&rs, "only", rep, 1, 0);
+    analyse(&a, &rs, NULL);
+    assert_int_equal(a.headline.absent, VDC_HEADLINE_ONE_TARGET);
+    assert_int_equal(a.headline.n_pairs, 0);
+    s = vdc_headline_absent_text(&a);
+    assert_string_equal(s, "No image/LV pair: one target (only), nothing to compare.");
+    g_free(s);
+    lines = vdc_analysis_headline_lines(&a);
+    assert_int_equal(g_strv_length(lines), 1);
+    g_strfreev(lines);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+
+    /* imported results: no kinds; each target against the baseline */
+    vdc_result_set_init(&rs);
+    add_target(&rs, "hda3", "imported");
+    add_target(&rs, "lv-1", "imported");
+    add_target(&rs, "md0", "imported");
+    for (rep = 0; rep < 3; rep++) {
+        add_rep(&rs, "hda3", rep, 1, 0);
+        add_rep(&rs, "lv-1", rep, 1, 1);
+        add_rep(&rs, "md0", rep, 2, 0);
+    }
+    analyse(&a, &rs, "lv-1");
+    assert_int_equal(a.headline.absent, VDC_HEADLINE_NO_KINDS);
+    assert_int_equal(a.headline.n_pairs, 2);
+    assert_int_equal(a.headline.pairs[0].role, VDC_HEADLINE_BASELINE);
+    assert_non_null(pair_for(&a, "hda3", "lv-1"));
+    assert_non_null(pair_for(&a, "md0", "lv-1"));
+    s = vdc_headline_absent_text(&a);
+    assert_contains(s, "each target against the baseline lv-1 instead.");
+    g_free(s);
+    assert_string_equal(vdc_headline_absent_key(a.headline.absent), "no-kinds");
+    /* no experiment: the run policy is unknown, nothing said */
+    assert_int_equal(a.headline.runs_mode, VDC_RUNS_UNKNOWN);
+    assert_null(vdc_headline_runs_text(&a.headline));
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+
+    /* an image and dom0, no LV: the ceiling only */
+    vdc_result_set_init(&rs);
+    add_target(&rs, "image", "image");
+    add_target(&rs, "dom0", "dom0");
+    for (rep = 0; rep < 3; rep++) {
+        add_rep(&rs, "image", rep, 1, 1);
+        add_rep(&rs, "dom0", rep, 1, 0);
+    }
+    analyse(&a, &rs, NULL);
+    assert_int_equal(a.headline.absent, VDC_HEADLINE_NO_LV);
+    assert_int_equal(a.headline.n_pairs, 1);
+    assert_int_equal(a.headline.pairs[0].role, VDC_HEADLINE_CEILING);
+    s = vdc_headline_absent_text(&a);
+    assert_string_equal(s, "No image/LV pair: this run has no LV or block target; the targets against "
+                           "bare dom0 (their ceiling) only.");
+    g_free(s);
+    s = vdc_headline_perm_note(&a.headline.pairs[0]);
+    assert_contains(s, "With 3 pairs the permutation test's smallest p is 0.25");
+    g_free(s);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+/* experiment.runs_policy: fixed and auto, stop records matched to their
+ * rows (exact pair first, then an open one), written and read back. */
+static void
+test_runs_policy(void **state)
+{
+    vdc_result_set rs, back;
+    struct vdc_analysis a;
+    const struct vdc_headline_pair *p;
+    vdc_stop_record *st;
+    char *s, *doc, *doc2;
+    size_t len;
+
+    (void)state;
+    build(&rs, 0);
+    rs.has_experiment = 1;
+    rs.experiment.runs_per_target = N_REPS;
+    analyse(&a, &rs, NULL);
+    /* a document without runs_policy ran a fixed --runs N */
+    assert_int_equal(a.headline.runs_mode, VDC_RUNS_FIXED);
+    s = vdc_headline_runs_text(&a.headline);
+    assert_string_equal(s, "fixed 6 runs (no stopping rule)");
+    g_free(s);
+    vdc_analysis_dispose(&a);
+
+    vdc_set_str(&rs.experiment.runs_policy.mode, "auto");
+    rs.experiment.runs_policy.min_runs = 3;
+    rs.experiment.runs_policy.max_runs = 40;
+    rs.experiment.runs_policy.precision_percent = 3;
+    st = vdc_runs_policy_add_stop(&rs.experiment.runs_policy, "putc");
+    vdc_set_str(&st->reason, vdc_stop_reason_name(VDC_STOP_MAX_RUNS));
+    st = vdc_runs_policy_add_stop(&rs.experiment.runs_policy, "putc");
+    vdc_set_str(&st->target, "image");
+    vdc_set_str(&st->reference, "lvm");
+    vdc_set_str(&st->reason, vdc_stop_reason_name(VDC_STOP_PRECISION));
+    st->runs = 6;
+    st->half_width_percent = 0.8;
+    st = vdc_runs_policy_add_stop(&rs.experiment.runs_policy, "seeks");
+    vdc_set_str(&st->reason, vdc_stop_reason_name(VDC_STOP_MAX_RUNS));
+    st = vdc_runs_policy_add_stop(&rs.experiment.runs_policy, "get_block");
+    vdc_set_str(&st->target, "other");
+    vdc_set_str(&st->reason, "not measurable");
+
+    /* written and read back unchanged */
+    doc = vdc_result_set_to_string(&rs, &len);
+    assert_contains(doc, "\"runs_policy\": {\n      \"mode\": \"auto\",\n      \"min_runs\": 3,");
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_data(&back, doc, len, "r.json"), 0);
+    assert_int_equal(back.experiment.runs_policy.n_stop, 4);
+    assert_string_equal(back.experiment.runs_policy.stop[1].reference, "lvm");
+    assert_int_equal(back.experiment.runs_policy.stop[1].runs, 6);
+    doc2 = vdc_result_set_to_string(&back, NULL);
+    assert_string_equal(doc, doc2);
+    g_free(doc2);
+    /* a merge copies the records */
+    {
+        vdc_result_set m;
+
+        vdc_result_set_init(&m);
+        vdc_result_set_merge(&m, &back);
+        doc2 = vdc_result_set_to_string(&m, NULL);
+        assert_contains(doc2, "\"half_width_percent\": 0.8");
+        g_free(doc2);
+        vdc_result_set_dispose(&m);
+    }
+
+    analyse(&a, &back, NULL);
+    assert_int_equal(a.headline.runs_mode, VDC_RUNS_AUTO);
+    s = vdc_headline_runs_text(&a.headline);
+    assert_string_equal(s, "auto: 6 runs (at least 3, at most 40, until the 95 % interval of every "
+                           "headline ratio is within +-3 %)");
+    g_free(s);
+    p = pair_for(&a, "image", "lvm");
+    /* the record naming the pair wins over the open one */
+    s = vdc_headline_stop_text(row_for(&a, p, "putc"));
+    assert_string_equal(s, "precision reached (half-width 0.8 % at 6 runs)");
+    g_free(s);
+    s = vdc_headline_stop_text(row_for(&a, p, "seeks"));
+    assert_string_equal(s, "max runs");
+    g_free(s);
+    /* a record for another pair does not match */
+    assert_null(row_for(&a, p, "get_block")->stop);
+    assert_int_equal(a.headline.n_stop, 2);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&back);
+    g_free(doc);
+    vdc_result_set_dispose(&rs);
+}
+
+/* Bad stop records: one message naming the member, the load refused. */
+static void
+test_runs_policy_bad(void **state)
+{
+    static const char *const bad[][2] = {
+        { "{\"reason\": \"max runs\"}", "experiment.runs_policy.stop[0].test: missing" },
+        { "{\"test\": \"putc\", \"reason\": \"max\\nruns\"}",
+          "experiment.runs_policy.stop[0].reason: expected a one-line string" },
+        { "{\"test\": \"putc\", \"reason\": 3}", "experiment.runs_policy.stop[0].reason: expected a string" },
+        { "{\"test\": \"putc\", \"reason\": \"max runs\", \"runs\": -1}",
+          "experiment.runs_policy.stop[0].runs: expected an integer >= 0" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+        vdc_result_set rs;
+        char *doc = g_strdup_printf("{\"format\": \"vmdiskcmp-result\", \"format_version\": 1, "
+                                    "\"producer\": {\"name\": \"vmdiskcmp\", \"version\": \"0.1.0\"}, "
+                                    "\"experiment\": {\"runs_policy\": {\"mode\": \"auto\", \"stop\": [%s]}}, "
+                                    "\"runs\": []}", bad[i][0]);
+        char *err;
+        int rc;
+
+        vdc_result_set_init(&rs);
+        capture_stderr_begin();
+        rc = vdc_result_set_load_data(&rs, doc, strlen(doc), "r.json");
+        err = capture_stderr_end();
+        assert_int_equal(rc, -1);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("case %zu: %s (want %s)", i, err, bad[i][1]);
+        free(err);
+        g_free(doc);
+        vdc_result_set_dispose(&rs);
+    }
+    /* "stop" not an array */
+    {
+        vdc_result_set rs;
+        const char *doc = "{\"format\": \"vmdiskcmp-result\", \"format_version\": 1, "
+                          "\"producer\": {\"name\": \"vmdiskcmp\", \"version\": \"0.1.0\"}, "
+                          "\"experiment\": {\"runs_policy\": {\"stop\": {}}}, \"runs\": []}";
+        char *err;
+
+        vdc_result_set_init(&rs);
+        capture_stderr_begin();
+        assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "r.json"), -1);
+        err = capture_stderr_end();
+        assert_contains(err, "experiment.runs_policy.stop: expected an array");
+        free(err);
+        vdc_result_set_dispose(&rs);
+    }
+}
+
+/* The renderers open with the headline; JSON and CSV carry the numbers. */
+static void
+test_renderers(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    char *s;
+    JsonNode *n;
+    JsonObject *o, *t0;
+    JsonArray *pairs;
+
+    (void)state;
+    build(&rs, 1);
+    analyse(&a, &rs, NULL);
+    s = vdc_render_text(&rs, &a);
+    assert_contains(s, "\n\nHeadline: image or LV?\n  image against lvm (6 pairs):\n"
+                              "    Sequential output, per-char: image is 9.9 % faster than lvm [");
+    assert_true(strstr(s, "Headline:") < strstr(s, "Version vmdiskcmp"));
+    assert_contains(s, "  Ceiling: the share of bare dom0 each target reaches");
+    g_free(s);
+    s = vdc_render_markdown(&rs, &a);
+    assert_contains(s, "## Headline: image or LV?\n\n**image against lvm (6 pairs)**\n\n| test | answer |\n");
+    assert_true(strstr(s, "## Headline") < strstr(s, "## Results"));
+    g_free(s);
+    s = vdc_render_html(&rs, &a, NULL);
+    assert_contains(s, "<section id=\"headline\">");
+    assert_true(strstr(s, "id=\"headline\"") < strstr(s, "id=\"chart-throughput\""));
+    g_free(s);
+    s = vdc_render_headline_csv(&a);
+    assert_prefix(s, "role,target,reference,test,unit,n_pairs,n_dropped,ratio,");
+    assert_contains(s, "\nchoice,image,lvm,get_block,K/sec,5,1,");
+    assert_contains(s, ",false,not comparable,not tested,too-fast on lvm,\n");
+    assert_contains(s, "\nceiling,lvm,dom0,putc,K/sec,6,0,");
+    g_free(s);
+    n = vdc_headline_to_json(&a);
+    o = json_node_get_object(n);
+    assert_true(json_object_get_null_member(o, "absent"));
+    pairs = json_object_get_array_member(o, "pairs");
+    assert_int_equal(json_array_get_length(pairs), 3);
+    assert_string_equal(json_object_get_string_member(json_array_get_object_element(pairs, 0), "role"), "choice");
+    t0 = json_array_get_object_element(json_object_get_array_member(json_array_get_object_element(pairs, 0),
+                                                                    "tests"), 0);
+    assert_string_equal(json_object_get_string_member(t0, "test"), "putc");
+    assert_string_equal(json_object_get_string_member(t0, "verdict"), "faster");
+    assert_string_equal(json_object_get_string_member(t0, "class"), "moderate");
+    assert_true(json_object_get_boolean_member(t0, "permutation_exact"));
+    assert_true(fabs(json_object_get_double_member(t0, "p_permutation") - 0.03125) < 1e-12);
+    json_node_unref(n);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_paired_holm_classes),
+        cmocka_unit_test(test_ceiling),
+        cmocka_unit_test(test_no_verdict_flags),
+        cmocka_unit_test(test_absent),
+        cmocka_unit_test(test_runs_policy),
+        cmocka_unit_test(test_runs_policy_bad),
+        cmocka_unit_test(test_renderers),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
