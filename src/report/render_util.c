@@ -498,7 +498,8 @@ run_lines(GPtrArray *v, const vdc_run *r)
     I("; chunk %" G_GINT64_FORMAT " bytes", m->chunk_size);
     I("; seeks %" G_GINT64_FORMAT, m->seeks);
     I("; seek processes %" G_GINT64_FORMAT, m->seek_processes);
-    I("; files %" G_GINT64_FORMAT "x1024", m->files.number);
+    if (m->files.number != VDC_INT_ABSENT && m->files.number > 0)   /* -n 0: no file tests */
+        g_string_append_printf(s, "; files %" G_GINT64_FORMAT "x1024", m->files.number);
     S("; path %s", m->path);
     S("; fs %s", m->fs_type);
     S("; device %s", m->device);

@@ -8,6 +8,7 @@
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 need_cmd cmp
+need_cmd python3
 
 golden="$top_srcdir/tests/golden/report"
 work=$(mktemp -d "${TMPDIR:-/tmp}/vdc-report-golden.XXXXXX")
@@ -153,6 +154,23 @@ awk -F, '$1 == "lvm" && $2 == "seq_del" { exit !($4 == 5 && $16 == 1) }' "$work/
     fail "--outliers flag: lvm seq_del should have n=5, 1 outlier"
 grep -q "outlier: target lvm, test seq_del, repetition 3, value 17325 /sec" "$d/report.txt" ||
     fail "--outliers drop: the dropped sample is not named"
+
+# bonnie++ -n 0 (no file tests): the run's metadata says nothing of files
+# ("files 0x1024" was printed); -n 16 still reads "files 16x1024"
+d="$work/n0"
+mkdir "$d"
+python3 - "$golden/synthetic/result.json" "$d/result.json" <<'PY' || fail "-n 0: cannot write the fixture"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+files = {"seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"}
+for r in doc["runs"]:
+    r["metadata"]["files"]["number"] = 0
+    r["samples"] = [s for s in r["samples"] if s["test"] not in files]
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$VMDISKCMP" report "$d" --formats html,md --quiet || fail "-n 0: report failed"
+if grep -q 'files 0x1024' "$d/report.html" "$d/report.md"; then fail "-n 0: the report says 'files 0x1024'"; fi
+grep -q '; files 16x1024' "$work/synthetic/report.html" || fail "-n 16: 'files 16x1024' missing from the HTML"
 
 # --formats writes only what is asked
 d="$work/only"
