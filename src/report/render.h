@@ -124,6 +124,17 @@ char *vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a,
 char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
                            const char *title, int *empty);
 
+/* An SVG dot plot (cairo_svg_surface to memory) of the tests whose unit
+ * is @unit: a panel per test, three to a row; in each, every run of every
+ * target in run order (x: repetition, y: value on the panel's own scale),
+ * one colour per target (the bar chart's), a thin line joining a target's
+ * runs, flagged outliers ringed, too-fast samples (no value) as open
+ * triangles on the top edge and failed ones as crosses at the bottom.
+ * *n_points gets the markers drawn.  Returns the <svg> document, or NULL
+ * after vdc_error; NULL with *empty = 1 when no test has that unit. */
+char *vdc_render_dots_svg(const vdc_result_set *rs, const struct vdc_analysis *a, const char *unit,
+                          const char *title, int *empty, size_t *n_points);
+
 /* Side-by-side comparison table of `vmdiskcmp compare`: one row per test,
  * per target its mean (n), and for every target but the baseline its %
  * delta and significance mark.  @format: "text", "csv", "json", "md".

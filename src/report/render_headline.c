@@ -364,9 +364,13 @@ put_para(GString *out, const struct layout *l, const struct piece *p, char *s)
     g_free(s);
 }
 
+/* The answer cell's class: faster and slower by a difference that
+ * matters (moderate, large) in colour; negligible and no difference grey */
 static const char *
 verdict_class(const struct vdc_headline_row *row)
 {
+    if (row->effect == VDC_EFFECT_NEGLIGIBLE)
+        return "same";
     switch (row->verdict) {
     case VDC_VERDICT_FASTER: return "faster";
     case VDC_VERDICT_SLOWER: return "slower";

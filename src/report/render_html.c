@@ -323,51 +323,314 @@ prefix_ids(const char *svg, const char *prefix)
     return t3;
 }
 
-char *
-vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit, const char *title, int *empty)
+/* The tests whose unit is @unit, in test order, into @keys (n_tests
+ * long); returns how many. */
+static size_t
+keys_of_unit(const struct vdc_analysis *a, const char *unit, long *keys)
 {
-    GString *svg;
-    cairo_surface_t *s;
-    cairo_t *cr;
-    cairo_status_t st;
-    long *keys = g_new(long, a->n_tests + 1);
-    size_t nk = 0, ki;
-    char *start, *out;
+    size_t nk = 0, ki, ti;
 
-    *empty = 0;
     for (ki = 0; ki < a->n_tests; ki++) {
-        const struct vdc_cell *c0 = vdc_analysis_cell(a, a->baseline_index, ki);
         const char *u = NULL;
-        size_t ti;
 
         for (ti = 0; ti < a->n_targets && !u; ti++)
             u = vdc_analysis_cell(a, ti, ki)->unit;
-        (void)c0;
         if (u && !strcmp(u, unit))
             keys[nk++] = (long)ki;
     }
-    if (!nk) {
-        g_free(keys);
-        *empty = 1;
-        return NULL;
-    }
-    svg = g_string_new(NULL);
-    s = cairo_svg_surface_create_for_stream(svg_write, svg, CHART_W, CHART_H);
-    cr = cairo_create(s);
-    draw_chart(cr, a, keys, nk, unit, title);
+    return nk;
+}
+
+/* What a drawing function is given. */
+struct figure {
+    const vdc_result_set *rs;     /* the dot plots' no-value samples; NULL for the bars */
+    const struct vdc_analysis *a;
+    const long *keys;
+    size_t nk;
+    const char *unit, *title;
+    double w, h;
+    size_t n_points;              /* dot plots: markers drawn */
+};
+
+/* Draw @f with @draw into an SVG document in memory: the <svg> element
+ * without XML declaration, or NULL after vdc_error. */
+static char *
+svg_of(struct figure *f, void (*draw)(cairo_t *, struct figure *))
+{
+    GString *svg = g_string_new(NULL);
+    cairo_surface_t *s = cairo_svg_surface_create_for_stream(svg_write, svg, f->w, f->h);
+    cairo_t *cr = cairo_create(s);
+    cairo_status_t st;
+    char *start, *out;
+
+    draw(cr, f);
     cairo_destroy(cr);
     cairo_surface_finish(s);
     st = cairo_surface_status(s);
     cairo_surface_destroy(s);
-    g_free(keys);
     if (st != CAIRO_STATUS_SUCCESS) {
-        vdc_error("chart '%s': cairo SVG surface: %s", title, cairo_status_to_string(st));
+        vdc_error("chart '%s': cairo SVG surface: %s", f->title, cairo_status_to_string(st));
         g_string_free(svg, TRUE);
         return NULL;
     }
     start = strstr(svg->str, "<svg");
     out = g_strdup(start ? start : svg->str);
     g_string_free(svg, TRUE);
+    return out;
+}
+
+static void
+draw_bars(cairo_t *cr, struct figure *f)
+{
+    draw_chart(cr, f->a, f->keys, f->nk, f->unit, f->title);
+}
+
+char *
+vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit, const char *title, int *empty)
+{
+    long *keys = g_new(long, a->n_tests + 1);
+    struct figure f = { .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W, .h = CHART_H };
+    char *out = NULL;
+
+    f.nk = keys_of_unit(a, unit, keys);
+    *empty = !f.nk;
+    if (f.nk)
+        out = svg_of(&f, draw_bars);
+    g_free(keys);
+    return out;
+}
+
+/* ---- dot plots: every run in run order ------------------------------------ */
+
+#define DOTS_COLS 3
+#define DOTS_PANEL_H 168.0
+#define DOTS_TOP 44.0
+#define DOTS_BOTTOM 64.0
+#define DOTS_PAD_L 58.0          /* in a panel: room for the y ticks */
+#define DOTS_PAD_R 10.0
+#define DOTS_PAD_T 24.0          /* the panel's title */
+#define DOTS_PAD_B 26.0          /* the repetition ticks */
+
+/* The samples of (@target, @key) without a value, by kind: the
+ * repetitions of the too-fast ones into @fast, of the failed ones into
+ * @failed (each n long); returns n. */
+static size_t
+no_value_reps(const vdc_result_set *rs, const char *target, const char *key, int64_t **fast,
+              size_t *n_fast, int64_t **failed, size_t *n_failed)
+{
+    size_t n = 0, i;
+    vdc_sample_ref *refs = vdc_result_set_lookup(rs, target, key, &n);
+
+    *fast = g_new(int64_t, n + 1);
+    *failed = g_new(int64_t, n + 1);
+    *n_fast = *n_failed = 0;
+    for (i = 0; i < n; i++) {
+        if (vdc_has(refs[i].sample->value))
+            continue;
+        if (refs[i].sample->too_fast)
+            (*fast)[(*n_fast)++] = refs[i].run->repetition;
+        else
+            (*failed)[(*n_failed)++] = refs[i].run->repetition;
+    }
+    g_free(refs);
+    return n;
+}
+
+/* One panel: test @ki at (@x0, @y0), @pw x @ph. */
+static void
+draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, double pw, double ph)
+{
+    const struct vdc_analysis *a = f->a;
+    double lo = INFINITY, hi = -INFINITY, step, y, px0 = x0 + DOTS_PAD_L, px1 = x0 + pw - DOTS_PAD_R;
+    double py0 = y0 + DOTS_PAD_T, py1 = y0 + ph - DOTS_PAD_B, xs, jitter;
+    int64_t max_rep = 0, r, every;
+    size_t ti, i;
+    char buf[64];
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+        int64_t *fast, *failed;
+        size_t nf, nx;
+
+        for (i = 0; i < c->n_values; i++) {
+            lo = fmin(lo, c->samples[i].value);
+            hi = fmax(hi, c->samples[i].value);
+            max_rep = MAX(max_rep, c->samples[i].repetition);
+        }
+        no_value_reps(f->rs, c->target, c->test_key, &fast, &nf, &failed, &nx);
+        for (i = 0; i < nf; i++)
+            max_rep = MAX(max_rep, fast[i]);
+        for (i = 0; i < nx; i++)
+            max_rep = MAX(max_rep, failed[i]);
+        g_free(fast);
+        g_free(failed);
+    }
+    if (!isfinite(lo)) {
+        lo = 0;
+        hi = 1;
+    } else if (hi - lo < 1e-9 * fmax(fabs(hi), 1)) {
+        lo -= fmax(fabs(lo) * 0.05, 0.5);
+        hi += fmax(fabs(hi) * 0.05, 0.5);
+    }
+    step = nice_step(hi - lo, 3);
+    lo = floor(lo / step) * step;
+    hi = ceil(hi / step) * step;
+    if (hi <= lo)
+        hi = lo + step;
+
+    /* frame, title, y grid */
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    cairo_set_font_size(cr, 11.5);
+    text_at(cr, (px0 + px1) / 2, y0 + 14, short_label(a->tests[ki]), 0.5);
+    cairo_set_font_size(cr, 9.5);
+    cairo_set_line_width(cr, 1);
+    for (y = lo; y <= hi + step / 2; y += step) {
+        double py = py1 - (y - lo) / (hi - lo) * (py1 - py0);
+
+        cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
+        cairo_move_to(cr, px0, floor(py) + 0.5);
+        cairo_line_to(cr, px1, floor(py) + 0.5);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+        fmt_tick(buf, sizeof(buf), y);
+        text_at(cr, px0 - 4, py + 3, buf, 1.0);
+    }
+    cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+    cairo_rectangle(cr, floor(px0) + 0.5, floor(py0) + 0.5, floor(px1 - px0), floor(py1 - py0));
+    cairo_stroke(cr);
+    /* x: repetitions, in run order */
+    xs = max_rep > 0 ? (px1 - px0 - 16) / (double)max_rep : 0;
+    every = max_rep > 12 ? (max_rep + 11) / 12 : 1;
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    for (r = 0; r <= max_rep; r += every) {
+        snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT, (gint64)r);
+        text_at(cr, px0 + 8 + xs * (double)r + (max_rep ? 0 : (px1 - px0 - 16) / 2), py1 + 12, buf, 0.5);
+    }
+    jitter = fmin(4.0, a->n_targets > 1 ? (xs > 0 ? xs : 40) * 0.5 / (double)a->n_targets : 0);
+
+    /* one series per target: a thin line in run order, a dot per value;
+     * a flagged outlier ringed; too fast: an open triangle on the top
+     * edge; failed: a cross on the bottom edge */
+    for (ti = 0; ti < a->n_targets; ti++) {
+        const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+        const double *col = palette[ti % N_PALETTE];
+        double dx = ((double)ti - ((double)a->n_targets - 1) / 2) * jitter;
+        int64_t *fast, *failed;
+        size_t nf, nx;
+
+#define DOT_X(rep) (px0 + 8 + xs * (double)(rep) + (max_rep ? 0 : (px1 - px0 - 16) / 2) + dx)
+#define DOT_Y(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
+        cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.45);
+        cairo_set_line_width(cr, 1);
+        for (i = 0; i < c->n_values; i++) {
+            if (i)
+                cairo_line_to(cr, DOT_X(c->samples[i].repetition), DOT_Y(c->samples[i].value));
+            else
+                cairo_move_to(cr, DOT_X(c->samples[i].repetition), DOT_Y(c->samples[i].value));
+        }
+        if (c->n_values > 1)
+            cairo_stroke(cr);
+        cairo_new_path(cr);
+        for (i = 0; i < c->n_values; i++) {
+            cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+            cairo_arc(cr, DOT_X(c->samples[i].repetition), DOT_Y(c->samples[i].value), 3.2, 0, 2 * M_PI);
+            cairo_fill(cr);
+            f->n_points++;
+            if (c->samples[i].outlier) {
+                cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+                cairo_set_line_width(cr, 1.3);
+                cairo_arc(cr, DOT_X(c->samples[i].repetition), DOT_Y(c->samples[i].value), 6, 0, 2 * M_PI);
+                cairo_stroke(cr);
+            }
+        }
+        no_value_reps(f->rs, c->target, c->test_key, &fast, &nf, &failed, &nx);
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        cairo_set_line_width(cr, 1.3);
+        for (i = 0; i < nf; i++) {
+            cairo_move_to(cr, DOT_X(fast[i]), py0 + 2);
+            cairo_line_to(cr, DOT_X(fast[i]) - 4, py0 + 9);
+            cairo_line_to(cr, DOT_X(fast[i]) + 4, py0 + 9);
+            cairo_close_path(cr);
+            cairo_stroke(cr);
+            f->n_points++;
+        }
+        for (i = 0; i < nx; i++) {
+            cairo_move_to(cr, DOT_X(failed[i]) - 3.5, py1 - 9.5);
+            cairo_line_to(cr, DOT_X(failed[i]) + 3.5, py1 - 2.5);
+            cairo_move_to(cr, DOT_X(failed[i]) + 3.5, py1 - 9.5);
+            cairo_line_to(cr, DOT_X(failed[i]) - 3.5, py1 - 2.5);
+            cairo_stroke(cr);
+            f->n_points++;
+        }
+#undef DOT_X
+#undef DOT_Y
+        g_free(fast);
+        g_free(failed);
+    }
+}
+
+/* Small multiples: a panel per test, DOTS_COLS to a row, a legend. */
+static void
+draw_dots(cairo_t *cr, struct figure *f)
+{
+    const struct vdc_analysis *a = f->a;
+    double pw = (f->w - 20) / DOTS_COLS, lx = 0;
+    size_t k, ti;
+
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 15);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    text_at(cr, f->w / 2, 24, f->title, 0.5);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    for (k = 0; k < f->nk; k++)
+        draw_dot_panel(cr, f, (size_t)f->keys[k], 10 + pw * (double)(k % DOTS_COLS),
+                       DOTS_TOP + DOTS_PANEL_H * (double)(k / DOTS_COLS), pw, DOTS_PANEL_H);
+    /* legend */
+    cairo_set_font_size(cr, 12);
+    for (ti = 0; ti < a->n_targets; ti++) {
+        cairo_text_extents_t e;
+
+        cairo_text_extents(cr, a->targets[ti], &e);
+        lx += 18 + e.x_advance + 22;
+    }
+    lx = (f->w - lx) / 2;
+    for (ti = 0; ti < a->n_targets; ti++) {
+        const double *col = palette[ti % N_PALETTE];
+        cairo_text_extents_t e;
+
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        cairo_arc(cr, lx + 6, f->h - 46, 4.5, 0, 2 * M_PI);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        cairo_move_to(cr, lx + 18, f->h - 42);
+        cairo_show_text(cr, a->targets[ti]);
+        cairo_text_extents(cr, a->targets[ti], &e);
+        lx += 18 + e.x_advance + 22;
+    }
+    cairo_set_font_size(cr, 10.5);
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    text_at(cr, f->w / 2, f->h - 16,
+            "x: repetition, in run order; y: each run's value (each panel its own scale, not from 0); ringed: "
+            "flagged outlier; open triangle on top: too fast (no value); cross at the bottom: failed.", 0.5);
+}
+
+char *
+vdc_render_dots_svg(const vdc_result_set *rs, const struct vdc_analysis *a, const char *unit,
+                    const char *title, int *empty, size_t *n_points)
+{
+    long *keys = g_new(long, a->n_tests + 1);
+    struct figure f = { .rs = rs, .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W };
+    char *out = NULL;
+
+    f.nk = keys_of_unit(a, unit, keys);
+    f.h = DOTS_TOP + DOTS_PANEL_H * (double)((f.nk + DOTS_COLS - 1) / DOTS_COLS) + DOTS_BOTTOM;
+    *empty = !f.nk;
+    if (f.nk)
+        out = svg_of(&f, draw_dots);
+    *n_points = f.n_points;
+    g_free(keys);
     return out;
 }
 
@@ -547,23 +810,54 @@ html_notes(GString *out, const struct vdc_analysis *a)
     g_string_append(out, "</ul>\n");
 }
 
-static int
-html_chart(GString *out, const struct vdc_analysis *a, const char *id, const char *unit,
-           const char *title, const char *caption)
+/* One figure: @svg (taken) with its ids prefixed by @id, and @caption;
+ * @points > 0: a dot plot, its marker count as data-points (what the
+ * Chromium test counts). */
+static void
+html_figure(GString *out, char *svg, const char *id, const char *cls, size_t points, const char *caption)
 {
-    int empty = 0;
-    char *svg = vdc_render_chart_svg(a, unit, title, &empty), *fixed;
+    char *fixed = prefix_ids(svg, id);
 
-    if (!svg)
-        return empty ? 0 : -1;
-    fixed = prefix_ids(svg, id);
-    g_string_append_printf(out, "<figure id=\"%s\" class=\"chart\">\n%s\n<figcaption>", id, fixed);
+    g_string_append_printf(out, "<figure id=\"%s\" class=\"%s\"", id, cls);
+    if (points)
+        g_string_append_printf(out, " data-points=\"%zu\"", points);
+    g_string_append_printf(out, ">\n%s\n<figcaption>", fixed);
     esc(out, caption);
     g_string_append(out, "</figcaption></figure>\n");
     g_free(svg);
     g_free(fixed);
+}
+
+/* The bar chart of @unit (id chart-@name) and beside it, right after,
+ * its dot plot (id dots-@name): every run of every test in run order. */
+static int
+html_chart(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a, const char *name,
+           const char *unit, const char *title, const char *caption, const char *dots_caption)
+{
+    int empty = 0;
+    size_t points = 0;
+    char *svg = vdc_render_chart_svg(a, unit, title, &empty), id[64], *dtitle;
+
+    if (!svg)
+        return empty ? 0 : -1;
+    snprintf(id, sizeof(id), "chart-%s", name);
+    html_figure(out, svg, id, "chart", 0, caption);
+    dtitle = g_strdup_printf("%s: every run, in run order", title);
+    svg = vdc_render_dots_svg(rs, a, unit, dtitle, &empty, &points);
+    g_free(dtitle);
+    if (!svg)
+        return -1;
+    snprintf(id, sizeof(id), "dots-%s", name);
+    html_figure(out, svg, id, "chart dots", points, dots_caption);
     return 0;
 }
+
+/* What the dot plots show (figure captions). */
+#define DOTS_CAPTION \
+    "each run's value in run order (x: repetition; y: the panel's own scale, not from 0), one colour per " \
+    "target, so that drift across repetitions and single outliers show: a ring marks a value the outlier " \
+    "rule flagged, an open triangle on the top edge a run too fast to measure, a cross at the bottom a " \
+    "failed run."
 
 /* How the charts draw too-fast cells (figure captions). */
 #define TOO_FAST_CAPTION \
@@ -647,13 +941,15 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "<p class=\"warn\" id=\"artefacts\">",
                         "</p>\n", esc);
     numbered_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "artefact");
-    if (html_chart(out, a, "chart-throughput", "K/sec", "Sequential throughput (higher is better)",
-                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). " TOO_FAST_CAPTION) < 0 ||
-        html_chart(out, a, "chart-ops", "/sec", "Seeks and file operations (higher is better)",
+    if (html_chart(out, rs, a, "throughput", "K/sec", "Sequential throughput (higher is better)",
+                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). " TOO_FAST_CAPTION,
+                   "Figure 1b: the runs behind Figure 1, " DOTS_CAPTION) < 0 ||
+        html_chart(out, rs, a, "ops", "/sec", "Seeks and file operations (higher is better)",
                    "Figure 2: random seeks and the file create/read/delete tests, operations per second. "
-                   TOO_FAST_CAPTION) < 0 ||
-        html_chart(out, a, "chart-sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
-                   "Figure 3: the block-size sweep (dd-like sequential read and write), MiB/s.") < 0)
+                   TOO_FAST_CAPTION, "Figure 2b: the runs behind Figure 2, " DOTS_CAPTION) < 0 ||
+        html_chart(out, rs, a, "sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
+                   "Figure 3: the block-size sweep (dd-like sequential read and write), MiB/s.",
+                   "Figure 3b: the runs behind Figure 3, " DOTS_CAPTION) < 0)
         goto fail;
     g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
                          "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "

@@ -1,14 +1,16 @@
 #!/bin/sh
 # The HTML report in a real browser: Debian's headless Chromium loads
 # report.html (rendered from tests/golden/report/synthetic) with no console
-# message and no failed resource, both charts are present and laid out with
-# a size, and a screenshot is kept as a test artifact:
+# message and no failed resource, both charts and their dot plots (every
+# run in run order, right after each chart) are present and laid out with
+# a size, the headline section comes first and fits, and a screenshot is
+# kept as a test artifact:
 #   $top_builddir/tests/artifacts/report-chromium/report.png
 # A control page with a deliberate error proves the console check can fail.
 # A 4-target result (tests/golden/report/lab4) must fit a 1200 px window:
 # the results table does not scroll sideways (a control page with a forced
 # 1400 px table proves the check can fail); screenshot lab4/report.png.
-# Run time: about 15-25 s (seven Chromium starts).
+# Run time: about 15-30 s (eight Chromium starts).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 browser=${CHROMIUM:-}
@@ -59,21 +61,43 @@ grep -q 'id="chart-ops"' "$art/dom.html" || fail "DOM has no seeks/file-ops char
 
 # ---- the same page with a probe: failed resources, chart layout ---------------
 # (a copy, so the report itself stays script-free)
+# dots: each dot plot (dots-throughput, dots-ops) right after its bar chart,
+# laid out with a size, with at least as many drawn paths as the markers
+# its figure says it holds (data-points: one a run of a target and test);
+# headline: the headline section comes before the first chart and fits
+# the page
 probe='<script>var vdcErr=0;addEventListener("error",function(){vdcErr++},true);
-addEventListener("load",function(){var ids=["chart-throughput","chart-ops"],ok=0;
+addEventListener("load",function(){var ids=["chart-throughput","chart-ops"],ok=0,dots=0;
 ids.forEach(function(i){var s=document.querySelector("#"+i+" svg");
 if(s){var r=s.getBoundingClientRect();if(r.width>300&&r.height>100&&s.querySelectorAll("path,rect,use").length>20)ok++;}});
-var m=document.getElementById("metadata"),d=document.documentElement;
+ids.forEach(function(i){var f=document.getElementById(i.replace("chart-","dots-")),s=f&&f.querySelector("svg");
+if(!s)return;var r=s.getBoundingClientRect(),n=+f.getAttribute("data-points");
+if(r.width>300&&r.height>150&&n>0&&s.querySelectorAll("path").length>=n&&f.previousElementSibling&&
+f.previousElementSibling.id==i)dots++;});
+var m=document.getElementById("metadata"),d=document.documentElement,h=document.getElementById("headline");
+var c=document.getElementById("chart-throughput");
 var fit=m&&m.getBoundingClientRect().right<=document.body.getBoundingClientRect().right+1&&d.scrollWidth<=d.clientWidth?1:0;
-var p=document.createElement("pre");p.id="vdc-probe";p.textContent="charts="+ok+" errors="+vdcErr+" meta_fits="+fit;
+var hl=h&&c&&h.getBoundingClientRect().bottom<=c.getBoundingClientRect().top&&
+h.getBoundingClientRect().right<=document.body.getBoundingClientRect().right+1?1:0;
+var p=document.createElement("pre");p.id="vdc-probe";p.textContent="charts="+ok+" dots="+dots+" headline="+hl+
+" errors="+vdcErr+" meta_fits="+fit;
 document.body.appendChild(p);});</script>'
 awk -v p="$probe" '{ print } /<head>/ && !done { print p; done = 1 }' "$art/report.html" >"$art/probe.html"
 grep -q vdcErr "$art/probe.html" || fail "probe not inserted"
 # at 1200 px the "How to reproduce" table (long command lines) must wrap
 # inside the page: without `white-space:normal` on it, it is 3293 px wide
+want='charts=2 dots=2 headline=1 errors=0 meta_fits=1'
 chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-dom --window-size=1200,900
-grep -q '<pre id="vdc-probe">charts=2 errors=0 meta_fits=1</pre>' "$art/probe-dom.html" ||
-    fail "probe: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/probe-dom.html" || echo 'no result') (want charts=2 errors=0 meta_fits=1)"
+grep -q "<pre id=\"vdc-probe\">$want</pre>" "$art/probe-dom.html" ||
+    fail "probe: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/probe-dom.html" || echo 'no result') (want $want)"
+# control: a dot plot claiming more markers than it draws is seen (the
+# path count is checked, not assumed)
+sed 's/\(<figure id="dots-ops" class="chart dots" data-points="\)[0-9]*/\1100000/' "$art/probe.html" >"$art/dots-control.html"
+grep -q 'data-points="100000"' "$art/dots-control.html" || fail "dots control: data-points not rewritten"
+chromium "$art/dots-control-dom.html" "$art/dots-control.err" "file://$art/dots-control.html" --dump-dom \
+    --window-size=1200,900
+grep -q '<pre id="vdc-probe">charts=2 dots=1 ' "$art/dots-control-dom.html" ||
+    fail "dots control: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/dots-control-dom.html") (want dots=1)"
 
 # ---- four targets: the results table fits a 1200 px window --------------------
 # tests/golden/report/lab4: the main job of the emulated lab (image,

@@ -40,11 +40,12 @@ html_checks() {
     h="$work/$name/report.html"
     [ -s "$h" ] || fail "$name: report.html not written"
     grep -q '^<!DOCTYPE html>' "$h" || fail "$name: no doctype"
-    for id in chart-throughput chart-ops metadata; do
+    for id in headline chart-throughput dots-throughput chart-ops dots-ops metadata; do
         grep -q "id=\"$id\"" "$h" || fail "$name: report.html has no element $id"
     done
+    # two bar charts, each followed by its dot plot
     n=$(grep -c '<svg' "$h")
-    [ "$n" -eq 2 ] || fail "$name: expected 2 inline SVG charts, found $n"
+    [ "$n" -eq 4 ] || fail "$name: expected 4 inline SVG charts (2 bar charts, 2 dot plots), found $n"
     grep -q '</svg>' "$h" || fail "$name: unterminated svg"
     # self-contained: no external script, style sheet or image
     if grep -Eq '<script|<link|<img|<iframe| src="' "$h"; then fail "$name: report.html loads something"; fi
@@ -126,6 +127,13 @@ for f in report.txt report.md report.html; do
 done
 html_checks synthetic yes "image lvm dom0"
 if grep -q 'id="few-runs"' "$work/synthetic/report.html"; then fail "synthetic: few-runs warning with 4-5 runs"; fi
+# the dot plots draw a marker for every run of every target and test: a
+# dot, a too-fast triangle or a failed cross (3 targets x 5 runs x 5 K/sec
+# tests; x 7 /sec tests)
+grep -q '<figure id="dots-throughput" class="chart dots" data-points="75">' "$work/synthetic/report.html" ||
+    fail "synthetic: the throughput dot plot does not hold 75 markers"
+grep -q '<figure id="dots-ops" class="chart dots" data-points="105">' "$work/synthetic/report.html" ||
+    fail "synthetic: the seeks/file-ops dot plot does not hold 105 markers"
 bonnie_tools synthetic "^image +512M" "^dom0 +2048M"
 # 15 runs, each with bonnie++ tests: 15 CSV lines of 50 fields
 n=$(awk -F, 'NF == 50' "$work/synthetic/report.csv" | wc -l)

@@ -1,5 +1,6 @@
-/* Unit tests for the headline (src/report/headline.c, render_headline.c)
- * and experiment.runs_policy in the result model: which pairs are held
+/* Unit tests for the headline (src/report/headline.c, render_headline.c),
+ * the dot plots (render_html.c) and experiment.runs_policy in the result
+ * model: which pairs are held
  * against each other (image variants x LV/block variants, every target
  * against dom0 as its ceiling, the baseline fallback and why), the paired
  * statistics by repetition with dropped pairs counted, Holm across the
@@ -647,6 +648,42 @@ test_renderers(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* The dot plots: a marker per run of every target and test of the unit
+ * (a dot, a too-fast triangle, a failed cross), each a path of its own. */
+static void
+test_dots_svg(void **state)
+{
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    size_t points = 0, paths = 0;
+    const char *p;
+    char *svg;
+    int empty = 0;
+
+    (void)state;
+    build(&rs, 0);
+    analyse(&a, &rs, NULL);
+    /* putc, put_block, rewrite, get_block x 2 targets x 6 runs (the failed
+     * get_block a cross) */
+    svg = vdc_render_dots_svg(&rs, &a, "K/sec", "Throughput", &empty, &points);
+    assert_non_null(svg);
+    assert_false(empty);
+    assert_int_equal(points, 4 * 2 * N_REPS);
+    assert_prefix(svg, "<svg");
+    for (p = svg; (p = strstr(p, "<path")); p++)
+        paths++;
+    assert_true(paths >= points);
+    g_free(svg);
+    /* seeks, seq_create (one too fast) */
+    svg = vdc_render_dots_svg(&rs, &a, "/sec", "Ops", &empty, &points);
+    assert_int_equal(points, 2 * 2 * N_REPS);
+    g_free(svg);
+    assert_null(vdc_render_dots_svg(&rs, &a, "MiB/s", "Sweep", &empty, &points));
+    assert_true(empty);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 int
 main(void)
 {
@@ -659,6 +696,7 @@ main(void)
         cmocka_unit_test(test_runs_policy),
         cmocka_unit_test(test_runs_policy_bad),
         cmocka_unit_test(test_renderers),
+        cmocka_unit_test(test_dots_svg),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
