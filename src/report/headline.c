@@ -295,7 +295,11 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
             for (ti = 0; ti < a->n_targets; ti++)
                 if (!kind_is_dom0(target_kind(rs, a->targets[ti])))
                     add_pair(pairs, VDC_HEADLINE_CEILING, ti, tj);
-    if (!pairs->len)
+    /* the baseline fallback only for vmdiskcmp's own runs, whose
+     * repetition r of every target shares the seed and the boot: imported
+     * runs are not known to be pairs */
+    h->own_run = rs->has_experiment;
+    if (!pairs->len && h->own_run)
         for (ti = 0; ti < a->n_targets; ti++)
             if (ti != a->baseline_index)
                 add_pair(pairs, VDC_HEADLINE_BASELINE, ti, a->baseline_index);
@@ -542,6 +546,10 @@ vdc_headline_absent_text(const struct vdc_analysis *a)
     if (baseline)
         return g_strdup_printf("No image/LV pair: %s; each target against the baseline %s instead.", why,
                                a->baseline);
+    if (!ceiling && !h->own_run)
+        return g_strdup_printf("No image/LV pair: %s, and runs that vmdiskcmp did not make are not known to "
+                               "be pairs: the comparisons against the baseline %s below (Welch's test, "
+                               "unpaired) are all there is.", why, a->baseline);
     return g_strdup_printf("No image/LV pair: %s%s", why, tail);
 }
 

@@ -12,9 +12,11 @@
  *   ceiling   every other target against bare dom0 (kind "dom0"), as the
  *             ceiling it can reach: "image reaches 62.0 % [55.1 %, 70.4 %]
  *             of dom0";
- *   baseline  only when the run has neither (no kinds: imported results,
- *             agent output): each target against the analysis's baseline,
- *             and vdc_headline.absent says why.
+ *   baseline  only when the run has neither and is vmdiskcmp's own (an
+ *             experiment: repetition r of every target shares the seed and
+ *             the boot): each target against the analysis's baseline;
+ *             imported runs are not known to be pairs and get none.
+ * vdc_headline.absent says why there is no image/LV pair.
  *
  * Per pair and test: the paired Fieller interval of the ratio, the paired
  * t-test, Holm's correction across the tests of that pair, the sign-flip
@@ -93,6 +95,7 @@ enum vdc_runs_mode {
 
 struct vdc_headline {
     enum vdc_headline_absent absent;
+    int own_run;                  /* the result has an experiment: its repetitions are pairs */
     struct vdc_headline_pair *pairs;  /* choice (or baseline) pairs, then ceilings */
     size_t n_pairs;
     enum vdc_runs_mode runs_mode;

@@ -406,7 +406,8 @@ test_absent(void **state)
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 
-    /* imported results: no kinds; each target against the baseline */
+    /* imported results: no kinds, and their runs are not known to be
+     * pairs: no pair at all, the Welch comparisons named instead */
     vdc_result_set_init(&rs);
     add_target(&rs, "hda3", "imported");
     add_target(&rs, "lv-1", "imported");
@@ -418,6 +419,21 @@ test_absent(void **state)
     }
     analyse(&a, &rs, "lv-1");
     assert_int_equal(a.headline.absent, VDC_HEADLINE_NO_KINDS);
+    assert_int_equal(a.headline.n_pairs, 0);
+    s = vdc_headline_absent_text(&a);
+    assert_contains(s, "not known to be pairs: the comparisons against the baseline lv-1 below (Welch's test, "
+                       "unpaired) are all there is.");
+    g_free(s);
+    assert_string_equal(vdc_headline_absent_key(a.headline.absent), "no-kinds");
+    /* no experiment: the run policy is unknown, nothing said */
+    assert_int_equal(a.headline.runs_mode, VDC_RUNS_UNKNOWN);
+    assert_null(vdc_headline_runs_text(&a.headline));
+    vdc_analysis_dispose(&a);
+
+    /* the same as vmdiskcmp's own run (an experiment): each target against
+     * the baseline, paired */
+    rs.has_experiment = 1;
+    analyse(&a, &rs, "lv-1");
     assert_int_equal(a.headline.n_pairs, 2);
     assert_int_equal(a.headline.pairs[0].role, VDC_HEADLINE_BASELINE);
     assert_non_null(pair_for(&a, "hda3", "lv-1"));
@@ -425,10 +441,6 @@ test_absent(void **state)
     s = vdc_headline_absent_text(&a);
     assert_contains(s, "each target against the baseline lv-1 instead.");
     g_free(s);
-    assert_string_equal(vdc_headline_absent_key(a.headline.absent), "no-kinds");
-    /* no experiment: the run policy is unknown, nothing said */
-    assert_int_equal(a.headline.runs_mode, VDC_RUNS_UNKNOWN);
-    assert_null(vdc_headline_runs_text(&a.headline));
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 
