@@ -504,7 +504,8 @@ vdc_headline_method_text(void)
     return g_strdup_printf("Pairs: the same repetition of both targets (same seed, same boot); a pair "
                            "without a value on a side is dropped and counted.  [95 %% CI]: paired Fieller "
                            "interval of the ratio of the means.  p: paired t-test, Holm-corrected across the "
-                           "tests of each pair (alpha %g); permutation p: sign-flip test, unadjusted, beside it.  Classes: "
+                           "tests of each pair (alpha %g); permutation p: sign-flip test, unadjusted, beside it.  "
+                           "Classes: "
                            "negligible |delta| < %g %%, moderate %g-%g %%, large >= %g %% (significant after "
                            "Holm); undecided: not significant and the interval reaches past +-%g %%.  Not "
                            "comparable (no verdict): too-fast or under-2x-ram runs on a side, or different "
@@ -634,7 +635,8 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
         append_count(s, slower[1], slower[0]);
         sep = ", ";
     }
-#define PART(n, what) do { if (n) { g_string_append_printf(s, "%s" what " in %zu", sep, n); sep = ", "; } } while (0)
+#define PART(n, what) \
+    do { if (n) { g_string_append_printf(s, "%s" what " in %zu", sep, n); sep = ", "; } } while (0)
     PART(negligible, "negligible");
     PART(undecided, "undecided");
     PART(nc, "not comparable");

@@ -311,7 +311,8 @@ static const struct layout md_layout = {
     .section = { "", "" }, .title = { "## ", "\n\n" }, .runs = { "Runs: ", ".\n\n" },
     .para = { "", "\n\n" }, .pair = { "**", "**\n\n" }, .note = { "", "\n\n" },
     .reason = { "- ", "\n" }, .method = { "> ", "\n\n" },
-    .rows_open = "| test | answer |\n|---|---|\n", .rows_open_stop = "| test | answer | stop |\n|---|---|---|\n",
+    .rows_open = "| test | answer |\n|---|---|\n",
+    .rows_open_stop = "| test | answer | stop |\n|---|---|---|\n",
     .rows_close = "\n",
     .row_open = "| ", .row_answer = " | ", .row_stop = " | ", .row_close = " |\n", .stop_column = 1,
     .ceiling = { "**", "**\n\n" }, .ceiling_open = "", .ceiling_close = "\n", .reasons_open = "",
@@ -335,7 +336,8 @@ static const struct layout html_layout = {
     .row_stop = "</td><td class=\"l\">", .row_close = "</td></tr>\n", .stop_column = 1,
     .ceiling = { "<h3>", "</h3>\n" },
     .ceiling_open = "<div class=\"tablewrap\"><table class=\"ceiling\"><thead>",
-    .ceiling_close = "</tbody></table></div>\n", .reasons_open = "<ul class=\"plain\">", .reasons_close = "</ul>\n",
+    .ceiling_close = "</tbody></table></div>\n",
+    .reasons_open = "<ul class=\"plain\">", .reasons_close = "</ul>\n",
     .ceiling_cell = html_cell, .ceiling_row_end = html_row_end,
 };
 

@@ -942,8 +942,8 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
                         "</p>\n", esc);
     numbered_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "artefact");
     if (html_chart(out, rs, a, "throughput", "K/sec", "Sequential throughput (higher is better)",
-                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). " TOO_FAST_CAPTION,
-                   "Figure 1b: the runs behind Figure 1, " DOTS_CAPTION) < 0 ||
+                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). "
+                   TOO_FAST_CAPTION, "Figure 1b: the runs behind Figure 1, " DOTS_CAPTION) < 0 ||
         html_chart(out, rs, a, "ops", "/sec", "Seeks and file operations (higher is better)",
                    "Figure 2: random seeks and the file create/read/delete tests, operations per second. "
                    TOO_FAST_CAPTION, "Figure 2b: the runs behind Figure 2, " DOTS_CAPTION) < 0 ||

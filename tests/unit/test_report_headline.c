@@ -647,7 +647,8 @@ test_renderers(void **state)
     assert_true(json_object_get_null_member(o, "absent"));
     pairs = json_object_get_array_member(o, "pairs");
     assert_int_equal(json_array_get_length(pairs), 3);
-    assert_string_equal(json_object_get_string_member(json_array_get_object_element(pairs, 0), "role"), "choice");
+    assert_string_equal(json_object_get_string_member(json_array_get_object_element(pairs, 0), "role"),
+                        "choice");
     t0 = json_array_get_object_element(json_object_get_array_member(json_array_get_object_element(pairs, 0),
                                                                     "tests"), 0);
     assert_string_equal(json_object_get_string_member(t0, "test"), "putc");
