@@ -505,11 +505,10 @@ vdc_headline_method_text(void)
                            "without a value on a side is dropped and counted.  [95 %% CI]: paired Fieller "
                            "interval of the ratio of the means.  p: paired t-test, Holm-corrected across the "
                            "tests of each pair (alpha %g); permutation p: sign-flip test, unadjusted, beside it.  "
-                           "Classes: "
-                           "negligible |delta| < %g %%, moderate %g-%g %%, large >= %g %% (significant after "
-                           "Holm); undecided: not significant and the interval reaches past +-%g %%.  Not "
-                           "comparable (no verdict): too-fast or under-2x-ram runs on a side, or different "
-                           "test file sizes.", VDC_STATS_ALPHA, VDC_EFFECT_NEGLIGIBLE_PERCENT,
+                           "Classes: negligible |delta| < %g %%, moderate %g-%g %%, large >= %g %% (significant "
+                           "after Holm); undecided: not significant and the interval reaches past +-%g %%.  Not "
+                           "comparable (no verdict): too-fast, under-2x-ram or artefact-flagged runs on a side, "
+                           "or different test file sizes.", VDC_STATS_ALPHA, VDC_EFFECT_NEGLIGIBLE_PERCENT,
                            VDC_EFFECT_NEGLIGIBLE_PERCENT, VDC_EFFECT_LARGE_PERCENT, VDC_EFFECT_LARGE_PERCENT,
                            VDC_EFFECT_NEGLIGIBLE_PERCENT);
 }

@@ -332,8 +332,8 @@ test_ceiling(void **state)
     vdc_result_set_dispose(&rs);
 }
 
-/* Under twice the RAM on either side, or test file sizes that differ
- * (sequential and seek tests only): no verdict, reason given. */
+/* Under twice the RAM on either side, an artefact flag, or test file sizes
+ * that differ (sequential and seek tests only): no verdict, reason given. */
 static void
 test_no_verdict_flags(void **state)
 {
@@ -376,6 +376,25 @@ test_no_verdict_flags(void **state)
     s = vdc_headline_reason(&a, p, row_for(&a, p, "seq_create"));
     assert_string_equal(s, "too-fast on lvm; under-2x-ram on image and lvm");
     g_free(s);
+    vdc_analysis_dispose(&a);
+
+    /* an artefact flag of either cell: the same value in every run of the
+     * image's seeks (a zero-width CI from rounding) */
+    for (i = 0; i < rs.n_runs; i++) {
+        rs.runs[i]->meta.ram_mib = VDC_INT_ABSENT;
+        if (!strcmp(rs.runs[i]->target, "image"))
+            rs.runs[i]->samples[4]->value = 900;
+    }
+    analyse(&a, &rs, NULL);
+    p = pair_for(&a, "image", "lvm");
+    row = row_for(&a, p, "seeks");
+    assert_int_equal(row->verdict, VDC_VERDICT_NOT_COMPARABLE);
+    assert_int_equal(row->bar_target, VDC_CELL_ROUNDED_IDENTICAL);
+    s = vdc_headline_reason(&a, p, row);
+    assert_string_equal(s, "rounded-identical on image");
+    g_free(s);
+    assert_int_equal(row_for(&a, p, "putc")->verdict, VDC_VERDICT_FASTER);
+    assert_int_equal(p->n_family, 4);
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 }
