@@ -51,6 +51,7 @@ vdc_headline_absent_key(enum vdc_headline_absent r)
     case VDC_HEADLINE_NO_KINDS: return "no-kinds";
     case VDC_HEADLINE_NO_IMAGE: return "no-image";
     case VDC_HEADLINE_NO_LV: return "no-lv";
+    case VDC_HEADLINE_UNPAIRED: return "unpaired";
     }
     return NULL;
 }
@@ -295,14 +296,17 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
             for (ti = 0; ti < a->n_targets; ti++)
                 if (!kind_is_dom0(target_kind(rs, a->targets[ti])))
                     add_pair(pairs, VDC_HEADLINE_CEILING, ti, tj);
-    /* the baseline fallback only for vmdiskcmp's own runs, whose
-     * repetition r of every target shares the seed and the boot: imported
-     * runs are not known to be pairs */
-    h->own_run = rs->has_experiment;
-    if (!pairs->len && h->own_run)
+    if (!pairs->len)
         for (ti = 0; ti < a->n_targets; ti++)
             if (ti != a->baseline_index)
                 add_pair(pairs, VDC_HEADLINE_BASELINE, ti, a->baseline_index);
+    /* pairs only in vmdiskcmp's own runs, whose repetition r of every
+     * target shares the seed and the boot: runs it did not make (imported,
+     * agent output: no experiment) are not known to be pairs */
+    if (!rs->has_experiment && a->n_targets > 1) {
+        h->absent = VDC_HEADLINE_UNPAIRED;
+        g_array_set_size(pairs, 0);
+    }
     h->n_pairs = pairs->len;
     h->pairs = (struct vdc_headline_pair *)(void *)g_array_free(pairs, FALSE);
     for (ti = 0; ti < h->n_pairs; ti++) {
@@ -530,9 +534,14 @@ vdc_headline_absent_text(const struct vdc_analysis *a)
         return NULL;
     case VDC_HEADLINE_ONE_TARGET:
         return g_strdup_printf("No image/LV pair: one target (%s), nothing to compare.", a->targets[0]);
+    case VDC_HEADLINE_UNPAIRED:
+        return g_strdup_printf("No paired comparison: these runs were not made by vmdiskcmp (the result has "
+                               "no experiment: imported results, agent output), so repetition r of one target "
+                               "is not known to share its seed and its boot with repetition r of another; the "
+                               "comparisons against the baseline %s below (Welch's test, unpaired) are all "
+                               "there is.", a->baseline);
     case VDC_HEADLINE_NO_KINDS:
-        why = "no target's kind (targets[].kind) is image, lvm or block (imported results and agent output "
-              "have none)";
+        why = "no target's kind (targets[].kind) is image, lvm or block";
         break;
     case VDC_HEADLINE_NO_IMAGE:
         why = "this run has no image target";
@@ -546,10 +555,6 @@ vdc_headline_absent_text(const struct vdc_analysis *a)
     if (baseline)
         return g_strdup_printf("No image/LV pair: %s; each target against the baseline %s instead.", why,
                                a->baseline);
-    if (!ceiling && !h->own_run)
-        return g_strdup_printf("No image/LV pair: %s, and runs that vmdiskcmp did not make are not known to "
-                               "be pairs: the comparisons against the baseline %s below (Welch's test, "
-                               "unpaired) are all there is.", why, a->baseline);
     return g_strdup_printf("No image/LV pair: %s%s", why, tail);
 }
 

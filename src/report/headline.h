@@ -12,11 +12,12 @@
  *   ceiling   every other target against bare dom0 (kind "dom0"), as the
  *             ceiling it can reach: "image reaches 62.0 % [55.1 %, 70.4 %]
  *             of dom0";
- *   baseline  only when the run has neither and is vmdiskcmp's own (an
- *             experiment: repetition r of every target shares the seed and
- *             the boot): each target against the analysis's baseline;
- *             imported runs are not known to be pairs and get none.
- * vdc_headline.absent says why there is no image/LV pair.
+ *   baseline  only when the run has neither (no kinds, or no image and no
+ *             dom0...): each target against the analysis's baseline.
+ * Only vmdiskcmp's own runs (the result has an experiment: repetition r of
+ * every target shares the seed and the boot) are paired; runs it did not
+ * make (imported results, agent output) get no pair.  vdc_headline.absent
+ * says why there is no image/LV pair.
  *
  * Per pair and test: the paired Fieller interval of the ratio, the paired
  * t-test, Holm's correction across the tests of that pair, the sign-flip
@@ -53,6 +54,7 @@ enum vdc_headline_absent {
     VDC_HEADLINE_NO_KINDS,        /* no target of kind image, lvm or block (imported results) */
     VDC_HEADLINE_NO_IMAGE,        /* LV/block targets, no image */
     VDC_HEADLINE_NO_LV,           /* image targets, no LV or block */
+    VDC_HEADLINE_UNPAIRED,        /* not vmdiskcmp's own runs (no experiment): no pairs */
 };
 
 /* One test of one pair. */
@@ -95,7 +97,6 @@ enum vdc_runs_mode {
 
 struct vdc_headline {
     enum vdc_headline_absent absent;
-    int own_run;                  /* the result has an experiment: its repetitions are pairs */
     struct vdc_headline_pair *pairs;  /* choice (or baseline) pairs, then ceilings */
     size_t n_pairs;
     enum vdc_runs_mode runs_mode;
@@ -115,7 +116,8 @@ void vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs);
 
 /* "choice", "ceiling", "baseline" */
 const char *vdc_headline_role_name(enum vdc_headline_role r);
-/* NULL (present), "one-target", "no-kinds", "no-image", "no-lv" */
+/* NULL (present), "one-target", "no-kinds", "no-image", "no-lv",
+ * "unpaired" */
 const char *vdc_headline_absent_key(enum vdc_headline_absent r);
 /* The verdict of a headline row: "faster", "slower", "no significant
  * difference", "not tested", "not comparable" */

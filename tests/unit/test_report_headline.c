@@ -87,6 +87,7 @@ build(vdc_result_set *rs, int with_dom0)
     int rep;
 
     vdc_result_set_init(rs);
+    rs->has_experiment = 1;   /* vmdiskcmp's own run: its repetitions are pairs */
     add_target(rs, "image", "image");
     add_target(rs, "lvm", "lvm");
     if (with_dom0)
@@ -321,7 +322,7 @@ test_ceiling(void **state)
     /* the terminal lines: the image/LV pair, then each ceiling */
     lines = vdc_analysis_headline_lines(&a);
     assert_int_equal(g_strv_length(lines), 3);
-    assert_prefix(lines[0], "image against lvm: 6 pairs, 6 tests: image faster in 2 "
+    assert_prefix(lines[0], "image against lvm: 6 pairs (fixed 6 runs), 6 tests: image faster in 2 "
                                            "(1 large, 1 moderate), negligible in 2, undecided in 1, "
                                            "not comparable in 1 (paired t-test, Holm)");
     assert_prefix(lines[1], "image reaches ");
@@ -425,8 +426,8 @@ test_absent(void **state)
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 
-    /* imported results: no kinds, and their runs are not known to be
-     * pairs: no pair at all, the Welch comparisons named instead */
+    /* imported results: their runs are not known to be pairs: no pair at
+     * all, the Welch comparisons named instead (kinds or not) */
     vdc_result_set_init(&rs);
     add_target(&rs, "hda3", "imported");
     add_target(&rs, "lv-1", "imported");
@@ -436,23 +437,29 @@ test_absent(void **state)
         add_rep(&rs, "lv-1", rep, 1, 1);
         add_rep(&rs, "md0", rep, 2, 0);
     }
+    vdc_set_str(&rs.targets[1]->kind, "lvm");
+    vdc_set_str(&rs.targets[2]->kind, "image");
     analyse(&a, &rs, "lv-1");
-    assert_int_equal(a.headline.absent, VDC_HEADLINE_NO_KINDS);
+    assert_int_equal(a.headline.absent, VDC_HEADLINE_UNPAIRED);
     assert_int_equal(a.headline.n_pairs, 0);
     s = vdc_headline_absent_text(&a);
-    assert_contains(s, "not known to be pairs: the comparisons against the baseline lv-1 below (Welch's test, "
-                       "unpaired) are all there is.");
+    assert_contains(s, "No paired comparison: these runs were not made by vmdiskcmp");
+    assert_contains(s, "the comparisons against the baseline lv-1 below (Welch's test, unpaired) are all "
+                       "there is.");
     g_free(s);
-    assert_string_equal(vdc_headline_absent_key(a.headline.absent), "no-kinds");
+    assert_string_equal(vdc_headline_absent_key(a.headline.absent), "unpaired");
     /* no experiment: the run policy is unknown, nothing said */
     assert_int_equal(a.headline.runs_mode, VDC_RUNS_UNKNOWN);
     assert_null(vdc_headline_runs_text(&a.headline));
     vdc_analysis_dispose(&a);
 
-    /* the same as vmdiskcmp's own run (an experiment): each target against
-     * the baseline, paired */
+    /* vmdiskcmp's own run (an experiment) without kinds: each target
+     * against the baseline, paired */
     rs.has_experiment = 1;
+    vdc_set_str(&rs.targets[1]->kind, "imported");
+    vdc_set_str(&rs.targets[2]->kind, "imported");
     analyse(&a, &rs, "lv-1");
+    assert_int_equal(a.headline.absent, VDC_HEADLINE_NO_KINDS);
     assert_int_equal(a.headline.n_pairs, 2);
     assert_int_equal(a.headline.pairs[0].role, VDC_HEADLINE_BASELINE);
     assert_non_null(pair_for(&a, "hda3", "lv-1"));
@@ -465,6 +472,7 @@ test_absent(void **state)
 
     /* an image and dom0, no LV: the ceiling only */
     vdc_result_set_init(&rs);
+    rs.has_experiment = 1;
     add_target(&rs, "image", "image");
     add_target(&rs, "dom0", "dom0");
     for (rep = 0; rep < 3; rep++) {
@@ -500,7 +508,6 @@ test_runs_policy(void **state)
 
     (void)state;
     build(&rs, 0);
-    rs.has_experiment = 1;
     rs.experiment.runs_per_target = N_REPS;
     analyse(&a, &rs, NULL);
     /* a document without runs_policy ran a fixed --runs N */
@@ -642,13 +649,15 @@ test_renderers(void **state)
     build(&rs, 1);
     analyse(&a, &rs, NULL);
     s = vdc_render_text(&rs, &a);
-    assert_contains(s, "\n\nHeadline: image or LV?\n  image against lvm (6 pairs):\n"
+    assert_contains(s, "\n\nHeadline: image or LV?\n  Runs: fixed 6 runs (no stopping rule).\n"
+                       "  image against lvm (6 pairs):\n"
                               "    Sequential output, per-char: image is 9.9 % faster than lvm [");
     assert_true(strstr(s, "Headline:") < strstr(s, "Version vmdiskcmp"));
     assert_contains(s, "  Ceiling: the share of bare dom0 each target reaches");
     g_free(s);
     s = vdc_render_markdown(&rs, &a);
-    assert_contains(s, "## Headline: image or LV?\n\n**image against lvm (6 pairs)**\n\n| test | answer |\n");
+    assert_contains(s, "## Headline: image or LV?\n\nRuns: fixed 6 runs (no stopping rule).\n\n"
+                       "**image against lvm (6 pairs)**\n\n| test | answer |\n");
     assert_true(strstr(s, "## Headline") < strstr(s, "## Results"));
     g_free(s);
     s = vdc_render_html(&rs, &a, NULL);
