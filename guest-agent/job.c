@@ -546,6 +546,9 @@ check_steady(struct agent_job_result *r)
     return hit;
 }
 
+/* The sampler wakes at least this often to notice the workers' end (ns). */
+#define SAMPLE_SLACK_NS 20000000ull
+
 static double
 tv_s(struct timeval tv)
 {
@@ -569,7 +572,12 @@ sample(struct job_run *run, struct worker_state *ws, unsigned n,
         pthread_mutex_lock(&run->lock);
         int all_done = run->n_finished == n;
         pthread_mutex_unlock(&run->lock);
-        if (all_done)
+        /* A time-based job ends on a whole second of the window: the
+         * workers and the tick of that second reach the clock together,
+         * so the last interval counts when it lacks less than the
+         * sampler's wake granularity (SAMPLE_SLACK_NS); a shorter
+         * remainder is not a sample. */
+        if (all_done && !(window && now + SAMPLE_SLACK_NS >= tick + NS))
             return;
         if (agent_interrupted)
             __atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
@@ -578,8 +586,11 @@ sample(struct job_run *run, struct worker_state *ws, unsigned n,
             window = 1;
             prev_ns = tick = run->ramp_end;
         }
-        if (window && now >= tick + NS) {
+        if (window && (now >= tick + NS || all_done)) {
             double iops[2];
+
+            if (all_done && run->end && now > run->end)
+                now = run->end;     /* the I/O stopped there, not at the wake */
 
             for (unsigned k = 0; k < n; k++)
                 for (int d = 0; d < 2; d++)
@@ -594,10 +605,12 @@ sample(struct job_run *run, struct worker_state *ws, unsigned n,
             sample_series(r, iops);
             if (check_steady(r) && r->ss.from_job)
                 __atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+            if (all_done)
+                return;
         }
         target = window ? tick + NS : run->ramp_end;
-        if (target > now + 20000000ull)
-            target = now + 20000000ull;     /* notice the workers' end */
+        if (target > now + SAMPLE_SLACK_NS)
+            target = now + SAMPLE_SLACK_NS;     /* notice the workers' end */
         ts.tv_sec = (time_t)(target / NS);
         ts.tv_nsec = (long)(target % NS);
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
