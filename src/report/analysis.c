@@ -159,12 +159,22 @@ vdc_significance_mark(const struct vdc_stats_comparison *c)
 }
 
 const char *
-vdc_test_key_label(const char *key)
+vdc_test_key_label(const char *key, char *buf, size_t size)
 {
     int64_t bs = 0;
     const vdc_test_info *info = vdc_test_key_parse(key, &bs);
 
-    return info ? info->label : key;
+    if (!info)
+        snprintf(buf, size, "%s", key);
+    else if (!info->sweep || bs <= 0)
+        snprintf(buf, size, "%s", info->label);
+    else if (bs % 1048576 == 0)
+        snprintf(buf, size, "%s %" G_GINT64_FORMAT " MiB", info->label, (gint64)(bs / 1048576));
+    else if (bs % 1024 == 0)
+        snprintf(buf, size, "%s %" G_GINT64_FORMAT " KiB", info->label, (gint64)(bs / 1024));
+    else
+        snprintf(buf, size, "%s %" G_GINT64_FORMAT " B", info->label, (gint64)bs);
+    return buf;
 }
 
 /* Values of @cell kept by the policy, into @out (n_values long). */

@@ -255,7 +255,11 @@ size_t vdc_analysis_n_artefact_cells(const struct vdc_analysis *a);
 size_t vdc_analysis_n_too_fast_cells(const struct vdc_analysis *a);
 const char *vdc_significance_mark(const struct vdc_stats_comparison *c);
 
-/* Human label of a test key: "Sequential output, per-char" or the key. */
-const char *vdc_test_key_label(const char *key);
+/* Human label of test key @key, into @buf (returned): the test table's
+ * label ("Sequential output, per-char"), with the block size for sweep and
+ * dd keys ("Sequential read at block size 32 KiB"); an unknown key as it
+ * is.  VDC_TEST_LABEL_MAX bytes hold every label. */
+#define VDC_TEST_LABEL_MAX 128
+const char *vdc_test_key_label(const char *key, char *buf, size_t size);
 
 #endif

@@ -326,25 +326,6 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
 
 /* ---- sentences --------------------------------------------------------- */
 
-const char *
-vdc_headline_test_label(const char *key, char *buf, size_t size)
-{
-    int64_t bs = 0;
-    const vdc_test_info *info = vdc_test_key_parse(key, &bs);
-
-    if (!info)
-        snprintf(buf, size, "%s", key);
-    else if (!info->sweep || bs <= 0)
-        snprintf(buf, size, "%s", info->label);
-    else if (bs % 1048576 == 0)
-        snprintf(buf, size, "%s %" G_GINT64_FORMAT " MiB", info->label, (gint64)(bs / 1048576));
-    else if (bs % 1024 == 0)
-        snprintf(buf, size, "%s %" G_GINT64_FORMAT " KiB", info->label, (gint64)(bs / 1024));
-    else
-        snprintf(buf, size, "%s %" G_GINT64_FORMAT " B", info->label, (gint64)bs);
-    return buf;
-}
-
 /* "p = 0.0123", "p < 0.001", "p n/a" into @buf */
 static const char *
 fmt_p(char *buf, size_t size, const char *what, double p)
@@ -658,7 +639,7 @@ ceiling_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     const struct vdc_headline_row *lo = NULL, *hi = NULL;
     size_t i, n = 0;
     const char *t = a->targets[hp->target], *r = a->targets[hp->reference];
-    char ll[VDC_HEADLINE_LABEL_MAX], hl[VDC_HEADLINE_LABEL_MAX];
+    char ll[VDC_TEST_LABEL_MAX], hl[VDC_TEST_LABEL_MAX];
 
     for (i = 0; i < hp->n_rows; i++) {
         const struct vdc_headline_row *row = &hp->rows[i];
@@ -674,8 +655,8 @@ ceiling_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     if (!n)
         return g_strdup_printf("%s against bare %s: no test with 2 or more comparable pairs (of %zu)", t, r,
                                hp->n_rows);
-    vdc_headline_test_label(a->tests[lo->test], ll, sizeof(ll));
-    vdc_headline_test_label(a->tests[hi->test], hl, sizeof(hl));
+    vdc_test_key_label(a->tests[lo->test], ll, sizeof(ll));
+    vdc_test_key_label(a->tests[hi->test], hl, sizeof(hl));
     if (n == 1)
         return g_strdup_printf("%s reaches %.1f %% of bare %s (%s; 1 comparable test of %zu)", t,
                                100 * lo->p.ratio, r, ll, hp->n_rows);

@@ -123,12 +123,6 @@ const char *vdc_headline_absent_key(enum vdc_headline_absent r);
  * difference", "not tested", "not comparable" */
 const char *vdc_headline_verdict_name(enum vdc_verdict v);
 
-/* The label of test key @key in the headline, into @buf (returned): the
- * test table's label, with the block size for sweep and dd keys
- * ("Sequential read at block size 32 KiB"); an unknown key as it is. */
-#define VDC_HEADLINE_LABEL_MAX 128
-const char *vdc_headline_test_label(const char *key, char *buf, size_t size);
-
 /* Why @row has no verdict, one line (g_free): "too-fast on image and
  * lvm; test file sizes differ (image 512 MiB, lvm 2048 MiB)"; NULL when it
  * is comparable. */

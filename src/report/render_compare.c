@@ -17,7 +17,7 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     GString *out = g_string_new(NULL);
     size_t ti, ki;
     char vs[64];
-    int w = 14;
+    int w = 14, lw = 30;    /* value and label columns: grow, never cut */
 
     snprintf(vs, sizeof(vs), "vs %s", a->baseline);
     w = MAX(w, (int)strlen(vs));
@@ -31,13 +31,16 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
             vdc_fmt_cell_mean(buf, sizeof(buf), c);   /* "+++++ (too fast)" is wide */
             w = MAX(w, (int)g_utf8_strlen(buf, -1) + 4);
         }
-    g_string_append_printf(out, "%-30s %-6s", "test", "unit");
+    for (ki = 0; ki < a->n_tests; ki++)
+        lw = MAX(lw, (int)g_utf8_strlen(vdc_test_key_label(a->tests[ki], (char[VDC_TEST_LABEL_MAX]){ 0 },
+                                                            VDC_TEST_LABEL_MAX), -1));
+    g_string_append_printf(out, "%-*s %-6s", lw, "test", "unit");
     for (ti = 0; ti < a->n_targets; ti++)
         g_string_append_printf(out, " %*s", w, a->targets[ti]);
     for (ti = 0; ti < a->n_targets; ti++)
         if (ti != a->baseline_index)
             g_string_append_printf(out, " %*s", w, a->targets[ti]);
-    g_string_append_printf(out, "\n%-30s %-6s", "", "");
+    g_string_append_printf(out, "\n%-*s %-6s", lw, "", "");
     for (ti = 0; ti < a->n_targets; ti++)
         g_string_append_printf(out, " %*s", w, "mean (n)");
     for (ti = 0; ti < a->n_targets; ti++)
@@ -46,8 +49,11 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append_c(out, '\n');
     for (ki = 0; ki < a->n_tests; ki++) {
         const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
+        char label[VDC_TEST_LABEL_MAX];
 
-        g_string_append_printf(out, "%-30.30s %-6s", vdc_test_key_label(a->tests[ki]), c0->unit ? c0->unit : "");
+        vdc_test_key_label(a->tests[ki], label, sizeof(label));
+        g_string_append_printf(out, "%-*s %-6s", lw + (int)(strlen(label) - (size_t)g_utf8_strlen(label, -1)),
+                               label, c0->unit ? c0->unit : "");
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
             char buf[64], cell[96];

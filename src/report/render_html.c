@@ -713,7 +713,7 @@ html_table(GString *out, const struct vdc_analysis *a)
             g_string_append(out, "<tr>");
             if (first) {
                 g_string_append_printf(out, "<td class=\"l test\" rowspan=\"%zu\">", n_rows);
-                esc(out, vdc_test_key_label(a->tests[ki]));
+                esc(out, vdc_test_key_label(a->tests[ki], (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX));
                 if (unit) {
                     g_string_append(out, " <small>(");
                     esc(out, unit);

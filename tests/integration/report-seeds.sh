@@ -125,6 +125,11 @@ check "$work/002.csv" lv-2x4k get_block 0.6656 -33.44 "not tested" # 17441/26205
 "$VMDISKCMP" compare "$g/seed004/result.json" --baseline sdc4 --format csv >"$work/004.csv" ||
     fail "compare seed004"
 check "$work/004.csv" lv "sweep_read@512" 0.2133 -78.67 "not tested"
+# the text table names each block size of the sweep: four rows, four labels
+"$VMDISKCMP" compare "$g/seed004/result.json" --baseline sdc4 >"$work/004.txt" 2>/dev/null ||
+    fail "compare seed004 text"
+n=$(grep -E '^Sequential read at block size (512 B|8 KiB|16 KiB|32 KiB) ' "$work/004.txt" | cut -c1-40 | sort -u | wc -l)
+[ "$n" -eq 4 ] || { cat "$work/004.txt" >&2; fail "compare seed004 text: $n distinct sweep labels, expected 4"; }
 
 # ---- the same target name in two inputs is kept apart, never merged ----------
 "$VMDISKCMP" compare "$g/seed003/all" "$g/seed003/image.json" --baseline image --format csv >"$work/twice.csv" ||
