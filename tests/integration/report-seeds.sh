@@ -3,7 +3,7 @@
 # ratios worked out by hand from the seed text (each line below: the two
 # published values, their quotient, the % delta; checked with
 # python3 -c 'print(round(A/B, 4), round(100*(A/B-1), 2))').
-# Inputs: the seed texts in ../shared/seeds, cut into their tables and
+# Inputs: the seeds' tables in tests/golden/seeds (cut from the seed texts),
 # imported with `vmdiskcmp import`, and checked equal to the hand-typed
 # fixtures tests/golden/report/seed003/*.json and seed002/result.json (see
 # tests/golden/report/README.md).  Run time: about 1 s.
@@ -30,32 +30,30 @@ check() {
 
 # ---- import the seeds' own text (vmdiskcmp import), check it against the
 # hand-typed fixtures, and run every check below on the imported files ----
-seeds="$top_srcdir/../shared/seeds"
-s3="$g/seed003"
+# tests/golden/seeds/: seed 003's three bonnie++ 1.03 tables (each with its
+# CSV line) and seed 002's seven bonnie 1.x tables, cut verbatim from the
+# seed texts (tests/golden/report/README.md)
+seeds="$g/../seeds"
+s3="$work/imp"
 s2=""
-if [ -f "$seeds/003_f655e715e7c1f518.txt" ] && [ -f "$seeds/002_50c246cc9488a989.txt" ]; then
-    mkdir "$work/imp"
-    # seed 003: three bonnie++ 1.03 tables, each followed by its CSV line
-    awk -v d="$work/imp" '/^Version 1\.03/ { n++; f = d "/003-" n ".txt" } f { print > f }
-        /^[^ ,]+,[^,]*,/ && f { f = "" }' "$seeds/003_f655e715e7c1f518.txt"
-    i=0
-    for t in image lvm dom0; do
-        i=$((i + 1))
-        "$VMDISKCMP" import --quiet --target "$t" -o "$work/imp/$t.json" "$work/imp/003-$i.txt" ||
-            fail "import of seed 003 table $i ($t) failed"
-    done
-    # seed 002: seven bonnie 1.x tables of four lines
-    awk -v d="$work/imp" '/-Sequential Output-/ { n++; f = d "/002-" n ".txt"; left = 4 }
-        left > 0 { print > f; left-- }' "$seeds/002_50c246cc9488a989.txt"
-    i=0
-    for t in hda3 hdc1 md0-4k md0-32k lv-2x4k lv-2x32k lv-1; do
-        i=$((i + 1))
-        "$VMDISKCMP" import --quiet --target "$t" -o "$work/imp/002-$t.json" "$work/imp/002-$i.txt" ||
-            fail "import of seed 002 table $i ($t) failed"
-        s2="$s2 $work/imp/002-$t.json"
-    done
-    # the imported samples are the hand-typed ones (value, %CP, too fast)
-    python3 - "$work/imp" "$g" <<'PY' || fail "imported seed numbers differ from the hand-typed fixtures"
+mkdir "$work/imp"
+i=0
+for t in image lvm dom0; do
+    i=$((i + 1))
+    [ -f "$seeds/003-$i.txt" ] || fail "$seeds/003-$i.txt missing"
+    "$VMDISKCMP" import --quiet --target "$t" -o "$work/imp/$t.json" "$seeds/003-$i.txt" ||
+        fail "import of seed 003 table $i ($t) failed"
+done
+i=0
+for t in hda3 hdc1 md0-4k md0-32k lv-2x4k lv-2x32k lv-1; do
+    i=$((i + 1))
+    [ -f "$seeds/002-$i.txt" ] || fail "$seeds/002-$i.txt missing"
+    "$VMDISKCMP" import --quiet --target "$t" -o "$work/imp/002-$t.json" "$seeds/002-$i.txt" ||
+        fail "import of seed 002 table $i ($t) failed"
+    s2="$s2 $work/imp/002-$t.json"
+done
+# the imported samples are the hand-typed ones (value, %CP, too fast)
+python3 - "$work/imp" "$g" <<'PY' || fail "imported seed numbers differ from the hand-typed fixtures"
 import json, sys
 imp, g = sys.argv[1], sys.argv[2]
 def samples(path, target):
@@ -69,12 +67,6 @@ for t in ["hda3", "hdc1", "md0-4k", "md0-32k", "lv-2x4k", "lv-2x32k", "lv-1"]:
     a, b = samples(f"{imp}/002-{t}.json", t), samples(f"{g}/seed002/result.json", t)
     assert a == b, (t, a, b)
 PY
-    s3="$work/imp"
-    echo "checks run on the seeds imported by vmdiskcmp import"
-else
-    echo "note: $seeds not found: checks run on the hand-typed fixtures only"
-fi
-[ -n "$s2" ] || s2="$g/seed002/result.json"
 
 # ---- seed 003: disk image (tap:aio) vs LV (phy) in a domU, and dom0 -------
 "$VMDISKCMP" compare "$s3/image.json" "$s3/lvm.json" "$s3/dom0.json" \
