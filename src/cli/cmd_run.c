@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "common/util.h"
 #include "hv/translate.h"
+#include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 #include "run/journal.h"

@@ -24,6 +24,7 @@
 #include "guest/control.h"
 #include "hv/hv.h"
 #include "model/result.h"
+#include "plan/build.h"
 #include "plan/options.h"
 #include "run/journal.h"
 #include "run/run.h"

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 

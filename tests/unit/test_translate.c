@@ -19,6 +19,7 @@
 #include <glib.h>
 
 #include "hv/translate.h"
+#include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 
