@@ -41,3 +41,10 @@ tests_unit_test_hv_SOURCES = tests/unit/test_hv.c
 tests_unit_test_hv_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hv_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_target
+TESTS += tests/unit/test_target
+tests_unit_test_target_SOURCES = tests/unit/test_target.c
+tests_unit_test_target_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_target_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif

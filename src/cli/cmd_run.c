@@ -387,7 +387,7 @@ vdc_cmd_cleanup(int argc, char **argv)
                 rc = MIN(rc, -1);
             for (k = 0; lvs && lvs[k]; k++) {
                 printf("%s/%s: tagged %s: removing\n", vg, lvs[k], VDC_STORAGE_TAG);
-                if (env.storage_destroy_journaled("lvm", NULL, vg, lvs[k]) < 0)
+                if (env.storage_destroy_journaled(VDC_BACKING_LVM, NULL, vg, lvs[k]) < 0)
                     rc = MIN(rc, -1);
             }
         }

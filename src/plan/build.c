@@ -1,4 +1,5 @@
-/* The plan from the options and the host's facts (build.h). */
+/* The plan from the options and the host's facts (build.h).  Every refusal
+ * here is bad input (vdc_input_error: exit 2). */
 #include "config.h"
 #include "plan/build.h"
 
@@ -13,6 +14,21 @@ static char *
 vdev_name(const char *prefix, unsigned index)
 {
     return g_strdup_printf("%s%c", prefix, 'a' + index);
+}
+
+/* @s (NULL: the dimension's default) as a value of @dim, or -1 after one
+ * line naming the option @opt */
+static int
+option_value(vdc_target_dim dim, const char *opt, const char *s)
+{
+    int v = s ? vdc_target_parse(dim, s) : 0;
+
+    if (v < 0) {
+        g_autofree char *choices = vdc_target_choices(dim, "|");
+
+        vdc_input_error("%s '%s': expected one of %s", opt, s, choices);
+    }
+    return v;
 }
 
 static uint64_t
@@ -52,7 +68,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             p->domain_type = g_strdup(g_str_has_prefix(p->uri, "test:") ? "test" : "kvm");
     } else if (p->hv == VDC_HV_LIBXL) {
         if (o->connect) {
-            vdc_error("--connect: expected only with --hypervisor libvirt");
+            vdc_input_error("--connect: expected only with --hypervisor libvirt");
             return -1;
         }
         p->domain_type = g_strdup("pv");
@@ -62,8 +78,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     /* --accel chooses between QEMU's kvm and tcg: it means nothing to a
      * Xen domain (it used to be ignored there, silently) */
     if (o->accel && (p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen"))) {
-        vdc_error("--accel %s: expected only with a QEMU/KVM domain (--connect qemu:///system), "
-                  "not with Xen", o->accel);
+        vdc_input_error("--accel %s: expected only with a QEMU/KVM domain (--connect qemu:///system), "
+                        "not with Xen", o->accel);
         return -1;
     }
     vprefix = (p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen")))
@@ -100,49 +116,55 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
 
     if (o->image) {
         g_auto(GStrv) backends = g_strsplit(o->image_backend ? o->image_backend : "auto", ",", -1);
+        vdc_target_spec image = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_IMAGE };
+        int format = option_value(VDC_DIM_IMAGE_FORMAT, "--image-format", o->image_format);
+        int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
+
+        if (format < 0 || alloc < 0)
+            return -1;
+        image.format = format;
+        image.alloc = alloc;
         for (i = 0; backends[i]; i++) {
-            vdc_plan_target t = { 0 };
+            vdc_plan_target t = { .spec = image };
+            int backend = option_value(VDC_DIM_IMAGE_BACKEND, "--image-backend", backends[i]);
             size_t k;
-            if (vdc_image_backend_parse(backends[i], &t.backend) < 0) {
-                vdc_error("--image-backend '%s': expected auto, phy, qdisk or tap", backends[i]);
+
+            if (backend < 0)
                 return -1;
-            }
+            t.spec.backend = backend;
             for (k = 0; k < p->n_targets; k++)
-                if (p->targets[k].kind == VDC_TARGET_IMAGE && p->targets[k].backend == t.backend) {
-                    vdc_error("--image-backend: '%s' given twice", backends[i]);
+                if (vdc_target_spec_domu_image(&p->targets[k].spec) &&
+                    p->targets[k].spec.backend == t.spec.backend) {
+                    vdc_input_error("--image-backend: '%s' given twice", backends[i]);
                     return -1;
                 }
-            if (t.backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
+            if (t.spec.backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
                 strcmp(p->domain_type, "xen") != 0) {
-                vdc_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
-                          backends[i]);
+                vdc_input_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
+                                backends[i]);
                 return -1;
             }
-            t.kind = VDC_TARGET_IMAGE;
-            t.name = t.backend == VDC_BACKEND_AUTO ? g_strdup("image")
-                                                   : g_strdup_printf("image-%s", backends[i]);
+            if (t.spec.format == VDC_IMAGE_QCOW2 && t.spec.backend != VDC_BACKEND_QDISK &&
+                t.spec.backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
+                vdc_input_error("--image-format qcow2: expected --image-backend qdisk or auto (blkback serves raw only)");
+                return -1;
+            }
+            t.name = t.spec.backend == VDC_BACKEND_AUTO ? g_strdup("image")
+                                                        : g_strdup_printf("image-%s", backends[i]);
             t.vdev = vdev_name(vprefix, vindex++);
-            t.image_format = g_strdup(o->image_format ? o->image_format : "raw");
-            t.image_alloc = g_strdup(o->image_alloc ? o->image_alloc : "sparse");
             t.test_bytes = guest_test;
             t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
             t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
-                                     t.image_format);
-            if (!strcmp(t.image_format, "qcow2") && t.backend != VDC_BACKEND_QDISK &&
-                t.backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
-                vdc_error("--image-format qcow2: expected --image-backend qdisk or auto (blkback serves raw only)");
-                vdc_plan_target_dispose(&t);
-                return -1;
-            }
+                                     vdc_target_name(VDC_DIM_IMAGE_FORMAT, t.spec.format));
             vdc_plan_add_target(p, &t);
         }
     } else if (o->image_backend) {
-        vdc_error("--image-backend: expected --image as well");
+        vdc_input_error("--image-backend: expected --image as well");
         return -1;
     }
     if (o->lvm) {
-        vdc_plan_target t = { 0 };
-        t.kind = VDC_TARGET_LVM;
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM } };
+
         t.name = g_strdup("lvm");
         t.vdev = vdev_name(vprefix, vindex++);
         t.vg = g_strdup(o->vg);
@@ -155,13 +177,13 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         vdc_plan_add_target(p, &t);
     } else if (o->stripes || o->lv_size) {
         if (!o->dom0 || !o->vg) {
-            vdc_error("--stripes/--lv-size: expected --lvm (or --dom0 with --vg) as well");
+            vdc_input_error("--stripes/--lv-size: expected --lvm (or --dom0 with --vg) as well");
             return -1;
         }
     }
     for (i = 0; o->blocks && o->blocks[i]; i++) {
-        vdc_plan_target t = { 0 };
-        t.kind = VDC_TARGET_BLOCK;
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
+
         t.name = i == 0 ? g_strdup("block") : g_strdup_printf("block%zu", i + 1);
         t.vdev = vdev_name(vprefix, vindex++);
         t.path = g_strdup(o->blocks[i]);
@@ -169,14 +191,14 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         vdc_plan_add_target(p, &t);
     }
     for (i = 0; o->custom && o->custom[i]; i++) {
-        vdc_plan_target t = { 0 };
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
         const char *eq = strchr(o->custom[i], '=');
         size_t k;
-        t.kind = VDC_TARGET_BLOCK;
+
         t.name = g_strndup(o->custom[i], (gsize)(eq - o->custom[i]));
         for (k = 0; k < p->n_targets; k++)
             if (!strcmp(p->targets[k].name, t.name) || !strcmp(t.name, "dom0")) {
-                vdc_error("--target '%s': expected a name not already used", o->custom[i]);
+                vdc_input_error("--target '%s': expected a name not already used", o->custom[i]);
                 vdc_plan_target_dispose(&t);
                 return -1;
             }
@@ -187,63 +209,71 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     }
     /* vdevs a..z: root, the targets, the control disk */
     if (vindex > 25) {
-        vdc_error("too many targets: expected at most 24 domU disks");
+        vdc_input_error("too many targets: expected at most 24 domU disks");
         return -1;
     }
     if (o->dom0) {
-        vdc_plan_target t = { 0 };
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOM0 } };
         const char *on = o->dom0_on ? o->dom0_on : o->vg ? "lvm" : "image";
-        t.kind = VDC_TARGET_DOM0;
+
         t.name = g_strdup("dom0");
-        t.dom0_on = g_strdup(on);
         t.test_bytes = dom0_test;
-        if (!strcmp(on, "lvm")) {
+        if (vdc_target_parse(VDC_DIM_BACKING, on) == VDC_BACKING_LVM) {
             if (!o->vg) {
-                vdc_error("--dom0-on lvm: expected --vg VG as well");
+                vdc_input_error("--dom0-on lvm: expected --vg VG as well");
                 vdc_plan_target_dispose(&t);
                 return -1;
             }
+            t.spec.backing = VDC_BACKING_LVM;
             t.vg = g_strdup(o->vg);
             t.lv = g_strdup_printf("vmdiskcmp-%s-dom0", h->date_id);
             t.stripes = o->stripes;
             t.stripe_size = o->stripe_size;
             t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
             t.disk_bytes = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
-        } else if (!strcmp(on, "image")) {
-            t.image_format = g_strdup("raw");
-            t.image_alloc = g_strdup(o->image_alloc ? o->image_alloc : "sparse");
+        } else if (vdc_target_parse(VDC_DIM_BACKING, on) == VDC_BACKING_IMAGE) {
+            int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
+
+            if (alloc < 0) {
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+            t.spec.backing = VDC_BACKING_IMAGE;
+            t.spec.format = VDC_IMAGE_RAW;
+            t.spec.alloc = alloc;
             t.path = g_strdup_printf("%s/%s-dom0.raw", image_dir, p->domain_name);
             t.disk_bytes = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
         } else if (on[0] == '/') {
             if (!o->consent) {
-                vdc_error("--dom0-on %s: expected --destroy-data as consent to overwrite the device", on);
+                vdc_input_error("--dom0-on %s: expected --destroy-data as consent to overwrite the device", on);
                 vdc_plan_target_dispose(&t);
                 return -1;
             }
+            t.spec.backing = VDC_BACKING_BLOCK;
             t.path = g_strdup(on);
         } else {
-            vdc_error("--dom0-on '%s': expected lvm, image or an absolute device path", on);
+            vdc_input_error("--dom0-on '%s': expected lvm, image or an absolute device path", on);
             vdc_plan_target_dispose(&t);
             return -1;
         }
         vdc_plan_add_target(p, &t);
     } else if (o->dom0_on || o->dom0_size || o->dom0_ram) {
-        vdc_error("--dom0-on/--dom0-size/--dom0-ram: expected --dom0 as well");
+        vdc_input_error("--dom0-on/--dom0-size/--dom0-ram: expected --dom0 as well");
         return -1;
     }
 
     if (vindex > 1) {
         if (p->hv == VDC_HV_NONE) {
-            vdc_error("domU targets need a hypervisor");
+            vdc_input_error("domU targets need a hypervisor");
             return -1;
         }
         p->ctl_vdev = vdev_name(vprefix, vindex);
         if (!o->guest_image && !o->prepared_image && !o->dry_run) {
-            vdc_error("--guest-image: expected a guest template (or --prepared-image) for the domU targets (see doc/guest-template.md)");
+            vdc_input_error("--guest-image: expected a guest template (or --prepared-image) for the domU targets (see doc/guest-template.md)");
             return -1;
         }
         if (o->guest_image && o->prepared_image) {
-            vdc_error("--prepared-image: expected either --guest-image or --prepared-image, not both");
+            vdc_input_error("--prepared-image: expected either --guest-image or --prepared-image, not both");
             return -1;
         }
     } else {

@@ -261,7 +261,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     int r;
 
     for (i = 0; i < p->n_targets; i++)
-        if (p->targets[i].kind == VDC_TARGET_DOM0)
+        if (p->targets[i].spec.where == VDC_WHERE_DOM0)
             t = &p->targets[i];
     if (!t)
         return -1;

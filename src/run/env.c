@@ -13,18 +13,13 @@
 #include "guest/prepare.h"
 
 static int
-storage_destroy_journaled(const char *kind, const char *path, const char *vg, const char *lv)
+storage_destroy_journaled(vdc_backing backing, const char *path, const char *vg, const char *lv)
 {
     struct vdc_storage st;
-    enum vdc_storage_kind k;
     int rc;
 
-    if (vdc_storage_kind_from_name(kind, &k) < 0) {
-        vdc_error("journal: storage kind '%s': expected image or lvm", kind);
-        return -1;
-    }
     vdc_storage_init(&st);
-    rc = vdc_storage_from_journal(k, path, vg, lv, &st);
+    rc = vdc_storage_from_journal(backing, path, vg, lv, &st);
     if (rc == 0)
         rc = vdc_storage_destroy(&st);
     vdc_storage_dispose(&st);

@@ -117,63 +117,40 @@ ensure_dir(vdc_run_ctx *ctx, const char *dir)
     return vdc_journal_done(&ctx->journal, seq);
 }
 
-/* The storage a target is measured on: an image file we create (image
- * targets, a dom0 baseline with --dom0-on image) or an LV we create (lvm
- * targets, a dom0 baseline on lvm).  One place for provisioning, the room
- * checks and the facts. */
-static int
-target_on_image(const vdc_plan_target *t)
+/* What provisioning asks the storage code for, and what the room checks
+ * check: the target's description and where it lives. */
+static struct vdc_storage_spec
+storage_spec(const vdc_plan_target *t, int consent)
 {
-    return t->kind == VDC_TARGET_IMAGE ||
-           (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "image"));
-}
-
-static int
-target_on_lvm(const vdc_plan_target *t)
-{
-    return t->kind == VDC_TARGET_LVM ||
-           (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "lvm"));
+    return (struct vdc_storage_spec){
+        .target = t->spec, .name = t->name, .size_bytes = t->disk_bytes, .path = t->path,
+        .vg = t->vg, .lv = t->lv, .stripes = t->stripes, .stripe_size = t->stripe_size,
+        .consent = consent,
+    };
 }
 
 static int
 provision_target(vdc_run_ctx *ctx, size_t i)
 {
     vdc_plan_target *t = &ctx->p->targets[i];
-    struct vdc_storage_spec spec = { 0 };
-    const char *kind = NULL;
+    struct vdc_storage_spec spec = storage_spec(t, ctx->s->consent);
     unsigned seq = 0;
     int r;
 
-    spec.name = t->name;
-    spec.size_bytes = t->disk_bytes;
-    spec.stripes = t->stripes;
-    spec.stripe_size = t->stripe_size;
-    if (target_on_image(t)) {
-        spec.kind = VDC_STORAGE_IMAGE;
-        spec.path = t->path;
-        (void)vdc_image_format_from_name(t->image_format ? t->image_format : "raw", &spec.format);
-        (void)vdc_image_alloc_from_name(t->image_alloc ? t->image_alloc : "sparse", &spec.alloc);
-        kind = "image";
-        {
-            g_autofree char *dir = g_path_get_dirname(t->path);
-            if (ensure_dir(ctx, dir) < 0)
-                return -1;
-        }
+    /* what we create (an image, an LV) is journaled before it exists */
+    if (t->spec.backing == VDC_BACKING_IMAGE) {
+        g_autofree char *dir = g_path_get_dirname(t->path);
+
+        if (ensure_dir(ctx, dir) < 0)
+            return -1;
         seq = vdc_journal_add(&ctx->journal, "image", "path", t->path, NULL);
-    } else if (target_on_lvm(t)) {
-        spec.kind = VDC_STORAGE_LVM;
-        spec.vg = t->vg;
-        spec.lv = t->lv;
-        kind = "lv";
+    } else if (t->spec.backing == VDC_BACKING_LVM) {
         seq = vdc_journal_add(&ctx->journal, "lv", "vg", t->vg, "lv", t->lv, NULL);
-    } else {
-        spec.kind = VDC_STORAGE_BLOCK;
-        spec.path = t->path;
-        spec.consent = ctx->s->consent;
     }
-    if (kind && !seq)
+    if (t->spec.backing != VDC_BACKING_BLOCK && !seq)
         return -1;
-    vdc_progress("provisioning %s: %s %s", t->name, vdc_storage_kind_name(spec.kind), t->path);
+    vdc_progress("provisioning %s: %s %s", t->name,
+                 vdc_target_name(VDC_DIM_BACKING, t->spec.backing), t->path);
     r = ctx->env->storage_create(&spec, &ctx->st[i]);
     if (r < 0) {
         if (seq)
@@ -185,7 +162,7 @@ provision_target(vdc_run_ctx *ctx, size_t i)
     ctx->dev[i] = g_strdup(ctx->st[i].device ? ctx->st[i].device : ctx->st[i].path);
 
     /* the dom0 baseline on an image: a loop device over it */
-    if (t->kind == VDC_TARGET_DOM0 && spec.kind == VDC_STORAGE_IMAGE) {
+    if (t->spec.where == VDC_WHERE_DOM0 && t->spec.backing == VDC_BACKING_IMAGE) {
         char *loop;
         seq = vdc_journal_add(&ctx->journal, "loop", "file", t->path, NULL);
         if (!seq)
@@ -212,16 +189,8 @@ vdc_run_check_lvm_room(const vdc_plan *p)
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
 
-        if (!target_on_lvm(t))
-            continue;
-        specs[n].kind = VDC_STORAGE_LVM;
-        specs[n].name = t->name;
-        specs[n].size_bytes = t->disk_bytes;
-        specs[n].stripes = t->stripes;
-        specs[n].stripe_size = t->stripe_size;
-        specs[n].vg = t->vg;
-        specs[n].lv = t->lv;
-        n++;
+        if (t->spec.backing == VDC_BACKING_LVM)
+            specs[n++] = storage_spec(t, 0);
     }
     rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
     g_free(specs);
@@ -261,7 +230,7 @@ vdc_run_check_image_room(const vdc_plan *p)
         struct stat st;
         char *dir;
 
-        if (!t->path || !t->disk_bytes || !target_on_image(t))
+        if (!t->path || !t->disk_bytes || t->spec.backing != VDC_BACKING_IMAGE)
             continue;
         dir = existing_dir(t->path);
         if (stat(dir, &st) < 0) {
@@ -324,12 +293,13 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
             t = vdc_result_set_add_target(&ctx->rs, pt->name);
         if (!t)
             continue;
-        vdc_set_str(&t->kind, vdc_target_kind_name(pt->kind));
-        vdc_set_str(&t->where, pt->kind == VDC_TARGET_DOM0 ? "dom0" : "domU");
+        vdc_set_str(&t->kind, vdc_target_spec_kind(&pt->spec));
+        vdc_set_str(&t->where, vdc_target_name(VDC_DIM_WHERE, pt->spec.where));
         vdc_set_str(&t->filesystem.type, p->mkfs);
         vdc_set_str(&t->filesystem.mkfs_options, mkfs_options(p->mkfs));
-        if (pt->kind == VDC_TARGET_IMAGE)
-            vdc_set_str(&t->requested.image_backend, vdc_image_backend_name(pt->backend));
+        if (vdc_target_spec_domu_image(&pt->spec))
+            vdc_set_str(&t->requested.image_backend,
+                        vdc_target_name(VDC_DIM_IMAGE_BACKEND, pt->spec.backend));
         for (k = 0; dom && k < dom->n_disks; k++) {
             if (strcmp(dom->disks[k].target, pt->name) != 0)
                 continue;
@@ -349,12 +319,12 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 
             /* a driver's malformed member is named and left out, the run goes on */
             (void)vdc_target_backend_from_json(&t->backend, b, what);
-        } else if (pt->kind == VDC_TARGET_DOM0 && ctx->dev[i]) {
+        } else if (pt->spec.where == VDC_WHERE_DOM0 && ctx->dev[i]) {
             vdc_set_str(&t->backend.type, "block");
             vdc_set_str(&t->backend.source, "local");
             vdc_set_str(&t->backend.physical_device, ctx->dev[i]);
         }
-        if (ctx->st[i].kind || ctx->st[i].path || ctx->st[i].name)
+        if (ctx->st[i].path || ctx->st[i].name)
             st = ctx->env->storage_describe(&ctx->st[i]);
         if (st) {
             g_autofree char *what = g_strdup_printf("%s storage", pt->name);
@@ -635,7 +605,7 @@ plan_image_dir(const vdc_plan *p)
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
 
-        if (target_on_image(t) && t->path)
+        if (t->spec.backing == VDC_BACKING_IMAGE && t->path)
             return existing_dir(t->path);
     }
     return NULL;

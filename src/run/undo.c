@@ -218,9 +218,10 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     if (!strcmp(e->kind, "domain"))
         return undo_domain(e, env->hv);
     if (!strcmp(e->kind, "image"))
-        return env->storage_destroy_journaled("image", vdc_journal_get(e, "path"), NULL, NULL);
+        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, vdc_journal_get(e, "path"),
+                                              NULL, NULL);
     if (!strcmp(e->kind, "lv"))
-        return env->storage_destroy_journaled("lvm", NULL, vdc_journal_get(e, "vg"),
+        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, vdc_journal_get(e, "vg"),
                                               vdc_journal_get(e, "lv"));
     if (!strcmp(e->kind, "loop"))
         return env->loop_detach(vdc_journal_get(e, "dev"), vdc_journal_get(e, "file"));

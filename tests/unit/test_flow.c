@@ -62,11 +62,11 @@ m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         vdc_error("storage %s: injected failure", spec->name);
         return -1;
     }
-    out->kind = spec->kind;
+    out->target = spec->target;
     out->name = g_strdup(spec->name);
     out->path = g_strdup(spec->path);
     out->size_bytes = spec->size_bytes;
-    if (spec->kind == VDC_STORAGE_IMAGE) {
+    if (spec->target.backing == VDC_BACKING_IMAGE) {
         assert_true(g_file_set_contents(spec->path, "", 0, NULL));
         out->created = 1;
         F.n_images_created++;
@@ -78,9 +78,9 @@ m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 }
 
 static int
-m_storage_destroy(const char *kind, const char *path, const char *vg, const char *lv)
+m_storage_destroy(vdc_backing backing, const char *path, const char *vg, const char *lv)
 {
-    assert_string_equal(kind, "image");
+    assert_int_equal(backing, VDC_BACKING_IMAGE);
     F.n_storage_destroyed++;
     if (g_unlink(path) < 0 && errno != ENOENT)
         return -1;

@@ -147,7 +147,8 @@ test_defaults(void **state)
     /* 2x guest RAM in the guest, 2x dom0 RAM in dom0 */
     assert_int_equal(p.targets[0].test_bytes, 2ULL * 512 << 20);
     assert_int_equal(p.targets[1].test_bytes, 2ULL * 1024 << 20);
-    assert_string_equal(p.targets[1].dom0_on, "image");
+    assert_int_equal(p.targets[1].spec.where, VDC_WHERE_DOM0);
+    assert_int_equal(p.targets[1].spec.backing, VDC_BACKING_IMAGE);
     vdc_plan_dispose(&p);
     vdc_plan_dispose(&p);
 }

@@ -162,19 +162,14 @@ test_spec_strings(void **state)
         vdc_hv_disk d;
         const char *want;
     } cases[] = {
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_TAP }, "tap:aio:/i.raw,xvdb,w" },
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_QDISK },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_TAP }, "tap:aio:/i.raw,xvdb,w" },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_QDISK },
           "format=raw,vdev=xvdb,access=w,backendtype=qdisk,target=/i.raw" },
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_PHY },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_PHY },
           "format=raw,vdev=xvdb,access=w,backendtype=phy,target=/i.raw" },
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_AUTO }, "format=raw,vdev=xvdb,access=w,target=/i.raw" },
-        { { .target = "lvm", .path = "/dev/vg/lv", .vdev = "xvdc", .format = "raw",
-            .is_block = 1, .backend = VDC_BACKEND_PHY }, "phy:/dev/vg/lv,xvdc,w" },
-        { { .target = "root", .path = "/g.img", .vdev = "xvda", .format = "raw",
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_AUTO }, "format=raw,vdev=xvdb,access=w,target=/i.raw" },
+        { { .target = "lvm", .path = "/dev/vg/lv", .vdev = "xvdc", .spec.backing = VDC_BACKING_LVM }, "phy:/dev/vg/lv,xvdc,w" },
+        { { .target = "root", .path = "/g.img", .vdev = "xvda",
             .readonly = 1 }, "format=raw,vdev=xvda,access=r,target=/g.img" },
     };
     size_t i;
@@ -191,16 +186,16 @@ static void
 test_refusals(void **state)
 {
     vdc_hv_disk comma = { .target = "image", .path = "/a,b.raw", .vdev = "xvdb",
-                          .format = "raw", .backend = VDC_BACKEND_TAP };
+                          .spec.backend = VDC_BACKEND_TAP };
     vdc_hv_disk qcow_phy = { .target = "image", .path = "/a.qcow2", .vdev = "xvdb",
-                             .format = "qcow2", .backend = VDC_BACKEND_PHY };
+                             .spec.format = VDC_IMAGE_QCOW2, .spec.backend = VDC_BACKEND_PHY };
     vdc_hv_domain d = { .name = "vmdiskcmp-x", .type = "xen", .memory_mib = 128, .vcpus = 1 };
     vdc_hv_domain bad = { .name = "vmdiskcmp-x", .type = "lxc", .memory_mib = 128, .vcpus = 1 };
 
     assert_null(vdc_xl_disk_spec(&comma));
     assert_null(vdc_xl_disk_spec(&qcow_phy));
     d.disks[0] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "xvdb",
-                                .format = "raw", .backend = VDC_BACKEND_TAP };
+                                .spec.backend = VDC_BACKEND_TAP };
     d.n_disks = 1;
     assert_null(vdc_domain_xml(&d));        /* libvirt's libxl driver has no tap */
     assert_null(vdc_domain_xml(&bad));

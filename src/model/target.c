@@ -1,0 +1,78 @@
+/* The target description's one table of names (target.h). */
+#include "config.h"
+#include "model/target.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+/* Every name a target's enums have, wherever they are written: plan.json,
+ * the undo journal, result.json, --dry-run and messages.  Rows of a
+ * dimension are in the enum's order (choices print in it). */
+static const struct {
+    vdc_target_dim dim;
+    int value;
+    const char *name;
+} names[] = {
+    { VDC_DIM_WHERE, VDC_WHERE_DOMU, "domU" },
+    { VDC_DIM_WHERE, VDC_WHERE_DOM0, "dom0" },
+    { VDC_DIM_BACKING, VDC_BACKING_IMAGE, "image" },
+    { VDC_DIM_BACKING, VDC_BACKING_LVM, "lvm" },
+    { VDC_DIM_BACKING, VDC_BACKING_BLOCK, "block" },
+    { VDC_DIM_IMAGE_FORMAT, VDC_IMAGE_RAW, "raw" },
+    { VDC_DIM_IMAGE_FORMAT, VDC_IMAGE_QCOW2, "qcow2" },
+    { VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_SPARSE, "sparse" },
+    { VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FALLOC, "falloc" },
+    { VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FULL, "full" },
+    { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_AUTO, "auto" },
+    { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_PHY, "phy" },
+    { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_QDISK, "qdisk" },
+    { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_TAP, "tap" },
+};
+
+const char *
+vdc_target_name(vdc_target_dim dim, int value)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(names); i++)
+        if (names[i].dim == dim && names[i].value == value)
+            return names[i].name;
+    return NULL;
+}
+
+int
+vdc_target_parse(vdc_target_dim dim, const char *name)
+{
+    size_t i;
+
+    for (i = 0; name && i < G_N_ELEMENTS(names); i++)
+        if (names[i].dim == dim && !strcmp(names[i].name, name))
+            return names[i].value;
+    return -1;
+}
+
+char *
+vdc_target_choices(vdc_target_dim dim, const char *sep)
+{
+    GString *s = g_string_new(NULL);
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(names); i++)
+        if (names[i].dim == dim)
+            g_string_append_printf(s, "%s%s", s->len ? sep : "", names[i].name);
+    return g_string_free(s, FALSE);
+}
+
+const char *
+vdc_target_spec_kind(const vdc_target_spec *s)
+{
+    return s->where == VDC_WHERE_DOM0 ? vdc_target_name(VDC_DIM_WHERE, VDC_WHERE_DOM0)
+                                      : vdc_target_name(VDC_DIM_BACKING, s->backing);
+}
+
+int
+vdc_target_spec_domu_image(const vdc_target_spec *s)
+{
+    return s->where == VDC_WHERE_DOMU && s->backing == VDC_BACKING_IMAGE;
+}

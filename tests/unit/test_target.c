@@ -1,0 +1,120 @@
+/* The target description's one table of names (src/model/target.h): every
+ * value of every dimension has a name that parses back to it, names are
+ * unique within a dimension, unknown names (and other dimensions' names)
+ * are refused, and a zeroed description is the documented default. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "model/target.h"
+
+/* every dimension with its number of values (the enums' members) */
+static const struct {
+    vdc_target_dim dim;
+    int n;
+    const char *choices;
+} dims[] = {
+    { VDC_DIM_WHERE, 2, "domU|dom0" },
+    { VDC_DIM_BACKING, 3, "image|lvm|block" },
+    { VDC_DIM_IMAGE_FORMAT, 2, "raw|qcow2" },
+    { VDC_DIM_IMAGE_ALLOC, 3, "sparse|falloc|full" },
+    { VDC_DIM_IMAGE_BACKEND, 4, "auto|phy|qdisk|tap" },
+};
+
+static void
+test_round_trip(void **state)
+{
+    size_t d;
+    int v;
+
+    for (d = 0; d < G_N_ELEMENTS(dims); d++) {
+        g_autofree char *choices = vdc_target_choices(dims[d].dim, "|");
+
+        assert_string_equal(choices, dims[d].choices);
+        for (v = 0; v < dims[d].n; v++) {
+            const char *name = vdc_target_name(dims[d].dim, v);
+
+            assert_non_null(name);
+            assert_int_equal(vdc_target_parse(dims[d].dim, name), v);
+        }
+        /* one past the last value has no name */
+        assert_null(vdc_target_name(dims[d].dim, dims[d].n));
+        assert_null(vdc_target_name(dims[d].dim, -1));
+    }
+    /* the names plan.json, the journal and result.json have always used */
+    assert_string_equal(vdc_target_name(VDC_DIM_BACKING, VDC_BACKING_LVM), "lvm");
+    assert_string_equal(vdc_target_name(VDC_DIM_WHERE, VDC_WHERE_DOMU), "domU");
+    assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_QDISK), "qdisk");
+    assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FALLOC), "falloc");
+}
+
+static void
+test_unknown_refused(void **state)
+{
+    static const struct {
+        vdc_target_dim dim;
+        const char *name;
+    } bad[] = {
+        { VDC_DIM_BACKING, "LVM" },             /* names are exact */
+        { VDC_DIM_BACKING, "lv" },              /* the journal's kind, not a backing */
+        { VDC_DIM_BACKING, "dom0" },            /* a where, not a backing */
+        { VDC_DIM_WHERE, "domu" },
+        { VDC_DIM_WHERE, "host" },
+        { VDC_DIM_IMAGE_FORMAT, "vmdk" },
+        { VDC_DIM_IMAGE_FORMAT, "raw " },
+        { VDC_DIM_IMAGE_ALLOC, "thick" },
+        { VDC_DIM_IMAGE_BACKEND, "vhd" },
+        { VDC_DIM_IMAGE_BACKEND, "raw" },       /* another dimension's name */
+        { VDC_DIM_IMAGE_BACKEND, "" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(bad); i++)
+        if (vdc_target_parse(bad[i].dim, bad[i].name) != -1) {
+            print_error("'%s' was accepted\n", bad[i].name);
+            fail();
+        }
+    assert_int_equal(vdc_target_parse(VDC_DIM_BACKING, NULL), -1);
+    assert_null(vdc_target_name((vdc_target_dim)99, 0));
+}
+
+static void
+test_spec(void **state)
+{
+    vdc_target_spec zero = { 0 };
+    vdc_target_spec lv0 = { .where = VDC_WHERE_DOM0, .backing = VDC_BACKING_LVM };
+    vdc_target_spec blk = { .backing = VDC_BACKING_BLOCK };
+
+    /* zeroed: a domU raw sparse image, backend auto */
+    assert_int_equal(zero.where, VDC_WHERE_DOMU);
+    assert_int_equal(zero.backing, VDC_BACKING_IMAGE);
+    assert_int_equal(zero.format, VDC_IMAGE_RAW);
+    assert_int_equal(zero.alloc, VDC_IMAGE_SPARSE);
+    assert_int_equal(zero.backend, VDC_BACKEND_AUTO);
+    assert_true(vdc_target_spec_domu_image(&zero));
+    assert_string_equal(vdc_target_spec_kind(&zero), "image");
+    /* the baseline's kind is dom0, whatever backs it */
+    assert_string_equal(vdc_target_spec_kind(&lv0), "dom0");
+    assert_false(vdc_target_spec_domu_image(&lv0));
+    assert_string_equal(vdc_target_spec_kind(&blk), "block");
+    assert_false(vdc_target_spec_domu_image(&blk));
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_unknown_refused),
+        cmocka_unit_test(test_spec),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
