@@ -304,7 +304,7 @@ cleanup_dir(const char *dir, const vdc_run_env *env)
     for (guint k = 0; k < j.entries->len; k++)
         ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
     before = vdc_journal_pending(&j);
-    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, NULL);
+    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
     printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
     vdc_journal_dispose(&j);
     return rc;

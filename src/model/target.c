@@ -64,6 +64,47 @@ vdc_target_choices(vdc_target_dim dim, const char *sep)
     return g_string_free(s, FALSE);
 }
 
+static const char *const dim_keys[VDC_DIM_COUNT] = {
+    [VDC_DIM_WHERE] = "where",
+    [VDC_DIM_BACKING] = "backing",
+    [VDC_DIM_IMAGE_FORMAT] = "format",
+    [VDC_DIM_IMAGE_ALLOC] = "alloc",
+    [VDC_DIM_IMAGE_BACKEND] = "image_backend",
+};
+
+const char *
+vdc_target_dim_key(vdc_target_dim dim)
+{
+    return (unsigned)dim < VDC_DIM_COUNT ? dim_keys[dim] : NULL;
+}
+
+int
+vdc_target_spec_get(const vdc_target_spec *s, vdc_target_dim dim)
+{
+    switch (dim) {
+    case VDC_DIM_WHERE: return s->where;
+    case VDC_DIM_BACKING: return s->backing;
+    case VDC_DIM_IMAGE_FORMAT: return s->format;
+    case VDC_DIM_IMAGE_ALLOC: return s->alloc;
+    case VDC_DIM_IMAGE_BACKEND: return s->backend;
+    case VDC_DIM_COUNT: break;
+    }
+    return -1;
+}
+
+void
+vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value)
+{
+    switch (dim) {
+    case VDC_DIM_WHERE: s->where = value; break;
+    case VDC_DIM_BACKING: s->backing = value; break;
+    case VDC_DIM_IMAGE_FORMAT: s->format = value; break;
+    case VDC_DIM_IMAGE_ALLOC: s->alloc = value; break;
+    case VDC_DIM_IMAGE_BACKEND: s->backend = value; break;
+    case VDC_DIM_COUNT: break;
+    }
+}
+
 const char *
 vdc_target_spec_kind(const vdc_target_spec *s)
 {

@@ -56,13 +56,15 @@ typedef struct {
     vdc_image_backend backend;  /* backing image, where domU */
 } vdc_target_spec;
 
-/* The dimensions of a target, for the name table. */
+/* The dimensions of a target (the members of vdc_target_spec), for the
+ * name table and for writing a description as KEY=NAME pairs. */
 typedef enum vdc_target_dim {
-    VDC_DIM_WHERE,
-    VDC_DIM_BACKING,
-    VDC_DIM_IMAGE_FORMAT,
-    VDC_DIM_IMAGE_ALLOC,
-    VDC_DIM_IMAGE_BACKEND,
+    VDC_DIM_WHERE,              /* key "where" */
+    VDC_DIM_BACKING,            /* key "backing" */
+    VDC_DIM_IMAGE_FORMAT,       /* key "format" */
+    VDC_DIM_IMAGE_ALLOC,        /* key "alloc" */
+    VDC_DIM_IMAGE_BACKEND,      /* key "image_backend" */
+    VDC_DIM_COUNT               /* the number of dimensions, not one of them */
 } vdc_target_dim;
 
 /* The name of @value of @dim ("domU", "lvm", "qcow2", "qdisk"...),
@@ -77,6 +79,17 @@ int vdc_target_parse(vdc_target_dim dim, const char *name);
 /* @dim's names in table order joined with @sep, e.g. "raw|qcow2" (for
  * "expected ..." messages).  Newly allocated (g_free). */
 char *vdc_target_choices(vdc_target_dim dim, const char *sep);
+
+/* The key of @dim (above) where a description is written as KEY=NAME
+ * pairs (the undo journal's image entries; the same as plan.json's
+ * members), or NULL for VDC_DIM_COUNT and beyond. */
+const char *vdc_target_dim_key(vdc_target_dim dim);
+
+/* The member of @s that is dimension @dim, read or written as an int (the
+ * value of its enum); out-of-range dimensions read as -1 and are not
+ * written.  For code that walks every dimension (the journal). */
+int vdc_target_spec_get(const vdc_target_spec *s, vdc_target_dim dim);
+void vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value);
 
 /* result.json and plan.json targets[].kind: "dom0" for the baseline (where
  * dom0, whatever backs it), else the backing's name. */

@@ -268,7 +268,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     log = g_strdup_printf("%s/logs/%s-%u.stderr", p->out_dir, t->name, rep);
 
     if (!g_file_test(mnt, G_FILE_TEST_IS_DIR)) {     /* made by an earlier step: reuse */
-        dir_seq = vdc_journal_add(j, "dir", "path", mnt, NULL);
+        dir_seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
         if (!dir_seq)
             return -1;
         if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
@@ -281,7 +281,8 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     vdc_progress("dom0: mkfs.%s %s", p->mkfs, dev);
     if (mkfs(p->mkfs, dev, log, vdc_run_ctx_stop(ctx)) < 0)
         return -1;
-    mnt_seq = vdc_journal_add(j, "mount", "dir", mnt, "source", dev, NULL);
+    mnt_seq = vdc_journal_add(j, &(vdc_journal_entry){
+        .kind = VDC_JOURNAL_MOUNT, .dir = mnt, .source = dev });
     if (!mnt_seq)
         return -1;
     if (mount(dev, mnt, p->mkfs, 0, NULL) < 0) {

@@ -107,7 +107,7 @@ ensure_dir(vdc_run_ctx *ctx, const char *dir)
     parent = g_path_get_dirname(dir);
     if (strcmp(parent, dir) != 0 && ensure_dir(ctx, parent) < 0)
         return -1;
-    seq = vdc_journal_add(&ctx->journal, "dir", "path", dir, NULL);
+    seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = dir });
     if (!seq)
         return -1;
     if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -143,9 +143,11 @@ provision_target(vdc_run_ctx *ctx, size_t i)
 
         if (ensure_dir(ctx, dir) < 0)
             return -1;
-        seq = vdc_journal_add(&ctx->journal, "image", "path", t->path, NULL);
+        seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_IMAGE, .path = t->path, .image = t->spec });
     } else if (t->spec.backing == VDC_BACKING_LVM) {
-        seq = vdc_journal_add(&ctx->journal, "lv", "vg", t->vg, "lv", t->lv, NULL);
+        seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->lv });
     }
     if (t->spec.backing != VDC_BACKING_BLOCK && !seq)
         return -1;
@@ -164,7 +166,8 @@ provision_target(vdc_run_ctx *ctx, size_t i)
     /* the dom0 baseline on an image: a loop device over it */
     if (t->spec.where == VDC_WHERE_DOM0 && t->spec.backing == VDC_BACKING_IMAGE) {
         char *loop;
-        seq = vdc_journal_add(&ctx->journal, "loop", "file", t->path, NULL);
+        seq = vdc_journal_add(&ctx->journal,
+                              &(vdc_journal_entry){ .kind = VDC_JOURNAL_LOOP, .file = t->path });
         if (!seq)
             return -1;
         loop = ctx->env->loop_attach(t->path);
@@ -469,7 +472,8 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     nonce = job.nonce;
     if (ctx->env->drop_caches && ctx->env->drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache before boot %u", bi);
-    ctl_seq = vdc_journal_add(&ctx->journal, "file", "path", ctl, NULL);
+    ctl_seq = vdc_journal_add(&ctx->journal,
+                              &(vdc_journal_entry){ .kind = VDC_JOURNAL_FILE, .path = ctl });
     if (!ctl_seq || ctx->env->ctl_create(ctl, 0, &job) < 0) {
         fail_boot(ctx, b, "failed", "cannot create the control disk");
         goto out;
@@ -477,8 +481,9 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     (void)vdc_journal_done(&ctx->journal, ctl_seq);
 
     vdc_hv_domain_from_plan(p, ctx->prep.image, ctl, console, &dom);
-    dom_seq = vdc_journal_add(&ctx->journal, "domain", "driver", ctx->hvops->name,
-                              "uri", p->uri ? p->uri : "", "name", p->domain_name, NULL);
+    dom_seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+        .kind = VDC_JOURNAL_DOMAIN, .driver = ctx->hvops->name, .uri = p->uri ? p->uri : "",
+        .name = p->domain_name });
     if (!dom_seq) {
         fail_boot(ctx, b, "failed", "cannot journal the domain");
         goto out;
@@ -748,9 +753,9 @@ undo_with_ctx(const vdc_journal_entry *e, void *opaque)
     vdc_run_ctx *ctx = opaque;
 
     /* the open connection serves domains of this run */
-    if (!strcmp(e->kind, "domain") && ctx->hv &&
-        !strcmp(vdc_journal_get(e, "driver"), ctx->hvops->name))
-        return ctx->hvops->destroy(ctx->hv, vdc_journal_get(e, "name"));
+    if (e->kind == VDC_JOURNAL_DOMAIN && ctx->hv && e->driver &&
+        !strcmp(e->driver, ctx->hvops->name))
+        return ctx->hvops->destroy(ctx->hv, e->name);
     return vdc_run_undo(e, (void *)ctx->env);
 }
 
@@ -758,7 +763,8 @@ int
 vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
 {
     /* --keep: images and LVs stay, and the directories holding them */
-    static const char *const keep_kinds[] = { "image", "lv", "dir", NULL };
+    static const unsigned keep_kinds = VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_IMAGE) |
+        VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_LV) | VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_DIR);
     vdc_run_ctx ctx = { .p = p, .s = s, .env = env };
     g_autofree char *jpath = g_build_filename(p->out_dir, "journal", NULL);
     g_autofree char *plan_path = g_build_filename(p->out_dir, "plan.json", NULL);
@@ -820,7 +826,7 @@ teardown:
     else
         vdc_progress("tearing down (%zu object(s) in the journal)", vdc_journal_pending(&ctx.journal));
     if (ctx.journal.entries &&
-        vdc_journal_teardown(&ctx.journal, undo_with_ctx, &ctx, p->keep ? keep_kinds : NULL) < 0) {
+        vdc_journal_teardown(&ctx.journal, undo_with_ctx, &ctx, p->keep ? keep_kinds : 0) < 0) {
         vdc_error("teardown incomplete: run 'vmdiskcmp cleanup %s' after fixing the cause", p->out_dir);
         ctx.failed = 1;
     }

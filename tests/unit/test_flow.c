@@ -28,6 +28,7 @@
 #include "plan/options.h"
 #include "run/journal.h"
 #include "run/run.h"
+#include "test_stderr.h"
 
 static const char agent_json_fmt[] =
     "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
@@ -138,7 +139,8 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
 {
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
     g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", s);
-    unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx), "dir", "path", mnt, NULL);
+    unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx),
+                                   &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
     assert_true(seq > 0);
     assert_int_equal(g_mkdir(mnt, 0755) == 0 || errno == EEXIST, 1);
@@ -498,7 +500,7 @@ static void
 test_journal_idempotent(void **state)
 {
     g_autofree char *path = g_strdup_printf("%s/journal", F.dir);
-    static const char *const keep[] = { "image", NULL };
+    const unsigned keep = VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_IMAGE);
     vdc_journal j, k;
 
     vdc_journal_init(&k);
@@ -508,15 +510,19 @@ test_journal_idempotent(void **state)
     assert_int_equal(vdc_journal_create(&j, path), 0);
     assert_int_equal(vdc_journal_create(&k, path), -1);          /* never reused */
     vdc_journal_dispose(&k);
-    assert_int_equal(vdc_journal_add(&j, "image", "path", "/a b,c=d", NULL), 1);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_IMAGE,
+                                                               .path = "/a b,c=d" }), 1);
     assert_int_equal(vdc_journal_done(&j, 1), 0);
-    assert_int_equal(vdc_journal_add(&j, "domain", "driver", "mock", "name", "vmdiskcmp-x", NULL), 2);
-    assert_int_equal(vdc_journal_add(&j, "file", "path", "/c", NULL), 3);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DOMAIN,
+                                                               .driver = "mock",
+                                                               .name = "vmdiskcmp-x" }), 2);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_FILE,
+                                                               .path = "/c" }), 3);
     vdc_journal_dispose(&j);
 
     vdc_journal_init(&j);
     assert_int_equal(vdc_journal_load(&j, path), 0);
-    assert_string_equal(vdc_journal_get(vdc_journal_find(&j, 1), "path"), "/a b,c=d");
+    assert_string_equal(vdc_journal_find(&j, 1)->path, "/a b,c=d");
     undo_fail_once = 1;
     assert_int_equal(vdc_journal_teardown(&j, undo_record, NULL, keep), -1);
     assert_string_equal(undo_log->str, "3 ");                    /* 2 failed, 1 kept */
@@ -545,6 +551,152 @@ test_journal_malformed(void **state)
     vdc_journal_dispose(&j);
 }
 
+/* Typed entries round-trip through the text file: every kind with every
+ * member, an image with a description that is not the default; the lines
+ * are the version 1 format. */
+static void
+test_journal_typed_round_trip(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/journal", F.dir);
+    g_autofree char *text = NULL;
+    const vdc_journal_entry in[] = {
+        { .kind = VDC_JOURNAL_DOMAIN, .driver = "libxl", .uri = "", .name = "vmdiskcmp-x" },
+        { .kind = VDC_JOURNAL_IMAGE, .path = "/i/vmdiskcmp-x-image-qdisk.qcow2",
+          .image = { .where = VDC_WHERE_DOMU, .format = VDC_IMAGE_QCOW2, .alloc = VDC_IMAGE_SPARSE,
+                     .backend = VDC_BACKEND_QDISK } },
+        { .kind = VDC_JOURNAL_IMAGE, .path = "/i/vmdiskcmp-x-dom0.raw",
+          .image = { .where = VDC_WHERE_DOM0, .alloc = VDC_IMAGE_FULL } },
+        { .kind = VDC_JOURNAL_LV, .vg = "vg0", .lv = "vmdiskcmp-x-lvm" },
+        { .kind = VDC_JOURNAL_LOOP, .file = "/i/vmdiskcmp-x-dom0.raw" },
+        { .kind = VDC_JOURNAL_MOUNT, .dir = "/o/mnt dom0", .source = "/dev/loop7" },
+        { .kind = VDC_JOURNAL_DIR, .path = "/o/mnt dom0" },
+        { .kind = VDC_JOURNAL_FILE, .path = "/o/control-0.img" },
+    };
+    vdc_journal j;
+    size_t i;
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_create(&j, path), 0);
+    for (i = 0; i < G_N_ELEMENTS(in); i++)
+        assert_int_equal(vdc_journal_add(&j, &in[i]), i + 1);
+    assert_int_equal(vdc_journal_done(&j, 2), 0);
+    assert_int_equal(vdc_journal_kept(&j, 2), 0);
+    assert_int_equal(vdc_journal_undone(&j, 8), 0);
+    vdc_journal_dispose(&j);
+
+    assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    assert_string_equal(text,
+        "vmdiskcmp-journal 1\n"
+        "add 1 domain driver=libxl uri= name=vmdiskcmp-x\n"
+        "add 2 image path=%2Fi%2Fvmdiskcmp-x-image-qdisk.qcow2 where=domU format=qcow2 alloc=sparse image_backend=qdisk\n"
+        "add 3 image path=%2Fi%2Fvmdiskcmp-x-dom0.raw where=dom0 format=raw alloc=full image_backend=auto\n"
+        "add 4 lv vg=vg0 lv=vmdiskcmp-x-lvm\n"
+        "add 5 loop file=%2Fi%2Fvmdiskcmp-x-dom0.raw\n"
+        "add 6 mount dir=%2Fo%2Fmnt%20dom0 source=%2Fdev%2Floop7\n"
+        "add 7 dir path=%2Fo%2Fmnt%20dom0\n"
+        "add 8 file path=%2Fo%2Fcontrol-0.img\n"
+        "done 2\nkept 2\nundone 8\n");
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_int_equal(j.entries->len, G_N_ELEMENTS(in));
+    for (i = 0; i < G_N_ELEMENTS(in); i++) {
+        const vdc_journal_entry *e = vdc_journal_find(&j, (unsigned)i + 1), *w = &in[i];
+
+        assert_int_equal(e->seq, i + 1);
+        assert_int_equal(e->kind, w->kind);
+        assert_string_equal(e->driver ? e->driver : "-", w->driver ? w->driver : "-");
+        assert_string_equal(e->uri ? e->uri : "-", w->uri ? w->uri : "-");
+        assert_string_equal(e->name ? e->name : "-", w->name ? w->name : "-");
+        assert_string_equal(e->path ? e->path : "-", w->path ? w->path : "-");
+        assert_string_equal(e->vg ? e->vg : "-", w->vg ? w->vg : "-");
+        assert_string_equal(e->lv ? e->lv : "-", w->lv ? w->lv : "-");
+        assert_string_equal(e->file ? e->file : "-", w->file ? w->file : "-");
+        assert_null(e->dev);
+        assert_string_equal(e->dir ? e->dir : "-", w->dir ? w->dir : "-");
+        assert_string_equal(e->source ? e->source : "-", w->source ? w->source : "-");
+        if (e->kind == VDC_JOURNAL_IMAGE) {
+            assert_int_equal(e->image.backing, VDC_BACKING_IMAGE);
+            assert_int_equal(e->image.where, w->image.where);
+            assert_int_equal(e->image.format, w->image.format);
+            assert_int_equal(e->image.alloc, w->image.alloc);
+            assert_int_equal(e->image.backend, w->image.backend);
+        }
+    }
+    assert_true(vdc_journal_find(&j, 2)->done && vdc_journal_find(&j, 2)->kept);
+    assert_true(vdc_journal_find(&j, 8)->undone);
+    assert_int_equal(vdc_journal_pending(&j), G_N_ELEMENTS(in) - 2);
+    vdc_journal_dispose(&j);
+}
+
+/* A version 1 journal as older builds wrote it (image entries with a path
+ * only, a loop entry with its file only) loads: the image's description
+ * is the default; keys this build does not know are ignored; a value that
+ * is not a name of model/target.h, or an unknown kind, is refused with its
+ * line. */
+static void
+test_journal_old_format(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/old-journal", F.dir);
+    const vdc_journal_entry *e;
+    vdc_journal j;
+
+    assert_true(g_file_set_contents(path,
+        "vmdiskcmp-journal 1\n"
+        "add 1 dir path=%2Fvar%2Flib%2Fvmdiskcmp\n"
+        "done 1\n"
+        "add 2 image path=%2Fvar%2Flib%2Fvmdiskcmp%2Fvmdiskcmp-R-h-image.raw\n"
+        "done 2\n"
+        "add 3 lv vg=vg0 lv=vmdiskcmp-R-lvm\n"
+        "done 3\n"
+        "add 4 loop file=%2Fvar%2Flib%2Fvmdiskcmp%2Fvmdiskcmp-R-h-image.raw\n"
+        "add 5 domain driver=libxl uri= name=vmdiskcmp-R-h later=key\n"
+        "done 5\nundone 5\n", -1, NULL));
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_int_equal(j.entries->len, 5);
+    e = vdc_journal_find(&j, 2);
+    assert_int_equal(e->kind, VDC_JOURNAL_IMAGE);
+    assert_string_equal(e->path, "/var/lib/vmdiskcmp/vmdiskcmp-R-h-image.raw");
+    assert_int_equal(e->image.backing, VDC_BACKING_IMAGE);
+    assert_int_equal(e->image.where, VDC_WHERE_DOMU);
+    assert_int_equal(e->image.format, VDC_IMAGE_RAW);
+    assert_int_equal(e->image.alloc, VDC_IMAGE_SPARSE);
+    e = vdc_journal_find(&j, 3);
+    assert_int_equal(e->kind, VDC_JOURNAL_LV);
+    assert_string_equal(e->vg, "vg0");
+    assert_string_equal(e->lv, "vmdiskcmp-R-lvm");
+    e = vdc_journal_find(&j, 4);
+    assert_int_equal(e->kind, VDC_JOURNAL_LOOP);
+    assert_null(e->dev);
+    assert_false(e->done);
+    e = vdc_journal_find(&j, 5);
+    assert_string_equal(e->uri, "");
+    assert_string_equal(e->name, "vmdiskcmp-R-h");
+    assert_true(e->undone);
+    assert_int_equal(vdc_journal_pending(&j), 4);
+    vdc_journal_dispose(&j);
+
+    for (size_t k = 0; k < 2; k++) {
+        static const char *const bad[][2] = {
+            { "add 1 image path=%2Fx.raw format=vmdk", ":2: image format 'vmdk': expected one of raw|qcow2\n" },
+            { "add 1 disk path=%2Fx", ":2: kind 'disk': expected domain, image, lv, loop, mount, dir or file\n" },
+        };
+        g_autofree char *data = g_strdup_printf("vmdiskcmp-journal 1\n%s\n", bad[k][0]);
+        char *err;
+
+        assert_true(g_file_set_contents(path, data, -1, NULL));
+        vdc_journal_init(&j);
+        capture_stderr_begin();
+        assert_int_equal(vdc_journal_load(&j, path), -1);
+        err = capture_stderr_end();
+        vdc_journal_dispose(&j);
+        assert_true(g_str_has_suffix(err, bad[k][1]));
+        assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);    /* one line */
+        free(err);
+    }
+}
+
 int
 main(void)
 {
@@ -560,6 +712,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_prepared_image, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),
     };
 
     vdc_set_quiet(1);
