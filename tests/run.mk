@@ -48,3 +48,10 @@ tests_unit_test_target_SOURCES = tests/unit/test_target.c
 tests_unit_test_target_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_target_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_step
+TESTS += tests/unit/test_step
+tests_unit_test_step_SOURCES = tests/unit/test_step.c
+tests_unit_test_step_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_step_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "run/run.h"
 #include "run/facts.h"
+#include "run/step.h"
 
 #include <errno.h>
 #include <string.h>
@@ -273,14 +274,6 @@ vdc_run_check_image_room(const vdc_plan *p)
 
 /* ---- result.json targets -------------------------------------------------- */
 
-/* mkfs options for a fresh filesystem that does not go on initialising in
- * the background while the agent measures (ext2/3/4); none for others */
-static const char *
-mkfs_options(const char *type)
-{
-    return g_str_has_prefix(type, "ext") ? "-E lazy_itable_init=0,lazy_journal_init=0" : NULL;
-}
-
 static void
 describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 {
@@ -299,7 +292,7 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
         vdc_set_str(&t->kind, vdc_target_spec_kind(&pt->spec));
         vdc_set_str(&t->where, vdc_target_name(VDC_DIM_WHERE, pt->spec.where));
         vdc_set_str(&t->filesystem.type, p->mkfs);
-        vdc_set_str(&t->filesystem.mkfs_options, mkfs_options(p->mkfs));
+        vdc_set_str(&t->filesystem.mkfs_options, vdc_mkfs_options(p->mkfs));
         if (vdc_target_spec_domu_image(&pt->spec))
             vdc_set_str(&t->requested.image_backend,
                         vdc_target_name(VDC_DIM_IMAGE_BACKEND, pt->spec.backend));
@@ -339,54 +332,6 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 }
 
 /* ---- one domU boot ------------------------------------------------------- */
-
-static char *
-size_mib_arg(uint64_t bytes)
-{
-    return g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)((bytes + (1u << 20) - 1) >> 20));
-}
-
-static int
-build_job(vdc_run_ctx *ctx, const vdc_plan_boot *b, struct vdc_ctl_job *job)
-{
-    vdc_plan *p = ctx->p;
-    const vdc_plan_step *first = &p->steps[b->first];
-    const vdc_plan_target *t0 = &p->targets[first->target];
-    struct vdc_ctl_error err = { { 0 } };
-    g_autofree char *size = size_mib_arg(t0->test_bytes);
-    g_autofree char *ram = g_strdup_printf("%u", p->agent_ram_mib);
-    size_t k;
-
-    job->nonce = ctx->env->nonce();
-    job->run_index = (uint32_t)(b - p->boots);
-    job->repetition = first->rep;
-    job->seed = first->seed;
-    job->flags = VDC_CTL_JOB_DROP_CACHES;
-    job->step_timeout_s = 600;
-    job->agent_timeout_s = p->timeout_s;
-    if (vdc_ctl_job_add_arg(job, "-s", &err) < 0 || vdc_ctl_job_add_arg(job, size, &err) < 0 ||
-        vdc_ctl_job_add_arg(job, "-r", &err) < 0 || vdc_ctl_job_add_arg(job, ram, &err) < 0)
-        goto error;
-    if (t0->test_bytes < 2ULL * p->agent_ram_mib * (1ULL << 20) &&
-        vdc_ctl_job_add_arg(job, "-f", &err) < 0)
-        goto error;
-    if (p->agent_options) {
-        g_auto(GStrv) extra = g_strsplit_set(p->agent_options, " \t", -1);
-        for (k = 0; extra[k]; k++)
-            if (*extra[k] && vdc_ctl_job_add_arg(job, extra[k], &err) < 0)
-                goto error;
-    }
-    for (k = 0; k < b->n; k++) {
-        const vdc_plan_target *t = &p->targets[p->steps[b->first + k].target];
-        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs, mkfs_options(p->mkfs), NULL,
-                                   &err) < 0)
-            goto error;
-    }
-    return 0;
-error:
-    vdc_error("control disk job: %s", err.msg);
-    return -1;
-}
 
 static void
 fail_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *status, const char *why)
@@ -465,7 +410,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     uint64_t nonce;
 
     vdc_ctl_job_init(&job);
-    if (build_job(ctx, b, &job) < 0) {
+    if (vdc_step_job(p, b, ctx->env->nonce(), &job) < 0) {
         fail_boot(ctx, b, "failed", "cannot build the control disk job");
         goto out;
     }

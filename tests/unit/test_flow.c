@@ -28,6 +28,7 @@
 #include "plan/options.h"
 #include "run/journal.h"
 #include "run/run.h"
+#include "run/step.h"
 #include "test_stderr.h"
 
 static const char agent_json_fmt[] =
@@ -190,6 +191,8 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)job.seed);
         g_autofree char *json = g_strdup_printf(agent_json_fmt, job.targets[i].name, seed);
         assert_non_null(t);
+        /* the runner runs the mkfs the controller chose (and records) */
+        assert_string_equal(job.targets[i].mkfs_options, vdc_mkfs_options("ext4"));
         t->status = VDC_CTL_STATUS_OK;
         t->agent_exit = 0;
         t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
@@ -351,6 +354,8 @@ test_all_ok(void **state)
     }
     assert_non_null(vdc_result_set_find_target(&rs, "image"));
     assert_string_equal(vdc_result_set_find_target(&rs, "dom0")->where, "dom0");
+    assert_string_equal(vdc_result_set_find_target(&rs, "image")->filesystem.mkfs_options,
+                        vdc_mkfs_options("ext4"));
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
