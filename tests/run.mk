@@ -1,7 +1,7 @@
 # Tests of the run area (issue 4): plan and options, translators (golden
 # files in tests/golden/hv/, VDC_REGENERATE=1 rewrites), mock-driver flow,
 # and the real libvirtd + QEMU (TCG) + libguestfs integration test.
-EXTRA_DIST += tests/golden/hv
+EXTRA_DIST += tests/golden/hv tests/golden/run
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_translate tests/unit/test_plan
 TESTS += tests/unit/test_translate tests/unit/test_plan

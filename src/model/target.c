@@ -28,6 +28,8 @@ static const struct {
     { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_PHY, "phy" },
     { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_QDISK, "qdisk" },
     { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_TAP, "tap" },
+    { VDC_DIM_IMAGE_CACHE, VDC_IMAGE_CACHE_HOST, "host" },
+    { VDC_DIM_IMAGE_CACHE, VDC_IMAGE_CACHE_NONE, "none" },
 };
 
 const char *
@@ -70,6 +72,7 @@ static const char *const dim_keys[VDC_DIM_COUNT] = {
     [VDC_DIM_IMAGE_FORMAT] = "format",
     [VDC_DIM_IMAGE_ALLOC] = "alloc",
     [VDC_DIM_IMAGE_BACKEND] = "image_backend",
+    [VDC_DIM_IMAGE_CACHE] = "image_cache",
 };
 
 const char *
@@ -87,6 +90,7 @@ vdc_target_spec_get(const vdc_target_spec *s, vdc_target_dim dim)
     case VDC_DIM_IMAGE_FORMAT: return s->format;
     case VDC_DIM_IMAGE_ALLOC: return s->alloc;
     case VDC_DIM_IMAGE_BACKEND: return s->backend;
+    case VDC_DIM_IMAGE_CACHE: return s->cache;
     case VDC_DIM_COUNT: break;
     }
     return -1;
@@ -101,6 +105,7 @@ vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value)
     case VDC_DIM_IMAGE_FORMAT: s->format = value; break;
     case VDC_DIM_IMAGE_ALLOC: s->alloc = value; break;
     case VDC_DIM_IMAGE_BACKEND: s->backend = value; break;
+    case VDC_DIM_IMAGE_CACHE: s->cache = value; break;
     case VDC_DIM_COUNT: break;
     }
 }

@@ -6,7 +6,7 @@
  * journal, result.json and messages all use.
  *
  * A zeroed vdc_target_spec is a domU target on a raw sparse image, image
- * backend auto: every enum's first value is its default. */
+ * backend auto, image cache host: every enum's first value is its default. */
 #ifndef VDC_MODEL_TARGET_H
 #define VDC_MODEL_TARGET_H
 
@@ -48,12 +48,26 @@ typedef enum vdc_image_backend {
     VDC_BACKEND_TAP,
 } vdc_image_backend;
 
+/* Whether dom0's page cache may hold a domU image's blocks, as requested
+ * (--image-cache):
+ *   host - the host's page cache may serve the image (what the backends do
+ *          by default: blkback over a loop device without direct I/O, qdisk)
+ *   none - the image is to be read and written past the host's page cache
+ * Planned, journaled and recorded (doc/result-format.md
+ * targets[].requested.image_cache); the backends do not act on it yet:
+ * what the hypervisor really used is recorded as targets[].backend.cache. */
+typedef enum vdc_image_cache {
+    VDC_IMAGE_CACHE_HOST,
+    VDC_IMAGE_CACHE_NONE,
+} vdc_image_cache;
+
 typedef struct {
     vdc_where where;
     vdc_backing backing;
     vdc_image_format format;    /* backing image */
     vdc_image_alloc alloc;      /* backing image (qcow2: sparse) */
     vdc_image_backend backend;  /* backing image, where domU */
+    vdc_image_cache cache;      /* backing image, where domU */
 } vdc_target_spec;
 
 /* The dimensions of a target (the members of vdc_target_spec), for the
@@ -64,6 +78,7 @@ typedef enum vdc_target_dim {
     VDC_DIM_IMAGE_FORMAT,       /* key "format" */
     VDC_DIM_IMAGE_ALLOC,        /* key "alloc" */
     VDC_DIM_IMAGE_BACKEND,      /* key "image_backend" */
+    VDC_DIM_IMAGE_CACHE,        /* key "image_cache" */
     VDC_DIM_COUNT               /* the number of dimensions, not one of them */
 } vdc_target_dim;
 
@@ -95,7 +110,7 @@ void vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value);
  * dom0, whatever backs it), else the backing's name. */
 const char *vdc_target_spec_kind(const vdc_target_spec *s);
 
-/* 1 when @s is a domU image: the image backend applies. */
+/* 1 when @s is a domU image: the image backend and image cache apply. */
 int vdc_target_spec_domu_image(const vdc_target_spec *s);
 
 #endif

@@ -116,50 +116,67 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
 
     if (o->image) {
         g_auto(GStrv) backends = g_strsplit(o->image_backend ? o->image_backend : "auto", ",", -1);
+        g_auto(GStrv) caches = g_strsplit(o->image_cache ? o->image_cache : "host", ",", -1);
         vdc_target_spec image = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_IMAGE };
         int format = option_value(VDC_DIM_IMAGE_FORMAT, "--image-format", o->image_format);
         int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
+        size_t c;
 
         if (format < 0 || alloc < 0)
             return -1;
         image.format = format;
         image.alloc = alloc;
+        for (c = 0; caches[c]; c++) {
+            if (option_value(VDC_DIM_IMAGE_CACHE, "--image-cache", caches[c]) < 0)
+                return -1;
+            if (g_strv_contains((const char *const *)caches + c + 1, caches[c])) {
+                vdc_input_error("--image-cache: '%s' given twice", caches[c]);
+                return -1;
+            }
+        }
+        /* one target per backend and cache mode: image, image-qdisk,
+         * image-nocache, image-qdisk-nocache */
         for (i = 0; backends[i]; i++) {
-            vdc_plan_target t = { .spec = image };
             int backend = option_value(VDC_DIM_IMAGE_BACKEND, "--image-backend", backends[i]);
             size_t k;
 
             if (backend < 0)
                 return -1;
-            t.spec.backend = backend;
             for (k = 0; k < p->n_targets; k++)
                 if (vdc_target_spec_domu_image(&p->targets[k].spec) &&
-                    p->targets[k].spec.backend == t.spec.backend) {
+                    p->targets[k].spec.backend == (vdc_image_backend)backend) {
                     vdc_input_error("--image-backend: '%s' given twice", backends[i]);
                     return -1;
                 }
-            if (t.spec.backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
+            if (backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
                 strcmp(p->domain_type, "xen") != 0) {
                 vdc_input_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
                                 backends[i]);
                 return -1;
             }
-            if (t.spec.format == VDC_IMAGE_QCOW2 && t.spec.backend != VDC_BACKEND_QDISK &&
-                t.spec.backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
+            if (image.format == VDC_IMAGE_QCOW2 && backend != VDC_BACKEND_QDISK &&
+                backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
                 vdc_input_error("--image-format qcow2: expected --image-backend qdisk or auto (blkback serves raw only)");
                 return -1;
             }
-            t.name = t.spec.backend == VDC_BACKEND_AUTO ? g_strdup("image")
-                                                        : g_strdup_printf("image-%s", backends[i]);
-            t.vdev = vdev_name(vprefix, vindex++);
-            t.test_bytes = guest_test;
-            t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
-            t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
-                                     vdc_target_name(VDC_DIM_IMAGE_FORMAT, t.spec.format));
-            vdc_plan_add_target(p, &t);
+            for (c = 0; caches[c]; c++) {
+                vdc_plan_target t = { .spec = image };
+
+                t.spec.backend = backend;
+                t.spec.cache = vdc_target_parse(VDC_DIM_IMAGE_CACHE, caches[c]);
+                t.name = g_strdup_printf("image%s%s%s", backend == VDC_BACKEND_AUTO ? "" : "-",
+                                         backend == VDC_BACKEND_AUTO ? "" : backends[i],
+                                         t.spec.cache == VDC_IMAGE_CACHE_NONE ? "-nocache" : "");
+                t.vdev = vdev_name(vprefix, vindex++);
+                t.test_bytes = guest_test;
+                t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+                t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
+                                         vdc_target_name(VDC_DIM_IMAGE_FORMAT, t.spec.format));
+                vdc_plan_add_target(p, &t);
+            }
         }
-    } else if (o->image_backend) {
-        vdc_input_error("--image-backend: expected --image as well");
+    } else if (o->image_backend || o->image_cache) {
+        vdc_input_error("%s: expected --image as well", o->image_backend ? "--image-backend" : "--image-cache");
         return -1;
     }
     if (o->lvm) {

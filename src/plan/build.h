@@ -16,11 +16,12 @@ typedef struct {
     const char *date_id;        /* UTC, e.g. 2026-11-30T101500Z */
 } vdc_host_defaults;
 
-/* Build the plan: targets (image targets one per --image-backend entry,
+/* Build the plan: targets (image targets one per --image-backend and
+ * --image-cache entry: image, image-BACKEND, image[-BACKEND]-nocache;
  * vdevs xvdb.. for Xen or vdb.. for qemu/kvm, sizes), defaults (--size 2x
  * guest RAM, dom0 size 2x dom0 RAM, --out results/DATE-HOST, hypervisor
  * libxl when control_d else libvirt), seeds and schedule.  Pure.  Returns 0,
- * or -1 after one vdc_error naming the option (bad input: exit 2). */
+ * or -1 after one vdc_input_error naming the option (exit 2). */
 int vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                    const char *command_line, vdc_plan *p);
 

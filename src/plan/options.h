@@ -23,6 +23,7 @@ typedef struct {
     char *image_format;         /* raw | qcow2 */
     char *image_alloc;          /* sparse | full */
     char *image_backend;        /* comma list of auto|phy|qdisk|tap */
+    char *image_cache;          /* comma list of host|none */
     uint64_t size;              /* agent test file size in the domU, bytes; 0 = 2x guest RAM */
     uint64_t dom0_size;         /* in dom0; 0 = 2x dom0 RAM */
     char *dom0_on;              /* lvm | image | DEV; default lvm when --vg, else image */

@@ -199,6 +199,7 @@ target_to_json(JsonBuilder *b, const vdc_plan_target *t)
         member_str(b, "image_backend", vdc_target_name(VDC_DIM_IMAGE_BACKEND, sp->backend));
         member_str(b, "format", vdc_target_name(VDC_DIM_IMAGE_FORMAT, sp->format));
         member_str(b, "alloc", vdc_target_name(VDC_DIM_IMAGE_ALLOC, sp->alloc));
+        member_str(b, "image_cache", vdc_target_name(VDC_DIM_IMAGE_CACHE, sp->cache));
     }
     if (sp->where == VDC_WHERE_DOMU && sp->backing == VDC_BACKING_LVM) {
         member_str(b, "vg", t->vg);
@@ -326,10 +327,11 @@ vdc_plan_to_text(const vdc_plan *p)
                                vdc_target_name(VDC_DIM_WHERE, sp->where),
                                t->vdev ? t->vdev : "-", t->path ? t->path : "-");
         if (vdc_target_spec_domu_image(sp))
-            g_string_append_printf(s, " (%s %s, backend %s)",
+            g_string_append_printf(s, " (%s %s, backend %s, cache %s)",
                                    vdc_target_name(VDC_DIM_IMAGE_FORMAT, sp->format),
                                    vdc_target_name(VDC_DIM_IMAGE_ALLOC, sp->alloc),
-                                   vdc_target_name(VDC_DIM_IMAGE_BACKEND, sp->backend));
+                                   vdc_target_name(VDC_DIM_IMAGE_BACKEND, sp->backend),
+                                   vdc_target_name(VDC_DIM_IMAGE_CACHE, sp->cache));
         if (sp->where == VDC_WHERE_DOM0)
             g_string_append_printf(s, " (on %s)", dom0_on(t));
         g_string_append_printf(s, " disk %s, test file %s\n", t->disk_bytes ? disk : "existing", test);

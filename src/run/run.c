@@ -293,9 +293,12 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
         vdc_set_str(&t->where, vdc_target_name(VDC_DIM_WHERE, pt->spec.where));
         vdc_set_str(&t->filesystem.type, p->mkfs);
         vdc_set_str(&t->filesystem.mkfs_options, vdc_mkfs_options(p->mkfs));
-        if (vdc_target_spec_domu_image(&pt->spec))
+        if (vdc_target_spec_domu_image(&pt->spec)) {
             vdc_set_str(&t->requested.image_backend,
                         vdc_target_name(VDC_DIM_IMAGE_BACKEND, pt->spec.backend));
+            vdc_set_str(&t->requested.image_cache,
+                        vdc_target_name(VDC_DIM_IMAGE_CACHE, pt->spec.cache));
+        }
         for (k = 0; dom && k < dom->n_disks; k++) {
             if (strcmp(dom->disks[k].target, pt->name) != 0)
                 continue;

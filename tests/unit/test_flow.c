@@ -44,6 +44,8 @@ static const char agent_json_fmt[] =
 static struct {
     char *dir;
     int keep;                       /* --keep */
+    const char *extra;              /* more options for the standard plan */
+    int report;                     /* render the report (else --no-report) */
     int prepared;                   /* --prepared-image instead of --guest-image */
     int n_loaded;
     int n_inspected;
@@ -258,13 +260,14 @@ run_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
         "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
-        "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s/imgs/a --out %s/out%s",
+        "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s/imgs/a --out %s/out%s %s",
         F.prepared ? "--prepared-image /p.img" : "--guest-image /g.img", F.dir, F.dir,
-        F.keep ? " --keep" : "");
+        F.keep ? " --keep" : "", F.extra ? F.extra : "");
     g_auto(GStrv) argv = NULL;
     g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
     const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
-    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1, .no_report = 1,
+    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1,
+                           .no_report = !F.report,
                            .inspect = 1 };
     vdc_run_opts o;
     vdc_plan p;
@@ -485,6 +488,59 @@ test_prepared_image(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* --image-cache host,none: two image targets, each run, each journaled
+ * with its cache mode, recorded in result.json targets[] (golden:
+ * tests/golden/run/image-cache.targets.txt, VDC_REGENERATE=1 rewrites) and
+ * shown in the report's metadata */
+static void
+test_image_cache(void **state)
+{
+    const char *top = getenv("top_srcdir");
+    g_autofree char *golden = g_strdup_printf("%s/tests/golden/run/image-cache.targets.txt",
+                                              top ? top : ".");
+    g_autofree char *jpath = g_strdup_printf("%s/out/journal", F.dir);
+    g_autofree char *journal = NULL, *want = NULL;
+    GString *got = g_string_new(NULL);
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = "--image-cache host,none";
+    F.report = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "image-nocache", "ok"), 2);
+    for (i = 0; i < rs.n_targets; i++) {
+        const vdc_target *t = rs.targets[i];
+
+        g_string_append_printf(got, "%s kind=%s where=%s image_backend=%s image_cache=%s\n",
+                               t->name, t->kind, t->where,
+                               t->requested.image_backend ? t->requested.image_backend : "-",
+                               t->requested.image_cache ? t->requested.image_cache : "-");
+    }
+    if (getenv("VDC_REGENERATE") && !strcmp(getenv("VDC_REGENERATE"), "1"))
+        assert_true(g_file_set_contents(golden, got->str, -1, NULL));
+    assert_true(g_file_get_contents(golden, &want, NULL, NULL));
+    assert_string_equal(got->str, want);
+    assert_true(g_file_get_contents(jpath, &journal, NULL, NULL));
+    assert_non_null(strstr(journal, "-image-nocache.raw where=domU format=raw alloc=sparse "
+                                    "image_backend=auto image_cache=none\n"));
+    /* the report's metadata shows what was asked */
+    {
+        g_autofree char *md = g_strdup_printf("%s/out/report.md", F.dir);
+        g_autofree char *html = g_strdup_printf("%s/out/report.html", F.dir);
+        g_autofree char *report = NULL, *page = NULL;
+
+        assert_true(g_file_get_contents(md, &report, NULL, NULL));
+        assert_non_null(strstr(report, "- Target image-nocache: requested image cache: none\n"));
+        assert_non_null(strstr(report, "- Target image: requested image cache: host\n"));
+        assert_true(g_file_get_contents(html, &page, NULL, NULL));
+        assert_non_null(strstr(page, "Target image-nocache: requested image cache</td><td>none<"));
+    }
+    check_torn_down();
+    g_string_free(got, TRUE);
+    vdc_result_set_dispose(&rs);
+}
+
 /* The journal alone (as `vmdiskcmp cleanup` sees it): teardown twice is
  * harmless, failures are retried by the next call. */
 static int undo_fail_once;
@@ -568,7 +624,7 @@ test_journal_typed_round_trip(void **state)
         { .kind = VDC_JOURNAL_DOMAIN, .driver = "libxl", .uri = "", .name = "vmdiskcmp-x" },
         { .kind = VDC_JOURNAL_IMAGE, .path = "/i/vmdiskcmp-x-image-qdisk.qcow2",
           .image = { .where = VDC_WHERE_DOMU, .format = VDC_IMAGE_QCOW2, .alloc = VDC_IMAGE_SPARSE,
-                     .backend = VDC_BACKEND_QDISK } },
+                     .backend = VDC_BACKEND_QDISK, .cache = VDC_IMAGE_CACHE_NONE } },
         { .kind = VDC_JOURNAL_IMAGE, .path = "/i/vmdiskcmp-x-dom0.raw",
           .image = { .where = VDC_WHERE_DOM0, .alloc = VDC_IMAGE_FULL } },
         { .kind = VDC_JOURNAL_LV, .vg = "vg0", .lv = "vmdiskcmp-x-lvm" },
@@ -593,8 +649,8 @@ test_journal_typed_round_trip(void **state)
     assert_string_equal(text,
         "vmdiskcmp-journal 1\n"
         "add 1 domain driver=libxl uri= name=vmdiskcmp-x\n"
-        "add 2 image path=%2Fi%2Fvmdiskcmp-x-image-qdisk.qcow2 where=domU format=qcow2 alloc=sparse image_backend=qdisk\n"
-        "add 3 image path=%2Fi%2Fvmdiskcmp-x-dom0.raw where=dom0 format=raw alloc=full image_backend=auto\n"
+        "add 2 image path=%2Fi%2Fvmdiskcmp-x-image-qdisk.qcow2 where=domU format=qcow2 alloc=sparse image_backend=qdisk image_cache=none\n"
+        "add 3 image path=%2Fi%2Fvmdiskcmp-x-dom0.raw where=dom0 format=raw alloc=full image_backend=auto image_cache=host\n"
         "add 4 lv vg=vg0 lv=vmdiskcmp-x-lvm\n"
         "add 5 loop file=%2Fi%2Fvmdiskcmp-x-dom0.raw\n"
         "add 6 mount dir=%2Fo%2Fmnt%20dom0 source=%2Fdev%2Floop7\n"
@@ -626,6 +682,7 @@ test_journal_typed_round_trip(void **state)
             assert_int_equal(e->image.format, w->image.format);
             assert_int_equal(e->image.alloc, w->image.alloc);
             assert_int_equal(e->image.backend, w->image.backend);
+            assert_int_equal(e->image.cache, w->image.cache);
         }
     }
     assert_true(vdc_journal_find(&j, 2)->done && vdc_journal_find(&j, 2)->kept);
@@ -667,6 +724,7 @@ test_journal_old_format(void **state)
     assert_int_equal(e->image.where, VDC_WHERE_DOMU);
     assert_int_equal(e->image.format, VDC_IMAGE_RAW);
     assert_int_equal(e->image.alloc, VDC_IMAGE_SPARSE);
+    assert_int_equal(e->image.cache, VDC_IMAGE_CACHE_HOST);
     e = vdc_journal_find(&j, 3);
     assert_int_equal(e->kind, VDC_JOURNAL_LV);
     assert_string_equal(e->vg, "vg0");
@@ -715,6 +773,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepared_image, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),

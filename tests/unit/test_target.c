@@ -1,7 +1,8 @@
 /* The target description's one table of names (src/model/target.h): every
  * value of every dimension has a name that parses back to it, names are
  * unique within a dimension, unknown names (and other dimensions' names)
- * are refused, and a zeroed description is the documented default. */
+ * are refused, every dimension has a key and can be read and written by
+ * dimension, and a zeroed description is the documented default. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -26,6 +27,7 @@ static const struct {
     { VDC_DIM_IMAGE_FORMAT, 2, "raw|qcow2" },
     { VDC_DIM_IMAGE_ALLOC, 3, "sparse|falloc|full" },
     { VDC_DIM_IMAGE_BACKEND, 4, "auto|phy|qdisk|tap" },
+    { VDC_DIM_IMAGE_CACHE, 2, "host|none" },
 };
 
 static void
@@ -53,6 +55,36 @@ test_round_trip(void **state)
     assert_string_equal(vdc_target_name(VDC_DIM_WHERE, VDC_WHERE_DOMU), "domU");
     assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_QDISK), "qdisk");
     assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FALLOC), "falloc");
+    assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_CACHE, VDC_IMAGE_CACHE_NONE), "none");
+    /* every dimension is in the table above */
+    assert_int_equal(G_N_ELEMENTS(dims), VDC_DIM_COUNT);
+}
+
+/* Each dimension has a key of its own, and is a member of the description
+ * that can be read and written by dimension (what the journal walks). */
+static void
+test_dims(void **state)
+{
+    size_t d, e;
+    int v;
+
+    for (d = 0; d < G_N_ELEMENTS(dims); d++) {
+        assert_non_null(vdc_target_dim_key(dims[d].dim));
+        for (e = 0; e < d; e++)
+            assert_string_not_equal(vdc_target_dim_key(dims[d].dim), vdc_target_dim_key(dims[e].dim));
+        for (v = 0; v < dims[d].n; v++) {
+            vdc_target_spec s = { 0 };
+
+            vdc_target_spec_set(&s, dims[d].dim, v);
+            assert_int_equal(vdc_target_spec_get(&s, dims[d].dim), v);
+            for (e = 0; e < G_N_ELEMENTS(dims); e++)     /* nothing else changed */
+                if (e != d)
+                    assert_int_equal(vdc_target_spec_get(&s, dims[e].dim), 0);
+        }
+    }
+    assert_string_equal(vdc_target_dim_key(VDC_DIM_IMAGE_CACHE), "image_cache");
+    assert_null(vdc_target_dim_key(VDC_DIM_COUNT));
+    assert_int_equal(vdc_target_spec_get(&(vdc_target_spec){ 0 }, VDC_DIM_COUNT), -1);
 }
 
 static void
@@ -73,6 +105,8 @@ test_unknown_refused(void **state)
         { VDC_DIM_IMAGE_BACKEND, "vhd" },
         { VDC_DIM_IMAGE_BACKEND, "raw" },       /* another dimension's name */
         { VDC_DIM_IMAGE_BACKEND, "" },
+        { VDC_DIM_IMAGE_CACHE, "writeback" },
+        { VDC_DIM_IMAGE_CACHE, "None" },
     };
     size_t i;
 
@@ -98,6 +132,7 @@ test_spec(void **state)
     assert_int_equal(zero.format, VDC_IMAGE_RAW);
     assert_int_equal(zero.alloc, VDC_IMAGE_SPARSE);
     assert_int_equal(zero.backend, VDC_BACKEND_AUTO);
+    assert_int_equal(zero.cache, VDC_IMAGE_CACHE_HOST);
     assert_true(vdc_target_spec_domu_image(&zero));
     assert_string_equal(vdc_target_spec_kind(&zero), "image");
     /* the baseline's kind is dom0, whatever backs it */
@@ -113,6 +148,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_unknown_refused),
+        cmocka_unit_test(test_dims),
         cmocka_unit_test(test_spec),
     };
 

@@ -3,8 +3,9 @@
  *     libxl_device_disk JSON (Xen's tools/xl/check-xl-disk-parse as the
  *     model): tests/golden/hv/disk-specs.txt -> disk-specs.expected;
  *   - for each tests/golden/hv/NAME.args (a `vmdiskcmp run` command line):
- *     NAME.plan.json, and as the hypervisor calls for NAME.xl.cfg,
- *     NAME.domain.xml, NAME.libxl.json.
+ *     NAME.plan.json, NAME.plan.txt (the plan as --dry-run prints it), and
+ *     as the hypervisor calls for NAME.xl.cfg, NAME.domain.xml,
+ *     NAME.libxl.json.
  * VDC_REGENERATE=1 rewrites the expected files on purpose. */
 #include "config.h"
 
@@ -120,6 +121,13 @@ check_case(const char *name)
     json = vdc_plan_to_json(&p);
     f = g_strdup_printf("%s.plan.json", name);
     golden(f, json);
+    {
+        /* what --dry-run prints first */
+        g_autofree char *text = vdc_plan_to_text(&p);
+        g_autofree char *ft = g_strdup_printf("%s.plan.txt", name);
+
+        golden(ft, text);
+    }
 
     ctl = g_strdup_printf("%s/control-0.img", p.out_dir);
     console = g_strdup_printf("%s/logs/console-0.log", p.out_dir);
@@ -153,6 +161,8 @@ static void test_xen_pv(void **s) { check_case("xen-pv"); }
 static void test_libvirt_xen(void **s) { check_case("libvirt-xen"); }
 static void test_libvirt_qemu(void **s) { check_case("libvirt-qemu"); }
 static void test_libvirt_kvm(void **s) { check_case("libvirt-kvm"); }
+/* --image-cache host,none x --image-backend auto,qdisk: four image targets */
+static void test_xen_pv_image_cache(void **s) { check_case("xen-pv-image-cache"); }
 
 /* The specs we write for each kind of disk, exactly. */
 static void
@@ -215,6 +225,7 @@ main(void)
         cmocka_unit_test(test_libvirt_xen),
         cmocka_unit_test(test_libvirt_qemu),
         cmocka_unit_test(test_libvirt_kvm),
+        cmocka_unit_test(test_xen_pv_image_cache),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
