@@ -41,17 +41,14 @@ tests_unit_test_hv_SOURCES = tests/unit/test_hv.c
 tests_unit_test_hv_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hv_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+# the target description's names; what a step runs (mkfs, agent options)
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_target
-TESTS += tests/unit/test_target
+check_PROGRAMS += tests/unit/test_target tests/unit/test_step
+TESTS += tests/unit/test_target tests/unit/test_step
 tests_unit_test_target_SOURCES = tests/unit/test_target.c
 tests_unit_test_target_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_target_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
-endif
-if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_step
-TESTS += tests/unit/test_step
 tests_unit_test_step_SOURCES = tests/unit/test_step.c
-tests_unit_test_step_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_step_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+tests_unit_test_step_CFLAGS = $(tests_unit_test_target_CFLAGS)
+tests_unit_test_step_LDADD = $(tests_unit_test_target_LDADD)
 endif
