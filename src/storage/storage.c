@@ -44,43 +44,39 @@ vdc_storage_ops_get(vdc_backing backing)
     return vdc_storage_kinds[backing];
 }
 
+/* The ops of @backing for the object named @name, or NULL after one line. */
+static const struct vdc_storage_ops *
+ops_of(vdc_backing backing, const char *name)
+{
+    const struct vdc_storage_ops *ops = vdc_storage_ops_get(backing);
+
+    if (!ops)
+        vdc_error("storage %s: unknown backing %d", name ? name : "?", (int)backing);
+    return ops;
+}
+
 int
 vdc_storage_check(const struct vdc_storage_spec *spec)
 {
-    const struct vdc_storage_ops *ops = vdc_storage_ops_get(spec->target.backing);
+    const struct vdc_storage_ops *ops = ops_of(spec->target.backing, spec->name);
 
-    if (!ops) {
-        vdc_error("storage %s: unknown backing %d", spec->name ? spec->name : "?",
-                  (int)spec->target.backing);
-        return -1;
-    }
-    return ops->check(spec);
+    return ops ? ops->check(spec) : -1;
 }
 
 int
 vdc_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 {
-    const struct vdc_storage_ops *ops = vdc_storage_ops_get(spec->target.backing);
+    const struct vdc_storage_ops *ops = ops_of(spec->target.backing, spec->name);
 
-    if (!ops) {
-        vdc_error("storage %s: unknown backing %d", spec->name ? spec->name : "?",
-                  (int)spec->target.backing);
-        return -1;
-    }
-    return ops->create(spec, out);
+    return ops ? ops->create(spec, out) : -1;
 }
 
 int
 vdc_storage_destroy(struct vdc_storage *st)
 {
-    const struct vdc_storage_ops *ops = vdc_storage_ops_get(st->target.backing);
+    const struct vdc_storage_ops *ops = ops_of(st->target.backing, st->name);
 
-    if (!ops) {
-        vdc_error("storage %s: unknown backing %d", st->name ? st->name : "?",
-                  (int)st->target.backing);
-        return -1;
-    }
-    return ops->destroy(st);
+    return ops ? ops->destroy(st) : -1;
 }
 
 JsonObject *
