@@ -118,6 +118,23 @@ vdc_target_spec_kind(const vdc_target_spec *s)
 }
 
 int
+vdc_target_kind_parse(const char *kind, vdc_target_spec *s)
+{
+    int backing;
+
+    if (vdc_target_parse(VDC_DIM_WHERE, kind) == VDC_WHERE_DOM0) {
+        s->where = VDC_WHERE_DOM0;
+        return 0;
+    }
+    backing = vdc_target_parse(VDC_DIM_BACKING, kind);
+    if (backing < 0)
+        return -1;
+    s->where = VDC_WHERE_DOMU;
+    s->backing = backing;
+    return 0;
+}
+
+int
 vdc_target_spec_domu_image(const vdc_target_spec *s)
 {
     return s->where == VDC_WHERE_DOMU && s->backing == VDC_BACKING_IMAGE;

@@ -110,6 +110,13 @@ void vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value);
  * dom0, whatever backs it), else the backing's name. */
 const char *vdc_target_spec_kind(const vdc_target_spec *s);
 
+/* The inverse of vdc_target_spec_kind, for readers of result.json and
+ * plan.json: "dom0" sets @s's where to dom0 (the kind does not say what
+ * backs it: @s's backing is left as it was), a backing's name sets where
+ * domU and that backing.  0, or -1 with @s untouched when @kind is NULL or
+ * not a target's kind (e.g. an importer's "imported"; no message). */
+int vdc_target_kind_parse(const char *kind, vdc_target_spec *s);
+
 /* 1 when @s is a domU image: the image backend and image cache apply. */
 int vdc_target_spec_domu_image(const vdc_target_spec *s);
 

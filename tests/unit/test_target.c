@@ -142,6 +142,33 @@ test_spec(void **state)
     assert_false(vdc_target_spec_domu_image(&blk));
 }
 
+/* targets[].kind read back: every kind a description gives parses to its
+ * where and backing; dom0 keeps the backing it had; others are refused */
+static void
+test_kind_parse(void **state)
+{
+    const vdc_target_spec specs[] = {
+        { .backing = VDC_BACKING_IMAGE }, { .backing = VDC_BACKING_LVM },
+        { .backing = VDC_BACKING_BLOCK }, { .where = VDC_WHERE_DOM0, .backing = VDC_BACKING_LVM },
+    };
+    vdc_target_spec s;
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(specs); i++) {
+        s = (vdc_target_spec){ .backing = specs[i].backing };
+        assert_int_equal(vdc_target_kind_parse(vdc_target_spec_kind(&specs[i]), &s), 0);
+        assert_int_equal(s.where, specs[i].where);
+        assert_int_equal(s.backing, specs[i].backing);
+    }
+    s = (vdc_target_spec){ .where = VDC_WHERE_DOM0, .backing = VDC_BACKING_BLOCK };
+    assert_int_equal(vdc_target_kind_parse("imported", &s), -1);
+    assert_int_equal(vdc_target_kind_parse("domU", &s), -1);
+    assert_int_equal(vdc_target_kind_parse("qcow2", &s), -1);
+    assert_int_equal(vdc_target_kind_parse(NULL, &s), -1);
+    assert_int_equal(s.where, VDC_WHERE_DOM0);
+    assert_int_equal(s.backing, VDC_BACKING_BLOCK);
+}
+
 int
 main(void)
 {
@@ -150,6 +177,7 @@ main(void)
         cmocka_unit_test(test_unknown_refused),
         cmocka_unit_test(test_dims),
         cmocka_unit_test(test_spec),
+        cmocka_unit_test(test_kind_parse),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
