@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "guest-agent/ctldisk.h"
+#include "guest-agent/jobcmd.h"
 
 #ifndef VDC_RUNNER_VERSION
 #define VDC_RUNNER_VERSION PACKAGE_VERSION
@@ -395,17 +396,18 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
 {
     unsigned step = job->step_timeout_s ? job->step_timeout_s : DEFAULT_STEP_S;
     unsigned agent_s = job->agent_timeout_s ? job->agent_timeout_s : DEFAULT_AGENT_S;
-    char dev[128], dir[256], json[300], mkfs[64], seed[32], rep[16];
-    char *argv[VDC_CTL_MAX_ARGS + 32];
-    char *opts = NULL, *tok, *save;
+    char dev[128], dir[256], json[300];
+    struct vdc_jobcmd *cmd = calloc(1, sizeof(*cmd));
+    struct vdc_ctl_error err = { { 0 } };
     struct mount_args m;
     struct tail *tail = calloc(1, sizeof(*tail));
     struct timespec a, b;
-    int argc = 0, r;
-    size_t i;
+    int r;
 
-    if (!tail) {
+    if (!tail || !cmd) {
         set_error(tr, VDC_CTL_STATUS_FAILED, "out of memory");
+        free(cmd);
+        free(tail);
         return;
     }
     if (wait_dev(t->vdev, dev, sizeof(dev), step) < 0) {
@@ -417,30 +419,16 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
     mkdir(dir, 0755);
     m = (struct mount_args){ dev, dir, t->mkfs_type, t->mount_options };
 
+    /* exactly the mkfs the job asks for: the controller chose the options */
     if (!(job->flags & VDC_CTL_JOB_NO_MKFS)) {
-        snprintf(mkfs, sizeof(mkfs), "mkfs.%s", t->mkfs_type);
-        argv[argc++] = mkfs;
-        if (!strncmp(t->mkfs_type, "ext", 3) || !strcmp(t->mkfs_type, "xfs") ||
-            !strcmp(t->mkfs_type, "btrfs"))
-            argv[argc++] = !strcmp(t->mkfs_type, "xfs") ? "-f" : "-F";
-        /* ext2/3/4 without options: initialise inode tables and journal now,
-         * or ext4lazyinit writes them in the background during the benchmark
-         * (the dom0 baseline makes its filesystems the same way) */
-        if (!t->mkfs_options && !strncmp(t->mkfs_type, "ext", 3)) {
-            argv[argc++] = "-E";
-            argv[argc++] = "lazy_itable_init=0,lazy_journal_init=0";
+        if (vdc_jobcmd_mkfs(cmd, t->mkfs_type, t->mkfs_options, dev, &err) < 0) {
+            set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
+            goto out;
         }
-        if (t->mkfs_options) {
-            opts = xstrdup(t->mkfs_options);
-            for (tok = strtok_r(opts, " ", &save); tok && argc < 40; tok = strtok_r(NULL, " ", &save))
-                argv[argc++] = tok;
-        }
-        argv[argc++] = dev;
-        argv[argc] = NULL;
-        logmsg("%s: %s on %s", t->name, mkfs, dev);
-        r = run_child(argv, NULL, NULL, step, tail);
+        logmsg("%s: %s on %s", t->name, cmd->argv[0], dev);
+        r = run_child(cmd->argv, NULL, NULL, step, tail);
         if (r != 0) {
-            set_error(tr, step_status(r), "%s %s: %s", mkfs, dev,
+            set_error(tr, step_status(r), "%s %s: %s", cmd->argv[0], dev,
                       r == -2 ? "timed out" : "failed (see stderr tail)");
             goto out;
         }
@@ -457,26 +445,14 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
             logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
     }
 
-    argc = 0;
-    argv[argc++] = AGENT;
-    argv[argc++] = "-d";
-    argv[argc++] = dir;
-    argv[argc++] = "--target";
-    argv[argc++] = t->name;
-    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)job->seed);
-    argv[argc++] = "--seed";
-    argv[argc++] = seed;
-    snprintf(rep, sizeof(rep), "%u", job->repetition);
-    argv[argc++] = "--repetition";
-    argv[argc++] = rep;
-    argv[argc++] = "--json";
-    argv[argc++] = json;
-    for (i = 0; i < job->n_agent_args; i++)
-        argv[argc++] = job->agent_args[i];
-    argv[argc] = NULL;
+    if (vdc_jobcmd_agent(cmd, AGENT, dir, t->name, job->seed, job->repetition, json,
+                         job->agent_args, job->n_agent_args, &err) < 0) {
+        set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
+        goto unmount;
+    }
     logmsg("%s: agent start (timeout %u s)", t->name, agent_s);
     clock_gettime(CLOCK_MONOTONIC, &a);
-    r = run_child(argv, NULL, NULL, agent_s, tail);
+    r = run_child(cmd->argv, NULL, NULL, agent_s, tail);
     clock_gettime(CLOCK_MONOTONIC, &b);
     tr->elapsed_ms = (uint32_t)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
     tr->agent_exit = r == -2 ? 128 + SIGKILL : r;
@@ -492,6 +468,7 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
     else
         tr->status = VDC_CTL_STATUS_OK;
 
+ unmount:
     r = run_child(NULL, do_umount, &m, step, tail);
     if (r != 0)
         logmsg("%s: umount %s %s", t->name, dir, r == -2 ? "timed out" : "failed");
@@ -503,7 +480,7 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
             tr->stderr_tail_len = tail->len;
         }
     }
-    free(opts);
+    free(cmd);
     free(tail);
 }
 

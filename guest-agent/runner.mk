@@ -1,11 +1,15 @@
-# Guest runner and control disk codec (issue 4): guest-agent/runner.c, guest-agent/ctldisk.[ch]
+# Guest runner and control disk codec (issue 4): guest-agent/runner.c, guest-agent/ctldisk.[ch],
+# the commands of a job guest-agent/jobcmd.[ch]
 # The codec is libc only: it goes into libvdc-agentcore.a (host code and unit
 # tests, built with $(CC)) and into the static runner (built with $(AGENT_CC)).
-guest_agent_libvdc_agentcore_a_SOURCES += guest-agent/ctldisk.c guest-agent/ctldisk.h
+guest_agent_libvdc_agentcore_a_SOURCES += guest-agent/ctldisk.c guest-agent/ctldisk.h \
+	guest-agent/jobcmd.c guest-agent/jobcmd.h
 
 # vmdiskcmp-runner: the in-guest init job (doc/control-disk.md), static.
-vdc_runner_src = $(srcdir)/guest-agent/runner.c $(srcdir)/guest-agent/ctldisk.c
-guest-agent/vmdiskcmp-runner: $(vdc_runner_src) $(srcdir)/guest-agent/ctldisk.h config.h
+vdc_runner_src = $(srcdir)/guest-agent/runner.c $(srcdir)/guest-agent/ctldisk.c \
+	$(srcdir)/guest-agent/jobcmd.c
+guest-agent/vmdiskcmp-runner: $(vdc_runner_src) $(srcdir)/guest-agent/ctldisk.h \
+		$(srcdir)/guest-agent/jobcmd.h config.h
 	@$(MKDIR_P) guest-agent
 	$(AM_V_CC)$(AGENT_CC) -static -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter \
 		-D_GNU_SOURCE -DVDC_RUNNER_VERSION='"$(PACKAGE_VERSION)"' \

@@ -42,21 +42,24 @@ main(int argc, char **argv)
 
     vdc_storage_init(&st);
     if (argc == 6 && !strcmp(argv[1], "image")) {
-        spec.kind = VDC_STORAGE_IMAGE;
+        spec.target.backing = VDC_BACKING_IMAGE;
         spec.name = "image";
         spec.path = argv[2];
-        if (vdc_parse_size(argv[3], 1, &spec.size_bytes) < 0 ||
-            vdc_image_format_from_name(argv[4], &spec.format) < 0 ||
-            vdc_image_alloc_from_name(argv[5], &spec.alloc) < 0)
+        int format = vdc_target_parse(VDC_DIM_IMAGE_FORMAT, argv[4]);
+        int alloc = vdc_target_parse(VDC_DIM_IMAGE_ALLOC, argv[5]);
+
+        if (vdc_parse_size(argv[3], 1, &spec.size_bytes) < 0 || format < 0 || alloc < 0)
             return 2;
+        spec.target.format = format;
+        spec.target.alloc = alloc;
     } else if (argc == 3 && !strcmp(argv[1], "image-destroy")) {
-        if (vdc_storage_from_journal(VDC_STORAGE_IMAGE, argv[2], NULL, NULL, &st) < 0)
+        if (vdc_storage_from_journal(VDC_BACKING_IMAGE, argv[2], NULL, NULL, &st) < 0)
             return 1;
         rc = vdc_storage_destroy(&st) < 0 || vdc_storage_destroy(&st) < 0;
         vdc_storage_dispose(&st);
         return rc;
     } else if (argc >= 3 && !strcmp(argv[1], "block")) {
-        spec.kind = VDC_STORAGE_BLOCK;
+        spec.target.backing = VDC_BACKING_BLOCK;
         spec.name = "block";
         spec.path = argv[2];
         for (i = 3; i < argc; i++) {
@@ -68,7 +71,7 @@ main(int argc, char **argv)
                 return 2;
         }
     } else if ((argc >= 5 && argc <= 7) && !strcmp(argv[1], "lvm")) {
-        spec.kind = VDC_STORAGE_LVM;
+        spec.target.backing = VDC_BACKING_LVM;
         spec.name = "lvm";
         spec.vg = argv[2];
         spec.lv = argv[3];
@@ -86,7 +89,7 @@ main(int argc, char **argv)
     print_describe(&st);
     /* block: destroy is a no-op and must leave the device alone;
      * lvm: remove what we made, twice (idempotent) */
-    if ((spec.kind == VDC_STORAGE_BLOCK || spec.kind == VDC_STORAGE_LVM) &&
+    if ((spec.target.backing == VDC_BACKING_BLOCK || spec.target.backing == VDC_BACKING_LVM) &&
         (vdc_storage_destroy(&st) < 0 || vdc_storage_destroy(&st) < 0))
         return 1;
     vdc_storage_dispose(&st);

@@ -1,7 +1,7 @@
 # Tests of the run area (issue 4): plan and options, translators (golden
 # files in tests/golden/hv/, VDC_REGENERATE=1 rewrites), mock-driver flow,
 # and the real libvirtd + QEMU (TCG) + libguestfs integration test.
-EXTRA_DIST += tests/golden/hv
+EXTRA_DIST += tests/golden/hv tests/golden/run
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_translate tests/unit/test_plan
 TESTS += tests/unit/test_translate tests/unit/test_plan
@@ -40,4 +40,15 @@ TESTS += tests/unit/test_hv
 tests_unit_test_hv_SOURCES = tests/unit/test_hv.c
 tests_unit_test_hv_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hv_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif
+# the target description's names; what a step runs (mkfs, agent options)
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_target tests/unit/test_step
+TESTS += tests/unit/test_target tests/unit/test_step
+tests_unit_test_target_SOURCES = tests/unit/test_target.c
+tests_unit_test_target_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_target_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+tests_unit_test_step_SOURCES = tests/unit/test_step.c
+tests_unit_test_step_CFLAGS = $(tests_unit_test_target_CFLAGS)
+tests_unit_test_step_LDADD = $(tests_unit_test_target_LDADD)
 endif

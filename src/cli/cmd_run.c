@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "common/util.h"
 #include "hv/translate.h"
+#include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 #include "run/journal.h"
@@ -303,7 +304,7 @@ cleanup_dir(const char *dir, const vdc_run_env *env)
     for (guint k = 0; k < j.entries->len; k++)
         ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
     before = vdc_journal_pending(&j);
-    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, NULL);
+    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
     printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
     vdc_journal_dispose(&j);
     return rc;
@@ -386,7 +387,7 @@ vdc_cmd_cleanup(int argc, char **argv)
                 rc = MIN(rc, -1);
             for (k = 0; lvs && lvs[k]; k++) {
                 printf("%s/%s: tagged %s: removing\n", vg, lvs[k], VDC_STORAGE_TAG);
-                if (env.storage_destroy_journaled("lvm", NULL, vg, lvs[k]) < 0)
+                if (env.storage_destroy_journaled(VDC_BACKING_LVM, NULL, vg, lvs[k]) < 0)
                     rc = MIN(rc, -1);
             }
         }

@@ -2,9 +2,9 @@
  * model, with a handful of slots).  The run only calls through the table;
  * drivers: libxl (src/hv/hv_libxl.c, #ifdef WITH_LIBXL), libvirt
  * (src/hv/hv_libvirt.c, #ifdef WITH_LIBVIRT) and mock (src/hv/hv_mock.c,
- * for tests).  Every slot returns 0/-1 or a pointer/NULL after one
- * vdc_error naming the domain and the cause (libxl rc / virGetLastError
- * converted here, at the module boundary). */
+ * for tests), looked up in src/hv/hv.c.  Every slot returns 0/-1 or a
+ * pointer/NULL after one vdc_error naming the domain and the cause (libxl
+ * rc / virGetLastError converted here, at the module boundary). */
 #ifndef VDC_HV_HV_H
 #define VDC_HV_HV_H
 
@@ -61,8 +61,9 @@ typedef struct {
     int (*exists)(vdc_hv *hv, const char *name);
 } vdc_hv_ops;
 
-/* The driver for @kind (plan.h), or NULL after vdc_error when this build
- * lacks it (e.g. configure found no libxl). */
+/* The driver registry (src/hv/hv.c).  The driver for @kind (plan.h), or
+ * NULL after vdc_error when this build lacks it (e.g. configure found no
+ * libxl) or @kind is VDC_HV_NONE. */
 const vdc_hv_ops *vdc_hv_ops_for(vdc_hv_kind kind);
 /* By name ("libxl", "libvirt", "mock"), for the journal and cleanup. */
 const vdc_hv_ops *vdc_hv_ops_by_name(const char *name);

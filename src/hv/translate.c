@@ -27,26 +27,37 @@ vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
 
     d->disks[d->n_disks++] = (vdc_hv_disk){
         .target = "root", .path = root, .vdev = p->root_vdev,
-        .format = root && g_str_has_suffix(root, ".qcow2") ? "qcow2" : "raw",
-        .backend = root && g_str_has_suffix(root, ".qcow2") ? VDC_BACKEND_QDISK : VDC_BACKEND_AUTO,
+        .spec = root && g_str_has_suffix(root, ".qcow2")
+                ? (vdc_target_spec){ .format = VDC_IMAGE_QCOW2, .backend = VDC_BACKEND_QDISK }
+                : (vdc_target_spec){ .format = VDC_IMAGE_RAW, .backend = VDC_BACKEND_AUTO },
         /* the prepared image is shared by every run (src/guest/prepare.h) */
         .readonly = 1,
     };
     for (i = 0; i < p->n_targets && d->n_disks < VDC_HV_MAX_DISKS - 1; i++) {
         const vdc_plan_target *t = &p->targets[i];
-        if (t->kind == VDC_TARGET_DOM0)
+        if (t->spec.where != VDC_WHERE_DOMU)
             continue;
         d->disks[d->n_disks++] = (vdc_hv_disk){
-            .target = t->name, .path = t->path, .vdev = t->vdev,
-            .format = t->image_format ? t->image_format : "raw",
-            .is_block = t->kind != VDC_TARGET_IMAGE,
-            .backend = t->kind == VDC_TARGET_IMAGE ? t->backend : VDC_BACKEND_PHY,
+            .target = t->name, .path = t->path, .vdev = t->vdev, .spec = t->spec,
         };
     }
     d->disks[d->n_disks++] = (vdc_hv_disk){
-        .target = "control", .path = ctl, .vdev = p->ctl_vdev, .format = "raw",
-        .backend = VDC_BACKEND_AUTO,
+        .target = "control", .path = ctl, .vdev = p->ctl_vdev,
+        .spec = { .format = VDC_IMAGE_RAW, .backend = VDC_BACKEND_AUTO },
     };
+}
+
+/* A block device (an LV, a given device): served by blkback, 'phy:'. */
+static int
+is_block(const vdc_hv_disk *disk)
+{
+    return disk->spec.backing != VDC_BACKING_IMAGE;
+}
+
+static const char *
+format_name(const vdc_hv_disk *disk)
+{
+    return vdc_target_name(VDC_DIM_IMAGE_FORMAT, disk->spec.format);
 }
 
 char *
@@ -54,35 +65,36 @@ vdc_xl_disk_spec(const vdc_hv_disk *disk)
 {
     const char *access = disk->readonly ? "r" : "w";
     const char *path = disk->path ? disk->path : "";
+    const char *format = format_name(disk);
 
-    if (disk->is_block || disk->backend == VDC_BACKEND_TAP) {
+    if (is_block(disk) || disk->spec.backend == VDC_BACKEND_TAP) {
         if (strpbrk(path, ",:")) {
             vdc_error("disk %s: path '%s' contains ',' or ':', which a positional xl disk spec cannot carry",
                       disk->target, path);
             return NULL;
         }
-        if (disk->is_block)
+        if (is_block(disk))
             return g_strdup_printf("phy:%s,%s,%s", path, disk->vdev, access);
-        if (strcmp(disk->format, "raw") != 0) {
-            vdc_error("disk %s: tap:aio: serves raw images only, not %s", disk->target, disk->format);
+        if (disk->spec.format != VDC_IMAGE_RAW) {
+            vdc_error("disk %s: tap:aio: serves raw images only, not %s", disk->target, format);
             return NULL;
         }
         return g_strdup_printf("tap:aio:%s,%s,%s", path, disk->vdev, access);
     }
-    switch (disk->backend) {
+    switch (disk->spec.backend) {
     case VDC_BACKEND_PHY:
-        if (strcmp(disk->format, "raw") != 0) {
-            vdc_error("disk %s: blkback (phy) serves raw images only, not %s", disk->target, disk->format);
+        if (disk->spec.format != VDC_IMAGE_RAW) {
+            vdc_error("disk %s: blkback (phy) serves raw images only, not %s", disk->target, format);
             return NULL;
         }
         return g_strdup_printf("format=raw,vdev=%s,access=%s,backendtype=phy,target=%s",
                                disk->vdev, access, path);
     case VDC_BACKEND_QDISK:
         return g_strdup_printf("format=%s,vdev=%s,access=%s,backendtype=qdisk,target=%s",
-                               disk->format, disk->vdev, access, path);
+                               format, disk->vdev, access, path);
     default:
         return g_strdup_printf("format=%s,vdev=%s,access=%s,target=%s",
-                               disk->format, disk->vdev, access, path);
+                               format, disk->vdev, access, path);
     }
 }
 
@@ -147,22 +159,22 @@ xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d)
     g_autofree char *path = g_markup_escape_text(k->path ? k->path : "", -1);
     const char *bus = xen ? "xen" : "virtio";
 
-    g_string_append_printf(s, "    <disk type='%s' device='disk'>\n", k->is_block ? "block" : "file");
+    g_string_append_printf(s, "    <disk type='%s' device='disk'>\n", is_block(k) ? "block" : "file");
     if (xen) {
-        if (k->is_block || k->backend == VDC_BACKEND_PHY)
+        if (is_block(k) || k->spec.backend == VDC_BACKEND_PHY)
             g_string_append(s, "      <driver name='phy'/>\n");
-        else if (k->backend == VDC_BACKEND_QDISK)
-            g_string_append_printf(s, "      <driver name='qemu' type='%s'/>\n", k->format);
-        else if (k->backend == VDC_BACKEND_TAP) {
+        else if (k->spec.backend == VDC_BACKEND_QDISK)
+            g_string_append_printf(s, "      <driver name='qemu' type='%s'/>\n", format_name(k));
+        else if (k->spec.backend == VDC_BACKEND_TAP) {
             vdc_error("disk %s: --image-backend tap: libvirt's libxl driver has no tap backend "
                       "(it fails with \"no suitable backend\"); use --hypervisor libxl", k->target);
             return -1;
         }
     } else {
         g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='%s' io='%s'/>\n",
-                               k->format, d->cache ? d->cache : "none", d->io ? d->io : "native");
+                               format_name(k), d->cache ? d->cache : "none", d->io ? d->io : "native");
     }
-    g_string_append_printf(s, "      <source %s='%s'/>\n", k->is_block ? "dev" : "file", path);
+    g_string_append_printf(s, "      <source %s='%s'/>\n", is_block(k) ? "dev" : "file", path);
     g_string_append_printf(s, "      <target dev='%s' bus='%s'/>\n", k->vdev, bus);
     if (k->readonly)
         g_string_append(s, "      <readonly/>\n");

@@ -12,14 +12,14 @@
 
 #define VDC_HV_MAX_DISKS 26
 
-/* One disk of a domU. */
+/* One disk of a domU.  @spec says what it is: backing image (a file:
+ * format, image backend) or lvm/block (a block device, always served by
+ * blkback/phy); the root and control disks are described as images. */
 typedef struct {
     const char *target;         /* target name ("root", "control", "image", ...) */
     const char *path;           /* file or block device in dom0 */
     const char *vdev;           /* xvdb / vdb */
-    const char *format;         /* "raw" | "qcow2" */
-    int is_block;               /* 1: block device (LV, partition), 0: file */
-    vdc_image_backend backend;  /* files: auto/phy/qdisk/tap; block devices: phy */
+    vdc_target_spec spec;       /* the target description (model/target.h) */
     int readonly;
 } vdc_hv_disk;
 

@@ -183,6 +183,7 @@ typedef struct {
     char *disk_spec;         /* xl disk spec */
     char *domain_xml_disk;   /* libvirt <disk> element */
     char *image_backend;     /* auto, phy, qdisk, tap */
+    char *image_cache;       /* host, none (--image-cache) */
 } vdc_target_requested;
 
 typedef struct {

@@ -106,6 +106,7 @@ static const vdc_field requested_fields[] = {
     F(VDC_F_STR, vdc_target_requested, disk_spec, "disk_spec", 0),
     F(VDC_F_STR, vdc_target_requested, domain_xml_disk, "domain_xml_disk", 0),
     F(VDC_F_STR, vdc_target_requested, image_backend, "image_backend", 0),
+    F(VDC_F_STR, vdc_target_requested, image_cache, "image_cache", 0),
     END
 };
 

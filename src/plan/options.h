@@ -1,7 +1,7 @@
 /* Options of `vmdiskcmp run`: one table drives parsing, validation and
  * --help (fio's options.c as the model).  Parsing is pure: it fills a
- * vdc_run_opts and creates nothing.  vdc_plan_build() then turns options and
- * host facts into a plan (plan.h). */
+ * vdc_run_opts and creates nothing.  vdc_plan_build() (plan/build.h) then
+ * turns options and host facts into a plan (plan.h). */
 #ifndef VDC_PLAN_OPTIONS_H
 #define VDC_PLAN_OPTIONS_H
 
@@ -23,6 +23,7 @@ typedef struct {
     char *image_format;         /* raw | qcow2 */
     char *image_alloc;          /* sparse | full */
     char *image_backend;        /* comma list of auto|phy|qdisk|tap */
+    char *image_cache;          /* comma list of host|none */
     uint64_t size;              /* agent test file size in the domU, bytes; 0 = 2x guest RAM */
     uint64_t dom0_size;         /* in dom0; 0 = 2x dom0 RAM */
     char *dom0_on;              /* lvm | image | DEV; default lvm when --vg, else image */
@@ -51,15 +52,6 @@ typedef struct {
     int inspect;                /* --inspect-on-failure */
 } vdc_run_opts;
 
-/* Facts of the host that defaults depend on (filled by src/run/facts.c, or
- * by tests). */
-typedef struct {
-    const char *hostname;
-    unsigned ram_mib;           /* dom0 MemTotal */
-    int xen_control_d;          /* /proc/xen/capabilities says control_d */
-    const char *date_id;        /* UTC, e.g. 2026-11-30T101500Z */
-} vdc_host_defaults;
-
 void vdc_run_opts_init(vdc_run_opts *o);
 void vdc_run_opts_dispose(vdc_run_opts *o);   /* safe to call twice */
 
@@ -72,13 +64,5 @@ int vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv);
 
 /* --help text, generated from the table. */
 void vdc_run_opts_help(FILE *f);
-
-/* Build the plan: targets (image targets one per --image-backend entry,
- * vdevs xvdb.. for Xen or vdb.. for qemu/kvm, sizes), defaults (--size 2x
- * guest RAM, dom0 size 2x dom0 RAM, --out results/DATE-HOST, hypervisor
- * libxl when control_d else libvirt), seeds and schedule.  Pure.  Returns 0,
- * or -1 after one vdc_error naming the option (bad input: exit 2). */
-int vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
-                   const char *command_line, vdc_plan *p);
 
 #endif

@@ -19,11 +19,8 @@ vdc_plan_target_dispose(vdc_plan_target *t)
     g_clear_pointer(&t->name, g_free);
     g_clear_pointer(&t->vdev, g_free);
     g_clear_pointer(&t->path, g_free);
-    g_clear_pointer(&t->image_format, g_free);
-    g_clear_pointer(&t->image_alloc, g_free);
     g_clear_pointer(&t->vg, g_free);
     g_clear_pointer(&t->lv, g_free);
-    g_clear_pointer(&t->dom0_on, g_free);
 }
 
 void
@@ -95,7 +92,7 @@ vdc_plan_schedule(vdc_plan *p)
     g_clear_pointer(&p->boots, g_free);
     p->n_steps = p->n_boots = 0;
     if (p->n_targets == 0 || p->runs == 0) {
-        vdc_error("nothing to run: give at least one of --image, --lvm, --block, --target, --dom0");
+        vdc_input_error("nothing to run: give at least one of --image, --lvm, --block, --target, --dom0");
         return -1;
     }
     if (p->order == VDC_ORDER_INTERLEAVED) {
@@ -110,14 +107,14 @@ vdc_plan_schedule(vdc_plan *p)
 
     for (i = 0; i < p->n_steps; ) {
         size_t j = i;
-        if (p->targets[p->steps[i].target].kind == VDC_TARGET_DOM0) {
+        if (p->targets[p->steps[i].target].spec.where == VDC_WHERE_DOM0) {
             add_boot(p, i, 1, 1);
             i++;
             continue;
         }
         /* extend while domU and no target repeats inside the boot */
         while (j < p->n_steps &&
-               p->targets[p->steps[j].target].kind != VDC_TARGET_DOM0) {
+               p->targets[p->steps[j].target].spec.where != VDC_WHERE_DOM0) {
             size_t k;
             int dup = 0;
             for (k = i; k < j; k++)
@@ -140,49 +137,9 @@ vdc_plan_domu_targets(const vdc_plan *p, size_t *idx, size_t max)
     size_t i, n = 0;
 
     for (i = 0; i < p->n_targets && n < max; i++)
-        if (p->targets[i].kind != VDC_TARGET_DOM0)
+        if (p->targets[i].spec.where == VDC_WHERE_DOMU)
             idx[n++] = i;
     return n;
-}
-
-const char *
-vdc_target_kind_name(vdc_target_kind k)
-{
-    switch (k) {
-    case VDC_TARGET_IMAGE: return "image";
-    case VDC_TARGET_LVM: return "lvm";
-    case VDC_TARGET_BLOCK: return "block";
-    case VDC_TARGET_DOM0: return "dom0";
-    }
-    return "?";
-}
-
-const char *
-vdc_image_backend_name(vdc_image_backend b)
-{
-    switch (b) {
-    case VDC_BACKEND_AUTO: return "auto";
-    case VDC_BACKEND_PHY: return "phy";
-    case VDC_BACKEND_QDISK: return "qdisk";
-    case VDC_BACKEND_TAP: return "tap";
-    }
-    return "?";
-}
-
-int
-vdc_image_backend_parse(const char *s, vdc_image_backend *out)
-{
-    static const vdc_image_backend all[] = {
-        VDC_BACKEND_AUTO, VDC_BACKEND_PHY, VDC_BACKEND_QDISK, VDC_BACKEND_TAP,
-    };
-    size_t i;
-
-    for (i = 0; i < G_N_ELEMENTS(all); i++)
-        if (!strcmp(s, vdc_image_backend_name(all[i]))) {
-            *out = all[i];
-            return 0;
-        }
-    return -1;
 }
 
 const char *
@@ -220,26 +177,38 @@ member_int(JsonBuilder *b, const char *name, gint64 v)
     json_builder_add_int_value(b, v);
 }
 
+/* plan.json and --dry-run "dom0_on" of a baseline: the backing's name, or
+ * the block device's path */
+static const char *
+dom0_on(const vdc_plan_target *t)
+{
+    return t->spec.backing == VDC_BACKING_BLOCK ? t->path
+                                                : vdc_target_name(VDC_DIM_BACKING, t->spec.backing);
+}
+
 static void
 target_to_json(JsonBuilder *b, const vdc_plan_target *t)
 {
+    const vdc_target_spec *sp = &t->spec;
+
     json_builder_begin_object(b);
     member_str(b, "name", t->name);
-    member_str(b, "kind", vdc_target_kind_name(t->kind));
-    member_str(b, "where", t->kind == VDC_TARGET_DOM0 ? "dom0" : "domU");
-    if (t->kind == VDC_TARGET_IMAGE) {
-        member_str(b, "image_backend", vdc_image_backend_name(t->backend));
-        member_str(b, "format", t->image_format);
-        member_str(b, "alloc", t->image_alloc);
+    member_str(b, "kind", vdc_target_spec_kind(sp));
+    member_str(b, "where", vdc_target_name(VDC_DIM_WHERE, sp->where));
+    if (vdc_target_spec_domu_image(sp)) {
+        member_str(b, "image_backend", vdc_target_name(VDC_DIM_IMAGE_BACKEND, sp->backend));
+        member_str(b, "format", vdc_target_name(VDC_DIM_IMAGE_FORMAT, sp->format));
+        member_str(b, "alloc", vdc_target_name(VDC_DIM_IMAGE_ALLOC, sp->alloc));
+        member_str(b, "image_cache", vdc_target_name(VDC_DIM_IMAGE_CACHE, sp->cache));
     }
-    if (t->kind == VDC_TARGET_LVM) {
+    if (sp->where == VDC_WHERE_DOMU && sp->backing == VDC_BACKING_LVM) {
         member_str(b, "vg", t->vg);
         member_str(b, "lv", t->lv);
         member_int(b, "stripes", t->stripes);
         member_int(b, "stripe_size", (gint64)t->stripe_size);
     }
-    if (t->kind == VDC_TARGET_DOM0)
-        member_str(b, "dom0_on", t->dom0_on);
+    if (sp->where == VDC_WHERE_DOM0)
+        member_str(b, "dom0_on", dom0_on(t));
     member_str(b, "vdev", t->vdev);
     member_str(b, "path", t->path);
     member_int(b, "disk_bytes", (gint64)t->disk_bytes);
@@ -352,15 +321,19 @@ vdc_plan_to_text(const vdc_plan *p)
         const vdc_plan_target *t = &p->targets[i];
         g_autofree char *test = human_size(t->test_bytes);
         g_autofree char *disk = human_size(t->disk_bytes);
-        g_string_append_printf(s, "  %-12s %-5s %-5s %-6s %s", t->name,
-                               vdc_target_kind_name(t->kind),
-                               t->kind == VDC_TARGET_DOM0 ? "dom0" : "domU",
+        const vdc_target_spec *sp = &t->spec;
+
+        g_string_append_printf(s, "  %-12s %-5s %-5s %-6s %s", t->name, vdc_target_spec_kind(sp),
+                               vdc_target_name(VDC_DIM_WHERE, sp->where),
                                t->vdev ? t->vdev : "-", t->path ? t->path : "-");
-        if (t->kind == VDC_TARGET_IMAGE)
-            g_string_append_printf(s, " (%s %s, backend %s)", t->image_format,
-                                   t->image_alloc, vdc_image_backend_name(t->backend));
-        if (t->kind == VDC_TARGET_DOM0)
-            g_string_append_printf(s, " (on %s)", t->dom0_on ? t->dom0_on : "?");
+        if (vdc_target_spec_domu_image(sp))
+            g_string_append_printf(s, " (%s %s, backend %s, cache %s)",
+                                   vdc_target_name(VDC_DIM_IMAGE_FORMAT, sp->format),
+                                   vdc_target_name(VDC_DIM_IMAGE_ALLOC, sp->alloc),
+                                   vdc_target_name(VDC_DIM_IMAGE_BACKEND, sp->backend),
+                                   vdc_target_name(VDC_DIM_IMAGE_CACHE, sp->cache));
+        if (sp->where == VDC_WHERE_DOM0)
+            g_string_append_printf(s, " (on %s)", dom0_on(t));
         g_string_append_printf(s, " disk %s, test file %s\n", t->disk_bytes ? disk : "existing", test);
     }
     g_string_append(s, "sequence:");

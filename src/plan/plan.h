@@ -10,25 +10,7 @@
 
 #include <glib.h>
 
-/* What backs a target (doc/result-format.md targets[].kind). */
-typedef enum {
-    VDC_TARGET_IMAGE,   /* a file image we create (raw or qcow2) */
-    VDC_TARGET_LVM,     /* an LV we create in --vg, tagged "vmdiskcmp" */
-    VDC_TARGET_BLOCK,   /* an existing block device, given with consent */
-    VDC_TARGET_DOM0,    /* the baseline: the agent run on the host itself */
-} vdc_target_kind;
-
-/* How the domU's disk for an image is served (issue 4, point 2):
- *   auto  - no preference; libxl/libvirt choose (Xen 4.17: blkback over loop)
- *   phy   - 'phy:PATH' / libvirt <driver name='phy'>: blkback over a loop
- *   qdisk - 'backendtype=qdisk' / libvirt <driver name='qemu'>: QEMU's qdisk
- *   tap   - 'tap:aio:PATH' as the seeds wrote it (Xen 4.17 ignores the prefix) */
-typedef enum {
-    VDC_BACKEND_AUTO,
-    VDC_BACKEND_PHY,
-    VDC_BACKEND_QDISK,
-    VDC_BACKEND_TAP,
-} vdc_image_backend;
+#include "model/target.h"
 
 typedef enum {
     VDC_ORDER_INTERLEAVED,  /* A B C A B C ... */
@@ -44,20 +26,15 @@ typedef enum {
 
 typedef struct {
     char *name;                 /* unique: image, image-qdisk, lvm, block, dom0, user's */
-    vdc_target_kind kind;
-    vdc_image_backend backend;  /* image targets only */
+    vdc_target_spec spec;       /* where and what backs it; image format, allocation,
+                                   backend and cache (model/target.h) */
     char *vdev;                 /* domU device (xvdb, vdb); NULL for dom0 */
-    char *path;                 /* image file, /dev/VG/LV, or the block device; NULL
-                                   for dom0 until the baseline storage is known */
+    char *path;                 /* image file, /dev/VG/LV, or the block device */
     uint64_t disk_bytes;        /* size of the disk we create (0: existing device) */
     uint64_t test_bytes;        /* agent -s: test file size in bytes */
-    char *image_format;         /* "raw" | "qcow2" (image) */
-    char *image_alloc;          /* "sparse" | "full" (image) */
-    char *vg, *lv;              /* lvm */
-    unsigned stripes;           /* lvm: 0 or 1 = linear */
-    uint64_t stripe_size;       /* lvm: bytes, 0 = LVM default */
-    char *dom0_on;              /* dom0: "lvm" (a fresh LV), "image" (a file in
-                                   --image-dir on a loop device), or a block path */
+    char *vg, *lv;              /* backing lvm */
+    unsigned stripes;           /* backing lvm: 0 or 1 = linear */
+    uint64_t stripe_size;       /* backing lvm: bytes, 0 = LVM default */
 } vdc_plan_target;
 
 /* One agent invocation: target @target, repetition @rep, seed @seed. */
@@ -133,12 +110,10 @@ int vdc_plan_schedule(vdc_plan *p);
 /* Indices of domU targets, in vdev order (what every domain boot attaches). */
 size_t vdc_plan_domu_targets(const vdc_plan *p, size_t *idx, size_t max);
 
-/* Names for the enums (as in plan.json and result.json). */
-const char *vdc_target_kind_name(vdc_target_kind k);
-const char *vdc_image_backend_name(vdc_image_backend b);
+/* Names for the plan's own enums (plan.json, result.json); a target's
+ * are in model/target.h. */
 const char *vdc_order_name(vdc_order o);
 const char *vdc_hv_name(vdc_hv_kind h);
-int vdc_image_backend_parse(const char *s, vdc_image_backend *out);
 
 /* The plan as JSON (plan.json; keys documented in doc/controller.md).
  * Returns a newly allocated, pretty-printed string. */

@@ -5,6 +5,7 @@
 
 #include "report/headline.h"
 #include "report/analysis.h"
+#include "model/target.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,30 +65,40 @@ vdc_headline_verdict_name(enum vdc_verdict v)
 
 /* ---- deciding ---------------------------------------------------------- */
 
-static const char *
-target_kind(const vdc_result_set *rs, const char *name)
+/* What result.json says target @name is (its kind, by the target names),
+ * or -1 when it has none a target can have (imported, absent). */
+static int
+target_spec(const vdc_result_set *rs, const char *name, vdc_target_spec *s)
 {
     const vdc_target *t = vdc_result_set_find_target(rs, name);
 
-    return t && t->kind ? t->kind : "";
+    *s = (vdc_target_spec){ 0 };
+    return t ? vdc_target_kind_parse(t->kind, s) : -1;
 }
 
 static int
-kind_is_image(const char *k)
+is_image(const vdc_result_set *rs, const char *name)
 {
-    return !strcmp(k, "image");
+    vdc_target_spec s;
+
+    return !target_spec(rs, name, &s) && vdc_target_spec_domu_image(&s);
+}
+
+/* an LV or a block device the user gave: the headline's "LV" side */
+static int
+is_lv(const vdc_result_set *rs, const char *name)
+{
+    vdc_target_spec s;
+
+    return !target_spec(rs, name, &s) && s.where == VDC_WHERE_DOMU && s.backing != VDC_BACKING_IMAGE;
 }
 
 static int
-kind_is_lv(const char *k)
+is_dom0(const vdc_result_set *rs, const char *name)
 {
-    return !strcmp(k, "lvm") || !strcmp(k, "block");
-}
+    vdc_target_spec s;
 
-static int
-kind_is_dom0(const char *k)
-{
-    return !strcmp(k, "dom0");
+    return !target_spec(rs, name, &s) && s.where == VDC_WHERE_DOM0;
 }
 
 static void
@@ -279,22 +290,22 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
 
     vdc_headline_dispose(h);
     for (ti = 0; ti < a->n_targets; ti++) {
-        n_image += kind_is_image(target_kind(rs, a->targets[ti]));
-        n_lv += kind_is_lv(target_kind(rs, a->targets[ti]));
+        n_image += is_image(rs, a->targets[ti]);
+        n_lv += is_lv(rs, a->targets[ti]);
     }
     for (ti = 0; ti < a->n_targets; ti++)
-        if (kind_is_image(target_kind(rs, a->targets[ti])))
+        if (is_image(rs, a->targets[ti]))
             for (tj = 0; tj < a->n_targets; tj++)
-                if (kind_is_lv(target_kind(rs, a->targets[tj])))
+                if (is_lv(rs, a->targets[tj]))
                     add_pair(pairs, VDC_HEADLINE_CHOICE, ti, tj);
     n_choice = pairs->len;
     if (!n_choice)
         h->absent = a->n_targets < 2 ? VDC_HEADLINE_ONE_TARGET : !n_image && !n_lv ? VDC_HEADLINE_NO_KINDS
                     : !n_image ? VDC_HEADLINE_NO_IMAGE : VDC_HEADLINE_NO_LV;
     for (tj = 0; tj < a->n_targets; tj++)
-        if (kind_is_dom0(target_kind(rs, a->targets[tj])))
+        if (is_dom0(rs, a->targets[tj]))
             for (ti = 0; ti < a->n_targets; ti++)
-                if (!kind_is_dom0(target_kind(rs, a->targets[ti])))
+                if (!is_dom0(rs, a->targets[ti]))
                     add_pair(pairs, VDC_HEADLINE_CEILING, ti, tj);
     if (!pairs->len)
         for (ti = 0; ti < a->n_targets; ti++)

@@ -449,6 +449,7 @@ target_lines(GPtrArray *v, const vdc_target *t)
     T("requested disk spec", t->requested.disk_spec);
     T("requested domain XML disk", t->requested.domain_xml_disk);
     T("requested image backend", t->requested.image_backend);
+    T("requested image cache", t->requested.image_cache);
     T("backend found", t->backend.type);
     T("backend read from", t->backend.source);
     T("xenstore path", t->backend.xenstore_path);

@@ -24,6 +24,8 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "guest-agent/jobcmd.h"
+#include "run/step.h"
 
 int
 vdc_drop_caches(void)
@@ -229,18 +231,22 @@ run_child(char **argv, const char *log, unsigned timeout_s, volatile sig_atomic_
     return 128 + WTERMSIG(status);
 }
 
+/* mkfs.TYPE with the options a domU's job gets (step.h), on @dev */
 static int
 mkfs(const char *type, const char *dev, const char *log, volatile sig_atomic_t *stop)
 {
-    g_autofree char *prog = g_strdup_printf("mkfs.%s", type);
-    char *ext[] = { prog, (char *)"-F", (char *)"-q", (char *)"-E",
-                    (char *)"lazy_itable_init=0,lazy_journal_init=0", (char *)dev, NULL };
-    char *xfs[] = { prog, (char *)"-f", (char *)"-q", (char *)dev, NULL };
-    int r = run_child(g_str_has_prefix(type, "ext") ? ext : xfs, log, 3600, stop);
+    struct vdc_jobcmd cmd;
+    struct vdc_ctl_error err = { { 0 } };
+    int r;
 
+    if (vdc_jobcmd_mkfs(&cmd, type, vdc_mkfs_options(type), dev, &err) < 0) {
+        vdc_error("dom0 baseline: %s", err.msg);
+        return -1;
+    }
+    r = run_child(cmd.argv, log, 3600, stop);
     if (r != 0) {
         if (r > 0)
-            vdc_error("%s %s: exit status %d (see %s)", prog, dev, r, log);
+            vdc_error("%s %s: exit status %d (see %s)", cmd.argv[0], dev, r, log);
         return -1;
     }
     return 0;
@@ -254,21 +260,23 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     const vdc_run_settings *s = vdc_run_ctx_settings(ctx);
     vdc_journal *j = vdc_run_ctx_journal(ctx);
     const vdc_plan_target *t = NULL;
-    g_autofree char *log = NULL, *size = NULL, *ram = NULL, *seed_s = NULL, *rep_s = NULL;
-    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *log = NULL;
+    g_auto(GStrv) opts = NULL;
+    struct vdc_jobcmd cmd;
+    struct vdc_ctl_error err = { { 0 } };
     unsigned dir_seq, mnt_seq;
     size_t i;
     int r;
 
     for (i = 0; i < p->n_targets; i++)
-        if (p->targets[i].kind == VDC_TARGET_DOM0)
+        if (p->targets[i].spec.where == VDC_WHERE_DOM0)
             t = &p->targets[i];
     if (!t)
         return -1;
     log = g_strdup_printf("%s/logs/%s-%u.stderr", p->out_dir, t->name, rep);
 
     if (!g_file_test(mnt, G_FILE_TEST_IS_DIR)) {     /* made by an earlier step: reuse */
-        dir_seq = vdc_journal_add(j, "dir", "path", mnt, NULL);
+        dir_seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
         if (!dir_seq)
             return -1;
         if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
@@ -281,7 +289,8 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     vdc_progress("dom0: mkfs.%s %s", p->mkfs, dev);
     if (mkfs(p->mkfs, dev, log, vdc_run_ctx_stop(ctx)) < 0)
         return -1;
-    mnt_seq = vdc_journal_add(j, "mount", "dir", mnt, "source", dev, NULL);
+    mnt_seq = vdc_journal_add(j, &(vdc_journal_entry){
+        .kind = VDC_JOURNAL_MOUNT, .dir = mnt, .source = dev });
     if (!mnt_seq)
         return -1;
     if (mount(dev, mnt, p->mkfs, 0, NULL) < 0) {
@@ -293,37 +302,16 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     if (vdc_drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache");
 
-    size = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)(t->test_bytes >> 20));
-    ram = g_strdup_printf("%u", p->dom0_ram_mib);
-    seed_s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
-    rep_s = g_strdup_printf("%u", rep);
-    g_ptr_array_add(argv, g_strdup(s && s->agent ? s->agent : VDC_LIBEXECDIR "/vmdiskcmp-agent"));
-    g_ptr_array_add(argv, g_strdup("-d"));
-    g_ptr_array_add(argv, g_strdup(mnt));
-    g_ptr_array_add(argv, g_strdup("-s"));
-    g_ptr_array_add(argv, g_strdup(size));
-    g_ptr_array_add(argv, g_strdup("-r"));
-    g_ptr_array_add(argv, g_strdup(ram));
-    if (t->test_bytes < 2ULL * p->dom0_ram_mib * (1ULL << 20))
-        g_ptr_array_add(argv, g_strdup("-f"));
-    g_ptr_array_add(argv, g_strdup("--seed"));
-    g_ptr_array_add(argv, g_strdup(seed_s));
-    g_ptr_array_add(argv, g_strdup("--target"));
-    g_ptr_array_add(argv, g_strdup(t->name));
-    g_ptr_array_add(argv, g_strdup("--repetition"));
-    g_ptr_array_add(argv, g_strdup(rep_s));
-    g_ptr_array_add(argv, g_strdup("--json"));
-    g_ptr_array_add(argv, g_strdup(json_out));
-    g_ptr_array_add(argv, g_strdup("-q"));
-    if (p->agent_options) {
-        g_auto(GStrv) extra = g_strsplit_set(p->agent_options, " \t", -1);
-        for (i = 0; extra[i]; i++)
-            if (*extra[i])
-                g_ptr_array_add(argv, g_strdup(extra[i]));
+    /* the command line the runner builds in a domU, with this target's options */
+    opts = vdc_agent_options(p, t);
+    if (vdc_jobcmd_agent(&cmd, s && s->agent ? s->agent : VDC_LIBEXECDIR "/vmdiskcmp-agent", mnt,
+                         t->name, seed, rep, json_out, opts, g_strv_length(opts), &err) < 0) {
+        vdc_error("dom0 agent: %s", err.msg);
+        r = -1;
+    } else {
+        r = run_child(cmd.argv, log, p->timeout_s, vdc_run_ctx_stop(ctx));
     }
-    g_ptr_array_add(argv, NULL);
-    r = run_child((char **)argv->pdata, log, p->timeout_s, vdc_run_ctx_stop(ctx));
-    if (r != 0 && r > 0)
+    if (r > 0)
         vdc_error("dom0 agent: exit status %d (see %s)", r, log);
 
     if (umount2(mnt, 0) < 0) {

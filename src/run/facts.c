@@ -1,6 +1,5 @@
 /* Host facts recorded in result.json (experiment.host) and the defaults
- * that depend on the host (RAM, Xen dom0 or not); and the real run
- * environment (run.h vdc_run_env_default). */
+ * that depend on the host (RAM, Xen dom0 or not). */
 #include "config.h"
 #include "run/run.h"
 #include "run/facts.h"
@@ -16,7 +15,6 @@
 #include <glib.h>
 
 #include "common/util.h"
-#include "guest/control.h"
 #include "guest/prepare.h"
 
 static char *
@@ -307,44 +305,4 @@ vdc_guest_boot_facts(vdc_guest_info *g, const char *kernel, const char *initrd,
     vdc_set_str(&g->initrd, initrd);
     vdc_set_str(&g->initrd_sha256, i);
     vdc_set_str(&g->cmdline, cmdline);
-}
-
-/* ---- the real environment --------------------------------------------------- */
-
-static int
-storage_destroy_journaled(const char *kind, const char *path, const char *vg, const char *lv)
-{
-    struct vdc_storage st;
-    enum vdc_storage_kind k;
-    int rc;
-
-    if (vdc_storage_kind_from_name(kind, &k) < 0) {
-        vdc_error("journal: storage kind '%s': expected image or lvm", kind);
-        return -1;
-    }
-    vdc_storage_init(&st);
-    rc = vdc_storage_from_journal(k, path, vg, lv, &st);
-    if (rc == 0)
-        rc = vdc_storage_destroy(&st);
-    vdc_storage_dispose(&st);
-    return rc;
-}
-
-void
-vdc_run_env_default(vdc_run_env *env)
-{
-    memset(env, 0, sizeof(*env));
-    env->storage_create = vdc_storage_create;
-    env->storage_destroy_journaled = storage_destroy_journaled;
-    env->storage_describe = vdc_storage_describe;
-    env->prepare = vdc_prepare;
-    env->prepared_load = vdc_prepared_load;
-    env->collect_logs = vdc_collect_logs;
-    env->ctl_create = vdc_control_disk_create;
-    env->ctl_read = vdc_control_disk_read_result;
-    env->nonce = vdc_control_nonce;
-    env->dom0_step = vdc_dom0_step;
-    env->loop_attach = vdc_loop_attach;
-    env->loop_detach = vdc_loop_detach;
-    env->drop_caches = vdc_drop_caches;
 }

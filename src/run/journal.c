@@ -1,9 +1,10 @@
+/* The undo journal (journal.h): typed entries, one text line each. */
 #include "config.h"
 #include "run/journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +15,87 @@
 #define JOURNAL_HEADER "vmdiskcmp-journal 1\n"
 #define JOURNAL_MAX_BYTES (4u << 20)
 
+static const char *const kind_names[] = {
+    [VDC_JOURNAL_DOMAIN] = "domain",
+    [VDC_JOURNAL_IMAGE] = "image",
+    [VDC_JOURNAL_LV] = "lv",
+    [VDC_JOURNAL_LOOP] = "loop",
+    [VDC_JOURNAL_MOUNT] = "mount",
+    [VDC_JOURNAL_DIR] = "dir",
+    [VDC_JOURNAL_FILE] = "file",
+};
+
+#define M(m) offsetof(vdc_journal_entry, m)
+/* The string keys of each kind, in the order a line carries them (an
+ * image's description follows its path: keys from model/target.h). */
+static const struct {
+    vdc_journal_kind kind;
+    const char *key;
+    size_t off;                 /* of a const char * member */
+} keys[] = {
+    { VDC_JOURNAL_DOMAIN, "driver", M(driver) },
+    { VDC_JOURNAL_DOMAIN, "uri", M(uri) },
+    { VDC_JOURNAL_DOMAIN, "name", M(name) },
+    { VDC_JOURNAL_IMAGE, "path", M(path) },
+    { VDC_JOURNAL_LV, "vg", M(vg) },
+    { VDC_JOURNAL_LV, "lv", M(lv) },
+    { VDC_JOURNAL_LOOP, "file", M(file) },
+    { VDC_JOURNAL_LOOP, "dev", M(dev) },
+    { VDC_JOURNAL_MOUNT, "dir", M(dir) },
+    { VDC_JOURNAL_MOUNT, "source", M(source) },
+    { VDC_JOURNAL_DIR, "path", M(path) },
+    { VDC_JOURNAL_FILE, "path", M(path) },
+};
+#undef M
+
+static const char **
+member(vdc_journal_entry *e, size_t k)
+{
+    return (const char **)((char *)e + keys[k].off);
+}
+
+const char *
+vdc_journal_kind_name(vdc_journal_kind k)
+{
+    return (unsigned)k < G_N_ELEMENTS(kind_names) ? kind_names[k] : NULL;
+}
+
+/* The dimensions an image entry records: all but its backing. */
+static int
+image_dim(vdc_target_dim d)
+{
+    return d != VDC_DIM_BACKING;
+}
+
 static void
 entry_free(gpointer p)
 {
     vdc_journal_entry *e = p;
+    size_t k;
 
-    if (e->kv)
-        g_hash_table_destroy(e->kv);
-    g_free(e->kind);
+    for (k = 0; k < G_N_ELEMENTS(keys); k++)
+        if (keys[k].kind == e->kind)
+            g_free((char *)*member(e, k));
     g_free(e);
+}
+
+/* A journal's copy of @e (its kind's members only). */
+static vdc_journal_entry *
+entry_copy(const vdc_journal_entry *e, unsigned seq)
+{
+    vdc_journal_entry *c = g_new0(vdc_journal_entry, 1);
+    size_t k;
+
+    c->seq = seq;
+    c->kind = e->kind;
+    for (k = 0; k < G_N_ELEMENTS(keys); k++)
+        if (keys[k].kind == e->kind)
+            *member(c, k) = g_strdup(*member((vdc_journal_entry *)e, k));
+    if (e->kind == VDC_JOURNAL_IMAGE) {
+        c->image = e->image;
+        c->image.backing = VDC_BACKING_IMAGE;
+    }
+    return c;
 }
 
 void
@@ -90,6 +163,68 @@ vdc_journal_create(vdc_journal *j, const char *path)
 }
 
 static int
+malformed(const vdc_journal *j, unsigned lineno)
+{
+    vdc_input_error("journal %s:%u: malformed line: expected 'add SEQ KIND KEY=VALUE...' or 'done|undone|kept SEQ'",
+                    j->path, lineno);
+    return -1;
+}
+
+/* KEY=VALUE of line @lineno, an "add", into @e (URI-unescaped).  Unknown
+ * keys are ignored.  0, or -1 after one line: no '=', a bad escape, or an
+ * image description's value that is none of model/target.h's names. */
+static int
+parse_pair(const vdc_journal *j, unsigned lineno, vdc_journal_entry *e, const char *pair)
+{
+    const char *eq = strchr(pair, '=');
+    g_autofree char *k = NULL;
+    char *v;
+    size_t i;
+    int d;
+
+    if (!eq || !(k = g_uri_unescape_segment(pair, eq, NULL)) ||
+        !(v = g_uri_unescape_string(eq + 1, NULL)))
+        return malformed(j, lineno);
+    for (i = 0; i < G_N_ELEMENTS(keys); i++)
+        if (keys[i].kind == e->kind && !strcmp(keys[i].key, k)) {
+            g_free((char *)*member(e, i));     /* a repeated key: the last wins */
+            *member(e, i) = v;
+            return 0;
+        }
+    for (d = 0; e->kind == VDC_JOURNAL_IMAGE && d < VDC_DIM_COUNT; d++)
+        if (image_dim(d) && !strcmp(vdc_target_dim_key(d), k)) {
+            int value = vdc_target_parse(d, v);
+
+            if (value < 0) {
+                g_autofree char *choices = vdc_target_choices(d, "|");
+
+                vdc_input_error("journal %s:%u: image %s '%s': expected one of %s", j->path, lineno,
+                                k, v, choices);
+                g_free(v);
+                return -1;
+            }
+            g_free(v);
+            vdc_target_spec_set(&e->image, d, value);
+            return 0;
+        }
+    g_free(v);
+    return 0;
+}
+
+static int
+parse_kind(const char *s, vdc_journal_kind *out)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(kind_names); i++)
+        if (!strcmp(kind_names[i], s)) {
+            *out = (vdc_journal_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int
 parse_line(vdc_journal *j, char *line, unsigned lineno)
 {
     g_auto(GStrv) f = g_strsplit(line, " ", -1);
@@ -97,6 +232,7 @@ parse_line(vdc_journal *j, char *line, unsigned lineno)
     char *end = NULL;
     unsigned long seq;
     vdc_journal_entry *e;
+    vdc_journal_kind kind;
     guint i;
 
     if (n < 2)
@@ -108,25 +244,19 @@ parse_line(vdc_journal *j, char *line, unsigned lineno)
     if (!strcmp(f[0], "add")) {
         if (n < 3 || seq != j->entries->len + 1)
             goto bad;
+        if (parse_kind(f[2], &kind) < 0) {
+            vdc_input_error("journal %s:%u: kind '%s': expected domain, image, lv, loop, mount, dir or file",
+                            j->path, lineno, f[2]);
+            return -1;
+        }
         e = g_new0(vdc_journal_entry, 1);
         e->seq = (unsigned)seq;
-        e->kind = g_strdup(f[2]);
-        e->kv = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        e->kind = kind;
+        e->image.backing = VDC_BACKING_IMAGE;
         g_ptr_array_add(j->entries, e);
-        for (i = 3; i < n; i++) {
-            char *eq = strchr(f[i], '=');
-            char *k, *v;
-            if (!eq)
-                goto bad;
-            k = g_uri_unescape_segment(f[i], eq, NULL);
-            v = g_uri_unescape_string(eq + 1, NULL);
-            if (!k || !v) {
-                g_free(k);
-                g_free(v);
-                goto bad;
-            }
-            g_hash_table_replace(e->kv, k, v);
-        }
+        for (i = 3; i < n; i++)
+            if (parse_pair(j, lineno, e, f[i]) < 0)
+                return -1;
         return 0;
     }
     if (n != 2 || seq > j->entries->len)
@@ -142,9 +272,7 @@ parse_line(vdc_journal *j, char *line, unsigned lineno)
         goto bad;
     return 0;
 bad:
-    vdc_error("journal %s:%u: malformed line: expected 'add SEQ KIND KEY=VALUE...' or 'done|undone|kept SEQ'",
-              j->path, lineno);
-    return -1;
+    return malformed(j, lineno);
 }
 
 int
@@ -159,15 +287,15 @@ vdc_journal_load(vdc_journal *j, const char *path)
     j->path = g_strdup(path);
     j->entries = g_ptr_array_new_with_free_func(entry_free);
     if (!g_file_get_contents(path, &data, &len, &err)) {
-        vdc_error("journal %s: %s", path, err->message);
+        vdc_input_error("journal %s: %s", path, err->message);
         return -1;
     }
     if (len > JOURNAL_MAX_BYTES || memchr(data, 0, len)) {
-        vdc_error("journal %s: expected a text file under 4 MiB", path);
+        vdc_input_error("journal %s: expected a text file under 4 MiB", path);
         return -1;
     }
     if (strncmp(data, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) != 0) {
-        vdc_error("journal %s: expected the header '%s'", path, "vmdiskcmp-journal 1");
+        vdc_input_error("journal %s: expected the header '%s'", path, "vmdiskcmp-journal 1");
         return -1;
     }
     for (line = strtok_r(data + strlen(JOURNAL_HEADER), "\n", &save); line;
@@ -184,36 +312,41 @@ vdc_journal_load(vdc_journal *j, const char *path)
     return 0;
 }
 
-unsigned
-vdc_journal_add(vdc_journal *j, const char *kind, ...)
+static void
+append_pair(GString *s, const char *key, const char *value)
 {
-    GString *s = g_string_new(NULL);
-    vdc_journal_entry *e;
-    const char *k;
-    va_list ap;
+    g_autofree char *ek = g_uri_escape_string(key, NULL, FALSE);
+    g_autofree char *ev = g_uri_escape_string(value, NULL, FALSE);
 
-    e = g_new0(vdc_journal_entry, 1);
-    e->seq = j->entries->len + 1;
-    e->kind = g_strdup(kind);
-    e->kv = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    g_string_append_printf(s, "add %u %s", e->seq, kind);
-    va_start(ap, kind);
-    while ((k = va_arg(ap, const char *))) {
-        const char *v = va_arg(ap, const char *);
-        g_autofree char *ek = g_uri_escape_string(k, NULL, FALSE);
-        g_autofree char *ev = g_uri_escape_string(v ? v : "", NULL, FALSE);
-        g_string_append_printf(s, " %s=%s", ek, ev);
-        g_hash_table_replace(e->kv, g_strdup(k), g_strdup(v ? v : ""));
-    }
-    va_end(ap);
-    g_string_append_c(s, '\n');
-    g_ptr_array_add(j->entries, e);
-    if (append(j, s->str) < 0) {
-        g_string_free(s, TRUE);
+    g_string_append_printf(s, " %s=%s", ek, ev);
+}
+
+unsigned
+vdc_journal_add(vdc_journal *j, const vdc_journal_entry *e)
+{
+    g_autoptr(GString) s = g_string_new(NULL);
+    vdc_journal_entry *c;
+    size_t k;
+    int d;
+
+    if (!vdc_journal_kind_name(e->kind)) {
+        vdc_error("journal %s: entry of unknown kind %d", j->path, (int)e->kind);
         return 0;
     }
-    g_string_free(s, TRUE);
-    return e->seq;
+    c = entry_copy(e, j->entries->len + 1);
+    g_string_append_printf(s, "add %u %s", c->seq, vdc_journal_kind_name(c->kind));
+    for (k = 0; k < G_N_ELEMENTS(keys); k++)
+        if (keys[k].kind == c->kind && *member(c, k))
+            append_pair(s, keys[k].key, *member(c, k));
+    for (d = 0; c->kind == VDC_JOURNAL_IMAGE && d < VDC_DIM_COUNT; d++)
+        if (image_dim(d))
+            append_pair(s, vdc_target_dim_key(d),
+                        vdc_target_name(d, vdc_target_spec_get(&c->image, d)));
+    g_string_append_c(s, '\n');
+    g_ptr_array_add(j->entries, c);
+    if (append(j, s->str) < 0)
+        return 0;
+    return c->seq;
 }
 
 vdc_journal_entry *
@@ -222,12 +355,6 @@ vdc_journal_find(vdc_journal *j, unsigned seq)
     if (!j->entries || seq == 0 || seq > j->entries->len)
         return NULL;
     return g_ptr_array_index(j->entries, seq - 1);
-}
-
-const char *
-vdc_journal_get(const vdc_journal_entry *e, const char *key)
-{
-    return g_hash_table_lookup(e->kv, key);
 }
 
 static int
@@ -257,8 +384,7 @@ int vdc_journal_undone(vdc_journal *j, unsigned seq) { return mark(j, seq, "undo
 int vdc_journal_kept(vdc_journal *j, unsigned seq) { return mark(j, seq, "kept"); }
 
 int
-vdc_journal_teardown(vdc_journal *j, vdc_undo_fn fn, void *opaque,
-                     const char *const *keep_kinds)
+vdc_journal_teardown(vdc_journal *j, vdc_undo_fn fn, void *opaque, unsigned keep)
 {
     int rc = 0;
     guint i;
@@ -269,7 +395,7 @@ vdc_journal_teardown(vdc_journal *j, vdc_undo_fn fn, void *opaque,
         vdc_journal_entry *e = g_ptr_array_index(j->entries, i - 1);
         if (e->undone || e->kept)
             continue;
-        if (keep_kinds && e->done && g_strv_contains(keep_kinds, e->kind)) {
+        if (e->done && (keep & VDC_JOURNAL_KIND_BIT(e->kind))) {
             if (mark(j, e->seq, "kept") < 0)
                 rc = -1;
             continue;

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "run/run.h"
 #include "run/facts.h"
+#include "run/step.h"
 
 #include <errno.h>
 #include <string.h>
@@ -107,7 +108,7 @@ ensure_dir(vdc_run_ctx *ctx, const char *dir)
     parent = g_path_get_dirname(dir);
     if (strcmp(parent, dir) != 0 && ensure_dir(ctx, parent) < 0)
         return -1;
-    seq = vdc_journal_add(&ctx->journal, "dir", "path", dir, NULL);
+    seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = dir });
     if (!seq)
         return -1;
     if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -117,63 +118,42 @@ ensure_dir(vdc_run_ctx *ctx, const char *dir)
     return vdc_journal_done(&ctx->journal, seq);
 }
 
-/* The storage a target is measured on: an image file we create (image
- * targets, a dom0 baseline with --dom0-on image) or an LV we create (lvm
- * targets, a dom0 baseline on lvm).  One place for provisioning, the room
- * checks and the facts. */
-static int
-target_on_image(const vdc_plan_target *t)
+/* What provisioning asks the storage code for, and what the room checks
+ * check: the target's description and where it lives. */
+static struct vdc_storage_spec
+storage_spec(const vdc_plan_target *t, int consent)
 {
-    return t->kind == VDC_TARGET_IMAGE ||
-           (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "image"));
-}
-
-static int
-target_on_lvm(const vdc_plan_target *t)
-{
-    return t->kind == VDC_TARGET_LVM ||
-           (t->kind == VDC_TARGET_DOM0 && t->dom0_on && !strcmp(t->dom0_on, "lvm"));
+    return (struct vdc_storage_spec){
+        .target = t->spec, .name = t->name, .size_bytes = t->disk_bytes, .path = t->path,
+        .vg = t->vg, .lv = t->lv, .stripes = t->stripes, .stripe_size = t->stripe_size,
+        .consent = consent,
+    };
 }
 
 static int
 provision_target(vdc_run_ctx *ctx, size_t i)
 {
     vdc_plan_target *t = &ctx->p->targets[i];
-    struct vdc_storage_spec spec = { 0 };
-    const char *kind = NULL;
+    struct vdc_storage_spec spec = storage_spec(t, ctx->s->consent);
     unsigned seq = 0;
     int r;
 
-    spec.name = t->name;
-    spec.size_bytes = t->disk_bytes;
-    spec.stripes = t->stripes;
-    spec.stripe_size = t->stripe_size;
-    if (target_on_image(t)) {
-        spec.kind = VDC_STORAGE_IMAGE;
-        spec.path = t->path;
-        (void)vdc_image_format_from_name(t->image_format ? t->image_format : "raw", &spec.format);
-        (void)vdc_image_alloc_from_name(t->image_alloc ? t->image_alloc : "sparse", &spec.alloc);
-        kind = "image";
-        {
-            g_autofree char *dir = g_path_get_dirname(t->path);
-            if (ensure_dir(ctx, dir) < 0)
-                return -1;
-        }
-        seq = vdc_journal_add(&ctx->journal, "image", "path", t->path, NULL);
-    } else if (target_on_lvm(t)) {
-        spec.kind = VDC_STORAGE_LVM;
-        spec.vg = t->vg;
-        spec.lv = t->lv;
-        kind = "lv";
-        seq = vdc_journal_add(&ctx->journal, "lv", "vg", t->vg, "lv", t->lv, NULL);
-    } else {
-        spec.kind = VDC_STORAGE_BLOCK;
-        spec.path = t->path;
-        spec.consent = ctx->s->consent;
+    /* what we create (an image, an LV) is journaled before it exists */
+    if (t->spec.backing == VDC_BACKING_IMAGE) {
+        g_autofree char *dir = g_path_get_dirname(t->path);
+
+        if (ensure_dir(ctx, dir) < 0)
+            return -1;
+        seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_IMAGE, .path = t->path, .image = t->spec });
+    } else if (t->spec.backing == VDC_BACKING_LVM) {
+        seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->lv });
     }
-    if (kind && !seq)
+    if (t->spec.backing != VDC_BACKING_BLOCK && !seq)
         return -1;
-    vdc_progress("provisioning %s: %s %s", t->name, vdc_storage_kind_name(spec.kind), t->path);
+    vdc_progress("provisioning %s: %s %s", t->name,
+                 vdc_target_name(VDC_DIM_BACKING, t->spec.backing), t->path);
     r = ctx->env->storage_create(&spec, &ctx->st[i]);
     if (r < 0) {
         if (seq)
@@ -185,9 +165,10 @@ provision_target(vdc_run_ctx *ctx, size_t i)
     ctx->dev[i] = g_strdup(ctx->st[i].device ? ctx->st[i].device : ctx->st[i].path);
 
     /* the dom0 baseline on an image: a loop device over it */
-    if (t->kind == VDC_TARGET_DOM0 && spec.kind == VDC_STORAGE_IMAGE) {
+    if (t->spec.where == VDC_WHERE_DOM0 && t->spec.backing == VDC_BACKING_IMAGE) {
         char *loop;
-        seq = vdc_journal_add(&ctx->journal, "loop", "file", t->path, NULL);
+        seq = vdc_journal_add(&ctx->journal,
+                              &(vdc_journal_entry){ .kind = VDC_JOURNAL_LOOP, .file = t->path });
         if (!seq)
             return -1;
         loop = ctx->env->loop_attach(t->path);
@@ -212,16 +193,8 @@ vdc_run_check_lvm_room(const vdc_plan *p)
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
 
-        if (!target_on_lvm(t))
-            continue;
-        specs[n].kind = VDC_STORAGE_LVM;
-        specs[n].name = t->name;
-        specs[n].size_bytes = t->disk_bytes;
-        specs[n].stripes = t->stripes;
-        specs[n].stripe_size = t->stripe_size;
-        specs[n].vg = t->vg;
-        specs[n].lv = t->lv;
-        n++;
+        if (t->spec.backing == VDC_BACKING_LVM)
+            specs[n++] = storage_spec(t, 0);
     }
     rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
     g_free(specs);
@@ -261,7 +234,7 @@ vdc_run_check_image_room(const vdc_plan *p)
         struct stat st;
         char *dir;
 
-        if (!t->path || !t->disk_bytes || !target_on_image(t))
+        if (!t->path || !t->disk_bytes || t->spec.backing != VDC_BACKING_IMAGE)
             continue;
         dir = existing_dir(t->path);
         if (stat(dir, &st) < 0) {
@@ -301,14 +274,6 @@ vdc_run_check_image_room(const vdc_plan *p)
 
 /* ---- result.json targets -------------------------------------------------- */
 
-/* mkfs options for a fresh filesystem that does not go on initialising in
- * the background while the agent measures (ext2/3/4); none for others */
-static const char *
-mkfs_options(const char *type)
-{
-    return g_str_has_prefix(type, "ext") ? "-E lazy_itable_init=0,lazy_journal_init=0" : NULL;
-}
-
 static void
 describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 {
@@ -324,12 +289,16 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
             t = vdc_result_set_add_target(&ctx->rs, pt->name);
         if (!t)
             continue;
-        vdc_set_str(&t->kind, vdc_target_kind_name(pt->kind));
-        vdc_set_str(&t->where, pt->kind == VDC_TARGET_DOM0 ? "dom0" : "domU");
+        vdc_set_str(&t->kind, vdc_target_spec_kind(&pt->spec));
+        vdc_set_str(&t->where, vdc_target_name(VDC_DIM_WHERE, pt->spec.where));
         vdc_set_str(&t->filesystem.type, p->mkfs);
-        vdc_set_str(&t->filesystem.mkfs_options, mkfs_options(p->mkfs));
-        if (pt->kind == VDC_TARGET_IMAGE)
-            vdc_set_str(&t->requested.image_backend, vdc_image_backend_name(pt->backend));
+        vdc_set_str(&t->filesystem.mkfs_options, vdc_mkfs_options(p->mkfs));
+        if (vdc_target_spec_domu_image(&pt->spec)) {
+            vdc_set_str(&t->requested.image_backend,
+                        vdc_target_name(VDC_DIM_IMAGE_BACKEND, pt->spec.backend));
+            vdc_set_str(&t->requested.image_cache,
+                        vdc_target_name(VDC_DIM_IMAGE_CACHE, pt->spec.cache));
+        }
         for (k = 0; dom && k < dom->n_disks; k++) {
             if (strcmp(dom->disks[k].target, pt->name) != 0)
                 continue;
@@ -349,12 +318,12 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 
             /* a driver's malformed member is named and left out, the run goes on */
             (void)vdc_target_backend_from_json(&t->backend, b, what);
-        } else if (pt->kind == VDC_TARGET_DOM0 && ctx->dev[i]) {
+        } else if (pt->spec.where == VDC_WHERE_DOM0 && ctx->dev[i]) {
             vdc_set_str(&t->backend.type, "block");
             vdc_set_str(&t->backend.source, "local");
             vdc_set_str(&t->backend.physical_device, ctx->dev[i]);
         }
-        if (ctx->st[i].kind || ctx->st[i].path || ctx->st[i].name)
+        if (ctx->st[i].path || ctx->st[i].name)
             st = ctx->env->storage_describe(&ctx->st[i]);
         if (st) {
             g_autofree char *what = g_strdup_printf("%s storage", pt->name);
@@ -366,54 +335,6 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 }
 
 /* ---- one domU boot ------------------------------------------------------- */
-
-static char *
-size_mib_arg(uint64_t bytes)
-{
-    return g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)((bytes + (1u << 20) - 1) >> 20));
-}
-
-static int
-build_job(vdc_run_ctx *ctx, const vdc_plan_boot *b, struct vdc_ctl_job *job)
-{
-    vdc_plan *p = ctx->p;
-    const vdc_plan_step *first = &p->steps[b->first];
-    const vdc_plan_target *t0 = &p->targets[first->target];
-    struct vdc_ctl_error err = { { 0 } };
-    g_autofree char *size = size_mib_arg(t0->test_bytes);
-    g_autofree char *ram = g_strdup_printf("%u", p->agent_ram_mib);
-    size_t k;
-
-    job->nonce = ctx->env->nonce();
-    job->run_index = (uint32_t)(b - p->boots);
-    job->repetition = first->rep;
-    job->seed = first->seed;
-    job->flags = VDC_CTL_JOB_DROP_CACHES;
-    job->step_timeout_s = 600;
-    job->agent_timeout_s = p->timeout_s;
-    if (vdc_ctl_job_add_arg(job, "-s", &err) < 0 || vdc_ctl_job_add_arg(job, size, &err) < 0 ||
-        vdc_ctl_job_add_arg(job, "-r", &err) < 0 || vdc_ctl_job_add_arg(job, ram, &err) < 0)
-        goto error;
-    if (t0->test_bytes < 2ULL * p->agent_ram_mib * (1ULL << 20) &&
-        vdc_ctl_job_add_arg(job, "-f", &err) < 0)
-        goto error;
-    if (p->agent_options) {
-        g_auto(GStrv) extra = g_strsplit_set(p->agent_options, " \t", -1);
-        for (k = 0; extra[k]; k++)
-            if (*extra[k] && vdc_ctl_job_add_arg(job, extra[k], &err) < 0)
-                goto error;
-    }
-    for (k = 0; k < b->n; k++) {
-        const vdc_plan_target *t = &p->targets[p->steps[b->first + k].target];
-        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs, mkfs_options(p->mkfs), NULL,
-                                   &err) < 0)
-            goto error;
-    }
-    return 0;
-error:
-    vdc_error("control disk job: %s", err.msg);
-    return -1;
-}
 
 static void
 fail_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *status, const char *why)
@@ -492,14 +413,15 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     uint64_t nonce;
 
     vdc_ctl_job_init(&job);
-    if (build_job(ctx, b, &job) < 0) {
+    if (vdc_step_job(p, b, ctx->env->nonce(), &job) < 0) {
         fail_boot(ctx, b, "failed", "cannot build the control disk job");
         goto out;
     }
     nonce = job.nonce;
     if (ctx->env->drop_caches && ctx->env->drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache before boot %u", bi);
-    ctl_seq = vdc_journal_add(&ctx->journal, "file", "path", ctl, NULL);
+    ctl_seq = vdc_journal_add(&ctx->journal,
+                              &(vdc_journal_entry){ .kind = VDC_JOURNAL_FILE, .path = ctl });
     if (!ctl_seq || ctx->env->ctl_create(ctl, 0, &job) < 0) {
         fail_boot(ctx, b, "failed", "cannot create the control disk");
         goto out;
@@ -507,8 +429,9 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     (void)vdc_journal_done(&ctx->journal, ctl_seq);
 
     vdc_hv_domain_from_plan(p, ctx->prep.image, ctl, console, &dom);
-    dom_seq = vdc_journal_add(&ctx->journal, "domain", "driver", ctx->hvops->name,
-                              "uri", p->uri ? p->uri : "", "name", p->domain_name, NULL);
+    dom_seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+        .kind = VDC_JOURNAL_DOMAIN, .driver = ctx->hvops->name, .uri = p->uri ? p->uri : "",
+        .name = p->domain_name });
     if (!dom_seq) {
         fail_boot(ctx, b, "failed", "cannot journal the domain");
         goto out;
@@ -635,7 +558,7 @@ plan_image_dir(const vdc_plan *p)
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
 
-        if (target_on_image(t) && t->path)
+        if (t->spec.backing == VDC_BACKING_IMAGE && t->path)
             return existing_dir(t->path);
     }
     return NULL;
@@ -778,9 +701,9 @@ undo_with_ctx(const vdc_journal_entry *e, void *opaque)
     vdc_run_ctx *ctx = opaque;
 
     /* the open connection serves domains of this run */
-    if (!strcmp(e->kind, "domain") && ctx->hv &&
-        !strcmp(vdc_journal_get(e, "driver"), ctx->hvops->name))
-        return ctx->hvops->destroy(ctx->hv, vdc_journal_get(e, "name"));
+    if (e->kind == VDC_JOURNAL_DOMAIN && ctx->hv && e->driver &&
+        !strcmp(e->driver, ctx->hvops->name))
+        return ctx->hvops->destroy(ctx->hv, e->name);
     return vdc_run_undo(e, (void *)ctx->env);
 }
 
@@ -788,7 +711,8 @@ int
 vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
 {
     /* --keep: images and LVs stay, and the directories holding them */
-    static const char *const keep_kinds[] = { "image", "lv", "dir", NULL };
+    static const unsigned keep_kinds = VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_IMAGE) |
+        VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_LV) | VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_DIR);
     vdc_run_ctx ctx = { .p = p, .s = s, .env = env };
     g_autofree char *jpath = g_build_filename(p->out_dir, "journal", NULL);
     g_autofree char *plan_path = g_build_filename(p->out_dir, "plan.json", NULL);
@@ -850,7 +774,7 @@ teardown:
     else
         vdc_progress("tearing down (%zu object(s) in the journal)", vdc_journal_pending(&ctx.journal));
     if (ctx.journal.entries &&
-        vdc_journal_teardown(&ctx.journal, undo_with_ctx, &ctx, p->keep ? keep_kinds : NULL) < 0) {
+        vdc_journal_teardown(&ctx.journal, undo_with_ctx, &ctx, p->keep ? keep_kinds : 0) < 0) {
         vdc_error("teardown incomplete: run 'vmdiskcmp cleanup %s' after fixing the cause", p->out_dir);
         ctx.failed = 1;
     }

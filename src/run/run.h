@@ -25,8 +25,9 @@ typedef struct {
     const vdc_hv_ops *hv;       /* NULL: vdc_hv_ops_for(plan->hv) */
 
     int (*storage_create)(const struct vdc_storage_spec *spec, struct vdc_storage *out);
-    /* used by teardown and cleanup: rebuild from the journal and destroy */
-    int (*storage_destroy_journaled)(const char *kind, const char *path, const char *vg,
+    /* used by teardown and cleanup: rebuild from the journal and destroy
+     * (backing image: @path; backing lvm: @vg, @lv) */
+    int (*storage_destroy_journaled)(vdc_backing backing, const char *path, const char *vg,
                                      const char *lv);
     JsonObject *(*storage_describe)(const struct vdc_storage *st);
 

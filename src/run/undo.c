@@ -20,9 +20,7 @@
 static int
 undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
 {
-    const char *driver = vdc_journal_get(e, "driver");
-    const char *uri = vdc_journal_get(e, "uri");
-    const char *name = vdc_journal_get(e, "name");
+    const char *driver = e->driver, *uri = e->uri, *name = e->name;
     vdc_hv *hv;
     int rc;
 
@@ -45,8 +43,7 @@ undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
 static int
 undo_mount(const vdc_journal_entry *e)
 {
-    const char *dir = vdc_journal_get(e, "dir");
-    const char *source = vdc_journal_get(e, "source");
+    const char *dir = e->dir, *source = e->source;
     int m;
 
     if (!dir)
@@ -65,7 +62,7 @@ undo_mount(const vdc_journal_entry *e)
 static int
 undo_path(const vdc_journal_entry *e, int is_dir)
 {
-    const char *path = vdc_journal_get(e, "path");
+    const char *path = e->path;
 
     if (!path)
         return -1;
@@ -102,15 +99,14 @@ path_within(const char *path, const char *root)
     return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0' || !strcmp(root, "/"));
 }
 
-/* The path of @e's key @key, absolute, or NULL after vdc_error. */
+/* @p, the value of @e's key @key, when it is an absolute path, else NULL
+ * after one line (bad input). */
 static const char *
-entry_abs_path(const char *journal, const vdc_journal_entry *e, const char *key)
+entry_abs_path(const char *journal, const vdc_journal_entry *e, const char *key, const char *p)
 {
-    const char *p = vdc_journal_get(e, key);
-
     if (!p || !g_path_is_absolute(p)) {
-        vdc_error("journal %s: entry %u (%s): %s '%s': expected an absolute path", journal, e->seq,
-                  e->kind, key, p ? p : "");
+        vdc_input_error("journal %s: entry %u (%s): %s '%s': expected an absolute path", journal,
+                        e->seq, vdc_journal_kind_name(e->kind), key, p ? p : "");
         return NULL;
     }
     return p;
@@ -121,9 +117,8 @@ is_journal_image(const vdc_journal *j, const char *path)
 {
     for (guint k = 0; k < j->entries->len; k++) {
         const vdc_journal_entry *o = g_ptr_array_index(j->entries, k);
-        const char *p = vdc_journal_get(o, "path");
 
-        if (!strcmp(o->kind, "image") && p && !strcmp(p, path))
+        if (o->kind == VDC_JOURNAL_IMAGE && o->path && !strcmp(o->path, path))
             return 1;
     }
     return 0;
@@ -138,12 +133,11 @@ is_image_dir(const vdc_journal *j, const char *dir)
 
     for (guint k = 0; k < j->entries->len; k++) {
         const vdc_journal_entry *o = g_ptr_array_index(j->entries, k);
-        const char *p = vdc_journal_get(o, "path");
         g_autofree char *ip = NULL;
 
-        if (strcmp(o->kind, "image") || !p || !g_path_is_absolute(p))
+        if (o->kind != VDC_JOURNAL_IMAGE || !o->path || !g_path_is_absolute(o->path))
             continue;
-        ip = g_canonicalize_filename(p, "/");
+        ip = g_canonicalize_filename(o->path, "/");
         if (strcmp(ip, d) && path_within(ip, d))
             return 1;
     }
@@ -156,7 +150,7 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
     char root[PATH_MAX];
 
     if (!realpath(run_dir, root)) {
-        vdc_error("%s: %s: expected a result directory", run_dir, g_strerror(errno));
+        vdc_input_error("%s: %s: expected a result directory", run_dir, g_strerror(errno));
         return -1;
     }
     for (guint k = 0; k < j->entries->len; k++) {
@@ -164,46 +158,52 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
         const char *p = NULL, *why = NULL;
         g_autofree char *r = NULL;
 
-        if (!strcmp(e->kind, "domain")) {
-            p = vdc_journal_get(e, "name");
-            if (!p || !g_str_has_prefix(p, "vmdiskcmp-") || !vdc_journal_get(e, "driver"))
+        switch (e->kind) {
+        case VDC_JOURNAL_DOMAIN:
+            p = e->name;
+            if (!p || !g_str_has_prefix(p, "vmdiskcmp-") || !e->driver)
                 why = "expected a driver and a domain named vmdiskcmp-*";
-        } else if (!strcmp(e->kind, "lv")) {
-            p = vdc_journal_get(e, "lv");
-            if (!p || !g_str_has_prefix(p, "vmdiskcmp-") || !vdc_journal_get(e, "vg"))
+            break;
+        case VDC_JOURNAL_LV:
+            p = e->lv;
+            if (!p || !g_str_has_prefix(p, "vmdiskcmp-") || !e->vg)
                 why = "expected a VG and an LV named vmdiskcmp-*";
-        } else if (!strcmp(e->kind, "image")) {
+            break;
+        case VDC_JOURNAL_IMAGE: {
             g_autofree char *base = NULL;
 
-            if (!(p = entry_abs_path(j->path, e, "path")))
+            if (!(p = entry_abs_path(j->path, e, "path", e->path)))
                 return -1;
             base = g_path_get_basename(p);
             if (!g_str_has_prefix(base, "vmdiskcmp-") ||
                 !(g_str_has_suffix(base, ".raw") || g_str_has_suffix(base, ".qcow2")))
                 why = "expected an image named vmdiskcmp-*.raw or vmdiskcmp-*.qcow2";
-        } else if (!strcmp(e->kind, "loop")) {
-            p = vdc_journal_get(e, "file");
+            break;
+        }
+        case VDC_JOURNAL_LOOP:
+            p = e->file;
             if (!p || !is_journal_image(j, p))
                 why = "expected the backing file to be an image of this journal";
-        } else if (!strcmp(e->kind, "mount") || !strcmp(e->kind, "file") ||
-                   !strcmp(e->kind, "dir")) {
-            const char *key = strcmp(e->kind, "mount") ? "path" : "dir";
+            break;
+        case VDC_JOURNAL_MOUNT:
+        case VDC_JOURNAL_FILE:
+        case VDC_JOURNAL_DIR: {
+            int mount = e->kind == VDC_JOURNAL_MOUNT, dir = e->kind == VDC_JOURNAL_DIR;
 
-            if (!(p = entry_abs_path(j->path, e, key)))
+            if (!(p = entry_abs_path(j->path, e, mount ? "dir" : "path", mount ? e->dir : e->path)))
                 return -1;
             r = resolve_path(p);
-            if (!path_within(r, root) && !(!strcmp(e->kind, "dir") && is_image_dir(j, p)))
-                why = !strcmp(e->kind, "dir")
-                    ? "expected a directory inside the result directory or of an image"
-                    : "expected a path inside the result directory";
+            if (!path_within(r, root) && !(dir && is_image_dir(j, p)))
+                why = dir ? "expected a directory inside the result directory or of an image"
+                          : "expected a path inside the result directory";
             else if (!strcmp(r, root))
                 why = "expected a path inside the result directory, not the directory itself";
-        } else {
-            why = "expected domain, image, lv, loop, mount, dir or file";
+            break;
+        }
         }
         if (why) {
-            vdc_error("journal %s: entry %u (%s %s): not created by vmdiskcmp: %s; nothing touched",
-                      j->path, e->seq, e->kind, p ? p : "", why);
+            vdc_input_error("journal %s: entry %u (%s %s): not created by vmdiskcmp: %s; nothing touched",
+                            j->path, e->seq, vdc_journal_kind_name(e->kind), p ? p : "", why);
             return -1;
         }
     }
@@ -215,21 +215,22 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 {
     const vdc_run_env *env = opaque;
 
-    if (!strcmp(e->kind, "domain"))
+    switch (e->kind) {
+    case VDC_JOURNAL_DOMAIN:
         return undo_domain(e, env->hv);
-    if (!strcmp(e->kind, "image"))
-        return env->storage_destroy_journaled("image", vdc_journal_get(e, "path"), NULL, NULL);
-    if (!strcmp(e->kind, "lv"))
-        return env->storage_destroy_journaled("lvm", NULL, vdc_journal_get(e, "vg"),
-                                              vdc_journal_get(e, "lv"));
-    if (!strcmp(e->kind, "loop"))
-        return env->loop_detach(vdc_journal_get(e, "dev"), vdc_journal_get(e, "file"));
-    if (!strcmp(e->kind, "mount"))
+    case VDC_JOURNAL_IMAGE:
+        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL);
+    case VDC_JOURNAL_LV:
+        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv);
+    case VDC_JOURNAL_LOOP:
+        return env->loop_detach(e->dev, e->file);
+    case VDC_JOURNAL_MOUNT:
         return undo_mount(e);
-    if (!strcmp(e->kind, "dir"))
+    case VDC_JOURNAL_DIR:
         return undo_path(e, 1);
-    if (!strcmp(e->kind, "file"))
+    case VDC_JOURNAL_FILE:
         return undo_path(e, 0);
-    vdc_error("journal: entry %u has unknown kind '%s': not touched", e->seq, e->kind);
+    }
+    vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;
 }

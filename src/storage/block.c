@@ -164,7 +164,7 @@ block_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
     if (block_inspect(spec, &size, &sig) < 0)
         return -1;
     vdc_storage_init(out);
-    out->kind = VDC_STORAGE_BLOCK;
+    out->target = spec->target;
     out->name = g_strdup(spec->name ? spec->name : "block");
     out->path = g_strdup(spec->path);
     out->device = g_strdup(spec->path);

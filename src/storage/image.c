@@ -48,11 +48,12 @@ image_check(const struct vdc_storage_spec *spec)
                   name, (unsigned long long)spec->size_bytes, IMAGE_ALIGN);
         return -1;
     }
-    if ((unsigned)spec->format > VDC_IMAGE_QCOW2 || (unsigned)spec->alloc > VDC_IMAGE_FULL) {
+    if (!vdc_target_name(VDC_DIM_IMAGE_FORMAT, spec->target.format) ||
+        !vdc_target_name(VDC_DIM_IMAGE_ALLOC, spec->target.alloc)) {
         vdc_error("storage %s: image format or allocation out of range", name);
         return -1;
     }
-    if (spec->format == VDC_IMAGE_QCOW2 && spec->alloc != VDC_IMAGE_SPARSE) {
+    if (spec->target.format == VDC_IMAGE_QCOW2 && spec->target.alloc != VDC_IMAGE_SPARSE) {
         vdc_error("storage %s: qcow2 images are created sparse: expected --image-alloc sparse",
                   name);
         return -1;
@@ -161,7 +162,7 @@ image_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         vdc_error("storage %s: create %s: %s", name, spec->path, g_strerror(errno));
         return -1;
     }
-    if (spec->format == VDC_IMAGE_QCOW2) {
+    if (spec->target.format == VDC_IMAGE_QCOW2) {
         close(fd);
         fd = -1;
         if (create_qcow2(spec->path, spec->size_bytes, name) < 0)
@@ -172,13 +173,13 @@ image_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
             vdc_error("storage %s: set size of %s: %s", name, spec->path, g_strerror(errno));
             goto fail;
         }
-        if (spec->alloc == VDC_IMAGE_FALLOC) {
+        if (spec->target.alloc == VDC_IMAGE_FALLOC) {
             r = posix_fallocate(fd, 0, (off_t)spec->size_bytes);
             if (r != 0) {
                 vdc_error("storage %s: fallocate %s: %s", name, spec->path, g_strerror(r));
                 goto fail;
             }
-        } else if (spec->alloc == VDC_IMAGE_FULL) {
+        } else if (spec->target.alloc == VDC_IMAGE_FULL) {
             if (write_zeros(fd, spec->size_bytes, name, spec->path) < 0)
                 goto fail;
         }
@@ -191,12 +192,12 @@ image_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         fd = -1;
     }
     vdc_storage_init(out);
-    out->kind = VDC_STORAGE_IMAGE;
+    out->target = spec->target;
+    if (spec->target.format == VDC_IMAGE_QCOW2)
+        out->target.alloc = VDC_IMAGE_SPARSE;
     out->name = g_strdup(name);
     out->path = g_strdup(spec->path);
     out->size_bytes = spec->size_bytes;
-    out->format = spec->format;
-    out->alloc = spec->format == VDC_IMAGE_QCOW2 ? VDC_IMAGE_SPARSE : spec->alloc;
     out->created = 1;
     return 0;
  fail:

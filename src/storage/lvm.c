@@ -401,7 +401,7 @@ vdc_storage_lvm_check_all(const struct vdc_storage_spec *specs, size_t n)
         struct vdc_lvm_vg_facts vgf = { 0 };
         uint64_t need = 0;
 
-        if (specs[i].kind != VDC_STORAGE_LVM || !specs[i].vg) {
+        if (specs[i].target.backing != VDC_BACKING_LVM || !specs[i].vg) {
             vdc_error("storage %s: expected an LV spec with a VG",
                       specs[i].name ? specs[i].name : "lvm");
             rc = -1;
@@ -454,7 +454,7 @@ lvm_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         pe = 0;
     }
     vdc_storage_init(out);
-    out->kind = VDC_STORAGE_LVM;
+    out->target = spec->target;
     out->name = g_strdup(name);
     out->vg = g_strdup(spec->vg);
     out->lv = g_strdup(spec->lv);

@@ -1,5 +1,5 @@
-/* vmdiskcmp storage: the kind table, names, describe(), and the generic
- * entry points.  Kinds: image.c, lvm.c, block.c (doc/storage.md). */
+/* vmdiskcmp storage: the kind table, describe(), and the generic entry
+ * points (the names are the target description's, model/target.c).  Kinds: image.c, lvm.c, block.c (doc/storage.md). */
 #include "config.h"
 #include "storage/storage.h"
 
@@ -10,25 +10,10 @@
 #include "common/util.h"
 #include "storage/storage_kinds.h"
 
-static const struct vdc_storage_ops *const vdc_storage_kinds[VDC_STORAGE_KIND_LAST] = {
-    [VDC_STORAGE_IMAGE] = &vdc_storage_image_ops,
-    [VDC_STORAGE_LVM] = &vdc_storage_lvm_ops,
-    [VDC_STORAGE_BLOCK] = &vdc_storage_block_ops,
-};
-
-static const char *const kind_names[VDC_STORAGE_KIND_LAST] = {
-    [VDC_STORAGE_IMAGE] = "image",
-    [VDC_STORAGE_LVM] = "lvm",
-    [VDC_STORAGE_BLOCK] = "block",
-};
-static const char *const format_names[] = {
-    [VDC_IMAGE_RAW] = "raw",
-    [VDC_IMAGE_QCOW2] = "qcow2",
-};
-static const char *const alloc_names[] = {
-    [VDC_IMAGE_SPARSE] = "sparse",
-    [VDC_IMAGE_FALLOC] = "falloc",
-    [VDC_IMAGE_FULL] = "full",
+static const struct vdc_storage_ops *const vdc_storage_kinds[] = {
+    [VDC_BACKING_IMAGE] = &vdc_storage_image_ops,
+    [VDC_BACKING_LVM] = &vdc_storage_lvm_ops,
+    [VDC_BACKING_BLOCK] = &vdc_storage_block_ops,
 };
 
 void
@@ -52,113 +37,46 @@ vdc_storage_dispose(struct vdc_storage *st)
 }
 
 const struct vdc_storage_ops *
-vdc_storage_ops_get(enum vdc_storage_kind kind)
+vdc_storage_ops_get(vdc_backing backing)
 {
-    if ((unsigned)kind >= VDC_STORAGE_KIND_LAST)
+    if ((unsigned)backing >= G_N_ELEMENTS(vdc_storage_kinds))
         return NULL;
-    return vdc_storage_kinds[kind];
+    return vdc_storage_kinds[backing];
 }
 
-static int
-lookup(const char *const *names, size_t n, const char *s, int *out)
+/* The ops of @backing for the object named @name, or NULL after one line. */
+static const struct vdc_storage_ops *
+ops_of(vdc_backing backing, const char *name)
 {
-    size_t i;
+    const struct vdc_storage_ops *ops = vdc_storage_ops_get(backing);
 
-    if (!s)
-        return -1;
-    for (i = 0; i < n; i++)
-        if (names[i] && !strcmp(names[i], s)) {
-            *out = (int)i;
-            return 0;
-        }
-    return -1;
-}
-
-const char *
-vdc_storage_kind_name(enum vdc_storage_kind kind)
-{
-    return (unsigned)kind < VDC_STORAGE_KIND_LAST ? kind_names[kind] : "unknown";
-}
-
-const char *
-vdc_image_format_name(enum vdc_image_format f)
-{
-    return (unsigned)f < G_N_ELEMENTS(format_names) ? format_names[f] : "unknown";
-}
-
-const char *
-vdc_image_alloc_name(enum vdc_image_alloc a)
-{
-    return (unsigned)a < G_N_ELEMENTS(alloc_names) ? alloc_names[a] : "unknown";
-}
-
-int
-vdc_storage_kind_from_name(const char *s, enum vdc_storage_kind *out)
-{
-    int i;
-
-    if (lookup(kind_names, G_N_ELEMENTS(kind_names), s, &i) < 0)
-        return -1;
-    *out = (enum vdc_storage_kind)i;
-    return 0;
-}
-
-int
-vdc_image_format_from_name(const char *s, enum vdc_image_format *out)
-{
-    int i;
-
-    if (lookup(format_names, G_N_ELEMENTS(format_names), s, &i) < 0)
-        return -1;
-    *out = (enum vdc_image_format)i;
-    return 0;
-}
-
-int
-vdc_image_alloc_from_name(const char *s, enum vdc_image_alloc *out)
-{
-    int i;
-
-    if (lookup(alloc_names, G_N_ELEMENTS(alloc_names), s, &i) < 0)
-        return -1;
-    *out = (enum vdc_image_alloc)i;
-    return 0;
+    if (!ops)
+        vdc_error("storage %s: unknown backing %d", name ? name : "?", (int)backing);
+    return ops;
 }
 
 int
 vdc_storage_check(const struct vdc_storage_spec *spec)
 {
-    const struct vdc_storage_ops *ops = vdc_storage_ops_get(spec->kind);
+    const struct vdc_storage_ops *ops = ops_of(spec->target.backing, spec->name);
 
-    if (!ops) {
-        vdc_error("storage %s: unknown kind %d", spec->name ? spec->name : "?", (int)spec->kind);
-        return -1;
-    }
-    return ops->check(spec);
+    return ops ? ops->check(spec) : -1;
 }
 
 int
 vdc_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 {
-    const struct vdc_storage_ops *ops = vdc_storage_ops_get(spec->kind);
+    const struct vdc_storage_ops *ops = ops_of(spec->target.backing, spec->name);
 
-    if (!ops) {
-        vdc_error("storage %s: unknown kind %d", spec->name ? spec->name : "?", (int)spec->kind);
-        return -1;
-    }
-    return ops->create(spec, out);
+    return ops ? ops->create(spec, out) : -1;
 }
 
 int
 vdc_storage_destroy(struct vdc_storage *st)
 {
-    const struct vdc_storage_ops *ops = vdc_storage_ops_get(st->kind);
+    const struct vdc_storage_ops *ops = ops_of(st->target.backing, st->name);
 
-    if (!ops) {
-        vdc_error("storage %s: unknown kind %d", st->name ? st->name : "?", (int)st->kind);
-        return -1;
-    }
-    return ops->destroy(st);
+    return ops ? ops->destroy(st) : -1;
 }
 
 JsonObject *
@@ -169,13 +87,15 @@ vdc_storage_describe(const struct vdc_storage *st)
     if (st->path)
         json_object_set_string_member(o, "path", st->path);
     json_object_set_int_member(o, "size_bytes", (gint64)st->size_bytes);
-    switch (st->kind) {
-    case VDC_STORAGE_IMAGE:
-        json_object_set_string_member(o, "format", vdc_image_format_name(st->format));
-        json_object_set_string_member(o, "alloc", st->format == VDC_IMAGE_QCOW2 ? "sparse" :
-                                      vdc_image_alloc_name(st->alloc));
+    switch (st->target.backing) {
+    case VDC_BACKING_IMAGE:
+        json_object_set_string_member(o, "format",
+                                      vdc_target_name(VDC_DIM_IMAGE_FORMAT, st->target.format));
+        json_object_set_string_member(o, "alloc", vdc_target_name(VDC_DIM_IMAGE_ALLOC,
+                                      st->target.format == VDC_IMAGE_QCOW2 ? VDC_IMAGE_SPARSE
+                                                                           : st->target.alloc));
         break;
-    case VDC_STORAGE_LVM:
+    case VDC_BACKING_LVM:
         if (st->vg)
             json_object_set_string_member(o, "vg", st->vg);
         if (st->lv)
@@ -189,7 +109,7 @@ vdc_storage_describe(const struct vdc_storage *st)
         if (st->device)
             json_object_set_string_member(o, "device", st->device);
         break;
-    case VDC_STORAGE_BLOCK:
+    case VDC_BACKING_BLOCK:
         if (st->device)
             json_object_set_string_member(o, "device", st->device);
         if (st->signature)
@@ -204,34 +124,36 @@ vdc_storage_describe(const struct vdc_storage *st)
 }
 
 int
-vdc_storage_from_journal(enum vdc_storage_kind kind, const char *path, const char *vg,
+vdc_storage_from_journal(vdc_backing backing, const char *path, const char *vg,
                          const char *lv, struct vdc_storage *out)
 {
+    const char *name = vdc_target_name(VDC_DIM_BACKING, backing);
+
     vdc_storage_init(out);
-    out->kind = kind;
-    switch (kind) {
-    case VDC_STORAGE_IMAGE:
+    out->target.backing = backing;
+    switch (backing) {
+    case VDC_BACKING_IMAGE:
         if (!path || path[0] != '/') {
             vdc_error("journal: image entry without an absolute path");
             return -1;
         }
         out->path = g_strdup(path);
-        out->name = g_strdup("image");
+        out->name = g_strdup(name);
         out->created = 1;
         return 0;
-    case VDC_STORAGE_LVM:
+    case VDC_BACKING_LVM:
         if (vdc_lvm_name_check("VG", vg) < 0 || vdc_lvm_name_check("LV", lv) < 0)
             return -1;
         out->vg = g_strdup(vg);
         out->lv = g_strdup(lv);
         out->path = g_strdup_printf("/dev/%s/%s", vg, lv);
         out->device = g_strdup(out->path);
-        out->name = g_strdup("lvm");
+        out->name = g_strdup(name);
         out->created = 1;
         return 0;
     default:
-        vdc_error("journal: storage kind %s is never created, so never destroyed",
-                  vdc_storage_kind_name(kind));
+        vdc_error("journal: storage backing %s is never created, so never destroyed",
+                  name ? name : "unknown");
         return -1;
     }
 }

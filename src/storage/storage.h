@@ -1,10 +1,11 @@
 /* vmdiskcmp storage: the scratch objects the benchmark targets live on.
  *
- * Three kinds behind one ops table (designated initialisers, chosen by
- * kind): image (a file: raw sparse, raw preallocated, raw fully written, or
- * qcow2), lvm (a new LV through libblockdev's LVM plugin, tagged
- * "vmdiskcmp"), block (an existing block device the user names, used only
- * with explicit consent and after a signature check).  Documented in
+ * Three kinds behind one ops table (designated initialisers, chosen by the
+ * target description's backing, model/target.h): image (a file: raw
+ * sparse, raw preallocated, raw fully written, or qcow2), lvm (a new LV
+ * through libblockdev's LVM plugin, tagged "vmdiskcmp"), block (an
+ * existing block device the user names, used only with explicit consent
+ * and after a signature check).  Documented in
  * doc/storage.md.
  *
  * Safety: create() never overwrites or reuses anything (an existing file,
@@ -18,36 +19,20 @@
 
 #include <json-glib/json-glib.h>
 
+#include "model/target.h"
+
 #define VDC_STORAGE_TAG "vmdiskcmp"   /* LVM tag on every LV we create */
-
-enum vdc_storage_kind {
-    VDC_STORAGE_IMAGE = 0,
-    VDC_STORAGE_LVM,
-    VDC_STORAGE_BLOCK,
-    VDC_STORAGE_KIND_LAST
-};
-
-enum vdc_image_format {
-    VDC_IMAGE_RAW = 0,
-    VDC_IMAGE_QCOW2,
-};
-
-enum vdc_image_alloc {
-    VDC_IMAGE_SPARSE = 0,   /* ftruncate: no blocks allocated */
-    VDC_IMAGE_FALLOC,       /* posix_fallocate: blocks reserved (unwritten extents) */
-    VDC_IMAGE_FULL,         /* every block written with zeros (as `dd if=/dev/zero`) */
-};
 
 /* What to create (input; the caller owns the strings). */
 struct vdc_storage_spec {
-    enum vdc_storage_kind kind;
+    vdc_target_spec target;      /* the target description (model/target.h): its
+                                    backing chooses the kind; image format and
+                                    allocation (raw only; qcow2 is always sparse) */
     const char *name;            /* target name, e.g. "image", "lvm", "block" */
     uint64_t size_bytes;         /* image, lvm: size; block: 0 (whole device) */
     /* image */
     const char *path;            /* image: file to create (must not exist);
                                     block: the device, e.g. /dev/loop3 */
-    enum vdc_image_format format;
-    enum vdc_image_alloc alloc;  /* raw only; qcow2 is always sparse */
     /* lvm */
     const char *vg;              /* volume group, must exist */
     const char *lv;              /* LV name to create, must not exist */
@@ -60,13 +45,11 @@ struct vdc_storage_spec {
 
 /* What was created (output).  Strings are owned (g_malloc). */
 struct vdc_storage {
-    enum vdc_storage_kind kind;
+    vdc_target_spec target;      /* the spec's, as created (qcow2: alloc sparse) */
     char *name;
     char *path;                  /* image file, /dev/VG/LV, or the block device */
     char *device;                /* block device node (lvm, block); NULL for image */
     uint64_t size_bytes;         /* actual size */
-    enum vdc_image_format format;
-    enum vdc_image_alloc alloc;
     char *vg;
     char *lv;
     unsigned stripes;
@@ -93,19 +76,11 @@ struct vdc_storage_ops {
 void vdc_storage_init(struct vdc_storage *st);
 void vdc_storage_dispose(struct vdc_storage *st);   /* frees; does not destroy */
 
-/* ops for @kind, or NULL for an out-of-range kind */
-const struct vdc_storage_ops *vdc_storage_ops_get(enum vdc_storage_kind kind);
+/* ops for @backing, or NULL for an out-of-range value */
+const struct vdc_storage_ops *vdc_storage_ops_get(vdc_backing backing);
 
-/* "image", "lvm", "block"; "raw"/"qcow2"; "sparse"/"falloc"/"full" and the
- * reverse lookups (return 0, or -1 for an unknown name; no message). */
-const char *vdc_storage_kind_name(enum vdc_storage_kind kind);
-const char *vdc_image_format_name(enum vdc_image_format f);
-const char *vdc_image_alloc_name(enum vdc_image_alloc a);
-int vdc_storage_kind_from_name(const char *s, enum vdc_storage_kind *out);
-int vdc_image_format_from_name(const char *s, enum vdc_image_format *out);
-int vdc_image_alloc_from_name(const char *s, enum vdc_image_alloc *out);
-
-/* Convenience: ops_get(spec->kind)->check / create; and destroy by st->kind. */
+/* Convenience: ops_get(spec->target.backing)->check / create; and destroy
+ * by st->target.backing. */
 int vdc_storage_check(const struct vdc_storage_spec *spec);
 int vdc_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out);
 int vdc_storage_destroy(struct vdc_storage *st);
@@ -117,9 +92,9 @@ int vdc_storage_destroy(struct vdc_storage *st);
 JsonObject *vdc_storage_describe(const struct vdc_storage *st);
 
 /* For `vmdiskcmp cleanup`: rebuild a destroyable object from what the undo
- * journal recorded (kind image: @path; kind lvm: @vg and @lv).  destroy()
- * of an LV still refuses one that lacks our tag. */
-int vdc_storage_from_journal(enum vdc_storage_kind kind, const char *path,
+ * journal recorded (backing image: @path; backing lvm: @vg and @lv).
+ * destroy() of an LV still refuses one that lacks our tag. */
+int vdc_storage_from_journal(vdc_backing backing, const char *path,
                              const char *vg, const char *lv, struct vdc_storage *out);
 
 /* For `vmdiskcmp cleanup --all`: the LVs of @vg that carry our tag, as a

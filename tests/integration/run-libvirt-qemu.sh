@@ -118,7 +118,19 @@ for t in ("image", "block", "dom0"):
         tests = {s["test"]: s for s in r["samples"]}
         assert "put_block" in tests and "get_block" in tests, (t, list(tests))
         assert r["metadata"]["seed"] == str(42 + r["repetition"]), (t, r["metadata"]["seed"])
+# the same agent options in the domU and in dom0 (same size and RAM here):
+# both command lines are built by guest-agent/jobcmd.c from run/step.c's
+# options; only the directory and the JSON path differ
+def agent_options(r):
+    w = r["metadata"]["command_line"].split(" ")
+    return w[w.index("--json") + 2:]
+opts = {t: agent_options(runs[t][0]) for t in ("image", "block", "dom0")}
+assert opts["image"] == opts["block"] == opts["dom0"], opts
+assert opts["dom0"][:5] == ["-s", "8", "-r", "4", "-q"], opts["dom0"]
 tg = {t["name"]: t for t in d["targets"]}
+for t in ("image", "block", "dom0"):
+    assert tg[t]["filesystem"]["mkfs_options"] == "-F -q -E lazy_itable_init=0,lazy_journal_init=0", tg[t]
+assert tg["image"]["requested"]["image_cache"] == "host"
 assert tg["image"]["backend"]["source"] == "libvirt-live-xml"
 assert tg["image"]["backend"]["type"] == "file"
 assert tg["image"]["backend"]["vdev"] == "vdb"

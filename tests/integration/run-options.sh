@@ -2,7 +2,8 @@
 # `vmdiskcmp run` bad input: one line on stderr naming the option and what
 # was expected, exit status 2, and nothing created (no result directory,
 # no image).  Also --dry-run creates nothing and prints the plan, the
-# domain XML or xl disk specs.  Runs in well under a second.
+# domain XML or xl disk specs (--image-cache included).  Runs in well under
+# a second.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "no $VMDISKCMP"
 
@@ -24,6 +25,8 @@ bad "--bogus" --image --bogus
 bad "--runs 'zero': expected an integer from 1 to 1000" --image --runs zero
 bad "--size '5X': expected a size" --image --size 5X
 bad "--image-backend 'auto,floppy'" --image --image-backend auto,floppy
+bad "--image-cache 'host,writeback'" --image --image-cache host,writeback
+bad "--image-cache: 'none' given twice" --image --image-cache none,none --guest-image /g.img
 bad "--order 'random': expected one of interleaved|grouped" --image --order random
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz
@@ -65,6 +68,16 @@ done
 grep -q "backendtype=qdisk" "$work/plan" || fail "--dry-run: no qdisk disk spec"
 grep -q "^tap:aio:\|'tap:aio:" "$work/plan" || fail "--dry-run: no tap:aio: disk spec"
 grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.json"
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+# --image-cache: one image target per mode, in the plan text, the disk
+# specs and plan.json
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --image-cache host,none --size 64M \
+    --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" > "$work/plan" ||
+    fail "--dry-run --image-cache failed"
+grep -q "^  image-nocache .*(raw sparse, backend auto, cache none)" "$work/plan" ||
+    fail "--dry-run --image-cache: no image-nocache target in the plan"
+grep -q "vmdiskcmp-.*-image-nocache.raw" "$work/plan" || fail "--dry-run --image-cache: no disk spec"
+grep -q '"image_cache" : "none"' "$work/plan" || fail "--dry-run --image-cache: not in plan.json"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
 # images that cannot fit their filesystem: refused up front, --dry-run too
 # (100 TiB: no machine here has it), naming the directory; nothing created

@@ -24,9 +24,12 @@
 #include "guest/control.h"
 #include "hv/hv.h"
 #include "model/result.h"
+#include "plan/build.h"
 #include "plan/options.h"
 #include "run/journal.h"
 #include "run/run.h"
+#include "run/step.h"
+#include "test_stderr.h"
 
 static const char agent_json_fmt[] =
     "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
@@ -41,6 +44,8 @@ static const char agent_json_fmt[] =
 static struct {
     char *dir;
     int keep;                       /* --keep */
+    const char *extra;              /* more options for the standard plan */
+    int report;                     /* render the report (else --no-report) */
     int prepared;                   /* --prepared-image instead of --guest-image */
     int n_loaded;
     int n_inspected;
@@ -61,11 +66,11 @@ m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         vdc_error("storage %s: injected failure", spec->name);
         return -1;
     }
-    out->kind = spec->kind;
+    out->target = spec->target;
     out->name = g_strdup(spec->name);
     out->path = g_strdup(spec->path);
     out->size_bytes = spec->size_bytes;
-    if (spec->kind == VDC_STORAGE_IMAGE) {
+    if (spec->target.backing == VDC_BACKING_IMAGE) {
         assert_true(g_file_set_contents(spec->path, "", 0, NULL));
         out->created = 1;
         F.n_images_created++;
@@ -77,9 +82,9 @@ m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 }
 
 static int
-m_storage_destroy(const char *kind, const char *path, const char *vg, const char *lv)
+m_storage_destroy(vdc_backing backing, const char *path, const char *vg, const char *lv)
 {
-    assert_string_equal(kind, "image");
+    assert_int_equal(backing, VDC_BACKING_IMAGE);
     F.n_storage_destroyed++;
     if (g_unlink(path) < 0 && errno != ENOENT)
         return -1;
@@ -137,7 +142,8 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
 {
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
     g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", s);
-    unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx), "dir", "path", mnt, NULL);
+    unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx),
+                                   &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
     assert_true(seq > 0);
     assert_int_equal(g_mkdir(mnt, 0755) == 0 || errno == EEXIST, 1);
@@ -187,6 +193,8 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)job.seed);
         g_autofree char *json = g_strdup_printf(agent_json_fmt, job.targets[i].name, seed);
         assert_non_null(t);
+        /* the runner runs the mkfs the controller chose (and records) */
+        assert_string_equal(job.targets[i].mkfs_options, vdc_mkfs_options("ext4"));
         t->status = VDC_CTL_STATUS_OK;
         t->agent_exit = 0;
         t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
@@ -252,13 +260,14 @@ run_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
         "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
-        "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s/imgs/a --out %s/out%s",
+        "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s/imgs/a --out %s/out%s %s",
         F.prepared ? "--prepared-image /p.img" : "--guest-image /g.img", F.dir, F.dir,
-        F.keep ? " --keep" : "");
+        F.keep ? " --keep" : "", F.extra ? F.extra : "");
     g_auto(GStrv) argv = NULL;
     g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
     const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
-    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1, .no_report = 1,
+    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1,
+                           .no_report = !F.report,
                            .inspect = 1 };
     vdc_run_opts o;
     vdc_plan p;
@@ -348,6 +357,8 @@ test_all_ok(void **state)
     }
     assert_non_null(vdc_result_set_find_target(&rs, "image"));
     assert_string_equal(vdc_result_set_find_target(&rs, "dom0")->where, "dom0");
+    assert_string_equal(vdc_result_set_find_target(&rs, "image")->filesystem.mkfs_options,
+                        vdc_mkfs_options("ext4"));
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -477,6 +488,59 @@ test_prepared_image(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* --image-cache host,none: two image targets, each run, each journaled
+ * with its cache mode, recorded in result.json targets[] (golden:
+ * tests/golden/run/image-cache.targets.txt, VDC_REGENERATE=1 rewrites) and
+ * shown in the report's metadata */
+static void
+test_image_cache(void **state)
+{
+    const char *top = getenv("top_srcdir");
+    g_autofree char *golden = g_strdup_printf("%s/tests/golden/run/image-cache.targets.txt",
+                                              top ? top : ".");
+    g_autofree char *jpath = g_strdup_printf("%s/out/journal", F.dir);
+    g_autofree char *journal = NULL, *want = NULL;
+    GString *got = g_string_new(NULL);
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = "--image-cache host,none";
+    F.report = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "image-nocache", "ok"), 2);
+    for (i = 0; i < rs.n_targets; i++) {
+        const vdc_target *t = rs.targets[i];
+
+        g_string_append_printf(got, "%s kind=%s where=%s image_backend=%s image_cache=%s\n",
+                               t->name, t->kind, t->where,
+                               t->requested.image_backend ? t->requested.image_backend : "-",
+                               t->requested.image_cache ? t->requested.image_cache : "-");
+    }
+    if (getenv("VDC_REGENERATE") && !strcmp(getenv("VDC_REGENERATE"), "1"))
+        assert_true(g_file_set_contents(golden, got->str, -1, NULL));
+    assert_true(g_file_get_contents(golden, &want, NULL, NULL));
+    assert_string_equal(got->str, want);
+    assert_true(g_file_get_contents(jpath, &journal, NULL, NULL));
+    assert_non_null(strstr(journal, "-image-nocache.raw where=domU format=raw alloc=sparse "
+                                    "image_backend=auto image_cache=none\n"));
+    /* the report's metadata shows what was asked */
+    {
+        g_autofree char *md = g_strdup_printf("%s/out/report.md", F.dir);
+        g_autofree char *html = g_strdup_printf("%s/out/report.html", F.dir);
+        g_autofree char *report = NULL, *page = NULL;
+
+        assert_true(g_file_get_contents(md, &report, NULL, NULL));
+        assert_non_null(strstr(report, "- Target image-nocache: requested image cache: none\n"));
+        assert_non_null(strstr(report, "- Target image: requested image cache: host\n"));
+        assert_true(g_file_get_contents(html, &page, NULL, NULL));
+        assert_non_null(strstr(page, "Target image-nocache: requested image cache</td><td>none<"));
+    }
+    check_torn_down();
+    g_string_free(got, TRUE);
+    vdc_result_set_dispose(&rs);
+}
+
 /* The journal alone (as `vmdiskcmp cleanup` sees it): teardown twice is
  * harmless, failures are retried by the next call. */
 static int undo_fail_once;
@@ -497,7 +561,7 @@ static void
 test_journal_idempotent(void **state)
 {
     g_autofree char *path = g_strdup_printf("%s/journal", F.dir);
-    static const char *const keep[] = { "image", NULL };
+    const unsigned keep = VDC_JOURNAL_KIND_BIT(VDC_JOURNAL_IMAGE);
     vdc_journal j, k;
 
     vdc_journal_init(&k);
@@ -507,15 +571,19 @@ test_journal_idempotent(void **state)
     assert_int_equal(vdc_journal_create(&j, path), 0);
     assert_int_equal(vdc_journal_create(&k, path), -1);          /* never reused */
     vdc_journal_dispose(&k);
-    assert_int_equal(vdc_journal_add(&j, "image", "path", "/a b,c=d", NULL), 1);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_IMAGE,
+                                                               .path = "/a b,c=d" }), 1);
     assert_int_equal(vdc_journal_done(&j, 1), 0);
-    assert_int_equal(vdc_journal_add(&j, "domain", "driver", "mock", "name", "vmdiskcmp-x", NULL), 2);
-    assert_int_equal(vdc_journal_add(&j, "file", "path", "/c", NULL), 3);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DOMAIN,
+                                                               .driver = "mock",
+                                                               .name = "vmdiskcmp-x" }), 2);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_FILE,
+                                                               .path = "/c" }), 3);
     vdc_journal_dispose(&j);
 
     vdc_journal_init(&j);
     assert_int_equal(vdc_journal_load(&j, path), 0);
-    assert_string_equal(vdc_journal_get(vdc_journal_find(&j, 1), "path"), "/a b,c=d");
+    assert_string_equal(vdc_journal_find(&j, 1)->path, "/a b,c=d");
     undo_fail_once = 1;
     assert_int_equal(vdc_journal_teardown(&j, undo_record, NULL, keep), -1);
     assert_string_equal(undo_log->str, "3 ");                    /* 2 failed, 1 kept */
@@ -544,6 +612,154 @@ test_journal_malformed(void **state)
     vdc_journal_dispose(&j);
 }
 
+/* Typed entries round-trip through the text file: every kind with every
+ * member, an image with a description that is not the default; the lines
+ * are the version 1 format. */
+static void
+test_journal_typed_round_trip(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/journal", F.dir);
+    g_autofree char *text = NULL;
+    const vdc_journal_entry in[] = {
+        { .kind = VDC_JOURNAL_DOMAIN, .driver = "libxl", .uri = "", .name = "vmdiskcmp-x" },
+        { .kind = VDC_JOURNAL_IMAGE, .path = "/i/vmdiskcmp-x-image-qdisk.qcow2",
+          .image = { .where = VDC_WHERE_DOMU, .format = VDC_IMAGE_QCOW2, .alloc = VDC_IMAGE_SPARSE,
+                     .backend = VDC_BACKEND_QDISK, .cache = VDC_IMAGE_CACHE_NONE } },
+        { .kind = VDC_JOURNAL_IMAGE, .path = "/i/vmdiskcmp-x-dom0.raw",
+          .image = { .where = VDC_WHERE_DOM0, .alloc = VDC_IMAGE_FULL } },
+        { .kind = VDC_JOURNAL_LV, .vg = "vg0", .lv = "vmdiskcmp-x-lvm" },
+        { .kind = VDC_JOURNAL_LOOP, .file = "/i/vmdiskcmp-x-dom0.raw" },
+        { .kind = VDC_JOURNAL_MOUNT, .dir = "/o/mnt dom0", .source = "/dev/loop7" },
+        { .kind = VDC_JOURNAL_DIR, .path = "/o/mnt dom0" },
+        { .kind = VDC_JOURNAL_FILE, .path = "/o/control-0.img" },
+    };
+    vdc_journal j;
+    size_t i;
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_create(&j, path), 0);
+    for (i = 0; i < G_N_ELEMENTS(in); i++)
+        assert_int_equal(vdc_journal_add(&j, &in[i]), i + 1);
+    assert_int_equal(vdc_journal_done(&j, 2), 0);
+    assert_int_equal(vdc_journal_kept(&j, 2), 0);
+    assert_int_equal(vdc_journal_undone(&j, 8), 0);
+    vdc_journal_dispose(&j);
+
+    assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    assert_string_equal(text,
+        "vmdiskcmp-journal 1\n"
+        "add 1 domain driver=libxl uri= name=vmdiskcmp-x\n"
+        "add 2 image path=%2Fi%2Fvmdiskcmp-x-image-qdisk.qcow2 where=domU format=qcow2 alloc=sparse image_backend=qdisk image_cache=none\n"
+        "add 3 image path=%2Fi%2Fvmdiskcmp-x-dom0.raw where=dom0 format=raw alloc=full image_backend=auto image_cache=host\n"
+        "add 4 lv vg=vg0 lv=vmdiskcmp-x-lvm\n"
+        "add 5 loop file=%2Fi%2Fvmdiskcmp-x-dom0.raw\n"
+        "add 6 mount dir=%2Fo%2Fmnt%20dom0 source=%2Fdev%2Floop7\n"
+        "add 7 dir path=%2Fo%2Fmnt%20dom0\n"
+        "add 8 file path=%2Fo%2Fcontrol-0.img\n"
+        "done 2\nkept 2\nundone 8\n");
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_int_equal(j.entries->len, G_N_ELEMENTS(in));
+    for (i = 0; i < G_N_ELEMENTS(in); i++) {
+        const vdc_journal_entry *e = vdc_journal_find(&j, (unsigned)i + 1), *w = &in[i];
+
+        assert_int_equal(e->seq, i + 1);
+        assert_int_equal(e->kind, w->kind);
+        assert_string_equal(e->driver ? e->driver : "-", w->driver ? w->driver : "-");
+        assert_string_equal(e->uri ? e->uri : "-", w->uri ? w->uri : "-");
+        assert_string_equal(e->name ? e->name : "-", w->name ? w->name : "-");
+        assert_string_equal(e->path ? e->path : "-", w->path ? w->path : "-");
+        assert_string_equal(e->vg ? e->vg : "-", w->vg ? w->vg : "-");
+        assert_string_equal(e->lv ? e->lv : "-", w->lv ? w->lv : "-");
+        assert_string_equal(e->file ? e->file : "-", w->file ? w->file : "-");
+        assert_null(e->dev);
+        assert_string_equal(e->dir ? e->dir : "-", w->dir ? w->dir : "-");
+        assert_string_equal(e->source ? e->source : "-", w->source ? w->source : "-");
+        if (e->kind == VDC_JOURNAL_IMAGE) {
+            assert_int_equal(e->image.backing, VDC_BACKING_IMAGE);
+            assert_int_equal(e->image.where, w->image.where);
+            assert_int_equal(e->image.format, w->image.format);
+            assert_int_equal(e->image.alloc, w->image.alloc);
+            assert_int_equal(e->image.backend, w->image.backend);
+            assert_int_equal(e->image.cache, w->image.cache);
+        }
+    }
+    assert_true(vdc_journal_find(&j, 2)->done && vdc_journal_find(&j, 2)->kept);
+    assert_true(vdc_journal_find(&j, 8)->undone);
+    assert_int_equal(vdc_journal_pending(&j), G_N_ELEMENTS(in) - 2);
+    vdc_journal_dispose(&j);
+}
+
+/* A version 1 journal as older builds wrote it (image entries with a path
+ * only, a loop entry with its file only) loads: the image's description
+ * is the default; keys this build does not know are ignored; a value that
+ * is not a name of model/target.h, or an unknown kind, is refused with its
+ * line. */
+static void
+test_journal_old_format(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/old-journal", F.dir);
+    const vdc_journal_entry *e;
+    vdc_journal j;
+
+    assert_true(g_file_set_contents(path,
+        "vmdiskcmp-journal 1\n"
+        "add 1 dir path=%2Fvar%2Flib%2Fvmdiskcmp\n"
+        "done 1\n"
+        "add 2 image path=%2Fvar%2Flib%2Fvmdiskcmp%2Fvmdiskcmp-R-h-image.raw\n"
+        "done 2\n"
+        "add 3 lv vg=vg0 lv=vmdiskcmp-R-lvm\n"
+        "done 3\n"
+        "add 4 loop file=%2Fvar%2Flib%2Fvmdiskcmp%2Fvmdiskcmp-R-h-image.raw\n"
+        "add 5 domain driver=libxl uri= name=vmdiskcmp-R-h later=key\n"
+        "done 5\nundone 5\n", -1, NULL));
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_int_equal(j.entries->len, 5);
+    e = vdc_journal_find(&j, 2);
+    assert_int_equal(e->kind, VDC_JOURNAL_IMAGE);
+    assert_string_equal(e->path, "/var/lib/vmdiskcmp/vmdiskcmp-R-h-image.raw");
+    assert_int_equal(e->image.backing, VDC_BACKING_IMAGE);
+    assert_int_equal(e->image.where, VDC_WHERE_DOMU);
+    assert_int_equal(e->image.format, VDC_IMAGE_RAW);
+    assert_int_equal(e->image.alloc, VDC_IMAGE_SPARSE);
+    assert_int_equal(e->image.cache, VDC_IMAGE_CACHE_HOST);
+    e = vdc_journal_find(&j, 3);
+    assert_int_equal(e->kind, VDC_JOURNAL_LV);
+    assert_string_equal(e->vg, "vg0");
+    assert_string_equal(e->lv, "vmdiskcmp-R-lvm");
+    e = vdc_journal_find(&j, 4);
+    assert_int_equal(e->kind, VDC_JOURNAL_LOOP);
+    assert_null(e->dev);
+    assert_false(e->done);
+    e = vdc_journal_find(&j, 5);
+    assert_string_equal(e->uri, "");
+    assert_string_equal(e->name, "vmdiskcmp-R-h");
+    assert_true(e->undone);
+    assert_int_equal(vdc_journal_pending(&j), 4);
+    vdc_journal_dispose(&j);
+
+    for (size_t k = 0; k < 2; k++) {
+        static const char *const bad[][2] = {
+            { "add 1 image path=%2Fx.raw format=vmdk", ":2: image format 'vmdk': expected one of raw|qcow2\n" },
+            { "add 1 disk path=%2Fx", ":2: kind 'disk': expected domain, image, lv, loop, mount, dir or file\n" },
+        };
+        g_autofree char *data = g_strdup_printf("vmdiskcmp-journal 1\n%s\n", bad[k][0]);
+        char *err;
+
+        assert_true(g_file_set_contents(path, data, -1, NULL));
+        vdc_journal_init(&j);
+        capture_stderr_begin();
+        assert_int_equal(vdc_journal_load(&j, path), -1);
+        err = capture_stderr_end();
+        vdc_journal_dispose(&j);
+        assert_true(g_str_has_suffix(err, bad[k][1]));
+        assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);    /* one line */
+        free(err);
+    }
+}
+
 int
 main(void)
 {
@@ -557,8 +773,11 @@ main(void)
         cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepared_image, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),
     };
 
     vdc_set_quiet(1);

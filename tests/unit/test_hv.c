@@ -57,11 +57,10 @@ fill_domain(vdc_hv_domain *d)
     d->cache = "none";
     d->io = "native";
     d->disks[0] = (vdc_hv_disk){ .target = "root", .path = "/r.img", .vdev = "vda",
-                                 .format = "raw", .readonly = 1 };
-    d->disks[1] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "vdb",
-                                 .format = "raw" };
+                                 .readonly = 1 };
+    d->disks[1] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "vdb" };
     d->disks[2] = (vdc_hv_disk){ .target = "block", .path = "/dev/loop7", .vdev = "vdc",
-                                 .format = "raw", .is_block = 1, .backend = VDC_BACKEND_PHY };
+                                 .spec.backing = VDC_BACKING_BLOCK };
     d->n_disks = 3;
 }
 

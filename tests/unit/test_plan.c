@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 
@@ -86,6 +87,9 @@ test_bad_input(void **state)
         { "run --dom0 --dom0-on /dev/sdc", "--dom0-on /dev/sdc: expected --destroy-data" },
         { "run --dom0-size 1G", "--dom0-on/--dom0-size/--dom0-ram: expected --dom0" },
         { "run", "nothing to run" },
+        { "run --image --image-cache bogus", "--image-cache 'bogus': expected a comma list of host|none" },
+        { "run --image --image-cache none,none --guest-image /g", "--image-cache: 'none' given twice" },
+        { "run --lvm --vg vg0 --image-cache none", "--image-cache: expected --image as well" },
     };
     size_t i;
 
@@ -146,7 +150,8 @@ test_defaults(void **state)
     /* 2x guest RAM in the guest, 2x dom0 RAM in dom0 */
     assert_int_equal(p.targets[0].test_bytes, 2ULL * 512 << 20);
     assert_int_equal(p.targets[1].test_bytes, 2ULL * 1024 << 20);
-    assert_string_equal(p.targets[1].dom0_on, "image");
+    assert_int_equal(p.targets[1].spec.where, VDC_WHERE_DOM0);
+    assert_int_equal(p.targets[1].spec.backing, VDC_BACKING_IMAGE);
     vdc_plan_dispose(&p);
     vdc_plan_dispose(&p);
 }
@@ -174,6 +179,43 @@ test_xen_default(void **state)
     assert_string_equal(p.targets[2].vdev, "xvdd");
     assert_string_equal(p.ctl_vdev, "xvde");
     vdc_run_opts_dispose(&o);
+    vdc_plan_dispose(&p);
+}
+
+/* --image-cache: one target per backend and cache mode, named after both;
+ * plan.json and the --dry-run text carry the mode */
+static void
+test_image_cache(void **state)
+{
+    static const struct { const char *name; vdc_image_backend backend; vdc_image_cache cache; } want[] = {
+        { "image", VDC_BACKEND_AUTO, VDC_IMAGE_CACHE_HOST },
+        { "image-nocache", VDC_BACKEND_AUTO, VDC_IMAGE_CACHE_NONE },
+        { "image-qdisk", VDC_BACKEND_QDISK, VDC_IMAGE_CACHE_HOST },
+        { "image-qdisk-nocache", VDC_BACKEND_QDISK, VDC_IMAGE_CACHE_NONE },
+    };
+    vdc_plan p;
+    g_autofree char *err = NULL, *json = NULL, *text = NULL;
+    size_t i;
+
+    vdc_plan_init(&p);
+    assert_int_equal(try_line("run --hypervisor libxl --image --image-backend auto,qdisk "
+                              "--image-cache host,none --guest-image /g --image-dir /i", &err, &p), 0);
+    assert_int_equal(p.n_targets, G_N_ELEMENTS(want));
+    for (i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_autofree char *path = g_strdup_printf("/i/vmdiskcmp-2026-11-30T101500Z-host1-%s.raw",
+                                                want[i].name);
+
+        assert_string_equal(p.targets[i].name, want[i].name);
+        assert_int_equal(p.targets[i].spec.backend, want[i].backend);
+        assert_int_equal(p.targets[i].spec.cache, want[i].cache);
+        assert_string_equal(p.targets[i].path, path);
+    }
+    assert_string_equal(p.targets[3].vdev, "xvde");
+    json = vdc_plan_to_json(&p);
+    assert_non_null(strstr(json, "\"image_cache\" : \"none\""));
+    text = vdc_plan_to_text(&p);
+    assert_non_null(strstr(text, "image-qdisk-nocache image domU  xvde"));
+    assert_non_null(strstr(text, "(raw sparse, backend qdisk, cache none)"));
     vdc_plan_dispose(&p);
 }
 
@@ -273,6 +315,7 @@ main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_too_many_disks),
         cmocka_unit_test(test_xen_default),
+        cmocka_unit_test(test_image_cache),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_quiet_short),
     };

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 #include "run/run.h"

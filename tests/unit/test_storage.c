@@ -178,7 +178,7 @@ lvm_spec(const char *lv, uint64_t size)
 {
     struct vdc_storage_spec s = { 0 };
 
-    s.kind = VDC_STORAGE_LVM;
+    s.target.backing = VDC_BACKING_LVM;
     s.name = "lvm";
     s.vg = "vg0";
     s.lv = lv;
@@ -308,7 +308,7 @@ test_lvm_destroy_safety(void **state)
     snprintf(m.lvs[1].name, sizeof(m.lvs[1].name), "ours");
     snprintf(m.lvs[1].tags, sizeof(m.lvs[1].tags), "x," VDC_STORAGE_TAG);
     m.n = 2;
-    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "theirs", &st), 0);
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_LVM, NULL, "vg0", "theirs", &st), 0);
     assert_int_equal(vdc_storage_destroy(&st), -1);
     assert_int_equal(m.removes, 0);
     assert_int_equal(m.n, 2);
@@ -320,11 +320,11 @@ test_lvm_destroy_safety(void **state)
     assert_string_equal(tagged[0], "ours");
     g_strfreev(tagged);
     /* ours from the journal: removed; gone already: fine */
-    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "ours", &st), 0);
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_LVM, NULL, "vg0", "ours", &st), 0);
     assert_int_equal(vdc_storage_destroy(&st), 0);
     assert_int_equal(m.n, 1);
     vdc_storage_dispose(&st);
-    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "ours", &st), 0);
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_LVM, NULL, "vg0", "ours", &st), 0);
     assert_int_equal(vdc_storage_destroy(&st), 0);
     assert_int_equal(m.removes, 1);
     vdc_storage_dispose(&st);
@@ -333,14 +333,14 @@ test_lvm_destroy_safety(void **state)
     snprintf(m.lvs[1].tags, sizeof(m.lvs[1].tags), VDC_STORAGE_TAG);
     m.n = 2;
     m.fail_remove = 1;
-    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "ours2", &st), 0);
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_LVM, NULL, "vg0", "ours2", &st), 0);
     assert_int_equal(vdc_storage_destroy(&st), -1);
     assert_int_equal(st.created, 1);
     vdc_storage_dispose(&st);
     /* journal entries with bad names are refused */
-    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_LVM, NULL, "vg0", "../x", &st), -1);
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_LVM, NULL, "vg0", "../x", &st), -1);
     vdc_storage_dispose(&st);
-    assert_int_equal(vdc_storage_from_journal(VDC_STORAGE_BLOCK, "/dev/sda", NULL, NULL, &st), -1);
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_BLOCK, "/dev/sda", NULL, NULL, &st), -1);
     vdc_storage_dispose(&st);
 }
 
@@ -359,12 +359,12 @@ image_spec(const char *path, uint64_t size, enum vdc_image_alloc alloc)
 {
     struct vdc_storage_spec s = { 0 };
 
-    s.kind = VDC_STORAGE_IMAGE;
+    s.target.backing = VDC_BACKING_IMAGE;
     s.name = "image";
     s.path = path;
     s.size_bytes = size;
-    s.format = VDC_IMAGE_RAW;
-    s.alloc = alloc;
+    s.target.format = VDC_IMAGE_RAW;
+    s.target.alloc = alloc;
     return s;
 }
 
@@ -434,7 +434,7 @@ test_image_refusals(void **state)
     s = image_spec(p, 1ULL << 60, VDC_IMAGE_SPARSE);           /* no room for 1 EiB */
     assert_int_equal(vdc_storage_check(&s), -1);
     s = image_spec(p, 8 * MIB, VDC_IMAGE_FULL);
-    s.format = VDC_IMAGE_QCOW2;                                /* qcow2 is sparse only */
+    s.target.format = VDC_IMAGE_QCOW2;                                /* qcow2 is sparse only */
     assert_int_equal(vdc_storage_check(&s), -1);
     s = image_spec("/nonexistent-dir-vdc/x.img", 8 * MIB, VDC_IMAGE_SPARSE);
     assert_int_equal(vdc_storage_check(&s), -1);
@@ -468,7 +468,7 @@ test_block_refusals(void **state)
 
     vdc_storage_block_set_probe(probe_ext4);
     vdc_storage_init(&st);
-    s.kind = VDC_STORAGE_BLOCK;
+    s.target.backing = VDC_BACKING_BLOCK;
     s.name = "block";
     s.path = "/dev/null-not-there";
     /* no consent: refused before anything is opened */
@@ -483,7 +483,7 @@ test_block_refusals(void **state)
     assert_int_equal(probe_calls, 0);
     assert_int_equal(st.created, 0);
     /* destroy never touches a block device */
-    st.kind = VDC_STORAGE_BLOCK;
+    st.target.backing = VDC_BACKING_BLOCK;
     st.path = g_strdup("/dev/sda");
     st.created = 1;
     assert_int_equal(vdc_storage_destroy(&st), 0);
@@ -495,25 +495,15 @@ test_block_refusals(void **state)
     g_free(d);
 }
 
+/* the storage kinds are chosen by the target description's backing (its
+ * names: tests/unit/test_target.c) */
 static void
 test_names(void **state)
 {
-    enum vdc_storage_kind k;
-    enum vdc_image_format f;
-    enum vdc_image_alloc a;
-
-    assert_int_equal(vdc_storage_kind_from_name("lvm", &k), 0);
-    assert_int_equal(k, VDC_STORAGE_LVM);
-    assert_int_equal(vdc_storage_kind_from_name("LVM", &k), -1);
-    assert_int_equal(vdc_image_format_from_name("qcow2", &f), 0);
-    assert_int_equal(f, VDC_IMAGE_QCOW2);
-    assert_int_equal(vdc_image_alloc_from_name("full", &a), 0);
-    assert_int_equal(a, VDC_IMAGE_FULL);
-    assert_int_equal(vdc_image_alloc_from_name("thick", &a), -1);
-    assert_string_equal(vdc_storage_kind_name(VDC_STORAGE_BLOCK), "block");
-    assert_string_equal(vdc_storage_kind_name(VDC_STORAGE_KIND_LAST), "unknown");
-    assert_null(vdc_storage_ops_get(VDC_STORAGE_KIND_LAST));
-    assert_string_equal(vdc_storage_ops_get(VDC_STORAGE_IMAGE)->name, "image");
+    assert_null(vdc_storage_ops_get((vdc_backing)3));
+    assert_string_equal(vdc_storage_ops_get(VDC_BACKING_IMAGE)->name, "image");
+    assert_string_equal(vdc_storage_ops_get(VDC_BACKING_LVM)->name, "lvm");
+    assert_string_equal(vdc_storage_ops_get(VDC_BACKING_BLOCK)->name, "block");
 }
 
 int

@@ -3,8 +3,9 @@
  *     libxl_device_disk JSON (Xen's tools/xl/check-xl-disk-parse as the
  *     model): tests/golden/hv/disk-specs.txt -> disk-specs.expected;
  *   - for each tests/golden/hv/NAME.args (a `vmdiskcmp run` command line):
- *     NAME.plan.json, and as the hypervisor calls for NAME.xl.cfg,
- *     NAME.domain.xml, NAME.libxl.json.
+ *     NAME.plan.json, NAME.plan.txt (the plan as --dry-run prints it), and
+ *     as the hypervisor calls for NAME.xl.cfg, NAME.domain.xml,
+ *     NAME.libxl.json.
  * VDC_REGENERATE=1 rewrites the expected files on purpose. */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include <glib.h>
 
 #include "hv/translate.h"
+#include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 
@@ -119,6 +121,13 @@ check_case(const char *name)
     json = vdc_plan_to_json(&p);
     f = g_strdup_printf("%s.plan.json", name);
     golden(f, json);
+    {
+        /* what --dry-run prints first */
+        g_autofree char *text = vdc_plan_to_text(&p);
+        g_autofree char *ft = g_strdup_printf("%s.plan.txt", name);
+
+        golden(ft, text);
+    }
 
     ctl = g_strdup_printf("%s/control-0.img", p.out_dir);
     console = g_strdup_printf("%s/logs/console-0.log", p.out_dir);
@@ -152,6 +161,8 @@ static void test_xen_pv(void **s) { check_case("xen-pv"); }
 static void test_libvirt_xen(void **s) { check_case("libvirt-xen"); }
 static void test_libvirt_qemu(void **s) { check_case("libvirt-qemu"); }
 static void test_libvirt_kvm(void **s) { check_case("libvirt-kvm"); }
+/* --image-cache host,none x --image-backend auto,qdisk: four image targets */
+static void test_xen_pv_image_cache(void **s) { check_case("xen-pv-image-cache"); }
 
 /* The specs we write for each kind of disk, exactly. */
 static void
@@ -161,19 +172,14 @@ test_spec_strings(void **state)
         vdc_hv_disk d;
         const char *want;
     } cases[] = {
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_TAP }, "tap:aio:/i.raw,xvdb,w" },
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_QDISK },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_TAP }, "tap:aio:/i.raw,xvdb,w" },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_QDISK },
           "format=raw,vdev=xvdb,access=w,backendtype=qdisk,target=/i.raw" },
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_PHY },
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_PHY },
           "format=raw,vdev=xvdb,access=w,backendtype=phy,target=/i.raw" },
-        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .format = "raw",
-            .backend = VDC_BACKEND_AUTO }, "format=raw,vdev=xvdb,access=w,target=/i.raw" },
-        { { .target = "lvm", .path = "/dev/vg/lv", .vdev = "xvdc", .format = "raw",
-            .is_block = 1, .backend = VDC_BACKEND_PHY }, "phy:/dev/vg/lv,xvdc,w" },
-        { { .target = "root", .path = "/g.img", .vdev = "xvda", .format = "raw",
+        { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_AUTO }, "format=raw,vdev=xvdb,access=w,target=/i.raw" },
+        { { .target = "lvm", .path = "/dev/vg/lv", .vdev = "xvdc", .spec.backing = VDC_BACKING_LVM }, "phy:/dev/vg/lv,xvdc,w" },
+        { { .target = "root", .path = "/g.img", .vdev = "xvda",
             .readonly = 1 }, "format=raw,vdev=xvda,access=r,target=/g.img" },
     };
     size_t i;
@@ -190,16 +196,16 @@ static void
 test_refusals(void **state)
 {
     vdc_hv_disk comma = { .target = "image", .path = "/a,b.raw", .vdev = "xvdb",
-                          .format = "raw", .backend = VDC_BACKEND_TAP };
+                          .spec.backend = VDC_BACKEND_TAP };
     vdc_hv_disk qcow_phy = { .target = "image", .path = "/a.qcow2", .vdev = "xvdb",
-                             .format = "qcow2", .backend = VDC_BACKEND_PHY };
+                             .spec.format = VDC_IMAGE_QCOW2, .spec.backend = VDC_BACKEND_PHY };
     vdc_hv_domain d = { .name = "vmdiskcmp-x", .type = "xen", .memory_mib = 128, .vcpus = 1 };
     vdc_hv_domain bad = { .name = "vmdiskcmp-x", .type = "lxc", .memory_mib = 128, .vcpus = 1 };
 
     assert_null(vdc_xl_disk_spec(&comma));
     assert_null(vdc_xl_disk_spec(&qcow_phy));
     d.disks[0] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "xvdb",
-                                .format = "raw", .backend = VDC_BACKEND_TAP };
+                                .spec.backend = VDC_BACKEND_TAP };
     d.n_disks = 1;
     assert_null(vdc_domain_xml(&d));        /* libvirt's libxl driver has no tap */
     assert_null(vdc_domain_xml(&bad));
@@ -219,6 +225,7 @@ main(void)
         cmocka_unit_test(test_libvirt_xen),
         cmocka_unit_test(test_libvirt_qemu),
         cmocka_unit_test(test_libvirt_kvm),
+        cmocka_unit_test(test_xen_pv_image_cache),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

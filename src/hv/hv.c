@@ -1,0 +1,59 @@
+/* The hypervisor driver registry (hv.h): which drivers this build has, and
+ * the one place a driver is looked up, by plan kind or by journaled name. */
+#include "config.h"
+#include "hv/hv.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+/* Every driver vmdiskcmp knows; ops NULL when configure left it out. */
+static const struct {
+    vdc_hv_kind kind;           /* its name is vdc_hv_name(kind) */
+    const vdc_hv_ops *ops;
+} drivers[] = {
+#ifdef WITH_LIBXL
+    { VDC_HV_LIBXL, &vdc_hv_libxl_ops },
+#else
+    { VDC_HV_LIBXL, NULL },
+#endif
+#ifdef WITH_LIBVIRT
+    { VDC_HV_LIBVIRT, &vdc_hv_libvirt_ops },
+#else
+    { VDC_HV_LIBVIRT, NULL },
+#endif
+    { VDC_HV_MOCK, &vdc_hv_mock_ops },
+};
+
+const vdc_hv_ops *
+vdc_hv_ops_for(vdc_hv_kind kind)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(drivers); i++) {
+        const char *name = vdc_hv_name(kind);
+
+        if (drivers[i].kind != kind)
+            continue;
+        if (!drivers[i].ops)
+            vdc_error("hypervisor %s: vmdiskcmp was built without %s (configure --with-%s)",
+                      name, name, name);
+        return drivers[i].ops;
+    }
+    vdc_error("no hypervisor driver for this plan");
+    return NULL;
+}
+
+const vdc_hv_ops *
+vdc_hv_ops_by_name(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(drivers); i++)
+        if (!strcmp(name, vdc_hv_name(drivers[i].kind)))
+            return vdc_hv_ops_for(drivers[i].kind);
+    vdc_error("hypervisor driver '%s': expected libxl, libvirt or mock", name);
+    return NULL;
+}

@@ -1,0 +1,123 @@
+/* One target description: what a benchmark target is, as the plan decides
+ * it and as everything after the plan consumes it (storage create/destroy,
+ * the undo journal, the hypervisor translators' vdc_hv_disk, result.json
+ * targets[], the agent's and mkfs's command lines).  Typed here; spelled
+ * only through the one table of names in target.c, which plan.json, the
+ * journal, result.json and messages all use.
+ *
+ * A zeroed vdc_target_spec is a domU target on a raw sparse image, image
+ * backend auto, image cache host: every enum's first value is its default. */
+#ifndef VDC_MODEL_TARGET_H
+#define VDC_MODEL_TARGET_H
+
+/* Where the agent runs: in the guest, or on the host itself (the baseline). */
+typedef enum vdc_where {
+    VDC_WHERE_DOMU,             /* "domU": a disk of the guest */
+    VDC_WHERE_DOM0,             /* "dom0": the agent run in dom0 (the host) */
+} vdc_where;
+
+/* What backs the target's disk (doc/storage.md). */
+typedef enum vdc_backing {
+    VDC_BACKING_IMAGE,          /* "image": a file image we create */
+    VDC_BACKING_LVM,            /* "lvm": an LV we create in the VG, tagged vmdiskcmp */
+    VDC_BACKING_BLOCK,          /* "block": an existing block device, given with consent */
+} vdc_backing;
+
+/* Image file format. */
+typedef enum vdc_image_format {
+    VDC_IMAGE_RAW,              /* "raw" */
+    VDC_IMAGE_QCOW2,            /* "qcow2" (always created sparse) */
+} vdc_image_format;
+
+/* How the image's blocks are allocated when it is created. */
+typedef enum vdc_image_alloc {
+    VDC_IMAGE_SPARSE,           /* "sparse": ftruncate, no blocks allocated */
+    VDC_IMAGE_FALLOC,           /* "falloc": posix_fallocate, unwritten extents */
+    VDC_IMAGE_FULL,             /* "full": every block written with zeros */
+} vdc_image_alloc;
+
+/* How a domU's image disk is served:
+ *   auto  - no preference; libxl/libvirt choose (Xen 4.17: blkback over loop)
+ *   phy   - 'phy:PATH' / libvirt <driver name='phy'>: blkback over a loop
+ *   qdisk - 'backendtype=qdisk' / libvirt <driver name='qemu'>: QEMU's qdisk
+ *   tap   - 'tap:aio:PATH' as the seeds wrote it (Xen 4.17 ignores the prefix) */
+typedef enum vdc_image_backend {
+    VDC_BACKEND_AUTO,
+    VDC_BACKEND_PHY,
+    VDC_BACKEND_QDISK,
+    VDC_BACKEND_TAP,
+} vdc_image_backend;
+
+/* Whether dom0's page cache may hold a domU image's blocks, as requested
+ * (--image-cache):
+ *   host - the host's page cache may serve the image (what the backends do
+ *          by default: blkback over a loop device without direct I/O, qdisk)
+ *   none - the image is to be read and written past the host's page cache
+ * Planned, journaled and recorded (doc/result-format.md
+ * targets[].requested.image_cache); the backends do not act on it yet:
+ * what the hypervisor really used is recorded as targets[].backend.cache. */
+typedef enum vdc_image_cache {
+    VDC_IMAGE_CACHE_HOST,
+    VDC_IMAGE_CACHE_NONE,
+} vdc_image_cache;
+
+typedef struct {
+    vdc_where where;
+    vdc_backing backing;
+    vdc_image_format format;    /* backing image */
+    vdc_image_alloc alloc;      /* backing image (qcow2: sparse) */
+    vdc_image_backend backend;  /* backing image, where domU */
+    vdc_image_cache cache;      /* backing image, where domU */
+} vdc_target_spec;
+
+/* The dimensions of a target (the members of vdc_target_spec), for the
+ * name table and for writing a description as KEY=NAME pairs. */
+typedef enum vdc_target_dim {
+    VDC_DIM_WHERE,              /* key "where" */
+    VDC_DIM_BACKING,            /* key "backing" */
+    VDC_DIM_IMAGE_FORMAT,       /* key "format" */
+    VDC_DIM_IMAGE_ALLOC,        /* key "alloc" */
+    VDC_DIM_IMAGE_BACKEND,      /* key "image_backend" */
+    VDC_DIM_IMAGE_CACHE,        /* key "image_cache" */
+    VDC_DIM_COUNT               /* the number of dimensions, not one of them */
+} vdc_target_dim;
+
+/* The name of @value of @dim ("domU", "lvm", "qcow2", "qdisk"...),
+ * or NULL when @value is not one of @dim's (no message). */
+const char *vdc_target_name(vdc_target_dim dim, int value);
+
+/* The value named @name in @dim (exact, case-sensitive), or -1 when @name
+ * is NULL or not one of @dim's names (no message: the caller names the
+ * input). */
+int vdc_target_parse(vdc_target_dim dim, const char *name);
+
+/* @dim's names in table order joined with @sep, e.g. "raw|qcow2" (for
+ * "expected ..." messages).  Newly allocated (g_free). */
+char *vdc_target_choices(vdc_target_dim dim, const char *sep);
+
+/* The key of @dim (above) where a description is written as KEY=NAME
+ * pairs (the undo journal's image entries; the same as plan.json's
+ * members), or NULL for VDC_DIM_COUNT and beyond. */
+const char *vdc_target_dim_key(vdc_target_dim dim);
+
+/* The member of @s that is dimension @dim, read or written as an int (the
+ * value of its enum); out-of-range dimensions read as -1 and are not
+ * written.  For code that walks every dimension (the journal). */
+int vdc_target_spec_get(const vdc_target_spec *s, vdc_target_dim dim);
+void vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value);
+
+/* result.json and plan.json targets[].kind: "dom0" for the baseline (where
+ * dom0, whatever backs it), else the backing's name. */
+const char *vdc_target_spec_kind(const vdc_target_spec *s);
+
+/* The inverse of vdc_target_spec_kind, for readers of result.json and
+ * plan.json: "dom0" sets @s's where to dom0 (the kind does not say what
+ * backs it: @s's backing is left as it was), a backing's name sets where
+ * domU and that backing.  0, or -1 with @s untouched when @kind is NULL or
+ * not a target's kind (e.g. an importer's "imported"; no message). */
+int vdc_target_kind_parse(const char *kind, vdc_target_spec *s);
+
+/* 1 when @s is a domU image: the image backend and image cache apply. */
+int vdc_target_spec_domu_image(const vdc_target_spec *s);
+
+#endif

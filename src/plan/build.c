@@ -1,0 +1,302 @@
+/* The plan from the options and the host's facts (build.h).  Every refusal
+ * here is bad input (vdc_input_error: exit 2). */
+#include "config.h"
+#include "plan/build.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+/* vdevs: Xen PV guests see xvdX, virtio guests vdX. */
+static char *
+vdev_name(const char *prefix, unsigned index)
+{
+    return g_strdup_printf("%s%c", prefix, 'a' + index);
+}
+
+/* @s (NULL: the dimension's default) as a value of @dim, or -1 after one
+ * line naming the option @opt */
+static int
+option_value(vdc_target_dim dim, const char *opt, const char *s)
+{
+    int v = s ? vdc_target_parse(dim, s) : 0;
+
+    if (v < 0) {
+        g_autofree char *choices = vdc_target_choices(dim, "|");
+
+        vdc_input_error("%s '%s': expected one of %s", opt, s, choices);
+    }
+    return v;
+}
+
+static uint64_t
+round_up_mib(uint64_t b)
+{
+    return (b + (1ULL << 20) - 1) & ~((1ULL << 20) - 1);
+}
+
+int
+vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
+               const char *command_line, vdc_plan *p)
+{
+    const char *vprefix;
+    unsigned vindex = 1;   /* vda/xvda is the root disk */
+    uint64_t guest_test, dom0_test, lv_size;
+    const char *image_dir = o->image_dir ? o->image_dir : "/var/lib/vmdiskcmp";
+    size_t i;
+
+    p->id = g_strdup_printf("%s-%s", h->date_id, h->hostname);
+    p->out_dir = o->out ? g_strdup(o->out) : g_strdup_printf("results/%s", p->id);
+    p->command_line = g_strdup(command_line);
+
+    /* hypervisor and domain type */
+    if (o->hypervisor)
+        p->hv = !strcmp(o->hypervisor, "libxl") ? VDC_HV_LIBXL :
+                !strcmp(o->hypervisor, "mock") ? VDC_HV_MOCK : VDC_HV_LIBVIRT;
+    else
+        p->hv = h->xen_control_d ? VDC_HV_LIBXL : VDC_HV_LIBVIRT;
+    if (p->hv == VDC_HV_LIBVIRT) {
+        p->uri = g_strdup(o->connect ? o->connect :
+                          h->xen_control_d ? "xen:///system" : "qemu:///system");
+        if (g_str_has_prefix(p->uri, "xen:"))
+            p->domain_type = g_strdup("xen");
+        else if (o->accel && !strcmp(o->accel, "tcg"))
+            p->domain_type = g_strdup("qemu");
+        else
+            p->domain_type = g_strdup(g_str_has_prefix(p->uri, "test:") ? "test" : "kvm");
+    } else if (p->hv == VDC_HV_LIBXL) {
+        if (o->connect) {
+            vdc_input_error("--connect: expected only with --hypervisor libvirt");
+            return -1;
+        }
+        p->domain_type = g_strdup("pv");
+    } else {
+        p->domain_type = g_strdup("mock");
+    }
+    /* --accel chooses between QEMU's kvm and tcg: it means nothing to a
+     * Xen domain (it used to be ignored there, silently) */
+    if (o->accel && (p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen"))) {
+        vdc_input_error("--accel %s: expected only with a QEMU/KVM domain (--connect qemu:///system), "
+                        "not with Xen", o->accel);
+        return -1;
+    }
+    vprefix = (p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen")))
+              ? "xvd" : "vd";
+    p->domain_name = g_strdup_printf("vmdiskcmp-%s", p->id);
+
+    p->guest_image = g_strdup(o->guest_image);
+    p->prepared_image = g_strdup(o->prepared_image);
+    p->kernel = g_strdup(o->kernel);
+    p->initrd = g_strdup(o->initrd);
+    p->cmdline = g_strdup(o->cmdline);
+    p->memory_mib = o->guest_memory ? o->guest_memory : 512;
+    p->vcpus = o->guest_vcpus ? o->guest_vcpus : 1;
+    p->root_vdev = vdev_name(vprefix, 0);
+    p->mkfs = g_strdup(o->mkfs ? o->mkfs : "ext4");
+    p->agent_options = g_strdup(o->agent_options);
+    p->agent_ram_mib = o->agent_ram ? o->agent_ram : p->memory_mib;
+    p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : h->ram_mib;
+    p->order = o->order && !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;
+    p->runs = o->runs ? o->runs : 5;
+    p->timeout_s = o->timeout ? o->timeout : 3600;
+    p->keep = o->keep;
+    /* TCG guests are emulated too */
+    p->emulated = o->emulated || (p->domain_type && !strcmp(p->domain_type, "qemu"));
+    if (o->seed)
+        p->seed = g_ascii_strtoull(o->seed, NULL, 10);
+    else
+        p->seed = ((uint64_t)g_random_int() << 32) | g_random_int();
+
+    /* bonnie++ sizing: 2x the RAM the agent is told about */
+    guest_test = o->size ? o->size : 2ULL * p->agent_ram_mib << 20;
+    dom0_test = o->dom0_size ? o->dom0_size : 2ULL * p->dom0_ram_mib << 20;
+    lv_size = o->lv_size;
+
+    if (o->image) {
+        g_auto(GStrv) backends = g_strsplit(o->image_backend ? o->image_backend : "auto", ",", -1);
+        g_auto(GStrv) caches = g_strsplit(o->image_cache ? o->image_cache : "host", ",", -1);
+        vdc_target_spec image = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_IMAGE };
+        int format = option_value(VDC_DIM_IMAGE_FORMAT, "--image-format", o->image_format);
+        int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
+        size_t c;
+
+        if (format < 0 || alloc < 0)
+            return -1;
+        image.format = format;
+        image.alloc = alloc;
+        for (c = 0; caches[c]; c++) {
+            if (option_value(VDC_DIM_IMAGE_CACHE, "--image-cache", caches[c]) < 0)
+                return -1;
+            if (g_strv_contains((const char *const *)caches + c + 1, caches[c])) {
+                vdc_input_error("--image-cache: '%s' given twice", caches[c]);
+                return -1;
+            }
+        }
+        /* one target per backend and cache mode: image, image-qdisk,
+         * image-nocache, image-qdisk-nocache */
+        for (i = 0; backends[i]; i++) {
+            int backend = option_value(VDC_DIM_IMAGE_BACKEND, "--image-backend", backends[i]);
+            size_t k;
+
+            if (backend < 0)
+                return -1;
+            for (k = 0; k < p->n_targets; k++)
+                if (vdc_target_spec_domu_image(&p->targets[k].spec) &&
+                    p->targets[k].spec.backend == (vdc_image_backend)backend) {
+                    vdc_input_error("--image-backend: '%s' given twice", backends[i]);
+                    return -1;
+                }
+            if (backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
+                strcmp(p->domain_type, "xen") != 0) {
+                vdc_input_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
+                                backends[i]);
+                return -1;
+            }
+            if (image.format == VDC_IMAGE_QCOW2 && backend != VDC_BACKEND_QDISK &&
+                backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
+                vdc_input_error("--image-format qcow2: expected --image-backend qdisk or auto (blkback serves raw only)");
+                return -1;
+            }
+            for (c = 0; caches[c]; c++) {
+                vdc_plan_target t = { .spec = image };
+
+                t.spec.backend = backend;
+                t.spec.cache = vdc_target_parse(VDC_DIM_IMAGE_CACHE, caches[c]);
+                t.name = g_strdup_printf("image%s%s%s", backend == VDC_BACKEND_AUTO ? "" : "-",
+                                         backend == VDC_BACKEND_AUTO ? "" : backends[i],
+                                         t.spec.cache == VDC_IMAGE_CACHE_NONE ? "-nocache" : "");
+                t.vdev = vdev_name(vprefix, vindex++);
+                t.test_bytes = guest_test;
+                t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+                t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
+                                         vdc_target_name(VDC_DIM_IMAGE_FORMAT, t.spec.format));
+                vdc_plan_add_target(p, &t);
+            }
+        }
+    } else if (o->image_backend || o->image_cache) {
+        vdc_input_error("%s: expected --image as well", o->image_backend ? "--image-backend" : "--image-cache");
+        return -1;
+    }
+    if (o->lvm) {
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM } };
+
+        t.name = g_strdup("lvm");
+        t.vdev = vdev_name(vprefix, vindex++);
+        t.vg = g_strdup(o->vg);
+        t.lv = g_strdup_printf("vmdiskcmp-%s-lvm", h->date_id);
+        t.stripes = o->stripes;
+        t.stripe_size = o->stripe_size;
+        t.test_bytes = guest_test;
+        t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+        t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
+        vdc_plan_add_target(p, &t);
+    } else if (o->stripes || o->lv_size) {
+        if (!o->dom0 || !o->vg) {
+            vdc_input_error("--stripes/--lv-size: expected --lvm (or --dom0 with --vg) as well");
+            return -1;
+        }
+    }
+    for (i = 0; o->blocks && o->blocks[i]; i++) {
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
+
+        t.name = i == 0 ? g_strdup("block") : g_strdup_printf("block%zu", i + 1);
+        t.vdev = vdev_name(vprefix, vindex++);
+        t.path = g_strdup(o->blocks[i]);
+        t.test_bytes = guest_test;
+        vdc_plan_add_target(p, &t);
+    }
+    for (i = 0; o->custom && o->custom[i]; i++) {
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
+        const char *eq = strchr(o->custom[i], '=');
+        size_t k;
+
+        t.name = g_strndup(o->custom[i], (gsize)(eq - o->custom[i]));
+        for (k = 0; k < p->n_targets; k++)
+            if (!strcmp(p->targets[k].name, t.name) || !strcmp(t.name, "dom0")) {
+                vdc_input_error("--target '%s': expected a name not already used", o->custom[i]);
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+        t.vdev = vdev_name(vprefix, vindex++);
+        t.path = g_strdup(eq + 1);
+        t.test_bytes = guest_test;
+        vdc_plan_add_target(p, &t);
+    }
+    /* vdevs a..z: root, the targets, the control disk */
+    if (vindex > 25) {
+        vdc_input_error("too many targets: expected at most 24 domU disks");
+        return -1;
+    }
+    if (o->dom0) {
+        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOM0 } };
+        const char *on = o->dom0_on ? o->dom0_on : o->vg ? "lvm" : "image";
+
+        t.name = g_strdup("dom0");
+        t.test_bytes = dom0_test;
+        if (vdc_target_parse(VDC_DIM_BACKING, on) == VDC_BACKING_LVM) {
+            if (!o->vg) {
+                vdc_input_error("--dom0-on lvm: expected --vg VG as well");
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+            t.spec.backing = VDC_BACKING_LVM;
+            t.vg = g_strdup(o->vg);
+            t.lv = g_strdup_printf("vmdiskcmp-%s-dom0", h->date_id);
+            t.stripes = o->stripes;
+            t.stripe_size = o->stripe_size;
+            t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
+            t.disk_bytes = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
+        } else if (vdc_target_parse(VDC_DIM_BACKING, on) == VDC_BACKING_IMAGE) {
+            int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
+
+            if (alloc < 0) {
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+            t.spec.backing = VDC_BACKING_IMAGE;
+            t.spec.format = VDC_IMAGE_RAW;
+            t.spec.alloc = alloc;
+            t.path = g_strdup_printf("%s/%s-dom0.raw", image_dir, p->domain_name);
+            t.disk_bytes = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
+        } else if (on[0] == '/') {
+            if (!o->consent) {
+                vdc_input_error("--dom0-on %s: expected --destroy-data as consent to overwrite the device", on);
+                vdc_plan_target_dispose(&t);
+                return -1;
+            }
+            t.spec.backing = VDC_BACKING_BLOCK;
+            t.path = g_strdup(on);
+        } else {
+            vdc_input_error("--dom0-on '%s': expected lvm, image or an absolute device path", on);
+            vdc_plan_target_dispose(&t);
+            return -1;
+        }
+        vdc_plan_add_target(p, &t);
+    } else if (o->dom0_on || o->dom0_size || o->dom0_ram) {
+        vdc_input_error("--dom0-on/--dom0-size/--dom0-ram: expected --dom0 as well");
+        return -1;
+    }
+
+    if (vindex > 1) {
+        if (p->hv == VDC_HV_NONE) {
+            vdc_input_error("domU targets need a hypervisor");
+            return -1;
+        }
+        p->ctl_vdev = vdev_name(vprefix, vindex);
+        if (!o->guest_image && !o->prepared_image && !o->dry_run) {
+            vdc_input_error("--guest-image: expected a guest template (or --prepared-image) for the domU targets (see doc/guest-template.md)");
+            return -1;
+        }
+        if (o->guest_image && o->prepared_image) {
+            vdc_input_error("--prepared-image: expected either --guest-image or --prepared-image, not both");
+            return -1;
+        }
+    } else {
+        p->hv = VDC_HV_NONE;   /* only dom0: nothing to boot */
+        g_clear_pointer(&p->uri, g_free);
+    }
+    p->ctl_disk = g_strdup_printf("%s/control.img", p->out_dir);
+    return vdc_plan_schedule(p);
+}

@@ -1,0 +1,46 @@
+/* The real run environment (run.h vdc_run_env_default): the storage ops,
+ * libguestfs prepare, the control disk codec, loop devices and the local
+ * dom0 agent step that a run uses outside the tests. */
+#include "config.h"
+#include "run/run.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+#include "guest/control.h"
+#include "guest/prepare.h"
+
+static int
+storage_destroy_journaled(vdc_backing backing, const char *path, const char *vg, const char *lv)
+{
+    struct vdc_storage st;
+    int rc;
+
+    vdc_storage_init(&st);
+    rc = vdc_storage_from_journal(backing, path, vg, lv, &st);
+    if (rc == 0)
+        rc = vdc_storage_destroy(&st);
+    vdc_storage_dispose(&st);
+    return rc;
+}
+
+void
+vdc_run_env_default(vdc_run_env *env)
+{
+    memset(env, 0, sizeof(*env));
+    env->storage_create = vdc_storage_create;
+    env->storage_destroy_journaled = storage_destroy_journaled;
+    env->storage_describe = vdc_storage_describe;
+    env->prepare = vdc_prepare;
+    env->prepared_load = vdc_prepared_load;
+    env->collect_logs = vdc_collect_logs;
+    env->ctl_create = vdc_control_disk_create;
+    env->ctl_read = vdc_control_disk_read_result;
+    env->nonce = vdc_control_nonce;
+    env->dom0_step = vdc_dom0_step;
+    env->loop_attach = vdc_loop_attach;
+    env->loop_detach = vdc_loop_detach;
+    env->drop_caches = vdc_drop_caches;
+}

@@ -1,0 +1,76 @@
+/* What a benchmark step runs (step.h). */
+#include "config.h"
+#include "run/step.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+const char *
+vdc_mkfs_options(const char *type)
+{
+    if (g_str_has_prefix(type, "ext"))
+        return "-F -q -E lazy_itable_init=0,lazy_journal_init=0";
+    if (!strcmp(type, "xfs"))
+        return "-f -q";
+    return NULL;
+}
+
+char **
+vdc_agent_options(const vdc_plan *p, const vdc_plan_target *t)
+{
+    GPtrArray *a = g_ptr_array_new();
+    unsigned ram = t->spec.where == VDC_WHERE_DOM0 ? p->dom0_ram_mib : p->agent_ram_mib;
+
+    g_ptr_array_add(a, g_strdup("-s"));
+    g_ptr_array_add(a, g_strdup_printf("%" G_GUINT64_FORMAT,
+                                       (guint64)((t->test_bytes + (1u << 20) - 1) >> 20)));
+    g_ptr_array_add(a, g_strdup("-r"));
+    g_ptr_array_add(a, g_strdup_printf("%u", ram));
+    if (t->test_bytes < 2ULL * ram * (1ULL << 20))
+        g_ptr_array_add(a, g_strdup("-f"));
+    g_ptr_array_add(a, g_strdup("-q"));
+    if (p->agent_options) {
+        g_auto(GStrv) extra = g_strsplit_set(p->agent_options, " \t", -1);
+        size_t k;
+
+        for (k = 0; extra[k]; k++)
+            if (*extra[k])
+                g_ptr_array_add(a, g_strdup(extra[k]));
+    }
+    g_ptr_array_add(a, NULL);
+    return (char **)g_ptr_array_free(a, FALSE);
+}
+
+int
+vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job)
+{
+    const vdc_plan_step *first = &p->steps[b->first];
+    struct vdc_ctl_error err = { { 0 } };
+    g_auto(GStrv) args = vdc_agent_options(p, &p->targets[first->target]);
+    size_t k;
+
+    job->nonce = nonce;
+    job->run_index = (uint32_t)(b - p->boots);
+    job->repetition = first->rep;
+    job->seed = first->seed;
+    job->flags = VDC_CTL_JOB_DROP_CACHES;
+    job->step_timeout_s = 600;
+    job->agent_timeout_s = p->timeout_s;
+    for (k = 0; args[k]; k++)
+        if (vdc_ctl_job_add_arg(job, args[k], &err) < 0)
+            goto error;
+    for (k = 0; k < b->n; k++) {
+        const vdc_plan_target *t = &p->targets[p->steps[b->first + k].target];
+
+        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs, vdc_mkfs_options(p->mkfs), NULL,
+                                   &err) < 0)
+            goto error;
+    }
+    return 0;
+error:
+    vdc_error("control disk job: %s", err.msg);
+    return -1;
+}

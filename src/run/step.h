@@ -1,0 +1,37 @@
+/* What a benchmark step runs, decided once from the plan for the domU (a
+ * boot's control disk job, which the in-guest runner executes as it says)
+ * and for dom0 (the baseline step) alike: the mkfs options and the agent's
+ * options.  The command lines are built from them by guest-agent/jobcmd.h,
+ * in the runner and in dom0.c, the same way. */
+#ifndef VDC_RUN_STEP_H
+#define VDC_RUN_STEP_H
+
+#include <stdint.h>
+
+#include "guest-agent/ctldisk.h"
+#include "plan/plan.h"
+
+/* The options of `mkfs.@type` for a fresh filesystem on a device that is
+ * ours to overwrite: ext2/3/4 "-F -q -E lazy_itable_init=0,lazy_journal_init=0"
+ * (inode tables and journal written now: ext4lazyinit would write them in
+ * the background while the agent measures), xfs "-f -q"; NULL for any other
+ * type.  Static string.  Passed in the job, run in dom0, and recorded as
+ * result.json targets[].filesystem.mkfs_options. */
+const char *vdc_mkfs_options(const char *type);
+
+/* The agent's options for target @t of @p (doc/agent.md): "-s MiB" (the
+ * test file size, rounded up to whole MiB), "-r MiB" (agent_ram_mib for a
+ * domU target, dom0_ram_mib for dom0), "-f" when the test file is under
+ * twice that RAM, "-q", then --agent-options split on blanks.  A new
+ * NULL-terminated string vector (g_strfreev). */
+char **vdc_agent_options(const vdc_plan *p, const vdc_plan_target *t);
+
+/* Fill the (initialised) control disk @job of boot @b of @p: @nonce, run
+ * index @b - p->boots, the repetition and seed of its first step, drop
+ * caches, the step and agent timeouts, the agent options of its first
+ * target (every domU target of a boot has the same size and RAM), and each
+ * target with its vdev, --mkfs and vdc_mkfs_options.  0, or -1 after
+ * vdc_error. */
+int vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job);
+
+#endif

@@ -1,0 +1,155 @@
+/* What a step runs (src/run/step.h, guest-agent/jobcmd.h): the mkfs
+ * options are decided once and give the same command in a domU (the job,
+ * as the runner builds it) and in dom0; the agent's options of a target
+ * are the same whether they travel in the control disk job or are run in
+ * dom0, and both sides build the same command line from them. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "guest-agent/jobcmd.h"
+#include "plan/build.h"
+#include "plan/options.h"
+#include "run/step.h"
+
+static void
+build_plan(const char *line, vdc_plan *p)
+{
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 1024, .date_id = "D" };
+    g_auto(GStrv) argv = NULL;
+    vdc_run_opts o;
+    int argc;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, p), 0);
+    vdc_run_opts_dispose(&o);
+}
+
+static void
+assert_argv(char *const *got, const char *const *want)
+{
+    size_t i;
+
+    for (i = 0; want[i]; i++) {
+        assert_non_null(got[i]);
+        assert_string_equal(got[i], want[i]);
+    }
+    assert_null(got[i]);
+}
+
+static void
+test_mkfs(void **state)
+{
+    static const char *const ext4[] = { "mkfs.ext4", "-F", "-q", "-E",
+                                        "lazy_itable_init=0,lazy_journal_init=0", "/dev/xvdb", NULL };
+    static const char *const xfs[] = { "mkfs.xfs", "-f", "-q", "/dev/vdc", NULL };
+    static const char *const bare[] = { "mkfs.btrfs", "/dev/vdd", NULL };
+    struct vdc_jobcmd c;
+    struct vdc_ctl_error err;
+
+    assert_string_equal(vdc_mkfs_options("ext4"), "-F -q -E lazy_itable_init=0,lazy_journal_init=0");
+    assert_string_equal(vdc_mkfs_options("ext2"), vdc_mkfs_options("ext3"));
+    assert_null(vdc_mkfs_options("btrfs"));
+    assert_int_equal(vdc_jobcmd_mkfs(&c, "ext4", vdc_mkfs_options("ext4"), "/dev/xvdb", &err), 0);
+    assert_argv(c.argv, ext4);
+    assert_int_equal(c.argc, 6);
+    assert_int_equal(vdc_jobcmd_mkfs(&c, "xfs", vdc_mkfs_options("xfs"), "/dev/vdc", &err), 0);
+    assert_argv(c.argv, xfs);
+    /* the builder adds nothing of its own */
+    assert_int_equal(vdc_jobcmd_mkfs(&c, "btrfs", NULL, "/dev/vdd", &err), 0);
+    assert_argv(c.argv, bare);
+    assert_int_equal(vdc_jobcmd_mkfs(&c, "", NULL, "/dev/vdd", &err), -1);
+    assert_non_null(strstr(err.msg, "expected a filesystem type"));
+}
+
+/* The domU's job and the dom0 step of a plan whose two targets have the
+ * same size and RAM: the same agent options, the same command line. */
+static void
+test_agent_same_both_sides(void **state)
+{
+    static const char *const want_opts[] = { "-s", "64", "-r", "32", "-q", "-n", "0", NULL };
+    vdc_plan p;
+    struct vdc_ctl_job job;
+    struct vdc_jobcmd domu, dom0;
+    struct vdc_ctl_error err;
+    g_auto(GStrv) opts = NULL;
+    size_t i;
+
+    build_plan("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
+               "--dom0-ram 32 --agent-options '-n  0' --guest-image /g --seed 7 --runs 1 "
+               "--image-dir /i --out /o", &p);
+    assert_int_equal(p.n_boots, 2);
+    assert_false(p.boots[0].dom0);
+    assert_int_equal(p.targets[1].spec.where, VDC_WHERE_DOM0);
+
+    vdc_ctl_job_init(&job);
+    assert_int_equal(vdc_step_job(&p, &p.boots[0], 99, &job), 0);
+    assert_int_equal(job.nonce, 99);
+    assert_int_equal(job.seed, 7);
+    assert_int_equal(job.n_targets, 1);
+    assert_string_equal(job.targets[0].name, "image");
+    assert_string_equal(job.targets[0].mkfs_type, "ext4");
+    assert_string_equal(job.targets[0].mkfs_options, vdc_mkfs_options("ext4"));
+    assert_int_equal(job.n_agent_args, 7);
+    for (i = 0; i < job.n_agent_args; i++)
+        assert_string_equal(job.agent_args[i], want_opts[i]);
+
+    opts = vdc_agent_options(&p, &p.targets[1]);
+    assert_argv(opts, want_opts);
+
+    /* as the runner builds it from the job, and as dom0.c builds it */
+    assert_int_equal(vdc_jobcmd_agent(&domu, "/agent", "/mnt/t", "t", job.seed, job.repetition,
+                                      "/t.json", job.agent_args, job.n_agent_args, &err), 0);
+    assert_int_equal(vdc_jobcmd_agent(&dom0, "/agent", "/mnt/t", "t", 7, 0, "/t.json", opts,
+                                      g_strv_length(opts), &err), 0);
+    assert_int_equal(domu.argc, dom0.argc);
+    for (i = 0; i < domu.argc; i++)
+        assert_string_equal(domu.argv[i], dom0.argv[i]);
+    assert_string_equal(domu.argv[0], "/agent");
+    assert_string_equal(domu.argv[5], "--seed");
+    assert_string_equal(domu.argv[6], "7");
+    assert_string_equal(domu.argv[11], "-s");
+    vdc_ctl_job_dispose(&job);
+    vdc_plan_dispose(&p);
+}
+
+/* -r is the RAM of the machine the target runs in; -f when the test file
+ * is under twice it; sizes round up to whole MiB */
+static void
+test_agent_ram_and_force(void **state)
+{
+    static const char *const domu[] = { "-s", "48", "-r", "32", "-f", "-q", NULL };
+    static const char *const dom0[] = { "-s", "2048", "-r", "1024", "-q", NULL };
+    vdc_plan p;
+    g_auto(GStrv) a = NULL, b = NULL;
+
+    build_plan("run --hypervisor mock --image --dom0 --size 48M --agent-ram 32 --guest-image /g "
+               "--image-dir /i --out /o", &p);
+    a = vdc_agent_options(&p, &p.targets[0]);
+    b = vdc_agent_options(&p, &p.targets[1]);
+    assert_argv(a, domu);
+    assert_argv(b, dom0);      /* dom0: 2x the host's 1024 MiB */
+    vdc_plan_dispose(&p);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mkfs),
+        cmocka_unit_test(test_agent_same_both_sides),
+        cmocka_unit_test(test_agent_ram_and_force),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,184 @@
+/* The target description's one table of names (src/model/target.h): every
+ * value of every dimension has a name that parses back to it, names are
+ * unique within a dimension, unknown names (and other dimensions' names)
+ * are refused, every dimension has a key and can be read and written by
+ * dimension, and a zeroed description is the documented default. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "model/target.h"
+
+/* every dimension with its number of values (the enums' members) */
+static const struct {
+    vdc_target_dim dim;
+    int n;
+    const char *choices;
+} dims[] = {
+    { VDC_DIM_WHERE, 2, "domU|dom0" },
+    { VDC_DIM_BACKING, 3, "image|lvm|block" },
+    { VDC_DIM_IMAGE_FORMAT, 2, "raw|qcow2" },
+    { VDC_DIM_IMAGE_ALLOC, 3, "sparse|falloc|full" },
+    { VDC_DIM_IMAGE_BACKEND, 4, "auto|phy|qdisk|tap" },
+    { VDC_DIM_IMAGE_CACHE, 2, "host|none" },
+};
+
+static void
+test_round_trip(void **state)
+{
+    size_t d;
+    int v;
+
+    for (d = 0; d < G_N_ELEMENTS(dims); d++) {
+        g_autofree char *choices = vdc_target_choices(dims[d].dim, "|");
+
+        assert_string_equal(choices, dims[d].choices);
+        for (v = 0; v < dims[d].n; v++) {
+            const char *name = vdc_target_name(dims[d].dim, v);
+
+            assert_non_null(name);
+            assert_int_equal(vdc_target_parse(dims[d].dim, name), v);
+        }
+        /* one past the last value has no name */
+        assert_null(vdc_target_name(dims[d].dim, dims[d].n));
+        assert_null(vdc_target_name(dims[d].dim, -1));
+    }
+    /* the names plan.json, the journal and result.json have always used */
+    assert_string_equal(vdc_target_name(VDC_DIM_BACKING, VDC_BACKING_LVM), "lvm");
+    assert_string_equal(vdc_target_name(VDC_DIM_WHERE, VDC_WHERE_DOMU), "domU");
+    assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_QDISK), "qdisk");
+    assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FALLOC), "falloc");
+    assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_CACHE, VDC_IMAGE_CACHE_NONE), "none");
+    /* every dimension is in the table above */
+    assert_int_equal(G_N_ELEMENTS(dims), VDC_DIM_COUNT);
+}
+
+/* Each dimension has a key of its own, and is a member of the description
+ * that can be read and written by dimension (what the journal walks). */
+static void
+test_dims(void **state)
+{
+    size_t d, e;
+    int v;
+
+    for (d = 0; d < G_N_ELEMENTS(dims); d++) {
+        assert_non_null(vdc_target_dim_key(dims[d].dim));
+        for (e = 0; e < d; e++)
+            assert_string_not_equal(vdc_target_dim_key(dims[d].dim), vdc_target_dim_key(dims[e].dim));
+        for (v = 0; v < dims[d].n; v++) {
+            vdc_target_spec s = { 0 };
+
+            vdc_target_spec_set(&s, dims[d].dim, v);
+            assert_int_equal(vdc_target_spec_get(&s, dims[d].dim), v);
+            for (e = 0; e < G_N_ELEMENTS(dims); e++)     /* nothing else changed */
+                if (e != d)
+                    assert_int_equal(vdc_target_spec_get(&s, dims[e].dim), 0);
+        }
+    }
+    assert_string_equal(vdc_target_dim_key(VDC_DIM_IMAGE_CACHE), "image_cache");
+    assert_null(vdc_target_dim_key(VDC_DIM_COUNT));
+    assert_int_equal(vdc_target_spec_get(&(vdc_target_spec){ 0 }, VDC_DIM_COUNT), -1);
+}
+
+static void
+test_unknown_refused(void **state)
+{
+    static const struct {
+        vdc_target_dim dim;
+        const char *name;
+    } bad[] = {
+        { VDC_DIM_BACKING, "LVM" },             /* names are exact */
+        { VDC_DIM_BACKING, "lv" },              /* the journal's kind, not a backing */
+        { VDC_DIM_BACKING, "dom0" },            /* a where, not a backing */
+        { VDC_DIM_WHERE, "domu" },
+        { VDC_DIM_WHERE, "host" },
+        { VDC_DIM_IMAGE_FORMAT, "vmdk" },
+        { VDC_DIM_IMAGE_FORMAT, "raw " },
+        { VDC_DIM_IMAGE_ALLOC, "thick" },
+        { VDC_DIM_IMAGE_BACKEND, "vhd" },
+        { VDC_DIM_IMAGE_BACKEND, "raw" },       /* another dimension's name */
+        { VDC_DIM_IMAGE_BACKEND, "" },
+        { VDC_DIM_IMAGE_CACHE, "writeback" },
+        { VDC_DIM_IMAGE_CACHE, "None" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(bad); i++)
+        if (vdc_target_parse(bad[i].dim, bad[i].name) != -1) {
+            print_error("'%s' was accepted\n", bad[i].name);
+            fail();
+        }
+    assert_int_equal(vdc_target_parse(VDC_DIM_BACKING, NULL), -1);
+    assert_null(vdc_target_name((vdc_target_dim)99, 0));
+}
+
+static void
+test_spec(void **state)
+{
+    vdc_target_spec zero = { 0 };
+    vdc_target_spec lv0 = { .where = VDC_WHERE_DOM0, .backing = VDC_BACKING_LVM };
+    vdc_target_spec blk = { .backing = VDC_BACKING_BLOCK };
+
+    /* zeroed: a domU raw sparse image, backend auto */
+    assert_int_equal(zero.where, VDC_WHERE_DOMU);
+    assert_int_equal(zero.backing, VDC_BACKING_IMAGE);
+    assert_int_equal(zero.format, VDC_IMAGE_RAW);
+    assert_int_equal(zero.alloc, VDC_IMAGE_SPARSE);
+    assert_int_equal(zero.backend, VDC_BACKEND_AUTO);
+    assert_int_equal(zero.cache, VDC_IMAGE_CACHE_HOST);
+    assert_true(vdc_target_spec_domu_image(&zero));
+    assert_string_equal(vdc_target_spec_kind(&zero), "image");
+    /* the baseline's kind is dom0, whatever backs it */
+    assert_string_equal(vdc_target_spec_kind(&lv0), "dom0");
+    assert_false(vdc_target_spec_domu_image(&lv0));
+    assert_string_equal(vdc_target_spec_kind(&blk), "block");
+    assert_false(vdc_target_spec_domu_image(&blk));
+}
+
+/* targets[].kind read back: every kind a description gives parses to its
+ * where and backing; dom0 keeps the backing it had; others are refused */
+static void
+test_kind_parse(void **state)
+{
+    const vdc_target_spec specs[] = {
+        { .backing = VDC_BACKING_IMAGE }, { .backing = VDC_BACKING_LVM },
+        { .backing = VDC_BACKING_BLOCK }, { .where = VDC_WHERE_DOM0, .backing = VDC_BACKING_LVM },
+    };
+    vdc_target_spec s;
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(specs); i++) {
+        s = (vdc_target_spec){ .backing = specs[i].backing };
+        assert_int_equal(vdc_target_kind_parse(vdc_target_spec_kind(&specs[i]), &s), 0);
+        assert_int_equal(s.where, specs[i].where);
+        assert_int_equal(s.backing, specs[i].backing);
+    }
+    s = (vdc_target_spec){ .where = VDC_WHERE_DOM0, .backing = VDC_BACKING_BLOCK };
+    assert_int_equal(vdc_target_kind_parse("imported", &s), -1);
+    assert_int_equal(vdc_target_kind_parse("domU", &s), -1);
+    assert_int_equal(vdc_target_kind_parse("qcow2", &s), -1);
+    assert_int_equal(vdc_target_kind_parse(NULL, &s), -1);
+    assert_int_equal(s.where, VDC_WHERE_DOM0);
+    assert_int_equal(s.backing, VDC_BACKING_BLOCK);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_unknown_refused),
+        cmocka_unit_test(test_dims),
+        cmocka_unit_test(test_spec),
+        cmocka_unit_test(test_kind_parse),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
