@@ -124,6 +124,13 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
 
         if (format < 0 || alloc < 0)
             return -1;
+        if (format == VDC_IMAGE_QCOW2 && alloc != VDC_IMAGE_SPARSE) {
+            /* storage/image.c creates qcow2 sparse only: refused here so a
+             * dry run says what the run would */
+            vdc_input_error("--image-alloc %s: expected sparse with --image-format qcow2",
+                            vdc_target_name(VDC_DIM_IMAGE_ALLOC, alloc));
+            return -1;
+        }
         image.format = format;
         image.alloc = alloc;
         for (c = 0; caches[c]; c++) {

@@ -28,6 +28,7 @@ bad "--image-backend 'auto,floppy'" --image --image-backend auto,floppy
 bad "--image-cache 'host,writeback'" --image --image-cache host,writeback
 bad "--image-cache: 'none' given twice" --image --image-cache none,none --guest-image /g.img
 bad "--order 'random': expected one of interleaved|grouped" --image --order random
+bad "--image-alloc full: expected sparse with --image-format qcow2" --image --image-format qcow2 --image-alloc full --dry-run
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz
 bad "--stripe-size: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
