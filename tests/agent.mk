@@ -53,9 +53,9 @@ $(agent_integration_tests:.sh=.log): guest-agent/vmdiskcmp-agent
 BENCH_RUNS = 5
 BENCH_SIZE = 2048
 BENCH_CHUNK = 8192
-BENCH_PER_CHAR = 3
+BENCH_PER_CHAR = 4
 BENCH_SEEKS = 65536
-BENCH_FILES = 256
+BENCH_FILES = 128
 bench-agent: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' $(SHELL) \

@@ -36,7 +36,10 @@
 #   twelve latencies; tools bonnie and agent.
 #
 # agentcold is the agent again with --drop-caches (cold cache before each
-# test, like fio's invalidate=1): agent/fio ratios use it.
+# test, like fio's invalidate=1): agent/fio ratios use it.  agentprev is
+# another agent build (VDC_AGENT_PREV, e.g. the one before a change), run
+# exactly as agent: agentprev/bonnie++ beside agent/bonnie++ shows what a
+# change did, in the same interleaved rounds.
 #
 # Usage (root): tests/bench/agent-vs-bonnie-fio.sh [RUNS] [SIZE_MIB] [CHUNK]
 #   or: make bench-agent [BENCH_RUNS=5 BENCH_SIZE=2048]
@@ -47,7 +50,8 @@
 # BENCH_IMG_DIR (where the disk image lives, default /tmp; /dev/shm puts
 # the "disk" in RAM, which removes the shared host disk's noise and leaves
 # the tools' own CPU cost and the guest page cache as what differs),
-# BENCH_TOOLS (which tools, default "bonnie agent agentcold fio"),
+# BENCH_TOOLS (which tools, default "bonnie agent agentcold fio"; also
+# agentprev, with VDC_AGENT_PREV),
 # BENCH_MEM_MIB (the memory cgroup's limit, default SIZE_MIB/8),
 # BENCH_PER_CHAR (MiB per per-char test, default 0: skipped),
 # BENCH_SEEKS (seeks, default 8192, bonnie++'s), BENCH_FILES (-n, default
@@ -64,13 +68,13 @@ summarize() {
     # not what its name says stops the summary, named
     found=0
     {
-        for tool in bonnie agent agentcold; do
+        for tool in bonnie agent agentcold agentprev; do
             for f in "$out/$tool"-*.csv; do
                 [ -s "$f" ] || continue
                 found=1
                 # bonnie++ 2.00a CSV, format 1.98: field 1 "1.98"; K/sec in
                 # 10 putc, 12 put_block, 14 rewrite, 16 getc, 18 get_block;
-                # /sec in 20 seeks and 28-38 (even) the file tests;
+                # /sec in 20 seeks and 27-37 (odd) the file tests;
                 # latencies 39-50 ("123us", "45ms", "2s"), in microseconds here
                 awk -F, -v t=$tool -v f="$f" '
                     function bad_field(i, what) {
@@ -98,7 +102,7 @@ summarize() {
                         n = split("putc put_block rewrite getc get_block seeks", seq, " ")
                         for (j = 1; j <= n; j++) rate(seq[j], 8 + 2 * j)
                         n = split("seq_create seq_stat seq_del ran_create ran_stat ran_del", ft, " ")
-                        for (j = 1; j <= n && NF >= 26 + 2 * j; j++) rate(ft[j], 26 + 2 * j)
+                        for (j = 1; j <= n && NF >= 25 + 2 * j; j++) rate(ft[j], 25 + 2 * j)
                         n = split("putc put_block rewrite getc get_block seeks seq_create seq_stat seq_del ran_create ran_stat ran_del", lt, " ")
                         for (j = 1; j <= n && NF >= 38 + j; j++) lat(lt[j], 38 + j)
                     }
@@ -121,7 +125,7 @@ summarize() {
     } > "$out/values.txt.tmp" || { rm -f "$out/values.txt.tmp"; return 1; }
     if [ "$found" = 0 ]; then
         rm -f "$out/values.txt.tmp"
-        echo "bench: $out: no raw outputs (expected bonnie-N.csv, agent-N.csv, agentcold-N.csv or fio-N.terse)" >&2
+        echo "bench: $out: no raw outputs (expected bonnie-N.csv, agent-N.csv, agentcold-N.csv, agentprev-N.csv or fio-N.terse)" >&2
         return 2
     fi
     mv "$out/values.txt.tmp" "$out/values.txt"
@@ -173,6 +177,11 @@ case $files in
         echo "bench: BENCH_FILES '$files': expected NUM[:MAX[:MIN[:DIRS]]] (whole numbers)" >&2
         exit 2 ;;
 esac
+# mkfs.ext4's default (one inode per 16 KiB) leaves too few inodes for
+# hundreds of thousands of files (bonnie++ then fails "Can't create
+# file"): with file tests, -N for them plus the defaults' share
+mkfs_inodes=
+[ "$files" = 0 ] || mkfs_inodes="-N $(( ${files%%:*} * 1024 + (size + 1024) * 64 ))"
 # bonnie++ -f skips the per-char tests, -fN runs them over N MiB
 bonnie_f=-f
 [ "$per_char" = 0 ] || bonnie_f=-f$per_char
@@ -191,11 +200,13 @@ for t in "$agent" "$bonnie" "$fio"; do
     command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found" >&2; exit 2; }
 done
 tools=${BENCH_TOOLS:-bonnie agent agentcold fio}
-[ -n "$(echo $tools)" ] || { echo "bench: BENCH_TOOLS '$tools': expected one or more of bonnie, agent, agentcold, fio" >&2; exit 2; }
+[ -n "$(echo $tools)" ] || { echo "bench: BENCH_TOOLS '$tools': expected one or more of bonnie, agent, agentcold, agentprev, fio" >&2; exit 2; }
 for tool in $tools; do
     case $tool in
         bonnie|agent|agentcold|fio) ;;
-        *) echo "bench: BENCH_TOOLS: unknown tool '$tool' (expected bonnie, agent, agentcold, fio)" >&2
+        agentprev)
+            [ -x "${VDC_AGENT_PREV:-}" ] || { echo "bench: BENCH_TOOLS agentprev: VDC_AGENT_PREV '${VDC_AGENT_PREV:-}': expected an agent binary" >&2; exit 2; } ;;
+        *) echo "bench: BENCH_TOOLS: unknown tool '$tool' (expected bonnie, agent, agentcold, agentprev, fio)" >&2
            exit 2 ;;
     esac
 done
@@ -223,7 +234,8 @@ truncate -s $((size + 1024))M "$img"
 dev=$(losetup -f --show --direct-io=on "$img")
 # hold the device open: it stays bound to our image while we remount it
 exec 9<"$dev"
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
+# shellcheck disable=SC2086
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_inodes "$dev"
 mkdir "$work/mnt"
 mount "$dev" "$work/mnt"
 mnt=$work/mnt
@@ -254,12 +266,15 @@ run_bonnie() {
         -z "$seed" > "$out/bonnie-$1.out" 2> "$out/bonnie-$1.err"
     tail -n1 "$out/bonnie-$1.out" > "$out/bonnie-$1.csv"
 }
-run_agent() {
-    in_cgroup "$agent" -d "$mnt" -s "$size:$chunk:$seeks" -r "$ram" -n "$files" \
+# agent_as NAME BINARY RUN: the agent's run
+agent_as() {
+    in_cgroup "$2" -d "$mnt" -s "$size:$chunk:$seeks" -r "$ram" -n "$files" \
         --per-char-size "$per_char" \
-        -q --seed "$seed" --csv --json "$out/agent-$1.json" \
-        > "$out/agent-$1.csv" 2> "$out/agent-$1.err"
+        -q --seed "$seed" --csv --json "$out/$1-$3.json" \
+        > "$out/$1-$3.csv" 2> "$out/$1-$3.err"
 }
+run_agent() { agent_as agent "$agent" "$1"; }
+run_agentprev() { agent_as agentprev "$VDC_AGENT_PREV" "$1"; }
 # The same agent run with --drop-caches, for the comparison with fio: fio
 # (invalidate=1) reads with a cold cache, while bonnie++'s block read
 # follows its rewrite and finds part of the file still cached (rewritten
@@ -294,7 +309,8 @@ fresh_fs() {
     # the kernel may release the device a moment after umount returns
     # (mkfs: "apparently in use by the system"): retry
     tries=0
-    until mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" \
+    # shellcheck disable=SC2086
+    until mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_inodes "$dev" \
             2> "$work/mkfs.err"; do
         tries=$((tries + 1))
         [ "$tries" -lt 20 ] || { cat "$work/mkfs.err" >&2; exit 1; }

@@ -6,8 +6,9 @@
 # the latencies lat_TEST (the worst single operation of TEST).
 #
 # Prints, per test present: each tool's mean, median and run-to-run CV;
-# the ratios agent/bonnie++ (every test) and agentcold/fio (put_block,
-# get_block) of means and of medians; and 95 % percentile-bootstrap
+# the ratios agent/bonnie++ and agentprev/bonnie++ (every test; agentprev:
+# another agent build, run in the same rounds) and agentcold/fio
+# (put_block, get_block) of means and of medians; and 95 % percentile-bootstrap
 # intervals (2000 resamples of each tool's runs, seeded: the same raw
 # outputs give the same intervals) for the ratio of means and the ratio of
 # CVs.  Targets: block tests 0.95-1.05 of bonnie++, per-char, seeks and
@@ -25,9 +26,9 @@ BEGIN {
                    "lat_putc lat_put_block lat_rewrite lat_getc lat_get_block " \
                    "lat_seeks lat_seq_create lat_seq_stat lat_seq_del " \
                    "lat_ran_create lat_ran_stat lat_ran_del", tests, " ")
-    ntools = split("bonnie agent agentcold fio", tools, " ")
-    # pairs[1]/pairs[2], pairs[3]/pairs[4]
-    split("agent bonnie agentcold fio", pairs, " ")
+    ntools = split("bonnie agent agentprev agentcold fio", tools, " ")
+    # pairs[1]/pairs[2], pairs[3]/pairs[4], pairs[5]/pairs[6]
+    npairs = split("agent bonnie agentcold fio agentprev bonnie", pairs, " ") / 2
     reps = 2000
 }
 
@@ -118,18 +119,23 @@ END {
     }
 
     print ""
-    printf "%-14s %-14s %-4s %-10s  %-14s %-4s %-8s\n", "test", "agent/bonnie++", "", "target",
-           "agentcold/fio", "", "target"
+    prev = 0
+    for (k in mean) { split(k, kk, SUBSEP); if (kk[1] == "agentprev") prev = 1 }
+    printf "%-14s %-14s %-4s %-10s  %-14s %-4s %-8s%s\n", "test", "agent/bonnie++", "", "target",
+           "agentcold/fio", "", "target", prev ? "  agentprev/bonnie++" : ""
     for (ti = 1; ti <= ntests; ti++) {
         t = tests[ti]
         if (!(t in seen)) continue
         a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; c = "agentcold" SUBSEP t; f = "fio" SUBSEP t
+        pv = "agentprev" SUBSEP t
         rb = (a in mean && b in mean && mean[b] > 0) ? mean[a] / mean[b] : -1
         rf = (c in mean && f in mean && mean[f] > 0) ? mean[c] / mean[f] : -1
-        printf "%-14s %14s %-4s %-10s  %14s %-4s %-8s\n", t,
+        rp = (pv in mean && b in mean && mean[b] > 0) ? mean[pv] / mean[b] : -1
+        printf "%-14s %14s %-4s %-10s  %14s %-4s %-8s%s\n", t,
                rb < 0 ? "n/a" : sprintf("%.3f", rb), rb < 0 ? "" : met(t, 0, rb), target(t, 0),
                rf < 0 ? "n/a" : sprintf("%.3f", rf), rf < 0 ? "" : met(t, 1, rf),
-               rf < 0 ? "" : target(t, 1)
+               rf < 0 ? "" : target(t, 1),
+               prev ? sprintf("  %19s", rp < 0 ? "n/a" : sprintf("%.3f", rp)) : ""
     }
 
     print ""
@@ -138,9 +144,11 @@ END {
         t = tests[ti]
         if (!(t in seen)) continue
         a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; c = "agentcold" SUBSEP t; f = "fio" SUBSEP t
-        printf "%-14s agent/bonnie++ %s  agentcold/fio %s\n", t,
+        pv = "agentprev" SUBSEP t
+        printf "%-14s agent/bonnie++ %s  agentcold/fio %s%s\n", t,
                (a in med && b in med && med[b] > 0) ? sprintf("%.3f", med[a] / med[b]) : "n/a",
-               (c in med && f in med && med[f] > 0) ? sprintf("%.3f", med[c] / med[f]) : "n/a"
+               (c in med && f in med && med[f] > 0) ? sprintf("%.3f", med[c] / med[f]) : "n/a",
+               (pv in med && b in med && med[b] > 0) ? sprintf("  agentprev/bonnie++ %.3f", med[pv] / med[b]) : ""
     }
 
     print ""
@@ -155,12 +163,12 @@ END {
     # stream, so the same raw outputs always give the same intervals.
     srand(1)
     nk = 0
-    for (ti = 1; ti <= ntests; ti++) for (p = 1; p <= 3; p += 2) {
+    for (ti = 1; ti <= ntests; ti++) for (p = 1; p <= 2 * npairs - 1; p += 2) {
         t = tests[ti]
         a = pairs[p] SUBSEP t; b = pairs[p + 1] SUBSEP t
         if (n[a] < 2 || n[b] < 2) continue
         nk++
-        kt[nk] = t; kp[nk] = pairs[p] "/" pairs[p + 1]; kfio[nk] = p == 3
+        kt[nk] = t; kp[nk] = pairs[p] "/" pairs[p + 1]; kfio[nk] = pairs[p + 1] == "fio"
         mcv(a, 0); ma = BM; ca = BC; mcv(b, 0); mb = BM; cb = BC
         er[nk] = ma / mb; ec[nk] = cb > 0 ? ca / cb : 0
         # noise floor: 1.96 c sqrt(1/na + 1/nb), c the larger CV of the two
