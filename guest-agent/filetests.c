@@ -54,7 +54,7 @@ struct file_set {
  * sysdeps/unix/sysv/linux/opendir.c __alloc_dir; 32 KiB on ext4, ~830
  * entries of our names).  musl's readdir refills a 2 KiB buffer (~50
  * entries) instead, so the refill inside one stat or delete sample - and
- * with it the worst sample, the test's latency - was ~16x smaller. */
+ * with it the worst sample, the test's latency - would be ~16x smaller. */
 struct dir_reader {
     int fd;
     char *buf;

@@ -3,10 +3,10 @@
 # file tests (strace -f -c of both, same sizes, same directory):
 #  - directories are read with glibc's buffer (32 KiB on ext4 and tmpfs:
 #    bonnie++'s readdir), not musl's 2 KiB: as many getdents64 calls as
-#    bonnie++ (before: ten times as many, and a worst stat sample a quarter
-#    of bonnie++'s);
-#  - no fcntl(F_SETFD) per created file (musl's open adds one for
-#    O_CLOEXEC: the agent used to pass it in the timed create loop);
+#    bonnie++ (musl's readdir makes ten times as many, and the worst stat
+#    sample a quarter of bonnie++'s);
+#  - no fcntl(F_SETFD) per created file (musl's open adds one when
+#    O_CLOEXEC is passed);
 #  - as many fsync calls: the seek test's parent fsyncs its descriptor
 #    after its last ticket, as bonnie++'s seek_test does (bon_io.cpp:127);
 #  - as many sync, unlink and stat calls, up to the tools' start-up.
