@@ -17,6 +17,8 @@ set -eu
 . "$top_srcdir/tests/lib.sh"
 need_root
 need_cmd strace
+# a container or seccomp policy may refuse ptrace
+strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
 [ -n "${BONNIE:-}" ] || BONNIE=$(command -v bonnie++ || echo /usr/sbin/bonnie++)
 [ -x "$BONNIE" ] || skip "needs bonnie++ (Debian package bonnie++)"
 [ -n "${VDC_AGENT:-}" ] || fail "VDC_AGENT is not set (run through make check)"
