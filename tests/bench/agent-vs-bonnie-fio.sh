@@ -55,7 +55,7 @@
 # BENCH_MEM_MIB (the memory cgroup's limit, default SIZE_MIB/8),
 # BENCH_PER_CHAR (MiB per per-char test, default 0: skipped),
 # BENCH_SEEKS (seeks, default 8192, bonnie++'s), BENCH_FILES (-n, default
-# 0: no file tests).
+# 0: no file tests), BENCH_SEQ (no: -s 0, the file tests alone).
 # Defaults: 5 runs, 2048 MiB, 8192-byte chunks: ~3 minutes here (10 runs
 # ~6 minutes).
 set -eu
@@ -182,6 +182,16 @@ esac
 # file"): with file tests, -N for them plus the defaults' share
 mkfs_inodes=
 [ "$files" = 0 ] || mkfs_inodes="-N $(( ${files%%:*} * 1024 + (size + 1024) * 64 ))"
+# BENCH_SEQ=no: file tests only (-s 0), e.g. in a memory cgroup large
+# enough to keep their metadata cached (BENCH_MEM_MIB) while the
+# sequential tests keep theirs at SIZE/8
+sspec=$size:$chunk:$seeks
+case ${BENCH_SEQ:-yes} in
+    yes) ;;
+    no) sspec=0
+        [ "$files" != 0 ] || { echo "bench: BENCH_SEQ=no with BENCH_FILES 0: nothing to run" >&2; exit 2; } ;;
+    *) echo "bench: BENCH_SEQ '${BENCH_SEQ}': expected yes or no" >&2; exit 2 ;;
+esac
 # bonnie++ -f skips the per-char tests, -fN runs them over N MiB
 bonnie_f=-f
 [ "$per_char" = 0 ] || bonnie_f=-f$per_char
@@ -256,19 +266,19 @@ fi
 in_cgroup() { sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$cg" "$@"; }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
-echo "bench: $runs runs x ($tools), file ${size} MiB, chunk $chunk, seeks $seeks," \
+echo "bench: $runs runs x ($tools), -s $sspec (file ${size} MiB, chunk $chunk, seeks $seeks)," \
      "per-char ${per_char} MiB, files -n $files," \
      "memory limit ${mem} MiB, ext4 on $dev (loop, direct-io), raw output in $out"
 echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 run_bonnie() {
-    in_cgroup "$bonnie" -d "$mnt" -s "$size:$chunk:$seeks" -r "$ram" -n "$files" \
+    in_cgroup "$bonnie" -d "$mnt" -s "$sspec" -r "$ram" -n "$files" \
         "$bonnie_f" -u root -q \
         -z "$seed" > "$out/bonnie-$1.out" 2> "$out/bonnie-$1.err"
     tail -n1 "$out/bonnie-$1.out" > "$out/bonnie-$1.csv"
 }
 # agent_as NAME BINARY RUN: the agent's run
 agent_as() {
-    in_cgroup "$2" -d "$mnt" -s "$size:$chunk:$seeks" -r "$ram" -n "$files" \
+    in_cgroup "$2" -d "$mnt" -s "$sspec" -r "$ram" -n "$files" \
         --per-char-size "$per_char" \
         -q --seed "$seed" --csv --json "$out/$1-$3.json" \
         > "$out/$1-$3.csv" 2> "$out/$1-$3.err"
@@ -280,7 +290,7 @@ run_agentprev() { agent_as agentprev "$VDC_AGENT_PREV" "$1"; }
 # follows its rewrite and finds part of the file still cached (rewritten
 # pages sit on the active LRU list).
 run_agentcold() {
-    in_cgroup "$agent" -d "$mnt" -s "$size:$chunk:$seeks" -r "$ram" -n "$files" \
+    in_cgroup "$agent" -d "$mnt" -s "$sspec" -r "$ram" -n "$files" \
         --per-char-size "$per_char" \
         -q --seed "$seed" --drop-caches --csv --json "$out/agentcold-$1.json" \
         > "$out/agentcold-$1.csv" 2> "$out/agentcold-$1.err"
