@@ -55,7 +55,7 @@ BENCH_SIZE = 2048
 BENCH_CHUNK = 8192
 BENCH_PER_CHAR = 4
 BENCH_SEEKS = 65536
-BENCH_FILES = 128
+BENCH_FILES = 256
 bench-agent: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' $(SHELL) \
