@@ -1,12 +1,17 @@
 /* vmdiskcmp-agent: random seeks with seeker processes (see seeks.h).
  *
  * Protocol (as bonnie++ 2.00a, with a start barrier instead of its
- * sleep(3)): the parent forks the seekers; each opens the file and writes
- * one byte to the ready pipe; the parent then writes all tickets (int64:
- * chunk+1, negated for an update; 0 ends a seeker) to the ticket pipe in
- * PIPE_BUF-sized batches, so 8-byte tickets are never split; whichever
- * seeker reads a ticket performs it.  Each seeker reports its start and end
- * time (CLOCK_MONOTONIC, system-wide) and worst seek on the report pipe. */
+ * sleep(3)): the parent opens the file (bon_io.cpp seek_test reopens it
+ * before starting the seekers) and forks the seekers; each opens the file
+ * and writes one byte to the ready pipe; the parent then writes all
+ * tickets (int64: chunk+1, negated for an update; 0 ends a seeker) to the
+ * ticket pipe in PIPE_BUF-sized batches, so 8-byte tickets are never
+ * split, and then fsyncs and closes its own descriptor while the seekers
+ * are still working (bonnie++'s Close() after its ticket write: with more
+ * tickets than the pipe holds, this fsync runs inside the timed part and
+ * writes back the updates made so far); whichever seeker reads a ticket
+ * performs it.  Each seeker reports its start and end time
+ * (CLOCK_MONOTONIC, system-wide) and worst seek on the report pipe. */
 #include "config.h"
 
 #include <errno.h>
@@ -109,6 +114,13 @@ do_seek(int fd, char *buf, size_t chunk, uint64_t where, int update, int sync,
     return 0;
 }
 
+/* fsync that tolerates a file that cannot be synced (EINVAL); 0 or -1. */
+static int
+sync_fd(int fd)
+{
+    return fsync(fd) < 0 && errno != EINVAL ? -1 : 0;
+}
+
 static void
 seeker(const struct agent_config *cfg, const char *path, int ticket_fd,
        int ready_fd, int report_fd)
@@ -152,13 +164,16 @@ seeker(const struct agent_config *cfg, const char *path, int ticket_fd,
             rep.worst = rep.end - t0;
         rep.done++;
     }
-    /* bonnie++ closes (fsync + close) before taking the end time */
+    /* bonnie++ closes (fsync + close, bon_io.cpp CFileOp::action) before
+     * taking the end time */
     if (fd >= 0 && !rep.failed) {
-        if (fsync(fd) < 0 && errno != EINVAL) {
+        if (sync_fd(fd) < 0) {
             rep.failed = 1;
             snprintf(rep.error, sizeof(rep.error), "fsync %s: %s", path,
                      strerror(errno));
         }
+        close(fd);
+        fd = -1;
         rep.end = agent_now();
     }
     if (fd >= 0)
@@ -181,6 +196,7 @@ agent_seek_test(struct agent_ctx *ctx, const char *path, uint64_t size)
     pid_t *pids = NULL;
     int ticket_pipe[2] = { -1, -1 }, ready_pipe[2] = { -1, -1 };
     int report_pipe[2] = { -1, -1 };
+    int fd = -1;
     struct agent_clock c;
     double first = 0, last = 0, worst = 0;
     uint64_t done = 0;
@@ -216,6 +232,11 @@ agent_seek_test(struct agent_ctx *ctx, const char *path, uint64_t size)
         agent_fail(ctx, t, "pipe: %s", strerror(errno));
         goto out;
     }
+    fd = open(path, O_RDWR | O_CLOEXEC | (cfg->direct_io ? O_DIRECT : 0));
+    if (fd < 0) {
+        agent_fail(ctx, t, "open %s: %s", path, strerror(errno));
+        goto out;
+    }
     fflush(NULL);
     for (; started < procs; started++) {
         pid_t pid = fork();
@@ -225,6 +246,7 @@ agent_seek_test(struct agent_ctx *ctx, const char *path, uint64_t size)
             goto out;
         }
         if (pid == 0) {
+            close(fd);
             close(ticket_pipe[1]);
             close(ready_pipe[0]);
             close(report_pipe[0]);
@@ -263,6 +285,10 @@ agent_seek_test(struct agent_ctx *ctx, const char *path, uint64_t size)
     }
     close(ticket_pipe[1]);
     ticket_pipe[1] = -1;
+    if (sync_fd(fd) < 0 && !err[0])
+        snprintf(err, sizeof(err), "fsync %s: %s", path, strerror(errno));
+    close(fd);
+    fd = -1;
     if (agent_interrupted) {
         for (uint32_t i = 0; i < started; i++)
             kill(pids[i], SIGTERM);
@@ -314,6 +340,8 @@ agent_seek_test(struct agent_ctx *ctx, const char *path, uint64_t size)
         kill(pids[i], SIGTERM);
         waitpid(pids[i], NULL, 0);
     }
+    if (fd >= 0)
+        close(fd);
     for (int i = 0; i < 2; i++) {
         if (ticket_pipe[i] >= 0)
             close(ticket_pipe[i]);

@@ -11,9 +11,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "seqio.h"
+
+/* --per-char=stdio: the stream buffer bonnie++ 1.03's putc/getc had, as
+ * glibc sizes it on the first access (libio/filedoalloc.c
+ * _IO_file_doallocate: BUFSIZ = 8192, or st_blksize when smaller - 4096
+ * on ext4), so read(2)/write(2) move as many bytes at a time as there.
+ * musl's own buffer is 1024 bytes, and musl's setvbuf keeps UNGET = 8
+ * bytes of a given buffer for ungetc (src/stdio/setvbuf.c), so they are
+ * added.  One stream is open at a time: one static buffer. */
+#define GLIBC_BUFSIZ 8192
+#ifdef __GLIBC__
+#define STDIO_UNGET 0
+#else
+#define STDIO_UNGET 8
+#endif
+static char stdio_buf[GLIBC_BUFSIZ + STDIO_UNGET];
 
 /* Open the test file; @create unlinks it first and uses O_EXCL. */
 static int
@@ -97,10 +113,19 @@ per_char_open(struct agent_ctx *ctx, enum agent_test t, int create,
     *fp = NULL;
     if ((fd = open_file(ctx, t, create, 0)) < 0)
         return -1;
-    if (ctx->cfg->per_char == AGENT_PER_CHAR_STDIO && !(*fp = fdopen(fd, mode))) {
-        close(fd);
-        return agent_fail(ctx, t, "fdopen %s: %s", ctx->file_path,
-                          strerror(errno));
+    if (ctx->cfg->per_char == AGENT_PER_CHAR_STDIO) {
+        struct stat st;
+        size_t size = GLIBC_BUFSIZ;
+
+        if (fstat(fd, &st) == 0 && st.st_blksize > 0
+            && st.st_blksize < GLIBC_BUFSIZ)
+            size = (size_t)st.st_blksize;
+        if (!(*fp = fdopen(fd, mode))) {
+            close(fd);
+            return agent_fail(ctx, t, "fdopen %s: %s", ctx->file_path,
+                              strerror(errno));
+        }
+        setvbuf(*fp, stdio_buf, _IOFBF, size + STDIO_UNGET);
     }
     return fd;
 }

@@ -34,7 +34,8 @@ endif
 EXTRA_DIST += tests/golden/agent
 agent_integration_tests = tests/integration/agent-ext4.sh \
 	tests/integration/agent-digest.sh tests/integration/agent-badinput.sh \
-	tests/integration/agent-blockdev.sh tests/integration/agent-job.sh
+	tests/integration/agent-blockdev.sh tests/integration/agent-job.sh \
+	tests/integration/agent-bonnie-syscalls.sh
 TESTS += $(agent_integration_tests)
 EXTRA_DIST += $(agent_integration_tests) tests/integration/agent-lib.sh
 # the integration tests run the static agent
@@ -43,16 +44,36 @@ $(agent_integration_tests:.sh=.log): guest-agent/vmdiskcmp-agent
 # Benchmark, not a test (doc/performance.md): the agent against bonnie++
 # 2.00a and fio on a loop-mounted ext4, root, ~5 minutes.
 #   make bench-agent [BENCH_RUNS=5] [BENCH_SIZE=2048] [BENCH_CHUNK=8192]
+# Every bonnie++ test (per-char, block, seeks, file tests, latencies),
+# agent against bonnie++ only (BENCH_PER_CHAR MiB per-char, BENCH_SEEKS
+# seeks, -n BENCH_FILES):
+#   make bench-agent-all [BENCH_RUNS=20] [BENCH_PER_CHAR=...] ...
+# Instruction counts of the per-char and file-test loops (callgrind):
+#   make callgrind-agent
 BENCH_RUNS = 5
 BENCH_SIZE = 2048
 BENCH_CHUNK = 8192
+BENCH_PER_CHAR = 4
+BENCH_SEEKS = 65536
+BENCH_FILES = 256
 bench-agent: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' $(SHELL) \
 	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
-.PHONY: bench-agent
-EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh
+bench-agent-all: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
+	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='bonnie agent' \
+	BENCH_PER_CHAR='$(BENCH_PER_CHAR)' BENCH_SEEKS='$(BENCH_SEEKS)' \
+	BENCH_FILES='$(BENCH_FILES)' $(SHELL) \
+	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
+	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
+callgrind-agent: guest-agent/vmdiskcmp-agent
+	BONNIE='$(BONNIE)' $(SHELL) $(top_srcdir)/tests/bench/agent-callgrind.sh \
+	  '$(abs_top_builddir)/guest-agent/vmdiskcmp-agent'
+.PHONY: bench-agent bench-agent-all callgrind-agent
+EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh \
+	tests/bench/agent-vs-bonnie-stats.awk tests/bench/agent-callgrind.sh
 
 # Benchmark, not a test (doc/performance.md): the agent's job engine
 # against fio 3.33 with the shipped workload profiles on loop devices with

@@ -1,69 +1,111 @@
 #!/bin/sh
-# Benchmark (not a test): vmdiskcmp-agent against bonnie++ 2.00a and fio on
-# the same target and size, interleaved (A B C, B C A, C A B, ...), each
-# tool run on a freshly made filesystem with the page cache dropped.  Prints, per test, each tool's mean and
-# run-to-run coefficient of variation, and the ratios agent/bonnie++
-# (block write, rewrite, block read) and agent/fio (block write, read).
+# Benchmark (not a test): vmdiskcmp-agent against bonnie++ 2.00a (and fio
+# for the block tests) on the same target and size, interleaved (A B C,
+# B C A, C A B, ...), each tool run on a freshly made filesystem with the
+# page cache dropped.  Prints, per test, each tool's mean, median and
+# run-to-run coefficient of variation, the ratios agent/bonnie++ and
+# agent/fio with 95 % bootstrap intervals, and the ratio of CVs with its
+# interval (tests/bench/agent-vs-bonnie-stats.awk).
 #
 # Target (MACHINE-NOTES "Measuring disks here"): a sparse image on a loop
 # device with --direct-io=on (the host page cache is bypassed below the
 # loop), ext4, mounted; every tool runs inside a memory cgroup limited to
 # SIZE/8 (BENCH_MEM_MIB) so the page cache cannot hold the test file; the
 # tools are told RAM = SIZE/2 (-r), so the file is twice that (bonnie++'s
-# rule).  Per-char tests are skipped (bonnie++ -f, agent
-# --per-char-size 0), file tests too (-n 0): the comparison is about the
-# block I/O path.  fio uses the same syscalls and block size: ioengine=sync
-# (read(2)/write(2)), bs=CHUNK, one job, end_fsync=1 on the write (bonnie++
-# and the agent time fsync + close), fadvise_hint=0 (bonnie++ and the agent
-# call no posix_fadvise; fio's default POSIX_FADV_SEQUENTIAL hint made its
-# buffered reads 4-7x slower on this kernel), fallocate=none (fio
-# preallocates a new file by default, posix_fallocate: ext4 then writes into
-# unwritten extents instead of allocating as it goes, as bonnie++ and the
-# agent make it do), zero_buffers (bonnie++'s and the agent's buffers are
-# zeros with one byte incremented per chunk; fio's default random data
-# wrote 10-20 % slower than zeros to this machine's disk), and the write
-# and the read as two fio commands (see run_fio).
+# rule).
+#
+# Two suites, one script:
+# - block (the default): per-char tests skipped (bonnie++ -f, agent
+#   --per-char-size 0), file tests too (-n 0): the comparison is about the
+#   block I/O path, with fio beside it.  fio uses the same syscalls and
+#   block size: ioengine=sync (read(2)/write(2)), bs=CHUNK, one job,
+#   end_fsync=1 on the write (bonnie++ and the agent time fsync + close),
+#   fadvise_hint=0 (bonnie++ and the agent call no posix_fadvise; fio's
+#   default POSIX_FADV_SEQUENTIAL hint made its buffered reads 4-7x slower
+#   on this kernel), fallocate=none (fio preallocates a new file by default,
+#   posix_fallocate: ext4 then writes into unwritten extents instead of
+#   allocating as it goes, as bonnie++ and the agent make it do),
+#   zero_buffers (bonnie++'s and the agent's buffers are zeros with one
+#   byte incremented per chunk; fio's default random data wrote 10-20 %
+#   slower than zeros to this machine's disk), and the write and the read
+#   as two fio commands (see run_fio).
+# - every bonnie++ test (BENCH_PER_CHAR, BENCH_SEEKS, BENCH_FILES set;
+#   `make bench-agent-all`): per-char over BENCH_PER_CHAR MiB (bonnie++
+#   -fN, agent --per-char-size N), BENCH_SEEKS seeks (-s SIZE:CHUNK:SEEKS),
+#   BENCH_FILES file tests (-n, as bonnie++: NUM[:MAX[:MIN[:DIRS]]]), the
+#   twelve latencies; tools bonnie and agent.
 #
 # agentcold is the agent again with --drop-caches (cold cache before each
-# test, like fio's invalidate=1): agent/fio ratios use it.
+# test, like fio's invalidate=1): agent/fio ratios use it.  agentprev is
+# another agent build (VDC_AGENT_PREV, e.g. the one before a change), run
+# exactly as agent: agentprev/bonnie++ beside agent/bonnie++ shows what a
+# change did, in the same interleaved rounds.
 #
 # Usage (root): tests/bench/agent-vs-bonnie-fio.sh [RUNS] [SIZE_MIB] [CHUNK]
 #   or: make bench-agent [BENCH_RUNS=5 BENCH_SIZE=2048]
+#   or: make bench-agent-all [BENCH_RUNS=20]
 #   or: tests/bench/agent-vs-bonnie-fio.sh --summary DIR (recompute from raw outputs)
 # Env: VDC_AGENT (default ./guest-agent/vmdiskcmp-agent), BONNIE, FIO,
 # BENCH_OUT (directory for raw outputs; default a temporary one, kept),
 # BENCH_IMG_DIR (where the disk image lives, default /tmp; /dev/shm puts
 # the "disk" in RAM, which removes the shared host disk's noise and leaves
 # the tools' own CPU cost and the guest page cache as what differs),
-# BENCH_TOOLS (which tools, default "bonnie agent agentcold fio"),
-# BENCH_MEM_MIB (the memory cgroup's limit, default SIZE_MIB/8).
+# BENCH_TOOLS (which tools, default "bonnie agent agentcold fio"; also
+# agentprev, with VDC_AGENT_PREV),
+# BENCH_MEM_MIB (the memory cgroup's limit, default SIZE_MIB/8),
+# BENCH_PER_CHAR (MiB per per-char test, default 0: skipped),
+# BENCH_SEEKS (seeks, default 8192, bonnie++'s), BENCH_FILES (-n, default
+# 0: no file tests), BENCH_SEQ (no: -s 0, the file tests alone).
 # Defaults: 5 runs, 2048 MiB, 8192-byte chunks: ~3 minutes here (10 runs
 # ~6 minutes).
 set -eu
+stats_awk=$(dirname "$0")/agent-vs-bonnie-stats.awk
 # summarize DIR: statistics and ratios from the raw outputs in DIR
 summarize() {
     out=$1
-    # one line per (tool, test, run): "tool test KiB/s" (+++++ = too fast:
-    # NA); a file that is not what its name says stops the summary, named
+    # one line per (tool, test, run): "tool test VALUE" (+++++ = too fast,
+    # counted, not used; a blank field = not run, skipped); a file that is
+    # not what its name says stops the summary, named
     found=0
     {
-        for tool in bonnie agent agentcold; do
+        for tool in bonnie agent agentcold agentprev; do
             for f in "$out/$tool"-*.csv; do
                 [ -s "$f" ] || continue
                 found=1
-                # bonnie++ 2.00a CSV, format 1.98: field 1 "1.98", K/sec in
-                # fields 12 (block write), 14 (rewrite), 18 (block read)
+                # bonnie++ 2.00a CSV, format 1.98: field 1 "1.98"; K/sec in
+                # 10 putc, 12 put_block, 14 rewrite, 16 getc, 18 get_block;
+                # /sec in 20 seeks and 27-37 (odd) the file tests;
+                # latencies 39-50 ("123us", "45ms", "2s"), in microseconds here
                 awk -F, -v t=$tool -v f="$f" '
-                    function v(i) {
-                        if ($i ~ /^[0-9]+(\.[0-9]+)?$/ || $i == "+++++") return $i
-                        printf "bench: %s: field %d: expected K/sec or +++++, found \"%s\"\n", f, i, $i > "/dev/stderr"
+                    function bad_field(i, what) {
+                        printf "bench: %s: field %d: expected %s, found \"%s\"\n", f, i, what, $i > "/dev/stderr"
                         bad = 1; exit 1
+                    }
+                    function rate(name, i) {
+                        if ($i == "") return
+                        if ($i !~ /^[0-9]+(\.[0-9]+)?$/ && $i != "+++++") bad_field(i, "a rate or +++++")
+                        print t, name, $i
+                    }
+                    function lat(name, i,   x) {
+                        if ($i == "") return
+                        if ($i ~ /^[0-9]+us$/) x = $i + 0
+                        else if ($i ~ /^[0-9]+ms$/) x = ($i + 0) * 1000
+                        else if ($i ~ /^[0-9]+s$/) x = ($i + 0) * 1000000
+                        else bad_field(i, "a latency (123us, 45ms, 2s)")
+                        print t, "lat_" name, x
                     }
                     $1 != "1.98" || NF < 18 {
                         printf "bench: %s: expected a bonnie++ CSV line (format 1.98, 50 fields)\n", f > "/dev/stderr"
                         bad = 1; exit 1
                     }
-                    { print t, "put_block", v(12); print t, "rewrite", v(14); print t, "get_block", v(18) }
+                    {
+                        n = split("putc put_block rewrite getc get_block seeks", seq, " ")
+                        for (j = 1; j <= n; j++) rate(seq[j], 8 + 2 * j)
+                        n = split("seq_create seq_stat seq_del ran_create ran_stat ran_del", ft, " ")
+                        for (j = 1; j <= n && NF >= 25 + 2 * j; j++) rate(ft[j], 25 + 2 * j)
+                        n = split("putc put_block rewrite getc get_block seeks seq_create seq_stat seq_del ran_create ran_stat ran_del", lt, " ")
+                        for (j = 1; j <= n && NF >= 38 + j; j++) lat(lt[j], 38 + j)
+                    }
                     END { exit bad }' "$f" || return 1
             done
         done
@@ -83,140 +125,14 @@ summarize() {
     } > "$out/values.txt.tmp" || { rm -f "$out/values.txt.tmp"; return 1; }
     if [ "$found" = 0 ]; then
         rm -f "$out/values.txt.tmp"
-        echo "bench: $out: no raw outputs (expected bonnie-N.csv, agent-N.csv, agentcold-N.csv or fio-N.terse)" >&2
+        echo "bench: $out: no raw outputs (expected bonnie-N.csv, agent-N.csv, agentcold-N.csv, agentprev-N.csv or fio-N.terse)" >&2
         return 2
     fi
     mv "$out/values.txt.tmp" "$out/values.txt"
-    
-    awk '
-    function stats(key,   n, i, j, s, m, v, sd, x, t) {
-        n = cnt[key]; if (n == 0) return "";
-        s = 0; for (i = 1; i <= n; i++) s += val[key, i]; m = s / n;
-        v = 0; for (i = 1; i <= n; i++) v += (val[key, i] - m) ^ 2;
-        sd = n > 1 ? sqrt(v / (n - 1)) : 0;
-        for (i = 1; i <= n; i++) x[i] = val[key, i];
-        for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
-            t = x[j]; x[j] = x[j - 1]; x[j - 1] = t;
-        }
-        med[key] = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2;
-        mean[key] = m; cv[key] = m > 0 ? 100 * sd / m : 0;
-        if (n < 2) { delete cv[key]; return sprintf("%9.0f %9.0f %6s n=%d", m / 1024, med[key] / 1024, "n/a", n); }
-        return sprintf("%9.0f %9.0f %5.1f%% n=%d", m / 1024, med[key] / 1024, cv[key], n);
-    }
-    $3 ~ /^[0-9.]+$/ { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $3; next }
-    { tf[$1 SUBSEP $2]++ }
-    END {
-        printf "%-10s %-9s %9s %9s %6s\n", "test", "tool", "mean", "median", "CV";
-        split("put_block rewrite get_block", tests, " ");
-        split("bonnie agent agentcold fio", tools, " ");
-        for (ti = 1; ti <= 3; ti++) for (to = 1; to <= 4; to++) {
-            k = tools[to] SUBSEP tests[ti];
-            if (cnt[k] == 0 && tf[k] == 0) continue;
-            printf "%-10s %-9s %s%s\n", tests[ti], tools[to], stats(k),
-                   tf[k] ? sprintf(" (%d too fast)", tf[k]) : "";
-        }
-        print "";
-        printf "%-10s %-14s %6s %-10s  %-18s %6s %-10s\n", "test", "agent/bonnie++", "", "target",
-               "agentcold/fio", "", "target";
-        for (ti = 1; ti <= 3; ti++) {
-            t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; f = "fio" SUBSEP t;
-            c = "agentcold" SUBSEP t;
-            rb = (a in mean && b in mean && mean[b] > 0) ? mean[a] / mean[b] : -1;
-            rf = (c in mean && f in mean && mean[f] > 0) ? mean[c] / mean[f] : -1;
-            printf "%-10s %14s %6s %-10s  %18s %6s %-10s\n", t,
-                rb < 0 ? "n/a" : sprintf("%.3f", rb),
-                rb < 0 ? "" : (rb >= 0.95 && rb <= 1.05 ? "ok" : "MISS"), "0.95-1.05",
-                rf < 0 ? "n/a" : sprintf("%.3f", rf),
-                rf < 0 ? "" : (rf >= 0.97 ? "ok" : "MISS"), rf < 0 ? "" : ">= 0.97";
-        }
-        print "";
-        print "ratios of medians (robust to one disturbed run):";
-        for (ti = 1; ti <= 3; ti++) {
-            t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t; f = "fio" SUBSEP t;
-            c = "agentcold" SUBSEP t;
-            printf "%-10s agent/bonnie++ %s  agentcold/fio %s\n", t,
-                (a in med && b in med && med[b] > 0) ? sprintf("%.3f", med[a] / med[b]) : "n/a",
-                (c in med && f in med && med[f] > 0) ? sprintf("%.3f", med[c] / med[f]) : "n/a";
-        }
-        print "";
-        for (ti = 1; ti <= 3; ti++) {
-            t = tests[ti]; a = "agent" SUBSEP t; b = "bonnie" SUBSEP t;
-            if ((a in cv) && (b in cv))
-                printf "CV %-10s agent %5.1f%%  bonnie++ %5.1f%%  %s\n", t, cv[a], cv[b],
-                       (cv[a] <= cv[b] ? "agent lower" : "agent higher (significant? see the intervals)");
-        }
-    }' "$out/values.txt" > "$out/summary.txt.tmp"
-    bootstrap "$out" >> "$out/summary.txt.tmp"
+    awk -f "$stats_awk" "$out/values.txt" > "$out/summary.txt.tmp" || {
+        rm -f "$out/summary.txt.tmp"; return 1; }
     mv "$out/summary.txt.tmp" "$out/summary.txt"
     cat "$out/summary.txt"
-}
-
-# bootstrap DIR: 95 % percentile-bootstrap intervals (2000 resamples of
-# each tool's runs, seeded, so the same raw outputs give the same
-# intervals) for the ratio of means and the ratio of CVs, agent/bonnie++
-# and agentcold/fio.  A ratio target is met when the point estimate is in
-# the window; "no worse" for the CV is judged on the interval: the agent
-# is noisier only when the whole interval of CV(agent)/CV(other) lies
-# above 1 (with 10 runs each, two identical instruments' sample CVs
-# differ by a factor of up to ~1.6 by chance alone).
-bootstrap() {
-    awk -v reps=2000 '
-    $3 ~ /^[0-9.]+$/ { k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3 }
-    function mcv(k, draw,   i, x, s, ss, m) {
-        s = 0; ss = 0;
-        for (i = 1; i <= n[k]; i++) {
-            x = draw ? v[k, 1 + int(rand() * n[k])] : v[k, i];
-            s += x; ss += x * x;
-        }
-        m = s / n[k];
-        M = m; C = (n[k] > 1 && m > 0) ? sqrt((ss - n[k] * m * m) / (n[k] - 1)) / m : 0;
-    }
-    END {
-        srand(1);
-        split("put_block rewrite get_block", tests, " ");
-        split("agent bonnie agentcold fio", pairs, " ");
-        for (ti = 1; ti <= 3; ti++) for (p = 1; p <= 3; p += 2) {
-            a = pairs[p] SUBSEP tests[ti]; b = pairs[p + 1] SUBSEP tests[ti];
-            if (n[a] < 2 || n[b] < 2) continue;
-            mcv(a, 0); ma = M; ca = C; mcv(b, 0); mb = M; cb = C;
-            printf "est %s %s/%s %.4f %.4f\n", tests[ti], pairs[p], pairs[p + 1],
-                   ma / mb, (cb > 0 ? ca / cb : 0);
-            for (r = 0; r < reps; r++) {
-                mcv(a, 1); ma = M; ca = C; mcv(b, 1); mb = M; cb = C;
-                printf "rep %s %s/%s %.6f %.6f\n", tests[ti], pairs[p], pairs[p + 1],
-                       ma / mb, (cb > 0 ? ca / cb : 0);
-            }
-        }
-    }' "$1/values.txt" | sort -k1,1 -k2,3 -s > "$1/bootstrap.txt"
-    echo ""
-    echo "95 % bootstrap intervals (2000 resamples, seeded): ratio of means, ratio of CVs"
-    printf "%-10s %-16s %-22s %-8s %-22s %s\n" test ratio "mean ratio (CI)" target "CV ratio (CI)" "CV no worse"
-    awk '$1 == "est" { est[$2 " " $3] = $4 " " $5; keys[++nk] = $2 " " $3 }
-         $1 == "rep" { k = $2 " " $3; r[k, ++cnt[k]] = $4; c[k, cnt[k]] = $5 }
-    function pct(arr, k, m, q,   i, j, t, x) {
-        for (i = 1; i <= m; i++) x[i] = arr[k, i];
-        # sort x (Shell sort; m = 2000)
-        for (gap = int(m / 2); gap > 0; gap = int(gap / 2))
-            for (i = gap + 1; i <= m; i++)
-                for (j = i; j > gap && x[j - gap] > x[j]; j -= gap) {
-                    t = x[j]; x[j] = x[j - gap]; x[j - gap] = t;
-                }
-        return x[int(q * m + 0.5) < 1 ? 1 : int(q * m + 0.5)];
-    }
-    END {
-        for (i = 1; i <= nk; i++) {
-            k = keys[i]; split(est[k], e, " "); split(k, kk, " ");
-            m = cnt[k];
-            lo = pct(r, k, m, 0.025); hi = pct(r, k, m, 0.975);
-            clo = pct(c, k, m, 0.025); chi = pct(c, k, m, 0.975);
-            bon = kk[2] ~ /bonnie/;
-            if (bon) tgt = (e[1] >= 0.95 && e[1] <= 1.05) ? "ok" : "MISS";
-            else tgt = (e[1] >= 0.97) ? "ok" : "MISS";
-            printf "%-10s %-16s %.3f (%.3f-%.3f)  %-8s %.2f (%.2f-%.2f)     %s\n", kk[1], kk[2],
-                   e[1], lo, hi, tgt, e[2], clo, chi,
-                   (clo > 1 ? "MISS (agent noisier)" : "ok (not noisier)");
-        }
-    }' "$1/bootstrap.txt"
 }
 
 if [ "${1:-}" = --summary ]; then
@@ -248,6 +164,37 @@ ram=$((size / 2))
 # CV 27-36 %).  At SIZE/8 the modes are gone (CV 5-7 %): doc/performance.md.
 mem=${BENCH_MEM_MIB:-$((size / 8))}
 posint BENCH_MEM_MIB "$mem"
+per_char=${BENCH_PER_CHAR:-0}
+seeks=${BENCH_SEEKS:-8192}
+files=${BENCH_FILES:-0}
+case $per_char in
+    0) ;;
+    *) posint BENCH_PER_CHAR "$per_char" ;;
+esac
+posint BENCH_SEEKS "$seeks"
+case $files in
+    ''|*[!0-9:]*|:*|*:|*::*)
+        echo "bench: BENCH_FILES '$files': expected NUM[:MAX[:MIN[:DIRS]]] (whole numbers)" >&2
+        exit 2 ;;
+esac
+# mkfs.ext4's default (one inode per 16 KiB) leaves too few inodes for
+# hundreds of thousands of files (bonnie++ then fails "Can't create
+# file"): with file tests, -N for them plus the defaults' share
+mkfs_inodes=
+[ "$files" = 0 ] || mkfs_inodes="-N $(( ${files%%:*} * 1024 + (size + 1024) * 64 ))"
+# BENCH_SEQ=no: file tests only (-s 0), e.g. in a memory cgroup large
+# enough to keep their metadata cached (BENCH_MEM_MIB) while the
+# sequential tests keep theirs at SIZE/8
+sspec=$size:$chunk:$seeks
+case ${BENCH_SEQ:-yes} in
+    yes) ;;
+    no) sspec=0
+        [ "$files" != 0 ] || { echo "bench: BENCH_SEQ=no with BENCH_FILES 0: nothing to run" >&2; exit 2; } ;;
+    *) echo "bench: BENCH_SEQ '${BENCH_SEQ}': expected yes or no" >&2; exit 2 ;;
+esac
+# bonnie++ -f skips the per-char tests, -fN runs them over N MiB
+bonnie_f=-f
+[ "$per_char" = 0 ] || bonnie_f=-f$per_char
 [ "$mem" -ge 16 ] || { echo "bench: BENCH_MEM_MIB '$mem': expected at least 16 (the tools need room to run)" >&2; exit 2; }
 agent=${VDC_AGENT:-./guest-agent/vmdiskcmp-agent}
 bonnie=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
@@ -263,11 +210,13 @@ for t in "$agent" "$bonnie" "$fio"; do
     command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found" >&2; exit 2; }
 done
 tools=${BENCH_TOOLS:-bonnie agent agentcold fio}
-[ -n "$(echo $tools)" ] || { echo "bench: BENCH_TOOLS '$tools': expected one or more of bonnie, agent, agentcold, fio" >&2; exit 2; }
+[ -n "$(echo $tools)" ] || { echo "bench: BENCH_TOOLS '$tools': expected one or more of bonnie, agent, agentcold, agentprev, fio" >&2; exit 2; }
 for tool in $tools; do
     case $tool in
         bonnie|agent|agentcold|fio) ;;
-        *) echo "bench: BENCH_TOOLS: unknown tool '$tool' (expected bonnie, agent, agentcold, fio)" >&2
+        agentprev)
+            [ -x "${VDC_AGENT_PREV:-}" ] || { echo "bench: BENCH_TOOLS agentprev: VDC_AGENT_PREV '${VDC_AGENT_PREV:-}': expected an agent binary" >&2; exit 2; } ;;
+        *) echo "bench: BENCH_TOOLS: unknown tool '$tool' (expected bonnie, agent, agentcold, agentprev, fio)" >&2
            exit 2 ;;
     esac
 done
@@ -295,7 +244,8 @@ truncate -s $((size + 1024))M "$img"
 dev=$(losetup -f --show --direct-io=on "$img")
 # hold the device open: it stays bound to our image while we remount it
 exec 9<"$dev"
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
+# shellcheck disable=SC2086
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_inodes "$dev"
 mkdir "$work/mnt"
 mount "$dev" "$work/mnt"
 mnt=$work/mnt
@@ -316,25 +266,32 @@ fi
 in_cgroup() { sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$cg" "$@"; }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
-echo "bench: $runs runs x ($tools), file ${size} MiB, chunk $chunk," \
+echo "bench: $runs runs x ($tools), -s $sspec (file ${size} MiB, chunk $chunk, seeks $seeks)," \
+     "per-char ${per_char} MiB, files -n $files," \
      "memory limit ${mem} MiB, ext4 on $dev (loop, direct-io), raw output in $out"
 echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 run_bonnie() {
-    in_cgroup "$bonnie" -d "$mnt" -s "$size:$chunk" -r "$ram" -n 0 -f -u root -q \
+    in_cgroup "$bonnie" -d "$mnt" -s "$sspec" -r "$ram" -n "$files" \
+        "$bonnie_f" -u root -q \
         -z "$seed" > "$out/bonnie-$1.out" 2> "$out/bonnie-$1.err"
     tail -n1 "$out/bonnie-$1.out" > "$out/bonnie-$1.csv"
 }
-run_agent() {
-    in_cgroup "$agent" -d "$mnt" -s "$size:$chunk" -r "$ram" -n 0 --per-char-size 0 \
-        -q --seed "$seed" --csv --json "$out/agent-$1.json" \
-        > "$out/agent-$1.csv" 2> "$out/agent-$1.err"
+# agent_as NAME BINARY RUN: the agent's run
+agent_as() {
+    in_cgroup "$2" -d "$mnt" -s "$sspec" -r "$ram" -n "$files" \
+        --per-char-size "$per_char" \
+        -q --seed "$seed" --csv --json "$out/$1-$3.json" \
+        > "$out/$1-$3.csv" 2> "$out/$1-$3.err"
 }
+run_agent() { agent_as agent "$agent" "$1"; }
+run_agentprev() { agent_as agentprev "$VDC_AGENT_PREV" "$1"; }
 # The same agent run with --drop-caches, for the comparison with fio: fio
 # (invalidate=1) reads with a cold cache, while bonnie++'s block read
 # follows its rewrite and finds part of the file still cached (rewritten
 # pages sit on the active LRU list).
 run_agentcold() {
-    in_cgroup "$agent" -d "$mnt" -s "$size:$chunk" -r "$ram" -n 0 --per-char-size 0 \
+    in_cgroup "$agent" -d "$mnt" -s "$sspec" -r "$ram" -n "$files" \
+        --per-char-size "$per_char" \
         -q --seed "$seed" --drop-caches --csv --json "$out/agentcold-$1.json" \
         > "$out/agentcold-$1.csv" 2> "$out/agentcold-$1.err"
 }
@@ -362,7 +319,8 @@ fresh_fs() {
     # the kernel may release the device a moment after umount returns
     # (mkfs: "apparently in use by the system"): retry
     tries=0
-    until mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" \
+    # shellcheck disable=SC2086
+    until mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_inodes "$dev" \
             2> "$work/mkfs.err"; do
         tries=$((tries + 1))
         [ "$tries" -lt 20 ] || { cat "$work/mkfs.err" >&2; exit 1; }
