@@ -60,6 +60,7 @@ lab_mark_emulated(const char *dir)
 
         vdc_report_options_init(&ro);
         ro.quiet = 1;
+        ro.headline = 1;     /* the job's answer, on the host's terminal */
         if (vdc_report_write(&rs, &ro, dir) < 0) {
             vdc_error("lab: %s: marked emulated, but re-rendering the report failed", path);
             goto out;

@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "stats/paired.h"
 
 /* vdevs: Xen PV guests see xvdX, virtio guests vdX. */
 static char *
@@ -99,7 +100,15 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     p->agent_ram_mib = o->agent_ram ? o->agent_ram : p->memory_mib;
     p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : h->ram_mib;
     p->order = o->order && !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;
-    p->runs = o->runs ? o->runs : 5;
+    p->runs_auto = o->runs == VDC_OPT_WORD;
+    if (p->runs_auto) {
+        p->runs = o->max_runs ? o->max_runs : VDC_RUNS_AUTO_MAX_DEFAULT;
+        p->min_runs = VDC_RUNS_AUTO_MIN;
+        p->precision_percent = o->precision ? g_ascii_strtod(o->precision, NULL)
+                                            : VDC_RUNS_AUTO_PRECISION_DEFAULT;
+    } else {
+        p->runs = o->runs ? o->runs : 5;
+    }
     p->timeout_s = o->timeout ? o->timeout : 3600;
     p->keep = o->keep;
     /* TCG guests are emulated too */

@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "stats/paired.h"
 
 typedef enum {
     OPT_FLAG,       /* int, set to 1 */
@@ -28,6 +29,7 @@ typedef struct {
     const char *metavar;
     const char *choices;        /* "a|b|c" for ENUM and LIST */
     unsigned min, max;          /* UINT */
+    const char *word;           /* UINT: a word accepted instead, stored as VDC_OPT_WORD */
     const char *def;            /* default, for --help */
     const char *help;
     char short_name;            /* one-letter alias (e.g. 'q'), or 0 */
@@ -76,8 +78,13 @@ static const opt_def opt_table[] = {
       .def = "2x dom0 RAM", .help = "agent test file size in dom0 (bare number: MiB)" },
     { .name = "dom0-on", .type = OPT_STR, .off = O(dom0_on), .metavar = "lvm|image|DEV",
       .def = "lvm with --vg, else image", .help = "where the dom0 baseline filesystem lives" },
-    { .name = "runs", .type = OPT_UINT, .off = O(runs), .metavar = "N", .min = 1, .max = 1000,
-      .def = "5", .help = "repetitions per target" },
+    { .name = "runs", .type = OPT_UINT, .off = O(runs), .metavar = "N|auto", .min = 1, .max = 1000,
+      .word = "auto", .def = "5",
+      .help = "repetitions per target; auto: repeat until every headline test is precise (--precision), at most --max-runs" },
+    { .name = "max-runs", .type = OPT_UINT, .off = O(max_runs), .metavar = "N", .min = VDC_RUNS_AUTO_MIN,
+      .max = 1000, .def = G_STRINGIFY(VDC_RUNS_AUTO_MAX_DEFAULT), .help = "--runs auto: the most repetitions" },
+    { .name = "precision", .type = OPT_STR, .off = O(precision), .metavar = "P",
+      .def = "3", .help = "--runs auto: stop when the image/LV ratio's 95 % CI is within +-P % (0.1 to 50)" },
     { .name = "seed", .type = OPT_STR, .off = O(seed), .metavar = "N",
       .def = "random", .help = "master seed; repetition r of every target runs with seed+r" },
     { .name = "order", .type = OPT_ENUM, .off = O(order), .choices = "interleaved|grouped",
@@ -220,9 +227,14 @@ set_option(vdc_run_opts *o, const opt_def *d, const char *arg)
     }
     case OPT_UINT:
         errno = 0;
+        if (d->word && !strcmp(arg, d->word)) {
+            *(unsigned *)p = VDC_OPT_WORD;
+            return 0;
+        }
         v = strtoul(arg, &end, 10);
         if (!g_ascii_isdigit(arg[0]) || *end || errno || v < d->min || v > d->max) {
-            vdc_error("--%s '%s': expected an integer from %u to %u", d->name, arg, d->min, d->max);
+            vdc_error("--%s '%s': expected an integer from %u to %u%s%s", d->name, arg, d->min, d->max,
+                      d->word ? " or " : "", d->word ? d->word : "");
             return -1;
         }
         *(unsigned *)p = (unsigned)v;
@@ -331,6 +343,23 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
     }
     if ((o->blocks || o->custom) && !o->consent) {
         vdc_error("--block/--target: expected --destroy-data as consent to overwrite the device");
+        return -1;
+    }
+    if (o->precision) {
+        char *end = NULL;
+        double v = g_ascii_strtod(o->precision, &end);
+
+        if (!*o->precision || *end || !(v >= 0.1 && v <= 50)) {
+            vdc_error("--precision '%s': expected a percentage from 0.1 to 50", o->precision);
+            return -1;
+        }
+    }
+    if ((o->max_runs || o->precision) && o->runs != VDC_OPT_WORD) {
+        vdc_error("--%s: expected --runs auto as well", o->max_runs ? "max-runs" : "precision");
+        return -1;
+    }
+    if (o->runs == VDC_OPT_WORD && o->order && !strcmp(o->order, "grouped")) {
+        vdc_error("--runs auto: expected --order interleaved (a repetition of every target at a time)");
         return -1;
     }
     if (o->seed) {

@@ -10,6 +10,9 @@
 
 #include "plan/plan.h"
 
+/* An OPT_UINT option given its word instead of a number (--runs auto). */
+#define VDC_OPT_WORD 0xffffffffu
+
 typedef struct {
     int image, lvm, dom0;
     char **blocks;              /* --block DEV (repeatable), NULL-terminated */
@@ -27,7 +30,9 @@ typedef struct {
     uint64_t size;              /* agent test file size in the domU, bytes; 0 = 2x guest RAM */
     uint64_t dom0_size;         /* in dom0; 0 = 2x dom0 RAM */
     char *dom0_on;              /* lvm | image | DEV; default lvm when --vg, else image */
-    unsigned runs;
+    unsigned runs;              /* VDC_OPT_WORD: --runs auto */
+    unsigned max_runs;          /* --runs auto; 0 = VDC_RUNS_AUTO_MAX_DEFAULT */
+    char *precision;            /* --runs auto: percent; NULL = VDC_RUNS_AUTO_PRECISION_DEFAULT */
     char *seed;                 /* decimal; NULL = random */
     char *order;
     char *hypervisor;           /* libxl | libvirt | mock; NULL = auto */

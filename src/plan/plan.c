@@ -235,6 +235,17 @@ vdc_plan_to_json(const vdc_plan *p)
     member_str(b, "domain_name", p->domain_name);
     member_str(b, "order", vdc_order_name(p->order));
     member_int(b, "runs", p->runs);
+    if (p->runs_auto) {
+        /* --runs auto: "runs" is the most repetitions the rule may use */
+        json_builder_set_member_name(b, "runs_policy");
+        json_builder_begin_object(b);
+        member_str(b, "mode", "auto");
+        member_int(b, "min_runs", p->min_runs);
+        member_int(b, "max_runs", p->runs);
+        json_builder_set_member_name(b, "precision_percent");
+        json_builder_add_double_value(b, p->precision_percent);
+        json_builder_end_object(b);
+    }
     g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
     member_str(b, "seed", seed);
     member_int(b, "timeout_s", p->timeout_s);
@@ -307,10 +318,22 @@ vdc_plan_to_text(const vdc_plan *p)
     GString *s = g_string_new(NULL);
     size_t i;
 
-    g_string_append_printf(s, "plan %s: hypervisor %s%s%s, %u run(s) per target, order %s, seed %" G_GUINT64_FORMAT "\n",
+    g_string_append_printf(s, "plan %s: hypervisor %s%s%s, %s%u run(s) per target, order %s, seed %" G_GUINT64_FORMAT "\n",
                            p->id ? p->id : "?", vdc_hv_name(p->hv),
                            p->uri ? " " : "", p->uri ? p->uri : "",
-                           p->runs, vdc_order_name(p->order), (guint64)p->seed);
+                           p->runs_auto ? "auto, at most " : "", p->runs, vdc_order_name(p->order),
+                           (guint64)p->seed);
+    if (p->runs_auto) {
+        size_t domu = 0;
+
+        for (i = 0; i < p->n_boots; i++)
+            domu += !p->boots[i].dom0;
+        g_string_append_printf(s, "runs auto: from repetition %u on, stop when every "
+                               "headline ratio (image/LV, else against dom0) has a 95 %% CI within +-%g %%; "
+                               "at most %u repetitions: %zu domU boot(s), %zu dom0 step(s) "
+                               "(the sequence below is that upper bound)\n",
+                               p->min_runs, p->precision_percent, p->runs, domu, p->n_boots - domu);
+    }
     if (p->hv != VDC_HV_NONE)
         g_string_append_printf(s, "domU %s: %u MiB, %u vCPU, template %s, kernel %s\n",
                                p->domain_name ? p->domain_name : "?", p->memory_mib, p->vcpus,

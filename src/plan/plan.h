@@ -76,7 +76,12 @@ typedef struct {
     unsigned dom0_ram_mib;      /* -r given to the agent in dom0 */
 
     vdc_order order;
-    unsigned runs;
+    unsigned runs;              /* repetitions scheduled; with runs_auto the most
+                                   the stopping rule may use (--max-runs) */
+    int runs_auto;              /* --runs auto: stop once every headline test is
+                                   precise (doc/statistics.md, "Runs until sure") */
+    unsigned min_runs;          /* auto: repetitions before the rule may stop */
+    double precision_percent;   /* auto: the ratio's 95 % CI half-width to reach, % */
     uint64_t seed;
     unsigned timeout_s;         /* per boot */
     int keep;

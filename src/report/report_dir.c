@@ -211,6 +211,16 @@ vdc_report_write(const vdc_result_set *rs, const struct vdc_report_options *opt,
         goto out;
     if (vdc_report_dir_write(rs, &a, opt, dir) < 0)
         goto out;
+    if (opt->headline) {
+        char **lines = vdc_analysis_headline_lines(&a);
+        size_t i;
+
+        printf("Headline (%s/report.txt):\n", dir);
+        for (i = 0; lines && lines[i]; i++)
+            printf("  %s\n", lines[i]);
+        fflush(stdout);
+        g_strfreev(lines);
+    }
     if (!opt->quiet) {
         char **w = vdc_report_warnings(rs, &a);
 

@@ -44,6 +44,9 @@ struct vdc_report_options {
     const char *generated;           /* ISO 8601 date the HTML gives as its own; NULL: now,
                                       * or $SOURCE_DATE_EPOCH when set */
     int quiet;                       /* no progress lines, no warnings on stderr */
+    int headline;                    /* vdc_report_write: print the headline in short
+                                      * (vdc_analysis_headline_lines) on stdout after
+                                      * writing; the run and the lab set it */
 };
 
 /* Defaults: every format, the default baseline and statistics, not quiet. */

@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "report/analysis.h"
 #include "report/report_dir.h"
 
 struct vdc_run_ctx {
@@ -583,6 +584,12 @@ experiment_facts(vdc_run_ctx *ctx)
     g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
     vdc_set_str(&e->seed, seed);
     e->runs_per_target = p->runs;
+    vdc_set_str(&e->runs_policy.mode, p->runs_auto ? "auto" : "fixed");
+    if (p->runs_auto) {
+        e->runs_policy.min_runs = p->min_runs;
+        e->runs_policy.max_runs = p->runs;
+        e->runs_policy.precision_percent = p->precision_percent;
+    }
     vdc_set_str(&e->order, vdc_order_name(p->order));
     vdc_host_facts(&e->host);
     {
@@ -695,6 +702,94 @@ write_hv_files(vdc_run_ctx *ctx)
     }
 }
 
+/* ---- --runs auto ---------------------------------------------------------- */
+
+/* The repetition boot @bi completes, or -1 when the next boot continues it
+ * (interleaved order: the boots of a repetition are consecutive). */
+static int
+repetition_done(const vdc_plan *p, size_t bi)
+{
+    const vdc_plan_boot *b = &p->boots[bi];
+    unsigned rep = p->steps[b->first + b->n - 1].rep;
+
+    if (bi + 1 < p->n_boots && p->steps[p->boots[bi + 1].first].rep == rep)
+        return -1;
+    return (int)rep;
+}
+
+/* The stopping rule of --runs auto after @reps complete repetitions, on the
+ * headline the report will print: the image/LV pairs, or where the run has
+ * none every headline pair (ceilings against dom0, else the baseline).  Each
+ * test of those pairs is decided by vdc_stats_stop_rule; the run stops when
+ * none says continue.  At the stop the reasons go into
+ * experiment.runs_policy.stop (one record per pair and test).  Returns 1 to
+ * stop, 0 to run the next repetition. */
+static int
+auto_stop(vdc_run_ctx *ctx, unsigned reps)
+{
+    const vdc_plan *p = ctx->p;
+    vdc_runs_policy *rp = &ctx->rs.experiment.runs_policy;
+    struct vdc_stats_options so;
+    struct vdc_analysis a;
+    size_t i, k, n_rows = 0, n_open = 0;
+    int choice = 0, stop;
+
+    vdc_stats_options_init(&so);
+    vdc_analysis_init(&a);
+    if (vdc_analysis_build(&a, &ctx->rs, NULL, &so) < 0) {
+        /* nothing to analyse yet (every run failed): the next repetition */
+        vdc_error_reset();
+        vdc_analysis_dispose(&a);
+        return reps >= p->runs;
+    }
+    for (i = 0; i < a.headline.n_pairs; i++)
+        choice |= a.headline.pairs[i].role == VDC_HEADLINE_CHOICE;
+    for (i = 0; i < a.headline.n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &a.headline.pairs[i];
+
+        if (choice && hp->role != VDC_HEADLINE_CHOICE)
+            continue;
+        for (k = 0; k < hp->n_rows; k++) {
+            enum vdc_stop_reason r = vdc_stats_stop_rule(&hp->rows[k].p, reps, p->min_runs, p->runs,
+                                                         p->precision_percent / 100.0);
+            n_rows++;
+            n_open += r == VDC_STOP_CONTINUE;
+        }
+    }
+    stop = reps >= p->runs || (n_rows > 0 && n_open == 0);
+    if (!stop) {
+        vdc_progress("repetition %u: %zu of %zu headline test(s) within +-%g %%: next repetition",
+                     reps, n_rows - n_open, n_rows, p->precision_percent);
+        vdc_analysis_dispose(&a);
+        return 0;
+    }
+    for (i = 0; i < a.headline.n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &a.headline.pairs[i];
+
+        if (choice && hp->role != VDC_HEADLINE_CHOICE)
+            continue;
+        for (k = 0; k < hp->n_rows; k++) {
+            const struct vdc_headline_row *row = &hp->rows[k];
+            enum vdc_stop_reason r = vdc_stats_stop_rule(&row->p, reps, p->min_runs, p->runs,
+                                                         p->precision_percent / 100.0);
+            vdc_stop_record *sr = vdc_runs_policy_add_stop(rp, a.tests[row->test]);
+
+            if (r == VDC_STOP_CONTINUE)     /* stopped by another bound: runs */
+                r = VDC_STOP_MAX_RUNS;
+            vdc_set_str(&sr->target, a.targets[hp->target]);
+            vdc_set_str(&sr->reference, a.targets[hp->reference]);
+            vdc_set_str(&sr->reason, vdc_stop_reason_name(r));
+            sr->runs = reps;
+            sr->half_width_percent = row->p.has_ci ? 100.0 * row->p.half_width : NAN;
+        }
+    }
+    vdc_progress("repetition %u: %s (%zu headline test(s))", reps,
+                 n_rows && n_open == 0 ? "every headline test decided: stopping" :
+                                         "the most repetitions --max-runs allows: stopping", n_rows);
+    vdc_analysis_dispose(&a);
+    return 1;
+}
+
 static int
 undo_with_ctx(const vdc_journal_entry *e, void *opaque)
 {
@@ -762,10 +857,17 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     setup_ok = 1;
 
     for (i = 0; i < p->n_boots && !stopped(&ctx); i++) {
+        int rep;
+
         if (p->boots[i].dom0)
             dom0_boot(&ctx, &p->boots[i], (unsigned)i);
         else
             domu_boot(&ctx, &p->boots[i], (unsigned)i);
+        rep = p->runs_auto ? repetition_done(p, i) : -1;
+        if (rep >= 0 && !stopped(&ctx) && auto_stop(&ctx, (unsigned)rep + 1)) {
+            ctx.rs.experiment.runs_per_target = rep + 1;
+            break;
+        }
     }
 
 teardown:
@@ -790,6 +892,7 @@ teardown:
             struct vdc_report_options ro;
 
             vdc_report_options_init(&ro);
+            ro.headline = 1;
             vdc_progress("writing the report in %s", p->out_dir);
             if (vdc_report_result_dir(p->out_dir, &ro) < 0)
                 vdc_progress("warning: the report could not be rendered; result.json is complete");

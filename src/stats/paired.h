@@ -93,6 +93,14 @@ enum vdc_effect_class vdc_effect_classify(double delta_percent, double lo, doubl
 /* "undecided", "negligible", "moderate", "large", "not tested" */
 const char *vdc_effect_class_name(enum vdc_effect_class c);
 
+/* The defaults of `--runs auto`: repetitions before the rule may stop,
+ * --max-runs, --precision (% half-width of the ratio's 95 % CI); the
+ * simulation in tests/unit/test_stats_sim.c measures them
+ * (doc/statistics.md, "Simulation"). */
+#define VDC_RUNS_AUTO_MIN 3
+#define VDC_RUNS_AUTO_MAX_DEFAULT 40
+#define VDC_RUNS_AUTO_PRECISION_DEFAULT 3.0
+
 /* Why `--runs auto` stopped (or would stop) for one test. */
 enum vdc_stop_reason {
     VDC_STOP_CONTINUE = 0,    /* not yet: below min runs, or not precise enough */

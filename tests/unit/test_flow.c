@@ -36,7 +36,7 @@ static const char agent_json_fmt[] =
     "\"producer\":{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},"
     "\"runs\":[{\"target\":\"%s\",\"repetition\":0,\"status\":\"ok\",\"error\":null,"
     "\"metadata\":{\"seed\":\"%s\"},"
-    "\"samples\":[{\"test\":\"put_block\",\"value\":1000.0,\"unit\":\"K/sec\","
+    "\"samples\":[{\"test\":\"put_block\",\"value\":%.3f,\"unit\":\"K/sec\","
     "\"cpu_percent\":10.0,\"latency_us\":null,\"elapsed_s\":1.0,\"too_fast\":false,"
     "\"failed\":false,\"error\":null}]}]}";
 
@@ -53,11 +53,25 @@ static struct {
     int malformed_json;             /* runner returns garbage agent JSON */
     int corrupt_frame;              /* runner's result frame is damaged */
     int interrupt_on_create;        /* SIGINT arrives while the domU runs */
+    double jitter;                  /* put_block = 1000 (1 + jitter u), u in [-1, 1)
+                                     * from the target and the seed; 0: 1000 */
     int n_storage_created, n_images_created, n_storage_destroyed, n_prepare;
     uint64_t nonce;
 } F;
 
 static volatile sig_atomic_t stop_flag;
+
+/* The mock agent's put_block value for @target at @seed. */
+static double
+mock_value(const char *target, uint64_t seed)
+{
+    uint64_t h = seed * 0x9e3779b97f4a7c15ull ^ g_str_hash(target);
+
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    return 1000.0 * (1.0 + F.jitter * ((double)(h >> 11) / 9007199254740992.0 * 2.0 - 1.0));
+}
 
 static int
 m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
@@ -141,7 +155,7 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
             const char *json_out)
 {
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
-    g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", s);
+    g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", s, mock_value("dom0", seed));
     unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx),
                                    &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
@@ -191,7 +205,8 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         struct vdc_ctl_target_result *t =
             vdc_ctl_result_add_target(&res, job.targets[i].name, job.targets[i].vdev, &err);
         g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)job.seed);
-        g_autofree char *json = g_strdup_printf(agent_json_fmt, job.targets[i].name, seed);
+        g_autofree char *json = g_strdup_printf(agent_json_fmt, job.targets[i].name, seed,
+                                                mock_value(job.targets[i].name, job.seed));
         assert_non_null(t);
         /* the runner runs the mkfs the controller chose (and records) */
         assert_string_equal(job.targets[i].mkfs_options, vdc_mkfs_options("ext4"));
@@ -360,6 +375,72 @@ test_all_ok(void **state)
     assert_string_equal(vdc_result_set_find_target(&rs, "image")->filesystem.mkfs_options,
                         vdc_mkfs_options("ext4"));
     check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* --runs auto: with a 0.2 % spread the image/block ratio is within 3 %
+ * after the minimum of 3 repetitions: 3 boots, the stop reason recorded. */
+static void
+test_runs_auto_precise(void **state)
+{
+    vdc_result_set rs;
+    const vdc_runs_policy *rp;
+
+    F.jitter = 0.002;
+    F.extra = "--runs auto --max-runs 6";
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 3);
+    assert_int_equal(count_runs(&rs, "block", "ok"), 3);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 3);
+    assert_int_equal(vdc_hv_mock()->n_create, 3);
+    assert_int_equal(rs.experiment.runs_per_target, 3);
+    rp = &rs.experiment.runs_policy;
+    assert_string_equal(rp->mode, "auto");
+    assert_int_equal(rp->min_runs, 3);
+    assert_int_equal(rp->max_runs, 6);
+    assert_true(rp->precision_percent == 3.0);
+    assert_int_equal(rp->n_stop, 1);     /* image against block, put_block */
+    assert_string_equal(rp->stop[0].test, "put_block");
+    assert_string_equal(rp->stop[0].target, "image");
+    assert_string_equal(rp->stop[0].reference, "block");
+    assert_string_equal(rp->stop[0].reason, "precision reached");
+    assert_int_equal(rp->stop[0].runs, 3);
+    assert_true(rp->stop[0].half_width_percent <= 3.0);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* --runs auto with a 30 % spread never gets within 3 %: it stops at
+ * --max-runs and says so. */
+static void
+test_runs_auto_max_runs(void **state)
+{
+    vdc_result_set rs;
+    const vdc_runs_policy *rp;
+
+    F.jitter = 0.3;
+    F.extra = "--runs auto --max-runs 4 --precision 1";
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 4);
+    assert_int_equal(vdc_hv_mock()->n_create, 4);
+    rp = &rs.experiment.runs_policy;
+    assert_true(rp->precision_percent == 1.0);
+    assert_int_equal(rp->n_stop, 1);
+    assert_true(!strcmp(rp->stop[0].reason, "max runs") || !strcmp(rp->stop[0].reason, "not measurable"));
+    assert_int_equal(rp->stop[0].runs, 4);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A fixed --runs N is recorded as such, with no stop records. */
+static void
+test_runs_fixed_policy(void **state)
+{
+    vdc_result_set rs;
+
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_string_equal(rs.experiment.runs_policy.mode, "fixed");
+    assert_int_equal(rs.experiment.runs_policy.n_stop, 0);
     vdc_result_set_dispose(&rs);
 }
 
@@ -765,6 +846,9 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_all_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runs_auto_precise, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runs_auto_max_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runs_fixed_policy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_provision_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),

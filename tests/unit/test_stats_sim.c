@@ -37,15 +37,11 @@
 #endif
 #define VDC_SIM_TESTS 12
 #define VDC_SIM_SEED 20261201UL
-#define VDC_SIM_MIN_RUNS 3
+/* the defaults of --runs auto (stats/paired.h) */
+#define VDC_SIM_MIN_RUNS VDC_RUNS_AUTO_MIN
 #define VDC_SIM_MAX_RUNS VDC_RUNS_AUTO_MAX_DEFAULT
-#define VDC_SIM_PRECISION 0.03
+#define VDC_SIM_PRECISION (VDC_RUNS_AUTO_PRECISION_DEFAULT / 100.0)
 #define VDC_SIM_CAP 100
-
-/* the defaults of --runs auto (plan/options: --max-runs) */
-#ifndef VDC_RUNS_AUTO_MAX_DEFAULT
-#define VDC_RUNS_AUTO_MAX_DEFAULT 40
-#endif
 
 struct sim_model {
     const char *name;
