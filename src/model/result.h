@@ -317,7 +317,7 @@ typedef struct {
     char *command_line;
     char *seed;              /* decimal string */
     int64_t runs_per_target;
-    char *order;             /* interleaved, grouped */
+    char *order;             /* rotated, interleaved, grouped (plan/plan.h vdc_order) */
     vdc_runs_policy runs_policy;
     int emulated;            /* tri-state */
     vdc_host_info host;

@@ -99,7 +99,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     p->agent_options = g_strdup(o->agent_options);
     p->agent_ram_mib = o->agent_ram ? o->agent_ram : p->memory_mib;
     p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : h->ram_mib;
-    p->order = o->order && !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;
+    p->order = !o->order || !strcmp(o->order, "rotated") ? VDC_ORDER_ROTATED
+             : !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;
     p->runs_auto = o->runs == VDC_OPT_WORD;
     if (p->runs_auto) {
         p->runs = o->max_runs ? o->max_runs : VDC_RUNS_AUTO_MAX_DEFAULT;

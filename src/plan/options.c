@@ -87,8 +87,8 @@ static const opt_def opt_table[] = {
       .def = "3", .help = "--runs auto: stop when the image/LV ratio's 95 % CI is within +-P % (0.1 to 50)" },
     { .name = "seed", .type = OPT_STR, .off = O(seed), .metavar = "N",
       .def = "random", .help = "master seed; repetition r of every target runs with seed+r" },
-    { .name = "order", .type = OPT_ENUM, .off = O(order), .choices = "interleaved|grouped",
-      .def = "interleaved", .help = "A B A B ... or A A B B ..." },
+    { .name = "order", .type = OPT_ENUM, .off = O(order), .choices = "rotated|interleaved|grouped",
+      .def = "rotated", .help = "A B H, H B A, B A H, H A B ... (seeded rotation against drift), A B H A B H ..., or A A B B ..." },
     { .name = "hypervisor", .type = OPT_ENUM, .off = O(hypervisor), .choices = "libxl|libvirt|mock",
       .def = "libxl in a Xen dom0, else libvirt", .help = "hypervisor driver (mock: tests only)" },
     { .name = "connect", .type = OPT_STR, .off = O(connect), .metavar = "URI",
@@ -359,7 +359,7 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
         return -1;
     }
     if (o->runs == VDC_OPT_WORD && o->order && !strcmp(o->order, "grouped")) {
-        vdc_error("--runs auto: expected --order interleaved (a repetition of every target at a time)");
+        vdc_error("--runs auto: expected --order rotated or interleaved (a repetition of every target at a time)");
         return -1;
     }
     if (o->seed) {

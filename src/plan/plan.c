@@ -95,7 +95,31 @@ vdc_plan_schedule(vdc_plan *p)
         vdc_input_error("nothing to run: give at least one of --image, --lvm, --block, --target, --dom0");
         return -1;
     }
-    if (p->order == VDC_ORDER_INTERLEAVED) {
+    if (p->order == VDC_ORDER_ROTATED) {
+        size_t nd = 0, *domu = g_new(size_t, p->n_targets);
+        uint64_t h = p->seed * 0x9e3779b97f4a7c15ull;     /* splitmix64 finaliser */
+
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+        h ^= h >> 31;
+        for (t = 0; t < p->n_targets; t++)
+            if (p->targets[t].spec.where != VDC_WHERE_DOM0)
+                domu[nd++] = t;
+        for (r = 0; r < p->runs; r++) {
+            int dom0_first = ((r / 2 + (h >> 32)) & 1) == 0;
+            size_t k;
+
+            for (t = 0; dom0_first && t < p->n_targets; t++)
+                if (p->targets[t].spec.where == VDC_WHERE_DOM0)
+                    add_step(p, t, r);
+            for (k = 0; k < nd; k++)
+                add_step(p, domu[(k + r + h % nd) % nd], r);
+            for (t = 0; !dom0_first && t < p->n_targets; t++)
+                if (p->targets[t].spec.where == VDC_WHERE_DOM0)
+                    add_step(p, t, r);
+        }
+        g_free(domu);
+    } else if (p->order == VDC_ORDER_INTERLEAVED) {
         for (r = 0; r < p->runs; r++)
             for (t = 0; t < p->n_targets; t++)
                 add_step(p, t, r);
@@ -145,7 +169,7 @@ vdc_plan_domu_targets(const vdc_plan *p, size_t *idx, size_t max)
 const char *
 vdc_order_name(vdc_order o)
 {
-    return o == VDC_ORDER_GROUPED ? "grouped" : "interleaved";
+    return o == VDC_ORDER_GROUPED ? "grouped" : o == VDC_ORDER_ROTATED ? "rotated" : "interleaved";
 }
 
 const char *

@@ -13,6 +13,8 @@
 #include "model/target.h"
 
 typedef enum {
+    VDC_ORDER_ROTATED,      /* interleaved, rotated per repetition against drift:
+                               A B H, H B A, B A H, H A B ... (vdc_plan_schedule) */
     VDC_ORDER_INTERLEAVED,  /* A B C A B C ... */
     VDC_ORDER_GROUPED,      /* A A A B B B ... */
 } vdc_order;
@@ -107,7 +109,12 @@ void vdc_plan_add_target(vdc_plan *p, vdc_plan_target *t);
  * "run i" is repetition i), so all targets of a repetition replay the same
  * operation sequence and differ only in what serves the disk.
  * Interleaved: rep 0 of every target, then rep 1, ...  Grouped: every rep
- * of target 0, then target 1, ...  A boot is a maximal run of consecutive
+ * of target 0, then target 1, ...  Rotated (the default): interleaved, but
+ * in repetition r the domU targets start at (r + o1) mod n of their list
+ * (each runs first equally often), and the dom0 targets run before them
+ * when ((r / 2) + o2) is even, else after (o1, o2 from the seed: the
+ * position of a target in its boot is balanced against which side of
+ * dom0 it runs on, and neither follows the option order).  A boot is a maximal run of consecutive
  * domU steps of one repetition with no target twice; each dom0 step is its own "boot".
  * Returns 0, or -1 (vdc_error) when there is nothing to run. */
 int vdc_plan_schedule(vdc_plan *p);

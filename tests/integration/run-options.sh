@@ -27,12 +27,12 @@ bad "--size '5X': expected a size" --image --size 5X
 bad "--image-backend 'auto,floppy'" --image --image-backend auto,floppy
 bad "--image-cache 'host,writeback'" --image --image-cache host,writeback
 bad "--image-cache: 'none' given twice" --image --image-cache none,none --guest-image /g.img
-bad "--order 'random': expected one of interleaved|grouped" --image --order random
+bad "--order 'random': expected one of rotated|interleaved|grouped" --image --order random
 bad "--runs 'autox': expected an integer from 1 to 1000 or auto" --image --runs autox
 bad "--precision: expected --runs auto as well" --image --precision 2
 bad "--precision '0': expected a percentage from 0.1 to 50" --image --runs auto --precision 0
 bad "--max-runs '2': expected an integer from 3 to 1000" --image --runs auto --max-runs 2
-bad "--runs auto: expected --order interleaved" --image --runs auto --order grouped
+bad "--runs auto: expected --order rotated or interleaved" --image --runs auto --order grouped
 bad "--image-alloc full: expected sparse with --image-format qcow2" --image --image-format qcow2 --image-alloc full --dry-run
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz

@@ -520,6 +520,7 @@ test_interrupted(void **state)
     vdc_result_set rs;
 
     F.interrupt_on_create = 1;
+    F.extra = "--order interleaved";     /* the domU boot comes first */
     assert_int_equal(run_flow(&rs), VDC_EXIT_INTERRUPTED);
     assert_int_equal(vdc_hv_mock()->n_create, 1);            /* nothing after the signal */
     assert_int_equal(count_runs(&rs, "dom0", "ok"), 0);

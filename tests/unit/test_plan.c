@@ -64,7 +64,7 @@ test_bad_input(void **state)
         { "run --image --runs x", "--runs 'x': expected an integer" },
         { "run --image --size 12Q", "--size '12Q': expected a size" },
         { "run --image --size 0", "--size '0': expected a size" },
-        { "run --image --order random", "--order 'random': expected one of interleaved|grouped" },
+        { "run --image --order random", "--order 'random': expected one of rotated|interleaved|grouped" },
         { "run --image --image-backend auto,vhd", "--image-backend 'auto,vhd': expected a comma list" },
         { "run --image --image-format vmdk", "--image-format 'vmdk': expected one of raw|qcow2" },
         { "run --image --hypervisor xend", "--hypervisor 'xend': expected one of" },
@@ -228,7 +228,7 @@ test_schedule(void **state)
 
     vdc_plan_init(&p);
     assert_int_equal(try_line("run --image --block /dev/x --destroy-data --dom0 --runs 2 --seed 100 "
-                              "--guest-image /g", &e1, &p), 0);
+                              "--order interleaved --guest-image /g", &e1, &p), 0);
     /* interleaved: image#0 block#0 dom0#0 image#1 block#1 dom0#1 */
     assert_int_equal(p.n_steps, 6);
     assert_int_equal(p.steps[0].target, 0);
@@ -256,6 +256,58 @@ test_schedule(void **state)
     for (i = 0; i < p.n_boots; i++)
         assert_int_equal(p.boots[i].n, 1);
     vdc_plan_dispose(&p);
+}
+
+/* The default order, rotated: per repetition every target once; over 4
+ * repetitions of 2 domU targets each runs first twice, dom0 runs before
+ * the domU boot twice, and the four combinations of (first domU target,
+ * dom0 side) each once; the same seed gives the same schedule. */
+static void
+test_schedule_rotated(void **state)
+{
+    static const char line[] = "run --image --block /dev/x --destroy-data --dom0 --runs 4 --seed %u "
+                               "--guest-image /g";
+    unsigned seed;
+
+    for (seed = 0; seed < 8; seed++) {
+        g_autofree char *l = g_strdup_printf(line, seed);
+        g_autofree char *e = NULL, *e2 = NULL;
+        vdc_plan p, q;
+        unsigned r, combos = 0, first_image = 0, dom0_first = 0;
+        size_t i;
+
+        vdc_plan_init(&p);
+        vdc_plan_init(&q);
+        assert_int_equal(try_line(l, &e, &p), 0);
+        assert_int_equal(try_line(l, &e2, &q), 0);
+        assert_string_equal(vdc_order_name(p.order), "rotated");
+        assert_int_equal(p.n_steps, 12);
+        for (r = 0; r < 4; r++) {
+            const vdc_plan_step *s = &p.steps[3 * r];
+            unsigned seen = 0;
+            int d0 = p.targets[s[0].target].spec.where == VDC_WHERE_DOM0;
+            size_t first = d0 ? s[1].target : s[0].target;
+
+            for (i = 0; i < 3; i++) {
+                assert_int_equal(s[i].rep, r);
+                seen |= 1u << s[i].target;
+            }
+            assert_int_equal(seen, 7);         /* each target once */
+            assert_true(d0 || p.targets[s[2].target].spec.where == VDC_WHERE_DOM0);
+            first_image += first == 0;
+            dom0_first += d0;
+            combos |= 1u << (2 * (first == 0) + d0);
+        }
+        assert_int_equal(first_image, 2);
+        assert_int_equal(dom0_first, 2);
+        assert_int_equal(combos, 15);
+        for (i = 0; i < p.n_steps; i++)
+            assert_int_equal(p.steps[i].target, q.steps[i].target);
+        /* one domU boot and one dom0 step per repetition */
+        assert_int_equal(p.n_boots, 8);
+        vdc_plan_dispose(&p);
+        vdc_plan_dispose(&q);
+    }
 }
 
 /* -q is --quiet (as in report and import); an unknown short option is one
@@ -317,6 +369,7 @@ main(void)
         cmocka_unit_test(test_xen_default),
         cmocka_unit_test(test_image_cache),
         cmocka_unit_test(test_schedule),
+        cmocka_unit_test(test_schedule_rotated),
         cmocka_unit_test(test_quiet_short),
     };
 

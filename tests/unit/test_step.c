@@ -86,7 +86,7 @@ test_agent_same_both_sides(void **state)
     size_t i;
 
     build_plan("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
-               "--dom0-ram 32 --agent-options '-n  0' --guest-image /g --seed 7 --runs 1 "
+               "--dom0-ram 32 --agent-options '-n  0' --guest-image /g --seed 7 --runs 1 --order interleaved "
                "--image-dir /i --out /o", &p);
     assert_int_equal(p.n_boots, 2);
     assert_false(p.boots[0].dom0);
