@@ -112,6 +112,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     }
     p->timeout_s = o->timeout ? o->timeout : 3600;
     p->keep = o->keep;
+    p->drop_caches = !o->no_drop_caches;
     /* TCG guests are emulated too */
     p->emulated = o->emulated || (p->domain_type && !strcmp(p->domain_type, "qemu"));
     if (o->seed)

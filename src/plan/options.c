@@ -131,6 +131,8 @@ static const opt_def opt_table[] = {
       .help = "the host is emulated (the Xen lab): mark results as predicting nothing about hardware" },
     { .name = "inspect-on-failure", .type = OPT_FLAG, .off = O(inspect),
       .help = "after a hung or crashed domU, copy the guest's logs out of the root image (libguestfs, read-only; one appliance launch each)" },
+    { .name = "no-drop-caches", .type = OPT_FLAG, .off = O(no_drop_caches),
+      .help = "keep the page cache between tests (default: the agent drops it before each test, in the domU and in dom0, and dom0's before each boot)" },
     { .name = "keep", .type = OPT_FLAG, .off = O(keep),
       .help = "leave scratch storage for inspection (domains are always destroyed)" },
     { .name = "dry-run", .type = OPT_FLAG, .off = O(dry_run),

@@ -53,6 +53,7 @@ typedef struct {
     unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
     int keep, dry_run, quiet, no_report, help;
+    int no_drop_caches;         /* --no-drop-caches */
     int emulated;               /* the hypervisor itself runs under emulation (the lab) */
     int inspect;                /* --inspect-on-failure */
 } vdc_run_opts;

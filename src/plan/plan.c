@@ -275,6 +275,8 @@ vdc_plan_to_json(const vdc_plan *p)
     member_int(b, "timeout_s", p->timeout_s);
     json_builder_set_member_name(b, "emulated");
     json_builder_add_boolean_value(b, p->emulated);
+    json_builder_set_member_name(b, "drop_caches");
+    json_builder_add_boolean_value(b, p->drop_caches);
     member_str(b, "mkfs", p->mkfs);
     member_str(b, "agent_options", p->agent_options);
     member_int(b, "agent_ram_mib", p->agent_ram_mib);

@@ -87,6 +87,9 @@ typedef struct {
     uint64_t seed;
     unsigned timeout_s;         /* per boot */
     int keep;
+    int drop_caches;            /* the agent's --drop-caches before each test, the
+                                   runner's before each agent, dom0's before each
+                                   boot (--no-drop-caches: 0) */
     int emulated;               /* --emulated, or a TCG (type qemu) domain */
 
     vdc_plan_target *targets;

@@ -299,7 +299,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         return -1;
     }
     (void)vdc_journal_done(j, mnt_seq);
-    if (vdc_drop_caches() < 0)
+    if (p->drop_caches && vdc_drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache");
 
     /* the command line the runner builds in a domU, with this target's options */

@@ -419,7 +419,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         goto out;
     }
     nonce = job.nonce;
-    if (ctx->env->drop_caches && ctx->env->drop_caches() < 0)
+    if (p->drop_caches && ctx->env->drop_caches && ctx->env->drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache before boot %u", bi);
     ctl_seq = vdc_journal_add(&ctx->journal,
                               &(vdc_journal_entry){ .kind = VDC_JOURNAL_FILE, .path = ctl });

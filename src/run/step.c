@@ -32,6 +32,8 @@ vdc_agent_options(const vdc_plan *p, const vdc_plan_target *t)
     if (t->test_bytes < 2ULL * ram * (1ULL << 20))
         g_ptr_array_add(a, g_strdup("-f"));
     g_ptr_array_add(a, g_strdup("-q"));
+    if (p->drop_caches)
+        g_ptr_array_add(a, g_strdup("--drop-caches"));
     if (p->agent_options) {
         g_auto(GStrv) extra = g_strsplit_set(p->agent_options, " \t", -1);
         size_t k;
@@ -56,7 +58,7 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
     job->run_index = (uint32_t)(b - p->boots);
     job->repetition = first->rep;
     job->seed = first->seed;
-    job->flags = VDC_CTL_JOB_DROP_CACHES;
+    job->flags = p->drop_caches ? VDC_CTL_JOB_DROP_CACHES : 0;
     job->step_timeout_s = 600;
     job->agent_timeout_s = p->timeout_s;
     for (k = 0; args[k]; k++)

@@ -22,7 +22,8 @@ const char *vdc_mkfs_options(const char *type);
 /* The agent's options for target @t of @p (doc/agent.md): "-s MiB" (the
  * test file size, rounded up to whole MiB), "-r MiB" (agent_ram_mib for a
  * domU target, dom0_ram_mib for dom0), "-f" when the test file is under
- * twice that RAM, "-q", then --agent-options split on blanks.  A new
+ * twice that RAM, "-q", "--drop-caches" unless --no-drop-caches, then
+ * --agent-options split on blanks.  A new
  * NULL-terminated string vector (g_strfreev). */
 char **vdc_agent_options(const vdc_plan *p, const vdc_plan_target *t);
 

@@ -77,7 +77,7 @@ test_mkfs(void **state)
 static void
 test_agent_same_both_sides(void **state)
 {
-    static const char *const want_opts[] = { "-s", "64", "-r", "32", "-q", "-n", "0", NULL };
+    static const char *const want_opts[] = { "-s", "64", "-r", "32", "-q", "--drop-caches", "-n", "0", NULL };
     vdc_plan p;
     struct vdc_ctl_job job;
     struct vdc_jobcmd domu, dom0;
@@ -100,7 +100,8 @@ test_agent_same_both_sides(void **state)
     assert_string_equal(job.targets[0].name, "image");
     assert_string_equal(job.targets[0].mkfs_type, "ext4");
     assert_string_equal(job.targets[0].mkfs_options, vdc_mkfs_options("ext4"));
-    assert_int_equal(job.n_agent_args, 7);
+    assert_int_equal(job.n_agent_args, 8);
+    assert_true(job.flags & VDC_CTL_JOB_DROP_CACHES);
     for (i = 0; i < job.n_agent_args; i++)
         assert_string_equal(job.agent_args[i], want_opts[i]);
 
@@ -134,7 +135,7 @@ test_agent_ram_and_force(void **state)
     g_auto(GStrv) a = NULL, b = NULL;
 
     build_plan("run --hypervisor mock --image --dom0 --size 48M --agent-ram 32 --guest-image /g "
-               "--image-dir /i --out /o", &p);
+               "--image-dir /i --out /o --no-drop-caches", &p);
     a = vdc_agent_options(&p, &p.targets[0]);
     b = vdc_agent_options(&p, &p.targets[1]);
     assert_argv(a, domu);
