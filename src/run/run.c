@@ -702,6 +702,38 @@ write_hv_files(vdc_run_ctx *ctx)
     }
 }
 
+/* "1h02m03s", "4m05s", "6s" for @s seconds into @buf. */
+static const char *
+fmt_duration(char *buf, size_t size, double s)
+{
+    unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
+
+    if (t >= 3600)
+        g_snprintf(buf, size, "%luh%02lum%02lus", t / 3600, t / 60 % 60, t % 60);
+    else if (t >= 60)
+        g_snprintf(buf, size, "%lum%02lus", t / 60, t % 60);
+    else
+        g_snprintf(buf, size, "%lus", t);
+    return buf;
+}
+
+/* A progress line before boot @bi: the time since the first boot and, at
+ * the mean time per boot so far, an estimate of the rest (with --runs auto
+ * an upper bound: the rule may stop earlier). */
+static void
+progress_eta(const vdc_plan *p, size_t bi, gint64 t0_us)
+{
+    double elapsed = (double)(g_get_monotonic_time() - t0_us) / 1e6;
+    char e[32], r[32];
+
+    if (bi == 0)
+        return;
+    vdc_progress("%zu of %zu boot(s) done in %s; %s%s left at %s per boot", bi, p->n_boots,
+                 fmt_duration(e, sizeof(e), elapsed), p->runs_auto ? "at most " : "about ",
+                 fmt_duration(r, sizeof(r), elapsed / (double)bi * (double)(p->n_boots - bi)),
+                 fmt_duration((char[32]){ 0 }, 32, elapsed / (double)bi));
+}
+
 /* ---- --runs auto ---------------------------------------------------------- */
 
 /* The repetition boot @bi completes, or -1 when the next boot continues it
@@ -815,6 +847,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     g_autofree char *plan_json = NULL;
     size_t i;
     int rc = VDC_EXIT_FAILURE, setup_ok = 0;
+    gint64 t0_us;
 
     vdc_journal_init(&ctx.journal);
     vdc_result_set_init(&ctx.rs);
@@ -856,9 +889,11 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     describe_targets(&ctx, NULL);
     setup_ok = 1;
 
+    t0_us = g_get_monotonic_time();
     for (i = 0; i < p->n_boots && !stopped(&ctx); i++) {
         int rep;
 
+        progress_eta(p, i, t0_us);
         if (p->boots[i].dom0)
             dom0_boot(&ctx, &p->boots[i], (unsigned)i);
         else
