@@ -126,7 +126,12 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     lv_size = o->lv_size;
 
     if (o->image) {
-        g_auto(GStrv) backends = g_strsplit(o->image_backend ? o->image_backend : "auto", ",", -1);
+        /* libxl: the spec people write in xl.cfg (seed 003), tap:aio:PATH,VDEV,w,
+         * which libxl 4.17 serves as it serves a format=raw spec (phy over a
+         * loop device: targets[].backend reads back what it chose) */
+        vdc_image_backend dflt = p->hv == VDC_HV_LIBXL ? VDC_BACKEND_TAP : VDC_BACKEND_AUTO;
+        g_auto(GStrv) backends = g_strsplit(o->image_backend ? o->image_backend
+                                            : vdc_target_name(VDC_DIM_IMAGE_BACKEND, dflt), ",", -1);
         g_auto(GStrv) caches = g_strsplit(o->image_cache ? o->image_cache : "host", ",", -1);
         vdc_target_spec image = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_IMAGE };
         int format = option_value(VDC_DIM_IMAGE_FORMAT, "--image-format", o->image_format);
@@ -152,8 +157,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                 return -1;
             }
         }
-        /* one target per backend and cache mode: image, image-qdisk,
-         * image-nocache, image-qdisk-nocache */
+        /* one target per backend and cache mode: image (the default
+         * backend), image-qdisk, image-nocache, image-qdisk-nocache */
         for (i = 0; backends[i]; i++) {
             int backend = option_value(VDC_DIM_IMAGE_BACKEND, "--image-backend", backends[i]);
             size_t k;
@@ -182,8 +187,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
 
                 t.spec.backend = backend;
                 t.spec.cache = vdc_target_parse(VDC_DIM_IMAGE_CACHE, caches[c]);
-                t.name = g_strdup_printf("image%s%s%s", backend == VDC_BACKEND_AUTO ? "" : "-",
-                                         backend == VDC_BACKEND_AUTO ? "" : backends[i],
+                t.name = g_strdup_printf("image%s%s%s", backend == (int)dflt ? "" : "-",
+                                         backend == (int)dflt ? "" : backends[i],
                                          t.spec.cache == VDC_IMAGE_CACHE_NONE ? "-nocache" : "");
                 t.vdev = vdev_name(vprefix, vindex++);
                 t.test_bytes = guest_test;

@@ -7,7 +7,7 @@
 #    `vmdiskcmp prepare`):
 #    the guest image is prepared on this host (libguestfs never runs in the
 #    lab), then the main job runs inside the lab, `--image --lvm --dom0
-#    --vg lab --runs 3 --image-backend auto,qdisk` (four targets), and
+#    --vg lab --runs 3 --image-backend tap,qdisk` (four targets), and
 #    result.json must name the backends xenstore gave: phy over a loop
 #    device for the default image spec, qdisk for --image-backend qdisk,
 #    phy for the LV; a dom0 target; >= 3 ok runs per target; marked
@@ -82,7 +82,7 @@ if [ "$controller" = yes ]; then
     # lab sizes shared by both jobs
     sizes="--guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M"
     libvirt=${VDC_LAB_LIBVIRT:-1}
-    set -- --hypervisor libxl --image --image-backend auto,qdisk --lvm --dom0 --vg lab --runs 3 --seed 42 \
+    set -- --hypervisor libxl --image --image-backend tap,qdisk --lvm --dom0 --vg lab --runs 3 --seed 42 \
         $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200
     # the libvirt job (measured: ~5 min more in the same boot, doc/lab.md)
     if [ "$libvirt" = 1 ]; then
@@ -100,7 +100,7 @@ if [ "$controller" = yes ]; then
     [ "$rc" = 0 ] || { tail -n 30 "$main/job.log" >&2; fail "the main job in the lab exited $rc"; }
     jq_check "$r" '.experiment.emulated == true' "result not marked as emulated"
     jq_check "$r" '[.targets[] | select(.name == "image")][0].backend | .source == "xenstore" and .type == "phy" and (.physical_device | startswith("/dev/loop"))' \
-        "image (default spec): expected phy over a loop device, read from xenstore"
+        "image (the default spec, tap:aio:): expected phy over a loop device, read from xenstore"
     jq_check "$r" '[.targets[] | select(.requested.image_backend == "qdisk")][0].backend | .source == "xenstore" and .type == "qdisk"' \
         "image with --image-backend qdisk: expected the qdisk backend, read from xenstore"
     jq_check "$r" '[.targets[] | select(.kind == "lvm")][0].backend | .source == "xenstore" and .type == "phy"' \

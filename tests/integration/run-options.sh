@@ -80,7 +80,7 @@ grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.j
 "$VMDISKCMP" --dry-run --hypervisor libxl --image --image-cache host,none --size 64M \
     --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" > "$work/plan" ||
     fail "--dry-run --image-cache failed"
-grep -q "^  image-nocache .*(raw sparse, backend auto, cache none)" "$work/plan" ||
+grep -q "^  image-nocache .*(raw sparse, backend tap, cache none)" "$work/plan" ||
     fail "--dry-run --image-cache: no image-nocache target in the plan"
 grep -q "vmdiskcmp-.*-image-nocache.raw" "$work/plan" || fail "--dry-run --image-cache: no disk spec"
 grep -q '"image_cache" : "none"' "$work/plan" || fail "--dry-run --image-cache: not in plan.json"

@@ -188,8 +188,8 @@ static void
 test_image_cache(void **state)
 {
     static const struct { const char *name; vdc_image_backend backend; vdc_image_cache cache; } want[] = {
-        { "image", VDC_BACKEND_AUTO, VDC_IMAGE_CACHE_HOST },
-        { "image-nocache", VDC_BACKEND_AUTO, VDC_IMAGE_CACHE_NONE },
+        { "image", VDC_BACKEND_TAP, VDC_IMAGE_CACHE_HOST },       /* libxl's default */
+        { "image-nocache", VDC_BACKEND_TAP, VDC_IMAGE_CACHE_NONE },
         { "image-qdisk", VDC_BACKEND_QDISK, VDC_IMAGE_CACHE_HOST },
         { "image-qdisk-nocache", VDC_BACKEND_QDISK, VDC_IMAGE_CACHE_NONE },
     };
@@ -198,7 +198,7 @@ test_image_cache(void **state)
     size_t i;
 
     vdc_plan_init(&p);
-    assert_int_equal(try_line("run --hypervisor libxl --image --image-backend auto,qdisk "
+    assert_int_equal(try_line("run --hypervisor libxl --image --image-backend tap,qdisk "
                               "--image-cache host,none --guest-image /g --image-dir /i", &err, &p), 0);
     assert_int_equal(p.n_targets, G_N_ELEMENTS(want));
     for (i = 0; i < G_N_ELEMENTS(want); i++) {
