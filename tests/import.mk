@@ -16,8 +16,13 @@ EXTRA_DIST += tests/integration/import-golden.sh tests/integration/import-errors
 	tests/integration/import-dd.sh tests/integration/import-pages.sh
 
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages
-TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages
+check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
+	tests/unit/test_model_workload
+TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
+	tests/unit/test_model_workload
+tests_unit_test_model_workload_SOURCES = tests/unit/test_model_workload.c tests/unit/test_stderr.h
+tests_unit_test_model_workload_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_model_workload_LDADD = $(IMPORT_TEST_LIBS)
 tests_unit_test_model_SOURCES = tests/unit/test_model.c tests/unit/test_stderr.h
 tests_unit_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 # guest-agent/libvdc-agentcore.a: the agent's side of the one test-id table
@@ -52,6 +57,7 @@ EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/result-
 if HAVE_LIBFUZZER
 FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
+	$(top_srcdir)/src/model/result_workload.c \
 	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
 	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/import/dd.c \
 	$(top_srcdir)/src/common/util.c
