@@ -123,6 +123,36 @@ text_at(cairo_t *cr, double x, double y, const char *s, double align)
     cairo_show_text(cr, s);
 }
 
+/* A chart's white page and bold title; leaves the normal font selected. */
+static void
+chart_title(cairo_t *cr, const char *title)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 15);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    text_at(cr, CHART_W / 2, 24, title, 0.5);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* The x and y axis lines of a @pw x @ph plot and the rotated y label. */
+static void
+chart_axes(cairo_t *cr, double pw, double ph, const char *ylabel)
+{
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_move_to(cr, M_LEFT + 0.5, M_TOP);
+    cairo_line_to(cr, M_LEFT + 0.5, M_TOP + ph + 0.5);
+    cairo_line_to(cr, M_LEFT + pw, M_TOP + ph + 0.5);
+    cairo_stroke(cr);
+    cairo_save(cr);
+    cairo_set_font_size(cr, 12);
+    cairo_translate(cr, 20, M_TOP + ph / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    text_at(cr, 0, 0, ylabel, 0.5);
+    cairo_restore(cr);
+}
+
 static void
 draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t nk,
            const char *unit, const char *title)
@@ -144,13 +174,7 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
     step = nice_step(max * 1.08, 6);
     max = ceil(max * 1.08 / step) * step;
 
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-    cairo_set_font_size(cr, 15);
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text_at(cr, CHART_W / 2, 24, title, 0.5);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    chart_title(cr, title);
 
     /* grid and y axis */
     cairo_set_font_size(cr, 11);
@@ -166,19 +190,8 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
         fmt_tick(buf, sizeof(buf), y);
         text_at(cr, M_LEFT - 6, py + 4, buf, 1.0);
     }
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    cairo_move_to(cr, M_LEFT + 0.5, M_TOP);
-    cairo_line_to(cr, M_LEFT + 0.5, M_TOP + ph + 0.5);
-    cairo_line_to(cr, M_LEFT + pw, M_TOP + ph + 0.5);
-    cairo_stroke(cr);
-    /* y axis label, rotated */
-    cairo_save(cr);
-    cairo_set_font_size(cr, 12);
-    cairo_translate(cr, 20, M_TOP + ph / 2);
-    cairo_rotate(cr, -M_PI / 2);
     snprintf(buf, sizeof(buf), "%s (mean, 95%% CI)", unit);
-    text_at(cr, 0, 0, buf, 0.5);
-    cairo_restore(cr);
+    chart_axes(cr, pw, ph, buf);
 
     /* bars */
     gw = pw / (double)nk;
@@ -456,13 +469,7 @@ draw_latency(cairo_t *cr, struct figure *f)
     size_t k, i;
     char buf[48];
 
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-    cairo_set_font_size(cr, 15);
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text_at(cr, CHART_W / 2, 24, lf->title, 0.5);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    chart_title(cr, lf->title);
     cairo_set_font_size(cr, 11);
     cairo_set_line_width(cr, 1);
     /* decades on a log scale */
@@ -483,17 +490,7 @@ draw_latency(cairo_t *cr, struct figure *f)
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
         text_at(cr, px, M_TOP + ph + 18, pct[k], 0.5);
     }
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    cairo_move_to(cr, M_LEFT + 0.5, M_TOP);
-    cairo_line_to(cr, M_LEFT + 0.5, M_TOP + ph + 0.5);
-    cairo_line_to(cr, M_LEFT + pw, M_TOP + ph + 0.5);
-    cairo_stroke(cr);
-    cairo_save(cr);
-    cairo_set_font_size(cr, 12);
-    cairo_translate(cr, 20, M_TOP + ph / 2);
-    cairo_rotate(cr, -M_PI / 2);
-    text_at(cr, 0, 0, "completion latency, us (log scale)", 0.5);
-    cairo_restore(cr);
+    chart_axes(cr, pw, ph, "completion latency, us (log scale)");
     /* one line per workload key, the legend under the axis */
     for (i = 0; i < lf->nk; i++) {
         const double *col = palette[i % N_PALETTE];

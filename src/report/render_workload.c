@@ -157,9 +157,19 @@ is_workload(const char *key)
     return vdc_test_key_job(key) != NULL;
 }
 
-/* render.h */
-void
-vdc_append_workloads_text(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+/* How one renderer prints the workload block: its introduction (once),
+ * a job's heading with its parameter line, a row. */
+struct workload_fmt {
+    void (*intro)(GString *out, const struct vdc_analysis *a);
+    void (*job)(GString *out, const char *job, const char *params);
+    void (*row)(GString *out, const char *dir, const char *target, const struct row *r);
+};
+
+/* Every workload key of @a in order: the job's heading when the job
+ * changes, then a row per target; a blank line after the block. */
+static void
+walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
+               const struct workload_fmt *fmt)
 {
     const char *job = NULL;
     size_t ki, ti;
@@ -172,80 +182,100 @@ vdc_append_workloads_text(GString *out, const vdc_result_set *rs, const struct v
         if (!j)
             continue;
         if (!job)
-            g_string_append_printf(out, "Workloads: IOPS mean [95%% CI of the mean], completion latency p50 and "
-                                   "p99 in us and CPU us per I/O (means of the runs), %% delta against %s\n",
-                                   a->baseline);
+            fmt->intro(out, a);
         if (!job || strcmp(job, j)) {
             const vdc_workload *w = key_workload(rs, a, ki);
             char *line = w ? vdc_workload_job_line(w) : g_strdup("");
 
-            g_string_append_printf(out, "Job %s: %s\n", j, line);
+            fmt->job(out, j, line);
             g_free(line);
             job = j;
         }
         for (ti = 0; ti < a->n_targets; ti++) {
             struct row r;
-            char *line;
 
             row_of(rs, a, ti, ki, &r);
-            line = g_strdup_printf("  %-5s %-16.16s n=%-3s %*s IO/sec %-22s p50 %-9s p99 %-9s CPU %-14s %s",
-                                   info->short_label, a->targets[ti], r.n,
-                                   10 + (int)(strlen(r.iops) - (size_t)g_utf8_strlen(r.iops, -1)), r.iops,
-                                   r.ci, r.p50, r.p99, r.cpu, r.delta);
-            g_string_append_printf(out, "%s\n", g_strchomp(line));
-            g_free(line);
+            fmt->row(out, info->short_label, a->targets[ti], &r);
         }
     }
     if (job)
         g_string_append_c(out, '\n');
 }
 
+static void
+text_intro(GString *out, const struct vdc_analysis *a)
+{
+    g_string_append_printf(out, "Workloads: IOPS mean [95%% CI of the mean], completion latency p50 and "
+                           "p99 in us and CPU us per I/O (means of the runs), %% delta against %s\n",
+                           a->baseline);
+}
+
+static void
+text_job(GString *out, const char *job, const char *params)
+{
+    g_string_append_printf(out, "Job %s: %s\n", job, params);
+}
+
+static void
+text_row(GString *out, const char *dir, const char *target, const struct row *r)
+{
+    char *line = g_strdup_printf("  %-5s %-16.16s n=%-3s %*s IO/sec %-22s p50 %-9s p99 %-9s CPU %-14s %s",
+                                 dir, target, r->n,
+                                 10 + (int)(strlen(r->iops) - (size_t)g_utf8_strlen(r->iops, -1)), r->iops,
+                                 r->ci, r->p50, r->p99, r->cpu, r->delta);
+
+    g_string_append_printf(out, "%s\n", g_strchomp(line));
+    g_free(line);
+}
+
+/* render.h */
+void
+vdc_append_workloads_text(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    static const struct workload_fmt fmt = { text_intro, text_job, text_row };
+
+    walk_workloads(out, rs, a, &fmt);
+}
+
+static void
+md_intro(GString *out, const struct vdc_analysis *a)
+{
+    (void)a;
+    g_string_append(out, "## Workloads\n\nIOPS: mean and 95 % CI of the mean; clat p50/p99 and CPU per "
+                         "I/O: means of the runs (\"threads\": the job threads' CPU only, as fio "
+                         "measures it); delta against the baseline as in the results table.\n");
+}
+
+static void
+md_job(GString *out, const char *job, const char *params)
+{
+    g_string_append(out, "\n### ");
+    vdc_md_escape(out, job);
+    g_string_append(out, "\n\n`");
+    g_string_append(out, params);
+    g_string_append(out, "`\n\n| target | dir | n | IOPS | 95 % CI | clat p50 us | clat p99 us | "
+                         "CPU us/IO | delta |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+}
+
+static void
+md_row(GString *out, const char *dir, const char *target, const struct row *r)
+{
+    g_string_append(out, "| ");
+    vdc_md_escape(out, target);
+    g_string_append_printf(out, " | %s | %s | ", dir, r->n);
+    vdc_md_escape(out, r->iops);
+    g_string_append_printf(out, " | %s | %s | %s | %s | ", r->ci, r->p50, r->p99, r->cpu);
+    vdc_md_escape(out, r->delta);
+    g_string_append(out, " |\n");
+}
+
 /* render.h */
 void
 vdc_append_workloads_md(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
 {
-    const char *job = NULL;
-    size_t ki, ti;
+    static const struct workload_fmt fmt = { md_intro, md_job, md_row };
 
-    for (ki = 0; ki < a->n_tests; ki++) {
-        const char *j = vdc_test_key_job(a->tests[ki]);
-        int64_t bs;
-        const vdc_test_info *info = vdc_test_key_parse(a->tests[ki], &bs);
-
-        if (!j)
-            continue;
-        if (!job)
-            g_string_append(out, "## Workloads\n\nIOPS: mean and 95 % CI of the mean; clat p50/p99 and CPU per "
-                                 "I/O: means of the runs (\"threads\": the job threads' CPU only, as fio "
-                                 "measures it); delta against the baseline as in the results table.\n");
-        if (!job || strcmp(job, j)) {
-            const vdc_workload *w = key_workload(rs, a, ki);
-            char *line = w ? vdc_workload_job_line(w) : g_strdup("");
-
-            g_string_append(out, "\n### ");
-            vdc_md_escape(out, j);
-            g_string_append(out, "\n\n`");
-            g_string_append(out, line);
-            g_string_append(out, "`\n\n| target | dir | n | IOPS | 95 % CI | clat p50 us | clat p99 us | "
-                                 "CPU us/IO | delta |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-            g_free(line);
-            job = j;
-        }
-        for (ti = 0; ti < a->n_targets; ti++) {
-            struct row r;
-
-            row_of(rs, a, ti, ki, &r);
-            g_string_append(out, "| ");
-            vdc_md_escape(out, a->targets[ti]);
-            g_string_append_printf(out, " | %s | %s | ", info->short_label, r.n);
-            vdc_md_escape(out, r.iops);
-            g_string_append_printf(out, " | %s | %s | %s | %s | ", r.ci, r.p50, r.p99, r.cpu);
-            vdc_md_escape(out, r.delta);
-            g_string_append(out, " |\n");
-        }
-    }
-    if (job)
-        g_string_append_c(out, '\n');
+    walk_workloads(out, rs, a, &fmt);
 }
 
 static void
