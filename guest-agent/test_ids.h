@@ -5,8 +5,8 @@
  * file: each side expands the list into its own table --
  * guest-agent/format.c the bonnie++, sweep and workload lists into
  * agent_test_id[], agent_test_unit[] and their sweep and workload
- * counterparts, src/model/result.c the bonnie++, sweep and dd lists into
- * vdc_tests[] -- and tests/unit/test_model.c checks that the two tables
+ * counterparts, src/model/result.c the bonnie++, sweep, dd and workload
+ * lists into vdc_tests[] -- and tests/unit/test_model.c checks that the two tables
  * agree.
  *
  * VDC_BONNIE_TESTS(X): the twelve bonnie++ tests in bonnie++ 2.00a's order
@@ -93,9 +93,8 @@ enum vdc_test_group {
 /* The job engine's samples (vmdiskcmp-agent --job/--workload): one per job
  * and direction, keyed ID@NAME (NAME: the job's name), in the order of the
  * agent's directions (read, write); format_version 2, doc/result-format.md
- * "Workload samples".  The agent writes them; the controller reads
- * format_version 1 and does not expand this list yet (vdc_tests[] has no
- * entry for them). */
+ * "Workload samples".  The agent writes them; the controller expands the
+ * list at the end of vdc_tests[] (group workload, keyed ID@JOB_NAME). */
 #define VDC_WORKLOAD_TESTS(X) \
     X(WORKLOAD_READ, "workload_read", "IO/sec", 0, 0, 0, VDC_TEST_GROUP_WORKLOAD, \
       "Read IOPS of a job", "Read", "Read") \

@@ -16,8 +16,16 @@ EXTRA_DIST += tests/integration/import-golden.sh tests/integration/import-errors
 	tests/integration/import-dd.sh tests/integration/import-pages.sh
 
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages
-TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages
+check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
+	tests/unit/test_model_workload tests/unit/test_import_fio
+TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
+	tests/unit/test_model_workload tests/unit/test_import_fio
+tests_unit_test_import_fio_SOURCES = tests/unit/test_import_fio.c tests/unit/test_stderr.h
+tests_unit_test_import_fio_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_import_fio_LDADD = $(IMPORT_TEST_LIBS)
+tests_unit_test_model_workload_SOURCES = tests/unit/test_model_workload.c tests/unit/test_stderr.h
+tests_unit_test_model_workload_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_model_workload_LDADD = $(IMPORT_TEST_LIBS)
 tests_unit_test_model_SOURCES = tests/unit/test_model.c tests/unit/test_stderr.h
 tests_unit_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 # guest-agent/libvdc-agentcore.a: the agent's side of the one test-id table
@@ -48,13 +56,15 @@ EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/result-
 	tests/fuzz/run-fuzzer.sh \
 	tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
 	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh \
-	tests/fuzz/fuzz-import-dd.sh tests/fuzz/dd.dict
+	tests/fuzz/fuzz-import-dd.sh tests/fuzz/dd.dict \
+	tests/fuzz/fuzz-import-fio.sh tests/fuzz/fio.dict
 if HAVE_LIBFUZZER
 FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
+	$(top_srcdir)/src/model/result_workload.c \
 	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
 	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/import/dd.c \
-	$(top_srcdir)/src/common/util.c
+	$(top_srcdir)/src/import/fio_json.c $(top_srcdir)/src/common/util.c
 FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h \
 	$(top_srcdir)/guest-agent/test_ids.h \
 	$(top_srcdir)/src/model/result_fields.h $(top_srcdir)/src/import/import.h \
@@ -64,11 +74,13 @@ FUZZ_CFLAGS = -g -O1 -std=c11 -D_GNU_SOURCE \
 	-I$(top_srcdir)/src -I$(top_srcdir) -I$(top_builddir) $(GLIB_CFLAGS) $(JSON_CFLAGS)
 FUZZ_LIBS = $(JSON_LIBS) $(GLIB_LIBS) -lm
 FUZZ_IMPORT_TARGETS = tests/fuzz/fuzz_import_json tests/fuzz/fuzz_import_csv \
-	tests/fuzz/fuzz_import_table tests/fuzz/fuzz_import_auto tests/fuzz/fuzz_import_dd
+	tests/fuzz/fuzz_import_table tests/fuzz/fuzz_import_auto tests/fuzz/fuzz_import_dd \
+	tests/fuzz/fuzz_import_fio
 check_DATA = $(FUZZ_IMPORT_TARGETS)
 CLEANFILES += $(FUZZ_IMPORT_TARGETS)
 TESTS += tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
-	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh tests/fuzz/fuzz-import-dd.sh
+	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh tests/fuzz/fuzz-import-dd.sh \
+	tests/fuzz/fuzz-import-fio.sh
 
 tests/fuzz/fuzz_import_json: $(FUZZ_IMPORT_DEPS)
 	$(AM_V_at)$(MKDIR_P) tests/fuzz
@@ -85,4 +97,7 @@ tests/fuzz/fuzz_import_auto: $(FUZZ_IMPORT_DEPS)
 tests/fuzz/fuzz_import_dd: $(FUZZ_IMPORT_DEPS)
 	$(AM_V_at)$(MKDIR_P) tests/fuzz
 	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_DD -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
+tests/fuzz/fuzz_import_fio: $(FUZZ_IMPORT_DEPS)
+	$(AM_V_at)$(MKDIR_P) tests/fuzz
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) -DFUZZ_FORMAT=VDC_IMPORT_FIO -o $@ $(FUZZ_IMPORT_SRCS) $(FUZZ_LIBS)
 endif

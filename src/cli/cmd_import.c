@@ -33,7 +33,8 @@ import_usage(FILE *f)
             "Import benchmark results into one vmdiskcmp result document.\n"
             "  FILE             agent/result JSON, bonnie++ CSV lines (1.03, 1.96/1.97,\n"
             "                   1.98), bonnie++ or bonnie 1.x tables, dd transcripts,\n"
-            "                   whole pasted pages; '-' = stdin\n"
+            "                   whole pasted pages, fio 3.x JSON (--output-format=json\n"
+            "                   or json+); '-' = stdin\n"
             "  -t, --target NAME  target of a file of one group (e.g. image, lvm, dom0),\n"
             "                   NAME/GROUP of several, and of runs naming no group;\n"
             "                   optional for JSON (keeps the runs' own targets)\n"
@@ -42,12 +43,13 @@ import_usage(FILE *f)
             "  -w, --where W    where it was measured: domU, dom0 or host\n"
             "  -o, --output OUT write OUT atomically instead of standard output\n"
             "  -f, --format F   auto (default), json, text, csv (CSV lines only),\n"
-            "                   table (tables only), dd (dd transcripts only)\n"
+            "                   table (tables only), dd (dd transcripts only), fio\n"
             "  -g, --group-by G machine (default: the label line above a table or dd\n"
             "                   run, else its machine name or device), label, or none\n"
             "                   (everything into --target, with a warning when it\n"
             "                   mixes machines); several groups: one target each,\n"
-            "                   TARGET/GROUP with --target\n"
+            "                   TARGET/GROUP with --target; fio: machine = each job's\n"
+            "                   filename, label = one target per job\n"
             "  -q, --quiet      no progress messages\n"
             "\n"
             "Exit status: 0 ok, 1 output not written, 2 bad input (nothing written).\n");
@@ -149,7 +151,7 @@ vdc_cmd_import(int argc, char **argv)
         case 'o': output = optarg; break;
         case 'f':
             if (vdc_import_format_parse(optarg, &fmt) < 0) {
-                vdc_error("import: --format '%s': expected auto, json, text, csv, table or dd", optarg);
+                vdc_error("import: --format '%s': expected auto, json, text, csv, table, dd or fio", optarg);
                 return VDC_EXIT_USAGE;
             }
             break;

@@ -18,7 +18,7 @@ vdc_import_format_parse(const char *s, vdc_import_format *out)
     static const struct { const char *name; vdc_import_format fmt; } names[] = {
         { "auto", VDC_IMPORT_AUTO }, { "json", VDC_IMPORT_JSON },
         { "text", VDC_IMPORT_TEXT }, { "csv", VDC_IMPORT_CSV },
-        { "table", VDC_IMPORT_TABLE }, { "dd", VDC_IMPORT_DD },
+        { "table", VDC_IMPORT_TABLE }, { "dd", VDC_IMPORT_DD }, { "fio", VDC_IMPORT_FIO },
     };
     size_t i;
 
@@ -246,9 +246,13 @@ vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
         vdc_input_error("%s: the target name is empty: expected --target NAME", file);
         goto out;
     }
+    if ((fmt == VDC_IMPORT_AUTO || fmt == VDC_IMPORT_JSON) && vdc_import_fio_detect(data, len))
+        fmt = VDC_IMPORT_FIO;
     if (fmt == VDC_IMPORT_AUTO)
         fmt = looks_like_json(data, len) ? VDC_IMPORT_JSON : VDC_IMPORT_TEXT;
-    if (fmt == VDC_IMPORT_JSON) {
+    if (fmt == VDC_IMPORT_FIO) {
+        n = vdc_import_fio(&tmp, data, len, file, target, group_by);
+    } else if (fmt == VDC_IMPORT_JSON) {
         n = import_json(&tmp, data, len, file, target);
     } else if (group_by == VDC_GROUP_NONE && !target) {
         vdc_input_error("%s: --group-by none puts every run into one target: expected "

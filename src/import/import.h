@@ -12,6 +12,8 @@
  *   dd-records, dd-coreutils-5.3, dd-coreutils-8.25
  *                         `time dd ...` transcripts and dd summary lines (dd.c),
  *                         tests dd_read / dd_write / dd_copy keyed by block size
+ *   fio-json, fio-json+   fio 3.x --output-format=json / json+ (fio_json.c):
+ *                         workload_read / workload_write samples keyed by job
  *
  * Groups: a page that tables several machines or configurations gives one
  * target per group (vdc_group_by): by the label line above a table or
@@ -45,6 +47,8 @@ typedef enum {
     VDC_IMPORT_CSV,           /* bonnie++ CSV lines only (any of the 3 formats) */
     VDC_IMPORT_TABLE,         /* bonnie++ / bonnie 1.x tables only */
     VDC_IMPORT_DD,            /* dd transcripts only (other lines are prose) */
+    VDC_IMPORT_FIO,           /* fio 3.x --output-format=json / json+ (auto-detected
+                               * as JSON whose first member is "fio version") */
 } vdc_import_format;
 
 /* How the runs of one text file become targets (--group-by). */
@@ -60,7 +64,7 @@ typedef enum {
  * 200 000-line file took 10 minutes and 6 GiB before this limit. */
 #define VDC_IMPORT_MAX_RUNS 10000
 
-/* Parse a --format argument: auto, json, text, csv, table, dd.  Returns 0
+/* Parse a --format argument: auto, json, text, csv, table, dd, fio.  Returns 0
  * or -1 (no message). */
 int vdc_import_format_parse(const char *s, vdc_import_format *out);
 

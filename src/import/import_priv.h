@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "import/import.h"
 #include "model/result.h"
 
 /* Where we are, for "FILE:LINE: what was expected" messages. */
@@ -95,5 +96,18 @@ int vdc_import_dd_number(const char *s, double *out);
 
 /* A dd size operand ("512", "8k", "1M", "1MB", "2x512"), bytes; 0 or -1. */
 int vdc_import_dd_size(const char *s, int64_t *out);
+
+/* ---- fio JSON (fio_json.c) --------------------------------------------------------- */
+
+/* Does @data start like fio's JSON output ('{' then the member "fio
+ * version")?  1 or 0. */
+int vdc_import_fio_detect(const char *data, size_t len);
+
+/* fio 3.x `--output-format=json` / `json+` output: append one run per
+ * target (by @group_by: machine = the job's filename, label = the job's
+ * name, none = @target) to @rs (a scratch set), with workload samples.
+ * Returns the number of runs, or -1 after one message naming the JSON path. */
+int vdc_import_fio(vdc_result_set *rs, const char *data, size_t len, const char *file,
+                   const char *target, vdc_group_by group_by);
 
 #endif

@@ -20,10 +20,12 @@ const vdc_test_info vdc_tests[VDC_TEST_COUNT] = {
     [VDC_TEST_##id_] = { .id = VDC_TEST_##id_, .name = name_, .csv_field = field_, \
                          .csv_cpu_field = cpu_, .csv_latency_field = lat_, .unit = unit_, \
                          .label = label_, .short_label = short_, .chart_label = chart_, \
-                         .group = group_, .sweep = group_ == VDC_TEST_GROUP_SWEEP },
+                         .group = group_, .sweep = group_ == VDC_TEST_GROUP_SWEEP, \
+                         .workload = group_ == VDC_TEST_GROUP_WORKLOAD },
     VDC_BONNIE_TESTS(VDC_TEST_INFO)
     VDC_SWEEP_TESTS(VDC_TEST_INFO)
     VDC_DD_TESTS(VDC_TEST_INFO)
+    VDC_WORKLOAD_TESTS(VDC_TEST_INFO)
 #undef VDC_TEST_INFO
 };
 
@@ -67,6 +69,8 @@ vdc_test_key_parse(const char *key, int64_t *block_size)
     name = g_strndup(key, (gsize)(at - key));
     ti = vdc_test_lookup(name);
     g_free(name);
+    if (ti && ti->workload)
+        return at[1] ? ti : NULL;
     if (!ti || !ti->sweep || !g_ascii_isdigit(at[1]))
         return NULL;
     bs = g_ascii_strtoll(at + 1, &end, 10);
@@ -74,6 +78,25 @@ vdc_test_key_parse(const char *key, int64_t *block_size)
         return NULL;
     *block_size = bs;
     return ti;
+}
+
+const char *
+vdc_test_key_job(const char *key)
+{
+    int64_t bs;
+    const vdc_test_info *ti = vdc_test_key_parse(key, &bs);
+
+    return ti && ti->workload ? strchr(key, '@') + 1 : NULL;
+}
+
+char *
+vdc_sample_key(const vdc_sample *s)
+{
+    const vdc_test_info *ti = vdc_test_lookup(s->test);
+
+    if (ti && ti->workload && s->workload && s->workload->name)
+        return g_strdup_printf("%s@%s", s->test, s->workload->name);
+    return vdc_test_key(s->test, s->block_size);
 }
 
 void
@@ -141,8 +164,19 @@ vdc_fields_copy(const vdc_field *fields, void *dst, const void *src)
     }
 }
 
-void vdc_sample_init(vdc_sample *s) { vdc_fields_init(vdc_sample_fields, s); }
-void vdc_sample_dispose(vdc_sample *s) { vdc_fields_dispose(vdc_sample_fields, s); }
+void
+vdc_sample_init(vdc_sample *s)
+{
+    vdc_fields_init(vdc_sample_fields, s);
+    s->workload = NULL;
+}
+
+void
+vdc_sample_dispose(vdc_sample *s)
+{
+    vdc_fields_dispose(vdc_sample_fields, s);
+    g_clear_pointer(&s->workload, vdc_workload_free);
+}
 void vdc_target_init(vdc_target *t) { vdc_fields_init(vdc_target_fields, t); }
 void vdc_target_dispose(vdc_target *t) { vdc_fields_dispose(vdc_target_fields, t); }
 void
@@ -245,6 +279,8 @@ vdc_run_copy(vdc_run *dst, const vdc_run *src)
     for (i = 0; i < src->n_samples; i++) {
         vdc_sample *s = vdc_run_add_sample(dst, src->samples[i]->test);
         vdc_fields_copy(vdc_sample_fields, s, src->samples[i]);
+        vdc_workload_free(s->workload);
+        s->workload = vdc_workload_copy(src->samples[i]->workload);
     }
 }
 
@@ -414,6 +450,8 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
     for (t = 0; t < VDC_TEST_COUNT; t++) {
         const vdc_test_info *ti = &vdc_tests[t];
 
+        if (ti->workload)
+            continue;   /* below, by job */
         sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
         for (i = 0; i < rs->n_runs; i++) {
             const vdc_run *r = rs->runs[i];
@@ -448,6 +486,46 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
         }
         g_array_free(sizes, TRUE);
     }
+    /* workload keys: jobs in order of first appearance, read then write
+     * (hash tables: a hostile document may hold many jobs) */
+    {
+        GPtrArray *jobs = g_ptr_array_new();
+        GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+        GHashTable *present = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        guint k;
+
+        for (i = 0; i < rs->n_runs; i++) {
+            const vdc_run *r = rs->runs[i];
+
+            if (target && g_strcmp0(r->target, target))
+                continue;
+            for (j = 0; j < r->n_samples; j++) {
+                const vdc_sample *s = r->samples[j];
+                const vdc_test_info *ti = vdc_test_lookup(s->test);
+
+                if (!ti || !ti->workload || !s->workload || !s->workload->name)
+                    continue;
+                if (g_hash_table_add(seen, s->workload->name))
+                    g_ptr_array_add(jobs, s->workload->name);
+                g_hash_table_add(present, vdc_sample_key(s));
+            }
+        }
+        for (k = 0; k < jobs->len; k++)
+            for (t = 0; t < VDC_TEST_COUNT; t++) {
+                char *key;
+
+                if (!vdc_tests[t].workload)
+                    continue;
+                key = g_strdup_printf("%s@%s", vdc_tests[t].name, (char *)g_ptr_array_index(jobs, k));
+                if (g_hash_table_contains(present, key))
+                    g_ptr_array_add(keys, key);
+                else
+                    g_free(key);
+            }
+        g_hash_table_destroy(present);
+        g_hash_table_destroy(seen);
+        g_ptr_array_free(jobs, TRUE);
+    }
     /* ids outside the table (only from code; the loader refuses them) */
     for (i = 0; i < rs->n_runs; i++) {
         const vdc_run *r = rs->runs[i];
@@ -475,7 +553,7 @@ vdc_result_set_lookup(const vdc_result_set *rs, const char *target,
         if (g_strcmp0(r->target, target))
             continue;
         for (j = 0; j < r->n_samples; j++) {
-            char *k = vdc_test_key(r->samples[j]->test, r->samples[j]->block_size);
+            char *k = vdc_sample_key(r->samples[j]);
 
             if (!g_strcmp0(k, test_key)) {
                 vdc_sample_ref ref = { r, r->samples[j] };

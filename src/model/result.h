@@ -1,4 +1,5 @@
-/* vmdiskcmp result model: the C form of doc/result-format.md (version 1).
+/* vmdiskcmp result model: the C form of doc/result-format.md (version 2:
+ * version 1 plus the job engine's workload samples).
  *
  * A result set is targets x tests x repetitions:
  *
@@ -34,7 +35,9 @@
 #include "guest-agent/test_ids.h"
 
 #define VDC_RESULT_FORMAT         "vmdiskcmp-result"
-#define VDC_RESULT_FORMAT_VERSION 1
+/* The newest version this model reads; a document is written as version 1
+ * unless it holds workload samples (vdc_result_set_format_version). */
+#define VDC_RESULT_FORMAT_VERSION 2
 
 #define VDC_INT_ABSENT  INT64_MIN
 #define VDC_BOOL_ABSENT (-1)
@@ -54,6 +57,7 @@ typedef enum {
     VDC_BONNIE_TESTS(VDC_TEST_ENUM)
     VDC_SWEEP_TESTS(VDC_TEST_ENUM)
     VDC_DD_TESTS(VDC_TEST_ENUM)
+    VDC_WORKLOAD_TESTS(VDC_TEST_ENUM)
 #undef VDC_TEST_ENUM
     VDC_TEST_COUNT,
     VDC_TEST_UNKNOWN = -1,
@@ -71,6 +75,7 @@ typedef struct {
     const char *chart_label; /* chart axis: "Write per-char" (sweep: "Read", + block size) */
     enum vdc_test_group group;   /* the report block: io, files, sweep */
     int sweep;               /* 1: keyed ID@BLOCK_SIZE (block_size set); group sweep */
+    int workload;            /* 1: keyed ID@JOB_NAME (workload->name); group workload */
 } vdc_test_info;
 
 /* The table, indexed by vdc_test_id (VDC_TEST_COUNT entries). */
@@ -84,8 +89,137 @@ const vdc_test_info *vdc_test_lookup(const char *name);
 char *vdc_test_key(const char *test, int64_t block_size);
 
 /* Split a test key into its test info and block size (0 when none).
- * Returns the info, or NULL for a malformed key (no message). */
+ * A workload key "workload_read@JOB" parses to its test (block size 0);
+ * vdc_test_key_job gives JOB.  Returns the info, or NULL for a malformed
+ * key (no message). */
 const vdc_test_info *vdc_test_key_parse(const char *key, int64_t *block_size);
+
+/* The job name of a workload key ("randread-4k-qd32" of
+ * "workload_read@randread-4k-qd32"), pointing into @key; NULL for any
+ * other key. */
+const char *vdc_test_key_job(const char *key);
+
+/* ---- Workload samples (format_version 2) ------------------------------------
+ * The `workload` object of a workload_read / workload_write sample: one job
+ * of the agent's job engine (vmdiskcmp-agent --job) or of an imported fio
+ * run, one direction.  doc/result-format.md "Workload samples" gives every
+ * member's unit and limits; the JSON member names are the agent's. */
+
+/* A latency summary (workload.clat_us, slat_us), microseconds. */
+typedef struct {
+    int64_t n;               /* latencies counted */
+    double min, mean;
+    double p50, p90, p99, p99_9, p99_99;   /* JSON "p50" .. "p99.99" */
+    double max;
+} vdc_latency_us;
+
+/* Steady-state parameters of a job (job.ss: fio's ss=iops_slope:LIMIT[%]). */
+typedef struct {
+    char *metric;            /* "iops_slope" */
+    double limit;            /* IOPS/s, or % of the window mean when percent */
+    int percent;             /* tri-state */
+    double dur_s;            /* window length, seconds (ss_dur) */
+    double ramp_s;           /* ss_ramp, seconds */
+} vdc_job_ss;
+
+/* The parsed job (workload.job): fio's option names and meanings. */
+typedef struct {
+    char *name;              /* the job section's name */
+    char *rw;                /* read, write, randread, randwrite, rw, randrw */
+    int64_t rwmixread;       /* % reads of a mixed job */
+    int64_t bs;              /* bytes */
+    int64_t iodepth;
+    int64_t numjobs;
+    int direct;              /* O_DIRECT, tri-state */
+    int64_t size;            /* bytes per clone; absent: the whole target */
+    int64_t offset;          /* bytes */
+    double runtime_s;        /* NAN: no runtime limit */
+    int time_based;          /* tri-state */
+    double ramp_time_s;
+    char *randseed;          /* decimal string; NULL: the run's seed was used */
+    char *ioengine;          /* the engine asked for (io_uring, psync, libaio, ...) */
+    vdc_job_ss ss;           /* all absent: no ss= */
+    char *description;
+} vdc_job_params;
+
+/* CPU of a job (workload.cpu): seconds and microseconds per I/O. */
+typedef struct {
+    double user_s, system_s;         /* the whole process over the window */
+    double us_per_io;                /* (user_s + system_s) / I/Os of both directions */
+    double thread_user_s, thread_system_s;  /* the job's own threads (fio usr_cpu/sys_cpu) */
+    double thread_us_per_io;
+} vdc_job_cpu;
+
+typedef struct {
+    int64_t setup_flags;     /* IORING_SETUP_* the ring got */
+    int nonvectored;         /* tri-state: IORING_OP_READ/WRITE */
+} vdc_io_uring_info;
+
+/* Steady-state detection over the IOPS series (workload.steady_state). */
+typedef struct {
+    char *metric;            /* "iops_slope" */
+    double limit;
+    int percent;             /* tri-state */
+    double dur_s, ramp_s;
+    int from_job;            /* tri-state: the job set ss= (reaching it ended the job) */
+    int reached;             /* tri-state */
+    double at_s;             /* seconds into the window when reached; NAN */
+    double slope;            /* IOPS/s (may be negative); NAN */
+    double criterion;        /* the value compared with limit; NAN */
+} vdc_steady_state;
+
+typedef struct {
+    char *name;              /* the job's name: the test key is ID@name */
+    char *source;            /* the job file as given, or the imported file */
+    vdc_job_params job;
+    char *engine;            /* the engine that ran */
+    char *engine_fallback;   /* why io_uring was not used although asked for */
+    int64_t iodepth_effective;   /* I/Os in flight per clone the engine allowed */
+    vdc_io_uring_info io_uring;  /* all absent: not io_uring */
+    int64_t logical_block_size;  /* bytes, of the target */
+    int64_t ios;             /* I/Os completed in the window, this direction */
+    int64_t bytes;           /* bytes of those I/Os */
+    double bandwidth_kib_s;  /* KiB/s */
+    double percentile_relative_error;   /* bound of |reported - exact| / exact */
+    vdc_latency_us clat_us;  /* completion latency; n absent: none recorded */
+    vdc_latency_us slat_us;  /* submission latency; n absent: none (psync) */
+    vdc_job_cpu cpu;
+    double iops_interval_s;  /* iops_series.interval_s, seconds */
+    double *iops_values;     /* iops_series.values: IOPS per interval (not in the
+                              * member table: loaded, written, copied by hand) */
+    size_t n_iops_values;
+    vdc_steady_state steady_state;
+    char *trace_digest;      /* hex */
+} vdc_workload;
+
+/* At most this many iops_series values in one sample (a week of seconds). */
+#define VDC_WORKLOAD_SERIES_MAX 604800
+/* Limits of job parameters the loader accepts (doc/result-format.md). */
+#define VDC_WORKLOAD_DEPTH_MAX 65536      /* iodepth, iodepth_effective, numjobs */
+#define VDC_WORKLOAD_BS_MAX    (1LL << 30) /* bs, bytes */
+/* Longest source / description / engine_fallback string, bytes. */
+#define VDC_WORKLOAD_TEXT_MAX  4096
+
+/* A new workload with every member absent (g_free with vdc_workload_free).
+ * Never NULL. */
+vdc_workload *vdc_workload_new(void);
+/* Free @w and everything it owns; NULL is fine. */
+void vdc_workload_free(vdc_workload *w);
+/* Deep copy of @w, or NULL for NULL. */
+vdc_workload *vdc_workload_copy(const vdc_workload *w);
+/* Replace @w's iops_series values by a copy of @values (@n of them). */
+void vdc_workload_set_series(vdc_workload *w, const double *values, size_t n);
+
+/* Check the limits of a loaded or imported workload (doc/result-format.md):
+ * name one line of 1 to VDC_TARGET_NAME_MAX bytes; rw one of read, write,
+ * randread, randwrite, rw, randrw; rwmixread 0-100; bs 1 to
+ * VDC_WORKLOAD_BS_MAX; iodepth, iodepth_effective, numjobs 1 to
+ * VDC_WORKLOAD_DEPTH_MAX; percentile_relative_error 0-1; latency minimum
+ * <= maximum, percentiles non-decreasing; iops_series.interval_s > 0 and
+ * values finite >= 0; strings one line.  Returns 0, or -1 with *member set
+ * to the offending member's path inside the workload object ("clat_us.p90",
+ * a static string) and *why to what was expected (g_free). */
+int vdc_workload_check(const vdc_workload *w, const char **member, char **why);
 
 /* ---- Samples ------------------------------------------------------------ */
 typedef struct {
@@ -107,10 +241,16 @@ typedef struct {
                               * (full + partial) of the measured side */
     double real_s;           /* dd only: wall time of the whole command from the
                               * shell's `time` (real), seconds; elapsed_s is dd's own */
+    vdc_workload *workload;  /* workload tests only (required there), else NULL; not
+                              * in the member table: loaded, written, copied by hand */
 } vdc_sample;
 
 void vdc_sample_init(vdc_sample *s);
 void vdc_sample_dispose(vdc_sample *s);
+
+/* Test key of a sample: vdc_test_key(test, block_size), or ID@JOB_NAME
+ * for a workload sample with a workload object.  g_free(). */
+char *vdc_sample_key(const vdc_sample *s);
 
 /* ---- Runs ---------------------------------------------------------------- */
 typedef struct {
@@ -378,8 +518,9 @@ vdc_run *vdc_result_set_add_run(vdc_result_set *rs, const char *target);
 char **vdc_result_set_target_names(const vdc_result_set *rs);
 
 /* Test keys measured for @target (NULL = any target): table order, sweep
- * keys by increasing block size, then unknown test ids in order of first
- * appearance.  NULL-terminated; g_strfreev(). */
+ * keys by increasing block size, workload keys by job in order of first
+ * appearance (each job's read, then its write), then unknown test ids in
+ * order of first appearance.  NULL-terminated; g_strfreev(). */
 char **vdc_result_set_test_keys(const vdc_result_set *rs, const char *target);
 
 /* One sample of a lookup, with the run it belongs to. */
@@ -403,7 +544,9 @@ vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *targ
  * "NAME: runs[2].samples[0].value: expected a number or null", where NAME
  * names the input (file name); syntax errors as "NAME:LINE:COL: invalid
  * JSON: ...".  Also refused: negative or non-finite numbers, unknown test
- * ids, sweep samples without block_size, run status other than ok, failed,
+ * ids, sweep samples without block_size, workload samples without a
+ * workload object, in a version-1 document or outside the limits of
+ * vdc_workload_check, run status other than ok, failed,
  * timeout, duplicate (target, repetition) runs and target names, and a
  * format_version above VDC_RESULT_FORMAT_VERSION.  Unknown members are
  * ignored.  Defaults: a run without "status" is "ok", without "repetition"
@@ -411,6 +554,11 @@ vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *targ
  * test's unit.  Returns 0 or -1. */
 int vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
                              const char *name);
+
+/* 1 when @len bytes of JSON nest at most 64 arrays/objects deep (json-glib's
+ * parser recurses once per level), else 0 after one message "NAME:LINE:
+ * JSON nested deeper than 64 levels".  For other JSON readers (importers). */
+int vdc_json_depth_ok(const char *data, size_t len, const char *name);
 
 /* Same, from a file ("-" = stdin).  Errors name the path. */
 int vdc_result_set_load_file(vdc_result_set *rs, const char *path);
@@ -438,6 +586,11 @@ JsonNode *vdc_result_set_to_json(const vdc_result_set *rs);
  * (optional) gets its length.  g_free() it.  Renderers that add members to
  * vdc_result_set_to_json() (e.g. "statistics") can print with this. */
 char *vdc_json_to_string(JsonNode *root, size_t *len);
+
+/* The format_version @rs is written with: 2 when some sample is a
+ * workload sample, else 1 (so that version-1 readers go on reading every
+ * document they can understand, as the agent does). */
+int vdc_result_set_format_version(const vdc_result_set *rs);
 
 /* Pretty-printed document, NUL-terminated, ending in a newline; *len
  * (optional) gets its length.  g_free() it. */

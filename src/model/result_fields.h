@@ -33,12 +33,24 @@ typedef struct vdc_field {
     unsigned flags;
 } vdc_field;
 
+/* Table entries: a member, an embedded object, the end. */
+#define F(type_, struct_, member_, json_, flags_) \
+    { .name = json_, .type = type_, .off = offsetof(struct_, member_), .flags = flags_ }
+#define O(struct_, member_, json_, sub_) \
+    { .name = json_, .type = VDC_F_OBJ, .off = offsetof(struct_, member_), .sub = sub_ }
+#define END { .name = NULL }
+
+#define NN VDC_FF_NONNEG
+#define NUL (VDC_FF_NULLABLE | VDC_FF_WRITE_NULL)
+
 /* Tables end with an entry whose name is NULL. */
 extern const vdc_field vdc_sample_fields[];
 extern const vdc_field vdc_run_fields[];      /* without "samples" */
 extern const vdc_field vdc_target_fields[];
 extern const vdc_field vdc_experiment_fields[];   /* without runs_policy.stop */
 extern const vdc_field vdc_stop_record_fields[];  /* one of experiment.runs_policy.stop */
+extern const vdc_field vdc_workload_fields[];     /* a sample's workload, without
+                                                    * iops_series.values */
 
 void vdc_fields_init(const vdc_field *fields, void *obj);
 void vdc_fields_dispose(const vdc_field *fields, void *obj);

@@ -1,6 +1,7 @@
 /* vmdiskcmp result model: JSON reading (untrusted input, every error names
  * its JSON path) and writing (json-glib), driven by the member tables of
- * result_fields.h.  Format: doc/result-format.md, version 1. */
+ * result_fields.h.  Format: doc/result-format.md, version 2 (version 1
+ * plus workload samples, whose object's table is result_workload.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -13,15 +14,6 @@
 #include "common/util.h"
 #include "model/result.h"
 #include "model/result_fields.h"
-
-#define F(type_, struct_, member_, json_, flags_) \
-    { .name = json_, .type = type_, .off = offsetof(struct_, member_), .flags = flags_ }
-#define O(struct_, member_, json_, sub_) \
-    { .name = json_, .type = VDC_F_OBJ, .off = offsetof(struct_, member_), .sub = sub_ }
-#define END { .name = NULL }
-
-#define NN VDC_FF_NONNEG
-#define NUL (VDC_FF_NULLABLE | VDC_FF_WRITE_NULL)
 
 const vdc_field vdc_sample_fields[] = {
     F(VDC_F_STR, vdc_sample, test, "test", VDC_FF_REQUIRED),
@@ -252,6 +244,7 @@ typedef struct {
     GString *path;      /* current JSON path */
     GHashTable *reps;   /* target -> runs seen (GINT_TO_POINTER count) */
     GHashTable *seen;   /* "target\nrepetition" -> runs[] index + 1 */
+    int64_t version;    /* the document's format_version */
 } load_ctx;
 
 static int __attribute__((format(printf, 2, 3)))
@@ -422,6 +415,65 @@ vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char 
     return load_object(hypervisor_fields, o, h, what);
 }
 
+/* "runs[i].samples[j].workload" of a workload sample @s: the member
+ * table, iops_series.values by hand, then the limits */
+static int
+load_workload(load_ctx *c, JsonObject *sample, vdc_sample *s)
+{
+    JsonNode *n = json_object_get_member(sample, "workload"), *v;
+    const char *member = NULL;
+    char *why = NULL;
+    gsize saved, s2;
+    int rc;
+
+    path_push(c, "workload", &saved);
+    if (c->version < 2)
+        return load_fail(c, "%s samples need format_version 2, found %" G_GINT64_FORMAT,
+                         s->test, (gint64)c->version);
+    if (!n)
+        return load_fail(c, "missing (required for %s)", s->test);
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return load_fail(c, "expected an object");
+    s->workload = vdc_workload_new();
+    if (load_fields(c, vdc_workload_fields, json_node_get_object(n), s->workload) < 0)
+        return -1;
+    v = json_object_get_member(json_node_get_object(n), "iops_series");
+    if (v && JSON_NODE_HOLDS_OBJECT(v) && (v = json_object_get_member(json_node_get_object(v), "values"))) {
+        JsonArray *a;
+        guint i, len;
+
+        path_push(c, "iops_series.values", &s2);
+        if (!JSON_NODE_HOLDS_ARRAY(v))
+            return load_fail(c, "expected an array of numbers");
+        a = json_node_get_array(v);
+        len = json_array_get_length(a);
+        if (len > VDC_WORKLOAD_SERIES_MAX)
+            return load_fail(c, "expected at most %d values, found %u", VDC_WORKLOAD_SERIES_MAX, len);
+        s->workload->iops_values = g_new(double, len ? len : 1);
+        for (i = 0; i < len; i++) {
+            JsonNode *e = json_array_get_element(a, i);
+            double d;
+
+            if (!node_is_number(e)) {
+                path_push_index(c, i, &s2);
+                return load_fail(c, "expected a number");
+            }
+            d = json_node_get_value_type(e) == G_TYPE_INT64 ? (double)json_node_get_int(e)
+                                                             : json_node_get_double(e);
+            s->workload->iops_values[s->workload->n_iops_values++] = d;
+        }
+        path_pop(c, s2);
+    }
+    if (vdc_workload_check(s->workload, &member, &why) < 0) {
+        path_push(c, member, &s2);
+        rc = load_fail(c, "%s", why);
+        g_free(why);
+        return rc;
+    }
+    path_pop(c, saved);
+    return 0;
+}
+
 /* "runs[i].samples[j]": fields, then the test id and its block size */
 static int
 load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
@@ -456,6 +508,8 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
         path_push(c, "block_size", &saved);
         return load_fail(c, "expected an integer > 0 (required for %s)", ti->name);
     }
+    if (ti->workload && load_workload(c, json_node_get_object(n), s) < 0)
+        return -1;
     if (!s->unit)
         vdc_set_str(&s->unit, ti->unit);
     return 0;
@@ -535,11 +589,14 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
                 break;
             }
             sm = r->samples[r->n_samples - 1];
-            key = g_strdup_printf("%s\n%" G_GINT64_FORMAT, sm->test, (gint64)sm->block_size);
+            key = sm->workload ? vdc_sample_key(sm)
+                  : g_strdup_printf("%s\n%" G_GINT64_FORMAT, sm->test, (gint64)sm->block_size);
             if (g_hash_table_contains(tests, key)) {
                 char bs[48] = "";
 
-                if (sm->block_size != VDC_INT_ABSENT)
+                if (sm->workload)
+                    snprintf(bs, sizeof(bs), " (job %.30s)", sm->workload->name);
+                else if (sm->block_size != VDC_INT_ABSENT)
                     snprintf(bs, sizeof(bs), " (block size %" G_GINT64_FORMAT ")", (gint64)sm->block_size);
                 rc = load_fail(c, "duplicate sample: test %s%s already measured in this run",
                                sm->test, bs);
@@ -699,6 +756,7 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
         return load_fail(c, "expected %d or lower, found %" G_GINT64_FORMAT
                          " (written by a newer vmdiskcmp)",
                          VDC_RESULT_FORMAT_VERSION, (gint64)version);
+    c->version = version;
     path_pop(c, saved);
 
     n = json_object_get_member(top, "producer");
@@ -781,6 +839,14 @@ json_too_deep(const char *data, size_t len, const load_ctx *c)
         }
     }
     return 0;
+}
+
+int
+vdc_json_depth_ok(const char *data, size_t len, const char *name)
+{
+    load_ctx c = { .name = name };
+
+    return json_too_deep(data, len, &c) == 0;
 }
 
 int
@@ -932,6 +998,48 @@ experiment_json(const vdc_experiment *e)
     return o;
 }
 
+/* A sample's object, with its workload (iops_series.values by hand). */
+static JsonObject *
+sample_json(const vdc_sample *s)
+{
+    JsonObject *o = save_fields(vdc_sample_fields, s), *w, *series;
+    JsonArray *values;
+    size_t i;
+
+    if (!s->workload)
+        return o;
+    w = save_fields(vdc_workload_fields, s->workload);
+    if (s->workload->iops_values) {
+        if (json_object_has_member(w, "iops_series")) {
+            series = json_object_get_object_member(w, "iops_series");
+        } else {
+            series = json_object_new();
+            json_object_set_object_member(w, "iops_series", series);
+        }
+        values = json_array_new();
+        for (i = 0; i < s->workload->n_iops_values; i++)
+            json_array_add_double_element(values, s->workload->iops_values[i]);
+        json_object_set_array_member(series, "values", values);
+    }
+    json_object_set_object_member(o, "workload", w);
+    return o;
+}
+
+int
+vdc_result_set_format_version(const vdc_result_set *rs)
+{
+    size_t i, j;
+
+    for (i = 0; i < rs->n_runs; i++)
+        for (j = 0; j < rs->runs[i]->n_samples; j++) {
+            const vdc_test_info *ti = vdc_test_lookup(rs->runs[i]->samples[j]->test);
+
+            if (ti && ti->workload)
+                return 2;
+        }
+    return 1;
+}
+
 JsonNode *
 vdc_result_set_to_json(const vdc_result_set *rs)
 {
@@ -942,7 +1050,7 @@ vdc_result_set_to_json(const vdc_result_set *rs)
     size_t i, j;
 
     json_object_set_string_member(top, "format", VDC_RESULT_FORMAT);
-    json_object_set_int_member(top, "format_version", VDC_RESULT_FORMAT_VERSION);
+    json_object_set_int_member(top, "format_version", vdc_result_set_format_version(rs));
     json_object_set_string_member(prod, "name", rs->producer_name ? rs->producer_name : "vmdiskcmp");
     json_object_set_string_member(prod, "version",
                                   rs->producer_version ? rs->producer_version : PACKAGE_VERSION);
@@ -963,8 +1071,7 @@ vdc_result_set_to_json(const vdc_result_set *rs)
         if (!json_object_has_member(ro, "metadata"))
             json_object_set_object_member(ro, "metadata", json_object_new());
         for (j = 0; j < rs->runs[i]->n_samples; j++)
-            json_array_add_object_element(samples,
-                                          save_fields(vdc_sample_fields, rs->runs[i]->samples[j]));
+            json_array_add_object_element(samples, sample_json(rs->runs[i]->samples[j]));
         json_object_set_array_member(ro, "samples", samples);
         json_array_add_object_element(runs, ro);
     }

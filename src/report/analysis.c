@@ -166,6 +166,9 @@ vdc_test_key_label(const char *key, char *buf, size_t size)
 
     if (!info)
         snprintf(buf, size, "%s", key);
+    else if (info->workload)
+        snprintf(buf, size, "%s, %s IOPS", vdc_test_key_job(key), info->id == VDC_TEST_WORKLOAD_WRITE
+                 ? "write" : "read");
     else if (!info->sweep || bs <= 0)
         snprintf(buf, size, "%s", info->label);
     else if (bs % 1048576 == 0)
@@ -335,7 +338,8 @@ fill_target_files(struct vdc_target_files *f, const vdc_result_set *rs, const ch
         int64_t fs = r->meta.file_size_mib, ram;
         int dup = 0;
 
-        if (!r->target || strcmp(r->target, target) || fs == VDC_INT_ABSENT)
+        /* 0: no test file (agent -s 0, a --job run): nothing to cache */
+        if (!r->target || strcmp(r->target, target) || fs == VDC_INT_ABSENT || fs == 0)
             continue;
         if (!f->n_runs++) {
             f->lo = f->hi = fs;

@@ -52,6 +52,11 @@ short_label(const char *key)
     int64_t bs = 0;
     const vdc_test_info *info = vdc_test_key_parse(key, &bs);
 
+    if (info && info->workload) {   /* "randread-4k-qd32 read" */
+        snprintf(sweep, sizeof(sweep), "%s %s", vdc_test_key_job(key),
+                 info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
+        return sweep;
+    }
     if (info && !info->sweep)
         return info->chart_label;
     if (info && info->sweep && bs > 0) {
@@ -118,6 +123,36 @@ text_at(cairo_t *cr, double x, double y, const char *s, double align)
     cairo_show_text(cr, s);
 }
 
+/* A chart's white page and bold title; leaves the normal font selected. */
+static void
+chart_title(cairo_t *cr, const char *title)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 15);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    text_at(cr, CHART_W / 2, 24, title, 0.5);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* The x and y axis lines of a @pw x @ph plot and the rotated y label. */
+static void
+chart_axes(cairo_t *cr, double pw, double ph, const char *ylabel)
+{
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_move_to(cr, M_LEFT + 0.5, M_TOP);
+    cairo_line_to(cr, M_LEFT + 0.5, M_TOP + ph + 0.5);
+    cairo_line_to(cr, M_LEFT + pw, M_TOP + ph + 0.5);
+    cairo_stroke(cr);
+    cairo_save(cr);
+    cairo_set_font_size(cr, 12);
+    cairo_translate(cr, 20, M_TOP + ph / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    text_at(cr, 0, 0, ylabel, 0.5);
+    cairo_restore(cr);
+}
+
 static void
 draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t nk,
            const char *unit, const char *title)
@@ -139,13 +174,7 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
     step = nice_step(max * 1.08, 6);
     max = ceil(max * 1.08 / step) * step;
 
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-    cairo_set_font_size(cr, 15);
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text_at(cr, CHART_W / 2, 24, title, 0.5);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    chart_title(cr, title);
 
     /* grid and y axis */
     cairo_set_font_size(cr, 11);
@@ -161,19 +190,8 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
         fmt_tick(buf, sizeof(buf), y);
         text_at(cr, M_LEFT - 6, py + 4, buf, 1.0);
     }
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    cairo_move_to(cr, M_LEFT + 0.5, M_TOP);
-    cairo_line_to(cr, M_LEFT + 0.5, M_TOP + ph + 0.5);
-    cairo_line_to(cr, M_LEFT + pw, M_TOP + ph + 0.5);
-    cairo_stroke(cr);
-    /* y axis label, rotated */
-    cairo_save(cr);
-    cairo_set_font_size(cr, 12);
-    cairo_translate(cr, 20, M_TOP + ph / 2);
-    cairo_rotate(cr, -M_PI / 2);
     snprintf(buf, sizeof(buf), "%s (mean, 95%% CI)", unit);
-    text_at(cr, 0, 0, buf, 0.5);
-    cairo_restore(cr);
+    chart_axes(cr, pw, ph, buf);
 
     /* bars */
     gw = pw / (double)nk;
@@ -350,6 +368,7 @@ struct figure {
     const char *unit, *title;
     double w, h;
     size_t n_points;              /* dot plots: markers drawn */
+    const void *data;             /* the latency charts' struct latency_figure */
 };
 
 /* Draw @f with @draw into an SVG document in memory: the <svg> element
@@ -396,6 +415,155 @@ vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit, const char 
     *empty = !f.nk;
     if (f.nk)
         out = svg_of(&f, draw_bars);
+    g_free(keys);
+    return out;
+}
+
+/* ---- workload latency percentiles: one chart per target ------------------- */
+
+/* The means over the runs of one workload key's clat percentiles (p50,
+ * p90, p99, p99.9, p99.99, us; NAN where no sample has it). */
+static void
+latency_means(const vdc_result_set *rs, const char *target, const char *key, double out[5])
+{
+    size_t n = 0, i, k, cnt[5] = { 0 };
+    vdc_sample_ref *refs = vdc_result_set_lookup(rs, target, key, &n);
+
+    for (k = 0; k < 5; k++)
+        out[k] = 0;
+    for (i = 0; i < n; i++) {
+        const vdc_workload *w = refs[i].sample->workload;
+        const double p[5] = { w ? w->clat_us.p50 : NAN, w ? w->clat_us.p90 : NAN,
+                              w ? w->clat_us.p99 : NAN, w ? w->clat_us.p99_9 : NAN,
+                              w ? w->clat_us.p99_99 : NAN };
+
+        if (!vdc_has(refs[i].sample->value))
+            continue;
+        for (k = 0; k < 5; k++)
+            if (vdc_has(p[k]) && p[k] > 0) {
+                out[k] += p[k];
+                cnt[k]++;
+            }
+    }
+    for (k = 0; k < 5; k++)
+        out[k] = cnt[k] ? out[k] / (double)cnt[k] : NAN;
+    g_free(refs);
+}
+
+struct latency_figure {
+    const vdc_result_set *rs;
+    const struct vdc_analysis *a;
+    size_t target;
+    const long *keys;
+    size_t nk;
+    const char *title;
+    double lo, hi;               /* log10 of the y range, whole decades */
+};
+
+static void
+draw_latency(cairo_t *cr, struct figure *f)
+{
+    static const char *const pct[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+    const struct latency_figure *lf = f->data;
+    double pw = CHART_W - M_LEFT - M_RIGHT, ph = CHART_H - M_TOP - M_BOTTOM, d;
+    size_t k, i;
+    char buf[48];
+
+    chart_title(cr, lf->title);
+    cairo_set_font_size(cr, 11);
+    cairo_set_line_width(cr, 1);
+    /* decades on a log scale */
+    for (d = lf->lo; d <= lf->hi + 1e-9; d += 1) {
+        double py = M_TOP + ph - (d - lf->lo) / (lf->hi - lf->lo) * ph;
+
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, M_LEFT, floor(py) + 0.5);
+        cairo_line_to(cr, M_LEFT + pw, floor(py) + 0.5);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+        fmt_compact(buf, sizeof(buf), pow(10, d));
+        text_at(cr, M_LEFT - 6, py + 4, buf, 1.0);
+    }
+    for (k = 0; k < 5; k++) {
+        double px = M_LEFT + pw * ((double)k + 0.5) / 5;
+
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+        text_at(cr, px, M_TOP + ph + 18, pct[k], 0.5);
+    }
+    chart_axes(cr, pw, ph, "completion latency, us (log scale)");
+    /* one line per workload key, the legend under the axis */
+    for (i = 0; i < lf->nk; i++) {
+        const double *col = palette[i % N_PALETTE];
+        double p[5], lx = M_LEFT + (double)(i % 3) * pw / 3, ly = M_TOP + ph + 40 + (double)(i / 3) * 16;
+        int started = 0;
+        char label[VDC_TEST_LABEL_MAX];
+
+        latency_means(lf->rs, lf->a->targets[lf->target], lf->a->tests[lf->keys[i]], p);
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        cairo_set_line_width(cr, 2);
+        for (k = 0; k < 5; k++) {
+            double px = M_LEFT + pw * ((double)k + 0.5) / 5, py;
+
+            if (!vdc_has(p[k]))
+                continue;
+            py = M_TOP + ph - (log10(p[k]) - lf->lo) / (lf->hi - lf->lo) * ph;
+            if (started)
+                cairo_line_to(cr, px, py);
+            else
+                cairo_move_to(cr, px, py);
+            started = 1;
+        }
+        cairo_stroke(cr);
+        for (k = 0; k < 5; k++)
+            if (vdc_has(p[k])) {
+                double px = M_LEFT + pw * ((double)k + 0.5) / 5;
+
+                cairo_arc(cr, px, M_TOP + ph - (log10(p[k]) - lf->lo) / (lf->hi - lf->lo) * ph, 3, 0,
+                          2 * M_PI);
+                cairo_fill(cr);
+            }
+        cairo_rectangle(cr, lx, ly - 9, 10, 10);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        text_at(cr, lx + 14, ly, vdc_test_key_label(lf->a->tests[lf->keys[i]], label, sizeof(label)), 0);
+    }
+}
+
+char *
+vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, size_t target,
+                       const char *title, int *empty)
+{
+    long *keys = g_new(long, a->n_tests + 1);
+    struct latency_figure lf = { .rs = rs, .a = a, .target = target, .keys = keys, .title = title,
+                                 .lo = INFINITY, .hi = -INFINITY };
+    struct figure f = { .a = a, .title = title, .w = CHART_W, .h = CHART_H };
+    size_t ki, k;
+    char *out = NULL;
+
+    for (ki = 0; ki < a->n_tests; ki++) {
+        double p[5];
+        int any = 0;
+
+        if (!vdc_test_key_job(a->tests[ki]))
+            continue;
+        latency_means(rs, a->targets[target], a->tests[ki], p);
+        for (k = 0; k < 5; k++)
+            if (vdc_has(p[k])) {
+                lf.lo = MIN(lf.lo, floor(log10(p[k])));
+                lf.hi = MAX(lf.hi, ceil(log10(p[k])));
+                any = 1;
+            }
+        if (any)
+            keys[lf.nk++] = (long)ki;
+    }
+    *empty = !lf.nk;
+    if (lf.nk) {
+        if (lf.hi <= lf.lo)
+            lf.hi = lf.lo + 1;
+        f.h = CHART_H + 16.0 * (double)((lf.nk - 1) / 3);
+        f.data = &lf;
+        out = svg_of(&f, draw_latency);
+    }
     g_free(keys);
     return out;
 }
@@ -852,6 +1020,34 @@ html_chart(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
     return 0;
 }
 
+/* A latency-percentile chart per target with workload samples (ids
+ * chart-latency-N, N the target's index). */
+static int
+html_latency(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    size_t ti;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        int empty = 0;
+        char *title = g_strdup_printf("Completion latency percentiles: %s", a->targets[ti]);
+        char *svg = vdc_render_latency_svg(rs, a, ti, title, &empty), id[48], *caption;
+
+        g_free(title);
+        if (!svg) {
+            if (empty)
+                continue;
+            return -1;
+        }
+        snprintf(id, sizeof(id), "chart-latency-%zu", ti);
+        caption = g_strdup_printf("Figure 5.%zu: target %s, each job's completion-latency percentiles "
+                                  "(means of the runs), microseconds on a log scale (lower is better).",
+                                  ti + 1, a->targets[ti]);
+        html_figure(out, svg, id, "chart", 0, caption);
+        g_free(caption);
+    }
+    return 0;
+}
+
 /* What the dot plots show (figure captions). */
 #define DOTS_CAPTION \
     "each run's value in run order (x: repetition; y: the panel's own scale, not from 0), one colour per " \
@@ -949,7 +1145,11 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
                    TOO_FAST_CAPTION, "Figure 2b: the runs behind Figure 2, " DOTS_CAPTION) < 0 ||
         html_chart(out, rs, a, "sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
                    "Figure 3: the block-size sweep (dd-like sequential read and write), MiB/s.",
-                   "Figure 3b: the runs behind Figure 3, " DOTS_CAPTION) < 0)
+                   "Figure 3b: the runs behind Figure 3, " DOTS_CAPTION) < 0 ||
+        html_chart(out, rs, a, "workload", "IO/sec", "Workload IOPS (higher is better)",
+                   "Figure 4: the fio-style jobs, I/O operations per second of each job and direction.",
+                   "Figure 4b: the runs behind Figure 4, " DOTS_CAPTION) < 0 ||
+        html_latency(out, rs, a) < 0)
         goto fail;
     g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
                          "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "

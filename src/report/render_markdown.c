@@ -102,7 +102,9 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
                         vdc_md_escape);
     g_string_append(out, "## Results\n\n");
     vdc_md_table(out, a, 1);
-    g_string_append(out, "\n## Outliers and excluded samples\n\n");
+    g_string_append_c(out, '\n');
+    vdc_append_workloads_md(out, rs, a);
+    g_string_append(out, "## Outliers and excluded samples\n\n");
     vdc_append_notes(out, a, "- ", "  - ", 1);
     g_string_append(out, "\n## How to reproduce\n\n");
     meta = vdc_metadata_lines(rs, a);

@@ -40,7 +40,7 @@ in_block(const char *key)
     int64_t bs = 0;
     const vdc_test_info *info = vdc_test_key_parse(key, &bs);
 
-    return info && info->group != VDC_TEST_GROUP_SWEEP;
+    return info && info->group != VDC_TEST_GROUP_SWEEP && info->group != VDC_TEST_GROUP_WORKLOAD;
 }
 
 static int
@@ -269,8 +269,8 @@ text_other_tests(GString *out, const struct vdc_analysis *a)
     int header = 0;
 
     for (ki = 0; ki < a->n_tests; ki++) {
-        if (in_block(a->tests[ki]))
-            continue;
+        if (in_block(a->tests[ki]) || vdc_test_key_job(a->tests[ki]))
+            continue;   /* workloads: their own block */
         if (!header) {
             g_string_append_printf(out, "%sOther tests (n, mean, [95%% CI of the mean], %% delta against %s)\n",
                                    g_str_has_suffix(out->str, "\n\n") ? "" : "\n", a->baseline);
@@ -347,6 +347,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     }
     text_other_tests(out, a);
     g_string_append_c(out, '\n');
+    vdc_append_workloads_text(out, rs, a);
     vdc_append_notes(out, a, "", "  ", 0);
     return g_string_free(out, FALSE);
 }

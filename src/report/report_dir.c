@@ -92,6 +92,8 @@ render_all(struct outfile *files, const vdc_result_set *rs, const struct vdc_ana
         files[4].data = vdc_render_json(rs, a);
     if (f & VDC_REPORT_MD)
         files[5].data = vdc_render_markdown(rs, a);
+    if (f & VDC_REPORT_CSV)
+        files[7].data = vdc_render_workloads_csv(rs, a);   /* NULL: no workloads */
     if (f & VDC_REPORT_HTML) {
         generated = opt->generated ? g_strdup(opt->generated) : now_iso8601();
         if (!(files[6].data = vdc_render_html(rs, a, generated)))
@@ -135,7 +137,7 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
 {
     struct outfile files[] = { { "report.txt", NULL }, { "report.csv", NULL }, { "summary.csv", NULL },
                                { "headline.csv", NULL }, { "report.json", NULL }, { "report.md", NULL },
-                               { "report.html", NULL } };
+                               { "report.html", NULL }, { "workloads.csv", NULL } };
     char **manifest = NULL;
     GString *newman = NULL;
     sigset_t block, oldmask;

@@ -3,7 +3,7 @@
  * VDC_IMPORT_JSON, VDC_IMPORT_CSV, VDC_IMPORT_TABLE, VDC_IMPORT_AUTO (see
  * tests/import.mk and doc/fuzzing.md).
  *
- * VDC_IMPORT_DD: the dd transcript reader.  The group-by mode and whether
+ * VDC_IMPORT_DD: the dd transcript reader; VDC_IMPORT_FIO: fio's JSON output.  The group-by mode and whether
  * --target is given are taken from the input's size (not its bytes), so
  * every input is tried under one of the six settings.
  *

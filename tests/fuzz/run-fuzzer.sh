@@ -17,6 +17,7 @@ done
 case $name in
     *json*) dict="-dict=$top_srcdir/tests/fuzz/result-json.dict" ;;
     *_dd) dict="-dict=$top_srcdir/tests/fuzz/dd.dict" ;;
+    *_fio) dict="-dict=$top_srcdir/tests/fuzz/fio.dict" ;;
     *) dict="-dict=$top_srcdir/tests/fuzz/bonnie.dict" ;;
 esac
 # -close_fd_mask=2: the importers' one-line errors would flood the log

@@ -58,7 +58,7 @@ check_usage "expected at least one FILE" --target t
 # bonnie 1.x prints no machine name: without a label line, --target names it
 check_usage "seed002-hda3.txt:4: this run names no machine and no label line precedes it: expected --target NAME or a label line above it" \
     "$top_srcdir/tests/golden/import/seed002-hda3.txt"
-check_usage "--format 'xml': expected auto, json, text, csv, table or dd" --format xml "$good" --target t
+check_usage "--format 'xml': expected auto, json, text, csv, table, dd or fio" --format xml "$good" --target t
 check_usage "--group-by 'host': expected machine, label or none" --group-by host "$good"
 check_usage "--group-by none puts every run into one target: expected --target NAME" --group-by none "$good"
 check_usage "--target: expected a non-empty name" --target "" "$good"

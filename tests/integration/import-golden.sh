@@ -44,7 +44,10 @@ bonnie1.03-f-collapsed.txt -
 bonnie1.03-wrapped.txt mail
 bonnie1.96-s0.csv -
 seed002-page.txt -
-seed003-page.txt -"
+seed003-page.txt -
+agent-workload.json -
+fio-3.33-two-jobs.json -
+fio-3.33-jsonplus.json host"
 
 n=0
 echo "$cases" | {

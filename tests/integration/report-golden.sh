@@ -118,6 +118,18 @@ grep -q '^  Runs: auto: 8 runs (at least 3, at most 8, ' "$work/auto/report.txt"
 grep -q '^    Sequential output, block: image is 6.2 % slower than lvm \[-6.6 %, -5.8 %\], p < 0.001, permutation p = 0.00781, moderate; stop: precision reached (half-width 1.7 % at 3 runs)$' \
     "$work/auto/report.txt" || fail "auto: the block-output verdict or its stop reason is missing"
 
+# workloads (format_version 2): the agent's --job output, two jobs, two
+# targets, three runs each: the text and Markdown blocks, workloads.csv,
+# report.json; an IOPS chart and a latency-percentile chart per target
+render workload "$golden/workload/result.json" lvm
+golden_check workload "$golden/workload/expected" "$work/workload" workloads.csv
+for id in chart-workload dots-workload chart-latency-0 chart-latency-1; do
+    grep -q "<figure id=\"$id\"" "$work/workload/report.html" || fail "workload: report.html has no figure $id"
+done
+grep -q '^Job mix8k: rw=randrw rwmixread=70 bs=8192 ' "$work/workload/report.txt" || fail "workload: no job line"
+[ ! -s "$work/workload/report.csv" ] || fail "workload: workloads have no bonnie++ CSV line"
+[ ! -e "$work/seed003/workloads.csv" ] || fail "seed003: workloads.csv without workloads"
+
 render synthetic "$golden/synthetic/result.json" dom0
 grep -q '^  Runs: fixed 5 runs (no stopping rule)\.$' "$work/synthetic/report.txt" || fail "synthetic: no 'fixed 5 runs' line"
 # every renderer opens with the headline: before the first table

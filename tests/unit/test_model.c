@@ -61,8 +61,9 @@ test_agent_table(void **state)
     FILE *fp;
 
     /* the controller's table: the agent's tests, then the dd transcripts'
-     * (imported only) */
-    assert_int_equal(AGENT_TEST_COUNT + AGENT_SWEEP_TEST_COUNT + 3, VDC_TEST_COUNT);
+     * (imported only), then the job engine's */
+    assert_int_equal(AGENT_TEST_COUNT + AGENT_SWEEP_TEST_COUNT + 3 + AGENT_WORKLOAD_TEST_COUNT,
+                     VDC_TEST_COUNT);
     assert_string_equal(vdc_tests[AGENT_TEST_COUNT + AGENT_SWEEP_TEST_COUNT].name, "dd_read");
     for (i = 0; i < AGENT_TEST_COUNT; i++) {
         assert_string_equal(agent_test_id[i], vdc_tests[i].name);
@@ -78,13 +79,21 @@ test_agent_table(void **state)
         assert_int_equal(ti->group, VDC_TEST_GROUP_SWEEP);
         assert_true(ti->sweep);
     }
-    /* the job engine's ids (format_version 2): from the same list, not (yet)
-     * in the controller's table, whose model reads version 1, and none of
-     * them is one of its ids */
+    /* the job engine's ids (format_version 2): the same list, at the end
+     * of the controller's table, keyed by job name */
     for (i = 0; i < AGENT_WORKLOAD_TEST_COUNT; i++) {
+        const vdc_test_info *ti = &vdc_tests[VDC_TEST_COUNT - AGENT_WORKLOAD_TEST_COUNT + i];
+
         assert_string_equal(agent_workload_test_unit[i], "IO/sec");
-        assert_null(vdc_test_lookup(agent_workload_test_id[i]));
+        assert_string_equal(agent_workload_test_id[i], ti->name);
+        assert_string_equal(agent_workload_test_unit[i], ti->unit);
+        assert_int_equal(ti->group, VDC_TEST_GROUP_WORKLOAD);
+        assert_true(ti->workload);
+        assert_false(ti->sweep);
+        assert_int_equal(ti->csv_field, 0);
     }
+    assert_int_equal(VDC_TEST_WORKLOAD_READ + AGENT_WORKLOAD_READ,
+                     VDC_TEST_COUNT - AGENT_WORKLOAD_TEST_COUNT);
     assert_string_equal(agent_workload_test_id[AGENT_WORKLOAD_WRITE], "workload_write");
     /* the enums name the same tests at the same place */
     assert_string_equal(agent_test_id[AGENT_SEEKS], vdc_tests[VDC_TEST_SEEKS].name);
@@ -408,8 +417,8 @@ test_load_errors(void **state)
     expect_load_error("[1]", "vmdiskcmp: t.json: (top level): expected an object\n");
     expect_load_error("{\"format\":\"x\"}",
                       "vmdiskcmp: t.json: format: expected \"vmdiskcmp-result\"\n");
-    expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":2}",
-                      "vmdiskcmp: t.json: format_version: expected 1 or lower, found 2 (written by a "
+    expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":3}",
+                      "vmdiskcmp: t.json: format_version: expected 2 or lower, found 3 (written by a "
                       "newer vmdiskcmp)\n");
     expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":\"1\"}",
                       "vmdiskcmp: t.json: format_version: expected an integer\n");
@@ -428,7 +437,7 @@ test_load_errors(void **state)
                       "vmdiskcmp: t.json: runs[0].samples[0].test: unknown test id \"getchar\": "
                       "expected putc, put_block, rewrite, getc, get_block, seeks, seq_create, "
                       "seq_stat, seq_del, ran_create, ran_stat, ran_del, sweep_read, sweep_write, dd_read, "
-                      "dd_write or dd_copy\n");
+                      "dd_write, dd_copy, workload_read or workload_write\n");
     expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"sweep_read\",\"value\":1}]}]}",
                       "vmdiskcmp: t.json: runs[0].samples[0].block_size: expected an integer > 0 "
                       "(required for sweep_read)\n");

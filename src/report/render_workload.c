@@ -1,0 +1,365 @@
+/* vmdiskcmp renderers: the workload blocks (fio-style jobs, test keys
+ * workload_read@JOB / workload_write@JOB) of report.txt and report.md, and
+ * workloads.csv.  The IOPS statistics are the analysis's cells (mean, 95 %
+ * CI, Welch against the baseline), as for every other test; the latency
+ * percentiles and CPU per I/O are means over the runs of the samples'
+ * workload objects (doc/report.md, "Workloads"). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "report/render.h"
+#include "report/render_util.h"
+
+/* render.h */
+void
+vdc_workload_means(const vdc_result_set *rs, const char *target, const char *key,
+                   struct vdc_workload_means *m)
+{
+    vdc_sample_ref *refs;
+    size_t n, i, n50 = 0, n99 = 0, ncpu = 0;
+
+    memset(m, 0, sizeof(*m));
+    m->p50_us = m->p99_us = m->cpu_us_per_io = NAN;
+    refs = vdc_result_set_lookup(rs, target, key, &n);
+    for (i = 0; i < n; i++) {
+        const vdc_sample *s = refs[i].sample;
+        const vdc_workload *w = s->workload;
+        double cpu;
+
+        if (!w)
+            continue;
+        if (!m->first)
+            m->first = w;
+        if (!vdc_has(s->value))
+            continue;
+        m->n++;
+        if (vdc_has(w->clat_us.p50)) {
+            m->p50_us = (n50 ? m->p50_us : 0) + w->clat_us.p50;
+            n50++;
+        }
+        if (vdc_has(w->clat_us.p99)) {
+            m->p99_us = (n99 ? m->p99_us : 0) + w->clat_us.p99;
+            n99++;
+        }
+        /* the whole process's CPU per I/O; an imported fio run has only its
+         * job threads' */
+        cpu = vdc_has(w->cpu.us_per_io) ? w->cpu.us_per_io : w->cpu.thread_us_per_io;
+        if (!vdc_has(w->cpu.us_per_io) && vdc_has(cpu))
+            m->cpu_thread = 1;
+        if (vdc_has(cpu)) {
+            m->cpu_us_per_io = (ncpu ? m->cpu_us_per_io : 0) + cpu;
+            ncpu++;
+        }
+    }
+    if (n50)
+        m->p50_us /= (double)n50;
+    if (n99)
+        m->p99_us /= (double)n99;
+    if (ncpu)
+        m->cpu_us_per_io /= (double)ncpu;
+    g_free(refs);
+}
+
+/* render.h */
+char *
+vdc_workload_job_line(const vdc_workload *w)
+{
+    GString *s = g_string_new(NULL);
+    const vdc_job_params *j = &w->job;
+
+    if (j->rw)
+        g_string_append_printf(s, "rw=%s", j->rw);
+    if (j->rwmixread != VDC_INT_ABSENT && j->rw && strstr(j->rw, "rw"))
+        g_string_append_printf(s, " rwmixread=%" G_GINT64_FORMAT, (gint64)j->rwmixread);
+    if (j->bs != VDC_INT_ABSENT)
+        g_string_append_printf(s, " bs=%" G_GINT64_FORMAT, (gint64)j->bs);
+    if (j->iodepth != VDC_INT_ABSENT)
+        g_string_append_printf(s, " iodepth=%" G_GINT64_FORMAT, (gint64)j->iodepth);
+    if (j->numjobs != VDC_INT_ABSENT)
+        g_string_append_printf(s, " numjobs=%" G_GINT64_FORMAT, (gint64)j->numjobs);
+    if (j->direct != VDC_BOOL_ABSENT)
+        g_string_append_printf(s, " direct=%d", j->direct);
+    if (w->engine)
+        g_string_append_printf(s, " engine=%s", w->engine);
+    if (w->iodepth_effective != VDC_INT_ABSENT && j->iodepth != VDC_INT_ABSENT &&
+        w->iodepth_effective != j->iodepth)
+        g_string_append_printf(s, " (iodepth_effective=%" G_GINT64_FORMAT ")",
+                               (gint64)w->iodepth_effective);
+    return g_string_free(s, FALSE);
+}
+
+/* a number or "-" */
+static const char *
+num_or_dash(char *buf, size_t size, double v, const char *fmt)
+{
+    if (vdc_has(v))
+        snprintf(buf, size, fmt, v);
+    else
+        snprintf(buf, size, "-");
+    return buf;
+}
+
+/* The first workload object of test key @ki (any target), or NULL. */
+static const vdc_workload *
+key_workload(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ki)
+{
+    struct vdc_workload_means m;
+    size_t ti;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
+        if (m.first)
+            return m.first;
+    }
+    return NULL;
+}
+
+/* One row's cells as strings: n, IOPS, CI, p50, p99, CPU, delta. */
+struct row {
+    char n[16], iops[32], ci[64], p50[32], p99[32], cpu[32], delta[64];
+};
+
+static void
+row_of(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ti, size_t ki, struct row *r)
+{
+    const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+    struct vdc_workload_means m;
+
+    vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
+    snprintf(r->n, sizeof(r->n), "%zu", c->sum.n);
+    if (c->n_samples)
+        vdc_fmt_cell_mean(r->iops, sizeof(r->iops), c);
+    else
+        snprintf(r->iops, sizeof(r->iops), "not run");
+    r->ci[0] = '\0';
+    if (c->sum.has_ci_mean) {
+        char lo[32];
+
+        snprintf(lo, sizeof(lo), "%s", vdc_fmt_num_s(c->sum.ci_mean[0]));
+        snprintf(r->ci, sizeof(r->ci), "[%s, %s]", lo, vdc_fmt_num_s(c->sum.ci_mean[1]));
+    }
+    num_or_dash(r->p50, sizeof(r->p50), m.p50_us, "%.1f");
+    num_or_dash(r->p99, sizeof(r->p99), m.p99_us, "%.1f");
+    num_or_dash(r->cpu, sizeof(r->cpu), m.cpu_us_per_io, m.cpu_thread ? "%.2f (threads)" : "%.2f");
+    r->delta[0] = '\0';
+    if (ti != a->baseline_index && c->n_samples)
+        vdc_fmt_cell_delta(r->delta, sizeof(r->delta), vdc_analysis_cmp(a, ti, ki), 1);
+}
+
+static int
+is_workload(const char *key)
+{
+    return vdc_test_key_job(key) != NULL;
+}
+
+/* How one renderer prints the workload block: its introduction (once),
+ * a job's heading with its parameter line, a row. */
+struct workload_fmt {
+    void (*intro)(GString *out, const struct vdc_analysis *a);
+    void (*job)(GString *out, const char *job, const char *params);
+    void (*row)(GString *out, const char *dir, const char *target, const struct row *r);
+};
+
+/* Every workload key of @a in order: the job's heading when the job
+ * changes, then a row per target; a blank line after the block. */
+static void
+walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
+               const struct workload_fmt *fmt)
+{
+    const char *job = NULL;
+    size_t ki, ti;
+
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const char *j = vdc_test_key_job(a->tests[ki]);
+        int64_t bs;
+        const vdc_test_info *info = vdc_test_key_parse(a->tests[ki], &bs);
+
+        if (!j)
+            continue;
+        if (!job)
+            fmt->intro(out, a);
+        if (!job || strcmp(job, j)) {
+            const vdc_workload *w = key_workload(rs, a, ki);
+            char *line = w ? vdc_workload_job_line(w) : g_strdup("");
+
+            fmt->job(out, j, line);
+            g_free(line);
+            job = j;
+        }
+        for (ti = 0; ti < a->n_targets; ti++) {
+            struct row r;
+
+            row_of(rs, a, ti, ki, &r);
+            fmt->row(out, info->short_label, a->targets[ti], &r);
+        }
+    }
+    if (job)
+        g_string_append_c(out, '\n');
+}
+
+static void
+text_intro(GString *out, const struct vdc_analysis *a)
+{
+    g_string_append_printf(out, "Workloads: IOPS mean [95%% CI of the mean], completion latency p50 and "
+                           "p99 in us and CPU us per I/O (means of the runs), %% delta against %s\n",
+                           a->baseline);
+}
+
+static void
+text_job(GString *out, const char *job, const char *params)
+{
+    g_string_append_printf(out, "Job %s: %s\n", job, params);
+}
+
+static void
+text_row(GString *out, const char *dir, const char *target, const struct row *r)
+{
+    char *line = g_strdup_printf("  %-5s %-16.16s n=%-3s %*s IO/sec %-22s p50 %-9s p99 %-9s CPU %-14s %s",
+                                 dir, target, r->n,
+                                 10 + (int)(strlen(r->iops) - (size_t)g_utf8_strlen(r->iops, -1)), r->iops,
+                                 r->ci, r->p50, r->p99, r->cpu, r->delta);
+
+    g_string_append_printf(out, "%s\n", g_strchomp(line));
+    g_free(line);
+}
+
+/* render.h */
+void
+vdc_append_workloads_text(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    static const struct workload_fmt fmt = { text_intro, text_job, text_row };
+
+    walk_workloads(out, rs, a, &fmt);
+}
+
+static void
+md_intro(GString *out, const struct vdc_analysis *a)
+{
+    (void)a;
+    g_string_append(out, "## Workloads\n\nIOPS: mean and 95 % CI of the mean; clat p50/p99 and CPU per "
+                         "I/O: means of the runs (\"threads\": the job threads' CPU only, as fio "
+                         "measures it); delta against the baseline as in the results table.\n");
+}
+
+static void
+md_job(GString *out, const char *job, const char *params)
+{
+    g_string_append(out, "\n### ");
+    vdc_md_escape(out, job);
+    g_string_append(out, "\n\n`");
+    g_string_append(out, params);
+    g_string_append(out, "`\n\n| target | dir | n | IOPS | 95 % CI | clat p50 us | clat p99 us | "
+                         "CPU us/IO | delta |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+}
+
+static void
+md_row(GString *out, const char *dir, const char *target, const struct row *r)
+{
+    g_string_append(out, "| ");
+    vdc_md_escape(out, target);
+    g_string_append_printf(out, " | %s | %s | ", dir, r->n);
+    vdc_md_escape(out, r->iops);
+    g_string_append_printf(out, " | %s | %s | %s | %s | ", r->ci, r->p50, r->p99, r->cpu);
+    vdc_md_escape(out, r->delta);
+    g_string_append(out, " |\n");
+}
+
+/* render.h */
+void
+vdc_append_workloads_md(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    static const struct workload_fmt fmt = { md_intro, md_job, md_row };
+
+    walk_workloads(out, rs, a, &fmt);
+}
+
+static void
+csv_field(GString *out, const char *s)
+{
+    const char *p;
+
+    if (!strpbrk(s, ",\"\n\r")) {
+        g_string_append(out, s);
+        return;
+    }
+    g_string_append_c(out, '"');
+    for (p = s; *p; p++) {
+        if (*p == '"')
+            g_string_append_c(out, '"');
+        g_string_append_c(out, *p);
+    }
+    g_string_append_c(out, '"');
+}
+
+static void
+csv_number(GString *out, double v, int have)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_string_append_c(out, ',');
+    if (have && vdc_has(v))
+        g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.6g", v));
+}
+
+/* render.h */
+char *
+vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GString *out;
+    size_t ki, ti;
+    int any = 0;
+
+    for (ki = 0; ki < a->n_tests; ki++)
+        any |= is_workload(a->tests[ki]);
+    if (!any)
+        return NULL;
+    out = g_string_new("target,job,direction,test,n,iops_mean,iops_ci95_lo,iops_ci95_hi,clat_p50_us,"
+                       "clat_p99_us,cpu_us_per_io,cpu_threads_only,baseline,delta_percent,ci95_delta_lo,"
+                       "ci95_delta_hi,p_value,verdict\n");
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const char *j = vdc_test_key_job(a->tests[ki]);
+        int64_t bs;
+        const vdc_test_info *info = vdc_test_key_parse(a->tests[ki], &bs);
+
+        if (!j)
+            continue;
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+            const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
+            struct vdc_workload_means m;
+
+            if (!c->n_samples)
+                continue;
+            vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
+            csv_field(out, a->targets[ti]);
+            g_string_append_c(out, ',');
+            csv_field(out, j);
+            g_string_append_printf(out, ",%s,%s,%zu", info->workload && info->id == VDC_TEST_WORKLOAD_WRITE
+                                   ? "write" : "read", info->name, c->sum.n);
+            csv_number(out, c->sum.mean, c->sum.n > 0);
+            csv_number(out, c->sum.ci_mean[0], c->sum.has_ci_mean);
+            csv_number(out, c->sum.ci_mean[1], c->sum.has_ci_mean);
+            csv_number(out, m.p50_us, 1);
+            csv_number(out, m.p99_us, 1);
+            csv_number(out, m.cpu_us_per_io, 1);
+            g_string_append_printf(out, ",%s,", vdc_has(m.cpu_us_per_io) ? (m.cpu_thread ? "true" : "false")
+                                   : "");
+            csv_field(out, a->baseline);
+            if (ti != a->baseline_index && cc && cc->baseline->n_samples) {
+                csv_number(out, cc->c.delta_percent, cc->c.has_ratio);
+                csv_number(out, cc->c.ci_delta_percent[0], cc->c.has_ci);
+                csv_number(out, cc->c.ci_delta_percent[1], cc->c.has_ci);
+                csv_number(out, cc->c.p_value, cc->c.has_test);
+                g_string_append_printf(out, ",%s\n", vdc_verdict_name(cc->c.verdict));
+            } else {
+                g_string_append(out, ",,,,,\n");
+            }
+        }
+    }
+    return g_string_free(out, FALSE);
+}
