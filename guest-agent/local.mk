@@ -1,4 +1,4 @@
-# Guest agent area (issue 2): vmdiskcmp-agent, static, libc only.
+# Guest agent area: vmdiskcmp-agent, static, libc only.
 # Built with $(AGENT_CC) -static (musl-gcc when available) by the explicit
 # rule below; its pure libc-only modules (PRNG and digest, sizes and
 # options, table/CSV/JSON renderers, block signatures) are also compiled

@@ -1,4 +1,4 @@
-# Guest runner and control disk codec (issue 4): guest-agent/runner.c, guest-agent/ctldisk.[ch],
+# Guest runner and control disk codec: guest-agent/runner.c, guest-agent/ctldisk.[ch],
 # the commands of a job guest-agent/jobcmd.[ch]
 # The codec is libc only: it goes into libvdc-agentcore.a (host code and unit
 # tests, built with $(CC)) and into the static runner (built with $(AGENT_CC)).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The README's main-job command (issue 5): from a fresh Debian 12 machine,
+# The README's main-job command: from a fresh Debian 12 machine,
 # as root:
 #   1. install the dependencies (scripts/packages.d/), build in ./_build;
 #   2. build the default guest template and prepare it (agent + runner put

@@ -1,4 +1,4 @@
-# Tests of the agent area (issue 2): cmocka unit tests of the pure modules
+# Tests of the agent area: cmocka unit tests of the pure modules
 # (PRNG and digest, sizes and options, block signatures, renderers against
 # tests/golden/agent/), and integration tests running the static agent on
 # real filesystems and loop devices (root).  Whole area: ~1-2 minutes.

@@ -1,4 +1,4 @@
-# Tests of the guest area (issue 4): control disk codec, storage, prepare.
+# Tests of the guest area: control disk codec, storage, prepare.
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_ctldisk
 TESTS += tests/unit/test_ctldisk

@@ -1,4 +1,4 @@
-# Tests of the import area (issue 3: result model and importers).
+# Tests of the import area (result model and importers).
 #   unit:        tests/unit/test_model, tests/unit/test_import (cmocka)
 #   integration: tests/integration/import-*.sh (the real vmdiskcmp binary,
 #                golden files in tests/golden/import/, bonnie++ 2.00a)

@@ -1,4 +1,4 @@
-# Tests of the run area (issue 4): plan and options, translators (golden
+# Tests of the run area: plan and options, translators (golden
 # files in tests/golden/hv/, VDC_REGENERATE=1 rewrites), mock-driver flow,
 # and the real libvirtd + QEMU (TCG) + libguestfs integration test.
 EXTRA_DIST += tests/golden/hv tests/golden/run

@@ -1,7 +1,7 @@
 /* The libxl driver: libxl_domain_create_new from the libxl_domain_config
  * that translate_libxl.c builds (disks parsed by xlu_disk_parse), PV
  * guests, backend truth read from xenstore.  Runs for real only in a Xen
- * dom0 (the emulated lab, issue 5); here libxl_ctx_alloc fails and open()
+ * dom0 (the emulated lab); here libxl_ctx_alloc fails and open()
  * says so in one line.  libxl rc values are turned into vdc_error here. */
 #include "config.h"
 #include "hv/hv.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bad input and runtime failures (issue 2, point 8): each bad input gives
+# Bad input and runtime failures: each bad input gives
 # exit status 2 and exactly one line naming the input; a full filesystem
 # mid-test gives exit status 1, names the failed test, and still writes
 # the finished results (JSON and CSV) atomically.  ~10 s.

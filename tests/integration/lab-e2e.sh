@@ -1,5 +1,5 @@
 #!/bin/sh
-# The emulated Xen lab end to end (issue 5): Xen 4.17 + Debian 12 dom0 under
+# The emulated Xen lab end to end: Xen 4.17 + Debian 12 dom0 under
 # QEMU TCG, built by `vmdiskcmp lab build` (debootstrap; cached in
 # $top_builddir/lab-cache, so only the first run on a machine pays for it).
 #

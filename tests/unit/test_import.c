@@ -103,7 +103,7 @@ test_seed003_image(void **state)
     vdc_result_set_dispose(&rs);
 }
 
-/* seed 003, test 2: LVM LV; and the issue's worked example: per-char
+/* seed 003, test 2: LVM LV; and the worked example of the result model: per-char
  * output LV 34825 K/sec against image 6065 K/sec is a ratio of 5.74 */
 static void
 test_seed003_lvm(void **state)
