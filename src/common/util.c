@@ -213,3 +213,17 @@ vdc_on_stop_signals(void (*handler)(int))
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
 }
+
+const char *
+vdc_fmt_duration(char *buf, size_t size, double s)
+{
+    unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
+
+    if (t >= 3600)
+        g_snprintf(buf, size, "%luh%02lum%02lus", t / 3600, t / 60 % 60, t % 60);
+    else if (t >= 60)
+        g_snprintf(buf, size, "%lum%02lus", t / 60, t % 60);
+    else
+        g_snprintf(buf, size, "%lus", t);
+    return buf;
+}

@@ -76,6 +76,10 @@ int vdc_read_input(const char *path, char **data, size_t *len);
  * partial file.  Returns 0, or -1 after vdc_error naming the path. */
 int vdc_write_file_atomic(const char *path, const void *buf, size_t len);
 
+/* @s seconds as "1h02m03s", "4m05s" or "6s" (rounded to the second) into
+ * @buf (returned). */
+const char *vdc_fmt_duration(char *buf, size_t size, double s);
+
 /* Install @handler (no SA_RESTART, empty mask) for SIGINT, SIGTERM and
  * SIGHUP: the signals that ask vmdiskcmp to stop, tear down and exit 3. */
 void vdc_on_stop_signals(void (*handler)(int));

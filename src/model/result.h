@@ -450,6 +450,20 @@ typedef struct {
     size_t n_stop;
 } vdc_runs_policy;
 
+/* Where a run's wall time went (experiment.time, seconds, optional; the
+ * controller measures it with the monotonic clock).  The parts do not add
+ * up to total_s: the rest is the controller's own work (facts, journal,
+ * collecting, the report). */
+typedef struct {
+    double total_s;          /* --out created to teardown done */
+    double prepare_s;        /* preparing or loading the guest image */
+    double provision_s;      /* creating the images and LVs */
+    double domu_s;           /* domU boots, create to power-off, summed */
+    double domu_agent_s;     /* of those, the agent's own wall time (the runner's, per target) */
+    double dom0_s;           /* dom0 baseline steps (mkfs, mount, agent, unmount), summed */
+    double teardown_s;       /* the final teardown of everything journaled */
+} vdc_time_info;
+
 typedef struct {
     char *id;
     char *build;             /* git describe --always --dirty of vmdiskcmp's source */
@@ -459,6 +473,7 @@ typedef struct {
     int64_t runs_per_target;
     char *order;             /* rotated, interleaved, grouped (plan/plan.h vdc_order) */
     vdc_runs_policy runs_policy;
+    vdc_time_info time;
     int emulated;            /* tri-state */
     vdc_host_info host;
     vdc_hypervisor_info hypervisor;

@@ -211,6 +211,18 @@ static const vdc_field runs_policy_fields[] = {
     END
 };
 
+/* experiment.time: seconds */
+static const vdc_field time_fields[] = {
+    F(VDC_F_NUM, vdc_time_info, total_s, "total_s", NN),
+    F(VDC_F_NUM, vdc_time_info, prepare_s, "prepare_s", NN),
+    F(VDC_F_NUM, vdc_time_info, provision_s, "provision_s", NN),
+    F(VDC_F_NUM, vdc_time_info, domu_s, "domu_s", NN),
+    F(VDC_F_NUM, vdc_time_info, domu_agent_s, "domu_agent_s", NN),
+    F(VDC_F_NUM, vdc_time_info, dom0_s, "dom0_s", NN),
+    F(VDC_F_NUM, vdc_time_info, teardown_s, "teardown_s", NN),
+    END
+};
+
 const vdc_field vdc_stop_record_fields[] = {
     F(VDC_F_STR, vdc_stop_record, test, "test", VDC_FF_REQUIRED),
     F(VDC_F_STR, vdc_stop_record, target, "target", 0),
@@ -230,6 +242,7 @@ const vdc_field vdc_experiment_fields[] = {
     F(VDC_F_INT, vdc_experiment, runs_per_target, "runs_per_target", NN),
     F(VDC_F_STR, vdc_experiment, order, "order", 0),
     O(vdc_experiment, runs_policy, "runs_policy", runs_policy_fields),
+    O(vdc_experiment, time, "time", time_fields),
     F(VDC_F_BOOL, vdc_experiment, emulated, "emulated", 0),
     O(vdc_experiment, host, "host", host_fields),
     O(vdc_experiment, hypervisor, "hypervisor", hypervisor_fields),

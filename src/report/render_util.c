@@ -10,6 +10,8 @@
 
 #include <glib.h>
 
+#include "common/util.h"
+
 const char *
 vdc_fmt_num_s(double v)
 {
@@ -396,6 +398,37 @@ image_dir_lines(GPtrArray *v, const vdc_image_dir_info *d)
     add_int(v, "Image device physical block size", d->physical_block_size, "bytes");
 }
 
+/* "Run time": where the run's wall time went (experiment.time):
+ * "1h02m03s: domU boots 80 % (the agent 71 %), dom0 baseline 12 %, guest
+ * image 3 %, storage 1 %, teardown 1 %" */
+static void
+time_line(GPtrArray *v, const vdc_time_info *t)
+{
+    const struct { const char *what; double s; } part[] = {
+        { "domU boots", t->domu_s }, { "dom0 baseline", t->dom0_s },
+        { "guest image", t->prepare_s }, { "storage", t->provision_s }, { "teardown", t->teardown_s },
+    };
+    GString *s;
+    char d[32];
+    size_t i;
+    int first = 1;
+
+    if (!vdc_has(t->total_s) || t->total_s <= 0)
+        return;
+    s = g_string_new(vdc_fmt_duration(d, sizeof(d), t->total_s));
+    for (i = 0; i < G_N_ELEMENTS(part); i++) {
+        if (!vdc_has(part[i].s))
+            continue;
+        g_string_append_printf(s, "%s %s %.0f %%", first ? ":" : ",", part[i].what,
+                               100.0 * part[i].s / t->total_s);
+        first = 0;
+        if (i == 0 && vdc_has(t->domu_agent_s))
+            g_string_append_printf(s, " (the agent %.0f %%)", 100.0 * t->domu_agent_s / t->total_s);
+    }
+    add(v, "Run time", s->str);
+    g_string_free(s, TRUE);
+}
+
 static void
 experiment_lines(GPtrArray *v, const vdc_experiment *e)
 {
@@ -406,6 +439,7 @@ experiment_lines(GPtrArray *v, const vdc_experiment *e)
     add(v, "Seed", e->seed);
     add_int(v, "Runs per target", e->runs_per_target, NULL);
     add(v, "Order", e->order);
+    time_line(v, &e->time);
     add_bool(v, "Emulated", e->emulated);
     add(v, "Host", e->host.hostname);
     add(v, "Host kernel", e->host.kernel);

@@ -335,6 +335,15 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
     }
 }
 
+/* Seconds since @t0_us (g_get_monotonic_time), added to *@acc (NAN: 0). */
+static void
+add_time(double *acc, gint64 t0_us)
+{
+    double s = (double)(g_get_monotonic_time() - t0_us) / 1e6;
+
+    *acc = vdc_has(*acc) ? *acc + s : s;
+}
+
 /* ---- one domU boot ------------------------------------------------------- */
 
 static void
@@ -378,6 +387,11 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
             add_run(ctx, name, st->rep, "failed", "target missing from the control disk's result");
             continue;
         }
+        if (tr->elapsed_ms) {
+            double *a = &ctx->rs.experiment.time.domu_agent_s;
+
+            *a = (vdc_has(*a) ? *a : 0) + tr->elapsed_ms / 1000.0;
+        }
         if (tr->stderr_tail) {
             g_autofree char *log = g_strdup_printf("%s/logs/%s-%u.stderr", ctx->p->out_dir,
                                                    name, st->rep);
@@ -412,6 +426,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     unsigned ctl_seq, dom_seq;
     vdc_hv_wait_result w;
     uint64_t nonce;
+    gint64 t0_us;
 
     vdc_ctl_job_init(&job);
     if (vdc_step_job(p, b, ctx->env->nonce(), &job) < 0) {
@@ -439,6 +454,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     }
     vdc_progress("step %u/%zu: boot domU %s with %zu disk(s), %zu target(s) to run",
                  bi + 1, p->n_boots, p->domain_name, dom.n_disks, b->n);
+    t0_us = g_get_monotonic_time();
     if (ctx->hvops->create(ctx->hv, &dom) < 0) {
         fail_boot(ctx, b, "failed", "the domU could not be created (see the message above)");
         goto out;
@@ -454,6 +470,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         }
     }
     w = ctx->hvops->wait(ctx->hv, p->domain_name, p->timeout_s, ctx->env->stop);
+    add_time(&ctx->rs.experiment.time.domu_s, t0_us);
     if (ctx->hvops->destroy(ctx->hv, p->domain_name) == 0)
         (void)vdc_journal_undone(&ctx->journal, dom_seq);
     switch (w) {
@@ -507,7 +524,11 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file)",
                  bi + 1, ctx->p->n_boots, t->name, st->rep, ctx->dev[st->target],
                  (guint64)(t->test_bytes >> 20));
-    if (ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json) < 0) {
+    gint64 t0_us = g_get_monotonic_time();
+    int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json);
+
+    add_time(&ctx->rs.experiment.time.dom0_s, t0_us);
+    if (step_rc < 0) {
         if (g_file_get_contents(json, &data, &len, NULL))
             merge_agent_json(ctx, t->name, st->rep, data, len, json);
         else
@@ -702,21 +723,6 @@ write_hv_files(vdc_run_ctx *ctx)
     }
 }
 
-/* "1h02m03s", "4m05s", "6s" for @s seconds into @buf. */
-static const char *
-fmt_duration(char *buf, size_t size, double s)
-{
-    unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
-
-    if (t >= 3600)
-        g_snprintf(buf, size, "%luh%02lum%02lus", t / 3600, t / 60 % 60, t % 60);
-    else if (t >= 60)
-        g_snprintf(buf, size, "%lum%02lus", t / 60, t % 60);
-    else
-        g_snprintf(buf, size, "%lus", t);
-    return buf;
-}
-
 /* A progress line before boot @bi: the time since the first boot and, at
  * the mean time per boot so far, an estimate of the rest (with --runs auto
  * an upper bound: the rule may stop earlier). */
@@ -729,9 +735,9 @@ progress_eta(const vdc_plan *p, size_t bi, gint64 t0_us)
     if (bi == 0)
         return;
     vdc_progress("%zu of %zu boot(s) done in %s; %s%s left at %s per boot", bi, p->n_boots,
-                 fmt_duration(e, sizeof(e), elapsed), p->runs_auto ? "at most " : "about ",
-                 fmt_duration(r, sizeof(r), elapsed / (double)bi * (double)(p->n_boots - bi)),
-                 fmt_duration((char[32]){ 0 }, 32, elapsed / (double)bi));
+                 vdc_fmt_duration(e, sizeof(e), elapsed), p->runs_auto ? "at most " : "about ",
+                 vdc_fmt_duration(r, sizeof(r), elapsed / (double)bi * (double)(p->n_boots - bi)),
+                 vdc_fmt_duration((char[32]){ 0 }, 32, elapsed / (double)bi));
 }
 
 /* ---- --runs auto ---------------------------------------------------------- */
@@ -847,7 +853,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     g_autofree char *plan_json = NULL;
     size_t i;
     int rc = VDC_EXIT_FAILURE, setup_ok = 0;
-    gint64 t0_us;
+    gint64 t0_us = 0, start_us;
 
     vdc_journal_init(&ctx.journal);
     vdc_result_set_init(&ctx.rs);
@@ -857,6 +863,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     for (i = 0; i < p->n_targets; i++)
         vdc_storage_init(&ctx.st[i]);
 
+    start_us = g_get_monotonic_time();
     if (make_out_dir(p->out_dir) < 0) {
         rc = VDC_EXIT_FAILURE;
         goto free_all;
@@ -877,13 +884,17 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
             goto teardown;
         hv_versions(&ctx);
     }
+    t0_us = g_get_monotonic_time();
     for (i = 0; i < p->n_targets; i++) {
         if (stopped(&ctx) || provision_target(&ctx, i) < 0)
             goto teardown;
     }
+    add_time(&ctx.rs.experiment.time.provision_s, t0_us);
     if (p->hv != VDC_HV_NONE) {
+        t0_us = g_get_monotonic_time();
         if (stopped(&ctx) || prepare_guest(&ctx) < 0)
             goto teardown;
+        add_time(&ctx.rs.experiment.time.prepare_s, t0_us);
         write_hv_files(&ctx);
     }
     describe_targets(&ctx, NULL);
@@ -910,11 +921,14 @@ teardown:
         vdc_progress("interrupted: tearing down what this run created");
     else
         vdc_progress("tearing down (%zu object(s) in the journal)", vdc_journal_pending(&ctx.journal));
+    t0_us = g_get_monotonic_time();
     if (ctx.journal.entries &&
         vdc_journal_teardown(&ctx.journal, undo_with_ctx, &ctx, p->keep ? keep_kinds : 0) < 0) {
         vdc_error("teardown incomplete: run 'vmdiskcmp cleanup %s' after fixing the cause", p->out_dir);
         ctx.failed = 1;
     }
+    add_time(&ctx.rs.experiment.time.teardown_s, t0_us);
+    add_time(&ctx.rs.experiment.time.total_s, start_us);
     if (ctx.journal.entries) {
         if (ctx.hvops && !ctx.backends) {
             vdc_hv_domain dom;

@@ -212,6 +212,7 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         assert_string_equal(job.targets[i].mkfs_options, vdc_mkfs_options("ext4"));
         t->status = VDC_CTL_STATUS_OK;
         t->agent_exit = 0;
+        t->elapsed_ms = 1500;
         t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
         t->agent_json_len = strlen(t->agent_json);
     }
@@ -441,6 +442,12 @@ test_runs_fixed_policy(void **state)
     assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
     assert_string_equal(rs.experiment.runs_policy.mode, "fixed");
     assert_int_equal(rs.experiment.runs_policy.n_stop, 0);
+    /* the time accounting: 2 boots x 2 domU targets x the runner's 1.5 s */
+    assert_true(rs.experiment.time.domu_agent_s == 6.0);
+    assert_true(rs.experiment.time.total_s >= rs.experiment.time.domu_s + rs.experiment.time.dom0_s);
+    assert_true(rs.experiment.time.domu_s >= 0 && rs.experiment.time.dom0_s >= 0);
+    assert_true(vdc_has(rs.experiment.time.provision_s) && vdc_has(rs.experiment.time.prepare_s));
+    assert_true(vdc_has(rs.experiment.time.teardown_s));
     vdc_result_set_dispose(&rs);
 }
 
