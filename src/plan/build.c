@@ -171,6 +171,11 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                     vdc_input_error("--image-backend: '%s' given twice", backends[i]);
                     return -1;
                 }
+            if (backend == VDC_BACKEND_TAP && p->hv == VDC_HV_LIBVIRT) {
+                /* translate.c refuses it too, but only once a domain is built */
+                vdc_input_error("--image-backend tap: expected --hypervisor libxl (libvirt's libxl driver has no tap backend)");
+                return -1;
+            }
             if (backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
                 strcmp(p->domain_type, "xen") != 0) {
                 vdc_input_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
@@ -321,5 +326,10 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         g_clear_pointer(&p->uri, g_free);
     }
     p->ctl_disk = g_strdup_printf("%s/control.img", p->out_dir);
+    if (p->runs_auto && p->n_targets < 2) {
+        /* the rule decides on the headline's pairs: one target has none */
+        vdc_input_error("--runs auto: expected two targets or more (with one there is no headline ratio to make precise)");
+        return -1;
+    }
     return vdc_plan_schedule(p);
 }

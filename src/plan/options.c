@@ -351,7 +351,8 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
         char *end = NULL;
         double v = g_ascii_strtod(o->precision, &end);
 
-        if (!*o->precision || *end || !(v >= 0.1 && v <= 50)) {
+        if (!*o->precision || *end || strspn(o->precision, "0123456789.") != strlen(o->precision) ||
+            !(v >= 0.1 && v <= 50)) {
             vdc_error("--precision '%s': expected a percentage from 0.1 to 50", o->precision);
             return -1;
         }

@@ -33,6 +33,9 @@ bad "--precision: expected --runs auto as well" --image --precision 2
 bad "--precision '0': expected a percentage from 0.1 to 50" --image --runs auto --precision 0
 bad "--max-runs '2': expected an integer from 3 to 1000" --image --runs auto --max-runs 2
 bad "--runs auto: expected --order rotated or interleaved" --image --runs auto --order grouped
+bad "--runs auto: expected two targets or more" --image --runs auto --guest-image /g.img
+bad "--precision '0x5': expected a percentage from 0.1 to 50" --image --dom0 --runs auto --precision 0x5
+bad "--image-backend tap: expected --hypervisor libxl" --image --hypervisor libvirt --connect xen:///system --image-backend tap --guest-image /g.img
 bad "--image-alloc full: expected sparse with --image-format qcow2" --image --image-format qcow2 --image-alloc full --dry-run
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz
