@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib.h>
 
@@ -170,35 +171,61 @@ vdc_write_file_atomic(const char *path, const void *buf, size_t len)
     return 0;
 }
 
-int
-vdc_read_input(const char *path, char **data, size_t *len)
+/* Read @f to its end into *data, refusing more than VDC_INPUT_MAX bytes. */
+static int
+read_stream(FILE *f, const char *what, char **data, size_t *len)
 {
-    GError *err = NULL;
-    gsize n = 0;
+    GString *s = g_string_new(NULL);
+    char buf[65536];
+    size_t r;
 
-    if (!strcmp(path, "-")) {
-        GString *s = g_string_new(NULL);
-        char buf[65536];
-        size_t r;
-
-        while ((r = fread(buf, 1, sizeof(buf), stdin)) > 0)
-            g_string_append_len(s, buf, (gssize)r);
-        if (ferror(stdin)) {
-            vdc_error("cannot read standard input");
+    while ((r = fread(buf, 1, sizeof(buf), f)) > 0) {
+        if (s->len + r > VDC_INPUT_MAX) {
+            vdc_input_error("%s: larger than %u MiB: expected a result, a benchmark's output or a "
+                            "pasted page", what, VDC_INPUT_MAX >> 20);
             g_string_free(s, TRUE);
             return -1;
         }
-        *len = s->len;
-        *data = g_string_free(s, FALSE);
-        return 0;
+        g_string_append_len(s, buf, (gssize)r);
     }
-    if (!g_file_get_contents(path, data, &n, &err)) {
-        vdc_error("cannot read %s: %s", path, err->message);
-        g_error_free(err);
+    if (ferror(f)) {
+        vdc_error("cannot read %s", what);
+        g_string_free(s, TRUE);
         return -1;
     }
-    *len = n;
+    *len = s->len;
+    *data = g_string_free(s, FALSE);
     return 0;
+}
+
+int
+vdc_read_input(const char *path, char **data, size_t *len)
+{
+    struct stat st;
+    FILE *f;
+    int rc;
+
+    if (!strcmp(path, "-"))
+        return read_stream(stdin, "standard input", data, len);
+    /* a FIFO, a device or a directory is never an input: /dev/zero would
+     * be read until memory runs out, a FIFO without a writer blocks */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        vdc_input_error("%s: not a regular file: expected a file (or - for standard input)", path);
+        return -1;
+    }
+    if (stat(path, &st) == 0 && (uint64_t)st.st_size > VDC_INPUT_MAX) {
+        vdc_input_error("%s: %" G_GUINT64_FORMAT " bytes, larger than %u MiB: expected a result, a "
+                        "benchmark's output or a pasted page", path, (guint64)st.st_size, VDC_INPUT_MAX >> 20);
+        return -1;
+    }
+    f = fopen(path, "rb");
+    if (!f) {
+        vdc_error("cannot read %s: %s", path, g_strerror(errno));
+        return -1;
+    }
+    rc = read_stream(f, path, data, len);
+    fclose(f);
+    return rc;
 }
 
 void

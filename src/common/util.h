@@ -66,9 +66,14 @@ void vdc_set_quiet(int quiet);
  * (no message printed: the caller names the option). */
 int vdc_parse_size(const char *s, uint64_t default_unit, uint64_t *out);
 
+/* The largest input vdc_read_input takes, bytes. */
+#define VDC_INPUT_MAX (64u << 20)
+
 /* Read all of @path ("-" = standard input) into a new buffer *data
- * (NUL-terminated, g_free it) of *len bytes.  Returns 0, or -1 after
- * vdc_error naming the path. */
+ * (NUL-terminated, g_free it) of *len bytes.  Returns 0, or -1 after one
+ * message naming the path: bad input (vdc_input_error) when @path is not a
+ * regular file or holds more than VDC_INPUT_MAX bytes, runtime (vdc_error)
+ * when it cannot be read. */
 int vdc_read_input(const char *path, char **data, size_t *len);
 
 /* Write @len bytes to @path atomically (temporary file in the same

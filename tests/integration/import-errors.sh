@@ -55,6 +55,14 @@ check_usage() {
     [ ! -s "$work/stdout" ] || fail "import $*: wrote to stdout"
 }
 check_usage "expected at least one FILE" --target t
+# no device, FIFO or directory is read (/dev/zero would fill memory, a FIFO block)
+check_usage "/dev/zero: not a regular file: expected a file (or - for standard input)" /dev/zero --target t
+mkfifo "$work/fifo"
+check_usage "$work/fifo: not a regular file" "$work/fifo" --target t
+check_usage "$work: not a regular file" "$work" --target t
+head -c 67108865 /dev/zero > "$work/big"
+check_usage "$work/big: 67108865 bytes, larger than 64 MiB" "$work/big" --target t
+rm -f "$work/big" "$work/fifo"
 # bonnie 1.x prints no machine name: without a label line, --target names it
 check_usage "seed002-hda3.txt:4: this run names no machine and no label line precedes it: expected --target NAME or a label line above it" \
     "$top_srcdir/tests/golden/import/seed002-hda3.txt"
