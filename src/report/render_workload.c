@@ -202,9 +202,19 @@ walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis
         g_string_append_c(out, '\n');
 }
 
+/* The text rows' target column: the longest target name, at least 16 (the
+ * bonnie++ layout's width), so names are never cut (fio imports name
+ * targets by file path).  Set by text_intro for the rows that follow. */
+static int text_target_width = 16;
+
 static void
 text_intro(GString *out, const struct vdc_analysis *a)
 {
+    size_t ti;
+
+    text_target_width = 16;
+    for (ti = 0; ti < a->n_targets; ti++)
+        text_target_width = MAX(text_target_width, (int)g_utf8_strlen(a->targets[ti], -1));
     g_string_append_printf(out, "Workloads: IOPS mean [95%% CI of the mean], completion latency p50 and "
                            "p99 in us and CPU us per I/O (means of the runs), %% delta against %s\n",
                            a->baseline);
@@ -219,8 +229,9 @@ text_job(GString *out, const char *job, const char *params)
 static void
 text_row(GString *out, const char *dir, const char *target, const struct row *r)
 {
-    char *line = g_strdup_printf("  %-5s %-16.16s n=%-3s %*s IO/sec %-22s p50 %-9s p99 %-9s CPU %-14s %s",
-                                 dir, target, r->n,
+    char *line = g_strdup_printf("  %-5s %-*s n=%-3s %*s IO/sec %-22s p50 %-9s p99 %-9s CPU %-14s %s",
+                                 dir, text_target_width + (int)(strlen(target) - (size_t)g_utf8_strlen(target, -1)),
+                                 target, r->n,
                                  10 + (int)(strlen(r->iops) - (size_t)g_utf8_strlen(r->iops, -1)), r->iops,
                                  r->ci, r->p50, r->p99, r->cpu, r->delta);
 
