@@ -1,5 +1,7 @@
-/* Unit tests for src/common: size parsing and atomic writes. */
+/* Unit tests for src/common: size parsing, atomic writes, the error model,
+ * child processes (real ones: sh, sleep). */
 #include "config.h"
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,9 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <glib.h>
 
+#include "common/child.h"
 #include "common/util.h"
 
 static void
@@ -101,6 +108,262 @@ test_error_kinds(void **state)
     vdc_error_reset();
 }
 
+
+/* ---- child processes ------------------------------------------------------- */
+
+static vdc_child_result
+run_argv(const char *const *argv, unsigned timeout_ms, unsigned grace_ms, vdc_child_io out)
+{
+    vdc_child_opts o = { .argv = (char *const *)argv, .timeout_ms = timeout_ms,
+                         .grace_ms = grace_ms, .out = out, .err = VDC_CHILD_NULL };
+    vdc_child_result r;
+
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    return r;
+}
+
+static double
+seconds_since(gint64 t0)
+{
+    return (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+}
+
+static void
+test_child_exit_status(void **state)
+{
+    static const char *const ex[] = { "sh", "-c", "exit 7", NULL };
+    static const char *const missing[] = { "/nonexistent-vdc/prog", NULL };
+    vdc_child_result r = run_argv(ex, 0, 0, VDC_CHILD_NULL);
+
+    assert_int_equal(r.exited, 1);
+    assert_int_equal(r.status, 7);
+    assert_int_equal(vdc_child_code(&r), 7);
+    assert_false(r.timed_out || r.stopped);
+    assert_null(r.out);
+    r = run_argv(missing, 0, 0, VDC_CHILD_NULL);
+    assert_int_equal(r.exited, 1);
+    assert_int_equal(r.status, 127);
+}
+
+static void
+test_child_capture(void **state)
+{
+    static const char *const both[] = { "sh", "-c", "echo out; echo err >&2", NULL };
+    static const char *const lots[] = { "sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x", NULL };
+    vdc_child_opts o = { .argv = (char *const *)lots, .out = VDC_CHILD_CAPTURE,
+                         .err = VDC_CHILD_NULL, .capture_max = 1000 };
+    vdc_child_result r = run_argv(both, 0, 0, VDC_CHILD_CAPTURE);
+
+    assert_string_equal(r.out, "out\n");    /* stderr went to /dev/null */
+    assert_int_equal(r.out_len, 4);
+    assert_false(r.out_truncated);
+    vdc_child_result_dispose(&r);
+    vdc_child_result_dispose(&r);           /* twice is safe */
+    /* bounded: the first 1000 bytes kept, the rest read and dropped (the
+     * child is not blocked on a full pipe: it exits 0) */
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    assert_int_equal(r.out_len, 1000);
+    assert_int_equal(strspn(r.out, "x"), 1000);
+    assert_true(r.out_truncated);
+    assert_int_equal(r.exited, 1);
+    assert_int_equal(r.status, 0);
+    vdc_child_result_dispose(&r);
+}
+
+static void
+test_child_log(void **state)
+{
+    static const char *const argv[] = { "sh", "-c", "echo to-out; echo to-err >&2", NULL };
+    char dir[] = "/tmp/vdc-test-child-XXXXXX";
+    g_autofree char *log = NULL, *text = NULL;
+    vdc_child_opts o = { .argv = (char *const *)argv, .out = VDC_CHILD_LOG,
+                         .err = VDC_CHILD_LOG };
+    vdc_child_result r;
+
+    assert_non_null(mkdtemp(dir));
+    log = g_build_filename(dir, "child.log", NULL);
+    o.log_path = log;
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    assert_int_equal(vdc_child_run(&o, &r), 0);     /* appended, not replaced */
+    assert_true(g_file_get_contents(log, &text, NULL, NULL));
+    assert_string_equal(text, "to-out\nto-err\nto-out\nto-err\n");
+    unlink(log);
+    /* a log that cannot be opened: an error, no child started */
+    o.log_path = "/nonexistent-vdc/child.log";
+    vdc_error_reset();
+    assert_int_equal(vdc_child_run(&o, &r), -1);
+    assert_int_equal(vdc_error_last_kind(), VDC_ERR_RUNTIME);
+    vdc_error_reset();
+    rmdir(dir);
+}
+
+static void
+test_child_timeout(void **state)
+{
+    static const char *const sleeper[] = { "sleep", "30", NULL };
+    /* a child that ignores SIGTERM: SIGKILL after the grace period */
+    static const char *const stubborn[] = { "sh", "-c", "trap '' TERM; sleep 30", NULL };
+    gint64 t0 = g_get_monotonic_time();
+    vdc_child_result r = run_argv(sleeper, 200, 0, VDC_CHILD_NULL);
+
+    assert_true(r.timed_out);
+    assert_false(r.stopped);
+    assert_int_equal(r.exited, 0);
+    assert_int_equal(r.status, SIGTERM);
+    assert_int_equal(vdc_child_code(&r), 128 + SIGTERM);
+    assert_true(seconds_since(t0) < 20);      /* not the child's 30 s */
+
+    t0 = g_get_monotonic_time();
+    r = run_argv(stubborn, 200, 300, VDC_CHILD_NULL);
+    assert_true(r.timed_out);
+    assert_int_equal(r.exited, 0);
+    assert_int_equal(r.status, SIGKILL);
+    assert_true(seconds_since(t0) < 20);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void
+on_alarm(int sig)
+{
+    stop_flag = sig;
+}
+
+static void
+test_child_stop(void **state)
+{
+    static const char *const sleeper[] = { "sleep", "30", NULL };
+    struct itimerval it = { .it_value = { .tv_sec = 0, .tv_usec = 200000 } };
+    struct sigaction sa, old;
+    vdc_child_opts o = { .argv = (char *const *)sleeper, .stop = &stop_flag };
+    vdc_child_result r;
+    gint64 t0 = g_get_monotonic_time();
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old);
+    stop_flag = 0;
+    setitimer(ITIMER_REAL, &it, NULL);      /* our "SIGINT" after 200 ms */
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    sigaction(SIGALRM, &old, NULL);
+    assert_true(r.stopped);
+    assert_false(r.timed_out);
+    assert_int_equal(r.exited, 0);
+    assert_int_equal(r.status, SIGTERM);
+    assert_true(seconds_since(t0) < 20);
+}
+
+/* The grandchild's pid, printed by the child on its first line. */
+static pid_t
+first_line_pid(const vdc_child_result *r)
+{
+    assert_non_null(r->out);
+    return (pid_t)g_ascii_strtoll(r->out, NULL, 10);
+}
+
+/* What a process we adopted (we are the subreaper) died of: its signal, or
+ * 0 if it exited, -1 if it was not ours. */
+static int
+reap_signal(pid_t pid)
+{
+    int st = 0;
+
+    if (waitpid(pid, &st, 0) != pid)
+        return -1;
+    return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+}
+
+/* The whole group is stopped, grandchildren included: after a timeout and
+ * after the child exited by itself leaving a background job behind. */
+static void
+test_child_group(void **state)
+{
+    static const char *const waits[] = { "sh", "-c", "sleep 30 & echo $!; wait", NULL };
+    static const char *const leaves[] = { "sh", "-c", "sleep 30 & echo $!", NULL };
+    vdc_child_result r;
+    pid_t g;
+
+    /* orphans (the grandchildren) come to us, so we can see how they ended */
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    r = run_argv(waits, 300, 0, VDC_CHILD_CAPTURE);
+    assert_true(r.timed_out);
+    g = first_line_pid(&r);
+    assert_true(g > 1);
+    assert_true(reap_signal(g) > 0);         /* SIGTERM (or SIGKILL), not its 30 s */
+    vdc_child_result_dispose(&r);
+
+    r = run_argv(leaves, 0, 0, VDC_CHILD_CAPTURE);
+    assert_false(r.timed_out);
+    assert_int_equal(r.exited, 1);
+    assert_int_equal(r.status, 0);
+    g = first_line_pid(&r);
+    assert_int_equal(reap_signal(g), SIGKILL);
+    vdc_child_result_dispose(&r);
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+}
+
+static int
+answer_fn(void *arg)
+{
+    const char *s = arg;
+
+    (void)!write(STDOUT_FILENO, s, strlen(s));
+    return 3;
+}
+
+static void
+test_child_fn(void **state)
+{
+    vdc_child_opts o = { .fn = answer_fn, .arg = "the answer", .out = VDC_CHILD_CAPTURE };
+    vdc_child_result r;
+
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    assert_int_equal(r.exited, 1);
+    assert_int_equal(r.status, 3);
+    assert_string_equal(r.out, "the answer");
+    vdc_child_result_dispose(&r);
+}
+
+/* death_signal: the child is killed when we die without stopping it (here:
+ * a process of ours killed by SIGALRM in the middle of vdc_child_run). */
+static void
+test_child_death_signal(void **state)
+{
+    char dir[] = "/tmp/vdc-test-child-XXXXXX";
+    g_autofree char *pidfile = NULL, *text = NULL, *script = NULL;
+    pid_t mid, g = 0;
+    int i;
+
+    assert_non_null(mkdtemp(dir));
+    pidfile = g_build_filename(dir, "pid", NULL);
+    script = g_strdup_printf("echo $$ >%s.t && mv %s.t %s && exec sleep 30", pidfile, pidfile,
+                             pidfile);
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    mid = fork();
+    assert_true(mid >= 0);
+    if (mid == 0) {
+        const char *const argv[] = { "sh", "-c", script, NULL };
+        vdc_child_opts o = { .argv = (char *const *)argv, .death_signal = SIGKILL };
+        vdc_child_result r;
+
+        signal(SIGALRM, SIG_DFL);
+        alarm(1);                /* we die in the middle of the wait */
+        vdc_child_run(&o, &r);
+        _exit(0);
+    }
+    assert_int_equal(reap_signal(mid), SIGALRM);
+    for (i = 0; i < 100 && !g_file_get_contents(pidfile, &text, NULL, NULL); i++)
+        g_usleep(50000);
+    assert_non_null(text);
+    g = (pid_t)g_ascii_strtoll(text, NULL, 10);
+    assert_true(g > 1);
+    assert_int_equal(reap_signal(g), SIGKILL);
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+    unlink(pidfile);
+    rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -109,6 +372,14 @@ main(void)
         cmocka_unit_test(test_parse_size_errors),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_error_kinds),
+        cmocka_unit_test(test_child_exit_status),
+        cmocka_unit_test(test_child_capture),
+        cmocka_unit_test(test_child_log),
+        cmocka_unit_test(test_child_timeout),
+        cmocka_unit_test(test_child_stop),
+        cmocka_unit_test(test_child_group),
+        cmocka_unit_test(test_child_fn),
+        cmocka_unit_test(test_child_death_signal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
