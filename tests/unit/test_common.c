@@ -106,6 +106,46 @@ test_error_kinds(void **state)
     vdc_error_kind(VDC_ERR_INPUT, "bad");
     assert_int_equal(vdc_exit_status(1), VDC_EXIT_USAGE);
     vdc_error_reset();
+
+    /* a failure a child process printed: recorded without a line */
+    vdc_note_error(VDC_ERR_INPUT);
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_USAGE);
+    vdc_error_reset();
+}
+
+/* a scope recasts what its sites report; interruptions stay; it nests */
+static void
+test_error_scope(void **state)
+{
+    vdc_err_kind prev, inner;
+
+    vdc_error_reset();
+    prev = vdc_error_scope(VDC_ERR_INPUT);
+    assert_int_equal(prev, VDC_ERR_NONE);
+    vdc_error("cannot read /nonexistent/x.json: No such file or directory");
+    inner = vdc_error_scope(VDC_ERR_RUNTIME);
+    assert_int_equal(inner, VDC_ERR_INPUT);
+    vdc_error_scope(inner);
+    assert_int_equal(vdc_error_scope(prev), VDC_ERR_INPUT);
+    assert_int_equal(vdc_error_last_kind(), VDC_ERR_INPUT);
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_USAGE);
+
+    vdc_error_reset();
+    prev = vdc_error_scope(VDC_ERR_RUNTIME);
+    vdc_input_error("x.json:1: invalid JSON");     /* our agent's output: a runtime failure */
+    vdc_error_scope(prev);
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_FAILURE);
+
+    vdc_error_reset();
+    prev = vdc_error_scope(VDC_ERR_INPUT);
+    vdc_note_interrupted();
+    vdc_error_scope(prev);
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_INTERRUPTED);
+    /* after the scope, sites decide again */
+    vdc_error_reset();
+    vdc_error("a runtime failure");
+    assert_int_equal(vdc_exit_status(-1), VDC_EXIT_FAILURE);
+    vdc_error_reset();
 }
 
 
@@ -372,6 +412,7 @@ main(void)
         cmocka_unit_test(test_parse_size_errors),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_error_kinds),
+        cmocka_unit_test(test_error_scope),
         cmocka_unit_test(test_child_exit_status),
         cmocka_unit_test(test_child_capture),
         cmocka_unit_test(test_child_log),
