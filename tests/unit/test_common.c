@@ -1,5 +1,5 @@
 /* Unit tests for src/common: size parsing, atomic writes, the error model,
- * child processes (real ones: sh, sleep). */
+ * options tables, child processes (real ones: sh, sleep). */
 #include "config.h"
 #include <signal.h>
 #include <stdarg.h>
@@ -17,7 +17,9 @@
 #include <glib.h>
 
 #include "common/child.h"
+#include "common/opts.h"
 #include "common/util.h"
+#include "test_stderr.h"
 
 static void
 test_parse_size_units(void **state)
@@ -148,6 +150,222 @@ test_error_scope(void **state)
     vdc_error_reset();
 }
 
+
+
+/* ---- options tables ---------------------------------------------------------- */
+
+struct demo {
+    int flag;
+    char *str, *maybe, *mode, *list;
+    char **many;
+    unsigned n;
+    uint64_t size, any_size;
+    int called;
+};
+
+static int
+demo_call(void *opts, const vdc_opt *d, const char *arg)
+{
+    struct demo *o = opts;
+
+    if (strcmp(arg, "ok")) {
+        vdc_input_error("--%s %s: expected ok", d->name, arg);
+        return -1;
+    }
+    o->called++;
+    return 0;
+}
+
+#define D(m) offsetof(struct demo, m)
+static const vdc_opt demo_table[] = {
+    { .name = "flag", .type = VDC_OPT_FLAG, .off = D(flag), .short_name = 'f', .help = "a flag" },
+    { .name = "str", .type = VDC_OPT_STR, .off = D(str), .metavar = "S", .short_name = 's',
+      .help = "a string" },
+    { .name = "maybe", .type = VDC_OPT_STR, .off = D(maybe), .metavar = "M", .empty_ok = 1,
+      .help = "may be empty" },
+    { .name = "mode", .type = VDC_OPT_ENUM, .off = D(mode), .choices = "a|b", .def = "a",
+      .help = "a or b" },
+    { .name = "modes", .type = VDC_OPT_ENUM, .off = D(mode), .choices = "a|b",
+      .expect = "a or b, in words", .scopes = "other", .help = "only elsewhere" },
+    { .name = "list", .type = VDC_OPT_LIST, .off = D(list), .choices = "x|y|z", .help = "a list" },
+    { .name = "many", .type = VDC_OPT_STRV, .off = D(many), .metavar = "V", .help = "repeatable" },
+    { .name = "n", .type = VDC_OPT_UINT, .off = D(n), .metavar = "N", .min = 1, .max = 9,
+      .help = "a number" },
+    { .name = "size", .type = VDC_OPT_SIZE, .off = D(size), .metavar = "SIZE",
+      .align = 1ULL << 20, .max = 1ULL << 50, .help = "whole MiB" },
+    { .name = "any-size", .type = VDC_OPT_SIZE, .off = D(any_size), .metavar = "SIZE",
+      .help = "any size" },
+    { .name = "call", .type = VDC_OPT_CALL, .parse = demo_call, .metavar = "ok", .help = "a callback" },
+    { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
+};
+
+static vdc_opts_spec
+demo_spec(vdc_operands operands)
+{
+    vdc_opts_spec s = { .command = "demo", .prefix = "demo: ", .table = demo_table,
+                        .n = G_N_ELEMENTS(demo_table), .operands = operands, .scope = "main",
+                        .usage = "usage: vmdiskcmp demo [OPTIONS]\n\n", .epilogue = "end\n" };
+    return s;
+}
+
+/* parse @line (argv[0] "demo"); returns the result and, in *err, stderr */
+static vdc_opts_result
+demo_parse(const vdc_opts_spec *spec, struct demo *o, const char *line, int *first,
+           int *dashdash, char **err)
+{
+    g_auto(GStrv) argv = NULL;
+    int argc = 0;
+    vdc_opts_result r;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    memset(o, 0, sizeof(*o));
+    vdc_error_reset();
+    capture_stderr_begin();
+    r = vdc_opts_parse(spec, o, argc, argv, first, dashdash);
+    *err = capture_stderr_end();
+    return r;
+}
+
+static void
+test_opts_values(void **state)
+{
+    vdc_opts_spec spec = demo_spec(VDC_OPERANDS_ANYWHERE);
+    struct demo o;
+    char *err = NULL;
+    int first = 0, dd = -1;
+
+    assert_int_equal(demo_parse(&spec, &o, "demo -f op1 --str=x -s y --maybe '' --mode b "
+                                "--list x,z --many 1 --many 2 --n 9 --size 2G --any-size 64K "
+                                "--call ok op2", &first, &dd, &err), VDC_OPTS_OK);
+    assert_string_equal(err, "");
+    free(err);
+    assert_int_equal(o.flag, 1);
+    assert_string_equal(o.str, "y");            /* the last one given */
+    assert_string_equal(o.maybe, "");
+    assert_string_equal(o.mode, "b");
+    assert_string_equal(o.list, "x,z");
+    assert_int_equal(g_strv_length(o.many), 2);
+    assert_string_equal(o.many[1], "2");
+    assert_int_equal(o.n, 9);
+    assert_int_equal(o.size, 2ULL << 30);
+    assert_int_equal(o.any_size, 64ULL << 10);
+    assert_int_equal(o.called, 1);
+    assert_int_equal(dd, 0);
+    /* operands anywhere: permuted after the options */
+    assert_int_equal(first, 23);
+    vdc_opts_dispose(&spec, &o);
+    vdc_opts_dispose(&spec, &o);                /* twice is safe */
+    assert_null(o.str);
+    assert_null(o.many);
+}
+
+static void
+test_opts_errors(void **state)
+{
+    static const struct {
+        const char *line, *want;   /* want: the whole line */
+    } cases[] = {
+        { "demo --bogus", "vmdiskcmp: demo: unknown option '--bogus': expected one of the options in 'vmdiskcmp demo --help'\n" },
+        { "demo -fz", "vmdiskcmp: demo: unknown option '-z': expected one of the options in 'vmdiskcmp demo --help'\n" },
+        { "demo --str", "vmdiskcmp: demo: --str: expected a value (S)\n" },
+        { "demo -s", "vmdiskcmp: demo: -s: expected a value (S)\n" },
+        { "demo --mode", "vmdiskcmp: demo: --mode: expected a value (a|b)\n" },
+        { "demo --flag=1", "vmdiskcmp: demo: --flag: takes no value (found '--flag=1')\n" },
+        { "demo --str ''", "vmdiskcmp: demo: --str: expected a non-empty S\n" },
+        { "demo --many ''", "vmdiskcmp: demo: --many: expected a non-empty V\n" },
+        { "demo --mode c", "vmdiskcmp: demo: --mode 'c': expected one of a|b\n" },
+        { "demo --list x,w", "vmdiskcmp: demo: --list 'x,w': expected a comma list of x|y|z\n" },
+        { "demo --list ''", "vmdiskcmp: demo: --list '': expected a comma list of x|y|z\n" },
+        { "demo --n 0", "vmdiskcmp: demo: --n '0': expected an integer from 1 to 9\n" },
+        { "demo --n 1x", "vmdiskcmp: demo: --n '1x': expected an integer from 1 to 9\n" },
+        { "demo --n -1", "vmdiskcmp: demo: --n '-1': expected an integer from 1 to 9\n" },
+        { "demo --size 0", "vmdiskcmp: demo: --size '0': expected a size such as 512M, 4G or a number of MiB\n" },
+        { "demo --size 12Q", "vmdiskcmp: demo: --size '12Q': expected a size such as 512M, 4G or a number of MiB\n" },
+        { "demo --size 1k", "vmdiskcmp: demo: --size '1k': expected a whole number of MiB from 1M to 1024T\n" },
+        { "demo --size 2048T", "vmdiskcmp: demo: --size '2048T': expected a whole number of MiB from 1M to 1024T\n" },
+        { "demo --call no", "vmdiskcmp: --call no: expected ok\n" },
+        { "demo --modes a", "vmdiskcmp: demo: option '--modes' applies only to other: did you mean --mode?\n" },
+    };
+    vdc_opts_spec spec = demo_spec(VDC_OPERANDS_ANYWHERE);
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        struct demo o;
+        char *err = NULL;
+
+        if (demo_parse(&spec, &o, cases[i].line, NULL, NULL, &err) != VDC_OPTS_ERROR ||
+            strcmp(err, cases[i].want) || vdc_error_last_kind() != VDC_ERR_INPUT) {
+            print_error("case '%s': got '%s', wanted '%s'\n", cases[i].line, err, cases[i].want);
+            fail();
+        }
+        free(err);
+        vdc_opts_dispose(&spec, &o);
+    }
+    vdc_error_reset();
+}
+
+static void
+test_opts_operands_and_help(void **state)
+{
+    vdc_opts_spec none = demo_spec(VDC_OPERANDS_NONE), after = demo_spec(VDC_OPERANDS_AFTER);
+    struct demo o;
+    char *err = NULL;
+    int first = 0, dd = -1;
+
+    /* options only */
+    assert_int_equal(demo_parse(&none, &o, "demo -f extra", NULL, NULL, &err), VDC_OPTS_ERROR);
+    assert_string_equal(err, "vmdiskcmp: demo: unexpected argument 'extra': demo takes options only\n");
+    free(err);
+    vdc_opts_dispose(&none, &o);
+    /* stop at the first operand, or at --; a value "--" is not the end */
+    assert_int_equal(demo_parse(&after, &o, "demo -f stray --str x", &first, &dd, &err), VDC_OPTS_OK);
+    assert_int_equal(first, 2);
+    assert_int_equal(dd, 0);
+    assert_null(o.str);
+    free(err);
+    assert_int_equal(demo_parse(&after, &o, "demo --str -- -- --flag", &first, &dd, &err), VDC_OPTS_OK);
+    assert_string_equal(o.str, "--");
+    assert_int_equal(first, 4);
+    assert_int_equal(dd, 1);
+    assert_int_equal(o.flag, 0);
+    free(err);
+    vdc_opts_dispose(&after, &o);
+    assert_int_equal(demo_parse(&after, &o, "demo --str --", &first, &dd, &err), VDC_OPTS_OK);
+    assert_int_equal(dd, 0);
+    free(err);
+    vdc_opts_dispose(&after, &o);
+    /* --help stops the parse, also before bad input */
+    assert_int_equal(demo_parse(&none, &o, "demo -f --help --bogus", NULL, NULL, &err), VDC_OPTS_HELP);
+    assert_string_equal(err, "");
+    free(err);
+    assert_int_equal(demo_parse(&none, &o, "demo -h", NULL, NULL, &err), VDC_OPTS_HELP);
+    free(err);
+    vdc_opts_dispose(&none, &o);
+}
+
+static void
+test_opts_help(void **state)
+{
+    vdc_opts_spec spec = demo_spec(VDC_OPERANDS_NONE);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    assert_non_null(f);
+    vdc_opts_help(&spec, f);
+    spec.scope = NULL;              /* every scope: each option's shown */
+    vdc_opts_help(&spec, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "usage: vmdiskcmp demo [OPTIONS]\n\n  -f, --flag      a flag\n"
+                                "  -s, --str S     a string\n"));
+    assert_non_null(strstr(buf, "\n  --mode a|b      a or b [a]\n"));
+    assert_non_null(strstr(buf, "\n  --any-size SIZE any size\n"));
+    assert_non_null(strstr(buf, "\n  -h, --help      this text\nend\n"));
+    /* out of scope: not listed for "main"; with every scope, with its scope */
+    assert_non_null(strstr(buf, "\n  --modes a|b     only elsewhere [other]\n"));
+    assert_true(strstr(buf, "--modes") > strstr(buf, "end\n"));
+    free(buf);
+}
 
 /* ---- child processes ------------------------------------------------------- */
 
@@ -413,6 +631,10 @@ main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_error_kinds),
         cmocka_unit_test(test_error_scope),
+        cmocka_unit_test(test_opts_values),
+        cmocka_unit_test(test_opts_errors),
+        cmocka_unit_test(test_opts_operands_and_help),
+        cmocka_unit_test(test_opts_help),
         cmocka_unit_test(test_child_exit_status),
         cmocka_unit_test(test_child_capture),
         cmocka_unit_test(test_child_log),
