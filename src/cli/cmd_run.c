@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "cli/commands.h"
+#include "common/opts.h"
 #include "common/util.h"
 #include "hv/translate.h"
 #include "plan/build.h"
@@ -215,17 +216,18 @@ vdc_cmd_run(int argc, char **argv)
     g_autofree char *date_id = g_date_time_format(now, "%Y-%m-%dT%H%M%SZ");
     g_autofree char *cmdline = join_argv(argc, argv);
     g_autofree char *agent = NULL, *runner = NULL;
-    int rc;
+    int r, rc;
 
     vdc_run_opts_init(&o);
     vdc_plan_init(&p);
-    if (vdc_run_opts_parse(&o, argc, argv) < 0) {
-        rc = VDC_EXIT_USAGE;
-        goto out;
-    }
-    if (o.help) {
+    r = vdc_run_opts_parse(&o, argc, argv);
+    if (r == VDC_OPTS_HELP) {
         vdc_run_opts_help(stdout);
         rc = VDC_EXIT_OK;
+        goto out;
+    }
+    if (r < 0) {
+        rc = VDC_EXIT_USAGE;
         goto out;
     }
     vdc_set_quiet(o.quiet);

@@ -77,8 +77,9 @@ expected(const vdc_opt *d)
     case VDC_OPT_LIST:
         return g_strdup_printf("a comma list of %s", d->choices);
     case VDC_OPT_UINT:
-        return g_strdup_printf("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
-                               (guint64)d->min, (guint64)d->max);
+        return g_strdup_printf("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s",
+                               (guint64)d->min, (guint64)d->max, d->word ? " or " : "",
+                               d->word ? d->word : "");
     case VDC_OPT_SIZE:
         return g_strdup("a size such as 512M, 4G or a number of MiB");
     default:
@@ -160,6 +161,10 @@ set_value(const vdc_opts_spec *spec, void *opts, const vdc_opt *d, const char *a
         char *end = NULL;
         unsigned long long v;
 
+        if (d->word && !strcmp(arg, d->word)) {
+            *(unsigned *)p = VDC_OPT_WORD;
+            return 0;
+        }
         errno = 0;
         v = strtoull(arg, &end, 10);
         if (!g_ascii_isdigit(arg[0]) || *end || errno || v < d->min || v > d->max) {

@@ -33,6 +33,9 @@ typedef enum {
     VDC_OPT_HELP,       /* --help: the parse stops, returning VDC_OPTS_HELP */
 } vdc_opt_type;
 
+/* A UINT option given its .word instead of a number (--runs auto). */
+#define VDC_OPT_WORD 0xffffffffu
+
 typedef struct vdc_opt vdc_opt;
 struct vdc_opt {
     const char *name;           /* the long name, without "--" */
@@ -41,6 +44,8 @@ struct vdc_opt {
     const char *metavar;        /* the value in --help and messages (default: .choices) */
     const char *choices;        /* "a|b|c": ENUM and LIST */
     uint64_t min, max;          /* UINT: the range; SIZE: max bytes (0: none) */
+    const char *word;           /* UINT: a word accepted instead of a number
+                                 * ("auto"), stored as VDC_OPT_WORD */
     uint64_t align;             /* SIZE: a multiple of this many bytes (0: any) */
     const char *def;            /* the default, shown in --help as [DEF] */
     const char *help;
