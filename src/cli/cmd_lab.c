@@ -14,30 +14,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <glib.h>
 
 #include "cli/commands.h"
+#include "common/child.h"
 #include "common/util.h"
 #include "lab/lab.h"
 #include "model/result.h"
 #include "report/report_dir.h"
 
-static volatile sig_atomic_t lab_child = -1;
+static volatile sig_atomic_t lab_stop;
 
-/* SIGINT/SIGTERM: pass on to lab.sh's whole process group (lab.sh, the
- * boot script, QEMU): bash runs a trap only after its foreground child
- * returns, so signalling lab.sh alone would leave the lab running; each
- * script's trap then tears down what it created */
+/* SIGINT/SIGTERM/SIGHUP only set the flag: vdc_child_run then sends SIGTERM
+ * to lab.sh's whole process group (lab.sh, the boot script, QEMU): bash
+ * runs a trap only after its foreground child returns, so signalling lab.sh
+ * alone would leave the lab running; each script's trap tears down what it
+ * created, within LAB_GRACE_MS, before the group gets SIGKILL */
 static void
-lab_forward_signal(int sig)
+on_lab_signal(int sig)
 {
-    if (lab_child > 0)
-        kill(-(pid_t)lab_child, sig);
+    lab_stop = sig;
 }
+
+/* boot-lab.sh's teardown waits up to 10 s for QEMU before its SIGKILL */
+#define LAB_GRACE_MS 60000
 
 /* Mark DIR/result.json as measured on emulated hardware and re-render the
  * report.  0, or -1 after vdc_error. */
@@ -81,9 +84,7 @@ vdc_cmd_lab(int argc, char **argv)
     g_autofree char *out_dir = NULL;
     char **av = NULL;
     unsigned njobs = 0, k;
-    struct sigaction sa, old_int, old_term;
-    pid_t pid;
-    int status = 0, r, rc;
+    int r, rc;
 
     vdc_lab_opts_init(&o);
     rc = vdc_lab_parse(&o, argc, argv);
@@ -120,41 +121,20 @@ vdc_cmd_lab(int argc, char **argv)
     av = vdc_lab_argv(&o);
     vdc_lab_opts_dispose(&o);
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = lab_forward_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    pid = fork();
-    if (pid < 0) {
-        vdc_error("lab: cannot fork for %s: %s", av[1], g_strerror(errno));
+    vdc_on_stop_signals(on_lab_signal);
+    {
+        vdc_child_opts co = { .argv = av, .what = av[1], .stop = &lab_stop,
+                              .grace_ms = LAB_GRACE_MS, .death_signal = SIGTERM };
+        vdc_child_result res;
+
+        r = vdc_child_run(&co, &res);
         g_strfreev(av);
-        return VDC_EXIT_FAILURE;
+        if (r < 0)
+            return VDC_EXIT_FAILURE;
+        if (res.stopped || !res.exited)
+            return VDC_EXIT_INTERRUPTED;
+        rc = res.status;
     }
-    if (pid == 0) {
-        setpgid(0, 0);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        execv(av[0], av);
-        vdc_error("lab: cannot execute %s %s: %s", av[0], av[1], g_strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid);   /* also here: no window before the child's own call */
-    lab_child = pid;
-    do {
-        r = waitpid(pid, &status, 0);
-    } while (r < 0 && errno == EINTR);
-    lab_child = -1;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    g_strfreev(av);
-    if (r < 0) {
-        vdc_error("lab: waiting for lab.sh: %s", g_strerror(errno));
-        return VDC_EXIT_FAILURE;
-    }
-    if (WIFSIGNALED(status))
-        return VDC_EXIT_INTERRUPTED;
-    rc = WEXITSTATUS(status);
     if (rc == 130)
         return VDC_EXIT_INTERRUPTED;
     for (k = 1; k <= njobs; k++) {
