@@ -117,7 +117,7 @@ check_output(const char *out, char **files, int n_files)
         fclose(f);
     if (!strstr(head, "\"vmdiskcmp-result\"") || *g_strchug(head) != '{') {
         vdc_input_error("import: --output %s: exists and is not a vmdiskcmp result document: "
-                  "refusing to overwrite it (move it away, or choose another name)", out);
+                        "refusing to overwrite it (move it away, or choose another name)", out);
         return -1;
     }
     (void)n;
@@ -133,13 +133,13 @@ vdc_cmd_import(int argc, char **argv)
     vdc_group_by group_by = VDC_GROUP_MACHINE;
     vdc_result_set rs;
     vdc_opts_result pr;
-    int i, n, first = 0, total = 0, rc = VDC_EXIT_USAGE;
+    int i, n, first = 0, total = 0, rc = -1;
 
     vdc_result_set_init(&rs);
     pr = vdc_opts_parse(&import_spec, &c, argc, argv, &first, NULL);
     if (pr == VDC_OPTS_HELP) {
         vdc_opts_help(&import_spec, stdout);
-        rc = VDC_EXIT_OK;
+        rc = 0;
         goto out;
     }
     if (pr < 0)
@@ -165,7 +165,7 @@ vdc_cmd_import(int argc, char **argv)
     }
     if (target && !vdc_target_name_ok(target)) {
         vdc_input_error("import: --target: expected printable text of at most %d bytes (no control characters)",
-                  VDC_TARGET_NAME_MAX);
+                        VDC_TARGET_NAME_MAX);
         goto out;
     }
     for (i = first; i < argc; i++)
@@ -200,7 +200,7 @@ vdc_cmd_import(int argc, char **argv)
         }
     }
     if (check_output(output, argv + first, argc - first) < 0)
-        goto out;    /* rc is still VDC_EXIT_USAGE */
+        goto out;
     {
         /* SIGINT/SIGTERM/SIGHUP wait until OUT is renamed into place (as in
          * report): an interrupt never leaves OUT.XXXXXX behind */
@@ -214,14 +214,12 @@ vdc_cmd_import(int argc, char **argv)
         sigprocmask(SIG_BLOCK, &block, &old);
         r = vdc_result_set_save(&rs, output);
         sigprocmask(SIG_SETMASK, &old, NULL);
-        if (r < 0) {
-            rc = VDC_EXIT_FAILURE;
-            goto out;
-        }
+        if (r < 0)
+            goto out;                   /* a runtime failure: exit 1 */
     }
     if (strcmp(output, "-"))
         vdc_progress("%d run%s written to %s", total, total == 1 ? "" : "s", output);
-    rc = VDC_EXIT_OK;
+    rc = 0;
  out:
     vdc_result_set_dispose(&rs);
     vdc_opts_dispose(&import_spec, &c);

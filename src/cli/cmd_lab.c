@@ -90,7 +90,7 @@ vdc_cmd_lab(int argc, char **argv)
     rc = vdc_lab_parse(&o, argc, argv);
     if (rc != 0) {
         vdc_lab_opts_dispose(&o);
-        return rc > 0 ? VDC_EXIT_OK : VDC_EXIT_USAGE;
+        return rc > 0 ? 0 : -1;
     }
     vdc_lab_default_paths(&o, exe);
     if (!o.vmdiskcmp)
@@ -104,10 +104,10 @@ vdc_cmd_lab(int argc, char **argv)
     }
     script = g_build_filename(o.script_dir, "lab.sh", NULL);
     if (access(script, R_OK) != 0) {
-        vdc_error("lab: recipe %s not readable (%s): set VDC_LAB_DIR to templates/lab",
-                  script, g_strerror(errno));
+        vdc_input_error("lab: recipe %s not readable (%s): set VDC_LAB_DIR to templates/lab",
+                        script, g_strerror(errno));
         vdc_lab_opts_dispose(&o);
-        return VDC_EXIT_USAGE;
+        return -1;
     }
     if (!strcmp(o.action, "run")) {
         /* job 1 writes OUT/result, each `--then ARGS` job K OUT/result-K */
@@ -130,13 +130,16 @@ vdc_cmd_lab(int argc, char **argv)
         r = vdc_child_run(&co, &res);
         g_strfreev(av);
         if (r < 0)
-            return VDC_EXIT_FAILURE;
-        if (res.stopped || !res.exited)
-            return VDC_EXIT_INTERRUPTED;
+            return -1;
+        if (res.stopped || !res.exited || res.status == 130) {
+            vdc_note_interrupted();
+            return -1;
+        }
         rc = res.status;
     }
-    if (rc == 130)
-        return VDC_EXIT_INTERRUPTED;
+    /* lab.sh printed what failed: its status tells the kind */
+    if (rc != 0)
+        vdc_note_error(rc == VDC_EXIT_USAGE ? VDC_ERR_INPUT : VDC_ERR_RUNTIME);
     for (k = 1; k <= njobs; k++) {
         g_autofree char *result_dir = k == 1 ? g_build_filename(out_dir, "result", NULL) :
                                                g_strdup_printf("%s/result-%u", out_dir, k);
@@ -144,9 +147,9 @@ vdc_cmd_lab(int argc, char **argv)
 
         if (g_file_test(json, G_FILE_TEST_EXISTS) && lab_mark_emulated(result_dir) < 0 &&
             rc == 0)
-            rc = VDC_EXIT_FAILURE;
+            rc = -1;
         if (rc == 0 || g_file_test(json, G_FILE_TEST_EXISTS))
             fprintf(stderr, "vmdiskcmp: lab: results in %s (emulated hardware)\n", result_dir);
     }
-    return rc;
+    return rc == 0 ? 0 : -1;
 }

@@ -86,11 +86,11 @@ vdc_cmd_prepare(int argc, char **argv)
     struct vdc_prepared p;
     g_autofree char *agent = NULL, *runner = NULL;   /* defaults we found */
     vdc_opts_result r = vdc_opts_parse(&prepare_spec, &c, argc, argv, NULL, NULL);
-    int rc = VDC_EXIT_USAGE;
+    int rc = -1;
 
     if (r == VDC_OPTS_HELP) {
         vdc_opts_help(&prepare_spec, stdout);
-        rc = VDC_EXIT_OK;
+        rc = 0;
         goto out;
     }
     if (r < 0)
@@ -150,11 +150,12 @@ vdc_cmd_prepare(int argc, char **argv)
     if (vdc_prepare(&o, &p) < 0 || prepare_stop) {
         /* a stop after the cache entry was renamed into place: the entry
          * is whole, but the user asked to stop: no output, exit 3 */
-        if (prepare_stop)
+        if (prepare_stop) {
             vdc_progress("prepare: interrupted (signal %d): nothing left behind",
                          (int)prepare_stop);
+            vdc_note_interrupted();
+        }
         vdc_prepared_dispose(&p);
-        rc = prepare_stop ? VDC_EXIT_INTERRUPTED : VDC_EXIT_FAILURE;
         goto out;
     }
     printf("prepared_image=%s\n", o.out_path ? o.out_path : p.image);
@@ -167,7 +168,7 @@ vdc_cmd_prepare(int argc, char **argv)
     printf("kernel=%s\ninitrd=%s\ncmdline_xen=%s\ncmdline_kvm=%s\n", p.kernel, p.initrd,
            p.cmdline_xen, p.cmdline_kvm);
     vdc_prepared_dispose(&p);
-    rc = VDC_EXIT_OK;
+    rc = 0;
  out:
     vdc_opts_dispose(&prepare_spec, &c);
     return rc;

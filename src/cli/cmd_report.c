@@ -289,19 +289,22 @@ load_input(vdc_result_set *rs, const char *arg)
 {
     struct stat st;
     char *path;
+    vdc_err_kind scope;
     int rc;
 
     if (stat(arg, &st) < 0) {
-        vdc_error("%s: %s: expected a result directory or a result JSON file", arg, g_strerror(errno));
+        vdc_input_error("%s: %s: expected a result directory or a result JSON file", arg, g_strerror(errno));
         return -1;
     }
     path = S_ISDIR(st.st_mode) ? g_build_filename(arg, "result.json", NULL) : g_strdup(arg);
     if (S_ISDIR(st.st_mode) && !g_file_test(path, G_FILE_TEST_EXISTS)) {
-        vdc_error("%s: no result.json in this directory: expected a result directory", arg);
+        vdc_input_error("%s: no result.json in this directory: expected a result directory", arg);
         g_free(path);
         return -1;
     }
+    scope = vdc_error_scope(VDC_ERR_INPUT);    /* the loader's errors: bad input */
     rc = vdc_result_set_load_file(rs, path);
+    vdc_error_scope(scope);
     g_free(path);
     return rc;
 }
@@ -324,12 +327,12 @@ vdc_cmd_report(int argc, char **argv)
     if (first < 0)
         goto out;
     if (argc - first != 1) {
-        vdc_error("report: expected one result directory, got %d operands (see --help)", argc - first);
+        vdc_input_error("report: expected one result directory, got %d operands (see --help)", argc - first);
         goto out;
     }
     dir = argv[first];
     if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-        vdc_error("%s: not a directory: expected a result directory holding result.json", dir);
+        vdc_input_error("%s: not a directory: expected a result directory holding result.json", dir);
         goto out;
     }
     if (load_input(&rs, dir) < 0)
@@ -403,7 +406,7 @@ vdc_cmd_compare(int argc, char **argv)
     if (first < 0)
         goto out;
     if (argc - first < 1) {
-        vdc_error("compare: expected result directories or files A B [C...] (see --help)");
+        vdc_input_error("compare: expected result directories or files A B [C...] (see --help)");
         goto out;
     }
     for (i = first; i < argc; i++) {
@@ -418,7 +421,7 @@ vdc_cmd_compare(int argc, char **argv)
         }
         names = vdc_result_set_target_names(&one);
         if (!names[0]) {
-            vdc_error("%s: no runs: expected a result set with at least one run", argv[i]);
+            vdc_input_error("%s: no runs: expected a result set with at least one run", argv[i]);
             g_strfreev(names);
             vdc_result_set_dispose(&one);
             goto out;
@@ -452,7 +455,7 @@ vdc_cmd_compare(int argc, char **argv)
         goto out;
     rc = VDC_EXIT_FAILURE;
     if (!(out = vdc_render_compare(&all, &a, c.format))) {
-        vdc_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
+        vdc_input_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
         rc = VDC_EXIT_USAGE;
         goto out;
     }

@@ -1,6 +1,10 @@
 /* vmdiskcmp subcommands.  Each takes the argv that follows the subcommand
  * name (argv[0] is the subcommand name itself, as getopt expects) and
- * returns an exit status (VDC_EXIT_* in common/util.h).  Only main() exits. */
+ * returns 0 on success, -1 (any non-zero) after the failure was reported
+ * with its kind (vdc_error, vdc_input_error, vdc_note_interrupted: the error
+ * model of common/util.h).  main() turns that into the exit status with
+ * vdc_exit_status(): 0, 1 runtime failure, 2 bad input, 3 interrupted.
+ * --help prints the options and returns 0.  Only main() exits. */
 #ifndef VDC_CLI_COMMANDS_H
 #define VDC_CLI_COMMANDS_H
 

@@ -162,7 +162,7 @@ kf_string(GKeyFile *kf, const char *group, const char *key, const char *file, in
 
     if (!v) {
         if (required)
-            vdc_error("%s: [%s] %s: expected a value", file, group, key);
+            vdc_input_error("%s: [%s] %s: expected a value", file, group, key);
         g_clear_error(&err);
         return NULL;
     }
@@ -181,7 +181,7 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
 
     *is_prepared = 0;
     if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
-        vdc_error("guest image %s: manifest %s: %s", image, path, err->message);
+        vdc_input_error("guest image %s: manifest %s: %s", image, path, err->message);
         g_clear_error(&err);
         goto out;
     }
@@ -221,8 +221,8 @@ vdc_prepared_load(const char *image, struct vdc_prepared *out)
         return -1;
     }
     if (!prepared) {
-        vdc_error("guest image %s: its manifest has no [prepared] section: not a prepared image",
-                  image);
+        vdc_input_error("guest image %s: its manifest has no [prepared] section: not a prepared image",
+                        image);
         vdc_prepared_dispose(out);
         return -1;
     }
@@ -717,7 +717,7 @@ static int
 need_file(const char *what, const char *path)
 {
     if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-        vdc_error("%s '%s': expected an existing file", what, path ? path : "");
+        vdc_input_error("%s '%s': expected an existing file", what, path ? path : "");
         return -1;
     }
     return 0;
@@ -777,7 +777,7 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
         need_file("agent", o->agent_path) < 0 || need_file("runner", o->runner_path) < 0)
         return -1;
     if (o->out_path && g_file_test(o->out_path, G_FILE_TEST_EXISTS)) {
-        vdc_error("--out %s: already exists: refusing to overwrite it", o->out_path);
+        vdc_input_error("--out %s: already exists: refusing to overwrite it", o->out_path);
         return -1;
     }
     if (manifest_load(o->template_path, &tpl, &prepared) < 0)

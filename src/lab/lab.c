@@ -134,14 +134,14 @@ vdc_lab_parse(struct vdc_lab_opts *o, int argc, char **argv)
 
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc < 2) {
-            vdc_error("lab: missing action: expected build, selftest or run");
+            vdc_input_error("lab: missing action: expected build, selftest or run");
             return -1;
         }
         lab_usage(stdout);
         return 1;
     }
     if (strcmp(argv[1], "build") && strcmp(argv[1], "selftest") && strcmp(argv[1], "run")) {
-        vdc_error("lab: unknown action '%s': expected build, selftest or run", argv[1]);
+        vdc_input_error("lab: unknown action '%s': expected build, selftest or run", argv[1]);
         return -1;
     }
     o->action = g_strdup(argv[1]);
@@ -163,18 +163,18 @@ vdc_lab_parse(struct vdc_lab_opts *o, int argc, char **argv)
             return 1;
         }
         if (strncmp(a, "--", 2)) {
-            vdc_error("lab %s: unexpected argument '%s': vmdiskcmp arguments go after --", o->action, a);
+            vdc_input_error("lab %s: unexpected argument '%s': vmdiskcmp arguments go after --", o->action, a);
             return -1;
         }
         eq = strchr(a, '=');
         name = eq ? g_strndup(a + 2, eq - a - 2) : g_strdup(a + 2);
         opt = lab_find_opt(name);
         if (!opt) {
-            vdc_error("lab %s: unknown option '--%s' (see vmdiskcmp lab --help)", o->action, name);
+            vdc_input_error("lab %s: unknown option '--%s' (see vmdiskcmp lab --help)", o->action, name);
             return -1;
         }
         if (!lab_word_in(opt->actions, o->action)) {
-            vdc_error("lab %s: option '--%s' applies only to lab %s", o->action, name, opt->actions);
+            vdc_input_error("lab %s: option '--%s' applies only to lab %s", o->action, name, opt->actions);
             return -1;
         }
         if (opt->arg != LAB_ARG_NONE) {
@@ -183,11 +183,11 @@ vdc_lab_parse(struct vdc_lab_opts *o, int argc, char **argv)
             else if (i + 1 < argc)
                 val = argv[++i];
             if (!val || !*val) {
-                vdc_error("lab %s: option '--%s' expects a value", o->action, name);
+                vdc_input_error("lab %s: option '--%s' expects a value", o->action, name);
                 return -1;
             }
         } else if (eq) {
-            vdc_error("lab %s: option '--%s' takes no value", o->action, name);
+            vdc_input_error("lab %s: option '--%s' takes no value", o->action, name);
             return -1;
         }
 
@@ -212,18 +212,18 @@ vdc_lab_parse(struct vdc_lab_opts *o, int argc, char **argv)
             unsigned long v = strtoul(val, &end, 10);
 
             if (!g_ascii_isdigit(*val) || *end || v == 0 || v > 7 * 24 * 3600) {
-                vdc_error("lab %s: --timeout '%s': expected whole seconds, 1..604800", o->action, val);
+                vdc_input_error("lab %s: --timeout '%s': expected whole seconds, 1..604800", o->action, val);
                 return -1;
             }
             o->timeout_s = (unsigned)v;
         }
     }
     if (!strcmp(o->action, "run") && args->len == 0) {
-        vdc_error("lab run: no vmdiskcmp arguments: expected -- ARGS (e.g. -- --image --lvm --dom0 --vg lab)");
+        vdc_input_error("lab run: no vmdiskcmp arguments: expected -- ARGS (e.g. -- --image --lvm --dom0 --vg lab)");
         return -1;
     }
     if (strcmp(o->action, "run") && args->len > 0) {
-        vdc_error("lab %s: takes no arguments after --", o->action);
+        vdc_input_error("lab %s: takes no arguments after --", o->action);
         return -1;
     }
     g_ptr_array_add(files, NULL);
