@@ -33,10 +33,23 @@ record_kind(vdc_err_kind kind)
         vdc_first_kind = kind;
 }
 
+static const char *vdc_context;
+
+const char *
+vdc_error_context(const char *context)
+{
+    const char *prev = vdc_context;
+
+    vdc_context = context;
+    return prev;
+}
+
 static void
 print_error(const char *fmt, va_list ap)
 {
     fputs("vmdiskcmp: ", stderr);
+    if (vdc_context)
+        fprintf(stderr, "%s: ", vdc_context);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
 }

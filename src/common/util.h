@@ -55,6 +55,11 @@ void vdc_note_error(vdc_err_kind kind);
  * is bad input, even when the loader is shared with runtime data (the
  * agent's output, a journal we wrote).  Interruptions stay interruptions. */
 vdc_err_kind vdc_error_scope(vdc_err_kind kind);
+/* From now on, messages read "vmdiskcmp: CONTEXT: MESSAGE", until the
+ * setting returned is put back (NULL: none).  For a caller that has shared
+ * code check input on someone else's behalf: the lab checks each job's
+ * options with run's parser ("lab run: job 2: --runs '0': ..."). */
+const char *vdc_error_context(const char *context);
 /* The kind that decides the exit status now (VDC_ERR_NONE: nothing reported). */
 vdc_err_kind vdc_error_last_kind(void);
 /* Forget what was reported (tests; a subcommand that retries). */

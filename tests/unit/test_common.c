@@ -143,6 +143,21 @@ test_error_scope(void **state)
     vdc_note_interrupted();
     vdc_error_scope(prev);
     assert_int_equal(vdc_exit_status(-1), VDC_EXIT_INTERRUPTED);
+    /* a context names whose input it was, on every line, until put back */
+    {
+        const char *prev = vdc_error_context("lab run: job 2");
+        char *err;
+
+        assert_null(prev);
+        capture_stderr_begin();
+        vdc_input_error("--runs '0': expected an integer from 1 to 1000");
+        vdc_error_context(prev);
+        vdc_input_error("after");
+        err = capture_stderr_end();
+        assert_string_equal(err, "vmdiskcmp: lab run: job 2: --runs '0': expected an integer from 1 to 1000\n"
+                                 "vmdiskcmp: after\n");
+        free(err);
+    }
     /* after the scope, sites decide again */
     vdc_error_reset();
     vdc_error("a runtime failure");
