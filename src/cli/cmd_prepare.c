@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "cli/commands.h"
+#include "common/helper.h"
 #include "common/opts.h"
 #include "common/util.h"
 #include "guest/prepare.h"

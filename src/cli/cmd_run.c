@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "cli/commands.h"
+#include "common/helper.h"
 #include "common/opts.h"
 #include "common/util.h"
 #include "hv/translate.h"
@@ -163,24 +164,6 @@ preflight(const vdc_plan *p, const vdc_run_opts *o)
         }
     }
     return 0;
-}
-
-/* commands.h */
-char *
-vdc_default_helper(const char *name)
-{
-    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-
-    if (exe) {
-        g_autofree char *bindir = g_path_get_dirname(exe);
-        g_autofree char *top = g_path_get_dirname(bindir);
-        char *built = g_build_filename(top, "guest-agent", name, NULL);
-
-        if (g_file_test(built, G_FILE_TEST_IS_REGULAR))
-            return built;
-        g_free(built);
-    }
-    return g_build_filename(VDC_LIBEXECDIR, name, NULL);
 }
 
 /* The agent (every run) and the runner (when a domU is prepared here) must

@@ -23,12 +23,4 @@ int vdc_cmd_compare(int argc, char **argv);
 /* render a result directory: text, CSV, JSON, Markdown, HTML+SVG */
 int vdc_cmd_report(int argc, char **argv);
 
-/* Where a helper binary (vmdiskcmp-agent, vmdiskcmp-runner) is found when
- * no option names it: beside this vmdiskcmp in a build tree
- * (BUILDDIR/src/vmdiskcmp -> BUILDDIR/guest-agent/NAME), else installed in
- * VDC_LIBEXECDIR.  Returns a new string (g_free): the first that exists,
- * else the installed path (the caller's check then names it).  run and
- * prepare share it. */
-char *vdc_default_helper(const char *name);
-
 #endif

@@ -4,4 +4,5 @@ noinst_LIBRARIES += src/libvdc-common.a
 src_libvdc_common_a_SOURCES = \
 	src/common/util.c src/common/util.h \
 	src/common/child.c src/common/child.h \
-	src/common/opts.c src/common/opts.h
+	src/common/opts.c src/common/opts.h \
+	src/common/helper.c src/common/helper.h
