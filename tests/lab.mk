@@ -8,7 +8,7 @@ EXTRA_DIST += tests/integration/lab-e2e.sh
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_lab
 TESTS += tests/unit/test_lab
-tests_unit_test_lab_SOURCES = tests/unit/test_lab.c src/lab/lab.c
+tests_unit_test_lab_SOURCES = tests/unit/test_lab.c
 tests_unit_test_lab_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_lab_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
+tests_unit_test_lab_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
