@@ -1,4 +1,4 @@
-# Tests of the lab area (issue 5).
+# Tests of the lab area.
 # lab-e2e.sh: the emulated Xen lab end to end, one boot: the libxl main
 # job, then the libvirt xen:///system job (root + QEMU; ~14 min with the
 # lab cached, ~20 min on a fresh machine: doc/lab.md).
