@@ -4,8 +4,8 @@
  * checked request (lab.sh stages, boots and collects) and waits for it.
  * After `lab run`, each job's result (DIR/result/result.json, DIR/result-K)
  * is marked experiment.emulated = true — the lab knows it is emulated
- * hardware, the controller inside it cannot — and re-rendered with
- * `vmdiskcmp report`.
+ * hardware, the controller inside it cannot — and its report written again
+ * (src/report/report_dir.c).
  * Exit status (main, vdc_exit_status): 0 ok; 1 a lab stage or a job failed
  * (one line names it); 2 bad input, also a job that refused its arguments
  * in dom0; 3 interrupted. */

@@ -316,12 +316,12 @@ vdc_cmd_report(int argc, char **argv)
     vdc_result_set rs;
     struct vdc_report_options ro;
     const char *dir;
-    int first, rc = VDC_EXIT_USAGE;
+    int first, rc = -1;
 
     vdc_result_set_init(&rs);
     first = parse_cli(argc, argv, &c, 1);
     if (c.help) {             /* parse_cli printed the usage */
-        rc = VDC_EXIT_OK;
+        rc = 0;
         goto out;    /* dispose what _init allocated (ASan: a leak on --help) */
     }
     if (first < 0)
@@ -345,7 +345,7 @@ vdc_cmd_report(int argc, char **argv)
     ro.stats = c.stats;
     ro.artefacts = c.artefacts;
     ro.quiet = c.quiet;
-    rc = vdc_exit_status(vdc_report_write(&rs, &ro, dir));
+    rc = vdc_report_write(&rs, &ro, dir) < 0 ? -1 : 0;
  out:
     vdc_result_set_dispose(&rs);
     return rc;
@@ -394,13 +394,13 @@ vdc_cmd_compare(int argc, char **argv)
     vdc_result_set all;
     struct vdc_analysis a;
     char *out = NULL;
-    int first, i, rc = VDC_EXIT_USAGE;
+    int first, i, rc = -1;
 
     vdc_result_set_init(&all);
     vdc_analysis_init(&a);
     first = parse_cli(argc, argv, &c, 0);
     if (c.help) {             /* parse_cli printed the usage */
-        rc = VDC_EXIT_OK;
+        rc = 0;
         goto out;    /* dispose what _init allocated (ASan: a leak on --help) */
     }
     if (first < 0)
@@ -453,10 +453,8 @@ vdc_cmd_compare(int argc, char **argv)
     }
     if (vdc_analysis_build_with(&a, &all, c.baseline, &c.stats, &c.artefacts) < 0)
         goto out;
-    rc = VDC_EXIT_FAILURE;
     if (!(out = vdc_render_compare(&all, &a, c.format))) {
         vdc_input_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
-        rc = VDC_EXIT_USAGE;
         goto out;
     }
     if (fputs(out, stdout) == EOF || fflush(stdout) != 0) {
@@ -469,7 +467,7 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_print_warnings(w);
         g_strfreev(w);
     }
-    rc = VDC_EXIT_OK;
+    rc = 0;
  out:
     g_free(out);
     vdc_analysis_dispose(&a);
