@@ -1,6 +1,8 @@
 /* vmdiskcmp: one command to compare guest disk backends (file image, LVM
  * LV, block device) against the bare host.  This file only dispatches to a
- * subcommand; "run" is the default when the first argument is an option. */
+ * subcommand ("run" is the default when the first argument is an option)
+ * and turns what it returns into the exit status: the one place exit
+ * statuses come from (vdc_exit_status, the error model of common/util.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -52,14 +54,15 @@ main(int argc, char **argv)
         }
         if (argc < 2) {
             usage(stderr);
-            return VDC_EXIT_USAGE;
+            vdc_note_error(VDC_ERR_INPUT);      /* the usage is the message */
+            return vdc_exit_status(-1);
         }
         /* options first: the default command, run; argv[0] stands as its name */
-        return vdc_cmd_run(argc, argv);
+        return vdc_exit_status(vdc_cmd_run(argc, argv));
     }
     for (i = 0; i < sizeof(vdc_commands) / sizeof(vdc_commands[0]); i++)
         if (!strcmp(argv[1], vdc_commands[i].name))
-            return vdc_commands[i].fn(argc - 1, argv + 1);
-    vdc_error("unknown command '%s': expected one of run, report, compare, import, cleanup, prepare, lab", argv[1]);
-    return VDC_EXIT_USAGE;
+            return vdc_exit_status(vdc_commands[i].fn(argc - 1, argv + 1));
+    vdc_input_error("unknown command '%s': expected one of run, report, compare, import, cleanup, prepare, lab", argv[1]);
+    return vdc_exit_status(-1);
 }

@@ -1,4 +1,4 @@
-# Tests of the lab area (issue 5).
+# Tests of the lab area.
 # lab-e2e.sh: the emulated Xen lab end to end, one boot: the libxl main
 # job, then the libvirt xen:///system job (root + QEMU; ~14 min with the
 # lab cached, ~20 min on a fresh machine: doc/lab.md).
@@ -8,7 +8,7 @@ EXTRA_DIST += tests/integration/lab-e2e.sh
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_lab
 TESTS += tests/unit/test_lab
-tests_unit_test_lab_SOURCES = tests/unit/test_lab.c src/lab/lab.c
+tests_unit_test_lab_SOURCES = tests/unit/test_lab.c
 tests_unit_test_lab_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_lab_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
+tests_unit_test_lab_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif

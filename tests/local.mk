@@ -34,7 +34,7 @@ EXTRA_DIST += $(QA2_TESTS)
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_facts
 TESTS += tests/unit/test_facts
-tests_unit_test_facts_SOURCES = tests/unit/test_facts.c src/run/facts.h
+tests_unit_test_facts_SOURCES = tests/unit/test_facts.c
 tests_unit_test_facts_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_facts_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif

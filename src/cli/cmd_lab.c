@@ -1,12 +1,14 @@
-/* `vmdiskcmp lab`: build and run the emulated Xen lab (issue 5).  Parses
- * and validates the options (src/lab/lab.c), fills the defaults that need
- * this executable's path, runs templates/lab/lab.sh (which does the work)
- * and waits for it.  After `lab run`, the result the job brought back
- * (DIR/result/result.json) is marked experiment.emulated = true — the lab
- * knows it is emulated hardware, the controller inside it cannot — and
- * re-rendered with `vmdiskcmp report`.
- * Exit status: lab.sh's: 0 ok, 1 a lab stage failed (one line names it),
- * 2 bad input, 3 interrupted, else the job's status. */
+/* `vmdiskcmp lab`: build and run the emulated Xen lab.  Parses and checks
+ * every option and job (src/lab/lab.c: the lab's one parser), fills the
+ * defaults that need this executable's path, hands templates/lab/lab.sh the
+ * checked request (lab.sh stages, boots and collects) and waits for it.
+ * After `lab run`, each job's result (DIR/result/result.json, DIR/result-K)
+ * is marked experiment.emulated = true — the lab knows it is emulated
+ * hardware, the controller inside it cannot — and its report written again
+ * (src/report/report_dir.c).
+ * Exit status (main, vdc_exit_status): 0 ok; 1 a lab stage or a job failed
+ * (one line names it); 2 bad input, also a job that refused its arguments
+ * in dom0; 3 interrupted. */
 #include "config.h"
 
 #include <errno.h>
@@ -14,30 +16,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "cli/commands.h"
+#include "common/child.h"
+#include "common/opts.h"
 #include "common/util.h"
 #include "lab/lab.h"
 #include "model/result.h"
 #include "report/report_dir.h"
 
-static volatile sig_atomic_t lab_child = -1;
+static volatile sig_atomic_t lab_stop;
 
-/* SIGINT/SIGTERM: pass on to lab.sh's whole process group (lab.sh, the
- * boot script, QEMU): bash runs a trap only after its foreground child
- * returns, so signalling lab.sh alone would leave the lab running; each
- * script's trap then tears down what it created */
+/* SIGINT/SIGTERM/SIGHUP only set the flag: vdc_child_run then sends SIGTERM
+ * to lab.sh's whole process group (lab.sh, the boot script, QEMU): bash
+ * runs a trap only after its foreground child returns, so signalling lab.sh
+ * alone would leave the lab running; each script's trap tears down what it
+ * created, within LAB_GRACE_MS, before the group gets SIGKILL */
 static void
-lab_forward_signal(int sig)
+on_lab_signal(int sig)
 {
-    if (lab_child > 0)
-        kill(-(pid_t)lab_child, sig);
+    lab_stop = sig;
 }
+
+/* boot-lab.sh's teardown waits up to 10 s for QEMU before its SIGKILL */
+#define LAB_GRACE_MS 60000
 
 /* Mark DIR/result.json as measured on emulated hardware and re-render the
  * report.  0, or -1 after vdc_error. */
@@ -72,29 +79,53 @@ out:
     return rc;
 }
 
+/* lab.sh exited @status != 0: name what failed, with its kind */
+static void
+lab_failed(const struct vdc_lab_request *r, int status)
+{
+    size_t job = 0;
+    int code = 0;
+
+    if (!vdc_lab_failed_job(r, &job, &code)) {
+        /* a stage failed: lab.sh printed the line */
+        vdc_note_error(status == VDC_EXIT_USAGE ? VDC_ERR_INPUT : VDC_ERR_RUNTIME);
+    } else if (job) {
+        /* a job that refused its arguments: the user's bad input */
+        vdc_error_kind(code == VDC_EXIT_USAGE ? VDC_ERR_INPUT : VDC_ERR_RUNTIME,
+                       "lab run: job %zu of %zu exited %d (see %s/job.log)", job, r->n_jobs,
+                       code, r->out_dir);
+    } else {
+        vdc_error("lab %s: the job exited %d in dom0 (see %s/job.log)", r->action, code,
+                  r->out_dir);
+    }
+}
+
 int
 vdc_cmd_lab(int argc, char **argv)
 {
     struct vdc_lab_opts o;
+    struct vdc_lab_request req;
     g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-    g_autofree char *script = NULL;
-    g_autofree char *out_dir = NULL;
-    char **av = NULL;
-    unsigned njobs = 0, k;
-    struct sigaction sa, old_int, old_term;
-    pid_t pid;
-    int status = 0, r, rc;
+    g_autofree char *script = NULL, *text = NULL, *request = NULL;
+    GError *err = NULL;
+    vdc_child_result res;
+    size_t k;
+    int fd = -1, r, rc = -1;
 
     vdc_lab_opts_init(&o);
-    rc = vdc_lab_parse(&o, argc, argv);
-    if (rc != 0) {
-        vdc_lab_opts_dispose(&o);
-        return rc > 0 ? VDC_EXIT_OK : VDC_EXIT_USAGE;
+    vdc_lab_request_init(&req);
+    r = vdc_lab_parse(&o, argc, argv);
+    if (r == VDC_OPTS_HELP) {
+        vdc_lab_help(stdout);
+        rc = 0;
+        goto out;
     }
+    if (r < 0)
+        goto out;
     vdc_lab_default_paths(&o, exe);
     if (!o.vmdiskcmp)
         o.vmdiskcmp = g_strdup(exe ? exe : "vmdiskcmp");
-    if (!o.out_dir) {
+    if (!o.out_dir && strcmp(o.action, "build")) {
         char stamp[32];
         time_t now = time(NULL);
 
@@ -103,70 +134,57 @@ vdc_cmd_lab(int argc, char **argv)
     }
     script = g_build_filename(o.script_dir, "lab.sh", NULL);
     if (access(script, R_OK) != 0) {
-        vdc_error("lab: recipe %s not readable (%s): set VDC_LAB_DIR to templates/lab",
-                  script, g_strerror(errno));
-        vdc_lab_opts_dispose(&o);
-        return VDC_EXIT_USAGE;
+        vdc_input_error("lab: recipe %s not readable (%s): set VDC_LAB_DIR to templates/lab",
+                        script, g_strerror(errno));
+        goto out;
     }
-    if (!strcmp(o.action, "run")) {
-        /* job 1 writes OUT/result, each `--then ARGS` job K OUT/result-K */
-        size_t i;
+    if (vdc_lab_check(&o, &req) < 0)
+        goto out;
+    if (req.out_dir && g_mkdir_with_parents(req.out_dir, 0755) < 0) {
+        vdc_input_error("lab %s: cannot create --out %s: %s", req.action, req.out_dir,
+                        g_strerror(errno));
+        goto out;
+    }
+    /* the request, for lab.sh only: removed when it is done */
+    text = vdc_lab_request_text(&req);
+    fd = g_file_open_tmp("vmdiskcmp-lab-XXXXXX.request", &request, &err);
+    if (fd < 0 || !g_file_set_contents(request, text, -1, &err)) {
+        vdc_error("lab: the request for lab.sh: %s", err->message);
+        g_clear_error(&err);
+        goto out;
+    }
+    vdc_on_stop_signals(on_lab_signal);
+    {
+        char *av[] = { (char *)"/bin/bash", script, request, NULL };
+        vdc_child_opts co = { .argv = av, .what = script, .stop = &lab_stop,
+                              .grace_ms = LAB_GRACE_MS, .death_signal = SIGTERM };
 
-        njobs = 1;
-        for (i = 0; o.args && o.args[i]; i++)
-            njobs += !strcmp(o.args[i], "--then");
-        out_dir = g_strdup(o.out_dir);
+        r = vdc_child_run(&co, &res);
     }
-    av = vdc_lab_argv(&o);
+    g_unlink(request);
+    if (r < 0)
+        goto out;
+    if (res.stopped || !res.exited || res.status == 130) {
+        vdc_note_interrupted();
+        goto out;
+    }
+    rc = res.status == 0 ? 0 : -1;
+    if (rc < 0)
+        lab_failed(&req, res.status);
+    for (k = 0; k < req.n_jobs; k++) {
+        const char *dir = req.jobs[k].result_dir;
+        g_autofree char *json = dir ? g_build_filename(dir, "result.json", NULL) : NULL;
+
+        if (!json || !g_file_test(json, G_FILE_TEST_EXISTS))
+            continue;
+        if (lab_mark_emulated(dir) < 0)
+            rc = -1;
+        fprintf(stderr, "vmdiskcmp: lab: results in %s (emulated hardware)\n", dir);
+    }
+out:
+    if (fd >= 0)
+        close(fd);
+    vdc_lab_request_dispose(&req);
     vdc_lab_opts_dispose(&o);
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = lab_forward_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    pid = fork();
-    if (pid < 0) {
-        vdc_error("lab: cannot fork for %s: %s", av[1], g_strerror(errno));
-        g_strfreev(av);
-        return VDC_EXIT_FAILURE;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        execv(av[0], av);
-        vdc_error("lab: cannot execute %s %s: %s", av[0], av[1], g_strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid);   /* also here: no window before the child's own call */
-    lab_child = pid;
-    do {
-        r = waitpid(pid, &status, 0);
-    } while (r < 0 && errno == EINTR);
-    lab_child = -1;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    g_strfreev(av);
-    if (r < 0) {
-        vdc_error("lab: waiting for lab.sh: %s", g_strerror(errno));
-        return VDC_EXIT_FAILURE;
-    }
-    if (WIFSIGNALED(status))
-        return VDC_EXIT_INTERRUPTED;
-    rc = WEXITSTATUS(status);
-    if (rc == 130)
-        return VDC_EXIT_INTERRUPTED;
-    for (k = 1; k <= njobs; k++) {
-        g_autofree char *result_dir = k == 1 ? g_build_filename(out_dir, "result", NULL) :
-                                               g_strdup_printf("%s/result-%u", out_dir, k);
-        g_autofree char *json = g_build_filename(result_dir, "result.json", NULL);
-
-        if (g_file_test(json, G_FILE_TEST_EXISTS) && lab_mark_emulated(result_dir) < 0 &&
-            rc == 0)
-            rc = VDC_EXIT_FAILURE;
-        if (rc == 0 || g_file_test(json, G_FILE_TEST_EXISTS))
-            fprintf(stderr, "vmdiskcmp: lab: results in %s (emulated hardware)\n", result_dir);
-    }
     return rc;
 }

@@ -6,7 +6,7 @@
  * be reused on many hosts. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,8 @@
 #include <glib.h>
 
 #include "cli/commands.h"
+#include "common/helper.h"
+#include "common/opts.h"
 #include "common/util.h"
 #include "guest/prepare.h"
 
@@ -29,86 +31,82 @@ on_prepare_signal(int sig)
     prepare_stop = sig;
 }
 
-static const struct option prepare_options[] = {
-    { "guest-image", required_argument, NULL, 'g' },
-    { "agent", required_argument, NULL, 'a' },
-    { "runner", required_argument, NULL, 'R' },
-    { "cache-dir", required_argument, NULL, 'c' },
-    { "out", required_argument, NULL, 'o' },
-    { "timeout", required_argument, NULL, 't' },
-    { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+/* The options of `vmdiskcmp prepare` (common/opts.h). */
+struct prepare_cli {
+    char *guest_image, *agent, *runner, *cache_dir, *out;
+    unsigned timeout;
+    int quiet;
 };
 
-static void
-prepare_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: vmdiskcmp prepare --guest-image TEMPLATE [OPTIONS]\n"
-            "\n"
-            "Install vmdiskcmp-agent and vmdiskcmp-runner into a copy of TEMPLATE with\n"
-            "libguestfs (once per template, agent and runner build) and print the\n"
-            "prepared image.  TEMPLATE.manifest must sit beside TEMPLATE\n"
-            "(doc/guest-template.md; `make guest-template` builds the default one).\n"
-            "\n"
-            "  --guest-image IMG  guest template (raw image with IMG.manifest)\n"
-            "  --agent FILE       static agent (default: beside vmdiskcmp in a build tree,\n"
-            "                     else %s/vmdiskcmp-agent)\n"
-            "  --runner FILE      static runner (default: likewise, %s/vmdiskcmp-runner)\n"
-            "  --cache-dir DIR    prepared image cache (default %s)\n"
-            "  --out IMG          also copy the prepared image to IMG, with IMG.manifest,\n"
-            "                     IMG.vmlinuz and IMG.initrd beside it (must not exist)\n"
-            "  --timeout SEC      libguestfs session timeout (default 600)\n"
-            "  -q, --quiet        no progress lines\n"
-            "\n"
-            "libguestfs settings come from the environment (LIBGUESTFS_BACKEND,\n"
-            "LIBGUESTFS_BACKEND_SETTINGS=force_tcg where KVM is unusable, LIBGUESTFS_CACHEDIR).\n",
-            VDC_LIBEXECDIR, VDC_LIBEXECDIR, VDC_PREPARE_DEFAULT_CACHE);
-}
+#define P(m) offsetof(struct prepare_cli, m)
+static const vdc_opt prepare_table[] = {
+    { .name = "guest-image", .type = VDC_OPT_STR, .off = P(guest_image), .metavar = "IMG",
+      .help = "guest template (raw image with IMG.manifest)" },
+    { .name = "agent", .type = VDC_OPT_STR, .off = P(agent), .metavar = "FILE",
+      .def = "beside vmdiskcmp in a build tree, else " VDC_LIBEXECDIR "/vmdiskcmp-agent",
+      .help = "static agent" },
+    { .name = "runner", .type = VDC_OPT_STR, .off = P(runner), .metavar = "FILE",
+      .def = "likewise, " VDC_LIBEXECDIR "/vmdiskcmp-runner", .help = "static runner" },
+    { .name = "cache-dir", .type = VDC_OPT_STR, .off = P(cache_dir), .metavar = "DIR",
+      .def = VDC_PREPARE_DEFAULT_CACHE, .help = "prepared image cache" },
+    { .name = "out", .type = VDC_OPT_STR, .off = P(out), .metavar = "IMG", .empty_ok = 1,
+      .help = "also copy the prepared image to IMG, with IMG.manifest, IMG.vmlinuz and IMG.initrd beside it (must not exist)" },
+    { .name = "timeout", .type = VDC_OPT_UINT, .off = P(timeout), .metavar = "SEC", .min = 1,
+      .max = 86400, .expect = "seconds, 1 to 86400", .def = "600",
+      .help = "libguestfs session timeout" },
+    { .name = "quiet", .type = VDC_OPT_FLAG, .off = P(quiet), .short_name = 'q',
+      .help = "no progress lines" },
+    { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
+};
+
+static const vdc_opts_spec prepare_spec = {
+    .command = "prepare",
+    .prefix = "prepare: ",
+    .table = prepare_table,
+    .n = G_N_ELEMENTS(prepare_table),
+    .operands = VDC_OPERANDS_NONE,
+    .usage =
+        "usage: vmdiskcmp prepare --guest-image TEMPLATE [OPTIONS]\n"
+        "\n"
+        "Install vmdiskcmp-agent and vmdiskcmp-runner into a copy of TEMPLATE with\n"
+        "libguestfs (once per template, agent and runner build) and print the\n"
+        "prepared image.  TEMPLATE.manifest must sit beside TEMPLATE\n"
+        "(doc/guest-template.md; `make guest-template` builds the default one).\n"
+        "\n",
+    .epilogue =
+        "\n"
+        "libguestfs settings come from the environment (LIBGUESTFS_BACKEND,\n"
+        "LIBGUESTFS_BACKEND_SETTINGS=force_tcg where KVM is unusable, LIBGUESTFS_CACHEDIR).\n",
+};
 
 int
 vdc_cmd_prepare(int argc, char **argv)
 {
+    struct prepare_cli c = { 0 };
     struct vdc_prepare_opts o = { 0 };
     struct vdc_prepared p;
     g_autofree char *agent = NULL, *runner = NULL;   /* defaults we found */
-    char *end = NULL;
-    int c;
-    long t;
+    vdc_opts_result r = vdc_opts_parse(&prepare_spec, &c, argc, argv, NULL, NULL);
+    int rc = -1;
 
-    optind = 1;
-    opterr = 0;             /* our one-line message, not getopt's */
-    while ((c = getopt_long(argc, argv, "qh", prepare_options, NULL)) != -1) {
-        switch (c) {
-        case 'g': o.template_path = optarg; break;
-        case 'a': o.agent_path = optarg; break;
-        case 'R': o.runner_path = optarg; break;
-        case 'c': o.cache_dir = optarg; break;
-        case 'o': o.out_path = optarg; break;
-        case 't':
-            t = strtol(optarg, &end, 10);
-            if (!*optarg || *end || t <= 0 || t > 86400) {
-                vdc_error("--timeout '%s': expected seconds, 1 to 86400", optarg);
-                return VDC_EXIT_USAGE;
-            }
-            o.launch_timeout_s = (int)t;
-            break;
-        case 'q': vdc_set_quiet(1); break;
-        case 'h': prepare_usage(stdout); return VDC_EXIT_OK;
-        default:
-            vdc_error("prepare: '%s': unknown option or missing argument: "
-                      "see 'vmdiskcmp prepare --help'", argv[optind - 1]);
-            return VDC_EXIT_USAGE;
-        }
+    if (r == VDC_OPTS_HELP) {
+        vdc_opts_help(&prepare_spec, stdout);
+        rc = 0;
+        goto out;
     }
-    if (optind < argc) {
-        vdc_error("prepare: unexpected argument '%s': expected options only", argv[optind]);
-        return VDC_EXIT_USAGE;
-    }
+    if (r < 0)
+        goto out;
+    if (c.quiet)
+        vdc_set_quiet(1);
+    o.template_path = c.guest_image;
+    o.agent_path = c.agent;
+    o.runner_path = c.runner;
+    o.cache_dir = c.cache_dir;
+    o.out_path = c.out;
+    o.launch_timeout_s = (int)c.timeout;
     if (!o.template_path) {
-        vdc_error("prepare: --guest-image: expected a guest template image");
-        return VDC_EXIT_USAGE;
+        vdc_input_error("prepare: --guest-image: expected a guest template image");
+        goto out;
     }
     if (!o.agent_path)
         o.agent_path = agent = vdc_default_helper("vmdiskcmp-agent");
@@ -126,9 +124,9 @@ vdc_cmd_prepare(int argc, char **argv)
 
         for (i = 0; i < G_N_ELEMENTS(inputs); i++) {
             if (!g_file_test(inputs[i][1], G_FILE_TEST_IS_REGULAR)) {
-                vdc_error("prepare: %s '%s': expected an existing file",
+                vdc_input_error("prepare: %s '%s': expected an existing file",
                           inputs[i][0], inputs[i][1]);
-                return VDC_EXIT_USAGE;
+                goto out;
             }
         }
     }
@@ -136,28 +134,30 @@ vdc_cmd_prepare(int argc, char **argv)
         g_autofree char *dir = g_path_get_dirname(o.out_path);
 
         if (!*o.out_path || g_str_has_suffix(o.out_path, "/")) {
-            vdc_error("prepare: --out '%s': expected a file name", o.out_path);
-            return VDC_EXIT_USAGE;
+            vdc_input_error("prepare: --out '%s': expected a file name", o.out_path);
+            goto out;
         }
         if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-            vdc_error("prepare: --out %s: directory %s does not exist", o.out_path, dir);
-            return VDC_EXIT_USAGE;
+            vdc_input_error("prepare: --out %s: directory %s does not exist", o.out_path, dir);
+            goto out;
         }
     }
     if (o.out_path && g_file_test(o.out_path, G_FILE_TEST_EXISTS)) {
-        vdc_error("prepare: --out %s: already exists: refusing to overwrite it", o.out_path);
-        return VDC_EXIT_USAGE;
+        vdc_input_error("prepare: --out %s: already exists: refusing to overwrite it", o.out_path);
+        goto out;
     }
     vdc_on_stop_signals(on_prepare_signal);
     o.stop = &prepare_stop;
     if (vdc_prepare(&o, &p) < 0 || prepare_stop) {
         /* a stop after the cache entry was renamed into place: the entry
          * is whole, but the user asked to stop: no output, exit 3 */
-        if (prepare_stop)
+        if (prepare_stop) {
             vdc_progress("prepare: interrupted (signal %d): nothing left behind",
                          (int)prepare_stop);
+            vdc_note_interrupted();
+        }
         vdc_prepared_dispose(&p);
-        return prepare_stop ? VDC_EXIT_INTERRUPTED : VDC_EXIT_FAILURE;
+        goto out;
     }
     printf("prepared_image=%s\n", o.out_path ? o.out_path : p.image);
     printf("cache_image=%s\n", p.image);
@@ -169,5 +169,8 @@ vdc_cmd_prepare(int argc, char **argv)
     printf("kernel=%s\ninitrd=%s\ncmdline_xen=%s\ncmdline_kvm=%s\n", p.kernel, p.initrd,
            p.cmdline_xen, p.cmdline_kvm);
     vdc_prepared_dispose(&p);
-    return VDC_EXIT_OK;
+    rc = 0;
+ out:
+    vdc_opts_dispose(&prepare_spec, &c);
+    return rc;
 }

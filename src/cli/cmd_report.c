@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "cli/commands.h"
+#include "common/opts.h"
 #include "common/util.h"
 #include "model/result.h"
 #include "report/analysis.h"
@@ -21,25 +22,6 @@
 
 enum { FMT_TXT = VDC_REPORT_TXT, FMT_CSV = VDC_REPORT_CSV, FMT_JSON = VDC_REPORT_JSON, FMT_MD = VDC_REPORT_MD,
        FMT_HTML = VDC_REPORT_HTML, FMT_ALL = VDC_REPORT_ALL };
-
-enum {
-    OPT_BASELINE = 256, OPT_OUTLIERS, OPT_THRESHOLD, OPT_RESAMPLES, OPT_BSEED, OPT_FORMATS, OPT_FORMAT,
-    OPT_RATE_CEILING,
-};
-
-static const struct option common_opts[] = {
-    { "baseline", required_argument, NULL, OPT_BASELINE },
-    { "outliers", required_argument, NULL, OPT_OUTLIERS },
-    { "outlier-threshold", required_argument, NULL, OPT_THRESHOLD },
-    { "bootstrap-resamples", required_argument, NULL, OPT_RESAMPLES },
-    { "bootstrap-seed", required_argument, NULL, OPT_BSEED },
-    { "formats", required_argument, NULL, OPT_FORMATS },
-    { "format", required_argument, NULL, OPT_FORMAT },
-    { "rate-ceiling", required_argument, NULL, OPT_RATE_CEILING },
-    { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-};
 
 /* The most --rate-ceiling options of one command. */
 #define MAX_CEILINGS 64
@@ -52,6 +34,7 @@ struct cli {
     unsigned formats;        /* report */
     const char *format;      /* compare */
     int quiet;               /* --quiet: no progress, no warnings on stderr */
+    int help;                /* --help: print the usage, nothing else */
 };
 
 static const char report_usage[] =
@@ -66,7 +49,7 @@ static const char report_usage[] =
     "baseline: dom0 if present, else the first target; outliers: flag, Z 3.5;\n"
     "bootstrap: 10000 resamples, seed 20261130.  --rate-ceiling: no rate of the\n"
     "device, link or target NAME can be above MIB_S MiB/s (flag above-ceiling).\n"
-    "Warnings go to stderr too (\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n";
+    "Warnings go to stderr too (\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n\n";
 
 static const char compare_usage[] =
     "usage: vmdiskcmp compare A B [C...] [--baseline NAME] [--format text|csv|json|md]\n"
@@ -79,7 +62,7 @@ static const char compare_usage[] =
     "with ** p<0.01, * p<0.05, ~ no significant difference (Welch t-test).\n"
     "A target name used by two inputs is renamed NAME@INPUT.  The warnings of\n"
     "`report` (few runs, too-fast cells, test file sizes, artefacts) go to\n"
-    "stderr and after the table (csv: the flags column); --quiet silences stderr.\n";
+    "stderr and after the table (csv: the flags column); --quiet silences stderr.\n\n";
 
 static int
 parse_formats(const char *s, unsigned *out)
@@ -103,14 +86,14 @@ parse_formats(const char *s, unsigned *out)
         else if (!strcmp(v[i], "all"))
             *out |= FMT_ALL;
         else {
-            vdc_error("--formats %s: unknown format '%s': expected a comma-separated list of "
-                      "txt, csv, json, md, html", s, v[i]);
+            vdc_input_error("--formats %s: unknown format '%s': expected a comma-separated list of "
+                            "txt, csv, json, md, html", s, v[i]);
             rc = -1;
             break;
         }
     }
     if (rc == 0 && !*out) {
-        vdc_error("--formats '%s': expected at least one of txt, csv, json, md, html", s);
+        vdc_input_error("--formats '%s': expected at least one of txt, csv, json, md, html", s);
         rc = -1;
     }
     g_strfreev(v);
@@ -126,7 +109,7 @@ parse_unsigned(const char *opt, const char *s, unsigned long max, unsigned long 
     errno = 0;
     v = strtoull(s, &end, 10);
     if (!*s || *s == '-' || *end || errno || v > max) {
-        vdc_error("%s %s: expected an integer from 0 to %lu", opt, s, max);
+        vdc_input_error("%s %s: expected an integer from 0 to %lu", opt, s, max);
         return -1;
     }
     *out = (unsigned long)v;
@@ -142,12 +125,13 @@ parse_ceiling(struct cli *c, char *arg)
     double v = eq ? g_ascii_strtod(eq + 1, &end) : 0;
 
     if (!eq || eq == arg || !eq[1] || *end || !(v > 0) || v > 1e9) {
-        vdc_error("--rate-ceiling %s: expected NAME=MIB_S: a device, link or target name and the "
-                  "highest plausible rate in MiB/s (e.g. /dev/sdb=550; 1 Gbit/s is 119.2)", arg);
+        vdc_input_error("--rate-ceiling %s: expected NAME=MIB_S: a device, link or target name and the "
+                        "highest plausible rate in MiB/s (e.g. /dev/sdb=550; 1 Gbit/s is 119.2)", arg);
         return -1;
     }
     if (c->artefacts.n_ceilings == MAX_CEILINGS) {
-        vdc_error("--rate-ceiling %s: expected at most %d --rate-ceiling options", arg, MAX_CEILINGS);
+        vdc_input_error("--rate-ceiling %s: expected at most %d --rate-ceiling options", arg,
+                        MAX_CEILINGS);
         return -1;
     }
     *eq = '\0';
@@ -157,13 +141,127 @@ parse_ceiling(struct cli *c, char *arg)
     return 0;
 }
 
+/* ---- the options table (common/opts.h): each value its own grammar ---------- */
+
+static int
+opt_baseline(void *opts, const vdc_opt *d, const char *arg)
+{
+    ((struct cli *)opts)->baseline = arg;   /* in argv: nothing to free */
+    return 0;
+}
+
+static int
+opt_outliers(void *opts, const vdc_opt *d, const char *arg)
+{
+    if (vdc_outlier_policy_parse(arg, &((struct cli *)opts)->stats.policy) < 0) {
+        vdc_input_error("--outliers %s: expected keep, flag or drop", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+opt_threshold(void *opts, const vdc_opt *d, const char *arg)
+{
+    char *end = NULL;
+    double z = g_ascii_strtod(arg, &end);
+
+    if (!*arg || *end || !(z > 0) || z > 1e6) {
+        vdc_input_error("--outlier-threshold %s: expected a positive number (default 3.5)", arg);
+        return -1;
+    }
+    ((struct cli *)opts)->stats.outlier_threshold = z;
+    return 0;
+}
+
+/* --bootstrap-resamples, --bootstrap-seed: 0 to .max */
+static int
+opt_bootstrap(void *opts, const vdc_opt *d, const char *arg)
+{
+    struct cli *c = opts;
+    g_autofree char *name = g_strdup_printf("--%s", d->name);
+    unsigned long ul;
+
+    if (parse_unsigned(name, arg, (unsigned long)d->max, &ul) < 0)
+        return -1;
+    if (!strcmp(d->name, "bootstrap-seed"))
+        c->stats.bootstrap_seed = ul;
+    else
+        c->stats.bootstrap_resamples = (unsigned)ul;
+    return 0;
+}
+
+/* the value is optarg, in argv: the name is cut out of it in place */
+static int
+opt_rate_ceiling(void *opts, const vdc_opt *d, const char *arg)
+{
+    return parse_ceiling(opts, (char *)arg);
+}
+
+static int
+opt_formats(void *opts, const vdc_opt *d, const char *arg)
+{
+    return parse_formats(arg, &((struct cli *)opts)->formats);
+}
+
+static int
+opt_format(void *opts, const vdc_opt *d, const char *arg)
+{
+    if (strcmp(arg, "text") && strcmp(arg, "csv") && strcmp(arg, "json") && strcmp(arg, "md")) {
+        vdc_input_error("--format %s: expected one of " VDC_COMPARE_FORMATS, arg);
+        return -1;
+    }
+    ((struct cli *)opts)->format = arg;
+    return 0;
+}
+
+/* One table for report and compare; --formats is report's, --format compare's. */
+static const vdc_opt report_table[] = {
+    { .name = "formats", .type = VDC_OPT_CALL, .parse = opt_formats, .metavar = "txt,csv,json,md,html",
+      .scopes = "report", .def = "all", .help = "the formats to write, a comma list (all: every one)" },
+    { .name = "format", .type = VDC_OPT_CALL, .parse = opt_format, .metavar = "text|csv|json|md",
+      .scopes = "compare", .def = "text", .help = "what to print" },
+    { .name = "baseline", .type = VDC_OPT_CALL, .parse = opt_baseline, .metavar = "NAME",
+      .def = "dom0 if present, else the first target", .help = "the target the others are compared with" },
+    { .name = "outliers", .type = VDC_OPT_CALL, .parse = opt_outliers, .metavar = "keep|flag|drop",
+      .def = "flag", .help = "what to do with outliers (modified z-score)" },
+    { .name = "outlier-threshold", .type = VDC_OPT_CALL, .parse = opt_threshold, .metavar = "Z",
+      .def = "3.5", .help = "modified z-score above which a sample is an outlier" },
+    { .name = "bootstrap-resamples", .type = VDC_OPT_CALL, .parse = opt_bootstrap, .metavar = "N",
+      .max = 10000000, .def = "10000", .help = "resamples of the median's confidence interval" },
+    { .name = "bootstrap-seed", .type = VDC_OPT_CALL, .parse = opt_bootstrap, .metavar = "S",
+      .max = 0xffffffffUL, .def = "20261130", .help = "seed of the bootstrap" },
+    { .name = "rate-ceiling", .type = VDC_OPT_CALL, .parse = opt_rate_ceiling, .metavar = "NAME=MIB_S",
+      .help = "no rate of the device, link or target NAME can be above MIB_S MiB/s (flag above-ceiling; repeatable)" },
+    { .name = "quiet", .type = VDC_OPT_FLAG, .off = offsetof(struct cli, quiet), .short_name = 'q',
+      .help = "no progress lines, no warnings on stderr" },
+    { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
+};
+
+static vdc_opts_spec
+report_spec(int is_report)
+{
+    vdc_opts_spec spec = {
+        .command = is_report ? "report" : "compare",
+        .prefix = is_report ? "report: " : "compare: ",
+        .table = report_table,
+        .n = G_N_ELEMENTS(report_table),
+        .operands = VDC_OPERANDS_ANYWHERE,
+        .scope = is_report ? "report" : "compare",
+        .usage = is_report ? report_usage : compare_usage,
+    };
+    return spec;
+}
+
 /* Parse the options shared by report and compare.  Returns the index of
- * the first operand, or -1 (message printed; exit 2), or -2 for --help. */
+ * the first operand, or -1 after one vdc_input_error (exit 2).  --help sets
+ * c->help and prints the usage. */
 static int
 parse_cli(int argc, char **argv, struct cli *c, int is_report)
 {
-    int o;
-    unsigned long ul;
+    vdc_opts_spec spec = report_spec(is_report);
+    vdc_opts_result r;
+    int first = 0;
 
     memset(c, 0, sizeof(*c));
     vdc_stats_options_init(&c->stats);
@@ -171,80 +269,17 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
     c->artefacts.ceilings = c->ceilings;
     c->formats = FMT_ALL;
     c->format = "text";
-    optind = 1;
-    opterr = 0;
-    while ((o = getopt_long(argc, argv, "hq", common_opts, NULL)) != -1) {
-        switch (o) {
-        case OPT_BASELINE:
-            c->baseline = optarg;
-            break;
-        case OPT_OUTLIERS:
-            if (vdc_outlier_policy_parse(optarg, &c->stats.policy) < 0) {
-                vdc_error("--outliers %s: expected keep, flag or drop", optarg);
-                return -1;
-            }
-            break;
-        case OPT_THRESHOLD: {
-            char *end = NULL;
-            double z = g_ascii_strtod(optarg, &end);
-
-            if (!*optarg || *end || !(z > 0) || z > 1e6) {
-                vdc_error("--outlier-threshold %s: expected a positive number (default 3.5)", optarg);
-                return -1;
-            }
-            c->stats.outlier_threshold = z;
-            break;
-        }
-        case OPT_RESAMPLES:
-            if (parse_unsigned("--bootstrap-resamples", optarg, 10000000, &ul) < 0)
-                return -1;
-            c->stats.bootstrap_resamples = (unsigned)ul;
-            break;
-        case OPT_BSEED:
-            if (parse_unsigned("--bootstrap-seed", optarg, 0xffffffffUL, &ul) < 0)
-                return -1;
-            c->stats.bootstrap_seed = ul;
-            break;
-        case OPT_FORMATS:
-            if (!is_report) {
-                vdc_error("compare: unknown option --formats: did you mean --format?");
-                return -1;
-            }
-            if (parse_formats(optarg, &c->formats) < 0)
-                return -1;
-            break;
-        case OPT_FORMAT:
-            if (is_report) {
-                vdc_error("report: unknown option --format: did you mean --formats?");
-                return -1;
-            }
-            if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json") &&
-                strcmp(optarg, "md")) {
-                vdc_error("--format %s: expected one of " VDC_COMPARE_FORMATS, optarg);
-                return -1;
-            }
-            c->format = optarg;
-            break;
-        case OPT_RATE_CEILING:
-            if (parse_ceiling(c, optarg) < 0)
-                return -1;
-            break;
-        case 'q':
-            c->quiet = 1;
-            vdc_set_quiet(1);
-            break;
-        case 'h':
-            return -2;
-        default:
-            if (optopt && optopt < 256)
-                vdc_error("%s: unknown option -%c (see --help)", argv[0], optopt);
-            else
-                vdc_error("%s: unknown option or missing argument: %s (see --help)", argv[0],
-                          argv[optind - 1]);
-            return -1;
-        }
+    r = vdc_opts_parse(&spec, c, argc, argv, &first, NULL);
+    if (r == VDC_OPTS_HELP) {
+        c->help = 1;
+        vdc_opts_help(&spec, stdout);
+        return first;
     }
-    return optind;
+    if (r < 0)
+        return -1;
+    if (c->quiet)
+        vdc_set_quiet(1);
+    return first;
 }
 
 /* Load a result set from a directory (its result.json) or a file.
@@ -254,19 +289,22 @@ load_input(vdc_result_set *rs, const char *arg)
 {
     struct stat st;
     char *path;
+    vdc_err_kind scope;
     int rc;
 
     if (stat(arg, &st) < 0) {
-        vdc_error("%s: %s: expected a result directory or a result JSON file", arg, g_strerror(errno));
+        vdc_input_error("%s: %s: expected a result directory or a result JSON file", arg, g_strerror(errno));
         return -1;
     }
     path = S_ISDIR(st.st_mode) ? g_build_filename(arg, "result.json", NULL) : g_strdup(arg);
     if (S_ISDIR(st.st_mode) && !g_file_test(path, G_FILE_TEST_EXISTS)) {
-        vdc_error("%s: no result.json in this directory: expected a result directory", arg);
+        vdc_input_error("%s: no result.json in this directory: expected a result directory", arg);
         g_free(path);
         return -1;
     }
+    scope = vdc_error_scope(VDC_ERR_INPUT);    /* the loader's errors: bad input */
     rc = vdc_result_set_load_file(rs, path);
+    vdc_error_scope(scope);
     g_free(path);
     return rc;
 }
@@ -278,24 +316,23 @@ vdc_cmd_report(int argc, char **argv)
     vdc_result_set rs;
     struct vdc_report_options ro;
     const char *dir;
-    int first, rc = VDC_EXIT_USAGE;
+    int first, rc = -1;
 
     vdc_result_set_init(&rs);
     first = parse_cli(argc, argv, &c, 1);
-    if (first == -2) {
-        fputs(report_usage, stdout);
-        rc = VDC_EXIT_OK;
+    if (c.help) {             /* parse_cli printed the usage */
+        rc = 0;
         goto out;    /* dispose what _init allocated (ASan: a leak on --help) */
     }
     if (first < 0)
         goto out;
     if (argc - first != 1) {
-        vdc_error("report: expected one result directory, got %d operands (see --help)", argc - first);
+        vdc_input_error("report: expected one result directory, got %d operands (see --help)", argc - first);
         goto out;
     }
     dir = argv[first];
     if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-        vdc_error("%s: not a directory: expected a result directory holding result.json", dir);
+        vdc_input_error("%s: not a directory: expected a result directory holding result.json", dir);
         goto out;
     }
     if (load_input(&rs, dir) < 0)
@@ -308,7 +345,7 @@ vdc_cmd_report(int argc, char **argv)
     ro.stats = c.stats;
     ro.artefacts = c.artefacts;
     ro.quiet = c.quiet;
-    rc = vdc_exit_status(vdc_report_write(&rs, &ro, dir));
+    rc = vdc_report_write(&rs, &ro, dir) < 0 ? -1 : 0;
  out:
     vdc_result_set_dispose(&rs);
     return rc;
@@ -357,20 +394,19 @@ vdc_cmd_compare(int argc, char **argv)
     vdc_result_set all;
     struct vdc_analysis a;
     char *out = NULL;
-    int first, i, rc = VDC_EXIT_USAGE;
+    int first, i, rc = -1;
 
     vdc_result_set_init(&all);
     vdc_analysis_init(&a);
     first = parse_cli(argc, argv, &c, 0);
-    if (first == -2) {
-        fputs(compare_usage, stdout);
-        rc = VDC_EXIT_OK;
+    if (c.help) {             /* parse_cli printed the usage */
+        rc = 0;
         goto out;    /* dispose what _init allocated (ASan: a leak on --help) */
     }
     if (first < 0)
         goto out;
     if (argc - first < 1) {
-        vdc_error("compare: expected result directories or files A B [C...] (see --help)");
+        vdc_input_error("compare: expected result directories or files A B [C...] (see --help)");
         goto out;
     }
     for (i = first; i < argc; i++) {
@@ -385,7 +421,7 @@ vdc_cmd_compare(int argc, char **argv)
         }
         names = vdc_result_set_target_names(&one);
         if (!names[0]) {
-            vdc_error("%s: no runs: expected a result set with at least one run", argv[i]);
+            vdc_input_error("%s: no runs: expected a result set with at least one run", argv[i]);
             g_strfreev(names);
             vdc_result_set_dispose(&one);
             goto out;
@@ -417,10 +453,8 @@ vdc_cmd_compare(int argc, char **argv)
     }
     if (vdc_analysis_build_with(&a, &all, c.baseline, &c.stats, &c.artefacts) < 0)
         goto out;
-    rc = VDC_EXIT_FAILURE;
     if (!(out = vdc_render_compare(&all, &a, c.format))) {
-        vdc_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
-        rc = VDC_EXIT_USAGE;
+        vdc_input_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
         goto out;
     }
     if (fputs(out, stdout) == EOF || fflush(stdout) != 0) {
@@ -433,7 +467,7 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_print_warnings(w);
         g_strfreev(w);
     }
-    rc = VDC_EXIT_OK;
+    rc = 0;
  out:
     g_free(out);
     vdc_analysis_dispose(&a);

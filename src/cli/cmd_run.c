@@ -10,6 +10,8 @@
 #include <glib.h>
 
 #include "cli/commands.h"
+#include "common/helper.h"
+#include "common/opts.h"
 #include "common/util.h"
 #include "hv/translate.h"
 #include "plan/build.h"
@@ -130,7 +132,7 @@ make_paths_absolute(vdc_run_opts *o)
 /* Bad input found before anything is created (exit 2): an existing --out,
  * and input files that are missing or not regular files (a prepared image
  * without its manifest used to fail after the images were provisioned).
- * 0 or -1 after one vdc_error. */
+ * 0 or -1 after one vdc_input_error. */
 static int
 preflight(const vdc_plan *p, const vdc_run_opts *o)
 {
@@ -148,38 +150,20 @@ preflight(const vdc_plan *p, const vdc_run_opts *o)
     size_t i;
 
     if (g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
-        vdc_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
+        vdc_input_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
         return -1;
     }
     for (i = 0; i < G_N_ELEMENTS(in); i++) {
         if (!in[i].path)
             continue;
         if (!g_file_test(in[i].path, G_FILE_TEST_IS_REGULAR) || access(in[i].path, R_OK) < 0) {
-            vdc_error("%s %s: %s: expected a readable file", in[i].opt, in[i].path,
-                      g_file_test(in[i].path, G_FILE_TEST_EXISTS) ? "not a readable regular file"
-                                                                  : "no such file");
+            vdc_input_error("%s %s: %s: expected a readable file", in[i].opt, in[i].path,
+                            g_file_test(in[i].path, G_FILE_TEST_EXISTS) ? "not a readable regular file"
+                                                                        : "no such file");
             return -1;
         }
     }
     return 0;
-}
-
-/* commands.h */
-char *
-vdc_default_helper(const char *name)
-{
-    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-
-    if (exe) {
-        g_autofree char *bindir = g_path_get_dirname(exe);
-        g_autofree char *top = g_path_get_dirname(bindir);
-        char *built = g_build_filename(top, "guest-agent", name, NULL);
-
-        if (g_file_test(built, G_FILE_TEST_IS_REGULAR))
-            return built;
-        g_free(built);
-    }
-    return g_build_filename(VDC_LIBEXECDIR, name, NULL);
 }
 
 /* The agent (every run) and the runner (when a domU is prepared here) must
@@ -195,8 +179,8 @@ check_helpers(const vdc_plan *p, const vdc_run_settings *s)
 
     for (i = 0; i < G_N_ELEMENTS(h); i++) {
         if (h[i].needed && !g_file_test(h[i].path, G_FILE_TEST_IS_REGULAR)) {
-            vdc_error("%s %s: no such file: build it (make) and install it (make install), "
-                      "or name it with %s FILE", h[i].opt, h[i].path, h[i].opt);
+            vdc_input_error("%s %s: no such file: build it (make) and install it (make install), "
+                            "or name it with %s FILE", h[i].opt, h[i].path, h[i].opt);
             return -1;
         }
     }
@@ -215,40 +199,42 @@ vdc_cmd_run(int argc, char **argv)
     g_autofree char *date_id = g_date_time_format(now, "%Y-%m-%dT%H%M%SZ");
     g_autofree char *cmdline = join_argv(argc, argv);
     g_autofree char *agent = NULL, *runner = NULL;
-    int rc;
+    vdc_err_kind scope;
+    int r, rc = -1;
 
     vdc_run_opts_init(&o);
     vdc_plan_init(&p);
-    if (vdc_run_opts_parse(&o, argc, argv) < 0) {
-        rc = VDC_EXIT_USAGE;
-        goto out;
-    }
-    if (o.help) {
+    r = vdc_run_opts_parse(&o, argc, argv);
+    if (r == VDC_OPTS_HELP) {
         vdc_run_opts_help(stdout);
-        rc = VDC_EXIT_OK;
+        rc = 0;
         goto out;
     }
+    if (r < 0)
+        goto out;
     vdc_set_quiet(o.quiet);
     h.hostname = g_get_host_name();
     h.ram_mib = vdc_host_ram_mib();
     h.xen_control_d = vdc_host_is_xen_dom0();
     h.date_id = date_id;
     make_paths_absolute(&o);
-    if (vdc_plan_build(&o, &h, cmdline, &p) < 0) {
-        rc = VDC_EXIT_USAGE;
-        goto out;
+    /* the plan is built from the options, and the VG must hold every LV
+     * the plan creates, together, and the image directory's filesystem
+     * every image: checked before anything exists, --dry-run included
+     * (bd_lvm_vginfo, statvfs; nothing created).  What fails here is bad
+     * input (exit 2). */
+    scope = vdc_error_scope(VDC_ERR_INPUT);
+    r = vdc_plan_build(&o, &h, cmdline, &p);
+    if (r == 0) {
+        make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
+        r = vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0 ? -1 : 0;
     }
-    make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
-    /* the VG must hold every LV the plan creates, together, and the image
-     * directory's filesystem every image: checked before anything exists,
-     * --dry-run included (bd_lvm_vginfo, statvfs; nothing created) */
-    if (vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0) {
-        rc = VDC_EXIT_USAGE;
+    vdc_error_scope(scope);
+    if (r < 0)
         goto out;
-    }
     if (o.dry_run) {
         print_dry_run(&p);
-        rc = VDC_EXIT_OK;
+        rc = 0;
         goto out;
     }
     if (geteuid() != 0)
@@ -265,15 +251,18 @@ vdc_cmd_run(int argc, char **argv)
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
-    if (preflight(&p, &o) < 0 || check_helpers(&p, &s) < 0) {
-        rc = VDC_EXIT_USAGE;
+    if (preflight(&p, &o) < 0 || check_helpers(&p, &s) < 0)
         goto out;
-    }
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
                  p.n_targets, p.n_steps, p.n_boots, p.out_dir);
-    rc = vdc_run_plan(&p, &s, &env);
-    if (rc == VDC_EXIT_OK)
+    /* the run returns its own status (run.h): 0, 1 failed, 3 interrupted */
+    r = vdc_run_plan(&p, &s, &env);
+    if (r == VDC_EXIT_INTERRUPTED)
+        vdc_note_interrupted();
+    if (r == VDC_EXIT_OK) {
         vdc_progress("done: %s/result.json", p.out_dir);
+        rc = 0;
+    }
 out:
     vdc_plan_dispose(&p);
     vdc_run_opts_dispose(&o);
@@ -282,23 +271,27 @@ out:
 
 /* ---- cleanup ------------------------------------------------------------------ */
 
-/* Replay @dir/journal.  0 all gone; -1 something could not be removed;
- * -2 bad input (no journal, malformed, or naming what vmdiskcmp does not
- * create): nothing touched. */
+/* Replay @dir/journal.  0 all gone; -1 after an error: something could
+ * not be removed (runtime), or the journal is missing, malformed or names
+ * what vmdiskcmp does not create (bad input: nothing touched). */
 static int
 cleanup_dir(const char *dir, const vdc_run_env *env)
 {
     g_autofree char *path = g_build_filename(dir, "journal", NULL);
     vdc_journal j;
+    vdc_err_kind scope;
     size_t before;
     int rc;
 
     vdc_journal_init(&j);
     /* the journal is input like any file: a missing, malformed or foreign
      * one is bad input (exit 2), and nothing is touched */
-    if (vdc_journal_load(&j, path) < 0 || vdc_run_journal_check(&j, dir) < 0) {
+    scope = vdc_error_scope(VDC_ERR_INPUT);
+    rc = vdc_journal_load(&j, path) < 0 || vdc_run_journal_check(&j, dir) < 0 ? -1 : 0;
+    vdc_error_scope(scope);
+    if (rc < 0) {
         vdc_journal_dispose(&j);
-        return -2;
+        return -1;
     }
     /* what --keep left is removed now: that is what cleanup is for */
     for (guint k = 0; k < j.entries->len; k++)
@@ -310,87 +303,90 @@ cleanup_dir(const char *dir, const vdc_run_env *env)
     return rc;
 }
 
-static void
-cleanup_usage(FILE *f)
-{
-    fprintf(f, "usage: vmdiskcmp cleanup DIR...\n"
-               "       vmdiskcmp cleanup --all [--results DIR] [--vg VG]\n\n"
-               "Removes what a crashed run (or a run with --keep) left, from DIR/journal: domains named vmdiskcmp-*,\n"
-               "loop devices over our images, our mounts, images and LVs we created (an LV\n"
-               "only while it carries the 'vmdiskcmp' tag).  Nothing else is touched.\n"
-               "--all replays every journal under --results (default: results) and, with\n"
-               "--vg, removes the LVs of VG that carry our tag (make sure no run is active).\n");
-}
+/* The options of `vmdiskcmp cleanup` (common/opts.h). */
+struct cleanup_cli {
+    int all;
+    char *results, *vg;
+};
+
+static const vdc_opt cleanup_table[] = {
+    { .name = "all", .type = VDC_OPT_FLAG, .off = offsetof(struct cleanup_cli, all),
+      .help = "replay every journal under --results" },
+    { .name = "results", .type = VDC_OPT_STR, .off = offsetof(struct cleanup_cli, results),
+      .metavar = "DIR", .def = "results", .help = "with --all: where the result directories are" },
+    { .name = "vg", .type = VDC_OPT_STR, .off = offsetof(struct cleanup_cli, vg), .metavar = "VG",
+      .help = "with --all: also remove the LVs of VG that carry our tag" },
+    { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
+};
+
+static const vdc_opts_spec cleanup_spec = {
+    .command = "cleanup",
+    .prefix = "cleanup: ",
+    .table = cleanup_table,
+    .n = G_N_ELEMENTS(cleanup_table),
+    .operands = VDC_OPERANDS_ANYWHERE,
+    .usage =
+        "usage: vmdiskcmp cleanup DIR...\n"
+        "       vmdiskcmp cleanup --all [--results DIR] [--vg VG]\n\n"
+        "Removes what a crashed run (or a run with --keep) left, from DIR/journal: domains named vmdiskcmp-*,\n"
+        "loop devices over our images, our mounts, images and LVs we created (an LV\n"
+        "only while it carries the 'vmdiskcmp' tag).  Nothing else is touched.\n"
+        "--all replays every journal under --results (default: results) and, with\n"
+        "--vg, removes the LVs of VG that carry our tag (make sure no run is active).\n\n",
+};
 
 int
 vdc_cmd_cleanup(int argc, char **argv)
 {
     vdc_run_env env;
-    const char *results = "results", *vg = NULL;
-    int all = 0, rc = 0, r, i, ndirs = 0;
+    struct cleanup_cli c = { 0 };
+    const char *results;
+    int rc = -1, i, first = 0;
+    vdc_opts_result pr = vdc_opts_parse(&cleanup_spec, &c, argc, argv, &first, NULL);
 
+    if (pr == VDC_OPTS_HELP) {
+        vdc_opts_help(&cleanup_spec, stdout);
+        rc = 0;
+        goto out;
+    }
+    if (pr < 0)
+        goto out;
+    if (!c.all && first >= argc) {
+        vdc_input_error("cleanup: expected a result directory or --all");
+        goto out;
+    }
+    if (c.all && first < argc) {
+        vdc_input_error("cleanup: expected either result directories or --all, not both");
+        goto out;
+    }
+    rc = 0;
     vdc_run_env_default(&env);
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            cleanup_usage(stdout);
-            return VDC_EXIT_OK;
-        } else if (!strcmp(argv[i], "--all")) {
-            all = 1;
-        } else if (!strcmp(argv[i], "--results") || !strcmp(argv[i], "--vg")) {
-            if (i + 1 >= argc) {
-                vdc_error("%s: expected a value", argv[i]);
-                return VDC_EXIT_USAGE;
-            }
-            if (!strcmp(argv[i], "--vg"))
-                vg = argv[++i];
-            else
-                results = argv[++i];
-        } else if (argv[i][0] == '-') {
-            vdc_error("cleanup: unknown option '%s': expected DIR..., --all, --results DIR or --vg VG",
-                      argv[i]);
-            return VDC_EXIT_USAGE;
-        } else {
-            ndirs++;
-        }
-    }
-    if (!all && ndirs == 0) {
-        vdc_error("cleanup: expected a result directory or --all");
-        return VDC_EXIT_USAGE;
-    }
-    if (all && ndirs) {
-        vdc_error("cleanup: expected either result directories or --all, not both");
-        return VDC_EXIT_USAGE;
-    }
-    for (i = 1; i < argc; i++) {
-        if (argv[i][0] == '-') {
-            if (!strcmp(argv[i], "--results") || !strcmp(argv[i], "--vg"))
-                i++;
-            continue;
-        }
-        r = cleanup_dir(argv[i], &env);
-        if (r < rc)
-            rc = r;
-    }
-    if (all) {
+    for (i = first; i < argc; i++)
+        if (cleanup_dir(argv[i], &env) < 0)
+            rc = -1;
+    results = c.results ? c.results : "results";
+    if (c.all) {
         g_autoptr(GDir) d = g_dir_open(results, 0, NULL);
         const char *name;
         while (d && (name = g_dir_read_name(d))) {
             g_autofree char *dir = g_build_filename(results, name, NULL);
             g_autofree char *journal = g_build_filename(dir, "journal", NULL);
-            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && (r = cleanup_dir(dir, &env)) < rc)
-                rc = r;
+            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && cleanup_dir(dir, &env) < 0)
+                rc = -1;
         }
-        if (vg) {
-            g_auto(GStrv) lvs = vdc_storage_lvm_list_tagged(vg);
+        if (c.vg) {
+            g_auto(GStrv) lvs = vdc_storage_lvm_list_tagged(c.vg);
             size_t k;
             if (!lvs)
-                rc = MIN(rc, -1);
+                rc = -1;
             for (k = 0; lvs && lvs[k]; k++) {
-                printf("%s/%s: tagged %s: removing\n", vg, lvs[k], VDC_STORAGE_TAG);
-                if (env.storage_destroy_journaled(VDC_BACKING_LVM, NULL, vg, lvs[k]) < 0)
-                    rc = MIN(rc, -1);
+                printf("%s/%s: tagged %s: removing\n", c.vg, lvs[k], VDC_STORAGE_TAG);
+                if (env.storage_destroy_journaled(VDC_BACKING_LVM, NULL, c.vg, lvs[k]) < 0)
+                    rc = -1;
             }
         }
     }
-    return rc == -2 ? VDC_EXIT_USAGE : rc < 0 ? VDC_EXIT_FAILURE : VDC_EXIT_OK;
+ out:
+    vdc_opts_dispose(&cleanup_spec, &c);
+    return rc;
 }

@@ -1,6 +1,10 @@
 /* vmdiskcmp subcommands.  Each takes the argv that follows the subcommand
  * name (argv[0] is the subcommand name itself, as getopt expects) and
- * returns an exit status (VDC_EXIT_* in common/util.h).  Only main() exits. */
+ * returns 0 on success, -1 (any non-zero) after the failure was reported
+ * with its kind (vdc_error, vdc_input_error, vdc_note_interrupted: the error
+ * model of common/util.h).  main() turns that into the exit status with
+ * vdc_exit_status(): 0, 1 runtime failure, 2 bad input, 3 interrupted.
+ * --help prints the options and returns 0.  Only main() exits. */
 #ifndef VDC_CLI_COMMANDS_H
 #define VDC_CLI_COMMANDS_H
 
@@ -18,13 +22,5 @@ int vdc_cmd_import(int argc, char **argv);
 int vdc_cmd_compare(int argc, char **argv);
 /* render a result directory: text, CSV, JSON, Markdown, HTML+SVG */
 int vdc_cmd_report(int argc, char **argv);
-
-/* Where a helper binary (vmdiskcmp-agent, vmdiskcmp-runner) is found when
- * no option names it: beside this vmdiskcmp in a build tree
- * (BUILDDIR/src/vmdiskcmp -> BUILDDIR/guest-agent/NAME), else installed in
- * VDC_LIBEXECDIR.  Returns a new string (g_free): the first that exists,
- * else the installed path (the caller's check then names it).  run and
- * prepare share it. */
-char *vdc_default_helper(const char *name);
 
 #endif

@@ -1,4 +1,8 @@
-# Common helpers: error reporting, sizes, atomic writes.
+# src/common: error model and reporting, sizes, atomic writes, child
+# processes, option tables, where the helper binaries are.
 noinst_LIBRARIES += src/libvdc-common.a
 src_libvdc_common_a_SOURCES = \
-	src/common/util.c src/common/util.h
+	src/common/util.c src/common/util.h \
+	src/common/child.c src/common/child.h \
+	src/common/opts.c src/common/opts.h \
+	src/common/helper.c src/common/helper.h

@@ -20,21 +20,37 @@ vdc_set_quiet(int quiet)
 }
 
 static vdc_err_kind vdc_first_kind;
+static vdc_err_kind vdc_scope_kind;
 static int vdc_was_interrupted;
 
 static void
 record_kind(vdc_err_kind kind)
 {
+    if (vdc_scope_kind != VDC_ERR_NONE && (kind == VDC_ERR_RUNTIME || kind == VDC_ERR_INPUT))
+        kind = vdc_scope_kind;
     if (kind == VDC_ERR_INTERRUPTED)
         vdc_was_interrupted = 1;
     else if (kind != VDC_ERR_NONE && vdc_first_kind == VDC_ERR_NONE)
         vdc_first_kind = kind;
 }
 
+static const char *vdc_context;
+
+const char *
+vdc_error_context(const char *context)
+{
+    const char *prev = vdc_context;
+
+    vdc_context = context;
+    return prev;
+}
+
 static void
 print_error(const char *fmt, va_list ap)
 {
     fputs("vmdiskcmp: ", stderr);
+    if (vdc_context)
+        fprintf(stderr, "%s: ", vdc_context);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
 }
@@ -78,6 +94,21 @@ vdc_note_interrupted(void)
     record_kind(VDC_ERR_INTERRUPTED);
 }
 
+void
+vdc_note_error(vdc_err_kind kind)
+{
+    record_kind(kind);
+}
+
+vdc_err_kind
+vdc_error_scope(vdc_err_kind kind)
+{
+    vdc_err_kind prev = vdc_scope_kind;
+
+    vdc_scope_kind = kind;
+    return prev;
+}
+
 vdc_err_kind
 vdc_error_last_kind(void)
 {
@@ -88,6 +119,7 @@ void
 vdc_error_reset(void)
 {
     vdc_first_kind = VDC_ERR_NONE;
+    vdc_scope_kind = VDC_ERR_NONE;
     vdc_was_interrupted = 0;
 }
 

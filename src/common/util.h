@@ -45,6 +45,21 @@ void vdc_error_kind(vdc_err_kind kind, const char *fmt, ...) __attribute__((form
 /* Record an interruption without printing (the signal handler's flag is
  * seen by the code that stops; it calls this once). */
 void vdc_note_interrupted(void);
+/* Record a failure of @kind whose message was printed elsewhere: by a child
+ * process on its own stderr (its exit status tells the kind). */
+void vdc_note_error(vdc_err_kind kind);
+/* From now on, errors reported as runtime or bad input count as @kind,
+ * whatever their site said, until the setting returned is put back
+ * (VDC_ERR_NONE: each as its site says).  For a caller that knows where the
+ * data came from: everything that fails while loading a file the user named
+ * is bad input, even when the loader is shared with runtime data (the
+ * agent's output, a journal we wrote).  Interruptions stay interruptions. */
+vdc_err_kind vdc_error_scope(vdc_err_kind kind);
+/* From now on, messages read "vmdiskcmp: CONTEXT: MESSAGE", until the
+ * setting returned is put back (NULL: none).  For a caller that has shared
+ * code check input on someone else's behalf: the lab checks each job's
+ * options with run's parser ("lab run: job 2: --runs '0': ..."). */
+const char *vdc_error_context(const char *context);
 /* The kind that decides the exit status now (VDC_ERR_NONE: nothing reported). */
 vdc_err_kind vdc_error_last_kind(void);
 /* Forget what was reported (tests; a subcommand that retries). */

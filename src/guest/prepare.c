@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -23,6 +22,7 @@
 #include <guestfs.h>
 #endif
 
+#include "common/child.h"
 #include "common/util.h"
 
 #define DEFAULT_LAUNCH_TIMEOUT 600
@@ -162,7 +162,7 @@ kf_string(GKeyFile *kf, const char *group, const char *key, const char *file, in
 
     if (!v) {
         if (required)
-            vdc_error("%s: [%s] %s: expected a value", file, group, key);
+            vdc_input_error("%s: [%s] %s: expected a value", file, group, key);
         g_clear_error(&err);
         return NULL;
     }
@@ -181,7 +181,7 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
 
     *is_prepared = 0;
     if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
-        vdc_error("guest image %s: manifest %s: %s", image, path, err->message);
+        vdc_input_error("guest image %s: manifest %s: %s", image, path, err->message);
         g_clear_error(&err);
         goto out;
     }
@@ -221,8 +221,8 @@ vdc_prepared_load(const char *image, struct vdc_prepared *out)
         return -1;
     }
     if (!prepared) {
-        vdc_error("guest image %s: its manifest has no [prepared] section: not a prepared image",
-                  image);
+        vdc_input_error("guest image %s: its manifest has no [prepared] section: not a prepared image",
+                        image);
         vdc_prepared_dispose(out);
         return -1;
     }
@@ -369,30 +369,36 @@ on_child_term(int sig)
     }
 }
 
-/* Wait up to @grace_ms for the child @pid to exit (reaping it), then
- * SIGKILL its process group (QEMU may linger in it after the child is
- * gone) and reap.  Returns the child's wait status. */
+/* The libguestfs session, in the forked child (common/child.h puts it in
+ * a process group of its own; its stdout is the answer pipe). */
+struct session {
+    int (*fn)(void *arg, int wfd);
+    void *arg;
+    const char *tmp;
+};
+
 static int
-end_child(pid_t pid, int grace_ms)
+session_main(void *p)
 {
-    int status = 0;
-    gint64 until = g_get_monotonic_time() + (gint64)grace_ms * 1000;
+    const struct session *s = p;
 
-    for (;;) {
-        siginfo_t si = { 0 };
+    /* the parent decides when to stop: its SIGTERM to our group ends QEMU
+     * (exec'd: default disposition), our pending libguestfs call then
+     * fails, and we close the handle (libguestfs removes its temporary and
+     * socket folders) and exit; SIGKILL after the grace */
+    child_stop = 0;
+    vdc_error_reset();          /* what the parent reported is not ours */
+    vdc_on_stop_signals(on_child_term);
+    signal(SIGINT, SIG_IGN);    /* the parent's SIGTERM stops us, not ^C */
+    if (!g_getenv("LIBGUESTFS_CACHEDIR")) {
+        const char *t = g_getenv("TMPDIR");
 
-        /* WNOWAIT: the exited child stays a zombie, so its pid (our process
-         * group id) cannot be reused before we kill what is left in it */
-        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
-            break;
-        if (g_get_monotonic_time() > until)
-            break;
-        g_usleep(50 * 1000);
+        g_setenv("LIBGUESTFS_CACHEDIR", t && *t ? t : "/var/tmp", TRUE);
     }
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    return status;
+    g_setenv("TMPDIR", s->tmp, TRUE);
+    g_setenv("XDG_RUNTIME_DIR", s->tmp, TRUE);
+    /* 2 tells the parent the template was bad input (the error model) */
+    return vdc_exit_status(s->fn(s->arg, STDOUT_FILENO));
 }
 
 /* Run @fn(@arg, wfd) in a child process group; its one-line answer (written
@@ -401,111 +407,49 @@ end_child(pid_t pid, int grace_ms)
  * here whatever happens, so a killed session leaves no /tmp/libguestfsXXXXXX
  * behind; the appliance cache stays where libguestfs keeps it
  * (LIBGUESTFS_CACHEDIR, else the caller's TMPDIR, else /var/tmp).  When
- * *@stop is set (polled every 100 ms) the group gets SIGTERM (QEMU exits,
- * the child dies), then SIGKILL after 3 s.  0, or -1 after vdc_error. */
+ * *@stop is set (polled every 100 ms) or after @timeout_s, the group gets
+ * SIGTERM (QEMU exits, the child closes its handle and dies), then SIGKILL
+ * after 3 s (vdc_child_run).  0, or -1 after vdc_error. */
 static int
 in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, volatile sig_atomic_t *stop,
          const char *what, char **answer)
 {
-    int pfd[2];
-    pid_t pid;
-    int status = 0;
-    gint64 deadline;
-    char buf[512];
-    GString *s = g_string_new(NULL);
-    ssize_t r;
     GError *err = NULL;
     char *tmp = g_dir_make_tmp("vmdiskcmp-guestfs-XXXXXX", &err);
-    const char *why = NULL;
+    struct session s = { fn, arg, tmp };
+    vdc_child_opts o = { .fn = session_main, .arg = &s, .what = what,
+                         .timeout_ms = (unsigned)timeout_s * 1000u, .stop = stop,
+                         .out = VDC_CHILD_CAPTURE, .capture_max = 4096,
+                         .death_signal = SIGTERM };
+    vdc_child_result r;
+    int rc;
 
     if (!tmp) {
         vdc_error("%s: temporary folder: %s", what, err->message);
         g_clear_error(&err);
-        g_string_free(s, TRUE);
         return -1;
     }
-    if (pipe2(pfd, O_CLOEXEC) < 0) {
-        vdc_error("%s: pipe: %s", what, g_strerror(errno));
-        rm_rf(tmp);
-        g_free(tmp);
-        g_string_free(s, TRUE);
-        return -1;
-    }
-    fflush(NULL);
-    pid = fork();
-    if (pid < 0) {
-        vdc_error("%s: fork: %s", what, g_strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
-        rm_rf(tmp);
-        g_free(tmp);
-        g_string_free(s, TRUE);
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        close(pfd[0]);
-        /* the parent decides when to stop: its SIGTERM to our group ends
-         * QEMU (exec'd: default disposition), our pending libguestfs call
-         * then fails, and we close the handle (libguestfs removes its
-         * temporary and socket folders) and exit; SIGKILL after the grace */
-        child_stop = 0;
-        vdc_on_stop_signals(on_child_term);
-        signal(SIGINT, SIG_IGN);    /* the parent's SIGTERM stops us, not ^C */
-        if (!g_getenv("LIBGUESTFS_CACHEDIR")) {
-            const char *t = g_getenv("TMPDIR");
-
-            g_setenv("LIBGUESTFS_CACHEDIR", t && *t ? t : "/var/tmp", TRUE);
-        }
-        g_setenv("TMPDIR", tmp, TRUE);
-        g_setenv("XDG_RUNTIME_DIR", tmp, TRUE);
-        _exit(fn(arg, pfd[1]) == 0 ? 0 : 1);
-    }
-    setpgid(pid, pid);
-    close(pfd[1]);
-    fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-    deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
-    for (;;) {
-        siginfo_t si = { 0 };
-        int w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
-
-        while ((r = read(pfd[0], buf, sizeof(buf))) > 0)
-            g_string_append_len(s, buf, r);
-        if (w == 0 && si.si_pid == pid)
-            break;
-        if (stopped(stop)) {
-            kill(-pid, SIGTERM);
-            why = "interrupted";
-            break;
-        }
-        if (g_get_monotonic_time() > deadline) {
-            kill(-pid, SIGKILL);
-            why = "timeout";
-            break;
-        }
-        g_usleep(100 * 1000);
-    }
-    close(pfd[0]);
-    status = end_child(pid, why ? 3000 : 0);
+    rc = vdc_child_run(&o, &r);
     rm_rf(tmp);
     g_free(tmp);
-    if (why && !strcmp(why, "interrupted")) {
-        vdc_error("%s: interrupted: appliance stopped", what);
-        g_string_free(s, TRUE);
+    if (rc < 0)
         return -1;
-    }
-    if (why) {
+    if (r.stopped) {
+        vdc_error_kind(VDC_ERR_INTERRUPTED, "%s: interrupted: appliance stopped", what);
+        rc = -1;
+    } else if (r.timed_out) {
         vdc_error("%s: no answer within %d s: killed (libguestfs under TCG needs "
                   "LIBGUESTFS_BACKEND_SETTINGS=force_tcg)", what, timeout_s);
-        g_string_free(s, TRUE);
-        return -1;
+        rc = -1;
+    } else if (!r.exited || r.status != 0) {
+        /* the child reported its error on stderr */
+        vdc_note_error(r.exited && r.status == VDC_EXIT_USAGE ? VDC_ERR_INPUT : VDC_ERR_RUNTIME);
+        rc = -1;
+    } else {
+        *answer = g_strstrip(g_steal_pointer(&r.out));
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        g_string_free(s, TRUE);
-        return -1;      /* the child reported its error on stderr */
-    }
-    *answer = g_strstrip(g_string_free(s, FALSE));
-    return 0;
+    vdc_child_result_dispose(&r);
+    return rc;
 }
 
 #ifdef WITH_GUESTFS
@@ -558,7 +502,7 @@ mount_root(guestfs_h *g, const char *image, int ro)
         guestfs_umount_all(g);
     }
     if (rc < 0)
-        vdc_error("guest image %s: no filesystem with /etc and /sbin/init", image);
+        vdc_input_error("guest image %s: no filesystem with /etc and /sbin/init", image);
     for (i = 0; fs[i]; i++)
         free(fs[i]);
     free(fs);
@@ -692,8 +636,8 @@ install_child(void *p, int wfd)
         goto out;
     kind = detect_init(g);
     if (!kind) {
-        vdc_error("guest image %s: unknown init system (expected systemd, sysvinit or busybox init)",
-                  a->image);
+        vdc_input_error("guest image %s: unknown init system (expected systemd, sysvinit or busybox init)",
+                        a->image);
         goto out;
     }
     if (STOPPED())
@@ -773,7 +717,7 @@ static int
 need_file(const char *what, const char *path)
 {
     if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-        vdc_error("%s '%s': expected an existing file", what, path ? path : "");
+        vdc_input_error("%s '%s': expected an existing file", what, path ? path : "");
         return -1;
     }
     return 0;
@@ -833,7 +777,7 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
         need_file("agent", o->agent_path) < 0 || need_file("runner", o->runner_path) < 0)
         return -1;
     if (o->out_path && g_file_test(o->out_path, G_FILE_TEST_EXISTS)) {
-        vdc_error("--out %s: already exists: refusing to overwrite it", o->out_path);
+        vdc_input_error("--out %s: already exists: refusing to overwrite it", o->out_path);
         return -1;
     }
     if (manifest_load(o->template_path, &tpl, &prepared) < 0)

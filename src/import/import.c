@@ -238,6 +238,9 @@ vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
 {
     vdc_result_set tmp;
     GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
+    /* what is imported is the user's input: whatever the shared loaders
+     * (the result model's JSON) find wrong with it is bad input */
+    vdc_err_kind scope = vdc_error_scope(VDC_ERR_INPUT);
     int n = -1;
     size_t i;
 
@@ -281,6 +284,7 @@ vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
  out:
     g_ptr_array_free(labels, TRUE);
     vdc_result_set_dispose(&tmp);
+    vdc_error_scope(scope);
     return n;
 }
 
@@ -298,9 +302,13 @@ vdc_import_file_grouped(vdc_result_set *rs, const char *path, const char *target
     char *data = NULL;
     size_t len = 0;
     const char *name = path;
+    vdc_err_kind scope;
     int n;
 
-    if (vdc_read_input(path, &data, &len) < 0)
+    scope = vdc_error_scope(VDC_ERR_INPUT);     /* a file the user named */
+    n = vdc_read_input(path, &data, &len);
+    vdc_error_scope(scope);
+    if (n < 0)
         return -1;
     if (!strcmp(path, "-"))
         name = "(stdin)";

@@ -16,7 +16,7 @@ typedef struct {
     long line;
 } vdc_import_pos;
 
-/* Print "vmdiskcmp: FILE:LINE: MESSAGE" once; returns -1. */
+/* Print "vmdiskcmp: FILE:LINE: MESSAGE" once (bad input); returns -1. */
 int vdc_import_fail(const vdc_import_pos *pos, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -1,7 +1,10 @@
-/* vmdiskcmp emulated Xen lab: option parsing and the lab.sh argv (lab.h). */
+/* vmdiskcmp emulated Xen lab: the lab's options, the checks of every input
+ * and the request lab.sh reads (lab.h). */
 #include "config.h"
 #include "lab/lab.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,35 +12,64 @@
 
 #include <glib.h>
 
+#include "common/helper.h"
+#include "common/opts.h"
 #include "common/util.h"
+#include "guest/prepare.h"
+#include "plan/options.h"
 #include "src/lab/lab-paths.h"  /* generated in the build tree */
 
-enum lab_opt_arg { LAB_ARG_NONE, LAB_ARG_PATH, LAB_ARG_SECONDS };
+/* where dom0 finds what the lab hands in, and puts what comes back */
+#define LAB_IN_BIN "/lab/in/bin"
+#define LAB_IN_FILES "/lab/in/files"
+#define LAB_OUT "/lab/out"
 
-/* One table drives parsing and --help.  @actions: which actions accept it. */
-struct lab_opt {
-    const char *name;
-    enum lab_opt_arg arg;
-    const char *actions;
-    const char *help;
-};
-
-static const struct lab_opt lab_opts[] = {
-    { .name = "cache-dir", .arg = LAB_ARG_PATH, .actions = "build selftest run",
+#define L(m) offsetof(struct vdc_lab_opts, m)
+/* One table drives parsing and --help; .scopes: the actions an option
+ * applies to. */
+static const vdc_opt lab_table[] = {
+    { .name = "cache-dir", .type = VDC_OPT_STR, .off = L(cache_dir), .metavar = "DIR",
+      .scopes = "build selftest run",
       .help = "where built labs are kept (dom0-KEY/); default: BUILDDIR/lab-cache in a build tree, else /var/cache/vmdiskcmp-lab" },
-    { .name = "out", .arg = LAB_ARG_PATH, .actions = "selftest run",
+    { .name = "out", .type = VDC_OPT_STR, .off = L(out_dir), .metavar = "DIR", .scopes = "selftest run",
       .help = "result directory, new or empty (default: lab-YYYYmmdd-HHMMSS)" },
-    { .name = "timeout", .arg = LAB_ARG_SECONDS, .actions = "selftest run",
+    { .name = "timeout", .type = VDC_OPT_UINT, .off = L(timeout_s), .metavar = "S", .min = 1,
+      .max = 7 * 24 * 3600, .expect = "whole seconds, 1..604800", .scopes = "selftest run",
       .help = "seconds the job may run inside dom0 (default 3600)" },
-    { .name = "vmdiskcmp", .arg = LAB_ARG_PATH, .actions = "run",
+    { .name = "vmdiskcmp", .type = VDC_OPT_STR, .off = L(vmdiskcmp), .metavar = "FILE", .scopes = "run",
       .help = "vmdiskcmp binary to run in dom0 (default: this one); the agent and runner beside it in the build tree go too" },
-    { .name = "file", .arg = LAB_ARG_PATH, .actions = "run",
-      .help = "HOST[=NAME]: hand a file (e.g. the prepared guest image) to dom0 as /lab/in/files/NAME (repeatable)" },
-    { .name = "prepared", .arg = LAB_ARG_PATH, .actions = "run",
+    { .name = "file", .type = VDC_OPT_STRV, .off = L(files), .metavar = "HOST[=NAME]", .scopes = "run",
+      .help = "hand a file (e.g. the prepared guest image) to dom0 as /lab/in/files/NAME (repeatable)" },
+    { .name = "prepared", .type = VDC_OPT_STR, .off = L(prepared), .metavar = "IMG", .scopes = "run",
       .help = "IMG from `vmdiskcmp prepare --out IMG` on this host (with IMG.manifest, IMG.vmlinuz, IMG.initrd): handed in, and --guest-image points at it" },
-    { .name = "libvirt", .arg = LAB_ARG_NONE, .actions = "selftest",
+    { .name = "libvirt", .type = VDC_OPT_FLAG, .off = L(libvirt), .scopes = "selftest",
       .help = "also create a domU through libvirt xen:///system" },
+    { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
 };
+
+static const vdc_opts_spec lab_spec = {
+    .command = "lab",
+    .table = lab_table,
+    .n = G_N_ELEMENTS(lab_table),
+    .operands = VDC_OPERANDS_AFTER,
+    .scope_label = "lab ",
+    .usage =
+        "usage: vmdiskcmp lab build    [--cache-dir D]\n"
+        "       vmdiskcmp lab selftest [--cache-dir D] [--out DIR] [--timeout S] [--libvirt]\n"
+        "       vmdiskcmp lab run      [--cache-dir D] [--out DIR] [--timeout S] [--prepared IMG]\n"
+        "                              [--file HOST[=NAME]]...\n"
+        "                              -- VMDISKCMP_ARGS... [--then VMDISKCMP_ARGS...]...\n"
+        "\nThe emulated Xen lab: Xen 4.17 and a Debian 12 dom0 under QEMU (TCG).\n"
+        "build makes the dom0 (debootstrap, cached); selftest boots it and creates PV\n"
+        "domUs with an image and an LV, reading backends from xenstore; run boots it and\n"
+        "runs `vmdiskcmp VMDISKCMP_ARGS` in dom0 (the VG is 'lab'; each --then starts one\n"
+        "more job in the same boot, results in DIR/result-K), bringing results,\n"
+        "dom0 logs and the serial log back to DIR.  VMDISKCMP_ARGS are options of\n"
+        "`vmdiskcmp run`, checked here before the boot.  Emulated hardware: numbers\n"
+        "are for function and relative checks only.\n\noptions:\n",
+};
+
+static const char *const lab_actions[] = { "build", "selftest", "run", NULL };
 
 void
 vdc_lab_opts_init(struct vdc_lab_opts *o)
@@ -49,59 +81,16 @@ vdc_lab_opts_init(struct vdc_lab_opts *o)
 void
 vdc_lab_opts_dispose(struct vdc_lab_opts *o)
 {
+    vdc_opts_dispose(&lab_spec, o);
     g_clear_pointer(&o->action, g_free);
     g_clear_pointer(&o->script_dir, g_free);
-    g_clear_pointer(&o->cache_dir, g_free);
-    g_clear_pointer(&o->out_dir, g_free);
-    g_clear_pointer(&o->vmdiskcmp, g_free);
-    g_clear_pointer(&o->prepared, g_free);
-    g_clear_pointer(&o->files, g_strfreev);
     g_clear_pointer(&o->args, g_strfreev);
 }
 
-static void
-lab_usage(FILE *f)
+void
+vdc_lab_help(FILE *f)
 {
-    size_t i;
-
-    fprintf(f,
-            "usage: vmdiskcmp lab build    [--cache-dir D]\n"
-            "       vmdiskcmp lab selftest [--cache-dir D] [--out DIR] [--timeout S] [--libvirt]\n"
-            "       vmdiskcmp lab run      [--cache-dir D] [--out DIR] [--timeout S] [--prepared IMG]\n"
-            "                              [--file HOST[=NAME]]...\n"
-            "                              -- VMDISKCMP_ARGS... [--then VMDISKCMP_ARGS...]...\n"
-            "\nThe emulated Xen lab: Xen 4.17 and a Debian 12 dom0 under QEMU (TCG).\n"
-            "build makes the dom0 (debootstrap, cached); selftest boots it and creates PV\n"
-            "domUs with an image and an LV, reading backends from xenstore; run boots it and\n"
-            "runs `vmdiskcmp VMDISKCMP_ARGS` in dom0 (the VG is 'lab'; each --then starts one\n"
-            "more job in the same boot, results in DIR/result-K), bringing results,\n"
-            "dom0 logs and the serial log back to DIR.  Emulated hardware: numbers are for\n"
-            "function and relative checks only.\n\noptions:\n");
-    for (i = 0; i < G_N_ELEMENTS(lab_opts); i++)
-        fprintf(f, "  --%-10s %-6s %s [%s]\n", lab_opts[i].name,
-                lab_opts[i].arg == LAB_ARG_NONE ? "" :
-                lab_opts[i].arg == LAB_ARG_SECONDS ? "S" : "PATH",
-                lab_opts[i].help, lab_opts[i].actions);
-}
-
-static const struct lab_opt *
-lab_find_opt(const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < G_N_ELEMENTS(lab_opts); i++)
-        if (!strcmp(lab_opts[i].name, name))
-            return &lab_opts[i];
-    return NULL;
-}
-
-/* does the space-separated @list contain the word @w? */
-static int
-lab_word_in(const char *list, const char *w)
-{
-    g_auto(GStrv) words = g_strsplit(list, " ", -1);
-
-    return g_strv_contains((const char *const *)words, w);
+    vdc_opts_help(&lab_spec, f);
 }
 
 void
@@ -128,145 +117,440 @@ vdc_lab_default_paths(struct vdc_lab_opts *o, const char *exe)
 int
 vdc_lab_parse(struct vdc_lab_opts *o, int argc, char **argv)
 {
-    g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
-    int i;
+    vdc_opts_spec spec = lab_spec;
+    g_autofree char *prefix = NULL;
+    int first = 0, dashdash = 0, r;
 
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        if (argc < 2) {
-            vdc_error("lab: missing action: expected build, selftest or run");
-            return -1;
-        }
-        lab_usage(stdout);
-        return 1;
+    if (argc < 2) {
+        vdc_input_error("lab: missing action: expected build, selftest or run");
+        return VDC_OPTS_ERROR;
     }
-    if (strcmp(argv[1], "build") && strcmp(argv[1], "selftest") && strcmp(argv[1], "run")) {
-        vdc_error("lab: unknown action '%s': expected build, selftest or run", argv[1]);
-        return -1;
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+        return VDC_OPTS_HELP;
+    if (!g_strv_contains(lab_actions, argv[1])) {
+        vdc_input_error("lab: unknown action '%s': expected build, selftest or run", argv[1]);
+        return VDC_OPTS_ERROR;
     }
     o->action = g_strdup(argv[1]);
-
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        g_autofree char *name = NULL;
-        const struct lab_opt *opt;
-        const char *eq;
-
-        if (!strcmp(a, "--")) {
-            for (i++; i < argc; i++)
-                g_ptr_array_add(args, g_strdup(argv[i]));
-            break;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            lab_usage(stdout);
-            return 1;
-        }
-        if (strncmp(a, "--", 2)) {
-            vdc_error("lab %s: unexpected argument '%s': vmdiskcmp arguments go after --", o->action, a);
-            return -1;
-        }
-        eq = strchr(a, '=');
-        name = eq ? g_strndup(a + 2, eq - a - 2) : g_strdup(a + 2);
-        opt = lab_find_opt(name);
-        if (!opt) {
-            vdc_error("lab %s: unknown option '--%s' (see vmdiskcmp lab --help)", o->action, name);
-            return -1;
-        }
-        if (!lab_word_in(opt->actions, o->action)) {
-            vdc_error("lab %s: option '--%s' applies only to lab %s", o->action, name, opt->actions);
-            return -1;
-        }
-        if (opt->arg != LAB_ARG_NONE) {
-            if (eq)
-                val = eq + 1;
-            else if (i + 1 < argc)
-                val = argv[++i];
-            if (!val || !*val) {
-                vdc_error("lab %s: option '--%s' expects a value", o->action, name);
-                return -1;
-            }
-        } else if (eq) {
-            vdc_error("lab %s: option '--%s' takes no value", o->action, name);
-            return -1;
-        }
-
-        if (!strcmp(name, "cache-dir")) {
-            g_free(o->cache_dir);
-            o->cache_dir = g_strdup(val);
-        } else if (!strcmp(name, "out")) {
-            g_free(o->out_dir);
-            o->out_dir = g_strdup(val);
-        } else if (!strcmp(name, "vmdiskcmp")) {
-            g_free(o->vmdiskcmp);
-            o->vmdiskcmp = g_strdup(val);
-        } else if (!strcmp(name, "prepared")) {
-            g_free(o->prepared);
-            o->prepared = g_strdup(val);
-        } else if (!strcmp(name, "file")) {
-            g_ptr_array_add(files, g_strdup(val));
-        } else if (!strcmp(name, "libvirt")) {
-            o->libvirt = 1;
-        } else if (!strcmp(name, "timeout")) {
-            char *end = NULL;
-            unsigned long v = strtoul(val, &end, 10);
-
-            if (!g_ascii_isdigit(*val) || *end || v == 0 || v > 7 * 24 * 3600) {
-                vdc_error("lab %s: --timeout '%s': expected whole seconds, 1..604800", o->action, val);
-                return -1;
-            }
-            o->timeout_s = (unsigned)v;
-        }
+    prefix = g_strdup_printf("lab %s: ", o->action);
+    spec.prefix = prefix;
+    spec.scope = o->action;
+    /* argv[1], the action, stands as the command name */
+    r = vdc_opts_parse(&spec, o, argc - 1, argv + 1, &first, &dashdash);
+    if (r != VDC_OPTS_OK)
+        return r;
+    first++;
+    if (first < argc && !dashdash) {
+        vdc_input_error("lab %s: unexpected argument '%s': vmdiskcmp arguments go after --",
+                        o->action, argv[first]);
+        return VDC_OPTS_ERROR;
     }
-    if (!strcmp(o->action, "run") && args->len == 0) {
-        vdc_error("lab run: no vmdiskcmp arguments: expected -- ARGS (e.g. -- --image --lvm --dom0 --vg lab)");
+    if (!strcmp(o->action, "run") && first >= argc) {
+        vdc_input_error("lab run: no vmdiskcmp arguments: expected -- ARGS (e.g. -- --image --lvm --dom0 --vg lab)");
+        return VDC_OPTS_ERROR;
+    }
+    if (strcmp(o->action, "run") && first < argc) {
+        vdc_input_error("lab %s: takes no arguments after --", o->action);
+        return VDC_OPTS_ERROR;
+    }
+    o->args = g_new0(char *, argc - first + 1);
+    for (r = first; r < argc; r++)
+        o->args[r - first] = g_strdup(argv[r]);
+    return VDC_OPTS_OK;
+}
+
+/* ---- the checks ------------------------------------------------------------ */
+
+void
+vdc_lab_request_init(struct vdc_lab_request *r)
+{
+    memset(r, 0, sizeof(*r));
+}
+
+void
+vdc_lab_request_dispose(struct vdc_lab_request *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->n_jobs; i++) {
+        g_strfreev(r->jobs[i].argv);
+        g_free(r->jobs[i].result_dir);
+    }
+    g_free(r->jobs);
+    g_free(r->action);
+    g_free(r->script_dir);
+    g_free(r->cache_dir);
+    g_free(r->out_dir);
+    g_free(r->vmdiskcmp);
+    g_strfreev(r->helpers);
+    g_strfreev(r->files);
+    memset(r, 0, sizeof(*r));
+}
+
+/* --out: new or empty; we never add to someone's results */
+static int
+check_out(const char *action, const char *out)
+{
+    g_autoptr(GDir) d = NULL;
+
+    if (!g_file_test(out, G_FILE_TEST_EXISTS))
+        return 0;
+    d = g_dir_open(out, 0, NULL);
+    if (!d || g_dir_read_name(d)) {
+        vdc_input_error("lab %s: --out '%s' exists and is not empty: expected a new directory",
+                        action, out);
         return -1;
     }
-    if (strcmp(o->action, "run") && args->len > 0) {
-        vdc_error("lab %s: takes no arguments after --", o->action);
-        return -1;
-    }
-    g_ptr_array_add(files, NULL);
-    g_ptr_array_add(args, NULL);
-    o->files = (char **)g_ptr_array_steal(files, NULL);
-    o->args = (char **)g_ptr_array_steal(args, NULL);
     return 0;
 }
 
-char **
-vdc_lab_argv(const struct vdc_lab_opts *o)
+/* add HOST (resolved) as NAME to @files, NAME unique */
+static int
+add_file(GPtrArray *files, const char *what, const char *host, const char *name)
 {
-    GPtrArray *v = g_ptr_array_new();
+    char real[PATH_MAX];
+    guint i;
+
+    for (i = 1; i < files->len; i += 2)
+        if (!strcmp(files->pdata[i], name)) {
+            vdc_input_error("lab run: %s: the name '%s' is taken: expected each name in "
+                            "/lab/in/files once", what, name);
+            return -1;
+        }
+    if (!realpath(host, real)) {
+        vdc_input_error("lab run: %s: '%s': %s", what, host, g_strerror(errno));
+        return -1;
+    }
+    g_ptr_array_add(files, g_strdup(real));
+    g_ptr_array_add(files, g_strdup(name));
+    return 0;
+}
+
+/* --file HOST[=NAME]... */
+static int
+check_files(const struct vdc_lab_opts *o, GPtrArray *files)
+{
     size_t i;
 
-    g_ptr_array_add(v, g_strdup("/bin/bash"));
-    g_ptr_array_add(v, g_build_filename(o->script_dir, "lab.sh", NULL));
-    g_ptr_array_add(v, g_strdup(o->action));
-    g_ptr_array_add(v, g_strdup("--cache-dir"));
-    g_ptr_array_add(v, g_strdup(o->cache_dir));
-    if (strcmp(o->action, "build")) {
-        g_ptr_array_add(v, g_strdup("--out"));
-        g_ptr_array_add(v, g_strdup(o->out_dir));
-        g_ptr_array_add(v, g_strdup("--timeout"));
-        g_ptr_array_add(v, g_strdup_printf("%u", o->timeout_s));
-    }
-    if (o->libvirt)
-        g_ptr_array_add(v, g_strdup("--libvirt"));
-    if (!strcmp(o->action, "run")) {
-        g_ptr_array_add(v, g_strdup("--vmdiskcmp"));
-        g_ptr_array_add(v, g_strdup(o->vmdiskcmp));
-        if (o->prepared) {
-            g_ptr_array_add(v, g_strdup("--prepared"));
-            g_ptr_array_add(v, g_strdup(o->prepared));
+    for (i = 0; o->files && o->files[i]; i++) {
+        const char *f = o->files[i], *eq = strchr(f, '=');
+        g_autofree char *src = eq ? g_strndup(f, (gsize)(eq - f)) : g_strdup(f);
+        g_autofree char *name = eq ? g_strdup(eq + 1) : g_path_get_basename(src);
+        g_autofree char *what = g_strdup_printf("--file %s", f);
+
+        if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+            vdc_input_error("lab run: --file %s: expected HOST_PATH[=NAME] with a plain NAME", f);
+            return -1;
         }
-        for (i = 0; o->files && o->files[i]; i++) {
-            g_ptr_array_add(v, g_strdup("--file"));
-            g_ptr_array_add(v, g_strdup(o->files[i]));
+        if (!*src || access(src, R_OK) != 0) {
+            vdc_input_error("lab run: --file %s: '%s' not readable", f, src);
+            return -1;
         }
-        g_ptr_array_add(v, g_strdup("--"));
-        for (i = 0; o->args && o->args[i]; i++)
-            g_ptr_array_add(v, g_strdup(o->args[i]));
+        if (add_file(files, what, src, name) < 0)
+            return -1;
     }
-    g_ptr_array_add(v, NULL);
-    return (char **)g_ptr_array_free(v, FALSE);
+    return 0;
+}
+
+/* --prepared IMG: IMG and its siblings, prepared with the helpers staged */
+static int
+check_prepared(const struct vdc_lab_opts *o, char **helpers, GPtrArray *files)
+{
+    static const char *const sib[] = { "", ".manifest", ".vmlinuz", ".initrd" };
+    g_autofree char *what = g_strdup_printf("--prepared %s", o->prepared);
+    struct vdc_prepared p;
+    const char *ctx;
+    size_t i;
+    int r;
+
+    for (i = 0; i < G_N_ELEMENTS(sib); i++) {
+        g_autofree char *f = g_strconcat(o->prepared, sib[i], NULL);
+        g_autofree char *name = g_path_get_basename(f);
+
+        if (access(f, R_OK) != 0) {
+            vdc_input_error("lab run: --prepared %s: '%s' missing (expected the output of "
+                            "vmdiskcmp prepare --out)", o->prepared, f);
+            return -1;
+        }
+        if (add_file(files, what, f, name) < 0)
+            return -1;
+    }
+    /* a prepared image whose agent or runner differs from the ones handed
+     * in would make vmdiskcmp prepare again, i.e. launch libguestfs in dom0 */
+    ctx = vdc_error_context("lab run: --prepared");
+    r = vdc_prepared_load(o->prepared, &p);
+    vdc_error_context(ctx);
+    if (r < 0)
+        return -1;
+    for (i = 0; helpers[i] && r == 0; i++) {
+        g_autofree char *base = g_path_get_basename(helpers[i]);
+        g_autofree char *sum = vdc_file_sha256(helpers[i]);
+        const char *want = g_str_has_suffix(base, "-agent") ? p.agent_sha256 : p.runner_sha256;
+
+        if (!sum || !want || strcmp(sum, want)) {
+            vdc_input_error("lab run: --prepared %s was prepared with another %s than %s: "
+                            "run vmdiskcmp prepare again", o->prepared, base, helpers[i]);
+            r = -1;
+        }
+    }
+    vdc_prepared_dispose(&p);
+    return r;
+}
+
+static void
+add_words(GPtrArray *v, const char *a, const char *b)
+{
+    g_ptr_array_add(v, g_strdup(a));
+    g_ptr_array_add(v, g_strdup(b));
+}
+
+/* Job @k (1-based) of @n: @words checked as options of `vmdiskcmp run` and
+ * completed with what the lab hands in (lab.h). */
+static int
+make_job(const struct vdc_lab_opts *o, const struct vdc_lab_request *r, char **words, size_t k,
+         struct vdc_lab_job *job)
+{
+    g_autoptr(GPtrArray) parse = g_ptr_array_new();
+    g_autoptr(GPtrArray) w = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *ctx_text = g_strdup_printf("lab run: job %zu", k);
+    g_autofree char *out = NULL;
+    const char *ctx;
+    vdc_run_opts ro;
+    size_t i;
+    int pr;
+
+    /* `vmdiskcmp run OPTIONS` or `vmdiskcmp OPTIONS`: argv[0] names run */
+    if (strcmp(words[0], "run"))
+        g_ptr_array_add(parse, (char *)"run");
+    for (i = 0; words[i]; i++) {
+        g_ptr_array_add(parse, words[i]);
+        g_ptr_array_add(w, g_strdup(words[i]));
+    }
+    g_ptr_array_add(parse, NULL);
+    vdc_run_opts_init(&ro);
+    ctx = vdc_error_context(ctx_text);
+    pr = vdc_run_opts_parse(&ro, (int)parse->len - 1, (char **)parse->pdata);
+    if (pr == VDC_OPTS_HELP)
+        vdc_input_error("--help: expected the options of a run (see vmdiskcmp run --help)");
+    vdc_error_context(ctx);
+    if (pr != VDC_OPTS_OK) {
+        vdc_run_opts_dispose(&ro);
+        return -1;
+    }
+    for (i = 0; r->helpers[i]; i++) {
+        g_autofree char *base = g_path_get_basename(r->helpers[i]);
+        g_autofree char *in = g_build_filename(LAB_IN_BIN, base, NULL);
+
+        if (!strcmp(base, "vmdiskcmp-agent") && !ro.agent)
+            add_words(w, "--agent", in);
+        if (!strcmp(base, "vmdiskcmp-runner") && !ro.runner)
+            add_words(w, "--runner", in);
+    }
+    if (o->prepared && !ro.guest_image && !ro.prepared_image) {
+        g_autofree char *base = g_path_get_basename(o->prepared);
+        g_autofree char *in = g_build_filename(LAB_IN_FILES, base, NULL);
+
+        add_words(w, "--guest-image", in);
+    }
+    out = ro.out ? g_canonicalize_filename(ro.out, LAB_IN_FILES)
+                 : k == 1 ? g_strdup(LAB_OUT "/result") : g_strdup_printf(LAB_OUT "/result-%zu", k);
+    if (!ro.out)
+        add_words(w, "--out", out);
+    /* dom0's /lab/out comes back into OUT (never above it) */
+    if (g_str_has_prefix(out, LAB_OUT "/") && out[sizeof(LAB_OUT)])
+        job->result_dir = g_build_filename(r->out_dir, out + sizeof(LAB_OUT), NULL);
+    job->libvirt = ro.hypervisor && !strcmp(ro.hypervisor, "libvirt");
+    g_ptr_array_add(w, NULL);
+    job->argv = (char **)g_ptr_array_free(g_steal_pointer(&w), FALSE);
+    vdc_run_opts_dispose(&ro);
+    return 0;
+}
+
+/* ARGS [--then ARGS]... into jobs */
+static int
+check_jobs(const struct vdc_lab_opts *o, struct vdc_lab_request *r)
+{
+    g_autoptr(GPtrArray) cur = g_ptr_array_new();
+    size_t i, n = 1;
+
+    for (i = 0; o->args[i]; i++)
+        n += !strcmp(o->args[i], "--then");
+    r->jobs = g_new0(struct vdc_lab_job, n);
+    for (i = 0; ; i++) {
+        const char *a = o->args[i];
+
+        if (a && strcmp(a, "--then")) {
+            g_ptr_array_add(cur, (char *)a);
+            continue;
+        }
+        if (cur->len == 0) {
+            vdc_input_error("lab run: --then: expected vmdiskcmp arguments %s it",
+                            a ? "before" : "after");
+            return -1;
+        }
+        g_ptr_array_add(cur, NULL);
+        if (make_job(o, r, (char **)cur->pdata, r->n_jobs + 1, &r->jobs[r->n_jobs]) < 0)
+            return -1;
+        r->n_jobs++;
+        g_ptr_array_set_size(cur, 0);
+        if (!a)
+            return 0;
+    }
+}
+
+int
+vdc_lab_check(const struct vdc_lab_opts *o, struct vdc_lab_request *r)
+{
+    g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) helpers = g_ptr_array_new_with_free_func(g_free);
+    int run = !strcmp(o->action, "run");
+    size_t i;
+
+    vdc_lab_request_init(r);
+    r->action = g_strdup(o->action);
+    r->script_dir = g_strdup(o->script_dir);
+    r->cache_dir = g_canonicalize_filename(o->cache_dir, NULL);
+    r->timeout_s = o->timeout_s ? o->timeout_s : 3600;
+    r->libvirt = o->libvirt;
+    if (strcmp(o->action, "build"))
+        r->out_dir = g_canonicalize_filename(o->out_dir, NULL);
+    if (run) {
+        static const char *const names[] = { "vmdiskcmp-agent", "vmdiskcmp-runner" };
+
+        if (!o->vmdiskcmp || !g_file_test(o->vmdiskcmp, G_FILE_TEST_IS_REGULAR) ||
+            access(o->vmdiskcmp, X_OK) != 0) {
+            vdc_input_error("lab run: --vmdiskcmp %s: expected the built vmdiskcmp executable",
+                            o->vmdiskcmp ? o->vmdiskcmp : "");
+            return -1;
+        }
+        r->vmdiskcmp = g_canonicalize_filename(o->vmdiskcmp, NULL);
+        for (i = 0; i < G_N_ELEMENTS(names); i++) {
+            char *h = vdc_helper_beside(r->vmdiskcmp, names[i]);
+
+            if (h)
+                g_ptr_array_add(helpers, h);
+        }
+        g_ptr_array_add(helpers, NULL);
+        r->helpers = (char **)g_ptr_array_free(g_steal_pointer(&helpers), FALSE);
+        if (check_jobs(o, r) < 0 || check_files(o, files) < 0 ||
+            (o->prepared && check_prepared(o, r->helpers, files) < 0))
+            return -1;
+        g_ptr_array_add(files, NULL);
+        r->files = (char **)g_ptr_array_free(g_steal_pointer(&files), FALSE);
+    }
+    if (r->out_dir && check_out(o->action, o->out_dir) < 0)
+        return -1;
+    return 0;
+}
+
+/* ---- the request ----------------------------------------------------------- */
+
+static void
+assign(GString *s, const char *name, const char *value)
+{
+    g_autofree char *q = g_shell_quote(value);
+
+    g_string_append_printf(s, "%s=%s\n", name, q);
+}
+
+static void
+assign_array(GString *s, const char *name, char *const *values)
+{
+    size_t i;
+
+    g_string_append_printf(s, "%s=(", name);
+    for (i = 0; values && values[i]; i++) {
+        g_autofree char *q = g_shell_quote(values[i]);
+
+        g_string_append_printf(s, "%s%s", i ? " " : "", q);
+    }
+    g_string_append(s, ")\n");
+}
+
+char *
+vdc_lab_request_text(const struct vdc_lab_request *r)
+{
+    GString *s = g_string_new("# vmdiskcmp lab request: written by `vmdiskcmp lab` once every input\n"
+                              "# was checked; read by lab.sh (bash).  Every value is quoted.\n");
+    g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) libvirt = g_ptr_array_new_with_free_func(g_free);
+    size_t i, k;
+
+    assign(s, "LAB_ACTION", r->action);
+    assign(s, "LAB_CACHE", r->cache_dir);
+    if (strcmp(r->action, "build")) {
+        assign(s, "LAB_OUT", r->out_dir);
+        g_string_append_printf(s, "LAB_TIMEOUT=%u\n", r->timeout_s);
+    }
+    if (!strcmp(r->action, "selftest"))
+        g_string_append_printf(s, "LAB_LIBVIRT=%d\n", r->libvirt ? 1 : 0);
+    if (strcmp(r->action, "run"))
+        return g_string_free(s, FALSE);
+    assign(s, "LAB_BIN", r->vmdiskcmp);
+    assign_array(s, "LAB_HELPERS", r->helpers);
+    assign_array(s, "LAB_FILES", r->files);
+    /* each job: its words quoted for sh, as dom0's job.sh runs them */
+    for (k = 0; k < r->n_jobs; k++) {
+        GString *j = g_string_new(NULL);
+
+        for (i = 0; r->jobs[k].argv[i]; i++) {
+            g_autofree char *q = g_shell_quote(r->jobs[k].argv[i]);
+
+            g_string_append_printf(j, "%s%s", i ? " " : "", q);
+        }
+        g_ptr_array_add(jobs, g_string_free(j, FALSE));
+        g_ptr_array_add(libvirt, g_strdup(r->jobs[k].libvirt ? "1" : "0"));
+    }
+    g_ptr_array_add(jobs, NULL);
+    g_ptr_array_add(libvirt, NULL);
+    assign_array(s, "LAB_JOBS", (char **)jobs->pdata);
+    g_string_append(s, "LAB_JOB_LIBVIRT=(");
+    for (k = 0; libvirt->pdata[k]; k++)
+        g_string_append_printf(s, "%s%s", k ? " " : "", (char *)libvirt->pdata[k]);
+    g_string_append(s, ")\n");
+    return g_string_free(s, FALSE);
+}
+
+/* ---- what came back -------------------------------------------------------- */
+
+/* "KEY=N" on a line of @path: N, or -1 */
+static int
+read_number(const char *path, const char *key)
+{
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    size_t i, n = strlen(key);
+
+    if (!path || !g_file_get_contents(path, &text, NULL, NULL))
+        return -1;
+    lines = g_strsplit(text, "\n", -1);
+    for (i = 0; lines[i]; i++)
+        if (!strncmp(lines[i], key, n) && lines[i][n] == '=' && g_ascii_isdigit(lines[i][n + 1]))
+            return atoi(lines[i] + n + 1);
+    return -1;
+}
+
+int
+vdc_lab_failed_job(const struct vdc_lab_request *r, size_t *job, int *code)
+{
+    g_autofree char *stages = r->out_dir ? g_build_filename(r->out_dir, "lab", "stages.txt", NULL) : NULL;
+    g_autofree char *jobs = r->out_dir ? g_build_filename(r->out_dir, "jobs.txt", NULL) : NULL;
+    int job_exit = read_number(stages, "job-exit");
+    size_t k;
+
+    if (job_exit <= 0)
+        return 0;
+    *job = 0;
+    *code = job_exit;
+    for (k = 1; k <= r->n_jobs; k++) {
+        g_autofree char *key = g_strdup_printf("job=%zu exit", k);
+        int c = read_number(jobs, key);
+
+        if (c > 0) {
+            *job = k;
+            *code = c;
+            break;
+        }
+    }
+    return 1;
 }

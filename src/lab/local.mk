@@ -1,7 +1,7 @@
-# Emulated Xen lab (issue 5): src/lab, templates/lab
+# src/lab: the lab's options, checks and the request lab.sh reads.
 # src/lab/lab-paths.h (generated) tells an uninstalled vmdiskcmp where the
 # recipe scripts (source tree) and the lab cache (build tree) are.
-src_libvdc_controller_a_SOURCES += src/cli/cmd_lab.c src/lab/lab.c src/lab/lab.h
+src_libvdc_controller_a_SOURCES += src/lab/lab.c src/lab/lab.h
 nodist_src_libvdc_controller_a_SOURCES = src/lab/lab-paths.h
 BUILT_SOURCES = src/lab/lab-paths.h
 CLEANFILES += src/lab/lab-paths.h
@@ -11,18 +11,3 @@ src/lab/lab-paths.h: Makefile
 	  echo '#define VDC_LAB_SRCDIR "$(abs_top_srcdir)/templates/lab"'; \
 	  echo '#define VDC_LAB_BUILDDIR "$(abs_top_builddir)"'; } >$@-t && \
 	if cmp -s $@-t $@; then rm -f $@-t; else mv $@-t $@; fi
-
-# the recipe, installed under $(pkgdatadir)/lab
-labdir = $(pkgdatadir)/lab
-dist_lab_DATA = templates/lab/lab.conf templates/lab/lab.sh \
-	templates/lab/build-dom0.sh templates/lab/boot-lab.sh \
-	templates/lab/mini-domu.sh templates/lab/xen-block-lab
-labdom0dir = $(pkgdatadir)/lab/dom0
-dist_labdom0_DATA = templates/lab/dom0/vdc-lab-job templates/lab/dom0/vdc-lab-job.service
-labjobsdir = $(pkgdatadir)/lab/jobs
-dist_labjobs_DATA = templates/lab/jobs/selftest.sh
-
-# `make lab`: build (or find in the cache) the emulated Xen lab's dom0
-.PHONY: lab
-lab:
-	bash $(top_srcdir)/templates/lab/build-dom0.sh $(abs_top_builddir)/lab-cache

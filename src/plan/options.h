@@ -8,10 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/opts.h"
 #include "plan/plan.h"
-
-/* An OPT_UINT option given its word instead of a number (--runs auto). */
-#define VDC_OPT_WORD 0xffffffffu
 
 typedef struct {
     int image, lvm, dom0;
@@ -52,7 +50,7 @@ typedef struct {
     char *agent_options;
     unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
-    int keep, dry_run, quiet, no_report, help;
+    int keep, dry_run, quiet, no_report;
     int no_drop_caches;         /* --no-drop-caches */
     int emulated;               /* the hypervisor itself runs under emulation (the lab) */
     int inspect;                /* --inspect-on-failure */
@@ -61,11 +59,12 @@ typedef struct {
 void vdc_run_opts_init(vdc_run_opts *o);
 void vdc_run_opts_dispose(vdc_run_opts *o);   /* safe to call twice */
 
-/* Parse argv (argv[0] is the command name).  On bad input prints one line
- * naming the option and what was expected and returns -1 (exit status 2).
- * Unknown options, missing values, malformed sizes/numbers/enums and
- * contradictions (e.g. --stripe-size without --stripes) are all refused
- * here, before anything is created. */
+/* Parse argv (argv[0] is the command name).  Returns VDC_OPTS_OK (0),
+ * VDC_OPTS_HELP (1: --help, print vdc_run_opts_help) or, on bad input,
+ * VDC_OPTS_ERROR (-1) after one vdc_input_error line naming the option and
+ * what was expected (exit status 2).  Unknown options, missing values,
+ * malformed sizes/numbers/enums and contradictions (e.g. --stripe-size
+ * without --stripes) are all refused here, before anything is created. */
 int vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv);
 
 /* --help text, generated from the table. */

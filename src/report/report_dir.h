@@ -12,9 +12,8 @@
  * meanwhile (a few milliseconds) so that no temporary file is left and the
  * manifest matches the files.
  *
- * Used by `vmdiskcmp report` (cli/cmd_report.c), by `vmdiskcmp run` after
- * the last run (src/run/run.c) and by the lab when it marks a result
- * emulated (cli/cmd_lab.c). */
+ * Used by `vmdiskcmp report`, by `vmdiskcmp run` after the last run
+ * (src/run/run.c) and by `vmdiskcmp lab` when it marks a result emulated. */
 #ifndef VDC_REPORT_REPORT_DIR_H
 #define VDC_REPORT_REPORT_DIR_H
 

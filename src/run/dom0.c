@@ -18,11 +18,11 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib.h>
 
+#include "common/child.h"
 #include "common/util.h"
 #include "guest-agent/jobcmd.h"
 #include "run/step.h"
@@ -182,53 +182,25 @@ vdc_is_mounted(const char *dir, const char *source)
 /* ---- child processes ------------------------------------------------------------ */
 
 /* Run @argv, stdout+stderr appended to @log, at most @timeout_s seconds,
- * watching *@stop.  Returns the exit status, or -1 after vdc_error. */
+ * watching *@stop (common/child.h: its own process group, SIGTERM, the
+ * grace, SIGKILL; it dies with us).  Returns the exit status (128 + signal
+ * when killed), or -1 after vdc_error. */
 static int
 run_child(char **argv, const char *log, unsigned timeout_s, volatile sig_atomic_t *stop)
 {
-    gint64 deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
-    pid_t pid;
-    int status = 0;
+    vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
+                         .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
+                         .death_signal = SIGKILL };
+    vdc_child_result r;
 
-    fflush(stderr);
-    pid = fork();
-    if (pid < 0) {
-        vdc_error("%s: fork: %s", argv[0], g_strerror(errno));
+    if (vdc_child_run(&o, &r) < 0)
+        return -1;
+    if (r.stopped || r.timed_out) {
+        vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
+                       r.stopped ? "interrupted" : "timed out: killed");
         return -1;
     }
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-        }
-        /* the child is ours to stop: SIGINT reaches us, we decide */
-        signal(SIGINT, SIG_IGN);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    for (;;) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0 && errno != EINTR) {
-            vdc_error("%s: waitpid: %s", argv[0], g_strerror(errno));
-            return -1;
-        }
-        if ((stop && *stop) || g_get_monotonic_time() > deadline) {
-            int killed_for_stop = stop && *stop;
-            kill(pid, SIGTERM);
-            g_usleep(G_USEC_PER_SEC);
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            vdc_error("%s: %s", argv[0], killed_for_stop ? "interrupted" : "timed out: killed");
-            return -1;
-        }
-        g_usleep(G_USEC_PER_SEC / 10);
-    }
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return 128 + WTERMSIG(status);
+    return vdc_child_code(&r);
 }
 
 /* mkfs.TYPE with the options a domU's job gets (step.h), on @dev */

@@ -28,7 +28,7 @@ bad() { # WORD ARGS...
 }
 
 bad "'--bogus'" --bogus
-bad "'--out'" --guest-image "$tmp/t.img" --out
+bad "--out: expected a value" --guest-image "$tmp/t.img" --out
 bad "--guest-image" --agent "$agent"
 bad "t.img.manifest" --guest-image "$tmp/t.img" --agent "$agent" --runner "$runner"
 : > "$tmp/t.img.manifest"

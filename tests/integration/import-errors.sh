@@ -81,8 +81,8 @@ check_one_line() {
     check_usage "$expect" "$@"
     [ "$(wc -l < "$work/stderr")" = 1 ] || { cat "$work/stderr" >&2; fail "import $*: not one line"; }
 }
-check_one_line "unknown option --bogus" --bogus "$good" --target t
-check_one_line "unknown option -Z" -Z "$good" --target t
+check_one_line "unknown option '--bogus'" --bogus "$good" --target t
+check_one_line "unknown option '-Z'" -Z "$good" --target t
 check_one_line "-t: expected a value" "$good" -t
 # bug import-target-control-chars: a newline in --target went into every
 # report and error line

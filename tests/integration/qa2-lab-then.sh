@@ -5,8 +5,8 @@
 # build step (bash build-dom0.sh: debootstrap, long, when the cache is cold)
 # and must leave no --out directory behind.  The lab recipe is a copy of
 # templates/lab whose build-dom0.sh is a stub that only records it was
-# reached: nothing is built or booted.  (Fixed: lab.sh checks every
-# input before prepare_out and lab_dir; was XFAIL.)  Run time: < 1 s.
+# reached: nothing is built or booted.  (Fixed: vmdiskcmp lab checks every
+# input in C, before lab.sh runs; was XFAIL.)  Run time: < 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 need_cmd bash

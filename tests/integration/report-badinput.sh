@@ -89,7 +89,7 @@ bad "compare: unknown format" "--format pdf: expected one of text, csv, json, md
     compare "$good" --format pdf
 bad "compare: report's option" "did you mean --format\?" -- compare "$good" --formats md
 bad "compare: no operand" "expected result directories or files" -- compare
-bad "compare: missing option argument" "unknown option or missing argument: --baseline" -- compare "$good" --baseline
+bad "compare: missing option argument" "--baseline: expected a value" -- compare "$good" --baseline
 
 # bug report-target-control-chars: a target name with a newline broke every
 # line-oriented output and error message (the loader now refuses it)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # `vmdiskcmp lab run` marks each job's result.json emulated and renders its
 # report again through the report library (src/report/report_dir.c), quietly.
-# The lab recipe here is a stub lab.sh (VDC_LAB_DIR) that writes seed 002's
-# result and renders it the way the lab's job does: nothing is built or
-# booted.  Checks: exit 0; result.json now says emulated; every report file
+# The lab recipe here is a stub lab.sh (VDC_LAB_DIR) that reads the request
+# vmdiskcmp lab writes, writes seed 002's result and renders it the way the
+# lab's job does: nothing is built or booted.  Checks: exit 0; result.json now says emulated; every report file
 # re-rendered with the EMULATED banner (text, Markdown, HTML) and the
 # emulated experiment in report.json; the manifest lists them; no warning
 # or progress line on stderr (the lab asks for a quiet report); the report
@@ -21,14 +21,11 @@ export SOURCE_DATE_EPOCH
 mkdir "$top/tpl"
 cat >"$top/tpl/lab.sh" <<STUB
 #!/bin/bash
-out= vdc=
-while [ \$# -gt 0 ]; do
-    case \$1 in --out) out=\$2; shift ;; --vmdiskcmp) vdc=\$2; shift ;; esac
-    shift
-done
-mkdir -p "\$out/result"
-cp "$top_srcdir/tests/golden/report/seed002/result.json" "\$out/result/result.json"
-"\$vdc" report "\$out/result" --quiet
+# the checked request vmdiskcmp lab hands lab.sh: LAB_OUT, LAB_BIN, LAB_JOBS ...
+. "\$1"
+mkdir -p "\$LAB_OUT/result"
+cp "$top_srcdir/tests/golden/report/seed002/result.json" "\$LAB_OUT/result/result.json"
+"\$LAB_BIN" report "\$LAB_OUT/result" --quiet
 STUB
 VDC_LAB_DIR=$top/tpl "$VMDISKCMP" lab run --cache-dir "$top/cache" --out "$top/out" -- --runs 1 \
     >"$top/stdout" 2>"$top/stderr" || fail "lab run exited $?: $(cat "$top/stderr")"

@@ -1,7 +1,7 @@
 /* Unit tests of the job engine's pure parts: the log-linear histogram
  * (guest-agent/hist.c) against exact sorted values, the fio job-file
  * parser (guest-agent/jobfile.c) against goldens (tests/golden/agent/jobs/
- * *.fio -> *.json and the shipped templates/workloads/*.fio;
+ * *.fio -> *.json and the shipped templates/workloads/NAME.fio;
  * VDC_REGENERATE=1 rewrites the expected files) and every bad option, and
  * fio's steady-state slope (guest-agent/jobstat.c). */
 #include "config.h"

@@ -521,7 +521,7 @@ row103(char *buf, size_t n, const char *machine, const char *size, const int *v,
     int i;
     size_t len;
 
-    snprintf(name, sizeof(name), "%s                  ", machine);
+    snprintf(name, sizeof(name), "%-19s", machine);
     name[19] = '\0';
     memcpy(name + 19 - strlen(size) - 1, " ", 1);
     memcpy(name + 19 - strlen(size), size, strlen(size));

@@ -1,5 +1,8 @@
-/* Unit tests of `vmdiskcmp lab` option parsing and the lab.sh argv
- * (src/lab/lab.c): pure code, no lab is built or booted here. */
+/* Unit tests of `vmdiskcmp lab`'s one parser and checker (src/lab/lab.c):
+ * the options, the checks of every input, the jobs as dom0 runs them, the
+ * request lab.sh reads, what came back after a failure.  Pure code over a
+ * fixture directory (a fake build tree and prepared image); no lab is built
+ * or booted here. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -7,100 +10,358 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <glib.h>
 
+#include "common/opts.h"
+#include "common/util.h"
+#include "guest/prepare.h"
 #include "lab/lab.h"
+#include "test_stderr.h"
+
+/* the fixture: T/b/src/vmdiskcmp with guest-agent/ beside it, a file, a
+ * prepared image with its siblings, made with those helpers */
+static char *T;
+
+static char *
+path(const char *rel)
+{
+    return g_build_filename(T, rel, NULL);
+}
+
+static void
+put(const char *rel, const char *text, int mode)
+{
+    g_autofree char *p = path(rel);
+    g_autofree char *dir = g_path_get_dirname(p);
+
+    assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
+    assert_true(g_file_set_contents(p, text, -1, NULL));
+    assert_int_equal(chmod(p, mode), 0);
+}
+
+static void
+write_manifest(const char *agent_sum)
+{
+    g_autofree char *agent = path("b/guest-agent/vmdiskcmp-agent");
+    g_autofree char *runner = path("b/guest-agent/vmdiskcmp-runner");
+    g_autofree char *a = vdc_file_sha256(agent), *r = vdc_file_sha256(runner);
+    g_autofree char *m = g_strdup_printf(
+        "[prepared]\nkey=%064d\ntemplate_sha256=%064d\nagent_sha256=%s\nrunner_sha256=%s\n"
+        "init_system=busybox\n[boot]\nkernel=g.img.vmlinuz\ninitrd=g.img.initrd\n"
+        "cmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda\n",
+        0, 0, agent_sum ? agent_sum : a, r);
+
+    put("p/g.img.manifest", m, 0644);
+}
 
 static int
-parse(struct vdc_lab_opts *o, const char *line)
+setup(void **state)
 {
-    g_auto(GStrv) av = g_strsplit(line, " ", -1);
+    T = g_dir_make_tmp("vdc-test-lab-XXXXXX", NULL);
+    assert_non_null(T);
+    put("b/src/vmdiskcmp", "#!/bin/sh\n", 0755);
+    put("b/guest-agent/vmdiskcmp-agent", "agent\n", 0755);
+    put("b/guest-agent/vmdiskcmp-runner", "runner\n", 0755);
+    put("f/g.qcow2", "guest\n", 0644);
+    put("p/g.img", "image\n", 0644);
+    put("p/g.img.vmlinuz", "kernel\n", 0644);
+    put("p/g.img.initrd", "initrd\n", 0644);
+    write_manifest(NULL);
+    put("notempty/x", "x\n", 0644);
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", T);
+
+    assert_int_equal(system(cmd), 0);
+    g_clear_pointer(&T, g_free);
+    return 0;
+}
+
+/* "@T" in @line stands for the fixture directory */
+static char **
+argv_of(const char *line)
+{
+    g_auto(GStrv) parts = g_strsplit(line, "@T", -1);
+    g_autofree char *l = g_strjoinv(T, parts);
+    char **av = NULL;
+
+    assert_true(g_shell_parse_argv(l, NULL, &av, NULL));
+    return av;
+}
+
+/* parse and check @line; returns -1/0 and stderr in *err */
+static int
+check_line(const char *line, struct vdc_lab_opts *o, struct vdc_lab_request *r, char **err)
+{
+    g_auto(GStrv) av = argv_of(line);
+    int rc;
 
     vdc_lab_opts_init(o);
-    return vdc_lab_parse(o, (int)g_strv_length(av), av);
+    vdc_lab_request_init(r);
+    vdc_error_reset();
+    capture_stderr_begin();
+    rc = vdc_lab_parse(o, (int)g_strv_length(av), av);
+    if (rc == VDC_OPTS_OK) {
+        o->script_dir = g_strdup("/S");
+        if (!o->cache_dir)
+            o->cache_dir = g_strdup("/C");
+        if (!o->vmdiskcmp)      /* `vmdiskcmp lab` says: this executable */
+            o->vmdiskcmp = path("b/src/vmdiskcmp");
+        rc = vdc_lab_check(o, r);
+    }
+    *err = capture_stderr_end();
+    return rc;
 }
 
 static char *
-joined_argv(struct vdc_lab_opts *o)
+joined(char **v)
 {
-    g_auto(GStrv) av = NULL;
-
-    o->script_dir = g_strdup("/S");
-    o->cache_dir = o->cache_dir ? o->cache_dir : g_strdup("/C");
-    av = vdc_lab_argv(o);
-    return g_strjoinv(" ", av);
+    return g_strjoinv(" ", v);
 }
 
 static void
-test_run_argv(void **state)
+test_run_jobs(void **state)
 {
     struct vdc_lab_opts o;
-    g_autofree char *s = NULL;
+    struct vdc_lab_request r;
+    g_autofree char *err = NULL, *j1 = NULL, *j2 = NULL, *files = NULL, *want_files = NULL;
+    g_autofree char *rd1 = path("out/result"), *rd2 = path("out/mine"), *q = path("f/g.qcow2");
+    g_autofree char *pimg = path("p/g.img");
+    size_t i;
 
-    assert_int_equal(parse(&o, "lab run --out /r --file /x/g.qcow2=guest.img --timeout=900 "
-                               "--vmdiskcmp /b/vmdiskcmp --prepared /p/g.img -- --image --lvm --dom0 --vg lab --runs 3"), 0);
-    s = joined_argv(&o);
-    assert_string_equal(s, "/bin/bash /S/lab.sh run --cache-dir /C --out /r --timeout 900 "
-                           "--vmdiskcmp /b/vmdiskcmp --prepared /p/g.img --file /x/g.qcow2=guest.img -- "
-                           "--image --lvm --dom0 --vg lab --runs 3");
+    assert_int_equal(check_line("lab run --out @T/out --file @T/f/g.qcow2=guest.img --timeout=900 "
+                                "--vmdiskcmp @T/b/src/vmdiskcmp --prepared @T/p/g.img -- "
+                                "--image --runs 3 --agent-options '-n 0 -f' "
+                                "--then --hypervisor libvirt --dom0 --out /lab/out/mine "
+                                "--then run --dom0 --runner /r --out rel",
+                                &o, &r, &err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(r.timeout_s, 900);
+    assert_int_equal(g_strv_length(r.helpers), 2);
+    assert_int_equal(r.n_jobs, 3);
+    /* job 1: what the lab hands in, and --out /lab/out/result */
+    j1 = joined(r.jobs[0].argv);
+    assert_string_equal(j1, "--image --runs 3 --agent-options -n 0 -f "
+                            "--agent /lab/in/bin/vmdiskcmp-agent --runner /lab/in/bin/vmdiskcmp-runner "
+                            "--guest-image /lab/in/files/g.img --out /lab/out/result");
+    assert_int_equal(r.jobs[0].libvirt, 0);
+    assert_string_equal(r.jobs[0].result_dir, rd1);
+    /* job 2: its own --out kept; libvirt */
+    j2 = joined(r.jobs[1].argv);
+    assert_string_equal(j2, "--hypervisor libvirt --dom0 --out /lab/out/mine "
+                            "--agent /lab/in/bin/vmdiskcmp-agent --runner /lab/in/bin/vmdiskcmp-runner "
+                            "--guest-image /lab/in/files/g.img");
+    assert_int_equal(r.jobs[1].libvirt, 1);
+    assert_string_equal(r.jobs[1].result_dir, rd2);
+    /* job 3: "run" first; its runner kept; an --out not under /lab/out does
+     * not come back */
+    assert_string_equal(r.jobs[2].argv[0], "run");
+    assert_false(g_strv_contains((const char *const *)r.jobs[2].argv, "/lab/in/bin/vmdiskcmp-runner"));
+    assert_null(r.jobs[2].result_dir);
+    /* the files: --file, then the prepared image and its siblings */
+    files = joined(r.files);
+    want_files = g_strdup_printf("%s guest.img %s g.img %s.manifest g.img.manifest "
+                                 "%s.vmlinuz g.img.vmlinuz %s.initrd g.img.initrd",
+                                 q, pimg, pimg, pimg, pimg);
+    assert_string_equal(files, want_files);
+    for (i = 0; r.files[i]; i += 2)
+        assert_true(g_path_is_absolute(r.files[i]));
+    vdc_lab_request_dispose(&r);
+    vdc_lab_request_dispose(&r);     /* twice is safe */
     vdc_lab_opts_dispose(&o);
-    vdc_lab_opts_dispose(&o); /* twice is safe */
+    vdc_lab_opts_dispose(&o);
 }
 
+/* what lab.sh reads: every value quoted; a quote in an argument survives
+ * both the bash assignment and dom0's sh */
 static void
-test_build_and_selftest_argv(void **state)
+test_request_text(void **state)
 {
     struct vdc_lab_opts o;
-    g_autofree char *b = NULL;
-    g_autofree char *t = NULL;
+    struct vdc_lab_request r;
+    g_autofree char *err = NULL, *text = NULL, *want = NULL;
+    g_autofree char *out = path("out2"), *bin = path("b/src/vmdiskcmp");
+    g_autofree char *agent = path("b/guest-agent/vmdiskcmp-agent");
+    g_autofree char *runner = path("b/guest-agent/vmdiskcmp-runner");
 
-    assert_int_equal(parse(&o, "lab build --cache-dir /k"), 0);
-    b = joined_argv(&o);
-    assert_string_equal(b, "/bin/bash /S/lab.sh build --cache-dir /k");
+    assert_int_equal(check_line("lab run --cache-dir /k --out @T/out2 --vmdiskcmp @T/b/src/vmdiskcmp "
+                                "-- --dom0 --cmdline \"it's\" --then --image --hypervisor libvirt",
+                                &o, &r, &err), 0);
+    text = vdc_lab_request_text(&r);
+    want = g_strdup_printf(
+        "# vmdiskcmp lab request: written by `vmdiskcmp lab` once every input\n"
+        "# was checked; read by lab.sh (bash).  Every value is quoted.\n"
+        "LAB_ACTION='run'\n"
+        "LAB_CACHE='/k'\n"
+        "LAB_OUT='%s'\n"
+        "LAB_TIMEOUT=3600\n"
+        "LAB_BIN='%s'\n"
+        "LAB_HELPERS=('%s' '%s')\n"
+        "LAB_FILES=()\n"
+        "LAB_JOBS=(''\\''--dom0'\\'' '\\''--cmdline'\\'' '\\''it'\\''\\'\\'''\\''s'\\'' "
+        "'\\''--agent'\\'' '\\''/lab/in/bin/vmdiskcmp-agent'\\'' '\\''--runner'\\'' "
+        "'\\''/lab/in/bin/vmdiskcmp-runner'\\'' '\\''--out'\\'' '\\''/lab/out/result'\\''' "
+        "''\\''--image'\\'' '\\''--hypervisor'\\'' '\\''libvirt'\\'' '\\''--agent'\\'' "
+        "'\\''/lab/in/bin/vmdiskcmp-agent'\\'' '\\''--runner'\\'' "
+        "'\\''/lab/in/bin/vmdiskcmp-runner'\\'' '\\''--out'\\'' '\\''/lab/out/result-2'\\''')\n"
+        "LAB_JOB_LIBVIRT=(0 1)\n",
+        out, bin, agent, runner);
+    assert_string_equal(text, want);
+    vdc_lab_request_dispose(&r);
     vdc_lab_opts_dispose(&o);
 
-    assert_int_equal(parse(&o, "lab selftest --libvirt --out o"), 0);
-    t = joined_argv(&o);
-    assert_string_equal(t, "/bin/bash /S/lab.sh selftest --cache-dir /C --out o --timeout 3600 --libvirt");
+    /* the words come back whole through bash and sh */
+    {
+        g_autofree char *req = path("request"), *script = NULL, *got = NULL;
+        char *argv[] = { "bash", "-c", NULL, NULL };
+        int status = -1;
+
+        assert_int_equal(check_line("lab run --out @T/out3 --vmdiskcmp @T/b/src/vmdiskcmp "
+                                    "-- --dom0 --cmdline \"it's a \\\"b\\\" \\$x\"", &o, &r, &err), 0);
+        g_free(text);
+        text = vdc_lab_request_text(&r);
+        assert_true(g_file_set_contents(req, text, -1, NULL));
+        script = g_strdup_printf(". '%s'; sh -c \"printf '%%s|' ${LAB_JOBS[0]}\"", req);
+        argv[2] = script;
+        assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &got, NULL,
+                                 &status, NULL));
+        assert_int_equal(status, 0);
+        assert_string_equal(got, "--dom0|--cmdline|it's a \"b\" $x|--agent|/lab/in/bin/vmdiskcmp-agent|"
+                                 "--runner|/lab/in/bin/vmdiskcmp-runner|--out|/lab/out/result|");
+        vdc_lab_request_dispose(&r);
+        vdc_lab_opts_dispose(&o);
+    }
+
+    assert_int_equal(check_line("lab build --cache-dir /k", &o, &r, &err), 0);
+    g_free(text);
+    text = vdc_lab_request_text(&r);
+    assert_string_equal(strchr(strchr(text, '\n') + 1, '\n') + 1, "LAB_ACTION='build'\nLAB_CACHE='/k'\n");
+    vdc_lab_request_dispose(&r);
+    vdc_lab_opts_dispose(&o);
+
+    assert_int_equal(check_line("lab selftest --libvirt --out @T/out4", &o, &r, &err), 0);
+    g_free(text);
+    text = vdc_lab_request_text(&r);
+    assert_non_null(strstr(text, "LAB_ACTION='selftest'\nLAB_CACHE='/C'\nLAB_OUT='"));
+    assert_non_null(strstr(text, "'\nLAB_TIMEOUT=3600\nLAB_LIBVIRT=1\n"));
+    assert_null(strstr(text, "LAB_JOBS"));
+    vdc_lab_request_dispose(&r);
     vdc_lab_opts_dispose(&o);
 }
 
 static void
 test_bad_input(void **state)
 {
-    static const char *const bad[] = {
-        "lab",                               /* no action */
-        "lab boot",                          /* unknown action */
-        "lab run --out x",                   /* run without -- ARGS */
-        "lab build --out x",                 /* option not for this action */
-        "lab selftest --timeout 0",          /* timeout range */
-        "lab selftest --timeout 12s",        /* timeout not seconds */
-        "lab selftest --timeout",            /* missing value */
-        "lab selftest --libvirt=yes",        /* flag with a value */
-        "lab selftest --bogus",              /* unknown option */
-        "lab selftest stray",                /* argument before -- */
-        "lab build -- --image",              /* args only for run */
-        "lab selftest --prepared /p/g.img",  /* run only */
+    static const struct {
+        const char *line, *want;      /* want: in the one error line */
+    } bad[] = {
+        { "lab", "lab: missing action" },
+        { "lab boot", "unknown action 'boot'" },
+        { "lab run --out x", "lab run: no vmdiskcmp arguments" },
+        { "lab build --out x", "lab build: option '--out' applies only to lab selftest run" },
+        { "lab selftest --timeout 0", "lab selftest: --timeout '0': expected whole seconds, 1..604800" },
+        { "lab selftest --timeout 12s", "--timeout '12s'" },
+        { "lab selftest --timeout", "lab selftest: --timeout: expected a value (S)" },
+        { "lab selftest --libvirt=yes", "--libvirt: takes no value" },
+        { "lab selftest --bogus", "lab selftest: unknown option '--bogus'" },
+        { "lab selftest stray", "unexpected argument 'stray': vmdiskcmp arguments go after --" },
+        { "lab build -- --image", "lab build: takes no arguments after --" },
+        { "lab selftest --prepared /p/g.img", "option '--prepared' applies only to lab run" },
+        { "lab selftest --out ''", "--out: expected a non-empty DIR" },
+        /* the jobs */
+        { "lab run --out @T/o -- --then", "--then: expected vmdiskcmp arguments before it" },
+        { "lab run --out @T/o -- --then --image", "--then: expected vmdiskcmp arguments before it" },
+        { "lab run --out @T/o -- --image --then", "--then: expected vmdiskcmp arguments after it" },
+        { "lab run --out @T/o -- --image --then --then --dom0", "--then: expected vmdiskcmp arguments before it" },
+        { "lab run --out @T/o -- --image --runs 0", "lab run: job 1: --runs '0': expected an integer from 1 to 1000" },
+        { "lab run --out @T/o -- --dom0 --then --image --bogus", "lab run: job 2: unknown option '--bogus'" },
+        { "lab run --out @T/o -- --lvm", "lab run: job 1: --lvm: expected --vg VG as well" },
+        { "lab run --out @T/o -- report x", "lab run: job 1: unexpected argument 'report'" },
+        { "lab run --out @T/o -- --help", "lab run: job 1: --help: expected the options of a run" },
+        /* what is handed in */
+        { "lab run --out @T/o --vmdiskcmp @T/f/g.qcow2 -- --dom0", "--vmdiskcmp " },
+        { "lab run --out @T/o --file @T/f/g.qcow2=a/b -- --dom0", "--file @T/f/g.qcow2=a/b: expected HOST_PATH[=NAME] with a plain NAME" },
+        { "lab run --out @T/o --file @T/f/g.qcow2=.. -- --dom0", "with a plain NAME" },
+        { "lab run --out @T/o --file @T/nope -- --dom0", "--file @T/nope: '@T/nope' not readable" },
+        { "lab run --out @T/o --file @T/f/g.qcow2=x --file @T/p/g.img=x -- --dom0", "the name 'x' is taken" },
+        { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --prepared @T/f/g.qcow2 -- --dom0", "--prepared @T/f/g.qcow2: '@T/f/g.qcow2.manifest' missing" },
+        { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --file @T/f/g.qcow2=g.img --prepared @T/p/g.img -- --dom0", "the name 'g.img' is taken" },
+        { "lab run --out @T/notempty -- --dom0", "--out '@T/notempty' exists and is not empty: expected a new directory" },
+        { "lab selftest --out @T/notempty", "lab selftest: --out '@T/notempty' exists and is not empty" },
     };
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(bad); i++) {
         struct vdc_lab_opts o;
+        struct vdc_lab_request r;
+        g_autofree char *err = NULL;
+        g_auto(GStrv) parts = g_strsplit(bad[i].want, "@T", -1);
+        g_autofree char *want = g_strjoinv(T, parts);
+        int rc = check_line(bad[i].line, &o, &r, &err);
 
-        assert_int_equal(parse(&o, bad[i]), -1);
+        if (rc != -1 || !strstr(err, want) || strchr(err, '\n') != err + strlen(err) - 1 ||
+            vdc_error_last_kind() != VDC_ERR_INPUT) {
+            print_error("case '%s': rc %d, got '%s', wanted one line with '%s'\n", bad[i].line, rc,
+                        err, want);
+            fail();
+        }
+        vdc_lab_request_dispose(&r);
         vdc_lab_opts_dispose(&o);
     }
+    vdc_error_reset();
+}
+
+/* a prepared image made with another agent: refused before the boot (else
+ * vmdiskcmp would prepare again in dom0, launching libguestfs there) */
+static void
+test_prepared_other_agent(void **state)
+{
+    struct vdc_lab_opts o;
+    struct vdc_lab_request r;
+    g_autofree char *err = NULL;
+
+    write_manifest("0000000000000000000000000000000000000000000000000000000000000000");
+    assert_int_equal(check_line("lab run --out @T/o5 --vmdiskcmp @T/b/src/vmdiskcmp "
+                                "--prepared @T/p/g.img -- --dom0", &o, &r, &err), -1);
+    assert_non_null(strstr(err, "was prepared with another vmdiskcmp-agent than"));
+    assert_int_equal(vdc_error_last_kind(), VDC_ERR_INPUT);
+    vdc_lab_request_dispose(&r);
+    vdc_lab_opts_dispose(&o);
+    write_manifest(NULL);
+    vdc_error_reset();
 }
 
 static void
 test_help(void **state)
 {
     struct vdc_lab_opts o;
+    g_auto(GStrv) a = g_strsplit("lab --help", " ", -1);
+    g_auto(GStrv) b = g_strsplit("lab run -h --bogus", " ", -1);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
 
-    assert_int_equal(parse(&o, "lab --help"), 1);
+    vdc_lab_opts_init(&o);
+    assert_int_equal(vdc_lab_parse(&o, 2, a), VDC_OPTS_HELP);
     vdc_lab_opts_dispose(&o);
+    assert_int_equal(vdc_lab_parse(&o, 4, b), VDC_OPTS_HELP);
+    vdc_lab_opts_dispose(&o);
+    f = open_memstream(&buf, &len);
+    vdc_lab_help(f);
+    fclose(f);
+    assert_non_null(strstr(buf, "usage: vmdiskcmp lab build    [--cache-dir D]\n"));
+    assert_non_null(strstr(buf, "\n  --cache-dir DIR "));
+    assert_non_null(strstr(buf, " [build selftest run]\n"));
+    assert_non_null(strstr(buf, "\n  --libvirt "));
+    free(buf);
 }
 
 static void
@@ -127,16 +388,44 @@ test_default_paths(void **state)
     unsetenv("VDC_LAB_CACHE");
 }
 
+/* after a failure: a stage (nothing ran to its end), or which job */
+static void
+test_failed_job(void **state)
+{
+    struct vdc_lab_request r;
+    size_t job = 99;
+    int code = 99;
+
+    vdc_lab_request_init(&r);
+    r.out_dir = path("back");
+    r.n_jobs = 3;
+    assert_int_equal(vdc_lab_failed_job(&r, &job, &code), 0);      /* nothing came back */
+    put("back/lab/stages.txt", "qemu-pid=1\nstage=xen seconds=3 at=3\n", 0644);
+    assert_int_equal(vdc_lab_failed_job(&r, &job, &code), 0);      /* a stage failed */
+    put("back/lab/stages.txt", "stage=job seconds=9 at=9\njob-exit=2\n", 0644);
+    assert_int_equal(vdc_lab_failed_job(&r, &job, &code), 1);
+    assert_int_equal(job, 0);                                       /* no jobs.txt: the script */
+    assert_int_equal(code, 2);
+    put("back/jobs.txt", "job=1 exit=0\njob=2 exit=2\njob=3 exit=1\n", 0644);
+    assert_int_equal(vdc_lab_failed_job(&r, &job, &code), 1);
+    assert_int_equal(job, 2);
+    assert_int_equal(code, 2);
+    r.n_jobs = 0;       /* no job descriptions were made */
+    vdc_lab_request_dispose(&r);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_argv),
-        cmocka_unit_test(test_build_and_selftest_argv),
+        cmocka_unit_test(test_run_jobs),
+        cmocka_unit_test(test_request_text),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_prepared_other_agent),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_default_paths),
+        cmocka_unit_test(test_failed_job),
     };
 
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

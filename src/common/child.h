@@ -1,0 +1,80 @@
+/* Running a child process and waiting for it, with a timeout and a stop
+ * flag: the one way vmdiskcmp runs the programs it waits for (mkfs and the
+ * agent in dom0, the libguestfs session of prepare, the lab's lab.sh).
+ *
+ * The behaviour, the same for every caller:
+ *  - the child runs in a process group of its own (setpgid in the child and
+ *    in the parent, so there is no window), with stdin on /dev/null and
+ *    SIGINT/SIGTERM/SIGHUP at their defaults: a terminal's ^C reaches only
+ *    us, and we decide;
+ *  - every 100 ms the child, *stop (set by the caller's SIGINT/SIGTERM
+ *    handler) and the deadline are looked at;
+ *  - on a stop or at the deadline SIGTERM goes to the child's whole group;
+ *    when the child has exited, or the grace period is over, SIGKILL goes to
+ *    the group; then the child is reaped.  Until then the child is only
+ *    looked at with WNOWAIT, so its pid (the group's id) cannot be taken by
+ *    another process while we signal the group;
+ *  - the SIGKILL to the group is sent after every run, also when the child
+ *    exited by itself: nothing the child started in its group (QEMU under
+ *    libguestfs, a background job of a script) outlives it;
+ *  - optionally the child gets @death_signal when we die (PR_SET_PDEATHSIG),
+ *    e.g. after a SIGKILL that leaves us no time to stop it.
+ * stdout and stderr each go to ours, to /dev/null, appended to a log file,
+ * or into a bounded buffer. */
+#ifndef VDC_COMMON_CHILD_H
+#define VDC_COMMON_CHILD_H
+
+#include <signal.h>
+#include <stddef.h>
+
+/* Grace between SIGTERM and SIGKILL when vdc_child_opts.grace_ms is 0. */
+#define VDC_CHILD_GRACE_MS 3000
+/* Bytes kept of captured output when vdc_child_opts.capture_max is 0. */
+#define VDC_CHILD_CAPTURE_MAX 65536
+
+typedef enum {
+    VDC_CHILD_INHERIT = 0,   /* our own stdout / stderr */
+    VDC_CHILD_NULL,          /* /dev/null */
+    VDC_CHILD_LOG,           /* appended to .log_path (created 0644 if missing) */
+    VDC_CHILD_CAPTURE,       /* into vdc_child_result.out (both streams: interleaved) */
+} vdc_child_io;
+
+typedef struct {
+    char *const *argv;           /* program and arguments (execvp: PATH is searched) */
+    int (*fn)(void *arg);        /* or, when argv is NULL: run in the forked child; its
+                                  * return value (0-255) is the exit status */
+    void *arg;
+    const char *what;            /* names the child in messages; default argv[0] */
+    unsigned timeout_ms;         /* 0: no deadline */
+    unsigned grace_ms;           /* SIGTERM -> SIGKILL; 0: VDC_CHILD_GRACE_MS */
+    volatile sig_atomic_t *stop; /* polled; NULL: none */
+    vdc_child_io out, err;
+    const char *log_path;        /* for VDC_CHILD_LOG */
+    size_t capture_max;          /* for VDC_CHILD_CAPTURE; 0: VDC_CHILD_CAPTURE_MAX */
+    int death_signal;            /* sent to the child when we die; 0: none */
+} vdc_child_opts;
+
+typedef struct {
+    int exited;                  /* 1: exited with .status; 0: killed by signal .status */
+    int status;
+    int timed_out;               /* the deadline passed: the group was stopped */
+    int stopped;                 /* *stop was set: the group was stopped */
+    char *out;                   /* VDC_CHILD_CAPTURE: NUL-terminated (g_free); else NULL */
+    size_t out_len;
+    int out_truncated;           /* more than capture_max bytes came: the rest was dropped */
+} vdc_child_result;
+
+/* Run the child described by @o to its end (see above) and fill @r.
+ * Returns 0 once the child is reaped, whatever its status (see @r), or -1
+ * after vdc_error when it could not be started (log file, pipe, fork).  A
+ * program that cannot be executed exits 127 after one line on its stderr.
+ * Prints nothing on a stop or a timeout: the caller names what stopped. */
+int vdc_child_run(const vdc_child_opts *o, vdc_child_result *r);
+
+/* The status as a shell reports it: the exit status, or 128 + signal. */
+int vdc_child_code(const vdc_child_result *r);
+
+/* Free the captured output; safe to call twice. */
+void vdc_child_result_dispose(vdc_child_result *r);
+
+#endif

@@ -1,0 +1,5 @@
+# src/plan: run's options table, the plan (targets, schedule, plan.json) and
+# its builder (options + host facts -> plan).
+src_libvdc_controller_a_SOURCES += \
+	src/plan/plan.c src/plan/plan.h src/plan/options.c src/plan/options.h \
+	src/plan/build.c src/plan/build.h
