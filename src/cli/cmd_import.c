@@ -168,11 +168,23 @@ vdc_cmd_import(int argc, char **argv)
                         VDC_TARGET_NAME_MAX);
         goto out;
     }
-    for (i = first; i < argc; i++)
+    for (i = first; i < argc; i++) {
+        struct stat si, sj;
+        int j;
+
         if (!strcmp(argv[i], "-") && g_strv_contains((const char *const *)argv + i + 1, "-")) {
             vdc_input_error("import: '-' (standard input) given twice: expected it once");
             goto out;
         }
+        /* the same runs twice would pass for more repetitions than were made */
+        for (j = i + 1; j < argc && strcmp(argv[i], "-") && stat(argv[i], &si) == 0; j++)
+            if (strcmp(argv[j], "-") && stat(argv[j], &sj) == 0 &&
+                si.st_dev == sj.st_dev && si.st_ino == sj.st_ino) {
+                vdc_input_error("import: %s and %s are the same file: expected each input once",
+                                argv[i], argv[j]);
+                goto out;
+            }
+    }
     if ((kind || where) && !target) {
         vdc_input_error("import: --kind and --where describe the --target: expected --target NAME");
         goto out;

@@ -365,12 +365,23 @@ rename_target(vdc_result_set *rs, const char *old, const char *new)
             vdc_set_str(&rs->runs[i]->target, new);
 }
 
+/* The label of input @arg (loaded as @rs), appended to a target name that
+ * another input already has: the experiment's id (vmdiskcmp's own runs:
+ * "2026-11-30T101500Z-host1"), else the host and date of its first run,
+ * else the file or directory name without ".json". */
 static char *
-input_label(const char *arg)
+input_label(const char *arg, const vdc_result_set *rs)
 {
-    char *b = g_path_get_basename(arg);
-    size_t n = strlen(b), i;
+    char *b;
+    size_t n, i;
 
+    if (rs->has_experiment && rs->experiment.id && *rs->experiment.id)
+        b = g_strdup(rs->experiment.id);
+    else if (rs->n_runs && rs->runs[0]->meta.hostname && rs->runs[0]->meta.date)
+        b = g_strdup_printf("%s-%s", rs->runs[0]->meta.hostname, rs->runs[0]->meta.date);
+    else
+        b = g_path_get_basename(arg);
+    n = strlen(b);
     if (n > 5 && !strcmp(b + n - 5, ".json"))
         b[n - 5] = '\0';
     /* the label becomes part of a target name: no control characters (a
@@ -385,6 +396,26 @@ input_label(const char *arg)
         b = v;
     }
     return b;
+}
+
+/* Whether @a and @b name the same result file (a directory stands for
+ * its result.json): same device and inode. */
+static int
+same_input(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char *pa, *pb;
+    int same = 0;
+
+    if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+        return 0;
+    pa = S_ISDIR(sa.st_mode) ? g_build_filename(a, "result.json", NULL) : g_strdup(a);
+    pb = S_ISDIR(sb.st_mode) ? g_build_filename(b, "result.json", NULL) : g_strdup(b);
+    if (stat(pa, &sa) == 0 && stat(pb, &sb) == 0)
+        same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    g_free(pa);
+    g_free(pb);
+    return same;
 }
 
 int
@@ -426,7 +457,11 @@ vdc_cmd_compare(int argc, char **argv)
             vdc_result_set_dispose(&one);
             goto out;
         }
-        label = input_label(argv[i]);
+        label = input_label(argv[i], &one);
+        for (k = first; k < (size_t)i; k++)
+            if (same_input(argv[k], argv[i]) && !c.quiet)
+                fprintf(stderr, "vmdiskcmp: WARNING: compare: %s and %s are the same input: its "
+                        "targets are shown twice, the second time as NAME@%s\n", argv[k], argv[i], label);
         for (k = 0; names[k]; k++) {
             char **have = vdc_result_set_target_names(&all);
 

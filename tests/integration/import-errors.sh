@@ -63,6 +63,8 @@ check_usage "$work: not a regular file" "$work" --target t
 head -c 67108865 /dev/zero > "$work/big"
 check_usage "$work/big: 67108865 bytes, larger than 64 MiB" "$work/big" --target t
 rm -f "$work/big" "$work/fifo"
+# the same runs twice would pass for twice the repetitions
+check_usage "are the same file: expected each input once" "$good" "$good" --target t
 # bonnie 1.x prints no machine name: without a label line, --target names it
 check_usage "seed002-hda3.txt:4: this run names no machine and no label line precedes it: expected --target NAME or a label line above it" \
     "$top_srcdir/tests/golden/import/seed002-hda3.txt"

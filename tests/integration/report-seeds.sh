@@ -123,6 +123,15 @@ check "$work/004.csv" lv "sweep_read@512" 0.2133 -78.67 "not tested"
 n=$(grep -E '^Sequential read at block size (512 B|8 KiB|16 KiB|32 KiB) ' "$work/004.txt" | cut -c1-40 | sort -u | wc -l)
 [ "$n" -eq 4 ] || { cat "$work/004.txt" >&2; fail "compare seed004 text: $n distinct sweep labels, expected 4"; }
 
+# ---- one input twice: a warning; a run of vmdiskcmp is named by its experiment
+"$VMDISKCMP" compare "$g/seed003/image.json" "$g/seed003/image.json" --baseline image >/dev/null 2>"$work/err" ||
+    fail "compare of one input twice failed"
+grep -q "WARNING: compare: .* and .* are the same input" "$work/err" || fail "compare A A: no warning: $(cat "$work/err")"
+"$VMDISKCMP" compare "$g/lab4/result.json" "$g/lab4/result.json" --format csv >"$work/lab.csv" 2>/dev/null ||
+    fail "compare lab4 twice failed"
+id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["experiment"]["id"])' "$g/lab4/result.json")
+grep -qF "lvm@$id" "$work/lab.csv" || fail "compare: the second input is not named by its experiment id $id"
+
 # ---- the same target name in two inputs is kept apart, never merged ----------
 "$VMDISKCMP" compare "$g/seed003/all" "$g/seed003/image.json" --baseline image --format csv >"$work/twice.csv" ||
     fail "compare with a repeated target name"
