@@ -33,16 +33,18 @@ struct cli {
     vdc_artefact_options artefacts;                /* .ceilings: the array above */
     unsigned formats;        /* report */
     const char *format;      /* compare */
+    double fail_slower;      /* compare --fail-if slower>P%: P; 0: not given */
+    char *out;               /* report --out DIR: render there; NULL: into the result directory */
     int quiet;               /* --quiet: no progress, no warnings on stderr */
     int help;                /* --help: print the usage, nothing else */
 };
 
 static const char report_usage[] =
-    "usage: vmdiskcmp report DIR [--formats txt,csv,json,md,html] [--baseline NAME]\n"
+    "usage: vmdiskcmp report DIR [--out OUT] [--formats txt,csv,json,md,html] [--baseline NAME]\n"
     "                        [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
     "                        [--bootstrap-resamples N] [--bootstrap-seed S]\n"
     "                        [--rate-ceiling NAME=MIB_S]... [--quiet]\n"
-    "Render DIR/result.json into DIR: report.txt (bonnie++ layout), report.csv\n"
+    "Render DIR/result.json into DIR (or into OUT, created if missing, DIR untouched): report.txt (bonnie++ layout), report.csv\n"
     "(bonnie++ 1.98 CSV, one line per run), summary.csv, headline.csv, report.json\n"
     "(result + statistics), report.md, report.html (SVG charts, dot plots); each\n"
     "opens with the image/LV headline (paired, Holm).  Default: all formats;\n"
@@ -55,14 +57,16 @@ static const char compare_usage[] =
     "usage: vmdiskcmp compare A B [C...] [--baseline NAME] [--format text|csv|json|md]\n"
     "                         [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
     "                         [--bootstrap-resamples N] [--bootstrap-seed S]\n"
-    "                         [--rate-ceiling NAME=MIB_S]...\n"
+    "                         [--rate-ceiling NAME=MIB_S]... [--fail-if slower>P%]\n"
     "A, B...: result directories (holding result.json) or result JSON files\n"
     "(vmdiskcmp run, the agent, vmdiskcmp import).  Prints one row per test:\n"
     "each target's mean (n), and each target's % delta against the baseline\n"
     "with ** p<0.01, * p<0.05, ~ no significant difference (Welch t-test).\n"
     "A target name used by two inputs is renamed NAME@INPUT.  The warnings of\n"
     "`report` (few runs, too-fast cells, test file sizes, artefacts) go to\n"
-    "stderr and after the table (csv: the flags column); --quiet silences stderr.\n\n";
+    "stderr and after the table (csv: the flags column); --quiet silences stderr.\n"
+    "--fail-if slower>P%: exit 1 (after printing) when a target is significantly\n"
+    "slower than the baseline (Welch, p < 0.05) by more than P %, naming each.\n\n";
 
 static int
 parse_formats(const char *s, unsigned *out)
@@ -215,12 +219,33 @@ opt_format(void *opts, const vdc_opt *d, const char *arg)
     return 0;
 }
 
+/* --fail-if slower>P% (the % may be left out), P from 0 to 1000 */
+static int
+opt_fail_if(void *opts, const vdc_opt *d, const char *arg)
+{
+    const char *p = g_str_has_prefix(arg, "slower>") ? arg + 7 : NULL;
+    char *end = NULL;
+    double v = p ? g_ascii_strtod(p, &end) : NAN;
+
+    (void)d;
+    if (!p || !*p || strspn(p, "0123456789.") == 0 || (*end && strcmp(end, "%")) || !(v > 0 && v <= 1000)) {
+        vdc_input_error("--fail-if '%s': expected slower>P%% with P a percentage above 0, e.g. slower>5%%", arg);
+        return -1;
+    }
+    ((struct cli *)opts)->fail_slower = v;
+    return 0;
+}
+
 /* One table for report and compare; --formats is report's, --format compare's. */
 static const vdc_opt report_table[] = {
     { .name = "formats", .type = VDC_OPT_CALL, .parse = opt_formats, .metavar = "txt,csv,json,md,html",
       .scopes = "report", .def = "all", .help = "the formats to write, a comma list (all: every one)" },
     { .name = "format", .type = VDC_OPT_CALL, .parse = opt_format, .metavar = "text|csv|json|md",
       .scopes = "compare", .def = "text", .help = "what to print" },
+    { .name = "out", .type = VDC_OPT_STR, .off = offsetof(struct cli, out), .metavar = "OUT",
+      .scopes = "report", .help = "render into OUT (created if missing) instead of the result directory, which stays untouched" },
+    { .name = "fail-if", .type = VDC_OPT_CALL, .parse = opt_fail_if, .metavar = "slower>P%",
+      .scopes = "compare", .help = "exit 1 when a target is significantly slower than the baseline by more than P %" },
     { .name = "baseline", .type = VDC_OPT_CALL, .parse = opt_baseline, .metavar = "NAME",
       .def = "dom0 if present, else the first target", .help = "the target the others are compared with" },
     { .name = "outliers", .type = VDC_OPT_CALL, .parse = opt_outliers, .metavar = "keep|flag|drop",
@@ -345,8 +370,19 @@ vdc_cmd_report(int argc, char **argv)
     ro.stats = c.stats;
     ro.artefacts = c.artefacts;
     ro.quiet = c.quiet;
-    rc = vdc_report_write(&rs, &ro, dir) < 0 ? -1 : 0;
+    if (c.out) {
+        if (mkdir(c.out, 0755) < 0 && errno != EEXIST) {
+            vdc_input_error("--out %s: %s: expected a directory to render into", c.out, g_strerror(errno));
+            goto out;
+        }
+        if (!g_file_test(c.out, G_FILE_TEST_IS_DIR)) {
+            vdc_input_error("--out %s: not a directory: expected a directory to render into", c.out);
+            goto out;
+        }
+    }
+    rc = vdc_report_write(&rs, &ro, c.out ? c.out : dir) < 0 ? -1 : 0;
  out:
+    g_free(c.out);
     vdc_result_set_dispose(&rs);
     return rc;
 }
@@ -503,6 +539,25 @@ vdc_cmd_compare(int argc, char **argv)
         g_strfreev(w);
     }
     rc = 0;
+    if (c.fail_slower > 0) {
+        size_t ti, ki, n_fail = 0;
+
+        /* significant (Welch) and slower by more than P %: only tested
+         * cells count; too few runs or too-fast cells never fail */
+        for (ti = 0; ti < a.n_targets; ti++)
+            for (ki = 0; ti != a.baseline_index && ki < a.n_tests; ki++) {
+                const struct vdc_stats_comparison *s = &vdc_analysis_cmp(&a, ti, ki)->c;
+
+                if (s->verdict == VDC_VERDICT_SLOWER && s->delta_percent < -c.fail_slower) {
+                    vdc_error("compare --fail-if slower>%g%%: %s is %.1f %% slower than %s on %s (p = %.3g)",
+                              c.fail_slower, a.targets[ti], -s->delta_percent, a.baseline, a.tests[ki],
+                              s->p_value);
+                    n_fail++;
+                }
+            }
+        if (n_fail)
+            rc = -1;
+    }
  out:
     g_free(out);
     vdc_analysis_dispose(&a);
