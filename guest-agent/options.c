@@ -428,11 +428,22 @@ agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
         case 'm':
             cfg->machine = optarg;
             break;
-        case OPT_TARGET:
+        case OPT_TARGET: {
+            /* the rule vmdiskcmp's loader applies to target names
+             * (vdc_target_name_ok, VDC_TARGET_NAME_MAX): a name it would
+             * refuse is refused here, before a result is written */
+            const unsigned char *q;
+
             if (!*optarg)
                 return fail(err, errlen, "--target '': expected a name");
+            for (q = (const unsigned char *)optarg; *q && *q >= 0x20 && *q != 0x7f; q++)
+                ;
+            if (*q || q - (const unsigned char *)optarg > 256)
+                return fail(err, errlen, "--target: expected printable text of at most 256 bytes "
+                            "(no control characters)");
             cfg->target_name = optarg;
             break;
+        }
         case OPT_REPETITION:
             if (parse_count("--repetition", optarg, 0, 1000000000, &v, err,
                             errlen) < 0)

@@ -171,6 +171,11 @@ test_option_errors(void **state)
         { "-d /mnt --sweep=4k,,x", "block size x" },
         { "-d /mnt --sweep=0", "block size 0" },
         { "-d /mnt --repetition x", "--repetition x" },
+        { "-d /mnt --target a\tb", "--target: expected printable text" },
+        { "-d /mnt --target "
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "at most 256 bytes" },
         { "-d /mnt -s", "-s" },
         { "-d /mnt --json", "--json" },
         { "-d /mnt extra", "extra" },
