@@ -470,7 +470,19 @@ job_direction(fio_ctx *c, JsonObject *jo, JsonObject *go, int ddir, const char *
         get_num(c, d, "iops", &iops) < 0 || get_num(c, d, "runtime", &runtime_ms) < 0 ||
         get_num(c, d, "bw_bytes", &bw_bytes) < 0)
         return -1;
-    if (ios == 0 && !error) {
+    if (ios == 0 && error) {
+        /* a failed job moved nothing: its failure belongs to the
+         * directions its rw asks for (fio's default: read) */
+        const char *rw = option(c, jo, go, "rw", &rc);
+
+        if (rc < 0 || (!rw && (rw = option(c, jo, go, "readwrite", &rc), rc < 0)))
+            return -1;
+        rw = rw ? rw : "read";
+        if (!(strstr(rw, ddir ? "write" : "read") || !strcmp(rw, "rw") || !strcmp(rw, "randrw"))) {
+            pop(c, saved);
+            return 0;
+        }
+    } else if (ios == 0) {
         pop(c, saved);
         return 0;   /* this direction did nothing */
     }

@@ -80,8 +80,9 @@ echo "$cases" | {
 } || fail "golden import mismatch"
 
 # several files, two targets' worth, into one document: all runs kept,
-# repetitions numbered per target
-(cd "$golden" && "$VMDISKCMP" import -q seed003-image.txt seed003-image.txt \
+# repetitions numbered per target (a copy: one file given twice is refused)
+cp "$golden/seed003-image.txt" "$work/seed003-image-2.txt"
+(cd "$golden" && "$VMDISKCMP" import -q seed003-image.txt "$work/seed003-image-2.txt" \
     --target image -o "$work/two.json") || fail "importing two files"
 grep -c '"target": "image"' "$work/two.json" | grep -qx 2 || fail "expected 2 runs of image"
 grep -q '"repetition": 1' "$work/two.json" || fail "expected repetition 1"

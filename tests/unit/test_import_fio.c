@@ -180,6 +180,26 @@ test_groups(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A job fio reports failed (error 5) that moved no I/O: one failed sample
+ * in the direction its rw asks for (randread: read), none in the other. */
+static void
+test_failed_job(void **state)
+{
+    static const char doc[] = DOC("\"rw\": \"randread\"",
+        "{\"jobname\": \"bad\", \"groupid\": 0, \"error\": 5, \"job options\": {},"
+        " \"read\": " DIR_NONE ", \"write\": " DIR_NONE ", \"trim\": " DIR_NONE ","
+        " \"job_runtime\": 0, \"usr_cpu\": 0.0, \"sys_cpu\": 0.0}");
+    vdc_result_set rs;
+
+    assert_int_equal(import(&rs, doc, "t", VDC_GROUP_MACHINE), 1);
+    assert_int_equal(rs.n_runs, 1);
+    assert_int_equal(rs.runs[0]->n_samples, 1);
+    assert_string_equal(sample(rs.runs[0], 0)->test, "workload_read");
+    assert_string_equal(sample(rs.runs[0], 0)->workload->name, "bad");
+    assert_true(sample(rs.runs[0], 0)->failed);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 expect_error(const char *doc, const char *target, vdc_group_by g, const char *msg)
 {
@@ -233,6 +253,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mixed_job),
         cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_failed_job),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_error_types),
     };
