@@ -596,10 +596,9 @@ experiment_facts(vdc_run_ctx *ctx)
     g_autofree char *date = g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ");
 
     ctx->rs.has_experiment = 1;
-    {
-        g_autofree char *base = g_path_get_basename(p->out_dir);
-        vdc_set_str(&e->id, base);
-    }
+    /* the plan's id (DATE-HOST, the domain is vmdiskcmp-ID), not the
+     * directory's name: a lab's result directory is always "result" */
+    vdc_set_str(&e->id, p->id);
     vdc_set_str(&e->date, date);
     vdc_set_str(&e->command_line, p->command_line);
     g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
