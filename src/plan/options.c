@@ -49,7 +49,7 @@ static const vdc_opt opt_table[] = {
     { .name = "image-alloc", .type = VDC_OPT_ENUM, .off = O(image_alloc), .choices = "sparse|full",
       .def = "sparse", .help = "allocation of the scratch image" },
     { .name = "image-backend", .type = VDC_OPT_LIST, .off = O(image_backend),
-      .choices = "auto|phy|qdisk|tap", .def = "auto",
+      .choices = "auto|phy|qdisk|tap", .def = "tap with libxl, auto with libvirt",
       .help = "how the domU's image disk is served; a comma list runs each as its own target" },
     { .name = "image-cache", .type = VDC_OPT_LIST, .off = O(image_cache),
       .choices = "host|none", .def = "host",
