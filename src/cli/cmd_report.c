@@ -54,7 +54,7 @@ static const char report_usage[] =
     "Warnings go to stderr too (\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n\n";
 
 static const char compare_usage[] =
-    "usage: vmdiskcmp compare A B [C...] [--baseline NAME] [--format text|csv|json|md]\n"
+    "usage: vmdiskcmp compare A [B C...] [--baseline NAME] [--format text|csv|json|md]\n"
     "                         [--outliers keep|flag|drop] [--outlier-threshold Z]\n"
     "                         [--bootstrap-resamples N] [--bootstrap-seed S]\n"
     "                         [--rate-ceiling NAME=MIB_S]... [--fail-if slower>P%]\n"

@@ -70,7 +70,7 @@ static const vdc_opt opt_table[] = {
     { .name = "seed", .type = VDC_OPT_STR, .off = O(seed), .metavar = "N",
       .def = "random", .help = "master seed; repetition r of every target runs with seed+r" },
     { .name = "order", .type = VDC_OPT_ENUM, .off = O(order), .choices = "rotated|interleaved|grouped",
-      .def = "rotated", .help = "A B H, H B A, B A H, H A B ... (seeded rotation against drift), A B H A B H ..., or A A B B ..." },
+      .def = "rotated", .help = "the order of the runs: rotated (each repetition runs every target once, the domU targets rotated and dom0 moved, seeded, against drift: A B H, H B A, B A H, H A B ...), interleaved (A B H A B H ...) or grouped (A A B B H H ...)" },
     { .name = "hypervisor", .type = VDC_OPT_ENUM, .off = O(hypervisor), .choices = "libxl|libvirt|mock",
       .def = "libxl in a Xen dom0, else libvirt", .help = "hypervisor driver (mock: tests only)" },
     { .name = "connect", .type = VDC_OPT_STR, .off = O(connect), .metavar = "URI",
@@ -123,7 +123,7 @@ static const vdc_opt opt_table[] = {
       .help = "write result.json only, no rendered report" },
     { .name = "quiet", .type = VDC_OPT_FLAG, .off = O(quiet), .short_name = 'q',
       .help = "no progress lines" },
-    { .name = "help", .type = VDC_OPT_HELP, .help = "this text" },
+    { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
 };
 
 static const vdc_opts_spec run_spec = {
