@@ -20,6 +20,15 @@ tests_unit_test_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_common_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
 endif
 
+# The one escaping of outside text (src/common/escape.c)
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_escape
+TESTS += tests/unit/test_escape
+tests_unit_test_escape_SOURCES = tests/unit/test_escape.c tests/unit/test_stderr.h
+tests_unit_test_escape_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_escape_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
+endif
+
 # QA regressions (breaker2): bugs found with bad input; QA2_XFAIL are
 # expected to fail until fixed (an XPASS then tells to move one out)
 QA2_XFAIL =
