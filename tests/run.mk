@@ -52,3 +52,14 @@ tests_unit_test_step_SOURCES = tests/unit/test_step.c
 tests_unit_test_step_CFLAGS = $(tests_unit_test_target_CFLAGS)
 tests_unit_test_step_LDADD = $(tests_unit_test_target_LDADD)
 endif
+# What the controller takes from a guest (src/run/agent_result.c); the
+# hostile guest through the real run path (real QEMU/libvirt, libguestfs)
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_agent_result
+TESTS += tests/unit/test_agent_result
+tests_unit_test_agent_result_SOURCES = tests/unit/test_agent_result.c tests/unit/test_stderr.h
+tests_unit_test_agent_result_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_agent_result_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+endif
+TESTS += tests/integration/run-hostile-guest.sh
+EXTRA_DIST += tests/integration/run-hostile-guest.sh
