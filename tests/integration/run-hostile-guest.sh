@@ -17,38 +17,8 @@
 # stderr and in report.txt; nothing left behind.
 # Run time here: about 2-3 minutes (one appliance launch, two TCG boots).
 . "$top_srcdir/tests/lib.sh"
-need_root
-need_cmd virsh
-need_cmd losetup
-need_cmd python3
-[ -x "$VMDISKCMP" ] || fail "no $VMDISKCMP"
-[ -x "$VDC_AGENT" ] || fail "no agent at $VDC_AGENT"
-runner="$top_builddir/guest-agent/vmdiskcmp-runner"
-[ -x "$runner" ] || fail "no runner at $runner (make all builds it)"
-[ -e /dev/loop-control ] || skip "no loop devices on this machine"
-
-mkdir -p /var/log/libvirt
-sh "$top_srcdir/scripts/start-services.sh" || fail "scripts/start-services.sh failed"
-timeout 60 virsh -c qemu:///system version >/dev/null 2>&1 ||
-    fail "libvirtd does not answer on qemu:///system (see /var/log/libvirt/libvirtd.log)"
-template_dir="$top_builddir/guest-template"
-timeout 600 sh "$top_srcdir/templates/guest/build-template.sh" "$template_dir" >/dev/null ||
-    fail "building the guest template failed"
-
-work=$(mktemp -d "$top_builddir/run-hostile-guest.XXXXXX")
-chmod 755 "$work"
-mkdir -p "$work/img" "$work/cache"
-chmod 755 "$work/img"
-loop=
-finish() {
-    [ -f "$work/out/journal" ] && "$VMDISKCMP" cleanup "$work/out" >/dev/null 2>&1
-    [ -n "$loop" ] && losetup -d "$loop"
-    rm -rf "$work"
-}
-trap finish EXIT
-trap 'exit 1' INT TERM
-truncate -s 64M "$work/block.img"
-loop=$(losetup -f --show "$work/block.img") || fail "losetup failed"
+. "$top_srcdir/tests/integration/run-lib.sh"
+run_lib_setup run-hostile-guest 64M
 
 # the lying agent: busybox sh in the guest; the real agent for dom0
 cat > "$work/agent" <<EOF
@@ -87,11 +57,6 @@ printf '\033[2J\033]0;owned\007 agent stderr\n' >&2
 exit 0
 EOF
 chmod 755 "$work/agent"
-
-export LIBGUESTFS_BACKEND=direct
-export LIBGUESTFS_BACKEND_SETTINGS=force_tcg      # TCG: a setting the test turns on
-export LIBGUESTFS_CACHEDIR="$top_builddir/guestfs-cache"
-mkdir -p "$LIBGUESTFS_CACHEDIR"
 
 rc=0
 "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
@@ -167,11 +132,5 @@ for line in open(sys.argv[1], "rb"):
     assert not line.startswith(b"vmdiskcmp: [progress] done"), line
 EOF
 
-# nothing left: no domain, image, loop device over an image, mount
-name=$(sed -n 's/.*"domain_name" : "\([^"]*\)".*/\1/p' "$work/out/plan.json")
-[ -n "$name" ] || fail "plan.json: no domain_name"
-virsh -c qemu:///system list --all --name | grep -qx "$name" && fail "domain $name left behind"
-ls "$work/img" | grep -q . && fail "images left behind: $(ls "$work/img")"
-losetup -a | grep -F "$work/img" && fail "loop device left behind"
-grep -F " $work" /proc/self/mountinfo && fail "mount left behind"
+nothing_left "$work/out"
 echo "ok"
