@@ -11,7 +11,7 @@ TESTS += tests/unit/test_storage tests/unit/test_prepare
 tests_unit_test_storage_SOURCES = tests/unit/test_storage.c
 tests_unit_test_storage_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_storage_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
-tests_unit_test_prepare_SOURCES = tests/unit/test_prepare.c
+tests_unit_test_prepare_SOURCES = tests/unit/test_prepare.c tests/unit/test_stderr.h
 tests_unit_test_prepare_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_prepare_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif

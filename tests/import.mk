@@ -64,11 +64,13 @@ FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/model/result_workload.c \
 	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
 	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/import/dd.c \
-	$(top_srcdir)/src/import/fio_json.c $(top_srcdir)/src/common/util.c
+	$(top_srcdir)/src/import/fio_json.c $(top_srcdir)/src/common/util.c \
+	$(top_srcdir)/src/common/escape.c
 FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h \
 	$(top_srcdir)/guest-agent/test_ids.h \
 	$(top_srcdir)/src/model/result_fields.h $(top_srcdir)/src/import/import.h \
-	$(top_srcdir)/src/import/import_priv.h $(top_srcdir)/src/common/util.h config.h
+	$(top_srcdir)/src/import/import_priv.h $(top_srcdir)/src/common/util.h \
+	$(top_srcdir)/src/common/escape.h config.h
 FUZZ_CFLAGS = -g -O1 -std=c11 -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_srcdir)/src -I$(top_srcdir) -I$(top_builddir) $(GLIB_CFLAGS) $(JSON_CFLAGS)

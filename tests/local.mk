@@ -12,12 +12,16 @@ AM_TESTS_ENVIRONMENT = \
 	export top_srcdir top_builddir VMDISKCMP VDC_AGENT BONNIE BON_CSV2TXT FIO CHROMIUM QEMU_SYSTEM;
 EXTRA_DIST += tests/lib.sh
 
+# src/common; test_escape: the one escaping of outside text
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_common
-TESTS += tests/unit/test_common
+check_PROGRAMS += tests/unit/test_common tests/unit/test_escape
+TESTS += tests/unit/test_common tests/unit/test_escape
 tests_unit_test_common_SOURCES = tests/unit/test_common.c
 tests_unit_test_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_common_LDADD = src/libvdc-common.a $(CMOCKA_LIBS) $(GLIB_LIBS)
+tests_unit_test_escape_SOURCES = tests/unit/test_escape.c tests/unit/test_stderr.h
+tests_unit_test_escape_CFLAGS = $(tests_unit_test_common_CFLAGS)
+tests_unit_test_escape_LDADD = $(tests_unit_test_common_LDADD)
 endif
 
 # QA regressions (breaker2): bugs found with bad input; QA2_XFAIL are

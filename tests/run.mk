@@ -12,17 +12,24 @@ tests_unit_test_plan_SOURCES = tests/unit/test_plan.c
 tests_unit_test_plan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_plan_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+# the flow with the mock driver; what the controller takes from a guest
+# (src/run/agent_result.c)
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_flow
-TESTS += tests/unit/test_flow
+check_PROGRAMS += tests/unit/test_flow tests/unit/test_agent_result
+TESTS += tests/unit/test_flow tests/unit/test_agent_result
 tests_unit_test_flow_SOURCES = tests/unit/test_flow.c
 tests_unit_test_flow_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_flow_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+tests_unit_test_agent_result_SOURCES = tests/unit/test_agent_result.c tests/unit/test_stderr.h
+tests_unit_test_agent_result_CFLAGS = $(tests_unit_test_flow_CFLAGS)
+tests_unit_test_agent_result_LDADD = $(tests_unit_test_flow_LDADD)
 endif
 TESTS += tests/integration/run-options.sh
 EXTRA_DIST += tests/integration/run-options.sh
-TESTS += tests/integration/run-libvirt-qemu.sh
-EXTRA_DIST += tests/integration/run-libvirt-qemu.sh
+# real libvirtd + QEMU (TCG) + libguestfs runs; a guest that lies
+TESTS += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostile-guest.sh
+EXTRA_DIST += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostile-guest.sh \
+	tests/integration/run-lib.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
 TESTS += tests/integration/run-dryrun-vg.sh

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "common/util.h"
+#include "common/escape.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -49,9 +50,13 @@ static void
 print_error(const char *fmt, va_list ap)
 {
     fputs("vmdiskcmp: ", stderr);
-    if (vdc_context)
-        fprintf(stderr, "%s: ", vdc_context);
-    vfprintf(stderr, fmt, ap);
+    if (vdc_context) {
+        char *context = vdc_escape_text(vdc_context, -1, VDC_MESSAGE_MAX);
+
+        fprintf(stderr, "%s: ", context);
+        g_free(context);
+    }
+    vdc_escape_vprint(stderr, fmt, ap);   /* guest or file text: never raw */
     fputc('\n', stderr);
 }
 
@@ -142,7 +147,7 @@ vdc_progress(const char *fmt, ...)
         return;
     fputs("vmdiskcmp: [progress] ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vdc_escape_vprint(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
 }

@@ -35,7 +35,10 @@ typedef enum {
 
 /* Print one line "vmdiskcmp: MESSAGE" on stderr and record a runtime
  * failure.  Call it once, at the failure site, naming the object and the
- * cause; callers just return -1. */
+ * cause; callers just return -1.  MESSAGE is escaped (common/escape.h:
+ * control characters, newlines and bytes that are not UTF-8 shown as
+ * visible escapes) and cut at VDC_MESSAGE_MAX bytes, so text from a guest
+ * or a file can be quoted in it as it is; so is vdc_progress's. */
 void vdc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, recording bad input (exit 2): name the input and what was
  * expected, e.g. "--runs: expected a whole number 1-1000, got 'x'". */

@@ -23,6 +23,7 @@
 #endif
 
 #include "common/child.h"
+#include "common/escape.h"
 #include "common/util.h"
 
 #define DEFAULT_LAUNCH_TIMEOUT 600
@@ -181,7 +182,11 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
 
     *is_prepared = 0;
     if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
-        vdc_input_error("guest image %s: manifest %s: %s", image, path, err->message);
+        /* GLib quotes the line it could not read: from a garbage file,
+         * binary; shown escaped and cut short */
+        g_autofree char *why = vdc_escape_text(err->message, -1, 160);
+
+        vdc_input_error("guest image %s: manifest %s: %s", image, path, why);
         g_clear_error(&err);
         goto out;
     }

@@ -553,6 +553,14 @@ vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *targ
 
 /* ---- JSON (doc/result-format.md) ----------------------------------------- */
 
+/* The longest string member the loader takes, in bytes (UTF-8 as decoded
+ * from the JSON): VDC_RESULT_LONG_STRING_MAX for command lines (run and
+ * experiment command_line, host and guest cmdline) and
+ * requested.domain_xml_disk, VDC_RESULT_STRING_MAX for every other string
+ * (metadata, errors, names, paths).  doc/result-format.md, "Limits". */
+#define VDC_RESULT_STRING_MAX      4096
+#define VDC_RESULT_LONG_STRING_MAX 65536
+
 /* Parse @len bytes of JSON into @rs (which must be freshly _init'ed; on
  * error it is left empty).  The input is untrusted: wrong types and missing
  * required members are refused with one message
@@ -562,7 +570,9 @@ vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *targ
  * ids, sweep samples without block_size, workload samples without a
  * workload object, in a version-1 document or outside the limits of
  * vdc_workload_check, run status other than ok, failed,
- * timeout, duplicate (target, repetition) runs and target names, and a
+ * timeout, duplicate (target, repetition) runs and target names, strings
+ * longer than their limit above ("runs[0].metadata.hostname: expected a
+ * string of at most 4096 bytes, found 104857600 bytes"), and a
  * format_version above VDC_RESULT_FORMAT_VERSION.  Unknown members are
  * ignored.  Defaults: a run without "status" is "ok", without "repetition"
  * its index among its target's runs; a sample without "unit" gets its
@@ -612,7 +622,10 @@ int vdc_result_set_format_version(const vdc_result_set *rs);
 char *vdc_result_set_to_string(const vdc_result_set *rs, size_t *len);
 
 /* Write the document to @path atomically (vdc_write_file_atomic), or to
- * stdout when @path is "-".  Returns 0 or -1. */
+ * stdout when @path is "-".  The text is first read back by
+ * vdc_result_set_load_data, the loader every reader uses: a document it
+ * would refuse is not written (its message, then "result PATH: not
+ * written ...").  Returns 0 or -1. */
 int vdc_result_set_save(const vdc_result_set *rs, const char *path);
 
 /* ---- Merge ----------------------------------------------------------------- */

@@ -23,6 +23,8 @@ enum {
     VDC_FF_NULLABLE = 1 << 1,  /* JSON null accepted (= absent) */
     VDC_FF_WRITE_NULL = 1 << 2, /* written as null when absent */
     VDC_FF_NONNEG = 1 << 3,    /* numbers must be >= 0 */
+    VDC_FF_LONG = 1 << 4,      /* strings up to VDC_RESULT_LONG_STRING_MAX bytes
+                                * (command lines, XML), not VDC_RESULT_STRING_MAX */
 };
 
 typedef struct vdc_field {

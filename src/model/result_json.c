@@ -58,7 +58,7 @@ static const vdc_field meta_fields[] = {
     F(VDC_F_STR, vdc_run_meta, cpu_model, "cpu_model", 0),
     F(VDC_F_INT, vdc_run_meta, ram_mib, "ram_mib", NN),
     F(VDC_F_STR, vdc_run_meta, date, "date", 0),
-    F(VDC_F_STR, vdc_run_meta, command_line, "command_line", 0),
+    F(VDC_F_STR, vdc_run_meta, command_line, "command_line", VDC_FF_LONG),
     F(VDC_F_STR, vdc_run_meta, seed, "seed", 0),
     F(VDC_F_INT, vdc_run_meta, file_size_mib, "file_size_mib", NN),
     F(VDC_F_INT, vdc_run_meta, chunk_size, "chunk_size", NN),
@@ -96,7 +96,7 @@ const vdc_field vdc_run_fields[] = {
 
 static const vdc_field requested_fields[] = {
     F(VDC_F_STR, vdc_target_requested, disk_spec, "disk_spec", 0),
-    F(VDC_F_STR, vdc_target_requested, domain_xml_disk, "domain_xml_disk", 0),
+    F(VDC_F_STR, vdc_target_requested, domain_xml_disk, "domain_xml_disk", VDC_FF_LONG),
     F(VDC_F_STR, vdc_target_requested, image_backend, "image_backend", 0),
     F(VDC_F_STR, vdc_target_requested, image_cache, "image_cache", 0),
     END
@@ -169,7 +169,7 @@ static const vdc_field host_fields[] = {
     F(VDC_F_INT, vdc_host_info, cpu_count, "cpu_count", NN),
     F(VDC_F_INT, vdc_host_info, ram_mib, "ram_mib", NN),
     F(VDC_F_STR, vdc_host_info, cpu_governor, "cpu_governor", 0),
-    F(VDC_F_STR, vdc_host_info, cmdline, "cmdline", 0),
+    F(VDC_F_STR, vdc_host_info, cmdline, "cmdline", VDC_FF_LONG),
     F(VDC_F_STR, vdc_host_info, mkfs_version, "mkfs_version", 0),
     O(vdc_host_info, image_dir, "image_dir", image_dir_fields),
     END
@@ -197,7 +197,7 @@ static const vdc_field guest_fields[] = {
     F(VDC_F_STR, vdc_guest_info, kernel_sha256, "kernel_sha256", 0),
     F(VDC_F_STR, vdc_guest_info, initrd, "initrd", 0),
     F(VDC_F_STR, vdc_guest_info, initrd_sha256, "initrd_sha256", 0),
-    F(VDC_F_STR, vdc_guest_info, cmdline, "cmdline", 0),
+    F(VDC_F_STR, vdc_guest_info, cmdline, "cmdline", VDC_FF_LONG),
     END
 };
 
@@ -237,7 +237,7 @@ const vdc_field vdc_experiment_fields[] = {
     F(VDC_F_STR, vdc_experiment, id, "id", 0),
     F(VDC_F_STR, vdc_experiment, build, "build", 0),
     F(VDC_F_STR, vdc_experiment, date, "date", 0),
-    F(VDC_F_STR, vdc_experiment, command_line, "command_line", 0),
+    F(VDC_F_STR, vdc_experiment, command_line, "command_line", VDC_FF_LONG),
     F(VDC_F_STR, vdc_experiment, seed, "seed", 0),
     F(VDC_F_INT, vdc_experiment, runs_per_target, "runs_per_target", NN),
     F(VDC_F_STR, vdc_experiment, order, "order", 0),
@@ -309,6 +309,19 @@ node_is_number(JsonNode *n)
 
 static int load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj);
 
+/* A string member: at most @max bytes (a 100 MB hostname would be copied
+ * into every report), stored in *@dst. */
+static int
+load_string(load_ctx *c, const char *s, size_t max, char **dst)
+{
+    size_t len = strlen(s);
+
+    if (len > max)
+        return load_fail(c, "expected a string of at most %zu bytes, found %zu bytes", max, len);
+    vdc_set_str(dst, s);
+    return 0;
+}
+
 static int
 load_field(load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
 {
@@ -328,8 +341,9 @@ load_field(load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
         if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
             return load_fail(c, "expected a string%s",
                              f->flags & VDC_FF_NULLABLE ? " or null" : "");
-        vdc_set_str((char **)p, json_node_get_string(n));
-        return 0;
+        return load_string(c, json_node_get_string(n),
+                           f->flags & VDC_FF_LONG ? VDC_RESULT_LONG_STRING_MAX : VDC_RESULT_STRING_MAX,
+                           (char **)p);
     case VDC_F_INT: {
         double d;
 
@@ -793,7 +807,8 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
                 return load_fail(c, "missing");
             if (!JSON_NODE_HOLDS_VALUE(m) || json_node_get_value_type(m) != G_TYPE_STRING)
                 return load_fail(c, "expected a string");
-            vdc_set_str(dst[i], json_node_get_string(m));
+            if (load_string(c, json_node_get_string(m), VDC_RESULT_STRING_MAX, dst[i]) < 0)
+                return -1;
             path_pop(c, s2);
         }
     }
@@ -819,13 +834,18 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
 /* json-glib's parser recurses once per nesting level: a document of
  * 200 000 '[' overflowed the stack (segfault).  A result document is about
  * 6 levels deep; refuse more than VDC_JSON_MAX_DEPTH before parsing.
+ * And a string whose JSON text is longer than VDC_JSON_MAX_STRING_TEXT
+ * bytes decodes to more than VDC_RESULT_LONG_STRING_MAX bytes (an escape
+ * of 6 bytes gives at least 1): refused before the parser copies it (a
+ * 100 MB hostname cost 640 MB), whatever member holds it.
  * 0, or -1 after vdc_error naming the line. */
 #define VDC_JSON_MAX_DEPTH 64
+#define VDC_JSON_MAX_STRING_TEXT (6u * VDC_RESULT_LONG_STRING_MAX)
 
 static int
 json_too_deep(const char *data, size_t len, const load_ctx *c)
 {
-    size_t i, depth = 0;
+    size_t i, depth = 0, start = 0;
     unsigned line = 1;
     int in_string = 0;
 
@@ -839,8 +859,16 @@ json_too_deep(const char *data, size_t len, const load_ctx *c)
                 i++;
             else if (ch == '"')
                 in_string = 0;
+            if (in_string && i - start > VDC_JSON_MAX_STRING_TEXT) {
+                vdc_error("%s:%u: a JSON string of more than %u bytes: expected strings of at "
+                          "most %d bytes (%d for command lines)", c->name, line,
+                          VDC_JSON_MAX_STRING_TEXT, VDC_RESULT_STRING_MAX,
+                          VDC_RESULT_LONG_STRING_MAX);
+                return -1;
+            }
         } else if (ch == '"') {
             in_string = 1;
+            start = i;
         } else if (ch == '[' || ch == '{') {
             if (++depth > VDC_JSON_MAX_DEPTH) {
                 vdc_error("%s:%u: JSON nested deeper than %d levels: expected a result document",
@@ -1246,6 +1274,21 @@ vdc_result_set_save(const vdc_result_set *rs, const char *path)
     char *s = vdc_result_set_to_string(rs, &len);
     int rc = 0;
 
+    /* one rule: what we write is what we read */
+    {
+        g_autofree char *name = g_strdup_printf("%s (as it would be written)", path);
+        vdc_result_set back;
+
+        vdc_result_set_init(&back);
+        rc = vdc_result_set_load_data(&back, s, len, name);
+        vdc_result_set_dispose(&back);
+        if (rc < 0) {
+            vdc_error("result %s: not written: vmdiskcmp would refuse to read it back "
+                      "(the message above)", path);
+            g_free(s);
+            return -1;
+        }
+    }
     if (!strcmp(path, "-")) {
         if (fwrite(s, 1, len, stdout) != len || fflush(stdout) != 0) {
             vdc_error("cannot write the result to standard output");

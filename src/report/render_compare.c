@@ -11,6 +11,8 @@
 
 #include <glib.h>
 
+#include "common/escape.h"
+
 static char *
 compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
@@ -78,7 +80,7 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
                          "\u2020 not comparable (too-fast runs); no mark: not tested (n<2); +++++: too fast, no value\n");
     /* the too-fast legend is one of the warnings */
-    vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "WARNING: ", "\n", NULL);
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "WARNING: ", "\n", vdc_escape_line);
     return g_string_free(out, FALSE);
 }
 

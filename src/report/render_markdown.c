@@ -88,11 +88,13 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     if (vdc_experiment_emulated(rs))
         g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
     vdc_append_headline_md(out, a);
-    g_string_append_printf(out, "Baseline: **%s**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
+    g_string_append(out, "Baseline: **");
+    vdc_md_escape(out, a->baseline);
+    g_string_append_printf(out, "**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
                            "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
                            "unbounded: the baseline too noisy to bound it]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
-                           "\u2020 not comparable (too-fast runs); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n", a->baseline);
+                           "\u2020 not comparable (too-fast runs); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n");
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "> **Warning:** ", "\n\n", vdc_md_escape);
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "> ", "\n\n", vdc_md_escape);
     vdc_append_verdicts(out, a, "- ", "\n", vdc_md_escape);

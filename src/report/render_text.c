@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "common/escape.h"
+
 /* The two blocks of the bonnie++ table (bon_csv2txt, bonnie++ 2.00a): the
  * tests of one group of the test-id table (vdc_tests[].group), in table
  * order; six each, the columns of bonnie++'s layout. */
@@ -316,12 +318,12 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
                          "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
                          "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");
-    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "", "\n\n", NULL);
-    vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "WARNING: ", "\n\n", NULL);
-    vdc_append_verdicts(out, a, "Verdict: ", "\n", NULL);
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "", "\n\n", vdc_escape_line);
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "WARNING: ", "\n\n", vdc_escape_line);
+    vdc_append_verdicts(out, a, "Verdict: ", "\n", vdc_escape_line);
     if (vdc_append_warnings(out, rs, a, VDC_WARNINGS_SIZES, "WARNING: ", "\n", NULL))
         g_string_append_c(out, '\n');
-    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "", "\n", NULL);
+    vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "", "\n", vdc_escape_line);
     if (vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "WARNING: ", "\n", NULL))
         g_string_append_c(out, '\n');
     for (b = 0; b < G_N_ELEMENTS(text_blocks); b++) {

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "common/escape.h"
 #include "common/util.h"
 
 const char *
@@ -210,11 +211,17 @@ vdc_cell_flags_text(unsigned flags)
 void
 vdc_md_escape(GString *out, const char *s)
 {
-    for (; s && *s; s++) {
-        if (strchr("|\\`*_[]<>", *s))
+    /* controls first (common/escape.h), then Markdown's own characters:
+     * the backslash of "\x1b" is doubled so it shows */
+    char *e = vdc_escape_text(s, -1, 0);
+    const char *p;
+
+    for (p = e; *p; p++) {
+        if (strchr("|\\`*_[]<>", *p))
             g_string_append_c(out, '\\');
-        g_string_append_c(out, *s == '\n' ? ' ' : *s);
+        g_string_append_c(out, *p);
     }
+    g_free(e);
 }
 
 /* @s as is, or Markdown-escaped with @md (the user's names: targets). */

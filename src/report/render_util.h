@@ -68,8 +68,10 @@ char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
  * their order (NULL-terminated, g_strfreev; empty when none). */
 char **vdc_warning_texts(const vdc_result_set *rs, const struct vdc_analysis *a, unsigned kinds);
 
-/* Markdown-escape @s onto @out (| \\ ` * _ [ ] < > get a backslash; a
- * newline becomes a space): the user's names and texts in report.md. */
+/* Markdown-escape @s onto @out: control characters and newlines first
+ * become visible escapes (common/escape.h: \x1b, \n), then
+ * | \ ` * _ [ ] < > get a backslash: the user's names and texts, and
+ * what guests and result files supplied, in report.md. */
 void vdc_md_escape(GString *out, const char *s);
 
 /* How a renderer escapes the text it is given (vdc_md_escape, HTML's);

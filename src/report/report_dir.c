@@ -11,6 +11,7 @@
 
 #include <glib.h>
 
+#include "common/escape.h"
 #include "common/util.h"
 #include "report/render.h"
 
@@ -28,8 +29,13 @@ vdc_print_warnings(char *const *warnings)
 {
     size_t i;
 
-    for (i = 0; warnings[i]; i++)
-        fprintf(stderr, "vmdiskcmp: WARNING: %s\n", warnings[i]);
+    for (i = 0; warnings[i]; i++) {
+        /* a warning quotes runs' errors: guest text, escaped */
+        char *e = vdc_escape_text(warnings[i], -1, VDC_MESSAGE_MAX);
+
+        fprintf(stderr, "vmdiskcmp: WARNING: %s\n", e);
+        g_free(e);
+    }
 }
 
 /* The report's date: now, or $SOURCE_DATE_EPOCH (reproducible builds and

@@ -4,6 +4,7 @@
 #include "run/run.h"
 #include "run/facts.h"
 #include "run/step.h"
+#include "run/agent_result.h"
 
 #include <errno.h>
 #include <string.h>
@@ -61,23 +62,21 @@ add_run(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *status, 
     return r;
 }
 
-/* Merge the agent's JSON (untrusted: validated by the model's loader) as
- * the run of (@target, @rep).  Returns 0, or -1 with a failed run added. */
+/* Merge the agent's JSON (untrusted: bounded and checked against the job
+ * by vdc_agent_result_check) as the run of (@target, @rep).  Returns 0, or
+ * -1 with a failed run added. */
 static int
 merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *json,
                  size_t len, const char *what)
 {
     vdc_result_set one;
     g_autofree char *raw = g_strdup_printf("%s/runs/%s-%u.json", ctx->p->out_dir, target, rep);
+    g_autofree char *why = NULL;
     size_t i;
 
     vdc_result_set_init(&one);
-    if (vdc_result_set_load_data(&one, json, len, what) < 0 || one.n_runs == 0) {
-        g_autofree char *msg = g_strdup_printf("%s: malformed agent result", what);
-        if (one.n_runs == 0)
-            vdc_error("%s: no runs in the agent result", what);
-        add_run(ctx, target, rep, "failed", msg);
-        vdc_result_set_dispose(&one);
+    if (vdc_agent_result_check(json, len, target, rep, what, &one, &why) < 0) {
+        add_run(ctx, target, rep, "failed", why);
         return -1;
     }
     (void)vdc_write_file_atomic(raw, json, len);
@@ -361,7 +360,7 @@ static void
 collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonce, unsigned bi)
 {
     struct vdc_ctl_result res;
-    size_t k, m;
+    size_t k;
 
     vdc_ctl_result_init(&res);
     if (ctx->env->ctl_read(ctl, nonce, &res) < 0) {
@@ -373,15 +372,26 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
         g_autofree char *log = g_strdup_printf("%s/logs/runner-%u.log", ctx->p->out_dir, bi);
         (void)vdc_write_file_atomic(log, res.log, res.log_len);
     }
+    {
+        g_autofree const char **names = g_new0(const char *, b->n);
+        g_autofree char *what = g_strdup_printf("control disk %s", ctl);
+
+        for (k = 0; k < b->n; k++)
+            names[k] = ctx->p->targets[ctx->p->steps[b->first + k].target].name;
+        (void)vdc_agent_frame_extra(&res, names, b->n, what);
+    }
     for (k = 0; k < b->n; k++) {
         const vdc_plan_step *st = &ctx->p->steps[b->first + k];
         const char *name = ctx->p->targets[st->target].name;
         const struct vdc_ctl_target_result *tr = NULL;
         g_autofree char *what = g_strdup_printf("control disk %s, target %s", ctl, name);
+        g_autofree char *why = NULL;
 
-        for (m = 0; m < res.n_targets; m++)
-            if (res.targets[m].name && !strcmp(res.targets[m].name, name))
-                tr = &res.targets[m];
+        tr = vdc_agent_frame_target(&res, name, what, &why);
+        if (why) {
+            add_run(ctx, name, st->rep, "failed", why);
+            continue;
+        }
         if (!tr) {
             vdc_error("%s: missing from the result frame", what);
             add_run(ctx, name, st->rep, "failed", "target missing from the control disk's result");

@@ -11,55 +11,8 @@
 # complete, nothing left behind.
 # Run time here: about 4-6 minutes (two TCG boots per run, appliance ~25 s).
 . "$top_srcdir/tests/lib.sh"
-need_root
-need_cmd virsh
-need_cmd losetup
-need_cmd python3
-[ -x "$VMDISKCMP" ] || fail "no $VMDISKCMP"
-[ -x "$VDC_AGENT" ] || fail "no agent at $VDC_AGENT"
-runner="$top_builddir/guest-agent/vmdiskcmp-runner"
-[ -x "$runner" ] || fail "no runner at $runner (make all builds it)"
-[ -e /dev/loop-control ] || skip "no loop devices on this machine"
-
-# libvirtd: started here (idempotent; shared with other tests)
-mkdir -p /var/log/libvirt
-sh "$top_srcdir/scripts/start-services.sh" || fail "scripts/start-services.sh failed"
-timeout 60 virsh -c qemu:///system version >/dev/null 2>&1 ||
-    fail "libvirtd does not answer on qemu:///system (see /var/log/libvirt/libvirtd.log)"
-
-# the guest template (cached in the build tree)
-template_dir="$top_builddir/guest-template"
-timeout 600 sh "$top_srcdir/templates/guest/build-template.sh" "$template_dir" >/dev/null ||
-    fail "building the guest template failed"
-
-# everything else lives in one folder QEMU (user libvirt-qemu) can reach
-work=$(mktemp -d "$top_builddir/run-libvirt-qemu.XXXXXX")
-chmod 755 "$work"
-mkdir -p "$work/img" "$work/cache"
-chmod 755 "$work/img"
-loop=
-cleanup() {
-    for d in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep "^vmdiskcmp-" ); do
-        if grep -qs "\"$d\"" "$work"/out*/plan.json; then
-            virsh -c qemu:///system destroy "$d" >/dev/null 2>&1
-        fi
-    done
-    for o in "$work"/out*; do
-        [ -f "$o/journal" ] && "$VMDISKCMP" cleanup "$o" >/dev/null 2>&1
-    done
-    [ -n "$loop" ] && losetup -d "$loop"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-truncate -s 192M "$work/block.img"
-loop=$(losetup -f --show "$work/block.img") || fail "losetup failed"
-
-export LIBGUESTFS_BACKEND=direct
-export LIBGUESTFS_BACKEND_SETTINGS=force_tcg      # TCG: a setting the test turns on
-export LIBGUESTFS_CACHEDIR="$top_builddir/guestfs-cache"
-mkdir -p "$LIBGUESTFS_CACHEDIR"
+. "$top_srcdir/tests/integration/run-lib.sh"
+run_lib_setup run-libvirt-qemu 192M
 
 # run OUT [OPTIONS]: exec, so that in "( run ... ) &" $! is vmdiskcmp itself
 run() {
@@ -70,30 +23,6 @@ run() {
         --agent-options "-n 0 --per-char=stdio" \
         --guest-image "$template_dir/guest.img" --agent "$VDC_AGENT" --runner "$runner" \
         --cache-dir "$work/cache" --image-dir "$work/img" --out "$out" --timeout 600 "$@"
-}
-
-# nothing of run $1 left: no domain, no image, no loop device over an
-# image, no mount under the work folder
-nothing_left() {
-    name=$(sed -n 's/.*"domain_name" : "\([^"]*\)".*/\1/p' "$1/plan.json")
-    [ -n "$name" ] || fail "$1/plan.json: no domain_name"
-    virsh -c qemu:///system list --all --name | grep -qx "$name" && fail "domain $name left behind"
-    ls "$work/img" | grep -q . && fail "images left behind: $(ls "$work/img")"
-    losetup -a | grep -F "$work/img" && fail "loop device left behind"
-    grep -F " $work" /proc/self/mountinfo && fail "mount left behind"
-    python3 - "$1/journal" <<'EOF' || fail "$1/journal: objects not undone"
-import sys
-pending = {}
-for line in open(sys.argv[1]).read().splitlines()[1:]:
-    f = line.split(" ")
-    if f[0] == "add":
-        pending[f[1]] = line
-    elif f[0] in ("undone", "kept"):
-        pending.pop(f[1], None)
-for l in pending.values():
-    print("pending:", l)
-sys.exit(1 if pending else 0)
-EOF
 }
 
 # ---- 1: the whole run (every boot is bounded by --timeout, prepare by its own) ----

@@ -34,7 +34,7 @@
 static const char agent_json_fmt[] =
     "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
     "\"producer\":{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},"
-    "\"runs\":[{\"target\":\"%s\",\"repetition\":0,\"status\":\"ok\",\"error\":null,"
+    "\"runs\":[{\"target\":\"%s\",\"repetition\":%u,\"status\":\"ok\",\"error\":null,"
     "\"metadata\":{\"seed\":\"%s\"},"
     "\"samples\":[{\"test\":\"put_block\",\"value\":%.3f,\"unit\":\"K/sec\","
     "\"cpu_percent\":10.0,\"latency_us\":null,\"elapsed_s\":1.0,\"too_fast\":false,"
@@ -55,6 +55,8 @@ static struct {
     int interrupt_on_create;        /* SIGINT arrives while the domU runs */
     double jitter;                  /* put_block = 1000 (1 + jitter u), u in [-1, 1)
                                      * from the target and the seed; 0: 1000 */
+    int hostile;                    /* rep 0: image answers with 50 runs; rep 1: block
+                                     * with a 5000-byte hostname; a stray frame entry */
     int n_storage_created, n_images_created, n_storage_destroyed, n_prepare;
     uint64_t nonce;
 } F;
@@ -155,7 +157,7 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
             const char *json_out)
 {
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
-    g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", s, mock_value("dom0", seed));
+    g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", rep, s, mock_value("dom0", seed));
     unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx),
                                    &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
@@ -175,6 +177,37 @@ static int
 m_loop_detach(const char *dev, const char *file)
 {
     return 0;
+}
+
+/* F.hostile: what a guest that lies writes for (target @t, repetition @rep) */
+static void
+hostile_answer(struct vdc_ctl_target_result *t, unsigned rep)
+{
+    GString *j;
+    unsigned i;
+
+    if (rep == 0 && !strcmp(t->name, "image")) {
+        /* 50 well-formed runs for one target: each alone would load */
+        j = g_string_new("{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
+                         "\"producer\":{\"name\":\"x\",\"version\":\"1\"},\"runs\":[");
+        for (i = 0; i < 50; i++)
+            g_string_append_printf(j, "%s{\"target\":\"image\",\"repetition\":%u,\"error\":"
+                                   "\"\\u001b[2J\\nvmdiskcmp: [progress] done\",\"metadata\":{},"
+                                   "\"samples\":[]}", i ? "," : "", i);
+        g_string_append(j, "]}");
+    } else if (rep == 1 && !strcmp(t->name, "block")) {
+        g_autofree char *big = g_strnfill(5000, 'A');
+        j = g_string_new(NULL);
+        g_string_printf(j, "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
+                        "\"producer\":{\"name\":\"x\",\"version\":\"1\"},\"runs\":["
+                        "{\"target\":\"block\",\"repetition\":1,\"metadata\":{\"hostname\":\"%s\"},"
+                        "\"samples\":[]}]}", big);
+    } else {
+        return;
+    }
+    free(t->agent_json);
+    t->agent_json_len = j->len;
+    t->agent_json = strdup(g_string_free(j, FALSE));
 }
 
 /* The mock domU: read the job from the control disk (last disk) and write
@@ -205,8 +238,8 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         struct vdc_ctl_target_result *t =
             vdc_ctl_result_add_target(&res, job.targets[i].name, job.targets[i].vdev, &err);
         g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)job.seed);
-        g_autofree char *json = g_strdup_printf(agent_json_fmt, job.targets[i].name, seed,
-                                                mock_value(job.targets[i].name, job.seed));
+        g_autofree char *json = g_strdup_printf(agent_json_fmt, job.targets[i].name, job.repetition,
+                                                seed, mock_value(job.targets[i].name, job.seed));
         assert_non_null(t);
         /* the runner runs the mkfs the controller chose (and records) */
         assert_string_equal(job.targets[i].mkfs_options, vdc_mkfs_options("ext4"));
@@ -215,7 +248,11 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         t->elapsed_ms = 1500;
         t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
         t->agent_json_len = strlen(t->agent_json);
+        if (F.hostile)
+            hostile_answer(t, job.repetition);
     }
+    if (F.hostile)
+        assert_non_null(vdc_ctl_result_add_target(&res, "ghost\x1b[2J", "xvdz", &err));
     assert_int_equal(vdc_ctl_disk_write_result(fd, &res, &err), 0);
     if (F.corrupt_frame) {
         static const char junk[64] = "this is not a result frame";
@@ -517,6 +554,36 @@ test_frame_corrupt(void **state)
     assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
     assert_int_equal(count_runs(&rs, "image", "failed"), 2);
     assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A guest that lies: its answers are refused one by one (that run fails,
+ * naming the cause), the others are kept, the result loads, exit 1 */
+static void
+test_hostile_frame(void **state)
+{
+    vdc_result_set rs;
+    size_t i;
+
+    F.hostile = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(rs.n_runs, 6);                         /* exactly the steps of the plan */
+    assert_int_equal(count_runs(&rs, "image", "ok"), 1);
+    assert_int_equal(count_runs(&rs, "image", "failed"), 1);
+    assert_int_equal(count_runs(&rs, "block", "ok"), 1);
+    assert_int_equal(count_runs(&rs, "block", "failed"), 1);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    for (i = 0; i < rs.n_runs; i++) {
+        const vdc_run *r = rs.runs[i];
+
+        assert_string_not_equal(r->target, "ghost\x1b[2J");
+        if (!strcmp(r->status, "failed") && !strcmp(r->target, "image"))
+            assert_non_null(strstr(r->error, "agent result refused: 50 runs, expected exactly 1"));
+        if (!strcmp(r->status, "failed") && !strcmp(r->target, "block"))
+            assert_non_null(strstr(r->error, "runs[0].metadata.hostname: expected a string of at "
+                                              "most 4096 bytes, found 5000 bytes"));
+    }
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -862,6 +929,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepared_image, setup, teardown),

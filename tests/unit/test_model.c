@@ -14,6 +14,7 @@
 
 #include <glib.h>
 
+#include "common/util.h"
 #include "model/result.h"
 #include "guest-agent/format.h"
 #include "guest-agent/options.h"
@@ -592,10 +593,80 @@ test_save_atomic(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* string members: at most VDC_RESULT_STRING_MAX bytes (command lines
+ * VDC_RESULT_LONG_STRING_MAX), refused with the member's path and the limit */
+static void
+test_string_limits(void **state)
+{
+    g_autofree char *s4096 = g_strnfill(VDC_RESULT_STRING_MAX, 'x');
+    g_autofree char *s4097 = g_strnfill(VDC_RESULT_STRING_MAX + 1, 'x');
+    g_autofree char *ok = g_strdup_printf(HEAD "\"runs\":[{\"target\":\"a\",\"metadata\":{\"hostname\":"
+                                          "\"%s\",\"command_line\":\"%s%s\"},\"samples\":[]}]}",
+                                          s4096, s4097, s4097);
+    g_autofree char *host = g_strdup_printf(HEAD "\"runs\":[{\"target\":\"a\",\"metadata\":{\"hostname\":"
+                                            "\"%s\"},\"samples\":[]}]}", s4097);
+    g_autofree char *prod = g_strdup_printf("{\"format\":\"vmdiskcmp-result\",\"format_version\":1,"
+                                            "\"producer\":{\"name\":\"%s\",\"version\":\"1\"},"
+                                            "\"runs\":[]}", s4097);
+    g_autofree char *exp = g_strdup_printf(HEAD "\"experiment\":{\"host\":{\"cpu_model\":\"%s\"}},"
+                                           "\"runs\":[]}", s4097);
+    vdc_result_set rs;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, ok, strlen(ok), "t.json"), 0);
+    assert_int_equal(strlen(rs.runs[0]->meta.hostname), VDC_RESULT_STRING_MAX);
+    vdc_result_set_dispose(&rs);
+    expect_load_error(host, "vmdiskcmp: t.json: runs[0].metadata.hostname: expected a string of at "
+                            "most 4096 bytes, found 4097 bytes\n");
+    expect_load_error(prod, "vmdiskcmp: t.json: producer.name: expected a string of at most 4096 "
+                            "bytes, found 4097 bytes\n");
+    expect_load_error(exp, "vmdiskcmp: t.json: experiment.host.cpu_model: expected a string of at "
+                           "most 4096 bytes, found 4097 bytes\n");
+    /* far too long for any member, even one the loader ignores: refused
+     * before json-glib copies it */
+    {
+        g_autofree char *huge = g_strnfill(6 * VDC_RESULT_LONG_STRING_MAX + 1, 'x');
+        g_autofree char *doc = g_strdup_printf(HEAD "\n\"future\":\"%s\",\"runs\":[]}", huge);
+
+        expect_load_error(doc, "vmdiskcmp: t.json:2: a JSON string of more than 393216 bytes: expected "
+                               "strings of at most 4096 bytes (65536 for command lines)\n");
+    }
+}
+
+/* a set the loader would refuse (two runs of one target and repetition,
+ * as a relabelling merge made) is never written */
+static void
+test_save_refuses_unloadable(void **state)
+{
+    char dir[] = "/tmp/vdc-model-XXXXXX";
+    g_autofree char *path = NULL;
+    vdc_result_set rs;
+    char *err;
+
+    assert_non_null(mkdtemp(dir));
+    path = g_build_filename(dir, "result.json", NULL);
+    vdc_result_set_init(&rs);
+    vdc_result_set_add_run(&rs, "image")->repetition = 0;
+    vdc_result_set_add_run(&rs, "image")->repetition = 0;
+    capture_stderr_begin();
+    assert_int_equal(vdc_result_set_save(&rs, path), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, "(as it would be written): runs[1]: duplicate run: target \"image\" "
+                                "repetition 0"));
+    assert_non_null(strstr(err, "not written: vmdiskcmp would refuse to read it back"));
+    assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+    assert_int_equal(rmdir(dir), 0);                    /* nothing else either */
+    free(err);
+    vdc_result_set_dispose(&rs);
+    vdc_error_reset();
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_string_limits),
+        cmocka_unit_test(test_save_refuses_unloadable),
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_agent_table),
         cmocka_unit_test(test_keys),

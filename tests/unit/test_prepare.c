@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "guest/prepare.h"
+#include "test_stderr.h"
 
 #define T "0000000000000000000000000000000000000000000000000000000000000000"
 #define A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -108,6 +109,44 @@ test_manifest_load(void **state)
     g_free(d);
 }
 
+/* a garbage manifest beside a prepared image: one short line, nothing raw */
+static void
+test_manifest_garbage(void **state)
+{
+    char *d = g_strdup("/tmp/test_prepare.XXXXXX"), *img, *man, *err;
+    unsigned char junk[3000];
+    struct vdc_prepared p;
+    size_t i;
+
+    assert_non_null(g_mkdtemp(d));
+    img = g_build_filename(d, "guest.img", NULL);
+    man = g_strconcat(img, ".manifest", NULL);
+    g_file_set_contents(img, "", 0, NULL);
+    for (i = 0; i < sizeof(junk); i++)          /* binary, no newline, ESC and C1 among it */
+        junk[i] = (unsigned char)(i % 7 == 0 ? 0x1b : i % 5 == 0 ? 0x9b : 1 + (i * 37) % 250);
+    for (i = 0; i < sizeof(junk); i++)
+        if (junk[i] == '\n')
+            junk[i] = 0x07;
+    g_file_set_contents(man, (const char *)junk, sizeof(junk), NULL);
+    capture_stderr_begin();
+    assert_int_equal(vdc_prepared_load(img, &p), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, "guest.img.manifest: "));
+    assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);   /* one line */
+    assert_true(strlen(err) < 400);                               /* cut short */
+    assert_non_null(strstr(err, " more bytes)"));
+    for (i = 0; err[i]; i++)
+        assert_false((unsigned char)err[i] < 0x20 && err[i] != '\n');
+    assert_null(strstr(err, "\xc2\x9b"));
+    free(err);
+    g_unlink(man);
+    g_unlink(img);
+    g_rmdir(d);
+    g_free(man);
+    g_free(img);
+    g_free(d);
+}
+
 static void
 test_prepare_bad_input(void **state)
 {
@@ -130,6 +169,7 @@ main(void)
         cmocka_unit_test(test_cache_key_rejects),
         cmocka_unit_test(test_file_sha256),
         cmocka_unit_test(test_manifest_load),
+        cmocka_unit_test(test_manifest_garbage),
         cmocka_unit_test(test_prepare_bad_input),
     };
 

@@ -1,0 +1,114 @@
+/* Checking the agent's result before it is merged (agent_result.h). */
+#include "config.h"
+#include "run/agent_result.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/escape.h"
+#include "common/util.h"
+
+/* vdc_error "WHAT: agent result refused: CAUSE" and *why = the same
+ * cause for the run's error */
+static int __attribute__((format(printf, 3, 4)))
+refuse(const char *what, char **why, const char *fmt, ...)
+{
+    va_list ap;
+    char *cause;
+
+    va_start(ap, fmt);
+    cause = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    vdc_error("%s: agent result refused: %s", what, cause);
+    *why = g_strdup_printf("agent result refused: %s", cause);
+    g_free(cause);
+    return -1;
+}
+
+/* agent_result.h */
+int
+vdc_agent_result_check(const char *json, size_t len, const char *target, unsigned rep,
+                       const char *what, vdc_result_set *one, char **why)
+{
+    const vdc_run *r;
+    int rc = -1;
+
+    *why = NULL;
+    if (len > VDC_AGENT_RESULT_MAX) {
+        refuse(what, why, "%zu bytes, expected at most %u", len, VDC_AGENT_RESULT_MAX);
+        goto out;
+    }
+    /* the model's loader, the one every reader of result.json uses */
+    if (vdc_result_set_load_data(one, json, len, what) < 0) {
+        *why = g_strdup_printf("agent result refused: %s", vdc_escape_last_message());
+        goto out;
+    }
+    if (one->n_runs != 1) {
+        refuse(what, why, "%zu runs, expected exactly 1 (target %s, repetition %u)", one->n_runs,
+               target, rep);
+        goto out;
+    }
+    r = one->runs[0];
+    if (strcmp(r->target, target) != 0 || r->repetition != (int64_t)rep) {
+        char *t = vdc_escape_text(r->target, -1, 64);
+
+        refuse(what, why, "a run of target %s repetition %" G_GINT64_FORMAT
+               ", expected target %s repetition %u", t, (gint64)r->repetition, target, rep);
+        g_free(t);
+        goto out;
+    }
+    if (r->n_samples > VDC_AGENT_SAMPLES_MAX) {
+        refuse(what, why, "%zu samples, expected at most %u", r->n_samples, VDC_AGENT_SAMPLES_MAX);
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc < 0) {
+        vdc_result_set_dispose(one);
+        vdc_result_set_init(one);
+    }
+    return rc;
+}
+
+/* agent_result.h */
+const struct vdc_ctl_target_result *
+vdc_agent_frame_target(const struct vdc_ctl_result *res, const char *target, const char *what,
+                       char **why)
+{
+    const struct vdc_ctl_target_result *found = NULL;
+    size_t m, n = 0;
+
+    *why = NULL;
+    for (m = 0; m < res->n_targets; m++)
+        if (res->targets[m].name && !strcmp(res->targets[m].name, target)) {
+            found = &res->targets[m];
+            n++;
+        }
+    if (n > 1) {
+        refuse(what, why, "the result frame answers %zu times for this target, expected once", n);
+        return NULL;
+    }
+    return found;
+}
+
+/* agent_result.h */
+size_t
+vdc_agent_frame_extra(const struct vdc_ctl_result *res, const char *const *targets, size_t n,
+                      const char *what)
+{
+    size_t m, k, extra = 0;
+
+    for (m = 0; m < res->n_targets; m++) {
+        const char *name = res->targets[m].name ? res->targets[m].name : "";
+
+        for (k = 0; k < n && strcmp(targets[k], name); k++)
+            ;
+        if (k == n) {
+            vdc_progress("warning: %s: the result frame answers for target \"%s\", which this boot "
+                         "did not run: ignored", what, name);
+            extra++;
+        }
+    }
+    return extra;
+}
