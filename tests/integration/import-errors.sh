@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every bad input of `vmdiskcmp import` (issue 3, point 2): wrong field
+# Every bad input of `vmdiskcmp import`: wrong field
 # count, non-numeric, truncated, unknown format version, empty file,
 # binary junk, JSON with wrong types / paths / a future version.  For each
 # file tests/golden/import/bad/NAME, the real binary must print exactly the
