@@ -837,7 +837,9 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
  * And a string whose JSON text is longer than VDC_JSON_MAX_STRING_TEXT
  * bytes decodes to more than VDC_RESULT_LONG_STRING_MAX bytes (an escape
  * of 6 bytes gives at least 1): refused before the parser copies it (a
- * 100 MB hostname cost 640 MB), whatever member holds it.
+ * 100 MB hostname cost 640 MB), whatever member holds it.  And text
+ * after the document's closing bracket is refused: json-glib keeps the
+ * first of two concatenated documents and drops the second silently.
  * 0, or -1 after vdc_error naming the line. */
 #define VDC_JSON_MAX_DEPTH 64
 #define VDC_JSON_MAX_STRING_TEXT (6u * VDC_RESULT_LONG_STRING_MAX)
@@ -847,13 +849,18 @@ json_too_deep(const char *data, size_t len, const load_ctx *c)
 {
     size_t i, depth = 0, start = 0;
     unsigned line = 1;
-    int in_string = 0;
+    int in_string = 0, closed = 0;
 
     for (i = 0; i < len; i++) {
         char ch = data[i];
 
         if (ch == '\n')
             line++;
+        if (closed && !g_ascii_isspace(ch)) {
+            vdc_error("%s:%u: text after the JSON document: expected one document and the end of "
+                      "the file", c->name, line);
+            return -1;
+        }
         if (in_string) {
             if (ch == '\\')
                 i++;
@@ -876,7 +883,7 @@ json_too_deep(const char *data, size_t len, const load_ctx *c)
                 return -1;
             }
         } else if ((ch == ']' || ch == '}') && depth) {
-            depth--;
+            closed = --depth == 0;
         }
     }
     return 0;

@@ -63,6 +63,10 @@ check_usage "$work: not a regular file" "$work" --target t
 head -c 67108865 /dev/zero > "$work/big"
 check_usage "$work/big: 67108865 bytes, larger than 64 MiB" "$work/big" --target t
 rm -f "$work/big" "$work/fifo"
+# two documents in one file: json-glib would keep the first and drop the rest
+cat "$top_srcdir/tests/golden/import/agent-example.json" "$top_srcdir/tests/golden/import/agent-example.json" \
+    > "$work/two.json"
+check_usage "text after the JSON document: expected one document and the end of the file" "$work/two.json"
 # the same runs twice would pass for twice the repetitions
 check_usage "are the same file: expected each input once" "$good" "$good" --target t
 # bonnie 1.x prints no machine name: without a label line, --target names it
