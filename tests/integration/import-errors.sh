@@ -67,6 +67,7 @@ rm -f "$work/big" "$work/fifo"
 cat "$top_srcdir/tests/golden/import/agent-example.json" "$top_srcdir/tests/golden/import/agent-example.json" \
     > "$work/two.json"
 check_usage "text after the JSON document: expected one document and the end of the file" "$work/two.json"
+rm -f "$work/two.json"
 # the same runs twice would pass for twice the repetitions
 check_usage "are the same file: expected each input once" "$good" "$good" --target t
 # bonnie 1.x prints no machine name: without a label line, --target names it
