@@ -537,8 +537,19 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
     }
     if (ti->workload && load_workload(c, json_node_get_object(n), s) < 0)
         return -1;
-    if (!s->unit)
+    if (!s->unit) {
         vdc_set_str(&s->unit, ti->unit);
+    } else if (strcmp(s->unit, ti->unit)) {
+        /* every producer writes the test table's unit: another one would
+         * be pooled and compared with it as if it were the same */
+        char *q = g_strescape(s->unit, NULL);
+        int rc;
+
+        path_push(c, "unit", &saved);
+        rc = load_fail(c, "\"%s\": expected \"%s\", the unit of %s", q, ti->unit, ti->name);
+        g_free(q);
+        return rc;
+    }
     return 0;
 }
 

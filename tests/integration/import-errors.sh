@@ -68,6 +68,11 @@ cat "$top_srcdir/tests/golden/import/agent-example.json" "$top_srcdir/tests/gold
     > "$work/two.json"
 check_usage "text after the JSON document: expected one document and the end of the file" "$work/two.json"
 rm -f "$work/two.json"
+# a unit other than the test's would be pooled with it as if the same
+sed 's|"unit": *"K/sec"|"unit": "MiB/s"|' "$top_srcdir/tests/golden/import/agent-example.json" > "$work/unit.json"
+grep -q '"MiB/s"' "$work/unit.json" || fail "the unit fixture did not change the unit"
+check_usage '"MiB/s": expected "K/sec", the unit of' "$work/unit.json"
+rm -f "$work/unit.json"
 # the same runs twice would pass for twice the repetitions
 check_usage "are the same file: expected each input once" "$good" "$good" --target t
 # bonnie 1.x prints no machine name: without a label line, --target names it
