@@ -850,7 +850,8 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
  * of 6 bytes gives at least 1): refused before the parser copies it (a
  * 100 MB hostname cost 640 MB), whatever member holds it.  And text
  * after the document's closing bracket is refused: json-glib keeps the
- * first of two concatenated documents and drops the second silently.
+ * first of two concatenated documents and drops the second silently; and
+ * a string holding \u0000, which would end the C string there.
  * 0, or -1 after vdc_error naming the line. */
 #define VDC_JSON_MAX_DEPTH 64
 #define VDC_JSON_MAX_STRING_TEXT (6u * VDC_RESULT_LONG_STRING_MAX)
@@ -873,6 +874,13 @@ json_too_deep(const char *data, size_t len, const load_ctx *c)
             return -1;
         }
         if (in_string) {
+            if (ch == '\\' && i + 5 < len && !memcmp(data + i + 1, "u0000", 5)) {
+                /* json-glib decodes it and the C string ends there: a name
+                 * "rand\u0000read" would be read as "rand" */
+                vdc_error("%s:%u: a JSON string holding \\u0000: expected text without NUL",
+                          c->name, line);
+                return -1;
+            }
             if (ch == '\\')
                 i++;
             else if (ch == '"')

@@ -68,6 +68,11 @@ cat "$top_srcdir/tests/golden/import/agent-example.json" "$top_srcdir/tests/gold
     > "$work/two.json"
 check_usage "text after the JSON document: expected one document and the end of the file" "$work/two.json"
 rm -f "$work/two.json"
+# \u0000 in a string would cut the C string there ("rand\u0000read" read as "rand")
+sed 's|"target": *"\([^"]*\)"|"target": "\1\\u0000x"|' "$top_srcdir/tests/golden/import/agent-example.json" > "$work/nul.json"
+grep -q 'u0000x' "$work/nul.json" || fail "the NUL fixture did not change the target"
+check_usage 'a JSON string holding \u0000: expected text without NUL' "$work/nul.json"
+rm -f "$work/nul.json"
 # a unit other than the test's would be pooled with it as if the same
 sed 's|"unit": *"K/sec"|"unit": "MiB/s"|' "$top_srcdir/tests/golden/import/agent-example.json" > "$work/unit.json"
 grep -q '"MiB/s"' "$work/unit.json" || fail "the unit fixture did not change the unit"

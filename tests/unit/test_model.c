@@ -465,7 +465,7 @@ test_load_errors(void **state)
     expect_load_error("{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":"
                       "{\"name\":\"x\"},\"runs\":[]}",
                       "vmdiskcmp: t.json: producer.version: missing\n");
-    expect_load_error("{\"a\":\"\\u0000\"}\0", "vmdiskcmp: t.json: format: missing\n");
+    expect_load_error("{\"a\":\"\\u0000\"}\0", "vmdiskcmp: t.json:1: a JSON string holding \\u0000: expected text without NUL\n");
     /* one sample per test (and sweep block size) per run */
     expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1},"
                       "{\"test\":\"putc\",\"value\":1}]}]}",
