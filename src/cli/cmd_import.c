@@ -78,7 +78,7 @@ static const vdc_opts_spec import_spec = {
 static int
 check_output(const char *out, char **files, int n_files)
 {
-    struct stat so, si;
+    struct stat so;
     g_autofree char *head = NULL;
     FILE *f;
     size_t n;
@@ -101,8 +101,7 @@ check_output(const char *out, char **files, int n_files)
         return -1;
     }
     for (i = 0; i < n_files; i++)
-        if (strcmp(files[i], "-") && stat(files[i], &si) == 0 &&
-            si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+        if (vdc_same_file(files[i], out)) {
             vdc_input_error("import: --output %s: is also the input %s: expected another file", out, files[i]);
             return -1;
         }
@@ -169,7 +168,6 @@ vdc_cmd_import(int argc, char **argv)
         goto out;
     }
     for (i = first; i < argc; i++) {
-        struct stat si, sj;
         int j;
 
         if (!strcmp(argv[i], "-") && g_strv_contains((const char *const *)argv + i + 1, "-")) {
@@ -177,9 +175,8 @@ vdc_cmd_import(int argc, char **argv)
             goto out;
         }
         /* the same runs twice would pass for more repetitions than were made */
-        for (j = i + 1; j < argc && strcmp(argv[i], "-") && stat(argv[i], &si) == 0; j++)
-            if (strcmp(argv[j], "-") && stat(argv[j], &sj) == 0 &&
-                si.st_dev == sj.st_dev && si.st_ino == sj.st_ino) {
+        for (j = i + 1; j < argc; j++)
+            if (vdc_same_file(argv[i], argv[j])) {
                 vdc_input_error("import: %s and %s are the same file: expected each input once",
                                 argv[i], argv[j]);
                 goto out;

@@ -439,16 +439,10 @@ input_label(const char *arg, const vdc_result_set *rs)
 static int
 same_input(const char *a, const char *b)
 {
-    struct stat sa, sb;
-    char *pa, *pb;
-    int same = 0;
+    char *pa = g_file_test(a, G_FILE_TEST_IS_DIR) ? g_build_filename(a, "result.json", NULL) : g_strdup(a);
+    char *pb = g_file_test(b, G_FILE_TEST_IS_DIR) ? g_build_filename(b, "result.json", NULL) : g_strdup(b);
+    int same = vdc_same_file(pa, pb);
 
-    if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
-        return 0;
-    pa = S_ISDIR(sa.st_mode) ? g_build_filename(a, "result.json", NULL) : g_strdup(a);
-    pb = S_ISDIR(sb.st_mode) ? g_build_filename(b, "result.json", NULL) : g_strdup(b);
-    if (stat(pa, &sa) == 0 && stat(pb, &sb) == 0)
-        same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     g_free(pa);
     g_free(pb);
     return same;

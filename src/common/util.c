@@ -208,6 +208,16 @@ vdc_write_file_atomic(const char *path, const void *buf, size_t len)
     return 0;
 }
 
+int
+vdc_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+
+    if (!strcmp(a, "-") || !strcmp(b, "-") || stat(a, &sa) < 0 || stat(b, &sb) < 0)
+        return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Read @f to its end into *data, refusing more than VDC_INPUT_MAX bytes. */
 static int
 read_stream(FILE *f, const char *what, char **data, size_t *len)

@@ -84,6 +84,11 @@ void vdc_set_quiet(int quiet);
  * (no message printed: the caller names the option). */
 int vdc_parse_size(const char *s, uint64_t default_unit, uint64_t *out);
 
+/* 1 when @a and @b both exist and are one file (same device and inode,
+ * whatever the names or links); else 0.  "-" (standard input) is never a
+ * file here. */
+int vdc_same_file(const char *a, const char *b);
+
 /* The largest input vdc_read_input takes, bytes. */
 #define VDC_INPUT_MAX (64u << 20)
 
