@@ -789,6 +789,13 @@ auto_stop(vdc_run_ctx *ctx, unsigned reps)
         vdc_analysis_dispose(&a);
         return reps >= p->runs;
     }
+    struct decided {
+        const struct vdc_headline_pair *pair;
+        const struct vdc_headline_row *row;
+        enum vdc_stop_reason reason;
+    };
+    GArray *d = g_array_new(FALSE, FALSE, sizeof(struct decided));
+
     for (i = 0; i < a.headline.n_pairs; i++)
         choice |= a.headline.pairs[i].role == VDC_HEADLINE_CHOICE;
     for (i = 0; i < a.headline.n_pairs; i++) {
@@ -797,39 +804,36 @@ auto_stop(vdc_run_ctx *ctx, unsigned reps)
         if (choice && hp->role != VDC_HEADLINE_CHOICE)
             continue;
         for (k = 0; k < hp->n_rows; k++) {
-            enum vdc_stop_reason r = vdc_stats_stop_rule(&hp->rows[k].p, reps, p->min_runs, p->runs,
-                                                         p->precision_percent / 100.0);
-            n_rows++;
-            n_open += r == VDC_STOP_CONTINUE;
+            struct decided e = { hp, &hp->rows[k],
+                                 vdc_stats_stop_rule(&hp->rows[k].p, reps, p->min_runs, p->runs,
+                                                     p->precision_percent / 100.0) };
+
+            n_open += e.reason == VDC_STOP_CONTINUE;
+            g_array_append_val(d, e);
         }
     }
+    n_rows = d->len;
     stop = reps >= p->runs || (n_rows > 0 && n_open == 0);
     if (!stop) {
         vdc_progress("repetition %u: %zu of %zu headline test(s) within +-%g %%: next repetition",
                      reps, n_rows - n_open, n_rows, p->precision_percent);
+        g_array_free(d, TRUE);
         vdc_analysis_dispose(&a);
         return 0;
     }
-    for (i = 0; i < a.headline.n_pairs; i++) {
-        const struct vdc_headline_pair *hp = &a.headline.pairs[i];
+    for (i = 0; i < d->len; i++) {
+        const struct decided *e = &g_array_index(d, struct decided, i);
+        vdc_stop_record *sr = vdc_runs_policy_add_stop(rp, a.tests[e->row->test]);
 
-        if (choice && hp->role != VDC_HEADLINE_CHOICE)
-            continue;
-        for (k = 0; k < hp->n_rows; k++) {
-            const struct vdc_headline_row *row = &hp->rows[k];
-            enum vdc_stop_reason r = vdc_stats_stop_rule(&row->p, reps, p->min_runs, p->runs,
-                                                         p->precision_percent / 100.0);
-            vdc_stop_record *sr = vdc_runs_policy_add_stop(rp, a.tests[row->test]);
-
-            if (r == VDC_STOP_CONTINUE)     /* stopped by another bound: runs */
-                r = VDC_STOP_MAX_RUNS;
-            vdc_set_str(&sr->target, a.targets[hp->target]);
-            vdc_set_str(&sr->reference, a.targets[hp->reference]);
-            vdc_set_str(&sr->reason, vdc_stop_reason_name(r));
-            sr->runs = reps;
-            sr->half_width_percent = row->p.has_ci ? 100.0 * row->p.half_width : NAN;
-        }
+        vdc_set_str(&sr->target, a.targets[e->pair->target]);
+        vdc_set_str(&sr->reference, a.targets[e->pair->reference]);
+        /* a test still open when another bound stopped the run: max runs */
+        vdc_set_str(&sr->reason, vdc_stop_reason_name(e->reason == VDC_STOP_CONTINUE ? VDC_STOP_MAX_RUNS
+                                                                                     : e->reason));
+        sr->runs = reps;
+        sr->half_width_percent = e->row->p.has_ci ? 100.0 * e->row->p.half_width : NAN;
     }
+    g_array_free(d, TRUE);
     vdc_progress("repetition %u: %s (%zu headline test(s))", reps,
                  n_rows && n_open == 0 ? "every headline test decided: stopping" :
                                          "the most repetitions --max-runs allows: stopping", n_rows);
