@@ -334,13 +334,18 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
     }
 }
 
-/* Seconds since @t0_us (g_get_monotonic_time), added to *@acc (NAN: 0). */
+/* @s seconds added to *@acc (NAN, not measured yet: 0). */
+static void
+add_seconds(double *acc, double s)
+{
+    *acc = vdc_has(*acc) ? *acc + s : s;
+}
+
+/* Seconds since @t0_us (g_get_monotonic_time), added to *@acc. */
 static void
 add_time(double *acc, gint64 t0_us)
 {
-    double s = (double)(g_get_monotonic_time() - t0_us) / 1e6;
-
-    *acc = vdc_has(*acc) ? *acc + s : s;
+    add_seconds(acc, (double)(g_get_monotonic_time() - t0_us) / 1e6);
 }
 
 /* ---- one domU boot ------------------------------------------------------- */
@@ -397,11 +402,8 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
             add_run(ctx, name, st->rep, "failed", "target missing from the control disk's result");
             continue;
         }
-        if (tr->elapsed_ms) {
-            double *a = &ctx->rs.experiment.time.domu_agent_s;
-
-            *a = (vdc_has(*a) ? *a : 0) + tr->elapsed_ms / 1000.0;
-        }
+        if (tr->elapsed_ms)
+            add_seconds(&ctx->rs.experiment.time.domu_agent_s, tr->elapsed_ms / 1000.0);
         if (tr->stderr_tail) {
             g_autofree char *log = g_strdup_printf("%s/logs/%s-%u.stderr", ctx->p->out_dir,
                                                    name, st->rep);
