@@ -162,7 +162,8 @@ is_workload(const char *key)
 struct workload_fmt {
     void (*intro)(GString *out, const struct vdc_analysis *a);
     void (*job)(GString *out, const char *job, const char *params);
-    void (*row)(GString *out, const char *dir, const char *target, const struct row *r);
+    void (*row)(GString *out, const struct vdc_analysis *a, const char *dir, const char *target,
+                const struct row *r);
 };
 
 /* Every workload key of @a in order: the job's heading when the job
@@ -195,26 +196,16 @@ walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis
             struct row r;
 
             row_of(rs, a, ti, ki, &r);
-            fmt->row(out, info->short_label, a->targets[ti], &r);
+            fmt->row(out, a, info->short_label, a->targets[ti], &r);
         }
     }
     if (job)
         g_string_append_c(out, '\n');
 }
 
-/* The text rows' target column: the longest target name, at least 16 (the
- * bonnie++ layout's width), so names are never cut (fio imports name
- * targets by file path).  Set by text_intro for the rows that follow. */
-static int text_target_width = 16;
-
 static void
 text_intro(GString *out, const struct vdc_analysis *a)
 {
-    size_t ti;
-
-    text_target_width = 16;
-    for (ti = 0; ti < a->n_targets; ti++)
-        text_target_width = MAX(text_target_width, (int)g_utf8_strlen(a->targets[ti], -1));
     g_string_append_printf(out, "Workloads: IOPS mean [95%% CI of the mean], completion latency p50 and "
                            "p99 in us and CPU us per I/O (means of the runs), %% delta against %s\n",
                            a->baseline);
@@ -226,11 +217,20 @@ text_job(GString *out, const char *job, const char *params)
     g_string_append_printf(out, "Job %s: %s\n", job, params);
 }
 
+/* The target column is as wide as the longest target name, at least 16
+ * (the bonnie++ layout's width): names are never cut (fio imports name
+ * targets by file path). */
 static void
-text_row(GString *out, const char *dir, const char *target, const struct row *r)
+text_row(GString *out, const struct vdc_analysis *a, const char *dir, const char *target,
+         const struct row *r)
 {
+    int width = 16;
+    size_t ti;
+
+    for (ti = 0; ti < a->n_targets; ti++)
+        width = MAX(width, (int)g_utf8_strlen(a->targets[ti], -1));
     char *line = g_strdup_printf("  %-5s %-*s n=%-3s %*s IO/sec %-22s p50 %-9s p99 %-9s CPU %-14s %s",
-                                 dir, text_target_width + (int)(strlen(target) - (size_t)g_utf8_strlen(target, -1)),
+                                 dir, width + (int)(strlen(target) - (size_t)g_utf8_strlen(target, -1)),
                                  target, r->n,
                                  10 + (int)(strlen(r->iops) - (size_t)g_utf8_strlen(r->iops, -1)), r->iops,
                                  r->ci, r->p50, r->p99, r->cpu, r->delta);
@@ -269,8 +269,10 @@ md_job(GString *out, const char *job, const char *params)
 }
 
 static void
-md_row(GString *out, const char *dir, const char *target, const struct row *r)
+md_row(GString *out, const struct vdc_analysis *a, const char *dir, const char *target,
+       const struct row *r)
 {
+    (void)a;
     g_string_append(out, "| ");
     vdc_md_escape(out, target);
     g_string_append_printf(out, " | %s | %s | ", dir, r->n);
