@@ -17,6 +17,7 @@
 #include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
+#include "plan/workloads.h"
 #include "run/journal.h"
 #include "run/run.h"
 
@@ -218,13 +219,16 @@ vdc_cmd_run(int argc, char **argv)
     h.xen_control_d = vdc_host_is_xen_dom0();
     h.date_id = date_id;
     make_paths_absolute(&o);
-    /* the plan is built from the options, and the VG must hold every LV
+    /* the plan is built from the options (the --workload job files read
+     * and checked by the agent's parser), and the VG must hold every LV
      * the plan creates, together, and the image directory's filesystem
      * every image: checked before anything exists, --dry-run included
      * (bd_lvm_vginfo, statvfs; nothing created).  What fails here is bad
      * input (exit 2). */
     scope = vdc_error_scope(VDC_ERR_INPUT);
     r = vdc_plan_build(&o, &h, cmdline, &p);
+    if (r == 0)
+        r = vdc_plan_load_workloads(&p, &o, vdc_workload_profile_dir());
     if (r == 0) {
         make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
         r = vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0 ? -1 : 0;

@@ -19,7 +19,7 @@ typedef struct {
 /* Build the plan: targets (image targets one per --image-backend and
  * --image-cache entry: image, image-BACKEND, image[-BACKEND]-nocache;
  * vdevs xvdb.. for Xen or vdb.. for qemu/kvm, sizes), defaults (--size 2x
- * guest RAM, dom0 size 2x dom0 RAM, --out results/DATE-HOST, hypervisor
+ * guest RAM, dom0 size 2x dom0 RAM, the bonnie++ pass unless --tests leaves it out, --out results/DATE-HOST, hypervisor
  * libxl when control_d else libvirt), seeds and schedule.  Pure.  Returns 0,
  * or -1 after one vdc_input_error naming the option (exit 2). */
 int vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,

@@ -48,6 +48,8 @@ typedef struct {
     char *runner;               /* path of the static in-guest runner */
     char *mkfs;
     char *agent_options;
+    char **workloads;           /* --workload NAME|FILE (repeatable, comma lists) */
+    char *tests;                /* --tests: comma list of bonnie|workloads */
     unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
     int keep, dry_run, quiet, no_report;

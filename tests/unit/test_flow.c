@@ -154,7 +154,7 @@ m_nonce(void)
 
 static int
 m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, uint64_t seed,
-            const char *json_out)
+            const char *json_out, const char *workloads_json)
 {
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
     g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", rep, s, mock_value("dom0", seed));
