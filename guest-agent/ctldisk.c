@@ -582,6 +582,8 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
         return seterr(err, "job: too many targets or agent arguments");
     if (job->n_workloads > VDC_CTL_MAX_WORKLOADS || job->n_workload_args > VDC_CTL_MAX_ARGS)
         return seterr(err, "job: too many workloads or workload arguments");
+    if ((job->flags & VDC_CTL_JOB_NO_BONNIE) && job->n_workloads == 0)
+        return seterr(err, "job: flag no-bonnie without workloads: nothing to run");
     for (i = 0; i < job->n_targets; i++)
         if (check_target(&job->targets[i], i, err) < 0)
             return -1;
@@ -665,7 +667,7 @@ vdc_ctl_result_encode(const struct vdc_ctl_result *res, size_t max, uint8_t **ou
             tlv_bytes(&b, T_AGENT_JSON, t->agent_json, t->agent_json_len);
         if (t->stderr_tail)
             tlv_bytes(&b, T_STDERR_TAIL, t->stderr_tail, t->stderr_tail_len);
-        if (t->workload_exit != -1 || t->workload_json) {
+        if (t->workload_exit != -1 || t->workload_elapsed_ms) {
             tlv_u32(&b, T_WORKLOAD_EXIT, (uint32_t)t->workload_exit);
             tlv_u32(&b, T_WORKLOAD_MS, t->workload_elapsed_ms);
         }
