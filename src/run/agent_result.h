@@ -37,8 +37,8 @@ int vdc_agent_result_check(const char *json, size_t len, const char *target, uns
  * the job asked for.  The bonnie++ pass (@w NULL): no workload sample.
  * The workload pass (the job's @n workloads @w): only workload samples,
  * each naming one of the jobs in a direction it runs (workload_read for a
- * job that reads, workload_write for one that writes), at most once per
- * job and direction; and when @r's status is "ok" every direction of every
+ * job that reads, workload_write for one that writes; the loader has
+ * refused a direction twice); and when @r's status is "ok" every direction of every
  * job present (an interrupted or failed pass keeps the finished jobs and
  * the failed one's samples; the jobs after it are missing).  Returns 0, or
  * -1 after one vdc_error naming @what and the cause, *@why set to that

@@ -466,7 +466,9 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
                              tr->workload_json, tr->workload_json_len, what, tr->error);
         if (r && tr->status != VDC_CTL_STATUS_OK) {
             vdc_set_str(&r->status, tr->status == VDC_CTL_STATUS_TIMEOUT ? "timeout" : "failed");
-            if (!r->error)
+            /* a pass stopped at its timeout: the runner's account says which
+             * and when (the agent's own error only says "interrupted") */
+            if (!r->error || (tr->status == VDC_CTL_STATUS_TIMEOUT && tr->error))
                 vdc_set_str(&r->error, tr->error ? tr->error : "the runner reported a failure");
             ctx->failed = 1;
         }
