@@ -118,6 +118,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         p->runs = o->runs ? o->runs : 5;
     }
     p->timeout_s = o->timeout ? o->timeout : 3600;
+    p->agent_timeout_s = o->agent_timeout ? o->agent_timeout : p->timeout_s;
     p->keep = o->keep;
     p->drop_caches = !o->no_drop_caches;
     /* TCG guests are emulated too */

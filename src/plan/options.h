@@ -42,6 +42,7 @@ typedef struct {
     unsigned guest_memory;      /* MiB */
     unsigned guest_vcpus;
     unsigned timeout;           /* seconds per domain boot */
+    unsigned agent_timeout;     /* seconds per agent pass; 0 = timeout */
     char *out;
     char *cache_dir;
     char *agent;                /* path of the static agent (dom0 and prepare) */

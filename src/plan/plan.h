@@ -102,6 +102,7 @@ typedef struct {
     double precision_percent;   /* auto: the ratio's 95 % CI half-width to reach, % */
     uint64_t seed;
     unsigned timeout_s;         /* per boot */
+    unsigned agent_timeout_s;   /* per agent pass (--agent-timeout, else timeout_s) */
     int keep;
     int drop_caches;            /* the agent's --drop-caches before each test, the
                                    runner's before each agent, dom0's before each

@@ -248,7 +248,7 @@ workload_pass(vdc_run_ctx *ctx, const vdc_plan_target *t, const char *agent, con
     if (p->drop_caches && vdc_drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache");
     vdc_progress("dom0: %zu workload(s) on %s", p->n_workloads, t->name);
-    return run_child(cmd.argv, log, p->timeout_s, vdc_run_ctx_stop(ctx));
+    return run_child(cmd.argv, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx));
 }
 
 int
@@ -315,7 +315,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
             vdc_error("dom0 agent: %s", err.msg);
             r = -1;
         } else {
-            r = run_child(cmd.argv, log, p->timeout_s, vdc_run_ctx_stop(ctx));
+            r = run_child(cmd.argv, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx));
         }
         if (r > 0)
             vdc_error("dom0 agent: exit status %d (see %s)", r, log);

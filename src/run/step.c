@@ -74,7 +74,7 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
     job->flags = (p->drop_caches ? VDC_CTL_JOB_DROP_CACHES : 0) |
                  (p->bonnie ? 0 : VDC_CTL_JOB_NO_BONNIE);
     job->step_timeout_s = 600;
-    job->agent_timeout_s = p->timeout_s;
+    job->agent_timeout_s = p->agent_timeout_s;
     for (k = 0; args[k]; k++)
         if (vdc_ctl_job_add_arg(job, args[k], &err) < 0)
             goto error;
