@@ -5,10 +5,13 @@
 #   2. build the default guest template and prepare it (agent + runner put
 #      in with libguestfs, on this machine, cached);
 #   3. on a Xen dom0 (/proc/xen/capabilities says control_d): run
-#      `vmdiskcmp --image --lvm --dom0` here, with the VG from $VDC_VG (or
-#      the VG with the most free space);
+#      `vmdiskcmp --image --lvm --dom0 --workload randread-4k-qd32` here,
+#      with the VG from $VDC_VG (or the VG with the most free space): the
+#      bonnie++ tests, then 4 KiB random reads at queue depth 32 (IOPS and
+#      p99 per backend in the report);
 #      elsewhere: build the emulated Xen lab if needed (doc/lab.md) and run
-#      the same job inside it, `--vg lab`, sizes that fit the lab;
+#      the same job inside it, `--vg lab`, sizes that fit the lab (the
+#      workload lab-sized: templates/lab/randread-4k-qd32.fio, 16 MiB, 3 s);
 #   4. print where the report is.
 # Runs: $VDC_RUNS (default 3, at least 3).  Extra vmdiskcmp arguments may
 # follow on the command line, e.g. `sh scripts/main-job.sh --image-backend auto,qdisk`.
@@ -56,9 +59,10 @@ if grep -qs control_d /proc/xen/capabilities; then
     [ -n "$vg" ] || { echo "main-job.sh: no LVM volume group: set VDC_VG" >&2; exit 2; }
     out=results/$stamp-$(hostname)
     set +e
+    VDC_WORKLOAD_DIR=$top/templates/workloads \
     "$vmdiskcmp" --image --lvm --dom0 --vg "$vg" --runs "$runs" --guest-image "$prepared" \
         --agent "$b/guest-agent/vmdiskcmp-agent" --runner "$b/guest-agent/vmdiskcmp-runner" \
-        --out "$out" "$@"
+        --workload randread-4k-qd32 --out "$out" "$@"
     rc=$?
     set -e
     report=$out
@@ -68,11 +72,14 @@ else
     set +e
     # lab sizes: 32 MiB test files (-f: under twice the RAM is allowed), no
     # per-char tests (--per-char-size 0: one syscall per byte in a PV domU
-    # under TCG takes hours), no small-file tests (-n 0)
-    "$vmdiskcmp" lab run --out "$out" --prepared "$prepared" --timeout 5400 -- \
+    # under TCG takes hours), no small-file tests (-n 0); the workload
+    # lab-sized, handed to dom0 as /lab/in/files/randread-4k-qd32.fio
+    "$vmdiskcmp" lab run --out "$out" --prepared "$prepared" --timeout 5400 \
+        --file "$top/templates/lab/randread-4k-qd32.fio" -- \
         --hypervisor libxl --image --lvm --dom0 --vg lab --runs "$runs" \
         --guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M \
-        --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 "$@"
+        --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 \
+        --workload /lab/in/files/randread-4k-qd32.fio "$@"
     rc=$?
     set -e
     report=$out/result
