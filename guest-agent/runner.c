@@ -17,8 +17,8 @@
  * Every step that can hang runs in a child with a timeout and is stopped
  * when it overruns (SIGTERM to its process group, SIGKILL TERM_GRACE_S
  * later: an agent writes what finished, e.g. the jobs before the one it was
- * running); the runner itself never waits without a bound.  It logs to stderr (the console) and into the
- * result frame.
+ * running); the runner itself never waits without a bound.  It logs to
+ * stderr (the console) and into the result frame.
  *
  * Options (for debugging; init passes none): --no-poweroff, --control DEV. */
 #include "config.h"
@@ -424,7 +424,12 @@ write_workloads(const struct vdc_ctl_job *job, char **paths)
         }
         snprintf(paths[i], len, WORKDIR "/jobs/%s.fio", job->workloads[i].name);
         f = fopen(paths[i], "we");
-        if (!f || fputs(job->workloads[i].text, f) < 0 || fclose(f) != 0) {
+        if (!f) {
+            logmsg("workload %s: cannot create %s: %s", job->workloads[i].name, paths[i],
+                   strerror(errno));
+            return -1;
+        }
+        if ((fputs(job->workloads[i].text, f) < 0) | (fclose(f) != 0)) {
             logmsg("workload %s: cannot write %s: %s", job->workloads[i].name, paths[i],
                    strerror(errno));
             return -1;
@@ -433,9 +438,10 @@ write_workloads(const struct vdc_ctl_job *job, char **paths)
     return 0;
 }
 
-/* One agent pass (@cmd) of target @t: its exit status into *@exit_status,
- * its wall time into *@ms, its JSON (@json) into *@out.  Sets @tr's status
- * and error on a failure; returns the run_child status. */
+/* One agent pass (@cmd, named @pass in messages) of the target of @tr:
+ * its exit status into *@exit_status, its wall time into *@ms, its JSON
+ * file @json into *@out.  Sets @tr's status and error on its failure when
+ * no earlier step failed; returns the run_child status. */
 static int
 agent_pass(struct vdc_jobcmd *cmd, const char *pass, unsigned agent_s, const char *json,
            struct tail *tail, struct vdc_ctl_target_result *tr, int32_t *exit_status,
@@ -531,6 +537,11 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
                        &tr->agent_json, &tr->agent_json_len);
     }
     if (job->n_workloads) {
+        if ((job->flags & VDC_CTL_JOB_DROP_CACHES) && !(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
+            r = run_child(NULL, do_sync_drop, NULL, step, tail);
+            if (r != 0)
+                logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
+        }
         if (vdc_jobcmd_workloads(cmd, AGENT, dir, t->name, job->seed, job->repetition, wjson,
                                  job->workload_args, job->n_workload_args, job_files,
                                  job->n_workloads, &err) < 0)
