@@ -197,7 +197,7 @@ run_child(char **argv, const char *log, unsigned timeout_s, volatile sig_atomic_
         return -1;
     if (r.stopped || r.timed_out) {
         vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
-                       r.stopped ? "interrupted" : "timed out: killed");
+                       r.stopped ? "interrupted" : "timed out: stopped (SIGTERM, then SIGKILL)");
         return -1;
     }
     return vdc_child_code(&r);

@@ -95,9 +95,8 @@ merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char 
             continue;
         if (!pass[k].json) {
             if (!why)
-                why = g_strdup(runner_error ? runner_error
-                               : k ? "the agent's workload pass wrote no result"
-                                   : "the agent's bonnie++ pass wrote no result");
+                why = runner_error ? g_strdup(runner_error)
+                                   : g_strdup_printf("the agent's %s pass wrote no result", pass[k].name);
             continue;
         }
         vdc_result_set_init(&one);
@@ -586,9 +585,13 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     gsize len = 0, wlen = 0;
     vdc_run *r;
 
-    vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file)",
-                 bi + 1, ctx->p->n_boots, t->name, st->rep, ctx->dev[st->target],
-                 (guint64)(t->test_bytes >> 20));
+    if (ctx->p->bonnie)
+        vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file%s)",
+                     bi + 1, ctx->p->n_boots, t->name, st->rep, ctx->dev[st->target],
+                     (guint64)(t->test_bytes >> 20), ctx->p->n_workloads ? ", then the workloads" : "");
+    else
+        vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%zu workload(s))", bi + 1, ctx->p->n_boots,
+                     t->name, st->rep, ctx->dev[st->target], ctx->p->n_workloads);
     gint64 t0_us = g_get_monotonic_time();
     int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json, wjson);
     const char *why = step_rc < 0 ? (stopped(ctx) ? "interrupted"
