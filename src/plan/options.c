@@ -95,7 +95,7 @@ static const vdc_opt opt_table[] = {
       .min = 10, .max = 604800, .def = "3600", .help = "per domain boot; a hung domU is destroyed" },
     { .name = "agent-timeout", .type = VDC_OPT_UINT, .off = O(agent_timeout), .metavar = "SECONDS",
       .min = 1, .max = 604800, .def = "--timeout",
-      .help = "per agent pass (bonnie++, workloads) in the domU and in dom0: then SIGTERM (the agent keeps the tests and jobs that finished) and, 10 s later, SIGKILL" },
+      .help = "per agent pass (bonnie++, workloads) in the domU and in dom0: then SIGTERM (the agent keeps the tests and jobs that finished) and, after a grace (10 s in the domU, 3 s in dom0), SIGKILL" },
     { .name = "out", .type = VDC_OPT_STR, .off = O(out), .metavar = "DIR",
       .def = "results/DATE-HOST", .help = "result directory (must not exist)" },
     { .name = "cache-dir", .type = VDC_OPT_STR, .off = O(cache_dir), .metavar = "DIR",
