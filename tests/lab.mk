@@ -12,3 +12,5 @@ tests_unit_test_lab_SOURCES = tests/unit/test_lab.c
 tests_unit_test_lab_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_lab_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+# the serial log the progress-line test reads (test_lab)
+EXTRA_DIST += tests/golden/lab

@@ -1,8 +1,10 @@
 /* Unit tests of `vmdiskcmp lab`'s one parser and checker (src/lab/lab.c):
  * the options, the checks of every input, the jobs as dom0 runs them, the
- * request lab.sh reads, what came back after a failure.  Pure code over a
- * fixture directory (a fake build tree and prepared image); no lab is built
- * or booted here. */
+ * request lab.sh reads, what came back after a failure; and the progress
+ * lines `lab run` shows from the serial log (src/lab/serial.c) on a
+ * fixture cut from a real lab run (tests/golden/lab/serial-progress.log).
+ * Pure code over a fixture directory (a fake build tree and prepared
+ * image); no lab is built or booted here. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -20,6 +22,7 @@
 #include "common/util.h"
 #include "guest/prepare.h"
 #include "lab/lab.h"
+#include "lab/serial.h"
 #include "test_stderr.h"
 
 /* the fixture: T/b/src/vmdiskcmp with guest-agent/ beside it, a file, a
@@ -414,6 +417,119 @@ test_failed_job(void **state)
     vdc_lab_request_dispose(&r);
 }
 
+/* ---- the serial log's progress lines ---------------------------------------- */
+
+static void
+collect(const char *text, void *arg)
+{
+    g_string_append_printf(arg, "%s\n", text);
+}
+
+static char *
+golden_lab(const char *name)
+{
+    const char *top = getenv("top_srcdir");
+
+    return g_build_filename(top ? top : ".", "tests", "golden", "lab", name, NULL);
+}
+
+/* the fixture fed in pieces of @piece bytes: what comes out */
+static char *
+feed_pieces(const char *data, size_t len, size_t piece, size_t *n_lines)
+{
+    GString *got = g_string_new(NULL);
+    vdc_serial_lines s;
+    size_t off;
+
+    vdc_serial_lines_init(&s);
+    *n_lines = 0;
+    for (off = 0; off < len; off += piece)
+        *n_lines += vdc_serial_progress_feed(&s, data + off, MIN(piece, len - off), collect, got);
+    vdc_serial_lines_dispose(&s);
+    vdc_serial_lines_dispose(&s);   /* twice: safe */
+    return g_string_free(got, FALSE);
+}
+
+/* A real lab run's console (systemd, Xen, the job's trace, domU consoles
+ * prefixed by the job's tail) plus three forged lines: only the lines that
+ * start with vdc_progress's prefix come out, escaped, CRs gone, in order,
+ * whatever the size of the pieces read; a line cut by the power-off (no
+ * newline) is not shown. */
+static void
+test_serial_progress(void **state)
+{
+    g_autofree char *log = golden_lab("serial-progress.log");
+    g_autofree char *exp_path = golden_lab("serial-progress.expected");
+    g_autofree char *data = NULL, *expected = NULL;
+    static const size_t pieces[] = { 1, 2, 7, 100, 4096, 1 << 20 };
+    gsize len = 0;
+    size_t i, n;
+
+    assert_true(g_file_get_contents(log, &data, &len, NULL));
+    assert_true(g_file_get_contents(exp_path, &expected, NULL, NULL));
+    for (i = 0; i < G_N_ELEMENTS(pieces); i++) {
+        g_autofree char *got = feed_pieces(data, len, pieces[i], &n);
+
+        assert_string_equal(got, expected);
+        assert_int_equal(n, 15);
+    }
+    assert_null(strstr(expected, "\033"));          /* the ESC arrived as text */
+    assert_non_null(strstr(expected, "a \\x1b[2Jterminal escape and a \\u009bCSI"));
+    assert_null(strstr(expected, "forged"));
+    assert_null(strstr(expected, "indented"));
+    assert_null(strstr(expected, "cut by power-off"));
+}
+
+/* A console line longer than VDC_SERIAL_LINE_MAX is dropped whole, the
+ * next line is read normally. */
+static void
+test_serial_long_line(void **state)
+{
+    GString *in = g_string_new("vmdiskcmp: [progress] ");
+    g_autofree char *got = NULL;
+    size_t n;
+
+    while (in->len <= VDC_SERIAL_LINE_MAX)
+        g_string_append_c(in, 'x');
+    g_string_append(in, "\r\nvmdiskcmp: [progress] next\r\r\n");
+    got = feed_pieces(in->str, in->len, 1000, &n);
+    assert_string_equal(got, "next\n");
+    assert_int_equal(n, 1);
+    g_string_free(in, TRUE);
+}
+
+/* Following the file: absent at first (no lines, no message), then grown
+ * in pieces, a line completed across two polls, then emptied (a new boot)
+ * and read from its start again. */
+static void
+test_serial_tail(void **state)
+{
+    g_autofree char *p = path("tail/serial.log");
+    GString *got = g_string_new(NULL);
+    vdc_serial_tail t;
+    FILE *f;
+
+    vdc_serial_tail_init(&t, p);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 0);     /* no file yet */
+    put("tail/serial.log", "Xen 4.17\r\nvmdiskcmp: [progress] plan: 3 tar", 0644);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 0);     /* half a line */
+    f = fopen(p, "a");
+    assert_non_null(f);
+    fputs("get(s)\r\r\nvmdiskcmp: [progress] boot 1/6\r\r\n", f);
+    fclose(f);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 2);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 0);     /* nothing new */
+    f = fopen(p, "w");                  /* emptied in place, as boot-lab.sh does */
+    assert_non_null(f);
+    fputs("vmdiskcmp: [progress] again\n", f);
+    fclose(f);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 1);
+    assert_string_equal(got->str, "plan: 3 target(s)\nboot 1/6\nagain\n");
+    vdc_serial_tail_dispose(&t);
+    vdc_serial_tail_dispose(&t);
+    g_string_free(got, TRUE);
+}
+
 int
 main(void)
 {
@@ -425,6 +541,9 @@ main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_default_paths),
         cmocka_unit_test(test_failed_job),
+        cmocka_unit_test(test_serial_progress),
+        cmocka_unit_test(test_serial_long_line),
+        cmocka_unit_test(test_serial_tail),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
