@@ -81,6 +81,14 @@ char *vdc_file_sha256(const char *path);
 char *vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha256,
                             const char *runner_sha256);
 
+/* Where vdc_prepare would find @template prepared with @agent and @runner
+ * in @cache_dir (NULL: VDC_PREPARE_DEFAULT_CACHE) without launching
+ * anything: CACHE/KEY/guest.img when it is there, else NULL (also when an
+ * input cannot be read; no message).  Hashes the three files.  For
+ * --dry-run: "prepared: cached" or "prepared on first use".  g_free. */
+char *vdc_prepare_cached(const char *template_path, const char *agent_path,
+                         const char *runner_path, const char *cache_dir);
+
 /* Load what a prepared image's manifest (IMAGE.manifest beside it, as
  * written by vdc_prepare in the cache and beside --out) records, without
  * touching the image.  0, or -1 after vdc_error. */

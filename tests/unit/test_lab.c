@@ -286,7 +286,7 @@ test_bad_input(void **state)
         { "lab run --out @T/o -- --image --then --then --dom0", "--then: expected vmdiskcmp arguments before it" },
         { "lab run --out @T/o -- --image --runs 0", "lab run: job 1: --runs '0': expected an integer from 1 to 1000" },
         { "lab run --out @T/o -- --dom0 --then --image --bogus", "lab run: job 2: unknown option '--bogus'" },
-        { "lab run --out @T/o -- --lvm", "lab run: job 1: --lvm: expected --vg VG as well" },
+        { "lab run --out @T/o -- --lvm --stripe-size 64K", "lab run: job 1: --stripe-size: expected --stripes N" },
         { "lab run --out @T/o -- report x", "lab run: job 1: unexpected argument 'report'" },
         { "lab run --out @T/o -- --help", "lab run: job 1: --help: expected the options of a run" },
         /* what is handed in */
