@@ -42,6 +42,7 @@ vdc_prepared_dispose(struct vdc_prepared *p)
         return;
     g_free(p->image);
     g_free(p->key);
+    g_free(p->template_path);
     g_free(p->template_sha256);
     g_free(p->agent_sha256);
     g_free(p->runner_sha256);
@@ -226,6 +227,7 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
             !(out->runner_sha256 = kf_string(kf, "prepared", "runner_sha256", path, 1)) ||
             !(out->init_system = kf_string(kf, "prepared", "init_system", path, 1)))
             goto out;
+        out->template_path = kf_string(kf, "prepared", "template", path, 0);
         *is_prepared = 1;
     }
     rc = 0;
@@ -235,6 +237,20 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
     g_free(path);
     g_key_file_free(kf);
     return rc;
+}
+
+int
+vdc_template_load(const char *image, struct vdc_prepared *out)
+{
+    int prepared = 0;
+
+    vdc_prepared_init(out);
+    if (manifest_load(image, out, &prepared) < 0) {
+        vdc_prepared_dispose(out);
+        return -1;
+    }
+    out->image = g_strdup(image);
+    return 0;
 }
 
 int

@@ -42,6 +42,8 @@ struct vdc_prepare_opts {
 struct vdc_prepared {
     char *image;                 /* cache_dir/KEY/guest.img: the prepared root disk */
     char *key;                   /* cache key, 64 hex digits */
+    char *template_path;         /* a prepared image's manifest: the template it was
+                                    prepared from, as given to prepare; else NULL */
     char *template_sha256;
     char *agent_sha256;
     char *runner_sha256;
@@ -88,6 +90,12 @@ char *vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha25
  * --dry-run: "prepared: cached" or "prepared on first use".  g_free. */
 char *vdc_prepare_cached(const char *template_path, const char *agent_path,
                          const char *runner_path, const char *cache_dir);
+
+/* Load a guest template's manifest (IMAGE.manifest: [boot] kernel,
+ * initrd as absolute paths, cmdlines; [prepared] too when the template is
+ * itself a prepared image), touching no image.  0, or -1 after
+ * vdc_input_error. */
+int vdc_template_load(const char *image, struct vdc_prepared *out);
 
 /* Load what a prepared image's manifest (IMAGE.manifest beside it, as
  * written by vdc_prepare in the cache and beside --out) records, without

@@ -46,17 +46,21 @@ put(const char *rel, const char *text, int mode)
     assert_int_equal(chmod(p, mode), 0);
 }
 
+/* p/g.img.manifest: prepared from t/tpl.img with the agent (or one whose
+ * digest is @agent_sum) and the runner of the fake build tree */
 static void
 write_manifest(const char *agent_sum)
 {
     g_autofree char *agent = path("b/guest-agent/vmdiskcmp-agent");
     g_autofree char *runner = path("b/guest-agent/vmdiskcmp-runner");
+    g_autofree char *tpl = path("t/tpl.img");
     g_autofree char *a = vdc_file_sha256(agent), *r = vdc_file_sha256(runner);
+    g_autofree char *ts = vdc_file_sha256(tpl);
     g_autofree char *m = g_strdup_printf(
-        "[prepared]\nkey=%064d\ntemplate_sha256=%064d\nagent_sha256=%s\nrunner_sha256=%s\n"
+        "[prepared]\nkey=%064d\ntemplate=%s\ntemplate_sha256=%s\nagent_sha256=%s\nrunner_sha256=%s\n"
         "init_system=busybox\n[boot]\nkernel=g.img.vmlinuz\ninitrd=g.img.initrd\n"
         "cmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda\n",
-        0, 0, agent_sum ? agent_sum : a, r);
+        0, tpl, ts, agent_sum ? agent_sum : a, r);
 
     put("p/g.img.manifest", m, 0644);
 }
@@ -70,6 +74,11 @@ setup(void **state)
     put("b/guest-agent/vmdiskcmp-agent", "agent\n", 0755);
     put("b/guest-agent/vmdiskcmp-runner", "runner\n", 0755);
     put("f/g.qcow2", "guest\n", 0644);
+    put("t/tpl.img", "template\n", 0644);
+    put("t/tpl.img.manifest", "[template]\nformat=1\n[boot]\nkernel=vmlinuz\ninitrd=initrd.img\n"
+        "cmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda\n", 0644);
+    put("t/vmlinuz", "kernel\n", 0644);
+    put("t/initrd.img", "initrd\n", 0644);
     put("p/g.img", "image\n", 0644);
     put("p/g.img.vmlinuz", "kernel\n", 0644);
     put("p/g.img.initrd", "initrd\n", 0644);
@@ -137,31 +146,30 @@ test_run_jobs(void **state)
     struct vdc_lab_request r;
     g_autofree char *err = NULL, *j1 = NULL, *j2 = NULL, *files = NULL, *want_files = NULL;
     g_autofree char *rd1 = path("out/result"), *rd2 = path("out/mine"), *q = path("f/g.qcow2");
-    g_autofree char *pimg = path("p/g.img");
+    g_autofree char *pimg = path("p/g.img"), *timg = path("t/tpl.img"), *tdir = path("t");
+    g_autofree char *stage = NULL, *want_stage = NULL;
     size_t i;
 
     assert_int_equal(check_line("lab run --out @T/out --file @T/f/g.qcow2=guest.img --timeout=900 "
                                 "--vmdiskcmp @T/b/src/vmdiskcmp --prepared @T/p/g.img -- "
                                 "--image --runs 3 --agent-options '-n 0 -f' "
                                 "--then --hypervisor libvirt --dom0 --out /lab/out/mine "
-                                "--then run --dom0 --runner /r --out rel",
+                                "--then run --dom0 --runner /r --out rel "
+                                "--then --image --lvm --dom0 --dry-run",
                                 &o, &r, &err), 0);
     assert_string_equal(err, "");
     assert_int_equal(r.timeout_s, 900);
     assert_int_equal(g_strv_length(r.helpers), 2);
-    assert_int_equal(r.n_jobs, 3);
-    /* job 1: what the lab hands in, and --out /lab/out/result */
+    assert_int_equal(r.n_jobs, 4);
+    /* job 1: only --out /lab/out/result added (the agent, the runner and
+     * the guest are dom0's vmdiskcmp's own defaults) */
     j1 = joined(r.jobs[0].argv);
-    assert_string_equal(j1, "--image --runs 3 --agent-options -n 0 -f "
-                            "--agent /lab/in/bin/vmdiskcmp-agent --runner /lab/in/bin/vmdiskcmp-runner "
-                            "--guest-image /lab/in/files/g.img --out /lab/out/result");
+    assert_string_equal(j1, "--image --runs 3 --agent-options -n 0 -f --out /lab/out/result");
     assert_int_equal(r.jobs[0].libvirt, 0);
     assert_string_equal(r.jobs[0].result_dir, rd1);
     /* job 2: its own --out kept; libvirt */
     j2 = joined(r.jobs[1].argv);
-    assert_string_equal(j2, "--hypervisor libvirt --dom0 --out /lab/out/mine "
-                            "--agent /lab/in/bin/vmdiskcmp-agent --runner /lab/in/bin/vmdiskcmp-runner "
-                            "--guest-image /lab/in/files/g.img");
+    assert_string_equal(j2, "--hypervisor libvirt --dom0 --out /lab/out/mine");
     assert_int_equal(r.jobs[1].libvirt, 1);
     assert_string_equal(r.jobs[1].result_dir, rd2);
     /* job 3: "run" first; its runner kept; an --out not under /lab/out does
@@ -169,14 +177,27 @@ test_run_jobs(void **state)
     assert_string_equal(r.jobs[2].argv[0], "run");
     assert_false(g_strv_contains((const char *const *)r.jobs[2].argv, "/lab/in/bin/vmdiskcmp-runner"));
     assert_null(r.jobs[2].result_dir);
-    /* the files: --file, then the prepared image and its siblings */
+    /* job 4: a dry run as typed: nothing added, nothing comes back */
+    g_free(j2);
+    j2 = joined(r.jobs[3].argv);
+    assert_string_equal(j2, "--image --lvm --dom0 --dry-run");
+    assert_null(r.jobs[3].result_dir);
+    /* the files: --file */
     files = joined(r.files);
-    want_files = g_strdup_printf("%s guest.img %s g.img %s.manifest g.img.manifest "
-                                 "%s.vmlinuz g.img.vmlinuz %s.initrd g.img.initrd",
-                                 q, pimg, pimg, pimg, pimg);
+    want_files = g_strdup_printf("%s guest.img", q);
     assert_string_equal(files, want_files);
     for (i = 0; r.files[i]; i += 2)
         assert_true(g_path_is_absolute(r.files[i]));
+    /* staged: the template as dom0's default guest, the prepared image as
+     * the prepare cache's entry for it (the key of its manifest) */
+    stage = joined(r.stage);
+    want_stage = g_strdup_printf(
+        "%s guest-template/guest.img %s.manifest guest-template/guest.img.manifest "
+        "%s/vmlinuz guest-template/vmlinuz %s/initrd.img guest-template/initrd.img "
+        "%s prepare-cache/%064d/guest.img %s.manifest prepare-cache/%064d/guest.img.manifest "
+        "%s.vmlinuz prepare-cache/%064d/g.img.vmlinuz %s.initrd prepare-cache/%064d/g.img.initrd",
+        timg, timg, tdir, tdir, pimg, 0, pimg, 0, pimg, 0, pimg, 0);
+    assert_string_equal(stage, want_stage);
     vdc_lab_request_dispose(&r);
     vdc_lab_request_dispose(&r);     /* twice is safe */
     vdc_lab_opts_dispose(&o);
@@ -209,12 +230,12 @@ test_request_text(void **state)
         "LAB_BIN='%s'\n"
         "LAB_HELPERS=('%s' '%s')\n"
         "LAB_FILES=()\n"
+        "LAB_STAGE=()\n"
+        "LAB_PREPARE_CACHE='/var/cache/vmdiskcmp'\n"
         "LAB_JOBS=(''\\''--dom0'\\'' '\\''--cmdline'\\'' '\\''it'\\''\\'\\'''\\''s'\\'' "
-        "'\\''--agent'\\'' '\\''/lab/in/bin/vmdiskcmp-agent'\\'' '\\''--runner'\\'' "
-        "'\\''/lab/in/bin/vmdiskcmp-runner'\\'' '\\''--out'\\'' '\\''/lab/out/result'\\''' "
-        "''\\''--image'\\'' '\\''--hypervisor'\\'' '\\''libvirt'\\'' '\\''--agent'\\'' "
-        "'\\''/lab/in/bin/vmdiskcmp-agent'\\'' '\\''--runner'\\'' "
-        "'\\''/lab/in/bin/vmdiskcmp-runner'\\'' '\\''--out'\\'' '\\''/lab/out/result-2'\\''')\n"
+        "'\\''--out'\\'' '\\''/lab/out/result'\\''' "
+        "''\\''--image'\\'' '\\''--hypervisor'\\'' '\\''libvirt'\\'' "
+        "'\\''--out'\\'' '\\''/lab/out/result-2'\\''')\n"
         "LAB_JOB_LIBVIRT=(0 1)\n",
         out, bin, agent, runner);
     assert_string_equal(text, want);
@@ -237,8 +258,7 @@ test_request_text(void **state)
         assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &got, NULL,
                                  &status, NULL));
         assert_int_equal(status, 0);
-        assert_string_equal(got, "--dom0|--cmdline|it's a \"b\" $x|--agent|/lab/in/bin/vmdiskcmp-agent|"
-                                 "--runner|/lab/in/bin/vmdiskcmp-runner|--out|/lab/out/result|");
+        assert_string_equal(got, "--dom0|--cmdline|it's a \"b\" $x|--out|/lab/out/result|");
         vdc_lab_request_dispose(&r);
         vdc_lab_opts_dispose(&o);
     }
@@ -296,7 +316,7 @@ test_bad_input(void **state)
         { "lab run --out @T/o --file @T/nope -- --dom0", "--file @T/nope: '@T/nope' not readable" },
         { "lab run --out @T/o --file @T/f/g.qcow2=x --file @T/p/g.img=x -- --dom0", "the name 'x' is taken" },
         { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --prepared @T/f/g.qcow2 -- --dom0", "--prepared @T/f/g.qcow2: '@T/f/g.qcow2.manifest' missing" },
-        { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --file @T/f/g.qcow2=g.img --prepared @T/p/g.img -- --dom0", "the name 'g.img' is taken" },
+        { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --file @T/f/g.qcow2=x --file @T/p/g.img=x -- --dom0", "the name 'x' is taken" },
         { "lab run --out @T/notempty -- --dom0", "--out '@T/notempty' exists and is not empty: expected a new directory" },
         { "lab selftest --out @T/notempty", "lab selftest: --out '@T/notempty' exists and is not empty" },
     };
@@ -339,6 +359,50 @@ test_prepared_other_agent(void **state)
     vdc_lab_request_dispose(&r);
     vdc_lab_opts_dispose(&o);
     write_manifest(NULL);
+    vdc_error_reset();
+}
+
+/* the template a prepared image came from must be handed in unchanged
+ * (dom0's vmdiskcmp hashes it to find the prepared image in its cache):
+ * gone, changed, or with its kernel elsewhere, refused before the boot */
+static void
+test_prepared_template(void **state)
+{
+    static const struct { const char *rel, *text, *want; } cases[] = {
+        { "t/tpl.img", "another template\n", "its template @T/t/tpl.img changed since it was prepared" },
+        { "t/tpl.img.manifest", "[boot]\nkernel=/elsewhere/vmlinuz\ninitrd=initrd.img\n"
+          "cmdline_xen=x\ncmdline_kvm=y\n", "@T/t/tpl.img: expected its boot file /elsewhere/vmlinuz beside it" },
+    };
+    g_autofree char *tpl = path("t/tpl.img"), *moved = path("t/tpl.moved");
+    struct vdc_lab_opts o;
+    struct vdc_lab_request r;
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *file = path(cases[i].rel), *saved = NULL, *err = NULL;
+        g_auto(GStrv) parts = g_strsplit(cases[i].want, "@T", -1);
+        g_autofree char *want = g_strjoinv(T, parts);
+
+        assert_true(g_file_get_contents(file, &saved, NULL, NULL));
+        put(cases[i].rel, cases[i].text, 0644);
+        assert_int_equal(check_line("lab run --out @T/o6 --prepared @T/p/g.img -- --dom0", &o, &r, &err), -1);
+        if (!strstr(err, want))
+            fail_msg("case %zu: got '%s', wanted '%s'", i, err, want);
+        put(cases[i].rel, saved, 0644);
+        vdc_lab_request_dispose(&r);
+        vdc_lab_opts_dispose(&o);
+    }
+    {
+        g_autofree char *err = NULL;
+
+        assert_int_equal(rename(tpl, moved), 0);
+        assert_int_equal(check_line("lab run --out @T/o6 --prepared @T/p/g.img -- --dom0", &o, &r, &err), -1);
+        assert_non_null(strstr(err, "the template it was prepared from ("));
+        assert_non_null(strstr(err, "tpl.img) is gone"));
+        assert_int_equal(rename(moved, tpl), 0);
+        vdc_lab_request_dispose(&r);
+        vdc_lab_opts_dispose(&o);
+    }
     vdc_error_reset();
 }
 
@@ -538,6 +602,7 @@ main(void)
         cmocka_unit_test(test_request_text),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_prepared_other_agent),
+        cmocka_unit_test(test_prepared_template),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_default_paths),
         cmocka_unit_test(test_failed_job),
