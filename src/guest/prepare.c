@@ -143,15 +143,20 @@ vdc_prepare_cached(const char *template_path, const char *agent_path, const char
     char *img;
 
     const char *in[] = { template_path, agent_path, runner_path };
+    const char *dir = cache_dir ? cache_dir : VDC_PREPARE_DEFAULT_CACHE;
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
     size_t i;
 
+    /* an empty or absent cache holds nothing: no need to hash */
+    if (!d || !g_dir_read_name(d))
+        return NULL;
     for (i = 0; i < G_N_ELEMENTS(in); i++)
         if (!in[i] || !g_file_test(in[i], G_FILE_TEST_IS_REGULAR) || access(in[i], R_OK) < 0)
             return NULL;
     if (!(t = vdc_file_sha256(template_path)) || !(a = vdc_file_sha256(agent_path)) ||
         !(r = vdc_file_sha256(runner_path)) || !(key = vdc_prepare_cache_key(t, a, r)))
         return NULL;
-    img = g_build_filename(cache_dir ? cache_dir : VDC_PREPARE_DEFAULT_CACHE, key, "guest.img", NULL);
+    img = g_build_filename(dir, key, "guest.img", NULL);
     if (!g_file_test(img, G_FILE_TEST_IS_REGULAR))
         g_clear_pointer(&img, g_free);
     return img;

@@ -86,7 +86,8 @@ char *vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha25
 /* Where vdc_prepare would find @template prepared with @agent and @runner
  * in @cache_dir (NULL: VDC_PREPARE_DEFAULT_CACHE) without launching
  * anything: CACHE/KEY/guest.img when it is there, else NULL (also when an
- * input cannot be read; no message).  Hashes the three files.  For
+ * input cannot be read; no message).  Hashes the three files, unless the
+ * cache is empty or absent.  For
  * --dry-run: "prepared: cached" or "prepared on first use".  g_free. */
 char *vdc_prepare_cached(const char *template_path, const char *agent_path,
                          const char *runner_path, const char *cache_dir);
