@@ -130,7 +130,7 @@ if [ "$controller" = yes ]; then
     jq_check "$p" '[.chosen[] | select(.option == "--vg")][0].value == "lab"' "plan: VG lab not stated as chosen"
     jq_check "$p" '[.chosen[] | select(.option == "--guest-image")][0].value == "/lab/in/guest-template/guest.img"' \
         "plan: the handed-in template not stated as the chosen guest"
-    grep -a -q "guest image .* (cache hit: no appliance launched)" "$main/job.log" ||
+    grep -a -q "guest image /var/cache/vmdiskcmp/[0-9a-f]*/guest.img (cache hit: no appliance launched)" "$main/job.log" ||
         fail "the main job did not find the prepared guest in dom0's cache (job.log: $main/job.log)"
     # the jobs' progress came to this stderr while the lab ran
     grep -q '^vmdiskcmp: \[progress\] lab job: boot 1/' "$work/lab-stderr" ||
