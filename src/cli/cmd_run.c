@@ -13,12 +13,14 @@
 #include "common/helper.h"
 #include "common/opts.h"
 #include "common/util.h"
+#include "guest/prepare.h"
 #include "hv/translate.h"
 #include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 #include "run/journal.h"
 #include "run/run.h"
+#include "storage/storage.h"
 
 static volatile sig_atomic_t vdc_stop;
 
@@ -50,8 +52,26 @@ join_argv(int argc, char **argv)
     return g_string_free(s, FALSE);
 }
 
+/* --dry-run: whether the guest template is already prepared (cached) */
 static void
-print_dry_run(const vdc_plan *p)
+print_guest_cache(const vdc_plan *p, const vdc_run_settings *s)
+{
+    const char *cache = s->cache_dir ? s->cache_dir : VDC_PREPARE_DEFAULT_CACHE;
+    g_autofree char *hit = NULL;
+
+    if (p->hv == VDC_HV_NONE || p->prepared_image || !p->guest_image)
+        return;
+    hit = vdc_prepare_cached(p->guest_image, s->agent, s->runner, cache);
+    if (hit)
+        printf("guest: %s prepared with this agent and runner: cached, %s (no appliance launch)\n",
+               p->guest_image, hit);
+    else
+        printf("guest: %s not prepared with this agent and runner yet: the run prepares it "
+               "(libguestfs, once) into %s\n", p->guest_image, cache);
+}
+
+static void
+print_dry_run(const vdc_plan *p, const vdc_run_settings *s)
 {
     g_autofree char *text = vdc_plan_to_text(p);
     g_autofree char *json = vdc_plan_to_json(p);
@@ -61,6 +81,7 @@ print_dry_run(const vdc_plan *p)
     size_t i;
 
     fputs(text, stdout);
+    print_guest_cache(p, s);
     if (p->hv == VDC_HV_NONE) {
         printf("\nno domU: dom0 baseline only\n");
     } else {
@@ -187,6 +208,59 @@ check_helpers(const vdc_plan *p, const vdc_run_settings *s)
     return 0;
 }
 
+/* The host's VGs and the default guest template, as the plan takes them
+ * (vdc_host_defaults): what host_choices looked up, owned here. */
+struct host_vgs {
+    struct vdc_lvm_vg_entry *entries;
+    vdc_vg_fact *facts;
+    size_t n;
+    char *error;
+    char *template, *template_where;
+};
+
+static void
+host_vgs_dispose(struct host_vgs *v)
+{
+    vdc_storage_lvm_vgs_free(v->entries, v->n);
+    g_free(v->facts);
+    g_free(v->error);
+    g_free(v->template);
+    g_free(v->template_where);
+    memset(v, 0, sizeof(*v));
+}
+
+/* Look up what the plan chooses from when no option names it (build.h):
+ * the VGs (libblockdev), only for --lvm or --dom0-on lvm without --vg; the
+ * default guest template, only without --guest-image/--prepared-image. */
+static void
+host_choices(const vdc_run_opts *o, vdc_host_defaults *h, struct host_vgs *v)
+{
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    int dom0_lvm = o->dom0 && ((o->dom0_on && !strcmp(o->dom0_on, "lvm")) || (!o->dom0_on && o->lvm));
+    size_t i;
+
+    if (!o->vg && (o->lvm || dom0_lvm)) {
+        h->vgs_listed = 1;
+        if (vdc_storage_lvm_vgs(&v->entries, &v->n, &v->error) < 0) {
+            h->vgs_error = v->error;
+        } else {
+            v->facts = g_new0(vdc_vg_fact, v->n ? v->n : 1);
+            for (i = 0; i < v->n; i++)
+                v->facts[i] = (vdc_vg_fact){ .name = v->entries[i].name,
+                                             .free = v->entries[i].facts.free,
+                                             .extent_size = v->entries[i].facts.extent_size,
+                                             .pv_count = v->entries[i].facts.pv_count };
+            h->vgs = v->facts;
+            h->n_vgs = v->n;
+        }
+    }
+    if (!o->guest_image && !o->prepared_image) {
+        v->template = vdc_default_guest_template(exe, &v->template_where);
+        h->guest_template = v->template;
+        h->guest_template_where = v->template_where;
+    }
+}
+
 int
 vdc_cmd_run(int argc, char **argv)
 {
@@ -199,6 +273,7 @@ vdc_cmd_run(int argc, char **argv)
     g_autofree char *date_id = g_date_time_format(now, "%Y-%m-%dT%H%M%SZ");
     g_autofree char *cmdline = join_argv(argc, argv);
     g_autofree char *agent = NULL, *runner = NULL;
+    struct host_vgs vgs = { 0 };
     vdc_err_kind scope;
     int r, rc = -1;
 
@@ -218,6 +293,7 @@ vdc_cmd_run(int argc, char **argv)
     h.xen_control_d = vdc_host_is_xen_dom0();
     h.date_id = date_id;
     make_paths_absolute(&o);
+    host_choices(&o, &h, &vgs);
     /* the plan is built from the options, and the VG must hold every LV
      * the plan creates, together, and the image directory's filesystem
      * every image: checked before anything exists, --dry-run included
@@ -232,8 +308,13 @@ vdc_cmd_run(int argc, char **argv)
     vdc_error_scope(scope);
     if (r < 0)
         goto out;
+    agent = o.agent ? g_strdup(o.agent) : vdc_default_helper("vmdiskcmp-agent");
+    runner = o.runner ? g_strdup(o.runner) : vdc_default_helper("vmdiskcmp-runner");
+    s.agent = agent;
+    s.runner = runner;
+    s.cache_dir = o.cache_dir;
     if (o.dry_run) {
-        print_dry_run(&p);
+        print_dry_run(&p, &s);
         rc = 0;
         goto out;
     }
@@ -243,11 +324,6 @@ vdc_cmd_run(int argc, char **argv)
     install_signals();
     vdc_run_env_default(&env);
     env.stop = &vdc_stop;
-    agent = o.agent ? g_strdup(o.agent) : vdc_default_helper("vmdiskcmp-agent");
-    runner = o.runner ? g_strdup(o.runner) : vdc_default_helper("vmdiskcmp-runner");
-    s.agent = agent;
-    s.runner = runner;
-    s.cache_dir = o.cache_dir;
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
@@ -264,6 +340,7 @@ vdc_cmd_run(int argc, char **argv)
         rc = 0;
     }
 out:
+    host_vgs_dispose(&vgs);
     vdc_plan_dispose(&p);
     vdc_run_opts_dispose(&o);
     return rc;

@@ -208,6 +208,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             r->timed_out = 1;
             break;
         }
+        if (o->tick)
+            o->tick(o->tick_arg);
         pause_for(pfd[0], POLL_MS);
     }
     if (r->stopped || r->timed_out) {
@@ -230,6 +232,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         r->out_len = buf->len;
         r->out = g_string_free(buf, FALSE);
     }
+    if (o->tick)
+        o->tick(o->tick_arg);   /* what came before the end */
     if (WIFEXITED(status)) {
         r->exited = 1;
         r->status = WEXITSTATUS(status);

@@ -52,6 +52,11 @@ typedef struct {
     const char *log_path;        /* for VDC_CHILD_LOG */
     size_t capture_max;          /* for VDC_CHILD_CAPTURE; 0: VDC_CHILD_CAPTURE_MAX */
     int death_signal;            /* sent to the child when we die; 0: none */
+    /* called at every look (about every 100 ms) while the child runs, and
+     * once after it was reaped, e.g. to follow a log the child writes;
+     * NULL: none */
+    void (*tick)(void *tick_arg);
+    void *tick_arg;
 } vdc_child_opts;
 
 typedef struct {

@@ -93,6 +93,34 @@ bd_vg_info(const char *vg, struct vdc_lvm_vg_facts *out, char **why)
 }
 
 static int
+bd_vg_list(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why)
+{
+    GError *err = NULL;
+    BDLVMVGdata **d, **p;
+    size_t k = 0;
+
+    if (bd_ready(why) < 0)
+        return -1;
+    d = bd_lvm_vgs(&err);
+    if (!d && err)
+        return why_from(&err, why);
+    for (p = d; p && *p; p++)
+        k++;
+    *vgs = g_new0(struct vdc_lvm_vg_entry, k ? k : 1);
+    *n = k;
+    for (k = 0, p = d; p && *p; p++, k++) {
+        (*vgs)[k].name = g_strdup((*p)->name);
+        (*vgs)[k].facts.size = (*p)->size;
+        (*vgs)[k].facts.free = (*p)->free;
+        (*vgs)[k].facts.extent_size = (*p)->extent_size;
+        (*vgs)[k].facts.pv_count = (unsigned)(*p)->pv_count;
+        bd_lvm_vgdata_free(*p);
+    }
+    g_free(d);
+    return 0;
+}
+
+static int
 bd_lv_list(const char *vg, char ***lvs, char **why)
 {
     GError *err = NULL;
@@ -224,6 +252,7 @@ bd_pe_start(const char *vg, uint64_t *out, char **why)
 
 static const struct vdc_lvm_backend lvm_default = {
     .vg_info = bd_vg_info,
+    .vg_list = bd_vg_list,
     .lv_exists = bd_lv_exists,
     .lv_tags = bd_lv_tags,
     .lv_create = bd_lv_create,
@@ -246,6 +275,12 @@ no_lv_list(const char *vg, char ***lvs, char **why)
 }
 
 static int
+no_vg_list(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why)
+{
+    return no_vg_info(NULL, NULL, why);
+}
+
+static int
 no_lv_exists(const char *vg, const char *lv, char **why)
 {
     return no_vg_info(vg, NULL, why);
@@ -253,6 +288,7 @@ no_lv_exists(const char *vg, const char *lv, char **why)
 
 static const struct vdc_lvm_backend lvm_default = {
     .vg_info = no_vg_info,
+    .vg_list = no_vg_list,
     .lv_exists = no_lv_exists,
     .lv_list = no_lv_list,
 };
@@ -513,6 +549,28 @@ lvm_destroy(struct vdc_storage *st)
     }
     st->created = 0;
     return 0;
+}
+
+int
+vdc_storage_lvm_vgs(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why)
+{
+    *vgs = NULL;
+    *n = 0;
+    if (!lvm->vg_list) {
+        *why = g_strdup("this LVM backend cannot list VGs");
+        return -1;
+    }
+    return lvm->vg_list(vgs, n, why);
+}
+
+void
+vdc_storage_lvm_vgs_free(struct vdc_lvm_vg_entry *vgs, size_t n)
+{
+    size_t i;
+
+    for (i = 0; vgs && i < n; i++)
+        g_free(vgs[i].name);
+    g_free(vgs);
 }
 
 char **

@@ -123,8 +123,16 @@ struct vdc_lvm_vg_facts {
     unsigned pv_count;
 };
 
+/* One VG of the host (vg_list). */
+struct vdc_lvm_vg_entry {
+    char *name;
+    struct vdc_lvm_vg_facts facts;
+};
+
 struct vdc_lvm_backend {
     int (*vg_info)(const char *vg, struct vdc_lvm_vg_facts *out, char **why);
+    /* every VG of the host: *vgs a g_new array of *n entries (names g_malloc'd) */
+    int (*vg_list)(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why);
     /* 1 exists, 0 absent, -1 error */
     int (*lv_exists)(const char *vg, const char *lv, char **why);
     /* tags of an existing LV as a g_strv (g_strfreev), or -1 */
@@ -137,6 +145,14 @@ struct vdc_lvm_backend {
     /* pe_start (bytes) of the first PV of @vg */
     int (*pe_start)(const char *vg, uint64_t *out, char **why);
 };
+
+/* The host's VGs with their free space, extent size and PV count, for
+ * choosing a VG when no --vg names one (plan/build.h).  Returns 0 with
+ * *@vgs (free with vdc_storage_lvm_vgs_free) and *@n (0: no VG), or -1
+ * with a g_malloc'd one-line cause in *@why (no message printed: the plan
+ * says it once, naming the option). */
+int vdc_storage_lvm_vgs(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why);
+void vdc_storage_lvm_vgs_free(struct vdc_lvm_vg_entry *vgs, size_t n);
 
 /* Install @b (NULL: back to the default libblockdev backend, or a backend
  * that fails with "built without libblockdev").  Tests only. */
