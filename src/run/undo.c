@@ -1,7 +1,8 @@
 /* Undo handlers for journal entries (journal.h lists the kinds).  Each is
  * idempotent: a thing already gone is success.  Each checks the thing is
  * still ours before removing it (loop: same backing file; mount: same
- * source; LV: our tag, checked by the storage code; domain: our name). */
+ * source; LV: our tags, checked by the storage code; domain: its UUID;
+ * image, file, directory: the inode recorded when it was made). */
 #include "config.h"
 #include "run/run.h"
 
@@ -35,7 +36,7 @@ undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
     hv = ops->open(uri && *uri ? uri : NULL);
     if (!hv)
         return -1;
-    rc = ops->destroy(hv, name);
+    rc = vdc_hv_destroy_own(ops, hv, name, e->uuid);
     ops->close(hv);
     return rc;
 }
@@ -59,6 +60,30 @@ undo_mount(const vdc_journal_entry *e)
     return 0;
 }
 
+/* 1 when @e's object may be removed: its path still names what the
+ * journal recorded (ino); 0 when it is gone or not ours (one line says
+ * which, unless simply gone).  A directory with no recorded identity was
+ * never made by the run (it existed, or the run died before mkdir): 0. */
+static int
+still_ours(const vdc_journal_entry *e, const char *what)
+{
+    int r;
+
+    if (!e->ino) {
+        if (e->kind != VDC_JOURNAL_DIR)
+            return 1;       /* a version 1 journal: its name was checked */
+        if (e->done && g_file_test(e->path, G_FILE_TEST_EXISTS))
+            vdc_error_kind(VDC_ERR_NONE, "directory %s: the journal records no identity for it: "
+                           "not made by this run, left alone", e->path);
+        return 0;
+    }
+    r = vdc_journal_ino_check(e->ino, e->path);
+    if (r == 0)
+        vdc_error_kind(VDC_ERR_NONE, "%s %s: not the one this run made (inode %s): left alone",
+                       what, e->path, e->ino);
+    return r > 0;
+}
+
 static int
 undo_path(const vdc_journal_entry *e, int is_dir)
 {
@@ -66,6 +91,8 @@ undo_path(const vdc_journal_entry *e, int is_dir)
 
     if (!path)
         return -1;
+    if (!still_ours(e, is_dir ? "directory" : "file"))
+        return 0;
     if ((is_dir ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT) {
         vdc_error("%s %s: cannot remove: %s", is_dir ? "directory" : "file", path, g_strerror(errno));
         return -1;
@@ -219,9 +246,11 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     case VDC_JOURNAL_DOMAIN:
         return undo_domain(e, env->hv);
     case VDC_JOURNAL_IMAGE:
-        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL);
+        if (e->path && !still_ours(e, "image"))
+            return 0;
+        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL, NULL);
     case VDC_JOURNAL_LV:
-        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv);
+        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv, e->tag);
     case VDC_JOURNAL_LOOP:
         return env->loop_detach(e->dev, e->file);
     case VDC_JOURNAL_MOUNT:

@@ -98,7 +98,8 @@ m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 }
 
 static int
-m_storage_destroy(vdc_backing backing, const char *path, const char *vg, const char *lv)
+m_storage_destroy(vdc_backing backing, const char *path, const char *vg, const char *lv,
+                  const char *run_tag)
 {
     assert_int_equal(backing, VDC_BACKING_IMAGE);
     F.n_storage_destroyed++;
@@ -162,8 +163,7 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
                                    &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
     assert_true(seq > 0);
-    assert_int_equal(g_mkdir(mnt, 0755) == 0 || errno == EEXIST, 1);
-    vdc_journal_done(vdc_run_ctx_journal(ctx), seq);
+    assert_int_equal(vdc_run_mkdir_journaled(vdc_run_ctx_journal(ctx), seq, mnt, 0755), 0);
     return g_file_set_contents(json_out, json, -1, NULL) ? 0 : -1;
 }
 
@@ -724,8 +724,8 @@ test_journal_idempotent(void **state)
 
     undo_log = g_string_new(NULL);
     vdc_journal_init(&j);
-    assert_int_equal(vdc_journal_create(&j, path), 0);
-    assert_int_equal(vdc_journal_create(&k, path), -1);          /* never reused */
+    assert_int_equal(vdc_journal_create(&j, path, NULL), 0);
+    assert_int_equal(vdc_journal_create(&k, path, NULL), -1);          /* never reused */
     vdc_journal_dispose(&k);
     assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_IMAGE,
                                                                .path = "/a b,c=d" }), 1);
@@ -793,7 +793,7 @@ test_journal_typed_round_trip(void **state)
     size_t i;
 
     vdc_journal_init(&j);
-    assert_int_equal(vdc_journal_create(&j, path), 0);
+    assert_int_equal(vdc_journal_create(&j, path, NULL), 0);
     for (i = 0; i < G_N_ELEMENTS(in); i++)
         assert_int_equal(vdc_journal_add(&j, &in[i]), i + 1);
     assert_int_equal(vdc_journal_done(&j, 2), 0);
@@ -803,7 +803,7 @@ test_journal_typed_round_trip(void **state)
 
     assert_true(g_file_get_contents(path, &text, NULL, NULL));
     assert_string_equal(text,
-        "vmdiskcmp-journal 1\n"
+        "vmdiskcmp-journal 2\n"
         "add 1 domain driver=libxl uri= name=vmdiskcmp-x\n"
         "add 2 image path=%2Fi%2Fvmdiskcmp-x-image-qdisk.qcow2 where=domU format=qcow2 alloc=sparse image_backend=qdisk image_cache=none\n"
         "add 3 image path=%2Fi%2Fvmdiskcmp-x-dom0.raw where=dom0 format=raw alloc=full image_backend=auto image_cache=host\n"
