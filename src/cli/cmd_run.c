@@ -312,71 +312,6 @@ out:
 
 /* ---- cleanup ------------------------------------------------------------------ */
 
-/* "run ID (pid P, started T)" for messages about @j's owner. */
-static char *
-owner_text(const vdc_journal *j)
-{
-    if (!j->run_id)
-        return g_strdup("a run");
-    return g_strdup_printf("run %s (pid %s, started %s)", *j->run_id ? j->run_id : "?",
-                           j->owner_pid ? j->owner_pid : "?",
-                           j->owner_started ? j->owner_started : "?");
-}
-
-/* Replay @dir/journal.  0 all gone, or the journal belongs to a live run
- * and @all (then skipped with a line); -1 after an error: something could
- * not be removed (runtime), the run is live and was named (runtime), or the
- * journal is missing, malformed or names what vmdiskcmp does not create
- * (bad input: nothing touched).  The run id of a live run is added to
- * @live_ids (when not NULL). */
-static int
-cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray *live_ids)
-{
-    g_autofree char *path = g_build_filename(dir, "journal", NULL);
-    g_autofree char *owner = NULL;
-    vdc_journal j;
-    vdc_err_kind scope;
-    size_t before;
-    int rc;
-
-    vdc_journal_init(&j);
-    /* the journal is input like any file: a missing, malformed or foreign
-     * one is bad input (exit 2), and nothing is touched */
-    scope = vdc_error_scope(VDC_ERR_INPUT);
-    rc = vdc_journal_load(&j, path);
-    if (rc == 0 && vdc_run_journal_check(&j, dir) < 0)
-        rc = -1;
-    vdc_error_scope(scope);
-    owner = owner_text(&j);
-    if (rc == 1) {
-        /* its lock is held: the run is alive, and everything it made is its own */
-        if (all)
-            printf("%s: %s is still running (its journal is locked): skipped, nothing touched\n",
-                   dir, owner);
-        else
-            vdc_error("%s: %s is still running (its journal is locked): nothing touched", dir, owner);
-        if (live_ids && j.run_id && *j.run_id)
-            g_ptr_array_add(live_ids, g_strdup(j.run_id));
-        vdc_journal_dispose(&j);
-        return all ? 0 : -1;
-    }
-    if (rc < 0) {
-        vdc_journal_dispose(&j);
-        return -1;
-    }
-    /* what --keep left is removed now: that is what cleanup is for */
-    for (guint k = 0; k < j.entries->len; k++)
-        ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
-    before = vdc_journal_pending(&j);
-    if (before && j.run_id)
-        printf("%s: %s is not running (its journal is not locked): removing what it left\n", dir,
-               owner);
-    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
-    printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
-    vdc_journal_dispose(&j);
-    return rc;
-}
-
 /* The options of `vmdiskcmp cleanup` (common/opts.h). */
 struct cleanup_cli {
     int all;
@@ -453,7 +388,7 @@ vdc_cmd_cleanup(int argc, char **argv)
     rc = 0;
     vdc_run_env_default(&env);
     for (i = first; i < argc; i++)
-        if (cleanup_dir(argv[i], &env, 0, NULL) < 0)
+        if (vdc_run_cleanup_dir(argv[i], &env, 0, NULL) < 0)
             rc = -1;
     results = c.results ? c.results : "results";
     if (c.all) {
@@ -463,7 +398,7 @@ vdc_cmd_cleanup(int argc, char **argv)
         while (d && (name = g_dir_read_name(d))) {
             g_autofree char *dir = g_build_filename(results, name, NULL);
             g_autofree char *journal = g_build_filename(dir, "journal", NULL);
-            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && cleanup_dir(dir, &env, 1, live) < 0)
+            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && vdc_run_cleanup_dir(dir, &env, 1, live) < 0)
                 rc = -1;
         }
         if (c.vg) {

@@ -64,9 +64,14 @@ vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const ch
     char found[VDC_HV_UUID_LEN];
 
     if (!uuid || !*uuid) {
-        vdc_error("domain %s: the journal records no UUID, so it may not be this run's: not touched "
-                  "(destroy it by hand if it is)", name);
-        return -1;
+        /* a version 1 journal: gone is gone, but what has the name now may
+         * be anyone's */
+        int r = ops->uuid(hv, name, found);
+
+        if (r == 1)
+            vdc_error("domain %s: the journal records no UUID, so it may not be this run's: not "
+                      "touched (destroy it by hand if it is)", name);
+        return r == 0 ? 0 : -1;
     }
     if (ops->destroy(hv, name, uuid) < 0)
         return -1;

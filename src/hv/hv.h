@@ -75,7 +75,8 @@ typedef struct {
  * identity recorded before create), through @ops: by UUID only.  When a
  * domain named @name with another UUID exists, it is left alone and one
  * line says so.  @uuid NULL (a journal that recorded none): nothing is
- * touched, -1 after vdc_error.  0 when ours is gone, else -1. */
+ * touched; 0 when no domain has @name, else -1 after vdc_error.  0 when
+ * ours is gone, else -1. */
 int vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid);
 
 /* The driver registry (src/hv/hv.c).  The driver for @kind (plan.h), or

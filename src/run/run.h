@@ -121,6 +121,19 @@ volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx);
  * mount, dir, file.  Shared by the run's teardown and `vmdiskcmp cleanup`. */
 int vdc_run_undo(const vdc_journal_entry *e, void *env);
 
+/* `vmdiskcmp cleanup DIR`: replay @dir/journal through @env's handlers
+ * (vdc_run_undo), after taking the journal's lock without waiting.  A
+ * journal whose lock is held belongs to a live run: nothing is touched, a
+ * line names the run (id, pid, start time); with @all that is a skip
+ * (0, on stdout), else an error (-1, vdc_error), and the run id is added
+ * to @live_ids when not NULL.  A journal left by a dead run (its lock
+ * free) is torn down, what --keep left included; a line on stdout gives
+ * the objects pending before and left after.  0 when everything is gone,
+ * else -1: something could not be removed (runtime), or the journal is
+ * missing, malformed or names what vmdiskcmp does not create (bad input,
+ * vdc_run_journal_check: nothing touched). */
+int vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray *live_ids);
+
 /* `vmdiskcmp cleanup`: refuse a journal (read from @run_dir/journal, not
  * written by this process) any of whose entries names something
  * vmdiskcmp does not create: files, mounts and directories outside

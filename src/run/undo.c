@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -262,4 +263,66 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     }
     vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;
+}
+
+/* ---- `vmdiskcmp cleanup DIR` ------------------------------------------------ */
+
+/* "run ID (pid P, started T)" for messages about @j's owner. */
+static char *
+owner_text(const vdc_journal *j)
+{
+    if (!j->run_id)
+        return g_strdup("a run");
+    return g_strdup_printf("run %s (pid %s, started %s)", *j->run_id ? j->run_id : "?",
+                           j->owner_pid ? j->owner_pid : "?",
+                           j->owner_started ? j->owner_started : "?");
+}
+
+/* run.h */
+int
+vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray *live_ids)
+{
+    g_autofree char *path = g_build_filename(dir, "journal", NULL);
+    g_autofree char *owner = NULL;
+    vdc_journal j;
+    vdc_err_kind scope;
+    size_t before;
+    int rc;
+
+    vdc_journal_init(&j);
+    /* the journal is input like any file: a missing, malformed or foreign
+     * one is bad input (exit 2), and nothing is touched */
+    scope = vdc_error_scope(VDC_ERR_INPUT);
+    rc = vdc_journal_load(&j, path);
+    if (rc == 0 && vdc_run_journal_check(&j, dir) < 0)
+        rc = -1;
+    vdc_error_scope(scope);
+    owner = owner_text(&j);
+    if (rc == 1) {
+        /* its lock is held: the run is alive, and everything it made is its own */
+        if (all)
+            printf("%s: %s is still running (its journal is locked): skipped, nothing touched\n",
+                   dir, owner);
+        else
+            vdc_error("%s: %s is still running (its journal is locked): nothing touched", dir, owner);
+        if (live_ids && j.run_id && *j.run_id)
+            g_ptr_array_add(live_ids, g_strdup(j.run_id));
+        vdc_journal_dispose(&j);
+        return all ? 0 : -1;
+    }
+    if (rc < 0) {
+        vdc_journal_dispose(&j);
+        return -1;
+    }
+    /* what --keep left is removed now: that is what cleanup is for */
+    for (guint k = 0; k < j.entries->len; k++)
+        ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
+    before = vdc_journal_pending(&j);
+    if (before && j.run_id)
+        printf("%s: %s is not running (its journal is not locked): removing what it left\n", dir,
+               owner);
+    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
+    printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
+    vdc_journal_dispose(&j);
+    return rc;
 }

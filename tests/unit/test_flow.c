@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -916,6 +918,168 @@ test_journal_old_format(void **state)
     }
 }
 
+/* A domain of the run's name but another UUID exists (another run's, say):
+ * the run's create fails, and neither the boot nor the teardown destroys
+ * it; one line per journaled domain says it was left alone. */
+static void
+test_same_name_other_uuid_not_destroyed(void **state)
+{
+    static const char theirs[] = "0f0e0d0c-0b0a-4908-8706-050403020100";
+    char uuid[VDC_HV_UUID_LEN];
+    vdc_result_set rs;
+    char *err;
+
+    vdc_hv_mock_add_foreign("vmdiskcmp-D-h", theirs);
+    capture_stderr_begin();
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    assert_int_equal(vdc_hv_mock_ops.uuid(NULL, "vmdiskcmp-D-h", uuid), 1);
+    assert_string_equal(uuid, theirs);
+    assert_non_null(strstr(err, "vmdiskcmp: domain vmdiskcmp-D-h: UUID 0f0e0d0c-0b0a-4908-8706-050403020100 "
+                                "is not this run's ("));
+    assert_non_null(strstr(err, "): left alone\n"));
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    check_torn_down();          /* everything of ours is gone all the same */
+    free(err);
+    vdc_result_set_dispose(&rs);
+}
+
+/* A run that made an image and holds its journal: a child process that
+ * journals F.dir/imgs/vmdiskcmp-R-h-image.raw (made, inode recorded) under
+ * F.dir/out, then waits until @go is written to, or is killed.  Returns
+ * its pid once the journal exists. */
+static pid_t
+start_owner(int go[2])
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *imgs = g_strdup_printf("%s/imgs", F.dir);
+    int ready[2];
+    char c;
+    pid_t pid;
+
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(g_mkdir(out, 0755), 0);
+    assert_int_equal(g_mkdir(imgs, 0755), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+        g_autofree char *img = g_strdup_printf("%s/vmdiskcmp-R-h-image.raw", imgs);
+        g_autofree char *ino = NULL;
+        vdc_journal j;
+        unsigned seq;
+
+        vdc_journal_init(&j);
+        if (vdc_journal_create(&j, jpath, "R-h") < 0 ||
+            !(seq = vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_IMAGE, .path = img })) ||
+            !g_file_set_contents(img, "", 0, NULL) || !(ino = vdc_journal_ino_of(img)) ||
+            vdc_journal_done_ident(&j, seq, "ino", ino) < 0)
+            _exit(1);
+        if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+            _exit(1);
+        _exit(0);       /* ends holding the journal: torn down by nobody */
+    }
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    return pid;
+}
+
+/* While the run lives (its journal locked), `cleanup DIR` touches nothing
+ * and fails naming the run; `cleanup --all` skips it, naming it too. */
+static void
+test_cleanup_lock_held_refuses(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/vmdiskcmp-R-h-image.raw", F.dir);
+    g_autoptr(GPtrArray) live = g_ptr_array_new_with_free_func(g_free);
+    int go[2], status;
+    vdc_run_env env;
+    pid_t pid = start_owner(go);
+    g_autofree char *who = g_strdup_printf("run R-h (pid %ld, started ", (long)pid);
+    char *err;
+
+    make_env(&env);
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, live), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, who));
+    assert_non_null(strstr(err, "is still running (its journal is locked): nothing touched\n"));
+    assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);    /* one line */
+    free(err);
+    assert_true(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 1, live), 0);
+    assert_true(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(live->len, 2);
+    assert_string_equal(g_ptr_array_index(live, 1), "R-h");
+    assert_int_equal(F.n_storage_destroyed, 0);
+    assert_int_equal(write(go[1], "g", 1), 1);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* A run killed hard leaves its journal with a lock nobody holds: cleanup
+ * takes it and removes what the run made. */
+static void
+test_cleanup_stale_lock_cleaned(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/vmdiskcmp-R-h-image.raw", F.dir);
+    int go[2], status;
+    vdc_run_env env;
+    pid_t pid = start_owner(go);
+
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    make_env(&env);
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+    assert_false(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(F.n_storage_destroyed, 1);
+    /* and a second cleanup finds nothing left */
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+    assert_int_equal(F.n_storage_destroyed, 1);
+}
+
+/* A journal naming an existing directory beside an image: a version 1
+ * journal (no identity recorded), and a version 2 one whose recorded inode
+ * is not the directory's: cleanup removes neither, saying so; the images,
+ * long gone, count as removed. */
+static void
+test_cleanup_foreign_directory_left_alone(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *dir = g_strdup_printf("%s/operator-dir", F.dir);
+    g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+    g_autofree char *edir = g_uri_escape_string(dir, NULL, FALSE);
+    vdc_run_env env;
+    int v;
+
+    assert_int_equal(g_mkdir(out, 0755), 0);
+    assert_int_equal(g_mkdir(dir, 0755), 0);
+    make_env(&env);
+    for (v = 1; v <= 2; v++) {
+        g_autofree char *text = g_strdup_printf(
+            "vmdiskcmp-journal %d\n%s"
+            "add 1 dir path=%s\ndone 1%s\n"
+            "add 2 image path=%s%%2Fvmdiskcmp-R-h-image.raw\ndone 2\n",
+            v, v == 2 ? "run id=R-h pid=1 started=2026-01-01T00:00:00Z\n" : "", edir,
+            v == 2 ? " ino=1:1" : "", edir);
+        char *err;
+
+        assert_true(g_file_set_contents(jpath, text, -1, NULL));
+        capture_stderr_begin();
+        assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+        err = capture_stderr_end();
+        assert_true(g_file_test(dir, G_FILE_TEST_IS_DIR));
+        assert_non_null(strstr(err, v == 1 ? "the journal records no identity for it: not made by this run, left alone"
+                                           : "not the one this run made (inode 1:1): left alone"));
+        free(err);
+    }
+    assert_int_equal(F.n_storage_destroyed, 2);
+}
+
 int
 main(void)
 {
@@ -938,6 +1102,10 @@ main(void)
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_name_other_uuid_not_destroyed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_lock_held_refuses, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_stale_lock_cleaned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_foreign_directory_left_alone, setup, teardown),
     };
 
     vdc_set_quiet(1);
