@@ -265,7 +265,7 @@ vdc_cmd_run(int argc, char **argv)
     scope = vdc_error_scope(VDC_ERR_INPUT);
     r = vdc_plan_build(&o, &h, cmdline, &p);
     if (r == 0) {
-        make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
+        make_absolute(&p.out_dir);   /* the default results/ID */
         r = vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0 ? -1 : 0;
     }
     vdc_error_scope(scope);
