@@ -944,6 +944,45 @@ test_same_name_other_uuid_not_destroyed(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* Before anything is made: the run id is taken when a domain of its name
+ * exists (through the driver), or one of its images, or (default --out)
+ * its result directory; else free.  Nothing is created by asking. */
+static void
+test_run_id_taken_by_domain_image_or_directory(void **state)
+{
+    g_autofree char *line = g_strdup_printf("run --hypervisor mock --image --guest-image /g.img "
+                                            "--image-dir %s/imgs --out %s/out", F.dir, F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/vmdiskcmp-D-h-image.raw", F.dir);
+    g_autofree char *imgs = g_strdup_printf("%s/imgs", F.dir);
+    g_auto(GStrv) argv = NULL;
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
+    vdc_run_env env;
+    vdc_run_opts o;
+    vdc_plan p;
+    int argc;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    make_env(&env);
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 0);
+    assert_false(g_file_test(p.out_dir, G_FILE_TEST_EXISTS));
+    vdc_hv_mock_add_foreign("vmdiskcmp-D-h", "0f0e0d0c-0b0a-4908-8706-050403020100");
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 1);
+    vdc_hv_mock_reset();
+    assert_int_equal(g_mkdir(imgs, 0755), 0);
+    assert_true(g_file_set_contents(img, "", 0, NULL));
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 1);
+    assert_int_equal(g_unlink(img), 0);
+    assert_int_equal(g_mkdir(p.out_dir, 0755), 0);
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 1);
+    assert_int_equal(vdc_run_id_taken(&p, &env, 0), 0);     /* --out given: preflight's to refuse */
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+}
+
 /* A run that made an image and holds its journal: a child process that
  * journals F.dir/imgs/vmdiskcmp-R-h-image.raw (made, inode recorded) under
  * F.dir/out, then waits until @go is written to, or is killed.  Returns
@@ -1103,6 +1142,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),
         cmocka_unit_test_setup_teardown(test_same_name_other_uuid_not_destroyed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_id_taken_by_domain_image_or_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_lock_held_refuses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_stale_lock_cleaned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_foreign_directory_left_alone, setup, teardown),
