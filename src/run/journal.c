@@ -390,14 +390,20 @@ vdc_journal_load(vdc_journal *j, const char *path)
     gsize len = 0;
     char *line, *save = NULL;
     unsigned lineno = 1;
+    struct stat sb;
     int held = 0;
 
     j->path = g_strdup(path);
     j->entries = g_ptr_array_new_with_free_func(entry_free);
     /* the lock first, then the contents: a run that dies meanwhile has
      * written all it will */
-    j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (j->fd < 0 && errno != ENOENT) {
+    j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK);   /* a FIFO: no wait */
+    if ((j->fd < 0 && (errno == EISDIR || errno == ENXIO)) ||
+        (j->fd >= 0 && (fstat(j->fd, &sb) < 0 || !S_ISREG(sb.st_mode)))) {
+        vdc_input_error("journal %s: expected a regular file", path);
+        return -1;
+    }
+    if (j->fd < 0 && errno != ENOENT) {         /* missing: bad input, below */
         vdc_error("journal %s: cannot open for appending: %s", path, g_strerror(errno));
         return -1;
     }
