@@ -194,7 +194,11 @@ vdc_journal_create(vdc_journal *j, const char *path, const char *run_id)
     }
     if (append(j, head->str) < 0)
         goto out;
-    if (link(tmp, path) < 0) {
+    /* a filesystem without hard links: rename (the caller made the
+     * directory just now, so no other journal can be there) */
+    if (link(tmp, path) < 0 &&
+        ((errno != EPERM && errno != EOPNOTSUPP) || g_file_test(path, G_FILE_TEST_EXISTS) ||
+         rename(tmp, path) < 0)) {
         vdc_error("journal %s: cannot create: %s", path, g_strerror(errno));
         goto out;
     }

@@ -849,6 +849,58 @@ test_journal_typed_round_trip(void **state)
     vdc_journal_dispose(&j);
 }
 
+/* Version 2: the run line (id, this pid, the start time) and the
+ * identities (a domain's UUID at add, an inode and a UUID learnt at done,
+ * an LV's run tag) round-trip; the text is as documented. */
+static void
+test_journal_identity_round_trip(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/journal", F.dir);
+    g_autofree char *tmp = g_strdup_printf("%s/journal.new", F.dir);
+    g_autofree char *text = NULL;
+    g_autofree char *want = NULL;
+    vdc_journal j;
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_create(&j, path, "D.1Z-h-0a0b0c"), 0);
+    assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DOMAIN,
+        .driver = "libvirt", .uri = "qemu:///system", .name = "vmdiskcmp-x",
+        .uuid = "6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01" }), 1);
+    assert_int_equal(vdc_journal_done_ident(&j, 1, "uuid", "00000000-0000-0000-0000-00000000000a"), 0);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = "/i" }), 2);
+    assert_int_equal(vdc_journal_done_ident(&j, 2, "ino", "2049:77"), 0);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_LV, .vg = "vg0",
+        .lv = "vmdiskcmp-x-lvm", .tag = "vmdiskcmp-run-x" }), 3);
+    assert_int_equal(vdc_journal_done_ident(&j, 3, "uuid", "u"), -1);     /* not an LV's key */
+    vdc_journal_dispose(&j);
+
+    assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    want = g_strdup_printf(
+        "vmdiskcmp-journal 2\n"
+        "run id=D.1Z-h-0a0b0c pid=%ld started=",
+        (long)getpid());
+    assert_true(g_str_has_prefix(text, want));
+    assert_non_null(strstr(text, "Z\n"
+        "add 1 domain driver=libvirt uri=qemu%3A%2F%2F%2Fsystem name=vmdiskcmp-x uuid=6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01\n"
+        "done 1 uuid=00000000-0000-0000-0000-00000000000a\n"
+        "add 2 dir path=%2Fi\n"
+        "done 2 ino=2049%3A77\n"
+        "add 3 lv vg=vg0 lv=vmdiskcmp-x-lvm tag=vmdiskcmp-run-x\n"));
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_string_equal(j.run_id, "D.1Z-h-0a0b0c");
+    assert_int_equal(atol(j.owner_pid), (long)getpid());
+    assert_true(g_str_has_suffix(j.owner_started, "Z"));
+    assert_string_equal(vdc_journal_find(&j, 1)->uuid, "00000000-0000-0000-0000-00000000000a");
+    assert_true(vdc_journal_find(&j, 1)->done);
+    assert_string_equal(vdc_journal_find(&j, 2)->ino, "2049:77");
+    assert_string_equal(vdc_journal_find(&j, 3)->tag, "vmdiskcmp-run-x");
+    assert_false(vdc_journal_find(&j, 3)->done);
+    vdc_journal_dispose(&j);
+}
+
 /* A version 1 journal as older builds wrote it (image entries with a path
  * only, a loop entry with its file only) loads: the image's description
  * is the default; keys this build does not know are ignored; a value that
@@ -1141,6 +1193,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_identity_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_same_name_other_uuid_not_destroyed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_id_taken_by_domain_image_or_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_lock_held_refuses, setup, teardown),
