@@ -10,7 +10,8 @@
 # while both domains run, `cleanup --all --results` over their results
 # skips both, naming them, and both domains keep running; nothing is left
 # behind.
-# Run time here: about 40-60 s (appliance once, two concurrent TCG boots).
+# Run time here (2 cores at load average 8-9): about 60 s with the prepared
+# image cached (two concurrent TCG boots, ~50 s), ~40 s more when cold.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/integration/run-lib.sh"
 run_lib_setup run-concurrent 1M
