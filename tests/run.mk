@@ -32,6 +32,9 @@ EXTRA_DIST += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostil
 	tests/integration/run-lib.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
+# two real runs started in the same second; cleanup --all while they live
+TESTS += tests/integration/run-concurrent-same-second.sh
+EXTRA_DIST += tests/integration/run-concurrent-same-second.sh
 TESTS += tests/integration/run-dryrun-vg.sh
 EXTRA_DIST += tests/integration/run-dryrun-vg.sh
 if WITH_CMOCKA

@@ -135,9 +135,12 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     const char *dom0_on_s = o->dom0_on ? o->dom0_on : o->vg || o->lvm ? "lvm" : "image";
     int dom0_lvm = o->dom0 && vdc_target_parse(VDC_DIM_BACKING, dom0_on_s) == VDC_BACKING_LVM;
     const char *vg = o->vg;
+    g_autofree char *lv_id = h->suffix ? g_strdup_printf("%s-%s", h->date_id, h->suffix)
+                                       : g_strdup(h->date_id);
     size_t i;
 
-    p->id = g_strdup_printf("%s-%s", h->date_id, h->hostname);
+    p->id = h->suffix ? g_strdup_printf("%s-%s-%s", h->date_id, h->hostname, h->suffix)
+                      : g_strdup_printf("%s-%s", h->date_id, h->hostname);
     p->out_dir = o->out ? g_strdup(o->out) : g_strdup_printf("results/%s", p->id);
     p->command_line = g_strdup(command_line);
 
@@ -315,7 +318,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         t.name = g_strdup("lvm");
         t.vdev = vdev_name(vprefix, vindex++);
         t.vg = g_strdup(vg);
-        t.lv = g_strdup_printf("vmdiskcmp-%s-lvm", h->date_id);
+        t.lv = g_strdup_printf("vmdiskcmp-%s-lvm", lv_id);
         t.stripes = o->stripes;
         t.stripe_size = o->stripe_size;
         t.test_bytes = guest_test;
@@ -368,7 +371,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         if (dom0_lvm) {
             t.spec.backing = VDC_BACKING_LVM;
             t.vg = g_strdup(vg);
-            t.lv = g_strdup_printf("vmdiskcmp-%s-dom0", h->date_id);
+            t.lv = g_strdup_printf("vmdiskcmp-%s-dom0", lv_id);
             t.stripes = o->stripes;
             t.stripe_size = o->stripe_size;
             t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);

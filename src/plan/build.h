@@ -25,7 +25,9 @@ typedef struct {
     const char *hostname;
     unsigned ram_mib;           /* dom0 MemTotal */
     int xen_control_d;          /* /proc/xen/capabilities says control_d */
-    const char *date_id;        /* UTC, e.g. 2026-11-30T101500Z */
+    const char *date_id;        /* UTC, e.g. 2026-11-30T101500.123Z */
+    const char *suffix;         /* random hex, e.g. "3fa9c2", ending the run id
+                                   (unique per host), or NULL: none */
     /* the host's VGs, for --lvm (or --dom0-on lvm) without --vg: listed
      * only then (vgs_listed 1; n_vgs may be 0: no VG at all); vgs_error:
      * why they could not be listed (the listing's message), else NULL */
@@ -41,10 +43,12 @@ typedef struct {
     const char *guest_template_where;
 } vdc_host_defaults;
 
-/* Build the plan: targets (image targets one per --image-backend and
+/* Build the plan: the run id DATE-HOST[-SUFFIX] (every object the run
+ * creates carries it: domain vmdiskcmp-ID, images vmdiskcmp-ID-TARGET.FMT,
+ * LVs vmdiskcmp-DATE[-SUFFIX]-lvm|dom0), targets (image targets one per --image-backend and
  * --image-cache entry: image, image-BACKEND, image[-BACKEND]-nocache;
  * vdevs xvdb.. for Xen or vdb.. for qemu/kvm, sizes), defaults (--size 2x
- * guest RAM, dom0 size 2x dom0 RAM, --out results/DATE-HOST, hypervisor
+ * guest RAM, dom0 size 2x dom0 RAM, --out results/ID, hypervisor
  * libxl when control_d else libvirt), seeds and schedule.  Pure.
  *
  * What no option names and the host decides is recorded in p->chosen:

@@ -96,7 +96,7 @@ static const vdc_opt opt_table[] = {
     { .name = "timeout", .type = VDC_OPT_UINT, .off = O(timeout), .metavar = "SECONDS",
       .min = 10, .max = 604800, .def = "3600", .help = "per domain boot; a hung domU is destroyed" },
     { .name = "out", .type = VDC_OPT_STR, .off = O(out), .metavar = "DIR",
-      .def = "results/DATE-HOST", .help = "result directory (must not exist)" },
+      .def = "results/ID", .help = "result directory (must not exist)" },
     { .name = "cache-dir", .type = VDC_OPT_STR, .off = O(cache_dir), .metavar = "DIR",
       .def = "/var/cache/vmdiskcmp", .help = "prepared guest images" },
     { .name = "agent", .type = VDC_OPT_STR, .off = O(agent), .metavar = "FILE",

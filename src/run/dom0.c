@@ -251,11 +251,8 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         dir_seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
         if (!dir_seq)
             return -1;
-        if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
-            vdc_error("mount point %s: %s", mnt, g_strerror(errno));
+        if (vdc_run_mkdir_journaled(j, dir_seq, mnt, 0755) < 0)
             return -1;
-        }
-        (void)vdc_journal_done(j, dir_seq);
     }
 
     vdc_progress("dom0: mkfs.%s %s", p->mkfs, dev);

@@ -22,6 +22,8 @@
 #include "model/target.h"
 
 #define VDC_STORAGE_TAG "vmdiskcmp"   /* LVM tag on every LV we create */
+/* and the run's own tag: this prefix and the run id (plan.h id) */
+#define VDC_STORAGE_RUN_TAG_PREFIX "vmdiskcmp-run-"
 
 /* What to create (input; the caller owns the strings). */
 struct vdc_storage_spec {
@@ -38,6 +40,7 @@ struct vdc_storage_spec {
     const char *lv;              /* LV name to create, must not exist */
     unsigned stripes;            /* 0 or 1: linear */
     uint64_t stripe_size;        /* bytes, power of two >= 4 KiB; 0: LVM default */
+    const char *run_tag;         /* lvm: a second tag (the run's), or NULL */
     /* block */
     int consent;                 /* the user named this device for destruction */
     int force;                   /* proceed even though a signature was found */
@@ -56,6 +59,7 @@ struct vdc_storage {
     uint64_t stripe_size;        /* bytes, 0 when linear */
     uint64_t pe_start;           /* bytes: first PE of the (first) PV, 0 if unknown */
     char *signature;             /* block: what blkid found ("ext4", "dos", ...), or NULL */
+    char *run_tag;               /* lvm: the run's tag it carries; destroy() requires it */
     int created;                 /* 1: create() made it and destroy() removes it */
 };
 
@@ -101,6 +105,14 @@ int vdc_storage_from_journal(vdc_backing backing, const char *path,
  * NULL-terminated g_strv of LV names (g_strfreev).  NULL after vdc_error. */
 char **vdc_storage_lvm_list_tagged(const char *vg);
 
+/* 1 when LV @vg/@lv exists and carries @tag, 0 when it does not (or the
+ * LV does not exist), -1 after vdc_error. */
+int vdc_storage_lvm_has_tag(const char *vg, const char *lv, const char *tag);
+
+/* 1 when LV @vg/@lv exists, 0 when not, -1 when LVM cannot tell (no such
+ * VG, no LVM): nothing printed, a probe (run ids are checked against it). */
+int vdc_storage_lvm_probe(const char *vg, const char *lv);
+
 /* Check, creating nothing, that the LVs @specs[0..@n) (kind lvm, in the
  * order a run creates them) can all be made: each as the lvm check() does
  * (names, stripes vs PVs, LV absent, room), with the VG's free space (from
@@ -137,8 +149,9 @@ struct vdc_lvm_backend {
     int (*lv_exists)(const char *vg, const char *lv, char **why);
     /* tags of an existing LV as a g_strv (g_strfreev), or -1 */
     int (*lv_tags)(const char *vg, const char *lv, char ***tags, char **why);
+    /* @tags: NULL-terminated, each added with --addtag */
     int (*lv_create)(const char *vg, const char *lv, uint64_t size, unsigned stripes,
-                     uint64_t stripe_size, const char *tag, char **why);
+                     uint64_t stripe_size, const char *const *tags, char **why);
     int (*lv_remove)(const char *vg, const char *lv, char **why);
     /* LV names of @vg as a g_strv */
     int (*lv_list)(const char *vg, char ***lvs, char **why);
