@@ -129,12 +129,12 @@ make_paths_absolute(vdc_run_opts *o)
         make_absolute(&o->dom0_on);
 }
 
-/* Bad input found before anything is created (exit 2): an existing --out,
- * and input files that are missing or not regular files (a prepared image
- * without its manifest used to fail after the images were provisioned).
+/* Bad input found before anything is created (exit 2): input files that
+ * are missing or not regular files (--out, the directories, devices and
+ * the manifest's boot files: vdc_run_check_inputs, before --dry-run).
  * 0 or -1 after one vdc_input_error. */
 static int
-preflight(const vdc_plan *p, const vdc_run_opts *o)
+preflight(const vdc_run_opts *o)
 {
     g_autofree char *manifest = o->prepared_image ? g_strconcat(o->prepared_image, ".manifest", NULL)
                                                   : NULL;
@@ -149,10 +149,6 @@ preflight(const vdc_plan *p, const vdc_run_opts *o)
     };
     size_t i;
 
-    if (g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
-        vdc_input_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
-        return -1;
-    }
     for (i = 0; i < G_N_ELEMENTS(in); i++) {
         if (!in[i].path)
             continue;
@@ -218,16 +214,18 @@ vdc_cmd_run(int argc, char **argv)
     h.xen_control_d = vdc_host_is_xen_dom0();
     h.date_id = date_id;
     make_paths_absolute(&o);
-    /* the plan is built from the options, and the VG must hold every LV
-     * the plan creates, together, and the image directory's filesystem
-     * every image: checked before anything exists, --dry-run included
-     * (bd_lvm_vginfo, statvfs; nothing created).  What fails here is bad
-     * input (exit 2). */
+    /* the plan is built from the options; the directories, devices and
+     * boot files it names are checked (vdc_run_check_inputs), and the VG
+     * must hold every LV the plan creates, together, and the image
+     * directory's filesystem every image: checked before anything exists,
+     * --dry-run included (bd_lvm_vginfo, statvfs; nothing created).  What
+     * fails here is bad input (exit 2). */
     scope = vdc_error_scope(VDC_ERR_INPUT);
     r = vdc_plan_build(&o, &h, cmdline, &p);
     if (r == 0) {
         make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
-        r = vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0 ? -1 : 0;
+        r = vdc_run_check_inputs(&p, o.consent) < 0 || vdc_run_check_lvm_room(&p) < 0 ||
+            vdc_run_check_image_room(&p) < 0 ? -1 : 0;
     }
     vdc_error_scope(scope);
     if (r < 0)
@@ -251,7 +249,7 @@ vdc_cmd_run(int argc, char **argv)
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
-    if (preflight(&p, &o) < 0 || check_helpers(&p, &s) < 0)
+    if (preflight(&o) < 0 || check_helpers(&p, &s) < 0)
         goto out;
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
                  p.n_targets, p.n_steps, p.n_boots, p.out_dir);

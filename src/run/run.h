@@ -93,6 +93,17 @@ int vdc_run_check_lvm_room(const vdc_plan *p);
  * bytes (callers exit 2). */
 int vdc_run_check_image_room(const vdc_plan *p);
 
+/* Before anything is created (and for --dry-run), the input a run would
+ * otherwise find wrong only after making --out (src/run/preflight.c):
+ * --out does not exist; --out's and every image's directory, or the nearest existing ancestor
+ * of each, is a directory we can write in (not a file, not read-only);
+ * each block device of the plan (--block, --target, --dom0-on DEV) exists,
+ * is a block device, not in use and without a signature
+ * (vdc_storage_check with @consent); the guest image's manifest loads and
+ * names boot files that exist (unless --kernel/--initrd replace them).
+ * 0, or -1 after one line naming the option (callers exit 2). */
+int vdc_run_check_inputs(const vdc_plan *p, int consent);
+
 /* Journal a mount/dir from a dom0 step (for env->dom0_step). */
 vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx);
 const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx);
