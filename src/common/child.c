@@ -146,8 +146,15 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int logfd, int 
         int status = 0;
         pid_t w = waitpid(child, &status, WNOHANG);
 
-        if (w == child)
+        if (w == child) {
+            struct pollfd q = { .fd = life, .events = POLLIN };
+            char c;
+
+            /* nobody left to stop the group: what the child started goes */
+            if (poll(&q, 1, 0) > 0 && read(life, &c, 1) == 0)
+                kill(0, SIGKILL);
             supervisor_exit(status);
+        }
         if (poll(&p, 1, POLL_MS) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
             char c;
 

@@ -12,7 +12,8 @@
  * Kinds and keys: domain (driver, uri, name), image (path; the target
  * description's where, format, alloc, image_backend: model/target.h names),
  * lv (vg, lv), loop (file, dev), mount (dir, source), dir (path), file
- * (path).  A key may be absent (an image's description: the defaults) or
+ * (path), proc (pid, start, exe: a child's process group, see
+ * common/child.h; undone once the group is gone).  A key may be absent (an image's description: the defaults) or
  * empty; unknown keys are ignored, so every version 1 journal, from any
  * build, loads.  In memory every entry is typed (vdc_journal_entry). */
 #ifndef VDC_RUN_JOURNAL_H
@@ -31,6 +32,7 @@ typedef enum {
     VDC_JOURNAL_MOUNT,          /* "mount": a filesystem we mount on @dir */
     VDC_JOURNAL_DIR,            /* "dir": a directory we make */
     VDC_JOURNAL_FILE,           /* "file": a file we write (a control disk) */
+    VDC_JOURNAL_PROC,           /* "proc": a child's process group we start */
 } vdc_journal_kind;
 
 /* A set of kinds (vdc_journal_teardown's @keep). */
@@ -48,6 +50,11 @@ typedef struct {
     const char *vg, *lv;                /* lv */
     const char *file, *dev;             /* loop: backing file; device (when known) */
     const char *dir, *source;           /* mount */
+    /* proc: the group's id (its leader's pid, decimal), the leader's start
+     * (field 22 of /proc/PID/stat, clock ticks after boot, decimal) and
+     * executable (readlink /proc/PID/exe): pid and start say it is the same
+     * process, exe that it is ours */
+    const char *pid, *start, *exe;
     int done, undone, kept;
 } vdc_journal_entry;
 
@@ -57,7 +64,7 @@ typedef struct {
     GPtrArray *entries;         /* vdc_journal_entry *, in seq order */
 } vdc_journal;
 
-/* "domain", "image", "lv", "loop", "mount", "dir", "file"; NULL when @k is
+/* "domain", "image", "lv", "loop", "mount", "dir", "file", "proc"; NULL when @k is
  * none of them. */
 const char *vdc_journal_kind_name(vdc_journal_kind k);
 

@@ -130,6 +130,14 @@ int vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned r
                   uint64_t seed, const char *json_out);
 char *vdc_loop_attach(const char *file);
 int vdc_loop_detach(const char *dev, const char *file);
+/* Stop what is left of a journaled child's process group (journal.h
+ * "proc"): when process @pgrp still runs with start time @start (clock
+ * ticks after boot) it must run @exe and lead its group, else nothing is
+ * touched (-1, one message); a pid with another start time is another
+ * process (0: ours ended).  Then every running member of the group gets
+ * SIGKILL until none is left (at most 5 s).  0 when no member runs, -1
+ * after vdc_error. */
+int vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe);
 /* 1 when @dir is a mount point of @source (mountinfo), 0 if not, -1 error */
 int vdc_is_mounted(const char *dir, const char *source);
 /* sync + echo 3 > /proc/sys/vm/drop_caches; 0 or -1 (vdc_error) */
