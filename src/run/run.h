@@ -52,6 +52,10 @@ typedef struct {
     int (*loop_detach)(const char *dev, const char *file);
     /* sync and drop dom0's page cache before each guest boot */
     int (*drop_caches)(void);
+    /* bytes free to an unprivileged writer on the filesystem of @dir
+     * (statvfs f_bavail x f_frsize when NULL): the watchdog's look at the
+     * image directory while a domU runs.  0 or -1 (then not judged). */
+    int (*fs_free)(const char *dir, uint64_t *bytes);
 
     volatile sig_atomic_t *stop;    /* set by SIGINT/SIGTERM */
 } vdc_run_env;
