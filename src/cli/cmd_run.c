@@ -327,8 +327,10 @@ static const vdc_opts_spec cleanup_spec = {
         "usage: vmdiskcmp cleanup DIR...\n"
         "       vmdiskcmp cleanup --all [--results DIR] [--vg VG]\n\n"
         "Removes what a crashed run (or a run with --keep) left, from DIR/journal: domains named vmdiskcmp-*,\n"
-        "loop devices over our images, our mounts, images and LVs we created (an LV\n"
-        "only while it carries the 'vmdiskcmp' tag).  Nothing else is touched.\n"
+        "the process groups of its children that outlived it (only while their leader\n"
+        "has the journaled pid, start time and executable), loop devices over our\n"
+        "images, our mounts, images and LVs we created (an LV only while it carries\n"
+        "the 'vmdiskcmp' tag).  Nothing else is touched.\n"
         "--all replays every journal under --results (default: results) and, with\n"
         "--vg, removes the LVs of VG that carry our tag (make sure no run is active).\n\n",
 };
