@@ -97,11 +97,20 @@ vdc_run_check_inputs(const vdc_plan *p, int consent)
             return -1;
         }
     }
-    /* the boot files the manifest names, unless --kernel/--initrd replace
-     * them (those are checked as the files they are) */
-    if (p->hv != VDC_HV_NONE && guest && g_file_test(guest, G_FILE_TEST_IS_REGULAR) &&
-        (!p->kernel || !p->initrd) &&
-        vdc_guest_manifest_check(guest, !p->kernel, !p->initrd) < 0)
-        return -1;
+    /* the manifest, and the boot files it names unless --kernel/--initrd
+     * replace them (those are checked as the files they are); a prepared
+     * image's [prepared] section.  A missing image is named later, as the
+     * file it is. */
+    if (p->hv != VDC_HV_NONE && guest && g_file_test(guest, G_FILE_TEST_IS_REGULAR)) {
+        struct vdc_prepared prep;
+
+        if (vdc_guest_manifest_check(guest, !p->kernel, !p->initrd) < 0)
+            return -1;
+        if (p->prepared_image) {
+            if (vdc_prepared_load(p->prepared_image, &prep) < 0)
+                return -1;
+            vdc_prepared_dispose(&prep);
+        }
+    }
     return 0;
 }

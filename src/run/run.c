@@ -507,6 +507,39 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
     vdc_ctl_result_dispose(&res);
 }
 
+/* What the end of a domU's wait (@w) means for the runs of boot @b: the
+ * results from the control disk @ctl, or each run failed with the cause. */
+static void
+wait_ended(vdc_run_ctx *ctx, const vdc_plan_boot *b, vdc_hv_wait_result w, const char *ctl,
+           uint64_t nonce, unsigned bi)
+{
+    const vdc_plan *p = ctx->p;
+
+    switch (w) {
+    case VDC_HV_WAIT_SHUTOFF:
+        collect(ctx, b, ctl, nonce, bi);
+        break;
+    case VDC_HV_WAIT_TIMEOUT: {
+        g_autofree char *why = g_strdup_printf("the domU did not power off within %u s: destroyed",
+                                               p->timeout_s);
+        vdc_error("domain %s: %s", p->domain_name, why);
+        fail_boot(ctx, b, "timeout", why);
+        break;
+    }
+    case VDC_HV_WAIT_CRASHED:
+        vdc_error("domain %s: crashed or rebooted", p->domain_name);
+        fail_boot(ctx, b, "failed", "the domU crashed or rebooted");
+        break;
+    case VDC_HV_WAIT_INTERRUPTED:
+        ctx->interrupted = 1;
+        fail_boot(ctx, b, "failed", "interrupted");
+        break;
+    case VDC_HV_WAIT_ERROR:
+        fail_boot(ctx, b, "failed", "lost track of the domU (see the message above)");
+        break;
+    }
+}
+
 static void
 domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
 {
@@ -572,28 +605,8 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
 
         vdc_error("domain %s: %s", p->domain_name, why);
         fail_boot(ctx, b, "failed", why);
-    } else switch (w) {
-    case VDC_HV_WAIT_SHUTOFF:
-        collect(ctx, b, ctl, nonce, bi);
-        break;
-    case VDC_HV_WAIT_TIMEOUT: {
-        g_autofree char *why = g_strdup_printf("the domU did not power off within %u s: destroyed",
-                                               p->timeout_s);
-        vdc_error("domain %s: %s", p->domain_name, why);
-        fail_boot(ctx, b, "timeout", why);
-        break;
-    }
-    case VDC_HV_WAIT_CRASHED:
-        vdc_error("domain %s: crashed or rebooted", p->domain_name);
-        fail_boot(ctx, b, "failed", "the domU crashed or rebooted");
-        break;
-    case VDC_HV_WAIT_INTERRUPTED:
-        ctx->interrupted = 1;
-        fail_boot(ctx, b, "failed", "interrupted");
-        break;
-    case VDC_HV_WAIT_ERROR:
-        fail_boot(ctx, b, "failed", "lost track of the domU (see the message above)");
-        break;
+    } else {
+        wait_ended(ctx, b, w, ctl, nonce, bi);
     }
     /* --inspect-on-failure: the guest's own logs, read-only (the per-run
      * runner log travels in the result frame, which a hung guest never

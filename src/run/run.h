@@ -104,7 +104,8 @@ int vdc_run_check_image_room(const vdc_plan *p);
  * each block device of the plan (--block, --target, --dom0-on DEV) exists,
  * is a block device, not in use and without a signature
  * (vdc_storage_check with @consent); the guest image's manifest loads and
- * names boot files that exist (unless --kernel/--initrd replace them).
+ * names boot files that exist (unless --kernel/--initrd replace them), a
+ * --prepared-image's with its [prepared] section.
  * 0, or -1 after one line naming the option (callers exit 2). */
 int vdc_run_check_inputs(const vdc_plan *p, int consent);
 

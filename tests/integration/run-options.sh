@@ -185,6 +185,9 @@ early "--connect 'bogus:///x': expected a libvirt URI of the xen, qemu or test d
     --image-dir "$work/late/img" --out "$work/late/out"
 early "manifest $work/late/g.img.manifest: [boot] kernel $work/late/vmlinuz: no such file" \
     $m --image --guest-image "$work/late/g.img" --image-dir "$work/late/img"
+: > "$work/late/vmlinuz"
+early "guest image $work/late/g.img: its manifest has no [prepared] section" \
+    $m --image --prepared-image "$work/late/g.img" --image-dir "$work/late/img"
 # a read-only filesystem (root only: a tmpfs mounted read-only in a mount
 # namespace of our own) for --out and --image-dir
 if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && unshare -m true 2> /dev/null; then
