@@ -130,9 +130,9 @@ make_paths_absolute(vdc_run_opts *o)
 }
 
 /* Bad input found before anything is created (exit 2): input files that
- * are missing or not regular files (--out, the directories, devices and
- * the manifest's boot files: vdc_run_check_inputs, before --dry-run).
- * 0 or -1 after one vdc_input_error. */
+ * are missing or not readable regular files.  (--out, the directories,
+ * the devices and the manifest were checked before --dry-run:
+ * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
 static int
 preflight(const vdc_run_opts *o)
 {

@@ -104,9 +104,9 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int logfd, int 
     static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
     int death = o->death_signal ? o->death_signal : SIGKILL;
     sigset_t none;
-    pid_t child;
+    pid_t child, self;
     size_t i;
-    char go;
+    char go = 0;
 
     setpgid(0, 0);
     /* the parent's own end of file, should the pipe have leaked */
@@ -125,13 +125,14 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int logfd, int 
     prctl(PR_SET_PDEATHSIG, 0);
     if (getppid() != parent)
         _exit(127);
+    self = getpid();
     child = fork();
     if (child < 0)
         _exit(127);
     if (child == 0) {
         close(life);
         prctl(PR_SET_PDEATHSIG, SIGKILL);   /* the supervisor killed: the child too */
-        if (getppid() == 1)
+        if (getppid() != self)
             _exit(127);
         child_exec(o, logfd, pipefd);
     }

@@ -109,7 +109,7 @@ out:
 /* Wait up to 2 s for the loop device whose sysfs backing_file is @bpath
  * to lose it.  0 when gone, -1 when still bound. */
 static int
-loop_still_bound(const char *bpath)
+loop_wait_unbound(const char *bpath)
 {
     int i;
 
@@ -119,6 +119,44 @@ loop_still_bound(const char *bpath)
         g_usleep(50000);
     }
     return -1;
+}
+
+/* Is the sysfs backing_file text @bf the file @file (resolved: @real)?
+ * An unlinked file shows as "PATH (deleted)". */
+static int
+backing_is(const char *bf, const char *real, const char *file)
+{
+    const char *names[] = { real, file };
+    size_t i, n;
+
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        if (!names[i] || !*names[i])
+            continue;
+        n = strlen(names[i]);
+        if (!strncmp(bf, names[i], n) && (!bf[n] || !strcmp(bf + n, " (deleted)")))
+            return 1;
+    }
+    return 0;
+}
+
+char *
+vdc_loop_find(const char *file)
+{
+    char real[PATH_MAX];
+    g_autoptr(GDir) d = g_dir_open("/sys/block", 0, NULL);
+    const char *name;
+
+    if (!realpath(file, real))
+        g_strlcpy(real, file, sizeof(real));
+    while (d && (name = g_dir_read_name(d))) {
+        g_autofree char *bf = NULL;
+        g_autofree char *bpath = g_strdup_printf("/sys/block/%s/loop/backing_file", name);
+
+        if (g_str_has_prefix(name, "loop") && g_file_get_contents(bpath, &bf, NULL, NULL) &&
+            backing_is(g_strchomp(bf), real, file))
+            return g_strdup_printf("/dev/%s", name);
+    }
+    return NULL;
 }
 
 int
@@ -148,19 +186,21 @@ vdc_loop_detach(const char *dev, const char *file)
         if (!g_file_get_contents(bpath, &bf, NULL, NULL))
             continue;
         g_strchomp(bf);
-        if (strcmp(bf, real) != 0 && strcmp(bf, file ? file : "") != 0)
+        if (!backing_is(bf, real, file))
             continue;
         node = g_strdup_printf("/dev/%s", de->d_name);
         fd = open(node, O_RDONLY | O_CLOEXEC);
         if (fd < 0 || (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO)) {
             vdc_error("loop device %s (%s): cannot detach: %s", node, real, g_strerror(errno));
+            if (fd >= 0)
+                close(fd);
             rc = -1;
+            continue;
         }
-        if (fd >= 0)
-            close(fd);
-        /* LOOP_CLR_FD on a device in use only marks it to detach when
-         * its last user goes: detached means its backing file is gone */
-        if (fd >= 0 && loop_still_bound(bpath) < 0) {
+        close(fd);
+        /* LOOP_CLR_FD on a device in use only marks it to detach when its
+         * last user goes: detached means its backing file is gone */
+        if (loop_wait_unbound(bpath) < 0) {
             vdc_error("loop device %s: still bound to %s: in use (mounted, or held open): the "
                       "image's space is not freed", node, real);
             rc = -1;

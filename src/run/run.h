@@ -135,6 +135,9 @@ int vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned r
                   uint64_t seed, const char *json_out);
 char *vdc_loop_attach(const char *file);
 int vdc_loop_detach(const char *dev, const char *file);
+/* The loop device (/dev/loopN, g_malloc) whose backing file is @file
+ * (also once unlinked: sysfs shows "PATH (deleted)"), or NULL. */
+char *vdc_loop_find(const char *file);
 /* Stop what is left of a journaled child's process group (journal.h
  * "proc"): when process @pgrp still runs with start time @start (clock
  * ticks after boot) it must run @exe and lead its group, else nothing is

@@ -1,7 +1,8 @@
 /* Undo handlers for journal entries (journal.h lists the kinds).  Each is
  * idempotent: a thing already gone is success.  Each checks the thing is
  * still ours before removing it (loop: same backing file; mount: same
- * source; LV: our tag, checked by the storage code; domain: our name). */
+ * source; LV: our tag, checked by the storage code; domain: our name;
+ * proc: the group leader's pid, start time and executable). */
 #include "config.h"
 #include "run/run.h"
 
@@ -56,7 +57,7 @@ undo_mount(const vdc_journal_entry *e)
      * detached one would keep its loop device and image busy unseen) */
     if (umount2(dir, UMOUNT_NOFOLLOW) < 0) {
         vdc_error("mount %s: cannot unmount: %s%s", dir, g_strerror(errno),
-                  errno == EBUSY ? " (a process not of this run uses it: fuser -m shows which)" : "");
+                  errno == EBUSY ? " (still in use: fuser -m shows by whom)" : "");
         return -1;
     }
     return 0;
@@ -255,6 +256,21 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
     return 0;
 }
 
+/* An image is removed only once no loop device is bound to it: unlinked
+ * under a bound device, its space would stay taken, unseen */
+static int
+undo_image(const vdc_journal_entry *e, const vdc_run_env *env)
+{
+    g_autofree char *loop = e->path ? vdc_loop_find(e->path) : NULL;
+
+    if (loop) {
+        vdc_error("image %s: still the backing file of %s: not removed (its space would not be freed)",
+                  e->path, loop);
+        return -1;
+    }
+    return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL);
+}
+
 int
 vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 {
@@ -264,7 +280,7 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     case VDC_JOURNAL_DOMAIN:
         return undo_domain(e, env->hv);
     case VDC_JOURNAL_IMAGE:
-        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL);
+        return undo_image(e, env);
     case VDC_JOURNAL_LV:
         return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv);
     case VDC_JOURNAL_LOOP:

@@ -70,6 +70,40 @@ losetup "$other" >/dev/null 2>&1 || fail "a loop device not in the journal was d
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || fail "second cleanup failed"
 grep -qF "0 object(s) pending, 0 left" "$work/log" || fail "second cleanup found work"
 
+# a mount still in use (a process outside the journal works in it) is not
+# unmounted lazily behind its back: cleanup says so and exits 1, the loop
+# device and the image stay; once the user is gone a second cleanup
+# removes them all
+truncate -s 64M "$work/vmdiskcmp-crashed-image.raw"
+loop=$(losetup -f --show "$work/vmdiskcmp-crashed-image.raw") || fail "losetup failed"
+mkfs.ext4 -q -F "$loop" || fail "mkfs.ext4 failed"
+mkdir -p "$work/out/mnt-dom0"
+mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
+(cd "$work/out/mnt-dom0" && exec sleep 300) &
+user=$!
+cat > "$work/out/journal" <<EOF
+vmdiskcmp-journal 1
+add 1 image path=$(esc "$work/vmdiskcmp-crashed-image.raw")
+done 1
+add 2 loop file=$(esc "$work/vmdiskcmp-crashed-image.raw")
+done 2
+add 3 mount dir=$(esc "$work/out/mnt-dom0") source=$loop
+done 3
+EOF
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "mount in use: exit status $rc, expected 1: $(cat "$work/log")"
+grep -q "mount $work/out/mnt-dom0: cannot unmount: .*busy" "$work/log" || fail "mount in use: $(cat "$work/log")"
+grep -qF "3 object(s) pending, 3 left" "$work/log" || fail "mount in use: $(cat "$work/log")"
+grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo || fail "mount in use: unmounted (lazily?) anyway"
+kill "$user"; wait "$user" 2>/dev/null
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "mount no longer in use: cleanup failed"; }
+grep -qF "3 object(s) pending, 0 left" "$work/log" || fail "mount no longer in use: $(cat "$work/log")"
+losetup -j "$work/vmdiskcmp-crashed-image.raw" | grep -q . && fail "mount no longer in use: loop device left"
+[ -e "$work/vmdiskcmp-crashed-image.raw" ] && fail "mount no longer in use: image left"
+rmdir "$work/out/mnt-dom0" 2>/dev/null
+echo "ok: a mount in use is reported, not detached lazily"
+
 # a malformed journal is refused, nothing touched
 printf 'vmdiskcmp-journal 1\nadd 1 image path=%s\nundone 9\n' "$(esc "$work/keep-me")" > "$work/out/journal"
 rc=0
