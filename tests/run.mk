@@ -35,6 +35,11 @@ EXTRA_DIST += tests/integration/run-cleanup.sh
 # two real runs started in the same second; cleanup --all while they live
 TESTS += tests/integration/run-concurrent-same-second.sh
 EXTRA_DIST += tests/integration/run-concurrent-same-second.sh
+# the controller killed during the dom0 agent, then cleanup (real loop
+# device, ext4 and agent; ~6 s)
+TESTS += tests/integration/run-dom0-kill.sh
+EXTRA_DIST += tests/integration/run-dom0-kill.sh
+tests/integration/run-dom0-kill.log: guest-agent/vmdiskcmp-agent
 TESTS += tests/integration/run-dryrun-vg.sh
 EXTRA_DIST += tests/integration/run-dryrun-vg.sh
 if WITH_CMOCKA

@@ -150,12 +150,12 @@ make_paths_absolute(vdc_run_opts *o)
         make_absolute(&o->dom0_on);
 }
 
-/* Bad input found before anything is created (exit 2): an existing --out,
- * and input files that are missing or not regular files (a prepared image
- * without its manifest used to fail after the images were provisioned).
- * 0 or -1 after one vdc_input_error. */
+/* Bad input found before anything is created (exit 2): input files that
+ * are missing or not readable regular files.  (--out, the directories,
+ * the devices and the manifest were checked before --dry-run:
+ * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
 static int
-preflight(const vdc_plan *p, const vdc_run_opts *o)
+preflight(const vdc_run_opts *o)
 {
     g_autofree char *manifest = o->prepared_image ? g_strconcat(o->prepared_image, ".manifest", NULL)
                                                   : NULL;
@@ -170,10 +170,6 @@ preflight(const vdc_plan *p, const vdc_run_opts *o)
     };
     size_t i;
 
-    if (g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
-        vdc_input_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
-        return -1;
-    }
     for (i = 0; i < G_N_ELEMENTS(in); i++) {
         if (!in[i].path)
             continue;
@@ -333,16 +329,18 @@ vdc_cmd_run(int argc, char **argv)
     h.suffix = suffix;
     make_paths_absolute(&o);
     host_choices(&o, &h, &vgs);
-    /* the plan is built from the options, and the VG must hold every LV
-     * the plan creates, together, and the image directory's filesystem
-     * every image: checked before anything exists, --dry-run included
-     * (bd_lvm_vginfo, statvfs; nothing created).  What fails here is bad
-     * input (exit 2). */
+    /* the plan is built from the options; the directories, devices and
+     * boot files it names are checked (vdc_run_check_inputs), and the VG
+     * must hold every LV the plan creates, together, and the image
+     * directory's filesystem every image: checked before anything exists,
+     * --dry-run included (bd_lvm_vginfo, statvfs; nothing created).  What
+     * fails here is bad input (exit 2). */
     scope = vdc_error_scope(VDC_ERR_INPUT);
     r = vdc_plan_build(&o, &h, cmdline, &p);
     if (r == 0) {
         make_absolute(&p.out_dir);   /* the default results/ID */
-        r = vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0 ? -1 : 0;
+        r = vdc_run_check_inputs(&p, o.consent) < 0 || vdc_run_check_lvm_room(&p) < 0 ||
+            vdc_run_check_image_room(&p) < 0 ? -1 : 0;
     }
     vdc_error_scope(scope);
     if (r < 0)
@@ -366,7 +364,7 @@ vdc_cmd_run(int argc, char **argv)
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
-    if (preflight(&p, &o) < 0 || check_helpers(&p, &s) < 0)
+    if (preflight(&o) < 0 || check_helpers(&p, &s) < 0)
         goto out;
     if (unique_run_id(&o, &h, cmdline, &p, &suffix) < 0)
         goto out;
@@ -417,8 +415,9 @@ static const vdc_opts_spec cleanup_spec = {
         "Removes what a crashed run (or a run with --keep) left, from DIR/journal: only what the\n"
         "journal says the run created and that still is that object (a domain by its UUID, an\n"
         "image, file or directory by its inode, an LV by its tags, a loop device by its backing\n"
-        "file, a mount by its source).  A journal whose run is still running (it holds the\n"
-        "journal's lock) is left alone.  Nothing else is touched.\n"
+        "file, a mount by its source, a child's process group that outlived the run by its\n"
+        "leader's pid, start time and executable).  A journal whose run is still running (it\n"
+        "holds the journal's lock) is left alone.  Nothing else is touched.\n"
         "--all replays every journal under --results (default: results) and, with\n"
         "--vg, removes the LVs of VG that carry our tag, except those of runs still running\n"
         "under --results (a run elsewhere is not known: make sure none is active).\n\n",

@@ -278,6 +278,43 @@ vdc_prepared_load(const char *image, struct vdc_prepared *out)
     return 0;
 }
 
+/* prepare.h */
+int
+vdc_guest_manifest_check(const char *image, int kernel, int initrd)
+{
+    struct vdc_prepared m;
+    const struct { int need; const char *key, *opt; char *const *path; } f[] = {
+        { kernel, "kernel", "--kernel", &m.kernel },
+        { initrd, "initrd", "--initrd", &m.initrd },
+    };
+    g_autofree char *manifest = manifest_path(image);
+    int prepared = 0, rc = -1;
+    size_t i;
+
+    vdc_prepared_init(&m);
+    if (!g_file_test(manifest, G_FILE_TEST_IS_REGULAR)) {
+        vdc_input_error("guest image %s: manifest %s: no such file: expected the manifest beside the "
+                        "image (doc/guest-template.md)", image, manifest);
+        goto out;
+    }
+    if (manifest_load(image, &m, &prepared) < 0)
+        goto out;
+    for (i = 0; i < G_N_ELEMENTS(f); i++) {
+        if (f[i].need && (!g_file_test(*f[i].path, G_FILE_TEST_IS_REGULAR) ||
+                          access(*f[i].path, R_OK) < 0)) {
+            vdc_input_error("guest image %s: manifest %s: [boot] %s %s: %s: expected a readable "
+                            "file (fix the manifest, or give %s FILE)", image, manifest, f[i].key,
+                            *f[i].path, g_file_test(*f[i].path, G_FILE_TEST_EXISTS)
+                                ? "not a readable regular file" : "no such file", f[i].opt);
+            goto out;
+        }
+    }
+    rc = 0;
+ out:
+    vdc_prepared_dispose(&m);
+    return rc;
+}
+
 /* write IMAGE.manifest for a prepared image whose boot files are named
  * @kernel_rel and @initrd_rel beside it */
 static int

@@ -103,6 +103,12 @@ int vdc_template_load(const char *image, struct vdc_prepared *out);
  * touching the image.  0, or -1 after vdc_error. */
 int vdc_prepared_load(const char *image, struct vdc_prepared *out);
 
+/* Before a run creates anything: @image's manifest (IMAGE.manifest) loads,
+ * and the boot files it names exist and are readable: the kernel when
+ * @kernel, the initrd when @initrd (not when --kernel/--initrd replace
+ * them).  0, or -1 after one vdc_input_error naming the manifest's key. */
+int vdc_guest_manifest_check(const char *image, int kernel, int initrd);
+
 /* On failure: inspect @image read-only with libguestfs (never writes it)
  * and copy the guest's logs (/var/log/vmdiskcmp/, /var/log/messages,
  * /var/log/syslog, journal export when systemd) into @out_dir (created).

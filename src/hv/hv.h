@@ -69,6 +69,13 @@ typedef struct {
      * "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".  1 found, 0 no such domain,
      * -1 after vdc_error. */
     int (*uuid)(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN]);
+
+    /* Optional (NULL: the driver cannot tell).  1 when the domU is
+     * stalled by its storage: paused by the hypervisor on an I/O error
+     * (QEMU stops a guest whose write to an image gets ENOSPC, werror's
+     * default), with *@why (g_malloc) naming it, e.g. "paused on an I/O
+     * error (disk vdb: no space left)"; 0 when not; -1 after vdc_error. */
+    int (*stalled)(vdc_hv *hv, const char *name, char **why);
 } vdc_hv_ops;
 
 /* Destroy the domU this run created as @name with @uuid (journal.h: the
@@ -97,6 +104,7 @@ extern const vdc_hv_ops vdc_hv_libxl_ops;
 /* The mock's knobs (tests): which call fails, and how the domU ends. */
 typedef struct {
     int fail_open, fail_create, fail_backends, fail_destroy;
+    int stalled;                        /* the domU reports paused on an I/O error */
     vdc_hv_wait_result wait_result;     /* default SHUTOFF */
     /* called at create (e.g. to play the in-guest runner on the control
      * disk); a -1 return makes create fail */

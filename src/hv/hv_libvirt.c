@@ -333,6 +333,55 @@ lv_exists(vdc_hv *hv, const char *name)
     return -1;
 }
 
+/* libvirt's names of virDomainDiskErrorCode */
+static const char *
+disk_error_name(int code)
+{
+    switch (code) {
+    case VIR_DOMAIN_DISK_ERROR_NO_SPACE:
+        return "no space left";
+    case VIR_DOMAIN_DISK_ERROR_UNSPEC:
+        return "I/O error";
+    default:
+        return "error";
+    }
+}
+
+static int
+lv_stalled(vdc_hv *hv, const char *name, char **why)
+{
+    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    virDomainDiskErrorPtr errs = NULL;
+    int state = 0, reason = 0, n, i;
+    GString *s;
+
+    *why = NULL;
+    if (!d)
+        return 0;               /* gone: the wait says how */
+    if (virDomainGetState(d, &state, &reason, 0) < 0 || state != VIR_DOMAIN_PAUSED ||
+        reason != VIR_DOMAIN_PAUSED_IOERROR) {
+        virDomainFree(d);
+        return 0;
+    }
+    s = g_string_new("paused on an I/O error");
+    n = virDomainGetDiskErrors(d, NULL, 0, 0);
+    if (n > 0) {
+        errs = g_new0(virDomainDiskError, n);
+        n = virDomainGetDiskErrors(d, errs, (unsigned)n, 0);
+        for (i = 0; i < n; i++) {
+            g_string_append_printf(s, "%s disk %s: %s", i ? "," : " (", errs[i].disk,
+                                   disk_error_name(errs[i].error));
+            free(errs[i].disk);
+        }
+        if (n > 0)
+            g_string_append_c(s, ')');
+        g_free(errs);
+    }
+    virDomainFree(d);
+    *why = g_string_free(s, FALSE);
+    return 1;
+}
+
 const vdc_hv_ops vdc_hv_libvirt_ops = {
     .name = "libvirt",
     .open = lv_open,
@@ -344,6 +393,7 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .destroy = lv_destroy,
     .exists = lv_exists,
     .uuid = lv_uuid,
+    .stalled = lv_stalled,
 };
 
 #endif /* WITH_LIBVIRT */

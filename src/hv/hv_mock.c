@@ -159,6 +159,14 @@ mock_exists(vdc_hv *hv, const char *name)
     return g_hash_table_contains(mock_running, name);
 }
 
+static int
+mock_stalled(vdc_hv *hv, const char *name, char **why)
+{
+    logcall("stalled", name);
+    *why = mock_state.stalled ? g_strdup("paused on an I/O error (mock)") : NULL;
+    return mock_state.stalled ? 1 : 0;
+}
+
 const vdc_hv_ops vdc_hv_mock_ops = {
     .name = "mock",
     .open = mock_open,
@@ -170,4 +178,5 @@ const vdc_hv_ops vdc_hv_mock_ops = {
     .destroy = mock_destroy,
     .exists = mock_exists,
     .uuid = mock_uuid,
+    .stalled = mock_stalled,
 };

@@ -123,6 +123,26 @@ choose_vg(const vdc_run_opts *o, const vdc_host_defaults *h, const char *opt,
     return 0;
 }
 
+/* --connect: a libvirt URI of a driver whose domains the run can describe
+ * (DRIVER[+TRANSPORT]://[HOST]/PATH, DRIVER xen, qemu or test): a bogus one
+ * is bad input here, not a connection failure after --out exists.
+ * 0, or -1 after one line. */
+static int
+uri_check(const char *uri)
+{
+    static const char *const drivers[] = { "xen", "qemu", "test" };
+    const char *sep = strstr(uri, "://");
+    size_t n = sep ? strcspn(uri, "+:") : 0, i;
+
+    for (i = 0; sep && i < G_N_ELEMENTS(drivers); i++)
+        if (strlen(drivers[i]) == n && !strncmp(uri, drivers[i], n) && sep[3] != '\0' &&
+            !strpbrk(uri, " \t\n"))
+            return 0;
+    vdc_input_error("--connect '%s': expected a libvirt URI of the xen, qemu or test driver "
+                    "(xen:///system, qemu:///system, qemu+ssh://HOST/system, test:///default)", uri);
+    return -1;
+}
+
 int
 vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                const char *command_line, vdc_plan *p)
@@ -153,6 +173,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     if (p->hv == VDC_HV_LIBVIRT) {
         p->uri = g_strdup(o->connect ? o->connect :
                           h->xen_control_d ? "xen:///system" : "qemu:///system");
+        if (uri_check(p->uri) < 0)
+            return -1;
         if (g_str_has_prefix(p->uri, "xen:"))
             p->domain_type = g_strdup("xen");
         else if (o->accel && !strcmp(o->accel, "tcg"))

@@ -27,6 +27,7 @@ static const char *const kind_names[] = {
     [VDC_JOURNAL_MOUNT] = "mount",
     [VDC_JOURNAL_DIR] = "dir",
     [VDC_JOURNAL_FILE] = "file",
+    [VDC_JOURNAL_PROC] = "proc",
 };
 
 #define M(m) offsetof(vdc_journal_entry, m)
@@ -54,6 +55,9 @@ static const struct {
     { VDC_JOURNAL_DIR, "ino", M(ino) },
     { VDC_JOURNAL_FILE, "path", M(path) },
     { VDC_JOURNAL_FILE, "ino", M(ino) },
+    { VDC_JOURNAL_PROC, "pid", M(pid) },
+    { VDC_JOURNAL_PROC, "start", M(start) },
+    { VDC_JOURNAL_PROC, "exe", M(exe) },
 };
 #undef M
 

@@ -15,11 +15,13 @@
  * Kinds and keys: domain (driver, uri, name, uuid), image (path, ino; the
  * target description's where, format, alloc, image_backend: model/target.h
  * names), lv (vg, lv, tag), loop (file, dev), mount (dir, source), dir
- * (path, ino), file (path, ino).  ino is "DEV:INO" (st_dev, st_ino of what
- * was made, decimal); uuid the domain's UUID; tag the LV's run tag.  A key
- * may be absent (an image's description: the defaults; an identity not
- * known) or empty; unknown keys are ignored.  Version 1 journals (no run
- * line, no identities, no pairs after done) load too.
+ * (path, ino), file (path, ino), proc (pid, start, exe: a child's process
+ * group, see common/child.h; undone once the group is gone).  ino is
+ * "DEV:INO" (st_dev, st_ino of what was made, decimal); uuid the domain's
+ * UUID; tag the LV's run tag.  A key may be absent (an image's description:
+ * the defaults; an identity not known) or empty; unknown keys are ignored.
+ * Version 1 journals (no run line, no identities, no pairs after done) load
+ * too.
  *
  * Lock: the run holds flock(LOCK_EX) on the journal for its lifetime (taken
  * before the file has its name, so no reader ever sees it unlocked while
@@ -43,6 +45,7 @@ typedef enum {
     VDC_JOURNAL_MOUNT,          /* "mount": a filesystem we mount on @dir */
     VDC_JOURNAL_DIR,            /* "dir": a directory we make */
     VDC_JOURNAL_FILE,           /* "file": a file we write (a control disk) */
+    VDC_JOURNAL_PROC,           /* "proc": a child's process group we start */
 } vdc_journal_kind;
 
 /* A set of kinds (vdc_journal_teardown's @keep). */
@@ -63,6 +66,11 @@ typedef struct {
     const char *tag;                    /* lv: the run's tag on it */
     const char *file, *dev;             /* loop: backing file; device (when known) */
     const char *dir, *source;           /* mount */
+    /* proc: the group's id (its leader's pid, decimal), the leader's start
+     * (field 22 of /proc/PID/stat, clock ticks after boot, decimal) and
+     * executable (readlink /proc/PID/exe): pid and start say it is the same
+     * process, exe that it is ours */
+    const char *pid, *start, *exe;
     int done, undone, kept;
 } vdc_journal_entry;
 
@@ -75,7 +83,7 @@ typedef struct {
     char *run_id, *owner_pid, *owner_started;
 } vdc_journal;
 
-/* "domain", "image", "lv", "loop", "mount", "dir", "file"; NULL when @k is
+/* "domain", "image", "lv", "loop", "mount", "dir", "file", "proc"; NULL when @k is
  * none of them. */
 const char *vdc_journal_kind_name(vdc_journal_kind k);
 

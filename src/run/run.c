@@ -420,6 +420,86 @@ add_time(double *acc, gint64 t0_us)
 
 /* ---- one domU boot ------------------------------------------------------- */
 
+/* The watchdog's period: a running domU is looked at this often (s). */
+#define WATCH_S 5
+/* An image directory's filesystem with fewer free bytes is full. */
+#define WATCH_FULL_BYTES (1u << 20)
+
+static int
+fs_free(const vdc_run_env *env, const char *dir, uint64_t *bytes)
+{
+    struct statvfs v;
+
+    if (env->fs_free)
+        return env->fs_free(dir, bytes);
+    if (statvfs(dir, &v) < 0)
+        return -1;
+    *bytes = (uint64_t)v.f_bavail * v.f_frsize;
+    return 0;
+}
+
+/* "DIR: N bytes free" for the first image directory of the plan whose
+ * filesystem is full (below WATCH_FULL_BYTES), or NULL. */
+static char *
+full_image_dir(vdc_run_ctx *ctx)
+{
+    size_t i;
+
+    for (i = 0; i < ctx->p->n_targets; i++) {
+        const vdc_plan_target *t = &ctx->p->targets[i];
+        g_autofree char *dir = NULL;
+        uint64_t bytes;
+
+        if (t->spec.backing != VDC_BACKING_IMAGE || !t->path)
+            continue;
+        dir = g_path_get_dirname(t->path);
+        if (fs_free(ctx->env, dir, &bytes) == 0 && bytes < WATCH_FULL_BYTES)
+            return g_strdup_printf("%s: %" G_GUINT64_FORMAT " bytes free", dir, (guint64)bytes);
+    }
+    return NULL;
+}
+
+/* Wait for the domU as the driver's wait does, up to --timeout, in
+ * periods of WATCH_S seconds; between them the domU is watched: paused by
+ * the hypervisor on an I/O error (drivers with a stalled slot), or an
+ * image directory's filesystem full at two looks in a row, ends the wait
+ * at once with *@stall (g_malloc) naming the cause, e.g. "image directory
+ * FS full (/var/lib/vmdiskcmp: 0 bytes free); paused on an I/O error
+ * (disk vdb: no space left)".  A guest writing its test file into a full
+ * filesystem makes no progress, and would otherwise be waited for the
+ * whole --timeout. */
+static vdc_hv_wait_result
+watch_domu(vdc_run_ctx *ctx, char **stall)
+{
+    const vdc_plan *p = ctx->p;
+    unsigned left = p->timeout_s, full = 0;
+
+    *stall = NULL;
+    for (;;) {
+        unsigned period = MIN(left, WATCH_S);
+        g_autofree char *dir = NULL, *why = NULL;
+        vdc_hv_wait_result w = ctx->hvops->wait(ctx->hv, p->domain_name, period, ctx->env->stop);
+        int paused = 0;
+
+        left -= period;
+        if (w != VDC_HV_WAIT_TIMEOUT || left == 0)
+            return w;
+        dir = full_image_dir(ctx);
+        full = dir ? full + 1 : 0;
+        if (ctx->hvops->stalled)
+            paused = ctx->hvops->stalled(ctx->hv, p->domain_name, &why) == 1;
+        if (dir && (paused || full >= 2)) {
+            *stall = g_strdup_printf("image directory FS full (%s)%s%s", dir, paused ? "; " : "",
+                                     paused ? why : "");
+            return w;
+        }
+        if (paused) {
+            *stall = g_strdup_printf("the domU stalled: %s", why);
+            return w;
+        }
+    }
+}
+
 static void
 fail_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *status, const char *why)
 {
@@ -497,6 +577,39 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
     vdc_ctl_result_dispose(&res);
 }
 
+/* What the end of a domU's wait (@w) means for the runs of boot @b: the
+ * results from the control disk @ctl, or each run failed with the cause. */
+static void
+wait_ended(vdc_run_ctx *ctx, const vdc_plan_boot *b, vdc_hv_wait_result w, const char *ctl,
+           uint64_t nonce, unsigned bi)
+{
+    const vdc_plan *p = ctx->p;
+
+    switch (w) {
+    case VDC_HV_WAIT_SHUTOFF:
+        collect(ctx, b, ctl, nonce, bi);
+        break;
+    case VDC_HV_WAIT_TIMEOUT: {
+        g_autofree char *why = g_strdup_printf("the domU did not power off within %u s: destroyed",
+                                               p->timeout_s);
+        vdc_error("domain %s: %s", p->domain_name, why);
+        fail_boot(ctx, b, "timeout", why);
+        break;
+    }
+    case VDC_HV_WAIT_CRASHED:
+        vdc_error("domain %s: crashed or rebooted", p->domain_name);
+        fail_boot(ctx, b, "failed", "the domU crashed or rebooted");
+        break;
+    case VDC_HV_WAIT_INTERRUPTED:
+        ctx->interrupted = 1;
+        fail_boot(ctx, b, "failed", "interrupted");
+        break;
+    case VDC_HV_WAIT_ERROR:
+        fail_boot(ctx, b, "failed", "lost track of the domU (see the message above)");
+        break;
+    }
+}
+
 static void
 domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
 {
@@ -509,6 +622,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     g_autofree char *uuid = NULL;
     char got[VDC_HV_UUID_LEN];
     vdc_hv_wait_result w;
+    g_autofree char *stall = NULL;
     uint64_t nonce;
     gint64 t0_us;
 
@@ -561,33 +675,19 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
             json_object_unref(bk);
         }
     }
-    w = ctx->hvops->wait(ctx->hv, p->domain_name, p->timeout_s, ctx->env->stop);
+    w = watch_domu(ctx, &stall);
     add_time(&ctx->rs.experiment.time.domu_s, t0_us);
     if (vdc_hv_destroy_own(ctx->hvops, ctx->hv, p->domain_name,
                            vdc_journal_find(&ctx->journal, dom_seq)->uuid) == 0)
         (void)vdc_journal_undone(&ctx->journal, dom_seq);
-    switch (w) {
-    case VDC_HV_WAIT_SHUTOFF:
-        collect(ctx, b, ctl, nonce, bi);
-        break;
-    case VDC_HV_WAIT_TIMEOUT: {
-        g_autofree char *why = g_strdup_printf("the domU did not power off within %u s: destroyed",
-                                               p->timeout_s);
+    if (stall) {
+        g_autofree char *why = g_strdup_printf("%s, %.0f s after boot: destroyed", stall,
+                                               (double)(g_get_monotonic_time() - t0_us) / 1e6);
+
         vdc_error("domain %s: %s", p->domain_name, why);
-        fail_boot(ctx, b, "timeout", why);
-        break;
-    }
-    case VDC_HV_WAIT_CRASHED:
-        vdc_error("domain %s: crashed or rebooted", p->domain_name);
-        fail_boot(ctx, b, "failed", "the domU crashed or rebooted");
-        break;
-    case VDC_HV_WAIT_INTERRUPTED:
-        ctx->interrupted = 1;
-        fail_boot(ctx, b, "failed", "interrupted");
-        break;
-    case VDC_HV_WAIT_ERROR:
-        fail_boot(ctx, b, "failed", "lost track of the domU (see the message above)");
-        break;
+        fail_boot(ctx, b, "failed", why);
+    } else {
+        wait_ended(ctx, b, w, ctl, nonce, bi);
     }
     /* --inspect-on-failure: the guest's own logs, read-only (the per-run
      * runner log travels in the result frame, which a hung guest never

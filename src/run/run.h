@@ -54,6 +54,10 @@ typedef struct {
     int (*loop_detach)(const char *dev, const char *file);
     /* sync and drop dom0's page cache before each guest boot */
     int (*drop_caches)(void);
+    /* bytes free to an unprivileged writer on the filesystem of @dir
+     * (statvfs f_bavail x f_frsize when NULL): the watchdog's look at the
+     * image directory while a domU runs.  0 or -1 (then not judged). */
+    int (*fs_free)(const char *dir, uint64_t *bytes);
 
     volatile sig_atomic_t *stop;    /* set by SIGINT/SIGTERM */
 } vdc_run_env;
@@ -110,6 +114,18 @@ int vdc_run_mkdir_journaled(vdc_journal *j, unsigned seq, const char *dir, mode_
  * hypervisor cannot be reached). */
 int vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out);
 
+/* Before anything is created (and for --dry-run), the input a run would
+ * otherwise find wrong only after making --out (src/run/preflight.c):
+ * --out does not exist; --out's and every image's directory, or the nearest existing ancestor
+ * of each, is a directory we can write in (not a file, not read-only);
+ * each block device of the plan (--block, --target, --dom0-on DEV) exists,
+ * is a block device, not in use and without a signature
+ * (vdc_storage_check with @consent); the guest image's manifest loads and
+ * names boot files that exist (unless --kernel/--initrd replace them), a
+ * --prepared-image's with its [prepared] section.
+ * 0, or -1 after one line naming the option (callers exit 2). */
+int vdc_run_check_inputs(const vdc_plan *p, int consent);
+
 /* Journal a mount/dir from a dom0 step (for env->dom0_step). */
 vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx);
 const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx);
@@ -149,6 +165,17 @@ int vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned r
                   uint64_t seed, const char *json_out);
 char *vdc_loop_attach(const char *file);
 int vdc_loop_detach(const char *dev, const char *file);
+/* The loop device (/dev/loopN, g_malloc) whose backing file is @file
+ * (also once unlinked: sysfs shows "PATH (deleted)"), or NULL. */
+char *vdc_loop_find(const char *file);
+/* Stop what is left of a journaled child's process group (journal.h
+ * "proc"): when process @pgrp still runs with start time @start (clock
+ * ticks after boot) it must run @exe and lead its group, else nothing is
+ * touched (-1, one message); a pid with another start time is another
+ * process (0: ours ended).  Then every running member of the group gets
+ * SIGKILL until none is left (at most 5 s).  0 when no member runs, -1
+ * after vdc_error. */
+int vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe);
 /* 1 when @dir is a mount point of @source (mountinfo), 0 if not, -1 error */
 int vdc_is_mounted(const char *dir, const char *source);
 /* sync + echo 3 > /proc/sys/vm/drop_caches; 0 or -1 (vdc_error) */

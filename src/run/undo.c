@@ -2,7 +2,8 @@
  * idempotent: a thing already gone is success.  Each checks the thing is
  * still ours before removing it (loop: same backing file; mount: same
  * source; LV: our tags, checked by the storage code; domain: its UUID;
- * image, file, directory: the inode recorded when it was made). */
+ * image, file, directory: the inode recorded when it was made; proc: the
+ * group leader's pid, start time and executable). */
 #include "config.h"
 #include "run/run.h"
 
@@ -53,9 +54,12 @@ undo_mount(const vdc_journal_entry *e)
     m = vdc_is_mounted(dir, source);
     if (m <= 0)
         return m;   /* not mounted (0) or error (-1) */
-    /* never through a symlink put in place of our mount point */
-    if (umount2(dir, UMOUNT_NOFOLLOW) < 0 && umount2(dir, MNT_DETACH | UMOUNT_NOFOLLOW) < 0) {
-        vdc_error("mount %s: cannot unmount: %s", dir, g_strerror(errno));
+    /* never through a symlink put in place of our mount point; never
+     * lazily: a filesystem still in use stays mounted and is reported (a
+     * detached one would keep its loop device and image busy unseen) */
+    if (umount2(dir, UMOUNT_NOFOLLOW) < 0) {
+        vdc_error("mount %s: cannot unmount: %s%s", dir, g_strerror(errno),
+                  errno == EBUSY ? " (still in use: fuser -m shows by whom)" : "");
         return -1;
     }
     return 0;
@@ -83,6 +87,37 @@ still_ours(const vdc_journal_entry *e, const char *what)
         vdc_error_kind(VDC_ERR_NONE, "%s %s: not the one this run made (inode %s): left alone",
                        what, e->path, e->ino);
     return r > 0;
+}
+
+/* A journaled process group's values: pid > 1, start a number, exe an
+ * absolute path.  0, or -1 (malformed). */
+static int
+proc_values(const vdc_journal_entry *e, pid_t *pid, guint64 *start)
+{
+    guint64 p = 0;
+
+    if (!e->pid || !e->start || !e->exe || !g_path_is_absolute(e->exe) ||
+        !g_ascii_string_to_unsigned(e->pid, 10, 2, G_MAXINT32, &p, NULL) ||
+        !g_ascii_string_to_unsigned(e->start, 10, 0, G_MAXUINT64, start, NULL))
+        return -1;
+    *pid = (pid_t)p;
+    return 0;
+}
+
+/* Before a mount is unmounted and a loop device detached: whatever a
+ * crashed run's child left running in its group is killed (only when the
+ * group's leader is still the process the journal names) */
+static int
+undo_proc(const vdc_journal_entry *e)
+{
+    pid_t pid;
+    guint64 start;
+
+    if (proc_values(e, &pid, &start) < 0) {
+        vdc_error("journal: proc entry %u: expected pid, start and exe: not touched", e->seq);
+        return -1;
+    }
+    return vdc_proc_group_stop(pid, start, e->exe);
 }
 
 static int
@@ -208,6 +243,17 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
                 why = "expected an image named vmdiskcmp-*.raw or vmdiskcmp-*.qcow2";
             break;
         }
+        case VDC_JOURNAL_PROC: {
+            pid_t pid;
+            guint64 start;
+            g_autofree char *base = e->exe ? g_path_get_basename(e->exe) : NULL;
+
+            p = e->pid;
+            /* the group's leader is a fork of vmdiskcmp (common/child.h) */
+            if (proc_values(e, &pid, &start) < 0 || !g_str_has_prefix(base, "vmdiskcmp"))
+                why = "expected a pid, a start time and a vmdiskcmp executable";
+            break;
+        }
         case VDC_JOURNAL_LOOP:
             p = e->file;
             if (!p || !is_journal_image(j, p))
@@ -238,6 +284,21 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
     return 0;
 }
 
+/* An image is removed only once no loop device is bound to it: unlinked
+ * under a bound device, its space would stay taken, unseen */
+static int
+undo_image(const vdc_journal_entry *e, const vdc_run_env *env)
+{
+    g_autofree char *loop = e->path ? vdc_loop_find(e->path) : NULL;
+
+    if (loop) {
+        vdc_error("image %s: still the backing file of %s: not removed (its space would not be freed)",
+                  e->path, loop);
+        return -1;
+    }
+    return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL, NULL);
+}
+
 int
 vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 {
@@ -249,7 +310,7 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     case VDC_JOURNAL_IMAGE:
         if (e->path && !still_ours(e, "image"))
             return 0;
-        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL, NULL);
+        return undo_image(e, env);
     case VDC_JOURNAL_LV:
         return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv, e->tag);
     case VDC_JOURNAL_LOOP:
@@ -260,6 +321,8 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
         return undo_path(e, 1);
     case VDC_JOURNAL_FILE:
         return undo_path(e, 0);
+    case VDC_JOURNAL_PROC:
+        return undo_proc(e);
     }
     vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;

@@ -75,6 +75,40 @@ losetup "$other" >/dev/null 2>&1 || fail "a loop device not in the journal was d
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || fail "second cleanup failed"
 grep -qF "0 object(s) pending, 0 left" "$work/log" || fail "second cleanup found work"
 
+# a mount still in use (a process outside the journal works in it) is not
+# unmounted lazily behind its back: cleanup says so and exits 1, the loop
+# device and the image stay; once the user is gone a second cleanup
+# removes them all
+truncate -s 64M "$work/vmdiskcmp-crashed-image.raw"
+loop=$(losetup -f --show "$work/vmdiskcmp-crashed-image.raw") || fail "losetup failed"
+mkfs.ext4 -q -F "$loop" || fail "mkfs.ext4 failed"
+mkdir -p "$work/out/mnt-dom0"
+mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
+(cd "$work/out/mnt-dom0" && exec sleep 300) &
+user=$!
+cat > "$work/out/journal" <<EOF
+vmdiskcmp-journal 1
+add 1 image path=$(esc "$work/vmdiskcmp-crashed-image.raw")
+done 1
+add 2 loop file=$(esc "$work/vmdiskcmp-crashed-image.raw")
+done 2
+add 3 mount dir=$(esc "$work/out/mnt-dom0") source=$loop
+done 3
+EOF
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "mount in use: exit status $rc, expected 1: $(cat "$work/log")"
+grep -q "mount $work/out/mnt-dom0: cannot unmount: .*busy" "$work/log" || fail "mount in use: $(cat "$work/log")"
+grep -qF "3 object(s) pending, 3 left" "$work/log" || fail "mount in use: $(cat "$work/log")"
+grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo || fail "mount in use: unmounted (lazily?) anyway"
+kill "$user"; wait "$user" 2>/dev/null
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "mount no longer in use: cleanup failed"; }
+grep -qF "3 object(s) pending, 0 left" "$work/log" || fail "mount no longer in use: $(cat "$work/log")"
+losetup -j "$work/vmdiskcmp-crashed-image.raw" | grep -q . && fail "mount no longer in use: loop device left"
+[ -e "$work/vmdiskcmp-crashed-image.raw" ] && fail "mount no longer in use: image left"
+rmdir "$work/out/mnt-dom0" 2>/dev/null
+echo "ok: a mount in use is reported, not detached lazily"
+
 # a malformed journal is refused, nothing touched
 printf 'vmdiskcmp-journal 1\nadd 1 image path=%s\nundone 9\n' "$(esc "$work/keep-me")" > "$work/out/journal"
 rc=0
@@ -117,6 +151,8 @@ foreign "add 2 mount dir=$(esc "$work/victim/sub") source=proc" "(mount $work/vi
 foreign "add 2 loop file=$(esc "$work/victim/file")" "expected the backing file to be an image of this journal"
 foreign "add 2 lv vg=vg0 lv=root" "expected a VG and an LV named vmdiskcmp-"
 foreign "add 2 domain driver=mock uri= name=production-db" "expected a driver and a domain named vmdiskcmp-"
+foreign "add 2 proc pid=1 start=0 exe=$(esc /sbin/init)" "expected a pid, a start time and a vmdiskcmp executable"
+foreign "add 2 proc pid=$$ start=0 exe=$(esc /bin/sh)" "expected a pid, a start time and a vmdiskcmp executable"
 foreign "add 2 file path=control-0.img" "expected an absolute path"
 # bug cleanup-mount-symlink: the mount point replaced by a symlink to a
 # foreign mount (think /proc) was unmounted through the symlink; here a
@@ -132,6 +168,32 @@ umount "$work/victim-mnt"
 rm -f "$work/out/mnt-dom0"
 rm -rf "$work/victim" "$work/out/link"
 echo "ok: foreign journal entries refused"
+
+# a journaled process group is killed only while its leader is the process
+# the journal names: another process now holding the pid (another start
+# time) is left alone and counts as ours gone; one with the journaled start
+# time that runs another executable is refused (exit 1), left alone too
+sleep 300 &
+sleeper=$!
+start=$(sed 's/.*) //' "/proc/$sleeper/stat" | cut -d' ' -f20)
+proc_journal() {
+    printf 'vmdiskcmp-journal 1\nadd 1 proc pid=%s start=%s exe=%s\ndone 1\n' "$sleeper" "$1" \
+        "$(esc "$VMDISKCMP")" > "$work/out/journal"
+}
+proc_journal $((start + 1))
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "proc of another start time: cleanup failed"; }
+grep -qF "1 object(s) pending, 0 left" "$work/log" || fail "proc of another start time: $(cat "$work/log")"
+kill -0 "$sleeper" || fail "proc of another start time: the process was killed"
+proc_journal "$start"
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "proc running another executable: exit status $rc, expected 1: $(cat "$work/log")"
+grep -q "process $sleeper: started when the journal says, but runs .*sleep, not $VMDISKCMP: not touched" "$work/log" ||
+    fail "proc running another executable: $(cat "$work/log")"
+kill -0 "$sleeper" || fail "proc running another executable: the process was killed"
+kill "$sleeper"
+wait "$sleeper" 2>/dev/null
+echo "ok: journaled processes checked before they are killed"
 
 # --all: every journal under --results, nothing else
 mkdir -p "$work/results/r1" "$work/results/r2"

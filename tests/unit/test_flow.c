@@ -53,6 +53,7 @@ static struct {
     int n_inspected;
     const char *fail_provision;     /* target name whose storage create fails */
     int malformed_json;             /* runner returns garbage agent JSON */
+    int fs_full;                    /* the image directory's filesystem has 0 bytes free */
     int corrupt_frame;              /* runner's result frame is damaged */
     int interrupt_on_create;        /* SIGINT arrives while the domU runs */
     double jitter;                  /* put_block = 1000 (1 + jitter u), u in [-1, 1)
@@ -169,6 +170,13 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
     return g_file_set_contents(json_out, json, -1, NULL) ? 0 : -1;
 }
 
+static int
+m_fs_free(const char *dir, uint64_t *bytes)
+{
+    *bytes = F.fs_full ? 0 : 1ull << 40;
+    return 0;
+}
+
 static char *
 m_loop_attach(const char *file)
 {
@@ -283,6 +291,7 @@ make_env(vdc_run_env *env)
     env->dom0_step = m_dom0_step;
     env->loop_attach = m_loop_attach;
     env->loop_detach = m_loop_detach;
+    env->fs_free = m_fs_free;
     env->stop = &stop_flag;
 }
 
@@ -530,6 +539,46 @@ test_guest_timeout(void **state)
     assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
     assert_true(vdc_hv_mock()->n_destroy >= 2);              /* hung domU destroyed */
     assert_int_equal(F.n_inspected, 2);                      /* --inspect-on-failure */
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A domU that stops making progress: the image directory's filesystem
+ * full (two looks in a row), or the domU paused on an I/O error, ends its
+ * boot naming the cause, without waiting for --timeout (the mock's wait
+ * says "still running" at once). */
+static void
+test_guest_stalled(void **state)
+{
+    vdc_result_set rs;
+    size_t i, n_named = 0;
+
+    vdc_hv_mock()->wait_result = VDC_HV_WAIT_TIMEOUT;
+    F.fs_full = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    for (i = 0; i < rs.n_runs; i++)
+        n_named += rs.runs[i]->error && strstr(rs.runs[i]->error, "image directory FS full (") != NULL;
+    assert_int_equal(n_named, 4);
+    /* each boot: two periods and two looks, not the 720 periods of
+     * --timeout 3600 */
+    for (i = 0, n_named = 0; i < vdc_hv_mock()->calls->len; i++)
+        n_named += g_str_has_prefix(g_ptr_array_index(vdc_hv_mock()->calls, i), "wait ");
+    assert_int_equal(n_named, 4);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+    teardown(state);
+    setup(state);
+
+    vdc_hv_mock()->wait_result = VDC_HV_WAIT_TIMEOUT;
+    vdc_hv_mock()->stalled = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    for (i = 0, n_named = 0; i < rs.n_runs; i++)
+        n_named += rs.runs[i]->error &&
+                   strstr(rs.runs[i]->error, "the domU stalled: paused on an I/O error (mock)") != NULL;
+    assert_int_equal(n_named, 4);
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -1182,6 +1231,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_provision_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guest_stalled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_frame, setup, teardown),
