@@ -21,6 +21,35 @@
 
 #define POLL_MS 100
 
+/* vdc_child_close_in_forks: what a supervisor closes when it starts */
+static int fork_close[8];
+static size_t n_fork_close;
+
+void
+vdc_child_close_in_forks(int fd)
+{
+    if (fd < 0)
+        return;
+    if (n_fork_close == G_N_ELEMENTS(fork_close)) {
+        vdc_error_kind(VDC_ERR_NONE, "child: descriptor %d stays open in supervisors (at most %zu are closed)", fd,
+                    G_N_ELEMENTS(fork_close));
+        return;
+    }
+    fork_close[n_fork_close++] = fd;
+}
+
+void
+vdc_child_forget_fd(int fd)
+{
+    size_t i;
+
+    for (i = 0; i < n_fork_close; i++)
+        if (fork_close[i] == fd) {
+            fork_close[i] = fork_close[--n_fork_close];
+            return;
+        }
+}
+
 /* In the forked child: point fd @target at what @mode says.  0 or -1. */
 static int
 child_io(int target, vdc_child_io mode, int logfd, int pipefd)
@@ -109,6 +138,8 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int logfd, int 
     char go = 0;
 
     setpgid(0, 0);
+    for (i = 0; i < n_fork_close; i++)
+        close(fork_close[i]);
     /* the parent's own end of file, should the pipe have leaked */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)

@@ -92,6 +92,16 @@ typedef struct {
  * Prints nothing on a stop or a timeout: the caller names what stopped. */
 int vdc_child_run(const vdc_child_opts *o, vdc_child_result *r);
 
+/* A descriptor that must not outlive its owner in a supervisor (a fork
+ * that does not exec, so O_CLOEXEC does not close it there): e.g. the
+ * run's journal, whose flock(2) lock every fork would share and so keep
+ * the run looking alive after it died.  Each supervisor closes the
+ * descriptors registered when it starts.  At most 8 at once; a 9th is
+ * ignored with a warning.  vdc_child_forget_fd removes @fd again (call it
+ * before closing @fd).  Not thread-safe: call from the main thread. */
+void vdc_child_close_in_forks(int fd);
+void vdc_child_forget_fd(int fd);
+
 /* The status as a shell reports it: the exit status, or 128 + signal. */
 int vdc_child_code(const vdc_child_result *r);
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/child.h"
 #include "common/util.h"
 
 #define JOURNAL_HEADER "vmdiskcmp-journal 2\n"
@@ -123,8 +124,10 @@ vdc_journal_init(vdc_journal *j)
 void
 vdc_journal_dispose(vdc_journal *j)
 {
-    if (j->fd >= 0)
+    if (j->fd >= 0) {
+        vdc_child_forget_fd(j->fd);
         close(j->fd);
+    }
     j->fd = -1;
     g_clear_pointer(&j->path, g_free);
     g_clear_pointer(&j->entries, g_ptr_array_unref);
@@ -186,6 +189,7 @@ vdc_journal_create(vdc_journal *j, const char *path, const char *run_id)
         vdc_error("journal %s: cannot lock: %s", path, g_strerror(errno));
         goto out;
     }
+    vdc_child_close_in_forks(j->fd);    /* the lock is the run's, not a child's */
     if (run_id) {
         j->run_id = g_strdup(run_id);
         j->owner_pid = g_strdup(pid);
@@ -422,6 +426,8 @@ vdc_journal_load(vdc_journal *j, const char *path)
         }
         held = 1;
     }
+    if (j->fd >= 0 && !held)
+        vdc_child_close_in_forks(j->fd);
     if (!g_file_get_contents(path, &data, &len, &err)) {
         vdc_input_error("journal %s: %s", path, err->message);
         return -1;
