@@ -74,6 +74,10 @@ child_main(const vdc_child_opts *o, pid_t parent, int logfd, int pipefd)
         close(logfd);
     if (pipefd >= 0)
         close(pipefd);
+    if (o->pass_fd > 2) {
+        if (o->pass_fd == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(o->pass_fd, 3) < 0)
+            _exit(127);
+    }
     if (!o->argv) {
         int rc = o->fn(o->arg);
 
@@ -198,6 +202,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     for (;;) {
         if (capture)
             drain(&pfd[0], buf, max, r);
+        if (o->on_tick)
+            o->on_tick(pid, o->tick_arg);
         if (has_exited(pid))
             break;
         if (o->stop && *o->stop) {

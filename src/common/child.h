@@ -52,6 +52,12 @@ typedef struct {
     const char *log_path;        /* for VDC_CHILD_LOG */
     size_t capture_max;          /* for VDC_CHILD_CAPTURE; 0: VDC_CHILD_CAPTURE_MAX */
     int death_signal;            /* sent to the child when we die; 0: none */
+    int pass_fd;                 /* > 2: becomes the child's descriptor 3 (e.g. the
+                                  * write end of a pipe, opened O_CLOEXEC); 0: none */
+    /* called once the child started and then at every look (100 ms) while
+     * it runs, with its pid: e.g. to read the other end of pass_fd */
+    void (*on_tick)(int pid, void *arg);
+    void *tick_arg;
 } vdc_child_opts;
 
 typedef struct {
