@@ -14,6 +14,12 @@ tests_unit_test_host_cpu_SOURCES = tests/unit/test_host_cpu.c tests/unit/test_ho
 tests_unit_test_host_cpu_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
 tests_unit_test_host_cpu_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# the run's host cost per test: slicing and per-GiB arithmetic (src/run/hostwatch.c)
+check_PROGRAMS += tests/unit/test_hostwatch
+TESTS += tests/unit/test_hostwatch
+tests_unit_test_hostwatch_SOURCES = tests/unit/test_hostwatch.c
+tests_unit_test_hostwatch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_hostwatch_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
 
 # helper of the integration test: the samplers from the command line
