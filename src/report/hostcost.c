@@ -155,14 +155,29 @@ vdc_host_cost_dispose(struct vdc_analysis *a)
     a->n_host = 0;
 }
 
+/* three significant digits, never an exponent: 0.0123, 4.56, 789, 3810 */
+static void
+fmt_num(GString *out, double v)
+{
+    if (fabs(v) >= 1000)
+        g_string_append_printf(out, "%.0f", v);
+    else
+        g_string_append_printf(out, "%.3g", v);
+}
+
 void
 vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s)
 {
     if (!s->n)
         return;
-    g_string_append_printf(out, "%.3g", s->mean);
-    if (s->has_ci_mean)
-        g_string_append_printf(out, " [%.3g, %.3g]", s->ci_mean[0], s->ci_mean[1]);
+    fmt_num(out, s->mean);
+    if (s->has_ci_mean) {
+        g_string_append(out, " [");
+        fmt_num(out, s->ci_mean[0]);
+        g_string_append(out, ", ");
+        fmt_num(out, s->ci_mean[1]);
+        g_string_append(out, "]");
+    }
 }
 
 const char vdc_host_cost_note[] =
@@ -186,7 +201,7 @@ vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
     }
     g_string_append(out, "\nHost CPU per backend\n");
     g_string_append_printf(out, "  %s\n", vdc_host_cost_note);
-    g_string_append_printf(out, "  %-*s %-*s %-32s %-28s %-28s %s\n", (int)tw, "Target", (int)kw, "Test",
+    g_string_append_printf(out, "  %-*s %-*s %-32s %-30s %-30s %s\n", (int)tw, "Target", (int)kw, "Test",
                            "Role", "CPU s per GiB", "CPU s per 1,000 I/Os", "n");
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
@@ -202,7 +217,7 @@ vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
         } else {
             vdc_host_cost_fmt(g, &c->per_gib);
             vdc_host_cost_fmt(k, &c->per_kio);
-            g_string_append_printf(out, "  %-*s %-*s %-32s %-28s %-28s %zu\n", (int)tw,
+            g_string_append_printf(out, "  %-*s %-*s %-32s %-30s %-30s %zu\n", (int)tw,
                                    t, (int)kw, a->tests[c->test],
                                    vdc_host_role_label(c->role), g->len ? g->str : "-",
                                    k->len ? k->str : "-", MAX(c->per_gib.n, c->per_kio.n));
