@@ -29,8 +29,9 @@ tests_host_sampletool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
 
 # root, heavy lock (loop devices): the cross-check against /proc, the lab's
 # stand-in hotplug script's loop semantics, an LV's placement against
-# lvm2's report (about 15 s, 2 s, 3 s)
+# lvm2's report, a dom0 baseline run's host CPU figures against /proc
+# (about 15 s, 2 s, 3 s, 15 s)
 HOST_IT = tests/integration/host-cpu-crosscheck.sh tests/integration/host-lab-hotplug.sh \
-	tests/integration/host-lv-placement.sh
+	tests/integration/host-lv-placement.sh tests/integration/host-run-crosscheck.sh
 TESTS += $(HOST_IT)
 EXTRA_DIST += $(HOST_IT) tests/integration/host-lib.sh

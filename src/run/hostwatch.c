@@ -105,6 +105,13 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
     ended = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
     json_object_set_double_member(o, "interval_s", d.interval_s);
+    {
+        JsonArray *t = json_array_new();
+
+        json_array_add_double_element(t, a->cpu.t_s);
+        json_array_add_double_element(t, b->cpu.t_s);
+        json_object_set_array_member(o, "monotonic_s", t);
+    }
     json_object_set_double_member(o, "guest_elapsed_s",
                                   (double)(end->ev.guest_ns - begin->ev.guest_ns) / 1e9);
     json_object_set_double_member(o, "boundary_error_s", poll_s);
@@ -615,7 +622,6 @@ vdc_hostwatch_dom0_agent(vdc_hostwatch *w, int pid)
     w->agent_pid = pid;
     w->io_source = "loop device /sys/block stat";
     w->t0_ns = (uint64_t)(mono_s() * 1e9);
-    add_server(w, vdc_server_for_task("agent", pid, 0, VDC_ATTR_EXACT, NULL), -1);
     kthreads = vdc_kernel_threads_scan();
     if (kthreads) {
         find_loop_workers(w, 0, kthreads);
@@ -631,6 +637,12 @@ vdc_hostwatch_dom0_feed(vdc_hostwatch *w, const char *buf, size_t n)
 
     if (!w->line)
         w->line = g_string_new(NULL);
+    /* the agent as a server once it wrote: it has exec'd by then (its comm
+     * is the agent's), and no snapshot was taken before */
+    if (w->agent_pid > 0 && n) {
+        add_server(w, vdc_server_for_task("agent", w->agent_pid, 0, VDC_ATTR_EXACT, NULL), -1);
+        w->agent_pid = 0;
+    }
     vdc_ctl_progress_init(&p, 0);
     p.newest_seq = w->last_seq;
     for (i = 0; i < n; i++) {

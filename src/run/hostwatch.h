@@ -102,8 +102,9 @@ int vdc_hostwatch_start_domu(vdc_hostwatch *w, const char *ctl, uint64_t nonce,
                              const vdc_hv_ops *hvops, vdc_hv *hv, const char *domain);
 void vdc_hostwatch_stop(vdc_hostwatch *w);
 
-/* dom0 baseline: the agent runs as @pid (call once, before any line);
- * then feed what it wrote on its --progress-fd (any split).  Target 0. */
+/* dom0 baseline: the agent runs as @pid (call once, before any line; it
+ * becomes a server when it first writes); then feed what it wrote on its
+ * --progress-fd (any split).  Target 0. */
 void vdc_hostwatch_dom0_agent(vdc_hostwatch *w, int pid);
 void vdc_hostwatch_dom0_feed(vdc_hostwatch *w, const char *buf, size_t n);
 

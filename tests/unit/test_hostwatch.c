@@ -156,6 +156,9 @@ test_slice(void **state)
                        "virDomainBlockStats", 0.1, 100);
     assert_non_null(o);
     assert_near(json_object_get_double_member(o, "interval_s"), 2.5);
+    arr = json_object_get_array_member(o, "monotonic_s");
+    assert_near(json_array_get_double_element(arr, 0), 10.0);
+    assert_near(json_array_get_double_element(arr, 1), 12.5);
     assert_near(json_object_get_double_member(o, "guest_elapsed_s"), 2.5);
     assert_true(json_object_get_boolean_member(o, "sliced"));
     /* QEMU 6 s, of which the vCPU thread 3 s; target 0's ring thread 0.5 s;
