@@ -36,7 +36,9 @@ typedef struct {
 typedef struct {
     int domid;                      /* Xen domid, libvirt's id; -1 unknown */
     int vmm_pid;                    /* the QEMU serving the domU (libvirt's
-                                     * <domstatus pid>); 0 none or unknown */
+                                     * <domstatus pid>; libxl: its qdisk
+                                     * backend, xenstore /local/domain/0/libxl/
+                                     * DOMID/qdisk-backend-pid); 0 none or unknown */
     double cpu_time_s;              /* vCPU seconds since the domain started
                                      * (libxl_dominfo.cpu_time, virDomainInfo
                                      * cpuTime); NAN unknown */

@@ -259,6 +259,19 @@ xl_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n
         return -1;
     }
     out->domid = (int)domid;
+    /* the QEMU serving the domU's qdisk disks, when it has one */
+    {
+        struct xs_handle *xs = xs_open(XS_OPEN_READONLY);
+
+        if (xs) {
+            g_autofree char *dir = g_strdup_printf("/local/domain/0/libxl/%u", domid);
+            g_autofree char *pid = xs_get(xs, dir, "qdisk-backend-pid");
+
+            if (pid)
+                out->vmm_pid = atoi(pid);
+            xs_close(xs);
+        }
+    }
     libxl_dominfo_init(&info);
     rc = libxl_domain_info(hv->ctx, &info, domid);
     if (rc == 0)
