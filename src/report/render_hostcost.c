@@ -47,8 +47,20 @@ role_index(const char *role)
     return 0;
 }
 
+/* height of @v on a log10 axis from decade @dlo to @dhi over @ph points */
+static double
+log_h(double v, double dlo, double dhi, double ph)
+{
+    if (v <= 0)
+        return 0;
+    v = log10(v);
+    return ph * (MIN(MAX(v, dlo), dhi) - dlo) / (dhi - dlo);
+}
+
 /* one target's chart: tests on x, a bar per role with a figure (dom0 busy
- * left out: it is the sum the others come from), its CI as a whisker */
+ * left out: it is the sum the others come from), its CI as a whisker; a
+ * log scale, since a per-char test moves a thousandth of a block test's
+ * bytes and costs per GiB that much more */
 static char *
 target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
 {
@@ -57,7 +69,8 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
     cairo_t *cr = cairo_create(sf);
     size_t i, nk = 0, nr = 0, *slot = g_new0(size_t, a->n_tests + 1);
     int used[VDC_HOST_N_ROLES] = { 0 }, ri[VDC_HOST_N_ROLES], r;
-    double pw = HC_W - HC_LEFT - HC_RIGHT, ph = HC_H - HC_TOP - HC_BOTTOM, max = 0, gw, bw;
+    double pw = HC_W - HC_LEFT - HC_RIGHT, ph = HC_H - HC_TOP - HC_BOTTOM, max = 0, min = 0, gw, bw;
+    double dlo, dhi;
     char buf[64];
     int status;
 
@@ -73,11 +86,17 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
         if (slot[c->test] == (size_t)-1)
             slot[c->test] = nk++;
         max = MAX(max, c->per_gib.has_ci_mean ? c->per_gib.ci_mean[1] : c->per_gib.mean);
+        if (c->per_gib.mean > 0 && (min == 0 || c->per_gib.mean < min))
+            min = c->per_gib.mean;
     }
     for (r = 0; r < VDC_HOST_N_ROLES; r++)
         ri[r] = used[r] ? (int)nr++ : -1;
-    if (max <= 0)
-        max = 1;
+    if (max <= 0 || min <= 0)
+        min = max = 1;
+    dlo = floor(log10(min));
+    dhi = ceil(log10(max));
+    if (dhi <= dlo)
+        dhi = dlo + 1;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -85,7 +104,7 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_move_to(cr, HC_LEFT, 24);
     {
-        g_autofree char *title = g_strdup_printf("%s: host CPU seconds per GiB moved (lower is better)",
+        g_autofree char *title = g_strdup_printf("%s: host CPU seconds per GiB moved (log scale; lower is better)",
                                                  a->targets[ti]);
         cairo_show_text(cr, title);
     }
@@ -96,10 +115,10 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
     cairo_line_to(cr, HC_LEFT, HC_TOP + ph);
     cairo_line_to(cr, HC_LEFT + pw, HC_TOP + ph);
     cairo_stroke(cr);
-    for (i = 0; i <= 4; i++) {
-        double v = max * (double)i / 4, y = HC_TOP + ph - ph * (double)i / 4;
+    for (i = 0; i <= (size_t)(dhi - dlo); i++) {
+        double v = pow(10, dlo + (double)i), y = HC_TOP + ph - ph * (double)i / (dhi - dlo);
 
-        snprintf(buf, sizeof(buf), "%.3g", v);
+        snprintf(buf, sizeof(buf), v >= 1 ? "%.0f" : "%g", v);
         cairo_move_to(cr, 8, y + 4);
         cairo_show_text(cr, buf);
         cairo_set_source_rgba(cr, 0, 0, 0, 0.15);
@@ -124,14 +143,14 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
             continue;
         k = ri[role_index(c->role)];
         x = HC_LEFT + gw * (double)slot[c->test] + gw * 0.1 + bw * k;
-        h = ph * MAX(c->per_gib.mean, 0) / max;
+        h = log_h(c->per_gib.mean, dlo, dhi, ph);
         cairo_set_source_rgb(cr, role_rgb[role_index(c->role)][0], role_rgb[role_index(c->role)][1],
                              role_rgb[role_index(c->role)][2]);
         cairo_rectangle(cr, x, HC_TOP + ph - h, bw * 0.9, h);
         cairo_fill(cr);
         if (c->per_gib.has_ci_mean) {
-            double y0 = HC_TOP + ph - ph * MAX(c->per_gib.ci_mean[0], 0) / max;
-            double y1 = HC_TOP + ph - ph * c->per_gib.ci_mean[1] / max;
+            double y0 = HC_TOP + ph - log_h(c->per_gib.ci_mean[0], dlo, dhi, ph);
+            double y1 = HC_TOP + ph - log_h(c->per_gib.ci_mean[1], dlo, dhi, ph);
 
             cairo_set_source_rgb(cr, 0, 0, 0);
             cairo_move_to(cr, x + bw * 0.45, y0);
