@@ -203,6 +203,8 @@ golden_check hostcost "$golden/hostcost/expected" "$work/hostcost" host-cost.csv
 for id in host-cost chart-host-0 chart-host-1; do
     grep -q "id=\"$id\"" "$work/hostcost/report.html" || fail "hostcost: report.html has no element $id"
 done
+dup=$(grep -o ' id="[^"]*"' "$work/hostcost/report.html" | sort | uniq -d | head -3)
+[ -z "$dup" ] || fail "hostcost: duplicate ids in report.html: $dup"
 grep -q '^  image  put_block QEMU minus its vCPUs  *0.873 \[0.561, 1.19\] ' "$work/hostcost/report.txt" ||
     fail "hostcost: the text lacks QEMU's own CPU per GiB with its CI"
 grep -q 'dom0   put_block loop device worker  *not attributable (shared): ' "$work/hostcost/report.txt" ||
