@@ -502,14 +502,14 @@ take_events(vdc_hostwatch *w, const struct vdc_ctl_progress *p)
     int gap = 0;
     uint32_t i;
 
-    if (p->newest_seq <= w->last_seq)
+    if (p->newest_seq <= w->last_seq || w->events->len >= VDC_HOST_MAX_EVENTS)
         return;
     if (p->n_events && p->ev[0].seq > w->last_seq + 1)
         gap = 1;
     for (i = 0; i < p->n_events; i++) {
         vdc_host_event e;
 
-        if (p->ev[i].seq <= w->last_seq)
+        if (p->ev[i].seq <= w->last_seq || w->events->len >= VDC_HOST_MAX_EVENTS)
             continue;
         if (snap == (size_t)-1)
             snap = take_snap(w);

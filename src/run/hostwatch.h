@@ -30,6 +30,10 @@
 #include "model/result.h"
 
 #define VDC_HOST_POLL_S 0.1      /* seconds between two reads of the progress block */
+/* Events kept per boot: 16 targets x (12 tests x 2 + 2) is 416; a guest
+ * that writes more (the block is the guest's to write) gets no more
+ * snapshots taken for it. */
+#define VDC_HOST_MAX_EVENTS 4096u
 
 /* One disk whose tests are sliced. */
 typedef struct {
