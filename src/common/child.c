@@ -189,6 +189,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         child_main(o, self, logfd, pfd[1]);
     }
     setpgid(pid, pid);   /* also here: no window before the child's own call */
+    if (o->pid_out)
+        *o->pid_out = (int)pid;
     if (logfd >= 0)
         close(logfd);
     if (capture) {
@@ -202,8 +204,6 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     for (;;) {
         if (capture)
             drain(&pfd[0], buf, max, r);
-        if (o->on_tick)
-            o->on_tick(pid, o->tick_arg);
         if (has_exited(pid))
             break;
         if (o->stop && *o->stop) {
@@ -214,6 +214,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             r->timed_out = 1;
             break;
         }
+        if (o->tick)
+            o->tick(o->tick_arg);
         pause_for(pfd[0], POLL_MS);
     }
     if (r->stopped || r->timed_out) {
@@ -225,6 +227,10 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
                 drain(&pfd[0], buf, max, r);
         }
     }
+    /* the child has ended but is not reaped: its /proc/PID/stat still
+     * reads (the dom0 agent's last test ends here) */
+    if (o->tick)
+        o->tick(o->tick_arg);
     /* whatever is left in the group, also after a normal exit */
     kill(-pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -236,6 +242,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         r->out_len = buf->len;
         r->out = g_string_free(buf, FALSE);
     }
+    if (o->tick)
+        o->tick(o->tick_arg);   /* what came before the end */
     if (WIFEXITED(status)) {
         r->exited = 1;
         r->status = WEXITSTATUS(status);

@@ -54,9 +54,13 @@ typedef struct {
     int death_signal;            /* sent to the child when we die; 0: none */
     int pass_fd;                 /* > 2: becomes the child's descriptor 3 (e.g. the
                                   * write end of a pipe, opened O_CLOEXEC); 0: none */
-    /* called once the child started and then at every look (100 ms) while
-     * it runs, with its pid: e.g. to read the other end of pass_fd */
-    void (*on_tick)(int pid, void *arg);
+    int *pid_out;                /* set to the child's pid once it started, before the
+                                  * first tick; NULL: not wanted */
+    /* called at every look (about every 100 ms) while the child runs, once
+     * when it has ended (not yet reaped: its /proc/PID/stat still reads)
+     * and once after it was reaped, e.g. to follow a log the child writes;
+     * NULL: none */
+    void (*tick)(void *tick_arg);
     void *tick_arg;
 } vdc_child_opts;
 

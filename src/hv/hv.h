@@ -16,6 +16,9 @@
 
 typedef struct vdc_hv vdc_hv;    /* a driver's connection, opaque */
 
+/* A UUID's text form with its NUL: 8-4-4-4-12 hex digits. */
+#define VDC_HV_UUID_LEN 37
+
 /* What a wait ended with. */
 typedef enum {
     VDC_HV_WAIT_SHUTOFF,        /* the domU powered off (the runner's end) */
@@ -72,12 +75,19 @@ typedef struct {
     vdc_hv_wait_result (*wait)(vdc_hv *hv, const char *name, unsigned timeout_s,
                                volatile sig_atomic_t *stop);
 
-    /* Destroy the domU by name.  Idempotent: a domain that does not exist is
-     * success (0).  Returns 0 or -1. */
-    int (*destroy)(vdc_hv *hv, const char *name);
+    /* Destroy the domU whose UUID is @uuid (@name: the name it was created
+     * with, for messages).  Never looks a domain up by name: a domain of
+     * that name with another UUID is not touched.  Idempotent: no domain
+     * with @uuid is success (0).  Returns 0 or -1. */
+    int (*destroy)(vdc_hv *hv, const char *name, const char *uuid);
 
     /* 1 if a domain of that name exists, 0 if not, -1 on error. */
     int (*exists)(vdc_hv *hv, const char *name);
+
+    /* The UUID of the domain named @name (any state) into @out, as
+     * "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".  1 found, 0 no such domain,
+     * -1 after vdc_error. */
+    int (*uuid)(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN]);
 
     /* The running domU's stats into @out and, for each of the @n guest
      * disk names @vdevs ("xvdb", "vdb"), what its backend moved into
@@ -89,6 +99,14 @@ typedef struct {
     int (*domain_stats)(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n,
                         vdc_hv_domain_stats *out, vdc_hv_disk_io *io);
 } vdc_hv_ops;
+
+/* Destroy the domU this run created as @name with @uuid (journal.h: the
+ * identity recorded before create), through @ops: by UUID only.  When a
+ * domain named @name with another UUID exists, it is left alone and one
+ * line says so.  @uuid NULL (a journal that recorded none): nothing is
+ * touched; 0 when no domain has @name, else -1 after vdc_error.  0 when
+ * ours is gone, else -1. */
+int vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid);
 
 /* Sentinels: domid -1, vmm_pid 0, cpu_time_s NAN, every counter -1. */
 void vdc_hv_domain_stats_init(vdc_hv_domain_stats *s, vdc_hv_disk_io *io, size_t n);
@@ -120,6 +138,9 @@ typedef struct {
     int n_create, n_destroy, n_running;
     GPtrArray *calls;
 } vdc_hv_mock_state;
+
+/* A domain of someone else (tests): running as @name with @uuid. */
+void vdc_hv_mock_add_foreign(const char *name, const char *uuid);
 
 /* The mock driver's global state (tests set it before use). */
 vdc_hv_mock_state *vdc_hv_mock(void);

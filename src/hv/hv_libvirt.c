@@ -313,22 +313,22 @@ lv_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n
 }
 
 static int
-lv_destroy(vdc_hv *hv, const char *name)
+lv_destroy(vdc_hv *hv, const char *name, const char *uuid)
 {
-    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    virDomainPtr d = virDomainLookupByUUIDString(hv->conn, uuid);
     int rc = 0;
 
     if (!d) {
         virErrorPtr e = virGetLastError();
         if (e && e->code == VIR_ERR_NO_DOMAIN)
             return 0;
-        vdc_error("domain %s: cannot look it up to destroy it: %s", name, lv_err());
+        vdc_error("domain %s (UUID %s): cannot look it up to destroy it: %s", name, uuid, lv_err());
         return -1;
     }
     if (virDomainIsActive(d) == 1 && virDomainDestroy(d) < 0) {
         virErrorPtr e = virGetLastError();
         if (!e || e->code != VIR_ERR_NO_DOMAIN) {
-            vdc_error("domain %s: cannot destroy: %s", name, lv_err());
+            vdc_error("domain %s (UUID %s): cannot destroy: %s", name, uuid, lv_err());
             rc = -1;
         }
     }
@@ -336,6 +336,31 @@ lv_destroy(vdc_hv *hv, const char *name)
      * we never define, so nothing to undefine */
     virDomainFree(d);
     return rc;
+}
+
+static int
+lv_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
+{
+    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    char buf[VIR_UUID_STRING_BUFLEN];
+    virErrorPtr e;
+    int r;
+
+    if (!d) {
+        e = virGetLastError();
+        if (e && e->code == VIR_ERR_NO_DOMAIN)
+            return 0;
+        vdc_error("domain %s: cannot look it up: %s", name, lv_err());
+        return -1;
+    }
+    r = virDomainGetUUIDString(d, buf);
+    virDomainFree(d);
+    if (r < 0) {
+        vdc_error("domain %s: cannot read its UUID: %s", name, lv_err());
+        return -1;
+    }
+    g_strlcpy(out, buf, VDC_HV_UUID_LEN);
+    return 1;
 }
 
 static int
@@ -367,6 +392,7 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .domain_stats = lv_domain_stats,
     .destroy = lv_destroy,
     .exists = lv_exists,
+    .uuid = lv_uuid,
 };
 
 #endif /* WITH_LIBVIRT */

@@ -208,18 +208,19 @@ run_child(char **argv, const char *log, unsigned timeout_s, volatile sig_atomic_
 struct agent_watch {
     struct vdc_hostwatch *hw;
     int rd;
+    int pid;                    /* the agent's, set by vdc_child_run */
     int started;
 };
 
 static void
-agent_tick(int pid, void *arg)
+agent_tick(void *arg)
 {
     struct agent_watch *a = arg;
     char buf[4096];
     ssize_t n;
 
-    if (!a->started) {
-        vdc_hostwatch_dom0_agent(a->hw, pid);
+    if (!a->started && a->pid > 0) {
+        vdc_hostwatch_dom0_agent(a->hw, a->pid);
         a->started = 1;
     }
     while ((n = read(a->rd, buf, sizeof(buf))) > 0)
@@ -227,7 +228,8 @@ agent_tick(int pid, void *arg)
 }
 
 /* The agent (@argv has room for two more words), as run_child, with
- * --progress-fd 3 on a pipe the host sampler @hw reads. */
+ * --progress-fd 3 on a pipe the host sampler @hw reads (at each look of
+ * the child loop and once after the agent ended). */
 static int
 run_agent(char **argv, size_t argc, const char *log, unsigned timeout_s,
           volatile sig_atomic_t *stop, struct vdc_hostwatch *hw)
@@ -247,7 +249,8 @@ run_agent(char **argv, size_t argc, const char *log, unsigned timeout_s,
     argv[argc + 2] = NULL;
     a.rd = pfd[0];
     o.pass_fd = pfd[1];
-    o.on_tick = agent_tick;
+    o.pid_out = &a.pid;
+    o.tick = agent_tick;
     o.tick_arg = &a;
     if (vdc_child_run(&o, &r) < 0) {
         close(pfd[0]);
@@ -255,8 +258,6 @@ run_agent(char **argv, size_t argc, const char *log, unsigned timeout_s,
         return -1;
     }
     close(pfd[1]);
-    if (a.started)
-        agent_tick(0, &a);      /* what it wrote after the last look */
     close(pfd[0]);
     if (r.stopped || r.timed_out) {
         vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
@@ -314,11 +315,8 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         dir_seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
         if (!dir_seq)
             return -1;
-        if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
-            vdc_error("mount point %s: %s", mnt, g_strerror(errno));
+        if (vdc_run_mkdir_journaled(j, dir_seq, mnt, 0755) < 0)
             return -1;
-        }
-        (void)vdc_journal_done(j, dir_seq);
     }
 
     vdc_progress("dom0: mkfs.%s %s", p->mkfs, dev);

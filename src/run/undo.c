@@ -1,12 +1,14 @@
 /* Undo handlers for journal entries (journal.h lists the kinds).  Each is
  * idempotent: a thing already gone is success.  Each checks the thing is
  * still ours before removing it (loop: same backing file; mount: same
- * source; LV: our tag, checked by the storage code; domain: our name). */
+ * source; LV: our tags, checked by the storage code; domain: its UUID;
+ * image, file, directory: the inode recorded when it was made). */
 #include "config.h"
 #include "run/run.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -35,7 +37,7 @@ undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
     hv = ops->open(uri && *uri ? uri : NULL);
     if (!hv)
         return -1;
-    rc = ops->destroy(hv, name);
+    rc = vdc_hv_destroy_own(ops, hv, name, e->uuid);
     ops->close(hv);
     return rc;
 }
@@ -59,6 +61,30 @@ undo_mount(const vdc_journal_entry *e)
     return 0;
 }
 
+/* 1 when @e's object may be removed: its path still names what the
+ * journal recorded (ino); 0 when it is gone or not ours (one line says
+ * which, unless simply gone).  A directory with no recorded identity was
+ * never made by the run (it existed, or the run died before mkdir): 0. */
+static int
+still_ours(const vdc_journal_entry *e, const char *what)
+{
+    int r;
+
+    if (!e->ino) {
+        if (e->kind != VDC_JOURNAL_DIR)
+            return 1;       /* a version 1 journal: its name was checked */
+        if (e->done && g_file_test(e->path, G_FILE_TEST_EXISTS))
+            vdc_error_kind(VDC_ERR_NONE, "directory %s: the journal records no identity for it: "
+                           "not made by this run, left alone", e->path);
+        return 0;
+    }
+    r = vdc_journal_ino_check(e->ino, e->path);
+    if (r == 0)
+        vdc_error_kind(VDC_ERR_NONE, "%s %s: not the one this run made (inode %s): left alone",
+                       what, e->path, e->ino);
+    return r > 0;
+}
+
 static int
 undo_path(const vdc_journal_entry *e, int is_dir)
 {
@@ -66,6 +92,8 @@ undo_path(const vdc_journal_entry *e, int is_dir)
 
     if (!path)
         return -1;
+    if (!still_ours(e, is_dir ? "directory" : "file"))
+        return 0;
     if ((is_dir ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT) {
         vdc_error("%s %s: cannot remove: %s", is_dir ? "directory" : "file", path, g_strerror(errno));
         return -1;
@@ -219,9 +247,11 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     case VDC_JOURNAL_DOMAIN:
         return undo_domain(e, env->hv);
     case VDC_JOURNAL_IMAGE:
-        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL);
+        if (e->path && !still_ours(e, "image"))
+            return 0;
+        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL, NULL);
     case VDC_JOURNAL_LV:
-        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv);
+        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv, e->tag);
     case VDC_JOURNAL_LOOP:
         return env->loop_detach(e->dev, e->file);
     case VDC_JOURNAL_MOUNT:
@@ -233,4 +263,66 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     }
     vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;
+}
+
+/* ---- `vmdiskcmp cleanup DIR` ------------------------------------------------ */
+
+/* "run ID (pid P, started T)" for messages about @j's owner. */
+static char *
+owner_text(const vdc_journal *j)
+{
+    if (!j->run_id)
+        return g_strdup("a run");
+    return g_strdup_printf("run %s (pid %s, started %s)", *j->run_id ? j->run_id : "?",
+                           j->owner_pid ? j->owner_pid : "?",
+                           j->owner_started ? j->owner_started : "?");
+}
+
+/* run.h */
+int
+vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray *live_ids)
+{
+    g_autofree char *path = g_build_filename(dir, "journal", NULL);
+    g_autofree char *owner = NULL;
+    vdc_journal j;
+    vdc_err_kind scope;
+    size_t before;
+    int rc;
+
+    vdc_journal_init(&j);
+    /* the journal is input like any file: a missing, malformed or foreign
+     * one is bad input (exit 2), and nothing is touched */
+    scope = vdc_error_scope(VDC_ERR_INPUT);
+    rc = vdc_journal_load(&j, path);
+    if (rc == 0 && vdc_run_journal_check(&j, dir) < 0)
+        rc = -1;
+    vdc_error_scope(scope);
+    owner = owner_text(&j);
+    if (rc == 1) {
+        /* its lock is held: the run is alive, and everything it made is its own */
+        if (all)
+            printf("%s: %s is still running (its journal is locked): skipped, nothing touched\n",
+                   dir, owner);
+        else
+            vdc_error("%s: %s is still running (its journal is locked): nothing touched", dir, owner);
+        if (live_ids && j.run_id && *j.run_id)
+            g_ptr_array_add(live_ids, g_strdup(j.run_id));
+        vdc_journal_dispose(&j);
+        return all ? 0 : -1;
+    }
+    if (rc < 0) {
+        vdc_journal_dispose(&j);
+        return -1;
+    }
+    /* what --keep left is removed now: that is what cleanup is for */
+    for (guint k = 0; k < j.entries->len; k++)
+        ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
+    before = vdc_journal_pending(&j);
+    if (before && j.run_id)
+        printf("%s: %s is not running (its journal is not locked): removing what it left\n", dir,
+               owner);
+    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
+    printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
+    vdc_journal_dispose(&j);
+    return rc;
 }

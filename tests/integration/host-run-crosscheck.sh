@@ -124,6 +124,9 @@ for s in run["samples"]:
         if s2["attribution"] == "shared":
             assert "loop_worker" not in cpu, (s["test"], cpu)
             assert h["cpu_attribution"]["loop_worker"]["reason"], h["cpu_attribution"]
+    # the agent is alive through every test, the last one too (its end is
+    # read while it is a zombie, before it is reaped)
+    assert cpu.get("agent") is not None, (s["test"], h["cpu_attribution"].get("agent"))
     b, e = h["monotonic_s"]
     if e - b < 1.0 or cpu["agent"] < 0.5:
         print("%-10s %.2f s, agent %.2f s: too short to check to 10 %%" % (s["test"], e - b, cpu["agent"]))

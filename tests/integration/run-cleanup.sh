@@ -4,6 +4,9 @@
 # (image, loop device over it, mount, mount point, control disk), newest
 # first, and nothing else (a file beside it, a loop device not in the
 # journal, a malformed journal); a second cleanup has nothing to do.
+# A journal whose run still holds its lock is left alone (cleanup DIR
+# fails, --all skips it); a directory the journal names but records no
+# identity for (not made by the run) is left alone.
 # Real loop devices and a real ext4 mount.  Run time: a few seconds.
 . "$top_srcdir/tests/lib.sh"
 need_root
@@ -25,6 +28,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 mkdir -p "$work/out/mnt-dom0"
+mntino=$(stat -c %d:%i "$work/out/mnt-dom0")     # before the mount, as a run records it
 truncate -s 64M "$work/vmdiskcmp-crashed-image.raw"
 truncate -s 16M "$work/other.raw"
 echo keep > "$work/keep-me"
@@ -37,7 +41,8 @@ mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
 # a run that crashed in its dom0 step: as src/run/run.c journals it
 esc() { printf '%s' "$1" | sed 's|/|%2F|g'; }
 cat > "$work/out/journal" <<EOF
-vmdiskcmp-journal 1
+vmdiskcmp-journal 2
+run id=crashed-run pid=1 started=2026-01-01T00:00:00Z
 add 1 image path=$(esc "$work/vmdiskcmp-crashed-image.raw")
 done 1
 kept 1
@@ -45,10 +50,10 @@ add 2 loop file=$(esc "$work/vmdiskcmp-crashed-image.raw")
 done 2
 add 3 file path=$(esc "$work/out/control-0.img")
 done 3
-add 4 domain driver=mock uri= name=vmdiskcmp-crashed-run
+add 4 domain driver=mock uri= name=vmdiskcmp-crashed-run uuid=6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01
 done 4
 add 5 dir path=$(esc "$work/out/mnt-dom0")
-done 5
+done 5 ino=$mntino
 add 6 mount dir=$(esc "$work/out/mnt-dom0") source=$loop
 done 6
 EOF
@@ -137,6 +142,38 @@ printf 'vmdiskcmp-journal 1\nadd 1 file path=%s\ndone 1\n' "$(esc "$work/results
 "$VMDISKCMP" cleanup --all --results "$work/results" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup --all failed"; }
 [ -e "$work/results/r1/control-0.img" ] && fail "cleanup --all: r1's control disk left"
 [ -e "$work/results/r2/control-0.img" ] || fail "cleanup --all: removed a file no journal lists"
+
+# a live run: its journal locked (flock, as a run holds it); here a sleep
+# of the test's own holds it
+: > "$work/results/r1/control-0.img"
+printf 'vmdiskcmp-journal 2\nrun id=live-run pid=%s started=2026-01-01T00:00:00Z\nadd 1 file path=%s\ndone 1\n' \
+    $$ "$(esc "$work/results/r1/control-0.img")" > "$work/results/r1/journal"
+( flock 9 && : > "$work/locked" && exec sleep 60 ) 9>> "$work/results/r1/journal" &
+holder=$!
+while [ ! -e "$work/locked" ]; do sleep 0.1; done
+"$VMDISKCMP" cleanup --all --results "$work/results" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup --all with a live run failed"; }
+grep -qF "$work/results/r1: run live-run (pid $$, started 2026-01-01T00:00:00Z) is still running (its journal is locked): skipped, nothing touched" "$work/log" ||
+    fail "cleanup --all did not name the live run: $(cat "$work/log")"
+[ -e "$work/results/r1/control-0.img" ] || fail "cleanup --all touched a live run's file"
+rc=0; "$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "cleanup of a live run: exit status $rc, expected 1"
+[ -e "$work/results/r1/control-0.img" ] || fail "cleanup DIR touched a live run's file"
+kill "$holder"; wait "$holder" 2>/dev/null
+# the holder gone (a crash), the lock is free: cleaned
+"$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup after the run died failed"; }
+grep -qF "run live-run (pid $$, started 2026-01-01T00:00:00Z) is not running" "$work/log" || fail "stale lock: $(cat "$work/log")"
+[ -e "$work/results/r1/control-0.img" ] && fail "cleanup after the run died left its file"
+echo "ok: a live run's journal is left alone, a dead one's is cleaned"
+
+# a directory the journal names beside an image but records no identity
+# for (the run did not make it): left alone
+mkdir -p "$work/imgdir"
+printf 'vmdiskcmp-journal 1\nadd 1 dir path=%s\ndone 1\nadd 2 image path=%s\ndone 2\n' \
+    "$(esc "$work/imgdir")" "$(esc "$work/imgdir/vmdiskcmp-x-image.raw")" > "$work/results/r1/journal"
+"$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup with a foreign directory failed"; }
+[ -d "$work/imgdir" ] || fail "cleanup removed a directory the run did not make"
+grep -qF "directory $work/imgdir: the journal records no identity for it: not made by this run, left alone" "$work/log" ||
+    fail "foreign directory: $(cat "$work/log")"
 
 # bad input
 rc=0; "$VMDISKCMP" cleanup > /dev/null 2>&1 || rc=$?

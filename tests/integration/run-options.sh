@@ -40,7 +40,27 @@ bad "--image-alloc full: expected sparse with --image-format qcow2" --image --im
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz
 bad "--stripe-size: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
-bad "--guest-image: expected a guest template" --image --hypervisor libvirt --connect test:///default
+# no guest option and no template to take: a copy of vmdiskcmp outside its
+# build tree finds none (unless one is installed on this machine: its dry
+# run then names it, and the refusal cannot be seen here)
+lonetop=$(mktemp -d)
+lone=$lonetop/bin
+mkdir "$lone"
+cp "$VMDISKCMP" "$lone/vmdiskcmp"
+"$lone/vmdiskcmp" --image --hypervisor libvirt --connect test:///default --dry-run --out "$work/out" \
+    >"$lone/plan" 2>&1 || fail "no template: the dry run failed: $(cat "$lone/plan")"
+if grep -q "^  --guest-image (none): no guest template is installed (looked for $lonetop/guest-template/guest.img, " "$lone/plan"; then
+    rc=0
+    "$lone/vmdiskcmp" --image --hypervisor libvirt --connect test:///default --out "$work/out" \
+        >"$lone/stdout" 2>"$lone/stderr" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$lone/stderr")" = 1 ] &&
+        grep -q -e "--guest-image: expected a guest template (or --prepared-image) for the domU targets: none is installed" "$lone/stderr" ||
+        { msg=$(cat "$lone/stderr"); rm -rf "$lonetop"; fail "no template: exit $rc: $msg"; }
+    [ ! -e "$work/out" ] || { rm -rf "$lonetop"; fail "no template: created $work/out"; }
+else
+    echo "note: a guest template is installed here: $(grep -e '--guest-image' "$lone/plan")"
+fi
+rm -rf "$lonetop"
 bad "--image-backend qdisk: expected auto with a QEMU/KVM domain" --image --image-backend qdisk \
     --hypervisor libvirt --connect qemu:///system --guest-image /nonexistent
 bad "nothing to run" --runs 2
