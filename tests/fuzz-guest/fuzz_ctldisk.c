@@ -6,7 +6,9 @@
  *   2  the rest is a job payload: wrapped in a frame with correct CRCs so
  *      the fuzzer gets past the checksums into the TLV parser
  *   3  the same for a result payload
- *   4  the rest is a whole disk image (superblock, frames)
+ *   4  the rest is a whole disk image (superblock, frames, progress block)
+ *   5  the rest is a progress block, as is
+ *   6  the same with a correct CRC
  * Whatever decodes must encode again and decode to the same fields. */
 #include "config.h"
 
@@ -94,17 +96,38 @@ check_result(const uint8_t *buf, size_t len)
     vdc_ctl_result_dispose(&back);
 }
 
+static void
+check_progress(const uint8_t *buf, size_t len, int seal)
+{
+    struct vdc_ctl_progress p, back;
+    struct vdc_ctl_error err;
+    uint8_t blk[VDC_CTL_PROGRESS_SIZE], enc[VDC_CTL_PROGRESS_SIZE];
+
+    memset(blk, 0, sizeof(blk));
+    memcpy(blk, buf, len < sizeof(blk) ? len : sizeof(blk));
+    if (seal)
+        put32(blk + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(blk, VDC_CTL_PROGRESS_SIZE - 4));
+    if (vdc_ctl_progress_decode(blk, sizeof(blk), &p, &err) == 0) {
+        vdc_ctl_progress_encode(&p, enc);
+        if (vdc_ctl_progress_decode(enc, sizeof(enc), &back, &err) != 0 ||
+            memcmp(&back, &p, sizeof(p)) != 0)
+            abort();
+    }
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct vdc_ctl_job job;
     struct vdc_ctl_result res;
+    struct vdc_ctl_progress pg;
     struct vdc_ctl_error err;
     uint8_t *f;
 
     if (size < 1)
         return 0;
-    switch (data[0] % 5) {
+
+    switch (data[0] % 7) {
     case 0:
         check_job(data + 1, size - 1);
         break;
@@ -121,7 +144,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_result(f, VDC_CTL_FRAME_HDR + size - 1);
         free(f);
         break;
+    case 5:
+    case 6:
+        check_progress(data + 1, size - 1, data[0] % 7 == 6);
+        break;
     default:
+        vdc_ctl_image_read_progress(data + 1, size - 1, 0, &pg, &err);
         vdc_ctl_job_init(&job);
         vdc_ctl_result_init(&res);
         vdc_ctl_image_read_job(data + 1, size - 1, &job, &err);
