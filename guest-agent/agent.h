@@ -150,6 +150,7 @@ struct agent_config {
     const char *json_file;          /* --json FILE */
     int trace_digest;               /* --trace-digest */
     int quiet;                      /* -q */
+    int progress_fd;                /* --progress-fd N, -1 none */
     size_t n_job_files;             /* --job FILE / --workload NAME */
     const char *job_files[AGENT_JOB_FILES_MAX];
     struct agent_job *jobs;         /* parsed by main (jobfile.h) */

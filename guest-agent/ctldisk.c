@@ -1131,6 +1131,7 @@ vdc_ctl_result_decode(const uint8_t *buf, size_t len, struct vdc_ctl_result *res
 /* ---- superblock -------------------------------------------------------------- */
 struct sb {
     uint64_t disk_size, job_off, job_max, res_off, res_max, nonce;
+    uint64_t progress_off, progress_max;    /* 0, 0: no progress block */
 };
 
 static void
@@ -1146,6 +1147,8 @@ sb_encode(uint8_t *p, const struct sb *s)
     put_u64(p + 40, s->res_off);
     put_u64(p + 48, s->res_max);
     put_u64(p + 56, s->nonce);
+    put_u64(p + 64, s->progress_off);
+    put_u64(p + 72, s->progress_max);
     put_u32(p + VDC_CTL_SB_SIZE - 4, vdc_ctl_crc32c(p, VDC_CTL_SB_SIZE - 4));
 }
 
@@ -1176,6 +1179,8 @@ sb_decode(const uint8_t *p, size_t len, uint64_t real_size, struct sb *s,
     s->res_off = get_u64(p + 40);
     s->res_max = get_u64(p + 48);
     s->nonce = get_u64(p + 56);
+    s->progress_off = get_u64(p + 64);
+    s->progress_max = get_u64(p + 72);
     if (s->disk_size < VDC_CTL_DISK_MIN || s->disk_size > VDC_CTL_DISK_MAX)
         return seterr(err, "control disk: recorded size %llu outside %u-%u bytes",
                       (unsigned long long)s->disk_size, VDC_CTL_DISK_MIN, VDC_CTL_DISK_MAX);
@@ -1191,6 +1196,14 @@ sb_decode(const uint8_t *p, size_t len, uint64_t real_size, struct sb *s,
                       (unsigned long long)s->job_off, (unsigned long long)s->job_max,
                       (unsigned long long)s->res_off, (unsigned long long)s->res_max,
                       (unsigned long long)s->disk_size);
+    /* the progress block: 4 KiB-aligned (O_DIRECT), after the superblock,
+     * before the job frame (an older disk has none: 0) */
+    if (s->progress_off &&
+        (s->progress_off % VDC_CTL_PROGRESS_SIZE || s->progress_max != VDC_CTL_PROGRESS_SIZE ||
+         s->progress_off > s->job_off || s->progress_max > s->job_off - s->progress_off))
+        return seterr(err, "control disk: progress block out of bounds (%llu+%llu, job at %llu)",
+                      (unsigned long long)s->progress_off, (unsigned long long)s->progress_max,
+                      (unsigned long long)s->job_off);
     return 0;
 }
 
@@ -1301,13 +1314,23 @@ vdc_ctl_disk_format(int fd, uint64_t size, const struct vdc_ctl_job *job,
     if (vdc_ctl_job_encode(job, &frame, &flen, err) < 0)
         return -1;
     s.disk_size = size;
+    s.progress_off = VDC_CTL_PROGRESS_OFF;
+    s.progress_max = VDC_CTL_PROGRESS_SIZE;
     s.job_off = VDC_CTL_JOB_OFF;
-    s.job_max = VDC_CTL_JOB_MAX;
+    s.job_max = VDC_CTL_RES_OFF - VDC_CTL_JOB_OFF;
+    if (s.job_max > VDC_CTL_JOB_MAX)
+        s.job_max = VDC_CTL_JOB_MAX;
     s.res_off = VDC_CTL_RES_OFF;
     s.res_max = size - VDC_CTL_RES_OFF;
     s.nonce = job->nonce;
+    if (flen > s.job_max) {
+        free(frame);
+        return seterr(err, "job: %zu bytes, more than the %llu the control disk reserves", flen,
+                      (unsigned long long)s.job_max);
+    }
     sb_encode(sbuf, &s);
     if (pwrite_all(fd, zero, sizeof(zero), (off_t)s.res_off) < 0 ||
+        pwrite_all(fd, zero, sizeof(zero), (off_t)s.progress_off) < 0 ||
         pwrite_all(fd, frame, flen, (off_t)s.job_off) < 0 ||
         pwrite_all(fd, sbuf, sizeof(sbuf), 0) < 0) {
         free(frame);
@@ -1440,4 +1463,175 @@ vdc_ctl_disk_probe(int fd)
     if (pread_all(fd, m, sizeof(m), 0) < 0)
         return errno ? -1 : 0;
     return memcmp(m, VDC_CTL_SB_MAGIC, 8) == 0;
+}
+
+/* ---- progress block ---------------------------------------------------------- */
+#define PG_HDR 32u
+#define PG_EV 20u
+
+void
+vdc_ctl_progress_init(struct vdc_ctl_progress *p, uint64_t nonce)
+{
+    memset(p, 0, sizeof(*p));
+    p->nonce = nonce;
+}
+
+uint64_t
+vdc_ctl_progress_add(struct vdc_ctl_progress *p, uint64_t guest_ns, uint16_t target,
+                     uint8_t kind, uint8_t test)
+{
+    struct vdc_ctl_event *e;
+
+    if (p->n_events == VDC_CTL_PROGRESS_RING) {
+        memmove(p->ev, p->ev + 1, (VDC_CTL_PROGRESS_RING - 1) * sizeof(p->ev[0]));
+        p->n_events--;
+    }
+    e = &p->ev[p->n_events++];
+    e->seq = ++p->newest_seq;
+    e->guest_ns = guest_ns;
+    e->target = target;
+    e->kind = kind;
+    e->test = test;
+    return e->seq;
+}
+
+void
+vdc_ctl_progress_encode(const struct vdc_ctl_progress *p, uint8_t *out)
+{
+    uint32_t i, n = p->n_events > VDC_CTL_PROGRESS_RING ? VDC_CTL_PROGRESS_RING : p->n_events;
+
+    memset(out, 0, VDC_CTL_PROGRESS_SIZE);
+    memcpy(out, VDC_CTL_PROGRESS_MAGIC, 8);
+    put_u32(out + 8, VDC_CTL_FORMAT_VERSION);
+    put_u32(out + 12, n);
+    put_u64(out + 16, p->nonce);
+    put_u64(out + 24, p->newest_seq);
+    for (i = 0; i < n; i++) {
+        uint8_t *e = out + PG_HDR + i * PG_EV;
+
+        put_u64(e, p->ev[i].seq);
+        put_u64(e + 8, p->ev[i].guest_ns);
+        put_u16(e + 16, p->ev[i].target);
+        e[18] = p->ev[i].kind;
+        e[19] = p->ev[i].test;
+    }
+    put_u32(out + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(out, VDC_CTL_PROGRESS_SIZE - 4));
+}
+
+int
+vdc_ctl_progress_decode(const uint8_t *buf, size_t len, struct vdc_ctl_progress *p,
+                        struct vdc_ctl_error *err)
+{
+    static const uint8_t blank[8];
+    uint32_t i, n, v;
+
+    if (len < VDC_CTL_PROGRESS_SIZE)
+        return seterr(err, "progress block: truncated: %zu bytes, expected %u", len,
+                      VDC_CTL_PROGRESS_SIZE);
+    if (memcmp(buf, blank, 8) == 0)
+        return 1;
+    if (memcmp(buf, VDC_CTL_PROGRESS_MAGIC, 8) != 0)
+        return seterr(err, "progress block: bad magic (expected %s)", VDC_CTL_PROGRESS_MAGIC);
+    if (get_u32(buf + VDC_CTL_PROGRESS_SIZE - 4) != vdc_ctl_crc32c(buf, VDC_CTL_PROGRESS_SIZE - 4))
+        return seterr(err, "progress block: checksum mismatch");
+    v = get_u32(buf + 8);
+    if (v != VDC_CTL_FORMAT_VERSION)
+        return seterr(err, "progress block: version %u, expected %u", v, VDC_CTL_FORMAT_VERSION);
+    n = get_u32(buf + 12);
+    if (n > VDC_CTL_PROGRESS_RING)
+        return seterr(err, "progress block: %u events, at most %u", n, VDC_CTL_PROGRESS_RING);
+    memset(p, 0, sizeof(*p));
+    p->n_events = n;
+    p->nonce = get_u64(buf + 16);
+    p->newest_seq = get_u64(buf + 24);
+    if (n > p->newest_seq)
+        return seterr(err, "progress block: %u events but newest seq %llu", n,
+                      (unsigned long long)p->newest_seq);
+    for (i = 0; i < n; i++) {
+        const uint8_t *e = buf + PG_HDR + i * PG_EV;
+
+        p->ev[i].seq = get_u64(e);
+        p->ev[i].guest_ns = get_u64(e + 8);
+        p->ev[i].target = get_u16(e + 16);
+        p->ev[i].kind = e[18];
+        p->ev[i].test = e[19];
+        if (p->ev[i].seq != p->newest_seq - n + 1 + i)
+            return seterr(err, "progress block: event %u has seq %llu, expected %llu", i,
+                          (unsigned long long)p->ev[i].seq,
+                          (unsigned long long)(p->newest_seq - n + 1 + i));
+        if (p->ev[i].kind < VDC_CTL_EV_TEST_BEGIN || p->ev[i].kind > VDC_CTL_EV_TARGET_END)
+            return seterr(err, "progress block: event %u: kind %u, expected 1-4", i,
+                          p->ev[i].kind);
+    }
+    return 0;
+}
+
+int
+vdc_ctl_disk_progress_area(int fd, uint64_t *off, struct vdc_ctl_error *err)
+{
+    struct sb s;
+
+    if (read_sb(fd, &s, err) < 0)
+        return -1;
+    *off = s.progress_off;
+    return 0;
+}
+
+int
+vdc_ctl_disk_write_progress(int fd, uint64_t off, const struct vdc_ctl_progress *p,
+                            struct vdc_ctl_error *err)
+{
+    void *buf = NULL;
+    int r;
+
+    if (posix_memalign(&buf, VDC_CTL_PROGRESS_SIZE, VDC_CTL_PROGRESS_SIZE) != 0)
+        return seterr(err, "progress block: out of memory");
+    vdc_ctl_progress_encode(p, buf);
+    r = pwrite_all(fd, buf, VDC_CTL_PROGRESS_SIZE, (off_t)off);
+    free(buf);
+    if (r < 0)
+        return seterr(err, "control disk: write progress block: %s", strerror(errno));
+    return 0;
+}
+
+static int
+progress_check(const uint8_t *buf, size_t len, uint64_t nonce, struct vdc_ctl_progress *p,
+               struct vdc_ctl_error *err)
+{
+    int r = vdc_ctl_progress_decode(buf, len, p, err);
+
+    if (r == 0 && p->nonce != nonce)
+        return seterr(err, "progress block: nonce %016llx, expected %016llx",
+                      (unsigned long long)p->nonce, (unsigned long long)nonce);
+    return r;
+}
+
+int
+vdc_ctl_disk_read_progress(int fd, uint64_t nonce, struct vdc_ctl_progress *p,
+                           struct vdc_ctl_error *err)
+{
+    uint8_t buf[VDC_CTL_PROGRESS_SIZE];
+    struct sb s;
+
+    if (read_sb(fd, &s, err) < 0)
+        return -1;
+    if (!s.progress_off)
+        return 1;
+    if (pread_all(fd, buf, sizeof(buf), (off_t)s.progress_off) < 0)
+        return seterr(err, "control disk: read progress block: %s",
+                      errno ? strerror(errno) : "short read");
+    return progress_check(buf, sizeof(buf), nonce, p, err);
+}
+
+int
+vdc_ctl_image_read_progress(const uint8_t *img, size_t len, uint64_t nonce,
+                            struct vdc_ctl_progress *p, struct vdc_ctl_error *err)
+{
+    struct sb s;
+
+    if (sb_decode(img, len, len, &s, err) < 0)
+        return -1;
+    if (!s.progress_off)
+        return 1;
+    return progress_check(img + s.progress_off, VDC_CTL_PROGRESS_SIZE, nonce, p, err);
 }

@@ -10,6 +10,8 @@
  *
  * Layout (all integers little-endian):
  *   offset 0         superblock, 512 bytes  (written by the host)
+ *   VDC_CTL_PROGRESS_OFF progress block, 4096 bytes (written by the runner
+ *                    while it works, read by the host while the domU runs)
  *   VDC_CTL_JOB_OFF  job frame              (written by the host)
  *   VDC_CTL_RES_OFF  result frame           (written by the runner)
  * A frame is a 32-byte frame header (magic, version, kind, payload length,
@@ -29,11 +31,15 @@
 /* 8-byte magics (not NUL-terminated on disk) */
 #define VDC_CTL_SB_MAGIC  "VDCCTLSB"   /* superblock */
 #define VDC_CTL_JOB_MAGIC "VDCCTLJB"   /* job frame */
+#define VDC_CTL_PROGRESS_MAGIC "VDCCTLPG" /* progress block */
 #define VDC_CTL_RES_MAGIC "VDCCTLRS"   /* result frame */
 
 #define VDC_CTL_SB_SIZE       512u
 #define VDC_CTL_FRAME_HDR     32u
-#define VDC_CTL_JOB_OFF       4096u               /* bytes */
+#define VDC_CTL_PROGRESS_OFF  4096u               /* bytes (superblock offset 64) */
+#define VDC_CTL_PROGRESS_SIZE 4096u               /* bytes (superblock offset 72) */
+#define VDC_CTL_PROGRESS_RING 64u                 /* events kept in the block */
+#define VDC_CTL_JOB_OFF       8192u               /* bytes */
 #define VDC_CTL_JOB_MAX       (1020u * 1024u)      /* job frame incl. header */
 #define VDC_CTL_RES_OFF       (1024u * 1024u)      /* bytes */
 #define VDC_CTL_DISK_MIN      (4u * 1024u * 1024u) /* smallest control disk */
@@ -208,6 +214,76 @@ int vdc_ctl_image_read_job(const uint8_t *img, size_t len, struct vdc_ctl_job *j
                            struct vdc_ctl_error *err);
 int vdc_ctl_image_read_result(const uint8_t *img, size_t len, uint64_t nonce,
                               struct vdc_ctl_result *res, struct vdc_ctl_error *err);
+
+/* ---- progress block ------------------------------------------------------
+ * The runner's test boundaries, for the host to slice its CPU and cache
+ * samples per test while the domU runs (doc/control-disk.md "Progress
+ * block", doc/host-cost.md).  4096 bytes at the superblock's progress_off
+ * (0: the disk has none; an older host writes none and an older runner
+ * ignores it), rewritten whole by the runner after each event with
+ * O_DIRECT|O_DSYNC; the host preads it every ~100 ms.  Layout:
+ *   0    8 bytes  magic VDCCTLPG
+ *   8    u32      version 1
+ *   12   u32      events in the ring (0..64)
+ *   16   u64      nonce (the job's)
+ *   24   u64      seq of the newest event (0: none yet)
+ *   32   64 x 20  ring, oldest first: u64 seq, u64 guest CLOCK_MONOTONIC
+ *                 ns, u16 target index (job order), u8 kind, u8 test id
+ *                 (the agent's enum agent_test, test_ids.h order)
+ *   4092 u32      CRC-32C of bytes 0..4091
+ * The events' seqs are consecutive and end at the newest: events older
+ * than the last 64 are dropped (the host notices the gap in seq). */
+enum vdc_ctl_event_kind {
+    VDC_CTL_EV_TEST_BEGIN = 1,
+    VDC_CTL_EV_TEST_END = 2,
+    VDC_CTL_EV_TARGET_BEGIN = 3,    /* the agent is about to start on a target */
+    VDC_CTL_EV_TARGET_END = 4,      /* the agent of a target exited */
+};
+
+struct vdc_ctl_event {
+    uint64_t seq;           /* 1, 2, ... per control disk */
+    uint64_t guest_ns;      /* the guest's CLOCK_MONOTONIC, nanoseconds */
+    uint16_t target;        /* index of the job target */
+    uint8_t kind;           /* enum vdc_ctl_event_kind */
+    uint8_t test;           /* test id for TEST_*; 0 for TARGET_* */
+};
+
+struct vdc_ctl_progress {
+    uint64_t nonce;
+    uint64_t newest_seq;    /* 0: no event yet */
+    uint32_t n_events;      /* valid entries of ev[], oldest first */
+    struct vdc_ctl_event ev[VDC_CTL_PROGRESS_RING];
+};
+
+/* Zero @p and set its nonce. */
+void vdc_ctl_progress_init(struct vdc_ctl_progress *p, uint64_t nonce);
+/* Append an event with seq newest_seq + 1, dropping the oldest beyond the
+ * ring.  Returns the new event's seq. */
+uint64_t vdc_ctl_progress_add(struct vdc_ctl_progress *p, uint64_t guest_ns, uint16_t target,
+                              uint8_t kind, uint8_t test);
+/* The 4096-byte block of @p into @out. */
+void vdc_ctl_progress_encode(const struct vdc_ctl_progress *p, uint8_t *out);
+/* Decode @len (>= 4096) untrusted bytes.  0; 1 when the area is blank (all
+ * zero magic: the runner wrote nothing yet); -1 with @err on a bad magic,
+ * checksum (a torn read: read again), version, count, a kind out of 1..4
+ * or seqs that are not consecutive up to the newest. */
+int vdc_ctl_progress_decode(const uint8_t *buf, size_t len, struct vdc_ctl_progress *p,
+                            struct vdc_ctl_error *err);
+/* The progress area the superblock of the disk on @fd announces: *off 0
+ * when it has none.  0 or -1 (superblock unreadable or invalid). */
+int vdc_ctl_disk_progress_area(int fd, uint64_t *off, struct vdc_ctl_error *err);
+/* Write @p at @off (from vdc_ctl_disk_progress_area) on @fd, from a
+ * 4096-aligned buffer (so @fd may be opened O_DIRECT).  0 or -1 (runner). */
+int vdc_ctl_disk_write_progress(int fd, uint64_t off, const struct vdc_ctl_progress *p,
+                                struct vdc_ctl_error *err);
+/* Read the progress block (host): 0 filled; 1 nothing to read yet (no
+ * progress area, or blank); -1 with @err when it does not decode or its
+ * nonce is not @nonce (a torn read: the caller reads again later). */
+int vdc_ctl_disk_read_progress(int fd, uint64_t nonce, struct vdc_ctl_progress *p,
+                               struct vdc_ctl_error *err);
+/* The same over a whole disk image in memory (fuzzing, unit tests). */
+int vdc_ctl_image_read_progress(const uint8_t *img, size_t len, uint64_t nonce,
+                                struct vdc_ctl_progress *p, struct vdc_ctl_error *err);
 
 /* "ok", "failed", "timeout", "skipped", or "unknown" */
 const char *vdc_ctl_status_name(uint32_t status);

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ enum {
     OPT_SEED = 256, OPT_TARGET, OPT_REPETITION, OPT_PER_CHAR,
     OPT_PER_CHAR_SIZE, OPT_SWEEP, OPT_DIRECT, OPT_DROP_CACHES,
     OPT_DESTROY_DATA, OPT_CSV, OPT_CSV_FILE, OPT_JSON, OPT_TRACE_DIGEST,
-    OPT_HELP, OPT_VERSION, OPT_JOB, OPT_WORKLOAD,
+    OPT_HELP, OPT_VERSION, OPT_JOB, OPT_WORKLOAD, OPT_PROGRESS_FD,
 };
 
 #ifndef VDC_DATADIR
@@ -91,6 +92,9 @@ static const struct agent_option options[] = {
       "--job with the shipped profile NAME.fio (from $VDC_WORKLOAD_DIR, "
       "else " VDC_DATADIR "/workloads)" },
     { "quiet", 'q', no_argument, NULL, "no progress messages" },
+    { "progress-fd", OPT_PROGRESS_FD, required_argument, "N",
+      "write 'begin ID' and 'end ID' lines to open descriptor N as each "
+      "bonnie++ test starts and ends (the runner's progress block)" },
     { "help", OPT_HELP, no_argument, NULL, "this text" },
     { "version", OPT_VERSION, no_argument, NULL, "print the version" },
 };
@@ -109,6 +113,7 @@ agent_config_init(struct agent_config *cfg)
     cfg->file_chunk_size = AGENT_DEFAULT_CHUNK;
     cfg->repeats = 1;
     cfg->per_char = AGENT_PER_CHAR_SYSCALL;
+    cfg->progress_fd = -1;
 }
 
 int
@@ -480,6 +485,16 @@ agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
         case OPT_DROP_CACHES:
             cfg->drop_caches = 1;
             break;
+        case OPT_PROGRESS_FD: {
+            uint64_t v;
+
+            if (agent_parse_u64(optarg, &v) < 0 || v < 3 || v > 1023 ||
+                fcntl((int)v, F_GETFD) < 0)
+                return fail(err, errlen, "--progress-fd %s: expected an open descriptor "
+                            "3..1023", optarg);
+            cfg->progress_fd = (int)v;
+            break;
+        }
         case OPT_DESTROY_DATA:
             cfg->destroy_data = 1;
             break;

@@ -14,6 +14,10 @@
  *      pass, when there are workloads), keeps each JSON and the stderr
  *      tail, unmounts;
  *   4. writes the result frame, syncs, and powers off (reboot(RB_POWER_OFF)).
+ * While an agent runs, its --progress-fd lines ("begin ID", "end ID", on
+ * a pipe at descriptor 3) become events of the control disk's progress
+ * block, rewritten whole after each (doc/control-disk.md "Progress block"):
+ * the host reads it to slice its samples per test.
  * Every step that can hang runs in a child with a timeout and is stopped
  * when it overruns (SIGTERM to its process group, SIGKILL TERM_GRACE_S
  * later: an agent writes what finished, e.g. the jobs before the one it was
@@ -42,6 +46,7 @@
 
 #include "guest-agent/ctldisk.h"
 #include "guest-agent/jobcmd.h"
+#include "guest-agent/test_ids.h"
 
 #ifndef VDC_RUNNER_VERSION
 #define VDC_RUNNER_VERSION PACKAGE_VERSION
@@ -101,6 +106,118 @@ xstrdup(const char *s)
     return d;
 }
 
+/* ---- progress block ------------------------------------------------------------ */
+#define PROGRESS_FD 3           /* the agent's --progress-fd */
+
+/* the test ids in the agent's order (enum agent_test) */
+#define TEST_NAME(id, name, ...) name,
+static const char *const test_names[] = { VDC_BONNIE_TESTS(TEST_NAME) };
+#undef TEST_NAME
+
+static struct {
+    int fd;                     /* the control disk, O_DIRECT|O_DSYNC where it allows; -1 */
+    uint64_t off;               /* the block's offset; 0: the disk has none */
+    uint16_t target;            /* index of the target the agent runs for */
+    struct vdc_ctl_progress p;
+    char line[128];             /* a partial line from the agent */
+    size_t len;
+} progress = { .fd = -1 };
+
+static uint64_t
+guest_ns(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* open the control disk for progress writes (a disk without the block, or
+ * one that cannot be opened, just gets none: the host then slices nothing) */
+static void
+progress_open(const char *ctl, uint64_t nonce)
+{
+    struct vdc_ctl_error err = { { 0 } };
+    int fd;
+
+    vdc_ctl_progress_init(&progress.p, nonce);
+    /* the superblock through the page cache (its buffer is not aligned),
+     * the block's writes around it */
+    fd = open(ctl, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || vdc_ctl_disk_progress_area(fd, &progress.off, &err) < 0 || !progress.off) {
+        if (fd < 0)
+            logmsg("control disk %s: no progress block: %s", ctl, strerror(errno));
+        else if (err.msg[0])
+            logmsg("control disk %s: no progress block: %s", ctl, err.msg);
+        else
+            logmsg("control disk %s: the host asked for no progress block", ctl);
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    close(fd);
+    fd = open(ctl, O_RDWR | O_CLOEXEC | O_DIRECT | O_DSYNC);
+    if (fd < 0)
+        fd = open(ctl, O_RDWR | O_CLOEXEC | O_DSYNC);
+    if (fd < 0) {
+        logmsg("control disk %s: no progress block: %s", ctl, strerror(errno));
+        return;
+    }
+    progress.fd = fd;
+}
+
+static void
+progress_event(uint8_t kind, uint8_t test)
+{
+    struct vdc_ctl_error err = { { 0 } };
+
+    if (progress.fd < 0)
+        return;
+    vdc_ctl_progress_add(&progress.p, guest_ns(), progress.target, kind, test);
+    if (vdc_ctl_disk_write_progress(progress.fd, progress.off, &progress.p, &err) < 0) {
+        logmsg("%s: progress block writes stop", err.msg);
+        close(progress.fd);
+        progress.fd = -1;
+    }
+}
+
+/* one agent line: "begin ID" or "end ID"; anything else is ignored */
+static void
+progress_line(const char *l)
+{
+    uint8_t kind;
+    size_t i;
+
+    if (!strncmp(l, "begin ", 6)) {
+        kind = VDC_CTL_EV_TEST_BEGIN;
+        l += 6;
+    } else if (!strncmp(l, "end ", 4)) {
+        kind = VDC_CTL_EV_TEST_END;
+        l += 4;
+    } else {
+        return;
+    }
+    for (i = 0; i < sizeof(test_names) / sizeof(test_names[0]); i++)
+        if (!strcmp(l, test_names[i])) {
+            progress_event(kind, (uint8_t)i);
+            return;
+        }
+}
+
+static void
+progress_feed(const char *p, size_t n)
+{
+    for (; n; p++, n--) {
+        if (*p == '\n') {
+            progress.line[progress.len] = 0;
+            progress_line(progress.line);
+            progress.len = 0;
+        } else if (progress.len + 1 < sizeof(progress.line)) {
+            progress.line[progress.len++] = *p;
+        }
+    }
+}
+
 /* keep the last TAIL_MAX bytes of a stream */
 struct tail {
     char buf[TAIL_MAX];
@@ -127,13 +244,15 @@ tail_add(struct tail *t, const char *p, size_t n)
 
 /* Run argv (or fn when argv is NULL) in a child of its own process group,
  * its stdout and stderr into @tail (when given), for at most @timeout_s
- * seconds, then SIGTERM and, TERM_GRACE_S later, SIGKILL.  Returns the
- * exit status, 128+N for signal N, -2 on timeout (child stopped), -1 if it
- * could not start. */
+ * seconds, then SIGTERM and, TERM_GRACE_S later, SIGKILL; with
+ * @with_progress a pipe at its descriptor PROGRESS_FD feeds the progress
+ * block.  Returns the exit status, 128+N for signal N, -2 on timeout
+ * (child stopped), -1 if it could not start. */
 static int
-run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, struct tail *tail)
+run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, struct tail *tail,
+          int with_progress)
 {
-    int pfd[2] = { -1, -1 };
+    int pfd[2] = { -1, -1 }, gfd[2] = { -1, -1 };
     pid_t pid;
     int status = 0, timed_out = 0;
     double deadline = since_start() + timeout_s;
@@ -141,11 +260,17 @@ run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, 
 
     if (tail && pipe2(pfd, O_CLOEXEC) < 0)
         return -1;
+    if (with_progress && pipe2(gfd, O_CLOEXEC) < 0)
+        gfd[0] = gfd[1] = -1;  /* the agent runs without --progress-fd's reader */
     pid = fork();
     if (pid < 0) {
         if (tail) {
             close(pfd[0]);
             close(pfd[1]);
+        }
+        if (gfd[0] >= 0) {
+            close(gfd[0]);
+            close(gfd[1]);
         }
         return -1;
     }
@@ -154,6 +279,15 @@ run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, 
         if (tail) {
             dup2(pfd[1], 1);
             dup2(pfd[1], 2);
+        }
+        if (with_progress) {
+            /* --progress-fd 3 was asked for: without a pipe, /dev/null */
+            if (gfd[1] < 0)
+                gfd[1] = open("/dev/null", O_WRONLY);
+            if (gfd[1] == PROGRESS_FD)
+                fcntl(gfd[1], F_SETFD, 0);  /* dup2 onto itself keeps O_CLOEXEC */
+            else if (gfd[1] >= 0)
+                dup2(gfd[1], PROGRESS_FD);
         }
         if (argv) {
             execvp(argv[0], argv);
@@ -167,6 +301,11 @@ run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, 
         close(pfd[1]);
         fcntl(pfd[0], F_SETFL, O_NONBLOCK);
     }
+    if (gfd[0] >= 0) {
+        close(gfd[1]);
+        fcntl(gfd[0], F_SETFL, O_NONBLOCK);
+        progress.len = 0;
+    }
     for (;;) {
         pid_t w = waitpid(pid, &status, WNOHANG);
 
@@ -175,6 +314,12 @@ run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, 
 
             while ((r = read(pfd[0], buf, sizeof(buf))) > 0)
                 tail_add(tail, buf, (size_t)r);
+        }
+        if (gfd[0] >= 0) {
+            ssize_t r;
+
+            while ((r = read(gfd[0], buf, sizeof(buf))) > 0)
+                progress_feed(buf, (size_t)r);
         }
         if (w == pid)
             break;
@@ -193,6 +338,8 @@ run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, 
     }
     if (tail)
         close(pfd[0]);
+    if (gfd[0] >= 0)
+        close(gfd[0]);
     if (timed_out)
         return -2;
     if (WIFEXITED(status))
@@ -451,9 +598,14 @@ agent_pass(struct vdc_jobcmd *cmd, const char *pass, unsigned agent_s, const cha
     int r;
 
     unlink(json);
+    if (progress.fd >= 0 && cmd->argc + 2 <= VDC_JOBCMD_MAX_WORDS) {
+        cmd->argv[cmd->argc++] = (char *)"--progress-fd";
+        cmd->argv[cmd->argc++] = (char *)"3";
+        cmd->argv[cmd->argc] = NULL;
+    }
     logmsg("%s: agent %s pass start (timeout %u s)", tr->name, pass, agent_s);
     clock_gettime(CLOCK_MONOTONIC, &a);
-    r = run_child(cmd->argv, NULL, NULL, agent_s, tail);
+    r = run_child(cmd->argv, NULL, NULL, agent_s, tail, progress.fd >= 0);
     clock_gettime(CLOCK_MONOTONIC, &b);
     *ms = (uint32_t)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
     *exit_status = r == -2 ? 128 + SIGTERM : r;
@@ -507,7 +659,7 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
             goto out;
         }
         logmsg("%s: %s on %s", t->name, cmd->argv[0], dev);
-        r = run_child(cmd->argv, NULL, NULL, step, tail);
+        r = run_child(cmd->argv, NULL, NULL, step, tail, 0);
         if (r != 0) {
             set_error(tr, step_status(r), "%s %s: %s", cmd->argv[0], dev,
                       r == -2 ? "timed out" : "failed (see stderr tail)");
@@ -515,19 +667,21 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
         }
     }
     logmsg("%s: mount %s on %s", t->name, dev, dir);
-    r = run_child(NULL, do_mount, &m, step, tail);
+    r = run_child(NULL, do_mount, &m, step, tail, 0);
     if (r != 0) {
         set_error(tr, step_status(r), "mount %s: %s", dev, r == -2 ? "timed out" : "failed");
         goto out;
     }
     if (job->flags & VDC_CTL_JOB_DROP_CACHES) {
-        r = run_child(NULL, do_sync_drop, NULL, step, tail);
+        r = run_child(NULL, do_sync_drop, NULL, step, tail, 0);
         if (r != 0)
             logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
     }
 
-    /* both passes run even when the first failed: each keeps what it finished */
+    /* both passes run even when the first failed: each keeps what it
+     * finished; the progress block's target window spans both */
     tr->status = VDC_CTL_STATUS_OK;
+    progress_event(VDC_CTL_EV_TARGET_BEGIN, 0);
     if (!(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
         if (vdc_jobcmd_agent(cmd, AGENT, dir, t->name, job->seed, job->repetition, json,
                              job->agent_args, job->n_agent_args, &err) < 0)
@@ -538,7 +692,7 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
     }
     if (job->n_workloads) {
         if ((job->flags & VDC_CTL_JOB_DROP_CACHES) && !(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
-            r = run_child(NULL, do_sync_drop, NULL, step, tail);
+            r = run_child(NULL, do_sync_drop, NULL, step, tail, 0);
             if (r != 0)
                 logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
         }
@@ -550,8 +704,9 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
             agent_pass(cmd, "workload", agent_s, wjson, tail, tr, &tr->workload_exit,
                        &tr->workload_elapsed_ms, &tr->workload_json, &tr->workload_json_len);
     }
+    progress_event(VDC_CTL_EV_TARGET_END, 0);
 
-    r = run_child(NULL, do_umount, &m, step, tail);
+    r = run_child(NULL, do_umount, &m, step, tail, 0);
     if (r != 0)
         logmsg("%s: umount %s %s", t->name, dir, r == -2 ? "timed out" : "failed");
  out:
@@ -648,6 +803,7 @@ main(int argc, char **argv)
     close(fd);
     if (job.flags & VDC_CTL_JOB_NO_POWEROFF)
         poweroff = 0;
+    progress_open(ctl, job.nonce);
     logmsg("control disk %s: job %016llx, run %u, %zu targets", ctl,
            (unsigned long long)job.nonce, job.run_index, job.n_targets);
     res.nonce = job.nonce;
@@ -669,6 +825,7 @@ main(int argc, char **argv)
             res.status = VDC_CTL_STATUS_FAILED;
             break;
         }
+        progress.target = (uint16_t)k;
         run_target(&job, job_files, &job.targets[k], tr);
         if (tr->status != VDC_CTL_STATUS_OK && res.status == VDC_CTL_STATUS_OK)
             res.status = tr->status;
@@ -677,6 +834,10 @@ main(int argc, char **argv)
         res.error = xstrdup("one or more targets failed: see each target's error");
  result:
     logmsg("done: %s", vdc_ctl_status_name(res.status));
+    if (progress.fd >= 0) {
+        close(progress.fd);
+        progress.fd = -1;
+    }
     if (write_result(ctl, &res) == 0)
         logmsg("result written to %s", ctl);
  off:

@@ -153,6 +153,21 @@ agent_write_file_atomic(const char *path, const char *buf, size_t len)
     return -1;
 }
 
+/* one "begin ID" / "end ID" line on --progress-fd; a reader that went away
+ * costs the test nothing (the write's error is ignored) */
+static void
+progress_event(const struct agent_ctx *ctx, const char *what, enum agent_test t)
+{
+    char line[64];
+    int n;
+
+    if (ctx->cfg->progress_fd < 0)
+        return;
+    n = snprintf(line, sizeof(line), "%s %s\n", what, agent_test_id[t]);
+    if (n > 0 && (size_t)n < sizeof(line) && write(ctx->cfg->progress_fd, line, (size_t)n) < 0)
+        return;
+}
+
 int
 agent_fail(struct agent_ctx *ctx, enum agent_test t, const char *fmt, ...)
 {
@@ -170,6 +185,7 @@ agent_fail(struct agent_ctx *ctx, enum agent_test t, const char *fmt, ...)
     }
     agent_progress(ctx->cfg->quiet, "\n");
     agent_msg("%s: %s", agent_test_id[t], s->error);
+    progress_event(ctx, "end", t);
     return -1;
 }
 
@@ -185,6 +201,7 @@ agent_record(struct agent_ctx *ctx, enum agent_test t,
     s->amount = amount;
     s->latency_s = latency_s;
     s->state = AGENT_DONE;
+    progress_event(ctx, "end", t);
 }
 
 int
@@ -194,6 +211,7 @@ agent_before_test(struct agent_ctx *ctx, enum agent_test t)
         return agent_fail(ctx, t, "interrupted");
     if (ctx->cfg->drop_caches && agent_drop_caches() < 0)
         return agent_fail(ctx, t, "drop caches: %s", strerror(errno));
+    progress_event(ctx, "begin", t);
     return 0;
 }
 

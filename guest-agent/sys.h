@@ -67,7 +67,10 @@ void agent_record(struct agent_ctx *ctx, enum agent_test t,
                   const struct agent_clock *c, double amount,
                   double latency_s);
 
-/* Drop caches before a test when --drop-caches; returns 0 or fails @t. */
+/* Drop caches before a test when --drop-caches, then tell --progress-fd
+ * "begin ID" (the test starts now); returns 0 or fails @t.  agent_record
+ * and agent_fail write "end ID" there (doc/control-disk.md "Progress
+ * block": the runner and the dom0 baseline read these lines). */
 int agent_before_test(struct agent_ctx *ctx, enum agent_test t);
 
 /* Fold into the run's op digest. */

@@ -13,7 +13,8 @@ tests_unit_test_agent_prng_CFLAGS = $(agent_unit_cflags)
 tests_unit_test_agent_prng_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
 tests_unit_test_agent_options_SOURCES = tests/unit/test_agent_options.c
 tests_unit_test_agent_options_CFLAGS = $(agent_unit_cflags)
-tests_unit_test_agent_options_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+tests_unit_test_agent_options_LDADD = guest-agent/libvdc-agentjob.a \
+	guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS) -lm
 tests_unit_test_agent_format_SOURCES = tests/unit/test_agent_format.c
 tests_unit_test_agent_format_CFLAGS = $(agent_unit_cflags)
 tests_unit_test_agent_format_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)

@@ -91,6 +91,10 @@ child_exec(const vdc_child_opts *o, int logfd, int pipefd)
         close(logfd);
     if (pipefd >= 0)
         close(pipefd);
+    if (o->pass_fd > 2) {
+        if (o->pass_fd == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(o->pass_fd, 3) < 0)
+            _exit(127);
+    }
     if (!o->argv) {
         int rc = o->fn(o->arg);
 
@@ -128,7 +132,7 @@ supervisor_exit(int status)
  * supervisor ignores SIGINT/SIGTERM/SIGHUP: a stop signal to the group is
  * for the child.  Never returns. */
 static void __attribute__((noreturn))
-supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int logfd, int pipefd)
+supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int logfd, int pipefd)
 {
     static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
     int death = o->death_signal ? o->death_signal : SIGKILL;
@@ -162,10 +166,18 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int logfd, int 
         _exit(127);
     if (child == 0) {
         close(life);
+        if (tell >= 0)
+            close(tell);
         prctl(PR_SET_PDEATHSIG, SIGKILL);   /* the supervisor killed: the child too */
         if (getppid() != self)
             _exit(127);
         child_exec(o, logfd, pipefd);
+    }
+    if (tell >= 0) {
+        /* the child proper's pid, for vdc_child_opts.pid_out */
+        while (write(tell, &child, sizeof(child)) < 0 && errno == EINTR)
+            ;
+        close(tell);
     }
     if (logfd >= 0)
         close(logfd);
@@ -265,7 +277,7 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     unsigned grace = o->grace_ms ? o->grace_ms : VDC_CHILD_GRACE_MS;
     int capture = o->out == VDC_CHILD_CAPTURE || o->err == VDC_CHILD_CAPTURE;
     int logged = o->out == VDC_CHILD_LOG || o->err == VDC_CHILD_LOG;
-    int pfd[2] = { -1, -1 }, life[2] = { -1, -1 }, logfd = -1, status = 0;
+    int pfd[2] = { -1, -1 }, life[2] = { -1, -1 }, tell[2] = { -1, -1 }, logfd = -1, status = 0;
     GString *buf = NULL;
     gint64 deadline = 0, until;
     pid_t pid, self = getpid();
@@ -284,8 +296,12 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             close(logfd);
         return -1;
     }
-    if (pipe2(life, O_CLOEXEC) < 0) {
+    if (pipe2(life, O_CLOEXEC) < 0 || (o->pid_out && pipe2(tell, O_CLOEXEC) < 0)) {
         vdc_error("%s: pipe: %s", what, g_strerror(errno));
+        if (life[0] >= 0) {
+            close(life[0]);
+            close(life[1]);
+        }
         if (logfd >= 0)
             close(logfd);
         if (capture) {
@@ -306,22 +322,32 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         }
         close(life[0]);
         close(life[1]);
+        if (tell[0] >= 0) {
+            close(tell[0]);
+            close(tell[1]);
+        }
         return -1;
     }
     if (pid == 0) {
         if (capture)
             close(pfd[0]);
         close(life[1]);
-        supervisor_main(o, self, life[0], logfd, pfd[1]);
+        if (tell[0] >= 0)
+            close(tell[0]);
+        supervisor_main(o, self, life[0], tell[1], logfd, pfd[1]);
     }
     setpgid(pid, pid);   /* also here: no window before the child's own call */
     close(life[0]);
+    if (tell[1] >= 0)
+        close(tell[1]);
     if (logfd >= 0)
         close(logfd);
     /* the caller records the group (a journal) before the child proper
      * exists; the go starts it */
     if (o->started && o->started(pid, o->started_arg) < 0) {
         close(life[1]);             /* no go: the supervisor exits */
+        if (tell[0] >= 0)
+            close(tell[0]);
         kill(-pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
@@ -333,6 +359,17 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     }
     while (write(life[1], "g", 1) < 0 && errno == EINTR)
         ;
+    if (tell[0] >= 0) {
+        pid_t child = 0;
+        ssize_t n;
+
+        /* the supervisor forks at the go and says the pid at once (end of
+         * file: it could not fork; the group's id stands in) */
+        while ((n = read(tell[0], &child, sizeof(child))) < 0 && errno == EINTR)
+            ;
+        *o->pid_out = n == (ssize_t)sizeof(child) && child > 0 ? (int)child : (int)pid;
+        close(tell[0]);
+    }
     if (capture) {
         close(pfd[1]);
         fcntl(pfd[0], F_SETFL, O_NONBLOCK);
@@ -367,6 +404,10 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
                 drain(&pfd[0], buf, max, r);
         }
     }
+    /* the child has ended but is not reaped: its /proc/PID/stat still
+     * reads (the dom0 agent's last test ends here) */
+    if (o->tick)
+        o->tick(o->tick_arg);
     /* whatever is left in the group, also after a normal exit */
     kill(-pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

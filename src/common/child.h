@@ -64,8 +64,14 @@ typedef struct {
     const char *log_path;        /* for VDC_CHILD_LOG */
     size_t capture_max;          /* for VDC_CHILD_CAPTURE; 0: VDC_CHILD_CAPTURE_MAX */
     int death_signal;            /* sent to the group when we die; 0: SIGKILL */
-    /* called at every look (about every 100 ms) while the child runs, and
-     * once after it was reaped, e.g. to follow a log the child writes;
+    int pass_fd;                 /* > 2: becomes the child's descriptor 3 (e.g. the
+                                  * write end of a pipe, opened O_CLOEXEC); 0: none */
+    int *pid_out;                /* set to the child proper's pid (not its
+                                  * supervisor's, the group's id) once it started,
+                                  * before the first tick; NULL: not wanted */
+    /* called at every look (about every 100 ms) while the child runs, once
+     * when it has ended (not yet reaped: its /proc/PID/stat still reads)
+     * and once after it was reaped, e.g. to follow a log the child writes;
      * NULL: none */
     void (*tick)(void *tick_arg);
     void *tick_arg;

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "hv/hv.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib.h>
@@ -26,6 +27,18 @@ static const struct {
 #endif
     { VDC_HV_MOCK, &vdc_hv_mock_ops },
 };
+
+void
+vdc_hv_domain_stats_init(vdc_hv_domain_stats *s, vdc_hv_disk_io *io, size_t n)
+{
+    size_t i;
+
+    s->domid = -1;
+    s->vmm_pid = 0;
+    s->cpu_time_s = NAN;
+    for (i = 0; i < n; i++)
+        io[i] = (vdc_hv_disk_io){ -1, -1, -1, -1 };
+}
 
 const vdc_hv_ops *
 vdc_hv_ops_for(vdc_hv_kind kind)

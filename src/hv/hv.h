@@ -28,6 +28,25 @@ typedef enum {
     VDC_HV_WAIT_ERROR,          /* the driver failed (message printed) */
 } vdc_hv_wait_result;
 
+/* What the hypervisor says about a running domU's cost (doc/host-cost.md):
+ * the domain's own CPU time and, per disk asked for, what its backend
+ * moved.  Unknown members stay at their sentinel. */
+typedef struct {
+    int64_t rd_req, wr_req;         /* requests; -1 unknown */
+    int64_t rd_bytes, wr_bytes;     /* bytes; -1 unknown */
+} vdc_hv_disk_io;
+
+typedef struct {
+    int domid;                      /* Xen domid, libvirt's id; -1 unknown */
+    int vmm_pid;                    /* the QEMU serving the domU (libvirt's
+                                     * <domstatus pid>; libxl: its qdisk
+                                     * backend, xenstore /local/domain/0/libxl/
+                                     * DOMID/qdisk-backend-pid); 0 none or unknown */
+    double cpu_time_s;              /* vCPU seconds since the domain started
+                                     * (libxl_dominfo.cpu_time, virDomainInfo
+                                     * cpuTime); NAN unknown */
+} vdc_hv_domain_stats;
+
 typedef struct {
     const char *name;           /* "libxl", "libvirt", "mock" */
 
@@ -76,6 +95,16 @@ typedef struct {
      * default), with *@why (g_malloc) naming it, e.g. "paused on an I/O
      * error (disk vdb: no space left)"; 0 when not; -1 after vdc_error. */
     int (*stalled)(vdc_hv *hv, const char *name, char **why);
+
+    /* The running domU's stats into @out and, for each of the @n guest
+     * disk names @vdevs ("xvdb", "vdb"), what its backend moved into
+     * @io[i] (libxl: blkback's statistics/ in sysfs; libvirt:
+     * virDomainBlockStats).  Called from the host sampler's thread while
+     * wait() runs in another: the drivers' connections are thread-safe.
+     * 0, or -1 after vdc_error (no such domain).  NULL: the driver cannot
+     * say (mock). */
+    int (*domain_stats)(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n,
+                        vdc_hv_domain_stats *out, vdc_hv_disk_io *io);
 } vdc_hv_ops;
 
 /* Destroy the domU this run created as @name with @uuid (journal.h: the
@@ -85,6 +114,9 @@ typedef struct {
  * touched; 0 when no domain has @name, else -1 after vdc_error.  0 when
  * ours is gone, else -1. */
 int vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid);
+
+/* Sentinels: domid -1, vmm_pid 0, cpu_time_s NAN, every counter -1. */
+void vdc_hv_domain_stats_init(vdc_hv_domain_stats *s, vdc_hv_disk_io *io, size_t n);
 
 /* The driver registry (src/hv/hv.c).  The driver for @kind (plan.h), or
  * NULL after vdc_error when this build lacks it (e.g. configure found no

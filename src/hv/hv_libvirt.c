@@ -15,6 +15,7 @@
 #include <libvirt/virterror.h>
 
 #include "common/util.h"
+#include "host/livexml.h"
 
 struct vdc_hv {
     virConnectPtr conn;
@@ -264,6 +265,53 @@ lv_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_t 
     }
 }
 
+/* QEMU's pid from the driver's status file (<domstatus pid=>), as
+ * livexml.c reads it; 0 when there is none (not qemu:///system, no
+ * permission) */
+static int
+qemu_pid(const char *name)
+{
+    g_autofree char *path = g_strdup_printf("/run/libvirt/qemu/%s.xml", name);
+    g_autofree char *xml = NULL;
+    GPtrArray *disks;
+    int pid = 0;
+
+    if (!g_file_get_contents(path, &xml, NULL, NULL))
+        return 0;
+    disks = vdc_livexml_disks_parse(xml, path, &pid);
+    if (!disks)
+        return 0;
+    g_ptr_array_unref(disks);
+    return pid;
+}
+
+static int
+lv_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n,
+                vdc_hv_domain_stats *out, vdc_hv_disk_io *io)
+{
+    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    virDomainInfo info;
+    size_t i;
+
+    vdc_hv_domain_stats_init(out, io, n);
+    if (!d) {
+        vdc_error("domain %s: cannot read its stats: %s", name, lv_err());
+        return -1;
+    }
+    if (virDomainGetInfo(d, &info) == 0)
+        out->cpu_time_s = (double)info.cpuTime / 1e9;
+    out->domid = (int)virDomainGetID(d);
+    for (i = 0; i < n; i++) {
+        virDomainBlockStatsStruct bs;
+
+        if (virDomainBlockStats(d, vdevs[i], &bs, sizeof(bs)) == 0)
+            io[i] = (vdc_hv_disk_io){ bs.rd_req, bs.wr_req, bs.rd_bytes, bs.wr_bytes };
+    }
+    virDomainFree(d);
+    out->vmm_pid = qemu_pid(name);
+    return 0;
+}
+
 static int
 lv_destroy(vdc_hv *hv, const char *name, const char *uuid)
 {
@@ -390,6 +438,7 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .create = lv_create,
     .backends = lv_backends,
     .wait = lv_wait,
+    .domain_stats = lv_domain_stats,
     .destroy = lv_destroy,
     .exists = lv_exists,
     .uuid = lv_uuid,

@@ -48,6 +48,7 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     g_strfreev(a->tests);
     g_free(a->baseline);
     vdc_headline_dispose(&a->headline);
+    vdc_host_cost_dispose(a);
     vdc_analysis_init(a);
 }
 
@@ -638,6 +639,8 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
     decide_artefacts(a, rs, art);
     decide_warnings(a, rs);
     vdc_headline_build(a, rs);
+    if (vdc_host_cost_build(a, rs) < 0)
+        goto fail;
     return 0;
  fail:
     g_free(tv);

@@ -20,6 +20,7 @@
 #include "model/result.h"
 #include "report/artefacts.h"
 #include "report/headline.h"
+#include "report/hostcost.h"
 #include "stats/stats.h"
 
 /* One valued sample of a cell. */
@@ -178,6 +179,9 @@ struct vdc_analysis {
     struct vdc_warning *warnings;      /* in enum vdc_warning_kind order; per target */
     size_t n_warnings;
     struct vdc_headline headline;      /* image or LV? (report/headline.h) */
+    struct vdc_host_cost *host;        /* host CPU per backend (report/hostcost.h), by
+                                        * target, test, role; n_host entries */
+    size_t n_host;
 };
 
 void vdc_analysis_init(struct vdc_analysis *a);

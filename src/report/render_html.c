@@ -1149,7 +1149,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         html_chart(out, rs, a, "workload", "IO/sec", "Workload IOPS (higher is better)",
                    "Figure 4: the fio-style jobs, I/O operations per second of each job and direction.",
                    "Figure 4b: the runs behind Figure 4, " DOTS_CAPTION) < 0 ||
-        html_latency(out, rs, a) < 0)
+        html_latency(out, rs, a) < 0 || vdc_host_cost_html(out, a) < 0)
         goto fail;
     g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
                          "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "

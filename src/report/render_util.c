@@ -693,6 +693,7 @@ cell_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell *c
             }
         json_builder_end_array(b);
     }
+    vdc_host_cost_json(b, a, (size_t)(c - a->cells) / a->n_tests, (size_t)(c - a->cells) % a->n_tests);
     json_builder_end_object(b);
 }
 

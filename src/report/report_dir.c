@@ -98,8 +98,10 @@ render_all(struct outfile *files, const vdc_result_set *rs, const struct vdc_ana
         files[4].data = vdc_render_json(rs, a);
     if (f & VDC_REPORT_MD)
         files[5].data = vdc_render_markdown(rs, a);
-    if (f & VDC_REPORT_CSV)
+    if (f & VDC_REPORT_CSV) {
         files[7].data = vdc_render_workloads_csv(rs, a);   /* NULL: no workloads */
+        files[8].data = vdc_host_cost_csv(a);              /* NULL: no host figures */
+    }
     if (f & VDC_REPORT_HTML) {
         generated = opt->generated ? g_strdup(opt->generated) : now_iso8601();
         if (!(files[6].data = vdc_render_html(rs, a, generated)))
@@ -143,7 +145,8 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
 {
     struct outfile files[] = { { "report.txt", NULL }, { "report.csv", NULL }, { "summary.csv", NULL },
                                { "headline.csv", NULL }, { "report.json", NULL }, { "report.md", NULL },
-                               { "report.html", NULL }, { "workloads.csv", NULL } };
+                               { "report.html", NULL }, { "workloads.csv", NULL },
+                               { "host-cost.csv", NULL } };
     char **manifest = NULL;
     GString *newman = NULL;
     sigset_t block, oldmask;

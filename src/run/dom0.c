@@ -26,6 +26,7 @@
 #include "common/util.h"
 #include "guest-agent/jobcmd.h"
 #include "host/procfs.h"
+#include "run/hostwatch.h"
 #include "run/step.h"
 
 int
@@ -375,6 +376,72 @@ run_child(vdc_journal *j, char **argv, const char *log, unsigned timeout_s,
     return vdc_child_code(&r);
 }
 
+/* the agent's --progress-fd pipe, read at each look of the child loop */
+struct agent_watch {
+    struct vdc_hostwatch *hw;
+    int rd;
+    int pid;                    /* the agent's, set by vdc_child_run */
+    int started;
+};
+
+static void
+agent_tick(void *arg)
+{
+    struct agent_watch *a = arg;
+    char buf[4096];
+    ssize_t n;
+
+    if (!a->started && a->pid > 0) {
+        vdc_hostwatch_dom0_agent(a->hw, a->pid);
+        a->started = 1;
+    }
+    while ((n = read(a->rd, buf, sizeof(buf))) > 0)
+        vdc_hostwatch_dom0_feed(a->hw, buf, (size_t)n);
+}
+
+/* The agent (@argv has room for two more words), as run_child (its group
+ * journaled in @j while it runs), with --progress-fd 3 on a pipe the host
+ * sampler @hw reads (at each look of the child loop and once after the
+ * agent ended). */
+static int
+run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned timeout_s,
+          volatile sig_atomic_t *stop, struct vdc_hostwatch *hw)
+{
+    struct agent_watch a = { .hw = hw, .rd = -1 };
+    struct journaled_child c = { .j = j };
+    vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
+                         .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
+                         .death_signal = SIGKILL, .started = journal_child, .started_arg = &c };
+    vdc_child_result r;
+    int pfd[2], rc;
+
+    if (!hw || pipe2(pfd, O_CLOEXEC) < 0)
+        return run_child(j, argv, log, timeout_s, stop);
+    fcntl(pfd[0], F_SETFL, O_NONBLOCK);     /* the agent's end blocks as a pipe does */
+    argv[argc] = (char *)"--progress-fd";
+    argv[argc + 1] = (char *)"3";
+    argv[argc + 2] = NULL;
+    a.rd = pfd[0];
+    o.pass_fd = pfd[1];
+    o.pid_out = &a.pid;
+    o.tick = agent_tick;
+    o.tick_arg = &a;
+    rc = vdc_child_run(&o, &r);
+    /* the group was killed and reaped */
+    if (c.seq)
+        (void)vdc_journal_undone(j, c.seq);
+    close(pfd[1]);
+    close(pfd[0]);
+    if (rc < 0)
+        return -1;
+    if (r.stopped || r.timed_out) {
+        vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
+                       r.stopped ? "interrupted" : "timed out: stopped (SIGTERM, then SIGKILL)");
+        return -1;
+    }
+    return vdc_child_code(&r);
+}
+
 /* mkfs.TYPE with the options a domU's job gets (step.h), on @dev */
 static int
 mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatile sig_atomic_t *stop)
@@ -484,7 +551,12 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
             vdc_error("dom0 agent: %s", err.msg);
             r = -1;
         } else {
-            r = run_child(j, cmd.argv, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx));
+            /* the host sampler reads this pass's --progress-fd lines */
+            struct vdc_hostwatch *hw = vdc_run_ctx_hostwatch(ctx);
+
+            if (cmd.argc + 2 > VDC_JOBCMD_MAX_WORDS)
+                hw = NULL;
+            r = run_agent(j, cmd.argv, cmd.argc, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx), hw);
         }
         if (r > 0)
             vdc_error("dom0 agent: exit status %d (see %s)", r, log);

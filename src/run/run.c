@@ -5,6 +5,7 @@
 #include "run/facts.h"
 #include "run/step.h"
 #include "run/agent_result.h"
+#include "run/hostwatch.h"
 
 #include <errno.h>
 #include <string.h>
@@ -33,12 +34,14 @@ struct vdc_run_ctx {
     int failed;
     int interrupted;
     char *run_tag;              /* VDC_STORAGE_RUN_TAG_PREFIX + the run id: on every LV */
+    struct vdc_hostwatch *hw;   /* the dom0 step's host sampler, or NULL */
 };
 
 vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx) { return &ctx->journal; }
 const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx) { return ctx->p; }
 const vdc_run_settings *vdc_run_ctx_settings(vdc_run_ctx *ctx) { return ctx->s; }
 volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx) { return ctx->env->stop; }
+struct vdc_hostwatch *vdc_run_ctx_hostwatch(vdc_run_ctx *ctx) { return ctx->hw; }
 
 static int
 stopped(vdc_run_ctx *ctx)
@@ -126,6 +129,10 @@ merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char 
         add_run(ctx, target, rep, "failed", why ? why : "the agent wrote no result");
         return NULL;
     }
+    /* host figures are the host's to measure, never the guest's to say */
+    g_clear_pointer(&merged->host, json_object_unref);
+    for (k = 0; k < merged->n_samples; k++)
+        g_clear_pointer(&merged->samples[k]->host, json_object_unref);
     if (why) {
         if (!merged->status || !strcmp(merged->status, "ok"))
             vdc_set_str(&merged->status, "failed");
@@ -625,17 +632,70 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
     vdc_ctl_result_dispose(&res);
 }
 
+/* The host sampler of a boot's targets (in job order: the progress
+ * block's target index), NULL when there is nothing to watch. */
+static vdc_hostwatch *
+domu_hostwatch(vdc_run_ctx *ctx, const vdc_plan_boot *b)
+{
+    g_autofree vdc_host_target *t = g_new0(vdc_host_target, b->n + 1);
+    size_t k;
+
+    for (k = 0; k < b->n; k++) {
+        size_t i = ctx->p->steps[b->first + k].target;
+        const vdc_plan_target *pt = &ctx->p->targets[i];
+        const char *pd = NULL;
+
+        t[k].name = pt->name;
+        t[k].vdev = pt->vdev;
+        if (pt->spec.backing == VDC_BACKING_IMAGE)
+            t[k].image = ctx->st[i].path;
+        /* blkback over a loop device: the backend facts name it */
+        if (pt->vdev && ctx->backends && json_object_has_member(ctx->backends, pt->vdev)) {
+            JsonObject *bo = json_object_get_object_member(ctx->backends, pt->vdev);
+
+            if (bo && json_object_has_member(bo, "physical_device"))
+                pd = json_object_get_string_member(bo, "physical_device");
+        }
+        if (pd && g_str_has_prefix(pd, "/dev/loop"))
+            t[k].loop_dev = pd;
+    }
+    return vdc_hostwatch_new(t, b->n);
+}
+
+/* each run of the boot gets its host figures (after collect added them) */
+static void
+attach_host(vdc_run_ctx *ctx, const vdc_plan_boot *b, vdc_hostwatch *w)
+{
+    size_t k, r;
+
+    for (k = 0; k < b->n; k++) {
+        const vdc_plan_step *st = &ctx->p->steps[b->first + k];
+        const char *name = ctx->p->targets[st->target].name;
+
+        for (r = ctx->rs.n_runs; r-- > 0;) {
+            vdc_run *run = ctx->rs.runs[r];
+
+            if (!strcmp(run->target, name) && run->repetition == (int64_t)st->rep) {
+                (void)vdc_hostwatch_attach(w, k, run);
+                break;
+            }
+        }
+    }
+}
+
 /* What the end of a domU's wait (@w) means for the runs of boot @b: the
- * results from the control disk @ctl, or each run failed with the cause. */
+ * results from the control disk @ctl (with the host figures of @hw), or
+ * each run failed with the cause. */
 static void
 wait_ended(vdc_run_ctx *ctx, const vdc_plan_boot *b, vdc_hv_wait_result w, const char *ctl,
-           uint64_t nonce, unsigned bi)
+           uint64_t nonce, unsigned bi, vdc_hostwatch *hw)
 {
     const vdc_plan *p = ctx->p;
 
     switch (w) {
     case VDC_HV_WAIT_SHUTOFF:
         collect(ctx, b, ctl, nonce, bi);
+        attach_host(ctx, b, hw);
         break;
     case VDC_HV_WAIT_TIMEOUT: {
         g_autofree char *why = g_strdup_printf("the domU did not power off within %u s: destroyed",
@@ -671,6 +731,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     char got[VDC_HV_UUID_LEN];
     vdc_hv_wait_result w;
     g_autofree char *stall = NULL;
+    vdc_hostwatch *hw = NULL;
     uint64_t nonce;
     gint64 t0_us;
 
@@ -723,7 +784,11 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
             json_object_unref(bk);
         }
     }
+    hw = domu_hostwatch(ctx, b);
+    if (vdc_hostwatch_start_domu(hw, ctl, nonce, ctx->hvops, ctx->hv, p->domain_name) < 0)
+        vdc_progress("warning: boot %u: no host CPU figures (see the message above)", bi);
     w = watch_domu(ctx, &stall);
+    vdc_hostwatch_stop(hw);
     add_time(&ctx->rs.experiment.time.domu_s, t0_us);
     if (vdc_hv_destroy_own(ctx->hvops, ctx->hv, p->domain_name,
                            vdc_journal_find(&ctx->journal, dom_seq)->uuid) == 0)
@@ -735,7 +800,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         vdc_error("domain %s: %s", p->domain_name, why);
         fail_boot(ctx, b, "failed", why);
     } else {
-        wait_ended(ctx, b, w, ctl, nonce, bi);
+        wait_ended(ctx, b, w, ctl, nonce, bi, hw);
     }
     /* --inspect-on-failure: the guest's own logs, read-only (the per-run
      * runner log travels in the result frame, which a hung guest never
@@ -747,6 +812,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         (void)ctx->env->collect_logs(ctx->prep.image, dir, ctx->s->launch_timeout_s);
     }
 out:
+    vdc_hostwatch_free(hw);
     vdc_ctl_job_dispose(&job);
 }
 
@@ -766,6 +832,12 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     gsize len = 0, wlen = 0;
     vdc_run *r;
 
+    vdc_host_target ht = {
+        .name = t->name,
+        .image = t->spec.backing == VDC_BACKING_IMAGE ? ctx->st[st->target].path : NULL,
+        .loop_dev = g_str_has_prefix(ctx->dev[st->target], "/dev/loop") ? ctx->dev[st->target] : NULL,
+    };
+
     if (ctx->p->bonnie)
         vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file%s)",
                      bi + 1, ctx->p->n_boots, t->name, st->rep, ctx->dev[st->target],
@@ -773,6 +845,7 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     else
         vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%zu workload(s))", bi + 1, ctx->p->n_boots,
                      t->name, st->rep, ctx->dev[st->target], ctx->p->n_workloads);
+    ctx->hw = vdc_hostwatch_new(&ht, 1);
     gint64 t0_us = g_get_monotonic_time();
     int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json, wjson);
     const char *why = step_rc < 0 ? (stopped(ctx) ? "interrupted"
@@ -789,6 +862,7 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         if (step_rc == 0)
             vdc_error("dom0 baseline: %s: the agent wrote no result", json ? json : wjson);
         add_run(ctx, t->name, st->rep, "failed", why ? why : "the agent wrote no result");
+        g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
         return;
     }
     r = merge_agent_json(ctx, t->name, st->rep, data, len, wdata, wlen, json ? json : wjson, why);
@@ -800,6 +874,9 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     }
     if (step_rc < 0)
         ctx->failed = 1;
+    else if (r)
+        (void)vdc_hostwatch_attach(ctx->hw, 0, r);
+    g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
 }
 
 /* ---- the whole run ---------------------------------------------------------- */

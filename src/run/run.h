@@ -134,6 +134,9 @@ vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx);
 const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx);
 const vdc_run_settings *vdc_run_ctx_settings(vdc_run_ctx *ctx);
 volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx);
+/* The dom0 step's host sampler (run/hostwatch.h), or NULL: the step gives
+ * it the agent's pid and --progress-fd lines. */
+struct vdc_hostwatch *vdc_run_ctx_hostwatch(vdc_run_ctx *ctx);
 
 /* Undo one journal entry with the real (or @env's) handlers: domain (via
  * the hypervisor driver named in the entry), image/lv (storage), loop,

@@ -6,8 +6,10 @@
  *   2  the rest is a job payload: wrapped in a frame with correct CRCs so
  *      the fuzzer gets past the checksums into the TLV parser
  *   3  the same for a result payload
- *   4  the rest is a whole disk image (superblock, frames)
- *   5  the rest builds a job through the API: workloads (name, text) and
+ *   4  the rest is a whole disk image (superblock, frames, progress block)
+ *   5  the rest is a progress block, as is
+ *   6  the same with a correct CRC
+ *   7  the rest builds a job through the API: workloads (name, text) and
  *      workload arguments cut from it at NUL bytes, which the builders must
  *      refuse or keep exactly through an encode and a decode
  * Whatever decodes must encode again and decode to the same fields. */
@@ -111,7 +113,26 @@ check_result(const uint8_t *buf, size_t len)
     vdc_ctl_result_dispose(&back);
 }
 
-/* mode 5: a job built from @len bytes of @data (fields cut at NUL bytes:
+static void
+check_progress(const uint8_t *buf, size_t len, int seal)
+{
+    struct vdc_ctl_progress p, back;
+    struct vdc_ctl_error err;
+    uint8_t blk[VDC_CTL_PROGRESS_SIZE], enc[VDC_CTL_PROGRESS_SIZE];
+
+    memset(blk, 0, sizeof(blk));
+    memcpy(blk, buf, len < sizeof(blk) ? len : sizeof(blk));
+    if (seal)
+        put32(blk + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(blk, VDC_CTL_PROGRESS_SIZE - 4));
+    if (vdc_ctl_progress_decode(blk, sizeof(blk), &p, &err) == 0) {
+        vdc_ctl_progress_encode(&p, enc);
+        if (vdc_ctl_progress_decode(enc, sizeof(enc), &back, &err) != 0 ||
+            memcmp(&back, &p, sizeof(p)) != 0)
+            abort();
+    }
+}
+
+/* mode 7: a job built from @len bytes of @data (fields cut at NUL bytes:
  * name, text, name, text, ..., then arguments after an empty field) */
 static void
 check_builders(const uint8_t *data, size_t len)
@@ -159,12 +180,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct vdc_ctl_job job;
     struct vdc_ctl_result res;
+    struct vdc_ctl_progress pg;
     struct vdc_ctl_error err;
     uint8_t *f;
 
     if (size < 1)
         return 0;
-    switch (data[0] % 6) {
+
+    switch (data[0] % 8) {
     case 0:
         check_job(data + 1, size - 1);
         break;
@@ -182,9 +205,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(f);
         break;
     case 5:
+    case 6:
+        check_progress(data + 1, size - 1, data[0] % 8 == 6);
+        break;
+    case 7:
         check_builders(data + 1, size - 1);
         break;
     default:
+        vdc_ctl_image_read_progress(data + 1, size - 1, 0, &pg, &err);
         vdc_ctl_job_init(&job);
         vdc_ctl_result_init(&res);
         vdc_ctl_image_read_job(data + 1, size - 1, &job, &err);

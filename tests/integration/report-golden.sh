@@ -3,7 +3,8 @@
 # tests/golden/report/ and compare report.txt, report.csv, summary.csv,
 # headline.csv, report.json and report.md byte for byte with
 # NAME/expected/; check the HTML by structure (and its headline section);
-# check that Debian's bon_csv2txt and bon_csv2html render the bonnie++ CSV.  VDC_REGENERATE=1 rewrites the expected files.
+# check that Debian's bon_csv2txt and bon_csv2html render the bonnie++ CSV;
+# the host cost fixture's host-cost.csv and HTML table.  VDC_REGENERATE=1 rewrites the expected files.
 # Run time: about 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -191,6 +192,27 @@ PY
 "$VMDISKCMP" report "$d" --formats html,md --quiet || fail "-n 0: report failed"
 if grep -q 'files 0x1024' "$d/report.html" "$d/report.md"; then fail "-n 0: the report says 'files 0x1024'"; fi
 grep -q '; files 16x1024' "$work/synthetic/report.html" || fail "-n 16: 'files 16x1024' missing from the HTML"
+
+# host CPU per backend (samples[].host): the section of the text and
+# Markdown reports and report.json (by render), host-cost.csv, the HTML's
+# table byte for byte and a chart per target; nothing without host figures
+render hostcost "$golden/hostcost/result.json" dom0
+sed -n '/^<table class="host" id="host-cost-table">$/,/^<\/table>$/p' "$work/hostcost/report.html" \
+    >"$work/hostcost/host-cost.html"
+golden_check hostcost "$golden/hostcost/expected" "$work/hostcost" host-cost.csv host-cost.html
+for id in host-cost chart-host-0 chart-host-1; do
+    grep -q "id=\"$id\"" "$work/hostcost/report.html" || fail "hostcost: report.html has no element $id"
+done
+dup=$(grep -o ' id="[^"]*"' "$work/hostcost/report.html" | sort | uniq -d | head -3)
+[ -z "$dup" ] || fail "hostcost: duplicate ids in report.html: $dup"
+grep -q '^  image  put_block QEMU minus its vCPUs  *0.873 \[0.561, 1.19\] ' "$work/hostcost/report.txt" ||
+    fail "hostcost: the text lacks QEMU's own CPU per GiB with its CI"
+grep -q 'dom0   put_block loop device worker  *not attributable (shared): ' "$work/hostcost/report.txt" ||
+    fail "hostcost: the shared loop worker is not said to be unattributable"
+[ ! -e "$work/synthetic/host-cost.csv" ] || fail "synthetic: host-cost.csv without host figures"
+if grep -q 'Host CPU per backend' "$work/synthetic/report.txt" "$work/synthetic/report.md"; then
+    fail "synthetic: a host CPU section without host figures"
+fi
 
 # --formats writes only what is asked
 d="$work/only"

@@ -7,7 +7,9 @@
 # Checks: exit 0; 2 ok runs per target read back through the control disk,
 # each with the bonnie++ samples and the workloads' (IOPS and p99 per
 # target in result.json, workloads.csv and report.txt);
-# backend facts from the live domain XML; the prepare step launched the
+# backend facts from the live domain XML; QEMU's host CPU per GiB for the
+# image, sliced per test through the control disk's progress block, and the
+# dom0 agent's; the prepare step launched the
 # appliance once (a second run is a cache hit); a report was written; and
 # nothing is left behind (no domain, no loop device, no image, no mount).
 # Then the same command, SIGINT sent once the domU is up: exit 3, teardown
@@ -95,8 +97,30 @@ assert tg["dom0"]["where"] == "dom0"
 assert d["experiment"]["hypervisor"]["driver"] == "libvirt"
 assert d["experiment"]["hypervisor"].get("qemu_version")
 assert d["experiment"]["emulated"] is True
+# host CPU per backend: QEMU serves the image, its CPU is sliced per test
+# from the control disk's progress block; per GiB over what
+# virDomainBlockStats says vdb moved
+per_gib = []
+for r in runs["image"]:
+    roles = {s["role"] for s in r["host"]["servers"]}
+    assert "qemu" in roles and "qemu_vcpu" in roles, roles
+    for s in r["samples"]:
+        h = s.get("host")
+        if h and h["sliced"] and h.get("bytes", 0) > 0 and "qemu" in h["cpu_s_per_gib"]:
+            assert h["source"] == "virDomainBlockStats", h["source"]
+            # the process and its vCPU threads are read one after the other:
+            # QEMU minus its vCPUs may be a few clock ticks below 0
+            assert h["cpu_s"]["qemu_vcpu"] >= 0 and h["cpu_s"]["qemu_io"] > -0.05, h["cpu_s"]
+            per_gib.append((s["test"], h["cpu_s_per_gib"]["qemu"]))
+assert per_gib and all(v > 0 for _, v in per_gib), per_gib
+print("image: QEMU CPU s per GiB:", ", ".join("%s %.1f" % t for t in per_gib))
+# the dom0 baseline: the agent's own CPU, the same figures
+assert any(s.get("host", {}).get("cpu_s", {}).get("agent") is not None
+           for r in runs["dom0"] for s in r["samples"]), "dom0: no agent CPU"
 assert d["format_version"] == 2
 EOF
+grep -q '^image,[a-z_]*,qemu,' "$work/out1/host-cost.csv" || fail "run 1: host-cost.csv has no QEMU row for image"
+grep -q '^## Host CPU per backend' "$work/out1/report.md" || fail "run 1: report.md has no host CPU section"
 for f in plan.json domain.xml report.txt report.csv workloads.csv runs/image-0.json runs/block-1.json \
          runs/image-0.workloads.json runs/dom0-1.workloads.json workloads/mix-4k-qd4.fio; do
     [ -s "$work/out1/$f" ] || fail "run 1: $f missing or empty"

@@ -13,6 +13,9 @@
 
 #include "blocksig.h"
 #include "options.h"
+#include "sys.h"
+
+#include <unistd.h>
 
 static void
 test_parse_size(void **state)
@@ -182,6 +185,10 @@ test_option_errors(void **state)
         { "-s 512", "missing target" },
         { "", "missing target" },
         { "-d /mnt --sweep -s 0", "--sweep" },
+        { "-d /mnt --progress-fd 2", "--progress-fd 2" },
+        { "-d /mnt --progress-fd 1000", "--progress-fd 1000" },
+        { "-d /mnt --progress-fd 1023", "--progress-fd 1023" },   /* not open */
+        { "-d /mnt --progress-fd x", "--progress-fd x" },
     };
     struct agent_config cfg;
     char err[512];
@@ -206,7 +213,7 @@ test_usage_lists_every_option(void **state)
         "-d", "-s", "-n", "-r", "-x", "--seed", "-z", "-m", "--target",
         "--repetition", "-b", "-D", "--per-char", "--sweep", "--direct",
         "--drop-caches", "--destroy-data", "--force", "--csv", "--json",
-        "--trace-digest", "-q", NULL
+        "--trace-digest", "-q", "--progress-fd", NULL
     };
 
     agent_usage(fp);
@@ -215,6 +222,46 @@ test_usage_lists_every_option(void **state)
         if (!strstr(buf, opts[i]))
             fail_msg("--help does not mention %s", opts[i]);
     free(buf);
+}
+
+/* --progress-fd N: the descriptor is taken; begin/end lines are written
+ * around a test (agent_before_test, agent_record, agent_fail) */
+static void
+test_progress_fd(void **state)
+{
+    struct agent_config cfg;
+    struct agent_run run;
+    struct agent_ctx ctx;
+    struct agent_clock c;
+    char err[512], line[64], buf[256];
+    int pfd[2];
+    ssize_t n;
+
+    assert_int_equal(pipe(pfd), 0);
+    assert_true(pfd[1] >= 3);
+    snprintf(line, sizeof(line), "-d /mnt --progress-fd %d", pfd[1]);
+    assert_int_equal(parse(line, &cfg, err, sizeof(err)), AGENT_OPT_RUN);
+    assert_int_equal(cfg.progress_fd, pfd[1]);
+    assert_int_equal(parse("-d /mnt", &cfg, err, sizeof(err)), AGENT_OPT_RUN);
+    assert_int_equal(cfg.progress_fd, -1);
+
+    cfg.progress_fd = pfd[1];
+    cfg.quiet = 1;
+    memset(&run, 0, sizeof(run));
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.cfg = &cfg;
+    ctx.run = &run;
+    assert_int_equal(agent_before_test(&ctx, AGENT_PUT_BLOCK), 0);
+    agent_clock_start(&c);
+    agent_record(&ctx, AGENT_PUT_BLOCK, &c, 1.0, 0.0);
+    assert_int_equal(agent_before_test(&ctx, AGENT_GETC), 0);
+    assert_int_equal(agent_fail(&ctx, AGENT_GETC, "test"), -1);
+    close(pfd[1]);
+    n = read(pfd[0], buf, sizeof(buf) - 1);
+    assert_true(n > 0);
+    buf[n] = 0;
+    assert_string_equal(buf, "begin put_block\nend put_block\nbegin getc\nend getc\n");
+    close(pfd[0]);
 }
 
 static void
@@ -265,6 +312,7 @@ main(void)
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_option_errors),
         cmocka_unit_test(test_usage_lists_every_option),
+        cmocka_unit_test(test_progress_fd),
         cmocka_unit_test(test_blocksig),
     };
 

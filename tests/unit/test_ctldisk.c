@@ -906,6 +906,172 @@ test_workload_corruption(void **state)
     expect_payload_error(x, m, "job workload argument: contains a NUL byte");
 }
 
+/* ---- progress block -------------------------------------------------------- */
+static void
+add_events(struct vdc_ctl_progress *p, unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++)
+        vdc_ctl_progress_add(p, 1000000000ULL + i, (uint16_t)(i / 24),
+                             i % 2 ? VDC_CTL_EV_TEST_END : VDC_CTL_EV_TEST_BEGIN,
+                             (uint8_t)((i / 2) % 12));
+}
+
+static void
+test_progress_round_trip(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_progress p, back;
+    struct vdc_ctl_error err = { { 0 } };
+    uint8_t *img;
+    unsigned i;
+
+    make_job(&job);
+    img = make_image(&job);
+    /* a freshly formatted disk announces the block at 4096 and it is blank */
+    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 1);
+    assert_int_equal(img[64], VDC_CTL_PROGRESS_OFF & 0xFF);
+    assert_int_equal(img[65], VDC_CTL_PROGRESS_OFF >> 8);
+    assert_int_equal(img[73], VDC_CTL_PROGRESS_SIZE >> 8);
+
+    /* 70 events: the ring keeps the newest 64, oldest first */
+    vdc_ctl_progress_init(&p, job.nonce);
+    add_events(&p, 70);
+    assert_int_equal(p.n_events, VDC_CTL_PROGRESS_RING);
+    assert_int_equal(p.newest_seq, 70);
+    vdc_ctl_progress_encode(&p, img + VDC_CTL_PROGRESS_OFF);
+    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 0);
+    assert_int_equal(back.n_events, 64);
+    assert_int_equal(back.newest_seq, 70);
+    for (i = 0; i < back.n_events; i++) {
+        assert_int_equal(back.ev[i].seq, 7 + i);
+        assert_int_equal(back.ev[i].guest_ns, 1000000000ULL + 6 + i);
+        assert_int_equal(back.ev[i].kind, p.ev[i].kind);
+        assert_int_equal(back.ev[i].test, p.ev[i].test);
+        assert_int_equal(back.ev[i].target, p.ev[i].target);
+    }
+    /* the job still reads at its new offset */
+    vdc_ctl_job_dispose(&job);
+    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &job, &err), 0);
+    assert_int_equal(job.n_targets, 2);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
+static void
+test_progress_file(void **state)
+{
+    char path[] = "/tmp/test_ctldisk.XXXXXX";
+    struct vdc_ctl_job job;
+    struct vdc_ctl_progress p, back;
+    struct vdc_ctl_error err = { { 0 } };
+    uint64_t off = 0;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    unlink(path);
+    make_job(&job);
+    assert_int_equal(ftruncate(fd, IMG_SIZE), 0);
+    assert_int_equal(vdc_ctl_disk_format(fd, IMG_SIZE, &job, &err), 0);
+    assert_int_equal(vdc_ctl_disk_read_progress(fd, job.nonce, &back, &err), 1);
+    assert_int_equal(vdc_ctl_disk_progress_area(fd, &off, &err), 0);
+    assert_int_equal(off, VDC_CTL_PROGRESS_OFF);
+    vdc_ctl_progress_init(&p, job.nonce);
+    add_events(&p, 3);
+    assert_int_equal(vdc_ctl_disk_write_progress(fd, off, &p, &err), 0);
+    assert_int_equal(vdc_ctl_disk_read_progress(fd, job.nonce, &back, &err), 0);
+    assert_int_equal(back.n_events, 3);
+    assert_int_equal(back.ev[2].seq, 3);
+    assert_int_equal(back.ev[2].kind, VDC_CTL_EV_TEST_BEGIN);
+    /* another job's block is stale */
+    assert_int_equal(vdc_ctl_disk_read_progress(fd, job.nonce + 1, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "nonce"));
+    close(fd);
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+expect_progress_error(const uint8_t *blk, const char *needle)
+{
+    struct vdc_ctl_progress back;
+    struct vdc_ctl_error err = { { 0 } };
+
+    assert_int_equal(vdc_ctl_progress_decode(blk, VDC_CTL_PROGRESS_SIZE, &back, &err), -1);
+    if (!strstr(err.msg, needle))
+        fail_msg("error '%s' does not mention '%s'", err.msg, needle);
+}
+
+static void
+reseal_progress(uint8_t *blk)
+{
+    put32(blk + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(blk, VDC_CTL_PROGRESS_SIZE - 4));
+}
+
+static void
+test_progress_corruption(void **state)
+{
+    struct vdc_ctl_progress p, back;
+    struct vdc_ctl_error err = { { 0 } };
+    struct vdc_ctl_job job;
+    uint8_t good[VDC_CTL_PROGRESS_SIZE], blk[VDC_CTL_PROGRESS_SIZE], *img;
+
+    vdc_ctl_progress_init(&p, 42);
+    add_events(&p, 5);
+    vdc_ctl_progress_encode(&p, good);
+
+    memcpy(blk, good, sizeof(blk));
+    blk[40] ^= 0x01;                            /* a torn read: the CRC catches it */
+    expect_progress_error(blk, "checksum");
+    memcpy(blk, good, sizeof(blk));
+    blk[0] = 'X';
+    expect_progress_error(blk, "magic");
+    memcpy(blk, good, sizeof(blk));
+    put32(blk + 8, 2);
+    reseal_progress(blk);
+    expect_progress_error(blk, "version 2");
+    memcpy(blk, good, sizeof(blk));
+    put32(blk + 12, 65);
+    reseal_progress(blk);
+    expect_progress_error(blk, "65 events");
+    memcpy(blk, good, sizeof(blk));
+    put64(blk + 24, 3);                         /* newest seq below the count */
+    reseal_progress(blk);
+    expect_progress_error(blk, "newest seq");
+    memcpy(blk, good, sizeof(blk));
+    put64(blk + 32 + 2 * 20, 9);                /* a gap in seq */
+    reseal_progress(blk);
+    expect_progress_error(blk, "event 2 has seq 9, expected 3");
+    memcpy(blk, good, sizeof(blk));
+    blk[32 + 20 + 18] = 5;                      /* kind */
+    reseal_progress(blk);
+    expect_progress_error(blk, "kind 5");
+    assert_int_equal(vdc_ctl_progress_decode(good, 100, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "truncated"));
+    assert_int_equal(vdc_ctl_progress_decode(good, sizeof(good), &back, &err), 0);
+
+    /* superblock: the block must be 4 KiB-aligned and before the job */
+    make_job(&job);
+    img = make_image(&job);
+    put64(img + 64, 4096 + 512);
+    reseal_sb(img);
+    expect_job_error(img, "progress block out of bounds");
+    put64(img + 64, VDC_CTL_JOB_OFF);
+    reseal_sb(img);
+    expect_job_error(img, "progress block out of bounds");
+    put64(img + 64, 4096);
+    put64(img + 72, 8192);
+    reseal_sb(img);
+    expect_job_error(img, "progress block out of bounds");
+    /* none announced (an older host): nothing to read, the job still reads */
+    put64(img + 64, 0);
+    put64(img + 72, 0);
+    reseal_sb(img);
+    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 1);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
 int
 main(void)
 {
@@ -927,6 +1093,9 @@ main(void)
         cmocka_unit_test(test_workload_round_trip),
         cmocka_unit_test(test_workload_builder_refusals),
         cmocka_unit_test(test_workload_corruption),
+        cmocka_unit_test(test_progress_round_trip),
+        cmocka_unit_test(test_progress_file),
+        cmocka_unit_test(test_progress_corruption),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

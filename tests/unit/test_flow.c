@@ -79,6 +79,7 @@ static struct {
     const char *fail_provision;     /* target name whose storage create fails */
     int malformed_json;             /* runner returns garbage agent JSON */
     int fs_full;                    /* the image directory's filesystem has 0 bytes free */
+    int guest_host;                 /* the agent JSON claims host figures of its own */
     int corrupt_frame;              /* runner's result frame is damaged */
     int interrupt_on_create;        /* SIGINT arrives while the domU runs */
     double jitter;                  /* put_block = 1000 (1 + jitter u), u in [-1, 1)
@@ -300,6 +301,17 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         t->status = VDC_CTL_STATUS_OK;
         t->agent_exit = 0;
         t->elapsed_ms = 1500;
+        if (F.guest_host) {
+            /* what only the host may say: host CPU per GiB */
+            g_autofree char *claim = g_strdup_printf("%.*s\"host\":{\"poll_interval_s\":9},"
+                                                     "\"samples\":[{\"host\":{\"sliced\":true,"
+                                                     "\"cpu_s_per_gib\":{\"qemu\":0.001}},%s",
+                                                     (int)(strstr(json, "\"samples\":[{") - json), json,
+                                                     strstr(json, "\"samples\":[{") + 12);
+
+            g_free(json);
+            json = g_strdup(claim);
+        }
         F.wl_flags = (int)job.flags;
         if (!(job.flags & VDC_CTL_JOB_NO_BONNIE)) {
             t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
@@ -676,6 +688,26 @@ test_frame_corrupt(void **state)
     assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
     assert_int_equal(count_runs(&rs, "image", "failed"), 2);
     assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A guest that claims host figures: they are dropped at merge (the host
+ * measures them; the mock hypervisor gives none) */
+static void
+test_guest_host_dropped(void **state)
+{
+    vdc_result_set rs;
+    size_t i, j;
+
+    F.guest_host = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    for (i = 0; i < rs.n_runs; i++) {
+        assert_null(rs.runs[i]->host);
+        for (j = 0; j < rs.runs[i]->n_samples; j++)
+            assert_null(rs.runs[i]->samples[j]->host);
+    }
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -1447,6 +1479,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_guest_stalled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guest_host_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep, setup, teardown),

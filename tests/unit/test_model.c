@@ -572,6 +572,53 @@ test_load_minimal_and_unknown(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* runs[].host and samples[].host: kept as loaded, written back, copied;
+ * the members the analysis reads are checked */
+static void
+test_host_members(void **state)
+{
+    const char *doc = HEAD "\"runs\":[{\"target\":\"image\",\"host\":{\"poll_interval_s\":0.1,"
+        "\"servers\":[{\"role\":\"qemu\",\"pid\":7}]},\"samples\":[{\"test\":\"put_block\","
+        "\"value\":100,\"host\":{\"sliced\":true,\"cpu_s\":{\"qemu\":1.5,\"blkback\":null},"
+        "\"cpu_s_per_gib\":{\"qemu\":0.75,\"dom0_busy\":2}}}]}]}";
+    vdc_result_set rs, copy;
+    vdc_run *r;
+    char *out;
+    size_t len;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "h.json"), 0);
+    assert_non_null(rs.runs[0]->host);
+    assert_true(vdc_sample_host_figure(rs.runs[0]->samples[0], "cpu_s_per_gib", "qemu") == 0.75);
+    assert_true(vdc_sample_host_figure(rs.runs[0]->samples[0], "cpu_s_per_gib", "dom0_busy") == 2.0);
+    assert_true(isnan(vdc_sample_host_figure(rs.runs[0]->samples[0], "cpu_s", "blkback")));
+    assert_true(isnan(vdc_sample_host_figure(rs.runs[0]->samples[0], "cpu_s_per_gib", "agent")));
+    assert_true(isnan(vdc_sample_host_figure(rs.runs[0]->samples[0], "ios", "qemu")));
+    out = vdc_result_set_to_string(&rs, &len);
+    assert_non_null(strstr(out, "\"poll_interval_s\": 0.1"));
+    assert_non_null(strstr(out, "\"qemu\": 0.75"));
+    g_free(out);
+    vdc_result_set_init(&copy);
+    r = vdc_result_set_add_run(&copy, "image");
+    vdc_run_dispose(r);
+    vdc_run_copy(r, rs.runs[0]);
+    assert_true(r->host == rs.runs[0]->host);     /* shared, never changed once loaded */
+    assert_true(vdc_sample_host_figure(r->samples[0], "cpu_s", "qemu") == 1.5);
+    vdc_result_set_dispose(&copy);
+    vdc_result_set_dispose(&rs);
+
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"host\":[],\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[0].host: expected an object\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"host\":{\"cpu_s_per_gib\":{\"qemu\":\"fast\"}}}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].host: cpu_s_per_gib.qemu: expected a "
+                      "number or null\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"host\":{\"cpu_s\":3}}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].host: cpu_s: expected an object of CPU "
+                      "seconds by role\n");
+}
+
 static void
 test_save_atomic(void **state)
 {
@@ -677,6 +724,7 @@ main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_minimal_and_unknown),
         cmocka_unit_test(test_from_json),
+        cmocka_unit_test(test_host_members),
         cmocka_unit_test(test_save_atomic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

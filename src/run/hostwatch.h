@@ -1,0 +1,120 @@
+/* What serving each test cost dom0 (doc/host-cost.md, doc/result-format.md
+ * "Host cost"): while a domU boot or a dom0 baseline runs, the test
+ * boundaries the guest reports (the control disk's progress block, polled
+ * every ~100 ms by a thread; the dom0 agent's --progress-fd lines) trigger
+ * one snapshot set each: the CPU time of the disk's servers (QEMU and its
+ * vCPU threads, blkback ring threads, the loop device's own thread, the
+ * dom0 agent) and of dom0 (/proc/stat), the domU's own CPU time (hv
+ * domain_stats), /proc/meminfo, the image's page-cache residency, what
+ * the backend moved (virDomainBlockStats, blkback statistics/, the loop
+ * device's /sys/block stat) and what reached the disk under the image.
+ * After the boot the events are paired per target and test and each pair
+ * becomes one samples[].host object; runs[].host says what was sampled.
+ *
+ * The slicing (vdc_host_slice) and the per-GiB arithmetic
+ * (vdc_host_per_unit) are pure and unit-tested (tests/unit/test_hostwatch);
+ * the rest reads /proc, /sys and the hypervisor. */
+#ifndef VDC_RUN_HOSTWATCH_H
+#define VDC_RUN_HOSTWATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "guest-agent/ctldisk.h"
+#include "host/cpuacct.h"
+#include "host/procfs.h"
+#include "hv/hv.h"
+#include "model/result.h"
+
+#define VDC_HOST_POLL_S 0.1      /* seconds between two reads of the progress block */
+/* Events kept per boot: 16 targets x (12 tests x 2 + 2) is 416; a guest
+ * that writes more (the block is the guest's to write) gets no more
+ * snapshots taken for it. */
+#define VDC_HOST_MAX_EVENTS 4096u
+
+/* One disk whose tests are sliced. */
+typedef struct {
+    const char *name;       /* target name (runs[].target) */
+    const char *vdev;       /* the guest's disk name for domain_stats; NULL in dom0 */
+    const char *image;      /* the image file (page-cache residency), or NULL */
+    const char *loop_dev;   /* "/dev/loopN" serving it (dom0 baseline, blkback
+                             * over loop), or NULL: its worker, and in dom0 its
+                             * /sys/block stat as what the backend moved */
+} vdc_host_target;
+
+/* One snapshot set.  Unknown figures: NAN (doubles), -1 (counters). */
+typedef struct {
+    vdc_cpu_snapshot cpu;       /* t_s: CLOCK_MONOTONIC seconds */
+    int have_mem;
+    vdc_meminfo mem;
+    double domu_cpu_s;
+    int64_t *resident;          /* per target: image bytes in dom0's page cache */
+    vdc_hv_disk_io *io;         /* per target: what its backend moved, since boot */
+    int64_t *disk_rd, *disk_wr; /* per target: bytes read/written by the disk under it */
+} vdc_host_snap;
+
+/* One event with the snapshot set taken when the host saw it. */
+typedef struct {
+    struct vdc_ctl_event ev;
+    size_t snap;                /* index in the watch's snapshot sets */
+    int gap_before;             /* events before it were lost (ring overrun) */
+} vdc_host_event;
+
+/* A server's place: which target it serves (-1: all of them, e.g. QEMU,
+ * the agent). */
+typedef struct {
+    int target;
+} vdc_host_owner;
+
+/* Pure: for every role of @cpu_s with a number, that figure per GiB of
+ * @bytes into @per_gib and per 1,000 of @ios into @per_kio (members set
+ * only where the divisor is known and > 0). */
+void vdc_host_per_unit(JsonObject *cpu_s, double bytes, double ios, JsonObject *per_gib,
+                       JsonObject *per_kio);
+
+/* Pure: the samples[].host object of target @k's test from event @begin
+ * to event @end, with snapshot sets @a (at @begin) and @b (at @end), the
+ * servers @servers with their @owners, @loop_reason (why the loop worker
+ * is not attributable, or NULL), @io_source (what bytes/ios count),
+ * @poll_s and @ticks_per_s.  NULL after vdc_error when the CPU deltas do
+ * not compute (counters running backwards). */
+JsonObject *vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
+                           const vdc_host_snap *a, const vdc_host_snap *b,
+                           const vdc_host_event *begin, const vdc_host_event *end,
+                           const char *loop_reason, const char *io_source, double poll_s,
+                           long ticks_per_s);
+
+/* Pure: the bonnie++ test id of a progress event's test index (the
+ * agent's order), or NULL when out of range. */
+const char *vdc_host_test_name(unsigned idx);
+
+typedef struct vdc_hostwatch vdc_hostwatch;
+
+/* A watch over the @n targets @t (the strings are copied). */
+vdc_hostwatch *vdc_hostwatch_new(const vdc_host_target *t, size_t n);
+void vdc_hostwatch_free(vdc_hostwatch *w);      /* NULL-safe; stops the thread */
+
+/* domU: find the servers (hv domain_stats' QEMU pid and its vCPU threads;
+ * blkback threads of each target's VBD; loop workers), then poll @ctl's
+ * progress block (job @nonce) in a thread until vdc_hostwatch_stop.
+ * @hvops/@hv/@domain are used from the thread.  0, or -1 after vdc_error
+ * (the boot goes on without host figures). */
+int vdc_hostwatch_start_domu(vdc_hostwatch *w, const char *ctl, uint64_t nonce,
+                             const vdc_hv_ops *hvops, vdc_hv *hv, const char *domain);
+void vdc_hostwatch_stop(vdc_hostwatch *w);
+
+/* dom0 baseline: the agent runs as @pid (call once, before any line; it
+ * becomes a server when it first writes); then feed what it wrote on its
+ * --progress-fd (any split).  Target 0. */
+void vdc_hostwatch_dom0_agent(vdc_hostwatch *w, int pid);
+void vdc_hostwatch_dom0_feed(vdc_hostwatch *w, const char *buf, size_t n);
+
+/* Put target @k's figures on @run: runs[].host and each bonnie++
+ * sample's samples[].host (by test id, in order).  Returns the number of
+ * samples given a host object. */
+size_t vdc_hostwatch_attach(vdc_hostwatch *w, size_t k, vdc_run *run);
+
+#endif
