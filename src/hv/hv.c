@@ -57,3 +57,20 @@ vdc_hv_ops_by_name(const char *name)
     vdc_error("hypervisor driver '%s': expected libxl, libvirt or mock", name);
     return NULL;
 }
+
+void
+vdc_hv_disk_facts_init(vdc_hv_disk_facts *f)
+{
+    f->domid = -1;
+    f->vbds = NULL;
+    f->disks = NULL;
+    f->qemu_pid = 0;
+}
+
+void
+vdc_hv_disk_facts_dispose(vdc_hv_disk_facts *f)
+{
+    g_clear_pointer(&f->vbds, g_ptr_array_unref);
+    g_clear_pointer(&f->disks, g_ptr_array_unref);
+    vdc_hv_disk_facts_init(f);
+}

@@ -644,6 +644,9 @@ int vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const cha
 /* targets[].cache and targets[].placement (without ranges) from a driver's
  * or the run's JSON object, as the loader reads them.  0 or -1. */
 int vdc_target_cache_from_json(vdc_target_cache *c, JsonObject *o, const char *what);
+void vdc_target_cache_init(vdc_target_cache *c);
+void vdc_target_cache_dispose(vdc_target_cache *c);     /* safe twice */
+void vdc_target_cache_copy(vdc_target_cache *dst, const vdc_target_cache *src);
 int vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char *what);
 
 /* The document as a JSON tree (for writers that add members such as

@@ -471,6 +471,16 @@ vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *w
     return load_object(storage_fields, o, s, what);
 }
 
+void vdc_target_cache_init(vdc_target_cache *c) { vdc_fields_init(cache_fields, c); }
+void vdc_target_cache_dispose(vdc_target_cache *c) { vdc_fields_dispose(cache_fields, c); }
+
+void
+vdc_target_cache_copy(vdc_target_cache *dst, const vdc_target_cache *src)
+{
+    vdc_fields_dispose(cache_fields, dst);
+    vdc_fields_copy(cache_fields, dst, src);
+}
+
 int
 vdc_target_cache_from_json(vdc_target_cache *c, JsonObject *o, const char *what)
 {

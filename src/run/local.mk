@@ -5,4 +5,5 @@ src_libvdc_controller_a_SOURCES += \
 	src/run/run.h src/run/run.c src/run/undo.c src/run/dom0.c \
 	src/run/facts.c src/run/facts.h src/run/env.c \
 	src/run/step.c src/run/step.h \
-	src/run/agent_result.c src/run/agent_result.h
+	src/run/agent_result.c src/run/agent_result.h \
+	src/run/cache.c src/run/cache.h
