@@ -321,9 +321,8 @@ vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom, const vdc_hv_disk_fa
             f.qemu_flags = flags;
         }
         if (vdc_cache_decide(&f, &rec) < 0) {
-            if (t->cache.bypasses_dom0_page_cache == VDC_BOOL_ABSENT && !t->cache.error)
-                vdc_error("target %s: --image-cache none refused: %s (no numbers are reported "
-                          "for it)", pt->name, rec.error);
+            vdc_error("target %s: --image-cache none refused: %s (no numbers are reported "
+                      "for it)", pt->name, rec.error);
             g_free(fail[i]);
             fail[i] = g_strdup_printf("--image-cache none refused: %s", rec.error);
         }
