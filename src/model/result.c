@@ -169,6 +169,7 @@ vdc_sample_init(vdc_sample *s)
 {
     vdc_fields_init(vdc_sample_fields, s);
     s->workload = NULL;
+    s->host = NULL;
 }
 
 void
@@ -176,6 +177,7 @@ vdc_sample_dispose(vdc_sample *s)
 {
     vdc_fields_dispose(vdc_sample_fields, s);
     g_clear_pointer(&s->workload, vdc_workload_free);
+    g_clear_pointer(&s->host, json_object_unref);
 }
 void
 vdc_target_init(vdc_target *t)
@@ -255,6 +257,7 @@ vdc_run_init(vdc_run *r)
     vdc_fields_init(vdc_run_fields, r);
     r->samples = NULL;
     r->n_samples = 0;
+    r->host = NULL;
 }
 
 void
@@ -270,6 +273,59 @@ vdc_run_dispose(vdc_run *r)
     r->samples = NULL;
     r->n_samples = 0;
     vdc_fields_dispose(vdc_run_fields, r);
+    g_clear_pointer(&r->host, json_object_unref);
+}
+
+double
+vdc_sample_host_figure(const vdc_sample *s, const char *group, const char *role)
+{
+    JsonObject *g;
+    JsonNode *n;
+
+    if (!s->host || !json_object_has_member(s->host, group))
+        return NAN;
+    n = json_object_get_member(s->host, group);
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return NAN;
+    g = json_node_get_object(n);
+    n = json_object_get_member(g, role);
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return NAN;
+    return json_node_get_value_type(n) == G_TYPE_INT64 ? (double)json_node_get_int(n)
+           : json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
+}
+
+char *
+vdc_host_check(JsonObject *host)
+{
+    static const char *const groups[] = { "cpu_s", "cpu_s_per_gib", "cpu_s_per_1000_ios" };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(groups); i++) {
+        JsonNode *n = json_object_get_member(host, groups[i]);
+        GList *members, *l;
+        char *why = NULL;
+
+        if (!n)
+            continue;
+        if (!JSON_NODE_HOLDS_OBJECT(n))
+            return g_strdup_printf("%s: expected an object of CPU seconds by role", groups[i]);
+        members = json_object_get_members(json_node_get_object(n));
+        for (l = members; l && !why; l = l->next) {
+            JsonNode *v = json_object_get_member(json_node_get_object(n), l->data);
+
+            if (JSON_NODE_HOLDS_NULL(v))
+                continue;
+            if (!JSON_NODE_HOLDS_VALUE(v) || (json_node_get_value_type(v) != G_TYPE_INT64 &&
+                                              json_node_get_value_type(v) != G_TYPE_DOUBLE))
+                why = g_strdup_printf("%s.%s: expected a number or null", groups[i],
+                                      (const char *)l->data);
+        }
+        g_list_free(members);
+        if (why)
+            return why;
+    }
+    return NULL;
 }
 
 vdc_sample *
@@ -293,11 +349,17 @@ vdc_run_copy(vdc_run *dst, const vdc_run *src)
     size_t i;
 
     vdc_fields_copy(vdc_run_fields, dst, src);
+    g_clear_pointer(&dst->host, json_object_unref);
+    if (src->host)
+        dst->host = json_object_ref(src->host);     /* never changed once loaded */
     for (i = 0; i < src->n_samples; i++) {
         vdc_sample *s = vdc_run_add_sample(dst, src->samples[i]->test);
         vdc_fields_copy(vdc_sample_fields, s, src->samples[i]);
         vdc_workload_free(s->workload);
         s->workload = vdc_workload_copy(src->samples[i]->workload);
+        g_clear_pointer(&s->host, json_object_unref);
+        if (src->samples[i]->host)
+            s->host = json_object_ref(src->samples[i]->host);
     }
 }
 

@@ -243,9 +243,23 @@ typedef struct {
                               * shell's `time` (real), seconds; elapsed_s is dd's own */
     vdc_workload *workload;  /* workload tests only (required there), else NULL; not
                               * in the member table: loaded, written, copied by hand */
+    JsonObject *host;        /* samples[].host: what serving this test cost dom0
+                              * (doc/result-format.md "Host cost"), or NULL; kept
+                              * as the document holds it (the members the analysis
+                              * reads are checked at load: vdc_host_check) */
 } vdc_sample;
 
 void vdc_sample_init(vdc_sample *s);
+
+/* A sample's host figure: samples[].host.@group.@role (e.g. group
+ * "cpu_s_per_gib", role "qemu"), NAN when absent or null. */
+double vdc_sample_host_figure(const vdc_sample *s, const char *group, const char *role);
+
+/* Check a samples[].host object's members the analysis reads: each of
+ * cpu_s, cpu_s_per_gib, cpu_s_per_1000_ios, when present, an object whose
+ * members are numbers or null.  NULL when good, else a new message naming
+ * the member (g_free). */
+char *vdc_host_check(JsonObject *host);
 void vdc_sample_dispose(vdc_sample *s);
 
 /* Test key of a sample: vdc_test_key(test, block_size), or ID@JOB_NAME
@@ -307,6 +321,8 @@ typedef struct {
     vdc_run_meta meta;
     vdc_sample **samples;
     size_t n_samples;
+    JsonObject *host;        /* runs[].host: what was sampled (servers, poll
+                              * interval), or NULL; as vdc_sample.host */
 } vdc_run;
 
 void vdc_run_init(vdc_run *r);

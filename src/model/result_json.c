@@ -553,6 +553,27 @@ load_workload(load_ctx *c, JsonObject *sample, vdc_sample *s)
 }
 
 /* "runs[i].samples[j]": fields, then the test id and its block size */
+/* the optional "host" member of a run (@sample 0) or sample: an object,
+ * kept as it is; a sample's checked by vdc_host_check */
+static int
+load_host(load_ctx *c, JsonObject *o, JsonObject **dst, int sample)
+{
+    JsonNode *h = json_object_get_member(o, "host");
+    g_autofree char *why = NULL;
+    gsize saved;
+
+    if (!h)
+        return 0;
+    path_push(c, "host", &saved);
+    if (!JSON_NODE_HOLDS_OBJECT(h))
+        return load_fail(c, "expected an object");
+    if (sample && (why = vdc_host_check(json_node_get_object(h))))
+        return load_fail(c, "%s", why);
+    path_pop(c, saved);
+    *dst = json_object_ref(json_node_get_object(h));
+    return 0;
+}
+
 static int
 load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
 {
@@ -587,6 +608,8 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
         return load_fail(c, "expected an integer > 0 (required for %s)", ti->name);
     }
     if (ti->workload && load_workload(c, json_node_get_object(n), s) < 0)
+        return -1;
+    if (load_host(c, json_node_get_object(n), &s->host, 1) < 0)
         return -1;
     if (!s->unit) {
         vdc_set_str(&s->unit, ti->unit);
@@ -654,6 +677,8 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
         }
         g_hash_table_insert(c->seen, key, GSIZE_TO_POINTER(rs->n_runs));
     }
+    if (load_host(c, o, &r->host, 0) < 0)
+        return -1;
     samples = json_object_get_member(o, "samples");
     path_push(c, "samples", &saved);
     if (!samples)
@@ -1169,6 +1194,8 @@ sample_json(const vdc_sample *s)
     JsonArray *values;
     size_t i;
 
+    if (s->host)
+        json_object_set_object_member(o, "host", json_object_ref(s->host));
     if (!s->workload)
         return o;
     w = save_fields(vdc_workload_fields, s->workload);
@@ -1263,6 +1290,8 @@ vdc_result_set_to_json(const vdc_result_set *rs)
             json_object_set_object_member(ro, "metadata", json_object_new());
         for (j = 0; j < rs->runs[i]->n_samples; j++)
             json_array_add_object_element(samples, sample_json(rs->runs[i]->samples[j]));
+        if (rs->runs[i]->host)
+            json_object_set_object_member(ro, "host", json_object_ref(rs->runs[i]->host));
         json_object_set_array_member(ro, "samples", samples);
         json_array_add_object_element(runs, ro);
     }
