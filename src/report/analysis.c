@@ -455,9 +455,11 @@ decide_artefacts(struct vdc_analysis *a, const vdc_result_set *rs, const vdc_art
                 int id = c->info ? (int)c->info->id : -1;
                 /* kata-containers runtime #2138; longhorn kbench's rules */
                 const char *note =
-                    id == VDC_TEST_GETC || id == VDC_TEST_GET_BLOCK
+                    id == VDC_TEST_GETC || id == VDC_TEST_GET_BLOCK || id == VDC_TEST_DD_READ ||
+                    id == VDC_TEST_SWEEP_READ
                     ? " (a read faster than the host's means a cache is involved)"
-                    : id == VDC_TEST_PUTC || id == VDC_TEST_PUT_BLOCK || id == VDC_TEST_REWRITE
+                    : id == VDC_TEST_PUTC || id == VDC_TEST_PUT_BLOCK || id == VDC_TEST_REWRITE ||
+                      id == VDC_TEST_DD_WRITE || id == VDC_TEST_DD_COPY
                     ? " (a write faster than the host's means the stack acknowledged before the "
                       "disk did: not crash-consistent)" : "";
 

@@ -33,8 +33,8 @@
 #define VDC_ARTEFACT_LEGEND \
     "\u2021 may be an artefact of the measurement, not a property of the disk (the lines below name " \
     "the rule and its numbers: page-cache-write, dd-time-short, above-ceiling, cached-reread, " \
-    "guest-faster, rounded-identical): such a value is marked \u2021, and so is a delta when either " \
-    "side is; its verdict is printed, but do not rank on it."
+    "guest-faster, rounded-identical, dom0-page-cache): such a value is marked \u2021, and so is a " \
+    "delta when either side is; its verdict is printed, but do not rank on it."
 
 /* Text in the bonnie++ layout (bon_csv2txt's two blocks, "Sequential
  * Output / Input / Random" then "Sequential / Random Create"), one row per

@@ -279,8 +279,19 @@ vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom, const vdc_hv_disk_fa
 {
     size_t i;
 
-    if (!facts->vbds && !facts->disks)
-        return;     /* the driver read nothing: no truth to record */
+    if (!facts->vbds && !facts->disks) {
+        /* the driver read nothing: no truth to record, and none cannot be
+         * verified */
+        for (i = 0; i < p->n_targets; i++)
+            if (vdc_target_spec_domu_image(&p->targets[i].spec) &&
+                p->targets[i].spec.cache == VDC_IMAGE_CACHE_NONE && !fail[i]) {
+                vdc_error("target %s: --image-cache none refused: the %s driver read back no "
+                          "backend facts to verify it (no numbers are reported for it)",
+                          p->targets[i].name, dom->type);
+                fail[i] = g_strdup("--image-cache none refused: no backend facts to verify it");
+            }
+        return;
+    }
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *pt = &p->targets[i];
         const vdc_hv_disk *k = pt->spec.where == VDC_WHERE_DOMU ? disk_of(dom, pt->name) : NULL;

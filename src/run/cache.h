@@ -85,8 +85,8 @@ typedef struct {
  * target's cache in @rs has no verdict yet), stored there; on a later boot
  * compared with it (vdc_cache_changed).  @fail[i] gets a new one-line
  * reason when the target's runs of this boot must fail (`none` refused: a
- * vdc_error says so once per target; a changed record).  Domains without
- * facts (the mock without a hook) leave everything as it was. */
+ * vdc_error says so; a changed record).  Without facts (the mock without
+ * a hook) nothing is recorded and `none` is refused. */
 void vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom,
                     const vdc_hv_disk_facts *facts, const vdc_cache_io *io,
                     vdc_result_set *rs, char **fail);

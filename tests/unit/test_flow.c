@@ -267,6 +267,7 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
 }
 
 static int m_file_flags(int pid, const char *path, unsigned **flags, size_t *n);
+static int m_disk_facts(const char *name, vdc_hv_disk_facts *out, void *opaque);
 
 static void
 make_env(vdc_run_env *env)
@@ -668,6 +669,9 @@ test_image_cache(void **state)
 
     F.extra = "--image-cache host,none";
     F.report = 1;
+    F.qemu_direct = 1;
+    F.cache_facts = 1;
+    vdc_hv_mock()->on_disk_facts = m_disk_facts;
     assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
     assert_int_equal(count_runs(&rs, "image", "ok"), 2);
     assert_int_equal(count_runs(&rs, "image-nocache", "ok"), 2);
@@ -789,6 +793,23 @@ test_image_cache_refused(void **state)
             assert_non_null(strstr(rs.runs[i]->error, "-nocache.raw without O_DIRECT"));
         }
     assert_int_equal(vdc_result_set_find_target(&rs, "image-nocache")->cache.qemu_o_direct, 0);
+    check_torn_down();
+    vdc_error_reset();
+    vdc_result_set_dispose(&rs);
+}
+
+/* none with a driver that reads back nothing: refused, not assumed */
+static void
+test_image_cache_no_facts(void **state)
+{
+    vdc_result_set rs;
+
+    F.extra = "--image-cache none";
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image-nocache", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "block", "ok"), 2);
+    assert_int_equal(vdc_result_set_find_target(&rs, "image-nocache")->cache.bypasses_dom0_page_cache,
+                     VDC_BOOL_ABSENT);
     check_torn_down();
     vdc_error_reset();
     vdc_result_set_dispose(&rs);
@@ -1034,6 +1055,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_cache_verified, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_cache_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_cache_no_facts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),
