@@ -158,7 +158,10 @@ vdc_xl_cfg(const vdc_hv_domain *d)
         g_autofree char *spec = vdc_xl_disk_spec(&d->disks[i]);
         if (!spec || !cfg_quotable("disk spec", spec))
             goto error;
-        g_string_append_printf(s, "    '%s',   # %s\n", spec, d->disks[i].target);
+        g_string_append_printf(s, "    '%s',   # %s%s\n", spec, d->disks[i].target,
+                               cache_none(&d->disks[i]) && d->disks[i].spec.backend != VDC_BACKEND_QDISK
+                               ? ": --image-cache none is direct I/O on its loop device, set by "
+                                 "vmdiskcmp while the domU is paused (xl create alone does not)" : "");
     }
     g_string_append(s, "]\n");
     return g_string_free(s, FALSE);

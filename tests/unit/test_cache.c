@@ -307,16 +307,18 @@ test_boot_step(void **state)
     vdc_result_set_add_target(&rs, "image-nocache");
     vdc_hv_disk_facts_init(&facts);
     facts.vbds = g_ptr_array_new_with_free_func((GDestroyNotify)vdc_xs_vbd_free);
-    /* the host image has no node here: nothing read, nothing refused */
-    g_ptr_array_add(facts.vbds, vbd_new("vbd", "xvdb", NULL, -1));
+    g_ptr_array_add(facts.vbds, vbd_new("vbd", "xvdb", "/dev/loop3", -1));
     g_ptr_array_add(facts.vbds, vbd_new("vbd", "xvdc", "/dev/loop3", -1));
 
-    /* first boot: dio 0 -> LOOP_SET_DIRECT_IO while paused -> verified */
+    /* first boot: the host image reads dio 0; the image with none too ->
+     * LOOP_SET_DIRECT_IO while paused -> verified (the fake's one loop
+     * device serves both: the host image was read before the ioctl) */
     dio_now = 0;
     vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
     assert_int_equal(n_set_dio, 1);
     assert_null(fail[0]);
     assert_null(fail[1]);
+    assert_int_equal(vdc_result_set_find_target(&rs, "image")->cache.loop_dio, 0);
     nc = vdc_result_set_find_target(&rs, "image-nocache");
     assert_int_equal(nc->cache.bypasses_dom0_page_cache, 1);
     assert_int_equal(nc->cache.loop_dio, 1);
@@ -329,7 +331,18 @@ test_boot_step(void **state)
     assert_int_equal(n_set_dio, 1);
     assert_non_null(fail[1]);
     assert_non_null(strstr(fail[1], "--image-cache none refused: /dev/loop3 reads back dio 0"));
+    assert_null(fail[0]);                   /* the host image: as at the first boot */
     g_clear_pointer(&fail[1], g_free);
+
+    /* a boot where the host image reads back dio 1: changed, its runs fail */
+    dio_now = 1;
+    vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
+    assert_non_null(fail[0]);
+    assert_string_equal(fail[0], "the cache state changed: bypasses_dom0_page_cache was false at "
+                                 "the first boot, now true");
+    assert_null(fail[1]);
+    assert_int_equal(vdc_result_set_find_target(&rs, "image")->cache.loop_dio, 0);  /* first stands */
+    g_clear_pointer(&fail[0], g_free);
     vdc_error_reset();
 
     vdc_hv_disk_facts_dispose(&facts);
