@@ -423,10 +423,13 @@ read_placement(vdc_run_ctx *ctx, size_t i)
     } else {
         return;
     }
-    if (r == 0)
+    if (r == 0) {
         vdc_placement_record(&pl, source, &t->placement);
-    else
-        vdc_set_str(&t->placement.source, source);   /* tried once: not again each boot */
+    } else {
+        /* tried once, not again each boot; the reader's message said why */
+        vdc_set_str(&t->placement.source, source);
+        vdc_set_str(&t->placement.reason, "could not be read (the run's messages say why)");
+    }
     vdc_placement_dispose(&pl);
 }
 
