@@ -115,8 +115,12 @@ vdc_xl_disk_spec(const vdc_hv_disk *disk)
                                format, disk->vdev, access,
                                cache_none(disk) ? "direct-io-safe," : "", path);
     default:
-        return g_strdup_printf("format=%s,vdev=%s,access=%s,target=%s",
-                               format, disk->vdev, access, path);
+        /* auto: libxl picks the backend (qdisk for qcow2); direct-io-safe
+         * reaches a qdisk, blkback ignores it (its loop device gets direct
+         * I/O from the run) */
+        return g_strdup_printf("format=%s,vdev=%s,access=%s,%starget=%s",
+                               format, disk->vdev, access,
+                               cache_none(disk) ? "direct-io-safe," : "", path);
     }
 }
 

@@ -59,6 +59,8 @@ int vdc_hv_domain_needs_pause(const vdc_hv_domain *d);
 /* The xl disk spec of @disk (xl-disk-configuration(5)):
  *   file, backend tap:    "tap:aio:PATH,VDEV,w"           (as seed 003 wrote it)
  *   file, backend auto:   "format=raw,vdev=VDEV,access=w,target=PATH"
+ *                         (--image-cache none: "...,direct-io-safe,target=PATH", for the
+ *                         qdisk libxl may pick; blkback ignores it)
  *   file, backend phy:    "format=raw,vdev=VDEV,access=w,backendtype=phy,target=PATH"
  *   file, backend qdisk:  "format=FMT,vdev=VDEV,access=w,backendtype=qdisk,target=PATH"
  *                         (--image-cache none: "...,backendtype=qdisk,direct-io-safe,target=PATH":
