@@ -3,6 +3,7 @@
 #include "run/cache.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -296,7 +297,10 @@ vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom, const vdc_hv_disk_fa
         const vdc_plan_target *pt = &p->targets[i];
         const vdc_hv_disk *k = pt->spec.where == VDC_WHERE_DOMU ? disk_of(dom, pt->name) : NULL;
         vdc_target *t = vdc_result_set_find_target(rs, pt->name);
-        vdc_cache_facts f = { .spec = &pt->spec, .image = pt->path };
+        /* the kernel prints a loop device's backing file with symlinks
+         * resolved: compare it with the image's real path */
+        g_autofree char *real = pt->path ? realpath(pt->path, NULL) : NULL;
+        vdc_cache_facts f = { .spec = &pt->spec, .image = real ? real : pt->path };
         vdc_loop_info li = { 0 };
         vdc_target_cache rec;
         g_autofree char *loop = NULL;
