@@ -7,4 +7,5 @@ src_libvdc_results_a_SOURCES += \
 	src/report/render_text.c src/report/render_markdown.c src/report/render_compare.c \
 	src/report/render_csv.c src/report/render_html.c src/report/render_workload.c \
 	src/report/report_dir.c src/report/report_dir.h \
-	src/report/headline.c src/report/headline.h src/report/render_headline.c
+	src/report/headline.c src/report/headline.h src/report/render_headline.c \
+	src/report/fleet.c src/report/fleet.h
