@@ -54,3 +54,12 @@ tests_unit_test_report_headline_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_headline_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 endif
+# the fleet report of `vmdiskcmp merge` (src/report/fleet.c)
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_fleet
+TESTS += tests/unit/test_fleet
+tests_unit_test_fleet_SOURCES = tests/unit/test_fleet.c tests/unit/test_stderr.h
+tests_unit_test_fleet_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_fleet_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
+endif
