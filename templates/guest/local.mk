@@ -7,3 +7,7 @@ guest-template:
 .PHONY: guest-template
 clean-local-guest-template:
 	rm -rf $(GUEST_TEMPLATE_DIR)
+# the recipe, installed: $(pkgdatadir)/guest-template/build-template.sh OUT
+guesttemplatedir = $(pkgdatadir)/guest-template
+dist_guesttemplate_SCRIPTS = templates/guest/build-template.sh
+dist_guesttemplate_DATA = templates/guest/initramfs-init templates/guest/inittab templates/guest/rcS
