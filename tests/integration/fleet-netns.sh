@@ -33,9 +33,10 @@ need_cmd dpkg-buildpackage
 ip netns add "vdc-probe-$$" 2>/dev/null || skip "cannot make a network namespace (ip netns add)"
 ip netns del "vdc-probe-$$"
 
-# ---- the package: make deb, unless a package newer than the program is there ----
+# ---- the package: make deb, unless one newer than the program and the packaging is there ----
 deb=$(ls -t "$top_builddir"/deb/vmdiskcmp_*.deb 2>/dev/null | head -n1)
-if [ -z "$deb" ] || [ "$deb" -ot "$top_builddir/src/vmdiskcmp" ]; then
+if [ -z "$deb" ] || [ -n "$(find "$top_builddir/src/vmdiskcmp" "$top_srcdir/debian" "$top_srcdir/contrib" \
+                                 "$top_srcdir/doc/vmdiskcmp.1" -newer "$deb" 2>/dev/null | head -n1)" ]; then
     make -C "$top_builddir" deb >"${TMPDIR:-/tmp}/vdc-fleet-deb.$$.log" 2>&1 || {
         tail -30 "${TMPDIR:-/tmp}/vdc-fleet-deb.$$.log" >&2
         rm -f "${TMPDIR:-/tmp}/vdc-fleet-deb.$$.log"
@@ -122,8 +123,10 @@ StrictModes no
 X11Forwarding no
 Subsystem sftp internal-sftp
 EOF
-    ip netns exec "vdcf-$h-$tag" unshare -m --propagation private \
-        /usr/sbin/sshd -D -e -f "$d/sshd_config" 2>"$d/sshd.log" &
+    # a mount and a UTS namespace of its own: its mounts stay its own, its
+    # hostname is its name (vmdiskcmp names its domains after it)
+    ip netns exec "vdcf-$h-$tag" unshare -m -u --propagation private \
+        sh -c "hostname vdcf-$h && exec /usr/sbin/sshd -D -e -f '$d/sshd_config'" 2>"$d/sshd.log" &
     sshd_pids="$sshd_pids $!"
 done
 for h in $hosts; do
@@ -134,6 +137,38 @@ for h in $hosts; do
         sleep 0.1
     done
 done
+
+# ---- the job: the dom0 baseline; with VDC_FLEET_LIBVIRT=1 also a domU image
+# through libvirt qemu:///system under TCG (a prepared guest image copied to
+# each host and checked by its sha256; about 2 minutes more)
+job="vdc_targets: [dom0]
+        vdc_runs: 2"
+if [ "${VDC_FLEET_LIBVIRT:-0}" = 1 ]; then
+    need_cmd virsh
+    sh "$top_srcdir/scripts/start-services.sh" || fail "scripts/start-services.sh failed"
+    timeout 60 virsh -c qemu:///system version >/dev/null 2>&1 || fail "libvirtd does not answer on qemu:///system"
+    timeout 600 sh "$top_srcdir/templates/guest/build-template.sh" "$top_builddir/guest-template" >/dev/null ||
+        fail "building the guest template failed"
+    # the package's own agent and runner go into the guest image
+    dpkg-deb -x "$deb" "$work/pkg" || fail "dpkg-deb -x $deb"
+    LIBGUESTFS_BACKEND=direct LIBGUESTFS_BACKEND_SETTINGS=force_tcg \
+        LIBGUESTFS_CACHEDIR="$top_builddir/guestfs-cache" \
+        "$VMDISKCMP" prepare --guest-image "$top_builddir/guest-template/guest.img" --quiet \
+        --agent "$work/pkg/usr/libexec/vmdiskcmp/vmdiskcmp-agent" \
+        --runner "$work/pkg/usr/libexec/vmdiskcmp/vmdiskcmp-runner" \
+        --cache-dir "$work/prepare-cache" --out "$work/prepared.img" >/dev/null ||
+        fail "vmdiskcmp prepare failed"
+    job="vdc_targets: [image, dom0]
+        vdc_runs: 1
+        vdc_size: 8M
+        vdc_hypervisor: libvirt
+        vdc_connect: qemu:///system
+        vdc_accel: tcg
+        vdc_timeout: 600
+        vdc_prepared_image: $work/prepared.img"
+else
+    echo "the libvirt variant is not run (VDC_FLEET_LIBVIRT=1 runs it)"
+fi
 
 # ---- the inventory and ansible's settings --------------------------------------------
 mkdir -p "$work/results" "$work/ctl-home" "$work/ansible-local"
@@ -148,13 +183,13 @@ all:
         vdc_deb: $deb
         vdc_results_dir: $work/results
         vdc_fleet_date: test
-        vdc_targets: [dom0]
-        vdc_runs: 2
+        $job
         vdc_seed: "42"
         vdc_dom0_on: image
         vdc_dom0_size: 8M
         vdc_install_recommends: false
-        vdc_extra_args: [--agent-ram, "4", --dom0-ram, "4", --agent-options, "-n 0 --per-char=stdio", --quiet]
+        vdc_extra_args: [--agent-ram, "4", --dom0-ram, "4", --guest-memory, "256",
+                         --agent-options, "-n 0 --per-char=stdio", --quiet]
       hosts:
         h1:
           ansible_host: 10.231.1.2
@@ -236,15 +271,24 @@ grep -q "^  h3    FAILED    vmdiskcmp run exit 2: vmdiskcmp: storage dom0: VG vd
 grep -q "^  h4    FAILED    unknown host variable vdc_vgg" "$m" || fail "fleet.txt: h4's row: $(grep '^  h4' "$m")"
 grep -q "^  h5    FAILED    unreachable: " "$m" || fail "fleet.txt: h5's row: $(grep '^  h5' "$m")"
 grep -q "^  dom0, Sequential output, block  *K/sec  lowest .* 2 hosts$" "$m" || fail "fleet.txt: no spread of dom0"
-python3 - "$r.merged/result.json" <<'EOF' || fail "the merged result.json is not h1's and h2's dom0 runs"
+python3 - "$r.merged/result.json" "${VDC_FLEET_LIBVIRT:-0}" <<'EOF' || fail "the merged result.json is not h1's and h2's runs"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert sorted(t["name"] for t in d["targets"]) == ["dom0@h1", "dom0@h2"], d["targets"]
+targets = ["dom0", "image"] if sys.argv[2] == "1" else ["dom0"]
+names = sorted(t["name"] for t in d["targets"])
+assert names == sorted(f"{t}@{h}" for t in targets for h in ("h1", "h2")), names
 runs = [r for r in d["runs"] if r["status"] == "ok"]
 assert len(runs) == 4, len(runs)
 for r in runs:
     assert any(s["test"] == "put_block" for s in r["samples"]), r["target"]
 EOF
+if [ "${VDC_FLEET_LIBVIRT:-0}" = 1 ]; then
+    for h in h1 h2; do
+        name=$(sed -n 's/.*"domain_name" : "\([^"]*\)".*/\1/p' "$r/$h/plan.json")
+        [ -n "$name" ] || fail "$h: plan.json names no domain"
+        virsh -c qemu:///system list --all --name | grep -qx "$name" && fail "$h: domain $name left"
+    done
+fi
 
 # ---- nothing left on the hosts but the package ------------------------------------------
 for h in $hosts; do
