@@ -152,7 +152,7 @@ if [ "${VDC_FLEET_LIBVIRT:-0}" = 1 ]; then
     # the package's own agent and runner go into the guest image
     dpkg-deb -x "$deb" "$work/pkg" || fail "dpkg-deb -x $deb"
     LIBGUESTFS_BACKEND=direct LIBGUESTFS_BACKEND_SETTINGS=force_tcg \
-        LIBGUESTFS_CACHEDIR="$top_builddir/guestfs-cache" \
+        LIBGUESTFS_CACHEDIR="${LIBGUESTFS_CACHEDIR:-$top_builddir/guestfs-cache}" \
         "$VMDISKCMP" prepare --guest-image "$top_builddir/guest-template/guest.img" --quiet \
         --agent "$work/pkg/usr/libexec/vmdiskcmp/vmdiskcmp-agent" \
         --runner "$work/pkg/usr/libexec/vmdiskcmp/vmdiskcmp-runner" \
