@@ -9,10 +9,11 @@
 # host's apt-get comes first, the others find the version there) and runs a
 # real job on each host: the dom0 baseline on an image file (loop device,
 # ext4, the packaged agent), 2 runs.  h3's job names a VG that does not
-# exist: it fails.  Two more inventory entries are bad input: h4 has a
-# variable the role does not know (vdc_vgg), h5 is unreachable.  Checks:
+# exist: it fails.  Three more inventory entries are bad input: h4 has a
+# variable the role does not know (vdc_vgg), h5 is unreachable, h6 logs in
+# to h2 as a user who is not root (known only in h2's mount namespace).  Checks:
 # h1 and h2's results fetched and merged (fleet.txt: headline and spread),
-# the other three's rows name their failures, the playbook exits 2; on the
+# the other four's rows name their failures, the playbook exits 2; on the
 # hosts nothing left but the package (scratch directories gone, nothing
 # mounted in any host's mount namespace, no loop device on our files, no
 # process left in any namespace); the namespaces removed; the package
@@ -125,8 +126,17 @@ Subsystem sftp internal-sftp
 EOF
     # a mount and a UTS namespace of its own: its mounts stay its own, its
     # hostname is its name (vmdiskcmp names its domains after it)
+    # h2's namespace also knows a user who is not root (its own /etc/passwd,
+    # bound over the shared one there only): h6 logs in as that user
+    extra=
+    if [ "$h" = h2 ]; then
+        mkdir -p "$work/h6"
+        chown 64123:64123 "$work/h6"
+        { cat /etc/passwd; echo "vdcfleet:x:64123:64123:fleet test:$work/h6:/bin/sh"; } >"$d/passwd"
+        extra="mount --bind '$d/passwd' /etc/passwd &&"
+    fi
     ip netns exec "vdcf-$h-$tag" unshare -m -u --propagation private \
-        sh -c "hostname vdcf-$h && exec /usr/sbin/sshd -D -e -f '$d/sshd_config'" 2>"$d/sshd.log" &
+        sh -c "hostname vdcf-$h && $extra exec /usr/sbin/sshd -D -e -f '$d/sshd_config'" 2>"$d/sshd.log" &
     sshd_pids="$sshd_pids $!"
 done
 for h in $hosts; do
@@ -218,10 +228,15 @@ all:
         h5:
           ansible_host: 10.231.9.2
           vdc_work_dir: $work/h5/work
+        h6:
+          ansible_host: 10.231.2.2
+          ansible_user: vdcfleet
+          ansible_remote_tmp: $work/h6/tmp
+          vdc_work_dir: $work/h6/work
 EOF
 cat >"$work/ansible.cfg" <<EOF
 [defaults]
-forks = 5
+forks = 6
 local_tmp = $work/ansible-local
 retry_files_enabled = False
 interpreter_python = /usr/bin/python3
@@ -251,6 +266,7 @@ grep -q "host h3: vmdiskcmp run exit 2: vmdiskcmp: storage dom0: VG vdc-missing-
     fail "h3's failure is not reported: $(grep -n 'h3' "$work/playbook.log" | tail -5)"
 grep -q "host h4: unknown host variable vdc_vgg" "$work/playbook.log" || fail "h4's unknown variable is not reported"
 grep -q "host h5: unreachable" "$work/playbook.log" || fail "h5's unreachability is not reported"
+grep -q "host h6: not root (connected as vdcfleet)" "$work/playbook.log" || fail "h6's login as non-root is not reported"
 
 # ---- what came back, and the merge -----------------------------------------------------
 r=$work/results/fleet-test
@@ -258,18 +274,19 @@ for h in h1 h2; do
     [ -s "$r/$h/result.json" ] || fail "$h: no result.json fetched"
     [ -e "$r/$h/fleet-failed.txt" ] && fail "$h: marked failed: $(cat "$r/$h/fleet-failed.txt")"
 done
-for h in h3 h4 h5; do
+for h in h3 h4 h5 h6; do
     [ -s "$r/$h/fleet-failed.txt" ] || fail "$h: no fleet-failed.txt"
 done
 m=$r.merged/fleet.txt
 [ -s "$m" ] || fail "the playbook did not merge: no $m"
-grep -q "^vmdiskcmp fleet report: 5 hosts, 2 with results, 3 without (named below)" "$m" ||
+grep -q "^vmdiskcmp fleet report: 6 hosts, 2 with results, 4 without (named below)" "$m" ||
     fail "fleet.txt: $(head -3 "$m")"
 grep -q "^  h1    ok  " "$m" && grep -q "^  h2    ok  " "$m" || fail "fleet.txt: h1 and h2 not ok"
 grep -q "^  h3    FAILED    vmdiskcmp run exit 2: vmdiskcmp: storage dom0: VG vdc-missing-$tag" "$m" ||
     fail "fleet.txt does not name h3's failure: $(grep '^  h3' "$m")"
 grep -q "^  h4    FAILED    unknown host variable vdc_vgg" "$m" || fail "fleet.txt: h4's row: $(grep '^  h4' "$m")"
 grep -q "^  h5    FAILED    unreachable: " "$m" || fail "fleet.txt: h5's row: $(grep '^  h5' "$m")"
+grep -q "^  h6    FAILED    not root (connected as vdcfleet)" "$m" || fail "fleet.txt: h6's row: $(grep '^  h6' "$m")"
 grep -q "^  dom0, Sequential output, block  *K/sec  lowest .* 2 hosts$" "$m" || fail "fleet.txt: no spread of dom0"
 python3 - "$r.merged/result.json" "${VDC_FLEET_LIBVIRT:-0}" <<'EOF' || fail "the merged result.json is not h1's and h2's runs"
 import json, sys
@@ -298,10 +315,10 @@ for h in $hosts; do
 done
 [ -e "$work/h1/work4" ] && fail "h4: its scratch directory was left"
 for p in $sshd_pids; do
-    if grep -q " $work" "/proc/$p/mountinfo" 2>/dev/null; then
-        fail "a mount under $work is left in sshd $p's mount namespace: $(grep " $work" "/proc/$p/mountinfo")"
-    fi
+    left=$(awk -v w="$work" 'index($5, w) == 1 { print $5 }' "/proc/$p/mountinfo" 2>/dev/null)
+    [ -z "$left" ] || fail "a mount under $work is left in sshd $p's mount namespace: $left"
 done
+[ -e "$work/h6/work" ] && fail "h6: its scratch directory was left"
 losetup -n -O BACK-FILE 2>/dev/null | grep -q "^$work" && fail "a loop device on $work is left"
 for p in $sshd_pids; do kill "$p"; wait "$p" 2>/dev/null; done
 sshd_pids=
