@@ -12,3 +12,8 @@ tests_unit_test_lab_SOURCES = tests/unit/test_lab.c
 tests_unit_test_lab_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_lab_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+# the serial log the progress-line test reads (test_lab)
+EXTRA_DIST += tests/golden/lab
+# what lab run hands dom0 (template, prepare cache, helpers), with the boot stubbed
+TESTS += tests/integration/lab-stage.sh
+EXTRA_DIST += tests/integration/lab-stage.sh

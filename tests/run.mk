@@ -32,6 +32,14 @@ EXTRA_DIST += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostil
 	tests/integration/run-lib.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
+# two real runs started in the same second; cleanup --all while they live
+TESTS += tests/integration/run-concurrent-same-second.sh
+EXTRA_DIST += tests/integration/run-concurrent-same-second.sh
+# the controller killed during the dom0 agent, then cleanup (real loop
+# device, ext4 and agent; ~6 s)
+TESTS += tests/integration/run-dom0-kill.sh
+EXTRA_DIST += tests/integration/run-dom0-kill.sh
+tests/integration/run-dom0-kill.log: guest-agent/vmdiskcmp-agent
 TESTS += tests/integration/run-dryrun-vg.sh
 EXTRA_DIST += tests/integration/run-dryrun-vg.sh
 if WITH_CMOCKA
@@ -58,4 +66,13 @@ tests_unit_test_target_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 tests_unit_test_step_SOURCES = tests/unit/test_step.c
 tests_unit_test_step_CFLAGS = $(tests_unit_test_target_CFLAGS)
 tests_unit_test_step_LDADD = $(tests_unit_test_target_LDADD)
+endif
+# what the plan chooses when no option names it (the VG, the guest template,
+# the hypervisor) and the choices it refuses
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_plan_choose
+TESTS += tests/unit/test_plan_choose
+tests_unit_test_plan_choose_SOURCES = tests/unit/test_plan_choose.c
+tests_unit_test_plan_choose_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_plan_choose_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif

@@ -1,7 +1,9 @@
 /* `vmdiskcmp lab`: build and run the emulated Xen lab.  Parses and checks
  * every option and job (src/lab/lab.c: the lab's one parser), fills the
  * defaults that need this executable's path, hands templates/lab/lab.sh the
- * checked request (lab.sh stages, boots and collects) and waits for it.
+ * checked request (lab.sh stages, boots and collects) and waits for it;
+ * meanwhile (lab run) it shows the inner vmdiskcmp's progress lines as
+ * they reach the serial log (src/lab/serial.h).
  * After `lab run`, each job's result (DIR/result/result.json, DIR/result-K)
  * is marked experiment.emulated = true — the lab knows it is emulated
  * hardware, the controller inside it cannot — and its report written again
@@ -27,6 +29,7 @@
 #include "common/opts.h"
 #include "common/util.h"
 #include "lab/lab.h"
+#include "lab/serial.h"
 #include "model/result.h"
 #include "report/report_dir.h"
 
@@ -77,6 +80,20 @@ lab_mark_emulated(const char *dir)
 out:
     vdc_result_set_dispose(&rs);
     return rc;
+}
+
+/* the inner vmdiskcmp's progress line @text (escaped), on our stderr */
+static void
+show_job_progress(const char *text, void *arg)
+{
+    vdc_progress("lab job: %s", text);
+}
+
+/* child tick: what the serial log got since the last look */
+static void
+follow_serial(void *arg)
+{
+    (void)vdc_serial_tail_poll(arg, show_job_progress, NULL);
 }
 
 /* lab.sh exited @status != 0: name what failed, with its kind */
@@ -156,10 +173,20 @@ vdc_cmd_lab(int argc, char **argv)
     vdc_on_stop_signals(on_lab_signal);
     {
         char *av[] = { (char *)"/bin/bash", script, request, NULL };
+        g_autofree char *serial = req.out_dir && !strcmp(req.action, "run")
+                                  ? g_build_filename(req.out_dir, "lab", "serial.log", NULL) : NULL;
+        vdc_serial_tail tail;
         vdc_child_opts co = { .argv = av, .what = script, .stop = &lab_stop,
                               .grace_ms = LAB_GRACE_MS, .death_signal = SIGTERM };
 
+        /* lab run: the job's progress lines, live, from dom0's console */
+        vdc_serial_tail_init(&tail, serial ? serial : "");
+        if (serial) {
+            co.tick = follow_serial;
+            co.tick_arg = &tail;
+        }
         r = vdc_child_run(&co, &res);
+        vdc_serial_tail_dispose(&tail);
     }
     g_unlink(request);
     if (r < 0)

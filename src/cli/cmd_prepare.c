@@ -98,6 +98,14 @@ vdc_cmd_prepare(int argc, char **argv)
         goto out;
     if (c.quiet)
         vdc_set_quiet(1);
+    /* absolute: the prepared manifest records it, and `lab run --prepared`
+     * hands that template in */
+    if (c.guest_image && *c.guest_image && !g_path_is_absolute(c.guest_image)) {
+        char *abs = g_canonicalize_filename(c.guest_image, NULL);
+
+        g_free(c.guest_image);
+        c.guest_image = abs;
+    }
     o.template_path = c.guest_image;
     o.agent_path = c.agent;
     o.runner_path = c.runner;

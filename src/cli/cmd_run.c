@@ -13,12 +13,14 @@
 #include "common/helper.h"
 #include "common/opts.h"
 #include "common/util.h"
+#include "guest/prepare.h"
 #include "hv/translate.h"
 #include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 #include "run/journal.h"
 #include "run/run.h"
+#include "storage/storage.h"
 
 static volatile sig_atomic_t vdc_stop;
 
@@ -50,8 +52,26 @@ join_argv(int argc, char **argv)
     return g_string_free(s, FALSE);
 }
 
+/* --dry-run: whether the guest template is already prepared (cached) */
 static void
-print_dry_run(const vdc_plan *p)
+print_guest_cache(const vdc_plan *p, const vdc_run_settings *s)
+{
+    const char *cache = s->cache_dir ? s->cache_dir : VDC_PREPARE_DEFAULT_CACHE;
+    g_autofree char *hit = NULL;
+
+    if (p->hv == VDC_HV_NONE || p->prepared_image || !p->guest_image)
+        return;
+    hit = vdc_prepare_cached(p->guest_image, s->agent, s->runner, cache);
+    if (hit)
+        printf("guest: %s prepared with this agent and runner: cached, %s (no appliance launch)\n",
+               p->guest_image, hit);
+    else
+        printf("guest: %s not prepared with this agent and runner yet: the run prepares it "
+               "(libguestfs, once) into %s\n", p->guest_image, cache);
+}
+
+static void
+print_dry_run(const vdc_plan *p, const vdc_run_settings *s)
 {
     g_autofree char *text = vdc_plan_to_text(p);
     g_autofree char *json = vdc_plan_to_json(p);
@@ -61,6 +81,7 @@ print_dry_run(const vdc_plan *p)
     size_t i;
 
     fputs(text, stdout);
+    print_guest_cache(p, s);
     if (p->hv == VDC_HV_NONE) {
         printf("\nno domU: dom0 baseline only\n");
     } else {
@@ -129,12 +150,12 @@ make_paths_absolute(vdc_run_opts *o)
         make_absolute(&o->dom0_on);
 }
 
-/* Bad input found before anything is created (exit 2): an existing --out,
- * and input files that are missing or not regular files (a prepared image
- * without its manifest used to fail after the images were provisioned).
- * 0 or -1 after one vdc_input_error. */
+/* Bad input found before anything is created (exit 2): input files that
+ * are missing or not readable regular files.  (--out, the directories,
+ * the devices and the manifest were checked before --dry-run:
+ * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
 static int
-preflight(const vdc_plan *p, const vdc_run_opts *o)
+preflight(const vdc_run_opts *o)
 {
     g_autofree char *manifest = o->prepared_image ? g_strconcat(o->prepared_image, ".manifest", NULL)
                                                   : NULL;
@@ -149,10 +170,6 @@ preflight(const vdc_plan *p, const vdc_run_opts *o)
     };
     size_t i;
 
-    if (g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
-        vdc_input_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
-        return -1;
-    }
     for (i = 0; i < G_N_ELEMENTS(in); i++) {
         if (!in[i].path)
             continue;
@@ -187,6 +204,94 @@ check_helpers(const vdc_plan *p, const vdc_run_settings *s)
     return 0;
 }
 
+/* The host's VGs and the default guest template, as the plan takes them
+ * (vdc_host_defaults): what host_choices looked up, owned here. */
+struct host_vgs {
+    struct vdc_lvm_vg_entry *entries;
+    vdc_vg_fact *facts;
+    size_t n;
+    char *error;
+    char *template, *template_where;
+};
+
+static void
+host_vgs_dispose(struct host_vgs *v)
+{
+    vdc_storage_lvm_vgs_free(v->entries, v->n);
+    g_free(v->facts);
+    g_free(v->error);
+    g_free(v->template);
+    g_free(v->template_where);
+    memset(v, 0, sizeof(*v));
+}
+
+/* Look up what the plan chooses from when no option names it (build.h):
+ * the VGs (libblockdev), only for --lvm or --dom0-on lvm without --vg; the
+ * default guest template, only without --guest-image/--prepared-image. */
+static void
+host_choices(const vdc_run_opts *o, vdc_host_defaults *h, struct host_vgs *v)
+{
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    int dom0_lvm = o->dom0 && ((o->dom0_on && !strcmp(o->dom0_on, "lvm")) || (!o->dom0_on && o->lvm));
+    size_t i;
+
+    if (!o->vg && (o->lvm || dom0_lvm)) {
+        h->vgs_listed = 1;
+        if (vdc_storage_lvm_vgs(&v->entries, &v->n, &v->error) < 0) {
+            h->vgs_error = v->error;
+        } else {
+            v->facts = g_new0(vdc_vg_fact, v->n ? v->n : 1);
+            for (i = 0; i < v->n; i++)
+                v->facts[i] = (vdc_vg_fact){ .name = v->entries[i].name,
+                                             .free = v->entries[i].facts.free,
+                                             .extent_size = v->entries[i].facts.extent_size,
+                                             .pv_count = v->entries[i].facts.pv_count };
+            h->vgs = v->facts;
+            h->n_vgs = v->n;
+        }
+    }
+    if (!o->guest_image && !o->prepared_image) {
+        v->template = vdc_default_guest_template(exe, &v->template_where);
+        h->guest_template = v->template;
+        h->guest_template_where = v->template_where;
+    }
+}
+
+/* The random end of a run id: 24 bits as 6 hex digits (GLib's generator,
+ * seeded from /dev/urandom).  Newly allocated. */
+static char *
+run_id_suffix(void)
+{
+    return g_strdup_printf("%06x", g_random_int() & 0xffffffu);
+}
+
+/* Before anything is made: while @p's run id is taken on this host
+ * (vdc_run_id_taken: a domain, image, LV or result directory of that
+ * name), build @p again with another random suffix (*@suffix replaced; @h
+ * points at it).  0, or -1 after one message (the hypervisor could not be
+ * asked, or ids kept colliding). */
+static int
+unique_run_id(const vdc_run_opts *o, vdc_host_defaults *h, const char *cmdline, vdc_plan *p,
+              char **suffix)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        int r = vdc_run_id_taken(p, NULL, !o->out);
+
+        if (r <= 0)
+            return r;
+        g_free(*suffix);
+        *suffix = run_id_suffix();
+        h->suffix = *suffix;
+        vdc_plan_dispose(p);
+        vdc_plan_init(p);
+        if (vdc_plan_build(o, h, cmdline, p) < 0)
+            return -1;
+        make_absolute(&p->out_dir);
+    }
+    vdc_error("run id %s: 8 random ids in a row were taken on this host: giving up", p->id);
+    return -1;
+}
+
 int
 vdc_cmd_run(int argc, char **argv)
 {
@@ -196,9 +301,13 @@ vdc_cmd_run(int argc, char **argv)
     vdc_run_settings s = { 0 };
     vdc_host_defaults h = { 0 };
     g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-    g_autofree char *date_id = g_date_time_format(now, "%Y-%m-%dT%H%M%SZ");
+    g_autofree char *date_s = g_date_time_format(now, "%Y-%m-%dT%H%M%S");
+    g_autofree char *date_id = g_strdup_printf("%s.%03dZ", date_s,
+                                               g_date_time_get_microsecond(now) / 1000);
+    g_autofree char *suffix = run_id_suffix();
     g_autofree char *cmdline = join_argv(argc, argv);
     g_autofree char *agent = NULL, *runner = NULL;
+    struct host_vgs vgs = { 0 };
     vdc_err_kind scope;
     int r, rc = -1;
 
@@ -217,23 +326,32 @@ vdc_cmd_run(int argc, char **argv)
     h.ram_mib = vdc_host_ram_mib();
     h.xen_control_d = vdc_host_is_xen_dom0();
     h.date_id = date_id;
+    h.suffix = suffix;
     make_paths_absolute(&o);
-    /* the plan is built from the options, and the VG must hold every LV
-     * the plan creates, together, and the image directory's filesystem
-     * every image: checked before anything exists, --dry-run included
-     * (bd_lvm_vginfo, statvfs; nothing created).  What fails here is bad
-     * input (exit 2). */
+    host_choices(&o, &h, &vgs);
+    /* the plan is built from the options; the directories, devices and
+     * boot files it names are checked (vdc_run_check_inputs), and the VG
+     * must hold every LV the plan creates, together, and the image
+     * directory's filesystem every image: checked before anything exists,
+     * --dry-run included (bd_lvm_vginfo, statvfs; nothing created).  What
+     * fails here is bad input (exit 2). */
     scope = vdc_error_scope(VDC_ERR_INPUT);
     r = vdc_plan_build(&o, &h, cmdline, &p);
     if (r == 0) {
-        make_absolute(&p.out_dir);   /* the default results/DATE-HOST */
-        r = vdc_run_check_lvm_room(&p) < 0 || vdc_run_check_image_room(&p) < 0 ? -1 : 0;
+        make_absolute(&p.out_dir);   /* the default results/ID */
+        r = vdc_run_check_inputs(&p, o.consent) < 0 || vdc_run_check_lvm_room(&p) < 0 ||
+            vdc_run_check_image_room(&p) < 0 ? -1 : 0;
     }
     vdc_error_scope(scope);
     if (r < 0)
         goto out;
+    agent = o.agent ? g_strdup(o.agent) : vdc_default_helper("vmdiskcmp-agent");
+    runner = o.runner ? g_strdup(o.runner) : vdc_default_helper("vmdiskcmp-runner");
+    s.agent = agent;
+    s.runner = runner;
+    s.cache_dir = o.cache_dir;
     if (o.dry_run) {
-        print_dry_run(&p);
+        print_dry_run(&p, &s);
         rc = 0;
         goto out;
     }
@@ -243,15 +361,12 @@ vdc_cmd_run(int argc, char **argv)
     install_signals();
     vdc_run_env_default(&env);
     env.stop = &vdc_stop;
-    agent = o.agent ? g_strdup(o.agent) : vdc_default_helper("vmdiskcmp-agent");
-    runner = o.runner ? g_strdup(o.runner) : vdc_default_helper("vmdiskcmp-runner");
-    s.agent = agent;
-    s.runner = runner;
-    s.cache_dir = o.cache_dir;
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
-    if (preflight(&p, &o) < 0 || check_helpers(&p, &s) < 0)
+    if (preflight(&o) < 0 || check_helpers(&p, &s) < 0)
+        goto out;
+    if (unique_run_id(&o, &h, cmdline, &p, &suffix) < 0)
         goto out;
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
                  p.n_targets, p.n_steps, p.n_boots, p.out_dir);
@@ -264,44 +379,13 @@ vdc_cmd_run(int argc, char **argv)
         rc = 0;
     }
 out:
+    host_vgs_dispose(&vgs);
     vdc_plan_dispose(&p);
     vdc_run_opts_dispose(&o);
     return rc;
 }
 
 /* ---- cleanup ------------------------------------------------------------------ */
-
-/* Replay @dir/journal.  0 all gone; -1 after an error: something could
- * not be removed (runtime), or the journal is missing, malformed or names
- * what vmdiskcmp does not create (bad input: nothing touched). */
-static int
-cleanup_dir(const char *dir, const vdc_run_env *env)
-{
-    g_autofree char *path = g_build_filename(dir, "journal", NULL);
-    vdc_journal j;
-    vdc_err_kind scope;
-    size_t before;
-    int rc;
-
-    vdc_journal_init(&j);
-    /* the journal is input like any file: a missing, malformed or foreign
-     * one is bad input (exit 2), and nothing is touched */
-    scope = vdc_error_scope(VDC_ERR_INPUT);
-    rc = vdc_journal_load(&j, path) < 0 || vdc_run_journal_check(&j, dir) < 0 ? -1 : 0;
-    vdc_error_scope(scope);
-    if (rc < 0) {
-        vdc_journal_dispose(&j);
-        return -1;
-    }
-    /* what --keep left is removed now: that is what cleanup is for */
-    for (guint k = 0; k < j.entries->len; k++)
-        ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
-    before = vdc_journal_pending(&j);
-    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
-    printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
-    vdc_journal_dispose(&j);
-    return rc;
-}
 
 /* The options of `vmdiskcmp cleanup` (common/opts.h). */
 struct cleanup_cli {
@@ -328,12 +412,30 @@ static const vdc_opts_spec cleanup_spec = {
     .usage =
         "usage: vmdiskcmp cleanup DIR...\n"
         "       vmdiskcmp cleanup --all [--results DIR] [--vg VG]\n\n"
-        "Removes what a crashed run (or a run with --keep) left, from DIR/journal: domains named vmdiskcmp-*,\n"
-        "loop devices over our images, our mounts, images and LVs we created (an LV\n"
-        "only while it carries the 'vmdiskcmp' tag).  Nothing else is touched.\n"
+        "Removes what a crashed run (or a run with --keep) left, from DIR/journal: only what the\n"
+        "journal says the run created and that still is that object (a domain by its UUID, an\n"
+        "image, file or directory by its inode, an LV by its tags, a loop device by its backing\n"
+        "file, a mount by its source, a child's process group that outlived the run by its\n"
+        "leader's pid, start time and executable).  A journal whose run is still running (it\n"
+        "holds the journal's lock) is left alone.  Nothing else is touched.\n"
         "--all replays every journal under --results (default: results) and, with\n"
-        "--vg, removes the LVs of VG that carry our tag (make sure no run is active).\n\n",
+        "--vg, removes the LVs of VG that carry our tag, except those of runs still running\n"
+        "under --results (a run elsewhere is not known: make sure none is active).\n\n",
 };
+
+/* The id (of @live) whose run tag LV @vg/@lv carries, or NULL. */
+static const char *
+live_run_of(const char *vg, const char *lv, const GPtrArray *live)
+{
+    for (guint k = 0; k < live->len; k++) {
+        g_autofree char *tag = g_strconcat(VDC_STORAGE_RUN_TAG_PREFIX,
+                                           (const char *)g_ptr_array_index(live, k), NULL);
+
+        if (vdc_storage_lvm_has_tag(vg, lv, tag) != 0)
+            return g_ptr_array_index(live, k);      /* also when unsure (-1) */
+    }
+    return NULL;
+}
 
 int
 vdc_cmd_cleanup(int argc, char **argv)
@@ -362,16 +464,17 @@ vdc_cmd_cleanup(int argc, char **argv)
     rc = 0;
     vdc_run_env_default(&env);
     for (i = first; i < argc; i++)
-        if (cleanup_dir(argv[i], &env) < 0)
+        if (vdc_run_cleanup_dir(argv[i], &env, 0, NULL) < 0)
             rc = -1;
     results = c.results ? c.results : "results";
     if (c.all) {
         g_autoptr(GDir) d = g_dir_open(results, 0, NULL);
+        g_autoptr(GPtrArray) live = g_ptr_array_new_with_free_func(g_free);
         const char *name;
         while (d && (name = g_dir_read_name(d))) {
             g_autofree char *dir = g_build_filename(results, name, NULL);
             g_autofree char *journal = g_build_filename(dir, "journal", NULL);
-            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && cleanup_dir(dir, &env) < 0)
+            if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && vdc_run_cleanup_dir(dir, &env, 1, live) < 0)
                 rc = -1;
         }
         if (c.vg) {
@@ -380,8 +483,15 @@ vdc_cmd_cleanup(int argc, char **argv)
             if (!lvs)
                 rc = -1;
             for (k = 0; lvs && lvs[k]; k++) {
+                const char *id = live_run_of(c.vg, lvs[k], live);
+
+                if (id) {
+                    printf("%s/%s: tagged by run %s, which is still running: skipped\n", c.vg,
+                           lvs[k], id);
+                    continue;
+                }
                 printf("%s/%s: tagged %s: removing\n", c.vg, lvs[k], VDC_STORAGE_TAG);
-                if (env.storage_destroy_journaled(VDC_BACKING_LVM, NULL, c.vg, lvs[k]) < 0)
+                if (env.storage_destroy_journaled(VDC_BACKING_LVM, NULL, c.vg, lvs[k], NULL) < 0)
                     rc = -1;
             }
         }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +20,35 @@
 #include "common/util.h"
 
 #define POLL_MS 100
+
+/* vdc_child_close_in_forks: what a supervisor closes when it starts */
+static int fork_close[8];
+static size_t n_fork_close;
+
+void
+vdc_child_close_in_forks(int fd)
+{
+    if (fd < 0)
+        return;
+    if (n_fork_close == G_N_ELEMENTS(fork_close)) {
+        vdc_error_kind(VDC_ERR_NONE, "child: descriptor %d stays open in supervisors (at most %zu are closed)", fd,
+                    G_N_ELEMENTS(fork_close));
+        return;
+    }
+    fork_close[n_fork_close++] = fd;
+}
+
+void
+vdc_child_forget_fd(int fd)
+{
+    size_t i;
+
+    for (i = 0; i < n_fork_close; i++)
+        if (fork_close[i] == fd) {
+            fork_close[i] = fork_close[--n_fork_close];
+            return;
+        }
+}
 
 /* In the forked child: point fd @target at what @mode says.  0 or -1. */
 static int
@@ -43,25 +73,12 @@ child_io(int target, vdc_child_io mode, int logfd, int pipefd)
     return -1;
 }
 
-/* The forked child, up to exec or fn: never returns. */
+/* In the supervised child, up to exec or fn: never returns. */
 static void __attribute__((noreturn))
-child_main(const vdc_child_opts *o, pid_t parent, int logfd, int pipefd)
+child_exec(const vdc_child_opts *o, int logfd, int pipefd)
 {
-    static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-    sigset_t none;
-    size_t i;
     int fd;
 
-    setpgid(0, 0);
-    if (o->death_signal) {
-        prctl(PR_SET_PDEATHSIG, o->death_signal);
-        if (getppid() != parent)    /* we died between fork and prctl */
-            _exit(127);
-    }
-    for (i = 0; i < G_N_ELEMENTS(stop_signals); i++)
-        signal(stop_signals[i], SIG_DFL);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
     fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
         dup2(fd, STDIN_FILENO);
@@ -83,6 +100,106 @@ child_main(const vdc_child_opts *o, pid_t parent, int logfd, int pipefd)
     execvp(o->argv[0], o->argv);
     fprintf(stderr, "vmdiskcmp: %s: cannot execute: %s\n", o->argv[0], g_strerror(errno));
     _exit(127);
+}
+
+/* End the supervisor as the child ended (@status from waitpid): the same
+ * exit status, or the same signal (no core: the child may have dumped). */
+static void __attribute__((noreturn))
+supervisor_exit(int status)
+{
+    struct rlimit none = { 0, 0 };
+    sigset_t all;
+
+    if (WIFEXITED(status))
+        _exit(WEXITSTATUS(status));
+    setrlimit(RLIMIT_CORE, &none);
+    signal(WTERMSIG(status), SIG_DFL);
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    kill(getpid(), WTERMSIG(status));
+    _exit(128 + WTERMSIG(status));
+}
+
+/* The forked supervisor (the group's leader): waits for the go from
+ * @life (a byte; end of file: our parent died first), forks the child
+ * proper in the same group, and stays until the child has ended.  When
+ * @life reaches end of file, the parent died (even by SIGKILL): the group
+ * gets @death_signal, and SIGKILL once the child is gone.  The
+ * supervisor ignores SIGINT/SIGTERM/SIGHUP: a stop signal to the group is
+ * for the child.  Never returns. */
+static void __attribute__((noreturn))
+supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int logfd, int pipefd)
+{
+    static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+    int death = o->death_signal ? o->death_signal : SIGKILL;
+    sigset_t none;
+    pid_t child, self;
+    size_t i;
+    char go = 0;
+
+    setpgid(0, 0);
+    for (i = 0; i < n_fork_close; i++)
+        close(fork_close[i]);
+    /* the parent's own end of file, should the pipe have leaked */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    for (i = 0; i < G_N_ELEMENTS(stop_signals); i++)
+        signal(stop_signals[i], SIG_DFL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    while (read(life, &go, 1) < 0 && errno == EINTR)
+        ;
+    if (go != 'g')
+        _exit(127);                 /* the parent died before the go */
+    /* the parent may die now: we stay to stop the group */
+    prctl(PR_SET_PDEATHSIG, 0);
+    if (getppid() != parent)
+        _exit(127);
+    self = getpid();
+    child = fork();
+    if (child < 0)
+        _exit(127);
+    if (child == 0) {
+        close(life);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* the supervisor killed: the child too */
+        if (getppid() != self)
+            _exit(127);
+        child_exec(o, logfd, pipefd);
+    }
+    if (logfd >= 0)
+        close(logfd);
+    if (pipefd >= 0)
+        close(pipefd);
+    for (i = 0; i < G_N_ELEMENTS(stop_signals); i++)
+        signal(stop_signals[i], SIG_IGN);
+    for (;;) {
+        struct pollfd p = { .fd = life, .events = POLLIN };
+        int status = 0;
+        pid_t w = waitpid(child, &status, WNOHANG);
+
+        if (w == child) {
+            struct pollfd q = { .fd = life, .events = POLLIN };
+            char c;
+
+            /* nobody left to stop the group: what the child started goes */
+            if (poll(&q, 1, 0) > 0 && read(life, &c, 1) == 0)
+                kill(0, SIGKILL);
+            supervisor_exit(status);
+        }
+        if (poll(&p, 1, POLL_MS) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+            char c;
+
+            if (read(life, &c, 1) == 0) {
+                /* the parent is gone: the group goes too */
+                kill(0, death);
+                while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+                    ;
+                kill(0, SIGKILL);
+                _exit(128 + death);
+            }
+        }
+    }
 }
 
 /* Read what the child wrote so far (non-blocking) into @r, keeping at most
@@ -148,7 +265,7 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     unsigned grace = o->grace_ms ? o->grace_ms : VDC_CHILD_GRACE_MS;
     int capture = o->out == VDC_CHILD_CAPTURE || o->err == VDC_CHILD_CAPTURE;
     int logged = o->out == VDC_CHILD_LOG || o->err == VDC_CHILD_LOG;
-    int pfd[2] = { -1, -1 }, logfd = -1, status = 0;
+    int pfd[2] = { -1, -1 }, life[2] = { -1, -1 }, logfd = -1, status = 0;
     GString *buf = NULL;
     gint64 deadline = 0, until;
     pid_t pid, self = getpid();
@@ -167,6 +284,16 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             close(logfd);
         return -1;
     }
+    if (pipe2(life, O_CLOEXEC) < 0) {
+        vdc_error("%s: pipe: %s", what, g_strerror(errno));
+        if (logfd >= 0)
+            close(logfd);
+        if (capture) {
+            close(pfd[0]);
+            close(pfd[1]);
+        }
+        return -1;
+    }
     fflush(NULL);
     pid = fork();
     if (pid < 0) {
@@ -177,16 +304,35 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             close(pfd[0]);
             close(pfd[1]);
         }
+        close(life[0]);
+        close(life[1]);
         return -1;
     }
     if (pid == 0) {
         if (capture)
             close(pfd[0]);
-        child_main(o, self, logfd, pfd[1]);
+        close(life[1]);
+        supervisor_main(o, self, life[0], logfd, pfd[1]);
     }
     setpgid(pid, pid);   /* also here: no window before the child's own call */
+    close(life[0]);
     if (logfd >= 0)
         close(logfd);
+    /* the caller records the group (a journal) before the child proper
+     * exists; the go starts it */
+    if (o->started && o->started(pid, o->started_arg) < 0) {
+        close(life[1]);             /* no go: the supervisor exits */
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (capture) {
+            close(pfd[0]);
+            close(pfd[1]);
+        }
+        return -1;
+    }
+    while (write(life[1], "g", 1) < 0 && errno == EINTR)
+        ;
     if (capture) {
         close(pfd[1]);
         fcntl(pfd[0], F_SETFL, O_NONBLOCK);
@@ -208,6 +354,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             r->timed_out = 1;
             break;
         }
+        if (o->tick)
+            o->tick(o->tick_arg);
         pause_for(pfd[0], POLL_MS);
     }
     if (r->stopped || r->timed_out) {
@@ -223,6 +371,7 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     kill(-pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    close(life[1]);
     if (capture) {
         drain(&pfd[0], buf, max, r);    /* what came before the end */
         if (pfd[0] >= 0)
@@ -230,6 +379,8 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         r->out_len = buf->len;
         r->out = g_string_free(buf, FALSE);
     }
+    if (o->tick)
+        o->tick(o->tick_arg);   /* what came before the end */
     if (WIFEXITED(status)) {
         r->exited = 1;
         r->status = WEXITSTATUS(status);

@@ -17,8 +17,19 @@
  *  - the SIGKILL to the group is sent after every run, also when the child
  *    exited by itself: nothing the child started in its group (QEMU under
  *    libguestfs, a background job of a script) outlives it;
- *  - optionally the child gets @death_signal when we die (PR_SET_PDEATHSIG),
- *    e.g. after a SIGKILL that leaves us no time to stop it.
+ *  - the group dies with us, also when we are killed by SIGKILL and have
+ *    no time to stop it: the group's leader is a supervisor (a fork of
+ *    ours, no exec) that forks the child proper into the group and stays
+ *    until it has ended, ending as it ended (same exit status or signal).
+ *    It holds a pipe whose other end only we hold: at its end of file
+ *    (we died) the supervisor sends @death_signal (default SIGKILL) to the
+ *    group, waits for the child, then SIGKILL to the group, grandchildren
+ *    included (the agent's seekers, QEMU under libguestfs).  The child
+ *    proper has PR_SET_PDEATHSIG SIGKILL against its supervisor;
+ *  - @started, when set, is called with the group's id (the supervisor's
+ *    pid) before the child proper exists, so a caller can journal it
+ *    (run/journal.h "proc") and a later `vmdiskcmp cleanup` can find and
+ *    stop a group that outlived everything.
  * stdout and stderr each go to ours, to /dev/null, appended to a log file,
  * or into a bounded buffer. */
 #ifndef VDC_COMMON_CHILD_H
@@ -26,6 +37,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Grace between SIGTERM and SIGKILL when vdc_child_opts.grace_ms is 0. */
 #define VDC_CHILD_GRACE_MS 3000
@@ -51,7 +63,16 @@ typedef struct {
     vdc_child_io out, err;
     const char *log_path;        /* for VDC_CHILD_LOG */
     size_t capture_max;          /* for VDC_CHILD_CAPTURE; 0: VDC_CHILD_CAPTURE_MAX */
-    int death_signal;            /* sent to the child when we die; 0: none */
+    int death_signal;            /* sent to the group when we die; 0: SIGKILL */
+    /* called at every look (about every 100 ms) while the child runs, and
+     * once after it was reaped, e.g. to follow a log the child writes;
+     * NULL: none */
+    void (*tick)(void *tick_arg);
+    void *tick_arg;
+    /* called with the group's id before the child proper starts; -1: the
+     * group is killed and vdc_child_run returns -1 (the callee reported) */
+    int (*started)(pid_t group, void *arg);
+    void *started_arg;
 } vdc_child_opts;
 
 typedef struct {
@@ -70,6 +91,16 @@ typedef struct {
  * program that cannot be executed exits 127 after one line on its stderr.
  * Prints nothing on a stop or a timeout: the caller names what stopped. */
 int vdc_child_run(const vdc_child_opts *o, vdc_child_result *r);
+
+/* A descriptor that must not outlive its owner in a supervisor (a fork
+ * that does not exec, so O_CLOEXEC does not close it there): e.g. the
+ * run's journal, whose flock(2) lock every fork would share and so keep
+ * the run looking alive after it died.  Each supervisor closes the
+ * descriptors registered when it starts.  At most 8 at once; a 9th is
+ * ignored with a warning.  vdc_child_forget_fd removes @fd again (call it
+ * before closing @fd).  Not thread-safe: call from the main thread. */
+void vdc_child_close_in_forks(int fd);
+void vdc_child_forget_fd(int fd);
 
 /* The status as a shell reports it: the exit status, or 128 + signal. */
 int vdc_child_code(const vdc_child_result *r);

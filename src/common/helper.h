@@ -1,7 +1,8 @@
 /* Where vmdiskcmp's helper binaries are: the static agent and the static
  * in-guest runner (vmdiskcmp-agent, vmdiskcmp-runner), built beside the
  * controller in a build tree (BUILDDIR/guest-agent/NAME), installed in
- * VDC_LIBEXECDIR.  run, prepare and the lab use these. */
+ * VDC_LIBEXECDIR; and the default guest template, likewise (build tree or
+ * VDC_DATADIR/guest).  run, prepare and the lab use these. */
 #ifndef VDC_COMMON_HELPER_H
 #define VDC_COMMON_HELPER_H
 
@@ -15,5 +16,16 @@ char *vdc_helper_beside(const char *exe, const char *name);
  * Returns a new string (g_free): the first that exists, else the installed
  * path (the caller's check then names it). */
 char *vdc_default_helper(const char *name);
+
+/* The installed guest template (`make install`, from `make guest-template`). */
+#define VDC_INSTALLED_GUEST_TEMPLATE VDC_DATADIR "/guest/guest.img"
+
+/* The guest template `run` uses when no --guest-image names one: a build
+ * tree's BUILDDIR/guest-template/guest.img beside @exe (EXE =
+ * BUILDDIR/src/vmdiskcmp), else the installed VDC_INSTALLED_GUEST_TEMPLATE;
+ * each only when it and its manifest (IMG.manifest) are regular files.
+ * Returns a new string (g_free), or NULL when there is neither; *@where
+ * (g_free) names what was looked for, for a refusal. */
+char *vdc_default_guest_template(const char *exe, char **where);
 
 #endif

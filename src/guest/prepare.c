@@ -42,6 +42,7 @@ vdc_prepared_dispose(struct vdc_prepared *p)
         return;
     g_free(p->image);
     g_free(p->key);
+    g_free(p->template_path);
     g_free(p->template_sha256);
     g_free(p->agent_sha256);
     g_free(p->runner_sha256);
@@ -134,6 +135,33 @@ vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha256,
     return key;
 }
 
+char *
+vdc_prepare_cached(const char *template_path, const char *agent_path, const char *runner_path,
+                   const char *cache_dir)
+{
+    g_autofree char *t = NULL, *a = NULL, *r = NULL, *key = NULL;
+    char *img;
+
+    const char *in[] = { template_path, agent_path, runner_path };
+    const char *dir = cache_dir ? cache_dir : VDC_PREPARE_DEFAULT_CACHE;
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    size_t i;
+
+    /* an empty or absent cache holds nothing: no need to hash */
+    if (!d || !g_dir_read_name(d))
+        return NULL;
+    for (i = 0; i < G_N_ELEMENTS(in); i++)
+        if (!in[i] || !g_file_test(in[i], G_FILE_TEST_IS_REGULAR) || access(in[i], R_OK) < 0)
+            return NULL;
+    if (!(t = vdc_file_sha256(template_path)) || !(a = vdc_file_sha256(agent_path)) ||
+        !(r = vdc_file_sha256(runner_path)) || !(key = vdc_prepare_cache_key(t, a, r)))
+        return NULL;
+    img = g_build_filename(dir, key, "guest.img", NULL);
+    if (!g_file_test(img, G_FILE_TEST_IS_REGULAR))
+        g_clear_pointer(&img, g_free);
+    return img;
+}
+
 /* ---- manifests ---------------------------------------------------------------- */
 static char *
 manifest_path(const char *image)
@@ -204,6 +232,7 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
             !(out->runner_sha256 = kf_string(kf, "prepared", "runner_sha256", path, 1)) ||
             !(out->init_system = kf_string(kf, "prepared", "init_system", path, 1)))
             goto out;
+        out->template_path = kf_string(kf, "prepared", "template", path, 0);
         *is_prepared = 1;
     }
     rc = 0;
@@ -213,6 +242,20 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
     g_free(path);
     g_key_file_free(kf);
     return rc;
+}
+
+int
+vdc_template_load(const char *image, struct vdc_prepared *out)
+{
+    int prepared = 0;
+
+    vdc_prepared_init(out);
+    if (manifest_load(image, out, &prepared) < 0) {
+        vdc_prepared_dispose(out);
+        return -1;
+    }
+    out->image = g_strdup(image);
+    return 0;
 }
 
 int
@@ -233,6 +276,43 @@ vdc_prepared_load(const char *image, struct vdc_prepared *out)
     }
     out->image = g_strdup(image);
     return 0;
+}
+
+/* prepare.h */
+int
+vdc_guest_manifest_check(const char *image, int kernel, int initrd)
+{
+    struct vdc_prepared m;
+    const struct { int need; const char *key, *opt; char *const *path; } f[] = {
+        { kernel, "kernel", "--kernel", &m.kernel },
+        { initrd, "initrd", "--initrd", &m.initrd },
+    };
+    g_autofree char *manifest = manifest_path(image);
+    int prepared = 0, rc = -1;
+    size_t i;
+
+    vdc_prepared_init(&m);
+    if (!g_file_test(manifest, G_FILE_TEST_IS_REGULAR)) {
+        vdc_input_error("guest image %s: manifest %s: no such file: expected the manifest beside the "
+                        "image (doc/guest-template.md)", image, manifest);
+        goto out;
+    }
+    if (manifest_load(image, &m, &prepared) < 0)
+        goto out;
+    for (i = 0; i < G_N_ELEMENTS(f); i++) {
+        if (f[i].need && (!g_file_test(*f[i].path, G_FILE_TEST_IS_REGULAR) ||
+                          access(*f[i].path, R_OK) < 0)) {
+            vdc_input_error("guest image %s: manifest %s: [boot] %s %s: %s: expected a readable "
+                            "file (fix the manifest, or give %s FILE)", image, manifest, f[i].key,
+                            *f[i].path, g_file_test(*f[i].path, G_FILE_TEST_EXISTS)
+                                ? "not a readable regular file" : "no such file", f[i].opt);
+            goto out;
+        }
+    }
+    rc = 0;
+ out:
+    vdc_prepared_dispose(&m);
+    return rc;
 }
 
 /* write IMAGE.manifest for a prepared image whose boot files are named

@@ -42,6 +42,8 @@ struct vdc_prepare_opts {
 struct vdc_prepared {
     char *image;                 /* cache_dir/KEY/guest.img: the prepared root disk */
     char *key;                   /* cache key, 64 hex digits */
+    char *template_path;         /* a prepared image's manifest: the template it was
+                                    prepared from, as given to prepare; else NULL */
     char *template_sha256;
     char *agent_sha256;
     char *runner_sha256;
@@ -81,10 +83,31 @@ char *vdc_file_sha256(const char *path);
 char *vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha256,
                             const char *runner_sha256);
 
+/* Where vdc_prepare would find @template prepared with @agent and @runner
+ * in @cache_dir (NULL: VDC_PREPARE_DEFAULT_CACHE) without launching
+ * anything: CACHE/KEY/guest.img when it is there, else NULL (also when an
+ * input cannot be read; no message).  Hashes the three files, unless the
+ * cache is empty or absent.  For
+ * --dry-run: "prepared: cached" or "prepared on first use".  g_free. */
+char *vdc_prepare_cached(const char *template_path, const char *agent_path,
+                         const char *runner_path, const char *cache_dir);
+
+/* Load a guest template's manifest (IMAGE.manifest: [boot] kernel,
+ * initrd as absolute paths, cmdlines; [prepared] too when the template is
+ * itself a prepared image), touching no image.  0, or -1 after
+ * vdc_input_error. */
+int vdc_template_load(const char *image, struct vdc_prepared *out);
+
 /* Load what a prepared image's manifest (IMAGE.manifest beside it, as
  * written by vdc_prepare in the cache and beside --out) records, without
  * touching the image.  0, or -1 after vdc_error. */
 int vdc_prepared_load(const char *image, struct vdc_prepared *out);
+
+/* Before a run creates anything: @image's manifest (IMAGE.manifest) loads,
+ * and the boot files it names exist and are readable: the kernel when
+ * @kernel, the initrd when @initrd (not when --kernel/--initrd replace
+ * them).  0, or -1 after one vdc_input_error naming the manifest's key. */
+int vdc_guest_manifest_check(const char *image, int kernel, int initrd);
 
 /* On failure: inspect @image read-only with libguestfs (never writes it)
  * and copy the guest's logs (/var/log/vmdiskcmp/, /var/log/messages,

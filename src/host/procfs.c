@@ -224,6 +224,11 @@ vdc_task_stat_parse(const char *text, const char *source, vdc_task_stat *out)
                 goto range;
             out->ppid = (int)v;
             break;
+        case 5:
+            if (negative || v > INT_MAX)
+                goto range;
+            out->pgrp = (int)v;
+            break;
         case 9:
             if (negative || v > UINT32_MAX)
                 goto range;

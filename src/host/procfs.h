@@ -88,6 +88,7 @@ typedef struct {
                              * "kworker/u4:2+loop0" (fs/proc/array.c, wq_worker_comm) */
     char state;             /* field 3: R, S, D, Z, I, ... */
     int ppid;               /* field 4 */
+    int pgrp;               /* field 5: process group */
     uint32_t flags;         /* field 9: PF_* */
     uint64_t utime;         /* field 14: user CPU, clock ticks */
     uint64_t stime;         /* field 15: system CPU, clock ticks */

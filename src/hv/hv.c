@@ -57,3 +57,26 @@ vdc_hv_ops_by_name(const char *name)
     vdc_error("hypervisor driver '%s': expected libxl, libvirt or mock", name);
     return NULL;
 }
+
+int
+vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid)
+{
+    char found[VDC_HV_UUID_LEN];
+
+    if (!uuid || !*uuid) {
+        /* a version 1 journal: gone is gone, but what has the name now may
+         * be anyone's */
+        int r = ops->uuid(hv, name, found);
+
+        if (r == 1)
+            vdc_error("domain %s: the journal records no UUID, so it may not be this run's: not "
+                      "touched (destroy it by hand if it is)", name);
+        return r == 0 ? 0 : -1;
+    }
+    if (ops->destroy(hv, name, uuid) < 0)
+        return -1;
+    if (ops->uuid(hv, name, found) == 1 && g_ascii_strcasecmp(found, uuid))
+        vdc_error_kind(VDC_ERR_NONE, "domain %s: UUID %s is not this run's (%s): left alone",
+                       name, found, uuid);
+    return 0;
+}

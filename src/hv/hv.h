@@ -16,6 +16,9 @@
 
 typedef struct vdc_hv vdc_hv;    /* a driver's connection, opaque */
 
+/* A UUID's text form with its NUL: 8-4-4-4-12 hex digits. */
+#define VDC_HV_UUID_LEN 37
+
 /* What a wait ended with. */
 typedef enum {
     VDC_HV_WAIT_SHUTOFF,        /* the domU powered off (the runner's end) */
@@ -53,13 +56,35 @@ typedef struct {
     vdc_hv_wait_result (*wait)(vdc_hv *hv, const char *name, unsigned timeout_s,
                                volatile sig_atomic_t *stop);
 
-    /* Destroy the domU by name.  Idempotent: a domain that does not exist is
-     * success (0).  Returns 0 or -1. */
-    int (*destroy)(vdc_hv *hv, const char *name);
+    /* Destroy the domU whose UUID is @uuid (@name: the name it was created
+     * with, for messages).  Never looks a domain up by name: a domain of
+     * that name with another UUID is not touched.  Idempotent: no domain
+     * with @uuid is success (0).  Returns 0 or -1. */
+    int (*destroy)(vdc_hv *hv, const char *name, const char *uuid);
 
     /* 1 if a domain of that name exists, 0 if not, -1 on error. */
     int (*exists)(vdc_hv *hv, const char *name);
+
+    /* The UUID of the domain named @name (any state) into @out, as
+     * "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".  1 found, 0 no such domain,
+     * -1 after vdc_error. */
+    int (*uuid)(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN]);
+
+    /* Optional (NULL: the driver cannot tell).  1 when the domU is
+     * stalled by its storage: paused by the hypervisor on an I/O error
+     * (QEMU stops a guest whose write to an image gets ENOSPC, werror's
+     * default), with *@why (g_malloc) naming it, e.g. "paused on an I/O
+     * error (disk vdb: no space left)"; 0 when not; -1 after vdc_error. */
+    int (*stalled)(vdc_hv *hv, const char *name, char **why);
 } vdc_hv_ops;
+
+/* Destroy the domU this run created as @name with @uuid (journal.h: the
+ * identity recorded before create), through @ops: by UUID only.  When a
+ * domain named @name with another UUID exists, it is left alone and one
+ * line says so.  @uuid NULL (a journal that recorded none): nothing is
+ * touched; 0 when no domain has @name, else -1 after vdc_error.  0 when
+ * ours is gone, else -1. */
+int vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid);
 
 /* The driver registry (src/hv/hv.c).  The driver for @kind (plan.h), or
  * NULL after vdc_error when this build lacks it (e.g. configure found no
@@ -79,6 +104,7 @@ extern const vdc_hv_ops vdc_hv_libxl_ops;
 /* The mock's knobs (tests): which call fails, and how the domU ends. */
 typedef struct {
     int fail_open, fail_create, fail_backends, fail_destroy;
+    int stalled;                        /* the domU reports paused on an I/O error */
     vdc_hv_wait_result wait_result;     /* default SHUTOFF */
     /* called at create (e.g. to play the in-guest runner on the control
      * disk); a -1 return makes create fail */
@@ -88,6 +114,9 @@ typedef struct {
     int n_create, n_destroy, n_running;
     GPtrArray *calls;
 } vdc_hv_mock_state;
+
+/* A domain of someone else (tests): running as @name with @uuid. */
+void vdc_hv_mock_add_foreign(const char *name, const char *uuid);
 
 /* The mock driver's global state (tests set it before use). */
 vdc_hv_mock_state *vdc_hv_mock(void);

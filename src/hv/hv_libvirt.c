@@ -265,22 +265,22 @@ lv_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_t 
 }
 
 static int
-lv_destroy(vdc_hv *hv, const char *name)
+lv_destroy(vdc_hv *hv, const char *name, const char *uuid)
 {
-    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    virDomainPtr d = virDomainLookupByUUIDString(hv->conn, uuid);
     int rc = 0;
 
     if (!d) {
         virErrorPtr e = virGetLastError();
         if (e && e->code == VIR_ERR_NO_DOMAIN)
             return 0;
-        vdc_error("domain %s: cannot look it up to destroy it: %s", name, lv_err());
+        vdc_error("domain %s (UUID %s): cannot look it up to destroy it: %s", name, uuid, lv_err());
         return -1;
     }
     if (virDomainIsActive(d) == 1 && virDomainDestroy(d) < 0) {
         virErrorPtr e = virGetLastError();
         if (!e || e->code != VIR_ERR_NO_DOMAIN) {
-            vdc_error("domain %s: cannot destroy: %s", name, lv_err());
+            vdc_error("domain %s (UUID %s): cannot destroy: %s", name, uuid, lv_err());
             rc = -1;
         }
     }
@@ -288,6 +288,31 @@ lv_destroy(vdc_hv *hv, const char *name)
      * we never define, so nothing to undefine */
     virDomainFree(d);
     return rc;
+}
+
+static int
+lv_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
+{
+    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    char buf[VIR_UUID_STRING_BUFLEN];
+    virErrorPtr e;
+    int r;
+
+    if (!d) {
+        e = virGetLastError();
+        if (e && e->code == VIR_ERR_NO_DOMAIN)
+            return 0;
+        vdc_error("domain %s: cannot look it up: %s", name, lv_err());
+        return -1;
+    }
+    r = virDomainGetUUIDString(d, buf);
+    virDomainFree(d);
+    if (r < 0) {
+        vdc_error("domain %s: cannot read its UUID: %s", name, lv_err());
+        return -1;
+    }
+    g_strlcpy(out, buf, VDC_HV_UUID_LEN);
+    return 1;
 }
 
 static int
@@ -308,6 +333,55 @@ lv_exists(vdc_hv *hv, const char *name)
     return -1;
 }
 
+/* libvirt's names of virDomainDiskErrorCode */
+static const char *
+disk_error_name(int code)
+{
+    switch (code) {
+    case VIR_DOMAIN_DISK_ERROR_NO_SPACE:
+        return "no space left";
+    case VIR_DOMAIN_DISK_ERROR_UNSPEC:
+        return "I/O error";
+    default:
+        return "error";
+    }
+}
+
+static int
+lv_stalled(vdc_hv *hv, const char *name, char **why)
+{
+    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    virDomainDiskErrorPtr errs = NULL;
+    int state = 0, reason = 0, n, i;
+    GString *s;
+
+    *why = NULL;
+    if (!d)
+        return 0;               /* gone: the wait says how */
+    if (virDomainGetState(d, &state, &reason, 0) < 0 || state != VIR_DOMAIN_PAUSED ||
+        reason != VIR_DOMAIN_PAUSED_IOERROR) {
+        virDomainFree(d);
+        return 0;
+    }
+    s = g_string_new("paused on an I/O error");
+    n = virDomainGetDiskErrors(d, NULL, 0, 0);
+    if (n > 0) {
+        errs = g_new0(virDomainDiskError, n);
+        n = virDomainGetDiskErrors(d, errs, (unsigned)n, 0);
+        for (i = 0; i < n; i++) {
+            g_string_append_printf(s, "%s disk %s: %s", i ? "," : " (", errs[i].disk,
+                                   disk_error_name(errs[i].error));
+            free(errs[i].disk);
+        }
+        if (n > 0)
+            g_string_append_c(s, ')');
+        g_free(errs);
+    }
+    virDomainFree(d);
+    *why = g_string_free(s, FALSE);
+    return 1;
+}
+
 const vdc_hv_ops vdc_hv_libvirt_ops = {
     .name = "libvirt",
     .open = lv_open,
@@ -318,6 +392,8 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .wait = lv_wait,
     .destroy = lv_destroy,
     .exists = lv_exists,
+    .uuid = lv_uuid,
+    .stalled = lv_stalled,
 };
 
 #endif /* WITH_LIBVIRT */

@@ -233,20 +233,71 @@ xl_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_t 
     }
 }
 
+/* The domid of the domain whose UUID is @uuid: 1 found, 0 none, -1 error. */
 static int
-xl_destroy(vdc_hv *hv, const char *name)
+domid_by_uuid(vdc_hv *hv, const char *name, const char *uuid, uint32_t *domid)
+{
+    libxl_uuid want;
+    libxl_dominfo *info;
+    int n = 0, i, found = 0;
+
+    if (libxl_uuid_from_string(&want, uuid)) {
+        vdc_error("domain %s: UUID '%s': expected 8-4-4-4-12 hex digits", name, uuid);
+        return -1;
+    }
+    info = libxl_list_domain(hv->ctx, &n);
+    if (!info) {
+        vdc_error("domain %s: libxl_list_domain failed", name);
+        return -1;
+    }
+    for (i = 0; i < n && !found; i++)
+        if (libxl_uuid_compare(&info[i].uuid, &want) == 0) {
+            *domid = info[i].domid;
+            found = 1;
+        }
+    libxl_dominfo_list_free(info, n);
+    return found;
+}
+
+static int
+xl_destroy(vdc_hv *hv, const char *name, const char *uuid)
 {
     uint32_t domid;
-    int rc;
+    int rc = domid_by_uuid(hv, name, uuid, &domid);
 
-    if (libxl_name_to_domid(hv->ctx, name, &domid))
-        return 0;   /* gone already */
+    if (rc <= 0)
+        return rc;   /* gone already (0), or the error */
     rc = libxl_domain_destroy(hv->ctx, domid, NULL);
     if (rc && rc != ERROR_DOMAIN_NOTFOUND) {
         vdc_error("domain %s (domid %u): libxl_domain_destroy failed (rc %d)", name, domid, rc);
         return -1;
     }
     return 0;
+}
+
+static int
+xl_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
+{
+    libxl_dominfo info;
+    uint32_t domid;
+    int rc;
+
+    if (libxl_name_to_domid(hv->ctx, name, &domid))
+        return 0;
+    libxl_dominfo_init(&info);
+    rc = libxl_domain_info(hv->ctx, &info, domid);
+    if (rc == ERROR_DOMAIN_NOTFOUND) {
+        libxl_dominfo_dispose(&info);
+        return 0;
+    }
+    if (rc) {
+        libxl_dominfo_dispose(&info);
+        vdc_error("domain %s (domid %u): libxl_domain_info failed (rc %d)", name, domid, rc);
+        return -1;
+    }
+    g_snprintf(out, VDC_HV_UUID_LEN, LIBXL_UUID_FMT, LIBXL_UUID_BYTES(info.uuid));
+    libxl_dominfo_dispose(&info);
+    return 1;
 }
 
 static int
@@ -267,6 +318,7 @@ const vdc_hv_ops vdc_hv_libxl_ops = {
     .wait = xl_wait,
     .destroy = xl_destroy,
     .exists = xl_exists,
+    .uuid = xl_uuid,
 };
 
 #endif /* WITH_LIBXL */

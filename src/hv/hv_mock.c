@@ -14,7 +14,7 @@ struct vdc_hv {
 };
 
 static vdc_hv_mock_state mock_state;
-static GHashTable *mock_running;   /* name -> "1" */
+static GHashTable *mock_running;   /* name -> its UUID */
 
 vdc_hv_mock_state *
 vdc_hv_mock(void)
@@ -22,7 +22,7 @@ vdc_hv_mock(void)
     if (!mock_state.calls)
         mock_state.calls = g_ptr_array_new_with_free_func(g_free);
     if (!mock_running)
-        mock_running = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        mock_running = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     return &mock_state;
 }
 
@@ -77,13 +77,25 @@ mock_create(vdc_hv *hv, const vdc_hv_domain *dom)
         vdc_error("domain %s: mock create failed (injected failure)", dom->name);
         return -1;
     }
+    if (g_hash_table_contains(mock_running, dom->name)) {
+        vdc_error("domain %s: cannot create: a domain of that name already exists", dom->name);
+        return -1;
+    }
     if (mock_state.on_create && mock_state.on_create(dom, mock_state.opaque) < 0) {
         vdc_error("domain %s: mock create hook failed", dom->name);
         return -1;
     }
-    g_hash_table_replace(mock_running, g_strdup(dom->name), (gpointer)"1");
+    g_hash_table_replace(mock_running, g_strdup(dom->name),
+                         dom->uuid ? g_strdup(dom->uuid) : g_uuid_string_random());
     mock_state.n_running++;
     return 0;
+}
+
+void
+vdc_hv_mock_add_foreign(const char *name, const char *uuid)
+{
+    vdc_hv_mock();
+    g_hash_table_replace(mock_running, g_strdup(name), g_strdup(uuid));
 }
 
 static int
@@ -110,17 +122,34 @@ mock_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_
 }
 
 static int
-mock_destroy(vdc_hv *hv, const char *name)
+mock_destroy(vdc_hv *hv, const char *name, const char *uuid)
 {
+    const char *have;
+
     logcall("destroy", name);
     mock_state.n_destroy++;
     if (mock_state.fail_destroy) {
         vdc_error("domain %s: mock destroy failed (injected failure)", name);
         return -1;
     }
-    if (g_hash_table_remove(mock_running, name))
+    /* by UUID: the mock keeps one domain per name, so only that one can match */
+    have = mock_running ? g_hash_table_lookup(mock_running, name) : NULL;
+    if (have && !g_ascii_strcasecmp(have, uuid) && g_hash_table_remove(mock_running, name))
         mock_state.n_running--;
     return 0;
+}
+
+static int
+mock_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
+{
+    const char *have;
+
+    vdc_hv_mock();
+    have = g_hash_table_lookup(mock_running, name);
+    if (!have)
+        return 0;
+    g_strlcpy(out, have, VDC_HV_UUID_LEN);
+    return 1;
 }
 
 static int
@@ -128,6 +157,14 @@ mock_exists(vdc_hv *hv, const char *name)
 {
     vdc_hv_mock();      /* creates the table on first use */
     return g_hash_table_contains(mock_running, name);
+}
+
+static int
+mock_stalled(vdc_hv *hv, const char *name, char **why)
+{
+    logcall("stalled", name);
+    *why = mock_state.stalled ? g_strdup("paused on an I/O error (mock)") : NULL;
+    return mock_state.stalled ? 1 : 0;
 }
 
 const vdc_hv_ops vdc_hv_mock_ops = {
@@ -140,4 +177,6 @@ const vdc_hv_ops vdc_hv_mock_ops = {
     .wait = mock_wait,
     .destroy = mock_destroy,
     .exists = mock_exists,
+    .uuid = mock_uuid,
+    .stalled = mock_stalled,
 };

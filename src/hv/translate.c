@@ -121,6 +121,10 @@ vdc_xl_cfg(const vdc_hv_domain *d)
     g_string_append_printf(s, "# xl.cfg(5) written by vmdiskcmp: `xl create THIS-FILE` boots the same domU.\n"
                               "# Disks: root, targets in vdev order, control disk last.\n");
     g_string_append_printf(s, "name = \"%s\"\n", d->name);
+    if (d->uuid && !cfg_quotable("uuid", d->uuid))
+        goto error;
+    if (d->uuid)
+        g_string_append_printf(s, "uuid = \"%s\"\n", d->uuid);
     g_string_append(s, "type = \"pv\"\n");
     if (d->kernel)
         g_string_append_printf(s, "kernel = \"%s\"\n", d->kernel);
@@ -196,6 +200,8 @@ vdc_domain_xml(const vdc_hv_domain *d)
     }
     g_string_append_printf(s, "<domain type='%s'>\n", d->type);
     xml_elem(s, 2, "name", d->name);
+    if (d->uuid)
+        xml_elem(s, 2, "uuid", d->uuid);
     g_string_append_printf(s, "  <memory unit='MiB'>%u</memory>\n", d->memory_mib);
     g_string_append_printf(s, "  <vcpu>%u</vcpu>\n", d->vcpus);
     g_string_append(s, "  <os>\n");

@@ -26,6 +26,8 @@ typedef struct {
 /* One domU as every driver sees it. */
 typedef struct {
     const char *name;
+    const char *uuid;           /* the UUID to create it with (the run's identity
+                                   for it, journal.h), or NULL: the hypervisor's */
     const char *type;           /* "pv" (libxl), "xen", "qemu", "kvm", "test" (libvirt), "mock" */
     unsigned memory_mib, vcpus;
     const char *kernel, *initrd, *cmdline;

@@ -48,6 +48,10 @@ vdc_libxl_config_build(const vdc_hv_domain *d, libxl_domain_config *cfg)
     libxl_domain_create_info_init(&cfg->c_info);
     cfg->c_info.type = LIBXL_DOMAIN_TYPE_PV;
     cfg->c_info.name = g_strdup(d->name);
+    if (d->uuid && libxl_uuid_from_string(&cfg->c_info.uuid, d->uuid)) {
+        vdc_error("domain %s: UUID '%s': expected 8-4-4-4-12 hex digits", d->name, d->uuid);
+        return -1;
+    }
     libxl_domain_build_info_init(&cfg->b_info);
     libxl_domain_build_info_init_type(&cfg->b_info, LIBXL_DOMAIN_TYPE_PV);
     cfg->b_info.max_vcpus = (int)d->vcpus;

@@ -19,10 +19,14 @@
 #include "plan/options.h"
 #include "src/lab/lab-paths.h"  /* generated in the build tree */
 
-/* where dom0 finds what the lab hands in, and puts what comes back */
-#define LAB_IN_BIN "/lab/in/bin"
+/* where dom0 finds what the lab hands in, and puts what comes back.  The
+ * binaries and the guest sit under /lab/in as in a build tree (bin/vmdiskcmp,
+ * guest-agent/, guest-template/), so dom0's vmdiskcmp finds its agent,
+ * runner and guest template by itself (common/helper.h), as on a dom0 */
 #define LAB_IN_FILES "/lab/in/files"
 #define LAB_OUT "/lab/out"
+#define STAGE_TEMPLATE "guest-template"      /* under /lab/in */
+#define STAGE_CACHE "prepare-cache"          /* under /lab/in; copied into the prepare cache */
 
 #define L(m) offsetof(struct vdc_lab_opts, m)
 /* One table drives parsing and --help; .scopes: the actions an option
@@ -41,7 +45,7 @@ static const vdc_opt lab_table[] = {
     { .name = "file", .type = VDC_OPT_STRV, .off = L(files), .metavar = "HOST[=NAME]", .scopes = "run",
       .help = "hand a file (e.g. the prepared guest image) to dom0 as /lab/in/files/NAME (repeatable)" },
     { .name = "prepared", .type = VDC_OPT_STR, .off = L(prepared), .metavar = "IMG", .scopes = "run",
-      .help = "IMG from `vmdiskcmp prepare --out IMG` on this host (with IMG.manifest, IMG.vmlinuz, IMG.initrd): handed in, and --guest-image points at it" },
+      .help = "IMG from `vmdiskcmp prepare --out IMG` on this host (with IMG.manifest, IMG.vmlinuz, IMG.initrd): its template becomes dom0's default guest and IMG seeds dom0's prepare cache (no libguestfs in dom0)" },
     { .name = "libvirt", .type = VDC_OPT_FLAG, .off = L(libvirt), .scopes = "selftest",
       .help = "also create a domU through libvirt xen:///system" },
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
@@ -184,6 +188,7 @@ vdc_lab_request_dispose(struct vdc_lab_request *r)
     g_free(r->vmdiskcmp);
     g_strfreev(r->helpers);
     g_strfreev(r->files);
+    g_strfreev(r->stage);
     memset(r, 0, sizeof(*r));
 }
 
@@ -252,31 +257,84 @@ check_files(const struct vdc_lab_opts *o, GPtrArray *files)
     return 0;
 }
 
-/* --prepared IMG: IMG and its siblings, prepared with the helpers staged */
+/* add HOST (resolved) as REL under /lab/in to @stage, REL unique */
 static int
-check_prepared(const struct vdc_lab_opts *o, char **helpers, GPtrArray *files)
+add_stage(GPtrArray *stage, const char *what, const char *host, const char *rel)
 {
-    static const char *const sib[] = { "", ".manifest", ".vmlinuz", ".initrd" };
+    char real[PATH_MAX];
+    guint i;
+
+    for (i = 1; i < stage->len; i += 2)
+        if (!strcmp(stage->pdata[i], rel)) {
+            vdc_input_error("lab run: %s: '%s' would be handed in twice", what, rel);
+            return -1;
+        }
+    if (!realpath(host, real) || access(real, R_OK) != 0) {
+        vdc_input_error("lab run: %s: '%s': %s", what, host, g_strerror(errno));
+        return -1;
+    }
+    g_ptr_array_add(stage, g_strdup(real));
+    g_ptr_array_add(stage, g_strdup(rel));
+    return 0;
+}
+
+/* @image with its manifest and boot files (@m: its manifest loaded) staged
+ * under @dir as guest.img, guest.img.manifest and the boot files under the
+ * names the manifest gives them (beside the image: else refused) */
+static int
+stage_guest(GPtrArray *stage, const char *what, const char *image, const struct vdc_prepared *m,
+            const char *dir)
+{
+    g_autofree char *manifest = g_strconcat(image, ".manifest", NULL);
+    g_autofree char *idir = g_path_get_dirname(image);
+    g_autofree char *img_rel = g_build_filename(dir, "guest.img", NULL);
+    g_autofree char *man_rel = g_build_filename(dir, "guest.img.manifest", NULL);
+    const char *boot[] = { m->kernel, m->initrd };
+    size_t i;
+
+    if (add_stage(stage, what, image, img_rel) < 0 || add_stage(stage, what, manifest, man_rel) < 0)
+        return -1;
+    for (i = 0; i < G_N_ELEMENTS(boot); i++) {
+        g_autofree char *bdir = g_path_get_dirname(boot[i]);
+        g_autofree char *base = g_path_get_basename(boot[i]);
+        g_autofree char *rel = g_build_filename(dir, base, NULL);
+
+        if (strcmp(bdir, idir)) {
+            vdc_input_error("lab run: %s: %s: expected its boot file %s beside it", what, image, boot[i]);
+            return -1;
+        }
+        if (add_stage(stage, what, boot[i], rel) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* --prepared IMG, handed in as a dom0 that prepared it once would have it:
+ * the template IMG was prepared from (IMG.manifest [prepared] template,
+ * unchanged since: its SHA-256) as dom0's default guest template, and IMG
+ * as the prepare cache's entry for that template and the helpers staged
+ * (KEY/), so dom0's vmdiskcmp, given no guest option, finds the template,
+ * hashes it and takes the prepared image from its cache: libguestfs never
+ * runs in dom0.  IMG must have been prepared with the helpers staged (else
+ * the cache key would differ and vmdiskcmp would launch libguestfs). */
+static int
+check_prepared(const struct vdc_lab_opts *o, char **helpers, GPtrArray *stage)
+{
     g_autofree char *what = g_strdup_printf("--prepared %s", o->prepared);
-    struct vdc_prepared p;
+    g_autofree char *manifest = g_strconcat(o->prepared, ".manifest", NULL);
+    g_autofree char *tsum = NULL, *entry = NULL;
+    struct vdc_prepared p, t;
     const char *ctx;
     size_t i;
     int r;
 
-    for (i = 0; i < G_N_ELEMENTS(sib); i++) {
-        g_autofree char *f = g_strconcat(o->prepared, sib[i], NULL);
-        g_autofree char *name = g_path_get_basename(f);
-
-        if (access(f, R_OK) != 0) {
-            vdc_input_error("lab run: --prepared %s: '%s' missing (expected the output of "
-                            "vmdiskcmp prepare --out)", o->prepared, f);
-            return -1;
-        }
-        if (add_file(files, what, f, name) < 0)
-            return -1;
+    vdc_prepared_init(&t);
+    if (access(o->prepared, R_OK) != 0 || access(manifest, R_OK) != 0) {
+        vdc_input_error("lab run: --prepared %s: '%s' missing (expected the output of "
+                        "vmdiskcmp prepare --out)", o->prepared,
+                        access(o->prepared, R_OK) != 0 ? o->prepared : manifest);
+        return -1;
     }
-    /* a prepared image whose agent or runner differs from the ones handed
-     * in would make vmdiskcmp prepare again, i.e. launch libguestfs in dom0 */
     ctx = vdc_error_context("lab run: --prepared");
     r = vdc_prepared_load(o->prepared, &p);
     vdc_error_context(ctx);
@@ -293,6 +351,33 @@ check_prepared(const struct vdc_lab_opts *o, char **helpers, GPtrArray *files)
             r = -1;
         }
     }
+    if (r == 0 && (strlen(p.key) != 64 || strspn(p.key, "0123456789abcdef") != 64)) {
+        vdc_input_error("lab run: --prepared %s: its manifest's key '%s': expected 64 hex digits",
+                        o->prepared, p.key);
+        r = -1;
+    }
+    if (r == 0 && (!p.template_path || !g_path_is_absolute(p.template_path) ||
+                   access(p.template_path, R_OK) != 0)) {
+        vdc_input_error("lab run: --prepared %s: the template it was prepared from (%s) is gone: "
+                        "expected it readable (dom0's default guest), or prepare again",
+                        o->prepared, p.template_path ? p.template_path : "not named in its manifest");
+        r = -1;
+    }
+    if (r == 0 && (!(tsum = vdc_file_sha256(p.template_path)) || strcmp(tsum, p.template_sha256))) {
+        vdc_input_error("lab run: --prepared %s: its template %s changed since it was prepared: "
+                        "run vmdiskcmp prepare again", o->prepared, p.template_path);
+        r = -1;
+    }
+    if (r == 0) {
+        ctx = vdc_error_context("lab run: --prepared's template");
+        r = vdc_template_load(p.template_path, &t);
+        vdc_error_context(ctx);
+    }
+    entry = g_build_filename(STAGE_CACHE, p.key, NULL);
+    if (r == 0 && (stage_guest(stage, what, p.template_path, &t, STAGE_TEMPLATE) < 0 ||
+                   stage_guest(stage, what, o->prepared, &p, entry) < 0))
+        r = -1;
+    vdc_prepared_dispose(&t);
     vdc_prepared_dispose(&p);
     return r;
 }
@@ -337,27 +422,14 @@ make_job(const struct vdc_lab_opts *o, const struct vdc_lab_request *r, char **w
         vdc_run_opts_dispose(&ro);
         return -1;
     }
-    for (i = 0; r->helpers[i]; i++) {
-        g_autofree char *base = g_path_get_basename(r->helpers[i]);
-        g_autofree char *in = g_build_filename(LAB_IN_BIN, base, NULL);
-
-        if (!strcmp(base, "vmdiskcmp-agent") && !ro.agent)
-            add_words(w, "--agent", in);
-        if (!strcmp(base, "vmdiskcmp-runner") && !ro.runner)
-            add_words(w, "--runner", in);
-    }
-    if (o->prepared && !ro.guest_image && !ro.prepared_image) {
-        g_autofree char *base = g_path_get_basename(o->prepared);
-        g_autofree char *in = g_build_filename(LAB_IN_FILES, base, NULL);
-
-        add_words(w, "--guest-image", in);
-    }
+    /* the agent, the runner and the guest: dom0's vmdiskcmp finds them itself */
     out = ro.out ? g_canonicalize_filename(ro.out, LAB_IN_FILES)
                  : k == 1 ? g_strdup(LAB_OUT "/result") : g_strdup_printf(LAB_OUT "/result-%zu", k);
-    if (!ro.out)
+    /* a dry run writes nothing: it gets no --out and brings nothing back */
+    if (!ro.out && !ro.dry_run)
         add_words(w, "--out", out);
     /* dom0's /lab/out comes back into OUT (never above it) */
-    if (g_str_has_prefix(out, LAB_OUT "/") && out[sizeof(LAB_OUT)])
+    if (!ro.dry_run && g_str_has_prefix(out, LAB_OUT "/") && out[sizeof(LAB_OUT)])
         job->result_dir = g_build_filename(r->out_dir, out + sizeof(LAB_OUT), NULL);
     job->libvirt = ro.hypervisor && !strcmp(ro.hypervisor, "libvirt");
     g_ptr_array_add(w, NULL);
@@ -402,6 +474,7 @@ int
 vdc_lab_check(const struct vdc_lab_opts *o, struct vdc_lab_request *r)
 {
     g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) stage = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) helpers = g_ptr_array_new_with_free_func(g_free);
     int run = !strcmp(o->action, "run");
     size_t i;
@@ -433,10 +506,12 @@ vdc_lab_check(const struct vdc_lab_opts *o, struct vdc_lab_request *r)
         g_ptr_array_add(helpers, NULL);
         r->helpers = (char **)g_ptr_array_free(g_steal_pointer(&helpers), FALSE);
         if (check_jobs(o, r) < 0 || check_files(o, files) < 0 ||
-            (o->prepared && check_prepared(o, r->helpers, files) < 0))
+            (o->prepared && check_prepared(o, r->helpers, stage) < 0))
             return -1;
         g_ptr_array_add(files, NULL);
         r->files = (char **)g_ptr_array_free(g_steal_pointer(&files), FALSE);
+        g_ptr_array_add(stage, NULL);
+        r->stage = (char **)g_ptr_array_free(g_steal_pointer(&stage), FALSE);
     }
     if (r->out_dir && check_out(o->action, o->out_dir) < 0)
         return -1;
@@ -489,6 +564,8 @@ vdc_lab_request_text(const struct vdc_lab_request *r)
     assign(s, "LAB_BIN", r->vmdiskcmp);
     assign_array(s, "LAB_HELPERS", r->helpers);
     assign_array(s, "LAB_FILES", r->files);
+    assign_array(s, "LAB_STAGE", r->stage);
+    assign(s, "LAB_PREPARE_CACHE", VDC_PREPARE_DEFAULT_CACHE);
     /* each job: its words quoted for sh, as dom0's job.sh runs them */
     for (k = 0; k < r->n_jobs; k++) {
         GString *j = g_string_new(NULL);

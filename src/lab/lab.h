@@ -62,6 +62,8 @@ struct vdc_lab_request {
     char *vmdiskcmp;     /* absolute (run) */
     char **helpers;      /* agent and runner beside vmdiskcmp, staged into /lab/in/bin (run) */
     char **files;        /* pairs: host path (resolved), name in /lab/in/files (run) */
+    char **stage;        /* pairs: host path (resolved), path under /lab/in (run
+                          * --prepared: guest-template/..., prepare-cache/KEY/...) */
     struct vdc_lab_job *jobs;
     size_t n_jobs;
 };
@@ -74,19 +76,25 @@ void vdc_lab_request_dispose(struct vdc_lab_request *r);
  * the file system, creates nothing.  For run: --vmdiskcmp is executable;
  * the jobs have the shape ARGS [--then ARGS]...; each job's arguments are
  * options of `vmdiskcmp run` (checked with run's parser, so a bad one is
- * refused before the boot) and get what the lab hands in: --agent and
- * --runner when they are staged, --guest-image of --prepared, --out
- * /lab/out/result (job 1) or /lab/out/result-K, each unless the job names
- * its own; every --file HOST[=NAME] is readable with a plain, unique NAME;
- * --prepared has its manifest, kernel and initrd beside it and was
- * prepared with the agent and runner that are staged (else vmdiskcmp would
- * launch libguestfs in dom0).  For selftest and run: --out is new or
- * empty.  Returns 0, or -1 after one vdc_input_error (exit 2). */
+ * refused before the boot) and get --out /lab/out/result (job 1) or
+ * /lab/out/result-K unless they name their own or are dry runs: nothing
+ * else, the agent,
+ * the runner (staged in /lab/in/guest-agent beside /lab/in/bin/vmdiskcmp)
+ * and the guest are what dom0's vmdiskcmp finds by itself; every --file
+ * HOST[=NAME] is readable with a plain, unique NAME; --prepared has its
+ * manifest, kernel and initrd beside it, was prepared with the agent and
+ * runner that are staged, from a template that is still there unchanged:
+ * the template is staged as dom0's default guest
+ * (/lab/in/guest-template) and the prepared image as the entry of dom0's
+ * prepare cache for it (r->stage; else vmdiskcmp would launch libguestfs
+ * in dom0).  For selftest and run: --out is new or empty.  Returns 0, or
+ * -1 after one vdc_input_error (exit 2). */
 int vdc_lab_check(const struct vdc_lab_opts *o, struct vdc_lab_request *r);
 
 /* The request lab.sh reads (`lab.sh REQUEST`): bash assignments, every
  * value quoted (LAB_ACTION, LAB_CACHE, LAB_OUT, LAB_TIMEOUT, LAB_LIBVIRT,
- * LAB_BIN, LAB_HELPERS=(...), LAB_FILES=(HOST NAME ...), LAB_JOBS=(...)
+ * LAB_BIN, LAB_HELPERS=(...), LAB_FILES=(HOST NAME ...), LAB_STAGE=(HOST
+ * PATH ...), LAB_PREPARE_CACHE (dom0's prepare cache), LAB_JOBS=(...)
  * with each job's words quoted for sh, LAB_JOB_LIBVIRT=(0|1 ...)).  Pure.
  * Returns a new string (g_free). */
 char *vdc_lab_request_text(const struct vdc_lab_request *r);

@@ -1,7 +1,7 @@
 # src/lab: the lab's options, checks and the request lab.sh reads.
 # src/lab/lab-paths.h (generated) tells an uninstalled vmdiskcmp where the
 # recipe scripts (source tree) and the lab cache (build tree) are.
-src_libvdc_controller_a_SOURCES += src/lab/lab.c src/lab/lab.h
+src_libvdc_controller_a_SOURCES += src/lab/lab.c src/lab/lab.h src/lab/serial.c src/lab/serial.h
 nodist_src_libvdc_controller_a_SOURCES = src/lab/lab-paths.h
 BUILT_SOURCES = src/lab/lab-paths.h
 CLEANFILES += src/lab/lab-paths.h

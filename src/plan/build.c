@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "guest/prepare.h"
 #include "stats/paired.h"
 
 /* vdevs: Xen PV guests see xvdX, virtio guests vdX. */
@@ -38,6 +39,110 @@ round_up_mib(uint64_t b)
     return (b + (1ULL << 20) - 1) & ~((1ULL << 20) - 1);
 }
 
+/* @bytes rounded up to whole extents (x @stripes) of a VG with @extent */
+static uint64_t
+round_up_extents(uint64_t bytes, uint64_t extent, unsigned stripes)
+{
+    uint64_t unit = extent * (stripes > 1 ? stripes : 1);
+
+    return unit ? (bytes + unit - 1) / unit * unit : bytes;
+}
+
+/* The VG for the plan's LVs (@lv[0..@n_lv) bytes, @stripes each) when no
+ * --vg names one (build.h): *@vg points into @h->vgs.  @opt names the
+ * option that needs it.  0, or -1 after one vdc_input_error. */
+static int
+choose_vg(const vdc_run_opts *o, const vdc_host_defaults *h, const char *opt,
+          const uint64_t *lv, size_t n_lv, vdc_plan *p, const char **vg)
+{
+    unsigned stripes = o->stripes > 1 ? o->stripes : 1;
+    const vdc_vg_fact *best = NULL, *roomiest = NULL, *tie = NULL;
+    uint64_t best_need = 0, roomiest_need = 0;
+    g_autoptr(GString) all = g_string_new(NULL);
+    size_t i, k;
+
+    if (!h->xen_control_d && !o->hypervisor && !o->connect) {
+        vdc_input_error("%s: expected --vg VG (a VG is chosen only in a Xen dom0 or with --hypervisor: "
+                        "this host is not a Xen dom0)", opt);
+        return -1;
+    }
+    if (!h->vgs_listed || h->vgs_error) {
+        vdc_input_error("%s: expected --vg VG (the host's VGs could not be listed: %s)", opt,
+                        h->vgs_error ? h->vgs_error : "not looked up");
+        return -1;
+    }
+    if (h->n_vgs == 0) {
+        vdc_input_error("%s: expected --vg VG: this host has no LVM volume group", opt);
+        return -1;
+    }
+    for (i = 0; i < h->n_vgs; i++) {
+        const vdc_vg_fact *v = &h->vgs[i];
+        uint64_t need = 0;
+
+        for (k = 0; k < n_lv; k++)
+            need += round_up_extents(lv[k], v->extent_size, stripes);
+        g_string_append_printf(all, "%s%s %" G_GUINT64_FORMAT " MiB free", i ? ", " : "", v->name,
+                               (guint64)(v->free >> 20));
+        if (stripes > v->pv_count)
+            continue;
+        if (!roomiest || v->free > roomiest->free) {
+            roomiest = v;
+            roomiest_need = need;
+        }
+        if (need > v->free)
+            continue;
+        if (!best || v->free > best->free) {
+            best = v;
+            best_need = need;
+            tie = NULL;
+        } else if (v->free == best->free) {
+            tie = v;
+        }
+    }
+    if (!best) {
+        if (!roomiest)
+            vdc_input_error("%s: expected --vg VG: no VG has the %u PVs --stripes %u needs (%s)", opt,
+                            stripes, stripes, all->str);
+        else
+            vdc_input_error("%s: expected --vg VG: no VG holds the plan's LVs (VG %s has the most "
+                            "free space, %" G_GUINT64_FORMAT " bytes; they need %" G_GUINT64_FORMAT
+                            "): name a VG, or give a smaller --size", opt, roomiest->name,
+                            roomiest->free, roomiest_need);
+        return -1;
+    }
+    if (tie) {
+        vdc_input_error("%s: expected --vg VG: VGs %s and %s both have the most free space "
+                        "(%" G_GUINT64_FORMAT " bytes): name one", opt, best->name, tie->name,
+                        best->free);
+        return -1;
+    }
+    vdc_plan_add_choice(p, "--vg", best->name,
+                        "the VG with the most free space that holds the plan's LVs (%" G_GUINT64_FORMAT
+                        " MiB together; VGs: %s)", (guint64)((best_need + (1ULL << 20) - 1) >> 20), all->str);
+    *vg = best->name;
+    return 0;
+}
+
+/* --connect: a libvirt URI of a driver whose domains the run can describe
+ * (DRIVER[+TRANSPORT]://[HOST]/PATH, DRIVER xen, qemu or test): a bogus one
+ * is bad input here, not a connection failure after --out exists.
+ * 0, or -1 after one line. */
+static int
+uri_check(const char *uri)
+{
+    static const char *const drivers[] = { "xen", "qemu", "test" };
+    const char *sep = strstr(uri, "://");
+    size_t n = sep ? strcspn(uri, "+:") : 0, i;
+
+    for (i = 0; sep && i < G_N_ELEMENTS(drivers); i++)
+        if (strlen(drivers[i]) == n && !strncmp(uri, drivers[i], n) && sep[3] != '\0' &&
+            !strpbrk(uri, " \t\n"))
+            return 0;
+    vdc_input_error("--connect '%s': expected a libvirt URI of the xen, qemu or test driver "
+                    "(xen:///system, qemu:///system, qemu+ssh://HOST/system, test:///default)", uri);
+    return -1;
+}
+
 int
 vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                const char *command_line, vdc_plan *p)
@@ -46,9 +151,16 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     unsigned vindex = 1;   /* vda/xvda is the root disk */
     uint64_t guest_test, dom0_test, lv_size;
     const char *image_dir = o->image_dir ? o->image_dir : "/var/lib/vmdiskcmp";
+    /* the dom0 baseline goes on an LV when a VG is named or the domU has one */
+    const char *dom0_on_s = o->dom0_on ? o->dom0_on : o->vg || o->lvm ? "lvm" : "image";
+    int dom0_lvm = o->dom0 && vdc_target_parse(VDC_DIM_BACKING, dom0_on_s) == VDC_BACKING_LVM;
+    const char *vg = o->vg;
+    g_autofree char *lv_id = h->suffix ? g_strdup_printf("%s-%s", h->date_id, h->suffix)
+                                       : g_strdup(h->date_id);
     size_t i;
 
-    p->id = g_strdup_printf("%s-%s", h->date_id, h->hostname);
+    p->id = h->suffix ? g_strdup_printf("%s-%s-%s", h->date_id, h->hostname, h->suffix)
+                      : g_strdup_printf("%s-%s", h->date_id, h->hostname);
     p->out_dir = o->out ? g_strdup(o->out) : g_strdup_printf("results/%s", p->id);
     p->command_line = g_strdup(command_line);
 
@@ -61,6 +173,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     if (p->hv == VDC_HV_LIBVIRT) {
         p->uri = g_strdup(o->connect ? o->connect :
                           h->xen_control_d ? "xen:///system" : "qemu:///system");
+        if (uri_check(p->uri) < 0)
+            return -1;
         if (g_str_has_prefix(p->uri, "xen:"))
             p->domain_type = g_strdup("xen");
         else if (o->accel && !strcmp(o->accel, "tcg"))
@@ -124,6 +238,19 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     guest_test = o->size ? o->size : 2ULL * p->agent_ram_mib << 20;
     dom0_test = o->dom0_size ? o->dom0_size : 2ULL * p->dom0_ram_mib << 20;
     lv_size = o->lv_size;
+
+    if (!vg && (o->lvm || dom0_lvm)) {
+        /* the LVs of the plan, in provisioning order (run.c) */
+        uint64_t lv[2];
+        size_t n_lv = 0;
+
+        if (o->lvm)
+            lv[n_lv++] = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+        if (dom0_lvm)
+            lv[n_lv++] = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
+        if (choose_vg(o, h, o->lvm ? "--lvm" : "--dom0-on lvm", lv, n_lv, p, &vg) < 0)
+            return -1;
+    }
 
     if (o->image) {
         /* libxl: the spec people write in xl.cfg (seed 003), tap:aio:PATH,VDEV,w,
@@ -212,8 +339,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
 
         t.name = g_strdup("lvm");
         t.vdev = vdev_name(vprefix, vindex++);
-        t.vg = g_strdup(o->vg);
-        t.lv = g_strdup_printf("vmdiskcmp-%s-lvm", h->date_id);
+        t.vg = g_strdup(vg);
+        t.lv = g_strdup_printf("vmdiskcmp-%s-lvm", lv_id);
         t.stripes = o->stripes;
         t.stripe_size = o->stripe_size;
         t.test_bytes = guest_test;
@@ -221,7 +348,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
         vdc_plan_add_target(p, &t);
     } else if (o->stripes || o->lv_size) {
-        if (!o->dom0 || !o->vg) {
+        if (!dom0_lvm) {
             vdc_input_error("--stripes/--lv-size: expected --lvm (or --dom0 with --vg) as well");
             return -1;
         }
@@ -259,19 +386,14 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     }
     if (o->dom0) {
         vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOM0 } };
-        const char *on = o->dom0_on ? o->dom0_on : o->vg ? "lvm" : "image";
+        const char *on = dom0_on_s;
 
         t.name = g_strdup("dom0");
         t.test_bytes = dom0_test;
-        if (vdc_target_parse(VDC_DIM_BACKING, on) == VDC_BACKING_LVM) {
-            if (!o->vg) {
-                vdc_input_error("--dom0-on lvm: expected --vg VG as well");
-                vdc_plan_target_dispose(&t);
-                return -1;
-            }
+        if (dom0_lvm) {
             t.spec.backing = VDC_BACKING_LVM;
-            t.vg = g_strdup(o->vg);
-            t.lv = g_strdup_printf("vmdiskcmp-%s-dom0", h->date_id);
+            t.vg = g_strdup(vg);
+            t.lv = g_strdup_printf("vmdiskcmp-%s-dom0", lv_id);
             t.stripes = o->stripes;
             t.stripe_size = o->stripe_size;
             t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
@@ -313,9 +435,28 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             return -1;
         }
         p->ctl_vdev = vdev_name(vprefix, vindex);
-        if (!o->guest_image && !o->prepared_image && !o->dry_run) {
-            vdc_input_error("--guest-image: expected a guest template (or --prepared-image) for the domU targets (see doc/guest-template.md)");
-            return -1;
+        if (!o->hypervisor && !o->connect)
+            vdc_plan_add_choice(p, "--hypervisor", vdc_hv_name(p->hv), "%s",
+                                h->xen_control_d ? "this host is a Xen dom0 (/proc/xen/capabilities: control_d)"
+                                                 : "this host is not a Xen dom0: libvirt, qemu:///system");
+        if (!o->guest_image && !o->prepared_image) {
+            const char *where = h->guest_template_where ? h->guest_template_where : "(nowhere)";
+
+            if (h->guest_template) {
+                p->guest_image = g_strdup(h->guest_template);
+                vdc_plan_add_choice(p, "--guest-image", h->guest_template,
+                                    "the installed guest template: the run puts the agent and the runner in "
+                                    "with libguestfs on first use and keeps the result in %s (doc/guest-template.md)",
+                                    o->cache_dir ? o->cache_dir : VDC_PREPARE_DEFAULT_CACHE);
+            } else if (o->dry_run) {
+                vdc_plan_add_choice(p, "--guest-image", "(none)",
+                                    "no guest template is installed (looked for %s): a run refuses", where);
+            } else {
+                vdc_input_error("--guest-image: expected a guest template (or --prepared-image) for the domU "
+                                "targets: none is installed (looked for %s; `make guest-template` builds one, "
+                                "`make install` installs it; doc/guest-template.md)", where);
+                return -1;
+            }
         }
         if (o->guest_image && o->prepared_image) {
             vdc_input_error("--prepared-image: expected either --guest-image or --prepared-image, not both");

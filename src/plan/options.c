@@ -35,6 +35,7 @@ static const vdc_opt opt_table[] = {
     { .name = "destroy-data", .type = VDC_OPT_FLAG, .off = O(consent),
       .help = "consent: --block/--target devices are overwritten (signatures still refused)" },
     { .name = "vg", .type = VDC_OPT_STR, .off = O(vg), .metavar = "VG",
+      .def = "in a Xen dom0: the VG with the most free space that holds the plan's LVs",
       .help = "volume group for --lvm (and for the dom0 baseline LV)" },
     { .name = "lv-size", .type = VDC_OPT_SIZE, .off = O(lv_size), .metavar = "SIZE",
       .align = MIB, .max = MAX_SIZE, .def = "test size + 25% + 64 MiB", .help = "size of each LV (and image) we create" },
@@ -59,7 +60,7 @@ static const vdc_opt opt_table[] = {
     { .name = "dom0-size", .type = VDC_OPT_SIZE, .off = O(dom0_size), .metavar = "SIZE",
       .align = MIB, .max = MAX_SIZE, .def = "2x dom0 RAM", .help = "agent test file size in dom0 (bare number: MiB)" },
     { .name = "dom0-on", .type = VDC_OPT_STR, .off = O(dom0_on), .metavar = "lvm|image|DEV",
-      .def = "lvm with --vg, else image", .help = "where the dom0 baseline filesystem lives" },
+      .def = "lvm with --vg or --lvm, else image", .help = "where the dom0 baseline filesystem lives" },
     { .name = "runs", .type = VDC_OPT_UINT, .off = O(runs), .metavar = "N|auto", .min = 1, .max = 1000,
       .word = "auto", .def = "5",
       .help = "repetitions per target; auto: repeat until every headline test is precise (--precision), at most --max-runs" },
@@ -78,7 +79,8 @@ static const vdc_opt opt_table[] = {
     { .name = "accel", .type = VDC_OPT_ENUM, .off = O(accel), .choices = "kvm|tcg",
       .def = "kvm", .help = "qemu:///system domain type: kvm, or tcg (software emulation)" },
     { .name = "guest-image", .type = VDC_OPT_STR, .off = O(guest_image), .metavar = "IMG",
-      .help = "guest template (prepared with the agent by `vmdiskcmp prepare`)" },
+      .def = "the installed template (" VDC_DATADIR "/guest/guest.img; in a build tree guest-template/guest.img)",
+      .help = "guest template (prepared with the agent on first use, cached in --cache-dir)" },
     { .name = "prepared-image", .type = VDC_OPT_STR, .off = O(prepared_image), .metavar = "IMG",
       .help = "an image `vmdiskcmp prepare --out IMG` made (with IMG.manifest): no appliance launch, e.g. in the Xen lab" },
     { .name = "kernel", .type = VDC_OPT_STR, .off = O(kernel), .metavar = "FILE",
@@ -94,7 +96,7 @@ static const vdc_opt opt_table[] = {
     { .name = "timeout", .type = VDC_OPT_UINT, .off = O(timeout), .metavar = "SECONDS",
       .min = 10, .max = 604800, .def = "3600", .help = "per domain boot; a hung domU is destroyed" },
     { .name = "out", .type = VDC_OPT_STR, .off = O(out), .metavar = "DIR",
-      .def = "results/DATE-HOST", .help = "result directory (must not exist)" },
+      .def = "results/ID", .help = "result directory (must not exist)" },
     { .name = "cache-dir", .type = VDC_OPT_STR, .off = O(cache_dir), .metavar = "DIR",
       .def = "/var/cache/vmdiskcmp", .help = "prepared guest images" },
     { .name = "agent", .type = VDC_OPT_STR, .off = O(agent), .metavar = "FILE",
@@ -131,7 +133,7 @@ static const vdc_opts_spec run_spec = {
     .table = opt_table,
     .n = G_N_ELEMENTS(opt_table),
     .operands = VDC_OPERANDS_NONE,
-    .usage = "usage: vmdiskcmp [run] [--image] [--lvm --vg VG] [--block DEV --destroy-data] [--dom0] [OPTIONS]\n\n",
+    .usage = "usage: vmdiskcmp [run] [--image] [--lvm [--vg VG]] [--block DEV --destroy-data] [--dom0] [OPTIONS]\n\n",
     .epilogue = "\nExit status: 0 ok, 1 a run failed, 2 bad input, 3 interrupted.\n",
 };
 
@@ -161,10 +163,6 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
     }
     if (o->stripe_size && (o->stripe_size & (o->stripe_size - 1))) {
         vdc_input_error("--stripe-size: expected a power of two");
-        return -1;
-    }
-    if (o->lvm && !o->vg) {
-        vdc_input_error("--lvm: expected --vg VG as well");
         return -1;
     }
     if (o->vg) {   /* LVM's own rule for VG names (lvm(8) "VALID NAMES") */

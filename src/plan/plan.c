@@ -1,6 +1,7 @@
 #include "config.h"
 #include "plan/plan.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
@@ -31,6 +32,13 @@ vdc_plan_dispose(vdc_plan *p)
     for (i = 0; i < p->n_targets; i++)
         vdc_plan_target_dispose(&p->targets[i]);
     g_clear_pointer(&p->targets, g_free);
+    for (i = 0; i < p->n_chosen; i++) {
+        g_free(p->chosen[i].option);
+        g_free(p->chosen[i].value);
+        g_free(p->chosen[i].why);
+    }
+    g_clear_pointer(&p->chosen, g_free);
+    p->n_chosen = 0;
     p->n_targets = 0;
     g_clear_pointer(&p->steps, g_free);
     p->n_steps = 0;
@@ -153,6 +161,21 @@ vdc_plan_schedule(vdc_plan *p)
         i = j;
     }
     return 0;
+}
+
+void
+vdc_plan_add_choice(vdc_plan *p, const char *option, const char *value, const char *why_fmt, ...)
+{
+    vdc_plan_choice *c;
+    va_list ap;
+
+    p->chosen = g_renew(vdc_plan_choice, p->chosen, p->n_chosen + 1);
+    c = &p->chosen[p->n_chosen++];
+    c->option = g_strdup(option);
+    c->value = g_strdup(value);
+    va_start(ap, why_fmt);
+    c->why = g_strdup_vprintf(why_fmt, ap);
+    va_end(ap);
 }
 
 size_t
@@ -282,6 +305,20 @@ vdc_plan_to_json(const vdc_plan *p)
     member_int(b, "agent_ram_mib", p->agent_ram_mib);
     member_int(b, "dom0_ram_mib", p->dom0_ram_mib);
 
+    if (p->n_chosen) {
+        /* what no option named and vmdiskcmp chose (vdc_plan_choice) */
+        json_builder_set_member_name(b, "chosen");
+        json_builder_begin_array(b);
+        for (i = 0; i < p->n_chosen; i++) {
+            json_builder_begin_object(b);
+            member_str(b, "option", p->chosen[i].option);
+            member_str(b, "value", p->chosen[i].value);
+            member_str(b, "why", p->chosen[i].why);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+    }
+
     json_builder_set_member_name(b, "guest");
     json_builder_begin_object(b);
     member_str(b, "template", p->guest_image);
@@ -359,6 +396,12 @@ vdc_plan_to_text(const vdc_plan *p)
                                "at most %u repetitions: %zu domU boot(s), %zu dom0 step(s) "
                                "(the sequence below is that upper bound)\n",
                                p->min_runs, p->precision_percent, p->runs, domu, p->n_boots - domu);
+    }
+    if (p->n_chosen) {
+        g_string_append(s, "chosen (no option named them):\n");
+        for (i = 0; i < p->n_chosen; i++)
+            g_string_append_printf(s, "  %s %s: %s\n", p->chosen[i].option, p->chosen[i].value,
+                                   p->chosen[i].why);
     }
     if (p->hv != VDC_HV_NONE)
         g_string_append_printf(s, "domU %s: %u MiB, %u vCPU, template %s, kernel %s\n",

@@ -39,6 +39,15 @@ typedef struct {
     uint64_t stripe_size;       /* backing lvm: bytes, 0 = LVM default */
 } vdc_plan_target;
 
+/* A value vmdiskcmp chose because no option named it (the hypervisor, the
+ * VG, the guest template): the option it stands for, the value, and why
+ * (the facts it was chosen from), stated by --dry-run and plan.json. */
+typedef struct {
+    char *option;               /* "--vg" */
+    char *value;                /* "vg0" */
+    char *why;                  /* "the VG with the most free space ..." */
+} vdc_plan_choice;
+
 /* One agent invocation: target @target, repetition @rep, seed @seed. */
 typedef struct {
     size_t target;
@@ -92,6 +101,9 @@ typedef struct {
                                    boot (--no-drop-caches: 0) */
     int emulated;               /* --emulated, or a TCG (type qemu) domain */
 
+    vdc_plan_choice *chosen;    /* what vmdiskcmp chose, in plan order */
+    size_t n_chosen;
+
     vdc_plan_target *targets;
     size_t n_targets;
     vdc_plan_step *steps;
@@ -106,6 +118,10 @@ void vdc_plan_target_dispose(vdc_plan_target *t);
 
 /* Append a copy of @t (takes ownership of its strings; @t is zeroed). */
 void vdc_plan_add_target(vdc_plan *p, vdc_plan_target *t);
+
+/* Record a choice (copies the strings; @why is printf-style). */
+void vdc_plan_add_choice(vdc_plan *p, const char *option, const char *value, const char *why_fmt, ...)
+    G_GNUC_PRINTF(4, 5);
 
 /* Fill steps[] and boots[] from targets, runs, order and seed.  Repetition
  * r of every target gets seed + r (doc/result-format.md experiment.seed:

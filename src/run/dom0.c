@@ -25,6 +25,7 @@
 #include "common/child.h"
 #include "common/util.h"
 #include "guest-agent/jobcmd.h"
+#include "host/procfs.h"
 #include "run/step.h"
 
 int
@@ -105,6 +106,59 @@ out:
     return dev;
 }
 
+/* Wait up to 2 s for the loop device whose sysfs backing_file is @bpath
+ * to lose it.  0 when gone, -1 when still bound. */
+static int
+loop_wait_unbound(const char *bpath)
+{
+    int i;
+
+    for (i = 0; i < 40; i++) {
+        if (!g_file_test(bpath, G_FILE_TEST_EXISTS))
+            return 0;
+        g_usleep(50000);
+    }
+    return -1;
+}
+
+/* Is the sysfs backing_file text @bf the file @file (resolved: @real)?
+ * An unlinked file shows as "PATH (deleted)". */
+static int
+backing_is(const char *bf, const char *real, const char *file)
+{
+    const char *names[] = { real, file };
+    size_t i, n;
+
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        if (!names[i] || !*names[i])
+            continue;
+        n = strlen(names[i]);
+        if (!strncmp(bf, names[i], n) && (!bf[n] || !strcmp(bf + n, " (deleted)")))
+            return 1;
+    }
+    return 0;
+}
+
+char *
+vdc_loop_find(const char *file)
+{
+    char real[PATH_MAX];
+    g_autoptr(GDir) d = g_dir_open("/sys/block", 0, NULL);
+    const char *name;
+
+    if (!realpath(file, real))
+        g_strlcpy(real, file, sizeof(real));
+    while (d && (name = g_dir_read_name(d))) {
+        g_autofree char *bf = NULL;
+        g_autofree char *bpath = g_strdup_printf("/sys/block/%s/loop/backing_file", name);
+
+        if (g_str_has_prefix(name, "loop") && g_file_get_contents(bpath, &bf, NULL, NULL) &&
+            backing_is(g_strchomp(bf), real, file))
+            return g_strdup_printf("/dev/%s", name);
+    }
+    return NULL;
+}
+
 int
 vdc_loop_detach(const char *dev, const char *file)
 {
@@ -132,16 +186,25 @@ vdc_loop_detach(const char *dev, const char *file)
         if (!g_file_get_contents(bpath, &bf, NULL, NULL))
             continue;
         g_strchomp(bf);
-        if (strcmp(bf, real) != 0 && strcmp(bf, file ? file : "") != 0)
+        if (!backing_is(bf, real, file))
             continue;
         node = g_strdup_printf("/dev/%s", de->d_name);
         fd = open(node, O_RDONLY | O_CLOEXEC);
         if (fd < 0 || (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO)) {
             vdc_error("loop device %s (%s): cannot detach: %s", node, real, g_strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            rc = -1;
+            continue;
+        }
+        close(fd);
+        /* LOOP_CLR_FD on a device in use only marks it to detach when its
+         * last user goes: detached means its backing file is gone */
+        if (loop_wait_unbound(bpath) < 0) {
+            vdc_error("loop device %s: still bound to %s: in use (mounted, or held open): the "
+                      "image's space is not freed", node, real);
             rc = -1;
         }
-        if (fd >= 0)
-            close(fd);
     }
     closedir(d);
     return rc;
@@ -179,21 +242,130 @@ vdc_is_mounted(const char *dir, const char *source)
     return 0;
 }
 
+/* ---- process groups ------------------------------------------------------------ */
+
+/* /proc/@pid/exe, or NULL (gone, a zombie, a kernel thread) */
+static char *
+proc_exe(pid_t pid)
+{
+    g_autofree char *link = g_strdup_printf("/proc/%d/exe", (int)pid);
+
+    return g_file_read_link(link, NULL);
+}
+
+/* The members of process group @pgrp that are still running (not
+ * zombies), counted from /proc. */
+static unsigned
+group_running(pid_t pgrp)
+{
+    g_autoptr(GDir) d = g_dir_open("/proc", 0, NULL);
+    const char *name;
+    unsigned n = 0;
+
+    while (d && (name = g_dir_read_name(d))) {
+        vdc_task_stat ts;
+        int pid = atoi(name);
+
+        if (pid <= 0 || vdc_task_stat_read(pid, 0, &ts) != 0)
+            continue;
+        n += ts.pgrp == pgrp && ts.state != 'Z' && ts.state != 'X';
+    }
+    return n;
+}
+
+int
+vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe)
+{
+    vdc_task_stat ts;
+    int r, i;
+
+    r = vdc_task_stat_read(pgrp, 0, &ts);
+    if (r < 0)
+        return -1;
+    if (r == 0 && ts.starttime != start)
+        return 0;       /* the pid is another process's now: ours ended */
+    if (r == 0 && ts.state != 'Z') {
+        g_autofree char *now = proc_exe(pgrp);
+
+        if (!now || strcmp(now, exe) != 0) {
+            vdc_error("process %d: started when the journal says, but runs %s, not %s: not touched",
+                      (int)pgrp, now ? now : "(unknown)", exe);
+            return -1;
+        }
+        if (ts.pgrp != pgrp) {
+            vdc_error("process %d (%s): leads no process group of its own: not touched", (int)pgrp, exe);
+            return -1;
+        }
+    }
+    /* the leader is ours, or gone (a group id is not reused while a
+     * member lives): whatever runs in the group is ours */
+    if (!group_running(pgrp))
+        return 0;
+    vdc_progress("process group %d (%s) outlived its run: killing it", (int)pgrp, exe);
+    for (i = 0; i < 100; i++) {
+        if (kill(-pgrp, SIGKILL) < 0 && errno != ESRCH) {
+            vdc_error("process group %d: kill: %s", (int)pgrp, g_strerror(errno));
+            return -1;
+        }
+        if (!group_running(pgrp))
+            return 0;
+        g_usleep(50000);
+    }
+    vdc_error("process group %d (%s): still running 5 s after SIGKILL", (int)pgrp, exe);
+    return -1;
+}
+
 /* ---- child processes ------------------------------------------------------------ */
+
+/* A child of a dom0 step: its group, journaled */
+struct journaled_child {
+    vdc_journal *j;
+    unsigned seq;
+};
+
+/* vdc_child_opts.started: journal the group (pid, start, exe of its
+ * leader, the supervisor: a fork of ours) before the child runs */
+static int
+journal_child(pid_t group, void *arg)
+{
+    struct journaled_child *c = arg;
+    g_autofree char *exe = proc_exe(group);
+    g_autofree char *pid = g_strdup_printf("%d", (int)group);
+    g_autofree char *start = NULL;
+    vdc_task_stat ts;
+
+    if (!exe || vdc_task_stat_read(group, 0, &ts) != 0) {
+        vdc_error("process %d: cannot read its identity from /proc", (int)group);
+        return -1;
+    }
+    start = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)ts.starttime);
+    c->seq = vdc_journal_add(c->j, &(vdc_journal_entry){
+        .kind = VDC_JOURNAL_PROC, .pid = pid, .start = start, .exe = exe });
+    if (!c->seq)
+        return -1;
+    return vdc_journal_done(c->j, c->seq);
+}
 
 /* Run @argv, stdout+stderr appended to @log, at most @timeout_s seconds,
  * watching *@stop (common/child.h: its own process group, SIGTERM, the
- * grace, SIGKILL; it dies with us).  Returns the exit status (128 + signal
- * when killed), or -1 after vdc_error. */
+ * grace, SIGKILL; it dies with us), its group journaled in @j while it
+ * runs.  Returns the exit status (128 + signal when killed), or -1 after
+ * vdc_error. */
 static int
-run_child(char **argv, const char *log, unsigned timeout_s, volatile sig_atomic_t *stop)
+run_child(vdc_journal *j, char **argv, const char *log, unsigned timeout_s,
+          volatile sig_atomic_t *stop)
 {
+    struct journaled_child c = { .j = j };
     vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
                          .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
-                         .death_signal = SIGKILL };
+                         .death_signal = SIGKILL, .started = journal_child, .started_arg = &c };
     vdc_child_result r;
+    int rc = vdc_child_run(&o, &r);
 
-    if (vdc_child_run(&o, &r) < 0)
+    /* the group was killed and reaped */
+    if (c.seq)
+        (void)vdc_journal_undone(j, c.seq);
+    if (rc < 0)
         return -1;
     if (r.stopped || r.timed_out) {
         vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
@@ -205,7 +377,7 @@ run_child(char **argv, const char *log, unsigned timeout_s, volatile sig_atomic_
 
 /* mkfs.TYPE with the options a domU's job gets (step.h), on @dev */
 static int
-mkfs(const char *type, const char *dev, const char *log, volatile sig_atomic_t *stop)
+mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatile sig_atomic_t *stop)
 {
     struct vdc_jobcmd cmd;
     struct vdc_ctl_error err = { { 0 } };
@@ -215,7 +387,7 @@ mkfs(const char *type, const char *dev, const char *log, volatile sig_atomic_t *
         vdc_error("dom0 baseline: %s", err.msg);
         return -1;
     }
-    r = run_child(cmd.argv, log, 3600, stop);
+    r = run_child(j, cmd.argv, log, 3600, stop);
     if (r != 0) {
         if (r > 0)
             vdc_error("%s %s: exit status %d (see %s)", cmd.argv[0], dev, r, log);
@@ -251,15 +423,12 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         dir_seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
         if (!dir_seq)
             return -1;
-        if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
-            vdc_error("mount point %s: %s", mnt, g_strerror(errno));
+        if (vdc_run_mkdir_journaled(j, dir_seq, mnt, 0755) < 0)
             return -1;
-        }
-        (void)vdc_journal_done(j, dir_seq);
     }
 
     vdc_progress("dom0: mkfs.%s %s", p->mkfs, dev);
-    if (mkfs(p->mkfs, dev, log, vdc_run_ctx_stop(ctx)) < 0)
+    if (mkfs(j, p->mkfs, dev, log, vdc_run_ctx_stop(ctx)) < 0)
         return -1;
     mnt_seq = vdc_journal_add(j, &(vdc_journal_entry){
         .kind = VDC_JOURNAL_MOUNT, .dir = mnt, .source = dev });
@@ -281,7 +450,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         vdc_error("dom0 agent: %s", err.msg);
         r = -1;
     } else {
-        r = run_child(cmd.argv, log, p->timeout_s, vdc_run_ctx_stop(ctx));
+        r = run_child(j, cmd.argv, log, p->timeout_s, vdc_run_ctx_stop(ctx));
     }
     if (r > 0)
         vdc_error("dom0 agent: exit status %d (see %s)", r, log);

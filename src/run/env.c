@@ -13,13 +13,16 @@
 #include "guest/prepare.h"
 
 static int
-storage_destroy_journaled(vdc_backing backing, const char *path, const char *vg, const char *lv)
+storage_destroy_journaled(vdc_backing backing, const char *path, const char *vg, const char *lv,
+                          const char *run_tag)
 {
     struct vdc_storage st;
     int rc;
 
     vdc_storage_init(&st);
     rc = vdc_storage_from_journal(backing, path, vg, lv, &st);
+    if (rc == 0 && run_tag)
+        st.run_tag = g_strdup(run_tag);
     if (rc == 0)
         rc = vdc_storage_destroy(&st);
     vdc_storage_dispose(&st);

@@ -5,14 +5,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/child.h"
 #include "common/util.h"
 
-#define JOURNAL_HEADER "vmdiskcmp-journal 1\n"
+#define JOURNAL_HEADER "vmdiskcmp-journal 2\n"
+#define JOURNAL_HEADER_V1 "vmdiskcmp-journal 1\n"
 #define JOURNAL_MAX_BYTES (4u << 20)
 
 static const char *const kind_names[] = {
@@ -23,6 +28,7 @@ static const char *const kind_names[] = {
     [VDC_JOURNAL_MOUNT] = "mount",
     [VDC_JOURNAL_DIR] = "dir",
     [VDC_JOURNAL_FILE] = "file",
+    [VDC_JOURNAL_PROC] = "proc",
 };
 
 #define M(m) offsetof(vdc_journal_entry, m)
@@ -36,15 +42,23 @@ static const struct {
     { VDC_JOURNAL_DOMAIN, "driver", M(driver) },
     { VDC_JOURNAL_DOMAIN, "uri", M(uri) },
     { VDC_JOURNAL_DOMAIN, "name", M(name) },
+    { VDC_JOURNAL_DOMAIN, "uuid", M(uuid) },
     { VDC_JOURNAL_IMAGE, "path", M(path) },
+    { VDC_JOURNAL_IMAGE, "ino", M(ino) },
     { VDC_JOURNAL_LV, "vg", M(vg) },
     { VDC_JOURNAL_LV, "lv", M(lv) },
+    { VDC_JOURNAL_LV, "tag", M(tag) },
     { VDC_JOURNAL_LOOP, "file", M(file) },
     { VDC_JOURNAL_LOOP, "dev", M(dev) },
     { VDC_JOURNAL_MOUNT, "dir", M(dir) },
     { VDC_JOURNAL_MOUNT, "source", M(source) },
     { VDC_JOURNAL_DIR, "path", M(path) },
+    { VDC_JOURNAL_DIR, "ino", M(ino) },
     { VDC_JOURNAL_FILE, "path", M(path) },
+    { VDC_JOURNAL_FILE, "ino", M(ino) },
+    { VDC_JOURNAL_PROC, "pid", M(pid) },
+    { VDC_JOURNAL_PROC, "start", M(start) },
+    { VDC_JOURNAL_PROC, "exe", M(exe) },
 };
 #undef M
 
@@ -104,16 +118,22 @@ vdc_journal_init(vdc_journal *j)
     j->fd = -1;
     j->path = NULL;
     j->entries = NULL;
+    j->run_id = j->owner_pid = j->owner_started = NULL;
 }
 
 void
 vdc_journal_dispose(vdc_journal *j)
 {
-    if (j->fd >= 0)
+    if (j->fd >= 0) {
+        vdc_child_forget_fd(j->fd);
         close(j->fd);
+    }
     j->fd = -1;
     g_clear_pointer(&j->path, g_free);
     g_clear_pointer(&j->entries, g_ptr_array_unref);
+    g_clear_pointer(&j->run_id, g_free);
+    g_clear_pointer(&j->owner_pid, g_free);
+    g_clear_pointer(&j->owner_started, g_free);
 }
 
 static int
@@ -138,34 +158,75 @@ append(vdc_journal *j, const char *line)
     return 0;
 }
 
+static void
+append_pair(GString *s, const char *key, const char *value)
+{
+    g_autofree char *ek = g_uri_escape_string(key, NULL, FALSE);
+    g_autofree char *ev = g_uri_escape_string(value, NULL, FALSE);
+
+    g_string_append_printf(s, " %s=%s", ek, ev);
+}
+
 int
-vdc_journal_create(vdc_journal *j, const char *path)
+vdc_journal_create(vdc_journal *j, const char *path, const char *run_id)
 {
     g_autofree char *dir = g_path_get_dirname(path);
-    int dfd;
+    g_autofree char *tmp = g_strconcat(path, ".new", NULL);
+    g_autoptr(GString) head = g_string_new(JOURNAL_HEADER);
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+    g_autofree char *started = g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ");
+    g_autofree char *pid = g_strdup_printf("%ld", (long)getpid());
+    int dfd, rc = -1;
 
-    j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-    if (j->fd < 0) {
-        vdc_error("journal %s: cannot create: %s", path, g_strerror(errno));
-        return -1;
-    }
     j->path = g_strdup(path);
     j->entries = g_ptr_array_new_with_free_func(entry_free);
-    if (append(j, JOURNAL_HEADER) < 0)
+    j->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    if (j->fd < 0) {
+        vdc_error("journal %s: cannot create %s: %s", path, tmp, g_strerror(errno));
         return -1;
+    }
+    if (flock(j->fd, LOCK_EX) < 0) {
+        vdc_error("journal %s: cannot lock: %s", path, g_strerror(errno));
+        goto out;
+    }
+    vdc_child_close_in_forks(j->fd);    /* the lock is the run's, not a child's */
+    if (run_id) {
+        j->run_id = g_strdup(run_id);
+        j->owner_pid = g_strdup(pid);
+        j->owner_started = g_strdup(started);
+        g_string_append(head, "run");
+        append_pair(head, "id", run_id);
+        append_pair(head, "pid", pid);
+        append_pair(head, "started", started);
+        g_string_append_c(head, '\n');
+    }
+    if (append(j, head->str) < 0)
+        goto out;
+    /* a filesystem without hard links: rename (the caller made the
+     * directory just now, so no other journal can be there) */
+    if (link(tmp, path) < 0 &&
+        ((errno != EPERM && errno != EOPNOTSUPP) || g_file_test(path, G_FILE_TEST_EXISTS) ||
+         rename(tmp, path) < 0)) {
+        vdc_error("journal %s: cannot create: %s", path, g_strerror(errno));
+        goto out;
+    }
+    rc = 0;
     /* make the file's name durable too */
     dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         (void)fsync(dfd);
         close(dfd);
     }
-    return 0;
+out:
+    (void)unlink(tmp);
+    return rc;
 }
 
 static int
 malformed(const vdc_journal *j, unsigned lineno)
 {
-    vdc_input_error("journal %s:%u: malformed line: expected 'add SEQ KIND KEY=VALUE...' or 'done|undone|kept SEQ'",
+    vdc_input_error("journal %s:%u: malformed line: expected 'run KEY=VALUE...', 'add SEQ KIND KEY=VALUE...', "
+                    "'done SEQ [KEY=VALUE...]' or 'undone|kept SEQ'",
                     j->path, lineno);
     return -1;
 }
@@ -224,6 +285,42 @@ parse_kind(const char *s, vdc_journal_kind *out)
     return -1;
 }
 
+/* The pairs @f of a run line into @j.  0, or -1 (no message) on a pair
+ * without '=' or with a bad escape. */
+static int
+run_pairs(vdc_journal *j, char **f)
+{
+    for (; *f; f++) {
+        const char *eq = strchr(*f, '=');
+        g_autofree char *k = NULL;
+        char *v, **slot;
+
+        if (!eq || !(k = g_uri_unescape_segment(*f, eq, NULL)) ||
+            !(v = g_uri_unescape_string(eq + 1, NULL)))
+            return -1;
+        slot = !strcmp(k, "id") ? &j->run_id : !strcmp(k, "pid") ? &j->owner_pid :
+               !strcmp(k, "started") ? &j->owner_started : NULL;
+        if (slot) {
+            g_free(*slot);
+            *slot = v;
+        } else {
+            g_free(v);
+        }
+    }
+    if (!j->run_id)
+        j->run_id = g_strdup("");
+    return 0;
+}
+
+/* "run KEY=VALUE..." (@f: the pairs): the owner.  Once, before any add. */
+static int
+parse_run(vdc_journal *j, unsigned lineno, char **f)
+{
+    if (j->run_id || j->entries->len || run_pairs(j, f) < 0)
+        return malformed(j, lineno);
+    return 0;
+}
+
 static int
 parse_line(vdc_journal *j, char *line, unsigned lineno)
 {
@@ -237,6 +334,8 @@ parse_line(vdc_journal *j, char *line, unsigned lineno)
 
     if (n < 2)
         goto bad;
+    if (!strcmp(f[0], "run"))
+        return parse_run(j, lineno, f + 1);
     errno = 0;
     seq = strtoul(f[1], &end, 10);
     if (errno || *end || seq == 0 || seq > 1000000)
@@ -259,9 +358,12 @@ parse_line(vdc_journal *j, char *line, unsigned lineno)
                 return -1;
         return 0;
     }
-    if (n != 2 || seq > j->entries->len)
+    if (seq > j->entries->len || (n != 2 && strcmp(f[0], "done")))
         goto bad;
     e = g_ptr_array_index(j->entries, seq - 1);
+    for (i = 2; i < n; i++)             /* done SEQ KEY=VALUE...: identities */
+        if (parse_pair(j, lineno, e, f[i]) < 0)
+            return -1;
     if (!strcmp(f[0], "done"))
         e->done = 1;
     else if (!strcmp(f[0], "undone"))
@@ -275,6 +377,23 @@ bad:
     return malformed(j, lineno);
 }
 
+/* The run line of a journal whose lock another process holds: read
+ * without the lock (the run appends as we read: only a complete second
+ * line is used), for the messages naming the live run. */
+static void
+read_owner(vdc_journal *j, const char *data, gsize len)
+{
+    const char *l2 = memchr(data, '\n', len), *end;
+    g_autofree char *line = NULL;
+    g_auto(GStrv) f = NULL;
+
+    if (!l2 || !g_str_has_prefix(++l2, "run ") || !(end = memchr(l2, '\n', len - (gsize)(l2 - data))))
+        return;
+    line = g_strndup(l2, (gsize)(end - l2));
+    f = g_strsplit(line, " ", -1);
+    (void)run_pairs(j, f + 1);
+}
+
 int
 vdc_journal_load(vdc_journal *j, const char *path)
 {
@@ -283,9 +402,32 @@ vdc_journal_load(vdc_journal *j, const char *path)
     gsize len = 0;
     char *line, *save = NULL;
     unsigned lineno = 1;
+    struct stat sb;
+    int held = 0;
 
     j->path = g_strdup(path);
     j->entries = g_ptr_array_new_with_free_func(entry_free);
+    /* the lock first, then the contents: a run that dies meanwhile has
+     * written all it will */
+    j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK);   /* a FIFO: no wait */
+    if ((j->fd < 0 && (errno == EISDIR || errno == ENXIO)) ||
+        (j->fd >= 0 && (fstat(j->fd, &sb) < 0 || !S_ISREG(sb.st_mode)))) {
+        vdc_input_error("journal %s: expected a regular file", path);
+        return -1;
+    }
+    if (j->fd < 0 && errno != ENOENT) {         /* missing: bad input, below */
+        vdc_error("journal %s: cannot open for appending: %s", path, g_strerror(errno));
+        return -1;
+    }
+    if (j->fd >= 0 && flock(j->fd, LOCK_EX | LOCK_NB) < 0) {
+        if (errno != EWOULDBLOCK) {
+            vdc_error("journal %s: cannot lock: %s", path, g_strerror(errno));
+            return -1;
+        }
+        held = 1;
+    }
+    if (j->fd >= 0 && !held)
+        vdc_child_close_in_forks(j->fd);
     if (!g_file_get_contents(path, &data, &len, &err)) {
         vdc_input_error("journal %s: %s", path, err->message);
         return -1;
@@ -294,9 +436,14 @@ vdc_journal_load(vdc_journal *j, const char *path)
         vdc_input_error("journal %s: expected a text file under 4 MiB", path);
         return -1;
     }
-    if (strncmp(data, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) != 0) {
-        vdc_input_error("journal %s: expected the header '%s'", path, "vmdiskcmp-journal 1");
+    if (strncmp(data, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) != 0 &&
+        strncmp(data, JOURNAL_HEADER_V1, strlen(JOURNAL_HEADER_V1)) != 0) {
+        vdc_input_error("journal %s: expected the header '%s'", path, "vmdiskcmp-journal 2");
         return -1;
+    }
+    if (held) {
+        read_owner(j, data, len);
+        return 1;
     }
     for (line = strtok_r(data + strlen(JOURNAL_HEADER), "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
@@ -304,21 +451,7 @@ vdc_journal_load(vdc_journal *j, const char *path)
         if (parse_line(j, line, lineno) < 0)
             return -1;
     }
-    j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (j->fd < 0) {
-        vdc_error("journal %s: cannot open for appending: %s", path, g_strerror(errno));
-        return -1;
-    }
     return 0;
-}
-
-static void
-append_pair(GString *s, const char *key, const char *value)
-{
-    g_autofree char *ek = g_uri_escape_string(key, NULL, FALSE);
-    g_autofree char *ev = g_uri_escape_string(value, NULL, FALSE);
-
-    g_string_append_printf(s, " %s=%s", ek, ev);
 }
 
 unsigned
@@ -380,6 +513,31 @@ mark(vdc_journal *j, unsigned seq, const char *what)
 }
 
 int vdc_journal_done(vdc_journal *j, unsigned seq) { return mark(j, seq, "done"); }
+
+int
+vdc_journal_done_ident(vdc_journal *j, unsigned seq, const char *key, const char *value)
+{
+    vdc_journal_entry *e = vdc_journal_find(j, seq);
+    g_autoptr(GString) s = g_string_new(NULL);
+    size_t k;
+
+    for (k = 0; e && k < G_N_ELEMENTS(keys); k++)
+        if (keys[k].kind == e->kind && !strcmp(keys[k].key, key))
+            break;
+    if (!e || k == G_N_ELEMENTS(keys)) {
+        vdc_error("journal %s: entry %u has no key '%s'", j->path, seq, key);
+        return -1;
+    }
+    g_string_printf(s, "done %u", seq);
+    append_pair(s, key, value);
+    g_string_append_c(s, '\n');
+    if (append(j, s->str) < 0)
+        return -1;
+    g_free((char *)*member(e, k));
+    *member(e, k) = g_strdup(value);
+    e->done = 1;
+    return 0;
+}
 int vdc_journal_undone(vdc_journal *j, unsigned seq) { return mark(j, seq, "undone"); }
 int vdc_journal_kept(vdc_journal *j, unsigned seq) { return mark(j, seq, "kept"); }
 
@@ -422,4 +580,24 @@ vdc_journal_pending(const vdc_journal *j)
             n++;
     }
     return n;
+}
+
+char *
+vdc_journal_ino_of(const char *path)
+{
+    struct stat sb;
+
+    if (lstat(path, &sb) < 0)
+        return NULL;
+    return g_strdup_printf("%ju:%ju", (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino);
+}
+
+int
+vdc_journal_ino_check(const char *ino, const char *path)
+{
+    g_autofree char *now = vdc_journal_ino_of(path);
+
+    if (!now)
+        return errno == ENOENT ? -1 : 0;
+    return !strcmp(now, ino);
 }

@@ -3,18 +3,32 @@
  * point leaves a record of everything that may exist.  Teardown walks it in
  * reverse order; `vmdiskcmp cleanup DIR` replays it after a crash.
  *
- * Format (text, version 1; values URI-escaped, so no spaces inside):
- *   vmdiskcmp-journal 1
+ * Format (text, version 2; values URI-escaped, so no spaces inside):
+ *   vmdiskcmp-journal 2
+ *   run KEY=VALUE ...               the owner: id (the run id), pid, started
+ *                                   (UTC, ISO 8601); once, before any add
  *   add SEQ KIND KEY=VALUE ...      before creating (SEQ from 1)
- *   done SEQ                        after it was created
+ *   done SEQ [KEY=VALUE ...]        after it was created, with the identity
+ *                                   learnt then (its kind's keys)
  *   undone SEQ                      after it was removed (or found gone)
  *   kept SEQ                        left on purpose (--keep)
- * Kinds and keys: domain (driver, uri, name), image (path; the target
- * description's where, format, alloc, image_backend: model/target.h names),
- * lv (vg, lv), loop (file, dev), mount (dir, source), dir (path), file
- * (path).  A key may be absent (an image's description: the defaults) or
- * empty; unknown keys are ignored, so every version 1 journal, from any
- * build, loads.  In memory every entry is typed (vdc_journal_entry). */
+ * Kinds and keys: domain (driver, uri, name, uuid), image (path, ino; the
+ * target description's where, format, alloc, image_backend: model/target.h
+ * names), lv (vg, lv, tag), loop (file, dev), mount (dir, source), dir
+ * (path, ino), file (path, ino), proc (pid, start, exe: a child's process
+ * group, see common/child.h; undone once the group is gone).  ino is
+ * "DEV:INO" (st_dev, st_ino of what was made, decimal); uuid the domain's
+ * UUID; tag the LV's run tag.  A key may be absent (an image's description:
+ * the defaults; an identity not known) or empty; unknown keys are ignored.
+ * Version 1 journals (no run line, no identities, no pairs after done) load
+ * too.
+ *
+ * Lock: the run holds flock(LOCK_EX) on the journal for its lifetime (taken
+ * before the file has its name, so no reader ever sees it unlocked while
+ * its run lives); cleanup takes it without waiting, so a journal whose lock
+ * is held belongs to a live run and is left alone.  A lock dies with its
+ * process: a journal left by a crash is free.  In memory every entry is
+ * typed (vdc_journal_entry). */
 #ifndef VDC_RUN_JOURNAL_H
 #define VDC_RUN_JOURNAL_H
 
@@ -31,6 +45,7 @@ typedef enum {
     VDC_JOURNAL_MOUNT,          /* "mount": a filesystem we mount on @dir */
     VDC_JOURNAL_DIR,            /* "dir": a directory we make */
     VDC_JOURNAL_FILE,           /* "file": a file we write (a control disk) */
+    VDC_JOURNAL_PROC,           /* "proc": a child's process group we start */
 } vdc_journal_kind;
 
 /* A set of kinds (vdc_journal_teardown's @keep). */
@@ -43,11 +58,19 @@ typedef struct {
     unsigned seq;
     vdc_journal_kind kind;
     const char *driver, *uri, *name;    /* domain */
+    const char *uuid;                   /* domain: its UUID (given at create) */
     const char *path;                   /* image, dir, file */
+    const char *ino;                    /* image, dir, file: "DEV:INO" once made */
     vdc_target_spec image;              /* image: its description (backing image) */
     const char *vg, *lv;                /* lv */
+    const char *tag;                    /* lv: the run's tag on it */
     const char *file, *dev;             /* loop: backing file; device (when known) */
     const char *dir, *source;           /* mount */
+    /* proc: the group's id (its leader's pid, decimal), the leader's start
+     * (field 22 of /proc/PID/stat, clock ticks after boot, decimal) and
+     * executable (readlink /proc/PID/exe): pid and start say it is the same
+     * process, exe that it is ours */
+    const char *pid, *start, *exe;
     int done, undone, kept;
 } vdc_journal_entry;
 
@@ -55,21 +78,31 @@ typedef struct {
     int fd;                     /* -1 when closed or read-only */
     char *path;
     GPtrArray *entries;         /* vdc_journal_entry *, in seq order */
+    /* the run line (NULL: a version 1 journal, or a live run's journal
+     * read without its lock before the line was complete) */
+    char *run_id, *owner_pid, *owner_started;
 } vdc_journal;
 
-/* "domain", "image", "lv", "loop", "mount", "dir", "file"; NULL when @k is
+/* "domain", "image", "lv", "loop", "mount", "dir", "file", "proc"; NULL when @k is
  * none of them. */
 const char *vdc_journal_kind_name(vdc_journal_kind k);
 
 void vdc_journal_init(vdc_journal *j);
 void vdc_journal_dispose(vdc_journal *j);    /* closes; safe twice */
 
-/* Create @path (must not exist) and write the header.  0 or -1 (vdc_error). */
-int vdc_journal_create(vdc_journal *j, const char *path);
+/* Create @path (must not exist) locked (flock LOCK_EX, held until
+ * vdc_journal_dispose), with the header and the run line naming @run_id
+ * (NULL: none, tests), this process's pid and the time now.  The file is
+ * written as PATH.new, locked, then linked to @path (refused when @path
+ * exists), so it never has its name unlocked.  0 or -1 (vdc_error). */
+int vdc_journal_create(vdc_journal *j, const char *path, const char *run_id);
 
-/* Load an existing journal (for cleanup) and open it for appending.
- * Malformed lines are refused with the line number (untrusted input).
- * 0 or -1 (vdc_error). */
+/* Load an existing journal (for cleanup) and open it for appending, after
+ * taking its lock without waiting.  Malformed lines are refused with the
+ * line number (untrusted input).  Returns 0 (loaded; the lock is ours
+ * until vdc_journal_dispose), 1 when another process holds the lock: a live
+ * run (only the run line is read, for messages: run_id, owner_pid,
+ * owner_started; nothing else is loaded), or -1 (vdc_error). */
 int vdc_journal_load(vdc_journal *j, const char *path);
 
 /* Append "add" for @e (its kind and that kind's members; seq, done,
@@ -80,6 +113,10 @@ unsigned vdc_journal_add(vdc_journal *j, const vdc_journal_entry *e);
 
 /* Mark entry @seq done / undone / kept (fsynced).  0 or -1. */
 int vdc_journal_done(vdc_journal *j, unsigned seq);
+/* Mark entry @seq done recording one identity @key=@value learnt at
+ * creation (a key of the entry's kind: "ino", "uuid"; the value replaces
+ * what the add line said).  0 or -1. */
+int vdc_journal_done_ident(vdc_journal *j, unsigned seq, const char *key, const char *value);
 int vdc_journal_undone(vdc_journal *j, unsigned seq);
 int vdc_journal_kept(vdc_journal *j, unsigned seq);
 
@@ -95,6 +132,14 @@ typedef int (*vdc_undo_fn)(const vdc_journal_entry *e, void *opaque);
  * (--keep).  Goes on after a failure; returns 0 when everything is gone,
  * else -1.  Idempotent: a second call finds nothing left to do. */
 int vdc_journal_teardown(vdc_journal *j, vdc_undo_fn fn, void *opaque, unsigned keep);
+
+/* The "ino" identity of @path as it is now ("DEV:INO", lstat: a symlink
+ * is itself), or NULL when it cannot be read.  Newly allocated. */
+char *vdc_journal_ino_of(const char *path);
+
+/* Whether @path is still the object an entry recorded as @ino: 1 it is,
+ * 0 something else has that name now, -1 nothing has (ENOENT). */
+int vdc_journal_ino_check(const char *ino, const char *path);
 
 /* Number of entries neither undone nor kept. */
 size_t vdc_journal_pending(const vdc_journal *j);

@@ -32,6 +32,7 @@ struct vdc_run_ctx {
     struct vdc_prepared prep;
     int failed;
     int interrupted;
+    char *run_tag;              /* VDC_STORAGE_RUN_TAG_PREFIX + the run id: on every LV */
 };
 
 vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx) { return &ctx->journal; }
@@ -111,11 +112,32 @@ ensure_dir(vdc_run_ctx *ctx, const char *dir)
     seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = dir });
     if (!seq)
         return -1;
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+    return vdc_run_mkdir_journaled(&ctx->journal, seq, dir, 0755);
+}
+
+/* run.h */
+int
+vdc_run_mkdir_journaled(vdc_journal *j, unsigned seq, const char *dir, mode_t mode)
+{
+    g_autofree char *ino = NULL;
+
+    if (mkdir(dir, mode) < 0) {
+        if (errno == EEXIST && g_file_test(dir, G_FILE_TEST_IS_DIR))
+            return vdc_journal_undone(j, seq);  /* made by someone else meanwhile: not ours */
         vdc_error("directory %s: cannot create: %s", dir, g_strerror(errno));
         return -1;
     }
-    return vdc_journal_done(&ctx->journal, seq);
+    ino = vdc_journal_ino_of(dir);
+    return ino ? vdc_journal_done_ident(j, seq, "ino", ino) : vdc_journal_done(j, seq);
+}
+
+/* Mark @seq done with the identity of the file @path it made. */
+static int
+done_with_ino(vdc_journal *j, unsigned seq, const char *path)
+{
+    g_autofree char *ino = vdc_journal_ino_of(path);
+
+    return ino ? vdc_journal_done_ident(j, seq, "ino", ino) : vdc_journal_done(j, seq);
 }
 
 /* What provisioning asks the storage code for, and what the room checks
@@ -138,6 +160,7 @@ provision_target(vdc_run_ctx *ctx, size_t i)
     unsigned seq = 0;
     int r;
 
+    spec.run_tag = ctx->run_tag;     /* an LV carries the run id */
     /* what we create (an image, an LV) is journaled before it exists */
     if (t->spec.backing == VDC_BACKING_IMAGE) {
         g_autofree char *dir = g_path_get_dirname(t->path);
@@ -148,7 +171,7 @@ provision_target(vdc_run_ctx *ctx, size_t i)
             .kind = VDC_JOURNAL_IMAGE, .path = t->path, .image = t->spec });
     } else if (t->spec.backing == VDC_BACKING_LVM) {
         seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
-            .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->lv });
+            .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->lv, .tag = spec.run_tag });
     }
     if (t->spec.backing != VDC_BACKING_BLOCK && !seq)
         return -1;
@@ -160,7 +183,8 @@ provision_target(vdc_run_ctx *ctx, size_t i)
             (void)vdc_journal_undone(&ctx->journal, seq);   /* create leaves nothing */
         return -1;
     }
-    if (seq && vdc_journal_done(&ctx->journal, seq) < 0)
+    if (seq && (t->spec.backing == VDC_BACKING_IMAGE ? done_with_ino(&ctx->journal, seq, t->path)
+                                                      : vdc_journal_done(&ctx->journal, seq)) < 0)
         return -1;
     ctx->dev[i] = g_strdup(ctx->st[i].device ? ctx->st[i].device : ctx->st[i].path);
 
@@ -199,6 +223,52 @@ vdc_run_check_lvm_room(const vdc_plan *p)
     rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
     g_free(specs);
     return rc;
+}
+
+/* run.h */
+int
+vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out)
+{
+    const vdc_hv_ops *ops;
+    size_t i;
+
+    if (check_out && g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
+        vdc_progress("run id %s: %s exists: choosing another id", p->id, p->out_dir);
+        return 1;
+    }
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        struct stat sb;
+
+        if (t->spec.backing == VDC_BACKING_IMAGE && t->path && lstat(t->path, &sb) == 0) {
+            vdc_progress("run id %s: image %s exists: choosing another id", p->id, t->path);
+            return 1;
+        }
+        if (t->spec.backing == VDC_BACKING_LVM && t->vg && t->lv &&
+            vdc_storage_lvm_probe(t->vg, t->lv) == 1) {
+            vdc_progress("run id %s: LV %s/%s exists: choosing another id", p->id, t->vg, t->lv);
+            return 1;
+        }
+    }
+    if (p->hv == VDC_HV_NONE)
+        return 0;
+    ops = env && env->hv ? env->hv : vdc_hv_ops_for(p->hv);
+    if (!ops)
+        return -1;
+    {
+        vdc_hv *hv = ops->open(p->uri);
+        char uuid[VDC_HV_UUID_LEN];
+        int r;
+
+        if (!hv)
+            return -1;
+        r = ops->uuid(hv, p->domain_name, uuid);
+        ops->close(hv);
+        if (r == 1)
+            vdc_progress("run id %s: domain %s exists (UUID %s): choosing another id", p->id,
+                         p->domain_name, uuid);
+        return r;
+    }
 }
 
 /* The nearest existing directory at or above @path's directory (the image
@@ -350,6 +420,86 @@ add_time(double *acc, gint64 t0_us)
 
 /* ---- one domU boot ------------------------------------------------------- */
 
+/* The watchdog's period: a running domU is looked at this often (s). */
+#define WATCH_S 5
+/* An image directory's filesystem with fewer free bytes is full. */
+#define WATCH_FULL_BYTES (1u << 20)
+
+static int
+fs_free(const vdc_run_env *env, const char *dir, uint64_t *bytes)
+{
+    struct statvfs v;
+
+    if (env->fs_free)
+        return env->fs_free(dir, bytes);
+    if (statvfs(dir, &v) < 0)
+        return -1;
+    *bytes = (uint64_t)v.f_bavail * v.f_frsize;
+    return 0;
+}
+
+/* "DIR: N bytes free" for the first image directory of the plan whose
+ * filesystem is full (below WATCH_FULL_BYTES), or NULL. */
+static char *
+full_image_dir(vdc_run_ctx *ctx)
+{
+    size_t i;
+
+    for (i = 0; i < ctx->p->n_targets; i++) {
+        const vdc_plan_target *t = &ctx->p->targets[i];
+        g_autofree char *dir = NULL;
+        uint64_t bytes;
+
+        if (t->spec.backing != VDC_BACKING_IMAGE || !t->path)
+            continue;
+        dir = g_path_get_dirname(t->path);
+        if (fs_free(ctx->env, dir, &bytes) == 0 && bytes < WATCH_FULL_BYTES)
+            return g_strdup_printf("%s: %" G_GUINT64_FORMAT " bytes free", dir, (guint64)bytes);
+    }
+    return NULL;
+}
+
+/* Wait for the domU as the driver's wait does, up to --timeout, in
+ * periods of WATCH_S seconds; between them the domU is watched: paused by
+ * the hypervisor on an I/O error (drivers with a stalled slot), or an
+ * image directory's filesystem full at two looks in a row, ends the wait
+ * at once with *@stall (g_malloc) naming the cause, e.g. "image directory
+ * FS full (/var/lib/vmdiskcmp: 0 bytes free); paused on an I/O error
+ * (disk vdb: no space left)".  A guest writing its test file into a full
+ * filesystem makes no progress, and would otherwise be waited for the
+ * whole --timeout. */
+static vdc_hv_wait_result
+watch_domu(vdc_run_ctx *ctx, char **stall)
+{
+    const vdc_plan *p = ctx->p;
+    unsigned left = p->timeout_s, full = 0;
+
+    *stall = NULL;
+    for (;;) {
+        unsigned period = MIN(left, WATCH_S);
+        g_autofree char *dir = NULL, *why = NULL;
+        vdc_hv_wait_result w = ctx->hvops->wait(ctx->hv, p->domain_name, period, ctx->env->stop);
+        int paused = 0;
+
+        left -= period;
+        if (w != VDC_HV_WAIT_TIMEOUT || left == 0)
+            return w;
+        dir = full_image_dir(ctx);
+        full = dir ? full + 1 : 0;
+        if (ctx->hvops->stalled)
+            paused = ctx->hvops->stalled(ctx->hv, p->domain_name, &why) == 1;
+        if (dir && (paused || full >= 2)) {
+            *stall = g_strdup_printf("image directory FS full (%s)%s%s", dir, paused ? "; " : "",
+                                     paused ? why : "");
+            return w;
+        }
+        if (paused) {
+            *stall = g_strdup_printf("the domU stalled: %s", why);
+            return w;
+        }
+    }
+}
+
 static void
 fail_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *status, const char *why)
 {
@@ -427,64 +577,14 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
     vdc_ctl_result_dispose(&res);
 }
 
+/* What the end of a domU's wait (@w) means for the runs of boot @b: the
+ * results from the control disk @ctl, or each run failed with the cause. */
 static void
-domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
+wait_ended(vdc_run_ctx *ctx, const vdc_plan_boot *b, vdc_hv_wait_result w, const char *ctl,
+           uint64_t nonce, unsigned bi)
 {
-    vdc_plan *p = ctx->p;
-    struct vdc_ctl_job job;
-    vdc_hv_domain dom;
-    g_autofree char *ctl = g_strdup_printf("%s/control-%u.img", p->out_dir, bi);
-    g_autofree char *console = g_strdup_printf("%s/logs/console-%u.log", p->out_dir, bi);
-    unsigned ctl_seq, dom_seq;
-    vdc_hv_wait_result w;
-    uint64_t nonce;
-    gint64 t0_us;
+    const vdc_plan *p = ctx->p;
 
-    vdc_ctl_job_init(&job);
-    if (vdc_step_job(p, b, ctx->env->nonce(), &job) < 0) {
-        fail_boot(ctx, b, "failed", "cannot build the control disk job");
-        goto out;
-    }
-    nonce = job.nonce;
-    if (p->drop_caches && ctx->env->drop_caches && ctx->env->drop_caches() < 0)
-        vdc_progress("warning: could not drop dom0's page cache before boot %u", bi);
-    ctl_seq = vdc_journal_add(&ctx->journal,
-                              &(vdc_journal_entry){ .kind = VDC_JOURNAL_FILE, .path = ctl });
-    if (!ctl_seq || ctx->env->ctl_create(ctl, 0, &job) < 0) {
-        fail_boot(ctx, b, "failed", "cannot create the control disk");
-        goto out;
-    }
-    (void)vdc_journal_done(&ctx->journal, ctl_seq);
-
-    vdc_hv_domain_from_plan(p, ctx->prep.image, ctl, console, &dom);
-    dom_seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
-        .kind = VDC_JOURNAL_DOMAIN, .driver = ctx->hvops->name, .uri = p->uri ? p->uri : "",
-        .name = p->domain_name });
-    if (!dom_seq) {
-        fail_boot(ctx, b, "failed", "cannot journal the domain");
-        goto out;
-    }
-    vdc_progress("step %u/%zu: boot domU %s with %zu disk(s), %zu target(s) to run",
-                 bi + 1, p->n_boots, p->domain_name, dom.n_disks, b->n);
-    t0_us = g_get_monotonic_time();
-    if (ctx->hvops->create(ctx->hv, &dom) < 0) {
-        fail_boot(ctx, b, "failed", "the domU could not be created (see the message above)");
-        goto out;
-    }
-    (void)vdc_journal_done(&ctx->journal, dom_seq);
-    if (!ctx->backends) {
-        JsonObject *bk = json_object_new();
-        if (ctx->hvops->backends(ctx->hv, p->domain_name, bk) == 0) {
-            ctx->backends = bk;
-            describe_targets(ctx, &dom);
-        } else {
-            json_object_unref(bk);
-        }
-    }
-    w = ctx->hvops->wait(ctx->hv, p->domain_name, p->timeout_s, ctx->env->stop);
-    add_time(&ctx->rs.experiment.time.domu_s, t0_us);
-    if (ctx->hvops->destroy(ctx->hv, p->domain_name) == 0)
-        (void)vdc_journal_undone(&ctx->journal, dom_seq);
     switch (w) {
     case VDC_HV_WAIT_SHUTOFF:
         collect(ctx, b, ctl, nonce, bi);
@@ -507,6 +607,87 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     case VDC_HV_WAIT_ERROR:
         fail_boot(ctx, b, "failed", "lost track of the domU (see the message above)");
         break;
+    }
+}
+
+static void
+domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
+{
+    vdc_plan *p = ctx->p;
+    struct vdc_ctl_job job;
+    vdc_hv_domain dom;
+    g_autofree char *ctl = g_strdup_printf("%s/control-%u.img", p->out_dir, bi);
+    g_autofree char *console = g_strdup_printf("%s/logs/console-%u.log", p->out_dir, bi);
+    unsigned ctl_seq, dom_seq;
+    g_autofree char *uuid = NULL;
+    char got[VDC_HV_UUID_LEN];
+    vdc_hv_wait_result w;
+    g_autofree char *stall = NULL;
+    uint64_t nonce;
+    gint64 t0_us;
+
+    vdc_ctl_job_init(&job);
+    if (vdc_step_job(p, b, ctx->env->nonce(), &job) < 0) {
+        fail_boot(ctx, b, "failed", "cannot build the control disk job");
+        goto out;
+    }
+    nonce = job.nonce;
+    if (p->drop_caches && ctx->env->drop_caches && ctx->env->drop_caches() < 0)
+        vdc_progress("warning: could not drop dom0's page cache before boot %u", bi);
+    ctl_seq = vdc_journal_add(&ctx->journal,
+                              &(vdc_journal_entry){ .kind = VDC_JOURNAL_FILE, .path = ctl });
+    if (!ctl_seq || ctx->env->ctl_create(ctl, 0, &job) < 0) {
+        fail_boot(ctx, b, "failed", "cannot create the control disk");
+        goto out;
+    }
+    (void)done_with_ino(&ctx->journal, ctl_seq, ctl);
+
+    /* the domain is created with a UUID of ours, journaled first: teardown
+     * and cleanup destroy by that UUID, never by name */
+    vdc_hv_domain_from_plan(p, ctx->prep.image, ctl, console, &dom);
+    uuid = g_uuid_string_random();
+    dom.uuid = uuid;
+    dom_seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+        .kind = VDC_JOURNAL_DOMAIN, .driver = ctx->hvops->name, .uri = p->uri ? p->uri : "",
+        .name = p->domain_name, .uuid = uuid });
+    if (!dom_seq) {
+        fail_boot(ctx, b, "failed", "cannot journal the domain");
+        goto out;
+    }
+    vdc_progress("step %u/%zu: boot domU %s with %zu disk(s), %zu target(s) to run",
+                 bi + 1, p->n_boots, p->domain_name, dom.n_disks, b->n);
+    t0_us = g_get_monotonic_time();
+    if (ctx->hvops->create(ctx->hv, &dom) < 0) {
+        fail_boot(ctx, b, "failed", "the domU could not be created (see the message above)");
+        goto out;
+    }
+    /* the UUID read back: a hypervisor that chose its own is recorded */
+    if (ctx->hvops->uuid(ctx->hv, p->domain_name, got) == 1 && g_ascii_strcasecmp(got, uuid))
+        (void)vdc_journal_done_ident(&ctx->journal, dom_seq, "uuid", got);
+    else
+        (void)vdc_journal_done(&ctx->journal, dom_seq);
+    if (!ctx->backends) {
+        JsonObject *bk = json_object_new();
+        if (ctx->hvops->backends(ctx->hv, p->domain_name, bk) == 0) {
+            ctx->backends = bk;
+            describe_targets(ctx, &dom);
+        } else {
+            json_object_unref(bk);
+        }
+    }
+    w = watch_domu(ctx, &stall);
+    add_time(&ctx->rs.experiment.time.domu_s, t0_us);
+    if (vdc_hv_destroy_own(ctx->hvops, ctx->hv, p->domain_name,
+                           vdc_journal_find(&ctx->journal, dom_seq)->uuid) == 0)
+        (void)vdc_journal_undone(&ctx->journal, dom_seq);
+    if (stall) {
+        g_autofree char *why = g_strdup_printf("%s, %.0f s after boot: destroyed", stall,
+                                               (double)(g_get_monotonic_time() - t0_us) / 1e6);
+
+        vdc_error("domain %s: %s", p->domain_name, why);
+        fail_boot(ctx, b, "failed", why);
+    } else {
+        wait_ended(ctx, b, w, ctl, nonce, bi);
     }
     /* --inspect-on-failure: the guest's own logs, read-only (the per-run
      * runner log travels in the result frame, which a hung guest never
@@ -851,7 +1032,7 @@ undo_with_ctx(const vdc_journal_entry *e, void *opaque)
     /* the open connection serves domains of this run */
     if (e->kind == VDC_JOURNAL_DOMAIN && ctx->hv && e->driver &&
         !strcmp(e->driver, ctx->hvops->name))
-        return ctx->hvops->destroy(ctx->hv, e->name);
+        return vdc_hv_destroy_own(ctx->hvops, ctx->hv, e->name, e->uuid);
     return vdc_run_undo(e, (void *)ctx->env);
 }
 
@@ -871,6 +1052,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     gint64 t0_us = 0, start_us;
 
     vdc_journal_init(&ctx.journal);
+    ctx.run_tag = g_strconcat(VDC_STORAGE_RUN_TAG_PREFIX, p->id, NULL);
     vdc_result_set_init(&ctx.rs);
     vdc_prepared_init(&ctx.prep);
     ctx.st = g_new0(struct vdc_storage, p->n_targets);
@@ -883,7 +1065,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
         rc = VDC_EXIT_FAILURE;
         goto free_all;
     }
-    if (vdc_journal_create(&ctx.journal, jpath) < 0)
+    if (vdc_journal_create(&ctx.journal, jpath, p->id) < 0)
         goto free_all;
     plan_json = vdc_plan_to_json(p);
     if (vdc_write_file_atomic(plan_path, plan_json, strlen(plan_json)) < 0)
@@ -981,5 +1163,6 @@ free_all:
     vdc_prepared_dispose(&ctx.prep);
     vdc_result_set_dispose(&ctx.rs);
     vdc_journal_dispose(&ctx.journal);
+    g_free(ctx.run_tag);
     return rc;
 }

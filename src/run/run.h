@@ -10,6 +10,7 @@
 #define VDC_RUN_RUN_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "guest-agent/ctldisk.h"
 #include "guest/prepare.h"
@@ -26,9 +27,10 @@ typedef struct {
 
     int (*storage_create)(const struct vdc_storage_spec *spec, struct vdc_storage *out);
     /* used by teardown and cleanup: rebuild from the journal and destroy
-     * (backing image: @path; backing lvm: @vg, @lv) */
+     * (backing image: @path; backing lvm: @vg, @lv, and @run_tag when the
+     * journal recorded one: an LV without it is not this run's) */
     int (*storage_destroy_journaled)(vdc_backing backing, const char *path, const char *vg,
-                                     const char *lv);
+                                     const char *lv, const char *run_tag);
     JsonObject *(*storage_describe)(const struct vdc_storage *st);
 
     int (*prepare)(const struct vdc_prepare_opts *o, struct vdc_prepared *out);
@@ -52,6 +54,10 @@ typedef struct {
     int (*loop_detach)(const char *dev, const char *file);
     /* sync and drop dom0's page cache before each guest boot */
     int (*drop_caches)(void);
+    /* bytes free to an unprivileged writer on the filesystem of @dir
+     * (statvfs f_bavail x f_frsize when NULL): the watchdog's look at the
+     * image directory while a domU runs.  0 or -1 (then not judged). */
+    int (*fs_free)(const char *dir, uint64_t *bytes);
 
     volatile sig_atomic_t *stop;    /* set by SIGINT/SIGTERM */
 } vdc_run_env;
@@ -93,6 +99,33 @@ int vdc_run_check_lvm_room(const vdc_plan *p);
  * bytes (callers exit 2). */
 int vdc_run_check_image_room(const vdc_plan *p);
 
+/* mkdir @dir for journal entry @seq (a "dir" entry added just before):
+ * done with the directory's identity (ino) when this call made it; when
+ * it exists already (made by someone else meanwhile) the entry is marked
+ * undone, since it is not ours to remove.  0, or -1 after vdc_error. */
+int vdc_run_mkdir_journaled(vdc_journal *j, unsigned seq, const char *dir, mode_t mode);
+
+/* Whether the run id of @p is taken on this host: a domain of its name
+ * exists (through @env's driver, or the plan's), or one of its images, its
+ * LVs (a probe: a VG LVM cannot read counts as free; the room check names
+ * it), or, with @check_out, its result directory (and so its journal).
+ * Called before anything is made; the caller picks another id on 1.
+ * 1 taken (a progress line names what), 0 free, -1 after vdc_error (the
+ * hypervisor cannot be reached). */
+int vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out);
+
+/* Before anything is created (and for --dry-run), the input a run would
+ * otherwise find wrong only after making --out (src/run/preflight.c):
+ * --out does not exist; --out's and every image's directory, or the nearest existing ancestor
+ * of each, is a directory we can write in (not a file, not read-only);
+ * each block device of the plan (--block, --target, --dom0-on DEV) exists,
+ * is a block device, not in use and without a signature
+ * (vdc_storage_check with @consent); the guest image's manifest loads and
+ * names boot files that exist (unless --kernel/--initrd replace them), a
+ * --prepared-image's with its [prepared] section.
+ * 0, or -1 after one line naming the option (callers exit 2). */
+int vdc_run_check_inputs(const vdc_plan *p, int consent);
+
 /* Journal a mount/dir from a dom0 step (for env->dom0_step). */
 vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx);
 const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx);
@@ -103,6 +136,19 @@ volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx);
  * the hypervisor driver named in the entry), image/lv (storage), loop,
  * mount, dir, file.  Shared by the run's teardown and `vmdiskcmp cleanup`. */
 int vdc_run_undo(const vdc_journal_entry *e, void *env);
+
+/* `vmdiskcmp cleanup DIR`: replay @dir/journal through @env's handlers
+ * (vdc_run_undo), after taking the journal's lock without waiting.  A
+ * journal whose lock is held belongs to a live run: nothing is touched, a
+ * line names the run (id, pid, start time); with @all that is a skip
+ * (0, on stdout), else an error (-1, vdc_error), and the run id is added
+ * to @live_ids when not NULL.  A journal left by a dead run (its lock
+ * free) is torn down, what --keep left included; a line on stdout gives
+ * the objects pending before and left after.  0 when everything is gone,
+ * else -1: something could not be removed (runtime), or the journal is
+ * missing, malformed or names what vmdiskcmp does not create (bad input,
+ * vdc_run_journal_check: nothing touched). */
+int vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray *live_ids);
 
 /* `vmdiskcmp cleanup`: refuse a journal (read from @run_dir/journal, not
  * written by this process) any of whose entries names something
@@ -119,6 +165,17 @@ int vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned r
                   uint64_t seed, const char *json_out);
 char *vdc_loop_attach(const char *file);
 int vdc_loop_detach(const char *dev, const char *file);
+/* The loop device (/dev/loopN, g_malloc) whose backing file is @file
+ * (also once unlinked: sysfs shows "PATH (deleted)"), or NULL. */
+char *vdc_loop_find(const char *file);
+/* Stop what is left of a journaled child's process group (journal.h
+ * "proc"): when process @pgrp still runs with start time @start (clock
+ * ticks after boot) it must run @exe and lead its group, else nothing is
+ * touched (-1, one message); a pid with another start time is another
+ * process (0: ours ended).  Then every running member of the group gets
+ * SIGKILL until none is left (at most 5 s).  0 when no member runs, -1
+ * after vdc_error. */
+int vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe);
 /* 1 when @dir is a mount point of @source (mountinfo), 0 if not, -1 error */
 int vdc_is_mounted(const char *dir, const char *source);
 /* sync + echo 3 > /proc/sys/vm/drop_caches; 0 or -1 (vdc_error) */

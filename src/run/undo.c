@@ -1,12 +1,15 @@
 /* Undo handlers for journal entries (journal.h lists the kinds).  Each is
  * idempotent: a thing already gone is success.  Each checks the thing is
  * still ours before removing it (loop: same backing file; mount: same
- * source; LV: our tag, checked by the storage code; domain: our name). */
+ * source; LV: our tags, checked by the storage code; domain: its UUID;
+ * image, file, directory: the inode recorded when it was made; proc: the
+ * group leader's pid, start time and executable). */
 #include "config.h"
 #include "run/run.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -35,7 +38,7 @@ undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
     hv = ops->open(uri && *uri ? uri : NULL);
     if (!hv)
         return -1;
-    rc = ops->destroy(hv, name);
+    rc = vdc_hv_destroy_own(ops, hv, name, e->uuid);
     ops->close(hv);
     return rc;
 }
@@ -51,12 +54,70 @@ undo_mount(const vdc_journal_entry *e)
     m = vdc_is_mounted(dir, source);
     if (m <= 0)
         return m;   /* not mounted (0) or error (-1) */
-    /* never through a symlink put in place of our mount point */
-    if (umount2(dir, UMOUNT_NOFOLLOW) < 0 && umount2(dir, MNT_DETACH | UMOUNT_NOFOLLOW) < 0) {
-        vdc_error("mount %s: cannot unmount: %s", dir, g_strerror(errno));
+    /* never through a symlink put in place of our mount point; never
+     * lazily: a filesystem still in use stays mounted and is reported (a
+     * detached one would keep its loop device and image busy unseen) */
+    if (umount2(dir, UMOUNT_NOFOLLOW) < 0) {
+        vdc_error("mount %s: cannot unmount: %s%s", dir, g_strerror(errno),
+                  errno == EBUSY ? " (still in use: fuser -m shows by whom)" : "");
         return -1;
     }
     return 0;
+}
+
+/* 1 when @e's object may be removed: its path still names what the
+ * journal recorded (ino); 0 when it is gone or not ours (one line says
+ * which, unless simply gone).  A directory with no recorded identity was
+ * never made by the run (it existed, or the run died before mkdir): 0. */
+static int
+still_ours(const vdc_journal_entry *e, const char *what)
+{
+    int r;
+
+    if (!e->ino) {
+        if (e->kind != VDC_JOURNAL_DIR)
+            return 1;       /* a version 1 journal: its name was checked */
+        if (e->done && g_file_test(e->path, G_FILE_TEST_EXISTS))
+            vdc_error_kind(VDC_ERR_NONE, "directory %s: the journal records no identity for it: "
+                           "not made by this run, left alone", e->path);
+        return 0;
+    }
+    r = vdc_journal_ino_check(e->ino, e->path);
+    if (r == 0)
+        vdc_error_kind(VDC_ERR_NONE, "%s %s: not the one this run made (inode %s): left alone",
+                       what, e->path, e->ino);
+    return r > 0;
+}
+
+/* A journaled process group's values: pid > 1, start a number, exe an
+ * absolute path.  0, or -1 (malformed). */
+static int
+proc_values(const vdc_journal_entry *e, pid_t *pid, guint64 *start)
+{
+    guint64 p = 0;
+
+    if (!e->pid || !e->start || !e->exe || !g_path_is_absolute(e->exe) ||
+        !g_ascii_string_to_unsigned(e->pid, 10, 2, G_MAXINT32, &p, NULL) ||
+        !g_ascii_string_to_unsigned(e->start, 10, 0, G_MAXUINT64, start, NULL))
+        return -1;
+    *pid = (pid_t)p;
+    return 0;
+}
+
+/* Before a mount is unmounted and a loop device detached: whatever a
+ * crashed run's child left running in its group is killed (only when the
+ * group's leader is still the process the journal names) */
+static int
+undo_proc(const vdc_journal_entry *e)
+{
+    pid_t pid;
+    guint64 start;
+
+    if (proc_values(e, &pid, &start) < 0) {
+        vdc_error("journal: proc entry %u: expected pid, start and exe: not touched", e->seq);
+        return -1;
+    }
+    return vdc_proc_group_stop(pid, start, e->exe);
 }
 
 static int
@@ -66,6 +127,8 @@ undo_path(const vdc_journal_entry *e, int is_dir)
 
     if (!path)
         return -1;
+    if (!still_ours(e, is_dir ? "directory" : "file"))
+        return 0;
     if ((is_dir ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT) {
         vdc_error("%s %s: cannot remove: %s", is_dir ? "directory" : "file", path, g_strerror(errno));
         return -1;
@@ -180,6 +243,17 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
                 why = "expected an image named vmdiskcmp-*.raw or vmdiskcmp-*.qcow2";
             break;
         }
+        case VDC_JOURNAL_PROC: {
+            pid_t pid;
+            guint64 start;
+            g_autofree char *base = e->exe ? g_path_get_basename(e->exe) : NULL;
+
+            p = e->pid;
+            /* the group's leader is a fork of vmdiskcmp (common/child.h) */
+            if (proc_values(e, &pid, &start) < 0 || !g_str_has_prefix(base, "vmdiskcmp"))
+                why = "expected a pid, a start time and a vmdiskcmp executable";
+            break;
+        }
         case VDC_JOURNAL_LOOP:
             p = e->file;
             if (!p || !is_journal_image(j, p))
@@ -210,6 +284,21 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
     return 0;
 }
 
+/* An image is removed only once no loop device is bound to it: unlinked
+ * under a bound device, its space would stay taken, unseen */
+static int
+undo_image(const vdc_journal_entry *e, const vdc_run_env *env)
+{
+    g_autofree char *loop = e->path ? vdc_loop_find(e->path) : NULL;
+
+    if (loop) {
+        vdc_error("image %s: still the backing file of %s: not removed (its space would not be freed)",
+                  e->path, loop);
+        return -1;
+    }
+    return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL, NULL);
+}
+
 int
 vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 {
@@ -219,9 +308,11 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     case VDC_JOURNAL_DOMAIN:
         return undo_domain(e, env->hv);
     case VDC_JOURNAL_IMAGE:
-        return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL);
+        if (e->path && !still_ours(e, "image"))
+            return 0;
+        return undo_image(e, env);
     case VDC_JOURNAL_LV:
-        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv);
+        return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv, e->tag);
     case VDC_JOURNAL_LOOP:
         return env->loop_detach(e->dev, e->file);
     case VDC_JOURNAL_MOUNT:
@@ -230,7 +321,71 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
         return undo_path(e, 1);
     case VDC_JOURNAL_FILE:
         return undo_path(e, 0);
+    case VDC_JOURNAL_PROC:
+        return undo_proc(e);
     }
     vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;
+}
+
+/* ---- `vmdiskcmp cleanup DIR` ------------------------------------------------ */
+
+/* "run ID (pid P, started T)" for messages about @j's owner. */
+static char *
+owner_text(const vdc_journal *j)
+{
+    if (!j->run_id)
+        return g_strdup("a run");
+    return g_strdup_printf("run %s (pid %s, started %s)", *j->run_id ? j->run_id : "?",
+                           j->owner_pid ? j->owner_pid : "?",
+                           j->owner_started ? j->owner_started : "?");
+}
+
+/* run.h */
+int
+vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray *live_ids)
+{
+    g_autofree char *path = g_build_filename(dir, "journal", NULL);
+    g_autofree char *owner = NULL;
+    vdc_journal j;
+    vdc_err_kind scope;
+    size_t before;
+    int rc;
+
+    vdc_journal_init(&j);
+    /* the journal is input like any file: a missing, malformed or foreign
+     * one is bad input (exit 2), and nothing is touched */
+    scope = vdc_error_scope(VDC_ERR_INPUT);
+    rc = vdc_journal_load(&j, path);
+    if (rc == 0 && vdc_run_journal_check(&j, dir) < 0)
+        rc = -1;
+    vdc_error_scope(scope);
+    owner = owner_text(&j);
+    if (rc == 1) {
+        /* its lock is held: the run is alive, and everything it made is its own */
+        if (all)
+            printf("%s: %s is still running (its journal is locked): skipped, nothing touched\n",
+                   dir, owner);
+        else
+            vdc_error("%s: %s is still running (its journal is locked): nothing touched", dir, owner);
+        if (live_ids && j.run_id && *j.run_id)
+            g_ptr_array_add(live_ids, g_strdup(j.run_id));
+        vdc_journal_dispose(&j);
+        return all ? 0 : -1;
+    }
+    if (rc < 0) {
+        vdc_journal_dispose(&j);
+        return -1;
+    }
+    /* what --keep left is removed now: that is what cleanup is for */
+    for (guint k = 0; k < j.entries->len; k++)
+        ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
+    before = vdc_journal_pending(&j);
+    if (before && j.run_id)
+        printf("%s: %s is not running (its journal is not locked): removing what it left\n", dir,
+               owner);
+    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
+    printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
+    vdc_journal_dispose(&j);
+    return rc;
 }

@@ -102,11 +102,11 @@ block_inspect(const struct vdc_storage_spec *spec, uint64_t *size, char **sig)
     }
     r = stat(spec->path, &st);
     if (r < 0) {
-        vdc_error("storage %s: %s: %s", name, spec->path, g_strerror(errno));
+        vdc_error("storage %s: %s: %s: expected a block device", name, spec->path, g_strerror(errno));
         return -1;
     }
     if (!S_ISBLK(st.st_mode)) {
-        vdc_error("storage %s: %s: not a block device", name, spec->path);
+        vdc_error("storage %s: %s: not a block device: expected a block device", name, spec->path);
         return -1;
     }
     fd = open(spec->path, O_RDONLY | O_EXCL | O_CLOEXEC);
@@ -134,8 +134,9 @@ block_inspect(const struct vdc_storage_spec *spec, uint64_t *size, char **sig)
         return -1;
     }
     if (r == 1 && !spec->force) {
-        vdc_error("storage %s: %s holds a signature (%s): refusing to destroy it (force to override)",
-                  name, spec->path, what ? what : "unknown");
+        vdc_error("storage %s: %s holds a signature (%s): refusing to destroy it even with "
+                  "--destroy-data: expected a blank device (wipefs -a %s, if its data may go)",
+                  name, spec->path, what ? what : "unknown", spec->path);
         g_free(what);
         return -1;
     }

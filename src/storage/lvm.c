@@ -93,6 +93,34 @@ bd_vg_info(const char *vg, struct vdc_lvm_vg_facts *out, char **why)
 }
 
 static int
+bd_vg_list(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why)
+{
+    GError *err = NULL;
+    BDLVMVGdata **d, **p;
+    size_t k = 0;
+
+    if (bd_ready(why) < 0)
+        return -1;
+    d = bd_lvm_vgs(&err);
+    if (!d && err)
+        return why_from(&err, why);
+    for (p = d; p && *p; p++)
+        k++;
+    *vgs = g_new0(struct vdc_lvm_vg_entry, k ? k : 1);
+    *n = k;
+    for (k = 0, p = d; p && *p; p++, k++) {
+        (*vgs)[k].name = g_strdup((*p)->name);
+        (*vgs)[k].facts.size = (*p)->size;
+        (*vgs)[k].facts.free = (*p)->free;
+        (*vgs)[k].facts.extent_size = (*p)->extent_size;
+        (*vgs)[k].facts.pv_count = (unsigned)(*p)->pv_count;
+        bd_lvm_vgdata_free(*p);
+    }
+    g_free(d);
+    return 0;
+}
+
+static int
 bd_lv_list(const char *vg, char ***lvs, char **why)
 {
     GError *err = NULL;
@@ -160,16 +188,17 @@ bd_lv_tags(const char *vg, const char *lv, char ***tags, char **why)
 
 static int
 bd_lv_create(const char *vg, const char *lv, uint64_t size, unsigned stripes,
-             uint64_t stripe_size, const char *tag, char **why)
+             uint64_t stripe_size, const char *const *tags, char **why)
 {
     GError *err = NULL;
-    BDExtraArg *extra[4] = { NULL };
+    BDExtraArg *extra[8] = { NULL };
     char *n = NULL, *sz = NULL;
     int i = 0, ok;
 
     if (bd_ready(why) < 0)
         return -1;
-    extra[i++] = bd_extra_arg_new("--addtag", tag);
+    for (; *tags && i < 4; tags++)
+        extra[i++] = bd_extra_arg_new("--addtag", *tags);
     if (stripes > 1) {
         n = g_strdup_printf("%u", stripes);
         extra[i++] = bd_extra_arg_new("--stripes", n);
@@ -224,6 +253,7 @@ bd_pe_start(const char *vg, uint64_t *out, char **why)
 
 static const struct vdc_lvm_backend lvm_default = {
     .vg_info = bd_vg_info,
+    .vg_list = bd_vg_list,
     .lv_exists = bd_lv_exists,
     .lv_tags = bd_lv_tags,
     .lv_create = bd_lv_create,
@@ -246,6 +276,12 @@ no_lv_list(const char *vg, char ***lvs, char **why)
 }
 
 static int
+no_vg_list(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why)
+{
+    return no_vg_info(NULL, NULL, why);
+}
+
+static int
 no_lv_exists(const char *vg, const char *lv, char **why)
 {
     return no_vg_info(vg, NULL, why);
@@ -253,6 +289,7 @@ no_lv_exists(const char *vg, const char *lv, char **why)
 
 static const struct vdc_lvm_backend lvm_default = {
     .vg_info = no_vg_info,
+    .vg_list = no_vg_list,
     .lv_exists = no_lv_exists,
     .lv_list = no_lv_list,
 };
@@ -440,8 +477,12 @@ lvm_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 
     if (lvm_check_facts(spec, &vgf) < 0)
         return -1;
+    const char *tags[] = { VDC_STORAGE_TAG, spec->run_tag, NULL };
+
+    if (spec->run_tag && vdc_lvm_name_check("tag", spec->run_tag) < 0)
+        return -1;
     if (lvm->lv_create(spec->vg, spec->lv, spec->size_bytes, spec->stripes, spec->stripe_size,
-                       VDC_STORAGE_TAG, &why) < 0) {
+                       tags, &why) < 0) {
         vdc_error("storage %s: lvcreate %s/%s: %s", name, spec->vg, spec->lv, why);
         g_free(why);
         return -1;
@@ -470,6 +511,7 @@ lvm_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
     out->stripes = spec->stripes > 1 ? spec->stripes : 1;
     out->stripe_size = spec->stripes > 1 ? spec->stripe_size : 0;
     out->pe_start = pe;
+    out->run_tag = g_strdup(spec->run_tag);
     out->created = 1;
     return 0;
 }
@@ -500,6 +542,14 @@ lvm_destroy(struct vdc_storage *st)
         return -1;
     }
     r = g_strv_contains((const char *const *)tags, VDC_STORAGE_TAG);
+    if (r && st->run_tag && !g_strv_contains((const char *const *)tags, st->run_tag)) {
+        /* ours is gone; this one of the same name is another run's */
+        g_strfreev(tags);
+        vdc_error_kind(VDC_ERR_NONE, "storage %s: LV %s/%s lacks this run's tag '%s': not this run's, "
+                       "left alone", name, st->vg, st->lv, st->run_tag);
+        st->created = 0;
+        return 0;
+    }
     g_strfreev(tags);
     if (!r) {
         vdc_error("storage %s: LV %s/%s lacks the tag '%s': not ours, left alone", name, st->vg,
@@ -513,6 +563,28 @@ lvm_destroy(struct vdc_storage *st)
     }
     st->created = 0;
     return 0;
+}
+
+int
+vdc_storage_lvm_vgs(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why)
+{
+    *vgs = NULL;
+    *n = 0;
+    if (!lvm->vg_list) {
+        *why = g_strdup("this LVM backend cannot list VGs");
+        return -1;
+    }
+    return lvm->vg_list(vgs, n, why);
+}
+
+void
+vdc_storage_lvm_vgs_free(struct vdc_lvm_vg_entry *vgs, size_t n)
+{
+    size_t i;
+
+    for (i = 0; vgs && i < n; i++)
+        g_free(vgs[i].name);
+    g_free(vgs);
 }
 
 char **
@@ -547,6 +619,32 @@ vdc_storage_lvm_list_tagged(const char *vg)
     g_strfreev(lvs);
     g_ptr_array_add(a, NULL);
     return (char **)g_ptr_array_free(a, FALSE);
+}
+
+int
+vdc_storage_lvm_has_tag(const char *vg, const char *lv, const char *tag)
+{
+    char **tags = NULL, *why = NULL;
+    int r = lvm->lv_exists(vg, lv, &why);
+
+    if (r < 0 || (r == 1 && lvm->lv_tags(vg, lv, &tags, &why) < 0)) {
+        vdc_error("tags of LV %s/%s: %s", vg, lv, why);
+        g_free(why);
+        return -1;
+    }
+    r = r == 1 && g_strv_contains((const char *const *)tags, tag);
+    g_strfreev(tags);
+    return r;
+}
+
+int
+vdc_storage_lvm_probe(const char *vg, const char *lv)
+{
+    char *why = NULL;
+    int r = lvm->lv_exists(vg, lv, &why);
+
+    g_free(why);
+    return r;
 }
 
 const struct vdc_storage_ops vdc_storage_lvm_ops = {

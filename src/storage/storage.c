@@ -33,6 +33,7 @@ vdc_storage_dispose(struct vdc_storage *st)
     g_free(st->vg);
     g_free(st->lv);
     g_free(st->signature);
+    g_free(st->run_tag);
     memset(st, 0, sizeof(*st));
 }
 

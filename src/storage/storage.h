@@ -22,6 +22,8 @@
 #include "model/target.h"
 
 #define VDC_STORAGE_TAG "vmdiskcmp"   /* LVM tag on every LV we create */
+/* and the run's own tag: this prefix and the run id (plan.h id) */
+#define VDC_STORAGE_RUN_TAG_PREFIX "vmdiskcmp-run-"
 
 /* What to create (input; the caller owns the strings). */
 struct vdc_storage_spec {
@@ -38,6 +40,7 @@ struct vdc_storage_spec {
     const char *lv;              /* LV name to create, must not exist */
     unsigned stripes;            /* 0 or 1: linear */
     uint64_t stripe_size;        /* bytes, power of two >= 4 KiB; 0: LVM default */
+    const char *run_tag;         /* lvm: a second tag (the run's), or NULL */
     /* block */
     int consent;                 /* the user named this device for destruction */
     int force;                   /* proceed even though a signature was found */
@@ -56,6 +59,7 @@ struct vdc_storage {
     uint64_t stripe_size;        /* bytes, 0 when linear */
     uint64_t pe_start;           /* bytes: first PE of the (first) PV, 0 if unknown */
     char *signature;             /* block: what blkid found ("ext4", "dos", ...), or NULL */
+    char *run_tag;               /* lvm: the run's tag it carries; destroy() requires it */
     int created;                 /* 1: create() made it and destroy() removes it */
 };
 
@@ -101,6 +105,14 @@ int vdc_storage_from_journal(vdc_backing backing, const char *path,
  * NULL-terminated g_strv of LV names (g_strfreev).  NULL after vdc_error. */
 char **vdc_storage_lvm_list_tagged(const char *vg);
 
+/* 1 when LV @vg/@lv exists and carries @tag, 0 when it does not (or the
+ * LV does not exist), -1 after vdc_error. */
+int vdc_storage_lvm_has_tag(const char *vg, const char *lv, const char *tag);
+
+/* 1 when LV @vg/@lv exists, 0 when not, -1 when LVM cannot tell (no such
+ * VG, no LVM): nothing printed, a probe (run ids are checked against it). */
+int vdc_storage_lvm_probe(const char *vg, const char *lv);
+
 /* Check, creating nothing, that the LVs @specs[0..@n) (kind lvm, in the
  * order a run creates them) can all be made: each as the lvm check() does
  * (names, stripes vs PVs, LV absent, room), with the VG's free space (from
@@ -123,20 +135,37 @@ struct vdc_lvm_vg_facts {
     unsigned pv_count;
 };
 
+/* One VG of the host (vg_list). */
+struct vdc_lvm_vg_entry {
+    char *name;
+    struct vdc_lvm_vg_facts facts;
+};
+
 struct vdc_lvm_backend {
     int (*vg_info)(const char *vg, struct vdc_lvm_vg_facts *out, char **why);
+    /* every VG of the host: *vgs a g_new array of *n entries (names g_malloc'd) */
+    int (*vg_list)(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why);
     /* 1 exists, 0 absent, -1 error */
     int (*lv_exists)(const char *vg, const char *lv, char **why);
     /* tags of an existing LV as a g_strv (g_strfreev), or -1 */
     int (*lv_tags)(const char *vg, const char *lv, char ***tags, char **why);
+    /* @tags: NULL-terminated, each added with --addtag */
     int (*lv_create)(const char *vg, const char *lv, uint64_t size, unsigned stripes,
-                     uint64_t stripe_size, const char *tag, char **why);
+                     uint64_t stripe_size, const char *const *tags, char **why);
     int (*lv_remove)(const char *vg, const char *lv, char **why);
     /* LV names of @vg as a g_strv */
     int (*lv_list)(const char *vg, char ***lvs, char **why);
     /* pe_start (bytes) of the first PV of @vg */
     int (*pe_start)(const char *vg, uint64_t *out, char **why);
 };
+
+/* The host's VGs with their free space, extent size and PV count, for
+ * choosing a VG when no --vg names one (plan/build.h).  Returns 0 with
+ * *@vgs (free with vdc_storage_lvm_vgs_free) and *@n (0: no VG), or -1
+ * with a g_malloc'd one-line cause in *@why (no message printed: the plan
+ * says it once, naming the option). */
+int vdc_storage_lvm_vgs(struct vdc_lvm_vg_entry **vgs, size_t *n, char **why);
+void vdc_storage_lvm_vgs_free(struct vdc_lvm_vg_entry *vgs, size_t n);
 
 /* Install @b (NULL: back to the default libblockdev backend, or a backend
  * that fails with "built without libblockdev").  Tests only. */

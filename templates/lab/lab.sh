@@ -13,11 +13,19 @@
 #   LAB_TIMEOUT  seconds the job may run inside dom0 (selftest, run)
 #   LAB_LIBVIRT  0|1: the self-test's libvirt xen:///system case (selftest)
 #   LAB_BIN      the vmdiskcmp binary for dom0 (run)
-#   LAB_HELPERS  the agent and runner beside it, if any (run): to /lab/in/bin
+#   LAB_HELPERS  the agent and runner beside it, if any (run): to
+#                /lab/in/guest-agent, where /lab/in/bin/vmdiskcmp finds them
+#                as in a build tree
 #   LAB_FILES    HOST NAME pairs (run): HOST to /lab/in/files/NAME, the
-#                job's working directory (--file, --prepared and its siblings)
+#                job's working directory (--file)
+#   LAB_STAGE    HOST PATH pairs (run, --prepared): HOST to /lab/in/PATH:
+#                guest-template/ (dom0's default guest template, found by
+#                vmdiskcmp beside itself) and prepare-cache/KEY/ (the
+#                prepared image, copied into LAB_PREPARE_CACHE before the
+#                jobs: vmdiskcmp finds it prepared, a cache hit)
+#   LAB_PREPARE_CACHE  dom0's prepare cache (vmdiskcmp's default --cache-dir)
 #   LAB_JOBS     one element a job (run): its vmdiskcmp arguments, complete
-#                (--out, --agent, --runner, --guest-image) and quoted for sh
+#                (--out) and quoted for sh
 #   LAB_JOB_LIBVIRT  0|1 a job: it drives libvirt (libvirtd starts first)
 #
 # build     builds the dom0 of the lab (build-dom0.sh; cached under LAB_CACHE).
@@ -40,7 +48,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ $# -eq 1 ] && [ -r "$1" ] || { echo "usage: lab.sh REQUEST (a request written by vmdiskcmp lab)" >&2; exit 2; }
 request=$1
-LAB_OUT= LAB_TIMEOUT=3600 LAB_LIBVIRT=0 LAB_BIN= LAB_HELPERS=() LAB_FILES=() LAB_JOBS=() LAB_JOB_LIBVIRT=()
+LAB_OUT= LAB_TIMEOUT=3600 LAB_LIBVIRT=0 LAB_BIN= LAB_HELPERS=() LAB_FILES=() LAB_STAGE=()
+LAB_PREPARE_CACHE=/var/cache/vmdiskcmp LAB_JOBS=() LAB_JOB_LIBVIRT=()
 . "$request"
 cache=$LAB_CACHE out=$LAB_OUT timeout=$LAB_TIMEOUT
 
@@ -100,7 +109,7 @@ run)
     keep_request
     labd=$(lab_dir) || exit 1
     staging=$(mktemp -d "$cache/.in-XXXXXX")
-    mkdir -p "$staging/bin" "$staging/files" "$staging/lib"
+    mkdir -p "$staging/bin" "$staging/guest-agent" "$staging/files" "$staging/lib"
     # shared libraries the host-built binary needs that dom0 lacks (e.g.
     # libguestfs.so.0, linked but never launched in the lab) travel with it
     # from the host (same Debian release); the job sets LD_LIBRARY_PATH
@@ -110,10 +119,12 @@ run)
     done
     echo "vmdiskcmp lab: [progress] inject: $(ls "$staging/lib" | wc -l) host libraries dom0 lacks: $(ls "$staging/lib" | xargs)" >&2
     cp "$bin" "$staging/bin/vmdiskcmp"
-    for h in "${LAB_HELPERS[@]}"; do cp "$h" "$staging/bin/"; done
-    # HOST NAME pairs: links, followed when the input tar is written
+    for h in "${LAB_HELPERS[@]}"; do cp "$h" "$staging/guest-agent/"; done
+    # HOST NAME and HOST PATH pairs: links, followed when the input tar is written
     set -- "${LAB_FILES[@]}"
     while [ $# -ge 2 ]; do ln -s "$1" "$staging/files/$2"; shift 2; done
+    set -- "${LAB_STAGE[@]}"
+    while [ $# -ge 2 ]; do mkdir -p "$staging/$(dirname "$2")" && ln -s "$1" "$staging/$2"; shift 2; done
     {
         echo '#!/bin/sh'
         echo '# written by vmdiskcmp lab run (POSIX sh, run by dom0 as sh job.sh)'
@@ -129,6 +140,10 @@ run)
           done; sleep 5; done ) </dev/null >/dev/null 2>&1 &'
         echo '# the default --image-dir, which vmdiskcmp uses but does not create'
         echo 'mkdir -p /var/lib/vmdiskcmp'
+        echo '# the guest prepared on the host, where a dom0 that prepared it keeps it'
+        echo "pc='$(printf %s "$LAB_PREPARE_CACHE" | sed "s/'/'\\\\''/g")'"
+        echo 'if [ -d "$LAB_IN/prepare-cache" ]; then mkdir -p "$pc" && cp -R "$LAB_IN/prepare-cache/." "$pc/" ||'
+        echo '    { echo "vmdiskcmp lab: cannot seed the prepare cache $pc"; exit 1; }; fi'
         echo 'rc=0 libvirt=0'
         n=${#LAB_JOBS[@]}
         for ((k = 1; k <= n; k++)); do

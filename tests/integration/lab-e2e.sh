@@ -6,9 +6,13 @@
 # 1. By default (VDC_LAB_MAIN_JOB=0 turns it off), with a working controller (`vmdiskcmp run`,
 #    `vmdiskcmp prepare`):
 #    the guest image is prepared on this host (libguestfs never runs in the
-#    lab), then the main job runs inside the lab, `--image --lvm --dom0
-#    --vg lab --runs 3 --image-backend tap,qdisk` (four targets), and
-#    result.json must name the backends xenstore gave: phy over a loop
+#    lab; `lab run --prepared` hands in its template as dom0's default
+#    guest and seeds dom0's prepare cache with it), then the main job runs
+#    inside the lab with no hypervisor, VG or guest named, `--image --lvm
+#    --dom0 --runs 3 --image-backend tap,qdisk` and sizes (four targets):
+#    its plan.json must state the choices (libxl, VG lab, the template),
+#    the guest must come from the cache (no appliance), and result.json
+#    must name the backends xenstore gave: phy over a loop
 #    device for the default image spec, qdisk for --image-backend qdisk,
 #    phy for the LV; a dom0 target; >= 3 ok runs per target; marked
 #    emulated.  In the SAME boot (VDC_LAB_LIBVIRT=0 turns it off), a second
@@ -16,6 +20,9 @@
 #    the backends come from the live domain XML (file disk, driver phy;
 #    block disk, driver phy); >= 2 ok runs per target; and after both jobs
 #    dom0 has no domU, no LV, no loop device and no libvirt domain left.
+#    Last, `vmdiskcmp --image --lvm --dom0 --dry-run` typed with nothing
+#    else: it must plan the VG and the guest it chose (prepared: cached).
+#    While the lab runs, the jobs' progress lines reach this stderr.
 # 2. Otherwise (or also, with VDC_LAB_SELFTEST=1): the lab self-test
 #    (jobs/selftest.sh), PV domUs created with xl by hand: 'tap:aio:IMG'
 #    must come out as phy over /dev/loopN, backendtype=qdisk as qdisk,
@@ -82,16 +89,22 @@ if [ "$controller" = yes ]; then
     # lab sizes shared by both jobs
     sizes="--guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M"
     libvirt=${VDC_LAB_LIBVIRT:-1}
-    set -- --hypervisor libxl --image --image-backend tap,qdisk --lvm --dom0 --vg lab --runs 3 --seed 42 \
+    # no --hypervisor, --vg or guest: dom0's vmdiskcmp chooses them
+    set -- --image --image-backend tap,qdisk --lvm --dom0 --runs 3 --seed 42 \
         $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200
     # the libvirt job (measured: ~5 min more in the same boot, doc/lab.md)
     if [ "$libvirt" = 1 ]; then
         set -- "$@" --then \
-            --hypervisor libvirt --connect xen:///system --image --lvm --dom0 --vg lab --runs 2 --seed 42 \
+            --hypervisor libvirt --connect xen:///system --image --lvm --dom0 --runs 2 --seed 42 \
             $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200
     fi
-    timeout 5400 "$VMDISKCMP" lab run --out "$main" --prepared "$work/guest.img" --timeout 4800 -- "$@"
+    # the command as users type it, planned only (last: the others keep
+    # their result directories; the lab adds no --out to a dry run)
+    set -- "$@" --then --image --lvm --dom0 --dry-run
+    timeout 5400 "$VMDISKCMP" lab run --out "$main" --prepared "$work/guest.img" --timeout 4800 -- "$@" \
+        2> "$work/lab-stderr"
     rc=$?
+    cat "$work/lab-stderr" >&2
     echo "lab run (main job): $(( $(date +%s) - t1 )) s (exit $rc)"
     cat "$main/lab/stages.txt" 2>/dev/null
     r=$main/result/result.json
@@ -111,6 +124,17 @@ if [ "$controller" = yes ]; then
         [ "$n" -ge 3 ] || fail "target $t: $n ok runs, expected at least 3"
     done
     [ -s "$main/result/report.txt" ] || fail "no report.txt rendered"
+    # what dom0's vmdiskcmp chose, stated in its plan; the guest from the cache
+    p=$main/result/plan.json
+    jq_check "$p" '[.chosen[] | select(.option == "--hypervisor")][0].value == "libxl"' "plan: hypervisor libxl not stated as chosen"
+    jq_check "$p" '[.chosen[] | select(.option == "--vg")][0].value == "lab"' "plan: VG lab not stated as chosen"
+    jq_check "$p" '[.chosen[] | select(.option == "--guest-image")][0].value == "/lab/in/guest-template/guest.img"' \
+        "plan: the handed-in template not stated as the chosen guest"
+    grep -a -q "guest image /var/cache/vmdiskcmp/[0-9a-f]*/guest.img (cache hit: no appliance launched)" "$main/job.log" ||
+        fail "the main job did not find the prepared guest in dom0's cache (job.log: $main/job.log)"
+    # the jobs' progress came to this stderr while the lab ran
+    grep -q '^vmdiskcmp: \[progress\] lab job: boot 1/' "$work/lab-stderr" ||
+        fail "lab run did not show the job's progress lines on stderr"
     echo "PASS: main job in the lab: $(jq -r '[.targets[] | .name + "=" + (.backend.type // "local")] | join(" ")' "$r")"
     if [ "$libvirt" = 1 ]; then
         cat "$main/jobs.txt" 2>/dev/null
@@ -140,6 +164,17 @@ if [ "$controller" = yes ]; then
         [ "$(sed -n '/^# virsh/,$p' "$a" | grep -c -v -e '^#' -e '^$' -e '^Domain-0$')" = 0 ] || fail "libvirt domains left in dom0 after the jobs ($a)"
         echo "PASS: libvirt xen:///system job in the same boot: $(jq -r '[.targets[] | .name + "=" + (.backend.type // "local") + "/" + (.backend.driver_name // "-")] | join(" ")' "$r")"
     fi
+    # the bare dry run (the last job): the VG and the guest it chose, and
+    # the guest already prepared in dom0's cache
+    last=$(grep -c '^job=' "$main/jobs.txt" 2>/dev/null)
+    grep -qx "job=$last exit=0" "$main/jobs.txt" || fail "the bare --dry-run job did not exit 0 (jobs.txt)"
+    grep -a -q "^  --vg lab: the VG with the most free space that holds the plan's LVs" "$main/job.log" ||
+        fail "the bare --dry-run did not state the VG it chose (job.log)"
+    grep -a -q "^  --guest-image /lab/in/guest-template/guest.img: the installed guest template" "$main/job.log" ||
+        fail "the bare --dry-run did not state the guest it chose (job.log)"
+    grep -a -q "^guest: /lab/in/guest-template/guest.img prepared with this agent and runner: cached" "$main/job.log" ||
+        fail "the bare --dry-run did not find the guest prepared in dom0's cache (job.log)"
+    echo "PASS: the bare command's dry run in dom0 chose VG lab and the handed-in template (cached)"
 fi
 
 # the self-test: xl-created PV domUs, both disk kinds, backends from xenstore

@@ -4,11 +4,21 @@
 # (image, loop device over it, mount, mount point, control disk), newest
 # first, and nothing else (a file beside it, a loop device not in the
 # journal, a malformed journal); a second cleanup has nothing to do.
-# Real loop devices and a real ext4 mount.  Run time: a few seconds.
+# A journal whose run still holds its lock is left alone (cleanup DIR
+# fails, --all skips it); a directory the journal names but records no
+# identity for (not made by the run) is left alone.
+# Real loop devices and a real ext4 mount, in a mount namespace of its own
+# (private propagation: no namespace made meanwhile by anyone else copies
+# the mount and keeps the loop device busy).  Run time: a few seconds.
 . "$top_srcdir/tests/lib.sh"
 need_root
 need_cmd losetup
 need_cmd mkfs.ext4
+need_cmd unshare
+if [ -z "${VDC_CLEANUP_NS:-}" ]; then
+    unshare -m true 2>/dev/null || skip "unshare -m does not work here"
+    VDC_CLEANUP_NS=1 exec unshare -m --propagation private sh "$0" "$@"
+fi
 [ -x "$VMDISKCMP" ] || fail "no $VMDISKCMP"
 [ -e /dev/loop-control ] || skip "no loop devices on this machine"
 
@@ -25,6 +35,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 mkdir -p "$work/out/mnt-dom0"
+mntino=$(stat -c %d:%i "$work/out/mnt-dom0")     # before the mount, as a run records it
 truncate -s 64M "$work/vmdiskcmp-crashed-image.raw"
 truncate -s 16M "$work/other.raw"
 echo keep > "$work/keep-me"
@@ -37,7 +48,8 @@ mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
 # a run that crashed in its dom0 step: as src/run/run.c journals it
 esc() { printf '%s' "$1" | sed 's|/|%2F|g'; }
 cat > "$work/out/journal" <<EOF
-vmdiskcmp-journal 1
+vmdiskcmp-journal 2
+run id=crashed-run pid=1 started=2026-01-01T00:00:00Z
 add 1 image path=$(esc "$work/vmdiskcmp-crashed-image.raw")
 done 1
 kept 1
@@ -45,10 +57,10 @@ add 2 loop file=$(esc "$work/vmdiskcmp-crashed-image.raw")
 done 2
 add 3 file path=$(esc "$work/out/control-0.img")
 done 3
-add 4 domain driver=mock uri= name=vmdiskcmp-crashed-run
+add 4 domain driver=mock uri= name=vmdiskcmp-crashed-run uuid=6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01
 done 4
 add 5 dir path=$(esc "$work/out/mnt-dom0")
-done 5
+done 5 ino=$mntino
 add 6 mount dir=$(esc "$work/out/mnt-dom0") source=$loop
 done 6
 EOF
@@ -69,6 +81,40 @@ losetup "$other" >/dev/null 2>&1 || fail "a loop device not in the journal was d
 # idempotent
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || fail "second cleanup failed"
 grep -qF "0 object(s) pending, 0 left" "$work/log" || fail "second cleanup found work"
+
+# a mount still in use (a process outside the journal works in it) is not
+# unmounted lazily behind its back: cleanup says so and exits 1, the loop
+# device and the image stay; once the user is gone a second cleanup
+# removes them all
+truncate -s 64M "$work/vmdiskcmp-crashed-image.raw"
+loop=$(losetup -f --show "$work/vmdiskcmp-crashed-image.raw") || fail "losetup failed"
+mkfs.ext4 -q -F "$loop" || fail "mkfs.ext4 failed"
+mkdir -p "$work/out/mnt-dom0"
+mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
+(cd "$work/out/mnt-dom0" && exec sleep 300) &
+user=$!
+cat > "$work/out/journal" <<EOF
+vmdiskcmp-journal 1
+add 1 image path=$(esc "$work/vmdiskcmp-crashed-image.raw")
+done 1
+add 2 loop file=$(esc "$work/vmdiskcmp-crashed-image.raw")
+done 2
+add 3 mount dir=$(esc "$work/out/mnt-dom0") source=$loop
+done 3
+EOF
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "mount in use: exit status $rc, expected 1: $(cat "$work/log")"
+grep -q "mount $work/out/mnt-dom0: cannot unmount: .*busy" "$work/log" || fail "mount in use: $(cat "$work/log")"
+grep -qF "3 object(s) pending, 3 left" "$work/log" || fail "mount in use: $(cat "$work/log")"
+grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo || fail "mount in use: unmounted (lazily?) anyway"
+kill "$user"; wait "$user" 2>/dev/null
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "mount no longer in use: cleanup failed"; }
+grep -qF "3 object(s) pending, 0 left" "$work/log" || fail "mount no longer in use: $(cat "$work/log")"
+losetup -j "$work/vmdiskcmp-crashed-image.raw" | grep -q . && fail "mount no longer in use: loop device left"
+[ -e "$work/vmdiskcmp-crashed-image.raw" ] && fail "mount no longer in use: image left"
+rmdir "$work/out/mnt-dom0" 2>/dev/null
+echo "ok: a mount in use is reported, not detached lazily"
 
 # a malformed journal is refused, nothing touched
 printf 'vmdiskcmp-journal 1\nadd 1 image path=%s\nundone 9\n' "$(esc "$work/keep-me")" > "$work/out/journal"
@@ -112,6 +158,8 @@ foreign "add 2 mount dir=$(esc "$work/victim/sub") source=proc" "(mount $work/vi
 foreign "add 2 loop file=$(esc "$work/victim/file")" "expected the backing file to be an image of this journal"
 foreign "add 2 lv vg=vg0 lv=root" "expected a VG and an LV named vmdiskcmp-"
 foreign "add 2 domain driver=mock uri= name=production-db" "expected a driver and a domain named vmdiskcmp-"
+foreign "add 2 proc pid=1 start=0 exe=$(esc /sbin/init)" "expected a pid, a start time and a vmdiskcmp executable"
+foreign "add 2 proc pid=$$ start=0 exe=$(esc /bin/sh)" "expected a pid, a start time and a vmdiskcmp executable"
 foreign "add 2 file path=control-0.img" "expected an absolute path"
 # bug cleanup-mount-symlink: the mount point replaced by a symlink to a
 # foreign mount (think /proc) was unmounted through the symlink; here a
@@ -128,6 +176,32 @@ rm -f "$work/out/mnt-dom0"
 rm -rf "$work/victim" "$work/out/link"
 echo "ok: foreign journal entries refused"
 
+# a journaled process group is killed only while its leader is the process
+# the journal names: another process now holding the pid (another start
+# time) is left alone and counts as ours gone; one with the journaled start
+# time that runs another executable is refused (exit 1), left alone too
+sleep 300 &
+sleeper=$!
+start=$(sed 's/.*) //' "/proc/$sleeper/stat" | cut -d' ' -f20)
+proc_journal() {
+    printf 'vmdiskcmp-journal 1\nadd 1 proc pid=%s start=%s exe=%s\ndone 1\n' "$sleeper" "$1" \
+        "$(esc "$VMDISKCMP")" > "$work/out/journal"
+}
+proc_journal $((start + 1))
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "proc of another start time: cleanup failed"; }
+grep -qF "1 object(s) pending, 0 left" "$work/log" || fail "proc of another start time: $(cat "$work/log")"
+kill -0 "$sleeper" || fail "proc of another start time: the process was killed"
+proc_journal "$start"
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "proc running another executable: exit status $rc, expected 1: $(cat "$work/log")"
+grep -q "process $sleeper: started when the journal says, but runs .*sleep, not $VMDISKCMP: not touched" "$work/log" ||
+    fail "proc running another executable: $(cat "$work/log")"
+kill -0 "$sleeper" || fail "proc running another executable: the process was killed"
+kill "$sleeper"
+wait "$sleeper" 2>/dev/null
+echo "ok: journaled processes checked before they are killed"
+
 # --all: every journal under --results, nothing else
 mkdir -p "$work/results/r1" "$work/results/r2"
 : > "$work/results/r1/control-0.img"
@@ -137,6 +211,38 @@ printf 'vmdiskcmp-journal 1\nadd 1 file path=%s\ndone 1\n' "$(esc "$work/results
 "$VMDISKCMP" cleanup --all --results "$work/results" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup --all failed"; }
 [ -e "$work/results/r1/control-0.img" ] && fail "cleanup --all: r1's control disk left"
 [ -e "$work/results/r2/control-0.img" ] || fail "cleanup --all: removed a file no journal lists"
+
+# a live run: its journal locked (flock, as a run holds it); here a sleep
+# of the test's own holds it
+: > "$work/results/r1/control-0.img"
+printf 'vmdiskcmp-journal 2\nrun id=live-run pid=%s started=2026-01-01T00:00:00Z\nadd 1 file path=%s\ndone 1\n' \
+    $$ "$(esc "$work/results/r1/control-0.img")" > "$work/results/r1/journal"
+( flock 9 && : > "$work/locked" && exec sleep 60 ) 9>> "$work/results/r1/journal" &
+holder=$!
+while [ ! -e "$work/locked" ]; do sleep 0.1; done
+"$VMDISKCMP" cleanup --all --results "$work/results" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup --all with a live run failed"; }
+grep -qF "$work/results/r1: run live-run (pid $$, started 2026-01-01T00:00:00Z) is still running (its journal is locked): skipped, nothing touched" "$work/log" ||
+    fail "cleanup --all did not name the live run: $(cat "$work/log")"
+[ -e "$work/results/r1/control-0.img" ] || fail "cleanup --all touched a live run's file"
+rc=0; "$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "cleanup of a live run: exit status $rc, expected 1"
+[ -e "$work/results/r1/control-0.img" ] || fail "cleanup DIR touched a live run's file"
+kill "$holder"; wait "$holder" 2>/dev/null
+# the holder gone (a crash), the lock is free: cleaned
+"$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup after the run died failed"; }
+grep -qF "run live-run (pid $$, started 2026-01-01T00:00:00Z) is not running" "$work/log" || fail "stale lock: $(cat "$work/log")"
+[ -e "$work/results/r1/control-0.img" ] && fail "cleanup after the run died left its file"
+echo "ok: a live run's journal is left alone, a dead one's is cleaned"
+
+# a directory the journal names beside an image but records no identity
+# for (the run did not make it): left alone
+mkdir -p "$work/imgdir"
+printf 'vmdiskcmp-journal 1\nadd 1 dir path=%s\ndone 1\nadd 2 image path=%s\ndone 2\n' \
+    "$(esc "$work/imgdir")" "$(esc "$work/imgdir/vmdiskcmp-x-image.raw")" > "$work/results/r1/journal"
+"$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup with a foreign directory failed"; }
+[ -d "$work/imgdir" ] || fail "cleanup removed a directory the run did not make"
+grep -qF "directory $work/imgdir: the journal records no identity for it: not made by this run, left alone" "$work/log" ||
+    fail "foreign directory: $(cat "$work/log")"
 
 # bad input
 rc=0; "$VMDISKCMP" cleanup > /dev/null 2>&1 || rc=$?

@@ -3,9 +3,11 @@
 # libblockdev (bd_lvm_vginfo) as the real run does, for all the LVs of the
 # plan together (the domU's "lvm" LV, then the dom0 baseline LV), and
 # refuses a shortfall with the message the create would give, exit 2,
-# creating nothing.  A real VG on a loop device: pvcreate and vgcreate
-# need no device-mapper (only LV activation does), so this runs on the
-# build host.  Run time here: about 2-4 s.
+# creating nothing.  Without --vg (the command as users type it) it
+# chooses the VG with the most room and states it, or refuses in one line.
+# A real VG on a loop device: pvcreate and vgcreate need no device-mapper
+# (only LV activation does), so this runs on the build host.  Run time
+# here: about 3-5 s.
 set -eu
 . "$top_srcdir/tests/lib.sh"
 need_root
@@ -81,6 +83,45 @@ set -e
 [ "$rc" = 2 ] && grep -q "storage lvm: VG ${vg}none: .*not found" "$tmp/stderr" ||
     fail "missing VG: rc $rc: $(cat "$tmp/stderr")"
 [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || fail "missing VG: expected one line: $(cat "$tmp/stderr")"
+
+# No --vg: the command as users type it.  Off a Xen dom0 without
+# --hypervisor the VG is not chosen (one line, exit 2).
+if ! grep -qs control_d /proc/xen/capabilities; then
+    set +e
+    "$VMDISKCMP" --image --lvm --dom0 --dry-run --out "$tmp/out" > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
+    set -e
+    [ "$rc" = 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] &&
+        grep -q -e "--lvm: expected --vg VG (a VG is chosen only in a Xen dom0" "$tmp/stderr" ||
+        fail "bare command off a dom0: rc $rc: $(cat "$tmp/stderr")"
+fi
+# With the hypervisor named, vmdiskcmp lists the VGs through libblockdev
+# and chooses.  LVM sees only this test's PV (LVM_SYSTEM_DIR: an lvm.conf
+# whose filter accepts only $loop), so VGs of others on this shared
+# machine do not take part.
+mkdir -p "$tmp/lvm"
+printf 'devices {\n    global_filter = [ "a|^%s$|", "r|.*|" ]\n}\n' "$loop" > "$tmp/lvm/lvm.conf"
+auto() {
+    LVM_SYSTEM_DIR=$tmp/lvm "$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system \
+        --image --lvm --dom0 --out "$tmp/out" "$@" > "$tmp/stdout" 2> "$tmp/stderr"
+}
+auto --size 32M --dom0-size 32M || fail "VG choice refused: $(cat "$tmp/stderr")"
+grep -q "^  --vg $vg: the VG with the most free space that holds the plan's LVs (208 MiB together; VGs: $vg 252 MiB free)" \
+    "$tmp/stdout" || fail "the chosen VG is not stated: $(head -n 8 "$tmp/stdout")"
+grep -q "\"value\" : \"$vg\"" "$tmp/stdout" || fail "plan.json does not record the chosen VG"
+grep -q "^  lvm .* /dev/$vg/vmdiskcmp-" "$tmp/stdout" && grep -q "^  dom0 .* /dev/$vg/vmdiskcmp-.*(on lvm)" "$tmp/stdout" ||
+    fail "the LVs are not planned on the chosen VG: $(grep '^  ' "$tmp/stdout")"
+grep -q "^  --guest-image " "$tmp/stdout" || fail "the guest template choice is not stated"
+set +e
+auto --size 64M --dom0-size 64M; rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(cat "$tmp/stderr")" = "vmdiskcmp: --lvm: expected --vg VG: no VG holds the plan's LVs (VG $vg has the most free space, 264241152 bytes; they need 301989888): name a VG, or give a smaller --size" ] ||
+    fail "no VG with room: rc $rc: $(cat "$tmp/stderr")"
+printf 'devices {\n    global_filter = [ "r|.*|" ]\n}\n' > "$tmp/lvm/lvm.conf"
+set +e
+auto --size 32M --dom0-size 32M; rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(cat "$tmp/stderr")" = "vmdiskcmp: --lvm: expected --vg VG: this host has no LVM volume group" ] ||
+    fail "no VG: rc $rc: $(cat "$tmp/stderr")"
 
 # nothing was created by any of these
 [ -z "$(lvs_now)" ] || fail "an LV was created: $(lvs_now)"

@@ -8,7 +8,10 @@
 # appliance once (a second run is a cache hit); a report was written; and
 # nothing is left behind (no domain, no loop device, no image, no mount).
 # Then the same command, SIGINT sent once the domU is up: exit 3, teardown
-# complete, nothing left behind.
+# complete, nothing left behind.  Then an image target whose image
+# directory (a small tmpfs) is filled up once the domU is up: the run ends
+# within 60 s (not --timeout) naming "image directory FS full", exit 1,
+# nothing left behind.
 # Run time here: about 4-6 minutes (two TCG boots per run, appliance ~25 s).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/integration/run-lib.sh"
@@ -102,4 +105,61 @@ grep -q "cache hit" "$work/run2.log" || fail "run 2: the appliance was launched 
 grep -q "interrupted" "$work/run2.log" || fail "run 2: no interruption reported"
 [ -s "$work/out2/result.json" ] || fail "run 2: no result.json after SIGINT"
 nothing_left "$work/out2"
+
+# ---- 3: the image directory's filesystem fills up mid-run ----
+# A tmpfs of 80 MiB holds the image (74 MiB, sparse) at the start; once the
+# domU is up a filler takes the rest: the guest's writes into its sparse
+# image get ENOSPC, QEMU pauses it (werror's default), and the watchdog
+# ends the boot naming the full filesystem.  The tmpfs is mounted where
+# libvirtd's QEMU sees it (the host's mount namespace), inside $work only.
+full="$work/img-full"
+mkdir -p "$full"
+began=$(date +%s)
+full_cleanup() {
+    for d in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep "^vmdiskcmp-"); do
+        grep -qs "\"$d\"" "$work/out3/plan.json" && virsh -c qemu:///system destroy "$d" >/dev/null 2>&1
+    done
+    [ -f "$work/out3/journal" ] && "$VMDISKCMP" cleanup "$work/out3" >/dev/null 2>&1
+    grep -qF " $full " /proc/self/mountinfo && umount "$full"
+    run_lib_cleanup
+}
+trap full_cleanup EXIT
+mount -t tmpfs -o size=80m,mode=0755 vdc-img-full "$full" || fail "run 3: mount tmpfs on $full"
+rc=0
+"$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg --image --runs 1 --seed 42 \
+    --size 8M --guest-memory 256 --agent-ram 4 --agent-options "-n 0 --per-char=stdio" \
+    --guest-image "$template_dir/guest.img" --agent "$VDC_AGENT" --runner "$runner" \
+    --cache-dir "$work/cache" --image-dir "$full" --out "$work/out3" --timeout 600 \
+    --no-report > /dev/null 2> "$work/run3.log" &
+pid=$!
+i=0
+while [ $i -lt 1200 ]; do
+    seq=$(sed -n 's/^add \([0-9]*\) domain .*/\1/p' "$work/out3/journal" 2>/dev/null)
+    [ -n "$seq" ] && grep -qx "done $seq" "$work/out3/journal" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.5; i=$((i+1))
+done
+kill -0 $pid 2>/dev/null || { cat "$work/run3.log" >&2; fail "run 3 ended before its domU was up"; }
+filled=$(date +%s)
+dd if=/dev/zero of="$full/filler" bs=1M 2>/dev/null
+wait $pid || rc=$?
+took=$(( $(date +%s) - filled ))
+cat "$work/run3.log" >&2
+echo "run 3: ended $took s after the image directory filled up"
+[ "$rc" = 1 ] || fail "run 3: exit status $rc, expected 1"
+[ "$took" -le 60 ] || fail "run 3: ended $took s after the image directory filled up, expected at most 60"
+grep -q "image directory FS full ($full: [0-9]* bytes free)" "$work/run3.log" ||
+    fail "run 3: the cause is not named on stderr"
+python3 - "$work/out3/result.json" <<'EOF' || fail "run 3: result.json does not name the cause"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rs = [r for r in d["runs"] if r["target"] == "image"]
+assert len(rs) == 1 and rs[0]["status"] == "failed", rs
+assert "image directory FS full" in rs[0]["error"], rs[0]["error"]
+EOF
+[ "$(ls "$full")" = filler ] || fail "run 3: left in the image directory: $(ls "$full")"
+rm -f "$full/filler"
+umount "$full" || fail "run 3: the image directory's tmpfs is still busy"
+nothing_left "$work/out3"
+echo "run 3: $(( $(date +%s) - began )) s in all"
 echo "ok"

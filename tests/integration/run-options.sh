@@ -40,7 +40,27 @@ bad "--image-alloc full: expected sparse with --image-format qcow2" --image --im
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz
 bad "--stripe-size: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
-bad "--guest-image: expected a guest template" --image --hypervisor libvirt --connect test:///default
+# no guest option and no template to take: a copy of vmdiskcmp outside its
+# build tree finds none (unless one is installed on this machine: its dry
+# run then names it, and the refusal cannot be seen here)
+lonetop=$(mktemp -d)
+lone=$lonetop/bin
+mkdir "$lone"
+cp "$VMDISKCMP" "$lone/vmdiskcmp"
+"$lone/vmdiskcmp" --image --hypervisor libvirt --connect test:///default --dry-run --out "$work/out" \
+    >"$lone/plan" 2>&1 || fail "no template: the dry run failed: $(cat "$lone/plan")"
+if grep -q "^  --guest-image (none): no guest template is installed (looked for $lonetop/guest-template/guest.img, " "$lone/plan"; then
+    rc=0
+    "$lone/vmdiskcmp" --image --hypervisor libvirt --connect test:///default --out "$work/out" \
+        >"$lone/stdout" 2>"$lone/stderr" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$lone/stderr")" = 1 ] &&
+        grep -q -e "--guest-image: expected a guest template (or --prepared-image) for the domU targets: none is installed" "$lone/stderr" ||
+        { msg=$(cat "$lone/stderr"); rm -rf "$lonetop"; fail "no template: exit $rc: $msg"; }
+    [ ! -e "$work/out" ] || { rm -rf "$lonetop"; fail "no template: created $work/out"; }
+else
+    echo "note: a guest template is installed here: $(grep -e '--guest-image' "$lone/plan")"
+fi
+rm -rf "$lonetop"
 bad "--image-backend qdisk: expected auto with a QEMU/KVM domain" --image --image-backend qdisk \
     --hypervisor libvirt --connect qemu:///system --guest-image /nonexistent
 bad "nothing to run" --runs 2
@@ -146,4 +166,84 @@ rc=$?
     fail "no agent anywhere: expected one line naming --agent: $(cat "$work/err")"
 [ ! -e "$work/noagent" ] || fail "no agent anywhere: created the result directory"
 rm -f "$work/vmdiskcmp-alone"
+
+# bug run-late-bad-input: input found wrong only after --out was made
+# (exit 1, an --out left behind).  Each is refused before anything exists,
+# --dry-run included: exit 2, one line naming the option, no --out.
+early() {
+    want=$1; shift
+    for dry in "" --dry-run; do
+        rc=0
+        "$VMDISKCMP" $dry "$@" > "$work/stdout" 2> "$work/stderr" || rc=$?
+        [ "$rc" = 2 ] || fail "'$dry $*': exit status $rc, expected 2: $(cat "$work/stderr")"
+        [ "$(wc -l < "$work/stderr")" = 1 ] || fail "'$dry $*': expected one line: $(cat "$work/stderr")"
+        grep -qF -- "$want" "$work/stderr" || fail "'$dry $*': stderr '$(cat "$work/stderr")' lacks '$want'"
+        [ ! -e "$work/late/out" ] && [ ! -e "$work/late/img" ] || fail "'$dry $*': created the --out or image directory"
+    done
+}
+mkdir -p "$work/late"
+: > "$work/late/file"
+: > "$work/late/g.img"
+printf '[boot]\nkernel=vmlinuz\ninitrd=initrd.img\ncmdline_xen=x\ncmdline_kvm=y\n' > "$work/late/g.img.manifest"
+: > "$work/late/initrd.img"
+m="--hypervisor mock --size 1 --runs 1 --out $work/late/out"
+early "--block/--target $work/late/file (target block): not a block device (a regular file)" \
+    $m --block "$work/late/file" --destroy-data --guest-image "$work/late/file"
+early "--block/--target $work/late/missing (target block): No such file or directory" \
+    $m --block "$work/late/missing" --destroy-data --guest-image "$work/late/file"
+early "--dom0-on $work/late/file (target dom0): not a block device" \
+    --dom0 --dom0-on "$work/late/file" --destroy-data --runs 1 --out "$work/late/out"
+early "--image-dir $work/late/file: $work/late/file is not a directory" \
+    $m --image --guest-image "$work/late/file" --image-dir "$work/late/file"
+early "--image-dir $work/late/file/img: $work/late/file is not a directory" \
+    $m --image --guest-image "$work/late/file" --image-dir "$work/late/file/img"
+early "--out $work/late/file/out: $work/late/file is not a directory" \
+    --hypervisor mock --size 1 --runs 1 --image --guest-image "$work/late/file" \
+    --image-dir "$work/late/img" --out "$work/late/file/out"
+early "--connect 'bogus:///x': expected a libvirt URI of the xen, qemu or test driver" \
+    --hypervisor libvirt --connect bogus:///x --image --size 1 --guest-image "$work/late/file" \
+    --image-dir "$work/late/img" --out "$work/late/out"
+early "manifest $work/late/g.img.manifest: [boot] kernel $work/late/vmlinuz: no such file" \
+    $m --image --guest-image "$work/late/g.img" --image-dir "$work/late/img"
+: > "$work/late/vmlinuz"
+early "guest image $work/late/g.img: its manifest has no [prepared] section" \
+    $m --image --prepared-image "$work/late/g.img" --image-dir "$work/late/img"
+# a read-only filesystem (root only: a tmpfs mounted read-only in a mount
+# namespace of our own) for --out and --image-dir
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && unshare -m true 2> /dev/null; then
+    mkdir -p "$work/late/ro"
+    VMDISKCMP="$VMDISKCMP" work="$work" m="$m" unshare -m sh -c '
+        mount -t tmpfs -o ro,size=1m vdc-run-options-ro "$work/late/ro" || exit 9
+        for dir in --out --image-dir; do
+            for dry in "" --dry-run; do
+                if [ $dir = --out ]; then a="--out $work/late/ro/out --image-dir $work/late/img"
+                else a="--out $work/late/out --image-dir $work/late/ro/img"; fi
+                rc=0
+                "$VMDISKCMP" $dry --hypervisor mock --size 1 --runs 1 --image \
+                    --guest-image "$work/late/file" $a > /dev/null 2> "$work/stderr" || rc=$?
+                [ "$rc" = 2 ] || { echo "$dir read-only $dry: exit $rc: $(cat "$work/stderr")"; exit 1; }
+                [ "$(wc -l < "$work/stderr")" = 1 ] &&
+                    grep -qF -- "$dir $work/late/ro/" "$work/stderr" &&
+                    grep -qF "read-only filesystem" "$work/stderr" ||
+                    { echo "$dir read-only $dry: $(cat "$work/stderr")"; exit 1; }
+                [ ! -e "$work/late/out" ] && [ ! -e "$work/late/img" ] || { echo "$dir read-only: created"; exit 1; }
+            done
+        done' || fail "read-only --out/--image-dir"
+else
+    echo "not root or no unshare -m: read-only --out/--image-dir not checked"
+fi
+# a --block device that holds a signature: refused at plan time (--dry-run
+# too) naming a remedy that exists, not an option that does not; root only
+if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v mkfs.ext4 > /dev/null; then
+    truncate -s 8M "$work/late/sig.img"
+    mkfs.ext4 -q -F "$work/late/sig.img"
+    sigloop=$(losetup -f --show "$work/late/sig.img") || fail "losetup failed"
+    rc=0
+    early "$sigloop holds a signature (ext4): refusing to destroy it even with --destroy-data: expected a blank device (wipefs -a $sigloop" \
+        $m --block "$sigloop" --destroy-data --guest-image "$work/late/file" || rc=$?
+    losetup -d "$sigloop"
+    grep -q "force" "$work/stderr" && fail "the signature refusal names an option that does not exist"
+else
+    echo "not root or no loop devices: --block with a signature not checked"
+fi
 echo "ok"

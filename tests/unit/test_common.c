@@ -536,15 +536,22 @@ first_line_pid(const vdc_child_result *r)
 }
 
 /* What a process we adopted (we are the subreaper) died of: its signal, or
- * 0 if it exited, -1 if it was not ours. */
+ * 0 if it exited, -1 if it was not ours within 10 s (a process whose
+ * parent, vdc_child_run's supervisor, is still alive comes to us only
+ * when that one ends). */
 static int
 reap_signal(pid_t pid)
 {
-    int st = 0;
+    int st = 0, i;
 
-    if (waitpid(pid, &st, 0) != pid)
-        return -1;
-    return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    for (i = 0; i < 200; i++) {
+        if (waitpid(pid, &st, 0) == pid)
+            return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+        if (errno != ECHILD)
+            return -1;
+        g_usleep(50000);
+    }
+    return -1;
 }
 
 /* The whole group is stopped, grandchildren included: after a timeout and
@@ -599,9 +606,11 @@ test_child_fn(void **state)
 }
 
 /* death_signal: the child is killed when we die without stopping it (here:
- * a process of ours killed by SIGALRM in the middle of vdc_child_run). */
+ * a process of ours killed by SIGALRM in the middle of vdc_child_run);
+ * with @grandchild, a process the child started in its group (the
+ * agent's seekers): the child's own death signal would not reach it. */
 static void
-test_child_death_signal(void **state)
+child_dies_with_us(int grandchild)
 {
     char dir[] = "/tmp/vdc-test-child-XXXXXX";
     g_autofree char *pidfile = NULL, *text = NULL, *script = NULL;
@@ -610,8 +619,9 @@ test_child_death_signal(void **state)
 
     assert_non_null(mkdtemp(dir));
     pidfile = g_build_filename(dir, "pid", NULL);
-    script = g_strdup_printf("echo $$ >%s.t && mv %s.t %s && exec sleep 30", pidfile, pidfile,
-                             pidfile);
+    script = grandchild
+        ? g_strdup_printf("sleep 30 & echo $! >%s.t && mv %s.t %s && wait", pidfile, pidfile, pidfile)
+        : g_strdup_printf("echo $$ >%s.t && mv %s.t %s && exec sleep 30", pidfile, pidfile, pidfile);
     assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
     mid = fork();
     assert_true(mid >= 0);
@@ -637,6 +647,18 @@ test_child_death_signal(void **state)
     rmdir(dir);
 }
 
+static void
+test_child_death_signal(void **state)
+{
+    child_dies_with_us(0);
+}
+
+static void
+test_child_death_grandchild(void **state)
+{
+    child_dies_with_us(1);
+}
+
 int
 main(void)
 {
@@ -658,6 +680,7 @@ main(void)
         cmocka_unit_test(test_child_group),
         cmocka_unit_test(test_child_fn),
         cmocka_unit_test(test_child_death_signal),
+        cmocka_unit_test(test_child_death_grandchild),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -51,6 +53,7 @@ static struct {
     int n_inspected;
     const char *fail_provision;     /* target name whose storage create fails */
     int malformed_json;             /* runner returns garbage agent JSON */
+    int fs_full;                    /* the image directory's filesystem has 0 bytes free */
     int corrupt_frame;              /* runner's result frame is damaged */
     int interrupt_on_create;        /* SIGINT arrives while the domU runs */
     double jitter;                  /* put_block = 1000 (1 + jitter u), u in [-1, 1)
@@ -98,7 +101,8 @@ m_storage_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 }
 
 static int
-m_storage_destroy(vdc_backing backing, const char *path, const char *vg, const char *lv)
+m_storage_destroy(vdc_backing backing, const char *path, const char *vg, const char *lv,
+                  const char *run_tag)
 {
     assert_int_equal(backing, VDC_BACKING_IMAGE);
     F.n_storage_destroyed++;
@@ -162,9 +166,15 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
                                    &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
     assert_true(seq > 0);
-    assert_int_equal(g_mkdir(mnt, 0755) == 0 || errno == EEXIST, 1);
-    vdc_journal_done(vdc_run_ctx_journal(ctx), seq);
+    assert_int_equal(vdc_run_mkdir_journaled(vdc_run_ctx_journal(ctx), seq, mnt, 0755), 0);
     return g_file_set_contents(json_out, json, -1, NULL) ? 0 : -1;
+}
+
+static int
+m_fs_free(const char *dir, uint64_t *bytes)
+{
+    *bytes = F.fs_full ? 0 : 1ull << 40;
+    return 0;
 }
 
 static char *
@@ -281,6 +291,7 @@ make_env(vdc_run_env *env)
     env->dom0_step = m_dom0_step;
     env->loop_attach = m_loop_attach;
     env->loop_detach = m_loop_detach;
+    env->fs_free = m_fs_free;
     env->stop = &stop_flag;
 }
 
@@ -532,6 +543,46 @@ test_guest_timeout(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A domU that stops making progress: the image directory's filesystem
+ * full (two looks in a row), or the domU paused on an I/O error, ends its
+ * boot naming the cause, without waiting for --timeout (the mock's wait
+ * says "still running" at once). */
+static void
+test_guest_stalled(void **state)
+{
+    vdc_result_set rs;
+    size_t i, n_named = 0;
+
+    vdc_hv_mock()->wait_result = VDC_HV_WAIT_TIMEOUT;
+    F.fs_full = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    for (i = 0; i < rs.n_runs; i++)
+        n_named += rs.runs[i]->error && strstr(rs.runs[i]->error, "image directory FS full (") != NULL;
+    assert_int_equal(n_named, 4);
+    /* each boot: two periods and two looks, not the 720 periods of
+     * --timeout 3600 */
+    for (i = 0, n_named = 0; i < vdc_hv_mock()->calls->len; i++)
+        n_named += g_str_has_prefix(g_ptr_array_index(vdc_hv_mock()->calls, i), "wait ");
+    assert_int_equal(n_named, 4);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+    teardown(state);
+    setup(state);
+
+    vdc_hv_mock()->wait_result = VDC_HV_WAIT_TIMEOUT;
+    vdc_hv_mock()->stalled = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    for (i = 0, n_named = 0; i < rs.n_runs; i++)
+        n_named += rs.runs[i]->error &&
+                   strstr(rs.runs[i]->error, "the domU stalled: paused on an I/O error (mock)") != NULL;
+    assert_int_equal(n_named, 4);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_results_malformed(void **state)
 {
@@ -724,8 +775,8 @@ test_journal_idempotent(void **state)
 
     undo_log = g_string_new(NULL);
     vdc_journal_init(&j);
-    assert_int_equal(vdc_journal_create(&j, path), 0);
-    assert_int_equal(vdc_journal_create(&k, path), -1);          /* never reused */
+    assert_int_equal(vdc_journal_create(&j, path, NULL), 0);
+    assert_int_equal(vdc_journal_create(&k, path, NULL), -1);          /* never reused */
     vdc_journal_dispose(&k);
     assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_IMAGE,
                                                                .path = "/a b,c=d" }), 1);
@@ -793,7 +844,7 @@ test_journal_typed_round_trip(void **state)
     size_t i;
 
     vdc_journal_init(&j);
-    assert_int_equal(vdc_journal_create(&j, path), 0);
+    assert_int_equal(vdc_journal_create(&j, path, NULL), 0);
     for (i = 0; i < G_N_ELEMENTS(in); i++)
         assert_int_equal(vdc_journal_add(&j, &in[i]), i + 1);
     assert_int_equal(vdc_journal_done(&j, 2), 0);
@@ -803,7 +854,7 @@ test_journal_typed_round_trip(void **state)
 
     assert_true(g_file_get_contents(path, &text, NULL, NULL));
     assert_string_equal(text,
-        "vmdiskcmp-journal 1\n"
+        "vmdiskcmp-journal 2\n"
         "add 1 domain driver=libxl uri= name=vmdiskcmp-x\n"
         "add 2 image path=%2Fi%2Fvmdiskcmp-x-image-qdisk.qcow2 where=domU format=qcow2 alloc=sparse image_backend=qdisk image_cache=none\n"
         "add 3 image path=%2Fi%2Fvmdiskcmp-x-dom0.raw where=dom0 format=raw alloc=full image_backend=auto image_cache=host\n"
@@ -844,6 +895,58 @@ test_journal_typed_round_trip(void **state)
     assert_true(vdc_journal_find(&j, 2)->done && vdc_journal_find(&j, 2)->kept);
     assert_true(vdc_journal_find(&j, 8)->undone);
     assert_int_equal(vdc_journal_pending(&j), G_N_ELEMENTS(in) - 2);
+    vdc_journal_dispose(&j);
+}
+
+/* Version 2: the run line (id, this pid, the start time) and the
+ * identities (a domain's UUID at add, an inode and a UUID learnt at done,
+ * an LV's run tag) round-trip; the text is as documented. */
+static void
+test_journal_identity_round_trip(void **state)
+{
+    g_autofree char *path = g_strdup_printf("%s/journal", F.dir);
+    g_autofree char *tmp = g_strdup_printf("%s/journal.new", F.dir);
+    g_autofree char *text = NULL;
+    g_autofree char *want = NULL;
+    vdc_journal j;
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_create(&j, path, "D.1Z-h-0a0b0c"), 0);
+    assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DOMAIN,
+        .driver = "libvirt", .uri = "qemu:///system", .name = "vmdiskcmp-x",
+        .uuid = "6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01" }), 1);
+    assert_int_equal(vdc_journal_done_ident(&j, 1, "uuid", "00000000-0000-0000-0000-00000000000a"), 0);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = "/i" }), 2);
+    assert_int_equal(vdc_journal_done_ident(&j, 2, "ino", "2049:77"), 0);
+    assert_int_equal(vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_LV, .vg = "vg0",
+        .lv = "vmdiskcmp-x-lvm", .tag = "vmdiskcmp-run-x" }), 3);
+    assert_int_equal(vdc_journal_done_ident(&j, 3, "uuid", "u"), -1);     /* not an LV's key */
+    vdc_journal_dispose(&j);
+
+    assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    want = g_strdup_printf(
+        "vmdiskcmp-journal 2\n"
+        "run id=D.1Z-h-0a0b0c pid=%ld started=",
+        (long)getpid());
+    assert_true(g_str_has_prefix(text, want));
+    assert_non_null(strstr(text, "Z\n"
+        "add 1 domain driver=libvirt uri=qemu%3A%2F%2F%2Fsystem name=vmdiskcmp-x uuid=6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01\n"
+        "done 1 uuid=00000000-0000-0000-0000-00000000000a\n"
+        "add 2 dir path=%2Fi\n"
+        "done 2 ino=2049%3A77\n"
+        "add 3 lv vg=vg0 lv=vmdiskcmp-x-lvm tag=vmdiskcmp-run-x\n"));
+
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_string_equal(j.run_id, "D.1Z-h-0a0b0c");
+    assert_int_equal(atol(j.owner_pid), (long)getpid());
+    assert_true(g_str_has_suffix(j.owner_started, "Z"));
+    assert_string_equal(vdc_journal_find(&j, 1)->uuid, "00000000-0000-0000-0000-00000000000a");
+    assert_true(vdc_journal_find(&j, 1)->done);
+    assert_string_equal(vdc_journal_find(&j, 2)->ino, "2049:77");
+    assert_string_equal(vdc_journal_find(&j, 3)->tag, "vmdiskcmp-run-x");
+    assert_false(vdc_journal_find(&j, 3)->done);
     vdc_journal_dispose(&j);
 }
 
@@ -916,6 +1019,207 @@ test_journal_old_format(void **state)
     }
 }
 
+/* A domain of the run's name but another UUID exists (another run's, say):
+ * the run's create fails, and neither the boot nor the teardown destroys
+ * it; one line per journaled domain says it was left alone. */
+static void
+test_same_name_other_uuid_not_destroyed(void **state)
+{
+    static const char theirs[] = "0f0e0d0c-0b0a-4908-8706-050403020100";
+    char uuid[VDC_HV_UUID_LEN];
+    vdc_result_set rs;
+    char *err;
+
+    vdc_hv_mock_add_foreign("vmdiskcmp-D-h", theirs);
+    capture_stderr_begin();
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    assert_int_equal(vdc_hv_mock_ops.uuid(NULL, "vmdiskcmp-D-h", uuid), 1);
+    assert_string_equal(uuid, theirs);
+    assert_non_null(strstr(err, "vmdiskcmp: domain vmdiskcmp-D-h: UUID 0f0e0d0c-0b0a-4908-8706-050403020100 "
+                                "is not this run's ("));
+    assert_non_null(strstr(err, "): left alone\n"));
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    check_torn_down();          /* everything of ours is gone all the same */
+    free(err);
+    vdc_result_set_dispose(&rs);
+}
+
+/* Before anything is made: the run id is taken when a domain of its name
+ * exists (through the driver), or one of its images, or (default --out)
+ * its result directory; else free.  Nothing is created by asking. */
+static void
+test_run_id_taken_by_domain_image_or_directory(void **state)
+{
+    g_autofree char *line = g_strdup_printf("run --hypervisor mock --image --guest-image /g.img "
+                                            "--image-dir %s/imgs --out %s/out", F.dir, F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/vmdiskcmp-D-h-image.raw", F.dir);
+    g_autofree char *imgs = g_strdup_printf("%s/imgs", F.dir);
+    g_auto(GStrv) argv = NULL;
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
+    vdc_run_env env;
+    vdc_run_opts o;
+    vdc_plan p;
+    int argc;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    make_env(&env);
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 0);
+    assert_false(g_file_test(p.out_dir, G_FILE_TEST_EXISTS));
+    vdc_hv_mock_add_foreign("vmdiskcmp-D-h", "0f0e0d0c-0b0a-4908-8706-050403020100");
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 1);
+    vdc_hv_mock_reset();
+    assert_int_equal(g_mkdir(imgs, 0755), 0);
+    assert_true(g_file_set_contents(img, "", 0, NULL));
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 1);
+    assert_int_equal(g_unlink(img), 0);
+    assert_int_equal(g_mkdir(p.out_dir, 0755), 0);
+    assert_int_equal(vdc_run_id_taken(&p, &env, 1), 1);
+    assert_int_equal(vdc_run_id_taken(&p, &env, 0), 0);     /* --out given: preflight's to refuse */
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+}
+
+/* A run that made an image and holds its journal: a child process that
+ * journals F.dir/imgs/vmdiskcmp-R-h-image.raw (made, inode recorded) under
+ * F.dir/out, then waits until @go is written to, or is killed.  Returns
+ * its pid once the journal exists. */
+static pid_t
+start_owner(int go[2])
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *imgs = g_strdup_printf("%s/imgs", F.dir);
+    int ready[2];
+    char c;
+    pid_t pid;
+
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(g_mkdir(out, 0755), 0);
+    assert_int_equal(g_mkdir(imgs, 0755), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+        g_autofree char *img = g_strdup_printf("%s/vmdiskcmp-R-h-image.raw", imgs);
+        g_autofree char *ino = NULL;
+        vdc_journal j;
+        unsigned seq;
+
+        vdc_journal_init(&j);
+        if (vdc_journal_create(&j, jpath, "R-h") < 0 ||
+            !(seq = vdc_journal_add(&j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_IMAGE, .path = img })) ||
+            !g_file_set_contents(img, "", 0, NULL) || !(ino = vdc_journal_ino_of(img)) ||
+            vdc_journal_done_ident(&j, seq, "ino", ino) < 0)
+            _exit(1);
+        if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+            _exit(1);
+        _exit(0);       /* ends holding the journal: torn down by nobody */
+    }
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    return pid;
+}
+
+/* While the run lives (its journal locked), `cleanup DIR` touches nothing
+ * and fails naming the run; `cleanup --all` skips it, naming it too. */
+static void
+test_cleanup_lock_held_refuses(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/vmdiskcmp-R-h-image.raw", F.dir);
+    g_autoptr(GPtrArray) live = g_ptr_array_new_with_free_func(g_free);
+    int go[2], status;
+    vdc_run_env env;
+    pid_t pid = start_owner(go);
+    g_autofree char *who = g_strdup_printf("run R-h (pid %ld, started ", (long)pid);
+    char *err;
+
+    make_env(&env);
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, live), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, who));
+    assert_non_null(strstr(err, "is still running (its journal is locked): nothing touched\n"));
+    assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);    /* one line */
+    free(err);
+    assert_true(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 1, live), 0);
+    assert_true(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(live->len, 2);
+    assert_string_equal(g_ptr_array_index(live, 1), "R-h");
+    assert_int_equal(F.n_storage_destroyed, 0);
+    assert_int_equal(write(go[1], "g", 1), 1);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* A run killed hard leaves its journal with a lock nobody holds: cleanup
+ * takes it and removes what the run made. */
+static void
+test_cleanup_stale_lock_cleaned(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *img = g_strdup_printf("%s/imgs/vmdiskcmp-R-h-image.raw", F.dir);
+    int go[2], status;
+    vdc_run_env env;
+    pid_t pid = start_owner(go);
+
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    make_env(&env);
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+    assert_false(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(F.n_storage_destroyed, 1);
+    /* and a second cleanup finds nothing left */
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+    assert_int_equal(F.n_storage_destroyed, 1);
+}
+
+/* A journal naming an existing directory beside an image: a version 1
+ * journal (no identity recorded), and a version 2 one whose recorded inode
+ * is not the directory's: cleanup removes neither, saying so; the images,
+ * long gone, count as removed. */
+static void
+test_cleanup_foreign_directory_left_alone(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *dir = g_strdup_printf("%s/operator-dir", F.dir);
+    g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+    g_autofree char *edir = g_uri_escape_string(dir, NULL, FALSE);
+    vdc_run_env env;
+    int v;
+
+    assert_int_equal(g_mkdir(out, 0755), 0);
+    assert_int_equal(g_mkdir(dir, 0755), 0);
+    make_env(&env);
+    for (v = 1; v <= 2; v++) {
+        g_autofree char *text = g_strdup_printf(
+            "vmdiskcmp-journal %d\n%s"
+            "add 1 dir path=%s\ndone 1%s\n"
+            "add 2 image path=%s%%2Fvmdiskcmp-R-h-image.raw\ndone 2\n",
+            v, v == 2 ? "run id=R-h pid=1 started=2026-01-01T00:00:00Z\n" : "", edir,
+            v == 2 ? " ino=1:1" : "", edir);
+        char *err;
+
+        assert_true(g_file_set_contents(jpath, text, -1, NULL));
+        capture_stderr_begin();
+        assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+        err = capture_stderr_end();
+        assert_true(g_file_test(dir, G_FILE_TEST_IS_DIR));
+        assert_non_null(strstr(err, v == 1 ? "the journal records no identity for it: not made by this run, left alone"
+                                           : "not the one this run made (inode 1:1): left alone"));
+        free(err);
+    }
+    assert_int_equal(F.n_storage_destroyed, 2);
+}
+
 int
 main(void)
 {
@@ -927,6 +1231,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_provision_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guest_stalled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_frame, setup, teardown),
@@ -938,6 +1243,12 @@ main(void)
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_identity_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_name_other_uuid_not_destroyed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_id_taken_by_domain_image_or_directory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_lock_held_refuses, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_stale_lock_cleaned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_foreign_directory_left_alone, setup, teardown),
     };
 
     vdc_set_quiet(1);

@@ -72,6 +72,7 @@ test_libvirt_test_driver(void **state)
     vdc_hv_domain d;
     JsonObject *b, *v = json_object_new();
     volatile sig_atomic_t stop = 0;
+    char uuid[VDC_HV_UUID_LEN];
 
     assert_non_null(ops);
     hv = ops->open("test:///default");
@@ -81,6 +82,7 @@ test_libvirt_test_driver(void **state)
     json_object_unref(v);
 
     fill_domain(&d);
+    d.uuid = "3d7f2a9c-51e0-4b8e-a6c2-0f4b1e9d7c35";
     assert_int_equal(ops->exists(hv, d.name), 0);
     assert_int_equal(ops->create(hv, &d), 0);
     assert_int_equal(ops->exists(hv, d.name), 1);
@@ -104,9 +106,14 @@ test_libvirt_test_driver(void **state)
     stop = 1;
     assert_int_equal(ops->wait(hv, d.name, 60, &stop), VDC_HV_WAIT_INTERRUPTED);
 
-    assert_int_equal(ops->destroy(hv, d.name), 0);
+    assert_int_equal(ops->uuid(hv, d.name, uuid), 1);
+    assert_string_equal(uuid, d.uuid);                       /* created with ours */
+    assert_int_equal(ops->destroy(hv, d.name, "00000000-0000-0000-0000-000000000001"), 0);
+    assert_int_equal(ops->exists(hv, d.name), 1);            /* another UUID: not touched */
+    assert_int_equal(ops->destroy(hv, d.name, d.uuid), 0);
     assert_int_equal(ops->exists(hv, d.name), 0);
-    assert_int_equal(ops->destroy(hv, d.name), 0);           /* idempotent */
+    assert_int_equal(ops->uuid(hv, d.name, uuid), 0);
+    assert_int_equal(ops->destroy(hv, d.name, d.uuid), 0);   /* idempotent */
     stop = 0;
     assert_int_equal(ops->wait(hv, d.name, 60, &stop), VDC_HV_WAIT_SHUTOFF);
     ops->close(hv);
@@ -158,7 +165,8 @@ static void
 test_mock_failures(void **state)
 {
     const vdc_hv_ops *ops = vdc_hv_ops_by_name("mock");
-    vdc_hv_domain d = { .name = "vmdiskcmp-m", .type = "mock" };
+    vdc_hv_domain d = { .name = "vmdiskcmp-m", .uuid = "6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01",
+                        .type = "mock" };
     vdc_hv *hv;
 
     vdc_hv_mock_reset();
@@ -173,7 +181,7 @@ test_mock_failures(void **state)
     vdc_hv_mock()->fail_create = 0;
     assert_int_equal(ops->create(hv, &d), 0);
     assert_int_equal(ops->exists(hv, d.name), 1);
-    assert_int_equal(ops->destroy(hv, d.name), 0);
+    assert_int_equal(ops->destroy(hv, d.name, d.uuid), 0);
     assert_int_equal(vdc_hv_mock()->n_running, 0);
     ops->close(hv);
     assert_null(vdc_hv_ops_by_name("xend"));

@@ -1,8 +1,10 @@
 /* Unit tests of `vmdiskcmp lab`'s one parser and checker (src/lab/lab.c):
  * the options, the checks of every input, the jobs as dom0 runs them, the
- * request lab.sh reads, what came back after a failure.  Pure code over a
- * fixture directory (a fake build tree and prepared image); no lab is built
- * or booted here. */
+ * request lab.sh reads, what came back after a failure; and the progress
+ * lines `lab run` shows from the serial log (src/lab/serial.c) on a
+ * fixture cut from a real lab run (tests/golden/lab/serial-progress.log).
+ * Pure code over a fixture directory (a fake build tree and prepared
+ * image); no lab is built or booted here. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -20,6 +22,7 @@
 #include "common/util.h"
 #include "guest/prepare.h"
 #include "lab/lab.h"
+#include "lab/serial.h"
 #include "test_stderr.h"
 
 /* the fixture: T/b/src/vmdiskcmp with guest-agent/ beside it, a file, a
@@ -43,17 +46,21 @@ put(const char *rel, const char *text, int mode)
     assert_int_equal(chmod(p, mode), 0);
 }
 
+/* p/g.img.manifest: prepared from t/tpl.img with the agent (or one whose
+ * digest is @agent_sum) and the runner of the fake build tree */
 static void
 write_manifest(const char *agent_sum)
 {
     g_autofree char *agent = path("b/guest-agent/vmdiskcmp-agent");
     g_autofree char *runner = path("b/guest-agent/vmdiskcmp-runner");
+    g_autofree char *tpl = path("t/tpl.img");
     g_autofree char *a = vdc_file_sha256(agent), *r = vdc_file_sha256(runner);
+    g_autofree char *ts = vdc_file_sha256(tpl);
     g_autofree char *m = g_strdup_printf(
-        "[prepared]\nkey=%064d\ntemplate_sha256=%064d\nagent_sha256=%s\nrunner_sha256=%s\n"
+        "[prepared]\nkey=%064d\ntemplate=%s\ntemplate_sha256=%s\nagent_sha256=%s\nrunner_sha256=%s\n"
         "init_system=busybox\n[boot]\nkernel=g.img.vmlinuz\ninitrd=g.img.initrd\n"
         "cmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda\n",
-        0, 0, agent_sum ? agent_sum : a, r);
+        0, tpl, ts, agent_sum ? agent_sum : a, r);
 
     put("p/g.img.manifest", m, 0644);
 }
@@ -67,6 +74,11 @@ setup(void **state)
     put("b/guest-agent/vmdiskcmp-agent", "agent\n", 0755);
     put("b/guest-agent/vmdiskcmp-runner", "runner\n", 0755);
     put("f/g.qcow2", "guest\n", 0644);
+    put("t/tpl.img", "template\n", 0644);
+    put("t/tpl.img.manifest", "[template]\nformat=1\n[boot]\nkernel=vmlinuz\ninitrd=initrd.img\n"
+        "cmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda\n", 0644);
+    put("t/vmlinuz", "kernel\n", 0644);
+    put("t/initrd.img", "initrd\n", 0644);
     put("p/g.img", "image\n", 0644);
     put("p/g.img.vmlinuz", "kernel\n", 0644);
     put("p/g.img.initrd", "initrd\n", 0644);
@@ -134,31 +146,30 @@ test_run_jobs(void **state)
     struct vdc_lab_request r;
     g_autofree char *err = NULL, *j1 = NULL, *j2 = NULL, *files = NULL, *want_files = NULL;
     g_autofree char *rd1 = path("out/result"), *rd2 = path("out/mine"), *q = path("f/g.qcow2");
-    g_autofree char *pimg = path("p/g.img");
+    g_autofree char *pimg = path("p/g.img"), *timg = path("t/tpl.img"), *tdir = path("t");
+    g_autofree char *stage = NULL, *want_stage = NULL;
     size_t i;
 
     assert_int_equal(check_line("lab run --out @T/out --file @T/f/g.qcow2=guest.img --timeout=900 "
                                 "--vmdiskcmp @T/b/src/vmdiskcmp --prepared @T/p/g.img -- "
                                 "--image --runs 3 --agent-options '-n 0 -f' "
                                 "--then --hypervisor libvirt --dom0 --out /lab/out/mine "
-                                "--then run --dom0 --runner /r --out rel",
+                                "--then run --dom0 --runner /r --out rel "
+                                "--then --image --lvm --dom0 --dry-run",
                                 &o, &r, &err), 0);
     assert_string_equal(err, "");
     assert_int_equal(r.timeout_s, 900);
     assert_int_equal(g_strv_length(r.helpers), 2);
-    assert_int_equal(r.n_jobs, 3);
-    /* job 1: what the lab hands in, and --out /lab/out/result */
+    assert_int_equal(r.n_jobs, 4);
+    /* job 1: only --out /lab/out/result added (the agent, the runner and
+     * the guest are dom0's vmdiskcmp's own defaults) */
     j1 = joined(r.jobs[0].argv);
-    assert_string_equal(j1, "--image --runs 3 --agent-options -n 0 -f "
-                            "--agent /lab/in/bin/vmdiskcmp-agent --runner /lab/in/bin/vmdiskcmp-runner "
-                            "--guest-image /lab/in/files/g.img --out /lab/out/result");
+    assert_string_equal(j1, "--image --runs 3 --agent-options -n 0 -f --out /lab/out/result");
     assert_int_equal(r.jobs[0].libvirt, 0);
     assert_string_equal(r.jobs[0].result_dir, rd1);
     /* job 2: its own --out kept; libvirt */
     j2 = joined(r.jobs[1].argv);
-    assert_string_equal(j2, "--hypervisor libvirt --dom0 --out /lab/out/mine "
-                            "--agent /lab/in/bin/vmdiskcmp-agent --runner /lab/in/bin/vmdiskcmp-runner "
-                            "--guest-image /lab/in/files/g.img");
+    assert_string_equal(j2, "--hypervisor libvirt --dom0 --out /lab/out/mine");
     assert_int_equal(r.jobs[1].libvirt, 1);
     assert_string_equal(r.jobs[1].result_dir, rd2);
     /* job 3: "run" first; its runner kept; an --out not under /lab/out does
@@ -166,14 +177,27 @@ test_run_jobs(void **state)
     assert_string_equal(r.jobs[2].argv[0], "run");
     assert_false(g_strv_contains((const char *const *)r.jobs[2].argv, "/lab/in/bin/vmdiskcmp-runner"));
     assert_null(r.jobs[2].result_dir);
-    /* the files: --file, then the prepared image and its siblings */
+    /* job 4: a dry run as typed: nothing added, nothing comes back */
+    g_free(j2);
+    j2 = joined(r.jobs[3].argv);
+    assert_string_equal(j2, "--image --lvm --dom0 --dry-run");
+    assert_null(r.jobs[3].result_dir);
+    /* the files: --file */
     files = joined(r.files);
-    want_files = g_strdup_printf("%s guest.img %s g.img %s.manifest g.img.manifest "
-                                 "%s.vmlinuz g.img.vmlinuz %s.initrd g.img.initrd",
-                                 q, pimg, pimg, pimg, pimg);
+    want_files = g_strdup_printf("%s guest.img", q);
     assert_string_equal(files, want_files);
     for (i = 0; r.files[i]; i += 2)
         assert_true(g_path_is_absolute(r.files[i]));
+    /* staged: the template as dom0's default guest, the prepared image as
+     * the prepare cache's entry for it (the key of its manifest) */
+    stage = joined(r.stage);
+    want_stage = g_strdup_printf(
+        "%s guest-template/guest.img %s.manifest guest-template/guest.img.manifest "
+        "%s/vmlinuz guest-template/vmlinuz %s/initrd.img guest-template/initrd.img "
+        "%s prepare-cache/%064d/guest.img %s.manifest prepare-cache/%064d/guest.img.manifest "
+        "%s.vmlinuz prepare-cache/%064d/g.img.vmlinuz %s.initrd prepare-cache/%064d/g.img.initrd",
+        timg, timg, tdir, tdir, pimg, 0, pimg, 0, pimg, 0, pimg, 0);
+    assert_string_equal(stage, want_stage);
     vdc_lab_request_dispose(&r);
     vdc_lab_request_dispose(&r);     /* twice is safe */
     vdc_lab_opts_dispose(&o);
@@ -206,12 +230,12 @@ test_request_text(void **state)
         "LAB_BIN='%s'\n"
         "LAB_HELPERS=('%s' '%s')\n"
         "LAB_FILES=()\n"
+        "LAB_STAGE=()\n"
+        "LAB_PREPARE_CACHE='/var/cache/vmdiskcmp'\n"
         "LAB_JOBS=(''\\''--dom0'\\'' '\\''--cmdline'\\'' '\\''it'\\''\\'\\'''\\''s'\\'' "
-        "'\\''--agent'\\'' '\\''/lab/in/bin/vmdiskcmp-agent'\\'' '\\''--runner'\\'' "
-        "'\\''/lab/in/bin/vmdiskcmp-runner'\\'' '\\''--out'\\'' '\\''/lab/out/result'\\''' "
-        "''\\''--image'\\'' '\\''--hypervisor'\\'' '\\''libvirt'\\'' '\\''--agent'\\'' "
-        "'\\''/lab/in/bin/vmdiskcmp-agent'\\'' '\\''--runner'\\'' "
-        "'\\''/lab/in/bin/vmdiskcmp-runner'\\'' '\\''--out'\\'' '\\''/lab/out/result-2'\\''')\n"
+        "'\\''--out'\\'' '\\''/lab/out/result'\\''' "
+        "''\\''--image'\\'' '\\''--hypervisor'\\'' '\\''libvirt'\\'' "
+        "'\\''--out'\\'' '\\''/lab/out/result-2'\\''')\n"
         "LAB_JOB_LIBVIRT=(0 1)\n",
         out, bin, agent, runner);
     assert_string_equal(text, want);
@@ -234,8 +258,7 @@ test_request_text(void **state)
         assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &got, NULL,
                                  &status, NULL));
         assert_int_equal(status, 0);
-        assert_string_equal(got, "--dom0|--cmdline|it's a \"b\" $x|--agent|/lab/in/bin/vmdiskcmp-agent|"
-                                 "--runner|/lab/in/bin/vmdiskcmp-runner|--out|/lab/out/result|");
+        assert_string_equal(got, "--dom0|--cmdline|it's a \"b\" $x|--out|/lab/out/result|");
         vdc_lab_request_dispose(&r);
         vdc_lab_opts_dispose(&o);
     }
@@ -283,7 +306,7 @@ test_bad_input(void **state)
         { "lab run --out @T/o -- --image --then --then --dom0", "--then: expected vmdiskcmp arguments before it" },
         { "lab run --out @T/o -- --image --runs 0", "lab run: job 1: --runs '0': expected an integer from 1 to 1000" },
         { "lab run --out @T/o -- --dom0 --then --image --bogus", "lab run: job 2: unknown option '--bogus'" },
-        { "lab run --out @T/o -- --lvm", "lab run: job 1: --lvm: expected --vg VG as well" },
+        { "lab run --out @T/o -- --lvm --stripe-size 64K", "lab run: job 1: --stripe-size: expected --stripes N" },
         { "lab run --out @T/o -- report x", "lab run: job 1: unexpected argument 'report'" },
         { "lab run --out @T/o -- --help", "lab run: job 1: --help: expected the options of a run" },
         /* what is handed in */
@@ -293,7 +316,7 @@ test_bad_input(void **state)
         { "lab run --out @T/o --file @T/nope -- --dom0", "--file @T/nope: '@T/nope' not readable" },
         { "lab run --out @T/o --file @T/f/g.qcow2=x --file @T/p/g.img=x -- --dom0", "the name 'x' is taken" },
         { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --prepared @T/f/g.qcow2 -- --dom0", "--prepared @T/f/g.qcow2: '@T/f/g.qcow2.manifest' missing" },
-        { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --file @T/f/g.qcow2=g.img --prepared @T/p/g.img -- --dom0", "the name 'g.img' is taken" },
+        { "lab run --out @T/o --vmdiskcmp @T/b/src/vmdiskcmp --file @T/f/g.qcow2=x --file @T/p/g.img=x -- --dom0", "the name 'x' is taken" },
         { "lab run --out @T/notempty -- --dom0", "--out '@T/notempty' exists and is not empty: expected a new directory" },
         { "lab selftest --out @T/notempty", "lab selftest: --out '@T/notempty' exists and is not empty" },
     };
@@ -336,6 +359,50 @@ test_prepared_other_agent(void **state)
     vdc_lab_request_dispose(&r);
     vdc_lab_opts_dispose(&o);
     write_manifest(NULL);
+    vdc_error_reset();
+}
+
+/* the template a prepared image came from must be handed in unchanged
+ * (dom0's vmdiskcmp hashes it to find the prepared image in its cache):
+ * gone, changed, or with its kernel elsewhere, refused before the boot */
+static void
+test_prepared_template(void **state)
+{
+    static const struct { const char *rel, *text, *want; } cases[] = {
+        { "t/tpl.img", "another template\n", "its template @T/t/tpl.img changed since it was prepared" },
+        { "t/tpl.img.manifest", "[boot]\nkernel=/elsewhere/vmlinuz\ninitrd=initrd.img\n"
+          "cmdline_xen=x\ncmdline_kvm=y\n", "@T/t/tpl.img: expected its boot file /elsewhere/vmlinuz beside it" },
+    };
+    g_autofree char *tpl = path("t/tpl.img"), *moved = path("t/tpl.moved");
+    struct vdc_lab_opts o;
+    struct vdc_lab_request r;
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *file = path(cases[i].rel), *saved = NULL, *err = NULL;
+        g_auto(GStrv) parts = g_strsplit(cases[i].want, "@T", -1);
+        g_autofree char *want = g_strjoinv(T, parts);
+
+        assert_true(g_file_get_contents(file, &saved, NULL, NULL));
+        put(cases[i].rel, cases[i].text, 0644);
+        assert_int_equal(check_line("lab run --out @T/o6 --prepared @T/p/g.img -- --dom0", &o, &r, &err), -1);
+        if (!strstr(err, want))
+            fail_msg("case %zu: got '%s', wanted '%s'", i, err, want);
+        put(cases[i].rel, saved, 0644);
+        vdc_lab_request_dispose(&r);
+        vdc_lab_opts_dispose(&o);
+    }
+    {
+        g_autofree char *err = NULL;
+
+        assert_int_equal(rename(tpl, moved), 0);
+        assert_int_equal(check_line("lab run --out @T/o6 --prepared @T/p/g.img -- --dom0", &o, &r, &err), -1);
+        assert_non_null(strstr(err, "the template it was prepared from ("));
+        assert_non_null(strstr(err, "tpl.img) is gone"));
+        assert_int_equal(rename(moved, tpl), 0);
+        vdc_lab_request_dispose(&r);
+        vdc_lab_opts_dispose(&o);
+    }
     vdc_error_reset();
 }
 
@@ -414,6 +481,119 @@ test_failed_job(void **state)
     vdc_lab_request_dispose(&r);
 }
 
+/* ---- the serial log's progress lines ---------------------------------------- */
+
+static void
+collect(const char *text, void *arg)
+{
+    g_string_append_printf(arg, "%s\n", text);
+}
+
+static char *
+golden_lab(const char *name)
+{
+    const char *top = getenv("top_srcdir");
+
+    return g_build_filename(top ? top : ".", "tests", "golden", "lab", name, NULL);
+}
+
+/* the fixture fed in pieces of @piece bytes: what comes out */
+static char *
+feed_pieces(const char *data, size_t len, size_t piece, size_t *n_lines)
+{
+    GString *got = g_string_new(NULL);
+    vdc_serial_lines s;
+    size_t off;
+
+    vdc_serial_lines_init(&s);
+    *n_lines = 0;
+    for (off = 0; off < len; off += piece)
+        *n_lines += vdc_serial_progress_feed(&s, data + off, MIN(piece, len - off), collect, got);
+    vdc_serial_lines_dispose(&s);
+    vdc_serial_lines_dispose(&s);   /* twice: safe */
+    return g_string_free(got, FALSE);
+}
+
+/* A real lab run's console (systemd, Xen, the job's trace, domU consoles
+ * prefixed by the job's tail) plus three forged lines: only the lines that
+ * start with vdc_progress's prefix come out, escaped, CRs gone, in order,
+ * whatever the size of the pieces read; a line cut by the power-off (no
+ * newline) is not shown. */
+static void
+test_serial_progress(void **state)
+{
+    g_autofree char *log = golden_lab("serial-progress.log");
+    g_autofree char *exp_path = golden_lab("serial-progress.expected");
+    g_autofree char *data = NULL, *expected = NULL;
+    static const size_t pieces[] = { 1, 2, 7, 100, 4096, 1 << 20 };
+    gsize len = 0;
+    size_t i, n;
+
+    assert_true(g_file_get_contents(log, &data, &len, NULL));
+    assert_true(g_file_get_contents(exp_path, &expected, NULL, NULL));
+    for (i = 0; i < G_N_ELEMENTS(pieces); i++) {
+        g_autofree char *got = feed_pieces(data, len, pieces[i], &n);
+
+        assert_string_equal(got, expected);
+        assert_int_equal(n, 15);
+    }
+    assert_null(strstr(expected, "\033"));          /* the ESC arrived as text */
+    assert_non_null(strstr(expected, "a \\x1b[2Jterminal escape and a \\u009bCSI"));
+    assert_null(strstr(expected, "forged"));
+    assert_null(strstr(expected, "indented"));
+    assert_null(strstr(expected, "cut by power-off"));
+}
+
+/* A console line longer than VDC_SERIAL_LINE_MAX is dropped whole, the
+ * next line is read normally. */
+static void
+test_serial_long_line(void **state)
+{
+    GString *in = g_string_new("vmdiskcmp: [progress] ");
+    g_autofree char *got = NULL;
+    size_t n;
+
+    while (in->len <= VDC_SERIAL_LINE_MAX)
+        g_string_append_c(in, 'x');
+    g_string_append(in, "\r\nvmdiskcmp: [progress] next\r\r\n");
+    got = feed_pieces(in->str, in->len, 1000, &n);
+    assert_string_equal(got, "next\n");
+    assert_int_equal(n, 1);
+    g_string_free(in, TRUE);
+}
+
+/* Following the file: absent at first (no lines, no message), then grown
+ * in pieces, a line completed across two polls, then emptied (a new boot)
+ * and read from its start again. */
+static void
+test_serial_tail(void **state)
+{
+    g_autofree char *p = path("tail/serial.log");
+    GString *got = g_string_new(NULL);
+    vdc_serial_tail t;
+    FILE *f;
+
+    vdc_serial_tail_init(&t, p);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 0);     /* no file yet */
+    put("tail/serial.log", "Xen 4.17\r\nvmdiskcmp: [progress] plan: 3 tar", 0644);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 0);     /* half a line */
+    f = fopen(p, "a");
+    assert_non_null(f);
+    fputs("get(s)\r\r\nvmdiskcmp: [progress] boot 1/6\r\r\n", f);
+    fclose(f);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 2);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 0);     /* nothing new */
+    f = fopen(p, "w");                  /* emptied in place, as boot-lab.sh does */
+    assert_non_null(f);
+    fputs("vmdiskcmp: [progress] again\n", f);
+    fclose(f);
+    assert_int_equal(vdc_serial_tail_poll(&t, collect, got), 1);
+    assert_string_equal(got->str, "plan: 3 target(s)\nboot 1/6\nagain\n");
+    vdc_serial_tail_dispose(&t);
+    vdc_serial_tail_dispose(&t);
+    g_string_free(got, TRUE);
+}
+
 int
 main(void)
 {
@@ -422,9 +602,13 @@ main(void)
         cmocka_unit_test(test_request_text),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_prepared_other_agent),
+        cmocka_unit_test(test_prepared_template),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_default_paths),
         cmocka_unit_test(test_failed_job),
+        cmocka_unit_test(test_serial_progress),
+        cmocka_unit_test(test_serial_long_line),
+        cmocka_unit_test(test_serial_tail),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

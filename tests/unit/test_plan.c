@@ -156,6 +156,33 @@ test_defaults(void **state)
     vdc_plan_dispose(&p);
 }
 
+/* The run id with its random suffix names everything the run creates: the
+ * result directory, the domain, images, LVs (those without the host). */
+static void
+test_run_id_suffix_names_every_object(void **state)
+{
+    vdc_plan p;
+    vdc_host_defaults h = host;
+    g_auto(GStrv) argv = g_strsplit("run --image --lvm --vg vg0 --dom0 --dom0-on image "
+                                    "--image-dir /i --guest-image /g", " ", -1);
+    vdc_run_opts o;
+
+    h.date_id = "2026-11-30T101500.123Z";
+    h.suffix = "3fa9c2";
+    vdc_plan_init(&p);
+    vdc_run_opts_init(&o);
+    assert_int_equal(vdc_run_opts_parse(&o, (int)g_strv_length(argv), argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, "x", &p), 0);
+    assert_string_equal(p.id, "2026-11-30T101500.123Z-host1-3fa9c2");
+    assert_string_equal(p.out_dir, "results/2026-11-30T101500.123Z-host1-3fa9c2");
+    assert_string_equal(p.domain_name, "vmdiskcmp-2026-11-30T101500.123Z-host1-3fa9c2");
+    assert_string_equal(p.targets[0].path, "/i/vmdiskcmp-2026-11-30T101500.123Z-host1-3fa9c2-image.raw");
+    assert_string_equal(p.targets[1].lv, "vmdiskcmp-2026-11-30T101500.123Z-3fa9c2-lvm");
+    assert_string_equal(p.targets[2].path, "/i/vmdiskcmp-2026-11-30T101500.123Z-host1-3fa9c2-dom0.raw");
+    vdc_run_opts_dispose(&o);
+    vdc_plan_dispose(&p);
+}
+
 static void
 test_xen_default(void **state)
 {
@@ -367,6 +394,7 @@ main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_too_many_disks),
         cmocka_unit_test(test_xen_default),
+        cmocka_unit_test(test_run_id_suffix_names_every_object),
         cmocka_unit_test(test_image_cache),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_schedule_rotated),

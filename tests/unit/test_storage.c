@@ -97,8 +97,10 @@ mk_lv_tags(const char *vg, const char *lv, char ***tags, char **why)
 
 static int
 mk_lv_create(const char *vg, const char *lv, uint64_t size, unsigned stripes,
-             uint64_t stripe_size, const char *tag, char **why)
+             uint64_t stripe_size, const char *const *tags, char **why)
 {
+    g_autofree char *tag = g_strjoinv(",", (char **)tags);
+
     m.creates++;
     if (m.fail_create) {
         *why = g_strdup("Insufficient free space (mock)");
@@ -293,6 +295,38 @@ test_lvm_stripes(void **state)
     assert_true(st.stripe_size == 64 * 1024);
     assert_true(st.size_bytes == 16 * MIB);       /* 2 stripes x 4 MiB extents */
     assert_int_equal(vdc_storage_destroy(&st), 0);
+    vdc_storage_dispose(&st);
+}
+
+/* An LV carries the vmdiskcmp tag and its run's tag; destroy from a journal
+ * that recorded the run tag removes only an LV with that tag: another
+ * run's LV of the same name is left alone (ours is gone: success). */
+static void
+test_lvm_run_tag_mismatch_left_alone(void **state)
+{
+    struct vdc_storage_spec spec = { .target = { .backing = VDC_BACKING_LVM }, .name = "lvm",
+                                     .size_bytes = 64 * MIB, .vg = "vg0", .lv = "vmdiskcmp-R-lvm",
+                                     .run_tag = "vmdiskcmp-run-R" };
+    struct vdc_storage st;
+
+    vdc_storage_init(&st);
+    assert_int_equal(vdc_storage_create(&spec, &st), 0);
+    assert_string_equal(m.lvs[0].tags, VDC_STORAGE_TAG ",vmdiskcmp-run-R");
+    assert_int_equal(vdc_storage_lvm_has_tag("vg0", "vmdiskcmp-R-lvm", "vmdiskcmp-run-R"), 1);
+    assert_int_equal(vdc_storage_lvm_has_tag("vg0", "vmdiskcmp-R-lvm", "vmdiskcmp-run-S"), 0);
+    vdc_storage_dispose(&st);
+    /* a journal of run S names the same LV: not S's, left alone */
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_LVM, NULL, "vg0", "vmdiskcmp-R-lvm", &st), 0);
+    st.run_tag = g_strdup("vmdiskcmp-run-S");
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.removes, 0);
+    assert_int_equal(m.n, 1);
+    vdc_storage_dispose(&st);
+    /* run R's journal: removed */
+    assert_int_equal(vdc_storage_from_journal(VDC_BACKING_LVM, NULL, "vg0", "vmdiskcmp-R-lvm", &st), 0);
+    st.run_tag = g_strdup("vmdiskcmp-run-R");
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.removes, 1);
     vdc_storage_dispose(&st);
 }
 
@@ -514,6 +548,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_lvm_refusals, setup_lvm, teardown_lvm),
         cmocka_unit_test_setup_teardown(test_lvm_stripes, setup_lvm, teardown_lvm),
         cmocka_unit_test_setup_teardown(test_lvm_destroy_safety, setup_lvm, teardown_lvm),
+        cmocka_unit_test_setup_teardown(test_lvm_run_tag_mismatch_left_alone, setup_lvm, teardown_lvm),
         cmocka_unit_test(test_image_raw),
         cmocka_unit_test(test_image_refusals),
         cmocka_unit_test(test_block_refusals),

@@ -1,0 +1,116 @@
+/* Bad input a run would otherwise find only after creating --out
+ * (run.h: vdc_run_check_inputs). */
+#include "config.h"
+#include "run/run.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+#include "guest/prepare.h"
+#include "storage/storage.h"
+
+/* The directory that @opt's @dir will be made in: @dir itself when it
+ * exists, else its nearest existing ancestor.  That one must be a
+ * directory we can write in (not a file, not on a read-only filesystem).
+ * 0, or -1 after one vdc_input_error naming @opt and @dir. */
+static int
+check_dir_writable(const char *opt, const char *dir)
+{
+    g_autofree char *d = g_strdup(dir);
+    struct stat st;
+
+    while (lstat(d, &st) < 0 && (errno == ENOENT || errno == ENOTDIR) && strcmp(d, "/") != 0) {
+        char *up = g_path_get_dirname(d);
+
+        g_free(d);
+        d = up;
+    }
+    if (stat(d, &st) < 0) {
+        vdc_input_error("%s %s: %s: %s: expected a directory", opt, dir, d, g_strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        vdc_input_error("%s %s: %s is not a directory: expected a directory (or a path that can be made one)",
+                        opt, dir, d);
+        return -1;
+    }
+    if (access(d, W_OK | X_OK) < 0) {
+        vdc_input_error("%s %s: %s: %s: expected a directory this run can write in", opt, dir, d,
+                        errno == EROFS ? "read-only filesystem" : g_strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* A --block/--target/--dom0-on device: an existing block device, not in
+ * use, without a signature (storage/block.c's check, which names what it
+ * finds).  0, or -1 after one line. */
+static int
+check_block(const vdc_plan_target *t, int consent)
+{
+    const char *opt = t->spec.where == VDC_WHERE_DOM0 ? "--dom0-on" : "--block/--target";
+    struct vdc_storage_spec spec = { .target = t->spec, .name = t->name, .path = t->path,
+                                     .consent = consent };
+    struct stat st;
+
+    if (stat(t->path, &st) < 0) {
+        vdc_input_error("%s %s (target %s): %s: expected a block device such as /dev/sdb1", opt,
+                        t->path, t->name, g_strerror(errno));
+        return -1;
+    }
+    if (!S_ISBLK(st.st_mode)) {
+        vdc_input_error("%s %s (target %s): not a block device (%s): expected a block device such as /dev/sdb1",
+                        opt, t->path, t->name, S_ISREG(st.st_mode) ? "a regular file"
+                                                : S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
+        return -1;
+    }
+    return vdc_storage_check(&spec);
+}
+
+/* run.h */
+int
+vdc_run_check_inputs(const vdc_plan *p, int consent)
+{
+    const char *guest = p->prepared_image ? p->prepared_image : p->guest_image;
+    size_t i;
+
+    if (g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
+        vdc_input_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
+        return -1;
+    }
+    if (check_dir_writable("--out", p->out_dir) < 0)
+        return -1;
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+
+        if (t->spec.backing == VDC_BACKING_IMAGE && t->path) {
+            g_autofree char *dir = g_path_get_dirname(t->path);
+
+            if (check_dir_writable("--image-dir", dir) < 0)
+                return -1;
+        } else if (t->spec.backing == VDC_BACKING_BLOCK && check_block(t, consent) < 0) {
+            return -1;
+        }
+    }
+    /* the manifest, and the boot files it names unless --kernel/--initrd
+     * replace them (those are checked as the files they are); a prepared
+     * image's [prepared] section.  A missing image is named later, as the
+     * file it is. */
+    if (p->hv != VDC_HV_NONE && guest && g_file_test(guest, G_FILE_TEST_IS_REGULAR)) {
+        struct vdc_prepared prep;
+
+        if (vdc_guest_manifest_check(guest, !p->kernel, !p->initrd) < 0)
+            return -1;
+        if (p->prepared_image) {
+            if (vdc_prepared_load(p->prepared_image, &prep) < 0)
+                return -1;
+            vdc_prepared_dispose(&prep);
+        }
+    }
+    return 0;
+}
