@@ -27,12 +27,13 @@ TESTS += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
 	tests/integration/report-lab-rerender.sh tests/integration/report-artefacts.sh \
-	tests/integration/report-fail-if.sh
+	tests/integration/report-fail-if.sh tests/integration/report-merge.sh
 EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
 	tests/integration/report-lab-rerender.sh tests/integration/report-artefacts.sh \
-	tests/integration/report-fail-if.sh tests/golden/report tests/golden/seeds
+	tests/integration/report-fail-if.sh tests/integration/report-merge.sh \
+	tests/golden/report tests/golden/seeds
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_stats_paired tests/unit/test_stats_sim
 TESTS += tests/unit/test_stats_paired tests/unit/test_stats_sim
@@ -51,5 +52,14 @@ TESTS += tests/unit/test_report_headline
 tests_unit_test_report_headline_SOURCES = tests/unit/test_report_headline.c tests/unit/test_stderr.h
 tests_unit_test_report_headline_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_headline_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
+endif
+# the fleet report of `vmdiskcmp merge` (src/report/fleet.c)
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_fleet
+TESTS += tests/unit/test_fleet
+tests_unit_test_fleet_SOURCES = tests/unit/test_fleet.c tests/unit/test_stderr.h
+tests_unit_test_fleet_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_fleet_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 endif

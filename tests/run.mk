@@ -24,6 +24,15 @@ tests_unit_test_agent_result_SOURCES = tests/unit/test_agent_result.c tests/unit
 tests_unit_test_agent_result_CFLAGS = $(tests_unit_test_flow_CFLAGS)
 tests_unit_test_agent_result_LDADD = $(tests_unit_test_flow_LDADD)
 endif
+# the cache truth of a target (src/run/cache.c): verdicts, none verified,
+# one boot's step through fake readers
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_cache
+TESTS += tests/unit/test_cache
+tests_unit_test_cache_SOURCES = tests/unit/test_cache.c
+tests_unit_test_cache_CFLAGS = $(tests_unit_test_flow_CFLAGS)
+tests_unit_test_cache_LDADD = $(tests_unit_test_flow_LDADD)
+endif
 TESTS += tests/integration/run-options.sh
 EXTRA_DIST += tests/integration/run-options.sh
 # real libvirtd + QEMU (TCG) + libguestfs runs; a guest that lies

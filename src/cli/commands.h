@@ -22,5 +22,7 @@ int vdc_cmd_import(int argc, char **argv);
 int vdc_cmd_compare(int argc, char **argv);
 /* render a result directory: text, CSV, JSON, Markdown, HTML+SVG */
 int vdc_cmd_report(int argc, char **argv);
+/* one job's result directories from several hosts: the fleet report */
+int vdc_cmd_merge(int argc, char **argv);
 
 #endif

@@ -71,6 +71,23 @@ vdc_hv_ops_by_name(const char *name)
     return NULL;
 }
 
+void
+vdc_hv_disk_facts_init(vdc_hv_disk_facts *f)
+{
+    f->domid = -1;
+    f->vbds = NULL;
+    f->disks = NULL;
+    f->qemu_pid = 0;
+}
+
+void
+vdc_hv_disk_facts_dispose(vdc_hv_disk_facts *f)
+{
+    g_clear_pointer(&f->vbds, g_ptr_array_unref);
+    g_clear_pointer(&f->disks, g_ptr_array_unref);
+    vdc_hv_disk_facts_init(f);
+}
+
 int
 vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid)
 {

@@ -12,6 +12,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "host/livexml.h"
+#include "host/xsbackend.h"
 #include "hv/translate.h"
 
 typedef struct vdc_hv vdc_hv;    /* a driver's connection, opaque */
@@ -47,6 +49,20 @@ typedef struct {
                                      * cpuTime); NAN unknown */
 } vdc_hv_domain_stats;
 
+/* What a driver reads back about a running domU's disks: the facts the
+ * cache truth is decided from (run/cache.h, doc/host-cost.md).  Members
+ * the driver cannot know stay at their _init values. */
+typedef struct {
+    long domid;                 /* Xen domid; -1 not known or not Xen */
+    GPtrArray *vbds;            /* vdc_xs_vbd* of the domU's backends (Xen: xenstore), or NULL */
+    GPtrArray *disks;           /* vdc_lv_disk* of the live domain XML (libvirt), or NULL */
+    int qemu_pid;               /* the QEMU serving the disks: libvirt qemu's <domstatus
+                                 * pid>, Xen qdisk's libxl/DOMID/qdisk-backend-pid; 0 none */
+} vdc_hv_disk_facts;
+
+void vdc_hv_disk_facts_init(vdc_hv_disk_facts *f);
+void vdc_hv_disk_facts_dispose(vdc_hv_disk_facts *f);   /* safe twice */
+
 typedef struct {
     const char *name;           /* "libxl", "libvirt", "mock" */
 
@@ -60,8 +76,21 @@ typedef struct {
     void (*versions)(vdc_hv *hv, JsonObject *out);
 
     /* Create and start the domU (not persistent: it vanishes when
-     * destroyed).  Returns 0 or -1.  On -1 nothing is left running. */
+     * destroyed); with dom->start_paused it is left paused, its backends
+     * connected, until resume.  Returns 0 or -1.  On -1 nothing is left
+     * running. */
     int (*create)(vdc_hv *hv, const vdc_hv_domain *dom);
+
+    /* Unpause a domU created paused (libxl_domain_unpause,
+     * virDomainResume).  0 or -1. */
+    int (*resume)(vdc_hv *hv, const char *name);
+
+    /* Read the disk facts of running (or paused) domU @name into an
+     * initialised @out: libxl: the domid, xenstore's backends, qdisk's
+     * QEMU pid; libvirt: the live XML's disks, the domid and xenstore's
+     * backends (xen://), QEMU's pid from libvirt's status file (qemu://).
+     * 0 or -1. */
+    int (*disk_facts)(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out);
 
     /* Record the backend actually serving each disk while the domU runs,
      * into @out: one JsonObject per vdev (doc/result-format.md
@@ -135,13 +164,17 @@ extern const vdc_hv_ops vdc_hv_libxl_ops;
 
 /* The mock's knobs (tests): which call fails, and how the domU ends. */
 typedef struct {
-    int fail_open, fail_create, fail_backends, fail_destroy;
+    int fail_open, fail_create, fail_backends, fail_destroy, fail_resume;
     int stalled;                        /* the domU reports paused on an I/O error */
     vdc_hv_wait_result wait_result;     /* default SHUTOFF */
     /* called at create (e.g. to play the in-guest runner on the control
      * disk); a -1 return makes create fail */
     int (*on_create)(const vdc_hv_domain *dom, void *opaque);
     void *opaque;
+    /* called by disk_facts (a test fills @out with made-up backends); NULL:
+     * no facts */
+    int (*on_disk_facts)(const char *name, vdc_hv_disk_facts *out, void *opaque);
+    int paused;                 /* the last create was paused and not resumed yet */
     /* counters and the log of calls ("create NAME", "destroy NAME") */
     int n_create, n_destroy, n_running;
     GPtrArray *calls;

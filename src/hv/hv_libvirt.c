@@ -99,7 +99,7 @@ lv_create(vdc_hv *hv, const vdc_hv_domain *dom)
 
     if (!xml)
         return -1;
-    d = virDomainCreateXML(hv->conn, xml, 0);
+    d = virDomainCreateXML(hv->conn, xml, dom->start_paused ? VIR_DOMAIN_START_PAUSED : 0);
     if (!d) {
         vdc_error("domain %s: cannot create: %s", dom->name, lv_err());
         return -1;
@@ -219,6 +219,76 @@ lv_backends(vdc_hv *hv, const char *name, JsonObject *out)
     }
     rc = parse_disks(name, xml, out);
     free(xml);
+    return rc;
+}
+
+static int
+lv_resume(vdc_hv *hv, const char *name)
+{
+    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    int r;
+
+    if (!d) {
+        vdc_error("domain %s: cannot look it up to resume it: %s", name, lv_err());
+        return -1;
+    }
+    r = virDomainResume(d);
+    if (r < 0)
+        vdc_error("domain %s: cannot resume: %s", name, lv_err());
+    virDomainFree(d);
+    return r < 0 ? -1 : 0;
+}
+
+/* hv.h: the live XML's disks; for a Xen domain its domid and xenstore's
+ * backends; for QEMU its pid from libvirt's status file (root only) */
+static int
+lv_disk_facts(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out)
+{
+    virDomainPtr d = virDomainLookupByName(hv->conn, name);
+    const char *type = virConnectGetType(hv->conn);
+    char *xml = NULL;
+    unsigned id;
+    int rc = -1;
+
+    if (!d) {
+        vdc_error("domain %s: cannot read the live XML: %s", name, lv_err());
+        return -1;
+    }
+    xml = virDomainGetXMLDesc(d, 0);
+    if (!xml) {
+        vdc_error("domain %s: cannot read the live XML: %s", name, lv_err());
+        goto out;
+    }
+    out->disks = vdc_livexml_disks_parse(xml, "the live domain XML", NULL);
+    if (!out->disks)
+        goto out;
+    id = virDomainGetID(d);
+    if (type && !g_ascii_strcasecmp(type, "Xen") && id != (unsigned)-1) {
+        out->domid = id;
+#ifdef WITH_LIBXL
+        out->vbds = vdc_xs_vbds_read(id);
+        if (!out->vbds)
+            goto out;
+#endif
+    } else if (type && !g_ascii_strcasecmp(type, "QEMU")) {
+        /* libvirt's status file holds <domstatus pid=...>: readable by
+         * root, as the system daemon writes it */
+        g_autofree char *path = g_strdup_printf("/run/libvirt/qemu/%s.xml", name);
+        g_autofree char *status = NULL;
+
+        if (g_file_get_contents(path, &status, NULL, NULL)) {
+            GPtrArray *ignored = vdc_livexml_disks_parse(status, path, &out->qemu_pid);
+
+            if (ignored)
+                g_ptr_array_unref(ignored);
+            else
+                goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(xml);
+    virDomainFree(d);
     return rc;
 }
 
@@ -436,6 +506,8 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .close = lv_close,
     .versions = lv_versions,
     .create = lv_create,
+    .resume = lv_resume,
+    .disk_facts = lv_disk_facts,
     .backends = lv_backends,
     .wait = lv_wait,
     .domain_stats = lv_domain_stats,

@@ -102,6 +102,13 @@ xl_create(vdc_hv *hv, const vdc_hv_domain *dom)
             libxl_domain_destroy(hv->ctx, domid, NULL);
         goto out;
     }
+    if (dom->start_paused) {
+        /* libxl_domain_create_new leaves the domain paused, its backends
+         * connected (hotplug scripts done): the run sets the loop devices'
+         * direct I/O, then calls resume */
+        ret = 0;
+        goto out;
+    }
     rc = libxl_domain_unpause(hv->ctx, domid, NULL);
     if (rc) {
         vdc_error("domain %s (domid %u): libxl_domain_unpause failed (rc %d)", dom->name, domid, rc);
@@ -112,6 +119,24 @@ xl_create(vdc_hv *hv, const vdc_hv_domain *dom)
 out:
     libxl_domain_config_dispose(&cfg);
     return ret;
+}
+
+static int
+xl_resume(vdc_hv *hv, const char *name)
+{
+    uint32_t domid;
+    int rc;
+
+    if (libxl_name_to_domid(hv->ctx, name, &domid)) {
+        vdc_error("domain %s: not found in libxl", name);
+        return -1;
+    }
+    rc = libxl_domain_unpause(hv->ctx, domid, NULL);
+    if (rc) {
+        vdc_error("domain %s (domid %u): libxl_domain_unpause failed (rc %d)", name, domid, rc);
+        return -1;
+    }
+    return 0;
 }
 
 /* Read one xenstore key under @dir into @obj as @member (string), if set. */
@@ -192,6 +217,35 @@ xl_backends(vdc_hv *hv, const char *name, JsonObject *out)
         free(devs);
     }
     xs_close(xs);
+    return 0;
+}
+
+/* hv.h: the domid, xenstore's backends of it, and qdisk's QEMU
+ * (/local/domain/0/libxl/DOMID/qdisk-backend-pid: libxl_dm.c records the
+ * pid of the QEMU it spawns for a PV domU's qdisks there) */
+static int
+xl_disk_facts(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out)
+{
+    struct xs_handle *xs;
+    uint32_t domid;
+
+    if (libxl_name_to_domid(hv->ctx, name, &domid)) {
+        vdc_error("domain %s: not found in libxl", name);
+        return -1;
+    }
+    out->domid = domid;
+    out->vbds = vdc_xs_vbds_read(domid);
+    if (!out->vbds)
+        return -1;
+    xs = xs_open(XS_OPEN_READONLY);
+    if (xs) {
+        g_autofree char *dir = g_strdup_printf("/local/domain/0/libxl/%u", domid);
+        g_autofree char *pid = xs_get(xs, dir, "qdisk-backend-pid");
+
+        if (pid)
+            out->qemu_pid = atoi(pid);
+        xs_close(xs);
+    }
     return 0;
 }
 
@@ -369,6 +423,8 @@ const vdc_hv_ops vdc_hv_libxl_ops = {
     .close = xl_close,
     .versions = xl_versions,
     .create = xl_create,
+    .resume = xl_resume,
+    .disk_facts = xl_disk_facts,
     .backends = xl_backends,
     .wait = xl_wait,
     .domain_stats = xl_domain_stats,

@@ -88,6 +88,30 @@ mock_create(vdc_hv *hv, const vdc_hv_domain *dom)
     g_hash_table_replace(mock_running, g_strdup(dom->name),
                          dom->uuid ? g_strdup(dom->uuid) : g_uuid_string_random());
     mock_state.n_running++;
+    mock_state.paused = dom->start_paused;
+    if (dom->start_paused)
+        logcall("paused", dom->name);
+    return 0;
+}
+
+static int
+mock_resume(vdc_hv *hv, const char *name)
+{
+    logcall("resume", name);
+    if (mock_state.fail_resume) {
+        vdc_error("domain %s: mock resume failed (injected failure)", name);
+        return -1;
+    }
+    mock_state.paused = 0;
+    return 0;
+}
+
+static int
+mock_disk_facts(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out)
+{
+    logcall("disk_facts", name);
+    if (mock_state.on_disk_facts)
+        return mock_state.on_disk_facts(name, out, mock_state.opaque);
     return 0;
 }
 
@@ -173,6 +197,8 @@ const vdc_hv_ops vdc_hv_mock_ops = {
     .close = mock_close,
     .versions = mock_versions,
     .create = mock_create,
+    .resume = mock_resume,
+    .disk_facts = mock_disk_facts,
     .backends = mock_backends,
     .wait = mock_wait,
     .destroy = mock_destroy,

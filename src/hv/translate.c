@@ -31,7 +31,7 @@ vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
                 ? (vdc_target_spec){ .format = VDC_IMAGE_QCOW2, .backend = VDC_BACKEND_QDISK }
                 : (vdc_target_spec){ .format = VDC_IMAGE_RAW, .backend = VDC_BACKEND_AUTO },
         /* the prepared image is shared by every run (src/guest/prepare.h) */
-        .readonly = 1,
+        .readonly = 1, .aux = 1,
     };
     for (i = 0; i < p->n_targets && d->n_disks < VDC_HV_MAX_DISKS - 1; i++) {
         const vdc_plan_target *t = &p->targets[i];
@@ -43,8 +43,9 @@ vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
     }
     d->disks[d->n_disks++] = (vdc_hv_disk){
         .target = "control", .path = ctl, .vdev = p->ctl_vdev,
-        .spec = { .format = VDC_IMAGE_RAW, .backend = VDC_BACKEND_AUTO },
+        .spec = { .format = VDC_IMAGE_RAW, .backend = VDC_BACKEND_AUTO }, .aux = 1,
     };
+    d->start_paused = vdc_hv_domain_needs_pause(d);
 }
 
 /* A block device (an LV, a given device): served by blkback, 'phy:'. */
@@ -52,6 +53,26 @@ static int
 is_block(const vdc_hv_disk *disk)
 {
     return disk->spec.backing != VDC_BACKING_IMAGE;
+}
+
+/* A target image that asks to bypass the host's page cache. */
+static int
+cache_none(const vdc_hv_disk *disk)
+{
+    return !disk->aux && !is_block(disk) && disk->spec.cache == VDC_IMAGE_CACHE_NONE;
+}
+
+int
+vdc_hv_domain_needs_pause(const vdc_hv_domain *d)
+{
+    size_t i;
+
+    if (strcmp(d->type, "pv") && strcmp(d->type, "xen"))
+        return 0;
+    for (i = 0; i < d->n_disks; i++)
+        if (cache_none(&d->disks[i]) && d->disks[i].spec.backend != VDC_BACKEND_QDISK)
+            return 1;
+    return 0;
 }
 
 static const char *
@@ -90,11 +111,16 @@ vdc_xl_disk_spec(const vdc_hv_disk *disk)
         return g_strdup_printf("format=raw,vdev=%s,access=%s,backendtype=phy,target=%s",
                                disk->vdev, access, path);
     case VDC_BACKEND_QDISK:
-        return g_strdup_printf("format=%s,vdev=%s,access=%s,backendtype=qdisk,target=%s",
-                               format, disk->vdev, access, path);
+        return g_strdup_printf("format=%s,vdev=%s,access=%s,backendtype=qdisk,%starget=%s",
+                               format, disk->vdev, access,
+                               cache_none(disk) ? "direct-io-safe," : "", path);
     default:
-        return g_strdup_printf("format=%s,vdev=%s,access=%s,target=%s",
-                               format, disk->vdev, access, path);
+        /* auto: libxl picks the backend (qdisk for qcow2); direct-io-safe
+         * reaches a qdisk, blkback ignores it (its loop device gets direct
+         * I/O from the run) */
+        return g_strdup_printf("format=%s,vdev=%s,access=%s,%starget=%s",
+                               format, disk->vdev, access,
+                               cache_none(disk) ? "direct-io-safe," : "", path);
     }
 }
 
@@ -140,7 +166,10 @@ vdc_xl_cfg(const vdc_hv_domain *d)
         g_autofree char *spec = vdc_xl_disk_spec(&d->disks[i]);
         if (!spec || !cfg_quotable("disk spec", spec))
             goto error;
-        g_string_append_printf(s, "    '%s',   # %s\n", spec, d->disks[i].target);
+        g_string_append_printf(s, "    '%s',   # %s%s\n", spec, d->disks[i].target,
+                               cache_none(&d->disks[i]) && d->disks[i].spec.backend != VDC_BACKEND_QDISK
+                               ? ": --image-cache none is direct I/O on its loop device, set by "
+                                 "vmdiskcmp while the domU is paused (xl create alone does not)" : "");
     }
     g_string_append(s, "]\n");
     return g_string_free(s, FALSE);
@@ -168,12 +197,20 @@ xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d)
         if (is_block(k) || k->spec.backend == VDC_BACKEND_PHY)
             g_string_append(s, "      <driver name='phy'/>\n");
         else if (k->spec.backend == VDC_BACKEND_QDISK)
-            g_string_append_printf(s, "      <driver name='qemu' type='%s'/>\n", format_name(k));
+            g_string_append_printf(s, "      <driver name='qemu' type='%s'%s/>\n", format_name(k),
+                                   cache_none(k) ? " cache='none'" : "");
         else if (k->spec.backend == VDC_BACKEND_TAP) {
             vdc_error("disk %s: --image-backend tap: libvirt's libxl driver has no tap backend "
                       "(it fails with \"no suitable backend\"); use --hypervisor libxl", k->target);
             return -1;
         }
+    } else if (!k->aux && !is_block(k)) {
+        /* an image target: QEMU's default (host) or past the host's cache */
+        if (cache_none(k))
+            g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='none' io='native'/>\n",
+                                   format_name(k));
+        else
+            g_string_append_printf(s, "      <driver name='qemu' type='%s'/>\n", format_name(k));
     } else {
         g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='%s' io='%s'/>\n",
                                format_name(k), d->cache ? d->cache : "none", d->io ? d->io : "native");

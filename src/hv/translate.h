@@ -21,6 +21,9 @@ typedef struct {
     const char *vdev;           /* xvdb / vdb */
     vdc_target_spec spec;       /* the target description (model/target.h) */
     int readonly;
+    int aux;                    /* the root or the control disk, not a target: it gets
+                                 * the domain's cache/io (libvirt qemu/kvm), and
+                                 * --image-cache does not apply to it */
 } vdc_hv_disk;
 
 /* One domU as every driver sees it. */
@@ -32,7 +35,12 @@ typedef struct {
     unsigned memory_mib, vcpus;
     const char *kernel, *initrd, *cmdline;
     const char *console_log;    /* file for the guest console (libvirt qemu/kvm), or NULL */
-    const char *cache, *io;     /* libvirt qemu/kvm file/block disks: cache and io modes */
+    const char *cache, *io;     /* libvirt qemu/kvm: cache and io modes of the root and
+                                 * control disks and of block targets (image targets:
+                                 * from their --image-cache) */
+    int start_paused;           /* create leaves the domU paused (for hv resume): set
+                                 * when an image's loop device gets direct I/O first
+                                 * (vdc_hv_domain_needs_pause) */
     vdc_hv_disk disks[VDC_HV_MAX_DISKS];
     size_t n_disks;
 } vdc_hv_domain;
@@ -43,11 +51,22 @@ typedef struct {
 void vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
                              const char *console_log, vdc_hv_domain *d);
 
+/* 1 when some target disk of @d has --image-cache none and is served by
+ * blkback over a loop device (Xen: image backend auto, phy or tap): its
+ * direct I/O is set on the loop device between a paused create and the
+ * resume (doc/host-cost.md).  qdisk and libvirt qemu/kvm take it in their
+ * configuration instead. */
+int vdc_hv_domain_needs_pause(const vdc_hv_domain *d);
+
 /* The xl disk spec of @disk (xl-disk-configuration(5)):
  *   file, backend tap:    "tap:aio:PATH,VDEV,w"           (as seed 003 wrote it)
  *   file, backend auto:   "format=raw,vdev=VDEV,access=w,target=PATH"
+ *                         (--image-cache none: "...,direct-io-safe,target=PATH", for the
+ *                         qdisk libxl may pick; blkback ignores it)
  *   file, backend phy:    "format=raw,vdev=VDEV,access=w,backendtype=phy,target=PATH"
  *   file, backend qdisk:  "format=FMT,vdev=VDEV,access=w,backendtype=qdisk,target=PATH"
+ *                         (--image-cache none: "...,backendtype=qdisk,direct-io-safe,target=PATH":
+ *                         libxl_device_disk.direct_io_safe, QEMU opens it cache.direct=on)
  *   block device:         "phy:PATH,VDEV,w"
  * access is "r" for read-only disks.  Returns a new string, or NULL after
  * vdc_error when the path cannot be written in a positional spec (a comma or
@@ -65,8 +84,13 @@ char *vdc_xl_cfg(const vdc_hv_domain *d);
  *                  <driver name='phy'/> (phy) or <driver name='qemu'
  *                  type='raw|qcow2'/> (qdisk); block disks <driver name='phy'/>.
  *                  tap is refused (libvirt's libxl driver has no tap backend).
+ *                  qdisk with --image-cache none: cache='none' in its <driver>.
  *   type qemu/kvm: hvm with direct kernel boot, ACPI (for power-off),
- *                  virtio disks with cache/io, serial console to a file,
+ *                  virtio disks: an image target <driver name='qemu'
+ *                  type='FMT'/> (--image-cache host: QEMU's default,
+ *                  writeback through the host's page cache) or with
+ *                  cache='none' io='native' (none); root, control and block
+ *                  disks with the domain's cache/io; serial console to a file,
  *                  no graphics element, no network.
  * Returns a new string or NULL (vdc_error). */
 char *vdc_domain_xml(const vdc_hv_domain *d);

@@ -179,8 +179,21 @@ vdc_sample_dispose(vdc_sample *s)
     g_clear_pointer(&s->workload, vdc_workload_free);
     g_clear_pointer(&s->host, json_object_unref);
 }
-void vdc_target_init(vdc_target *t) { vdc_fields_init(vdc_target_fields, t); }
-void vdc_target_dispose(vdc_target *t) { vdc_fields_dispose(vdc_target_fields, t); }
+void
+vdc_target_init(vdc_target *t)
+{
+    vdc_fields_init(vdc_target_fields, t);
+    t->placement.ranges = NULL;
+    t->placement.n_ranges = 0;
+}
+
+void
+vdc_target_dispose(vdc_target *t)
+{
+    vdc_fields_dispose(vdc_target_fields, t);
+    g_clear_pointer(&t->placement.ranges, g_free);
+    t->placement.n_ranges = 0;
+}
 void
 vdc_experiment_init(vdc_experiment *e)
 {
@@ -232,6 +245,10 @@ void
 vdc_target_copy(vdc_target *dst, const vdc_target *src)
 {
     vdc_fields_copy(vdc_target_fields, dst, src);
+    g_free(dst->placement.ranges);
+    dst->placement.ranges = src->placement.n_ranges
+        ? g_memdup2(src->placement.ranges, 2 * src->placement.n_ranges * sizeof(int64_t)) : NULL;
+    dst->placement.n_ranges = src->placement.n_ranges;
 }
 
 void

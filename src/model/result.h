@@ -374,6 +374,48 @@ typedef struct {
     char *mkfs_options;
 } vdc_target_filesystem;
 
+/* targets[].cache: whether dom0's page cache may serve the target, read
+ * back after boot from the facts below (doc/result-format.md, "targets[]
+ * cache"), never assumed.  All members optional. */
+typedef struct {
+    char *requested;             /* "host", "none" (--image-cache; images only) */
+    int bypasses_dom0_page_cache;/* tri-state: the verdict from the facts */
+    char *loop_device;           /* "/dev/loop3": xenstore node, or found by backing file */
+    char *loop_backing_file;     /* /sys/block/loopN/loop/backing_file */
+    int loop_dio;                /* tri-state: /sys/block/loopN/loop/dio */
+    int64_t loop_offset;         /* bytes: /sys/block/loopN/loop/offset */
+    int direct_io_safe;          /* tri-state: xenstore direct-io-safe (qdisk) */
+    char *libvirt_cache;         /* live XML <driver cache=>; NULL absent (QEMU: writeback) */
+    char *libvirt_io;            /* live XML <driver io=> */
+    int64_t qemu_pid;            /* the QEMU process holding the image */
+    int qemu_o_direct;           /* tri-state: it holds the image with O_DIRECT */
+    char *source;                /* "sysfs,xenstore,libvirt-live-xml,fdinfo" */
+    char *error;                 /* one line: why `none` was refused, or what changed */
+} vdc_target_cache;
+
+/* At most this many ranges in targets[].placement.ranges (a document with
+ * more is refused; the run keeps the first ones and says how many were
+ * left out in ranges_omitted). */
+#define VDC_PLACEMENT_RANGES_MAX 4096
+
+/* targets[].placement: where the target's blocks lie on the whole disk
+ * under them (src/host/placement.h): byte ranges [start, length] on
+ * @disk.  Two targets' ranges compare when their disk is the same. */
+typedef struct {
+    char *disk;                  /* "sda", "vda" (or "dm-0": not resolved) */
+    int rotational;              /* tri-state */
+    int64_t disk_bytes;
+    int64_t extents;             /* FIEMAP extents or LV segment ranges read */
+    int64_t mapped_bytes;
+    int64_t unmapped_bytes;
+    double center_bytes;         /* byte-weighted middle of the ranges */
+    int64_t ranges_omitted;      /* ranges beyond VDC_PLACEMENT_RANGES_MAX */
+    char *source;                /* "fiemap", "lvs seg_pe_ranges" */
+    char *reason;                /* why the ranges are not on a disk ("dm-0") */
+    int64_t *ranges;             /* 2 x n_ranges: start, length (bytes); by hand */
+    size_t n_ranges;
+} vdc_target_placement;
+
 typedef struct {
     char *name;              /* unique within the set */
     char *kind;              /* image, lvm, block, dom0, imported */
@@ -384,6 +426,8 @@ typedef struct {
     vdc_target_backend backend;
     vdc_target_storage storage;
     vdc_target_filesystem filesystem;
+    vdc_target_cache cache;
+    vdc_target_placement placement;
 } vdc_target;
 
 void vdc_target_init(vdc_target *t);
@@ -613,6 +657,12 @@ int vdc_result_set_load_file(vdc_result_set *rs, const char *path);
  * as JSON.  Returns 0, or -1 after one vdc_error. */
 int vdc_target_backend_from_json(vdc_target_backend *b, JsonObject *o, const char *what);
 int vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *what);
+/* targets[].cache and targets[].placement (without ranges) from a driver's
+ * or the run's JSON object, as the loader reads them.  0 or -1. */
+int vdc_target_cache_from_json(vdc_target_cache *c, JsonObject *o, const char *what);
+void vdc_target_cache_init(vdc_target_cache *c);
+void vdc_target_cache_dispose(vdc_target_cache *c);     /* safe twice */
+void vdc_target_cache_copy(vdc_target_cache *dst, const vdc_target_cache *src);
 int vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char *what);
 
 /* The document as a JSON tree (for writers that add members such as

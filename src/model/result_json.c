@@ -138,6 +138,39 @@ static const vdc_field filesystem_fields[] = {
     END
 };
 
+static const vdc_field cache_fields[] = {
+    F(VDC_F_STR, vdc_target_cache, requested, "requested", 0),
+    F(VDC_F_BOOL, vdc_target_cache, bypasses_dom0_page_cache, "bypasses_dom0_page_cache", 0),
+    F(VDC_F_STR, vdc_target_cache, loop_device, "loop_device", 0),
+    F(VDC_F_STR, vdc_target_cache, loop_backing_file, "loop_backing_file", 0),
+    F(VDC_F_BOOL, vdc_target_cache, loop_dio, "loop_dio", 0),
+    F(VDC_F_INT, vdc_target_cache, loop_offset, "loop_offset", NN),
+    /* null: the key is absent in xenstore */
+    F(VDC_F_BOOL, vdc_target_cache, direct_io_safe, "direct_io_safe", VDC_FF_NULLABLE),
+    F(VDC_F_STR, vdc_target_cache, libvirt_cache, "libvirt_cache", VDC_FF_NULLABLE),
+    F(VDC_F_STR, vdc_target_cache, libvirt_io, "libvirt_io", VDC_FF_NULLABLE),
+    F(VDC_F_INT, vdc_target_cache, qemu_pid, "qemu_pid", NN),
+    F(VDC_F_BOOL, vdc_target_cache, qemu_o_direct, "qemu_o_direct", 0),
+    F(VDC_F_STR, vdc_target_cache, source, "source", 0),
+    F(VDC_F_STR, vdc_target_cache, error, "error", 0),
+    END
+};
+
+/* "ranges" is handled by hand (an array of [start, length]) */
+static const vdc_field placement_fields[] = {
+    F(VDC_F_STR, vdc_target_placement, disk, "disk", 0),
+    F(VDC_F_BOOL, vdc_target_placement, rotational, "rotational", 0),
+    F(VDC_F_INT, vdc_target_placement, disk_bytes, "disk_bytes", NN),
+    F(VDC_F_INT, vdc_target_placement, extents, "extents", NN),
+    F(VDC_F_INT, vdc_target_placement, mapped_bytes, "mapped_bytes", NN),
+    F(VDC_F_INT, vdc_target_placement, unmapped_bytes, "unmapped_bytes", NN),
+    F(VDC_F_NUM, vdc_target_placement, center_bytes, "center_bytes", NN),
+    F(VDC_F_INT, vdc_target_placement, ranges_omitted, "ranges_omitted", NN),
+    F(VDC_F_STR, vdc_target_placement, source, "source", 0),
+    F(VDC_F_STR, vdc_target_placement, reason, "reason", 0),
+    END
+};
+
 const vdc_field vdc_target_fields[] = {
     F(VDC_F_STR, vdc_target, name, "name", VDC_FF_REQUIRED),
     F(VDC_F_STR, vdc_target, kind, "kind", 0),
@@ -147,6 +180,8 @@ const vdc_field vdc_target_fields[] = {
     O(vdc_target, backend, "backend", backend_fields),
     O(vdc_target, storage, "storage", storage_fields),
     O(vdc_target, filesystem, "filesystem", filesystem_fields),
+    O(vdc_target, cache, "cache", cache_fields),
+    O(vdc_target, placement, "placement", placement_fields),
     END
 };
 
@@ -436,6 +471,22 @@ vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *w
     return load_object(storage_fields, o, s, what);
 }
 
+void vdc_target_cache_init(vdc_target_cache *c) { vdc_fields_init(cache_fields, c); }
+void vdc_target_cache_dispose(vdc_target_cache *c) { vdc_fields_dispose(cache_fields, c); }
+
+void
+vdc_target_cache_copy(vdc_target_cache *dst, const vdc_target_cache *src)
+{
+    vdc_fields_dispose(cache_fields, dst);
+    vdc_fields_copy(cache_fields, dst, src);
+}
+
+int
+vdc_target_cache_from_json(vdc_target_cache *c, JsonObject *o, const char *what)
+{
+    return load_object(cache_fields, o, c, what);
+}
+
 int
 vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char *what)
 {
@@ -677,6 +728,50 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
     return 0;
 }
 
+/* "targets[i].placement.ranges": at most VDC_PLACEMENT_RANGES_MAX pairs
+ * [start, length] of integers >= 0 */
+static int
+load_placement_ranges(load_ctx *c, JsonObject *target, vdc_target_placement *pl)
+{
+    JsonNode *n = json_object_get_member(target, "placement");
+    JsonArray *a;
+    gsize saved, s2;
+    guint i, len;
+
+    if (!n || !JSON_NODE_HOLDS_OBJECT(n) ||
+        !(n = json_object_get_member(json_node_get_object(n), "ranges")))
+        return 0;
+    path_push(c, "placement.ranges", &saved);
+    if (!JSON_NODE_HOLDS_ARRAY(n))
+        return load_fail(c, "expected an array of [start, length]");
+    a = json_node_get_array(n);
+    len = json_array_get_length(a);
+    if (len > VDC_PLACEMENT_RANGES_MAX)
+        return load_fail(c, "expected at most %d ranges, found %u", VDC_PLACEMENT_RANGES_MAX, len);
+    pl->ranges = g_new0(int64_t, 2 * (size_t)len + 1);
+    for (i = 0; i < len; i++) {
+        JsonNode *e = json_array_get_element(a, i);
+        JsonArray *p;
+        guint k;
+
+        path_push_index(c, i, &s2);
+        if (!JSON_NODE_HOLDS_ARRAY(e) || json_array_get_length(p = json_node_get_array(e)) != 2)
+            return load_fail(c, "expected [start, length]");
+        for (k = 0; k < 2; k++) {
+            JsonNode *v = json_array_get_element(p, k);
+
+            if (!node_is_number(v) || json_node_get_value_type(v) != G_TYPE_INT64 ||
+                json_node_get_int(v) < 0)
+                return load_fail(c, "expected [start, length] as integers >= 0 (bytes)");
+            pl->ranges[2 * i + k] = json_node_get_int(v);
+        }
+        path_pop(c, s2);
+    }
+    pl->n_ranges = len;
+    path_pop(c, saved);
+    return 0;
+}
+
 static int
 load_target(load_ctx *c, JsonNode *n, vdc_result_set *rs)
 {
@@ -687,7 +782,8 @@ load_target(load_ctx *c, JsonNode *n, vdc_result_set *rs)
     if (!JSON_NODE_HOLDS_OBJECT(n))
         return load_fail(c, "expected an object");
     vdc_target_init(&tmp);
-    if (load_fields(c, vdc_target_fields, json_node_get_object(n), &tmp) < 0)
+    if (load_fields(c, vdc_target_fields, json_node_get_object(n), &tmp) < 0 ||
+        load_placement_ranges(c, json_node_get_object(n), &tmp.placement) < 0)
         goto out;
     if (!*tmp.name) {
         load_fail(c, "name: expected a non-empty string");
@@ -1119,6 +1215,34 @@ sample_json(const vdc_sample *s)
     return o;
 }
 
+/* A target's object, with placement.ranges from its pairs. */
+static JsonObject *
+target_json(const vdc_target *t)
+{
+    JsonObject *o = save_fields(vdc_target_fields, t), *pl;
+    JsonArray *ranges;
+    size_t i;
+
+    if (!t->placement.n_ranges)
+        return o;
+    if (json_object_has_member(o, "placement")) {
+        pl = json_object_get_object_member(o, "placement");
+    } else {
+        pl = json_object_new();
+        json_object_set_object_member(o, "placement", pl);
+    }
+    ranges = json_array_new();
+    for (i = 0; i < t->placement.n_ranges; i++) {
+        JsonArray *r = json_array_new();
+
+        json_array_add_int_element(r, t->placement.ranges[2 * i]);
+        json_array_add_int_element(r, t->placement.ranges[2 * i + 1]);
+        json_array_add_array_element(ranges, r);
+    }
+    json_object_set_array_member(pl, "ranges", ranges);
+    return o;
+}
+
 int
 vdc_result_set_format_version(const vdc_result_set *rs)
 {
@@ -1154,7 +1278,7 @@ vdc_result_set_to_json(const vdc_result_set *rs)
     if (rs->n_targets) {
         targets = json_array_new();
         for (i = 0; i < rs->n_targets; i++)
-            json_array_add_object_element(targets, save_fields(vdc_target_fields, rs->targets[i]));
+            json_array_add_object_element(targets, target_json(rs->targets[i]));
         json_object_set_array_member(top, "targets", targets);
     }
     runs = json_array_new();

@@ -54,8 +54,9 @@ typedef enum vdc_image_backend {
  *          by default: blkback over a loop device without direct I/O, qdisk)
  *   none - the image is to be read and written past the host's page cache
  * Planned, journaled and recorded (doc/result-format.md
- * targets[].requested.image_cache); the backends do not act on it yet:
- * what the hypervisor really used is recorded as targets[].backend.cache. */
+ * targets[].requested.image_cache); applied by the translators
+ * (src/hv/translate.c) and the run (src/run/cache.c: direct I/O on the
+ * loop device), verified after boot into targets[].cache. */
 typedef enum vdc_image_cache {
     VDC_IMAGE_CACHE_HOST,
     VDC_IMAGE_CACHE_NONE,

@@ -54,7 +54,7 @@ static const vdc_opt opt_table[] = {
       .help = "how the domU's image disk is served; a comma list runs each as its own target" },
     { .name = "image-cache", .type = VDC_OPT_LIST, .off = O(image_cache),
       .choices = "host|none", .def = "host",
-      .help = "may dom0's page cache serve the domU's image (host) or not (none): requested and recorded; a comma list runs each as its own target" },
+      .help = "may dom0's page cache serve the domU's image (host: the backend's default) or not (none: direct I/O on its loop device, direct-io-safe, cache='none'), verified after boot; a comma list runs each as its own target" },
     { .name = "size", .type = VDC_OPT_SIZE, .off = O(size), .metavar = "SIZE",
       .align = MIB, .max = MAX_SIZE, .def = "2x guest RAM", .help = "agent test file size in the domU (bare number: MiB)" },
     { .name = "dom0-size", .type = VDC_OPT_SIZE, .off = O(dom0_size), .metavar = "SIZE",

@@ -60,20 +60,23 @@ enum vdc_cell_flag {
                                            * (vdc_guest_faster_than_host) */
     VDC_CELL_ROUNDED_IDENTICAL = 1u << 13,  /* rounded-identical: every run the same value */
     VDC_CELL_BASELINE_ARTEFACT = 1u << 14,  /* baseline-artefact: the baseline's cell of this
-                                             * test has one of the six above */
+                                             * test has one of the artefacts */
+    VDC_CELL_DOM0_PAGE_CACHE = 1u << 15,    /* dom0-page-cache: served from dom0's page cache
+                                             * (samples[].host evidence; an artefact) */
 };
-#define VDC_CELL_FLAG_COUNT 15
-/* The six artefact bits, and what marks a value or a delta with
+#define VDC_CELL_FLAG_COUNT 16
+/* The seven artefact bits, and what marks a value or a delta with
  * VDC_ARTEFACT_MARK (a delta: either side flagged). */
 #define VDC_CELL_ARTEFACTS (VDC_CELL_PAGE_CACHE_WRITE | VDC_CELL_DD_TIME_SHORT | \
                             VDC_CELL_ABOVE_CEILING | VDC_CELL_CACHED_REREAD | \
-                            VDC_CELL_GUEST_FASTER | VDC_CELL_ROUNDED_IDENTICAL)
+                            VDC_CELL_GUEST_FASTER | VDC_CELL_ROUNDED_IDENTICAL | \
+                            VDC_CELL_DOM0_PAGE_CACHE)
 #define VDC_CELL_ARTEFACT_MARKED (VDC_CELL_ARTEFACTS | VDC_CELL_BASELINE_ARTEFACT)
 
 /* The flags that withhold a verdict from a headline test (report/headline.h)
  * when either side's cell has one: too-fast (a value missing or imprecise:
  * the pairs left would be the slower runs), under-2x-ram (the page cache
- * answered, not the disk), and the six artefacts of the cell itself (the
+ * answered, not the disk), and the artefacts of the cell itself (the
  * number may say more about the measurement than about the disk;
  * baseline-artefact is about the delta tables' baseline, not the pair). */
 #define VDC_HEADLINE_NO_VERDICT_FLAGS (VDC_CELL_TOO_FAST | VDC_CELL_UNDER_2X_RAM | VDC_CELL_ARTEFACTS)
@@ -147,6 +150,9 @@ struct vdc_cell {
     unsigned flags;          /* enum vdc_cell_flag bits */
     char *why[VDC_CELL_FLAG_COUNT];    /* by bit index: the explanation of each artefact
                                         * flag set, with its numbers; NULL otherwise */
+    size_t runs_flagged[VDC_CELL_FLAG_COUNT];  /* by bit index, for dom0-page-cache and
+                                                * guest-faster: the runs the flag rests on */
+    size_t runs_judged[VDC_CELL_FLAG_COUNT];   /* ... of the runs that could be judged */
     /* system time per operation (dd: sys / records; the agent's sweep: per
      * read/write call), over the samples that record it
      * (samples[].system_us_per_op) */

@@ -21,6 +21,7 @@ typedef struct {
     const char *test_key;
     unsigned flags;
     char **why;
+    size_t *runs_flagged, *runs_judged;     /* by bit index, or NULL */
 } found;
 
 void
@@ -332,13 +333,164 @@ rule_rounded_identical(found *c, const vdc_sample_ref *refs, size_t n)
                              : ""));
 }
 
+/* ---- dom0-page-cache: samples[].host evidence (doc/host-cost.md) ---------- */
+
+/* samples[].host.@member as [before, after] (bytes) into @v; 0 when absent
+ * or not two numbers. */
+static int
+host_pair(const vdc_sample *s, const char *member, double v[2])
+{
+    JsonNode *n = s->host ? json_object_get_member(s->host, member) : NULL;
+    JsonArray *a;
+    guint i;
+
+    if (!n || !JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2)
+        return 0;
+    for (i = 0; i < 2; i++) {
+        JsonNode *e = json_array_get_element(a, i);
+
+        if (!JSON_NODE_HOLDS_VALUE(e) || (json_node_get_value_type(e) != G_TYPE_INT64 &&
+                                          json_node_get_value_type(e) != G_TYPE_DOUBLE))
+            return 0;
+        v[i] = json_node_get_value_type(e) == G_TYPE_INT64 ? (double)json_node_get_int(e)
+                                                            : json_node_get_double(e);
+    }
+    return 1;
+}
+
+/* samples[].host.@member as one number (bytes), NAN when absent. */
+static double
+host_scalar(const vdc_sample *s, const char *member)
+{
+    JsonNode *n = s->host ? json_object_get_member(s->host, member) : NULL;
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return NAN;
+    if (json_node_get_value_type(n) == G_TYPE_INT64)
+        return (double)json_node_get_int(n);
+    return json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
+}
+
+/* The bytes sequential test @ti moved in run @r (the agent's sizes): the
+ * file for block write and read, twice it for rewrite (read and written
+ * back), the per-char size for putc and getc; NAN when not known or not a
+ * sequential test. */
+static double
+test_bytes(const vdc_test_info *ti, const vdc_run *r)
+{
+    double file = r->meta.file_size_bytes != VDC_INT_ABSENT ? (double)r->meta.file_size_bytes
+                  : r->meta.file_size_mib != VDC_INT_ABSENT ? (double)r->meta.file_size_mib * 1048576.0
+                  : NAN;
+    double pc = r->meta.per_char_size != VDC_INT_ABSENT ? (double)r->meta.per_char_size : NAN;
+
+    switch (ti ? ti->id : -1) {
+    case VDC_TEST_PUT_BLOCK:
+    case VDC_TEST_GET_BLOCK:
+        return file;
+    case VDC_TEST_REWRITE:
+        return 2 * file;
+    case VDC_TEST_PUTC:
+    case VDC_TEST_GETC:
+        return pc;
+    default:
+        return NAN;
+    }
+}
+
+/* One sample's verdict: 1 flagged, 0 not, -1 no evidence; *@why (first
+ * call that flags) gets the figures. */
+static int
+page_cache_sample(const vdc_test_info *ti, const vdc_sample *s, double b, char **why)
+{
+    int write = ti->id == VDC_TEST_PUTC || ti->id == VDC_TEST_PUT_BLOCK || ti->id == VDC_TEST_REWRITE;
+    double disk = host_scalar(s, write ? "disk_write_bytes" : "disk_read_bytes");
+    double d[2], w[2], res[2];
+    int hit;
+
+    if (vdc_has(disk)) {
+        hit = disk < 0.5 * b;
+        if (hit && !*why)
+            *why = g_strdup_printf("%.1f MiB reached the disk under the image while the test %s "
+                                   "%.1f MiB", disk / 1048576.0, write ? "wrote" : "read",
+                                   b / 1048576.0);
+        return hit;
+    }
+    if (write && host_pair(s, "dom0_dirty_bytes", d) && host_pair(s, "dom0_writeback_bytes", w)) {
+        double grew = (d[1] + w[1]) - (d[0] + w[0]);
+
+        hit = grew >= 0.5 * b;
+        if (hit && !*why)
+            *why = g_strdup_printf("dom0's Dirty + Writeback grew by %.1f MiB while the test wrote "
+                                   "%.1f MiB: at least half was still in dom0's memory at its end",
+                                   grew / 1048576.0, b / 1048576.0);
+        return hit;
+    }
+    if (!write && host_pair(s, "image_resident_bytes", res)) {
+        hit = res[0] >= 0.5 * b;
+        if (hit && !*why)
+            *why = g_strdup_printf("%.1f MiB of the image were in dom0's page cache before the "
+                                   "test read %.1f MiB", res[0] / 1048576.0, b / 1048576.0);
+        return hit;
+    }
+    return -1;
+}
+
+static void
+rule_dom0_page_cache(found *c, const vdc_result_set *rs, const vdc_sample_ref *refs, size_t n,
+                     const vdc_test_info *ti)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, c->target);
+    size_t i, k = 0, known = 0;
+    char *why = NULL;
+
+    /* a domU target whose backend was not read back as bypassing dom0's
+     * page cache; seeks and the file tests move bytes not known per test */
+    if (!t || !t->where || strcmp(t->where, "domU") || t->cache.bypasses_dom0_page_cache == 1)
+        return;
+    for (i = 0; i < n; i++) {
+        double b = test_bytes(ti, refs[i].run);
+        int v;
+
+        if (!vdc_has(b) || b <= 0 || !refs[i].sample->host)
+            continue;
+        v = page_cache_sample(ti, refs[i].sample, b, &why);
+        if (v < 0)
+            continue;
+        known++;
+        k += v;
+    }
+    if (k && 2 * k >= known && c->runs_flagged) {
+        int b = vdc_cell_flag_index(VDC_CELL_DOM0_PAGE_CACHE);
+
+        c->runs_flagged[b] = k;
+        c->runs_judged[b] = known;
+    }
+    if (k && 2 * k >= known)
+        flag(c, VDC_CELL_DOM0_PAGE_CACHE,
+             g_strdup_printf("served from dom0's page cache in %zu of %zu runs (%s)%s", k, known, why,
+                             t->cache.bypasses_dom0_page_cache == 0
+                             ? ": the backend was read back as going through dom0's page cache" : ""));
+    g_free(why);
+}
+
 /* artefacts.h */
 unsigned
 vdc_artefacts_of_cell(const vdc_result_set *rs, const char *target, const char *test_key,
                       const vdc_artefact_options *opt, char **why)
 {
+    return vdc_artefacts_of_cell_counted(rs, target, test_key, opt, why, NULL, NULL);
+}
+
+/* artefacts.h */
+unsigned
+vdc_artefacts_of_cell_counted(const vdc_result_set *rs, const char *target, const char *test_key,
+                              const vdc_artefact_options *opt, char **why, size_t *runs_flagged,
+                              size_t *runs_judged)
+{
     vdc_artefact_options defaults;
-    found c = { .target = target, .test_key = test_key, .why = why };
+    found c = { .target = target, .test_key = test_key, .why = why,
+                .runs_flagged = runs_flagged && runs_judged ? runs_flagged : NULL,
+                .runs_judged = runs_flagged && runs_judged ? runs_judged : NULL };
     size_t nr = 0;
     int64_t bs;
     vdc_sample_ref *refs = vdc_result_set_lookup(rs, target, test_key, &nr);
@@ -354,6 +506,7 @@ vdc_artefacts_of_cell(const vdc_result_set *rs, const char *target, const char *
         rule_above_ceiling(&c, rs, refs, nr, opt);
         rule_cached_reread(&c, rs, refs, nr, info);
         rule_rounded_identical(&c, refs, nr);
+        rule_dom0_page_cache(&c, rs, refs, nr, info);
     }
     g_free(refs);
     return c.flags;

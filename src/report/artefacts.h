@@ -19,6 +19,10 @@
  *   rounded-identical  identical values in every run of a cell: a zero-width
  *                      CI from rounding (bonnie++ 2.00a prints 1.4g), not a
  *                      steady disk
+ *   dom0-page-cache    a domU test whose bytes were absorbed by dom0's page
+ *                      cache, from the per-sample host evidence
+ *                      (samples[].host: what reached the disk, dom0's Dirty
+ *                      and Writeback, the image's residency)
  *   guest-faster       a guest (domU) result faster than its host's
  *                      baseline (dom0 or the host) on the same test: it
  *                      needs the statistics, so the analysis decides it
@@ -59,12 +63,18 @@ void vdc_artefact_options_init(vdc_artefact_options *o);
 
 /* The rules that read the runs of one (@target, @test_key) of @rs:
  * page-cache-write, dd-time-short, above-ceiling, cached-reread,
- * rounded-identical.  Returns their VDC_CELL_* bits (report/analysis.h);
+ * rounded-identical, dom0-page-cache.  Returns their VDC_CELL_* bits (report/analysis.h);
  * for each bit set, why[its bit index] gets the explanation (g_free), the
  * other entries are left as they are.  @o NULL: the defaults.  Never
  * fails. */
 unsigned vdc_artefacts_of_cell(const vdc_result_set *rs, const char *target, const char *test_key,
                                const vdc_artefact_options *o, char **why);
+/* The same; for the rules that judge each run (dom0-page-cache), the runs
+ * flagged and the runs judged go to runs_flagged[bit index] and
+ * runs_judged[bit index] (arrays of VDC_CELL_FLAG_COUNT; may be NULL). */
+unsigned vdc_artefacts_of_cell_counted(const vdc_result_set *rs, const char *target,
+                                       const char *test_key, const vdc_artefact_options *o,
+                                       char **why, size_t *runs_flagged, size_t *runs_judged);
 
 /* The host baseline of the guest-faster rule: @o->host_target, else the
  * one target of @rs whose where is "dom0", else the one whose where is

@@ -8,4 +8,5 @@ src_libvdc_results_a_SOURCES += \
 	src/report/render_csv.c src/report/render_html.c src/report/render_workload.c \
 	src/report/report_dir.c src/report/report_dir.h \
 	src/report/headline.c src/report/headline.h src/report/render_headline.c \
-	src/report/hostcost.c src/report/hostcost.h src/report/render_hostcost.c
+	src/report/hostcost.c src/report/hostcost.h src/report/render_hostcost.c \
+	src/report/fleet.c src/report/fleet.h

@@ -33,8 +33,8 @@
 #define VDC_ARTEFACT_LEGEND \
     "\u2021 may be an artefact of the measurement, not a property of the disk (the lines below name " \
     "the rule and its numbers: page-cache-write, dd-time-short, above-ceiling, cached-reread, " \
-    "guest-faster, rounded-identical): such a value is marked \u2021, and so is a delta when either " \
-    "side is; its verdict is printed, but do not rank on it."
+    "guest-faster, rounded-identical, dom0-page-cache): such a value is marked \u2021, and so is a " \
+    "delta when either side is; its verdict is printed, but do not rank on it."
 
 /* Text in the bonnie++ layout (bon_csv2txt's two blocks, "Sequential
  * Output / Input / Random" then "Sequential / Random Create"), one row per
@@ -82,6 +82,20 @@ char *vdc_render_headline_csv(const struct vdc_analysis *a);
  *   not-comparable    the delta has no verdict (too-fast runs, a dagger)
  * The cells the text, Markdown and HTML reports mark or warn about. */
 char *vdc_cell_flags_text(unsigned flags);
+
+/* One line of what target @t's cache state was read back as after boot
+ * (targets[].cache): "requested none; /dev/loop3 dio 1 (backing /img,
+ * offset 0); bypasses dom0's page cache (read from xenstore,sysfs)";
+ * NULL when nothing was recorded (g_free). */
+char *vdc_cache_text(const vdc_target *t);
+/* One line of targets[].placement: "3 ranges, 256.0 MiB on vda
+ * (rotational), centre at 12.5 % of the disk (fiemap)"; NULL when none
+ * (g_free). */
+char *vdc_placement_text(const vdc_target *t);
+
+/* The text report's block "Cache and placement, read back after boot":
+ * one line per target that has either (nothing when none has). */
+void vdc_append_cache_text(GString *out, const vdc_result_set *rs);
 
 /* Every warning of a report (the analysis's warnings but
  * VDC_WARNING_EMULATED: a report has its banner), one sentence each

@@ -477,6 +477,98 @@ experiment_lines(GPtrArray *v, const vdc_experiment *e)
     add(v, "Guest kernel command line", e->guest.cmdline);
 }
 
+/* render.h */
+char *
+vdc_cache_text(const vdc_target *t)
+{
+    const vdc_target_cache *c = &t->cache;
+    GString *s;
+
+    if (c->bypasses_dom0_page_cache == VDC_BOOL_ABSENT && !c->loop_device && !c->error)
+        return NULL;
+    s = g_string_new(NULL);
+    if (c->requested)
+        g_string_append_printf(s, "requested %s; ", c->requested);
+    if (c->loop_device)
+        g_string_append_printf(s, "%s dio %s (backing %s, offset %" G_GINT64_FORMAT "); ",
+                               c->loop_device, c->loop_dio == 1 ? "1" : c->loop_dio == 0 ? "0" : "?",
+                               c->loop_backing_file ? c->loop_backing_file : "?",
+                               c->loop_offset != VDC_INT_ABSENT ? c->loop_offset : 0);
+    if (c->direct_io_safe != VDC_BOOL_ABSENT)
+        g_string_append_printf(s, "direct-io-safe %d; ", c->direct_io_safe);
+    if (c->libvirt_cache || c->libvirt_io)
+        g_string_append_printf(s, "libvirt cache=%s io=%s; ", c->libvirt_cache ? c->libvirt_cache : "(default)",
+                               c->libvirt_io ? c->libvirt_io : "(default)");
+    if (c->qemu_pid != VDC_INT_ABSENT)
+        g_string_append_printf(s, "QEMU pid %" G_GINT64_FORMAT "%s; ", c->qemu_pid,
+                               c->qemu_o_direct == 1 ? " holds it with O_DIRECT"
+                               : c->qemu_o_direct == 0 ? " holds it without O_DIRECT" : "");
+    g_string_append(s, c->bypasses_dom0_page_cache == 1 ? "bypasses dom0's page cache"
+                       : c->bypasses_dom0_page_cache == 0 ? "through dom0's page cache"
+                       : "not decided");
+    if (c->source)
+        g_string_append_printf(s, " (read from %s)", c->source);
+    if (c->error)
+        g_string_append_printf(s, "; %s", c->error);
+    return g_string_free(s, FALSE);
+}
+
+/* render.h */
+char *
+vdc_placement_text(const vdc_target *t)
+{
+    const vdc_target_placement *pl = &t->placement;
+    GString *s;
+
+    if (!pl->disk)
+        return NULL;
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "%" G_GINT64_FORMAT " range%s, %.1f MiB on %s", (gint64)pl->n_ranges
+                           + (pl->ranges_omitted != VDC_INT_ABSENT ? pl->ranges_omitted : 0),
+                           pl->n_ranges == 1 ? "" : "s",
+                           pl->mapped_bytes != VDC_INT_ABSENT ? (double)pl->mapped_bytes / 1048576.0 : 0.0,
+                           pl->disk);
+    if (pl->rotational != VDC_BOOL_ABSENT)
+        g_string_append(s, pl->rotational ? " (rotational)" : " (not rotational)");
+    if (vdc_has(pl->center_bytes) && pl->disk_bytes != VDC_INT_ABSENT && pl->disk_bytes > 0)
+        g_string_append_printf(s, ", centre at %.1f %% of the disk", 100.0 * pl->center_bytes /
+                               (double)pl->disk_bytes);
+    if (pl->source)
+        g_string_append_printf(s, " (%s)", pl->source);
+    if (pl->reason)
+        g_string_append_printf(s, "; %s", pl->reason);
+    return g_string_free(s, FALSE);
+}
+
+/* render.h */
+void
+vdc_append_cache_text(GString *out, const vdc_result_set *rs)
+{
+    size_t i;
+    int any = 0;
+
+    for (i = 0; i < rs->n_targets; i++) {
+        g_autofree char *cache = vdc_cache_text(rs->targets[i]);
+        g_autofree char *place = vdc_placement_text(rs->targets[i]);
+        g_autofree char *name = vdc_escape_text(rs->targets[i]->name, -1, 0);
+
+        if (!cache && !place)
+            continue;
+        if (!any++)
+            g_string_append(out, "Cache and placement, read back after boot:\n");
+        if (cache) {
+            g_autofree char *e = vdc_escape_text(cache, -1, 0);
+            g_string_append_printf(out, "  %s: cache: %s\n", name, e);
+        }
+        if (place) {
+            g_autofree char *e = vdc_escape_text(place, -1, 0);
+            g_string_append_printf(out, "  %s: placement: %s\n", name, e);
+        }
+    }
+    if (any)
+        g_string_append_c(out, '\n');
+}
+
 static void
 target_lines(GPtrArray *v, const vdc_target *t)
 {
@@ -512,6 +604,12 @@ target_lines(GPtrArray *v, const vdc_target *t)
     T("device", t->storage.device);
     T("filesystem", t->filesystem.type);
     T("mkfs options", t->filesystem.mkfs_options);
+    {
+        g_autofree char *cache = vdc_cache_text(t), *place = vdc_placement_text(t);
+
+        T("cache read back", cache);
+        T("placement", place);
+    }
 #undef T
 #undef TI
     g_free(p);
@@ -734,6 +832,50 @@ cmp_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell_com
     json_builder_end_object(b);
 }
 
+/* The flags a cell's runs rest on (doc/host-cost.md): dom0-page-cache and
+ * guest-faster, one object each, in cell order. */
+#define VDC_RUN_FLAGS (VDC_CELL_DOM0_PAGE_CACHE | VDC_CELL_GUEST_FASTER)
+
+/* statistics.flags: {target, test, flag, runs_flagged, runs, evidence}
+ * per flagged cell, only when there is one (additive). */
+static void
+flags_json(JsonBuilder *b, const struct vdc_analysis *a)
+{
+    size_t ti, ki;
+    unsigned k;
+    int any = 0;
+
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (ki = 0; ki < a->n_tests; ki++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+
+            for (k = 0; k < VDC_CELL_FLAG_COUNT; k++) {
+                if (!(c->flags & VDC_RUN_FLAGS & (1u << k)))
+                    continue;
+                if (!any++) {
+                    json_builder_set_member_name(b, "flags");
+                    json_builder_begin_array(b);
+                }
+                json_builder_begin_object(b);
+                json_builder_set_member_name(b, "target");
+                json_builder_add_string_value(b, c->target);
+                json_builder_set_member_name(b, "test");
+                json_builder_add_string_value(b, c->test_key);
+                json_builder_set_member_name(b, "flag");
+                json_builder_add_string_value(b, vdc_cell_flag_name(1u << k));
+                json_builder_set_member_name(b, "runs_flagged");
+                json_builder_add_int_value(b, (gint64)c->runs_flagged[k]);
+                json_builder_set_member_name(b, "runs");
+                json_builder_add_int_value(b, (gint64)c->runs_judged[k]);
+                json_builder_set_member_name(b, "evidence");
+                json_builder_add_string_value(b, c->why[k] ? c->why[k] : "");
+                json_builder_end_object(b);
+            }
+        }
+    if (any)
+        json_builder_end_array(b);
+}
+
 JsonNode *
 vdc_statistics_to_json(const struct vdc_analysis *a)
 {
@@ -763,6 +905,7 @@ vdc_statistics_to_json(const struct vdc_analysis *a)
                 cmp_json(b, a, cc);
         }
     json_builder_end_array(b);
+    flags_json(b, a);
     json_builder_end_object(b);
     root = json_builder_get_root(b);
     g_object_unref(b);

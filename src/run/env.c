@@ -11,6 +11,7 @@
 #include "common/util.h"
 #include "guest/control.h"
 #include "guest/prepare.h"
+#include "host/procfs.h"
 
 static int
 storage_destroy_journaled(vdc_backing backing, const char *path, const char *vg, const char *lv,
@@ -46,4 +47,10 @@ vdc_run_env_default(vdc_run_env *env)
     env->loop_attach = vdc_loop_attach;
     env->loop_detach = vdc_loop_detach;
     env->drop_caches = vdc_drop_caches;
+    env->cache.loop_info = vdc_loop_info_read;
+    env->cache.loop_find = vdc_loop_find_by_backing;
+    env->cache.loop_set_dio = vdc_loop_set_direct_io;
+    env->cache.file_flags = vdc_proc_file_flags;
+    env->image_placement = vdc_image_placement_read;
+    env->lv_placement = vdc_lv_placement_read;
 }

@@ -6,4 +6,5 @@ src_libvdc_controller_a_SOURCES += \
 	src/run/facts.c src/run/facts.h src/run/env.c \
 	src/run/step.c src/run/step.h \
 	src/run/agent_result.c src/run/agent_result.h \
-	src/run/hostwatch.c src/run/hostwatch.h
+	src/run/hostwatch.c src/run/hostwatch.h \
+	src/run/cache.c src/run/cache.h

@@ -30,6 +30,7 @@ struct vdc_run_ctx {
     char **dev;                 /* per target: device or file the agent uses */
     vdc_result_set rs;
     JsonObject *backends;       /* vdev -> backend facts (first good boot) */
+    char **cache_fail;          /* per target: why this boot's runs of it fail (cache.h) */
     struct vdc_prepared prep;
     int failed;
     int interrupted;
@@ -468,6 +469,90 @@ add_time(double *acc, gint64 t0_us)
     add_seconds(acc, (double)(g_get_monotonic_time() - t0_us) / 1e6);
 }
 
+/* ---- cache truth and placement (run/cache.h) ------------------------------- */
+
+/* After create: read the domU's disk facts, apply `none` on loop devices
+ * while it is paused, record and verify targets[].cache; then resume a
+ * paused domU.  0, or -1 when the domU could not be resumed (message
+ * printed). */
+static int
+cache_step(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
+{
+    vdc_plan *p = ctx->p;
+    vdc_hv_disk_facts facts;
+    size_t i;
+
+    vdc_hv_disk_facts_init(&facts);
+    if (ctx->hvops->disk_facts(ctx->hv, p->domain_name, &facts) == 0) {
+        vdc_cache_boot(p, dom, &facts, &ctx->env->cache, &ctx->rs, ctx->cache_fail);
+    } else {
+        /* the message is printed; `none` cannot be verified without facts */
+        for (i = 0; i < p->n_targets; i++)
+            if (vdc_target_spec_domu_image(&p->targets[i].spec) &&
+                p->targets[i].spec.cache == VDC_IMAGE_CACHE_NONE && !ctx->cache_fail[i])
+                ctx->cache_fail[i] = g_strdup("--image-cache none refused: the domU's backends "
+                                              "could not be read back");
+    }
+    vdc_hv_disk_facts_dispose(&facts);
+    if (dom->start_paused && ctx->hvops->resume(ctx->hv, p->domain_name) < 0)
+        return -1;
+    return 0;
+}
+
+/* The dom0 baseline's cache record: its own loop device (direct I/O, made
+ * by vdc_loop_attach), read back once. */
+static void
+dom0_cache(vdc_run_ctx *ctx, size_t i)
+{
+    const vdc_plan_target *pt = &ctx->p->targets[i];
+    vdc_target *t = vdc_result_set_find_target(&ctx->rs, pt->name);
+    vdc_loop_info li = { 0 };
+
+    if (!t || pt->spec.backing != VDC_BACKING_IMAGE || !ctx->env->cache.loop_info ||
+        t->cache.bypasses_dom0_page_cache != VDC_BOOL_ABSENT || !ctx->dev[i])
+        return;
+    if (ctx->env->cache.loop_info(ctx->dev[i], &li) == 0) {
+        vdc_cache_facts f = { .spec = &pt->spec, .image = pt->path, .loop = &li };
+
+        (void)vdc_cache_decide(&f, &t->cache);
+    }
+    vdc_loop_info_dispose(&li);
+}
+
+/* targets[].placement of target @i, once (after its first boot, when its
+ * image holds the test file's blocks).  A reader that fails has said why;
+ * the run goes on without it. */
+static void
+read_placement(vdc_run_ctx *ctx, size_t i)
+{
+    const vdc_plan_target *pt = &ctx->p->targets[i];
+    vdc_target *t = vdc_result_set_find_target(&ctx->rs, pt->name);
+    vdc_placement pl;
+    const char *source;
+    int r;
+
+    if (!t || t->placement.source)
+        return;
+    memset(&pl, 0, sizeof(pl));
+    if (pt->spec.backing == VDC_BACKING_IMAGE && ctx->env->image_placement) {
+        source = "fiemap";
+        r = ctx->env->image_placement(pt->path, &pl);
+    } else if (pt->spec.backing == VDC_BACKING_LVM && ctx->env->lv_placement) {
+        source = "lvs seg_pe_ranges";
+        r = ctx->env->lv_placement(pt->vg, pt->lv, NULL, &pl);
+    } else {
+        return;
+    }
+    if (r == 0) {
+        vdc_placement_record(&pl, source, &t->placement);
+    } else {
+        /* tried once, not again each boot; the reader's message said why */
+        vdc_set_str(&t->placement.source, source);
+        vdc_set_str(&t->placement.reason, "could not be read (the run's messages say why)");
+    }
+    vdc_placement_dispose(&pl);
+}
+
 /* ---- one domU boot ------------------------------------------------------- */
 
 /* The watchdog's period: a running domU is looked at this often (s). */
@@ -593,6 +678,11 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
         g_autofree char *what = g_strdup_printf("control disk %s, target %s", ctl, name);
         g_autofree char *why = NULL;
 
+        if (ctx->cache_fail[st->target]) {
+            /* --image-cache none refused, or the cache state changed: no numbers */
+            add_run(ctx, name, st->rep, "failed", ctx->cache_fail[st->target]);
+            continue;
+        }
         tr = vdc_agent_frame_target(&res, name, what, &why);
         if (why) {
             add_run(ctx, name, st->rep, "failed", why);
@@ -734,6 +824,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     vdc_hostwatch *hw = NULL;
     uint64_t nonce;
     gint64 t0_us;
+    size_t k;
 
     vdc_ctl_job_init(&job);
     if (vdc_step_job(p, b, ctx->env->nonce(), &job) < 0) {
@@ -775,6 +866,13 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         (void)vdc_journal_done_ident(&ctx->journal, dom_seq, "uuid", got);
     else
         (void)vdc_journal_done(&ctx->journal, dom_seq);
+    if (cache_step(ctx, &dom) < 0) {
+        if (vdc_hv_destroy_own(ctx->hvops, ctx->hv, p->domain_name,
+                               vdc_journal_find(&ctx->journal, dom_seq)->uuid) == 0)
+            (void)vdc_journal_undone(&ctx->journal, dom_seq);
+        fail_boot(ctx, b, "failed", "the paused domU could not be resumed (see the message above)");
+        goto out;
+    }
     if (!ctx->backends) {
         JsonObject *bk = json_object_new();
         if (ctx->hvops->backends(ctx->hv, p->domain_name, bk) == 0) {
@@ -811,8 +909,12 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         vdc_progress("inspecting %s read-only for the guest's logs (libguestfs)", ctx->prep.image);
         (void)ctx->env->collect_logs(ctx->prep.image, dir, ctx->s->launch_timeout_s);
     }
+    for (k = 0; k < b->n; k++)
+        read_placement(ctx, p->steps[b->first + k].target);
 out:
     vdc_hostwatch_free(hw);
+    for (k = 0; k < p->n_targets; k++)
+        g_clear_pointer(&ctx->cache_fail[k], g_free);
     vdc_ctl_job_dispose(&job);
 }
 
@@ -846,12 +948,14 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%zu workload(s))", bi + 1, ctx->p->n_boots,
                      t->name, st->rep, ctx->dev[st->target], ctx->p->n_workloads);
     ctx->hw = vdc_hostwatch_new(&ht, 1);
+    dom0_cache(ctx, st->target);
     gint64 t0_us = g_get_monotonic_time();
     int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json, wjson);
     const char *why = step_rc < 0 ? (stopped(ctx) ? "interrupted"
                                      : "the dom0 agent run failed (see the message above)") : NULL;
 
     add_time(&ctx->rs.experiment.time.dom0_s, t0_us);
+    read_placement(ctx, st->target);
     /* what each pass wrote is kept, also after a failure or an
      * interruption (the agent writes the jobs that finished) */
     if (json && !g_file_get_contents(json, &data, &len, NULL))
@@ -1227,6 +1331,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     vdc_prepared_init(&ctx.prep);
     ctx.st = g_new0(struct vdc_storage, p->n_targets);
     ctx.dev = g_new0(char *, p->n_targets + 1);
+    ctx.cache_fail = g_new0(char *, p->n_targets + 1);
     for (i = 0; i < p->n_targets; i++)
         vdc_storage_init(&ctx.st[i]);
 
@@ -1330,6 +1435,7 @@ free_all:
         vdc_storage_dispose(&ctx.st[i]);
     g_free(ctx.st);
     g_strfreev(ctx.dev);
+    g_strfreev(ctx.cache_fail);
     vdc_prepared_dispose(&ctx.prep);
     vdc_result_set_dispose(&ctx.rs);
     vdc_journal_dispose(&ctx.journal);

@@ -17,6 +17,7 @@
 #include "hv/hv.h"
 #include "model/result.h"
 #include "plan/plan.h"
+#include "run/cache.h"
 #include "run/journal.h"
 #include "storage/storage.h"
 
@@ -57,6 +58,14 @@ typedef struct {
     int (*loop_detach)(const char *dev, const char *file);
     /* sync and drop dom0's page cache before each guest boot */
     int (*drop_caches)(void);
+    /* The cache truth of each domU boot (run/cache.h: loop devices,
+     * LOOP_SET_DIRECT_IO, QEMU's open flags); NULL members: not read. */
+    vdc_cache_io cache;
+    /* targets[].placement (host/placement.h), read once per target after
+     * its first boot; NULL: not read */
+    int (*image_placement)(const char *path, vdc_placement *out);
+    int (*lv_placement)(const char *vg, const char *lv, const char *const *lvm_args,
+                        vdc_placement *out);
     /* bytes free to an unprivileged writer on the filesystem of @dir
      * (statvfs f_bavail x f_frsize when NULL): the watchdog's look at the
      * image directory while a domU runs.  0 or -1 (then not judged). */

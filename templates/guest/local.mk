@@ -28,3 +28,7 @@ install-guest-template:
 uninstall-local: uninstall-guest-template
 uninstall-guest-template:
 	for f in $(GUEST_TEMPLATE_FILES); do rm -f $(DESTDIR)$(guestdir)/$$f; done
+# the recipe, installed: $(pkgdatadir)/guest-template/build-template.sh OUT
+guesttemplatedir = $(pkgdatadir)/guest-template
+dist_guesttemplate_SCRIPTS = templates/guest/build-template.sh
+dist_guesttemplate_DATA = templates/guest/initramfs-init templates/guest/inittab templates/guest/rcS

@@ -131,6 +131,17 @@ grep -q '^Job mix8k: rw=randrw rwmixread=70 bs=8192 ' "$work/workload/report.txt
 [ ! -s "$work/workload/report.csv" ] || fail "workload: workloads have no bonnie++ CSV line"
 [ ! -e "$work/seed003/workloads.csv" ] || fail "seed003: workloads.csv without workloads"
 
+# the cache truth and the dom0-page-cache flag (cachetruth: synthetic with
+# targets[].cache, targets[].placement and samples[].host on image)
+render cachetruth "$golden/cachetruth/result.json" dom0
+html_checks cachetruth yes "image lvm dom0"
+grep -q '^  image: cache: requested host; /dev/loop3 dio 0 ' "$work/cachetruth/report.txt" ||
+    fail "cachetruth: report.txt does not print the image's loop device and dio"
+grep -q 'put_block.*dom0-page-cache' "$work/cachetruth/summary.csv" ||
+    fail "cachetruth: summary.csv has no dom0-page-cache flag on put_block"
+grep -q 'Target image: cache read back</td><td>requested host; /dev/loop3 dio 0' "$work/cachetruth/report.html" ||
+    fail "cachetruth: report.html does not show the image's cache read back"
+
 render synthetic "$golden/synthetic/result.json" dom0
 grep -q '^  Runs: fixed 5 runs (no stopping rule)\.$' "$work/synthetic/report.txt" || fail "synthetic: no 'fixed 5 runs' line"
 # every renderer opens with the headline: before the first table

@@ -1,6 +1,6 @@
 #!/bin/sh
 # doc/vmdiskcmp.1 formats without a groff warning, and documents every long
-# option that the --help of run, cleanup, prepare, lab, report, compare and
+# option that the --help of run, cleanup, prepare, lab, report, compare, merge and
 # import prints, and every exit status of src/common/util.h.
 # Run time: < 1 s.
 . "$top_srcdir/tests/lib.sh"
@@ -12,7 +12,7 @@ man="$top_srcdir/doc/vmdiskcmp.1"
 warn=$(groff -man -Tutf8 -ww -z "$man" 2>&1)
 [ -z "$warn" ] || fail "groff warnings in $man: $warn"
 text=$(groff -man -Tascii -P-c -P-b -P-u "$man" 2>/dev/null | sed 's/‐//g') || fail "groff failed"
-for cmd in run cleanup prepare lab report compare import; do
+for cmd in run cleanup prepare lab report compare merge import; do
     "$VMDISKCMP" "$cmd" --help >"${TMPDIR:-/tmp}/vdc-man.$$" 2>&1 || fail "$cmd --help failed"
     opts=$(grep -o -- '--[a-z][a-z-]*' "${TMPDIR:-/tmp}/vdc-man.$$" | sort -u)
     rm -f "${TMPDIR:-/tmp}/vdc-man.$$"

@@ -3,13 +3,17 @@
 # QEMU under TCG through qemu:///system, the real libguestfs appliance once:
 #   vmdiskcmp --hypervisor libvirt --connect qemu:///system --accel tcg
 #             --image --block LOOPDEV --destroy-data --dom0 --runs 2 (small sizes)
-#             --workload MIX (a 1 s randrw fio job after the bonnie++ tests)
+#             --image-cache host,none (run 1: image and image-nocache, one boot)
+#             --workload MIX (run 1: a 1 s randrw fio job after the bonnie++ tests)
 # Checks: exit 0; 2 ok runs per target read back through the control disk,
 # each with the bonnie++ samples and the workloads' (IOPS and p99 per
 # target in result.json, workloads.csv and report.txt);
 # backend facts from the live domain XML; QEMU's host CPU per GiB for the
 # image, sliced per test through the control disk's progress block, and the
-# dom0 agent's; the prepare step launched the
+# dom0 agent's; the cache truth read back (image: QEMU's default, no
+# O_DIRECT; image-nocache: cache='none' in the live XML and QEMU holding the
+# image with O_DIRECT, per /proc/PID/fdinfo), the images' FIEMAP placement
+# and the report's cache lines; the prepare step launched the
 # appliance once (a second run is a cache hit); a report was written; and
 # nothing is left behind (no domain, no loop device, no image, no mount).
 # Then the same command, SIGINT sent once the domU is up: exit 3, teardown
@@ -42,7 +46,7 @@ run() {
 
 # ---- 1: the whole run (every boot is bounded by --timeout, prepare by its own) ----
 rc=0
-( run "$work/out1" --workload "$work/mix.fio" ) > "$work/run1.out" 2> "$work/run1.log" || rc=$?
+( run "$work/out1" --image-cache host,none --workload "$work/mix.fio" ) > "$work/run1.out" 2> "$work/run1.log" || rc=$?
 cat "$work/run1.log" >&2
 [ "$rc" = 0 ] || fail "run 1: exit status $rc"
 # the run ends with the headline on the terminal: image against the block device
@@ -57,7 +61,7 @@ d = json.load(open(sys.argv[1]))
 runs = {}
 for r in d["runs"]:
     runs.setdefault(r["target"], []).append(r)
-for t in ("image", "block", "dom0"):
+for t in ("image", "image-nocache", "block", "dom0"):
     rs = runs.get(t, [])
     assert len(rs) == 2, (t, len(rs))
     assert sorted(r["repetition"] for r in rs) == [0, 1], t
@@ -94,6 +98,30 @@ assert tg["image"]["backend"]["vdev"] == "vdb"
 assert tg["block"]["backend"]["type"] == "block"
 assert tg["block"]["backend"]["physical_device"] == sys.argv[2]
 assert tg["dom0"]["where"] == "dom0"
+# the cache truth, read back after boot: host is QEMU's default (no cache=
+# in the live XML, the image opened without O_DIRECT); none is cache='none'
+# in the live XML and QEMU holding the image with O_DIRECT
+host, none = tg["image"]["cache"], tg["image-nocache"]["cache"]
+assert host["requested"] == "host", host
+assert "libvirt_cache" not in host, host
+assert host["qemu_o_direct"] is False and host["bypasses_dom0_page_cache"] is False, host
+assert none["requested"] == "none", none
+assert none["libvirt_cache"] == "none" and none["libvirt_io"] == "native", none
+assert none["qemu_pid"] > 0 and none["qemu_pid"] == host["qemu_pid"], (none, host)
+assert none["qemu_o_direct"] is True and none["bypasses_dom0_page_cache"] is True, none
+assert none["source"] == "libvirt-live-xml,fdinfo", none
+assert "error" not in none, none
+assert tg["image-nocache"]["requested"]["image_cache"] == "none"
+assert "cache='none'" in tg["image-nocache"]["requested"]["domain_xml_disk"]
+assert "cache=" not in tg["image"]["requested"]["domain_xml_disk"]
+# the dom0 baseline's own loop device: direct I/O, read back from sysfs
+assert tg["dom0"]["cache"]["loop_dio"] is True, tg["dom0"]["cache"]
+assert tg["dom0"]["cache"]["bypasses_dom0_page_cache"] is True, tg["dom0"]["cache"]
+# placement: the image's extents (FIEMAP) on the disk under the work dir
+for t in ("image", "image-nocache"):
+    pl = tg[t]["placement"]
+    assert pl["source"] == "fiemap" and pl["disk"], (t, pl)
+    assert pl["mapped_bytes"] > 0 and len(pl["ranges"]) >= 1, (t, pl)
 assert d["experiment"]["hypervisor"]["driver"] == "libvirt"
 assert d["experiment"]["hypervisor"].get("qemu_version")
 assert d["experiment"]["emulated"] is True
@@ -126,6 +154,10 @@ for f in plan.json domain.xml report.txt report.csv workloads.csv runs/image-0.j
     [ -s "$work/out1/$f" ] || fail "run 1: $f missing or empty"
 done
 grep -q "^image" "$work/out1/report.txt" || fail "run 1: report.txt has no image row"
+grep -q "^  image-nocache: cache: requested none; libvirt cache=none io=native; QEMU pid [0-9]* holds it with O_DIRECT; bypasses dom0's page cache" \
+    "$work/out1/report.txt" || fail "run 1: report.txt does not show image-nocache's cache as read back"
+grep -q "^  image: cache: requested host; QEMU pid [0-9]* holds it without O_DIRECT; through dom0's page cache" \
+    "$work/out1/report.txt" || fail "run 1: report.txt does not show image's cache as read back"
 # the report: IOPS and p99 per target and job
 for t in image block dom0; do
     grep -q "^$t,mix-4k-qd4,write,workload_write,2," "$work/out1/workloads.csv" ||

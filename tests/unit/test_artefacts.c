@@ -19,6 +19,7 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/artefacts.h"
+#include "report/render_util.h"
 
 /* @rs analysed with @o (NULL: the defaults), dom0 the baseline when
  * present */
@@ -284,7 +285,8 @@ test_guest_faster(void **state)
 
     want = g_strdup_printf("the guest's mean 81000 is +7.3%% [95%% CI %+.1f%%, %+.1f%%] above its "
                            "host dom0 (75500), more than the 5%% margin: a guest cannot outrun the "
-                           "disk beneath it; the host's page cache or the backend's cache answered",
+                           "disk beneath it; the host's page cache or the backend's cache answered "
+                           "(a read faster than the host's means a cache is involved)",
                            c.ci_delta_percent[0], c.ci_delta_percent[1]);
     expect_flag(&rs, NULL, "lvm", "get_block", VDC_CELL_GUEST_FASTER, want);
     g_free(want);
@@ -354,6 +356,104 @@ test_rounded_identical(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A hand-made result.json: a domU image read back as going through dom0's
+ * page cache, its runs carrying samples[].host as the run writes it
+ * (doc/result-format.md), 256 MiB test file, 1 MiB per-char. */
+#define HOST_DOC_HEAD \
+    "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":{\"name\":\"t\",\"version\":\"1\"}," \
+    "\"targets\":[{\"name\":\"image\",\"kind\":\"image\",\"where\":\"domU\"," \
+    "\"cache\":{\"requested\":\"host\",\"bypasses_dom0_page_cache\":%s,\"loop_device\":\"/dev/loop3\"," \
+    "\"loop_dio\":false,\"source\":\"xenstore,sysfs\"}}," \
+    "{\"name\":\"dom0\",\"kind\":\"dom0\",\"where\":\"dom0\"}],\"runs\":["
+#define HOST_RUN(rep, put_host, get_host) \
+    "{\"target\":\"image\",\"repetition\":" #rep ",\"status\":\"ok\"," \
+    "\"metadata\":{\"file_size_bytes\":268435456,\"file_size_mib\":256,\"per_char_size\":1048576}," \
+    "\"samples\":[{\"test\":\"put_block\",\"value\":90000" #rep ",\"host\":" put_host "}," \
+    "{\"test\":\"get_block\",\"value\":95000" #rep ",\"host\":" get_host "}," \
+    "{\"test\":\"seeks\",\"value\":90" #rep ",\"host\":{\"disk_read_bytes\":0}}]}"
+
+static vdc_result_set
+host_doc(const char *bypass, const char *runs)
+{
+    g_autofree char *head = g_strdup_printf(HOST_DOC_HEAD, bypass);
+    g_autofree char *doc = g_strconcat(head, runs, "]}", NULL);
+    vdc_result_set rs;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "host.json"), 0);
+    return rs;
+}
+
+/* served from dom0's page cache: by what reached the disk, or without disk
+ * counters by dom0's Dirty + Writeback (writes) and the image's residency
+ * (reads); the cell when at least half of the judged runs say so */
+static void
+test_dom0_page_cache(void **state)
+{
+    struct vdc_analysis a;
+    vdc_result_set rs;
+    char *why;
+    long ki;
+
+    /* run 0: 10 MiB of 256 reached the disk on write, 0 on read; run 1:
+     * 250 MiB written through, 200 MiB read from the disk */
+    rs = host_doc("false",
+                  HOST_RUN(0, "{\"disk_write_bytes\":10485760}", "{\"disk_read_bytes\":0}") ","
+                  HOST_RUN(1, "{\"disk_write_bytes\":262144000}", "{\"disk_read_bytes\":209715200}"));
+    assert_int_equal(flags_of(&rs, NULL, "image", "put_block", VDC_CELL_DOM0_PAGE_CACHE, &why),
+                     VDC_CELL_DOM0_PAGE_CACHE);
+    assert_string_equal(why, "served from dom0's page cache in 1 of 2 runs (10.0 MiB reached the disk "
+                             "under the image while the test wrote 256.0 MiB): the backend was read "
+                             "back as going through dom0's page cache");
+    g_free(why);
+    assert_int_equal(flags_of(&rs, NULL, "image", "get_block", VDC_CELL_DOM0_PAGE_CACHE, NULL),
+                     VDC_CELL_DOM0_PAGE_CACHE);
+    assert_int_equal(flags_of(&rs, NULL, "image", "seeks", 0, NULL), 0);   /* not judged */
+    /* the counts behind statistics.flags */
+    analyse(&a, &rs, NULL);
+    ki = vdc_analysis_test_index(&a, "put_block");
+    assert_int_equal(vdc_analysis_cell(&a, 0, (size_t)ki)->runs_flagged[15], 1);
+    assert_int_equal(vdc_analysis_cell(&a, 0, (size_t)ki)->runs_judged[15], 2);
+    {
+        JsonNode *st = vdc_statistics_to_json(&a);
+        JsonArray *flags = json_object_get_array_member(json_node_get_object(st), "flags");
+        JsonObject *f0;
+
+        assert_non_null(flags);
+        f0 = json_array_get_object_element(flags, 0);
+        assert_string_equal(json_object_get_string_member(f0, "target"), "image");
+        assert_string_equal(json_object_get_string_member(f0, "flag"), "dom0-page-cache");
+        assert_int_equal(json_object_get_int_member(f0, "runs_flagged"), 1);
+        assert_int_equal(json_object_get_int_member(f0, "runs"), 2);
+        assert_non_null(strstr(json_object_get_string_member(f0, "evidence"), "reached the disk"));
+        json_node_unref(st);
+    }
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+
+    /* no disk counters: Dirty + Writeback grew by 200 MiB of 256 written;
+     * 100 MiB of the image resident before a 256 MiB read: not half */
+    rs = host_doc("false",
+                  HOST_RUN(0, "{\"dom0_dirty_bytes\":[1048576,157286400],\"dom0_writeback_bytes\":[0,53477376]}",
+                           "{\"image_resident_bytes\":[104857600,268435456]}"));
+    assert_int_equal(flags_of(&rs, NULL, "image", "put_block", VDC_CELL_DOM0_PAGE_CACHE, &why),
+                     VDC_CELL_DOM0_PAGE_CACHE);
+    assert_non_null(strstr(why, "dom0's Dirty + Writeback grew by 200.0 MiB while the test wrote 256.0 MiB"));
+    g_free(why);
+    assert_int_equal(flags_of(&rs, NULL, "image", "get_block", 0, NULL), 0);
+    vdc_result_set_dispose(&rs);
+
+    /* read back as bypassing dom0's page cache: never flagged */
+    rs = host_doc("true", HOST_RUN(0, "{\"disk_write_bytes\":0}", "{\"disk_read_bytes\":0}"));
+    assert_int_equal(flags_of(&rs, NULL, "image", "put_block", 0, NULL), 0);
+    vdc_result_set_dispose(&rs);
+
+    /* no host evidence at all (an older document): nothing */
+    rs = host_doc("false", HOST_RUN(0, "{}", "{}"));
+    assert_int_equal(flags_of(&rs, NULL, "image", "put_block", 0, NULL), 0);
+    vdc_result_set_dispose(&rs);
+}
+
 /* The artefact keywords are in the one keyword table, after the others
  * (summary.csv's column keeps its order). */
 static void
@@ -368,7 +468,10 @@ test_keywords(void **state)
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_GUEST_FASTER), "guest-faster");
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_ROUNDED_IDENTICAL), "rounded-identical");
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_BASELINE_ARTEFACT), "baseline-artefact");
-    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_BASELINE_ARTEFACT);
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_DOM0_PAGE_CACHE), "dom0-page-cache");
+    assert_int_equal(VDC_CELL_DOM0_PAGE_CACHE, VDC_CELL_BASELINE_ARTEFACT << 1);
+    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_DOM0_PAGE_CACHE);
+    assert_true(VDC_CELL_ARTEFACTS & VDC_CELL_DOM0_PAGE_CACHE);
     assert_null(vdc_cell_flag_name(3));
     assert_null(vdc_cell_flag_name(1u << VDC_CELL_FLAG_COUNT));
     assert_int_equal(vdc_cell_flag_index(VDC_CELL_GUEST_FASTER), 12);
@@ -386,6 +489,7 @@ main(void)
         cmocka_unit_test(test_baseline_artefact),
         cmocka_unit_test(test_rounded_identical),
         cmocka_unit_test(test_keywords),
+        cmocka_unit_test(test_dom0_page_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

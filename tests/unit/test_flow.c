@@ -89,6 +89,8 @@ static struct {
     int wl_flags;                   /* the control disk job's flags, as read */
     int hostile;                    /* rep 0: image answers with 50 runs; rep 1: block
                                      * with a 5000-byte hostname; a stray frame entry */
+    int cache_facts;                /* the env reads QEMU's open flags (m_file_flags) */
+    int qemu_direct;                /* ... and the image with none has O_DIRECT */
     int n_storage_created, n_images_created, n_storage_destroyed, n_prepare;
     uint64_t nonce;
 } F;
@@ -356,6 +358,9 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
     return 0;
 }
 
+static int m_file_flags(int pid, const char *path, unsigned **flags, size_t *n);
+static int m_disk_facts(const char *name, vdc_hv_disk_facts *out, void *opaque);
+
 static void
 make_env(vdc_run_env *env)
 {
@@ -375,6 +380,8 @@ make_env(vdc_run_env *env)
     env->loop_detach = m_loop_detach;
     env->fs_free = m_fs_free;
     env->stop = &stop_flag;
+    if (F.cache_facts)
+        env->cache.file_flags = m_file_flags;
 }
 
 static int
@@ -816,6 +823,9 @@ test_image_cache(void **state)
 
     F.extra = "--image-cache host,none";
     F.report = 1;
+    F.qemu_direct = 1;
+    F.cache_facts = 1;
+    vdc_hv_mock()->on_disk_facts = m_disk_facts;
     assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
     assert_int_equal(count_runs(&rs, "image", "ok"), 2);
     assert_int_equal(count_runs(&rs, "image-nocache", "ok"), 2);
@@ -848,6 +858,114 @@ test_image_cache(void **state)
     }
     check_torn_down();
     g_string_free(got, TRUE);
+    vdc_result_set_dispose(&rs);
+}
+
+/* The mock's disk facts: the live XML of a libvirt qemu domain (vdb the
+ * host image, QEMU's default; vdc the image with none, cache='none') and
+ * its QEMU's pid; QEMU's open flags from F.qemu_direct. */
+static int
+m_disk_facts(const char *name, vdc_hv_disk_facts *out, void *opaque)
+{
+    static const char *const vdevs[] = { "vdb", "vdc" };
+    size_t i;
+
+    out->disks = g_ptr_array_new_with_free_func((GDestroyNotify)vdc_lv_disk_free);
+    for (i = 0; i < G_N_ELEMENTS(vdevs); i++) {
+        vdc_lv_disk *d = g_new0(vdc_lv_disk, 1);
+
+        d->vdev = g_strdup(vdevs[i]);
+        d->cache = i ? g_strdup("none") : NULL;
+        d->io = i ? g_strdup("native") : NULL;
+        g_ptr_array_add(out->disks, d);
+    }
+    out->qemu_pid = 4242;
+    return 0;
+}
+
+static int
+m_file_flags(int pid, const char *path, unsigned **flags, size_t *n)
+{
+    assert_int_equal(pid, 4242);
+    *flags = g_new(unsigned, 1);
+    (*flags)[0] = O_RDWR | (g_str_has_suffix(path, "-nocache.raw") && F.qemu_direct ? O_DIRECT : 0);
+    *n = 1;
+    return 0;
+}
+
+/* --image-cache host,none verified from the driver's facts and QEMU's open
+ * flags: targets[].cache of each, both run */
+static void
+test_image_cache_verified(void **state)
+{
+    vdc_result_set rs;
+    const vdc_target *h, *n;
+
+    F.extra = "--image-cache host,none";
+    F.qemu_direct = 1;
+    F.cache_facts = 1;
+    vdc_hv_mock()->on_disk_facts = m_disk_facts;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "image-nocache", "ok"), 2);
+    h = vdc_result_set_find_target(&rs, "image");
+    n = vdc_result_set_find_target(&rs, "image-nocache");
+    assert_string_equal(h->cache.requested, "host");
+    assert_int_equal(h->cache.bypasses_dom0_page_cache, 0);
+    assert_null(h->cache.libvirt_cache);
+    assert_int_equal(h->cache.qemu_o_direct, 0);
+    assert_string_equal(n->cache.requested, "none");
+    assert_int_equal(n->cache.bypasses_dom0_page_cache, 1);
+    assert_string_equal(n->cache.libvirt_cache, "none");
+    assert_int_equal(n->cache.qemu_pid, 4242);
+    assert_int_equal(n->cache.qemu_o_direct, 1);
+    assert_string_equal(n->cache.source, "libvirt-live-xml,fdinfo");
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* none that QEMU does not honour: that target fails with the fact named,
+ * no numbers; the host image runs */
+static void
+test_image_cache_refused(void **state)
+{
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = "--image-cache host,none";
+    F.qemu_direct = 0;
+    F.cache_facts = 1;
+    vdc_hv_mock()->on_disk_facts = m_disk_facts;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "image-nocache", "failed"), 2);
+    for (i = 0; i < rs.n_runs; i++)
+        if (!strcmp(rs.runs[i]->target, "image-nocache")) {
+            assert_int_equal(rs.runs[i]->n_samples, 0);
+            assert_non_null(strstr(rs.runs[i]->error, "--image-cache none refused: QEMU (pid 4242) "
+                                                      "holds "));
+            assert_non_null(strstr(rs.runs[i]->error, "-nocache.raw without O_DIRECT"));
+        }
+    assert_int_equal(vdc_result_set_find_target(&rs, "image-nocache")->cache.qemu_o_direct, 0);
+    check_torn_down();
+    vdc_error_reset();
+    vdc_result_set_dispose(&rs);
+}
+
+/* none with a driver that reads back nothing: refused, not assumed */
+static void
+test_image_cache_no_facts(void **state)
+{
+    vdc_result_set rs;
+
+    F.extra = "--image-cache none";
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image-nocache", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "block", "ok"), 2);
+    assert_int_equal(vdc_result_set_find_target(&rs, "image-nocache")->cache.bypasses_dom0_page_cache,
+                     VDC_BOOL_ABSENT);
+    check_torn_down();
+    vdc_error_reset();
     vdc_result_set_dispose(&rs);
 }
 
@@ -1490,6 +1608,9 @@ main(void)
         cmocka_unit_test_setup_teardown(test_workloads_lying, setup, teardown),
         cmocka_unit_test_setup_teardown(test_workloads_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_cache_verified, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_cache_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_cache_no_facts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_typed_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_old_format, setup, teardown),

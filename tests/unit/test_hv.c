@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "common/util.h"
 #include "hv/hv.h"
 
 /* Run @fn with stderr captured; returns what it printed. */
@@ -58,7 +59,8 @@ fill_domain(vdc_hv_domain *d)
     d->io = "native";
     d->disks[0] = (vdc_hv_disk){ .target = "root", .path = "/r.img", .vdev = "vda",
                                  .readonly = 1 };
-    d->disks[1] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "vdb" };
+    d->disks[1] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "vdb",
+                                 .spec.cache = VDC_IMAGE_CACHE_NONE };
     d->disks[2] = (vdc_hv_disk){ .target = "block", .path = "/dev/loop7", .vdev = "vdc",
                                  .spec.backing = VDC_BACKING_BLOCK };
     d->n_disks = 3;
@@ -86,6 +88,30 @@ test_libvirt_test_driver(void **state)
     assert_int_equal(ops->exists(hv, d.name), 0);
     assert_int_equal(ops->create(hv, &d), 0);
     assert_int_equal(ops->exists(hv, d.name), 1);
+
+    /* the cache truth's facts: the live XML's disks (the test driver has
+     * no QEMU and no xenstore) */
+    {
+        vdc_hv_disk_facts f;
+        const vdc_lv_disk *vdb = NULL;
+        guint i;
+
+        vdc_hv_disk_facts_init(&f);
+        assert_int_equal(ops->disk_facts(hv, d.name, &f), 0);
+        assert_non_null(f.disks);
+        assert_null(f.vbds);
+        for (i = 0; i < f.disks->len; i++)
+            if (!strcmp(((vdc_lv_disk *)g_ptr_array_index(f.disks, i))->vdev, "vdb"))
+                vdb = g_ptr_array_index(f.disks, i);
+        assert_non_null(vdb);
+        assert_string_equal(vdb->cache, "none");
+        assert_string_equal(vdb->io, "native");
+        vdc_hv_disk_facts_dispose(&f);
+        vdc_hv_disk_facts_dispose(&f);
+    }
+    /* not paused (the test driver has no VIR_DOMAIN_START_PAUSED): refused */
+    assert_int_equal(ops->resume(hv, d.name), -1);
+    vdc_error_reset();
 
     b = json_object_new();
     assert_int_equal(ops->backends(hv, d.name, b), 0);

@@ -410,6 +410,61 @@ expect_load_error(const char *json, const char *msg)
 #define HEAD "{\"format\":\"vmdiskcmp-result\",\"format_version\":1," \
              "\"producer\":{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},"
 
+/* targets[].cache and targets[].placement (ranges by hand): loaded,
+ * written, loaded again the same; bad ranges refused with their path */
+static void
+test_cache_placement(void **state)
+{
+    static const char doc[] = HEAD
+        "\"targets\":[{\"name\":\"image\",\"kind\":\"image\",\"where\":\"domU\","
+        "\"cache\":{\"requested\":\"none\",\"bypasses_dom0_page_cache\":true,"
+        "\"loop_device\":\"/dev/loop3\",\"loop_backing_file\":\"/i.raw\",\"loop_dio\":true,"
+        "\"loop_offset\":0,\"direct_io_safe\":null,\"libvirt_cache\":null,\"source\":\"xenstore,sysfs\"},"
+        "\"placement\":{\"disk\":\"vda\",\"rotational\":false,\"disk_bytes\":1073741824,"
+        "\"extents\":2,\"mapped_bytes\":3145728,\"unmapped_bytes\":0,\"center_bytes\":2621440.5,"
+        "\"source\":\"fiemap\",\"ranges\":[[1048576,1048576],[2097152,2097152]]}}],"
+        "\"runs\":[]}";
+    vdc_result_set rs, back;
+    char *text;
+    const vdc_target *t;
+    int pass;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "c.json"), 0);
+    for (pass = 0; pass < 2; pass++) {
+        t = rs.targets[0];
+        assert_string_equal(t->cache.requested, "none");
+        assert_int_equal(t->cache.bypasses_dom0_page_cache, 1);
+        assert_string_equal(t->cache.loop_device, "/dev/loop3");
+        assert_int_equal(t->cache.loop_dio, 1);
+        assert_int_equal(t->cache.loop_offset, 0);
+        assert_int_equal(t->cache.direct_io_safe, VDC_BOOL_ABSENT);
+        assert_null(t->cache.libvirt_cache);
+        assert_string_equal(t->placement.disk, "vda");
+        assert_int_equal(t->placement.rotational, 0);
+        assert_int_equal(t->placement.n_ranges, 2);
+        assert_int_equal(t->placement.ranges[2], 2097152);
+        assert_true(t->placement.center_bytes == 2621440.5);
+        text = vdc_result_set_to_string(&rs, NULL);
+        vdc_result_set_init(&back);
+        assert_int_equal(vdc_result_set_load_data(&back, text, strlen(text), "back.json"), 0);
+        g_free(text);
+        vdc_result_set_dispose(&rs);
+        rs = back;
+    }
+    vdc_result_set_dispose(&rs);
+
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"placement\":{\"ranges\":{}}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].placement.ranges: expected an array of [start, length]\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"placement\":{\"ranges\":[[0,1],[2]]}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].placement.ranges[1]: expected [start, length]\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"placement\":{\"ranges\":[[0,-1]]}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].placement.ranges[0]: expected [start, length] as "
+                      "integers >= 0 (bytes)\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"cache\":{\"loop_dio\":1}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].cache.loop_dio: expected a boolean\n");
+}
+
 static void
 test_load_errors(void **state)
 {
@@ -722,6 +777,7 @@ main(void)
         cmocka_unit_test(test_roundtrip_facts),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_cache_placement),
         cmocka_unit_test(test_load_minimal_and_unknown),
         cmocka_unit_test(test_from_json),
         cmocka_unit_test(test_host_members),

@@ -163,6 +163,40 @@ static void test_libvirt_qemu(void **s) { check_case("libvirt-qemu"); }
 static void test_libvirt_kvm(void **s) { check_case("libvirt-kvm"); }
 /* --image-cache host,none x --image-backend auto,qdisk: four image targets */
 static void test_xen_pv_image_cache(void **s) { check_case("xen-pv-image-cache"); }
+/* libvirt qemu: host = QEMU's default (no cache=), none = cache='none' io='native' */
+static void test_libvirt_qemu_image_cache(void **s) { check_case("libvirt-qemu-image-cache"); }
+/* libvirt xen: a file disk's none is applied on the loop device (paused
+ * start), qdisk's in its <driver cache='none'> */
+static void test_libvirt_xen_image_cache(void **s) { check_case("libvirt-xen-image-cache"); }
+
+/* Which domains are created paused: a Xen domU whose image with
+ * --image-cache none is served by blkback over a loop device. */
+static void
+test_needs_pause(void **state)
+{
+    vdc_hv_domain d = { .name = "d", .type = "pv" };
+
+    d.disks[d.n_disks++] = (vdc_hv_disk){ .target = "root", .path = "/g.img", .vdev = "xvda",
+                                          .spec.cache = VDC_IMAGE_CACHE_NONE, .aux = 1 };
+    assert_int_equal(vdc_hv_domain_needs_pause(&d), 0);      /* not a target */
+    d.disks[d.n_disks++] = (vdc_hv_disk){ .target = "image-qdisk-nocache", .path = "/q.raw",
+                                          .vdev = "xvdb", .spec = { .backend = VDC_BACKEND_QDISK,
+                                                                    .cache = VDC_IMAGE_CACHE_NONE } };
+    assert_int_equal(vdc_hv_domain_needs_pause(&d), 0);      /* qdisk: direct-io-safe */
+    d.disks[d.n_disks++] = (vdc_hv_disk){ .target = "lvm", .path = "/dev/vg/lv", .vdev = "xvdc",
+                                          .spec = { .backing = VDC_BACKING_LVM,
+                                                    .cache = VDC_IMAGE_CACHE_NONE } };
+    assert_int_equal(vdc_hv_domain_needs_pause(&d), 0);      /* a block device: no loop */
+    d.disks[d.n_disks++] = (vdc_hv_disk){ .target = "image", .path = "/i.raw", .vdev = "xvdd",
+                                          .spec.backend = VDC_BACKEND_TAP };
+    assert_int_equal(vdc_hv_domain_needs_pause(&d), 0);      /* host */
+    d.disks[d.n_disks - 1].spec.cache = VDC_IMAGE_CACHE_NONE;
+    assert_int_equal(vdc_hv_domain_needs_pause(&d), 1);
+    d.type = "xen";
+    assert_int_equal(vdc_hv_domain_needs_pause(&d), 1);
+    d.type = "qemu";
+    assert_int_equal(vdc_hv_domain_needs_pause(&d), 0);      /* cache='none' in the XML */
+}
 
 /* The specs we write for each kind of disk, exactly. */
 static void
@@ -175,6 +209,15 @@ test_spec_strings(void **state)
         { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_TAP }, "tap:aio:/i.raw,xvdb,w" },
         { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_QDISK },
           "format=raw,vdev=xvdb,access=w,backendtype=qdisk,target=/i.raw" },
+        { { .target = "image-qdisk-nocache", .path = "/i.raw", .vdev = "xvdb",
+            .spec = { .backend = VDC_BACKEND_QDISK, .cache = VDC_IMAGE_CACHE_NONE } },
+          "format=raw,vdev=xvdb,access=w,backendtype=qdisk,direct-io-safe,target=/i.raw" },
+        { { .target = "image-nocache", .path = "/i.raw", .vdev = "xvdb",
+            .spec = { .backend = VDC_BACKEND_TAP, .cache = VDC_IMAGE_CACHE_NONE } },
+          "tap:aio:/i.raw,xvdb,w" },
+        { { .target = "image-nocache", .path = "/i.qcow2", .vdev = "xvdb",
+            .spec = { .format = VDC_IMAGE_QCOW2, .cache = VDC_IMAGE_CACHE_NONE } },
+          "format=qcow2,vdev=xvdb,access=w,direct-io-safe,target=/i.qcow2" },
         { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_PHY },
           "format=raw,vdev=xvdb,access=w,backendtype=phy,target=/i.raw" },
         { { .target = "image", .path = "/i.raw", .vdev = "xvdb", .spec.backend = VDC_BACKEND_AUTO }, "format=raw,vdev=xvdb,access=w,target=/i.raw" },
@@ -226,6 +269,9 @@ main(void)
         cmocka_unit_test(test_libvirt_qemu),
         cmocka_unit_test(test_libvirt_kvm),
         cmocka_unit_test(test_xen_pv_image_cache),
+        cmocka_unit_test(test_libvirt_qemu_image_cache),
+        cmocka_unit_test(test_libvirt_xen_image_cache),
+        cmocka_unit_test(test_needs_pause),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

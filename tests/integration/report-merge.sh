@@ -1,0 +1,78 @@
+#!/bin/sh
+# Golden and bad-input test of `vmdiskcmp merge` over the fleet fixtures of
+# tests/golden/report/fleet/ (generate.py): xen01 and xen02 pick opposite
+# sides of image against lvm (the facts that differ named), xen03 failed
+# (its fleet-failed.txt), xen04 never came back (an empty directory);
+# xen01 with its twin xen01b picks the same side.  fleet.txt and fleet.json
+# byte for byte with fleet/expected/ (VDC_REGENERATE=1 rewrites them);
+# result.json holds every host's targets as TARGET@HOST and reads back in
+# `vmdiskcmp compare`.  Bad input: one line, exit 2, nothing created.
+# Run time: under 1 s.
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
+need_cmd python3
+
+golden="$top_srcdir/tests/golden/report/fleet"
+work=$(mktemp -d "${TMPDIR:-/tmp}/vdc-report-merge.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir "$work/in" "$work/in/xen04"
+for h in xen01 xen01b xen02 xen03; do cp -r "$golden/$h" "$work/in/"; done
+cd "$work/in" || fail "cd $work/in"
+
+# ---- the choice differs: facts named, failed and missing hosts in their rows ----
+"$VMDISKCMP" merge xen01 xen02 xen03 xen04 -o ../differ >"$work/differ.out" 2>"$work/differ.err" ||
+    fail "merge xen01 xen02 xen03 xen04 failed: $(cat "$work/differ.err")"
+[ -s "$work/differ.err" ] && fail "merge printed on stderr: $(cat "$work/differ.err")"
+cmp -s "$work/differ.out" ../differ/fleet.txt || fail "stdout is not fleet.txt"
+golden_check differ "$golden/expected/differ" ../differ fleet.txt fleet.json
+grep -q "^  xen03  FAILED    exit 2: vmdiskcmp: storage dom0: VG vg0" ../differ/fleet.txt ||
+    fail "the failed host's row does not name its failure"
+grep -q "^  xen04  NO RESULT no result.json" ../differ/fleet.txt || fail "the missing host has no row"
+grep -q "^  image against lvm: NOT the same on every host" ../differ/fleet.txt || fail "no differing choice"
+python3 - ../differ/result.json ../differ/fleet.json <<'PY' || fail "merged result.json or fleet.json wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = sorted(t["name"] for t in d["targets"])
+assert names == sorted(f"{t}@{h}" for t in ("image", "lvm", "dom0") for h in ("xen01", "xen02")), names
+assert "experiment" not in d
+assert len(d["runs"]) == 30, len(d["runs"])
+f = json.load(open(sys.argv[2]))
+assert [(h["name"], h["status"]) for h in f["hosts"]] == \
+    [("xen01", "ok"), ("xen02", "ok"), ("xen03", "failed"), ("xen04", "missing")], f["hosts"]
+assert f["choices"][0]["same"] is False and f["choices"][0]["picks"] == {"xen01": "lvm", "xen02": "image"}
+assert any(x.startswith("kernel: ") for x in f["facts_differ"])
+PY
+"$VMDISKCMP" compare ../differ --quiet >/dev/null || fail "compare cannot read the merged result.json"
+
+# ---- the same choice on every host ---------------------------------------------
+"$VMDISKCMP" merge xen01 xen01b -o ../same --quiet 2>"$work/same.err" ||
+    fail "merge xen01 xen01b failed: $(cat "$work/same.err")"
+golden_check same "$golden/expected/same" ../same fleet.txt fleet.json
+grep -q "^  image against lvm: the same on every host that has the pair (2 of 2): lvm" ../same/fleet.txt ||
+    fail "xen01 and its twin: the choice is not the same"
+
+# ---- bad input: one line naming it, exit 2, nothing created ---------------------
+mkdir "$work/in/lab4" && cp "$top_srcdir/tests/golden/report/lab4/result.json" "$work/in/lab4/"
+mkdir "$work/in/dup" && cp -r xen01 "$work/in/dup/"
+bad() {   # WHAT PATTERN ARGS...
+    what=$1 pat=$2
+    shift 2
+    rc=0
+    "$VMDISKCMP" merge "$@" >"$work/bad.out" 2>"$work/bad.err" || rc=$?
+    [ "$rc" = 2 ] || fail "$what: exit $rc, expected 2 ($(cat "$work/bad.err"))"
+    [ "$(wc -l <"$work/bad.err")" = 1 ] || fail "$what: expected one line on stderr: $(cat "$work/bad.err")"
+    grep -q -- "$pat" "$work/bad.err" || fail "$what: message lacks '$pat': $(cat "$work/bad.err")"
+    [ -e ../bad ] && fail "$what: ../bad was created"
+    return 0
+}
+bad "other shape" "merge: lab4: experiment shape differs from xen01: targets image(image),image-qdisk(image)" \
+    xen01 lab4 -o ../bad
+bad "host twice" "host xen01 is given twice" xen01 dup/xen01 -o ../bad
+bad "no -o" "expected -o OUT" xen01 xen02
+bad "no operand" "expected one result directory per host" -o ../bad
+bad "not a directory" "xen01/result.json: not a directory" xen01/result.json -o ../bad
+bad "nobody came back" "no host has a result.json" xen03 xen04 -o ../bad
+bad "out exists" "-o ../differ: exists" xen01 -o ../differ
+echo '{"format": "vmdiskcmp-result", "format_version": 1, "runs": [' >xen04/result.json
+bad "broken result.json" "xen04/result.json" xen01 xen04 -o ../bad
+echo "ok"

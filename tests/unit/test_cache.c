@@ -1,0 +1,365 @@
+/* Unit tests of the cache truth (src/run/cache.c): the verdict and the
+ * verification of --image-cache none from made-up facts (xenstore
+ * backends, live XML disks, loop devices, QEMU's open flags), the change
+ * between boots, the placement record, and one boot's cache step with a
+ * paused Xen domU whose loop device gets direct I/O through fake readers. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "common/util.h"
+#include "hv/hv.h"
+#include "run/cache.h"
+
+static vdc_loop_info
+loop(const char *name, const char *file, int dio)
+{
+    return (vdc_loop_info){ .name = (char *)name, .backing_file = (char *)file, .dio = dio };
+}
+
+static vdc_xs_vbd
+vbd(const char *kind, const char *dev, const char *node, int dio_safe)
+{
+    return (vdc_xs_vbd){ .path = (char *)"/local/domain/0/backend/vbd/3/51728", .kind = (char *)kind,
+                         .dev = (char *)dev, .node = (char *)node, .direct_io_safe = dio_safe,
+                         .physical_device_path = (char *)(node ? node : "/dev/vg/lv") };
+}
+
+/* blkback over a loop device (libxl tap:aio:, auto, phy): dio decides */
+static void
+test_decide_loop(void **state)
+{
+    vdc_target_spec host = { .backing = VDC_BACKING_IMAGE, .backend = VDC_BACKEND_TAP };
+    vdc_target_spec none = host;
+    vdc_xs_vbd v = vbd("vbd", "xvdb", "/dev/loop3", -1);
+    vdc_loop_info off = loop("loop3", "/srv/i.raw", 0), on = loop("loop3", "/srv/i.raw", 1);
+    vdc_loop_info other = loop("loop3", "/srv/other.raw", 1);
+    vdc_cache_facts f = { .spec = &host, .image = "/srv/i.raw", .vbd = &v, .loop = &off };
+    vdc_target_cache c;
+
+    none.cache = VDC_IMAGE_CACHE_NONE;
+    vdc_target_cache_init(&c);
+    assert_int_equal(vdc_cache_decide(&f, &c), 0);
+    assert_string_equal(c.requested, "host");
+    assert_int_equal(c.bypasses_dom0_page_cache, 0);
+    assert_string_equal(c.loop_device, "/dev/loop3");
+    assert_string_equal(c.loop_backing_file, "/srv/i.raw");
+    assert_int_equal(c.loop_dio, 0);
+    assert_int_equal(c.loop_offset, 0);
+    assert_int_equal(c.direct_io_safe, VDC_BOOL_ABSENT);
+    assert_string_equal(c.source, "xenstore,sysfs");
+    assert_null(c.error);
+    vdc_target_cache_dispose(&c);
+
+    /* none with dio 0: refused, naming the fact */
+    f.spec = &none;
+    assert_int_equal(vdc_cache_decide(&f, &c), -1);
+    assert_non_null(strstr(c.error, "/dev/loop3 reads back dio 0"));
+    vdc_target_cache_dispose(&c);
+
+    /* none with dio 1 on the image: verified */
+    f.loop = &on;
+    assert_int_equal(vdc_cache_decide(&f, &c), 0);
+    assert_string_equal(c.requested, "none");
+    assert_int_equal(c.bypasses_dom0_page_cache, 1);
+    assert_int_equal(c.loop_dio, 1);
+    vdc_target_cache_dispose(&c);
+
+    /* a loop device over another file: refused */
+    f.loop = &other;
+    assert_int_equal(vdc_cache_decide(&f, &c), -1);
+    assert_non_null(strstr(c.error, "serves /srv/other.raw, not the image /srv/i.raw"));
+    vdc_target_cache_dispose(&c);
+
+    /* nothing found serving it */
+    f.loop = NULL;
+    f.vbd = NULL;
+    assert_int_equal(vdc_cache_decide(&f, &c), -1);
+    assert_non_null(strstr(c.error, "neither a loop device nor a QEMU"));
+    vdc_target_cache_dispose(&c);
+}
+
+/* qdisk: direct-io-safe and QEMU's O_DIRECT */
+static void
+test_decide_qdisk(void **state)
+{
+    vdc_target_spec none = { .backing = VDC_BACKING_IMAGE, .backend = VDC_BACKEND_QDISK,
+                             .cache = VDC_IMAGE_CACHE_NONE };
+    vdc_target_spec host = none;
+    vdc_xs_vbd safe = vbd("qdisk", "xvdc", NULL, 1), unsafe = vbd("qdisk", "xvdc", NULL, -1);
+    unsigned direct[] = { O_RDWR | O_DIRECT, O_RDONLY | O_DIRECT }, buffered[] = { O_RDWR, O_RDWR | O_DIRECT };
+    vdc_cache_facts f = { .spec = &none, .image = "/srv/q.raw", .vbd = &safe, .qemu = 1,
+                          .qemu_pid = 4242, .qemu_flags_read = 1, .qemu_flags = direct, .n_qemu_flags = 2 };
+    vdc_target_cache c;
+
+    host.cache = VDC_IMAGE_CACHE_HOST;
+    vdc_target_cache_init(&c);
+    assert_int_equal(vdc_cache_decide(&f, &c), 0);
+    assert_int_equal(c.bypasses_dom0_page_cache, 1);
+    assert_int_equal(c.direct_io_safe, 1);
+    assert_int_equal(c.qemu_pid, 4242);
+    assert_int_equal(c.qemu_o_direct, 1);
+    assert_string_equal(c.source, "xenstore,fdinfo");
+    vdc_target_cache_dispose(&c);
+
+    /* one descriptor without O_DIRECT: not bypassing, none refused */
+    f.qemu_flags = buffered;
+    assert_int_equal(vdc_cache_decide(&f, &c), -1);
+    assert_int_equal(c.bypasses_dom0_page_cache, 0);
+    assert_int_equal(c.qemu_o_direct, 0);
+    assert_non_null(strstr(c.error, "QEMU (pid 4242) holds /srv/q.raw without O_DIRECT"));
+    vdc_target_cache_dispose(&c);
+
+    /* direct-io-safe absent: named first */
+    f.vbd = &unsafe;
+    assert_int_equal(vdc_cache_decide(&f, &c), -1);
+    assert_non_null(strstr(c.error, "direct-io-safe is absent, not 1"));
+    vdc_target_cache_dispose(&c);
+
+    /* host, QEMU's flags not read: the verdict from direct-io-safe alone */
+    f.spec = &host;
+    f.qemu_flags_read = 0;
+    f.qemu_pid = 0;
+    assert_int_equal(vdc_cache_decide(&f, &c), 0);
+    assert_int_equal(c.bypasses_dom0_page_cache, 0);
+    assert_int_equal(c.qemu_pid, VDC_INT_ABSENT);
+    vdc_target_cache_dispose(&c);
+
+    /* none without QEMU's pid: refused */
+    f.spec = &none;
+    f.vbd = &safe;
+    assert_int_equal(vdc_cache_decide(&f, &c), -1);
+    assert_non_null(strstr(c.error, "QEMU serving the image was not found"));
+    vdc_target_cache_dispose(&c);
+}
+
+/* libvirt qemu: the live XML's cache= and QEMU's O_DIRECT; a block device
+ * under blkback */
+static void
+test_decide_libvirt_and_block(void **state)
+{
+    vdc_target_spec none = { .backing = VDC_BACKING_IMAGE, .cache = VDC_IMAGE_CACHE_NONE };
+    vdc_target_spec lvm = { .backing = VDC_BACKING_LVM };
+    vdc_lv_disk dnone = { .vdev = (char *)"vdc", .cache = (char *)"none", .io = (char *)"native" };
+    vdc_lv_disk ddefault = { .vdev = (char *)"vdc" };
+    unsigned direct[] = { O_RDWR | O_DIRECT };
+    vdc_xs_vbd lv = vbd("vbd", "xvdd", NULL, -1);
+    vdc_cache_facts f = { .spec = &none, .image = "/i.raw", .disk = &dnone, .qemu = 1, .qemu_pid = 7,
+                          .qemu_flags_read = 1, .qemu_flags = direct, .n_qemu_flags = 1 };
+    vdc_target_cache c;
+
+    vdc_target_cache_init(&c);
+    assert_int_equal(vdc_cache_decide(&f, &c), 0);
+    assert_string_equal(c.libvirt_cache, "none");
+    assert_string_equal(c.libvirt_io, "native");
+    assert_int_equal(c.qemu_o_direct, 1);
+    assert_int_equal(c.bypasses_dom0_page_cache, 1);
+    assert_string_equal(c.source, "libvirt-live-xml,fdinfo");
+    vdc_target_cache_dispose(&c);
+
+    f.disk = &ddefault;
+    assert_int_equal(vdc_cache_decide(&f, &c), -1);
+    assert_non_null(strstr(c.error, "cache='(default: writeback)', not 'none'"));
+    assert_null(c.libvirt_cache);
+    vdc_target_cache_dispose(&c);
+
+    /* an LV under blkback: no page cache between */
+    f = (vdc_cache_facts){ .spec = &lvm, .vbd = &lv };
+    assert_int_equal(vdc_cache_decide(&f, &c), 0);
+    assert_null(c.requested);
+    assert_int_equal(c.bypasses_dom0_page_cache, 1);
+    vdc_target_cache_dispose(&c);
+}
+
+static void
+test_changed(void **state)
+{
+    vdc_target_cache a, b;
+    char *why;
+
+    vdc_target_cache_init(&a);
+    vdc_target_cache_init(&b);
+    a.bypasses_dom0_page_cache = b.bypasses_dom0_page_cache = 0;
+    a.loop_dio = b.loop_dio = 0;
+    vdc_set_str(&a.loop_device, "/dev/loop3");
+    vdc_set_str(&b.loop_device, "/dev/loop5");    /* another boot, another loop device */
+    a.qemu_pid = 10;
+    assert_null(vdc_cache_changed(&a, &b));
+    b.loop_dio = 1;
+    b.bypasses_dom0_page_cache = 1;
+    why = vdc_cache_changed(&a, &b);
+    assert_string_equal(why, "bypasses_dom0_page_cache was false at the first boot, now true");
+    g_free(why);
+    b.bypasses_dom0_page_cache = 0;
+    why = vdc_cache_changed(&a, &b);
+    assert_string_equal(why, "the loop device's dio was false at the first boot, now true");
+    g_free(why);
+    b.loop_dio = 0;
+    vdc_set_str(&b.libvirt_cache, "none");
+    why = vdc_cache_changed(&a, &b);
+    assert_string_equal(why, "libvirt's cache/io was -/- at the first boot, now none/-");
+    g_free(why);
+    vdc_target_cache_dispose(&a);
+    vdc_target_cache_dispose(&b);
+}
+
+static void
+test_placement_record(void **state)
+{
+    vdc_placement pl = { .pos = { .device = (char *)"vda1", .disk = (char *)"vda",
+                                  .disk_bytes = 1u << 30, .rotational = 1 },
+                         .mapped_bytes = 3 << 20, .unmapped_bytes = 4096, .extents = 3 };
+    vdc_byte_range r[] = { { 1 << 20, 1 << 20 }, { 10 << 20, 2 << 20 } };
+    vdc_target_placement out = { 0 };
+
+    pl.ranges = g_array_new(FALSE, FALSE, sizeof(vdc_byte_range));
+    g_array_append_vals(pl.ranges, r, 2);
+    vdc_placement_record(&pl, "fiemap", &out);
+    assert_string_equal(out.disk, "vda");
+    assert_int_equal(out.rotational, 1);
+    assert_int_equal(out.disk_bytes, 1 << 30);
+    assert_int_equal(out.extents, 3);
+    assert_int_equal(out.mapped_bytes, 3 << 20);
+    assert_int_equal(out.unmapped_bytes, 4096);
+    assert_int_equal(out.n_ranges, 2);
+    assert_int_equal(out.ranges[2], 10 << 20);
+    assert_int_equal(out.ranges[3], 2 << 20);
+    assert_null(out.reason);
+    /* byte-weighted middle: (1.5 MiB x 1 + 11 MiB x 2) / 3 */
+    assert_true(out.center_bytes > 7.8 * 1048576 && out.center_bytes < 7.9 * 1048576);
+    assert_string_equal(out.source, "fiemap");
+    g_array_unref(pl.ranges);
+    g_free(out.disk);
+    g_free(out.source);
+    g_free(out.ranges);
+}
+
+/* ---- one boot's cache step, through fake readers ------------------------- */
+
+static int dio_now, n_set_dio;
+
+static int
+fake_loop_info(const char *dev, vdc_loop_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->name = g_strdup("loop3");
+    out->backing_file = g_strdup("/srv/i-nocache.raw");
+    out->dio = dio_now;
+    return 0;
+}
+
+static int
+fake_set_dio(const char *dev, int on)
+{
+    assert_string_equal(dev, "/dev/loop3");
+    n_set_dio++;
+    dio_now = on;
+    return 0;
+}
+
+static vdc_xs_vbd *
+vbd_new(const char *kind, const char *dev, const char *node, int dio_safe)
+{
+    vdc_xs_vbd *v = g_new0(vdc_xs_vbd, 1);
+
+    v->path = g_strdup_printf("/local/domain/0/backend/%s/3/%s", kind, dev);
+    v->kind = g_strdup(kind);
+    v->dev = g_strdup(dev);
+    v->node = g_strdup(node);
+    v->direct_io_safe = dio_safe;
+    return v;
+}
+
+static void
+test_boot_step(void **state)
+{
+    vdc_plan p = { 0 };
+    vdc_plan_target t[2] = {
+        { .name = (char *)"image", .vdev = (char *)"xvdb", .path = (char *)"/srv/i.raw",
+          .spec = { .backing = VDC_BACKING_IMAGE, .backend = VDC_BACKEND_TAP } },
+        { .name = (char *)"image-nocache", .vdev = (char *)"xvdc", .path = (char *)"/srv/i-nocache.raw",
+          .spec = { .backing = VDC_BACKING_IMAGE, .backend = VDC_BACKEND_TAP, .cache = VDC_IMAGE_CACHE_NONE } },
+    };
+    vdc_hv_domain dom = { .name = "d", .type = "pv" };
+    vdc_hv_disk_facts facts;
+    vdc_cache_io io = { .loop_info = fake_loop_info, .loop_set_dio = fake_set_dio };
+    vdc_result_set rs;
+    char *fail[2] = { NULL, NULL };
+    vdc_target *nc;
+
+    p.targets = t;
+    p.n_targets = 2;
+    dom.disks[dom.n_disks++] = (vdc_hv_disk){ .target = "image", .vdev = "xvdb", .path = t[0].path,
+                                              .spec = t[0].spec };
+    dom.disks[dom.n_disks++] = (vdc_hv_disk){ .target = "image-nocache", .vdev = "xvdc",
+                                              .path = t[1].path, .spec = t[1].spec };
+    dom.start_paused = vdc_hv_domain_needs_pause(&dom);
+    assert_true(dom.start_paused);
+    vdc_result_set_init(&rs);
+    vdc_result_set_add_target(&rs, "image");
+    vdc_result_set_add_target(&rs, "image-nocache");
+    vdc_hv_disk_facts_init(&facts);
+    facts.vbds = g_ptr_array_new_with_free_func((GDestroyNotify)vdc_xs_vbd_free);
+    g_ptr_array_add(facts.vbds, vbd_new("vbd", "xvdb", "/dev/loop3", -1));
+    g_ptr_array_add(facts.vbds, vbd_new("vbd", "xvdc", "/dev/loop3", -1));
+
+    /* first boot: the host image reads dio 0; the image with none too ->
+     * LOOP_SET_DIRECT_IO while paused -> verified (the fake's one loop
+     * device serves both: the host image was read before the ioctl) */
+    dio_now = 0;
+    vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
+    assert_int_equal(n_set_dio, 1);
+    assert_null(fail[0]);
+    assert_null(fail[1]);
+    assert_int_equal(vdc_result_set_find_target(&rs, "image")->cache.loop_dio, 0);
+    nc = vdc_result_set_find_target(&rs, "image-nocache");
+    assert_int_equal(nc->cache.bypasses_dom0_page_cache, 1);
+    assert_int_equal(nc->cache.loop_dio, 1);
+    assert_string_equal(nc->cache.requested, "none");
+
+    /* a later boot not paused whose loop device reads back dio 0: refused */
+    dio_now = 0;
+    dom.start_paused = 0;
+    vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
+    assert_int_equal(n_set_dio, 1);
+    assert_non_null(fail[1]);
+    assert_non_null(strstr(fail[1], "--image-cache none refused: /dev/loop3 reads back dio 0"));
+    assert_null(fail[0]);                   /* the host image: as at the first boot */
+    g_clear_pointer(&fail[1], g_free);
+
+    /* a boot where the host image reads back dio 1: changed, its runs fail */
+    dio_now = 1;
+    vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
+    assert_non_null(fail[0]);
+    assert_string_equal(fail[0], "the cache state changed: bypasses_dom0_page_cache was false at "
+                                 "the first boot, now true");
+    assert_null(fail[1]);
+    assert_int_equal(vdc_result_set_find_target(&rs, "image")->cache.loop_dio, 0);  /* first stands */
+    g_clear_pointer(&fail[0], g_free);
+    vdc_error_reset();
+
+    vdc_hv_disk_facts_dispose(&facts);
+    vdc_result_set_dispose(&rs);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decide_loop),
+        cmocka_unit_test(test_decide_qdisk),
+        cmocka_unit_test(test_decide_libvirt_and_block),
+        cmocka_unit_test(test_changed),
+        cmocka_unit_test(test_placement_record),
+        cmocka_unit_test(test_boot_step),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
