@@ -39,6 +39,13 @@ enum {
     T_TERROR = 0x0034,         /* string */
     T_AGENT_JSON = 0x0035,     /* blob */
     T_STDERR_TAIL = 0x0036,    /* blob */
+    T_WORKLOAD_EXIT = 0x0037,  /* i32: the workload pass's agent exit */
+    T_WORKLOAD_MS = 0x0038,    /* u32: its wall time */
+    T_WORKLOAD_JSON = 0x0039,  /* blob: its --json output */
+    T_WORKLOAD = 0x0040,       /* nested TLV: one job file */
+    T_WL_NAME = 0x0041,        /* string (in T_WORKLOAD) */
+    T_WL_TEXT = 0x0042,        /* string (in T_WORKLOAD) */
+    T_WORKLOAD_ARG = 0x0043,   /* string, repeated, in order */
 };
 
 enum { KIND_JOB = 1, KIND_RESULT = 2 };
@@ -87,7 +94,8 @@ struct tlv_schema {
     int (*finish)(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err);
 };
 
-static const struct tlv_schema target_schema, job_schema, tresult_schema, result_schema;
+static const struct tlv_schema target_schema, workload_schema, job_schema, tresult_schema,
+    result_schema;
 
 static int
 seterr(struct vdc_ctl_error *err, const char *fmt, ...)
@@ -291,6 +299,18 @@ check_target(const struct vdc_ctl_target *t, size_t i, struct vdc_ctl_error *err
     return 0;
 }
 
+/* workload names: as target names (the runner makes WORKDIR/jobs/NAME.fio) */
+static int
+check_workload(const struct vdc_ctl_workload *w, size_t i, struct vdc_ctl_error *err)
+{
+    if (!is_word(w->name, 64, 1, "._-"))
+        return seterr(err, "job workload %zu: name: expected 1-64 of [A-Za-z0-9._-]", i);
+    if (!w->text || strlen(w->text) > VDC_CTL_MAX_JOBFILE)
+        return seterr(err, "job workload %zu (%s): text: expected a job file of at most %u bytes",
+                      i, w->name, VDC_CTL_MAX_JOBFILE);
+    return 0;
+}
+
 static char *
 dup_checked(const char *s, const char *what, struct vdc_ctl_error *err)
 {
@@ -363,6 +383,58 @@ vdc_ctl_job_add_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_err
     return 0;
 }
 
+int
+vdc_ctl_job_add_workload(struct vdc_ctl_job *job, const char *name, const char *text,
+                         struct vdc_ctl_error *err)
+{
+    struct vdc_ctl_workload w = { 0 }, *n;
+    size_t i;
+
+    if (job->n_workloads >= VDC_CTL_MAX_WORKLOADS)
+        return seterr(err, "job: more than %u workloads", VDC_CTL_MAX_WORKLOADS);
+    w.name = (char *)name;
+    w.text = (char *)text;
+    if (check_workload(&w, job->n_workloads, err) < 0)
+        return -1;
+    for (i = 0; i < job->n_workloads; i++)
+        if (!strcmp(job->workloads[i].name, name))
+            return seterr(err, "job workload %s: given twice", name);
+    n = realloc(job->workloads, (job->n_workloads + 1) * sizeof(*n));
+    if (!n)
+        return seterr(err, "job: out of memory");
+    job->workloads = n;
+    w.name = strdup(name);
+    w.text = strdup(text);
+    if (!w.name || !w.text) {
+        free(w.name);
+        free(w.text);
+        return seterr(err, "job: out of memory");
+    }
+    job->workloads[job->n_workloads++] = w;
+    return 0;
+}
+
+int
+vdc_ctl_job_add_workload_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_error *err)
+{
+    char **n, *d;
+
+    if (!arg)
+        return seterr(err, "workload argument: NULL");
+    if (job->n_workload_args >= VDC_CTL_MAX_ARGS)
+        return seterr(err, "job: more than %u workload arguments", VDC_CTL_MAX_ARGS);
+    if (!(d = dup_checked(arg, "workload argument", err)))
+        return -1;
+    n = realloc(job->workload_args, (job->n_workload_args + 1) * sizeof(*n));
+    if (!n) {
+        free(d);
+        return seterr(err, "job: out of memory");
+    }
+    job->workload_args = n;
+    job->workload_args[job->n_workload_args++] = d;
+    return 0;
+}
+
 struct vdc_ctl_target_result *
 vdc_ctl_result_add_target(struct vdc_ctl_result *res, const char *name, const char *vdev,
                           struct vdc_ctl_error *err)
@@ -382,6 +454,7 @@ vdc_ctl_result_add_target(struct vdc_ctl_result *res, const char *name, const ch
     t = &res->targets[res->n_targets];
     memset(t, 0, sizeof(*t));
     t->agent_exit = -1;
+    t->workload_exit = -1;
     t->status = VDC_CTL_STATUS_SKIPPED;
     if (!(t->name = dup_checked(name ? name : "", "target name", err)) ||
         (vdev && !(t->vdev = dup_checked(vdev, "target vdev", err)))) {
@@ -507,8 +580,15 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
         return seterr(err, "job: no targets");
     if (job->n_targets > VDC_CTL_MAX_TARGETS || job->n_agent_args > VDC_CTL_MAX_ARGS)
         return seterr(err, "job: too many targets or agent arguments");
+    if (job->n_workloads > VDC_CTL_MAX_WORKLOADS || job->n_workload_args > VDC_CTL_MAX_ARGS)
+        return seterr(err, "job: too many workloads or workload arguments");
+    if ((job->flags & VDC_CTL_JOB_NO_BONNIE) && job->n_workloads == 0)
+        return seterr(err, "job: flag no-bonnie without workloads: nothing to run");
     for (i = 0; i < job->n_targets; i++)
         if (check_target(&job->targets[i], i, err) < 0)
+            return -1;
+    for (i = 0; i < job->n_workloads; i++)
+        if (check_workload(&job->workloads[i], i, err) < 0)
             return -1;
     buf_reserve(&b, VDC_CTL_FRAME_HDR);
     tlv_u64(&b, T_NONCE, job->nonce);
@@ -531,6 +611,16 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
         tlv_str(&b, T_MOUNT_OPTIONS, t->mount_options);
         tlv_end(&b, off);
     }
+    /* the workload records only when there are workloads: a job without
+     * them encodes as before they existed */
+    for (i = 0; i < job->n_workloads; i++) {
+        off = tlv_begin(&b, T_WORKLOAD);
+        tlv_str(&b, T_WL_NAME, job->workloads[i].name);
+        tlv_str(&b, T_WL_TEXT, job->workloads[i].text);
+        tlv_end(&b, off);
+    }
+    for (i = 0; i < job->n_workload_args; i++)
+        tlv_str(&b, T_WORKLOAD_ARG, job->workload_args[i]);
     if (b.oom) {
         free(b.p);
         return seterr(err, "job: out of memory");
@@ -577,6 +667,12 @@ vdc_ctl_result_encode(const struct vdc_ctl_result *res, size_t max, uint8_t **ou
             tlv_bytes(&b, T_AGENT_JSON, t->agent_json, t->agent_json_len);
         if (t->stderr_tail)
             tlv_bytes(&b, T_STDERR_TAIL, t->stderr_tail, t->stderr_tail_len);
+        if (t->workload_exit != -1 || t->workload_elapsed_ms) {
+            tlv_u32(&b, T_WORKLOAD_EXIT, (uint32_t)t->workload_exit);
+            tlv_u32(&b, T_WORKLOAD_MS, t->workload_elapsed_ms);
+        }
+        if (t->workload_json)
+            tlv_bytes(&b, T_WORKLOAD_JSON, t->workload_json, t->workload_json_len);
         tlv_end(&b, off);
     }
     if (res->log)
@@ -857,14 +953,42 @@ static const struct tlv_schema target_schema = {
 };
 
 static int
+workload_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
+{
+    const struct vdc_ctl_workload *w = rec;
+
+    if (!w->name || !w->text)
+        return seterr(err, "job workload %zu: missing %s", idx, !w->name ? "name" : "text");
+    return check_workload(w, idx, err);
+}
+
+static const struct tlv_field workload_fields[] = {
+    FIELD_STR(T_WL_NAME, 64, struct vdc_ctl_workload, name, "job workload name"),
+    FIELD_STR(T_WL_TEXT, VDC_CTL_MAX_JOBFILE, struct vdc_ctl_workload, text, "job workload text"),
+};
+
+static const struct tlv_schema workload_schema = {
+    "job workload", sizeof(struct vdc_ctl_workload), workload_fields,
+    sizeof(workload_fields) / sizeof(workload_fields[0]), NULL, workload_finish,
+};
+
+static int
 job_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
 {
     const struct vdc_ctl_job *job = rec;
+    size_t i, k;
 
     if (!(seen & 1))
         return seterr(err, "job: missing nonce");
     if (job->n_targets == 0)
         return seterr(err, "job: no targets");
+    for (i = 0; i < job->n_workloads; i++)
+        for (k = 0; k < i; k++)
+            if (!strcmp(job->workloads[i].name, job->workloads[k].name))
+                return seterr(err, "job workload %zu (%s): name given twice", i,
+                              job->workloads[i].name);
+    if ((job->flags & VDC_CTL_JOB_NO_BONNIE) && job->n_workloads == 0)
+        return seterr(err, "job: flag no-bonnie without workloads: nothing to run");
     return 0;
 }
 
@@ -882,6 +1006,11 @@ static const struct tlv_field job_fields[] = {
       NULL },
     { T_TARGET, F_LIST, 0, VDC_CTL_MAX_TARGETS, offsetof(struct vdc_ctl_job, targets),
       offsetof(struct vdc_ctl_job, n_targets), NULL, "targets", &target_schema },
+    { T_WORKLOAD, F_LIST, 0, VDC_CTL_MAX_WORKLOADS, offsetof(struct vdc_ctl_job, workloads),
+      offsetof(struct vdc_ctl_job, n_workloads), NULL, "workloads", &workload_schema },
+    { T_WORKLOAD_ARG, F_STRS, 0, VDC_CTL_MAX_ARGS, offsetof(struct vdc_ctl_job, workload_args),
+      offsetof(struct vdc_ctl_job, n_workload_args), "job workload argument",
+      "workload arguments", NULL },
 };
 
 static const struct tlv_schema job_schema = {
@@ -893,6 +1022,7 @@ static void
 tresult_start(void *rec)
 {
     ((struct vdc_ctl_target_result *)rec)->agent_exit = -1;
+    ((struct vdc_ctl_target_result *)rec)->workload_exit = -1;
 }
 
 static int
@@ -920,6 +1050,12 @@ static const struct tlv_field tresult_fields[] = {
               "result target error"),
     FIELD_BLOB(T_AGENT_JSON, struct vdc_ctl_target_result, agent_json, "result agent JSON"),
     FIELD_BLOB(T_STDERR_TAIL, struct vdc_ctl_target_result, stderr_tail, "result stderr tail"),
+    FIELD_NUM(T_WORKLOAD_EXIT, F_I32, 8, struct vdc_ctl_target_result, workload_exit,
+              "result target workload exit"),
+    FIELD_NUM(T_WORKLOAD_MS, F_U32, 16, struct vdc_ctl_target_result, workload_elapsed_ms,
+              "result target workload elapsed"),
+    FIELD_BLOB(T_WORKLOAD_JSON, struct vdc_ctl_target_result, workload_json,
+               "result workload JSON"),
 };
 
 static const struct tlv_schema tresult_schema = {

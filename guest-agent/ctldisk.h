@@ -51,6 +51,8 @@
 #define VDC_CTL_MAX_ARGS       64u
 #define VDC_CTL_MAX_STRING     4096u               /* names, options, errors */
 #define VDC_CTL_MAX_BLOB       (8u * 1024u * 1024u) /* agent JSON, logs */
+#define VDC_CTL_MAX_WORKLOADS  16u                 /* fio job files in one job */
+#define VDC_CTL_MAX_JOBFILE    16384u              /* bytes of one job file's text */
 
 /* one failure message, filled by every failing function below */
 struct vdc_ctl_error {
@@ -69,6 +71,7 @@ enum vdc_ctl_status {
 #define VDC_CTL_JOB_DROP_CACHES  0x1u  /* sync + drop_caches before each agent run */
 #define VDC_CTL_JOB_NO_POWEROFF  0x2u  /* debugging: leave the guest running */
 #define VDC_CTL_JOB_NO_MKFS      0x4u  /* reuse the filesystem already on the vdev */
+#define VDC_CTL_JOB_NO_BONNIE    0x8u  /* no bonnie++ pass: the workload pass only */
 
 /* One target in the guest. */
 struct vdc_ctl_target {
@@ -77,6 +80,14 @@ struct vdc_ctl_target {
     char *mkfs_type;      /* e.g. "ext4": the runner execs mkfs.TYPE */
     char *mkfs_options;   /* extra mkfs arguments, space-separated, may be NULL */
     char *mount_options;  /* mount(2) data string, may be NULL */
+};
+
+/* One fio job file (the agent's --job FILE) carried to the guest. */
+struct vdc_ctl_workload {
+    char *name;           /* the job's section name, 1-64 of [A-Za-z0-9._-]: the
+                             runner writes the text to WORKDIR/jobs/NAME.fio */
+    char *text;           /* the job file as the host read and checked it, at most
+                             VDC_CTL_MAX_JOBFILE bytes, no NUL */
 };
 
 /* The job: written by the host, read by the runner. */
@@ -92,6 +103,12 @@ struct vdc_ctl_job {
     size_t n_agent_args;
     struct vdc_ctl_target *targets;
     size_t n_targets;
+    /* the workload pass (after the bonnie++ pass, unless VDC_CTL_JOB_NO_BONNIE):
+     * the agent with workload_args and one --job per workload, in order */
+    struct vdc_ctl_workload *workloads;
+    size_t n_workloads;
+    char **workload_args;     /* the workload pass's agent arguments (e.g. "-r", "512", "-q") */
+    size_t n_workload_args;
 };
 
 /* One target's outcome: written by the runner. */
@@ -106,6 +123,11 @@ struct vdc_ctl_target_result {
     size_t agent_json_len;
     char *stderr_tail;        /* last bytes of agent and mkfs stderr, or NULL */
     size_t stderr_tail_len;
+    /* the workload pass: agent exit (-1 not run), wall time, its --json output */
+    int32_t workload_exit;
+    uint32_t workload_elapsed_ms;
+    char *workload_json;
+    size_t workload_json_len;
 };
 
 /* The result: written by the runner, read by the host (untrusted). */
@@ -138,6 +160,12 @@ int vdc_ctl_job_add_target(struct vdc_ctl_job *job, const char *name, const char
                            const char *mkfs_type, const char *mkfs_options,
                            const char *mount_options, struct vdc_ctl_error *err);
 int vdc_ctl_job_add_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_error *err);
+/* A workload (job file @text, section name @name) and a workload-pass
+ * agent argument; 0, or -1 on ENOMEM, a bound or a malformed name/text. */
+int vdc_ctl_job_add_workload(struct vdc_ctl_job *job, const char *name, const char *text,
+                             struct vdc_ctl_error *err);
+int vdc_ctl_job_add_workload_arg(struct vdc_ctl_job *job, const char *arg,
+                                 struct vdc_ctl_error *err);
 struct vdc_ctl_target_result *vdc_ctl_result_add_target(struct vdc_ctl_result *res,
                                                          const char *name, const char *vdev,
                                                          struct vdc_ctl_error *err);

@@ -104,3 +104,21 @@ vdc_jobcmd_agent(struct vdc_jobcmd *c, const char *agent, const char *dir, const
             return -1;
     return 0;
 }
+
+int
+vdc_jobcmd_workloads(struct vdc_jobcmd *c, const char *agent, const char *dir, const char *target,
+                     uint64_t seed, uint32_t rep, const char *json, char *const *args,
+                     size_t n_args, char *const *files, size_t n_files, struct vdc_ctl_error *err)
+{
+    size_t i;
+
+    if (vdc_jobcmd_agent(c, agent, dir, target, seed, rep, json, args, n_args, err) < 0)
+        return -1;
+    if (n_files == 0)
+        return fail(err, "agent: a workload pass without job files");
+    for (i = 0; i < n_files; i++)
+        if (!files[i] || !*files[i] || add(c, (char *)"--job", err) < 0 ||
+            add(c, files[i], err) < 0)
+            return files[i] && *files[i] ? -1 : fail(err, "agent: an empty job file path");
+    return 0;
+}

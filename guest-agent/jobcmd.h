@@ -17,7 +17,7 @@
 
 #include "guest-agent/ctldisk.h"
 
-#define VDC_JOBCMD_MAX_WORDS (VDC_CTL_MAX_ARGS + 16u)
+#define VDC_JOBCMD_MAX_WORDS (VDC_CTL_MAX_ARGS + 2u * VDC_CTL_MAX_WORKLOADS + 16u)
 
 /* One command line: argv[0..argc) and a NULL after them. */
 struct vdc_jobcmd {
@@ -40,5 +40,14 @@ int vdc_jobcmd_mkfs(struct vdc_jobcmd *c, const char *type, const char *options,
 int vdc_jobcmd_agent(struct vdc_jobcmd *c, const char *agent, const char *dir, const char *target,
                      uint64_t seed, uint32_t rep, const char *json, char *const *args,
                      size_t n_args, struct vdc_ctl_error *err);
+
+/* The workload pass of one target: vdc_jobcmd_agent with the job's
+ * workload_args, then "--job @files[i]" for each of the @n_files job files
+ * (doc/agent.md "Job engine"; the runner's WORKDIR/jobs/NAME.fio, dom0's
+ * OUT/workloads/NAME.fio).  0, or -1 with @err filled. */
+int vdc_jobcmd_workloads(struct vdc_jobcmd *c, const char *agent, const char *dir,
+                         const char *target, uint64_t seed, uint32_t rep, const char *json,
+                         char *const *args, size_t n_args, char *const *files, size_t n_files,
+                         struct vdc_ctl_error *err);
 
 #endif

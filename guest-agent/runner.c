@@ -6,18 +6,23 @@
  *      (doc/control-disk.md), waiting for late disks (xen-blkfront probes
  *      asynchronously);
  *   2. reads the job;
- *   3. for each target: waits for /dev/VDEV, mkfs.TYPE -F, mount, sync and
+ *   3. writes the job's workloads (fio job files) to WORKDIR/jobs/NAME.fio;
+ *      for each target: waits for /dev/VDEV, mkfs.TYPE -F, mount, sync and
  *      drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
- *      options and --json, keeps the JSON and the stderr tail, unmounts;
+ *      options and --json (the bonnie++ pass, unless the job says no), then
+ *      with the workload options and one --job per workload (the workload
+ *      pass, when there are workloads), keeps each JSON and the stderr
+ *      tail, unmounts;
  *   4. writes the result frame, syncs, and powers off (reboot(RB_POWER_OFF)).
  * While an agent runs, its --progress-fd lines ("begin ID", "end ID", on
  * a pipe at descriptor 3) become events of the control disk's progress
  * block, rewritten whole after each (doc/control-disk.md "Progress block"):
  * the host reads it to slice its samples per test.
- * Every step that can hang runs in a child with a timeout and is killed
- * (SIGKILL to its process group) when it overruns; the runner itself never
- * waits without a bound.  It logs to stderr (the console) and into the
- * result frame.
+ * Every step that can hang runs in a child with a timeout and is stopped
+ * when it overruns (SIGTERM to its process group, SIGKILL TERM_GRACE_S
+ * later: an agent writes what finished, e.g. the jobs before the one it was
+ * running); the runner itself never waits without a bound.  It logs to
+ * stderr (the console) and into the result frame.
  *
  * Options (for debugging; init passes none): --no-poweroff, --control DEV. */
 #include "config.h"
@@ -53,6 +58,7 @@
 #define FIND_CONTROL_S 60
 #define DEFAULT_STEP_S 300
 #define DEFAULT_AGENT_S 3600
+#define TERM_GRACE_S 10
 
 static struct timespec t0;
 static char logbuf[LOG_MAX];
@@ -238,9 +244,10 @@ tail_add(struct tail *t, const char *p, size_t n)
 
 /* Run argv (or fn when argv is NULL) in a child of its own process group,
  * its stdout and stderr into @tail (when given), for at most @timeout_s
- * seconds; with @with_progress a pipe at its descriptor PROGRESS_FD feeds
- * the progress block.  Returns the exit status, 128+N for signal N, -2 on
- * timeout (child killed), -1 if it could not start. */
+ * seconds, then SIGTERM and, TERM_GRACE_S later, SIGKILL; with
+ * @with_progress a pipe at its descriptor PROGRESS_FD feeds the progress
+ * block.  Returns the exit status, 128+N for signal N, -2 on timeout
+ * (child stopped), -1 if it could not start. */
 static int
 run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, struct tail *tail,
           int with_progress)
@@ -318,10 +325,14 @@ run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, 
             break;
         if (w < 0 && errno != EINTR)
             break;
-        if (!timed_out && since_start() > deadline) {
+        if (timed_out == 0 && since_start() > deadline) {
+            kill(-pid, SIGTERM);
+            kill(pid, SIGTERM);
+            timed_out = 1;
+        } else if (timed_out == 1 && since_start() > deadline + TERM_GRACE_S) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
-            timed_out = 1;
+            timed_out = 2;
         }
         usleep(50 * 1000);
     }
@@ -519,8 +530,9 @@ step_status(int r)
     return r == -2 ? VDC_CTL_STATUS_TIMEOUT : VDC_CTL_STATUS_FAILED;
 }
 
+/* the agent's JSON file @path into *@out (*@len bytes), when it wrote one */
 static void
-read_json(const char *path, struct vdc_ctl_target_result *tr)
+read_json(const char *path, char **out, size_t *len)
 {
     struct stat st;
     FILE *f = fopen(path, "re");
@@ -528,27 +540,100 @@ read_json(const char *path, struct vdc_ctl_target_result *tr)
     if (!f)
         return;
     if (fstat(fileno(f), &st) == 0 && st.st_size > 0 && st.st_size <= (off_t)VDC_CTL_MAX_BLOB) {
-        tr->agent_json = malloc((size_t)st.st_size + 1);
-        if (tr->agent_json) {
-            tr->agent_json_len = fread(tr->agent_json, 1, (size_t)st.st_size, f);
-            tr->agent_json[tr->agent_json_len] = 0;
+        *out = malloc((size_t)st.st_size + 1);
+        if (*out) {
+            *len = fread(*out, 1, (size_t)st.st_size, f);
+            (*out)[*len] = 0;
         }
     }
     fclose(f);
 }
 
+/* The job's workloads as files WORKDIR/jobs/NAME.fio; their paths in
+ * @paths (job->n_workloads entries, freed by the caller).  0, or -1 after
+ * a log line. */
+static int
+write_workloads(const struct vdc_ctl_job *job, char **paths)
+{
+    size_t i, len;
+    FILE *f;
+
+    if (job->n_workloads && mkdir(WORKDIR "/jobs", 0700) < 0 && errno != EEXIST) {
+        logmsg("mkdir %s/jobs: %s", WORKDIR, strerror(errno));
+        return -1;
+    }
+    for (i = 0; i < job->n_workloads; i++) {
+        len = strlen(WORKDIR "/jobs/") + strlen(job->workloads[i].name) + sizeof(".fio");
+        paths[i] = malloc(len);
+        if (!paths[i]) {
+            logmsg("out of memory");
+            return -1;
+        }
+        snprintf(paths[i], len, WORKDIR "/jobs/%s.fio", job->workloads[i].name);
+        f = fopen(paths[i], "we");
+        if (!f) {
+            logmsg("workload %s: cannot create %s: %s", job->workloads[i].name, paths[i],
+                   strerror(errno));
+            return -1;
+        }
+        if ((fputs(job->workloads[i].text, f) < 0) | (fclose(f) != 0)) {
+            logmsg("workload %s: cannot write %s: %s", job->workloads[i].name, paths[i],
+                   strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One agent pass (@cmd, named @pass in messages) of the target of @tr:
+ * its exit status into *@exit_status, its wall time into *@ms, its JSON
+ * file @json into *@out.  Sets @tr's status and error on its failure when
+ * no earlier step failed; returns the run_child status. */
+static int
+agent_pass(struct vdc_jobcmd *cmd, const char *pass, unsigned agent_s, const char *json,
+           struct tail *tail, struct vdc_ctl_target_result *tr, int32_t *exit_status,
+           uint32_t *ms, char **out, size_t *out_len)
+{
+    struct timespec a, b;
+    int r;
+
+    unlink(json);
+    if (progress.fd >= 0 && cmd->argc + 2 <= VDC_JOBCMD_MAX_WORDS) {
+        cmd->argv[cmd->argc++] = (char *)"--progress-fd";
+        cmd->argv[cmd->argc++] = (char *)"3";
+        cmd->argv[cmd->argc] = NULL;
+    }
+    logmsg("%s: agent %s pass start (timeout %u s)", tr->name, pass, agent_s);
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    r = run_child(cmd->argv, NULL, NULL, agent_s, tail, progress.fd >= 0);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    *ms = (uint32_t)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
+    *exit_status = r == -2 ? 128 + SIGTERM : r;
+    read_json(json, out, out_len);
+    logmsg("%s: agent %s pass exit %d after %u ms, JSON %zu bytes", tr->name, pass, *exit_status,
+           *ms, *out_len);
+    if (tr->status != VDC_CTL_STATUS_OK)
+        return r;   /* the first failure names the target's error */
+    if (r == -2)
+        set_error(tr, VDC_CTL_STATUS_TIMEOUT, "agent (%s) ran past %u s: stopped", pass, agent_s);
+    else if (r != 0)
+        set_error(tr, VDC_CTL_STATUS_FAILED, "agent (%s) exit status %d", pass, r);
+    else if (!*out)
+        set_error(tr, VDC_CTL_STATUS_FAILED, "agent (%s) wrote no JSON", pass);
+    return r;
+}
+
 static void
-run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
+run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct vdc_ctl_target *t,
            struct vdc_ctl_target_result *tr)
 {
     unsigned step = job->step_timeout_s ? job->step_timeout_s : DEFAULT_STEP_S;
     unsigned agent_s = job->agent_timeout_s ? job->agent_timeout_s : DEFAULT_AGENT_S;
-    char dev[128], dir[256], json[300];
+    char dev[128], dir[256], json[300], wjson[320];
     struct vdc_jobcmd *cmd = calloc(1, sizeof(*cmd));
     struct vdc_ctl_error err = { { 0 } };
     struct mount_args m;
     struct tail *tail = calloc(1, sizeof(*tail));
-    struct timespec a, b;
     int r;
 
     if (!tail || !cmd) {
@@ -563,6 +648,7 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
     }
     snprintf(dir, sizeof(dir), WORKDIR "/%s", t->name);
     snprintf(json, sizeof(json), WORKDIR "/%s.json", t->name);
+    snprintf(wjson, sizeof(wjson), WORKDIR "/%s.workloads.json", t->name);
     mkdir(dir, 0755);
     m = (struct mount_args){ dev, dir, t->mkfs_type, t->mount_options };
 
@@ -592,37 +678,34 @@ run_target(const struct vdc_ctl_job *job, const struct vdc_ctl_target *t,
             logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
     }
 
-    if (vdc_jobcmd_agent(cmd, AGENT, dir, t->name, job->seed, job->repetition, json,
-                         job->agent_args, job->n_agent_args, &err) < 0) {
-        set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
-        goto unmount;
-    }
-    if (progress.fd >= 0 && cmd->argc + 2 <= VDC_JOBCMD_MAX_WORDS) {
-        cmd->argv[cmd->argc++] = (char *)"--progress-fd";
-        cmd->argv[cmd->argc++] = (char *)"3";
-        cmd->argv[cmd->argc] = NULL;
-    }
-    logmsg("%s: agent start (timeout %u s)", t->name, agent_s);
+    /* both passes run even when the first failed: each keeps what it
+     * finished; the progress block's target window spans both */
+    tr->status = VDC_CTL_STATUS_OK;
     progress_event(VDC_CTL_EV_TARGET_BEGIN, 0);
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    r = run_child(cmd->argv, NULL, NULL, agent_s, tail, progress.fd >= 0);
-    clock_gettime(CLOCK_MONOTONIC, &b);
+    if (!(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
+        if (vdc_jobcmd_agent(cmd, AGENT, dir, t->name, job->seed, job->repetition, json,
+                             job->agent_args, job->n_agent_args, &err) < 0)
+            set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
+        else
+            agent_pass(cmd, "bonnie", agent_s, json, tail, tr, &tr->agent_exit, &tr->elapsed_ms,
+                       &tr->agent_json, &tr->agent_json_len);
+    }
+    if (job->n_workloads) {
+        if ((job->flags & VDC_CTL_JOB_DROP_CACHES) && !(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
+            r = run_child(NULL, do_sync_drop, NULL, step, tail, 0);
+            if (r != 0)
+                logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
+        }
+        if (vdc_jobcmd_workloads(cmd, AGENT, dir, t->name, job->seed, job->repetition, wjson,
+                                 job->workload_args, job->n_workload_args, job_files,
+                                 job->n_workloads, &err) < 0)
+            set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
+        else
+            agent_pass(cmd, "workload", agent_s, wjson, tail, tr, &tr->workload_exit,
+                       &tr->workload_elapsed_ms, &tr->workload_json, &tr->workload_json_len);
+    }
     progress_event(VDC_CTL_EV_TARGET_END, 0);
-    tr->elapsed_ms = (uint32_t)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
-    tr->agent_exit = r == -2 ? 128 + SIGKILL : r;
-    read_json(json, tr);
-    logmsg("%s: agent exit %d after %u ms, JSON %zu bytes", t->name, tr->agent_exit,
-           tr->elapsed_ms, tr->agent_json_len);
-    if (r == -2)
-        set_error(tr, VDC_CTL_STATUS_TIMEOUT, "agent ran past %u s: killed", agent_s);
-    else if (r != 0)
-        set_error(tr, VDC_CTL_STATUS_FAILED, "agent exit status %d", r);
-    else if (!tr->agent_json)
-        set_error(tr, VDC_CTL_STATUS_FAILED, "agent wrote no JSON");
-    else
-        tr->status = VDC_CTL_STATUS_OK;
 
- unmount:
     r = run_child(NULL, do_umount, &m, step, tail, 0);
     if (r != 0)
         logmsg("%s: umount %s %s", t->name, dir, r == -2 ? "timed out" : "failed");
@@ -686,6 +769,7 @@ main(int argc, char **argv)
     struct utsname u;
     char ctl[300] = "";
     int poweroff = 1, fd, i;
+    char *job_files[VDC_CTL_MAX_WORKLOADS] = { NULL };
     size_t k;
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -727,6 +811,11 @@ main(int argc, char **argv)
     if (uname(&u) == 0)
         res.kernel = xstrdup(u.release);
     res.status = VDC_CTL_STATUS_OK;
+    if (write_workloads(&job, job_files) < 0) {
+        res.status = VDC_CTL_STATUS_FAILED;
+        res.error = xstrdup("cannot write the workloads' job files (see the log)");
+        goto result;
+    }
     for (k = 0; k < job.n_targets; k++) {
         struct vdc_ctl_target_result *tr =
             vdc_ctl_result_add_target(&res, job.targets[k].name, job.targets[k].vdev, &err);
@@ -737,12 +826,13 @@ main(int argc, char **argv)
             break;
         }
         progress.target = (uint16_t)k;
-        run_target(&job, &job.targets[k], tr);
+        run_target(&job, job_files, &job.targets[k], tr);
         if (tr->status != VDC_CTL_STATUS_OK && res.status == VDC_CTL_STATUS_OK)
             res.status = tr->status;
     }
     if (res.status != VDC_CTL_STATUS_OK)
         res.error = xstrdup("one or more targets failed: see each target's error");
+ result:
     logmsg("done: %s", vdc_ctl_status_name(res.status));
     if (progress.fd >= 0) {
         close(progress.fd);
@@ -751,6 +841,8 @@ main(int argc, char **argv)
     if (write_result(ctl, &res) == 0)
         logmsg("result written to %s", ctl);
  off:
+    for (k = 0; k < VDC_CTL_MAX_WORKLOADS; k++)
+        free(job_files[k]);
     sync();
     vdc_ctl_result_dispose(&res);
     vdc_ctl_job_dispose(&job);

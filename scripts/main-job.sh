@@ -5,11 +5,14 @@
 #   2. build the default guest template and prepare it (agent + runner put
 #      in with libguestfs, on this machine, cached);
 #   3. on a Xen dom0 (/proc/xen/capabilities says control_d): run
-#      `vmdiskcmp --image --lvm --dom0` here, with the VG from $VDC_VG (else
-#      vmdiskcmp chooses the VG with the most free space that fits);
+#      `vmdiskcmp --image --lvm --dom0 --workload randread-4k-qd32` here,
+#      with the VG from $VDC_VG (else vmdiskcmp chooses the VG with the most
+#      free space that fits): the bonnie++ tests, then 4 KiB random reads at
+#      queue depth 32 (IOPS and p99 per backend in the report);
 #      elsewhere: build the emulated Xen lab if needed (doc/lab.md) and run
 #      the same job inside it with only sizes that fit the lab (the lab's
-#      vmdiskcmp chooses the VG and the guest itself, as on a dom0);
+#      vmdiskcmp chooses the VG and the guest itself, as on a dom0; the
+#      workload lab-sized: templates/lab/randread-4k-qd32.fio, 16 MiB, 3 s);
 #   4. print where the report is.
 # Runs: $VDC_RUNS, `auto` by default (repeat until every headline ratio is
 # precise: doc/statistics.md), or a count of at least 3; in the lab at most
@@ -61,9 +64,10 @@ if grep -qs control_d /proc/xen/capabilities; then
     # space that fits the plan) and says so in its plan
     out=results/$stamp-$(hostname)
     set +e
+    VDC_WORKLOAD_DIR=$top/templates/workloads \
     "$vmdiskcmp" --image --lvm --dom0 ${VDC_VG:+--vg "$VDC_VG"} --runs "$runs" --guest-image "$prepared" \
         --agent "$b/guest-agent/vmdiskcmp-agent" --runner "$b/guest-agent/vmdiskcmp-runner" \
-        --out "$out" "$@"
+        --workload randread-4k-qd32 --out "$out" "$@"
     rc=$?
     set -e
     report=$out
@@ -76,12 +80,15 @@ else
     # under TCG takes hours), no small-file tests (-n 0).  The hypervisor,
     # the VG and the guest are vmdiskcmp's own defaults in the lab's dom0:
     # libxl, the VG with the most room, the handed-in template (its
-    # prepared image seeds dom0's prepare cache: src/lab/lab.c)
+    # prepared image seeds dom0's prepare cache: src/lab/lab.c).  The
+    # workload lab-sized, handed to dom0 as /lab/in/files/randread-4k-qd32.fio
     [ "$runs" = auto ] && runs="auto --max-runs $max_runs"
-    "$vmdiskcmp" lab run --out "$out" --prepared "$prepared" --timeout 5400 -- \
+    "$vmdiskcmp" lab run --out "$out" --prepared "$prepared" --timeout 5400 \
+        --file "$top/templates/lab/randread-4k-qd32.fio" -- \
         --image --lvm --dom0 --runs $runs \
         --guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M \
-        --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 "$@"
+        --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 \
+        --workload /lab/in/files/randread-4k-qd32.fio "$@"
     rc=$?
     set -e
     report=$out/result

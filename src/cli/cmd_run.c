@@ -18,6 +18,7 @@
 #include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
+#include "plan/workloads.h"
 #include "run/journal.h"
 #include "run/run.h"
 #include "storage/storage.h"
@@ -329,7 +330,8 @@ vdc_cmd_run(int argc, char **argv)
     h.suffix = suffix;
     make_paths_absolute(&o);
     host_choices(&o, &h, &vgs);
-    /* the plan is built from the options; the directories, devices and
+    /* the plan is built from the options (the --workload job files read
+     * and checked by the agent's parser); the directories, devices and
      * boot files it names are checked (vdc_run_check_inputs), and the VG
      * must hold every LV the plan creates, together, and the image
      * directory's filesystem every image: checked before anything exists,
@@ -337,6 +339,8 @@ vdc_cmd_run(int argc, char **argv)
      * fails here is bad input (exit 2). */
     scope = vdc_error_scope(VDC_ERR_INPUT);
     r = vdc_plan_build(&o, &h, cmdline, &p);
+    if (r == 0)
+        r = vdc_plan_load_workloads(&p, &o, vdc_workload_profile_dir());
     if (r == 0) {
         make_absolute(&p.out_dir);   /* the default results/ID */
         r = vdc_run_check_inputs(&p, o.consent) < 0 || vdc_run_check_lvm_room(&p) < 0 ||

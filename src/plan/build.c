@@ -212,6 +212,13 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     p->mkfs = g_strdup(o->mkfs ? o->mkfs : "ext4");
     p->agent_options = g_strdup(o->agent_options);
     p->agent_ram_mib = o->agent_ram ? o->agent_ram : p->memory_mib;
+    if (o->tests) {
+        g_auto(GStrv) tests = g_strsplit(o->tests, ",", -1);
+
+        p->bonnie = g_strv_contains((const char *const *)tests, "bonnie");
+    } else {
+        p->bonnie = 1;
+    }
     p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : h->ram_mib;
     p->order = !o->order || !strcmp(o->order, "rotated") ? VDC_ORDER_ROTATED
              : !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;
@@ -225,6 +232,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         p->runs = o->runs ? o->runs : 5;
     }
     p->timeout_s = o->timeout ? o->timeout : 3600;
+    p->agent_timeout_s = o->agent_timeout ? o->agent_timeout : p->timeout_s;
     p->keep = o->keep;
     p->drop_caches = !o->no_drop_caches;
     /* TCG guests are emulated too */

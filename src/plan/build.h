@@ -48,7 +48,8 @@ typedef struct {
  * LVs vmdiskcmp-DATE[-SUFFIX]-lvm|dom0), targets (image targets one per --image-backend and
  * --image-cache entry: image, image-BACKEND, image[-BACKEND]-nocache;
  * vdevs xvdb.. for Xen or vdb.. for qemu/kvm, sizes), defaults (--size 2x
- * guest RAM, dom0 size 2x dom0 RAM, --out results/ID, hypervisor
+ * guest RAM, dom0 size 2x dom0 RAM, the bonnie++ pass unless --tests
+ * leaves it out, --out results/ID, hypervisor
  * libxl when control_d else libvirt), seeds and schedule.  Pure.
  *
  * What no option names and the host decides is recorded in p->chosen:

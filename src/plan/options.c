@@ -95,6 +95,9 @@ static const vdc_opt opt_table[] = {
       .min = 1, .max = 128, .def = "1", .help = "domU vCPUs" },
     { .name = "timeout", .type = VDC_OPT_UINT, .off = O(timeout), .metavar = "SECONDS",
       .min = 10, .max = 604800, .def = "3600", .help = "per domain boot; a hung domU is destroyed" },
+    { .name = "agent-timeout", .type = VDC_OPT_UINT, .off = O(agent_timeout), .metavar = "SECONDS",
+      .min = 1, .max = 604800, .def = "--timeout",
+      .help = "per agent pass (bonnie++, workloads) in the domU and in dom0: then SIGTERM (the agent keeps the tests and jobs that finished) and, after a grace (10 s in the domU, 3 s in dom0), SIGKILL" },
     { .name = "out", .type = VDC_OPT_STR, .off = O(out), .metavar = "DIR",
       .def = "results/ID", .help = "result directory (must not exist)" },
     { .name = "cache-dir", .type = VDC_OPT_STR, .off = O(cache_dir), .metavar = "DIR",
@@ -107,6 +110,14 @@ static const vdc_opt opt_table[] = {
       .def = "ext4", .help = "filesystem made on each target before each run" },
     { .name = "agent-options", .type = VDC_OPT_STR, .off = O(agent_options), .metavar = "OPTS",
       .help = "extra agent options, space separated (e.g. \"-n 0 -f\")" },
+    { .name = "workload", .type = VDC_OPT_STRV, .off = O(workloads), .metavar = "NAME|FILE",
+      .help = "run a fio job file with the agent's job engine on every target, in the domU and in dom0: "
+              "a shipped profile NAME (e.g. randread-4k-qd32, from $VDC_WORKLOAD_DIR, else the installed "
+              "workloads/) or a FILE (a path with a '/'); repeatable, or a comma list; checked here before "
+              "anything is created" },
+    { .name = "tests", .type = VDC_OPT_LIST, .off = O(tests), .choices = "bonnie|workloads",
+      .def = "bonnie, or bonnie,workloads with --workload",
+      .help = "what each step runs: the bonnie++ tests, the --workload jobs after them, or the jobs instead of them (--tests workloads)" },
     { .name = "agent-ram", .type = VDC_OPT_UINT, .off = O(agent_ram), .metavar = "MiB",
       .min = 1, .max = 1048576, .def = "--guest-memory", .help = "agent -r in the domU" },
     { .name = "dom0-ram", .type = VDC_OPT_UINT, .off = O(dom0_ram), .metavar = "MiB",
@@ -197,6 +208,36 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
     if (o->runs == VDC_OPT_WORD && o->order && !strcmp(o->order, "grouped")) {
         vdc_input_error("--runs auto: expected --order rotated or interleaved (a repetition of every target at a time)");
         return -1;
+    }
+    if (o->tests) {
+        g_auto(GStrv) t = g_strsplit(o->tests, ",", -1);
+        int wl = g_strv_contains((const char *const *)t, "workloads");
+
+        for (i = 0; t[i]; i++)
+            if (g_strv_contains((const char *const *)t + i + 1, t[i])) {
+                vdc_input_error("--tests: '%s' given twice", t[i]);
+                return -1;
+            }
+        if (wl && !o->workloads) {
+            vdc_input_error("--tests %s: expected --workload NAME|FILE as well", o->tests);
+            return -1;
+        }
+        if (!wl && o->workloads) {
+            vdc_input_error("--workload %s: expected --tests with workloads (e.g. --tests bonnie,workloads), not --tests %s",
+                            o->workloads[0], o->tests);
+            return -1;
+        }
+    }
+    for (i = 0; o->workloads && o->workloads[i]; i++) {
+        g_auto(GStrv) items = g_strsplit(o->workloads[i], ",", -1);
+        size_t k;
+
+        for (k = 0; items[k] || k == 0; k++)
+            if (!items[k] || !*items[k]) {
+                vdc_input_error("--workload '%s': expected a profile name or a job file (a comma list: no empty entry)",
+                                o->workloads[i]);
+                return -1;
+            }
     }
     if (o->seed) {
         const char *s = o->seed;

@@ -42,12 +42,15 @@ typedef struct {
     unsigned guest_memory;      /* MiB */
     unsigned guest_vcpus;
     unsigned timeout;           /* seconds per domain boot */
+    unsigned agent_timeout;     /* seconds per agent pass; 0 = timeout */
     char *out;
     char *cache_dir;
     char *agent;                /* path of the static agent (dom0 and prepare) */
     char *runner;               /* path of the static in-guest runner */
     char *mkfs;
     char *agent_options;
+    char **workloads;           /* --workload NAME|FILE (repeatable, comma lists) */
+    char *tests;                /* --tests: comma list of bonnie|workloads */
     unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
     int keep, dry_run, quiet, no_report;

@@ -25,9 +25,23 @@ vdc_plan_target_dispose(vdc_plan_target *t)
 }
 
 void
+vdc_plan_workload_dispose(vdc_plan_workload *w)
+{
+    g_clear_pointer(&w->name, g_free);
+    g_clear_pointer(&w->source, g_free);
+    g_clear_pointer(&w->text, g_free);
+    g_clear_pointer(&w->rw, g_free);
+}
+
+void
 vdc_plan_dispose(vdc_plan *p)
 {
     size_t i;
+
+    for (i = 0; i < p->n_workloads; i++)
+        vdc_plan_workload_dispose(&p->workloads[i]);
+    g_clear_pointer(&p->workloads, g_free);
+    p->n_workloads = 0;
 
     for (i = 0; i < p->n_targets; i++)
         vdc_plan_target_dispose(&p->targets[i]);
@@ -296,6 +310,7 @@ vdc_plan_to_json(const vdc_plan *p)
     g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
     member_str(b, "seed", seed);
     member_int(b, "timeout_s", p->timeout_s);
+    member_int(b, "agent_timeout_s", p->agent_timeout_s);
     json_builder_set_member_name(b, "emulated");
     json_builder_add_boolean_value(b, p->emulated);
     json_builder_set_member_name(b, "drop_caches");
@@ -304,6 +319,28 @@ vdc_plan_to_json(const vdc_plan *p)
     member_str(b, "agent_options", p->agent_options);
     member_int(b, "agent_ram_mib", p->agent_ram_mib);
     member_int(b, "dom0_ram_mib", p->dom0_ram_mib);
+    json_builder_set_member_name(b, "tests");
+    json_builder_begin_array(b);
+    if (p->bonnie)
+        json_builder_add_string_value(b, "bonnie");
+    if (p->n_workloads)
+        json_builder_add_string_value(b, "workloads");
+    json_builder_end_array(b);
+    if (p->n_workloads) {
+        json_builder_set_member_name(b, "workloads");
+        json_builder_begin_array(b);
+        for (i = 0; i < p->n_workloads; i++) {
+            const vdc_plan_workload *w = &p->workloads[i];
+
+            json_builder_begin_object(b);
+            member_str(b, "name", w->name);
+            member_str(b, "source", w->source);
+            member_str(b, "rw", w->rw);
+            member_int(b, "bytes", (gint64)w->bytes);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+    }
 
     if (p->n_chosen) {
         /* what no option named and vmdiskcmp chose (vdc_plan_choice) */
@@ -428,6 +465,11 @@ vdc_plan_to_text(const vdc_plan *p)
             g_string_append_printf(s, " (on %s)", dom0_on(t));
         g_string_append_printf(s, " disk %s, test file %s\n", t->disk_bytes ? disk : "existing", test);
     }
+    g_string_append_printf(s, "tests:%s", p->bonnie ? " bonnie++" : "");
+    for (i = 0; i < p->n_workloads; i++)
+        g_string_append_printf(s, "%s workload %s (%s, %s)", i || p->bonnie ? "," : "",
+                               p->workloads[i].name, p->workloads[i].rw, p->workloads[i].source);
+    g_string_append(s, "\n");
     g_string_append(s, "sequence:");
     for (i = 0; i < p->n_boots; i++) {
         size_t k;

@@ -39,6 +39,19 @@ typedef struct {
     uint64_t stripe_size;       /* backing lvm: bytes, 0 = LVM default */
 } vdc_plan_target;
 
+/* One workload (`run --workload`): a fio job file the agent's job engine
+ * runs, checked on the host by the agent's own parser
+ * (guest-agent/jobfile.h) and carried to the domU as text on the control
+ * disk (to dom0 as a file beside the results). */
+typedef struct {
+    char *name;                 /* the job's section name: result keys workload_read@NAME */
+    char *source;               /* the file read (absolute path) */
+    char *text;                 /* the file's text, as read and checked */
+    char *rw;                   /* fio's rw= (read, randread, randrw, ...) */
+    int reads, writes;          /* the samples it gives: workload_read, workload_write */
+    uint64_t bytes;             /* (offset + size) x numjobs: what it lays out, bytes */
+} vdc_plan_workload;
+
 /* A value vmdiskcmp chose because no option named it (the hypervisor, the
  * VG, the guest template): the option it stands for, the value, and why
  * (the facts it was chosen from), stated by --dry-run and plan.json. */
@@ -85,6 +98,9 @@ typedef struct {
     char *agent_options;        /* extra agent options, space separated, or NULL */
     unsigned agent_ram_mib;     /* -r given to the agent in the domU */
     unsigned dom0_ram_mib;      /* -r given to the agent in dom0 */
+    int bonnie;                 /* the bonnie++ pass runs (--tests) */
+    vdc_plan_workload *workloads;   /* the workload pass, in --workload order */
+    size_t n_workloads;
 
     vdc_order order;
     unsigned runs;              /* repetitions scheduled; with runs_auto the most
@@ -95,6 +111,7 @@ typedef struct {
     double precision_percent;   /* auto: the ratio's 95 % CI half-width to reach, % */
     uint64_t seed;
     unsigned timeout_s;         /* per boot */
+    unsigned agent_timeout_s;   /* per agent pass (--agent-timeout, else timeout_s) */
     int keep;
     int drop_caches;            /* the agent's --drop-caches before each test, the
                                    runner's before each agent, dom0's before each
@@ -115,6 +132,7 @@ typedef struct {
 void vdc_plan_init(vdc_plan *p);
 void vdc_plan_dispose(vdc_plan *p);   /* safe to call twice */
 void vdc_plan_target_dispose(vdc_plan_target *t);
+void vdc_plan_workload_dispose(vdc_plan_workload *w);
 
 /* Append a copy of @t (takes ownership of its strings; @t is zeroed). */
 void vdc_plan_add_target(vdc_plan *p, vdc_plan_target *t);

@@ -72,6 +72,67 @@ out:
 }
 
 /* agent_result.h */
+int
+vdc_agent_result_check_pass(const vdc_run *r, const vdc_plan_workload *w, size_t n,
+                            const char *what, char **why)
+{
+    /* per job: the directions seen (1 read, 2 write) */
+    g_autofree unsigned *seen = g_new0(unsigned, n ? n : 1);
+    size_t i, k;
+
+    *why = NULL;
+    for (i = 0; i < r->n_samples; i++) {
+        const vdc_sample *s = r->samples[i];
+        const vdc_test_info *ti = vdc_test_lookup(s->test);
+        int is_read = ti && ti->id == VDC_TEST_WORKLOAD_READ;
+        g_autofree char *name = NULL;
+
+        if (!ti || !ti->workload) {
+            if (!w)
+                continue;
+            g_autofree char *t = vdc_escape_text(s->test, -1, 64);
+            return refuse(what, why, "the workload pass gave a %s sample, expected workload samples only", t);
+        }
+        name = vdc_escape_text(s->workload && s->workload->name ? s->workload->name : "", -1, 64);
+        if (!w)
+            return refuse(what, why, "a %s sample of job %s, expected no workload (the job asked for none)",
+                          ti->name, name);
+        for (k = 0; k < n && strcmp(w[k].name, s->workload->name); k++)
+            ;
+        if (k == n)
+            return refuse(what, why, "a %s sample of job %s, which the job did not ask for", ti->name, name);
+        if (is_read ? !w[k].reads : !w[k].writes)
+            return refuse(what, why, "a %s sample of job %s, whose rw=%s %s", ti->name, name, w[k].rw,
+                          is_read ? "does not read" : "does not write");
+        seen[k] |= is_read ? 1u : 2u;
+    }
+    if (!w || !r->status || strcmp(r->status, "ok") != 0)
+        return 0;
+    for (k = 0; k < n; k++) {
+        if (w[k].reads && !(seen[k] & 1u))
+            return refuse(what, why, "job %s: no workload_read sample (rw=%s)", w[k].name, w[k].rw);
+        if (w[k].writes && !(seen[k] & 2u))
+            return refuse(what, why, "job %s: no workload_write sample (rw=%s)", w[k].name, w[k].rw);
+    }
+    return 0;
+}
+
+/* agent_result.h */
+void
+vdc_agent_result_join(vdc_run *dst, vdc_run *src)
+{
+    dst->samples = g_renew(vdc_sample *, dst->samples, dst->n_samples + src->n_samples);
+    memcpy(dst->samples + dst->n_samples, src->samples, src->n_samples * sizeof(*src->samples));
+    dst->n_samples += src->n_samples;
+    g_clear_pointer(&src->samples, g_free);
+    src->n_samples = 0;
+    if ((!dst->status || !strcmp(dst->status, "ok")) && src->status && strcmp(src->status, "ok"))
+        vdc_set_str(&dst->status, src->status);
+    if (!dst->error && src->error)
+        vdc_set_str(&dst->error, src->error);
+}
+
+/* agent_result.h */
 const struct vdc_ctl_target_result *
 vdc_agent_frame_target(const struct vdc_ctl_result *res, const char *target, const char *what,
                        char **why)

@@ -9,6 +9,7 @@
 
 #include "guest-agent/ctldisk.h"
 #include "model/result.h"
+#include "plan/plan.h"
 
 /* The most one agent result may hold: bytes of JSON, what the control
  * disk carries (VDC_CTL_MAX_BLOB, 8 MiB; a bonnie-style result is 2-20
@@ -31,6 +32,25 @@
  * error (g_free). */
 int vdc_agent_result_check(const char *json, size_t len, const char *target, unsigned rep,
                            const char *what, vdc_result_set *one, char **why);
+
+/* Check the samples of @r, the run of one agent pass, against the pass
+ * the job asked for.  The bonnie++ pass (@w NULL): no workload sample.
+ * The workload pass (the job's @n workloads @w): only workload samples,
+ * each naming one of the jobs in a direction it runs (workload_read for a
+ * job that reads, workload_write for one that writes; the loader has
+ * refused a direction twice); and when @r's status is "ok" every direction of every
+ * job present (an interrupted or failed pass keeps the finished jobs and
+ * the failed one's samples; the jobs after it are missing).  Returns 0, or
+ * -1 after one vdc_error naming @what and the cause, *@why set to that
+ * cause (g_free). */
+int vdc_agent_result_check_pass(const vdc_run *r, const vdc_plan_workload *w, size_t n,
+                                const char *what, char **why);
+
+/* Join the run @src of an agent pass into @dst, the step's run: its
+ * samples are moved after @dst's (@src keeps none), the worse status
+ * ("ok" < "failed" < "timeout" as run.c records them: any but "ok" wins
+ * over "ok", the first non-"ok" stays) and the first error are kept. */
+void vdc_agent_result_join(vdc_run *dst, vdc_run *src);
 
 /* The entry of the result frame @res for @target, the job's target:
  * NULL with *@why = NULL when the frame has none; NULL after vdc_error

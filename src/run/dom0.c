@@ -370,7 +370,7 @@ run_child(vdc_journal *j, char **argv, const char *log, unsigned timeout_s,
         return -1;
     if (r.stopped || r.timed_out) {
         vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
-                       r.stopped ? "interrupted" : "timed out: killed");
+                       r.stopped ? "interrupted" : "timed out: stopped (SIGTERM, then SIGKILL)");
         return -1;
     }
     return vdc_child_code(&r);
@@ -436,7 +436,7 @@ run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned ti
         return -1;
     if (r.stopped || r.timed_out) {
         vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
-                       r.stopped ? "interrupted" : "timed out: killed");
+                       r.stopped ? "interrupted" : "timed out: stopped (SIGTERM, then SIGKILL)");
         return -1;
     }
     return vdc_child_code(&r);
@@ -463,14 +463,43 @@ mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatil
     return 0;
 }
 
+/* The workload pass of dom0 target @t: the agent with
+ * vdc_workload_agent_options and the plan's job files, writing @json.
+ * Returns run_child's status, or -1. */
+static int
+workload_pass(vdc_run_ctx *ctx, const vdc_plan_target *t, const char *agent, const char *mnt,
+              unsigned rep, uint64_t seed, const char *json, const char *log)
+{
+    const vdc_plan *p = vdc_run_ctx_plan(ctx);
+    g_auto(GStrv) opts = vdc_workload_agent_options(p, t);
+    g_auto(GStrv) files = g_new0(char *, p->n_workloads + 1);
+    struct vdc_ctl_error err = { { 0 } };
+    struct vdc_jobcmd cmd;
+    size_t i;
+
+    for (i = 0; i < p->n_workloads; i++)
+        files[i] = vdc_run_workload_file(p, i);
+    if (vdc_jobcmd_workloads(&cmd, agent, mnt, t->name, seed, rep, json, opts, g_strv_length(opts),
+                             files, p->n_workloads, &err) < 0) {
+        vdc_error("dom0 agent: %s", err.msg);
+        return -1;
+    }
+    if (p->drop_caches && vdc_drop_caches() < 0)
+        vdc_progress("warning: could not drop dom0's page cache");
+    vdc_progress("dom0: %zu workload(s) on %s", p->n_workloads, t->name);
+    return run_child(vdc_run_ctx_journal(ctx), cmd.argv, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx));
+}
+
 int
 vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
-              uint64_t seed, const char *json_out)
+              uint64_t seed, const char *json_out, const char *workloads_json)
 {
     const vdc_plan *p = vdc_run_ctx_plan(ctx);
     const vdc_run_settings *s = vdc_run_ctx_settings(ctx);
     vdc_journal *j = vdc_run_ctx_journal(ctx);
     const vdc_plan_target *t = NULL;
+    const char *agent;
+    volatile sig_atomic_t *stop = vdc_run_ctx_stop(ctx);
     g_autofree char *log = NULL;
     g_auto(GStrv) opts = NULL;
     struct vdc_jobcmd cmd;
@@ -484,6 +513,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
             t = &p->targets[i];
     if (!t)
         return -1;
+    agent = s && s->agent ? s->agent : VDC_LIBEXECDIR "/vmdiskcmp-agent";
     log = g_strdup_printf("%s/logs/%s-%u.stderr", p->out_dir, t->name, rep);
 
     if (!g_file_test(mnt, G_FILE_TEST_IS_DIR)) {     /* made by an earlier step: reuse */
@@ -510,21 +540,35 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     if (p->drop_caches && vdc_drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache");
 
-    /* the command line the runner builds in a domU, with this target's options */
-    opts = vdc_agent_options(p, t);
-    if (vdc_jobcmd_agent(&cmd, s && s->agent ? s->agent : VDC_LIBEXECDIR "/vmdiskcmp-agent", mnt,
-                         t->name, seed, rep, json_out, opts, g_strv_length(opts), &err) < 0) {
-        vdc_error("dom0 agent: %s", err.msg);
-        r = -1;
-    } else {
-        struct vdc_hostwatch *hw = vdc_run_ctx_hostwatch(ctx);
+    /* the command lines the runner builds in a domU, with this target's
+     * options: the bonnie++ pass, then the workload pass (each runs even
+     * when the other failed, as in the domU; an interruption stops both) */
+    r = 0;
+    if (json_out) {
+        opts = vdc_agent_options(p, t);
+        if (vdc_jobcmd_agent(&cmd, agent, mnt, t->name, seed, rep, json_out, opts,
+                             g_strv_length(opts), &err) < 0) {
+            vdc_error("dom0 agent: %s", err.msg);
+            r = -1;
+        } else {
+            /* the host sampler reads this pass's --progress-fd lines */
+            struct vdc_hostwatch *hw = vdc_run_ctx_hostwatch(ctx);
 
-        if (cmd.argc + 2 > VDC_JOBCMD_MAX_WORDS)
-            hw = NULL;
-        r = run_agent(j, cmd.argv, cmd.argc, log, p->timeout_s, vdc_run_ctx_stop(ctx), hw);
+            if (cmd.argc + 2 > VDC_JOBCMD_MAX_WORDS)
+                hw = NULL;
+            r = run_agent(j, cmd.argv, cmd.argc, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx), hw);
+        }
+        if (r > 0)
+            vdc_error("dom0 agent: exit status %d (see %s)", r, log);
     }
-    if (r > 0)
-        vdc_error("dom0 agent: exit status %d (see %s)", r, log);
+    if (workloads_json && !(stop && *stop)) {
+        int wr = workload_pass(ctx, t, agent, mnt, rep, seed, workloads_json, log);
+
+        if (wr > 0)
+            vdc_error("dom0 agent (workloads): exit status %d (see %s)", wr, log);
+        if (r == 0)
+            r = wr;
+    }
 
     if (umount2(mnt, 0) < 0) {
         vdc_error("umount %s: %s", mnt, g_strerror(errno));

@@ -67,39 +67,82 @@ add_run(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *status, 
     return r;
 }
 
-/* Merge the agent's JSON (untrusted: bounded and checked against the job
- * by vdc_agent_result_check) as the run of (@target, @rep).  Returns 0, or
- * -1 with a failed run added. */
-static int
-merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *json,
-                 size_t len, const char *what)
+/* Merge the agent's results of step (@target, @rep) as one run: @bonnie
+ * (@blen bytes) from the bonnie++ pass, @wl (@wlen) from the workload
+ * pass, each NULL when its pass wrote nothing.  Each is untrusted: bounded
+ * and checked against the job (vdc_agent_result_check, then
+ * vdc_agent_result_check_pass: the workload samples the job asked for),
+ * kept verbatim in runs/TARGET-REP.json and runs/TARGET-REP.workloads.json,
+ * and joined into the run (vdc_agent_result_join).  A pass the plan asks
+ * for that gave nothing or was refused fails the run, with @runner_error
+ * (the runner's or the dom0 step's own account, may be NULL) or the
+ * refusal as its error; what the other pass gave stays.  Returns the run,
+ * or NULL with a failed run added when no pass gave a result. */
+static vdc_run *
+merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *bonnie,
+                 size_t blen, const char *wl, size_t wlen, const char *what,
+                 const char *runner_error)
 {
-    vdc_result_set one;
-    g_autofree char *raw = g_strdup_printf("%s/runs/%s-%u.json", ctx->p->out_dir, target, rep);
+    const vdc_plan *p = ctx->p;
+    const struct { const char *json; size_t len; int wanted; const char *suffix, *name; } pass[] = {
+        { bonnie, blen, p->bonnie, "", "bonnie++" },
+        { wl, wlen, p->n_workloads > 0, ".workloads", "workload" },
+    };
     g_autofree char *why = NULL;
-    size_t i, k;
+    vdc_run *merged = NULL;
+    size_t k;
 
-    vdc_result_set_init(&one);
-    if (vdc_agent_result_check(json, len, target, rep, what, &one, &why) < 0) {
-        add_run(ctx, target, rep, "failed", why);
-        return -1;
+    for (k = 0; k < G_N_ELEMENTS(pass); k++) {
+        g_autofree char *raw = NULL, *refused = NULL;
+        vdc_result_set one;
+
+        if (!pass[k].wanted)
+            continue;
+        if (!pass[k].json) {
+            if (!why)
+                why = runner_error ? g_strdup(runner_error)
+                                   : g_strdup_printf("the agent's %s pass wrote no result", pass[k].name);
+            continue;
+        }
+        vdc_result_set_init(&one);
+        if (vdc_agent_result_check(pass[k].json, pass[k].len, target, rep, what, &one, &refused) < 0 ||
+            vdc_agent_result_check_pass(one.runs[0], k ? p->workloads : NULL, k ? p->n_workloads : 0,
+                                        what, &refused) < 0) {
+            if (!why)
+                why = g_steal_pointer(&refused);
+            vdc_result_set_dispose(&one);
+            continue;
+        }
+        raw = g_strdup_printf("%s/runs/%s-%u%s.json", p->out_dir, target, rep, pass[k].suffix);
+        (void)vdc_write_file_atomic(raw, pass[k].json, pass[k].len);
+        if (!merged) {
+            merged = vdc_result_set_add_run(&ctx->rs, target);
+            vdc_run_dispose(merged);
+            vdc_run_copy(merged, one.runs[0]);
+            vdc_set_str(&merged->target, target);
+            merged->repetition = rep;
+        } else {
+            vdc_agent_result_join(merged, one.runs[0]);
+        }
+        vdc_result_set_dispose(&one);
     }
-    (void)vdc_write_file_atomic(raw, json, len);
-    for (i = 0; i < one.n_runs; i++) {
-        vdc_run *r = vdc_result_set_add_run(&ctx->rs, target);
-        vdc_run_dispose(r);
-        vdc_run_copy(r, one.runs[i]);
-        vdc_set_str(&r->target, target);
-        r->repetition = rep;
-        /* host figures are the host's to measure, never the guest's to say */
-        g_clear_pointer(&r->host, json_object_unref);
-        for (k = 0; k < r->n_samples; k++)
-            g_clear_pointer(&r->samples[k]->host, json_object_unref);
-        if (!r->status || strcmp(r->status, "ok") != 0)
-            ctx->failed = 1;
+    if (!merged) {
+        add_run(ctx, target, rep, "failed", why ? why : "the agent wrote no result");
+        return NULL;
     }
-    vdc_result_set_dispose(&one);
-    return 0;
+    /* host figures are the host's to measure, never the guest's to say */
+    g_clear_pointer(&merged->host, json_object_unref);
+    for (k = 0; k < merged->n_samples; k++)
+        g_clear_pointer(&merged->samples[k]->host, json_object_unref);
+    if (why) {
+        if (!merged->status || !strcmp(merged->status, "ok"))
+            vdc_set_str(&merged->status, "failed");
+        if (!merged->error)
+            vdc_set_str(&merged->error, why);
+    }
+    if (!merged->status || strcmp(merged->status, "ok") != 0)
+        ctx->failed = 1;
+    return merged;
 }
 
 /* ---- provisioning --------------------------------------------------------- */
@@ -631,6 +674,7 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
         const vdc_plan_step *st = &ctx->p->steps[b->first + k];
         const char *name = ctx->p->targets[st->target].name;
         const struct vdc_ctl_target_result *tr = NULL;
+        vdc_run *r;
         g_autofree char *what = g_strdup_printf("control disk %s, target %s", ctl, name);
         g_autofree char *why = NULL;
 
@@ -651,22 +695,26 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
         }
         if (tr->elapsed_ms)
             add_seconds(&ctx->rs.experiment.time.domu_agent_s, tr->elapsed_ms / 1000.0);
+        if (tr->workload_elapsed_ms)
+            add_seconds(&ctx->rs.experiment.time.domu_agent_s, tr->workload_elapsed_ms / 1000.0);
         if (tr->stderr_tail) {
             g_autofree char *log = g_strdup_printf("%s/logs/%s-%u.stderr", ctx->p->out_dir,
                                                    name, st->rep);
             (void)vdc_write_file_atomic(log, tr->stderr_tail, tr->stderr_tail_len);
         }
-        if (!tr->agent_json) {
+        if (!tr->agent_json && !tr->workload_json) {
             add_run(ctx, name, st->rep,
                     tr->status == VDC_CTL_STATUS_TIMEOUT ? "timeout" : "failed",
                     tr->error ? tr->error : "the agent wrote no result");
             continue;
         }
-        if (merge_agent_json(ctx, name, st->rep, tr->agent_json, tr->agent_json_len, what) == 0 &&
-            tr->status != VDC_CTL_STATUS_OK) {
-            vdc_run *r = ctx->rs.runs[ctx->rs.n_runs - 1];
+        r = merge_agent_json(ctx, name, st->rep, tr->agent_json, tr->agent_json_len,
+                             tr->workload_json, tr->workload_json_len, what, tr->error);
+        if (r && tr->status != VDC_CTL_STATUS_OK) {
             vdc_set_str(&r->status, tr->status == VDC_CTL_STATUS_TIMEOUT ? "timeout" : "failed");
-            if (!r->error)
+            /* a pass stopped at its timeout: the runner's account says which
+             * and when (the agent's own error only says "interrupted") */
+            if (!r->error || (tr->status == VDC_CTL_STATUS_TIMEOUT && tr->error))
                 vdc_set_str(&r->error, tr->error ? tr->error : "the runner reported a failure");
             ctx->failed = 1;
         }
@@ -877,10 +925,14 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
 {
     const vdc_plan_step *st = &ctx->p->steps[b->first];
     const vdc_plan_target *t = &ctx->p->targets[st->target];
-    g_autofree char *json = g_strdup_printf("%s/logs/%s-%u.agent.json", ctx->p->out_dir, t->name, st->rep);
+    g_autofree char *json = ctx->p->bonnie ? g_strdup_printf("%s/logs/%s-%u.agent.json", ctx->p->out_dir,
+                                                             t->name, st->rep) : NULL;
+    g_autofree char *wjson = ctx->p->n_workloads ? g_strdup_printf("%s/logs/%s-%u.workloads.json",
+                                                                   ctx->p->out_dir, t->name, st->rep) : NULL;
     g_autofree char *mnt = g_strdup_printf("%s/mnt-%s", ctx->p->out_dir, t->name);
-    g_autofree char *data = NULL;
-    gsize len = 0;
+    g_autofree char *data = NULL, *wdata = NULL;
+    gsize len = 0, wlen = 0;
+    vdc_run *r;
 
     vdc_host_target ht = {
         .name = t->name,
@@ -888,38 +940,79 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         .loop_dev = g_str_has_prefix(ctx->dev[st->target], "/dev/loop") ? ctx->dev[st->target] : NULL,
     };
 
-    vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file)",
-                 bi + 1, ctx->p->n_boots, t->name, st->rep, ctx->dev[st->target],
-                 (guint64)(t->test_bytes >> 20));
+    if (ctx->p->bonnie)
+        vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file%s)",
+                     bi + 1, ctx->p->n_boots, t->name, st->rep, ctx->dev[st->target],
+                     (guint64)(t->test_bytes >> 20), ctx->p->n_workloads ? ", then the workloads" : "");
+    else
+        vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%zu workload(s))", bi + 1, ctx->p->n_boots,
+                     t->name, st->rep, ctx->dev[st->target], ctx->p->n_workloads);
     ctx->hw = vdc_hostwatch_new(&ht, 1);
     dom0_cache(ctx, st->target);
     gint64 t0_us = g_get_monotonic_time();
-    int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json);
+    int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json, wjson);
+    const char *why = step_rc < 0 ? (stopped(ctx) ? "interrupted"
+                                     : "the dom0 agent run failed (see the message above)") : NULL;
 
     add_time(&ctx->rs.experiment.time.dom0_s, t0_us);
     read_placement(ctx, st->target);
-    if (step_rc < 0) {
+    /* what each pass wrote is kept, also after a failure or an
+     * interruption (the agent writes the jobs that finished) */
+    if (json && !g_file_get_contents(json, &data, &len, NULL))
+        g_clear_pointer(&data, g_free);
+    if (wjson && !g_file_get_contents(wjson, &wdata, &wlen, NULL))
+        g_clear_pointer(&wdata, g_free);
+    if (!data && !wdata) {
+        if (step_rc == 0)
+            vdc_error("dom0 baseline: %s: the agent wrote no result", json ? json : wjson);
+        add_run(ctx, t->name, st->rep, "failed", why ? why : "the agent wrote no result");
         g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
-        if (g_file_get_contents(json, &data, &len, NULL))
-            merge_agent_json(ctx, t->name, st->rep, data, len, json);
-        else
-            add_run(ctx, t->name, st->rep, "failed",
-                    stopped(ctx) ? "interrupted" : "the dom0 agent run failed (see the message above)");
+        return;
+    }
+    r = merge_agent_json(ctx, t->name, st->rep, data, len, wdata, wlen, json ? json : wjson, why);
+    if (r && why) {
+        if (!r->status || !strcmp(r->status, "ok"))
+            vdc_set_str(&r->status, "failed");
+        if (!r->error)
+            vdc_set_str(&r->error, why);
+    }
+    if (step_rc < 0)
         ctx->failed = 1;
-        return;
-    }
-    if (!g_file_get_contents(json, &data, &len, NULL)) {
-        vdc_error("dom0 baseline: %s: the agent wrote no result", json);
-        add_run(ctx, t->name, st->rep, "failed", "the agent wrote no result");
-        g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
-        return;
-    }
-    if (merge_agent_json(ctx, t->name, st->rep, data, len, json) == 0)
-        (void)vdc_hostwatch_attach(ctx->hw, 0, ctx->rs.runs[ctx->rs.n_runs - 1]);
+    else if (r)
+        (void)vdc_hostwatch_attach(ctx->hw, 0, r);
     g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
 }
 
 /* ---- the whole run ---------------------------------------------------------- */
+
+/* The plan's job files as OUT/workloads/NAME.fio: what the dom0 agent is
+ * given and a record of what ran.  0 or -1 after vdc_error. */
+static int
+write_workloads(const vdc_plan *p)
+{
+    g_autofree char *dir = g_build_filename(p->out_dir, "workloads", NULL);
+    size_t i;
+
+    if (!p->n_workloads)
+        return 0;
+    if (mkdir(dir, 0755) < 0) {
+        vdc_error("result directory %s: cannot create workloads/: %s", p->out_dir, g_strerror(errno));
+        return -1;
+    }
+    for (i = 0; i < p->n_workloads; i++) {
+        g_autofree char *f = vdc_run_workload_file(p, i);
+
+        if (vdc_write_file_atomic(f, p->workloads[i].text, strlen(p->workloads[i].text)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+char *
+vdc_run_workload_file(const vdc_plan *p, size_t i)
+{
+    return g_strdup_printf("%s/workloads/%s.fio", p->out_dir, p->workloads[i].name);
+}
 
 static int
 make_out_dir(const char *dir)
@@ -1250,7 +1343,7 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
     if (vdc_journal_create(&ctx.journal, jpath, p->id) < 0)
         goto free_all;
     plan_json = vdc_plan_to_json(p);
-    if (vdc_write_file_atomic(plan_path, plan_json, strlen(plan_json)) < 0)
+    if (vdc_write_file_atomic(plan_path, plan_json, strlen(plan_json)) < 0 || write_workloads(p) < 0)
         goto teardown;
     experiment_facts(&ctx);
 

@@ -46,21 +46,35 @@ vdc_agent_options(const vdc_plan *p, const vdc_plan_target *t)
     return (char **)g_ptr_array_free(a, FALSE);
 }
 
+char **
+vdc_workload_agent_options(const vdc_plan *p, const vdc_plan_target *t)
+{
+    unsigned ram = t->spec.where == VDC_WHERE_DOM0 ? p->dom0_ram_mib : p->agent_ram_mib;
+    char **v = g_new0(char *, 4);
+
+    v[0] = g_strdup("-r");
+    v[1] = g_strdup_printf("%u", ram);
+    v[2] = g_strdup("-q");
+    return v;
+}
+
 int
 vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job)
 {
     const vdc_plan_step *first = &p->steps[b->first];
     struct vdc_ctl_error err = { { 0 } };
     g_auto(GStrv) args = vdc_agent_options(p, &p->targets[first->target]);
+    g_auto(GStrv) wargs = vdc_workload_agent_options(p, &p->targets[first->target]);
     size_t k;
 
     job->nonce = nonce;
     job->run_index = (uint32_t)(b - p->boots);
     job->repetition = first->rep;
     job->seed = first->seed;
-    job->flags = p->drop_caches ? VDC_CTL_JOB_DROP_CACHES : 0;
+    job->flags = (p->drop_caches ? VDC_CTL_JOB_DROP_CACHES : 0) |
+                 (p->bonnie ? 0 : VDC_CTL_JOB_NO_BONNIE);
     job->step_timeout_s = 600;
-    job->agent_timeout_s = p->timeout_s;
+    job->agent_timeout_s = p->agent_timeout_s;
     for (k = 0; args[k]; k++)
         if (vdc_ctl_job_add_arg(job, args[k], &err) < 0)
             goto error;
@@ -71,6 +85,12 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
                                    &err) < 0)
             goto error;
     }
+    for (k = 0; k < p->n_workloads; k++)
+        if (vdc_ctl_job_add_workload(job, p->workloads[k].name, p->workloads[k].text, &err) < 0)
+            goto error;
+    for (k = 0; p->n_workloads && wargs[k]; k++)
+        if (vdc_ctl_job_add_workload_arg(job, wargs[k], &err) < 0)
+            goto error;
     return 0;
 error:
     vdc_error("control disk job: %s", err.msg);

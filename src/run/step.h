@@ -27,12 +27,19 @@ const char *vdc_mkfs_options(const char *type);
  * NULL-terminated string vector (g_strfreev). */
 char **vdc_agent_options(const vdc_plan *p, const vdc_plan_target *t);
 
+/* The agent's options of the workload pass for target @t of @p (the
+ * --job files are added by guest-agent/jobcmd.h): "-r MiB" as for the
+ * bonnie++ pass and "-q".  A new NULL-terminated string vector
+ * (g_strfreev). */
+char **vdc_workload_agent_options(const vdc_plan *p, const vdc_plan_target *t);
+
 /* Fill the (initialised) control disk @job of boot @b of @p: @nonce, run
  * index @b - p->boots, the repetition and seed of its first step, drop
  * caches, the step and agent timeouts, the agent options of its first
  * target (every domU target of a boot has the same size and RAM), and each
- * target with its vdev, --mkfs and vdc_mkfs_options.  0, or -1 after
- * vdc_error. */
+ * target with its vdev, --mkfs and vdc_mkfs_options; the plan's workloads
+ * (name and text) with vdc_workload_agent_options, and the no-bonnie flag
+ * when --tests leaves the bonnie++ pass out.  0, or -1 after vdc_error. */
 int vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job);
 
 #endif

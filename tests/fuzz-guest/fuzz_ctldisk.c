@@ -9,6 +9,9 @@
  *   4  the rest is a whole disk image (superblock, frames, progress block)
  *   5  the rest is a progress block, as is
  *   6  the same with a correct CRC
+ *   7  the rest builds a job through the API: workloads (name, text) and
+ *      workload arguments cut from it at NUL bytes, which the builders must
+ *      refuse or keep exactly through an encode and a decode
  * Whatever decodes must encode again and decode to the same fields. */
 #include "config.h"
 
@@ -57,10 +60,18 @@ check_job(const uint8_t *buf, size_t len)
         if (vdc_ctl_job_decode(enc, elen, &back, &err) != 0)
             abort();
         if (back.nonce != job.nonce || back.seed != job.seed || back.n_targets != job.n_targets ||
-            back.n_agent_args != job.n_agent_args)
+            back.n_agent_args != job.n_agent_args || back.flags != job.flags ||
+            back.n_workloads != job.n_workloads || back.n_workload_args != job.n_workload_args)
             abort();
         for (i = 0; i < job.n_targets; i++)
             if (strcmp(back.targets[i].vdev, job.targets[i].vdev))
+                abort();
+        for (i = 0; i < job.n_workloads; i++)
+            if (strcmp(back.workloads[i].name, job.workloads[i].name) ||
+                strcmp(back.workloads[i].text, job.workloads[i].text))
+                abort();
+        for (i = 0; i < job.n_workload_args; i++)
+            if (strcmp(back.workload_args[i], job.workload_args[i]))
                 abort();
         free(enc);
     }
@@ -88,7 +99,13 @@ check_result(const uint8_t *buf, size_t len)
             abort();
         for (i = 0; i < res.n_targets; i++)
             if (back.targets[i].agent_json_len != res.targets[i].agent_json_len ||
-                strcmp(back.targets[i].name, res.targets[i].name))
+                strcmp(back.targets[i].name, res.targets[i].name) ||
+                back.targets[i].workload_exit != res.targets[i].workload_exit ||
+                back.targets[i].workload_elapsed_ms != res.targets[i].workload_elapsed_ms ||
+                back.targets[i].workload_json_len != res.targets[i].workload_json_len ||
+                (res.targets[i].workload_json &&
+                 memcmp(back.targets[i].workload_json, res.targets[i].workload_json,
+                        res.targets[i].workload_json_len)))
                 abort();
         free(enc);
     }
@@ -115,6 +132,49 @@ check_progress(const uint8_t *buf, size_t len, int seal)
     }
 }
 
+/* mode 7: a job built from @len bytes of @data (fields cut at NUL bytes:
+ * name, text, name, text, ..., then arguments after an empty field) */
+static void
+check_builders(const uint8_t *data, size_t len)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err;
+    uint8_t *enc = NULL;
+    size_t elen, n = 0;
+    char *copy = malloc(len + 1), *p, *end, *field[64];
+    int args = 0;
+
+    memcpy(copy, data, len);
+    copy[len] = 0;
+    end = copy + len;
+    for (p = copy; p <= end && n < 64; p += strlen(p) + 1)
+        field[n++] = p;
+    vdc_ctl_job_init(&job);
+    job.nonce = 1;
+    if (vdc_ctl_job_add_target(&job, "t", "vdb", "ext4", NULL, NULL, &err) != 0)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        if (!*field[i] && !args) {
+            args = 1;
+            continue;
+        }
+        if (args)
+            (void)vdc_ctl_job_add_workload_arg(&job, field[i], &err);
+        else if (i + 1 < n) {
+            (void)vdc_ctl_job_add_workload(&job, field[i], field[i + 1], &err);
+            i++;
+        }
+    }
+    if (field[0][0] & 1)
+        job.flags |= VDC_CTL_JOB_NO_BONNIE;
+    if (vdc_ctl_job_encode(&job, &enc, &elen, &err) == 0) {
+        check_job(enc, elen);
+        free(enc);
+    }
+    vdc_ctl_job_dispose(&job);
+    free(copy);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -127,7 +187,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
 
-    switch (data[0] % 7) {
+    switch (data[0] % 8) {
     case 0:
         check_job(data + 1, size - 1);
         break;
@@ -146,7 +206,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 5:
     case 6:
-        check_progress(data + 1, size - 1, data[0] % 7 == 6);
+        check_progress(data + 1, size - 1, data[0] % 8 == 6);
+        break;
+    case 7:
+        check_builders(data + 1, size - 1);
         break;
     default:
         vdc_ctl_image_read_progress(data + 1, size - 1, 0, &pg, &err);

@@ -9,16 +9,20 @@
 #    lab; `lab run --prepared` hands in its template as dom0's default
 #    guest and seeds dom0's prepare cache with it), then the main job runs
 #    inside the lab with no hypervisor, VG or guest named, `--image --lvm
-#    --dom0 --runs 3 --image-backend tap,qdisk` and sizes (four targets):
+#    --dom0 --runs 3 --image-backend tap,qdisk` and sizes (four targets)
+#    with the lab-sized randread-4k-qd32 workload (templates/lab/):
 #    its plan.json must state the choices (libxl, VG lab, the template),
 #    the guest must come from the cache (no appliance), and result.json
 #    must name the backends xenstore gave: phy over a loop
 #    device for the default image spec, qdisk for --image-backend qdisk,
-#    phy for the LV; a dom0 target; >= 3 ok runs per target; marked
-#    emulated.  In the SAME boot (VDC_LAB_LIBVIRT=0 turns it off), a second
-#    job through libvirt xen:///system, `--image --lvm --dom0 --runs 2`:
+#    phy for the LV; a dom0 target; >= 3 ok runs per target, each with
+#    randread-4k-qd32's IOPS and p99 (report.txt and workloads.csv show
+#    them per target); marked emulated.  In the SAME boot (VDC_LAB_LIBVIRT=0 turns it off), a second
+#    job through libvirt xen:///system, `--image --lvm --dom0 --runs 2`
+#    with the same workload:
 #    the backends come from the live domain XML (file disk, driver phy;
-#    block disk, driver phy); >= 2 ok runs per target; and after both jobs
+#    block disk, driver phy); >= 2 ok runs per target, with the workload's
+#    IOPS and p99; and after both jobs
 #    dom0 has no domU, no LV, no loop device and no libvirt domain left.
 #    Last, `vmdiskcmp --image --lvm --dom0 --dry-run` typed with nothing
 #    else: it must plan the VG and the guest it chose (prepared: cached).
@@ -69,6 +73,22 @@ jq_check() {
     [ "$(jq -r "$2" "$1" 2>/dev/null)" = true ] || fail "$3 ($(basename "$1"): jq '$2')"
 }
 
+# workload_check RESULT_DIR: every ok run of every target holds the
+# randread-4k-qd32 workload's IOPS and p99 (the agent's job engine in the
+# domU, through the control disk, and in dom0), and the report shows them
+# per target
+workload_check() {
+    jq_check "$1/result.json" '[.runs[] | select(.status == "ok") | [.samples[] | select(.test == "workload_read" and .workload.name == "randread-4k-qd32" and .value > 0 and .workload.clat_us.p99 > 0 and .workload.job.iodepth == 32)] | length == 1] | (length > 0 and all)' \
+        "a run without randread-4k-qd32's IOPS and p99"
+    jq_check "$1/result.json" '.format_version == 2' "result.json with workloads: expected format_version 2"
+    for t in $(jq -r '.targets[].name' "$1/result.json"); do
+        grep -q "^$t,randread-4k-qd32,read,workload_read," "$1/workloads.csv" ||
+            fail "target $t: no randread-4k-qd32 row in $1/workloads.csv"
+        grep -q "^  Read  $t  *n=[0-9]* .* IO/sec .* p99 [0-9]" "$1/report.txt" ||
+            fail "target $t: no randread-4k-qd32 IOPS/p99 row in $1/report.txt"
+    done
+}
+
 if [ "$controller" = yes ]; then
     need_cmd jq
     # the guest is prepared on this host (libguestfs never runs in the lab)
@@ -89,20 +109,22 @@ if [ "$controller" = yes ]; then
     # lab sizes shared by both jobs
     sizes="--guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M"
     libvirt=${VDC_LAB_LIBVIRT:-1}
+    # the workload, lab-sized (3 s a job), handed to dom0 as a file
+    wl="--workload /lab/in/files/randread-4k-qd32.fio"
     # no --hypervisor, --vg or guest: dom0's vmdiskcmp chooses them
     set -- --image --image-backend tap,qdisk --lvm --dom0 --runs 3 --seed 42 \
-        $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200
+        $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 $wl
     # the libvirt job (measured: ~5 min more in the same boot, doc/lab.md)
     if [ "$libvirt" = 1 ]; then
         set -- "$@" --then \
             --hypervisor libvirt --connect xen:///system --image --lvm --dom0 --runs 2 --seed 42 \
-            $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200
+            $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 $wl
     fi
     # the command as users type it, planned only (last: the others keep
     # their result directories; the lab adds no --out to a dry run)
     set -- "$@" --then --image --lvm --dom0 --dry-run
-    timeout 5400 "$VMDISKCMP" lab run --out "$main" --prepared "$work/guest.img" --timeout 4800 -- "$@" \
-        2> "$work/lab-stderr"
+    timeout 5400 "$VMDISKCMP" lab run --out "$main" --prepared "$work/guest.img" --timeout 4800 \
+        --file "$top_srcdir/templates/lab/randread-4k-qd32.fio" -- "$@" 2> "$work/lab-stderr"
     rc=$?
     cat "$work/lab-stderr" >&2
     echo "lab run (main job): $(( $(date +%s) - t1 )) s (exit $rc)"
@@ -124,6 +146,7 @@ if [ "$controller" = yes ]; then
         [ "$n" -ge 3 ] || fail "target $t: $n ok runs, expected at least 3"
     done
     [ -s "$main/result/report.txt" ] || fail "no report.txt rendered"
+    workload_check "$main/result"
     # what dom0's vmdiskcmp chose, stated in its plan; the guest from the cache
     p=$main/result/plan.json
     jq_check "$p" '[.chosen[] | select(.option == "--hypervisor")][0].value == "libxl"' "plan: hypervisor libxl not stated as chosen"
@@ -152,6 +175,7 @@ if [ "$controller" = yes ]; then
             [ "$n" -ge 2 ] || fail "libvirt target $t: $n ok runs, expected at least 2"
         done
         [ -s "$main/result-2/report.txt" ] || fail "libvirt: no report.txt rendered"
+        workload_check "$main/result-2"
         # nothing left in dom0 after both jobs (virsh lists Domain-0 too)
         a=$main/dom0/after-jobs.txt
         [ -f "$a" ] || fail "no dom0/after-jobs.txt came back"

@@ -4,7 +4,10 @@
 #   vmdiskcmp --hypervisor libvirt --connect qemu:///system --accel tcg
 #             --image --block LOOPDEV --destroy-data --dom0 --runs 2 (small sizes)
 #             --image-cache host,none (run 1: image and image-nocache, one boot)
-# Checks: exit 0; 2 ok runs per target read back through the control disk;
+#             --workload MIX (run 1: a 1 s randrw fio job after the bonnie++ tests)
+# Checks: exit 0; 2 ok runs per target read back through the control disk,
+# each with the bonnie++ samples and the workloads' (IOPS and p99 per
+# target in result.json, workloads.csv and report.txt);
 # backend facts from the live domain XML; QEMU's host CPU per GiB for the
 # image, sliced per test through the control disk's progress block, and the
 # dom0 agent's; the cache truth read back (image: QEMU's default, no
@@ -17,11 +20,18 @@
 # complete, nothing left behind.  Then an image target whose image
 # directory (a small tmpfs) is filled up once the domU is up: the run ends
 # within 60 s (not --timeout) naming "image directory FS full", exit 1,
-# nothing left behind.
-# Run time here: about 4-6 minutes (two TCG boots per run, appliance ~25 s).
+# nothing left behind.  Then a dom0-only run (no boot) whose second
+# workload job outlives --agent-timeout: the first job's results are kept.
+# Run time here: about 4-6 minutes (two TCG boots per run, appliance ~25 s;
+# the workloads add about 30 s).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/integration/run-lib.sh"
 run_lib_setup run-libvirt-qemu 192M
+
+# a short job (the agent's job engine; fio's option names): reads and
+# writes, so both directions come back
+printf '[mix-4k-qd4]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=4\nsize=4m\ntime_based\nruntime=1\n' \
+    > "$work/mix.fio"
 
 # run OUT [OPTIONS]: exec, so that in "( run ... ) &" $! is vmdiskcmp itself
 run() {
@@ -36,7 +46,7 @@ run() {
 
 # ---- 1: the whole run (every boot is bounded by --timeout, prepare by its own) ----
 rc=0
-( run "$work/out1" --image-cache host,none ) > "$work/run1.out" 2> "$work/run1.log" || rc=$?
+( run "$work/out1" --image-cache host,none --workload "$work/mix.fio" ) > "$work/run1.out" 2> "$work/run1.log" || rc=$?
 cat "$work/run1.log" >&2
 [ "$rc" = 0 ] || fail "run 1: exit status $rc"
 # the run ends with the headline on the terminal: image against the block device
@@ -60,6 +70,15 @@ for t in ("image", "image-nocache", "block", "dom0"):
         tests = {s["test"]: s for s in r["samples"]}
         assert "put_block" in tests and "get_block" in tests, (t, list(tests))
         assert r["metadata"]["seed"] == str(42 + r["repetition"]), (t, r["metadata"]["seed"])
+        # the workload pass, back through the control disk (domU) or the
+        # dom0 agent's file: IOPS and p99 of each job and direction
+        wl = {(s["test"], s["workload"]["name"]): s for s in r["samples"] if "workload" in s}
+        assert sorted(wl) == [("workload_read", "mix-4k-qd4"), ("workload_write", "mix-4k-qd4")], \
+            (t, sorted(wl))
+        for k, s in wl.items():
+            assert s["value"] > 0 and s["unit"] == "IO/sec", (t, k, s["value"])
+            assert s["workload"]["clat_us"]["p99"] > 0, (t, k, s["workload"]["clat_us"])
+            assert s["workload"]["job"]["iodepth"] == 4, (t, k)
 # the same agent options in the domU and in dom0 (same size and RAM here):
 # both command lines are built by guest-agent/jobcmd.c from run/step.c's
 # options; only the directory and the JSON path differ
@@ -126,10 +145,12 @@ print("image: QEMU CPU s per GiB:", ", ".join("%s %.1f" % t for t in per_gib))
 # the dom0 baseline: the agent's own CPU, the same figures
 assert any(s.get("host", {}).get("cpu_s", {}).get("agent") is not None
            for r in runs["dom0"] for s in r["samples"]), "dom0: no agent CPU"
+assert d["format_version"] == 2
 EOF
 grep -q '^image,[a-z_]*,qemu,' "$work/out1/host-cost.csv" || fail "run 1: host-cost.csv has no QEMU row for image"
 grep -q '^## Host CPU per backend' "$work/out1/report.md" || fail "run 1: report.md has no host CPU section"
-for f in plan.json domain.xml report.txt report.csv runs/image-0.json runs/block-1.json; do
+for f in plan.json domain.xml report.txt report.csv workloads.csv runs/image-0.json runs/block-1.json \
+         runs/image-0.workloads.json runs/dom0-1.workloads.json workloads/mix-4k-qd4.fio; do
     [ -s "$work/out1/$f" ] || fail "run 1: $f missing or empty"
 done
 grep -q "^image" "$work/out1/report.txt" || fail "run 1: report.txt has no image row"
@@ -137,6 +158,15 @@ grep -q "^  image-nocache: cache: requested none; libvirt cache=none io=native; 
     "$work/out1/report.txt" || fail "run 1: report.txt does not show image-nocache's cache as read back"
 grep -q "^  image: cache: requested host; QEMU pid [0-9]* holds it without O_DIRECT; through dom0's page cache" \
     "$work/out1/report.txt" || fail "run 1: report.txt does not show image's cache as read back"
+# the report: IOPS and p99 per target and job
+for t in image block dom0; do
+    grep -q "^$t,mix-4k-qd4,write,workload_write,2," "$work/out1/workloads.csv" ||
+        fail "run 1: workloads.csv has no mix-4k-qd4 write row for $t: $(cat "$work/out1/workloads.csv")"
+    grep -q "^  Read  $t  *n=2 .* IO/sec .* p99 [0-9]" "$work/out1/report.txt" ||
+        fail "run 1: report.txt has no workload row for $t"
+done
+grep -q '"tests" : \[' "$work/out1/plan.json" && grep -q '"name" : "mix-4k-qd4"' "$work/out1/plan.json" ||
+    fail "run 1: plan.json does not list the workloads"
 nothing_left "$work/out1"
 
 # ---- 2: SIGINT once the domU is up -------------------------------------------------
@@ -218,4 +248,27 @@ rm -f "$full/filler"
 umount "$full" || fail "run 3: the image directory's tmpfs is still busy"
 nothing_left "$work/out3"
 echo "run 3: $(( $(date +%s) - began )) s in all"
+
+# ---- 4: a workload stopped in its second job keeps the first (dom0 only: no boot) ----
+wipefs -q -a "$loop" || fail "wipefs $loop failed"
+printf '[long-read]\nrw=randread\nbs=4k\nsize=4m\ntime_based\nruntime=600\n' > "$work/long.fio"
+rc=0
+"$VMDISKCMP" --dom0 --dom0-on "$loop" --destroy-data --runs 1 --seed 7 --dom0-ram 4 \
+    --tests workloads --workload "$work/mix.fio,$work/long.fio" --agent-timeout 6 \
+    --agent "$VDC_AGENT" --out "$work/out4" --no-report 2> "$work/run4.log" || rc=$?
+cat "$work/run4.log" >&2
+[ "$rc" = 1 ] || fail "run 4: exit status $rc, expected 1 (a job was stopped)"
+python3 - "$work/out4/result.json" <<'EOF' || fail "run 4: the finished job's results were not kept"
+import json, sys
+d = json.load(open(sys.argv[1]))
+(r,) = d["runs"]
+assert r["target"] == "dom0" and r["status"] != "ok", (r["target"], r["status"])
+s = {(x["test"], x["workload"]["name"]): x for x in r["samples"]}
+for d in ("workload_read", "workload_write"):
+    ok = s[(d, "mix-4k-qd4")]
+    assert ok["value"] > 0 and not ok["failed"] and ok["workload"]["clat_us"]["p99"] > 0, ok
+stopped = s.get(("workload_read", "long-read"))
+assert stopped is None or stopped["failed"], stopped
+EOF
+nothing_left "$work/out4"
 echo "ok"

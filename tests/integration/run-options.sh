@@ -80,11 +80,50 @@ bad "--accel kvm: expected only with a QEMU/KVM domain" --image --hypervisor lib
 bad "--vg 'bad vg': expected a VG name" --lvm --vg "bad vg"
 bad "--vg '-x': expected a VG name" --lvm --vg -x
 
+# --workload: the job files are read and checked by the agent's parser
+# before anything is created: FILE:LINE and the option named, exit 2
+jobs=$(mktemp -d)
+trap 'rm -rf "$work" "$jobs"' EXIT INT TERM
+export VDC_WORKLOAD_DIR="$top_srcdir/templates/workloads"
+printf '[j]\nrw=randread\nsize=16m\nbogus_opt=1\n' > "$jobs/unknown.fio"
+printf '[j]\nrw=randread\nsize=16m\nverify=crc32c\n' > "$jobs/unsupported.fio"
+printf '[j]\nrw=randread\nsize=16m\niodepth=0\n' > "$jobs/depth0.fio"
+printf '[j]\nrw=randread\n' > "$jobs/nosize.fio"
+printf '[randread-4k-qd32]\nrw=randread\nsize=16m\n' > "$jobs/dup.fio"
+bad "--workload: $jobs/unknown.fio:4: bogus_opt" --dom0 --workload "$jobs/unknown.fio"
+bad "--workload: $jobs/unsupported.fio:4: verify" --dom0 --workload "$jobs/unsupported.fio"
+bad "--workload: $jobs/depth0.fio:4: iodepth" --dom0 --workload "$jobs/depth0.fio" --dry-run
+bad "[j]: no size=: expected size=" --dom0 --workload "$jobs/nosize.fio"
+bad "--workload ./missing.fio: no such job file" --dom0 --workload ./missing.fio
+bad "--workload nosuchprofile: no profile" --dom0 --workload nosuchprofile
+bad "--workload $jobs/dup.fio: job [randread-4k-qd32] given twice" --dom0 \
+    --workload randread-4k-qd32 --workload "$jobs/dup.fio"
+bad "--workload 'randread-4k-qd1,': expected a profile name or a job file" --dom0 --workload randread-4k-qd1,
+bad "--tests workloads: expected --workload" --dom0 --tests workloads
+bad "--tests 'bonnie,fio': expected a comma list of bonnie|workloads" --dom0 --tests bonnie,fio
+bad "--workload randread-4k-qd1: expected --tests with workloads" --dom0 --workload randread-4k-qd1 --tests bonnie
+bad "--lv-size 64 MiB: expected at least 1216 MiB" --lvm --vg vg0 --lv-size 64M --workload randread-4k-qd1 --dry-run
+# --dry-run shows them: the plan's tests line and plan.json
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --dom0 --dom0-size 1G --size 64M \
+    --workload randread-4k-qd32,"$jobs/dup.fio" --tests workloads --guest-image /g.img --seed 3 \
+    --out "$work/out" --image-dir "$work" > "$work/plan" 2> "$work/err" && false
+grep -q "given twice" "$work/err" || fail "--dry-run --workload: duplicate job name not refused"
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --dom0 --dom0-size 1G --size 64M \
+    --workload randread-4k-qd32,randrw-70-30-8k-qd16 --tests workloads --guest-image /g.img --seed 3 \
+    --out "$work/out" --image-dir "$work" > "$work/plan" || fail "--dry-run --workload failed"
+grep -q "^tests: workload randread-4k-qd32 (randread, /.*/templates/workloads/randread-4k-qd32.fio), workload randrw-70-30-8k-qd16 (randrw" \
+    "$work/plan" || fail "--dry-run --workload: no tests line: $(grep tests "$work/plan")"
+grep -q '"name" : "randrw-70-30-8k-qd16"' "$work/plan" || fail "--dry-run --workload: not in plan.json"
+# the images grow to hold the 1 GiB jobs: 1 GiB + 1/8 + 64 MiB
+grep -q '"disk_bytes" : 1275068416' "$work/plan" || fail "--dry-run --workload: disks not sized for the jobs"
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+unset VDC_WORKLOAD_DIR
+
 # run --help comes from the same table
 "$VMDISKCMP" run --help > "$work/help" || fail "run --help failed"
 for o in --image --lvm --dom0 --block --target --vg --lv-size --stripes --stripe-size --image-dir \
          --image-format --image-alloc --image-backend --size --runs --seed --order --hypervisor \
-         --connect --guest-image --guest-memory --timeout --out --keep --dry-run; do
+         --connect --guest-image --guest-memory --timeout --out --keep --dry-run --workload --tests; do
     grep -q -- "^  $o" "$work/help" || fail "run --help lacks $o"
 done
 

@@ -183,6 +183,99 @@ test_frame_entries(void **state)
     vdc_ctl_result_dispose(&res);
 }
 
+/* ---- the passes: the samples each may hold ------------------------------------ */
+#define WL(test, job) "{\"test\":\"" test "\",\"value\":100.0,\"unit\":\"IO/sec\"," \
+                      "\"workload\":{\"name\":\"" job "\"}}"
+#define PASS(status, samples) \
+    "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,\"producer\":{\"name\":\"x\"," \
+    "\"version\":\"1\"},\"runs\":[{\"target\":\"image\",\"repetition\":1,\"status\":\"" status \
+    "\",\"metadata\":{},\"samples\":[" samples "]}]}"
+
+static const vdc_plan_workload jobs[] = {
+    { .name = (char *)"rr", .rw = (char *)"randread", .reads = 1 },
+    { .name = (char *)"mix", .rw = (char *)"randrw", .reads = 1, .writes = 1 },
+};
+
+/* load @json (a good document) and check its run as the pass of @w (@n);
+ * NULL @cause: accepted, else refused naming @cause */
+static void
+expect_pass(const char *json, const vdc_plan_workload *w, size_t n, const char *cause)
+{
+    vdc_result_set one;
+    char *why = NULL, *err = NULL;
+    int rc;
+
+    vdc_result_set_init(&one);
+    if (run_check(json, strlen(json), &one, &why, &err) != 0)
+        fail_msg("not loaded: %s", err);
+    free(err);
+    capture_stderr_begin();
+    rc = vdc_agent_result_check_pass(one.runs[0], w, n, "control disk c.img, target image", &why);
+    err = capture_stderr_end();
+    if (!cause) {
+        if (rc != 0)
+            fail_msg("refused: %s", why);
+        assert_null(why);
+    } else {
+        assert_int_equal(rc, -1);
+        if (!strstr(why, cause) || !strstr(err, cause))
+            fail_msg("want \"%s\"; run error \"%s\"; stderr \"%s\"", cause, why, err);
+    }
+    g_free(why);
+    free(err);
+    vdc_result_set_dispose(&one);
+}
+
+static void
+test_pass_samples(void **state)
+{
+    /* every direction of every job */
+    expect_pass(PASS("ok", WL("workload_read", "rr") "," WL("workload_read", "mix") ","
+                     WL("workload_write", "mix")), jobs, 2, NULL);
+    /* a pass that finished: each direction must be there */
+    expect_pass(PASS("ok", WL("workload_read", "rr") "," WL("workload_read", "mix")), jobs, 2,
+                "job mix: no workload_write sample (rw=randrw)");
+    /* a stopped pass keeps what finished: the jobs after it are missing */
+    expect_pass(PASS("failed", WL("workload_read", "rr")), jobs, 2, NULL);
+    /* a job the plan did not run, a direction the job does not run (a
+     * direction twice the loader refuses already) */
+    expect_pass(PASS("failed", WL("workload_read", "other")), jobs, 2,
+                "a workload_read sample of job other, which the job did not ask for");
+    expect_pass(PASS("ok", WL("workload_write", "rr")), jobs, 2,
+                "a workload_write sample of job rr, whose rw=randread does not write");
+    /* a bonnie++ sample in the workload pass, a workload sample in the bonnie++ pass */
+    expect_pass(PASS("ok", "{\"test\":\"put_block\",\"value\":1.0}"), jobs, 2,
+                "the workload pass gave a put_block sample, expected workload samples only");
+    expect_pass(PASS("ok", WL("workload_read", "rr")), NULL, 0,
+                "a workload_read sample of job rr, expected no workload (the job asked for none)");
+    expect_pass(PASS("ok", "{\"test\":\"put_block\",\"value\":1.0}"), NULL, 0, NULL);
+}
+
+/* joining the passes of one step: samples moved, the worse status and the
+ * first error kept */
+static void
+test_join(void **state)
+{
+    vdc_run a, b;
+
+    vdc_run_init(&a);
+    vdc_run_init(&b);
+    vdc_set_str(&a.status, "ok");
+    vdc_run_add_sample(&a, "put_block");
+    vdc_set_str(&b.status, "failed");
+    vdc_set_str(&b.error, "interrupted");
+    vdc_run_add_sample(&b, "workload_read");
+    vdc_run_add_sample(&b, "workload_write");
+    vdc_agent_result_join(&a, &b);
+    assert_int_equal(a.n_samples, 3);
+    assert_string_equal(a.samples[2]->test, "workload_write");
+    assert_int_equal(b.n_samples, 0);
+    assert_string_equal(a.status, "failed");
+    assert_string_equal(a.error, "interrupted");
+    vdc_run_dispose(&a);
+    vdc_run_dispose(&b);
+}
+
 int
 main(void)
 {
@@ -193,6 +286,8 @@ main(void)
         cmocka_unit_test(test_sizes_refused),
         cmocka_unit_test(test_garbage_refused),
         cmocka_unit_test(test_frame_entries),
+        cmocka_unit_test(test_pass_samples),
+        cmocka_unit_test(test_join),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -713,6 +714,198 @@ test_result_too_big(void **state)
     vdc_ctl_result_dispose(&res);
 }
 
+/* ---- workloads (job tags 0x0040-0x0043, flag 0x8; result tags 0x0037-0x0039) ---- */
+static const char job_text[] = "[randread-4k-qd32]\nrw=randread\nbs=4k\niodepth=32\nsize=16m\n";
+
+static void
+test_workload_round_trip(void **state)
+{
+    struct vdc_ctl_job job, back;
+    struct vdc_ctl_result res, rback;
+    struct vdc_ctl_target_result *t;
+    struct vdc_ctl_error err = { { 0 } };
+    uint8_t *img, *plain, *f;
+    size_t fl, plain_len;
+
+    make_job(&job);
+    /* a job without workloads encodes as the format did before them */
+    assert_int_equal(vdc_ctl_job_encode(&job, &plain, &plain_len, &err), 0);
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "randread-4k-qd32", job_text, &err), 0);
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "write-1m", "[write-1m]\nrw=write\n", &err), 0);
+    assert_int_equal(vdc_ctl_job_add_workload_arg(&job, "-r", &err), 0);
+    assert_int_equal(vdc_ctl_job_add_workload_arg(&job, "512", &err), 0);
+    job.flags |= VDC_CTL_JOB_NO_BONNIE;
+    assert_int_equal(vdc_ctl_job_encode(&job, &f, &fl, &err), 0);
+    assert_true(fl > plain_len);
+    free(f);
+    free(plain);
+    img = make_image(&job);
+    vdc_ctl_job_init(&back);
+    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &back, &err), 0);
+    assert_int_equal(back.flags, VDC_CTL_JOB_DROP_CACHES | VDC_CTL_JOB_NO_BONNIE);
+    assert_int_equal(back.n_workloads, 2);
+    assert_string_equal(back.workloads[0].name, "randread-4k-qd32");
+    assert_string_equal(back.workloads[0].text, job_text);
+    assert_string_equal(back.workloads[1].name, "write-1m");
+    assert_int_equal(back.n_workload_args, 2);
+    assert_string_equal(back.workload_args[1], "512");
+    assert_int_equal(back.n_agent_args, 3);     /* the bonnie++ pass's, unchanged */
+    vdc_ctl_job_dispose(&back);
+
+    /* the result: a target with both passes, one with none */
+    make_result(&res, job.nonce);
+    assert_int_equal(res.targets[1].workload_exit, -1);
+    t = &res.targets[0];
+    t->workload_exit = 0;
+    t->workload_elapsed_ms = 4321;
+    t->workload_json = strdup("{\"runs\":[]}");
+    t->workload_json_len = strlen(t->workload_json);
+    free(img);
+    img = image_with_result(&job, &res);
+    vdc_ctl_result_init(&rback);
+    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, job.nonce, &rback, &err), 0);
+    assert_int_equal(rback.targets[0].workload_exit, 0);
+    assert_int_equal(rback.targets[0].workload_elapsed_ms, 4321);
+    assert_int_equal(rback.targets[0].workload_json_len, t->workload_json_len);
+    assert_string_equal(rback.targets[0].workload_json, t->workload_json);
+    assert_string_equal(rback.targets[0].agent_json, res.targets[0].agent_json);
+    assert_int_equal(rback.targets[1].workload_exit, -1);    /* absent: not run */
+    assert_null(rback.targets[1].workload_json);
+    vdc_ctl_result_dispose(&rback);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
+static void
+test_workload_builder_refusals(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err = { { 0 } };
+    char *big = malloc(VDC_CTL_MAX_JOBFILE + 2), name[16];
+    uint8_t *f;
+    size_t fl;
+    unsigned i;
+
+    make_job(&job);
+    job.flags |= VDC_CTL_JOB_NO_BONNIE;
+    assert_int_equal(vdc_ctl_job_encode(&job, &f, &fl, &err), -1);
+    assert_non_null(strstr(err.msg, "no-bonnie without workloads"));
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "../x", job_text, &err), -1);
+    assert_non_null(strstr(err.msg, "name: expected 1-64 of [A-Za-z0-9._-]"));
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "", job_text, &err), -1);
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "x", NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "text: expected a job file"));
+    memset(big, 'a', VDC_CTL_MAX_JOBFILE + 1);
+    big[VDC_CTL_MAX_JOBFILE + 1] = 0;
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "x", big, &err), -1);
+    assert_non_null(strstr(err.msg, "at most 16384 bytes"));
+    big[VDC_CTL_MAX_JOBFILE] = 0;       /* exactly the limit: carried */
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "x", big, &err), 0);
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "x", job_text, &err), -1);
+    assert_non_null(strstr(err.msg, "given twice"));
+    for (i = 1; i < VDC_CTL_MAX_WORKLOADS; i++) {
+        snprintf(name, sizeof(name), "w%u", i);
+        assert_int_equal(vdc_ctl_job_add_workload(&job, name, job_text, &err), 0);
+    }
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "one-more", job_text, &err), -1);
+    assert_non_null(strstr(err.msg, "more than 16 workloads"));
+    /* sixteen job files of the largest size fit the job area */
+    assert_int_equal(vdc_ctl_job_encode(&job, &f, &fl, &err), 0);
+    free(f);
+    for (i = 0; i < VDC_CTL_MAX_ARGS; i++)
+        assert_int_equal(vdc_ctl_job_add_workload_arg(&job, "-q", &err), 0);
+    assert_int_equal(vdc_ctl_job_add_workload_arg(&job, "-q", &err), -1);
+    assert_non_null(strstr(err.msg, "more than 64 workload arguments"));
+    vdc_ctl_job_dispose(&job);
+    free(big);
+}
+
+/* a TLV record into @p: returns the bytes written */
+static size_t
+tlv(uint8_t *p, uint16_t tag, const void *v, uint32_t len)
+{
+    p[0] = tag & 0xFF;
+    p[1] = tag >> 8;
+    p[2] = p[3] = 0;
+    put32(p + 4, len);
+    memcpy(p + 8, v, len);
+    return 8 + len;
+}
+
+/* a job payload: nonce, one target, then @extra (@n bytes), framed; the
+ * decoder's message must mention @needle */
+static void
+expect_payload_error(const uint8_t *extra, size_t n, const char *needle)
+{
+    uint8_t pay[512], tgt[64], frame[600], nonce[8] = { 1 };
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err = { { 0 } };
+    size_t len = 0, tl = 0;
+
+    tl += tlv(tgt + tl, 0x0011, "t", 1);
+    tl += tlv(tgt + tl, 0x0012, "vdb", 3);
+    tl += tlv(tgt + tl, 0x0013, "ext4", 4);
+    len += tlv(pay + len, 0x0001, nonce, 8);
+    len += tlv(pay + len, 0x0010, tgt, (uint32_t)tl);
+    memcpy(pay + len, extra, n);
+    len += n;
+    memcpy(frame, VDC_CTL_JOB_MAGIC, 8);
+    put32(frame + 8, VDC_CTL_FORMAT_VERSION);
+    put32(frame + 12, 1);
+    put64(frame + 16, len);
+    memcpy(frame + VDC_CTL_FRAME_HDR, pay, len);
+    reseal_frame(frame, 1);
+    vdc_ctl_job_init(&job);
+    assert_int_equal(vdc_ctl_job_decode(frame, VDC_CTL_FRAME_HDR + len, &job, &err), -1);
+    if (!strstr(err.msg, needle))
+        fail_msg("error '%s' does not mention '%s'", err.msg, needle);
+    assert_int_equal(job.n_workloads, 0);   /* left disposed */
+    vdc_ctl_job_dispose(&job);
+}
+
+static void
+test_workload_corruption(void **state)
+{
+    uint8_t w[256], x[300];
+    size_t n, m;
+    uint32_t flags = VDC_CTL_JOB_NO_BONNIE;
+    uint8_t fl[4];
+
+    /* a workload without its text */
+    n = tlv(w, 0x0041, "a", 1);
+    m = tlv(x, 0x0040, w, (uint32_t)n);
+    expect_payload_error(x, m, "job workload 0: missing text");
+    /* a name a path could be made of */
+    n = tlv(w, 0x0041, "../a", 4);
+    n += tlv(w + n, 0x0042, "[a]\n", 4);
+    m = tlv(x, 0x0040, w, (uint32_t)n);
+    expect_payload_error(x, m, "job workload 0: name: expected 1-64 of [A-Za-z0-9._-]");
+    /* a NUL byte in the text */
+    n = tlv(w, 0x0041, "a", 1);
+    n += tlv(w + n, 0x0042, "[a]\0x", 5);
+    m = tlv(x, 0x0040, w, (uint32_t)n);
+    expect_payload_error(x, m, "job workload text: contains a NUL byte");
+    /* one name twice */
+    n = tlv(w, 0x0041, "a", 1);
+    n += tlv(w + n, 0x0042, "[a]\n", 4);
+    m = tlv(x, 0x0040, w, (uint32_t)n);
+    m += tlv(x + m, 0x0040, w, (uint32_t)n);
+    expect_payload_error(x, m, "job workload 1 (a): name given twice");
+    /* a name given twice inside one workload */
+    n = tlv(w, 0x0041, "a", 1);
+    n += tlv(w + n, 0x0041, "b", 1);
+    m = tlv(x, 0x0040, w, (uint32_t)n);
+    expect_payload_error(x, m, "job workload name: given twice");
+    /* the no-bonnie flag with nothing to run instead */
+    put32(fl, flags);
+    m = tlv(x, 0x0005, fl, 4);
+    expect_payload_error(x, m, "no-bonnie without workloads");
+    /* a workload argument with a NUL byte */
+    m = tlv(x, 0x0043, "-\0q", 3);
+    expect_payload_error(x, m, "job workload argument: contains a NUL byte");
+}
+
 /* ---- progress block -------------------------------------------------------- */
 static void
 add_events(struct vdc_ctl_progress *p, unsigned n)
@@ -897,6 +1090,9 @@ main(void)
         cmocka_unit_test(test_exact_messages),
         cmocka_unit_test(test_builder_refusals),
         cmocka_unit_test(test_result_too_big),
+        cmocka_unit_test(test_workload_round_trip),
+        cmocka_unit_test(test_workload_builder_refusals),
+        cmocka_unit_test(test_workload_corruption),
         cmocka_unit_test(test_progress_round_trip),
         cmocka_unit_test(test_progress_file),
         cmocka_unit_test(test_progress_corruption),

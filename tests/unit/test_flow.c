@@ -28,6 +28,7 @@
 #include "model/result.h"
 #include "plan/build.h"
 #include "plan/options.h"
+#include "plan/workloads.h"
 #include "run/journal.h"
 #include "run/run.h"
 #include "run/step.h"
@@ -41,6 +42,30 @@ static const char agent_json_fmt[] =
     "\"samples\":[{\"test\":\"put_block\",\"value\":%.3f,\"unit\":\"K/sec\","
     "\"cpu_percent\":10.0,\"latency_us\":null,\"elapsed_s\":1.0,\"too_fast\":false,"
     "\"failed\":false,\"error\":null}]}]}";
+
+/* The workload pass's result: one workload_read and one workload_write
+ * sample (the test's jobs are rw=randrw) per job, of the jobs named. */
+static char *
+workload_json(const char *target, unsigned rep, const char *status, const char *const *jobs,
+              size_t n)
+{
+    GString *j = g_string_new(NULL);
+    size_t i;
+
+    g_string_printf(j, "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,"
+                    "\"producer\":{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},"
+                    "\"runs\":[{\"target\":\"%s\",\"repetition\":%u,\"status\":\"%s\","
+                    "\"error\":%s,\"metadata\":{},\"samples\":[", target, rep, status,
+                    strcmp(status, "ok") ? "\"interrupted\"" : "null");
+    for (i = 0; i < n; i++)
+        g_string_append_printf(j, "%s{\"test\":\"workload_read\",\"value\":%u,\"unit\":\"IO/sec\","
+                               "\"workload\":{\"name\":\"%s\",\"clat_us\":{\"p99\":250.0}}},"
+                               "{\"test\":\"workload_write\",\"value\":%u,\"unit\":\"IO/sec\","
+                               "\"workload\":{\"name\":\"%s\"}}", i ? "," : "",
+                               (unsigned)(5000 + i), jobs[i], (unsigned)(2000 + i), jobs[i]);
+    g_string_append(j, "]}]}");
+    return g_string_free(j, FALSE);
+}
 
 /* What to break, and what happened. */
 static struct {
@@ -59,6 +84,9 @@ static struct {
     int interrupt_on_create;        /* SIGINT arrives while the domU runs */
     double jitter;                  /* put_block = 1000 (1 + jitter u), u in [-1, 1)
                                      * from the target and the seed; 0: 1000 */
+    const char *wl_lie;             /* the workload pass answers for this job too */
+    int wl_partial;                 /* the workload pass stopped after its first job */
+    int wl_flags;                   /* the control disk job's flags, as read */
     int hostile;                    /* rep 0: image answers with 50 runs; rep 1: block
                                      * with a 5000-byte hostname; a stray frame entry */
     int cache_facts;                /* the env reads QEMU's open flags (m_file_flags) */
@@ -161,16 +189,32 @@ m_nonce(void)
 
 static int
 m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, uint64_t seed,
-            const char *json_out)
+            const char *json_out, const char *workloads_json)
 {
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
     g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", rep, s, mock_value("dom0", seed));
+    const vdc_plan *p = vdc_run_ctx_plan(ctx);
     unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx),
                                    &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
     assert_true(seq > 0);
     assert_int_equal(vdc_run_mkdir_journaled(vdc_run_ctx_journal(ctx), seq, mnt, 0755), 0);
-    return g_file_set_contents(json_out, json, -1, NULL) ? 0 : -1;
+    if (workloads_json) {
+        g_autofree const char **jobs = g_new0(const char *, p->n_workloads + 1);
+        g_autofree char *wj = NULL;
+        size_t i;
+
+        /* dom0's agent gets the job files the run wrote beside the results */
+        for (i = 0; i < p->n_workloads; i++) {
+            g_autofree char *f = vdc_run_workload_file(p, i);
+
+            assert_true(g_file_test(f, G_FILE_TEST_IS_REGULAR));
+            jobs[i] = p->workloads[i].name;
+        }
+        wj = workload_json("dom0", rep, "ok", jobs, p->n_workloads);
+        assert_true(g_file_set_contents(workloads_json, wj, -1, NULL));
+    }
+    return !json_out || g_file_set_contents(json_out, json, -1, NULL) ? 0 : -1;
 }
 
 static int
@@ -270,8 +314,34 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
             g_free(json);
             json = g_strdup(claim);
         }
-        t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
-        t->agent_json_len = strlen(t->agent_json);
+        F.wl_flags = (int)job.flags;
+        if (!(job.flags & VDC_CTL_JOB_NO_BONNIE)) {
+            t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
+            t->agent_json_len = strlen(t->agent_json);
+        }
+        if (job.n_workloads) {
+            g_autofree const char **jobs = g_new0(const char *, job.n_workloads + 2);
+            size_t n = F.wl_partial ? 1 : job.n_workloads, w;
+            g_autofree char *wj = NULL;
+
+            /* the runner passes the job's workload arguments */
+            assert_true(job.n_workload_args >= 2);
+            assert_string_equal(job.workload_args[0], "-r");
+            for (w = 0; w < n; w++)
+                jobs[w] = job.workloads[w].name;
+            if (F.wl_lie)
+                jobs[n++] = F.wl_lie;
+            wj = workload_json(job.targets[i].name, job.repetition, F.wl_partial ? "failed" : "ok",
+                               jobs, n);
+            t->workload_exit = F.wl_partial ? 128 + 15 : 0;
+            t->workload_elapsed_ms = 3000;
+            t->workload_json = strdup(wj);
+            t->workload_json_len = strlen(wj);
+            if (F.wl_partial) {
+                t->status = VDC_CTL_STATUS_TIMEOUT;
+                t->error = strdup("agent (workload) ran past 3600 s: stopped");
+            }
+        }
         if (F.hostile)
             hostile_answer(t, job.repetition);
     }
@@ -362,6 +432,7 @@ run_flow(vdc_result_set *rs)
     vdc_plan_init(&p);
     assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
     assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    assert_int_equal(vdc_plan_load_workloads(&p, &o, "/nonexistent"), 0);
     make_env(&env);
     rc = vdc_run_plan(&p, &s, &env);
     vdc_plan_dispose(&p);
@@ -1370,6 +1441,148 @@ test_cleanup_foreign_directory_left_alone(void **state)
     assert_int_equal(F.n_storage_destroyed, 2);
 }
 
+/* Two job files (rw=randrw) in F.dir/wl: "--workload A,B" for F.extra. */
+static char *
+workload_files(void)
+{
+    g_autofree char *dir = g_strdup_printf("%s/wl", F.dir);
+    g_autofree char *a = g_strdup_printf("%s/a.fio", dir);
+    g_autofree char *b = g_strdup_printf("%s/b.fio", dir);
+
+    assert_int_equal(g_mkdir(dir, 0755), 0);
+    assert_true(g_file_set_contents(a, "[rand-a]\nrw=randrw\nbs=4k\nsize=8m\n", -1, NULL));
+    assert_true(g_file_set_contents(b, "[global]\nsize=4m\n[rand-b]\nrw=randrw\n", -1, NULL));
+    return g_strdup_printf("--workload %s,%s", a, b);
+}
+
+static int
+has_sample(const vdc_run *r, const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < r->n_samples; i++) {
+        g_autofree char *k = vdc_sample_key(r->samples[i]);
+
+        if (!strcmp(k, key))
+            return 1;
+    }
+    return 0;
+}
+
+/* --workload: every step runs the bonnie++ pass and the workload pass; the
+ * run of each step holds both, in the domU and in dom0; the raw answers
+ * and the job files are kept beside the results */
+static void
+test_workloads(void **state)
+{
+    g_autofree char *extra = workload_files();
+    g_autofree char *raw = g_strdup_printf("%s/out/runs/image-1.workloads.json", F.dir);
+    g_autofree char *jobfile = g_strdup_printf("%s/out/workloads/rand-b.fio", F.dir);
+    g_autofree char *planfile = g_strdup_printf("%s/out/plan.json", F.dir);
+    g_autofree char *plan = NULL;
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = extra;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(F.wl_flags & VDC_CTL_JOB_NO_BONNIE, 0);
+    assert_int_equal(rs.n_runs, 6);
+    for (i = 0; i < rs.n_runs; i++) {
+        const vdc_run *r = rs.runs[i];
+
+        assert_string_equal(r->status, "ok");
+        assert_true(has_sample(r, "put_block"));
+        assert_true(has_sample(r, "workload_read@rand-a"));
+        assert_true(has_sample(r, "workload_write@rand-a"));
+        assert_true(has_sample(r, "workload_read@rand-b"));
+        assert_int_equal(r->n_samples, 5);
+    }
+    assert_true(g_file_test(raw, G_FILE_TEST_IS_REGULAR));
+    assert_true(g_file_test(jobfile, G_FILE_TEST_IS_REGULAR));
+    assert_true(g_file_get_contents(planfile, &plan, NULL, NULL));
+    assert_non_null(strstr(plan, "\"name\" : \"rand-b\""));
+    assert_non_null(strstr(plan, "\"workloads\"\n  ]"));
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* --tests workloads: the jobs instead of the bonnie++ tests */
+static void
+test_workloads_only(void **state)
+{
+    g_autofree char *wl = workload_files();
+    g_autofree char *extra = g_strdup_printf("%s --tests workloads", wl);
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = extra;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(F.wl_flags & VDC_CTL_JOB_NO_BONNIE, VDC_CTL_JOB_NO_BONNIE);
+    assert_int_equal(rs.n_runs, 6);
+    for (i = 0; i < rs.n_runs; i++) {
+        assert_string_equal(rs.runs[i]->status, "ok");
+        assert_false(has_sample(rs.runs[i], "put_block"));
+        assert_int_equal(rs.runs[i]->n_samples, 4);
+    }
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* a workload pass that answers for a job the plan did not run: refused,
+ * the run failed with the cause, the bonnie++ pass's samples kept */
+static void
+test_workloads_lying(void **state)
+{
+    g_autofree char *extra = workload_files();
+    vdc_result_set rs;
+    size_t i, n_domu = 0;
+
+    F.extra = extra;
+    F.wl_lie = "ghost";
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    for (i = 0; i < rs.n_runs; i++) {
+        const vdc_run *r = rs.runs[i];
+
+        if (!strcmp(r->target, "dom0"))
+            continue;
+        n_domu++;
+        assert_string_equal(r->status, "failed");
+        assert_non_null(strstr(r->error, "a workload_read sample of job ghost, which the job did not ask for"));
+        assert_true(has_sample(r, "put_block"));
+        assert_false(has_sample(r, "workload_read@rand-a"));
+    }
+    assert_int_equal(n_domu, 4);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* a workload pass stopped in its second job: the first job's samples are
+ * kept in a run marked timeout with the runner's account */
+static void
+test_workloads_interrupted(void **state)
+{
+    g_autofree char *extra = workload_files();
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = extra;
+    F.wl_partial = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "timeout"), 2);
+    for (i = 0; i < rs.n_runs; i++) {
+        const vdc_run *r = rs.runs[i];
+
+        if (!strcmp(r->target, "dom0"))
+            continue;
+        assert_string_equal(r->error, "agent (workload) ran past 3600 s: stopped");
+        assert_true(has_sample(r, "put_block"));
+        assert_true(has_sample(r, "workload_read@rand-a"));
+        assert_false(has_sample(r, "workload_read@rand-b"));
+    }
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
 int
 main(void)
 {
@@ -1390,6 +1603,10 @@ main(void)
         cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepared_image, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_cache, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_workloads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_workloads_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_workloads_lying, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_workloads_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_cache_verified, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_cache_refused, setup, teardown),

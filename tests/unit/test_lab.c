@@ -204,6 +204,28 @@ test_run_jobs(void **state)
     vdc_lab_opts_dispose(&o);
 }
 
+/* a workload handed in with --file and named by its dom0 path: run's own
+ * parser takes it (the file is read in dom0, where it exists) */
+static void
+test_run_workload(void **state)
+{
+    struct vdc_lab_opts o;
+    struct vdc_lab_request r;
+    g_autofree char *err = NULL, *j1 = NULL, *files = NULL, *want = NULL, *q = path("f/g.qcow2");
+
+    assert_int_equal(check_line("lab run --out @T/out --file @T/f/g.qcow2=rr.fio -- "
+                                "--dom0 --workload /lab/in/files/rr.fio --tests workloads",
+                                &o, &r, &err), 0);
+    assert_string_equal(err, "");
+    j1 = joined(r.jobs[0].argv);
+    assert_string_equal(j1, "--dom0 --workload /lab/in/files/rr.fio --tests workloads --out /lab/out/result");
+    files = joined(r.files);
+    want = g_strdup_printf("%s rr.fio", q);
+    assert_string_equal(files, want);
+    vdc_lab_request_dispose(&r);
+    vdc_lab_opts_dispose(&o);
+}
+
 /* what lab.sh reads: every value quoted; a quote in an argument survives
  * both the bash assignment and dom0's sh */
 static void
@@ -309,6 +331,7 @@ test_bad_input(void **state)
         { "lab run --out @T/o -- --lvm --stripe-size 64K", "lab run: job 1: --stripe-size: expected --stripes N" },
         { "lab run --out @T/o -- report x", "lab run: job 1: unexpected argument 'report'" },
         { "lab run --out @T/o -- --help", "lab run: job 1: --help: expected the options of a run" },
+        { "lab run --out @T/o -- --dom0 --tests workloads", "lab run: job 1: --tests workloads: expected --workload" },
         /* what is handed in */
         { "lab run --out @T/o --vmdiskcmp @T/f/g.qcow2 -- --dom0", "--vmdiskcmp " },
         { "lab run --out @T/o --file @T/f/g.qcow2=a/b -- --dom0", "--file @T/f/g.qcow2=a/b: expected HOST_PATH[=NAME] with a plain NAME" },
@@ -599,6 +622,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_jobs),
+        cmocka_unit_test(test_run_workload),
         cmocka_unit_test(test_request_text),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_prepared_other_agent),

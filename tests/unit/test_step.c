@@ -13,10 +13,12 @@
 
 #include <cmocka.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "guest-agent/jobcmd.h"
 #include "plan/build.h"
 #include "plan/options.h"
+#include "plan/workloads.h"
 #include "run/step.h"
 
 static void
@@ -143,6 +145,76 @@ test_agent_ram_and_force(void **state)
     vdc_plan_dispose(&p);
 }
 
+/* The workload pass: the job carries the workloads and their options;
+ * the runner's command line and dom0's are built alike ("-r MiB -q", one
+ * --job per file, in order); --tests workloads sets the no-bonnie flag. */
+static void
+test_workload_pass(void **state)
+{
+    static const char *const want[] = { "/agent", "-d", "/mnt/t", "--target", "t", "--seed", "7",
+                                        "--repetition", "0", "--json", "/t.w.json", "-r", "32", "-q",
+                                        "--job", "/j/a.fio", "--job", "/j/b.fio", NULL };
+    char dir[] = "/tmp/test_step.XXXXXX";
+    g_autofree char *a = NULL, *b = NULL, *line = NULL;
+    g_auto(GStrv) argv = NULL, wopts = NULL;
+    char *files[] = { (char *)"/j/a.fio", (char *)"/j/b.fio" };
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 1024, .date_id = "D" };
+    struct vdc_ctl_job job;
+    struct vdc_jobcmd domu, dom0;
+    struct vdc_ctl_error err;
+    vdc_run_opts o;
+    vdc_plan p;
+    int argc;
+
+    assert_non_null(g_mkdtemp(dir));
+    a = g_strdup_printf("%s/a.fio", dir);
+    b = g_strdup_printf("%s/b.fio", dir);
+    assert_true(g_file_set_contents(a, "[a]\nrw=randread\nsize=8m\n", -1, NULL));
+    assert_true(g_file_set_contents(b, "[b]\nrw=write\nbs=1m\nsize=32m\nnumjobs=2\n", -1, NULL));
+    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
+                           "--dom0-ram 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
+                           "--image-dir /i --out /o --tests workloads --workload %s,%s", a, b);
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    assert_int_equal(vdc_plan_load_workloads(&p, &o, "/nonexistent"), 0);
+    assert_false(p.bonnie);
+    assert_int_equal(p.n_workloads, 2);
+    assert_string_equal(p.workloads[1].name, "b");
+    assert_string_equal(p.workloads[1].rw, "write");
+    assert_false(p.workloads[1].reads);
+    assert_true(p.workloads[1].writes);
+    assert_int_equal(p.workloads[1].bytes, 64ULL << 20);
+    /* the disks hold the largest job: 64 MiB + 1/8 + 64 MiB */
+    assert_int_equal(p.targets[0].disk_bytes, 136ULL << 20);
+
+    vdc_ctl_job_init(&job);
+    assert_int_equal(vdc_step_job(&p, &p.boots[0], 99, &job), 0);
+    assert_true(job.flags & VDC_CTL_JOB_NO_BONNIE);
+    assert_int_equal(job.n_workloads, 2);
+    assert_string_equal(job.workloads[0].name, "a");
+    assert_string_equal(job.workloads[0].text, "[a]\nrw=randread\nsize=8m\n");
+    wopts = vdc_workload_agent_options(&p, &p.targets[1]);
+    assert_int_equal(vdc_jobcmd_workloads(&domu, "/agent", "/mnt/t", "t", job.seed, job.repetition,
+                                          "/t.w.json", job.workload_args, job.n_workload_args, files, 2,
+                                          &err), 0);
+    assert_int_equal(vdc_jobcmd_workloads(&dom0, "/agent", "/mnt/t", "t", 7, 0, "/t.w.json", wopts,
+                                          g_strv_length(wopts), files, 2, &err), 0);
+    assert_argv(domu.argv, want);
+    assert_argv(dom0.argv, want);
+    assert_int_equal(vdc_jobcmd_workloads(&dom0, "/agent", "/mnt/t", "t", 7, 0, "/t.w.json", wopts,
+                                          g_strv_length(wopts), files, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "without job files"));
+    vdc_ctl_job_dispose(&job);
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+    g_unlink(a);
+    g_unlink(b);
+    g_rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -150,6 +222,7 @@ main(void)
         cmocka_unit_test(test_mkfs),
         cmocka_unit_test(test_agent_same_both_sides),
         cmocka_unit_test(test_agent_ram_and_force),
+        cmocka_unit_test(test_workload_pass),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
