@@ -55,7 +55,7 @@ mk_lv_exists(const char *vg, const char *lv, char **why)
 
 static int
 mk_lv_create(const char *vg, const char *lv, uint64_t size, unsigned stripes,
-             uint64_t stripe_size, const char *tag, char **why)
+             uint64_t stripe_size, const char *const *tags, char **why)
 {
     m.creates++;
     return 0;
