@@ -156,7 +156,7 @@ if [ "$controller" = yes ]; then
     grep -a -q "guest image /var/cache/vmdiskcmp/[0-9a-f]*/guest.img (cache hit: no appliance launched)" "$main/job.log" ||
         fail "the main job did not find the prepared guest in dom0's cache (job.log: $main/job.log)"
     # the jobs' progress came to this stderr while the lab ran
-    grep -q '^vmdiskcmp: \[progress\] lab job: boot 1/' "$work/lab-stderr" ||
+    grep -q '^vmdiskcmp: \[progress\] lab job: step 1/' "$work/lab-stderr" ||
         fail "lab run did not show the job's progress lines on stderr"
     echo "PASS: main job in the lab: $(jq -r '[.targets[] | .name + "=" + (.backend.type // "local")] | join(" ")' "$r")"
     if [ "$libvirt" = 1 ]; then
