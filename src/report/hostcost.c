@@ -263,21 +263,6 @@ vdc_host_cost_markdown(GString *out, const struct vdc_analysis *a)
     }
 }
 
-static void
-csv_field(GString *out, const char *s)
-{
-    if (s && strpbrk(s, ",\"\r\n")) {
-        g_string_append_c(out, '"');
-        for (; *s; s++) {
-            if (*s == '"')
-                g_string_append_c(out, '"');
-            g_string_append_c(out, *s);
-        }
-        g_string_append_c(out, '"');
-    } else if (s) {
-        g_string_append(out, s);
-    }
-}
 
 static void
 csv_summary(GString *out, const struct vdc_stats_summary *s)
@@ -305,14 +290,14 @@ vdc_host_cost_csv(const struct vdc_analysis *a)
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
 
-        csv_field(out, a->targets[c->target]);
+        vdc_csv_field(out, a->targets[c->target]);
         g_string_append_c(out, ',');
-        csv_field(out, a->tests[c->test]);
+        vdc_csv_field(out, a->tests[c->test]);
         g_string_append_printf(out, ",%s,%zu", c->role, c->n_runs);
         csv_summary(out, &c->per_gib);
         csv_summary(out, &c->per_kio);
         g_string_append_printf(out, ",%s,", c->attribution);
-        csv_field(out, c->reason);
+        vdc_csv_field(out, c->reason);
         g_string_append(out, "\r\n");
     }
     return g_string_free(out, FALSE);

@@ -107,23 +107,6 @@ vdc_render_bonnie_csv(const vdc_result_set *rs)
 
 /* ---- summary CSV ----------------------------------------------------------- */
 
-static void
-csv_str(GString *out, const char *s)
-{
-    if (!s)
-        s = "";
-    if (strpbrk(s, ",\"\r\n")) {
-        g_string_append_c(out, '"');
-        for (; *s; s++) {
-            if (*s == '"')
-                g_string_append_c(out, '"');
-            g_string_append_c(out, *s);
-        }
-        g_string_append_c(out, '"');
-    } else {
-        g_string_append(out, s);
-    }
-}
 
 static void
 csv_num(GString *out, double v, int has)
@@ -151,11 +134,11 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
 
             if (!c->n_samples)
                 continue;
-            csv_str(out, c->target);
+            vdc_csv_field(out, c->target);
             g_string_append_c(out, ',');
-            csv_str(out, c->test_key);
+            vdc_csv_field(out, c->test_key);
             g_string_append_c(out, ',');
-            csv_str(out, c->unit);
+            vdc_csv_field(out, c->unit);
             g_string_append_printf(out, ",%zu,%zu,%zu", s->n, c->n_too_fast, c->n_failed);
             csv_num(out, s->mean, s->n > 0);
             csv_num(out, s->median, s->n > 0);
@@ -167,7 +150,7 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
             csv_num(out, s->ci_median[1], s->has_ci_median);
             csv_num(out, c->cpu_mean, 1);
             g_string_append_printf(out, ",%zu,", c->n_outliers);
-            csv_str(out, a->baseline);
+            vdc_csv_field(out, a->baseline);
             if (cc && cc->baseline->n_samples) {
                 csv_num(out, cc->c.ratio, cc->c.has_ratio);
                 csv_num(out, cc->c.delta_percent, cc->c.has_ratio);
@@ -175,13 +158,13 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
                 csv_num(out, cc->c.ci_delta_percent[1], cc->c.has_ci);
                 csv_num(out, cc->c.p_value, cc->c.has_test);
                 g_string_append_c(out, ',');
-                csv_str(out, vdc_verdict_name(cc->c.verdict));
+                vdc_csv_field(out, vdc_verdict_name(cc->c.verdict));
             } else {
                 g_string_append(out, ",,,,,,");
             }
             g_string_append_c(out, ',');
             flags = vdc_cell_flags_text(c->flags);
-            csv_str(out, flags);
+            vdc_csv_field(out, flags);
             g_free(flags);
             g_string_append_c(out, '\n');
         }
@@ -195,7 +178,7 @@ static void
 csv_field(GString *out, const char *s)
 {
     g_string_append_c(out, ',');
-    csv_str(out, s);
+    vdc_csv_field(out, s);
 }
 
 char *

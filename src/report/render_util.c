@@ -954,3 +954,21 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
     json_node_unref(root);
     return s;
 }
+
+void
+vdc_csv_field(GString *out, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        g_string_append(out, s);
+        return;
+    }
+    g_string_append_c(out, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            g_string_append_c(out, '"');
+        g_string_append_c(out, *s);
+    }
+    g_string_append_c(out, '"');
+}

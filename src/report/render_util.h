@@ -16,6 +16,11 @@
  * Returns one of 8 rotating static buffers (use within one statement). */
 const char *vdc_fmt_num_s(double v);
 
+/* Append @s to @out as one RFC 4180 CSV field: as is, or in double quotes
+ * with quotes doubled when it holds a comma, a quote, CR or LF.  NULL is
+ * the empty field. */
+void vdc_csv_field(GString *out, const char *s);
+
 /* The mean of a cell: number, number + VDC_TOO_FAST_MARK (some runs too
  * fast without value), "+++++ (too fast)" (every run too fast), "failed"
  * (no value, failed) or "" (not run); a number + VDC_ARTEFACT_MARK when the

@@ -291,23 +291,6 @@ vdc_append_workloads_md(GString *out, const vdc_result_set *rs, const struct vdc
     walk_workloads(out, rs, a, &fmt);
 }
 
-static void
-csv_field(GString *out, const char *s)
-{
-    const char *p;
-
-    if (!strpbrk(s, ",\"\n\r")) {
-        g_string_append(out, s);
-        return;
-    }
-    g_string_append_c(out, '"');
-    for (p = s; *p; p++) {
-        if (*p == '"')
-            g_string_append_c(out, '"');
-        g_string_append_c(out, *p);
-    }
-    g_string_append_c(out, '"');
-}
 
 static void
 csv_number(GString *out, double v, int have)
@@ -349,9 +332,9 @@ vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
             if (!c->n_samples)
                 continue;
             vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
-            csv_field(out, a->targets[ti]);
+            vdc_csv_field(out, a->targets[ti]);
             g_string_append_c(out, ',');
-            csv_field(out, j);
+            vdc_csv_field(out, j);
             g_string_append_printf(out, ",%s,%s,%zu", info->workload && info->id == VDC_TEST_WORKLOAD_WRITE
                                    ? "write" : "read", info->name, c->sum.n);
             csv_number(out, c->sum.mean, c->sum.n > 0);
@@ -362,7 +345,7 @@ vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
             csv_number(out, m.cpu_us_per_io, 1);
             g_string_append_printf(out, ",%s,", vdc_has(m.cpu_us_per_io) ? (m.cpu_thread ? "true" : "false")
                                    : "");
-            csv_field(out, a->baseline);
+            vdc_csv_field(out, a->baseline);
             if (ti != a->baseline_index && cc && cc->baseline->n_samples) {
                 csv_number(out, cc->c.delta_percent, cc->c.has_ratio);
                 csv_number(out, cc->c.ci_delta_percent[0], cc->c.has_ci);
