@@ -347,33 +347,45 @@ journal_child(pid_t group, void *arg)
     return vdc_journal_done(c->j, c->seq);
 }
 
-/* Run @argv, stdout+stderr appended to @log, at most @timeout_s seconds,
- * watching *@stop (common/child.h: its own process group, SIGTERM, the
- * grace, SIGKILL; it dies with us), its group journaled in @j while it
- * runs.  Returns the exit status (128 + signal when killed), or -1 after
+/* Run the child @o describes (its output to a log, a timeout, the stop
+ * flag: common/child.h: its own process group, SIGTERM, the grace,
+ * SIGKILL; it dies with us), its group journaled in @j while it runs.
+ * Returns the exit status (128 + signal when killed), or -1 after
  * vdc_error. */
 static int
-run_child(vdc_journal *j, char **argv, const char *log, unsigned timeout_s,
-          volatile sig_atomic_t *stop)
+run_journaled(vdc_journal *j, vdc_child_opts *o)
 {
     struct journaled_child c = { .j = j };
-    vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
-                         .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
-                         .death_signal = SIGKILL, .started = journal_child, .started_arg = &c };
     vdc_child_result r;
-    int rc = vdc_child_run(&o, &r);
+    int rc;
 
+    o->started = journal_child;
+    o->started_arg = &c;
+    rc = vdc_child_run(o, &r);
     /* the group was killed and reaped */
     if (c.seq)
         (void)vdc_journal_undone(j, c.seq);
     if (rc < 0)
         return -1;
     if (r.stopped || r.timed_out) {
-        vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
+        vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", o->argv[0],
                        r.stopped ? "interrupted" : "timed out: stopped (SIGTERM, then SIGKILL)");
         return -1;
     }
     return vdc_child_code(&r);
+}
+
+/* Run @argv, stdout+stderr appended to @log, at most @timeout_s seconds,
+ * watching *@stop, journaled in @j (run_journaled). */
+static int
+run_child(vdc_journal *j, char **argv, const char *log, unsigned timeout_s,
+          volatile sig_atomic_t *stop)
+{
+    vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
+                         .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
+                         .death_signal = SIGKILL };
+
+    return run_journaled(j, &o);
 }
 
 /* the agent's --progress-fd pipe, read at each look of the child loop */
@@ -408,11 +420,9 @@ run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned ti
           volatile sig_atomic_t *stop, struct vdc_hostwatch *hw)
 {
     struct agent_watch a = { .hw = hw, .rd = -1 };
-    struct journaled_child c = { .j = j };
     vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
                          .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
-                         .death_signal = SIGKILL, .started = journal_child, .started_arg = &c };
-    vdc_child_result r;
+                         .death_signal = SIGKILL };
     int pfd[2], rc;
 
     if (!hw || pipe2(pfd, O_CLOEXEC) < 0)
@@ -426,20 +436,10 @@ run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned ti
     o.pid_out = &a.pid;
     o.tick = agent_tick;
     o.tick_arg = &a;
-    rc = vdc_child_run(&o, &r);
-    /* the group was killed and reaped */
-    if (c.seq)
-        (void)vdc_journal_undone(j, c.seq);
+    rc = run_journaled(j, &o);
     close(pfd[1]);
     close(pfd[0]);
-    if (rc < 0)
-        return -1;
-    if (r.stopped || r.timed_out) {
-        vdc_error_kind(r.stopped ? VDC_ERR_INTERRUPTED : VDC_ERR_RUNTIME, "%s: %s", argv[0],
-                       r.stopped ? "interrupted" : "timed out: stopped (SIGTERM, then SIGKILL)");
-        return -1;
-    }
-    return vdc_child_code(&r);
+    return rc;
 }
 
 /* mkfs.TYPE with the options a domU's job gets (step.h), on @dev */
