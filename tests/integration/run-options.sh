@@ -96,6 +96,7 @@ bad "--workload: $jobs/depth0.fio:4: iodepth" --dom0 --workload "$jobs/depth0.fi
 bad "[j]: no size=: expected size=" --dom0 --workload "$jobs/nosize.fio"
 bad "--workload ./missing.fio: no such job file" --dom0 --workload ./missing.fio
 bad "--workload nosuchprofile: no profile" --dom0 --workload nosuchprofile
+bad "\$VDC_WORKLOAD_DIR names another directory" --dom0 --workload nosuchprofile
 bad "--workload $jobs/dup.fio: job [randread-4k-qd32] given twice" --dom0 \
     --workload randread-4k-qd32 --workload "$jobs/dup.fio"
 bad "--workload 'randread-4k-qd1,': expected a profile name or a job file" --dom0 --workload randread-4k-qd1,
