@@ -22,7 +22,7 @@ static const struct vdc_command vdc_commands[] = {
     { .name = "report",  .fn = vdc_cmd_report,  .summary = "render a result directory (text, CSV, JSON, Markdown, HTML)" },
     { .name = "compare", .fn = vdc_cmd_compare, .summary = "compare result sets side by side with deltas and significance" },
     { .name = "merge",   .fn = vdc_cmd_merge,   .summary = "one job's results from several hosts: the host as a dimension" },
-    { .name = "import",  .fn = vdc_cmd_import,  .summary = "import agent JSON, bonnie++ CSV or bonnie tables" },
+    { .name = "import",  .fn = vdc_cmd_import,  .summary = "import agent JSON, bonnie++ CSV, bonnie tables, dd transcripts or fio JSON" },
     { .name = "cleanup", .fn = vdc_cmd_cleanup, .summary = "tear down what a crashed run left (from its undo journal)" },
     { .name = "prepare", .fn = vdc_cmd_prepare, .summary = "install the agent into a guest image with libguestfs" },
     { .name = "lab",     .fn = vdc_cmd_lab,     .summary = "build and run the emulated Xen lab" },

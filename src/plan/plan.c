@@ -441,9 +441,12 @@ vdc_plan_to_text(const vdc_plan *p)
                                    p->chosen[i].why);
     }
     if (p->hv != VDC_HV_NONE)
-        g_string_append_printf(s, "domU %s: %u MiB, %u vCPU, template %s, kernel %s\n",
+        g_string_append_printf(s, "domU %s: %u MiB, %u vCPU, %s %s, kernel %s\n",
                                p->domain_name ? p->domain_name : "?", p->memory_mib, p->vcpus,
-                               p->guest_image ? p->guest_image : "(none)",
+                               p->prepared_image ? "prepared image" : "template",
+                               p->prepared_image ? p->prepared_image
+                               : p->guest_image  ? p->guest_image
+                                                 : "(none)",
                                p->kernel ? p->kernel : "(from template)");
     g_string_append(s, "targets:\n");
     for (i = 0; i < p->n_targets; i++) {

@@ -59,8 +59,9 @@ load_one(const char *entry, const char *profile_dir, vdc_plan_workload *w)
             vdc_input_error("--workload %s: no such job file: expected a readable fio job file", entry);
         else
             vdc_input_error("--workload %s: no profile %s: expected a shipped profile name "
-                            "(the .fio files in %s) or a job file path with a '/'", entry, path,
-                            profile_dir);
+                            "(the .fio files in %s; $VDC_WORKLOAD_DIR names another directory, "
+                            "e.g. SRCDIR/templates/workloads from a build tree) or a job file path "
+                            "with a '/'", entry, path, profile_dir);
         return -1;
     }
     if (!g_file_get_contents(path, &text, &len, &gerr)) {

@@ -1138,14 +1138,32 @@ prepare_guest(vdc_run_ctx *ctx)
         struct stat sb;
 
         /* only our own cache entry: a --prepared-image is the user's, in a
-         * directory of theirs (/root, say), which we never change */
-        if (stat(dir, &sb) == 0 && (sb.st_mode & 0005) != 0005) {
-            if (p->prepared_image)
-                vdc_progress("warning: %s is not searchable by other users: a hypervisor running "
-                             "QEMU unprivileged (libvirt-qemu) may fail to open %s", dir, ctx->prep.image);
-            else if (chmod(dir, 0755) < 0)
-                vdc_progress("warning: %s: cannot make it searchable for the hypervisor: %s", dir,
-                             g_strerror(errno));
+         * directory of theirs (/root, say), which we never change; QEMU
+         * needs search (x) permission on every directory above the image,
+         * so the first one without it is named */
+        if (p->prepared_image) {
+            g_autofree char *d = g_strdup(dir);
+
+            for (;;) {
+                char *up;
+
+                if (stat(d, &sb) == 0 && !(sb.st_mode & 0001)) {
+                    vdc_progress("warning: %s is not searchable by other users (chmod o+x): a "
+                                 "hypervisor running QEMU unprivileged (libvirt-qemu) may fail to "
+                                 "open %s", d, ctx->prep.image);
+                    break;
+                }
+                up = g_path_get_dirname(d);
+                if (!strcmp(up, d)) {
+                    g_free(up);
+                    break;
+                }
+                g_free(d);
+                d = up;
+            }
+        } else if (stat(dir, &sb) == 0 && (sb.st_mode & 0005) != 0005 && chmod(dir, 0755) < 0) {
+            vdc_progress("warning: %s: cannot make it searchable for the hypervisor: %s", dir,
+                         g_strerror(errno));
         }
     }
     if (!p->kernel)

@@ -96,6 +96,7 @@ bad "--workload: $jobs/depth0.fio:4: iodepth" --dom0 --workload "$jobs/depth0.fi
 bad "[j]: no size=: expected size=" --dom0 --workload "$jobs/nosize.fio"
 bad "--workload ./missing.fio: no such job file" --dom0 --workload ./missing.fio
 bad "--workload nosuchprofile: no profile" --dom0 --workload nosuchprofile
+bad "\$VDC_WORKLOAD_DIR names another directory" --dom0 --workload nosuchprofile
 bad "--workload $jobs/dup.fio: job [randread-4k-qd32] given twice" --dom0 \
     --workload randread-4k-qd32 --workload "$jobs/dup.fio"
 bad "--workload 'randread-4k-qd1,': expected a profile name or a job file" --dom0 --workload randread-4k-qd1,
@@ -180,6 +181,36 @@ rc=0
 grep -q "prep.img.manifest: no such file" "$work/stderr" || fail "prepared image without manifest: $(cat "$work/stderr")"
 [ ! -e "$work/new" ] && [ ! -e "$work/img" ] || fail "prepared image without manifest: created something"
 rmdir "$work/exists"; rm -f "$work/prep.img"
+# a --prepared-image QEMU cannot reach: the first directory above it
+# without search permission for others is named (a 0711 one is fine);
+# the mock run itself then fails (a stub image), which is not checked
+agent=$(dirname "$VMDISKCMP")/../guest-agent
+mkdir -p "$work/priv/p"
+echo prepared > "$work/priv/p/g.img"
+: > "$work/priv/p/g.img.vmlinuz"; : > "$work/priv/p/g.img.initrd"
+printf '[prepared]\nkey=k\ntemplate=/t.img\ntemplate_sha256=0\nagent_sha256=%s\nrunner_sha256=%s\ninit_system=busybox\n[boot]\nkernel=g.img.vmlinuz\ninitrd=g.img.initrd\ncmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda\nroot_mode=ro\n' \
+    "$(sha256sum < "$agent/vmdiskcmp-agent" | cut -c1-64)" "$(sha256sum < "$agent/vmdiskcmp-runner" | cut -c1-64)" \
+    > "$work/priv/p/g.img.manifest"
+chmod 711 "$work"
+for mode in 700 711; do
+    chmod "$mode" "$work/priv"
+    "$VMDISKCMP" --hypervisor mock --image --size 1 --runs 1 --no-report --prepared-image "$work/priv/p/g.img" \
+        --image-dir "$work/priv-img" --out "$work/priv-out-$mode" > /dev/null 2> "$work/stderr" || true
+    if [ "$mode" = 700 ]; then
+        grep -qF "warning: $work/priv is not searchable by other users (chmod o+x)" "$work/stderr" ||
+            fail "--prepared-image under a 0700 directory: no warning naming it: $(cat "$work/stderr")"
+    elif grep -q "not searchable" "$work/stderr"; then
+        fail "--prepared-image under a 0711 directory: warned: $(grep "not searchable" "$work/stderr")"
+    fi
+done
+# the dry run's plan names the prepared image, not "template (none)"
+"$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg --image --size 1 \
+    --prepared-image "$work/priv/p/g.img" --image-dir "$work/priv-img" --out "$work/priv-out" > "$work/plan" ||
+    fail "--dry-run --prepared-image failed"
+grep -q "^domU .*, prepared image $work/priv/p/g.img, kernel " "$work/plan" ||
+    fail "--dry-run --prepared-image: the plan does not name it: $(grep '^domU' "$work/plan")"
+chmod 700 "$work"
+rm -rf "$work/priv" "$work/priv-img" "$work/priv-out-700" "$work/priv-out-711"
 
 # bug run-relative-paths: relative --out, --image-dir and --guest-image
 # went into the journal and the domain as given, so `vmdiskcmp cleanup`
