@@ -9,7 +9,11 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -45,18 +49,24 @@ static const vdc_opt merge_table[] = {
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
 };
 
-/* The first line of @path's text, control characters made '?', at most
- * 1000 bytes; "(empty)" when there is none (g_free). */
+/* The first line of @path's text (a regular file, checked by the caller;
+ * only its first 4096 bytes are read), control characters made '?', at
+ * most 1000 bytes; "(empty)" when there is none (g_free). */
 static char *
 marker_line(const char *path)
 {
-    char *data = NULL, *line, *p;
-    size_t len = 0;
+    char data[4097], *line, *p;
+    ssize_t len;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
-    if (!g_file_get_contents(path, &data, &len, NULL))
+    if (fd < 0)
         return g_strdup("failed (marker unreadable)");
+    len = read(fd, data, sizeof(data) - 1);
+    close(fd);
+    if (len < 0)
+        return g_strdup("failed (marker unreadable)");
+    data[len] = '\0';
     line = g_strndup(data, strcspn(data, "\n"));
-    g_free(data);
     if (strlen(line) > 1000)
         line[1000] = '\0';
     for (p = line; *p; p++)
@@ -81,21 +91,35 @@ add_host(struct vdc_fleet *f, const char *dir)
 {
     char *name = g_path_get_basename(dir), *marker, *result;
     struct vdc_fleet_host *h;
+    struct stat st;
     size_t i;
     int rc = -1;
 
     marker = g_build_filename(dir, VDC_FLEET_FAILED_MARKER, NULL);
     result = g_build_filename(dir, "result.json", NULL);
-    if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+    if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
         vdc_input_error("merge: %s: not a directory: expected a host's result directory", dir);
         goto out;
     }
-    for (i = 0; i < f->n_hosts; i++)
+    for (i = 0; i < f->n_hosts; i++) {
+        struct stat other;
+
         if (!strcmp(f->hosts[i].name, name)) {
             vdc_input_error("merge: %s: host %s is given twice (also %s): expected one directory per host",
                             dir, name, f->hosts[i].dir);
             goto out;
         }
+        if (stat(f->hosts[i].dir, &other) == 0 && other.st_dev == st.st_dev && other.st_ino == st.st_ino) {
+            vdc_input_error("merge: %s: the same directory as %s (host %s): expected one directory per host",
+                            dir, f->hosts[i].dir, f->hosts[i].name);
+            goto out;
+        }
+    }
+    if (lstat(marker, &st) == 0 && !S_ISREG(st.st_mode)) {
+        vdc_input_error("merge: %s: not a regular file: expected the failure marker contrib/ansible writes",
+                        marker);
+        goto out;
+    }
     h = vdc_fleet_add_host(f, name, dir);
     if (g_file_test(marker, G_FILE_TEST_EXISTS)) {
         h->status = VDC_FLEET_FAILED;
@@ -122,6 +146,42 @@ add_host(struct vdc_fleet *f, const char *dir)
     g_free(marker);
     g_free(result);
     return rc;
+}
+
+/* -o @out (not there yet): its parent an existing directory we can write
+ * in, outside every host directory of @f (a merge never writes into what
+ * it reads).  0, or -1 after one bad-input message. */
+static int
+check_out(const char *out, const struct vdc_fleet *f)
+{
+    g_autofree char *parent = g_path_get_dirname(out);
+    g_autofree char *real = NULL;
+    struct stat st;
+    size_t i;
+
+    if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        vdc_input_error("-o %s: %s: %s: expected OUT in an existing directory", out, parent,
+                        errno && !S_ISDIR(st.st_mode) && access(parent, F_OK) < 0 ? g_strerror(errno)
+                                                                                 : "not a directory");
+        return -1;
+    }
+    if (access(parent, W_OK | X_OK) < 0) {
+        vdc_input_error("-o %s: %s: %s: expected OUT in a directory this user can write in", out, parent,
+                        g_strerror(errno));
+        return -1;
+    }
+    real = realpath(parent, NULL);
+    for (i = 0; real && i < f->n_hosts; i++) {
+        g_autofree char *in = realpath(f->hosts[i].dir, NULL);
+        size_t n = in ? strlen(in) : 0;
+
+        if (in && !strncmp(real, in, n) && (real[n] == '\0' || real[n] == '/' || n == 1)) {
+            vdc_input_error("-o %s: inside the host directory %s: expected OUT outside every DIR", out,
+                            f->hosts[i].dir);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static int
@@ -173,6 +233,8 @@ vdc_cmd_merge(int argc, char **argv)
     for (i = first; i < argc; i++)
         if (add_host(&f, argv[i]) < 0)
             goto out;
+    if (check_out(c.out, &f) < 0)
+        goto out;
     if (vdc_fleet_build(&f, NULL, NULL) < 0)
         goto out;
     if (!f.n_ok) {

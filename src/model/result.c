@@ -295,11 +295,85 @@ vdc_sample_host_figure(const vdc_sample *s, const char *group, const char *role)
            : json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
 }
 
+/* @n is a JSON number (integer or double) */
+static int
+json_is_number(JsonNode *n)
+{
+    return JSON_NODE_HOLDS_VALUE(n) && (json_node_get_value_type(n) == G_TYPE_INT64 ||
+                                        json_node_get_value_type(n) == G_TYPE_DOUBLE);
+}
+
+/* @n is a JSON number >= 0 */
+static int
+json_is_nonneg(JsonNode *n)
+{
+    return json_is_number(n) && (json_node_get_value_type(n) == G_TYPE_INT64 ? json_node_get_int(n) >= 0
+                                                                              : json_node_get_double(n) >= 0);
+}
+
+/* The scalar and pair members of samples[].host the renderers read
+ * (report/hostcost.c, report/artefacts.c): NULL when each present one has
+ * its type, else a new message naming it (g_free). */
+static char *
+host_check_members(JsonObject *host)
+{
+    static const char *const counts[] = { "interval_s", "guest_elapsed_s", "boundary_error_s", "bytes", "ios",
+                                          "disk_read_bytes", "disk_write_bytes" };
+    static const char *const pairs[] = { "dom0_dirty_bytes", "dom0_writeback_bytes", "dom0_cached_bytes",
+                                         "image_resident_bytes", "monotonic_s" };
+    JsonNode *n;
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(counts); i++)
+        if ((n = json_object_get_member(host, counts[i])) && !JSON_NODE_HOLDS_NULL(n) && !json_is_nonneg(n))
+            return g_strdup_printf("%s: expected a number >= 0 or null", counts[i]);
+    for (i = 0; i < G_N_ELEMENTS(pairs); i++) {
+        JsonArray *a;
+
+        if (!(n = json_object_get_member(host, pairs[i])) || JSON_NODE_HOLDS_NULL(n))
+            continue;
+        if (!JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2 ||
+            !json_is_nonneg(json_array_get_element(a, 0)) || !json_is_nonneg(json_array_get_element(a, 1)))
+            return g_strdup_printf("%s: expected [begin, end], two numbers >= 0", pairs[i]);
+    }
+    if ((n = json_object_get_member(host, "sliced")) &&
+        (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN))
+        return g_strdup("sliced: expected true or false");
+    if ((n = json_object_get_member(host, "source")) && !JSON_NODE_HOLDS_NULL(n) &&
+        (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING))
+        return g_strdup("source: expected a string");
+    if ((n = json_object_get_member(host, "cpu_attribution"))) {
+        GList *members, *l;
+        char *why = NULL;
+
+        if (!JSON_NODE_HOLDS_OBJECT(n))
+            return g_strdup("cpu_attribution: expected an object of {attribution, reason} by role");
+        members = json_object_get_members(json_node_get_object(n));
+        for (l = members; l && !why; l = l->next) {
+            JsonNode *r = json_object_get_member(json_node_get_object(n), l->data);
+            JsonNode *a = JSON_NODE_HOLDS_OBJECT(r) ? json_object_get_member(json_node_get_object(r),
+                                                                             "attribution") : NULL;
+
+            if (!a || !JSON_NODE_HOLDS_VALUE(a) || json_node_get_value_type(a) != G_TYPE_STRING)
+                why = g_strdup_printf("cpu_attribution.%s: expected {attribution: exact|shared|ambiguous|ended, "
+                                      "reason}", (const char *)l->data);
+        }
+        g_list_free(members);
+        if (why)
+            return why;
+    }
+    return NULL;
+}
+
 char *
 vdc_host_check(JsonObject *host)
 {
     static const char *const groups[] = { "cpu_s", "cpu_s_per_gib", "cpu_s_per_1000_ios" };
     size_t i;
+    char *bad = host_check_members(host);
+
+    if (bad)
+        return bad;
 
     for (i = 0; i < G_N_ELEMENTS(groups); i++) {
         JsonNode *n = json_object_get_member(host, groups[i]);

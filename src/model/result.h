@@ -257,7 +257,11 @@ double vdc_sample_host_figure(const vdc_sample *s, const char *group, const char
 
 /* Check a samples[].host object's members the analysis reads: each of
  * cpu_s, cpu_s_per_gib, cpu_s_per_1000_ios, when present, an object whose
- * members are numbers or null.  NULL when good, else a new message naming
+ * members are numbers or null; interval_s, guest_elapsed_s,
+ * boundary_error_s, bytes, ios, disk_read_bytes, disk_write_bytes numbers
+ * >= 0 or null; the dom0_*_bytes, image_resident_bytes and monotonic_s
+ * pairs two numbers >= 0; sliced a boolean; source a string;
+ * cpu_attribution an object of {attribution, reason} objects.  NULL when good, else a new message naming
  * the member (g_free). */
 char *vdc_host_check(JsonObject *host);
 void vdc_sample_dispose(vdc_sample *s);

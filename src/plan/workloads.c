@@ -2,7 +2,11 @@
 #include "config.h"
 #include "plan/workloads.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -37,13 +41,76 @@ entry_path(const char *entry, const char *profile_dir)
     return g_canonicalize_filename(f, NULL);
 }
 
+/* The kind of file @mode is, for a message */
+static const char *
+file_kind(mode_t mode)
+{
+    return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+           : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/* Read job file @path of --workload @entry into @text (NUL-terminated,
+ * g_free) and @len: a regular file of at most VDC_CTL_MAX_JOBFILE bytes,
+ * opened without blocking (a FIFO) and never read past that size
+ * (/dev/zero).  0, or -1: after one message, or silently with errno
+ * ENOENT for a missing profile (the caller names the profile directory). */
+static int
+read_job_file(const char *entry, const char *path, char **text, gsize *len)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st = { 0 };
+    ssize_t n;
+
+    *text = NULL;
+    if (fd < 0) {
+        int e = errno;
+
+        if (e == ENOENT && !strchr(entry, '/'))
+            return -1;
+        vdc_input_error("--workload %s: %s: expected a readable fio job file", entry,
+                        e == ENOENT ? "no such job file" : g_strerror(e));
+        errno = e;
+        return -1;
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        vdc_input_error("--workload %s: %s: expected a readable fio job file (a regular file)", entry,
+                        file_kind(st.st_mode));
+        goto fail;
+    }
+    if (st.st_size > VDC_CTL_MAX_JOBFILE) {
+        vdc_input_error("--workload %s: %lld bytes: expected a job file of at most %u bytes "
+                        "(what the control disk carries)", path, (long long)st.st_size, VDC_CTL_MAX_JOBFILE);
+        goto fail;
+    }
+    *text = g_malloc(VDC_CTL_MAX_JOBFILE + 2);
+    *len = 0;
+    while ((n = read(fd, *text + *len, VDC_CTL_MAX_JOBFILE + 1 - *len)) > 0)
+        *len += (gsize)n;
+    if (n < 0) {
+        vdc_input_error("--workload %s: %s: expected a readable fio job file", entry, g_strerror(errno));
+        goto fail;
+    }
+    (*text)[*len] = '\0';
+    if (*len > VDC_CTL_MAX_JOBFILE) {
+        vdc_input_error("--workload %s: more than %u bytes: expected a job file of at most %u bytes "
+                        "(what the control disk carries)", path, VDC_CTL_MAX_JOBFILE, VDC_CTL_MAX_JOBFILE);
+        goto fail;
+    }
+    close(fd);
+    return 0;
+ fail:
+    close(fd);
+    g_clear_pointer(text, g_free);
+    errno = 0;
+    return -1;
+}
+
 /* Read, parse and check one entry into @w.  0 or -1 after one line. */
 static int
 load_one(const char *entry, const char *profile_dir, vdc_plan_workload *w)
 {
     g_autofree char *path = entry_path(entry, profile_dir);
     g_autofree char *text = NULL;
-    g_autoptr(GError) gerr = NULL;
     struct agent_job job;
     char err[512];
     gsize len = 0;
@@ -54,23 +121,12 @@ load_one(const char *entry, const char *profile_dir, vdc_plan_workload *w)
                         "or a job file path with a '/' (e.g. ./my.fio)", entry);
         return -1;
     }
-    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-        if (strchr(entry, '/'))
-            vdc_input_error("--workload %s: no such job file: expected a readable fio job file", entry);
-        else
+    if (read_job_file(entry, path, &text, &len) < 0) {
+        if (!text && !strchr(entry, '/') && errno == ENOENT)
             vdc_input_error("--workload %s: no profile %s: expected a shipped profile name "
                             "(the .fio files in %s; $VDC_WORKLOAD_DIR names another directory, "
                             "e.g. SRCDIR/templates/workloads from a build tree) or a job file path "
                             "with a '/'", entry, path, profile_dir);
-        return -1;
-    }
-    if (!g_file_get_contents(path, &text, &len, &gerr)) {
-        vdc_input_error("--workload %s: %s: expected a readable fio job file", entry, gerr->message);
-        return -1;
-    }
-    if (len > VDC_CTL_MAX_JOBFILE) {
-        vdc_input_error("--workload %s: %" G_GSIZE_FORMAT " bytes: expected a job file of at most %u bytes "
-                        "(what the control disk carries)", path, len, VDC_CTL_MAX_JOBFILE);
         return -1;
     }
     if (strlen(text) != len) {

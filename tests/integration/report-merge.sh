@@ -6,7 +6,9 @@
 # xen01 with its twin xen01b picks the same side.  fleet.txt and fleet.json
 # byte for byte with fleet/expected/ (VDC_REGENERATE=1 rewrites them);
 # result.json holds every host's targets as TARGET@HOST and reads back in
-# `vmdiskcmp compare`.  Bad input: one line, exit 2, nothing created.
+# `vmdiskcmp compare`.  Bad input (also one directory under two names, -o
+# inside an input, a failure marker that is a FIFO): one line, exit 2,
+# nothing created.
 # Run time: under 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -73,6 +75,18 @@ bad "no operand" "expected one result directory per host" -o ../bad
 bad "not a directory" "xen01/result.json: not a directory" xen01/result.json -o ../bad
 bad "nobody came back" "no host has a result.json" xen03 xen04 -o ../bad
 bad "out exists" "-o ../differ: exists" xen01 -o ../differ
+ln -s xen01 xen01-link
+bad "one directory by two names" "xen01-link: the same directory as xen01" xen01 xen01-link -o ../bad
+bad "out inside an input" "inside the host directory xen01b" xen01 xen01b -o xen01b/bad
+[ -e xen01b/bad ] && fail "out inside an input: xen01b/bad was created"
+bad "out under a missing directory" "-o ../nodir/bad: ../nodir: No such file or directory" xen01 -o ../nodir/bad
+# a failure marker that is not a file: refused at once (a FIFO would block
+# the read, /dev/zero would never end)
+mkdir xen05 && mkfifo xen05/fleet-failed.txt
+bad "marker a FIFO" "xen05/fleet-failed.txt: not a regular file" xen01 xen05 -o ../bad
+rm xen05/fleet-failed.txt && ln -s /dev/zero xen05/fleet-failed.txt
+bad "marker a link to /dev/zero" "xen05/fleet-failed.txt: not a regular file" xen01 xen05 -o ../bad
+rm -r xen05 xen01-link
 echo '{"format": "vmdiskcmp-result", "format_version": 1, "runs": [' >xen04/result.json
 bad "broken result.json" "xen04/result.json" xen01 xen04 -o ../bad
 echo "ok"

@@ -97,6 +97,15 @@ bad "[j]: no size=: expected size=" --dom0 --workload "$jobs/nosize.fio"
 bad "--workload ./missing.fio: no such job file" --dom0 --workload ./missing.fio
 bad "--workload nosuchprofile: no profile" --dom0 --workload nosuchprofile
 bad "\$VDC_WORKLOAD_DIR names another directory" --dom0 --workload nosuchprofile
+# not a regular file: named as what it is, never read (a FIFO would block,
+# /dev/zero never end); a large file refused by its size, unread
+mkfifo "$jobs/fifo.fio"
+bad "--workload $jobs/fifo.fio: a FIFO: expected a readable fio job file" --dom0 --workload "$jobs/fifo.fio"
+bad "--workload /dev/zero: a character device" --dom0 --workload /dev/zero
+bad "--workload $jobs: a directory" --dom0 --workload "$jobs"
+truncate -s 1G "$jobs/big.fio"
+bad "--workload $jobs/big.fio: 1073741824 bytes: expected a job file of at most" --dom0 --workload "$jobs/big.fio"
+rm -f "$jobs/fifo.fio" "$jobs/big.fio"
 bad "--workload $jobs/dup.fio: job [randread-4k-qd32] given twice" --dom0 \
     --workload randread-4k-qd32 --workload "$jobs/dup.fio"
 bad "--workload 'randread-4k-qd1,': expected a profile name or a job file" --dom0 --workload randread-4k-qd1,

@@ -672,6 +672,26 @@ test_host_members(void **state)
                       "\"host\":{\"cpu_s\":3}}]}]}",
                       "vmdiskcmp: t.json: runs[0].samples[0].host: cpu_s: expected an object of CPU "
                       "seconds by role\n");
+    /* the scalars and pairs the renderers read: wrong types and negative
+     * counts refused, not read as absent */
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"host\":{\"interval_s\":\"abc\"}}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].host: interval_s: expected a number >= 0 or "
+                      "null\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"host\":{\"bytes\":-5}}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].host: bytes: expected a number >= 0 or null\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"host\":{\"dom0_dirty_bytes\":[1,\"x\"]}}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].host: dom0_dirty_bytes: expected [begin, end], "
+                      "two numbers >= 0\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"host\":{\"sliced\":\"yes\"}}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].host: sliced: expected true or false\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
+                      "\"host\":{\"cpu_attribution\":{\"qemu\":1}}}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].host: cpu_attribution.qemu: expected "
+                      "{attribution: exact|shared|ambiguous|ended, reason}\n");
 }
 
 static void
