@@ -274,6 +274,47 @@ group_running(pid_t pgrp)
     return n;
 }
 
+/* A running member of group @pgrp that started before @start (clock ticks
+ * after boot), or 0: none */
+static pid_t
+group_member_before(pid_t pgrp, uint64_t start)
+{
+    g_autoptr(GDir) d = g_dir_open("/proc", 0, NULL);
+    const char *name;
+
+    while (d && (name = g_dir_read_name(d))) {
+        vdc_task_stat ts;
+        int pid = atoi(name);
+
+        if (pid > 0 && vdc_task_stat_read(pid, 0, &ts) == 0 && ts.pgrp == pgrp &&
+            ts.state != 'Z' && ts.state != 'X' && ts.starttime < start)
+            return pid;
+    }
+    return 0;
+}
+
+char *
+vdc_boot_id(void)
+{
+    char *id = NULL;
+
+    if (!g_file_get_contents("/proc/sys/kernel/random/boot_id", &id, NULL, NULL))
+        return NULL;
+    return g_strstrip(id);
+}
+
+int64_t
+vdc_boot_time(void)
+{
+    g_autofree char *stat = NULL;
+    const char *p;
+
+    if (!g_file_get_contents("/proc/stat", &stat, NULL, NULL) ||
+        !(p = strstr(stat, "\nbtime ")))
+        return -1;
+    return g_ascii_strtoll(p + 7, NULL, 10);
+}
+
 int
 vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe)
 {
@@ -299,9 +340,19 @@ vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe)
         }
     }
     /* the leader is ours, or gone (a group id is not reused while a
-     * member lives): whatever runs in the group is ours */
+     * member lives): what runs in the group is ours when it started after
+     * the leader did */
     if (!group_running(pgrp))
         return 0;
+    if (r != 0 || ts.state == 'Z') {
+        pid_t early = group_member_before(pgrp, start);
+
+        if (early > 0) {
+            vdc_error("process group %d: its leader is gone and member %d started before the "
+                      "journaled leader: not ours, not touched", (int)pgrp, (int)early);
+            return -1;
+        }
+    }
     vdc_progress("process group %d (%s) outlived its run: killing it", (int)pgrp, exe);
     for (i = 0; i < 100; i++) {
         if (kill(-pgrp, SIGKILL) < 0 && errno != ESRCH) {
@@ -333,15 +384,16 @@ journal_child(pid_t group, void *arg)
     g_autofree char *exe = proc_exe(group);
     g_autofree char *pid = g_strdup_printf("%d", (int)group);
     g_autofree char *start = NULL;
+    g_autofree char *boot = vdc_boot_id();
     vdc_task_stat ts;
 
-    if (!exe || vdc_task_stat_read(group, 0, &ts) != 0) {
+    if (!exe || !boot || vdc_task_stat_read(group, 0, &ts) != 0) {
         vdc_error("process %d: cannot read its identity from /proc", (int)group);
         return -1;
     }
     start = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)ts.starttime);
     c->seq = vdc_journal_add(c->j, &(vdc_journal_entry){
-        .kind = VDC_JOURNAL_PROC, .pid = pid, .start = start, .exe = exe });
+        .kind = VDC_JOURNAL_PROC, .pid = pid, .start = start, .exe = exe, .boot = boot });
     if (!c->seq)
         return -1;
     return vdc_journal_done(c->j, c->seq);

@@ -59,6 +59,7 @@ static const struct {
     { VDC_JOURNAL_PROC, "pid", M(pid) },
     { VDC_JOURNAL_PROC, "start", M(start) },
     { VDC_JOURNAL_PROC, "exe", M(exe) },
+    { VDC_JOURNAL_PROC, "boot", M(boot) },
 };
 #undef M
 

@@ -15,8 +15,8 @@
  * Kinds and keys: domain (driver, uri, name, uuid), image (path, ino; the
  * target description's where, format, alloc, image_backend: model/target.h
  * names), lv (vg, lv, tag), loop (file, dev), mount (dir, source), dir
- * (path, ino), file (path, ino), proc (pid, start, exe: a child's process
- * group, see common/child.h; undone once the group is gone).  ino is
+ * (path, ino), file (path, ino), proc (pid, start, exe, boot: a child's
+ * process group, see common/child.h; undone once the group is gone).  ino is
  * "DEV:INO" (st_dev, st_ino of what was made, decimal); uuid the domain's
  * UUID; tag the LV's run tag.  A key may be absent (an image's description:
  * the defaults; an identity not known) or empty; unknown keys are ignored.
@@ -71,6 +71,8 @@ typedef struct {
      * executable (readlink /proc/PID/exe): pid and start say it is the same
      * process, exe that it is ours */
     const char *pid, *start, *exe;
+    const char *boot;                   /* proc: the kernel's boot id when it was
+                                         * journaled (/proc/sys/kernel/random/boot_id) */
     int done, undone, kept;
 } vdc_journal_entry;
 

@@ -190,10 +190,19 @@ char *vdc_loop_find(const char *file);
  * "proc"): when process @pgrp still runs with start time @start (clock
  * ticks after boot) it must run @exe and lead its group, else nothing is
  * touched (-1, one message); a pid with another start time is another
- * process (0: ours ended).  Then every running member of the group gets
- * SIGKILL until none is left (at most 5 s).  0 when no member runs, -1
- * after vdc_error. */
+ * process (0: ours ended).  With the leader gone, every running member
+ * must have started at @start or later (the group's members are forked
+ * after its leader), else nothing is touched (-1, one message).  Then
+ * every running member of the group gets SIGKILL until none is left (at
+ * most 5 s).  0 when no member runs, -1 after vdc_error. */
 int vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe);
+
+/* This boot of the kernel: the text of /proc/sys/kernel/random/boot_id
+ * (a UUID) and the boot's wall-clock time in seconds since the epoch
+ * (/proc/stat "btime").  Newly allocated / 0, or NULL / -1 when /proc
+ * cannot tell (no message). */
+char *vdc_boot_id(void);
+int64_t vdc_boot_time(void);
 /* 1 when @dir is a mount point of @source (mountinfo), 0 if not, -1 error */
 int vdc_is_mounted(const char *dir, const char *source);
 /* sync + echo 3 > /proc/sys/vm/drop_caches; 0 or -1 (vdc_error) */

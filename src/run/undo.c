@@ -104,6 +104,25 @@ proc_values(const vdc_journal_entry *e, pid_t *pid, guint64 *start)
     return 0;
 }
 
+/* Whether a proc entry's start (@start clock ticks after the boot @boot)
+ * is not before its run's start (the journal's run line, to the second:
+ * 2 s of slack).  An entry of an earlier boot cannot be placed: 1 (its
+ * undo leaves it alone). */
+static int
+proc_after_run(const vdc_journal *j, const char *boot, guint64 start)
+{
+    g_autofree char *now = vdc_boot_id();
+    g_autoptr(GDateTime) run = g_date_time_new_from_iso8601(j->owner_started, NULL);
+    int64_t btime = vdc_boot_time();
+    long hz = sysconf(_SC_CLK_TCK);
+
+    if (!now || strcmp(now, boot) != 0)
+        return 1;
+    if (!run || btime < 0 || hz <= 0)
+        return 0;
+    return btime + (int64_t)(start / (guint64)hz) + 2 >= g_date_time_to_unix(run);
+}
+
 /* Before a mount is unmounted and a loop device detached: whatever a
  * crashed run's child left running in its group is killed (only when the
  * group's leader is still the process the journal names) */
@@ -113,10 +132,14 @@ undo_proc(const vdc_journal_entry *e)
     pid_t pid;
     guint64 start;
 
-    if (proc_values(e, &pid, &start) < 0) {
-        vdc_error("journal: proc entry %u: expected pid, start and exe: not touched", e->seq);
+    g_autofree char *boot = vdc_boot_id();
+
+    if (proc_values(e, &pid, &start) < 0 || !e->boot) {
+        vdc_error("journal: proc entry %u: expected pid, start, exe and boot: not touched", e->seq);
         return -1;
     }
+    if (!boot || strcmp(boot, e->boot) != 0)
+        return 0;       /* journaled in an earlier boot: the group ended with it */
     return vdc_proc_group_stop(pid, start, e->exe);
 }
 
@@ -252,6 +275,10 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
             /* the group's leader is a fork of vmdiskcmp (common/child.h) */
             if (proc_values(e, &pid, &start) < 0 || !g_str_has_prefix(base, "vmdiskcmp"))
                 why = "expected a pid, a start time and a vmdiskcmp executable";
+            else if (!e->boot || !j->owner_started)
+                why = "expected the boot it was started in and the journal's run line";
+            else if (!proc_after_run(j, e->boot, start))
+                why = "expected a process started after its run did";
             break;
         }
         case VDC_JOURNAL_LOOP:

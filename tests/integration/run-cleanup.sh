@@ -180,12 +180,16 @@ echo "ok: foreign journal entries refused"
 # the journal names: another process now holding the pid (another start
 # time) is left alone and counts as ours gone; one with the journaled start
 # time that runs another executable is refused (exit 1), left alone too
+boot=$(cat /proc/sys/kernel/random/boot_id)
+run_started=$(date -u -d "@$(( $(date +%s) - 60 ))" +%Y-%m-%dT%H:%M:%SZ)
 sleep 300 &
 sleeper=$!
 start=$(sed 's/.*) //' "/proc/$sleeper/stat" | cut -d' ' -f20)
+# proc_journal START [PID [BOOT]]: a version 2 journal whose run started a
+# minute ago, with one proc entry
 proc_journal() {
-    printf 'vmdiskcmp-journal 1\nadd 1 proc pid=%s start=%s exe=%s\ndone 1\n' "$sleeper" "$1" \
-        "$(esc "$VMDISKCMP")" > "$work/out/journal"
+    printf 'vmdiskcmp-journal 2\nrun id=crashed-run pid=1 started=%s\nadd 1 proc pid=%s start=%s exe=%s boot=%s\ndone 1\n' \
+        "$run_started" "${2:-$sleeper}" "$1" "$(esc "$VMDISKCMP")" "${3:-$boot}" > "$work/out/journal"
 }
 proc_journal $((start + 1))
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "proc of another start time: cleanup failed"; }
@@ -198,8 +202,33 @@ rc=0
 grep -q "process $sleeper: started when the journal says, but runs .*sleep, not $VMDISKCMP: not touched" "$work/log" ||
     fail "proc running another executable: $(cat "$work/log")"
 kill -0 "$sleeper" || fail "proc running another executable: the process was killed"
+# an entry journaled in an earlier boot: that group ended with the boot
+proc_journal "$start" "$sleeper" 00000000-0000-0000-0000-000000000000
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "proc of an earlier boot: cleanup failed"; }
+kill -0 "$sleeper" || fail "proc of an earlier boot: the process was killed"
 kill "$sleeper"
 wait "$sleeper" 2>/dev/null
+# a group whose leader is gone: its members are ours only when they
+# started after the journaled leader, and the leader after the run
+setsid sh -c 'sleep 300 & echo $! > "$1"; exit 0' sh "$work/orphan.pid"
+while [ ! -s "$work/orphan.pid" ]; do sleep 0.1; done
+orphan=$(cat "$work/orphan.pid")
+group=$(sed 's/.*) //' "/proc/$orphan/stat" | cut -d' ' -f3)
+ostart=$(sed 's/.*) //' "/proc/$orphan/stat" | cut -d' ' -f20)
+proc_journal 0 "$group"         # "started" at boot: before its run
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "leaderless group, start before the run: exit status $rc, expected 2: $(cat "$work/log")"
+grep -q "expected a process started after its run did" "$work/log" || fail "leaderless group, start before the run: $(cat "$work/log")"
+kill -0 "$orphan" || fail "leaderless group, start before the run: a foreign process was killed"
+proc_journal $((ostart + 1)) "$group"   # a member older than the leader
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "leaderless group, older member: exit status $rc, expected 1: $(cat "$work/log")"
+grep -q "process group $group: its leader is gone and member $orphan started before the journaled leader: not ours, not touched" \
+    "$work/log" || fail "leaderless group, older member: $(cat "$work/log")"
+kill -0 "$orphan" || fail "leaderless group, older member: a foreign process was killed"
+kill "$orphan"
 echo "ok: journaled processes checked before they are killed"
 
 # --all: every journal under --results, nothing else
