@@ -62,6 +62,10 @@ typedef struct {
 } vdc_run_opts;
 
 #define VDC_HEARTBEAT_TIMEOUT_DEFAULT 120u   /* seconds (--heartbeat-timeout) */
+/* The shortest --heartbeat-timeout other than 0: a few of the runner's
+ * 5 s beats and of the host's 5 s looks, so that a late beat is not taken
+ * for a stop. */
+#define VDC_HEARTBEAT_TIMEOUT_MIN 30u
 
 /* Zero @o, with the defaults that are not 0 (--heartbeat-timeout). */
 void vdc_run_opts_init(vdc_run_opts *o);

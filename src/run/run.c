@@ -641,7 +641,7 @@ watch_domu(vdc_run_ctx *ctx, vdc_hostwatch *hw, char **stall)
         }
         if (hw && p->heartbeat_timeout_s) {
             g_autofree char *last = NULL;
-            uint64_t now = vdc_hostwatch_heartbeat(hw, NULL);
+            uint64_t now = vdc_hostwatch_heartbeat(hw, &last);
 
             if (now != beats) {
                 beats = now;
@@ -650,7 +650,6 @@ watch_domu(vdc_run_ctx *ctx, vdc_hostwatch *hw, char **stall)
                 since_beat += period;
             }
             if (beats && since_beat >= p->heartbeat_timeout_s) {
-                (void)vdc_hostwatch_heartbeat(hw, &last);
                 *stall = g_strdup_printf("the runner's heartbeat stopped %u s ago (last event: %s)",
                                          since_beat, last);
                 return w;

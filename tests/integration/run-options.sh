@@ -81,6 +81,7 @@ bad "--vg 'bad vg': expected a VG name" --lvm --vg "bad vg"
 bad "--vg '-x': expected a VG name" --lvm --vg -x
 bad "--heartbeat-timeout 'soon': expected an integer from 0 to 604800" --image --heartbeat-timeout soon
 bad "--heartbeat-timeout '-5': expected an integer from 0 to 604800" --image --heartbeat-timeout -5
+bad "--heartbeat-timeout '10': expected 0 (off) or 30 to 604800 seconds" --image --heartbeat-timeout 10
 
 # --workload: the job files are read and checked by the agent's parser
 # before anything is created: FILE:LINE and the option named, exit 2
