@@ -1468,6 +1468,8 @@ vdc_ctl_disk_probe(int fd)
 /* ---- progress block ---------------------------------------------------------- */
 #define PG_HDR 32u
 #define PG_EV 20u
+#define PG_BEAT (PG_HDR + VDC_CTL_PROGRESS_RING * PG_EV)   /* 1312: u64 beats, u64 ns */
+_Static_assert(PG_BEAT + 16 <= VDC_CTL_PROGRESS_SIZE - 4, "the heartbeat fits before the CRC");
 
 void
 vdc_ctl_progress_init(struct vdc_ctl_progress *p, uint64_t nonce)
@@ -1495,6 +1497,13 @@ vdc_ctl_progress_add(struct vdc_ctl_progress *p, uint64_t guest_ns, uint16_t tar
     return e->seq;
 }
 
+uint64_t
+vdc_ctl_progress_beat(struct vdc_ctl_progress *p, uint64_t guest_ns)
+{
+    p->beat_ns = guest_ns;
+    return ++p->beats;
+}
+
 void
 vdc_ctl_progress_encode(const struct vdc_ctl_progress *p, uint8_t *out)
 {
@@ -1515,6 +1524,8 @@ vdc_ctl_progress_encode(const struct vdc_ctl_progress *p, uint8_t *out)
         e[18] = p->ev[i].kind;
         e[19] = p->ev[i].test;
     }
+    put_u64(out + PG_BEAT, p->beats);
+    put_u64(out + PG_BEAT + 8, p->beat_ns);
     put_u32(out + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(out, VDC_CTL_PROGRESS_SIZE - 4));
 }
 
@@ -1544,6 +1555,8 @@ vdc_ctl_progress_decode(const uint8_t *buf, size_t len, struct vdc_ctl_progress 
     p->n_events = n;
     p->nonce = get_u64(buf + 16);
     p->newest_seq = get_u64(buf + 24);
+    p->beats = get_u64(buf + PG_BEAT);
+    p->beat_ns = get_u64(buf + PG_BEAT + 8);
     if (n > p->newest_seq)
         return seterr(err, "progress block: %u events but newest seq %llu", n,
                       (unsigned long long)p->newest_seq);

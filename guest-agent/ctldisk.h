@@ -39,6 +39,7 @@
 #define VDC_CTL_PROGRESS_OFF  4096u               /* bytes (superblock offset 64) */
 #define VDC_CTL_PROGRESS_SIZE 4096u               /* bytes (superblock offset 72) */
 #define VDC_CTL_PROGRESS_RING 64u                 /* events kept in the block */
+#define VDC_CTL_BEAT_S 5u                         /* seconds between two runner heartbeats */
 #define VDC_CTL_JOB_OFF       8192u               /* bytes */
 #define VDC_CTL_JOB_MAX       (1020u * 1024u)      /* job frame incl. header */
 #define VDC_CTL_RES_OFF       (1024u * 1024u)      /* bytes */
@@ -230,9 +231,15 @@ int vdc_ctl_image_read_result(const uint8_t *img, size_t len, uint64_t nonce,
  *   32   64 x 20  ring, oldest first: u64 seq, u64 guest CLOCK_MONOTONIC
  *                 ns, u16 target index (job order), u8 kind, u8 test id
  *                 (the agent's enum agent_test, test_ids.h order)
+ *   1312 u64      heartbeat: beats so far (0: none, e.g. an older runner)
+ *   1320 u64      heartbeat: guest CLOCK_MONOTONIC ns of the last beat
  *   4092 u32      CRC-32C of bytes 0..4091
  * The events' seqs are consecutive and end at the newest: events older
- * than the last 64 are dropped (the host notices the gap in seq). */
+ * than the last 64 are dropped (the host notices the gap in seq).  The
+ * runner beats (and rewrites the block) when it starts, at each event and
+ * every VDC_CTL_BEAT_S seconds while it works, so a host sees a runner
+ * that stopped making progress; an older host ignores the heartbeat,
+ * bytes it never read. */
 enum vdc_ctl_event_kind {
     VDC_CTL_EV_TEST_BEGIN = 1,
     VDC_CTL_EV_TEST_END = 2,
@@ -253,6 +260,8 @@ struct vdc_ctl_progress {
     uint64_t newest_seq;    /* 0: no event yet */
     uint32_t n_events;      /* valid entries of ev[], oldest first */
     struct vdc_ctl_event ev[VDC_CTL_PROGRESS_RING];
+    uint64_t beats;         /* heartbeats so far; 0: the runner does not beat */
+    uint64_t beat_ns;       /* the guest's CLOCK_MONOTONIC at the last beat, ns */
 };
 
 /* Zero @p and set its nonce. */
@@ -261,6 +270,9 @@ void vdc_ctl_progress_init(struct vdc_ctl_progress *p, uint64_t nonce);
  * ring.  Returns the new event's seq. */
 uint64_t vdc_ctl_progress_add(struct vdc_ctl_progress *p, uint64_t guest_ns, uint16_t target,
                               uint8_t kind, uint8_t test);
+/* One heartbeat at @guest_ns: beats + 1, beat_ns = @guest_ns.  Returns
+ * the new count. */
+uint64_t vdc_ctl_progress_beat(struct vdc_ctl_progress *p, uint64_t guest_ns);
 /* The 4096-byte block of @p into @out. */
 void vdc_ctl_progress_encode(const struct vdc_ctl_progress *p, uint8_t *out);
 /* Decode @len (>= 4096) untrusted bytes.  0; 1 when the area is blank (all

@@ -17,7 +17,10 @@
  * While an agent runs, its --progress-fd lines ("begin ID", "end ID", on
  * a pipe at descriptor 3) become events of the control disk's progress
  * block, rewritten whole after each (doc/control-disk.md "Progress block"):
- * the host reads it to slice its samples per test.
+ * the host reads it to slice its samples per test.  The block also carries
+ * the runner's heartbeat, beaten when it opens the block, at each event and
+ * every VDC_CTL_BEAT_S seconds from the loops that wait on a step: a host
+ * that sees it stop destroys the domU long before its --timeout.
  * Every step that can hang runs in a child with a timeout and is stopped
  * when it overruns (SIGTERM to its process group, SIGKILL TERM_GRACE_S
  * later: an agent writes what finished, e.g. the jobs before the one it was
@@ -132,6 +135,42 @@ guest_ns(void)
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+/* one beat, with the events so far, written out */
+static void
+progress_write(uint64_t now)
+{
+    struct vdc_ctl_error err = { { 0 } };
+
+    vdc_ctl_progress_beat(&progress.p, now);
+    if (vdc_ctl_disk_write_progress(progress.fd, progress.off, &progress.p, &err) < 0) {
+        logmsg("%s: progress block writes stop", err.msg);
+        close(progress.fd);
+        progress.fd = -1;
+    }
+}
+
+static void
+progress_event(uint8_t kind, uint8_t test)
+{
+    uint64_t now = guest_ns();
+
+    if (progress.fd < 0)
+        return;
+    vdc_ctl_progress_add(&progress.p, now, progress.target, kind, test);
+    progress_write(now);
+}
+
+/* the heartbeat: called from every loop that waits; beats when the last
+ * one is VDC_CTL_BEAT_S old */
+static void
+progress_tick(void)
+{
+    uint64_t now = guest_ns();
+
+    if (progress.fd >= 0 && now - progress.p.beat_ns >= VDC_CTL_BEAT_S * 1000000000ull)
+        progress_write(now);
+}
+
 /* open the control disk for progress writes (a disk without the block, or
  * one that cannot be opened, just gets none: the host then slices nothing) */
 static void
@@ -164,21 +203,7 @@ progress_open(const char *ctl, uint64_t nonce)
         return;
     }
     progress.fd = fd;
-}
-
-static void
-progress_event(uint8_t kind, uint8_t test)
-{
-    struct vdc_ctl_error err = { { 0 } };
-
-    if (progress.fd < 0)
-        return;
-    vdc_ctl_progress_add(&progress.p, guest_ns(), progress.target, kind, test);
-    if (vdc_ctl_disk_write_progress(progress.fd, progress.off, &progress.p, &err) < 0) {
-        logmsg("%s: progress block writes stop", err.msg);
-        close(progress.fd);
-        progress.fd = -1;
-    }
+    progress_write(guest_ns());     /* the first beat: the host's watchdog starts */
 }
 
 /* one agent line: "begin ID" or "end ID"; anything else is ignored */
@@ -334,6 +359,7 @@ run_child(char *const argv[], int (*fn)(void *), void *arg, unsigned timeout_s, 
             kill(pid, SIGKILL);
             timed_out = 2;
         }
+        progress_tick();
         usleep(50 * 1000);
     }
     if (tail)
@@ -459,6 +485,7 @@ wait_dev(const char *vdev, char *path, size_t len, unsigned timeout_s)
             return 0;
         if (since_start() > deadline)
             return -1;
+        progress_tick();
         usleep(200 * 1000);
     }
 }

@@ -10,15 +10,19 @@
  *       json=valid|invalid|none runs=N samples=N seed=S" line per target (the
  *       agent JSON parsed with json-glib: format "vmdiskcmp-result", runs[]
  *       whose target is NAME); writes DIR/NAME.json, DIR/NAME.stderr,
- *       DIR/runner.log.
+ *       DIR/runner.log; then "progress events=N newest_seq=N beats=N" (the
+ *       progress block: the runner's events and heartbeats; all 0 when blank).
  *   guest-ctltool logs IMAGE DIR
  *       vdc_collect_logs: the guest's logs copied out read-only.
  * Exit: 0 ok, 1 failure (message on stderr), 2 bad arguments. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
@@ -158,12 +162,14 @@ static int
 cmd_read(int argc, char **argv)
 {
     struct vdc_ctl_result res;
+    struct vdc_ctl_progress pg;
+    struct vdc_ctl_error err = { { 0 } };
     uint64_t nonce = 0;
     const char *dir = NULL, *verdict;
     unsigned runs, samples;
     char *seed = NULL;
     size_t k;
-    int i;
+    int i, fd, r;
 
     for (i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--nonce") && num(argv[i + 1], &nonce) == 0)
@@ -199,6 +205,20 @@ cmd_read(int argc, char **argv)
             write_blob(dir, t->name, ".stderr", t->stderr_tail, t->stderr_tail_len);
     }
     vdc_ctl_result_dispose(&res);
+    fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s\n", argv[2], g_strerror(errno));
+        return 1;
+    }
+    vdc_ctl_progress_init(&pg, nonce);
+    r = vdc_ctl_disk_read_progress(fd, nonce, &pg, &err);
+    close(fd);
+    if (r < 0) {
+        fprintf(stderr, "%s: %s\n", argv[2], err.msg);
+        return 1;
+    }
+    printf("progress events=%u newest_seq=%llu beats=%llu\n", pg.n_events,
+           (unsigned long long)pg.newest_seq, (unsigned long long)pg.beats);
     return 0;
 }
 

@@ -174,6 +174,9 @@ typedef struct {
     /* called by disk_facts (a test fills @out with made-up backends); NULL:
      * no facts */
     int (*on_disk_facts)(const char *name, vdc_hv_disk_facts *out, void *opaque);
+    /* called at the start of each wait (e.g. to play the runner's
+     * heartbeat on the control disk, or to set wait_result) */
+    void (*on_wait)(const char *name, void *opaque);
     int paused;                 /* the last create was paused and not resumed yet */
     /* counters and the log of calls ("create NAME", "destroy NAME") */
     int n_create, n_destroy, n_running;

@@ -137,6 +137,8 @@ static vdc_hv_wait_result
 mock_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_t *stop)
 {
     logcall("wait", name);
+    if (mock_state.on_wait)
+        mock_state.on_wait(name, mock_state.opaque);
     if (stop && *stop)
         return VDC_HV_WAIT_INTERRUPTED;
     if (mock_state.wait_result == VDC_HV_WAIT_SHUTOFF &&

@@ -233,6 +233,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     }
     p->timeout_s = o->timeout ? o->timeout : 3600;
     p->agent_timeout_s = o->agent_timeout ? o->agent_timeout : p->timeout_s;
+    p->heartbeat_timeout_s = o->heartbeat_timeout;
     p->keep = o->keep;
     p->drop_caches = !o->no_drop_caches;
     /* TCG guests are emulated too */

@@ -98,6 +98,9 @@ static const vdc_opt opt_table[] = {
     { .name = "agent-timeout", .type = VDC_OPT_UINT, .off = O(agent_timeout), .metavar = "SECONDS",
       .min = 1, .max = 604800, .def = "--timeout",
       .help = "per agent pass (bonnie++, workloads) in the domU and in dom0: then SIGTERM (the agent keeps the tests and jobs that finished) and, after a grace (10 s in the domU, 3 s in dom0), SIGKILL" },
+    { .name = "heartbeat-timeout", .type = VDC_OPT_UINT, .off = O(heartbeat_timeout), .metavar = "SECONDS",
+      .min = 0, .max = 604800, .def = "120",
+      .help = "a domU whose runner has beaten (every 5 s on the control disk) and then not for this long is destroyed, its runs failed naming the last event; 0: off, else at least 30 (before the first beat only --timeout applies)" },
     { .name = "out", .type = VDC_OPT_STR, .off = O(out), .metavar = "DIR",
       .def = "results/ID", .help = "result directory (must not exist)" },
     { .name = "cache-dir", .type = VDC_OPT_STR, .off = O(cache_dir), .metavar = "DIR",
@@ -152,6 +155,7 @@ void
 vdc_run_opts_init(vdc_run_opts *o)
 {
     memset(o, 0, sizeof(*o));
+    o->heartbeat_timeout = VDC_HEARTBEAT_TIMEOUT_DEFAULT;
 }
 
 void
@@ -168,6 +172,11 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
 
     if (r != VDC_OPTS_OK)
         return r;
+    if (o->heartbeat_timeout && o->heartbeat_timeout < VDC_HEARTBEAT_TIMEOUT_MIN) {
+        vdc_input_error("--heartbeat-timeout '%u': expected 0 (off) or %u to 604800 seconds (the runner beats every 5 s)",
+                        o->heartbeat_timeout, VDC_HEARTBEAT_TIMEOUT_MIN);
+        return -1;
+    }
     if (o->stripe_size && o->stripes < 2) {
         vdc_input_error("--stripe-size: expected --stripes N with N >= 2 as well");
         return -1;

@@ -43,6 +43,8 @@ typedef struct {
     unsigned guest_vcpus;
     unsigned timeout;           /* seconds per domain boot */
     unsigned agent_timeout;     /* seconds per agent pass; 0 = timeout */
+    unsigned heartbeat_timeout; /* seconds without a runner heartbeat; 0 = off
+                                 * (vdc_run_opts_init: VDC_HEARTBEAT_TIMEOUT_DEFAULT) */
     char *out;
     char *cache_dir;
     char *agent;                /* path of the static agent (dom0 and prepare) */
@@ -59,6 +61,13 @@ typedef struct {
     int inspect;                /* --inspect-on-failure */
 } vdc_run_opts;
 
+#define VDC_HEARTBEAT_TIMEOUT_DEFAULT 120u   /* seconds (--heartbeat-timeout) */
+/* The shortest --heartbeat-timeout other than 0: a few of the runner's
+ * 5 s beats and of the host's 5 s looks, so that a late beat is not taken
+ * for a stop. */
+#define VDC_HEARTBEAT_TIMEOUT_MIN 30u
+
+/* Zero @o, with the defaults that are not 0 (--heartbeat-timeout). */
 void vdc_run_opts_init(vdc_run_opts *o);
 void vdc_run_opts_dispose(vdc_run_opts *o);   /* safe to call twice */
 

@@ -311,6 +311,7 @@ vdc_plan_to_json(const vdc_plan *p)
     member_str(b, "seed", seed);
     member_int(b, "timeout_s", p->timeout_s);
     member_int(b, "agent_timeout_s", p->agent_timeout_s);
+    member_int(b, "heartbeat_timeout_s", p->heartbeat_timeout_s);
     json_builder_set_member_name(b, "emulated");
     json_builder_add_boolean_value(b, p->emulated);
     json_builder_set_member_name(b, "drop_caches");

@@ -112,6 +112,8 @@ typedef struct {
     uint64_t seed;
     unsigned timeout_s;         /* per boot */
     unsigned agent_timeout_s;   /* per agent pass (--agent-timeout, else timeout_s) */
+    unsigned heartbeat_timeout_s;   /* a runner that beat and stopped this long: the
+                                     * boot fails (--heartbeat-timeout); 0: off */
     int keep;
     int drop_caches;            /* the agent's --drop-caches before each test, the
                                    runner's before each agent, dom0's before each

@@ -32,6 +32,33 @@ vdc_host_test_name(unsigned idx)
     return idx < G_N_ELEMENTS(test_names) ? test_names[idx] : NULL;
 }
 
+char *
+vdc_host_event_text(const struct vdc_ctl_event *ev, const char *target_name)
+{
+    g_autofree char *t = NULL;
+    const char *test;
+
+    if (!ev)
+        return g_strdup("none");
+    t = target_name ? g_strdup(target_name) : g_strdup_printf("#%u", (unsigned)ev->target);
+    test = vdc_host_test_name(ev->test);
+    switch (ev->kind) {
+    case VDC_CTL_EV_TEST_BEGIN:
+    case VDC_CTL_EV_TEST_END:
+        if (test)
+            return g_strdup_printf("test %s of target %s %s", test, t,
+                                   ev->kind == VDC_CTL_EV_TEST_BEGIN ? "began" : "ended");
+        return g_strdup_printf("test #%u of target %s %s", (unsigned)ev->test, t,
+                               ev->kind == VDC_CTL_EV_TEST_BEGIN ? "began" : "ended");
+    case VDC_CTL_EV_TARGET_BEGIN:
+        return g_strdup_printf("target %s began", t);
+    case VDC_CTL_EV_TARGET_END:
+        return g_strdup_printf("target %s ended", t);
+    default:
+        return g_strdup_printf("kind %u on target %s", (unsigned)ev->kind, t);
+    }
+}
+
 void
 vdc_host_per_unit(JsonObject *cpu_s, double bytes, double ios, JsonObject *per_gib,
                   JsonObject *per_kio)
@@ -250,6 +277,9 @@ struct vdc_hostwatch {
     GArray *snaps;              /* vdc_host_snap */
     GArray *events;             /* vdc_host_event */
     uint64_t last_seq;
+    uint64_t beats;             /* the runner's heartbeat count, as last read */
+    int have_newest;
+    struct vdc_ctl_event newest;    /* the newest event read */
     int domid;
     /* domU polling */
     GThread *thread;
@@ -502,6 +532,12 @@ take_events(vdc_hostwatch *w, const struct vdc_ctl_progress *p)
     int gap = 0;
     uint32_t i;
 
+    if (p->beats > w->beats)
+        w->beats = p->beats;
+    if (p->n_events && p->newest_seq >= w->last_seq) {
+        w->newest = p->ev[p->n_events - 1];
+        w->have_newest = 1;
+    }
     if (p->newest_seq <= w->last_seq || w->events->len >= VDC_HOST_MAX_EVENTS)
         return;
     if (p->n_events && p->ev[0].seq > w->last_seq + 1)
@@ -612,6 +648,32 @@ vdc_hostwatch_stop(vdc_hostwatch *w)
             close(fd);
         }
     }
+}
+
+uint64_t
+vdc_hostwatch_heartbeat(vdc_hostwatch *w, char **last)
+{
+    struct vdc_ctl_progress p;
+    struct vdc_ctl_error err = { { 0 } };
+    uint64_t beats;
+    int fd = w->ctl ? open(w->ctl, O_RDONLY | O_CLOEXEC) : -1;
+
+    if (fd >= 0) {
+        if (vdc_ctl_disk_read_progress(fd, w->nonce, &p, &err) == 0) {
+            g_mutex_lock(&w->lock);
+            take_events(w, &p);
+            g_mutex_unlock(&w->lock);
+        }
+        close(fd);
+    }
+    g_mutex_lock(&w->lock);
+    beats = w->beats;
+    if (last)
+        *last = vdc_host_event_text(w->have_newest ? &w->newest : NULL,
+                                    w->have_newest && w->newest.target < w->n
+                                        ? w->t[w->newest.target].name : NULL);
+    g_mutex_unlock(&w->lock);
+    return beats;
 }
 
 void

@@ -91,6 +91,12 @@ JsonObject *vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owner
  * agent's order), or NULL when out of range. */
 const char *vdc_host_test_name(unsigned idx);
 
+/* Pure: a progress event in words, for messages: "test rewrite of
+ * target img began", "test rewrite of target img ended", "target img
+ * began", "target img ended" (@target_name NULL: "#N", the event's
+ * index).  @ev NULL: "none".  g_malloc'd. */
+char *vdc_host_event_text(const struct vdc_ctl_event *ev, const char *target_name);
+
 typedef struct vdc_hostwatch vdc_hostwatch;
 
 /* A watch over the @n targets @t (the strings are copied). */
@@ -105,6 +111,15 @@ void vdc_hostwatch_free(vdc_hostwatch *w);      /* NULL-safe; stops the thread *
 int vdc_hostwatch_start_domu(vdc_hostwatch *w, const char *ctl, uint64_t nonce,
                              const vdc_hv_ops *hvops, vdc_hv *hv, const char *domain);
 void vdc_hostwatch_stop(vdc_hostwatch *w);
+
+/* domU, from the caller's thread: read the progress block now (its new
+ * events taken as the thread takes them) and return the runner's
+ * heartbeat count seen so far (doc/control-disk.md "Progress block"): 0
+ * until the runner first beats (or when it never does: an older runner,
+ * a disk without the block).  A block that does not read (torn, stale)
+ * leaves the count as it was.  With @last, also the newest event seen, in
+ * words (vdc_host_event_text; g_malloc). */
+uint64_t vdc_hostwatch_heartbeat(vdc_hostwatch *w, char **last);
 
 /* dom0 baseline: the agent runs as @pid (call once, before any line; it
  * becomes a server when it first writes); then feed what it wrote on its

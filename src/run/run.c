@@ -602,12 +602,19 @@ full_image_dir(vdc_run_ctx *ctx)
  * FS full (/var/lib/vmdiskcmp: 0 bytes free); paused on an I/O error
  * (disk vdb: no space left)".  A guest writing its test file into a full
  * filesystem makes no progress, and would otherwise be waited for the
- * whole --timeout. */
+ * whole --timeout.  On every driver, a runner that has beaten at least
+ * once (@hw reads its heartbeat from the control disk at each look) and
+ * then not for --heartbeat-timeout seconds ends the wait too: "the
+ * runner's heartbeat stopped 120 s ago (last event: test rewrite of target
+ * img began)".  The seconds count the periods waited since the look that
+ * saw the last beat (so the mock driver's instant waits count as real
+ * ones); before the first beat only --timeout applies (boot time varies). */
 static vdc_hv_wait_result
-watch_domu(vdc_run_ctx *ctx, char **stall)
+watch_domu(vdc_run_ctx *ctx, vdc_hostwatch *hw, char **stall)
 {
     const vdc_plan *p = ctx->p;
-    unsigned left = p->timeout_s, full = 0;
+    unsigned left = p->timeout_s, full = 0, since_beat = 0;
+    uint64_t beats = 0;
 
     *stall = NULL;
     for (;;) {
@@ -631,6 +638,22 @@ watch_domu(vdc_run_ctx *ctx, char **stall)
         if (paused) {
             *stall = g_strdup_printf("the domU stalled: %s", why);
             return w;
+        }
+        if (hw && p->heartbeat_timeout_s) {
+            g_autofree char *last = NULL;
+            uint64_t now = vdc_hostwatch_heartbeat(hw, &last);
+
+            if (now != beats) {
+                beats = now;
+                since_beat = 0;
+            } else if (beats) {
+                since_beat += period;
+            }
+            if (beats && since_beat >= p->heartbeat_timeout_s) {
+                *stall = g_strdup_printf("the runner's heartbeat stopped %u s ago (last event: %s)",
+                                         since_beat, last);
+                return w;
+            }
         }
     }
 }
@@ -885,7 +908,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     hw = domu_hostwatch(ctx, b);
     if (vdc_hostwatch_start_domu(hw, ctl, nonce, ctx->hvops, ctx->hv, p->domain_name) < 0)
         vdc_progress("warning: boot %u: no host CPU figures (see the message above)", bi);
-    w = watch_domu(ctx, &stall);
+    w = watch_domu(ctx, hw, &stall);
     vdc_hostwatch_stop(hw);
     add_time(&ctx->rs.experiment.time.domu_s, t0_us);
     if (vdc_hv_destroy_own(ctx->hvops, ctx->hv, p->domain_name,

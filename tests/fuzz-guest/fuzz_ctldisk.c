@@ -12,7 +12,11 @@
  *   7  the rest builds a job through the API: workloads (name, text) and
  *      workload arguments cut from it at NUL bytes, which the builders must
  *      refuse or keep exactly through an encode and a decode
- * Whatever decodes must encode again and decode to the same fields. */
+ *   8  the rest is a progress block from byte 12 on (count, nonce, newest
+ *      seq, ring, heartbeat) under a valid magic and version, with a
+ *      correct CRC: straight into the ring and heartbeat checks
+ * Whatever decodes must encode again and decode to the same fields; a
+ * decoded progress block's heartbeat is the bytes at 1312 and 1320. */
 #include "config.h"
 
 #include <stdint.h>
@@ -113,18 +117,37 @@ check_result(const uint8_t *buf, size_t len)
     vdc_ctl_result_dispose(&back);
 }
 
+static uint64_t
+get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    int i;
+
+    for (i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* @header: the block's magic and version are set, @buf goes from byte 12 */
 static void
-check_progress(const uint8_t *buf, size_t len, int seal)
+check_progress(const uint8_t *buf, size_t len, int seal, int header)
 {
     struct vdc_ctl_progress p, back;
     struct vdc_ctl_error err;
     uint8_t blk[VDC_CTL_PROGRESS_SIZE], enc[VDC_CTL_PROGRESS_SIZE];
+    size_t at = header ? 12 : 0;
 
     memset(blk, 0, sizeof(blk));
-    memcpy(blk, buf, len < sizeof(blk) ? len : sizeof(blk));
+    memcpy(blk + at, buf, len < sizeof(blk) - at ? len : sizeof(blk) - at);
+    if (header) {
+        memcpy(blk, VDC_CTL_PROGRESS_MAGIC, 8);
+        put32(blk + 8, VDC_CTL_FORMAT_VERSION);
+    }
     if (seal)
         put32(blk + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(blk, VDC_CTL_PROGRESS_SIZE - 4));
     if (vdc_ctl_progress_decode(blk, sizeof(blk), &p, &err) == 0) {
+        if (p.beats != get64(blk + 1312) || p.beat_ns != get64(blk + 1320))
+            abort();
         vdc_ctl_progress_encode(&p, enc);
         if (vdc_ctl_progress_decode(enc, sizeof(enc), &back, &err) != 0 ||
             memcmp(&back, &p, sizeof(p)) != 0)
@@ -187,7 +210,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
 
-    switch (data[0] % 8) {
+    switch (data[0] % 9) {
     case 0:
         check_job(data + 1, size - 1);
         break;
@@ -206,7 +229,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 5:
     case 6:
-        check_progress(data + 1, size - 1, data[0] % 8 == 6);
+        check_progress(data + 1, size - 1, data[0] % 9 == 6, 0);
+        break;
+    case 8:
+        check_progress(data + 1, size - 1, 1, 1);
         break;
     case 7:
         check_builders(data + 1, size - 1);

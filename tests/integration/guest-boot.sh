@@ -7,7 +7,8 @@
 # validated: checksums, version, nonce) with status failed overall, "data"
 # ok with valid agent JSON (format vmdiskcmp-result, its target, the job's
 # seed, samples), "ghost" failed naming the missing disk, the runner log,
-# and that a wrong nonce is refused.  Run time here: about 1-2 minutes
+# the runner's heartbeat in the progress block (beats beyond its events:
+# it beat while waiting for vdz), and that a wrong nonce is refused.  Run time here: about 1-2 minutes
 # (prepare is a cache hit after the first run; one TCG boot).
 set -eu
 . "$top_srcdir/tests/integration/guest-common.sh"
@@ -58,6 +59,12 @@ grep -q '^target ghost status=failed .*json=none.*/dev/vdz did not appear' "$tmp
     || fail "ghost target: expected a failure naming /dev/vdz"
 grep -q '"repetition": 1' "$tmp/out/data.json" || fail "agent JSON lacks the job's repetition"
 grep -q 'done: failed' "$tmp/out/runner.log" || fail "runner log missing or without its verdict"
+# the runner's heartbeat: one beat at the start and one per event, and
+# more while it waited 20 s for the ghost's /dev/vdz (every 5 s, no event)
+beats=$(sed -n 's/^progress events=\([0-9]*\) newest_seq=\([0-9]*\) beats=\([0-9]*\)$/\2 \3/p' "$tmp/res")
+[ -n "$beats" ] || fail "no progress line: $(cat "$tmp/res")"
+set -- $beats
+[ "$2" -ge $(($1 + 1 + 3)) ] || fail "progress block: $2 heartbeats for $1 events, expected at least $(($1 + 4))"
 grep -q 'mkfs.ext4 on /dev/vdb' "$tmp/out/runner.log" || fail "runner log lacks the mkfs step"
 # the data disk now holds the ext4 the runner made (the root stayed read-only)
 blkid -p -o value -s TYPE "$tmp/data.img" | grep -qx ext4 || fail "no ext4 on the data disk"

@@ -79,6 +79,9 @@ bad "--accel kvm: expected only with a QEMU/KVM domain" --image --hypervisor lib
 # bug run-vg-name-unchecked: any --vg was accepted until LVM refused it mid-run
 bad "--vg 'bad vg': expected a VG name" --lvm --vg "bad vg"
 bad "--vg '-x': expected a VG name" --lvm --vg -x
+bad "--heartbeat-timeout 'soon': expected an integer from 0 to 604800" --image --heartbeat-timeout soon
+bad "--heartbeat-timeout '-5': expected an integer from 0 to 604800" --image --heartbeat-timeout -5
+bad "--heartbeat-timeout '10': expected 0 (off) or 30 to 604800 seconds" --image --heartbeat-timeout 10
 
 # --workload: the job files are read and checked by the agent's parser
 # before anything is created: FILE:LINE and the option named, exit 2
@@ -133,7 +136,7 @@ unset VDC_WORKLOAD_DIR
 "$VMDISKCMP" run --help > "$work/help" || fail "run --help failed"
 for o in --image --lvm --dom0 --block --target --vg --lv-size --stripes --stripe-size --image-dir \
          --image-format --image-alloc --image-backend --size --runs --seed --order --hypervisor \
-         --connect --guest-image --guest-memory --timeout --out --keep --dry-run --workload --tests; do
+         --connect --guest-image --guest-memory --timeout --heartbeat-timeout --out --keep --dry-run --workload --tests; do
     grep -q -- "^  $o" "$work/help" || fail "run --help lacks $o"
 done
 
@@ -146,6 +149,13 @@ done
 grep -q "backendtype=qdisk" "$work/plan" || fail "--dry-run: no qdisk disk spec"
 grep -q "^tap:aio:\|'tap:aio:" "$work/plan" || fail "--dry-run: no tap:aio: disk spec"
 grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.json"
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+grep -q '"heartbeat_timeout_s" : 120,' "$work/plan" || fail "--dry-run: plan.json lacks the default heartbeat_timeout_s 120"
+# --heartbeat-timeout 0: the watch off, in plan.json
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --heartbeat-timeout 0 --size 64M \
+    --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" > "$work/plan" ||
+    fail "--dry-run --heartbeat-timeout 0 failed"
+grep -q '"heartbeat_timeout_s" : 0,' "$work/plan" || fail "--heartbeat-timeout 0: not in plan.json"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
 # --image-cache: one image target per mode, in the plan text, the disk
 # specs and plan.json

@@ -93,6 +93,17 @@ put64(uint8_t *p, uint64_t v)
     put32(p + 4, (uint32_t)(v >> 32));
 }
 
+static uint64_t
+get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    int i;
+
+    for (i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
 /* after editing a superblock field, make its checksum right again */
 static void
 reseal_sb(uint8_t *img)
@@ -951,6 +962,20 @@ test_progress_round_trip(void **state)
         assert_int_equal(back.ev[i].test, p.ev[i].test);
         assert_int_equal(back.ev[i].target, p.ev[i].target);
     }
+    /* no beat yet: the block reads as 'no heartbeat' */
+    assert_int_equal(back.beats, 0);
+    assert_int_equal(back.beat_ns, 0);
+    /* two beats: the count and the last beat's time, at bytes 1312..1327 */
+    assert_int_equal(vdc_ctl_progress_beat(&p, 5000000000ULL), 1);
+    assert_int_equal(vdc_ctl_progress_beat(&p, 10000000007ULL), 2);
+    vdc_ctl_progress_encode(&p, img + VDC_CTL_PROGRESS_OFF);
+    assert_int_equal(get64(img + VDC_CTL_PROGRESS_OFF + 1312), 2);
+    assert_int_equal(get64(img + VDC_CTL_PROGRESS_OFF + 1320), 10000000007ULL);
+    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 0);
+    assert_int_equal(back.beats, 2);
+    assert_int_equal(back.beat_ns, 10000000007ULL);
+    assert_int_equal(back.n_events, 64);
+    assert_int_equal(back.newest_seq, 70);
     /* the job still reads at its new offset */
     vdc_ctl_job_dispose(&job);
     assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &job, &err), 0);
@@ -1046,6 +1071,22 @@ test_progress_corruption(void **state)
     blk[32 + 20 + 18] = 5;                      /* kind */
     reseal_progress(blk);
     expect_progress_error(blk, "kind 5");
+    /* the heartbeat is under the CRC: a torn beat is read again */
+    vdc_ctl_progress_beat(&p, 77);
+    vdc_ctl_progress_encode(&p, blk);
+    blk[1312] ^= 0x02;
+    expect_progress_error(blk, "checksum");
+    vdc_ctl_progress_encode(&p, blk);
+    blk[1327] ^= 0x80;
+    expect_progress_error(blk, "checksum");
+    /* any count and time are taken as written (the host only compares
+     * counts); a block from a runner without the heartbeat reads 0 */
+    put64(blk + 1312, UINT64_MAX);
+    reseal_progress(blk);
+    assert_int_equal(vdc_ctl_progress_decode(blk, sizeof(blk), &back, &err), 0);
+    assert_true(back.beats == UINT64_MAX);
+    assert_int_equal(vdc_ctl_progress_decode(good, sizeof(good), &back, &err), 0);
+    assert_int_equal(back.beats, 0);
     assert_int_equal(vdc_ctl_progress_decode(good, 100, &back, &err), -1);
     assert_non_null(strstr(err.msg, "truncated"));
     assert_int_equal(vdc_ctl_progress_decode(good, sizeof(good), &back, &err), 0);

@@ -93,6 +93,15 @@ static struct {
     int qemu_direct;                /* ... and the image with none has O_DIRECT */
     int n_storage_created, n_images_created, n_storage_destroyed, n_prepare;
     uint64_t nonce;
+    /* the runner's heartbeat (play_heartbeat): the domU runs (the mock's
+     * wait says "still running") and beats at each of its first
+     * beat_waits waits; with shutoff_at it powers off at that wait */
+    int heartbeat;
+    int beat_waits, shutoff_at;
+    int n_wait;                     /* waits of the current boot */
+    int max_waits;                  /* the most waits a boot had */
+    char *ctl;                      /* the current boot's control disk */
+    uint64_t ctl_nonce;             /* ... and its job's nonce */
 } F;
 
 static volatile sig_atomic_t stop_flag;
@@ -284,11 +293,18 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
     assert_true(dom->disks[0].readonly);
     if (F.interrupt_on_create)
         stop_flag = SIGINT;
+    if (F.heartbeat) {
+        g_free(F.ctl);
+        F.ctl = g_strdup(ctl);
+        F.n_wait = 0;
+        vdc_hv_mock()->wait_result = VDC_HV_WAIT_TIMEOUT;
+    }
     fd = open(ctl, O_RDWR);
     assert_true(fd >= 0);
     vdc_ctl_job_init(&job);
     vdc_ctl_result_init(&res);
     assert_int_equal(vdc_ctl_disk_read_job(fd, &job, &err), 0);
+    F.ctl_nonce = job.nonce;
     res.nonce = job.nonce;
     res.status = VDC_CTL_STATUS_OK;
     for (i = 0; i < job.n_targets; i++) {
@@ -384,6 +400,39 @@ make_env(vdc_run_env *env)
         env->cache.file_flags = m_file_flags;
 }
 
+/* The runner's heartbeat, one wait (one WATCH_S period) at a time: at
+ * its first wait the runner begins target 0 and its rewrite test, then it
+ * beats at each wait up to beat_waits (in the same test), and at
+ * shutoff_at it powers off. */
+static void
+play_heartbeat(const char *name, void *opaque)
+{
+    struct vdc_ctl_progress p;
+    struct vdc_ctl_error err;
+    uint64_t off = 0;
+    int fd, i;
+
+    if (!F.heartbeat || !F.ctl)
+        return;
+    F.n_wait++;
+    F.max_waits = MAX(F.max_waits, F.n_wait);
+    if (F.shutoff_at && F.n_wait >= F.shutoff_at)
+        vdc_hv_mock()->wait_result = VDC_HV_WAIT_SHUTOFF;
+    if (F.n_wait > F.beat_waits)
+        return;
+    fd = open(F.ctl, O_RDWR);
+    assert_true(fd >= 0);
+    assert_int_equal(vdc_ctl_disk_progress_area(fd, &off, &err), 0);
+    assert_int_equal(off, VDC_CTL_PROGRESS_OFF);
+    vdc_ctl_progress_init(&p, F.ctl_nonce);
+    vdc_ctl_progress_add(&p, 1000, 0, VDC_CTL_EV_TARGET_BEGIN, 0);
+    vdc_ctl_progress_add(&p, 2000, 0, VDC_CTL_EV_TEST_BEGIN, 2);   /* rewrite */
+    for (i = 0; i < F.n_wait; i++)
+        vdc_ctl_progress_beat(&p, 5000000000ull * (uint64_t)(i + 1));
+    assert_int_equal(vdc_ctl_disk_write_progress(fd, off, &p, &err), 0);
+    close(fd);
+}
+
 static int
 setup(void **state)
 {
@@ -394,6 +443,7 @@ setup(void **state)
     stop_flag = 0;
     vdc_hv_mock_reset();
     vdc_hv_mock()->on_create = play_runner;
+    vdc_hv_mock()->on_wait = play_heartbeat;
     return F.dir ? 0 : -1;
 }
 
@@ -403,6 +453,7 @@ teardown(void **state)
     g_autofree char *cmd = getenv("VDC_KEEP_TMP") ? g_strdup("true") : g_strdup_printf("rm -rf '%s'", F.dir);
     assert_int_equal(system(cmd), 0);
     g_free(F.dir);
+    g_free(F.ctl);
     vdc_hv_mock_reset();
     return 0;
 }
@@ -669,6 +720,71 @@ test_guest_stalled(void **state)
         n_named += rs.runs[i]->error &&
                    strstr(rs.runs[i]->error, "the domU stalled: paused on an I/O error (mock)") != NULL;
     assert_int_equal(n_named, 4);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A runner that beat and then stopped: the boot fails after
+ * --heartbeat-timeout (120 s by default: 24 periods of 5 s without a beat)
+ * naming the cause and the last event, not after --timeout (720 periods);
+ * the runs failed, exit 1.  With --heartbeat-timeout 0 the watch is off:
+ * only --timeout ends the boot. */
+static void
+test_heartbeat_stops(void **state)
+{
+    vdc_result_set rs;
+    size_t i, n_named = 0;
+
+    F.heartbeat = 1;
+    F.beat_waits = 3;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    for (i = 0; i < rs.n_runs; i++) {
+        const char *e = rs.runs[i]->error;
+
+        if (e && strstr(e, "the runner's heartbeat stopped 120 s ago (last event: test rewrite of target ") &&
+            (strstr(e, "of target image began)") || strstr(e, "of target block began)")) &&
+            strstr(e, ": destroyed"))
+            n_named++;
+    }
+    assert_int_equal(n_named, 4);
+    /* three beats, then 120 s of looks: within the bound, far from --timeout */
+    assert_int_equal(F.max_waits, 3 + 120 / 5);
+    assert_true(vdc_hv_mock()->n_destroy >= 2);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+    teardown(state);
+    setup(state);
+
+    F.heartbeat = 1;
+    F.beat_waits = 3;
+    F.extra = "--heartbeat-timeout 0";
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    assert_int_equal(count_runs(&rs, "image", "timeout"), 2);
+    assert_int_equal(count_runs(&rs, "block", "timeout"), 2);
+    assert_int_equal(F.max_waits, 3600 / 5);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A runner that beats steadily through a test far longer than
+ * --heartbeat-timeout (300 s of one test, beats every 5 s) is not
+ * stopped: its boot ends when it powers off, its runs ok. */
+static void
+test_heartbeat_steady(void **state)
+{
+    vdc_result_set rs;
+
+    F.heartbeat = 1;
+    F.beat_waits = 60;
+    F.shutoff_at = 60;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "block", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    assert_int_equal(F.max_waits, 60);
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -1595,6 +1711,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_create_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_stalled, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heartbeat_stops, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heartbeat_steady, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_host_dropped, setup, teardown),

@@ -231,6 +231,39 @@ test_test_names(void **state)
     assert_null(vdc_host_test_name(255));
 }
 
+/* the last event named in the heartbeat watchdog's message */
+static void
+test_event_text(void **state)
+{
+    struct vdc_ctl_event e = { .seq = 5, .guest_ns = 1, .target = 1,
+                               .kind = VDC_CTL_EV_TEST_BEGIN, .test = 2 };
+    char *t;
+
+    t = vdc_host_event_text(&e, "img");
+    assert_string_equal(t, "test rewrite of target img began");
+    g_free(t);
+    e.kind = VDC_CTL_EV_TEST_END;
+    t = vdc_host_event_text(&e, NULL);
+    assert_string_equal(t, "test rewrite of target #1 ended");
+    g_free(t);
+    e.test = 200;       /* the guest's to write: out of range */
+    e.kind = VDC_CTL_EV_TEST_BEGIN;
+    t = vdc_host_event_text(&e, "img");
+    assert_string_equal(t, "test #200 of target img began");
+    g_free(t);
+    e.kind = VDC_CTL_EV_TARGET_BEGIN;
+    t = vdc_host_event_text(&e, "img");
+    assert_string_equal(t, "target img began");
+    g_free(t);
+    e.kind = VDC_CTL_EV_TARGET_END;
+    t = vdc_host_event_text(&e, "img");
+    assert_string_equal(t, "target img ended");
+    g_free(t);
+    t = vdc_host_event_text(NULL, "img");
+    assert_string_equal(t, "none");
+    g_free(t);
+}
+
 int
 main(void)
 {
@@ -238,6 +271,7 @@ main(void)
         cmocka_unit_test(test_per_unit),
         cmocka_unit_test(test_slice),
         cmocka_unit_test(test_test_names),
+        cmocka_unit_test(test_event_text),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
