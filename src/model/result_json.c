@@ -1163,6 +1163,20 @@ save_fields(const vdc_field *fields, const void *obj)
     return o;
 }
 
+/* Member @name of @o as an object: the one the field table wrote, or a
+ * new empty one set there.  Borrowed. */
+static JsonObject *
+member_object(JsonObject *o, const char *name)
+{
+    JsonObject *m;
+
+    if (json_object_has_member(o, name))
+        return json_object_get_object_member(o, name);
+    m = json_object_new();
+    json_object_set_object_member(o, name, m);
+    return m;
+}
+
 /* The experiment object, with runs_policy.stop from its records. */
 static JsonObject *
 experiment_json(const vdc_experiment *e)
@@ -1173,12 +1187,7 @@ experiment_json(const vdc_experiment *e)
 
     if (!e->runs_policy.n_stop)
         return o;
-    if (json_object_has_member(o, "runs_policy")) {
-        rp = json_object_get_object_member(o, "runs_policy");
-    } else {
-        rp = json_object_new();
-        json_object_set_object_member(o, "runs_policy", rp);
-    }
+    rp = member_object(o, "runs_policy");
     stop = json_array_new();
     for (i = 0; i < e->runs_policy.n_stop; i++)
         json_array_add_object_element(stop, save_fields(vdc_stop_record_fields, &e->runs_policy.stop[i]));
@@ -1200,12 +1209,7 @@ sample_json(const vdc_sample *s)
         return o;
     w = save_fields(vdc_workload_fields, s->workload);
     if (s->workload->iops_values) {
-        if (json_object_has_member(w, "iops_series")) {
-            series = json_object_get_object_member(w, "iops_series");
-        } else {
-            series = json_object_new();
-            json_object_set_object_member(w, "iops_series", series);
-        }
+        series = member_object(w, "iops_series");
         values = json_array_new();
         for (i = 0; i < s->workload->n_iops_values; i++)
             json_array_add_double_element(values, s->workload->iops_values[i]);
@@ -1225,12 +1229,7 @@ target_json(const vdc_target *t)
 
     if (!t->placement.n_ranges)
         return o;
-    if (json_object_has_member(o, "placement")) {
-        pl = json_object_get_object_member(o, "placement");
-    } else {
-        pl = json_object_new();
-        json_object_set_object_member(o, "placement", pl);
-    }
+    pl = member_object(o, "placement");
     ranges = json_array_new();
     for (i = 0; i < t->placement.n_ranges; i++) {
         JsonArray *r = json_array_new();
