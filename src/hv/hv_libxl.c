@@ -220,13 +220,28 @@ xl_backends(vdc_hv *hv, const char *name, JsonObject *out)
     return 0;
 }
 
+/* The pid of the QEMU libxl spawned for @domid's qdisks
+ * (/local/domain/0/libxl/DOMID/qdisk-backend-pid: libxl_dm.c records it
+ * there), or 0: none, or xenstore cannot be read */
+static int
+qdisk_backend_pid(uint32_t domid)
+{
+    struct xs_handle *xs = xs_open(XS_OPEN_READONLY);
+    g_autofree char *dir = g_strdup_printf("/local/domain/0/libxl/%u", domid);
+    g_autofree char *pid = NULL;
+
+    if (!xs)
+        return 0;
+    pid = xs_get(xs, dir, "qdisk-backend-pid");
+    xs_close(xs);
+    return pid ? atoi(pid) : 0;
+}
+
 /* hv.h: the domid, xenstore's backends of it, and qdisk's QEMU
- * (/local/domain/0/libxl/DOMID/qdisk-backend-pid: libxl_dm.c records the
- * pid of the QEMU it spawns for a PV domU's qdisks there) */
+ * (qdisk_backend_pid) */
 static int
 xl_disk_facts(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out)
 {
-    struct xs_handle *xs;
     uint32_t domid;
 
     if (libxl_name_to_domid(hv->ctx, name, &domid)) {
@@ -237,15 +252,7 @@ xl_disk_facts(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out)
     out->vbds = vdc_xs_vbds_read(domid);
     if (!out->vbds)
         return -1;
-    xs = xs_open(XS_OPEN_READONLY);
-    if (xs) {
-        g_autofree char *dir = g_strdup_printf("/local/domain/0/libxl/%u", domid);
-        g_autofree char *pid = xs_get(xs, dir, "qdisk-backend-pid");
-
-        if (pid)
-            out->qemu_pid = atoi(pid);
-        xs_close(xs);
-    }
+    out->qemu_pid = qdisk_backend_pid(domid);
     return 0;
 }
 
@@ -313,19 +320,7 @@ xl_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n
         return -1;
     }
     out->domid = (int)domid;
-    /* the QEMU serving the domU's qdisk disks, when it has one */
-    {
-        struct xs_handle *xs = xs_open(XS_OPEN_READONLY);
-
-        if (xs) {
-            g_autofree char *dir = g_strdup_printf("/local/domain/0/libxl/%u", domid);
-            g_autofree char *pid = xs_get(xs, dir, "qdisk-backend-pid");
-
-            if (pid)
-                out->vmm_pid = atoi(pid);
-            xs_close(xs);
-        }
-    }
+    out->vmm_pid = qdisk_backend_pid(domid);   /* 0: no qdisk QEMU */
     libxl_dominfo_init(&info);
     rc = libxl_domain_info(hv->ctx, &info, domid);
     if (rc == 0)
