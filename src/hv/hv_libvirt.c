@@ -239,6 +239,27 @@ lv_resume(vdc_hv *hv, const char *name)
     return r < 0 ? -1 : 0;
 }
 
+/* QEMU's pid from the driver's status file (<domstatus pid=>: readable by
+ * root, as the system daemon writes it), as livexml.c reads it; 0 when
+ * there is no such file (not qemu:///system, no permission), -1 when it
+ * cannot be parsed (livexml.c reported it) */
+static int
+qemu_pid(const char *name)
+{
+    g_autofree char *path = g_strdup_printf("/run/libvirt/qemu/%s.xml", name);
+    g_autofree char *xml = NULL;
+    GPtrArray *disks;
+    int pid = 0;
+
+    if (!g_file_get_contents(path, &xml, NULL, NULL))
+        return 0;
+    disks = vdc_livexml_disks_parse(xml, path, &pid);
+    if (!disks)
+        return -1;
+    g_ptr_array_unref(disks);
+    return pid;
+}
+
 /* hv.h: the live XML's disks; for a Xen domain its domid and xenstore's
  * backends; for QEMU its pid from libvirt's status file (root only) */
 static int
@@ -271,19 +292,11 @@ lv_disk_facts(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out)
             goto out;
 #endif
     } else if (type && !g_ascii_strcasecmp(type, "QEMU")) {
-        /* libvirt's status file holds <domstatus pid=...>: readable by
-         * root, as the system daemon writes it */
-        g_autofree char *path = g_strdup_printf("/run/libvirt/qemu/%s.xml", name);
-        g_autofree char *status = NULL;
+        int pid = qemu_pid(name);
 
-        if (g_file_get_contents(path, &status, NULL, NULL)) {
-            GPtrArray *ignored = vdc_livexml_disks_parse(status, path, &out->qemu_pid);
-
-            if (ignored)
-                g_ptr_array_unref(ignored);
-            else
-                goto out;
-        }
+        if (pid < 0)
+            goto out;
+        out->qemu_pid = pid;
     }
     rc = 0;
 out:
@@ -335,26 +348,6 @@ lv_wait(vdc_hv *hv, const char *name, unsigned timeout_s, volatile sig_atomic_t 
     }
 }
 
-/* QEMU's pid from the driver's status file (<domstatus pid=>), as
- * livexml.c reads it; 0 when there is none (not qemu:///system, no
- * permission) */
-static int
-qemu_pid(const char *name)
-{
-    g_autofree char *path = g_strdup_printf("/run/libvirt/qemu/%s.xml", name);
-    g_autofree char *xml = NULL;
-    GPtrArray *disks;
-    int pid = 0;
-
-    if (!g_file_get_contents(path, &xml, NULL, NULL))
-        return 0;
-    disks = vdc_livexml_disks_parse(xml, path, &pid);
-    if (!disks)
-        return 0;
-    g_ptr_array_unref(disks);
-    return pid;
-}
-
 static int
 lv_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n,
                 vdc_hv_domain_stats *out, vdc_hv_disk_io *io)
@@ -378,7 +371,7 @@ lv_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n
             io[i] = (vdc_hv_disk_io){ bs.rd_req, bs.wr_req, bs.rd_bytes, bs.wr_bytes };
     }
     virDomainFree(d);
-    out->vmm_pid = qemu_pid(name);
+    out->vmm_pid = MAX(qemu_pid(name), 0);
     return 0;
 }
 
