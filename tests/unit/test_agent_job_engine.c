@@ -153,12 +153,38 @@ test_uring_tmpfs(void **state)
     assert_true(r->d[0].slat.n == r->d[0].ios);   /* async: slat recorded */
     assert_int_equal(count_fds(), fds);            /* ring and files closed */
     assert_int_equal(count_ring_maps(), maps);     /* rings unmapped */
+    /* fio's default batching: one I/O per submission, one per wait but
+     * each clone's last, which drains up to iodepth - 1 at once */
+    assert_true(r->submitted == 2 * 512 && r->submit_calls == r->submitted);
+    assert_true(r->reaped == r->submitted && r->reap_calls <= r->reaped);
+    assert_true(r->reaped - r->reap_calls <= 2 * (8 - 1));
     /* the same seed gives the same op sequence */
     struct agent_job_result *r2 = run_job(
         "[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
         "size=2m\n");
     assert_true(r2->digest == r->digest);
     agent_job_result_free(r2);
+    agent_job_result_free(r);
+}
+
+/* iodepth_batch_submit=0 (iodepth) and complete_max=iodepth: the ring is
+ * filled and submitted in one call, waits reap what has completed */
+static void
+test_uring_batched(void **state)
+{
+    struct agent_job_result *r = run_job(
+        "[batch]\nrw=randread\nbs=4k\niodepth=16\niodepth_batch_submit=0\n"
+        "iodepth_batch_complete_max=16\nsize=4m\n");
+
+    if (r->fallback[0]) {
+        agent_job_result_free(r);
+        skip();
+    }
+    check_counts(r, 1024, 4096);
+    assert_int_equal(r->job.iodepth_batch_submit, 16);
+    assert_true(r->submitted == 1024 && r->reaped == 1024);
+    /* the first submission takes the whole queue */
+    assert_true(r->submit_calls < r->submitted);
     agent_job_result_free(r);
 }
 
@@ -275,6 +301,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uring_tmpfs),
+        cmocka_unit_test(test_uring_batched),
         cmocka_unit_test(test_psync_forced),
         cmocka_unit_test(test_uring_refused),
         cmocka_unit_test(test_target_checks),
