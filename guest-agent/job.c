@@ -342,6 +342,29 @@ may_issue(struct worker_state *ws, uint64_t now, int *measuring)
     return !*measuring || !ws->limit || ws->issued_counted < ws->limit;
 }
 
+/* fio's small_content_scramble (io_u.c, fio 3.33): in every 512-byte
+ * block of a write, the block's byte offset at the start of one of its
+ * eight 64-byte lines (chosen by start time XOR offset) and the start
+ * time (seconds, nanoseconds) at the end of its first line, so no two
+ * writes carry the same blocks (a deduplicating or compressing store
+ * would otherwise see the few buffers the job cycles through). */
+void
+agent_job_scramble(struct agent_io *io)
+{
+    uint64_t boff = io->offset, sec = io->start_ns / NS, nsec = io->start_ns % NS;
+    unsigned line = (unsigned)((nsec ^ boff) & 7);
+    char *p = io->buf;
+
+    for (uint32_t i = 0; i < io->len >> 9; i++, p += 512, boff += 512) {
+        uint64_t *ip = (uint64_t *)(void *)(p + (line << 6));
+
+        *ip = boff;
+        ip = (uint64_t *)(void *)(p + 64 - 2 * sizeof(uint64_t));
+        ip[0] = sec;
+        ip[1] = nsec;
+    }
+}
+
 static void
 prep(struct worker_state *ws, struct agent_io *io, uint64_t now, int measuring)
 {
@@ -350,6 +373,8 @@ prep(struct worker_state *ws, struct agent_io *io, uint64_t now, int measuring)
     op_next(&ws->gen, &io->ddir, &off);
     io->offset = ws->run->region_off + off;
     io->start_ns = now;
+    if (io->ddir == AGENT_DDIR_WRITE && ws->w.job->scramble_buffers)
+        agent_job_scramble(io);
     io->counted = measuring;
     io->res = 0;
     if (measuring)

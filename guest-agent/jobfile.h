@@ -59,6 +59,9 @@ struct agent_job {
     uint32_t iodepth_batch_submit;
     uint32_t iodepth_batch_complete_min;
     uint32_t iodepth_batch_complete_max;
+    int scramble_buffers;                   /* stamp each write's 512-byte
+                                             * blocks with its offset and start
+                                             * time, as fio does (1) */
     uint32_t numjobs;                       /* clones of the job (1) */
     int direct;                             /* O_DIRECT (agent default 1) */
     uint64_t size;                          /* bytes per clone; 0 = target size */

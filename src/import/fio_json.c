@@ -383,6 +383,22 @@ job_params(fio_ctx *c, JsonObject *jo, JsonObject *go, int ddir, vdc_job_params 
         return -1;
     if (rc && fio_bool(v, &p->time_based) < 0)
         BAD("time_based", "0 or 1");
+    /* fio scrambles write buffers unless told not to or to zero them */
+    p->scramble_buffers = 1;
+    if ((rc = OPT("scramble_buffers")) < 0)
+        return -1;
+    if (rc && fio_bool(v, &p->scramble_buffers) < 0)
+        BAD("scramble_buffers", "0 or 1");
+    if (!rc) {
+        int zero = 1;   /* a flag given without a value is on */
+
+        if ((rc = OPT("zero_buffers")) < 0)
+            return -1;
+        if (rc && *v && fio_bool(v, &zero) < 0)
+            BAD("zero_buffers", "0 or 1");
+        if (rc && zero)
+            p->scramble_buffers = 0;
+    }
     if ((rc = OPT("randseed")) < 0)
         return -1;
     if (rc) {

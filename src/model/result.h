@@ -136,6 +136,7 @@ typedef struct {
     int64_t iodepth_batch_submit;
     int64_t iodepth_batch_complete_min;
     int64_t iodepth_batch_complete_max;
+    int scramble_buffers;    /* tri-state: writes stamped per 512-byte block (fio's default) */
     int64_t numjobs;
     int direct;              /* O_DIRECT, tri-state */
     int64_t size;            /* bytes per clone; absent: the whole target */

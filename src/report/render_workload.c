@@ -91,6 +91,8 @@ vdc_workload_job_line(const vdc_workload *w)
                                (gint64)j->iodepth_batch_submit,
                                (gint64)j->iodepth_batch_complete_min,
                                (gint64)j->iodepth_batch_complete_max);
+    if (j->scramble_buffers == 0)
+        g_string_append(s, " scramble_buffers=0");
     if (j->numjobs != VDC_INT_ABSENT)
         g_string_append_printf(s, " numjobs=%" G_GINT64_FORMAT, (gint64)j->numjobs);
     if (j->direct != VDC_BOOL_ABSENT)

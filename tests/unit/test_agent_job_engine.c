@@ -188,6 +188,26 @@ test_uring_batched(void **state)
     agent_job_result_free(r);
 }
 
+/* every 512-byte block of a write carries its offset and the start time */
+static void
+test_scramble(void **state)
+{
+    static uint64_t buf[8192 / 8] __attribute__((aligned(4096)));
+    struct agent_io io = { .offset = 1u << 20, .len = 8192, .ddir = AGENT_DDIR_WRITE,
+                           .buf = buf, .start_ns = 5 * 1000000000ull + 123 };
+    unsigned line = (unsigned)((123 ^ (1u << 20)) & 7);
+
+    memset(buf, 0xa5, sizeof(buf));
+    agent_job_scramble(&io);
+    for (unsigned b = 0; b < 16; b++) {
+        const uint64_t *blk = buf + b * 64;
+
+        assert_true(blk[line * 8] == (1u << 20) + 512u * b);
+        assert_true(blk[6] == 5 && blk[7] == 123);
+        assert_true(blk[8 * ((line + 1) % 8) + 1] == 0xa5a5a5a5a5a5a5a5ull);  /* untouched */
+    }
+}
+
 static void
 test_psync_forced(void **state)
 {
@@ -302,6 +322,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uring_tmpfs),
         cmocka_unit_test(test_uring_batched),
+        cmocka_unit_test(test_scramble),
         cmocka_unit_test(test_psync_forced),
         cmocka_unit_test(test_uring_refused),
         cmocka_unit_test(test_target_checks),
