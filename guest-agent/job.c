@@ -250,6 +250,8 @@ struct worker_state {
     uint64_t done[AGENT_DDIR_COUNT];    /* atomic: read by the sampler */
     uint64_t bytes[AGENT_DDIR_COUNT];
     uint64_t last_done_ns;
+    uint64_t submit_calls, submitted;   /* commits and the I/Os they took */
+    uint64_t reap_calls, reaped;        /* waits and the I/Os they reaped */
     int measured;                   /* the window started: ru0 taken */
     struct rusage ru0, ru1;         /* RUSAGE_THREAD of this worker */
     struct agent_io **freel;
@@ -340,6 +342,29 @@ may_issue(struct worker_state *ws, uint64_t now, int *measuring)
     return !*measuring || !ws->limit || ws->issued_counted < ws->limit;
 }
 
+/* fio's small_content_scramble (io_u.c, fio 3.33): in every 512-byte
+ * block of a write, the block's byte offset at the start of one of its
+ * eight 64-byte lines (chosen by start time XOR offset) and the start
+ * time (seconds, nanoseconds) at the end of its first line, so no two
+ * writes carry the same blocks (a deduplicating or compressing store
+ * would otherwise see the few buffers the job cycles through). */
+void
+agent_job_scramble(struct agent_io *io)
+{
+    uint64_t boff = io->offset, sec = io->start_ns / NS, nsec = io->start_ns % NS;
+    unsigned line = (unsigned)((nsec ^ boff) & 7);
+    char *p = io->buf;
+
+    for (uint32_t i = 0; i < io->len >> 9; i++, p += 512, boff += 512) {
+        uint64_t *ip = (uint64_t *)(void *)(p + (line << 6));
+
+        *ip = boff;
+        ip = (uint64_t *)(void *)(p + 64 - 2 * sizeof(uint64_t));
+        ip[0] = sec;
+        ip[1] = nsec;
+    }
+}
+
 static void
 prep(struct worker_state *ws, struct agent_io *io, uint64_t now, int measuring)
 {
@@ -348,6 +373,8 @@ prep(struct worker_state *ws, struct agent_io *io, uint64_t now, int measuring)
     op_next(&ws->gen, &io->ddir, &off);
     io->offset = ws->run->region_off + off;
     io->start_ns = now;
+    if (io->ddir == AGENT_DDIR_WRITE && ws->w.job->scramble_buffers)
+        agent_job_scramble(io);
     io->counted = measuring;
     io->res = 0;
     if (measuring)
@@ -372,42 +399,79 @@ loop_sync(struct worker_state *ws)
     }
 }
 
+/* Submit what is queued in the ring; 0, or -1 with the worker failed and
+ * the units returned to the free list. */
+static int
+submit_queued(struct worker_state *ws, unsigned *queued, unsigned *inflight)
+{
+    struct agent_worker *w = &ws->w;
+    uint64_t now;
+
+    if (w->ops->commit(w) < 0) {
+        worker_fail(ws, "io_uring_enter (submit): %s", strerror(errno));
+        /* nothing was submitted: return the units */
+        while (*queued)
+            ws->freel[ws->nfree++] = ws->pending[--*queued];
+        return -1;
+    }
+    now = now_ns();
+    for (unsigned i = 0; i < *queued; i++)
+        ws->pending[i]->issue_ns = now;
+    ws->submit_calls++;
+    ws->submitted += *queued;
+    *inflight += *queued;
+    *queued = 0;
+    return 0;
+}
+
+/* fio's do_io for an asynchronous engine (backend.c, fio 3.33): one I/O
+ * prepared and queued at a time (its start time read then, for slat);
+ * the queue submitted when iodepth_batch_submit I/Os are queued or the
+ * queue is full; only a full queue waits, for iodepth_batch_complete_min
+ * completions (at least one), reaping at most iodepth_batch_complete_max.
+ * With fio's defaults (1, 1, 1) every I/O is its own io_uring_enter and
+ * each wait reaps one, as fio does. */
 static void
 loop_async(struct worker_state *ws)
 {
     struct agent_worker *w = &ws->w;
-    uint64_t now = now_ns();
-    unsigned inflight = 0;
+    const struct agent_job *job = w->job;
+    unsigned inflight = 0, queued = 0;
     int measuring = 0;
 
     for (;;) {
-        unsigned queued = 0;
+        uint64_t now = now_ns();
+        unsigned min, max;
+        int n;
 
-        while (inflight + queued < w->depth && may_issue(ws, now, &measuring)) {
+        if (may_issue(ws, now, &measuring)) {
             struct agent_io *io = ws->freel[--ws->nfree];
 
             prep(ws, io, now, measuring);
             w->ops->queue(w, io);
             ws->pending[queued++] = io;
+            if ((queued >= job->iodepth_batch_submit || inflight + queued >= w->depth)
+                && submit_queued(ws, &queued, &inflight) < 0 && !inflight)
+                return;
+            if (inflight + queued < w->depth)
+                continue;
+            min = job->iodepth_batch_complete_min ? job->iodepth_batch_complete_min : 1;
+            max = job->iodepth_batch_complete_max;
+        } else {
+            /* stopping: submit what is queued, then reap everything */
+            if (queued && submit_queued(ws, &queued, &inflight) < 0 && !inflight)
+                return;
+            if (!inflight)
+                return;
+            min = max = inflight;
         }
-        if (queued) {
-            if (w->ops->commit(w) < 0) {
-                worker_fail(ws, "io_uring_enter (submit): %s", strerror(errno));
-                /* nothing was submitted: return the units */
-                while (queued)
-                    ws->freel[ws->nfree++] = ws->pending[--queued];
-                if (!inflight)
-                    return;
-            }
-            now = now_ns();
-            for (unsigned i = 0; i < queued; i++)
-                ws->pending[i]->issue_ns = now;
-            inflight += queued;
-        }
-        if (!inflight)
-            return;
-        int n = w->ops->getevents(w, 1, inflight);
-
+        if (min > inflight)
+            min = inflight;
+        if (max > inflight)
+            max = inflight;
+        if (max < min)
+            max = min;
+        n = w->ops->getevents(w, min, max);
         if (n < 0) {
             /* the ring cannot be reaped: its units stay with the kernel
              * until cleanup closes the ring (buffers freed after that) */
@@ -417,6 +481,8 @@ loop_async(struct worker_state *ws)
         now = now_ns();
         for (int i = 0; i < n; i++)
             complete(ws, w->ops->event(w, (unsigned)i), now, 1);
+        ws->reap_calls++;
+        ws->reaped += (unsigned)n;
         inflight -= (unsigned)n;
     }
 }
@@ -762,6 +828,10 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
             r->thread_system_s += tv_s(s->ru1.ru_stime)
                                   - tv_s(s->ru0.ru_stime);
         }
+        r->submit_calls += s->submit_calls;
+        r->submitted += s->submitted;
+        r->reap_calls += s->reap_calls;
+        r->reaped += s->reaped;
         if (s->last_done_ns > last)
             last = s->last_done_ns;
         if (s->fallback[0] && !r->fallback[0]) {

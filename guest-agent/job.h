@@ -31,6 +31,12 @@ struct agent_io {
 
 struct agent_worker;
 
+/* Stamp a write's buffer as fio's scramble_buffers does: in each 512-byte
+ * block of @io->buf (@io->len bytes), the block's byte offset (from
+ * @io->offset) at the start of 64-byte line (start_ns XOR offset) & 7 and
+ * start_ns as seconds, nanoseconds in the last 16 bytes of its first line. */
+void agent_job_scramble(struct agent_io *io);
+
 enum { AGENT_Q_QUEUED = 0, AGENT_Q_COMPLETED = 1 };
 /* setup's result when the kernel refuses the engine (ENOSYS, EPERM,
  * EACCES): the caller falls back and records why */

@@ -57,7 +57,7 @@ enum opt_kind { K_SIZE, K_TIME, K_INT, K_BOOL, K_SEED, K_RW, K_ENGINE, K_SS,
 enum opt_id {
     JO_RW, JO_RWMIXREAD, JO_RWMIXWRITE, JO_BS, JO_IODEPTH, JO_NUMJOBS, JO_DIRECT,
     JO_BUFFERED, JO_SIZE, JO_OFFSET, JO_RUNTIME, JO_TIME_BASED, JO_RAMP_TIME,
-    JO_RANDSEED, JO_IOENGINE, JO_SS, JO_SS_DUR, JO_SS_RAMP, JO_DESCRIPTION,
+    JO_RANDSEED, JO_IOENGINE, JO_BATCH_SUBMIT, JO_BATCH_CMIN, JO_BATCH_CMAX, JO_SCRAMBLE, JO_SS, JO_SS_DUR, JO_SS_RAMP, JO_DESCRIPTION,
 };
 
 /* The options the agent runs, with fio's aliases; min/max bound K_INT and
@@ -75,6 +75,12 @@ static const struct job_option {
     { "bs", JO_BS, K_SIZE, 1, AGENT_JOB_MAX_BS },
     { "blocksize", JO_BS, K_SIZE, 1, AGENT_JOB_MAX_BS },
     { "iodepth", JO_IODEPTH, K_INT, 1, AGENT_JOB_MAX_IODEPTH },
+    { "iodepth_batch", JO_BATCH_SUBMIT, K_INT, 0, AGENT_JOB_MAX_IODEPTH },
+    { "iodepth_batch_submit", JO_BATCH_SUBMIT, K_INT, 0, AGENT_JOB_MAX_IODEPTH },
+    { "iodepth_batch_complete", JO_BATCH_CMIN, K_INT, 0, AGENT_JOB_MAX_IODEPTH },
+    { "iodepth_batch_complete_min", JO_BATCH_CMIN, K_INT, 0, AGENT_JOB_MAX_IODEPTH },
+    { "iodepth_batch_complete_max", JO_BATCH_CMAX, K_INT, 0, AGENT_JOB_MAX_IODEPTH },
+    { "scramble_buffers", JO_SCRAMBLE, K_BOOL, 0, 1 },
     { "numjobs", JO_NUMJOBS, K_INT, 1, AGENT_JOB_MAX_NUMJOBS },
     { "direct", JO_DIRECT, K_BOOL, 0, 1 },
     { "buffered", JO_BUFFERED, K_BOOL, 0, 1 },
@@ -99,14 +105,12 @@ static const struct job_option {
  * named as such ("not supported"), not as unknown. */
 static const char *const fio_only[] = {
     "filename", "directory", "name", "norandommap", "random_generator",
-    "group_reporting", "thread", "iodepth_batch", "iodepth_batch_submit",
-    "iodepth_batch_complete", "iodepth_batch_complete_min",
-    "iodepth_batch_complete_max", "iodepth_low", "fsync", "fdatasync",
+    "group_reporting", "thread", "iodepth_low", "fsync", "fdatasync",
     "end_fsync", "fsync_on_close", "sync", "verify", "rate", "rate_iops",
     "rate_process", "bsrange", "bssplit", "blocksize_range", "io_size",
     "io_limit", "loops", "startdelay", "stonewall", "wait_for", "nrfiles",
     "filesize", "file_service_type", "percentage_random", "random_distribution",
-    "zero_buffers", "refill_buffers", "scramble_buffers", "buffer_pattern",
+    "zero_buffers", "refill_buffers", "buffer_pattern",
     "buffer_compress_percentage", "dedupe_percentage", "fallocate",
     "fadvise_hint", "invalidate", "create_only", "overwrite", "unlink",
     "hipri", "fixedbufs", "registerfiles", "sqthread_poll", "nonvectored",
@@ -219,9 +223,33 @@ job_defaults(struct agent_job *job)
     job->rwmixread = 50;
     job->bs = 4096;
     job->iodepth = 1;
+    job->iodepth_batch_submit = 1;
+    job->iodepth_batch_complete_min = 1;
+    job->scramble_buffers = 1;
     job->numjobs = 1;
     job->direct = 1;
     job->ioengine = AGENT_ENGINE_IO_URING;
+}
+
+/* fio's fixups of the batch options (init.c fixup_options, io.c
+ * td_io_getevents; fio 3.33): a submit batch of 0 or over iodepth is
+ * iodepth; complete_min over iodepth is iodepth (fio waits for at most
+ * what is in flight); complete_max below complete_min is complete_min (so 1 by
+ * default: each wait reaps one), at least 1 (a full queue waits for one)
+ * and at most iodepth (never more are in flight). */
+static void
+batch_fixup(struct agent_job *job)
+{
+    if (!job->iodepth_batch_submit || job->iodepth_batch_submit > job->iodepth)
+        job->iodepth_batch_submit = job->iodepth;
+    if (job->iodepth_batch_complete_min > job->iodepth)
+        job->iodepth_batch_complete_min = job->iodepth;
+    if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
+        job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
+    if (!job->iodepth_batch_complete_max)
+        job->iodepth_batch_complete_max = 1;
+    if (job->iodepth_batch_complete_max > job->iodepth)
+        job->iodepth_batch_complete_max = job->iodepth;
 }
 
 static char *
@@ -336,6 +364,10 @@ set_option(struct agent_job *job, const char *key, const char *val,
     case JO_RWMIXWRITE: job->rwmixread = 100u - (uint32_t)v; break;
     case JO_BS: job->bs = (uint32_t)v; break;
     case JO_IODEPTH: job->iodepth = (uint32_t)v; break;
+    case JO_BATCH_SUBMIT: job->iodepth_batch_submit = (uint32_t)v; break;
+    case JO_BATCH_CMIN: job->iodepth_batch_complete_min = (uint32_t)v; break;
+    case JO_BATCH_CMAX: job->iodepth_batch_complete_max = (uint32_t)v; break;
+    case JO_SCRAMBLE: job->scramble_buffers = (int)v; break;
     case JO_NUMJOBS: job->numjobs = (uint32_t)v; break;
     case JO_DIRECT: job->direct = (int)v; break;
     case JO_BUFFERED: job->direct = !v; break;
@@ -439,6 +471,7 @@ agent_jobfile_parse(const char *text, const char *fname,
         return agent_errf(err, errlen, "%s:%d: [%s]: size=%llu is smaller than "
                     "bs=%u: expected at least one block", fname, job_line,
                     job->name, (unsigned long long)job->size, job->bs);
+    batch_fixup(job);
     return 0;
 }
 
@@ -495,9 +528,12 @@ agent_job_format_json(FILE *fp, const struct agent_job *job)
     fputs("{\"name\": ", fp);
     agent_json_str(fp, job->name);
     fprintf(fp, ", \"rw\": \"%s\", \"rwmixread\": %u, \"bs\": %u, "
-            "\"iodepth\": %u, \"numjobs\": %u, \"direct\": %s, ",
+            "\"iodepth\": %u, \"iodepth_batch_submit\": %u, "
+            "\"iodepth_batch_complete_min\": %u, \"iodepth_batch_complete_max\": %u, "
+            "\"scramble_buffers\": %s, \"numjobs\": %u, \"direct\": %s, ",
             agent_rw_name(job->rw), job->rwmixread, job->bs, job->iodepth,
-            job->numjobs, job->direct ? "true" : "false");
+            job->iodepth_batch_submit, job->iodepth_batch_complete_min,
+            job->iodepth_batch_complete_max, job->scramble_buffers ? "true" : "false", job->numjobs, job->direct ? "true" : "false");
     if (job->size)
         fprintf(fp, "\"size\": %llu, ", (unsigned long long)job->size);
     else

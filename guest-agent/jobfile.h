@@ -48,6 +48,20 @@ struct agent_job {
     uint32_t rwmixread;                     /* % reads of randrw (50) */
     uint32_t bs;                            /* bytes (4096) */
     uint32_t iodepth;                       /* I/Os in flight per job (1) */
+    /* fio's batching, after fio's fixups: I/Os queued per io_uring_enter
+     * (iodepth_batch_submit, alias iodepth_batch; default 1: each I/O
+     * submitted as soon as it is queued; 0 or over iodepth: iodepth);
+     * completions waited for once the queue is full
+     * (iodepth_batch_complete_min, alias iodepth_batch_complete; default
+     * 1; 0 waits for one all the same, as fio does on a full queue);
+     * completions reaped at most per wait (iodepth_batch_complete_max;
+     * default complete_min, 1 to iodepth) */
+    uint32_t iodepth_batch_submit;
+    uint32_t iodepth_batch_complete_min;
+    uint32_t iodepth_batch_complete_max;
+    int scramble_buffers;                   /* stamp each write's 512-byte
+                                             * blocks with its offset and start
+                                             * time, as fio does (1) */
     uint32_t numjobs;                       /* clones of the job (1) */
     int direct;                             /* O_DIRECT (agent default 1) */
     uint64_t size;                          /* bytes per clone; 0 = target size */

@@ -197,9 +197,14 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
     agent_json_str(fp, r->fallback[0] ? r->fallback : NULL);
     fprintf(fp, ", \"iodepth_effective\": %u, \"io_uring\": ",
             r->iodepth_effective);
-    if (r->engine == AGENT_ENGINE_IO_URING)
-        fprintf(fp, "{\"setup_flags\": %u, \"nonvectored\": %s}",
+    if (r->engine == AGENT_ENGINE_IO_URING) {
+        fprintf(fp, "{\"setup_flags\": %u, \"nonvectored\": %s, \"ios_per_submit\": ",
                 r->uring_setup_flags, r->uring_nonvectored ? "true" : "false");
+        agent_json_num(fp, r->submit_calls ? (double)r->submitted / r->submit_calls : NAN, 3);
+        fputs(", \"ios_per_reap\": ", fp);
+        agent_json_num(fp, r->reap_calls ? (double)r->reaped / r->reap_calls : NAN, 3);
+        fputs("}", fp);
+    }
     else
         fputs("null", fp);
     fprintf(fp, ", \"logical_block_size\": %u,\n          \"ios\": %llu, "

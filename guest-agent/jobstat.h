@@ -53,6 +53,11 @@ struct agent_job_result {
     uint32_t iodepth_effective;     /* psync: 1 */
     uint32_t uring_setup_flags;     /* IORING_SETUP_* the ring got */
     int uring_nonvectored;          /* IORING_OP_READ/WRITE, else READV/WRITEV */
+    uint64_t submit_calls, submitted;   /* io_uring: submissions and the I/Os
+                                         * they took, ramp included (fio's
+                                         * "IO submit" distribution) */
+    uint64_t reap_calls, reaped;        /* io_uring: waits and the I/Os they
+                                         * reaped (fio's "IO complete") */
     uint32_t logical_block_size;    /* of the target, bytes */
     double elapsed_s;               /* measured window, wall */
     double user_s, system_s;        /* CPU in the window, all threads of

@@ -248,6 +248,53 @@ fio_bool(const char *s, int *out)
     return 0;
 }
 
+/* fio's batch options (and their aliases) with fio's defaults and
+ * fixups (init.c fixup_options): submit 1 (0 or over iodepth: iodepth),
+ * complete_min 1, complete_max at least complete_min.  0, or -1 after a
+ * message naming the option. */
+static int
+batch_params(fio_ctx *c, JsonObject *jo, JsonObject *go, vdc_job_params *p)
+{
+    static const char *const names[][2] = {
+        { "iodepth_batch", "iodepth_batch_submit" },
+        { "iodepth_batch_complete_min", "iodepth_batch_complete" },
+        { "iodepth_batch_complete_max", NULL },
+    };
+    int64_t *dst[] = { &p->iodepth_batch_submit, &p->iodepth_batch_complete_min,
+                       &p->iodepth_batch_complete_max };
+    static const int64_t defaults[] = { 1, 1, 0 };
+    size_t i, k;
+
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        *dst[i] = defaults[i];
+        for (k = 0; k < 2 && names[i][k]; k++) {
+            int rc;
+            const char *v = option(c, jo, go, names[i][k], &rc);
+
+            if (rc < 0)
+                return -1;
+            if (!v)
+                continue;
+            if (fio_int(v, dst[i]) < 0 || *dst[i] > VDC_WORKLOAD_DEPTH_MAX) {
+                gsize s = push(c, "job options");
+
+                fio_fail(c, "%s=%s: expected a whole number from 0 to %d", names[i][k], v,
+                         VDC_WORKLOAD_DEPTH_MAX);
+                pop(c, s);
+                return -1;
+            }
+            break;
+        }
+    }
+    if (!p->iodepth_batch_submit || p->iodepth_batch_submit > p->iodepth)
+        p->iodepth_batch_submit = p->iodepth;
+    if (p->iodepth_batch_complete_max < p->iodepth_batch_complete_min)
+        p->iodepth_batch_complete_max = p->iodepth_batch_complete_min;
+    if (!p->iodepth_batch_complete_max)
+        p->iodepth_batch_complete_max = 1;
+    return 0;
+}
+
 /* The job parameters from the options.  0, or -1 after a message naming
  * the option. */
 static int
@@ -318,6 +365,8 @@ job_params(fio_ctx *c, JsonObject *jo, JsonObject *go, int ddir, vdc_job_params 
         p->iodepth = 1;
     if (p->numjobs == VDC_INT_ABSENT)
         p->numjobs = 1;
+    if (batch_params(c, jo, go, p) < 0)
+        return -1;
     for (i = 0; i < G_N_ELEMENTS(time_opts); i++) {
         if ((rc = OPT(time_opts[i])) < 0)
             return -1;
@@ -334,6 +383,22 @@ job_params(fio_ctx *c, JsonObject *jo, JsonObject *go, int ddir, vdc_job_params 
         return -1;
     if (rc && fio_bool(v, &p->time_based) < 0)
         BAD("time_based", "0 or 1");
+    /* fio scrambles write buffers unless told not to or to zero them */
+    p->scramble_buffers = 1;
+    if ((rc = OPT("scramble_buffers")) < 0)
+        return -1;
+    if (rc && fio_bool(v, &p->scramble_buffers) < 0)
+        BAD("scramble_buffers", "0 or 1");
+    if (!rc) {
+        int zero = 1;   /* a flag given without a value is on */
+
+        if ((rc = OPT("zero_buffers")) < 0)
+            return -1;
+        if (rc && *v && fio_bool(v, &zero) < 0)
+            BAD("zero_buffers", "0 or 1");
+        if (rc && zero)
+            p->scramble_buffers = 0;
+    }
     if ((rc = OPT("randseed")) < 0)
         return -1;
     if (rc) {

@@ -129,6 +129,14 @@ typedef struct {
     int64_t rwmixread;       /* % reads of a mixed job */
     int64_t bs;              /* bytes */
     int64_t iodepth;
+    /* fio's batching after its fixups: I/Os per submission, completions
+     * waited for when the queue is full (0: one), reaped at most per wait;
+     * absent in documents of agents before it ran them (they submitted
+     * all free slots at once and reaped all that had completed) */
+    int64_t iodepth_batch_submit;
+    int64_t iodepth_batch_complete_min;
+    int64_t iodepth_batch_complete_max;
+    int scramble_buffers;    /* tri-state: writes stamped per 512-byte block (fio's default) */
     int64_t numjobs;
     int direct;              /* O_DIRECT, tri-state */
     int64_t size;            /* bytes per clone; absent: the whole target */
@@ -153,6 +161,8 @@ typedef struct {
 typedef struct {
     int64_t setup_flags;     /* IORING_SETUP_* the ring got */
     int nonvectored;         /* tri-state: IORING_OP_READ/WRITE */
+    double ios_per_submit;   /* I/Os per io_uring_enter submission (fio's "IO submit") */
+    double ios_per_reap;     /* I/Os reaped per wait (fio's "IO complete") */
 } vdc_io_uring_info;
 
 /* Steady-state detection over the IOPS series (workload.steady_state). */

@@ -40,6 +40,10 @@ static const vdc_field job_fields[] = {
     F(VDC_F_INT, vdc_job_params, rwmixread, "rwmixread", NN),
     F(VDC_F_INT, vdc_job_params, bs, "bs", NN),
     F(VDC_F_INT, vdc_job_params, iodepth, "iodepth", NN),
+    F(VDC_F_INT, vdc_job_params, iodepth_batch_submit, "iodepth_batch_submit", NN),
+    F(VDC_F_INT, vdc_job_params, iodepth_batch_complete_min, "iodepth_batch_complete_min", NN),
+    F(VDC_F_INT, vdc_job_params, iodepth_batch_complete_max, "iodepth_batch_complete_max", NN),
+    F(VDC_F_BOOL, vdc_job_params, scramble_buffers, "scramble_buffers", 0),
     F(VDC_F_INT, vdc_job_params, numjobs, "numjobs", NN),
     F(VDC_F_BOOL, vdc_job_params, direct, "direct", 0),
     F(VDC_F_INT, vdc_job_params, size, "size", NN | NUL),
@@ -68,6 +72,8 @@ static const vdc_field cpu_fields[] = {
 static const vdc_field io_uring_fields[] = {
     F(VDC_F_INT, vdc_io_uring_info, setup_flags, "setup_flags", NN),
     F(VDC_F_BOOL, vdc_io_uring_info, nonvectored, "nonvectored", 0),
+    F(VDC_F_NUM, vdc_io_uring_info, ios_per_submit, "ios_per_submit", NN),
+    F(VDC_F_NUM, vdc_io_uring_info, ios_per_reap, "ios_per_reap", NN),
     END
 };
 
@@ -245,6 +251,12 @@ vdc_workload_check(const vdc_workload *w, const char **member, char **why)
         { "job.bs", offsetof(vdc_workload, job.bs), 1, VDC_WORKLOAD_BS_MAX },
         { "job.iodepth", offsetof(vdc_workload, job.iodepth), 1, VDC_WORKLOAD_DEPTH_MAX },
         { "job.numjobs", offsetof(vdc_workload, job.numjobs), 1, VDC_WORKLOAD_DEPTH_MAX },
+        { "job.iodepth_batch_submit", offsetof(vdc_workload, job.iodepth_batch_submit), 1,
+          VDC_WORKLOAD_DEPTH_MAX },
+        { "job.iodepth_batch_complete_min", offsetof(vdc_workload, job.iodepth_batch_complete_min),
+          0, VDC_WORKLOAD_DEPTH_MAX },
+        { "job.iodepth_batch_complete_max", offsetof(vdc_workload, job.iodepth_batch_complete_max),
+          1, VDC_WORKLOAD_DEPTH_MAX },
         { "iodepth_effective", offsetof(vdc_workload, iodepth_effective), 1, VDC_WORKLOAD_DEPTH_MAX },
         { "logical_block_size", offsetof(vdc_workload, logical_block_size), 1, VDC_WORKLOAD_BS_MAX },
     };

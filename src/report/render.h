@@ -174,7 +174,8 @@ struct vdc_workload_means {
 void vdc_workload_means(const vdc_result_set *rs, const char *target, const char *key,
                         struct vdc_workload_means *m);
 
-/* "rw=randread bs=4096 iodepth=32 numjobs=1 direct=1 engine=io_uring"
+/* "rw=randread bs=4096 iodepth=32 numjobs=1 direct=1 engine=io_uring" (the batch options
+ * after iodepth when they are not fio's defaults)
  * (members present only); g_free(). */
 char *vdc_workload_job_line(const vdc_workload *w);
 

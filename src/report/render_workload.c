@@ -80,6 +80,19 @@ vdc_workload_job_line(const vdc_workload *w)
         g_string_append_printf(s, " bs=%" G_GINT64_FORMAT, (gint64)j->bs);
     if (j->iodepth != VDC_INT_ABSENT)
         g_string_append_printf(s, " iodepth=%" G_GINT64_FORMAT, (gint64)j->iodepth);
+    /* fio's batching: said when it is known and not fio's default (1, 1, 1) */
+    if (j->iodepth_batch_submit != VDC_INT_ABSENT &&
+        j->iodepth_batch_complete_min != VDC_INT_ABSENT &&
+        j->iodepth_batch_complete_max != VDC_INT_ABSENT &&
+        (j->iodepth_batch_submit != 1 || j->iodepth_batch_complete_min != 1 ||
+         j->iodepth_batch_complete_max != 1))
+        g_string_append_printf(s, " iodepth_batch_submit=%" G_GINT64_FORMAT
+                               " iodepth_batch_complete=%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT,
+                               (gint64)j->iodepth_batch_submit,
+                               (gint64)j->iodepth_batch_complete_min,
+                               (gint64)j->iodepth_batch_complete_max);
+    if (j->scramble_buffers == 0)
+        g_string_append(s, " scramble_buffers=0");
     if (j->numjobs != VDC_INT_ABSENT)
         g_string_append_printf(s, " numjobs=%" G_GINT64_FORMAT, (gint64)j->numjobs);
     if (j->direct != VDC_BOOL_ABSENT)

@@ -63,7 +63,7 @@ stats_awk=$(dirname "$0")/agent-vs-bonnie-stats.awk
 # summarize DIR: statistics and ratios from the raw outputs in DIR
 summarize() {
     out=$1
-    # one line per (tool, test, run): "tool test VALUE" (+++++ = too fast,
+    # one line per (tool, test, run): "tool test VALUE ROUND" (+++++ = too fast,
     # counted, not used; a blank field = not run, skipped); a file that is
     # not what its name says stops the summary, named
     found=0
@@ -76,7 +76,8 @@ summarize() {
                 # 10 putc, 12 put_block, 14 rewrite, 16 getc, 18 get_block;
                 # /sec in 20 seeks and 27-37 (odd) the file tests;
                 # latencies 39-50 ("123us", "45ms", "2s"), in microseconds here
-                awk -F, -v t=$tool -v f="$f" '
+                r=${f##*/$tool-}; r=${r%.csv}
+                awk -F, -v t=$tool -v f="$f" -v r="$r" '
                     function bad_field(i, what) {
                         printf "bench: %s: field %d: expected %s, found \"%s\"\n", f, i, what, $i > "/dev/stderr"
                         bad = 1; exit 1
@@ -84,7 +85,7 @@ summarize() {
                     function rate(name, i) {
                         if ($i == "") return
                         if ($i !~ /^[0-9]+(\.[0-9]+)?$/ && $i != "+++++") bad_field(i, "a rate or +++++")
-                        print t, name, $i
+                        print t, name, $i, r
                     }
                     function lat(name, i,   x) {
                         if ($i == "") return
@@ -92,7 +93,7 @@ summarize() {
                         else if ($i ~ /^[0-9]+ms$/) x = ($i + 0) * 1000
                         else if ($i ~ /^[0-9]+s$/) x = ($i + 0) * 1000000
                         else bad_field(i, "a latency (123us, 45ms, 2s)")
-                        print t, "lat_" name, x
+                        print t, "lat_" name, x, r
                     }
                     $1 != "1.98" || NF < 18 {
                         printf "bench: %s: expected a bonnie++ CSV line (format 1.98, 50 fields)\n", f > "/dev/stderr"
@@ -113,13 +114,14 @@ summarize() {
         for f in "$out"/fio-*.terse; do
             [ -s "$f" ] || continue
             found=1
-            awk -F';' -v f="$f" '
+            r=${f##*/fio-}; r=${r%.terse}
+            awk -F';' -v f="$f" -v r="$r" '
                 $1 != "3" || NF < 48 {
                     printf "bench: %s: expected fio --terse-version=3 lines\n", f > "/dev/stderr"
                     bad = 1; exit 1
                 }
-                $3 == "write" { print "fio put_block", $48 }
-                $3 == "read" { print "fio get_block", $7 }
+                $3 == "write" { print "fio put_block", $48, r }
+                $3 == "read" { print "fio get_block", $7, r }
                 END { exit bad }' "$f" || return 1
         done
     } > "$out/values.txt.tmp" || { rm -f "$out/values.txt.tmp"; return 1; }

@@ -1,5 +1,5 @@
 # Statistics of tests/bench/agent-vs-bonnie-fio.sh over its values.txt:
-# one line per (tool, test, run), "TOOL TEST VALUE", VALUE a number or
+# one line per (tool, test, run), "TOOL TEST VALUE [ROUND]", VALUE a number or
 # "+++++" (too fast: counted, not used).  Units as bonnie++ 2.00a's CSV
 # (format 1.98) gives them: K/sec for putc, put_block, rewrite, getc,
 # get_block; seeks/sec; files/sec for the six file tests; microseconds for
@@ -15,6 +15,12 @@
 # file tests 0.90-1.10, agentcold >= 0.97 of fio; the latencies have none.
 # "CV no worse" is judged on the interval: the agent is noisier only when
 # the whole interval of CV(agent)/CV(other) lies above 1.
+#
+# Paired: the tools of one round run one after the other, so the ratio of
+# each round's pair cancels what drifts between rounds (the shared disk,
+# the other tenants); the geometric mean of those ratios over the rounds
+# where both tools gave a number, with a bootstrap interval over rounds,
+# is printed beside the ratio of means (raw outputs with a ROUND column).
 #
 # Half-width of the ratio's interval when both tools have run-to-run CV c
 # over n runs each: about 1.96 c sqrt(2/n) - the noise floor this machine
@@ -32,7 +38,11 @@ BEGIN {
     reps = 2000
 }
 
-$3 ~ /^[0-9]+(\.[0-9]+)?$/ { k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3 + 0; seen[$2] = 1; next }
+$3 ~ /^[0-9]+(\.[0-9]+)?$/ {
+    k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3 + 0; seen[$2] = 1
+    if (NF >= 4 && $3 + 0 > 0) { rv[$1, $2, $4] = $3 + 0; rnd[$4] = 1 }
+    next
+}
 { tf[$1 SUBSEP $2]++; seen[$2] = 1 }
 
 function is_block(t) { return t == "put_block" || t == "rewrite" || t == "get_block" }
@@ -192,5 +202,31 @@ END {
         printf "%-14s %-16s %.3f (%.3f-%.3f)  %-8s +-%4.1f%% %.2f (%.2f-%.2f)     %s\n", t, kp[i],
                er[i], lo[i], hi[i], tg == "" ? "-" : tg, 100 * fl[i], ec[i], clo[i], chi[i],
                (clo[i] > 1 ? "MISS (agent noisier)" : "ok (not noisier)")
+    }
+
+    # paired ratios, rounds in numeric order (the same stream as above)
+    nr = 0; for (x in rnd) rl[++nr] = x + 0
+    for (i = 2; i <= nr; i++) for (j = i; j > 1 && rl[j - 1] > rl[j]; j--) {
+        x = rl[j]; rl[j] = rl[j - 1]; rl[j - 1] = x }
+    if (!nr) exit
+    print ""
+    print "paired: geometric mean of each round's ratio (adjacent runs), 95 % bootstrap"
+    print "interval over rounds (2000 resamples, seeded)"
+    printf "%-14s %-16s %-6s %-22s %s\n", "test", "ratio", "pairs", "paired ratio (CI)", "target"
+    for (ti = 1; ti <= ntests; ti++) for (p = 1; p <= 2 * npairs - 1; p += 2) {
+        t = tests[ti]; np = 0; sl = 0
+        for (i = 1; i <= nr; i++) {
+            ra = rv[pairs[p], t, rl[i]]; rb = rv[pairs[p + 1], t, rl[i]]
+            if (ra > 0 && rb > 0) { lr[++np] = log(ra / rb); sl += lr[np] }
+        }
+        if (np < 2) continue
+        for (r = 1; r <= reps; r++) {
+            sb = 0; for (i = 1; i <= np; i++) sb += lr[1 + int(rand() * np)]
+            rr[r] = exp(sb / np)
+        }
+        g = exp(sl / np)
+        tg = met(t, pairs[p + 1] == "fio", g)
+        printf "%-14s %-16s %-6d %.3f (%.3f-%.3f)   %s\n", t, pairs[p] "/" pairs[p + 1], np, g,
+               pct(rr, reps, 0.025), pct(rr, reps, 0.975), tg == "" ? "-" : tg
     }
 }

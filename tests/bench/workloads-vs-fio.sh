@@ -12,7 +12,11 @@
 # I/Os: the agent's getrusage, fio's usr_cpu+sys_cpu x job_runtime), the
 # run-to-run CV, and the ratio agent/fio of the means with a 95 %
 # percentile-bootstrap interval (2000 resamples of each tool's rounds,
-# seeded: the same raw outputs give the same intervals).  Targets: IOPS
+# seeded: the same raw outputs give the same intervals), and the paired
+# ratio: the geometric mean of each round's agent/fio ratio (the two runs
+# of a round are adjacent in time, so the machine's slow drift cancels)
+# with a bootstrap interval over the rounds; the verdict uses the paired
+# ratio.  Targets: IOPS
 # ratio 0.97-1.03, p50 and p99 within 10 %, CPU per I/O agent <= fio.
 #
 # Usage (root): tests/bench/workloads-vs-fio.sh [ROUNDS]
@@ -33,22 +37,22 @@ values() {
         [ -s "$f" ] || continue
         b=$(basename "$f" .json)
         tool=${b%%-*}; rest=${b#*-}; tgt=${rest%%-*}; rest=${rest#*-}
-        wl=${rest%-*}
+        wl=${rest%-*}; round=${rest##*-}
         if [ "$tool" = agent ]; then
-            jq -r --arg p "$tgt $wl agent" '.runs[0] |
+            jq -r --arg p "$tgt $wl agent" --arg r "$round" '.runs[0] |
                 if .status != "ok" then error("run failed: \(.error)") else . end |
                 .samples as $s | $s[0].workload as $w |
-                "\($p) iops \([$s[].value] | add)",
-                "\($p) p50 \($w.clat_us.p50)", "\($p) p99 \($w.clat_us.p99)",
-                "\($p) cpu_us \($w.cpu.thread_us_per_io)"' "$f"
+                "\($p) iops \([$s[].value] | add) \($r)",
+                "\($p) p50 \($w.clat_us.p50) \($r)", "\($p) p99 \($w.clat_us.p99) \($r)",
+                "\($p) cpu_us \($w.cpu.thread_us_per_io) \($r)"' "$f"
         else
-            jq -r --arg p "$tgt $wl fio" '.jobs[0] as $j |
+            jq -r --arg p "$tgt $wl fio" --arg r "$round" '.jobs[0] as $j |
                 (if $j.read.total_ios > 0 then $j.read else $j.write end) as $d |
                 ($j.read.total_ios + $j.write.total_ios) as $n |
-                "\($p) iops \($j.read.iops + $j.write.iops)",
-                "\($p) p50 \($d.clat_ns.percentile["50.000000"] / 1000)",
-                "\($p) p99 \($d.clat_ns.percentile["99.000000"] / 1000)",
-                "\($p) cpu_us \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime * 1000 / $n)"' "$f"
+                "\($p) iops \($j.read.iops + $j.write.iops) \($r)",
+                "\($p) p50 \($d.clat_ns.percentile["50.000000"] / 1000) \($r)",
+                "\($p) p99 \($d.clat_ns.percentile["99.000000"] / 1000) \($r)",
+                "\($p) cpu_us \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime * 1000 / $n) \($r)"' "$f"
         fi || { echo "bench: $f: expected a $tool JSON result" >&2; return 1; }
     done
 }
@@ -59,7 +63,20 @@ summarize() {
         echo "bench: $1: no raw outputs (agent-T-W-N.json, fio-T-W-N.json)" >&2; return 2; }
     mv "$1/values.txt.tmp" "$1/values.txt"
     awk -v reps=2000 '
-    { k = $1 " " $2 " " $4; t = $3; n[k, t]++; v[k, t, n[k, t]] = $5; keys[k] = 1 }
+    { k = $1 " " $2 " " $4; t = $3; n[k, t]++; v[k, t, n[k, t]] = $5; keys[k] = 1
+      rv[k, t, $6] = $5; rounds[k, $6] = rounds[k, $6] + 1 }
+    # the rounds where both tools gave a value: the ratio of each pair
+    # (adjacent in time, so slow drift of the machine cancels), their
+    # geometric mean and a bootstrap interval over the pairs
+    function pairs(k,   key, sp, np) {
+        np = 0
+        for (key in rounds) {
+            split(key, sp, SUBSEP)
+            if (sp[1] == k && rounds[key] == 2 && rv[k, "fio", sp[2]] > 0 && rv[k, "agent", sp[2]] > 0)
+                pr[k, ++np] = log(rv[k, "agent", sp[2]] / rv[k, "fio", sp[2]])
+        }
+        return np
+    }
     function mean(k, t, boot,   i, s) {
         s = 0
         for (i = 1; i <= n[k, t]; i++)
@@ -79,8 +96,9 @@ summarize() {
     }
     END {
         srand(1)
-        printf "%-4s %-21s %-6s %10s %5s %10s %5s %6s %-15s %s\n", "tgt", "workload",
-               "metric", "agent", "CV%", "fio", "CV%", "ratio", "95% CI", "target"
+        printf "%-4s %-21s %-6s %10s %5s %10s %5s %6s %-15s %6s %-15s %s\n", "tgt", "workload",
+               "metric", "agent", "CV%", "fio", "CV%", "ratio", "95% CI", "paired",
+               "95% CI", "target"
         nk = 0; for (k in keys) sorted[++nk] = k
         for (i = 2; i <= nk; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) {
             x = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = x }
@@ -97,9 +115,23 @@ summarize() {
             ci = (n[k, "agent"] > 1 && n[k, "fio"] > 1) ? \
                  sprintf("%.3f-%.3f", rb[int(0.025 * m + 0.5)], rb[int(0.975 * m + 0.5)]) : "n/a"
             ca = cv(k, "agent"); cf = cv(k, "fio")
-            printf "%-4s %-21s %-6s %10.1f %5s %10.1f %5s %6.3f %-15s %s\n", f[1], f[2], f[3],
-                   ma, ca < 0 ? "-" : sprintf("%.1f", ca), mf, cf < 0 ? "-" : sprintf("%.1f", cf),
-                   r, ci, verdict(f[3], r)
+            np = pairs(k); gp = 0; pci = "n/a"
+            for (p = 1; p <= np; p++) gp += pr[k, p]
+            if (np) gp = exp(gp / np)
+            if (np > 1) {
+                for (b = 1; b <= reps; b++) {
+                    sb = 0
+                    for (p = 1; p <= np; p++) sb += pr[k, 1 + int(rand() * np)]
+                    pb[b] = exp(sb / np)
+                }
+                for (p = 2; p <= reps; p++) for (q = p; q > 1 && pb[q - 1] > pb[q]; q--) {
+                    x = pb[q]; pb[q] = pb[q - 1]; pb[q - 1] = x }
+                pci = sprintf("%.3f-%.3f", pb[int(0.025 * reps + 0.5)], pb[int(0.975 * reps + 0.5)])
+            }
+            printf "%-4s %-21s %-6s %10.1f %5s %10.1f %5s %6.3f %-15s %6s %-15s %s\n", f[1], f[2],
+                   f[3], ma, ca < 0 ? "-" : sprintf("%.1f", ca), mf,
+                   cf < 0 ? "-" : sprintf("%.1f", cf), r, ci,
+                   np ? sprintf("%.3f", gp) : "-", pci, verdict(f[3], np ? gp : r)
         }
     }' "$1/values.txt" > "$1/summary.txt"
     cat "$1/summary.txt"

@@ -188,7 +188,7 @@ golden(const char *dir, const char *name, const char *expected_dir)
 static void
 test_jobfile_goldens(void **state)
 {
-    static const char *const mine[] = { "all-options", "defaults", "seq-write" };
+    static const char *const mine[] = { "all-options", "batch-fixup", "defaults", "seq-write" };
     static const char *const shipped[] = {
         "randread-4k-qd1", "randread-4k-qd32", "randwrite-4k-qd32",
         "randrw-70-30-8k-qd16", "read-1m-qd8", "write-1m-qd8",
@@ -213,6 +213,8 @@ test_jobfile_errors(void **state)
         { "[j]\nbogus=1\n", "f.fio:2: bogus: unknown option" },
         { "[j]\niodepth=0\n", "f.fio:2: iodepth=0: expected a whole number from 1 to 1024" },
         { "[j]\niodepth=1025\n", "f.fio:2: iodepth=1025: expected a whole number from 1 to 1024" },
+        { "[j]\niodepth_batch=1025\n", "f.fio:2: iodepth_batch=1025: expected a whole number from 0 to 1024" },
+        { "[j]\niodepth_batch_complete_max=-1\n", "f.fio:2: iodepth_batch_complete_max=-1: expected a whole number from 0 to 1024" },
         { "[j]\nnumjobs=65\n", "f.fio:2: numjobs=65: expected a whole number from 1 to 64" },
         { "[j]\nrw=trim\n", "f.fio:2: rw=trim: expected read, write, randread" },
         { "[j]\nrw=randread:8\n", "f.fio:2: rw=randread:8: expected read" },

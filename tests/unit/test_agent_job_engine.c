@@ -153,6 +153,11 @@ test_uring_tmpfs(void **state)
     assert_true(r->d[0].slat.n == r->d[0].ios);   /* async: slat recorded */
     assert_int_equal(count_fds(), fds);            /* ring and files closed */
     assert_int_equal(count_ring_maps(), maps);     /* rings unmapped */
+    /* fio's default batching: one I/O per submission, one per wait but
+     * each clone's last, which drains up to iodepth - 1 at once */
+    assert_true(r->submitted == 2 * 512 && r->submit_calls == r->submitted);
+    assert_true(r->reaped == r->submitted && r->reap_calls <= r->reaped);
+    assert_true(r->reaped - r->reap_calls <= 2 * (8 - 1));
     /* the same seed gives the same op sequence */
     struct agent_job_result *r2 = run_job(
         "[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
@@ -160,6 +165,47 @@ test_uring_tmpfs(void **state)
     assert_true(r2->digest == r->digest);
     agent_job_result_free(r2);
     agent_job_result_free(r);
+}
+
+/* iodepth_batch_submit=0 (iodepth) and complete_max=iodepth: the ring is
+ * filled and submitted in one call, waits reap what has completed */
+static void
+test_uring_batched(void **state)
+{
+    struct agent_job_result *r = run_job(
+        "[batch]\nrw=randread\nbs=4k\niodepth=16\niodepth_batch_submit=0\n"
+        "iodepth_batch_complete_max=16\nsize=4m\n");
+
+    if (r->fallback[0]) {
+        agent_job_result_free(r);
+        skip();
+    }
+    check_counts(r, 1024, 4096);
+    assert_int_equal(r->job.iodepth_batch_submit, 16);
+    assert_true(r->submitted == 1024 && r->reaped == 1024);
+    /* the first submission takes the whole queue */
+    assert_true(r->submit_calls < r->submitted);
+    agent_job_result_free(r);
+}
+
+/* every 512-byte block of a write carries its offset and the start time */
+static void
+test_scramble(void **state)
+{
+    static uint64_t buf[8192 / 8] __attribute__((aligned(4096)));
+    struct agent_io io = { .offset = 1u << 20, .len = 8192, .ddir = AGENT_DDIR_WRITE,
+                           .buf = buf, .start_ns = 5 * 1000000000ull + 123 };
+    unsigned line = (unsigned)((123 ^ (1u << 20)) & 7);
+
+    memset(buf, 0xa5, sizeof(buf));
+    agent_job_scramble(&io);
+    for (unsigned b = 0; b < 16; b++) {
+        const uint64_t *blk = buf + b * 64;
+
+        assert_true(blk[line * 8] == (1u << 20) + 512u * b);
+        assert_true(blk[6] == 5 && blk[7] == 123);
+        assert_true(blk[8 * ((line + 1) % 8) + 1] == 0xa5a5a5a5a5a5a5a5ull);  /* untouched */
+    }
 }
 
 static void
@@ -275,6 +321,8 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uring_tmpfs),
+        cmocka_unit_test(test_uring_batched),
+        cmocka_unit_test(test_scramble),
         cmocka_unit_test(test_psync_forced),
         cmocka_unit_test(test_uring_refused),
         cmocka_unit_test(test_target_checks),
