@@ -654,16 +654,65 @@ test_provision_fails(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A create that fails for a reason that may pass: every boot is tried,
+ * and the progress count does not take a failed boot for a done one. */
 static void
 test_create_fails(void **state)
 {
     vdc_result_set rs;
+    char *err;
 
     vdc_hv_mock()->fail_create = 1;
+    vdc_set_quiet(0);                           /* the progress lines */
+    capture_stderr_begin();
     assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    vdc_set_quiet(1);
+    assert_int_equal(vdc_hv_mock()->n_create, 2);
     assert_int_equal(count_runs(&rs, "image", "failed"), 2);
     assert_int_equal(count_runs(&rs, "block", "failed"), 2);
     assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);     /* the others go on */
+    /* 4 boots: dom0, domU | dom0, domU */
+    assert_non_null(strstr(err, "1 of 4 boot(s) done in "));
+    assert_non_null(strstr(err, "1 of 4 boot(s) done, 1 failed in "));
+    assert_non_null(strstr(err, "2 of 4 boot(s) done, 1 failed in "));
+    assert_null(strstr(err, "stopped after boot"));
+    free(err);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A create that fails for a reason every boot would repeat (QEMU cannot
+ * open the image): the run stops after the first, naming the cause; the
+ * boots after it are not tried. */
+static void
+test_create_fails_repeats(void **state)
+{
+    static const char cause[] = "internal error: process exited while connecting to monitor: "
+                                "Could not open '/p.img': Permission denied";
+    vdc_result_set rs;
+    char *err;
+    size_t i;
+
+    vdc_hv_mock()->fail_create_repeats = cause;
+    capture_stderr_begin();
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    assert_int_equal(vdc_hv_mock()->n_create, 1);
+    /* boot 1: dom0; boot 2: the domU's image and block; then the stop */
+    assert_int_equal(rs.n_runs, 3);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 1);
+    for (i = 0; i < rs.n_runs; i++) {
+        if (!strcmp(rs.runs[i]->target, "dom0"))
+            continue;
+        assert_string_equal(rs.runs[i]->status, "failed");
+        assert_non_null(strstr(rs.runs[i]->error, "every boot would fail the same way: "));
+        assert_non_null(strstr(rs.runs[i]->error, cause));
+    }
+    assert_non_null(strstr(err, "vmdiskcmp: run D-h stopped after boot 2 of 4: the domU could not be "
+                                "created, and every boot would fail the same way: internal error"));
+    assert_non_null(strstr(err, "Permission denied; 2 boot(s) not run\n"));
+    free(err);
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -1720,6 +1769,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_runs_fixed_policy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_provision_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_fails_repeats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_stalled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heartbeat_stops, setup, teardown),
