@@ -225,18 +225,22 @@ test_mock_failures(void **state)
 }
 
 /* Which failed creates repeat on every boot: libvirt's and QEMU's words
- * for a file that cannot be opened (as libvirt 9.0 + QEMU 7.2 print
- * them here), an errno; not a busy or racing hypervisor. */
+ * for a file that cannot be opened (the first three as libvirt 9.0 +
+ * QEMU 7.2 print them here for an image in a 0700 directory, a missing
+ * image and a missing kernel), an errno; not a busy or racing
+ * hypervisor. */
 static void
 test_failure_repeats(void **state)
 {
     static const char *const repeats[] = {
-        "internal error: process exited while connecting to monitor: 2026-12-02T07:30:00.123456Z "
-        "qemu-system-x86_64: -blockdev {\"driver\":\"file\",\"filename\":\"/root/guest.img\"}: "
-        "Could not open '/root/guest.img': Permission denied",
-        "Cannot access storage file '/var/lib/x/missing.img': No such file or directory",
+        "internal error: process exited while connecting to monitor: 2026-12-02T07:22:14.675127Z "
+        "qemu-system-x86_64: -blockdev {\"driver\":\"file\",\"filename\":\"/d/priv/disk.img\","
+        "\"node-name\":\"libvirt-1-storage\",\"auto-read-only\":true,\"discard\":\"unmap\"}: "
+        "Could not open '/d/priv/disk.img': Permission denied",
+        "Cannot access storage file '/d/missing.img': No such file or directory",
+        "unable to stat: /d/nokernel: No such file or directory",
         "internal error: qemu unexpectedly closed the monitor: qemu-system-x86_64: could not load "
-        "kernel '/k/vmlinuz': No such file or directory",
+        "kernel '/k/vmlinuz'",
         "unable to set user and group to '64055:64055' on '/k/vmlinuz': Operation not permitted",
     };
     static const char *const transient[] = {
