@@ -256,7 +256,7 @@ static const vdc_opt report_table[] = {
       .max = 10000000, .def = "10000", .help = "resamples of the median's confidence interval" },
     { .name = "bootstrap-seed", .type = VDC_OPT_CALL, .parse = opt_bootstrap, .metavar = "S",
       .max = 0xffffffffUL, .def = "20261130", .help = "seed of the bootstrap" },
-    { .name = "rate-ceiling", .type = VDC_OPT_CALL, .parse = opt_rate_ceiling, .metavar = "NAME=MIB_S",
+    { .name = "rate-ceiling", .type = VDC_OPT_CALL, .parse = opt_rate_ceiling, .metavar = "NAME=MIB_S", .repeatable = 1,
       .help = "no rate of the device, link or target NAME can be above MIB_S MiB/s (flag above-ceiling; repeatable)" },
     { .name = "quiet", .type = VDC_OPT_FLAG, .off = offsetof(struct cli, quiet), .short_name = 'q',
       .help = "no progress lines, no warnings on stderr" },

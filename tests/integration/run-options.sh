@@ -26,7 +26,20 @@ bad "--runs 'zero': expected an integer from 1 to 1000" --image --runs zero
 bad "--size '5X': expected a size" --image --size 5X
 bad "--image-backend 'auto,floppy'" --image --image-backend auto,floppy
 bad "--image-cache 'host,writeback'" --image --image-cache host,writeback
-bad "--image-cache: 'none' given twice" --image --image-cache none,none --guest-image /g.img
+bad "--image-cache 'none,none': 'none' given twice: expected each of host|none at most once" \
+    --image --image-cache none,none --guest-image /g.img
+bad "--image-cache 'host,host': 'host' given twice: expected each of host|none at most once" \
+    --image --image-cache host,host --guest-image /g.img
+# an option that means something only with a target the command lacks:
+# refused, never ignored
+bad "--image-cache: expected --image as well" --dom0 --image-cache none
+bad "--image-backend: expected --image as well" --dom0 --image-backend qdisk
+bad "--image-format: expected --image as well (the dom0 baseline's image is always raw)" --dom0 --image-format qcow2
+bad "--image-alloc: expected an image target as well" --dom0 --vg vg0 --image-alloc full
+bad "--vg: expected an LV target as well" --image --vg vg0 --guest-image /g.img
+bad "--size: expected a domU target as well" --dom0 --size 1G
+# a single-valued option given twice: refused, never the last taken
+bad "--runs given twice ('2', then '3'): expected one value" --image --runs 2 --runs 3
 bad "--order 'random': expected one of rotated|interleaved|grouped" --image --order random
 bad "--runs 'autox': expected an integer from 1 to 1000 or auto" --image --runs autox
 bad "--precision: expected --runs auto as well" --image --precision 2

@@ -463,8 +463,9 @@ static int
 run_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
-        "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
+        "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 %s"
         "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s/imgs/a --out %s/out%s %s",
+        F.extra && strstr(F.extra, "--runs ") ? "" : "--runs 2 ",  /* an option is given once */
         F.prepared ? "--prepared-image /p.img" : "--guest-image /g.img", F.dir, F.dir,
         F.keep ? " --keep" : "", F.extra ? F.extra : "");
     g_auto(GStrv) argv = NULL;
