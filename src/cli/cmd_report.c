@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -63,8 +64,9 @@ static const char compare_usage[] =
     "each target's mean (n), and each target's % delta against the baseline\n"
     "with ** p<0.01, * p<0.05, ~ no significant difference (Welch t-test).\n"
     "A target name used by two inputs is renamed NAME@INPUT.  The warnings of\n"
-    "`report` (few runs, too-fast cells, test file sizes, artefacts) go to\n"
-    "stderr and after the table (csv: the flags column); --quiet silences stderr.\n"
+    "`report` (few runs, too-fast cells, test file sizes, artefacts) go after\n"
+    "the table (csv: the flags column) and to stderr, unless stderr is where\n"
+    "the table went (a terminal, 2>&1: once); --quiet silences stderr.\n"
     "--fail-if slower>P%: exit 1 (after printing) when a target is significantly\n"
     "slower than the baseline (Welch, p < 0.05) by more than P %, naming each.\n\n";
 
@@ -307,6 +309,16 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
     return first;
 }
 
+/* 1 when file descriptors @a and @b are open on the same file (one
+ * terminal, one pipe, one file). */
+static int
+same_file(int a, int b)
+{
+    struct stat sa, sb;
+
+    return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Load a result set from a directory (its result.json) or a file.
  * Errors name the path; all are bad input (exit 2). */
 static int
@@ -526,7 +538,9 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
         goto out;
     }
-    if (!c.quiet) {
+    /* the warnings go to stderr, once: not when stderr is where the
+     * output carrying them went (a terminal, `2>&1`); csv has only flags */
+    if (!c.quiet && !(strcmp(c.format, "csv") && same_file(STDOUT_FILENO, STDERR_FILENO))) {
         char **w = vdc_compare_warnings(&all, &a);
 
         vdc_print_warnings(w);
