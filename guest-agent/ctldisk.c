@@ -398,7 +398,7 @@ vdc_ctl_job_add_workload(struct vdc_ctl_job *job, const char *name, const char *
         return -1;
     for (i = 0; i < job->n_workloads; i++)
         if (!strcmp(job->workloads[i].name, name))
-            return seterr(err, "job workload %s: given twice", name);
+            return seterr(err, "job workload %s: given twice: expected each workload name once", name);
     n = realloc(job->workloads, (job->n_workloads + 1) * sizeof(*n));
     if (!n)
         return seterr(err, "job: out of memory");
@@ -728,7 +728,7 @@ get_str(const uint8_t *v, uint32_t len, size_t max, char **dst, const char *what
         struct vdc_ctl_error *err)
 {
     if (*dst)
-        return seterr(err, "%s: given twice", what);
+        return seterr(err, "%s: given twice: expected one", what);
     if (len > max)
         return seterr(err, "%s: %u bytes, more than the limit of %zu", what, len, max);
     if (memchr(v, 0, len))
@@ -747,7 +747,7 @@ get_blob(const uint8_t *v, uint32_t len, char **dst, size_t *dlen, const char *w
          struct vdc_ctl_error *err)
 {
     if (*dst)
-        return seterr(err, "%s: given twice", what);
+        return seterr(err, "%s: given twice: expected one", what);
     if (len > VDC_CTL_MAX_BLOB)
         return seterr(err, "%s: %u bytes, more than the limit of %u", what, len,
                       VDC_CTL_MAX_BLOB);
@@ -767,7 +767,7 @@ get_num(const uint8_t *v, uint32_t len, uint32_t want, unsigned *seen, unsigned 
     if (len != want)
         return seterr(err, "%s: %u bytes, expected %u", what, len, want);
     if (*seen & bit)
-        return seterr(err, "%s: given twice", what);
+        return seterr(err, "%s: given twice: expected one", what);
     *seen |= bit;
     *out = want == 8 ? get_u64(v) : get_u32(v);
     return 0;
@@ -985,7 +985,7 @@ job_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
     for (i = 0; i < job->n_workloads; i++)
         for (k = 0; k < i; k++)
             if (!strcmp(job->workloads[i].name, job->workloads[k].name))
-                return seterr(err, "job workload %zu (%s): name given twice", i,
+                return seterr(err, "job workload %zu (%s): name given twice: expected each workload name once", i,
                               job->workloads[i].name);
     if ((job->flags & VDC_CTL_JOB_NO_BONNIE) && job->n_workloads == 0)
         return seterr(err, "job: flag no-bonnie without workloads: nothing to run");

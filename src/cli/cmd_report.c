@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -63,8 +64,9 @@ static const char compare_usage[] =
     "each target's mean (n), and each target's % delta against the baseline\n"
     "with ** p<0.01, * p<0.05, ~ no significant difference (Welch t-test).\n"
     "A target name used by two inputs is renamed NAME@INPUT.  The warnings of\n"
-    "`report` (few runs, too-fast cells, test file sizes, artefacts) go to\n"
-    "stderr and after the table (csv: the flags column); --quiet silences stderr.\n"
+    "`report` (few runs, too-fast cells, test file sizes, artefacts) go after\n"
+    "the table (csv: the flags column) and to stderr, unless stderr is where\n"
+    "the table went (a terminal, 2>&1: once); --quiet silences stderr.\n"
     "--fail-if slower>P%: exit 1 (after printing) when a target is significantly\n"
     "slower than the baseline (Welch, p < 0.05) by more than P %, naming each.\n\n";
 
@@ -256,7 +258,7 @@ static const vdc_opt report_table[] = {
       .max = 10000000, .def = "10000", .help = "resamples of the median's confidence interval" },
     { .name = "bootstrap-seed", .type = VDC_OPT_CALL, .parse = opt_bootstrap, .metavar = "S",
       .max = 0xffffffffUL, .def = "20261130", .help = "seed of the bootstrap" },
-    { .name = "rate-ceiling", .type = VDC_OPT_CALL, .parse = opt_rate_ceiling, .metavar = "NAME=MIB_S",
+    { .name = "rate-ceiling", .type = VDC_OPT_CALL, .parse = opt_rate_ceiling, .metavar = "NAME=MIB_S", .repeatable = 1,
       .help = "no rate of the device, link or target NAME can be above MIB_S MiB/s (flag above-ceiling; repeatable)" },
     { .name = "quiet", .type = VDC_OPT_FLAG, .off = offsetof(struct cli, quiet), .short_name = 'q',
       .help = "no progress lines, no warnings on stderr" },
@@ -305,6 +307,16 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
     if (c->quiet)
         vdc_set_quiet(1);
     return first;
+}
+
+/* 1 when file descriptors @a and @b are open on the same file (one
+ * terminal, one pipe, one file). */
+static int
+same_file(int a, int b)
+{
+    struct stat sa, sb;
+
+    return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Load a result set from a directory (its result.json) or a file.
@@ -526,7 +538,9 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
         goto out;
     }
-    if (!c.quiet) {
+    /* the warnings go to stderr, once: not when stderr is where the
+     * output carrying them went (a terminal, `2>&1`); csv has only flags */
+    if (!c.quiet && !(strcmp(c.format, "csv") && same_file(STDOUT_FILENO, STDERR_FILENO))) {
         char **w = vdc_compare_warnings(&all, &a);
 
         vdc_print_warnings(w);

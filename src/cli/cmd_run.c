@@ -53,15 +53,16 @@ join_argv(int argc, char **argv)
     return g_string_free(s, FALSE);
 }
 
-/* --dry-run: whether the guest template is already prepared (cached) */
-static void
+/* --dry-run: whether the guest template is already prepared (cached);
+ * the cache entry's image (g_free), or NULL */
+static char *
 print_guest_cache(const vdc_plan *p, const vdc_run_settings *s)
 {
     const char *cache = s->cache_dir ? s->cache_dir : VDC_PREPARE_DEFAULT_CACHE;
-    g_autofree char *hit = NULL;
+    char *hit = NULL;
 
     if (p->hv == VDC_HV_NONE || p->prepared_image || !p->guest_image)
-        return;
+        return NULL;
     hit = vdc_prepare_cached(p->guest_image, s->agent, s->runner, cache);
     if (hit)
         printf("guest: %s prepared with this agent and runner: cached, %s (no appliance launch)\n",
@@ -69,6 +70,36 @@ print_guest_cache(const vdc_plan *p, const vdc_run_settings *s)
     else
         printf("guest: %s not prepared with this agent and runner yet: the run prepares it "
                "(libguestfs, once) into %s\n", p->guest_image, cache);
+    return hit;
+}
+
+/* --dry-run: the boot facts the run would take where no option names
+ * them (run.c's prepare_guest): from the manifest of --prepared-image or
+ * of the cached prepared image @hit, else from the template's manifest
+ * (the run boots the copies prepare makes of the same files).  Loaded
+ * into @prep; nothing when no manifest loads (the checks before the dry
+ * run have named a bad one). */
+static void
+dry_run_boot_facts(const vdc_plan *p, const char *hit, struct vdc_prepared *prep)
+{
+    const char *image = p->prepared_image ? p->prepared_image : hit ? hit : p->guest_image;
+    g_autofree char *manifest = image ? g_strconcat(image, ".manifest", NULL) : NULL;
+    vdc_err_kind scope;
+    int r;
+
+    if (!manifest || !g_file_test(manifest, G_FILE_TEST_IS_REGULAR))
+        return;                 /* a template yet to be made: the run refuses it */
+    scope = vdc_error_scope(VDC_ERR_INPUT);
+    if (p->prepared_image || hit)
+        r = vdc_prepared_load(image, prep);
+    else
+        r = vdc_template_load(image, prep);
+    if (r < 0) {
+        vdc_error_reset();
+        vdc_prepared_dispose(prep);
+        vdc_prepared_init(prep);
+    }
+    vdc_error_scope(scope);
 }
 
 static void
@@ -78,17 +109,28 @@ print_dry_run(const vdc_plan *p, const vdc_run_settings *s)
     g_autofree char *json = vdc_plan_to_json(p);
     g_autofree char *root = g_strdup_printf("%s/PREPARED-GUEST.img", "CACHE");
     g_autofree char *ctl = g_strdup_printf("%s/control-N.img", p->out_dir);
+    g_autofree char *hit = NULL;
+    struct vdc_prepared prep;
     vdc_hv_domain dom;
     size_t i;
 
+    vdc_prepared_init(&prep);
     fputs(text, stdout);
-    print_guest_cache(p, s);
+    hit = print_guest_cache(p, s);
     if (p->hv == VDC_HV_NONE) {
         printf("\nno domU: dom0 baseline only\n");
     } else {
         int xen = p->hv == VDC_HV_LIBXL || !strcmp(p->domain_type, "xen");
-        vdc_hv_domain_from_plan(p, p->prepared_image ? p->prepared_image
+        vdc_hv_domain_from_plan(p, p->prepared_image ? p->prepared_image : hit ? hit
                                 : p->guest_image ? p->guest_image : root, ctl, NULL, &dom);
+        /* what the run boots: --kernel/--initrd/--cmdline, else the manifest's */
+        dry_run_boot_facts(p, hit, &prep);
+        if (!dom.kernel)
+            dom.kernel = prep.kernel;
+        if (!dom.initrd)
+            dom.initrd = prep.initrd;
+        if (!dom.cmdline)
+            dom.cmdline = xen ? prep.cmdline_xen : prep.cmdline_kvm;
         if (xen) {
             g_autofree char *cfg = vdc_xl_cfg(&dom);
             printf("\n# xl disk specs\n");
@@ -104,6 +146,7 @@ print_dry_run(const vdc_plan *p, const vdc_run_settings *s)
         }
     }
     printf("\n# plan.json\n%s\n", json);
+    vdc_prepared_dispose(&prep);
 }
 
 /* Make *@s absolute against the current directory (in place).  The

@@ -262,6 +262,8 @@ vdc_opts_parse(const vdc_opts_spec *spec, void *opts, int argc, char **argv, int
     /* "+" stops at the first operand; ":" tells a missing value from an
      * unknown option; then the one-letter aliases */
     g_autofree char *shorts = g_malloc0(2 + 2 * spec->n + 1);
+    /* the value each single-valued option was given first (in argv) */
+    g_autofree const char **given = g_new0(const char *, spec->n + 1);
     size_t i, ns = 0;
     int c, last_value = -1;
 
@@ -302,6 +304,16 @@ vdc_opts_parse(const vdc_opts_spec *spec, void *opts, int argc, char **argv, int
             return VDC_OPTS_HELP;
         if (optarg && optind > 0 && optarg == argv[optind - 1])
             last_value = optind - 1;
+        if (takes_value(d) && d->type != VDC_OPT_STRV && !(d->type == VDC_OPT_CALL && d->repeatable)) {
+            size_t k = (size_t)(d - spec->table);
+
+            if (given[k]) {
+                vdc_input_error("%s--%s given twice ('%s', then '%s'): expected one value", prefix_of(spec),
+                                d->name, given[k], optarg);
+                return VDC_OPTS_ERROR;
+            }
+            given[k] = optarg;
+        }
         if (set_value(spec, opts, d, optarg) < 0)
             return VDC_OPTS_ERROR;
     }

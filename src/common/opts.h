@@ -54,6 +54,11 @@ struct vdc_opt {
     const char *scopes;         /* space-separated scopes it applies to; NULL: all */
     char short_name;            /* one-letter alias, or 0 */
     int empty_ok;               /* STR: '' is a value (the subcommand checks it) */
+    int repeatable;             /* CALL: may be given more than once (each call
+                                 * adds); every other single-valued type
+                                 * (STR, ENUM, LIST, UINT, SIZE, CALL) given
+                                 * twice is refused: one value, never the last
+                                 * silently.  STRV is repeatable, FLAG may repeat. */
     /* CALL: parse @arg into @opts (the whole struct; the member is at .off);
      * 0, or -1 after one vdc_input_error */
     int (*parse)(void *opts, const vdc_opt *d, const char *arg);

@@ -40,7 +40,7 @@ vdc_meminfo_parse(const char *text, const char *source, vdc_meminfo *out)
         if (k == G_N_ELEMENTS(names))
             continue;
         if (seen[k]) {
-            vdc_error("%s: line %zu: %s given twice", source, i + 1, names[k]);
+            vdc_error("%s: line %zu: %s given twice: expected each field once", source, i + 1, names[k]);
             return -1;
         }
         p = vdc_skip_blanks(colon + 1);

@@ -3,8 +3,10 @@
 #include "config.h"
 #include "hv/hv.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -38,6 +40,43 @@ vdc_hv_domain_stats_init(vdc_hv_domain_stats *s, vdc_hv_disk_io *io, size_t n)
     s->cpu_time_s = NAN;
     for (i = 0; i < n; i++)
         io[i] = (vdc_hv_disk_io){ -1, -1, -1, -1 };
+}
+
+/* The errors of a file the domain needs that no retry mends. */
+static const int repeat_errnos[] = { ENOENT, EACCES, EPERM, ENOTDIR, ELOOP, EISDIR, EROFS };
+
+int
+vdc_hv_failure_repeats(int err_no, const char *message)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(repeat_errnos); i++) {
+        if (err_no == repeat_errnos[i])
+            return 1;
+        if (message && strstr(message, g_strerror(repeat_errnos[i])))
+            return 1;
+    }
+    /* QEMU's own words for an image or kernel it cannot open */
+    return message && (strstr(message, "Could not open") || strstr(message, "could not load kernel") ||
+                       strstr(message, "could not load initrd"));
+}
+
+char *
+vdc_hv_domain_unreadable(const vdc_hv_domain *dom)
+{
+    const struct { const char *what, *path; } need[] = {
+        { "kernel", dom->kernel }, { "initrd", dom->initrd },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(need); i++)
+        if (need[i].path && *need[i].path && access(need[i].path, R_OK) < 0)
+            return g_strdup_printf("%s %s: %s", need[i].what, need[i].path, g_strerror(errno));
+    for (i = 0; i < dom->n_disks; i++)
+        if (dom->disks[i].path && access(dom->disks[i].path, dom->disks[i].readonly ? R_OK : R_OK | W_OK) < 0)
+            return g_strdup_printf("disk %s (%s) %s: %s", dom->disks[i].vdev, dom->disks[i].target,
+                                   dom->disks[i].path, g_strerror(errno));
+    return NULL;
 }
 
 const vdc_hv_ops *

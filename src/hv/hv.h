@@ -78,8 +78,14 @@ typedef struct {
     /* Create and start the domU (not persistent: it vanishes when
      * destroyed); with dom->start_paused it is left paused, its backends
      * connected, until resume.  Returns 0 or -1.  On -1 nothing is left
-     * running. */
-    int (*create)(vdc_hv *hv, const vdc_hv_domain *dom);
+     * running, and *@repeats (g_malloc) names the cause when every later
+     * create of the same domain would fail the same way (a file it needs
+     * that the hypervisor cannot open, a configuration it refuses:
+     * vdc_hv_failure_repeats, vdc_hv_domain_unreadable), e.g. "QEMU
+     * cannot open /root/guest.img: Permission denied"; it stays NULL for
+     * a failure that may pass (the hypervisor busy, out of memory for the
+     * moment, a domain of the name still going away). */
+    int (*create)(vdc_hv *hv, const vdc_hv_domain *dom, char **repeats);
 
     /* Unpause a domU created paused (libxl_domain_unpause,
      * virDomainResume).  0 or -1. */
@@ -144,6 +150,21 @@ typedef struct {
  * ours is gone, else -1. */
 int vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid);
 
+/* 1 when a failed create's cause will repeat on every boot, judged from
+ * what the hypervisor said: @err_no (an errno it reported, 0 none) one of
+ * ENOENT, EACCES, EPERM, ENOTDIR, ELOOP, EISDIR, EROFS, or @message (its
+ * text, NULL none) carrying one of their strerror texts or QEMU's "Could
+ * not open" (e.g. libvirt's "process exited while connecting to monitor:
+ * ... Could not open '/root/guest.img': Permission denied").  0 otherwise
+ * (transient, or not known to repeat).  Pure. */
+int vdc_hv_failure_repeats(int err_no, const char *message);
+
+/* The first file @dom needs that is not there or not readable (kernel,
+ * initrd, then each disk's path), as "kernel /boot/vmlinuz: No such file
+ * or directory" (g_malloc), or NULL when every one can be opened by us
+ * (the hypervisor may still not: its own message says). */
+char *vdc_hv_domain_unreadable(const vdc_hv_domain *dom);
+
 /* Sentinels: domid -1, vmm_pid 0, cpu_time_s NAN, every counter -1. */
 void vdc_hv_domain_stats_init(vdc_hv_domain_stats *s, vdc_hv_disk_io *io, size_t n);
 
@@ -165,6 +186,7 @@ extern const vdc_hv_ops vdc_hv_libxl_ops;
 /* The mock's knobs (tests): which call fails, and how the domU ends. */
 typedef struct {
     int fail_open, fail_create, fail_backends, fail_destroy, fail_resume;
+    const char *fail_create_repeats;    /* create fails with this cause, which repeats */
     int stalled;                        /* the domU reports paused on an I/O error */
     vdc_hv_wait_result wait_result;     /* default SHUTOFF */
     /* called at create (e.g. to play the in-guest runner on the control

@@ -91,17 +91,50 @@ lv_versions(vdc_hv *hv, JsonObject *out)
     }
 }
 
+/* 1 when the connection's URI names no host (qemu:///system, xen:///):
+ * the domain's files are on this machine. */
 static int
-lv_create(vdc_hv *hv, const vdc_hv_domain *dom)
+lv_local(const vdc_hv *hv)
+{
+    g_autoptr(GUri) u = hv->uri ? g_uri_parse(hv->uri, G_URI_FLAGS_NONE, NULL) : NULL;
+    const char *host = u ? g_uri_get_host(u) : NULL;
+
+    return !host || !*host;
+}
+
+/* Whether libvirt's last error (a failed create of @dom) will repeat on
+ * every boot: a configuration libvirt refuses, a file it or QEMU cannot
+ * open (vdc_hv_failure_repeats), or, on a local connection (the files are
+ * ours to look at), a file of @dom missing (vdc_hv_domain_unreadable).
+ * The cause (g_malloc), or NULL. */
+static char *
+lv_create_repeats(vdc_hv *hv, const vdc_hv_domain *dom)
+{
+    virErrorPtr e = virGetLastError();
+    int err_no = e && e->code == VIR_ERR_SYSTEM_ERROR ? e->int1 : 0;
+
+    if (e && (e->code == VIR_ERR_XML_ERROR || e->code == VIR_ERR_XML_DETAIL ||
+              e->code == VIR_ERR_CONFIG_UNSUPPORTED || e->code == VIR_ERR_NO_SUPPORT ||
+              e->code == VIR_ERR_INVALID_ARG || vdc_hv_failure_repeats(err_no, e->message)))
+        return g_strdup(lv_err());
+    return lv_local(hv) ? vdc_hv_domain_unreadable(dom) : NULL;
+}
+
+static int
+lv_create(vdc_hv *hv, const vdc_hv_domain *dom, char **repeats)
 {
     g_autofree char *xml = vdc_domain_xml(dom);
     virDomainPtr d;
 
-    if (!xml)
+    *repeats = NULL;
+    if (!xml) {
+        *repeats = g_strdup("the domain XML cannot be written (see the message above)");
         return -1;
+    }
     d = virDomainCreateXML(hv->conn, xml, dom->start_paused ? VIR_DOMAIN_START_PAUSED : 0);
     if (!d) {
         vdc_error("domain %s: cannot create: %s", dom->name, lv_err());
+        *repeats = lv_create_repeats(hv, dom);
         return -1;
     }
     virDomainFree(d);

@@ -86,18 +86,26 @@ xl_versions(vdc_hv *hv, JsonObject *out)
 }
 
 static int
-xl_create(vdc_hv *hv, const vdc_hv_domain *dom)
+xl_create(vdc_hv *hv, const vdc_hv_domain *dom, char **repeats)
 {
     libxl_domain_config cfg;
     uint32_t domid = (uint32_t)INVALID_DOMID;
     int rc, ret = -1;
 
+    *repeats = NULL;
     libxl_domain_config_init(&cfg);
-    if (vdc_libxl_config_build(dom, &cfg) < 0)
+    if (vdc_libxl_config_build(dom, &cfg) < 0) {
+        *repeats = g_strdup("the libxl configuration cannot be built (see the message above)");
         goto out;
+    }
     rc = libxl_domain_create_new(hv->ctx, &cfg, &domid, NULL, NULL);
     if (rc) {
         vdc_error("domain %s: libxl_domain_create_new failed (rc %d)", dom->name, rc);
+        /* libxl's rc says little: a file of the domain that is not there
+         * repeats, a configuration libxl refuses too */
+        *repeats = vdc_hv_domain_unreadable(dom);
+        if (!*repeats && rc == ERROR_INVAL)
+            *repeats = g_strdup_printf("libxl refuses the domain's configuration (rc %d)", rc);
         if (domid != (uint32_t)INVALID_DOMID)
             libxl_domain_destroy(hv->ctx, domid, NULL);
         goto out;

@@ -69,10 +69,16 @@ mock_versions(vdc_hv *hv, JsonObject *out)
 }
 
 static int
-mock_create(vdc_hv *hv, const vdc_hv_domain *dom)
+mock_create(vdc_hv *hv, const vdc_hv_domain *dom, char **repeats)
 {
+    *repeats = NULL;
     logcall("create", dom->name);
     mock_state.n_create++;
+    if (mock_state.fail_create_repeats) {
+        vdc_error("domain %s: cannot create: %s", dom->name, mock_state.fail_create_repeats);
+        *repeats = g_strdup(mock_state.fail_create_repeats);
+        return -1;
+    }
     if (mock_state.fail_create) {
         vdc_error("domain %s: mock create failed (injected failure)", dom->name);
         return -1;

@@ -3,6 +3,7 @@
  * result_fields.h.  See result.h and doc/result-format.md. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,15 +366,46 @@ host_check_members(JsonObject *host)
     return NULL;
 }
 
+/* A role whose CPU seconds are the difference of two figures (QEMU
+ * minus its vCPU threads, read one after the other; dom0 busy minus the
+ * servers, which on Xen counts what dom0's /proc/stat does not): below 0
+ * is what it measures (doc/result-format.md), bounded like the others. */
+static int
+difference_role(const char *role)
+{
+    return !strcmp(role, "qemu_io") || !strcmp(role, "dom0_other");
+}
+
+/* samples[].host.cpu_s.@role = @v against the sample's @interval_s (NAN:
+ * not given): NULL when it can be CPU time, else the message. */
+static char *
+cpu_s_check(const char *role, double v, double interval_s)
+{
+    double ceiling = vdc_has(interval_s) && interval_s > 0
+                         ? interval_s * VDC_HOST_MAX_CPUS + VDC_HOST_CPU_SLACK_S : VDC_HOST_CPU_S_MAX;
+    double floor = difference_role(role) ? -ceiling : 0;
+
+    if (!isfinite(v) || v < floor || v > ceiling)
+        return g_strdup_printf("cpu_s.%s: %g: expected CPU seconds from %g to %g (%s)", role, v, floor,
+                               ceiling, vdc_has(interval_s) && interval_s > 0
+                                            ? "interval_s on each of " G_STRINGIFY(VDC_HOST_MAX_CPUS) " CPUs"
+                                            : "no interval_s");
+    return NULL;
+}
+
 char *
 vdc_host_check(JsonObject *host)
 {
     static const char *const groups[] = { "cpu_s", "cpu_s_per_gib", "cpu_s_per_1000_ios" };
     size_t i;
     char *bad = host_check_members(host);
+    JsonNode *in;
+    double interval_s = NAN;
 
     if (bad)
         return bad;
+    if ((in = json_object_get_member(host, "interval_s")) && json_is_number(in))
+        interval_s = json_node_get_double(in);
 
     for (i = 0; i < G_N_ELEMENTS(groups); i++) {
         JsonNode *n = json_object_get_member(host, groups[i]);
@@ -394,6 +426,16 @@ vdc_host_check(JsonObject *host)
                                               json_node_get_value_type(v) != G_TYPE_DOUBLE))
                 why = g_strdup_printf("%s.%s: expected a number or null", groups[i],
                                       (const char *)l->data);
+            else if (i == 0)
+                why = cpu_s_check(l->data, json_node_get_double(v), interval_s);
+            else if (!isfinite(json_node_get_double(v)) ||
+                     fabs(json_node_get_double(v)) > VDC_HOST_CPU_RATIO_MAX ||
+                     (json_node_get_double(v) < 0 && !difference_role(l->data)))
+                /* a ratio of cpu_s: its sign, and no absurd size */
+                why = g_strdup_printf("%s.%s: %g: expected a finite number from %g to %g", groups[i],
+                                      (const char *)l->data, json_node_get_double(v),
+                                      difference_role(l->data) ? -VDC_HOST_CPU_RATIO_MAX : 0,
+                                      VDC_HOST_CPU_RATIO_MAX);
         }
         g_list_free(members);
         if (why)

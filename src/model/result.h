@@ -265,9 +265,19 @@ void vdc_sample_init(vdc_sample *s);
  * "cpu_s_per_gib", role "qemu"), NAN when absent or null. */
 double vdc_sample_host_figure(const vdc_sample *s, const char *group, const char *role);
 
+/* The bounds of samples[].host CPU figures (vdc_host_check). */
+#define VDC_HOST_CPU_SLACK_S 0.1        /* s: clock ticks read at the interval's ends */
+#define VDC_HOST_MAX_CPUS 8192          /* Linux's NR_CPUS ceiling: cpu_s <= interval_s x this */
+#define VDC_HOST_CPU_S_MAX 1e8          /* s: cpu_s with no interval_s (3 CPU-years) */
+#define VDC_HOST_CPU_RATIO_MAX 1e9      /* cpu_s_per_gib, cpu_s_per_1000_ios: absolute */
+
 /* Check a samples[].host object's members the analysis reads: each of
  * cpu_s, cpu_s_per_gib, cpu_s_per_1000_ios, when present, an object whose
- * members are numbers or null; interval_s, guest_elapsed_s,
+ * members are numbers or null, each finite: cpu_s from 0 to interval_s x
+ * VDC_HOST_MAX_CPUS (+ VDC_HOST_CPU_SLACK_S; no interval_s:
+ * VDC_HOST_CPU_S_MAX), qemu_io and dom0_other (differences) of that
+ * magnitude either side of 0; the ratios of magnitude at most
+ * VDC_HOST_CPU_RATIO_MAX, negative only for those two roles; interval_s, guest_elapsed_s,
  * boundary_error_s, bytes, ios, disk_read_bytes, disk_write_bytes numbers
  * >= 0 or null; the dom0_*_bytes, image_resident_bytes and monotonic_s
  * pairs two numbers >= 0; sliced a boolean; source a string;

@@ -289,7 +289,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             if (option_value(VDC_DIM_IMAGE_CACHE, "--image-cache", caches[c]) < 0)
                 return -1;
             if (g_strv_contains((const char *const *)caches + c + 1, caches[c])) {
-                vdc_input_error("--image-cache: '%s' given twice", caches[c]);
+                vdc_input_error("--image-cache '%s': '%s' given twice: expected each of host|none at most once",
+                                o->image_cache, caches[c]);
                 return -1;
             }
         }
@@ -304,7 +305,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             for (k = 0; k < p->n_targets; k++)
                 if (vdc_target_spec_domu_image(&p->targets[k].spec) &&
                     p->targets[k].spec.backend == (vdc_image_backend)backend) {
-                    vdc_input_error("--image-backend: '%s' given twice", backends[i]);
+                    vdc_input_error("--image-backend '%s': '%s' given twice: expected each of auto|phy|qdisk|tap "
+                                    "at most once", o->image_backend, backends[i]);
                     return -1;
                 }
             if (backend == VDC_BACKEND_TAP && p->hv == VDC_HV_LIBVIRT) {
@@ -339,9 +341,6 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                 vdc_plan_add_target(p, &t);
             }
         }
-    } else if (o->image_backend || o->image_cache) {
-        vdc_input_error("%s: expected --image as well", o->image_backend ? "--image-backend" : "--image-cache");
-        return -1;
     }
     if (o->lvm) {
         vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM } };
@@ -356,11 +355,6 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
         t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
         vdc_plan_add_target(p, &t);
-    } else if (o->stripes || o->lv_size) {
-        if (!dom0_lvm) {
-            vdc_input_error("--stripes/--lv-size: expected --lvm (or --dom0 with --vg) as well");
-            return -1;
-        }
     }
     for (i = 0; o->blocks && o->blocks[i]; i++) {
         vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
@@ -433,9 +427,6 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             return -1;
         }
         vdc_plan_add_target(p, &t);
-    } else if (o->dom0_on || o->dom0_size || o->dom0_ram) {
-        vdc_input_error("--dom0-on/--dom0-size/--dom0-ram: expected --dom0 as well");
-        return -1;
     }
 
     if (vindex > 1) {

@@ -151,6 +151,47 @@ static const vdc_opts_spec run_spec = {
     .epilogue = "\nExit status: 0 ok, 1 a run failed, 2 bad input, 3 interrupted.\n",
 };
 
+/* The options that mean something only with a target the options ask
+ * for, and the targets each needs: one given without them would be
+ * ignored, so it is refused (here, where `vmdiskcmp lab run` checks its
+ * jobs too, not only when the plan is built).  0, or -1 after one line. */
+static int
+check_orphans(const vdc_run_opts *o)
+{
+    const char *dom0_on = o->dom0_on ? o->dom0_on : o->vg || o->lvm ? "lvm" : "image";
+    int dom0_image = o->dom0 && !strcmp(dom0_on, "image");
+    int dom0_lvm = o->dom0 && !strcmp(dom0_on, "lvm");
+    int domu = o->image || o->lvm || o->blocks || o->custom;
+    const struct {
+        int given, needed;
+        const char *option, *expected;
+    } rules[] = {
+        { o->image_backend != NULL, o->image, "--image-backend", "--image as well" },
+        { o->image_cache != NULL, o->image, "--image-cache",
+          "--image as well (the dom0 baseline's image always has its own loop device with direct I/O)" },
+        { o->image_format != NULL, o->image, "--image-format",
+          "--image as well (the dom0 baseline's image is always raw)" },
+        { o->image_alloc != NULL, o->image || dom0_image, "--image-alloc",
+          "an image target as well (--image, or --dom0 on an image)" },
+        { o->vg != NULL, o->lvm || dom0_lvm, "--vg",
+          "an LV target as well (--lvm, or --dom0 on lvm)" },
+        { o->stripes || o->lv_size, o->lvm || dom0_lvm, "--stripes/--lv-size",
+          "--lvm (or --dom0 with --vg) as well" },
+        { o->size != 0, domu, "--size",
+          "a domU target as well (--image, --lvm, --block, --target; the dom0 baseline's test file is --dom0-size)" },
+        { o->dom0_on || o->dom0_size || o->dom0_ram, o->dom0, "--dom0-on/--dom0-size/--dom0-ram",
+          "--dom0 as well" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(rules); i++)
+        if (rules[i].given && !rules[i].needed) {
+            vdc_input_error("%s: expected %s", rules[i].option, rules[i].expected);
+            return -1;
+        }
+    return 0;
+}
+
 void
 vdc_run_opts_init(vdc_run_opts *o)
 {
@@ -224,7 +265,8 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
 
         for (i = 0; t[i]; i++)
             if (g_strv_contains((const char *const *)t + i + 1, t[i])) {
-                vdc_input_error("--tests: '%s' given twice", t[i]);
+                vdc_input_error("--tests '%s': '%s' given twice: expected each of bonnie|workloads at most once",
+                                o->tests, t[i]);
                 return -1;
             }
         if (wl && !o->workloads) {
@@ -273,7 +315,7 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
                           o->blocks[i]);
                 return -1;
             }
-    return 0;
+    return check_orphans(o);
 }
 
 void

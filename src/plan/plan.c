@@ -417,6 +417,7 @@ char *
 vdc_plan_to_text(const vdc_plan *p)
 {
     GString *s = g_string_new(NULL);
+    int name_w = 12;
     size_t i;
 
     g_string_append_printf(s, "plan %s: hypervisor %s%s%s, %s%u run(s) per target, order %s, seed %" G_GUINT64_FORMAT "\n",
@@ -450,13 +451,17 @@ vdc_plan_to_text(const vdc_plan *p)
                                                  : "(none)",
                                p->kernel ? p->kernel : "(from template)");
     g_string_append(s, "targets:\n");
+    /* the name column fits the longest name (image-qdisk-nocache, a
+     * --target NAME), 12 at least */
+    for (i = 0; i < p->n_targets; i++)
+        name_w = MAX(name_w, (int)strlen(p->targets[i].name));
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
         g_autofree char *test = human_size(t->test_bytes);
         g_autofree char *disk = human_size(t->disk_bytes);
         const vdc_target_spec *sp = &t->spec;
 
-        g_string_append_printf(s, "  %-12s %-5s %-5s %-6s %s", t->name, vdc_target_spec_kind(sp),
+        g_string_append_printf(s, "  %-*s %-5s %-5s %-6s %s", name_w, t->name, vdc_target_spec_kind(sp),
                                vdc_target_name(VDC_DIM_WHERE, sp->where),
                                t->vdev ? t->vdev : "-", t->path ? t->path : "-");
         if (vdc_target_spec_domu_image(sp))

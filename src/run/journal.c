@@ -31,35 +31,66 @@ static const char *const kind_names[] = {
     [VDC_JOURNAL_PROC] = "proc",
 };
 
+/* An identity's value as vdc_journal_ino_of writes it: "DEV:INO", two
+ * decimal numbers. */
+static int
+ino_ok(const char *v)
+{
+    const char *colon = strchr(v, ':');
+    size_t i;
+
+    if (!colon || colon == v || !colon[1])
+        return 0;
+    for (i = 0; v[i]; i++)
+        if (!g_ascii_isdigit(v[i]) && v + i != colon)
+            return 0;
+    return 1;
+}
+
+/* A domain's UUID as the run records it: 8-4-4-4-12 hex digits. */
+static int
+uuid_ok(const char *v)
+{
+    return g_uuid_string_is_valid(v);
+}
+
+#define INO_EXPECTED "DEV:INO (two decimal numbers, as lstat gives st_dev and st_ino)"
+#define UUID_EXPECTED "a UUID (8-4-4-4-12 hex digits)"
+
 #define M(m) offsetof(vdc_journal_entry, m)
 /* The string keys of each kind, in the order a line carries them (an
- * image's description follows its path: keys from model/target.h). */
+ * image's description follows its path: keys from model/target.h).  An
+ * identity the undo compares against (ino, uuid) has a shape: a value of
+ * another shape would make the object look "not ours" and be skipped
+ * silently, so the journal is refused instead (@ok, @expected). */
 static const struct {
     vdc_journal_kind kind;
     const char *key;
     size_t off;                 /* of a const char * member */
+    int (*ok)(const char *v);   /* NULL: any value */
+    const char *expected;
 } keys[] = {
-    { VDC_JOURNAL_DOMAIN, "driver", M(driver) },
-    { VDC_JOURNAL_DOMAIN, "uri", M(uri) },
-    { VDC_JOURNAL_DOMAIN, "name", M(name) },
-    { VDC_JOURNAL_DOMAIN, "uuid", M(uuid) },
-    { VDC_JOURNAL_IMAGE, "path", M(path) },
-    { VDC_JOURNAL_IMAGE, "ino", M(ino) },
-    { VDC_JOURNAL_LV, "vg", M(vg) },
-    { VDC_JOURNAL_LV, "lv", M(lv) },
-    { VDC_JOURNAL_LV, "tag", M(tag) },
-    { VDC_JOURNAL_LOOP, "file", M(file) },
-    { VDC_JOURNAL_LOOP, "dev", M(dev) },
-    { VDC_JOURNAL_MOUNT, "dir", M(dir) },
-    { VDC_JOURNAL_MOUNT, "source", M(source) },
-    { VDC_JOURNAL_DIR, "path", M(path) },
-    { VDC_JOURNAL_DIR, "ino", M(ino) },
-    { VDC_JOURNAL_FILE, "path", M(path) },
-    { VDC_JOURNAL_FILE, "ino", M(ino) },
-    { VDC_JOURNAL_PROC, "pid", M(pid) },
-    { VDC_JOURNAL_PROC, "start", M(start) },
-    { VDC_JOURNAL_PROC, "exe", M(exe) },
-    { VDC_JOURNAL_PROC, "boot", M(boot) },
+    { VDC_JOURNAL_DOMAIN, "driver", M(driver), NULL, NULL },
+    { VDC_JOURNAL_DOMAIN, "uri", M(uri), NULL, NULL },
+    { VDC_JOURNAL_DOMAIN, "name", M(name), NULL, NULL },
+    { VDC_JOURNAL_DOMAIN, "uuid", M(uuid), uuid_ok, UUID_EXPECTED },
+    { VDC_JOURNAL_IMAGE, "path", M(path), NULL, NULL },
+    { VDC_JOURNAL_IMAGE, "ino", M(ino), ino_ok, INO_EXPECTED },
+    { VDC_JOURNAL_LV, "vg", M(vg), NULL, NULL },
+    { VDC_JOURNAL_LV, "lv", M(lv), NULL, NULL },
+    { VDC_JOURNAL_LV, "tag", M(tag), NULL, NULL },
+    { VDC_JOURNAL_LOOP, "file", M(file), NULL, NULL },
+    { VDC_JOURNAL_LOOP, "dev", M(dev), NULL, NULL },
+    { VDC_JOURNAL_MOUNT, "dir", M(dir), NULL, NULL },
+    { VDC_JOURNAL_MOUNT, "source", M(source), NULL, NULL },
+    { VDC_JOURNAL_DIR, "path", M(path), NULL, NULL },
+    { VDC_JOURNAL_DIR, "ino", M(ino), ino_ok, INO_EXPECTED },
+    { VDC_JOURNAL_FILE, "path", M(path), NULL, NULL },
+    { VDC_JOURNAL_FILE, "ino", M(ino), ino_ok, INO_EXPECTED },
+    { VDC_JOURNAL_PROC, "pid", M(pid), NULL, NULL },
+    { VDC_JOURNAL_PROC, "start", M(start), NULL, NULL },
+    { VDC_JOURNAL_PROC, "exe", M(exe), NULL, NULL },
+    { VDC_JOURNAL_PROC, "boot", M(boot), NULL, NULL },
 };
 #undef M
 
@@ -232,9 +263,10 @@ malformed(const vdc_journal *j, unsigned lineno)
     return -1;
 }
 
-/* KEY=VALUE of line @lineno, an "add", into @e (URI-unescaped).  Unknown
- * keys are ignored.  0, or -1 after one line: no '=', a bad escape, or an
- * image description's value that is none of model/target.h's names. */
+/* KEY=VALUE of line @lineno, an "add" or a "done", into @e (URI-unescaped).
+ * Unknown keys are ignored.  0, or -1 after one line: no '=', a bad escape,
+ * an identity (ino, uuid) of another shape than the run writes, or an image
+ * description's value that is none of model/target.h's names. */
 static int
 parse_pair(const vdc_journal *j, unsigned lineno, vdc_journal_entry *e, const char *pair)
 {
@@ -249,6 +281,12 @@ parse_pair(const vdc_journal *j, unsigned lineno, vdc_journal_entry *e, const ch
         return malformed(j, lineno);
     for (i = 0; i < G_N_ELEMENTS(keys); i++)
         if (keys[i].kind == e->kind && !strcmp(keys[i].key, k)) {
+            if (keys[i].ok && !keys[i].ok(v)) {
+                vdc_input_error("journal %s:%u: %s %s '%s': expected %s", j->path, lineno,
+                                kind_names[e->kind], k, v, keys[i].expected);
+                g_free(v);
+                return -1;
+            }
             g_free((char *)*member(e, i));     /* a repeated key: the last wins */
             *member(e, i) = v;
             return 0;

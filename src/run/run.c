@@ -34,6 +34,9 @@ struct vdc_run_ctx {
     struct vdc_prepared prep;
     int failed;
     int interrupted;
+    char *repeats;              /* why every further boot would fail as the last did: the
+                                 * run stops (domu_boot), or NULL */
+    size_t boots_done, boots_failed;    /* boots with at least one ok run; the others */
     char *run_tag;              /* VDC_STORAGE_RUN_TAG_PREFIX + the run id: on every LV */
     struct vdc_hostwatch *hw;   /* the dom0 step's host sampler, or NULL */
 };
@@ -843,7 +846,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     g_autofree char *uuid = NULL;
     char got[VDC_HV_UUID_LEN];
     vdc_hv_wait_result w;
-    g_autofree char *stall = NULL;
+    g_autofree char *stall = NULL, *repeats = NULL;
     vdc_hostwatch *hw = NULL;
     uint64_t nonce;
     gint64 t0_us;
@@ -880,8 +883,15 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     vdc_progress("step %u/%zu: boot domU %s with %zu disk(s), %zu target(s) to run",
                  bi + 1, p->n_boots, p->domain_name, dom.n_disks, b->n);
     t0_us = g_get_monotonic_time();
-    if (ctx->hvops->create(ctx->hv, &dom) < 0) {
-        fail_boot(ctx, b, "failed", "the domU could not be created (see the message above)");
+    if (ctx->hvops->create(ctx->hv, &dom, &repeats) < 0) {
+        if (repeats) {
+            /* the next boot is the same domain: it would fail the same way */
+            ctx->repeats = g_strdup_printf("the domU could not be created, and every boot "
+                                           "would fail the same way: %s", repeats);
+            fail_boot(ctx, b, "failed", ctx->repeats);
+        } else {
+            fail_boot(ctx, b, "failed", "the domU could not be created (see the message above)");
+        }
         goto out;
     }
     /* the UUID read back: a hypervisor that chose its own is recorded */
@@ -1230,21 +1240,41 @@ write_hv_files(vdc_run_ctx *ctx)
     }
 }
 
-/* A progress line before boot @bi: the time since the first boot and, at
- * the mean time per boot so far, an estimate of the rest (with --runs auto
- * an upper bound: the rule may stop earlier). */
+/* A progress line before boot @bi: how many boots are done (a boot with
+ * at least one ok run) and how many failed, the time since the first boot
+ * and, at the mean time per boot so far, an estimate of the rest (with
+ * --runs auto an upper bound: the rule may stop earlier). */
 static void
-progress_eta(const vdc_plan *p, size_t bi, gint64 t0_us)
+progress_eta(const vdc_run_ctx *ctx, size_t bi, gint64 t0_us)
 {
+    const vdc_plan *p = ctx->p;
     double elapsed = (double)(g_get_monotonic_time() - t0_us) / 1e6;
-    char e[32], r[32];
+    char e[32], r[32], f[48] = "";
 
     if (bi == 0)
         return;
-    vdc_progress("%zu of %zu boot(s) done in %s; %s%s left at %s per boot", bi, p->n_boots,
-                 vdc_fmt_duration(e, sizeof(e), elapsed), p->runs_auto ? "at most " : "about ",
+    if (ctx->boots_failed)
+        g_snprintf(f, sizeof(f), ", %zu failed", ctx->boots_failed);
+    vdc_progress("%zu of %zu boot(s) done%s in %s; %s%s left at %s per boot", ctx->boots_done,
+                 p->n_boots, f, vdc_fmt_duration(e, sizeof(e), elapsed),
+                 p->runs_auto ? "at most " : "about ",
                  vdc_fmt_duration(r, sizeof(r), elapsed / (double)bi * (double)(p->n_boots - bi)),
                  vdc_fmt_duration((char[32]){ 0 }, 32, elapsed / (double)bi));
+}
+
+/* Count the boot just ended as done (one of the runs added since the
+ * result set held @n_runs_before runs is ok) or as failed. */
+static void
+count_boot(vdc_run_ctx *ctx, size_t n_runs_before)
+{
+    size_t k;
+
+    for (k = n_runs_before; k < ctx->rs.n_runs; k++)
+        if (ctx->rs.runs[k]->status && !strcmp(ctx->rs.runs[k]->status, "ok")) {
+            ctx->boots_done++;
+            return;
+        }
+    ctx->boots_failed++;
 }
 
 /* ---- --runs auto ---------------------------------------------------------- */
@@ -1415,13 +1445,20 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
 
     t0_us = g_get_monotonic_time();
     for (i = 0; i < p->n_boots && !stopped(&ctx); i++) {
+        size_t n_runs_before = ctx.rs.n_runs;
         int rep;
 
-        progress_eta(p, i, t0_us);
+        progress_eta(&ctx, i, t0_us);
         if (p->boots[i].dom0)
             dom0_boot(&ctx, &p->boots[i], (unsigned)i);
         else
             domu_boot(&ctx, &p->boots[i], (unsigned)i);
+        count_boot(&ctx, n_runs_before);
+        if (ctx.repeats) {
+            vdc_error("run %s stopped after boot %zu of %zu: %s; %zu boot(s) not run", p->id,
+                      i + 1, p->n_boots, ctx.repeats, p->n_boots - i - 1);
+            break;
+        }
         rep = p->runs_auto ? repetition_done(p, i) : -1;
         if (rep >= 0 && !stopped(&ctx) && auto_stop(&ctx, (unsigned)rep + 1)) {
             ctx.rs.experiment.runs_per_target = rep + 1;
@@ -1481,5 +1518,6 @@ free_all:
     vdc_result_set_dispose(&ctx.rs);
     vdc_journal_dispose(&ctx.journal);
     g_free(ctx.run_tag);
+    g_free(ctx.repeats);
     return rc;
 }

@@ -71,6 +71,9 @@ bad "other shape" "merge: lab4: experiment shape differs from xen01: targets ima
     xen01 lab4 -o ../bad
 bad "host twice" "host xen01 is given twice" xen01 dup/xen01 -o ../bad
 bad "no -o" "expected -o OUT" xen01 xen02
+bad "-o twice" "merge: --out given twice ('../bad', then '../bad2'): expected one value" \
+    xen01 xen02 -o ../bad -o ../bad2
+[ -e ../bad2 ] && fail "-o twice: ../bad2 was created"
 bad "no operand" "expected one result directory per host" -o ../bad
 bad "not a directory" "xen01/result.json: not a directory" xen01/result.json -o ../bad
 bad "nobody came back" "no host has a result.json" xen03 xen04 -o ../bad

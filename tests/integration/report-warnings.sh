@@ -55,6 +55,17 @@ run_compare() {
     "$VMDISKCMP" compare "$@" --quiet >/dev/null 2>"$work/$case/err.quiet" ||
         fail "$case: compare --quiet failed"
     [ -s "$work/$case/err.quiet" ] && fail "$case: --quiet printed: $(cat "$work/$case/err.quiet")"
+    # stdout and stderr on one file (a terminal, 2>&1): each warning once,
+    # in the output (text; md and json take the same path); csv carries
+    # flags only: its warnings stay on stderr
+    "$VMDISKCMP" compare "$@" --format text >"$work/$case/both.text" 2>&1 ||
+        fail "$case: compare --format text 2>&1 failed"
+    grep -q "^$W" "$work/$case/both.text" &&
+        fail "$case: compare 2>&1: the warnings twice: $(grep "^$W" "$work/$case/both.text")"
+    cmp -s "$work/$case/both.text" "$work/$case/out.text" || fail "$case: compare 2>&1: not the output alone"
+    "$VMDISKCMP" compare "$@" --format csv >"$work/$case/both.csv" 2>&1 || fail "$case: compare --format csv 2>&1 failed"
+    [ "$(grep -c "^$W" "$work/$case/both.csv")" = "$(grep -c "^$W" "$work/$case/err.text")" ] ||
+        fail "$case: compare --format csv 2>&1: the warnings not on stderr"
     return 0
 }
 

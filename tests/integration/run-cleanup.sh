@@ -3,7 +3,8 @@
 # (also what --keep left)
 # (image, loop device over it, mount, mount point, control disk), newest
 # first, and nothing else (a file beside it, a loop device not in the
-# journal, a malformed journal); a second cleanup has nothing to do.
+# journal, a malformed journal, an identity that is not one: ino=, uuid=);
+# a second cleanup has nothing to do.
 # A journal whose run still holds its lock is left alone (cleanup DIR
 # fails, --all skips it); a directory the journal names but records no
 # identity for (not made by the run) is left alone.
@@ -161,6 +162,11 @@ foreign "add 2 domain driver=mock uri= name=production-db" "expected a driver an
 foreign "add 2 proc pid=1 start=0 exe=$(esc /sbin/init)" "expected a pid, a start time and a vmdiskcmp executable"
 foreign "add 2 proc pid=$$ start=0 exe=$(esc /bin/sh)" "expected a pid, a start time and a vmdiskcmp executable"
 foreign "add 2 file path=control-0.img" "expected an absolute path"
+# an identity of another shape than the run writes: refused, not taken as
+# "not ours" (the journal, the line, the value and what was expected)
+foreign "done 1 ino=garbage" "journal $work/out/journal:4: file ino 'garbage': expected DEV:INO"
+foreign "add 2 domain driver=mock uri= name=vmdiskcmp-x uuid=zz" \
+    "journal $work/out/journal:4: domain uuid 'zz': expected a UUID (8-4-4-4-12 hex digits)"
 # bug cleanup-mount-symlink: the mount point replaced by a symlink to a
 # foreign mount (think /proc) was unmounted through the symlink; here a
 # tmpfs of the test's own stands for it

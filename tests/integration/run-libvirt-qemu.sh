@@ -20,7 +20,9 @@
 # complete, nothing left behind.  Then an image target whose image
 # directory (a small tmpfs) is filled up once the domU is up: the run ends
 # within 60 s (not --timeout) naming "image directory FS full", exit 1,
-# nothing left behind.  Then a dom0-only run (no boot) whose second
+# nothing left behind.  Then a prepared image QEMU cannot open
+# (permission): the run stops after its first boot's create, naming the
+# cause (no boot, a few seconds).  Then a dom0-only run (no boot) whose second
 # workload job outlives --agent-timeout: the first job's results are kept.
 # Run time here: about 4-6 minutes (two TCG boots per run, appliance ~25 s;
 # the workloads add about 30 s).
@@ -248,6 +250,26 @@ rm -f "$full/filler"
 umount "$full" || fail "run 3: the image directory's tmpfs is still busy"
 nothing_left "$work/out3"
 echo "run 3: $(( $(date +%s) - began )) s in all"
+
+# ---- 5: QEMU cannot open the prepared image (a directory it cannot search): no boot ----
+# the cache entry of run 1, given as --prepared-image (the user's: never
+# chmod'ed by vmdiskcmp) in a directory closed to libvirt-qemu; the create
+# fails with QEMU's "Permission denied", which every boot would repeat:
+# the run stops after the first boot (of 2) naming it, exit 1
+entry=$(ls "$work/cache")
+chmod 700 "$work/cache/$entry"
+rc=0
+"$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg --image --runs 2 --seed 42 \
+    --size 8M --guest-memory 256 --agent-ram 4 --prepared-image "$work/cache/$entry/guest.img" \
+    --agent "$VDC_AGENT" --runner "$runner" --image-dir "$work/img" --out "$work/out5" \
+    --timeout 600 --no-report > /dev/null 2> "$work/run5.log" || rc=$?
+chmod 755 "$work/cache/$entry"
+cat "$work/run5.log" >&2
+[ "$rc" = 1 ] || fail "run 5: exit status $rc, expected 1"
+[ "$(grep -c "boot domU" "$work/run5.log")" = 1 ] || fail "run 5: the second boot was tried"
+grep -q "stopped after boot 1 of 2: the domU could not be created, and every boot would fail the same way: .*Permission denied; 1 boot(s) not run" \
+    "$work/run5.log" || fail "run 5: the stop and its cause are not named"
+nothing_left "$work/out5"
 
 # ---- 4: a workload stopped in its second job keeps the first (dom0 only: no boot) ----
 wipefs -q -a "$loop" || fail "wipefs $loop failed"

@@ -26,7 +26,20 @@ bad "--runs 'zero': expected an integer from 1 to 1000" --image --runs zero
 bad "--size '5X': expected a size" --image --size 5X
 bad "--image-backend 'auto,floppy'" --image --image-backend auto,floppy
 bad "--image-cache 'host,writeback'" --image --image-cache host,writeback
-bad "--image-cache: 'none' given twice" --image --image-cache none,none --guest-image /g.img
+bad "--image-cache 'none,none': 'none' given twice: expected each of host|none at most once" \
+    --image --image-cache none,none --guest-image /g.img
+bad "--image-cache 'host,host': 'host' given twice: expected each of host|none at most once" \
+    --image --image-cache host,host --guest-image /g.img
+# an option that means something only with a target the command lacks:
+# refused, never ignored
+bad "--image-cache: expected --image as well" --dom0 --image-cache none
+bad "--image-backend: expected --image as well" --dom0 --image-backend qdisk
+bad "--image-format: expected --image as well (the dom0 baseline's image is always raw)" --dom0 --image-format qcow2
+bad "--image-alloc: expected an image target as well" --dom0 --vg vg0 --image-alloc full
+bad "--vg: expected an LV target as well" --image --vg vg0 --guest-image /g.img
+bad "--size: expected a domU target as well" --dom0 --size 1G
+# a single-valued option given twice: refused, never the last taken
+bad "--runs given twice ('2', then '3'): expected one value" --image --runs 2 --runs 3
 bad "--order 'random': expected one of rotated|interleaved|grouped" --image --order random
 bad "--runs 'autox': expected an integer from 1 to 1000 or auto" --image --runs autox
 bad "--precision: expected --runs auto as well" --image --precision 2
@@ -181,6 +194,25 @@ grep -q -- "--image-dir: $work has [0-9]* bytes free, the images need" "$work/er
     --guest-image /g.img --out "$work/out" > "$work/plan" || fail "--dry-run (libvirt) failed"
 grep -q "<domain type='qemu'>" "$work/plan" || fail "--dry-run --accel tcg: expected a qemu (TCG) domain"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+# --prepared-image: the dry run's domain XML and xl.cfg boot what the run
+# would, the kernel, initrd and command line of its manifest
+mkdir "$work/prep"
+: > "$work/prep/p.img"; : > "$work/prep/vmlinuz"; : > "$work/prep/initrd.img"
+printf '[boot]\nkernel=vmlinuz\ninitrd=initrd.img\ncmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda console=ttyS0\n[prepared]\nkey=k\ntemplate_sha256=a\nagent_sha256=b\nrunner_sha256=c\ninit_system=busybox\n' \
+    > "$work/prep/p.img.manifest"
+"$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg --image \
+    --prepared-image "$work/prep/p.img" --out "$work/out" --image-dir "$work" > "$work/plan" ||
+    fail "--dry-run --prepared-image (libvirt) failed"
+grep -q "^    <kernel>$work/prep/vmlinuz</kernel>" "$work/plan" &&
+    grep -q "^    <initrd>$work/prep/initrd.img</initrd>" "$work/plan" &&
+    grep -q "^    <cmdline>root=/dev/vda console=ttyS0</cmdline>" "$work/plan" ||
+    fail "--dry-run --prepared-image: the domain XML lacks the manifest's boot files: $(sed -n '/<os>/,/<\/os>/p' "$work/plan")"
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --prepared-image "$work/prep/p.img" \
+    --out "$work/out" --image-dir "$work" > "$work/plan" || fail "--dry-run --prepared-image (libxl) failed"
+grep -q "^kernel = \"$work/prep/vmlinuz\"" "$work/plan" && grep -q "^ramdisk = \"$work/prep/initrd.img\"" "$work/plan" ||
+    fail "--dry-run --prepared-image: xl.cfg lacks the manifest's boot files: $(grep -e kernel -e ramdisk "$work/plan")"
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+rm -r "$work/prep"
 
 # bug run-late-input-errors: an existing --out and a --prepared-image
 # without its manifest were found only after storage was provisioned

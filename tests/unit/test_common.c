@@ -249,13 +249,13 @@ test_opts_values(void **state)
     char *err = NULL;
     int first = 0, dd = -1;
 
-    assert_int_equal(demo_parse(&spec, &o, "demo -f op1 --str=x -s y --maybe '' --mode b "
+    assert_int_equal(demo_parse(&spec, &o, "demo -f op1 -s y --maybe '' --mode b "
                                 "--list x,z --many 1 --many 2 --n 9 --size 2G --any-size 64K "
                                 "--call ok op2", &first, &dd, &err), VDC_OPTS_OK);
     assert_string_equal(err, "");
     free(err);
     assert_int_equal(o.flag, 1);
-    assert_string_equal(o.str, "y");            /* the last one given */
+    assert_string_equal(o.str, "y");
     assert_string_equal(o.maybe, "");
     assert_string_equal(o.mode, "b");
     assert_string_equal(o.list, "x,z");
@@ -267,7 +267,7 @@ test_opts_values(void **state)
     assert_int_equal(o.called, 1);
     assert_int_equal(dd, 0);
     /* operands anywhere: permuted after the options */
-    assert_int_equal(first, 23);
+    assert_int_equal(first, 22);
     vdc_opts_dispose(&spec, &o);
     vdc_opts_dispose(&spec, &o);                /* twice is safe */
     assert_null(o.str);
@@ -289,6 +289,13 @@ test_opts_errors(void **state)
         { "demo --str ''", "vmdiskcmp: demo: --str: expected a non-empty S\n" },
         { "demo --many ''", "vmdiskcmp: demo: --many: expected a non-empty V\n" },
         { "demo --mode c", "vmdiskcmp: demo: --mode 'c': expected one of a|b\n" },
+        /* a single-valued option given twice: refused, never the last taken */
+        { "demo --str=x -s y", "vmdiskcmp: demo: --str given twice ('x', then 'y'): expected one value\n" },
+        { "demo --mode a --mode a", "vmdiskcmp: demo: --mode given twice ('a', then 'a'): expected one value\n" },
+        { "demo --n 1 --n 2", "vmdiskcmp: demo: --n given twice ('1', then '2'): expected one value\n" },
+        { "demo --size 1G --size 2G", "vmdiskcmp: demo: --size given twice ('1G', then '2G'): expected one value\n" },
+        { "demo --list x --list y", "vmdiskcmp: demo: --list given twice ('x', then 'y'): expected one value\n" },
+        { "demo --call ok --call ok", "vmdiskcmp: demo: --call given twice ('ok', then 'ok'): expected one value\n" },
         { "demo --list x,w", "vmdiskcmp: demo: --list 'x,w': expected a comma list of x|y|z\n" },
         { "demo --list ''", "vmdiskcmp: demo: --list '': expected a comma list of x|y|z\n" },
         { "demo --n 0", "vmdiskcmp: demo: --n '0': expected an integer from 1 to 9\n" },

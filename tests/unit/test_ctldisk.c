@@ -614,7 +614,7 @@ test_exact_messages(void **state)
     decode_exact(0, p, n, "job nonce: 4 bytes, expected 8");
     n = rec(p, 0x0002, four, 4);
     n += rec(p + n, 0x0002, four, 4);
-    decode_exact(0, p, n, "job run index: given twice");
+    decode_exact(0, p, n, "job run index: given twice: expected one");
     n = rec(p, 0x0007, nonce, 8);
     decode_exact(0, p, n, "job agent timeout: 8 bytes, expected 4");
     /* required tags */
@@ -643,7 +643,7 @@ test_exact_messages(void **state)
     tn = rec(t, 0x0011, "a", 1);
     tn += rec(t + tn, 0x0011, "b", 1);
     n += rec(p + n, 0x0010, t, (uint32_t)tn);
-    decode_exact(0, p, n, "job target name: given twice");
+    decode_exact(0, p, n, "job target name: given twice: expected one");
     n = rec(p, 0x0001, nonce, 8);
     n += job_target(p + n, "a", "xvdb", NULL);
     decode_exact(0, p, n, "job target 0: missing mkfs type");
@@ -663,7 +663,7 @@ test_exact_messages(void **state)
     decode_exact(1, p, n, "result kernel: 257 bytes, more than the limit of 256");
     n = rec(p, 0x0024, "x", 1);
     n += rec(p + n, 0x0024, "", 0);
-    decode_exact(1, p, n, "result log: given twice");
+    decode_exact(1, p, n, "result log: given twice: expected one");
     tn = rec(t, 0x0011, "a", 1);
     n = rec(p, 0x0030, t, (uint32_t)tn);
     decode_exact(1, p, n, "result target 0: missing status");
@@ -677,7 +677,7 @@ test_exact_messages(void **state)
     tn = rec(t, 0x0035, "{}", 2);
     tn += rec(t + tn, 0x0035, "{}", 2);
     n = rec(p, 0x0030, t, (uint32_t)tn);
-    decode_exact(1, p, n, "result agent JSON: given twice");
+    decode_exact(1, p, n, "result agent JSON: given twice: expected one");
     tn = rec(t, 0x0011, "a", 1);
     tn += rec(t + tn, 0x0031, four, 4);
     n = 0;
@@ -902,7 +902,7 @@ test_workload_corruption(void **state)
     n += tlv(w + n, 0x0042, "[a]\n", 4);
     m = tlv(x, 0x0040, w, (uint32_t)n);
     m += tlv(x + m, 0x0040, w, (uint32_t)n);
-    expect_payload_error(x, m, "job workload 1 (a): name given twice");
+    expect_payload_error(x, m, "job workload 1 (a): name given twice: expected each workload name once");
     /* a name given twice inside one workload */
     n = tlv(w, 0x0041, "a", 1);
     n += tlv(w + n, 0x0041, "b", 1);

@@ -463,8 +463,9 @@ static int
 run_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
-        "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 --runs 2 "
+        "run --hypervisor mock --image --block /dev/mockblk --destroy-data --dom0 %s"
         "--seed 10 --size 16M --dom0-size 16M %s --image-dir %s/imgs/a --out %s/out%s %s",
+        F.extra && strstr(F.extra, "--runs ") ? "" : "--runs 2 ",  /* an option is given once */
         F.prepared ? "--prepared-image /p.img" : "--guest-image /g.img", F.dir, F.dir,
         F.keep ? " --keep" : "", F.extra ? F.extra : "");
     g_auto(GStrv) argv = NULL;
@@ -654,16 +655,65 @@ test_provision_fails(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A create that fails for a reason that may pass: every boot is tried,
+ * and the progress count does not take a failed boot for a done one. */
 static void
 test_create_fails(void **state)
 {
     vdc_result_set rs;
+    char *err;
 
     vdc_hv_mock()->fail_create = 1;
+    vdc_set_quiet(0);                           /* the progress lines */
+    capture_stderr_begin();
     assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    vdc_set_quiet(1);
+    assert_int_equal(vdc_hv_mock()->n_create, 2);
     assert_int_equal(count_runs(&rs, "image", "failed"), 2);
     assert_int_equal(count_runs(&rs, "block", "failed"), 2);
     assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);     /* the others go on */
+    /* 4 boots: dom0, domU | dom0, domU */
+    assert_non_null(strstr(err, "1 of 4 boot(s) done in "));
+    assert_non_null(strstr(err, "1 of 4 boot(s) done, 1 failed in "));
+    assert_non_null(strstr(err, "2 of 4 boot(s) done, 1 failed in "));
+    assert_null(strstr(err, "stopped after boot"));
+    free(err);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A create that fails for a reason every boot would repeat (QEMU cannot
+ * open the image): the run stops after the first, naming the cause; the
+ * boots after it are not tried. */
+static void
+test_create_fails_repeats(void **state)
+{
+    static const char cause[] = "internal error: process exited while connecting to monitor: "
+                                "Could not open '/p.img': Permission denied";
+    vdc_result_set rs;
+    char *err;
+    size_t i;
+
+    vdc_hv_mock()->fail_create_repeats = cause;
+    capture_stderr_begin();
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    assert_int_equal(vdc_hv_mock()->n_create, 1);
+    /* boot 1: dom0; boot 2: the domU's image and block; then the stop */
+    assert_int_equal(rs.n_runs, 3);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 1);
+    for (i = 0; i < rs.n_runs; i++) {
+        if (!strcmp(rs.runs[i]->target, "dom0"))
+            continue;
+        assert_string_equal(rs.runs[i]->status, "failed");
+        assert_non_null(strstr(rs.runs[i]->error, "every boot would fail the same way: "));
+        assert_non_null(strstr(rs.runs[i]->error, cause));
+    }
+    assert_non_null(strstr(err, "vmdiskcmp: run D-h stopped after boot 2 of 4: the domU could not be "
+                                "created, and every boot would fail the same way: internal error"));
+    assert_non_null(strstr(err, "Permission denied; 2 boot(s) not run\n"));
+    free(err);
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -1336,11 +1386,21 @@ test_journal_old_format(void **state)
     assert_int_equal(vdc_journal_pending(&j), 4);
     vdc_journal_dispose(&j);
 
-    for (size_t k = 0; k < 2; k++) {
-        static const char *const bad[][2] = {
-            { "add 1 image path=%2Fx.raw format=vmdk", ":2: image format 'vmdk': expected one of raw|qcow2\n" },
-            { "add 1 disk path=%2Fx", ":2: kind 'disk': expected domain, image, lv, loop, mount, dir or file\n" },
-        };
+    /* an identity of another shape than the run writes is refused, not
+     * taken as "not ours" */
+    static const char *const bad[][2] = {
+        { "add 1 image path=%2Fx.raw format=vmdk", ":2: image format 'vmdk': expected one of raw|qcow2\n" },
+        { "add 1 disk path=%2Fx", ":2: kind 'disk': expected domain, image, lv, loop, mount, dir or file\n" },
+        { "add 1 dir path=%2Fx\ndone 1 ino=garbage",
+          ":3: dir ino 'garbage': expected DEV:INO (two decimal numbers, as lstat gives st_dev and st_ino)\n" },
+        { "add 1 file path=%2Fx ino=2049%3A", ":2: file ino '2049:': expected DEV:INO" },
+        { "add 1 image path=%2Fx.raw\ndone 1 ino=-1%3A5", ":3: image ino '-1:5': expected DEV:INO" },
+        { "add 1 domain driver=mock uri= name=vmdiskcmp-x uuid=not-a-uuid",
+          ":2: domain uuid 'not-a-uuid': expected a UUID (8-4-4-4-12 hex digits)\n" },
+        { "add 1 domain driver=mock uri= name=vmdiskcmp-x uuid=6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01\n"
+          "done 1 uuid=6b1c0d52", ":3: domain uuid '6b1c0d52': expected a UUID" },
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(bad); k++) {
         g_autofree char *data = g_strdup_printf("vmdiskcmp-journal 1\n%s\n", bad[k][0]);
         char *err;
 
@@ -1350,7 +1410,8 @@ test_journal_old_format(void **state)
         assert_int_equal(vdc_journal_load(&j, path), -1);
         err = capture_stderr_end();
         vdc_journal_dispose(&j);
-        assert_true(g_str_has_suffix(err, bad[k][1]));
+        assert_non_null(strstr(err, bad[k][1]));
+        assert_true(g_str_has_prefix(err, "vmdiskcmp: journal "));
         assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);    /* one line */
         free(err);
     }
@@ -1709,6 +1770,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_runs_fixed_policy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_provision_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_fails_repeats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_stalled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heartbeat_stops, setup, teardown),

@@ -63,7 +63,7 @@ test_meminfo(void **state)
     EXPECT_ERROR(vdc_meminfo_parse(badunit, "meminfo-bad-unit.txt", &m) < 0,
                  "line 20: Writeback: expected a number of kB, got '0 MB'");
     EXPECT_ERROR(vdc_meminfo_parse("MemTotal: 1 kB\nMemTotal: 2 kB\n", "m", &m) < 0,
-                 "m: line 2: MemTotal given twice");
+                 "m: line 2: MemTotal given twice: expected each field once");
     EXPECT_ERROR(vdc_meminfo_parse("MemTotal: -1 kB\n", "m", &m) < 0, "MemTotal: expected");
     EXPECT_ERROR(vdc_meminfo_parse("Dirty: 99999999999999999999 kB\n", "m", &m) < 0,
                  "Dirty: expected a number of kB");

@@ -332,6 +332,11 @@ test_bad_input(void **state)
         { "lab run --out @T/o -- report x", "lab run: job 1: unexpected argument 'report'" },
         { "lab run --out @T/o -- --help", "lab run: job 1: --help: expected the options of a run" },
         { "lab run --out @T/o -- --dom0 --tests workloads", "lab run: job 1: --tests workloads: expected --workload" },
+        /* refused before the lab boots, not in dom0 after it */
+        { "lab run --out @T/o -- --dom0 --image-cache none", "lab run: job 1: --image-cache: expected --image as well" },
+        { "lab run --out @T/o -- --image --lvm --dom0 --then --dom0 --size 1G",
+          "lab run: job 2: --size: expected a domU target as well" },
+        { "lab run --out @T/o -- --dom0 --runs 2 --runs 3", "lab run: job 1: --runs given twice ('2', then '3')" },
         /* what is handed in */
         { "lab run --out @T/o --vmdiskcmp @T/f/g.qcow2 -- --dom0", "--vmdiskcmp " },
         { "lab run --out @T/o --file @T/f/g.qcow2=a/b -- --dom0", "--file @T/f/g.qcow2=a/b: expected HOST_PATH[=NAME] with a plain NAME" },

@@ -668,6 +668,54 @@ test_host_members(void **state)
                       "\"host\":{\"cpu_s_per_gib\":{\"qemu\":\"fast\"}}}]}]}",
                       "vmdiskcmp: t.json: runs[0].samples[0].host: cpu_s_per_gib.qemu: expected a "
                       "number or null\n");
+    /* CPU seconds that cannot be: negative (a difference of two reads a
+     * tick below 0 is what it is), above interval_s on every CPU, absurd
+     * or not finite; named with the member */
+    {
+        static const char *const bad[][2] = {
+            { "\"cpu_s\":{\"qemu\":-1}", "cpu_s.qemu: -1: expected CPU seconds from 0 to 1e+08 (no interval_s)\n" },
+            { "\"interval_s\":2,\"cpu_s\":{\"blkback\":-0.01}", "cpu_s.blkback: -0.01: expected CPU seconds from 0 to" },
+            { "\"interval_s\":1,\"cpu_s\":{\"dom0_other\":-9000}",
+              "cpu_s.dom0_other: -9000: expected CPU seconds from -8192.1 to 8192.1" },
+            { "\"interval_s\":2,\"cpu_s\":{\"agent\":1e6}",
+              "cpu_s.agent: 1e+06: expected CPU seconds from 0 to 16384.1 (interval_s on each of 8192 CPUs)\n" },
+            { "\"cpu_s\":{\"dom0_busy\":1e300}", "cpu_s.dom0_busy: 1e+300: expected CPU seconds" },
+            { "\"cpu_s\":{\"domu\":1e999}", "cpu_s.domu: inf: expected CPU seconds" },
+            { "\"cpu_s_per_gib\":{\"qemu\":-3}", "cpu_s_per_gib.qemu: -3: expected a finite number from 0" },
+            { "\"cpu_s_per_1000_ios\":{\"qemu\":1e12}", "cpu_s_per_1000_ios.qemu: 1e+12: expected a finite number" },
+        };
+        static const char *const good[] = {
+            "\"interval_s\":2,\"cpu_s\":{\"qemu_io\":-0.02,\"dom0_other\":-1.58,\"qemu\":16000}",
+            "\"cpu_s_per_gib\":{\"qemu_io\":-40,\"qemu\":0}",
+        };
+
+        for (size_t k = 0; k < G_N_ELEMENTS(bad); k++) {
+            g_autofree char *d = g_strdup_printf(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":"
+                                                 "\"putc\",\"value\":1,\"host\":{%s}}]}]}", bad[k][0]);
+            g_autofree char *want = g_strdup_printf("vmdiskcmp: t.json: runs[0].samples[0].host: %s", bad[k][1]);
+            vdc_result_set bs;
+            char *err;
+
+            vdc_result_set_init(&bs);
+            vdc_error_reset();
+            capture_stderr_begin();
+            assert_int_equal(vdc_result_set_load_data(&bs, d, strlen(d), "t.json"), -1);
+            err = capture_stderr_end();
+            vdc_result_set_dispose(&bs);
+            if (!g_str_has_prefix(err, want) || strchr(err, '\n') != err + strlen(err) - 1)
+                fail_msg("case %zu: got '%s', wanted one line starting '%s'", k, err, want);
+            free(err);
+        }
+        for (size_t k = 0; k < G_N_ELEMENTS(good); k++) {
+            g_autofree char *d = g_strdup_printf(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":"
+                                                 "\"putc\",\"value\":1,\"host\":{%s}}]}]}", good[k]);
+            vdc_result_set gs;
+
+            vdc_result_set_init(&gs);
+            assert_int_equal(vdc_result_set_load_data(&gs, d, strlen(d), "t.json"), 0);
+            vdc_result_set_dispose(&gs);
+        }
+    }
     expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
                       "\"host\":{\"cpu_s\":3}}]}]}",
                       "vmdiskcmp: t.json: runs[0].samples[0].host: cpu_s: expected an object of CPU "
