@@ -54,6 +54,9 @@ struct agent_job_result {
     uint32_t uring_setup_flags;     /* IORING_SETUP_* the ring got */
     int uring_nonvectored;          /* IORING_OP_READ/WRITE, else READV/WRITEV */
     uint32_t logical_block_size;    /* of the target, bytes */
+    int on_blockdev;                /* 1: the raw block device ("on":
+                                     * "raw"), 0: a file in a directory
+                                     * ("file") */
     double elapsed_s;               /* measured window, wall */
     double user_s, system_s;        /* CPU in the window, all threads of
                                      * the process (io_uring's io-wq
