@@ -167,9 +167,12 @@ vdc_test_key_label(const char *key, char *buf, size_t size)
 
     if (!info)
         snprintf(buf, size, "%s", key);
-    else if (info->workload)
-        snprintf(buf, size, "%s, %s IOPS", vdc_test_key_job(key), info->id == VDC_TEST_WORKLOAD_WRITE
-                 ? "write" : "read");
+    else if (info->workload) {
+        char job[320];
+
+        snprintf(buf, size, "%s, %s IOPS", vdc_test_key_job_label(key, job, sizeof(job)),
+                 info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
+    }
     else if (!info->sweep || bs <= 0)
         snprintf(buf, size, "%s", info->label);
     else if (bs % 1048576 == 0)

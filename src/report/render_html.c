@@ -48,12 +48,14 @@ svg_write(void *closure, const unsigned char *data, unsigned int length)
 static const char *
 short_label(const char *key)
 {
-    static char sweep[64];
+    static char sweep[128];
     int64_t bs = 0;
     const vdc_test_info *info = vdc_test_key_parse(key, &bs);
 
-    if (info && info->workload) {   /* "randread-4k-qd32 read" */
-        snprintf(sweep, sizeof(sweep), "%s %s", vdc_test_key_job(key),
+    if (info && info->workload) {   /* "randread-4k-qd32 read", "randread-4k-qd32 (raw) read" */
+        char job[320];
+
+        snprintf(sweep, sizeof(sweep), "%s %s", vdc_test_key_job_label(key, job, sizeof(job)),
                  info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
         return sweep;
     }
