@@ -136,7 +136,8 @@ int vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out);
  * of each, is a directory we can write in (not a file, not read-only);
  * each block device of the plan (--block, --target, --dom0-on DEV) exists,
  * is a block device, not in use and without a signature
- * (vdc_storage_check with @consent); the guest image's manifest loads and
+ * (vdc_storage_check with @consent), and with --workload-on raw at least
+ * as large as the furthest region of a job (offset + size); the guest image's manifest loads and
  * names boot files that exist (unless --kernel/--initrd replace them), a
  * --prepared-image's with its [prepared] section.
  * 0, or -1 after one line naming the option (callers exit 2). */

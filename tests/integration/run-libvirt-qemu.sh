@@ -48,6 +48,18 @@ run() {
         --cache-dir "$work/cache" --image-dir "$work/img" --out "$out" --timeout 600 "$@"
 }
 
+# ---- 0: a --block device too small for a raw job's region: one line, exit 2,
+# before anything is created (--dry-run: no boot) ----
+printf '[far]\nrw=randread\noffset=1g\nsize=4m\n' > "$work/far.fio"
+rc=0
+"$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg \
+    --block "$loop" --destroy-data --guest-image "$template_dir/guest.img" --image-dir "$work/img" \
+    --workload "$work/far.fio" --workload-on raw --out "$work/out0" > /dev/null 2> "$work/run0.err" || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l < "$work/run0.err")" = 1 ] &&
+    grep -q "expected at least 1077936128 for --workload-on raw (job \[far\]" "$work/run0.err" ||
+    fail "run 0: a --block device smaller than the raw job's region: exit $rc, $(cat "$work/run0.err")"
+[ ! -e "$work/out0" ] || fail "run 0: created $work/out0"
+
 # ---- 1: the whole run (every boot is bounded by --timeout, prepare by its own) ----
 rc=0
 ( run "$work/out1" --image-cache host,none --workload "$work/mix.fio" --workload-on raw,file ) \
