@@ -46,6 +46,10 @@ enum {
     T_WL_NAME = 0x0041,        /* string (in T_WORKLOAD) */
     T_WL_TEXT = 0x0042,        /* string (in T_WORKLOAD) */
     T_WORKLOAD_ARG = 0x0043,   /* string, repeated, in order */
+    T_RAW_WORKLOAD_ARG = 0x0044,   /* string, repeated: the raw pass's arguments */
+    T_RAW_WORKLOAD_EXIT = 0x003A,  /* i32: the raw workload pass's agent exit */
+    T_RAW_WORKLOAD_MS = 0x003B,    /* u32: its wall time */
+    T_RAW_WORKLOAD_JSON = 0x003C,  /* blob: its --json output */
 };
 
 enum { KIND_JOB = 1, KIND_RESULT = 2 };
@@ -414,24 +418,52 @@ vdc_ctl_job_add_workload(struct vdc_ctl_job *job, const char *name, const char *
     return 0;
 }
 
-int
-vdc_ctl_job_add_workload_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_error *err)
+/* append @arg (named @what in messages) to the list *@v of *@n */
+static int
+add_str(char ***v, size_t *n, const char *arg, const char *what, struct vdc_ctl_error *err)
 {
-    char **n, *d;
+    char **nv, *d;
 
     if (!arg)
-        return seterr(err, "workload argument: NULL");
-    if (job->n_workload_args >= VDC_CTL_MAX_ARGS)
-        return seterr(err, "job: more than %u workload arguments", VDC_CTL_MAX_ARGS);
-    if (!(d = dup_checked(arg, "workload argument", err)))
+        return seterr(err, "%s: NULL", what);
+    if (*n >= VDC_CTL_MAX_ARGS)
+        return seterr(err, "job: more than %u %ss", VDC_CTL_MAX_ARGS, what);
+    if (!(d = dup_checked(arg, what, err)))
         return -1;
-    n = realloc(job->workload_args, (job->n_workload_args + 1) * sizeof(*n));
-    if (!n) {
+    nv = realloc(*v, (*n + 1) * sizeof(*nv));
+    if (!nv) {
         free(d);
         return seterr(err, "job: out of memory");
     }
-    job->workload_args = n;
-    job->workload_args[job->n_workload_args++] = d;
+    *v = nv;
+    (*v)[(*n)++] = d;
+    return 0;
+}
+
+int
+vdc_ctl_job_add_workload_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_error *err)
+{
+    return add_str(&job->workload_args, &job->n_workload_args, arg, "workload argument", err);
+}
+
+int
+vdc_ctl_job_add_raw_workload_arg(struct vdc_ctl_job *job, const char *arg,
+                                 struct vdc_ctl_error *err)
+{
+    return add_str(&job->raw_workload_args, &job->n_raw_workload_args, arg,
+                   "raw workload argument", err);
+}
+
+/* the flags that need workloads or each other (encoder and decoder) */
+static int
+check_flags(const struct vdc_ctl_job *job, struct vdc_ctl_error *err)
+{
+    if ((job->flags & VDC_CTL_JOB_NO_BONNIE) && job->n_workloads == 0)
+        return seterr(err, "job: flag no-bonnie without workloads: nothing to run");
+    if ((job->flags & VDC_CTL_JOB_RAW_WORKLOADS) && job->n_workloads == 0)
+        return seterr(err, "job: flag raw-workloads without workloads: nothing to run");
+    if ((job->flags & VDC_CTL_JOB_NO_FILE_WORKLOADS) && !(job->flags & VDC_CTL_JOB_RAW_WORKLOADS))
+        return seterr(err, "job: flag no-file-workloads without raw-workloads: no workload pass");
     return 0;
 }
 
@@ -455,6 +487,7 @@ vdc_ctl_result_add_target(struct vdc_ctl_result *res, const char *name, const ch
     memset(t, 0, sizeof(*t));
     t->agent_exit = -1;
     t->workload_exit = -1;
+    t->raw_workload_exit = -1;
     t->status = VDC_CTL_STATUS_SKIPPED;
     if (!(t->name = dup_checked(name ? name : "", "target name", err)) ||
         (vdev && !(t->vdev = dup_checked(vdev, "target vdev", err)))) {
@@ -580,10 +613,11 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
         return seterr(err, "job: no targets");
     if (job->n_targets > VDC_CTL_MAX_TARGETS || job->n_agent_args > VDC_CTL_MAX_ARGS)
         return seterr(err, "job: too many targets or agent arguments");
-    if (job->n_workloads > VDC_CTL_MAX_WORKLOADS || job->n_workload_args > VDC_CTL_MAX_ARGS)
+    if (job->n_workloads > VDC_CTL_MAX_WORKLOADS || job->n_workload_args > VDC_CTL_MAX_ARGS ||
+        job->n_raw_workload_args > VDC_CTL_MAX_ARGS)
         return seterr(err, "job: too many workloads or workload arguments");
-    if ((job->flags & VDC_CTL_JOB_NO_BONNIE) && job->n_workloads == 0)
-        return seterr(err, "job: flag no-bonnie without workloads: nothing to run");
+    if (check_flags(job, err) < 0)
+        return -1;
     for (i = 0; i < job->n_targets; i++)
         if (check_target(&job->targets[i], i, err) < 0)
             return -1;
@@ -621,6 +655,8 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
     }
     for (i = 0; i < job->n_workload_args; i++)
         tlv_str(&b, T_WORKLOAD_ARG, job->workload_args[i]);
+    for (i = 0; i < job->n_raw_workload_args; i++)
+        tlv_str(&b, T_RAW_WORKLOAD_ARG, job->raw_workload_args[i]);
     if (b.oom) {
         free(b.p);
         return seterr(err, "job: out of memory");
@@ -673,6 +709,12 @@ vdc_ctl_result_encode(const struct vdc_ctl_result *res, size_t max, uint8_t **ou
         }
         if (t->workload_json)
             tlv_bytes(&b, T_WORKLOAD_JSON, t->workload_json, t->workload_json_len);
+        if (t->raw_workload_exit != -1 || t->raw_workload_elapsed_ms) {
+            tlv_u32(&b, T_RAW_WORKLOAD_EXIT, (uint32_t)t->raw_workload_exit);
+            tlv_u32(&b, T_RAW_WORKLOAD_MS, t->raw_workload_elapsed_ms);
+        }
+        if (t->raw_workload_json)
+            tlv_bytes(&b, T_RAW_WORKLOAD_JSON, t->raw_workload_json, t->raw_workload_json_len);
         tlv_end(&b, off);
     }
     if (res->log)
@@ -987,9 +1029,7 @@ job_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
             if (!strcmp(job->workloads[i].name, job->workloads[k].name))
                 return seterr(err, "job workload %zu (%s): name given twice: expected each workload name once", i,
                               job->workloads[i].name);
-    if ((job->flags & VDC_CTL_JOB_NO_BONNIE) && job->n_workloads == 0)
-        return seterr(err, "job: flag no-bonnie without workloads: nothing to run");
-    return 0;
+    return check_flags(job, err);
 }
 
 static const struct tlv_field job_fields[] = {
@@ -1011,6 +1051,10 @@ static const struct tlv_field job_fields[] = {
     { T_WORKLOAD_ARG, F_STRS, 0, VDC_CTL_MAX_ARGS, offsetof(struct vdc_ctl_job, workload_args),
       offsetof(struct vdc_ctl_job, n_workload_args), "job workload argument",
       "workload arguments", NULL },
+    { T_RAW_WORKLOAD_ARG, F_STRS, 0, VDC_CTL_MAX_ARGS,
+      offsetof(struct vdc_ctl_job, raw_workload_args),
+      offsetof(struct vdc_ctl_job, n_raw_workload_args), "job raw workload argument",
+      "raw workload arguments", NULL },
 };
 
 static const struct tlv_schema job_schema = {
@@ -1023,6 +1067,7 @@ tresult_start(void *rec)
 {
     ((struct vdc_ctl_target_result *)rec)->agent_exit = -1;
     ((struct vdc_ctl_target_result *)rec)->workload_exit = -1;
+    ((struct vdc_ctl_target_result *)rec)->raw_workload_exit = -1;
 }
 
 static int
@@ -1056,6 +1101,12 @@ static const struct tlv_field tresult_fields[] = {
               "result target workload elapsed"),
     FIELD_BLOB(T_WORKLOAD_JSON, struct vdc_ctl_target_result, workload_json,
                "result workload JSON"),
+    FIELD_NUM(T_RAW_WORKLOAD_EXIT, F_I32, 32, struct vdc_ctl_target_result, raw_workload_exit,
+              "result target raw workload exit"),
+    FIELD_NUM(T_RAW_WORKLOAD_MS, F_U32, 64, struct vdc_ctl_target_result,
+              raw_workload_elapsed_ms, "result target raw workload elapsed"),
+    FIELD_BLOB(T_RAW_WORKLOAD_JSON, struct vdc_ctl_target_result, raw_workload_json,
+               "result raw workload JSON"),
 };
 
 static const struct tlv_schema tresult_schema = {

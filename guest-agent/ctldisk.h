@@ -73,6 +73,10 @@ enum vdc_ctl_status {
 #define VDC_CTL_JOB_NO_POWEROFF  0x2u  /* debugging: leave the guest running */
 #define VDC_CTL_JOB_NO_MKFS      0x4u  /* reuse the filesystem already on the vdev */
 #define VDC_CTL_JOB_NO_BONNIE    0x8u  /* no bonnie++ pass: the workload pass only */
+#define VDC_CTL_JOB_RAW_WORKLOADS 0x10u /* a workload pass on the raw vdev, before mkfs,
+                                           with raw_workload_args (refused without workloads) */
+#define VDC_CTL_JOB_NO_FILE_WORKLOADS 0x20u /* no workload pass on the filesystem: the raw
+                                               pass only (refused without RAW_WORKLOADS) */
 
 /* One target in the guest. */
 struct vdc_ctl_target {
@@ -110,6 +114,11 @@ struct vdc_ctl_job {
     size_t n_workloads;
     char **workload_args;     /* the workload pass's agent arguments (e.g. "-r", "512", "-q") */
     size_t n_workload_args;
+    /* with VDC_CTL_JOB_RAW_WORKLOADS, the raw pass: the agent on /dev/VDEV
+     * itself (no filesystem) before mkfs, with these arguments (the host
+     * decides them: e.g. "-r", "512", "-q", "--destroy-data") */
+    char **raw_workload_args;
+    size_t n_raw_workload_args;
 };
 
 /* One target's outcome: written by the runner. */
@@ -129,6 +138,11 @@ struct vdc_ctl_target_result {
     uint32_t workload_elapsed_ms;
     char *workload_json;
     size_t workload_json_len;
+    /* the raw workload pass (on the vdev, before mkfs): the same three */
+    int32_t raw_workload_exit;
+    uint32_t raw_workload_elapsed_ms;
+    char *raw_workload_json;
+    size_t raw_workload_json_len;
 };
 
 /* The result: written by the runner, read by the host (untrusted). */
@@ -167,6 +181,10 @@ int vdc_ctl_job_add_workload(struct vdc_ctl_job *job, const char *name, const ch
                              struct vdc_ctl_error *err);
 int vdc_ctl_job_add_workload_arg(struct vdc_ctl_job *job, const char *arg,
                                  struct vdc_ctl_error *err);
+/* An argument of the raw workload pass (VDC_CTL_JOB_RAW_WORKLOADS); 0, or
+ * -1 on ENOMEM or a bound. */
+int vdc_ctl_job_add_raw_workload_arg(struct vdc_ctl_job *job, const char *arg,
+                                     struct vdc_ctl_error *err);
 struct vdc_ctl_target_result *vdc_ctl_result_add_target(struct vdc_ctl_result *res,
                                                          const char *name, const char *vdev,
                                                          struct vdc_ctl_error *err);

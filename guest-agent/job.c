@@ -947,6 +947,7 @@ agent_jobs_run_all(struct agent_ctx *ctx)
             return -1;
         }
         run->jobs[run->n_jobs++] = r;
+        r->on_blockdev = t.is_blockdev;
         if (agent_interrupted) {
             r->state = AGENT_FAILED;
             snprintf(r->error, sizeof(r->error), "interrupted");

@@ -190,6 +190,7 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
     agent_json_str(fp, r->job.name);
     fputs(", \"source\": ", fp);
     agent_json_str(fp, r->job.source);
+    fprintf(fp, ", \"on\": \"%s\"", r->on_blockdev ? "raw" : "file");
     fputs(",\n          \"job\": ", fp);
     agent_job_format_json(fp, &r->job);
     fprintf(fp, ",\n          \"engine\": \"%s\", \"engine_fallback\": ",

@@ -59,6 +59,9 @@ struct agent_job_result {
     uint64_t reap_calls, reaped;        /* io_uring: waits and the I/Os they
                                          * reaped (fio's "IO complete") */
     uint32_t logical_block_size;    /* of the target, bytes */
+    int on_blockdev;                /* 1: the raw block device ("on":
+                                     * "raw"), 0: a file in a directory
+                                     * ("file") */
     double elapsed_s;               /* measured window, wall */
     double user_s, system_s;        /* CPU in the window, all threads of
                                      * the process (io_uring's io-wq

@@ -7,7 +7,8 @@
  *      asynchronously);
  *   2. reads the job;
  *   3. writes the job's workloads (fio job files) to WORKDIR/jobs/NAME.fio;
- *      for each target: waits for /dev/VDEV, mkfs.TYPE -F, mount, sync and
+ *      for each target: waits for /dev/VDEV, runs the workloads on the raw
+ *      device when the job asks (the raw pass), mkfs.TYPE -F, mount, sync and
  *      drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
  *      options and --json (the bonnie++ pass, unless the job says no), then
  *      with the workload options and one --job per workload (the workload
@@ -545,10 +546,11 @@ set_error(struct vdc_ctl_target_result *tr, uint32_t status, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    tr->status = status;
-    free(tr->error);
-    tr->error = xstrdup(msg);
     logmsg("%s: %s", tr->name, msg);
+    if (tr->error)
+        return;     /* the first failing step or pass names the target's error */
+    tr->status = status;
+    tr->error = xstrdup(msg);
 }
 
 static int
@@ -656,7 +658,10 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
 {
     unsigned step = job->step_timeout_s ? job->step_timeout_s : DEFAULT_STEP_S;
     unsigned agent_s = job->agent_timeout_s ? job->agent_timeout_s : DEFAULT_AGENT_S;
-    char dev[128], dir[256], json[300], wjson[320];
+    char dev[128], dir[256], json[300], wjson[320], rjson[320];
+    int raw = (job->flags & VDC_CTL_JOB_RAW_WORKLOADS) && job->n_workloads;
+    int file_wl = job->n_workloads && !(job->flags & VDC_CTL_JOB_NO_FILE_WORKLOADS);
+    int need_fs = !(job->flags & VDC_CTL_JOB_NO_BONNIE) || file_wl;
     struct vdc_jobcmd *cmd = calloc(1, sizeof(*cmd));
     struct vdc_ctl_error err = { { 0 } };
     struct mount_args m;
@@ -676,28 +681,52 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
     snprintf(dir, sizeof(dir), WORKDIR "/%s", t->name);
     snprintf(json, sizeof(json), WORKDIR "/%s.json", t->name);
     snprintf(wjson, sizeof(wjson), WORKDIR "/%s.workloads.json", t->name);
+    snprintf(rjson, sizeof(rjson), WORKDIR "/%s.raw-workloads.json", t->name);
     mkdir(dir, 0755);
     m = (struct mount_args){ dev, dir, t->mkfs_type, t->mount_options };
+
+    /* the raw pass first: the jobs on the vdev itself, as a database on
+     * the LV or the image's VBD sees it, before mkfs puts a filesystem
+     * there; its arguments (consent included) are the host's */
+    tr->status = VDC_CTL_STATUS_OK;
+    progress_event(VDC_CTL_EV_TARGET_BEGIN, 0);
+    if (raw) {
+        if (job->flags & VDC_CTL_JOB_DROP_CACHES) {
+            r = run_child(NULL, do_sync_drop, NULL, step, tail, 0);
+            if (r != 0)
+                logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
+        }
+        if (vdc_jobcmd_workloads(cmd, AGENT, dev, t->name, job->seed, job->repetition, rjson,
+                                 job->raw_workload_args, job->n_raw_workload_args, job_files,
+                                 job->n_workloads, &err) < 0)
+            set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
+        else
+            agent_pass(cmd, "raw workload", agent_s, rjson, tail, tr, &tr->raw_workload_exit,
+                       &tr->raw_workload_elapsed_ms, &tr->raw_workload_json,
+                       &tr->raw_workload_json_len);
+    }
+    if (!need_fs)
+        goto end;
 
     /* exactly the mkfs the job asks for: the controller chose the options */
     if (!(job->flags & VDC_CTL_JOB_NO_MKFS)) {
         if (vdc_jobcmd_mkfs(cmd, t->mkfs_type, t->mkfs_options, dev, &err) < 0) {
             set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
-            goto out;
+            goto end;
         }
         logmsg("%s: %s on %s", t->name, cmd->argv[0], dev);
         r = run_child(cmd->argv, NULL, NULL, step, tail, 0);
         if (r != 0) {
             set_error(tr, step_status(r), "%s %s: %s", cmd->argv[0], dev,
                       r == -2 ? "timed out" : "failed (see stderr tail)");
-            goto out;
+            goto end;
         }
     }
     logmsg("%s: mount %s on %s", t->name, dev, dir);
     r = run_child(NULL, do_mount, &m, step, tail, 0);
     if (r != 0) {
         set_error(tr, step_status(r), "mount %s: %s", dev, r == -2 ? "timed out" : "failed");
-        goto out;
+        goto end;
     }
     if (job->flags & VDC_CTL_JOB_DROP_CACHES) {
         r = run_child(NULL, do_sync_drop, NULL, step, tail, 0);
@@ -705,10 +734,8 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
             logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
     }
 
-    /* both passes run even when the first failed: each keeps what it
-     * finished; the progress block's target window spans both */
-    tr->status = VDC_CTL_STATUS_OK;
-    progress_event(VDC_CTL_EV_TARGET_BEGIN, 0);
+    /* every pass runs even when an earlier one failed: each keeps what it
+     * finished; the progress block's target window spans them all */
     if (!(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
         if (vdc_jobcmd_agent(cmd, AGENT, dir, t->name, job->seed, job->repetition, json,
                              job->agent_args, job->n_agent_args, &err) < 0)
@@ -717,7 +744,7 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
             agent_pass(cmd, "bonnie", agent_s, json, tail, tr, &tr->agent_exit, &tr->elapsed_ms,
                        &tr->agent_json, &tr->agent_json_len);
     }
-    if (job->n_workloads) {
+    if (file_wl) {
         if ((job->flags & VDC_CTL_JOB_DROP_CACHES) && !(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
             r = run_child(NULL, do_sync_drop, NULL, step, tail, 0);
             if (r != 0)
@@ -731,11 +758,11 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
             agent_pass(cmd, "workload", agent_s, wjson, tail, tr, &tr->workload_exit,
                        &tr->workload_elapsed_ms, &tr->workload_json, &tr->workload_json_len);
     }
-    progress_event(VDC_CTL_EV_TARGET_END, 0);
-
     r = run_child(NULL, do_umount, &m, step, tail, 0);
     if (r != 0)
         logmsg("%s: umount %s %s", t->name, dir, r == -2 ? "timed out" : "failed");
+ end:
+    progress_event(VDC_CTL_EV_TARGET_END, 0);
  out:
     if (tail->len) {
         tr->stderr_tail = malloc(tail->len);

@@ -17,7 +17,9 @@
 # Runs: $VDC_RUNS, `auto` by default (repeat until every headline ratio is
 # precise: doc/statistics.md), or a count of at least 3; in the lab at most
 # $VDC_MAX_RUNS repetitions (default 8, to fit the lab's timeout).  Extra vmdiskcmp arguments may
-# follow on the command line, e.g. `sh scripts/main-job.sh --image-backend auto,qdisk`.
+# follow on the command line, e.g. `sh scripts/main-job.sh --image-backend auto,qdisk`, or
+# `--workload-on raw,file` to run randread-4k-qd32 on each target's raw device (before mkfs:
+# how a guest database sees the LV or image VBD) as well as on a file.
 # Results: results/DATE-HOST/ (dom0) or results/lab-DATE/ (lab; DIR/result/
 # holds the report, DIR/lab/ the serial log).  Lab time on this kind of
 # machine: see doc/lab.md.  Exit status: vmdiskcmp's.

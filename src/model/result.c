@@ -90,13 +90,44 @@ vdc_test_key_job(const char *key)
     return ti && ti->workload ? strchr(key, '@') + 1 : NULL;
 }
 
+int
+vdc_test_key_raw(const char *key)
+{
+    const char *j = vdc_test_key_job(key);
+
+    return j && strlen(j) > strlen(VDC_WORKLOAD_RAW_SUFFIX) &&
+           g_str_has_suffix(j, VDC_WORKLOAD_RAW_SUFFIX);
+}
+
+const char *
+vdc_test_key_job_label(const char *key, char *buf, size_t size)
+{
+    const char *j = vdc_test_key_job(key);
+
+    if (!j)
+        snprintf(buf, size, "%s", key);
+    else if (vdc_test_key_raw(key))
+        snprintf(buf, size, "%.*s (raw)", (int)(strlen(j) - strlen(VDC_WORKLOAD_RAW_SUFFIX)), j);
+    else
+        snprintf(buf, size, "%s", j);
+    return buf;
+}
+
+/* 1 when workload @w ran on the raw block device */
+static int
+workload_raw(const vdc_workload *w)
+{
+    return w && w->on && !strcmp(w->on, "raw");
+}
+
 char *
 vdc_sample_key(const vdc_sample *s)
 {
     const vdc_test_info *ti = vdc_test_lookup(s->test);
 
     if (ti && ti->workload && s->workload && s->workload->name)
-        return g_strdup_printf("%s@%s", s->test, s->workload->name);
+        return g_strdup_printf("%s@%s%s", s->test, s->workload->name,
+                               workload_raw(s->workload) ? VDC_WORKLOAD_RAW_SUFFIX : "");
     return vdc_test_key(s->test, s->block_size);
 }
 
@@ -705,18 +736,21 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
                 g_hash_table_add(present, vdc_sample_key(s));
             }
         }
+        /* each job on a file (or not recorded), then on the raw device */
         for (k = 0; k < jobs->len; k++)
-            for (t = 0; t < VDC_TEST_COUNT; t++) {
-                char *key;
+            for (int raw = 0; raw < 2; raw++)
+                for (t = 0; t < VDC_TEST_COUNT; t++) {
+                    char *key;
 
-                if (!vdc_tests[t].workload)
-                    continue;
-                key = g_strdup_printf("%s@%s", vdc_tests[t].name, (char *)g_ptr_array_index(jobs, k));
-                if (g_hash_table_contains(present, key))
-                    g_ptr_array_add(keys, key);
-                else
-                    g_free(key);
-            }
+                    if (!vdc_tests[t].workload)
+                        continue;
+                    key = g_strdup_printf("%s@%s%s", vdc_tests[t].name, (char *)g_ptr_array_index(jobs, k),
+                                          raw ? VDC_WORKLOAD_RAW_SUFFIX : "");
+                    if (g_hash_table_contains(present, key))
+                        g_ptr_array_add(keys, key);
+                    else
+                        g_free(key);
+                }
         g_hash_table_destroy(present);
         g_hash_table_destroy(seen);
         g_ptr_array_free(jobs, TRUE);

@@ -94,10 +94,24 @@ char *vdc_test_key(const char *test, int64_t block_size);
  * key (no message). */
 const vdc_test_info *vdc_test_key_parse(const char *key, int64_t *block_size);
 
-/* The job name of a workload key ("randread-4k-qd32" of
- * "workload_read@randread-4k-qd32"), pointing into @key; NULL for any
- * other key. */
+/* The job part of a workload key ("randread-4k-qd32" of
+ * "workload_read@randread-4k-qd32", "randread-4k-qd32@raw" of a raw
+ * job's "workload_read@randread-4k-qd32@raw"), pointing into @key; NULL
+ * for any other key. */
 const char *vdc_test_key_job(const char *key);
+
+/* The suffix of a workload key whose samples ran on the raw block device
+ * (workload.on "raw"): "ID@JOB" VDC_WORKLOAD_RAW_SUFFIX. */
+#define VDC_WORKLOAD_RAW_SUFFIX "@raw"
+
+/* 1 when @key is a workload key of a job that ran on the raw block device
+ * (it ends in VDC_WORKLOAD_RAW_SUFFIX), else 0. */
+int vdc_test_key_raw(const char *key);
+
+/* The job of workload key @key as a report names it, into @buf (@size
+ * bytes, returned): the job name, followed by " (raw)" for a raw key; the
+ * key itself for any other key. */
+const char *vdc_test_key_job_label(const char *key, char *buf, size_t size);
 
 /* ---- Workload samples (format_version 2) ------------------------------------
  * The `workload` object of a workload_read / workload_write sample: one job
@@ -179,8 +193,12 @@ typedef struct {
 } vdc_steady_state;
 
 typedef struct {
-    char *name;              /* the job's name: the test key is ID@name */
+    char *name;              /* the job's name: the test key is ID@name (ID@name@raw
+                              * when on is "raw") */
     char *source;            /* the job file as given, or the imported file */
+    char *on;                /* what the job ran on: "file" (a file in a mounted
+                              * filesystem) or "raw" (the block device itself);
+                              * NULL: not recorded (older documents, imports) */
     vdc_job_params job;
     char *engine;            /* the engine that ran */
     char *engine_fallback;   /* why io_uring was not used although asked for */

@@ -106,6 +106,7 @@ static const vdc_field steady_state_fields[] = {
 const vdc_field vdc_workload_fields[] = {
     F(VDC_F_STR, vdc_workload, name, "name", VDC_FF_REQUIRED),
     F(VDC_F_STR, vdc_workload, source, "source", VDC_FF_NULLABLE),
+    F(VDC_F_STR, vdc_workload, on, "on", 0),
     O(vdc_workload, job, "job", job_fields),
     F(VDC_F_STR, vdc_workload, engine, "engine", 0),
     F(VDC_F_STR, vdc_workload, engine_fallback, "engine_fallback", NUL),
@@ -272,6 +273,8 @@ vdc_workload_check(const vdc_workload *w, const char **member, char **why)
             return fail(member, why, texts[i].name,
                         g_strdup_printf("expected a one-line string of at most %zu bytes "
                                         "(no control characters)", texts[i].max));
+    if (w->on && strcmp(w->on, "file") && strcmp(w->on, "raw"))
+        return fail(member, why, "on", g_strdup("expected file or raw"));
     if (w->job.rw) {
         for (i = 0, ok = 0; i < G_N_ELEMENTS(rws); i++)
             ok |= !strcmp(w->job.rw, rws[i]);

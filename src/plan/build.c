@@ -219,6 +219,14 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     } else {
         p->bonnie = 1;
     }
+    if (o->workload_on) {
+        g_auto(GStrv) on = g_strsplit(o->workload_on, ",", -1);
+
+        p->workload_file = g_strv_contains((const char *const *)on, "file");
+        p->workload_raw = g_strv_contains((const char *const *)on, "raw");
+    } else {
+        p->workload_file = 1;
+    }
     p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : h->ram_mib;
     p->order = !o->order || !strcmp(o->order, "rotated") ? VDC_ORDER_ROTATED
              : !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;

@@ -118,6 +118,12 @@ static const vdc_opt opt_table[] = {
               "a shipped profile NAME (e.g. randread-4k-qd32, from $VDC_WORKLOAD_DIR, else the installed "
               "workloads/) or a FILE (a path with a '/'); repeatable, or a comma list; checked here before "
               "anything is created" },
+    { .name = "workload-on", .type = VDC_OPT_LIST, .off = O(workload_on), .choices = "file|raw",
+      .def = "file",
+      .help = "where the --workload jobs run on each target (domU and dom0): on a file in its fresh "
+              "filesystem (file), or on the block device itself before mkfs, as a database on the LV "
+              "or image VBD sees it (raw: the run's own device, a --block/--target one with "
+              "--destroy-data); a comma list runs both, raw first" },
     { .name = "tests", .type = VDC_OPT_LIST, .off = O(tests), .choices = "bonnie|workloads",
       .def = "bonnie, or bonnie,workloads with --workload",
       .help = "what each step runs: the bonnie++ tests, the --workload jobs after them, or the jobs instead of them (--tests workloads)" },
@@ -276,6 +282,19 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
         if (!wl && o->workloads) {
             vdc_input_error("--workload %s: expected --tests with workloads (e.g. --tests bonnie,workloads), not --tests %s",
                             o->workloads[0], o->tests);
+            return -1;
+        }
+    }
+    if (o->workload_on) {
+        g_auto(GStrv) on = g_strsplit(o->workload_on, ",", -1);
+
+        for (i = 0; on[i]; i++)
+            if (g_strv_contains((const char *const *)on + i + 1, on[i])) {
+                vdc_input_error("--workload-on: '%s' given twice", on[i]);
+                return -1;
+            }
+        if (!o->workloads) {
+            vdc_input_error("--workload-on %s: expected --workload NAME|FILE as well", o->workload_on);
             return -1;
         }
     }

@@ -53,6 +53,7 @@ typedef struct {
     char *agent_options;
     char **workloads;           /* --workload NAME|FILE (repeatable, comma lists) */
     char *tests;                /* --tests: comma list of bonnie|workloads */
+    char *workload_on;          /* --workload-on: comma list of file|raw; NULL = file */
     unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
     int keep, dry_run, quiet, no_report;

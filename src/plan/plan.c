@@ -328,6 +328,14 @@ vdc_plan_to_json(const vdc_plan *p)
         json_builder_add_string_value(b, "workloads");
     json_builder_end_array(b);
     if (p->n_workloads) {
+        /* the passes in the order they run on each target */
+        json_builder_set_member_name(b, "workload_on");
+        json_builder_begin_array(b);
+        if (p->workload_raw)
+            json_builder_add_string_value(b, "raw");
+        if (p->workload_file)
+            json_builder_add_string_value(b, "file");
+        json_builder_end_array(b);
         json_builder_set_member_name(b, "workloads");
         json_builder_begin_array(b);
         for (i = 0; i < p->n_workloads; i++) {
@@ -479,6 +487,11 @@ vdc_plan_to_text(const vdc_plan *p)
         g_string_append_printf(s, "%s workload %s (%s, %s)", i || p->bonnie ? "," : "",
                                p->workloads[i].name, p->workloads[i].rw, p->workloads[i].source);
     g_string_append(s, "\n");
+    if (p->n_workloads)
+        g_string_append_printf(s, "workloads on: %s%s%s\n",
+                               p->workload_raw ? "raw (the target's block device, before mkfs)" : "",
+                               p->workload_raw && p->workload_file ? ", then " : "",
+                               p->workload_file ? "file (in the fresh filesystem)" : "");
     g_string_append(s, "sequence:");
     for (i = 0; i < p->n_boots; i++) {
         size_t k;

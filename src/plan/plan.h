@@ -50,6 +50,9 @@ typedef struct {
     char *rw;                   /* fio's rw= (read, randread, randrw, ...) */
     int reads, writes;          /* the samples it gives: workload_read, workload_write */
     uint64_t bytes;             /* (offset + size) x numjobs: what it lays out, bytes */
+    uint64_t region;            /* offset + size: the end of the region it uses on a
+                                   raw device, bytes (offset alone: no size=, the
+                                   rest of the device) */
 } vdc_plan_workload;
 
 /* A value vmdiskcmp chose because no option named it (the hypervisor, the
@@ -99,6 +102,10 @@ typedef struct {
     unsigned agent_ram_mib;     /* -r given to the agent in the domU */
     unsigned dom0_ram_mib;      /* -r given to the agent in dom0 */
     int bonnie;                 /* the bonnie++ pass runs (--tests) */
+    int workload_file;          /* the workload pass on a file in the fresh filesystem
+                                   (--workload-on file, the default) */
+    int workload_raw;           /* the workload pass on the target's block device
+                                   itself, before mkfs (--workload-on raw) */
     vdc_plan_workload *workloads;   /* the workload pass, in --workload order */
     size_t n_workloads;
 

@@ -105,9 +105,10 @@ read_job_file(const char *entry, const char *path, char **text, gsize *len)
     return -1;
 }
 
-/* Read, parse and check one entry into @w.  0 or -1 after one line. */
+/* Read, parse and check one entry into @w; @on_file: the jobs run on a
+ * file too (size= required).  0 or -1 after one line. */
 static int
-load_one(const char *entry, const char *profile_dir, vdc_plan_workload *w)
+load_one(const char *entry, const char *profile_dir, int on_file, vdc_plan_workload *w)
 {
     g_autofree char *path = entry_path(entry, profile_dir);
     g_autofree char *text = NULL;
@@ -137,8 +138,8 @@ load_one(const char *entry, const char *profile_dir, vdc_plan_workload *w)
         vdc_input_error("--workload: %s", err);
         return -1;
     }
-    if (!job.size) {
-        vdc_input_error("--workload: %s: [%s]: no size=: expected size= (vmdiskcmp run runs each job "
+    if (!job.size && on_file) {
+        vdc_input_error("--workload: %s: [%s]: no size=: expected size= (--workload-on file runs each job "
                         "on a file in every target's filesystem)", path, job.name);
         return -1;
     }
@@ -148,7 +149,8 @@ load_one(const char *entry, const char *profile_dir, vdc_plan_workload *w)
     w->rw = g_strdup(agent_rw_name(job.rw));
     w->reads = agent_rw_reads(job.rw);
     w->writes = agent_rw_writes(job.rw);
-    w->bytes = (job.offset + job.size) * job.numjobs;
+    w->bytes = job.size ? (job.offset + job.size) * job.numjobs : 0;
+    w->region = job.offset + job.size;
     return 0;
 }
 
@@ -157,7 +159,7 @@ int
 vdc_plan_load_workloads(vdc_plan *p, const vdc_run_opts *o, const char *profile_dir)
 {
     GArray *ws = g_array_new(FALSE, TRUE, sizeof(vdc_plan_workload));
-    uint64_t need = 0;
+    uint64_t need = 0, need_raw = 0;
     size_t i, k, m;
     int rc = -1;
 
@@ -172,7 +174,7 @@ vdc_plan_load_workloads(vdc_plan *p, const vdc_run_opts *o, const char *profile_
                                 VDC_CTL_MAX_WORKLOADS);
                 goto out;
             }
-            if (load_one(items[k], profile_dir, &w) < 0)
+            if (load_one(items[k], profile_dir, p->workload_file, &w) < 0)
                 goto out;
             for (m = 0; m < ws->len; m++) {
                 const vdc_plan_workload *e = &g_array_index(ws, vdc_plan_workload, m);
@@ -184,14 +186,19 @@ vdc_plan_load_workloads(vdc_plan *p, const vdc_run_opts *o, const char *profile_
                     goto out;
                 }
             }
-            need = MAX(need, w.bytes);
+            if (p->workload_file)
+                need = MAX(need, w.bytes);
+            if (p->workload_raw)
+                need_raw = MAX(need_raw, w.region);
             g_array_append_val(ws, w);
         }
     }
-    /* room for the largest job in every filesystem the plan makes */
-    if (need) {
-        uint64_t disk = need + need / 8 + 64 * MIB;
+    /* room for the largest job in every filesystem the plan makes, and
+     * for the furthest region on the raw device */
+    if (need || need_raw) {
+        uint64_t disk = need ? need + need / 8 + 64 * MIB : 0;
 
+        disk = MAX(disk, need_raw);
         disk = (disk + MIB - 1) & ~(MIB - 1);
         for (i = 0; i < p->n_targets; i++) {
             vdc_plan_target *t = &p->targets[i];
@@ -201,8 +208,10 @@ vdc_plan_load_workloads(vdc_plan *p, const vdc_run_opts *o, const char *profile_
             if (o->lv_size && t->spec.where == VDC_WHERE_DOMU) {
                 if (o->lv_size < disk) {
                     vdc_input_error("--lv-size %" G_GUINT64_FORMAT " MiB: expected at least %" G_GUINT64_FORMAT
-                                    " MiB for the workloads (the largest lays out %" G_GUINT64_FORMAT " MiB)",
-                                    (guint64)(o->lv_size / MIB), (guint64)(disk / MIB), (guint64)(need / MIB));
+                                    " MiB for the workloads (the largest lays out %" G_GUINT64_FORMAT
+                                    " MiB on a file, reaches %" G_GUINT64_FORMAT " MiB on the raw device)",
+                                    (guint64)(o->lv_size / MIB), (guint64)(disk / MIB), (guint64)(need / MIB),
+                                    (guint64)(need_raw / MIB));
                     goto out;
                 }
                 continue;

@@ -20,11 +20,13 @@ const char *vdc_workload_profile_dir(void);
  * VDC_CTL_MAX_JOBFILE bytes (what the control disk carries) without NUL
  * bytes, accepted by agent_jobfile_parse (an unknown or unsupported option,
  * a bad value: "FILE:LINE: OPTION: what was expected"), a job name not
- * used by an earlier entry, size= given (run runs each job on a file in
- * the target's filesystem); at most VDC_CTL_MAX_WORKLOADS of them.  Then
- * every disk the plan creates is made large enough for the largest job:
- * (offset + size) x numjobs + 1/8 + 64 MiB of filesystem room, unless
- * --lv-size fixed the size (a smaller one is refused).  Reads files;
+ * used by an earlier entry, size= given when the plan runs the jobs on a
+ * file in the target's filesystem (p->workload_file); at most
+ * VDC_CTL_MAX_WORKLOADS of them.  Then every disk the plan creates is made
+ * large enough for the largest job: on a file (offset + size) x numjobs +
+ * 1/8 + 64 MiB of filesystem room, on the raw device (p->workload_raw)
+ * offset + size, unless --lv-size fixed the size (a smaller one is
+ * refused).  Reads files;
  * creates nothing.  Returns 0, or -1 after one vdc_input_error (exit 2). */
 int vdc_plan_load_workloads(vdc_plan *p, const vdc_run_opts *o, const char *profile_dir);
 

@@ -47,6 +47,7 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     g_strfreev(a->targets);
     g_strfreev(a->tests);
     g_free(a->baseline);
+    g_free(a->on_file);
     vdc_headline_dispose(&a->headline);
     vdc_host_cost_dispose(a);
     vdc_analysis_init(a);
@@ -167,9 +168,12 @@ vdc_test_key_label(const char *key, char *buf, size_t size)
 
     if (!info)
         snprintf(buf, size, "%s", key);
-    else if (info->workload)
-        snprintf(buf, size, "%s, %s IOPS", vdc_test_key_job(key), info->id == VDC_TEST_WORKLOAD_WRITE
-                 ? "write" : "read");
+    else if (info->workload) {
+        char job[VDC_TEST_LABEL_MAX];
+
+        snprintf(buf, size, "%s, %s IOPS", vdc_test_key_job_label(key, job, sizeof(job)),
+                 info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
+    }
     else if (!info->sweep || bs <= 0)
         snprintf(buf, size, "%s", info->label);
     else if (bs % 1048576 == 0)
@@ -178,6 +182,33 @@ vdc_test_key_label(const char *key, char *buf, size_t size)
         snprintf(buf, size, "%s %" G_GINT64_FORMAT " KiB", info->label, (gint64)(bs / 1024));
     else
         snprintf(buf, size, "%s %" G_GINT64_FORMAT " B", info->label, (gint64)bs);
+    return buf;
+}
+
+const char *
+vdc_analysis_job_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size)
+{
+    const char *key = a->tests[ki];
+
+    if (!vdc_test_key_job(key))
+        return NULL;
+    vdc_test_key_job_label(key, buf, size);
+    if (a->on_file && a->on_file[ki] && !vdc_test_key_raw(key))
+        g_strlcat(buf, " (file)", size);
+    return buf;
+}
+
+const char *
+vdc_analysis_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size)
+{
+    int64_t bs = 0;
+    const vdc_test_info *info = vdc_test_key_parse(a->tests[ki], &bs);
+    char job[VDC_TEST_LABEL_MAX];
+
+    if (!info || !info->workload)
+        return vdc_test_key_label(a->tests[ki], buf, size);
+    snprintf(buf, size, "%s, %s IOPS", vdc_analysis_job_label(a, ki, job, sizeof(job)),
+             info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
     return buf;
 }
 
@@ -561,6 +592,27 @@ vdc_analysis_build(struct vdc_analysis *a, const vdc_result_set *rs,
     return vdc_analysis_build_with(a, rs, baseline, opt, NULL);
 }
 
+/* a->on_file: the workload keys whose samples say they ran on a file */
+static void
+mark_on_file(struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    size_t i, j, ki;
+
+    a->on_file = g_new0(unsigned char, a->n_tests + 1);
+    for (i = 0; i < rs->n_runs; i++)
+        for (j = 0; j < rs->runs[i]->n_samples; j++) {
+            const vdc_sample *s = rs->runs[i]->samples[j];
+            g_autofree char *key = NULL;
+
+            if (!s->workload || g_strcmp0(s->workload->on, "file"))
+                continue;
+            key = vdc_sample_key(s);
+            for (ki = 0; ki < a->n_tests; ki++)
+                if (!strcmp(a->tests[ki], key))
+                    a->on_file[ki] = 1;
+        }
+}
+
 int
 vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const char *baseline,
                         const struct vdc_stats_options *opt, const vdc_artefact_options *art)
@@ -574,6 +626,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
     a->tests = vdc_result_set_test_keys(rs, NULL);
     a->n_targets = g_strv_length(a->targets);
     a->n_tests = g_strv_length(a->tests);
+    mark_on_file(a, rs);
     if (a->n_targets == 0) {
         vdc_input_error("result set has no targets: no runs to report");
         goto fail;

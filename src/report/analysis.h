@@ -188,6 +188,8 @@ struct vdc_analysis {
     struct vdc_host_cost *host;        /* host CPU per backend (report/hostcost.h), by
                                         * target, test, role; n_host entries */
     size_t n_host;
+    unsigned char *on_file;            /* n_tests: 1 for a workload key whose samples
+                                        * say they ran on a file (workload.on) */
 };
 
 void vdc_analysis_init(struct vdc_analysis *a);
@@ -271,5 +273,16 @@ const char *vdc_significance_mark(const struct vdc_stats_comparison *c);
  * is.  VDC_TEST_LABEL_MAX bytes hold every label. */
 #define VDC_TEST_LABEL_MAX 128
 const char *vdc_test_key_label(const char *key, char *buf, size_t size);
+
+/* The job of workload test @ki of @a as a report names it, into @buf
+ * (returned): "JOB (raw)" for a job on the raw block device, "JOB (file)"
+ * for one whose samples say it ran on a file, "JOB" when they do not say;
+ * NULL for a key that is not a workload key. */
+const char *vdc_analysis_job_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size);
+
+/* Human label of test @ki of @a: vdc_test_key_label, with a workload job
+ * named by vdc_analysis_job_label ("randread-4k-qd32 (file), read IOPS"),
+ * so that no row leaves open what a job ran on. */
+const char *vdc_analysis_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size);
 
 #endif

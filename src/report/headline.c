@@ -666,8 +666,8 @@ ceiling_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     if (!n)
         return g_strdup_printf("%s against bare %s: no test with 2 or more comparable pairs (of %zu)", t, r,
                                hp->n_rows);
-    vdc_test_key_label(a->tests[lo->test], ll, sizeof(ll));
-    vdc_test_key_label(a->tests[hi->test], hl, sizeof(hl));
+    vdc_analysis_test_label(a, lo->test, ll, sizeof(ll));
+    vdc_analysis_test_label(a, hi->test, hl, sizeof(hl));
     if (n == 1)
         return g_strdup_printf("%s reaches %.1f %% of bare %s (%s; 1 comparable test of %zu)", t,
                                100 * lo->p.ratio, r, ll, hp->n_rows);

@@ -34,8 +34,8 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
             w = MAX(w, (int)g_utf8_strlen(buf, -1) + 4);
         }
     for (ki = 0; ki < a->n_tests; ki++)
-        lw = MAX(lw, (int)g_utf8_strlen(vdc_test_key_label(a->tests[ki], (char[VDC_TEST_LABEL_MAX]){ 0 },
-                                                            VDC_TEST_LABEL_MAX), -1));
+        lw = MAX(lw, (int)g_utf8_strlen(vdc_analysis_test_label(a, ki, (char[VDC_TEST_LABEL_MAX]){ 0 },
+                                                                 VDC_TEST_LABEL_MAX), -1));
     g_string_append_printf(out, "%-*s %-6s", lw, "test", "unit");
     for (ti = 0; ti < a->n_targets; ti++)
         g_string_append_printf(out, " %*s", w, a->targets[ti]);
@@ -53,7 +53,7 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
         char label[VDC_TEST_LABEL_MAX];
 
-        vdc_test_key_label(a->tests[ki], label, sizeof(label));
+        vdc_analysis_test_label(a, ki, label, sizeof(label));
         g_string_append_printf(out, "%-*s %-6s", lw + (int)(strlen(label) - (size_t)g_utf8_strlen(label, -1)),
                                label, c0->unit ? c0->unit : "");
         for (ti = 0; ti < a->n_targets; ti++) {

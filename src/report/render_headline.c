@@ -20,7 +20,7 @@
 /* The headline label of test @ki of @a (a compound literal buffer: valid
  * to the end of the enclosing block) */
 #define LABEL(ki) \
-    vdc_test_key_label(a->tests[ki], (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX)
+    vdc_analysis_test_label(a, ki, (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX)
 
 /* A row worth its own line: anything but "not tested" for want of pairs
  * (those are named together, untested_text). */

@@ -42,18 +42,23 @@ svg_write(void *closure, const unsigned char *data, unsigned int length)
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* Chart label of a test key: the test table's chart_label ("Write
+/* Chart label of test @ki of @a: the test table's chart_label ("Write
  * per-char"), for a sweep key its short_label and block size ("Read 4
- * KiB"); an unknown key as it is. */
+ * KiB"), for a workload its job as vdc_analysis_job_label names it and
+ * the direction ("randread-4k-qd32 (raw) read"); an unknown key as it
+ * is. */
 static const char *
-short_label(const char *key)
+short_label(const struct vdc_analysis *a, size_t ki)
 {
-    static char sweep[64];
+    static char sweep[VDC_TEST_LABEL_MAX];
+    const char *key = a->tests[ki];
     int64_t bs = 0;
     const vdc_test_info *info = vdc_test_key_parse(key, &bs);
 
-    if (info && info->workload) {   /* "randread-4k-qd32 read" */
-        snprintf(sweep, sizeof(sweep), "%s %s", vdc_test_key_job(key),
+    if (info && info->workload) {
+        char job[VDC_TEST_LABEL_MAX];
+
+        snprintf(sweep, sizeof(sweep), "%s %s", vdc_analysis_job_label(a, ki, job, sizeof(job)),
                  info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
         return sweep;
     }
@@ -280,7 +285,7 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
         }
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
         cairo_set_font_size(cr, 11.5);
-        text_at(cr, M_LEFT + gw * ((double)k + 0.5), M_TOP + ph + 18, short_label(a->tests[keys[k]]), 0.5);
+        text_at(cr, M_LEFT + gw * ((double)k + 0.5), M_TOP + ph + 18, short_label(a, (size_t)keys[k]), 0.5);
     }
 
     /* legend, centred under the x labels */
@@ -525,7 +530,7 @@ draw_latency(cairo_t *cr, struct figure *f)
         cairo_rectangle(cr, lx, ly - 9, 10, 10);
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        text_at(cr, lx + 14, ly, vdc_test_key_label(lf->a->tests[lf->keys[i]], label, sizeof(label)), 0);
+        text_at(cr, lx + 14, ly, vdc_analysis_test_label(lf->a, (size_t)lf->keys[i], label, sizeof(label)), 0);
     }
 }
 
@@ -649,7 +654,7 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
     /* frame, title, y grid */
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     cairo_set_font_size(cr, 11.5);
-    text_at(cr, (px0 + px1) / 2, y0 + 14, short_label(a->tests[ki]), 0.5);
+    text_at(cr, (px0 + px1) / 2, y0 + 14, short_label(a, ki), 0.5);
     cairo_set_font_size(cr, 9.5);
     cairo_set_line_width(cr, 1);
     for (y = lo; y <= hi + step / 2; y += step) {
@@ -881,7 +886,7 @@ html_table(GString *out, const struct vdc_analysis *a)
             g_string_append(out, "<tr>");
             if (first) {
                 g_string_append_printf(out, "<td class=\"l test\" rowspan=\"%zu\">", n_rows);
-                esc(out, vdc_test_key_label(a->tests[ki], (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX));
+                esc(out, vdc_analysis_test_label(a, ki, (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX));
                 if (unit) {
                     g_string_append(out, " <small>(");
                     esc(out, unit);

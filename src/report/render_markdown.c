@@ -40,7 +40,7 @@ vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci)
         const struct vdc_cell *c0 = vdc_analysis_cell(a, 0, ki);
 
         g_string_append(out, "| ");
-        vdc_md_escape(out, vdc_test_key_label(a->tests[ki], (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX));
+        vdc_md_escape(out, vdc_analysis_test_label(a, ki, (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX));
         g_string_append_printf(out, " | %s |", c0->unit ? c0->unit : "");
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);

@@ -170,11 +170,22 @@ is_workload(const char *key)
     return vdc_test_key_job(key) != NULL;
 }
 
+/* What a job ran on, as a heading says it: "on a file", "on the raw
+ * device", or "" when the samples do not say (older documents, imports). */
+static const char *
+on_words(const vdc_workload *w)
+{
+    if (!w || !w->on)
+        return "";
+    return !strcmp(w->on, "raw") ? "on the raw device" : "on a file";
+}
+
 /* How one renderer prints the workload block: its introduction (once),
- * a job's heading with its parameter line, a row. */
+ * a job's heading (its name, what it ran on: on_words) with its parameter
+ * line, a row. */
 struct workload_fmt {
     void (*intro)(GString *out, const struct vdc_analysis *a);
-    void (*job)(GString *out, const char *job, const char *params);
+    void (*job)(GString *out, const char *job, const char *on, const char *params);
     void (*row)(GString *out, const struct vdc_analysis *a, const char *dir, const char *target,
                 const struct row *r);
 };
@@ -200,8 +211,13 @@ walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis
         if (!job || strcmp(job, j)) {
             const vdc_workload *w = key_workload(rs, a, ki);
             char *line = w ? vdc_workload_job_line(w) : g_strdup("");
+            char name[320];
 
-            fmt->job(out, j, line);
+            /* the name without the raw key's suffix: on_words says it */
+            snprintf(name, sizeof(name), "%.*s", (int)(strlen(j) - (vdc_test_key_raw(a->tests[ki])
+                                                                  ? strlen(VDC_WORKLOAD_RAW_SUFFIX) : 0)), j);
+            fmt->job(out, name, w && w->on ? on_words(w) : vdc_test_key_raw(a->tests[ki])
+                                                           ? "on the raw device" : "", line);
             g_free(line);
             job = j;
         }
@@ -225,9 +241,9 @@ text_intro(GString *out, const struct vdc_analysis *a)
 }
 
 static void
-text_job(GString *out, const char *job, const char *params)
+text_job(GString *out, const char *job, const char *on, const char *params)
 {
-    g_string_append_printf(out, "Job %s: %s\n", job, params);
+    g_string_append_printf(out, "Job %s%s%s: %s\n", job, *on ? " " : "", on, params);
 }
 
 /* The target column is as wide as the longest target name, at least 16
@@ -271,10 +287,12 @@ md_intro(GString *out, const struct vdc_analysis *a)
 }
 
 static void
-md_job(GString *out, const char *job, const char *params)
+md_job(GString *out, const char *job, const char *on, const char *params)
 {
     g_string_append(out, "\n### ");
     vdc_md_escape(out, job);
+    if (*on)
+        g_string_append_printf(out, " %s", on);
     g_string_append(out, "\n\n`");
     g_string_append(out, params);
     g_string_append(out, "`\n\n| target | dir | n | IOPS | 95 % CI | clat p50 us | clat p99 us | "
@@ -327,13 +345,14 @@ vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
         any |= is_workload(a->tests[ki]);
     if (!any)
         return NULL;
-    out = g_string_new("target,job,direction,test,n,iops_mean,iops_ci95_lo,iops_ci95_hi,clat_p50_us,"
+    out = g_string_new("target,job,on,direction,test,n,iops_mean,iops_ci95_lo,iops_ci95_hi,clat_p50_us,"
                        "clat_p99_us,cpu_us_per_io,cpu_threads_only,baseline,delta_percent,ci95_delta_lo,"
                        "ci95_delta_hi,p_value,verdict\n");
     for (ki = 0; ki < a->n_tests; ki++) {
         const char *j = vdc_test_key_job(a->tests[ki]);
         int64_t bs;
         const vdc_test_info *info = vdc_test_key_parse(a->tests[ki], &bs);
+        int raw = vdc_test_key_raw(a->tests[ki]);
 
         if (!j)
             continue;
@@ -347,7 +366,13 @@ vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
             vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
             vdc_csv_field(out, a->targets[ti]);
             g_string_append_c(out, ',');
-            vdc_csv_field(out, j);
+            {
+                g_autofree char *name = g_strndup(j, strlen(j) - (raw ? strlen(VDC_WORKLOAD_RAW_SUFFIX) : 0));
+
+                vdc_csv_field(out, name);
+            }
+            /* file, raw, or empty when the samples do not say */
+            g_string_append_printf(out, ",%s", raw ? "raw" : m.first && m.first->on ? m.first->on : "");
             g_string_append_printf(out, ",%s,%s,%zu", info->workload && info->id == VDC_TEST_WORKLOAD_WRITE
                                    ? "write" : "read", info->name, c->sum.n);
             csv_number(out, c->sum.mean, c->sum.n > 0);

@@ -74,7 +74,7 @@ out:
 /* agent_result.h */
 int
 vdc_agent_result_check_pass(const vdc_run *r, const vdc_plan_workload *w, size_t n,
-                            const char *what, char **why)
+                            const char *on, const char *what, char **why)
 {
     /* per job: the directions seen (1 read, 2 write) */
     g_autofree unsigned *seen = g_new0(unsigned, n ? n : 1);
@@ -104,6 +104,12 @@ vdc_agent_result_check_pass(const vdc_run *r, const vdc_plan_workload *w, size_t
         if (is_read ? !w[k].reads : !w[k].writes)
             return refuse(what, why, "a %s sample of job %s, whose rw=%s %s", ti->name, name, w[k].rw,
                           is_read ? "does not read" : "does not write");
+        if (on && g_strcmp0(s->workload->on, on)) {
+            g_autofree char *said = s->workload->on ? vdc_escape_text(s->workload->on, -1, 16)
+                                                    : g_strdup("nothing");
+            return refuse(what, why, "a %s sample of job %s says it ran on %s, expected %s (the %s pass)",
+                          ti->name, name, said, on, on);
+        }
         seen[k] |= is_read ? 1u : 2u;
     }
     if (!w || !r->status || strcmp(r->status, "ok") != 0)

@@ -35,16 +35,18 @@ int vdc_agent_result_check(const char *json, size_t len, const char *target, uns
 
 /* Check the samples of @r, the run of one agent pass, against the pass
  * the job asked for.  The bonnie++ pass (@w NULL): no workload sample.
- * The workload pass (the job's @n workloads @w): only workload samples,
- * each naming one of the jobs in a direction it runs (workload_read for a
- * job that reads, workload_write for one that writes; the loader has
- * refused a direction twice); and when @r's status is "ok" every direction of every
+ * A workload pass (the job's @n workloads @w, run on @on: "file" or
+ * "raw"): only workload samples, each naming one of the jobs in a
+ * direction it runs (workload_read for a job that reads, workload_write
+ * for one that writes; the loader has refused a direction twice) and
+ * saying it ran on @on (workload.on: a raw pass's samples say "raw", a
+ * file pass's "file"); and when @r's status is "ok" every direction of every
  * job present (an interrupted or failed pass keeps the finished jobs and
  * the failed one's samples; the jobs after it are missing).  Returns 0, or
  * -1 after one vdc_error naming @what and the cause, *@why set to that
  * cause (g_free). */
 int vdc_agent_result_check_pass(const vdc_run *r, const vdc_plan_workload *w, size_t n,
-                                const char *what, char **why);
+                                const char *on, const char *what, char **why);
 
 /* Join the run @src of an agent pass into @dst, the step's run: its
  * samples are moved after @dst's (@src keeps none), the worse status

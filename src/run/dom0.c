@@ -515,15 +515,17 @@ mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatil
     return 0;
 }
 
-/* The workload pass of dom0 target @t: the agent with
- * vdc_workload_agent_options and the plan's job files, writing @json.
- * Returns run_child's status, or -1. */
+/* A workload pass of dom0 target @t: the agent on @on (the mount point
+ * @mnt, or the block device itself with @raw, before mkfs) with
+ * vdc_workload_agent_options (@raw: vdc_raw_workload_agent_options) and
+ * the plan's job files, writing @json.  Returns run_child's status, or
+ * -1. */
 static int
-workload_pass(vdc_run_ctx *ctx, const vdc_plan_target *t, const char *agent, const char *mnt,
+workload_pass(vdc_run_ctx *ctx, const vdc_plan_target *t, const char *agent, const char *on, int raw,
               unsigned rep, uint64_t seed, const char *json, const char *log)
 {
     const vdc_plan *p = vdc_run_ctx_plan(ctx);
-    g_auto(GStrv) opts = vdc_workload_agent_options(p, t);
+    g_auto(GStrv) opts = raw ? vdc_raw_workload_agent_options(p, t) : vdc_workload_agent_options(p, t);
     g_auto(GStrv) files = g_new0(char *, p->n_workloads + 1);
     struct vdc_ctl_error err = { { 0 } };
     struct vdc_jobcmd cmd;
@@ -531,20 +533,22 @@ workload_pass(vdc_run_ctx *ctx, const vdc_plan_target *t, const char *agent, con
 
     for (i = 0; i < p->n_workloads; i++)
         files[i] = vdc_run_workload_file(p, i);
-    if (vdc_jobcmd_workloads(&cmd, agent, mnt, t->name, seed, rep, json, opts, g_strv_length(opts),
+    if (vdc_jobcmd_workloads(&cmd, agent, on, t->name, seed, rep, json, opts, g_strv_length(opts),
                              files, p->n_workloads, &err) < 0) {
         vdc_error("dom0 agent: %s", err.msg);
         return -1;
     }
     if (p->drop_caches && vdc_drop_caches() < 0)
         vdc_progress("warning: could not drop dom0's page cache");
-    vdc_progress("dom0: %zu workload(s) on %s", p->n_workloads, t->name);
+    vdc_progress("dom0: %zu workload(s) on %s (%s)", p->n_workloads, t->name,
+                 raw ? "the raw device" : "a file");
     return run_child(vdc_run_ctx_journal(ctx), cmd.argv, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx));
 }
 
 int
 vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
-              uint64_t seed, const char *json_out, const char *workloads_json)
+              uint64_t seed, const char *json_out, const char *workloads_json,
+              const char *raw_json)
 {
     const vdc_plan *p = vdc_run_ctx_plan(ctx);
     const vdc_run_settings *s = vdc_run_ctx_settings(ctx);
@@ -558,7 +562,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     struct vdc_ctl_error err = { { 0 } };
     unsigned dir_seq, mnt_seq;
     size_t i;
-    int r;
+    int r, rr = 0;
 
     for (i = 0; i < p->n_targets; i++)
         if (p->targets[i].spec.where == VDC_WHERE_DOM0)
@@ -567,6 +571,17 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         return -1;
     agent = s && s->agent ? s->agent : VDC_LIBEXECDIR "/vmdiskcmp-agent";
     log = g_strdup_printf("%s/logs/%s-%u.stderr", p->out_dir, t->name, rep);
+
+    /* the raw pass first, on the device itself (as in the domU) */
+    if (raw_json) {
+        rr = workload_pass(ctx, t, agent, dev, 1, rep, seed, raw_json, log);
+        if (rr > 0)
+            vdc_error("dom0 agent (raw workloads): exit status %d (see %s)", rr, log);
+        if (!json_out && !workloads_json)
+            return rr == 0 ? 0 : -1;
+        if (stop && *stop)
+            return -1;
+    }
 
     if (!g_file_test(mnt, G_FILE_TEST_IS_DIR)) {     /* made by an earlier step: reuse */
         dir_seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
@@ -614,7 +629,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
             vdc_error("dom0 agent: exit status %d (see %s)", r, log);
     }
     if (workloads_json && !(stop && *stop)) {
-        int wr = workload_pass(ctx, t, agent, mnt, rep, seed, workloads_json, log);
+        int wr = workload_pass(ctx, t, agent, mnt, 0, rep, seed, workloads_json, log);
 
         if (wr > 0)
             vdc_error("dom0 agent (workloads): exit status %d (see %s)", wr, log);
@@ -627,5 +642,5 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
         return -1;
     }
     (void)vdc_journal_undone(j, mnt_seq);
-    return r == 0 ? 0 : -1;
+    return r == 0 && rr == 0 ? 0 : -1;
 }

@@ -4,7 +4,10 @@
 #include "run/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,11 +50,53 @@ check_dir_writable(const char *opt, const char *dir)
     return 0;
 }
 
+/* With --workload-on raw, block device target @t (@path) holds the
+ * furthest region a job of @p uses (vdc_plan_workload.region): the raw
+ * pass runs on the device itself.  0, or -1 after one line. */
+static int
+check_raw_region(const vdc_plan *p, const vdc_plan_target *t, const char *opt)
+{
+    const vdc_plan_workload *far = NULL;
+    uint64_t size = 0;
+    size_t i;
+    int fd, r;
+
+    if (!p->workload_raw)
+        return 0;
+    for (i = 0; i < p->n_workloads; i++)
+        if (!far || p->workloads[i].region > far->region)
+            far = &p->workloads[i];
+    if (!far || !far->region)
+        return 0;
+    fd = open(t->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        vdc_input_error("%s %s (target %s): %s: expected a readable block device", opt, t->path, t->name,
+                        g_strerror(errno));
+        return -1;
+    }
+    r = ioctl(fd, BLKGETSIZE64, &size);
+    close(fd);
+    if (r < 0) {
+        vdc_input_error("%s %s (target %s): cannot read its size: %s", opt, t->path, t->name,
+                        g_strerror(errno));
+        return -1;
+    }
+    if (size < far->region) {
+        vdc_input_error("%s %s (target %s): %" G_GUINT64_FORMAT " bytes: expected at least %" G_GUINT64_FORMAT
+                        " for --workload-on raw (job [%s] of %s reaches offset + size = %" G_GUINT64_FORMAT ")",
+                        opt, t->path, t->name, (guint64)size, (guint64)far->region, far->name, far->source,
+                        (guint64)far->region);
+        return -1;
+    }
+    return 0;
+}
+
 /* A --block/--target/--dom0-on device: an existing block device, not in
  * use, without a signature (storage/block.c's check, which names what it
- * finds).  0, or -1 after one line. */
+ * finds), large enough for the raw workload pass.  0, or -1 after one
+ * line. */
 static int
-check_block(const vdc_plan_target *t, int consent)
+check_block(const vdc_plan *p, const vdc_plan_target *t, int consent)
 {
     const char *opt = t->spec.where == VDC_WHERE_DOM0 ? "--dom0-on" : "--block/--target";
     struct vdc_storage_spec spec = { .target = t->spec, .name = t->name, .path = t->path,
@@ -69,7 +114,9 @@ check_block(const vdc_plan_target *t, int consent)
                                                 : S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
         return -1;
     }
-    return vdc_storage_check(&spec);
+    if (vdc_storage_check(&spec) < 0)
+        return -1;
+    return check_raw_region(p, t, opt);
 }
 
 /* run.h */
@@ -93,7 +140,7 @@ vdc_run_check_inputs(const vdc_plan *p, int consent)
 
             if (check_dir_writable("--image-dir", dir) < 0)
                 return -1;
-        } else if (t->spec.backing == VDC_BACKING_BLOCK && check_block(t, consent) < 0) {
+        } else if (t->spec.backing == VDC_BACKING_BLOCK && check_block(p, t, consent) < 0) {
             return -1;
         }
     }

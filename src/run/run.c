@@ -72,10 +72,12 @@ add_run(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *status, 
 
 /* Merge the agent's results of step (@target, @rep) as one run: @bonnie
  * (@blen bytes) from the bonnie++ pass, @wl (@wlen) from the workload
- * pass, each NULL when its pass wrote nothing.  Each is untrusted: bounded
- * and checked against the job (vdc_agent_result_check, then
- * vdc_agent_result_check_pass: the workload samples the job asked for),
- * kept verbatim in runs/TARGET-REP.json and runs/TARGET-REP.workloads.json,
+ * pass on a file, @raw_wl (@rlen) from the workload pass on the raw
+ * device, each NULL when its pass wrote nothing.  Each is untrusted:
+ * bounded and checked against the job (vdc_agent_result_check, then
+ * vdc_agent_result_check_pass: the workload samples the job asked for,
+ * on what the pass ran on), kept verbatim in runs/TARGET-REP.json,
+ * runs/TARGET-REP.workloads.json and runs/TARGET-REP.raw-workloads.json,
  * and joined into the run (vdc_agent_result_join).  A pass the plan asks
  * for that gave nothing or was refused fails the run, with @runner_error
  * (the runner's or the dom0 step's own account, may be NULL) or the
@@ -83,13 +85,14 @@ add_run(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *status, 
  * or NULL with a failed run added when no pass gave a result. */
 static vdc_run *
 merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char *bonnie,
-                 size_t blen, const char *wl, size_t wlen, const char *what,
-                 const char *runner_error)
+                 size_t blen, const char *wl, size_t wlen, const char *raw_wl, size_t rlen,
+                 const char *what, const char *runner_error)
 {
     const vdc_plan *p = ctx->p;
-    const struct { const char *json; size_t len; int wanted; const char *suffix, *name; } pass[] = {
-        { bonnie, blen, p->bonnie, "", "bonnie++" },
-        { wl, wlen, p->n_workloads > 0, ".workloads", "workload" },
+    const struct { const char *json; size_t len; int wanted; const char *suffix, *name, *on; } pass[] = {
+        { bonnie, blen, p->bonnie, "", "bonnie++", NULL },
+        { wl, wlen, p->n_workloads > 0 && p->workload_file, ".workloads", "workload", "file" },
+        { raw_wl, rlen, p->n_workloads > 0 && p->workload_raw, ".raw-workloads", "raw workload", "raw" },
     };
     g_autofree char *why = NULL;
     vdc_run *merged = NULL;
@@ -110,7 +113,7 @@ merge_agent_json(vdc_run_ctx *ctx, const char *target, unsigned rep, const char 
         vdc_result_set_init(&one);
         if (vdc_agent_result_check(pass[k].json, pass[k].len, target, rep, what, &one, &refused) < 0 ||
             vdc_agent_result_check_pass(one.runs[0], k ? p->workloads : NULL, k ? p->n_workloads : 0,
-                                        what, &refused) < 0) {
+                                        pass[k].on, what, &refused) < 0) {
             if (!why)
                 why = g_steal_pointer(&refused);
             vdc_result_set_dispose(&one);
@@ -723,19 +726,22 @@ collect(vdc_run_ctx *ctx, const vdc_plan_boot *b, const char *ctl, uint64_t nonc
             add_seconds(&ctx->rs.experiment.time.domu_agent_s, tr->elapsed_ms / 1000.0);
         if (tr->workload_elapsed_ms)
             add_seconds(&ctx->rs.experiment.time.domu_agent_s, tr->workload_elapsed_ms / 1000.0);
+        if (tr->raw_workload_elapsed_ms)
+            add_seconds(&ctx->rs.experiment.time.domu_agent_s, tr->raw_workload_elapsed_ms / 1000.0);
         if (tr->stderr_tail) {
             g_autofree char *log = g_strdup_printf("%s/logs/%s-%u.stderr", ctx->p->out_dir,
                                                    name, st->rep);
             (void)vdc_write_file_atomic(log, tr->stderr_tail, tr->stderr_tail_len);
         }
-        if (!tr->agent_json && !tr->workload_json) {
+        if (!tr->agent_json && !tr->workload_json && !tr->raw_workload_json) {
             add_run(ctx, name, st->rep,
                     tr->status == VDC_CTL_STATUS_TIMEOUT ? "timeout" : "failed",
                     tr->error ? tr->error : "the agent wrote no result");
             continue;
         }
         r = merge_agent_json(ctx, name, st->rep, tr->agent_json, tr->agent_json_len,
-                             tr->workload_json, tr->workload_json_len, what, tr->error);
+                             tr->workload_json, tr->workload_json_len, tr->raw_workload_json,
+                             tr->raw_workload_json_len, what, tr->error);
         if (r && tr->status != VDC_CTL_STATUS_OK) {
             vdc_set_str(&r->status, tr->status == VDC_CTL_STATUS_TIMEOUT ? "timeout" : "failed");
             /* a pass stopped at its timeout: the runner's account says which
@@ -960,11 +966,16 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     const vdc_plan_target *t = &ctx->p->targets[st->target];
     g_autofree char *json = ctx->p->bonnie ? g_strdup_printf("%s/logs/%s-%u.agent.json", ctx->p->out_dir,
                                                              t->name, st->rep) : NULL;
-    g_autofree char *wjson = ctx->p->n_workloads ? g_strdup_printf("%s/logs/%s-%u.workloads.json",
-                                                                   ctx->p->out_dir, t->name, st->rep) : NULL;
+    g_autofree char *wjson = ctx->p->n_workloads && ctx->p->workload_file
+                             ? g_strdup_printf("%s/logs/%s-%u.workloads.json", ctx->p->out_dir, t->name, st->rep)
+                             : NULL;
+    g_autofree char *rjson = ctx->p->n_workloads && ctx->p->workload_raw
+                             ? g_strdup_printf("%s/logs/%s-%u.raw-workloads.json", ctx->p->out_dir, t->name,
+                                               st->rep)
+                             : NULL;
     g_autofree char *mnt = g_strdup_printf("%s/mnt-%s", ctx->p->out_dir, t->name);
-    g_autofree char *data = NULL, *wdata = NULL;
-    gsize len = 0, wlen = 0;
+    g_autofree char *data = NULL, *wdata = NULL, *rdata = NULL;
+    gsize len = 0, wlen = 0, rlen = 0;
     vdc_run *r;
 
     vdc_host_target ht = {
@@ -983,7 +994,8 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     ctx->hw = vdc_hostwatch_new(&ht, 1);
     dom0_cache(ctx, st->target);
     gint64 t0_us = g_get_monotonic_time();
-    int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json, wjson);
+    int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json, wjson,
+                                      rjson);
     const char *why = step_rc < 0 ? (stopped(ctx) ? "interrupted"
                                      : "the dom0 agent run failed (see the message above)") : NULL;
 
@@ -995,14 +1007,17 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         g_clear_pointer(&data, g_free);
     if (wjson && !g_file_get_contents(wjson, &wdata, &wlen, NULL))
         g_clear_pointer(&wdata, g_free);
-    if (!data && !wdata) {
+    if (rjson && !g_file_get_contents(rjson, &rdata, &rlen, NULL))
+        g_clear_pointer(&rdata, g_free);
+    if (!data && !wdata && !rdata) {
         if (step_rc == 0)
-            vdc_error("dom0 baseline: %s: the agent wrote no result", json ? json : wjson);
+            vdc_error("dom0 baseline: %s: the agent wrote no result", json ? json : wjson ? wjson : rjson);
         add_run(ctx, t->name, st->rep, "failed", why ? why : "the agent wrote no result");
         g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
         return;
     }
-    r = merge_agent_json(ctx, t->name, st->rep, data, len, wdata, wlen, json ? json : wjson, why);
+    r = merge_agent_json(ctx, t->name, st->rep, data, len, wdata, wlen, rdata, rlen,
+                         json ? json : wjson ? wjson : rjson, why);
     if (r && why) {
         if (!r->status || !strcmp(r->status, "ok"))
             vdc_set_str(&r->status, "failed");

@@ -44,15 +44,19 @@ typedef struct {
     int (*ctl_read)(const char *path, uint64_t nonce, struct vdc_ctl_result *res);
     uint64_t (*nonce)(void);
 
-    /* One dom0 baseline step on @dev (a block device): mkfs, mount under
-     * @mnt, drop caches, run the agent's bonnie++ pass writing @json_out
-     * (NULL: --tests leaves it out), then its workload pass over the
-     * plan's job files (vdc_run_workload_file) writing @workloads_json
-     * (NULL: no --workload), umount; mounts and directories are journaled
-     * through @ctx.  0, or -1 (the run is then recorded failed with the
-     * message; what each pass wrote is kept). */
+    /* One dom0 baseline step on @dev (a block device): the workload pass
+     * on @dev itself over the plan's job files (vdc_run_workload_file)
+     * writing @raw_json (NULL: not --workload-on raw), then mkfs, mount
+     * under @mnt, drop caches, run the agent's bonnie++ pass writing
+     * @json_out (NULL: --tests leaves it out), then its workload pass on a
+     * file writing @workloads_json (NULL: no --workload, or not
+     * --workload-on file), umount (mkfs and mount only when a pass on the
+     * filesystem runs); mounts and directories are journaled through
+     * @ctx.  0, or -1 (the run is then recorded failed with the message;
+     * what each pass wrote is kept). */
     int (*dom0_step)(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
-                     uint64_t seed, const char *json_out, const char *workloads_json);
+                     uint64_t seed, const char *json_out, const char *workloads_json,
+                     const char *raw_json);
     /* Attach @file to a free loop device (journaled by the caller). */
     char *(*loop_attach)(const char *file);
     int (*loop_detach)(const char *dev, const char *file);
@@ -132,7 +136,8 @@ int vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out);
  * of each, is a directory we can write in (not a file, not read-only);
  * each block device of the plan (--block, --target, --dom0-on DEV) exists,
  * is a block device, not in use and without a signature
- * (vdc_storage_check with @consent); the guest image's manifest loads and
+ * (vdc_storage_check with @consent), and with --workload-on raw at least
+ * as large as the furthest region of a job (offset + size); the guest image's manifest loads and
  * names boot files that exist (unless --kernel/--initrd replace them), a
  * --prepared-image's with its [prepared] section.
  * 0, or -1 after one line naming the option (callers exit 2). */
@@ -177,7 +182,8 @@ int vdc_run_journal_check(const vdc_journal *j, const char *run_dir);
 
 /* The real dom0 pieces (src/run/dom0.c). */
 int vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
-                  uint64_t seed, const char *json_out, const char *workloads_json);
+                  uint64_t seed, const char *json_out, const char *workloads_json,
+                  const char *raw_json);
 /* OUT/workloads/NAME.fio of the plan's workload @i (g_free): the run
  * writes every job file there before the first step. */
 char *vdc_run_workload_file(const vdc_plan *p, size_t i);

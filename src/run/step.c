@@ -58,6 +58,18 @@ vdc_workload_agent_options(const vdc_plan *p, const vdc_plan_target *t)
     return v;
 }
 
+char **
+vdc_raw_workload_agent_options(const vdc_plan *p, const vdc_plan_target *t)
+{
+    char **w = vdc_workload_agent_options(p, t);
+    guint n = g_strv_length(w);
+
+    w = g_renew(char *, w, n + 2);
+    w[n] = g_strdup("--destroy-data");
+    w[n + 1] = NULL;
+    return w;
+}
+
 int
 vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job)
 {
@@ -65,6 +77,7 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
     struct vdc_ctl_error err = { { 0 } };
     g_auto(GStrv) args = vdc_agent_options(p, &p->targets[first->target]);
     g_auto(GStrv) wargs = vdc_workload_agent_options(p, &p->targets[first->target]);
+    g_auto(GStrv) rargs = vdc_raw_workload_agent_options(p, &p->targets[first->target]);
     size_t k;
 
     job->nonce = nonce;
@@ -72,7 +85,9 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
     job->repetition = first->rep;
     job->seed = first->seed;
     job->flags = (p->drop_caches ? VDC_CTL_JOB_DROP_CACHES : 0) |
-                 (p->bonnie ? 0 : VDC_CTL_JOB_NO_BONNIE);
+                 (p->bonnie ? 0 : VDC_CTL_JOB_NO_BONNIE) |
+                 (p->n_workloads && p->workload_raw ? VDC_CTL_JOB_RAW_WORKLOADS : 0) |
+                 (p->n_workloads && !p->workload_file ? VDC_CTL_JOB_NO_FILE_WORKLOADS : 0);
     job->step_timeout_s = 600;
     job->agent_timeout_s = p->agent_timeout_s;
     for (k = 0; args[k]; k++)
@@ -88,8 +103,11 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
     for (k = 0; k < p->n_workloads; k++)
         if (vdc_ctl_job_add_workload(job, p->workloads[k].name, p->workloads[k].text, &err) < 0)
             goto error;
-    for (k = 0; p->n_workloads && wargs[k]; k++)
+    for (k = 0; p->n_workloads && p->workload_file && wargs[k]; k++)
         if (vdc_ctl_job_add_workload_arg(job, wargs[k], &err) < 0)
+            goto error;
+    for (k = 0; p->n_workloads && p->workload_raw && rargs[k]; k++)
+        if (vdc_ctl_job_add_raw_workload_arg(job, rargs[k], &err) < 0)
             goto error;
     return 0;
 error:

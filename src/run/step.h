@@ -33,13 +33,27 @@ char **vdc_agent_options(const vdc_plan *p, const vdc_plan_target *t);
  * (g_strfreev). */
 char **vdc_workload_agent_options(const vdc_plan *p, const vdc_plan_target *t);
 
+/* The agent's options of the raw workload pass for target @t of @p (the
+ * jobs on the target's block device itself, before mkfs): those of
+ * vdc_workload_agent_options, then "--destroy-data".  The consent is the
+ * run's: the device is one the run made (an image, an LV: after the first
+ * repetition it carries the filesystem the run's own mkfs wrote) or a
+ * --block/--target/--dom0-on DEV, which the run accepts only with
+ * --destroy-data and only without a signature (storage/block.c, checked
+ * before anything is created).  A new NULL-terminated string vector
+ * (g_strfreev). */
+char **vdc_raw_workload_agent_options(const vdc_plan *p, const vdc_plan_target *t);
+
 /* Fill the (initialised) control disk @job of boot @b of @p: @nonce, run
  * index @b - p->boots, the repetition and seed of its first step, drop
  * caches, the step and agent timeouts, the agent options of its first
  * target (every domU target of a boot has the same size and RAM), and each
  * target with its vdev, --mkfs and vdc_mkfs_options; the plan's workloads
- * (name and text) with vdc_workload_agent_options, and the no-bonnie flag
- * when --tests leaves the bonnie++ pass out.  0, or -1 after vdc_error. */
+ * (name and text) with vdc_workload_agent_options (when they run on a
+ * file) and vdc_raw_workload_agent_options with the raw-workloads flag
+ * (when they run on the raw device), the no-file-workloads flag when
+ * --workload-on leaves the file out, and the no-bonnie flag when --tests
+ * leaves the bonnie++ pass out.  0, or -1 after vdc_error. */
 int vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job);
 
 #endif

@@ -65,7 +65,8 @@ check_job(const uint8_t *buf, size_t len)
             abort();
         if (back.nonce != job.nonce || back.seed != job.seed || back.n_targets != job.n_targets ||
             back.n_agent_args != job.n_agent_args || back.flags != job.flags ||
-            back.n_workloads != job.n_workloads || back.n_workload_args != job.n_workload_args)
+            back.n_workloads != job.n_workloads || back.n_workload_args != job.n_workload_args ||
+            back.n_raw_workload_args != job.n_raw_workload_args)
             abort();
         for (i = 0; i < job.n_targets; i++)
             if (strcmp(back.targets[i].vdev, job.targets[i].vdev))
@@ -76,6 +77,9 @@ check_job(const uint8_t *buf, size_t len)
                 abort();
         for (i = 0; i < job.n_workload_args; i++)
             if (strcmp(back.workload_args[i], job.workload_args[i]))
+                abort();
+        for (i = 0; i < job.n_raw_workload_args; i++)
+            if (strcmp(back.raw_workload_args[i], job.raw_workload_args[i]))
                 abort();
         free(enc);
     }
@@ -109,7 +113,13 @@ check_result(const uint8_t *buf, size_t len)
                 back.targets[i].workload_json_len != res.targets[i].workload_json_len ||
                 (res.targets[i].workload_json &&
                  memcmp(back.targets[i].workload_json, res.targets[i].workload_json,
-                        res.targets[i].workload_json_len)))
+                        res.targets[i].workload_json_len)) ||
+                back.targets[i].raw_workload_exit != res.targets[i].raw_workload_exit ||
+                back.targets[i].raw_workload_elapsed_ms != res.targets[i].raw_workload_elapsed_ms ||
+                back.targets[i].raw_workload_json_len != res.targets[i].raw_workload_json_len ||
+                (res.targets[i].raw_workload_json &&
+                 memcmp(back.targets[i].raw_workload_json, res.targets[i].raw_workload_json,
+                        res.targets[i].raw_workload_json_len)))
                 abort();
         free(enc);
     }

@@ -78,11 +78,11 @@ jq_check() {
 # domU, through the control disk, and in dom0), and the report shows them
 # per target
 workload_check() {
-    jq_check "$1/result.json" '[.runs[] | select(.status == "ok") | [.samples[] | select(.test == "workload_read" and .workload.name == "randread-4k-qd32" and .value > 0 and .workload.clat_us.p99 > 0 and .workload.job.iodepth == 32)] | length == 1] | (length > 0 and all)' \
+    jq_check "$1/result.json" '[.runs[] | select(.status == "ok") | [.samples[] | select(.test == "workload_read" and .workload.name == "randread-4k-qd32" and .workload.on == "file" and .value > 0 and .workload.clat_us.p99 > 0 and .workload.job.iodepth == 32)] | length == 1] | (length > 0 and all)' \
         "a run without randread-4k-qd32's IOPS and p99"
     jq_check "$1/result.json" '.format_version == 2' "result.json with workloads: expected format_version 2"
     for t in $(jq -r '.targets[].name' "$1/result.json"); do
-        grep -q "^$t,randread-4k-qd32,read,workload_read," "$1/workloads.csv" ||
+        grep -q "^$t,randread-4k-qd32,file,read,workload_read," "$1/workloads.csv" ||
             fail "target $t: no randread-4k-qd32 row in $1/workloads.csv"
         grep -q "^  Read  $t  *n=[0-9]* .* IO/sec .* p99 [0-9]" "$1/report.txt" ||
             fail "target $t: no randread-4k-qd32 IOPS/p99 row in $1/report.txt"

@@ -4,10 +4,14 @@
 #   vmdiskcmp --hypervisor libvirt --connect qemu:///system --accel tcg
 #             --image --block LOOPDEV --destroy-data --dom0 --runs 2 (small sizes)
 #             --image-cache host,none (run 1: image and image-nocache, one boot)
-#             --workload MIX (run 1: a 1 s randrw fio job after the bonnie++ tests)
+#             --workload MIX --workload-on raw,file (run 1: a 1 s randrw fio
+#             job on each target's raw device before mkfs, and on a file
+#             after the bonnie++ tests)
 # Checks: exit 0; 2 ok runs per target read back through the control disk,
-# each with the bonnie++ samples and the workloads' (IOPS and p99 per
-# target in result.json, workloads.csv and report.txt);
+# each with the bonnie++ samples and the workloads' on the raw device and
+# on a file, told apart (IOPS and p99 per target and per raw/file in
+# result.json, workloads.csv and report.txt; the raw pass also on the
+# user's --block device, whose second repetition finds the run's own ext4);
 # backend facts from the live domain XML; QEMU's host CPU per GiB for the
 # image, sliced per test through the control disk's progress block, and the
 # dom0 agent's; the cache truth read back (image: QEMU's default, no
@@ -46,9 +50,22 @@ run() {
         --cache-dir "$work/cache" --image-dir "$work/img" --out "$out" --timeout 600 "$@"
 }
 
+# ---- 0: a --block device too small for a raw job's region: one line, exit 2,
+# before anything is created (--dry-run: no boot) ----
+printf '[far]\nrw=randread\noffset=1g\nsize=4m\n' > "$work/far.fio"
+rc=0
+"$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg \
+    --block "$loop" --destroy-data --guest-image "$template_dir/guest.img" --image-dir "$work/img" \
+    --workload "$work/far.fio" --workload-on raw --out "$work/out0" > /dev/null 2> "$work/run0.err" || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l < "$work/run0.err")" = 1 ] &&
+    grep -q "expected at least 1077936128 for --workload-on raw (job \[far\]" "$work/run0.err" ||
+    fail "run 0: a --block device smaller than the raw job's region: exit $rc, $(cat "$work/run0.err")"
+[ ! -e "$work/out0" ] || fail "run 0: created $work/out0"
+
 # ---- 1: the whole run (every boot is bounded by --timeout, prepare by its own) ----
 rc=0
-( run "$work/out1" --image-cache host,none --workload "$work/mix.fio" ) > "$work/run1.out" 2> "$work/run1.log" || rc=$?
+( run "$work/out1" --image-cache host,none --workload "$work/mix.fio" --workload-on raw,file ) \
+    > "$work/run1.out" 2> "$work/run1.log" || rc=$?
 cat "$work/run1.log" >&2
 [ "$rc" = 0 ] || fail "run 1: exit status $rc"
 # the run ends with the headline on the terminal: image against the block device
@@ -72,11 +89,13 @@ for t in ("image", "image-nocache", "block", "dom0"):
         tests = {s["test"]: s for s in r["samples"]}
         assert "put_block" in tests and "get_block" in tests, (t, list(tests))
         assert r["metadata"]["seed"] == str(42 + r["repetition"]), (t, r["metadata"]["seed"])
-        # the workload pass, back through the control disk (domU) or the
-        # dom0 agent's file: IOPS and p99 of each job and direction
-        wl = {(s["test"], s["workload"]["name"]): s for s in r["samples"] if "workload" in s}
-        assert sorted(wl) == [("workload_read", "mix-4k-qd4"), ("workload_write", "mix-4k-qd4")], \
-            (t, sorted(wl))
+        # the workload passes, back through the control disk (domU) or the
+        # dom0 agent's files: IOPS and p99 of each job and direction, on
+        # the raw device (before mkfs) and on a file, each saying which
+        wl = {(s["test"], s["workload"]["name"], s["workload"]["on"]): s
+              for s in r["samples"] if "workload" in s}
+        assert sorted(wl) == [(d, "mix-4k-qd4", on) for d in ("workload_read", "workload_write")
+                              for on in ("file", "raw")], (t, sorted(wl))
         for k, s in wl.items():
             assert s["value"] > 0 and s["unit"] == "IO/sec", (t, k, s["value"])
             assert s["workload"]["clat_us"]["p99"] > 0, (t, k, s["workload"]["clat_us"])
@@ -152,7 +171,8 @@ EOF
 grep -q '^image,[a-z_]*,qemu,' "$work/out1/host-cost.csv" || fail "run 1: host-cost.csv has no QEMU row for image"
 grep -q '^## Host CPU per backend' "$work/out1/report.md" || fail "run 1: report.md has no host CPU section"
 for f in plan.json domain.xml report.txt report.csv workloads.csv runs/image-0.json runs/block-1.json \
-         runs/image-0.workloads.json runs/dom0-1.workloads.json workloads/mix-4k-qd4.fio; do
+         runs/image-0.workloads.json runs/dom0-1.workloads.json workloads/mix-4k-qd4.fio \
+         runs/image-0.raw-workloads.json runs/block-1.raw-workloads.json runs/dom0-1.raw-workloads.json; do
     [ -s "$work/out1/$f" ] || fail "run 1: $f missing or empty"
 done
 grep -q "^image" "$work/out1/report.txt" || fail "run 1: report.txt has no image row"
@@ -160,13 +180,30 @@ grep -q "^  image-nocache: cache: requested none; libvirt cache=none io=native; 
     "$work/out1/report.txt" || fail "run 1: report.txt does not show image-nocache's cache as read back"
 grep -q "^  image: cache: requested host; QEMU pid [0-9]* holds it without O_DIRECT; through dom0's page cache" \
     "$work/out1/report.txt" || fail "run 1: report.txt does not show image's cache as read back"
-# the report: IOPS and p99 per target and job
+# the report: IOPS and p99 per target and job, on a file and on the raw device
 for t in image block dom0; do
-    grep -q "^$t,mix-4k-qd4,write,workload_write,2," "$work/out1/workloads.csv" ||
-        fail "run 1: workloads.csv has no mix-4k-qd4 write row for $t: $(cat "$work/out1/workloads.csv")"
-    grep -q "^  Read  $t  *n=2 .* IO/sec .* p99 [0-9]" "$work/out1/report.txt" ||
-        fail "run 1: report.txt has no workload row for $t"
+    for on in file raw; do
+        grep -q "^$t,mix-4k-qd4,$on,write,workload_write,2," "$work/out1/workloads.csv" ||
+            fail "run 1: workloads.csv has no mix-4k-qd4 $on write row for $t: $(cat "$work/out1/workloads.csv")"
+    done
+    [ "$(grep -c "^  Read  $t  *n=2 .* IO/sec .* p99 [0-9]" "$work/out1/report.txt")" = 2 ] ||
+        fail "run 1: report.txt has not two workload rows (file, raw) for $t"
 done
+grep -q "^Job mix-4k-qd4 on the raw device: rw=randrw" "$work/out1/report.txt" &&
+    grep -q "^Job mix-4k-qd4 on a file: rw=randrw" "$work/out1/report.txt" ||
+    fail "run 1: report.txt does not name the raw and the file job"
+grep -q '"workload_on" : \[' "$work/out1/plan.json" || fail "run 1: plan.json does not list workload_on"
+# the raw pass ran on the device itself, with the run's consent
+python3 - "$work/out1/runs/block-1.raw-workloads.json" "$work/out1/result.json" <<'EOF' ||
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+vdev = {t["name"]: t for t in json.load(open(sys.argv[2]))["targets"]}["block"]["backend"]["vdev"]
+cl = r["metadata"]["command_line"].split(" ")
+assert cl[cl.index("-d") + 1] == "/dev/" + vdev, (cl, vdev)
+assert "--destroy-data" in cl, cl
+assert all(s["workload"]["on"] == "raw" for s in r["samples"]), r["samples"]
+EOF
+    fail "run 1: block's raw pass did not run on its vdev with the run's consent"
 grep -q '"tests" : \[' "$work/out1/plan.json" && grep -q '"name" : "mix-4k-qd4"' "$work/out1/plan.json" ||
     fail "run 1: plan.json does not list the workloads"
 nothing_left "$work/out1"

@@ -128,6 +128,9 @@ bad "--workload 'randread-4k-qd1,': expected a profile name or a job file" --dom
 bad "--tests workloads: expected --workload" --dom0 --tests workloads
 bad "--tests 'bonnie,fio': expected a comma list of bonnie|workloads" --dom0 --tests bonnie,fio
 bad "--workload randread-4k-qd1: expected --tests with workloads" --dom0 --workload randread-4k-qd1 --tests bonnie
+bad "--workload-on 'file,disk': expected a comma list of file|raw" --dom0 --workload randread-4k-qd1 --workload-on file,disk
+bad "--workload-on: 'raw' given twice" --dom0 --workload randread-4k-qd1 --workload-on raw,raw
+bad "--workload-on raw: expected --workload NAME|FILE as well" --dom0 --workload-on raw
 bad "--lv-size 64 MiB: expected at least 1216 MiB" --lvm --vg vg0 --lv-size 64M --workload randread-4k-qd1 --dry-run
 # --dry-run shows them: the plan's tests line and plan.json
 "$VMDISKCMP" --dry-run --hypervisor libxl --image --dom0 --dom0-size 1G --size 64M \
@@ -140,6 +143,14 @@ grep -q "given twice" "$work/err" || fail "--dry-run --workload: duplicate job n
 grep -q "^tests: workload randread-4k-qd32 (randread, /.*/templates/workloads/randread-4k-qd32.fio), workload randrw-70-30-8k-qd16 (randrw" \
     "$work/plan" || fail "--dry-run --workload: no tests line: $(grep tests "$work/plan")"
 grep -q '"name" : "randrw-70-30-8k-qd16"' "$work/plan" || fail "--dry-run --workload: not in plan.json"
+grep -q "^workloads on: file (in the fresh filesystem)$" "$work/plan" || fail "--dry-run --workload: no workloads-on line"
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --dom0 --dom0-size 1G --size 64M \
+    --workload randread-4k-qd32 --workload-on file,raw --guest-image /g.img --seed 3 \
+    --out "$work/out" --image-dir "$work" > "$work/plan" || fail "--dry-run --workload-on failed"
+grep -q "^workloads on: raw (the target's block device, before mkfs), then file (in the fresh filesystem)$" \
+    "$work/plan" || fail "--dry-run --workload-on: no workloads-on line: $(grep 'workloads on' "$work/plan")"
+tr -d ' \n' < "$work/plan" | grep -q '"workload_on":\["raw","file"\]' ||
+    fail "--dry-run --workload-on: not in plan.json"
 # the images grow to hold the 1 GiB jobs: 1 GiB + 1/8 + 64 MiB
 grep -q '"disk_bytes" : 1275068416' "$work/plan" || fail "--dry-run --workload: disks not sized for the jobs"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
@@ -149,7 +160,8 @@ unset VDC_WORKLOAD_DIR
 "$VMDISKCMP" run --help > "$work/help" || fail "run --help failed"
 for o in --image --lvm --dom0 --block --target --vg --lv-size --stripes --stripe-size --image-dir \
          --image-format --image-alloc --image-backend --size --runs --seed --order --hypervisor \
-         --connect --guest-image --guest-memory --timeout --heartbeat-timeout --out --keep --dry-run --workload --tests; do
+         --connect --guest-image --guest-memory --timeout --heartbeat-timeout --out --keep --dry-run --workload --tests \
+         --workload-on; do
     grep -q -- "^  $o" "$work/help" || fail "run --help lacks $o"
 done
 

@@ -184,8 +184,9 @@ test_frame_entries(void **state)
 }
 
 /* ---- the passes: the samples each may hold ------------------------------------ */
-#define WL(test, job) "{\"test\":\"" test "\",\"value\":100.0,\"unit\":\"IO/sec\"," \
-                      "\"workload\":{\"name\":\"" job "\"}}"
+#define WL_ON(test, job, on) "{\"test\":\"" test "\",\"value\":100.0,\"unit\":\"IO/sec\"," \
+                             "\"workload\":{\"name\":\"" job "\",\"on\":\"" on "\"}}"
+#define WL(test, job) WL_ON(test, job, "file")
 #define PASS(status, samples) \
     "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,\"producer\":{\"name\":\"x\"," \
     "\"version\":\"1\"},\"runs\":[{\"target\":\"image\",\"repetition\":1,\"status\":\"" status \
@@ -196,10 +197,11 @@ static const vdc_plan_workload jobs[] = {
     { .name = (char *)"mix", .rw = (char *)"randrw", .reads = 1, .writes = 1 },
 };
 
-/* load @json (a good document) and check its run as the pass of @w (@n);
- * NULL @cause: accepted, else refused naming @cause */
+/* load @json (a good document) and check its run as the pass of @w (@n)
+ * on @on; NULL @cause: accepted, else refused naming @cause */
 static void
-expect_pass(const char *json, const vdc_plan_workload *w, size_t n, const char *cause)
+expect_pass_on(const char *json, const vdc_plan_workload *w, size_t n, const char *on,
+               const char *cause)
 {
     vdc_result_set one;
     char *why = NULL, *err = NULL;
@@ -210,7 +212,7 @@ expect_pass(const char *json, const vdc_plan_workload *w, size_t n, const char *
         fail_msg("not loaded: %s", err);
     free(err);
     capture_stderr_begin();
-    rc = vdc_agent_result_check_pass(one.runs[0], w, n, "control disk c.img, target image", &why);
+    rc = vdc_agent_result_check_pass(one.runs[0], w, n, on, "control disk c.img, target image", &why);
     err = capture_stderr_end();
     if (!cause) {
         if (rc != 0)
@@ -224,6 +226,13 @@ expect_pass(const char *json, const vdc_plan_workload *w, size_t n, const char *
     g_free(why);
     free(err);
     vdc_result_set_dispose(&one);
+}
+
+/* a file pass (@w given) or the bonnie++ pass (@w NULL) */
+static void
+expect_pass(const char *json, const vdc_plan_workload *w, size_t n, const char *cause)
+{
+    expect_pass_on(json, w, n, w ? "file" : NULL, cause);
 }
 
 static void
@@ -249,6 +258,17 @@ test_pass_samples(void **state)
     expect_pass(PASS("ok", WL("workload_read", "rr")), NULL, 0,
                 "a workload_read sample of job rr, expected no workload (the job asked for none)");
     expect_pass(PASS("ok", "{\"test\":\"put_block\",\"value\":1.0}"), NULL, 0, NULL);
+    /* the raw pass: its samples say raw; a file sample there (or one that
+     * says nothing) is refused, and a raw sample in the file pass */
+    expect_pass_on(PASS("ok", WL_ON("workload_read", "rr", "raw") "," WL_ON("workload_read", "mix", "raw") ","
+                                WL_ON("workload_write", "mix", "raw")), jobs, 2, "raw", NULL);
+    expect_pass_on(PASS("ok", WL("workload_read", "rr")), jobs, 2, "raw",
+                   "a workload_read sample of job rr says it ran on file, expected raw (the raw pass)");
+    expect_pass(PASS("failed", WL_ON("workload_read", "rr", "raw")), jobs, 2,
+                "a workload_read sample of job rr says it ran on raw, expected file (the file pass)");
+    expect_pass_on(PASS("failed", "{\"test\":\"workload_read\",\"value\":1.0,\"unit\":\"IO/sec\","
+                                  "\"workload\":{\"name\":\"rr\"}}"), jobs, 2, "raw",
+                   "a workload_read sample of job rr says it ran on nothing, expected raw (the raw pass)");
 }
 
 /* joining the passes of one step: samples moved, the worse status and the

@@ -788,6 +788,67 @@ test_workload_round_trip(void **state)
     free(img);
 }
 
+/* the raw pass: flags 0x10 and 0x20, tag 0x0044 (its arguments), result
+ * tags 0x003A-0x003C; a job without them encodes as before */
+static void
+test_raw_workload_round_trip(void **state)
+{
+    struct vdc_ctl_job job, back;
+    struct vdc_ctl_result res, rback;
+    struct vdc_ctl_target_result *t;
+    struct vdc_ctl_error err = { { 0 } };
+    uint8_t *img, *f;
+    size_t fl;
+
+    make_job(&job);
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "randread-4k-qd32", job_text, &err), 0);
+    /* the flags that need workloads or each other */
+    job.flags |= VDC_CTL_JOB_NO_FILE_WORKLOADS;
+    assert_int_equal(vdc_ctl_job_encode(&job, &f, &fl, &err), -1);
+    assert_non_null(strstr(err.msg, "no-file-workloads without raw-workloads"));
+    job.flags |= VDC_CTL_JOB_RAW_WORKLOADS;
+    assert_int_equal(vdc_ctl_job_add_raw_workload_arg(&job, "-q", &err), 0);
+    assert_int_equal(vdc_ctl_job_add_raw_workload_arg(&job, "--destroy-data", &err), 0);
+    img = make_image(&job);
+    vdc_ctl_job_init(&back);
+    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &back, &err), 0);
+    assert_int_equal(back.flags, VDC_CTL_JOB_DROP_CACHES | VDC_CTL_JOB_RAW_WORKLOADS |
+                                 VDC_CTL_JOB_NO_FILE_WORKLOADS);
+    assert_int_equal(back.n_raw_workload_args, 2);
+    assert_string_equal(back.raw_workload_args[1], "--destroy-data");
+    assert_int_equal(back.n_workload_args, 0);
+    vdc_ctl_job_dispose(&back);
+
+    make_result(&res, job.nonce);
+    assert_int_equal(res.targets[0].raw_workload_exit, -1);
+    t = &res.targets[0];
+    t->raw_workload_exit = 1;
+    t->raw_workload_elapsed_ms = 1234;
+    t->raw_workload_json = strdup("{\"runs\":[1]}");
+    t->raw_workload_json_len = strlen(t->raw_workload_json);
+    free(img);
+    img = image_with_result(&job, &res);
+    vdc_ctl_result_init(&rback);
+    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, job.nonce, &rback, &err), 0);
+    assert_int_equal(rback.targets[0].raw_workload_exit, 1);
+    assert_int_equal(rback.targets[0].raw_workload_elapsed_ms, 1234);
+    assert_string_equal(rback.targets[0].raw_workload_json, t->raw_workload_json);
+    assert_int_equal(rback.targets[0].workload_exit, -1);   /* the file pass did not run */
+    assert_int_equal(rback.targets[1].raw_workload_exit, -1);
+    assert_null(rback.targets[1].raw_workload_json);
+    vdc_ctl_result_dispose(&rback);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+
+    /* raw-workloads without workloads */
+    make_job(&job);
+    job.flags |= VDC_CTL_JOB_RAW_WORKLOADS;
+    assert_int_equal(vdc_ctl_job_encode(&job, &f, &fl, &err), -1);
+    assert_non_null(strstr(err.msg, "raw-workloads without workloads"));
+    vdc_ctl_job_dispose(&job);
+}
+
 static void
 test_workload_builder_refusals(void **state)
 {
@@ -1132,6 +1193,7 @@ main(void)
         cmocka_unit_test(test_builder_refusals),
         cmocka_unit_test(test_result_too_big),
         cmocka_unit_test(test_workload_round_trip),
+        cmocka_unit_test(test_raw_workload_round_trip),
         cmocka_unit_test(test_workload_builder_refusals),
         cmocka_unit_test(test_workload_corruption),
         cmocka_unit_test(test_progress_round_trip),

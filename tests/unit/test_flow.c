@@ -44,10 +44,11 @@ static const char agent_json_fmt[] =
     "\"failed\":false,\"error\":null}]}]}";
 
 /* The workload pass's result: one workload_read and one workload_write
- * sample (the test's jobs are rw=randrw) per job, of the jobs named. */
+ * sample (the test's jobs are rw=randrw) per job, of the jobs named, each
+ * saying it ran on @on ("file", "raw"). */
 static char *
 workload_json(const char *target, unsigned rep, const char *status, const char *const *jobs,
-              size_t n)
+              size_t n, const char *on)
 {
     GString *j = g_string_new(NULL);
     size_t i;
@@ -59,10 +60,10 @@ workload_json(const char *target, unsigned rep, const char *status, const char *
                     strcmp(status, "ok") ? "\"interrupted\"" : "null");
     for (i = 0; i < n; i++)
         g_string_append_printf(j, "%s{\"test\":\"workload_read\",\"value\":%u,\"unit\":\"IO/sec\","
-                               "\"workload\":{\"name\":\"%s\",\"clat_us\":{\"p99\":250.0}}},"
+                               "\"workload\":{\"name\":\"%s\",\"on\":\"%s\",\"clat_us\":{\"p99\":250.0}}},"
                                "{\"test\":\"workload_write\",\"value\":%u,\"unit\":\"IO/sec\","
-                               "\"workload\":{\"name\":\"%s\"}}", i ? "," : "",
-                               (unsigned)(5000 + i), jobs[i], (unsigned)(2000 + i), jobs[i]);
+                               "\"workload\":{\"name\":\"%s\",\"on\":\"%s\"}}", i ? "," : "",
+                               (unsigned)(5000 + i), jobs[i], on, (unsigned)(2000 + i), jobs[i], on);
     g_string_append(j, "]}]}");
     return g_string_free(j, FALSE);
 }
@@ -86,6 +87,7 @@ static struct {
                                      * from the target and the seed; 0: 1000 */
     const char *wl_lie;             /* the workload pass answers for this job too */
     int wl_partial;                 /* the workload pass stopped after its first job */
+    int wl_raw_lie;                 /* the raw workload pass says its jobs ran on a file */
     int wl_flags;                   /* the control disk job's flags, as read */
     int hostile;                    /* rep 0: image answers with 50 runs; rep 1: block
                                      * with a 5000-byte hostname; a stray frame entry */
@@ -198,7 +200,7 @@ m_nonce(void)
 
 static int
 m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, uint64_t seed,
-            const char *json_out, const char *workloads_json)
+            const char *json_out, const char *workloads_json, const char *raw_json)
 {
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
     g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", rep, s, mock_value("dom0", seed));
@@ -220,8 +222,18 @@ m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, ui
             assert_true(g_file_test(f, G_FILE_TEST_IS_REGULAR));
             jobs[i] = p->workloads[i].name;
         }
-        wj = workload_json("dom0", rep, "ok", jobs, p->n_workloads);
+        wj = workload_json("dom0", rep, "ok", jobs, p->n_workloads, "file");
         assert_true(g_file_set_contents(workloads_json, wj, -1, NULL));
+    }
+    if (raw_json) {
+        g_autofree const char **jobs = g_new0(const char *, p->n_workloads + 1);
+        g_autofree char *rj = NULL;
+        size_t i;
+
+        for (i = 0; i < p->n_workloads; i++)
+            jobs[i] = p->workloads[i].name;
+        rj = workload_json("dom0", rep, "ok", jobs, p->n_workloads, "raw");
+        assert_true(g_file_set_contents(raw_json, rj, -1, NULL));
     }
     return !json_out || g_file_set_contents(json_out, json, -1, NULL) ? 0 : -1;
 }
@@ -335,7 +347,24 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
             t->agent_json = strdup(F.malformed_json ? "{\"format\": 12, garbage" : json);
             t->agent_json_len = strlen(t->agent_json);
         }
-        if (job.n_workloads) {
+        if (job.flags & VDC_CTL_JOB_RAW_WORKLOADS) {
+            g_autofree const char **jobs = g_new0(const char *, job.n_workloads + 1);
+            g_autofree char *rj = NULL;
+            size_t w;
+
+            /* the raw pass's arguments carry the run's consent */
+            assert_true(job.n_raw_workload_args >= 3);
+            assert_string_equal(job.raw_workload_args[job.n_raw_workload_args - 1], "--destroy-data");
+            for (w = 0; w < job.n_workloads; w++)
+                jobs[w] = job.workloads[w].name;
+            rj = workload_json(job.targets[i].name, job.repetition, "ok", jobs, job.n_workloads,
+                               F.wl_raw_lie ? "file" : "raw");
+            t->raw_workload_exit = 0;
+            t->raw_workload_elapsed_ms = 2000;
+            t->raw_workload_json = strdup(rj);
+            t->raw_workload_json_len = strlen(rj);
+        }
+        if (job.n_workloads && !(job.flags & VDC_CTL_JOB_NO_FILE_WORKLOADS)) {
             g_autofree const char **jobs = g_new0(const char *, job.n_workloads + 2);
             size_t n = F.wl_partial ? 1 : job.n_workloads, w;
             g_autofree char *wj = NULL;
@@ -348,7 +377,7 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
             if (F.wl_lie)
                 jobs[n++] = F.wl_lie;
             wj = workload_json(job.targets[i].name, job.repetition, F.wl_partial ? "failed" : "ok",
-                               jobs, n);
+                               jobs, n, "file");
             t->workload_exit = F.wl_partial ? 128 + 15 : 0;
             t->workload_elapsed_ms = 3000;
             t->workload_json = strdup(wj);
@@ -1683,6 +1712,86 @@ test_workloads(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* --workload-on raw,file: each step runs the jobs on the raw device (the
+ * raw pass, with the run's consent) and on a file; the run of each step
+ * holds both, keyed apart, in the domU and in dom0 */
+static void
+test_workloads_raw(void **state)
+{
+    g_autofree char *wl = workload_files();
+    g_autofree char *extra = g_strdup_printf("%s --workload-on raw,file", wl);
+    g_autofree char *raw = g_strdup_printf("%s/out/runs/image-1.raw-workloads.json", F.dir);
+    g_autofree char *dom0raw = g_strdup_printf("%s/out/runs/dom0-0.raw-workloads.json", F.dir);
+    g_autofree char *planfile = g_strdup_printf("%s/out/plan.json", F.dir);
+    g_autofree char *plan = NULL;
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = extra;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(F.wl_flags & (VDC_CTL_JOB_RAW_WORKLOADS | VDC_CTL_JOB_NO_FILE_WORKLOADS),
+                     VDC_CTL_JOB_RAW_WORKLOADS);
+    assert_int_equal(rs.n_runs, 6);
+    for (i = 0; i < rs.n_runs; i++) {
+        const vdc_run *r = rs.runs[i];
+
+        assert_string_equal(r->status, "ok");
+        assert_true(has_sample(r, "put_block"));
+        assert_true(has_sample(r, "workload_read@rand-a"));
+        assert_true(has_sample(r, "workload_read@rand-a@raw"));
+        assert_true(has_sample(r, "workload_write@rand-b@raw"));
+        assert_int_equal(r->n_samples, 9);
+    }
+    assert_true(g_file_test(raw, G_FILE_TEST_IS_REGULAR));
+    assert_true(g_file_test(dom0raw, G_FILE_TEST_IS_REGULAR));
+    assert_true(g_file_get_contents(planfile, &plan, NULL, NULL));
+    assert_non_null(strstr(plan, "\"workload_on\" : [\n    \"raw\",\n    \"file\"\n  ]"));
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* --tests workloads --workload-on raw: no filesystem pass at all; a raw
+ * pass whose samples claim a file is refused */
+static void
+test_workloads_raw_only(void **state)
+{
+    g_autofree char *wl = workload_files();
+    g_autofree char *extra = g_strdup_printf("%s --tests workloads --workload-on raw", wl);
+    vdc_result_set rs;
+    size_t i;
+
+    F.extra = extra;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(F.wl_flags & (VDC_CTL_JOB_RAW_WORKLOADS | VDC_CTL_JOB_NO_FILE_WORKLOADS |
+                                   VDC_CTL_JOB_NO_BONNIE),
+                     VDC_CTL_JOB_RAW_WORKLOADS | VDC_CTL_JOB_NO_FILE_WORKLOADS | VDC_CTL_JOB_NO_BONNIE);
+    for (i = 0; i < rs.n_runs; i++) {
+        assert_false(has_sample(rs.runs[i], "put_block"));
+        assert_false(has_sample(rs.runs[i], "workload_read@rand-a"));
+        assert_true(has_sample(rs.runs[i], "workload_read@rand-a@raw"));
+    }
+    vdc_result_set_dispose(&rs);
+    teardown(state);
+    setup(state);
+
+    g_free(wl);
+    wl = workload_files();
+    g_free(extra);
+    extra = g_strdup_printf("%s --tests workloads --workload-on raw", wl);
+    F.extra = extra;
+    F.wl_raw_lie = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    for (i = 0; i < rs.n_runs; i++) {
+        const vdc_run *r = rs.runs[i];
+
+        if (strcmp(r->target, "image"))
+            continue;
+        assert_string_equal(r->status, "failed");
+        assert_non_null(strstr(r->error, "says it ran on file, expected raw (the raw pass)"));
+    }
+    vdc_result_set_dispose(&rs);
+}
+
 /* --tests workloads: the jobs instead of the bonnie++ tests */
 static void
 test_workloads_only(void **state)
@@ -1785,6 +1894,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_image_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_workloads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_workloads_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_workloads_raw, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_workloads_raw_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_workloads_lying, setup, teardown),
         cmocka_unit_test_setup_teardown(test_workloads_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_idempotent, setup, teardown),

@@ -160,6 +160,49 @@ test_keys_lookup(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* workload.on: a job on the raw device keys apart (ID@JOB@raw) from the
+ * same job on a file (ID@JOB, as a sample that does not say), after it;
+ * the member round-trips; the labels name the raw one */
+static void
+test_on_raw(void **state)
+{
+    vdc_result_set rs;
+    vdc_sample_ref *refs;
+    char **keys, buf[64], *out;
+    size_t n;
+
+    load_ok(&rs, DOC_HEAD(2)
+            SAMPLE("workload_read", 25360.906, MIX_WORKLOAD(25362, "\"on\": \"raw\",")) ",\n"
+            SAMPLE("workload_read", 20000.5, MIX_WORKLOAD(20000, "\"on\": \"file\",")) ",\n"
+            SAMPLE("workload_write", 10871.5, MIX_WORKLOAD(10872, "\"on\": \"raw\",")) DOC_TAIL);
+    keys = vdc_result_set_test_keys(&rs, NULL);
+    assert_int_equal(g_strv_length(keys), 3);
+    assert_string_equal(keys[0], "workload_read@mix8k");
+    assert_string_equal(keys[1], "workload_read@mix8k@raw");
+    assert_string_equal(keys[2], "workload_write@mix8k@raw");
+    g_strfreev(keys);
+    refs = vdc_result_set_lookup(&rs, "image", "workload_read@mix8k@raw", &n);
+    assert_int_equal(n, 1);
+    assert_true(refs[0].sample->value == 25360.906);
+    assert_string_equal(refs[0].sample->workload->on, "raw");
+    g_free(refs);
+    refs = vdc_result_set_lookup(&rs, "image", "workload_read@mix8k", &n);
+    assert_int_equal(n, 1);
+    assert_true(refs[0].sample->value == 20000.5);
+    g_free(refs);
+    assert_true(vdc_test_key_raw("workload_read@mix8k@raw"));
+    assert_false(vdc_test_key_raw("workload_read@mix8k"));
+    assert_false(vdc_test_key_raw("workload_read@@raw"));
+    assert_false(vdc_test_key_raw("putc"));
+    assert_string_equal(vdc_test_key_job_label("workload_write@mix8k@raw", buf, sizeof(buf)), "mix8k (raw)");
+    assert_string_equal(vdc_test_key_job_label("workload_write@mix8k", buf, sizeof(buf)), "mix8k");
+    out = vdc_result_set_to_string(&rs, NULL);
+    assert_non_null(strstr(out, "\"on\": \"raw\""));
+    assert_non_null(strstr(out, "\"on\": \"file\""));
+    g_free(out);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_roundtrip(void **state)
 {
@@ -269,6 +312,8 @@ test_limits(void **state)
                  AT ".iops_series.interval_s: expected a number > 0\n");
     expect_error(DOC(2, "\"engine\": \"io\\u0001uring\","),
                  AT ".engine: expected a one-line string of at most 64 bytes (no control characters)\n");
+    expect_error(DOC(2, "\"on\": \"disk\","), AT ".on: expected file or raw\n");
+    expect_error(DOC(2, "\"on\": 1,"), AT ".on: expected a string\n");
     expect_error(DOC(2, "\"steady_state\": {\"reached\": null},"),
                  AT ".steady_state.reached: expected a boolean, not null\n");
     /* one sample per job and direction in a run */
@@ -284,6 +329,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_typed),
         cmocka_unit_test(test_keys_lookup),
+        cmocka_unit_test(test_on_raw),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_version1),
         cmocka_unit_test(test_limits),

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "guest-agent/jobcmd.h"
+#include "test_stderr.h"
 #include "plan/build.h"
 #include "plan/options.h"
 #include "plan/workloads.h"
@@ -215,6 +216,92 @@ test_workload_pass(void **state)
     g_rmdir(dir);
 }
 
+/* --workload-on raw: the raw pass's arguments (the workload pass's and
+ * the run's consent), its flags, the runner's and dom0's command line on
+ * the device itself; a job without size= is taken (the region is the rest
+ * of the device), and the disks reach the furthest region */
+static void
+test_raw_workload_pass(void **state)
+{
+    static const char *const want[] = { "/agent", "-d", "/dev/xvdb", "--target", "t", "--seed", "7",
+                                        "--repetition", "0", "--json", "/t.r.json", "-r", "32", "-q",
+                                        "--destroy-data", "--job", "/j/a.fio", "--job", "/j/b.fio", NULL };
+    char dir[] = "/tmp/test_step.XXXXXX";
+    g_autofree char *a = NULL, *b = NULL, *line = NULL, *text = NULL;
+    g_auto(GStrv) argv = NULL, ropts = NULL;
+    char *files[] = { (char *)"/j/a.fio", (char *)"/j/b.fio" };
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 1024, .date_id = "D" };
+    struct vdc_ctl_job job;
+    struct vdc_jobcmd domu, dom0;
+    struct vdc_ctl_error err;
+    vdc_run_opts o;
+    vdc_plan p;
+    int argc;
+
+    assert_non_null(g_mkdtemp(dir));
+    a = g_strdup_printf("%s/a.fio", dir);
+    b = g_strdup_printf("%s/b.fio", dir);
+    assert_true(g_file_set_contents(a, "[a]\nrw=randread\n", -1, NULL));
+    assert_true(g_file_set_contents(b, "[b]\nrw=write\nbs=1m\noffset=100m\nsize=200m\nnumjobs=2\n", -1, NULL));
+    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
+                           "--dom0-ram 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
+                           "--image-dir /i --out /o --tests workloads --workload-on raw --workload %s,%s", a, b);
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    assert_true(p.workload_raw);
+    assert_false(p.workload_file);
+    assert_int_equal(vdc_plan_load_workloads(&p, &o, "/nonexistent"), 0);
+    assert_int_equal(p.workloads[0].region, 0);     /* no size=: the rest of the device */
+    assert_int_equal(p.workloads[1].region, 300ULL << 20);
+    /* the disks reach the furthest region (clones share it on a device) */
+    assert_int_equal(p.targets[0].disk_bytes, 300ULL << 20);
+    text = vdc_plan_to_text(&p);
+    assert_non_null(strstr(text, "\nworkloads on: raw (the target's block device, before mkfs)\n"));
+
+    vdc_ctl_job_init(&job);
+    assert_int_equal(vdc_step_job(&p, &p.boots[0], 99, &job), 0);
+    assert_int_equal(job.flags & (VDC_CTL_JOB_NO_BONNIE | VDC_CTL_JOB_RAW_WORKLOADS |
+                                  VDC_CTL_JOB_NO_FILE_WORKLOADS),
+                     VDC_CTL_JOB_NO_BONNIE | VDC_CTL_JOB_RAW_WORKLOADS | VDC_CTL_JOB_NO_FILE_WORKLOADS);
+    assert_int_equal(job.n_workload_args, 0);
+    ropts = vdc_raw_workload_agent_options(&p, &p.targets[1]);
+    assert_int_equal(vdc_jobcmd_workloads(&domu, "/agent", "/dev/xvdb", "t", job.seed, job.repetition,
+                                          "/t.r.json", job.raw_workload_args, job.n_raw_workload_args,
+                                          files, 2, &err), 0);
+    assert_int_equal(vdc_jobcmd_workloads(&dom0, "/agent", "/dev/xvdb", "t", 7, 0, "/t.r.json", ropts,
+                                          g_strv_length(ropts), files, 2, &err), 0);
+    assert_argv(domu.argv, want);
+    assert_argv(dom0.argv, want);
+    vdc_ctl_job_dispose(&job);
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+
+    /* on a file, size= is required */
+    g_strfreev(g_steal_pointer(&argv));
+    g_free(line);
+    line = g_strdup_printf("run --hypervisor mock --image --guest-image /g --image-dir /i --out /o "
+                           "--workload-on raw,file --workload %s", a);
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    assert_true(p.workload_raw && p.workload_file);
+    capture_stderr_begin();
+    assert_int_equal(vdc_plan_load_workloads(&p, &o, "/nonexistent"), -1);
+    g_free(text);
+    text = capture_stderr_end();
+    assert_non_null(strstr(text, "[a]: no size=: expected size= (--workload-on file runs each job"));
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+    g_unlink(a);
+    g_unlink(b);
+    g_rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -223,6 +310,7 @@ main(void)
         cmocka_unit_test(test_agent_same_both_sides),
         cmocka_unit_test(test_agent_ram_and_force),
         cmocka_unit_test(test_workload_pass),
+        cmocka_unit_test(test_raw_workload_pass),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
