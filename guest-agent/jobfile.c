@@ -467,6 +467,16 @@ agent_jobfile_parse(const char *text, const char *fname,
         return agent_errf(err, errlen, "%s:%d: [%s]: ss without ss_dur: expected "
                     "ss_dur= (the window of the steady-state check)", fname,
                     job_line, job->name);
+    /* the furthest byte a clone reaches (on a file, each clone lays out
+     * its own): an off_t, and the sum the host sizes disks from */
+    if (job->offset > (uint64_t)INT64_MAX - job->size
+        || job->offset + job->size > (uint64_t)INT64_MAX / job->numjobs)
+        return agent_errf(err, errlen, "%s:%d: [%s]: offset=%llu + size=%llu "
+                    "(x numjobs=%u): expected at most %lld bytes (the largest "
+                    "file offset)", fname, job_line, job->name,
+                    (unsigned long long)job->offset,
+                    (unsigned long long)job->size, job->numjobs,
+                    (long long)INT64_MAX);
     if (job->size && job->size < job->bs)
         return agent_errf(err, errlen, "%s:%d: [%s]: size=%llu is smaller than "
                     "bs=%u: expected at least one block", fname, job_line,
