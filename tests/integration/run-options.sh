@@ -129,7 +129,7 @@ bad "--tests workloads: expected --workload" --dom0 --tests workloads
 bad "--tests 'bonnie,fio': expected a comma list of bonnie|workloads" --dom0 --tests bonnie,fio
 bad "--workload randread-4k-qd1: expected --tests with workloads" --dom0 --workload randread-4k-qd1 --tests bonnie
 bad "--workload-on 'file,disk': expected a comma list of file|raw" --dom0 --workload randread-4k-qd1 --workload-on file,disk
-bad "--workload-on: 'raw' given twice" --dom0 --workload randread-4k-qd1 --workload-on raw,raw
+bad "--workload-on 'raw,raw': 'raw' given twice: expected each of file|raw at most once" --dom0 --workload randread-4k-qd1 --workload-on raw,raw
 bad "--workload-on raw: expected --workload NAME|FILE as well" --dom0 --workload-on raw
 bad "--lv-size 64 MiB: expected at least 1216 MiB" --lvm --vg vg0 --lv-size 64M --workload randread-4k-qd1 --dry-run
 # --dry-run shows them: the plan's tests line and plan.json
