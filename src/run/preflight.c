@@ -83,7 +83,8 @@ check_raw_region(const vdc_plan *p, const vdc_plan_target *t, const char *opt)
     }
     if (size < far->region) {
         vdc_input_error("%s %s (target %s): %" G_GUINT64_FORMAT " bytes: expected at least %" G_GUINT64_FORMAT
-                        " for --workload-on raw (job [%s] of %s reaches offset + size = %" G_GUINT64_FORMAT ")",
+                        " for --workload-on raw (job [%s] of %s reaches offset + size = %" G_GUINT64_FORMAT
+                        "; offset + bs without size=)",
                         opt, t->path, t->name, (guint64)size, (guint64)far->region, far->name, far->source,
                         (guint64)far->region);
         return -1;
