@@ -155,6 +155,39 @@ parse_size(const char *s, uint64_t *out)
     return agent_parse_size(buf, 1, out);
 }
 
+/* @s is one line of UTF-8 text without control characters (what the
+ * result model takes as a printable string, doc/result-format.md): 1 or 0 */
+static int
+printable_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        unsigned c = *p, n, cp;
+
+        if (c < 0x20 || c == 0x7f)
+            return 0;
+        if (c < 0x80) {
+            p++;
+            continue;
+        }
+        n = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 ? 1 : 0;
+        if (!n || c > 0xf4)
+            return 0;           /* a continuation byte, an overlong lead, past U+10FFFF */
+        cp = c & (0x3f >> n);
+        for (unsigned i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))
+            || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;           /* overlong, out of range, a surrogate */
+        p += n + 1;
+    }
+    return 1;
+}
+
 /* seconds unless suffixed ms, s, m, h, d; stored in ms */
 static int
 parse_time(const char *s, uint64_t *out_ms)
@@ -353,6 +386,9 @@ set_option(struct agent_job *job, const char *key, const char *val,
                         "iops_slope:LIMIT%%", key, val);
         return 0;
     case K_TEXT:
+        if (!printable_utf8(val))
+            return agent_errf(err, errlen, "%s: expected UTF-8 text without "
+                        "control characters (a tab, a byte below 0x20)", key);
         if (strlen(val) >= sizeof(job->description))
             return agent_errf(err, errlen, "%s: expected at most %zu characters",
                         key, sizeof(job->description) - 1);

@@ -248,6 +248,12 @@ test_jobfile_errors(void **state)
         { "[j]\niodepth=0x\n", "f.fio:2: iodepth=0x: expected a whole number" },
         { "[j]\niodepth=0x-4\n", "f.fio:2: iodepth=0x-4: expected a whole number" },
         { "[j]\niodepth=1e1\n", "f.fio:2: iodepth=1e1: expected a whole number" },
+        /* the result model refuses such text: refused before the run */
+        { "[j]\ndescription=a\tb\n", "f.fio:2: description: expected UTF-8 text without control characters" },
+        { "[j]\ndescription=a\001b\n", "f.fio:2: description: expected UTF-8 text" },
+        { "[j]\ndescription=caf\351\n", "f.fio:2: description: expected UTF-8 text" },
+        { "[j]\ndescription=\300\257\n", "f.fio:2: description: expected UTF-8 text" },
+        { "[j]\ndescription=\355\240\200\n", "f.fio:2: description: expected UTF-8 text" },
     };
     struct agent_job job;
     char err[512];
@@ -289,6 +295,9 @@ test_jobfile_numbers(void **state)
     assert_int_equal(agent_jobfile_parse("[j]\nsize=4k\noffset=9223372036854767616\n",
                                          "f.fio", &job, err, sizeof(err)), 0);
     assert_true(job.offset + job.size == (uint64_t)INT64_MAX - 4095);
+    assert_int_equal(agent_jobfile_parse("[j]\ndescription=4k r\303\251ads, \316\274s, \360\237\222\276\n",
+                                         "f.fio", &job, err, sizeof(err)), 0);
+    assert_string_equal(job.description, "4k r\303\251ads, \316\274s, \360\237\222\276");
 }
 
 /* fio's slope: a flat series is steady, a ramp is not; the percentage is
