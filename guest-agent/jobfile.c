@@ -529,6 +529,10 @@ agent_jobfile_load(const char *path, struct agent_job *job, char *err,
     size_t got = 0;
     int fd, rc;
 
+    if (!printable_utf8(path))  /* workload.source: the result model refuses it */
+        return agent_errf(err, errlen, "--job: a path with a control character "
+                    "or not UTF-8: expected a path of UTF-8 text without control "
+                    "characters (the results name it)");
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return agent_errf(err, errlen, "--job %s: %s: expected a readable fio job "

@@ -38,6 +38,14 @@ bad "--image-format: expected --image as well (the dom0 baseline's image is alwa
 bad "--image-alloc: expected an image target as well" --dom0 --vg vg0 --image-alloc full
 bad "--vg: expected an LV target as well" --image --vg vg0 --guest-image /g.img
 bad "--size: expected a domU target as well" --dom0 --size 1G
+# an --out the results could not name (the dom0 agent's job files are
+# under it): refused before anything is made
+rc=0
+"$VMDISKCMP" --dom0 --dry-run --out "$work/o$(printf '\t')x" --image-dir "$work" >"$work/stdout" 2>"$work/stderr" || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l < "$work/stderr")" = 1 ] &&
+    grep -qF -- "--out $work/o\tx: expected a path of UTF-8 text without control characters" "$work/stderr" ||
+    fail "--out with a tab: exit status $rc, stderr: $(cat "$work/stderr")"
+[ -z "$(ls "$work" | grep -v '^std')" ] || fail "--out with a tab: created $(ls "$work")"
 # a single-valued option given twice: refused, never the last taken
 bad "--runs given twice ('2', then '3'): expected one value" --image --runs 2 --runs 3
 bad "--order 'random': expected one of rotated|interleaved|grouped" --image --order random

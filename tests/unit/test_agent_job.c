@@ -269,6 +269,10 @@ test_jobfile_errors(void **state)
             fail();
         }
     }
+    assert_int_equal(agent_jobfile_load("/tmp/a\tb.fio", &job, err, sizeof(err)), -1);
+    assert_string_equal(err, "--job: a path with a control character or not UTF-8: "
+                        "expected a path of UTF-8 text without control characters "
+                        "(the results name it)");
     assert_int_equal(agent_jobfile_load("/nonexistent/x.fio", &job, err,
                                          sizeof(err)), -1);
     assert_string_equal(err, "--job /nonexistent/x.fio: No such file or "
