@@ -112,11 +112,15 @@ export VDC_WORKLOAD_DIR="$top_srcdir/templates/workloads"
 printf '[j]\nrw=randread\nsize=16m\nbogus_opt=1\n' > "$jobs/unknown.fio"
 printf '[j]\nrw=randread\nsize=16m\nverify=crc32c\n' > "$jobs/unsupported.fio"
 printf '[j]\nrw=randread\nsize=16m\niodepth=0\n' > "$jobs/depth0.fio"
+printf '[j]\nrw=randread\nsize=4k\noffset=18446744073709547520\n' > "$jobs/wrap.fio"
 printf '[j]\nrw=randread\n' > "$jobs/nosize.fio"
 printf '[randread-4k-qd32]\nrw=randread\nsize=16m\n' > "$jobs/dup.fio"
 bad "--workload: $jobs/unknown.fio:4: bogus_opt" --dom0 --workload "$jobs/unknown.fio"
 bad "--workload: $jobs/unsupported.fio:4: verify" --dom0 --workload "$jobs/unsupported.fio"
 bad "--workload: $jobs/depth0.fio:4: iodepth" --dom0 --workload "$jobs/depth0.fio" --dry-run
+# offset + size past 2^63 (here past 2^64, where it wrapped to a small disk)
+bad "--workload: $jobs/wrap.fio:1: [j]: offset=18446744073709547520 + size=4096 (x numjobs=1): expected at most" \
+    --image --workload "$jobs/wrap.fio" --workload-on raw --guest-image /g.img --dry-run
 bad "[j]: no size=: expected size=" --dom0 --workload "$jobs/nosize.fio"
 bad "--workload ./missing.fio: no such job file" --dom0 --workload ./missing.fio
 bad "--workload nosuchprofile: no profile" --dom0 --workload nosuchprofile
