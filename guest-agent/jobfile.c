@@ -155,6 +155,39 @@ parse_size(const char *s, uint64_t *out)
     return agent_parse_size(buf, 1, out);
 }
 
+/* @s is one line of UTF-8 text without control characters (what the
+ * result model takes as a printable string, doc/result-format.md): 1 or 0 */
+static int
+printable_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        unsigned c = *p, n, cp;
+
+        if (c < 0x20 || c == 0x7f)
+            return 0;
+        if (c < 0x80) {
+            p++;
+            continue;
+        }
+        n = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 ? 1 : 0;
+        if (!n || c > 0xf4)
+            return 0;           /* a continuation byte, an overlong lead, past U+10FFFF */
+        cp = c & (0x3f >> n);
+        for (unsigned i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))
+            || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;           /* overlong, out of range, a surrogate */
+        p += n + 1;
+    }
+    return 1;
+}
+
 /* seconds unless suffixed ms, s, m, h, d; stored in ms */
 static int
 parse_time(const char *s, uint64_t *out_ms)
@@ -353,6 +386,9 @@ set_option(struct agent_job *job, const char *key, const char *val,
                         "iops_slope:LIMIT%%", key, val);
         return 0;
     case K_TEXT:
+        if (!printable_utf8(val))
+            return agent_errf(err, errlen, "%s: expected UTF-8 text without "
+                        "control characters (a tab, a byte below 0x20)", key);
         if (strlen(val) >= sizeof(job->description))
             return agent_errf(err, errlen, "%s: expected at most %zu characters",
                         key, sizeof(job->description) - 1);
@@ -467,6 +503,16 @@ agent_jobfile_parse(const char *text, const char *fname,
         return agent_errf(err, errlen, "%s:%d: [%s]: ss without ss_dur: expected "
                     "ss_dur= (the window of the steady-state check)", fname,
                     job_line, job->name);
+    /* the furthest byte a clone reaches (on a file, each clone lays out
+     * its own): an off_t, and the sum the host sizes disks from */
+    if (job->offset > (uint64_t)INT64_MAX - job->size
+        || job->offset + job->size > (uint64_t)INT64_MAX / job->numjobs)
+        return agent_errf(err, errlen, "%s:%d: [%s]: offset=%llu + size=%llu "
+                    "(x numjobs=%u): expected at most %lld bytes (the largest "
+                    "file offset)", fname, job_line, job->name,
+                    (unsigned long long)job->offset,
+                    (unsigned long long)job->size, job->numjobs,
+                    (long long)INT64_MAX);
     if (job->size && job->size < job->bs)
         return agent_errf(err, errlen, "%s:%d: [%s]: size=%llu is smaller than "
                     "bs=%u: expected at least one block", fname, job_line,
@@ -483,6 +529,10 @@ agent_jobfile_load(const char *path, struct agent_job *job, char *err,
     size_t got = 0;
     int fd, rc;
 
+    if (!printable_utf8(path))  /* workload.source: the result model refuses it */
+        return agent_errf(err, errlen, "--job: a path with a control character "
+                    "or not UTF-8: expected a path of UTF-8 text without control "
+                    "characters (the results name it)");
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return agent_errf(err, errlen, "--job %s: %s: expected a readable fio job "

@@ -125,9 +125,11 @@ agent_parse_size(const char *s, uint64_t bare_unit, uint64_t *out)
     if (!s || !isdigit((unsigned char)*p))
         return -1;
     for (; isdigit((unsigned char)*p); p++) {
-        if (v > (UINT64_MAX - 9) / 10)
+        uint64_t d = (uint64_t)(*p - '0');
+
+        if (v > (UINT64_MAX - d) / 10)
             return -1;
-        v = v * 10 + (uint64_t)(*p - '0');
+        v = v * 10 + d;
     }
     if (*p) {
         switch (tolower((unsigned char)*p)) {
@@ -149,13 +151,23 @@ agent_parse_size(const char *s, uint64_t bare_unit, uint64_t *out)
 int
 agent_parse_u64(const char *s, uint64_t *out)
 {
+    const char *digits = s;
     char *end;
     unsigned long long v;
+    int base = 10;
 
-    if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+    if (!s)
         return -1;
+    /* fio's str_to_decimal: base 16 after 0x, else base 10 (a leading
+     * zero is not octal: iodepth=010 is 10) */
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        digits = s + 2;
+        base = 16;
+    }
+    if (!isxdigit((unsigned char)*digits))
+        return -1;              /* empty, a sign or a space: strtoull takes them */
     errno = 0;
-    v = strtoull(s, &end, 0);
+    v = strtoull(digits, &end, base);
     if (errno || *end)
         return -1;
     *out = v;

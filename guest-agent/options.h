@@ -17,7 +17,8 @@ void agent_config_init(struct agent_config *cfg);
  * Returns 0, or -1 on malformed input or overflow (no message). */
 int agent_parse_size(const char *s, uint64_t bare_unit, uint64_t *out);
 
-/* Parse an unsigned decimal (or 0x hex) 64-bit number, whole string.
+/* Parse an unsigned decimal (or 0x hex) 64-bit number, whole string; a
+ * leading 0 is decimal, as fio reads numbers (010 is 10).
  * Returns 0 or -1. */
 int agent_parse_u64(const char *s, uint64_t *out);
 

@@ -217,8 +217,9 @@ scope_error(const vdc_opts_spec *spec, const vdc_opt *d)
     const vdc_opt *like = similar_in_scope(spec, d);
     g_autofree char *hint = like ? g_strdup_printf(": did you mean --%s?", like->name) : g_strdup("");
 
-    vdc_input_error("%soption '--%s' applies only to %s%s%s", prefix_of(spec), d->name,
-                    spec->scope_label ? spec->scope_label : "", d->scopes, hint);
+    vdc_input_error("%soption '--%s' applies only to %s%s: expected one of the options in 'vmdiskcmp %s --help'%s",
+                    prefix_of(spec), d->name, spec->scope_label ? spec->scope_label : "", d->scopes,
+                    spec->command, hint);
 }
 
 /* getopt's complaint ('?' or ':') about argv[optind - 1], as one line */
@@ -242,7 +243,7 @@ getopt_error(const vdc_opts_spec *spec, int c, char **argv)
         vdc_input_error("%s%s: expected a value (%s)", pre, dash,
                         d->metavar ? d->metavar : d->choices ? d->choices : "see --help");
     } else if (d) {                         /* --dry-run=1 */
-        vdc_input_error("%s--%s: takes no value (found '%s')", pre, d->name, bad);
+        vdc_input_error("%s--%s: takes no value (found '%s'): expected --%s alone", pre, d->name, bad, d->name);
     } else if (optopt > 0 && optopt < 0x100) {
         /* a letter of a short cluster (-zq, -q=1): argv[optind - 1] may
          * still be the argument before it */

@@ -229,10 +229,20 @@ fio_time(const char *s, double *out)
     return -1;
 }
 
+/* fio's integers (parse.c str_to_decimal): decimal (a leading 0 too), or
+ * hex after 0x; 0 or -1 */
 static int
 fio_int(const char *s, int64_t *out)
 {
-    return vdc_import_count(s, strlen(s), out);
+    size_t n;
+
+    if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return vdc_import_count(s, strlen(s), out);
+    n = strlen(s + 2);
+    if (!n || n > 15 || strspn(s + 2, "0123456789abcdefABCDEF") != n)
+        return -1;
+    *out = (int64_t)g_ascii_strtoull(s + 2, NULL, 16);
+    return 0;
 }
 
 /* a boolean option: "1"/"0", "true"/"false" (a bare flag is "1") */

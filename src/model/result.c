@@ -353,12 +353,21 @@ host_check_members(JsonObject *host)
                                           "disk_read_bytes", "disk_write_bytes" };
     static const char *const pairs[] = { "dom0_dirty_bytes", "dom0_writeback_bytes", "dom0_cached_bytes",
                                          "image_resident_bytes", "monotonic_s" };
+    static const char *const attributions[] = { "exact", "shared", "ambiguous", "ended", NULL };
     JsonNode *n;
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(counts); i++)
-        if ((n = json_object_get_member(host, counts[i])) && !JSON_NODE_HOLDS_NULL(n) && !json_is_nonneg(n))
+        if ((n = json_object_get_member(host, counts[i])) && !JSON_NODE_HOLDS_NULL(n) &&
+            (!json_is_nonneg(n) || !isfinite(json_node_get_double(n))))
             return g_strdup_printf("%s: expected a number >= 0 or null", counts[i]);
+    /* the times bound cpu_s (interval_s x CPUs): no longer than cpu_s
+     * itself may be without them */
+    for (i = 0; i < 3; i++)
+        if ((n = json_object_get_member(host, counts[i])) && !JSON_NODE_HOLDS_NULL(n) &&
+            json_node_get_double(n) > VDC_HOST_CPU_S_MAX)
+            return g_strdup_printf("%s: %g: expected seconds from 0 to %g", counts[i], json_node_get_double(n),
+                                   VDC_HOST_CPU_S_MAX);
     for (i = 0; i < G_N_ELEMENTS(pairs); i++) {
         JsonArray *a;
 
@@ -367,6 +376,9 @@ host_check_members(JsonObject *host)
         if (!JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2 ||
             !json_is_nonneg(json_array_get_element(a, 0)) || !json_is_nonneg(json_array_get_element(a, 1)))
             return g_strdup_printf("%s: expected [begin, end], two numbers >= 0", pairs[i]);
+        if (!strcmp(pairs[i], "monotonic_s") &&
+            json_node_get_double(json_array_get_element(a, 1)) < json_node_get_double(json_array_get_element(a, 0)))
+            return g_strdup("monotonic_s: expected [begin, end] with end >= begin (CLOCK_MONOTONIC)");
     }
     if ((n = json_object_get_member(host, "sliced")) &&
         (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN))
@@ -386,7 +398,8 @@ host_check_members(JsonObject *host)
             JsonNode *a = JSON_NODE_HOLDS_OBJECT(r) ? json_object_get_member(json_node_get_object(r),
                                                                              "attribution") : NULL;
 
-            if (!a || !JSON_NODE_HOLDS_VALUE(a) || json_node_get_value_type(a) != G_TYPE_STRING)
+            if (!a || !JSON_NODE_HOLDS_VALUE(a) || json_node_get_value_type(a) != G_TYPE_STRING ||
+                !g_strv_contains(attributions, json_node_get_string(a)))
                 why = g_strdup_printf("cpu_attribution.%s: expected {attribution: exact|shared|ambiguous|ended, "
                                       "reason}", (const char *)l->data);
         }

@@ -291,6 +291,36 @@ vdc_workload_check(const vdc_workload *w, const char **member, char **why)
                                         G_GINT64_FORMAT ", found %" G_GINT64_FORMAT,
                                         (gint64)ints[i].lo, (gint64)ints[i].hi, (gint64)v));
     }
+    /* what fio's fixups leave (agent and importer write no other): a submit
+     * batch within the queue, a reap batch not below its minimum; one
+     * io_uring_enter submits or reaps at most the ring's depth */
+    if (w->job.iodepth_batch_submit != VDC_INT_ABSENT && w->job.iodepth != VDC_INT_ABSENT &&
+        w->job.iodepth_batch_submit > w->job.iodepth)
+        return fail(member, why, "job.iodepth_batch_submit",
+                    g_strdup_printf("expected at most job.iodepth (%" G_GINT64_FORMAT "), found %" G_GINT64_FORMAT,
+                                    (gint64)w->job.iodepth, (gint64)w->job.iodepth_batch_submit));
+    if (w->job.iodepth_batch_complete_min != VDC_INT_ABSENT && w->job.iodepth_batch_complete_max != VDC_INT_ABSENT &&
+        w->job.iodepth_batch_complete_min > w->job.iodepth_batch_complete_max)
+        return fail(member, why, "job.iodepth_batch_complete_min",
+                    g_strdup_printf("expected at most job.iodepth_batch_complete_max (%" G_GINT64_FORMAT
+                                    "), found %" G_GINT64_FORMAT, (gint64)w->job.iodepth_batch_complete_max,
+                                    (gint64)w->job.iodepth_batch_complete_min));
+    if (w->iodepth_effective != VDC_INT_ABSENT) {
+        static const struct { const char *name; size_t off; } per_call[] = {
+            { "io_uring.ios_per_submit", offsetof(vdc_workload, io_uring.ios_per_submit) },
+            { "io_uring.ios_per_reap", offsetof(vdc_workload, io_uring.ios_per_reap) },
+        };
+
+        for (i = 0; i < G_N_ELEMENTS(per_call); i++) {
+            double v = *(const double *)((const char *)w + per_call[i].off);
+
+            if (vdc_has(v) && v > (double)w->iodepth_effective)
+                return fail(member, why, per_call[i].name,
+                            g_strdup_printf("expected at most iodepth_effective (%" G_GINT64_FORMAT
+                                            ", the ring's depth), found %g",
+                                            (gint64)w->iodepth_effective, v));
+        }
+    }
     if (vdc_has(w->percentile_relative_error) && w->percentile_relative_error > 1)
         return fail(member, why, "percentile_relative_error",
                     g_strdup_printf("expected a number from 0 to 1, found %g",

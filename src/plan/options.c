@@ -290,7 +290,8 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
 
         for (i = 0; on[i]; i++)
             if (g_strv_contains((const char *const *)on + i + 1, on[i])) {
-                vdc_input_error("--workload-on: '%s' given twice", on[i]);
+                vdc_input_error("--workload-on '%s': '%s' given twice: expected each of file|raw at most once",
+                                o->workload_on, on[i]);
                 return -1;
             }
         if (!o->workloads) {

@@ -51,8 +51,8 @@ typedef struct {
     int reads, writes;          /* the samples it gives: workload_read, workload_write */
     uint64_t bytes;             /* (offset + size) x numjobs: what it lays out, bytes */
     uint64_t region;            /* offset + size: the end of the region it uses on a
-                                   raw device, bytes (offset alone: no size=, the
-                                   rest of the device) */
+                                   raw device, bytes (no size=: the rest of the
+                                   device, so offset + bs, its least) */
 } vdc_plan_workload;
 
 /* A value vmdiskcmp chose because no option named it (the hypervisor, the

@@ -150,7 +150,9 @@ load_one(const char *entry, const char *profile_dir, int on_file, vdc_plan_workl
     w->reads = agent_rw_reads(job.rw);
     w->writes = agent_rw_writes(job.rw);
     w->bytes = job.size ? (job.offset + job.size) * job.numjobs : 0;
-    w->region = job.offset + job.size;
+    /* without size= the job takes the rest of the device: at least one
+     * block past its offset (the agent refuses a device that ends there) */
+    w->region = job.offset + (job.size ? job.size : job.bs);
     return 0;
 }
 

@@ -31,20 +31,27 @@ static const char *const kind_names[] = {
     [VDC_JOURNAL_PROC] = "proc",
 };
 
+/* One number of an identity as "%ju" writes it: decimal digits, no
+ * leading zero, at most UINT64_MAX; @end is where it stops. */
+static int
+ju_ok(const char *v, const char *end)
+{
+    g_autofree char *s = g_strndup(v, (gsize)(end - v));
+    guint64 n;
+
+    return *s && (s[0] != '0' || !s[1]) && s[strspn(s, "0123456789")] == '\0' &&
+           g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, &n, NULL);
+}
+
 /* An identity's value as vdc_journal_ino_of writes it: "DEV:INO", two
- * decimal numbers. */
+ * decimal numbers (compared as text: "08:1" or a number past 64 bits would
+ * match nothing, and the object would be left behind as "not ours") */
 static int
 ino_ok(const char *v)
 {
     const char *colon = strchr(v, ':');
-    size_t i;
 
-    if (!colon || colon == v || !colon[1])
-        return 0;
-    for (i = 0; v[i]; i++)
-        if (!g_ascii_isdigit(v[i]) && v + i != colon)
-            return 0;
-    return 1;
+    return colon && ju_ok(v, colon) && ju_ok(colon + 1, colon + 1 + strlen(colon + 1));
 }
 
 /* A domain's UUID as the run records it: 8-4-4-4-12 hex digits. */
@@ -54,7 +61,7 @@ uuid_ok(const char *v)
     return g_uuid_string_is_valid(v);
 }
 
-#define INO_EXPECTED "DEV:INO (two decimal numbers, as lstat gives st_dev and st_ino)"
+#define INO_EXPECTED "DEV:INO (two decimal numbers without leading zeros, as lstat gives st_dev and st_ino)"
 #define UUID_EXPECTED "a UUID (8-4-4-4-12 hex digits)"
 
 #define M(m) offsetof(vdc_journal_entry, m)
@@ -383,7 +390,7 @@ parse_line(vdc_journal *j, char *line, unsigned lineno)
         if (n < 3 || seq != j->entries->len + 1)
             goto bad;
         if (parse_kind(f[2], &kind) < 0) {
-            vdc_input_error("journal %s:%u: kind '%s': expected domain, image, lv, loop, mount, dir or file",
+            vdc_input_error("journal %s:%u: kind '%s': expected domain, image, lv, loop, mount, dir, file or proc",
                             j->path, lineno, f[2]);
             return -1;
         }
@@ -439,7 +446,7 @@ vdc_journal_load(vdc_journal *j, const char *path)
     g_autofree char *data = NULL;
     g_autoptr(GError) err = NULL;
     gsize len = 0;
-    char *line, *save = NULL;
+    char *line, *next;
     unsigned lineno = 1;
     struct stat sb;
     int held = 0;
@@ -471,8 +478,13 @@ vdc_journal_load(vdc_journal *j, const char *path)
         vdc_input_error("journal %s: %s", path, err->message);
         return -1;
     }
-    if (len > JOURNAL_MAX_BYTES || memchr(data, 0, len)) {
-        vdc_input_error("journal %s: expected a text file under 4 MiB", path);
+    if (len > JOURNAL_MAX_BYTES) {
+        vdc_input_error("journal %s: %" G_GSIZE_FORMAT " bytes: expected a text file under 4 MiB", path, len);
+        return -1;
+    }
+    if (memchr(data, 0, len)) {
+        vdc_input_error("journal %s: a NUL byte at offset %" G_GSIZE_FORMAT ": expected a text file", path,
+                        (gsize)((char *)memchr(data, 0, len) - data));
         return -1;
     }
     if (strncmp(data, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) != 0 &&
@@ -484,10 +496,19 @@ vdc_journal_load(vdc_journal *j, const char *path)
         read_owner(j, data, len);
         return 1;
     }
-    for (line = strtok_r(data + strlen(JOURNAL_HEADER), "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    /* every line the run writes ends in a newline (one write each): a last
+     * line without one was cut short, and its values (a path) may name
+     * something else; empty lines count for the numbers of the others */
+    for (line = data + strlen(JOURNAL_HEADER); *line; line = next + 1) {
+        next = strchr(line, '\n');
         lineno++;
-        if (parse_line(j, line, lineno) < 0)
+        if (!next) {
+            vdc_input_error("journal %s:%u: a last line without its newline (cut short): expected "
+                            "complete lines (remove the partial line to replay the rest)", path, lineno);
+            return -1;
+        }
+        *next = '\0';
+        if (*line && parse_line(j, line, lineno) < 0)
             return -1;
     }
     return 0;

@@ -38,6 +38,14 @@ bad "--image-format: expected --image as well (the dom0 baseline's image is alwa
 bad "--image-alloc: expected an image target as well" --dom0 --vg vg0 --image-alloc full
 bad "--vg: expected an LV target as well" --image --vg vg0 --guest-image /g.img
 bad "--size: expected a domU target as well" --dom0 --size 1G
+# an --out the results could not name (the dom0 agent's job files are
+# under it): refused before anything is made
+rc=0
+"$VMDISKCMP" --dom0 --dry-run --out "$work/o$(printf '\t')x" --image-dir "$work" >"$work/stdout" 2>"$work/stderr" || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l < "$work/stderr")" = 1 ] &&
+    grep -qF -- "--out $work/o\tx: expected a path of UTF-8 text without control characters" "$work/stderr" ||
+    fail "--out with a tab: exit status $rc, stderr: $(cat "$work/stderr")"
+[ -z "$(ls "$work" | grep -v '^std')" ] || fail "--out with a tab: created $(ls "$work")"
 # a single-valued option given twice: refused, never the last taken
 bad "--runs given twice ('2', then '3'): expected one value" --image --runs 2 --runs 3
 bad "--order 'random': expected one of rotated|interleaved|grouped" --image --order random
@@ -104,11 +112,15 @@ export VDC_WORKLOAD_DIR="$top_srcdir/templates/workloads"
 printf '[j]\nrw=randread\nsize=16m\nbogus_opt=1\n' > "$jobs/unknown.fio"
 printf '[j]\nrw=randread\nsize=16m\nverify=crc32c\n' > "$jobs/unsupported.fio"
 printf '[j]\nrw=randread\nsize=16m\niodepth=0\n' > "$jobs/depth0.fio"
+printf '[j]\nrw=randread\nsize=4k\noffset=18446744073709547520\n' > "$jobs/wrap.fio"
 printf '[j]\nrw=randread\n' > "$jobs/nosize.fio"
 printf '[randread-4k-qd32]\nrw=randread\nsize=16m\n' > "$jobs/dup.fio"
 bad "--workload: $jobs/unknown.fio:4: bogus_opt" --dom0 --workload "$jobs/unknown.fio"
 bad "--workload: $jobs/unsupported.fio:4: verify" --dom0 --workload "$jobs/unsupported.fio"
 bad "--workload: $jobs/depth0.fio:4: iodepth" --dom0 --workload "$jobs/depth0.fio" --dry-run
+# offset + size past 2^63 (here past 2^64, where it wrapped to a small disk)
+bad "--workload: $jobs/wrap.fio:1: [j]: offset=18446744073709547520 + size=4096 (x numjobs=1): expected at most" \
+    --image --workload "$jobs/wrap.fio" --workload-on raw --guest-image /g.img --dry-run
 bad "[j]: no size=: expected size=" --dom0 --workload "$jobs/nosize.fio"
 bad "--workload ./missing.fio: no such job file" --dom0 --workload ./missing.fio
 bad "--workload nosuchprofile: no profile" --dom0 --workload nosuchprofile
@@ -129,7 +141,7 @@ bad "--tests workloads: expected --workload" --dom0 --tests workloads
 bad "--tests 'bonnie,fio': expected a comma list of bonnie|workloads" --dom0 --tests bonnie,fio
 bad "--workload randread-4k-qd1: expected --tests with workloads" --dom0 --workload randread-4k-qd1 --tests bonnie
 bad "--workload-on 'file,disk': expected a comma list of file|raw" --dom0 --workload randread-4k-qd1 --workload-on file,disk
-bad "--workload-on: 'raw' given twice" --dom0 --workload randread-4k-qd1 --workload-on raw,raw
+bad "--workload-on 'raw,raw': 'raw' given twice: expected each of file|raw at most once" --dom0 --workload randread-4k-qd1 --workload-on raw,raw
 bad "--workload-on raw: expected --workload NAME|FILE as well" --dom0 --workload-on raw
 bad "--lv-size 64 MiB: expected at least 1216 MiB" --lvm --vg vg0 --lv-size 64M --workload randread-4k-qd1 --dry-run
 # --dry-run shows them: the plan's tests line and plan.json

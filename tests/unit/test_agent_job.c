@@ -241,6 +241,19 @@ test_jobfile_errors(void **state)
         { "[j\n", "f.fio:1: [j: expected [SECTION]" },
         { "[a b]\n", "f.fio:1: [a b]: expected a job name" },
         { "[j]\nrw\n", "f.fio:2: rw: expected rw=VALUE" },
+        { "[j]\nsize=4k\noffset=9223372036854771712\n", "f.fio:1: [j]: offset=9223372036854771712 + size=4096 (x numjobs=1): expected at most 9223372036854775807 bytes" },
+        { "[j]\nsize=4k\noffset=18446744073709547520\n", "f.fio:1: [j]: offset=18446744073709547520 + size=4096 (x numjobs=1): expected at most" },
+        { "[j]\noffset=9223372036854775808\n", "f.fio:1: [j]: offset=9223372036854775808 + size=0 (x numjobs=1): expected at most" },
+        { "[j]\nsize=4611686018427387904\nnumjobs=2\n", "f.fio:1: [j]: offset=0 + size=4611686018427387904 (x numjobs=2): expected at most" },
+        { "[j]\niodepth=0x\n", "f.fio:2: iodepth=0x: expected a whole number" },
+        { "[j]\niodepth=0x-4\n", "f.fio:2: iodepth=0x-4: expected a whole number" },
+        { "[j]\niodepth=1e1\n", "f.fio:2: iodepth=1e1: expected a whole number" },
+        /* the result model refuses such text: refused before the run */
+        { "[j]\ndescription=a\tb\n", "f.fio:2: description: expected UTF-8 text without control characters" },
+        { "[j]\ndescription=a\001b\n", "f.fio:2: description: expected UTF-8 text" },
+        { "[j]\ndescription=caf\351\n", "f.fio:2: description: expected UTF-8 text" },
+        { "[j]\ndescription=\300\257\n", "f.fio:2: description: expected UTF-8 text" },
+        { "[j]\ndescription=\355\240\200\n", "f.fio:2: description: expected UTF-8 text" },
     };
     struct agent_job job;
     char err[512];
@@ -256,10 +269,39 @@ test_jobfile_errors(void **state)
             fail();
         }
     }
+    assert_int_equal(agent_jobfile_load("/tmp/a\tb.fio", &job, err, sizeof(err)), -1);
+    assert_string_equal(err, "--job: a path with a control character or not UTF-8: "
+                        "expected a path of UTF-8 text without control characters "
+                        "(the results name it)");
     assert_int_equal(agent_jobfile_load("/nonexistent/x.fio", &job, err,
                                          sizeof(err)), -1);
     assert_string_equal(err, "--job /nonexistent/x.fio: No such file or "
                         "directory: expected a readable fio job file");
+}
+
+/* Numbers as fio reads them: a leading 0 is decimal, 0x is hex; the
+ * largest offset + size a file can hold is taken. */
+static void
+test_jobfile_numbers(void **state)
+{
+    struct agent_job job;
+    char err[512] = "";
+
+    assert_int_equal(agent_jobfile_parse("[j]\niodepth=010\niodepth_batch=0x8\n"
+                                         "iodepth_batch_complete_min=09\n"
+                                         "rwmixread=070\nrandseed=010\n",
+                                         "f.fio", &job, err, sizeof(err)), 0);
+    assert_int_equal(job.iodepth, 10);
+    assert_int_equal(job.iodepth_batch_submit, 8);
+    assert_int_equal(job.iodepth_batch_complete_min, 9);
+    assert_int_equal(job.rwmixread, 70);
+    assert_true(job.randseed == 10);
+    assert_int_equal(agent_jobfile_parse("[j]\nsize=4k\noffset=9223372036854767616\n",
+                                         "f.fio", &job, err, sizeof(err)), 0);
+    assert_true(job.offset + job.size == (uint64_t)INT64_MAX - 4095);
+    assert_int_equal(agent_jobfile_parse("[j]\ndescription=4k r\303\251ads, \316\274s, \360\237\222\276\n",
+                                         "f.fio", &job, err, sizeof(err)), 0);
+    assert_string_equal(job.description, "4k r\303\251ads, \316\274s, \360\237\222\276");
 }
 
 /* fio's slope: a flat series is steady, a ramp is not; the percentage is
@@ -290,6 +332,7 @@ main(void)
         cmocka_unit_test(test_hist_buckets),
         cmocka_unit_test(test_jobfile_goldens),
         cmocka_unit_test(test_jobfile_errors),
+        cmocka_unit_test(test_jobfile_numbers),
         cmocka_unit_test(test_steady_state),
     };
 

@@ -36,6 +36,8 @@ test_parse_size(void **state)
     assert_true(v == 1ull << 40);
     assert_int_equal(agent_parse_size("0", 1ull << 20, &v), 0);
     assert_true(v == 0);
+    assert_int_equal(agent_parse_size("18446744073709551615", 1, &v), 0);
+    assert_true(v == UINT64_MAX);
 }
 
 static void
@@ -52,6 +54,34 @@ test_parse_size_errors(void **state)
         assert_true(v == 77);
     }
     assert_int_equal(agent_parse_size(NULL, 1, &v), -1);
+}
+
+/* decimal or 0x hex, as fio reads numbers: a leading 0 is not octal */
+static void
+test_parse_u64(void **state)
+{
+    const char *bad[] = {
+        "", "-1", "+1", " 1", "1 ", "0x", "0x-1", "0x 1", "08x", "1e3", "a",
+        "18446744073709551616", "0x10000000000000000", NULL
+    };
+    uint64_t v = 0;
+
+    assert_int_equal(agent_parse_u64("010", &v), 0);
+    assert_true(v == 10);
+    assert_int_equal(agent_parse_u64("08", &v), 0);
+    assert_true(v == 8);
+    assert_int_equal(agent_parse_u64("0x10", &v), 0);
+    assert_true(v == 16);
+    assert_int_equal(agent_parse_u64("0XfF", &v), 0);
+    assert_true(v == 255);
+    assert_int_equal(agent_parse_u64("18446744073709551615", &v), 0);
+    assert_true(v == UINT64_MAX);
+    v = 77;
+    for (int i = 0; bad[i]; i++) {
+        assert_int_equal(agent_parse_u64(bad[i], &v), -1);
+        assert_true(v == 77);
+    }
+    assert_int_equal(agent_parse_u64(NULL, &v), -1);
 }
 
 /* Parse a command line given as one string (space-separated). */
@@ -308,6 +338,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_size),
         cmocka_unit_test(test_parse_size_errors),
+        cmocka_unit_test(test_parse_u64),
         cmocka_unit_test(test_defaults_and_full_line),
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_option_errors),

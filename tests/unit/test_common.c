@@ -285,7 +285,7 @@ test_opts_errors(void **state)
         { "demo --str", "vmdiskcmp: demo: --str: expected a value (S)\n" },
         { "demo -s", "vmdiskcmp: demo: -s: expected a value (S)\n" },
         { "demo --mode", "vmdiskcmp: demo: --mode: expected a value (a|b)\n" },
-        { "demo --flag=1", "vmdiskcmp: demo: --flag: takes no value (found '--flag=1')\n" },
+        { "demo --flag=1", "vmdiskcmp: demo: --flag: takes no value (found '--flag=1'): expected --flag alone\n" },
         { "demo --str ''", "vmdiskcmp: demo: --str: expected a non-empty S\n" },
         { "demo --many ''", "vmdiskcmp: demo: --many: expected a non-empty V\n" },
         { "demo --mode c", "vmdiskcmp: demo: --mode 'c': expected one of a|b\n" },
@@ -306,7 +306,8 @@ test_opts_errors(void **state)
         { "demo --size 1k", "vmdiskcmp: demo: --size '1k': expected a whole number of MiB from 1M to 1024T\n" },
         { "demo --size 2048T", "vmdiskcmp: demo: --size '2048T': expected a whole number of MiB from 1M to 1024T\n" },
         { "demo --call no", "vmdiskcmp: --call no: expected ok\n" },
-        { "demo --modes a", "vmdiskcmp: demo: option '--modes' applies only to other: did you mean --mode?\n" },
+        { "demo --modes a", "vmdiskcmp: demo: option '--modes' applies only to other: expected one of the options "
+          "in 'vmdiskcmp demo --help': did you mean --mode?\n" },
     };
     vdc_opts_spec spec = demo_spec(VDC_OPERANDS_ANYWHERE);
     size_t i;

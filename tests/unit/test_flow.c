@@ -1419,9 +1419,17 @@ test_journal_old_format(void **state)
      * taken as "not ours" */
     static const char *const bad[][2] = {
         { "add 1 image path=%2Fx.raw format=vmdk", ":2: image format 'vmdk': expected one of raw|qcow2\n" },
-        { "add 1 disk path=%2Fx", ":2: kind 'disk': expected domain, image, lv, loop, mount, dir or file\n" },
+        { "add 1 disk path=%2Fx", ":2: kind 'disk': expected domain, image, lv, loop, mount, dir, file or proc\n" },
+        /* the numbers as lstat's are printed: another spelling of the same
+         * inode, or a number past 64 bits, would match nothing */
+        { "add 1 file path=%2Fx ino=02049%3A77", ":2: file ino '02049:77': expected DEV:INO" },
+        { "add 1 file path=%2Fx ino=2049%3A077", ":2: file ino '2049:077': expected DEV:INO" },
+        { "add 1 dir path=%2Fx\ndone 1 ino=2049%3A18446744073709551616", ":3: dir ino '2049:18446744073709551616': expected DEV:INO" },
+        { "add 1 dir path=%2Fx\ndone 1 ino=2049%3A77%3A1", ":3: dir ino '2049:77:1': expected DEV:INO" },
+        /* empty lines count: the line named is the one in the file */
+        { "add 1 dir path=%2Fx\n\n\nbogus", ":5: malformed line" },
         { "add 1 dir path=%2Fx\ndone 1 ino=garbage",
-          ":3: dir ino 'garbage': expected DEV:INO (two decimal numbers, as lstat gives st_dev and st_ino)\n" },
+          ":3: dir ino 'garbage': expected DEV:INO (two decimal numbers without leading zeros, as lstat gives st_dev and st_ino)\n" },
         { "add 1 file path=%2Fx ino=2049%3A", ":2: file ino '2049:': expected DEV:INO" },
         { "add 1 image path=%2Fx.raw\ndone 1 ino=-1%3A5", ":3: image ino '-1:5': expected DEV:INO" },
         { "add 1 domain driver=mock uri= name=vmdiskcmp-x uuid=not-a-uuid",
@@ -1444,6 +1452,35 @@ test_journal_old_format(void **state)
         assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);    /* one line */
         free(err);
     }
+    /* a last line cut short (no newline) is refused, not replayed: its
+     * path may name something else; a NUL byte is named */
+    static const char *const cut[][2] = {
+        { "vmdiskcmp-journal 2\nrun id=R\nadd 1 file path=%2Fx%2Fvic", ":3: a last line without its newline (cut short)" },
+        { "vmdiskcmp-journal 2\nrun id=R\nadd 1 file path=%2Fx\ndone 1", ":4: a last line without its newline" },
+        { "vmdiskcmp-journal 2\nrun id=R\nadd 1 file path=%2Fx\0\n", ": a NUL byte at offset 49: expected a text file" },
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(cut); k++) {
+        char *err;
+
+        assert_true(g_file_set_contents(path, cut[k][0], (gssize)(strlen(cut[k][0]) + (k == 2 ? 2 : 0)), NULL));
+        vdc_journal_init(&j);
+        capture_stderr_begin();
+        assert_int_equal(vdc_journal_load(&j, path), -1);
+        err = capture_stderr_end();
+        vdc_journal_dispose(&j);
+        if (!strstr(err, cut[k][1]))
+            fprintf(stderr, "case %zu: %s", k, err);
+        assert_non_null(strstr(err, cut[k][1]));
+        assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);    /* one line */
+        free(err);
+    }
+    /* and the canonical numbers load: 0 and UINT64_MAX */
+    assert_true(g_file_set_contents(path, "vmdiskcmp-journal 2\nrun id=R\nadd 1 dir path=%2Fx\n"
+                                    "done 1 ino=0%3A18446744073709551615\n", -1, NULL));
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_load(&j, path), 0);
+    assert_string_equal(vdc_journal_find(&j, 1)->ino, "0:18446744073709551615");
+    vdc_journal_dispose(&j);
 }
 
 /* A domain of the run's name but another UUID exists (another run's, say):

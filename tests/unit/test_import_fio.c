@@ -200,6 +200,31 @@ test_failed_job(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+static void expect_error(const char *doc, const char *target, vdc_group_by g, const char *msg);
+
+/* integers as fio reads them: a leading 0 is decimal, 0x is hex (fio
+ * ran the job: its JSON is not refused for the spelling) */
+static void
+test_numbers(void **state)
+{
+    static const char doc[] = DOC("\"filename\": \"/dev/xvdb\"",
+                                  JOB("n", "\"iodepth\": \"0x10\", \"iodepth_batch\": \"010\","
+                                      " \"iodepth_batch_complete_min\": \"0X4\", \"numjobs\": \"0x1\"",
+                                      DIR_READ, DIR_NONE));
+    vdc_result_set rs;
+    const vdc_workload *w;
+
+    assert_int_equal(import(&rs, doc, "lvm", VDC_GROUP_MACHINE), 1);
+    w = sample(rs.runs[0], 0)->workload;
+    assert_int_equal(w->job.iodepth, 16);
+    assert_int_equal(w->job.iodepth_batch_submit, 10);
+    assert_int_equal(w->job.iodepth_batch_complete_min, 4);
+    assert_int_equal(w->job.numjobs, 1);
+    vdc_result_set_dispose(&rs);
+    expect_error(DOC("\"filename\": \"/dev/xvdb\"", JOB("n", "\"iodepth\": \"0x\"", DIR_READ, DIR_NONE)),
+                 "t", VDC_GROUP_MACHINE, "vmdiskcmp: f.json: jobs[0].job options: iodepth=0x: expected a whole number\n");
+}
+
 static void
 expect_error(const char *doc, const char *target, vdc_group_by g, const char *msg)
 {
@@ -256,6 +281,7 @@ main(void)
         cmocka_unit_test(test_failed_job),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_error_types),
+        cmocka_unit_test(test_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -683,10 +683,18 @@ test_host_members(void **state)
             { "\"cpu_s\":{\"domu\":1e999}", "cpu_s.domu: inf: expected CPU seconds" },
             { "\"cpu_s_per_gib\":{\"qemu\":-3}", "cpu_s_per_gib.qemu: -3: expected a finite number from 0" },
             { "\"cpu_s_per_1000_ios\":{\"qemu\":1e12}", "cpu_s_per_1000_ios.qemu: 1e+12: expected a finite number" },
+            /* an interval that lifts the ceiling of cpu_s past any bound */
+            { "\"interval_s\":1e308,\"cpu_s\":{\"qemu\":1e308}", "interval_s: 1e+308: expected seconds from 0 to 1e+08\n" },
+            { "\"interval_s\":1e999", "interval_s: expected a number >= 0 or null\n" },
+            { "\"guest_elapsed_s\":2e8", "guest_elapsed_s: 2e+08: expected seconds from 0 to 1e+08\n" },
+            { "\"monotonic_s\":[5,1]", "monotonic_s: expected [begin, end] with end >= begin" },
+            { "\"cpu_attribution\":{\"qemu\":{\"attribution\":\"mostly\"}}",
+              "cpu_attribution.qemu: expected {attribution: exact|shared|ambiguous|ended, reason}\n" },
         };
         static const char *const good[] = {
             "\"interval_s\":2,\"cpu_s\":{\"qemu_io\":-0.02,\"dom0_other\":-1.58,\"qemu\":16000}",
             "\"cpu_s_per_gib\":{\"qemu_io\":-40,\"qemu\":0}",
+            "\"interval_s\":1e8,\"monotonic_s\":[3,3],\"cpu_attribution\":{\"agent\":{\"attribution\":\"ended\"}}",
         };
 
         for (size_t k = 0; k < G_N_ELEMENTS(bad); k++) {

@@ -312,6 +312,16 @@ test_limits(void **state)
                  AT ".iops_series.interval_s: expected a number > 0\n");
     expect_error(DOC(2, "\"engine\": \"io\\u0001uring\","),
                  AT ".engine: expected a one-line string of at most 64 bytes (no control characters)\n");
+    /* batch values no fixup leaves, and more I/Os per io_uring_enter than
+     * the ring holds */
+    expect_error(DOC(2, "\"job\": {\"iodepth\": 4, \"iodepth_batch_submit\": 5},"),
+                 AT ".job.iodepth_batch_submit: expected at most job.iodepth (4), found 5\n");
+    expect_error(DOC(2, "\"job\": {\"iodepth_batch_complete_min\": 3, \"iodepth_batch_complete_max\": 2},"),
+                 AT ".job.iodepth_batch_complete_min: expected at most job.iodepth_batch_complete_max (2), found 3\n");
+    expect_error(DOC(2, "\"io_uring\": {\"ios_per_submit\": 1e308},"),
+                 AT ".io_uring.ios_per_submit: expected at most iodepth_effective (4, the ring's depth), found 1e+308\n");
+    expect_error(DOC(2, "\"io_uring\": {\"ios_per_reap\": 4.5},"),
+                 AT ".io_uring.ios_per_reap: expected at most iodepth_effective (4, the ring's depth), found 4.5\n");
     expect_error(DOC(2, "\"on\": \"disk\","), AT ".on: expected file or raw\n");
     expect_error(DOC(2, "\"on\": 1,"), AT ".on: expected a string\n");
     expect_error(DOC(2, "\"steady_state\": {\"reached\": null},"),

@@ -219,7 +219,8 @@ test_workload_pass(void **state)
 /* --workload-on raw: the raw pass's arguments (the workload pass's and
  * the run's consent), its flags, the runner's and dom0's command line on
  * the device itself; a job without size= is taken (the region is the rest
- * of the device), and the disks reach the furthest region */
+ * of the device, at least one block past its offset), and the disks reach
+ * the furthest region */
 static void
 test_raw_workload_pass(void **state)
 {
@@ -241,7 +242,7 @@ test_raw_workload_pass(void **state)
     assert_non_null(g_mkdtemp(dir));
     a = g_strdup_printf("%s/a.fio", dir);
     b = g_strdup_printf("%s/b.fio", dir);
-    assert_true(g_file_set_contents(a, "[a]\nrw=randread\n", -1, NULL));
+    assert_true(g_file_set_contents(a, "[a]\nrw=randread\noffset=300m\n", -1, NULL));
     assert_true(g_file_set_contents(b, "[b]\nrw=write\nbs=1m\noffset=100m\nsize=200m\nnumjobs=2\n", -1, NULL));
     line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
                            "--dom0-ram 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
@@ -254,10 +255,12 @@ test_raw_workload_pass(void **state)
     assert_true(p.workload_raw);
     assert_false(p.workload_file);
     assert_int_equal(vdc_plan_load_workloads(&p, &o, "/nonexistent"), 0);
-    assert_int_equal(p.workloads[0].region, 0);     /* no size=: the rest of the device */
+    /* no size=: the rest of the device, which must hold one block past
+     * the offset (a device of exactly 300m would leave the job nothing) */
+    assert_int_equal(p.workloads[0].region, (300ULL << 20) + 4096);
     assert_int_equal(p.workloads[1].region, 300ULL << 20);
     /* the disks reach the furthest region (clones share it on a device) */
-    assert_int_equal(p.targets[0].disk_bytes, 300ULL << 20);
+    assert_int_equal(p.targets[0].disk_bytes, 301ULL << 20);
     text = vdc_plan_to_text(&p);
     assert_non_null(strstr(text, "\nworkloads on: raw (the target's block device, before mkfs)\n"));
 
