@@ -260,7 +260,9 @@ fio_bool(const char *s, int *out)
 
 /* fio's batch options (and their aliases) with fio's defaults and
  * fixups (init.c fixup_options): submit 1 (0 or over iodepth: iodepth),
- * complete_min 1, complete_max at least complete_min.  0, or -1 after a
+ * complete_min 1, complete_max at least complete_min; both completion
+ * counts at most iodepth, as fio's loop uses them and the agent records
+ * them.  0, or -1 after a
  * message naming the option. */
 static int
 batch_params(fio_ctx *c, JsonObject *jo, JsonObject *go, vdc_job_params *p)
@@ -298,10 +300,16 @@ batch_params(fio_ctx *c, JsonObject *jo, JsonObject *go, vdc_job_params *p)
     }
     if (!p->iodepth_batch_submit || p->iodepth_batch_submit > p->iodepth)
         p->iodepth_batch_submit = p->iodepth;
+    /* what fio's loop can use: never more than are in flight (io.c
+     * td_io_getevents caps both at cur_depth), as the agent records it */
+    if (p->iodepth_batch_complete_min > p->iodepth)
+        p->iodepth_batch_complete_min = p->iodepth;
     if (p->iodepth_batch_complete_max < p->iodepth_batch_complete_min)
         p->iodepth_batch_complete_max = p->iodepth_batch_complete_min;
     if (!p->iodepth_batch_complete_max)
         p->iodepth_batch_complete_max = 1;
+    if (p->iodepth_batch_complete_max > p->iodepth)
+        p->iodepth_batch_complete_max = p->iodepth;
     return 0;
 }
 

@@ -221,6 +221,18 @@ test_numbers(void **state)
     assert_int_equal(w->job.iodepth_batch_complete_min, 4);
     assert_int_equal(w->job.numjobs, 1);
     vdc_result_set_dispose(&rs);
+    /* completion counts as fio's loop uses them: at most iodepth */
+    {
+        static const char big[] = DOC("\"filename\": \"/dev/xvdb\"",
+                                      JOB("b", "\"iodepth\": \"8\", \"iodepth_batch_complete_min\": \"16\"",
+                                          DIR_READ, DIR_NONE));
+
+        assert_int_equal(import(&rs, big, "lvm", VDC_GROUP_MACHINE), 1);
+        w = sample(rs.runs[0], 0)->workload;
+        assert_int_equal(w->job.iodepth_batch_complete_min, 8);
+        assert_int_equal(w->job.iodepth_batch_complete_max, 8);
+        vdc_result_set_dispose(&rs);
+    }
     expect_error(DOC("\"filename\": \"/dev/xvdb\"", JOB("n", "\"iodepth\": \"0x\"", DIR_READ, DIR_NONE)),
                  "t", VDC_GROUP_MACHINE, "vmdiskcmp: f.json: jobs[0].job options: iodepth=0x: expected a whole number\n");
 }
