@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -124,13 +126,39 @@ supervisor_exit(int status)
     _exit(128 + WTERMSIG(status));
 }
 
+/* In the supervisor: the child proper has ended and is not reaped, so its
+ * /proc/PID/stat still reads, its CPU time final.  Say so on @tell (one
+ * byte) and reap it only at the parent's word on @life ('r'), or at end of
+ * file there (the parent died: what the child started in the group goes
+ * too, nobody else is left to stop it).  Ends as the child ended. */
+static void __attribute__((noreturn))
+reap_when_told(pid_t child, int life, int tell)
+{
+    int status = 0, orphan;
+    ssize_t n;
+    char c = 0;
+
+    while (write(tell, "e", 1) < 0 && errno == EINTR)
+        ;
+    while ((n = read(life, &c, 1)) < 0 && errno == EINTR)
+        ;
+    orphan = n <= 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (orphan)
+        kill(0, SIGKILL);
+    supervisor_exit(status);
+}
+
 /* The forked supervisor (the group's leader): waits for the go from
  * @life (a byte; end of file: our parent died first), forks the child
- * proper in the same group, and stays until the child has ended.  When
+ * proper in the same group, says its pid on @tell, and stays until the
+ * child has ended and the parent let it be reaped (reap_when_told).  When
  * @life reaches end of file, the parent died (even by SIGKILL): the group
  * gets @death_signal, and SIGKILL once the child is gone.  The
  * supervisor ignores SIGINT/SIGTERM/SIGHUP: a stop signal to the group is
- * for the child.  Never returns. */
+ * for the child; and SIGPIPE: a parent that died is noticed on @life.
+ * Never returns. */
 static void __attribute__((noreturn))
 supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int logfd, int pipefd)
 {
@@ -166,39 +194,31 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int l
         _exit(127);
     if (child == 0) {
         close(life);
-        if (tell >= 0)
-            close(tell);
+        close(tell);
         prctl(PR_SET_PDEATHSIG, SIGKILL);   /* the supervisor killed: the child too */
         if (getppid() != self)
             _exit(127);
         child_exec(o, logfd, pipefd);
     }
-    if (tell >= 0) {
-        /* the child proper's pid, for vdc_child_opts.pid_out */
-        while (write(tell, &child, sizeof(child)) < 0 && errno == EINTR)
-            ;
-        close(tell);
-    }
+    /* the child proper's pid, for vdc_child_opts.pid_out */
+    while (write(tell, &child, sizeof(child)) < 0 && errno == EINTR)
+        ;
     if (logfd >= 0)
         close(logfd);
     if (pipefd >= 0)
         close(pipefd);
     for (i = 0; i < G_N_ELEMENTS(stop_signals); i++)
         signal(stop_signals[i], SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
     for (;;) {
         struct pollfd p = { .fd = life, .events = POLLIN };
+        siginfo_t si;
         int status = 0;
-        pid_t w = waitpid(child, &status, WNOHANG);
 
-        if (w == child) {
-            struct pollfd q = { .fd = life, .events = POLLIN };
-            char c;
-
-            /* nobody left to stop the group: what the child started goes */
-            if (poll(&q, 1, 0) > 0 && read(life, &c, 1) == 0)
-                kill(0, SIGKILL);
-            supervisor_exit(status);
-        }
+        memset(&si, 0, sizeof(si));
+        if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            si.si_pid == child)
+            reap_when_told(child, life, tell);
         if (poll(&p, 1, POLL_MS) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
             char c;
 
@@ -245,18 +265,22 @@ drain(int *fd, GString *buf, size_t max, vdc_child_result *r)
     }
 }
 
-/* Wait up to @ms for the output or the child; returns when either may have
- * something new. */
+/* Wait up to @ms for the output (@fd) or the supervisor's word (@tell);
+ * returns when either may have something new.  -1: not watched. */
 static void
-pause_for(int fd, unsigned ms)
+pause_for(int fd, int tell, unsigned ms)
 {
-    if (fd >= 0) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
+    struct pollfd p[2];
+    nfds_t n = 0;
 
-        (void)poll(&p, 1, (int)ms);
-    } else {
+    if (fd >= 0)
+        p[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+    if (tell >= 0)
+        p[n++] = (struct pollfd){ .fd = tell, .events = POLLIN };
+    if (n)
+        (void)poll(p, n, (int)ms);
+    else
         g_usleep((gulong)ms * 1000);
-    }
 }
 
 /* Has @pid exited?  (WNOWAIT: it stays a zombie, its pid stays ours.) */
@@ -269,6 +293,61 @@ has_exited(pid_t pid)
     return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
+/* Has the child proper ended?  Its supervisor says so on *@tell (one byte;
+ * the child is then held unreaped until we write 'r' on the life pipe:
+ * *@held = 1).  End of file there, or no word: the supervisor itself may
+ * have ended (it could not fork, or it was killed). */
+static int
+child_ended(int *tell, pid_t supervisor, int *held)
+{
+    ssize_t n = -1;
+    char c;
+
+    if (*held)
+        return 1;
+    if (*tell >= 0) {
+        while ((n = read(*tell, &c, 1)) < 0 && errno == EINTR)
+            ;
+        if (n == 1) {
+            *held = 1;
+            return 1;
+        }
+        if (n == 0) {
+            close(*tell);
+            *tell = -1;
+        }
+    }
+    return has_exited(supervisor);
+}
+
+/* Let the supervisor reap the child it holds ('r' on @life), then wait
+ * until the supervisor has ended (not reaped: its pid stays ours).  A
+ * supervisor that died meanwhile makes the write fail (EPIPE): the
+ * SIGPIPE that comes with it is blocked and taken back here. */
+static void
+release_child(int life, pid_t supervisor)
+{
+    sigset_t pipe_set, old;
+    siginfo_t si;
+    ssize_t n;
+
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    while ((n = write(life, "r", 1)) < 0 && errno == EINTR)
+        ;
+    if (n < 0 && errno == EPIPE) {
+        struct timespec zero = { 0, 0 };
+
+        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    memset(&si, 0, sizeof(si));
+    while (waitid(P_PID, (id_t)supervisor, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+}
+
 int
 vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
 {
@@ -278,6 +357,7 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     int capture = o->out == VDC_CHILD_CAPTURE || o->err == VDC_CHILD_CAPTURE;
     int logged = o->out == VDC_CHILD_LOG || o->err == VDC_CHILD_LOG;
     int pfd[2] = { -1, -1 }, life[2] = { -1, -1 }, tell[2] = { -1, -1 }, logfd = -1, status = 0;
+    int held = 0;
     GString *buf = NULL;
     gint64 deadline = 0, until;
     pid_t pid, self = getpid();
@@ -296,7 +376,7 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             close(logfd);
         return -1;
     }
-    if (pipe2(life, O_CLOEXEC) < 0 || (o->pid_out && pipe2(tell, O_CLOEXEC) < 0)) {
+    if (pipe2(life, O_CLOEXEC) < 0 || pipe2(tell, O_CLOEXEC) < 0) {
         vdc_error("%s: pipe: %s", what, g_strerror(errno));
         if (life[0] >= 0) {
             close(life[0]);
@@ -332,22 +412,19 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         if (capture)
             close(pfd[0]);
         close(life[1]);
-        if (tell[0] >= 0)
-            close(tell[0]);
+        close(tell[0]);
         supervisor_main(o, self, life[0], tell[1], logfd, pfd[1]);
     }
     setpgid(pid, pid);   /* also here: no window before the child's own call */
     close(life[0]);
-    if (tell[1] >= 0)
-        close(tell[1]);
+    close(tell[1]);
     if (logfd >= 0)
         close(logfd);
     /* the caller records the group (a journal) before the child proper
      * exists; the go starts it */
     if (o->started && o->started(pid, o->started_arg) < 0) {
         close(life[1]);             /* no go: the supervisor exits */
-        if (tell[0] >= 0)
-            close(tell[0]);
+        close(tell[0]);
         kill(-pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
@@ -359,16 +436,18 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     }
     while (write(life[1], "g", 1) < 0 && errno == EINTR)
         ;
-    if (tell[0] >= 0) {
+    {
         pid_t child = 0;
         ssize_t n;
 
         /* the supervisor forks at the go and says the pid at once (end of
-         * file: it could not fork; the group's id stands in) */
+         * file: it could not fork; the group's id stands in); later, one
+         * byte when the child has ended (child_ended) */
         while ((n = read(tell[0], &child, sizeof(child))) < 0 && errno == EINTR)
             ;
-        *o->pid_out = n == (ssize_t)sizeof(child) && child > 0 ? (int)child : (int)pid;
-        close(tell[0]);
+        if (o->pid_out)
+            *o->pid_out = n == (ssize_t)sizeof(child) && child > 0 ? (int)child : (int)pid;
+        fcntl(tell[0], F_SETFL, O_NONBLOCK);
     }
     if (capture) {
         close(pfd[1]);
@@ -381,7 +460,7 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     for (;;) {
         if (capture)
             drain(&pfd[0], buf, max, r);
-        if (has_exited(pid))
+        if (child_ended(&tell[0], pid, &held))
             break;
         if (o->stop && *o->stop) {
             r->stopped = 1;
@@ -393,21 +472,26 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         }
         if (o->tick)
             o->tick(o->tick_arg);
-        pause_for(pfd[0], POLL_MS);
+        pause_for(pfd[0], tell[0], POLL_MS);
     }
     if (r->stopped || r->timed_out) {
         kill(-pid, SIGTERM);
         until = g_get_monotonic_time() + (gint64)grace * 1000;
-        while (!has_exited(pid) && g_get_monotonic_time() < until) {
-            pause_for(pfd[0], MIN(POLL_MS, grace));
+        while (!child_ended(&tell[0], pid, &held) && g_get_monotonic_time() < until) {
+            pause_for(pfd[0], tell[0], MIN(POLL_MS, grace));
             if (capture)
                 drain(&pfd[0], buf, max, r);
         }
     }
-    /* the child has ended but is not reaped: its /proc/PID/stat still
-     * reads (the dom0 agent's last test ends here) */
+    /* the child has ended but is not reaped (its supervisor holds it until
+     * told): its /proc/PID/stat still reads (the dom0 agent's last test
+     * ends here) */
     if (o->tick)
         o->tick(o->tick_arg);
+    if (held)
+        release_child(life[1], pid);
+    if (tell[0] >= 0)
+        close(tell[0]);
     /* whatever is left in the group, also after a normal exit */
     kill(-pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

@@ -26,6 +26,10 @@
  *    group, waits for the child, then SIGKILL to the group, grandchildren
  *    included (the agent's seekers, QEMU under libguestfs).  The child
  *    proper has PR_SET_PDEATHSIG SIGKILL against its supervisor;
+ *  - the supervisor does not reap the child proper when it ends: it says
+ *    so on a pipe to us and waits for our word, so the ended child's
+ *    /proc/PID/stat (its final CPU time) reads until @tick has been called
+ *    once after its end; then the supervisor reaps it and ends as it did;
  *  - @started, when set, is called with the group's id (the supervisor's
  *    pid) before the child proper exists, so a caller can journal it
  *    (run/journal.h "proc") and a later `vmdiskcmp cleanup` can find and
@@ -70,9 +74,10 @@ typedef struct {
                                   * supervisor's, the group's id) once it started,
                                   * before the first tick; NULL: not wanted */
     /* called at every look (about every 100 ms) while the child runs, once
-     * when it has ended (not yet reaped: its /proc/PID/stat still reads)
-     * and once after it was reaped, e.g. to follow a log the child writes;
-     * NULL: none */
+     * when it has ended (not yet reaped: its /proc/PID/stat still reads,
+     * its CPU time final; also after a stop or a timeout when it ended
+     * within the grace) and once after it was reaped, e.g. to follow a log
+     * the child writes; NULL: none */
     void (*tick)(void *tick_arg);
     void *tick_arg;
     /* called with the group's id before the child proper starts; -1: the

@@ -180,9 +180,9 @@ vdc_cpu_delta_compute(const vdc_cpu_snapshot *a, const vdc_cpu_snapshot *b, long
                   b->t_s, a->t_s);
         return -1;
     }
-    if (a->n_srv != b->n_srv) {
-        vdc_error("CPU delta: snapshots of different server sets (%zu and %zu servers)",
-                  a->n_srv, b->n_srv);
+    if (a->n_srv > b->n_srv) {
+        vdc_error("CPU delta: the second snapshot has fewer servers (%zu) than the first (%zu)",
+                  b->n_srv, a->n_srv);
         return -1;
     }
     if (times_delta(&a->stat.total, &b->stat.total, &t) < 0) {
@@ -206,13 +206,14 @@ vdc_cpu_delta_compute(const vdc_cpu_snapshot *a, const vdc_cpu_snapshot *b, long
             out->cpu_busy_s[i] = (double)vdc_cpu_times_busy(&t) / hz;
         }
     }
-    out->n_srv = a->n_srv;
+    out->n_srv = b->n_srv;
     out->srv = g_new0(vdc_server_delta, out->n_srv ? out->n_srv : 1);
     for (i = 0; i < out->n_srv; i++) {
-        const vdc_server_sample *sa = &a->srv[i], *sb = &b->srv[i];
+        const vdc_server_sample *sa = i < a->n_srv ? &a->srv[i] : NULL, *sb = &b->srv[i];
         vdc_server_delta *d = &out->srv[i];
 
-        if (sa->state != VDC_SRV_OK) {
+        /* a server added to the set after @a was taken */
+        if (!sa || sa->state != VDC_SRV_OK) {
             d->state = VDC_DELTA_ABSENT;
             continue;
         }

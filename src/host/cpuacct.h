@@ -88,7 +88,7 @@ typedef enum {
     VDC_DELTA_OK = 0,       /* alive at both ends with the same identity */
     VDC_DELTA_ENDED,        /* gone or replaced by the end: its CPU time in the
                              * interval is unknown (not zero) */
-    VDC_DELTA_ABSENT,       /* not alive at the start */
+    VDC_DELTA_ABSENT,       /* not alive at the start, or not yet in the set */
 } vdc_delta_state;
 
 typedef struct {
@@ -109,9 +109,11 @@ typedef struct {
 } vdc_cpu_delta;
 
 /* @b minus @a, converting ticks with @ticks_per_s (sysconf(_SC_CLK_TCK)).
- * Both snapshots must be of the same server set, @b not before @a, and no
- * counter may run backwards (dom0's or an unchanged server's): else -1
- * after vdc_error saying which.  Dispose @out either way. */
+ * Both snapshots must be of the same server set, or @b's of that set with
+ * servers appended after @a was taken (found later: those are ABSENT in
+ * @out, which has @b's servers); @b not before @a, and no counter may run
+ * backwards (dom0's or an unchanged server's): else -1 after vdc_error
+ * saying which.  Dispose @out either way. */
 int vdc_cpu_delta_compute(const vdc_cpu_snapshot *a, const vdc_cpu_snapshot *b,
                           long ticks_per_s, vdc_cpu_delta *out);
 void vdc_cpu_delta_dispose(vdc_cpu_delta *d);            /* safe twice */

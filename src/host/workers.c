@@ -25,8 +25,9 @@ vdc_comm_match
 vdc_blkback_comm_match(const char *comm, unsigned domid, const char *vdev, int *ring)
 {
     const char *dev = vdev ? strstr(vdev, "/dev/") : NULL;
-    g_autofree char *mq = NULL, *old = NULL;
+    g_autofree char *base = NULL, *mq = NULL, *old = NULL;
     size_t len = comm ? strlen(comm) : 0;
+    int shared;
 
     if (ring)
         *ring = -1;
@@ -35,26 +36,32 @@ vdc_blkback_comm_match(const char *comm, unsigned domid, const char *vdev, int *
     dev = dev ? dev + 5 : vdev;
     if (!*dev)
         return VDC_COMM_NO;
-    /* Linux >= 4.6: "DOMID.DEV-RING" */
-    mq = g_strdup_printf("%u.%s-", domid, dev);
+    /* Linux >= 4.6: "DOMID.DEV" cut to 15 characters, then "-RING" */
+    base = g_strdup_printf("%u.%s", domid, dev);
+    if (strlen(base) > VDC_COMM_MAX)
+        base[VDC_COMM_MAX] = '\0';
+    /* a 15-character "DOMID.DEV" is also what a longer one is cut to */
+    shared = strlen(base) == VDC_COMM_MAX;
+    mq = g_strconcat(base, "-", NULL);
     if (g_str_has_prefix(comm, mq)) {
         const char *r = comm + strlen(mq);
 
         if (*r && !all_digits(r))
             return VDC_COMM_NO;
-        /* the whole "DOMID.DEV-" is there: this VBD; the ring index only
-         * when the name was not cut (it may have lost digits) */
-        if (ring && *r && len < VDC_COMM_MAX)
+        /* the ring index only when the name was not cut (it may have lost
+         * digits) */
+        if (ring && *r && len != VDC_COMM_MAX && len != VDC_COMM_FULL_MAX)
             *ring = atoi(r);
-        return VDC_COMM_YES;
+        return shared ? VDC_COMM_MAYBE : VDC_COMM_YES;
     }
+    /* cut to 15 before the '-' */
     if (len == VDC_COMM_MAX && g_str_has_prefix(mq, comm))
         return VDC_COMM_MAYBE;
     /* older kernels: "blkback.DOMID.DEV", no delimiter after DEV */
     old = g_strdup_printf("blkback.%u.%s", domid, dev);
     if (len < VDC_COMM_MAX)
         return strcmp(comm, old) ? VDC_COMM_NO : VDC_COMM_YES;
-    return g_str_has_prefix(old, comm) ? VDC_COMM_MAYBE : VDC_COMM_NO;
+    return len == VDC_COMM_MAX && g_str_has_prefix(old, comm) ? VDC_COMM_MAYBE : VDC_COMM_NO;
 }
 
 int
@@ -185,8 +192,9 @@ vdc_blkback_threads_find(const vdc_task_stat *tasks, size_t n, unsigned domid, c
             exact++;
         } else {
             g_autofree char *why = g_strdup_printf(
-                "the kernel cut the thread name to %d characters: '%s' may be another VBD's "
-                "ring thread than domain %u's %s", VDC_COMM_MAX, t->comm, domid, vdev);
+                "the kernel cut the VBD's part of the thread name (\"DOMID.DEV\") to %d "
+                "characters: '%s' may be another VBD's ring thread than domain %u's %s",
+                VDC_COMM_MAX, t->comm, domid, vdev);
             g_ptr_array_add(servers, vdc_server_new("blkback", t->comm, t->pid, 0, t->starttime,
                                                     VDC_ATTR_AMBIGUOUS, why));
         }

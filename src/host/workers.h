@@ -2,13 +2,18 @@
  * (/proc/PID/stat field 2), and saying when the kernel does not let one be
  * attributed to a single device.
  *
- * blkback (drivers/block/xen-blkback/xenbus.c): one kernel thread per ring
- * of a VBD.  Linux >= 4.6 names it "%d.%s-%d" (domid, the backend's xenstore
- * "dev" without "/dev/", ring index), e.g. "5.xvdb-0"; older kernels
- * "blkback.%d.%s", e.g. "blkback.5.xvdb".  The kernel keeps 15 characters
- * (TASK_COMM_LEN 16): a longer name is cut, and a cut name may fit more
- * than one VBD: then it is ambiguous, resolved only against the list of
- * VBDs dom0 serves, never guessed.
+ * blkback (drivers/block/xen-blkback/xenbus.c, xen_update_blkif_status):
+ * one kernel thread per ring of a VBD, started when the frontend connects
+ * (after the domU has booted, not when the domain is created).  Linux >=
+ * 4.6 names it "%s-%d": the first part is snprintf(TASK_COMM_LEN, "%d.%s")
+ * of the domid and the backend's xenstore "dev" without "/dev/" (so cut to
+ * 15 characters), then the ring index: "5.xvdb-0".  /proc shows that name
+ * whole on Linux >= 5.17 (a kthread's full name, up to 63 characters:
+ * fs/proc/array.c proc_task_name; Debian 12's 6.1 does), cut to 15
+ * characters (TASK_COMM_LEN 16) before.  Older kernels: "blkback.%d.%s",
+ * e.g. "blkback.5.xvdb".  A "DOMID.DEV" of 15 characters or more may be
+ * another VBD's cut the same way: then the name is ambiguous, resolved only
+ * against the list of VBDs dom0 serves, never guessed.
  *
  * loop (drivers/block/loop.c): before Linux 5.13 each bound loop device had
  * its own kernel thread "loopN" (exact).  Since 5.13 (and in 6.1, Debian
@@ -29,21 +34,25 @@
 #include "host/cpuacct.h"
 #include "host/procfs.h"
 
-/* TASK_COMM_LEN - 1: the longest comm the kernel keeps for a thread. */
+/* TASK_COMM_LEN - 1: the longest comm the kernel keeps for a task. */
 #define VDC_COMM_MAX 15
+/* The longest kernel thread name /proc shows (Linux >= 5.17: its full
+ * name, cut to 63 characters). */
+#define VDC_COMM_FULL_MAX 63
 
 /* What a comm says about a VBD. */
 typedef enum {
     VDC_COMM_NO = 0,        /* not this VBD's thread */
     VDC_COMM_YES,           /* this VBD's ring thread */
-    VDC_COMM_MAYBE,         /* cut to 15 characters where this VBD's name and
-                             * another's could both give it */
+    VDC_COMM_MAYBE,         /* this VBD's or another's whose "DOMID.DEV" the
+                             * kernel cut to the same 15 characters */
 } vdc_comm_match;
 
 /* Pure: does @comm name a blkback thread of VBD (@domid, @vdev)?  @vdev as
  * in the backend's xenstore "dev" ("xvdb"; a leading "/dev/" is skipped as
  * the kernel does).  *ring (may be NULL) gets the ring index, or -1 when
- * the name carries none (old kernels) or it was cut. */
+ * the name carries none (old kernels) or may have been cut (15 or 63
+ * characters long). */
 vdc_comm_match vdc_blkback_comm_match(const char *comm, unsigned domid, const char *vdev,
                                       int *ring);
 

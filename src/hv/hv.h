@@ -42,8 +42,10 @@ typedef struct {
     int domid;                      /* Xen domid, libvirt's id; -1 unknown */
     int vmm_pid;                    /* the QEMU serving the domU (libvirt's
                                      * <domstatus pid>; libxl: its qdisk
-                                     * backend, xenstore /local/domain/0/libxl/
-                                     * DOMID/qdisk-backend-pid); 0 none or unknown */
+                                     * backend, xenstore /local/domain/DOMID/
+                                     * image/device-model-pid, else a driver
+                                     * domain's libxl/DOMID/qdisk-backend-pid);
+                                     * 0 none or unknown */
     double cpu_time_s;              /* vCPU seconds since the domain started
                                      * (libxl_dominfo.cpu_time, virDomainInfo
                                      * cpuTime); NAN unknown */
@@ -57,7 +59,8 @@ typedef struct {
     GPtrArray *vbds;            /* vdc_xs_vbd* of the domU's backends (Xen: xenstore), or NULL */
     GPtrArray *disks;           /* vdc_lv_disk* of the live domain XML (libvirt), or NULL */
     int qemu_pid;               /* the QEMU serving the disks: libvirt qemu's <domstatus
-                                 * pid>, Xen qdisk's libxl/DOMID/qdisk-backend-pid; 0 none */
+                                 * pid>, Xen qdisk's image/device-model-pid (or a driver
+                                 * domain's libxl/DOMID/qdisk-backend-pid); 0 none */
 } vdc_hv_disk_facts;
 
 void vdc_hv_disk_facts_init(vdc_hv_disk_facts *f);

@@ -228,19 +228,26 @@ xl_backends(vdc_hv *hv, const char *name, JsonObject *out)
     return 0;
 }
 
-/* The pid of the QEMU libxl spawned for @domid's qdisks
- * (/local/domain/0/libxl/DOMID/qdisk-backend-pid: libxl_dm.c records it
- * there), or 0: none, or xenstore cannot be read */
+/* The pid of the QEMU libxl spawned for @domid's qdisks, or 0: none, or
+ * xenstore cannot be read.  A toolstack in dom0 starts it as the PV
+ * domain's device model (libxl_dm.c libxl__spawn_local_dm, qemu-xen with
+ * -M xenpv) and records it at /local/domain/DOMID/image/device-model-pid;
+ * xl devd in a driver domain starts it as a qdisk backend
+ * (libxl__spawn_qdisk_backend) and records it in its own
+ * ~/libxl/DOMID/qdisk-backend-pid (docs/misc/xenstore-paths.pandoc). */
 static int
 qdisk_backend_pid(uint32_t domid)
 {
     struct xs_handle *xs = xs_open(XS_OPEN_READONLY);
-    g_autofree char *dir = g_strdup_printf("/local/domain/0/libxl/%u", domid);
+    g_autofree char *image = g_strdup_printf("/local/domain/%u/image", domid);
+    g_autofree char *devd = g_strdup_printf("/local/domain/0/libxl/%u", domid);
     g_autofree char *pid = NULL;
 
     if (!xs)
         return 0;
-    pid = xs_get(xs, dir, "qdisk-backend-pid");
+    pid = xs_get(xs, image, "device-model-pid");
+    if (!pid)
+        pid = xs_get(xs, devd, "qdisk-backend-pid");
     xs_close(xs);
     return pid ? atoi(pid) : 0;
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include <glib.h>
@@ -486,6 +487,28 @@ vdc_host_check(JsonObject *host)
             return why;
     }
     return NULL;
+}
+
+double
+vdc_run_test_bytes(const vdc_run *r, const vdc_test_info *ti)
+{
+    double file = r->meta.file_size_bytes != VDC_INT_ABSENT ? (double)r->meta.file_size_bytes
+                  : r->meta.file_size_mib != VDC_INT_ABSENT ? (double)r->meta.file_size_mib * 1048576.0
+                  : NAN;
+    double pc = r->meta.per_char_size != VDC_INT_ABSENT ? (double)r->meta.per_char_size : NAN;
+
+    switch (ti ? ti->id : VDC_TEST_UNKNOWN) {
+    case VDC_TEST_PUT_BLOCK:
+    case VDC_TEST_GET_BLOCK:
+        return file;
+    case VDC_TEST_REWRITE:
+        return 2 * file;
+    case VDC_TEST_PUTC:
+    case VDC_TEST_GETC:
+        return pc;
+    default:
+        return NAN;
+    }
 }
 
 vdc_sample *

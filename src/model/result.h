@@ -376,6 +376,13 @@ void vdc_run_dispose(vdc_run *r);
  * Returns the sample (owned by the run). Never NULL. */
 vdc_sample *vdc_run_add_sample(vdc_run *r, const char *test);
 
+/* The bytes sequential test @ti moved in run @r, from the agent's sizes
+ * (meta.file_size_bytes, else file_size_mib; per_char_size): the file for
+ * block write and read, twice it for rewrite (read and written back), the
+ * per-char size for putc and getc.  NAN when not known or not a sequential
+ * test (@ti NULL included). */
+double vdc_run_test_bytes(const vdc_run *r, const vdc_test_info *ti);
+
 /* ---- Targets ------------------------------------------------------------- */
 typedef struct {
     char *disk_spec;         /* xl disk spec */

@@ -371,32 +371,6 @@ host_scalar(const vdc_sample *s, const char *member)
     return json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
 }
 
-/* The bytes sequential test @ti moved in run @r (the agent's sizes): the
- * file for block write and read, twice it for rewrite (read and written
- * back), the per-char size for putc and getc; NAN when not known or not a
- * sequential test. */
-static double
-test_bytes(const vdc_test_info *ti, const vdc_run *r)
-{
-    double file = r->meta.file_size_bytes != VDC_INT_ABSENT ? (double)r->meta.file_size_bytes
-                  : r->meta.file_size_mib != VDC_INT_ABSENT ? (double)r->meta.file_size_mib * 1048576.0
-                  : NAN;
-    double pc = r->meta.per_char_size != VDC_INT_ABSENT ? (double)r->meta.per_char_size : NAN;
-
-    switch (ti ? ti->id : -1) {
-    case VDC_TEST_PUT_BLOCK:
-    case VDC_TEST_GET_BLOCK:
-        return file;
-    case VDC_TEST_REWRITE:
-        return 2 * file;
-    case VDC_TEST_PUTC:
-    case VDC_TEST_GETC:
-        return pc;
-    default:
-        return NAN;
-    }
-}
-
 /* One sample's verdict: 1 flagged, 0 not, -1 no evidence; *@why (first
  * call that flags) gets the figures. */
 static int
@@ -448,7 +422,7 @@ rule_dom0_page_cache(found *c, const vdc_result_set *rs, const vdc_sample_ref *r
     if (!t || !t->where || strcmp(t->where, "domU") || t->cache.bypasses_dom0_page_cache == 1)
         return;
     for (i = 0; i < n; i++) {
-        double b = test_bytes(ti, refs[i].run);
+        double b = vdc_run_test_bytes(refs[i].run, ti);
         int v;
 
         if (!vdc_has(b) || b <= 0 || !refs[i].sample->host)

@@ -74,10 +74,31 @@ vdc_host_per_unit(JsonObject *cpu_s, double bytes, double ios, JsonObject *per_g
         v = json_node_get_double(n);
         if (vdc_has(bytes) && bytes > 0)
             json_object_set_double_member(per_gib, l->data, v / (bytes / 1073741824.0));
-        if (vdc_has(ios) && ios > 0)
+        if (vdc_has(ios) && ios > 0 && per_kio)
             json_object_set_double_member(per_kio, l->data, v / (ios / 1000.0));
     }
     g_list_free(members);
+}
+
+void
+vdc_host_bytes_from_agent(JsonObject *h, double bytes)
+{
+    JsonObject *per_gib;
+
+    if (json_object_has_member(h, "bytes") || !vdc_has(bytes) || bytes <= 0 ||
+        !json_object_has_member(h, "cpu_s"))
+        return;
+    json_object_set_int_member(h, "bytes", (gint64)bytes);
+    json_object_set_string_member(h, "source", VDC_HOST_AGENT_BYTES);
+    per_gib = json_object_new();
+    vdc_host_per_unit(json_object_get_object_member(h, "cpu_s"), bytes, NAN, per_gib, NULL);
+    json_object_set_object_member(h, "cpu_s_per_gib", per_gib);
+}
+
+int
+vdc_host_serves(const vdc_host_owner *o, size_t k)
+{
+    return o->target == -1 || (o->target >= 0 && (size_t)o->target == k);
 }
 
 /* JSON role name of a server role ("loop-worker" -> "loop_worker") */
@@ -113,7 +134,7 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
 {
     vdc_cpu_delta d;
     JsonObject *o, *cpu, *attr, *per_gib, *per_kio;
-    GHashTable *sum, *ended;
+    GHashTable *sum, *ended, *late;
     GHashTableIter it;
     gpointer key, val;
     double other, bytes = NAN, ios = NAN;
@@ -130,6 +151,7 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
     attr = json_object_new();
     sum = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     ended = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    late = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
     json_object_set_double_member(o, "interval_s", d.interval_s);
     {
@@ -150,7 +172,7 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
         char *rk;
         double *acc;
 
-        if (owners[i].target >= 0 && (size_t)owners[i].target != k)
+        if (!vdc_host_serves(&owners[i], k))
             continue;
         if (s->attribution != VDC_ATTR_EXACT)
             continue;
@@ -158,7 +180,9 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
         if (!strcmp(rk, "loop_worker"))
             loop_exact = 1;
         if (d.srv[i].state != VDC_DELTA_OK) {
-            g_hash_table_replace(ended, rk, GINT_TO_POINTER(1));
+            /* absent at the begin: found (or started) inside the interval */
+            g_hash_table_replace(d.srv[i].state == VDC_DELTA_ABSENT ? late : ended, rk,
+                                 GINT_TO_POINTER(1));
             continue;
         }
         acc = g_hash_table_lookup(sum, rk);
@@ -179,6 +203,12 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
             json_object_set_string_member(at, "attribution", "ended");
             json_object_set_string_member(at, "reason", "a server of this role exited or its "
                                           "pid was reused inside the interval: unknown, not zero");
+        } else if (g_hash_table_contains(late, key)) {
+            json_object_set_null_member(cpu, key);
+            json_object_set_string_member(at, "attribution", "ended");
+            json_object_set_string_member(at, "reason", "a server of this role was not alive or "
+                                          "not yet found when the interval began: unknown, not "
+                                          "zero");
         } else {
             json_object_set_double_member(cpu, key, *(double *)val);
             json_object_set_string_member(at, "attribution", "exact");
@@ -194,6 +224,17 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
             json_object_set_string_member(at, "attribution", "ended");
             json_object_set_string_member(at, "reason", "every server of this role exited "
                                           "inside the interval: unknown, not zero");
+            json_object_set_object_member(attr, key, at);
+        }
+    g_hash_table_iter_init(&it, late);
+    while (g_hash_table_iter_next(&it, &key, &val))
+        if (!json_object_has_member(cpu, key)) {
+            JsonObject *at = json_object_new();
+
+            json_object_set_null_member(cpu, key);
+            json_object_set_string_member(at, "attribution", "ended");
+            json_object_set_string_member(at, "reason", "no server of this role was alive or "
+                                          "found when the interval began: unknown, not zero");
             json_object_set_object_member(attr, key, at);
         }
     /* QEMU's own work beside its vCPUs: the process minus its vCPU threads */
@@ -260,6 +301,7 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
 
     g_hash_table_destroy(sum);
     g_hash_table_destroy(ended);
+    g_hash_table_destroy(late);
     vdc_cpu_delta_dispose(&d);
     return o;
 }
@@ -271,6 +313,8 @@ struct vdc_hostwatch {
     size_t n;
     char **disk;                /* per target: the disk under its image ("sda"), or NULL */
     char **loop_reason;         /* per target: why its loop worker is shared, or NULL */
+    int *blkback;               /* per target: 0 not served by blkback (or not
+                                 * libxl), 1 its ring threads not found yet, 2 found */
     const char *io_source;
     GPtrArray *servers;         /* vdc_server* */
     GArray *owners;             /* vdc_host_owner, parallel to servers */
@@ -345,11 +389,13 @@ vdc_hostwatch_new(const vdc_host_target *t, size_t n)
     w->t = g_new0(vdc_host_target, n);
     w->disk = g_new0(char *, n);
     w->loop_reason = g_new0(char *, n);
+    w->blkback = g_new0(int, n);
     for (i = 0; i < n; i++) {
         w->t[i].name = g_strdup(t[i].name);
         w->t[i].vdev = g_strdup(t[i].vdev);
         w->t[i].image = g_strdup(t[i].image);
         w->t[i].loop_dev = g_strdup(t[i].loop_dev);
+        w->t[i].backend = g_strdup(t[i].backend);
         w->disk[i] = disk_under(t[i].image);
     }
     w->servers = vdc_server_set_new();
@@ -385,12 +431,14 @@ vdc_hostwatch_free(vdc_hostwatch *w)
         g_free((char *)w->t[i].vdev);
         g_free((char *)w->t[i].image);
         g_free((char *)w->t[i].loop_dev);
+        g_free((char *)w->t[i].backend);
         g_free(w->disk[i]);
         g_free(w->loop_reason[i]);
     }
     g_free(w->t);
     g_free(w->disk);
     g_free(w->loop_reason);
+    g_free(w->blkback);
     for (i = 0; i < w->snaps->len; i++)
         snap_dispose(&g_array_index(w->snaps, vdc_host_snap, i));
     g_array_free(w->snaps, TRUE);
@@ -408,7 +456,7 @@ vdc_hostwatch_free(vdc_hostwatch *w)
 static void
 add_server(vdc_hostwatch *w, vdc_server *s, int target)
 {
-    vdc_host_owner o = { target };
+    vdc_host_owner o = { target, NULL };
 
     if (!s)
         return;
@@ -446,6 +494,44 @@ find_loop_workers(vdc_hostwatch *w, size_t k, const GArray *kthreads)
     adopt_servers(w, set, (int)k);
     g_ptr_array_unref(set);
     w->loop_reason[k] = reason;
+}
+
+/* the ring threads of each target still waiting for them (blkback starts
+ * them when the domU's frontend connects); @when: NULL at the start, else
+ * the event seen, in words (kept as found_at) */
+static void
+find_blkback(vdc_hostwatch *w, const char *when)
+{
+    GArray *kthreads;
+    size_t k;
+
+    for (k = 0; k < w->n && w->blkback[k] != 1; k++)
+        ;
+    if (k == w->n || w->domid < 0)
+        return;
+    kthreads = vdc_kernel_threads_scan();
+    if (!kthreads)
+        return;
+    for (k = 0; k < w->n; k++) {
+        GPtrArray *set;
+
+        if (w->blkback[k] != 1)
+            continue;
+        set = vdc_server_set_new();
+        vdc_blkback_threads_find((const vdc_task_stat *)(void *)kthreads->data, kthreads->len,
+                                 (unsigned)w->domid, w->t[k].vdev, NULL, 0, set);
+        if (set->len) {
+            size_t from = w->servers->len, i;
+
+            w->blkback[k] = 2;
+            adopt_servers(w, set, (int)k);
+            for (i = from; i < w->owners->len; i++)
+                g_array_index(w->owners, vdc_host_owner, i).found_at =
+                    when ? g_intern_string(when) : NULL;
+        }
+        g_ptr_array_unref(set);
+    }
+    g_array_free(kthreads, TRUE);
 }
 
 /* QEMU and its vCPU threads ("CPU 0/TCG", "CPU 1/KVM") */
@@ -547,8 +633,13 @@ take_events(vdc_hostwatch *w, const struct vdc_ctl_progress *p)
 
         if (p->ev[i].seq <= w->last_seq || w->events->len >= VDC_HOST_MAX_EVENTS)
             continue;
-        if (snap == (size_t)-1)
+        if (snap == (size_t)-1) {
+            g_autofree char *when = vdc_host_event_text(&p->ev[i], p->ev[i].target < w->n
+                                                        ? w->t[p->ev[i].target].name : NULL);
+
+            find_blkback(w, when);
             snap = take_snap(w);
+        }
         e.ev = p->ev[i];
         e.snap = snap;
         e.gap_before = gap;
@@ -606,18 +697,13 @@ vdc_hostwatch_start_domu(vdc_hostwatch *w, const char *ctl, uint64_t nonce,
         w->io_source = !strcmp(hvops->name, "libvirt") ? "virDomainBlockStats"
                        : "blkback statistics";
     }
+    for (i = 0; i < w->n; i++)
+        w->blkback[i] = !strcmp(hvops->name, "libxl") && w->t[i].vdev &&
+                        (!w->t[i].backend || !strcmp(w->t[i].backend, "phy"));
+    find_blkback(w, NULL);
     kthreads = vdc_kernel_threads_scan();
-    for (i = 0; kthreads && i < w->n; i++) {
-        if (!strcmp(hvops->name, "libxl") && w->domid >= 0 && w->t[i].vdev) {
-            GPtrArray *set = vdc_server_set_new();
-
-            vdc_blkback_threads_find((const vdc_task_stat *)(void *)kthreads->data, kthreads->len,
-                                     (unsigned)w->domid, w->t[i].vdev, NULL, 0, set);
-            adopt_servers(w, set, (int)i);
-            g_ptr_array_unref(set);
-        }
+    for (i = 0; kthreads && i < w->n; i++)
         find_loop_workers(w, i, kthreads);
-    }
     if (kthreads)
         g_array_free(kthreads, TRUE);
     w->thread = g_thread_try_new("vdc-hostwatch", poll_thread, w, NULL);
@@ -737,9 +823,28 @@ vdc_hostwatch_dom0_feed(vdc_hostwatch *w, const char *buf, size_t n)
     take_events(w, &p);
 }
 
+/* The owners as target @k sees them (g_free): a QEMU that serves every
+ * target (-1) serves none of a libxl target that blkback serves (libxl's
+ * QEMU there is qdisk's, idle for the other disks) */
+static vdc_host_owner *
+owners_for(const vdc_hostwatch *w, size_t k)
+{
+    vdc_host_owner *o = g_memdup2(w->owners->data, sizeof(vdc_host_owner) * (w->owners->len + 1));
+    size_t i;
+
+    for (i = 0; w->blkback[k] && i < w->servers->len; i++) {
+        const vdc_server *s = g_ptr_array_index(w->servers, i);
+
+        if (o[i].target == -1 && g_str_has_prefix(s->role, "qemu"))
+            o[i].target = -2;
+    }
+    return o;
+}
+
 static JsonObject *
 run_host_json(const vdc_hostwatch *w, size_t k)
 {
+    g_autofree vdc_host_owner *owners = owners_for(w, k);
     JsonObject *o = json_object_new();
     JsonArray *srv = json_array_new();
     size_t i;
@@ -749,11 +854,10 @@ run_host_json(const vdc_hostwatch *w, size_t k)
     json_object_set_double_member(o, "poll_interval_s", VDC_HOST_POLL_S);
     for (i = 0; i < w->servers->len; i++) {
         const vdc_server *s = g_ptr_array_index(w->servers, i);
-        int owner = g_array_index(w->owners, vdc_host_owner, i).target;
         JsonObject *so;
         g_autofree char *rk = NULL;
 
-        if (owner >= 0 && (size_t)owner != k)
+        if (!vdc_host_serves(&owners[i], k))
             continue;
         rk = role_key(s->role);
         so = json_object_new();
@@ -767,9 +871,16 @@ run_host_json(const vdc_hostwatch *w, size_t k)
         json_object_set_string_member(so, "attribution", vdc_attribution_name(s->attribution));
         if (s->reason)
             json_object_set_string_member(so, "reason", s->reason);
+        if (owners[i].found_at)
+            json_object_set_string_member(so, "found_at", owners[i].found_at);
         json_array_add_object_element(srv, so);
     }
     json_object_set_array_member(o, "servers", srv);
+    if (w->blkback[k] == 1)
+        json_object_set_string_member(o, "blkback_reason", w->domid >= 0
+            ? "no blkback ring thread of this VBD was found (looked for at the start and at "
+              "each progress event until found)"
+            : "the domU's id was not known: its blkback ring threads were not looked for");
     if (w->loop_reason[k])
         json_object_set_string_member(o, "loop_worker_reason", w->loop_reason[k]);
     return o;
@@ -781,11 +892,15 @@ vdc_hostwatch_attach(vdc_hostwatch *w, size_t k, vdc_run *run)
     long ticks = sysconf(_SC_CLK_TCK);
     const vdc_host_event *open[G_N_ELEMENTS(test_names)] = { NULL };
     guint8 *used = g_new0(guint8, run->n_samples + 1);
+    g_autofree vdc_host_owner *owners = NULL;
     size_t i, j, given = 0;
 
-    if (k >= w->n)
+    if (k >= w->n) {
+        g_free(used);
         return 0;
+    }
     g_mutex_lock(&w->lock);
+    owners = owners_for(w, k);
     for (i = 0; i < w->events->len; i++) {
         const vdc_host_event *e = &g_array_index(w->events, vdc_host_event, i);
         const char *name;
@@ -805,12 +920,14 @@ vdc_hostwatch_attach(vdc_hostwatch *w, size_t k, vdc_run *run)
 
             if (used[j] || strcmp(s->test, name) != 0)
                 continue;
-            h = vdc_host_slice(w->servers, (const vdc_host_owner *)(void *)w->owners->data, k,
+            h = vdc_host_slice(w->servers, owners, k,
                                &g_array_index(w->snaps, vdc_host_snap, open[e->ev.test]->snap),
                                &g_array_index(w->snaps, vdc_host_snap, e->snap),
                                open[e->ev.test], e, w->loop_reason[k], w->io_source,
                                VDC_HOST_POLL_S, ticks > 0 ? ticks : 100);
             used[j] = 1;
+            if (h)
+                vdc_host_bytes_from_agent(h, vdc_run_test_bytes(run, vdc_test_lookup(s->test)));
             if (h) {
                 g_clear_pointer(&s->host, json_object_unref);
                 s->host = h;

@@ -43,6 +43,8 @@ typedef struct {
     const char *loop_dev;   /* "/dev/loopN" serving it (dom0 baseline, blkback
                              * over loop), or NULL: its worker, and in dom0 its
                              * /sys/block stat as what the backend moved */
+    const char *backend;    /* the backend's type as read back after create
+                             * ("phy": blkback, "qdisk", ...), or NULL: unknown */
 } vdc_host_target;
 
 /* One snapshot set.  Unknown figures: NAN (doubles), -1 (counters). */
@@ -64,16 +66,31 @@ typedef struct {
 } vdc_host_event;
 
 /* A server's place: which target it serves (-1: all of them, e.g. QEMU,
- * the agent). */
+ * the agent; another negative value: none). */
 typedef struct {
     int target;
+    const char *found_at;       /* when it was found, in words (an interned
+                                 * string); NULL: when the watch started */
 } vdc_host_owner;
 
+/* Pure: does a server with owner @o serve target @k? */
+int vdc_host_serves(const vdc_host_owner *o, size_t k);
+
 /* Pure: for every role of @cpu_s with a number, that figure per GiB of
- * @bytes into @per_gib and per 1,000 of @ios into @per_kio (members set
- * only where the divisor is known and > 0). */
+ * @bytes into @per_gib and per 1,000 of @ios into @per_kio (NULL: none;
+ * members set only where the divisor is known and > 0). */
 void vdc_host_per_unit(JsonObject *cpu_s, double bytes, double ios, JsonObject *per_gib,
                        JsonObject *per_kio);
+
+/* samples[].host `source` when `bytes` is the agent's test size */
+#define VDC_HOST_AGENT_BYTES "the agent's test size (the backend's own counters were not readable)"
+
+/* Pure: where the backend's own counters gave no `bytes` (qdisk: QEMU
+ * keeps no counters dom0 can read), the test's size @bytes
+ * (vdc_run_test_bytes; NAN or <= 0: nothing done) becomes the host
+ * object @h's `bytes`, `source` VDC_HOST_AGENT_BYTES, and `cpu_s_per_gib`
+ * is recomputed from `cpu_s`.  @h with `bytes` already is left alone. */
+void vdc_host_bytes_from_agent(JsonObject *h, double bytes);
 
 /* Pure: the samples[].host object of target @k's test from event @begin
  * to event @end, with snapshot sets @a (at @begin) and @b (at @end), the
@@ -106,6 +123,11 @@ void vdc_hostwatch_free(vdc_hostwatch *w);      /* NULL-safe; stops the thread *
 /* domU: find the servers (hv domain_stats' QEMU pid and its vCPU threads;
  * blkback threads of each target's VBD; loop workers), then poll @ctl's
  * progress block (job @nonce) in a thread until vdc_hostwatch_stop.
+ * blkback starts a VBD's ring threads only when the domU's frontend
+ * connects, after the domain was created: a libxl target served by blkback
+ * (backend "phy", or unknown) whose threads were not found yet is looked
+ * for again before each snapshot set, until found; runs[].host says when
+ * (`found_at`) or that they never were (`blkback_reason`).
  * @hvops/@hv/@domain are used from the thread.  0, or -1 after vdc_error
  * (the boot goes on without host figures). */
 int vdc_hostwatch_start_domu(vdc_hostwatch *w, const char *ctl, uint64_t nonce,

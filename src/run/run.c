@@ -777,6 +777,8 @@ domu_hostwatch(vdc_run_ctx *ctx, const vdc_plan_boot *b)
 
             if (bo && json_object_has_member(bo, "physical_device"))
                 pd = json_object_get_string_member(bo, "physical_device");
+            if (bo)
+                t[k].backend = json_object_get_string_member_with_default(bo, "type", NULL);
         }
         if (pd && g_str_has_prefix(pd, "/dev/loop"))
             t[k].loop_dev = pd;

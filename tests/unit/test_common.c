@@ -591,6 +591,64 @@ test_child_group(void **state)
     assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
 }
 
+/* what the tick saw of the child proper: its state letter in
+ * /proc/PID/stat at each call ('-' once it could not be read) */
+struct tick_seen {
+    int pid;
+    GString *states;
+};
+
+static void
+tick_state(void *arg)
+{
+    struct tick_seen *t = arg;
+    g_autofree char *path = g_strdup_printf("/proc/%d/stat", t->pid);
+    g_autofree char *text = NULL;
+    const char *close;
+
+    if (t->pid <= 0 || !g_file_get_contents(path, &text, NULL, NULL) ||
+        !(close = strrchr(text, ')')) || close[1] != ' ') {
+        g_string_append_c(t->states, '-');
+        return;
+    }
+    g_string_append_c(t->states, close[2]);
+}
+
+/* The ended child is held unreaped until the tick after its end has run:
+ * that tick reads its /proc/PID/stat (a zombie's, its CPU time final);
+ * the tick after the reap does not.  Also after a stop within the grace. */
+static void
+test_child_tick_after_end(void **state)
+{
+    static const char *const ex[] = { "sh", "-c", "exit 5", NULL };
+    static const char *const sleeper[] = { "sleep", "30", NULL };
+    struct tick_seen t = { 0, g_string_new(NULL) };
+    vdc_child_opts o = { .argv = (char *const *)ex, .pid_out = &t.pid, .tick = tick_state,
+                         .tick_arg = &t };
+    vdc_child_result r;
+
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    assert_int_equal(r.exited, 1);
+    assert_int_equal(r.status, 5);
+    assert_true(t.pid > 0);
+    /* the last two calls: the end (a zombie) and after the reap (gone) */
+    assert_true(t.states->len >= 2);
+    assert_int_equal(t.states->str[t.states->len - 2], 'Z');
+    assert_int_equal(t.states->str[t.states->len - 1], '-');
+
+    g_string_truncate(t.states, 0);
+    t.pid = 0;
+    o.argv = (char *const *)sleeper;
+    o.timeout_ms = 200;
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    assert_true(r.timed_out);
+    assert_int_equal(r.status, SIGTERM);
+    assert_true(t.states->len >= 2);
+    assert_int_equal(t.states->str[t.states->len - 2], 'Z');
+    assert_int_equal(t.states->str[t.states->len - 1], '-');
+    g_string_free(t.states, TRUE);
+}
+
 static int
 answer_fn(void *arg)
 {
@@ -687,6 +745,7 @@ main(void)
         cmocka_unit_test(test_child_stop),
         cmocka_unit_test(test_child_group),
         cmocka_unit_test(test_child_fn),
+        cmocka_unit_test(test_child_tick_after_end),
         cmocka_unit_test(test_child_death_signal),
         cmocka_unit_test(test_child_death_grandchild),
     };

@@ -218,7 +218,74 @@ test_slice(void **state)
         snap_free(&b);
     }
     snap_free(&a);
+
+    /* target 1's ring thread found after the begin's snapshot (blkback
+     * starts it when the frontend connects): the begin has 3 servers, the
+     * end 4; its figure is unknown for this interval, never zero, and the
+     * other servers' stand */
+    {
+        vdc_host_owner late_owners[] = { { -1 }, { -1 }, { 0 }, { 1, "test putc of target t1 began" } };
+
+        end.gap_before = 0;
+        make_snap(&a, 10.0, 5000, 100, a_srv, 3, NAN, 0, 0, 0, 0, 0, 0);
+        make_snap(&b, 12.5, 6000, 200, b_srv, 4, NAN, 0, 0, 0, 0, 0, 0);
+        g_ptr_array_set_size(servers, 4);
+        o = vdc_host_slice(servers, late_owners, 1, &a, &b, &begin, &end, NULL, NULL, 0.1, 100);
+        assert_non_null(o);
+        assert_true(json_object_get_null_member(json_object_get_object_member(o, "cpu_s"), "blkback"));
+        assert_string_equal(attribution(o, "blkback"), "ended");
+        assert_non_null(strstr(json_object_get_string_member(json_object_get_object_member(
+            json_object_get_object_member(o, "cpu_attribution"), "blkback"), "reason"),
+            "found when the interval began"));
+        assert_near(member(o, "cpu_s", "qemu"), 6.0);
+        json_object_unref(o);
+        o = vdc_host_slice(servers, late_owners, 0, &a, &b, &begin, &end, NULL, NULL, 0.1, 100);
+        assert_near(member(o, "cpu_s", "blkback"), 0.5);
+        json_object_unref(o);
+        snap_free(&a);
+        snap_free(&b);
+    }
     g_ptr_array_unref(servers);
+}
+
+/* who a server serves: -1 every target, N one, any other negative none */
+static void
+test_serves(void **state)
+{
+    const vdc_host_owner all = { -1, NULL }, one = { 2, NULL }, none = { -2, NULL };
+
+    assert_true(vdc_host_serves(&all, 0));
+    assert_true(vdc_host_serves(&all, 5));
+    assert_true(vdc_host_serves(&one, 2));
+    assert_false(vdc_host_serves(&one, 1));
+    assert_false(vdc_host_serves(&none, 0));
+}
+
+/* qdisk: no backend counters, the agent's test size stands in */
+static void
+test_bytes_from_agent(void **state)
+{
+    JsonObject *h = json_object_new(), *cpu = json_object_new();
+
+    json_object_set_double_member(cpu, "qemu", 2.0);
+    json_object_set_null_member(cpu, "blkback");
+    json_object_set_object_member(h, "cpu_s", cpu);
+    json_object_set_object_member(h, "cpu_s_per_gib", json_object_new());
+    vdc_host_bytes_from_agent(h, NAN);           /* not known: nothing */
+    assert_false(json_object_has_member(h, "bytes"));
+    vdc_host_bytes_from_agent(h, 0);
+    assert_false(json_object_has_member(h, "bytes"));
+    vdc_host_bytes_from_agent(h, 512.0 * 1048576);
+    assert_int_equal(json_object_get_int_member(h, "bytes"), 512 * 1048576);
+    assert_string_equal(json_object_get_string_member(h, "source"), VDC_HOST_AGENT_BYTES);
+    assert_near(member(h, "cpu_s_per_gib", "qemu"), 4.0);
+    assert_false(json_object_has_member(json_object_get_object_member(h, "cpu_s_per_gib"),
+                                        "blkback"));
+    /* the backend's own counters win */
+    vdc_host_bytes_from_agent(h, 1073741824.0);
+    assert_int_equal(json_object_get_int_member(h, "bytes"), 512 * 1048576);
+    assert_near(member(h, "cpu_s_per_gib", "qemu"), 4.0);
+    json_object_unref(h);
 }
 
 static void
@@ -270,6 +337,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_per_unit),
         cmocka_unit_test(test_slice),
+        cmocka_unit_test(test_bytes_from_agent),
+        cmocka_unit_test(test_serves),
         cmocka_unit_test(test_test_names),
         cmocka_unit_test(test_event_text),
     };
