@@ -101,6 +101,26 @@ vdc_host_serves(const vdc_host_owner *o, size_t k)
     return o->target == -1 || (o->target >= 0 && (size_t)o->target == k);
 }
 
+/* Roles in @roles that have no figure in @cpu yet: null there, attribution
+ * "ended" with @reason in @attr (the interval's CPU is not known). */
+static void
+unknown_roles(GHashTable *roles, JsonObject *cpu, JsonObject *attr, const char *reason)
+{
+    GHashTableIter it;
+    gpointer key, val;
+
+    g_hash_table_iter_init(&it, roles);
+    while (g_hash_table_iter_next(&it, &key, &val))
+        if (!json_object_has_member(cpu, key)) {
+            JsonObject *at = json_object_new();
+
+            json_object_set_null_member(cpu, key);
+            json_object_set_string_member(at, "attribution", "ended");
+            json_object_set_string_member(at, "reason", reason);
+            json_object_set_object_member(attr, key, at);
+        }
+}
+
 /* JSON role name of a server role ("loop-worker" -> "loop_worker") */
 static char *
 role_key(const char *role)
@@ -215,28 +235,10 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
         }
         json_object_set_object_member(attr, key, at);
     }
-    g_hash_table_iter_init(&it, ended);
-    while (g_hash_table_iter_next(&it, &key, &val))
-        if (!json_object_has_member(cpu, key)) {
-            JsonObject *at = json_object_new();
-
-            json_object_set_null_member(cpu, key);
-            json_object_set_string_member(at, "attribution", "ended");
-            json_object_set_string_member(at, "reason", "every server of this role exited "
-                                          "inside the interval: unknown, not zero");
-            json_object_set_object_member(attr, key, at);
-        }
-    g_hash_table_iter_init(&it, late);
-    while (g_hash_table_iter_next(&it, &key, &val))
-        if (!json_object_has_member(cpu, key)) {
-            JsonObject *at = json_object_new();
-
-            json_object_set_null_member(cpu, key);
-            json_object_set_string_member(at, "attribution", "ended");
-            json_object_set_string_member(at, "reason", "no server of this role was alive or "
-                                          "found when the interval began: unknown, not zero");
-            json_object_set_object_member(attr, key, at);
-        }
+    unknown_roles(ended, cpu, attr, "every server of this role exited inside the interval: "
+                  "unknown, not zero");
+    unknown_roles(late, cpu, attr, "no server of this role was alive or found when the "
+                  "interval began: unknown, not zero");
     /* QEMU's own work beside its vCPUs: the process minus its vCPU threads */
     if (json_object_has_member(cpu, "qemu") && json_object_has_member(cpu, "qemu_vcpu") &&
         !json_object_get_null_member(cpu, "qemu") && !json_object_get_null_member(cpu, "qemu_vcpu")) {
