@@ -170,9 +170,13 @@ size_mib=1088     # the profiles' size=1g and some room
 devs= scratch=
 cleanup() {
     trap - EXIT INT TERM
-    for d in $devs; do
-        img=$(losetup -n -O BACK-FILE "$d" 2>/dev/null || true)
-        case $img in "$scratch"/*) losetup -d "$d" 2>/dev/null || true ;; esac
+    # DEV:INODE of each device this script attached: detached only while
+    # it is still bound to that image (the path losetup shows is relative
+    # to the mount, so the inode decides)
+    for di in $devs; do
+        d=${di%%:*}
+        [ "$(losetup -n -O BACK-INO "$d" 2>/dev/null | tr -d ' ')" = "${di#*:}" ] &&
+            losetup -d "$d" 2>/dev/null || true
     done
     for s in $scratch; do rm -rf "$s"; done
 }
@@ -185,7 +189,7 @@ for t in $targets; do
     # random data, so reads read something (a hole reads without I/O)
     head -c $((size_mib * 1048576)) /dev/urandom > "$dir/$t.img"
     dev=$(losetup -f --show --direct-io=on "$dir/$t.img")
-    devs="$devs $dev"
+    devs="$devs $dev:$(stat -c %i "$dir/$t.img")"
     eval "dev_$t=$dev"
     echo "bench: $t: $dev over $dir/$t.img, direct-io $(cat /sys/block/${dev#/dev/}/loop/dio)"
 done
