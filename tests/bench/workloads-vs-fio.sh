@@ -24,7 +24,7 @@
 #   or: tests/bench/workloads-vs-fio.sh --summary DIR (recompute from raw outputs)
 # Env: VDC_AGENT (default ./guest-agent/vmdiskcmp-agent), FIO, BENCH_OUT
 # (raw outputs; default a new temporary directory, kept), BENCH_IMG_DIR,
-# BENCH_TARGETS ("disk ram"), BENCH_WORKLOADS (profile names; default the
+# BENCH_TARGETS ("disk ram"), BENCH_CPU (pin both tools to one CPU), BENCH_WORKLOADS (profile names; default the
 # five of doc/performance.md), VDC_WORKLOAD_DIR (default
 # templates/workloads beside this script).  Each run is 3 s ramp + 15 s:
 # 3 rounds x 2 targets x 5 workloads x 2 tools take ~20 minutes.
@@ -160,6 +160,15 @@ done
 for w in $workloads; do
     [ -r "$wldir/$w.fio" ] || { echo "bench: BENCH_WORKLOADS: $wldir/$w.fio: no such profile" >&2; exit 2; }
 done
+# BENCH_CPU=N: both tools pinned to CPU N (taskset), so where the
+# submitting thread runs against the loop device's worker is the same for
+# both (unpinned, it moved QD1 IOPS by 40-60 % between runs here)
+pin=
+if [ -n "${BENCH_CPU:-}" ]; then
+    case $BENCH_CPU in *[!0-9]*) echo "bench: BENCH_CPU '$BENCH_CPU': expected a CPU number" >&2; exit 2 ;; esac
+    pin="taskset -c $BENCH_CPU"
+    $pin true || { echo "bench: BENCH_CPU $BENCH_CPU: taskset refused it" >&2; exit 2; }
+fi
 # loop devices in a private mount namespace, as every setup here
 if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
     VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$0" "$@"
@@ -195,12 +204,13 @@ for t in $targets; do
 done
 echo "bench: $rounds rounds x ($targets) x ($workloads), raw outputs in $out"
 echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+echo "bench: tools ${pin:-not pinned}"
 run_agent() { # target workload round
-    "$agent" -d "$2" --job "$wldir/$3.fio" --seed "$4" -q --json "$out/agent-$1-$3-$4.json" \
+    $pin "$agent" -d "$2" --job "$wldir/$3.fio" --seed "$4" -q --json "$out/agent-$1-$3-$4.json" \
         > "$out/agent-$1-$3-$4.txt" 2> "$out/agent-$1-$3-$4.err"
 }
 run_fio() {
-    "$fio" --filename="$2" --output-format=json "$wldir/$3.fio" \
+    $pin "$fio" --filename="$2" --output-format=json "$wldir/$3.fio" \
         > "$out/fio-$1-$3-$4.json" 2> "$out/fio-$1-$3-$4.err"
 }
 for r in $(seq 1 "$rounds"); do
