@@ -167,7 +167,7 @@ pin=
 if [ -n "${BENCH_CPU:-}" ]; then
     case $BENCH_CPU in *[!0-9]*) echo "bench: BENCH_CPU '$BENCH_CPU': expected a CPU number" >&2; exit 2 ;; esac
     pin="taskset -c $BENCH_CPU"
-    $pin true || { echo "bench: BENCH_CPU $BENCH_CPU: taskset refused it" >&2; exit 2; }
+    $pin true 2>/dev/null || { echo "bench: BENCH_CPU $BENCH_CPU: taskset refused it (expected a CPU this machine has)" >&2; exit 2; }
 fi
 # loop devices in a private mount namespace, as every setup here
 if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
