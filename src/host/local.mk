@@ -11,4 +11,5 @@ src_libvdc_controller_a_SOURCES += \
 	src/host/placement.h src/host/placement.c \
 	src/host/blockstat.h src/host/blockstat.c \
 	src/host/xsbackend.h src/host/xsbackend.c \
+	src/host/qemuprobe.h src/host/qemuprobe.c \
 	src/host/livexml.h src/host/livexml.c

@@ -15,6 +15,7 @@
 
 #include "common/util.h"
 #include "guest/prepare.h"
+#include "host/qemuprobe.h"
 #include "storage/storage.h"
 
 /* The directory that @opt's @dir will be made in: @dir itself when it
@@ -120,6 +121,49 @@ check_block(const vdc_plan *p, const vdc_plan_target *t, int consent)
     return check_raw_region(p, t, opt);
 }
 
+/* libxl serves @t's image with qdisk (asked, or chosen for qcow2: libxl
+ * 4.17 picks qdisk for a qcow2 image whatever the tap: prefix says). */
+static int
+libxl_qdisk(const vdc_plan *p, const vdc_plan_target *t)
+{
+    return p->hv == VDC_HV_LIBXL && vdc_target_spec_domu_image(&t->spec) &&
+           (t->spec.backend == VDC_BACKEND_QDISK ||
+            (t->spec.format == VDC_IMAGE_QCOW2 && t->spec.backend != VDC_BACKEND_PHY));
+}
+
+/* --image-cache none on a libxl qdisk image: QEMU opens a direct-io-safe
+ * disk with aio=native, which a QEMU built without Linux native AIO refuses
+ * (host/qemuprobe.h): the disk would never reach the domU.  Asked of
+ * libxl's QEMU before anything is created; a QEMU that is not found or
+ * does not answer is left to the check after boot (run/cache.c).  0, or -1
+ * after one line. */
+static int
+check_qdisk_direct(const vdc_plan *p)
+{
+    const char *qemu = NULL;
+    size_t i;
+
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        g_autofree char *said = NULL;
+
+        if (!libxl_qdisk(p, t) || t->spec.cache != VDC_IMAGE_CACHE_NONE)
+            continue;
+        if (!qemu && !(qemu = vdc_xen_qemu_path()))
+            return 0;
+        if (vdc_qemu_aio_native(qemu, &said) != VDC_QEMU_AIO_MISSING)
+            return 0;
+        vdc_input_error("--image-cache none (target %s, served by qdisk): %s says \"%s\": "
+                        "xen-block opens a direct-io-safe image with aio=native, so the disk "
+                        "would never reach the domU: expected a QEMU built with Linux native "
+                        "AIO, or --image-backend tap or phy (blkback over a loop device, which "
+                        "gets direct I/O)",
+                        t->name, qemu, said ? g_strstrip(said) : "aio=native ... not supported");
+        return -1;
+    }
+    return 0;
+}
+
 /* run.h */
 int
 vdc_run_check_inputs(const vdc_plan *p, int consent)
@@ -157,6 +201,8 @@ vdc_run_check_inputs(const vdc_plan *p, int consent)
             return -1;
         }
     }
+    if (check_qdisk_direct(p) < 0)
+        return -1;
     /* the manifest, and the boot files it names unless --kernel/--initrd
      * replace them (those are checked as the files they are); a prepared
      * image's [prepared] section.  A missing image is named later, as the

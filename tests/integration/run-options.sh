@@ -204,6 +204,26 @@ grep -q "^  image-nocache .*(raw sparse, backend tap, cache none)" "$work/plan" 
 grep -q "vmdiskcmp-.*-image-nocache.raw" "$work/plan" || fail "--dry-run --image-cache: no disk spec"
 grep -q '"image_cache" : "none"' "$work/plan" || fail "--dry-run --image-cache: not in plan.json"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+# --image-cache none on a libxl qdisk image: libxl's QEMU is asked whether
+# it has Linux native AIO (src/host/qemuprobe.c); Debian 12's
+# qemu-system-xen (scripts/packages.d/run.txt) has not, so the run is
+# refused before anything is made; tap with none is planned as before
+if [ -x /usr/libexec/xen-qemu-system-i386 ]; then
+    rc=0
+    "$VMDISKCMP" --dry-run --hypervisor libxl --image --image-backend tap,qdisk --image-cache host,none \
+        --size 64M --guest-image /g.img --out "$work/out" --image-dir "$work/qd" \
+        > "$work/plan" 2> "$work/err" || rc=$?
+    [ "$rc" = 2 ] || fail "qdisk + none: exit $rc, expected 2: $(cat "$work/err")"
+    [ "$(wc -l < "$work/err")" = 1 ] || fail "qdisk + none: expected one line: $(cat "$work/err")"
+    grep -qF -- '--image-cache none (target image-qdisk-nocache, served by qdisk): /usr/libexec/xen-qemu-system-i386 says "aio=native was specified, but is not supported in this build."' "$work/err" ||
+        fail "qdisk + none: message does not name the target, the QEMU and its words: $(cat "$work/err")"
+    [ ! -e "$work/out" ] && [ ! -e "$work/qd" ] || fail "qdisk + none: created $work/out or $work/qd"
+    "$VMDISKCMP" --dry-run --hypervisor libxl --image --image-backend tap,qdisk --image-cache host \
+        --size 64M --guest-image /g.img --out "$work/out" --image-dir "$work" > "$work/plan" ||
+        fail "--dry-run --image-backend tap,qdisk --image-cache host refused"
+else
+    echo "run-options: /usr/libexec/xen-qemu-system-i386 missing (qemu-system-xen): the qdisk probe's refusal not checked" >&2
+fi
 # images that cannot fit their filesystem: refused up front, --dry-run too
 # (100 TiB: no machine here has it), naming the directory; nothing created
 rc=0

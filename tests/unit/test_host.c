@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -21,6 +22,7 @@
 #include "host/loopdev.h"
 #include "host/placement.h"
 #include "host/procfs.h"
+#include "host/qemuprobe.h"
 #include "host/residency.h"
 #include "host/xsbackend.h"
 #include "test_host.h"
@@ -622,6 +624,72 @@ test_livexml(void **state)
                                          NULL) == NULL, "x: <domstatus pid>: expected a process id");
 }
 
+/* ---- the qdisk QEMU's Linux native AIO (qemuprobe.h) -------------------------------- */
+
+static void
+test_qemu_aio_verdict(void)
+{
+    g_autofree char *xen = golden("qemu-aio-probe-xen-debian12.txt");
+    g_autofree char *x86 = golden("qemu-aio-probe-x86-debian12.txt");
+
+    assert_int_equal(vdc_qemu_aio_native_verdict(xen), VDC_QEMU_AIO_MISSING);
+    assert_int_equal(vdc_qemu_aio_native_verdict(x86), VDC_QEMU_AIO_NATIVE);
+    assert_int_equal(vdc_qemu_aio_native_verdict(NULL), VDC_QEMU_AIO_UNKNOWN);
+    assert_int_equal(vdc_qemu_aio_native_verdict(""), VDC_QEMU_AIO_UNKNOWN);
+    /* the open failed first (a QEMU that opens before it checks): no answer */
+    assert_int_equal(vdc_qemu_aio_native_verdict(
+                         "qemu: -blockdev ...: Could not open '/dev/null': Permission denied\n"),
+                     VDC_QEMU_AIO_UNKNOWN);
+    /* the option is named by the probe's own arguments: not an answer */
+    assert_int_equal(vdc_qemu_aio_native_verdict(
+                         "qemu: -blockdev driver=file,aio=native: invalid accelerator\n"),
+                     VDC_QEMU_AIO_UNKNOWN);
+}
+
+/* A stand-in QEMU (a script printing @err on stderr and exiting 1) under
+ * @dir; returns its path (g_free). */
+static char *
+fake_qemu(const char *dir, const char *name, const char *err)
+{
+    char *path = g_build_filename(dir, name, NULL);
+    g_autofree char *text = g_strdup_printf("#!/bin/sh\nprintf '%%s\\n' '%s' >&2\nexit 1\n", err);
+
+    assert_true(g_file_set_contents(path, text, -1, NULL));
+    assert_int_equal(chmod(path, 0755), 0);
+    return path;
+}
+
+static void
+test_qemu_aio_probe(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("vdc-qemuprobe-XXXXXX", NULL);
+    g_autofree char *missing = fake_qemu(dir, "missing",
+        "qemu: -blockdev x: aio=native was specified, but is not supported in this build.");
+    g_autofree char *silent = fake_qemu(dir, "silent", "qemu: no accelerator");
+    g_autofree char *absent = g_build_filename(dir, "absent", NULL);
+    char *said = (char *)"unset";
+
+    assert_non_null(dir);
+    assert_int_equal(vdc_qemu_aio_native(missing, &said), VDC_QEMU_AIO_MISSING);
+    assert_string_equal(said, "aio=native was specified, but is not supported in this build.");
+    g_free(said);
+    assert_int_equal(vdc_qemu_aio_native(silent, &said), VDC_QEMU_AIO_UNKNOWN);
+    assert_null(said);
+    assert_int_equal(vdc_qemu_aio_native(absent, &said), VDC_QEMU_AIO_UNKNOWN);
+    assert_null(said);
+    /* the real binaries where this machine has them: Debian's
+     * qemu-system-x86_64 links libaio, its qemu-system-xen does not */
+    if (g_file_test("/usr/bin/qemu-system-x86_64", G_FILE_TEST_IS_EXECUTABLE))
+        assert_int_equal(vdc_qemu_aio_native("/usr/bin/qemu-system-x86_64", NULL),
+                         VDC_QEMU_AIO_NATIVE);
+    if (g_file_test("/usr/libexec/xen-qemu-system-i386", G_FILE_TEST_IS_EXECUTABLE))
+        assert_int_equal(vdc_qemu_aio_native("/usr/libexec/xen-qemu-system-i386", NULL),
+                         VDC_QEMU_AIO_MISSING);
+    g_unlink(missing);
+    g_unlink(silent);
+    g_rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -642,6 +710,8 @@ main(void)
         cmocka_unit_test(test_xenstore_qdisk),
         cmocka_unit_test(test_xenstore_malformed),
         cmocka_unit_test(test_livexml),
+        cmocka_unit_test(test_qemu_aio_verdict),
+        cmocka_unit_test(test_qemu_aio_probe),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
