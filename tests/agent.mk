@@ -46,33 +46,50 @@ $(agent_integration_tests:.sh=.log): guest-agent/vmdiskcmp-agent
 # 2.00a and fio on a loop-mounted ext4, root, ~5 minutes.
 #   make bench-agent [BENCH_RUNS=5] [BENCH_SIZE=2048] [BENCH_CHUNK=8192]
 # Every bonnie++ test (per-char, block, seeks, file tests, latencies),
-# agent against bonnie++ only (BENCH_PER_CHAR MiB per-char, BENCH_SEEKS
-# seeks, -n BENCH_FILES):
-#   make bench-agent-all [BENCH_RUNS=20] [BENCH_PER_CHAR=...] ...
-# Instruction counts of the per-char and file-test loops (callgrind):
-#   make callgrind-agent
+# agent against bonnie++ only, in two passes with a summary each:
+#   make bench-agent-all [BENCH_RUNS=10] ...   both passes below
+#   make bench-agent-io [BENCH_PER_CHAR=4] [BENCH_SEEKS=65536]
+#       per-char (BENCH_PER_CHAR MiB), block and seeks (-s SIZE:CHUNK:SEEKS,
+#       -n 0) in a memory cgroup of SIZE/8: the file is twice the RAM the
+#       tools are told of, as bonnie++ wants it
+#   make bench-agent-files [BENCH_FILES=512] [BENCH_FILES_MEM_MIB=1024]
+#       the file tests alone (-s 0, -n BENCH_FILES) in a memory cgroup that
+#       holds their inodes and dentries (512 x 1024 files: ~600 MB): in one
+#       of SIZE/8 the cgroup reclaimed metadata during the stat tests and
+#       the results measured the reclaim (doc/performance.md)
+# BENCH_OUT=DIR keeps the raw outputs in DIR/io and DIR/files;
+# BENCH_IMG_DIR=/dev/shm puts the loop device's image in RAM.
 BENCH_RUNS = 5
 BENCH_SIZE = 2048
 BENCH_CHUNK = 8192
 BENCH_PER_CHAR = 4
 BENCH_SEEKS = 65536
-BENCH_FILES = 256
+BENCH_FILES = 512
+BENCH_FILES_MEM_MIB = 1024
 bench-agent: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' $(SHELL) \
 	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
-bench-agent-all: guest-agent/vmdiskcmp-agent
+bench-agent-io: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='bonnie agent' \
-	BENCH_PER_CHAR='$(BENCH_PER_CHAR)' BENCH_SEEKS='$(BENCH_SEEKS)' \
-	BENCH_FILES='$(BENCH_FILES)' $(SHELL) \
+	BENCH_PER_CHAR='$(BENCH_PER_CHAR)' BENCH_SEEKS='$(BENCH_SEEKS)' BENCH_FILES=0 \
+	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/io"} $(SHELL) \
 	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
+bench-agent-files: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
+	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='bonnie agent' \
+	BENCH_SEQ=no BENCH_FILES='$(BENCH_FILES)' BENCH_MEM_MIB='$(BENCH_FILES_MEM_MIB)' \
+	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/files"} $(SHELL) \
+	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
+	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
+bench-agent-all: bench-agent-io bench-agent-files
 callgrind-agent: guest-agent/vmdiskcmp-agent
 	BONNIE='$(BONNIE)' $(SHELL) $(top_srcdir)/tests/bench/agent-callgrind.sh \
 	  '$(abs_top_builddir)/guest-agent/vmdiskcmp-agent'
-.PHONY: bench-agent bench-agent-all callgrind-agent
+.PHONY: bench-agent bench-agent-all bench-agent-io bench-agent-files callgrind-agent
 EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh \
 	tests/bench/agent-vs-bonnie-stats.awk tests/bench/agent-callgrind.sh
 
