@@ -47,7 +47,7 @@ $(agent_integration_tests:.sh=.log): guest-agent/vmdiskcmp-agent
 #   make bench-agent [BENCH_RUNS=5] [BENCH_SIZE=2048] [BENCH_CHUNK=8192]
 # Every bonnie++ test (per-char, block, seeks, file tests, latencies),
 # agent against bonnie++ only, in two passes with a summary each:
-#   make bench-agent-all [BENCH_RUNS=10] ...   both passes below
+#   make bench-agent-all [BENCH_RUNS=5] ...   both passes below, one after the other
 #   make bench-agent-io [BENCH_PER_CHAR=4] [BENCH_SEEKS=65536]
 #       per-char (BENCH_PER_CHAR MiB), block and seeks (-s SIZE:CHUNK:SEEKS,
 #       -n 0) in a memory cgroup of SIZE/8: the file is twice the RAM the
@@ -74,7 +74,7 @@ bench-agent: guest-agent/vmdiskcmp-agent
 bench-agent-io: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='bonnie agent' \
-	BENCH_PER_CHAR='$(BENCH_PER_CHAR)' BENCH_SEEKS='$(BENCH_SEEKS)' BENCH_FILES=0 \
+	BENCH_PER_CHAR='$(BENCH_PER_CHAR)' BENCH_SEEKS='$(BENCH_SEEKS)' BENCH_FILES=0 BENCH_SEQ=yes \
 	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/io"} $(SHELL) \
 	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
@@ -82,10 +82,14 @@ bench-agent-files: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='bonnie agent' \
 	BENCH_SEQ=no BENCH_FILES='$(BENCH_FILES)' BENCH_MEM_MIB='$(BENCH_FILES_MEM_MIB)' \
+	BENCH_PER_CHAR=0 BENCH_SEEKS= \
 	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/files"} $(SHELL) \
 	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
-bench-agent-all: bench-agent-io bench-agent-files
+# one pass after the other, also under make -j (two at once would skew both)
+bench-agent-all: guest-agent/vmdiskcmp-agent
+	$(MAKE) $(AM_MAKEFLAGS) bench-agent-io
+	$(MAKE) $(AM_MAKEFLAGS) bench-agent-files
 callgrind-agent: guest-agent/vmdiskcmp-agent
 	BONNIE='$(BONNIE)' $(SHELL) $(top_srcdir)/tests/bench/agent-callgrind.sh \
 	  '$(abs_top_builddir)/guest-agent/vmdiskcmp-agent'

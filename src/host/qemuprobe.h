@@ -42,7 +42,8 @@ const char *vdc_xen_qemu_path(void);
  * Matches QEMU's own messages (block/file-posix.c, QEMU 2.x to 9.x). */
 vdc_qemu_aio vdc_qemu_aio_native_verdict(const char *text);
 
-/* Run the probe (above) on the QEMU binary @qemu, at most 20 s.  Returns
+/* Run the probe (above) on the QEMU binary @qemu, at most 20 s (then
+ * SIGTERM, SIGKILL 3 s later: vdc_child_run).  Returns
  * the verdict; when @said is not NULL it gets QEMU's words that decided it,
  * from "aio=native was" to the end of that line (g_free; NULL when
  * unknown).  Unknown also when @qemu cannot be run (no

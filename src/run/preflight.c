@@ -156,9 +156,13 @@ check_qdisk_direct(const vdc_plan *p)
         vdc_input_error("--image-cache none (target %s, served by qdisk): %s says \"%s\": "
                         "xen-block opens a direct-io-safe image with aio=native, so the disk "
                         "would never reach the domU: expected a QEMU built with Linux native "
-                        "AIO, or --image-backend tap or phy (blkback over a loop device, which "
-                        "gets direct I/O)",
-                        t->name, qemu, said ? g_strstrip(said) : "aio=native ... not supported");
+                        "AIO, or %s",
+                        t->name, qemu, said ? g_strstrip(said) : "aio=native ... not supported",
+                        t->spec.format == VDC_IMAGE_QCOW2
+                            ? "a raw image (--image-format raw) with --image-backend tap or phy "
+                              "(blkback over a loop device, which gets direct I/O)"
+                            : "--image-backend tap or phy (blkback over a loop device, which "
+                              "gets direct I/O)");
         return -1;
     }
     return 0;

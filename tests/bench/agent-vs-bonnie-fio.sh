@@ -29,11 +29,14 @@
 #   byte incremented per chunk; fio's default random data wrote 10-20 %
 #   slower than zeros to this machine's disk), and the write and the read
 #   as two fio commands (see run_fio).
-# - every bonnie++ test (BENCH_PER_CHAR, BENCH_SEEKS, BENCH_FILES set;
-#   `make bench-agent-all`): per-char over BENCH_PER_CHAR MiB (bonnie++
+# - every bonnie++ test (BENCH_PER_CHAR, BENCH_SEEKS, BENCH_FILES set),
+#   tools bonnie and agent: per-char over BENCH_PER_CHAR MiB (bonnie++
 #   -fN, agent --per-char-size N), BENCH_SEEKS seeks (-s SIZE:CHUNK:SEEKS),
 #   BENCH_FILES file tests (-n, as bonnie++: NUM[:MAX[:MIN[:DIRS]]]), the
-#   twelve latencies; tools bonnie and agent.
+#   twelve latencies.  `make bench-agent-all` runs it twice: per-char,
+#   block and seeks without file tests (bench-agent-io), then the file
+#   tests alone with BENCH_SEQ=no in a memory cgroup that holds their
+#   metadata (bench-agent-files).
 #
 # agentcold is the agent again with --drop-caches (cold cache before each
 # test, like fio's invalidate=1): agent/fio ratios use it.  agentprev is
@@ -43,7 +46,7 @@
 #
 # Usage (root): tests/bench/agent-vs-bonnie-fio.sh [RUNS] [SIZE_MIB] [CHUNK]
 #   or: make bench-agent [BENCH_RUNS=5 BENCH_SIZE=2048]
-#   or: make bench-agent-all [BENCH_RUNS=20]
+#   or: make bench-agent-all [BENCH_RUNS=10] (bench-agent-io, then bench-agent-files)
 #   or: tests/bench/agent-vs-bonnie-fio.sh --summary DIR (recompute from raw outputs)
 # Env: VDC_AGENT (default ./guest-agent/vmdiskcmp-agent), BONNIE, FIO,
 # BENCH_OUT (directory for raw outputs; default a temporary one, kept),
