@@ -188,6 +188,9 @@ struct vdc_analysis {
     struct vdc_host_cost *host;        /* host CPU per backend (report/hostcost.h), by
                                         * target, test, role; n_host entries */
     size_t n_host;
+    struct vdc_host_cache *cache;      /* dom0's page cache around each test
+                                        * (report/hostcost.h), by target, test */
+    size_t n_cache;
     unsigned char *on_file;            /* n_tests: 1 for a workload key whose samples
                                         * say they ran on a file (workload.on) */
 };

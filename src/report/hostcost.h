@@ -35,6 +35,27 @@ struct vdc_host_cost {
     char *reason;                   /* its reason, or NULL (g_free) */
 };
 
+/* dom0's page cache around one (target, test) (doc/report.md "dom0 page
+ * cache"): each figure's mean and 95 % CI over the runs whose sample has
+ * it (n: those runs), in bytes, from samples[].host: what the
+ * backend moved (bytes), what reached the disk under the image
+ * (disk_read_bytes, disk_write_bytes), the image's pages in dom0's page
+ * cache at the test's start and end (image_resident_bytes), dom0's
+ * Dirty + Writeback at start and end (dom0_dirty_bytes +
+ * dom0_writeback_bytes) and the growth of dom0's Cached
+ * (dom0_cached_bytes, end minus start). */
+struct vdc_host_cache {
+    size_t target, test;
+    struct vdc_stats_summary moved;
+    struct vdc_stats_summary disk_read, disk_write;
+    struct vdc_stats_summary resident[2];       /* start, end */
+    struct vdc_stats_summary dirty[2];          /* start, end */
+    struct vdc_stats_summary cached_growth;
+};
+
+/* The note every renderer prints above the page-cache figures. */
+extern const char vdc_host_cache_note[];
+
 /* The label of a role ("blkback ring threads", "dom0 other (busy minus the
  * servers)").  Never NULL. */
 const char *vdc_host_role_label(const char *role);
@@ -46,14 +67,21 @@ extern const char vdc_host_cost_note[];
  * appended to @out. */
 void vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s);
 
-/* Fill a->host from @rs (a->targets, a->tests set).  0 or -1 after
- * vdc_error (allocation). */
+/* Fill a->host and a->cache from @rs (a->targets, a->tests set).  0 or -1
+ * after vdc_error (allocation). */
 int vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs);
 void vdc_host_cost_dispose(struct vdc_analysis *a);
 
-/* The section of each renderer; nothing when a->n_host is 0. */
+/* The sections of each renderer: host CPU (nothing when a->n_host is 0)
+ * and dom0's page cache (nothing when a->n_cache is 0). */
 void vdc_host_cost_text(GString *out, const struct vdc_analysis *a);
 void vdc_host_cost_markdown(GString *out, const struct vdc_analysis *a);
+/* page-cache.csv (RFC 4180, header line, one line per target x test, MiB):
+ * target,test,n,moved_mib,disk_read_mib,disk_write_mib,
+ * image_resident_start_mib,image_resident_end_mib,dom0_dirty_wb_start_mib,
+ * dom0_dirty_wb_end_mib,dom0_cached_growth_mib (means; empty: not
+ * measured).  NULL when there are no such figures. */
+char *vdc_host_cache_csv(const struct vdc_analysis *a);
 /* host-cost.csv (RFC 4180, header line, one line per target x test x
  * role): target,test,role,n_runs,n,cpu_s_per_gib,ci95_lo,ci95_hi,
  * n_ios,cpu_s_per_1000_ios,ci95_ios_lo,ci95_ios_hi,attribution,reason.
@@ -65,5 +93,8 @@ void vdc_host_cost_json(JsonBuilder *b, const struct vdc_analysis *a, size_t ti,
 /* The HTML section (id host-cost: a table and one chart per target, ids
  * chart-host-N); 0, or -1 after vdc_error when cairo failed. */
 int vdc_host_cost_html(GString *out, const struct vdc_analysis *a);
+/* The page-cache table (hostcost.c), for vdc_host_cost_html; nothing when
+ * a->n_cache is 0. */
+void vdc_host_cache_html(GString *out, const struct vdc_analysis *a);
 
 #endif

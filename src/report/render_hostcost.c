@@ -210,6 +210,7 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a)
 {
     size_t ti, i;
 
+    vdc_host_cache_html(out, a);
     if (!a->n_host)
         return 0;
     g_string_append(out, "<section id=\"host-cost\">\n<h2>Host CPU per backend</h2>\n<p class=\"note\">");

@@ -101,6 +101,7 @@ render_all(struct outfile *files, const vdc_result_set *rs, const struct vdc_ana
     if (f & VDC_REPORT_CSV) {
         files[7].data = vdc_render_workloads_csv(rs, a);   /* NULL: no workloads */
         files[8].data = vdc_host_cost_csv(a);              /* NULL: no host figures */
+        files[9].data = vdc_host_cache_csv(a);             /* NULL: no page-cache figures */
     }
     if (f & VDC_REPORT_HTML) {
         generated = opt->generated ? g_strdup(opt->generated) : now_iso8601();
@@ -146,7 +147,7 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
     struct outfile files[] = { { "report.txt", NULL }, { "report.csv", NULL }, { "summary.csv", NULL },
                                { "headline.csv", NULL }, { "report.json", NULL }, { "report.md", NULL },
                                { "report.html", NULL }, { "workloads.csv", NULL },
-                               { "host-cost.csv", NULL } };
+                               { "host-cost.csv", NULL }, { "page-cache.csv", NULL } };
     char **manifest = NULL;
     GString *newman = NULL;
     sigset_t block, oldmask;

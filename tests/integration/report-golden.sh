@@ -137,6 +137,18 @@ render cachetruth "$golden/cachetruth/result.json" dom0
 html_checks cachetruth yes "image lvm dom0"
 grep -q '^  image: cache: requested host; /dev/loop3 dio 0 ' "$work/cachetruth/report.txt" ||
     fail "cachetruth: report.txt does not print the image's loop device and dio"
+# dom0's page cache around each test: the figures behind the flag, in
+# every renderer (text, Markdown, HTML, report.json, page-cache.csv)
+golden_check cachetruth "$golden/cachetruth/expected" "$work/cachetruth" page-cache.csv
+grep -q '^dom0 page cache around each test$' "$work/cachetruth/report.txt" ||
+    fail "cachetruth: report.txt has no page-cache section"
+grep -q '^## dom0 page cache around each test$' "$work/cachetruth/report.md" ||
+    fail "cachetruth: report.md has no page-cache section"
+grep -q '<section id="page-cache">' "$work/cachetruth/report.html" ||
+    fail "cachetruth: report.html has no page-cache section"
+grep -q '"dom0_page_cache"' "$work/cachetruth/report.json" ||
+    fail "cachetruth: report.json has no dom0_page_cache member"
+[ ! -e "$work/synthetic/page-cache.csv" ] || fail "synthetic: page-cache.csv without host figures"
 grep -q 'put_block.*dom0-page-cache' "$work/cachetruth/summary.csv" ||
     fail "cachetruth: summary.csv has no dom0-page-cache flag on put_block"
 grep -q 'Target image: cache read back</td><td>requested host; /dev/loop3 dio 0' "$work/cachetruth/report.html" ||
@@ -210,7 +222,8 @@ grep -q '; files 16x1024' "$work/synthetic/report.html" || fail "-n 16: 'files 1
 render hostcost "$golden/hostcost/result.json" dom0
 sed -n '/^<table class="host" id="host-cost-table">$/,/^<\/table>$/p' "$work/hostcost/report.html" \
     >"$work/hostcost/host-cost.html"
-golden_check hostcost "$golden/hostcost/expected" "$work/hostcost" host-cost.csv host-cost.html
+golden_check hostcost "$golden/hostcost/expected" "$work/hostcost" host-cost.csv host-cost.html \
+    page-cache.csv
 for id in host-cost chart-host-0 chart-host-1; do
     grep -q "id=\"$id\"" "$work/hostcost/report.html" || fail "hostcost: report.html has no element $id"
 done
