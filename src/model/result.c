@@ -309,10 +309,20 @@ vdc_run_dispose(vdc_run *r)
     g_clear_pointer(&r->host, json_object_unref);
 }
 
+/* @n as a double when it is a JSON number (integer or double), else NAN
+ * (also for NULL) */
+static double
+json_number_or_nan(JsonNode *n)
+{
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return NAN;
+    return json_node_get_value_type(n) == G_TYPE_INT64 ? (double)json_node_get_int(n)
+           : json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
+}
+
 double
 vdc_sample_host_figure(const vdc_sample *s, const char *group, const char *role)
 {
-    JsonObject *g;
     JsonNode *n;
 
     if (!s->host || !json_object_has_member(s->host, group))
@@ -320,12 +330,28 @@ vdc_sample_host_figure(const vdc_sample *s, const char *group, const char *role)
     n = json_object_get_member(s->host, group);
     if (!JSON_NODE_HOLDS_OBJECT(n))
         return NAN;
-    g = json_node_get_object(n);
-    n = json_object_get_member(g, role);
-    if (!n || !JSON_NODE_HOLDS_VALUE(n))
-        return NAN;
-    return json_node_get_value_type(n) == G_TYPE_INT64 ? (double)json_node_get_int(n)
-           : json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
+    return json_number_or_nan(json_object_get_member(json_node_get_object(n), role));
+}
+
+double
+vdc_sample_host_scalar(const vdc_sample *s, const char *member)
+{
+    return json_number_or_nan(s->host ? json_object_get_member(s->host, member) : NULL);
+}
+
+int
+vdc_sample_host_pair(const vdc_sample *s, const char *member, double v[2])
+{
+    JsonNode *n = s->host ? json_object_get_member(s->host, member) : NULL;
+    JsonArray *a;
+    guint i;
+
+    if (!n || !JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2)
+        return 0;
+    for (i = 0; i < 2; i++)
+        if (isnan(v[i] = json_number_or_nan(json_array_get_element(a, i))))
+            return 0;
+    return 1;
 }
 
 /* @n is a JSON number (integer or double) */

@@ -283,6 +283,15 @@ void vdc_sample_init(vdc_sample *s);
  * "cpu_s_per_gib", role "qemu"), NAN when absent or null. */
 double vdc_sample_host_figure(const vdc_sample *s, const char *group, const char *role);
 
+/* A sample's host figure that is one number, samples[].host.@member
+ * (e.g. "disk_read_bytes"), NAN when absent or not a number. */
+double vdc_sample_host_scalar(const vdc_sample *s, const char *member);
+
+/* A sample's host figure that is a [start, end] pair,
+ * samples[].host.@member (e.g. "dom0_dirty_bytes"), into @v: 1, or 0 when
+ * absent, not two elements or not two numbers (@v then unspecified). */
+int vdc_sample_host_pair(const vdc_sample *s, const char *member, double v[2]);
+
 /* The bounds of samples[].host CPU figures (vdc_host_check). */
 #define VDC_HOST_CPU_SLACK_S 0.1        /* s: clock ticks read at the interval's ends */
 #define VDC_HOST_MAX_CPUS 8192          /* Linux's NR_CPUS ceiling: cpu_s <= interval_s x this */

@@ -335,49 +335,13 @@ rule_rounded_identical(found *c, const vdc_sample_ref *refs, size_t n)
 
 /* ---- dom0-page-cache: samples[].host evidence (doc/host-cost.md) ---------- */
 
-/* samples[].host.@member as [before, after] (bytes) into @v; 0 when absent
- * or not two numbers. */
-static int
-host_pair(const vdc_sample *s, const char *member, double v[2])
-{
-    JsonNode *n = s->host ? json_object_get_member(s->host, member) : NULL;
-    JsonArray *a;
-    guint i;
-
-    if (!n || !JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2)
-        return 0;
-    for (i = 0; i < 2; i++) {
-        JsonNode *e = json_array_get_element(a, i);
-
-        if (!JSON_NODE_HOLDS_VALUE(e) || (json_node_get_value_type(e) != G_TYPE_INT64 &&
-                                          json_node_get_value_type(e) != G_TYPE_DOUBLE))
-            return 0;
-        v[i] = json_node_get_value_type(e) == G_TYPE_INT64 ? (double)json_node_get_int(e)
-                                                            : json_node_get_double(e);
-    }
-    return 1;
-}
-
-/* samples[].host.@member as one number (bytes), NAN when absent. */
-static double
-host_scalar(const vdc_sample *s, const char *member)
-{
-    JsonNode *n = s->host ? json_object_get_member(s->host, member) : NULL;
-
-    if (!n || !JSON_NODE_HOLDS_VALUE(n))
-        return NAN;
-    if (json_node_get_value_type(n) == G_TYPE_INT64)
-        return (double)json_node_get_int(n);
-    return json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
-}
-
 /* One sample's verdict: 1 flagged, 0 not, -1 no evidence; *@why (first
  * call that flags) gets the figures. */
 static int
 page_cache_sample(const vdc_test_info *ti, const vdc_sample *s, double b, char **why)
 {
     int write = ti->id == VDC_TEST_PUTC || ti->id == VDC_TEST_PUT_BLOCK || ti->id == VDC_TEST_REWRITE;
-    double disk = host_scalar(s, write ? "disk_write_bytes" : "disk_read_bytes");
+    double disk = vdc_sample_host_scalar(s, write ? "disk_write_bytes" : "disk_read_bytes");
     double d[2], w[2], res[2];
     int hit;
 
@@ -389,7 +353,8 @@ page_cache_sample(const vdc_test_info *ti, const vdc_sample *s, double b, char *
                                    b / 1048576.0);
         return hit;
     }
-    if (write && host_pair(s, "dom0_dirty_bytes", d) && host_pair(s, "dom0_writeback_bytes", w)) {
+    if (write && vdc_sample_host_pair(s, "dom0_dirty_bytes", d) &&
+        vdc_sample_host_pair(s, "dom0_writeback_bytes", w)) {
         double grew = (d[1] + w[1]) - (d[0] + w[0]);
 
         hit = grew >= 0.5 * b;
@@ -399,7 +364,7 @@ page_cache_sample(const vdc_test_info *ti, const vdc_sample *s, double b, char *
                                    grew / 1048576.0, b / 1048576.0);
         return hit;
     }
-    if (!write && host_pair(s, "image_resident_bytes", res)) {
+    if (!write && vdc_sample_host_pair(s, "image_resident_bytes", res)) {
         hit = res[0] >= 0.5 * b;
         if (hit && !*why)
             *why = g_strdup_printf("%.1f MiB of the image were in dom0's page cache before the "

@@ -149,50 +149,31 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
     return rc;
 }
 
-/* member @name of @h as a number, NAN when absent or not one */
-static double
-host_number(JsonObject *h, const char *name)
-{
-    JsonNode *n = json_object_get_member(h, name);
-
-    if (!n || !JSON_NODE_HOLDS_VALUE(n))
-        return NAN;
-    return json_node_get_value_type(n) == G_TYPE_INT64 ? (double)json_node_get_int(n)
-           : json_node_get_value_type(n) == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
-}
-
-/* element @i (0 start, 1 end) of pair member @name of @h, NAN when absent */
-static double
-host_pair(JsonObject *h, const char *name, guint i)
-{
-    JsonNode *n = json_object_get_member(h, name), *e;
-    JsonArray *arr;
-
-    if (!n || !JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(arr = json_node_get_array(n)) != 2)
-        return NAN;
-    e = json_array_get_element(arr, i);
-    if (!JSON_NODE_HOLDS_VALUE(e))
-        return NAN;
-    return json_node_get_value_type(e) == G_TYPE_INT64 ? (double)json_node_get_int(e)
-           : json_node_get_value_type(e) == G_TYPE_DOUBLE ? json_node_get_double(e) : NAN;
-}
-
 enum { C_MOVED, C_READ, C_WRITE, C_RES0, C_RES1, C_DIRTY0, C_DIRTY1, C_CACHED, C_N };
 
-/* the figures of one sliced host object, NAN where absent */
-static void
-cache_figures(JsonObject *h, double v[C_N])
+/* a pair's element @i, NAN when the pair is absent */
+static double
+pair_at(const vdc_sample *s, const char *member, int i)
 {
-    guint i;
+    double v[2];
 
-    v[C_MOVED] = host_number(h, "bytes");
-    v[C_READ] = host_number(h, "disk_read_bytes");
-    v[C_WRITE] = host_number(h, "disk_write_bytes");
+    return vdc_sample_host_pair(s, member, v) ? v[i] : NAN;
+}
+
+/* the page-cache figures of one sample, NAN where absent */
+static void
+cache_figures(const vdc_sample *s, double v[C_N])
+{
+    int i;
+
+    v[C_MOVED] = vdc_sample_host_scalar(s, "bytes");
+    v[C_READ] = vdc_sample_host_scalar(s, "disk_read_bytes");
+    v[C_WRITE] = vdc_sample_host_scalar(s, "disk_write_bytes");
     for (i = 0; i < 2; i++) {
-        v[C_RES0 + i] = host_pair(h, "image_resident_bytes", i);
-        v[C_DIRTY0 + i] = host_pair(h, "dom0_dirty_bytes", i) + host_pair(h, "dom0_writeback_bytes", i);
+        v[C_RES0 + i] = pair_at(s, "image_resident_bytes", i);
+        v[C_DIRTY0 + i] = pair_at(s, "dom0_dirty_bytes", i) + pair_at(s, "dom0_writeback_bytes", i);
     }
-    v[C_CACHED] = host_pair(h, "dom0_cached_bytes", 1) - host_pair(h, "dom0_cached_bytes", 0);
+    v[C_CACHED] = pair_at(s, "dom0_cached_bytes", 1) - pair_at(s, "dom0_cached_bytes", 0);
 }
 
 /* Fill a->cache (hostcost.h); 0 or -1 */
@@ -232,13 +213,12 @@ host_cache_build(struct vdc_analysis *a, const vdc_result_set *rs)
                 for (j = 0; j < run->n_samples; j++) {
                     const vdc_sample *s = run->samples[j];
                     g_autofree char *key = vdc_sample_key(s);
-                    JsonObject *h = s->host;   /* sliced or not: the figures are
-                                                * the test's own either way */
                     double v[C_N];
 
-                    if (!h || strcmp(key, a->tests[ki]) != 0)
+                    /* sliced or not: the figures are the test's own either way */
+                    if (!s->host || strcmp(key, a->tests[ki]) != 0)
                         continue;
-                    cache_figures(h, v);
+                    cache_figures(s, v);
                     for (f = 0; f < C_N; f++)
                         if (vdc_has(v[f]))
                             x[f][n[f]++] = v[f];
