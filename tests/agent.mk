@@ -58,7 +58,9 @@ $(agent_integration_tests:.sh=.log): guest-agent/vmdiskcmp-agent
 #       of SIZE/8 the cgroup reclaimed metadata during the stat tests and
 #       the results measured the reclaim (doc/performance.md)
 # BENCH_OUT=DIR keeps the raw outputs in DIR/io and DIR/files;
-# BENCH_IMG_DIR=/dev/shm puts the loop device's image in RAM.
+# BENCH_IMG_DIR=/dev/shm puts the loop device's image in RAM;
+# BENCH_PASS_TOOLS='bonnie agent agentprev' VDC_AGENT_PREV=OLD_AGENT runs
+# another agent build in the same interleaved rounds of either pass.
 BENCH_RUNS = 5
 BENCH_SIZE = 2048
 BENCH_CHUNK = 8192
@@ -66,6 +68,7 @@ BENCH_PER_CHAR = 4
 BENCH_SEEKS = 65536
 BENCH_FILES = 512
 BENCH_FILES_MEM_MIB = 1024
+BENCH_PASS_TOOLS = bonnie agent
 bench-agent: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
 	BONNIE='$(BONNIE)' FIO='$(FIO)' $(SHELL) \
@@ -73,14 +76,14 @@ bench-agent: guest-agent/vmdiskcmp-agent
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
 bench-agent-io: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
-	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='bonnie agent' \
+	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='$(BENCH_PASS_TOOLS)' \
 	BENCH_PER_CHAR='$(BENCH_PER_CHAR)' BENCH_SEEKS='$(BENCH_SEEKS)' BENCH_FILES=0 BENCH_SEQ=yes \
 	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/io"} $(SHELL) \
 	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
 	  $(BENCH_RUNS) $(BENCH_SIZE) $(BENCH_CHUNK)
 bench-agent-files: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
-	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='bonnie agent' \
+	BONNIE='$(BONNIE)' FIO='$(FIO)' BENCH_TOOLS='$(BENCH_PASS_TOOLS)' \
 	BENCH_SEQ=no BENCH_FILES='$(BENCH_FILES)' BENCH_MEM_MIB='$(BENCH_FILES_MEM_MIB)' \
 	BENCH_PER_CHAR=0 BENCH_SEEKS= \
 	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/files"} $(SHELL) \
