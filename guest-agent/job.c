@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "randmap.h"
 
 #ifndef BLKSSZGET
 #define BLKSSZGET _IO(0x12, 104)
@@ -164,6 +165,8 @@ struct op_gen {
     const struct agent_job *job;
     struct agent_prng prng;
     uint64_t nblocks, cursor;
+    int mapped;                     /* a random job with fio's random map */
+    struct agent_randmap map;
 };
 
 static uint64_t
@@ -172,7 +175,9 @@ clone_seed(uint64_t seed, unsigned k)
     return seed ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
 }
 
-static void
+/* 0, or -1 when the random map cannot be allocated (@g is then safe to
+ * free). */
+static int
 op_gen_init(struct op_gen *g, const struct agent_job *job, uint64_t region,
             uint64_t seed, unsigned k)
 {
@@ -180,6 +185,30 @@ op_gen_init(struct op_gen *g, const struct agent_job *job, uint64_t region,
     agent_prng_seed(&g->prng, clone_seed(seed, k));
     g->nblocks = region / job->bs;
     g->cursor = 0;
+    g->mapped = agent_rw_random(job->rw) && !job->norandommap;
+    if (!g->mapped) {
+        memset(&g->map, 0, sizeof(g->map));
+        return 0;
+    }
+    return agent_randmap_init(&g->map, g->nblocks);
+}
+
+static void
+op_gen_free(struct op_gen *g)
+{
+    if (g->mapped)
+        agent_randmap_free(&g->map);
+    g->mapped = 0;
+}
+
+/* The measured window starts: a sequential job restarts at the region's
+ * start, a random job's map starts a new pass. */
+static void
+op_gen_restart(struct op_gen *g)
+{
+    g->cursor = 0;
+    if (g->mapped)
+        agent_randmap_reset(&g->map);
 }
 
 /* Next (direction, offset relative to the job's offset). */
@@ -187,6 +216,7 @@ static void
 op_next(struct op_gen *g, int *ddir, uint64_t *off)
 {
     const struct agent_job *j = g->job;
+    uint64_t b;
 
     switch (j->rw) {
     case AGENT_RW_READ:
@@ -202,11 +232,15 @@ op_next(struct op_gen *g, int *ddir, uint64_t *off)
     default:
         *ddir = j->rw == AGENT_RW_RANDWRITE;
     }
-    *off = agent_prng_below(&g->prng, g->nblocks) * j->bs;
+    b = agent_prng_below(&g->prng, g->nblocks);
+    if (g->mapped)
+        b = agent_randmap_take(&g->map, b);
+    *off = b * j->bs;
 }
 
-uint64_t
-agent_job_digest(const struct agent_job *job, uint64_t region, uint64_t seed)
+int
+agent_job_digest(const struct agent_job *job, uint64_t region, uint64_t seed,
+                 uint64_t *digest)
 {
     uint64_t h = agent_fnv1a64_str(AGENT_FNV1A64_INIT, "job");
 
@@ -222,7 +256,10 @@ agent_job_digest(const struct agent_job *job, uint64_t region, uint64_t seed)
     for (unsigned k = 0; k < job->numjobs; k++) {
         struct op_gen g;
 
-        op_gen_init(&g, job, region, seed, k);
+        if (op_gen_init(&g, job, region, seed, k) < 0) {
+            op_gen_free(&g);
+            return -1;
+        }
         for (unsigned i = 0; i < AGENT_JOB_DIGEST_OPS; i++) {
             int d;
             uint64_t off;
@@ -230,8 +267,10 @@ agent_job_digest(const struct agent_job *job, uint64_t region, uint64_t seed)
             op_next(&g, &d, &off);
             h = agent_fnv1a64_u64(h, off | (uint64_t)d << 63);
         }
+        op_gen_free(&g);
     }
-    return h;
+    *digest = h;
+    return 0;
 }
 
 /* ---- workers ------------------------------------------------------------ */
@@ -334,7 +373,7 @@ may_issue(struct worker_state *ws, uint64_t now, int *measuring)
 {
     if (!*measuring && now >= ws->run->ramp_end) {
         *measuring = 1;
-        ws->gen.cursor = 0;
+        op_gen_restart(&ws->gen);
         ws->measured = !getrusage(RUSAGE_THREAD, &ws->ru0);
     }
     if (stopping(ws, now))
@@ -704,7 +743,6 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
     if (job->randseed_given)
         seed = job->randseed;
     r->logical_block_size = t->logical_block_size;
-    r->digest = agent_job_digest(job, job->size, seed);
     r->ss.from_job = job->ss_given;
     r->ss.limit = job->ss_given ? job->ss_limit : AGENT_SS_DEFAULT_LIMIT;
     r->ss.percent = job->ss_given ? job->ss_percent : 1;
@@ -722,13 +760,24 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
     run.region_off = job->offset;
     for (unsigned k = 0; k < n; k++)
         ws[k].w.fd = -1;
+    if (agent_job_digest(job, job->size, seed, &r->digest) < 0) {
+        snprintf(err, sizeof(err), "out of memory for the random map of %llu "
+                 "blocks: expected norandommap or a smaller size=",
+                 (unsigned long long)(job->size / job->bs));
+        goto out;
+    }
     for (unsigned k = 0; k < n; k++) {
         struct worker_state *s = &ws[k];
 
         s->w.job = job;
         s->w.index = k;
         s->run = &run;
-        op_gen_init(&s->gen, job, job->size, seed, k);
+        if (op_gen_init(&s->gen, job, job->size, seed, k) < 0) {
+            snprintf(err, sizeof(err), "out of memory for the random map of "
+                     "%llu blocks: expected norandommap or a smaller size=",
+                     (unsigned long long)(job->size / job->bs));
+            goto out;
+        }
         s->limit = job->time_based ? 0 : job->size / job->bs;
         for (int d = 0; d < AGENT_DDIR_COUNT; d++) {
             agent_hist_init(&s->clat[d]);
@@ -868,6 +917,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
             free(s->w.ios);
             free(s->freel);
             free(s->pending);
+            op_gen_free(&s->gen);
         }
     }
     free(ws);

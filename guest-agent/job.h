@@ -105,10 +105,12 @@ int agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
                   uint64_t seed, int quiet, struct agent_job_result *r);
 
 /* The digest of a job's op sequence (parameters and, per clone, the first
- * AGENT_JOB_DIGEST_OPS offsets and directions its generator yields). */
+ * AGENT_JOB_DIGEST_OPS offsets and directions its generator yields, the
+ * random map applied as in the run) into @digest.  0, or -1 when the
+ * random map cannot be allocated. */
 #define AGENT_JOB_DIGEST_OPS 65536u
-uint64_t agent_job_digest(const struct agent_job *job, uint64_t region_len,
-                          uint64_t seed);
+int agent_job_digest(const struct agent_job *job, uint64_t region_len,
+                     uint64_t seed, uint64_t *digest);
 
 /* main's hooks.  agent_jobs_load: parse every --job file into cfg->jobs
  * (before anything is created); agent_jobs_prepare: check them against

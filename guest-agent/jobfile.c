@@ -57,7 +57,7 @@ enum opt_kind { K_SIZE, K_TIME, K_INT, K_BOOL, K_SEED, K_RW, K_ENGINE, K_SS,
 enum opt_id {
     JO_RW, JO_RWMIXREAD, JO_RWMIXWRITE, JO_BS, JO_IODEPTH, JO_NUMJOBS, JO_DIRECT,
     JO_BUFFERED, JO_SIZE, JO_OFFSET, JO_RUNTIME, JO_TIME_BASED, JO_RAMP_TIME,
-    JO_RANDSEED, JO_IOENGINE, JO_BATCH_SUBMIT, JO_BATCH_CMIN, JO_BATCH_CMAX, JO_SCRAMBLE, JO_SS, JO_SS_DUR, JO_SS_RAMP, JO_DESCRIPTION,
+    JO_RANDSEED, JO_IOENGINE, JO_BATCH_SUBMIT, JO_BATCH_CMIN, JO_BATCH_CMAX, JO_SCRAMBLE, JO_NORANDOMMAP, JO_SS, JO_SS_DUR, JO_SS_RAMP, JO_DESCRIPTION,
 };
 
 /* The options the agent runs, with fio's aliases; min/max bound K_INT and
@@ -81,6 +81,7 @@ static const struct job_option {
     { "iodepth_batch_complete_min", JO_BATCH_CMIN, K_INT, 0, AGENT_JOB_MAX_IODEPTH },
     { "iodepth_batch_complete_max", JO_BATCH_CMAX, K_INT, 0, AGENT_JOB_MAX_IODEPTH },
     { "scramble_buffers", JO_SCRAMBLE, K_BOOL, 0, 1 },
+    { "norandommap", JO_NORANDOMMAP, K_BOOL, 0, 1 },
     { "numjobs", JO_NUMJOBS, K_INT, 1, AGENT_JOB_MAX_NUMJOBS },
     { "direct", JO_DIRECT, K_BOOL, 0, 1 },
     { "buffered", JO_BUFFERED, K_BOOL, 0, 1 },
@@ -104,7 +105,7 @@ static const struct job_option {
 /* fio 3.33 options people put in job files that the agent does not run:
  * named as such ("not supported"), not as unknown. */
 static const char *const fio_only[] = {
-    "filename", "directory", "name", "norandommap", "random_generator",
+    "filename", "directory", "name", "random_generator",
     "group_reporting", "thread", "iodepth_low", "fsync", "fdatasync",
     "end_fsync", "fsync_on_close", "sync", "verify", "rate", "rate_iops",
     "rate_process", "bsrange", "bssplit", "blocksize_range", "io_size",
@@ -404,6 +405,7 @@ set_option(struct agent_job *job, const char *key, const char *val,
     case JO_BATCH_CMIN: job->iodepth_batch_complete_min = (uint32_t)v; break;
     case JO_BATCH_CMAX: job->iodepth_batch_complete_max = (uint32_t)v; break;
     case JO_SCRAMBLE: job->scramble_buffers = (int)v; break;
+    case JO_NORANDOMMAP: job->norandommap = (int)v; break;
     case JO_NUMJOBS: job->numjobs = (uint32_t)v; break;
     case JO_DIRECT: job->direct = (int)v; break;
     case JO_BUFFERED: job->direct = !v; break;
@@ -580,10 +582,14 @@ agent_job_format_json(FILE *fp, const struct agent_job *job)
     fprintf(fp, ", \"rw\": \"%s\", \"rwmixread\": %u, \"bs\": %u, "
             "\"iodepth\": %u, \"iodepth_batch_submit\": %u, "
             "\"iodepth_batch_complete_min\": %u, \"iodepth_batch_complete_max\": %u, "
-            "\"scramble_buffers\": %s, \"numjobs\": %u, \"direct\": %s, ",
+            "\"scramble_buffers\": %s, \"norandommap\": %s, "
+            "\"numjobs\": %u, \"direct\": %s, ",
             agent_rw_name(job->rw), job->rwmixread, job->bs, job->iodepth,
             job->iodepth_batch_submit, job->iodepth_batch_complete_min,
-            job->iodepth_batch_complete_max, job->scramble_buffers ? "true" : "false", job->numjobs, job->direct ? "true" : "false");
+            job->iodepth_batch_complete_max,
+            job->scramble_buffers ? "true" : "false",
+            job->norandommap ? "true" : "false", job->numjobs,
+            job->direct ? "true" : "false");
     if (job->size)
         fprintf(fp, "\"size\": %llu, ", (unsigned long long)job->size);
     else

@@ -62,6 +62,10 @@ struct agent_job {
     int scramble_buffers;                   /* stamp each write's 512-byte
                                              * blocks with its offset and start
                                              * time, as fio does (1) */
+    int norandommap;                        /* random offsets drawn with
+                                             * replacement; 0 (fio's
+                                             * default): a random map, each
+                                             * block once per pass */
     uint32_t numjobs;                       /* clones of the job (1) */
     int direct;                             /* O_DIRECT (agent default 1) */
     uint64_t size;                          /* bytes per clone; 0 = target size */

@@ -16,7 +16,8 @@ vdc_agent_core = \
 # the job engine (fio job files: doc/agent.md "Job engine")
 vdc_agent_job = \
 	guest-agent/job.c guest-agent/job.h \
-	guest-agent/engine_uring.c guest-agent/engine_psync.c
+	guest-agent/engine_uring.c guest-agent/engine_psync.c \
+	guest-agent/randmap.c guest-agent/randmap.h
 vdc_agent_io = \
 	guest-agent/main.c \
 	guest-agent/sys.c guest-agent/sys.h \

@@ -417,6 +417,17 @@ job_params(fio_ctx *c, JsonObject *jo, JsonObject *go, int ddir, vdc_job_params 
         if (rc && zero)
             p->scramble_buffers = 0;
     }
+    /* fio keeps a random map unless told not to (a flag: on without a value) */
+    p->norandommap = 0;
+    if ((rc = OPT("norandommap")) < 0)
+        return -1;
+    if (rc) {
+        int on = 1;     /* a flag given without a value is on */
+
+        if (*v && fio_bool(v, &on) < 0)
+            BAD("norandommap", "0 or 1");
+        p->norandommap = on;
+    }
     if ((rc = OPT("randseed")) < 0)
         return -1;
     if (rc) {

@@ -151,6 +151,10 @@ typedef struct {
     int64_t iodepth_batch_complete_min;
     int64_t iodepth_batch_complete_max;
     int scramble_buffers;    /* tri-state: writes stamped per 512-byte block (fio's default) */
+    int norandommap;         /* tri-state: random offsets drawn with replacement;
+                              * 0: a random map, each block once per pass (fio's
+                              * default); absent in documents of agents before
+                              * they kept one (they drew with replacement) */
     int64_t numjobs;
     int direct;              /* O_DIRECT, tri-state */
     int64_t size;            /* bytes per clone; absent: the whole target */

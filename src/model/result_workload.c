@@ -44,6 +44,7 @@ static const vdc_field job_fields[] = {
     F(VDC_F_INT, vdc_job_params, iodepth_batch_complete_min, "iodepth_batch_complete_min", NN),
     F(VDC_F_INT, vdc_job_params, iodepth_batch_complete_max, "iodepth_batch_complete_max", NN),
     F(VDC_F_BOOL, vdc_job_params, scramble_buffers, "scramble_buffers", 0),
+    F(VDC_F_BOOL, vdc_job_params, norandommap, "norandommap", 0),
     F(VDC_F_INT, vdc_job_params, numjobs, "numjobs", NN),
     F(VDC_F_BOOL, vdc_job_params, direct, "direct", 0),
     F(VDC_F_INT, vdc_job_params, size, "size", NN | NUL),

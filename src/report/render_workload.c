@@ -93,6 +93,8 @@ vdc_workload_job_line(const vdc_workload *w)
                                (gint64)j->iodepth_batch_complete_max);
     if (j->scramble_buffers == 0)
         g_string_append(s, " scramble_buffers=0");
+    if (j->norandommap == 1)
+        g_string_append(s, " norandommap");
     if (j->numjobs != VDC_INT_ABSENT)
         g_string_append_printf(s, " numjobs=%" G_GINT64_FORMAT, (gint64)j->numjobs);
     if (j->direct != VDC_BOOL_ABSENT)

@@ -25,6 +25,8 @@
 #include <cmocka.h>
 
 #include "job.h"
+#include "prng.h"
+#include "randmap.h"
 
 static char dir[256];
 
@@ -316,6 +318,93 @@ test_target_checks(void **state)
     assert_true(job.size == (1 << 20) - 65536);
 }
 
+/* fio's random map: every block once per pass, whatever the draws; the
+ * next free block after a used one, wrapping; a full map starts a new
+ * pass.  5000 blocks: two words of the upper level, a partial last word. */
+static void
+test_randmap_pass(void **state)
+{
+    (void)state;
+    const uint64_t n = 5000;
+    struct agent_randmap m;
+    struct agent_prng r;
+    unsigned char *seen = calloc(n, 1);
+
+    assert_non_null(seen);
+    assert_int_equal(agent_randmap_init(&m, n), 0);
+    agent_prng_seed(&r, 7);
+    for (int pass = 0; pass < 2; pass++) {
+        memset(seen, 0, n);
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t b = agent_randmap_take(&m, agent_prng_below(&r, n));
+
+            assert_true(b < n);
+            assert_int_equal(seen[b], 0);      /* never twice in a pass */
+            seen[b] = 1;
+        }
+        assert_int_equal(m.used, n);
+        assert_int_equal(agent_randmap_next_free(&m, 0), AGENT_RANDMAP_NONE);
+    }
+    /* the next draw starts a third pass */
+    assert_int_equal(agent_randmap_take(&m, 42), 42);
+    assert_int_equal(m.used, 1);
+    agent_randmap_free(&m);
+    free(seen);
+}
+
+static void
+test_randmap_next_free(void **state)
+{
+    (void)state;
+    struct agent_randmap m;
+    const uint64_t n = 200;
+
+    assert_int_equal(agent_randmap_init(&m, n), 0);
+    /* within a word, across words, past the end back to 0 */
+    agent_randmap_set(&m, 10);
+    assert_int_equal(agent_randmap_next_free(&m, 10), 11);
+    for (uint64_t b = 60; b < 130; b++)
+        agent_randmap_set(&m, b);
+    assert_int_equal(agent_randmap_next_free(&m, 60), 130);
+    assert_int_equal(agent_randmap_take(&m, 64), 130);
+    assert_int_equal(agent_randmap_next_free(&m, n - 1), 0);
+    for (uint64_t b = 0; b < 60; b++)
+        agent_randmap_set(&m, b);
+    for (uint64_t b = 131; b < n; b++)
+        agent_randmap_set(&m, b);
+    /* with 130 taken above, every block is used now */
+    assert_int_equal(m.used, n);
+    assert_int_equal(agent_randmap_next_free(&m, 5), AGENT_RANDMAP_NONE);
+    agent_randmap_reset(&m);
+    assert_int_equal(m.used, 0);
+    assert_false(agent_randmap_isset(&m, 130));
+    /* the last block of a partial word, from a used block before it */
+    agent_randmap_set(&m, n - 2);
+    assert_int_equal(agent_randmap_take(&m, n - 2), n - 1);
+    agent_randmap_free(&m);
+}
+
+/* A size-based random job with the random map reads size/bs blocks, each
+ * once: its digest differs from norandommap's (which repeats blocks), and
+ * the same seed gives the same digest. */
+static void
+test_randmap_digest(void **state)
+{
+    (void)state;
+    struct agent_job j;
+    char err[256];
+    uint64_t d_map, d_map2, d_norm;
+
+    assert_int_equal(agent_jobfile_parse("[m]\nrw=randread\nbs=4k\nsize=64m\n",
+                                         "m.fio", &j, err, sizeof(err)), 0);
+    assert_int_equal(agent_job_digest(&j, j.size, 1, &d_map), 0);
+    assert_int_equal(agent_job_digest(&j, j.size, 1, &d_map2), 0);
+    j.norandommap = 1;
+    assert_int_equal(agent_job_digest(&j, j.size, 1, &d_norm), 0);
+    assert_true(d_map == d_map2);
+    assert_true(d_map != d_norm);
+}
+
 int
 main(void)
 {
@@ -326,6 +415,9 @@ main(void)
         cmocka_unit_test(test_psync_forced),
         cmocka_unit_test(test_uring_refused),
         cmocka_unit_test(test_target_checks),
+        cmocka_unit_test(test_randmap_pass),
+        cmocka_unit_test(test_randmap_next_free),
+        cmocka_unit_test(test_randmap_digest),
     };
 
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
