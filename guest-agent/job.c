@@ -201,16 +201,6 @@ op_gen_free(struct op_gen *g)
     g->mapped = 0;
 }
 
-/* The measured window starts: a sequential job restarts at the region's
- * start, a random job's map starts a new pass. */
-static void
-op_gen_restart(struct op_gen *g)
-{
-    g->cursor = 0;
-    if (g->mapped)
-        agent_randmap_reset(&g->map);
-}
-
 /* Next (direction, offset relative to the job's offset). */
 static void
 op_next(struct op_gen *g, int *ddir, uint64_t *off)
@@ -373,7 +363,7 @@ may_issue(struct worker_state *ws, uint64_t now, int *measuring)
 {
     if (!*measuring && now >= ws->run->ramp_end) {
         *measuring = 1;
-        op_gen_restart(&ws->gen);
+        ws->gen.cursor = 0;
         ws->measured = !getrusage(RUSAGE_THREAD, &ws->ru0);
     }
     if (stopping(ws, now))
