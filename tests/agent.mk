@@ -98,7 +98,8 @@ callgrind-agent: guest-agent/vmdiskcmp-agent
 	  '$(abs_top_builddir)/guest-agent/vmdiskcmp-agent'
 .PHONY: bench-agent bench-agent-all bench-agent-io bench-agent-files callgrind-agent
 EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh \
-	tests/bench/agent-vs-bonnie-stats.awk tests/bench/agent-callgrind.sh
+	tests/bench/agent-vs-bonnie-stats.awk tests/bench/agent-callgrind.sh \
+	tests/bench/pool-rounds.sh
 
 # Benchmark, not a test (doc/performance.md): the agent's job engine
 # against fio 3.33 with the shipped workload profiles on loop devices with
