@@ -44,8 +44,8 @@ bad() { # expected-substring agent-args...
     [ -z "$(ls "$work/t")" ] || fail "$*: created $(ls "$work/t")"
     [ ! -e "$work/x.json" ] || fail "$*: wrote the JSON"
 }
-printf '[j]\nrw=randread\nnorandommap\n' > "$work/fioonly.fio"
-bad "$work/fioonly.fio:3: norandommap: a fio option the agent does not run" \
+printf '[j]\nrw=randread\nrefill_buffers\n' > "$work/fioonly.fio"
+bad "$work/fioonly.fio:3: refill_buffers: a fio option the agent does not run" \
     -d "$work/t" --job "$work/fioonly.fio" --json "$work/x.json"
 printf '[j]\niodepth=0\n' > "$work/qd0.fio"
 bad "$work/qd0.fio:2: iodepth=0: expected a whole number from 1 to 1024" \
