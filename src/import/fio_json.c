@@ -417,8 +417,9 @@ job_params(fio_ctx *c, JsonObject *jo, JsonObject *go, int ddir, vdc_job_params 
         if (rc && zero)
             p->scramble_buffers = 0;
     }
-    /* fio keeps a random map unless told not to (a flag: on without a value) */
-    p->norandommap = 0;
+    /* norandommap only when the job options say it (a flag: on without a
+     * value); fio 3.33's JSON leaves a flag given without a value out of
+     * "job options", so its absence is not a random map: unknown */
     if ((rc = OPT("norandommap")) < 0)
         return -1;
     if (rc) {

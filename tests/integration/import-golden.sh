@@ -47,7 +47,8 @@ seed002-page.txt -
 seed003-page.txt -
 agent-workload.json -
 fio-3.33-two-jobs.json -
-fio-3.33-jsonplus.json host"
+fio-3.33-jsonplus.json host
+fio-3.33-norandommap.json -"
 
 n=0
 echo "$cases" | {
