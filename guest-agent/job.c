@@ -241,6 +241,7 @@ agent_job_digest(const struct agent_job *job, uint64_t region, uint64_t seed,
     h = agent_fnv1a64_u64(h, job->iodepth);
     h = agent_fnv1a64_u64(h, job->numjobs);
     h = agent_fnv1a64_u64(h, (uint64_t)job->direct);
+    h = agent_fnv1a64_u64(h, (uint64_t)job->norandommap);
     h = agent_fnv1a64_u64(h, region);
     h = agent_fnv1a64_u64(h, job->offset);
     for (unsigned k = 0; k < job->numjobs; k++) {

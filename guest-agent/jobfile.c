@@ -105,7 +105,7 @@ static const struct job_option {
 /* fio 3.33 options people put in job files that the agent does not run:
  * named as such ("not supported"), not as unknown. */
 static const char *const fio_only[] = {
-    "filename", "directory", "name", "random_generator",
+    "filename", "directory", "name", "random_generator", "softrandommap",
     "group_reporting", "thread", "iodepth_low", "fsync", "fdatasync",
     "end_fsync", "fsync_on_close", "sync", "verify", "rate", "rate_iops",
     "rate_process", "bsrange", "bssplit", "blocksize_range", "io_size",

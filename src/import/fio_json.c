@@ -425,8 +425,13 @@ job_params(fio_ctx *c, JsonObject *jo, JsonObject *go, int ddir, vdc_job_params 
     if (rc) {
         int on = 1;     /* a flag given without a value is on */
 
-        if (*v && fio_bool(v, &on) < 0)
-            BAD("norandommap", "0 or 1");
+        if (*v && fio_bool(v, &on) < 0) {
+            int64_t n;  /* fio takes any number for a flag: not 0 is on */
+
+            if (vdc_import_count(v, strlen(v), &n) < 0)
+                BAD("norandommap", "0, 1 or a number");
+            on = n != 0;
+        }
         p->norandommap = on;
     }
     if ((rc = OPT("randseed")) < 0)

@@ -47,6 +47,9 @@ bad() { # expected-substring agent-args...
 printf '[j]\nrw=randread\nrefill_buffers\n' > "$work/fioonly.fio"
 bad "$work/fioonly.fio:3: refill_buffers: a fio option the agent does not run" \
     -d "$work/t" --job "$work/fioonly.fio" --json "$work/x.json"
+printf '[j]\nrw=randread\nsoftrandommap\n' > "$work/soft.fio"
+bad "$work/soft.fio:3: softrandommap: a fio option the agent does not run" \
+    -d "$work/t" --job "$work/soft.fio" --json "$work/x.json"
 printf '[j]\niodepth=0\n' > "$work/qd0.fio"
 bad "$work/qd0.fio:2: iodepth=0: expected a whole number from 1 to 1024" \
     -d "$work/t" --job "$work/qd0.fio"
