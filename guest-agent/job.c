@@ -193,6 +193,15 @@ op_gen_init(struct op_gen *g, const struct agent_job *job, uint64_t region,
     return agent_randmap_init(&g->map, g->nblocks);
 }
 
+/* The one line for a random map that cannot be allocated. */
+static void
+map_oom(const struct agent_job *job, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "out of memory for the random map of %llu blocks: "
+             "expected norandommap or a smaller size=",
+             (unsigned long long)(job->size / job->bs));
+}
+
 static void
 op_gen_free(struct op_gen *g)
 {
@@ -752,9 +761,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
     for (unsigned k = 0; k < n; k++)
         ws[k].w.fd = -1;
     if (agent_job_digest(job, job->size, seed, &r->digest) < 0) {
-        snprintf(err, sizeof(err), "out of memory for the random map of %llu "
-                 "blocks: expected norandommap or a smaller size=",
-                 (unsigned long long)(job->size / job->bs));
+        map_oom(job, err, sizeof(err));
         goto out;
     }
     for (unsigned k = 0; k < n; k++) {
@@ -764,9 +771,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
         s->w.index = k;
         s->run = &run;
         if (op_gen_init(&s->gen, job, job->size, seed, k) < 0) {
-            snprintf(err, sizeof(err), "out of memory for the random map of "
-                     "%llu blocks: expected norandommap or a smaller size=",
-                     (unsigned long long)(job->size / job->bs));
+            map_oom(job, err, sizeof(err));
             goto out;
         }
         s->limit = job->time_based ? 0 : job->size / job->bs;
