@@ -47,6 +47,9 @@ bad() { # expected-substring agent-args...
 printf '[j]\nrw=randread\nrefill_buffers\n' > "$work/fioonly.fio"
 bad "$work/fioonly.fio:3: refill_buffers: a fio option the agent does not run" \
     -d "$work/t" --job "$work/fioonly.fio" --json "$work/x.json"
+printf '[j]\nrw=randread\nnorandommap=2\n' > "$work/nrm.fio"
+bad "$work/nrm.fio:3: norandommap=2: expected 0 or 1" \
+    -d "$work/t" --job "$work/nrm.fio" --json "$work/x.json"
 printf '[j]\nrw=randread\nsoftrandommap\n' > "$work/soft.fio"
 bad "$work/soft.fio:3: softrandommap: a fio option the agent does not run" \
     -d "$work/t" --job "$work/soft.fio" --json "$work/x.json"
