@@ -24,7 +24,10 @@
 #   or: tests/bench/workloads-vs-fio.sh --summary DIR (recompute from raw outputs)
 # Env: VDC_AGENT (default ./guest-agent/vmdiskcmp-agent), FIO, BENCH_OUT
 # (raw outputs; default a new temporary directory, kept), BENCH_IMG_DIR,
-# BENCH_TARGETS ("disk ram"), BENCH_CPU (pin both tools to one CPU), BENCH_WORKLOADS (profile names; default the
+# BENCH_TARGETS ("disk ram"), BENCH_CPU (pin both tools to one CPU),
+# BENCH_WQ_CPUS (confine unbound workqueues, where the loop device's worker
+# runs, to these CPUs for the run: "0" or "0,2"; restored on every exit),
+# BENCH_WORKLOADS (profile names; default the
 # five of doc/performance.md), VDC_WORKLOAD_DIR (default
 # templates/workloads beside this script).  Each run is 3 s ramp + 15 s:
 # 3 rounds x 2 targets x 5 workloads x 2 tools take ~20 minutes.
@@ -169,6 +172,25 @@ if [ -n "${BENCH_CPU:-}" ]; then
     pin="taskset -c $BENCH_CPU"
     $pin true 2>/dev/null || { echo "bench: BENCH_CPU $BENCH_CPU: taskset refused it (expected a CPU this machine has)" >&2; exit 2; }
 fi
+# BENCH_WQ_CPUS=LIST: unbound workqueues (the loop device's worker, a
+# kworker since Linux 5.13) confined to these CPUs, so the worker does not
+# share the tools' CPU: unconfined, it ran on the pinned tool's CPU part of
+# the time and the cheaper tool got more IOPS out of the same device.  The
+# mask is the kernel's (/sys/devices/virtual/workqueue/cpumask); the value
+# found is written back on every exit path.
+wq_mask= wq_file=/sys/devices/virtual/workqueue/cpumask
+if [ -n "${BENCH_WQ_CPUS:-}" ]; then
+    m=0
+    case $BENCH_WQ_CPUS in *,,*|,*|*,) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
+    for c in $(echo "$BENCH_WQ_CPUS" | tr ',' ' '); do
+        case $c in ''|*[!0-9]*) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
+        [ "$c" -lt "$(nproc --all)" ] || { echo "bench: BENCH_WQ_CPUS: CPU $c: this machine has $(nproc --all) (0-$(($(nproc --all) - 1)))" >&2; exit 2; }
+        m=$((m | (1 << c)))
+    done
+    [ "$m" != 0 ] || { echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2; }
+    [ -w "$wq_file" ] || { echo "bench: BENCH_WQ_CPUS: $wq_file: not writable (expected root and Linux >= 4.10)" >&2; exit 2; }
+    wq_mask=$(printf '%x' "$m")
+fi
 # loop devices in a private mount namespace, as every setup here
 if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
     VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$0" "$@"
@@ -176,9 +198,12 @@ fi
 out=${BENCH_OUT:-$(mktemp -d /tmp/vdc-bench-wl.XXXXXX)}
 mkdir -p "$out"
 size_mib=1088     # the profiles' size=1g and some room
-devs= scratch=
+# say: a line of the run's set-up, printed and kept beside the raw outputs
+say() { echo "bench: $*"; echo "$*" >> "$out/setup.txt"; }
+devs= scratch= wq_saved=
 cleanup() {
     trap - EXIT INT TERM
+    [ -z "$wq_saved" ] || echo "$wq_saved" > "$wq_file" || echo "bench: $wq_file: could not restore '$wq_saved'" >&2
     # DEV:INODE of each device this script attached: detached only while
     # it is still bound to that image (the path losetup shows is relative
     # to the mount, so the inode decides)
@@ -191,6 +216,10 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
+if [ -n "$wq_mask" ]; then
+    wq_saved=$(cat "$wq_file")
+    echo "$wq_mask" > "$wq_file" || { echo "bench: $wq_file: the kernel refused '$wq_mask' (BENCH_WQ_CPUS $BENCH_WQ_CPUS)" >&2; exit 2; }
+fi
 for t in $targets; do
     if [ "$t" = ram ]; then dir=$(mktemp -d /dev/shm/vdc-bench-wl.XXXXXX)
     else dir=$(mktemp -d "${BENCH_IMG_DIR:-/tmp}/vdc-bench-wl.XXXXXX"); fi
@@ -200,11 +229,12 @@ for t in $targets; do
     dev=$(losetup -f --show --direct-io=on "$dir/$t.img")
     devs="$devs $dev:$(stat -c %i "$dir/$t.img")"
     eval "dev_$t=$dev"
-    echo "bench: $t: $dev over $dir/$t.img, direct-io $(cat /sys/block/${dev#/dev/}/loop/dio)"
+    say "$t: $dev over $dir/$t.img, direct-io $(cat /sys/block/${dev#/dev/}/loop/dio)"
 done
-echo "bench: $rounds rounds x ($targets) x ($workloads), raw outputs in $out"
-echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
-echo "bench: tools ${pin:-not pinned}"
+say "$rounds rounds x ($targets) x ($workloads), raw outputs in $out"
+say "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+say "tools ${pin:-not pinned}"
+say "unbound workqueues on CPU mask $(cat "$wq_file" 2>/dev/null || echo unknown)${wq_saved:+ (was $wq_saved, restored on exit)}"
 run_agent() { # target workload round
     $pin "$agent" -d "$2" --job "$wldir/$3.fio" --seed "$4" -q --json "$out/agent-$1-$3-$4.json" \
         > "$out/agent-$1-$3-$4.txt" 2> "$out/agent-$1-$3-$4.err"
@@ -221,8 +251,8 @@ for r in $(seq 1 "$rounds"); do
             else run_fio "$t" "$dev" "$w" "$r"; run_agent "$t" "$dev" "$w" "$r"; fi
         done
     done
-    echo "bench: round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
+    say "round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
 done
-echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+say "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 summarize "$out"
 echo "bench: summary in $out/summary.txt"
