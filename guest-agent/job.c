@@ -293,6 +293,8 @@ struct worker_state {
     uint64_t reap_calls, reaped;        /* waits and the I/Os they reaped */
     int measured;                   /* the window started: ru0 taken */
     struct rusage ru0, ru1;         /* RUSAGE_THREAD of this worker */
+    void *bufmem;                   /* the iodepth buffers, one region */
+    size_t buflen;
     struct agent_io **freel;
     struct agent_io **pending;
     unsigned nfree;
@@ -787,17 +789,32 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
                      job->iodepth);
             goto out;
         }
+        /* The iodepth buffers: one region of iodepth x bs, cut into
+         * consecutive buffers as fio's init_io_u_buffers (backend.c, fio
+         * 3.33), written (random data) only when the job writes.  fio
+         * mallocs it; the agent maps it in transparent huge pages where
+         * the kernel has them (agent_buffers_alloc), so that how many
+         * segments a large O_DIRECT request has, and whether the block
+         * layer must split it (io_uring then punts it to a worker thread),
+         * does not depend on how fragmented memory is (doc/agent.md,
+         * Buffers). */
+        s->buflen = (size_t)job->iodepth * job->bs;
+        if ((size_t)job->iodepth > SIZE_MAX / job->bs
+            || !(s->bufmem = agent_buffers_alloc(s->buflen))) {
+            snprintf(err, sizeof(err), "out of memory for %u buffers of "
+                     "%u bytes", job->iodepth, job->bs);
+            goto out;
+        }
+        if (agent_rw_writes(job->rw)) {
+            uint64_t *b = s->bufmem;
+
+            for (size_t q = 0; q < (size_t)job->iodepth * job->bs / 8; q++)
+                b[q] = agent_prng_next(&fill);
+        }
         for (unsigned i = 0; i < job->iodepth; i++) {
             struct agent_io *io = &s->w.ios[i];
-            uint64_t *b = agent_aligned_alloc(job->bs);
+            char *b = (char *)s->bufmem + (size_t)i * job->bs;
 
-            if (!b) {
-                snprintf(err, sizeof(err), "out of memory for %u buffers of "
-                         "%u bytes", job->iodepth, job->bs);
-                goto out;
-            }
-            for (size_t q = 0; q < job->bs / 8; q++)
-                b[q] = agent_prng_next(&fill);
             io->buf = b;
             io->len = job->bs;
             io->index = i;
@@ -859,6 +876,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
 
     r->user_s = tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime);
     r->system_s = tv_s(ru1.ru_stime) - tv_s(ru0.ru_stime);
+    r->buffer_huge_kib = 0;
     for (unsigned k = 0; k < started; k++) {
         struct worker_state *s = &ws[k];
 
@@ -872,6 +890,13 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
             r->thread_user_s += tv_s(s->ru1.ru_utime) - tv_s(s->ru0.ru_utime);
             r->thread_system_s += tv_s(s->ru1.ru_stime)
                                   - tv_s(s->ru0.ru_stime);
+        }
+        r->buffer_bytes += s->buflen;
+        if (s->bufmem) {
+            long long h = agent_huge_kib(s->bufmem);
+
+            r->buffer_huge_kib = h < 0 || r->buffer_huge_kib < 0
+                                     ? -1 : r->buffer_huge_kib + h;
         }
         r->submit_calls += s->submit_calls;
         r->submitted += s->submitted;
@@ -907,9 +932,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
                 if (!t->is_blockdev && paths[k][0])
                     unlink(paths[k]);
             }
-            if (s->w.ios)
-                for (unsigned i = 0; i < job->iodepth; i++)
-                    free(s->w.ios[i].buf);
+            agent_buffers_free(s->bufmem, s->buflen);
             free(s->w.ios);
             free(s->freel);
             free(s->pending);

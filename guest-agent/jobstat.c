@@ -208,6 +208,12 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
     }
     else
         fputs("null", fp);
+    fprintf(fp, ", \"buffers\": {\"bytes\": %llu, \"huge_kib\": ",
+            (unsigned long long)r->buffer_bytes);
+    if (r->buffer_huge_kib >= 0)
+        fprintf(fp, "%lld}", r->buffer_huge_kib);
+    else
+        fputs("null}", fp);
     fprintf(fp, ", \"logical_block_size\": %u,\n          \"ios\": %llu, "
             "\"bytes\": %llu, \"bandwidth_kib_s\": ", r->logical_block_size,
             (unsigned long long)dd->ios, (unsigned long long)dd->bytes);

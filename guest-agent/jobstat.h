@@ -58,6 +58,10 @@ struct agent_job_result {
                                          * "IO submit" distribution) */
     uint64_t reap_calls, reaped;        /* io_uring: waits and the I/Os they
                                          * reaped (fio's "IO complete") */
+    uint64_t buffer_bytes;              /* the clones' I/O buffers */
+    long long buffer_huge_kib;          /* of them in transparent huge pages,
+                                         * read back from /proc/self/smaps
+                                         * after the run; -1: not known */
     uint32_t logical_block_size;    /* of the target, bytes */
     int on_blockdev;                /* 1: the raw block device ("on":
                                      * "raw"), 0: a file in a directory

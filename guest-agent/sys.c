@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "sys.h"
 
@@ -225,4 +226,62 @@ void
 agent_digest_str(struct agent_ctx *ctx, const char *s)
 {
     ctx->run->digest = agent_fnv1a64_str(ctx->run->digest, s);
+}
+
+#define HUGE_PAGE AGENT_HUGE_PAGE
+
+void *
+agent_buffers_alloc(size_t len)
+{
+    size_t span = (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    size_t map = span + HUGE_PAGE;
+    char *p, *a;
+
+    if (!len || span < len || map < span) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    p = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (a > p)
+        munmap(p, (size_t)(a - p));
+    if (a + span < p + map)
+        munmap(a + span, (size_t)(p + map - (a + span)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(a, span, MADV_HUGEPAGE);  /* EINVAL: no THP; 4 KiB pages */
+#endif
+    return a;
+}
+
+void
+agent_buffers_free(void *p, size_t len)
+{
+    if (p)
+        munmap(p, (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+}
+
+long long
+agent_huge_kib(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "re");
+    char line[512];
+    int in = 0;
+    long long kib = -1;
+
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long lo, hi, v;
+
+        if (sscanf(line, "%llx-%llx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            in = lo == (unsigned long long)(uintptr_t)p;
+        else if (in && sscanf(line, "AnonHugePages: %llu kB", &v) == 1) {
+            kib = (long long)v;
+            break;
+        }
+    }
+    fclose(f);
+    return kib;
 }

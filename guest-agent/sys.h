@@ -42,6 +42,22 @@ int agent_drop_caches(void);
 
 /* @len bytes aligned to 4096 (O_DIRECT), zeroed; NULL on ENOMEM. */
 void *agent_aligned_alloc(size_t len);
+/* A job's I/O buffers: one anonymous mapping of @len bytes rounded up to
+ * whole huge pages (AGENT_HUGE_PAGE, 2 MiB), aligned to one, zero, not yet
+ * touched, the kernel asked for transparent huge pages (MADV_HUGEPAGE): an
+ * O_DIRECT request then lies in physically contiguous memory (a 1 MiB one
+ * in 16 segments of 64 KiB, not up to 256 of 4 KiB), however fragmented
+ * memory is, and is not split by the block layer for its segment limit.
+ * Without THP, or with no huge page free, the kernel uses 4 KiB pages:
+ * agent_huge_kib() tells which it did.  NULL
+ * with errno when the memory cannot be mapped.  Freed by
+ * agent_buffers_free(p, len). */
+#define AGENT_HUGE_PAGE (2u << 20)
+void *agent_buffers_alloc(size_t len);
+void agent_buffers_free(void *p, size_t len);
+/* KiB of the mapping that starts at @p in transparent huge pages
+ * (AnonHugePages of /proc/self/smaps), or -1 when it cannot be read. */
+long long agent_huge_kib(const void *p);
 
 /* Write @len bytes to @path atomically: PATH.tmp.PID in the same
  * directory, fsync, rename.  Returns 0, or -1 after a message naming the

@@ -183,6 +183,14 @@ typedef struct {
     double ios_per_reap;     /* I/Os reaped per wait (fio's "IO complete") */
 } vdc_io_uring_info;
 
+/* The clones' I/O buffers (workload.buffers, written by the agent). */
+typedef struct {
+    int64_t bytes;           /* iodepth x bs x numjobs */
+    int64_t huge_kib;        /* KiB of their mappings in transparent huge
+                              * pages, read back after the run; absent: not
+                              * known (null) */
+} vdc_buffers_info;
+
 /* Steady-state detection over the IOPS series (workload.steady_state). */
 typedef struct {
     char *metric;            /* "iops_slope" */
@@ -208,6 +216,8 @@ typedef struct {
     char *engine_fallback;   /* why io_uring was not used although asked for */
     int64_t iodepth_effective;   /* I/Os in flight per clone the engine allowed */
     vdc_io_uring_info io_uring;  /* all absent: not io_uring */
+    vdc_buffers_info buffers;    /* all absent: not recorded (fio imports,
+                                  * older agents) */
     int64_t logical_block_size;  /* bytes, of the target */
     int64_t ios;             /* I/Os completed in the window, this direction */
     int64_t bytes;           /* bytes of those I/Os */

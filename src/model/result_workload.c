@@ -78,6 +78,12 @@ static const vdc_field io_uring_fields[] = {
     END
 };
 
+static const vdc_field buffers_fields[] = {
+    F(VDC_F_INT, vdc_buffers_info, bytes, "bytes", NN),
+    F(VDC_F_INT, vdc_buffers_info, huge_kib, "huge_kib", NN | VDC_FF_NULLABLE),
+    END
+};
+
 /* iops_series: its "values" array is loaded and written by hand */
 static const vdc_field series_fields[] = {
     F(VDC_F_NUM, vdc_workload, iops_interval_s, "interval_s", NN),
@@ -113,6 +119,7 @@ const vdc_field vdc_workload_fields[] = {
     F(VDC_F_STR, vdc_workload, engine_fallback, "engine_fallback", NUL),
     F(VDC_F_INT, vdc_workload, iodepth_effective, "iodepth_effective", NN),
     NULLABLE_OBJ(vdc_workload, io_uring, "io_uring", io_uring_fields),
+    NULLABLE_OBJ(vdc_workload, buffers, "buffers", buffers_fields),
     F(VDC_F_INT, vdc_workload, logical_block_size, "logical_block_size", NN),
     F(VDC_F_INT, vdc_workload, ios, "ios", NN),
     F(VDC_F_INT, vdc_workload, bytes, "bytes", NN),

@@ -27,6 +27,9 @@
 # BENCH_TARGETS ("disk ram"), BENCH_CPU (pin both tools to one CPU),
 # BENCH_WQ_CPUS (confine unbound workqueues, where the loop device's worker
 # runs, to these CPUs for the run: "0" or "0,2"; restored on every exit),
+# BENCH_FIO_MEM (fio's --mem for its I/O buffers: shmhuge, the default,
+# huge pages as the agent's, reserved for the run and released after; or
+# malloc, fio's own default),
 # BENCH_WORKLOADS (profile names; default the
 # five of doc/performance.md), VDC_WORKLOAD_DIR (default
 # templates/workloads beside this script).  Each run is 3 s ramp + 15 s:
@@ -191,6 +194,36 @@ if [ -n "${BENCH_WQ_CPUS:-}" ]; then
     [ -w "$wq_file" ] || { echo "bench: BENCH_WQ_CPUS: $wq_file: not writable (expected root and Linux >= 4.10)" >&2; exit 2; }
     wq_mask=$(printf '%x' "$m")
 fi
+# BENCH_FIO_MEM: where fio's I/O buffers live.  The agent maps its buffers
+# in transparent huge pages (doc/agent.md, Buffers); fio mallocs them, so
+# whether a 1 MiB O_DIRECT request of fio's lies in 16 segments or in 256
+# (split by the loop device's 128-segment limit and punted to an io_uring
+# worker) depends on how fragmented memory is when fio starts: read 1M QD8
+# on the RAM target cost fio 22-27 us of CPU per I/O with scattered
+# buffers and 9-11 us in huge pages.  shmhuge (the default) gives fio huge
+# pages too, from vm.nr_hugepages, raised for the run by what the
+# workloads need and put back on every exit path.
+fio_mem=${BENCH_FIO_MEM:-shmhuge} hp_file=/proc/sys/vm/nr_hugepages hp_need=0
+case $fio_mem in
+    malloc) ;;
+    shmhuge)
+        hp_kib=$(awk '/^Hugepagesize:/ {print $2}' /proc/meminfo)
+        [ -n "$hp_kib" ] && [ -w "$hp_file" ] || { echo "bench: BENCH_FIO_MEM=shmhuge: no huge pages here ($hp_file not writable or no Hugepagesize in /proc/meminfo): expected root, or BENCH_FIO_MEM=malloc" >&2; exit 2; }
+        for w in $workloads; do
+            # huge pages for fio's buffers, per clone: iodepth x bs + a page,
+            # rounded up, and one more (fio 3.33 failed with exactly that)
+            n=$(awk -F= -v hp="$hp_kib" '
+                function bytes(v,  m) { m = 1; v = tolower(v)
+                    if (v ~ /k$/) m = 1024; else if (v ~ /m$/) m = 1048576; else if (v ~ /g$/) m = 1073741824
+                    sub(/[kmg]$/, "", v); return v * m }
+                /^[ \t]*bs[ \t]*=/ { bs = bytes($2) } /^[ \t]*iodepth[ \t]*=/ { qd = $2 + 0 }
+                /^[ \t]*numjobs[ \t]*=/ { nj = $2 + 0 }
+                END { if (!bs) bs = 4096; if (!qd) qd = 1; if (!nj) nj = 1
+                      b = hp * 1024; print nj * (int((qd * bs + 4096 + b - 1) / b) + 1) }' "$wldir/$w.fio")
+            [ "$n" -gt "$hp_need" ] && hp_need=$n
+        done ;;
+    *) echo "bench: BENCH_FIO_MEM '$fio_mem': expected shmhuge or malloc" >&2; exit 2 ;;
+esac
 # loop devices in a private mount namespace, as every setup here
 if [ -z "${VDC_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null 2>&1; then
     VDC_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh "$0" "$@"
@@ -200,9 +233,10 @@ mkdir -p "$out"
 size_mib=1088     # the profiles' size=1g and some room
 # say: a line of the run's set-up, printed and kept beside the raw outputs
 say() { echo "bench: $*"; echo "$*" >> "$out/setup.txt"; }
-devs= scratch= wq_saved=
+devs= scratch= wq_saved= hp_saved=
 cleanup() {
     trap - EXIT INT TERM
+    [ -z "$hp_saved" ] || echo "$hp_saved" > "$hp_file" || echo "bench: $hp_file: could not restore '$hp_saved'" >&2
     [ -z "$wq_saved" ] || echo "$wq_saved" > "$wq_file" || echo "bench: $wq_file: could not restore '$wq_saved'" >&2
     # DEV:INODE of each device this script attached: detached only while
     # it is still bound to that image (the path losetup shows is relative
@@ -216,6 +250,11 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
+if [ "$hp_need" -gt 0 ]; then
+    hp_saved=$(cat "$hp_file")
+    echo $((hp_saved + hp_need)) > "$hp_file" 2>/dev/null || true
+    [ "$(cat "$hp_file")" -ge $((hp_saved + hp_need)) ] || { echo "bench: $hp_file: the kernel gave $(($(cat "$hp_file") - hp_saved)) of the $hp_need huge pages fio's buffers need (memory too fragmented?): expected them free, or BENCH_FIO_MEM=malloc" >&2; exit 2; }
+fi
 if [ -n "$wq_mask" ]; then
     wq_saved=$(cat "$wq_file")
     echo "$wq_mask" > "$wq_file" || { echo "bench: $wq_file: the kernel refused '$wq_mask' (BENCH_WQ_CPUS $BENCH_WQ_CPUS)" >&2; exit 2; }
@@ -234,13 +273,14 @@ done
 say "$rounds rounds x ($targets) x ($workloads), raw outputs in $out"
 say "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 say "tools ${pin:-not pinned}"
+say "fio's buffers: --mem=$fio_mem${hp_saved:+ ($hp_need huge pages reserved, nr_hugepages $hp_saved -> $(cat "$hp_file"))}; the agent's: transparent huge pages $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 say "unbound workqueues on CPU mask $(cat "$wq_file" 2>/dev/null || echo unknown)${wq_saved:+ (was $wq_saved, restored on exit)}"
 run_agent() { # target workload round
     $pin "$agent" -d "$2" --job "$wldir/$3.fio" --seed "$4" -q --json "$out/agent-$1-$3-$4.json" \
         > "$out/agent-$1-$3-$4.txt" 2> "$out/agent-$1-$3-$4.err"
 }
 run_fio() {
-    $pin "$fio" --filename="$2" --output-format=json "$wldir/$3.fio" \
+    $pin "$fio" --filename="$2" --mem="$fio_mem" --output-format=json "$wldir/$3.fio" \
         > "$out/fio-$1-$3-$4.json" 2> "$out/fio-$1-$3-$4.err"
 }
 for r in $(seq 1 "$rounds"); do

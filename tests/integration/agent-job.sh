@@ -25,7 +25,9 @@ jq -e '.format_version == 2 and (.runs[0].samples | length) == 2
        and .runs[0].samples[0].value > 0
        and .runs[0].samples[0].workload.clat_us.p99 >= .runs[0].samples[0].workload.clat_us.p50
        and (.runs[0].samples[0].workload.iops_series.values | length) >= 1
-       and .runs[0].samples[0].workload.steady_state.reached != null' "$work/r.json" >/dev/null \
+       and .runs[0].samples[0].workload.steady_state.reached != null
+       and .runs[0].samples[0].workload.buffers.bytes == 4 * 4096
+       and (.runs[0].samples[0].workload.buffers.huge_kib | . == 0 or . == 2048)' "$work/r.json" >/dev/null \
     || fail "result JSON: $(cat "$work/r.json")"
 [ -z "$(ls "$work/t")" ] || fail "job files left in the target: $(ls "$work/t")"
 grep -q '^quick: rw=randrw' "$work/out.txt" || fail "table: $(cat "$work/out.txt")"

@@ -160,6 +160,11 @@ test_uring_tmpfs(void **state)
     assert_true(r->submitted == 2 * 512 && r->submit_calls == r->submitted);
     assert_true(r->reaped == r->submitted && r->reap_calls <= r->reaped);
     assert_true(r->reaped - r->reap_calls <= 2 * (8 - 1));
+    /* each clone's iodepth x bs buffers, in one 2 MiB mapping read back
+     * from /proc/self/smaps: in huge pages or not, as the kernel had them */
+    assert_int_equal(r->buffer_bytes, 2 * 8 * 4096);
+    assert_true(r->buffer_huge_kib >= 0 && r->buffer_huge_kib <= 2 * 2048);
+    assert_int_equal(r->buffer_huge_kib % 2048, 0);
     /* the same seed gives the same op sequence */
     struct agent_job_result *r2 = run_job(
         "[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
