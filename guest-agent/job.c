@@ -99,12 +99,15 @@ agent_jobs_check(struct agent_job *jobs, size_t n, struct agent_job_target *t,
                         "bytes) with direct=1", j->source, j->name,
                         (unsigned long long)j->offset, t->path,
                         (unsigned long long)lbs);
-        if ((uint64_t)j->bs * j->iodepth * j->numjobs > MAX_BUFFER_BYTES)
+        /* each clone's buffers are one mapping of whole huge pages */
+        uint64_t clone_bytes = ((uint64_t)j->bs * j->iodepth + AGENT_HUGE_PAGE - 1)
+                               / AGENT_HUGE_PAGE * AGENT_HUGE_PAGE;
+        if (clone_bytes * j->numjobs > MAX_BUFFER_BYTES)
             return agent_errf(err, errlen, "%s: [%s]: bs x iodepth x numjobs = "
-                        "%llu MiB of buffers: expected at most %llu MiB",
+                        "%llu MiB of buffers (each clone's rounded up to 2 MiB): "
+                        "expected at most %llu MiB",
                         j->source, j->name,
-                        (unsigned long long)((uint64_t)j->bs * j->iodepth
-                                             * j->numjobs >> 20),
+                        (unsigned long long)(clone_bytes * j->numjobs >> 20),
                         (unsigned long long)(MAX_BUFFER_BYTES >> 20));
         if (t->is_blockdev) {
             if (j->offset >= t->dev_size)
@@ -396,13 +399,11 @@ agent_job_scramble(struct agent_io *io)
     unsigned line = (unsigned)((nsec ^ boff) & 7);
     char *p = io->buf;
 
+    /* memcpy: a buffer starts at index x bs, not always 8-byte aligned */
     for (uint32_t i = 0; i < io->len >> 9; i++, p += 512, boff += 512) {
-        uint64_t *ip = (uint64_t *)(void *)(p + (line << 6));
-
-        *ip = boff;
-        ip = (uint64_t *)(void *)(p + 64 - 2 * sizeof(uint64_t));
-        ip[0] = sec;
-        ip[1] = nsec;
+        memcpy(p + (line << 6), &boff, sizeof(boff));
+        memcpy(p + 64 - 2 * sizeof(uint64_t), &sec, sizeof(sec));
+        memcpy(p + 64 - sizeof(uint64_t), &nsec, sizeof(nsec));
     }
 }
 

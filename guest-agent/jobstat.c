@@ -50,6 +50,7 @@ agent_job_result_new(const struct agent_job *job)
     r->job = *job;
     r->engine = job->ioengine;
     r->iodepth_effective = job->iodepth;
+    r->buffer_huge_kib = -1;            /* not known until the run's end */
     r->ss.criterion = NAN;
     r->ss.slope = NAN;
     for (int d = 0; d < AGENT_DDIR_COUNT; d++) {

@@ -230,25 +230,37 @@ agent_digest_str(struct agent_ctx *ctx, const char *s)
 
 #define HUGE_PAGE AGENT_HUGE_PAGE
 
+/* One PROT_NONE page on each side keeps the mapping from merging with a
+ * neighbour of the same flags (another clone's buffers), so a VMA of its
+ * own starts at the buffers and agent_huge_kib() finds it. */
+#define GUARD 4096u
+
 void *
 agent_buffers_alloc(size_t len)
 {
     size_t span = (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    size_t map = span + HUGE_PAGE;
+    size_t map = span + HUGE_PAGE + 2 * GUARD;
     char *p, *a;
 
     if (!len || span < len || map < span) {
         errno = ENOMEM;
         return NULL;
     }
-    p = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    p = mmap(NULL, map, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (a > p)
-        munmap(p, (size_t)(a - p));
-    if (a + span < p + map)
-        munmap(a + span, (size_t)(p + map - (a + span)));
+    a = (char *)(((uintptr_t)p + GUARD + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (a - GUARD > p)
+        munmap(p, (size_t)(a - GUARD - p));
+    if (a + span + GUARD < p + map)
+        munmap(a + span + GUARD, (size_t)(p + map - (a + span + GUARD)));
+    if (mprotect(a, span, PROT_READ | PROT_WRITE) < 0) {
+        int e = errno;
+
+        munmap(a - GUARD, span + 2 * GUARD);
+        errno = e;
+        return NULL;
+    }
 #ifdef MADV_HUGEPAGE
     (void)madvise(a, span, MADV_HUGEPAGE);  /* EINVAL: no THP; 4 KiB pages */
 #endif
@@ -259,7 +271,7 @@ void
 agent_buffers_free(void *p, size_t len)
 {
     if (p)
-        munmap(p, (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+        munmap((char *)p - GUARD, (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + 2 * GUARD);
 }
 
 long long
@@ -274,8 +286,10 @@ agent_huge_kib(const void *p)
         return -1;
     while (fgets(line, sizeof(line), f)) {
         unsigned long long lo, hi, v;
+        char perms[5];
 
-        if (sscanf(line, "%llx-%llx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+        /* a mapping's header: "lo-hi perms offset dev inode [path]" */
+        if (sscanf(line, "%llx-%llx %4s ", &lo, &hi, perms) == 3)
             in = lo == (unsigned long long)(uintptr_t)p;
         else if (in && sscanf(line, "AnonHugePages: %llu kB", &v) == 1) {
             kib = (long long)v;

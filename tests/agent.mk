@@ -105,6 +105,8 @@ EXTRA_DIST += tests/bench/agent-vs-bonnie-fio.sh \
 # against fio 3.33 with the shipped workload profiles on loop devices with
 # direct I/O (disk- and RAM-backed), root, ~20 minutes for 3 rounds.
 #   make bench-workloads [BENCH_ROUNDS=3]
+# (doc/performance.md's figures: BENCH_CPU=1 BENCH_WQ_CPUS=0 ... BENCH_ROUNDS=8;
+# fio's buffers in huge pages unless BENCH_FIO_MEM=malloc)
 BENCH_ROUNDS = 3
 bench-workloads: guest-agent/vmdiskcmp-agent
 	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' FIO='$(FIO)' \

@@ -2,7 +2,8 @@
 # Benchmark (not a test): vmdiskcmp-agent's job engine against fio 3.33 on
 # the same target, in one run, interleaved (agent fio, then fio agent, ...),
 # with the same job files (templates/workloads/*.fio, given to fio
-# unchanged: `fio --filename=DEV FILE`).  Targets: a loop device with
+# unchanged: `fio --filename=DEV --mem=shmhuge FILE`, the buffers in huge
+# pages as the agent's, BENCH_FIO_MEM below).  Targets: a loop device with
 # direct I/O over an image on the machine's disk ("disk", BENCH_IMG_DIR,
 # default /tmp) and over an image in RAM ("ram", /dev/shm), both filled
 # with random data first, so reads find data; O_DIRECT (the profiles say
@@ -186,7 +187,8 @@ if [ -n "${BENCH_WQ_CPUS:-}" ]; then
     m=0
     case $BENCH_WQ_CPUS in *,,*|,*|*,) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
     for c in $(echo "$BENCH_WQ_CPUS" | tr ',' ' '); do
-        case $c in ''|*[!0-9]*) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
+        case $c in ''|*[!0-9]*|0?*) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
+        [ ${#c} -le 2 ] && [ "$c" -lt 32 ] || { echo "bench: BENCH_WQ_CPUS: CPU $c: expected one of CPUs 0-31 (the mask is written as one 32-bit word)" >&2; exit 2; }
         [ "$c" -lt "$(nproc --all)" ] || { echo "bench: BENCH_WQ_CPUS: CPU $c: this machine has $(nproc --all) (0-$(($(nproc --all) - 1)))" >&2; exit 2; }
         m=$((m | (1 << c)))
     done
@@ -203,21 +205,26 @@ fi
 # buffers and 9-11 us in huge pages.  shmhuge (the default) gives fio huge
 # pages too, from vm.nr_hugepages, raised for the run by what the
 # workloads need and put back on every exit path.
-fio_mem=${BENCH_FIO_MEM:-shmhuge} hp_file=/proc/sys/vm/nr_hugepages hp_need=0
+fio_mem=${BENCH_FIO_MEM:-shmhuge} hp_file=/proc/sys/vm/nr_hugepages hp_need=0 fio_hp=
 case $fio_mem in
     malloc) ;;
     shmhuge)
         hp_kib=$(awk '/^Hugepagesize:/ {print $2}' /proc/meminfo)
         [ -n "$hp_kib" ] && [ -w "$hp_file" ] || { echo "bench: BENCH_FIO_MEM=shmhuge: no huge pages here ($hp_file not writable or no Hugepagesize in /proc/meminfo): expected root, or BENCH_FIO_MEM=malloc" >&2; exit 2; }
+        fio_hp="--hugepage-size=${hp_kib}k"    # fio's default is 4 MiB off x86
         for w in $workloads; do
             # huge pages for fio's buffers, per clone: iodepth x bs + a page,
             # rounded up, and one more (fio 3.33 failed with exactly that)
             n=$(awk -F= -v hp="$hp_kib" '
-                function bytes(v,  m) { m = 1; v = tolower(v)
+                function val(v) { v = tolower(v); gsub(/[ \t\r]/, "", v); return v }
+                function bytes(v,  m) { m = 1; v = val(v); sub(/i?b$/, "", v)
                     if (v ~ /k$/) m = 1024; else if (v ~ /m$/) m = 1048576; else if (v ~ /g$/) m = 1073741824
                     sub(/[kmg]$/, "", v); return v * m }
-                /^[ \t]*bs[ \t]*=/ { bs = bytes($2) } /^[ \t]*iodepth[ \t]*=/ { qd = $2 + 0 }
-                /^[ \t]*numjobs[ \t]*=/ { nj = $2 + 0 }
+                function num(v,  n, i) { v = val(v); if (v !~ /^0x/) return v + 0
+                    n = 0; for (i = 3; i <= length(v); i++) n = n * 16 + index("0123456789abcdef", substr(v, i, 1)) - 1
+                    return n }
+                /^[ \t]*(bs|blocksize)[ \t]*=/ { bs = bytes($2) }
+                /^[ \t]*iodepth[ \t]*=/ { qd = num($2) } /^[ \t]*numjobs[ \t]*=/ { nj = num($2) }
                 END { if (!bs) bs = 4096; if (!qd) qd = 1; if (!nj) nj = 1
                       b = hp * 1024; print nj * (int((qd * bs + 4096 + b - 1) / b) + 1) }' "$wldir/$w.fio")
             [ "$n" -gt "$hp_need" ] && hp_need=$n
@@ -235,7 +242,7 @@ size_mib=1088     # the profiles' size=1g and some room
 say() { echo "bench: $*"; echo "$*" >> "$out/setup.txt"; }
 devs= scratch= wq_saved= hp_saved=
 cleanup() {
-    trap - EXIT INT TERM
+    trap - EXIT HUP INT TERM
     [ -z "$hp_saved" ] || echo "$hp_saved" > "$hp_file" || echo "bench: $hp_file: could not restore '$hp_saved'" >&2
     [ -z "$wq_saved" ] || echo "$wq_saved" > "$wq_file" || echo "bench: $wq_file: could not restore '$wq_saved'" >&2
     # DEV:INODE of each device this script attached: detached only while
@@ -249,7 +256,9 @@ cleanup() {
     for s in $scratch; do rm -rf "$s"; done
 }
 trap cleanup EXIT
-trap 'cleanup; exit 130' INT TERM
+trap 'cleanup; exit 129' HUP
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
 if [ "$hp_need" -gt 0 ]; then
     hp_saved=$(cat "$hp_file")
     echo $((hp_saved + hp_need)) > "$hp_file" 2>/dev/null || true
@@ -280,7 +289,7 @@ run_agent() { # target workload round
         > "$out/agent-$1-$3-$4.txt" 2> "$out/agent-$1-$3-$4.err"
 }
 run_fio() {
-    $pin "$fio" --filename="$2" --mem="$fio_mem" --output-format=json "$wldir/$3.fio" \
+    $pin "$fio" --filename="$2" --mem="$fio_mem" $fio_hp --output-format=json "$wldir/$3.fio" \
         > "$out/fio-$1-$3-$4.json" 2> "$out/fio-$1-$3-$4.err"
 }
 for r in $(seq 1 "$rounds"); do

@@ -309,7 +309,8 @@ test_target_checks(void **state)
                   "expected less than the size of /nonexistent-dev (1048576 "
                   "bytes)");
     check_refused("[a]\niodepth=1024\nbs=2m\n", &dev, "t.fio: [a]: bs x "
-                  "iodepth x numjobs = 2048 MiB of buffers: expected at most "
+                  "iodepth x numjobs = 2048 MiB of buffers (each clone's "
+                  "rounded up to 2 MiB): expected at most "
                   "1024 MiB");
     check_refused("[a]\n", &file, "t.fio: [a]: no size=: expected the size of "
                   "the job's file on /nonexistent-dir");
