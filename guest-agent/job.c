@@ -137,11 +137,14 @@ agent_jobs_check(struct agent_job *jobs, size_t n, struct agent_job_target *t,
         j->size = region;
         if (!j->direct && !t->force && t->ram_mib
             && j->size * j->numjobs < (2 * t->ram_mib << 20))
-            return agent_errf(err, errlen, "%s: [%s]: direct=0 with size=%llu MiB "
+            /* whole MiB as "N MiB", anything else in bytes */
+            return agent_errf(err, errlen, "%s: [%s]: direct=0 with size=%llu%s "
                         "x numjobs=%u under twice the RAM (%llu MiB): the "
                         "page cache would be measured; expected direct=1, a "
                         "larger size, or -f", j->source, j->name,
-                        (unsigned long long)(j->size >> 20), j->numjobs,
+                        (unsigned long long)(j->size % (1u << 20) ? j->size
+                                                                 : j->size >> 20),
+                        j->size % (1u << 20) ? " bytes" : " MiB", j->numjobs,
                         (unsigned long long)t->ram_mib);
         if (!t->is_blockdev
             && (j->offset + j->size) * j->numjobs > need_files)
@@ -746,6 +749,8 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
     if (job->randseed_given)
         seed = job->randseed;
     r->logical_block_size = t->logical_block_size;
+    /* what the job's clones use, also when it stops before they start */
+    r->buffer_bytes = (uint64_t)job->bs * job->iodepth * job->numjobs;
     r->ss.from_job = job->ss_given;
     r->ss.limit = job->ss_given ? job->ss_limit : AGENT_SS_DEFAULT_LIMIT;
     r->ss.percent = job->ss_given ? job->ss_percent : 1;
@@ -877,7 +882,8 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
 
     r->user_s = tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime);
     r->system_s = tv_s(ru1.ru_stime) - tv_s(ru0.ru_stime);
-    r->buffer_huge_kib = 0;
+    /* huge pages: known only when every clone's mapping was read back */
+    r->buffer_huge_kib = started == n ? 0 : -1;
     for (unsigned k = 0; k < started; k++) {
         struct worker_state *s = &ws[k];
 
@@ -892,8 +898,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
             r->thread_system_s += tv_s(s->ru1.ru_stime)
                                   - tv_s(s->ru0.ru_stime);
         }
-        r->buffer_bytes += s->buflen;
-        if (s->bufmem) {
+        if (s->bufmem && r->buffer_huge_kib >= 0) {
             long long h = agent_huge_kib(s->bufmem);
 
             r->buffer_huge_kib = h < 0 || r->buffer_huge_kib < 0

@@ -185,7 +185,7 @@ fi
 wq_mask= wq_file=/sys/devices/virtual/workqueue/cpumask
 if [ -n "${BENCH_WQ_CPUS:-}" ]; then
     m=0
-    case $BENCH_WQ_CPUS in *,,*|,*|*,) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
+    case $BENCH_WQ_CPUS in *[!0-9,]*|*,,*|,*|*,) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
     for c in $(echo "$BENCH_WQ_CPUS" | tr ',' ' '); do
         case $c in ''|*[!0-9]*|0?*) echo "bench: BENCH_WQ_CPUS '$BENCH_WQ_CPUS': expected CPU numbers separated by commas" >&2; exit 2 ;; esac
         [ ${#c} -le 2 ] && [ "$c" -lt 32 ] || { echo "bench: BENCH_WQ_CPUS: CPU $c: expected one of CPUs 0-31 (the mask is written as one 32-bit word)" >&2; exit 2; }
