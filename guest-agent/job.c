@@ -100,8 +100,7 @@ agent_jobs_check(struct agent_job *jobs, size_t n, struct agent_job_target *t,
                         (unsigned long long)j->offset, t->path,
                         (unsigned long long)lbs);
         /* each clone's buffers are one mapping of whole huge pages */
-        uint64_t clone_bytes = ((uint64_t)j->bs * j->iodepth + AGENT_HUGE_PAGE - 1)
-                               / AGENT_HUGE_PAGE * AGENT_HUGE_PAGE;
+        uint64_t clone_bytes = agent_buffers_span((uint64_t)j->bs * j->iodepth);
         if (clone_bytes * j->numjobs > MAX_BUFFER_BYTES)
             return agent_errf(err, errlen, "%s: [%s]: bs x iodepth x numjobs = "
                         "%llu MiB of buffers (each clone's rounded up to 2 MiB): "
@@ -814,7 +813,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
         if (agent_rw_writes(job->rw)) {
             uint64_t *b = s->bufmem;
 
-            for (size_t q = 0; q < (size_t)job->iodepth * job->bs / 8; q++)
+            for (size_t q = 0; q < s->buflen / 8; q++)
                 b[q] = agent_prng_next(&fill);
         }
         for (unsigned i = 0; i < job->iodepth; i++) {
@@ -901,8 +900,7 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
         if (s->bufmem && r->buffer_huge_kib >= 0) {
             long long h = agent_huge_kib(s->bufmem);
 
-            r->buffer_huge_kib = h < 0 || r->buffer_huge_kib < 0
-                                     ? -1 : r->buffer_huge_kib + h;
+            r->buffer_huge_kib = h < 0 ? -1 : r->buffer_huge_kib + h;
         }
         r->submit_calls += s->submit_calls;
         r->submitted += s->submitted;

@@ -228,18 +228,22 @@ agent_digest_str(struct agent_ctx *ctx, const char *s)
     ctx->run->digest = agent_fnv1a64_str(ctx->run->digest, s);
 }
 
-#define HUGE_PAGE AGENT_HUGE_PAGE
-
 /* One PROT_NONE page on each side keeps the mapping from merging with a
  * neighbour of the same flags (another clone's buffers), so a VMA of its
  * own starts at the buffers and agent_huge_kib() finds it. */
 #define GUARD 4096u
 
+uint64_t
+agent_buffers_span(uint64_t len)
+{
+    return (len + AGENT_HUGE_PAGE - 1) / AGENT_HUGE_PAGE * AGENT_HUGE_PAGE;
+}
+
 void *
 agent_buffers_alloc(size_t len)
 {
-    size_t span = (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    size_t map = span + HUGE_PAGE + 2 * GUARD;
+    size_t span = (size_t)agent_buffers_span(len);
+    size_t map = span + AGENT_HUGE_PAGE + 2 * GUARD;
     char *p, *a;
 
     if (!len || span < len || map < span) {
@@ -249,7 +253,8 @@ agent_buffers_alloc(size_t len)
     p = mmap(NULL, map, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    a = (char *)(((uintptr_t)p + GUARD + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    a = (char *)(((uintptr_t)p + GUARD + AGENT_HUGE_PAGE - 1)
+                 & ~(uintptr_t)(AGENT_HUGE_PAGE - 1));
     if (a - GUARD > p)
         munmap(p, (size_t)(a - GUARD - p));
     if (a + span + GUARD < p + map)
@@ -271,7 +276,7 @@ void
 agent_buffers_free(void *p, size_t len)
 {
     if (p)
-        munmap((char *)p - GUARD, (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + 2 * GUARD);
+        munmap((char *)p - GUARD, (size_t)agent_buffers_span(len) + 2 * GUARD);
 }
 
 long long

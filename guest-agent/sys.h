@@ -53,6 +53,9 @@ void *agent_aligned_alloc(size_t len);
  * with errno when the memory cannot be mapped.  Freed by
  * agent_buffers_free(p, len). */
 #define AGENT_HUGE_PAGE (2u << 20)
+/* Bytes of the mapping agent_buffers_alloc(@len) makes: @len rounded up to
+ * whole huge pages (the guard pages not counted). */
+uint64_t agent_buffers_span(uint64_t len);
 void *agent_buffers_alloc(size_t len);
 void agent_buffers_free(void *p, size_t len);
 /* KiB of the mapping that starts at @p in transparent huge pages

@@ -36,7 +36,7 @@ EXTRA_DIST += tests/golden/agent
 agent_integration_tests = tests/integration/agent-ext4.sh \
 	tests/integration/agent-digest.sh tests/integration/agent-badinput.sh \
 	tests/integration/agent-blockdev.sh tests/integration/agent-job.sh \
-	tests/integration/agent-bonnie-syscalls.sh
+	tests/integration/agent-bonnie-syscalls.sh tests/integration/bench-wl-badinput.sh
 TESTS += $(agent_integration_tests)
 EXTRA_DIST += $(agent_integration_tests) tests/integration/agent-lib.sh
 # the integration tests run the static agent
