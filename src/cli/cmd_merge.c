@@ -159,10 +159,13 @@ check_out(const char *out, const struct vdc_fleet *f)
     struct stat st;
     size_t i;
 
-    if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+    if (stat(parent, &st) < 0) {
         vdc_input_error("-o %s: %s: %s: expected OUT in an existing directory", out, parent,
-                        errno && !S_ISDIR(st.st_mode) && access(parent, F_OK) < 0 ? g_strerror(errno)
-                                                                                 : "not a directory");
+                        g_strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        vdc_input_error("-o %s: %s: not a directory: expected OUT in an existing directory", out, parent);
         return -1;
     }
     if (access(parent, W_OK | X_OK) < 0) {

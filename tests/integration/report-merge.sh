@@ -83,6 +83,9 @@ bad "one directory by two names" "xen01-link: the same directory as xen01" xen01
 bad "out inside an input" "inside the host directory xen01b" xen01 xen01b -o xen01b/bad
 [ -e xen01b/bad ] && fail "out inside an input: xen01b/bad was created"
 bad "out under a missing directory" "-o ../nodir/bad: ../nodir: No such file or directory" xen01 -o ../nodir/bad
+: >../afile
+bad "out under a file" "-o ../afile/bad: ../afile: not a directory" xen01 -o ../afile/bad
+rm ../afile
 # a failure marker that is not a file: refused at once (a FIFO would block
 # the read, /dev/zero would never end)
 mkdir xen05 && mkfifo xen05/fleet-failed.txt
