@@ -1307,6 +1307,8 @@ pwrite_all(int fd, const void *buf, size_t len, off_t off)
         r = pwrite(fd, p, len, off);
         if (r < 0 && errno == EINTR)
             continue;
+        if (r == 0)
+            errno = EIO;        /* no progress: not an error the kernel named */
         if (r <= 0)
             return -1;
         p += r;

@@ -852,9 +852,11 @@ agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
     agent_progress(quiet, "%s: %s, %u job%s, iodepth %u ...", job->name,
                    agent_rw_name(job->rw), n, n > 1 ? "s" : "", job->iodepth);
     for (started = 0; started < n; started++) {
-        if (pthread_create(&ws[started].thread, NULL, worker_main,
-                           &ws[started]) != 0) {
-            snprintf(err, sizeof(err), "pthread_create: %s", strerror(errno));
+        int e = pthread_create(&ws[started].thread, NULL, worker_main,
+                               &ws[started]);
+
+        if (e != 0) {   /* pthread_create returns its error, errno untouched */
+            snprintf(err, sizeof(err), "pthread_create: %s", strerror(e));
             __atomic_store_n(&run.stop, 1, __ATOMIC_RELAXED);
             break;
         }

@@ -187,16 +187,28 @@ check_blockdev(const struct agent_config *cfg)
         return usage_error("-d %s: out of memory", cfg->target_path);
     fd = open(cfg->target_path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
+        int e = errno;
+
         free(buf);
         return usage_error("-d %s: cannot open: %s", cfg->target_path,
-                           strerror(errno));
+                           strerror(e));
     }
     while (got < AGENT_BLOCKSIG_PROBE_LEN) {
         ssize_t r = read(fd, buf + got, AGENT_BLOCKSIG_PROBE_LEN - got);
 
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
+        if (r < 0) {
+            /* unread, a signature cannot be ruled out: refuse */
+            int e = errno;
+
+            close(fd);
+            free(buf);
+            return usage_error("-d %s: cannot read its first %u bytes for a "
+                               "signature: %s", cfg->target_path,
+                               (unsigned)AGENT_BLOCKSIG_PROBE_LEN, strerror(e));
+        }
+        if (r == 0)
             break;
         got += (size_t)r;
     }

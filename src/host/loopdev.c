@@ -129,14 +129,15 @@ same_inode(const char *dev, const struct stat *sb)
 {
     struct loop_info64 li;
     int fd = open(dev, O_RDONLY | O_CLOEXEC);
-    int r;
+    int r, e;
 
     if (fd < 0)
         return -1;
     r = ioctl(fd, LOOP_GET_STATUS64, &li);
+    e = errno;
     close(fd);
     if (r < 0)
-        return errno == ENXIO ? 0 : -1;   /* ENXIO: unbound meanwhile */
+        return e == ENXIO ? 0 : -1;   /* ENXIO: unbound meanwhile */
     return li.lo_inode == sb->st_ino && li.lo_device == sb->st_dev;
 }
 

@@ -60,7 +60,7 @@ check_raw_region(const vdc_plan *p, const vdc_plan_target *t, const char *opt)
     const vdc_plan_workload *far = NULL;
     uint64_t size = 0;
     size_t i;
-    int fd, r;
+    int fd, r, e;
 
     if (!p->workload_raw)
         return 0;
@@ -76,10 +76,11 @@ check_raw_region(const vdc_plan *p, const vdc_plan_target *t, const char *opt)
         return -1;
     }
     r = ioctl(fd, BLKGETSIZE64, &size);
+    e = errno;
     close(fd);
     if (r < 0) {
         vdc_input_error("%s %s (target %s): cannot read its size: %s", opt, t->path, t->name,
-                        g_strerror(errno));
+                        g_strerror(e));
         return -1;
     }
     if (size < far->region) {

@@ -179,9 +179,11 @@ vdc_run_mkdir_journaled(vdc_journal *j, unsigned seq, const char *dir, mode_t mo
     g_autofree char *ino = NULL;
 
     if (mkdir(dir, mode) < 0) {
-        if (errno == EEXIST && g_file_test(dir, G_FILE_TEST_IS_DIR))
+        int e = errno;  /* g_file_test's stat may change errno */
+
+        if (e == EEXIST && g_file_test(dir, G_FILE_TEST_IS_DIR))
             return vdc_journal_undone(j, seq);  /* made by someone else meanwhile: not ours */
-        vdc_error("directory %s: cannot create: %s", dir, g_strerror(errno));
+        vdc_error("directory %s: cannot create: %s", dir, g_strerror(e));
         return -1;
     }
     ino = vdc_journal_ino_of(dir);

@@ -87,7 +87,7 @@ block_inspect(const struct vdc_storage_spec *spec, uint64_t *size, char **sig)
     const char *name = spec->name ? spec->name : "block";
     struct stat st;
     char *what = NULL;
-    int fd, r;
+    int fd, r, e;
 
     *sig = NULL;
     if (!spec->path || spec->path[0] != '/') {
@@ -117,9 +117,10 @@ block_inspect(const struct vdc_storage_spec *spec, uint64_t *size, char **sig)
         return -1;
     }
     r = ioctl(fd, BLKGETSIZE64, size);
+    e = errno;
     close(fd);
     if (r < 0) {
-        vdc_error("storage %s: %s: cannot read its size: %s", name, spec->path, g_strerror(errno));
+        vdc_error("storage %s: %s: cannot read its size: %s", name, spec->path, g_strerror(e));
         return -1;
     }
     if (*size == 0) {

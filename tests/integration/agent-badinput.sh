@@ -8,6 +8,7 @@ set -eu
 need_root
 need_cmd losetup
 need_cmd mkfs.ext4
+need_cmd strace
 . "$top_srcdir/tests/integration/agent-lib.sh"
 
 make_tmpfs 64m
@@ -61,6 +62,18 @@ bad_input "ext2/3/4" -d "$LOOPDEV" -s 16 -r 8
 # ...and accepted with it (the filesystem is then overwritten)
 run_agent 0 -d "$LOOPDEV" -s 16 -r 8 --sweep=64k --destroy-data -q
 grep -q "overwriting" "$SCRATCH/err" || fail "no warning when destroying data"
+# a device whose first blocks cannot be read: no signature can be ruled
+# out, so refused, even with --destroy-data (strace makes the agent's first
+# read(2), the signature probe's, fail with EIO)
+make_loop 32M
+VDC_AGENT_REAL=$VDC_AGENT
+VDC_AGENT="$SCRATCH/agent-eio"
+printf '#!/bin/sh\nexec strace -o /dev/null -e trace=read -e inject=read:error=EIO:when=1 "%s" "$@"\n' \
+    "$VDC_AGENT_REAL" > "$VDC_AGENT"
+chmod +x "$VDC_AGENT"
+bad_input "cannot read its first 69632 bytes for a signature: I/O error" \
+    -d "$LOOPDEV" -s 16 -r 8 --destroy-data
+VDC_AGENT=$VDC_AGENT_REAL
 # a blank device needs no --destroy-data
 make_loop 32M
 run_agent 0 -d "$LOOPDEV" -s 16 -r 8 -q --seed 1 --json "$SCRATCH/blk.json"
