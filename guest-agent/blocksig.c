@@ -35,14 +35,55 @@ agent_blocksig_find(const unsigned char *buf, size_t len)
         return "ext2/3/4 filesystem (magic 0xEF53 at 1080)";
     if (has(buf, len, 0, md_magic, 4) || has(buf, len, 4096, md_magic, 4))
         return "Linux MD RAID member (superblock 1.x)";
-    if (has(buf, len, 4086, "SWAPSPACE2", 10)
-        || has(buf, len, 4086, "SWAP-SPACE", 10))
-        return "Linux swap space (SWAPSPACE2 at 4086)";
+    /* mkswap -p: the signature ends the first page, of 4 to 64 KiB */
+    for (size_t page = 4096; page <= 65536; page *= 2)
+        if (has(buf, len, page - 10, "SWAPSPACE2", 10)
+            || has(buf, len, page - 10, "SWAP-SPACE", 10))
+            return page == 4096 ? "Linux swap space (SWAPSPACE2 at 4086)"
+                                : "Linux swap space (SWAPSPACE2 at the end of "
+                                  "a page of 8-64 KiB)";
     if (has(buf, len, 32769, "CD001", 5))
         return "ISO 9660 filesystem (CD001 at 32769)";
     if (has(buf, len, 512, "EFI PART", 8) || has(buf, len, 4096, "EFI PART", 8))
         return "GPT partition table (EFI PART header)";
     if (has(buf, len, 510, mbr_magic, 2))
         return "DOS/MBR partition table or FAT boot sector (0x55AA at 510)";
+    return NULL;
+}
+
+/* @off, an offset on the device, inside @tail (the last @len bytes of
+ * @dev_size) with @mlen bytes of @magic there */
+static int
+has_end(const unsigned char *tail, size_t len, uint64_t dev_size,
+        uint64_t off, const void *magic, size_t mlen)
+{
+    uint64_t start = dev_size - len;
+
+    return off >= start && off + mlen <= dev_size
+           && memcmp(tail + (off - start), magic, mlen) == 0;
+}
+
+const char *
+agent_blocksig_find_end(const unsigned char *tail, size_t len,
+                        uint64_t dev_size)
+{
+    static const unsigned char md_le[4] = { 0xfc, 0x4e, 0x2b, 0xa9 };
+    static const unsigned char md_be[4] = { 0xa9, 0x2b, 0x4e, 0xfc };
+
+    if (len > dev_size)
+        return NULL;
+    if (dev_size >= 2 * 65536) {
+        uint64_t off = (dev_size & ~(uint64_t)65535) - 65536;
+
+        if (has_end(tail, len, dev_size, off, md_le, 4)
+            || has_end(tail, len, dev_size, off, md_be, 4))
+            return "Linux MD RAID member (superblock 0.90 at the end)";
+    }
+    if (dev_size >= 8 * 1024 + 4096) {
+        uint64_t off = ((dev_size / 512 - 16) & ~(uint64_t)7) * 512;
+
+        if (has_end(tail, len, dev_size, off, md_le, 4))
+            return "Linux MD RAID member (superblock 1.0 at the end)";
+    }
     return NULL;
 }

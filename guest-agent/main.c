@@ -173,48 +173,73 @@ iso_date(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Read @len bytes at @off of @fd into @buf.  0, or -1 with errno (0 for
+ * a device that ended early). */
+static int
+pread_exact(int fd, unsigned char *buf, size_t len, uint64_t off)
+{
+    size_t got = 0;
+
+    while (got < len) {
+        ssize_t r = pread(fd, buf + got, len - got, (off_t)(off + got));
+
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                errno = 0;
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    return 0;
+}
+
 /* Refuse to write over a block device that carries data, unless
- * --destroy-data.  Returns 0 or an exit status. */
+ * --destroy-data: its first AGENT_BLOCKSIG_PROBE_LEN and last
+ * AGENT_BLOCKSIG_TAIL_LEN bytes (or all of a shorter device) are read and
+ * matched; a device that cannot be read there is refused even with
+ * --destroy-data (what it holds cannot be known).  Returns 0 or an exit
+ * status. */
 static int
 check_blockdev(const struct agent_config *cfg)
 {
-    unsigned char *buf = malloc(AGENT_BLOCKSIG_PROBE_LEN);
-    size_t got = 0;
-    const char *sig;
-    int fd;
+    uint64_t size = cfg->target_size;
+    size_t head = size < AGENT_BLOCKSIG_PROBE_LEN ? (size_t)size
+                                                   : AGENT_BLOCKSIG_PROBE_LEN;
+    size_t tail = size < AGENT_BLOCKSIG_TAIL_LEN ? (size_t)size
+                                                  : AGENT_BLOCKSIG_TAIL_LEN;
+    unsigned char *buf = malloc(head > tail ? head : tail);
+    const char *sig = NULL, *where = NULL;
+    int fd, e = 0;
 
     if (!buf)
         return usage_error("-d %s: out of memory", cfg->target_path);
     fd = open(cfg->target_path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        int e = errno;
-
+        e = errno;
         free(buf);
         return usage_error("-d %s: cannot open: %s", cfg->target_path,
                            strerror(e));
     }
-    while (got < AGENT_BLOCKSIG_PROBE_LEN) {
-        ssize_t r = read(fd, buf + got, AGENT_BLOCKSIG_PROBE_LEN - got);
-
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            /* unread, a signature cannot be ruled out: refuse */
-            int e = errno;
-
-            close(fd);
-            free(buf);
-            return usage_error("-d %s: cannot read its first %u bytes for a "
-                               "signature: %s", cfg->target_path,
-                               (unsigned)AGENT_BLOCKSIG_PROBE_LEN, strerror(e));
+    if (pread_exact(fd, buf, head, 0) < 0) {
+        e = errno;
+        where = "first";
+    } else if (!(sig = agent_blocksig_find(buf, head))) {
+        if (pread_exact(fd, buf, tail, size - tail) < 0) {
+            e = errno;
+            where = "last";
+        } else {
+            sig = agent_blocksig_find_end(buf, tail, size);
         }
-        if (r == 0)
-            break;
-        got += (size_t)r;
     }
     close(fd);
-    sig = agent_blocksig_find(buf, got);
     free(buf);
+    if (where)
+        return usage_error("-d %s: cannot read its %s %zu bytes for a "
+                           "signature: %s", cfg->target_path, where,
+                           *where == 'f' ? head : tail,
+                           e ? strerror(e) : "the device ended early");
     if (sig && !cfg->destroy_data)
         return usage_error("-d %s: the device carries a %s: refusing to write "
                            "to it without --destroy-data", cfg->target_path, sig);

@@ -9,6 +9,7 @@ need_root
 need_cmd losetup
 need_cmd mkfs.ext4
 need_cmd strace
+need_cmd mkswap
 . "$top_srcdir/tests/integration/agent-lib.sh"
 
 make_tmpfs 64m
@@ -62,18 +63,37 @@ bad_input "ext2/3/4" -d "$LOOPDEV" -s 16 -r 8
 # ...and accepted with it (the filesystem is then overwritten)
 run_agent 0 -d "$LOOPDEV" -s 16 -r 8 --sweep=64k --destroy-data -q
 grep -q "overwriting" "$SCRATCH/err" || fail "no warning when destroying data"
-# a device whose first blocks cannot be read: no signature can be ruled
-# out, so refused, even with --destroy-data (strace makes the agent's first
-# read(2), the signature probe's, fail with EIO)
+# a device whose first or last blocks cannot be read: no signature can be
+# ruled out, so refused, even with --destroy-data (strace makes the
+# agent's Nth pread(2) fail with EIO, or end the device early)
+eio() { # WHEN INJECTION
+    printf '#!/bin/sh\nexec strace -o /dev/null -e trace=pread64 -e inject=pread64:%s:when=%s "%s" "$@"\n' \
+        "$2" "$1" "$VDC_AGENT_REAL" > "$SCRATCH/agent-eio"
+    chmod +x "$SCRATCH/agent-eio"
+}
 make_loop 32M
 VDC_AGENT_REAL=$VDC_AGENT
 VDC_AGENT="$SCRATCH/agent-eio"
-printf '#!/bin/sh\nexec strace -o /dev/null -e trace=read -e inject=read:error=EIO:when=1 "%s" "$@"\n' \
-    "$VDC_AGENT_REAL" > "$VDC_AGENT"
-chmod +x "$VDC_AGENT"
+eio 1 error=EIO
 bad_input "cannot read its first 69632 bytes for a signature: I/O error" \
     -d "$LOOPDEV" -s 16 -r 8 --destroy-data
+eio 2 error=EIO
+bad_input "cannot read its last 131072 bytes for a signature: I/O error" \
+    -d "$LOOPDEV" -s 16 -r 8 --destroy-data
+eio 1 retval=0
+bad_input "cannot read its first 69632 bytes for a signature: the device ended early" \
+    -d "$LOOPDEV" -s 16 -r 8 --destroy-data
 VDC_AGENT=$VDC_AGENT_REAL
+# swap with 64 KiB pages (signature at 65526), an MD RAID 1.0 superblock
+# at the device's end (mdadm's offset: ((sectors - 16) & ~7) sectors):
+# refused without --destroy-data
+make_loop 32M
+mkswap -q -p 65536 "$LOOPDEV" >/dev/null 2>&1 || mkswap -p 65536 "$LOOPDEV" >/dev/null || fail "mkswap -p 65536"
+bad_input "Linux swap space" -d "$LOOPDEV" -s 16 -r 8
+make_loop 32M
+printf '\374\116\053\251' | dd of="$LOOPDEV" bs=512 seek=$((65536 - 16)) conv=notrunc status=none \
+    || fail "MD 1.0 magic"
+bad_input "MD RAID member (superblock 1.0 at the end)" -d "$LOOPDEV" -s 16 -r 8
 # a blank device needs no --destroy-data
 make_loop 32M
 run_agent 0 -d "$LOOPDEV" -s 16 -r 8 -q --seed 1 --json "$SCRATCH/blk.json"

@@ -330,6 +330,54 @@ test_blocksig(void **state)
     memset(buf, 0, sizeof(buf));
     memcpy(buf + 4086, "SWAPSPACE2", 10);
     assert_non_null(strstr(agent_blocksig_find(buf, sizeof(buf)), "swap"));
+    memset(buf, 0, sizeof(buf));
+    /* mkswap -p 65536: the signature ends the first 64 KiB page */
+    memcpy(buf + 65526, "SWAPSPACE2", 10);
+    assert_non_null(strstr(agent_blocksig_find(buf, sizeof(buf)), "swap"));
+    memset(buf + 65526, 0, 10);
+    memcpy(buf + 16374, "SWAP-SPACE", 10);
+    assert_non_null(strstr(agent_blocksig_find(buf, sizeof(buf)), "swap"));
+}
+
+/* MD RAID superblocks at a device's end: 0.90 and 1.0 (mdadm's offsets) */
+static void
+test_blocksig_end(void **state)
+{
+    static unsigned char tail[AGENT_BLOCKSIG_TAIL_LEN];
+    static const unsigned char le[4] = { 0xfc, 0x4e, 0x2b, 0xa9 };
+    static const unsigned char be[4] = { 0xa9, 0x2b, 0x4e, 0xfc };
+    const uint64_t size = (32ull << 20) + 12345;    /* not a 64 KiB multiple */
+    const uint64_t start = size - sizeof(tail);
+    uint64_t off;
+
+    (void)state;
+    memset(tail, 0, sizeof(tail));
+    assert_null(agent_blocksig_find_end(tail, sizeof(tail), size));
+
+    /* 0.90: (size & ~64 KiB) - 64 KiB, either byte order */
+    off = (size & ~(uint64_t)65535) - 65536;
+    memcpy(tail + (off - start), le, 4);
+    assert_non_null(strstr(agent_blocksig_find_end(tail, sizeof(tail), size), "0.90"));
+    memcpy(tail + (off - start), be, 4);
+    assert_non_null(strstr(agent_blocksig_find_end(tail, sizeof(tail), size), "0.90"));
+    memset(tail, 0, sizeof(tail));
+
+    /* 1.0: ((sectors - 16) & ~7) sectors */
+    off = ((size / 512 - 16) & ~(uint64_t)7) * 512;
+    memcpy(tail + (off - start), le, 4);
+    assert_non_null(strstr(agent_blocksig_find_end(tail, sizeof(tail), size), "1.0"));
+    /* one sector off: not a superblock */
+    memset(tail, 0, sizeof(tail));
+    memcpy(tail + (off - start) + 512, le, 4);
+    assert_null(agent_blocksig_find_end(tail, sizeof(tail), size));
+
+    /* a tail longer than the device is no device */
+    assert_null(agent_blocksig_find_end(tail, sizeof(tail), 4096));
+    /* a small device read whole: 1.0 needs 12 KiB, 0.90 128 KiB */
+    memset(tail, 0, sizeof(tail));
+    off = ((16384 / 512 - 16) & ~(uint64_t)7) * 512;
+    memcpy(tail + off, le, 4);
+    assert_non_null(strstr(agent_blocksig_find_end(tail, 16384, 16384), "1.0"));
 }
 
 int
@@ -345,6 +393,7 @@ main(void)
         cmocka_unit_test(test_usage_lists_every_option),
         cmocka_unit_test(test_progress_fd),
         cmocka_unit_test(test_blocksig),
+        cmocka_unit_test(test_blocksig_end),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
