@@ -148,41 +148,89 @@ add_host(struct vdc_fleet *f, const char *dir)
     return rc;
 }
 
-/* -o @out (not there yet): its parent an existing directory we can write
- * in, outside every host directory of @f (a merge never writes into what
- * it reads).  0, or -1 after one bad-input message. */
-static int
-check_out(const char *out, const struct vdc_fleet *f)
+/* The host directory of @f that directory @fd or any directory above it
+ * is (device and inode, walking ".." up to the root: no path length limit,
+ * and a bind mount of a host directory is that directory), "" when none,
+ * NULL with errno when the walk fails.  Closes @fd. */
+static const char *
+host_above(int fd, const struct vdc_fleet *f)
 {
-    g_autofree char *parent = g_path_get_dirname(out);
-    g_autofree char *real = NULL;
-    struct stat st;
-    size_t i;
+    const char *hit = "";
+    struct stat st, up_st;
 
-    if (stat(parent, &st) < 0) {
-        vdc_input_error("-o %s: %s: %s: expected OUT in an existing directory", out, parent,
+    while (fd >= 0 && fstat(fd, &st) == 0) {
+        int up;
+
+        for (size_t i = 0; i < f->n_hosts; i++) {
+            struct stat h;
+
+            if (stat(f->hosts[i].dir, &h) == 0 && h.st_dev == st.st_dev && h.st_ino == st.st_ino) {
+                close(fd);
+                return f->hosts[i].dir;
+            }
+        }
+        up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (up < 0)
+            break;
+        if (fstat(up, &up_st) == 0 && up_st.st_dev == st.st_dev && up_st.st_ino == st.st_ino) {
+            close(up);          /* the root: its ".." is itself */
+            close(fd);
+            return hit;
+        }
+        close(fd);
+        fd = up;
+    }
+    if (fd >= 0) {
+        int e = errno;
+
+        close(fd);
+        errno = e;
+    }
+    return NULL;
+}
+
+/* -o @out (not there yet, not even as a dangling link; no trailing
+ * slash): its parent an existing directory we can write in, outside every
+ * host directory of @f (a merge never writes into what it reads).
+ * @parent receives the parent.  0, or -1 after one bad-input message. */
+static int
+check_out(const char *out, const struct vdc_fleet *f, char **parent)
+{
+    const char *host;
+    struct stat st;
+
+    *parent = g_path_get_dirname(out);
+    if (lstat(out, &st) == 0) {
+        vdc_input_error("-o %s: exists: expected a new directory to write", out);
+        return -1;
+    }
+    if (errno != ENOENT && errno != ENOTDIR) {   /* ENOTDIR: the parent, below */
+        vdc_input_error("-o %s: %s: expected a new directory to write", out, g_strerror(errno));
+        return -1;
+    }
+    if (stat(*parent, &st) < 0) {
+        vdc_input_error("-o %s: %s: %s: expected OUT in an existing directory", out, *parent,
                         g_strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        vdc_input_error("-o %s: %s: not a directory: expected OUT in an existing directory", out, parent);
+        vdc_input_error("-o %s: %s: not a directory: expected OUT in an existing directory", out, *parent);
         return -1;
     }
-    if (access(parent, W_OK | X_OK) < 0) {
-        vdc_input_error("-o %s: %s: %s: expected OUT in a directory this user can write in", out, parent,
+    if (access(*parent, W_OK | X_OK) < 0) {
+        vdc_input_error("-o %s: %s: %s: expected OUT in a directory this user can write in", out, *parent,
                         g_strerror(errno));
         return -1;
     }
-    real = realpath(parent, NULL);
-    for (i = 0; real && i < f->n_hosts; i++) {
-        g_autofree char *in = realpath(f->hosts[i].dir, NULL);
-        size_t n = in ? strlen(in) : 0;
-
-        if (in && !strncmp(real, in, n) && (real[n] == '\0' || real[n] == '/' || n == 1)) {
-            vdc_input_error("-o %s: inside the host directory %s: expected OUT outside every DIR", out,
-                            f->hosts[i].dir);
-            return -1;
-        }
+    host = host_above(open(*parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC), f);
+    if (!host) {
+        vdc_input_error("-o %s: %s: %s: expected OUT where the host directories can be told apart from it",
+                        out, *parent, g_strerror(errno));
+        return -1;
+    }
+    if (*host) {
+        vdc_input_error("-o %s: inside the host directory %s: expected OUT outside every DIR", out, host);
+        return -1;
     }
     return 0;
 }
@@ -197,6 +245,45 @@ write_in(const char *dir, const char *file, const char *text)
     return rc;
 }
 
+static const char *const merge_files[] = { "result.json", "fleet.txt", "fleet.json" };
+
+/* Write the merge's files into a new directory beside @out in @parent and
+ * rename it to @out, never over anything (RENAME_NOREPLACE): @out appears
+ * whole or not at all.  0, or -1 after one message (nothing left). */
+static int
+write_out(const char *out, const char *parent, const vdc_result_set *merged, const char *text,
+          const char *json)
+{
+    g_autofree char *base = g_path_get_basename(out);
+    g_autofree char *tmp = g_strdup_printf("%s/.%s.merge-XXXXXX", parent, base);
+    g_autofree char *result = NULL;
+
+    if (!g_mkdtemp(tmp)) {
+        vdc_error("-o %s: cannot create a directory in %s: %s", out, parent, g_strerror(errno));
+        return -1;
+    }
+    result = g_build_filename(tmp, "result.json", NULL);
+    if (chmod(tmp, 0755) < 0)
+        vdc_error("-o %s: %s: %s", out, tmp, g_strerror(errno));
+    else if (vdc_result_set_save(merged, result) == 0 && write_in(tmp, "fleet.txt", text) == 0 &&
+             write_in(tmp, "fleet.json", json) == 0) {
+        int r = renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_NOREPLACE);
+
+        if (r < 0 && errno == EINVAL && lstat(out, &(struct stat){ 0 }) < 0 && errno == ENOENT)
+            r = rename(tmp, out);       /* a filesystem without RENAME_NOREPLACE */
+        if (r == 0)
+            return 0;
+        vdc_error("-o %s: cannot create the directory: %s", out, g_strerror(errno));
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(merge_files); i++) {
+        g_autofree char *path = g_build_filename(tmp, merge_files[i], NULL);
+
+        unlink(path);
+    }
+    rmdir(tmp);
+    return -1;
+}
+
 int
 vdc_cmd_merge(int argc, char **argv)
 {
@@ -207,7 +294,7 @@ vdc_cmd_merge(int argc, char **argv)
     struct merge_cli c = { 0 };
     struct vdc_fleet f;
     vdc_result_set merged;
-    char *text = NULL, *json = NULL, *result = NULL;
+    char *text = NULL, *json = NULL, *parent = NULL;
     vdc_opts_result r;
     int first = 0, i, rc = -1;
 
@@ -229,14 +316,12 @@ vdc_cmd_merge(int argc, char **argv)
         vdc_input_error("merge: expected one result directory per host: DIR... (see --help)");
         goto out;
     }
-    if (g_file_test(c.out, G_FILE_TEST_EXISTS)) {
-        vdc_input_error("-o %s: exists: expected a new directory to write", c.out);
-        goto out;
-    }
+    for (size_t n = strlen(c.out); n > 1 && c.out[n - 1] == '/';)
+        c.out[--n] = '\0';     /* OUT/ names OUT */
     for (i = first; i < argc; i++)
         if (add_host(&f, argv[i]) < 0)
             goto out;
-    if (check_out(c.out, &f) < 0)
+    if (check_out(c.out, &f, &parent) < 0)
         goto out;
     if (vdc_fleet_build(&f, NULL, NULL) < 0)
         goto out;
@@ -248,13 +333,7 @@ vdc_cmd_merge(int argc, char **argv)
     vdc_fleet_merged_set(&f, &merged);
     text = vdc_fleet_render_text(&f);
     json = vdc_fleet_render_json(&f);
-    if (mkdir(c.out, 0755) < 0) {
-        vdc_error("-o %s: cannot create the directory: %s", c.out, g_strerror(errno));
-        goto out;
-    }
-    result = g_build_filename(c.out, "result.json", NULL);
-    if (vdc_result_set_save(&merged, result) < 0 || write_in(c.out, "fleet.txt", text) < 0 ||
-        write_in(c.out, "fleet.json", json) < 0)
+    if (write_out(c.out, parent, &merged, text, json) < 0)
         goto out;
     if (!c.quiet && (fputs(text, stdout) == EOF || fflush(stdout) != 0)) {
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
@@ -262,7 +341,7 @@ vdc_cmd_merge(int argc, char **argv)
     }
     rc = 0;
  out:
-    g_free(result);
+    g_free(parent);
     g_free(text);
     g_free(json);
     vdc_result_set_dispose(&merged);

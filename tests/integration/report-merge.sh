@@ -53,6 +53,28 @@ golden_check same "$golden/expected/same" ../same fleet.txt fleet.json
 grep -q "^  image against lvm: the same on every host that has the pair (2 of 2): lvm" ../same/fleet.txt ||
     fail "xen01 and its twin: the choice is not the same"
 
+# OUT with a trailing slash names OUT; no temporary directory is left
+"$VMDISKCMP" merge xen01 xen01b -o ../slash/ --quiet 2>"$work/slash.err" ||
+    fail "merge -o ../slash/ failed: $(cat "$work/slash.err")"
+[ -f ../slash/fleet.json ] || fail "-o ../slash/: no ../slash/fleet.json"
+ls -a .. | grep -q '\.merge-' && fail "a temporary directory was left: $(ls -a ..)"
+
+# written whole or not at all: a full filesystem (root: a 16 KiB tmpfs in a
+# private mount namespace) leaves no OUT and no temporary directory
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1; then
+    mkdir "$work/small"
+    unshare -m --propagation private sh -c '
+        mount -t tmpfs -o size=16k vdc-merge-test "$1" || exit 3
+        "$2" merge xen01 xen02 -o "$1/out" --quiet 2>"$3/small.err"
+        echo "exit $?" >"$3/small.rc"
+        ls -A "$1" >"$3/small.ls"' sh "$work/small" "$VMDISKCMP" "$work" || fail "tmpfs for the full-disk case"
+    [ "$(cat "$work/small.rc")" = "exit 1" ] || fail "merge onto a full tmpfs: $(cat "$work/small.rc"), expected exit 1"
+    [ -s "$work/small.ls" ] && fail "merge onto a full tmpfs left: $(cat "$work/small.ls")"
+    grep -q "No space left" "$work/small.err" || fail "merge onto a full tmpfs: $(cat "$work/small.err")"
+else
+    echo "report-merge: not root: the full-filesystem case is not tried"
+fi
+
 # ---- bad input: one line naming it, exit 2, nothing created ---------------------
 mkdir "$work/in/lab4" && cp "$top_srcdir/tests/golden/report/lab4/result.json" "$work/in/lab4/"
 mkdir "$work/in/dup" && cp -r xen01 "$work/in/dup/"
@@ -82,6 +104,11 @@ ln -s xen01 xen01-link
 bad "one directory by two names" "xen01-link: the same directory as xen01" xen01 xen01-link -o ../bad
 bad "out inside an input" "inside the host directory xen01b" xen01 xen01b -o xen01b/bad
 [ -e xen01b/bad ] && fail "out inside an input: xen01b/bad was created"
+ln -s ../nowhere ../dangle
+bad "out a dangling link" "-o ../dangle: exists" xen01 -o ../dangle
+ln -s loopB ../loopA && ln -s loopA ../loopB
+bad "out a link loop" "-o ../loopA: exists" xen01 -o ../loopA
+rm ../dangle ../loopA ../loopB
 bad "out under a missing directory" "-o ../nodir/bad: ../nodir: No such file or directory" xen01 -o ../nodir/bad
 : >../afile
 bad "out under a file" "-o ../afile/bad: ../afile: not a directory" xen01 -o ../afile/bad
