@@ -77,9 +77,10 @@ with open(out, "w") as f:
         f.write("%.6f %d %d\n" % r)
 EOF
 
+# (--out with a trailing slash: it names the same directory)
 "$VMDISKCMP" run --hypervisor mock --dom0 --runs 1 --seed 3 --no-drop-caches \
     --dom0-size 32M --dom0-ram 16 --agent-options "-n 0 --per-char-size 8m" --agent "$VDC_AGENT" \
-    --image-dir "$scratch/img" --out "$scratch/out" >"$scratch/run.out" 2>"$scratch/run.log" &
+    --image-dir "$scratch/img" --out "$scratch/out/" >"$scratch/run.out" 2>"$scratch/run.log" &
 run=$!
 # above other work: its readings must be on time on a busy machine
 nice -n -10 python3 "$scratch/reader.py" $run "$scratch/readings" &
