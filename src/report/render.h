@@ -93,8 +93,10 @@ char *vdc_cache_text(const vdc_target *t);
  * (g_free). */
 char *vdc_placement_text(const vdc_target *t);
 
-/* The text report's block "Cache and placement, read back after boot":
- * one line per target that has either (nothing when none has). */
+/* The text report's block "Backend, cache and placement, read back after
+ * boot": per target, the backend found (type, physical device, where it
+ * was read, the requested backend when another), the cache and the
+ * placement lines it has (nothing when no target has any). */
 void vdc_append_cache_text(GString *out, const vdc_result_set *rs);
 
 /* Every warning of a report (the analysis's warnings but

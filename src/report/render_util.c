@@ -540,6 +540,26 @@ vdc_placement_text(const vdc_target *t)
     return g_string_free(s, FALSE);
 }
 
+/* What served target @t's disk, as read back: "phy, physical device
+ * /dev/loop0 (read from xenstore); requested tap", or NULL when nothing was
+ * read back.  Newly allocated. */
+static char *
+backend_text(const vdc_target *t)
+{
+    GString *s;
+
+    if (!t->backend.type)
+        return NULL;
+    s = g_string_new(t->backend.type);
+    if (t->backend.physical_device)
+        g_string_append_printf(s, ", physical device %s", t->backend.physical_device);
+    if (t->backend.source)
+        g_string_append_printf(s, " (read from %s)", t->backend.source);
+    if (t->requested.image_backend && strcmp(t->requested.image_backend, t->backend.type))
+        g_string_append_printf(s, "; requested %s", t->requested.image_backend);
+    return g_string_free(s, FALSE);
+}
+
 /* render.h */
 void
 vdc_append_cache_text(GString *out, const vdc_result_set *rs)
@@ -548,14 +568,19 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
     int any = 0;
 
     for (i = 0; i < rs->n_targets; i++) {
+        g_autofree char *backend = backend_text(rs->targets[i]);
         g_autofree char *cache = vdc_cache_text(rs->targets[i]);
         g_autofree char *place = vdc_placement_text(rs->targets[i]);
         g_autofree char *name = vdc_escape_text(rs->targets[i]->name, -1, 0);
 
-        if (!cache && !place)
+        if (!backend && !cache && !place)
             continue;
         if (!any++)
-            g_string_append(out, "Cache and placement, read back after boot:\n");
+            g_string_append(out, "Backend, cache and placement, read back after boot:\n");
+        if (backend) {
+            g_autofree char *e = vdc_escape_text(backend, -1, 0);
+            g_string_append_printf(out, "  %s: backend: %s\n", name, e);
+        }
         if (cache) {
             g_autofree char *e = vdc_escape_text(cache, -1, 0);
             g_string_append_printf(out, "  %s: cache: %s\n", name, e);
