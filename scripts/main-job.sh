@@ -15,8 +15,9 @@
 #      workload lab-sized: templates/lab/randread-4k-qd32.fio, 16 MiB, 3 s);
 #   4. print where the report is.
 # Runs: $VDC_RUNS, `auto` by default (repeat until every headline ratio is
-# precise: doc/statistics.md), or a count of at least 3; in the lab at most
-# $VDC_MAX_RUNS repetitions (default 8, to fit the lab's timeout).  Extra vmdiskcmp arguments may
+# precise: doc/statistics.md), or a count of at least 3; `auto` stops at
+# $VDC_MAX_RUNS repetitions (default: vmdiskcmp's 40 on a dom0, 8 in the
+# lab, to fit its timeout).  Extra vmdiskcmp arguments may
 # follow on the command line, e.g. `sh scripts/main-job.sh --image-backend auto,qdisk`, or
 # `--workload-on raw,file` to run randread-4k-qd32 on each target's raw device (before mkfs:
 # how a guest database sees the LV or image VBD) as well as on a file.
@@ -30,8 +31,9 @@ cd "$top"
 runs=${VDC_RUNS:-auto}
 [ "$runs" = auto ] || [ "$runs" -ge 3 ] 2>/dev/null ||
     { echo "main-job.sh: VDC_RUNS=$runs: expected auto or a count of at least 3" >&2; exit 2; }
-max_runs=${VDC_MAX_RUNS:-8}
-[ "$max_runs" -ge 3 ] 2>/dev/null || { echo "main-job.sh: VDC_MAX_RUNS=$max_runs: expected at least 3" >&2; exit 2; }
+max_runs=${VDC_MAX_RUNS:-}
+[ -z "$max_runs" ] || [ "$max_runs" -ge 3 ] 2>/dev/null ||
+    { echo "main-job.sh: VDC_MAX_RUNS=$max_runs: expected at least 3" >&2; exit 2; }
 
 sh scripts/install-deps.sh
 [ -x configure ] || ./autogen.sh
@@ -65,9 +67,10 @@ if grep -qs control_d /proc/xen/capabilities; then
     # without $VDC_VG vmdiskcmp chooses the VG (the one with the most free
     # space that fits the plan) and says so in its plan
     out=results/$stamp-$(hostname)
+    [ "$runs" = auto ] && [ -n "$max_runs" ] && runs="auto --max-runs $max_runs"
     set +e
     VDC_WORKLOAD_DIR=$top/templates/workloads \
-    "$vmdiskcmp" --image --lvm --dom0 ${VDC_VG:+--vg "$VDC_VG"} --runs "$runs" --guest-image "$prepared" \
+    "$vmdiskcmp" --image --lvm --dom0 ${VDC_VG:+--vg "$VDC_VG"} --runs $runs --guest-image "$prepared" \
         --agent "$b/guest-agent/vmdiskcmp-agent" --runner "$b/guest-agent/vmdiskcmp-runner" \
         --workload randread-4k-qd32 --out "$out" "$@"
     rc=$?
@@ -84,7 +87,7 @@ else
     # libxl, the VG with the most room, the handed-in template (its
     # prepared image seeds dom0's prepare cache: src/lab/lab.c).  The
     # workload lab-sized, handed to dom0 as /lab/in/files/randread-4k-qd32.fio
-    [ "$runs" = auto ] && runs="auto --max-runs $max_runs"
+    [ "$runs" = auto ] && runs="auto --max-runs ${max_runs:-8}"
     "$vmdiskcmp" lab run --out "$out" --prepared "$prepared" --timeout 5400 \
         --file "$top/templates/lab/randread-4k-qd32.fio" -- \
         --image --lvm --dom0 --runs $runs \
