@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -169,7 +170,7 @@ host_above(int fd, const struct vdc_fleet *f)
                 return f->hosts[i].dir;
             }
         }
-        up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);    /* search, not read, needed */
         if (up < 0)
             break;
         if (fstat(up, &up_st) == 0 && up_st.st_dev == st.st_dev && up_st.st_ino == st.st_ino) {
@@ -222,7 +223,7 @@ check_out(const char *out, const struct vdc_fleet *f, char **parent)
                         g_strerror(errno));
         return -1;
     }
-    host = host_above(open(*parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC), f);
+    host = host_above(open(*parent, O_PATH | O_DIRECTORY | O_CLOEXEC), f);
     if (!host) {
         vdc_input_error("-o %s: %s: %s: expected OUT where the host directories can be told apart from it",
                         out, *parent, g_strerror(errno));
@@ -249,30 +250,47 @@ static const char *const merge_files[] = { "result.json", "fleet.txt", "fleet.js
 
 /* Write the merge's files into a new directory beside @out in @parent and
  * rename it to @out, never over anything (RENAME_NOREPLACE): @out appears
- * whole or not at all.  0, or -1 after one message (nothing left). */
+ * whole or not at all, with the mode mkdir(@out, 0755) would give it.
+ * SIGINT/SIGTERM/SIGHUP wait until that is done or undone (a few
+ * milliseconds), so no temporary directory is left.  0, or -1 after one
+ * message (nothing left). */
 static int
 write_out(const char *out, const char *parent, const vdc_result_set *merged, const char *text,
           const char *json)
 {
-    g_autofree char *base = g_path_get_basename(out);
-    g_autofree char *tmp = g_strdup_printf("%s/.%s.merge-XXXXXX", parent, base);
+    g_autofree char *tmp = g_build_filename(parent, ".vdc-merge-XXXXXX", NULL);
     g_autofree char *result = NULL;
+    sigset_t block, old;
+    mode_t mask = umask(0);
+    int rc = -1;
 
+    umask(mask);
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
     if (!g_mkdtemp(tmp)) {
         vdc_error("-o %s: cannot create a directory in %s: %s", out, parent, g_strerror(errno));
-        return -1;
+        goto out;
     }
     result = g_build_filename(tmp, "result.json", NULL);
-    if (chmod(tmp, 0755) < 0)
+    if (chmod(tmp, 0755 & ~mask) < 0)
         vdc_error("-o %s: %s: %s", out, tmp, g_strerror(errno));
     else if (vdc_result_set_save(merged, result) == 0 && write_in(tmp, "fleet.txt", text) == 0 &&
              write_in(tmp, "fleet.json", json) == 0) {
         int r = renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_NOREPLACE);
 
-        if (r < 0 && errno == EINVAL && lstat(out, &(struct stat){ 0 }) < 0 && errno == ENOENT)
-            r = rename(tmp, out);       /* a filesystem without RENAME_NOREPLACE */
-        if (r == 0)
-            return 0;
+        if (r < 0 && errno == EINVAL) {     /* a filesystem without RENAME_NOREPLACE */
+            if (lstat(out, &(struct stat){ 0 }) == 0)
+                errno = EEXIST;
+            else if (errno == ENOENT)
+                r = rename(tmp, out);
+        }
+        if (r == 0) {
+            rc = 0;
+            goto out;
+        }
         vdc_error("-o %s: cannot create the directory: %s", out, g_strerror(errno));
     }
     for (size_t i = 0; i < G_N_ELEMENTS(merge_files); i++) {
@@ -281,7 +299,9 @@ write_out(const char *out, const char *parent, const vdc_result_set *merged, con
         unlink(path);
     }
     rmdir(tmp);
-    return -1;
+ out:
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }
 
 int
