@@ -213,14 +213,10 @@ vdc_cmd_import(int argc, char **argv)
     {
         /* SIGINT/SIGTERM/SIGHUP wait until OUT is renamed into place (as in
          * report): an interrupt never leaves OUT.XXXXXX behind */
-        sigset_t block, old;
+        sigset_t old;
         int r;
 
-        sigemptyset(&block);
-        sigaddset(&block, SIGINT);
-        sigaddset(&block, SIGTERM);
-        sigaddset(&block, SIGHUP);
-        sigprocmask(SIG_BLOCK, &block, &old);
+        vdc_hold_stop_signals(&old);
         r = vdc_result_set_save(&rs, output);
         sigprocmask(SIG_SETMASK, &old, NULL);
         if (r < 0)

@@ -260,16 +260,12 @@ write_out(const char *out, const char *parent, const vdc_result_set *merged, con
 {
     g_autofree char *tmp = g_build_filename(parent, ".vdc-merge-XXXXXX", NULL);
     g_autofree char *result = NULL;
-    sigset_t block, old;
+    sigset_t old;
     mode_t mask = umask(0);
     int rc = -1;
 
     umask(mask);
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    vdc_hold_stop_signals(&old);
     if (!g_mkdtemp(tmp)) {
         vdc_error("-o %s: cannot create a directory in %s: %s", out, parent, g_strerror(errno));
         goto out;

@@ -288,6 +288,18 @@ vdc_on_stop_signals(void (*handler)(int))
     sigaction(SIGHUP, &sa, NULL);
 }
 
+void
+vdc_hold_stop_signals(sigset_t *old)
+{
+    sigset_t block;
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, old);
+}
+
 const char *
 vdc_fmt_duration(char *buf, size_t size, double s)
 {

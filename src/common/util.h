@@ -4,6 +4,7 @@
 #ifndef VDC_COMMON_UTIL_H
 #define VDC_COMMON_UTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,5 +112,11 @@ const char *vdc_fmt_duration(char *buf, size_t size, double s);
 /* Install @handler (no SA_RESTART, empty mask) for SIGINT, SIGTERM and
  * SIGHUP: the signals that ask vmdiskcmp to stop, tear down and exit 3. */
 void vdc_on_stop_signals(void (*handler)(int));
+
+/* Hold SIGINT, SIGTERM and SIGHUP (blocked, delivered when released) while
+ * files are written or renamed into place, so an interrupt never leaves a
+ * partial or temporary file; the previous mask is saved in @old and put
+ * back by sigprocmask(SIG_SETMASK, @old, NULL). */
+void vdc_hold_stop_signals(sigset_t *old);
 
 #endif

@@ -150,7 +150,7 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
                                { "host-cost.csv", NULL }, { "page-cache.csv", NULL } };
     char **manifest = NULL;
     GString *newman = NULL;
-    sigset_t block, oldmask;
+    sigset_t oldmask;
     size_t i;
     int blocked = 0, rc = -1;
 
@@ -163,11 +163,7 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
     /* SIGINT/SIGTERM/SIGHUP wait until the files are written: no
      * temporary file is left behind and the manifest matches the files
      * (a few milliseconds; the signal is delivered right after) */
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &oldmask);
+    vdc_hold_stop_signals(&oldmask);
     blocked = 1;
     /* record the names before writing, so an interrupted report can be
      * rerun over its own partial output */
