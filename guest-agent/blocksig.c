@@ -5,6 +5,11 @@
 
 #include "blocksig.h"
 
+/* Linux MD RAID's superblock magic 0xa92b4efc, little-endian (1.x, and
+ * 0.90 written by a little-endian host) and big-endian (0.90) */
+static const unsigned char md_magic[4] = { 0xfc, 0x4e, 0x2b, 0xa9 };
+static const unsigned char md_magic_be[4] = { 0xa9, 0x2b, 0x4e, 0xfc };
+
 static int
 has(const unsigned char *buf, size_t len, size_t off, const void *magic,
     size_t mlen)
@@ -16,7 +21,6 @@ const char *
 agent_blocksig_find(const unsigned char *buf, size_t len)
 {
     static const unsigned char ext_magic[2] = { 0x53, 0xef };
-    static const unsigned char md_magic[4] = { 0xfc, 0x4e, 0x2b, 0xa9 };
     static const unsigned char mbr_magic[2] = { 0x55, 0xaa };
 
     for (size_t sector = 0; sector < 4; sector++)
@@ -51,38 +55,33 @@ agent_blocksig_find(const unsigned char *buf, size_t len)
     return NULL;
 }
 
-/* @off, an offset on the device, inside @tail (the last @len bytes of
- * @dev_size) with @mlen bytes of @magic there */
+/* @mlen bytes of @magic at @off, an offset on the device, inside @tail
+ * (the last @len bytes of @dev_size) */
 static int
 has_end(const unsigned char *tail, size_t len, uint64_t dev_size,
         uint64_t off, const void *magic, size_t mlen)
 {
-    uint64_t start = dev_size - len;
-
-    return off >= start && off + mlen <= dev_size
-           && memcmp(tail + (off - start), magic, mlen) == 0;
+    return off >= dev_size - len
+           && has(tail, len, (size_t)(off - (dev_size - len)), magic, mlen);
 }
 
 const char *
 agent_blocksig_find_end(const unsigned char *tail, size_t len,
                         uint64_t dev_size)
 {
-    static const unsigned char md_le[4] = { 0xfc, 0x4e, 0x2b, 0xa9 };
-    static const unsigned char md_be[4] = { 0xa9, 0x2b, 0x4e, 0xfc };
-
     if (len > dev_size)
         return NULL;
     if (dev_size >= 2 * 65536) {
         uint64_t off = (dev_size & ~(uint64_t)65535) - 65536;
 
-        if (has_end(tail, len, dev_size, off, md_le, 4)
-            || has_end(tail, len, dev_size, off, md_be, 4))
+        if (has_end(tail, len, dev_size, off, md_magic, 4)
+            || has_end(tail, len, dev_size, off, md_magic_be, 4))
             return "Linux MD RAID member (superblock 0.90 at the end)";
     }
     if (dev_size >= 8 * 1024 + 4096) {
         uint64_t off = ((dev_size / 512 - 16) & ~(uint64_t)7) * 512;
 
-        if (has_end(tail, len, dev_size, off, md_le, 4))
+        if (has_end(tail, len, dev_size, off, md_magic, 4))
             return "Linux MD RAID member (superblock 1.0 at the end)";
     }
     return NULL;

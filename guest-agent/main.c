@@ -210,7 +210,8 @@ check_blockdev(const struct agent_config *cfg)
     size_t tail = size < AGENT_BLOCKSIG_TAIL_LEN ? (size_t)size
                                                   : AGENT_BLOCKSIG_TAIL_LEN;
     unsigned char *buf = malloc(head > tail ? head : tail);
-    const char *sig = NULL, *where = NULL;
+    const char *sig = NULL, *where = NULL;     /* where: the part unread */
+    size_t where_len = 0;
     int fd, e = 0;
 
     if (!buf)
@@ -225,10 +226,12 @@ check_blockdev(const struct agent_config *cfg)
     if (pread_exact(fd, buf, head, 0) < 0) {
         e = errno;
         where = "first";
+        where_len = head;
     } else if (!(sig = agent_blocksig_find(buf, head))) {
         if (pread_exact(fd, buf, tail, size - tail) < 0) {
             e = errno;
             where = "last";
+            where_len = tail;
         } else {
             sig = agent_blocksig_find_end(buf, tail, size);
         }
@@ -237,8 +240,7 @@ check_blockdev(const struct agent_config *cfg)
     free(buf);
     if (where)
         return usage_error("-d %s: cannot read its %s %zu bytes for a "
-                           "signature: %s", cfg->target_path, where,
-                           *where == 'f' ? head : tail,
+                           "signature: %s", cfg->target_path, where, where_len,
                            e ? strerror(e) : "the device ended early");
     if (sig && !cfg->destroy_data)
         return usage_error("-d %s: the device carries a %s: refusing to write "

@@ -168,10 +168,10 @@ make_paths_absolute(vdc_run_opts *o)
 {
     size_t i;
 
-    make_absolute(&o->out);
-    if (o->out && g_path_is_absolute(o->out)) {
-        /* OUT/ and OUT/. name OUT: the result directory is made by
-         * mkdir(OUT) after its parent (run.c), which must not be OUT */
+    if (o->out && *o->out) {
+        /* absolute and canonical, an absolute OUT too: OUT/ and OUT/. name
+         * OUT (the result directory is made by mkdir(OUT) after its parent,
+         * run.c, which must not be OUT) */
         char *c = g_canonicalize_filename(o->out, NULL);
 
         g_free(o->out);
