@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contrib/ansible: the fleet's role and playbook, installed under
 # $(pkgdatadir)/ansible (doc/fleet.md); `make deb`: the Debian package
 # (debian/) built from a copy of the tree (make distdir) into

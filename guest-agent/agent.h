@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the result model and the configuration shared by the
  * agent's modules.  libc only: this header is compiled both by $(AGENT_CC)
  * (the static agent) and by $(CC) (libvdc-agentcore.a, unit tests).

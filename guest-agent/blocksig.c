@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: on-disk signature detection (see blocksig.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: does a block device carry data?  Pure detection of
  * well-known on-disk signatures in the device's first bytes, so that the
  * agent refuses to write over a filesystem, a partition table or an LVM PV

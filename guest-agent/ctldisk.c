@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp control disk codec (format version 1, doc/control-disk.md).
  * libc only: built into the static runner and into libvdc-agentcore.a. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp control disk codec: the job goes into the domU and the results
  * come back out through a small raw disk (4-64 MiB) attached as the domU's
  * last disk.  Format: doc/control-disk.md, format version 1.

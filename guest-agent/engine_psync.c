@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the psync engine (fio engines/sync.c "psync"):
  * pread(2)/pwrite(2) at the unit's offset, one I/O at a time per worker;
  * the job's numjobs workers give the parallelism.  The fallback where

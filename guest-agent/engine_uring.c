@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the io_uring engine through raw syscalls (no liburing:
  * the agent stays static and libc only).  ABI: include/uapi/linux/io_uring.h
  * of Linux 5.1+ (structures below, copied field for field: musl's include

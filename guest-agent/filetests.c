@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the file tests (bonnie++ 2.00a bon_file.cpp COpenTest
  * and bonnie++.cpp TestDirOps): sequential create, stat/read, delete, then
  * random create, stat/read, delete of cfg->files * 1024 files in

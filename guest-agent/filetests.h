@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the file tests (-n): sequential and random create,
  * stat/read and delete (see filetests.c for the exact operations). */
 #ifndef VDC_AGENT_FILETESTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the table, CSV and JSON renderers (see format.h).
  * The table and CSV follow bonnie++ 2.00a's bon_time.cpp field by field;
  * differences are listed in doc/agent.md ("Output"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: renderers.  One result model (struct agent_run, agent.h),
  * three renderers chosen at output time; pure (write to a FILE *, which
  * may be an open_memstream), golden-file tested. */

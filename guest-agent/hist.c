@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: log-linear latency histogram (see hist.h). */
 #include "config.h"
 

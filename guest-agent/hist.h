@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: log-linear latency histogram (the scheme of fio's
  * stat.c io_u_plat and of HdrHistogram: every power of two split into
  * 2^AGENT_HIST_SUB_BITS equal buckets).  Never stores samples: memory is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the job engine (see job.h).  Per job: check, digest,
  * lay out the files (directory target), numjobs worker threads each with
  * its own engine instance (set up in the worker thread, torn down on every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the job engine.  Runs one parsed fio job
  * (jobfile.h) on the target with numjobs worker threads, each with its own
  * I/O engine instance, and fills a struct agent_job_result (jobstat.h).

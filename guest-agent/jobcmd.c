@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command lines of a benchmark step (jobcmd.h). */
 #include "config.h"
 #include "guest-agent/jobcmd.h"

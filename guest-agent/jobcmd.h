@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command lines a benchmark step runs, built in one place for the
  * domU and dom0 alike: the in-guest runner (guest-agent/runner.c) builds
  * them from the control disk job, the host's dom0 baseline

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: fio job files (see jobfile.h).  One table of options
  * drives parsing, range checks and the messages. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: fio job files (the subset the agent's job engine runs).
  *
  * Syntax as fio's (HOWTO "Job file format"): an INI-style file, lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: job results, steady state and renderers (see
  * jobstat.h). */
 #include "config.h"

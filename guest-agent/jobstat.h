@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the job engine's result model and its renderers
  * (text table, result JSON), and fio's steady-state slope check.  Pure and
  * libc only (the unit tests and the controller build it with $(CC)).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Guest agent area: vmdiskcmp-agent, static, libc only.
 # Built with $(AGENT_CC) -static (musl-gcc when available) by the explicit
 # rule below; its pure libc-only modules (PRNG and digest, sizes and

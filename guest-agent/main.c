@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: main.  Checks the target and sizes, runs the tests -x
  * times, renders the table/CSV/JSON.  Exit status: 0 ok, 1 a test failed
  * (named on stderr; finished results still written), 2 bad input (one
@@ -479,7 +480,7 @@ main(int argc, char *argv[])
         return EXIT_OK;
     }
     if (rc == AGENT_OPT_VERSION) {
-        printf("vmdiskcmp-agent %s\n", vdc_agent_version);
+        printf("vmdiskcmp-agent %s\n%s\n", vdc_agent_version, VDC_LICENSE_NOTICE);
         return EXIT_OK;
     }
     if (rc != AGENT_OPT_RUN)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: command-line options and sizes (see options.h).
  * One table drives getopt_long, validation messages and --help. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: command-line options and sizes.  Pure: parses and
  * validates argv into struct agent_config without touching the target
  * (main checks the target, RAM and the 2x RAM rule afterwards). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: xoshiro256** seeded by splitmix64, FNV-1a 64 digest.
  * See prng.h for the sources of each algorithm. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the seeded random generator and the op-sequence digest.
  *
  * Generator: xoshiro256** 1.0 (Blackman and Vigna, 2018,

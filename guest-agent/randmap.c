@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: fio's random map (see randmap.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: fio's random map for random jobs (io_u.c
  * get_next_rand_offset with lib/axmap.c, fio 3.33).
  *

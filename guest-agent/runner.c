@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-runner: the in-guest job runner (static, libc only).
  *
  * Started once by the guest's init (busybox/sysvinit inittab line or a
@@ -828,12 +829,15 @@ main(int argc, char **argv)
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--no-poweroff"))
+        if (!strcmp(argv[i], "--version")) {
+            printf("vmdiskcmp-runner %s\n%s\n", VDC_RUNNER_VERSION, VDC_LICENSE_NOTICE);
+            return 0;
+        } else if (!strcmp(argv[i], "--no-poweroff"))
             poweroff = 0;
         else if (!strcmp(argv[i], "--control") && i + 1 < argc)
             snprintf(ctl, sizeof(ctl), "%s", argv[++i]);
         else {
-            fprintf(stderr, "vmdiskcmp-runner: unknown argument '%s': expected --no-poweroff or --control DEV\n",
+            fprintf(stderr, "vmdiskcmp-runner: unknown argument '%s': expected --no-poweroff, --control DEV or --version\n",
                     argv[i]);
             return 2;
         }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Guest runner and control disk codec: guest-agent/runner.c, guest-agent/ctldisk.[ch],
 # the commands of a job guest-agent/jobcmd.[ch]
 # The codec is libc only: it goes into libvdc-agentcore.a (host code and unit

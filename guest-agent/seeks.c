@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: random seeks with seeker processes (see seeks.h).
  *
  * Protocol (as bonnie++ 2.00a, with a start barrier instead of its

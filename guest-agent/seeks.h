@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the random seek test (bonnie++ 2.00a bon_io.cpp
  * CFileOp::seek_test and doseek). */
 #ifndef VDC_AGENT_SEEKS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the sequential tests (bonnie++ 2.00a bonnie++.cpp
  * TestFileOps and bon_io.cpp CFileOp), in bonnie++'s order: per-char
  * write, block write, rewrite, per-char read, block read.  Every test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: sequential output and input tests on ctx->file_path
  * (a regular file the module creates): putc, put_block, rewrite, getc,
  * get_block.  Leaves the file in place for the seek test. */

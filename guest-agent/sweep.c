@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the block-size sweep (see sweep.h). */
 #include "config.h"
 

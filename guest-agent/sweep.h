@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the block-size sweep (--sweep), seed 004's dd
  * experiment: `dd bs=N` sequential write, then read, of the whole size at
  * each block size, with user and system CPU seconds and system

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: system helpers shared by the test modules: messages,
  * timing and CPU accounting, page-cache dropping, aligned buffers, atomic
  * file writes, and the per-run context.  libc only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp test ids: the one list of the tests the agent measures and the
  * controller loads, imports, analyses and renders (doc/result-format.md,
  * "Test ids").  libc only and code-free, so that the static agent

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install every Debian 12 package vmdiskcmp needs to build, test and run.
 # Package lists live in scripts/packages.d/*.txt (one package a line, '#'
 # comments), one file per area.  Idempotent; run as root.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's main-job command: from a fresh Debian 12 machine,
 # as root:
 #   1. install the dependencies (scripts/packages.d/), build in ./_build;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Start the daemons vmdiskcmp's integration tests and main job need.  With
 # systemd as PID 1, through its units (libvirt-daemon-system's); elsewhere
 # (containers, CI) by hand.  Idempotent.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's test command: from a fresh Debian 12 machine (as root),
 # install dependencies, start services, build, and run `make check`.
 # Build directory: ./_build (out of tree).  Exit status is make check's.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of the agent area: cmocka unit tests of the pure modules
 # (PRNG and digest, sizes and options, block signatures, renderers against
 # tests/golden/agent/), and integration tests running the static agent on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper for the guest integration tests: make a control disk holding
  * a job, and read a control disk's result back, through the same host code
  * the controller uses (src/guest/control.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper for tests/integration/guest-storage.sh: drive the storage
  * kinds (src/storage) on real files and block devices.
  *   guest-storagetool image PATH SIZE raw|qcow2 sparse|falloc|full

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of the guest area: control disk codec, storage, prepare.
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_ctldisk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: the host samplers (src/host/) from the command line, one
  * "key=value ..." line per fact, for tests/integration/host-cpu-crosscheck.sh
  * to compare with independent readings (/proc read by the script, fincore,

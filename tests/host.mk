@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of the host samplers (src/host/): parsers on fixture copies of
 # /proc, /sys, xenstore, libvirt and lvm2 texts (tests/golden/host/), the
 # CPU delta arithmetic, and the loop-device cross-check against an

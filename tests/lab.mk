@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of the lab area.
 # lab-e2e.sh: the emulated Xen lab end to end, one boot: the libxl main
 # job, then the libvirt xen:///system job (root + QEMU; ~14 min with the

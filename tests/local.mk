@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Test harness setup shared by every area.  Tests are cmocka programs
 # (tests/unit/) and shell scripts (tests/integration/, *.sh); a test that
 # cannot run on this machine exits 77 after printing why.
@@ -42,3 +43,7 @@ tests_unit_test_facts_SOURCES = tests/unit/test_facts.c
 tests_unit_test_facts_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_facts_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
+
+# the license: SPDX lines, debian/copyright, COPYING, --version
+TESTS += tests/integration/license-spdx.sh
+EXTRA_DIST += tests/integration/license-spdx.sh COPYING

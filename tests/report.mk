@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of the report area: statistics (cmocka, fixed vectors), renderers
 # (golden files), the report directory library, compare/report command
 # lines, headless Chromium.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of the run area: plan and options, translators (golden
 # files in tests/golden/hv/, VDC_REGENERATE=1 rewrites), mock-driver flow,
 # and the real libvirtd + QEMU (TCG) + libguestfs integration test.

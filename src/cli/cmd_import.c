@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp import FILE... [--target NAME] [--kind K] [--where W] [-o OUT.json] [--format F]
  *                  [--group-by G]
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `vmdiskcmp lab`: build and run the emulated Xen lab.  Parses and checks
  * every option and job (src/lab/lab.c: the lab's one parser), fills the
  * defaults that need this executable's path, hands templates/lab/lab.sh the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp prepare: install the static agent and the runner into a copy of
  * a guest template with libguestfs, cached under
  * sha256(template)+sha256(agent)+sha256(runner) (src/guest/prepare.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `vmdiskcmp run` (the default command) and `vmdiskcmp cleanup`. */
 #include "config.h"
 

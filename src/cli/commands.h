@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp subcommands.  Each takes the argv that follows the subcommand
  * name (argv[0] is the subcommand name itself, as getopt expects) and
  * returns 0 on success, -1 (any non-zero) after the failure was reported

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/cli: the subcommands; each parses its options and calls the libraries.
 # Only the program uses them.
 src_vmdiskcmp_SOURCES += src/cli/commands.h \

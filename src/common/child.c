@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A child process with a timeout, a stop flag and a grace period (child.h). */
 #include "config.h"
 #include "common/child.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running a child process and waiting for it, with a timeout and a stop
  * flag: the one way vmdiskcmp runs the programs it waits for (mkfs and the
  * agent in dom0, the libguestfs session of prepare, the lab's lab.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Escaping of outside text for terminals and text reports (escape.h). */
 #include "config.h"
 #include "common/escape.h"

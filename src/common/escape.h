@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Text from outside vmdiskcmp (a guest's result frame, a result file, a
  * manifest) made safe to print on a terminal (stderr) and in the text and
  * Markdown reports: one escaping rule for all of them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where the helper binaries are (helper.h). */
 #include "config.h"
 #include "common/helper.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where vmdiskcmp's helper binaries are: the static agent and the static
  * in-guest runner (vmdiskcmp-agent, vmdiskcmp-runner), built beside the
  * controller in a build tree (BUILDDIR/guest-agent/NAME), installed in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/common: error model and reporting, escaping of outside text, sizes,
 # atomic writes, child processes, option tables, where the helper binaries are.
 noinst_LIBRARIES += src/libvdc-common.a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Options tables: parsing, validation and --help (opts.h). */
 #include "config.h"
 #include "common/opts.h"

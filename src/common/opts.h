@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Options tables: one table per subcommand drives getopt_long, the
  * validation of every value and --help (fio's options.c as the model).
  * run, report, compare, import, prepare, cleanup and lab all parse with it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp common helpers: error and progress reporting, size parsing,
  * atomic file writes.  Used by every host-side module; the guest agent is
  * libc-only and does not use this file. */

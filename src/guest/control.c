@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp host side of the control disk: create with a job, read the
  * result back as untrusted input (doc/control-disk.md). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp host side of the control disk (format: doc/control-disk.md,
  * codec: guest-agent/ctldisk.h).  The controller makes one fresh control
  * disk file per run, attaches it as the domU's last disk, and after the

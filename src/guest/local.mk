@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/guest: guest preparation with libguestfs and the control disk (its
 # libc-only codec is guest-agent/ctldisk.[ch]).
 src_libvdc_controller_a_SOURCES += \

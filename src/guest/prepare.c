@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp guest preparation with libguestfs (doc/guest-template.md).
  *
  * The libguestfs session runs in a child process of its own process group

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp guest preparation: install the static agent and the runner into
  * a copy of a guest template, once per (template, agent, runner) build, with
  * libguestfs; then every run boots the prepared image read-only and talks to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Block-layer and blkback I/O counters (blockstat.h). */
 #include "config.h"
 #include "host/blockstat.h"

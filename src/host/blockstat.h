@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* I/O counters of the devices under a target, to put host CPU per GiB and
  * per 1,000 I/Os on the backend's own counts and to see what reached the
  * disk: the block layer's /sys/block/DEV/stat (Documentation/block/stat.rst:

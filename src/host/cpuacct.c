@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host CPU accounting of a disk's servers: snapshots and deltas (cpuacct.h). */
 #include "config.h"
 #include "host/cpuacct.h"

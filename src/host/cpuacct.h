@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host CPU accounting of what serves a disk: the "servers" of a VBD or a
  * libvirt disk (blkback kernel threads, the loop device's worker, a QEMU
  * process or one of its threads, the dom0 agent), snapshots of their CPU

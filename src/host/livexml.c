@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libvirt live domain XML: each disk's cache= and io= (livexml.h). */
 #include "config.h"
 #include "host/livexml.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libvirt's view of a domain's disks as cache truth: the <driver> cache=
  * and io= of each disk in the live domain XML (virDomainGetXMLDesc of a
  * running domain: what libvirt actually gave QEMU or libxl, defaults

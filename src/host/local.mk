@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Host-side samplers of dom0 (src/host): /proc and /sys accounting, loop
 # devices, page-cache residency, placement, xenstore backend facts,
 # libvirt live XML, CPU accounting of a disk's servers (doc/host-cost.md).

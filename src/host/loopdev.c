@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loop device facts and direct I/O control (loopdev.h). */
 #include "config.h"
 #include "host/loopdev.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loop devices as dom0's cache truth: which loop device serves an image
  * (xl's hotplug script made it: `losetup $roflag $loopdev $file`, no
  * direct I/O, on a stock Debian Xen 4.17 dom0), whether it bypasses dom0's

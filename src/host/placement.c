@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Placement of an image's blocks and an LV's extents on their disk
  * (placement.h). */
 #include "config.h"

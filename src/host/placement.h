@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Placement: where an image file's blocks and an LV's extents lie on the
  * physical disk under them, as byte ranges of the same whole disk where
  * both share one, so an outer-vs-inner-zone difference on a rotating disk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Samplers of dom0's /proc accounting: parsers and thin readers (procfs.h). */
 #include "config.h"
 #include "host/procfs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Samplers of dom0's /proc accounting (Linux proc(5)): memory, CPU time of
  * the whole machine, of a process and of one thread, and the open flags of
  * a process's files.  Each is a pure parser over the file's text (no I/O;

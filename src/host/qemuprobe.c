@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The qdisk QEMU's Linux native AIO, asked of the binary (qemuprobe.h). */
 #include "config.h"
 #include "host/qemuprobe.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the QEMU that serves a Xen qdisk disk can do, asked of the binary
  * itself before anything is created.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Page-cache residency of a file (residency.h). */
 #include "config.h"
 #include "host/residency.h"

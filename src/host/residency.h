@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Page-cache residency of a file in dom0: how much of an image (or a block
  * device node, e.g. an LV) dom0's page cache holds, as util-linux fincore
  * counts it: mincore(2) over a read-only shared mapping of the file, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers shared by the host samplers (src/host/): strict number parsing
  * over kernel text, and reading a /proc or /sys file whole. */
 #ifndef VDC_HOST_TEXT_H

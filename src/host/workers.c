@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel threads that serve a disk, found by comm (workers.h). */
 #include "config.h"
 #include "host/workers.h"

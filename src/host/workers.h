@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding the kernel threads that serve a disk in dom0, by their comm
  * (/proc/PID/stat field 2), and saying when the kernel does not let one be
  * attributed to a single device.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A VBD's backend facts from xenstore (xsbackend.h). */
 #include "config.h"
 #include "host/xsbackend.h"

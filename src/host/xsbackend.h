@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A VBD's backend facts as dom0's xenstore holds them: which backend serves
  * it, the loop device the hotplug script made for a file, the device
  * blkback opened, the mode, and qdisk's cache switch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hypervisor driver registry (hv.h): which drivers this build has, and
  * the one place a driver is looked up, by plan kind or by journaled name. */
 #include "config.h"

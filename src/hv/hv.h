@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Hypervisor drivers: an ops table (libvirt's virHypervisorDriver as the
  * model, with a handful of slots).  The run only calls through the table;
  * drivers: libxl (src/hv/hv_libxl.c, #ifdef WITH_LIBXL), libvirt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The libvirt driver: transient domains (virDomainCreateXML) through any URI
  * (xen:///system, qemu:///system, test:///default).  libvirt errors are
  * turned into one vdc_error here; libvirt's own printing is silenced. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The libxl driver: libxl_domain_create_new from the libxl_domain_config
  * that translate_libxl.c builds (disks parsed by xlu_disk_parse), PV
  * guests, backend truth read from xenstore.  Runs for real only in a Xen

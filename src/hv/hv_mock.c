@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The mock hypervisor driver: no hypervisor, every call recorded, failures
  * injected through vdc_hv_mock() (tests/unit/test_flow*.c). */
 #include "config.h"

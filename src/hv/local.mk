@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/hv: the hypervisor drivers (libxl, libvirt, mock) and their pure
 # translators (xl disk specs, xl.cfg, domain XML; golden tests).
 src_libvdc_controller_a_SOURCES += \

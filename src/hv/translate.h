@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Pure translators: one domU boot of the plan -> what a hypervisor is
  * given.  Nothing here opens a hypervisor, a device or a file; every
  * function is golden-file tested (tests/golden/hv/, VDC_REGENERATE=1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plan -> libxl_domain_config, and xl disk specs through libxlutil.  Pure:
  * libxl's *_to_json and xlu_disk_parse need no libxl_ctx and no Xen. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bonnie++ CSV lines, and the number/size tokens shared with the table
  * importer.  The three layouts (doc/importers.md has the field lists):
  *

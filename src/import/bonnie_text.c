@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text importer: bonnie++ human tables (1.0x, 1.9x, 2.00a), Tim
  * Bray's bonnie 1.x table, and bonnie++ CSV lines, in any mix, read line by
  * line.  Tables are read by whitespace-separated columns, so both the

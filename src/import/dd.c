@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dd transcripts: `time dd ...` as people paste them, and dd's summary lines
  * alone, in every wording GNU dd has printed (sources: coreutils src/dd.c
  * print_stats / print_xfer_stats over its history, and the coreutils po/

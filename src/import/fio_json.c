@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp importers: fio 3.x JSON output (`fio --output-format=json`
  * and `json+`), as fio's stat.c show_thread_status_json writes it, into
  * workload samples (doc/importers.md "fio JSON", doc/result-format.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp importers: turn benchmark output into result sets (the model
  * of src/model/result.h, doc/result-format.md).  Formats (doc/importers.md
  * gives their sources and field lists):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal to src/import: the text importer's shared pieces (bonnie++ CSV
  * lines, number and size tokens).  See import.h for the formats. */
 #ifndef VDC_IMPORT_PRIV_H

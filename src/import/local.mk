@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/import: importers of agent JSON, bonnie++ CSV, bonnie/bonnie++ tables and
 # dd transcripts, fio JSON.
 src_libvdc_results_a_SOURCES += \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp emulated Xen lab: the lab's options, the checks of every input
  * and the request lab.sh reads (lab.h). */
 #include "config.h"

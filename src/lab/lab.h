@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp emulated Xen lab: the C side of `vmdiskcmp lab`.  The one
  * parser and validator of the lab's options and jobs: it checks every
  * input before anything is built or booted and hands templates/lab/lab.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/lab: the lab's options, checks and the request lab.sh reads.
 # src/lab/lab-paths.h (generated) tells an uninstalled vmdiskcmp where the
 # recipe scripts (source tree) and the lab cache (build tree) are.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The inner vmdiskcmp's progress lines out of the lab's serial log
  * (serial.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The lab's serial log, followed while the lab runs: the inner vmdiskcmp's
  * progress lines ("vmdiskcmp: [progress] ..." at the start of a line, as
  * vdc_progress writes them in dom0 and the lab's job tees them to the

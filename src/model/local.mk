@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/model: the versioned result model (doc/result-format.md) and its JSON.
 src_libvdc_results_a_SOURCES += \
 	src/model/result.h src/model/result_fields.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The target description's one table of names (target.h). */
 #include "config.h"
 #include "model/target.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One target description: what a benchmark target is, as the plan decides
  * it and as everything after the plan consumes it (storage create/destroy,
  * the undo journal, the hypervisor translators' vdc_hv_disk, result.json

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plan from the options and the host's facts (build.h).  Every refusal
  * here is bad input (vdc_input_error: exit 2). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building the plan: `vmdiskcmp run`'s options (plan/options.h) and the
  * host's facts -> a plan (plan/plan.h).  Pure: nothing is created, nothing
  * is read from the machine (the caller gathers the facts). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/plan: run's options table, the plan (targets, schedule, plan.json) and
 # its builder (options + host facts -> plan).
 src_libvdc_controller_a_SOURCES += \

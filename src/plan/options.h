@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Options of `vmdiskcmp run`: one table drives parsing, validation and
  * --help (fio's options.c as the model).  Parsing is pure: it fills a
  * vdc_run_opts and creates nothing.  vdc_plan_build() (plan/build.h) then

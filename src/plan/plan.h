@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run plan: what `vmdiskcmp run` will create and measure, as a pure
  * data structure.  Built from the options (src/plan/options.h), printed by
  * --dry-run, saved as DIR/plan.json, and walked by the run (src/run/).

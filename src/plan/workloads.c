@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The workloads of `run --workload` (workloads.h). */
 #include "config.h"
 #include "plan/workloads.h"

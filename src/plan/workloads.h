@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The workloads of `vmdiskcmp run --workload`: fio job files read and
  * checked on the host, before anything is created, by the agent's own
  * parser (guest-agent/jobfile.h: one parser for the agent and the

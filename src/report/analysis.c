@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp analysis: result set -> cells with statistics -> comparisons. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp analysis: the statistics of a result set, ready to render.
  *
  * A result set (model/result.h) is turned into a grid of cells, one per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp artefact rules (artefacts.h): a pure function of a result set.
  * Each rule reads what the runs record (dd's operands, dd's own time and the
  * shell's real time, file size and RAM, where a target ran) and decides per

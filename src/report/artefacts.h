@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp artefact rules: what makes a published or measured number say
  * more about the measurement than about the disk.  One rule set for
  * imported and measured results alike, read by the analysis

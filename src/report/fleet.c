@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp fleet: one job's results from several hosts, the host as a
  * dimension (report/fleet.h; doc/report.md "Fleet report"). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp fleet: the same job run on several hosts, held together with
  * the host as a dimension (`vmdiskcmp merge`; doc/report.md "Fleet
  * report").

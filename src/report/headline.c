@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp headline (report/headline.h): which pairs, their paired
  * statistics, Holm, classes, what has no verdict and why; and the
  * sentences every renderer prints. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp headline: the answer a run exists for, "image or LV?".
  *
  * Part of the analysis (report/analysis.h: vdc_analysis.headline, decided

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host CPU per backend: statistics and renderings (hostcost.h). */
 #include "config.h"
 #include "report/hostcost.h"

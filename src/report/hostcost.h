@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host CPU per backend, per target and test (doc/report.md "Host cost"):
  * the statistics of the runs' samples[].host figures (src/run/hostwatch.c)
  * and their renderings.  The analysis (vdc_host_cost_build, called by

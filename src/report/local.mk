@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/report: the analysis (flags and warnings decided), the renderers (text,
 # Markdown, compare, CSV, JSON, HTML) and the report directory library.
 src_libvdc_results_a_SOURCES += \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp renderers: one analysis (report/analysis.h), several outputs.
  *
  * Every renderer returns a new NUL-terminated UTF-8 string (g_free) and

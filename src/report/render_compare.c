@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp compare renderer: the side-by-side table of `vmdiskcmp
  * compare` in text and Markdown; csv and json are summary.csv and the
  * statistics object. */

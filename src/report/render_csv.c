@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp CSV renderers: bonnie++ 2.00a CSV (format 1.98, 50 fields)
  * per run, the summary CSV of the statistics and headline.csv. */
 #include "config.h"

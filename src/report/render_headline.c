@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp renderers: the headline section (report/headline.h) of text,
  * Markdown and HTML, and its JSON object (headline.csv is in
  * render_csv.c).  The sentences come

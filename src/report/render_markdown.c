@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp Markdown renderer: report.md (GitHub tables), and the results
  * table that `compare --format md` prints too. */
 #include "config.h"

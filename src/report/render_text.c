@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp text renderer: report.txt, the bonnie++ layout report
  * (bon_csv2txt's two blocks, deltas, other tests, notes).  Markdown is in
  * render_markdown.c, the `compare` table in render_compare.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp renderers: shared formatting, metadata and statistics JSON. */
 #include "config.h"
 

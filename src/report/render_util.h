@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal to src/report: number formatting and metadata shared by the
  * renderers. */
 #ifndef VDC_REPORT_RENDER_UTIL_H

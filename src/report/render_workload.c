@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp renderers: the workload blocks (fio-style jobs, test keys
  * workload_read@JOB / workload_write@JOB) of report.txt and report.md, and
  * workloads.csv.  The IOPS statistics are the analysis's cells (mean, 95 %

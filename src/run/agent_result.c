@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checking the agent's result before it is merged (agent_result.h). */
 #include "config.h"
 #include "run/agent_result.h"

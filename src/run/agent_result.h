@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The agent's result as the controller takes it: untrusted input (a guest
  * wrote it on the control disk, or the dom0 agent into its --json file),
  * bounded and checked against the job before anything of it is merged.

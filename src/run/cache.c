@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Cache truth and placement of a run's targets (cache.h). */
 #include "config.h"
 #include "run/cache.h"

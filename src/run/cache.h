@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Cache truth and placement of a run's targets (doc/host-cost.md): after
  * each domU boot, what serves each target's disk is read back (xenstore's
  * backend and its loop device, libvirt's live XML, QEMU's open flags on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The dom0 baseline: the same agent, run on the host on a fresh filesystem
  * we make (on the LV, on a block device given with consent, or on an image
  * in --image-dir through a loop device we attach and detach).  Also the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The real run environment (run.h vdc_run_env_default): the storage ops,
  * libguestfs prepare, the control disk codec, loop devices and the local
  * dom0 agent step that a run uses outside the tests. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host facts recorded in result.json (experiment.host) and the defaults
  * that depend on the host (RAM, Xen dom0 or not). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reproduction facts of a run (src/run/facts.c): what a reader needs to
  * rebuild the setup, recorded in result.json experiment.build, .host and
  * .guest (doc/result-format.md).  Every fact is best-effort: a file that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host cost per test: snapshot sets at the guest's test boundaries, sliced
  * per target and test (hostwatch.h, doc/host-cost.md). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What serving each test cost dom0 (doc/host-cost.md, doc/result-format.md
  * "Host cost"): while a domU boot or a dom0 baseline runs, the test
  * boundaries the guest reports (the control disk's progress block, polled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The undo journal (journal.h): typed entries, one text line each. */
 #include "config.h"
 #include "run/journal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The undo journal: DIR/journal, one line per event, appended and fsynced
  * BEFORE each thing is created and marked done after, so a crash at any
  * point leaves a record of everything that may exist.  Teardown walks it in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/run: the run (provision, boot, collect, baseline), its undo journal,
 # the dom0 baseline and the host's reproduction facts.
 src_libvdc_controller_a_SOURCES += \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bad input a run would otherwise find only after creating --out
  * (run.h: vdc_run_check_inputs). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run: provision -> prepare guest -> per boot (fresh control disk, boot
  * the domU with every target attached, wait with a timeout, read results,
  * destroy) and dom0 baseline steps, in plan order -> result.json -> report.

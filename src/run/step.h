@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a benchmark step runs, decided once from the plan for the domU (a
  * boot's control disk job, which the in-guest runner executes as it says)
  * and for dom0 (the baseline step) alike: the mkfs options and the agent's

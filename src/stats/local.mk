@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/stats: the statistics (summaries, outliers, bootstrap, Welch, Fieller;
 # paired comparisons, Holm, effect classes).
 src_libvdc_results_a_SOURCES += src/stats/stats.c src/stats/stats.h \

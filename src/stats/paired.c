@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Paired statistics (stats/paired.h): paired Fieller interval, paired
  * t-test, sign-flip permutation test, Holm's correction, effect classes
  * and the stopping rule of --runs auto.  GSL 2.7; doc/statistics.md. */

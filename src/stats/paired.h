@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp paired statistics: a target against a reference when their
  * runs come in pairs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp statistics on benchmark samples (GSL).
  *
  * Pure functions on plain arrays of doubles: no result model, no I/O.  Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp storage kind "block": an existing block device the user names
  * (a partition, an md RAID, a striped LV, a loop device).  Its data will be
  * destroyed by mkfs, so it is used only when

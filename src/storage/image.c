@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp storage kind "image": a scratch disk image file.
  *   raw sparse  ftruncate (no blocks allocated: the guest's first writes
  *               allocate, as a thin image would)

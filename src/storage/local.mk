@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # src/storage: the storage kinds (image, LVM LV, block device) as ops tables.
 # block.c reads signatures with libblkid; lvm.c drives libblockdev, whose
 # bd_extra_arg_new() (lvcreate --addtag/--stripes) lives in libbd_utils.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp storage kind "lvm": a new LV in an existing VG, through
  * libblockdev's LVM plugin (libbd_lvm 2.28: bd_lvm_vginfo, bd_lvm_lvs,
  * bd_lvm_lvcreate with --addtag/--stripes/--stripesize, bd_lvm_lvremove,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp storage: the kind table, describe(), and the generic entry
  * points (the names are the target description's, model/target.c).  Kinds: image.c, lvm.c, block.c (doc/storage.md). */
 #include "config.h"

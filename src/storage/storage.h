@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp storage: the scratch objects the benchmark targets live on.
  *
  * Three kinds behind one ops table (designated initialisers, chosen by the

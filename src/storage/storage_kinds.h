@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp storage: internal declarations shared by the kinds. */
 #ifndef VDC_STORAGE_KINDS_H
 #define VDC_STORAGE_KINDS_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build the default vmdiskcmp guest template (doc/guest-template.md):
 #   OUT/guest.img           raw ext4 root filesystem (whole disk, label vdcroot),
 #                           made without mounting (mke2fs -d): static busybox,

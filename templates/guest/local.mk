@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # templates/guest: the default guest template (doc/guest-template.md):
 # `make guest-template` builds it into $(builddir)/guest-template (cached; a
 # rebuild with the same kernel, busybox-static and e2fsprogs does nothing).

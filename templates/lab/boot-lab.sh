@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp emulated Xen lab: boot the built lab once under QEMU (TCG), let
 # dom0 run the job found in the input tar, bring the output back, tear down.
 #

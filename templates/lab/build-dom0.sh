@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp emulated Xen lab: build (or find in the cache) the dom0 of the lab.
 #
 # usage: build-dom0.sh CACHE_DIR

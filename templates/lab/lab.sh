@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp emulated Xen lab: the driver behind `vmdiskcmp lab`.
 #
 #   lab.sh REQUEST

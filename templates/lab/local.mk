@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # templates/lab: the emulated Xen lab's recipe, installed under
 # $(pkgdatadir)/lab (doc/lab.md).
 labdir = $(pkgdatadir)/lab

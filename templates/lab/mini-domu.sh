@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp emulated Xen lab: a tiny PV domU for the lab's self-test (no
 # vmdiskcmp involved): the Debian kernel plus a ~1 MB busybox initramfs that
 # loads xen-blkfront, writes and reads back a pattern on every xvd disk,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Instruction counts (valgrind --tool=callgrind, user space only: what the
 # kernel does inside a system call is not counted) of the agent's per-char
 # and file-test loops, and the same per operation for bonnie++ 2.00a.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark (not a test): vmdiskcmp-agent against bonnie++ 2.00a (and fio
 # for the block tests) on the same target and size, interleaved (A B C,
 # B C A, C A B, ...), each tool run on a freshly made filesystem with the

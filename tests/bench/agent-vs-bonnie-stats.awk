@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Statistics of tests/bench/agent-vs-bonnie-fio.sh over its values.txt:
 # one line per (tool, test, run), "TOOL TEST VALUE [ROUND]", VALUE a number or
 # "+++++" (too fast: counted, not used).  Units as bonnie++ 2.00a's CSV

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark helper (not a test): pool the raw outputs of several runs of
 # tests/bench/agent-vs-bonnie-fio.sh made with the same method (same sizes,
 # target and tools) into one directory, so one summary covers all their

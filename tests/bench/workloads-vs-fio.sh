@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark (not a test): vmdiskcmp-agent's job engine against fio 3.33 on
 # the same target, in one run, interleaved (agent fio, then fio agent, ...),
 # with the same job files (templates/workloads/*.fio, given to fio

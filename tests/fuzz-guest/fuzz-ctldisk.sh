@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make check: fuzz the control disk decoders for a bounded time (15 s;
 # VDC_FUZZ_TIME overrides).  Fails on any crash, leak, sanitizer report or
 # round-trip mismatch (the target aborts).

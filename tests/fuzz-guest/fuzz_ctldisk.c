@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target for the control disk decoders (guest-agent/ctldisk.c):
  * the host reads result frames written by a guest it does not trust, the
  * runner reads job frames.  The first input byte picks a mode:

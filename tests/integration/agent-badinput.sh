@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad input and runtime failures: each bad input gives
 # exit status 2 and exactly one line naming the input; a full filesystem
 # mid-test gives exit status 1, names the failed test, and still writes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A raw block device (a zeroed loop device): the seek test over the device
 # and the block-size sweep, buffered and O_DIRECT; and the sweep on a
 # directory, which removes its file.  ~15 s.

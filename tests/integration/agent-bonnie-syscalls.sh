@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The agent makes the system calls bonnie++ 2.00a makes in the seek and
 # file tests (strace -f -c of both, same sizes, same directory):
 #  - directories are read with glibc's buffer (32 KiB on ext4 and tmpfs:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Reproducibility: two runs with the same seed perform the same operations
 # (equal op digests: seek offsets, file names, sizes, orders); another seed
 # differs; -x repeats reuse the seed (bonnie++ resets its generator) and

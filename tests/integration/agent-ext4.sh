@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The agent on a small loop-mounted ext4 (loop with --direct-io=on): every
 # bonnie++ test runs, the CSV is bonnie++ 2.00a format 1.98 (50 fields)
 # and Debian's bon_csv2txt renders it with our values; the JSON agrees

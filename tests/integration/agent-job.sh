@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The agent's job engine end to end on a tmpfs directory (no loop device,
 # no mount: no heavy lock needed; ~5 s): --workload and --job run, the
 # result JSON is format_version 2 with workload samples; bad input gives

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the agent's integration tests (sourced after tests/lib.sh).
 # Every scratch thing (directory, loop device, mount) is registered and torn
 # down in reverse order on exit, even on failure or SIGINT.

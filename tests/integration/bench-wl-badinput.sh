@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/bench/workloads-vs-fio.sh's settings refused before anything is
 # made or changed: each bad BENCH_WQ_CPUS, BENCH_FIO_MEM, BENCH_CPU value
 # gives exit status 2 and one line naming it; the workqueue mask and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fleet end to end on one machine: contrib/ansible/fleet.yml drives
 # three "hosts", each a network namespace of its own (a veth pair to the
 # controller's namespace, addresses this test makes, an OpenSSH sshd with a

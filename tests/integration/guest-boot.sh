@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The runner end to end, without libvirt: boots the prepared guest with
 # plain qemu-system-x86_64 -accel tcg (direct kernel boot, root read-only on
 # vda) with a scratch data disk (vdb) and a control disk (vdc, last) whose

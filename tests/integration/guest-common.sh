@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by tests/integration/guest-*.sh (sourced): the guest template and a
 # prepared-image cache kept in the build tree across runs, built under a
 # lock so tests running in parallel share them.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp prepare: every bad input is one line naming it, exit 2, and
 # nothing written; no libguestfs appliance is launched (the checks come
 # first).  Regressions: getopt's own message made `prepare --bogus` two

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp prepare installs the runner for the template's init system:
 # two minimal templates made here with mke2fs -d (no mount), one systemd
 # (/sbin/init -> /lib/systemd/systemd) and one sysvinit (/sbin/init a file,

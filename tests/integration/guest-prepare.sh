@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp prepare with the real libguestfs appliance (TCG): builds the
 # guest template (twice: the recipe must be reproducible), prepares it into
 # a fresh cache, checks the agent and the runner are inside (byte for byte)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Storage kinds for real (root): image files (raw sparse/falloc/full, qcow2
 # through libguestfs/qemu-img; refusal to overwrite; idempotent destroy) and
 # the block kind on a loop device this test attaches (consent, blank device

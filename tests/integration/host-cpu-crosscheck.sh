@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Host samplers against independent readings, on a real loop device (no Xen
 # needed; doc/host-cost.md).  A loop device is set up over a scratch image
 # the way Xen's hotplug script does it (losetup, no direct I/O), then:

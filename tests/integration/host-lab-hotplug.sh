@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The lab's stand-in hotplug script (templates/lab/xen-block-lab) keeps the
 # stock Xen block script's loop semantics: a file gets a loop device with
 # no direct I/O (stock: `losetup $roflag $loopdev $file`, Debian

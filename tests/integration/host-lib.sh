@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared setup of the host samplers' integration tests (sourced): root,
 # loop devices, the sampler tool in $TOOL, a scratch directory $scratch
 # under /var/tmp (a disk filesystem: loop direct I/O needs O_DIRECT) made

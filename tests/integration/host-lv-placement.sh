@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An LV's placement (src/host/placement.c, vdc_lv_placement_read) against
 # lvm2's own report: a VG on a scratch loop device, an LV in two segments
 # around another LV; the sampler's byte ranges on the PV's disk must be

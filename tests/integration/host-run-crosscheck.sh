@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The run's host CPU figures against an independent reading of /proc for
 # the same intervals (doc/host-cost.md): a real dom0 baseline run (no VM:
 # `vmdiskcmp run --hypervisor mock --dom0`, its own loop device over an

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The agent and the importers agree: run the real vmdiskcmp-agent once on a
 # tiny file set, writing its JSON (--json), its bonnie++ 1.98 CSV
 # (--csv-file) and its bonnie++-style table (stdout), import all three and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp import` against the real bonnie++ 2.00a (Debian's
 # /usr/sbin/bonnie++): run it twice in one invocation (-x 2) on a tiny file
 # set, import its output (tables followed by CSV lines), and check every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Seed 004 end to end with the real binary: its four `time dd` transcripts
 # on the LV (bs 512, 8k, 16k, 32k) and the one on the raw partition import
 # as a sweep (tests dd_read@BLOCK), and the report compares them with the

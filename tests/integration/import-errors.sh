@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every bad input of `vmdiskcmp import`: wrong field
 # count, non-numeric, truncated, unknown format version, empty file,
 # binary junk, JSON with wrong types / paths / a future version.  For each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Golden test of `vmdiskcmp import`: every input in tests/golden/import/ is
 # imported by the real binary and compared with INPUT.expected.json beside
 # it.  VDC_REGENERATE=1 rewrites the expected files on purpose (review the

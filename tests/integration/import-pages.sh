@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Whole published pages, as a user would paste them, through the real
 # binary with no option: seed 002 (a mail: prose, seven bonnie 1.x tables
 # each under a heading line and a command line) and seed 003 (a blog post:

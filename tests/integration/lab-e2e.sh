@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The emulated Xen lab end to end: Xen 4.17 + Debian 12 dom0 under
 # QEMU TCG, built by `vmdiskcmp lab build` (debootstrap; cached in
 # $top_builddir/lab-cache, so only the first run on a machine pays for it).

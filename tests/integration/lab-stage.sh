@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What `vmdiskcmp lab run --prepared IMG` hands dom0, without a boot: the
 # real vmdiskcmp and templates/lab/lab.sh, with the two stages that build
 # and boot the lab replaced by stubs (build-dom0.sh names a fake lab,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGINT during `vmdiskcmp prepare` with a real libguestfs appliance (TCG):
 # the signal is sent while QEMU runs (the appliance is launching or
 # working), and vmdiskcmp must exit 3 promptly (well before the launch

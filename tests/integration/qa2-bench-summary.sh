@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # QA regression (breaker2): tests/bench/agent-vs-bonnie-fio.sh --summary DIR
 #  - on a directory with no raw outputs printed an all-"n/a" summary and
 #    exited 0 (expected: one line saying no raw outputs, non-zero);

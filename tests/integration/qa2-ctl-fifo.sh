@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # QA regression (breaker2): reading a control disk that is a FIFO must fail
 # at once with "expected a regular file" (src/guest/control.c checks
 # S_ISREG), but open(O_RDONLY) on a FIFO without a writer blocks before the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # QA regression (breaker2): `vmdiskcmp lab run` with a bad --then shape
 # (`-- --then`, `-- ARGS --then`, `-- ARGS --then --then ARGS`) must be
 # refused as bad input (exit 2, one line naming --then) BEFORE the dom0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # QA regression (breaker2): `vmdiskcmp report DIR` refuses to overwrite a
 # report file it did not write (DIR/.vmdiskcmp-report lists its own), but a
 # dangling symbolic link named like one of its outputs (here report.md ->

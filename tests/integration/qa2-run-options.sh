@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # QA regression (breaker2): bad option shapes of `vmdiskcmp run` get one
 # line naming the option the user typed, exit 2, nothing on stdout.
 #  - a value given to a flag (--dry-run=1, --image=yes): the message said

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Golden test of the artefact flags in `vmdiskcmp report` and `compare`.
 # The input is built here: `time dd` transcripts of a domU (target lvm,
 # /dev/xvdb) and of its dom0 (target dom0, /dev/vg0/lv), imported with

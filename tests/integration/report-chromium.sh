@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The HTML report in a real browser: Debian's headless Chromium loads
 # report.html (rendered from tests/golden/report/synthetic) with no console
 # message and no failed resource, both charts and their dot plots (every

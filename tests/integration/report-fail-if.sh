@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp compare --fail-if slower>P%` as a CI gate, and `report --out`.
 # Inputs are made here: two targets, put_block, five runs each (K/sec),
 # the baseline lvm at 1000 +- 10.  Exit status per case:

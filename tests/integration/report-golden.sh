@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Golden test of `vmdiskcmp report`: render each fixture of
 # tests/golden/report/ and compare report.txt, report.csv, summary.csv,
 # headline.csv, report.json and report.md byte for byte with

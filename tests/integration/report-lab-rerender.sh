@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp lab run` marks each job's result.json emulated and renders its
 # report again through the report library (src/report/report_dir.c), quietly.
 # The lab recipe here is a stub lab.sh (VDC_LAB_DIR) that reads the request

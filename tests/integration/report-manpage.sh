@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # doc/vmdiskcmp.1 formats without a groff warning, and documents every long
 # option that the --help of run, cleanup, prepare, lab, report, compare, merge and
 # import prints, and every exit status of src/common/util.h.

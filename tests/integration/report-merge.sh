@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Golden and bad-input test of `vmdiskcmp merge` over the fleet fixtures of
 # tests/golden/report/fleet/ (generate.py): xen01 and xen02 pick opposite
 # sides of image against lvm (the facts that differ named), xen03 failed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp compare` on the seeds' own published numbers, checked against
 # ratios worked out by hand from the seed text (each line below: the two
 # published values, their quotient, the % delta; checked with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp compare` prints the warnings `vmdiskcmp report` prints (one
 # function, vdc_report_warnings): on stderr, one line each, exactly; and
 # carries them into what it writes (text, md, json) or, for csv, into the

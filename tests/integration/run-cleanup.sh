@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp cleanup DIR` after a crash: what the journal lists is removed
 # (also what --keep left)
 # (image, loop device over it, mount, mount point, control disk), newest

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Two `vmdiskcmp run` started in the same second on one host, through the
 # real run path: libvirtd + QEMU (TCG) via qemu:///system, the guest image
 # prepared once by the real libguestfs (both runs are cache hits), one

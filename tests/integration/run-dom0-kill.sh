@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The controller killed (SIGKILL) while the dom0 agent runs, then
 # `vmdiskcmp cleanup OUT`: no process of the run, no mount, no loop device
 # left, and the image's space freed.  Twice: once as it happens (the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp --dry-run --lvm --vg VG` checks the VG's free space through
 # libblockdev (bd_lvm_vginfo) as the real run does, for all the LVs of the
 # plan together (the domU's "lvm" LV, then the dom0 baseline LV), and

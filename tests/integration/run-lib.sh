@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the tests that run vmdiskcmp for real through libvirtd + QEMU
 # (TCG, qemu:///system) and libguestfs: run-libvirt-qemu.sh,
 # run-hostile-guest.sh.  Sourced after tests/lib.sh.

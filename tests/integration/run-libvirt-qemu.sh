@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The main job for real on this machine: libvirtd (scripts/start-services.sh),
 # QEMU under TCG through qemu:///system, the real libguestfs appliance once:
 #   vmdiskcmp --hypervisor libvirt --connect qemu:///system --accel tcg

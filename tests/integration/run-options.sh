@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `vmdiskcmp run` bad input: one line on stderr naming the option and what
 # was expected, exit status 2, and nothing created (no result directory,
 # no image).  Also --dry-run creates nothing and prints the plan, the

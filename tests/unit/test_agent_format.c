@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Golden-file tests of the agent's renderers (guest-agent/format.c): the
  * bonnie++ table, the bonnie++ 2.00a CSV (format 1.98, 50 fields) and the
  * result JSON.  Each case tests/golden/agent/NAME.in (a command line, the

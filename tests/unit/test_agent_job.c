@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the job engine's pure parts: the log-linear histogram
  * (guest-agent/hist.c) against exact sorted values, the fio job-file
  * parser (guest-agent/jobfile.c) against goldens (tests/golden/agent/jobs/

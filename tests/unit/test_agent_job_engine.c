@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the job engine (guest-agent/job.c, engine_uring.c,
  * engine_psync.c) on a tmpfs file: the io_uring ring set up, used and torn
  * down (no file descriptor or mapping left); the psync fallback forced and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the agent's size parsing and option errors
  * (guest-agent/options.c), and its block-device signatures
  * (guest-agent/blocksig.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the agent's PRNG and op digest (guest-agent/prng.c).
  *
  * Known values were computed independently of this C code, with a

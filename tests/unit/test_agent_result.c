@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/run/agent_result.c: what the controller takes from a
  * guest's agent result and result frame, and what it refuses (the
  * loader's string limits, src/model/result_json.c, included). */

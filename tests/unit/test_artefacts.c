@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the artefact rules (src/report/artefacts.c) as the
  * analysis applies them (vdc_analysis_build_with: the cells' flag bits and
  * their explanations): each rule fires on the case it is for and stays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the cache truth (src/run/cache.c): the verdict and the
  * verification of --image-cache none from made-up facts (xenstore
  * backends, live XML disks, loop devices, QEMU's open flags), the change

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/common: size parsing, atomic writes, the error model,
  * options tables, child processes (real ones: sh, sleep). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/common/escape.c: the one escaping of outside text for
  * stderr and the text/Markdown reports, and vdc_error's use of it. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reproduction facts (src/run/facts.c): the pure parsers of sysfs
  * queue/scheduler and /proc/self/mountinfo, and the gatherers' contract
  * (best-effort: a missing directory or file leaves members absent). */

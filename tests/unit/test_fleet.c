@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of src/report/fleet.c: hosts' picks of a choice pair, the
  * same/not-the-same decision and the facts named, the spread, failed and
  * missing hosts, the shape check, the merged set's TARGET@HOST names.

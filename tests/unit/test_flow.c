@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run flow (src/run/run.c) with the mock hypervisor and a mock
  * environment: a failure injected at each step (provision fails, create
  * fails, guest times out, results malformed, interrupted), and teardown

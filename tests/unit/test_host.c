@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host samplers (src/host/): the pure parsers over copies of dom0's /proc
  * and /sys files and xenstore/libvirt/lvm2 texts (tests/golden/host/,
  * VDC_GOLDEN_DIR; README there says where each came from), malformed input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper of the host samplers' unit tests: run a call that must fail
  * and check the one line it printed (vdc_error) holds a text. */
 #ifndef VDC_TEST_HOST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host CPU accounting (src/host/cpuacct.c, workers.c): finding a disk's
  * kernel threads by comm in a dom0 process list (tests/golden/host/
  * tasks-dom0.txt: blkback ring threads, cut names, loop kworkers, a loop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host cost per test (src/run/hostwatch.c): the per-GiB and per-1,000-I/O
  * arithmetic, and the slicing of two snapshot sets into one samples[].host
  * object (roles summed per target, QEMU minus its vCPU threads, a shared

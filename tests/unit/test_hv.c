@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hypervisor drivers without a hypervisor:
  *   - libvirt through test:///default (libvirt's own test driver, no
  *     daemon): create from our domain XML, backend facts parsed from the

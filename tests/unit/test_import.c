@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/import: the seeds' published numbers, written here by
  * hand from /work/shared/seeds (003: bonnie++ 1.03 tables with their CSV
  * lines; 002: bonnie 1.x tables), real bonnie++ 2.00a output, 1.96/1.97 CSV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the fio JSON importer (src/import/fio_json.c) on
  * hand-made documents in the layout of fio 3.x's stat.c
  * show_thread_status_json (jobs[].{jobname, error, job options, read,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for what people publish, as they paste it: dd transcripts in
  * every coreutils wording (built here with dd's own printf formats, from
  * coreutils src/dd.c and its po/ translations), the shell's time output,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of `vmdiskcmp lab`'s one parser and checker (src/lab/lab.c):
  * the options, the checks of every input, the jobs as dom0 runs them, the
  * request lab.sh reads, what came back after a failure; and the progress

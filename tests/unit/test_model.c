@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/model: the test table, construction, lookup, merge,
  * JSON round trip and the untrusted-input checks of the loader (each error
  * names its JSON path). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the result model's workload samples (format_version 2):
  * the agent's workload object loads into typed members, saves back to the
  * same document, keys ID@JOB order and look up like other tests, version-1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The options table and the plan (src/plan/): bad input is refused with
  * one line naming the option and what was expected; defaults; targets,
  * vdevs, sizes; the schedule (interleaved / grouped, boots, seeds). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the plan chooses when no option names it (vdc_plan_build, build.h):
  * `vmdiskcmp --image --lvm --dom0` with nothing else, on a Xen dom0.  The
  * host's VGs come in as facts (in the real command from libblockdev

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The VG room check of a plan (vdc_run_check_lvm_room, used by `run` and
  * --dry-run before anything is created) against a mock LVM backend
  * (vdc_storage_lvm_set_backend): the LVs of one plan are checked together,

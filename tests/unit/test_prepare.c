@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Guest preparation, pure parts (src/guest/prepare.c): the cache key, file
  * digests, and prepared-image manifests.  Expected keys were computed
  * independently with coreutils:

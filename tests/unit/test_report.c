@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/report: the analysis grid (counts, outlier policies,
  * baseline choice, comparisons) and the pure renderers' invariants
  * (bonnie++ CSV field positions, summary CSV, compare formats, SVG). */

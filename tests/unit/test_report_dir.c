@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/report/report_dir.c: the report directory library
  * (what `vmdiskcmp report`, the run and the lab write).  It writes the
  * manifest and the files asked for; it refuses a file it did not write (a

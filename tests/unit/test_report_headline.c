@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the headline (src/report/headline.c, render_headline.c),
  * the dot plots (render_html.c) and experiment.runs_policy in the result
  * model: which pairs are held

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/stats on fixed vectors.
  *
  * Every expected value was computed independently of GSL and of this code:

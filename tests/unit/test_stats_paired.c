@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/stats/paired.c on fixed vectors.
  *
  * Expected values computed independently with R 4.2.2 (Debian

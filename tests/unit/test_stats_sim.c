@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Simulation of vmdiskcmp's verdicts (doc/statistics.md, "Simulation"):
  * seeded synthetic experiments, no disks.  Each experiment compares two
  * targets (an image and an LV) on VDC_SIM_TESTS tests; repetition r of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper (header-only, tests of the import area): capture what the
  * code under test prints on stderr (vdc_error), to check the one-line
  * messages.  Not thread-safe; one capture at a time. */

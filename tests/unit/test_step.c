@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a step runs (src/run/step.h, guest-agent/jobcmd.h): the mkfs
  * options are decided once and give the same command in a domU (the job,
  * as the runner builds it) and in dom0; the agent's options of a target

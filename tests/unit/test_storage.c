@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Storage logic (src/storage): the LVM kind's decisions against a mock LVM
  * backend (names, sizes, room, existing names, stripes, tag on create, tag
  * check and idempotence on destroy, cleanup listing), the image kind on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The target description's one table of names (src/model/target.h): every
  * value of every dimension has a name that parses back to it, names are
  * unique within a dimension, unknown names (and other dimensions' names)

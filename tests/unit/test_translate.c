@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Golden tests of the pure translators (src/hv/translate.h):
  *   - xl disk specs parsed by libxlutil's xlu_disk_parse, printed as
  *     libxl_device_disk JSON (Xen's tools/xl/check-xl-disk-parse as the

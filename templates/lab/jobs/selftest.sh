@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmdiskcmp emulated Xen lab self-test, run as the lab job inside dom0 (no
 # vmdiskcmp needed): proves Xen, dom0, the VG, and PV domUs with both disk
 # kinds, reading the backend each disk really got from xenstore.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes result.json: a made-up `vmdiskcmp --runs auto` result (the
 golden fixture of the headline and of the stop reasons).
 

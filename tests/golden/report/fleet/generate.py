@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes the fleet fixtures of `vmdiskcmp merge` (tests/integration/
 report-merge.sh): made-up `vmdiskcmp --image --lvm --vg vg0 --dom0 --runs 5`
 results of three hosts, one directory each (the host's name):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes tests/golden/report/hostcost/result.json: the synthetic fixture's
 image (libvirt QEMU, blkback-free) and dom0 targets, three runs each, with
 made-up samples[].host figures on put_block, get_block and putc as
