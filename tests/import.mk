@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of the import area (result model and importers).
 #   unit:        tests/unit/test_model, tests/unit/test_import (cmocka)
 #   integration: tests/integration/import-*.sh (the real vmdiskcmp binary,
@@ -57,7 +58,8 @@ EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/result-
 	tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
 	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh \
 	tests/fuzz/fuzz-import-dd.sh tests/fuzz/dd.dict \
-	tests/fuzz/fuzz-import-fio.sh tests/fuzz/fio.dict
+	tests/fuzz/fuzz-import-fio.sh tests/fuzz/fio.dict \
+	tests/fuzz/fuzz_numbers.c tests/fuzz/fuzz-numbers.sh tests/fuzz/lsan-render.supp
 if HAVE_LIBFUZZER
 FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
@@ -78,8 +80,21 @@ FUZZ_LIBS = $(JSON_LIBS) $(GLIB_LIBS) -lm
 FUZZ_IMPORT_TARGETS = tests/fuzz/fuzz_import_json tests/fuzz/fuzz_import_csv \
 	tests/fuzz/fuzz_import_table tests/fuzz/fuzz_import_auto tests/fuzz/fuzz_import_dd \
 	tests/fuzz/fuzz_import_fio
-check_DATA = $(FUZZ_IMPORT_TARGETS)
-CLEANFILES += $(FUZZ_IMPORT_TARGETS)
+# fuzz_numbers: the numbers of a result, from the loader through the
+# analysis to every renderer (the whole results library, so the rule
+# follows its file list)
+FUZZ_NUMBERS_SRCS = $(top_srcdir)/tests/fuzz/fuzz_numbers.c \
+	$(addprefix $(top_srcdir)/,$(filter %.c,$(src_libvdc_results_a_SOURCES) $(src_libvdc_common_a_SOURCES)))
+FUZZ_NUMBERS_HDRS = $(addprefix $(top_srcdir)/,$(filter %.h,$(src_libvdc_results_a_SOURCES) \
+	$(src_libvdc_common_a_SOURCES)))
+check_DATA = $(FUZZ_IMPORT_TARGETS) tests/fuzz/fuzz_numbers
+CLEANFILES += $(FUZZ_IMPORT_TARGETS) tests/fuzz/fuzz_numbers
+TESTS += tests/fuzz/fuzz-numbers.sh
+tests/fuzz/fuzz_numbers: $(FUZZ_NUMBERS_SRCS) $(FUZZ_NUMBERS_HDRS) config.h
+	$(AM_V_at)$(MKDIR_P) tests/fuzz
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) $(GSL_CFLAGS) $(CAIRO_CFLAGS) -DVDC_DATADIR='"$(pkgdatadir)"' \
+		-DVDC_LIBEXECDIR='"$(pkglibexecdir)"' -o $@ $(FUZZ_NUMBERS_SRCS) \
+		$(CAIRO_LIBS) $(GSL_LIBS) $(FUZZ_LIBS)
 TESTS += tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
 	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh tests/fuzz/fuzz-import-dd.sh \
 	tests/fuzz/fuzz-import-fio.sh

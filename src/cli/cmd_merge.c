@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp merge DIR... -o OUT: one job's result directories from several
  * hosts (contrib/ansible fetches them to results/fleet-DATE/HOST/) into one
  * result set with the host as a dimension, and the fleet report
@@ -23,6 +24,7 @@
 #include "common/util.h"
 #include "model/result.h"
 #include "report/fleet.h"
+#include "report/report_dir.h"
 
 struct merge_cli {
     char *out;
@@ -332,6 +334,8 @@ vdc_cmd_merge(int argc, char **argv)
         vdc_input_error("merge: expected one result directory per host: DIR... (see --help)");
         goto out;
     }
+    if (vdc_report_limits_apply() < 0)  /* the backstop: report/report_dir.h */
+        goto out;
     for (size_t n = strlen(c.out); n > 1 && c.out[n - 1] == '/';)
         c.out[--n] = '\0';     /* OUT/ names OUT */
     for (i = first; i < argc; i++)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp report DIR and vmdiskcmp compare A B [C...]: load result
  * sets, analyse them (report/analysis.h), render (report/render.h).
  * Options and exit statuses: doc/vmdiskcmp.1; formats: doc/report.md. */
@@ -367,6 +368,8 @@ vdc_cmd_report(int argc, char **argv)
         vdc_input_error("report: expected one result directory, got %d operands (see --help)", argc - first);
         goto out;
     }
+    if (vdc_report_limits_apply() < 0)  /* the backstop: report_dir.h */
+        goto out;
     dir = argv[first];
     if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
         vdc_input_error("%s: not a directory: expected a result directory holding result.json", dir);
@@ -482,6 +485,8 @@ vdc_cmd_compare(int argc, char **argv)
         vdc_input_error("compare: expected result directories or files A B [C...] (see --help)");
         goto out;
     }
+    if (vdc_report_limits_apply() < 0)  /* the backstop: report_dir.h */
+        goto out;
     for (i = first; i < argc; i++) {
         vdc_result_set one;
         char **names, *label;

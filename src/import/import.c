@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp importers: format dispatch, all-or-nothing per file, target
  * naming.  The parsers are bonnie_text.c (tables and CSV) and the model's
  * JSON loader (result documents).  See import.h. */
@@ -269,6 +270,26 @@ vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
     }
     if (n < 0)
         goto out;
+    /* the physical bounds of the model (result.h): a pasted 1e308 is a
+     * damaged or forged file, and would overflow every sum and chart */
+    for (i = 0; i < tmp.n_runs; i++) {
+        const vdc_run *r = tmp.runs[i];
+        size_t k;
+
+        for (k = 0; k < r->n_samples; k++) {
+            g_autofree char *why = vdc_sample_bounds_check(r->samples[k]);
+
+            if (!why)
+                continue;
+            if (r->meta.source.line != VDC_INT_ABSENT)
+                vdc_input_error("%s:%" G_GINT64_FORMAT ": %s: %s", file, (gint64)r->meta.source.line,
+                                r->samples[k]->test, why);
+            else
+                vdc_input_error("%s: %s: %s", file, r->samples[k]->test, why);
+            n = -1;
+            goto out;
+        }
+    }
     /* every run's target gets a description, at least "imported" */
     for (i = 0; i < tmp.n_runs; i++) {
         const char *name = tmp.runs[i]->target;

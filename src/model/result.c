@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp result model: construction, lookup, merge.  JSON reading and
  * writing is in result_json.c; both use the member tables of
  * result_fields.h.  See result.h and doc/result-format.md. */
@@ -205,6 +206,50 @@ vdc_sample_init(vdc_sample *s)
     s->host = NULL;
 }
 
+double
+vdc_unit_max(const char *unit)
+{
+    static const struct { const char *unit; double max; } bounds[] = {
+        { "K/sec", VDC_RATE_KIB_S_MAX },
+        { "MiB/s", VDC_RATE_MIB_S_MAX },
+        { "/sec", VDC_RATE_OPS_S_MAX },
+        { "IO/sec", VDC_RATE_OPS_S_MAX },
+    };
+    size_t i;
+
+    for (i = 0; unit && i < G_N_ELEMENTS(bounds); i++)
+        if (!strcmp(unit, bounds[i].unit))
+            return bounds[i].max;
+    return VDC_NUMBER_MAX;
+}
+
+char *
+vdc_sample_bounds_check(const vdc_sample *s)
+{
+    const vdc_test_info *ti = s->test ? vdc_test_lookup(s->test) : NULL;
+    const char *unit = s->unit ? s->unit : ti ? ti->unit : NULL;
+    const struct { const char *name; double v; double max; const char *unit; } nums[] = {
+        { "value", s->value, vdc_unit_max(unit), unit ? unit : "" },
+        { "cpu_percent", s->cpu_percent, VDC_PERCENT_CPU_MAX, "%" },
+        { "latency_us", s->latency_us, VDC_LATENCY_US_MAX, "us" },
+        { "elapsed_s", s->elapsed_s, VDC_SECONDS_MAX, "s" },
+        { "user_s", s->user_s, VDC_SECONDS_MAX, "s" },
+        { "system_s", s->system_s, VDC_SECONDS_MAX, "s" },
+        { "system_us_per_op", s->system_us_per_op, VDC_LATENCY_US_MAX, "us" },
+        { "real_s", s->real_s, VDC_SECONDS_MAX, "s" },
+        { "bytes", s->bytes == VDC_INT_ABSENT ? NAN : (double)s->bytes, VDC_BYTES_MAX, "bytes" },
+        { "ops", s->ops == VDC_INT_ABSENT ? NAN : (double)s->ops, VDC_COUNT_MAX, "" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(nums); i++)
+        if (vdc_has(nums[i].v) && !(fabs(nums[i].v) <= nums[i].max))
+            return g_strdup_printf("%s: %g%s%s: expected at most %g%s%s (the physical bound of the unit)",
+                                   nums[i].name, nums[i].v, *nums[i].unit ? " " : "", nums[i].unit,
+                                   nums[i].max, *nums[i].unit ? " " : "", nums[i].unit);
+    return NULL;
+}
+
 void
 vdc_sample_dispose(vdc_sample *s)
 {
@@ -381,13 +426,25 @@ host_check_members(JsonObject *host)
     static const char *const pairs[] = { "dom0_dirty_bytes", "dom0_writeback_bytes", "dom0_cached_bytes",
                                          "image_resident_bytes", "monotonic_s" };
     static const char *const attributions[] = { "exact", "shared", "ambiguous", "ended", NULL };
+    /* the physical bound of each count (result.h): seconds, bytes, I/Os */
+    static const double count_max[] = { VDC_SECONDS_MAX, VDC_SECONDS_MAX, VDC_SECONDS_MAX, VDC_BYTES_MAX,
+                                        VDC_COUNT_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX };
+    /* bytes; monotonic_s: seconds since boot (uptime of centuries passes) */
+    static const double pair_max[] = { VDC_BYTES_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX, 1e10 };
     JsonNode *n;
     size_t i;
 
+    G_STATIC_ASSERT(G_N_ELEMENTS(count_max) == G_N_ELEMENTS(counts));
+    G_STATIC_ASSERT(G_N_ELEMENTS(pair_max) == G_N_ELEMENTS(pairs));
     for (i = 0; i < G_N_ELEMENTS(counts); i++)
         if ((n = json_object_get_member(host, counts[i])) && !JSON_NODE_HOLDS_NULL(n) &&
             (!json_is_nonneg(n) || !isfinite(json_node_get_double(n))))
             return g_strdup_printf("%s: expected a number >= 0 or null", counts[i]);
+    for (i = 3; i < G_N_ELEMENTS(counts); i++)
+        if ((n = json_object_get_member(host, counts[i])) && !JSON_NODE_HOLDS_NULL(n) &&
+            json_node_get_double(n) > count_max[i])
+            return g_strdup_printf("%s: %g: expected at most %g (the physical bound of the unit)", counts[i],
+                                   json_node_get_double(n), count_max[i]);
     /* the times bound cpu_s (interval_s x CPUs): no longer than cpu_s
      * itself may be without them */
     for (i = 0; i < 3; i++)
@@ -403,6 +460,9 @@ host_check_members(JsonObject *host)
         if (!JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2 ||
             !json_is_nonneg(json_array_get_element(a, 0)) || !json_is_nonneg(json_array_get_element(a, 1)))
             return g_strdup_printf("%s: expected [begin, end], two numbers >= 0", pairs[i]);
+        if (!(json_node_get_double(json_array_get_element(a, 0)) <= pair_max[i]) ||
+            !(json_node_get_double(json_array_get_element(a, 1)) <= pair_max[i]))
+            return g_strdup_printf("%s: expected [begin, end], two numbers from 0 to %g", pairs[i], pair_max[i]);
         if (!strcmp(pairs[i], "monotonic_s") &&
             json_node_get_double(json_array_get_element(a, 1)) < json_node_get_double(json_array_get_element(a, 0)))
             return g_strdup("monotonic_s: expected [begin, end] with end >= begin (CLOCK_MONOTONIC)");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp result model: the C form of doc/result-format.md (version 2:
  * version 1 plus the job engine's workload samples).
  *
@@ -264,6 +265,7 @@ void vdc_workload_set_series(vdc_workload *w, const double *values, size_t n);
 int vdc_workload_check(const vdc_workload *w, const char **member, char **why);
 
 /* ---- Samples ------------------------------------------------------------ */
+
 typedef struct {
     char *test;              /* test id (vdc_tests[].name) */
     double value;            /* rate in `unit`; NAN = null (too fast / failed) */
@@ -292,6 +294,39 @@ typedef struct {
 } vdc_sample;
 
 void vdc_sample_init(vdc_sample *s);
+
+/* ---- Physical bounds ---------------------------------------------------------
+ * What a measurement can physically be, by unit: a number above its bound
+ * comes from a broken or hostile producer (a guest's agent, a forged or
+ * damaged file), never from a disk.  The bounds are far above any host
+ * (a host's memory bandwidth is under 1 TiB/s; an I/O taking a day has
+ * failed) and far below where double arithmetic overflows, so sums, means,
+ * variances and chart axes over any number of accepted values stay finite.
+ * The loader (vdc_result_set_load_data, used for agent answers, result.json
+ * and merge), the importers and vdc_workload_check apply them. */
+#define VDC_RATE_KIB_S_MAX  1e10    /* K/sec (KiB/s): 9.3 TiB/s */
+#define VDC_RATE_MIB_S_MAX  1e7     /* MiB/s: 9.5 TiB/s */
+#define VDC_RATE_OPS_S_MAX  1e9     /* /sec, IO/sec: operations per second */
+#define VDC_LATENCY_US_MAX  8.64e10 /* us: one day */
+#define VDC_SECONDS_MAX     1e8     /* s: elapsed, CPU, wall times (3 years) */
+#define VDC_PERCENT_CPU_MAX 819200.0 /* %CP: 100 per CPU on 8192 CPUs */
+#define VDC_BYTES_MAX       1e18    /* bytes moved or counted: 0.87 EiB */
+#define VDC_COUNT_MAX       1e15    /* operations, I/Os */
+#define VDC_NUMBER_MAX      1e15    /* magnitude of any other number in the model */
+
+/* The bound of a sample value in @unit (one of the test table's units:
+ * "K/sec", "MiB/s", "/sec", "IO/sec"); VDC_NUMBER_MAX for any other. */
+double vdc_unit_max(const char *unit);
+
+/* Check the numbers of sample @s against the physical bounds above: value
+ * (by its unit, or its test's when the unit is unset), cpu_percent,
+ * latency_us, elapsed_s, user_s, system_s, system_us_per_op, real_s,
+ * bytes, ops.  The workload object has its own check (vdc_workload_check).
+ * NULL when every present number is within its bound, else a new message
+ * naming the member, its value and the bound ("value: 1.7e+308 K/sec:
+ * expected at most 1e+10 K/sec (9.3 TiB/s)"; g_free). */
+char *vdc_sample_bounds_check(const vdc_sample *s);
+
 
 /* A sample's host figure: samples[].host.@group.@role (e.g. group
  * "cpu_s_per_gib", role "qemu"), NAN when absent or null. */

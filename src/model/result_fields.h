@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal to src/model: member tables that map the JSON members of
  * doc/result-format.md onto the C structs of result.h.  One table per JSON
  * object drives init, dispose, copy, load and save, so a member is named
@@ -33,11 +34,17 @@ typedef struct vdc_field {
     size_t off;
     const struct vdc_field *sub;  /* VDC_F_OBJ */
     unsigned flags;
+    double max;                   /* VDC_F_NUM: largest magnitude accepted at load;
+                                   * 0: VDC_NUMBER_MAX (result.h, physical bounds) */
 } vdc_field;
 
 /* Table entries: a member, an embedded object, the end. */
 #define F(type_, struct_, member_, json_, flags_) \
     { .name = json_, .type = type_, .off = offsetof(struct_, member_), .flags = flags_ }
+/* A number with its own bound (a unit whose physical bound is above
+ * VDC_NUMBER_MAX, e.g. bytes) */
+#define FMAX(type_, struct_, member_, json_, flags_, max_) \
+    { .name = json_, .type = type_, .off = offsetof(struct_, member_), .flags = flags_, .max = max_ }
 #define O(struct_, member_, json_, sub_) \
     { .name = json_, .type = VDC_F_OBJ, .off = offsetof(struct_, member_), .sub = sub_ }
 #define END { .name = NULL }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp result model: JSON reading (untrusted input, every error names
  * its JSON path) and writing (json-glib), driven by the member tables of
  * result_fields.h.  Format: doc/result-format.md, version 2 (version 1
@@ -164,7 +165,7 @@ static const vdc_field placement_fields[] = {
     F(VDC_F_INT, vdc_target_placement, extents, "extents", NN),
     F(VDC_F_INT, vdc_target_placement, mapped_bytes, "mapped_bytes", NN),
     F(VDC_F_INT, vdc_target_placement, unmapped_bytes, "unmapped_bytes", NN),
-    F(VDC_F_NUM, vdc_target_placement, center_bytes, "center_bytes", NN),
+    FMAX(VDC_F_NUM, vdc_target_placement, center_bytes, "center_bytes", NN, VDC_BYTES_MAX),
     F(VDC_F_INT, vdc_target_placement, ranges_omitted, "ranges_omitted", NN),
     F(VDC_F_STR, vdc_target_placement, source, "source", 0),
     F(VDC_F_STR, vdc_target_placement, reason, "reason", 0),
@@ -407,6 +408,11 @@ load_field(load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
                                                          : json_node_get_double(n);
         if (!isfinite(d) || ((f->flags & VDC_FF_NONNEG) && d < 0))
             return load_fail(c, "expected a finite number >= 0");
+        /* a physical bound: no quantity of the model is near DBL_MAX, and
+         * a value there would overflow every sum and chart axis */
+        if (fabs(d) > (f->max > 0 ? f->max : VDC_NUMBER_MAX))
+            return load_fail(c, "%g: expected a number of magnitude at most %g", d,
+                             f->max > 0 ? f->max : VDC_NUMBER_MAX);
         *(double *)p = d;
         return 0;
     }
@@ -623,6 +629,12 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
         rc = load_fail(c, "\"%s\": expected \"%s\", the unit of %s", q, ti->unit, ti->name);
         g_free(q);
         return rc;
+    }
+    {
+        g_autofree char *why = vdc_sample_bounds_check(s);
+
+        if (why)
+            return load_fail(c, "%s", why);
     }
     return 0;
 }

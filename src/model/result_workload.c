@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp result model: the workload object of a workload sample
  * (format_version 2): its member table, construction, copy and limits.
  * Loading and writing go through result_json.c with the table below; the
@@ -209,7 +210,8 @@ fail(const char **member, char **why, const char *m, char *msg)
     return -1;
 }
 
-/* latency members of @l (JSON names), minimum <= percentiles <= maximum is
+/* latency members of @l (JSON names: min, p50 .. p99.99, max, mean), each
+ * at most VDC_LATENCY_US_MAX; minimum <= percentiles <= maximum is
  * not required (a histogram's percentile may exceed the exact maximum by
  * its relative error), but percentiles must not decrease */
 static int
@@ -217,9 +219,15 @@ check_latency(const vdc_latency_us *l, const char *const names[], const char **m
               char **why)
 {
     const double p[] = { l->p50, l->p90, l->p99, l->p99_9, l->p99_99 };
+    const double all[] = { l->min, l->p50, l->p90, l->p99, l->p99_9, l->p99_99, l->max, l->mean };
     double prev = NAN;
     size_t i;
 
+    for (i = 0; i < G_N_ELEMENTS(all); i++)
+        if (vdc_has(all[i]) && !(fabs(all[i]) <= VDC_LATENCY_US_MAX))
+            return fail(member, why, names[i],
+                        g_strdup_printf("expected at most %g us (a day), found %g", VDC_LATENCY_US_MAX,
+                                        all[i]));
     if (vdc_has(l->min) && vdc_has(l->max) && l->min > l->max)
         return fail(member, why, names[0],
                     g_strdup_printf("expected a number <= max (%g), found %g", l->max, l->min));
@@ -238,10 +246,10 @@ check_latency(const vdc_latency_us *l, const char *const names[], const char **m
 int
 vdc_workload_check(const vdc_workload *w, const char **member, char **why)
 {
-    static const char *const clat[] = { "clat_us.min", "clat_us.p50", "clat_us.p90",
-                                        "clat_us.p99", "clat_us.p99.9", "clat_us.p99.99" };
-    static const char *const slat[] = { "slat_us.min", "slat_us.p50", "slat_us.p90",
-                                        "slat_us.p99", "slat_us.p99.9", "slat_us.p99.99" };
+    static const char *const clat[] = { "clat_us.min", "clat_us.p50", "clat_us.p90", "clat_us.p99",
+                                        "clat_us.p99.9", "clat_us.p99.99", "clat_us.max", "clat_us.mean" };
+    static const char *const slat[] = { "slat_us.min", "slat_us.p50", "slat_us.p90", "slat_us.p99",
+                                        "slat_us.p99.9", "slat_us.p99.99", "slat_us.max", "slat_us.mean" };
     static const char *const rws[] = { "read", "write", "randread", "randwrite", "rw", "randrw" };
     static const struct { const char *name; size_t off; size_t max; } texts[] = {
         { "source", offsetof(vdc_workload, source), VDC_WORKLOAD_TEXT_MAX },
@@ -342,10 +350,33 @@ vdc_workload_check(const vdc_workload *w, const char **member, char **why)
         return fail(member, why, "iops_series.values",
                     g_strdup_printf("expected at most %d values, found %zu",
                                     VDC_WORKLOAD_SERIES_MAX, w->n_iops_values));
+    {
+        /* the physical bounds of the rest (result.h) */
+        const struct { const char *name; double v; double max; } nums[] = {
+            { "bandwidth_kib_s", w->bandwidth_kib_s, VDC_RATE_KIB_S_MAX },
+            { "ios", w->ios == VDC_INT_ABSENT ? NAN : (double)w->ios, VDC_COUNT_MAX },
+            { "bytes", w->bytes == VDC_INT_ABSENT ? NAN : (double)w->bytes, VDC_BYTES_MAX },
+            { "cpu.user_s", w->cpu.user_s, VDC_SECONDS_MAX },
+            { "cpu.system_s", w->cpu.system_s, VDC_SECONDS_MAX },
+            { "cpu.us_per_io", w->cpu.us_per_io, VDC_LATENCY_US_MAX },
+            { "cpu.thread_user_s", w->cpu.thread_user_s, VDC_SECONDS_MAX },
+            { "cpu.thread_system_s", w->cpu.thread_system_s, VDC_SECONDS_MAX },
+            { "cpu.thread_us_per_io", w->cpu.thread_us_per_io, VDC_LATENCY_US_MAX },
+            { "iops_series.interval_s", w->iops_interval_s, VDC_SECONDS_MAX },
+            { "job.runtime_s", w->job.runtime_s, VDC_SECONDS_MAX },
+            { "job.ramp_time_s", w->job.ramp_time_s, VDC_SECONDS_MAX },
+        };
+
+        for (i = 0; i < G_N_ELEMENTS(nums); i++)
+            if (vdc_has(nums[i].v) && !(fabs(nums[i].v) <= nums[i].max))
+                return fail(member, why, nums[i].name,
+                            g_strdup_printf("expected at most %g (the physical bound of the unit), found %g",
+                                            nums[i].max, nums[i].v));
+    }
     for (i = 0; i < w->n_iops_values; i++)
-        if (!isfinite(w->iops_values[i]) || w->iops_values[i] < 0)
+        if (!isfinite(w->iops_values[i]) || w->iops_values[i] < 0 || w->iops_values[i] > VDC_RATE_OPS_S_MAX)
             return fail(member, why, "iops_series.values",
-                        g_strdup_printf("expected finite numbers >= 0 (value %zu is %g)", i,
+                        g_strdup_printf("expected numbers from 0 to %g IOPS (value %zu is %g)", VDC_RATE_OPS_S_MAX, i,
                                         w->iops_values[i]));
     return 0;
 }

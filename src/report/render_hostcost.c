@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The HTML section of the host cost (hostcost.h): a cairo chart per
  * target and a table.  Apart from hostcost.c so that the analysis links
  * without cairo. */
@@ -95,8 +96,12 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
         min = max = 1;
     dlo = floor(log10(min));
     dhi = ceil(log10(max));
+    if (!isfinite(dlo) || !isfinite(dhi))
+        dlo = 0, dhi = 1;
     if (dhi <= dlo)
         dhi = dlo + 1;
+    if (dhi - dlo > 16)          /* decades: a readable axis, a bounded loop */
+        dlo = dhi - 16;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp HTML report: one self-contained page with inline SVG charts
  * drawn by cairo (cairo_svg_surface_create_for_stream into memory). */
 #include "config.h"
@@ -78,11 +79,22 @@ short_label(const struct vdc_analysis *a, size_t ki)
     return key;
 }
 
-/* A "nice" axis step (1, 2, 5 x 10^k) for about @ticks ticks up to @max. */
+/* Most grid lines or ticks an axis draws: a bound on every axis loop,
+ * whatever the data (the loader bounds values physically: result.h). */
+#define AXIS_TICKS_MAX 64
+
+/* A "nice" axis step (1, 2, 5 x 10^k) for about @ticks ticks up to @max;
+ * 1 for a @max that is not a finite number > 0. */
 static double
 nice_step(double max, int ticks)
 {
-    double raw = max / ticks, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    double raw, mag, f;
+
+    if (!isfinite(max) || max <= 0)
+        return 1;
+    raw = max / ticks;
+    mag = pow(10, floor(log10(raw)));
+    f = raw / mag;
 
     if (f <= 1)
         return mag;
@@ -91,6 +103,18 @@ nice_step(double max, int ticks)
     if (f <= 5)
         return 5 * mag;
     return 10 * mag;
+}
+
+/* The grid lines above the first from @lo to @hi in steps of @step, at
+ * most AXIS_TICKS_MAX (0 when the range is not finite). */
+static int
+axis_lines(double lo, double hi, double step)
+{
+    double n = (hi - lo) / step;
+
+    if (!isfinite(n) || n < 0)
+        return 0;
+    return n > AXIS_TICKS_MAX ? AXIS_TICKS_MAX : (int)floor(n + 0.5);
 }
 
 static void
@@ -165,6 +189,7 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
     double pw = CHART_W - M_LEFT - M_RIGHT, ph = CHART_H - M_TOP - M_BOTTOM;
     double max = 0, step, gw, bw, y, lx;
     size_t ti, k;
+    int g, n_grid;
     char buf[64];
 
     for (k = 0; k < nk; k++)
@@ -174,18 +199,22 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
             if (c->sum.n)
                 max = fmax(max, c->sum.has_ci_mean ? c->sum.ci_mean[1] : c->sum.mean);
         }
-    if (max <= 0)
+    if (!isfinite(max) || max <= 0 || !isfinite(max * 1.08))
         max = 1;
     step = nice_step(max * 1.08, 6);
     max = ceil(max * 1.08 / step) * step;
+    n_grid = axis_lines(0, max, step);
 
     chart_title(cr, title);
 
     /* grid and y axis */
     cairo_set_font_size(cr, 11);
     cairo_set_line_width(cr, 1);
-    for (y = 0; y <= max + step / 2; y += step) {
-        double py = M_TOP + ph - y / max * ph;
+    for (g = 0; g <= n_grid; g++) {
+        double py;
+
+        y = (double)g * step;
+        py = M_TOP + ph - y / max * ph;
 
         cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
         cairo_move_to(cr, M_LEFT, floor(py) + 0.5);
@@ -509,9 +538,9 @@ draw_latency(cairo_t *cr, struct figure *f)
         for (k = 0; k < 5; k++) {
             double px = M_LEFT + pw * ((double)k + 0.5) / 5, py;
 
-            if (!vdc_has(p[k]))
+            if (!vdc_has(p[k]) || p[k] <= 0)   /* a log axis */
                 continue;
-            py = M_TOP + ph - (log10(p[k]) - lf->lo) / (lf->hi - lf->lo) * ph;
+            py = M_TOP + ph - (fmin(fmax(log10(p[k]), lf->lo), lf->hi) - lf->lo) / (lf->hi - lf->lo) * ph;
             if (started)
                 cairo_line_to(cr, px, py);
             else
@@ -520,10 +549,11 @@ draw_latency(cairo_t *cr, struct figure *f)
         }
         cairo_stroke(cr);
         for (k = 0; k < 5; k++)
-            if (vdc_has(p[k])) {
+            if (vdc_has(p[k]) && p[k] > 0) {   /* a log axis */
                 double px = M_LEFT + pw * ((double)k + 0.5) / 5;
 
-                cairo_arc(cr, px, M_TOP + ph - (log10(p[k]) - lf->lo) / (lf->hi - lf->lo) * ph, 3, 0,
+                cairo_arc(cr, px, M_TOP + ph - (fmin(fmax(log10(p[k]), lf->lo), lf->hi) - lf->lo) /
+                                      (lf->hi - lf->lo) * ph, 3, 0,
                           2 * M_PI);
                 cairo_fill(cr);
             }
@@ -553,7 +583,7 @@ vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, s
             continue;
         latency_means(rs, a->targets[target], a->tests[ki], p);
         for (k = 0; k < 5; k++)
-            if (vdc_has(p[k])) {
+            if (vdc_has(p[k]) && p[k] > 0) {   /* a log axis */
                 lf.lo = MIN(lf.lo, floor(log10(p[k])));
                 lf.hi = MAX(lf.hi, ceil(log10(p[k])));
                 any = 1;
@@ -565,6 +595,8 @@ vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, s
     if (lf.nk) {
         if (lf.hi <= lf.lo)
             lf.hi = lf.lo + 1;
+        if (lf.hi - lf.lo > AXIS_TICKS_MAX / 4)     /* decades: a readable axis, a bounded loop */
+            lf.lo = lf.hi - AXIS_TICKS_MAX / 4;
         f.h = CHART_H + 16.0 * (double)((lf.nk - 1) / 3);
         f.data = &lf;
         out = svg_of(&f, draw_latency);
@@ -618,6 +650,7 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
     double py0 = y0 + DOTS_PAD_T, py1 = y0 + ph - DOTS_PAD_B, xs, jitter;
     int64_t max_rep = 0, r, every;
     size_t ti, i;
+    int g, n_grid;
     char buf[64];
 
     for (ti = 0; ti < a->n_targets; ti++) {
@@ -650,6 +683,7 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
     hi = ceil(hi / step) * step;
     if (hi <= lo)
         hi = lo + step;
+    n_grid = axis_lines(lo, hi, step);
 
     /* frame, title, y grid */
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
@@ -657,8 +691,11 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
     text_at(cr, (px0 + px1) / 2, y0 + 14, short_label(a, ki), 0.5);
     cairo_set_font_size(cr, 9.5);
     cairo_set_line_width(cr, 1);
-    for (y = lo; y <= hi + step / 2; y += step) {
-        double py = py1 - (y - lo) / (hi - lo) * (py1 - py0);
+    for (g = 0; g <= n_grid; g++) {
+        double py;
+
+        y = lo + (double)g * step;
+        py = py1 - (y - lo) / (hi - lo) * (py1 - py0);
 
         cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
         cairo_move_to(cr, px0, floor(py) + 0.5);

@@ -1,16 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp report directory: render every format, write the files and
  * their manifest (report_dir.h). */
 #include "config.h"
 
 #include "report/report_dir.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
 
+#include "common/child.h"
 #include "common/escape.h"
 #include "common/util.h"
 #include "report/render.h"
@@ -254,5 +258,75 @@ vdc_report_result_dir(const char *dir, const struct vdc_report_options *opt)
     if (rc == 0)
         rc = vdc_report_write(&rs, opt, dir);
     vdc_result_set_dispose(&rs);
+    return rc;
+}
+
+int
+vdc_report_limits_apply(void)
+{
+    static const struct { int resource; const char *name; rlim_t max; } limits[] = {
+        { RLIMIT_AS, "RLIMIT_AS", (rlim_t)VDC_REPORT_MEMORY_MAX },
+        { RLIMIT_CPU, "RLIMIT_CPU", (rlim_t)VDC_REPORT_CPU_S_MAX },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(limits); i++) {
+        struct rlimit rl;
+
+        if (getrlimit(limits[i].resource, &rl) < 0) {
+            vdc_error("getrlimit %s: %s", limits[i].name, g_strerror(errno));
+            return -1;
+        }
+        if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= limits[i].max)
+            continue;
+        rl.rlim_cur = limits[i].max;
+        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < rl.rlim_cur)
+            rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(limits[i].resource, &rl) < 0) {
+            vdc_error("setrlimit %s: %s", limits[i].name, g_strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+struct bounded_report {
+    const char *dir;
+    const struct vdc_report_options *opt;
+};
+
+static int
+bounded_report_child(void *arg)
+{
+    const struct bounded_report *b = arg;
+
+    if (vdc_report_limits_apply() < 0)
+        return 1;
+    return vdc_report_result_dir(b->dir, b->opt) < 0 ? 1 : 0;
+}
+
+int
+vdc_report_result_dir_bounded(const char *dir, const struct vdc_report_options *opt,
+                              volatile sig_atomic_t *stop)
+{
+    struct bounded_report b = { .dir = dir, .opt = opt };
+    vdc_child_opts o = { .fn = bounded_report_child, .arg = &b, .what = "the report",
+                         .timeout_ms = VDC_REPORT_WALL_S_MAX * 1000u, .stop = stop };
+    vdc_child_result r = { 0 };
+    int rc = -1;
+
+    if (vdc_child_run(&o, &r) < 0)
+        return -1;
+    if (r.stopped)
+        vdc_error("%s: rendering the report was interrupted", dir);
+    else if (r.timed_out)
+        vdc_error("%s: rendering the report took over %d s: stopped", dir, VDC_REPORT_WALL_S_MAX);
+    else if (!r.exited)
+        vdc_error("%s: rendering the report ended by signal %d (%s): past its bound of %llu MiB of memory "
+                  "or %d s of CPU, or a fault", dir, r.status, g_strsignal(r.status),
+                  VDC_REPORT_MEMORY_MAX >> 20, VDC_REPORT_CPU_S_MAX);
+    else
+        rc = r.status == 0 ? 0 : -1;    /* the child named the cause */
+    vdc_child_result_dispose(&r);
     return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp report directory: analyse a result set, render it in every
  * format asked for (report/render.h) and write the files into a directory.
  *
@@ -16,6 +17,8 @@
  * (src/run/run.c) and by `vmdiskcmp lab` when it marks a result emulated. */
 #ifndef VDC_REPORT_REPORT_DIR_H
 #define VDC_REPORT_REPORT_DIR_H
+
+#include <signal.h>
 
 #include "model/result.h"
 #include "report/analysis.h"
@@ -75,6 +78,31 @@ int vdc_report_write(const vdc_result_set *rs, const struct vdc_report_options *
  * or -1 after one message (the loader's, naming the file, or as
  * vdc_report_write). */
 int vdc_report_result_dir(const char *dir, const struct vdc_report_options *opt);
+
+/* The backstop bounds of rendering a report: the loader bounds every
+ * number physically (model/result.h), and these bound what any input can
+ * still cost: address space (bytes), CPU time (s) and, for the run's
+ * report, wall time (s).  A report of a few hundred runs takes well under
+ * 100 MiB and a second. */
+#define VDC_REPORT_MEMORY_MAX (4096ull << 20)
+#define VDC_REPORT_CPU_S_MAX  600
+#define VDC_REPORT_WALL_S_MAX 900
+
+/* Lower this process's RLIMIT_AS to VDC_REPORT_MEMORY_MAX and RLIMIT_CPU
+ * to VDC_REPORT_CPU_S_MAX (never raising a lower limit already set):
+ * `report`, `compare` and `merge` call it before reading their input.
+ * Past the bound an allocation fails (the process aborts) or SIGXCPU
+ * ends it.  Returns 0, or -1 after vdc_error when setrlimit fails. */
+int vdc_report_limits_apply(void);
+
+/* vdc_report_result_dir in a child process (src/common/child.h) bounded by
+ * vdc_report_limits_apply and VDC_REPORT_WALL_S_MAX of wall time, stopped
+ * when *@stop is set: what the run does after its teardown, so that no
+ * result a guest handed back can make the controller itself grow or hang.
+ * Returns 0, or -1 after one message: the child's own (load, render,
+ * write), or that it was stopped, timed out or killed (naming the bound). */
+int vdc_report_result_dir_bounded(const char *dir, const struct vdc_report_options *opt,
+                                  volatile sig_atomic_t *stop);
 
 /* Print @warnings (NULL-terminated: vdc_report_warnings,
  * vdc_compare_warnings) on stderr, one line each, "vmdiskcmp: WARNING:

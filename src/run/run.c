@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run loop (run.h).  One context, one journal; every step checks the
  * stop flag; teardown always happens before vdc_run returns. */
 #include "config.h"
@@ -1512,7 +1513,9 @@ teardown:
             vdc_report_options_init(&ro);
             ro.headline = 1;
             vdc_progress("writing the report in %s", p->out_dir);
-            if (vdc_report_result_dir(p->out_dir, &ro) < 0)
+            /* in a child bounded in memory, CPU and wall time: whatever
+             * the guests handed back, the controller stays as it is */
+            if (vdc_report_result_dir_bounded(p->out_dir, &ro, ctx.env->stop) < 0)
                 vdc_progress("warning: the report could not be rendered; result.json is complete");
         }
     }

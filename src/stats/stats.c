@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp statistics: summaries, outliers, comparisons (GSL).
  * Methods and their sources: doc/statistics.md. */
 #include "config.h"
@@ -254,6 +255,11 @@ vdc_stats_compare(const double *t, size_t n_t, const double *b, size_t n_b,
         return;   /* zero variance on both sides: the t statistic is undefined */
     out->welch_t = (mt - mb) / sqrt(se2);
     out->welch_df = se2 * se2 / (vt * vt / (double)(n_t - 1) + vb * vb / (double)(n_b - 1));
+    /* Welch-Satterthwaite's df lies in [min(n_t, n_b) - 1, n_t + n_b - 2];
+     * outside it only by rounding (vt^2 underflowing to 0 when one side's
+     * variance is tiny makes it huge or infinite, where GSL's t quantile
+     * fails): keep it in its range */
+    out->welch_df = fmin(fmax(out->welch_df, (double)((n_t < n_b ? n_t : n_b) - 1)), (double)(n_t + n_b - 2));
     out->p_value = 2.0 * gsl_cdf_tdist_Q(fabs(out->welch_t), out->welch_df);
     if (out->p_value > 1.0)
         out->p_value = 1.0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target for the importers (src/import) and the result JSON
  * loader (src/model).  Built four times with FUZZ_FORMAT set to one of
  * VDC_IMPORT_JSON, VDC_IMPORT_CSV, VDC_IMPORT_TABLE, VDC_IMPORT_AUTO (see

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every bad input of `vmdiskcmp report` and `vmdiskcmp compare` gives one
 # line on stderr naming the input and what was expected, exit status 2,
 # nothing on stdout and nothing written.  Run time: < 1 s.
@@ -115,6 +116,25 @@ rc=0
 "$VMDISKCMP" compare "$good" "$nl" >"$o/nl.txt" 2>"$o/nl.err" || rc=$?
 [ "$rc" = 0 ] || fail "compare with a newline in a directory name: exit status $rc: $(cat "$o/nl.err")"
 grep -q 'image@new?line' "$o/nl.txt" || fail "compare: newline in the label not replaced: $(head -1 "$o/nl.txt")"
+
+# a value near DBL_MAX passed the loader's "finite and >= 0": the HTML
+# axis became infinite and report grew to 24 GB; every number has its
+# physical bound now (model/result.h).  Each forged file: one line, exit 2,
+# nothing written, in well under the harness's patience.
+for case in 'value:1.7976931348623157e308' 'value:1.5e308' 'value:2e10' 'latency_us:1e300' 'cpu_percent:1e6'; do
+    member=${case%%:*} v=${case#*:}
+    d="$work/huge-$member-$v"
+    mkdir "$d"
+    python3 - "$g/seed003/all/result.json" "$d/result.json" "$member" "$v" <<'PY' || fail "fixture ($case)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"][0]["samples"][0][sys.argv[3]] = float(sys.argv[4])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    bad "report: $member $v" "samples\[0\](\.|: )$member: .*expected .*at most" -- report "$d"
+    ls "$d" | grep -qv '^result.json$' && fail "report wrote beside a refused result.json ($case)"
+    bad "compare: $member $v" "samples\[0\](\.|: )$member: .*expected .*at most" -- compare "$good" "$d"
+done
 
 # ---- and the good cases still work (the tests above can fail) --------------
 "$VMDISKCMP" compare "$good" >/dev/null || fail "compare on a good directory failed"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A guest that lies, through the real run path: libvirtd + QEMU (TCG) via
 # qemu:///system, the real libguestfs prepare, the real control disk.  The
 # guest's agent (--agent, a script here; the real agent runs the dom0
@@ -8,14 +9,19 @@
 #   block#0  with a good run whose hostname holds an OSC escape sequence,
 #   block#1  with a failed run whose error clears the screen and forges
 #            a "vmdiskcmp: [progress] done:" line,
+#   image#2  with a block-write rate of DBL_MAX K/sec, and
+#   block#2  with a latency of 1.5e308 us (numbers past their physical
+#            bound: once they passed the loader and the report's chart axis
+#            grew the controller without end),
 # and prints escape sequences on its stderr.
-# Checks: exit 1, no "done:"; image's two runs failed, each naming the
-# cause; block's and dom0's runs kept; exactly 6 runs; result.json loads
+# Checks: exit 1, no "done:"; image's three runs and block#2 failed, each
+# naming the cause; block's other runs and dom0's kept; exactly 9 runs,
+# none holding a number past its bound; the report written; result.json loads
 # again (vmdiskcmp report); no raw control character on stderr or in
 # report.txt/report.md, the guest's text shown escaped; a report of only
 # the failed run (its warning quotes the guest's error) escapes it on
 # stderr and in report.txt; nothing left behind.
-# Run time here: about 2-3 minutes (one appliance launch, two TCG boots).
+# Run time here: about 3-4 minutes (one appliance launch, three TCG boots).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/integration/run-lib.sh"
 run_lib_setup run-hostile-guest 64M
@@ -41,7 +47,7 @@ image-0)
           [ $i = 0 ] || printf ','
           printf '{"target":"image","repetition":%d,"metadata":{},%s}' $i "$sample"; i=$((i + 1))
       done; printf ']}\n'; } > "$j" ;;
-image-*)
+image-1)
     h=AAAAAAAAAA; i=0
     while [ $i -lt 9 ]; do h=$h$h; i=$((i + 1)); done
     printf '%s{"target":"image","repetition":%s,"metadata":{"hostname":"%s"},%s}]}\n' \
@@ -49,6 +55,12 @@ image-*)
 block-0)
     printf '%s{"target":"block","repetition":0,"metadata":{"hostname":"%s"},%s}]}\n' \
         "$head" 'vdc\u001b]0;owned\u0007' "$sample" > "$j" ;;
+image-2)
+    printf '%s{"target":"image","repetition":2,"metadata":{},%s}]}\n' \
+        "$head" '"samples":[{"test":"put_block","value":1.7976931348623157e308,"unit":"K/sec"}]' > "$j" ;;
+block-2)
+    printf '%s{"target":"block","repetition":2,"metadata":{},%s}]}\n' \
+        "$head" '"samples":[{"test":"put_block","value":1000.0,"unit":"K/sec","latency_us":1.5e308,"cpu_percent":99}]' > "$j" ;;
 *)
     printf '%s{"target":"%s","repetition":%s,"status":"failed","error":"%s","metadata":{},%s}]}\n' \
         "$head" "$t" "$r" '\u001b[2J\u001b[1;1H\nvmdiskcmp: [progress] done: forged\u009b2J' "$sample" > "$j" ;;
@@ -59,8 +71,8 @@ EOF
 chmod 755 "$work/agent"
 
 rc=0
-"$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
-    --image --block "$loop" --destroy-data --dom0 --runs 2 --seed 42 \
+timeout -k 30 1200 "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
+    --image --block "$loop" --destroy-data --dom0 --runs 3 --seed 42 \
     --size 8M --dom0-size 8M --guest-memory 256 --agent-ram 4 --dom0-ram 4 \
     --agent-options "-n 0 --per-char=stdio" \
     --guest-image "$template_dir/guest.img" --agent "$work/agent" --runner "$runner" \
@@ -86,7 +98,7 @@ python3 - "$work/out/result.json" <<'EOF' || fail "result.json is not what was e
 import json, sys
 d = json.load(open(sys.argv[1]))
 runs = {(r["target"], r["repetition"]): r for r in d["runs"]}
-assert len(d["runs"]) == 6 == len(runs), sorted(runs)
+assert len(d["runs"]) == 9 == len(runs), sorted(runs)
 i0, i1 = runs[("image", 0)], runs[("image", 1)]
 assert i0["status"] == "failed" and "agent result refused: 50 runs, expected exactly 1" in i0["error"], i0
 assert i1["status"] == "failed" and "hostname: expected a string of at most 4096 bytes" in i1["error"], i1
@@ -95,10 +107,24 @@ b0, b1 = runs[("block", 0)], runs[("block", 1)]
 assert b0["status"] == "ok" and b0["metadata"]["hostname"] == "vdc\x1b]0;owned\x07", b0
 assert b1["status"] == "failed" and b1["error"].startswith("\x1b[2J"), b1
 assert b0["samples"][0]["value"] == 1000.0
-for rep in (0, 1):
+# numbers past their physical bound (model/result.h): refused, named
+i2, b2 = runs[("image", 2)], runs[("block", 2)]
+assert i2["status"] == "failed" and "samples[0].value: 1.79769e+308: expected" in i2["error"], i2
+assert b2["status"] == "failed" and "samples[0].latency_us: 1.5e+308: expected" in b2["error"], b2
+assert not i2["samples"] and not b2["samples"]
+def numbers(x):
+    if isinstance(x, dict):
+        for v in x.values(): yield from numbers(v)
+    elif isinstance(x, list):
+        for v in x: yield from numbers(v)
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield x
+assert max(abs(v) for v in numbers(d)) < 1e19, "a number past every physical bound was kept"
+for rep in (0, 1, 2):
     r = runs[("dom0", rep)]
     assert r["status"] == "ok" and len(r["samples"]) >= 2, r
 EOF
+[ -f "$work/out/report.html" ] || fail "no report.html: the run's report was not rendered"
 [ -f "$work/out/runs/block-0.json" ] || fail "the kept run's agent result is not in runs/"
 [ -f "$work/out/runs/image-0.json" ] && fail "a refused agent result was filed in runs/ as taken"
 # the guest's text, escaped, in the reports; the result loads again
