@@ -70,8 +70,54 @@ char **vdc_import_tokens(const char *line, guint *n);
 int vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
                     const char *file, int only, GPtrArray *labels);
 
-/* ---- dd transcripts (dd.c) ---------------------------------------------------- */
+/* ---- dd transcripts (dd.c, dd_command.c, dd_output.c) ------------------------------ */
 typedef struct vdc_dd_ctx vdc_dd_ctx;
+
+/* One transcript being read (dd.c): the command, dd's output, the shell's
+ * time. */
+typedef struct {
+    long line;                   /* its first line */
+    int has_command;
+    long command_line;
+    char *command;               /* as typed, prompt removed */
+    int timed;                   /* `time` before dd */
+    int prompted;                /* a shell prompt before the command */
+    char *in_file, *out_file;    /* if=, of= */
+    int64_t bs, ibs, obs, count; /* -1 absent */
+    char *conv, *iflag, *oflag, *status;
+    int n_records;               /* records lines seen: 0, 1 (in), 2 (out) */
+    int64_t in_full, in_part, out_full, out_part;
+    int64_t truncated;
+    int has_summary;
+    long summary_line;
+    int64_t bytes;
+    double secs;                 /* NAN: not printed */
+    const char *wording;         /* source.format */
+    double real_s, user_s, sys_s;
+    char *label;
+} vdc_dd_transcript;
+
+/* Is @line a dd command (dd_command.c)?  Returns 1 and fills @t's command
+ * members (command, command_line, timed, prompted, if/of, sizes, flags), 0
+ * when it is not one (prose naming dd), -1 after vdc_import_fail (a dd
+ * command with an operand dd does not have, a size it cannot read). */
+int vdc_dd_parse_command(const vdc_import_pos *pos, const char *line, vdc_dd_transcript *t);
+
+/* dd's output (dd_output.c).  "N+M records in" in any language: 1 and the
+ * counts, else 0. */
+int vdc_dd_records_line(const char *line, int64_t *full, int64_t *part);
+/* "N truncated records" after the records lines: 1 and @n, else 0. */
+int vdc_dd_truncated_line(const char *line, int64_t *n);
+/* The summary line, any wording ("BYTES bytes (SIZE[, SIZE]) copied, TIME
+ * s, RATE"): 1 and @t's has_summary, summary_line, bytes, secs, wording; 0
+ * not one; -1 after vdc_import_fail.  @strict: a transcript is in
+ * progress, so a line of the right shape whose numbers disagree is an
+ * error, not prose. */
+int vdc_dd_summary_line(const vdc_import_pos *pos, const char *line, vdc_dd_transcript *t,
+                        int strict);
+/* The shell's time output (bash, time -p, GNU time, zsh): 1 and @t's
+ * real_s, user_s, sys_s as printed; else 0. */
+int vdc_dd_time_line(const char *line, vdc_dd_transcript *t);
 
 /* A dd reader appending runs to @rs and one label per run to @labels. */
 vdc_dd_ctx *vdc_dd_new(vdc_result_set *rs, GPtrArray *labels);
