@@ -65,7 +65,8 @@ FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
 	$(top_srcdir)/src/model/result_workload.c \
 	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
-	$(top_srcdir)/src/import/bonnie_text.c $(top_srcdir)/src/import/dd.c \
+	$(top_srcdir)/src/import/text.c $(top_srcdir)/src/import/bonnie_table.c \
+	$(top_srcdir)/src/import/bonnie_claim.c $(top_srcdir)/src/import/dd.c \
 	$(top_srcdir)/src/import/dd_command.c $(top_srcdir)/src/import/dd_output.c \
 	$(top_srcdir)/src/import/fio_json.c $(top_srcdir)/src/common/util.c \
 	$(top_srcdir)/src/common/escape.c

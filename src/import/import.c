@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp importers: format dispatch, all-or-nothing per file, target
- * naming.  The parsers are bonnie_text.c (tables and CSV) and the model's
+ * naming.  The parsers are text.c (pasted text: bonnie_table.c, bonnie_claim.c,
+ * bonnie_csv.c, dd*.c), fio_json.c and the model's
  * JSON loader (result documents).  See import.h. */
 #include "config.h"
 

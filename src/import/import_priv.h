@@ -144,6 +144,101 @@ int vdc_import_dd_number(const char *s, double *out);
 /* A dd size operand ("512", "8k", "1M", "1MB", "2x512"), bytes; 0 or -1. */
 int vdc_import_dd_size(const char *s, int64_t *out);
 
+/* ---- The text importer (text.c, bonnie_table.c, bonnie_claim.c) ------------------------ */
+
+/* What the data rows under the current column header are. */
+typedef enum {
+    ROWS_NONE,      /* no column header seen: data rows are an error */
+    ROWS_IO,        /* bonnie++ sequential/seek table */
+    ROWS_FILE,      /* bonnie++ file create table */
+    ROWS_BONNIE1,   /* bonnie 1.x table */
+} vdc_rows_kind;
+
+/* A run read from a table, until a CSV line claims it. */
+typedef struct {
+    vdc_run *run;                 /* in the scratch set */
+    long line;                    /* its first data row */
+    double tol[VDC_TEST_COUNT];   /* half the printed precision of each value */
+    int claimed;
+    int bad_file_rates;           /* bonnie++ >= 1.98 table: file rates misprinted */
+    long file_line;               /* its file-test row, 0 none */
+    char **unplaced;              /* an IO row with blank columns whose spacing is
+                                     lost: its value tokens, placed by the CSV line */
+} vdc_table_run;
+
+/* The text importer's state (text.c), shared with the table and claim
+ * readers. */
+typedef struct {
+    vdc_import_pos pos;
+    vdc_result_set *rs;
+    int only;                     /* 0 all, 1 CSV only, 2 tables only, 3 dd only */
+    vdc_rows_kind rows;
+    char *version;                /* "1.03", "2.00a"; NULL = bonnie 1.x/unknown */
+    char *file_host;              /* 2.00a: machine on the "-Create--" line */
+    int io_header_new;            /* the IO column header was 1.98's "Name:Size etc" */
+    int file_table_own;           /* the file table began with "Version V" (bonnie++
+                                     itself, not bon_csv2txt) */
+    GPtrArray *tables;            /* vdc_table_run *, in order */
+    GQueue awaiting_files;        /* vdc_table_run * whose file row may follow */
+    vdc_table_run *last_row;      /* for a "Latency" line */
+    int last_row_file;            /* the last row was a file row */
+    long pending_header;           /* a table header waits for its data row */
+    int n_runs;
+    GPtrArray *labels;            /* label of each run of rs, in order */
+    char *label;                  /* the label line in force, NULL none */
+    int after_prompt;             /* lines after a '#' or '$' line are its output */
+    int prev_prose;               /* the line before was prose: a paragraph goes on */
+    char *block_first;            /* the first line of the prose block in progress */
+    int block_ok;                 /* ... and it is a heading so far */
+    int block_lines;
+    char *block_label;            /* the label before that block */
+    vdc_dd_ctx *dd;
+    const char *raw;              /* the current line before stripping */
+    int hdr_end[32];              /* end columns of the IO column header's tokens */
+    guint hdr_n;
+    char *wrap_raw;               /* a short row that may go on on the next line */
+    long wrap_line;
+} vdc_text_ctx;
+
+/* text.c: append a run (its target named later by import.c) with the
+ * label in force. */
+vdc_run *vdc_text_add_run(vdc_text_ctx *c);
+
+/* bonnie_table.c: the table lines.  Each returns 0 or -1 after
+ * vdc_import_fail unless said otherwise. */
+void vdc_table_run_free(gpointer p);
+/* A table value: "+++++", a number, and (@allow_suffix) a number with k, m
+ * or g (K/sec x1, x1024, x1024^2) into @s; *@tol gets half its printed
+ * precision. */
+int vdc_table_value(vdc_text_ctx *c, const char *tok, const vdc_test_info *ti, int allow_suffix,
+                    vdc_sample *s, double *tol);
+/* A %CP: a number or "+++" (too fast) into @s. */
+int vdc_table_cpu(vdc_text_ctx *c, const char *tok, const vdc_test_info *ti, vdc_sample *s);
+/* Is @tok printed like a table value (a number with k, m or g, "+++++",
+ * "+++")?  And how many of @tok's @n are. */
+int vdc_table_value_like(const char *tok);
+guint vdc_table_n_value_like(char **tok, guint n);
+/* Place a row with blank columns under the IO column header by end
+ * columns: @slots (12, "" = blank) and *@size_idx; 0, or -1 when it does
+ * not fit (no message). */
+int vdc_table_place_row(const vdc_text_ctx *c, char **tok, guint n, const char **slots,
+                        guint *size_idx);
+/* A row of [machine] size and the 12 value/%CP columns @vals. */
+int vdc_table_io_row_values(vdc_text_ctx *c, char **tok, guint size_idx, const char *const *vals,
+                            int bonnie1);
+/* A data row under the current column header. */
+int vdc_table_data_row(vdc_text_ctx *c, char **tok, guint n);
+/* A "Latency" row: the latencies of the row above. */
+int vdc_table_latency_row(vdc_text_ctx *c, char **tok, guint n);
+/* A table header line: 1 if @line was one (and the state it sets), else 0. */
+int vdc_table_header_line(vdc_text_ctx *c, const char *line, char **tok, guint n);
+
+/* bonnie_claim.c: a CSV line, claiming the oldest unclaimed table run (or
+ * a run of its own); and after the file, the table runs no CSV line
+ * claimed (refused, or their misprinted file tests dropped with a warning). */
+int vdc_text_csv_line(vdc_text_ctx *c, const char *line);
+int vdc_text_settle_tables(vdc_text_ctx *c);
+
 /* ---- fio JSON (fio_json.c) --------------------------------------------------------- */
 
 /* Does @data start like fio's JSON output ('{' then the member "fio
