@@ -118,7 +118,7 @@ cmd_cpu(int argc, char **argv)
                vdc_attribution_name(loop_attr), reason ? reason : "-");
     printf("dom0 interval_s=%.3f busy_s=%.2f all_s=%.2f idle_s=%.2f iowait_s=%.2f steal_s=%.2f\n",
            d.interval_s, d.busy_s, d.all_s, d.idle_s, d.iowait_s, d.steal_s);
-    left = vdc_cpu_delta_unattributed_s(&d, set, &complete);
+    left = vdc_cpu_delta_unattributed_s(&d, set, &complete, NULL);
     printf("unattributed busy_minus_exact_s=%.2f complete=%d\n", left, complete);
     rc = 0;
 out:

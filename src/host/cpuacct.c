@@ -191,6 +191,7 @@ vdc_cpu_delta_compute(const vdc_cpu_snapshot *a, const vdc_cpu_snapshot *b, long
         return -1;
     }
     out->interval_s = b->t_s - a->t_s;
+    out->tick_s = 1.0 / hz;
     out->busy_s = (double)vdc_cpu_times_busy(&t) / hz;
     out->all_s = (double)vdc_cpu_times_all(&t) / hz;
     out->idle_s = (double)t.t[VDC_CPU_IDLE] / hz;
@@ -249,10 +250,12 @@ has_process(const GPtrArray *servers, int pid)
 }
 
 double
-vdc_cpu_delta_unattributed_s(const vdc_cpu_delta *d, const GPtrArray *servers, int *complete)
+vdc_cpu_delta_unattributed_s(const vdc_cpu_delta *d, const GPtrArray *servers, int *complete,
+                             double *resolution_s)
 {
-    double left = d->busy_s;
-    size_t i;
+    /* busy + steal: the servers' run time counts stolen ticks too (cpuacct.h) */
+    double left = d->busy_s + d->steal_s;
+    size_t i, n = 0;
 
     *complete = 1;
     for (i = 0; i < d->n_srv && i < servers->len; i++) {
@@ -267,6 +270,11 @@ vdc_cpu_delta_unattributed_s(const vdc_cpu_delta *d, const GPtrArray *servers, i
             continue;
         }
         left -= d->srv[i].user_s + d->srv[i].system_s;
+        n++;
     }
+    /* six /proc/stat columns and two per server, each difference under
+     * one tick off */
+    if (resolution_s)
+        *resolution_s = (6.0 + 2.0 * (double)n) * d->tick_s;
     return left;
 }

@@ -105,6 +105,8 @@ typedef struct {
     double *cpu_busy_s;         /* per CPU, n_cpus entries; NULL when the set of
                                  * CPUs differs between the snapshots (hotplug) */
     size_t n_cpus;
+    double tick_s;              /* one clock tick (1 / ticks_per_s): the unit every
+                                 * counter above was read in */
     vdc_server_delta *srv;      /* per server, in set order */
     size_t n_srv;
 } vdc_cpu_delta;
@@ -119,15 +121,31 @@ int vdc_cpu_delta_compute(const vdc_cpu_snapshot *a, const vdc_cpu_snapshot *b,
                           long ticks_per_s, vdc_cpu_delta *out);
 void vdc_cpu_delta_dispose(vdc_cpu_delta *d);            /* safe twice */
 
-/* dom0 busy seconds not spent by the exactly attributed servers of
- * @servers that were alive throughout (the same set as the delta's): what
- * can be measured where a worker cannot be attributed, e.g. the loop
- * device's share inside "dom0 busy minus blkback minus the agent".  A
- * thread server whose process is also in the set is counted once, in the
- * process.  Sets *complete to 0 when an exact server ended or was absent
- * (the figure then includes its unknown share).  Seconds, >= 0 unless the
- * accounting is inconsistent (then negative: shown, never clamped). */
+/* The CPU seconds dom0 spent on something else than the exactly
+ * attributed servers of @servers that were alive throughout (the same set
+ * as the delta's), "dom0 other": what can be measured where a worker cannot
+ * be attributed, e.g. the loop device's share inside "dom0 busy minus
+ * blkback minus the agent".  A thread server whose process is also in the
+ * set is counted once, in the process.  Sets *complete to 0 when an exact
+ * server ended or was absent (the figure then includes its unknown share).
+ *
+ * Like is subtracted from like: a server's utime + stime (/proc/PID/stat)
+ * is its scheduler run time (sum_exec_runtime), which on a kernel without
+ * CONFIG_PARAVIRT_TIME_ACCOUNTING (Debian 12's) goes on while the vCPU
+ * under it is preempted by the hypervisor, while /proc/stat gives each such
+ * tick to steal, not to user or system.  So the servers are subtracted from
+ * busy + steal, not from busy alone (which a Xen dom0 under load took below
+ * them: "dom0 other -9.07 s").  A kernel that does take steal out of the
+ * run time leaves steal inside dom0 other (never below 0 for it).
+ *
+ * *@resolution_s (may be NULL) gets how far below 0 the counters' rounding
+ * alone can take the figure: every counter is read in whole clock ticks, so
+ * the difference of each (six /proc/stat columns for busy + steal, a
+ * server's utime and its stime) is off by less than one tick.  A figure below
+ * -*@resolution_s is not a measurement (the accounting is inconsistent:
+ * counters of another kind, a server counted twice); the caller says so,
+ * never prints it as CPU time.  Seconds. */
 double vdc_cpu_delta_unattributed_s(const vdc_cpu_delta *d, const GPtrArray *servers,
-                                    int *complete);
+                                    int *complete, double *resolution_s);
 
 #endif

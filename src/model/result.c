@@ -425,7 +425,8 @@ host_check_members(JsonObject *host)
                                           "disk_read_bytes", "disk_write_bytes" };
     static const char *const pairs[] = { "dom0_dirty_bytes", "dom0_writeback_bytes", "dom0_cached_bytes",
                                          "image_resident_bytes", "monotonic_s" };
-    static const char *const attributions[] = { "exact", "shared", "ambiguous", "ended", NULL };
+    static const char *const attributions[] = { "exact", "shared", "ambiguous", "ended", "inconsistent",
+                                                NULL };
     /* the physical bound of each count (result.h): seconds, bytes, I/Os */
     static const double count_max[] = { VDC_SECONDS_MAX, VDC_SECONDS_MAX, VDC_SECONDS_MAX, VDC_BYTES_MAX,
                                         VDC_COUNT_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX };
@@ -487,7 +488,8 @@ host_check_members(JsonObject *host)
 
             if (!a || !JSON_NODE_HOLDS_VALUE(a) || json_node_get_value_type(a) != G_TYPE_STRING ||
                 !g_strv_contains(attributions, json_node_get_string(a)))
-                why = g_strdup_printf("cpu_attribution.%s: expected {attribution: exact|shared|ambiguous|ended, "
+                why = g_strdup_printf("cpu_attribution.%s: expected {attribution: exact|shared|ambiguous|ended|"
+                                      "inconsistent, "
                                       "reason}", (const char *)l->data);
         }
         g_list_free(members);

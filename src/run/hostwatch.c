@@ -147,6 +147,34 @@ pair_member(JsonObject *o, const char *name, double a, double b)
     json_object_set_array_member(o, name, arr);
 }
 
+/* A role whose CPU seconds are the difference of two readings (@what),
+ * into @cpu and @attr: @v as it is when >= 0; 0 when it is below 0 by no
+ * more than @resolution (the counters' rounding: vdc_cpu_delta_unattributed_s);
+ * further below, null with attribution "inconsistent" and the numbers in
+ * the reason: not a measurement, never a negative CPU time. */
+static void
+difference_member(JsonObject *cpu, JsonObject *attr, const char *role, double v, double resolution,
+                  const char *what)
+{
+    JsonObject *at = json_object_new();
+    g_autofree char *reason = NULL;
+
+    if (v >= -resolution) {
+        json_object_set_double_member(cpu, role, v > 0 ? v : 0);
+        json_object_set_string_member(at, "attribution", "exact");
+        reason = v >= 0 ? g_strdup(what)
+                        : g_strdup_printf("%s: %.3f s, within the counters' resolution (%.3f s): 0", what,
+                                          v, resolution);
+    } else {
+        json_object_set_null_member(cpu, role);
+        json_object_set_string_member(at, "attribution", "inconsistent");
+        reason = g_strdup_printf("%s: %.3f s, below 0 by more than the counters' resolution (%.3f s): "
+                                 "the counters disagree, not a measurement", what, v, resolution);
+    }
+    json_object_set_string_member(at, "reason", reason);
+    json_object_set_object_member(attr, role, at);
+}
+
 JsonObject *
 vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
                const vdc_host_snap *a, const vdc_host_snap *b, const vdc_host_event *begin,
@@ -158,7 +186,7 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
     GHashTable *sum, *ended, *late;
     GHashTableIter it;
     gpointer key, val;
-    double other, bytes = NAN, ios = NAN;
+    double other, resolution, bytes = NAN, ios = NAN;
     int complete = 1, loop_exact = 0;
     size_t i;
 
@@ -243,14 +271,11 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
     /* QEMU's own work beside its vCPUs: the process minus its vCPU threads */
     if (json_object_has_member(cpu, "qemu") && json_object_has_member(cpu, "qemu_vcpu") &&
         !json_object_get_null_member(cpu, "qemu") && !json_object_get_null_member(cpu, "qemu_vcpu")) {
-        JsonObject *at = json_object_new();
-
-        json_object_set_double_member(cpu, "qemu_io", json_object_get_double_member(cpu, "qemu") -
-                                      json_object_get_double_member(cpu, "qemu_vcpu"));
-        json_object_set_string_member(at, "attribution", "exact");
-        json_object_set_string_member(at, "reason", "QEMU's process minus its vCPU threads "
-                                      "(I/O threads, the main loop, the block layer)");
-        json_object_set_object_member(attr, "qemu_io", at);
+        /* the process and its threads, two columns each, under one tick off */
+        difference_member(cpu, attr, "qemu_io", json_object_get_double_member(cpu, "qemu") -
+                          json_object_get_double_member(cpu, "qemu_vcpu"), 4.0 * d.tick_s,
+                          "QEMU's process minus its vCPU threads (I/O threads, the main loop, the "
+                          "block layer)");
     }
     if (loop_reason && !loop_exact) {
         JsonObject *at = json_object_new();
@@ -260,9 +285,11 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
         json_object_set_object_member(attr, "loop_worker", at);
     }
     json_object_set_double_member(cpu, "dom0_busy", d.busy_s);
-    other = vdc_cpu_delta_unattributed_s(&d, servers, &complete);
+    json_object_set_double_member(cpu, "dom0_steal", d.steal_s);
+    other = vdc_cpu_delta_unattributed_s(&d, servers, &complete, &resolution);
     if (complete)
-        json_object_set_double_member(cpu, "dom0_other", other);
+        difference_member(cpu, attr, "dom0_other", other, resolution,
+                          "dom0 busy + steal minus the exact servers");
     else
         json_object_set_null_member(cpu, "dom0_other");
     if (vdc_has(a->domu_cpu_s) && vdc_has(b->domu_cpu_s))

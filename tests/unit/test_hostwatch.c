@@ -16,6 +16,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "model/result.h"
 #include "run/hostwatch.h"
 
 #define GIB 1073741824.0
@@ -249,6 +250,68 @@ test_slice(void **state)
     g_ptr_array_unref(servers);
 }
 
+/* dom0 other and QEMU minus its vCPUs are differences: never below 0.
+ * busy + steal minus the servers (a stolen tick is steal in /proc/stat but
+ * run time in the thread's own clock); within the ticks' rounding 0;
+ * further below null, "inconsistent", the numbers in the reason */
+static void
+test_slice_differences(void **state)
+{
+    GPtrArray *servers = vdc_server_set_new();
+    vdc_host_owner owners[] = { { -1 }, { -1 }, { 0 } };
+    /* QEMU 0.8 s of which its vCPU thread 0.83 s (read after the process:
+     * 3 ticks ahead); blkback 12.23 s */
+    static const uint64_t a_srv[3][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    static const uint64_t b_srv[3][2] = { { 50, 30 }, { 53, 30 }, { 0, 1223 } };
+    vdc_host_snap a, b;
+    vdc_host_event begin = { .ev = { 5, 0, 0, VDC_CTL_EV_TEST_BEGIN, 1 }, .snap = 0 };
+    vdc_host_event end = { .ev = { 6, 37000000000ull, 0, VDC_CTL_EV_TEST_END, 1 }, .snap = 1 };
+    JsonObject *o, *at;
+
+    (void)state;
+    g_ptr_array_add(servers, vdc_server_new("qemu", "qemu-system-x86", 100, 0, 7, VDC_ATTR_EXACT, NULL));
+    g_ptr_array_add(servers, vdc_server_new("qemu-vcpu", "CPU 0/TCG", 100, 101, 8, VDC_ATTR_EXACT, NULL));
+    g_ptr_array_add(servers, vdc_server_new("blkback", "5.xvdb-0", 200, 0, 9, VDC_ATTR_EXACT, NULL));
+    /* busy 1207 ticks, steal 300: busy alone is below QEMU + blkback */
+    make_snap(&a, 0.0, 0, 0, a_srv, 3, NAN, 0, 0, 0, 0, 0, 0);
+    make_snap(&b, 37.0, 1207, 2000, b_srv, 3, NAN, 0, 0, 0, 0, 0, 0);
+    b.cpu.stat.total.t[VDC_CPU_STEAL] = 300;
+    o = vdc_host_slice(servers, owners, 0, &a, &b, &begin, &end, NULL, NULL, 0.1, 100);
+    assert_non_null(o);
+    assert_near(member(o, "cpu_s", "dom0_busy"), 12.07);
+    assert_near(member(o, "cpu_s", "dom0_steal"), 3.0);
+    assert_near(member(o, "cpu_s", "dom0_other"), 12.07 + 3.0 - 0.8 - 12.23);
+    assert_string_equal(attribution(o, "dom0_other"), "exact");
+    /* -0.03 s is within QEMU's two readings' 4 ticks: 0 */
+    assert_near(member(o, "cpu_s", "qemu_io"), 0.0);
+    assert_string_equal(attribution(o, "qemu_io"), "exact");
+    at = json_object_get_object_member(json_object_get_object_member(o, "cpu_attribution"), "qemu_io");
+    assert_non_null(strstr(json_object_get_string_member(at, "reason"), "-0.030 s, within the counters' "
+                                                                       "resolution (0.040 s): 0"));
+    json_object_unref(o);
+
+    /* no steal recorded: busy + steal is 0.96 s below the servers, more
+     * than the 0.10 s the ticks can explain (6 + 2 x 2 servers) */
+    b.cpu.stat.total.t[VDC_CPU_STEAL] = 0;
+    o = vdc_host_slice(servers, owners, 0, &a, &b, &begin, &end, NULL, NULL, 0.1, 100);
+    assert_true(json_object_get_null_member(json_object_get_object_member(o, "cpu_s"), "dom0_other"));
+    assert_string_equal(attribution(o, "dom0_other"), "inconsistent");
+    at = json_object_get_object_member(json_object_get_object_member(o, "cpu_attribution"), "dom0_other");
+    assert_non_null(strstr(json_object_get_string_member(at, "reason"),
+                           "dom0 busy + steal minus the exact servers: -0.960 s, below 0 by more than "
+                           "the counters' resolution (0.100 s)"));
+    /* the loader takes the new attribution */
+    {
+        g_autofree char *why = vdc_host_check(o);
+
+        assert_null(why);
+    }
+    json_object_unref(o);
+    snap_free(&a);
+    snap_free(&b);
+    g_ptr_array_unref(servers);
+}
+
 /* who a server serves: -1 every target, N one, any other negative none */
 static void
 test_serves(void **state)
@@ -338,6 +401,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_per_unit),
         cmocka_unit_test(test_slice),
+        cmocka_unit_test(test_slice_differences),
         cmocka_unit_test(test_bytes_from_agent),
         cmocka_unit_test(test_serves),
         cmocka_unit_test(test_test_names),

@@ -690,7 +690,7 @@ test_host_members(void **state)
             { "\"guest_elapsed_s\":2e8", "guest_elapsed_s: 2e+08: expected seconds from 0 to 1e+08\n" },
             { "\"monotonic_s\":[5,1]", "monotonic_s: expected [begin, end] with end >= begin" },
             { "\"cpu_attribution\":{\"qemu\":{\"attribution\":\"mostly\"}}",
-              "cpu_attribution.qemu: expected {attribution: exact|shared|ambiguous|ended, reason}\n" },
+              "cpu_attribution.qemu: expected {attribution: exact|shared|ambiguous|ended|inconsistent, reason}\n" },
         };
         static const char *const good[] = {
             "\"interval_s\":2,\"cpu_s\":{\"qemu_io\":-0.02,\"dom0_other\":-1.58,\"qemu\":16000}",
@@ -748,7 +748,7 @@ test_host_members(void **state)
     expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"value\":1,"
                       "\"host\":{\"cpu_attribution\":{\"qemu\":1}}}]}]}",
                       "vmdiskcmp: t.json: runs[0].samples[0].host: cpu_attribution.qemu: expected "
-                      "{attribution: exact|shared|ambiguous|ended, reason}\n");
+                      "{attribution: exact|shared|ambiguous|ended|inconsistent, reason}\n");
 }
 
 static void
