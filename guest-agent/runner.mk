@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Guest runner and control disk codec: guest-agent/runner.c, guest-agent/ctldisk.[ch],
-# the commands of a job guest-agent/jobcmd.[ch]
+# Guest runner and control disk codec: guest-agent/runner.c; the codec
+# guest-agent/ctldisk.[ch] (records), ctldisk_codec.[ch] (frames),
+# ctldisk_disk.c (superblock, disk I/O, progress); the commands of a job
+# guest-agent/jobcmd.[ch].
 # The codec is libc only: it goes into libvdc-agentcore.a (host code and unit
 # tests, built with $(CC)) and into the static runner (built with $(AGENT_CC)).
-guest_agent_libvdc_agentcore_a_SOURCES += guest-agent/ctldisk.c guest-agent/ctldisk.h \
+vdc_ctldisk_src = guest-agent/ctldisk.c guest-agent/ctldisk_codec.c guest-agent/ctldisk_disk.c
+vdc_ctldisk_hdr = guest-agent/ctldisk.h guest-agent/ctldisk_codec.h
+guest_agent_libvdc_agentcore_a_SOURCES += $(vdc_ctldisk_src) $(vdc_ctldisk_hdr) \
 	guest-agent/jobcmd.c guest-agent/jobcmd.h
 
 # vmdiskcmp-runner: the in-guest init job (doc/control-disk.md), static.
-vdc_runner_src = $(srcdir)/guest-agent/runner.c $(srcdir)/guest-agent/ctldisk.c \
+vdc_runner_src = $(srcdir)/guest-agent/runner.c $(vdc_ctldisk_src:%=$(srcdir)/%) \
 	$(srcdir)/guest-agent/jobcmd.c
-guest-agent/vmdiskcmp-runner: $(vdc_runner_src) $(srcdir)/guest-agent/ctldisk.h \
+guest-agent/vmdiskcmp-runner: $(vdc_runner_src) $(vdc_ctldisk_hdr:%=$(srcdir)/%) \
 		$(srcdir)/guest-agent/jobcmd.h config.h
 	@$(MKDIR_P) guest-agent
 	$(AM_V_CC)$(AGENT_CC) -static -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter \

@@ -44,10 +44,10 @@ CLEANFILES += tests/fuzz-guest/fuzz_ctldisk
 TESTS += tests/fuzz-guest/fuzz-ctldisk.sh
 tests/fuzz-guest/fuzz-ctldisk.log: tests/fuzz-guest/fuzz_ctldisk
 tests/fuzz-guest/fuzz_ctldisk: $(top_srcdir)/tests/fuzz-guest/fuzz_ctldisk.c \
-		$(top_srcdir)/guest-agent/ctldisk.c $(top_srcdir)/guest-agent/ctldisk.h config.h
+		$(vdc_ctldisk_src:%=$(top_srcdir)/%) $(vdc_ctldisk_hdr:%=$(top_srcdir)/%) config.h
 	$(AM_V_at)$(MKDIR_P) tests/fuzz-guest
 	$(AM_V_GEN)$(CLANG) -g -O1 -std=c11 -D_GNU_SOURCE \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I$(top_srcdir) -I$(top_builddir) -o $@ \
-		$(top_srcdir)/tests/fuzz-guest/fuzz_ctldisk.c $(top_srcdir)/guest-agent/ctldisk.c
+		$(top_srcdir)/tests/fuzz-guest/fuzz_ctldisk.c $(vdc_ctldisk_src:%=$(top_srcdir)/%)
 endif

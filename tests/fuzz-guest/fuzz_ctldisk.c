@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* libFuzzer target for the control disk decoders (guest-agent/ctldisk.c):
+/* libFuzzer target for the control disk decoders (guest-agent/ctldisk_codec.c, ctldisk_disk.c):
  * the host reads result frames written by a guest it does not trust, the
  * runner reads job frames.  The first input byte picks a mode:
  *   0  the rest is a job frame, as is

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Control disk codec (guest-agent/ctldisk.c): CRC-32C test vectors, round
+/* Control disk codec (guest-agent/ctldisk*.c): CRC-32C test vectors, round
  * trips of job and result through a disk image in memory and a real file,
  * and every corruption rejected with a clear message. */
 #include "config.h"
