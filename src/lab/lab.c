@@ -47,6 +47,9 @@ static const vdc_opt lab_table[] = {
       .help = "hand a file (e.g. the prepared guest image) to dom0 as /lab/in/files/NAME (repeatable)" },
     { .name = "prepared", .type = VDC_OPT_STR, .off = L(prepared), .metavar = "IMG", .scopes = "run",
       .help = "IMG from `vmdiskcmp prepare --out IMG` on this host (with IMG.manifest, IMG.vmlinuz, IMG.initrd): its template becomes dom0's default guest and IMG seeds dom0's prepare cache (no libguestfs in dom0)" },
+    { .name = "dom0-memory", .type = VDC_OPT_UINT, .off = L(dom0_memory), .metavar = "MiB", .min = 256,
+      .max = 2048, .expect = "MiB, 256..2048 (the outer QEMU has 3072)", .scopes = "selftest run",
+      .help = "dom0's memory in the lab (Xen dom0_mem; default 1024): dom0's page cache, and the dom0 baseline's test file (2x dom0 RAM)" },
     { .name = "libvirt", .type = VDC_OPT_FLAG, .off = L(libvirt), .scopes = "selftest",
       .help = "also create a domU through libvirt xen:///system" },
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
@@ -60,8 +63,9 @@ static const vdc_opts_spec lab_spec = {
     .scope_label = "lab ",
     .usage =
         "usage: vmdiskcmp lab build    [--cache-dir D]\n"
-        "       vmdiskcmp lab selftest [--cache-dir D] [--out DIR] [--timeout S] [--libvirt]\n"
-        "       vmdiskcmp lab run      [--cache-dir D] [--out DIR] [--timeout S] [--prepared IMG]\n"
+        "       vmdiskcmp lab selftest [--cache-dir D] [--out DIR] [--timeout S] [--dom0-memory MiB] [--libvirt]\n"
+        "       vmdiskcmp lab run      [--cache-dir D] [--out DIR] [--timeout S] [--dom0-memory MiB]\n"
+        "                              [--prepared IMG]\n"
         "                              [--file HOST[=NAME]]...\n"
         "                              -- VMDISKCMP_ARGS... [--then VMDISKCMP_ARGS...]...\n"
         "\nThe emulated Xen lab: Xen 4.17 and a Debian 12 dom0 under QEMU (TCG).\n"
@@ -486,6 +490,7 @@ vdc_lab_check(const struct vdc_lab_opts *o, struct vdc_lab_request *r)
     r->cache_dir = g_canonicalize_filename(o->cache_dir, NULL);
     r->timeout_s = o->timeout_s ? o->timeout_s : 3600;
     r->libvirt = o->libvirt;
+    r->dom0_memory = o->dom0_memory;
     if (strcmp(o->action, "build"))
         r->out_dir = g_canonicalize_filename(o->out_dir, NULL);
     if (run) {
@@ -557,6 +562,8 @@ vdc_lab_request_text(const struct vdc_lab_request *r)
     if (strcmp(r->action, "build")) {
         assign(s, "LAB_OUT", r->out_dir);
         g_string_append_printf(s, "LAB_TIMEOUT=%u\n", r->timeout_s);
+        if (r->dom0_memory)
+            g_string_append_printf(s, "LAB_BOOT_DOM0_MEM_MIB=%u\n", r->dom0_memory);
     }
     if (!strcmp(r->action, "selftest"))
         g_string_append_printf(s, "LAB_LIBVIRT=%d\n", r->libvirt ? 1 : 0);

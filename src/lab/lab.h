@@ -21,6 +21,7 @@ struct vdc_lab_opts {
     char *vmdiskcmp;     /* the vmdiskcmp binary handed into dom0 (run) */
     char *prepared;      /* prepared guest image from `vmdiskcmp prepare --out` (run) */
     unsigned timeout_s;  /* the job's timeout inside dom0, seconds; 0: 3600 */
+    unsigned dom0_memory; /* dom0's memory in MiB (selftest, run); 0: lab.conf's */
     int libvirt;         /* selftest: add the libvirt xen:///system case */
     char **files;        /* NULL-terminated HOST[=NAME] list (run --file) */
     char **args;         /* NULL-terminated vmdiskcmp arguments (run, after --) */
@@ -59,6 +60,7 @@ struct vdc_lab_request {
     char *script_dir, *cache_dir;
     char *out_dir;       /* absolute (selftest, run) */
     unsigned timeout_s;
+    unsigned dom0_memory; /* MiB, 0: lab.conf's LAB_DOM0_MEM_MIB (selftest, run) */
     int libvirt;         /* selftest */
     char *vmdiskcmp;     /* absolute (run) */
     char **helpers;      /* agent and runner beside vmdiskcmp, staged into /lab/in/bin (run) */

@@ -22,6 +22,15 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lab.conf"
+# dom0's memory for this boot: LAB_DOM0_MEM_MIB from the request (lab.sh
+# exports it: `vmdiskcmp lab run --dom0-memory`), else lab.conf's
+LAB_DOM0_MEM_MIB=${LAB_BOOT_DOM0_MEM_MIB:-$LAB_DOM0_MEM_MIB}
+# A panic that ends the lab: Xen's, or dom0's kernel's, at the start of a
+# line.  A domU's console reaches the serial log too, each line prefixed
+# "[guest-NAME.log] " (lab.sh), and so does the job's output, which may quote
+# a guest's console: a domU that panics fails its boot (vmdiskcmp names it),
+# never the lab.
+LAB_PANIC_RE='^\(XEN\) Panic on CPU|^(\[ *[0-9]+\.[0-9]+\] )?Kernel panic - not syncing'
 
 [ $# -eq 4 ] || { echo "usage: boot-lab.sh LAB_DIR IN_TAR OUT_DIR JOB_TIMEOUT_S" >&2; exit 2; }
 lab=$1 intar=$2 outdir=$3 job_timeout=$4
@@ -89,9 +98,9 @@ wait_for() {
             echo "stage=$stage seconds=$((now - s0)) at=$((now - t0))" >>"$stages"
             return 0
         fi
-        if grep -a -q -E 'Panic on CPU|Kernel panic - not syncing|\(XEN\) \*\*\*\* ' "$serial"; then
-            echo "vmdiskcmp lab: stage '$stage' failed: panic on the serial console (serial log: $serial)" >&2
-            grep -a -m3 -E -A3 'Panic on CPU|Kernel panic' "$serial" >&2
+        if grep -a -q -E "$LAB_PANIC_RE" "$serial"; then
+            echo "vmdiskcmp lab: stage '$stage' failed: panic of Xen or dom0 on the serial console (serial log: $serial)" >&2
+            grep -a -m3 -E -A3 "$LAB_PANIC_RE" "$serial" >&2
             return 1
         fi
         if ! kill -0 "$qpid" 2>/dev/null; then

@@ -49,10 +49,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ $# -eq 1 ] && [ -r "$1" ] || { echo "usage: lab.sh REQUEST (a request written by vmdiskcmp lab)" >&2; exit 2; }
 request=$1
-LAB_OUT= LAB_TIMEOUT=3600 LAB_LIBVIRT=0 LAB_BIN= LAB_HELPERS=() LAB_FILES=() LAB_STAGE=()
+LAB_OUT= LAB_TIMEOUT=3600 LAB_BOOT_DOM0_MEM_MIB= LAB_LIBVIRT=0 LAB_BIN= LAB_HELPERS=() LAB_FILES=() LAB_STAGE=()
 LAB_PREPARE_CACHE=/var/cache/vmdiskcmp LAB_JOBS=() LAB_JOB_LIBVIRT=()
 . "$request"
 cache=$LAB_CACHE out=$LAB_OUT timeout=$LAB_TIMEOUT
+# dom0's memory for the boot, when the request names it (boot-lab.sh)
+[ -z "${LAB_BOOT_DOM0_MEM_MIB:-}" ] || export LAB_BOOT_DOM0_MEM_MIB
 
 lab_dir() {
     local d

@@ -34,6 +34,7 @@ cat >"$top/tpl/boot-lab.sh" <<STUB
 #!/bin/bash
 # LAB_DIR IN_TAR OUT_DIR TIMEOUT: keep the input, boot nothing
 cp "\$2" "$top/in.tar" && mkdir -p "\$3/lab"
+echo "\${LAB_BOOT_DOM0_MEM_MIB:-unset}" >"$top/dom0-mem"
 STUB
 VDC_LAB_DIR=$top/tpl VDC_LAB_CACHE=$top/cache
 export VDC_LAB_DIR VDC_LAB_CACHE
@@ -56,9 +57,18 @@ echo initrd >"$top/p/g.img.initrd"
 printf '[prepared]\nkey=%s\ntemplate=%s\ntemplate_sha256=%s\nagent_sha256=%s\nrunner_sha256=%s\ninit_system=busybox\n[boot]\nkernel=g.img.vmlinuz\ninitrd=g.img.initrd\ncmdline_xen=root=/dev/xvda\ncmdline_kvm=root=/dev/vda\nroot_mode=ro\n' \
     "$key" "$top/t/guest.img" "$ts" "$as" "$rs" >"$top/p/g.img.manifest"
 
-"$VMDISKCMP" lab run --out "$top/out" --prepared "$top/p/g.img" -- --image --lvm --dom0 --dry-run \
+# dom0's memory: checked before the boot, handed to the boot as asked
+rc=0
+"$VMDISKCMP" lab run --out "$top/out" --dom0-memory 100 --prepared "$top/p/g.img" -- --image --dry-run \
+    >"$top/stdout" 2>"$top/stderr" || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$top/stderr")" = 1 ] && grep -q -- "--dom0-memory" "$top/stderr" ||
+    fail "lab run --dom0-memory 100: exit $rc, expected 2 and one line: $(cat "$top/stderr")"
+[ ! -e "$top/in.tar" ] && [ ! -e "$top/out" ] || fail "lab run --dom0-memory 100: went on to the boot"
+"$VMDISKCMP" lab run --out "$top/out" --dom0-memory 320 --prepared "$top/p/g.img" -- --image --lvm --dom0 --dry-run \
     >"$top/stdout" 2>"$top/stderr" || fail "lab run (stubbed boot) failed: $(cat "$top/stderr")"
 [ -f "$top/in.tar" ] || fail "no input tar reached the boot stage"
+[ "$(cat "$top/dom0-mem")" = 320 ] || fail "--dom0-memory 320: the boot got LAB_BOOT_DOM0_MEM_MIB=$(cat "$top/dom0-mem")"
+grep -qx "LAB_BOOT_DOM0_MEM_MIB=320" "$top/out/lab/request" || fail "--dom0-memory 320: not in the request"
 mkdir "$top/in"
 tar -xf "$top/in.tar" -C "$top/in" || fail "the input tar does not extract"
 for f in bin/vmdiskcmp guest-agent/vmdiskcmp-agent guest-agent/vmdiskcmp-runner \
