@@ -226,6 +226,18 @@ manifest_load(const char *image, struct vdc_prepared *out, int *is_prepared)
         goto out;
     out->kernel = beside(image, kernel);
     out->initrd = beside(image, initrd);
+    if (g_key_file_has_key(kf, "boot", "min_memory_mib", NULL)) {
+        g_autofree char *v = kf_string(kf, "boot", "min_memory_mib", path, 1);
+        char *end = NULL;
+        gint64 m = v ? g_ascii_strtoll(v, &end, 10) : 0;
+
+        if (!v || !*v || *end || m < 1 || m > 1048576) {
+            vdc_input_error("%s: [boot] min_memory_mib '%s': expected MiB, a whole number 1..1048576",
+                            path, v ? v : "");
+            goto out;
+        }
+        out->min_memory_mib = m;
+    }
     if (g_key_file_has_group(kf, "prepared")) {
         if (!(out->key = kf_string(kf, "prepared", "key", path, 1)) ||
             !(out->template_sha256 = kf_string(kf, "prepared", "template_sha256", path, 1)) ||
@@ -342,6 +354,8 @@ manifest_write(const char *image, const struct vdc_prepared *p, const char *temp
     g_key_file_set_string(kf, "boot", "cmdline_xen", p->cmdline_xen);
     g_key_file_set_string(kf, "boot", "cmdline_kvm", p->cmdline_kvm);
     g_key_file_set_string(kf, "boot", "root_mode", "ro");
+    if (p->min_memory_mib > 0)
+        g_key_file_set_int64(kf, "boot", "min_memory_mib", p->min_memory_mib);
     data = g_key_file_to_data(kf, &len, NULL);
     rc = vdc_write_file_atomic(path, data, len);
     g_free(data);
@@ -883,6 +897,7 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
         out->initrd = g_strdup(tpl.initrd);
         out->cmdline_xen = g_strdup(tpl.cmdline_xen);
         out->cmdline_kvm = g_strdup(tpl.cmdline_kvm);
+        out->min_memory_mib = tpl.min_memory_mib;
         out->cache_hit = 1;
         vdc_progress("guest image %s is already prepared with this agent and runner", out->image);
         rc = o->out_path ? export_prepared(out, o->template_path, o->out_path, o->stop) : 0;
@@ -891,6 +906,9 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
 
     if (!(out->template_sha256 = file_sha256(o->template_path, o->stop)))
         goto out;
+    /* the template's manifest states it (the builder writes it into the
+     * image too, so a changed minimum changes the cache key) */
+    out->min_memory_mib = tpl.min_memory_mib;
     out->key = vdc_prepare_cache_key(out->template_sha256, out->agent_sha256, out->runner_sha256);
     entry = g_build_filename(cache, out->key, NULL);
     img = g_build_filename(entry, "guest.img", NULL);

@@ -56,6 +56,9 @@ struct vdc_prepared {
     char *initrd;
     char *cmdline_xen;           /* for a Xen PV domU (root on xvda, console hvc0) */
     char *cmdline_kvm;           /* for KVM/QEMU (root on vda, console ttyS0) */
+    int64_t min_memory_mib;      /* [boot] min_memory_mib: the least domU memory, in MiB,
+                                    this kernel and initrd boot and run the agent in
+                                    (measured by the template's builder); 0: not stated */
 };
 
 void vdc_prepared_init(struct vdc_prepared *p);

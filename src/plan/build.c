@@ -144,6 +144,33 @@ uri_check(const char *uri)
     return -1;
 }
 
+/* --guest-memory against the guest's stated minimum, its manifest's [boot]
+ * min_memory_mib: a domU given less does not boot (its kernel does not fit
+ * or its initramfs runs out of memory).  With --kernel the manifest's kernel
+ * is not the one booted: nothing to check.  A manifest that is missing or
+ * unreadable is named by the run's input checks. */
+static int
+check_guest_memory(const vdc_plan *p)
+{
+    const char *img = p->prepared_image ? p->prepared_image : p->guest_image;
+    g_autofree char *manifest = img ? g_strconcat(img, ".manifest", NULL) : NULL;
+    struct vdc_prepared m;
+    int rc = 0;
+
+    if (!img || p->kernel || !g_file_test(manifest, G_FILE_TEST_IS_REGULAR))
+        return 0;
+    if (vdc_template_load(img, &m) < 0)
+        return -1;
+    if (m.min_memory_mib > 0 && (int64_t)p->memory_mib < m.min_memory_mib) {
+        vdc_input_error("--guest-memory %u: the guest %s needs at least %" G_GINT64_FORMAT " MiB "
+                        "(its manifest's [boot] min_memory_mib): expected --guest-memory %" G_GINT64_FORMAT
+                        " or more", p->memory_mib, img, m.min_memory_mib, m.min_memory_mib);
+        rc = -1;
+    }
+    vdc_prepared_dispose(&m);
+    return rc;
+}
+
 int
 vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                const char *command_line, vdc_plan *p)
@@ -471,6 +498,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             vdc_input_error("--prepared-image: expected either --guest-image or --prepared-image, not both");
             return -1;
         }
+        if (check_guest_memory(p) < 0)
+            return -1;
     } else {
         p->hv = VDC_HV_NONE;   /* only dom0: nothing to boot */
         g_clear_pointer(&p->uri, g_free);

@@ -257,6 +257,30 @@ grep -q "^    <kernel>$work/prep/vmlinuz</kernel>" "$work/plan" &&
 grep -q "^kernel = \"$work/prep/vmlinuz\"" "$work/plan" && grep -q "^ramdisk = \"$work/prep/initrd.img\"" "$work/plan" ||
     fail "--dry-run --prepared-image: xl.cfg lacks the manifest's boot files: $(grep -e kernel -e ramdisk "$work/plan")"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+# the guest's least memory (its manifest's min_memory_mib): less is refused
+# by the plan in one line, exit 2, before anything is made; as much is planned
+sed -i 's/^cmdline_kvm=.*/&\nmin_memory_mib=96/' "$work/prep/p.img.manifest"
+# refused WANT ARGS...: one line naming WANT, exit 2, no --out, no image
+refused() {
+    want=$1; shift
+    rc=0
+    "$VMDISKCMP" "$@" --out "$work/mm-out" --image-dir "$work/mm-img" >/dev/null 2>"$work/mm-err" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$work/mm-err")" = 1 ] && grep -qF -- "$want" "$work/mm-err" ||
+        fail "'$*': exit $rc, stderr '$(cat "$work/mm-err")', expected exit 2 and one line with '$want'"
+    [ ! -e "$work/mm-out" ] && [ ! -e "$work/mm-img" ] || fail "'$*': created something"
+}
+refused "--guest-memory 80: the guest $work/prep/p.img needs at least 96 MiB (its manifest's [boot] min_memory_mib): expected --guest-memory 96 or more" \
+    --hypervisor libxl --image --guest-memory 80 --prepared-image "$work/prep/p.img"
+refused "--guest-memory 80: the guest $work/prep/p.img needs at least 96 MiB" \
+    --hypervisor libvirt --connect qemu:///system --accel tcg --image --dom0 --guest-memory 80 \
+    --prepared-image "$work/prep/p.img" --dry-run
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --guest-memory 96 --prepared-image "$work/prep/p.img" \
+    --out "$work/out" --image-dir "$work" > "$work/plan" || fail "--guest-memory 96 at a minimum of 96: refused"
+grep -q "^memory = 96$" "$work/plan" || fail "--guest-memory 96: not in xl.cfg: $(grep memory "$work/plan")"
+sed -i 's/^min_memory_mib=96$/min_memory_mib=9x/' "$work/prep/p.img.manifest"
+refused "p.img.manifest: [boot] min_memory_mib '9x': expected MiB, a whole number 1..1048576" \
+    --hypervisor libxl --image --guest-memory 96 --prepared-image "$work/prep/p.img"
+rm -f "$work/mm-err"
 rm -r "$work/prep"
 
 # bug run-late-input-errors: an existing --out and a --prepared-image
