@@ -18,3 +18,10 @@ EXTRA_DIST += tests/golden/lab
 # what lab run hands dom0 (template, prepare cache, helpers), with the boot stubbed
 TESTS += tests/integration/lab-stage.sh
 EXTRA_DIST += tests/integration/lab-stage.sh
+# the lab's panic rule: Xen's and dom0's panics end a stage, a domU's does not
+TESTS += tests/integration/lab-panic-rule.sh
+EXTRA_DIST += tests/integration/lab-panic-rule.sh
+# scripts/main-job.sh --plan-only: where the main job runs (the KVM probe
+# with this machine's KVM, then under TCG for the KVM branch), ~1 min
+TESTS += tests/integration/main-job-plan.sh
+EXTRA_DIST += tests/integration/main-job-plan.sh
