@@ -25,6 +25,8 @@ static const struct vdc_command vdc_commands[] = {
     { .name = "report",  .fn = vdc_cmd_report,  .summary = "render a result directory (text, CSV, JSON, Markdown, HTML)" },
     { .name = "compare", .fn = vdc_cmd_compare, .summary = "compare result sets side by side with deltas and significance" },
     { .name = "merge",   .fn = vdc_cmd_merge,   .summary = "one job's results from several hosts: the host as a dimension" },
+    { .name = "store",   .fn = vdc_cmd_store,   .summary = "the result store: add result directories, list, export (NDJSON, OpenMetrics)" },
+    { .name = "history", .fn = vdc_cmd_history, .summary = "the image-vs-LV ratio per host over time, each step with what changed" },
     { .name = "import",  .fn = vdc_cmd_import,  .summary = "import agent JSON, bonnie++ CSV, bonnie tables, dd transcripts or fio JSON" },
     { .name = "cleanup", .fn = vdc_cmd_cleanup, .summary = "tear down what a crashed run left (from its undo journal)" },
     { .name = "prepare", .fn = vdc_cmd_prepare, .summary = "install the agent into a guest image with libguestfs" },
@@ -71,6 +73,6 @@ main(int argc, char **argv)
     for (i = 0; i < sizeof(vdc_commands) / sizeof(vdc_commands[0]); i++)
         if (!strcmp(argv[1], vdc_commands[i].name))
             return vdc_exit_status(vdc_commands[i].fn(argc - 1, argv + 1));
-    vdc_input_error("unknown command '%s': expected one of run, report, compare, merge, import, cleanup, prepare, lab", argv[1]);
+    vdc_input_error("unknown command '%s': expected one of run, report, compare, merge, store, history, import, cleanup, prepare, lab", argv[1]);
     return vdc_exit_status(-1);
 }

@@ -25,5 +25,15 @@ int vdc_cmd_compare(int argc, char **argv);
 int vdc_cmd_report(int argc, char **argv);
 /* one job's result directories from several hosts: the fleet report */
 int vdc_cmd_merge(int argc, char **argv);
+/* the result store: add result directories, list, export (src/store/) */
+int vdc_cmd_store(int argc, char **argv);
+/* the image-vs-LV ratio per host over time, from the store (src/store/) */
+int vdc_cmd_history(int argc, char **argv);
+
+/* Whether @path may receive a file a command writes (an export, a history
+ * page): 0 when it does not exist, is empty, or begins as a file
+ * vmdiskcmp writes there; -1 after one vdc_input_error otherwise (never
+ * overwrite what vmdiskcmp did not write). */
+int vdc_cli_output_ok(const char *path);
 
 #endif

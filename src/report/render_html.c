@@ -349,8 +349,8 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
 
 /* Prefix every id of a cairo SVG document so that two charts inlined in
  * one page do not share glyph and clip ids. */
-static char *
-prefix_ids(const char *svg, const char *prefix)
+char *
+vdc_svg_prefix_ids(const char *svg, const char *prefix)
 {
     char *t1, *t2, *t3, *pat;
     char **parts;
@@ -1026,7 +1026,7 @@ html_notes(GString *out, const struct vdc_analysis *a)
 static void
 html_figure(GString *out, char *svg, const char *id, const char *cls, size_t points, const char *caption)
 {
-    char *fixed = prefix_ids(svg, id);
+    char *fixed = vdc_svg_prefix_ids(svg, id);
 
     g_string_append_printf(out, "<figure id=\"%s\" class=\"%s\"", id, cls);
     if (points)

@@ -116,6 +116,11 @@ void vdc_append_notes(GString *out, const struct vdc_analysis *a, const char *bu
  * the baseline the delta with its mark and Fieller interval. */
 void vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci);
 
+/* @svg (a cairo SVG document) with every id and every reference to one
+ * (href="#", url(#)) prefixed by "@prefix-", so that several charts
+ * inlined in one HTML page do not share glyph and clip ids (g_free). */
+char *vdc_svg_prefix_ids(const char *svg, const char *prefix);
+
 /* experiment.emulated is true */
 int vdc_experiment_emulated(const vdc_result_set *rs);
 
