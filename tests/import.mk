@@ -94,9 +94,9 @@ CLEANFILES += $(FUZZ_IMPORT_TARGETS) tests/fuzz/fuzz_numbers
 TESTS += tests/fuzz/fuzz-numbers.sh
 tests/fuzz/fuzz_numbers: $(FUZZ_NUMBERS_SRCS) $(FUZZ_NUMBERS_HDRS) config.h
 	$(AM_V_at)$(MKDIR_P) tests/fuzz
-	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) $(GSL_CFLAGS) $(CAIRO_CFLAGS) -DVDC_DATADIR='"$(pkgdatadir)"' \
+	$(AM_V_GEN)$(CLANG) $(FUZZ_CFLAGS) $(GSL_CFLAGS) $(CAIRO_CFLAGS) $(SQLITE_CFLAGS) -DVDC_DATADIR='"$(pkgdatadir)"' \
 		-DVDC_LIBEXECDIR='"$(pkglibexecdir)"' -o $@ $(FUZZ_NUMBERS_SRCS) \
-		$(CAIRO_LIBS) $(GSL_LIBS) $(FUZZ_LIBS)
+		$(SQLITE_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(FUZZ_LIBS)
 TESTS += tests/fuzz/fuzz-import-json.sh tests/fuzz/fuzz-import-csv.sh \
 	tests/fuzz/fuzz-import-table.sh tests/fuzz/fuzz-import-auto.sh tests/fuzz/fuzz-import-dd.sh \
 	tests/fuzz/fuzz-import-fio.sh

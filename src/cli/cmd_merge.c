@@ -25,9 +25,12 @@
 #include "model/result.h"
 #include "report/fleet.h"
 #include "report/report_dir.h"
+#include "store/store.h"
 
 struct merge_cli {
     char *out;
+    char *store;
+    int no_store;
     int quiet;
 };
 
@@ -42,11 +45,18 @@ static const char merge_usage[] =
     "the headline per host, whether the storage choice is the same on every\n"
     "host and, where not, which host facts differ (kernel, Xen, disk model,\n"
     "scheduler), and the spread of each test across hosts.  Results of a\n"
-    "different job (other targets or tests) are refused (exit 2).\n\n";
+    "different job (other targets or tests) are refused (exit 2).  Each host's\n"
+    "result and the merge are recorded in the result store, the host as a\n"
+    "dimension (doc/store.md): OUT's directory's " VDC_STORE_FILE " unless --store or\n"
+    "--no-store; a store that cannot be written is a warning, OUT stands.\n\n";
 
 static const vdc_opt merge_table[] = {
     { .name = "out", .type = VDC_OPT_STR, .off = offsetof(struct merge_cli, out), .metavar = "OUT",
       .short_name = 'o', .help = "the directory to write (must not exist)" },
+    { .name = "store", .type = VDC_OPT_STR, .off = offsetof(struct merge_cli, store), .metavar = "FILE",
+      .def = "OUT's directory's " VDC_STORE_FILE, .help = "the result store to record the hosts and the merge in" },
+    { .name = "no-store", .type = VDC_OPT_FLAG, .off = offsetof(struct merge_cli, no_store),
+      .help = "record nothing in a result store" },
     { .name = "quiet", .type = VDC_OPT_FLAG, .off = offsetof(struct merge_cli, quiet), .short_name = 'q',
       .help = "do not print the fleet report" },
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
@@ -302,6 +312,52 @@ write_out(const char *out, const char *parent, const vdc_result_set *merged, con
     return rc;
 }
 
+/* Record every ok host's result (its host label the dimension) and the
+ * merge (@out's result.json, its members the hosts) in the store at
+ * @store, in one transaction, after OUT is complete: a failure is a
+ * warning, OUT stands. */
+static void
+record_merge(const char *store, const struct vdc_fleet *f, const vdc_result_set *merged, const char *out)
+{
+    struct vdc_store_item *items = g_new0(struct vdc_store_item, f->n_hosts);
+    char **shas = g_new0(char *, f->n_hosts + 1), **srcs = g_new0(char *, f->n_hosts + 1);
+    g_autofree char *out_json = g_build_filename(out, "result.json", NULL), *out_abs = NULL, *data = NULL;
+    struct vdc_store_item m = { .rs = merged, .kind = VDC_STORE_KIND_MERGE };
+    vdc_store *s = NULL;
+    size_t n = 0, len;
+    int ok = 0;
+
+    for (size_t h = 0; h < f->n_hosts; h++) {
+        g_autofree char *path = g_build_filename(f->hosts[h].dir, "result.json", NULL), *bytes = NULL;
+
+        if (f->hosts[h].status != VDC_FLEET_OK)
+            continue;
+        if (!g_file_get_contents(path, &bytes, &len, NULL))
+            goto out;
+        shas[n] = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)bytes, len);
+        srcs[n] = g_canonicalize_filename(f->hosts[h].dir, NULL);
+        items[n] = (struct vdc_store_item){ .rs = &f->hosts[h].rs, .sha256 = shas[n], .source = srcs[n],
+                                            .host = f->hosts[h].name, .kind = VDC_STORE_KIND_RUN };
+        n++;
+    }
+    if (!g_file_get_contents(out_json, &data, &len, NULL))
+        goto out;
+    m.sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
+    out_abs = g_canonicalize_filename(out, NULL);
+    m.source = out_abs;
+    if ((s = vdc_store_open(store, 1)) && vdc_store_add(s, items, n, &m, NULL) == 0)
+        ok = 1;
+    g_free((char *)m.sha256);
+ out:
+    if (!ok)
+        vdc_progress("warning: the merge was not recorded in the store %s; %s is complete ('vmdiskcmp store "
+                     "add --store %s HOSTDIR...' records the hosts)", store, out, store);
+    vdc_store_close(s);
+    g_strfreev(shas);
+    g_strfreev(srcs);
+    g_free(items);
+}
+
 int
 vdc_cmd_merge(int argc, char **argv)
 {
@@ -310,6 +366,7 @@ vdc_cmd_merge(int argc, char **argv)
         .operands = VDC_OPERANDS_ANYWHERE, .usage = merge_usage,
     };
     struct merge_cli c = { 0 };
+    g_autofree char *store = NULL;
     struct vdc_fleet f;
     vdc_result_set merged;
     char *text = NULL, *json = NULL, *parent = NULL;
@@ -343,6 +400,13 @@ vdc_cmd_merge(int argc, char **argv)
             goto out;
     if (check_out(c.out, &f, &parent) < 0)
         goto out;
+    if (c.store && c.no_store) {
+        vdc_input_error("merge: --store and --no-store: expected one of them");
+        goto out;
+    }
+    store = c.store ? g_strdup(c.store) : vdc_store_default_path(c.out);
+    if (c.store && vdc_store_check_path(store) < 0)     /* named: refused before anything is written */
+        goto out;
     if (vdc_fleet_build(&f, NULL, NULL) < 0)
         goto out;
     if (!f.n_ok) {
@@ -355,6 +419,8 @@ vdc_cmd_merge(int argc, char **argv)
     json = vdc_fleet_render_json(&f);
     if (write_out(c.out, parent, &merged, text, json) < 0)
         goto out;
+    if (!c.no_store)
+        record_merge(store, &f, &merged, c.out);
     if (!c.quiet && (fputs(text, stdout) == EOF || fflush(stdout) != 0)) {
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
         goto out;

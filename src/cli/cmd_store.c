@@ -68,7 +68,7 @@ static const vdc_opt store_table[] = {
 /* The first bytes a file vmdiskcmp wrote starts with: an export or a
  * history page may be written over only when it holds one of them. */
 static const char *const own_marks[] = {
-    "{\"metric\":", "# TYPE vmdiskcmp_", "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    "{\"metric\": ", "# TYPE vmdiskcmp_", "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
     "<meta name=\"generator\" content=\"vmdiskcmp history\">",
 };
 

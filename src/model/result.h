@@ -785,6 +785,12 @@ JsonNode *vdc_result_set_to_json(const vdc_result_set *rs);
  * vdc_result_set_to_json() (e.g. "statistics") can print with this. */
 char *vdc_json_to_string(JsonNode *root, size_t *len);
 
+/* @d appended to @out in the shortest decimal form that reads back to the
+ * same double (135.8, not 135.80000000000001), always with a '.', an 'e'
+ * or "null" (NaN or infinite): a JSON number, also one that Go's
+ * ParseFloat reads (OpenMetrics). */
+void vdc_append_double(GString *out, double d);
+
 /* The format_version @rs is written with: 2 when some sample is a
  * workload sample, else 1 (so that version-1 readers go on reading every
  * document they can understand, as the agent does). */

@@ -1362,6 +1362,12 @@ emit_double(GString *out, double d)
         g_string_append(out, ".0");
 }
 
+void
+vdc_append_double(GString *out, double d)
+{
+    emit_double(out, d);
+}
+
 static void
 emit_indent(GString *out, int level)
 {

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "common/util.h"
+#include "model/result.h"
 #include "report/analysis.h"
 #include "store/store_priv.h"
 
@@ -160,7 +161,6 @@ ndjson_line(struct ndjson *nd, const char *metric, double value, const char *uni
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(JsonNode) root = NULL;
-    g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autofree char *run_uri = g_strndup(sha ? sha : "", 16), *sample_uri = NULL, *text = NULL;
 
     sample_uri = g_strdup_printf("%s-%zu", run_uri, nd->seq++);
@@ -209,9 +209,17 @@ ndjson_line(struct ndjson *nd, const char *metric, double value, const char *uni
     }
     json_builder_end_object(b);
     root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    text = json_generator_to_data(gen, NULL);
-    g_string_append(nd->out, text);
+    /* the model's writer (shortest doubles), its indentation taken out: a
+     * string holds no raw newline, so every newline is layout */
+    text = vdc_json_to_string(root, NULL);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') {
+            while (p[1] == ' ')
+                p++;
+            continue;
+        }
+        g_string_append_c(nd->out, *p);
+    }
     g_string_append_c(nd->out, '\n');
 }
 
@@ -391,15 +399,6 @@ om_point_cmp(gconstpointer a, gconstpointer b)
     return (x > y) - (x < y);
 }
 
-/* OpenMetrics numbers: Go's ParseFloat reads %.17g; integers as they are */
-static void
-om_number(GString *out, double v)
-{
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-    g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.17g", v));
-}
-
 static int
 str_ptr_cmp(const void *a, const void *b)
 {
@@ -432,7 +431,7 @@ om_write_family(GString *out, const struct om_family *f, GHashTable *fam, size_t
             }
             g_string_append_printf(out, "%s%s{%s} ", f->name, !strcmp(f->type, "info") ? "_info" : "",
                                    (const char *)keys[i]);
-            om_number(out, p->value);
+            vdc_append_double(out, p->value);
             g_string_append_c(out, ' ');
             {
                 char buf[64];
