@@ -9,5 +9,5 @@ tests_unit_test_store_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_store_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(SQLITE_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 endif
-TESTS += tests/integration/store-cli.sh tests/integration/store-race.sh
-EXTRA_DIST += tests/integration/store-cli.sh tests/integration/store-race.sh tests/integration/openmetrics-check.py tests/golden/store
+TESTS += tests/integration/store-cli.sh tests/integration/store-race.sh tests/integration/store-openmetrics.sh
+EXTRA_DIST += tests/integration/store-cli.sh tests/integration/store-race.sh tests/integration/store-openmetrics.sh tests/integration/openmetrics-check.py tests/golden/store
