@@ -14,6 +14,7 @@
 #include "common/helper.h"
 #include "common/opts.h"
 #include "common/util.h"
+#include "store/store.h"
 #include "guest/prepare.h"
 #include "hv/translate.h"
 #include "plan/build.h"
@@ -422,6 +423,9 @@ vdc_cmd_run(int argc, char **argv)
     s.inspect = o.inspect;
     if (preflight(&o) < 0 || check_helpers(&p, &s) < 0)
         goto out;
+    if (o.store && (o.no_store ? (vdc_input_error("--store and --no-store: expected one of them"), -1)
+                               : vdc_store_check_path(o.store)) < 0)
+        goto out;    /* a --store refused before anything is created */
     if (unique_run_id(&o, &h, cmdline, &p, &suffix) < 0)
         goto out;
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
@@ -433,6 +437,12 @@ vdc_cmd_run(int argc, char **argv)
     if (r == VDC_EXIT_OK) {
         vdc_progress("done: %s/result.json", p.out_dir);
         rc = 0;
+        /* result.json is complete: recorded in the store, or a warning */
+        if (!o.no_store) {
+            g_autofree char *store = o.store ? g_strdup(o.store) : vdc_store_default_path(p.out_dir);
+
+            vdc_store_record(store, p.out_dir, VDC_STORE_KIND_RUN);
+        }
     }
 out:
     host_vgs_dispose(&vgs);

@@ -47,6 +47,7 @@ typedef struct {
     unsigned heartbeat_timeout; /* seconds without a runner heartbeat; 0 = off
                                  * (vdc_run_opts_init: VDC_HEARTBEAT_TIMEOUT_DEFAULT) */
     char *out;
+    char *store;                /* --store FILE: the result store; NULL: beside out */
     char *cache_dir;
     char *agent;                /* path of the static agent (dom0 and prepare) */
     char *runner;               /* path of the static in-guest runner */
@@ -58,6 +59,7 @@ typedef struct {
     unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
     int keep, dry_run, quiet, no_report;
+    int no_store;               /* --no-store: record nothing in a result store */
     int no_drop_caches;         /* --no-drop-caches */
     int emulated;               /* the hypervisor itself runs under emulation (the lab) */
     int inspect;                /* --inspect-on-failure */

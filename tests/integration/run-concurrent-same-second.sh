@@ -103,6 +103,14 @@ PY
     grep -Eq "not this run's|left alone" "$work/$o.log" && fail "run $o met an object not its own"
     nothing_left "$work/results/$o"
 done
+# both results recorded once in the store beside them (results/vmdiskcmp.sqlite)
+python3 - "$work/results/vmdiskcmp.sqlite" "$ida" "$idb" <<'PY' || fail "the store beside the results does not hold both runs"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("SELECT run_id, kind FROM results ORDER BY run_id").fetchall()
+assert rows == sorted([(sys.argv[2], "run"), (sys.argv[3], "run")]), rows
+assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+PY
 # each journal: its own run line, its own domain UUID, nothing of the other
 ua=$(sed -n 's/^add [0-9]* domain .* uuid=\([0-9a-f-]*\).*/\1/p' "$work/results/a/journal")
 ub=$(sed -n 's/^add [0-9]* domain .* uuid=\([0-9a-f-]*\).*/\1/p' "$work/results/b/journal")
