@@ -30,74 +30,95 @@ struct agent_option {
     int has_arg;        /* no_argument, required_argument, optional_argument */
     const char *arg;    /* argument name for --help */
     const char *help;
+    /* NULL: an option vmdiskcmp's --agent-options may hand on; else what
+     * sets it in a run (the controller or the runner), which
+     * agent_options_check_extra names when refusing it */
+    const char *host;
 };
 
 static const struct agent_option options[] = {
     { "directory", 'd', required_argument, "DIR|DEV",
       "target: a directory on a mounted filesystem (all tests) or a block "
-      "device (seeks and --sweep only); required" },
+      "device (seeks and --sweep only); required",
+      "vmdiskcmp gives each target its own directory or device" },
     { "size", 's', required_argument, "SIZE[:CHUNK[:SEEKS[:PROCS]]]",
       "test file size (bare number: MiB; or N[k|m|g]), default 2x RAM; "
       "CHUNK block size (default 8k, power of 2, 256..1m); SEEKS (8192) and "
       "seeker PROCS (5) as bonnie++ 2.00a; 0 skips the sequential and seek "
-      "tests" },
+      "tests",
+      "vmdiskcmp sets it from --size (dom0: --dom0-size)" },
     { "number", 'n', required_argument, "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]",
       "file tests: NUM*1024 files (default 16), sizes MIN..MAX bytes "
       "(default 0), in DIRS directories (1), written CHUNK at a time (8k); "
-      "0 skips the file tests" },
+      "0 skips the file tests", NULL },
     { "ram", 'r', required_argument, "MiB",
-      "RAM to size for (default MemTotal)" },
-    { "repeat", 'x', required_argument, "N", "run the tests N times (1)" },
+      "RAM to size for (default MemTotal)",
+      "vmdiskcmp sets it from --agent-ram (dom0: --dom0-ram)" },
+    { "repeat", 'x', required_argument, "N", "run the tests N times (1)",
+      "vmdiskcmp runs one repetition per boot (--runs)" },
     { "seed", OPT_SEED, required_argument, "N",
-      "PRNG seed, decimal or 0x hex (default: from getrandom)" },
-    { NULL, 'z', required_argument, "N", "same as --seed (bonnie++ -z)" },
+      "PRNG seed, decimal or 0x hex (default: from getrandom)",
+      "vmdiskcmp sets it from --seed" },
+    { NULL, 'z', required_argument, "N", "same as --seed (bonnie++ -z)",
+      "vmdiskcmp sets it from --seed" },
     { "machine", 'm', required_argument, "NAME",
-      "machine name in the table and CSV (default: uname nodename)" },
+      "machine name in the table and CSV (default: uname nodename)", NULL },
     { "target", OPT_TARGET, required_argument, "NAME",
-      "runs[].target in the JSON (default: basename of -d)" },
+      "runs[].target in the JSON (default: basename of -d)",
+      "vmdiskcmp names each target" },
     { "repetition", OPT_REPETITION, required_argument, "N",
-      "runs[].repetition of the first run (0); -x runs count up from it" },
+      "runs[].repetition of the first run (0); -x runs count up from it",
+      "vmdiskcmp sets it from --runs" },
     { "fsync", 'b', no_argument, NULL,
       "fsync after every write where bonnie++ -b does (seek updates, file "
-      "creation and its directory)" },
+      "creation and its directory)", NULL },
     { "direct-io", 'D', no_argument, NULL,
-      "O_DIRECT for the block, rewrite, block read and seek tests" },
+      "O_DIRECT for the block, rewrite, block read and seek tests", NULL },
     { "per-char", OPT_PER_CHAR, required_argument, "syscall|stdio",
       "per-char tests with one-byte write(2)/read(2) (bonnie++ >= 1.92, "
-      "default) or putc/getc (bonnie++ 1.03)" },
+      "default) or putc/getc (bonnie++ 1.03)", NULL },
     { "per-char-size", OPT_PER_CHAR_SIZE, required_argument, "SIZE",
       "bytes moved by the per-char tests (bare number: MiB; default 3 as "
-      "bonnie++ 2.00a; 0 skips them)" },
+      "bonnie++ 2.00a; 0 skips them)", NULL },
     { "sweep", OPT_SWEEP, optional_argument, "LIST",
       "instead of the bonnie++ tests, read and write SIZE sequentially at "
-      "each block size of LIST (default 512,4k,8k,16k,32k,64k,1m)" },
-    { "direct", OPT_DIRECT, no_argument, NULL, "O_DIRECT in the sweep" },
+      "each block size of LIST (default 512,4k,8k,16k,32k,64k,1m)", NULL },
+    { "direct", OPT_DIRECT, no_argument, NULL, "O_DIRECT in the sweep", NULL },
     { "drop-caches", OPT_DROP_CACHES, no_argument, NULL,
-      "sync and drop the page cache before each test (root)" },
+      "sync and drop the page cache before each test (root)",
+      "vmdiskcmp sets it (--no-drop-caches turns it off)" },
     { "destroy-data", OPT_DESTROY_DATA, no_argument, NULL,
       "allow writing to a block device that carries a filesystem, "
-      "partition table or LVM signature" },
-    { "force", 'f', no_argument, NULL, "allow a size under 2x RAM" },
+      "partition table or LVM signature",
+      "vmdiskcmp gives it to the raw workload pass only (--workload-on raw)" },
+    { "force", 'f', no_argument, NULL, "allow a size under 2x RAM", NULL },
     { "csv", OPT_CSV, no_argument, NULL,
-      "print bonnie++ 2.00a CSV (format 1.98) instead of the table" },
+      "print bonnie++ 2.00a CSV (format 1.98) instead of the table", NULL },
     { "csv-file", OPT_CSV_FILE, required_argument, "FILE",
-      "also write the CSV to FILE (atomically)" },
+      "also write the CSV to FILE (atomically)",
+      "vmdiskcmp chooses where the agent writes, inside the result directory" },
     { "json", OPT_JSON, required_argument, "FILE",
-      "write the result JSON (doc/result-format.md) to FILE (atomically)" },
+      "write the result JSON (doc/result-format.md) to FILE (atomically)",
+      "vmdiskcmp chooses where the agent writes, inside the result directory" },
     { "trace-digest", OPT_TRACE_DIGEST, no_argument, NULL,
-      "print the op-sequence digest of each run" },
+      "print the op-sequence digest of each run", NULL },
     { "job", OPT_JOB, required_argument, "FILE",
       "instead of the bonnie++ tests, run the fio job file FILE with the "
-      "job engine (repeatable: one after the other; vmdiskcmp-agent(1))" },
+      "job engine (repeatable: one after the other; vmdiskcmp-agent(1))",
+      "vmdiskcmp runs the jobs of --workload" },
     { "workload", OPT_WORKLOAD, required_argument, "NAME",
       "--job with the shipped profile NAME.fio (from $VDC_WORKLOAD_DIR, "
-      "else " VDC_DATADIR "/workloads)" },
-    { "quiet", 'q', no_argument, NULL, "no progress messages" },
+      "else " VDC_DATADIR "/workloads)",
+      "vmdiskcmp runs the jobs of --workload" },
+    { "quiet", 'q', no_argument, NULL, "no progress messages", NULL },
     { "progress-fd", OPT_PROGRESS_FD, required_argument, "N",
       "write 'begin ID' and 'end ID' lines to open descriptor N as each "
-      "bonnie++ test starts and ends (the runner's progress block)" },
-    { "help", OPT_HELP, no_argument, NULL, "this text" },
-    { "version", OPT_VERSION, no_argument, NULL, "print the version" },
+      "bonnie++ test starts and ends (the runner's progress block)",
+      "the runner sets it" },
+    { "help", OPT_HELP, no_argument, NULL, "this text",
+      "the agent would print and exit without testing" },
+    { "version", OPT_VERSION, no_argument, NULL, "print the version",
+      "the agent would print and exit without testing" },
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -378,9 +399,56 @@ add_job_file(struct agent_config *cfg, int workload, const char *arg,
     return 0;
 }
 
-int
-agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
-                    char *err, size_t errlen)
+/* The table's name of the option getopt returned as @c: "-d" or
+ * "--json" (the short name when it has one). */
+static const struct agent_option *
+option_of(int c)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].val == c)
+            return &options[i];
+    return NULL;
+}
+
+static void
+option_name(const struct agent_option *o, char *buf, size_t len)
+{
+    if (o->val < 256)
+        snprintf(buf, len, "-%c", o->val);
+    else
+        snprintf(buf, len, "--%s", o->name);
+}
+
+/* "-n, -b, ..., --trace-digest": the options the table leaves to
+ * --agent-options, for the refusal's message. */
+static const char *
+extra_names(void)
+{
+    static char names[512];
+    size_t n = 0;
+
+    if (names[0])
+        return names;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        char name[32];
+
+        if (options[i].host)
+            continue;
+        option_name(&options[i], name, sizeof(name));
+        n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+                              n ? ", " : "", name);
+        if (n >= sizeof(names))
+            break;
+    }
+    return names;
+}
+
+/* agent_options_parse, or with @extra the check of --agent-options: an
+ * option the table marks as set in a run (.host) is refused naming what
+ * sets it, and no -d is needed. */
+static int
+parse_options(int argc, char *argv[], struct agent_config *cfg, int extra,
+              char *err, size_t errlen)
 {
     struct option longopts[N_OPTIONS + 1];
     char shortopts[3 * N_OPTIONS + 2];
@@ -409,6 +477,15 @@ agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
     optind = 0;     /* full re-initialisation (glibc and musl) */
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        const struct agent_option *o = option_of(c);
+
+        if (extra && o && o->host) {
+            char name[32];
+
+            option_name(o, name, sizeof(name));
+            return fail(err, errlen, "%s: %s (expected options vmdiskcmp "
+                        "does not set: %s)", name, o->host, extra_names());
+        }
         switch (c) {
         case 'd':
             if (!*optarg)
@@ -554,7 +631,7 @@ agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
     if (optind < argc)
         return fail(err, errlen, "%s: unexpected argument (options only; "
                     "see --help)", argv[optind]);
-    if (!cfg->target_path)
+    if (!cfg->target_path && !extra)
         return fail(err, errlen, "missing target: expected -d DIR|DEV");
     if (cfg->file_size && cfg->file_size % cfg->chunk_size)
         return fail(err, errlen, "-s: size %llu bytes: expected a multiple "
@@ -567,6 +644,23 @@ agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
     if (cfg->sweep && cfg->file_size_given && !cfg->file_size)
         return fail(err, errlen, "-s 0: expected a size above 0 for --sweep");
     return AGENT_OPT_RUN;
+}
+
+int
+agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
+                    char *err, size_t errlen)
+{
+    return parse_options(argc, argv, cfg, 0, err, errlen);
+}
+
+int
+agent_options_check_extra(int argc, char *argv[], char *err, size_t errlen)
+{
+    struct agent_config cfg;
+
+    agent_config_init(&cfg);
+    return parse_options(argc, argv, &cfg, 1, err, errlen) == AGENT_OPT_RUN
+               ? 0 : -1;
 }
 
 void

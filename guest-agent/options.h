@@ -37,6 +37,20 @@ enum {
 int agent_options_parse(int argc, char *argv[], struct agent_config *cfg,
                         char *err, size_t errlen);
 
+/* Check the words vmdiskcmp's --agent-options hands the agent
+ * (@argv[0] a name for getopt, @argv[1..@argc) the words, split as the
+ * controller splits them), with the table agent_options_parse uses:
+ * an option the controller or the runner sets in a run (-d, -s, -r, -x,
+ * --seed, -z, --target, --repetition, --drop-caches, --destroy-data,
+ * --json, --csv-file, --job, --workload, --progress-fd, --help,
+ * --version) is refused naming what sets it; the others' values are
+ * checked as the agent checks them.  Host and agent agree because this is
+ * the agent's own parser.  Permutes @argv (getopt).  0, or -1 with @err
+ * (size @errlen) holding one line, e.g. "-d: vmdiskcmp gives each target
+ * its own directory or device (expected options vmdiskcmp does not set:
+ * -n, ...)" or "-n x: expected NUM[:MAX...". */
+int agent_options_check_extra(int argc, char *argv[], char *err, size_t errlen);
+
 /* Print the --help text (every option, its argument and default). */
 void agent_usage(FILE *fp);
 

@@ -10,6 +10,8 @@
 
 #include "common/opts.h"
 #include "common/util.h"
+#include "guest-agent/ctldisk.h"
+#include "guest-agent/options.h"
 #include "stats/paired.h"
 
 #define MIB (1ULL << 20)
@@ -204,6 +206,48 @@ check_orphans(const vdc_run_opts *o)
     return 0;
 }
 
+/* The words vdc_agent_options (run/step.c) puts before --agent-options':
+ * -s N -r N -f -q --drop-caches. */
+#define AGENT_OWN_WORDS 7u
+
+/* --agent-options, split on blanks as vdc_agent_options splits it, checked
+ * by the agent's own parser (guest-agent/options.c) before anything is
+ * made: an option vmdiskcmp sets itself (-d, --json, -s, --seed, ...) or a
+ * bad value is refused in one line; the words must fit the control disk's
+ * job (VDC_CTL_MAX_ARGS, each VDC_CTL_MAX_STRING bytes).  0, or -1 after
+ * one vdc_input_error. */
+static int
+check_agent_options(const char *s)
+{
+    g_auto(GStrv) words = g_strsplit_set(s, " \t", -1);
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
+    char err[1024];
+    size_t i;
+
+    g_ptr_array_add(argv, (char *)"--agent-options");
+    for (i = 0; words[i]; i++) {
+        if (!*words[i])
+            continue;
+        if (strlen(words[i]) >= VDC_CTL_MAX_STRING) {
+            vdc_input_error("--agent-options: a word of %zu bytes: expected at most %u",
+                            strlen(words[i]), VDC_CTL_MAX_STRING - 1);
+            return -1;
+        }
+        g_ptr_array_add(argv, words[i]);
+    }
+    if (argv->len - 1 > VDC_CTL_MAX_ARGS - AGENT_OWN_WORDS) {
+        vdc_input_error("--agent-options: %u words: expected at most %u", argv->len - 1,
+                        VDC_CTL_MAX_ARGS - AGENT_OWN_WORDS);
+        return -1;
+    }
+    g_ptr_array_add(argv, NULL);
+    if (agent_options_check_extra((int)argv->len - 1, (char **)argv->pdata, err, sizeof(err)) < 0) {
+        vdc_input_error("--agent-options '%s': %s", s, err);
+        return -1;
+    }
+    return 0;
+}
+
 void
 vdc_run_opts_init(vdc_run_opts *o)
 {
@@ -334,6 +378,8 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
                 return -1;
             }
         }
+    if (o->agent_options && check_agent_options(o->agent_options) < 0)
+        return -1;
     if (o->blocks)
         for (i = 0; o->blocks[i]; i++)
             if (o->blocks[i][0] != '/') {

@@ -104,6 +104,40 @@ bad "--vg '-x': expected a VG name" --lvm --vg -x
 bad "--heartbeat-timeout 'soon': expected an integer from 0 to 604800" --image --heartbeat-timeout soon
 bad "--heartbeat-timeout '-5': expected an integer from 0 to 604800" --image --heartbeat-timeout -5
 bad "--heartbeat-timeout '10': expected 0 (off) or 30 to 604800 seconds" --image --heartbeat-timeout 10
+# --agent-options: read by the agent's own parser before anything is made,
+# --dry-run included: an option vmdiskcmp sets itself is refused naming
+# what sets it (-d made the dom0 baseline benchmark /, --json wrote outside
+# the result directory), the others' values are checked
+g="--guest-image /g.img --hypervisor libvirt --connect test:///default"
+bad "--agent-options '-d /': -d: vmdiskcmp gives each target its own directory or device (expected options vmdiskcmp does not set: -n, " \
+    --dom0 --agent-options "-d /"
+bad "--agent-options '-n 0 --json /tmp/x.json': --json: vmdiskcmp chooses where the agent writes" \
+    --image $g --agent-options "-n 0 --json /tmp/x.json" --dry-run
+bad "--agent-options '--csv-file=/x': --csv-file: vmdiskcmp chooses where the agent writes" --dom0 --agent-options --csv-file=/x
+bad "--agent-options '-s abc': -s: vmdiskcmp sets it from --size" --image $g --agent-options "-s abc" --dry-run
+bad "--agent-options '-z': -z: expected an argument" --image $g --agent-options "-z" --dry-run
+bad "--agent-options '-z 5': -z: vmdiskcmp sets it from --seed" --dom0 --agent-options "-z 5"
+bad "--agent-options '--target x': --target: vmdiskcmp names each target" --dom0 --agent-options "--target x"
+bad "--agent-options '-x 3': -x: vmdiskcmp runs one repetition per boot" --dom0 --agent-options "-x 3"
+bad "--agent-options '--destroy-data': --destroy-data: vmdiskcmp gives it to the raw workload pass only" \
+    --dom0 --agent-options --destroy-data
+bad "--agent-options '--workload randread-4k-qd1': --workload: vmdiskcmp runs the jobs of --workload" \
+    --dom0 --agent-options "--workload randread-4k-qd1"
+bad "--agent-options '--help': --help: the agent would print and exit without testing" --dom0 --agent-options --help
+bad "--agent-options '-qd/tmp': -d: vmdiskcmp gives each target" --dom0 --agent-options -qd/tmp
+bad "--agent-options '-n x': -n x: expected NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]" --dom0 --agent-options "-n x"
+bad "--agent-options '--per-char=putc': --per-char=putc: expected syscall or stdio" --dom0 --agent-options --per-char=putc
+bad "--agent-options '-n 0 now': now: unexpected argument" --dom0 --agent-options "-n 0 now" --dry-run
+bad "--agent-options '--bogus': --bogus: unknown option" --dom0 --agent-options --bogus
+bad "--agent-options: 58 words: expected at most 57" --dom0 --agent-options "$(printf -- '-q %.0s' $(seq 58))"
+# what the runs here pass is taken, with and without --dry-run's plan
+"$VMDISKCMP" --dry-run --image $g --size 64M --agent-options "-n 0 -f --per-char-size 0 -b -D --per-char=stdio -m m1" \
+    --out "$work/out" --image-dir "$work" > "$work/plan" 2>"$work/stderr" ||
+    fail "--agent-options: good options refused: $(cat "$work/stderr")"
+grep -q '"agent_options" : "-n 0 -f --per-char-size 0 -b -D --per-char=stdio -m m1"' "$work/plan" ||
+    fail "--agent-options: not in plan.json"
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+rm -f "$work/plan"
 
 # --workload: the job files are read and checked by the agent's parser
 # before anything is created: FILE:LINE and the option named, exit 2

@@ -234,6 +234,88 @@ test_option_errors(void **state)
     }
 }
 
+/* agent_options_check_extra, what the host checks --agent-options with:
+ * every option the controller or the runner sets is refused naming what
+ * sets it, the others pass when their values are good and fail naming
+ * the value when not; no -d is needed. */
+static int
+check_extra(const char *line, char *err, size_t errlen)
+{
+    static char buf[1024];
+    char *argv[64];
+    int argc = 0;
+
+    snprintf(buf, sizeof(buf), "--agent-options %s", line);
+    for (char *tok = strtok(buf, " "); tok && argc < 63; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    err[0] = '\0';
+    return agent_options_check_extra(argc, argv, err, errlen);
+}
+
+static void
+test_check_extra(void **state)
+{
+    static const struct { const char *line, *must_name; } owned[] = {
+        { "-d /", "-d: vmdiskcmp gives each target its own directory" },
+        { "--directory=/", "-d: vmdiskcmp gives each target" },
+        { "-qd/", "-d: " },
+        { "-s 512:4k", "-s: vmdiskcmp sets it from --size" },
+        { "--size 1", "-s: " },
+        { "-r 64", "-r: vmdiskcmp sets it from --agent-ram" },
+        { "-x 2", "-x: vmdiskcmp runs one repetition per boot" },
+        { "--seed 1", "--seed: vmdiskcmp sets it from --seed" },
+        { "-z 1", "-z: vmdiskcmp sets it from --seed" },
+        { "--target t", "--target: vmdiskcmp names each target" },
+        { "--repetition 3", "--repetition: vmdiskcmp sets it from --runs" },
+        { "--drop-caches", "--drop-caches: vmdiskcmp sets it" },
+        { "--destroy-data", "--destroy-data: vmdiskcmp gives it to the raw workload pass only" },
+        { "--json /etc/x", "--json: vmdiskcmp chooses where the agent writes" },
+        { "--csv-file /etc/x", "--csv-file: vmdiskcmp chooses where the agent writes" },
+        { "--job /j.fio", "--job: vmdiskcmp runs the jobs of --workload" },
+        { "--workload w", "--workload: " },
+        { "--progress-fd 3", "--progress-fd: the runner sets it" },
+        { "--help", "--help: the agent would print and exit" },
+        { "--version", "--version: " },
+    };
+    static const struct { const char *line, *must_name; } bad[] = {
+        { "-z", "-z: expected an argument" },
+        { "-n abc", "-n abc" },
+        { "-n 1:10:20", "MIN 20" },
+        { "--per-char=fast", "--per-char=fast" },
+        { "--per-char-size 1q", "--per-char-size 1q" },
+        { "--sweep=4k,,x", "block size x" },
+        { "--bogus", "--bogus: unknown option" },
+        { "-Y", "-Y: unknown option" },
+        { "-n 0 extra", "extra: unexpected argument" },
+    };
+    static const char *const good[] = {
+        "-n 0", "-n 0 -f --per-char-size 0", "-n 0 --per-char=stdio", "-b -D",
+        "--sweep=4k,1m --direct", "-m host1 -q --csv --trace-digest", "",
+    };
+    char err[1024];
+
+    for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+        if (check_extra(owned[i].line, err, sizeof(err)) != -1 ||
+            !strstr(err, owned[i].must_name) || !strstr(err, "(expected options vmdiskcmp does not set: -n, ")
+            || strchr(err, '\n'))
+            fail_msg("'%s': message '%s' (expected one line naming '%s' and the options left)",
+                     owned[i].line, err, owned[i].must_name);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (check_extra(bad[i].line, err, sizeof(err)) != -1 ||
+            !strstr(err, bad[i].must_name) || strchr(err, '\n'))
+            fail_msg("'%s': message '%s' (expected one line naming '%s')",
+                     bad[i].line, err, bad[i].must_name);
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+        if (check_extra(good[i], err, sizeof(err)) != 0)
+            fail_msg("'%s' refused: %s", good[i], err);
+    /* the options left to --agent-options are the table's: none of the
+     * refused ones among them */
+    check_extra("-d /", err, sizeof(err));
+    assert_non_null(strstr(err, "-n, -m, -b, -D, --per-char, --per-char-size, --sweep, "
+                                "--direct, -f, --csv, --trace-digest, -q)"));
+}
+
 static void
 test_usage_lists_every_option(void **state)
 {
@@ -391,6 +473,7 @@ main(void)
         cmocka_unit_test(test_defaults_and_full_line),
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_option_errors),
+        cmocka_unit_test(test_check_extra),
         cmocka_unit_test(test_usage_lists_every_option),
         cmocka_unit_test(test_progress_fd),
         cmocka_unit_test(test_blocksig),
