@@ -394,6 +394,52 @@ add_words(GPtrArray *v, const char *a, const char *b)
     g_ptr_array_add(v, g_strdup(b));
 }
 
+/* Each job that boots the guest --prepared hands in (no guest or kernel of
+ * its own) with less than that guest's least memory (its manifest's
+ * min_memory_mib) is refused here, not after the boot (dom0's plan refuses
+ * it the same way).  --prepared was checked (check_prepared). */
+static int
+check_jobs_memory(const struct vdc_lab_opts *o, const struct vdc_lab_request *r)
+{
+    struct vdc_prepared p;
+    int64_t min;
+    size_t k, i;
+    int rc = 0;
+
+    if (vdc_prepared_load(o->prepared, &p) < 0)
+        return -1;
+    min = p.min_memory_mib;
+    vdc_prepared_dispose(&p);
+    for (k = 0; k < r->n_jobs && min > 0 && rc == 0; k++) {
+        g_autoptr(GPtrArray) parse = g_ptr_array_new();
+        g_autofree char *ctx_text = g_strdup_printf("lab run: job %zu", k + 1);
+        const char *ctx;
+        vdc_run_opts ro;
+        unsigned mem;
+
+        if (strcmp(r->jobs[k].argv[0], "run"))
+            g_ptr_array_add(parse, (char *)"run");
+        for (i = 0; r->jobs[k].argv[i]; i++)
+            g_ptr_array_add(parse, r->jobs[k].argv[i]);
+        g_ptr_array_add(parse, NULL);
+        vdc_run_opts_init(&ro);
+        ctx = vdc_error_context(ctx_text);
+        if (vdc_run_opts_parse(&ro, (int)parse->len - 1, (char **)parse->pdata) != VDC_OPTS_OK) {
+            rc = -1;   /* make_job parsed the same words */
+        } else if ((ro.image || ro.lvm || ro.blocks || ro.custom) && !ro.guest_image &&
+                   !ro.prepared_image && !ro.kernel &&
+                   (int64_t)(mem = ro.guest_memory ? ro.guest_memory : 512) < min) {
+            vdc_input_error("--guest-memory %u: the guest --prepared %s hands in needs at least %"
+                            G_GINT64_FORMAT " MiB (its manifest's [boot] min_memory_mib): expected "
+                            "--guest-memory %" G_GINT64_FORMAT " or more", mem, o->prepared, min, min);
+            rc = -1;
+        }
+        vdc_error_context(ctx);
+        vdc_run_opts_dispose(&ro);
+    }
+    return rc;
+}
+
 /* Job @k (1-based) of @n: @words checked as options of `vmdiskcmp run` and
  * completed with what the lab hands in (lab.h). */
 static int
@@ -512,7 +558,7 @@ vdc_lab_check(const struct vdc_lab_opts *o, struct vdc_lab_request *r)
         g_ptr_array_add(helpers, NULL);
         r->helpers = (char **)g_ptr_array_free(g_steal_pointer(&helpers), FALSE);
         if (check_jobs(o, r) < 0 || check_files(o, files) < 0 ||
-            (o->prepared && check_prepared(o, r->helpers, stage) < 0))
+            (o->prepared && (check_prepared(o, r->helpers, stage) < 0 || check_jobs_memory(o, r) < 0)))
             return -1;
         g_ptr_array_add(files, NULL);
         r->files = (char **)g_ptr_array_free(g_steal_pointer(&files), FALSE);

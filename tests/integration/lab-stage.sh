@@ -98,4 +98,18 @@ grep -qx "  --guest-image $top/in/guest-template/guest.img: the installed guest 
 grep -qx "guest: $top/in/guest-template/guest.img prepared with this agent and runner: cached, $top/seeded/$key/guest.img (no appliance launch)" \
     "$top/plan" || fail "the seeded prepare cache was not found: $(grep '^guest:' "$top/plan")"
 [ ! -e "$top/never" ] || fail "a dry run created its --out"
-echo "lab staging: ok (template, prepare cache entry $key, helpers beside vmdiskcmp)"
+# a job that would boot the handed-in guest in less than its least memory
+# (the prepared manifest's min_memory_mib): refused before the boot, one
+# line, exit 2; a job with its own kernel or with dom0 alone is not checked
+echo "min_memory_mib=128" >>"$top/p/g.img.manifest"
+rm -f "$top/in.tar"
+rc=0
+"$VMDISKCMP" lab run --out "$top/out-mem" --prepared "$top/p/g.img" -- --dom0 --dry-run \
+    --then --image --guest-memory 96 --dry-run >"$top/stdout" 2>"$top/stderr" || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$top/stderr")" = 1 ] &&
+    grep -qF "lab run: job 2: --guest-memory 96: the guest --prepared $top/p/g.img hands in needs at least 128 MiB (its manifest's [boot] min_memory_mib): expected --guest-memory 128 or more" "$top/stderr" ||
+    fail "a job under the guest's least memory: exit $rc, expected 2 and one line: $(cat "$top/stderr")"
+[ ! -e "$top/in.tar" ] && [ ! -e "$top/out-mem" ] || fail "a job under the guest's least memory went on to the boot"
+"$VMDISKCMP" lab run --out "$top/out-mem" --prepared "$top/p/g.img" -- --image --guest-memory 128 --dry-run \
+    >"$top/stdout" 2>"$top/stderr" || fail "a job at the guest's least memory refused: $(cat "$top/stderr")"
+echo "lab staging: ok (template, prepare cache entry $key, helpers beside vmdiskcmp, the guest's least memory)"
