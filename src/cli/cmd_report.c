@@ -20,6 +20,7 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/render.h"
+#include "report/render_warnings.h"
 #include "report/report_dir.h"
 
 enum { FMT_TXT = VDC_REPORT_TXT, FMT_CSV = VDC_REPORT_CSV, FMT_JSON = VDC_REPORT_JSON, FMT_MD = VDC_REPORT_MD,

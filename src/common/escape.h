@@ -39,7 +39,7 @@ void vdc_escape_append(GString *out, const char *s, gssize len, size_t max);
 /* @s escaped as vdc_escape_append does, as a new string (g_free). */
 char *vdc_escape_text(const char *s, gssize len, size_t max);
 
-/* The renderers' escape function shape (report/render_util.h
+/* The renderers' escape function shape (report/render_escape.h
  * vdc_escape_fn): @s escaped onto @out, no limit. */
 void vdc_escape_line(GString *out, const char *s);
 

@@ -13,7 +13,8 @@
 #include <json-glib/json-glib.h>
 
 #include "common/util.h"
-#include "report/render_util.h"
+#include "report/render_fmt.h"
+#include "report/render_meta.h"
 
 void
 vdc_fleet_init(struct vdc_fleet *f)

@@ -4,10 +4,18 @@
 src_libvdc_results_a_SOURCES += \
 	src/report/analysis.c src/report/analysis.h \
 	src/report/artefacts.c src/report/artefacts.h \
-	src/report/render.h src/report/render_util.c src/report/render_util.h \
+	src/report/headline.c src/report/headline.h \
+	src/report/hostcost.c src/report/hostcost.h \
+	src/report/render.h \
+	src/report/render_fmt.c src/report/render_fmt.h \
+	src/report/render_escape.c src/report/render_escape.h \
+	src/report/render_warnings.c src/report/render_warnings.h \
+	src/report/render_meta.c src/report/render_meta.h \
+	src/report/render_json.c src/report/render_json.h \
 	src/report/render_text.c src/report/render_markdown.c src/report/render_compare.c \
-	src/report/render_csv.c src/report/render_html.c src/report/render_workload.c \
+	src/report/render_csv.c src/report/render_workload.c \
+	src/report/render_html.c src/report/render_chart.c src/report/render_chart.h \
+	src/report/render_headline.c src/report/render_headline.h \
+	src/report/render_hostcost.c src/report/render_hostcost.h \
 	src/report/report_dir.c src/report/report_dir.h \
-	src/report/headline.c src/report/headline.h src/report/render_headline.c \
-	src/report/hostcost.c src/report/hostcost.h src/report/render_hostcost.c \
 	src/report/fleet.c src/report/fleet.h

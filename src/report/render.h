@@ -1,41 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp renderers: one analysis (report/analysis.h), several outputs.
+ * The entry point of each format (text, CSV, Markdown, HTML, compare's
+ * table, the workload blocks); the parts they share have their own
+ * headers: render_fmt.h (numbers), render_escape.h (escaping),
+ * render_warnings.h (warning sentences, verdict lines, notes),
+ * render_meta.h (metadata), render_json.h (report.json), render_chart.h
+ * (SVG charts), render_headline.h and render_hostcost.h (sections).
  *
  * Every renderer returns a new NUL-terminated UTF-8 string (g_free) and
  * touches no file; the caller writes it (atomically) or prints it.  Output
  * is deterministic for a given result set and options (the bootstrap is
- * seeded; the HTML "generated" date is taken from the caller).
+ * seeded; the HTML "generated" date is taken from the caller).  Renderers
+ * print the analysis's numbers; they compute none from the samples.
  * Formats and their sources are described in doc/report.md. */
 #ifndef VDC_REPORT_RENDER_H
 #define VDC_REPORT_RENDER_H
 
+#include <glib.h>
+
 #include "model/result.h"
 #include "report/analysis.h"
-
-/* The texts of the warnings (struct vdc_warning, decided by the analysis):
- * VDC_WARNING_FEW_RUNS, VDC_WARNING_FEW_VALUES (imported results, where
- * --runs does not apply), VDC_WARNING_TOO_FAST (the legend of
- * VDC_TOO_FAST_MARK, printed by every renderer when some cell has too-fast
- * runs without value); the others are made by vdc_warning_text. */
-#define VDC_FEW_RUNS_WARNING \
-    "Fewer than 2 runs with a value for some target and test: there is no confidence " \
-    "interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
-#define VDC_FEW_VALUES_WARNING \
-    "Fewer than 2 values for some target and test: there is no confidence " \
-    "interval and no significance test there, and a delta alone may be noise."
-#define VDC_TOO_FAST_LEGEND \
-    "\u2020 k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is " \
-    "the mean of the measured runs only and understates the speed; a delta marked \u2020 is not " \
-    "comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
-
-/* The legend of VDC_ARTEFACT_MARK (VDC_WARNING_ARTEFACTS), printed by every
- * renderer when some cell has an artefact flag, before one line per flag
- * (VDC_WARNING_ARTEFACT, vdc_warning_text). */
-#define VDC_ARTEFACT_LEGEND \
-    "\u2021 may be an artefact of the measurement, not a property of the disk (the lines below name " \
-    "the rule and its numbers: page-cache-write, dd-time-short, above-ceiling, cached-reread, " \
-    "guest-faster, rounded-identical, dom0-page-cache): such a value is marked \u2021, and so is a " \
-    "delta when either side is; its verdict is printed, but do not rank on it."
 
 /* Text in the bonnie++ layout (bon_csv2txt's two blocks, "Sequential
  * Output / Input / Random" then "Sequential / Random Create"), one row per
@@ -49,7 +33,8 @@ char *vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a);
  * at least one bonnie++ test (sweep tests have no column), so Debian's
  * bon_csv2txt and bon_csv2html render it.  Field 3 ("name") is the target
  * name; values without a value are "+++++"/"+++" (too fast) or empty
- * (failed, not run).  Latency columns are written as "NNNus". */
+ * (failed, not run).  Latency columns are written as "NNNus".  Each run's
+ * own values, as measured: the one renderer that prints samples. */
 char *vdc_render_bonnie_csv(const vdc_result_set *rs);
 
 /* Summary CSV (RFC 4180, header line, one line per target x test):
@@ -67,64 +52,13 @@ char *vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis
  * stop_reason.  Numbers %.6g; empty: not computable (doc/report.md). */
 char *vdc_render_headline_csv(const struct vdc_analysis *a);
 
-/* The flags of one cell (vdc_cell.flags, decided by the analysis) as
- * summary.csv's flags column: a ';'-separated list of the fixed keywords
- * of vdc_cell_flag_name, in bit order, "" when none (g_free); the
- * artefact keywords (page-cache-write ... baseline-artefact,
- * doc/report.md) follow these:
- *   too-fast          some or all runs too fast to measure (+++++)
- *   failed            some runs failed on this test
- *   few-runs          fewer than 2 values: no CI, no significance test
- *   outliers-flagged  the outlier rule flagged values (kept in the mean)
- *   outliers-dropped  ... and --outliers drop left them out
- *   under-2x-ram      a run's test file is under twice its RAM
- *   sizes-differ      the target's test file sizes differ from the
- *                     baseline's (or among its own runs)
- *   not-comparable    the delta has no verdict (too-fast runs, a dagger)
- * The cells the text, Markdown and HTML reports mark or warn about. */
-char *vdc_cell_flags_text(unsigned flags);
-
-/* One line of what target @t's cache state was read back as after boot
- * (targets[].cache): "requested none; /dev/loop3 dio 1 (backing /img,
- * offset 0); bypasses dom0's page cache (read from xenstore,sysfs)";
- * NULL when nothing was recorded (g_free). */
-char *vdc_cache_text(const vdc_target *t);
-/* One line of targets[].placement: "3 ranges, 256.0 MiB on vda
- * (rotational), centre at 12.5 % of the disk (fiemap)"; NULL when none
- * (g_free). */
-char *vdc_placement_text(const vdc_target *t);
-
-/* The text report's block "Backend, cache and placement, read back after
- * boot": per target, the backend found (type, physical device, where it
- * was read, the requested backend when another), the cache and the
- * placement lines it has (nothing when no target has any). */
-void vdc_append_cache_text(GString *out, const vdc_result_set *rs);
-
-/* Every warning of a report (the analysis's warnings but
- * VDC_WARNING_EMULATED: a report has its banner), one sentence each
- * (vdc_warning_text; NULL-terminated, g_strfreev; empty when none), in this
- * order: too few runs for a confidence interval (or every run failed), the
- * too-fast legend when some cell has too-fast runs, then the test file
- * sizes: sizes that differ between targets, a test file under twice the RAM
- * per target; then, when some cell may be an artefact, VDC_ARTEFACT_LEGEND
- * and one line per artefact flag of each cell (target, then test order).  The one source of the warnings `report` and `compare` print
- * on stderr ("vmdiskcmp: WARNING: LINE") and compare carries into its
- * output. */
-char **vdc_report_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
-
-/* The warnings of `compare`: VDC_EMULATED_WARNING first when any input
- * was measured in emulation (the merged result set is then emulated: a
- * compare table has no banner of its own; VDC_WARNING_EMULATED), then
- * vdc_report_warnings. */
-char **vdc_compare_warnings(const vdc_result_set *rs, const struct vdc_analysis *a);
-#define VDC_EMULATED_WARNING "EMULATED: some inputs were measured under software emulation " \
-    "(experiment.emulated); their numbers predict nothing about real hardware."
-
-/* The result document (doc/result-format.md) plus "statistics". */
-char *vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a);
-
 /* Markdown (GitHub tables): metadata, per-test means with CI, deltas. */
 char *vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a);
+
+/* One Markdown table (report.md, compare --format md): a row per test,
+ * per target "mean ± CI half-width (n=...)" (@with_ci), then per target but
+ * the baseline the delta with its mark and Fieller interval. */
+void vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci);
 
 /* One self-contained HTML page: inline SVG charts (cairo), tables,
  * metadata, the EMULATED banner.  @generated is an ISO 8601 date printed
@@ -132,25 +66,6 @@ char *vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a
  * cairo fails. */
 char *vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a,
                       const char *generated);
-
-/* An SVG chart (cairo_svg_surface to memory) of the tests whose unit is
- * @unit ("K/sec" or "/sec"): grouped bars, one group per test, one bar
- * per target (mean), 95 % CI whiskers, axis labels, legend.  Returns the
- * <svg> document without XML declaration, or NULL after vdc_error; NULL
- * with *empty = 1 when no test has that unit. */
-char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
-                           const char *title, int *empty);
-
-/* An SVG dot plot (cairo_svg_surface to memory) of the tests whose unit
- * is @unit: a panel per test, three to a row; in each, every run of every
- * target in run order (x: repetition, y: value on the panel's own scale),
- * one colour per target (the bar chart's), a thin line joining a target's
- * runs, flagged outliers ringed, too-fast samples (no value) as open
- * triangles on the top edge and failed ones as crosses at the bottom.
- * *n_points gets the markers drawn.  Returns the <svg> document, or NULL
- * after vdc_error; NULL with *empty = 1 when no test has that unit. */
-char *vdc_render_dots_svg(const vdc_result_set *rs, const struct vdc_analysis *a, const char *unit,
-                          const char *title, int *empty, size_t *n_points);
 
 /* Side-by-side comparison table of `vmdiskcmp compare`: one row per test,
  * per target its mean (n), and for every target but the baseline its %
@@ -160,6 +75,9 @@ char *vdc_render_dots_svg(const vdc_result_set *rs, const struct vdc_analysis *a
  * per-cell flags column instead.
  * Returns NULL (no message) for an unknown format. */
 char *vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format);
+
+/* Formats accepted by vdc_render_compare; for messages. */
+#define VDC_COMPARE_FORMATS "text, csv, json, md"
 
 /* ---- Workloads (render_workload.c) ----------------------------------------------
  * The means over the runs of a workload cell's samples (those with a
@@ -195,16 +113,5 @@ void vdc_append_workloads_md(GString *out, const vdc_result_set *rs, const struc
  * delta_percent, ci95_delta_lo/hi, p_value, verdict (empty where not
  * computed).  NULL when the result has no workload samples. */
 char *vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a);
-
-/* An SVG chart of each target's completion-latency percentiles (p50, p90,
- * p99, p99.9, p99.99 on x; microseconds on a log-scale y), one line per
- * workload key, means over the runs.  Returns the <svg> document, or NULL
- * after vdc_error; NULL with *empty = 1 when the target has no workload
- * latency. */
-char *vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, size_t target,
-                             const char *title, int *empty);
-
-/* Formats accepted by vdc_render_compare; for messages. */
-#define VDC_COMPARE_FORMATS "text, csv, json, md"
 
 #endif

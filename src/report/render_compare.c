@@ -5,7 +5,10 @@
 #include "config.h"
 
 #include "report/render.h"
-#include "report/render_util.h"
+#include "report/render_escape.h"
+#include "report/render_fmt.h"
+#include "report/render_json.h"
+#include "report/render_warnings.h"
 
 #include <stdio.h>
 #include <string.h>

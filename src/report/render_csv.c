@@ -4,7 +4,8 @@
 #include "config.h"
 
 #include "report/render.h"
-#include "report/render_util.h"
+#include "report/render_escape.h"
+#include "report/render_fmt.h"
 
 #include <math.h>
 #include <stdio.h>

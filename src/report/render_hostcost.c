@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The HTML section of the host cost (hostcost.h): a cairo chart per
- * target and a table.  Apart from hostcost.c so that the analysis links
- * without cairo. */
+/* Host CPU per backend and dom0's page cache (hostcost.h), rendered:
+ * the sections of report.txt, report.md and report.html (a cairo chart
+ * per target and the tables), host-cost.csv and page-cache.csv
+ * (render_hostcost.h).  Only printing: every figure is the analysis's. */
 #include "config.h"
-#include "report/hostcost.h"
+
+#include "report/render_hostcost.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +13,381 @@
 
 #include <cairo.h>
 #include <cairo-svg.h>
+#include <glib.h>
 
+#include "common/escape.h"
 #include "common/util.h"
-#include "report/analysis.h"
+#include "report/render_chart.h"
+#include "report/render_escape.h"
+
+static void host_cache_text(GString *out, const struct vdc_analysis *a);
+static void host_cache_markdown(GString *out, const struct vdc_analysis *a);
+
+/* three significant digits, never an exponent: 0.0123, 4.56, 789, 3810 */
+static void
+fmt_num(GString *out, double v)
+{
+    if (fabs(v) >= 1000)
+        g_string_append_printf(out, "%.0f", v);
+    else
+        g_string_append_printf(out, "%.3g", v);
+}
+
+void
+vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s)
+{
+    if (!s->n)
+        return;
+    fmt_num(out, s->mean);
+    if (s->has_ci_mean) {
+        g_string_append(out, " [");
+        fmt_num(out, s->ci_mean[0]);
+        g_string_append(out, ", ");
+        fmt_num(out, s->ci_mean[1]);
+        g_string_append(out, "]");
+    }
+}
+
+const char vdc_host_cost_note[] =
+    "CPU seconds of what served each test in dom0 per GiB the backend moved and per 1,000 of its "
+    "I/Os (virDomainBlockStats, blkback statistics, or the dom0 loop device's counters), mean "
+    "[95 % CI of the mean] over the runs; dom0 other = dom0 busy minus the exactly attributed "
+    "servers (it holds shared kworkers' work, writeback and anything else dom0 ran).";
+
+void
+vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
+{
+    size_t i, tw = 6, kw = 4;
+
+    host_cache_text(out, a);
+    if (!a->n_host)
+        return;
+    for (i = 0; i < a->n_host; i++) {
+        g_autofree char *t = vdc_escape_text(a->targets[a->host[i].target], -1, 0);
+
+        tw = MAX(tw, strlen(t));
+        kw = MAX(kw, strlen(a->tests[a->host[i].test]));
+    }
+    g_string_append(out, "\nHost CPU per backend\n");
+    g_string_append_printf(out, "  %s\n", vdc_host_cost_note);
+    g_string_append_printf(out, "  %-*s %-*s %-32s %-30s %-30s %s\n", (int)tw, "Target", (int)kw, "Test",
+                           "Role", "CPU s per GiB", "CPU s per 1,000 I/Os", "n");
+    for (i = 0; i < a->n_host; i++) {
+        const struct vdc_host_cost *c = &a->host[i];
+        GString *g = g_string_new(NULL), *k = g_string_new(NULL);
+        g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
+
+        if (strcmp(c->attribution, "exact") && !c->per_gib.n && !c->per_kio.n) {
+            g_autofree char *why = vdc_escape_text(c->reason ? c->reason : "no reason recorded", -1, 0);
+
+            g_string_append_printf(out, "  %-*s %-*s %-32s not attributable (%s): %s; see dom0 other\n",
+                                   (int)tw, t, (int)kw, a->tests[c->test],
+                                   vdc_host_role_label(c->role), c->attribution, why);
+        } else {
+            vdc_host_cost_fmt(g, &c->per_gib);
+            vdc_host_cost_fmt(k, &c->per_kio);
+            g_string_append_printf(out, "  %-*s %-*s %-32s %-30s %-30s %zu\n", (int)tw,
+                                   t, (int)kw, a->tests[c->test],
+                                   vdc_host_role_label(c->role), g->len ? g->str : "-",
+                                   k->len ? k->str : "-", MAX(c->per_gib.n, c->per_kio.n));
+        }
+        g_string_free(g, TRUE);
+        g_string_free(k, TRUE);
+    }
+}
+
+void
+vdc_host_cost_markdown(GString *out, const struct vdc_analysis *a)
+{
+    size_t i;
+
+    host_cache_markdown(out, a);
+    if (!a->n_host)
+        return;
+    g_string_append(out, "\n## Host CPU per backend\n\n");
+    vdc_md_escape(out, vdc_host_cost_note);
+    g_string_append(out, "\n\n| Target | Test | Role | CPU s per GiB | CPU s per 1,000 I/Os | n |\n"
+                         "|---|---|---|---:|---:|---:|\n");
+    for (i = 0; i < a->n_host; i++) {
+        const struct vdc_host_cost *c = &a->host[i];
+        GString *g = g_string_new(NULL), *k = g_string_new(NULL);
+
+        g_string_append(out, "| ");
+        vdc_md_escape(out, a->targets[c->target]);
+        g_string_append(out, " | ");
+        vdc_md_escape(out, a->tests[c->test]);
+        g_string_append(out, " | ");
+        vdc_md_escape(out, vdc_host_role_label(c->role));
+        if (strcmp(c->attribution, "exact") && !c->per_gib.n && !c->per_kio.n) {
+            g_string_append_printf(out, " | not attributable (%s): ", c->attribution);
+            vdc_md_escape(out, c->reason ? c->reason : "no reason recorded");
+            g_string_append(out, "; see dom0 other | | |\n");
+        } else {
+            vdc_host_cost_fmt(g, &c->per_gib);
+            vdc_host_cost_fmt(k, &c->per_kio);
+            g_string_append_printf(out, " | %s | %s | %zu |\n", g->len ? g->str : "",
+                                   k->len ? k->str : "", MAX(c->per_gib.n, c->per_kio.n));
+        }
+        g_string_free(g, TRUE);
+        g_string_free(k, TRUE);
+    }
+}
+
+const char vdc_host_cache_note[] =
+    "dom0's page cache around each test, mean over the runs (MiB): what the backend moved; what "
+    "reached the disk under the image (its block device's counters); the image's pages in dom0's "
+    "page cache at the test's start -> end (mincore); dom0's Dirty + Writeback at start -> end and "
+    "the growth of its Cached (/proc/meminfo).  Reads served without reaching the disk, or writes "
+    "that stayed in Dirty, were absorbed by dom0's RAM.";
+
+/* a mean in MiB, one decimal (n = 0: "-") */
+static void
+fmt_mib(GString *out, const struct vdc_stats_summary *s)
+{
+    if (!s->n)
+        g_string_append_c(out, '-');
+    else
+        g_string_append_printf(out, "%.1f", s->mean / 1048576.0);
+}
+
+/* "A -> B" of two means in MiB */
+static void
+fmt_mib_pair(GString *out, const struct vdc_stats_summary *s)
+{
+    if (!s[0].n && !s[1].n) {
+        g_string_append_c(out, '-');
+        return;
+    }
+    fmt_mib(out, &s[0]);
+    g_string_append(out, " -> ");
+    fmt_mib(out, &s[1]);
+}
+
+/* the cells of one line, in column order */
+static void
+cache_cells(const struct vdc_host_cache *c, GString *cell[6])
+{
+    size_t i;
+
+    for (i = 0; i < 6; i++)
+        g_string_truncate(cell[i], 0);
+    fmt_mib(cell[0], &c->moved);
+    fmt_mib(cell[1], &c->disk_read);
+    fmt_mib(cell[2], &c->disk_write);
+    fmt_mib_pair(cell[3], c->resident);
+    fmt_mib_pair(cell[4], c->dirty);
+    if (c->cached_growth.n && fabs(c->cached_growth.mean) < 0.05 * 1048576.0)
+        g_string_append(cell[5], "0.0");   /* never "-0.0" */
+    else if (c->cached_growth.n)
+        g_string_append_printf(cell[5], "%+.1f", c->cached_growth.mean / 1048576.0);
+    else
+        g_string_append_c(cell[5], '-');
+}
+
+static const char *const cache_heads[] = {
+    "moved", "disk read", "disk written", "image resident", "Dirty+Writeback", "Cached growth",
+};
+
+/* runs behind a line: the most any figure had */
+static size_t
+cache_runs(const struct vdc_host_cache *c)
+{
+    size_t n = MAX(c->moved.n, MAX(c->disk_read.n, c->disk_write.n));
+
+    n = MAX(n, MAX(c->resident[0].n, c->dirty[0].n));
+    return MAX(n, c->cached_growth.n);
+}
+
+static void
+host_cache_text(GString *out, const struct vdc_analysis *a)
+{
+    GString *cell[6];
+    size_t i, k, tw = 6, kw = 4;
+
+    if (!a->n_cache)
+        return;
+    for (k = 0; k < 6; k++)
+        cell[k] = g_string_new(NULL);
+    for (i = 0; i < a->n_cache; i++) {
+        g_autofree char *t = vdc_escape_text(a->targets[a->cache[i].target], -1, 0);
+
+        tw = MAX(tw, strlen(t));
+        kw = MAX(kw, strlen(a->tests[a->cache[i].test]));
+    }
+    g_string_append(out, "\ndom0 page cache around each test\n");
+    g_string_append_printf(out, "  %s\n", vdc_host_cache_note);
+    g_string_append_printf(out, "  %-*s %-*s", (int)tw, "Target", (int)kw, "Test");
+    for (k = 0; k < 6; k++)
+        g_string_append_printf(out, " %*s", k >= 3 ? 17 : 9, cache_heads[k]);
+    g_string_append(out, "  n\n");
+    for (i = 0; i < a->n_cache; i++) {
+        const struct vdc_host_cache *c = &a->cache[i];
+        g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
+
+        cache_cells(c, cell);
+        g_string_append_printf(out, "  %-*s %-*s", (int)tw, t, (int)kw, a->tests[c->test]);
+        for (k = 0; k < 6; k++)
+            g_string_append_printf(out, " %*s", k >= 3 ? 17 : 9, cell[k]->str);
+        g_string_append_printf(out, "  %zu\n", cache_runs(c));
+    }
+    for (k = 0; k < 6; k++)
+        g_string_free(cell[k], TRUE);
+}
+
+static void
+host_cache_markdown(GString *out, const struct vdc_analysis *a)
+{
+    GString *cell[6];
+    size_t i, k;
+
+    if (!a->n_cache)
+        return;
+    for (k = 0; k < 6; k++)
+        cell[k] = g_string_new(NULL);
+    g_string_append(out, "\n## dom0 page cache around each test\n\n");
+    vdc_md_escape(out, vdc_host_cache_note);
+    g_string_append(out, "\n\n| Target | Test |");
+    for (k = 0; k < 6; k++)
+        g_string_append_printf(out, " %s |", cache_heads[k]);
+    g_string_append(out, " n |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (i = 0; i < a->n_cache; i++) {
+        const struct vdc_host_cache *c = &a->cache[i];
+
+        cache_cells(c, cell);
+        g_string_append(out, "| ");
+        vdc_md_escape(out, a->targets[c->target]);
+        g_string_append(out, " | ");
+        vdc_md_escape(out, a->tests[c->test]);
+        for (k = 0; k < 6; k++)
+            g_string_append_printf(out, " | %s", cell[k]->str);
+        g_string_append_printf(out, " | %zu |\n", cache_runs(c));
+    }
+    g_string_append_c(out, '\n');
+    for (k = 0; k < 6; k++)
+        g_string_free(cell[k], TRUE);
+}
+
+/* the page-cache table as HTML */
+static void
+host_cache_html(GString *out, const struct vdc_analysis *a)
+{
+    GString *cell[6];
+    size_t i, k;
+    char *e;
+
+    if (!a->n_cache)
+        return;
+    for (k = 0; k < 6; k++)
+        cell[k] = g_string_new(NULL);
+    g_string_append(out, "<section id=\"page-cache\">\n<h2>dom0 page cache around each test</h2>\n"
+                         "<p class=\"note\">");
+    e = g_markup_escape_text(vdc_host_cache_note, -1);
+    g_string_append(out, e);
+    g_free(e);
+    g_string_append(out, "</p>\n<table>\n<tr><th>Target</th><th>Test</th>");
+    for (k = 0; k < 6; k++)
+        g_string_append_printf(out, "<th>%s (MiB)</th>", cache_heads[k]);
+    g_string_append(out, "<th>n</th></tr>\n");
+    for (i = 0; i < a->n_cache; i++) {
+        const struct vdc_host_cache *c = &a->cache[i];
+
+        cache_cells(c, cell);
+        e = g_markup_escape_text(a->targets[c->target], -1);
+        g_string_append_printf(out, "<tr><td>%s</td>", e);
+        g_free(e);
+        e = g_markup_escape_text(a->tests[c->test], -1);
+        g_string_append_printf(out, "<td>%s</td>", e);
+        g_free(e);
+        for (k = 0; k < 6; k++) {
+            e = g_markup_escape_text(cell[k]->str, -1);
+            g_string_append_printf(out, "<td class=\"num\">%s</td>", e);
+            g_free(e);
+        }
+        g_string_append_printf(out, "<td class=\"num\">%zu</td></tr>\n", cache_runs(c));
+    }
+    g_string_append(out, "</table>\n</section>\n");
+    for (k = 0; k < 6; k++)
+        g_string_free(cell[k], TRUE);
+}
+
+/* a CSV field of a mean in MiB, empty when not measured */
+static void
+csv_mib(GString *out, const struct vdc_stats_summary *s)
+{
+    g_string_append_c(out, ',');
+    if (s->n)
+        g_string_append_printf(out, "%.6g", s->mean / 1048576.0);
+}
+
+char *
+vdc_host_cache_csv(const struct vdc_analysis *a)
+{
+    GString *out;
+    size_t i;
+
+    if (!a->n_cache)
+        return NULL;
+    out = g_string_new("target,test,n,moved_mib,disk_read_mib,disk_write_mib,image_resident_start_mib,"
+                       "image_resident_end_mib,dom0_dirty_wb_start_mib,dom0_dirty_wb_end_mib,"
+                       "dom0_cached_growth_mib\r\n");
+    for (i = 0; i < a->n_cache; i++) {
+        const struct vdc_host_cache *c = &a->cache[i];
+
+        vdc_csv_field(out, a->targets[c->target]);
+        g_string_append_c(out, ',');
+        vdc_csv_field(out, a->tests[c->test]);
+        g_string_append_printf(out, ",%zu", cache_runs(c));
+        csv_mib(out, &c->moved);
+        csv_mib(out, &c->disk_read);
+        csv_mib(out, &c->disk_write);
+        csv_mib(out, &c->resident[0]);
+        csv_mib(out, &c->resident[1]);
+        csv_mib(out, &c->dirty[0]);
+        csv_mib(out, &c->dirty[1]);
+        csv_mib(out, &c->cached_growth);
+        g_string_append(out, "\r\n");
+    }
+    return g_string_free(out, FALSE);
+}
+
+static void
+csv_summary(GString *out, const struct vdc_stats_summary *s)
+{
+    g_string_append_printf(out, ",%zu,", s->n);
+    if (s->n)
+        g_string_append_printf(out, "%.6g", s->mean);
+    g_string_append_c(out, ',');
+    if (s->has_ci_mean)
+        g_string_append_printf(out, "%.6g,%.6g", s->ci_mean[0], s->ci_mean[1]);
+    else
+        g_string_append_c(out, ',');
+}
+
+char *
+vdc_host_cost_csv(const struct vdc_analysis *a)
+{
+    GString *out;
+    size_t i;
+
+    if (!a->n_host)
+        return NULL;
+    out = g_string_new("target,test,role,n_runs,n,cpu_s_per_gib,ci95_lo,ci95_hi,"
+                       "n_ios,cpu_s_per_1000_ios,ci95_ios_lo,ci95_ios_hi,attribution,reason\r\n");
+    for (i = 0; i < a->n_host; i++) {
+        const struct vdc_host_cost *c = &a->host[i];
+
+        vdc_csv_field(out, a->targets[c->target]);
+        g_string_append_c(out, ',');
+        vdc_csv_field(out, a->tests[c->test]);
+        g_string_append_printf(out, ",%s,%zu", c->role, c->n_runs);
+        csv_summary(out, &c->per_gib);
+        csv_summary(out, &c->per_kio);
+        g_string_append_printf(out, ",%s,", c->attribution);
+        vdc_csv_field(out, c->reason);
+        g_string_append(out, "\r\n");
+    }
+    return g_string_free(out, FALSE);
+}
 
 /* ---- HTML ------------------------------------------------------------------ */
 
@@ -190,32 +564,12 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
     return g_string_free(svg, FALSE);
 }
 
-/* every id of a cairo SVG document prefixed, so that two charts inlined
- * in one page do not share glyph and clip ids (as render_html.c does) */
-static char *
-prefixed(const char *svg, const char *prefix)
-{
-    static const char *const refs[] = { "id=\"", "href=\"#", "url(#" };
-    char *cur = g_strdup(svg);
-    size_t i;
-
-    for (i = 0; i < G_N_ELEMENTS(refs); i++) {
-        g_autofree char *pat = g_strdup_printf("%s%s-", refs[i], prefix);
-        char **parts = g_strsplit(cur, refs[i], -1);
-
-        g_free(cur);
-        cur = g_strjoinv(pat, parts);
-        g_strfreev(parts);
-    }
-    return cur;
-}
-
 int
 vdc_host_cost_html(GString *out, const struct vdc_analysis *a)
 {
     size_t ti, i;
 
-    vdc_host_cache_html(out, a);
+    host_cache_html(out, a);
     if (!a->n_host)
         return 0;
     g_string_append(out, "<section id=\"host-cost\">\n<h2>Host CPU per backend</h2>\n<p class=\"note\">");
@@ -237,7 +591,7 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a)
             g_free(svg);
             continue;
         }
-        fixed = prefixed(svg, id);
+        fixed = vdc_svg_prefix_ids(svg, id);
         g_string_append_printf(out, "<figure id=\"%s\" class=\"chart\" data-points=\"%zu\">\n%s\n"
                                     "<figcaption>", id, bars, fixed);
         {

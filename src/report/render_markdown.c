@@ -4,7 +4,12 @@
 #include "config.h"
 
 #include "report/render.h"
-#include "report/render_util.h"
+#include "report/render_escape.h"
+#include "report/render_fmt.h"
+#include "report/render_headline.h"
+#include "report/render_hostcost.h"
+#include "report/render_meta.h"
+#include "report/render_warnings.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,11 @@
 #include "config.h"
 
 #include "report/render.h"
-#include "report/render_util.h"
+#include "report/render_fmt.h"
+#include "report/render_headline.h"
+#include "report/render_hostcost.h"
+#include "report/render_meta.h"
+#include "report/render_warnings.h"
 
 #include <math.h>
 #include <stdio.h>

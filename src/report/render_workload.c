@@ -14,7 +14,8 @@
 #include <glib.h>
 
 #include "report/render.h"
-#include "report/render_util.h"
+#include "report/render_escape.h"
+#include "report/render_fmt.h"
 
 /* render.h */
 void

@@ -18,6 +18,9 @@
 #include "common/escape.h"
 #include "common/util.h"
 #include "report/render.h"
+#include "report/render_hostcost.h"
+#include "report/render_json.h"
+#include "report/render_warnings.h"
 
 void
 vdc_report_options_init(struct vdc_report_options *o)

@@ -31,6 +31,7 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/render.h"
+#include "report/render_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,7 +20,7 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/artefacts.h"
-#include "report/render_util.h"
+#include "report/render_json.h"
 
 /* @rs analysed with @o (NULL: the defaults), dom0 the baseline when
  * present */

@@ -18,7 +18,10 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/render.h"
-#include "report/render_util.h"
+#include "report/render_chart.h"
+#include "report/render_fmt.h"
+#include "report/render_json.h"
+#include "report/render_warnings.h"
 
 /* Add one run of @target with putc = @putc (NAN: too fast) and
  * seq_del = @del (NAN: failed). */

@@ -26,7 +26,8 @@
 #include "report/analysis.h"
 #include "report/headline.h"
 #include "report/render.h"
-#include "report/render_util.h"
+#include "report/render_chart.h"
+#include "report/render_json.h"
 #include "stats/paired.h"
 #include "test_stderr.h"
 

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vmdiskcmp renderers: how a number of the analysis is printed, the same
+ * in every format (a rate as bonnie++ prints it, a cell's mean with its
+ * marks, a delta with its significance mark, the flags keywords). */
+#ifndef VDC_REPORT_RENDER_FMT_H
+#define VDC_REPORT_RENDER_FMT_H
+
+#include <stddef.h>
+
+#include "report/analysis.h"
+
+/* A rate as bonnie++ prints it: no decimals from 1000 up, one below,
+ * two below 10.
+ * Returns one of 8 rotating static buffers (use within one statement). */
+const char *vdc_fmt_num_s(double v);
+
+/* The mean of a cell: number, number + VDC_TOO_FAST_MARK (some runs too
+ * fast without value), "+++++ (too fast)" (every run too fast), "failed"
+ * (no value, failed) or "" (not run); a number + VDC_ARTEFACT_MARK when the
+ * cell has an artefact flag (VDC_CELL_ARTEFACTS). */
+void vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c);
+
+/* "+474.2%**": % delta of a comparison with its significance mark
+ * (@with_mark); "" when there is no ratio. */
+void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int with_mark);
+
+/* vdc_fmt_delta of @cc, then VDC_ARTEFACT_MARK when either side may be an
+ * artefact (the target cell's VDC_CELL_ARTEFACT_MARKED): "+120.3%**‡". */
+void vdc_fmt_cell_delta(char *buf, size_t size, const struct vdc_cell_comparison *cc, int with_mark);
+
+/* The flags of one cell (vdc_cell.flags, decided by the analysis) as
+ * summary.csv's flags column: a ';'-separated list of the fixed keywords
+ * of vdc_cell_flag_name, in bit order, "" when none (g_free); the
+ * artefact keywords (page-cache-write ... baseline-artefact,
+ * doc/report.md) follow these:
+ *   too-fast          some or all runs too fast to measure (+++++)
+ *   failed            some runs failed on this test
+ *   few-runs          fewer than 2 values: no CI, no significance test
+ *   outliers-flagged  the outlier rule flagged values (kept in the mean)
+ *   outliers-dropped  ... and --outliers drop left them out
+ *   under-2x-ram      a run's test file is under twice its RAM
+ *   sizes-differ      the target's test file sizes differ from the
+ *                     baseline's (or among its own runs)
+ *   not-comparable    the delta has no verdict (too-fast runs, a dagger)
+ * The cells the text, Markdown and HTML reports mark or warn about. */
+char *vdc_cell_flags_text(unsigned flags);
+
+#endif

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vmdiskcmp renderers: metadata, backend, cache and placement text
+ * (render_meta.h). */
+#include "config.h"
+
+#include "report/render_meta.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/escape.h"
+#include "common/util.h"
+
+int
+vdc_experiment_emulated(const vdc_result_set *rs)
+{
+    return rs->has_experiment && rs->experiment.emulated == 1;
+}
+
+static void
+add(GPtrArray *v, const char *label, const char *value)
+{
+    if (!value || !*value)
+        return;
+    g_ptr_array_add(v, g_strdup(label));
+    g_ptr_array_add(v, g_strdup(value));
+}
+
+static void
+add_int(GPtrArray *v, const char *label, int64_t value, const char *unit)
+{
+    char buf[64];
+
+    if (value == VDC_INT_ABSENT)
+        return;
+    snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT "%s%s", value, unit ? " " : "", unit ? unit : "");
+    add(v, label, buf);
+}
+
+static void
+add_bool(GPtrArray *v, const char *label, int value)
+{
+    if (value != VDC_BOOL_ABSENT)
+        add(v, label, value ? "yes" : "no");
+}
+
+static void
+add_fmt(GPtrArray *v, const char *label, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void
+add_fmt(GPtrArray *v, const char *label, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, fmt);
+    s = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    add(v, label, s);
+    g_free(s);
+}
+
+/* The filesystem of the image directory and the disk behind it (facts.c) */
+static void
+image_dir_lines(GPtrArray *v, const vdc_image_dir_info *d)
+{
+    add(v, "Image directory", d->path);
+    add(v, "Image directory filesystem", d->fs_type);
+    add(v, "Image directory device", d->device);
+    add(v, "Image device model", d->model);
+    add_bool(v, "Image device rotational", d->rotational);
+    add(v, "Image device I/O scheduler", d->scheduler);
+    add_int(v, "Image device logical block size", d->logical_block_size, "bytes");
+    add_int(v, "Image device physical block size", d->physical_block_size, "bytes");
+}
+
+/* "Run time": where the run's wall time went (experiment.time):
+ * "1h02m03s: domU boots 80 % (the agent 71 %), dom0 baseline 12 %, guest
+ * image 3 %, storage 1 %, teardown 1 %" */
+static void
+time_line(GPtrArray *v, const vdc_time_info *t)
+{
+    const struct { const char *what; double s; } part[] = {
+        { "domU boots", t->domu_s }, { "dom0 baseline", t->dom0_s },
+        { "guest image", t->prepare_s }, { "storage", t->provision_s }, { "teardown", t->teardown_s },
+    };
+    GString *s;
+    char d[32];
+    size_t i;
+    int first = 1;
+
+    if (!vdc_has(t->total_s) || t->total_s <= 0)
+        return;
+    s = g_string_new(vdc_fmt_duration(d, sizeof(d), t->total_s));
+    for (i = 0; i < G_N_ELEMENTS(part); i++) {
+        if (!vdc_has(part[i].s))
+            continue;
+        g_string_append_printf(s, "%s %s %.0f %%", first ? ":" : ",", part[i].what,
+                               100.0 * part[i].s / t->total_s);
+        first = 0;
+        if (i == 0 && vdc_has(t->domu_agent_s))
+            g_string_append_printf(s, " (the agent %.0f %%)", 100.0 * t->domu_agent_s / t->total_s);
+    }
+    add(v, "Run time", s->str);
+    g_string_free(s, TRUE);
+}
+
+static void
+experiment_lines(GPtrArray *v, const vdc_experiment *e)
+{
+    add(v, "Experiment", e->id);
+    add(v, "Date", e->date);
+    add(v, "vmdiskcmp build", e->build);
+    add(v, "Command line", e->command_line);
+    add(v, "Seed", e->seed);
+    add_int(v, "Runs per target", e->runs_per_target, NULL);
+    add(v, "Order", e->order);
+    time_line(v, &e->time);
+    add_bool(v, "Emulated", e->emulated);
+    add(v, "Host", e->host.hostname);
+    add(v, "Host kernel", e->host.kernel);
+    add(v, "Host kernel command line", e->host.cmdline);
+    add(v, "Host CPU", e->host.cpu_model);
+    add_int(v, "Host CPUs", e->host.cpu_count, NULL);
+    add_int(v, "Host RAM", e->host.ram_mib, "MiB");
+    add(v, "CPU governor", e->host.cpu_governor);
+    image_dir_lines(v, &e->host.image_dir);
+    add(v, "mkfs (dom0)", e->host.mkfs_version);
+    add(v, "Hypervisor driver", e->hypervisor.driver);
+    add(v, "Hypervisor URI", e->hypervisor.uri);
+    add(v, "Xen version", e->hypervisor.xen_version);
+    add(v, "Xen command line", e->hypervisor.xen_commandline);
+    add(v, "libxl version", e->hypervisor.libxl_version);
+    add(v, "libvirt version", e->hypervisor.libvirt_version);
+    add(v, "QEMU version", e->hypervisor.qemu_version);
+    add(v, "Guest template", e->guest.template_path);
+    add(v, "Guest template SHA-256", e->guest.template_sha256);
+    add(v, "Agent SHA-256", e->guest.agent_sha256);
+    add(v, "Prepared image", e->guest.prepared_image);
+    add_int(v, "Guest memory", e->guest.memory_mib, "MiB");
+    add_int(v, "Guest vCPUs", e->guest.vcpus, NULL);
+    add(v, "Guest kernel", e->guest.kernel);
+    add(v, "Guest kernel SHA-256", e->guest.kernel_sha256);
+    add(v, "Guest initrd", e->guest.initrd);
+    add(v, "Guest initrd SHA-256", e->guest.initrd_sha256);
+    add(v, "Guest kernel command line", e->guest.cmdline);
+}
+
+/* render_meta.h */
+char *
+vdc_cache_text(const vdc_target *t)
+{
+    const vdc_target_cache *c = &t->cache;
+    GString *s;
+
+    if (c->bypasses_dom0_page_cache == VDC_BOOL_ABSENT && !c->loop_device && !c->error)
+        return NULL;
+    s = g_string_new(NULL);
+    if (c->requested)
+        g_string_append_printf(s, "requested %s; ", c->requested);
+    if (c->loop_device)
+        g_string_append_printf(s, "%s dio %s (backing %s, offset %" G_GINT64_FORMAT "); ",
+                               c->loop_device, c->loop_dio == 1 ? "1" : c->loop_dio == 0 ? "0" : "?",
+                               c->loop_backing_file ? c->loop_backing_file : "?",
+                               c->loop_offset != VDC_INT_ABSENT ? c->loop_offset : 0);
+    if (c->direct_io_safe != VDC_BOOL_ABSENT)
+        g_string_append_printf(s, "direct-io-safe %d; ", c->direct_io_safe);
+    if (c->libvirt_cache || c->libvirt_io)
+        g_string_append_printf(s, "libvirt cache=%s io=%s; ", c->libvirt_cache ? c->libvirt_cache : "(default)",
+                               c->libvirt_io ? c->libvirt_io : "(default)");
+    if (c->qemu_pid != VDC_INT_ABSENT)
+        g_string_append_printf(s, "QEMU pid %" G_GINT64_FORMAT "%s; ", c->qemu_pid,
+                               c->qemu_o_direct == 1 ? " holds it with O_DIRECT"
+                               : c->qemu_o_direct == 0 ? " holds it without O_DIRECT" : "");
+    g_string_append(s, c->bypasses_dom0_page_cache == 1 ? "bypasses dom0's page cache"
+                       : c->bypasses_dom0_page_cache == 0 ? "through dom0's page cache"
+                       : "not decided");
+    if (c->source)
+        g_string_append_printf(s, " (read from %s)", c->source);
+    if (c->error)
+        g_string_append_printf(s, "; %s", c->error);
+    return g_string_free(s, FALSE);
+}
+
+/* render_meta.h */
+char *
+vdc_placement_text(const vdc_target *t)
+{
+    const vdc_target_placement *pl = &t->placement;
+    GString *s;
+
+    if (!pl->disk)
+        return NULL;
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "%" G_GINT64_FORMAT " range%s, %.1f MiB on %s", (gint64)pl->n_ranges
+                           + (pl->ranges_omitted != VDC_INT_ABSENT ? pl->ranges_omitted : 0),
+                           pl->n_ranges == 1 ? "" : "s",
+                           pl->mapped_bytes != VDC_INT_ABSENT ? (double)pl->mapped_bytes / 1048576.0 : 0.0,
+                           pl->disk);
+    if (pl->rotational != VDC_BOOL_ABSENT)
+        g_string_append(s, pl->rotational ? " (rotational)" : " (not rotational)");
+    if (vdc_has(pl->center_bytes) && pl->disk_bytes != VDC_INT_ABSENT && pl->disk_bytes > 0)
+        g_string_append_printf(s, ", centre at %.1f %% of the disk", 100.0 * pl->center_bytes /
+                               (double)pl->disk_bytes);
+    if (pl->source)
+        g_string_append_printf(s, " (%s)", pl->source);
+    if (pl->reason)
+        g_string_append_printf(s, "; %s", pl->reason);
+    return g_string_free(s, FALSE);
+}
+
+/* What served target @t's disk, as read back: "phy, physical device
+ * /dev/loop0 (read from xenstore); requested tap", or NULL when nothing was
+ * read back.  Newly allocated. */
+static char *
+backend_text(const vdc_target *t)
+{
+    GString *s;
+
+    if (!t->backend.type)
+        return NULL;
+    s = g_string_new(t->backend.type);
+    if (t->backend.physical_device)
+        g_string_append_printf(s, ", physical device %s", t->backend.physical_device);
+    if (t->backend.source)
+        g_string_append_printf(s, " (read from %s)", t->backend.source);
+    if (t->requested.image_backend && strcmp(t->requested.image_backend, t->backend.type))
+        g_string_append_printf(s, "; requested %s", t->requested.image_backend);
+    return g_string_free(s, FALSE);
+}
+
+/* render_meta.h */
+void
+vdc_append_cache_text(GString *out, const vdc_result_set *rs)
+{
+    size_t i;
+    int any = 0;
+
+    for (i = 0; i < rs->n_targets; i++) {
+        g_autofree char *backend = backend_text(rs->targets[i]);
+        g_autofree char *cache = vdc_cache_text(rs->targets[i]);
+        g_autofree char *place = vdc_placement_text(rs->targets[i]);
+        g_autofree char *name = vdc_escape_text(rs->targets[i]->name, -1, 0);
+
+        if (!backend && !cache && !place)
+            continue;
+        if (!any++)
+            g_string_append(out, "Backend, cache and placement, read back after boot:\n");
+        if (backend) {
+            g_autofree char *e = vdc_escape_text(backend, -1, 0);
+            g_string_append_printf(out, "  %s: backend: %s\n", name, e);
+        }
+        if (cache) {
+            g_autofree char *e = vdc_escape_text(cache, -1, 0);
+            g_string_append_printf(out, "  %s: cache: %s\n", name, e);
+        }
+        if (place) {
+            g_autofree char *e = vdc_escape_text(place, -1, 0);
+            g_string_append_printf(out, "  %s: placement: %s\n", name, e);
+        }
+    }
+    if (any)
+        g_string_append_c(out, '\n');
+}
+
+static void
+target_lines(GPtrArray *v, const vdc_target *t)
+{
+    char *p = g_strdup_printf("Target %s", t->name);
+    char *l;
+
+#define T(label, val) do { l = g_strdup_printf("%s: %s", p, label); add(v, l, val); g_free(l); } while (0)
+#define TI(label, val, unit) do { l = g_strdup_printf("%s: %s", p, label); add_int(v, l, val, unit); g_free(l); } while (0)
+    T("kind", t->kind);
+    T("benchmarked in", t->where);
+    T("requested disk spec", t->requested.disk_spec);
+    T("requested domain XML disk", t->requested.domain_xml_disk);
+    T("requested image backend", t->requested.image_backend);
+    T("requested image cache", t->requested.image_cache);
+    T("backend found", t->backend.type);
+    T("backend read from", t->backend.source);
+    T("xenstore path", t->backend.xenstore_path);
+    T("physical device", t->backend.physical_device);
+    T("backend params", t->backend.params);
+    T("vdev", t->backend.vdev);
+    T("driver", t->backend.driver_name);
+    T("cache", t->backend.cache);
+    T("io", t->backend.io);
+    T("storage path", t->storage.path);
+    TI("storage size", t->storage.size_bytes, "bytes");
+    T("storage format", t->storage.format);
+    T("allocation", t->storage.alloc);
+    T("VG", t->storage.vg);
+    T("LV", t->storage.lv);
+    TI("stripes", t->storage.stripes, NULL);
+    TI("stripe size", t->storage.stripe_size, "bytes");
+    TI("PE start", t->storage.pe_start, "bytes");
+    T("device", t->storage.device);
+    T("filesystem", t->filesystem.type);
+    T("mkfs options", t->filesystem.mkfs_options);
+    {
+        g_autofree char *cache = vdc_cache_text(t), *place = vdc_placement_text(t);
+
+        T("cache read back", cache);
+        T("placement", place);
+    }
+#undef T
+#undef TI
+    g_free(p);
+}
+
+/* Per run: the facts of the tool run (first run of each target in full,
+ * then only what differs would be ideal; all runs are listed, they are
+ * few). */
+static void
+run_lines(GPtrArray *v, const vdc_run *r)
+{
+    const vdc_run_meta *m = &r->meta;
+    GString *s = g_string_new(NULL);
+    char *label = g_strdup_printf("Run %s #%" G_GINT64_FORMAT, r->target, r->repetition);
+
+#define S(fmt, val) do { if (val) g_string_append_printf(s, fmt, val); } while (0)
+#define I(fmt, val) do { if ((val) != VDC_INT_ABSENT) g_string_append_printf(s, fmt, (val)); } while (0)
+    S("%s", m->tool);
+    S("; host %s", m->hostname);
+    S("; kernel %s", m->kernel);
+    S("; CPU %s", m->cpu_model);
+    I("; RAM %" G_GINT64_FORMAT " MiB", m->ram_mib);
+    S("; date %s", m->date);
+    S("; seed %s", m->seed);
+    I("; file size %" G_GINT64_FORMAT " MiB", m->file_size_mib);
+    I("; chunk %" G_GINT64_FORMAT " bytes", m->chunk_size);
+    I("; seeks %" G_GINT64_FORMAT, m->seeks);
+    I("; seek processes %" G_GINT64_FORMAT, m->seek_processes);
+    if (m->files.number != VDC_INT_ABSENT && m->files.number > 0)   /* -n 0: no file tests */
+        g_string_append_printf(s, "; files %" G_GINT64_FORMAT "x1024", m->files.number);
+    S("; path %s", m->path);
+    S("; fs %s", m->fs_type);
+    S("; device %s", m->device);
+    if (m->direct_io != VDC_BOOL_ABSENT)
+        g_string_append_printf(s, "; O_DIRECT %s", m->direct_io ? "yes" : "no");
+    S("; per-char %s", m->per_char);
+    S("; trace digest %s", m->trace_digest);
+    S("; command: %s", m->command_line);
+    if (m->source.file) {
+        g_string_append_printf(s, "; imported from %s", m->source.file);
+        I(":%" G_GINT64_FORMAT, m->source.line);
+        S(" (%s)", m->source.format);
+    }
+    if (r->status && strcmp(r->status, "ok"))
+        g_string_append_printf(s, "; status %s", r->status);
+    S(": %s", r->error);
+#undef S
+#undef I
+    add(v, label, s->str);
+    g_string_free(s, TRUE);
+    g_free(label);
+}
+
+char **
+vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GPtrArray *v = g_ptr_array_new();
+    size_t i;
+
+    add_fmt(v, "Report", "vmdiskcmp %s", PACKAGE_VERSION);
+    if (rs->producer_name)
+        add_fmt(v, "Result producer", "%s %s", rs->producer_name,
+                rs->producer_version ? rs->producer_version : "");
+    if (rs->has_experiment)
+        experiment_lines(v, &rs->experiment);
+    for (i = 0; i < rs->n_targets; i++)
+        target_lines(v, rs->targets[i]);
+    for (i = 0; i < rs->n_runs; i++)
+        run_lines(v, rs->runs[i]);
+    add_fmt(v, "Statistics",
+            "baseline %s; 95 %% CI of the mean: Student t; 95 %% CI of the median: percentile bootstrap, "
+            "%u resamples, gsl_rng_mt19937 seed %lu; outliers: modified z-score > %g (%s); "
+            "comparisons: Welch t-test (alpha %g), Fieller 95 %% CI of the ratio of means",
+            a->baseline, a->opt.bootstrap_resamples, a->opt.bootstrap_seed, a->opt.outlier_threshold,
+            vdc_outlier_policy_name(a->opt.policy), a->alpha);
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}

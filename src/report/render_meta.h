@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vmdiskcmp renderers: the metadata of a report, what is needed to rerun
+ * the experiment ("How to reproduce"), and the text of what was read back
+ * about each target's backend, cache and placement. */
+#ifndef VDC_REPORT_RENDER_META_H
+#define VDC_REPORT_RENDER_META_H
+
+#include <glib.h>
+
+#include "model/result.h"
+#include "report/analysis.h"
+
+/* experiment.emulated is true */
+int vdc_experiment_emulated(const vdc_result_set *rs);
+
+/* What is needed to rerun the experiment, as label/value pairs in one
+ * NULL-terminated vector (g_strfreev): experiment, host, hypervisor,
+ * guest, per-target backend and storage, per-run tool and sizes, the
+ * statistics settings.  Absent members are left out. */
+char **vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a);
+
+/* One line of what target @t's cache state was read back as after boot
+ * (targets[].cache): "requested none; /dev/loop3 dio 1 (backing /img,
+ * offset 0); bypasses dom0's page cache (read from xenstore,sysfs)";
+ * NULL when nothing was recorded (g_free). */
+char *vdc_cache_text(const vdc_target *t);
+/* One line of targets[].placement: "3 ranges, 256.0 MiB on vda
+ * (rotational), centre at 12.5 % of the disk (fiemap)"; NULL when none
+ * (g_free). */
+char *vdc_placement_text(const vdc_target *t);
+
+/* The text report's block "Backend, cache and placement, read back after
+ * boot": per target, the backend found (type, physical device, where it
+ * was read, the requested backend when another), the cache and the
+ * placement lines it has (nothing when no target has any). */
+void vdc_append_cache_text(GString *out, const vdc_result_set *rs);
+
+#endif
