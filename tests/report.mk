@@ -15,6 +15,14 @@ tests_unit_test_report_SOURCES = tests/unit/test_report.c
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
+# renderers print the analysis: every output unchanged when only the
+# samples change (test_report_pure.c)
+check_PROGRAMS += tests/unit/test_report_pure
+TESTS += tests/unit/test_report_pure
+tests_unit_test_report_pure_SOURCES = tests/unit/test_report_pure.c
+tests_unit_test_report_pure_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_pure_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 check_PROGRAMS += tests/unit/test_report_dir
 TESTS += tests/unit/test_report_dir
 tests_unit_test_report_dir_SOURCES = tests/unit/test_report_dir.c tests/unit/test_stderr.h

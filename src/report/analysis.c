@@ -33,6 +33,7 @@ vdc_analysis_dispose(struct vdc_analysis *a)
             size_t k;
 
             g_free(a->cells[i].samples);
+            g_free(a->cells[i].gaps);
             for (k = 0; k < VDC_CELL_FLAG_COUNT; k++)
                 g_free(a->cells[i].why[k]);
         }
@@ -213,6 +214,17 @@ vdc_analysis_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size
     return buf;
 }
 
+const vdc_workload *
+vdc_analysis_key_workload(const struct vdc_analysis *a, size_t ki)
+{
+    size_t ti;
+
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (vdc_analysis_cell(a, ti, ki)->wl.first)
+            return vdc_analysis_cell(a, ti, ki)->wl.first;
+    return NULL;
+}
+
 /* Values of @cell kept by the policy, into @out (n_values long). */
 static size_t
 kept_values(const struct vdc_cell *cell, enum vdc_outlier_policy policy, double *out)
@@ -249,6 +261,51 @@ fill_sys_per_op(struct vdc_cell *cell, const vdc_sample_ref *refs, size_t n)
         cell->sys_us_per_op /= (double)cell->n_sys_per_op;
 }
 
+/* The workload figures of @cell's samples (vdc_cell_workload). */
+static void
+fill_workload(struct vdc_cell *cell, const vdc_sample_ref *refs, size_t n)
+{
+    struct vdc_cell_workload *m = &cell->wl;
+    size_t i, k, nc[VDC_CLAT_N] = { 0 }, ncpu = 0;
+    double sum[VDC_CLAT_N] = { 0 }, cpu_sum = 0;
+
+    for (i = 0; i < n; i++) {
+        const vdc_sample *s = refs[i].sample;
+        const vdc_workload *w = s->workload;
+        double p[VDC_CLAT_N], cpu;
+
+        if (!w)
+            continue;
+        if (!m->first)
+            m->first = w;
+        if (!vdc_has(s->value))
+            continue;
+        m->n++;
+        p[VDC_CLAT_P50] = w->clat_us.p50;
+        p[VDC_CLAT_P90] = w->clat_us.p90;
+        p[VDC_CLAT_P99] = w->clat_us.p99;
+        p[VDC_CLAT_P99_9] = w->clat_us.p99_9;
+        p[VDC_CLAT_P99_99] = w->clat_us.p99_99;
+        for (k = 0; k < VDC_CLAT_N; k++)
+            if (vdc_has(p[k])) {
+                sum[k] += p[k];
+                nc[k]++;
+            }
+        /* the whole process's CPU per I/O; an imported fio run has only its
+         * job threads' */
+        cpu = vdc_has(w->cpu.us_per_io) ? w->cpu.us_per_io : w->cpu.thread_us_per_io;
+        if (!vdc_has(w->cpu.us_per_io) && vdc_has(cpu))
+            m->cpu_thread = 1;
+        if (vdc_has(cpu)) {
+            cpu_sum += cpu;
+            ncpu++;
+        }
+    }
+    for (k = 0; k < VDC_CLAT_N; k++)
+        m->clat_us[k] = nc[k] ? sum[k] / (double)nc[k] : NAN;
+    m->cpu_us_per_io = ncpu ? cpu_sum / (double)ncpu : NAN;
+}
+
 static int
 fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stats_options *opt)
 {
@@ -262,15 +319,21 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
     cell->info = vdc_test_key_parse(cell->test_key, &bs);
     cell->unit = cell->info ? cell->info->unit : NULL;
     cell->cpu_mean = NAN;
+    for (i = 0; i < VDC_CLAT_N; i++)
+        cell->wl.clat_us[i] = NAN;
+    cell->wl.cpu_us_per_io = NAN;
     refs = vdc_result_set_lookup(rs, cell->target, cell->test_key, &n);
     cell->n_samples = n;
     cell->samples = g_new0(struct vdc_cell_sample, n ? n : 1);
+    cell->gaps = g_new0(struct vdc_cell_gap, n ? n : 1);
     for (i = 0; i < n; i++) {
         const vdc_sample *s = refs[i].sample;
 
         if (s->unit)
             cell->unit = s->unit;
         if (!vdc_has(s->value)) {
+            cell->gaps[cell->n_no_value].repetition = refs[i].run->repetition;
+            cell->gaps[cell->n_no_value].too_fast = s->too_fast ? 1 : 0;
             cell->n_no_value++;
             if (s->failed)
                 cell->n_failed++;
@@ -294,6 +357,8 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
         nv++;
     }
     fill_sys_per_op(cell, refs, n);
+    if (cell->info && cell->info->workload)
+        fill_workload(cell, refs, n);
     g_free(refs);
     cell->n_values = nv;
     if (ncpu)

@@ -131,6 +131,30 @@ struct vdc_warning {
     unsigned flag;           /* VDC_WARNING_ARTEFACT: the one VDC_CELL_* artefact bit */
 };
 
+/* A sample of a cell without a value (value null), in run order. */
+struct vdc_cell_gap {
+    int64_t repetition;      /* runs[].repetition */
+    int too_fast;            /* 1: too fast to measure (+++++); 0: failed or no value */
+};
+
+/* The completion-latency percentiles of a workload sample, in the order of
+ * vdc_cell_workload.clat_us. */
+enum { VDC_CLAT_P50, VDC_CLAT_P90, VDC_CLAT_P99, VDC_CLAT_P99_9, VDC_CLAT_P99_99, VDC_CLAT_N };
+
+/* What the workload objects of a cell's samples (samples[].workload) say,
+ * over the samples with a value (doc/report.md, "Workloads"). */
+struct vdc_cell_workload {
+    size_t n;                /* samples with a value and a workload object */
+    double clat_us[VDC_CLAT_N];  /* each percentile's mean over the samples that have
+                                  * it, microseconds; NAN when none has */
+    double cpu_us_per_io;    /* mean CPU per I/O, us: the whole process's, else the
+                              * job threads' (an imported fio run); NAN when none */
+    int cpu_thread;          /* some sample had only the job threads' figure */
+    const vdc_workload *first;   /* the first sample's workload object (with or
+                                  * without a value): the job's parameters; NULL when
+                                  * none (borrowed from the result set) */
+};
+
 /* One (target, test key). */
 struct vdc_cell {
     const char *target;      /* borrowed from vdc_analysis.targets */
@@ -161,6 +185,8 @@ struct vdc_cell {
     double sys_us_per_op;    /* their mean, microseconds */
     double sys_s;            /* their system_s summed, seconds */
     int64_t sys_ops;         /* their ops summed */
+    struct vdc_cell_gap *gaps;   /* the samples without a value, run order (n_no_value) */
+    struct vdc_cell_workload wl; /* workload keys: latency and CPU per I/O */
 };
 
 struct vdc_cell_comparison {
@@ -283,6 +309,10 @@ const char *vdc_test_key_label(const char *key, char *buf, size_t size);
  * for one whose samples say it ran on a file, "JOB" when they do not say;
  * NULL for a key that is not a workload key. */
 const char *vdc_analysis_job_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size);
+
+/* The first workload object of workload test @ki over the targets in
+ * order (vdc_cell_workload.first: the job's parameters), or NULL. */
+const vdc_workload *vdc_analysis_key_workload(const struct vdc_analysis *a, size_t ki);
 
 /* Human label of test @ki of @a: vdc_test_key_label, with a workload job
  * named by vdc_analysis_job_label ("randread-4k-qd32 (file), read IOPS"),

@@ -79,21 +79,7 @@ char *vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a,
 /* Formats accepted by vdc_render_compare; for messages. */
 #define VDC_COMPARE_FORMATS "text, csv, json, md"
 
-/* ---- Workloads (render_workload.c) ----------------------------------------------
- * The means over the runs of a workload cell's samples (those with a
- * value): completion latency p50 and p99 (us), CPU per I/O (us; the whole
- * process's, else the job threads' when that is all a sample has, e.g. an
- * imported fio run: cpu_thread = 1); NAN when no sample has it.  first:
- * the first sample's workload object (with or without a value), for the
- * job's parameters; NULL when there is none. */
-struct vdc_workload_means {
-    size_t n;
-    double p50_us, p99_us, cpu_us_per_io;
-    int cpu_thread;
-    const vdc_workload *first;
-};
-void vdc_workload_means(const vdc_result_set *rs, const char *target, const char *key,
-                        struct vdc_workload_means *m);
+/* ---- Workloads (render_workload.c) ------------------------------------------ */
 
 /* "rw=randread bs=4096 iodepth=32 numjobs=1 direct=1 engine=io_uring" (the batch options
  * after iodepth when they are not fio's defaults)
@@ -104,14 +90,14 @@ char *vdc_workload_job_line(const vdc_workload *w);
  * the analysis's keys) its parameters, then per direction and target the
  * IOPS mean with its 95 % CI, clat p50/p99 and CPU per I/O (us), and the
  * delta against the baseline with its mark.  Nothing without workloads. */
-void vdc_append_workloads_text(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a);
-void vdc_append_workloads_md(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a);
+void vdc_append_workloads_text(GString *out, const struct vdc_analysis *a);
+void vdc_append_workloads_md(GString *out, const struct vdc_analysis *a);
 
 /* workloads.csv: a header, then a row per (workload key, target) with
  * samples: target, job, direction, test, n, iops_mean, iops_ci95_lo/hi,
  * clat_p50_us, clat_p99_us, cpu_us_per_io, cpu_threads_only, baseline,
  * delta_percent, ci95_delta_lo/hi, p_value, verdict (empty where not
  * computed).  NULL when the result has no workload samples. */
-char *vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a);
+char *vdc_render_workloads_csv(const struct vdc_analysis *a);
 
 #endif

@@ -393,7 +393,6 @@ keys_of_unit(const struct vdc_analysis *a, const char *unit, long *keys)
 
 /* What a drawing function is given. */
 struct figure {
-    const vdc_result_set *rs;     /* the dot plots' no-value samples; NULL for the bars */
     const struct vdc_analysis *a;
     const long *keys;
     size_t nk;
@@ -454,36 +453,18 @@ vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit, const char 
 /* ---- workload latency percentiles: one chart per target ------------------- */
 
 /* The means over the runs of one workload key's clat percentiles (p50,
- * p90, p99, p99.9, p99.99, us; NAN where no sample has it). */
+ * p90, p99, p99.9, p99.99, us; NAN where no sample has it): the
+ * analysis's (vdc_cell_workload.clat_us). */
 static void
-latency_means(const vdc_result_set *rs, const char *target, const char *key, double out[5])
+latency_means(const struct vdc_analysis *a, size_t ti, size_t ki, double out[5])
 {
-    size_t n = 0, i, k, cnt[5] = { 0 };
-    vdc_sample_ref *refs = vdc_result_set_lookup(rs, target, key, &n);
+    size_t k;
 
     for (k = 0; k < 5; k++)
-        out[k] = 0;
-    for (i = 0; i < n; i++) {
-        const vdc_workload *w = refs[i].sample->workload;
-        const double p[5] = { w ? w->clat_us.p50 : NAN, w ? w->clat_us.p90 : NAN,
-                              w ? w->clat_us.p99 : NAN, w ? w->clat_us.p99_9 : NAN,
-                              w ? w->clat_us.p99_99 : NAN };
-
-        if (!vdc_has(refs[i].sample->value))
-            continue;
-        for (k = 0; k < 5; k++)
-            if (vdc_has(p[k]) && p[k] > 0) {
-                out[k] += p[k];
-                cnt[k]++;
-            }
-    }
-    for (k = 0; k < 5; k++)
-        out[k] = cnt[k] ? out[k] / (double)cnt[k] : NAN;
-    g_free(refs);
+        out[k] = vdc_analysis_cell(a, ti, ki)->wl.clat_us[k];
 }
 
 struct latency_figure {
-    const vdc_result_set *rs;
     const struct vdc_analysis *a;
     size_t target;
     const long *keys;
@@ -530,7 +511,7 @@ draw_latency(cairo_t *cr, struct figure *f)
         int started = 0;
         char label[VDC_TEST_LABEL_MAX];
 
-        latency_means(lf->rs, lf->a->targets[lf->target], lf->a->tests[lf->keys[i]], p);
+        latency_means(lf->a, lf->target, (size_t)lf->keys[i], p);
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         cairo_set_line_width(cr, 2);
         for (k = 0; k < 5; k++) {
@@ -563,11 +544,10 @@ draw_latency(cairo_t *cr, struct figure *f)
 }
 
 char *
-vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, size_t target,
-                       const char *title, int *empty)
+vdc_render_latency_svg(const struct vdc_analysis *a, size_t target, const char *title, int *empty)
 {
     long *keys = g_new(long, a->n_tests + 1);
-    struct latency_figure lf = { .rs = rs, .a = a, .target = target, .keys = keys, .title = title,
+    struct latency_figure lf = { .a = a, .target = target, .keys = keys, .title = title,
                                  .lo = INFINITY, .hi = -INFINITY };
     struct figure f = { .a = a, .title = title, .w = CHART_W, .h = CHART_H };
     size_t ki, k;
@@ -579,7 +559,7 @@ vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, s
 
         if (!vdc_test_key_job(a->tests[ki]))
             continue;
-        latency_means(rs, a->targets[target], a->tests[ki], p);
+        latency_means(a, target, ki, p);
         for (k = 0; k < 5; k++)
             if (vdc_has(p[k]) && p[k] > 0) {   /* a log axis */
                 lf.lo = MIN(lf.lo, floor(log10(p[k])));
@@ -614,31 +594,6 @@ vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, s
 #define DOTS_PAD_T 24.0          /* the panel's title */
 #define DOTS_PAD_B 26.0          /* the repetition ticks */
 
-/* The samples of (@target, @key) without a value, by kind: the
- * repetitions of the too-fast ones into @fast, of the failed ones into
- * @failed (each n long); returns n. */
-static size_t
-no_value_reps(const vdc_result_set *rs, const char *target, const char *key, int64_t **fast,
-              size_t *n_fast, int64_t **failed, size_t *n_failed)
-{
-    size_t n = 0, i;
-    vdc_sample_ref *refs = vdc_result_set_lookup(rs, target, key, &n);
-
-    *fast = g_new(int64_t, n + 1);
-    *failed = g_new(int64_t, n + 1);
-    *n_fast = *n_failed = 0;
-    for (i = 0; i < n; i++) {
-        if (vdc_has(refs[i].sample->value))
-            continue;
-        if (refs[i].sample->too_fast)
-            (*fast)[(*n_fast)++] = refs[i].run->repetition;
-        else
-            (*failed)[(*n_failed)++] = refs[i].run->repetition;
-    }
-    g_free(refs);
-    return n;
-}
-
 /* One panel: test @ki at (@x0, @y0), @pw x @ph. */
 static void
 draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, double pw, double ph)
@@ -653,21 +608,14 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
 
     for (ti = 0; ti < a->n_targets; ti++) {
         const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-        int64_t *fast, *failed;
-        size_t nf, nx;
 
         for (i = 0; i < c->n_values; i++) {
             lo = fmin(lo, c->samples[i].value);
             hi = fmax(hi, c->samples[i].value);
             max_rep = MAX(max_rep, c->samples[i].repetition);
         }
-        no_value_reps(f->rs, c->target, c->test_key, &fast, &nf, &failed, &nx);
-        for (i = 0; i < nf; i++)
-            max_rep = MAX(max_rep, fast[i]);
-        for (i = 0; i < nx; i++)
-            max_rep = MAX(max_rep, failed[i]);
-        g_free(fast);
-        g_free(failed);
+        for (i = 0; i < c->n_no_value; i++)
+            max_rep = MAX(max_rep, c->gaps[i].repetition);
     }
     if (!isfinite(lo)) {
         lo = 0;
@@ -723,8 +671,6 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
         const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
         const double *col = palette[ti % N_PALETTE];
         double dx = ((double)ti - ((double)a->n_targets - 1) / 2) * jitter;
-        int64_t *fast, *failed;
-        size_t nf, nx;
 
 #define DOT_X(rep) (px0 + 8 + xs * (double)(rep) + (max_rep ? 0 : (px1 - px0 - 16) / 2) + dx)
 #define DOT_Y(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
@@ -751,29 +697,34 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
                 cairo_stroke(cr);
             }
         }
-        no_value_reps(f->rs, c->target, c->test_key, &fast, &nf, &failed, &nx);
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         cairo_set_line_width(cr, 1.3);
-        for (i = 0; i < nf; i++) {
-            cairo_move_to(cr, DOT_X(fast[i]), py0 + 2);
-            cairo_line_to(cr, DOT_X(fast[i]) - 4, py0 + 9);
-            cairo_line_to(cr, DOT_X(fast[i]) + 4, py0 + 9);
+        for (i = 0; i < c->n_no_value; i++) {
+            int64_t rep = c->gaps[i].repetition;
+
+            if (!c->gaps[i].too_fast)
+                continue;
+            cairo_move_to(cr, DOT_X(rep), py0 + 2);
+            cairo_line_to(cr, DOT_X(rep) - 4, py0 + 9);
+            cairo_line_to(cr, DOT_X(rep) + 4, py0 + 9);
             cairo_close_path(cr);
             cairo_stroke(cr);
             f->n_points++;
         }
-        for (i = 0; i < nx; i++) {
-            cairo_move_to(cr, DOT_X(failed[i]) - 3.5, py1 - 9.5);
-            cairo_line_to(cr, DOT_X(failed[i]) + 3.5, py1 - 2.5);
-            cairo_move_to(cr, DOT_X(failed[i]) + 3.5, py1 - 9.5);
-            cairo_line_to(cr, DOT_X(failed[i]) - 3.5, py1 - 2.5);
+        for (i = 0; i < c->n_no_value; i++) {
+            int64_t rep = c->gaps[i].repetition;
+
+            if (c->gaps[i].too_fast)
+                continue;
+            cairo_move_to(cr, DOT_X(rep) - 3.5, py1 - 9.5);
+            cairo_line_to(cr, DOT_X(rep) + 3.5, py1 - 2.5);
+            cairo_move_to(cr, DOT_X(rep) + 3.5, py1 - 9.5);
+            cairo_line_to(cr, DOT_X(rep) - 3.5, py1 - 2.5);
             cairo_stroke(cr);
             f->n_points++;
         }
 #undef DOT_X
 #undef DOT_Y
-        g_free(fast);
-        g_free(failed);
     }
 }
 
@@ -825,11 +776,11 @@ draw_dots(cairo_t *cr, struct figure *f)
 }
 
 char *
-vdc_render_dots_svg(const vdc_result_set *rs, const struct vdc_analysis *a, const char *unit,
-                    const char *title, int *empty, size_t *n_points)
+vdc_render_dots_svg(const struct vdc_analysis *a, const char *unit, const char *title, int *empty,
+                    size_t *n_points)
 {
     long *keys = g_new(long, a->n_tests + 1);
-    struct figure f = { .rs = rs, .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W };
+    struct figure f = { .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W };
     char *out = NULL;
 
     f.nk = keys_of_unit(a, unit, keys);

@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
 #include "report/analysis.h"
 
 /* An SVG chart (cairo_svg_surface to memory) of the tests whose unit is
@@ -26,16 +25,15 @@ char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
  * triangles on the top edge and failed ones as crosses at the bottom.
  * *n_points gets the markers drawn.  Returns the <svg> document, or NULL
  * after vdc_error; NULL with *empty = 1 when no test has that unit. */
-char *vdc_render_dots_svg(const vdc_result_set *rs, const struct vdc_analysis *a, const char *unit,
-                          const char *title, int *empty, size_t *n_points);
+char *vdc_render_dots_svg(const struct vdc_analysis *a, const char *unit, const char *title, int *empty,
+                          size_t *n_points);
 
 /* An SVG chart of each target's completion-latency percentiles (p50, p90,
  * p99, p99.9, p99.99 on x; microseconds on a log-scale y), one line per
  * workload key, means over the runs.  Returns the <svg> document, or NULL
  * after vdc_error; NULL with *empty = 1 when the target has no workload
  * latency. */
-char *vdc_render_latency_svg(const vdc_result_set *rs, const struct vdc_analysis *a, size_t target,
-                             const char *title, int *empty);
+char *vdc_render_latency_svg(const struct vdc_analysis *a, size_t target, const char *title, int *empty);
 
 /* @svg with every id (id="X", href="#X", url(#X)) prefixed "@prefix-", so
  * that two SVG documents inlined in one page never share an id (cairo

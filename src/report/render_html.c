@@ -217,7 +217,7 @@ html_figure(GString *out, char *svg, const char *id, const char *cls, size_t poi
 /* The bar chart of @unit (id chart-@name) and beside it, right after,
  * its dot plot (id dots-@name): every run of every test in run order. */
 static int
-html_chart(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a, const char *name,
+html_chart(GString *out, const struct vdc_analysis *a, const char *name,
            const char *unit, const char *title, const char *caption, const char *dots_caption)
 {
     int empty = 0;
@@ -229,7 +229,7 @@ html_chart(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
     snprintf(id, sizeof(id), "chart-%s", name);
     html_figure(out, svg, id, "chart", 0, caption);
     dtitle = g_strdup_printf("%s: every run, in run order", title);
-    svg = vdc_render_dots_svg(rs, a, unit, dtitle, &empty, &points);
+    svg = vdc_render_dots_svg(a, unit, dtitle, &empty, &points);
     g_free(dtitle);
     if (!svg)
         return -1;
@@ -241,14 +241,14 @@ html_chart(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
 /* A latency-percentile chart per target with workload samples (ids
  * chart-latency-N, N the target's index). */
 static int
-html_latency(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+html_latency(GString *out, const struct vdc_analysis *a)
 {
     size_t ti;
 
     for (ti = 0; ti < a->n_targets; ti++) {
         int empty = 0;
         char *title = g_strdup_printf("Completion latency percentiles: %s", a->targets[ti]);
-        char *svg = vdc_render_latency_svg(rs, a, ti, title, &empty), id[48], *caption;
+        char *svg = vdc_render_latency_svg(a, ti, title, &empty), id[48], *caption;
 
         g_free(title);
         if (!svg) {
@@ -355,19 +355,19 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "<p class=\"warn\" id=\"artefacts\">",
                         "</p>\n", esc);
     numbered_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "artefact");
-    if (html_chart(out, rs, a, "throughput", "K/sec", "Sequential throughput (higher is better)",
+    if (html_chart(out, a, "throughput", "K/sec", "Sequential throughput (higher is better)",
                    "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). "
                    TOO_FAST_CAPTION, "Figure 1b: the runs behind Figure 1, " DOTS_CAPTION) < 0 ||
-        html_chart(out, rs, a, "ops", "/sec", "Seeks and file operations (higher is better)",
+        html_chart(out, a, "ops", "/sec", "Seeks and file operations (higher is better)",
                    "Figure 2: random seeks and the file create/read/delete tests, operations per second. "
                    TOO_FAST_CAPTION, "Figure 2b: the runs behind Figure 2, " DOTS_CAPTION) < 0 ||
-        html_chart(out, rs, a, "sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
+        html_chart(out, a, "sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
                    "Figure 3: the block-size sweep (dd-like sequential read and write), MiB/s.",
                    "Figure 3b: the runs behind Figure 3, " DOTS_CAPTION) < 0 ||
-        html_chart(out, rs, a, "workload", "IO/sec", "Workload IOPS (higher is better)",
+        html_chart(out, a, "workload", "IO/sec", "Workload IOPS (higher is better)",
                    "Figure 4: the fio-style jobs, I/O operations per second of each job and direction.",
                    "Figure 4b: the runs behind Figure 4, " DOTS_CAPTION) < 0 ||
-        html_latency(out, rs, a) < 0 || vdc_host_cost_html(out, a) < 0)
+        html_latency(out, a) < 0 || vdc_host_cost_html(out, a) < 0)
         goto fail;
     g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
                          "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "

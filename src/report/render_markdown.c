@@ -111,7 +111,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "## Results\n\n");
     vdc_md_table(out, a, 1);
     g_string_append_c(out, '\n');
-    vdc_append_workloads_md(out, rs, a);
+    vdc_append_workloads_md(out, a);
     vdc_host_cost_markdown(out, a);
     g_string_append(out, "## Outliers and excluded samples\n\n");
     vdc_append_notes(out, a, "- ", "  - ", 1);

@@ -355,7 +355,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     text_other_tests(out, a);
     g_string_append_c(out, '\n');
     vdc_append_cache_text(out, rs);
-    vdc_append_workloads_text(out, rs, a);
+    vdc_append_workloads_text(out, a);
     vdc_host_cost_text(out, a);
     vdc_append_notes(out, a, "", "  ", 0);
     return g_string_free(out, FALSE);

@@ -3,8 +3,9 @@
  * workload_read@JOB / workload_write@JOB) of report.txt and report.md, and
  * workloads.csv.  The IOPS statistics are the analysis's cells (mean, 95 %
  * CI, Welch against the baseline), as for every other test; the latency
- * percentiles and CPU per I/O are means over the runs of the samples'
- * workload objects (doc/report.md, "Workloads"). */
+ * percentiles and CPU per I/O are the analysis's too (vdc_cell_workload:
+ * means over the runs of the samples' workload objects, doc/report.md,
+ * "Workloads"). */
 #include "config.h"
 
 #include <math.h>
@@ -16,56 +17,6 @@
 #include "report/render.h"
 #include "report/render_escape.h"
 #include "report/render_fmt.h"
-
-/* render.h */
-void
-vdc_workload_means(const vdc_result_set *rs, const char *target, const char *key,
-                   struct vdc_workload_means *m)
-{
-    vdc_sample_ref *refs;
-    size_t n, i, n50 = 0, n99 = 0, ncpu = 0;
-
-    memset(m, 0, sizeof(*m));
-    m->p50_us = m->p99_us = m->cpu_us_per_io = NAN;
-    refs = vdc_result_set_lookup(rs, target, key, &n);
-    for (i = 0; i < n; i++) {
-        const vdc_sample *s = refs[i].sample;
-        const vdc_workload *w = s->workload;
-        double cpu;
-
-        if (!w)
-            continue;
-        if (!m->first)
-            m->first = w;
-        if (!vdc_has(s->value))
-            continue;
-        m->n++;
-        if (vdc_has(w->clat_us.p50)) {
-            m->p50_us = (n50 ? m->p50_us : 0) + w->clat_us.p50;
-            n50++;
-        }
-        if (vdc_has(w->clat_us.p99)) {
-            m->p99_us = (n99 ? m->p99_us : 0) + w->clat_us.p99;
-            n99++;
-        }
-        /* the whole process's CPU per I/O; an imported fio run has only its
-         * job threads' */
-        cpu = vdc_has(w->cpu.us_per_io) ? w->cpu.us_per_io : w->cpu.thread_us_per_io;
-        if (!vdc_has(w->cpu.us_per_io) && vdc_has(cpu))
-            m->cpu_thread = 1;
-        if (vdc_has(cpu)) {
-            m->cpu_us_per_io = (ncpu ? m->cpu_us_per_io : 0) + cpu;
-            ncpu++;
-        }
-    }
-    if (n50)
-        m->p50_us /= (double)n50;
-    if (n99)
-        m->p99_us /= (double)n99;
-    if (ncpu)
-        m->cpu_us_per_io /= (double)ncpu;
-    g_free(refs);
-}
 
 /* render.h */
 char *
@@ -121,33 +72,17 @@ num_or_dash(char *buf, size_t size, double v, const char *fmt)
     return buf;
 }
 
-/* The first workload object of test key @ki (any target), or NULL. */
-static const vdc_workload *
-key_workload(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ki)
-{
-    struct vdc_workload_means m;
-    size_t ti;
-
-    for (ti = 0; ti < a->n_targets; ti++) {
-        vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
-        if (m.first)
-            return m.first;
-    }
-    return NULL;
-}
-
 /* One row's cells as strings: n, IOPS, CI, p50, p99, CPU, delta. */
 struct row {
     char n[16], iops[32], ci[64], p50[32], p99[32], cpu[32], delta[64];
 };
 
 static void
-row_of(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ti, size_t ki, struct row *r)
+row_of(const struct vdc_analysis *a, size_t ti, size_t ki, struct row *r)
 {
     const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-    struct vdc_workload_means m;
+    const struct vdc_cell_workload *m = &c->wl;
 
-    vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
     snprintf(r->n, sizeof(r->n), "%zu", c->sum.n);
     if (c->n_samples)
         vdc_fmt_cell_mean(r->iops, sizeof(r->iops), c);
@@ -160,9 +95,9 @@ row_of(const vdc_result_set *rs, const struct vdc_analysis *a, size_t ti, size_t
         snprintf(lo, sizeof(lo), "%s", vdc_fmt_num_s(c->sum.ci_mean[0]));
         snprintf(r->ci, sizeof(r->ci), "[%s, %s]", lo, vdc_fmt_num_s(c->sum.ci_mean[1]));
     }
-    num_or_dash(r->p50, sizeof(r->p50), m.p50_us, "%.1f");
-    num_or_dash(r->p99, sizeof(r->p99), m.p99_us, "%.1f");
-    num_or_dash(r->cpu, sizeof(r->cpu), m.cpu_us_per_io, m.cpu_thread ? "%.2f (threads)" : "%.2f");
+    num_or_dash(r->p50, sizeof(r->p50), m->clat_us[VDC_CLAT_P50], "%.1f");
+    num_or_dash(r->p99, sizeof(r->p99), m->clat_us[VDC_CLAT_P99], "%.1f");
+    num_or_dash(r->cpu, sizeof(r->cpu), m->cpu_us_per_io, m->cpu_thread ? "%.2f (threads)" : "%.2f");
     r->delta[0] = '\0';
     if (ti != a->baseline_index && c->n_samples)
         vdc_fmt_cell_delta(r->delta, sizeof(r->delta), vdc_analysis_cmp(a, ti, ki), 1);
@@ -197,8 +132,7 @@ struct workload_fmt {
 /* Every workload key of @a in order: the job's heading when the job
  * changes, then a row per target; a blank line after the block. */
 static void
-walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a,
-               const struct workload_fmt *fmt)
+walk_workloads(GString *out, const struct vdc_analysis *a, const struct workload_fmt *fmt)
 {
     const char *job = NULL;
     size_t ki, ti;
@@ -213,7 +147,7 @@ walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis
         if (!job)
             fmt->intro(out, a);
         if (!job || strcmp(job, j)) {
-            const vdc_workload *w = key_workload(rs, a, ki);
+            const vdc_workload *w = vdc_analysis_key_workload(a, ki);
             char *line = w ? vdc_workload_job_line(w) : g_strdup("");
             char name[320];
 
@@ -228,7 +162,7 @@ walk_workloads(GString *out, const vdc_result_set *rs, const struct vdc_analysis
         for (ti = 0; ti < a->n_targets; ti++) {
             struct row r;
 
-            row_of(rs, a, ti, ki, &r);
+            row_of(a, ti, ki, &r);
             fmt->row(out, a, info->short_label, a->targets[ti], &r);
         }
     }
@@ -274,11 +208,11 @@ text_row(GString *out, const struct vdc_analysis *a, const char *dir, const char
 
 /* render.h */
 void
-vdc_append_workloads_text(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+vdc_append_workloads_text(GString *out, const struct vdc_analysis *a)
 {
     static const struct workload_fmt fmt = { text_intro, text_job, text_row };
 
-    walk_workloads(out, rs, a, &fmt);
+    walk_workloads(out, a, &fmt);
 }
 
 static void
@@ -319,11 +253,11 @@ md_row(GString *out, const struct vdc_analysis *a, const char *dir, const char *
 
 /* render.h */
 void
-vdc_append_workloads_md(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+vdc_append_workloads_md(GString *out, const struct vdc_analysis *a)
 {
     static const struct workload_fmt fmt = { md_intro, md_job, md_row };
 
-    walk_workloads(out, rs, a, &fmt);
+    walk_workloads(out, a, &fmt);
 }
 
 
@@ -339,7 +273,7 @@ csv_number(GString *out, double v, int have)
 
 /* render.h */
 char *
-vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
+vdc_render_workloads_csv(const struct vdc_analysis *a)
 {
     GString *out;
     size_t ki, ti;
@@ -363,11 +297,10 @@ vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
             const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
-            struct vdc_workload_means m;
+            const struct vdc_cell_workload *m = &c->wl;
 
             if (!c->n_samples)
                 continue;
-            vdc_workload_means(rs, a->targets[ti], a->tests[ki], &m);
             vdc_csv_field(out, a->targets[ti]);
             g_string_append_c(out, ',');
             {
@@ -376,16 +309,16 @@ vdc_render_workloads_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
                 vdc_csv_field(out, name);
             }
             /* file, raw, or empty when the samples do not say */
-            g_string_append_printf(out, ",%s", raw ? "raw" : m.first && m.first->on ? m.first->on : "");
+            g_string_append_printf(out, ",%s", raw ? "raw" : m->first && m->first->on ? m->first->on : "");
             g_string_append_printf(out, ",%s,%s,%zu", info->workload && info->id == VDC_TEST_WORKLOAD_WRITE
                                    ? "write" : "read", info->name, c->sum.n);
             csv_number(out, c->sum.mean, c->sum.n > 0);
             csv_number(out, c->sum.ci_mean[0], c->sum.has_ci_mean);
             csv_number(out, c->sum.ci_mean[1], c->sum.has_ci_mean);
-            csv_number(out, m.p50_us, 1);
-            csv_number(out, m.p99_us, 1);
-            csv_number(out, m.cpu_us_per_io, 1);
-            g_string_append_printf(out, ",%s,", vdc_has(m.cpu_us_per_io) ? (m.cpu_thread ? "true" : "false")
+            csv_number(out, m->clat_us[VDC_CLAT_P50], 1);
+            csv_number(out, m->clat_us[VDC_CLAT_P99], 1);
+            csv_number(out, m->cpu_us_per_io, 1);
+            g_string_append_printf(out, ",%s,", vdc_has(m->cpu_us_per_io) ? (m->cpu_thread ? "true" : "false")
                                    : "");
             vdc_csv_field(out, a->baseline);
             if (ti != a->baseline_index && cc && cc->baseline->n_samples) {

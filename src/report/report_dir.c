@@ -106,7 +106,7 @@ render_all(struct outfile *files, const vdc_result_set *rs, const struct vdc_ana
     if (f & VDC_REPORT_MD)
         files[5].data = vdc_render_markdown(rs, a);
     if (f & VDC_REPORT_CSV) {
-        files[7].data = vdc_render_workloads_csv(rs, a);   /* NULL: no workloads */
+        files[7].data = vdc_render_workloads_csv(a);   /* NULL: no workloads */
         files[8].data = vdc_host_cost_csv(a);              /* NULL: no host figures */
         files[9].data = vdc_host_cache_csv(a);             /* NULL: no page-cache figures */
     }

@@ -196,7 +196,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         out[3] = vdc_render_summary_csv(&rs, &a);
         out[4] = vdc_render_headline_csv(&a);
         out[5] = vdc_render_bonnie_csv(&rs);
-        out[6] = vdc_render_workloads_csv(&rs, &a);
+        out[6] = vdc_render_workloads_csv(&a);
         out[7] = vdc_render_html(&rs, &a, "2026-12-06");
         if (!out[0] || !out[1] || !out[2] || !out[7])
             abort();   /* an accepted document always renders */

@@ -708,7 +708,7 @@ test_dots_svg(void **state)
     analyse(&a, &rs, NULL);
     /* putc, put_block, rewrite, get_block x 2 targets x 6 runs (the failed
      * get_block a cross) */
-    svg = vdc_render_dots_svg(&rs, &a, "K/sec", "Throughput", &empty, &points);
+    svg = vdc_render_dots_svg(&a, "K/sec", "Throughput", &empty, &points);
     assert_non_null(svg);
     assert_false(empty);
     assert_int_equal(points, 4 * 2 * N_REPS);
@@ -718,10 +718,10 @@ test_dots_svg(void **state)
     assert_true(paths >= points);
     g_free(svg);
     /* seeks, seq_create (one too fast) */
-    svg = vdc_render_dots_svg(&rs, &a, "/sec", "Ops", &empty, &points);
+    svg = vdc_render_dots_svg(&a, "/sec", "Ops", &empty, &points);
     assert_int_equal(points, 2 * 2 * N_REPS);
     g_free(svg);
-    assert_null(vdc_render_dots_svg(&rs, &a, "MiB/s", "Sweep", &empty, &points));
+    assert_null(vdc_render_dots_svg(&a, "MiB/s", "Sweep", &empty, &points));
     assert_true(empty);
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
