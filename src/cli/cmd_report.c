@@ -19,12 +19,9 @@
 #include "common/util.h"
 #include "model/result.h"
 #include "report/analysis.h"
-#include "report/render.h"
+#include "report/formats.h"
 #include "report/render_warnings.h"
 #include "report/report_dir.h"
-
-enum { FMT_TXT = VDC_REPORT_TXT, FMT_CSV = VDC_REPORT_CSV, FMT_JSON = VDC_REPORT_JSON, FMT_MD = VDC_REPORT_MD,
-       FMT_HTML = VDC_REPORT_HTML, FMT_ALL = VDC_REPORT_ALL };
 
 /* The most --rate-ceiling options of one command. */
 #define MAX_CEILINGS 64
@@ -71,42 +68,6 @@ static const char compare_usage[] =
     "the table went (a terminal, 2>&1: once); --quiet silences stderr.\n"
     "--fail-if slower>P%: exit 1 (after printing) when a target is significantly\n"
     "slower than the baseline (Welch, p < 0.05) by more than P %, naming each.\n\n";
-
-static int
-parse_formats(const char *s, unsigned *out)
-{
-    char **v = g_strsplit(s, ",", -1);
-    size_t i;
-    int rc = 0;
-
-    *out = 0;
-    for (i = 0; v[i]; i++) {
-        if (!strcmp(v[i], "txt") || !strcmp(v[i], "text"))
-            *out |= FMT_TXT;
-        else if (!strcmp(v[i], "csv"))
-            *out |= FMT_CSV;
-        else if (!strcmp(v[i], "json"))
-            *out |= FMT_JSON;
-        else if (!strcmp(v[i], "md"))
-            *out |= FMT_MD;
-        else if (!strcmp(v[i], "html"))
-            *out |= FMT_HTML;
-        else if (!strcmp(v[i], "all"))
-            *out |= FMT_ALL;
-        else {
-            vdc_input_error("--formats %s: unknown format '%s': expected a comma-separated list of "
-                            "txt, csv, json, md, html", s, v[i]);
-            rc = -1;
-            break;
-        }
-    }
-    if (rc == 0 && !*out) {
-        vdc_input_error("--formats '%s': expected at least one of txt, csv, json, md, html", s);
-        rc = -1;
-    }
-    g_strfreev(v);
-    return rc;
-}
 
 static int
 parse_unsigned(const char *opt, const char *s, unsigned long max, unsigned long *out)
@@ -209,16 +170,14 @@ opt_rate_ceiling(void *opts, const vdc_opt *d, const char *arg)
 static int
 opt_formats(void *opts, const vdc_opt *d, const char *arg)
 {
-    return parse_formats(arg, &((struct cli *)opts)->formats);
+    return vdc_formats_parse(arg, &((struct cli *)opts)->formats);
 }
 
 static int
 opt_format(void *opts, const vdc_opt *d, const char *arg)
 {
-    if (strcmp(arg, "text") && strcmp(arg, "csv") && strcmp(arg, "json") && strcmp(arg, "md")) {
-        vdc_input_error("--format %s: expected one of " VDC_COMPARE_FORMATS, arg);
+    if (!vdc_compare_format(arg))
         return -1;
-    }
     ((struct cli *)opts)->format = arg;
     return 0;
 }
@@ -296,7 +255,7 @@ parse_cli(int argc, char **argv, struct cli *c, int is_report)
     vdc_stats_options_init(&c->stats);
     vdc_artefact_options_init(&c->artefacts);
     c->artefacts.ceilings = c->ceilings;
-    c->formats = FMT_ALL;
+    c->formats = VDC_REPORT_ALL;
     c->format = "text";
     r = vdc_opts_parse(&spec, c, argc, argv, &first, NULL);
     if (r == VDC_OPTS_HELP) {
@@ -470,6 +429,7 @@ vdc_cmd_compare(int argc, char **argv)
     struct cli c;
     vdc_result_set all;
     struct vdc_analysis a;
+    const struct vdc_format *fmt = NULL;
     char *out = NULL;
     int first, i, rc = -1;
 
@@ -536,17 +496,16 @@ vdc_cmd_compare(int argc, char **argv)
     }
     if (vdc_analysis_build_with(&a, &all, c.baseline, &c.stats, &c.artefacts) < 0)
         goto out;
-    if (!(out = vdc_render_compare(&all, &a, c.format))) {
-        vdc_input_error("--format %s: expected one of " VDC_COMPARE_FORMATS, c.format);
+    if (!(fmt = vdc_compare_format(c.format)))
         goto out;
-    }
+    out = fmt->compare(&all, &a);
     if (fputs(out, stdout) == EOF || fflush(stdout) != 0) {
         vdc_error("cannot write to standard output: %s", g_strerror(errno));
         goto out;
     }
     /* the warnings go to stderr, once: not when stderr is where the
      * output carrying them went (a terminal, `2>&1`); csv has only flags */
-    if (!c.quiet && !(strcmp(c.format, "csv") && same_file(STDOUT_FILENO, STDERR_FILENO))) {
+    if (!c.quiet && !(fmt->compare_warnings && same_file(STDOUT_FILENO, STDERR_FILENO))) {
         char **w = vdc_compare_warnings(&all, &a);
 
         vdc_print_warnings(w);

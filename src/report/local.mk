@@ -6,6 +6,7 @@ src_libvdc_results_a_SOURCES += \
 	src/report/artefacts.c src/report/artefacts.h \
 	src/report/headline.c src/report/headline.h \
 	src/report/hostcost.c src/report/hostcost.h \
+	src/report/formats.c src/report/formats.h \
 	src/report/render.h \
 	src/report/render_fmt.c src/report/render_fmt.h \
 	src/report/render_escape.c src/report/render_escape.h \

@@ -69,15 +69,16 @@ char *vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a,
 
 /* Side-by-side comparison table of `vmdiskcmp compare`: one row per test,
  * per target its mean (n), and for every target but the baseline its %
- * delta and significance mark.  @format: "text", "csv", "json", "md".
- * The warnings (vdc_compare_warnings) follow the table: text "WARNING:
- * LINE", md "> **Warning:** LINE", json statistics.warnings; csv has the
- * per-cell flags column instead.
- * Returns NULL (no message) for an unknown format. */
-char *vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format);
+ * delta and significance mark, then the warnings (vdc_compare_warnings):
+ * text "WARNING: LINE" (vdc_render_compare_text), Markdown "> **Warning:**
+ * LINE" (vdc_render_compare_md). */
+char *vdc_render_compare_text(const vdc_result_set *rs, const struct vdc_analysis *a);
+char *vdc_render_compare_md(const vdc_result_set *rs, const struct vdc_analysis *a);
 
-/* Formats accepted by vdc_render_compare; for messages. */
-#define VDC_COMPARE_FORMATS "text, csv, json, md"
+/* `compare --format @format` (a name or alias of report/formats.h's table:
+ * text, csv = summary.csv, json = the statistics object with its warnings,
+ * md); NULL (no message) for a format compare does not print. */
+char *vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format);
 
 /* ---- Workloads (render_workload.c) ------------------------------------------ */
 

@@ -16,9 +16,11 @@
 #include <glib.h>
 
 #include "common/escape.h"
+#include "report/formats.h"
 
-static char *
-compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
+/* render.h */
+char *
+vdc_render_compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
     GString *out = g_string_new(NULL);
     size_t ti, ki;
@@ -88,23 +90,24 @@ compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     return g_string_free(out, FALSE);
 }
 
+/* render.h */
+char *
+vdc_render_compare_md(const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    GString *out = g_string_new(NULL);
+
+    g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
+                           "difference (Welch t-test); \u2020 not comparable (too-fast runs); no mark: not tested (n < 2).\n\n", a->baseline);
+    vdc_md_table(out, a, 1);
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "\n> **Warning:** ", "\n", vdc_md_escape);
+    return g_string_free(out, FALSE);
+}
+
+/* render.h */
 char *
 vdc_render_compare(const vdc_result_set *rs, const struct vdc_analysis *a, const char *format)
 {
-    if (!strcmp(format, "text"))
-        return compare_text(rs, a);
-    if (!strcmp(format, "md")) {
-        GString *out = g_string_new(NULL);
+    const struct vdc_format *f = vdc_format_find(format);
 
-        g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
-                               "difference (Welch t-test); \u2020 not comparable (too-fast runs); no mark: not tested (n < 2).\n\n", a->baseline);
-        vdc_md_table(out, a, 1);
-        vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "\n> **Warning:** ", "\n", vdc_md_escape);
-        return g_string_free(out, FALSE);
-    }
-    if (!strcmp(format, "csv"))
-        return vdc_render_summary_csv(rs, a);
-    if (!strcmp(format, "json"))
-        return vdc_render_statistics_json(rs, a);
-    return NULL;
+    return f && f->compare ? f->compare(rs, a) : NULL;
 }

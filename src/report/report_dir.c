@@ -17,9 +17,7 @@
 #include "common/child.h"
 #include "common/escape.h"
 #include "common/util.h"
-#include "report/render.h"
-#include "report/render_hostcost.h"
-#include "report/render_json.h"
+#include "report/formats.h"
 #include "report/render_warnings.h"
 
 void
@@ -78,65 +76,45 @@ read_manifest(const char *dir)
     return v;
 }
 
-struct outfile {
-    const char *name;
-    char *data;
-};
-
-/* Render the files of @opt->formats into @files (in the order of
- * vdc_report_dir_write's table); -1 after vdc_error when the HTML could
- * not be drawn. */
+/* Render the files of @opt->formats (formats.h's table, in its order) into
+ * @data (vdc_n_report_files long; NULL: not written); -1 after vdc_error
+ * when one could not be rendered (the HTML's charts). */
 static int
-render_all(struct outfile *files, const vdc_result_set *rs, const struct vdc_analysis *a,
+render_all(char **data, const vdc_result_set *rs, const struct vdc_analysis *a,
            const struct vdc_report_options *opt)
 {
-    unsigned f = opt->formats;
-    char *generated;
+    struct vdc_render_in in = { .rs = rs, .a = a };
+    char *generated = (opt->formats & VDC_REPORT_HTML)
+                          ? (opt->generated ? g_strdup(opt->generated) : now_iso8601()) : NULL;
+    size_t i;
     int rc = 0;
 
-    if (f & VDC_REPORT_TXT)
-        files[0].data = vdc_render_text(rs, a);
-    if (f & VDC_REPORT_CSV) {
-        files[1].data = vdc_render_bonnie_csv(rs);
-        files[2].data = vdc_render_summary_csv(rs, a);
-        files[3].data = vdc_render_headline_csv(a);
-    }
-    if (f & VDC_REPORT_JSON)
-        files[4].data = vdc_render_json(rs, a);
-    if (f & VDC_REPORT_MD)
-        files[5].data = vdc_render_markdown(rs, a);
-    if (f & VDC_REPORT_CSV) {
-        files[7].data = vdc_render_workloads_csv(a);   /* NULL: no workloads */
-        files[8].data = vdc_host_cost_csv(a);              /* NULL: no host figures */
-        files[9].data = vdc_host_cache_csv(a);             /* NULL: no page-cache figures */
-    }
-    if (f & VDC_REPORT_HTML) {
-        generated = opt->generated ? g_strdup(opt->generated) : now_iso8601();
-        if (!(files[6].data = vdc_render_html(rs, a, generated)))
-            rc = -1;
-        g_free(generated);
-    }
+    in.generated = generated;
+    for (i = 0; i < vdc_n_report_files && rc == 0; i++)
+        if (opt->formats & vdc_report_files[i].format)
+            rc = vdc_report_files[i].render(&in, &data[i]);
+    g_free(generated);
     return rc;
 }
 
 /* -1 after vdc_input_error when a file to write exists (or is a symbolic
  * link, dangling or not) and @manifest does not name it. */
 static int
-refuse_foreign(const struct outfile *files, size_t n, char **manifest, const char *dir)
+refuse_foreign(char *const *data, char **manifest, const char *dir)
 {
     size_t i;
 
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < vdc_n_report_files; i++) {
         char *p;
         int foreign;
 
-        if (!files[i].data)
+        if (!data[i])
             continue;
-        p = g_build_filename(dir, files[i].name, NULL);
+        p = g_build_filename(dir, vdc_report_files[i].name, NULL);
         /* IS_SYMLINK too: EXISTS follows links, so a dangling one would
          * pass and be replaced */
         foreign = (g_file_test(p, G_FILE_TEST_EXISTS) || g_file_test(p, G_FILE_TEST_IS_SYMLINK)) &&
-                  !g_strv_contains((const char *const *)manifest, files[i].name);
+                  !g_strv_contains((const char *const *)manifest, vdc_report_files[i].name);
         if (foreign)
             vdc_input_error("%s exists and was not written by vmdiskcmp report: refusing to overwrite it "
                             "(move it away, or render elsewhere)", p);
@@ -151,10 +129,7 @@ int
 vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
                      const struct vdc_report_options *opt, const char *dir)
 {
-    struct outfile files[] = { { "report.txt", NULL }, { "report.csv", NULL }, { "summary.csv", NULL },
-                               { "headline.csv", NULL }, { "report.json", NULL }, { "report.md", NULL },
-                               { "report.html", NULL }, { "workloads.csv", NULL },
-                               { "host-cost.csv", NULL }, { "page-cache.csv", NULL } };
+    char **data = g_new0(char *, vdc_n_report_files + 1);
     char **manifest = NULL;
     GString *newman = NULL;
     sigset_t oldmask;
@@ -162,10 +137,10 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
     int blocked = 0, rc = -1;
 
     /* render everything in memory first: nothing is written on error */
-    if (render_all(files, rs, a, opt) < 0)
+    if (render_all(data, rs, a, opt) < 0)
         goto out;
     manifest = read_manifest(dir);
-    if (refuse_foreign(files, G_N_ELEMENTS(files), manifest, dir) < 0)
+    if (refuse_foreign(data, manifest, dir) < 0)
         goto out;
     /* SIGINT/SIGTERM/SIGHUP wait until the files are written: no
      * temporary file is left behind and the manifest matches the files
@@ -178,9 +153,9 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
     for (i = 0; manifest[i]; i++)
         if (*manifest[i])
             g_string_append_printf(newman, "%s\n", manifest[i]);
-    for (i = 0; i < G_N_ELEMENTS(files); i++)
-        if (files[i].data && !g_strv_contains((const char *const *)manifest, files[i].name))
-            g_string_append_printf(newman, "%s\n", files[i].name);
+    for (i = 0; i < vdc_n_report_files; i++)
+        if (data[i] && !g_strv_contains((const char *const *)manifest, vdc_report_files[i].name))
+            g_string_append_printf(newman, "%s\n", vdc_report_files[i].name);
     {
         char *mp = g_build_filename(dir, VDC_REPORT_MANIFEST, NULL);
         int r = vdc_write_file_atomic(mp, newman->str, newman->len);
@@ -189,14 +164,14 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
         if (r < 0)
             goto out;
     }
-    for (i = 0; i < G_N_ELEMENTS(files); i++) {
+    for (i = 0; i < vdc_n_report_files; i++) {
         char *p;
         int r;
 
-        if (!files[i].data)
+        if (!data[i])
             continue;
-        p = g_build_filename(dir, files[i].name, NULL);
-        r = vdc_write_file_atomic(p, files[i].data, strlen(files[i].data));
+        p = g_build_filename(dir, vdc_report_files[i].name, NULL);
+        r = vdc_write_file_atomic(p, data[i], strlen(data[i]));
         if (r == 0 && !opt->quiet)
             vdc_progress("wrote %s", p);
         g_free(p);
@@ -207,8 +182,9 @@ vdc_report_dir_write(const vdc_result_set *rs, const struct vdc_analysis *a,
  out:
     if (blocked)
         sigprocmask(SIG_SETMASK, &oldmask, NULL);
-    for (i = 0; i < G_N_ELEMENTS(files); i++)
-        g_free(files[i].data);
+    for (i = 0; i < vdc_n_report_files; i++)
+        g_free(data[i]);
+    g_free(data);
     if (newman)
         g_string_free(newman, TRUE);
     g_strfreev(manifest);

@@ -2,8 +2,9 @@
 /* vmdiskcmp report directory: analyse a result set, render it in every
  * format asked for (report/render.h) and write the files into a directory.
  *
- * The files (doc/report.md): report.txt, report.csv, summary.csv and
- * headline.csv (the "csv" format), report.json, report.md, report.html.  The directory's
+ * The files (doc/report.md; report/formats.h's table): report.txt,
+ * report.csv, summary.csv, headline.csv, workloads.csv, host-cost.csv and
+ * page-cache.csv (the "csv" format), report.json, report.md, report.html.  The directory's
  * manifest, DIR/.vmdiskcmp-report, lists the names vmdiskcmp wrote there,
  * one a line: a file of one of those names that exists (a dangling symbolic
  * link included) and is not in the manifest was not written by vmdiskcmp
@@ -22,17 +23,8 @@
 
 #include "model/result.h"
 #include "report/analysis.h"
+#include "report/formats.h"
 #include "stats/stats.h"
-
-/* The formats of a report directory (bits of vdc_report_options.formats). */
-enum {
-    VDC_REPORT_TXT = 1,      /* report.txt */
-    VDC_REPORT_CSV = 2,      /* report.csv, summary.csv and headline.csv */
-    VDC_REPORT_JSON = 4,     /* report.json */
-    VDC_REPORT_MD = 8,       /* report.md */
-    VDC_REPORT_HTML = 16,    /* report.html */
-    VDC_REPORT_ALL = 31,
-};
 
 /* The name of the manifest in a report directory. */
 #define VDC_REPORT_MANIFEST ".vmdiskcmp-report"
