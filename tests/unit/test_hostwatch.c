@@ -258,7 +258,7 @@ static void
 test_slice_differences(void **state)
 {
     GPtrArray *servers = vdc_server_set_new();
-    vdc_host_owner owners[] = { { -1 }, { -1 }, { 0 } };
+    vdc_host_owner owners[] = { { -1, NULL }, { -1, NULL }, { 0, NULL } };
     /* QEMU 0.8 s of which its vCPU thread 0.83 s (read after the process:
      * 3 ticks ahead); blkback 12.23 s */
     static const uint64_t a_srv[3][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
