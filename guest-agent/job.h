@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp-agent: the job engine.  Runs one parsed fio job
- * (jobfile.h) on the target with numjobs worker threads, each with its own
- * I/O engine instance, and fills a struct agent_job_result (jobstat.h).
+ * (jobfile.h) on the target with numjobs clones (processes, or threads
+ * with thread=1: jobclone.h), each with its own I/O engine instance and
+ * fio's op sequence (jobgen.h), and fills a struct agent_job_result
+ * (jobstat.h).  Files: jobcheck.c (the checks against the target, main's
+ * hooks), jobrun.c (one job: files, clones, sampler, result), jobclone.c
+ * (a clone's loop), engine_*.c (the engines).
  *
  * An engine is an ops table in the shape of fio's ioengines.h: setup
  * (once per worker, e.g. the io_uring ring), queue (prepare one I/O, or do
@@ -38,17 +42,21 @@ struct agent_worker;
  * start_ns as seconds, nanoseconds in the last 16 bytes of its first line. */
 void agent_job_scramble(struct agent_io *io);
 
-enum { AGENT_Q_QUEUED = 0, AGENT_Q_COMPLETED = 1 };
+/* queue()'s answers (fio's FIO_Q_QUEUED, FIO_Q_COMPLETED, FIO_Q_BUSY: the
+ * engine cannot take it now; the loop reaps and queues it again) */
+enum { AGENT_Q_QUEUED = 0, AGENT_Q_COMPLETED = 1, AGENT_Q_BUSY = 2 };
 /* setup's result when the kernel refuses the engine (ENOSYS, EPERM,
  * EACCES): the caller falls back and records why */
 #define AGENT_ENGINE_REFUSED 1
 
 struct agent_engine_ops {
     const char *name;
-    int sync;   /* queue() performs the I/O (AGENT_Q_COMPLETED) */
+    int sync;   /* queue() performs the I/O (AGENT_Q_COMPLETED); setup may
+                 * also set the worker's sync (null at iodepth 1) */
     /* 0, AGENT_ENGINE_REFUSED, or -1; @err holds one line on both */
     int (*setup)(struct agent_worker *w, char *err, size_t errlen);
-    /* AGENT_Q_QUEUED, AGENT_Q_COMPLETED (io->res set), or -1 (errno) */
+    /* AGENT_Q_QUEUED, AGENT_Q_COMPLETED (io->res set), AGENT_Q_BUSY, or
+     * -1 (errno) */
     int (*queue)(struct agent_worker *w, struct agent_io *io);
     /* submit everything queued: number submitted, or -1 (errno) */
     int (*commit)(struct agent_worker *w);
@@ -61,12 +69,15 @@ struct agent_engine_ops {
 
 extern const struct agent_engine_ops agent_engine_io_uring;
 extern const struct agent_engine_ops agent_engine_psync;
+extern const struct agent_engine_ops agent_engine_null;
 
-/* One of numjobs clones. */
+/* One of numjobs clones, as its engine sees it. */
 struct agent_worker {
     const struct agent_job *job;
     unsigned index;
     int fd;
+    int sync;                   /* the synchronous loop (ops->sync, or set
+                                 * by setup) */
     uint32_t depth;
     const struct agent_engine_ops *ops;
     void *engine;               /* the engine's own state */
@@ -96,22 +107,16 @@ struct agent_job_target {
 int agent_jobs_check(struct agent_job *jobs, size_t n,
                      struct agent_job_target *t, char *err, size_t errlen);
 
-/* Run @job (checked) on @t with seed @seed (the job's randseed if given):
- * fills @r.  Creates the job's files in a directory target (laid out
- * before the measured window) and removes them on every path.  Returns 0,
+/* Run @job (checked) on @t with seed @seed (what stands for fio's
+ * system-drawn seeds with randrepeat=0 and no randseed, jobgen.h; and the
+ * write buffers' contents): fills @r.  Creates the job's files in a
+ * directory target (laid out before the measured window) and removes them
+ * on every path; the null engine touches no file.  Returns 0,
  * or -1 when the job failed (r->state AGENT_FAILED, r->error one line; an
  * interruption is a failure "interrupted").  @force_psync makes the
  * io_uring engine unavailable (the fallback path, for tests). */
 int agent_job_run(const struct agent_job *job, const struct agent_job_target *t,
                   uint64_t seed, int quiet, struct agent_job_result *r);
-
-/* The digest of a job's op sequence (parameters and, per clone, the first
- * AGENT_JOB_DIGEST_OPS offsets and directions its generator yields, the
- * random map applied as in the run) into @digest.  0, or -1 when the
- * random map cannot be allocated. */
-#define AGENT_JOB_DIGEST_OPS 65536u
-int agent_job_digest(const struct agent_job *job, uint64_t region_len,
-                     uint64_t seed, uint64_t *digest);
 
 /* main's hooks.  agent_jobs_load: parse every --job file into cfg->jobs
  * (before anything is created); agent_jobs_prepare: check them against

@@ -19,7 +19,7 @@
 static const char *const rw_names[] = {
     "read", "write", "randread", "randwrite", "randrw",
 };
-static const char *const engine_names[] = { "io_uring", "psync" };
+static const char *const engine_names[] = { "io_uring", "psync", "null" };
 
 const char *
 agent_rw_name(enum agent_rw rw)
@@ -54,11 +54,12 @@ agent_rw_random(enum agent_rw rw)
 }
 
 enum opt_kind { K_SIZE, K_TIME, K_INT, K_BOOL, K_SEED, K_RW, K_ENGINE, K_SS,
-                K_TEXT };
+                K_TEXT, K_NAME };
 enum opt_id {
     JO_RW, JO_RWMIXREAD, JO_RWMIXWRITE, JO_BS, JO_IODEPTH, JO_NUMJOBS, JO_DIRECT,
     JO_BUFFERED, JO_SIZE, JO_OFFSET, JO_RUNTIME, JO_TIME_BASED, JO_RAMP_TIME,
     JO_RANDSEED, JO_IOENGINE, JO_BATCH_SUBMIT, JO_BATCH_CMIN, JO_BATCH_CMAX, JO_SCRAMBLE, JO_NORANDOMMAP, JO_SS, JO_SS_DUR, JO_SS_RAMP, JO_DESCRIPTION,
+    JO_THREAD, JO_GROUP_REPORTING, JO_OFFSET_INCREMENT, JO_RANDREPEAT, JO_FILENAME,
 };
 
 /* The options the agent runs, with fio's aliases; min/max bound K_INT and
@@ -84,6 +85,10 @@ static const struct job_option {
     { "scramble_buffers", JO_SCRAMBLE, K_BOOL, 0, 1 },
     { "norandommap", JO_NORANDOMMAP, K_BOOL, 0, 1 },
     { "numjobs", JO_NUMJOBS, K_INT, 1, AGENT_JOB_MAX_NUMJOBS },
+    { "thread", JO_THREAD, K_BOOL, 0, 1 },
+    { "group_reporting", JO_GROUP_REPORTING, K_BOOL, 0, 1 },
+    { "offset_increment", JO_OFFSET_INCREMENT, K_SIZE, 0, UINT64_MAX },
+    { "filename", JO_FILENAME, K_NAME, 0, 0 },
     { "direct", JO_DIRECT, K_BOOL, 0, 1 },
     { "buffered", JO_BUFFERED, K_BOOL, 0, 1 },
     { "size", JO_SIZE, K_SIZE, 1, UINT64_MAX },
@@ -92,6 +97,7 @@ static const struct job_option {
     { "time_based", JO_TIME_BASED, K_BOOL, 0, 1 },
     { "ramp_time", JO_RAMP_TIME, K_TIME, 0, AGENT_JOB_MAX_TIME_MS },
     { "randseed", JO_RANDSEED, K_SEED, 0, 0 },
+    { "randrepeat", JO_RANDREPEAT, K_BOOL, 0, 1 },
     { "ioengine", JO_IOENGINE, K_ENGINE, 0, 0 },
     { "ss", JO_SS, K_SS, 0, 0 },
     { "steadystate", JO_SS, K_SS, 0, 0 },
@@ -106,8 +112,8 @@ static const struct job_option {
 /* fio 3.33 options people put in job files that the agent does not run:
  * named as such ("not supported"), not as unknown. */
 static const char *const fio_only[] = {
-    "filename", "directory", "name", "random_generator", "softrandommap",
-    "group_reporting", "thread", "iodepth_low", "fsync", "fdatasync",
+    "directory", "name", "random_generator", "softrandommap",
+    "iodepth_low", "fsync", "fdatasync",
     "end_fsync", "fsync_on_close", "sync", "verify", "rate", "rate_iops",
     "rate_process", "bsrange", "bssplit", "blocksize_range", "io_size",
     "io_limit", "loops", "startdelay", "stonewall", "wait_for", "nrfiles",
@@ -120,9 +126,9 @@ static const char *const fio_only[] = {
     "write_lat_log", "write_bw_log", "write_iops_log", "log_avg_msec",
     "lat_percentiles", "clat_percentiles", "percentile_list", "gtod_reduce",
     "disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-    "exitall", "kb_base", "unit_base", "allrandrepeat", "randrepeat",
+    "exitall", "kb_base", "unit_base", "allrandrepeat",
     "thinktime", "thinktime_blocks", "rw_sequencer", "zonemode", "zonesize",
-    "ss_interval", "steadystate_check_interval", "offset_increment",
+    "ss_interval", "steadystate_check_interval",
     "number_ios", "experimental_verify", "bs_unaligned", "ba", "blockalign",
     "mem", "iomem", "iomem_align", "atomic", "pre_read",
 };
@@ -263,6 +269,7 @@ job_defaults(struct agent_job *job)
     job->scramble_buffers = 1;
     job->numjobs = 1;
     job->direct = 1;
+    job->randrepeat = 1;
     job->ioengine = AGENT_ENGINE_IO_URING;
 }
 
@@ -378,9 +385,11 @@ set_option(struct agent_job *job, const char *key, const char *val,
             job->ioengine = AGENT_ENGINE_IO_URING;
         else if (!strcmp(val, "psync"))
             job->ioengine = AGENT_ENGINE_PSYNC;
+        else if (!strcmp(val, "null"))
+            job->ioengine = AGENT_ENGINE_NULL;
         else
-            return agent_errf(err, errlen, "%s=%s: expected io_uring or psync",
-                        key, val);
+            return agent_errf(err, errlen, "%s=%s: expected io_uring, psync or "
+                        "null", key, val);
         return 0;
     case K_SS:
         if (parse_ss(val, job) < 0)
@@ -396,6 +405,18 @@ set_option(struct agent_job *job, const char *key, const char *val,
                         key, sizeof(job->description) - 1);
         snprintf(job->description, sizeof(job->description), "%s", val);
         return 0;
+    case K_NAME:
+        /* one file in the target directory: fio's filename= may name
+         * several (':') or a path, which the agent's -d decides */
+        if (!*val || strchr(val, '/') || strchr(val, ':') || !strcmp(val, ".")
+            || !strcmp(val, "..") || !printable_utf8(val)
+            || strlen(val) >= sizeof(job->filename))
+            return agent_errf(err, errlen, "%s=%s: expected one file name of 1 "
+                        "to %zu characters without '/' or ':' (a file the clones "
+                        "share in the target directory, -d)", key, val,
+                        sizeof(job->filename) - 1);
+        snprintf(job->filename, sizeof(job->filename), "%s", val);
+        return 0;
     }
     switch (o->id) {
     case JO_RWMIXREAD: job->rwmixread = (uint32_t)v; break;
@@ -408,6 +429,10 @@ set_option(struct agent_job *job, const char *key, const char *val,
     case JO_SCRAMBLE: job->scramble_buffers = (int)v; break;
     case JO_NORANDOMMAP: job->norandommap = (int)v; break;
     case JO_NUMJOBS: job->numjobs = (uint32_t)v; break;
+    case JO_THREAD: job->thread = (int)v; break;
+    case JO_GROUP_REPORTING: job->group_reporting = (int)v; break;
+    case JO_OFFSET_INCREMENT: job->offset_increment = v; break;
+    case JO_RANDREPEAT: job->randrepeat = (int)v; break;
     case JO_DIRECT: job->direct = (int)v; break;
     case JO_BUFFERED: job->direct = !v; break;
     case JO_SIZE: job->size = v; break;
@@ -506,22 +531,68 @@ agent_jobfile_parse(const char *text, const char *fname,
         return agent_errf(err, errlen, "%s:%d: [%s]: ss without ss_dur: expected "
                     "ss_dur= (the window of the steady-state check)", fname,
                     job_line, job->name);
-    /* the furthest byte a clone reaches (on a file, each clone lays out
-     * its own): an off_t, and the sum the host sizes disks from */
-    if (job->offset > (uint64_t)INT64_MAX - job->size
-        || job->offset + job->size > (uint64_t)INT64_MAX / job->numjobs)
-        return agent_errf(err, errlen, "%s:%d: [%s]: offset=%llu + size=%llu "
-                    "(x numjobs=%u): expected at most %lld bytes (the largest "
-                    "file offset)", fname, job_line, job->name,
-                    (unsigned long long)job->offset,
-                    (unsigned long long)job->size, job->numjobs,
-                    (long long)INT64_MAX);
+    /* the furthest byte a clone reaches, and the files' sum the host sizes
+     * disks from: off_t values.  Each term is bounded first, so the sums
+     * below cannot wrap. */
+    {
+        uint64_t n = job->numjobs, lim = (uint64_t)INT64_MAX;
+
+        if (!job->offset_increment
+            && (job->offset > lim - job->size || job->offset + job->size > lim / n))
+            return agent_errf(err, errlen, "%s:%d: [%s]: offset=%llu + size=%llu "
+                        "(x numjobs=%u): expected at most %lld bytes (the largest "
+                        "file offset)", fname, job_line, job->name,
+                        (unsigned long long)job->offset,
+                        (unsigned long long)job->size, job->numjobs,
+                        (long long)INT64_MAX);
+        if (job->offset > lim - job->size
+            || (n > 1 && job->offset_increment > (lim - job->offset - job->size) / (n - 1))
+            || agent_job_file_bytes(job) > lim)
+            return agent_errf(err, errlen, "%s:%d: [%s]: offset=%llu + (numjobs=%u - 1) "
+                        "x offset_increment=%llu + size=%llu (and the clones' files "
+                        "together): expected at most %lld bytes (the largest file "
+                        "offset)", fname, job_line, job->name,
+                        (unsigned long long)job->offset, job->numjobs,
+                        (unsigned long long)job->offset_increment,
+                        (unsigned long long)job->size, (long long)INT64_MAX);
+    }
     if (job->size && job->size < job->bs)
         return agent_errf(err, errlen, "%s:%d: [%s]: size=%llu is smaller than "
                     "bs=%u: expected at least one block", fname, job_line,
                     job->name, (unsigned long long)job->size, job->bs);
     batch_fixup(job);
     return 0;
+}
+
+uint64_t
+agent_job_region_end(const struct agent_job *job)
+{
+    return job->offset + (uint64_t)(job->numjobs - 1) * job->offset_increment
+           + (job->size ? job->size : job->bs);
+}
+
+uint64_t
+agent_job_file_bytes(const struct agent_job *job)
+{
+    uint64_t n = job->numjobs, end = job->offset + job->size, sum, inc;
+
+    if (!job->size)
+        return 0;
+    if (job->filename[0])
+        return agent_job_region_end(job);
+    /* n x (offset + size) + offset_increment x n(n-1)/2, saturating */
+    if (end > UINT64_MAX / n)
+        return UINT64_MAX;
+    sum = end * n;
+    if (job->offset_increment && n > 1) {
+        if (job->offset_increment > UINT64_MAX / (n * (n - 1) / 2))
+            return UINT64_MAX;
+        inc = job->offset_increment * (n * (n - 1) / 2);
+        if (inc > UINT64_MAX - sum)
+            return UINT64_MAX;
+        sum += inc;
+    }
+    return sum;
 }
 
 int
@@ -584,13 +655,21 @@ agent_job_format_json(FILE *fp, const struct agent_job *job)
             "\"iodepth\": %u, \"iodepth_batch_submit\": %u, "
             "\"iodepth_batch_complete_min\": %u, \"iodepth_batch_complete_max\": %u, "
             "\"scramble_buffers\": %s, \"norandommap\": %s, "
-            "\"numjobs\": %u, \"direct\": %s, ",
+            "\"numjobs\": %u, \"thread\": %s, \"group_reporting\": %s, "
+            "\"offset_increment\": %llu, \"filename\": ",
             agent_rw_name(job->rw), job->rwmixread, job->bs, job->iodepth,
             job->iodepth_batch_submit, job->iodepth_batch_complete_min,
             job->iodepth_batch_complete_max,
             job->scramble_buffers ? "true" : "false",
             job->norandommap ? "true" : "false", job->numjobs,
-            job->direct ? "true" : "false");
+            job->thread ? "true" : "false",
+            job->group_reporting ? "true" : "false",
+            (unsigned long long)job->offset_increment);
+    if (job->filename[0])
+        agent_json_str(fp, job->filename);
+    else
+        fputs("null", fp);
+    fprintf(fp, ", \"direct\": %s, ", job->direct ? "true" : "false");
     if (job->size)
         fprintf(fp, "\"size\": %llu, ", (unsigned long long)job->size);
     else
@@ -606,6 +685,7 @@ agent_job_format_json(FILE *fp, const struct agent_job *job)
         fprintf(fp, "\"%llu\"", (unsigned long long)job->randseed);
     else
         fputs("null", fp);
+    fprintf(fp, ", \"randrepeat\": %s", job->randrepeat ? "true" : "false");
     fprintf(fp, ", \"ioengine\": \"%s\", \"ss\": ",
             agent_ioengine_name(job->ioengine));
     if (job->ss_given)

@@ -29,6 +29,8 @@ enum agent_rw {
 enum agent_ioengine {
     AGENT_ENGINE_IO_URING = 0,  /* raw io_uring syscalls, iodepth in flight */
     AGENT_ENGINE_PSYNC,         /* pread(2)/pwrite(2), one I/O at a time */
+    AGENT_ENGINE_NULL,          /* completes every I/O without doing it (fio's
+                                 * engines/null.c): the instrument's own cost */
 };
 
 #define AGENT_JOB_NAME_MAX 64
@@ -68,6 +70,18 @@ struct agent_job {
                                              * default): a random map, each
                                              * block once per pass */
     uint32_t numjobs;                       /* clones of the job (1) */
+    int thread;                             /* clones as threads of one
+                                             * process (fio's thread); 0:
+                                             * one process each (fio's
+                                             * default) */
+    int group_reporting;                    /* fio's group_reporting: the
+                                             * agent's result is always the
+                                             * clones together; recorded */
+    uint64_t offset_increment;              /* clone k starts at offset + k x
+                                             * this (bytes, 0) */
+    char filename[AGENT_JOB_NAME_MAX];      /* one file the clones share in a
+                                             * directory target; "": each
+                                             * clone its own JOB.k.0 */
     int direct;                             /* O_DIRECT (agent default 1) */
     uint64_t size;                          /* bytes per clone; 0 = target size */
     uint64_t offset;                        /* bytes (0) */
@@ -75,7 +89,8 @@ struct agent_job {
     int time_based;                         /* loop over the region until runtime */
     uint64_t ramp_ms;                       /* ramp_time: run, do not count */
     uint64_t randseed;                      /* randseed= */
-    int randseed_given;                     /* else the agent's --seed */
+    int randseed_given;                     /* else fio's 0x89 (jobgen.h) */
+    int randrepeat;                         /* fio's randrepeat (1) */
     enum agent_ioengine ioengine;           /* default io_uring */
     /* steady state (ss=iops_slope:LIMIT[%], ss_dur, ss_ramp) */
     int ss_given;
@@ -85,13 +100,22 @@ struct agent_job {
     uint64_t ss_ramp_ms;
 };
 
-/* fio's names: "read", "randrw", ...; "io_uring", "psync". */
+/* fio's names: "read", "randrw", ...; "io_uring", "psync", "null". */
 const char *agent_rw_name(enum agent_rw rw);
 const char *agent_ioengine_name(enum agent_ioengine e);
 /* Does the job read / write at all? */
 int agent_rw_reads(enum agent_rw rw);
 int agent_rw_writes(enum agent_rw rw);
 int agent_rw_random(enum agent_rw rw);
+
+/* Bytes of the files @job lays out in a directory target: each clone's
+ * file JOB.k.0 holds offset + k x offset_increment + size, a shared
+ * filename= the largest of them; 0 without size=. */
+uint64_t agent_job_file_bytes(const struct agent_job *job);
+/* One past the last byte a clone of @job reaches: offset + (numjobs - 1)
+ * x offset_increment + size (size 0: offset + bs, the least a device must
+ * hold). */
+uint64_t agent_job_region_end(const struct agent_job *job);
 
 /* Format one line into @err (size @errlen); returns -1 (for "return
  * agent_errf(...)" at a failure site). */

@@ -121,9 +121,10 @@ agent_job_format_table(FILE *fp, const struct agent_job_result *r)
     fprintf(fp, "%s: rw=%s", j->name, agent_rw_name(j->rw));
     if (j->rw == AGENT_RW_RANDRW)
         fprintf(fp, " rwmixread=%u", j->rwmixread);
-    fprintf(fp, " bs=%u iodepth=%u numjobs=%u direct=%d ioengine=%s",
-            j->bs, j->iodepth, j->numjobs, j->direct,
-            agent_ioengine_name(r->engine));
+    fprintf(fp, " bs=%u iodepth=%u numjobs=%u%s direct=%d ioengine=%s",
+            j->bs, j->iodepth, j->numjobs,
+            j->numjobs < 2 ? "" : j->thread ? " (threads)" : " (processes)",
+            j->direct, agent_ioengine_name(r->engine));
     if (r->fallback[0])
         fprintf(fp, " (io_uring not used: %s)", r->fallback);
     fputc('\n', fp);
@@ -148,7 +149,7 @@ agent_job_format_table(FILE *fp, const struct agent_job_result *r)
             table_lat(fp, "slat", &r->d[d].slat);
     }
     fprintf(fp, "  cpu  : usr %.2f s, sys %.2f s, %.2f us per I/O (the "
-            "job threads alone: %.2f us, as fio counts)\n", r->user_s,
+            "clones' own threads: %.2f us, as fio counts)\n", r->user_s,
             r->system_s, us_per_io(r, r->user_s + r->system_s),
             us_per_io(r, r->thread_user_s + r->thread_system_s));
     fprintf(fp, "  steady state (iops_slope:%g%s over %.0f s): ",

@@ -16,8 +16,10 @@ vdc_agent_core = \
 	guest-agent/jobstat.c guest-agent/jobstat.h
 # the job engine (fio job files: doc/agent.md "Job engine")
 vdc_agent_job = \
-	guest-agent/job.c guest-agent/job.h \
-	guest-agent/engine_uring.c guest-agent/engine_psync.c \
+	guest-agent/job.h guest-agent/jobcheck.c guest-agent/jobrun.c \
+	guest-agent/jobclone.c guest-agent/jobclone.h \
+	guest-agent/jobgen.c guest-agent/jobgen.h \
+	guest-agent/engine_uring.c guest-agent/engine_psync.c guest-agent/engine_null.c \
 	guest-agent/randmap.c guest-agent/randmap.h
 vdc_agent_io = \
 	guest-agent/main.c \

@@ -111,14 +111,3 @@ agent_randmap_next_free(const struct agent_randmap *m, uint64_t b)
         r = first_free_from(m, 0, 0);
     return r;
 }
-
-uint64_t
-agent_randmap_take(struct agent_randmap *m, uint64_t b)
-{
-    if (m->used == m->nblocks)
-        agent_randmap_reset(m);
-    if (agent_randmap_isset(m, b))
-        b = agent_randmap_next_free(m, b);
-    agent_randmap_set(m, b);
-    return b;
-}

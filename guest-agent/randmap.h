@@ -5,9 +5,9 @@
  * One bit per block of a job's region.  A drawn block that is already
  * used this pass is replaced by the next unused block after it, wrapping
  * to block 0 at the end (axmap_next_free); when every block is used the
- * map is cleared and a new pass starts (a time-based job: fio_file_reset).
- * So each pass touches every block exactly once, as fio does unless
- * norandommap is set.  Two levels: one bit per block, and one bit per
+ * draw fails, and a time-based job clears the map and draws again
+ * (fio_file_reset; jobgen.c does both).  So each pass touches every block
+ * exactly once, as fio does unless norandommap is set.  Two levels: one bit per block, and one bit per
  * 64-block word that is full, so a search skips 4096 used blocks per word
  * it reads.  libc only (the agent is static). */
 #ifndef VDC_AGENT_RANDMAP_H
@@ -37,9 +37,5 @@ void agent_randmap_set(struct agent_randmap *m, uint64_t b);
 /* The first unused block after @b, wrapping past the end to block 0 (the
  * search ends at @b itself); AGENT_RANDMAP_NONE when every block is used. */
 uint64_t agent_randmap_next_free(const struct agent_randmap *m, uint64_t b);
-/* The block to use for the drawn block @b: @b when unused, else the next
- * unused one; a full map is cleared first (a new pass).  The block
- * returned is marked used. */
-uint64_t agent_randmap_take(struct agent_randmap *m, uint64_t b);
 
 #endif

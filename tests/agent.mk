@@ -20,8 +20,10 @@ tests_unit_test_agent_format_SOURCES = tests/unit/test_agent_format.c
 tests_unit_test_agent_format_CFLAGS = $(agent_unit_cflags)
 tests_unit_test_agent_format_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
 # the job engine: histogram, job-file parser goldens, steady state (pure);
-# the engines on a tmpfs file (~1 s)
-agent_job_unit_tests = tests/unit/test_agent_job tests/unit/test_agent_job_engine
+# the op sequences against fio 3.33's (tests/golden/agent/fio-seq); the
+# engines on a tmpfs file (~1 s)
+agent_job_unit_tests = tests/unit/test_agent_job tests/unit/test_agent_job_engine \
+	tests/unit/test_agent_jobgen
 check_PROGRAMS += $(agent_job_unit_tests)
 TESTS += $(agent_job_unit_tests)
 tests_unit_test_agent_job_SOURCES = tests/unit/test_agent_job.c
@@ -32,6 +34,10 @@ tests_unit_test_agent_job_engine_CFLAGS = $(agent_unit_cflags) -pthread
 tests_unit_test_agent_job_engine_LDADD = guest-agent/libvdc-agentjob.a \
 	guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS) -lm
 tests_unit_test_agent_job_engine_LDFLAGS = -pthread
+tests_unit_test_agent_jobgen_SOURCES = tests/unit/test_agent_jobgen.c
+tests_unit_test_agent_jobgen_CFLAGS = $(agent_unit_cflags)
+tests_unit_test_agent_jobgen_LDADD = guest-agent/libvdc-agentjob.a \
+	guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS) -lm
 endif
 EXTRA_DIST += tests/golden/agent
 agent_integration_tests = tests/integration/agent-ext4.sh \

@@ -157,13 +157,23 @@ typedef struct {
                               * default); absent in documents of agents before
                               * they kept one (they drew with replacement) */
     int64_t numjobs;
+    int thread;              /* tri-state: the clones were threads (fio's thread);
+                              * 0: processes (fio's default); absent in documents
+                              * of agents before they ran processes (threads) */
+    int group_reporting;     /* tri-state: the job asked for it (the sample is
+                              * the clones together either way) */
+    int64_t offset_increment;    /* bytes: clone k starts at offset + k x this */
+    char *filename;          /* the file the clones shared in a directory
+                              * target; NULL: each clone its own */
     int direct;              /* O_DIRECT, tri-state */
     int64_t size;            /* bytes per clone; absent: the whole target */
     int64_t offset;          /* bytes */
     double runtime_s;        /* NAN: no runtime limit */
     int time_based;          /* tri-state */
     double ramp_time_s;
-    char *randseed;          /* decimal string; NULL: the run's seed was used */
+    char *randseed;          /* decimal string; NULL: fio's default (0x89), or the
+                              * run's seed with randrepeat 0 */
+    int randrepeat;          /* tri-state: fio's randrepeat */
     char *ioengine;          /* the engine asked for (io_uring, psync, libaio, ...) */
     vdc_job_ss ss;           /* all absent: no ss= */
     char *description;

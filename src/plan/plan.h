@@ -50,10 +50,12 @@ typedef struct {
     char *text;                 /* the file's text, as read and checked */
     char *rw;                   /* fio's rw= (read, randread, randrw, ...) */
     int reads, writes;          /* the samples it gives: workload_read, workload_write */
-    uint64_t bytes;             /* (offset + size) x numjobs: what it lays out, bytes */
-    uint64_t region;            /* offset + size: the end of the region it uses on a
-                                   raw device, bytes (no size=: the rest of the
-                                   device, so offset + bs, its least) */
+    uint64_t bytes;             /* what it lays out, bytes: its clones' files
+                                   (agent_job_file_bytes) */
+    uint64_t region;            /* the end of the region its last clone uses on a
+                                   raw device, bytes (agent_job_region_end; no
+                                   size=: the rest of the device, so offset + bs,
+                                   its least) */
 } vdc_plan_workload;
 
 /* A value vmdiskcmp chose because no option named it (the hypervisor, the

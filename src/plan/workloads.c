@@ -150,10 +150,12 @@ load_one(const char *entry, const char *profile_dir, int on_file, vdc_plan_workl
     w->rw = g_strdup(agent_rw_name(job.rw));
     w->reads = agent_rw_reads(job.rw);
     w->writes = agent_rw_writes(job.rw);
-    w->bytes = job.size ? (job.offset + job.size) * job.numjobs : 0;
-    /* without size= the job takes the rest of the device: at least one
-     * block past its offset (the agent refuses a device that ends there) */
-    w->region = job.offset + (job.size ? job.size : job.bs);
+    /* the clones' files (each its own, or one shared filename=) */
+    w->bytes = agent_job_file_bytes(&job);
+    /* the last clone's end; without size= the job takes the rest of the
+     * device: at least one block past its offset (the agent refuses a
+     * device that ends there) */
+    w->region = agent_job_region_end(&job);
     return 0;
 }
 

@@ -210,7 +210,7 @@ static void
 test_jobfile_errors(void **state)
 {
     static const struct { const char *text, *want; } bad[] = {
-        { "[j]\nfilename=/dev/sda\n", "f.fio:2: filename: a fio option the agent does not run" },
+        { "[j]\nrefill_buffers\n", "f.fio:2: refill_buffers: a fio option the agent does not run" },
         { "[j]\nbogus=1\n", "f.fio:2: bogus: unknown option" },
         { "[j]\niodepth=0\n", "f.fio:2: iodepth=0: expected a whole number from 1 to 1024" },
         { "[j]\niodepth=1025\n", "f.fio:2: iodepth=1025: expected a whole number from 1 to 1024" },
@@ -227,7 +227,7 @@ test_jobfile_errors(void **state)
         { "[j]\ndirect=2\n", "f.fio:2: direct=2: expected 0 or 1" },
         { "[j]\nruntime=10x\n", "f.fio:2: runtime=10x: expected a time" },
         { "[j]\nruntime=0\n", "f.fio:2: runtime=0: expected a time" },
-        { "[j]\nioengine=libaio\n", "f.fio:2: ioengine=libaio: expected io_uring or psync" },
+        { "[j]\nioengine=libaio\n", "f.fio:2: ioengine=libaio: expected io_uring, psync or null" },
         { "[j]\nrandseed=-1\n", "f.fio:2: randseed=-1: expected an unsigned" },
         { "[j]\nss=bw:5%\nss_dur=10\n", "f.fio:2: ss=bw:5%: expected iops_slope:LIMIT" },
         { "[j]\nss=iops_slope:1%\n", "f.fio:1: [j]: ss without ss_dur" },
@@ -246,6 +246,15 @@ test_jobfile_errors(void **state)
         { "[j]\nsize=4k\noffset=18446744073709547520\n", "f.fio:1: [j]: offset=18446744073709547520 + size=4096 (x numjobs=1): expected at most" },
         { "[j]\noffset=9223372036854775808\n", "f.fio:1: [j]: offset=9223372036854775808 + size=0 (x numjobs=1): expected at most" },
         { "[j]\nsize=4611686018427387904\nnumjobs=2\n", "f.fio:1: [j]: offset=0 + size=4611686018427387904 (x numjobs=2): expected at most" },
+        { "[j]\nsize=4k\nnumjobs=3\noffset_increment=4611686018427387904\n", "f.fio:1: [j]: offset=0 + (numjobs=3 - 1) x offset_increment=4611686018427387904 + size=4096 (and the clones' files together): expected at most 9223372036854775807 bytes" },
+        { "[j]\nsize=4611686018427387904\nnumjobs=2\noffset_increment=4k\n", "f.fio:1: [j]: offset=0 + (numjobs=2 - 1) x offset_increment=4096 + size=4611686018427387904 (and" },
+        { "[j]\noffset_increment=10%\n", "f.fio:2: offset_increment=10%: expected a size in bytes (with k, m, g, t); percentages are not supported" },
+        { "[j]\nfilename=/dev/sda\n", "f.fio:2: filename=/dev/sda: expected one file name of 1 to 63 characters without '/' or ':'" },
+        { "[j]\nfilename=a:b\n", "f.fio:2: filename=a:b: expected one file name" },
+        { "[j]\nfilename=..\n", "f.fio:2: filename=..: expected one file name" },
+        { "[j]\nthread=2\n", "f.fio:2: thread=2: expected 0 or 1" },
+        { "[j]\nrandrepeat=yes\n", "f.fio:2: randrepeat=yes: expected 0 or 1" },
+        { "[j]\ndirectory=/mnt\n", "f.fio:2: directory: a fio option the agent does not run" },
         { "[j]\niodepth=0x\n", "f.fio:2: iodepth=0x: expected a whole number" },
         { "[j]\niodepth=0x-4\n", "f.fio:2: iodepth=0x-4: expected a whole number" },
         { "[j]\niodepth=1e1\n", "f.fio:2: iodepth=1e1: expected a whole number" },

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the job engine (guest-agent/job.c, engine_uring.c,
- * engine_psync.c) on a tmpfs file: the io_uring ring set up, used and torn
- * down (no file descriptor or mapping left); the psync fallback forced and
- * the kernel refusing io_uring (a seccomp filter makes io_uring_setup fail
- * with EPERM in a child: the job runs psync and records why); the target
- * checks (iodepth, bs not a multiple of the logical block size with
- * direct=1, size past the device, no size on a directory).  Invariants,
- * never timings: I/O counts, bytes, histogram counts. */
+/* Unit tests of the job engine (guest-agent/jobrun.c, jobclone.c,
+ * jobcheck.c, engine_uring.c, engine_psync.c, engine_null.c) on a tmpfs
+ * file: the io_uring ring set up, used and torn down (no file descriptor
+ * or mapping left), clones as processes (fio's default) and as threads
+ * (thread=1); the psync fallback forced and the kernel refusing io_uring
+ * (a seccomp filter makes io_uring_setup fail with EPERM in a child: the
+ * job runs psync and records why); the null engine (no file, fio's busy
+ * rule); per-clone files with offset_increment and a shared filename=;
+ * the target checks (bs not a multiple of the logical block size with
+ * direct=1, size past the device, no size on a directory, filename= on a
+ * device, offset_increment without size=).  Invariants, never timings:
+ * I/O counts, bytes, histogram counts, file sizes. */
 #include "config.h"
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,8 +29,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+
 #include "job.h"
-#include "prng.h"
 #include "randmap.h"
 
 static char dir[256];
@@ -136,12 +141,10 @@ check_counts(const struct agent_job_result *r, uint64_t nios, uint32_t bs)
 }
 
 static void
-test_uring_tmpfs(void **state)
+uring_tmpfs(const char *text)
 {
     int fds = count_fds(), maps = count_ring_maps();
-    struct agent_job_result *r = run_job(
-        "[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
-        "size=2m\n");
+    struct agent_job_result *r = run_job(text);
 
     if (r->fallback[0]) {
         /* a kernel without io_uring: the fallback is tested below */
@@ -167,12 +170,21 @@ test_uring_tmpfs(void **state)
     assert_true(r->buffer_huge_kib >= 0 && r->buffer_huge_kib <= 2 * 2048);
     assert_int_equal(r->buffer_huge_kib % 2048, 0);
     /* the same seed gives the same op sequence */
-    struct agent_job_result *r2 = run_job(
-        "[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
-        "size=2m\n");
+    struct agent_job_result *r2 = run_job(text);
     assert_true(r2->digest == r->digest);
     agent_job_result_free(r2);
     agent_job_result_free(r);
+}
+
+/* clones as processes (fio's default: their rings and buffers live and
+ * die in the children) and as threads of the agent (thread=1) */
+static void
+test_uring_tmpfs(void **state)
+{
+    uring_tmpfs("[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
+                "size=2m\n");
+    uring_tmpfs("[uring]\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=8\nnumjobs=2\n"
+                "size=2m\nthread\n");
 }
 
 /* iodepth_batch_submit=0 (iodepth) and complete_max=iodepth: the ring is
@@ -315,6 +327,17 @@ test_target_checks(void **state)
                   "1024 MiB");
     check_refused("[a]\n", &file, "t.fio: [a]: no size=: expected the size of "
                   "the job's file on /nonexistent-dir");
+    check_refused("[a]\nsize=512k\nfilename=x\n", &dev, "t.fio: [a]: "
+                  "filename=x on the block device /nonexistent-dev: expected no "
+                  "filename= (the device is the clones' file; filename= names a "
+                  "file they share in a directory target)");
+    check_refused("[a]\nnumjobs=2\noffset_increment=4k\n", &dev, "t.fio: [a]: "
+                  "offset_increment without size= on the device /nonexistent-dev: "
+                  "expected size= (each clone's region)");
+    check_refused("[a]\nnumjobs=3\nsize=768k\noffset_increment=256k\n", &dev,
+                  "t.fio: [a]: offset=0 + (numjobs - 1) x offset_increment=262144 "
+                  "+ size=786432 = 1310720 is past the end of /nonexistent-dev "
+                  "(1048576 bytes): expected at most its size");
     check_refused("[a]\nsize=1m\ndirect=0\n", &file, "t.fio: [a]: direct=0 "
                   "with size=1 MiB x numjobs=1 under twice the RAM (1024 MiB): "
                   "the page cache would be measured; expected direct=1, a "
@@ -323,40 +346,6 @@ test_target_checks(void **state)
     parse("[a]\noffset=4096\nbs=64k\n", &job);
     assert_int_equal(agent_jobs_check(&job, 1, &dev, err, sizeof(err)), 0);
     assert_true(job.size == (1 << 20) - 65536);
-}
-
-/* fio's random map: every block once per pass, whatever the draws; the
- * next free block after a used one, wrapping; a full map starts a new
- * pass.  5000 blocks: two words of the upper level, a partial last word. */
-static void
-test_randmap_pass(void **state)
-{
-    (void)state;
-    const uint64_t n = 5000;
-    struct agent_randmap m;
-    struct agent_prng r;
-    unsigned char *seen = calloc(n, 1);
-
-    assert_non_null(seen);
-    assert_int_equal(agent_randmap_init(&m, n), 0);
-    agent_prng_seed(&r, 7);
-    for (int pass = 0; pass < 2; pass++) {
-        memset(seen, 0, n);
-        for (uint64_t i = 0; i < n; i++) {
-            uint64_t b = agent_randmap_take(&m, agent_prng_below(&r, n));
-
-            assert_true(b < n);
-            assert_int_equal(seen[b], 0);      /* never twice in a pass */
-            seen[b] = 1;
-        }
-        assert_int_equal(m.used, n);
-        assert_int_equal(agent_randmap_next_free(&m, 0), AGENT_RANDMAP_NONE);
-    }
-    /* the next draw starts a third pass */
-    assert_int_equal(agent_randmap_take(&m, 42), 42);
-    assert_int_equal(m.used, 1);
-    agent_randmap_free(&m);
-    free(seen);
 }
 
 static void
@@ -373,7 +362,8 @@ test_randmap_next_free(void **state)
     for (uint64_t b = 60; b < 130; b++)
         agent_randmap_set(&m, b);
     assert_int_equal(agent_randmap_next_free(&m, 60), 130);
-    assert_int_equal(agent_randmap_take(&m, 64), 130);
+    assert_int_equal(agent_randmap_next_free(&m, 64), 130);
+    agent_randmap_set(&m, 130);
     assert_int_equal(agent_randmap_next_free(&m, n - 1), 0);
     for (uint64_t b = 0; b < 60; b++)
         agent_randmap_set(&m, b);
@@ -387,29 +377,59 @@ test_randmap_next_free(void **state)
     assert_false(agent_randmap_isset(&m, 130));
     /* the last block of a partial word, from a used block before it */
     agent_randmap_set(&m, n - 2);
-    assert_int_equal(agent_randmap_take(&m, n - 2), n - 1);
+    assert_int_equal(agent_randmap_next_free(&m, n - 2), n - 1);
     agent_randmap_free(&m);
 }
 
-/* A size-based random job with the random map reads size/bs blocks, each
- * once: its digest differs from norandommap's (which repeats blocks), and
- * the same seed gives the same digest. */
+/* The null engine: no file made, every I/O completed at once; at iodepth
+ * 1 synchronous, deeper through fio's busy rule (one completion waiting
+ * at a time: as many waits as I/Os). */
 static void
-test_randmap_digest(void **state)
+test_null_engine(void **state)
 {
-    (void)state;
-    struct agent_job j;
-    char err[256];
-    uint64_t d_map, d_map2, d_norm;
+    struct agent_job_result *r = run_job("[n]\nioengine=null\nrw=randwrite\nbs=4k\n"
+                                         "size=4m\nnumjobs=2\n");
 
-    assert_int_equal(agent_jobfile_parse("[m]\nrw=randread\nbs=4k\nsize=64m\n",
-                                         "m.fio", &j, err, sizeof(err)), 0);
-    assert_int_equal(agent_job_digest(&j, j.size, 1, &d_map), 0);
-    assert_int_equal(agent_job_digest(&j, j.size, 1, &d_map2), 0);
-    j.norandommap = 1;
-    assert_int_equal(agent_job_digest(&j, j.size, 1, &d_norm), 0);
-    assert_true(d_map == d_map2);
-    assert_true(d_map != d_norm);
+    check_counts(r, 2 * 1024, 4096);
+    assert_int_equal(r->engine, AGENT_ENGINE_NULL);
+    assert_true(r->d[1].slat.n == 0);              /* sync at iodepth 1 */
+    agent_job_result_free(r);
+    r = run_job("[n]\nioengine=null\nrw=randread\nbs=4k\niodepth=8\nsize=1m\n"
+                "thread\n");
+    check_counts(r, 256, 4096);
+    assert_true(r->d[0].slat.n == 256);
+    assert_true(r->submitted == 256 && r->reaped == 256);
+    assert_true(r->reap_calls == 256);             /* busy: one at a time */
+    agent_job_result_free(r);
+}
+
+/* Files in a directory: clone k's JOB.k.0 holds offset + k x
+ * offset_increment + size (what fio lays out); with filename= the clones
+ * share one file of the largest end.  Watched from inside the run by
+ * failing it: the job's files must be gone afterwards either way. */
+static void
+test_job_files(void **state)
+{
+    struct agent_job job;
+    struct agent_job_target t = { .path = dir, .ram_mib = 1 };
+    char err[512];
+
+    parse("[f]\nrw=read\nbs=64k\nsize=256k\nnumjobs=3\noffset=64k\n"
+          "offset_increment=128k\n", &job);
+    assert_int_equal(agent_jobs_check(&job, 1, &t, err, sizeof(err)), 0);
+    assert_true(agent_job_file_bytes(&job) == 3 * (65536 + 262144) + 131072 * 3);
+    assert_true(agent_job_region_end(&job) == 65536 + 2 * 131072 + 262144);
+    struct agent_job_result *r = run_job("[f]\nrw=read\nbs=64k\nsize=256k\nnumjobs=3\n"
+                                         "offset=64k\noffset_increment=128k\n");
+    check_counts(r, 3 * 4, 65536);
+    agent_job_result_free(r);
+    parse("[s]\nrw=randwrite\nbs=4k\nsize=256k\nnumjobs=4\n"
+          "offset_increment=256k\nfilename=shared.dat\n", &job);
+    assert_true(agent_job_file_bytes(&job) == 1u << 20);   /* 3 x 256k + 256k */
+    r = run_job("[s]\nrw=randwrite\nbs=4k\nsize=256k\nnumjobs=4\n"
+                "offset_increment=256k\nfilename=shared.dat\n");
+    check_counts(r, 4 * 64, 4096);
+    agent_job_result_free(r);
 }
 
 int
@@ -422,9 +442,9 @@ main(void)
         cmocka_unit_test(test_psync_forced),
         cmocka_unit_test(test_uring_refused),
         cmocka_unit_test(test_target_checks),
-        cmocka_unit_test(test_randmap_pass),
         cmocka_unit_test(test_randmap_next_free),
-        cmocka_unit_test(test_randmap_digest),
+        cmocka_unit_test(test_null_engine),
+        cmocka_unit_test(test_job_files),
     };
 
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
