@@ -89,10 +89,14 @@ struct agent_sweep_sample {
 };
 
 #define AGENT_SWEEP_MAX 32
+/* --passes (aging.h): labels, and bytes of one with its NUL */
+#define AGENT_PASSES_MAX 4u
+#define AGENT_PASS_NAME_MAX 32u
 #define AGENT_JOB_FILES_MAX 32
 
 struct agent_job;
 struct agent_job_result;
+struct agent_aging;
 
 /* One agent run: one repetition of all selected tests. */
 struct agent_run {
@@ -107,6 +111,7 @@ struct agent_run {
     struct agent_sweep_sample sweep[2 * AGENT_SWEEP_MAX];
     size_t n_jobs;                  /* --job: results, in --job order */
     struct agent_job_result **jobs; /* jobstat.h */
+    const char *pass;               /* --passes: this run's label, else NULL */
 };
 
 enum agent_per_char { AGENT_PER_CHAR_SYSCALL = 0, AGENT_PER_CHAR_STDIO };
@@ -155,6 +160,14 @@ struct agent_config {
     size_t n_job_files;             /* --job FILE / --workload NAME */
     const char *job_files[AGENT_JOB_FILES_MAX];
     struct agent_job *jobs;         /* parsed by main (jobfile.h) */
+    /* aging and passes (aging.h, fill.h) */
+    uint32_t fill_percent;          /* --fill, 0: none */
+    uint32_t precondition_s;        /* --precondition's most seconds, 0: none */
+    uint32_t precondition_window_s; /* its steady-state window, seconds */
+    uint64_t aging_seed;            /* --aging-seed, else --seed (main) */
+    int aging_seed_given;
+    size_t n_passes;                /* --passes: 0 (one unnamed pass) to 4 */
+    char passes[AGENT_PASSES_MAX][AGENT_PASS_NAME_MAX];
 };
 
 /* Defaults as bonnie++ 2.00a (bonnie.h). */
@@ -177,6 +190,7 @@ struct agent_meta {
     const char *fs_type;        /* statfs name, or "block" */
     const char *device;         /* block device behind path, or NULL */
     uint64_t ram_mib;
+    const struct agent_aging *aging;    /* --fill/--precondition (aging.h), or NULL */
 };
 
 #endif

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "aging.h"
 #include "format.h"
 #include "jobstat.h"
 
@@ -480,12 +481,14 @@ json_metadata(FILE *fp, const struct agent_config *cfg,
 
 static void
 json_sample(FILE *fp, enum agent_test t, const struct agent_sample *s,
-            int first)
+            const char *pass, int first)
 {
     int ok = s->state == AGENT_DONE && s->elapsed_s > 0;
 
-    fprintf(fp, "%s        {\"test\": \"%s\", \"value\": ", first ? "" : ",\n",
-            agent_test_id[t]);
+    fprintf(fp, "%s        {\"test\": \"%s\", ", first ? "" : ",\n", agent_test_id[t]);
+    if (pass)
+        fprintf(fp, "\"pass\": \"%s\", ", pass);
+    fputs("\"value\": ", fp);
     if (ok)
         json_num(fp, agent_sample_rate(s), 3);
     else
@@ -513,13 +516,15 @@ json_sample(FILE *fp, enum agent_test t, const struct agent_sample *s,
 }
 
 static void
-json_sweep_sample(FILE *fp, const struct agent_sweep_sample *w, int first)
+json_sweep_sample(FILE *fp, const struct agent_sweep_sample *w, const char *pass, int first)
 {
     int ok = w->state == AGENT_DONE && w->elapsed_s > 0;
     enum agent_sweep_test t = w->is_write ? AGENT_SWEEP_WRITE : AGENT_SWEEP_READ;
 
-    fprintf(fp, "%s        {\"test\": \"%s\", \"block_size\": %u, \"value\": ",
-            first ? "" : ",\n", agent_sweep_test_id[t], w->block_size);
+    fprintf(fp, "%s        {\"test\": \"%s\", ", first ? "" : ",\n", agent_sweep_test_id[t]);
+    if (pass)
+        fprintf(fp, "\"pass\": \"%s\", ", pass);
+    fprintf(fp, "\"block_size\": %u, \"value\": ", w->block_size);
     if (ok)
         json_num(fp, mib_per_s(w), 3);
     else
@@ -564,34 +569,54 @@ agent_format_json(FILE *fp, const struct agent_config *cfg,
     fprintf(fp, "{\n  \"format\": \"vmdiskcmp-result\",\n"
             "  \"format_version\": %d,\n"
             "  \"producer\": {\"name\": \"vmdiskcmp-agent\", "
-            "\"version\": \"%s\"},\n  \"runs\": [",
+            "\"version\": \"%s\"},\n",
             cfg->n_job_files ? 2 : 1, vdc_agent_version);
-    for (size_t r = 0; r < n_runs; r++) {
-        const struct agent_run *run = &runs[r];
+    if (meta->aging) {
+        fputs("  \"targets\": [{\"name\": ", fp);
+        json_str(fp, meta->target);
+        fputs(",\n    \"aging\": ", fp);
+        agent_aging_format_json(fp, meta->aging);
+        fputs("}],\n", fp);
+    }
+    fputs("  \"runs\": [", fp);
+    /* the passes of one repetition (--passes) are one run: its samples
+     * name their pass */
+    for (size_t r = 0, next; r < n_runs; r = next) {
+        const struct agent_run *run = &runs[r], *failed = NULL;
         int first = 1;
 
+        for (next = r + 1; next < n_runs && runs[next].pass &&
+             runs[next].repetition == run->repetition; next++)
+            ;
+        for (size_t g = r; g < next && !failed; g++)
+            if (runs[g].failed)
+                failed = &runs[g];
         fprintf(fp, "%s\n    {\n      \"target\": ", r ? "," : "");
         json_str(fp, meta->target);
         fprintf(fp, ", \"repetition\": %d, \"status\": \"%s\", \"error\": ",
-                run->repetition, run->failed ? "failed" : "ok");
-        json_str(fp, run->failed ? run->error : NULL);
+                run->repetition, failed ? "failed" : "ok");
+        json_str(fp, failed ? failed->error : NULL);
         fputs(",\n", fp);
         json_metadata(fp, cfg, meta, run);
         fputs("      \"samples\": [\n", fp);
-        for (int i = 0; i < AGENT_TEST_COUNT; i++) {
-            if (run->s[i].state == AGENT_NOT_RUN)
-                continue;
-            json_sample(fp, (enum agent_test)i, &run->s[i], first);
-            first = 0;
+        for (size_t g = r; g < next; g++) {
+            const struct agent_run *p = &runs[g];
+
+            for (int i = 0; i < AGENT_TEST_COUNT; i++) {
+                if (p->s[i].state == AGENT_NOT_RUN)
+                    continue;
+                json_sample(fp, (enum agent_test)i, &p->s[i], p->pass, first);
+                first = 0;
+            }
+            for (size_t i = 0; i < p->n_sweep; i++) {
+                if (p->sweep[i].state == AGENT_NOT_RUN)
+                    continue;
+                json_sweep_sample(fp, &p->sweep[i], p->pass, first);
+                first = 0;
+            }
+            for (size_t i = 0; i < p->n_jobs; i++)
+                agent_job_format_samples(fp, p->jobs[i], p->pass, &first);
         }
-        for (size_t i = 0; i < run->n_sweep; i++) {
-            if (run->sweep[i].state == AGENT_NOT_RUN)
-                continue;
-            json_sweep_sample(fp, &run->sweep[i], first);
-            first = 0;
-        }
-        for (size_t i = 0; i < run->n_jobs; i++)
-            agent_job_format_samples(fp, run->jobs[i], &first);
         fputs("\n      ]\n    }", fp);
     }
     fputs("\n  ]\n}\n", fp);

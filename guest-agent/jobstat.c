@@ -263,15 +263,18 @@ json_workload(FILE *fp, const struct agent_job_result *r, int d)
 
 void
 agent_job_format_samples(FILE *fp, const struct agent_job_result *r,
-                         int *first)
+                         const char *pass, int *first)
 {
     int ok = r->state == AGENT_DONE && r->elapsed_s > 0;
 
     for (int d = 0; d < AGENT_DDIR_COUNT; d++) {
         if (!ddir_active(r, d) || r->state == AGENT_NOT_RUN)
             continue;
-        fprintf(fp, "%s        {\"test\": \"%s\", \"value\": ",
+        fprintf(fp, "%s        {\"test\": \"%s\", ",
                 *first ? "" : ",\n", agent_workload_test_id[d]);
+        if (pass)
+            fprintf(fp, "\"pass\": \"%s\", ", pass);
+        fputs("\"value\": ", fp);
         *first = 0;
         if (ok)
             agent_json_num(fp, agent_job_iops(r, d), 3);

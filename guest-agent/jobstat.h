@@ -107,8 +107,9 @@ void agent_job_format_table(FILE *fp, const struct agent_job_result *r);
 
 /* The result JSON samples of one job (doc/result-format.md, "workload
  * samples", format_version 2): one object per direction the job does,
- * each preceded by ",\n" unless *first; clears *first. */
+ * each preceded by ",\n" unless *first; clears *first.  @pass (--passes'
+ * label, or NULL) goes into each as "pass". */
 void agent_job_format_samples(FILE *fp, const struct agent_job_result *r,
-                              int *first);
+                              const char *pass, int *first);
 
 #endif

@@ -13,7 +13,8 @@ vdc_agent_core = \
 	guest-agent/blocksig.c guest-agent/blocksig.h \
 	guest-agent/hist.c guest-agent/hist.h \
 	guest-agent/jobfile.c guest-agent/jobfile.h \
-	guest-agent/jobstat.c guest-agent/jobstat.h
+	guest-agent/jobstat.c guest-agent/jobstat.h \
+	guest-agent/aging.c guest-agent/aging.h
 # the job engine (fio job files: doc/agent.md "Job engine")
 vdc_agent_job = \
 	guest-agent/job.h guest-agent/jobcheck.c guest-agent/jobrun.c \
@@ -27,7 +28,8 @@ vdc_agent_io = \
 	guest-agent/seqio.c guest-agent/seqio.h \
 	guest-agent/seeks.c guest-agent/seeks.h \
 	guest-agent/filetests.c guest-agent/filetests.h \
-	guest-agent/sweep.c guest-agent/sweep.h
+	guest-agent/sweep.c guest-agent/sweep.h \
+	guest-agent/fill.c guest-agent/fill.h
 
 noinst_LIBRARIES += guest-agent/libvdc-agentcore.a
 guest_agent_libvdc_agentcore_a_SOURCES = $(vdc_agent_core)

@@ -19,7 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "aging.h"
 #include "blocksig.h"
+#include "fill.h"
 #include "filetests.h"
 #include "job.h"
 #include "format.h"
@@ -465,6 +467,7 @@ main(int argc, char *argv[])
 {
     struct agent_config cfg;
     struct agent_meta meta;
+    struct agent_aging aging;
     struct agent_run *runs = NULL;
     struct utsname uts;
     struct sigaction sa;
@@ -492,10 +495,14 @@ main(int argc, char *argv[])
     if ((rc = check_output_path("--json", cfg.json_file)) != 0 ||
         (rc = check_output_path("--csv-file", cfg.csv_file)) != 0)
         return rc;
+    if (agent_aging_check(&cfg, err, sizeof(err)) < 0)
+        return usage_error("%s", err);
     if (!cfg.seed_given && agent_random_seed(&cfg.seed) < 0) {
         agent_msg("getrandom: %s", strerror(errno));
         return EXIT_RUNTIME;
     }
+    if (!cfg.aging_seed_given)
+        cfg.aging_seed = cfg.seed;
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -529,25 +536,45 @@ main(int argc, char *argv[])
     meta.ram_mib = cfg.ram_mib;
 
     agent_msg("seed %llu", (unsigned long long)cfg.seed);
-    if (!(runs = calloc((size_t)cfg.repeats, sizeof(*runs)))) {
+    size_t n_pass = cfg.n_passes ? cfg.n_passes : 1;
+    if (!(runs = calloc((size_t)cfg.repeats * n_pass, sizeof(*runs)))) {
         agent_msg("out of memory for %d runs", cfg.repeats);
         return EXIT_RUNTIME;
     }
-    if (cfg.csv && cfg.repeats > 1)
+    if (cfg.csv && cfg.repeats * n_pass > 1)
         agent_format_csv_header(stdout);
     rc = EXIT_OK;
-    for (int i = 0; i < cfg.repeats; i++) {
-        struct agent_run *run = &runs[i];
+    /* aging first, once: a target not in the state asked for is not tested */
+    agent_aging_init(&aging);
+    if (cfg.fill_percent || cfg.precondition_s) {
+        meta.aging = &aging;
+        if ((cfg.fill_percent && agent_fill_run(&cfg, &aging) < 0) ||
+            (cfg.precondition_s && agent_precondition_run(&cfg, &aging) < 0)) {
+            runs[0].repetition = cfg.repetition0;
+            runs[0].seed = cfg.seed;
+            iso_date(runs[0].date, sizeof(runs[0].date));
+            runs[0].failed = 1;
+            snprintf(runs[0].error, sizeof(runs[0].error), "aging: %s", aging.error);
+            done = 1;
+            rc = EXIT_RUNTIME;
+        }
+    }
+    for (size_t k = 0; rc == EXIT_OK && k < (size_t)cfg.repeats * n_pass; k++) {
+        struct agent_run *run = &runs[k];
 
-        run->repetition = cfg.repetition0 + i;
+        run->repetition = cfg.repetition0 + (int)(k / n_pass);
+        run->pass = cfg.n_passes ? cfg.passes[k % n_pass] : NULL;
         run->seed = cfg.seed;   /* bonnie++ resets its generator each run */
         iso_date(run->date, sizeof(run->date));
         done++;
+        if (run->pass)
+            agent_progress(cfg.quiet, "pass %s\n", run->pass);
         if (run_once(&cfg, run) < 0)
             rc = EXIT_RUNTIME;
         if (cfg.trace_digest)
-            agent_msg("trace digest %016llx (run %d)",
-                      (unsigned long long)run->digest, run->repetition);
+            agent_msg("trace digest %016llx (run %d%s%s)",
+                      (unsigned long long)run->digest, run->repetition,
+                      run->pass ? ", pass " : "", run->pass ? run->pass : "");
         if (cfg.csv)
             agent_format_csv(stdout, &cfg, &meta, run);
         else

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aging.h"
 #include "options.h"
 
 enum {
@@ -18,6 +19,7 @@ enum {
     OPT_PER_CHAR_SIZE, OPT_SWEEP, OPT_DIRECT, OPT_DROP_CACHES,
     OPT_DESTROY_DATA, OPT_CSV, OPT_CSV_FILE, OPT_JSON, OPT_TRACE_DIGEST,
     OPT_HELP, OPT_VERSION, OPT_JOB, OPT_WORKLOAD, OPT_PROGRESS_FD,
+    OPT_FILL, OPT_AGING_SEED, OPT_PRECONDITION, OPT_PASSES,
 };
 
 #ifndef VDC_DATADIR
@@ -110,6 +112,25 @@ static const struct agent_option options[] = {
       "--job with the shipped profile NAME.fio (from $VDC_WORKLOAD_DIR, "
       "else " VDC_DATADIR "/workloads)",
       "vmdiskcmp runs the jobs of --workload" },
+    { "fill", OPT_FILL, required_argument, "PERCENT",
+      "before the tests, fill the target's filesystem to PERCENT % used "
+      "(1-95) with seeded files in DIR/vmdiskcmp-fill, some deleted again "
+      "on the way; the free-extent histogram goes into the JSON",
+      "vmdiskcmp sets it from --fill" },
+    { "aging-seed", OPT_AGING_SEED, required_argument, "N",
+      "seed of --fill's files and --precondition's offsets (default: --seed)",
+      "vmdiskcmp sets it from --seed" },
+    { "precondition", OPT_PRECONDITION, optional_argument, "MAX[:WINDOW]",
+      "before the tests, write the block device once sequentially, then "
+      "randomly (4k, iodepth 32) until fio's steady state "
+      "(ss=iops_slope:0.5% over WINDOW seconds, 30, after WINDOW/3) or MAX "
+      "seconds (1800)",
+      "vmdiskcmp sets it from --precondition" },
+    { "passes", OPT_PASSES, required_argument, "LIST",
+      "run the tests once per label of LIST (comma-separated, e.g. "
+      "first-write,overwrite), nothing undone between; each sample names "
+      "its pass",
+      "vmdiskcmp sets it for a thin LV" },
     { "quiet", 'q', no_argument, NULL, "no progress messages", NULL },
     { "progress-fd", OPT_PROGRESS_FD, required_argument, "N",
       "write 'begin ID' and 'end ID' lines to open descriptor N as each "
@@ -587,6 +608,25 @@ parse_options(int argc, char *argv[], struct agent_config *cfg, int extra,
         }
         case OPT_DESTROY_DATA:
             cfg->destroy_data = 1;
+            break;
+        case OPT_FILL:
+            if (agent_fill_percent_parse(optarg, &cfg->fill_percent, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            break;
+        case OPT_AGING_SEED:
+            if (agent_parse_u64(optarg, &cfg->aging_seed) < 0)
+                return fail(err, errlen, "--aging-seed %s: expected an unsigned "
+                            "64-bit number (decimal or 0x hex)", optarg);
+            cfg->aging_seed_given = 1;
+            break;
+        case OPT_PRECONDITION:
+            if (agent_precondition_parse(optarg, &cfg->precondition_s,
+                                         &cfg->precondition_window_s, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
+            break;
+        case OPT_PASSES:
+            if (agent_passes_parse(optarg, cfg->passes, &cfg->n_passes, err, errlen) < 0)
+                return AGENT_OPT_ERROR;
             break;
         case 'f':
             cfg->force = 1;

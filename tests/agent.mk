@@ -5,7 +5,7 @@
 # real filesystems and loop devices (root).  Whole area: ~1-2 minutes.
 if WITH_CMOCKA
 agent_unit_tests = tests/unit/test_agent_prng tests/unit/test_agent_options \
-	tests/unit/test_agent_format
+	tests/unit/test_agent_format tests/unit/test_agent_aging
 check_PROGRAMS += $(agent_unit_tests)
 TESTS += $(agent_unit_tests)
 agent_unit_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -I$(top_srcdir)/guest-agent
@@ -16,6 +16,9 @@ tests_unit_test_agent_options_SOURCES = tests/unit/test_agent_options.c
 tests_unit_test_agent_options_CFLAGS = $(agent_unit_cflags)
 tests_unit_test_agent_options_LDADD = guest-agent/libvdc-agentjob.a \
 	guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS) -lm
+tests_unit_test_agent_aging_SOURCES = tests/unit/test_agent_aging.c
+tests_unit_test_agent_aging_CFLAGS = $(agent_unit_cflags)
+tests_unit_test_agent_aging_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS) -lm
 tests_unit_test_agent_format_SOURCES = tests/unit/test_agent_format.c
 tests_unit_test_agent_format_CFLAGS = $(agent_unit_cflags)
 tests_unit_test_agent_format_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
@@ -43,7 +46,8 @@ EXTRA_DIST += tests/golden/agent
 agent_integration_tests = tests/integration/agent-ext4.sh \
 	tests/integration/agent-digest.sh tests/integration/agent-badinput.sh \
 	tests/integration/agent-blockdev.sh tests/integration/agent-job.sh \
-	tests/integration/agent-bonnie-syscalls.sh tests/integration/bench-wl-badinput.sh
+	tests/integration/agent-bonnie-syscalls.sh tests/integration/bench-wl-badinput.sh \
+	tests/integration/agent-fill.sh
 TESTS += $(agent_integration_tests)
 EXTRA_DIST += $(agent_integration_tests) tests/integration/agent-lib.sh
 # the integration tests run the static agent

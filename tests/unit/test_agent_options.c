@@ -275,6 +275,10 @@ test_check_extra(void **state)
         { "--job /j.fio", "--job: vmdiskcmp runs the jobs of --workload" },
         { "--workload w", "--workload: " },
         { "--progress-fd 3", "--progress-fd: the runner sets it" },
+        { "--fill 50", "--fill: vmdiskcmp sets it from --fill" },
+        { "--aging-seed 1", "--aging-seed: vmdiskcmp sets it from --seed" },
+        { "--precondition", "--precondition: vmdiskcmp sets it from --precondition" },
+        { "--passes a,b", "--passes: vmdiskcmp sets it for a thin LV" },
         { "--help", "--help: the agent would print and exit" },
         { "--version", "--version: " },
     };
