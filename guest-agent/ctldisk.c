@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vmdiskcmp control disk codec (format version 1, doc/control-disk.md):
+/* vmdiskcmp control disk codec (format version 2, doc/control-disk.md):
  * the records (init, dispose, field validation, builders) and CRC-32C.
  * The frames are ctldisk_codec.c, the disk ctldisk_disk.c.  libc only:
  * built into the static runner and into libvdc-agentcore.a. */
@@ -120,8 +120,10 @@ tresult_dispose(struct vdc_ctl_target_result *t)
 void
 vdc_ctl_result_dispose(struct vdc_ctl_result *res)
 {
-    if (res)
+    if (res) {
+        free(res->lost_slots);
         vdc_ctl_dispose_record(res, &vdc_ctl_result_schema);
+    }
 }
 
 const char *

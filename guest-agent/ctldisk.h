@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp control disk codec: the job goes into the domU and the results
- * come back out through a small raw disk (4-64 MiB) attached as the domU's
- * last disk.  Format: doc/control-disk.md, format version 1.
+ * come back out through a raw disk attached as the domU's last disk, sized
+ * from the job (vdc_ctl_disk_size: 2 MiB plus one result slot per target
+ * that holds every answer the agent may legally give).  Format:
+ * doc/control-disk.md, format version 2.
  *
  * libc only: this file is compiled into the static in-guest runner
  * (guest-agent/runner.c, $(AGENT_CC) -static) and, with $(CC), into
@@ -14,7 +16,10 @@
  *   VDC_CTL_PROGRESS_OFF progress block, 4096 bytes (written by the runner
  *                    while it works, read by the host while the domU runs)
  *   VDC_CTL_JOB_OFF  job frame              (written by the host)
- *   VDC_CTL_RES_OFF  result frame           (written by the runner)
+ *   VDC_CTL_RES_OFF  result frame: the summary (written by the runner last)
+ *   VDC_CTL_SLOT_OFF one target result frame per job target, each in a slot
+ *                    of the superblock's slot size (written by the runner as
+ *                    each target ends)
  * A frame is a 32-byte frame header (magic, version, kind, payload length,
  * CRC-32C of the payload, CRC-32C of the header) followed by a payload of
  * TLV records (u16 tag, u16 zero, u32 length, value).  The decoders treat
@@ -27,26 +32,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VDC_CTL_FORMAT_VERSION 1u
+/* 2: the result split into a summary frame and one slot per target (1: one
+ * result frame for every target, in a disk of 4-64 MiB; refused) */
+#define VDC_CTL_FORMAT_VERSION 2u
 
 /* 8-byte magics (not NUL-terminated on disk) */
 #define VDC_CTL_SB_MAGIC  "VDCCTLSB"   /* superblock */
 #define VDC_CTL_JOB_MAGIC "VDCCTLJB"   /* job frame */
 #define VDC_CTL_PROGRESS_MAGIC "VDCCTLPG" /* progress block */
-#define VDC_CTL_RES_MAGIC "VDCCTLRS"   /* result frame */
+#define VDC_CTL_RES_MAGIC "VDCCTLRS"   /* result frame (the summary) */
+#define VDC_CTL_TRES_MAGIC "VDCCTLTR"  /* target result frame (one per slot) */
 
 #define VDC_CTL_SB_SIZE       512u
 #define VDC_CTL_FRAME_HDR     32u
 #define VDC_CTL_PROGRESS_OFF  4096u               /* bytes (superblock offset 64) */
 #define VDC_CTL_PROGRESS_SIZE 4096u               /* bytes (superblock offset 72) */
 #define VDC_CTL_PROGRESS_RING 64u                 /* events kept in the block */
+#define VDC_CTL_PROGRESS_VERSION 1u               /* the progress block's own layout */
 #define VDC_CTL_BEAT_S 5u                         /* seconds between two runner heartbeats */
 #define VDC_CTL_JOB_OFF       8192u               /* bytes */
 #define VDC_CTL_JOB_MAX       (1020u * 1024u)      /* job frame incl. header */
-#define VDC_CTL_RES_OFF       (1024u * 1024u)      /* bytes */
+#define VDC_CTL_RES_OFF       (1024u * 1024u)      /* bytes: the summary frame's area */
+#define VDC_CTL_SLOT_OFF      (2u * 1024u * 1024u) /* bytes: the first target slot */
 #define VDC_CTL_DISK_MIN      (4u * 1024u * 1024u) /* smallest control disk */
-#define VDC_CTL_DISK_MAX      (64u * 1024u * 1024u)
-#define VDC_CTL_DISK_DEFAULT  (8u * 1024u * 1024u)
 
 /* bounds enforced by the decoders */
 #define VDC_CTL_MAX_TARGETS    16u
@@ -55,6 +63,11 @@
 #define VDC_CTL_MAX_BLOB       (8u * 1024u * 1024u) /* agent JSON, logs */
 #define VDC_CTL_MAX_WORKLOADS  16u                 /* fio job files in one job */
 #define VDC_CTL_MAX_JOBFILE    16384u              /* bytes of one job file's text */
+#define VDC_CTL_TAIL_MAX       8192u               /* stderr tail the runner keeps */
+/* the largest slot: three agent passes of VDC_CTL_MAX_BLOB and the rest
+ * (vdc_ctl_slot_size); the largest disk: 16 of them after the summary */
+#define VDC_CTL_SLOT_MAX       (3u * VDC_CTL_MAX_BLOB + 65536u)
+#define VDC_CTL_DISK_MAX       (VDC_CTL_SLOT_OFF + VDC_CTL_MAX_TARGETS * VDC_CTL_SLOT_MAX)
 
 /* one failure message, filled by every failing function below */
 struct vdc_ctl_error {
@@ -146,7 +159,9 @@ struct vdc_ctl_target_result {
     size_t raw_workload_json_len;
 };
 
-/* The result: written by the runner, read by the host (untrusted). */
+/* The result: written by the runner, read by the host (untrusted).  On
+ * the disk the summary (nonce to error, log) is the result frame and each
+ * target its own frame in its slot (job order). */
 struct vdc_ctl_result {
     uint64_t nonce;           /* the job's nonce */
     uint32_t status;          /* enum vdc_ctl_status: worst of the targets */
@@ -157,6 +172,10 @@ struct vdc_ctl_result {
     size_t n_targets;
     char *log;                /* runner log (timestamps, steps), may be NULL */
     size_t log_len;
+    /* host side, not on the disk: the slots vdc_ctl_disk_read_result could
+     * not take, "slot N: CAUSE" joined by "; ", or NULL (their targets are
+     * missing from targets[]; the other slots are kept) */
+    char *lost_slots;
 };
 
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78, init and final xor
@@ -191,37 +210,72 @@ struct vdc_ctl_target_result *vdc_ctl_result_add_target(struct vdc_ctl_result *r
                                                          struct vdc_ctl_error *err);
 
 /* Frame encoders: a complete frame (header + payload) in a malloc'd buffer
- * (*out, *out_len), at most VDC_CTL_JOB_MAX (job) or @max (result) bytes.
- * Return 0 or -1.  The result encoder truncates nothing: a result larger
- * than @max fails (the runner then shortens logs and retries). */
+ * (*out, *out_len), at most VDC_CTL_JOB_MAX (job) or @max (result, target
+ * result) bytes.  Return 0 or -1.  The result frame is the summary: it
+ * carries no targets (each is a target result frame of its own, with the
+ * job's @nonce).  The encoders truncate nothing: a frame larger than @max
+ * fails (the runner then drops the stderr tails and the log, and retries). */
 int vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len,
                        struct vdc_ctl_error *err);
 int vdc_ctl_result_encode(const struct vdc_ctl_result *res, size_t max, uint8_t **out,
                           size_t *out_len, struct vdc_ctl_error *err);
+int vdc_ctl_target_result_encode(uint64_t nonce, const struct vdc_ctl_target_result *t,
+                                 size_t max, uint8_t **out, size_t *out_len,
+                                 struct vdc_ctl_error *err);
 
 /* Frame decoders over @len untrusted bytes starting at a frame header
  * (extra bytes after the frame are ignored).  Fill the (initialised)
- * struct; on failure it is left disposed.  Return 0 or -1. */
+ * struct; on failure it is left disposed.  Return 0 or -1.  A result
+ * frame holding target records is refused (format 2 keeps them in slots);
+ * a target result frame holds the nonce (*@nonce) and exactly one target. */
 int vdc_ctl_job_decode(const uint8_t *buf, size_t len, struct vdc_ctl_job *job,
                        struct vdc_ctl_error *err);
 int vdc_ctl_result_decode(const uint8_t *buf, size_t len, struct vdc_ctl_result *res,
                           struct vdc_ctl_error *err);
+int vdc_ctl_target_result_decode(const uint8_t *buf, size_t len, uint64_t *nonce,
+                                 struct vdc_ctl_target_result *t, struct vdc_ctl_error *err);
+
+/* The bytes one target's slot reserves for @job: the frame with every
+ * agent pass the job runs (bonnie++ unless VDC_CTL_JOB_NO_BONNIE, the raw
+ * workloads with VDC_CTL_JOB_RAW_WORKLOADS, the workloads on the
+ * filesystem unless VDC_CTL_JOB_NO_FILE_WORKLOADS) answering the most a
+ * blob may hold (VDC_CTL_MAX_BLOB, the documented 8 MiB), the stderr tail
+ * (VDC_CTL_TAIL_MAX) and every string at its limit, rounded up to 4096:
+ * no legal answer overflows it.  At most VDC_CTL_SLOT_MAX. */
+uint64_t vdc_ctl_slot_size(const struct vdc_ctl_job *job);
+/* The control disk's size for @job: VDC_CTL_SLOT_OFF + one slot per
+ * target (8 MiB + 2 MiB + 16 KiB for one target and the bonnie++ pass;
+ * a sparse file: only what is written takes room). */
+uint64_t vdc_ctl_disk_size(const struct vdc_ctl_job *job);
 
 /* Whole-disk operations on an open file or block device of @disk_size
- * bytes (VDC_CTL_DISK_MIN..VDC_CTL_DISK_MAX).
- *   _format: writes the superblock and the job frame and zeroes the result
- *            frame header (host; the caller fsyncs).
- *   _read_job: validates the superblock, reads the job (runner).
- *   _write_result: writes the result frame at the superblock's result
- *            offset and fsyncs (runner).
- *   _read_result: validates superblock and result frame, and that the
- *            result's nonce equals @nonce (host).  A disk whose result
- *            frame was never written fails with "no result frame".
+ * bytes (at least vdc_ctl_disk_size(job), at most VDC_CTL_DISK_MAX).
+ *   _format: writes the superblock (a slot per job target, each
+ *            vdc_ctl_slot_size(job) bytes) and the job frame, and zeroes
+ *            the result and slot frame headers (host; the caller fsyncs).
+ *   _read_job: validates the superblock, reads the job (runner); a job
+ *            whose targets do not match the superblock's slots is refused.
+ *   _write_target: writes target result @t as the frame of slot @idx (the
+ *            job target's index) and fsyncs (runner, as each target ends).
+ *   _write_summary: writes the result frame (@res without its targets)
+ *            and fsyncs (runner, last).
+ *   _write_result: _write_target for each of @res's targets, in order,
+ *            then _write_summary.
+ *   _read_result: validates the superblock and the result frame, and that
+ *            the result's nonce equals @nonce (host); then each slot: a
+ *            slot that does not hold a target result frame of this nonce
+ *            is left out of res->targets and named in res->lost_slots, the
+ *            others are kept.  A disk whose result frame was never written
+ *            fails with "no result frame".
  *   _probe: 1 when the first bytes carry the superblock magic, 0 if not,
  *            -1 on a read error (runner, scanning /sys/block). */
 int vdc_ctl_disk_format(int fd, uint64_t disk_size, const struct vdc_ctl_job *job,
                         struct vdc_ctl_error *err);
 int vdc_ctl_disk_read_job(int fd, struct vdc_ctl_job *job, struct vdc_ctl_error *err);
+int vdc_ctl_disk_write_target(int fd, size_t idx, uint64_t nonce,
+                              const struct vdc_ctl_target_result *t, struct vdc_ctl_error *err);
+int vdc_ctl_disk_write_summary(int fd, const struct vdc_ctl_result *res,
+                               struct vdc_ctl_error *err);
 int vdc_ctl_disk_write_result(int fd, const struct vdc_ctl_result *res,
                               struct vdc_ctl_error *err);
 int vdc_ctl_disk_read_result(int fd, uint64_t nonce, struct vdc_ctl_result *res,

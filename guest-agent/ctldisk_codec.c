@@ -54,7 +54,7 @@ enum {
     T_RAW_WORKLOAD_JSON = 0x003C,  /* blob: its --json output */
 };
 
-enum { KIND_JOB = 1, KIND_RESULT = 2 };
+enum { KIND_JOB = 1, KIND_RESULT = 2, KIND_TRESULT = 3 };
 #define TLV_HDR 8u
 
 /* ---- encoder ---------------------------------------------------------------- */
@@ -231,65 +231,119 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
     return 0;
 }
 
+/* one target result as a T_TRESULT record */
+static void
+encode_tresult(struct buf *b, const struct vdc_ctl_target_result *t)
+{
+    size_t off = tlv_begin(b, T_TRESULT);
+
+    tlv_str(b, T_NAME, t->name);
+    tlv_str(b, T_VDEV, t->vdev);
+    tlv_u32(b, T_TSTATUS, t->status);
+    tlv_u32(b, T_AGENT_EXIT, (uint32_t)t->agent_exit);
+    tlv_u32(b, T_ELAPSED_MS, t->elapsed_ms);
+    tlv_str(b, T_TERROR, t->error);
+    if (t->agent_json)
+        tlv_bytes(b, T_AGENT_JSON, t->agent_json, t->agent_json_len);
+    if (t->stderr_tail)
+        tlv_bytes(b, T_STDERR_TAIL, t->stderr_tail, t->stderr_tail_len);
+    if (t->workload_exit != -1 || t->workload_elapsed_ms) {
+        tlv_u32(b, T_WORKLOAD_EXIT, (uint32_t)t->workload_exit);
+        tlv_u32(b, T_WORKLOAD_MS, t->workload_elapsed_ms);
+    }
+    if (t->workload_json)
+        tlv_bytes(b, T_WORKLOAD_JSON, t->workload_json, t->workload_json_len);
+    if (t->raw_workload_exit != -1 || t->raw_workload_elapsed_ms) {
+        tlv_u32(b, T_RAW_WORKLOAD_EXIT, (uint32_t)t->raw_workload_exit);
+        tlv_u32(b, T_RAW_WORKLOAD_MS, t->raw_workload_elapsed_ms);
+    }
+    if (t->raw_workload_json)
+        tlv_bytes(b, T_RAW_WORKLOAD_JSON, t->raw_workload_json, t->raw_workload_json_len);
+    tlv_end(b, off);
+}
+
+/* seal @b as a frame of at most @max bytes into *@out, or fail naming
+ * @what; @b is freed on failure */
+static int
+frame_finish(struct buf *b, const char *magic, uint32_t kind, size_t max, const char *what,
+             uint8_t **out, size_t *out_len, struct vdc_ctl_error *err)
+{
+    if (b->oom) {
+        free(b->p);
+        return vdc_ctl_seterr(err, "%s: out of memory", what);
+    }
+    if (b->len > max) {
+        free(b->p);
+        return vdc_ctl_seterr(err, "%s: %zu bytes, more than the %zu-byte area", what, b->len, max);
+    }
+    frame_seal(b, magic, kind);
+    *out = b->p;
+    *out_len = b->len;
+    return 0;
+}
+
 int
 vdc_ctl_result_encode(const struct vdc_ctl_result *res, size_t max, uint8_t **out,
                       size_t *out_len, struct vdc_ctl_error *err)
 {
     struct buf b = { 0 };
-    size_t i, off;
 
     *out = NULL;
     *out_len = 0;
-    if (res->n_targets > VDC_CTL_MAX_TARGETS)
-        return vdc_ctl_seterr(err, "result: more than %u targets", VDC_CTL_MAX_TARGETS);
     buf_reserve(&b, VDC_CTL_FRAME_HDR);
     tlv_u64(&b, T_NONCE, res->nonce);
     tlv_u32(&b, T_STATUS, res->status);
     tlv_str(&b, T_RUNNER_VERSION, res->runner_version);
     tlv_str(&b, T_KERNEL, res->kernel);
     tlv_str(&b, T_ERROR, res->error);
-    for (i = 0; i < res->n_targets; i++) {
-        const struct vdc_ctl_target_result *t = &res->targets[i];
-
-        off = tlv_begin(&b, T_TRESULT);
-        tlv_str(&b, T_NAME, t->name);
-        tlv_str(&b, T_VDEV, t->vdev);
-        tlv_u32(&b, T_TSTATUS, t->status);
-        tlv_u32(&b, T_AGENT_EXIT, (uint32_t)t->agent_exit);
-        tlv_u32(&b, T_ELAPSED_MS, t->elapsed_ms);
-        tlv_str(&b, T_TERROR, t->error);
-        if (t->agent_json)
-            tlv_bytes(&b, T_AGENT_JSON, t->agent_json, t->agent_json_len);
-        if (t->stderr_tail)
-            tlv_bytes(&b, T_STDERR_TAIL, t->stderr_tail, t->stderr_tail_len);
-        if (t->workload_exit != -1 || t->workload_elapsed_ms) {
-            tlv_u32(&b, T_WORKLOAD_EXIT, (uint32_t)t->workload_exit);
-            tlv_u32(&b, T_WORKLOAD_MS, t->workload_elapsed_ms);
-        }
-        if (t->workload_json)
-            tlv_bytes(&b, T_WORKLOAD_JSON, t->workload_json, t->workload_json_len);
-        if (t->raw_workload_exit != -1 || t->raw_workload_elapsed_ms) {
-            tlv_u32(&b, T_RAW_WORKLOAD_EXIT, (uint32_t)t->raw_workload_exit);
-            tlv_u32(&b, T_RAW_WORKLOAD_MS, t->raw_workload_elapsed_ms);
-        }
-        if (t->raw_workload_json)
-            tlv_bytes(&b, T_RAW_WORKLOAD_JSON, t->raw_workload_json, t->raw_workload_json_len);
-        tlv_end(&b, off);
-    }
     if (res->log)
         tlv_bytes(&b, T_LOG, res->log, res->log_len);
-    if (b.oom) {
-        free(b.p);
-        return vdc_ctl_seterr(err, "result: out of memory");
-    }
-    if (b.len > max) {
-        free(b.p);
-        return vdc_ctl_seterr(err, "result: %zu bytes, more than the %zu-byte result area", b.len, max);
-    }
-    frame_seal(&b, VDC_CTL_RES_MAGIC, KIND_RESULT);
-    *out = b.p;
-    *out_len = b.len;
-    return 0;
+    return frame_finish(&b, VDC_CTL_RES_MAGIC, KIND_RESULT, max, "result", out, out_len, err);
+}
+
+int
+vdc_ctl_target_result_encode(uint64_t nonce, const struct vdc_ctl_target_result *t, size_t max,
+                             uint8_t **out, size_t *out_len, struct vdc_ctl_error *err)
+{
+    struct buf b = { 0 };
+    char what[96];
+
+    *out = NULL;
+    *out_len = 0;
+    snprintf(what, sizeof(what), "target result %.64s", t->name ? t->name : "");
+    buf_reserve(&b, VDC_CTL_FRAME_HDR);
+    tlv_u64(&b, T_NONCE, nonce);
+    encode_tresult(&b, t);
+    return frame_finish(&b, VDC_CTL_TRES_MAGIC, KIND_TRESULT, max, what, out, out_len, err);
+}
+
+/* What a slot's frame holds besides the blobs, at the decoder's limits:
+ * the frame header, the nonce, the target record's header, name (64),
+ * vdev (32), three numbers, the error (VDC_CTL_MAX_STRING), the stderr
+ * tail (VDC_CTL_TAIL_MAX) and the two passes' exit and time. */
+#define SLOT_FIXED (VDC_CTL_FRAME_HDR + (TLV_HDR + 8) + TLV_HDR + (TLV_HDR + 64) + \
+                    (TLV_HDR + 32) + 3 * (TLV_HDR + 4) + (TLV_HDR + VDC_CTL_MAX_STRING) + \
+                    (TLV_HDR + VDC_CTL_TAIL_MAX) + 4 * (TLV_HDR + 4))
+_Static_assert(SLOT_FIXED + 3 * (TLV_HDR + (uint64_t)VDC_CTL_MAX_BLOB) + 4095 <= VDC_CTL_SLOT_MAX,
+               "three passes fit the largest slot");
+
+uint64_t
+vdc_ctl_slot_size(const struct vdc_ctl_job *job)
+{
+    unsigned passes = !(job->flags & VDC_CTL_JOB_NO_BONNIE) +
+                      (job->n_workloads && !(job->flags & VDC_CTL_JOB_NO_FILE_WORKLOADS)) +
+                      !!(job->flags & VDC_CTL_JOB_RAW_WORKLOADS);
+    uint64_t n = SLOT_FIXED + (uint64_t)passes * (TLV_HDR + VDC_CTL_MAX_BLOB);
+
+    return (n + 4095) & ~(uint64_t)4095;
+}
+
+uint64_t
+vdc_ctl_disk_size(const struct vdc_ctl_job *job)
+{
+    size_t n = job->n_targets ? job->n_targets : 1;
+
+    return VDC_CTL_SLOT_OFF + n * vdc_ctl_slot_size(job);
 }
 
 /* ---- decoder ---------------------------------------------------------------- */
@@ -682,6 +736,9 @@ result_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
         return vdc_ctl_seterr(err, "result: missing %s", !(seen & 1) ? "nonce" : "status");
     if (res->status > VDC_CTL_STATUS_SKIPPED)
         return vdc_ctl_seterr(err, "result: status %u, expected 0-3", res->status);
+    if (res->n_targets)
+        return vdc_ctl_seterr(err, "result: %zu target records: expected none (each target's result is in its slot)",
+                              res->n_targets);
     return 0;
 }
 
@@ -700,6 +757,31 @@ static const struct tlv_field result_fields[] = {
 const struct tlv_schema vdc_ctl_result_schema = {
     "result", sizeof(struct vdc_ctl_result), result_fields,
     sizeof(result_fields) / sizeof(result_fields[0]), NULL, result_finish,
+};
+
+/* a target result frame, read into a struct vdc_ctl_result: the nonce and
+ * exactly one target */
+static int
+slot_finish(void *rec, unsigned seen, size_t idx, struct vdc_ctl_error *err)
+{
+    const struct vdc_ctl_result *res = rec;
+
+    if (!(seen & 1))
+        return vdc_ctl_seterr(err, "target result: missing nonce");
+    if (res->n_targets != 1)
+        return vdc_ctl_seterr(err, "target result: %zu target records, expected 1", res->n_targets);
+    return 0;
+}
+
+static const struct tlv_field slot_fields[] = {
+    FIELD_NUM(T_NONCE, F_U64, 1, struct vdc_ctl_result, nonce, "target result nonce"),
+    { T_TRESULT, F_LIST, 0, 1, offsetof(struct vdc_ctl_result, targets),
+      offsetof(struct vdc_ctl_result, n_targets), NULL, "targets", &vdc_ctl_tresult_schema },
+};
+
+static const struct tlv_schema slot_schema = {
+    "target result", sizeof(struct vdc_ctl_result), slot_fields,
+    sizeof(slot_fields) / sizeof(slot_fields[0]), NULL, slot_finish,
 };
 
 /* open the frame at @buf and decode its payload into @rec by @s (the
@@ -736,4 +818,21 @@ vdc_ctl_result_decode(const uint8_t *buf, size_t len, struct vdc_ctl_result *res
 {
     return decode_frame(buf, len, res, &vdc_ctl_result_schema, VDC_CTL_RES_MAGIC, KIND_RESULT,
                         VDC_CTL_DISK_MAX, err);
+}
+
+int
+vdc_ctl_target_result_decode(const uint8_t *buf, size_t len, uint64_t *nonce,
+                             struct vdc_ctl_target_result *t, struct vdc_ctl_error *err)
+{
+    struct vdc_ctl_result one;
+
+    memset(&one, 0, sizeof(one));
+    vdc_ctl_dispose_record(t, &vdc_ctl_tresult_schema);
+    if (decode_frame(buf, len, &one, &slot_schema, VDC_CTL_TRES_MAGIC, KIND_TRESULT,
+                     VDC_CTL_SLOT_MAX, err) < 0)
+        return -1;
+    *nonce = one.nonce;
+    *t = one.targets[0];
+    free(one.targets);
+    return 0;
 }

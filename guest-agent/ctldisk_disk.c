@@ -17,6 +17,8 @@
 struct sb {
     uint64_t disk_size, job_off, job_max, res_off, res_max, nonce;
     uint64_t progress_off, progress_max;    /* 0, 0: no progress block */
+    uint64_t slot_off, slot_size;           /* the target slots (format 2) */
+    uint32_t n_slots;                       /* one per job target */
 };
 
 static void
@@ -34,6 +36,9 @@ sb_encode(uint8_t *p, const struct sb *s)
     put_u64(p + 56, s->nonce);
     put_u64(p + 64, s->progress_off);
     put_u64(p + 72, s->progress_max);
+    put_u64(p + 80, s->slot_off);
+    put_u64(p + 88, s->slot_size);
+    put_u32(p + 96, s->n_slots);
     put_u32(p + VDC_CTL_SB_SIZE - 4, vdc_ctl_crc32c(p, VDC_CTL_SB_SIZE - 4));
 }
 
@@ -53,8 +58,10 @@ sb_decode(const uint8_t *p, size_t len, uint64_t real_size, struct sb *s,
         return vdc_ctl_seterr(err, "control disk: superblock checksum mismatch");
     v = get_u32(p + 8);
     if (v != VDC_CTL_FORMAT_VERSION)
-        return vdc_ctl_seterr(err, "control disk: format version %u, expected %u", v,
-                      VDC_CTL_FORMAT_VERSION);
+        return vdc_ctl_seterr(err, "control disk: format version %u, expected %u%s", v,
+                      VDC_CTL_FORMAT_VERSION,
+                      v < VDC_CTL_FORMAT_VERSION ? " (written by an older vmdiskcmp)"
+                                                 : " (written by a newer vmdiskcmp: prepare the guest with it)");
     if (get_u32(p + 12) != VDC_CTL_SB_SIZE)
         return vdc_ctl_seterr(err, "control disk: superblock size %u, expected %u", get_u32(p + 12),
                       VDC_CTL_SB_SIZE);
@@ -66,6 +73,9 @@ sb_decode(const uint8_t *p, size_t len, uint64_t real_size, struct sb *s,
     s->nonce = get_u64(p + 56);
     s->progress_off = get_u64(p + 64);
     s->progress_max = get_u64(p + 72);
+    s->slot_off = get_u64(p + 80);
+    s->slot_size = get_u64(p + 88);
+    s->n_slots = get_u32(p + 96);
     if (s->disk_size < VDC_CTL_DISK_MIN || s->disk_size > VDC_CTL_DISK_MAX)
         return vdc_ctl_seterr(err, "control disk: recorded size %llu outside %u-%u bytes",
                       (unsigned long long)s->disk_size, VDC_CTL_DISK_MIN, VDC_CTL_DISK_MAX);
@@ -89,6 +99,74 @@ sb_decode(const uint8_t *p, size_t len, uint64_t real_size, struct sb *s,
         return vdc_ctl_seterr(err, "control disk: progress block out of bounds (%llu+%llu, job at %llu)",
                       (unsigned long long)s->progress_off, (unsigned long long)s->progress_max,
                       (unsigned long long)s->job_off);
+    /* the slots: 4 KiB-aligned, after the result frame's area, inside the
+     * disk (every term is bounded, so nothing wraps) */
+    if (s->n_slots < 1 || s->n_slots > VDC_CTL_MAX_TARGETS || s->slot_off % 4096 ||
+        s->slot_size % 4096 || s->slot_size < 4096 || s->slot_size > VDC_CTL_SLOT_MAX ||
+        s->slot_off < s->res_off + s->res_max || s->slot_off > s->disk_size ||
+        s->n_slots * s->slot_size > s->disk_size - s->slot_off)
+        return vdc_ctl_seterr(err, "control disk: target slots out of bounds (%u slots of %llu bytes at %llu, disk %llu)",
+                      s->n_slots, (unsigned long long)s->slot_size,
+                      (unsigned long long)s->slot_off, (unsigned long long)s->disk_size);
+    return 0;
+}
+
+/* the job read back belongs to this superblock: its nonce, and a slot of
+ * the size it needs per target; else @job is disposed */
+static int
+job_matches(const struct sb *s, struct vdc_ctl_job *job, struct vdc_ctl_error *err)
+{
+    if (job->nonce != s->nonce) {
+        vdc_ctl_job_dispose(job);
+        return vdc_ctl_seterr(err, "control disk: job nonce does not match the superblock");
+    }
+    if (job->n_targets != s->n_slots || vdc_ctl_slot_size(job) > s->slot_size) {
+        uint64_t need = vdc_ctl_slot_size(job);
+        size_t n = job->n_targets;
+
+        vdc_ctl_job_dispose(job);
+        return vdc_ctl_seterr(err, "control disk: %u target slots of %llu bytes for a job of %zu targets needing %llu each",
+                      s->n_slots, (unsigned long long)s->slot_size, n, (unsigned long long)need);
+    }
+    return 0;
+}
+
+/* Slot @i's frame (@buf, @len bytes) into @res->targets, or its cause
+ * appended to @res->lost_slots.  -1 only when out of memory. */
+static int
+take_slot(struct vdc_ctl_result *res, size_t i, const uint8_t *buf, size_t len, uint64_t nonce,
+          const char *read_error)
+{
+    struct vdc_ctl_error err = { { 0 } };
+    struct vdc_ctl_target_result t, *n;
+    uint64_t got = 0;
+    char *lost;
+    size_t old;
+
+    memset(&t, 0, sizeof(t));
+    if (read_error)
+        snprintf(err.msg, sizeof(err.msg), "%s", read_error);
+    else if (vdc_ctl_target_result_decode(buf, len, &got, &t, &err) == 0) {
+        if (got == nonce) {
+            n = realloc(res->targets, (res->n_targets + 1) * sizeof(*n));
+            if (!n) {
+                vdc_ctl_dispose_record(&t, &vdc_ctl_tresult_schema);
+                return -1;
+            }
+            res->targets = n;
+            res->targets[res->n_targets++] = t;
+            return 0;
+        }
+        vdc_ctl_dispose_record(&t, &vdc_ctl_tresult_schema);
+        snprintf(err.msg, sizeof(err.msg), "target result nonce %016llx, expected %016llx (stale result)",
+                 (unsigned long long)got, (unsigned long long)nonce);
+    }
+    old = res->lost_slots ? strlen(res->lost_slots) : 0;
+    lost = realloc(res->lost_slots, old + strlen(err.msg) + 32);
+    if (!lost)
+        return -1;
+    sprintf(lost + old, "%sslot %zu: %s", old ? "; " : "", i, err.msg);
+    res->lost_slots = lost;
     return 0;
 }
 
@@ -102,11 +180,7 @@ vdc_ctl_image_read_job(const uint8_t *img, size_t len, struct vdc_ctl_job *job,
         return -1;
     if (vdc_ctl_job_decode(img + s.job_off, (size_t)s.job_max, job, err) < 0)
         return -1;
-    if (job->nonce != s.nonce) {
-        vdc_ctl_job_dispose(job);
-        return vdc_ctl_seterr(err, "control disk: job nonce does not match the superblock");
-    }
-    return 0;
+    return job_matches(&s, job, err);
 }
 
 int
@@ -127,6 +201,12 @@ vdc_ctl_image_read_result(const uint8_t *img, size_t len, uint64_t nonce,
         return vdc_ctl_seterr(err, "control disk: result nonce %016llx, expected %016llx (stale result)",
                       (unsigned long long)res->nonce, (unsigned long long)nonce);
     }
+    for (size_t i = 0; i < s.n_slots; i++)
+        if (take_slot(res, i, img + s.slot_off + i * s.slot_size, (size_t)s.slot_size, nonce,
+                      NULL) < 0) {
+            vdc_ctl_result_dispose(res);
+            return vdc_ctl_seterr(err, "control disk: target results: out of memory");
+        }
     return 0;
 }
 
@@ -192,7 +272,7 @@ vdc_ctl_disk_format(int fd, uint64_t size, const struct vdc_ctl_job *job,
 {
     uint8_t sbuf[VDC_CTL_SB_SIZE], zero[VDC_CTL_FRAME_HDR] = { 0 };
     uint8_t *frame = NULL;
-    size_t flen;
+    size_t flen, i;
     struct sb s;
 
     if (size < VDC_CTL_DISK_MIN || size > VDC_CTL_DISK_MAX)
@@ -200,6 +280,12 @@ vdc_ctl_disk_format(int fd, uint64_t size, const struct vdc_ctl_job *job,
                       (unsigned long long)size, VDC_CTL_DISK_MIN, VDC_CTL_DISK_MAX);
     if (vdc_ctl_job_encode(job, &frame, &flen, err) < 0)
         return -1;
+    if (size < vdc_ctl_disk_size(job)) {
+        free(frame);
+        return vdc_ctl_seterr(err, "control disk: size %llu: the job's %zu target slots need %llu bytes",
+                      (unsigned long long)size, job->n_targets,
+                      (unsigned long long)vdc_ctl_disk_size(job));
+    }
     s.disk_size = size;
     s.progress_off = VDC_CTL_PROGRESS_OFF;
     s.progress_max = VDC_CTL_PROGRESS_SIZE;
@@ -208,7 +294,10 @@ vdc_ctl_disk_format(int fd, uint64_t size, const struct vdc_ctl_job *job,
     if (s.job_max > VDC_CTL_JOB_MAX)
         s.job_max = VDC_CTL_JOB_MAX;
     s.res_off = VDC_CTL_RES_OFF;
-    s.res_max = size - VDC_CTL_RES_OFF;
+    s.res_max = VDC_CTL_SLOT_OFF - VDC_CTL_RES_OFF;
+    s.slot_off = VDC_CTL_SLOT_OFF;
+    s.slot_size = vdc_ctl_slot_size(job);
+    s.n_slots = (uint32_t)job->n_targets;
     s.nonce = job->nonce;
     if (flen > s.job_max) {
         free(frame);
@@ -216,6 +305,11 @@ vdc_ctl_disk_format(int fd, uint64_t size, const struct vdc_ctl_job *job,
                       (unsigned long long)s.job_max);
     }
     sb_encode(sbuf, &s);
+    for (i = 0; i < s.n_slots; i++)
+        if (pwrite_all(fd, zero, sizeof(zero), (off_t)(s.slot_off + i * s.slot_size)) < 0) {
+            free(frame);
+            return vdc_ctl_seterr(err, "control disk: write: %s", strerror(errno));
+        }
     if (pwrite_all(fd, zero, sizeof(zero), (off_t)s.res_off) < 0 ||
         pwrite_all(fd, zero, sizeof(zero), (off_t)s.progress_off) < 0 ||
         pwrite_all(fd, frame, flen, (off_t)s.job_off) < 0 ||
@@ -287,33 +381,70 @@ vdc_ctl_disk_read_job(int fd, struct vdc_ctl_job *job, struct vdc_ctl_error *err
         return -1;
     r = vdc_ctl_job_decode(buf, len, job, err);
     free(buf);
-    if (r == 0 && job->nonce != s.nonce) {
-        vdc_ctl_job_dispose(job);
-        return vdc_ctl_seterr(err, "control disk: job nonce does not match the superblock");
-    }
+    if (r == 0)
+        r = job_matches(&s, job, err);
+    return r;
+}
+
+/* @frame (@flen bytes) at @off: payload first, header last, each fsynced,
+ * so a crash leaves no valid frame, never a half one */
+static int
+write_frame(int fd, const uint8_t *frame, size_t flen, uint64_t off, const char *what,
+            struct vdc_ctl_error *err)
+{
+    if (pwrite_all(fd, frame + VDC_CTL_FRAME_HDR, flen - VDC_CTL_FRAME_HDR,
+                   (off_t)(off + VDC_CTL_FRAME_HDR)) < 0 || fsync(fd) < 0 ||
+        pwrite_all(fd, frame, VDC_CTL_FRAME_HDR, (off_t)off) < 0 || fsync(fd) < 0)
+        return vdc_ctl_seterr(err, "control disk: write %s: %s", what, strerror(errno));
+    return 0;
+}
+
+int
+vdc_ctl_disk_write_target(int fd, size_t idx, uint64_t nonce,
+                          const struct vdc_ctl_target_result *t, struct vdc_ctl_error *err)
+{
+    struct sb s;
+    uint8_t *frame;
+    size_t flen;
+    int r;
+
+    if (read_sb(fd, &s, err) < 0)
+        return -1;
+    if (idx >= s.n_slots)
+        return vdc_ctl_seterr(err, "control disk: target %zu: the disk has %u slots", idx, s.n_slots);
+    if (vdc_ctl_target_result_encode(nonce, t, (size_t)s.slot_size, &frame, &flen, err) < 0)
+        return -1;
+    r = write_frame(fd, frame, flen, s.slot_off + idx * s.slot_size, "target result", err);
+    free(frame);
+    return r;
+}
+
+int
+vdc_ctl_disk_write_summary(int fd, const struct vdc_ctl_result *res, struct vdc_ctl_error *err)
+{
+    struct sb s;
+    uint8_t *frame;
+    size_t flen;
+    int r;
+
+    if (read_sb(fd, &s, err) < 0)
+        return -1;
+    if (vdc_ctl_result_encode(res, (size_t)s.res_max, &frame, &flen, err) < 0)
+        return -1;
+    r = write_frame(fd, frame, flen, s.res_off, "result", err);
+    free(frame);
     return r;
 }
 
 int
 vdc_ctl_disk_write_result(int fd, const struct vdc_ctl_result *res, struct vdc_ctl_error *err)
 {
-    struct sb s;
-    uint8_t *frame;
-    size_t flen;
+    size_t i;
 
-    if (read_sb(fd, &s, err) < 0)
-        return -1;
-    if (vdc_ctl_result_encode(res, (size_t)s.res_max, &frame, &flen, err) < 0)
-        return -1;
-    /* payload first, header last: a crash leaves no valid frame */
-    if (pwrite_all(fd, frame + VDC_CTL_FRAME_HDR, flen - VDC_CTL_FRAME_HDR,
-                   (off_t)(s.res_off + VDC_CTL_FRAME_HDR)) < 0 || fsync(fd) < 0 ||
-        pwrite_all(fd, frame, VDC_CTL_FRAME_HDR, (off_t)s.res_off) < 0 || fsync(fd) < 0) {
-        free(frame);
-        return vdc_ctl_seterr(err, "control disk: write result: %s", strerror(errno));
-    }
-    free(frame);
-    return 0;
+    for (i = 0; i < res->n_targets; i++)
+        if (vdc_ctl_disk_write_target(fd, i, res->nonce, &res->targets[i], err) < 0)
+            return -1;
+    return vdc_ctl_disk_write_summary(fd, res, err);
 }
 
 int
@@ -338,6 +469,21 @@ vdc_ctl_disk_read_result(int fd, uint64_t nonce, struct vdc_ctl_result *res,
         vdc_ctl_result_dispose(res);
         return vdc_ctl_seterr(err, "control disk: result nonce %016llx, expected %016llx (stale result)",
                       (unsigned long long)res->nonce, (unsigned long long)nonce);
+    }
+    for (size_t i = 0; r == 0 && i < s.n_slots; i++) {
+        struct vdc_ctl_error rerr = { { 0 } };
+        uint64_t off = s.slot_off + i * s.slot_size;
+
+        buf = NULL;
+        len = 0;
+        if (read_frame(fd, off, s.slot_size, &buf, &len, "target result", &rerr) < 0)
+            buf = NULL;
+        r = take_slot(res, i, buf, len, nonce, buf ? NULL : rerr.msg);
+        free(buf);
+        if (r < 0) {
+            vdc_ctl_result_dispose(res);
+            return vdc_ctl_seterr(err, "control disk: target results: out of memory");
+        }
     }
     return r;
 }
@@ -398,7 +544,7 @@ vdc_ctl_progress_encode(const struct vdc_ctl_progress *p, uint8_t *out)
 
     memset(out, 0, VDC_CTL_PROGRESS_SIZE);
     memcpy(out, VDC_CTL_PROGRESS_MAGIC, 8);
-    put_u32(out + 8, VDC_CTL_FORMAT_VERSION);
+    put_u32(out + 8, VDC_CTL_PROGRESS_VERSION);
     put_u32(out + 12, n);
     put_u64(out + 16, p->nonce);
     put_u64(out + 24, p->newest_seq);
@@ -433,8 +579,8 @@ vdc_ctl_progress_decode(const uint8_t *buf, size_t len, struct vdc_ctl_progress 
     if (get_u32(buf + VDC_CTL_PROGRESS_SIZE - 4) != vdc_ctl_crc32c(buf, VDC_CTL_PROGRESS_SIZE - 4))
         return vdc_ctl_seterr(err, "progress block: checksum mismatch");
     v = get_u32(buf + 8);
-    if (v != VDC_CTL_FORMAT_VERSION)
-        return vdc_ctl_seterr(err, "progress block: version %u, expected %u", v, VDC_CTL_FORMAT_VERSION);
+    if (v != VDC_CTL_PROGRESS_VERSION)
+        return vdc_ctl_seterr(err, "progress block: version %u, expected %u", v, VDC_CTL_PROGRESS_VERSION);
     n = get_u32(buf + 12);
     if (n > VDC_CTL_PROGRESS_RING)
         return vdc_ctl_seterr(err, "progress block: %u events, at most %u", n, VDC_CTL_PROGRESS_RING);

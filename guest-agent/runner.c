@@ -13,9 +13,11 @@
  *      drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
  *      options and --json (the bonnie++ pass, unless the job says no), then
  *      with the workload options and one --job per workload (the workload
- *      pass, when there are workloads), keeps each JSON and the stderr
- *      tail, unmounts;
- *   4. writes the result frame, syncs, and powers off (reboot(RB_POWER_OFF)).
+ *      pass, when there are workloads), keeps each JSON (at most 8 MiB:
+ *      a larger one is named, not kept) and the stderr tail, unmounts, and
+ *      writes the target's result into its slot of the control disk;
+ *   4. writes the result frame (the summary), syncs, and powers off
+ *      (reboot(RB_POWER_OFF)).
  * While an agent runs, its --progress-fd lines ("begin ID", "end ID", on
  * a pipe at descriptor 3) become events of the control disk's progress
  * block, rewritten whole after each (doc/control-disk.md "Progress block"):
@@ -58,7 +60,7 @@
 #endif
 #define AGENT "/usr/lib/vmdiskcmp/vmdiskcmp-agent"
 #define WORKDIR "/tmp/vmdiskcmp"
-#define TAIL_MAX 8192u
+#define TAIL_MAX VDC_CTL_TAIL_MAX
 #define LOG_MAX (64u * 1024u)
 #define FIND_CONTROL_S 60
 #define DEFAULT_STEP_S 300
@@ -560,23 +562,31 @@ step_status(int r)
     return r == -2 ? VDC_CTL_STATUS_TIMEOUT : VDC_CTL_STATUS_FAILED;
 }
 
-/* the agent's JSON file @path into *@out (*@len bytes), when it wrote one */
-static void
+/* the agent's JSON file @path into *@out (*@len bytes), when it wrote one
+ * of at most VDC_CTL_MAX_BLOB bytes (the most the control disk carries per
+ * pass); the file is removed (the guest's /tmp is its RAM).  Returns the
+ * file's size: above VDC_CTL_MAX_BLOB nothing was read. */
+static long long
 read_json(const char *path, char **out, size_t *len)
 {
     struct stat st;
+    long long size = 0;
     FILE *f = fopen(path, "re");
 
     if (!f)
-        return;
-    if (fstat(fileno(f), &st) == 0 && st.st_size > 0 && st.st_size <= (off_t)VDC_CTL_MAX_BLOB) {
-        *out = malloc((size_t)st.st_size + 1);
+        return 0;
+    if (fstat(fileno(f), &st) == 0)
+        size = (long long)st.st_size;
+    if (size > 0 && size <= (long long)VDC_CTL_MAX_BLOB) {
+        *out = malloc((size_t)size + 1);
         if (*out) {
-            *len = fread(*out, 1, (size_t)st.st_size, f);
+            *len = fread(*out, 1, (size_t)size, f);
             (*out)[*len] = 0;
         }
     }
     fclose(f);
+    unlink(path);
+    return size;
 }
 
 /* The job's workloads as files WORKDIR/jobs/NAME.fio; their paths in
@@ -625,6 +635,7 @@ agent_pass(struct vdc_jobcmd *cmd, const char *pass, unsigned agent_s, const cha
            uint32_t *ms, char **out, size_t *out_len)
 {
     struct timespec a, b;
+    long long size;
     int r;
 
     unlink(json);
@@ -639,12 +650,15 @@ agent_pass(struct vdc_jobcmd *cmd, const char *pass, unsigned agent_s, const cha
     clock_gettime(CLOCK_MONOTONIC, &b);
     *ms = (uint32_t)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
     *exit_status = r == -2 ? 128 + SIGTERM : r;
-    read_json(json, out, out_len);
-    logmsg("%s: agent %s pass exit %d after %u ms, JSON %zu bytes", tr->name, pass, *exit_status,
-           *ms, *out_len);
+    size = read_json(json, out, out_len);
+    logmsg("%s: agent %s pass exit %d after %u ms, JSON %lld bytes", tr->name, pass, *exit_status,
+           *ms, size);
     if (tr->status != VDC_CTL_STATUS_OK)
         return r;   /* the first failure names the target's error */
-    if (r == -2)
+    if (size > (long long)VDC_CTL_MAX_BLOB)
+        set_error(tr, VDC_CTL_STATUS_FAILED, "agent (%s) JSON of %lld bytes: expected at most %u "
+                  "(8 MiB): not kept", pass, size, VDC_CTL_MAX_BLOB);
+    else if (r == -2)
         set_error(tr, VDC_CTL_STATUS_TIMEOUT, "agent (%s) ran past %u s: stopped", pass, agent_s);
     else if (r != 0)
         set_error(tr, VDC_CTL_STATUS_FAILED, "agent (%s) exit status %d", pass, r);
@@ -777,39 +791,81 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
 }
 
 /* ---- result -------------------------------------------------------------------------- */
+/* Target @idx's result into its slot, as soon as the target ends (a later
+ * crash keeps it); then its answers are freed.  The slot holds any legal
+ * answer (vdc_ctl_slot_size); should it not, the stderr tail goes, then
+ * the answers, and the error says so.  0 or -1 after a log line. */
 static int
-write_result(const char *ctl, struct vdc_ctl_result *res)
+write_slot(const char *ctl, size_t idx, uint64_t nonce, struct vdc_ctl_target_result *tr)
 {
     struct vdc_ctl_error err = { { 0 } };
-    size_t i;
-    int fd, r, attempt;
+    char msg[300];
+    int fd, r = -1, attempt;
+
+    fd = open(ctl, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        logmsg("open %s for target %s's result: %s", ctl, tr->name, strerror(errno));
+        return -1;
+    }
+    for (attempt = 0; attempt < 3; attempt++) {
+        r = vdc_ctl_disk_write_target(fd, idx, nonce, tr, &err);
+        if (r == 0)
+            break;
+        logmsg("write %s's result: %s", tr->name, err.msg);
+        free(tr->stderr_tail);
+        tr->stderr_tail = NULL;
+        tr->stderr_tail_len = 0;
+        if (attempt == 1) {
+            snprintf(msg, sizeof(msg), "its result did not fit the control disk's slot: %.200s",
+                     err.msg);
+            free(tr->error);
+            tr->error = xstrdup(msg);
+            tr->status = VDC_CTL_STATUS_FAILED;
+            free(tr->agent_json);
+            free(tr->workload_json);
+            free(tr->raw_workload_json);
+            tr->agent_json = tr->workload_json = tr->raw_workload_json = NULL;
+            tr->agent_json_len = tr->workload_json_len = tr->raw_workload_json_len = 0;
+        }
+    }
+    close(fd);
+    free(tr->agent_json);
+    free(tr->workload_json);
+    free(tr->raw_workload_json);
+    free(tr->stderr_tail);
+    tr->agent_json = tr->workload_json = tr->raw_workload_json = tr->stderr_tail = NULL;
+    tr->agent_json_len = tr->workload_json_len = tr->raw_workload_json_len = 0;
+    tr->stderr_tail_len = 0;
+    return r;
+}
+
+/* the summary (status, versions, error, the log) last */
+static int
+write_summary(const char *ctl, struct vdc_ctl_result *res)
+{
+    struct vdc_ctl_error err = { { 0 } };
+    int fd, r = -1, attempt;
 
     fd = open(ctl, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         logmsg("open %s for the result: %s", ctl, strerror(errno));
         return -1;
     }
-    for (attempt = 0; attempt < 3; attempt++) {
+    for (attempt = 0; attempt < 2; attempt++) {
         free(res->log);
         res->log = NULL;
         res->log_len = 0;
-        if (attempt < 2 && loglen) {
+        if (attempt == 0 && loglen) {
             res->log = malloc(loglen);
             if (res->log) {
                 memcpy(res->log, logbuf, loglen);
                 res->log_len = loglen;
             }
         }
-        r = vdc_ctl_disk_write_result(fd, res, &err);
+        r = vdc_ctl_disk_write_summary(fd, res, &err);
         if (r == 0)
             break;
-        logmsg("write result: %s", err.msg);
-        /* too big: drop the stderr tails, then the log */
-        for (i = 0; i < res->n_targets; i++) {
-            free(res->targets[i].stderr_tail);
-            res->targets[i].stderr_tail = NULL;
-            res->targets[i].stderr_tail_len = 0;
-        }
+        logmsg("write result: %s", err.msg);    /* too big: without the log */
     }
     close(fd);
     return r;
@@ -885,6 +941,8 @@ main(int argc, char **argv)
         }
         progress.target = (uint16_t)k;
         run_target(&job, job_files, &job.targets[k], tr);
+        if (write_slot(ctl, k, job.nonce, tr) < 0 && tr->status == VDC_CTL_STATUS_OK)
+            tr->status = VDC_CTL_STATUS_FAILED;
         if (tr->status != VDC_CTL_STATUS_OK && res.status == VDC_CTL_STATUS_OK)
             res.status = tr->status;
     }
@@ -896,7 +954,7 @@ main(int argc, char **argv)
         close(progress.fd);
         progress.fd = -1;
     }
-    if (write_result(ctl, &res) == 0)
+    if (write_summary(ctl, &res) == 0)
         logmsg("result written to %s", ctl);
  off:
     for (k = 0; k < VDC_CTL_MAX_WORKLOADS; k++)

@@ -22,7 +22,7 @@ vdc_control_disk_create(const char *path, uint64_t size, const struct vdc_ctl_jo
     int r;
 
     if (size == 0)
-        size = VDC_CTL_DISK_DEFAULT;
+        size = vdc_ctl_disk_size(job);
     if (size < VDC_CTL_DISK_MIN || size > VDC_CTL_DISK_MAX) {
         vdc_error("control disk %s: size %llu bytes: expected %u to %u", path,
                   (unsigned long long)size, VDC_CTL_DISK_MIN, VDC_CTL_DISK_MAX);
@@ -82,6 +82,8 @@ vdc_control_disk_read_result(const char *path, uint64_t nonce, struct vdc_ctl_re
         vdc_error("control disk %s: %s", path, err.msg);
         return -1;
     }
+    if (res->lost_slots)
+        vdc_error("control disk %s: target results not taken: %s", path, res->lost_slots);
     return 0;
 }
 

@@ -11,14 +11,19 @@
 
 #include "guest-agent/ctldisk.h"
 
-/* Create @path (must not exist; O_EXCL) as a raw file of @size bytes
- * (0: VDC_CTL_DISK_DEFAULT) holding the superblock and @job; fsync.  On
- * failure the file is removed.  0, or -1 after vdc_error. */
+/* Create @path (must not exist; O_EXCL) as a sparse raw file of @size
+ * bytes (0: vdc_ctl_disk_size(@job), a slot per target that holds every
+ * answer the agent may legally give) holding the superblock and @job;
+ * fsync.  On failure the file is removed.  0, or -1 after vdc_error. */
 int vdc_control_disk_create(const char *path, uint64_t size, const struct vdc_ctl_job *job);
 
-/* Read and validate the result frame of @path for the job with @nonce into
- * @res (initialised by the caller).  0, or -1 after vdc_error naming the
- * file and the cause ("no result frame", "checksum mismatch", ...). */
+/* Read and validate the result of @path for the job with @nonce into @res
+ * (initialised by the caller): the summary frame and each target's slot.
+ * 0, or -1 after vdc_error naming the file and the cause ("no result
+ * frame", "checksum mismatch", ...).  A slot that does not hold a valid
+ * target result of this job costs only its target: 0, its cause in one
+ * vdc_error ("target results not taken: slot 1: ..."), the target missing
+ * from @res. */
 int vdc_control_disk_read_result(const char *path, uint64_t nonce, struct vdc_ctl_result *res);
 
 /* A random job nonce (GLib's PRNG seeded from the system; never 0). */

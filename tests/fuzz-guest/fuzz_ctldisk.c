@@ -16,6 +16,8 @@
  *   8  the rest is a progress block from byte 12 on (count, nonce, newest
  *      seq, ring, heartbeat) under a valid magic and version, with a
  *      correct CRC: straight into the ring and heartbeat checks
+ *   9  the rest is a target result frame (a slot's), as is
+ *  10  the same for a target result payload, wrapped with correct CRCs
  * Whatever decodes must encode again and decode to the same fields; a
  * decoded progress block's heartbeat is the bytes at 1312 and 1320. */
 #include "config.h"
@@ -94,7 +96,7 @@ check_result(const uint8_t *buf, size_t len)
     struct vdc_ctl_result res, back;
     struct vdc_ctl_error err;
     uint8_t *enc;
-    size_t elen, i;
+    size_t elen;
 
     vdc_ctl_result_init(&res);
     vdc_ctl_result_init(&back);
@@ -103,29 +105,54 @@ check_result(const uint8_t *buf, size_t len)
             abort();
         if (vdc_ctl_result_decode(enc, elen, &back, &err) != 0)
             abort();
-        if (back.nonce != res.nonce || back.status != res.status || back.n_targets != res.n_targets ||
-            back.log_len != res.log_len)
+        /* the summary: a result frame never carries targets (slots do) */
+        if (back.nonce != res.nonce || back.status != res.status || res.n_targets ||
+            back.n_targets || back.log_len != res.log_len)
             abort();
-        for (i = 0; i < res.n_targets; i++)
-            if (back.targets[i].agent_json_len != res.targets[i].agent_json_len ||
-                strcmp(back.targets[i].name, res.targets[i].name) ||
-                back.targets[i].workload_exit != res.targets[i].workload_exit ||
-                back.targets[i].workload_elapsed_ms != res.targets[i].workload_elapsed_ms ||
-                back.targets[i].workload_json_len != res.targets[i].workload_json_len ||
-                (res.targets[i].workload_json &&
-                 memcmp(back.targets[i].workload_json, res.targets[i].workload_json,
-                        res.targets[i].workload_json_len)) ||
-                back.targets[i].raw_workload_exit != res.targets[i].raw_workload_exit ||
-                back.targets[i].raw_workload_elapsed_ms != res.targets[i].raw_workload_elapsed_ms ||
-                back.targets[i].raw_workload_json_len != res.targets[i].raw_workload_json_len ||
-                (res.targets[i].raw_workload_json &&
-                 memcmp(back.targets[i].raw_workload_json, res.targets[i].raw_workload_json,
-                        res.targets[i].raw_workload_json_len)))
-                abort();
         free(enc);
     }
     vdc_ctl_result_dispose(&res);
     vdc_ctl_result_dispose(&back);
+}
+
+static void
+check_tresult(const uint8_t *buf, size_t len)
+{
+    struct vdc_ctl_target_result t, back;
+    struct vdc_ctl_result owner;
+    struct vdc_ctl_error err;
+    uint64_t nonce = 0, bnonce = 0;
+    uint8_t *enc;
+    size_t elen;
+
+    memset(&t, 0, sizeof(t));
+    memset(&back, 0, sizeof(back));
+    if (vdc_ctl_target_result_decode(buf, len, &nonce, &t, &err) == 0) {
+        if (vdc_ctl_target_result_encode(nonce, &t, VDC_CTL_SLOT_MAX, &enc, &elen, &err) != 0)
+            abort();
+        if (vdc_ctl_target_result_decode(enc, elen, &bnonce, &back, &err) != 0)
+            abort();
+        if (bnonce != nonce || back.agent_json_len != t.agent_json_len || strcmp(back.name, t.name) ||
+            back.status != t.status || back.agent_exit != t.agent_exit ||
+            back.workload_exit != t.workload_exit ||
+            back.workload_elapsed_ms != t.workload_elapsed_ms ||
+            back.workload_json_len != t.workload_json_len ||
+            (t.workload_json && memcmp(back.workload_json, t.workload_json, t.workload_json_len)) ||
+            back.raw_workload_exit != t.raw_workload_exit ||
+            back.raw_workload_elapsed_ms != t.raw_workload_elapsed_ms ||
+            back.raw_workload_json_len != t.raw_workload_json_len ||
+            (t.raw_workload_json &&
+             memcmp(back.raw_workload_json, t.raw_workload_json, t.raw_workload_json_len)))
+            abort();
+        free(enc);
+        /* disposed through a result that owns them */
+        vdc_ctl_result_init(&owner);
+        owner.targets = malloc(2 * sizeof(t));
+        owner.targets[0] = t;
+        owner.targets[1] = back;
+        owner.n_targets = 2;
+        vdc_ctl_result_dispose(&owner);
+    }
 }
 
 static uint64_t
@@ -152,7 +179,7 @@ check_progress(const uint8_t *buf, size_t len, int seal, int header)
     memcpy(blk + at, buf, len < sizeof(blk) - at ? len : sizeof(blk) - at);
     if (header) {
         memcpy(blk, VDC_CTL_PROGRESS_MAGIC, 8);
-        put32(blk + 8, VDC_CTL_FORMAT_VERSION);
+        put32(blk + 8, VDC_CTL_PROGRESS_VERSION);
     }
     if (seal)
         put32(blk + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(blk, VDC_CTL_PROGRESS_SIZE - 4));
@@ -221,7 +248,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
 
-    switch (data[0] % 9) {
+    switch (data[0] % 11) {
     case 0:
         check_job(data + 1, size - 1);
         break;
@@ -240,13 +267,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 5:
     case 6:
-        check_progress(data + 1, size - 1, data[0] % 9 == 6, 0);
+        check_progress(data + 1, size - 1, data[0] % 11 == 6, 0);
         break;
     case 8:
         check_progress(data + 1, size - 1, 1, 1);
         break;
     case 7:
         check_builders(data + 1, size - 1);
+        break;
+    case 9:
+        check_tresult(data + 1, size - 1);
+        break;
+    case 10:
+        f = wrap(data + 1, size - 1, VDC_CTL_TRES_MAGIC, 3);
+        check_tresult(f, VDC_CTL_FRAME_HDR + size - 1);
+        free(f);
         break;
     default:
         vdc_ctl_image_read_progress(data + 1, size - 1, 0, &pg, &err);

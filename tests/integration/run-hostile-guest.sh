@@ -13,15 +13,21 @@
 #   block#2  with a latency of 1.5e308 us (numbers past their physical
 #            bound: once they passed the loader and the report's chart axis
 #            grew the controller without end),
+#   image#3  with a good run padded to one byte under 8 MiB (the most the
+#            control disk carries per pass: in format 1 an answer of 7.2 MB
+#            overflowed the boot's one 7 MiB result area and lost every
+#            target of the boot), and
+#   block#3  with an answer of 8 MiB + 1 byte, in the same boot,
 # and prints escape sequences on its stderr.
-# Checks: exit 1, no "done:"; image's three runs and block#2 failed, each
-# naming the cause; block's other runs and dom0's kept; exactly 9 runs,
-# none holding a number past its bound; the report written; result.json loads
-# again (vmdiskcmp report); no raw control character on stderr or in
-# report.txt/report.md, the guest's text shown escaped; a report of only
-# the failed run (its warning quotes the guest's error) escapes it on
-# stderr and in report.txt; nothing left behind.
-# Run time here: about 3-4 minutes (one appliance launch, three TCG boots).
+# Checks: exit 1, no "done:"; image's runs 0-2 and block#2 failed, each
+# naming the cause; block#3's oversize answer named as such by the runner
+# and image#3's kept beside it; block's other runs and dom0's kept; exactly
+# 12 runs, none holding a number past its bound; the report written;
+# result.json loads again (vmdiskcmp report); no raw control character on
+# stderr or in report.txt/report.md, the guest's text shown escaped; a
+# report of only the failed run (its warning quotes the guest's error)
+# escapes it on stderr and in report.txt; nothing left behind.
+# Run time here: about 4-5 minutes (one appliance launch, four TCG boots).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/integration/run-lib.sh"
 run_lib_setup run-hostile-guest 64M
@@ -61,6 +67,12 @@ image-2)
 block-2)
     printf '%s{"target":"block","repetition":2,"metadata":{},%s}]}\n' \
         "$head" '"samples":[{"test":"put_block","value":1000.0,"unit":"K/sec","latency_us":1.5e308,"cpu_percent":99}]' > "$j" ;;
+image-3|block-3)
+    # a good run, then blanks (JSON whitespace) up to 8 MiB - 1 byte; an
+    # answer of 8 MiB + 1 byte for block
+    n=8388607; [ "$t" = block ] && n=8388609
+    { printf '%s{"target":"%s","repetition":3,"metadata":{},%s}]}' "$head" "$t" "$sample"
+      dd if=/dev/zero bs=65536 count=129 2>/dev/null | tr '\000' ' '; } | head -c $n > "$j" ;;
 *)
     printf '%s{"target":"%s","repetition":%s,"status":"failed","error":"%s","metadata":{},%s}]}\n' \
         "$head" "$t" "$r" '\u001b[2J\u001b[1;1H\nvmdiskcmp: [progress] done: forged\u009b2J' "$sample" > "$j" ;;
@@ -72,7 +84,7 @@ chmod 755 "$work/agent"
 
 rc=0
 timeout -k 30 1200 "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
-    --image --block "$loop" --destroy-data --dom0 --runs 3 --seed 42 \
+    --image --block "$loop" --destroy-data --dom0 --runs 4 --seed 42 \
     --size 8M --dom0-size 8M --guest-memory 256 --agent-ram 4 --dom0-ram 4 \
     --agent-options "-n 0 --per-char=stdio" \
     --guest-image "$template_dir/guest.img" --agent "$work/agent" --runner "$runner" \
@@ -98,7 +110,12 @@ python3 - "$work/out/result.json" <<'EOF' || fail "result.json is not what was e
 import json, sys
 d = json.load(open(sys.argv[1]))
 runs = {(r["target"], r["repetition"]): r for r in d["runs"]}
-assert len(d["runs"]) == 9 == len(runs), sorted(runs)
+assert len(d["runs"]) == 12 == len(runs), sorted(runs)
+# the largest legal answer kept, the oversize one named, in one boot
+i3, b3 = runs[("image", 3)], runs[("block", 3)]
+assert i3["status"] == "ok" and i3["samples"][0]["value"] == 1000.0, i3
+assert b3["status"] == "failed" and not b3["samples"], b3
+assert b3["error"] == "agent (bonnie) JSON of 8388609 bytes: expected at most 8388608 (8 MiB): not kept", b3
 i0, i1 = runs[("image", 0)], runs[("image", 1)]
 assert i0["status"] == "failed" and "agent result refused: 50 runs, expected exactly 1" in i0["error"], i0
 assert i1["status"] == "failed" and "hostname: expected a string of at most 4096 bytes" in i1["error"], i1
@@ -120,13 +137,15 @@ def numbers(x):
     elif isinstance(x, (int, float)) and not isinstance(x, bool):
         yield x
 assert max(abs(v) for v in numbers(d)) < 1e19, "a number past every physical bound was kept"
-for rep in (0, 1, 2):
+for rep in (0, 1, 2, 3):
     r = runs[("dom0", rep)]
     assert r["status"] == "ok" and len(r["samples"]) >= 2, r
 EOF
 [ -f "$work/out/report.html" ] || fail "no report.html: the run's report was not rendered"
 [ -f "$work/out/runs/block-0.json" ] || fail "the kept run's agent result is not in runs/"
 [ -f "$work/out/runs/image-0.json" ] && fail "a refused agent result was filed in runs/ as taken"
+[ "$(stat -c %s "$work/out/runs/image-3.json")" = 8388607 ] ||
+    fail "image#3's answer of 8 MiB - 1 byte was not filed whole in runs/"
 # the guest's text, escaped, in the reports; the result loads again
 grep -qF 'host vdc\\x1b\]0;owned\\x07' "$work/out/report.md" ||
     fail "report.md: the guest's hostname is not shown escaped"

@@ -39,7 +39,8 @@ test_crc32c_vectors(void **state)
 }
 
 /* ---- helpers ------------------------------------------------------------- */
-#define IMG_SIZE VDC_CTL_DISK_MIN
+/* the size of the image make_image made last: vdc_ctl_disk_size of its job */
+static size_t img_size;
 
 static void
 make_job(struct vdc_ctl_job *job)
@@ -62,21 +63,23 @@ make_job(struct vdc_ctl_job *job)
     assert_int_equal(vdc_ctl_job_add_target(job, "lvm", "xvdc", "ext4", NULL, "noatime", &err), 0);
 }
 
-/* a 4 MiB disk image in memory holding the job */
+/* a disk image in memory holding the job, of the job's size (img_size) */
 static uint8_t *
 make_image(const struct vdc_ctl_job *job)
 {
     char path[] = "/tmp/test_ctldisk.XXXXXX";
     struct vdc_ctl_error err;
-    uint8_t *img = calloc(1, IMG_SIZE);
+    uint8_t *img;
     int fd = mkstemp(path);
 
+    img_size = vdc_ctl_disk_size(job);
+    img = calloc(1, img_size);
     assert_non_null(img);
     assert_true(fd >= 0);
     unlink(path);
-    assert_int_equal(ftruncate(fd, IMG_SIZE), 0);
-    assert_int_equal(vdc_ctl_disk_format(fd, IMG_SIZE, job, &err), 0);
-    assert_int_equal(pread(fd, img, IMG_SIZE, 0), IMG_SIZE);
+    assert_int_equal(ftruncate(fd, img_size), 0);
+    assert_int_equal(vdc_ctl_disk_format(fd, img_size, job, &err), 0);
+    assert_int_equal(pread(fd, img, img_size, 0), img_size);
     close(fd);
     return img;
 }
@@ -132,7 +135,7 @@ expect_job_error(const uint8_t *img, const char *needle)
     struct vdc_ctl_error err = { { 0 } };
 
     vdc_ctl_job_init(&job);
-    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &job, &err), -1);
+    assert_int_equal(vdc_ctl_image_read_job(img, img_size, &job, &err), -1);
     if (!strstr(err.msg, needle))
         fail_msg("error '%s' does not mention '%s'", err.msg, needle);
     assert_int_equal(job.n_targets, 0);     /* left disposed */
@@ -170,14 +173,30 @@ make_result(struct vdc_ctl_result *res, uint64_t nonce)
     t->error = strdup("agent ran past 900 s: killed");
 }
 
+/* the byte offset of slot @i in @img (the superblock's slot_off and
+ * slot_size) */
+static size_t
+slot_at(const uint8_t *img, size_t i)
+{
+    return (size_t)(get64(img + 80) + i * get64(img + 88));
+}
+
+/* the image of @job with @res written as the runner writes it: each target
+ * into its slot, the summary into the result frame */
 static uint8_t *
 image_with_result(const struct vdc_ctl_job *job, const struct vdc_ctl_result *res)
 {
     struct vdc_ctl_error err;
     uint8_t *img = make_image(job), *frame;
-    size_t flen;
+    size_t flen, i;
 
-    assert_int_equal(vdc_ctl_result_encode(res, IMG_SIZE - VDC_CTL_RES_OFF, &frame, &flen, &err), 0);
+    for (i = 0; i < res->n_targets; i++) {
+        assert_int_equal(vdc_ctl_target_result_encode(res->nonce, &res->targets[i], get64(img + 88),
+                                                      &frame, &flen, &err), 0);
+        memcpy(img + slot_at(img, i), frame, flen);
+        free(frame);
+    }
+    assert_int_equal(vdc_ctl_result_encode(res, VDC_CTL_SLOT_OFF - VDC_CTL_RES_OFF, &frame, &flen, &err), 0);
     memcpy(img + VDC_CTL_RES_OFF, frame, flen);
     free(frame);
     return img;
@@ -190,7 +209,7 @@ expect_result_error(const uint8_t *img, uint64_t nonce, const char *needle)
     struct vdc_ctl_error err = { { 0 } };
 
     vdc_ctl_result_init(&res);
-    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, nonce, &res, &err), -1);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, nonce, &res, &err), -1);
     if (!strstr(err.msg, needle))
         fail_msg("error '%s' does not mention '%s'", err.msg, needle);
     assert_int_equal(res.n_targets, 0);
@@ -208,7 +227,7 @@ test_job_round_trip(void **state)
     make_job(&job);
     img = make_image(&job);
     vdc_ctl_job_init(&back);
-    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &back, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_job(img, img_size, &back, &err), 0);
     assert_true(back.nonce == job.nonce);
     assert_int_equal(back.run_index, 3);
     assert_int_equal(back.repetition, 1);
@@ -242,7 +261,7 @@ test_result_round_trip(void **state)
     make_result(&res, job.nonce);
     img = image_with_result(&job, &res);
     vdc_ctl_result_init(&back);
-    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, job.nonce, &back, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, job.nonce, &back, &err), 0);
     assert_int_equal(back.status, VDC_CTL_STATUS_FAILED);
     assert_string_equal(back.kernel, "6.1.0-57-amd64");
     assert_int_equal(back.log_len, res.log_len);
@@ -274,10 +293,13 @@ test_disk_file_round_trip(void **state)
 
     assert_true(fd >= 0);
     unlink(path);
-    assert_int_equal(ftruncate(fd, VDC_CTL_DISK_DEFAULT), 0);
-    assert_int_equal(vdc_ctl_disk_probe(fd), 0);
     make_job(&job);
-    assert_int_equal(vdc_ctl_disk_format(fd, VDC_CTL_DISK_DEFAULT, &job, &err), 0);
+    assert_int_equal(ftruncate(fd, (off_t)vdc_ctl_disk_size(&job)), 0);
+    assert_int_equal(vdc_ctl_disk_probe(fd), 0);
+    /* a disk smaller than the job's slots need: refused */
+    assert_int_equal(vdc_ctl_disk_format(fd, vdc_ctl_disk_size(&job) - 4096, &job, &err), -1);
+    assert_non_null(strstr(err.msg, "the job's 2 target slots need"));
+    assert_int_equal(vdc_ctl_disk_format(fd, vdc_ctl_disk_size(&job), &job, &err), 0);
     assert_int_equal(vdc_ctl_disk_probe(fd), 1);
     /* before the runner wrote anything */
     vdc_ctl_result_init(&rback);
@@ -328,9 +350,14 @@ test_bad_version(void **state)
 
     make_job(&job);
     img = make_image(&job);
-    put32(img + 8, 2);
+    put32(img + 8, 1);      /* a host of format 1: one result frame for every target */
     reseal_sb(img);
-    expect_job_error(img, "format version 2, expected 1");
+    expect_job_error(img, "format version 1, expected 2 (written by an older vmdiskcmp)");
+    free(img);
+    img = make_image(&job);
+    put32(img + 8, 3);
+    reseal_sb(img);
+    expect_job_error(img, "format version 3, expected 2 (written by a newer vmdiskcmp: prepare the guest with it)");
     free(img);
     img = make_image(&job);
     put32(img + VDC_CTL_JOB_OFF + 8, 99);
@@ -382,7 +409,7 @@ test_truncated(void **state)
     img = make_image(&job);
     vdc_ctl_job_init(&back);
     /* the disk shorter than its superblock says */
-    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE - 1, &back, &err), -1);
+    assert_int_equal(vdc_ctl_image_read_job(img, img_size - 1, &back, &err), -1);
     assert_non_null(strstr(err.msg, "truncated"));
     assert_int_equal(vdc_ctl_image_read_job(img, 100, &back, &err), -1);
     assert_non_null(strstr(err.msg, "truncated"));
@@ -427,7 +454,7 @@ test_oversize_length(void **state)
     free(img);
     /* superblock areas outside the disk */
     img = make_image(&job);
-    put64(img + 48, (uint64_t)IMG_SIZE);        /* res_max */
+    put64(img + 48, (uint64_t)img_size);        /* res_max */
     reseal_sb(img);
     expect_job_error(img, "out of bounds");
     free(img);
@@ -484,7 +511,7 @@ decode_handmade(const uint8_t *payload, size_t plen, const char *needle)
     struct vdc_ctl_error err = { { 0 } };
 
     memcpy(f, VDC_CTL_JOB_MAGIC, 8);
-    put32(f + 8, 1);
+    put32(f + 8, VDC_CTL_FORMAT_VERSION);
     put32(f + 12, 1);
     put64(f + 16, plen);
     memcpy(f + VDC_CTL_FRAME_HDR, payload, plen);
@@ -545,25 +572,31 @@ test_schema(void **state)
 
 /* The exact message of every TLV decoder failure (the table-driven decoder
  * must say what the per-frame switches said, word for word). */
+/* @kind: 1 a job frame, 2 a result frame, 3 a target result frame */
 static void
-decode_exact(int result, const uint8_t *payload, size_t plen, const char *msg)
+decode_exact(int kind, const uint8_t *payload, size_t plen, const char *msg)
 {
     uint8_t *f = calloc(1, VDC_CTL_FRAME_HDR + plen);
     struct vdc_ctl_job job;
     struct vdc_ctl_result res;
+    struct vdc_ctl_target_result t;
     struct vdc_ctl_error err = { { 0 } };
+    uint64_t nonce = 0;
     int r;
 
     assert_non_null(f);
-    memcpy(f, result ? VDC_CTL_RES_MAGIC : VDC_CTL_JOB_MAGIC, 8);
-    put32(f + 8, 1);
-    put32(f + 12, result ? 2 : 1);
+    memcpy(f, kind == 3 ? VDC_CTL_TRES_MAGIC : kind == 2 ? VDC_CTL_RES_MAGIC : VDC_CTL_JOB_MAGIC, 8);
+    put32(f + 8, VDC_CTL_FORMAT_VERSION);
+    put32(f + 12, (uint32_t)kind);
     put64(f + 16, plen);
     memcpy(f + VDC_CTL_FRAME_HDR, payload, plen);
     reseal_frame(f, 1);
     vdc_ctl_job_init(&job);
     vdc_ctl_result_init(&res);
-    if (result)
+    memset(&t, 0, sizeof(t));
+    if (kind == 3)
+        r = vdc_ctl_target_result_decode(f, VDC_CTL_FRAME_HDR + plen, &nonce, &t, &err);
+    else if (kind == 2)
         r = vdc_ctl_result_decode(f, VDC_CTL_FRAME_HDR + plen, &res, &err);
     else
         r = vdc_ctl_job_decode(f, VDC_CTL_FRAME_HDR + plen, &job, &err);
@@ -571,6 +604,7 @@ decode_exact(int result, const uint8_t *payload, size_t plen, const char *msg)
     assert_string_equal(err.msg, msg);
     assert_null(job.targets);       /* left disposed */
     assert_null(res.targets);
+    assert_null(t.name);
     free(f);
 }
 
@@ -601,90 +635,110 @@ test_exact_messages(void **state)
     /* record framing, top level and nested */
     n = rec(p, 0x0001, nonce, 8);
     p[2] = 1;
-    decode_exact(0, p, n, "job: record 0x0001 at byte 0: reserved field not zero");
-    decode_exact(0, p, 5, "job: truncated record header at byte 0");
+    decode_exact(1, p, n, "job: record 0x0001 at byte 0: reserved field not zero");
+    decode_exact(1, p, 5, "job: truncated record header at byte 0");
     n = rec(p, 0x0001, nonce, 8);
     put32(p + 4, 100);
-    decode_exact(1, p, n, "result: record 0x0001 at byte 0: length 100 runs past the frame");
+    decode_exact(2, p, n, "result: record 0x0001 at byte 0: length 100 runs past the frame");
     n = rec(p, 0x0001, nonce, 8);
     n += job_target(p + n, "a", "xvdb", "ext4");
     n += rec(p + n, 0x0010, "abc", 3);
-    decode_exact(0, p, n, "job target 1: truncated record header at byte 0");
+    decode_exact(1, p, n, "job target 1: truncated record header at byte 0");
     /* numbers: width first, then once */
     n = rec(p, 0x0001, four, 4);
-    decode_exact(0, p, n, "job nonce: 4 bytes, expected 8");
+    decode_exact(1, p, n, "job nonce: 4 bytes, expected 8");
     n = rec(p, 0x0002, four, 4);
     n += rec(p + n, 0x0002, four, 4);
-    decode_exact(0, p, n, "job run index: given twice: expected one");
+    decode_exact(1, p, n, "job run index: given twice: expected one");
     n = rec(p, 0x0007, nonce, 8);
-    decode_exact(0, p, n, "job agent timeout: 8 bytes, expected 4");
+    decode_exact(1, p, n, "job agent timeout: 8 bytes, expected 4");
     /* required tags */
     n = rec(p, 0x0002, four, 4);
-    decode_exact(0, p, n, "job: missing nonce");
+    decode_exact(1, p, n, "job: missing nonce");
     n = rec(p, 0x0001, nonce, 8);
-    decode_exact(0, p, n, "job: no targets");
+    decode_exact(1, p, n, "job: no targets");
     /* agent arguments */
     n = rec(p, 0x0001, nonce, 8);
     n += rec(p + n, 0x0008, "a\0", 2);
-    decode_exact(0, p, n, "job agent argument: contains a NUL byte");
+    decode_exact(1, p, n, "job agent argument: contains a NUL byte");
     n = rec(p, 0x0001, nonce, 8);
     for (i = 0; i < 65; i++)
         n += rec(p + n, 0x0008, "-f", 2);
-    decode_exact(0, p, n, "job: more than 64 agent arguments");
+    decode_exact(1, p, n, "job: more than 64 agent arguments");
     /* targets */
     n = rec(p, 0x0001, nonce, 8);
     for (i = 0; i < 17; i++)
         n += job_target(p + n, "a", "xvdb", "ext4");
-    decode_exact(0, p, n, "job: more than 16 targets");
+    decode_exact(1, p, n, "job: more than 16 targets");
     n = rec(p, 0x0001, nonce, 8);
     tn = rec(t, 0x0011, big, 65);
     n += rec(p + n, 0x0010, t, (uint32_t)tn);
-    decode_exact(0, p, n, "job target name: 65 bytes, more than the limit of 64");
+    decode_exact(1, p, n, "job target name: 65 bytes, more than the limit of 64");
     n = rec(p, 0x0001, nonce, 8);
     tn = rec(t, 0x0011, "a", 1);
     tn += rec(t + tn, 0x0011, "b", 1);
     n += rec(p + n, 0x0010, t, (uint32_t)tn);
-    decode_exact(0, p, n, "job target name: given twice: expected one");
+    decode_exact(1, p, n, "job target name: given twice: expected one");
     n = rec(p, 0x0001, nonce, 8);
     n += job_target(p + n, "a", "xvdb", NULL);
-    decode_exact(0, p, n, "job target 0: missing mkfs type");
+    decode_exact(1, p, n, "job target 0: missing mkfs type");
     n = rec(p, 0x0001, nonce, 8);
     n += job_target(p + n, "a", "xvdb", "ext4");
     n += job_target(p + n, "b", "XVDC", "ext4");
-    decode_exact(0, p, n, "job target 1 (b): vdev: expected 1-32 of [a-z0-9], e.g. xvdb");
+    decode_exact(1, p, n, "job target 1 (b): vdev: expected 1-32 of [a-z0-9], e.g. xvdb");
     /* result */
     n = rec(p, 0x0020, four, 4);
-    decode_exact(1, p, n, "result: missing nonce");
+    decode_exact(2, p, n, "result: missing nonce");
     n = rec(p, 0x0001, nonce, 8);
-    decode_exact(1, p, n, "result: missing status");
+    decode_exact(2, p, n, "result: missing status");
     n = rec(p, 0x0001, nonce, 8);
     n += rec(p + n, 0x0020, st7, 4);
-    decode_exact(1, p, n, "result: status 7, expected 0-3");
+    decode_exact(2, p, n, "result: status 7, expected 0-3");
     n = rec(p, 0x0022, big, 257);
-    decode_exact(1, p, n, "result kernel: 257 bytes, more than the limit of 256");
+    decode_exact(2, p, n, "result kernel: 257 bytes, more than the limit of 256");
     n = rec(p, 0x0024, "x", 1);
     n += rec(p + n, 0x0024, "", 0);
-    decode_exact(1, p, n, "result log: given twice: expected one");
+    decode_exact(2, p, n, "result log: given twice: expected one");
+    /* the summary carries no target: each is a frame in its slot */
     tn = rec(t, 0x0011, "a", 1);
+    tn += rec(t + tn, 0x0031, four, 4);
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0020, four, 4);
+    n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    decode_exact(2, p, n, "result: 1 target records: expected none (each target's result is in its slot)");
+    /* target result frames */
     n = rec(p, 0x0030, t, (uint32_t)tn);
-    decode_exact(1, p, n, "result target 0: missing status");
+    decode_exact(3, p, n, "target result: missing nonce");
+    n = rec(p, 0x0001, nonce, 8);
+    decode_exact(3, p, n, "target result: 0 target records, expected 1");
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    decode_exact(3, p, n, "target result: more than 1 targets");
+    tn = rec(t, 0x0011, "a", 1);
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    decode_exact(3, p, n, "result target 0: missing status");
     tn = rec(t, 0x0011, "a", 1);
     tn += rec(t + tn, 0x0031, st9, 4);
-    n = rec(p, 0x0030, t, (uint32_t)tn);
-    decode_exact(1, p, n, "result target 0: status 9, expected 0-3");
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    decode_exact(3, p, n, "result target 0: status 9, expected 0-3");
     tn = rec(t, 0x0032, nonce, 8);
-    n = rec(p, 0x0030, t, (uint32_t)tn);
-    decode_exact(1, p, n, "result target agent exit: 8 bytes, expected 4");
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    decode_exact(3, p, n, "result target agent exit: 8 bytes, expected 4");
     tn = rec(t, 0x0035, "{}", 2);
     tn += rec(t + tn, 0x0035, "{}", 2);
-    n = rec(p, 0x0030, t, (uint32_t)tn);
-    decode_exact(1, p, n, "result agent JSON: given twice: expected one");
+    n = rec(p, 0x0001, nonce, 8);
+    n += rec(p + n, 0x0030, t, (uint32_t)tn);
+    decode_exact(3, p, n, "result agent JSON: given twice: expected one");
     tn = rec(t, 0x0011, "a", 1);
     tn += rec(t + tn, 0x0031, four, 4);
     n = 0;
     for (i = 0; i < 17; i++)
         n += rec(p + n, 0x0030, t, (uint32_t)tn);
-    decode_exact(1, p, n, "result: more than 16 targets");
+    decode_exact(2, p, n, "result: more than 16 targets");
 }
 
 static void
@@ -722,7 +776,7 @@ test_result_too_big(void **state)
 
     make_result(&res, 1);
     assert_int_equal(vdc_ctl_result_encode(&res, 64, &f, &fl, &err), -1);
-    assert_non_null(strstr(err.msg, "result area"));
+    assert_non_null(strstr(err.msg, "more than the 64-byte area"));
     vdc_ctl_result_dispose(&res);
 }
 
@@ -753,7 +807,7 @@ test_workload_round_trip(void **state)
     free(plain);
     img = make_image(&job);
     vdc_ctl_job_init(&back);
-    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &back, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_job(img, img_size, &back, &err), 0);
     assert_int_equal(back.flags, VDC_CTL_JOB_DROP_CACHES | VDC_CTL_JOB_NO_BONNIE);
     assert_int_equal(back.n_workloads, 2);
     assert_string_equal(back.workloads[0].name, "randread-4k-qd32");
@@ -775,7 +829,7 @@ test_workload_round_trip(void **state)
     free(img);
     img = image_with_result(&job, &res);
     vdc_ctl_result_init(&rback);
-    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, job.nonce, &rback, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, job.nonce, &rback, &err), 0);
     assert_int_equal(rback.targets[0].workload_exit, 0);
     assert_int_equal(rback.targets[0].workload_elapsed_ms, 4321);
     assert_int_equal(rback.targets[0].workload_json_len, t->workload_json_len);
@@ -812,7 +866,7 @@ test_raw_workload_round_trip(void **state)
     assert_int_equal(vdc_ctl_job_add_raw_workload_arg(&job, "--destroy-data", &err), 0);
     img = make_image(&job);
     vdc_ctl_job_init(&back);
-    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &back, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_job(img, img_size, &back, &err), 0);
     assert_int_equal(back.flags, VDC_CTL_JOB_DROP_CACHES | VDC_CTL_JOB_RAW_WORKLOADS |
                                  VDC_CTL_JOB_NO_FILE_WORKLOADS);
     assert_int_equal(back.n_raw_workload_args, 2);
@@ -830,7 +884,7 @@ test_raw_workload_round_trip(void **state)
     free(img);
     img = image_with_result(&job, &res);
     vdc_ctl_result_init(&rback);
-    assert_int_equal(vdc_ctl_image_read_result(img, IMG_SIZE, job.nonce, &rback, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, job.nonce, &rback, &err), 0);
     assert_int_equal(rback.targets[0].raw_workload_exit, 1);
     assert_int_equal(rback.targets[0].raw_workload_elapsed_ms, 1234);
     assert_string_equal(rback.targets[0].raw_workload_json, t->raw_workload_json);
@@ -979,6 +1033,173 @@ test_workload_corruption(void **state)
     expect_payload_error(x, m, "job workload argument: contains a NUL byte");
 }
 
+/* ---- target slots (format 2) ------------------------------------------------ */
+/* a slot holds every answer the agent may legally give: each pass's JSON
+ * at the full 8 MiB, beside the other targets' answers */
+static void
+test_slot_sizes(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_error err = { { 0 } };
+    uint64_t one, three;
+
+    make_job(&job);
+    one = vdc_ctl_slot_size(&job);
+    assert_true(one >= (uint64_t)VDC_CTL_MAX_BLOB + VDC_CTL_TAIL_MAX + VDC_CTL_MAX_STRING);
+    assert_true(one < (uint64_t)VDC_CTL_MAX_BLOB + 65536);
+    assert_int_equal(one % 4096, 0);
+    assert_true(vdc_ctl_disk_size(&job) == VDC_CTL_SLOT_OFF + 2 * one);
+    assert_int_equal(vdc_ctl_job_add_workload(&job, "w", job_text, &err), 0);
+    assert_true(vdc_ctl_slot_size(&job) >= one + VDC_CTL_MAX_BLOB);     /* + the workload pass */
+    job.flags |= VDC_CTL_JOB_RAW_WORKLOADS;
+    three = vdc_ctl_slot_size(&job);
+    assert_true(three > 3ULL * VDC_CTL_MAX_BLOB && three <= VDC_CTL_SLOT_MAX);
+    job.flags |= VDC_CTL_JOB_NO_BONNIE | VDC_CTL_JOB_NO_FILE_WORKLOADS;
+    assert_true(vdc_ctl_slot_size(&job) == one);                       /* the raw pass only */
+    vdc_ctl_job_dispose(&job);
+}
+
+/* an answer just under 8 MiB for one target and a small one for the other,
+ * through the runner's and the host's paths on a file: both kept (format 1
+ * put every target in one 7 MiB frame and lost both) */
+static void
+test_slot_full_answer(void **state)
+{
+    char path[] = "/tmp/test_ctldisk.XXXXXX";
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res, back;
+    struct vdc_ctl_error err = { { 0 } };
+    struct vdc_ctl_target_result *t;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    unlink(path);
+    make_job(&job);
+    assert_int_equal(ftruncate(fd, (off_t)vdc_ctl_disk_size(&job)), 0);
+    assert_int_equal(vdc_ctl_disk_format(fd, vdc_ctl_disk_size(&job), &job, &err), 0);
+    make_result(&res, job.nonce);
+    t = &res.targets[0];
+    free(t->agent_json);
+    t->agent_json_len = VDC_CTL_MAX_BLOB;               /* the most a pass may answer */
+    t->agent_json = malloc(t->agent_json_len + 1);
+    assert_non_null(t->agent_json);
+    memset(t->agent_json, ' ', t->agent_json_len);
+    t->agent_json[0] = '{';
+    t->agent_json[t->agent_json_len - 1] = '}';
+    t->agent_json[t->agent_json_len] = 0;
+    free(t->stderr_tail);
+    t->stderr_tail = malloc(VDC_CTL_TAIL_MAX);
+    assert_non_null(t->stderr_tail);
+    memset(t->stderr_tail, 'e', VDC_CTL_TAIL_MAX);
+    t->stderr_tail_len = VDC_CTL_TAIL_MAX;
+    t->error = malloc(VDC_CTL_MAX_STRING + 1);
+    memset(t->error, 'x', VDC_CTL_MAX_STRING);
+    t->error[VDC_CTL_MAX_STRING] = 0;
+    assert_int_equal(vdc_ctl_disk_write_target(fd, 1, job.nonce, &res.targets[1], &err), 0);
+    assert_int_equal(vdc_ctl_disk_write_target(fd, 0, job.nonce, &res.targets[0], &err), 0);
+    assert_int_equal(vdc_ctl_disk_write_target(fd, 2, job.nonce, &res.targets[0], &err), -1);
+    assert_non_null(strstr(err.msg, "the disk has 2 slots"));
+    assert_int_equal(vdc_ctl_disk_write_summary(fd, &res, &err), 0);
+    vdc_ctl_result_init(&back);
+    assert_int_equal(vdc_ctl_disk_read_result(fd, job.nonce, &back, &err), 0);
+    assert_null(back.lost_slots);
+    assert_int_equal(back.n_targets, 2);
+    assert_string_equal(back.targets[0].name, "image");
+    assert_int_equal(back.targets[0].agent_json_len, VDC_CTL_MAX_BLOB);
+    assert_memory_equal(back.targets[0].agent_json, t->agent_json, VDC_CTL_MAX_BLOB);
+    assert_string_equal(back.targets[1].name, "lvm");
+    assert_string_equal(back.targets[1].error, "agent ran past 900 s: killed");
+    assert_string_equal(back.kernel, "6.1.0-57-amd64");
+    vdc_ctl_result_dispose(&back);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    close(fd);
+}
+
+/* a slot that does not hold this job's target result costs only its
+ * target: the others are kept, the cause named */
+static void
+test_slot_isolation(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res, back, other;
+    struct vdc_ctl_error err = { { 0 } };
+    uint8_t *img, *frame;
+    size_t flen;
+
+    make_job(&job);
+    make_result(&res, job.nonce);
+    /* a corrupt slot 0 */
+    img = image_with_result(&job, &res);
+    img[slot_at(img, 0) + VDC_CTL_FRAME_HDR + 40] ^= 0x10;
+    vdc_ctl_result_init(&back);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, job.nonce, &back, &err), 0);
+    assert_int_equal(back.n_targets, 1);
+    assert_string_equal(back.targets[0].name, "lvm");
+    assert_string_equal(back.lost_slots, "slot 0: target result frame: payload checksum mismatch");
+    vdc_ctl_result_dispose(&back);
+    /* a blank slot 1 (the runner never got there) and a stale slot 0 */
+    free(img);
+    img = image_with_result(&job, &res);
+    memset(img + slot_at(img, 1), 0, VDC_CTL_FRAME_HDR);
+    make_result(&other, job.nonce ^ 2);
+    assert_int_equal(vdc_ctl_target_result_encode(other.nonce, &other.targets[0], 1 << 20, &frame,
+                                                  &flen, &err), 0);
+    memcpy(img + slot_at(img, 0), frame, flen);
+    free(frame);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, job.nonce, &back, &err), 0);
+    assert_int_equal(back.n_targets, 0);
+    assert_non_null(strstr(back.lost_slots, "slot 0: target result nonce "));
+    assert_non_null(strstr(back.lost_slots, "(stale result); slot 1: no target result frame (area is blank)"));
+    vdc_ctl_result_dispose(&back);
+    /* a summary frame in a slot: another magic */
+    assert_int_equal(vdc_ctl_result_encode(&res, 1 << 20, &frame, &flen, &err), 0);
+    memcpy(img + slot_at(img, 1), frame, flen);
+    free(frame);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, job.nonce, &back, &err), 0);
+    assert_non_null(strstr(back.lost_slots, "slot 1: target result frame: bad magic (expected VDCCTLTR)"));
+    vdc_ctl_result_dispose(&back);
+    vdc_ctl_result_dispose(&other);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
+/* the superblock's slots: inside the disk, aligned, after the result area,
+ * as many as the job has targets and as large as they need */
+static void
+test_slot_geometry(void **state)
+{
+    static const struct { unsigned off; uint64_t v; int u32; const char *needle; } bad[] = {
+        { 96, 0, 1, "target slots out of bounds (0 slots" },
+        { 96, 17, 1, "target slots out of bounds (17 slots" },
+        { 88, 4095, 0, "target slots out of bounds" },
+        { 88, (uint64_t)VDC_CTL_SLOT_MAX + 4096, 0, "target slots out of bounds" },
+        { 80, VDC_CTL_SLOT_OFF + 512, 0, "target slots out of bounds" },
+        { 80, VDC_CTL_RES_OFF, 0, "target slots out of bounds" },
+        { 80, UINT64_MAX & ~(uint64_t)4095, 0, "target slots out of bounds" },
+        { 96, 3, 1, "target slots out of bounds (3 slots" },    /* past the disk */
+        { 96, 1, 1, "1 target slots of" },                      /* the job has 2 */
+        { 88, 4096, 0, "target slots of 4096 bytes for a job of 2 targets needing" },
+    };
+    struct vdc_ctl_job job;
+    uint8_t *img;
+    size_t i;
+
+    make_job(&job);
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        img = make_image(&job);
+        if (bad[i].u32)
+            put32(img + bad[i].off, (uint32_t)bad[i].v);
+        else
+            put64(img + bad[i].off, bad[i].v);
+        reseal_sb(img);
+        expect_job_error(img, bad[i].needle);
+        free(img);
+    }
+    vdc_ctl_job_dispose(&job);
+}
+
 /* ---- progress block -------------------------------------------------------- */
 static void
 add_events(struct vdc_ctl_progress *p, unsigned n)
@@ -1003,7 +1224,7 @@ test_progress_round_trip(void **state)
     make_job(&job);
     img = make_image(&job);
     /* a freshly formatted disk announces the block at 4096 and it is blank */
-    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 1);
+    assert_int_equal(vdc_ctl_image_read_progress(img, img_size, job.nonce, &back, &err), 1);
     assert_int_equal(img[64], VDC_CTL_PROGRESS_OFF & 0xFF);
     assert_int_equal(img[65], VDC_CTL_PROGRESS_OFF >> 8);
     assert_int_equal(img[73], VDC_CTL_PROGRESS_SIZE >> 8);
@@ -1014,7 +1235,7 @@ test_progress_round_trip(void **state)
     assert_int_equal(p.n_events, VDC_CTL_PROGRESS_RING);
     assert_int_equal(p.newest_seq, 70);
     vdc_ctl_progress_encode(&p, img + VDC_CTL_PROGRESS_OFF);
-    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_progress(img, img_size, job.nonce, &back, &err), 0);
     assert_int_equal(back.n_events, 64);
     assert_int_equal(back.newest_seq, 70);
     for (i = 0; i < back.n_events; i++) {
@@ -1033,14 +1254,14 @@ test_progress_round_trip(void **state)
     vdc_ctl_progress_encode(&p, img + VDC_CTL_PROGRESS_OFF);
     assert_int_equal(get64(img + VDC_CTL_PROGRESS_OFF + 1312), 2);
     assert_int_equal(get64(img + VDC_CTL_PROGRESS_OFF + 1320), 10000000007ULL);
-    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_progress(img, img_size, job.nonce, &back, &err), 0);
     assert_int_equal(back.beats, 2);
     assert_int_equal(back.beat_ns, 10000000007ULL);
     assert_int_equal(back.n_events, 64);
     assert_int_equal(back.newest_seq, 70);
     /* the job still reads at its new offset */
     vdc_ctl_job_dispose(&job);
-    assert_int_equal(vdc_ctl_image_read_job(img, IMG_SIZE, &job, &err), 0);
+    assert_int_equal(vdc_ctl_image_read_job(img, img_size, &job, &err), 0);
     assert_int_equal(job.n_targets, 2);
     vdc_ctl_job_dispose(&job);
     free(img);
@@ -1059,8 +1280,8 @@ test_progress_file(void **state)
     assert_true(fd >= 0);
     unlink(path);
     make_job(&job);
-    assert_int_equal(ftruncate(fd, IMG_SIZE), 0);
-    assert_int_equal(vdc_ctl_disk_format(fd, IMG_SIZE, &job, &err), 0);
+    assert_int_equal(ftruncate(fd, img_size), 0);
+    assert_int_equal(vdc_ctl_disk_format(fd, img_size, &job, &err), 0);
     assert_int_equal(vdc_ctl_disk_read_progress(fd, job.nonce, &back, &err), 1);
     assert_int_equal(vdc_ctl_disk_progress_area(fd, &off, &err), 0);
     assert_int_equal(off, VDC_CTL_PROGRESS_OFF);
@@ -1170,7 +1391,7 @@ test_progress_corruption(void **state)
     put64(img + 64, 0);
     put64(img + 72, 0);
     reseal_sb(img);
-    assert_int_equal(vdc_ctl_image_read_progress(img, IMG_SIZE, job.nonce, &back, &err), 1);
+    assert_int_equal(vdc_ctl_image_read_progress(img, img_size, job.nonce, &back, &err), 1);
     vdc_ctl_job_dispose(&job);
     free(img);
 }
@@ -1193,6 +1414,10 @@ main(void)
         cmocka_unit_test(test_exact_messages),
         cmocka_unit_test(test_builder_refusals),
         cmocka_unit_test(test_result_too_big),
+        cmocka_unit_test(test_slot_sizes),
+        cmocka_unit_test(test_slot_full_answer),
+        cmocka_unit_test(test_slot_isolation),
+        cmocka_unit_test(test_slot_geometry),
         cmocka_unit_test(test_workload_round_trip),
         cmocka_unit_test(test_raw_workload_round_trip),
         cmocka_unit_test(test_workload_builder_refusals),

@@ -83,6 +83,7 @@ static struct {
     int fs_full;                    /* the image directory's filesystem has 0 bytes free */
     int guest_host;                 /* the agent JSON claims host figures of its own */
     int corrupt_frame;              /* runner's result frame is damaged */
+    int corrupt_slot;               /* the first target's result slot is damaged */
     int interrupt_on_create;        /* SIGINT arrives while the domU runs */
     double jitter;                  /* put_block = 1000 (1 + jitter u), u in [-1, 1)
                                      * from the target and the seed; 0: 1000 */
@@ -91,7 +92,8 @@ static struct {
     int wl_raw_lie;                 /* the raw workload pass says its jobs ran on a file */
     int wl_flags;                   /* the control disk job's flags, as read */
     int hostile;                    /* rep 0: image answers with 50 runs; rep 1: block
-                                     * with a 5000-byte hostname; a stray frame entry */
+                                     * with a 5000-byte hostname; a stray frame entry
+                                     * (which has no slot to go to) */
     int cache_facts;                /* the env reads QEMU's open flags (m_file_flags) */
     int qemu_direct;                /* ... and the image with none has O_DIRECT */
     int n_storage_created, n_images_created, n_storage_destroyed, n_prepare;
@@ -391,9 +393,19 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
         if (F.hostile)
             hostile_answer(t, job.repetition);
     }
-    if (F.hostile)
-        assert_non_null(vdc_ctl_result_add_target(&res, "ghost\x1b[2J", "xvdz", &err));
     assert_int_equal(vdc_ctl_disk_write_result(fd, &res, &err), 0);
+    if (F.hostile) {
+        /* a stray entry has no slot of its own (one slot per job target) */
+        struct vdc_ctl_target_result *g = vdc_ctl_result_add_target(&res, "ghost\x1b[2J", "xvdz", &err);
+
+        assert_non_null(g);
+        assert_int_equal(vdc_ctl_disk_write_target(fd, res.n_targets - 1, job.nonce, g, &err), -1);
+        assert_non_null(strstr(err.msg, "slots"));
+    }
+    if (F.corrupt_slot) {
+        static const char junk[64] = "this is not a target result frame";
+        assert_int_equal(pwrite(fd, junk, sizeof(junk), VDC_CTL_SLOT_OFF + 40), (ssize_t)sizeof(junk));
+    }
     if (F.corrupt_frame) {
         static const char junk[64] = "this is not a result frame";
         assert_int_equal(pwrite(fd, junk, sizeof(junk), VDC_CTL_RES_OFF + 40), (ssize_t)sizeof(junk));
@@ -891,6 +903,28 @@ test_frame_corrupt(void **state)
     assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
     assert_int_equal(count_runs(&rs, "image", "failed"), 2);
     assert_int_equal(count_runs(&rs, "block", "failed"), 2);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* a damaged slot costs its own target only: the others of the boot keep
+ * their results */
+static void
+test_slot_corrupt(void **state)
+{
+    vdc_result_set rs;
+    size_t i;
+
+    F.corrupt_slot = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_FAILURE);
+    /* the rotated order puts either target first in the job: one run of
+     * each boot lost, the other kept */
+    assert_int_equal(count_runs(&rs, "image", "failed") + count_runs(&rs, "block", "failed"), 2);
+    assert_int_equal(count_runs(&rs, "image", "ok") + count_runs(&rs, "block", "ok"), 2);
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
+    for (i = 0; i < rs.n_runs; i++)
+        if (!strcmp(rs.runs[i]->status, "failed"))
+            assert_string_equal(rs.runs[i]->error, "target missing from the control disk's result");
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -1926,6 +1960,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_host_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_frame, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_slot_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepared_image, setup, teardown),
