@@ -72,6 +72,12 @@ agent_blocksig_find_end(const unsigned char *tail, size_t len,
 {
     if (len > dev_size)
         return NULL;
+    /* the backup GPT header in the last logical block (512-byte or 4 KiB
+     * sectors): a disk whose start was wiped keeps its partition table
+     * there, as wipefs and libblkid's BLKID_PARTS_FORCE_GPT find */
+    if ((dev_size >= 512 && has_end(tail, len, dev_size, dev_size - 512, "EFI PART", 8))
+        || (dev_size >= 4096 && has_end(tail, len, dev_size, dev_size - 4096, "EFI PART", 8)))
+        return "GPT partition table (backup header in the last sector)";
     if (dev_size >= 2 * 65536) {
         uint64_t off = (dev_size & ~(uint64_t)65535) - 65536;
 

@@ -28,10 +28,12 @@
 const char *agent_blocksig_find(const unsigned char *buf, size_t len);
 
 /* Look for a signature kept at the end of a device of @dev_size bytes in
- * @tail, its last @len bytes (len <= dev_size).  Linux MD RAID superblock
- * 0.90 (magic 0xa92b4efc in either byte order at (size & ~65535) - 65536)
- * and 1.0 (at ((size / 512 - 16) & ~7) x 512), as libblkid's
- * linux_raid_member probe.  Returns a static description, or NULL. */
+ * @tail, its last @len bytes (len <= dev_size).  The backup GPT header
+ * ("EFI PART" in the last 512-byte or 4 KiB sector, as wipefs finds it
+ * with the start wiped); Linux MD RAID superblock 0.90 (magic 0xa92b4efc
+ * in either byte order at (size & ~65535) - 65536) and 1.0 (at
+ * ((size / 512 - 16) & ~7) x 512), as libblkid's linux_raid_member probe.
+ * Returns a static description, or NULL. */
 const char *agent_blocksig_find_end(const unsigned char *tail, size_t len,
                                     uint64_t dev_size);
 

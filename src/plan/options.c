@@ -371,9 +371,12 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
     if (o->custom)
         for (i = 0; o->custom[i]; i++) {
             const char *eq = strchr(o->custom[i], '=');
-            if (!eq || eq == o->custom[i] || eq[1] != '/' ||
+            /* the control disk carries target names of 1-64 bytes
+             * (doc/control-disk.md): a longer one is refused here, not after
+             * --out and a report exist */
+            if (!eq || eq == o->custom[i] || eq[1] != '/' || eq - o->custom[i] > 64 ||
                 strspn(o->custom[i], "abcdefghijklmnopqrstuvwxyz0123456789_-") != (size_t)(eq - o->custom[i])) {
-                vdc_input_error("--target '%s': expected NAME=/dev/DEVICE with NAME of [a-z0-9_-]",
+                vdc_input_error("--target '%s': expected NAME=/dev/DEVICE with NAME of 1-64 of [a-z0-9_-]",
                           o->custom[i]);
                 return -1;
             }

@@ -42,7 +42,10 @@ blkid_probe_signature(const char *dev, char **what)
     blkid_probe_enable_superblocks(pr, 1);
     blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
     blkid_probe_enable_partitions(pr, 1);
-    blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+    /* FORCE_GPT: a GPT is found by its backup header too, when the start
+     * of the disk (protective MBR, primary header) was wiped, as wipefs
+     * finds it */
+    blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC | BLKID_PARTS_FORCE_GPT);
     r = blkid_do_safeprobe(pr);
     if (r == 0) {
         if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0 && v)

@@ -95,6 +95,16 @@ make_loop 32M
 printf '\374\116\053\251' | dd of="$LOOPDEV" bs=512 seek=$((65536 - 16)) conv=notrunc status=none \
     || fail "MD 1.0 magic"
 bad_input "MD RAID member (superblock 1.0 at the end)" -d "$LOOPDEV" -s 16 -r 8
+# a GPT disk whose start was wiped (the protective MBR, the primary header
+# and its table: the first 34 sectors): its backup header in the last
+# sector is a partition table still (wipefs finds it), refused
+need_cmd sfdisk
+need_cmd wipefs
+make_loop 32M
+printf 'label: gpt\nstart=2048, size=16384\n' | sfdisk -q "$LOOPDEV" >/dev/null || fail "sfdisk"
+dd if=/dev/zero of="$LOOPDEV" bs=512 count=34 conv=notrunc status=none || fail "wipe the GPT's start"
+wipefs "$LOOPDEV" | grep -q gpt || fail "wipefs does not see the backup GPT header"
+bad_input "GPT partition table (backup header in the last sector)" -d "$LOOPDEV" -s 16 -r 8
 # a blank device needs no --destroy-data
 make_loop 32M
 run_agent 0 -d "$LOOPDEV" -s 16 -r 8 -q --seed 1 --json "$SCRATCH/blk.json"

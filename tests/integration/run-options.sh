@@ -61,6 +61,10 @@ bad "--image-backend tap: expected --hypervisor libxl" --image --hypervisor libv
 bad "--image-alloc full: expected sparse with --image-format qcow2" --image --image-format qcow2 --image-alloc full --dry-run
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz
+# a --target name the control disk cannot carry (65 bytes): refused when
+# given, before --out exists (it was found after --out and a report existed)
+bad "--target '$(printf 'n%.0s' $(seq 65))=/dev/sdz': expected NAME=/dev/DEVICE with NAME of 1-64 of [a-z0-9_-]" \
+    --target "$(printf 'n%.0s' $(seq 65))=/dev/sdz" --destroy-data
 bad "--stripe-size: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
 # no guest option and no template to take: a copy of vmdiskcmp outside its
 # build tree finds none (unless one is installed on this machine: its dry
@@ -467,6 +471,18 @@ if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v mkfs.ext4 > /dev
         $m --block "$sigloop" --destroy-data --guest-image "$work/late/file" || rc=$?
     losetup -d "$sigloop"
     grep -q "force" "$work/stderr" && fail "the signature refusal names an option that does not exist"
+    # a GPT disk whose start was wiped: its backup header in the last
+    # sector is a partition table still (libblkid with FORCE_GPT, as wipefs)
+    truncate -s 0 "$work/late/sig.img"
+    truncate -s 8M "$work/late/sig.img"
+    printf 'label: gpt\nstart=2048, size=4096\n' | sfdisk -q "$work/late/sig.img" > /dev/null ||
+        fail "sfdisk"
+    dd if=/dev/zero of="$work/late/sig.img" bs=512 count=34 conv=notrunc status=none
+    sigloop=$(losetup -f --show "$work/late/sig.img") || fail "losetup failed"
+    ( early "$sigloop holds a signature (partition table gpt): refusing to destroy it even with --destroy-data" \
+        $m --block "$sigloop" --destroy-data --guest-image "$work/late/file" ) ||
+        { losetup -d "$sigloop"; fail "a backup GPT header only: not refused"; }
+    losetup -d "$sigloop"
 else
     echo "not root or no loop devices: --block with a signature not checked"
 fi

@@ -458,7 +458,19 @@ test_blocksig_end(void **state)
     memcpy(tail + (off - start) + 512, le, 4);
     assert_null(agent_blocksig_find_end(tail, sizeof(tail), size));
 
+    /* the backup GPT header in the last sector, 512 bytes or 4 KiB */
+    memset(tail, 0, sizeof(tail));
+    memcpy(tail + sizeof(tail) - 512, "EFI PART", 8);
+    assert_non_null(strstr(agent_blocksig_find_end(tail, sizeof(tail), size), "GPT partition table (backup header"));
+    memset(tail, 0, sizeof(tail));
+    memcpy(tail + sizeof(tail) - 4096, "EFI PART", 8);
+    assert_non_null(strstr(agent_blocksig_find_end(tail, sizeof(tail), size), "GPT"));
+    memset(tail, 0, sizeof(tail));
+    memcpy(tail + sizeof(tail) - 1024, "EFI PART", 8);      /* not a last sector */
+    assert_null(agent_blocksig_find_end(tail, sizeof(tail), size));
+
     /* a tail longer than the device is no device */
+    memset(tail, 0, sizeof(tail));
     assert_null(agent_blocksig_find_end(tail, sizeof(tail), 4096));
     /* a small device read whole: 1.0 needs 12 KiB, 0.90 128 KiB */
     memset(tail, 0, sizeof(tail));

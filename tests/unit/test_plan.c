@@ -75,6 +75,10 @@ test_bad_input(void **state)
         { "run --block /dev/sdb", "--block/--target: expected --destroy-data" },
         { "run --block sdb --destroy-data", "--block 'sdb': expected an absolute device path" },
         { "run --target Bad=/dev/sdb --destroy-data", "--target 'Bad=/dev/sdb': expected NAME=/dev/DEVICE" },
+        /* the control disk carries names of at most 64 bytes: refused when given */
+        { "run --target aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=/dev/sdb --destroy-data",
+          "--target 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=/dev/sdb': expected "
+          "NAME=/dev/DEVICE with NAME of 1-64 of [a-z0-9_-]" },
         { "run --image --seed -1", "--seed '-1': expected a decimal integer" },
         { "run --image --seed 18446744073709551616", "--seed '18446744073709551616': expected" },
         { "run --image extra", "unexpected argument 'extra'" },
