@@ -87,8 +87,13 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
     size_t ti, ki;
 
     for (ti = 0; ti < a->n_targets; ti++) {
-        size_t count[5] = { 0 }, total = 0, marked = 0;
-        char extra[96] = "", art[96] = "";
+        static const struct { enum vdc_verdict v; const char *what; } parts[] = {
+            { VDC_VERDICT_FASTER, "faster" }, { VDC_VERDICT_SLOWER, "slower" },
+            { VDC_VERDICT_NO_DIFFERENCE, "no significant difference" },
+            { VDC_VERDICT_NOT_TESTED, "not tested" }, { VDC_VERDICT_NOT_COMPARABLE, "not comparable" },
+        };
+        size_t count[5] = { 0 }, total = 0, marked = 0, k;
+        GString *line;
 
         if (ti == a->baseline_index)
             continue;
@@ -101,15 +106,21 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
             total++;
             marked += (cc->target->flags & VDC_CELL_ARTEFACT_MARKED) ? 1 : 0;
         }
-        if (count[VDC_VERDICT_NOT_COMPARABLE])
-            snprintf(extra, sizeof(extra), ", %zu not comparable (too fast)", count[VDC_VERDICT_NOT_COMPARABLE]);
+        /* the counts that are not 0, in this order: "2 faster, 3 not
+         * comparable"; every test one of them */
+        line = g_string_new(NULL);
+        g_string_append_printf(line, "%s against %s: ", a->targets[ti], a->baseline);
+        for (k = 0; k < G_N_ELEMENTS(parts); k++)
+            if (count[parts[k].v])
+                g_string_append_printf(line, "%s%zu %s", g_str_has_suffix(line->str, ": ") ? "" : ", ",
+                                       count[parts[k].v], parts[k].what);
+        if (!total)
+            g_string_append(line, "no test both ran");
+        g_string_append_printf(line, " (of %zu test%s", total, total == 1 ? "" : "s");
         if (marked)
-            snprintf(art, sizeof(art), "; %zu marked " VDC_ARTEFACT_MARK ", may be artefacts", marked);
-        g_ptr_array_add(v, g_strdup_printf("%s against %s: %zu faster, %zu slower, %zu no significant "
-                                           "difference, %zu not tested%s (of %zu test%s%s)", a->targets[ti],
-                                           a->baseline, count[VDC_VERDICT_FASTER], count[VDC_VERDICT_SLOWER],
-                                           count[VDC_VERDICT_NO_DIFFERENCE], count[VDC_VERDICT_NOT_TESTED],
-                                           extra, total, total == 1 ? "" : "s", art));
+            g_string_append_printf(line, "; %zu marked " VDC_ARTEFACT_MARK ", may be artefacts", marked);
+        g_string_append_c(line, ')');
+        g_ptr_array_add(v, g_string_free(line, FALSE));
     }
     g_ptr_array_add(v, NULL);
     return (char **)g_ptr_array_free(v, FALSE);
@@ -152,7 +163,7 @@ const char *
 vdc_significance_mark(const struct vdc_stats_comparison *c)
 {
     if (c->verdict == VDC_VERDICT_NOT_COMPARABLE)
-        return VDC_TOO_FAST_MARK;
+        return VDC_NOT_COMPARABLE_MARK;
     if (!c->has_test)
         return "";
     if (c->p_value < 0.01)
@@ -466,7 +477,6 @@ static unsigned
 cell_flags(const struct vdc_analysis *a, size_t ti, size_t ki)
 {
     const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-    const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
     const struct vdc_target_files *f = &a->files[ti], *b = &a->files[a->baseline_index];
     unsigned flags = 0;
 
@@ -482,8 +492,6 @@ cell_flags(const struct vdc_analysis *a, size_t ti, size_t ki)
         flags |= VDC_CELL_UNDER_2X_RAM;
     if (f->n_runs && (f->lo != f->hi || (b->n_runs && (f->lo != b->lo || f->hi != b->hi))))
         flags |= VDC_CELL_SIZES_DIFFER;
-    if (cc && cc->baseline->n_samples && cc->c.verdict == VDC_VERDICT_NOT_COMPARABLE)
-        flags |= VDC_CELL_NOT_COMPARABLE;
     return flags;
 }
 
@@ -577,6 +585,137 @@ decide_artefacts(struct vdc_analysis *a, const vdc_result_set *rs, const vdc_art
             if (ti != a->baseline_index && a->cells[ti * a->n_tests + ki].n_samples &&
                 (vdc_analysis_cell(a, a->baseline_index, ki)->flags & VDC_CELL_ARTEFACTS))
                 a->cells[ti * a->n_tests + ki].flags |= VDC_CELL_BASELINE_ARTEFACT;
+}
+
+/* analysis.h */
+int
+vdc_analysis_sizes_differ(const struct vdc_analysis *a, size_t t, size_t r, size_t ki)
+{
+    const struct vdc_target_files *f = &a->files[t], *g = &a->files[r];
+    const struct vdc_cell *c = vdc_analysis_cell(a, t, ki);
+
+    /* the file size matters to the sequential and seek tests only */
+    return c->info && c->info->group == VDC_TEST_GROUP_IO && f->n_runs && g->n_runs &&
+           (f->lo != g->lo || f->hi != g->hi);
+}
+
+/* One truth: a comparison against the baseline has no verdict where the
+ * headline would give it none (a flag of VDC_HEADLINE_NO_VERDICT_FLAGS on
+ * either cell: too-fast runs, a file under twice the RAM, an artefact; or
+ * file sizes that differ), and both cells say so (not-comparable). */
+static void
+decide_comparable(struct vdc_analysis *a)
+{
+    size_t ti, ki;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        if (ti == a->baseline_index)
+            continue;
+        for (ki = 0; ki < a->n_tests; ki++) {
+            struct vdc_cell_comparison *cc = &a->cmp[ti * a->n_tests + ki];
+
+            if (!cc->target->n_samples || !cc->baseline->n_samples)
+                continue;
+            cc->bar_target = cc->target->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
+            cc->bar_baseline = cc->baseline->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
+            cc->sizes_differ = vdc_analysis_sizes_differ(a, ti, a->baseline_index, ki);
+            if (!cc->bar_target && !cc->bar_baseline && !cc->sizes_differ)
+                continue;
+            cc->c.verdict = VDC_VERDICT_NOT_COMPARABLE;
+            cc->c.significant = 0;
+            a->cells[ti * a->n_tests + ki].flags |= VDC_CELL_NOT_COMPARABLE;
+        }
+    }
+}
+
+/* analysis.h */
+char *
+vdc_no_verdict_reason(const struct vdc_analysis *a, size_t ti, size_t ri, unsigned bar_t, unsigned bar_r,
+                      int sizes_differ)
+{
+    GString *s;
+    unsigned i;
+
+    if (!bar_t && !bar_r && !sizes_differ)
+        return NULL;
+    s = g_string_new(NULL);
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++) {
+        unsigned bit = 1u << i;
+
+        if (!((bar_t | bar_r) & bit))
+            continue;
+        g_string_append_printf(s, "%s%s on ", s->len ? "; " : "", vdc_cell_flag_name(bit));
+        if (bar_t & bit)
+            g_string_append(s, a->targets[ti]);
+        if ((bar_t & bit) && (bar_r & bit))
+            g_string_append(s, " and ");
+        if (bar_r & bit)
+            g_string_append(s, a->targets[ri]);
+    }
+    if (sizes_differ) {
+        const struct vdc_target_files *f = &a->files[ti], *g = &a->files[ri];
+
+        g_string_append_printf(s, "%stest file sizes differ (%s %" G_GINT64_FORMAT, s->len ? "; " : "",
+                               a->targets[ti], f->lo);
+        if (f->hi != f->lo)
+            g_string_append_printf(s, "-%" G_GINT64_FORMAT, f->hi);
+        g_string_append_printf(s, " MiB, %s %" G_GINT64_FORMAT, a->targets[ri], g->lo);
+        if (g->hi != g->lo)
+            g_string_append_printf(s, "-%" G_GINT64_FORMAT, g->hi);
+        g_string_append(s, " MiB)");
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* analysis.h */
+char *
+vdc_analysis_cmp_reason(const struct vdc_analysis *a, size_t ti, size_t ki)
+{
+    const struct vdc_cell_comparison *cc = vdc_analysis_cmp(a, ti, ki);
+
+    if (!cc || cc->c.verdict != VDC_VERDICT_NOT_COMPARABLE)
+        return NULL;
+    return vdc_no_verdict_reason(a, ti, a->baseline_index, cc->bar_target, cc->bar_baseline, cc->sizes_differ);
+}
+
+/* analysis.h */
+char **
+vdc_analysis_not_comparable_lines(const struct vdc_analysis *a)
+{
+    GPtrArray *v = g_ptr_array_new();
+    size_t ti, ki, k;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        GPtrArray *why = g_ptr_array_new_with_free_func(g_free);
+        GPtrArray *tests = g_ptr_array_new();
+
+        for (ki = 0; ki < a->n_tests; ki++) {
+            char *w = vdc_analysis_cmp_reason(a, ti, ki), label[VDC_TEST_LABEL_MAX];
+
+            if (!w)
+                continue;
+            vdc_analysis_test_label(a, ki, label, sizeof(label));
+            for (k = 0; k < why->len && strcmp(why->pdata[k], w); k++)
+                ;
+            if (k == why->len) {
+                g_ptr_array_add(why, w);
+                g_ptr_array_add(tests, g_string_new(label));
+            } else {
+                g_string_append_printf(tests->pdata[k], "; %s", label);
+                g_free(w);
+            }
+        }
+        for (k = 0; k < why->len; k++) {
+            g_ptr_array_add(v, g_strdup_printf("%s against %s: not comparable (%s): %s", a->targets[ti],
+                                               a->baseline, (char *)why->pdata[k],
+                                               ((GString *)tests->pdata[k])->str));
+            g_string_free(tests->pdata[k], TRUE);
+        }
+        g_ptr_array_free(why, TRUE);
+        g_ptr_array_free(tests, TRUE);
+    }
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
 }
 
 static void
@@ -747,12 +886,6 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
              * interval is cut at -100 % (doc/statistics.md) */
             if (cc->c.has_ci && cc->c.ci_delta_percent[0] < -100.0)
                 cc->c.ci_delta_percent[0] = -100.0;
-            /* a mean without its too-fast runs understates the speed:
-             * no verdict on it (the delta is printed, marked) */
-            if (t->n_too_fast_excluded || b->n_too_fast_excluded) {
-                cc->c.verdict = VDC_VERDICT_NOT_COMPARABLE;
-                cc->c.significant = 0;
-            }
             cc->has_sys_per_op = t->n_sys_per_op && b->n_sys_per_op;
             if (cc->has_sys_per_op)
                 cc->sys_us_per_op_delta = t->sys_us_per_op - b->sys_us_per_op;
@@ -769,6 +902,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
         for (ki = 0; ki < a->n_tests; ki++)
             a->cells[ti * a->n_tests + ki].flags = cell_flags(a, ti, ki);
     decide_artefacts(a, rs, art);
+    decide_comparable(a);
     decide_warnings(a, rs);
     vdc_headline_build(a, rs);
     if (vdc_host_cost_build(a, rs) < 0)

@@ -189,10 +189,20 @@ struct vdc_cell {
     struct vdc_cell_workload wl; /* workload keys: latency and CPU per I/O */
 };
 
+/* One target against the baseline on one test (Welch, the delta tables).
+ * Its verdict is withheld (VDC_VERDICT_NOT_COMPARABLE, not significant)
+ * on exactly the grounds the headline withholds one (one truth across
+ * the report): a flag of VDC_HEADLINE_NO_VERDICT_FLAGS on either cell, or
+ * test file sizes that differ on a test where the size matters
+ * (vdc_no_verdict_reason says which). */
 struct vdc_cell_comparison {
     const struct vdc_cell *target;
     const struct vdc_cell *baseline;
     struct vdc_stats_comparison c;
+    unsigned bar_target;     /* VDC_HEADLINE_NO_VERDICT_FLAGS on the target's cell */
+    unsigned bar_baseline;   /* ... on the baseline's */
+    int sizes_differ;        /* the two targets' test file sizes differ (bonnie++'s
+                              * sequential and seek tests only) */
     int has_sys_per_op;      /* both cells have n_sys_per_op */
     double sys_us_per_op_delta;   /* target's sys_us_per_op - the baseline's, us */
 };
@@ -265,11 +275,40 @@ const struct vdc_cell_comparison *vdc_analysis_cmp(const struct vdc_analysis *a,
 long vdc_analysis_test_index(const struct vdc_analysis *a, const char *key);
 
 /* One line per non-baseline target: "lvm against dom0: 2 faster, 3 slower,
- * 5 no significant difference, 2 not tested (of 12 tests)", counting the
- * tests where both have samples; "(of 12 tests; 2 marked ‡, may be
- * artefacts)" when some of those deltas are marked (a flag of
- * VDC_CELL_ARTEFACT_MARKED).  NULL-terminated; g_strfreev(). */
+ * 5 no significant difference, 2 not tested, 1 not comparable (of 13
+ * tests)", counting the tests where both have samples, each count only
+ * when it is not 0 ("image against dom0: 5 not comparable (of 5 tests)");
+ * "(of 12 tests; 2 marked ‡, may be artefacts)" when some of those deltas
+ * are marked (a flag of VDC_CELL_ARTEFACT_MARKED).  NULL-terminated;
+ * g_strfreev(). */
 char **vdc_analysis_verdict_lines(const struct vdc_analysis *a);
+
+/* Why target @ti against @ri has no verdict, one line (g_free): each flag
+ * of @bar_t | @bar_r with the side(s) it is on, then the sizes: "too-fast
+ * on image and lvm; test file sizes differ (image 512 MiB, lvm 2048 MiB)";
+ * NULL when there is nothing (comparable).  The one wording of the
+ * headline (vdc_headline_reason) and the delta tables
+ * (vdc_analysis_cmp_reason). */
+char *vdc_no_verdict_reason(const struct vdc_analysis *a, size_t ti, size_t ri, unsigned bar_t,
+                            unsigned bar_r, int sizes_differ);
+
+/* Why the comparison of target @ti with the baseline on test @ki has no
+ * verdict (vdc_no_verdict_reason), or NULL when it is comparable or there
+ * is no comparison (g_free). */
+char *vdc_analysis_cmp_reason(const struct vdc_analysis *a, size_t ti, size_t ki);
+
+/* The tests grouped by target and reason where a comparison against the
+ * baseline has no verdict: "image against dom0: not comparable
+ * (under-2x-ram on image and dom0): Sequential output, block; Random
+ * seeks", one line each, in target then first-test order; the same words
+ * in every format.  NULL-terminated (empty when every comparison has its
+ * verdict); g_strfreev. */
+char **vdc_analysis_not_comparable_lines(const struct vdc_analysis *a);
+
+/* Whether targets @t and @r ran test files of different sizes (their
+ * smallest or largest, vdc_target_files) on test @ki where the size
+ * matters (bonnie++'s sequential and seek tests, VDC_TEST_GROUP_IO). */
+int vdc_analysis_sizes_differ(const struct vdc_analysis *a, size_t t, size_t r, size_t ki);
 
 /* The headline in short, for a terminal (the run prints it at its end):
  * one line per pair of vdc_analysis.headline, preceded by why there is no
@@ -288,8 +327,10 @@ char **vdc_analysis_headline_lines(const struct vdc_analysis *a);
 size_t vdc_analysis_min_n(const struct vdc_analysis *a);
 
 /* Significance mark of a comparison: "**" p < 0.01, "*" p < 0.05,
- * "~" no significant difference, "" not tested, "†" not comparable (a
- * side has too-fast runs without value; VDC_TOO_FAST_MARK). */
+ * "~" no significant difference, "" not tested, VDC_NOT_COMPARABLE_MARK
+ * not comparable (no verdict: vdc_analysis_cmp_reason). */
+#define VDC_NOT_COMPARABLE_MARK "n/c"
+/* The mark of a mean that leaves out too-fast runs (a dagger). */
 #define VDC_TOO_FAST_MARK "\u2020"
 /* Number of cells with an artefact flag (VDC_CELL_ARTEFACTS). */
 size_t vdc_analysis_n_artefact_cells(const struct vdc_analysis *a);

@@ -147,15 +147,6 @@ count_reps(const vdc_result_set *rs, const char *t, const char *r, const char *k
     return nt;
 }
 
-/* The two targets' test file sizes differ (their smallest or largest). */
-static int
-files_differ(const struct vdc_analysis *a, size_t t, size_t r)
-{
-    const struct vdc_target_files *f = &a->files[t], *g = &a->files[r];
-
-    return f->n_runs && g->n_runs && (f->lo != g->lo || f->hi != g->hi);
-}
-
 /* The stop record of (@pair, test @key): one naming both targets first,
  * else one that leaves them open. */
 static const vdc_stop_record *
@@ -209,9 +200,7 @@ fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_head
     row->p_holm = NAN;
     row->bar_target = t->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
     row->bar_reference = b->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
-    /* the file size matters to the sequential and seek tests only */
-    row->sizes_differ = t->info && t->info->group == VDC_TEST_GROUP_IO &&
-                        files_differ(a, hp->target, hp->reference);
+    row->sizes_differ = vdc_analysis_sizes_differ(a, hp->target, hp->reference, ki);
     row->stop = find_stop(rs, t->target, b->target, t->test_key);
     g_free(tv);
     g_free(bv);
@@ -367,38 +356,8 @@ char *
 vdc_headline_reason(const struct vdc_analysis *a, const struct vdc_headline_pair *pair,
                     const struct vdc_headline_row *row)
 {
-    GString *s;
-    unsigned i;
-
-    if (row_comparable(row))
-        return NULL;
-    s = g_string_new(NULL);
-    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++) {
-        unsigned bit = 1u << i;
-
-        if (!((row->bar_target | row->bar_reference) & bit))
-            continue;
-        g_string_append_printf(s, "%s%s on ", s->len ? "; " : "", vdc_cell_flag_name(bit));
-        if (row->bar_target & bit)
-            g_string_append(s, a->targets[pair->target]);
-        if ((row->bar_target & bit) && (row->bar_reference & bit))
-            g_string_append(s, " and ");
-        if (row->bar_reference & bit)
-            g_string_append(s, a->targets[pair->reference]);
-    }
-    if (row->sizes_differ) {
-        const struct vdc_target_files *f = &a->files[pair->target], *g = &a->files[pair->reference];
-
-        g_string_append_printf(s, "%stest file sizes differ (%s %" G_GINT64_FORMAT, s->len ? "; " : "",
-                               a->targets[pair->target], f->lo);
-        if (f->hi != f->lo)
-            g_string_append_printf(s, "-%" G_GINT64_FORMAT, f->hi);
-        g_string_append_printf(s, " MiB, %s %" G_GINT64_FORMAT, a->targets[pair->reference], g->lo);
-        if (g->hi != g->lo)
-            g_string_append_printf(s, "-%" G_GINT64_FORMAT, g->hi);
-        g_string_append(s, " MiB)");
-    }
-    return g_string_free(s, FALSE);
+    return vdc_no_verdict_reason(a, pair->target, pair->reference, row->bar_target, row->bar_reference,
+                                 row->sizes_differ);
 }
 
 char *

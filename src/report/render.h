@@ -60,6 +60,11 @@ char *vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a
  * the baseline the delta with its mark and Fieller interval. */
 void vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci);
 
+/* Under that table: why the n/c deltas have no verdict, a list item per
+ * target and reason (vdc_analysis_not_comparable_lines), then a blank line;
+ * nothing when every delta has its verdict. */
+void vdc_append_not_comparable_md(GString *out, const struct vdc_analysis *a);
+
 /* One self-contained HTML page: inline SVG charts (cairo), tables,
  * metadata, the EMULATED banner.  @generated is an ISO 8601 date printed
  * as the report's date (NULL: omitted).  Returns NULL after vdc_error when

@@ -261,9 +261,20 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
                 continue;
             }
             h = c->sum.mean / max * ph;
-            cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-            cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
-            cairo_fill(cr);
+            if (c->flags & VDC_HEADLINE_NO_VERDICT_FLAGS) {
+                /* no verdict can rest on this bar (too fast, under twice
+                 * the RAM, an artefact): pale, outlined */
+                cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.3);
+                cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
+                cairo_fill_preserve(cr);
+                cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+                cairo_set_line_width(cr, 1);
+                cairo_stroke(cr);
+            } else {
+                cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+                cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
+                cairo_fill(cr);
+            }
             if (c->n_too_fast_excluded) {
                 /* some runs too fast: the mean understates; hatch the bar */
                 double y;

@@ -84,7 +84,13 @@ vdc_render_compare_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_string_append_c(out, '\n');
     }
     g_string_append(out, "\n** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
-                         "\u2020 not comparable (too-fast runs); no mark: not tested (n<2); +++++: too fast, no value\n");
+                         "n/c not comparable (no verdict: why, below); no mark: not tested (n<2); +++++: too fast, no value\n");
+    {
+        char **nc = vdc_analysis_not_comparable_lines(a);
+
+        vdc_append_lines(out, nc, "n/c: ", "\n", vdc_escape_line);
+        g_strfreev(nc);
+    }
     /* the too-fast legend is one of the warnings */
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "WARNING: ", "\n", vdc_escape_line);
     return g_string_free(out, FALSE);
@@ -97,9 +103,11 @@ vdc_render_compare_md(const vdc_result_set *rs, const struct vdc_analysis *a)
     GString *out = g_string_new(NULL);
 
     g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
-                           "difference (Welch t-test); \u2020 not comparable (too-fast runs); no mark: not tested (n < 2).\n\n", a->baseline);
+                           "difference (Welch t-test); n/c not comparable (no verdict: why, below); no mark: not tested (n < 2).\n\n", a->baseline);
     vdc_md_table(out, a, 1);
-    vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "\n> **Warning:** ", "\n", vdc_md_escape);
+    g_string_append_c(out, '\n');
+    vdc_append_not_comparable_md(out, a);
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_COMPARE, "> **Warning:** ", "\n\n", vdc_md_escape);
     return g_string_free(out, FALSE);
 }
 

@@ -124,7 +124,7 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
     GString *out = g_string_new("target,test,unit,n,n_too_fast,n_failed,mean,median,stddev,cv_percent,"
                                 "ci95_mean_lo,ci95_mean_hi,ci95_median_lo,ci95_median_hi,cpu_mean,"
                                 "n_outliers,baseline,ratio,delta_percent,ci95_delta_lo,ci95_delta_hi,"
-                                "p_value,verdict,flags\n");
+                                "p_value,verdict,flags,not_comparable\n");
     size_t ti, ki;
 
     for (ti = 0; ti < a->n_targets; ti++)
@@ -160,7 +160,7 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
                 csv_num(out, cc->c.ci_delta_percent[1], cc->c.has_ci);
                 csv_num(out, cc->c.p_value, cc->c.has_test);
                 g_string_append_c(out, ',');
-                vdc_csv_field(out, vdc_verdict_name(cc->c.verdict));
+                vdc_csv_field(out, vdc_headline_verdict_name(cc->c.verdict));
             } else {
                 g_string_append(out, ",,,,,,");
             }
@@ -168,6 +168,12 @@ vdc_render_summary_csv(const vdc_result_set *rs, const struct vdc_analysis *a)
             flags = vdc_cell_flags_text(c->flags);
             vdc_csv_field(out, flags);
             g_free(flags);
+            g_string_append_c(out, ',');
+            {
+                g_autofree char *why = vdc_analysis_cmp_reason(a, ti, ki);
+
+                vdc_csv_field(out, why);
+            }
             g_string_append_c(out, '\n');
         }
     return g_string_free(out, FALSE);

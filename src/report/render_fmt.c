@@ -53,7 +53,10 @@ vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int 
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, size, "%+.1f%%%s", c->delta_percent, with_mark ? vdc_significance_mark(c) : "");
+    /* a word, not a sign: "-46.5% n/c" */
+    snprintf(buf, size, "%+.1f%%%s%s", c->delta_percent,
+             with_mark && c->verdict == VDC_VERDICT_NOT_COMPARABLE ? " " : "",
+             with_mark ? vdc_significance_mark(c) : "");
 }
 
 void

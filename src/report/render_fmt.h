@@ -41,7 +41,7 @@ void vdc_fmt_cell_delta(char *buf, size_t size, const struct vdc_cell_comparison
  *   under-2x-ram      a run's test file is under twice its RAM
  *   sizes-differ      the target's test file sizes differ from the
  *                     baseline's (or among its own runs)
- *   not-comparable    the delta has no verdict (too-fast runs, a dagger)
+ *   not-comparable    the delta has no verdict (n/c: vdc_analysis_cmp_reason)
  * The cells the text, Markdown and HTML reports mark or warn about. */
 char *vdc_cell_flags_text(unsigned flags);
 

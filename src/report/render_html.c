@@ -43,7 +43,7 @@ static const char css[] =
     "table{border-collapse:collapse;font:13px/1.35 'DejaVu Sans',Arial,sans-serif;margin:.6em 0}"
     "th,td{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:right;vertical-align:top;white-space:nowrap}"
     "th{border-bottom:2px solid #555;font-weight:600}td.l,th.l{text-align:left;white-space:normal}"
-    "td.faster{color:#006d2c}td.slower{color:#b00020}td.same{color:#666}"
+    "td.faster{color:#006d2c}td.slower{color:#b00020}td.same,td.nc{color:#666}"
     "table.meta td{text-align:left;font-family:'DejaVu Sans Mono',monospace;font-size:12px;"
     "white-space:normal;overflow-wrap:anywhere;word-break:break-all}"
     "table.meta td.k{font-family:'DejaVu Sans',sans-serif;white-space:nowrap;"
@@ -127,11 +127,19 @@ html_table(GString *out, const struct vdc_analysis *a)
                 const struct vdc_stats_comparison *cm = &vdc_analysis_cmp(a, ti, ki)->c;
                 const char *cls = cm->verdict == VDC_VERDICT_FASTER ? "faster" :
                                   cm->verdict == VDC_VERDICT_SLOWER ? "slower" :
-                                  cm->verdict == VDC_VERDICT_NO_DIFFERENCE ? "same" : "";
+                                  cm->verdict == VDC_VERDICT_NO_DIFFERENCE ? "same" :
+                                  cm->verdict == VDC_VERDICT_NOT_COMPARABLE ? "nc" : "";
+                g_autofree char *why = vdc_analysis_cmp_reason(a, ti, ki);
 
                 vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, ki), 1);
-                g_string_append_printf(out, "<td class=\"%s\" title=\"%s", cls, vdc_verdict_name(cm->verdict));
-                if (cm->has_test)
+                g_string_append_printf(out, "<td class=\"%s\" title=\"%s", cls,
+                                       vdc_headline_verdict_name(cm->verdict));
+                if (why) {
+                    g_string_append(out, " (");
+                    esc(out, why);
+                    g_string_append(out, ")");
+                }
+                if (cm->has_test && !why)    /* no verdict: no p to read one into */
                     g_string_append_printf(out, ", p = %.3g", cm->p_value);
                 if (c->flags & VDC_CELL_ARTEFACT_MARKED)
                     g_string_append(out, "; may be an artefact");
@@ -275,9 +283,10 @@ html_latency(GString *out, const struct vdc_analysis *a)
 
 /* How the charts draw too-fast cells (figure captions). */
 #define TOO_FAST_CAPTION \
-    "Too fast to measure (bonnie++ +++++): no bar but a dashed outline labelled \"too fast\" when " \
-    "every run was; a hatched bar marked \u2020 when some were (its mean leaves them out and " \
-    "understates the speed)."
+    "Pale bars: no verdict rests on them (too-fast runs, a test file under twice the RAM, an artefact: " \
+    "the headline and the n/c lines say which).  Too fast to measure (bonnie++ +++++): no bar but a " \
+    "dashed outline labelled \"too fast\" when every run was; a hatched bar marked \u2020 when some were " \
+    "(its mean leaves them out and understates the speed)."
 
 /* The warnings of @kinds, one paragraph each: class "warn @cls", id
  * "@cls-N" (N from 0). */
@@ -372,9 +381,19 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
                          "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "
                          "baseline mean with the 95&nbsp;% Fieller interval; ** p&nbsp;&lt;&nbsp;0.01, "
-                         "* p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch t-test); &dagger; not comparable "
-                         "(too-fast runs left out of a mean); no mark: not tested (fewer than 2 samples).</p>\n");
+                         "* p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch t-test); n/c not comparable "
+                         "(no verdict: why, under the table); no mark: not tested (fewer than 2 samples).</p>\n");
     html_table(out, a);
+    {
+        char **nc = vdc_analysis_not_comparable_lines(a);
+
+        if (nc[0]) {
+            g_string_append(out, "<ul class=\"plain\" id=\"not-comparable\">\n");
+            vdc_append_lines(out, nc, "<li>", "</li>\n", esc);
+            g_string_append(out, "</ul>\n");
+        }
+        g_strfreev(nc);
+    }
     g_string_append(out, "<h2>Outliers and excluded samples</h2>\n");
     html_notes(out, a);
     g_string_append(out, "<h2>How to reproduce</h2>\n<table class=\"meta\" id=\"metadata\">\n");

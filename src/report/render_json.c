@@ -147,7 +147,14 @@ cmp_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell_com
     json_builder_set_member_name(b, "significant");
     json_builder_add_boolean_value(b, c->significant);
     json_builder_set_member_name(b, "verdict");
-    json_builder_add_string_value(b, vdc_verdict_name(c->verdict));
+    json_builder_add_string_value(b, vdc_headline_verdict_name(c->verdict));
+    if (c->verdict == VDC_VERDICT_NOT_COMPARABLE) {
+        g_autofree char *why = vdc_analysis_cmp_reason(a, (size_t)(cc->target - a->cells) / a->n_tests,
+                                                       (size_t)(cc->target - a->cells) % a->n_tests);
+
+        json_builder_set_member_name(b, "not_comparable");
+        json_builder_add_string_value(b, why ? why : "");
+    }
     if (cc->target->flags & VDC_CELL_ARTEFACT_MARKED) {
         unsigned k;
 

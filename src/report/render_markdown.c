@@ -84,6 +84,18 @@ vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci)
     }
 }
 
+/* render.h */
+void
+vdc_append_not_comparable_md(GString *out, const struct vdc_analysis *a)
+{
+    char **nc = vdc_analysis_not_comparable_lines(a);
+
+    vdc_append_lines(out, nc, "- n/c: ", "\n", vdc_md_escape);
+    if (nc[0])
+        g_string_append_c(out, '\n');
+    g_strfreev(nc);
+}
+
 char *
 vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
@@ -100,7 +112,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
                            "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
                            "unbounded: the baseline too noisy to bound it]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
-                           "\u2020 not comparable (too-fast runs); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n");
+                           "n/c not comparable (no verdict: why, below the table); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n");
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "> **Warning:** ", "\n\n", vdc_md_escape);
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "> ", "\n\n", vdc_md_escape);
     vdc_append_verdicts(out, a, "- ", "\n", vdc_md_escape);
@@ -111,6 +123,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "## Results\n\n");
     vdc_md_table(out, a, 1);
     g_string_append_c(out, '\n');
+    vdc_append_not_comparable_md(out, a);
     vdc_append_workloads_md(out, a);
     vdc_host_cost_markdown(out, a);
     g_string_append(out, "## Outliers and excluded samples\n\n");

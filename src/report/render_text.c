@@ -228,6 +228,17 @@ delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
     }
 }
 
+/* Why the n/c deltas have no verdict, one line per target and reason
+ * (vdc_analysis_not_comparable_lines). */
+static void
+not_comparable_lines(GString *out, const struct vdc_analysis *a)
+{
+    char **nc = vdc_analysis_not_comparable_lines(a);
+
+    vdc_append_lines(out, nc, "n/c: ", "\n", vdc_escape_line);
+    g_strfreev(nc);
+}
+
 /* The two blocks of report.txt: the test group, bonnie++'s three header
  * lines, the header of its delta rows. */
 static const struct text_block {
@@ -345,12 +356,13 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller; unbounded: the baseline "
                                "too noisy to bound it]; "
                                "** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
-                               "\u2020 not comparable (too-fast runs); no mark: not tested (n<2)\n", a->baseline);
+                               "n/c not comparable (no verdict: why, below); no mark: not tested (n<2)\n", a->baseline);
         for (b = 0; b < G_N_ELEMENTS(text_blocks); b++)
             if (present[b]) {
                 g_string_append(out, text_blocks[b].delta_head);
                 delta_rows(out, a, blocks[b].tests);
             }
+        not_comparable_lines(out, a);
     }
     text_other_tests(out, a);
     g_string_append_c(out, '\n');

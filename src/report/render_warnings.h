@@ -27,8 +27,8 @@
     "interval and no significance test there, and a delta alone may be noise."
 #define VDC_TOO_FAST_LEGEND \
     "\u2020 k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is " \
-    "the mean of the measured runs only and understates the speed; a delta marked \u2020 is not " \
-    "comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
+    "the mean of the measured runs only and understates the speed; its deltas are not comparable " \
+    "(n/c, no verdict).  +++++ (too fast): every run was too fast to measure."
 
 /* The legend of VDC_ARTEFACT_MARK (VDC_WARNING_ARTEFACTS), printed by every
  * renderer when some cell has an artefact flag, before one line per flag

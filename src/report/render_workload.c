@@ -285,7 +285,7 @@ vdc_render_workloads_csv(const struct vdc_analysis *a)
         return NULL;
     out = g_string_new("target,job,on,direction,test,n,iops_mean,iops_ci95_lo,iops_ci95_hi,clat_p50_us,"
                        "clat_p99_us,cpu_us_per_io,cpu_threads_only,baseline,delta_percent,ci95_delta_lo,"
-                       "ci95_delta_hi,p_value,verdict\n");
+                       "ci95_delta_hi,p_value,verdict,not_comparable\n");
     for (ki = 0; ki < a->n_tests; ki++) {
         const char *j = vdc_test_key_job(a->tests[ki]);
         int64_t bs;
@@ -326,9 +326,15 @@ vdc_render_workloads_csv(const struct vdc_analysis *a)
                 csv_number(out, cc->c.ci_delta_percent[0], cc->c.has_ci);
                 csv_number(out, cc->c.ci_delta_percent[1], cc->c.has_ci);
                 csv_number(out, cc->c.p_value, cc->c.has_test);
-                g_string_append_printf(out, ",%s\n", vdc_verdict_name(cc->c.verdict));
+                g_string_append_printf(out, ",%s,", vdc_headline_verdict_name(cc->c.verdict));
+                {
+                    g_autofree char *why = vdc_analysis_cmp_reason(a, ti, ki);
+
+                    vdc_csv_field(out, why);
+                }
+                g_string_append_c(out, '\n');
             } else {
-                g_string_append(out, ",,,,,\n");
+                g_string_append(out, ",,,,,,\n");
             }
         }
     }

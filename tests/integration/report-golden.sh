@@ -120,6 +120,47 @@ grep -q '^  Runs: auto: 8 runs (at least 3, at most 8, ' "$work/auto/report.txt"
 grep -q '^    Sequential output, block: image is 6.2 % slower than lvm \[-6.6 %, -5.8 %\], p < 0.001, permutation p = 0.00781, moderate; stop: precision reached (half-width 1.7 % at 3 runs)$' \
     "$work/auto/report.txt" || fail "auto: the block-output verdict or its stop reason is missing"
 
+# one truth: dom0 ran its file under twice its RAM, so the headline gives
+# the ceiling no verdict, and no other place may either: the cell image
+# against dom0 on block write (-46 %, which Welch alone calls significant)
+# reads "not comparable (under-2x-ram on dom0)" in txt, md, html, csv and
+# json, never "slower" nor a coloured delta; image against lvm keeps its
+# verdicts
+render notcomparable "$golden/notcomparable/result.json" dom0
+html_checks notcomparable no "image lvm dom0"
+python3 - "$work/notcomparable" <<'PY' || fail "notcomparable: a format does not say what the headline says"
+import csv, json, re, sys
+d = sys.argv[1]
+why = "under-2x-ram on dom0"
+line = "image against dom0: not comparable (%s): Sequential output, block; Sequential input, block; Random seeks" % why
+txt = open(d + "/report.txt", encoding="utf-8").read()
+assert ("n/c: " + line + "\n") in txt, "txt: no n/c line"
+row = [l for l in txt.splitlines() if l.startswith("image ") and "n/c" in l]
+assert row and "**" not in row[0] and "*" not in row[0].replace("n/c", ""), row
+assert "Verdict: image against dom0: 3 not comparable (of 3 tests)" in txt
+md = open(d + "/report.md", encoding="utf-8").read()
+assert ("- n/c: " + line + "\n") in md, "md: no n/c line"
+assert re.search(r"\| -4[0-9]\.[0-9]% n/c \[", md), "md: the delta is not n/c"
+html = open(d + "/report.html", encoding="utf-8").read()
+assert ("<li>" + line + "</li>") in html, "html: no n/c line"
+assert ('<td class="nc" title="not comparable (%s)">' % why) in html, "html: the delta cell"
+assert 'class="slower"' not in html.split('<h2>Results</h2>')[1], "html: a red delta"
+rows = {(r["target"], r["test"]): r for r in csv.DictReader(open(d + "/summary.csv", encoding="utf-8"))}
+r = rows[("image", "put_block")]
+assert r["verdict"] == "not comparable" and r["not_comparable"] == why, r
+assert float(r["delta_percent"]) < -40 and float(r["p_value"]) < 0.01, r
+assert rows[("image", "put_block")]["flags"].endswith("not-comparable"), r
+hl = [h for h in csv.DictReader(open(d + "/headline.csv", encoding="utf-8"))
+      if h["role"] == "ceiling" and h["target"] == "image" and h["test"] == "put_block"][0]
+assert hl["verdict"] == "not comparable" and hl["not_comparable"] == why, hl
+st = json.load(open(d + "/report.json", encoding="utf-8"))["statistics"]
+c = [x for x in st["comparisons"] if x["target"] == "image" and x["test"] == "put_block"][0]
+assert c["verdict"] == "not comparable" and c["not_comparable"] == why and c["significant"] is False, c
+# the choice pair keeps its verdicts
+assert "Sequential output, block: image is 16.0 % slower than lvm" in txt
+print("notcomparable: the same words in txt, md, html, csv and json")
+PY
+
 # workloads (format_version 2): the agent's --job output, two jobs, two
 # targets, three runs each: the text and Markdown blocks, workloads.csv,
 # report.json; an IOPS chart and a latency-percentile chart per target

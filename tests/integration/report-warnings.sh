@@ -27,7 +27,7 @@ export SOURCE_DATE_EPOCH
 W="vmdiskcmp: WARNING:"
 FEW_RUNS="$W Fewer than 2 runs with a value for some target and test: there is no confidence interval and no significance test there, and a delta alone may be noise (use --runs 5 or more)."
 FEW_VALUES="$W Fewer than 2 values for some target and test: there is no confidence interval and no significance test there, and a delta alone may be noise."
-TOO_FAST="$W † k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is the mean of the measured runs only and understates the speed; a delta marked † is not comparable (no verdict).  +++++ (too fast): every run was too fast to measure."
+TOO_FAST="$W † k of n runs too fast to measure (bonnie++ +++++; the cell gives k and n): the value is the mean of the measured runs only and understates the speed; its deltas are not comparable (n/c, no verdict).  +++++ (too fast): every run was too fast to measure."
 RAM_IMAGE="$W target image: test file 512 MiB is under twice the RAM (4096 MiB) in 5 of 5 runs: the page cache flatters the result (bonnie++ wants at least twice the RAM)."
 SIZES_SEED003="$W test file sizes differ: image 2048 MiB, dom0 10048 MiB: deltas mix size effects with backend effects."
 
@@ -90,12 +90,13 @@ has_flag() {
     python3 - "$@" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="utf-8")))
-if rows[0][-1] != "flags":
+if "flags" not in rows[0]:
     sys.exit(2)
+col = rows[0].index("flags")
 r = [x for x in rows[1:] if x[0] == sys.argv[2] and x[1] == sys.argv[3]]
 if len(r) != 1 or len(r[0]) != len(rows[0]):
     sys.exit(2)
-flags = r[0][-1].split(";") if r[0][-1] else []
+flags = r[0][col].split(";") if r[0][col] else []
 sys.exit(0 if sys.argv[4] in flags else 1)
 PY
 }

@@ -105,7 +105,12 @@ test_analysis_counts(void **state)
     assert_int_equal(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.verdict, VDC_VERDICT_NOT_COMPARABLE);
     assert_true(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.has_test);
     assert_int_equal(vdc_analysis_cmp(&a, 0, (size_t)kp)->c.significant, 0);
-    assert_string_equal(vdc_significance_mark(&vdc_analysis_cmp(&a, 0, (size_t)kp)->c), VDC_TOO_FAST_MARK);
+    assert_string_equal(vdc_significance_mark(&vdc_analysis_cmp(&a, 0, (size_t)kp)->c), VDC_NOT_COMPARABLE_MARK);
+    {
+        g_autofree char *why = vdc_analysis_cmp_reason(&a, 0, (size_t)kp);
+
+        assert_string_equal(why, "too-fast on image");
+    }
     assert_int_equal(vdc_analysis_n_too_fast_cells(&a), 1);
     {
         char buf[64], **v;
@@ -115,7 +120,7 @@ test_analysis_counts(void **state)
         vdc_fmt_cell_mean(buf, sizeof(buf), c);
         assert_string_equal(buf, "100.0" VDC_TOO_FAST_MARK);
         v = vdc_analysis_verdict_lines(&a);
-        assert_non_null(strstr(v[0], ", 1 not comparable (too fast) (of 2 tests)"));
+        assert_non_null(strstr(v[0], ", 1 not comparable (of 2 tests)"));
         g_strfreev(v);
     }
     vdc_analysis_dispose(&a);
@@ -352,14 +357,16 @@ test_compare_formats(void **state)
     assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
     assert_null(vdc_render_compare(&rs, &a, "pdf"));
     s = vdc_render_compare(&rs, &a, "text");
-    assert_non_null(strstr(s, "-9.1%" VDC_TOO_FAST_MARK));
+    assert_non_null(strstr(s, "-9.1% n/c"));
+    assert_non_null(strstr(s, "n/c: image against dom0: not comparable (too-fast on image): "));
     g_free(s);
     s = vdc_render_compare(&rs, &a, "csv");
     assert_true(g_str_has_prefix(s, "target,test,unit,n,"));
     assert_non_null(strstr(s, "image,putc,K/sec,5,1,0,100,"));
     g_free(s);
     s = vdc_render_compare(&rs, &a, "json");
-    assert_non_null(strstr(s, "\"verdict\": \"not comparable (too fast)\""));
+    assert_non_null(strstr(s, "\"verdict\": \"not comparable\""));
+    assert_non_null(strstr(s, "\"not_comparable\": \"too-fast on image\""));
     g_free(s);
     s = vdc_render_compare(&rs, &a, "md");
     assert_non_null(strstr(s, "| image vs dom0 |"));
@@ -394,7 +401,7 @@ test_cell_flags_and_warnings(void **state)
     assert_string_equal(f, "too-fast;under-2x-ram;not-comparable");
     g_free(f);
     f = vdc_cell_flags_text(vdc_analysis_cell(&a, 0, (size_t)kd)->flags);
-    assert_string_equal(f, "failed;outliers-dropped;under-2x-ram");
+    assert_string_equal(f, "failed;outliers-dropped;under-2x-ram;not-comparable");
     g_free(f);
     f = vdc_cell_flags_text(vdc_analysis_cell(&a, a.baseline_index, (size_t)kp)->flags);
     assert_string_equal(f, "");
@@ -495,10 +502,10 @@ test_flag_too_fast(void **state)
     vdc_result_set rs;
 
     /* too fast but with a value (an importer's estimate): in the mean,
-     * still marked, the delta keeps its verdict */
+     * still marked; as in the headline, the delta has no verdict */
     flag_set(&rs);
     flag_run(&rs, "image", 103, 1, 0);
-    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_TOO_FAST);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_TOO_FAST | VDC_CELL_NOT_COMPARABLE);
 }
 
 static void
@@ -555,7 +562,9 @@ test_flag_under_2x_ram(void **state)
     for (i = 0; i < rs.n_runs; i++)
         if (!strcmp(rs.runs[i]->target, "image"))
             rs.runs[i]->meta.ram_mib = 1024;
-    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_UNDER_2X_RAM);
+    /* the page cache answered: the delta has no verdict either (one truth
+     * with the headline) */
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_UNDER_2X_RAM | VDC_CELL_NOT_COMPARABLE);
     /* told nothing (or less), but the domU has 1024 MiB: the cache does
      * not care what the agent was told */
     flag_set(&rs);
@@ -563,7 +572,7 @@ test_flag_under_2x_ram(void **state)
     vdc_set_str(&t->where, "domU");
     rs.has_experiment = 1;
     rs.experiment.guest.memory_mib = 1024;
-    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_UNDER_2X_RAM);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_UNDER_2X_RAM | VDC_CELL_NOT_COMPARABLE);
     /* a 4096 MiB file is at least twice 1024: no flag */
     flag_set(&rs);
     for (i = 0; i < rs.n_runs; i++) {
@@ -579,18 +588,18 @@ test_flag_sizes_differ(void **state)
     vdc_result_set rs;
     size_t i;
 
-    /* against the baseline's */
+    /* against the baseline's: on putc (the size matters) no verdict */
     flag_set(&rs);
     for (i = 0; i < rs.n_runs; i++)
         if (!strcmp(rs.runs[i]->target, "dom0"))
             rs.runs[i]->meta.file_size_mib = 2048;
-    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_SIZES_DIFFER);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_SIZES_DIFFER | VDC_CELL_NOT_COMPARABLE);
     /* among the target's own runs; the baseline is not flagged against
      * itself */
     flag_set(&rs);
     flag_run(&rs, "image", 100, 0, 0);
     rs.runs[rs.n_runs - 1]->meta.file_size_mib = 1024;
-    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_SIZES_DIFFER);
+    assert_int_equal(flags_of(&rs, "image", VDC_OUTLIERS_FLAG), VDC_CELL_SIZES_DIFFER | VDC_CELL_NOT_COMPARABLE);
     flag_set(&rs);
     for (i = 0; i < rs.n_runs; i++)
         if (!strcmp(rs.runs[i]->target, "image"))
