@@ -4,8 +4,11 @@
 # and the real libvirtd + QEMU (TCG) + libguestfs integration test.
 EXTRA_DIST += tests/golden/hv tests/golden/run
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_translate tests/unit/test_plan
-TESTS += tests/unit/test_translate tests/unit/test_plan
+check_PROGRAMS += tests/unit/test_translate tests/unit/test_plan tests/unit/test_dims
+TESTS += tests/unit/test_translate tests/unit/test_plan tests/unit/test_dims
+tests_unit_test_dims_SOURCES = tests/unit/test_dims.c
+tests_unit_test_dims_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_dims_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 tests_unit_test_translate_SOURCES = tests/unit/test_translate.c
 tests_unit_test_translate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_translate_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "model/target.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -31,13 +32,64 @@ static const struct {
     { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_TAP, "tap" },
     { VDC_DIM_IMAGE_CACHE, VDC_IMAGE_CACHE_HOST, "host" },
     { VDC_DIM_IMAGE_CACHE, VDC_IMAGE_CACHE_NONE, "none" },
+    { VDC_DIM_DISK_CACHE, VDC_DISK_CACHE_DEFAULT, "default" },
+    { VDC_DIM_DISK_CACHE, VDC_DISK_CACHE_NONE, "none" },
+    { VDC_DIM_DISK_CACHE, VDC_DISK_CACHE_WRITEBACK, "writeback" },
+    { VDC_DIM_DISK_CACHE, VDC_DISK_CACHE_DIRECTSYNC, "directsync" },
+    { VDC_DIM_DISK_CACHE, VDC_DISK_CACHE_WRITETHROUGH, "writethrough" },
+    { VDC_DIM_DISK_IO, VDC_DISK_IO_DEFAULT, "default" },
+    { VDC_DIM_DISK_IO, VDC_DISK_IO_NATIVE, "native" },
+    { VDC_DIM_DISK_IO, VDC_DISK_IO_IO_URING, "io_uring" },
+    { VDC_DIM_DISK_IO, VDC_DISK_IO_THREADS, "threads" },
+    { VDC_DIM_IOTHREADS, 0, "default" },   /* the numbers: numeric[] below */
+    { VDC_DIM_DISK_BUS, VDC_DISK_BUS_DEFAULT, "default" },
+    { VDC_DIM_DISK_BUS, VDC_DISK_BUS_VIRTIO_BLK, "virtio-blk" },
+    { VDC_DIM_DISK_BUS, VDC_DISK_BUS_VIRTIO_SCSI, "virtio-scsi" },
 };
+
+/* Numeric dimensions: value 0 is "not given" (named above), value v in
+ * 1..max+1 is the number v - 1, named in decimal. */
+static const struct {
+    vdc_target_dim dim;
+    int max;
+} numeric[] = {
+    { VDC_DIM_IOTHREADS, VDC_IOTHREADS_MAX },
+};
+
+static const char *const decimal[] = {
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+    "10", "11", "12", "13", "14", "15", "16", "17", "18", "19",
+    "20", "21", "22", "23", "24", "25", "26", "27", "28", "29",
+    "30", "31", "32", "33", "34", "35", "36", "37", "38", "39",
+    "40", "41", "42", "43", "44", "45", "46", "47", "48", "49",
+    "50", "51", "52", "53", "54", "55", "56", "57", "58", "59",
+    "60", "61", "62", "63", "64", "65", "66", "67", "68", "69",
+    "70", "71", "72", "73", "74", "75", "76", "77", "78", "79",
+    "80", "81", "82", "83", "84", "85", "86", "87", "88", "89",
+    "90", "91", "92", "93", "94", "95", "96", "97", "98", "99",
+    "100",
+};
+
+/* @dim's largest number, or -1 when @dim is not numeric */
+static int
+numeric_max(vdc_target_dim dim)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(numeric); i++)
+        if (numeric[i].dim == dim)
+            return numeric[i].max;
+    return -1;
+}
 
 const char *
 vdc_target_name(vdc_target_dim dim, int value)
 {
+    int max = numeric_max(dim);
     size_t i;
 
+    if (max >= 0 && value >= 1 && value <= max + 1 && (size_t)value <= G_N_ELEMENTS(decimal))
+        return decimal[value - 1];
     for (i = 0; i < G_N_ELEMENTS(names); i++)
         if (names[i].dim == dim && names[i].value == value)
             return names[i].name;
@@ -47,8 +99,12 @@ vdc_target_name(vdc_target_dim dim, int value)
 int
 vdc_target_parse(vdc_target_dim dim, const char *name)
 {
+    int max = numeric_max(dim);
     size_t i;
 
+    if (max >= 0 && name && g_ascii_isdigit(name[0]) && (name[0] != '0' || !name[1]) &&
+        strspn(name, "0123456789") == strlen(name) && strlen(name) <= 3 && atoi(name) <= max)
+        return atoi(name) + 1;
     for (i = 0; name && i < G_N_ELEMENTS(names); i++)
         if (names[i].dim == dim && !strcmp(names[i].name, name))
             return names[i].value;
@@ -59,11 +115,14 @@ char *
 vdc_target_choices(vdc_target_dim dim, const char *sep)
 {
     GString *s = g_string_new(NULL);
+    int max = numeric_max(dim), v;
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(names); i++)
         if (names[i].dim == dim)
             g_string_append_printf(s, "%s%s", s->len ? sep : "", names[i].name);
+    for (v = 1; v <= max + 1; v++)
+        g_string_append_printf(s, "%s%s", s->len ? sep : "", vdc_target_name(dim, v));
     return g_string_free(s, FALSE);
 }
 
@@ -74,7 +133,25 @@ static const char *const dim_keys[VDC_DIM_COUNT] = {
     [VDC_DIM_IMAGE_ALLOC] = "alloc",
     [VDC_DIM_IMAGE_BACKEND] = "image_backend",
     [VDC_DIM_IMAGE_CACHE] = "image_cache",
+    [VDC_DIM_DISK_CACHE] = "disk_cache",
+    [VDC_DIM_DISK_IO] = "disk_io",
+    [VDC_DIM_IOTHREADS] = "iothreads",
+    [VDC_DIM_DISK_BUS] = "disk_bus",
 };
+
+int
+vdc_target_dim_storage(vdc_target_dim dim)
+{
+    switch (dim) {
+    case VDC_DIM_IMAGE_FORMAT:
+    case VDC_DIM_IMAGE_ALLOC:
+    case VDC_DIM_IMAGE_BACKEND:
+    case VDC_DIM_IMAGE_CACHE:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 const char *
 vdc_target_dim_key(vdc_target_dim dim)
@@ -92,6 +169,10 @@ vdc_target_spec_get(const vdc_target_spec *s, vdc_target_dim dim)
     case VDC_DIM_IMAGE_ALLOC: return s->alloc;
     case VDC_DIM_IMAGE_BACKEND: return s->backend;
     case VDC_DIM_IMAGE_CACHE: return s->cache;
+    case VDC_DIM_DISK_CACHE: return s->disk_cache;
+    case VDC_DIM_DISK_IO: return s->disk_io;
+    case VDC_DIM_IOTHREADS: return s->iothreads;
+    case VDC_DIM_DISK_BUS: return s->disk_bus;
     case VDC_DIM_COUNT: break;
     }
     return -1;
@@ -107,6 +188,10 @@ vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value)
     case VDC_DIM_IMAGE_ALLOC: s->alloc = value; break;
     case VDC_DIM_IMAGE_BACKEND: s->backend = value; break;
     case VDC_DIM_IMAGE_CACHE: s->cache = value; break;
+    case VDC_DIM_DISK_CACHE: s->disk_cache = value; break;
+    case VDC_DIM_DISK_IO: s->disk_io = value; break;
+    case VDC_DIM_IOTHREADS: s->iothreads = value; break;
+    case VDC_DIM_DISK_BUS: s->disk_bus = value; break;
     case VDC_DIM_COUNT: break;
     }
 }
@@ -139,4 +224,30 @@ int
 vdc_target_spec_domu_image(const vdc_target_spec *s)
 {
     return s->where == VDC_WHERE_DOMU && s->backing == VDC_BACKING_IMAGE;
+}
+
+int
+vdc_target_iothreads(const vdc_target_spec *s)
+{
+    return s->iothreads > 0 ? s->iothreads - 1 : -1;
+}
+
+vdc_disk_cache
+vdc_target_qemu_cache(const vdc_target_spec *s)
+{
+    if (s->disk_cache != VDC_DISK_CACHE_DEFAULT)
+        return s->disk_cache;
+    if (s->backing == VDC_BACKING_IMAGE && s->cache == VDC_IMAGE_CACHE_HOST)
+        return VDC_DISK_CACHE_WRITEBACK;
+    return VDC_DISK_CACHE_NONE;
+}
+
+vdc_disk_io
+vdc_target_qemu_io(const vdc_target_spec *s)
+{
+    if (s->disk_io != VDC_DISK_IO_DEFAULT || s->disk_cache != VDC_DISK_CACHE_DEFAULT)
+        return s->disk_io;
+    if (s->backing == VDC_BACKING_IMAGE && s->cache == VDC_IMAGE_CACHE_HOST)
+        return VDC_DISK_IO_DEFAULT;
+    return VDC_DISK_IO_NATIVE;
 }

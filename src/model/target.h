@@ -7,7 +7,8 @@
  * journal, result.json and messages all use.
  *
  * A zeroed vdc_target_spec is a domU target on a raw sparse image, image
- * backend auto, image cache host: every enum's first value is its default. */
+ * backend auto, image cache host, and the hypervisor's own disk cache, I/O
+ * mode, I/O threads and bus: every enum's first value is its default. */
 #ifndef VDC_MODEL_TARGET_H
 #define VDC_MODEL_TARGET_H
 
@@ -63,6 +64,54 @@ typedef enum vdc_image_cache {
     VDC_IMAGE_CACHE_NONE,
 } vdc_image_cache;
 
+/* QEMU's cache mode of a domU disk (--disk-cache; libvirt <driver cache=>,
+ * https://libvirt.org/formatdomain.html "Hard drives"), on image and block
+ * targets alike; QEMU's terms in (cache.direct, cache.no-flush, and the
+ * device's write cache):
+ *   default      - not given: what the run did before (image targets by
+ *                  --image-cache, block targets cache='none' io='native')
+ *   none         - O_DIRECT, flushes passed on (direct on, write cache on)
+ *   writeback    - through the host's page cache, flushes passed on
+ *   directsync   - O_DIRECT and every write synchronous (write cache off)
+ *   writethrough - the page cache, every write synchronous */
+typedef enum vdc_disk_cache {
+    VDC_DISK_CACHE_DEFAULT,
+    VDC_DISK_CACHE_NONE,
+    VDC_DISK_CACHE_WRITEBACK,
+    VDC_DISK_CACHE_DIRECTSYNC,
+    VDC_DISK_CACHE_WRITETHROUGH,
+} vdc_disk_cache;
+
+/* QEMU's asynchronous I/O for a domU disk (--disk-io; <driver io=>, QEMU's
+ * aio=): default (not given, as vdc_disk_cache), native (Linux AIO, needs
+ * O_DIRECT: cache none or directsync), io_uring, threads (a thread pool). */
+typedef enum vdc_disk_io {
+    VDC_DISK_IO_DEFAULT,
+    VDC_DISK_IO_NATIVE,
+    VDC_DISK_IO_IO_URING,
+    VDC_DISK_IO_THREADS,
+} vdc_disk_io;
+
+/* I/O threads serving one domU disk (--iothreads), stored as the count + 1
+ * so that 0 is "not given" (vdc_target_iothreads gives the count):
+ *   not given, 0 - QEMU's main loop serves the disk
+ *   1            - one I/O thread of its own (<driver iothread=>)
+ *   N >= 2       - its virtqueues mapped onto N I/O threads (QEMU 9.0
+ *                  iothread-vq-mapping, libvirt 10.0 <iothreads><iothread
+ *                  id=/> in <driver>); the disk gets N queues.
+ * At most VDC_IOTHREADS_MAX. */
+#define VDC_IOTHREADS_MAX 16
+
+/* The bus a domU disk is on (--disk-bus): default (not given: virtio-blk
+ * for QEMU/KVM, xen for Xen PV), virtio-blk (a virtio-blk-pci device per
+ * disk), virtio-scsi (a virtio-scsi-pci controller per disk, the disk a
+ * SCSI LUN on it). */
+typedef enum vdc_disk_bus {
+    VDC_DISK_BUS_DEFAULT,
+    VDC_DISK_BUS_VIRTIO_BLK,
+    VDC_DISK_BUS_VIRTIO_SCSI,
+} vdc_disk_bus;
+
 typedef struct {
     vdc_where where;
     vdc_backing backing;
@@ -70,6 +119,10 @@ typedef struct {
     vdc_image_alloc alloc;      /* backing image (qcow2: sparse) */
     vdc_image_backend backend;  /* backing image, where domU */
     vdc_image_cache cache;      /* backing image, where domU */
+    vdc_disk_cache disk_cache;  /* where domU (QEMU/KVM) */
+    vdc_disk_io disk_io;        /* where domU (QEMU/KVM) */
+    int iothreads;              /* where domU (QEMU/KVM): count + 1, 0 not given */
+    vdc_disk_bus disk_bus;      /* where domU (QEMU/KVM) */
 } vdc_target_spec;
 
 /* The dimensions of a target (the members of vdc_target_spec), for the
@@ -81,11 +134,17 @@ typedef enum vdc_target_dim {
     VDC_DIM_IMAGE_ALLOC,        /* key "alloc" */
     VDC_DIM_IMAGE_BACKEND,      /* key "image_backend" */
     VDC_DIM_IMAGE_CACHE,        /* key "image_cache" */
+    VDC_DIM_DISK_CACHE,         /* key "disk_cache" */
+    VDC_DIM_DISK_IO,            /* key "disk_io" */
+    VDC_DIM_IOTHREADS,          /* key "iothreads": names "0" to "16" (value: count + 1) */
+    VDC_DIM_DISK_BUS,           /* key "disk_bus" */
     VDC_DIM_COUNT               /* the number of dimensions, not one of them */
 } vdc_target_dim;
 
 /* The name of @value of @dim ("domU", "lvm", "qcow2", "qdisk"...),
- * or NULL when @value is not one of @dim's (no message). */
+ * or NULL when @value is not one of @dim's (no message).  A dimension's
+ * "not given" value (0 of disk_cache, disk_io, iothreads, disk_bus) is
+ * named "default". */
 const char *vdc_target_name(vdc_target_dim dim, int value);
 
 /* The value named @name in @dim (exact, case-sensitive), or -1 when @name
@@ -96,6 +155,11 @@ int vdc_target_parse(vdc_target_dim dim, const char *name);
 /* @dim's names in table order joined with @sep, e.g. "raw|qcow2" (for
  * "expected ..." messages).  Newly allocated (g_free). */
 char *vdc_target_choices(vdc_target_dim dim, const char *sep);
+
+/* 1 when @dim describes the storage object itself (format, allocation,
+ * image backend and cache: what the undo journal records with an image),
+ * 0 for the hypervisor's dimensions and where/backing. */
+int vdc_target_dim_storage(vdc_target_dim dim);
 
 /* The key of @dim (above) where a description is written as KEY=NAME
  * pairs (the undo journal's image entries; the same as plan.json's
@@ -121,5 +185,19 @@ int vdc_target_kind_parse(const char *kind, vdc_target_spec *s);
 
 /* 1 when @s is a domU image: the image backend and image cache apply. */
 int vdc_target_spec_domu_image(const vdc_target_spec *s);
+
+/* The QEMU cache and I/O modes a domU disk described by @s gets (libvirt
+ * qemu/kvm): --disk-cache and --disk-io when given; else, for an image,
+ * by its --image-cache (host: writeback, QEMU's default, and QEMU's
+ * default I/O; none: none and native), for an LV or a block device none
+ * and native (what the run has always given them); with --disk-cache
+ * given and no --disk-io, QEMU's default I/O (VDC_DISK_IO_DEFAULT:
+ * threads). */
+vdc_disk_cache vdc_target_qemu_cache(const vdc_target_spec *s);
+vdc_disk_io vdc_target_qemu_io(const vdc_target_spec *s);
+
+/* The I/O threads @s asks for: -1 when not given, else 0 to
+ * VDC_IOTHREADS_MAX. */
+int vdc_target_iothreads(const vdc_target_spec *s);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "common/util.h"
 #include "guest/prepare.h"
+#include "plan/dims.h"
 #include "stats/paired.h"
 
 /* vdevs: Xen PV guests see xvdX, virtio guests vdX. */
@@ -171,6 +172,86 @@ check_guest_memory(const vdc_plan *p)
     return rc;
 }
 
+/* The most variants of one target kind a matrix may make (more is refused
+ * by --max-targets long before: it is at most 24). */
+#define VDC_MAX_VARIANTS 64
+
+/* Append generated target @t to @p, refusing a name over
+ * VDC_PLAN_TARGET_NAME_MAX bytes.  0, or -1 after one line (@t disposed). */
+static int
+add_generated(vdc_plan *p, vdc_plan_target *t)
+{
+    if (strlen(t->name) > VDC_PLAN_TARGET_NAME_MAX) {
+        vdc_input_error("target %s: expected a name of at most %d bytes: give fewer dimensions",
+                        t->name, VDC_PLAN_TARGET_NAME_MAX);
+        vdc_plan_target_dispose(t);
+        return -1;
+    }
+    vdc_plan_add_target(p, t);
+    return 0;
+}
+
+/* The targets the options make, counted before any is made: @n_kind[b]
+ * the variants of the domU target of backing b (the image's, the LV's, a
+ * block device's), *@n_block_variants those of one block device.  A
+ * matrix over block targets needs one --block device per variant (an
+ * existing device serves one), and none of --target's named devices;
+ * more targets than --max-targets are refused here, before anything is
+ * made, with the matrix that made them.  0, or -1 after one line. */
+static int
+count_targets(const vdc_run_opts *o, const vdc_plan *p, const vdc_target_spec *image_base,
+              size_t *n_kind, size_t *n_block_variants)
+{
+    vdc_target_spec lvm = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM };
+    vdc_target_spec block = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK };
+    size_t nb = o->blocks ? g_strv_length(o->blocks) : 0;
+    size_t nc = o->custom ? g_strv_length(o->custom) : 0, total;
+    long n;
+
+    if (o->image) {
+        if ((n = vdc_dim_variants(p, p->dims, image_base, NULL, 0)) < 0)
+            return -1;
+        n_kind[VDC_BACKING_IMAGE] = (size_t)n;
+    }
+    if (o->lvm) {
+        if ((n = vdc_dim_variants(p, p->dims, &lvm, NULL, 0)) < 0)
+            return -1;
+        n_kind[VDC_BACKING_LVM] = (size_t)n;
+    }
+    if (nb || nc) {
+        if ((n = vdc_dim_variants(p, p->dims, &block, NULL, 0)) < 0)
+            return -1;
+        *n_block_variants = (size_t)n;
+        if (n > 1 && nc) {
+            vdc_input_error("--target %s: expected no --target with a matrix over block devices "
+                            "(%ld variants: give --block DEV once per variant)", o->custom[0], n);
+            return -1;
+        }
+        if (n > 1 && (size_t)n != nb) {
+            g_autofree char *m = vdc_dim_matrix_text(p);
+
+            vdc_input_error("--block: expected %ld --block devices, one per variant of the block target "
+                            "(%s; a device serves one variant), got %zu", n, m, nb);
+            return -1;
+        }
+        n_kind[VDC_BACKING_BLOCK] = n > 1 ? (size_t)n : nb + nc;
+    }
+    total = n_kind[VDC_BACKING_IMAGE] + n_kind[VDC_BACKING_LVM] + n_kind[VDC_BACKING_BLOCK] +
+            (o->dom0 ? 1 : 0);
+    if (total > p->max_targets || n_kind[VDC_BACKING_IMAGE] > VDC_MAX_VARIANTS ||
+        n_kind[VDC_BACKING_LVM] > VDC_MAX_VARIANTS || *n_block_variants > VDC_MAX_VARIANTS) {
+        g_autofree char *m = vdc_dim_matrix_text(p);
+
+        vdc_input_error("the plan makes %zu targets (%zu image, %zu LV, %zu block, %s dom0%s%s): "
+                        "expected at most --max-targets %u (a larger N runs them all; each is a "
+                        "disk of every boot)", total, n_kind[VDC_BACKING_IMAGE],
+                        n_kind[VDC_BACKING_LVM], n_kind[VDC_BACKING_BLOCK], o->dom0 ? "1" : "no",
+                        *m ? "; the matrix " : "", m, p->max_targets);
+        return -1;
+    }
+    return 0;
+}
+
 int
 vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                const char *command_line, vdc_plan *p)
@@ -185,6 +266,10 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     const char *vg = o->vg;
     g_autofree char *lv_id = h->suffix ? g_strdup_printf("%s-%s", h->date_id, h->suffix)
                                        : g_strdup(h->date_id);
+    vdc_target_spec image_base = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_IMAGE };
+    vdc_target_spec block_variants[VDC_MAX_VARIANTS] = {
+        { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
+    size_t n_kind[VDC_BACKING_BLOCK + 1] = { 0 }, n_block_variants = 1;
     size_t i;
 
     p->id = h->suffix ? g_strdup_printf("%s-%s-%s", h->date_id, h->hostname, h->suffix)
@@ -284,31 +369,11 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     dom0_test = o->dom0_size ? o->dom0_size : 2ULL * p->dom0_ram_mib << 20;
     lv_size = o->lv_size;
 
-    if (!vg && (o->lvm || dom0_lvm)) {
-        /* the LVs of the plan, in provisioning order (run.c) */
-        uint64_t lv[2];
-        size_t n_lv = 0;
-
-        if (o->lvm)
-            lv[n_lv++] = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
-        if (dom0_lvm)
-            lv[n_lv++] = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
-        if (choose_vg(o, h, o->lvm ? "--lvm" : "--dom0-on lvm", lv, n_lv, p, &vg) < 0)
-            return -1;
-    }
-
+    memcpy(p->dims, o->dims, sizeof(p->dims));
+    p->max_targets = o->max_targets ? o->max_targets : VDC_MAX_TARGETS_DEFAULT;
     if (o->image) {
-        /* libxl: the spec people write in xl.cfg (seed 003), tap:aio:PATH,VDEV,w,
-         * which libxl 4.17 serves as it serves a format=raw spec (phy over a
-         * loop device: targets[].backend reads back what it chose) */
-        vdc_image_backend dflt = p->hv == VDC_HV_LIBXL ? VDC_BACKEND_TAP : VDC_BACKEND_AUTO;
-        g_auto(GStrv) backends = g_strsplit(o->image_backend ? o->image_backend
-                                            : vdc_target_name(VDC_DIM_IMAGE_BACKEND, dflt), ",", -1);
-        g_auto(GStrv) caches = g_strsplit(o->image_cache ? o->image_cache : "host", ",", -1);
-        vdc_target_spec image = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_IMAGE };
         int format = option_value(VDC_DIM_IMAGE_FORMAT, "--image-format", o->image_format);
         int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
-        size_t c;
 
         if (format < 0 || alloc < 0)
             return -1;
@@ -319,90 +384,89 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                             vdc_target_name(VDC_DIM_IMAGE_ALLOC, alloc));
             return -1;
         }
-        image.format = format;
-        image.alloc = alloc;
-        for (c = 0; caches[c]; c++) {
-            if (option_value(VDC_DIM_IMAGE_CACHE, "--image-cache", caches[c]) < 0)
-                return -1;
-            if (g_strv_contains((const char *const *)caches + c + 1, caches[c])) {
-                vdc_input_error("--image-cache '%s': '%s' given twice: expected each of host|none at most once",
-                                o->image_cache, caches[c]);
-                return -1;
-            }
-        }
-        /* one target per backend and cache mode: image (the default
-         * backend), image-qdisk, image-nocache, image-qdisk-nocache */
-        for (i = 0; backends[i]; i++) {
-            int backend = option_value(VDC_DIM_IMAGE_BACKEND, "--image-backend", backends[i]);
-            size_t k;
+        image_base.format = format;
+        image_base.alloc = alloc;
+    }
+    if (count_targets(o, p, &image_base, n_kind, &n_block_variants) < 0)
+        return -1;
 
-            if (backend < 0)
-                return -1;
-            for (k = 0; k < p->n_targets; k++)
-                if (vdc_target_spec_domu_image(&p->targets[k].spec) &&
-                    p->targets[k].spec.backend == (vdc_image_backend)backend) {
-                    vdc_input_error("--image-backend '%s': '%s' given twice: expected each of auto|phy|qdisk|tap "
-                                    "at most once", o->image_backend, backends[i]);
-                    return -1;
-                }
-            if (backend == VDC_BACKEND_TAP && p->hv == VDC_HV_LIBVIRT) {
-                /* translate.c refuses it too, but only once a domain is built */
-                vdc_input_error("--image-backend tap: expected --hypervisor libxl (libvirt's libxl driver has no tap backend)");
-                return -1;
-            }
-            if (backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT &&
-                strcmp(p->domain_type, "xen") != 0) {
-                vdc_input_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
-                                backends[i]);
-                return -1;
-            }
-            if (image.format == VDC_IMAGE_QCOW2 && backend != VDC_BACKEND_QDISK &&
-                backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
-                vdc_input_error("--image-format qcow2: expected --image-backend qdisk or auto (blkback serves raw only)");
-                return -1;
-            }
-            for (c = 0; caches[c]; c++) {
-                vdc_plan_target t = { .spec = image };
+    if (!vg && (o->lvm || dom0_lvm)) {
+        /* the LVs of the plan, in provisioning order (run.c): one per
+         * variant of the lvm target, then the dom0 baseline's */
+        g_autofree uint64_t *lv = g_new0(uint64_t, n_kind[VDC_BACKING_LVM] + 1);
+        size_t n_lv = 0;
 
-                t.spec.backend = backend;
-                t.spec.cache = vdc_target_parse(VDC_DIM_IMAGE_CACHE, caches[c]);
-                t.name = g_strdup_printf("image%s%s%s", backend == (int)dflt ? "" : "-",
-                                         backend == (int)dflt ? "" : backends[i],
-                                         t.spec.cache == VDC_IMAGE_CACHE_NONE ? "-nocache" : "");
-                t.vdev = vdev_name(vprefix, vindex++);
-                t.test_bytes = guest_test;
-                t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
-                t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
-                                         vdc_target_name(VDC_DIM_IMAGE_FORMAT, t.spec.format));
-                vdc_plan_add_target(p, &t);
-            }
+        for (i = 0; o->lvm && i < n_kind[VDC_BACKING_LVM]; i++)
+            lv[n_lv++] = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+        if (dom0_lvm)
+            lv[n_lv++] = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
+        if (choose_vg(o, h, o->lvm ? "--lvm" : "--dom0-on lvm", lv, n_lv, p, &vg) < 0)
+            return -1;
+    }
+
+    if (o->image) {
+        g_autofree vdc_target_spec *v = g_new0(vdc_target_spec, n_kind[VDC_BACKING_IMAGE]);
+        size_t n = (size_t)vdc_dim_variants(p, p->dims, &image_base, v, n_kind[VDC_BACKING_IMAGE]);
+
+        /* one target per variant: image (the default backend and cache),
+         * image-qdisk, image-nocache, image-qdisk-nocache, image-none-uring */
+        for (i = 0; i < n; i++) {
+            vdc_plan_target t = { .spec = v[i] };
+
+            t.name = vdc_dim_target_name("image", p, &t.spec);
+            t.vdev = vdev_name(vprefix, vindex++);
+            t.test_bytes = guest_test;
+            t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+            t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
+                                     vdc_target_name(VDC_DIM_IMAGE_FORMAT, t.spec.format));
+            if (add_generated(p, &t) < 0)
+                return -1;
         }
     }
     if (o->lvm) {
-        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM } };
+        vdc_target_spec base = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM };
+        g_autofree vdc_target_spec *v = g_new0(vdc_target_spec, n_kind[VDC_BACKING_LVM]);
+        size_t n = (size_t)vdc_dim_variants(p, p->dims, &base, v, n_kind[VDC_BACKING_LVM]);
 
-        t.name = g_strdup("lvm");
-        t.vdev = vdev_name(vprefix, vindex++);
-        t.vg = g_strdup(vg);
-        t.lv = g_strdup_printf("vmdiskcmp-%s-lvm", lv_id);
-        t.stripes = o->stripes;
-        t.stripe_size = o->stripe_size;
-        t.test_bytes = guest_test;
-        t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
-        t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
-        vdc_plan_add_target(p, &t);
+        for (i = 0; i < n; i++) {
+            vdc_plan_target t = { .spec = v[i] };
+
+            t.name = vdc_dim_target_name("lvm", p, &t.spec);
+            t.vdev = vdev_name(vprefix, vindex++);
+            t.vg = g_strdup(vg);
+            t.lv = g_strdup_printf("vmdiskcmp-%s-%s", lv_id, t.name);
+            t.stripes = o->stripes;
+            t.stripe_size = o->stripe_size;
+            t.test_bytes = guest_test;
+            t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+            t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
+            if (add_generated(p, &t) < 0)
+                return -1;
+        }
     }
-    for (i = 0; o->blocks && o->blocks[i]; i++) {
-        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
+    if (o->blocks || o->custom) {
+        /* an existing device serves one variant: a matrix over block
+         * targets takes one --block device per variant (count_targets) */
+        vdc_target_spec base = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK };
+        size_t nb = o->blocks ? g_strv_length(o->blocks) : 0;
 
-        t.name = i == 0 ? g_strdup("block") : g_strdup_printf("block%zu", i + 1);
-        t.vdev = vdev_name(vprefix, vindex++);
-        t.path = g_strdup(o->blocks[i]);
-        t.test_bytes = guest_test;
-        vdc_plan_add_target(p, &t);
+        if (vdc_dim_variants(p, p->dims, &base, block_variants, G_N_ELEMENTS(block_variants)) < 0)
+            return -1;
+        for (i = 0; i < nb; i++) {
+            vdc_plan_target t = { .spec = block_variants[n_block_variants > 1 ? i : 0] };
+            g_autofree char *base_name = i == 0 || n_block_variants > 1
+                                         ? g_strdup("block") : g_strdup_printf("block%zu", i + 1);
+
+            t.name = vdc_dim_target_name(base_name, p, &t.spec);
+            t.vdev = vdev_name(vprefix, vindex++);
+            t.path = g_strdup(o->blocks[i]);
+            t.test_bytes = guest_test;
+            if (add_generated(p, &t) < 0)
+                return -1;
+        }
     }
     for (i = 0; o->custom && o->custom[i]; i++) {
-        vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
+        vdc_plan_target t = { .spec = block_variants[0] };
         const char *eq = strchr(o->custom[i], '=');
         size_t k;
 

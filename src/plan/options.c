@@ -12,6 +12,7 @@
 #include "common/util.h"
 #include "guest-agent/ctldisk.h"
 #include "guest-agent/options.h"
+#include "plan/dims.h"
 #include "stats/paired.h"
 
 #define MIB (1ULL << 20)
@@ -23,8 +24,9 @@
 #define O(m) offsetof(vdc_run_opts, m)
 
 /* The one options table: getopt_long's table, validation and --help are
- * all generated from it (common/opts.h). */
-static const vdc_opt opt_table[] = {
+ * all generated from it (common/opts.h); the matrix's dimensions
+ * (plan/dims.h) go between its head and its tail (run_table). */
+static const vdc_opt opt_head[] = {
     { .name = "image", .type = VDC_OPT_FLAG, .off = O(image),
       .help = "benchmark a scratch file image attached to the domU" },
     { .name = "lvm", .type = VDC_OPT_FLAG, .off = O(lvm),
@@ -52,12 +54,12 @@ static const vdc_opt opt_table[] = {
       .def = "raw", .help = "format of the scratch image" },
     { .name = "image-alloc", .type = VDC_OPT_ENUM, .off = O(image_alloc), .choices = "sparse|full",
       .def = "sparse", .help = "allocation of the scratch image" },
-    { .name = "image-backend", .type = VDC_OPT_LIST, .off = O(image_backend),
-      .choices = "auto|phy|qdisk|tap", .def = "tap with libxl, auto with libvirt",
-      .help = "how the domU's image disk is served; a comma list runs each as its own target" },
-    { .name = "image-cache", .type = VDC_OPT_LIST, .off = O(image_cache),
-      .choices = "host|none", .def = "host",
-      .help = "may dom0's page cache serve the domU's image (host: the backend's default) or not (none: direct I/O on its loop device, direct-io-safe, cache='none'), verified after boot; a comma list runs each as its own target" },
+};
+
+static const vdc_opt opt_tail[] = {
+    { .name = "max-targets", .type = VDC_OPT_UINT, .off = O(max_targets), .metavar = "N", .min = 1, .max = 64,
+      .def = G_STRINGIFY(VDC_MAX_TARGETS_DEFAULT),
+      .help = "refuse a plan of more targets than N (the matrix's cross product, dom0 included) before anything is created" },
     { .name = "size", .type = VDC_OPT_SIZE, .off = O(size), .metavar = "SIZE",
       .align = MIB, .max = MAX_SIZE, .def = "2x guest RAM", .help = "agent test file size in the domU (bare number: MiB)" },
     { .name = "dom0-size", .type = VDC_OPT_SIZE, .off = O(dom0_size), .metavar = "SIZE",
@@ -156,14 +158,43 @@ static const vdc_opt opt_table[] = {
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
 };
 
-static const vdc_opts_spec run_spec = {
+/* head, the dimensions, tail: built once, constant after */
+static const vdc_opt *
+run_table(size_t *n)
+{
+    static vdc_opt table[G_N_ELEMENTS(opt_head) + VDC_DIM_COUNT + G_N_ELEMENTS(opt_tail)];
+    static size_t len;
+
+    if (g_once_init_enter(&len)) {
+        size_t k = G_N_ELEMENTS(opt_head);
+
+        memcpy(table, opt_head, sizeof(opt_head));
+        g_assert(vdc_n_dimensions <= VDC_DIM_COUNT);
+        vdc_dim_opts(O(dims), table + k);
+        k += vdc_n_dimensions;
+        memcpy(table + k, opt_tail, sizeof(opt_tail));
+        g_once_init_leave(&len, k + G_N_ELEMENTS(opt_tail));
+    }
+    *n = len;
+    return table;
+}
+
+static const vdc_opts_spec run_spec_template = {
     .command = "run",
-    .table = opt_table,
-    .n = G_N_ELEMENTS(opt_table),
     .operands = VDC_OPERANDS_NONE,
     .usage = "usage: vmdiskcmp [run] [--image] [--lvm [--vg VG]] [--block DEV --destroy-data] [--dom0] [OPTIONS]\n\n",
     .epilogue = "\nExit status: 0 ok, 1 a run failed, 2 bad input, 3 interrupted.\n",
 };
+
+/* the spec with the whole table */
+static vdc_opts_spec
+run_spec(void)
+{
+    vdc_opts_spec spec = run_spec_template;
+
+    spec.table = run_table(&spec.n);
+    return spec;
+}
 
 /* The options that mean something only with a target the options ask
  * for, and the targets each needs: one given without them would be
@@ -180,9 +211,6 @@ check_orphans(const vdc_run_opts *o)
         int given, needed;
         const char *option, *expected;
     } rules[] = {
-        { o->image_backend != NULL, o->image, "--image-backend", "--image as well" },
-        { o->image_cache != NULL, o->image, "--image-cache",
-          "--image as well (the dom0 baseline's image always has its own loop device with direct I/O)" },
         { o->image_format != NULL, o->image, "--image-format",
           "--image as well (the dom0 baseline's image is always raw)" },
         { o->image_alloc != NULL, o->image || dom0_image, "--image-alloc",
@@ -198,6 +226,17 @@ check_orphans(const vdc_run_opts *o)
     };
     size_t i;
 
+    /* a dimension given without a target kind it applies to */
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+        int kinds = (o->image ? 1u << VDC_BACKING_IMAGE : 0) | (o->lvm ? 1u << VDC_BACKING_LVM : 0) |
+                    (o->blocks || o->custom ? 1u << VDC_BACKING_BLOCK : 0);
+
+        if (o->dims[d->dim].n && !(d->kinds & kinds)) {
+            vdc_input_error("--%s: expected %s", d->option, d->orphan);
+            return -1;
+        }
+    }
     for (i = 0; i < G_N_ELEMENTS(rules); i++)
         if (rules[i].given && !rules[i].needed) {
             vdc_input_error("%s: expected %s", rules[i].option, rules[i].expected);
@@ -258,13 +297,16 @@ vdc_run_opts_init(vdc_run_opts *o)
 void
 vdc_run_opts_dispose(vdc_run_opts *o)
 {
-    vdc_opts_dispose(&run_spec, o);
+    vdc_opts_spec spec = run_spec();
+
+    vdc_opts_dispose(&spec, o);
 }
 
 int
 vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
 {
-    vdc_opts_result r = vdc_opts_parse(&run_spec, o, argc, argv, NULL, NULL);
+    vdc_opts_spec spec = run_spec();
+    vdc_opts_result r = vdc_opts_parse(&spec, o, argc, argv, NULL, NULL);
     size_t i;
 
     if (r != VDC_OPTS_OK)
@@ -396,5 +438,7 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
 void
 vdc_run_opts_help(FILE *f)
 {
-    vdc_opts_help(&run_spec, f);
+    vdc_opts_spec spec = run_spec();
+
+    vdc_opts_help(&spec, f);
 }

@@ -24,8 +24,10 @@ typedef struct {
     char *image_dir;
     char *image_format;         /* raw | qcow2 */
     char *image_alloc;          /* sparse | full */
-    char *image_backend;        /* comma list of auto|phy|qdisk|tap */
-    char *image_cache;          /* comma list of host|none */
+    vdc_dim_list dims[VDC_DIM_COUNT];   /* the matrix's dimensions (plan/dims.h:
+                                         * --image-backend, --image-cache,
+                                         * --disk-cache, ...), by vdc_target_dim */
+    unsigned max_targets;       /* --max-targets; 0 = VDC_MAX_TARGETS_DEFAULT */
     uint64_t size;              /* agent test file size in the domU, bytes; 0 = 2x guest RAM */
     uint64_t dom0_size;         /* in dom0; 0 = 2x dom0 RAM */
     char *dom0_on;              /* lvm | image | DEV; default lvm when --vg, else image */

@@ -2,12 +2,14 @@
 #include "config.h"
 #include "plan/plan.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
 
 #include "common/util.h"
+#include "plan/dims.h"
 
 void
 vdc_plan_init(vdc_plan *p)
@@ -204,6 +206,55 @@ vdc_plan_domu_targets(const vdc_plan *p, size_t *idx, size_t max)
     return n;
 }
 
+/* The estimate's model (vdc_plan_estimate_s): a domU boot costs a fixed
+ * time (create, kernel, runner, destroy), every step a fixed time (mkfs,
+ * the file tests, seeks) plus the bytes it moves at a rate: the bonnie++
+ * pass about 4x its test file (block write, rewrite's read and write,
+ * block read), each workload its bytes.  Emulated hosts (TCG, the lab)
+ * are slower: constants from the lab's main job of 2026-12-02 (32 MiB
+ * test files: ~80 s a step, ~100 s a boot besides). */
+#define EST_BOOT_S 15.0
+#define EST_STEP_S 20.0
+#define EST_RATE (200.0 * 1048576.0)
+#define EST_BOOT_EMULATED_S 100.0
+#define EST_STEP_EMULATED_S 60.0
+#define EST_RATE_EMULATED (20.0 * 1048576.0)
+
+double
+vdc_plan_estimate_s(const vdc_plan *p)
+{
+    double boot_s = p->emulated ? EST_BOOT_EMULATED_S : EST_BOOT_S;
+    double step_s = p->emulated ? EST_STEP_EMULATED_S : EST_STEP_S;
+    double rate = p->emulated ? EST_RATE_EMULATED : EST_RATE, total = 0;
+    size_t i, k;
+
+    for (i = 0; i < p->n_boots; i++) {
+        if (!p->boots[i].dom0)
+            total += boot_s;
+        for (k = 0; k < p->boots[i].n; k++) {
+            const vdc_plan_target *t = &p->targets[p->steps[p->boots[i].first + k].target];
+            double bytes = p->bonnie ? 4.0 * (double)t->test_bytes : 0;
+            size_t w;
+
+            for (w = 0; w < p->n_workloads; w++)
+                bytes += (double)p->workloads[w].bytes * (p->workload_file + p->workload_raw);
+            total += step_s + bytes / rate;
+        }
+    }
+    return total;
+}
+
+/* "3 h 20 min", "12 min", "40 s" */
+static char *
+duration_text(double s)
+{
+    if (s >= 3600)
+        return g_strdup_printf("%.0f h %.0f min", floor(s / 3600), floor(fmod(s, 3600) / 60));
+    if (s >= 60)
+        return g_strdup_printf("%.0f min", ceil(s / 60));
+    return g_strdup_printf("%.0f s", ceil(s));
+}
+
 const char *
 vdc_order_name(vdc_order o)
 {
@@ -248,8 +299,35 @@ dom0_on(const vdc_plan_target *t)
                                                 : vdc_target_name(VDC_DIM_BACKING, t->spec.backing);
 }
 
+/* targets[].variant: the matrix's dimensions the run was given that apply
+ * to @t, by key (a number for a numeric one), or nothing when none */
 static void
-target_to_json(JsonBuilder *b, const vdc_plan_target *t)
+variant_to_json(JsonBuilder *b, const vdc_plan *p, const vdc_plan_target *t)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+        int v = vdc_target_spec_get(&t->spec, d->dim);
+
+        if (t->spec.where != VDC_WHERE_DOMU || !vdc_dim_in_variant(d, p, t->spec.backing))
+            continue;
+        if (!n++) {
+            json_builder_set_member_name(b, "variant");
+            json_builder_begin_object(b);
+        }
+        json_builder_set_member_name(b, vdc_target_dim_key(d->dim));
+        if (d->numeric)
+            json_builder_add_int_value(b, v - 1);
+        else
+            json_builder_add_string_value(b, vdc_target_name(d->dim, v));
+    }
+    if (n)
+        json_builder_end_object(b);
+}
+
+static void
+target_to_json(JsonBuilder *b, const vdc_plan *p, const vdc_plan_target *t)
 {
     const vdc_target_spec *sp = &t->spec;
 
@@ -271,10 +349,49 @@ target_to_json(JsonBuilder *b, const vdc_plan_target *t)
     }
     if (sp->where == VDC_WHERE_DOM0)
         member_str(b, "dom0_on", dom0_on(t));
+    variant_to_json(b, p, t);
     member_str(b, "vdev", t->vdev);
     member_str(b, "path", t->path);
     member_int(b, "disk_bytes", (gint64)t->disk_bytes);
     member_int(b, "test_bytes", (gint64)t->test_bytes);
+    json_builder_end_object(b);
+}
+
+/* plan.json "matrix": the dimensions given (option, values), the number of
+ * targets against --max-targets, and the rough duration */
+static void
+matrix_to_json(JsonBuilder *b, const vdc_plan *p)
+{
+    size_t i, k;
+
+    json_builder_set_member_name(b, "matrix");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "dimensions");
+    json_builder_begin_array(b);
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+        const vdc_dim_list *l = &p->dims[d->dim];
+
+        if (!l->n)
+            continue;
+        json_builder_begin_object(b);
+        member_str(b, "name", vdc_target_dim_key(d->dim));
+        member_str(b, "option", d->option);
+        json_builder_set_member_name(b, "values");
+        json_builder_begin_array(b);
+        for (k = 0; k < l->n; k++)
+            if (d->numeric)
+                json_builder_add_int_value(b, l->v[k] - 1);
+            else
+                json_builder_add_string_value(b, vdc_target_name(d->dim, l->v[k]));
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    member_int(b, "targets", (gint64)p->n_targets);
+    member_int(b, "max_targets", p->max_targets);
+    json_builder_set_member_name(b, "estimate_s");
+    json_builder_add_double_value(b, round(vdc_plan_estimate_s(p)));
     json_builder_end_object(b);
 }
 
@@ -366,6 +483,8 @@ vdc_plan_to_json(const vdc_plan *p)
         json_builder_end_array(b);
     }
 
+    matrix_to_json(b, p);
+
     json_builder_set_member_name(b, "guest");
     json_builder_begin_object(b);
     member_str(b, "template", p->guest_image);
@@ -382,7 +501,7 @@ vdc_plan_to_json(const vdc_plan *p)
     json_builder_set_member_name(b, "targets");
     json_builder_begin_array(b);
     for (i = 0; i < p->n_targets; i++)
-        target_to_json(b, &p->targets[i]);
+        target_to_json(b, p, &p->targets[i]);
     json_builder_end_array(b);
 
     json_builder_set_member_name(b, "steps");
@@ -414,6 +533,26 @@ vdc_plan_to_json(const vdc_plan *p)
     json_generator_set_pretty(gen, TRUE);
     json_generator_set_indent(gen, 2);
     return json_generator_to_data(gen, NULL);
+}
+
+/* the given dimensions of @t that the storage parenthetical does not show,
+ * " [disk_cache none, iothreads 1]" */
+static void
+variant_to_text(GString *s, const vdc_plan *p, const vdc_plan_target *t)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+
+        if (t->spec.where != VDC_WHERE_DOMU || vdc_target_dim_storage(d->dim) ||
+            !vdc_dim_in_variant(d, p, t->spec.backing))
+            continue;
+        g_string_append_printf(s, "%s%s %s", n++ ? ", " : " [", vdc_target_dim_key(d->dim),
+                               vdc_target_name(d->dim, vdc_target_spec_get(&t->spec, d->dim)));
+    }
+    if (n)
+        g_string_append_c(s, ']');
 }
 
 static char *
@@ -473,14 +612,16 @@ vdc_plan_to_text(const vdc_plan *p)
         g_string_append_printf(s, "  %-*s %-5s %-5s %-6s %s", name_w, t->name, vdc_target_spec_kind(sp),
                                vdc_target_name(VDC_DIM_WHERE, sp->where),
                                t->vdev ? t->vdev : "-", t->path ? t->path : "-");
-        if (vdc_target_spec_domu_image(sp))
-            g_string_append_printf(s, " (%s %s, backend %s, cache %s)",
+        if (vdc_target_spec_domu_image(sp))   /* --disk-cache, when given, says the cache */
+            g_string_append_printf(s, " (%s %s, backend %s%s%s)",
                                    vdc_target_name(VDC_DIM_IMAGE_FORMAT, sp->format),
                                    vdc_target_name(VDC_DIM_IMAGE_ALLOC, sp->alloc),
                                    vdc_target_name(VDC_DIM_IMAGE_BACKEND, sp->backend),
-                                   vdc_target_name(VDC_DIM_IMAGE_CACHE, sp->cache));
+                                   sp->disk_cache ? "" : ", cache ",
+                                   sp->disk_cache ? "" : vdc_target_name(VDC_DIM_IMAGE_CACHE, sp->cache));
         if (sp->where == VDC_WHERE_DOM0)
             g_string_append_printf(s, " (on %s)", dom0_on(t));
+        variant_to_text(s, p, t);
         g_string_append_printf(s, " disk %s, test file %s\n", t->disk_bytes ? disk : "existing", test);
     }
     g_string_append_printf(s, "tests:%s", p->bonnie ? " bonnie++" : "");
@@ -504,5 +645,15 @@ vdc_plan_to_text(const vdc_plan *p)
         g_string_append(s, "]");
     }
     g_string_append(s, "\n");
+    {
+        g_autofree char *m = vdc_dim_matrix_text(p);
+        g_autofree char *d = duration_text(vdc_plan_estimate_s(p));
+
+        g_string_append_printf(s, "estimate: %zu target(s) (--max-targets %u%s%s), %zu boot(s) and "
+                               "dom0 step(s), about %s (rough: %s)\n", p->n_targets, p->max_targets,
+                               *m ? "; matrix " : "", m, p->n_boots, d,
+                               p->emulated ? "an emulated host, 100 s a boot, 60 s a step, 20 MiB/s"
+                                           : "15 s a boot, 20 s a step, 200 MiB/s");
+    }
     return g_string_free(s, FALSE);
 }

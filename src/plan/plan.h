@@ -27,8 +27,23 @@ typedef enum {
     VDC_HV_MOCK,     /* tests only: src/hv/hv_mock.c */
 } vdc_hv_kind;
 
+/* The values a matrix dimension was given (--disk-cache none,writeback:
+ * plan/dims.h), as values of its vdc_target_dim, in the order given; n 0:
+ * not given. */
+#define VDC_DIM_VALUES_MAX 24
 typedef struct {
-    char *name;                 /* unique: image, image-qdisk, lvm, block, dom0, user's */
+    int v[VDC_DIM_VALUES_MAX];
+    size_t n;
+} vdc_dim_list;
+
+/* The most targets a plan makes unless --max-targets says otherwise. */
+#define VDC_MAX_TARGETS_DEFAULT 16u
+/* A generated target name's most bytes (plan/dims.h). */
+#define VDC_PLAN_TARGET_NAME_MAX 48
+
+typedef struct {
+    char *name;                 /* unique: image, image-qdisk, lvm, block, dom0, user's;
+                                   a matrix's image-none-uring (plan/dims.h) */
     vdc_target_spec spec;       /* where and what backs it; image format, allocation,
                                    backend and cache (model/target.h) */
     char *vdev;                 /* domU device (xvdb, vdb); NULL for dom0 */
@@ -133,6 +148,10 @@ typedef struct {
     vdc_plan_choice *chosen;    /* what vmdiskcmp chose, in plan order */
     size_t n_chosen;
 
+    vdc_dim_list dims[VDC_DIM_COUNT];   /* the matrix's dimensions as given, by
+                                         * vdc_target_dim (n 0: not given) */
+    unsigned max_targets;       /* --max-targets */
+
     vdc_plan_target *targets;
     size_t n_targets;
     vdc_plan_step *steps;
@@ -170,6 +189,13 @@ int vdc_plan_schedule(vdc_plan *p);
 
 /* Indices of domU targets, in vdev order (what every domain boot attaches). */
 size_t vdc_plan_domu_targets(const vdc_plan *p, size_t *idx, size_t max);
+
+/* A rough duration of the plan in seconds, from its boots, steps, test
+ * sizes and workloads at assumed rates (the model and its constants:
+ * plan.c, doc/controller.md "The target matrix"): printed by --dry-run,
+ * in plan.json and in the refusal of too many targets, never used to
+ * decide anything. */
+double vdc_plan_estimate_s(const vdc_plan *p);
 
 /* Names for the plan's own enums (plan.json, result.json); a target's
  * are in model/target.h. */

@@ -114,11 +114,12 @@ vdc_journal_kind_name(vdc_journal_kind k)
     return (unsigned)k < G_N_ELEMENTS(kind_names) ? kind_names[k] : NULL;
 }
 
-/* The dimensions an image entry records: all but its backing. */
+/* The dimensions an image entry records: where, and those of the
+ * storage object (model/target.h) */
 static int
 image_dim(vdc_target_dim d)
 {
-    return d != VDC_DIM_BACKING;
+    return d == VDC_DIM_WHERE || vdc_target_dim_storage(d);
 }
 
 static void

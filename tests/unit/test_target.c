@@ -29,6 +29,11 @@ static const struct {
     { VDC_DIM_IMAGE_ALLOC, 3, "sparse|falloc|full" },
     { VDC_DIM_IMAGE_BACKEND, 4, "auto|phy|qdisk|tap" },
     { VDC_DIM_IMAGE_CACHE, 2, "host|none" },
+    { VDC_DIM_DISK_CACHE, 5, "default|none|writeback|directsync|writethrough" },
+    { VDC_DIM_DISK_IO, 4, "default|native|io_uring|threads" },
+    { VDC_DIM_IOTHREADS, VDC_IOTHREADS_MAX + 2,
+      "default|0|1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16" },
+    { VDC_DIM_DISK_BUS, 3, "default|virtio-blk|virtio-scsi" },
 };
 
 static void
@@ -57,6 +62,16 @@ test_round_trip(void **state)
     assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_QDISK), "qdisk");
     assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FALLOC), "falloc");
     assert_string_equal(vdc_target_name(VDC_DIM_IMAGE_CACHE, VDC_IMAGE_CACHE_NONE), "none");
+    /* numbers: the value is the count + 1, 0 "not given"; no leading
+     * zero, nothing past the maximum */
+    assert_int_equal(vdc_target_parse(VDC_DIM_IOTHREADS, "0"), 1);
+    assert_int_equal(vdc_target_parse(VDC_DIM_IOTHREADS, "16"), 17);
+    assert_int_equal(vdc_target_parse(VDC_DIM_IOTHREADS, "17"), -1);
+    assert_int_equal(vdc_target_parse(VDC_DIM_IOTHREADS, "01"), -1);
+    assert_int_equal(vdc_target_parse(VDC_DIM_IOTHREADS, "-1"), -1);
+    assert_int_equal(vdc_target_parse(VDC_DIM_IOTHREADS, ""), -1);
+    assert_int_equal(vdc_target_iothreads(&(vdc_target_spec){ .iothreads = 3 }), 2);
+    assert_int_equal(vdc_target_iothreads(&(vdc_target_spec){ 0 }), -1);
     /* every dimension is in the table above */
     assert_int_equal(G_N_ELEMENTS(dims), VDC_DIM_COUNT);
 }
@@ -141,6 +156,32 @@ test_spec(void **state)
     assert_false(vdc_target_spec_domu_image(&lv0));
     assert_string_equal(vdc_target_spec_kind(&blk), "block");
     assert_false(vdc_target_spec_domu_image(&blk));
+    /* QEMU's defaults: nothing given is what the run has always given */
+    assert_int_equal(zero.disk_cache, VDC_DISK_CACHE_DEFAULT);
+    assert_int_equal(zero.disk_io, VDC_DISK_IO_DEFAULT);
+    assert_int_equal(zero.disk_bus, VDC_DISK_BUS_DEFAULT);
+    assert_int_equal(vdc_target_qemu_cache(&zero), VDC_DISK_CACHE_WRITEBACK);
+    assert_int_equal(vdc_target_qemu_io(&zero), VDC_DISK_IO_DEFAULT);
+    assert_int_equal(vdc_target_qemu_cache(&blk), VDC_DISK_CACHE_NONE);
+    assert_int_equal(vdc_target_qemu_io(&blk), VDC_DISK_IO_NATIVE);
+    {
+        vdc_target_spec nocache = { .cache = VDC_IMAGE_CACHE_NONE };
+        vdc_target_spec wb = { .backing = VDC_BACKING_LVM, .disk_cache = VDC_DISK_CACHE_WRITEBACK };
+        vdc_target_spec uring = { .backing = VDC_BACKING_LVM, .disk_io = VDC_DISK_IO_IO_URING };
+
+        assert_int_equal(vdc_target_qemu_cache(&nocache), VDC_DISK_CACHE_NONE);
+        assert_int_equal(vdc_target_qemu_io(&nocache), VDC_DISK_IO_NATIVE);
+        /* a cache given alone: QEMU's default I/O, not native */
+        assert_int_equal(vdc_target_qemu_cache(&wb), VDC_DISK_CACHE_WRITEBACK);
+        assert_int_equal(vdc_target_qemu_io(&wb), VDC_DISK_IO_DEFAULT);
+        assert_int_equal(vdc_target_qemu_cache(&uring), VDC_DISK_CACHE_NONE);
+        assert_int_equal(vdc_target_qemu_io(&uring), VDC_DISK_IO_IO_URING);
+    }
+    /* what the journal records with an image: its storage dimensions */
+    assert_true(vdc_target_dim_storage(VDC_DIM_IMAGE_CACHE));
+    assert_true(vdc_target_dim_storage(VDC_DIM_IMAGE_FORMAT));
+    assert_false(vdc_target_dim_storage(VDC_DIM_DISK_CACHE));
+    assert_false(vdc_target_dim_storage(VDC_DIM_BACKING));
 }
 
 /* targets[].kind read back: every kind a description gives parses to its

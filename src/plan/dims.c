@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The target matrix's table and what it drives (dims.h). */
+#include "config.h"
+#include "plan/dims.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/opts.h"
+#include "common/util.h"
+
+#define KIND(b) (1u << (b))
+#define DOMU_KINDS (KIND(VDC_BACKING_IMAGE) | KIND(VDC_BACKING_LVM) | KIND(VDC_BACKING_BLOCK))
+
+/* ---- the rows' hooks ------------------------------------------------------ */
+
+static int
+dflt_zero(const vdc_plan *p)
+{
+    return 0;
+}
+
+/* libxl: the spec people write in xl.cfg (seed 003), tap:aio:PATH,VDEV,w,
+ * which libxl 4.17 serves as it serves a format=raw spec (phy over a loop
+ * device: targets[].backend reads back what it chose); libvirt: auto */
+static int
+dflt_image_backend(const vdc_plan *p)
+{
+    return p->hv == VDC_HV_LIBXL ? VDC_BACKEND_TAP : VDC_BACKEND_AUTO;
+}
+
+static int
+domain_is_xen(const vdc_plan *p)
+{
+    return p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen"));
+}
+
+static int
+check_image_backend(const vdc_plan *p, const vdc_target_spec *s)
+{
+    const char *name = vdc_target_name(VDC_DIM_IMAGE_BACKEND, s->backend);
+
+    if (s->backend == VDC_BACKEND_TAP && p->hv == VDC_HV_LIBVIRT) {
+        /* translate.c refuses it too, but only once a domain is built */
+        vdc_input_error("--image-backend tap: expected --hypervisor libxl (libvirt's libxl driver has no tap backend)");
+        return -1;
+    }
+    if (s->backend != VDC_BACKEND_AUTO && p->hv == VDC_HV_LIBVIRT && !domain_is_xen(p)) {
+        vdc_input_error("--image-backend %s: expected auto with a QEMU/KVM domain (phy, qdisk and tap are Xen backends)",
+                        name);
+        return -1;
+    }
+    if (s->format == VDC_IMAGE_QCOW2 && s->backend != VDC_BACKEND_QDISK &&
+        s->backend != VDC_BACKEND_AUTO && p->hv != VDC_HV_MOCK) {
+        vdc_input_error("--image-format qcow2: expected --image-backend qdisk or auto (blkback serves raw only)");
+        return -1;
+    }
+    return 0;
+}
+
+/* QEMU's knobs: a QEMU/KVM domain of libvirt (the test driver and the mock
+ * describe one too) */
+static int
+check_qemu(const vdc_plan *p, const char *option, int value, const char *name)
+{
+    if (value && domain_is_xen(p)) {
+        vdc_input_error("--%s %s: expected a QEMU/KVM domain (--hypervisor libvirt --connect qemu:///system): "
+                        "it is a setting of QEMU's virtio disks, which a Xen PV domU does not have "
+                        "(there --image-backend and --image-cache choose how an image is served)",
+                        option, name);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_disk_cache(const vdc_plan *p, const vdc_target_spec *s)
+{
+    return check_qemu(p, "disk-cache", s->disk_cache, vdc_target_name(VDC_DIM_DISK_CACHE, s->disk_cache));
+}
+
+static int
+check_disk_io(const vdc_plan *p, const vdc_target_spec *s)
+{
+    return check_qemu(p, "disk-io", s->disk_io, vdc_target_name(VDC_DIM_DISK_IO, s->disk_io));
+}
+
+static int
+check_iothreads(const vdc_plan *p, const vdc_target_spec *s)
+{
+    return check_qemu(p, "iothreads", s->iothreads, vdc_target_name(VDC_DIM_IOTHREADS, s->iothreads));
+}
+
+static int
+check_disk_bus(const vdc_plan *p, const vdc_target_spec *s)
+{
+    if (s->disk_bus == VDC_DISK_BUS_VIRTIO_SCSI && !domain_is_xen(p)) {
+        vdc_input_error("--disk-bus virtio-scsi: expected virtio-blk: the guest's runner does not "
+                        "find a virtio-scsi disk yet (SCSI names follow probe order)");
+        return -1;
+    }
+    return check_qemu(p, "disk-bus", s->disk_bus, vdc_target_name(VDC_DIM_DISK_BUS, s->disk_bus));
+}
+
+/* short names (target names), by value; value 0 is each one's "not given" */
+static const char *const image_cache_short[] = { "", "nocache" };
+static const char *const disk_cache_short[] = { "", "none", "wb", "ds", "wt" };
+static const char *const disk_io_short[] = { "", "native", "uring", "threads" };
+static const char *const disk_bus_short[] = { "", "blk", "scsi" };
+
+/* ---- the table ------------------------------------------------------------ */
+
+const vdc_dimension vdc_dimensions[] = {
+    { .dim = VDC_DIM_IMAGE_BACKEND, .option = "image-backend", .kinds = KIND(VDC_BACKING_IMAGE),
+      .choices = "auto|phy|qdisk|tap", .def = "tap with libxl, auto with libvirt",
+      .help = "how the domU's image disk is served; a comma list runs each as its own target",
+      .orphan = "--image as well", .dflt = dflt_image_backend, .check = check_image_backend },
+    { .dim = VDC_DIM_IMAGE_CACHE, .option = "image-cache", .kinds = KIND(VDC_BACKING_IMAGE),
+      .choices = "host|none", .short_names = image_cache_short, .def = "host",
+      .help = "may dom0's page cache serve the domU's image (host: the backend's default) or not (none: direct I/O on its loop device, direct-io-safe, cache='none'), verified after boot; a comma list runs each as its own target",
+      .orphan = "--image as well (the dom0 baseline's image always has its own loop device with direct I/O)",
+      .dflt = dflt_zero },
+    { .dim = VDC_DIM_DISK_CACHE, .option = "disk-cache", .kinds = DOMU_KINDS,
+      .choices = "none|writeback|directsync|writethrough", .short_names = disk_cache_short,
+      .def = "image: by --image-cache; LV, block: none",
+      .help = "QEMU's cache mode of every domU target disk (image and LV alike; libvirt <driver cache=>), "
+              "read back from the live XML and QEMU (query-block); QEMU/KVM only; a comma list runs each as its own target",
+      .orphan = "a domU target as well (--image, --lvm, --block, --target)",
+      .dflt = dflt_zero, .check = check_disk_cache },
+    { .dim = VDC_DIM_DISK_IO, .option = "disk-io", .kinds = DOMU_KINDS,
+      .choices = "native|io_uring|threads", .short_names = disk_io_short,
+      .def = "image: by --image-cache; LV, block: native",
+      .help = "QEMU's I/O mode of every domU target disk (<driver io=>, QEMU aio=; native needs --disk-cache none or directsync), "
+              "read back from the live XML and QEMU's own command line, refused when this QEMU cannot do it; a comma list runs each as its own target",
+      .orphan = "a domU target as well (--image, --lvm, --block, --target)",
+      .dflt = dflt_zero, .check = check_disk_io },
+    { .dim = VDC_DIM_IOTHREADS, .option = "iothreads", .kinds = DOMU_KINDS,
+      .choices = "0 to 16", .short_prefix = "it", .numeric = 1, .def = "0 (QEMU's main loop)",
+      .help = "I/O threads per domU target disk: 0 (QEMU's main loop), 1 (one of its own), N (its N queues mapped onto N threads: "
+              "needs QEMU 9.0 and libvirt 10.0), read back (query-iothreads, qom-get); QEMU/KVM only; a comma list runs each as its own target",
+      .orphan = "a domU target as well (--image, --lvm, --block, --target)",
+      .dflt = dflt_zero, .check = check_iothreads },
+    { .dim = VDC_DIM_DISK_BUS, .option = "disk-bus", .kinds = DOMU_KINDS,
+      .choices = "virtio-blk|virtio-scsi", .short_names = disk_bus_short, .def = "virtio-blk",
+      .help = "the bus of every domU target disk: virtio-blk, or virtio-scsi (a controller per disk, with the disk's I/O thread), "
+              "read back; QEMU/KVM only; a comma list runs each as its own target",
+      .orphan = "a domU target as well (--image, --lvm, --block, --target)",
+      .dflt = dflt_zero, .check = check_disk_bus },
+};
+
+const size_t vdc_n_dimensions = G_N_ELEMENTS(vdc_dimensions);
+
+const vdc_dimension *
+vdc_dimension_of(vdc_target_dim dim)
+{
+    size_t i;
+
+    for (i = 0; i < vdc_n_dimensions; i++)
+        if (vdc_dimensions[i].dim == dim)
+            return &vdc_dimensions[i];
+    return NULL;
+}
+
+static const vdc_dimension *
+by_option(const char *option)
+{
+    size_t i;
+
+    for (i = 0; i < vdc_n_dimensions; i++)
+        if (!strcmp(vdc_dimensions[i].option, option))
+            return &vdc_dimensions[i];
+    return NULL;
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+int
+vdc_dim_list_parse(const char *option, const char *arg, vdc_dim_list *out)
+{
+    const vdc_dimension *d = by_option(option);
+    g_auto(GStrv) items = NULL;
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    if (!d)
+        return -1;
+    items = g_strsplit(arg, ",", -1);
+    for (i = 0; items[i]; i++) {
+        /* "default" names no value a user asks for */
+        int v = strcmp(items[i], "default") ? vdc_target_parse(d->dim, items[i]) : -1;
+
+        if (v < 0 || i >= VDC_DIM_VALUES_MAX) {
+            vdc_input_error("--%s '%s': expected a comma list of %s%s", d->option, arg,
+                            d->numeric ? "integers from " : "", d->choices);
+            return -1;
+        }
+        out->v[i] = v;
+    }
+    if (i == 0) {
+        vdc_input_error("--%s '%s': expected a comma list of %s%s", d->option, arg,
+                        d->numeric ? "integers from " : "", d->choices);
+        return -1;
+    }
+    out->n = i;
+    for (i = 0; i < out->n; i++) {
+        size_t k;
+
+        for (k = i + 1; k < out->n; k++)
+            if (out->v[k] == out->v[i]) {
+                vdc_input_error("--%s '%s': '%s' given twice: expected each of %s at most once",
+                                d->option, arg, vdc_target_name(d->dim, out->v[i]), d->choices);
+                memset(out, 0, sizeof(*out));
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* the options table's hook (VDC_OPT_CALL) */
+static int
+opt_parse(void *opts, const vdc_opt *o, const char *arg)
+{
+    return vdc_dim_list_parse(o->name, arg, (vdc_dim_list *)((char *)opts + o->off));
+}
+
+void
+vdc_dim_opts(size_t base_off, struct vdc_opt *out)
+{
+    size_t i;
+
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+
+        out[i] = (vdc_opt){
+            .name = d->option, .type = VDC_OPT_CALL,
+            .off = base_off + (size_t)d->dim * sizeof(vdc_dim_list),
+            .metavar = d->numeric ? "N,..." : d->choices, .def = d->def, .help = d->help,
+            .parse = opt_parse,
+        };
+    }
+}
+
+/* ---- the matrix ----------------------------------------------------------- */
+
+size_t
+vdc_dim_values(const vdc_dimension *d, const vdc_plan *p, const vdc_dim_list *given, int *values)
+{
+    const vdc_dim_list *l = &given[d->dim];
+    size_t i;
+
+    if (!l->n) {
+        values[0] = d->dflt(p);
+        return 1;
+    }
+    for (i = 0; i < l->n && i < VDC_DIM_VALUES_MAX; i++)
+        values[i] = l->v[i];
+    return i;
+}
+
+int
+vdc_dim_in_variant(const vdc_dimension *d, const vdc_plan *p, vdc_backing backing)
+{
+    return (d->kinds & KIND(backing)) && p->dims[d->dim].n > 0;
+}
+
+int
+vdc_dim_check_combination(const vdc_plan *p, const vdc_target_spec *s)
+{
+    vdc_disk_cache cache = vdc_target_qemu_cache(s);
+
+    if (p->dims[VDC_DIM_IMAGE_CACHE].n && p->dims[VDC_DIM_DISK_CACHE].n) {
+        vdc_input_error("--image-cache with --disk-cache: expected one of them (with a QEMU/KVM domain "
+                        "--image-cache none is --disk-cache none --disk-io native)");
+        return -1;
+    }
+    if (s->disk_bus == VDC_DISK_BUS_VIRTIO_SCSI && vdc_target_iothreads(s) >= 2) {
+        vdc_input_error("--iothreads %d with --disk-bus virtio-scsi: expected 0 or 1 (a virtio-scsi "
+                        "controller serves its disk from one I/O thread)", vdc_target_iothreads(s));
+        return -1;
+    }
+    if (vdc_target_qemu_io(s) == VDC_DISK_IO_NATIVE &&
+        (cache == VDC_DISK_CACHE_WRITEBACK || cache == VDC_DISK_CACHE_WRITETHROUGH)) {
+        vdc_input_error("--disk-io native with %s %s: expected --disk-cache none or directsync "
+                        "(QEMU's aio=native needs O_DIRECT, cache.direct=on; libvirt refuses it: "
+                        "\"io='native' needs either no disk cache or directsync cache mode\")",
+                        s->disk_cache ? "--disk-cache" : "the cache", vdc_target_name(VDC_DIM_DISK_CACHE, cache));
+        return -1;
+    }
+    return 0;
+}
+
+long
+vdc_dim_variants(const vdc_plan *p, const vdc_dim_list *given, const vdc_target_spec *base,
+                 vdc_target_spec *out, size_t max)
+{
+    const vdc_dimension *dims[VDC_DIM_COUNT];
+    int values[VDC_DIM_COUNT][VDC_DIM_VALUES_MAX];
+    size_t n[VDC_DIM_COUNT], idx[VDC_DIM_COUNT] = { 0 }, nd = 0, i;
+    long count = 0;
+
+    for (i = 0; i < vdc_n_dimensions; i++)
+        if (vdc_dimensions[i].kinds & KIND(base->backing)) {
+            dims[nd] = &vdc_dimensions[i];
+            n[nd] = vdc_dim_values(dims[nd], p, given, values[nd]);
+            nd++;
+        }
+    for (;;) {
+        vdc_target_spec s = *base;
+        size_t k;
+
+        for (k = 0; k < nd; k++)
+            vdc_target_spec_set(&s, dims[k]->dim, values[k][idx[k]]);
+        for (k = 0; k < nd; k++)
+            if (dims[k]->check && dims[k]->check(p, &s) < 0)
+                return -1;
+        if (vdc_dim_check_combination(p, &s) < 0)
+            return -1;
+        if ((size_t)count < max)
+            out[count] = s;
+        count++;
+        /* the next cell: the last dimension fastest */
+        for (k = nd; k-- > 0;) {
+            if (++idx[k] < n[k])
+                break;
+            idx[k] = 0;
+        }
+        if (k == (size_t)-1)
+            return count;
+    }
+}
+
+char *
+vdc_dim_target_name(const char *base, const vdc_plan *p, const vdc_target_spec *s)
+{
+    GString *name = g_string_new(base);
+    size_t i;
+
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+        int v = vdc_target_spec_get(s, d->dim);
+        const char *part;
+
+        if (!(d->kinds & KIND(s->backing)) || v == d->dflt(p))
+            continue;
+        if (d->numeric) {
+            g_string_append_printf(name, "-%s%s", d->short_prefix ? d->short_prefix : "",
+                                   vdc_target_name(d->dim, v));
+            continue;
+        }
+        part = d->short_names ? d->short_names[v] : vdc_target_name(d->dim, v);
+        if (part && *part)
+            g_string_append_printf(name, "-%s", part);
+    }
+    return g_string_free(name, FALSE);
+}
+
+char *
+vdc_dim_matrix_text(const vdc_plan *p)
+{
+    GString *s = g_string_new(NULL);
+    size_t i;
+
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+
+        if (p->dims[d->dim].n > 1)
+            g_string_append_printf(s, "%s--%s %zu", s->len ? " x " : "", d->option, p->dims[d->dim].n);
+    }
+    return g_string_free(s, FALSE);
+}
