@@ -187,11 +187,78 @@ xml_elem(GString *s, int indent, const char *name, const char *text)
     g_string_append_printf(s, "%*s<%s>%s</%s>\n", indent, "", name, esc, name);
 }
 
+/* The I/O threads disk @i of @d is given, numbered from @first_id (0:
+ * none), as libvirt's <iothreads> ids count them: each target disk with
+ * --iothreads N gets N ids of its own, in disk order. */
 static int
-xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d)
+disk_iothread_first(const vdc_hv_domain *d, size_t i)
+{
+    int id = 1;
+    size_t k;
+
+    if (vdc_target_iothreads(&d->disks[i].spec) <= 0 || d->disks[i].aux)
+        return 0;
+    for (k = 0; k < i; k++)
+        if (!d->disks[k].aux && vdc_target_iothreads(&d->disks[k].spec) > 0)
+            id += vdc_target_iothreads(&d->disks[k].spec);
+    return id;
+}
+
+int
+vdc_hv_domain_iothreads(const vdc_hv_domain *d)
+{
+    int n = 0;
+    size_t i;
+
+    for (i = 0; i < d->n_disks; i++)
+        if (!d->disks[i].aux && vdc_target_iothreads(&d->disks[i].spec) > 0)
+            n += vdc_target_iothreads(&d->disks[i].spec);
+    return n;
+}
+
+/* <driver> of a QEMU/KVM target disk given --disk-cache, --disk-io or
+ * --iothreads (model/target.h vdc_target_qemu_cache/io): cache= and io=
+ * as asked or their defaults, iothread= and queues= for one thread, the
+ * virtqueue-to-thread mapping for more (libvirt 10.0) */
+static void
+xml_qemu_driver(GString *s, const vdc_hv_disk *k, int first_iothread)
+{
+    vdc_disk_io io = vdc_target_qemu_io(&k->spec);
+    int threads = vdc_target_iothreads(&k->spec), q;
+
+    g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='%s'", format_name(k),
+                           vdc_target_name(VDC_DIM_DISK_CACHE, vdc_target_qemu_cache(&k->spec)));
+    if (io != VDC_DISK_IO_DEFAULT)
+        g_string_append_printf(s, " io='%s'", vdc_target_name(VDC_DIM_DISK_IO, io));
+    if (threads == 1 && k->spec.disk_bus != VDC_DISK_BUS_VIRTIO_SCSI)
+        g_string_append_printf(s, " iothread='%d'", first_iothread);
+    if (threads >= 1 && k->spec.disk_bus != VDC_DISK_BUS_VIRTIO_SCSI)
+        g_string_append_printf(s, " queues='%d'", threads);
+    if (threads < 2 || k->spec.disk_bus == VDC_DISK_BUS_VIRTIO_SCSI) {
+        g_string_append(s, "/>\n");
+        return;
+    }
+    g_string_append(s, ">\n        <iothreads>\n");
+    for (q = 0; q < threads; q++)
+        g_string_append_printf(s, "          <iothread id='%d'>\n            <queue id='%d'/>\n"
+                                  "          </iothread>\n", first_iothread + q, q);
+    g_string_append(s, "        </iothreads>\n      </driver>\n");
+}
+
+/* 1 when a target disk of QEMU/KVM is given a setting of the matrix's
+ * (the legacy <driver> otherwise, byte for byte) */
+static int
+qemu_knobs(const vdc_hv_disk *k)
+{
+    return !k->aux && (k->spec.disk_cache || k->spec.disk_io || k->spec.iothreads || k->spec.disk_bus);
+}
+
+static int
+xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d, size_t i)
 {
     g_autofree char *path = g_markup_escape_text(k->path ? k->path : "", -1);
     const char *bus = xen ? "xen" : "virtio";
+    int scsi = !xen && !k->aux && k->spec.disk_bus == VDC_DISK_BUS_VIRTIO_SCSI;
 
     g_string_append_printf(s, "    <disk type='%s' device='disk'>\n", is_block(k) ? "block" : "file");
     if (xen) {
@@ -205,6 +272,8 @@ xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d)
                       "(it fails with \"no suitable backend\"); use --hypervisor libxl", k->target);
             return -1;
         }
+    } else if (qemu_knobs(k)) {
+        xml_qemu_driver(s, k, disk_iothread_first(d, i));
     } else if (!k->aux && !is_block(k)) {
         /* an image target: QEMU's default (host) or past the host's cache */
         if (cache_none(k))
@@ -217,11 +286,42 @@ xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d)
                                format_name(k), d->cache ? d->cache : "none", d->io ? d->io : "native");
     }
     g_string_append_printf(s, "      <source %s='%s'/>\n", is_block(k) ? "dev" : "file", path);
-    g_string_append_printf(s, "      <target dev='%s' bus='%s'/>\n", k->vdev, bus);
+    if (scsi) {
+        /* a controller of its own (vdc_domain_xml), index = the disk's
+         * number; the guest finds it by its serial, the vdev */
+        g_string_append_printf(s, "      <target dev='sd%c' bus='scsi'/>\n", 'a' + (int)i);
+        g_string_append_printf(s, "      <serial>%s%s</serial>\n", VDC_HV_SCSI_SERIAL_PREFIX, k->vdev);
+        g_string_append_printf(s, "      <address type='drive' controller='%zu' bus='0' target='0' unit='0'/>\n",
+                               i);
+    } else {
+        g_string_append_printf(s, "      <target dev='%s' bus='%s'/>\n", k->vdev, bus);
+    }
     if (k->readonly)
         g_string_append(s, "      <readonly/>\n");
     g_string_append(s, "    </disk>\n");
     return 0;
+}
+
+/* the virtio-scsi controller of each disk on that bus, its I/O thread and
+ * queues (one thread: a controller serves its disk from it) */
+static void
+xml_scsi_controllers(GString *s, const vdc_hv_domain *d)
+{
+    size_t i;
+
+    for (i = 0; i < d->n_disks; i++) {
+        const vdc_hv_disk *k = &d->disks[i];
+        int threads = vdc_target_iothreads(&k->spec);
+
+        if (k->aux || k->spec.disk_bus != VDC_DISK_BUS_VIRTIO_SCSI)
+            continue;
+        g_string_append_printf(s, "    <controller type='scsi' index='%zu' model='virtio-scsi'", i);
+        if (threads >= 1)
+            g_string_append_printf(s, ">\n      <driver iothread='%d' queues='%d'/>\n    </controller>\n",
+                                   disk_iothread_first(d, i), threads);
+        else
+            g_string_append(s, "/>\n");
+    }
 }
 
 char *
@@ -242,6 +342,8 @@ vdc_domain_xml(const vdc_hv_domain *d)
         xml_elem(s, 2, "uuid", d->uuid);
     g_string_append_printf(s, "  <memory unit='MiB'>%u</memory>\n", d->memory_mib);
     g_string_append_printf(s, "  <vcpu>%u</vcpu>\n", d->vcpus);
+    if (!xen && vdc_hv_domain_iothreads(d) > 0)
+        g_string_append_printf(s, "  <iothreads>%d</iothreads>\n", vdc_hv_domain_iothreads(d));
     g_string_append(s, "  <os>\n");
     if (xen)
         g_string_append(s, "    <type arch='x86_64' machine='xenpv'>linux</type>\n");
@@ -261,8 +363,10 @@ vdc_domain_xml(const vdc_hv_domain *d)
                        "  <on_crash>destroy</on_crash>\n");
     g_string_append(s, "  <devices>\n");
     for (i = 0; i < d->n_disks; i++)
-        if (xml_disk(s, &d->disks[i], xen, d) < 0)
+        if (xml_disk(s, &d->disks[i], xen, d, i) < 0)
             goto error;
+    if (!xen)
+        xml_scsi_controllers(s, d);
     if (xen) {
         g_string_append(s, "    <console type='pty'>\n      <target type='xen' port='0'/>\n    </console>\n");
     } else {
@@ -286,7 +390,7 @@ vdc_domain_xml_disk(const vdc_hv_domain *d, size_t i)
 {
     GString *s = g_string_new(NULL);
 
-    if (i >= d->n_disks || xml_disk(s, &d->disks[i], !strcmp(d->type, "xen"), d) < 0) {
+    if (i >= d->n_disks || xml_disk(s, &d->disks[i], !strcmp(d->type, "xen"), d, i) < 0) {
         g_string_free(s, TRUE);
         return NULL;
     }

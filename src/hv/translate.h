@@ -79,6 +79,15 @@ char *vdc_xl_disk_spec(const vdc_hv_disk *disk);
  * Returns a new string or NULL (vdc_error). */
 char *vdc_xl_cfg(const vdc_hv_domain *d);
 
+/* The serial of a virtio-scsi target disk is this prefix and its vdev
+ * ("vmdiskcmp-vdb"): the guest's runner finds the disk by it (SCSI names
+ * sdX follow probe order, not the domain XML). */
+#define VDC_HV_SCSI_SERIAL_PREFIX "vmdiskcmp-"
+
+/* The I/O threads of @d's QEMU (libvirt <iothreads>): the sum of its
+ * target disks' --iothreads. */
+int vdc_hv_domain_iothreads(const vdc_hv_domain *d);
+
 /* libvirt domain XML (https://libvirt.org/formatdomain.html):
  *   type xen:      <os><type arch='x86_64' machine='xenpv'>linux</type>,
  *                  disks bus='xen'; file disks get no <driver> (auto),
@@ -92,7 +101,16 @@ char *vdc_xl_cfg(const vdc_hv_domain *d);
  *                  writeback through the host's page cache) or with
  *                  cache='none' io='native' (none); root, control and block
  *                  disks with the domain's cache/io; serial console to a file,
- *                  no graphics element, no network.
+ *                  no graphics element, no network.  A target disk given
+ *                  --disk-cache, --disk-io, --iothreads or --disk-bus:
+ *                  <driver cache='C' [io='IO']> (vdc_target_qemu_cache/io),
+ *                  one I/O thread as iothread='K' queues='1', N as queues='N'
+ *                  and <iothreads><iothread id='K'><queue id='q'/>... (libvirt
+ *                  10.0), <iothreads> in the domain; virtio-scsi: the disk
+ *                  on a <controller model='virtio-scsi'> of its own (index =
+ *                  the disk's number, the thread and queues in its <driver>),
+ *                  <target dev='sdX' bus='scsi'/>, <serial> the prefix above
+ *                  and the vdev.
  * Returns a new string or NULL (vdc_error). */
 char *vdc_domain_xml(const vdc_hv_domain *d);
 

@@ -169,6 +169,13 @@ static void test_libvirt_qemu_image_cache(void **s) { check_case("libvirt-qemu-i
 /* libvirt xen: a file disk's none is applied on the loop device (paused
  * start), qdisk's in its <driver cache='none'> */
 static void test_libvirt_xen_image_cache(void **s) { check_case("libvirt-xen-image-cache"); }
+/* the target matrix on QEMU: --disk-cache none,writeback x --disk-io
+ * io_uring x --iothreads 0,1 over an image and an LV (eight disks: cache=,
+ * io=, one I/O thread each with iothread= and queues=1, <iothreads> 4) */
+static void test_libvirt_qemu_matrix(void **s) { check_case("libvirt-qemu-matrix"); }
+/* two I/O threads per disk: queues='2' and the virtqueue mapping of
+ * libvirt 10.0 (QEMU 9.0's iothread-vq-mapping) */
+static void test_libvirt_kvm_iothreads(void **s) { check_case("libvirt-kvm-iothreads"); }
 
 /* Which domains are created paused: a Xen domU whose image with
  * --image-cache none is served by blkback over a loop device. */
@@ -272,6 +279,8 @@ main(void)
         cmocka_unit_test(test_xen_pv_image_cache),
         cmocka_unit_test(test_libvirt_qemu_image_cache),
         cmocka_unit_test(test_libvirt_xen_image_cache),
+        cmocka_unit_test(test_libvirt_qemu_matrix),
+        cmocka_unit_test(test_libvirt_kvm_iothreads),
         cmocka_unit_test(test_needs_pause),
     };
 
