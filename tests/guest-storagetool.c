@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper for tests/integration/guest-storage.sh: drive the storage
  * kinds (src/storage) on real files and block devices.
- *   guest-storagetool image PATH SIZE raw|qcow2 sparse|falloc|full
+ *   guest-storagetool image PATH SIZE raw|qcow2 sparse|falloc|full|metadata [CLUSTER]
  *   guest-storagetool image-destroy PATH      (as `cleanup` would, twice)
  *   guest-storagetool block DEV [consent] [force]
  *   guest-storagetool lvm VG LV SIZE [STRIPES [STRIPE_SIZE]]
@@ -42,14 +42,15 @@ main(int argc, char **argv)
     int i, rc;
 
     vdc_storage_init(&st);
-    if (argc == 6 && !strcmp(argv[1], "image")) {
+    if ((argc == 6 || argc == 7) && !strcmp(argv[1], "image")) {
         spec.target.backing = VDC_BACKING_IMAGE;
         spec.name = "image";
         spec.path = argv[2];
         int format = vdc_target_parse(VDC_DIM_IMAGE_FORMAT, argv[4]);
         int alloc = vdc_target_parse(VDC_DIM_IMAGE_ALLOC, argv[5]);
 
-        if (vdc_parse_size(argv[3], 1, &spec.size_bytes) < 0 || format < 0 || alloc < 0)
+        if (vdc_parse_size(argv[3], 1, &spec.size_bytes) < 0 || format < 0 || alloc < 0 ||
+            (argc == 7 && vdc_parse_size(argv[6], 1, &spec.cluster_size) < 0))
             return 2;
         spec.target.format = format;
         spec.target.alloc = alloc;
@@ -82,7 +83,7 @@ main(int argc, char **argv)
             return 2;
         spec.stripes = (unsigned)stripes;
     } else {
-        fprintf(stderr, "usage: guest-storagetool image PATH SIZE FORMAT ALLOC | image-destroy PATH | block DEV [consent] [force] | lvm VG LV SIZE [STRIPES [STRIPE_SIZE]]\n");
+        fprintf(stderr, "usage: guest-storagetool image PATH SIZE FORMAT ALLOC [CLUSTER] | image-destroy PATH | block DEV [consent] [force] | lvm VG LV SIZE [STRIPES [STRIPE_SIZE]]\n");
         return 2;
     }
     if (vdc_storage_create(&spec, &st) < 0)

@@ -7,8 +7,11 @@ tests_unit_test_ctldisk_SOURCES = tests/unit/test_ctldisk.c
 tests_unit_test_ctldisk_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ctldisk_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
 
-check_PROGRAMS += tests/unit/test_storage tests/unit/test_prepare
-TESTS += tests/unit/test_storage tests/unit/test_prepare
+check_PROGRAMS += tests/unit/test_storage tests/unit/test_prepare tests/unit/test_qcow2
+TESTS += tests/unit/test_storage tests/unit/test_prepare tests/unit/test_qcow2
+tests_unit_test_qcow2_SOURCES = tests/unit/test_qcow2.c tests/unit/test_stderr.h
+tests_unit_test_qcow2_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_qcow2_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 tests_unit_test_storage_SOURCES = tests/unit/test_storage.c
 tests_unit_test_storage_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_storage_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)

@@ -26,6 +26,7 @@ static const struct {
     { VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_SPARSE, "sparse" },
     { VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FALLOC, "falloc" },
     { VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_FULL, "full" },
+    { VDC_DIM_IMAGE_ALLOC, VDC_IMAGE_METADATA, "metadata" },
     { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_AUTO, "auto" },
     { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_PHY, "phy" },
     { VDC_DIM_IMAGE_BACKEND, VDC_BACKEND_QDISK, "qdisk" },

@@ -31,11 +31,14 @@ typedef enum vdc_image_format {
     VDC_IMAGE_QCOW2,            /* "qcow2" (always created sparse) */
 } vdc_image_format;
 
-/* How the image's blocks are allocated when it is created. */
+/* How the image's blocks are allocated when it is created (raw; qcow2's
+ * preallocation= in brackets, storage/qcow2.c). */
 typedef enum vdc_image_alloc {
-    VDC_IMAGE_SPARSE,           /* "sparse": ftruncate, no blocks allocated */
-    VDC_IMAGE_FALLOC,           /* "falloc": posix_fallocate, unwritten extents */
-    VDC_IMAGE_FULL,             /* "full": every block written with zeros */
+    VDC_IMAGE_SPARSE,           /* "sparse": ftruncate, no blocks allocated (off) */
+    VDC_IMAGE_FALLOC,           /* "falloc": posix_fallocate, unwritten extents (falloc) */
+    VDC_IMAGE_FULL,             /* "full": every block written with zeros (full) */
+    VDC_IMAGE_METADATA,         /* "metadata": qcow2 only, its L2 tables made, the
+                                   data clusters allocated as zero clusters (metadata) */
 } vdc_image_alloc;
 
 /* How a domU's image disk is served:

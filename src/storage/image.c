@@ -5,8 +5,9 @@
  *   raw falloc  posix_fallocate (blocks reserved as unwritten extents)
  *   raw full    every block written with zeros, as `dd if=/dev/zero` did in
  *               the 2008 write-up (seed 003)
- *   qcow2       libguestfs guestfs_disk_create (qemu-img underneath), else
- *               qemu-img create -f qcow2
+ *   qcow2       qemu-img create with preallocation off (sparse), metadata,
+ *               falloc or full and a cluster size (qcow2.c), read back
+ *               with qemu-img info and map
  * The file is claimed with O_CREAT|O_EXCL first, so an existing file is
  * never overwritten, and removed again when anything later fails. */
 #include "config.h"
@@ -20,9 +21,6 @@
 #include <unistd.h>
 
 #include <glib.h>
-#ifdef WITH_GUESTFS
-#include <guestfs.h>
-#endif
 
 #include "common/util.h"
 #include "storage/storage_kinds.h"
@@ -54,9 +52,15 @@ image_check(const struct vdc_storage_spec *spec)
         vdc_error("storage %s: image format or allocation out of range", name);
         return -1;
     }
-    if (spec->target.format == VDC_IMAGE_QCOW2 && spec->target.alloc != VDC_IMAGE_SPARSE) {
-        vdc_error("storage %s: qcow2 images are created sparse: expected --image-alloc sparse",
-                  name);
+    if (spec->target.format == VDC_IMAGE_RAW && spec->target.alloc == VDC_IMAGE_METADATA) {
+        vdc_error("storage %s: allocation metadata is qcow2's: expected sparse, falloc or full "
+                  "for a raw image", name);
+        return -1;
+    }
+    if (spec->cluster_size && (spec->target.format != VDC_IMAGE_QCOW2 ||
+                               !vdc_qcow2_cluster_size_ok(spec->cluster_size))) {
+        vdc_error("storage %s: cluster size %" G_GUINT64_FORMAT ": expected a qcow2 image and a "
+                  "power of two from 512 to 2097152 bytes", name, (guint64)spec->cluster_size);
         return -1;
     }
     r = lstat(spec->path, &st);
@@ -111,45 +115,6 @@ write_zeros(int fd, uint64_t size, const char *name, const char *path)
 }
 
 static int
-create_qcow2(const char *path, uint64_t size, const char *name)
-{
-#ifdef WITH_GUESTFS
-    guestfs_h *g = guestfs_create_flags(GUESTFS_CREATE_NO_ENVIRONMENT);
-    int r;
-
-    if (!g) {
-        vdc_error("storage %s: libguestfs handle: out of memory", name);
-        return -1;
-    }
-    guestfs_set_error_handler(g, NULL, NULL);
-    r = guestfs_disk_create(g, path, "qcow2", (int64_t)size, -1);
-    if (r < 0)
-        vdc_error("storage %s: create qcow2 %s: %s", name, path, guestfs_last_error(g));
-    guestfs_close(g);
-    return r < 0 ? -1 : 0;
-#else
-    char *sz = g_strdup_printf("%llu", (unsigned long long)size);
-    const char *argv[] = { "qemu-img", "create", "-q", "-f", "qcow2", path, sz, NULL };
-    char *err = NULL;
-    int status = 0;
-    GError *gerr = NULL;
-    int rc = -1;
-
-    if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
-                      NULL, NULL, NULL, &err, &status, &gerr))
-        vdc_error("storage %s: run qemu-img: %s", name, gerr->message);
-    else if (!g_spawn_check_wait_status(status, NULL))
-        vdc_error("storage %s: qemu-img create %s failed: %s", name, path, g_strstrip(err));
-    else
-        rc = 0;
-    g_clear_error(&gerr);
-    g_free(err);
-    g_free(sz);
-    return rc;
-#endif
-}
-
-static int
 image_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 {
     const char *name = spec->name ? spec->name : "image";
@@ -163,11 +128,21 @@ image_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         vdc_error("storage %s: create %s: %s", name, spec->path, g_strerror(errno));
         return -1;
     }
+    vdc_storage_init(out);
     if (spec->target.format == VDC_IMAGE_QCOW2) {
+        g_autofree char *why = NULL;
+
         close(fd);
         fd = -1;
-        if (create_qcow2(spec->path, spec->size_bytes, name) < 0)
+        if (vdc_qcow2_create(spec->path, spec->size_bytes, spec->target.alloc,
+                             spec->cluster_size, name) < 0 ||
+            vdc_qcow2_read(spec->path, &out->qcow2) < 0)
             goto fail;
+        why = vdc_qcow2_alloc_disagrees(spec->target.alloc, &out->qcow2);
+        if (why) {
+            vdc_error("storage %s: %s: %s", name, spec->path, why);
+            goto fail;
+        }
     } else {
         r = ftruncate(fd, (off_t)spec->size_bytes);
         if (r < 0) {
@@ -192,10 +167,9 @@ image_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         close(fd);
         fd = -1;
     }
-    vdc_storage_init(out);
     out->target = spec->target;
-    if (spec->target.format == VDC_IMAGE_QCOW2)
-        out->target.alloc = VDC_IMAGE_SPARSE;
+    out->cluster_size = spec->target.format == VDC_IMAGE_QCOW2
+                        ? (spec->cluster_size ? spec->cluster_size : VDC_QCOW2_CLUSTER_DEFAULT) : 0;
     out->name = g_strdup(name);
     out->path = g_strdup(spec->path);
     out->size_bytes = spec->size_bytes;
@@ -205,6 +179,7 @@ image_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
     if (fd >= 0)
         close(fd);
     unlink(spec->path);
+    vdc_qcow2_info_dispose(&out->qcow2);
     return -1;
 }
 

@@ -9,4 +9,4 @@ VDC_EXTERNAL_LIBS += -lbd_utils
 endif
 src_libvdc_controller_a_SOURCES += \
 	src/storage/storage.h src/storage/storage_kinds.h src/storage/storage.c \
-	src/storage/image.c src/storage/lvm.c src/storage/block.c
+	src/storage/image.c src/storage/qcow2.c src/storage/lvm.c src/storage/block.c

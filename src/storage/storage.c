@@ -35,6 +35,7 @@ vdc_storage_dispose(struct vdc_storage *st)
     g_free(st->lv);
     g_free(st->signature);
     g_free(st->run_tag);
+    vdc_qcow2_info_dispose(&st->qcow2);
     memset(st, 0, sizeof(*st));
 }
 
@@ -81,6 +82,36 @@ vdc_storage_destroy(struct vdc_storage *st)
     return ops ? ops->destroy(st) : -1;
 }
 
+/* targets[].storage.qcow2: what was asked (cluster size, preallocation)
+ * and what qemu-img read back from the image */
+static JsonObject *
+qcow2_describe(const struct vdc_storage *st)
+{
+    const vdc_qcow2_info *q = &st->qcow2;
+    JsonObject *o = json_object_new();
+
+    json_object_set_int_member(o, "cluster_size",
+                               (gint64)(q->read ? q->cluster_size : st->cluster_size));
+    json_object_set_null_member(o, "l2_cache_size");
+    json_object_set_string_member(o, "preallocation", vdc_qcow2_preallocation(st->target.alloc));
+    if (q->read) {
+        json_object_set_int_member(o, "virtual_size", (gint64)q->virtual_size);
+        json_object_set_int_member(o, "actual_size", (gint64)q->actual_size);
+        if (q->compat)
+            json_object_set_string_member(o, "compat", q->compat);
+        if (q->lazy_refcounts >= 0)
+            json_object_set_boolean_member(o, "lazy_refcounts", q->lazy_refcounts);
+        if (q->extended_l2 >= 0)
+            json_object_set_boolean_member(o, "extended_l2", q->extended_l2);
+        if (q->mapped_read) {
+            json_object_set_int_member(o, "mapped_bytes", (gint64)q->mapped_bytes);
+            json_object_set_int_member(o, "mapped_zero_bytes", (gint64)q->mapped_zero_bytes);
+        }
+        json_object_set_string_member(o, "source", "qemu-img info");
+    }
+    return o;
+}
+
 JsonObject *
 vdc_storage_describe(const struct vdc_storage *st)
 {
@@ -94,8 +125,9 @@ vdc_storage_describe(const struct vdc_storage *st)
         json_object_set_string_member(o, "format",
                                       vdc_target_name(VDC_DIM_IMAGE_FORMAT, st->target.format));
         json_object_set_string_member(o, "alloc", vdc_target_name(VDC_DIM_IMAGE_ALLOC,
-                                      st->target.format == VDC_IMAGE_QCOW2 ? VDC_IMAGE_SPARSE
-                                                                           : st->target.alloc));
+                                                                  st->target.alloc));
+        if (st->target.format == VDC_IMAGE_QCOW2)
+            json_object_set_object_member(o, "qcow2", qcow2_describe(st));
         break;
     case VDC_BACKING_LVM:
         if (st->vg)

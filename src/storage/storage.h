@@ -42,10 +42,76 @@ struct vdc_storage_spec {
     unsigned stripes;            /* 0 or 1: linear */
     uint64_t stripe_size;        /* bytes, power of two >= 4 KiB; 0: LVM default */
     const char *run_tag;         /* lvm: a second tag (the run's), or NULL */
+    /* qcow2 */
+    uint64_t cluster_size;       /* bytes, a power of two 512..2 MiB; 0: QEMU's 64 KiB */
     /* block */
     int consent;                 /* the user named this device for destruction */
     int force;                   /* proceed even though a signature was found */
 };
+
+/* ---- qcow2 (qcow2.c) ---------------------------------------------------------
+ * A qcow2 image is made by `qemu-img create -f qcow2 -o
+ * cluster_size=C,preallocation=P` (QEMU 7.2 here); its allocation maps to
+ * preallocation= as sparse off, metadata metadata, falloc falloc, full
+ * full.  Read back from the image itself with `qemu-img info
+ * --output=json` (the header: cluster size, virtual size, compat,
+ * lazy refcounts) and `qemu-img map --output=json` (which guest ranges
+ * have host clusters, and of them which read as zeros). */
+#define VDC_QCOW2_CLUSTER_DEFAULT 65536u
+
+typedef struct {
+    int read;                   /* 1: filled by vdc_qcow2_read */
+    uint64_t virtual_size;      /* bytes the guest sees */
+    uint64_t actual_size;       /* bytes the file holds on the host (its blocks) */
+    uint64_t cluster_size;      /* bytes (the header's cluster_bits) */
+    char *compat;               /* "0.10", "1.1" */
+    int lazy_refcounts, extended_l2, corrupt;   /* tri-state: -1 not said */
+    int64_t refcount_bits;      /* -1: not said */
+    int mapped_read;            /* 1: mapped_* below were read (qemu-img map) */
+    uint64_t mapped_bytes;      /* guest bytes with a host cluster (map "data": true) */
+    uint64_t mapped_zero_bytes; /* of them allocated as zero clusters ("zero": true) */
+} vdc_qcow2_info;
+
+void vdc_qcow2_info_dispose(vdc_qcow2_info *q);   /* safe twice */
+
+/* QEMU's preallocation= for @alloc ("off", "metadata", "falloc", "full"),
+ * NULL when out of range.  Static. */
+const char *vdc_qcow2_preallocation(vdc_image_alloc alloc);
+
+/* 1 when @bytes is a cluster size qcow2 takes (a power of two, 512 to 2 MiB). */
+int vdc_qcow2_cluster_size_ok(uint64_t bytes);
+
+/* Pure: `qemu-img info --output=json` of a qcow2 image (QEMU 2.x-9.x:
+ * "format", "virtual-size", "actual-size", "cluster-size",
+ * "format-specific": {"type": "qcow2", "data": {"compat", "lazy-refcounts",
+ * "refcount-bits", "corrupt", "extended-l2"}}) into @out; a format other
+ * than qcow2 is refused.  0, or -1 after vdc_error naming @source. */
+int vdc_qemu_img_info_parse(const char *json, const char *source, vdc_qcow2_info *out);
+
+/* Pure: `qemu-img map --output=json` (an array of {"start", "length",
+ * "depth", "present", "zero", "data"[, "offset"]}) into @out's mapped_*.
+ * 0, or -1 after vdc_error naming @source. */
+int vdc_qemu_img_map_parse(const char *json, const char *source, vdc_qcow2_info *out);
+
+/* Pure: NULL when what qemu-img read back (@q, info and map) is what
+ * preallocation @alloc makes (off: no cluster; metadata: every cluster
+ * allocated, all reading as zeros; falloc and full: every cluster
+ * allocated with data and the file at least the virtual size), else a
+ * new one-line description of the difference (g_free).  falloc and full
+ * differ only in the host file's extents (unwritten or written), which
+ * qemu-img does not say. */
+char *vdc_qcow2_alloc_disagrees(vdc_image_alloc alloc, const vdc_qcow2_info *q);
+
+/* Create qcow2 image @path (which the caller claimed: it exists, empty) of
+ * @size bytes with @alloc's preallocation and @cluster_size (0: 64 KiB),
+ * through qemu-img (its stderr in the message).  0, or -1 after
+ * vdc_error naming storage @name. */
+int vdc_qcow2_create(const char *path, uint64_t size, vdc_image_alloc alloc,
+                     uint64_t cluster_size, const char *name);
+
+/* qemu-img info and map of @path into @out (read = 1).  0, or -1 after
+ * vdc_error. */
+int vdc_qcow2_read(const char *path, vdc_qcow2_info *out);
 
 /* What was created (output).  Strings are owned (g_malloc). */
 struct vdc_storage {
@@ -62,6 +128,8 @@ struct vdc_storage {
     char *signature;             /* block: what blkid found ("ext4", "dos", ...), or NULL */
     char *run_tag;               /* lvm: the run's tag it carries; destroy() requires it */
     int created;                 /* 1: create() made it and destroy() removes it */
+    uint64_t cluster_size;       /* qcow2: the cluster size asked for (bytes) */
+    vdc_qcow2_info qcow2;        /* qcow2: read back after create */
 };
 
 struct vdc_storage_ops {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Storage kinds for real (root): image files (raw sparse/falloc/full, qcow2
-# through libguestfs/qemu-img; refusal to overwrite; idempotent destroy) and
+# Storage kinds for real (root): image files (raw sparse/falloc/full; qcow2
+# through qemu-img with each preallocation and a cluster size, read back
+# with qemu-img info and map; refusal to overwrite; idempotent destroy) and
 # the block kind on a loop device this test attaches (consent, blank device
 # accepted, ext4 / partition table / LVM PV signatures refused unless
 # forced, a mounted device refused as in use, destroy leaves the data).
@@ -41,10 +42,27 @@ grep -q '"format":"raw"' "$tmp/out" && grep -q '"alloc":"sparse"' "$tmp/out" || 
 [ "$(($(stat -c %b "$tmp/full.img") * 512))" -ge $((16 * MiB)) ] || fail "full image not allocated"
 "$TOOL" image "$tmp/falloc.img" 16M raw falloc > /dev/null || fail "falloc image"
 [ "$(($(stat -c %b "$tmp/falloc.img") * 512))" -ge $((16 * MiB)) ] || fail "falloc image not allocated"
-LIBGUESTFS_BACKEND=direct "$TOOL" image "$tmp/q.qcow2" 32M qcow2 sparse > "$tmp/out" || fail "qcow2 image"
+"$TOOL" image "$tmp/q.qcow2" 32M qcow2 sparse > "$tmp/out" || fail "qcow2 image"
 qemu-img info --output=json "$tmp/q.qcow2" > "$tmp/info"
 grep -q '"format": "qcow2"' "$tmp/info" && grep -q "\"virtual-size\": $((32 * MiB))" "$tmp/info" \
     || fail "qcow2: $(cat "$tmp/info")"
+grep -q '"qcow2":{"cluster_size":65536,"l2_cache_size":null,"preallocation":"off","virtual_size":33554432' "$tmp/out" \
+    && grep -q '"mapped_bytes":0,' "$tmp/out" || fail "qcow2 sparse read back: $(cat "$tmp/out")"
+# qcow2's preallocations and a cluster size, each read back from the image
+for p in metadata:metadata:33554432 falloc:falloc:33554432 full:full:33554432; do
+    alloc=${p%%:*} rest=${p#*:} prealloc=${rest%%:*} mapped=${rest#*:}
+    "$TOOL" image "$tmp/q-$alloc.qcow2" 32M qcow2 "$alloc" 128k > "$tmp/out" || fail "qcow2 $alloc"
+    grep -q "\"alloc\":\"$alloc\",\"qcow2\":{\"cluster_size\":131072,\"l2_cache_size\":null,\"preallocation\":\"$prealloc\"" "$tmp/out" \
+        && grep -q "\"mapped_bytes\":$mapped," "$tmp/out" && grep -q '"source":"qemu-img info"' "$tmp/out" \
+        || fail "qcow2 $alloc read back: $(cat "$tmp/out")"
+    qemu-img info --output=json "$tmp/q-$alloc.qcow2" | grep -q '"cluster-size": 131072' \
+        || fail "qcow2 $alloc: the header's cluster size is not 128 KiB"
+done
+"$TOOL" image "$tmp/q-bad.qcow2" 32M qcow2 sparse 3000 2> "$tmp/err" && fail "accepted a 3000-byte cluster"
+grep -q 'cluster size 3000: expected' "$tmp/err" || fail "cluster refusal: $(cat "$tmp/err")"
+[ ! -e "$tmp/q-bad.qcow2" ] || fail "a refused qcow2 left its file"
+"$TOOL" image "$tmp/r-meta.img" 32M raw metadata 2> "$tmp/err" && fail "accepted raw metadata"
+grep -q "allocation metadata is qcow2's" "$tmp/err" || fail "raw metadata refusal: $(cat "$tmp/err")"
 # never overwrite: the file keeps its content
 echo precious > "$tmp/keep.img"
 "$TOOL" image "$tmp/keep.img" 1M raw sparse 2> "$tmp/err" && fail "overwrote an existing file"

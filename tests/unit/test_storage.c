@@ -469,7 +469,20 @@ test_image_refusals(void **state)
     s = image_spec(p, 1ULL << 60, VDC_IMAGE_SPARSE);           /* no room for 1 EiB */
     assert_int_equal(vdc_storage_check(&s), -1);
     s = image_spec(p, 8 * MIB, VDC_IMAGE_FULL);
-    s.target.format = VDC_IMAGE_QCOW2;                                /* qcow2 is sparse only */
+    s.target.format = VDC_IMAGE_QCOW2;                         /* qcow2 takes every allocation */
+    assert_int_equal(vdc_storage_check(&s), 0);
+    s = image_spec(p, 8 * MIB, VDC_IMAGE_METADATA);            /* metadata: qcow2's only */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s.target.format = VDC_IMAGE_QCOW2;
+    assert_int_equal(vdc_storage_check(&s), 0);
+    s.cluster_size = 65536 + 512;                              /* not a power of two */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s.cluster_size = 4u << 20;                                 /* over 2 MiB */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s.cluster_size = 2u << 20;
+    assert_int_equal(vdc_storage_check(&s), 0);
+    s = image_spec(p, 8 * MIB, VDC_IMAGE_SPARSE);              /* a cluster size for raw */
+    s.cluster_size = 65536;
     assert_int_equal(vdc_storage_check(&s), -1);
     s = image_spec("/nonexistent-dir-vdc/x.img", 8 * MIB, VDC_IMAGE_SPARSE);
     assert_int_equal(vdc_storage_check(&s), -1);

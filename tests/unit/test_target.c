@@ -26,7 +26,7 @@ static const struct {
     { VDC_DIM_WHERE, 2, "domU|dom0" },
     { VDC_DIM_BACKING, 3, "image|lvm|block" },
     { VDC_DIM_IMAGE_FORMAT, 2, "raw|qcow2" },
-    { VDC_DIM_IMAGE_ALLOC, 3, "sparse|falloc|full" },
+    { VDC_DIM_IMAGE_ALLOC, 4, "sparse|falloc|full|metadata" },
     { VDC_DIM_IMAGE_BACKEND, 4, "auto|phy|qdisk|tap" },
     { VDC_DIM_IMAGE_CACHE, 2, "host|none" },
     { VDC_DIM_DISK_CACHE, 5, "default|none|writeback|directsync|writethrough" },
