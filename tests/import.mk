@@ -18,9 +18,12 @@ EXTRA_DIST += tests/integration/import-golden.sh tests/integration/import-errors
 
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
-	tests/unit/test_model_workload tests/unit/test_import_fio
+	tests/unit/test_model_workload tests/unit/test_import_fio tests/unit/test_import_shapes
 TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
-	tests/unit/test_model_workload tests/unit/test_import_fio
+	tests/unit/test_model_workload tests/unit/test_import_fio tests/unit/test_import_shapes
+tests_unit_test_import_shapes_SOURCES = tests/unit/test_import_shapes.c tests/unit/test_stderr.h
+tests_unit_test_import_shapes_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_import_shapes_LDADD = $(IMPORT_TEST_LIBS)
 tests_unit_test_import_fio_SOURCES = tests/unit/test_import_fio.c tests/unit/test_stderr.h
 tests_unit_test_import_fio_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_import_fio_LDADD = $(IMPORT_TEST_LIBS)
@@ -68,6 +71,7 @@ FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/import/text.c $(top_srcdir)/src/import/bonnie_table.c \
 	$(top_srcdir)/src/import/bonnie_claim.c $(top_srcdir)/src/import/dd.c \
 	$(top_srcdir)/src/import/dd_command.c $(top_srcdir)/src/import/dd_output.c \
+	$(top_srcdir)/src/import/describe.c \
 	$(top_srcdir)/src/import/fio_json.c $(top_srcdir)/src/common/util.c \
 	$(top_srcdir)/src/common/escape.c
 FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h \

@@ -28,8 +28,12 @@
 /* The options of `vmdiskcmp import` (common/opts.h). */
 struct import_cli {
     char *target, *output, *format, *kind, *where, *group_by;
+    char **kind_map;                /* --kind-map TEXT=KIND, repeatable */
+    uint64_t ram, dom0_ram;         /* --ram, --dom0-ram: bytes, 0 not given */
     int quiet;
 };
+
+#define MIB 1048576u
 
 #define I(m) offsetof(struct import_cli, m)
 static const vdc_opt import_table[] = {
@@ -37,7 +41,7 @@ static const vdc_opt import_table[] = {
       .empty_ok = 1, .help = "target of a file of one group (e.g. image, lvm, dom0), NAME/GROUP of several, and of runs naming no group; optional for JSON (keeps the runs' own targets)" },
     { .name = "kind", .type = VDC_OPT_ENUM, .off = I(kind), .metavar = "KIND", .short_name = 'k',
       .choices = "image|lvm|block|dom0|imported", .expect = "image, lvm, block, dom0 or imported",
-      .def = "imported", .help = "the target's kind: image, lvm, block, dom0 or imported" },
+      .def = "what its name says (disk image, LVM, Dom0...), else imported", .help = "the target's kind: image, lvm, block, dom0 or imported" },
     { .name = "where", .type = VDC_OPT_ENUM, .off = I(where), .metavar = "W", .short_name = 'w',
       .choices = "domU|dom0|host", .expect = "domU, dom0 or host",
       .help = "where it was measured: domU, dom0 or host" },
@@ -50,6 +54,12 @@ static const vdc_opt import_table[] = {
       .choices = "machine|label|none", .expect = "machine, label or none",
       .def = "machine: the label line above a table or dd run, else its machine name or device",
       .help = "machine, label, or none (everything into --target, with a warning when it mixes machines); several groups: one target each, TARGET/GROUP with --target; fio: machine = each job's filename, label = one target per job" },
+    { .name = "kind-map", .type = VDC_OPT_STRV, .off = I(kind_map), .metavar = "TEXT=KIND",
+      .help = "a target whose name holds TEXT (any case) is of KIND (image, lvm, block, dom0, imported); repeatable, tried before the words of the name (disk image, LVM, partition, RAID, Dom0...)" },
+    { .name = "ram", .type = VDC_OPT_SIZE, .off = I(ram), .metavar = "SIZE", .align = MIB,
+      .def = "what the page states", .help = "RAM of the machine the runs ran in (a domU's, or the host's own; bare number: MiB): the under-2x-RAM rule then runs" },
+    { .name = "dom0-ram", .type = VDC_OPT_SIZE, .off = I(dom0_ram), .metavar = "SIZE", .align = MIB,
+      .def = "what the page states", .help = "dom0's RAM (a dom0 target's, and what can cache a domU image's blocks; bare number: MiB)" },
     { .name = "quiet", .type = VDC_OPT_FLAG, .off = I(quiet), .short_name = 'q',
       .help = "no progress messages" },
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
@@ -64,6 +74,7 @@ static const vdc_opts_spec import_spec = {
     .usage =
         "usage: vmdiskcmp import FILE... [--target NAME] [--kind KIND] [--where WHERE]\n"
         "                        [-o OUT.json] [--format FORMAT] [--group-by G]\n"
+        "                        [--kind-map TEXT=KIND]... [--ram SIZE] [--dom0-ram SIZE]\n"
         "\n"
         "Import benchmark results into one vmdiskcmp result document.\n"
         "  FILE  agent/result JSON, bonnie++ CSV lines (1.03, 1.96/1.97, 1.98),\n"
@@ -130,12 +141,15 @@ vdc_cmd_import(int argc, char **argv)
     struct import_cli c = { 0 };
     const char *target, *output, *kind, *where;
     vdc_import_format fmt = VDC_IMPORT_AUTO;
-    vdc_group_by group_by = VDC_GROUP_MACHINE;
+    vdc_import_options io;
+    GArray *map = g_array_new(FALSE, TRUE, sizeof(vdc_kind_map_entry));
     vdc_result_set rs;
     vdc_opts_result pr;
     int i, n, first = 0, total = 0, rc = -1;
+    guint k;
 
     vdc_result_set_init(&rs);
+    vdc_import_options_init(&io);
     pr = vdc_opts_parse(&import_spec, &c, argc, argv, &first, NULL);
     if (pr == VDC_OPTS_HELP) {
         vdc_opts_help(&import_spec, stdout);
@@ -152,7 +166,23 @@ vdc_cmd_import(int argc, char **argv)
     if (c.format)
         (void)vdc_import_format_parse(c.format, &fmt);
     if (c.group_by)
-        (void)vdc_import_group_by_parse(c.group_by, &group_by);
+        (void)vdc_import_group_by_parse(c.group_by, &io.group_by);
+    for (i = 0; c.kind_map && c.kind_map[i]; i++) {
+        vdc_kind_map_entry e;
+
+        if (vdc_import_kind_map_parse(c.kind_map[i], &e) < 0) {
+            vdc_input_error("import: --kind-map '%.60s': expected TEXT=KIND, KIND one of image, lvm, "
+                            "block, dom0, imported", c.kind_map[i]);
+            goto out;
+        }
+        g_array_append_val(map, e);
+    }
+    io.kind_map = (const vdc_kind_map_entry *)(void *)map->data;
+    io.n_kind_map = map->len;
+    if (c.ram)
+        io.ram_mib = (int64_t)(c.ram / MIB);
+    if (c.dom0_ram)
+        io.dom0_ram_mib = (int64_t)(c.dom0_ram / MIB);
     if (c.quiet)
         vdc_set_quiet(1);
     if (first >= argc) {
@@ -188,12 +218,13 @@ vdc_cmd_import(int argc, char **argv)
         goto out;
     }
     for (i = first; i < argc; i++) {
-        n = vdc_import_file_grouped(&rs, argv[i], target, fmt, group_by);
+        n = vdc_import_file_with(&rs, argv[i], target, fmt, &io);
         if (n < 0)
             goto out;
         vdc_progress("%s: %d run%s imported", argv[i], n, n == 1 ? "" : "s");
         total += n;
     }
+    vdc_import_settle_where(&rs, &io);
     if (target && (kind || where)) {
         size_t k, tl = strlen(target);
 
@@ -203,8 +234,10 @@ vdc_cmd_import(int argc, char **argv)
 
             if (strcmp(t->name, target) && !(!strncmp(t->name, target, tl) && t->name[tl] == '/'))
                 continue;
-            if (kind)
+            if (kind) {
                 vdc_set_str(&t->kind, kind);
+                g_clear_pointer(&t->provenance.kind, g_free);    /* the user's word */
+            }
             if (where)
                 vdc_set_str(&t->where, where);
         }
@@ -227,6 +260,11 @@ vdc_cmd_import(int argc, char **argv)
         vdc_progress("%d run%s written to %s", total, total == 1 ? "" : "s", output);
     rc = 0;
  out:
+    for (k = 0; k < map->len; k++) {
+        g_free(g_array_index(map, vdc_kind_map_entry, k).text);
+        g_free(g_array_index(map, vdc_kind_map_entry, k).kind);
+    }
+    g_array_free(map, TRUE);
     vdc_result_set_dispose(&rs);
     vdc_opts_dispose(&import_spec, &c);
     return rc;

@@ -343,7 +343,8 @@ io_row_unplaced(vdc_text_ctx *c, char **tok, guint n)
         return -1;
     tr->unplaced = g_strdupv(tok + first);
     g_queue_push_tail(&c->awaiting_files, tr);
-    c->last_row = NULL;
+    c->last_row = tr;           /* for its "Latency" line */
+    c->last_row_file = 0;
     return 0;
 }
 
@@ -416,30 +417,86 @@ file_row(vdc_text_ctx *c, char **tok, guint n)
     return 0;
 }
 
+/* The latency slot (0-5) of each value of a "Latency" row that keeps
+ * bonnie++'s spacing ("Latency" then " %9s" per test, blank for a test not
+ * run: the value of slot k ends 26 + 10 k columns after the start of
+ * "Latency"), into @slot; 0, or -1 when the spacing does not fit. */
+static int
+latency_slots(const vdc_text_ctx *c, guint n, int *slot)
+{
+    int ends[16];
+    guint ne = c->raw ? token_ends(c->raw, ends, G_N_ELEMENTS(ends)) : 0, i;
+    int start;
+
+    if (ne != n || n < 2)
+        return -1;
+    start = ends[0] - 6;
+    for (i = 1; i < n; i++) {
+        int k = (ends[i] - start - 26 + 5) / 10;
+
+        if (k < 0 || k > 5 || abs(ends[i] - (start + 26 + 10 * k)) > 1 ||
+            (i > 1 && k <= slot[i - 2]))
+            return -1;
+        slot[i - 1] = k;
+    }
+    return 0;
+}
+
+/* The latencies of the row above: six, or one per test that row has
+ * (bonnie++ prints a blank for a test not run, e.g. per-char with -f): by
+ * their columns when the spacing is kept, else in the order of the row's
+ * tests.  For a row whose blank columns wait for the CSV line (collapsed),
+ * the count is checked and the CSV line gives them. */
 int
 vdc_table_latency_row(vdc_text_ctx *c, char **tok, guint n)
 {
     vdc_test_id first = c->last_row_file ? VDC_TEST_SEQ_CREATE : VDC_TEST_PUTC;
-    guint i;
+    vdc_table_run *tr = c->last_row;
+    int slot[6], has[6] = { 0 };
+    guint i, n_tests = 0;
     size_t j;
 
-    if (!c->last_row)
+    if (!tr)
         return vdc_import_fail(&c->pos, "expected a table data row before this 'Latency' line");
-    if (n != 7)
-        return vdc_import_fail(&c->pos, "expected 'Latency' and 6 latencies, found %u "
-                               "latencies (import the CSV line instead)", n - 1);
+    c->last_row = NULL;
     for (i = 0; i < 6; i++) {
-        const vdc_test_info *ti = &vdc_tests[first + i];
+        for (j = 0; j < tr->run->n_samples; j++)
+            if (!strcmp(tr->run->samples[j]->test, vdc_tests[first + i].name))
+                has[i] = 1;
+        n_tests += has[i];
+    }
+    if (tr->unplaced) {
+        n_tests = g_strv_length(tr->unplaced) / 2;
+        if (n - 1 != n_tests && n != 7)
+            return vdc_import_fail(&c->pos, "expected 'Latency' and one latency per test of the "
+                                   "row at line %ld (%u), found %u latencies", tr->line, n_tests,
+                                   n - 1);
+        return 0;        /* the CSV line that places the row has them */
+    }
+    if (n == 7) {
+        for (i = 0; i < 6; i++)
+            slot[i] = (int)i;
+    } else if (latency_slots(c, n, slot) < 0) {
+        if (n - 1 != n_tests)
+            return vdc_import_fail(&c->pos, "expected 'Latency' and 6 latencies, or one per test "
+                                   "of the row above (%u), found %u latencies: expected the "
+                                   "row as bonnie++ printed it, or import its CSV line", n_tests,
+                                   n - 1);
+        for (i = 0, j = 0; i < 6; i++)
+            if (has[i])
+                slot[j++] = (int)i;
+    }
+    for (i = 0; i + 1 < n; i++) {
+        const vdc_test_info *ti = &vdc_tests[first + slot[i]];
         double us;
 
         if (vdc_import_latency(tok[i + 1], &us) < 0)
             return vdc_import_fail(&c->pos, "%s latency: expected a number with unit us, ms "
                                    "or s, found '%.30s'", ti->name, tok[i + 1]);
-        for (j = 0; j < c->last_row->run->n_samples; j++)
-            if (!strcmp(c->last_row->run->samples[j]->test, ti->name))
-                c->last_row->run->samples[j]->latency_us = us;
+        for (j = 0; j < tr->run->n_samples; j++)
+            if (!strcmp(tr->run->samples[j]->test, ti->name))
+                tr->run->samples[j]->latency_us = us;
     }
-    c->last_row = NULL;
     return 0;
 }
 

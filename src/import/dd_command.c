@@ -161,8 +161,38 @@ prompt_word(const char *w)
     return n && strchr("#$%>", w[n - 1]) != NULL;
 }
 
+/* A shell redirection ("2>&1", ">log", "&>/dev/null", "<in"): the end of
+ * dd's operands. */
+static int
+redirection_word(const char *w)
+{
+    while (g_ascii_isdigit(*w))
+        w++;
+    return *w == '>' || *w == '<' || (*w == '&' && w[1] == '>');
+}
+
+/* The operand bit of @key for vdc_dd_transcript.vars, 0 for one the
+ * reader does not use */
+static unsigned
+operand_var(const char *key)
+{
+    static const struct { const char *key; unsigned bit; } bits[] = {
+        { "if", VDC_DD_VAR_IF }, { "of", VDC_DD_VAR_OF }, { "bs", VDC_DD_VAR_BS },
+        { "ibs", VDC_DD_VAR_IBS }, { "obs", VDC_DD_VAR_OBS }, { "count", VDC_DD_VAR_COUNT },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(bits); i++)
+        if (!strcmp(key, bits[i].key))
+            return bits[i].bit;
+    return 0;
+}
+
 /* Is @line a dd command?  Returns 1 (and fills @t), 0 not one, -1 after a
- * message (a dd command with an operand dd does not have). */
+ * message (a dd command with an operand dd does not have).  An operand
+ * whose value is a shell expansion ("bs=$bs", "of=${dev}", "count=`n`": a
+ * loop's command) is not read: its bit is set in t->vars (the separator
+ * lines of the runs name the values). */
 int
 vdc_dd_parse_command(const vdc_import_pos *pos, const char *line, vdc_dd_transcript *t)
 {
@@ -180,8 +210,16 @@ vdc_dd_parse_command(const vdc_import_pos *pos, const char *line, vdc_dd_transcr
     }
     if (i == n)
         goto out;
-    /* what stands before dd: a prompt, time, sudo, sync;, sh -c */
+    /* what stands before dd: a prompt, time, sudo, sync;, sh -c, a loop
+     * ("for bs in 4k 64k; do") */
     for (k = 0; k < i; k++) {
+        if (!strcmp(w[k], "for")) {
+            while (k + 1 < i && strcmp(w[k + 1], ";"))
+                k++;
+            if (k + 1 == i)
+                goto out;        /* "for a quick test, dd if=..." */
+            continue;
+        }
         if (!strcmp(w[k], "time"))
             t->timed = 1;
         else if (k == 0 && prompt_word(w[k]))
@@ -189,7 +227,7 @@ vdc_dd_parse_command(const vdc_import_pos *pos, const char *line, vdc_dd_transcr
         else if (strcmp(w[k], "sudo") && strcmp(w[k], "sync") && strcmp(w[k], ";") &&
                  strcmp(w[k], "&&") && strcmp(w[k], "sh") && strcmp(w[k], "bash") &&
                  strcmp(w[k], "-c") && strcmp(w[k], "-p") && strcmp(w[k], "nice") &&
-                 strcmp(w[k], "/usr/bin/time") && strcmp(w[k], "command"))
+                 strcmp(w[k], "/usr/bin/time") && strcmp(w[k], "command") && strcmp(w[k], "do"))
             goto out;    /* prose that names dd ("use dd if=... to") */
         if (k == 0 && prompt_word(w[k]))
             start = 1;
@@ -205,7 +243,8 @@ vdc_dd_parse_command(const vdc_import_pos *pos, const char *line, vdc_dd_transcr
         }
         cmd = g_string_free(c, FALSE);
     }
-    for (k = i + 1; k < n && strcmp(w[k], ";") && strcmp(w[k], "&&") && strcmp(w[k], "|"); k++) {
+    for (k = i + 1; k < n && strcmp(w[k], ";") && strcmp(w[k], "&&") && strcmp(w[k], "|") &&
+                    !redirection_word(w[k]); k++) {
         char *eq = strchr(w[k], '=');
         const char *v;
         int64_t size;
@@ -228,6 +267,10 @@ vdc_dd_parse_command(const vdc_import_pos *pos, const char *line, vdc_dd_transcr
             goto out;
         }
         operands++;
+        if (operand_var(w[k]) && (strchr(v, '$') || strchr(v, '`'))) {
+            t->vars |= operand_var(w[k]);
+            continue;
+        }
         if (!strcmp(w[k], "if"))
             vdc_set_str(&t->in_file, v);
         else if (!strcmp(w[k], "of"))

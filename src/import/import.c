@@ -234,18 +234,26 @@ name_groups(vdc_result_set *tmp, GPtrArray *labels, const char *file, const char
 }
 
 int
-vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
-                        const char *file, const char *target, vdc_import_format fmt,
-                        vdc_group_by group_by)
+vdc_import_data_with(vdc_result_set *rs, const char *data, size_t len, const char *file,
+                     const char *target, vdc_import_format fmt, const vdc_import_options *o)
 {
+    vdc_import_options defaults;
+    vdc_group_by group_by;
     vdc_result_set tmp;
     GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *ram = g_ptr_array_new_with_free_func(vdc_ram_statement_free);
+    int text = 0;
     /* what is imported is the user's input: whatever the shared loaders
      * (the result model's JSON) find wrong with it is bad input */
     vdc_err_kind scope = vdc_error_scope(VDC_ERR_INPUT);
     int n = -1;
     size_t i;
 
+    if (!o) {
+        vdc_import_options_init(&defaults);
+        o = &defaults;
+    }
+    group_by = o->group_by;
     vdc_result_set_init(&tmp);
     if (target && !*target) {
         vdc_input_error("%s: the target name is empty: expected --target NAME", file);
@@ -263,9 +271,10 @@ vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
         vdc_input_error("%s: --group-by none puts every run into one target: expected "
                         "--target NAME", file);
     } else {
+        text = 1;
         n = vdc_import_text(&tmp, data, len, file,
                             fmt == VDC_IMPORT_CSV ? 1 : fmt == VDC_IMPORT_TABLE ? 2
-                            : fmt == VDC_IMPORT_DD ? 3 : 0, labels);
+                            : fmt == VDC_IMPORT_DD ? 3 : 0, labels, ram);
         if (n >= 0 && name_groups(&tmp, labels, file, target, group_by) < 0)
             n = -1;
     }
@@ -302,12 +311,28 @@ vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
                 vdc_set_str(&t->kind, "imported");
         }
     }
+    /* a pasted page says what its targets are: kinds, where, RAM */
+    if (text)
+        vdc_import_describe(&tmp, rs, file, ram, o);
     vdc_result_set_merge(rs, &tmp);
  out:
+    g_ptr_array_free(ram, TRUE);
     g_ptr_array_free(labels, TRUE);
     vdc_result_set_dispose(&tmp);
     vdc_error_scope(scope);
     return n;
+}
+
+int
+vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
+                        const char *file, const char *target, vdc_import_format fmt,
+                        vdc_group_by group_by)
+{
+    vdc_import_options o;
+
+    vdc_import_options_init(&o);
+    o.group_by = group_by;
+    return vdc_import_data_with(rs, data, len, file, target, fmt, &o);
 }
 
 int
@@ -320,6 +345,17 @@ vdc_import_data(vdc_result_set *rs, const char *data, size_t len,
 int
 vdc_import_file_grouped(vdc_result_set *rs, const char *path, const char *target,
                         vdc_import_format fmt, vdc_group_by group_by)
+{
+    vdc_import_options o;
+
+    vdc_import_options_init(&o);
+    o.group_by = group_by;
+    return vdc_import_file_with(rs, path, target, fmt, &o);
+}
+
+int
+vdc_import_file_with(vdc_result_set *rs, const char *path, const char *target,
+                     vdc_import_format fmt, const vdc_import_options *o)
 {
     char *data = NULL;
     size_t len = 0;
@@ -334,7 +370,7 @@ vdc_import_file_grouped(vdc_result_set *rs, const char *path, const char *target
         return -1;
     if (!strcmp(path, "-"))
         name = "(stdin)";
-    n = vdc_import_data_grouped(rs, data, len, name, target, fmt, group_by);
+    n = vdc_import_data_with(rs, data, len, name, target, fmt, o);
     g_free(data);
     return n;
 }

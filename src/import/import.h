@@ -65,6 +65,37 @@ typedef enum {
  * 200 000-line file took 10 minutes and 6 GiB before this limit. */
 #define VDC_IMPORT_MAX_RUNS 10000
 
+/* --kind-map TEXT=KIND: a target whose name holds TEXT (case-insensitive)
+ * is of KIND (image, lvm, block, dom0, imported). */
+typedef struct {
+    char *text;
+    char *kind;
+} vdc_kind_map_entry;
+
+/* How text is imported, beyond the format and the target name. */
+typedef struct {
+    vdc_group_by group_by;                /* VDC_GROUP_MACHINE */
+    const vdc_kind_map_entry *kind_map;   /* tried before the words of a name; borrowed */
+    size_t n_kind_map;
+    int64_t ram_mib;         /* --ram: RAM of the machine a run ran in (a domU's, or a
+                              * host's own), MiB; VDC_INT_ABSENT: what the page states */
+    int64_t dom0_ram_mib;    /* --dom0-ram: dom0's RAM (a dom0 target's memory, and what
+                              * can cache a domU image's blocks); VDC_INT_ABSENT: stated */
+} vdc_import_options;
+
+void vdc_import_options_init(vdc_import_options *o);
+
+/* "TEXT=KIND" into @out (g_free its members); 0, or -1 (no message) when
+ * there is no '=', TEXT is empty or KIND is not one of image, lvm, block,
+ * dom0, imported. */
+int vdc_import_kind_map_parse(const char *arg, vdc_kind_map_entry *out);
+
+/* The kind the words of @name say (doc/importers.md, "Kinds and RAM"):
+ * "dom0", "image", "lvm", "block", or NULL; *@why (g_free) gets what
+ * decided it ("its name says 'disk image'", "its name is an LV's device
+ * path (/dev/VG/LV)"), NULL with NULL. */
+const char *vdc_import_kind_of_name(const char *name, char **why);
+
 /* Parse a --format argument: auto, json, text, csv, table, dd, fio.  Returns 0
  * or -1 (no message). */
 int vdc_import_format_parse(const char *s, vdc_import_format *out);
@@ -88,6 +119,21 @@ int vdc_import_data_grouped(vdc_result_set *rs, const char *data, size_t len,
 /* vdc_import_data_grouped with VDC_GROUP_MACHINE. */
 int vdc_import_data(vdc_result_set *rs, const char *data, size_t len,
                     const char *file, const char *target, vdc_import_format fmt);
+
+/* vdc_import_data_grouped with the options @o (NULL: vdc_import_options_init's).
+ * The text formats also describe the targets they create (kind from their
+ * names and --kind-map, where they ran, their RAM from --ram, --dom0-ram or
+ * what the page states), recorded in targets[].provenance and said as
+ * progress lines. */
+int vdc_import_data_with(vdc_result_set *rs, const char *data, size_t len, const char *file,
+                         const char *target, vdc_import_format fmt, const vdc_import_options *o);
+int vdc_import_file_with(vdc_result_set *rs, const char *path, const char *target,
+                         vdc_import_format fmt, const vdc_import_options *o);
+
+/* After every file: a target described as a machine's own disk (where
+ * host) is a domU's when the whole set has a dom0 or an image target (its
+ * file had none); --dom0-ram then applies to it. */
+void vdc_import_settle_where(vdc_result_set *rs, const vdc_import_options *o);
 
 /* Same, reading @path ("-" = standard input, named "(stdin)"). */
 int vdc_import_file_grouped(vdc_result_set *rs, const char *path, const char *target,

@@ -61,14 +61,48 @@ int vdc_import_csv_line(const char *line, const vdc_import_pos *pos, vdc_run *ru
  * (g_strfreev) of *n tokens. */
 char **vdc_import_tokens(const char *line, guint *n);
 
+/* What RAM a page states, and for whom (describe.c). */
+typedef enum {
+    VDC_RAM_MACHINE,          /* "128 MB RAM": the machine's */
+    VDC_RAM_DOMU,             /* a guest's config (memory = 512), "guest", "domU" */
+    VDC_RAM_DOM0,             /* "dom0", "Dom0", dom0_mem= */
+} vdc_ram_scope;
+
+typedef struct {
+    long line;
+    int64_t mib;
+    vdc_ram_scope scope;
+    char *text;               /* the words around the statement */
+} vdc_ram_statement;
+
+void vdc_ram_statement_free(gpointer p);
+
+/* Does @line state a RAM size ("128 MB RAM", "RAM was 128 MB", "5 GB of ram
+ * available", `memory = "512"` of an xm config, libvirt's <memory>,
+ * dom0_mem=1024M)?  1 with *@mib and *@scope (dom0 when the line names
+ * dom0, a guest's for a config or a line naming a guest/domU/VM, else the
+ * machine's) and *@text (g_free: the words around the statement, "...I
+ * have 5 GB of ram available..."; @text may be NULL), else 0. */
+int vdc_import_ram_statement(const char *line, int64_t *mib, vdc_ram_scope *scope, char **text);
+
+/* Describe the targets of @tmp (one file's import, to be merged into @rs)
+ * that @rs does not have yet: kind by --kind-map and the words of its name,
+ * where (dom0; domU when @rs or @tmp has a dom0 or an image target; else
+ * host), RAM from --ram/--dom0-ram or the one value @ram (vdc_ram_statement
+ * *) states per scope; each with its provenance, each target said as a
+ * progress line.  Returns 0. */
+int vdc_import_describe(vdc_result_set *tmp, const vdc_result_set *rs, const char *file,
+                        GPtrArray *ram, const vdc_import_options *o);
+
 /* The text importer (tables, CSV lines, dd transcripts); @only: 0 = all,
  * 1 = CSV lines only, 2 = tables only, 3 = dd transcripts only.  Appends
  * runs to @rs (a scratch set) with an empty target: the caller names them
  * (import.c, by --group-by).  @labels gets one entry per run appended, in
- * order: the label line above it (g_strdup) or NULL.  Returns the number of
- * runs, or -1. */
+ * order: the label line above it (g_strdup) or NULL; @ram (may be NULL)
+ * one vdc_ram_statement per prose line that states a RAM size.  Returns the
+ * number of runs, or -1. */
 int vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
-                    const char *file, int only, GPtrArray *labels);
+                    const char *file, int only, GPtrArray *labels, GPtrArray *ram);
 
 /* ---- dd transcripts (dd.c, dd_command.c, dd_output.c) ------------------------------ */
 typedef struct vdc_dd_ctx vdc_dd_ctx;
@@ -95,7 +129,26 @@ typedef struct {
     const char *wording;         /* source.format */
     double real_s, user_s, sys_s;
     char *label;
+    unsigned vars;               /* operands given as shell expansions ("bs=$bs", a
+                                  * loop's command): VDC_DD_VAR_* bits */
+    int is_template;             /* a command with such operands: the command of the
+                                  * runs that follow it, not a run of its own */
+    char *section;               /* the section or separator line in force when the
+                                  * output began ("--- bs=8K / count=8K / 1 ---",
+                                  * "READ (no cache bs=1M):"), NULL none */
+    long section_line;
+    vdc_test_id section_test;    /* what that section says was measured (READ,
+                                  * WRITE), else VDC_TEST_UNKNOWN */
+    char *error;                 /* dd's error line before or in the output ("dd:
+                                  * error writing ...: No space left on device") */
+    long error_line;
 } vdc_dd_transcript;
+
+/* vdc_dd_transcript.vars */
+enum {
+    VDC_DD_VAR_IF = 1u << 0, VDC_DD_VAR_OF = 1u << 1, VDC_DD_VAR_BS = 1u << 2,
+    VDC_DD_VAR_IBS = 1u << 3, VDC_DD_VAR_OBS = 1u << 4, VDC_DD_VAR_COUNT = 1u << 5,
+};
 
 /* Is @line a dd command (dd_command.c)?  Returns 1 and fills @t's command
  * members (command, command_line, timed, prompted, if/of, sizes, flags), 0
@@ -126,9 +179,11 @@ void vdc_dd_free(vdc_dd_ctx *d);
 /* Offer one line (blanks stripped; not an empty one) to the dd reader, with
  * the label line in force (@label, may be NULL).  Returns 1 when the line
  * belongs to a dd transcript (a dd command, records, summary, the shell's
- * time output, a sweep separator such as "bs=8k"), 0 when it does not (a
- * transcript in progress is then complete and its run appended), -1 after
- * vdc_import_fail. */
+ * time output, dd's error line, a sweep separator such as "bs=8k", a
+ * tool's section title such as "READ (no cache bs=1M):"), 2 for a loop's
+ * dd command (operands such as bs=$bs: a line of a script, whose runs
+ * follow), 0 when it does not (a transcript in progress is then complete
+ * and its run appended), -1 after vdc_import_fail. */
 int vdc_dd_line(vdc_dd_ctx *d, const vdc_import_pos *pos, const char *line, const char *label);
 
 /* End of input: append the run of a transcript in progress.  0 or -1. */
@@ -198,6 +253,7 @@ typedef struct {
     guint hdr_n;
     char *wrap_raw;               /* a short row that may go on on the next line */
     long wrap_line;
+    GPtrArray *ram;               /* vdc_ram_statement *: what prose lines state */
 } vdc_text_ctx;
 
 /* text.c: append a run (its target named later by import.c) with the

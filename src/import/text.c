@@ -79,10 +79,68 @@ prompt_line(const char *line, char **tok, guint n)
            tok[0][0] == '[';
 }
 
+/* A sentence, not a heading: a greeting ("Hi list, here are my numbers on
+ * the Dell, LV first", "Hello:", "Regards,"), or at least 8 words outside
+ * parentheses with a comma or a full stop among them. */
+static int
+sentence_line(const char *line, char **tok, guint n)
+{
+    static const char *const greetings[] = {
+        "hi", "hello", "hey", "dear", "thanks", "thank", "regards", "cheers", "greetings", NULL,
+    };
+    g_autofree char *first = n ? g_ascii_strdown(tok[0], -1) : NULL;
+    size_t fl = first ? strlen(first) : 0;
+    int depth = 0, punct = 0, words = 0;
+    const char *p;
+    guint i;
+
+    while (fl && strchr(",:!.", first[fl - 1]))
+        first[--fl] = '\0';
+    if (first && g_strv_contains(greetings, first))
+        return 1;
+    for (p = line; *p; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')' && depth)
+            depth--;
+        else if (!depth && (*p == ',' || *p == '.') && (p[1] == ' ' || !p[1]))
+            punct = 1;
+    }
+    for (i = 0, depth = 0; i < n; i++) {
+        if (!depth && tok[i][0] != '(')
+            words++;
+        depth += (int)(strchr(tok[i], '(') != NULL) - (int)(strchr(tok[i], ')') != NULL);
+        if (depth < 0)
+            depth = 0;
+    }
+    return punct && words >= 8;
+}
+
+/* A line of a shell script as pasted ("for bs in 8K 1M; do", "done",
+ * "echo \"--- bs=$bs ---\"", "f=/var/tmp/f", "rm -f $f"): never a heading. */
+static int
+shell_line(const char *line, char **tok, guint n)
+{
+    static const char *const words[] = {
+        "for", "while", "until", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac",
+        "echo", "printf", "cd", "rm", "sync", "mkdir", "mount", "umount", "export", "sleep",
+        "cat", "sudo", "time", "#!/bin/sh", "#!/bin/bash", "}", NULL,
+    };
+    const char *eq = n ? strchr(tok[0], '=') : NULL;
+
+    if (!n)
+        return 0;
+    return g_strv_contains(words, tok[0]) || strstr(line, "$(") || strstr(line, "${") ||
+           g_str_has_suffix(line, "; do") || g_str_has_suffix(line, "; then") ||
+           g_str_has_suffix(line, "{") ||
+           (eq && eq > tok[0] && n == 1);    /* "f=/var/tmp/f": an assignment */
+}
+
 /* A line that is neither a table line nor a CSV line nor dd output: prose
  * or a label.  Consecutive prose lines make a block.  A block of at most 3
- * lines of at most 80 characters whose first line has a letter and is not
- * mostly numbers (a df line) is a heading: its first line names the
+ * lines of at most 80 characters whose first line has a letter, is not
+ * mostly numbers (a df line) and is not a sentence (sentence_line) is a
+ * heading: its first line names the
  * groups below it, until the next heading ("host 2 (ext2 defaults)";
  * "/dev/hda3 (ext2 with 4-KB block size)" above "cd /mnt; bonnie -s 256";
  * "Test 1 - disk image" above a paragraph and the table).  Paragraphs,
@@ -98,6 +156,13 @@ prose_line(vdc_text_ctx *c, const char *line, int in_paragraph)
     int letter = 0, prompt;
 
     c->prev_prose = 1;
+    if (c->ram) {
+        /* "128 MB RAM", `memory = "512"` (also in a command's output) */
+        vdc_ram_statement st = { .line = c->pos.line };
+
+        if (vdc_import_ram_statement(line, &st.mib, &st.scope, &st.text))
+            g_ptr_array_add(c->ram, g_memdup2(&st, sizeof(st)));
+    }
     if (c->after_prompt)
         return;
     tok = vdc_import_tokens(line, &nt);
@@ -108,7 +173,8 @@ prose_line(vdc_text_ctx *c, const char *line, int in_paragraph)
                 letter = 1;
         g_free(c->block_first);
         c->block_first = g_strdup(line);
-        c->block_ok = n <= 80 && letter && !prompt && 2 * vdc_table_n_value_like(tok, nt) < nt;
+        c->block_ok = n <= 80 && letter && !prompt && 2 * vdc_table_n_value_like(tok, nt) < nt &&
+                      !sentence_line(line, tok, nt) && !shell_line(line, tok, nt);
         c->block_lines = 1;
         if (c->block_ok) {
             g_free(c->block_label);
@@ -214,7 +280,8 @@ text_line(vdc_text_ctx *c, const char *line)
         if (r < 0)
             return -1;
         if (r > 0) {
-            c->after_prompt = 0;
+            if (r == 1)
+                c->after_prompt = 0;    /* dd's output; a loop's command is a script's line */
             return settle_wrapped(c);
         }
     }
@@ -303,10 +370,10 @@ text_line(vdc_text_ctx *c, const char *line)
 
 int
 vdc_import_text(vdc_result_set *rs, const char *data, size_t len,
-                const char *file, int only, GPtrArray *labels)
+                const char *file, int only, GPtrArray *labels, GPtrArray *ram)
 {
     vdc_text_ctx c = { .pos = { .file = file, .line = 0 }, .rs = rs,
-                   .only = only, .rows = ROWS_NONE, .labels = labels };
+                   .only = only, .rows = ROWS_NONE, .labels = labels, .ram = ram };
     const char *p = data, *end = data + len;
     int rc = -1;
 

@@ -389,6 +389,8 @@ typedef struct {
     char *file;              /* imported file as named on the command line */
     int64_t line;            /* 1-based line of the CSV line / table start */
     char *format;            /* "bonnie++-csv-1.98", "bonnie-1.x-table", ... */
+    char *section;           /* the section or separator line the run was under
+                              * ("READ (no cache bs=1M):"), NULL none */
 } vdc_source_info;
 
 typedef struct {
@@ -533,12 +535,24 @@ typedef struct {
     size_t n_ranges;
 } vdc_target_placement;
 
+/* targets[].provenance: where an imported target's description came from,
+ * one line each, NULL when nothing was said (src/import/describe.c). */
+typedef struct {
+    char *kind;              /* "its name says 'disk image'", "--kind-map 'Test 2=lvm'" */
+    char *memory_mib;        /* "seed.txt:17: memory = \"512\"", "--ram 512" */
+    char *dom0_memory_mib;   /* "seed.txt:52: ...5 GB of ram available...", "--dom0-ram" */
+} vdc_target_provenance;
+
 typedef struct {
     char *name;              /* unique within the set */
     char *kind;              /* image, lvm, block, dom0, imported */
     char *where;             /* domU, dom0, host */
     int64_t memory_mib;      /* RAM of the machine the agent ran in; VDC_INT_ABSENT:
                               * see experiment.guest/host (merge fills it) */
+    int64_t dom0_memory_mib; /* imports: RAM of the dom0 beneath a domU target (what
+                              * can cache an image's blocks), MiB; VDC_INT_ABSENT
+                              * unknown (a dom0 target's memory_mib may say it) */
+    vdc_target_provenance provenance;   /* imports: where kind and RAM came from */
     vdc_target_requested requested;
     vdc_target_backend backend;
     vdc_target_storage storage;

@@ -49,6 +49,7 @@ static const vdc_field source_fields[] = {
     F(VDC_F_STR, vdc_source_info, file, "file", 0),
     F(VDC_F_INT, vdc_source_info, line, "line", NN),
     F(VDC_F_STR, vdc_source_info, format, "format", 0),
+    F(VDC_F_STR, vdc_source_info, section, "section", 0),
     END
 };
 
@@ -172,11 +173,20 @@ static const vdc_field placement_fields[] = {
     END
 };
 
+static const vdc_field provenance_fields[] = {
+    F(VDC_F_STR, vdc_target_provenance, kind, "kind", 0),
+    F(VDC_F_STR, vdc_target_provenance, memory_mib, "memory_mib", 0),
+    F(VDC_F_STR, vdc_target_provenance, dom0_memory_mib, "dom0_memory_mib", 0),
+    END
+};
+
 const vdc_field vdc_target_fields[] = {
     F(VDC_F_STR, vdc_target, name, "name", VDC_FF_REQUIRED),
     F(VDC_F_STR, vdc_target, kind, "kind", 0),
     F(VDC_F_STR, vdc_target, where, "where", 0),
     F(VDC_F_INT, vdc_target, memory_mib, "memory_mib", NN),
+    F(VDC_F_INT, vdc_target, dom0_memory_mib, "dom0_memory_mib", NN),
+    O(vdc_target, provenance, "provenance", provenance_fields),
     O(vdc_target, requested, "requested", requested_fields),
     O(vdc_target, backend, "backend", backend_fields),
     O(vdc_target, storage, "storage", storage_fields),

@@ -49,7 +49,12 @@ seed003-page.txt -
 agent-workload.json -
 fio-3.33-two-jobs.json -
 fio-3.33-jsonplus.json host
-fio-3.33-norandommap.json -"
+fio-3.33-norandommap.json -
+bonnie1.96-f-latency.txt -
+dd-sweep-loop.txt xvdb
+dd-tool-log.txt vps
+dd-ru_RU.txt -
+groups-prose-mail.txt -"
 
 n=0
 echo "$cases" | {
@@ -117,3 +122,11 @@ grep -q '"name": "lab/web1"' "$work/g.json" && grep -q '"name": "lab/db1"' "$wor
 [ "$(grep -c '"target": "lab"' "$work/g1.json")" = 2 ] && grep -q '"kind": "lvm"' "$work/g1.json" ||
     fail "--group-by none: expected both runs in lab (kind lvm)"
 echo "ok: groups on the command line"
+
+# dd's error line with no records after it (a tool's log): no run, and a
+# warning naming the line, even with -q
+(cd "$golden" && "$VMDISKCMP" import -q dd-tool-log.txt --target vps -o "$work/log.json") \
+    2> "$work/log.err" || fail "import dd-tool-log.txt"
+[ "$(cat "$work/log.err")" = "vmdiskcmp: warning: dd-tool-log.txt:23: dd printed an error and no records after it: no run imported (dd: failed to open '/var/tmp/no-such-dir/disklog.bin': No such file or directory)" ] ||
+    fail "dd-tool-log.txt: warning: $(cat "$work/log.err")"
+echo "ok: dd's error line without a run said"
