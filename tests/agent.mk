@@ -125,3 +125,51 @@ bench-workloads: guest-agent/vmdiskcmp-agent
 	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
 .PHONY: bench-workloads
 EXTRA_DIST += tests/bench/workloads-vs-fio.sh
+
+# Benchmark, not a test (doc/performance.md, "At modern speeds"): the
+# instrument where the device is fast, all against bonnie++ 2.00a and fio
+# 3.33, each pass interleaved and summarised (ratios with 95 % intervals):
+#   make bench-block-fast [BENCH_RUNS=8] [BENCH_FAST_SIZE=4096]
+#       block write, rewrite and block read of a 4 GiB file on ext4 over a
+#       direct-I/O loop device on the machine's disk (above 1 GB/s here),
+#       agent/bonnie++ and agent --drop-caches/fio (bench-agent's script)
+#   make bench-jobs [BENCH_ROUNDS=6]
+#       tests/bench/jobs: numjobs 2 and 4, io_uring and psync, sequential
+#       and random, group_reporting, on the disk and RAM loop devices
+#   make bench-null [BENCH_ROUNDS=6]
+#       the null engine's jobs: CPU per I/O and I/Os per CPU second, agent
+#       against fio's null engine
+#   make bench-modern: the three, one after the other, raw outputs in
+#       BENCH_OUT/block, /jobs and /null (BENCH_OUT required), then the
+#       three summaries together
+BENCH_FAST_SIZE = 4096
+bench_jobs_files = uring-randwrite-16k-qd8-nj2 uring-read-128k-qd4-nj4 \
+	psync-read-128k-nj4 psync-randread-4k-nj2
+bench_null_files = null-randread-4k-qd1 null-randwrite-4k-qd8
+bench-block-fast: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' \
+	BONNIE='$(BONNIE)' FIO='$(FIO)' \
+	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/block"} $(SHELL) \
+	  $(top_srcdir)/tests/bench/agent-vs-bonnie-fio.sh \
+	  $(BENCH_RUNS) $(BENCH_FAST_SIZE) $(BENCH_CHUNK)
+bench-jobs: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' FIO='$(FIO)' \
+	BENCH_WORKLOADS='$(bench_jobs_files:%=$(abs_top_srcdir)/tests/bench/jobs/%.fio)' \
+	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/jobs"} $(SHELL) \
+	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
+bench-null: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' FIO='$(FIO)' \
+	BENCH_WORKLOADS='$(bench_null_files:%=$(abs_top_srcdir)/tests/bench/jobs/%.fio)' \
+	BENCH_TARGETS=ram \
+	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/null"} $(SHELL) \
+	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
+# one pass after the other, also under make -j
+bench-modern: guest-agent/vmdiskcmp-agent
+	@test -n "$$BENCH_OUT" || { echo "bench-modern: BENCH_OUT=DIR: expected a directory for the raw outputs" >&2; exit 2; }
+	$(MAKE) $(AM_MAKEFLAGS) bench-block-fast
+	$(MAKE) $(AM_MAKEFLAGS) bench-jobs
+	$(MAKE) $(AM_MAKEFLAGS) bench-null
+	@for p in block jobs null; do echo "== $$p: $$BENCH_OUT/$$p/summary.txt"; cat "$$BENCH_OUT/$$p/summary.txt"; done
+.PHONY: bench-block-fast bench-jobs bench-null bench-modern
+EXTRA_DIST += $(bench_jobs_files:%=tests/bench/jobs/%.fio) \
+	$(bench_null_files:%=tests/bench/jobs/%.fio)

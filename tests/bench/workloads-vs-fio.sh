@@ -12,6 +12,7 @@
 # writes), clat p50 and p99 (of the job's first direction: reads for
 # randrw), CPU microseconds per I/O (usr+sys over the measured window / all
 # I/Os: the agent's getrusage, fio's usr_cpu+sys_cpu x job_runtime), the
+# I/Os per CPU second ("IOPS per core": I/Os / that CPU), the
 # run-to-run CV, and the ratio agent/fio of the means with a 95 %
 # percentile-bootstrap interval (2000 resamples of each tool's rounds,
 # seeded: the same raw outputs give the same intervals), and the paired
@@ -19,7 +20,11 @@
 # of a round are adjacent in time, so the machine's slow drift cancels)
 # with a bootstrap interval over the rounds; the verdict uses the paired
 # ratio.  Targets: IOPS
-# ratio 0.97-1.03, p50 and p99 within 10 %, CPU per I/O agent <= fio.
+# ratio 0.97-1.03, p50 and p99 within 10 %, CPU per I/O agent <= fio
+# (IOPS per core agent >= fio).  A job with numjobs > 1 must say
+# group_reporting, so fio's JSON holds the clones together as the agent's
+# result does (stat.c sum_thread_stats); the benchmark jobs of
+# tests/bench/jobs do (make bench-jobs).
 #
 # Usage (root): tests/bench/workloads-vs-fio.sh [ROUNDS]
 #   or: make bench-workloads [BENCH_ROUNDS=3]
@@ -32,9 +37,10 @@
 # BENCH_FIO_MEM (fio's --mem for its I/O buffers: shmhuge, the default,
 # huge pages as the agent's, reserved for the run and released after; or
 # malloc, fio's own default),
-# BENCH_WORKLOADS (profile names; default the
-# five of doc/performance.md), VDC_WORKLOAD_DIR (default
-# templates/workloads beside this script).  Each run is 3 s ramp + 15 s:
+# BENCH_WORKLOADS (profile names, or paths of job files ending .fio,
+# named by their file name; default the five profiles of
+# doc/performance.md), VDC_WORKLOAD_DIR (default templates/workloads
+# beside this script).  Each run is 3 s ramp + 15 s:
 # 3 rounds x 2 targets x 5 workloads x 2 tools take ~20 minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,15 +58,20 @@ values() {
                 .samples as $s | $s[0].workload as $w |
                 "\($p) iops \([$s[].value] | add) \($r)",
                 "\($p) p50 \($w.clat_us.p50) \($r)", "\($p) p99 \($w.clat_us.p99) \($r)",
-                "\($p) cpu_us \($w.cpu.thread_us_per_io) \($r)"' "$f"
+                "\($p) cpu_us \($w.cpu.thread_us_per_io) \($r)",
+                "\($p) iops_core \(1e6 / $w.cpu.thread_us_per_io) \($r)"' "$f"
         else
-            jq -r --arg p "$tgt $wl fio" --arg r "$round" '.jobs[0] as $j |
+            jq -r --arg p "$tgt $wl fio" --arg r "$round" '
+                if (.jobs | length) != 1 then
+                    error("\(.jobs | length) jobs: expected one (group_reporting with numjobs > 1)")
+                else . end | .jobs[0] as $j |
                 (if $j.read.total_ios > 0 then $j.read else $j.write end) as $d |
                 ($j.read.total_ios + $j.write.total_ios) as $n |
                 "\($p) iops \($j.read.iops + $j.write.iops) \($r)",
                 "\($p) p50 \($d.clat_ns.percentile["50.000000"] / 1000) \($r)",
                 "\($p) p99 \($d.clat_ns.percentile["99.000000"] / 1000) \($r)",
-                "\($p) cpu_us \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime * 1000 / $n) \($r)"' "$f"
+                "\($p) cpu_us \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime * 1000 / $n) \($r)",
+                "\($p) iops_core \($n / (($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime / 1000)) \($r)"' "$f"
         fi || { echo "bench: $f: expected a $tool JSON result" >&2; return 1; }
     done
 }
@@ -85,6 +96,9 @@ summarize() {
         }
         return np
     }
+    # a value with 4 significant digits at least (CPU per null I/O is
+    # a tenth of a microsecond)
+    function num(x) { return x < 100 ? sprintf("%.4g", x) : sprintf("%.1f", x) }
     function mean(k, t, boot,   i, s) {
         s = 0
         for (i = 1; i <= n[k, t]; i++)
@@ -97,14 +111,18 @@ summarize() {
         for (i = 1; i <= n[k, t]; i++) ss += (v[k, t, i] - m) ^ 2
         return m > 0 ? 100 * sqrt(ss / (n[k, t] - 1)) / m : 0
     }
-    function verdict(metric, r, lo, hi) {
+    # the null engine (a workload named null-*) measures the instrument:
+    # only its CPU per I/O has a target (at most that of fio)
+    function verdict(wl, metric, r, lo, hi) {
+        if (wl ~ /^null-/ && metric != "cpu_us" && metric != "iops_core") return "-"
         if (metric == "iops") return (r >= 0.97 && r <= 1.03) ? "ok" : "MISS"
         if (metric == "cpu_us") return r <= 1 ? "ok" : "MISS"
+        if (metric == "iops_core") return r >= 1 ? "ok" : "MISS"
         return (r >= 0.9 && r <= 1.1) ? "ok" : "MISS"
     }
     END {
         srand(1)
-        printf "%-4s %-21s %-6s %10s %5s %10s %5s %6s %-15s %6s %-15s %s\n", "tgt", "workload",
+        printf "%-4s %-28s %-9s %12s %5s %12s %5s %6s %-15s %6s %-15s %s\n", "tgt", "workload",
                "metric", "agent", "CV%", "fio", "CV%", "ratio", "95% CI", "paired",
                "95% CI", "target"
         nk = 0; for (k in keys) sorted[++nk] = k
@@ -136,10 +154,10 @@ summarize() {
                     x = pb[q]; pb[q] = pb[q - 1]; pb[q - 1] = x }
                 pci = sprintf("%.3f-%.3f", pb[int(0.025 * reps + 0.5)], pb[int(0.975 * reps + 0.5)])
             }
-            printf "%-4s %-21s %-6s %10.1f %5s %10.1f %5s %6.3f %-15s %6s %-15s %s\n", f[1], f[2],
-                   f[3], ma, ca < 0 ? "-" : sprintf("%.1f", ca), mf,
+            printf "%-4s %-28s %-9s %12s %5s %12s %5s %6.3f %-15s %6s %-15s %s\n", f[1], f[2],
+                   f[3], num(ma), ca < 0 ? "-" : sprintf("%.1f", ca), num(mf),
                    cf < 0 ? "-" : sprintf("%.1f", cf), r, ci,
-                   np ? sprintf("%.3f", gp) : "-", pci, verdict(f[3], np ? gp : r)
+                   np ? sprintf("%.3f", gp) : "-", pci, verdict(f[2], f[3], np ? gp : r)
         }
     }' "$1/values.txt" > "$1/summary.txt"
     cat "$1/summary.txt"
@@ -165,8 +183,15 @@ done
 for t in $targets; do
     case $t in disk|ram) ;; *) echo "bench: BENCH_TARGETS: '$t': expected disk or ram" >&2; exit 2 ;; esac
 done
+# jobfile W: the job file of workload W (a profile name, or a path ending .fio)
+jobfile() {
+    case $1 in *.fio) echo "$1" ;; *) echo "$wldir/$1.fio" ;; esac
+}
 for w in $workloads; do
-    [ -r "$wldir/$w.fio" ] || { echo "bench: BENCH_WORKLOADS: $wldir/$w.fio: no such profile" >&2; exit 2; }
+    [ -r "$(jobfile "$w")" ] || { echo "bench: BENCH_WORKLOADS: $(jobfile "$w"): no such job file" >&2; exit 2; }
+    case $(basename "$w" .fio) in
+        *[!A-Za-z0-9_.-]*|'') echo "bench: BENCH_WORKLOADS: $w: expected a name of letters, digits, '.', '_' or '-'" >&2; exit 2 ;;
+    esac
 done
 # BENCH_CPU=N: both tools pinned to CPU N (taskset), so where the
 # submitting thread runs against the loop device's worker is the same for
@@ -226,7 +251,7 @@ case $fio_mem in
                 /^[ \t]*(bs|blocksize)[ \t]*=/ { bs = bytes($2) }
                 /^[ \t]*iodepth[ \t]*=/ { qd = num($2) } /^[ \t]*numjobs[ \t]*=/ { nj = num($2) }
                 END { if (!bs) bs = 4096; if (!qd) qd = 1; if (!nj) nj = 1
-                      b = hp * 1024; print nj * (int((qd * bs + 4096 + b - 1) / b) + 1) }' "$wldir/$w.fio")
+                      b = hp * 1024; print nj * (int((qd * bs + 4096 + b - 1) / b) + 1) }' "$(jobfile "$w")")
             [ "$n" -gt "$hp_need" ] && hp_need=$n
         done ;;
     *) echo "bench: BENCH_FIO_MEM '$fio_mem': expected shmhuge or malloc" >&2; exit 2 ;;
@@ -284,13 +309,15 @@ say "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 say "tools ${pin:-not pinned}"
 say "fio's buffers: --mem=$fio_mem${hp_saved:+ ($hp_need huge pages reserved, nr_hugepages $hp_saved -> $(cat "$hp_file"))}; the agent's: transparent huge pages $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 say "unbound workqueues on CPU mask $(cat "$wq_file" 2>/dev/null || echo unknown)${wq_saved:+ (was $wq_saved, restored on exit)}"
-run_agent() { # target workload round
-    $pin "$agent" -d "$2" --job "$wldir/$3.fio" --seed "$4" -q --json "$out/agent-$1-$3-$4.json" \
-        > "$out/agent-$1-$3-$4.txt" 2> "$out/agent-$1-$3-$4.err"
+run_agent() { # target device workload round
+    n=$(basename "$3" .fio)
+    $pin "$agent" -d "$2" --job "$(jobfile "$3")" --seed "$4" -q --json "$out/agent-$1-$n-$4.json" \
+        > "$out/agent-$1-$n-$4.txt" 2> "$out/agent-$1-$n-$4.err"
 }
 run_fio() {
-    $pin "$fio" --filename="$2" --mem="$fio_mem" $fio_hp --output-format=json "$wldir/$3.fio" \
-        > "$out/fio-$1-$3-$4.json" 2> "$out/fio-$1-$3-$4.err"
+    n=$(basename "$3" .fio)
+    $pin "$fio" --filename="$2" --mem="$fio_mem" $fio_hp --output-format=json "$(jobfile "$3")" \
+        > "$out/fio-$1-$n-$4.json" 2> "$out/fio-$1-$n-$4.err"
 }
 for r in $(seq 1 "$rounds"); do
     for t in $targets; do
