@@ -285,14 +285,18 @@ sample(struct clones *cs, struct agent_job_result *r, struct rusage *ru0)
 
 /* ---- starting the clones -------------------------------------------------- */
 
-/* A process clone: dies with the agent, runs, exits without touching the
- * parent's stdio or exit handlers. */
+/* A process clone, as fio's (backend.c thread_main): a session of its own
+ * (setsid: where the kernel groups scheduling by session, autogroup, the
+ * clone is a group of its own, as each of fio's clones is); it dies with
+ * the agent, runs, and exits without touching the parent's stdio or exit
+ * handlers. */
 static void
 clone_process(struct agent_clone *c, int ready_rd, int go_wr, pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(1);
+    setsid();
     close(ready_rd);
     close(go_wr);
     agent_clone_main(c);
