@@ -124,7 +124,7 @@ bench-workloads: guest-agent/vmdiskcmp-agent
 	VDC_WORKLOAD_DIR='$(abs_top_srcdir)/templates/workloads' $(SHELL) \
 	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
 .PHONY: bench-workloads
-EXTRA_DIST += tests/bench/workloads-vs-fio.sh
+EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh
 
 # Benchmark, not a test (doc/performance.md, "At modern speeds"): the
 # instrument where the device is fast, all against bonnie++ 2.00a and fio
