@@ -102,8 +102,10 @@ vdc_render_compare_md(const vdc_result_set *rs, const struct vdc_analysis *a)
 {
     GString *out = g_string_new(NULL);
 
-    g_string_append_printf(out, "Baseline: **%s**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
-                           "difference (Welch t-test); n/c not comparable (no verdict: why, below); no mark: not tested (n < 2).\n\n", a->baseline);
+    g_string_append(out, "Baseline: **");
+    vdc_md_escape(out, a->baseline);
+    g_string_append(out, "**.  \\*\\* p < 0.01, \\* p < 0.05, ~ no significant "
+                         "difference (Welch t-test); n/c not comparable (no verdict: why, below); no mark: not tested (n < 2).\n\n");
     vdc_md_table(out, a, 1);
     g_string_append_c(out, '\n');
     vdc_append_not_comparable_md(out, a);

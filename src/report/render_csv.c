@@ -19,7 +19,9 @@
 static char *
 bonnie_field_str(const char *s)
 {
-    char *r = g_strdup(s ? s : "");
+    /* bonnie++'s CSV has no quoting: a cell a spreadsheet would run as a
+     * formula gets a ' before it */
+    char *r = g_strconcat(vdc_csv_is_formula(s) ? "'" : "", s ? s : "", NULL);
 
     g_strdelimit(r, ",\r\n", ';');
     return r;

@@ -61,16 +61,30 @@ vdc_append_pairs(GString *out, char *const *pairs, const char *before, const cha
     }
 }
 
+/* render_escape.h */
+int
+vdc_csv_is_formula(const char *s)
+{
+    return s && *s && strchr("=+-@\t\r", *s) != NULL;
+}
+
+/* render_escape.h */
 void
 vdc_csv_field(GString *out, const char *s)
 {
+    /* a cell a spreadsheet would take for a formula: quoted, with a '
+     * before it, so it is read as text */
+    int formula = vdc_csv_is_formula(s);
+
     if (!s)
         return;
-    if (!strpbrk(s, ",\"\r\n")) {
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         g_string_append(out, s);
         return;
     }
     g_string_append_c(out, '"');
+    if (formula)
+        g_string_append_c(out, '\'');
     for (; *s; s++) {
         if (*s == '"')
             g_string_append_c(out, '"');

@@ -8,9 +8,17 @@
 #include <glib.h>
 
 /* Append @s to @out as one RFC 4180 CSV field: as is, or in double quotes
- * with quotes doubled when it holds a comma, a quote, CR or LF.  NULL is
- * the empty field. */
+ * with quotes doubled when it holds a comma, a quote, CR or LF.  A field
+ * that begins with = + - @ TAB or CR, which a spreadsheet would run as a
+ * formula (target names like =HYPERLINK(...)), is quoted with a ' first
+ * so it is read as text (OWASP "CSV Injection").  NULL is the empty
+ * field. */
 void vdc_csv_field(GString *out, const char *s);
+
+/* 1 when a spreadsheet would take a CSV cell holding @s for a formula: it
+ * begins with = + - @ TAB or CR (OWASP "CSV Injection"); the CSV writers
+ * then put a ' before it. */
+int vdc_csv_is_formula(const char *s);
 
 /* Markdown-escape @s onto @out: control characters and newlines first
  * become visible escapes (common/escape.h: \x1b, \n), then

@@ -196,6 +196,27 @@ grep -q 'put_block.*dom0-page-cache' "$work/cachetruth/summary.csv" ||
 grep -q 'Target image: cache read back</td><td>requested host; /dev/loop3 dio 0' "$work/cachetruth/report.html" ||
     fail "cachetruth: report.html does not show the image's cache read back"
 
+# names written to be run, not read: a Markdown/HTML baseline and CSV
+# cells a spreadsheet would take for formulas (escaping: seed002's hda3,
+# md0-4k and lv-1 renamed); report and compare, every format escaped
+base='**x**|<img src=x onerror=alert(1)>'
+render escaping "$golden/escaping/result.json" "$base"
+for f in md csv; do
+    "$VMDISKCMP" compare "$golden/escaping/result.json" --baseline "$base" --format $f \
+        > "$work/escaping/compare.$f" 2>/dev/null || fail "escaping: compare --format $f failed"
+done
+golden_check escaping "$golden/escaping/expected" "$work/escaping" compare.md compare.csv
+if grep -q '\(^\|[^\\]\)<img\|\*\*x\*\*|' "$work/escaping/report.md" "$work/escaping/compare.md" ||
+        grep -q '<img' "$work/escaping/report.html"; then
+    fail "escaping: a name reached Markdown or HTML unescaped"
+fi
+if grep -q '^[=+@]\|,[=+@]\|^-[^0-9.]\|,-[^0-9.]' "$work/escaping/summary.csv" "$work/escaping/compare.csv" \
+        "$work/escaping/headline.csv" "$work/escaping/report.csv"; then
+    fail "escaping: a CSV cell that is not a number begins with a formula character"
+fi
+grep -q "^\"'=HYPERLINK(\"\"http://evil.example/\"\",\"\"x\"\")\",put_block," "$work/escaping/summary.csv" ||
+    fail "escaping: the formula target is not quoted as text in summary.csv"
+
 render synthetic "$golden/synthetic/result.json" dom0
 grep -q '^  Runs: fixed 5 runs (no stopping rule)\.$' "$work/synthetic/report.txt" || fail "synthetic: no 'fixed 5 runs' line"
 # every renderer opens with the headline: before the first table
