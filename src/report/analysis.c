@@ -20,6 +20,7 @@ vdc_analysis_init(struct vdc_analysis *a)
     memset(a, 0, sizeof(*a));
     vdc_stats_options_init(&a->opt);
     vdc_headline_init(&a->headline);
+    vdc_answer_init(&a->answer);
     a->alpha = VDC_STATS_ALPHA;
 }
 
@@ -51,6 +52,7 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     g_free(a->baseline);
     g_free(a->on_file);
     vdc_headline_dispose(&a->headline);
+    vdc_answer_dispose(&a->answer);
     vdc_host_cost_dispose(a);
     vdc_analysis_init(a);
 }
@@ -907,6 +909,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
     vdc_headline_build(a, rs);
     if (vdc_host_cost_build(a, rs) < 0)
         goto fail;
+    vdc_answer_build(a, rs);
     return 0;
  fail:
     g_free(tv);

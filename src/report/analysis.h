@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "model/result.h"
+#include "report/answer.h"
 #include "report/artefacts.h"
 #include "report/headline.h"
 #include "report/hostcost.h"
@@ -222,6 +223,7 @@ struct vdc_analysis {
     struct vdc_warning *warnings;      /* in enum vdc_warning_kind order; per target */
     size_t n_warnings;
     struct vdc_headline headline;      /* image or LV? (report/headline.h) */
+    struct vdc_answer answer;          /* the first screen, in words (report/answer.h) */
     struct vdc_host_cost *host;        /* host CPU per backend (report/hostcost.h), by
                                         * target, test, role; n_host entries */
     size_t n_host;

@@ -40,6 +40,7 @@ vdc_headline_role_name(enum vdc_headline_role r)
     case VDC_HEADLINE_CHOICE: return "choice";
     case VDC_HEADLINE_CEILING: return "ceiling";
     case VDC_HEADLINE_BASELINE: return "baseline";
+    case VDC_HEADLINE_CACHE: return "cache";
     }
     return "?";
 }
@@ -92,6 +93,27 @@ is_lv(const vdc_result_set *rs, const char *name)
     vdc_target_spec s;
 
     return !target_spec(rs, name, &s) && s.where == VDC_WHERE_DOMU && s.backing != VDC_BACKING_IMAGE;
+}
+
+/* an image variant's requested image cache ("host", "none") and backend,
+ * or NULL */
+static const char *
+image_cache(const vdc_result_set *rs, const char *name, const char **backend)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, name);
+
+    *backend = t ? t->requested.image_backend : NULL;
+    return t && is_image(rs, name) ? t->requested.image_cache : NULL;
+}
+
+/* @t through dom0's page cache and @r not, with the same requested backend:
+ * a cache pair */
+static int
+is_cache_pair(const vdc_result_set *rs, const char *t, const char *r)
+{
+    const char *bt, *br, *ct = image_cache(rs, t, &bt), *cr = image_cache(rs, r, &br);
+
+    return ct && cr && !strcmp(ct, "host") && !strcmp(cr, "none") && !g_strcmp0(bt, br);
 }
 
 static int
@@ -180,6 +202,10 @@ fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_head
     const struct vdc_cell *t = vdc_analysis_cell(a, hp->target, ki);
     const struct vdc_cell *b = vdc_analysis_cell(a, hp->reference, ki);
     double *tv = g_new(double, t->n_values + 1), *bv = g_new(double, t->n_values + 1);
+    /* a cache pair measures what dom0's page cache does: its flags are the
+     * effect, not a reason for no verdict */
+    unsigned bars = VDC_HEADLINE_NO_VERDICT_FLAGS &
+                    (hp->role == VDC_HEADLINE_CACHE ? ~(unsigned)(VDC_CELL_DOM0_PAGE_CACHE | VDC_CELL_GUEST_FASTER) : ~0u);
     size_t i, j, n = 0;
 
     row->test = ki;
@@ -198,8 +224,8 @@ fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_head
     row->n_reps = count_reps(rs, t->target, b->target, t->test_key);
     row->n_dropped = row->n_reps > n ? row->n_reps - n : 0;
     row->p_holm = NAN;
-    row->bar_target = t->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
-    row->bar_reference = b->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
+    row->bar_target = t->flags & bars;
+    row->bar_reference = b->flags & bars;
     row->sizes_differ = vdc_analysis_sizes_differ(a, hp->target, hp->reference, ki);
     row->stop = find_stop(rs, t->target, b->target, t->test_key);
     g_free(tv);
@@ -289,6 +315,10 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
                 if (is_lv(rs, a->targets[tj]))
                     add_pair(pairs, VDC_HEADLINE_CHOICE, ti, tj);
     n_choice = pairs->len;
+    for (ti = 0; ti < a->n_targets; ti++)
+        for (tj = 0; tj < a->n_targets; tj++)
+            if (is_cache_pair(rs, a->targets[ti], a->targets[tj]))
+                add_pair(pairs, VDC_HEADLINE_CACHE, ti, tj);
     if (!n_choice)
         h->absent = a->n_targets < 2 ? VDC_HEADLINE_ONE_TARGET : !n_image && !n_lv ? VDC_HEADLINE_NO_KINDS
                     : !n_image ? VDC_HEADLINE_NO_IMAGE : VDC_HEADLINE_NO_LV;
@@ -513,6 +543,10 @@ vdc_headline_absent_text(const struct vdc_analysis *a)
 char *
 vdc_headline_pair_title(const struct vdc_analysis *a, const struct vdc_headline_pair *pair)
 {
+    if (pair->role == VDC_HEADLINE_CACHE)
+        return g_strdup_printf("dom0's page cache: %s (through it) against %s (without it) (%zu pair%s)",
+                               a->targets[pair->target], a->targets[pair->reference], pair->n_pairs_max,
+                               pair->n_pairs_max == 1 ? "" : "s");
     return g_strdup_printf("%s against %s%s (%zu pair%s)", a->targets[pair->target],
                            pair->role == VDC_HEADLINE_CEILING ? "bare " :
                            pair->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
@@ -574,7 +608,8 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
         else
             nt++;
     }
-    g_string_append_printf(s, "%s against %s%s: %zu pair%s", t,
+    g_string_append_printf(s, "%s%s against %s%s: %zu pair%s",
+                           hp->role == VDC_HEADLINE_CACHE ? "dom0's page cache: " : "", t,
                            hp->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
                            a->targets[hp->reference], hp->n_pairs_max, hp->n_pairs_max == 1 ? "" : "s");
     if (h->runs_mode == VDC_RUNS_FIXED || h->runs_mode == VDC_RUNS_AUTO)

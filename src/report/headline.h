@@ -10,6 +10,12 @@
  *             image-qdisk, ...) against each LV/block variant (kind "lvm"
  *             or "block"): "image is 3.2 % faster than lvm [+1.1 %, +5.3 %],
  *             p = 0.012, permutation p = 0.0625, moderate";
+ *   cache     an image variant whose requested image cache is "host" (dom0's
+ *             page cache may serve it) against one with "none" and the same
+ *             requested backend: what dom0's page cache did ("image is
+ *             11.0 % faster than image-nocache [...]"); the dom0-page-cache
+ *             and guest-faster flags are what it measures, so they do not
+ *             withhold its verdict;
  *   ceiling   every other target against bare dom0 (kind "dom0"), as the
  *             ceiling it can reach: "image reaches 62.0 % [55.1 %, 70.4 %]
  *             of dom0";
@@ -46,6 +52,7 @@ enum vdc_headline_role {
     VDC_HEADLINE_CHOICE = 0,  /* an image variant against an LV/block variant */
     VDC_HEADLINE_CEILING,     /* a target against bare dom0 */
     VDC_HEADLINE_BASELINE,    /* no storage choices known: a target against the baseline */
+    VDC_HEADLINE_CACHE,       /* an image through dom0's page cache against one without */
 };
 
 /* Why the run has no image/LV pair (vdc_headline.absent). */
@@ -72,7 +79,8 @@ struct vdc_headline_row {
                                    * delta), NO_DIFFERENCE, NOT_TESTED (fewer than 2
                                    * pairs, or no differences), NOT_COMPARABLE */
     enum vdc_effect_class effect; /* vdc_effect_classify; NOT_TESTED when not comparable */
-    unsigned bar_target;          /* VDC_HEADLINE_NO_VERDICT_FLAGS set on the target's cell */
+    unsigned bar_target;          /* VDC_HEADLINE_NO_VERDICT_FLAGS set on the target's cell
+                                   * (a cache pair: but dom0-page-cache, guest-faster) */
     unsigned bar_reference;       /* ... on the reference's cell */
     int sizes_differ;             /* the two targets' test file sizes differ */
     const vdc_stop_record *stop;  /* experiment.runs_policy.stop's record for this
@@ -98,7 +106,8 @@ enum vdc_runs_mode {
 
 struct vdc_headline {
     enum vdc_headline_absent absent;
-    struct vdc_headline_pair *pairs;  /* choice (or baseline) pairs, then ceilings */
+    struct vdc_headline_pair *pairs;  /* choice (or baseline) pairs, cache pairs, then
+                                       * ceilings */
     size_t n_pairs;
     enum vdc_runs_mode runs_mode;
     int64_t runs;                 /* repetitions: runs_per_target, else the most any
@@ -115,7 +124,7 @@ void vdc_headline_dispose(struct vdc_headline *h);
  * cells, comparisons, files and flags are there).  Never fails. */
 void vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs);
 
-/* "choice", "ceiling", "baseline" */
+/* "choice", "ceiling", "baseline", "cache" */
 const char *vdc_headline_role_name(enum vdc_headline_role r);
 /* NULL (present), "one-target", "no-kinds", "no-image", "no-lv",
  * "unpaired" */

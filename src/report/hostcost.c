@@ -13,7 +13,7 @@
 
 const char *const vdc_host_roles[VDC_HOST_N_ROLES] = {
     "blkback", "loop_worker", "qemu", "qemu_io", "qemu_vcpu", "agent", "domu",
-    "dom0_busy", "dom0_other",
+    "dom0_busy", "dom0_steal", "dom0_other",
 };
 
 const char *
@@ -28,7 +28,8 @@ vdc_host_role_label(const char *role)
         { "agent", "dom0 agent" },
         { "domu", "domU vCPUs (hypervisor)" },
         { "dom0_busy", "dom0 busy (all)" },
-        { "dom0_other", "dom0 other (busy minus servers)" },
+        { "dom0_steal", "dom0 steal (vCPUs waiting)" },
+        { "dom0_other", "dom0 other (busy + steal minus servers)" },
     };
     size_t i;
 
@@ -58,7 +59,7 @@ sliced_host(const vdc_sample *s)
 static const char *
 role_attribution(JsonObject *h, const char *role, const char **reason)
 {
-    static const char *const known[] = { "exact", "shared", "ambiguous", "ended" };
+    static const char *const known[] = { "exact", "shared", "ambiguous", "ended", "inconsistent" };
     JsonObject *at, *r;
     const char *v;
     size_t i;
@@ -94,7 +95,11 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
         for (ki = 0; ki < a->n_tests && rc == 0; ki++)
             for (r = 0; r < VDC_HOST_N_ROLES && rc == 0; r++) {
                 struct vdc_host_cost c;
-                size_t ng = 0, nk = 0;
+                size_t ng = 0, nk = 0, n_bad = 0;
+                const char *bad_why = NULL;
+                /* a difference (dom0 other, QEMU minus its vCPUs) below 0:
+                 * the counters disagree (doc/host-cost.md) */
+                int difference = !strcmp(vdc_host_roles[r], "dom0_other") || !strcmp(vdc_host_roles[r], "qemu_io");
 
                 memset(&c, 0, sizeof(c));
                 c.target = ti;
@@ -116,9 +121,19 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
                             continue;
                         c.n_runs++;
                         at = role_attribution(h, c.role, &why);
+                        if (at && !strcmp(at, "inconsistent")) {
+                            n_bad++;
+                            bad_why = bad_why ? bad_why : why;
+                            continue;
+                        }
                         if (at && strcmp(at, "exact") && !c.reason) {
                             c.attribution = at;
                             c.reason = g_strdup(why);
+                        }
+                        if (difference && vdc_has(vdc_sample_host_figure(s, "cpu_s", c.role)) &&
+                            vdc_sample_host_figure(s, "cpu_s", c.role) < 0) {
+                            n_bad++;   /* a document written before the rule */
+                            continue;
                         }
                         v = vdc_sample_host_figure(s, "cpu_s_per_gib", c.role);
                         if (vdc_has(v))
@@ -127,6 +142,15 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
                         if (vdc_has(v))
                             kio[nk++] = v;
                     }
+                }
+                if (n_bad) {
+                    /* no figure: the runs left would not be the runs */
+                    g_free(c.reason);
+                    c.attribution = "inconsistent";
+                    c.reason = g_strdup_printf("below 0 in %zu of %zu runs%s%s: the counters disagree "
+                                               "(doc/host-cost.md), not a measurement", n_bad, c.n_runs,
+                                               bad_why ? ": " : "", bad_why ? bad_why : "");
+                    ng = nk = 0;
                 }
                 if (!ng && !nk && !c.attribution) {
                     g_free(c.reason);
@@ -137,6 +161,12 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
                 if (vdc_stats_summarize(gib, ng, &a->opt, &c.per_gib) < 0 ||
                     vdc_stats_summarize(kio, nk, &a->opt, &c.per_kio) < 0)
                     rc = -1;
+                /* CPU time is never below 0: a Student interval reaching
+                 * below is cut there, as a cell's (doc/statistics.md) */
+                if (c.per_gib.has_ci_mean && c.per_gib.ci_mean[0] < 0)
+                    c.per_gib.ci_mean[0] = 0;
+                if (c.per_kio.has_ci_mean && c.per_kio.ci_mean[0] < 0)
+                    c.per_kio.ci_mean[0] = 0;
                 g_array_append_val(out, c);
             }
     g_free(gib);
@@ -253,4 +283,30 @@ vdc_host_cost_dispose(struct vdc_analysis *a)
     g_free(a->cache);
     a->cache = NULL;
     a->n_cache = 0;
+}
+
+/* three significant digits, never an exponent: 0.0123, 4.56, 789, 3810 */
+static void
+fmt_num(GString *out, double v)
+{
+    if (fabs(v) >= 1000)
+        g_string_append_printf(out, "%.0f", v);
+    else
+        g_string_append_printf(out, "%.3g", v);
+}
+
+/* hostcost.h */
+void
+vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s)
+{
+    if (!s->n)
+        return;
+    fmt_num(out, s->mean);
+    if (s->has_ci_mean) {
+        g_string_append(out, " [");
+        fmt_num(out, s->ci_mean[0]);
+        g_string_append(out, ", ");
+        fmt_num(out, s->ci_mean[1]);
+        g_string_append(out, "]");
+    }
 }

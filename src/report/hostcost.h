@@ -19,7 +19,7 @@ struct vdc_analysis;
 
 /* The roles, in report order (samples[].host.cpu_s members). */
 extern const char *const vdc_host_roles[];
-#define VDC_HOST_N_ROLES 9
+#define VDC_HOST_N_ROLES 10
 
 /* One (target, test, role). */
 struct vdc_host_cost {
@@ -29,7 +29,9 @@ struct vdc_host_cost {
     struct vdc_stats_summary per_gib;   /* CPU s per GiB moved (n: the values) */
     struct vdc_stats_summary per_kio;   /* CPU s per 1,000 I/Os */
     const char *attribution;        /* "exact", or the first other one seen:
-                                     * "shared", "ambiguous", "ended" (static) */
+                                     * "shared", "ambiguous", "ended" (static);
+                                     * "inconsistent" when a run's difference was
+                                     * below 0 (then no figure at all) */
     char *reason;                   /* its reason, or NULL (g_free) */
 };
 
@@ -54,6 +56,10 @@ struct vdc_host_cache {
 /* The label of a role ("blkback ring threads", "dom0 other (busy minus the
  * servers)").  Never NULL. */
 const char *vdc_host_role_label(const char *role);
+
+/* "0.512 [0.401, 0.623]" (mean [95 % CI]), "0.512" (n = 1), "" (n = 0),
+ * appended to @out: three significant digits, never an exponent. */
+void vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s);
 
 /* Fill a->host and a->cache from @rs (a->targets, a->tests set).  0 or -1
  * after vdc_error (allocation). */

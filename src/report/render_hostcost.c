@@ -23,36 +23,32 @@
 static void host_cache_text(GString *out, const struct vdc_analysis *a);
 static void host_cache_markdown(GString *out, const struct vdc_analysis *a);
 
-/* three significant digits, never an exponent: 0.0123, 4.56, 789, 3810 */
-static void
-fmt_num(GString *out, double v)
+/* A role of a cell that has no figure, only its attribution and reason. */
+static int
+no_figure(const struct vdc_host_cost *c)
 {
-    if (fabs(v) >= 1000)
-        g_string_append_printf(out, "%.0f", v);
-    else
-        g_string_append_printf(out, "%.3g", v);
+    return strcmp(c->attribution, "exact") && !c->per_gib.n && !c->per_kio.n;
 }
 
-void
-vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s)
+/* What a table prints instead of the figure (no_figure): "not
+ * attributable (shared): REASON; see dom0 other", "no figure
+ * (inconsistent): REASON"; g_free. */
+static char *
+no_figure_text(const struct vdc_host_cost *c)
 {
-    if (!s->n)
-        return;
-    fmt_num(out, s->mean);
-    if (s->has_ci_mean) {
-        g_string_append(out, " [");
-        fmt_num(out, s->ci_mean[0]);
-        g_string_append(out, ", ");
-        fmt_num(out, s->ci_mean[1]);
-        g_string_append(out, "]");
-    }
+    const char *why = c->reason ? c->reason : "no reason recorded";
+
+    if (!strcmp(c->attribution, "inconsistent"))
+        return g_strdup_printf("no figure (inconsistent): %s", why);
+    return g_strdup_printf("not attributable (%s): %s; see dom0 other", c->attribution, why);
 }
 
 const char vdc_host_cost_note[] =
     "CPU seconds of what served each test in dom0 per GiB the backend moved and per 1,000 of its "
     "I/Os (virDomainBlockStats, blkback statistics, or the dom0 loop device's counters), mean "
-    "[95 % CI of the mean] over the runs; dom0 other = dom0 busy minus the exactly attributed "
-    "servers (it holds shared kworkers' work, writeback and anything else dom0 ran).";
+    "[95 % CI of the mean] over the runs; dom0 other = dom0 busy + steal minus the exactly attributed "
+    "servers (it holds shared kworkers' work, writeback and anything else dom0 ran; a server's own "
+    "CPU time counts the steal /proc/stat leaves out of busy).";
 
 void
 vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
@@ -77,12 +73,12 @@ vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
         GString *g = g_string_new(NULL), *k = g_string_new(NULL);
         g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
 
-        if (strcmp(c->attribution, "exact") && !c->per_gib.n && !c->per_kio.n) {
-            g_autofree char *why = vdc_escape_text(c->reason ? c->reason : "no reason recorded", -1, 0);
+        if (no_figure(c)) {
+            g_autofree char *text = no_figure_text(c);
+            g_autofree char *why = vdc_escape_text(text, -1, 0);
 
-            g_string_append_printf(out, "  %-*s %-*s %-32s not attributable (%s): %s; see dom0 other\n",
-                                   (int)tw, t, (int)kw, a->tests[c->test],
-                                   vdc_host_role_label(c->role), c->attribution, why);
+            g_string_append_printf(out, "  %-*s %-*s %-32s %s\n", (int)tw, t, (int)kw, a->tests[c->test],
+                                   vdc_host_role_label(c->role), why);
         } else {
             vdc_host_cost_fmt(g, &c->per_gib);
             vdc_host_cost_fmt(k, &c->per_kio);
@@ -118,10 +114,12 @@ vdc_host_cost_markdown(GString *out, const struct vdc_analysis *a)
         vdc_md_escape(out, a->tests[c->test]);
         g_string_append(out, " | ");
         vdc_md_escape(out, vdc_host_role_label(c->role));
-        if (strcmp(c->attribution, "exact") && !c->per_gib.n && !c->per_kio.n) {
-            g_string_append_printf(out, " | not attributable (%s): ", c->attribution);
-            vdc_md_escape(out, c->reason ? c->reason : "no reason recorded");
-            g_string_append(out, "; see dom0 other | | |\n");
+        if (no_figure(c)) {
+            g_autofree char *text = no_figure_text(c);
+
+            g_string_append(out, " | ");
+            vdc_md_escape(out, text);
+            g_string_append(out, " | | |\n");
         } else {
             vdc_host_cost_fmt(g, &c->per_gib);
             vdc_host_cost_fmt(k, &c->per_kio);
@@ -408,7 +406,7 @@ svg_append(void *closure, const unsigned char *data, unsigned int length)
 static const double role_rgb[VDC_HOST_N_ROLES][3] = {
     { 0.12, 0.47, 0.71 }, { 0.55, 0.34, 0.29 }, { 1.00, 0.50, 0.05 }, { 0.84, 0.15, 0.16 },
     { 0.58, 0.40, 0.74 }, { 0.17, 0.63, 0.17 }, { 0.89, 0.47, 0.76 }, { 0.50, 0.50, 0.50 },
-    { 0.74, 0.74, 0.13 },
+    { 0.30, 0.55, 0.65 }, { 0.74, 0.74, 0.13 },
 };
 
 static int
@@ -455,7 +453,7 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
 
-        if (c->target != ti || !c->per_gib.n || !strcmp(c->role, "dom0_busy"))
+        if (c->target != ti || !c->per_gib.n || !strcmp(c->role, "dom0_busy") || !strcmp(c->role, "dom0_steal"))
             continue;
         used[role_index(c->role)] = 1;
         if (slot[c->test] == (size_t)-1)
@@ -518,7 +516,7 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
         int k;
         double x, h;
 
-        if (c->target != ti || !c->per_gib.n || !strcmp(c->role, "dom0_busy"))
+        if (c->target != ti || !c->per_gib.n || !strcmp(c->role, "dom0_busy") || !strcmp(c->role, "dom0_steal"))
             continue;
         k = ri[role_index(c->role)];
         x = HC_LEFT + gw * (double)slot[c->test] + gw * 0.1 + bw * k;
@@ -617,12 +615,12 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a)
 
         g_string_append_printf(out, "<tr><td>%s</td><td>%s</td><td>%s</td>", t, ks,
                                vdc_host_role_label(c->role));
-        if (strcmp(c->attribution, "exact") && !c->per_gib.n && !c->per_kio.n) {
-            char *why = g_markup_escape_text(c->reason ? c->reason : "no reason recorded", -1);
+        if (no_figure(c)) {
+            g_autofree char *text = no_figure_text(c);
 
-            g_string_append_printf(out, "<td colspan=\"3\">not attributable (%s): %s; see dom0 other</td>",
-                                   c->attribution, why);
-            g_free(why);
+            g_string_append(out, "<td colspan=\"3\" class=\"l\">");
+            vdc_html_escape(out, text);
+            g_string_append(out, "</td>");
         } else {
             vdc_host_cost_fmt(g, &c->per_gib);
             vdc_host_cost_fmt(k, &c->per_kio);

@@ -17,10 +17,6 @@
 extern const char vdc_host_cost_note[];
 extern const char vdc_host_cache_note[];
 
-/* "0.512 [0.401, 0.623]" (mean [95 % CI]), "0.512" (n = 1), "" (n = 0),
- * appended to @out. */
-void vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s);
-
 /* The sections of text and Markdown: dom0's page cache (nothing when
  * a->n_cache is 0), then host CPU (nothing when a->n_host is 0). */
 void vdc_host_cost_text(GString *out, const struct vdc_analysis *a);

@@ -15,6 +15,7 @@
 #include "report/render_chart.h"
 #include "report/render_escape.h"
 #include "report/render_fmt.h"
+#include "report/render_answer.h"
 #include "report/render_headline.h"
 #include "report/render_hostcost.h"
 #include "report/render_meta.h"
@@ -341,6 +342,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         g_string_append(out, ".");
     }
     g_string_append(out, "</p>\n");
+    vdc_append_answer_html(out, a);
     vdc_append_headline_html(out, a);
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ",
                         "</p>\n", esc);

@@ -17,6 +17,7 @@
 #include "report/render_warnings.h"
 
 static void host_cost_json(JsonBuilder *b, const struct vdc_analysis *a, size_t ti, size_t ki);
+static JsonNode *answer_to_json(const struct vdc_analysis *a);
 
 /* ---- statistics JSON ------------------------------------------------------ */
 
@@ -285,6 +286,7 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
 
     add_warnings(st, vdc_report_warnings(rs, a));
     json_object_set_member(json_node_get_object(st), "headline", vdc_headline_to_json(a));
+    json_object_set_member(json_node_get_object(st), "answer", answer_to_json(a));
     json_object_set_member(json_node_get_object(root), "statistics", st);
     s = vdc_json_to_string(root, NULL);
     json_node_unref(root);
@@ -550,4 +552,40 @@ host_cost_json(JsonBuilder *b, const struct vdc_analysis *a, size_t ti, size_t k
         json_summary(b, "dom0_cached_growth_bytes", &c->cached_growth);
         json_builder_end_object(b);
     }
+}
+
+/* ---- statistics.answer ------------------------------------------------------------ */
+
+/* {title, lines: [{kind, label, text}], fixes: [{state, option, why,
+ * comparisons}]} (doc/result-format.md) */
+static JsonNode *
+answer_to_json(const struct vdc_analysis *a)
+{
+    const struct vdc_answer *ans = &a->answer;
+    JsonObject *o = json_object_new();
+    JsonArray *lines = json_array_new(), *fixes = json_array_new();
+    size_t i;
+
+    set_str(o, "title", ans->title);
+    for (i = 0; i < ans->n_lines; i++) {
+        JsonObject *l = json_object_new();
+
+        set_str(l, "kind", vdc_answer_kind_name(ans->lines[i].kind));
+        set_str(l, "label", ans->lines[i].label);
+        set_str(l, "text", ans->lines[i].text);
+        json_array_add_object_element(lines, l);
+    }
+    json_object_set_array_member(o, "lines", lines);
+    for (i = 0; i < ans->n_fixes; i++) {
+        JsonObject *f = json_object_new();
+
+        set_str(f, "state", ans->fixes[i].state);
+        set_str(f, "option", ans->fixes[i].option);
+        set_str(f, "why", ans->fixes[i].why);
+        set_str(f, "targets", ans->fixes[i].targets);
+        set_int(f, "comparisons", (int64_t)ans->fixes[i].n_tests);
+        json_array_add_object_element(fixes, f);
+    }
+    json_object_set_array_member(o, "fixes", fixes);
+    return node_of(o);
 }

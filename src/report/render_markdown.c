@@ -6,6 +6,7 @@
 #include "report/render.h"
 #include "report/render_escape.h"
 #include "report/render_fmt.h"
+#include "report/render_answer.h"
 #include "report/render_headline.h"
 #include "report/render_hostcost.h"
 #include "report/render_meta.h"
@@ -105,6 +106,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append(out, "# vmdiskcmp report\n\n");
     if (vdc_experiment_emulated(rs))
         g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
+    vdc_append_answer_md(out, a);
     vdc_append_headline_md(out, a);
     g_string_append(out, "Baseline: **");
     vdc_md_escape(out, a->baseline);

@@ -6,6 +6,7 @@
 
 #include "report/render.h"
 #include "report/render_fmt.h"
+#include "report/render_answer.h"
 #include "report/render_headline.h"
 #include "report/render_hostcost.h"
 #include "report/render_meta.h"
@@ -330,6 +331,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     g_string_append_printf(out, "%s", em);
     g_string_append_printf(out, "vmdiskcmp %s report: %zu target%s, baseline %s\n\n", PACKAGE_VERSION,
                            a->n_targets, a->n_targets == 1 ? "" : "s", a->baseline);
+    vdc_append_answer_text(out, a);
     vdc_append_headline_text(out, a);
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
                          "n: values used in every cell of the row; where cells differ, n is the runs and the\n"

@@ -31,8 +31,13 @@ render() {
     # page holds cairo's SVG, which may change between cairo versions)
     sed -n '/^<section id="headline">$/,/^<\/section>$/p' "$d/report.html" >"$d/headline.html"
     [ -s "$d/headline.html" ] || fail "$name: report.html has no headline section"
+    # the first screen: the answer opens every report
+    sed -n '/^<section id="answer">$/,/^<\/section>$/p' "$d/report.html" >"$d/answer.html"
+    [ -s "$d/answer.html" ] || fail "$name: report.html has no answer section"
+    head -n 6 "$d/report.txt" | grep -q '^The answer: ' || fail "$name: report.txt does not open with the answer"
+    head -n 8 "$d/report.md" | grep -q '^## The answer: ' || fail "$name: report.md does not open with the answer"
     golden_check "$name" "$golden/$name/expected" "$d" report.txt report.csv summary.csv headline.csv \
-        report.json report.md headline.html
+        report.json report.md headline.html answer.html
     # the result file itself is never touched
     cmp -s "$input" "$d/result.json" || fail "$name: result.json was modified"
 }
@@ -159,6 +164,27 @@ assert c["verdict"] == "not comparable" and c["not_comparable"] == why and c["si
 # the choice pair keeps its verdicts
 assert "Sequential output, block: image is 16.0 % slower than lvm" in txt
 print("notcomparable: the same words in txt, md, html, csv and json")
+PY
+
+# the first screen where there is no verdict: the lab's first main job
+# (lab4: 32 MiB test files in a 128 MiB guest) names the blocker and the
+# option that removes it, the size worked out from the data, in every
+# format (report.json: statistics.answer.fixes)
+d="$work/lab4"
+mkdir -p "$d"
+cp "$golden/lab4/result.json" "$d/"
+"$VMDISKCMP" report "$d" --quiet || fail "lab4: report failed"
+want='No verdict in 28 comparisons (image, lvm, image-qdisk): rerun with --size 256M: the 32 MiB test file is under twice the guest'"'"'s 128 MiB.'
+for f in report.txt report.md; do
+    tr '\n' ' ' <"$d/$f" | sed 's/  */ /g' | grep -qF "$want" || fail "lab4: $f lacks the fix: $want"
+done
+grep -qF "$(printf '%s' "$want" | sed "s/'/\&apos;/g")" "$d/report.html" || fail "lab4: report.html lacks the fix"
+python3 - "$d/report.json" <<'PY' || fail "lab4: report.json's answer lacks the fix"
+import json, sys
+a = json.load(open(sys.argv[1], encoding="utf-8"))["statistics"]["answer"]
+f = [x for x in a["fixes"] if x["option"] == "--size 256M"]
+assert f and f[0]["targets"] == "image, lvm, image-qdisk" and f[0]["comparisons"] == 28, a["fixes"]
+assert f[0]["why"] == "the 32 MiB test file is under twice the guest's 128 MiB", f
 PY
 
 # workloads (format_version 2): the agent's --job output, two jobs, two

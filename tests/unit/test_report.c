@@ -704,6 +704,62 @@ test_chart_svg(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A dom0 other below 0 (a document written before the busy + steal rule,
+ * or one the run marked inconsistent) is no figure, said so, never a
+ * negative CPU time; a CPU interval reaching below 0 is cut at 0. */
+#define HOST_SAMPLE(other, attr) \
+    "{\"test\":\"put_block\",\"unit\":\"K/sec\",\"value\":1000,\"host\":{\"sliced\":true," \
+    "\"interval_s\":37,\"bytes\":1073741824,\"cpu_s\":{\"blkback\":12.23,\"dom0_busy\":11.27," \
+    "\"dom0_other\":" other "},\"cpu_s_per_gib\":{\"blkback\":12.23,\"dom0_busy\":11.27," \
+    "\"dom0_other\":" other "}" attr "}}"
+static void
+test_host_cost_inconsistent(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"targets\":[{\"name\":\"lvm\"}],"
+        "\"runs\":["
+        "{\"target\":\"lvm\",\"repetition\":0,\"samples\":[" HOST_SAMPLE("-0.96", "") "]},"
+        "{\"target\":\"lvm\",\"repetition\":1,\"samples\":[" HOST_SAMPLE("0.5", "") "]},"
+        "{\"target\":\"lvm\",\"repetition\":2,\"samples\":[" HOST_SAMPLE("null",
+            ",\"cpu_attribution\":{\"dom0_other\":{\"attribution\":\"inconsistent\","
+            "\"reason\":\"dom0 busy + steal minus the exact servers: -0.960 s\"}}") "]}]}";
+    struct vdc_stats_options o;
+    struct vdc_analysis a;
+    vdc_result_set rs;
+    size_t i, found = 0;
+    char *txt;
+
+    (void)state;
+    vdc_result_set_init(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, sizeof(doc) - 1, "t.json"), 0);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    for (i = 0; i < a.n_host; i++) {
+        const struct vdc_host_cost *c = &a.host[i];
+
+        if (!strcmp(c->role, "dom0_other")) {
+            found++;
+            assert_string_equal(c->attribution, "inconsistent");
+            assert_int_equal(c->per_gib.n, 0);
+            assert_non_null(strstr(c->reason, "below 0 in 2 of 3 runs: dom0 busy + steal minus the exact "
+                                              "servers: -0.960 s: the counters disagree"));
+        }
+        if (!strcmp(c->role, "blkback")) {
+            assert_int_equal(c->per_gib.n, 3);    /* the servers' own figures stand */
+            assert_true(c->per_gib.has_ci_mean && c->per_gib.ci_mean[0] >= 0);
+        }
+    }
+    assert_int_equal(found, 1);
+    txt = vdc_render_text(&rs, &a);
+    assert_non_null(strstr(txt, "dom0 other (busy + steal minus servers) no figure (inconsistent): below 0"));
+    assert_null(strstr(txt, "minus servers) -"));    /* never printed as a figure */
+    g_free(txt);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 int
 main(void)
 {
@@ -716,6 +772,7 @@ main(void)
         cmocka_unit_test(test_analysis_errors),
         cmocka_unit_test(test_bonnie_csv_fields),
         cmocka_unit_test(test_compare_formats),
+        cmocka_unit_test(test_host_cost_inconsistent),
         cmocka_unit_test(test_chart_svg),
         cmocka_unit_test(test_sys_per_op),
         cmocka_unit_test(test_cell_flags_and_warnings),

@@ -1,0 +1,664 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vmdiskcmp answer (report/answer.h): the first screen of every report, in
+ * words, from the headline, the cells and the host figures. */
+#include "config.h"
+
+#include "report/answer.h"
+#include "report/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+void
+vdc_answer_init(struct vdc_answer *ans)
+{
+    memset(ans, 0, sizeof(*ans));
+}
+
+void
+vdc_answer_dispose(struct vdc_answer *ans)
+{
+    size_t i;
+
+    for (i = 0; i < ans->n_lines; i++) {
+        g_free(ans->lines[i].label);
+        g_free(ans->lines[i].text);
+    }
+    for (i = 0; i < ans->n_fixes; i++) {
+        g_free(ans->fixes[i].option);
+        g_free(ans->fixes[i].why);
+        g_free(ans->fixes[i].targets);
+    }
+    g_free(ans->lines);
+    g_free(ans->fixes);
+    g_free(ans->title);
+    vdc_answer_init(ans);
+}
+
+const char *
+vdc_answer_kind_name(enum vdc_answer_kind k)
+{
+    switch (k) {
+    case VDC_ANSWER_NOTE: return "note";
+    case VDC_ANSWER_PAIR: return "pair";
+    case VDC_ANSWER_GROUP: return "group";
+    case VDC_ANSWER_CACHE: return "cache";
+    case VDC_ANSWER_COST: return "cost";
+    case VDC_ANSWER_FIX: return "fix";
+    }
+    return "note";
+}
+
+/* What is being built. */
+struct build {
+    struct vdc_analysis *a;
+    const vdc_result_set *rs;
+    GArray *lines;               /* struct vdc_answer_line */
+    GArray *fixes;               /* struct vdc_answer_fix */
+    GPtrArray *fix_targets;      /* per fix: GString of the targets it concerns */
+};
+
+/* A line; @label and @text taken. */
+static void
+add_line(struct build *b, enum vdc_answer_kind kind, enum vdc_answer_tone tone, char *label, char *text)
+{
+    struct vdc_answer_line l = { kind, tone, label, text };
+
+    g_array_append_val(b->lines, l);
+}
+
+/* ---- the groups of tests ------------------------------------------------------ */
+
+/* The group of test @ki ("Sequential output") and the test's name inside
+ * it ("block"; "" for a group of one test), into @group and @item. */
+static void
+group_of(const struct vdc_analysis *a, size_t ki, char *group, size_t gsize, char *item, size_t isize)
+{
+    const struct vdc_cell *c = vdc_analysis_cell(a, 0, ki);
+    int64_t bs = 0;
+    const vdc_test_info *info = c->info ? vdc_test_key_parse(a->tests[ki], &bs) : NULL;
+    static const struct { int id; const char *group, *item; } bonnie[] = {
+        { VDC_TEST_PUTC, "Sequential output", "per-char" },
+        { VDC_TEST_PUT_BLOCK, "Sequential output", "block" },
+        { VDC_TEST_REWRITE, "Sequential output", "rewrite" },
+        { VDC_TEST_GETC, "Sequential input", "per-char" },
+        { VDC_TEST_GET_BLOCK, "Sequential input", "block" },
+        { VDC_TEST_SEEKS, "Random seeks", "" },
+        { VDC_TEST_SEQ_CREATE, "Sequential files", "create" },
+        { VDC_TEST_SEQ_STAT, "Sequential files", "stat/read" },
+        { VDC_TEST_SEQ_DEL, "Sequential files", "delete" },
+        { VDC_TEST_RAN_CREATE, "Random files", "create" },
+        { VDC_TEST_RAN_STAT, "Random files", "stat/read" },
+        { VDC_TEST_RAN_DEL, "Random files", "delete" },
+    };
+    size_t i;
+
+    if (!info) {
+        snprintf(group, gsize, "%s", a->tests[ki]);
+        item[0] = '\0';
+        return;
+    }
+    for (i = 0; i < G_N_ELEMENTS(bonnie); i++)
+        if ((int)info->id == bonnie[i].id) {
+            snprintf(group, gsize, "%s", bonnie[i].group);
+            snprintf(item, isize, "%s", bonnie[i].item);
+            return;
+        }
+    if (info->workload) {
+        char job[VDC_TEST_LABEL_MAX];
+
+        snprintf(group, gsize, "Job %s", vdc_analysis_job_label(a, ki, job, sizeof(job)));
+        snprintf(item, isize, "%s IOPS", info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
+        return;
+    }
+    /* the sweep and dd: by operation, the block size as the item */
+    snprintf(group, gsize, "%s", info->short_label);
+    if (bs % 1048576 == 0 && bs > 0)
+        snprintf(item, isize, "%" G_GINT64_FORMAT " MiB", (gint64)(bs / 1048576));
+    else if (bs % 1024 == 0 && bs > 0)
+        snprintf(item, isize, "%" G_GINT64_FORMAT " KiB", (gint64)(bs / 1024));
+    else
+        snprintf(item, isize, "%" G_GINT64_FORMAT " B", (gint64)bs);
+}
+
+/* " [+13.1, +23.2]" (the delta's 95 % interval, %), " [unbounded]", "" */
+static void
+append_ci(GString *s, const struct vdc_stats_paired *p)
+{
+    if (p->has_ci)
+        g_string_append_printf(s, " [%+.1f, %+.1f]", p->ci_delta_percent[0], p->ci_delta_percent[1]);
+    else if (p->has_test)
+        g_string_append(s, " [unbounded]");
+}
+
+/* How a row answers, the key its group merges rows by: the verdict (and
+ * class) for a verdict, "same" (negligible), "undecided", "no verdict" with
+ * its reason, "not tested" with its pairs; g_free. */
+static char *
+row_key(const struct vdc_analysis *a, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
+{
+    char *why = vdc_headline_reason(a, hp, row), *k;
+
+    if (why)
+        k = g_strdup_printf("no verdict (%s)", why);
+    else if (row->verdict == VDC_VERDICT_NOT_TESTED || !row->p.has_ratio)
+        k = g_strdup_printf("not tested (%zu pair%s)", row->p.n, row->p.n == 1 ? "" : "s");
+    else if (row->verdict == VDC_VERDICT_FASTER || row->verdict == VDC_VERDICT_SLOWER)
+        k = g_strdup_printf("%s %s", row->verdict == VDC_VERDICT_FASTER ? "faster" : "slower",
+                            vdc_effect_class_name(row->effect));
+    else if (row->effect == VDC_EFFECT_NEGLIGIBLE)
+        k = g_strdup_printf("the same within %g %%", VDC_EFFECT_NEGLIGIBLE_PERCENT);
+    else
+        k = g_strdup("undecided");
+    g_free(why);
+    return k;
+}
+
+/* A row's numbers: "-6.2 % [-6.6, -5.8]" */
+static void
+append_numbers(GString *s, const struct vdc_headline_row *row)
+{
+    g_string_append_printf(s, "%+.1f %%", row->p.delta_percent);
+    append_ci(s, &row->p);
+}
+
+/* One answer of a group, the rows @rows (@n of them, @items their names
+ * in the group) sharing @key (row_key), onto @s:
+ *   a verdict:   "block: image 6.2 % slower [-6.6, -5.8], moderate, p < 0.001",
+ *                "image-qdisk slower in per-char (-45.3 % [-46.5, -44.1]),
+ *                 block (...): large, p < 0.001"
+ *   otherwise:   "block: undecided (-3.4 % [-10.1, +3.5])", "undecided in
+ *                 block (...), rewrite (...)", "per-char, block: no
+ *                 verdict (under-2x-ram on image and lvm)" */
+static void
+append_answer(GString *s, const struct vdc_analysis *a, const struct vdc_headline_pair *hp,
+              const struct vdc_headline_row *const *rows, char *const *items, size_t n, const char *key)
+{
+    const struct vdc_headline_row *r0 = rows[0];
+    int verdict = r0->verdict == VDC_VERDICT_FASTER || r0->verdict == VDC_VERDICT_SLOWER;
+    int numbers = verdict || (!g_str_has_prefix(key, "no verdict") && !g_str_has_prefix(key, "not tested"));
+    double p = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        p = fmax(p, rows[i]->p_holm);
+    if (n == 1 && verdict) {
+        g_string_append_printf(s, "%s%s%s %.1f %% %s", items[0], *items[0] ? ": " : "", a->targets[hp->target],
+                               fabs(r0->p.delta_percent), r0->verdict == VDC_VERDICT_FASTER ? "faster" : "slower");
+        append_ci(s, &r0->p);
+        g_string_append_printf(s, ", %s", vdc_effect_class_name(r0->effect));
+    } else if (n == 1 && numbers) {
+        g_string_append_printf(s, "%s%s%s (", items[0], *items[0] ? ": " : "", key);
+        append_numbers(s, r0);
+        g_string_append_c(s, ')');
+    } else if (!numbers) {
+        for (i = 0; i < n; i++)
+            g_string_append_printf(s, "%s%s", i ? ", " : "", items[i]);
+        g_string_append_printf(s, "%s%s", *items[0] ? ": " : "", key);
+    } else {
+        if (verdict)
+            g_string_append_printf(s, "%s %s in ", a->targets[hp->target],
+                                   r0->verdict == VDC_VERDICT_FASTER ? "faster" : "slower");
+        else
+            g_string_append_printf(s, "%s in ", key);
+        for (i = 0; i < n; i++) {
+            g_string_append_printf(s, "%s%s (", i ? ", " : "", items[i]);
+            append_numbers(s, rows[i]);
+            g_string_append_c(s, ')');
+        }
+        if (verdict)
+            g_string_append_printf(s, ": %s", vdc_effect_class_name(r0->effect));
+    }
+    if (verdict)
+        g_string_append_printf(s, ", p %s %.2g", p < 0.001 ? "<" : n > 1 ? "<=" : "=", p < 0.001 ? 0.001 : p);
+}
+
+/* The rows of @hp as group lines: per group (in test order) its tests'
+ * answers, the tests that answer alike (row_key) together:
+ * "Sequential output, block: image 6.2 % slower [-6.6, -5.8], moderate,
+ * p < 0.001; the same within 5 % in per-char (...), rewrite (...)". */
+static void
+pair_groups(struct build *b, const struct vdc_headline_pair *hp)
+{
+    const struct vdc_analysis *a = b->a;
+    GPtrArray *groups = g_ptr_array_new_with_free_func(g_free);
+    size_t g, i, j;
+
+    for (i = 0; i < hp->n_rows; i++) {
+        char group[VDC_TEST_LABEL_MAX + 8], item[VDC_TEST_LABEL_MAX];
+
+        group_of(a, hp->rows[i].test, group, sizeof(group), item, sizeof(item));
+        for (g = 0; g < groups->len && strcmp(groups->pdata[g], group); g++)
+            ;
+        if (g == groups->len)
+            g_ptr_array_add(groups, g_strdup(group));
+    }
+    for (g = 0; g < groups->len; g++) {
+        GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
+        GPtrArray *sets = g_ptr_array_new();       /* per key: GPtrArray of rows */
+        GPtrArray *names = g_ptr_array_new();      /* per key: GPtrArray of item names (g_free) */
+        GString *text = g_string_new(groups->pdata[g]);
+        size_t n_faster = 0, n_slower = 0, n_verdict = 0;
+        enum vdc_answer_tone tone;
+
+        for (i = 0; i < hp->n_rows; i++) {
+            const struct vdc_headline_row *row = &hp->rows[i];
+            char group[VDC_TEST_LABEL_MAX + 8], item[VDC_TEST_LABEL_MAX];
+            char *k;
+
+            group_of(a, row->test, group, sizeof(group), item, sizeof(item));
+            if (strcmp(group, groups->pdata[g]))
+                continue;
+            n_faster += row->verdict == VDC_VERDICT_FASTER;
+            n_slower += row->verdict == VDC_VERDICT_SLOWER;
+            n_verdict += row->verdict != VDC_VERDICT_NOT_COMPARABLE;
+            k = row_key(a, hp, row);
+            for (j = 0; j < keys->len && strcmp(keys->pdata[j], k); j++)
+                ;
+            if (j == keys->len) {
+                g_ptr_array_add(keys, k);
+                g_ptr_array_add(sets, g_ptr_array_new());
+                g_ptr_array_add(names, g_ptr_array_new_with_free_func(g_free));
+            } else {
+                g_free(k);
+            }
+            g_ptr_array_add(sets->pdata[j], (gpointer)row);
+            g_ptr_array_add(names->pdata[j], g_strdup(item));
+        }
+        for (j = 0; j < keys->len; j++) {
+            GPtrArray *rows = sets->pdata[j], *items = names->pdata[j];
+
+            /* "Sequential output, block: ...; ...", "Random seeks: ..." */
+            const char *k = keys->pdata[j];
+            int named = *(char *)items->pdata[0] &&
+                        (rows->len == 1 || g_str_has_prefix(k, "no verdict") || g_str_has_prefix(k, "not tested"));
+
+            g_string_append(text, j ? "; " : named ? ", " : ": ");
+            append_answer(text, a, hp, (const struct vdc_headline_row *const *)rows->pdata,
+                          (char *const *)items->pdata, rows->len, keys->pdata[j]);
+            g_ptr_array_free(rows, TRUE);
+            g_ptr_array_free(items, TRUE);
+        }
+        tone = !n_verdict ? VDC_TONE_NONE : n_faster && n_slower ? VDC_TONE_MIXED
+               : n_faster ? VDC_TONE_FASTER : n_slower ? VDC_TONE_SLOWER : VDC_TONE_PLAIN;
+        add_line(b, VDC_ANSWER_GROUP, tone, NULL, g_string_free(text, FALSE));
+        g_ptr_array_free(keys, TRUE);
+        g_ptr_array_free(sets, TRUE);
+        g_ptr_array_free(names, TRUE);
+    }
+    g_ptr_array_free(groups, TRUE);
+}
+
+/* The pairs of @hp: "5 pairs (fixed 5 runs)". */
+static char *
+pair_text(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
+{
+    const struct vdc_headline *h = &a->headline;
+    GString *s = g_string_new(NULL);
+    size_t n = hp->n_pairs_max;
+
+    g_string_append_printf(s, "%zu pair%s", n, n == 1 ? "" : "s");
+    if (h->runs_mode == VDC_RUNS_FIXED)
+        g_string_append_printf(s, " (fixed %" G_GINT64_FORMAT " runs)", (gint64)h->runs);
+    else if (h->runs_mode == VDC_RUNS_AUTO)
+        g_string_append_printf(s, " (runs auto: %" G_GINT64_FORMAT ")", (gint64)h->runs);
+    return g_string_free(s, FALSE);
+}
+
+/* ---- the blockers and their options --------------------------------------------- */
+
+/* A fix of rows in @state ("no verdict", "undecided", "not tested"),
+ * counted once per row it concerns; @option, @why taken; @target (may be
+ * NULL) added to the targets it names. */
+static void
+add_fix_in(struct build *b, const char *state, char *option, char *why, const char *target)
+{
+    size_t i;
+    GString *t;
+
+    for (i = 0; i < b->fixes->len; i++) {
+        struct vdc_answer_fix *f = &g_array_index(b->fixes, struct vdc_answer_fix, i);
+
+        if (!strcmp(f->state, state) && !g_strcmp0(f->option, option) && !strcmp(f->why, why)) {
+            f->n_tests++;
+            g_free(option);
+            g_free(why);
+            break;
+        }
+    }
+    if (i == b->fixes->len) {
+        struct vdc_answer_fix f = { state, option, why, NULL, 1 };
+
+        g_array_append_val(b->fixes, f);
+        g_ptr_array_add(b->fix_targets, g_string_new(NULL));
+    }
+    t = b->fix_targets->pdata[i];
+    if (target) {
+        char **names = g_strsplit(t->str, ", ", -1);
+
+        if (!g_strv_contains((const char *const *)names, target))
+            g_string_append_printf(t, "%s%s", t->len ? ", " : "", target);
+        g_strfreev(names);
+    }
+}
+
+/* a blocker: the row has no verdict */
+static void
+add_fix(struct build *b, char *option, char *why, const char *target)
+{
+    add_fix_in(b, "no verdict", option, why, target);
+}
+
+/* whose memory caches the file of target @ti: "the guest's", "dom0's",
+ * "the host's", "the machine's" */
+static const char *
+whose(const struct vdc_analysis *a, size_t ti)
+{
+    const char *w = a->files[ti].where;
+
+    return !w ? "the machine's" : !strcmp(w, "domU") ? "the guest's" : !strcmp(w, "dom0") ? "dom0's"
+                                                                                           : "the host's";
+}
+
+/* the option that sets target @ti's test file size */
+static const char *
+size_option(const struct vdc_analysis *a, size_t ti)
+{
+    const char *w = a->files[ti].where;
+
+    return w && !strcmp(w, "dom0") ? "--dom0-size" : "--size";
+}
+
+/* The fixes of one flag @bit of target @ti's cell (row of @hp). */
+static void
+flag_fix(struct build *b, const struct vdc_headline_pair *hp, size_t ti, size_t ki, unsigned bit)
+{
+    const struct vdc_analysis *a = b->a;
+    const struct vdc_target_files *f = &a->files[ti];
+    const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+    const char *name = a->targets[ti];
+
+    if (bit == VDC_CELL_UNDER_2X_RAM && f->n_small) {
+        GString *why = g_string_new(NULL);
+
+        g_string_append_printf(why, "the %" G_GINT64_FORMAT " MiB test file is under twice %s %" G_GINT64_FORMAT
+                               " MiB", f->small_size, whose(a, ti), f->small_ram);
+        add_fix(b, g_strdup_printf("%s %" G_GINT64_FORMAT "M", size_option(a, ti), 2 * f->small_ram),
+                g_string_free(why, FALSE), name);
+    } else if (bit == VDC_CELL_TOO_FAST) {
+        int id = c->info ? (int)c->info->id : -1;
+
+        if (c->info && c->info->group == VDC_TEST_GROUP_FILES)
+            add_fix(b, NULL, g_strdup("file tests too fast to measure (bonnie++ +++++: under 0.5 s): more "
+                                      "files per test (bonnie++'s -n, through --agent-options) measure them"),
+                    name);
+        else if (f->n_runs && (id == VDC_TEST_PUTC || id == VDC_TEST_PUT_BLOCK || id == VDC_TEST_REWRITE ||
+                               id == VDC_TEST_GETC || id == VDC_TEST_GET_BLOCK))
+            add_fix(b, g_strdup_printf("%s %" G_GINT64_FORMAT "M", size_option(a, ti), 2 * f->hi),
+                    g_strdup_printf("tests too fast to measure (bonnie++ +++++: under 0.5 s) on the %"
+                                    G_GINT64_FORMAT " MiB file: twice the file takes twice the time", f->hi),
+                    name);
+        else
+            add_fix(b, NULL, g_strdup("tests too fast to measure (bonnie++ +++++: under 0.5 s)"), name);
+    } else if (bit == VDC_CELL_DOM0_PAGE_CACHE && hp->role != VDC_HEADLINE_CACHE) {
+        add_fix(b, g_strdup("--image-cache host,none"),
+                g_strdup("it was served from dom0's page cache, not the disk; host,none also runs it "
+                         "without that cache"), name);
+    } else if (bit & VDC_CELL_ARTEFACTS) {
+        add_fix(b, NULL, g_strdup_printf("%s: may be an artefact of the measurement (its warning says which "
+                                         "numbers)", vdc_cell_flag_name(bit)), name);
+    }
+}
+
+/* The most RAM that can cache target @ti's test file over its runs (the
+ * under-2x-ram rule's, vdc_cache_ram_mib), MiB; 0 when not known. */
+static int64_t
+cache_ram(const struct vdc_analysis *a, const vdc_result_set *rs, size_t ti)
+{
+    int64_t most = 0;
+    size_t i;
+
+    for (i = 0; i < rs->n_runs; i++)
+        if (rs->runs[i]->target && !strcmp(rs->runs[i]->target, a->targets[ti]))
+            most = MAX(most, vdc_cache_ram_mib(rs, rs->runs[i]));
+    return most;
+}
+
+/* Test file sizes that differ between @hp's targets: one size for both,
+ * at least twice the RAM of each (the larger of the two sizes or of twice
+ * each RAM), given to the option of each side that does not have it yet:
+ * "--size 2048M" for a domU that ran 512 MiB beside dom0's 2048 MiB. */
+static void
+sizes_fix(struct build *b, const struct vdc_headline_pair *hp)
+{
+    const struct vdc_analysis *a = b->a;
+    const struct vdc_target_files *f = &a->files[hp->target], *g = &a->files[hp->reference];
+    int64_t size = MAX(MAX(f->hi, g->hi), 2 * MAX(cache_ram(a, b->rs, hp->target), cache_ram(a, b->rs, hp->reference)));
+    GString *opt = g_string_new(NULL);
+    const char *ot = size_option(a, hp->target), *orf = size_option(a, hp->reference);
+
+    if (f->lo != size || f->hi != size)
+        g_string_append_printf(opt, "%s %" G_GINT64_FORMAT "M", ot, size);
+    if ((g->lo != size || g->hi != size) && (strcmp(ot, orf) || !opt->len))
+        g_string_append_printf(opt, "%s%s %" G_GINT64_FORMAT "M", opt->len ? " " : "", orf, size);
+    add_fix(b, g_string_free(opt, FALSE),
+            g_strdup_printf("the test file sizes differ (%" G_GINT64_FORMAT " against %" G_GINT64_FORMAT
+                            " MiB): one size, at least twice each RAM", f->lo, g->lo),
+            a->targets[hp->target]);
+}
+
+/* The fixes of one row of @hp: its blockers, or the runs it needs. */
+static void
+row_fixes(struct build *b, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
+{
+    const struct vdc_analysis *a = b->a;
+    const struct vdc_headline *h = &a->headline;
+    unsigned i;
+
+    for (i = 0; i < VDC_CELL_FLAG_COUNT; i++) {
+        if (row->bar_target & (1u << i))
+            flag_fix(b, hp, hp->target, row->test, 1u << i);
+        if (row->bar_reference & (1u << i))
+            flag_fix(b, hp, hp->reference, row->test, 1u << i);
+    }
+    if (row->sizes_differ)
+        sizes_fix(b, hp);
+    if (row->verdict == VDC_VERDICT_NOT_COMPARABLE || hp->role == VDC_HEADLINE_CEILING)
+        return;
+    if (row->verdict == VDC_VERDICT_NOT_TESTED && row->p.n < 2)
+        add_fix_in(b, "not tested", g_strdup("--runs 5"),
+                   g_strdup("fewer than 2 pairs with a value: no interval, no test"), NULL);
+    else if (row->effect == VDC_EFFECT_UNDECIDED && h->runs_mode == VDC_RUNS_AUTO && h->max_runs != VDC_INT_ABSENT &&
+             h->runs >= h->max_runs)
+        add_fix_in(b, "undecided", g_strdup_printf("--max-runs %" G_GINT64_FORMAT, 2 * h->max_runs),
+                g_strdup_printf("the interval still reaches past +-%g %% at the %" G_GINT64_FORMAT " runs allowed",
+                                VDC_EFFECT_NEGLIGIBLE_PERCENT, (gint64)h->max_runs), NULL);
+    else if (row->effect == VDC_EFFECT_UNDECIDED)
+        add_fix_in(b, "undecided", g_strdup("--runs auto"),
+                g_strdup_printf("more pairs narrow intervals wider than +-%g %%", VDC_EFFECT_NEGLIGIBLE_PERCENT),
+                NULL);
+}
+
+/* ---- dom0's page cache and the cost per backend ------------------------------- */
+
+/* What was read back about dom0's page cache when no cache pair ran. */
+static void
+cache_note(struct build *b)
+{
+    const struct vdc_analysis *a = b->a;
+    GString *through = g_string_new(NULL), *bypass = g_string_new(NULL);
+    size_t ti;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        const vdc_target *t = vdc_result_set_find_target(b->rs, a->targets[ti]);
+
+        if (!t || !t->kind || strcmp(t->kind, "image") || !t->where || strcmp(t->where, "domU"))
+            continue;
+        if (t->cache.bypasses_dom0_page_cache == 0)
+            g_string_append_printf(through, "%s%s", through->len ? ", " : "", t->name);
+        else if (t->cache.bypasses_dom0_page_cache == 1)
+            g_string_append_printf(bypass, "%s%s", bypass->len ? ", " : "", t->name);
+    }
+    if (through->len && !bypass->len) {
+        add_line(b, VDC_ANSWER_CACHE, VDC_TONE_PLAIN, g_strdup("dom0's page cache"),
+                 g_strdup_printf("%s went through it (read back after boot) and no image ran without it, so "
+                                 "what it does is not measured (--image-cache host,none measures it)",
+                                 through->str));
+    } else if (bypass->len && !through->len) {
+        add_line(b, VDC_ANSWER_CACHE, VDC_TONE_PLAIN, g_strdup("dom0's page cache"),
+                 g_strdup_printf("%s bypassed it (read back after boot): the image numbers are the disk's",
+                                 bypass->str));
+    }
+    g_string_free(through, TRUE);
+    g_string_free(bypass, TRUE);
+}
+
+/* The dom0 busy figure of (@ti, @ki), or NULL. */
+static const struct vdc_host_cost *
+busy_of(const struct vdc_analysis *a, size_t ti, size_t ki)
+{
+    size_t i;
+
+    for (i = 0; i < a->n_host; i++)
+        if (a->host[i].target == ti && a->host[i].test == ki && !strcmp(a->host[i].role, "dom0_busy") &&
+            a->host[i].per_gib.n)
+            return &a->host[i];
+    return NULL;
+}
+
+/* "What each backend costs dom0": dom0 busy per GiB of each domU target
+ * on the block write and read (else the first two tests with it). */
+static void
+cost_line(struct build *b)
+{
+    const struct vdc_analysis *a = b->a;
+    long keys[2] = { vdc_analysis_test_index(a, "put_block"), vdc_analysis_test_index(a, "get_block") };
+    GString *s;
+    size_t ti, ki, k, nk = 0;
+    int any = 0;
+
+    if (!a->n_host)
+        return;
+    /* the tests: block write and read when some domU has them, else the
+     * first two that have the figure */
+    for (k = 0; k < 2; k++) {
+        int have = 0;
+
+        for (ti = 0; keys[k] >= 0 && ti < a->n_targets; ti++)
+            have |= a->files[ti].where && !strcmp(a->files[ti].where, "domU") && busy_of(a, ti, (size_t)keys[k]);
+        if (have)
+            keys[nk++] = keys[k];
+    }
+    for (ki = 0; !nk && ki < a->n_tests; ki++)
+        for (ti = 0; ti < a->n_targets; ti++)
+            if (a->files[ti].where && !strcmp(a->files[ti].where, "domU") && busy_of(a, ti, ki)) {
+                keys[nk++] = (long)ki;
+                break;
+            }
+    if (!nk)
+        return;
+    s = g_string_new("dom0 busy CPU s per GiB moved (");
+    for (k = 0; k < nk; k++) {
+        char label[VDC_TEST_LABEL_MAX];
+        const char *key = a->tests[keys[k]];
+
+        g_string_append_printf(s, "%s%s", k ? " / " : "",
+                               !strcmp(key, "put_block") ? "block write" : !strcmp(key, "get_block") ? "block read"
+                               : vdc_analysis_test_label(a, (size_t)keys[k], label, sizeof(label)));
+    }
+    g_string_append(s, "), mean [95 % CI]:");
+    for (ti = 0; ti < a->n_targets; ti++) {
+        if (!a->files[ti].where || strcmp(a->files[ti].where, "domU"))
+            continue;
+        g_string_append_printf(s, "%s %s ", any++ ? ";" : "", a->targets[ti]);
+        for (k = 0; k < nk; k++) {
+            const struct vdc_host_cost *c = busy_of(a, ti, (size_t)keys[k]);
+
+            if (k)
+                g_string_append(s, " / ");
+            if (c)
+                vdc_host_cost_fmt(s, &c->per_gib);
+            else
+                g_string_append(s, "-");
+        }
+    }
+    if (any)
+        add_line(b, VDC_ANSWER_COST, VDC_TONE_PLAIN, g_strdup("What each backend costs dom0"),
+                 g_string_free(s, FALSE));
+    else
+        g_string_free(s, TRUE);
+}
+
+/* ---- the answer --------------------------------------------------------------- */
+
+void
+vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    const struct vdc_headline *h = &a->headline;
+    struct vdc_answer *ans = &a->answer;
+    struct build b = { a, rs, g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_line)),
+                       g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_fix)),
+                       g_ptr_array_new() };
+    char *absent = vdc_headline_absent_text(a);
+    size_t i, j, n_cache = 0;
+
+    vdc_answer_dispose(ans);
+    ans->title = g_strdup_printf("The answer: image or LV on this host (%s[95 %% interval of the delta]; "
+                                 "p: paired t-test, Holm)",
+                                 rs->has_experiment && rs->experiment.emulated == 1
+                                 ? "EMULATED, relative only; " : "");
+    if (absent)
+        add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, absent);
+    for (i = 0; i < h->n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &h->pairs[i];
+
+        if (hp->role != VDC_HEADLINE_CHOICE && hp->role != VDC_HEADLINE_BASELINE)
+            continue;
+        add_line(&b, VDC_ANSWER_PAIR, VDC_TONE_PLAIN,
+                 g_strdup_printf("%s against %s%s", a->targets[hp->target],
+                                 hp->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
+                                 a->targets[hp->reference]), pair_text(a, hp));
+        pair_groups(&b, hp);
+    }
+    for (i = 0; i < h->n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &h->pairs[i];
+
+        if (hp->role != VDC_HEADLINE_CACHE)
+            continue;
+        n_cache++;
+        add_line(&b, VDC_ANSWER_CACHE, VDC_TONE_PLAIN, g_strdup("dom0's page cache"),
+                 g_strdup_printf("%s (through it) against %s (without it): %s", a->targets[hp->target],
+                                 a->targets[hp->reference], pair_text(a, hp)));
+        pair_groups(&b, hp);
+    }
+    if (!n_cache && rs->has_experiment)
+        cache_note(&b);
+    cost_line(&b);
+    for (i = 0; i < h->n_pairs; i++)
+        for (j = 0; j < h->pairs[i].n_rows; j++)
+            row_fixes(&b, &h->pairs[i], &h->pairs[i].rows[j]);
+    for (i = 0; i < b.fixes->len; i++) {
+        struct vdc_answer_fix *f = &g_array_index(b.fixes, struct vdc_answer_fix, i);
+        GString *t = b.fix_targets->pdata[i];
+
+        f->targets = g_string_free(t, FALSE);
+        add_line(&b, VDC_ANSWER_FIX, VDC_TONE_PLAIN, NULL,
+                 g_strdup_printf("%c%s in %zu comparison%s%s%s%s: %s%s%s%s.", g_ascii_toupper(f->state[0]),
+                                 f->state + 1, f->n_tests, f->n_tests == 1 ? "" : "s",
+                                 *f->targets ? " (" : "", f->targets, *f->targets ? ")" : "",
+                                 f->option ? "rerun with " : "", f->option ? f->option : "",
+                                 f->option ? ": " : "", f->why));
+    }
+    if (!b.lines->len)
+        add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, g_strdup("Nothing to compare: no pair of targets."));
+    g_ptr_array_free(b.fix_targets, TRUE);
+    ans->n_lines = b.lines->len;
+    ans->lines = (struct vdc_answer_line *)(void *)g_array_free(b.lines, FALSE);
+    ans->n_fixes = b.fixes->len;
+    ans->fixes = (struct vdc_answer_fix *)(void *)g_array_free(b.fixes, FALSE);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vmdiskcmp answer: the first screen of every report, the answer in words.
+ *
+ * Part of the analysis (vdc_analysis.answer, decided by vdc_analysis_build
+ * once the headline and the host figures are there; renderers only lay it
+ * out: render_answer.c).  In this order:
+ *
+ *   - image against LV on this host (the headline's choice pairs, or its
+ *     baseline pairs when the run has no image/LV pair), per test group
+ *     ("Sequential output", "Sequential input", "Random seeks", the file
+ *     tests, the block-size sweep, each workload job): each test's
+ *     verdict with its class, interval and p, tests without a verdict
+ *     named together with the reason;
+ *   - what dom0's page cache did: each cache pair of the headline (an
+ *     image with the requested image cache "host" against one with "none")
+ *     the same way; when an image went through dom0's page cache and none
+ *     ran without it, a line saying so and what to run;
+ *   - what each backend costs dom0: dom0 busy, CPU seconds per GiB moved,
+ *     per domU target on the sequential block tests;
+ *   - where there is no verdict, each blocker once with the option that
+ *     removes it, its value worked out from the data ("rerun with --size
+ *     256M: the 32 MiB test file is under twice the guest's 128 MiB");
+ *     undecided and untested rows get the runs they need.
+ *
+ * Every sentence is made here, the same in every format. */
+#ifndef VDC_REPORT_ANSWER_H
+#define VDC_REPORT_ANSWER_H
+
+#include <stddef.h>
+
+#include "model/result.h"
+
+struct vdc_analysis;
+
+/* What a line of the answer is (the renderers' layout and colour). */
+enum vdc_answer_kind {
+    VDC_ANSWER_NOTE = 0,      /* a sentence of its own (why no pair; nothing to say) */
+    VDC_ANSWER_PAIR,          /* a pair's heading: label "image against lvm", text the
+                               * pairs and how sure their verdicts can be */
+    VDC_ANSWER_GROUP,         /* label a test group, text its tests' answers */
+    VDC_ANSWER_CACHE,         /* dom0's page cache: a cache pair's heading, or the note */
+    VDC_ANSWER_COST,          /* what each backend costs dom0 */
+    VDC_ANSWER_FIX,           /* a blocker and the option that removes it */
+};
+
+/* The tone of a line (HTML colour): the answer it gives. */
+enum vdc_answer_tone {
+    VDC_TONE_PLAIN = 0,
+    VDC_TONE_FASTER,          /* the pair's target faster in every test with a verdict */
+    VDC_TONE_SLOWER,          /* ... slower */
+    VDC_TONE_MIXED,           /* faster in some, slower in others */
+    VDC_TONE_NONE,            /* no verdict in the group */
+};
+
+struct vdc_answer_line {
+    enum vdc_answer_kind kind;
+    enum vdc_answer_tone tone;
+    char *label;              /* "Sequential output", "image against lvm"; NULL: none */
+    char *text;               /* the sentence(s); never NULL */
+};
+
+/* One way to a verdict: an option to rerun with and why (the blocker). */
+struct vdc_answer_fix {
+    const char *state;        /* the rows it concerns: "no verdict", "undecided", "not tested" */
+    char *option;             /* "--size 256M", "--image-cache host,none", "--runs auto";
+                               * NULL when no option removes it (an artefact: the
+                               * warnings say what it is) */
+    char *why;                /* "the 32 MiB test file is under twice the guest's
+                               * 128 MiB" */
+    char *targets;            /* the targets it concerns, "image, lvm", or "" */
+    size_t n_tests;           /* the headline rows (comparisons) it concerns */
+};
+
+struct vdc_answer {
+    char *title;              /* "The answer: image or LV on this host" (+ emulated) */
+    struct vdc_answer_line *lines;
+    size_t n_lines;
+    struct vdc_answer_fix *fixes;
+    size_t n_fixes;
+};
+
+void vdc_answer_init(struct vdc_answer *ans);
+void vdc_answer_dispose(struct vdc_answer *ans);   /* safe twice */
+
+/* Decide @a's answer (a->answer) from its headline, cells, files and host
+ * figures and @rs (targets' requests and cache read back, experiment).
+ * Never fails. */
+void vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs);
+
+/* "answer", the kind's JSON name: "note", "pair", "group", "cache", "cost",
+ * "fix" */
+const char *vdc_answer_kind_name(enum vdc_answer_kind k);
+
+#endif
