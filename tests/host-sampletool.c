@@ -11,6 +11,8 @@
  *   host-sampletool residency FILE
  *   host-sampletool placement FILE
  *   host-sampletool lv-placement VG LV [LVM-ARG...]
+ *   host-sampletool alignment DEV
+ *   host-sampletool lv-alignment VG LV [LVM-ARG...]
  *   host-sampletool cpu --pid PID [--loop N] [--seconds S]
  *
  * Exit status: 0, 1 on a sampler failure (its message on stderr), 2 on bad
@@ -25,6 +27,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "host/alignment.h"
 #include "host/cpuacct.h"
 #include "host/loopdev.h"
 #include "host/placement.h"
@@ -37,7 +40,8 @@ usage(void)
 {
     fprintf(stderr, "usage: host-sampletool meminfo | loop-info DEV | loop-find FILE | "
                     "loop-dio DEV on|off | residency FILE | placement FILE | "
-                    "lv-placement VG LV [LVM-ARG...] | "
+                    "lv-placement VG LV [LVM-ARG...] | alignment DEV | "
+                    "lv-alignment VG LV [LVM-ARG...] | "
                     "cpu --pid PID [--loop N] [--seconds S]\n");
     return 2;
 }
@@ -58,6 +62,25 @@ print_placement(const vdc_placement *pl)
 
         printf("range start=%llu length=%llu\n", (unsigned long long)r->start,
                (unsigned long long)r->length);
+    }
+}
+
+static void
+print_alignment(const vdc_alignment *a)
+{
+    size_t i;
+
+    printf("disk=%s physical=%llu minimum=%llu optimal=%llu alignment_offset=%llu source=%s\n",
+           a->disk, (unsigned long long)a->q.physical_block_size,
+           (unsigned long long)a->q.minimum_io_size, (unsigned long long)a->q.optimal_io_size,
+           (unsigned long long)a->q.alignment_offset, a->source);
+    for (i = 0; i < a->n; i++) {
+        g_autofree char *why = vdc_alignment_why(a, &a->layers[i]);
+
+        printf("layer=%s offset=%llu size=%llu misaligned=%d%s%s\n",
+               vdc_align_layer_name(a->layers[i].layer), (unsigned long long)a->layers[i].offset,
+               (unsigned long long)a->layers[i].size, a->layers[i].misaligned,
+               why ? " why=" : "", why ? why : "");
     }
 }
 
@@ -193,6 +216,33 @@ main(int argc, char **argv)
         if (vdc_lv_placement_read(argv[2], argv[3], (const char *const *)argv + 4, &pl) < 0)
             return 1;
         print_placement(&pl);
+        vdc_placement_dispose(&pl);
+        return 0;
+    }
+    if (!strcmp(cmd, "alignment") && argc == 3) {
+        vdc_alignment a;
+
+        if (vdc_blockdev_alignment_read(argv[2], &a) < 0)
+            return 1;
+        print_alignment(&a);
+        vdc_alignment_dispose(&a);
+        return 0;
+    }
+    if (!strcmp(cmd, "lv-alignment") && argc >= 4) {
+        vdc_placement pl;
+        vdc_queue_limits q;
+        vdc_alignment a;
+        g_autofree char *disk = NULL;
+
+        if (vdc_lv_placement_read(argv[2], argv[3], (const char *const *)argv + 4, &pl) < 0)
+            return 1;
+        if (vdc_queue_limits_read(pl.pos.disk, 0, 0, &q) < 0) {
+            vdc_placement_dispose(&pl);
+            return 1;
+        }
+        vdc_alignment_from_placement(&pl, 1, pl.pe_start, pl.extent_size, &q, &a);
+        print_alignment(&a);
+        vdc_alignment_dispose(&a);
         vdc_placement_dispose(&pl);
         return 0;
     }

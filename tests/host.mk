@@ -15,6 +15,13 @@ tests_unit_test_host_cpu_SOURCES = tests/unit/test_host_cpu.c tests/unit/test_ho
 tests_unit_test_host_cpu_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
 tests_unit_test_host_cpu_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# the alignment rule and the filesystem superblock parser (src/host/alignment.c)
+check_PROGRAMS += tests/unit/test_alignment
+TESTS += tests/unit/test_alignment
+tests_unit_test_alignment_SOURCES = tests/unit/test_alignment.c
+tests_unit_test_alignment_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
+	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
+tests_unit_test_alignment_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 # the run's host cost per test: slicing and per-GiB arithmetic (src/run/hostwatch.c)
 check_PROGRAMS += tests/unit/test_hostwatch
 TESTS += tests/unit/test_hostwatch
@@ -30,9 +37,10 @@ tests_host_sampletool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
 
 # root, heavy lock (loop devices): the cross-check against /proc, the lab's
 # stand-in hotplug script's loop semantics, an LV's placement against
-# lvm2's report, a dom0 baseline run's host CPU figures against /proc
-# (about 15 s, 2 s, 3 s, 15 s)
+# lvm2's report, a dom0 baseline run's host CPU figures against /proc,
+# targets misaligned on purpose (about 15 s, 2 s, 3 s, 15 s, 3 s)
 HOST_IT = tests/integration/host-cpu-crosscheck.sh tests/integration/host-lab-hotplug.sh \
-	tests/integration/host-lv-placement.sh tests/integration/host-run-crosscheck.sh
+	tests/integration/host-lv-placement.sh tests/integration/host-run-crosscheck.sh \
+	tests/integration/host-alignment.sh
 TESTS += $(HOST_IT)
 EXTRA_DIST += $(HOST_IT) tests/integration/host-lib.sh

@@ -10,6 +10,7 @@ src_libvdc_controller_a_SOURCES += \
 	src/host/loopdev.h src/host/loopdev.c \
 	src/host/residency.h src/host/residency.c \
 	src/host/placement.h src/host/placement.c \
+	src/host/alignment.h src/host/alignment.c \
 	src/host/blockstat.h src/host/blockstat.c \
 	src/host/xsbackend.h src/host/xsbackend.c \
 	src/host/qemuprobe.h src/host/qemuprobe.c \

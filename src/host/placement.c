@@ -477,6 +477,8 @@ vdc_lv_placement_read(const char *vg, const char *lv, const char *const *lvm_arg
         r.length = (b - a + 1) * extent;
         if (i == 0) {
             out->pos = pos;
+            out->pe_start = pe_start;
+            out->extent_size = extent;
         } else {
             int same = !strcmp(pos.disk, out->pos.disk);
 

@@ -52,6 +52,8 @@ typedef struct {
     uint64_t unmapped_bytes;/* file bytes with no known place: holes are not
                              * counted; delayed allocation, inline, unknown are */
     size_t extents;         /* FIEMAP extents or LV segment ranges read */
+    uint64_t pe_start;      /* LV: its first segment's PV's pe_start, bytes; 0 image */
+    uint64_t extent_size;   /* LV: the VG's extent size, bytes; 0 image */
 } vdc_placement;
 
 void vdc_blockdev_pos_dispose(vdc_blockdev_pos *p);
