@@ -22,6 +22,14 @@ tests_unit_test_alignment_SOURCES = tests/unit/test_alignment.c
 tests_unit_test_alignment_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
 tests_unit_test_alignment_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# what this libvirt and QEMU can do for a disk, and the refusals of the
+# matrix's QEMU knobs it decides (fixtures, a stand-in QEMU script; < 1 s)
+check_PROGRAMS += tests/unit/test_qemucaps
+TESTS += tests/unit/test_qemucaps
+tests_unit_test_qemucaps_SOURCES = tests/unit/test_qemucaps.c tests/unit/test_stderr.h
+tests_unit_test_qemucaps_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
+	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
+tests_unit_test_qemucaps_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 # the run's host cost per test: slicing and per-GiB arithmetic (src/run/hostwatch.c)
 check_PROGRAMS += tests/unit/test_hostwatch
 TESTS += tests/unit/test_hostwatch

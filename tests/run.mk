@@ -39,6 +39,9 @@ tests_unit_test_cache_LDADD = $(tests_unit_test_flow_LDADD)
 endif
 TESTS += tests/integration/run-options.sh
 EXTRA_DIST += tests/integration/run-options.sh
+# the target matrix's refusals on this machine's libvirt and QEMU (~10 s)
+TESTS += tests/integration/run-matrix-refusals.sh
+EXTRA_DIST += tests/integration/run-matrix-refusals.sh
 # real libvirtd + QEMU (TCG) + libguestfs runs; a guest that lies
 TESTS += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostile-guest.sh
 EXTRA_DIST += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostile-guest.sh \

@@ -16,8 +16,10 @@
 #include "common/util.h"
 #include "store/store.h"
 #include "guest/prepare.h"
+#include "hv/hv.h"
 #include "hv/translate.h"
 #include "plan/build.h"
+#include "plan/dims.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 #include "plan/workloads.h"
@@ -208,6 +210,24 @@ make_paths_absolute(vdc_run_opts *o)
  * are missing or not readable regular files.  (--out, the directories,
  * the devices and the manifest were checked before --dry-run:
  * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
+/* What this libvirt and QEMU cannot do of the plan's QEMU knobs is bad
+ * input, refused before anything is created (plan/dims.h
+ * vdc_dim_check_build); a connection that fails is the run's error. */
+static int
+check_build(const vdc_plan *p)
+{
+    vdc_hv_build b;
+    int rc;
+
+    if (vdc_hv_build_facts(p, &b) < 0) {
+        vdc_hv_build_dispose(&b);
+        return -1;
+    }
+    rc = vdc_dim_check_build(p, &b);
+    vdc_hv_build_dispose(&b);
+    return rc;
+}
+
 static int
 preflight(const vdc_run_opts *o)
 {
@@ -397,7 +417,7 @@ vdc_cmd_run(int argc, char **argv)
     if (r == 0) {
         make_absolute(&p.out_dir);   /* the default results/ID */
         r = vdc_run_check_inputs(&p, o.consent) < 0 || vdc_run_check_lvm_room(&p) < 0 ||
-            vdc_run_check_image_room(&p) < 0 ? -1 : 0;
+            vdc_run_check_image_room(&p) < 0 || check_build(&p) < 0 ? -1 : 0;
     }
     vdc_error_scope(scope);
     if (r < 0)

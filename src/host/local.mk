@@ -14,4 +14,5 @@ src_libvdc_controller_a_SOURCES += \
 	src/host/blockstat.h src/host/blockstat.c \
 	src/host/xsbackend.h src/host/xsbackend.c \
 	src/host/qemuprobe.h src/host/qemuprobe.c \
+	src/host/qemucaps.h src/host/qemucaps.c \
 	src/host/livexml.h src/host/livexml.c

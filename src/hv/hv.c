@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "plan/dims.h"
 
 /* Every driver vmdiskcmp knows; ops NULL when configure left it out. */
 static const struct {
@@ -149,4 +150,52 @@ vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const ch
         vdc_error_kind(VDC_ERR_NONE, "domain %s: UUID %s is not this run's (%s): left alone",
                        name, found, uuid);
     return 0;
+}
+
+/* "9.0.0" -> 9000000; 0 when not of that shape */
+static unsigned long
+version_number(const char *s)
+{
+    unsigned a = 0, b = 0, c = 0;
+
+    return s && sscanf(s, "%u.%u.%u", &a, &b, &c) == 3 ? a * 1000000ul + b * 1000ul + c : 0;
+}
+
+int
+vdc_hv_build_facts(const vdc_plan *p, vdc_hv_build *out)
+{
+    const vdc_hv_ops *ops;
+    g_autoptr(JsonObject) v = NULL;
+    g_autofree char *xml = NULL;
+    vdc_hv *hv;
+    size_t i;
+    int wanted = 0, rc = -1;
+
+    vdc_hv_build_init(out);
+    for (i = 0; i < vdc_n_dimensions; i++)
+        if (vdc_dimensions[i].build_check && p->dims[vdc_dimensions[i].dim].n)
+            wanted = 1;
+    if (!wanted || p->hv != VDC_HV_LIBVIRT || !p->domain_type ||
+        (strcmp(p->domain_type, "kvm") && strcmp(p->domain_type, "qemu")))
+        return 0;
+    ops = vdc_hv_ops_for(p->hv);
+    if (!ops || !ops->domain_capabilities)
+        return ops ? 0 : -1;
+    hv = ops->open(p->uri);
+    if (!hv)
+        return -1;
+    v = json_object_new();
+    ops->versions(hv, v);
+    if (ops->domain_capabilities(hv, p->domain_type, &xml) < 0 ||
+        vdc_domcaps_parse(xml, "libvirt's domain capabilities", &out->caps) < 0)
+        goto out;
+    out->libvirt_version = version_number(json_object_get_string_member_with_default(v, "libvirt_version", NULL));
+    out->qemu_version = g_strdup(json_object_get_string_member_with_default(v, "qemu_version", NULL));
+    if (out->caps.emulator)
+        vdc_qemu_build_probe(out->caps.emulator, &out->qemu);
+    out->known = 1;
+    rc = 0;
+out:
+    ops->close(hv);
+    return rc;
 }

@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "host/livexml.h"
+#include "host/qemucaps.h"
 #include "host/xsbackend.h"
 #include "hv/translate.h"
 
@@ -144,6 +145,11 @@ typedef struct {
      * say (mock). */
     int (*domain_stats)(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n,
                         vdc_hv_domain_stats *out, vdc_hv_disk_io *io);
+
+    /* Optional (NULL: the driver cannot say).  The domain capabilities of
+     * domain type @virttype ("kvm", "qemu") as XML into *@xml (g_malloc;
+     * virConnectGetDomainCapabilities).  0, or -1 after vdc_error. */
+    int (*domain_capabilities)(vdc_hv *hv, const char *virttype, char **xml);
 } vdc_hv_ops;
 
 /* Destroy the domU this run created as @name with @uuid (journal.h: the
@@ -168,6 +174,14 @@ int vdc_hv_failure_repeats(int err_no, const char *message);
  * or directory" (g_malloc), or NULL when every one can be opened by us
  * (the hypervisor may still not: its own message says). */
 char *vdc_hv_domain_unreadable(const vdc_hv_domain *dom);
+
+/* What the hypervisor's build can do for the plan's QEMU knobs, asked
+ * before anything is created (host/qemucaps.h): for a libvirt QEMU/KVM
+ * domain given --disk-io, --iothreads or --disk-bus, the driver is opened,
+ * its domain capabilities, libvirt's and QEMU's versions read, and the
+ * emulator probed; else nothing is asked (@out->known 0).  0, or -1 after
+ * vdc_error (the connection failed). */
+int vdc_hv_build_facts(const vdc_plan *p, vdc_hv_build *out);
 
 /* Sentinels: domid -1, vmm_pid 0, cpu_time_s NAN, every counter -1. */
 void vdc_hv_domain_stats_init(vdc_hv_domain_stats *s, vdc_hv_disk_io *io, size_t n);

@@ -527,6 +527,21 @@ lv_stalled(vdc_hv *hv, const char *name, char **why)
     return 1;
 }
 
+static int
+lv_domain_capabilities(vdc_hv *hv, const char *virttype, char **xml)
+{
+    char *caps = virConnectGetDomainCapabilities(hv->conn, NULL, NULL, NULL, virttype, 0);
+
+    if (!caps) {
+        vdc_error("libvirt %s: cannot read the domain capabilities of type %s: %s",
+                  hv->uri ? hv->uri : "?", virttype, lv_err());
+        return -1;
+    }
+    *xml = g_strdup(caps);
+    free(caps);
+    return 0;
+}
+
 const vdc_hv_ops vdc_hv_libvirt_ops = {
     .name = "libvirt",
     .open = lv_open,
@@ -542,6 +557,7 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .exists = lv_exists,
     .uuid = lv_uuid,
     .stalled = lv_stalled,
+    .domain_capabilities = lv_domain_capabilities,
 };
 
 #endif /* WITH_LIBVIRT */

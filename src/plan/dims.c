@@ -103,6 +103,91 @@ check_disk_bus(const vdc_plan *p, const vdc_target_spec *s)
     return check_qemu(p, "disk-bus", s->disk_bus, vdc_target_name(VDC_DIM_DISK_BUS, s->disk_bus));
 }
 
+/* "this QEMU (/usr/bin/qemu-system-x86_64 7.2.22)" */
+static char *
+qemu_name(const vdc_hv_build *b)
+{
+    return g_strdup_printf("this QEMU (%s%s%s)", b->qemu.binary ? b->qemu.binary : "?",
+                           b->qemu_version ? " " : "", b->qemu_version ? b->qemu_version : "");
+}
+
+static char *
+libvirt_name(const vdc_hv_build *b)
+{
+    unsigned long v = b->libvirt_version;
+
+    return g_strdup_printf("this libvirt (%lu.%lu.%lu)", v / 1000000, v / 1000 % 1000, v % 1000);
+}
+
+static int
+build_disk_io(const vdc_plan *p, int v, const vdc_hv_build *b)
+{
+    g_autofree char *q = qemu_name(b);
+
+    if (v == VDC_DISK_IO_IO_URING && b->libvirt_version && b->libvirt_version < 6003000) {
+        g_autofree char *l = libvirt_name(b);
+
+        vdc_input_error("--disk-io io_uring: %s has no io='io_uring' (libvirt 6.3.0 added it)", l);
+        return -1;
+    }
+    if (v == VDC_DISK_IO_IO_URING && b->qemu.io_uring == VDC_QEMU_CAN_NOT) {
+        vdc_input_error("--disk-io io_uring: %s cannot: it says \"%s\"", q,
+                        b->qemu.io_uring_said ? b->qemu.io_uring_said : "no io_uring");
+        return -1;
+    }
+    if (v == VDC_DISK_IO_NATIVE && b->qemu.aio_native == VDC_QEMU_AIO_MISSING) {
+        vdc_input_error("--disk-io native: %s was built without Linux native AIO: it says \"%s\"", q,
+                        b->qemu.aio_native_said ? b->qemu.aio_native_said : "not supported");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+build_iothreads(const vdc_plan *p, int v, const vdc_hv_build *b)
+{
+    int n = v - 1;
+
+    if (n >= 1 && b->caps.iothreads == 0) {
+        vdc_input_error("--iothreads %d: expected 0: libvirt's domain capabilities for %s say "
+                        "<iothreads supported='no'>", n, b->caps.emulator ? b->caps.emulator : "QEMU");
+        return -1;
+    }
+    if (n >= 2 && ((b->libvirt_version && b->libvirt_version < 10000000) ||
+                   b->qemu.vq_mapping == VDC_QEMU_CAN_NOT)) {
+        g_autofree char *q = qemu_name(b);
+        g_autofree char *l = libvirt_name(b);
+        GString *why = g_string_new(NULL);
+
+        if (b->qemu.vq_mapping == VDC_QEMU_CAN_NOT)
+            g_string_append_printf(why, "; %s has no iothread-vq-mapping (-device virtio-blk-pci,help)", q);
+        if (b->libvirt_version && b->libvirt_version < 10000000)
+            g_string_append_printf(why, "; %s is older than 10.0", l);
+        vdc_input_error("--iothreads %d: expected 0 or 1 with this build: a disk's virtqueues on %d I/O "
+                        "threads need QEMU 9.0's iothread-vq-mapping and libvirt 10.0's <iothreads> in "
+                        "<driver>%s", n, n, why->str);
+        g_string_free(why, TRUE);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+build_disk_bus(const vdc_plan *p, int v, const vdc_hv_build *b)
+{
+    if (v != VDC_DISK_BUS_VIRTIO_SCSI)
+        return 0;
+    if (vdc_domcaps_has_bus(&b->caps, "scsi") == 0 || b->qemu.virtio_scsi == VDC_QEMU_CAN_NOT) {
+        g_autofree char *q = qemu_name(b);
+
+        vdc_input_error("--disk-bus virtio-scsi: %s: %s", q,
+                        b->qemu.virtio_scsi == VDC_QEMU_CAN_NOT ? "-device help lists no virtio-scsi-pci"
+                                                                : "libvirt's domain capabilities list no scsi bus");
+        return -1;
+    }
+    return 0;
+}
+
 /* short names (target names), by value; value 0 is each one's "not given" */
 static const char *const image_cache_short[] = { "", "nocache" };
 static const char *const disk_cache_short[] = { "", "none", "wb", "ds", "wt" };
@@ -134,19 +219,19 @@ const vdc_dimension vdc_dimensions[] = {
       .help = "QEMU's I/O mode of every domU target disk (<driver io=>, QEMU aio=; native needs --disk-cache none or directsync), "
               "read back from the live XML and QEMU's own command line, refused when this QEMU cannot do it; a comma list runs each as its own target",
       .orphan = "a domU target as well (--image, --lvm, --block, --target)",
-      .dflt = dflt_zero, .check = check_disk_io },
+      .dflt = dflt_zero, .check = check_disk_io, .build_check = build_disk_io },
     { .dim = VDC_DIM_IOTHREADS, .option = "iothreads", .kinds = DOMU_KINDS,
       .choices = "0 to 16", .short_prefix = "it", .numeric = 1, .def = "0 (QEMU's main loop)",
       .help = "I/O threads per domU target disk: 0 (QEMU's main loop), 1 (one of its own), N (its N queues mapped onto N threads: "
               "needs QEMU 9.0 and libvirt 10.0), read back (query-iothreads, qom-get); QEMU/KVM only; a comma list runs each as its own target",
       .orphan = "a domU target as well (--image, --lvm, --block, --target)",
-      .dflt = dflt_zero, .check = check_iothreads },
+      .dflt = dflt_zero, .check = check_iothreads, .build_check = build_iothreads },
     { .dim = VDC_DIM_DISK_BUS, .option = "disk-bus", .kinds = DOMU_KINDS,
       .choices = "virtio-blk|virtio-scsi", .short_names = disk_bus_short, .def = "virtio-blk",
       .help = "the bus of every domU target disk: virtio-blk, or virtio-scsi (a controller per disk, with the disk's I/O thread), "
               "read back; QEMU/KVM only; a comma list runs each as its own target",
       .orphan = "a domU target as well (--image, --lvm, --block, --target)",
-      .dflt = dflt_zero, .check = check_disk_bus },
+      .dflt = dflt_zero, .check = check_disk_bus, .build_check = build_disk_bus },
 };
 
 const size_t vdc_n_dimensions = G_N_ELEMENTS(vdc_dimensions);
@@ -353,6 +438,23 @@ vdc_dim_target_name(const char *base, const vdc_plan *p, const vdc_target_spec *
             g_string_append_printf(name, "-%s", part);
     }
     return g_string_free(name, FALSE);
+}
+
+int
+vdc_dim_check_build(const vdc_plan *p, const vdc_hv_build *b)
+{
+    size_t i, k;
+
+    if (!b->known)
+        return 0;
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+
+        for (k = 0; d->build_check && k < p->dims[d->dim].n; k++)
+            if (d->build_check(p, p->dims[d->dim].v[k], b) < 0)
+                return -1;
+    }
+    return 0;
 }
 
 char *

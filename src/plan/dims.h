@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "host/qemucaps.h"
 #include "plan/plan.h"
 
 /* One row of the table.  Kinds are bits (1u << vdc_backing). */
@@ -47,6 +48,9 @@ typedef struct vdc_dimension {
      * values, or NULL: 0, or -1 after one vdc_input_error naming the option
      * and the value */
     int (*check)(const vdc_plan *p, const vdc_target_spec *s);
+    /* value @v against what this libvirt and QEMU can do (@b known), or
+     * NULL: 0, or -1 after one vdc_input_error naming the value and why */
+    int (*build_check)(const vdc_plan *p, int v, const vdc_hv_build *b);
 } vdc_dimension;
 
 /* The table, in name and cross-product order. */
@@ -98,6 +102,13 @@ int vdc_dim_in_variant(const vdc_dimension *d, const vdc_plan *p, vdc_backing ba
  * entries. */
 struct vdc_opt;
 void vdc_dim_opts(size_t base_off, struct vdc_opt *out);
+
+/* Every value given of every dimension against the build @b (the
+ * rows' build_check; nothing when @b is not known): a value this libvirt
+ * or QEMU cannot run is refused before anything is created.  0, or -1
+ * after one vdc_input_error, e.g. "--iothreads 2: expected 0 or 1 with
+ * this build: ...". */
+int vdc_dim_check_build(const vdc_plan *p, const vdc_hv_build *b);
 
 /* "--disk-cache 2 x --disk-io 2" for the dimensions given with more than
  * one value (g_free), or "" when none. */
