@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <stdlib.h>
@@ -273,6 +274,75 @@ vdc_pvs_pe_start_parse(const char *json, const char *source, const char *pv, uin
     return -1;
 }
 
+void
+vdc_thin_facts_dispose(vdc_thin_facts *f)
+{
+    if (!f)
+        return;
+    g_clear_pointer(&f->discards, g_free);
+}
+
+/* a percentage member ("12.34"; "" when lvm2 has none), NAN when absent */
+static double
+row_percent(JsonObject *row, const char *name)
+{
+    const char *s = row_str(row, name);
+    char *end = NULL;
+    double v;
+
+    if (!s || !*s)
+        return NAN;
+    v = g_ascii_strtod(s, &end);
+    return end && !*end && v >= 0 && v <= 100 ? v : NAN;
+}
+
+int
+vdc_lvs_thin_parse(const char *json, const char *source, const char *vg, const char *pool,
+                   vdc_thin_facts *out)
+{
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_autoptr(GPtrArray) rows = lvm_report_rows(parser, json, source);
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    out->zero = -1;
+    out->data_percent = out->metadata_percent = NAN;
+    if (!rows)
+        return -1;
+    for (i = 0; i < rows->len; i++) {
+        JsonObject *row = g_ptr_array_index(rows, i);
+        const char *v = row_str(row, "vg_name"), *l = row_str(row, "lv_name");
+        const char *seg = row_str(row, "segtype"), *zero = row_str(row, "zero");
+        const char *discards = row_str(row, "discards");
+
+        if ((v && strcmp(v, vg)) || !l || strcmp(l, pool))
+            continue;
+        if (!seg || strcmp(seg, "thin-pool")) {
+            vdc_error("%s: LV %s/%s: segtype %s: expected thin-pool", source, vg, pool,
+                      seg ? seg : "none");
+            return -1;
+        }
+        if (row_u64(row, "chunk_size", source, &out->chunk_size) < 0 ||
+            row_u64(row, "lv_size", source, &out->pool_size) < 0 ||
+            row_u64(row, "lv_metadata_size", source, &out->metadata_size) < 0)
+            return -1;
+        if (!out->chunk_size) {
+            vdc_error("%s: chunk_size: expected a positive size", source);
+            return -1;
+        }
+        /* --binary: "1"/"0"; without it "zero"/"" */
+        if (zero)
+            out->zero = !strcmp(zero, "1") || !strcmp(zero, "zero") ? 1
+                      : !strcmp(zero, "0") || !*zero ? 0 : -1;
+        out->discards = discards && *discards ? g_strdup(discards) : NULL;
+        out->data_percent = row_percent(row, "data_percent");
+        out->metadata_percent = row_percent(row, "metadata_percent");
+        return 0;
+    }
+    vdc_error("%s: no thin pool %s/%s", source, vg, pool);
+    return -1;
+}
+
 /* ---- readers ------------------------------------------------------------------------ */
 
 static char *
@@ -436,6 +506,25 @@ lvm_report(const char *cmd, const char *fields, const char *what, const char *co
         return NULL;
     }
     return out;
+}
+
+int
+vdc_thin_facts_read(const char *vg, const char *pool, const char *const *lvm_args,
+                    vdc_thin_facts *out)
+{
+    g_autofree char *what = g_strdup_printf("%s/%s", vg, pool);
+    g_autoptr(GPtrArray) args = g_ptr_array_new();
+    g_autofree char *json = NULL;
+    size_t i;
+
+    for (i = 0; lvm_args && lvm_args[i]; i++)
+        g_ptr_array_add(args, (char *)lvm_args[i]);
+    g_ptr_array_add(args, (char *)"--binary");
+    g_ptr_array_add(args, NULL);
+    json = lvm_report("lvs", "vg_name,lv_name,segtype,chunk_size,zero,discards,data_percent,"
+                             "metadata_percent,lv_size,lv_metadata_size", what,
+                      (const char *const *)args->pdata);
+    return json ? vdc_lvs_thin_parse(json, "lvs", vg, pool, out) : -1;
 }
 
 int

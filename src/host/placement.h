@@ -89,6 +89,33 @@ int vdc_lvs_segments_parse(const char *json, const char *source, const char *vg,
 int vdc_pvs_pe_start_parse(const char *json, const char *source, const char *pv,
                            uint64_t *pe_start);
 
+/* A thin pool's facts as lvm2 reports them (`lvs --reportformat json
+ * --units b --nosuffix --binary -o
+ * lv_name,segtype,chunk_size,zero,discards,data_percent,metadata_percent,
+ * lv_size,lv_metadata_size VG/POOL`; lvm2 2.03). */
+typedef struct {
+    uint64_t chunk_size;        /* bytes: the unit the pool allocates */
+    int zero;                   /* new chunks zeroed before use: 1, 0, -1 unknown */
+    char *discards;             /* "passdown", "nopassdown", "ignore"; NULL unknown */
+    double data_percent;        /* % of the pool's data space in use; NAN unknown */
+    double metadata_percent;    /* % of its metadata in use; NAN unknown */
+    uint64_t pool_size;         /* bytes of data space */
+    uint64_t metadata_size;     /* bytes of metadata space */
+} vdc_thin_facts;
+
+void vdc_thin_facts_dispose(vdc_thin_facts *f);   /* safe twice */
+
+/* Pure: thin pool @vg/@pool's facts from the report above (rows of other
+ * LVs ignored; the row's segtype must be thin-pool).  0, or -1 after
+ * vdc_error naming @source. */
+int vdc_lvs_thin_parse(const char *json, const char *source, const char *vg, const char *pool,
+                       vdc_thin_facts *out);
+
+/* Reader: that report of thin pool @vg/@pool, run with @lvm_args (NULL:
+ * none), parsed.  0, or -1 after vdc_error. */
+int vdc_thin_facts_read(const char *vg, const char *pool, const char *const *lvm_args,
+                        vdc_thin_facts *out);
+
 /* Pure: the byte-weighted middle of @ranges (bytes from the disk's start):
  * where "on average" the data lies; 0 for no ranges. */
 double vdc_ranges_center(const GArray *ranges);

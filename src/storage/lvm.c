@@ -23,6 +23,19 @@
 #include "storage/storage_kinds.h"
 
 /* ---- the real backend --------------------------------------------------------- */
+
+/* lvm2's own report of the pool (libblockdev 2.28 has neither the chunk
+ * size nor zeroing, and data_percent only in whole percent) */
+static int
+thin_facts(const char *vg, const char *pool, vdc_thin_facts *out, char **why)
+{
+    if (vdc_thin_facts_read(vg, pool, NULL, out) < 0) {
+        *why = g_strdup("lvs did not say (see the message above)");
+        return -1;
+    }
+    return 0;
+}
+
 #ifdef WITH_BLOCKDEV
 static int
 bd_ready(char **why)
@@ -187,6 +200,26 @@ bd_lv_tags(const char *vg, const char *lv, char ***tags, char **why)
     return rc;
 }
 
+/* the extra arguments every LV we make gets: its tags (at most 4) */
+static size_t
+tag_args(BDExtraArg **extra, const char *const *tags)
+{
+    size_t i = 0;
+
+    for (; *tags && i < 4; tags++)
+        extra[i++] = bd_extra_arg_new("--addtag", *tags);
+    return i;
+}
+
+static void
+extra_free(BDExtraArg **extra)
+{
+    size_t i;
+
+    for (i = 0; extra[i]; i++)
+        bd_extra_arg_free(extra[i]);
+}
+
 static int
 bd_lv_create(const char *vg, const char *lv, uint64_t size, unsigned stripes,
              uint64_t stripe_size, const char *const *tags, char **why)
@@ -198,8 +231,7 @@ bd_lv_create(const char *vg, const char *lv, uint64_t size, unsigned stripes,
 
     if (bd_ready(why) < 0)
         return -1;
-    for (; *tags && i < 4; tags++)
-        extra[i++] = bd_extra_arg_new("--addtag", *tags);
+    i = (int)tag_args(extra, tags);
     if (stripes > 1) {
         n = g_strdup_printf("%u", stripes);
         extra[i++] = bd_extra_arg_new("--stripes", n);
@@ -210,8 +242,7 @@ bd_lv_create(const char *vg, const char *lv, uint64_t size, unsigned stripes,
     }
     ok = bd_lvm_lvcreate(vg, lv, size, stripes > 1 ? "striped" : NULL, NULL,
                          (const BDExtraArg **)extra, &err);
-    for (i = 0; extra[i]; i++)
-        bd_extra_arg_free(extra[i]);
+    extra_free(extra);
     g_free(n);
     g_free(sz);
     return ok ? 0 : why_from(&err, why);
@@ -252,6 +283,44 @@ bd_pe_start(const char *vg, uint64_t *out, char **why)
     return 0;
 }
 
+static int
+bd_pool_create(const char *vg, const char *pool, uint64_t size, uint64_t md_size, uint64_t chunk,
+               int zero, const char *const *tags, char **why)
+{
+    GError *err = NULL;
+    BDExtraArg *extra[8] = { NULL };
+    size_t i;
+    int ok;
+
+    if (bd_ready(why) < 0)
+        return -1;
+    i = tag_args(extra, tags);
+    if (zero >= 0)
+        extra[i++] = bd_extra_arg_new("--zero", zero ? "y" : "n");
+    /* lvcreate -T VG/POOL -L SIZE --poolmetadatasize MD [--chunksize C] */
+    ok = bd_lvm_thpoolcreate(vg, pool, size, md_size, chunk, NULL, (const BDExtraArg **)extra,
+                             &err);
+    extra_free(extra);
+    return ok ? 0 : why_from(&err, why);
+}
+
+static int
+bd_thin_create(const char *vg, const char *pool, const char *lv, uint64_t size,
+               const char *const *tags, char **why)
+{
+    GError *err = NULL;
+    BDExtraArg *extra[8] = { NULL };
+    int ok;
+
+    if (bd_ready(why) < 0)
+        return -1;
+    tag_args(extra, tags);
+    /* lvcreate -T VG/POOL -V SIZE -n LV */
+    ok = bd_lvm_thlvcreate(vg, pool, lv, size, (const BDExtraArg **)extra, &err);
+    extra_free(extra);
+    return ok ? 0 : why_from(&err, why);
+}
+
 static const struct vdc_lvm_backend lvm_default = {
     .vg_info = bd_vg_info,
     .vg_list = bd_vg_list,
@@ -261,6 +330,9 @@ static const struct vdc_lvm_backend lvm_default = {
     .lv_remove = bd_lv_remove,
     .lv_list = bd_lv_list,
     .pe_start = bd_pe_start,
+    .pool_create = bd_pool_create,
+    .thin_create = bd_thin_create,
+    .thin_facts = thin_facts,
 };
 #else
 static int
@@ -293,6 +365,7 @@ static const struct vdc_lvm_backend lvm_default = {
     .vg_list = no_vg_list,
     .lv_exists = no_lv_exists,
     .lv_list = no_lv_list,
+    .thin_facts = thin_facts,
 };
 #endif
 
@@ -355,8 +428,26 @@ lvm_check_reserved(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts 
     uint64_t need;
     int r;
 
-    if (vdc_lvm_name_check("VG", spec->vg) < 0 || vdc_lvm_name_check("LV", spec->lv) < 0)
+    if (vdc_lvm_name_check("VG", spec->vg) < 0 || vdc_lvm_name_check("LV", spec->lv) < 0 ||
+        (spec->thin && vdc_lvm_name_check("LV", spec->thin_pool) < 0))
         return -1;
+    if (spec->thin && (spec->stripes > 1 || spec->stripe_size)) {
+        vdc_error("storage %s: a thin LV has no stripes of its own (its pool's data LV is "
+                  "linear here): expected no --stripes", name);
+        return -1;
+    }
+    if (spec->thin && spec->thin_chunk_size &&
+        (spec->thin_chunk_size < VDC_THIN_CHUNK_MIN || spec->thin_chunk_size > VDC_THIN_CHUNK_MAX ||
+         (spec->thin_chunk_size & (spec->thin_chunk_size - 1)))) {
+        vdc_error("storage %s: thin chunk size %" G_GUINT64_FORMAT " bytes: expected a power of "
+                  "two from 64 KiB to 1 GiB", name, (guint64)spec->thin_chunk_size);
+        return -1;
+    }
+    if (spec->thin && !strcmp(spec->thin_pool, spec->lv)) {
+        vdc_error("storage %s: the thin pool and the LV are both named %s: expected two names",
+                  name, spec->lv);
+        return -1;
+    }
     if (spec->size_bytes == 0) {
         vdc_error("storage %s: LV size 0: expected a positive size", name);
         return -1;
@@ -396,12 +487,28 @@ lvm_check_reserved(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts 
                   spec->lv);
         return -1;
     }
-    /* LVM rounds the size up to whole extents (times stripes) */
-    need = spec->size_bytes;
-    if (vgf->extent_size) {
-        uint64_t unit = vgf->extent_size * (spec->stripes > 1 ? spec->stripes : 1);
+    if (spec->thin) {
+        r = lvm->lv_exists(spec->vg, spec->thin_pool, &why);
+        if (r != 0) {
+            if (r < 0) {
+                vdc_error("storage %s: list LVs of VG %s: %s", name, spec->vg, why);
+                g_free(why);
+            } else {
+                vdc_error("storage %s: LV %s/%s (the thin pool) already exists: refusing to "
+                          "reuse it", name, spec->vg, spec->thin_pool);
+            }
+            return -1;
+        }
+        vdc_thin_pool_size(spec->size_bytes, vgf->extent_size, spec->thin_chunk_size, NULL,
+                           NULL, &need);
+    } else {
+        /* LVM rounds the size up to whole extents (times stripes) */
+        need = spec->size_bytes;
+        if (vgf->extent_size) {
+            uint64_t unit = vgf->extent_size * (spec->stripes > 1 ? spec->stripes : 1);
 
-        need = (need + unit - 1) / unit * unit;
+            need = (need + unit - 1) / unit * unit;
+        }
     }
     /* what a real run meets when it comes to this LV: the VG's free space
      * less the LVs it created before */
@@ -414,6 +521,28 @@ lvm_check_reserved(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts 
     if (need_out)
         *need_out = need;
     return 0;
+}
+
+static uint64_t
+round_up(uint64_t v, uint64_t unit)
+{
+    return unit ? (v + unit - 1) / unit * unit : v;
+}
+
+void
+vdc_thin_pool_size(uint64_t size, uint64_t extent, uint64_t chunk, uint64_t *pool, uint64_t *md,
+                   uint64_t *need)
+{
+    uint64_t c = chunk ? chunk : VDC_THIN_CHUNK_MIN;
+    uint64_t data = round_up(round_up(size, c), extent);
+    uint64_t meta = round_up(MAX(VDC_THIN_METADATA_MIN, data / c * 128), extent);
+
+    if (pool)
+        *pool = data;
+    if (md)
+        *md = meta;
+    if (need)
+        *need = data + 2 * meta;    /* the pool's metadata and LVM's spare of it */
 }
 
 static int
@@ -468,6 +597,41 @@ lvm_check(const struct vdc_storage_spec *spec)
     return lvm_check_facts(spec, &vgf);
 }
 
+/* Make the thin pool and the thin LV of @spec (checked); on failure the
+ * pool goes again.  0, or -1 after vdc_error. */
+static int
+thin_make(const struct vdc_storage_spec *spec, const struct vdc_lvm_vg_facts *vgf,
+          const char *const *tags, const char *name)
+{
+    uint64_t pool = 0, md = 0;
+    char *why = NULL;
+
+    vdc_thin_pool_size(spec->size_bytes, vgf->extent_size, spec->thin_chunk_size, &pool, &md,
+                       NULL);
+    if (!lvm->pool_create || !lvm->thin_create) {
+        vdc_error("storage %s: this LVM backend cannot make thin pools", name);
+        return -1;
+    }
+    if (lvm->pool_create(spec->vg, spec->thin_pool, pool, md, spec->thin_chunk_size,
+                         spec->thin_zero, tags, &why) < 0) {
+        vdc_error("storage %s: lvcreate --thinpool %s/%s: %s", name, spec->vg, spec->thin_pool, why);
+        g_free(why);
+        return -1;
+    }
+    if (lvm->thin_create(spec->vg, spec->thin_pool, spec->lv, spec->size_bytes, tags, &why) < 0) {
+        vdc_error("storage %s: lvcreate --thin %s/%s in %s: %s", name, spec->vg, spec->lv,
+                  spec->thin_pool, why);
+        g_free(why);
+        if (lvm->lv_remove(spec->vg, spec->thin_pool, &why) < 0) {
+            vdc_error("storage %s: lvremove %s/%s (the pool just made): %s", name, spec->vg,
+                      spec->thin_pool, why);
+            g_free(why);
+        }
+        return -1;
+    }
+    return 0;
+}
+
 static int
 lvm_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 {
@@ -482,8 +646,11 @@ lvm_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
 
     if (spec->run_tag && vdc_lvm_name_check("tag", spec->run_tag) < 0)
         return -1;
-    if (lvm->lv_create(spec->vg, spec->lv, spec->size_bytes, spec->stripes, spec->stripe_size,
-                       tags, &why) < 0) {
+    if (spec->thin) {
+        if (thin_make(spec, &vgf, tags, name) < 0)
+            return -1;
+    } else if (lvm->lv_create(spec->vg, spec->lv, spec->size_bytes, spec->stripes,
+                              spec->stripe_size, tags, &why) < 0) {
         vdc_error("storage %s: lvcreate %s/%s: %s", name, spec->vg, spec->lv, why);
         g_free(why);
         return -1;
@@ -503,42 +670,59 @@ lvm_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
     out->path = g_strdup_printf("/dev/%s/%s", spec->vg, spec->lv);
     out->device = g_strdup(out->path);
     if (vgf.extent_size) {
-        uint64_t unit = vgf.extent_size * (spec->stripes > 1 ? spec->stripes : 1);
+        uint64_t unit = vgf.extent_size * (spec->stripes > 1 && !spec->thin ? spec->stripes : 1);
 
         out->size_bytes = (spec->size_bytes + unit - 1) / unit * unit;
     } else {
         out->size_bytes = spec->size_bytes;
     }
-    out->stripes = spec->stripes > 1 ? spec->stripes : 1;
-    out->stripe_size = spec->stripes > 1 ? spec->stripe_size : 0;
+    out->stripes = spec->stripes > 1 && !spec->thin ? spec->stripes : 1;
+    out->stripe_size = spec->stripes > 1 && !spec->thin ? spec->stripe_size : 0;
     out->pe_start = pe;
     out->run_tag = g_strdup(spec->run_tag);
     out->created = 1;
+    if (spec->thin) {
+        out->thin_pool = g_strdup(spec->thin_pool);
+        out->pool_created = 1;
+        out->thin_zero_asked = spec->thin_zero;
+        out->thin_chunk_asked = spec->thin_chunk_size;
+        /* read back, never assumed: missing facts are recorded as unknown */
+        if (lvm->thin_facts && lvm->thin_facts(spec->vg, spec->thin_pool, &out->thin, &why) == 0) {
+            out->thin_read = 1;
+            out->data_percent[0] = out->thin.data_percent;
+        } else {
+            vdc_progress("storage %s: thin pool %s/%s: chunk size and zeroing unknown: %s", name,
+                         spec->vg, spec->thin_pool, why ? why : "no report");
+            g_free(why);
+        }
+    }
     return 0;
 }
 
+/* Remove LV @lv of @st when it carries our tag (and the run's, when @st has
+ * one); *@created cleared when it is gone.  0, or -1 after vdc_error. */
 static int
-lvm_destroy(struct vdc_storage *st)
+destroy_one(struct vdc_storage *st, const char *lv, int *created)
 {
     const char *name = st->name ? st->name : "lvm";
     char **tags = NULL;
     char *why = NULL;
     int r;
 
-    if (!st->created)
+    if (!*created)
         return 0;
-    r = lvm->lv_exists(st->vg, st->lv, &why);
+    r = lvm->lv_exists(st->vg, lv, &why);
     if (r < 0) {
         vdc_error("storage %s: list LVs of VG %s: %s", name, st->vg, why);
         g_free(why);
         return -1;
     }
     if (r == 0) {
-        st->created = 0;    /* already gone */
+        *created = 0;    /* already gone */
         return 0;
     }
-    if (lvm->lv_tags(st->vg, st->lv, &tags, &why) < 0) {
-        vdc_error("storage %s: tags of LV %s/%s: %s", name, st->vg, st->lv, why);
+    if (lvm->lv_tags(st->vg, lv, &tags, &why) < 0) {
+        vdc_error("storage %s: tags of LV %s/%s: %s", name, st->vg, lv, why);
         g_free(why);
         return -1;
     }
@@ -547,23 +731,35 @@ lvm_destroy(struct vdc_storage *st)
         /* ours is gone; this one of the same name is another run's */
         g_strfreev(tags);
         vdc_error_kind(VDC_ERR_NONE, "storage %s: LV %s/%s lacks this run's tag '%s': not this run's, "
-                       "left alone", name, st->vg, st->lv, st->run_tag);
-        st->created = 0;
+                       "left alone", name, st->vg, lv, st->run_tag);
+        *created = 0;
         return 0;
     }
     g_strfreev(tags);
     if (!r) {
         vdc_error("storage %s: LV %s/%s lacks the tag '%s': not ours, left alone", name, st->vg,
-                  st->lv, VDC_STORAGE_TAG);
+                  lv, VDC_STORAGE_TAG);
         return -1;
     }
-    if (lvm->lv_remove(st->vg, st->lv, &why) < 0) {
-        vdc_error("storage %s: lvremove %s/%s: %s", name, st->vg, st->lv, why);
+    if (lvm->lv_remove(st->vg, lv, &why) < 0) {
+        vdc_error("storage %s: lvremove %s/%s: %s", name, st->vg, lv, why);
         g_free(why);
         return -1;
     }
-    st->created = 0;
+    *created = 0;
     return 0;
+}
+
+/* the LV, then its thin pool (lvremove of a pool would take its thin LVs
+ * with it: ours goes first, by name, after its tag check) */
+static int
+lvm_destroy(struct vdc_storage *st)
+{
+    int rc = destroy_one(st, st->lv, &st->created);
+
+    if (rc == 0 && st->thin_pool)
+        rc = destroy_one(st, st->thin_pool, &st->pool_created);
+    return rc;
 }
 
 int

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "storage/storage.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib.h>
@@ -21,6 +22,9 @@ void
 vdc_storage_init(struct vdc_storage *st)
 {
     memset(st, 0, sizeof(*st));
+    st->data_percent[0] = st->data_percent[1] = NAN;
+    st->thin.zero = -1;
+    st->thin.data_percent = st->thin.metadata_percent = NAN;
 }
 
 void
@@ -35,6 +39,8 @@ vdc_storage_dispose(struct vdc_storage *st)
     g_free(st->lv);
     g_free(st->signature);
     g_free(st->run_tag);
+    g_free(st->thin_pool);
+    vdc_thin_facts_dispose(&st->thin);
     vdc_qcow2_info_dispose(&st->qcow2);
     memset(st, 0, sizeof(*st));
 }
@@ -112,6 +118,46 @@ qcow2_describe(const struct vdc_storage *st)
     return o;
 }
 
+static void
+set_percent(JsonArray *a, double v)
+{
+    if (isfinite(v))
+        json_array_add_double_element(a, v);
+    else
+        json_array_add_null_element(a);
+}
+
+/* targets[].storage.thin: the pool as lvm2 reports it (chunk size and
+ * zeroing read back; what was asked when it could not be read is not
+ * taken for a fact) */
+static JsonObject *
+thin_describe(const struct vdc_storage *st)
+{
+    JsonObject *o = json_object_new();
+    JsonArray *pct = json_array_new();
+
+    json_object_set_string_member(o, "pool", st->thin_pool);
+    if (st->thin_read) {
+        json_object_set_int_member(o, "chunk_size", (gint64)st->thin.chunk_size);
+        if (st->thin.zero >= 0)
+            json_object_set_boolean_member(o, "zeroing", st->thin.zero);
+        else
+            json_object_set_null_member(o, "zeroing");
+        if (st->thin.discards)
+            json_object_set_string_member(o, "discards", st->thin.discards);
+        json_object_set_int_member(o, "pool_size", (gint64)st->thin.pool_size);
+        json_object_set_int_member(o, "metadata_size", (gint64)st->thin.metadata_size);
+        json_object_set_string_member(o, "source", "lvs");
+    } else {
+        json_object_set_null_member(o, "chunk_size");
+        json_object_set_null_member(o, "zeroing");
+    }
+    set_percent(pct, st->data_percent[0]);
+    set_percent(pct, st->data_percent[1]);
+    json_object_set_array_member(o, "data_percent", pct);
+    return o;
+}
+
 JsonObject *
 vdc_storage_describe(const struct vdc_storage *st)
 {
@@ -142,6 +188,10 @@ vdc_storage_describe(const struct vdc_storage *st)
             json_object_set_null_member(o, "pe_start");
         if (st->device)
             json_object_set_string_member(o, "device", st->device);
+        json_object_set_string_member(o, "lv_type", st->thin_pool ? "thin"
+                                                    : st->stripes > 1 ? "striped" : "linear");
+        if (st->thin_pool)
+            json_object_set_object_member(o, "thin", thin_describe(st));
         break;
     case VDC_BACKING_BLOCK:
         if (st->device)

@@ -20,6 +20,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "host/placement.h"
 #include "model/target.h"
 
 #define VDC_STORAGE_TAG "vmdiskcmp"   /* LVM tag on every LV we create */
@@ -42,6 +43,13 @@ struct vdc_storage_spec {
     unsigned stripes;            /* 0 or 1: linear */
     uint64_t stripe_size;        /* bytes, power of two >= 4 KiB; 0: LVM default */
     const char *run_tag;         /* lvm: a second tag (the run's), or NULL */
+    /* lvm, a thin LV (doc/storage.md "Thin LVs"): the pool @thin_pool is
+     * made first, then @lv in it, both tagged; stripes do not apply */
+    int thin;
+    const char *thin_pool;       /* the pool's LV name (must not exist) */
+    uint64_t thin_chunk_size;    /* bytes, a power of two, 64 KiB-1 GiB; 0: LVM's choice */
+    int thin_zero;               /* zero new chunks: 1 --zero y, 0 --zero n, -1 LVM's
+                                    default (lvm.conf allocation/thin_pool_zero) */
     /* qcow2 */
     uint64_t cluster_size;       /* bytes, a power of two 512..2 MiB; 0: QEMU's 64 KiB */
     /* block */
@@ -127,6 +135,15 @@ struct vdc_storage {
     uint64_t pe_start;           /* bytes: first PE of the (first) PV, 0 if unknown */
     char *signature;             /* block: what blkid found ("ext4", "dos", ...), or NULL */
     char *run_tag;               /* lvm: the run's tag it carries; destroy() requires it */
+    char *thin_pool;             /* lvm thin: the pool, NULL for a linear/striped LV */
+    int pool_created;            /* 1: create() made the pool and destroy() removes it
+                                    (after the LV) */
+    int thin_zero_asked;         /* the spec's thin_zero */
+    uint64_t thin_chunk_asked;   /* the spec's thin_chunk_size */
+    int thin_read;               /* 1: thin below was read back after create */
+    vdc_thin_facts thin;         /* the pool's facts (host/placement.h) */
+    double data_percent[2];      /* the pool's data use (%) before the first boot and
+                                    after the last (the run reads them); NAN unknown */
     int created;                 /* 1: create() made it and destroy() removes it */
     uint64_t cluster_size;       /* qcow2: the cluster size asked for (bytes) */
     vdc_qcow2_info qcow2;        /* qcow2: read back after create */
@@ -169,6 +186,19 @@ JsonObject *vdc_storage_describe(const struct vdc_storage *st);
  * destroy() of an LV still refuses one that lacks our tag. */
 int vdc_storage_from_journal(vdc_backing backing, const char *path,
                              const char *vg, const char *lv, struct vdc_storage *out);
+
+/* A thin LV's pool: what it needs of its VG and what to ask LVM for.
+ * Pure.  The pool holds all of the thin LV (@size bytes rounded up to
+ * whole extents and chunks: never overcommitted, the benchmark writes it
+ * all); its metadata is twice 64 bytes per chunk (@chunk, 0: 64 KiB,
+ * LVM's smallest), at least 4 MiB, in whole extents; the VG gives that
+ * once more for the pool metadata spare LVM keeps.  *@need: the VG's
+ * bytes the pool takes. */
+void vdc_thin_pool_size(uint64_t size, uint64_t extent, uint64_t chunk, uint64_t *pool,
+                        uint64_t *md, uint64_t *need);
+#define VDC_THIN_CHUNK_MIN (64ull << 10)    /* lvm2's bounds of a pool's chunk size */
+#define VDC_THIN_CHUNK_MAX (1ull << 30)
+#define VDC_THIN_METADATA_MIN (4ull << 20)
 
 /* For `vmdiskcmp cleanup --all`: the LVs of @vg that carry our tag, as a
  * NULL-terminated g_strv of LV names (g_strfreev).  NULL after vdc_error. */
@@ -226,6 +256,15 @@ struct vdc_lvm_backend {
     int (*lv_list)(const char *vg, char ***lvs, char **why);
     /* pe_start (bytes) of the first PV of @vg */
     int (*pe_start)(const char *vg, uint64_t *out, char **why);
+    /* thin pool @pool of @size data bytes and @md_size metadata bytes,
+     * chunk @chunk (0: LVM's), zeroing @zero (-1: LVM's), with @tags */
+    int (*pool_create)(const char *vg, const char *pool, uint64_t size, uint64_t md_size,
+                       uint64_t chunk, int zero, const char *const *tags, char **why);
+    /* thin LV @lv of @size (virtual) bytes in pool @pool, with @tags */
+    int (*thin_create)(const char *vg, const char *pool, const char *lv, uint64_t size,
+                       const char *const *tags, char **why);
+    /* the facts of thin pool @pool (host/placement.h vdc_thin_facts_read) */
+    int (*thin_facts)(const char *vg, const char *pool, vdc_thin_facts *out, char **why);
 };
 
 /* The host's VGs with their free space, extent size and PV count, for

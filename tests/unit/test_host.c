@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <fcntl.h>
@@ -414,6 +415,42 @@ test_lvm_reports(void **state)
                  "pvs.json: no PV /dev/nope");
 }
 
+/* a thin pool as lvm2 2.03.16 reports it in the emulated lab's dom0 */
+static void
+test_lvs_thin(void **state)
+{
+    g_autofree char *lvs = golden("lvs-thin.json");
+    vdc_thin_facts f;
+
+    (void)state;
+    assert_int_equal(vdc_lvs_thin_parse(lvs, "lvs-thin.json", "lab", "vdcpool", &f), 0);
+    assert_true(f.chunk_size == 65536);
+    assert_int_equal(f.zero, 1);
+    assert_string_equal(f.discards, "passdown");
+    assert_true(f.data_percent == 0.0);
+    assert_true(fabs(f.metadata_percent - 10.94) < 1e-9);
+    assert_true(f.pool_size == 536870912 && f.metadata_size == 4194304);
+    vdc_thin_facts_dispose(&f);
+    vdc_thin_facts_dispose(&f);
+    /* the thin LV itself is no pool; another VG's row is not ours */
+    EXPECT_ERROR(vdc_lvs_thin_parse(lvs, "lvs-thin.json", "lab", "vdcthin", &f) < 0,
+                 "lvs-thin.json: LV lab/vdcthin: segtype thin: expected thin-pool");
+    EXPECT_ERROR(vdc_lvs_thin_parse(lvs, "lvs-thin.json", "other", "vdcpool", &f) < 0,
+                 "lvs-thin.json: no thin pool other/vdcpool");
+    /* without --binary lvm2 says "zero"; a percent it does not know is "" */
+    assert_int_equal(vdc_lvs_thin_parse("{\"report\":[{\"lv\":[{\"lv_name\":\"p\",\"segtype\":"
+                                        "\"thin-pool\",\"chunk_size\":\"131072\",\"zero\":\"zero\","
+                                        "\"data_percent\":\"\",\"lv_size\":\"1048576\","
+                                        "\"lv_metadata_size\":\"4194304\"}]}]}", "l", "v", "p", &f), 0);
+    assert_int_equal(f.zero, 1);
+    assert_true(f.chunk_size == 131072 && isnan(f.data_percent) && !f.discards);
+    vdc_thin_facts_dispose(&f);
+    EXPECT_ERROR(vdc_lvs_thin_parse("{\"report\":[{\"lv\":[{\"lv_name\":\"p\",\"segtype\":"
+                                    "\"thin-pool\",\"chunk_size\":\"0\",\"lv_size\":\"1\","
+                                    "\"lv_metadata_size\":\"1\"}]}]}", "l", "v", "p", &f) < 0,
+                 "l: chunk_size: expected a positive size");
+}
+
 /* ---- block counters ------------------------------------------------------------------------ */
 
 static void
@@ -706,6 +743,7 @@ main(void)
         cmocka_unit_test(test_residency),
         cmocka_unit_test(test_extents_to_ranges),
         cmocka_unit_test(test_lvm_reports),
+        cmocka_unit_test(test_lvs_thin),
         cmocka_unit_test(test_blockstat),
         cmocka_unit_test(test_xenstore_tap),
         cmocka_unit_test(test_xenstore_qdisk),

@@ -36,6 +36,12 @@ static struct {
     struct mock_lv lvs[8];
     int n;
     int fail_create, fail_remove;
+    int fail_pool, fail_thin, fail_facts;
+    /* what pool_create and thin_create were called with */
+    uint64_t p_size, p_md, p_chunk, t_size;
+    int p_zero;
+    char t_pool[64];
+    int pools, thins;
     /* what lv_create was called with */
     uint64_t c_size;
     unsigned c_stripes;
@@ -151,7 +157,57 @@ mk_pe_start(const char *vg, uint64_t *out, char **why)
     return 0;
 }
 
+static int
+mk_pool_create(const char *vg, const char *pool, uint64_t size, uint64_t md_size, uint64_t chunk,
+               int zero, const char *const *tags, char **why)
+{
+    m.pools++;
+    if (m.fail_pool) {
+        *why = g_strdup("thin_check missing (mock)");
+        return -1;
+    }
+    m.p_size = size;
+    m.p_md = md_size;
+    m.p_chunk = chunk;
+    m.p_zero = zero;
+    return mk_lv_create(vg, pool, size, 1, 0, tags, why);
+}
+
+static int
+mk_thin_create(const char *vg, const char *pool, const char *lv, uint64_t size,
+               const char *const *tags, char **why)
+{
+    m.thins++;
+    if (m.fail_thin || !mock_find(pool)) {
+        *why = g_strdup("thin create failed (mock)");
+        return -1;
+    }
+    snprintf(m.t_pool, sizeof(m.t_pool), "%s", pool);
+    m.t_size = size;
+    return mk_lv_create(vg, lv, size, 1, 0, tags, why);
+}
+
+static int
+mk_thin_facts(const char *vg, const char *pool, vdc_thin_facts *out, char **why)
+{
+    if (m.fail_facts || !mock_find(pool)) {
+        *why = g_strdup("no report (mock)");
+        return -1;
+    }
+    out->chunk_size = m.p_chunk ? m.p_chunk : 64 * 1024;
+    out->zero = m.p_zero >= 0 ? m.p_zero : 1;
+    out->discards = g_strdup("passdown");
+    out->data_percent = 0.0;
+    out->metadata_percent = 10.5;
+    out->pool_size = m.p_size;
+    out->metadata_size = m.p_md;
+    return 0;
+}
+
 static const struct vdc_lvm_backend mock_lvm = {
+    .pool_create = mk_pool_create,
+    .thin_create = mk_thin_create,
+    .thin_facts = mk_thin_facts,
     .vg_info = mk_vg_info,
     .lv_exists = mk_lv_exists,
     .lv_tags = mk_lv_tags,
@@ -296,6 +352,147 @@ test_lvm_stripes(void **state)
     assert_true(st.stripe_size == 64 * 1024);
     assert_true(st.size_bytes == 16 * MIB);       /* 2 stripes x 4 MiB extents */
     assert_int_equal(vdc_storage_destroy(&st), 0);
+    vdc_storage_dispose(&st);
+}
+
+static struct vdc_storage_spec
+thin_spec(const char *lv, const char *pool, uint64_t size)
+{
+    struct vdc_storage_spec s = lvm_spec(lv, size);
+
+    s.thin = 1;
+    s.thin_pool = pool;
+    s.thin_zero = -1;
+    s.run_tag = "vmdiskcmp-run-T";
+    return s;
+}
+
+/* A thin LV: its pool first (sized to hold all of the LV, metadata of 2 x
+ * 64 bytes a chunk, at least 4 MiB), then the LV in it, both tagged with
+ * ours and the run's; the pool's facts read back into describe(); destroy
+ * removes the LV, then the pool, once. */
+static void
+test_lvm_thin(void **state)
+{
+    struct vdc_storage_spec s = thin_spec("vdc-thin", "vdc-thin-pool", 100 * MIB + 1);
+    struct vdc_storage st;
+    JsonObject *o, *t;
+    JsonArray *pct;
+
+    vdc_storage_init(&st);
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    assert_int_equal(m.pools, 1);
+    assert_int_equal(m.thins, 1);
+    assert_true(m.p_size == 104 * MIB);           /* 100 MiB + 1 in 4 MiB extents */
+    assert_true(m.p_md == 4 * MIB);               /* 1664 chunks x 128 bytes: the minimum */
+    assert_true(m.p_chunk == 0);                  /* LVM's choice */
+    assert_int_equal(m.p_zero, -1);
+    assert_true(m.t_size == 100 * MIB + 1);
+    assert_string_equal(m.t_pool, "vdc-thin-pool");
+    assert_string_equal(m.lvs[0].name, "vdc-thin-pool");
+    assert_string_equal(m.lvs[0].tags, VDC_STORAGE_TAG ",vmdiskcmp-run-T");
+    assert_string_equal(m.lvs[1].name, "vdc-thin");
+    assert_string_equal(m.lvs[1].tags, VDC_STORAGE_TAG ",vmdiskcmp-run-T");
+    assert_string_equal(st.path, "/dev/vg0/vdc-thin");
+    assert_string_equal(st.thin_pool, "vdc-thin-pool");
+    o = vdc_storage_describe(&st);
+    assert_string_equal(json_object_get_string_member(o, "lv_type"), "thin");
+    t = json_object_get_object_member(o, "thin");
+    assert_string_equal(json_object_get_string_member(t, "pool"), "vdc-thin-pool");
+    assert_int_equal(json_object_get_int_member(t, "chunk_size"), 64 * 1024);
+    assert_true(json_object_get_boolean_member(t, "zeroing"));
+    assert_string_equal(json_object_get_string_member(t, "discards"), "passdown");
+    assert_string_equal(json_object_get_string_member(t, "source"), "lvs");
+    pct = json_object_get_array_member(t, "data_percent");
+    assert_int_equal(json_array_get_length(pct), 2);
+    assert_true(json_array_get_double_element(pct, 0) == 0.0);
+    assert_true(JSON_NODE_HOLDS_NULL(json_array_get_element(pct, 1)));   /* the run reads it */
+    json_object_unref(o);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.removes, 2);
+    assert_int_equal(m.n, 0);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    assert_int_equal(m.removes, 2);
+    vdc_storage_dispose(&st);
+}
+
+static void
+test_lvm_thin_options_and_failures(void **state)
+{
+    struct vdc_storage_spec s = thin_spec("t", "t-pool", 1024 * MIB);
+    struct vdc_storage st;
+    uint64_t pool, md, need;
+    JsonObject *o;
+
+    /* 1 GiB in 64 KiB chunks: 16384 x 128 bytes = 2 MiB -> the 4 MiB minimum;
+     * in 16 KiB units it would be 8 MiB; the VG gives the metadata twice */
+    vdc_thin_pool_size(1024 * MIB, 4 * MIB, 0, &pool, &md, &need);
+    assert_true(pool == 1024 * MIB && md == 4 * MIB && need == 1032 * MIB);
+    vdc_thin_pool_size(10 * MIB, 4 * MIB, 8 * MIB, &pool, &md, &need);
+    assert_true(pool == 16 * MIB && md == 4 * MIB);     /* whole chunks, whole extents */
+    /* the pool and its metadata must fit: 1 GiB free holds no 1 GiB thin LV */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = thin_spec("t", "t-pool", 1000 * MIB);
+    assert_int_equal(vdc_storage_check(&s), 0);
+    /* chunk size and zeroing go to LVM as asked */
+    s = thin_spec("t", "t-pool", 64 * MIB);
+    s.thin_chunk_size = 256 * 1024;
+    s.thin_zero = 0;
+    vdc_storage_init(&st);
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    assert_true(m.p_chunk == 256 * 1024);
+    assert_int_equal(m.p_zero, 0);
+    o = vdc_storage_describe(&st);
+    assert_false(json_object_get_boolean_member(json_object_get_object_member(o, "thin"), "zeroing"));
+    json_object_unref(o);
+    assert_int_equal(vdc_storage_destroy(&st), 0);
+    vdc_storage_dispose(&st);
+    /* refusals before anything is made */
+    m.pools = 0;
+    s.thin_chunk_size = 32 * 1024;                      /* under 64 KiB */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s.thin_chunk_size = 3 * 64 * 1024;                  /* not a power of two */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = thin_spec("t", "t", 64 * MIB);                  /* pool and LV of one name */
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = thin_spec("t", "bad/pool", 64 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    s = thin_spec("t", "t-pool", 64 * MIB);
+    s.stripes = 2;
+    assert_int_equal(vdc_storage_check(&s), -1);
+    snprintf(m.lvs[0].name, sizeof(m.lvs[0].name), "t-pool");   /* the pool's name taken */
+    m.n = 1;
+    s = thin_spec("t", "t-pool", 64 * MIB);
+    assert_int_equal(vdc_storage_check(&s), -1);
+    m.n = 0;
+    assert_int_equal(m.pools, 0);
+    /* the pool cannot be made: nothing made */
+    m.fail_pool = 1;
+    vdc_storage_init(&st);
+    assert_int_equal(vdc_storage_create(&s, &st), -1);
+    assert_int_equal(m.n, 0);
+    assert_int_equal(st.created, 0);
+    /* the thin LV cannot be made: the pool goes again */
+    m.fail_pool = 0;
+    m.fail_thin = 1;
+    assert_int_equal(vdc_storage_create(&s, &st), -1);
+    assert_int_equal(m.n, 0);
+    assert_int_equal(st.created, 0);
+    /* the facts cannot be read: made, facts unknown (null), never assumed */
+    m.fail_thin = 0;
+    m.fail_facts = 1;
+    assert_int_equal(vdc_storage_create(&s, &st), 0);
+    o = vdc_storage_describe(&st);
+    assert_true(JSON_NODE_HOLDS_NULL(json_object_get_member(json_object_get_object_member(o, "thin"),
+                                                            "chunk_size")));
+    assert_true(JSON_NODE_HOLDS_NULL(json_object_get_member(json_object_get_object_member(o, "thin"),
+                                                            "zeroing")));
+    json_object_unref(o);
+    /* the pool lost our tag meanwhile: the LV goes, the pool is left alone */
+    snprintf(mock_find("t-pool")->tags, sizeof(m.lvs[0].tags), "someone-else");
+    assert_int_equal(vdc_storage_destroy(&st), -1);
+    assert_null(mock_find("t"));
+    assert_non_null(mock_find("t-pool"));
     vdc_storage_dispose(&st);
 }
 
@@ -561,6 +758,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_lvm_create_destroy, setup_lvm, teardown_lvm),
         cmocka_unit_test_setup_teardown(test_lvm_refusals, setup_lvm, teardown_lvm),
         cmocka_unit_test_setup_teardown(test_lvm_stripes, setup_lvm, teardown_lvm),
+        cmocka_unit_test_setup_teardown(test_lvm_thin, setup_lvm, teardown_lvm),
+        cmocka_unit_test_setup_teardown(test_lvm_thin_options_and_failures, setup_lvm, teardown_lvm),
         cmocka_unit_test_setup_teardown(test_lvm_destroy_safety, setup_lvm, teardown_lvm),
         cmocka_unit_test_setup_teardown(test_lvm_run_tag_mismatch_left_alone, setup_lvm, teardown_lvm),
         cmocka_unit_test(test_image_raw),
