@@ -157,6 +157,22 @@ is_word(const char *s, size_t max, int upper, const char *extra)
     return 1;
 }
 
+/* @s: words of [A-Za-z0-9=,.:_-] separated by single spaces, at most
+ * 256 bytes */
+static int
+is_args(const char *s)
+{
+    size_t n = strlen(s);
+
+    if (!n || n > 256 || s[0] == ' ' || s[n - 1] == ' ' || strstr(s, "  "))
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              strchr("=,.:_- ", *s)))
+            return 0;
+    return 1;
+}
+
 /* target names: letters, digits, . _ - ; vdev: lowercase letters and digits;
  * mkfs type: lowercase letters and digits (mkfs.TYPE is exec'd) */
 int
@@ -170,6 +186,12 @@ vdc_ctl_check_target(const struct vdc_ctl_target *t, size_t i, struct vdc_ctl_er
     if (!is_word(t->mkfs_type, 16, 0, ""))
         return vdc_ctl_seterr(err, "job target %zu (%s): mkfs type: expected 1-16 of [a-z0-9], e.g. ext4",
                       i, t->name);
+    /* agent options, words of [A-Za-z0-9=,.:_-] between single spaces: no
+     * quoting, nothing a shell or the runner could read otherwise */
+    if ((t->fs_args && !is_args(t->fs_args)) || (t->pass_args && !is_args(t->pass_args)) ||
+        (t->raw_args && !is_args(t->raw_args)))
+        return vdc_ctl_seterr(err, "job target %zu (%s): agent args: expected options of "
+                      "[A-Za-z0-9=,.:_-] separated by single spaces", i, t->name);
     return 0;
 }
 
@@ -234,6 +256,32 @@ vdc_ctl_job_add_target(struct vdc_ctl_job *job, const char *name, const char *vd
         vdc_ctl_seterr(err, "job target: name and vdev are required");
     target_dispose(&t);
     return -1;
+}
+
+int
+vdc_ctl_job_target_args(struct vdc_ctl_job *job, const char *fs_args, const char *pass_args,
+                        const char *raw_args, struct vdc_ctl_error *err)
+{
+    struct vdc_ctl_target *t;
+    char *f = NULL, *p = NULL, *r = NULL;
+
+    if (!job->n_targets)
+        return vdc_ctl_seterr(err, "job: target args before any target");
+    t = &job->targets[job->n_targets - 1];
+    if ((fs_args && !(f = dup_checked(fs_args, "target fs args", err))) ||
+        (pass_args && !(p = dup_checked(pass_args, "target pass args", err))) ||
+        (raw_args && !(r = dup_checked(raw_args, "target raw args", err)))) {
+        free(f);
+        free(p);
+        return -1;
+    }
+    free(t->fs_args);
+    free(t->pass_args);
+    free(t->raw_args);
+    t->fs_args = f;
+    t->pass_args = p;
+    t->raw_args = r;
+    return vdc_ctl_check_target(t, job->n_targets - 1, err);
 }
 
 int

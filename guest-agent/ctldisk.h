@@ -99,6 +99,13 @@ struct vdc_ctl_target {
     char *mkfs_type;      /* e.g. "ext4": the runner execs mkfs.TYPE */
     char *mkfs_options;   /* extra mkfs arguments, space-separated, may be NULL */
     char *mount_options;  /* mount(2) data string, may be NULL */
+    /* this target's own agent arguments, space-separated, may be NULL
+     * (vdc_ctl_check_target: agent options only): added to its first pass
+     * on the filesystem (fs_args: --fill), to every pass (pass_args:
+     * --passes) and to its raw pass (raw_args: --precondition) */
+    char *fs_args;
+    char *pass_args;
+    char *raw_args;
 };
 
 /* One fio job file (the agent's --job FILE) carried to the guest. */
@@ -190,10 +197,15 @@ void vdc_ctl_result_init(struct vdc_ctl_result *res);
 void vdc_ctl_result_dispose(struct vdc_ctl_result *res);
 
 /* Add a target / agent argument / target result (copies the strings; NULL
- * allowed for optional ones).  Return 0, or -1 on ENOMEM or a bound. */
+ * allowed for optional ones).  Return 0, or -1 on ENOMEM or a bound.
+ * vdc_ctl_job_target_args sets the last added target's own agent
+ * arguments (struct vdc_ctl_target: fs_args, pass_args, raw_args; NULL
+ * none). */
 int vdc_ctl_job_add_target(struct vdc_ctl_job *job, const char *name, const char *vdev,
                            const char *mkfs_type, const char *mkfs_options,
                            const char *mount_options, struct vdc_ctl_error *err);
+int vdc_ctl_job_target_args(struct vdc_ctl_job *job, const char *fs_args, const char *pass_args,
+                            const char *raw_args, struct vdc_ctl_error *err);
 int vdc_ctl_job_add_arg(struct vdc_ctl_job *job, const char *arg, struct vdc_ctl_error *err);
 /* A workload (job file @text, section name @name) and a workload-pass
  * agent argument; 0, or -1 on ENOMEM, a bound or a malformed name/text. */

@@ -29,6 +29,9 @@ enum {
     T_MKFS_TYPE = 0x0013,      /* string */
     T_MKFS_OPTIONS = 0x0014,   /* string */
     T_MOUNT_OPTIONS = 0x0015,  /* string */
+    T_FS_ARGS = 0x0016,        /* string: the target's agent args, first filesystem pass */
+    T_PASS_ARGS = 0x0017,      /* string: every pass */
+    T_RAW_ARGS = 0x0018,       /* string: the raw pass */
     T_STATUS = 0x0020,         /* u32 */
     T_RUNNER_VERSION = 0x0021, /* string */
     T_KERNEL = 0x0022,         /* string */
@@ -202,6 +205,9 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
         tlv_str(&b, T_MKFS_TYPE, t->mkfs_type);
         tlv_str(&b, T_MKFS_OPTIONS, t->mkfs_options);
         tlv_str(&b, T_MOUNT_OPTIONS, t->mount_options);
+        tlv_str(&b, T_FS_ARGS, t->fs_args);
+        tlv_str(&b, T_PASS_ARGS, t->pass_args);
+        tlv_str(&b, T_RAW_ARGS, t->raw_args);
         tlv_end(&b, off);
     }
     /* the workload records only when there are workloads: a job without
@@ -600,6 +606,12 @@ static const struct tlv_field target_fields[] = {
               "job target mkfs options"),
     FIELD_STR(T_MOUNT_OPTIONS, VDC_CTL_MAX_STRING, struct vdc_ctl_target, mount_options,
               "job target mount options"),
+    FIELD_STR(T_FS_ARGS, VDC_CTL_MAX_STRING, struct vdc_ctl_target, fs_args,
+              "job target fs args"),
+    FIELD_STR(T_PASS_ARGS, VDC_CTL_MAX_STRING, struct vdc_ctl_target, pass_args,
+              "job target pass args"),
+    FIELD_STR(T_RAW_ARGS, VDC_CTL_MAX_STRING, struct vdc_ctl_target, raw_args,
+              "job target raw args"),
 };
 
 const struct tlv_schema vdc_ctl_target_schema = {

@@ -81,6 +81,21 @@ vdc_jobcmd_mkfs(struct vdc_jobcmd *c, const char *type, const char *options, con
 }
 
 int
+vdc_jobcmd_add_words(struct vdc_jobcmd *c, const char *words, struct vdc_ctl_error *err)
+{
+    char *w, *tok, *save = NULL;
+
+    if (!words || !*words)
+        return 0;
+    if (!(w = word(c, err, "%s", words)))
+        return -1;
+    for (tok = strtok_r(w, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+        if (add(c, tok, err) < 0)
+            return -1;
+    return 0;
+}
+
+int
 vdc_jobcmd_agent(struct vdc_jobcmd *c, const char *agent, const char *dir, const char *target,
                  uint64_t seed, uint32_t rep, const char *json, char *const *args,
                  size_t n_args, struct vdc_ctl_error *err)

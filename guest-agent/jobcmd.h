@@ -42,6 +42,11 @@ int vdc_jobcmd_agent(struct vdc_jobcmd *c, const char *agent, const char *dir, c
                      uint64_t seed, uint32_t rep, const char *json, char *const *args,
                      size_t n_args, struct vdc_ctl_error *err);
 
+/* Append @words (may be NULL: nothing), split on spaces, to command @c
+ * (a target's own agent arguments, struct vdc_ctl_target).  0, or -1
+ * with @err filled when the command does not fit. */
+int vdc_jobcmd_add_words(struct vdc_jobcmd *c, const char *words, struct vdc_ctl_error *err);
+
 /* The workload pass of one target: vdc_jobcmd_agent with the job's
  * workload_args, then "--job @files[i]" for each of the @n_files job files
  * (doc/agent.md "Job engine"; the runner's WORKDIR/jobs/NAME.fio, dom0's

@@ -713,7 +713,9 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
         }
         if (vdc_jobcmd_workloads(cmd, AGENT, dev, t->name, job->seed, job->repetition, rjson,
                                  job->raw_workload_args, job->n_raw_workload_args, job_files,
-                                 job->n_workloads, &err) < 0)
+                                 job->n_workloads, &err) < 0 ||
+            vdc_jobcmd_add_words(cmd, t->pass_args, &err) < 0 ||
+            vdc_jobcmd_add_words(cmd, t->raw_args, &err) < 0)
             set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
         else
             agent_pass(cmd, "raw workload", agent_s, rjson, tail, tr, &tr->raw_workload_exit,
@@ -753,7 +755,9 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
      * finished; the progress block's target window spans them all */
     if (!(job->flags & VDC_CTL_JOB_NO_BONNIE)) {
         if (vdc_jobcmd_agent(cmd, AGENT, dir, t->name, job->seed, job->repetition, json,
-                             job->agent_args, job->n_agent_args, &err) < 0)
+                             job->agent_args, job->n_agent_args, &err) < 0 ||
+            vdc_jobcmd_add_words(cmd, t->pass_args, &err) < 0 ||
+            vdc_jobcmd_add_words(cmd, t->fs_args, &err) < 0)
             set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
         else
             agent_pass(cmd, "bonnie", agent_s, json, tail, tr, &tr->agent_exit, &tr->elapsed_ms,
@@ -765,9 +769,13 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
             if (r != 0)
                 logmsg("%s: sync/drop caches %s", t->name, r == -2 ? "timed out" : "failed");
         }
+        /* the target's fill goes with its first pass on the filesystem */
         if (vdc_jobcmd_workloads(cmd, AGENT, dir, t->name, job->seed, job->repetition, wjson,
                                  job->workload_args, job->n_workload_args, job_files,
-                                 job->n_workloads, &err) < 0)
+                                 job->n_workloads, &err) < 0 ||
+            vdc_jobcmd_add_words(cmd, t->pass_args, &err) < 0 ||
+            vdc_jobcmd_add_words(cmd, (job->flags & VDC_CTL_JOB_NO_BONNIE) ? t->fs_args : NULL,
+                                 &err) < 0)
             set_error(tr, VDC_CTL_STATUS_FAILED, "%s", err.msg);
         else
             agent_pass(cmd, "workload", agent_s, wjson, tail, tr, &tr->workload_exit,

@@ -61,6 +61,9 @@ make_job(struct vdc_ctl_job *job)
     assert_int_equal(vdc_ctl_job_add_target(job, "image", "xvdb", "ext4", "-E lazy_itable_init=0",
                                             NULL, &err), 0);
     assert_int_equal(vdc_ctl_job_add_target(job, "lvm", "xvdc", "ext4", NULL, "noatime", &err), 0);
+    assert_int_equal(vdc_ctl_job_target_args(job, "--fill 50 --aging-seed 7",
+                                             "--passes first-write,overwrite",
+                                             "--precondition=600:30", &err), 0);
 }
 
 /* a disk image in memory holding the job, of the job's size (img_size) */
@@ -243,6 +246,10 @@ test_job_round_trip(void **state)
     assert_string_equal(back.targets[0].mkfs_options, "-E lazy_itable_init=0");
     assert_null(back.targets[0].mount_options);
     assert_string_equal(back.targets[1].mount_options, "noatime");
+    assert_null(back.targets[0].fs_args);
+    assert_string_equal(back.targets[1].fs_args, "--fill 50 --aging-seed 7");
+    assert_string_equal(back.targets[1].pass_args, "--passes first-write,overwrite");
+    assert_string_equal(back.targets[1].raw_args, "--precondition=600:30");
     vdc_ctl_job_dispose(&back);
     vdc_ctl_job_dispose(&back);     /* safe twice */
     vdc_ctl_job_dispose(&job);
@@ -759,6 +766,16 @@ test_builder_refusals(void **state)
     assert_non_null(strstr(err.msg, "name"));
     assert_int_equal(vdc_ctl_job_add_target(&job, "x", "xvdb", "ext4;rm", NULL, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "mkfs"));
+    assert_int_equal(vdc_ctl_job_target_args(&job, "--fill 5", NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "before any target"));
+    assert_int_equal(vdc_ctl_job_add_target(&job, "a", "xvdb", NULL, NULL, NULL, &err), 0);
+    assert_int_equal(vdc_ctl_job_target_args(&job, "--fill 5;rm", NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "agent args: expected options"));
+    assert_int_equal(vdc_ctl_job_target_args(&job, NULL, "--passes  a", NULL, &err), -1);
+    assert_int_equal(vdc_ctl_job_target_args(&job, NULL, NULL, " --precondition", &err), -1);
+    assert_int_equal(vdc_ctl_job_target_args(&job, NULL, NULL, "--precondition=60:3", &err), 0);
+    vdc_ctl_job_dispose(&job);
+    vdc_ctl_job_init(&job);
     for (i = 0; i < (int)VDC_CTL_MAX_TARGETS; i++)
         assert_int_equal(vdc_ctl_job_add_target(&job, "t", "xvdb", NULL, NULL, NULL, &err), 0);
     assert_int_equal(vdc_ctl_job_add_target(&job, "t", "xvdb", NULL, NULL, NULL, &err), -1);

@@ -124,6 +124,14 @@ test_agent_same_both_sides(void **state)
     assert_string_equal(domu.argv[5], "--seed");
     assert_string_equal(domu.argv[6], "7");
     assert_string_equal(domu.argv[11], "-s");
+    /* a target's own arguments go after the job's */
+    assert_int_equal(vdc_jobcmd_add_words(&domu, "--passes first-write,overwrite --fill 5", &err), 0);
+    assert_int_equal(domu.argc, dom0.argc + 4);
+    assert_string_equal(domu.argv[dom0.argc], "--passes");
+    assert_string_equal(domu.argv[dom0.argc + 3], "5");
+    assert_null(domu.argv[domu.argc]);
+    assert_int_equal(vdc_jobcmd_add_words(&domu, NULL, &err), 0);
+    assert_int_equal(domu.argc, dom0.argc + 4);
     vdc_ctl_job_dispose(&job);
     vdc_plan_dispose(&p);
 }
