@@ -124,7 +124,8 @@ bench-workloads: guest-agent/vmdiskcmp-agent
 	VDC_WORKLOAD_DIR='$(abs_top_srcdir)/templates/workloads' $(SHELL) \
 	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
 .PHONY: bench-workloads
-EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh
+EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh \
+	tests/bench/null-callgrind.sh
 
 # Benchmark, not a test (doc/performance.md, "At modern speeds"): the
 # instrument where the device is fast, all against bonnie++ 2.00a and fio
@@ -139,9 +140,13 @@ EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh
 #   make bench-null [BENCH_ROUNDS=6]
 #       the null engine's jobs: CPU per I/O and I/Os per CPU second, agent
 #       against fio's null engine
-#   make bench-modern: the three, one after the other, raw outputs in
-#       BENCH_OUT/block, /jobs and /null (BENCH_OUT required), then the
-#       three summaries together
+#   make bench-fastest [BENCH_ROUNDS=6]
+#       the fastest target here, the RAM-backed loop device: 4 KiB random
+#       I/O at QD1 and QD32 (the profiles), IOPS, CPU per I/O and I/Os per
+#       CPU second against fio
+#   make bench-modern: the four, one after the other, raw outputs in
+#       BENCH_OUT/block, /jobs, /null and /fastest (BENCH_OUT required),
+#       then their summaries together
 BENCH_FAST_SIZE = 4096
 bench_jobs_files = uring-randwrite-16k-qd8-nj2 uring-read-128k-qd4-nj4 \
 	psync-read-128k-nj4 psync-randread-4k-nj2
@@ -163,13 +168,25 @@ bench-null: guest-agent/vmdiskcmp-agent
 	BENCH_TARGETS=ram \
 	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/null"} $(SHELL) \
 	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
+bench-fastest: guest-agent/vmdiskcmp-agent
+	VDC_AGENT='$(abs_top_builddir)/guest-agent/vmdiskcmp-agent' FIO='$(FIO)' \
+	VDC_WORKLOAD_DIR='$(abs_top_srcdir)/templates/workloads' \
+	BENCH_WORKLOADS='randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd32' BENCH_TARGETS=ram \
+	env $${BENCH_OUT:+BENCH_OUT="$$BENCH_OUT/fastest"} $(SHELL) \
+	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
 # one pass after the other, also under make -j
 bench-modern: guest-agent/vmdiskcmp-agent
 	@test -n "$$BENCH_OUT" || { echo "bench-modern: BENCH_OUT=DIR: expected a directory for the raw outputs" >&2; exit 2; }
 	$(MAKE) $(AM_MAKEFLAGS) bench-block-fast
 	$(MAKE) $(AM_MAKEFLAGS) bench-jobs
 	$(MAKE) $(AM_MAKEFLAGS) bench-null
-	@for p in block jobs null; do echo "== $$p: $$BENCH_OUT/$$p/summary.txt"; cat "$$BENCH_OUT/$$p/summary.txt"; done
-.PHONY: bench-block-fast bench-jobs bench-null bench-modern
+	$(MAKE) $(AM_MAKEFLAGS) bench-fastest
+	@for p in block jobs null fastest; do echo "== $$p: $$BENCH_OUT/$$p/summary.txt"; cat "$$BENCH_OUT/$$p/summary.txt"; done
+# the null engine's instructions per I/O against fio's (callgrind: not a
+# timing, the same on a loaded machine; ~3 minutes)
+callgrind-null: guest-agent/vmdiskcmp-agent
+	FIO='$(FIO)' $(SHELL) $(top_srcdir)/tests/bench/null-callgrind.sh \
+	  '$(abs_top_builddir)/guest-agent/vmdiskcmp-agent'
+.PHONY: bench-block-fast bench-jobs bench-null bench-fastest bench-modern callgrind-null
 EXTRA_DIST += $(bench_jobs_files:%=tests/bench/jobs/%.fio) \
 	$(bench_null_files:%=tests/bench/jobs/%.fio)
