@@ -125,7 +125,7 @@ bench-workloads: guest-agent/vmdiskcmp-agent
 	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
 .PHONY: bench-workloads
 EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh \
-	tests/bench/null-callgrind.sh
+	tests/bench/null-callgrind.sh tests/bench/block-requests.sh
 
 # Benchmark, not a test (doc/performance.md, "At modern speeds"): the
 # instrument where the device is fast, all against bonnie++ 2.00a and fio
