@@ -323,7 +323,15 @@ test_limits(void **state)
     expect_error(DOC(2, "\"iops_series\": {\"values\": [1, \"2\"]},"),
                  AT ".iops_series.values[1]: expected a number\n");
     expect_error(DOC(2, "\"iops_series\": {\"values\": [1, -2]},"),
-                 AT ".iops_series.values: expected finite numbers >= 0 (value 1 is -2)\n");
+                 AT ".iops_series.values: expected numbers from 0 to 1e+09 IOPS (value 1 is -2)\n");
+    /* the physical bounds (model/result.h): no job runs 2e9 IOPS, no
+     * latency lasts more than a day, no job moves 1e11 KiB/s */
+    expect_error(DOC(2, "\"iops_series\": {\"values\": [1, 2e9]},"),
+                 AT ".iops_series.values: expected numbers from 0 to 1e+09 IOPS (value 1 is 2e+09)\n");
+    expect_error(DOC(2, "\"clat_us\": {\"p99\": 1e11},"),
+                 AT ".clat_us.p99: expected at most 8.64e+10 us (a day), found 1e+11\n");
+    expect_error(DOC(2, "\"bandwidth_kib_s\": 1e11,"),
+                 AT ".bandwidth_kib_s: expected at most 1e+10 (the physical bound of the unit), found 1e+11\n");
     expect_error(DOC(2, "\"iops_series\": {\"interval_s\": 0},"),
                  AT ".iops_series.interval_s: expected a number > 0\n");
     expect_error(DOC(2, "\"engine\": \"io\\u0001uring\","),
@@ -334,8 +342,10 @@ test_limits(void **state)
                  AT ".job.iodepth_batch_submit: expected at most job.iodepth (4), found 5\n");
     expect_error(DOC(2, "\"job\": {\"iodepth_batch_complete_min\": 3, \"iodepth_batch_complete_max\": 2},"),
                  AT ".job.iodepth_batch_complete_min: expected at most job.iodepth_batch_complete_max (2), found 3\n");
+    expect_error(DOC(2, "\"io_uring\": {\"ios_per_submit\": 5},"),
+                 AT ".io_uring.ios_per_submit: expected at most iodepth_effective (4, the ring's depth), found 5\n");
     expect_error(DOC(2, "\"io_uring\": {\"ios_per_submit\": 1e308},"),
-                 AT ".io_uring.ios_per_submit: expected at most iodepth_effective (4, the ring's depth), found 1e+308\n");
+                 AT ".io_uring.ios_per_submit: 1e+308: expected a number of magnitude at most 1e+15\n");
     expect_error(DOC(2, "\"io_uring\": {\"ios_per_reap\": 4.5},"),
                  AT ".io_uring.ios_per_reap: expected at most iodepth_effective (4, the ring's depth), found 4.5\n");
     expect_error(DOC(2, "\"on\": \"disk\","), AT ".on: expected file or raw\n");
