@@ -42,6 +42,7 @@ EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
 	tests/integration/report-lab-rerender.sh tests/integration/report-artefacts.sh \
 	tests/integration/report-fail-if.sh tests/integration/report-merge.sh \
+	tests/integration/report-layout.js \
 	tests/golden/report tests/golden/seeds
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_stats_paired tests/unit/test_stats_sim

@@ -37,6 +37,7 @@ vdc_answer_dispose(struct vdc_answer *ans)
     g_free(ans->lines);
     g_free(ans->fixes);
     g_free(ans->title);
+    g_free(ans->legend);
     vdc_answer_init(ans);
 }
 
@@ -406,9 +407,21 @@ flag_fix(struct build *b, const struct vdc_headline_pair *hp, size_t ti, size_t 
         else
             add_fix(b, NULL, g_strdup("tests too fast to measure (bonnie++ +++++: under 0.5 s)"), name);
     } else if (bit == VDC_CELL_DOM0_PAGE_CACHE && hp->role != VDC_HEADLINE_CACHE) {
-        add_fix(b, g_strdup("--image-cache host,none"),
-                g_strdup("it was served from dom0's page cache, not the disk; host,none also runs it "
-                         "without that cache"), name);
+        const struct vdc_headline *h = &a->headline;
+        size_t i;
+
+        /* its twin without dom0's page cache ran: it answers for the disk */
+        for (i = 0; i < h->n_pairs; i++)
+            if (h->pairs[i].role == VDC_HEADLINE_CACHE && h->pairs[i].target == ti)
+                break;
+        if (i < h->n_pairs)
+            add_fix(b, NULL, g_strdup_printf("it was served from dom0's page cache, not the disk: %s, the same "
+                                             "image without that cache, answers for the disk",
+                                             a->targets[h->pairs[i].reference]), name);
+        else
+            add_fix(b, g_strdup("--image-cache host,none"),
+                    g_strdup("it was served from dom0's page cache, not the disk; host,none also runs it "
+                             "without that cache"), name);
     } else if (bit & VDC_CELL_ARTEFACTS) {
         add_fix(b, NULL, g_strdup_printf("%s: may be an artefact of the measurement (its warning says which "
                                          "numbers)", vdc_cell_flag_name(bit)), name);
@@ -473,14 +486,15 @@ row_fixes(struct build *b, const struct vdc_headline_pair *hp, const struct vdc_
     if (row->verdict == VDC_VERDICT_NOT_TESTED && row->p.n < 2)
         add_fix_in(b, "not tested", g_strdup("--runs 5"),
                    g_strdup("fewer than 2 pairs with a value: no interval, no test"), NULL);
-    else if (row->effect == VDC_EFFECT_UNDECIDED && h->runs_mode == VDC_RUNS_AUTO && h->max_runs != VDC_INT_ABSENT &&
-             h->runs >= h->max_runs)
+    else if ((row->effect == VDC_EFFECT_UNDECIDED || (row->p.has_test && !row->p.has_ci)) &&
+             h->runs_mode == VDC_RUNS_AUTO && h->max_runs != VDC_INT_ABSENT && h->runs >= h->max_runs)
         add_fix_in(b, "undecided", g_strdup_printf("--max-runs %" G_GINT64_FORMAT, 2 * h->max_runs),
                 g_strdup_printf("the interval still reaches past +-%g %% at the %" G_GINT64_FORMAT " runs allowed",
                                 VDC_EFFECT_NEGLIGIBLE_PERCENT, (gint64)h->max_runs), NULL);
-    else if (row->effect == VDC_EFFECT_UNDECIDED)
+    else if (row->effect == VDC_EFFECT_UNDECIDED || (row->p.has_test && !row->p.has_ci))
         add_fix_in(b, "undecided", g_strdup("--runs auto"),
-                g_strdup_printf("more pairs narrow intervals wider than +-%g %%", VDC_EFFECT_NEGLIGIBLE_PERCENT),
+                g_strdup_printf("more pairs narrow intervals wider than +-%g %% (or unbounded)",
+                                VDC_EFFECT_NEGLIGIBLE_PERCENT),
                 NULL);
 }
 
@@ -608,10 +622,9 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     size_t i, j, n_cache = 0;
 
     vdc_answer_dispose(ans);
-    ans->title = g_strdup_printf("The answer: image or LV on this host (%s[95 %% interval of the delta]; "
-                                 "p: paired t-test, Holm)",
-                                 rs->has_experiment && rs->experiment.emulated == 1
-                                 ? "EMULATED, relative only; " : "");
+    ans->title = g_strdup_printf("The answer: image or LV on this host%s",
+                                 rs->has_experiment && rs->experiment.emulated == 1 ? " (EMULATED: relative only)" : "");
+    ans->legend = g_strdup("[95 % interval of the delta]; p: paired t-test, Holm-corrected");
     if (absent)
         add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, absent);
     for (i = 0; i < h->n_pairs; i++) {

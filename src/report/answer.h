@@ -73,6 +73,8 @@ struct vdc_answer_fix {
 
 struct vdc_answer {
     char *title;              /* "The answer: image or LV on this host" (+ emulated) */
+    char *legend;             /* how to read its numbers: "[95 % interval of the
+                               * delta]; p: paired t-test, Holm" */
     struct vdc_answer_line *lines;
     size_t n_lines;
     struct vdc_answer_fix *fixes;

@@ -17,6 +17,7 @@ src_libvdc_results_a_SOURCES += \
 	src/report/render_text.c src/report/render_markdown.c src/report/render_compare.c \
 	src/report/render_csv.c src/report/render_workload.c \
 	src/report/render_html.c src/report/render_chart.c src/report/render_chart.h \
+	src/report/render_svg.c src/report/render_svg.h \
 	src/report/render_headline.c src/report/render_headline.h \
 	src/report/render_hostcost.c src/report/render_hostcost.h \
 	src/report/report_dir.c src/report/report_dir.h \

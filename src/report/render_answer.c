@@ -52,7 +52,11 @@ vdc_append_answer_text(GString *out, const struct vdc_analysis *a)
     const struct vdc_answer *ans = &a->answer;
     size_t i;
 
-    wrap(out, ans->title, "", "  ", 100);
+    {
+        g_autofree char *t = g_strdup_printf("%s. %s.", ans->title, ans->legend);
+
+        wrap(out, t, "", "  ", 100);
+    }
     for (i = 0; i < ans->n_lines; i++) {
         const struct vdc_answer_line *l = &ans->lines[i];
         GString *s = g_string_new(NULL);
@@ -87,6 +91,8 @@ vdc_append_answer_md(GString *out, const struct vdc_analysis *a)
     g_string_append(out, "## ");
     vdc_md_escape(out, ans->title);
     g_string_append(out, "\n\n");
+    vdc_md_escape(out, ans->legend);
+    g_string_append(out, ".\n\n");
     for (i = 0; i < ans->n_lines; i++) {
         const struct vdc_answer_line *l = &ans->lines[i];
         int item = l->kind == VDC_ANSWER_GROUP || l->kind == VDC_ANSWER_FIX;
@@ -130,7 +136,9 @@ vdc_append_answer_html(GString *out, const struct vdc_analysis *a)
 
     g_string_append(out, "<section id=\"answer\">\n<h2>");
     vdc_html_escape(out, ans->title);
-    g_string_append(out, "</h2>\n");
+    g_string_append(out, "</h2>\n<p class=\"legend\">");
+    vdc_html_escape(out, ans->legend);
+    g_string_append(out, ".</p>\n");
     for (i = 0; i < ans->n_lines; i++) {
         const struct vdc_answer_line *l = &ans->lines[i];
         int item = l->kind == VDC_ANSWER_GROUP || l->kind == VDC_ANSWER_FIX;

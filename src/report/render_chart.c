@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vmdiskcmp charts (render_chart.h): the SVG figures of report.html drawn
- * by cairo (cairo_svg_surface_create_for_stream into memory): the bar
- * charts, the dot plots of every run, the latency percentiles. */
+/* vmdiskcmp charts (render_chart.h): the SVG figures of report.html, drawn
+ * by cairo on an SVG canvas (render_svg.h, text as SVG text) from the
+ * analysis: the bar charts, the dot plots of every run, the latency
+ * percentiles of each workload test. */
 #include "config.h"
 
 #include "report/render_chart.h"
@@ -11,11 +12,13 @@
 #include <string.h>
 
 #include <cairo.h>
-#include <cairo-svg.h>
 #include <glib.h>
 
 #include "common/util.h"
+#include "report/render_svg.h"
 
+/* Okabe-Ito palette (colour-blind safe), one colour per target: the same
+ * target has the same colour in every figure. */
 static const double palette[][3] = {
     { 0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0 },
     { 0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0 },
@@ -28,19 +31,14 @@ static const double palette[][3] = {
 };
 #define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
 
+/* A figure's width (the page's column scales it) and its margins. */
 #define CHART_W 900.0
-#define CHART_H 430.0
 #define M_LEFT 86.0
 #define M_RIGHT 20.0
 #define M_TOP 46.0
-#define M_BOTTOM 104.0
-
-static cairo_status_t
-svg_write(void *closure, const unsigned char *data, unsigned int length)
-{
-    g_string_append_len(closure, (const char *)data, length);
-    return CAIRO_STATUS_SUCCESS;
-}
+#define PLOT_H 280.0             /* the plot's height */
+#define LEGEND_SIZE 12.0         /* the legend's font */
+#define LEGEND_LINE 18.0         /* ... and its rows */
 
 /* Chart label of test @ki of @a: the test table's chart_label ("Write
  * per-char"), for a sweep key its short_label and block size ("Read 4
@@ -141,26 +139,47 @@ fmt_compact(char *buf, size_t size, double v)
         snprintf(buf, size, "%.1f", v);
 }
 
-static void
-text_at(cairo_t *cr, double x, double y, const char *s, double align)
+/* The tests whose unit is @unit, in test order, into @keys (n_tests
+ * long); returns how many. */
+static size_t
+keys_of_unit(const struct vdc_analysis *a, const char *unit, long *keys)
 {
-    cairo_text_extents_t e;
+    size_t nk = 0, ki, ti;
 
-    cairo_text_extents(cr, s, &e);
-    cairo_move_to(cr, x - e.x_advance * align, y);
-    cairo_show_text(cr, s);
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const char *u = NULL;
+
+        for (ti = 0; ti < a->n_targets && !u; ti++)
+            u = vdc_analysis_cell(a, ti, ki)->unit;
+        if (u && !strcmp(u, unit))
+            keys[nk++] = (long)ki;
+    }
+    return nk;
 }
 
-/* A chart's white page and bold title; leaves the normal font selected. */
-static void
-chart_title(cairo_t *cr, const char *title)
+
+/* The legend keys of @a's targets (g_free). */
+static struct vdc_svg_key *
+target_keys(const struct vdc_analysis *a)
 {
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
+    struct vdc_svg_key *k = g_new0(struct vdc_svg_key, a->n_targets + 1);
+    size_t ti;
+
+    for (ti = 0; ti < a->n_targets; ti++) {
+        k[ti].label = a->targets[ti];
+        memcpy(k[ti].rgb, palette[ti % N_PALETTE], sizeof(k[ti].rgb));
+    }
+    return k;
+}
+
+/* A chart's bold title; leaves the normal font selected. */
+static void
+chart_title(cairo_t *cr, double w, const char *title)
+{
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 15);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text_at(cr, CHART_W / 2, 24, title, 0.5);
+    vdc_svg_text_fit(cr, w / 2, 24, title, 0.5, w - 20, 11, 17);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
@@ -169,6 +188,7 @@ static void
 chart_axes(cairo_t *cr, double pw, double ph, const char *ylabel)
 {
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 1);
     cairo_move_to(cr, M_LEFT + 0.5, M_TOP);
     cairo_line_to(cr, M_LEFT + 0.5, M_TOP + ph + 0.5);
     cairo_line_to(cr, M_LEFT + pw, M_TOP + ph + 0.5);
@@ -177,16 +197,45 @@ chart_axes(cairo_t *cr, double pw, double ph, const char *ylabel)
     cairo_set_font_size(cr, 12);
     cairo_translate(cr, 20, M_TOP + ph / 2);
     cairo_rotate(cr, -M_PI / 2);
-    text_at(cr, 0, 0, ylabel, 0.5);
+    vdc_svg_text(cr, 0, 0, ylabel, 0.5);
     cairo_restore(cr);
 }
 
-static void
-draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t nk,
-           const char *unit, const char *title)
+/* What a drawing function is given. */
+struct figure {
+    const struct vdc_analysis *a;
+    const long *keys;
+    size_t nk;
+    const char *unit, *title;
+    double w, h;
+    int label_lines;              /* bars: the x labels' lines (1 or 2) */
+    size_t legend_rows;
+    size_t n_points;              /* dot plots: markers drawn */
+    const void *data;             /* the latency charts' struct latency_figure */
+};
+
+/* Draw @f with @draw on an SVG canvas: the <svg> element without XML
+ * declaration, or NULL after vdc_error. */
+static char *
+svg_of(struct figure *f, void (*draw)(cairo_t *, struct figure *))
 {
-    double pw = CHART_W - M_LEFT - M_RIGHT, ph = CHART_H - M_TOP - M_BOTTOM;
-    double max = 0, step, gw, bw, y, lx;
+    cairo_t *cr = vdc_svg_begin(f->w, f->h);
+
+    draw(cr, f);
+    return vdc_svg_finish(cr, f->title);
+}
+
+/* ---- bar charts ---------------------------------------------------------------- */
+
+static void
+draw_bars(cairo_t *cr, struct figure *f)
+{
+    const struct vdc_analysis *a = f->a;
+    const long *keys = f->keys;
+    size_t nk = f->nk;
+    double pw = CHART_W - M_LEFT - M_RIGHT, ph = PLOT_H;
+    double max = 0, step, gw, bw, y;
+    struct vdc_svg_key *legend = target_keys(a);
     size_t ti, k;
     int g, n_grid;
     char buf[64];
@@ -204,7 +253,7 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
     max = ceil(max * 1.08 / step) * step;
     n_grid = axis_lines(0, max, step);
 
-    chart_title(cr, title);
+    chart_title(cr, f->w, f->title);
 
     /* grid and y axis */
     cairo_set_font_size(cr, 11);
@@ -221,9 +270,9 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
         fmt_tick(buf, sizeof(buf), y);
-        text_at(cr, M_LEFT - 6, py + 4, buf, 1.0);
+        vdc_svg_text(cr, M_LEFT - 6, py + 4, buf, 1.0);
     }
-    snprintf(buf, sizeof(buf), "%s (mean, 95%% CI)", unit);
+    snprintf(buf, sizeof(buf), "%s (mean, 95%% CI)", f->unit);
     chart_axes(cr, pw, ph, buf);
 
     /* bars */
@@ -255,7 +304,7 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
                     cairo_set_font_size(cr, bw >= 20 ? 10 : 8);
                     cairo_translate(cr, x + bw / 2 + 3.5, M_TOP + ph / 2);
                     cairo_rotate(cr, -M_PI / 2);
-                    text_at(cr, 0, 0, "too fast (+++++)", 0.5);
+                    vdc_svg_text(cr, 0, 0, "too fast (+++++)", 0.5);
                     cairo_restore(cr);
                 }
                 continue;
@@ -277,16 +326,16 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
             }
             if (c->n_too_fast_excluded) {
                 /* some runs too fast: the mean understates; hatch the bar */
-                double y;
+                double yy;
 
                 cairo_save(cr);
                 cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
                 cairo_clip(cr);
                 cairo_set_source_rgb(cr, 1, 1, 1);
                 cairo_set_line_width(cr, 1.5);
-                for (y = M_TOP + ph - h - bw; y < M_TOP + ph + bw; y += 6) {
-                    cairo_move_to(cr, x, y + bw);
-                    cairo_line_to(cr, x + bw, y);
+                for (yy = M_TOP + ph - h - bw; yy < M_TOP + ph + bw; yy += 6) {
+                    cairo_move_to(cr, x, yy + bw);
+                    cairo_line_to(cr, x + bw, yy);
                 }
                 cairo_stroke(cr);
                 cairo_restore(cr);
@@ -304,7 +353,7 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
                     g_strlcat(lab, VDC_ARTEFACT_MARK, sizeof(lab));
                 cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
                 cairo_set_font_size(cr, bw >= 34 ? 9.5 : 8);
-                text_at(cr, x + bw / 2, top - 4, lab, 0.5);
+                vdc_svg_text(cr, x + bw / 2, top - 4, lab, 0.5);
             }
             if (c->sum.has_ci_mean) {
                 double lo = M_TOP + ph - fmax(c->sum.ci_mean[0], 0) / max * ph;
@@ -324,176 +373,90 @@ draw_chart(cairo_t *cr, const struct vdc_analysis *a, const long *keys, size_t n
         }
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
         cairo_set_font_size(cr, 11.5);
-        text_at(cr, M_LEFT + gw * ((double)k + 0.5), M_TOP + ph + 18, short_label(a, (size_t)keys[k]), 0.5);
+        vdc_svg_text_fit(cr, M_LEFT + gw * ((double)k + 0.5), M_TOP + ph + 18, short_label(a, (size_t)keys[k]),
+                         0.5, gw - 6, 8.5, 13);
     }
-
-    /* legend, centred under the x labels */
-    cairo_set_font_size(cr, 12);
-    lx = 0;
-    for (ti = 0; ti < a->n_targets; ti++) {
-        cairo_text_extents_t e;
-
-        cairo_text_extents(cr, a->targets[ti], &e);
-        lx += 18 + e.x_advance + 22;
-    }
-    lx = M_LEFT + (pw - lx) / 2;
-    for (ti = 0; ti < a->n_targets; ti++) {
-        const double *col = palette[ti % N_PALETTE];
-        cairo_text_extents_t e;
-
-        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-        cairo_rectangle(cr, lx, CHART_H - 52, 13, 13);
-        cairo_fill(cr);
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        cairo_move_to(cr, lx + 18, CHART_H - 41);
-        cairo_show_text(cr, a->targets[ti]);
-        cairo_text_extents(cr, a->targets[ti], &e);
-        lx += 18 + e.x_advance + 22;
-    }
-    cairo_set_font_size(cr, 10.5);
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-    text_at(cr, CHART_W / 2, CHART_H - 14,
-            "Bars: mean; whiskers: 95% CI of the mean (Student t); dashed outline \"too fast\": every run too "
-            "fast to measure (no bar); hatched " VDC_TOO_FAST_MARK ": some runs too fast, mean understates.", 0.5);
+    /* legend, under the x labels */
+    vdc_svg_legend(cr, legend, a->n_targets, M_LEFT, pw, M_TOP + ph + 18 + 13.0 * f->label_lines + 22,
+                   LEGEND_SIZE, LEGEND_LINE, VDC_SVG_SQUARE);
+    g_free(legend);
 }
 
-/* render_chart.h */
-char *
-vdc_svg_prefix_ids(const char *svg, const char *prefix)
+/* The lines the x labels of @f take (2 when one does not fit its group
+ * even in the smallest font). */
+static int
+x_label_lines(const struct vdc_analysis *a, const long *keys, size_t nk, double gw)
 {
-    char *t1, *t2, *t3, *pat;
-    char **parts;
+    size_t k;
 
-    pat = g_strdup_printf("id=\"%s-", prefix);
-    parts = g_strsplit(svg, "id=\"", -1);
-    t1 = g_strjoinv(pat, parts);
-    g_strfreev(parts);
-    g_free(pat);
-    pat = g_strdup_printf("href=\"#%s-", prefix);
-    parts = g_strsplit(t1, "href=\"#", -1);
-    t2 = g_strjoinv(pat, parts);
-    g_strfreev(parts);
-    g_free(pat);
-    pat = g_strdup_printf("url(#%s-", prefix);
-    parts = g_strsplit(t2, "url(#", -1);
-    t3 = g_strjoinv(pat, parts);
-    g_strfreev(parts);
-    g_free(pat);
-    g_free(t1);
-    g_free(t2);
-    return t3;
-}
-
-/* The tests whose unit is @unit, in test order, into @keys (n_tests
- * long); returns how many. */
-static size_t
-keys_of_unit(const struct vdc_analysis *a, const char *unit, long *keys)
-{
-    size_t nk = 0, ki, ti;
-
-    for (ki = 0; ki < a->n_tests; ki++) {
-        const char *u = NULL;
-
-        for (ti = 0; ti < a->n_targets && !u; ti++)
-            u = vdc_analysis_cell(a, ti, ki)->unit;
-        if (u && !strcmp(u, unit))
-            keys[nk++] = (long)ki;
-    }
-    return nk;
-}
-
-/* What a drawing function is given. */
-struct figure {
-    const struct vdc_analysis *a;
-    const long *keys;
-    size_t nk;
-    const char *unit, *title;
-    double w, h;
-    size_t n_points;              /* dot plots: markers drawn */
-    const void *data;             /* the latency charts' struct latency_figure */
-};
-
-/* Draw @f with @draw into an SVG document in memory: the <svg> element
- * without XML declaration, or NULL after vdc_error. */
-static char *
-svg_of(struct figure *f, void (*draw)(cairo_t *, struct figure *))
-{
-    GString *svg = g_string_new(NULL);
-    cairo_surface_t *s = cairo_svg_surface_create_for_stream(svg_write, svg, f->w, f->h);
-    cairo_t *cr = cairo_create(s);
-    cairo_status_t st;
-    char *start, *out;
-
-    draw(cr, f);
-    cairo_destroy(cr);
-    cairo_surface_finish(s);
-    st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        vdc_error("chart '%s': cairo SVG surface: %s", f->title, cairo_status_to_string(st));
-        g_string_free(svg, TRUE);
-        return NULL;
-    }
-    start = strstr(svg->str, "<svg");
-    out = g_strdup(start ? start : svg->str);
-    g_string_free(svg, TRUE);
-    return out;
-}
-
-static void
-draw_bars(cairo_t *cr, struct figure *f)
-{
-    draw_chart(cr, f->a, f->keys, f->nk, f->unit, f->title);
+    for (k = 0; k < nk; k++)
+        if (vdc_svg_measure(short_label(a, (size_t)keys[k]), 8.5, 0) > gw - 6)
+            return 2;
+    return 1;
 }
 
 char *
 vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit, const char *title, int *empty)
 {
     long *keys = g_new(long, a->n_tests + 1);
-    struct figure f = { .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W, .h = CHART_H };
+    struct figure f = { .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W };
+    struct vdc_svg_key *legend = target_keys(a);
     char *out = NULL;
 
     f.nk = keys_of_unit(a, unit, keys);
     *empty = !f.nk;
-    if (f.nk)
+    if (f.nk) {
+        f.label_lines = x_label_lines(a, keys, f.nk, (CHART_W - M_LEFT - M_RIGHT) / (double)f.nk);
+        f.legend_rows = vdc_svg_legend_rows(legend, a->n_targets, CHART_W - M_LEFT - M_RIGHT, LEGEND_SIZE);
+        f.h = M_TOP + PLOT_H + 18 + 13.0 * f.label_lines + 22 + LEGEND_LINE * (double)f.legend_rows;
         out = svg_of(&f, draw_bars);
+    }
+    g_free(legend);
     g_free(keys);
     return out;
 }
 
-/* ---- workload latency percentiles: one chart per target ------------------- */
+/* ---- workload latency percentiles: one chart per test, every target -------------- */
 
-/* The means over the runs of one workload key's clat percentiles (p50,
- * p90, p99, p99.9, p99.99, us; NAN where no sample has it): the
- * analysis's (vdc_cell_workload.clat_us). */
+static const char *const percentiles[VDC_CLAT_N] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+
+/* 10^@d as a tick: "0.1", "1", "100", "10k", "1M" */
 static void
-latency_means(const struct vdc_analysis *a, size_t ti, size_t ki, double out[5])
+fmt_decade(char *buf, size_t size, double d)
 {
-    size_t k;
+    double v = pow(10, d);
 
-    for (k = 0; k < 5; k++)
-        out[k] = vdc_analysis_cell(a, ti, ki)->wl.clat_us[k];
+    if (v >= 1e6)
+        snprintf(buf, size, "%gM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(buf, size, "%gk", v / 1e3);
+    else
+        snprintf(buf, size, "%g", v);
 }
 
 struct latency_figure {
-    const struct vdc_analysis *a;
-    size_t target;
-    const long *keys;
-    size_t nk;
-    const char *title;
+    size_t test;
     double lo, hi;               /* log10 of the y range, whole decades */
 };
+
+/* y of latency @v (us) on the log axis of @lf in a plot from @top, @ph high */
+static double
+latency_y(const struct latency_figure *lf, double v, double top, double ph)
+{
+    return top + ph - (fmin(fmax(log10(v), lf->lo), lf->hi) - lf->lo) / (lf->hi - lf->lo) * ph;
+}
 
 static void
 draw_latency(cairo_t *cr, struct figure *f)
 {
-    static const char *const pct[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+    const struct vdc_analysis *a = f->a;
     const struct latency_figure *lf = f->data;
-    double pw = CHART_W - M_LEFT - M_RIGHT, ph = CHART_H - M_TOP - M_BOTTOM, d;
-    size_t k, i;
+    double pw = CHART_W - M_LEFT - M_RIGHT, ph = PLOT_H, d;
+    struct vdc_svg_key *legend = g_new0(struct vdc_svg_key, a->n_targets + 1);
+    size_t k, ti, nl = 0;
     char buf[48];
 
-    chart_title(cr, lf->title);
+    chart_title(cr, f->w, f->title);
     cairo_set_font_size(cr, 11);
     cairo_set_line_width(cr, 1);
     /* decades on a log scale */
@@ -505,92 +468,91 @@ draw_latency(cairo_t *cr, struct figure *f)
         cairo_line_to(cr, M_LEFT + pw, floor(py) + 0.5);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        fmt_compact(buf, sizeof(buf), pow(10, d));
-        text_at(cr, M_LEFT - 6, py + 4, buf, 1.0);
+        fmt_decade(buf, sizeof(buf), d);
+        vdc_svg_text(cr, M_LEFT - 6, py + 4, buf, 1.0);
     }
-    for (k = 0; k < 5; k++) {
-        double px = M_LEFT + pw * ((double)k + 0.5) / 5;
-
-        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        text_at(cr, px, M_TOP + ph + 18, pct[k], 0.5);
-    }
+    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+    for (k = 0; k < VDC_CLAT_N; k++)
+        vdc_svg_text(cr, M_LEFT + pw * ((double)k + 0.5) / VDC_CLAT_N, M_TOP + ph + 18, percentiles[k], 0.5);
     chart_axes(cr, pw, ph, "completion latency, us (log scale)");
-    /* one line per workload key, the legend under the axis */
-    for (i = 0; i < lf->nk; i++) {
-        const double *col = palette[i % N_PALETTE];
-        double p[5], lx = M_LEFT + (double)(i % 3) * pw / 3, ly = M_TOP + ph + 40 + (double)(i / 3) * 16;
+    /* one line per target, in its colour: every target on one axis */
+    for (ti = 0; ti < a->n_targets; ti++) {
+        const struct vdc_cell *c = vdc_analysis_cell(a, ti, lf->test);
+        const double *col = palette[ti % N_PALETTE];
         int started = 0;
-        char label[VDC_TEST_LABEL_MAX];
 
-        latency_means(lf->a, lf->target, (size_t)lf->keys[i], p);
+        for (k = 0; k < VDC_CLAT_N; k++)
+            started |= vdc_has(c->wl.clat_us[k]) && c->wl.clat_us[k] > 0;
+        if (!started)
+            continue;
+        legend[nl].label = a->targets[ti];
+        memcpy(legend[nl++].rgb, col, sizeof(legend[0].rgb));
+        started = 0;
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         cairo_set_line_width(cr, 2);
-        for (k = 0; k < 5; k++) {
-            double px = M_LEFT + pw * ((double)k + 0.5) / 5, py;
+        for (k = 0; k < VDC_CLAT_N; k++) {
+            double px = M_LEFT + pw * ((double)k + 0.5) / VDC_CLAT_N, v = c->wl.clat_us[k];
 
-            if (!vdc_has(p[k]) || p[k] <= 0)   /* a log axis */
+            if (!vdc_has(v) || v <= 0)   /* a log axis */
                 continue;
-            py = M_TOP + ph - (fmin(fmax(log10(p[k]), lf->lo), lf->hi) - lf->lo) / (lf->hi - lf->lo) * ph;
             if (started)
-                cairo_line_to(cr, px, py);
+                cairo_line_to(cr, px, latency_y(lf, v, M_TOP, ph));
             else
-                cairo_move_to(cr, px, py);
+                cairo_move_to(cr, px, latency_y(lf, v, M_TOP, ph));
             started = 1;
         }
         cairo_stroke(cr);
-        for (k = 0; k < 5; k++)
-            if (vdc_has(p[k]) && p[k] > 0) {   /* a log axis */
-                double px = M_LEFT + pw * ((double)k + 0.5) / 5;
+        for (k = 0; k < VDC_CLAT_N; k++) {
+            double v = c->wl.clat_us[k];
 
-                cairo_arc(cr, px, M_TOP + ph - (fmin(fmax(log10(p[k]), lf->lo), lf->hi) - lf->lo) /
-                                      (lf->hi - lf->lo) * ph, 3, 0,
+            if (vdc_has(v) && v > 0) {
+                cairo_arc(cr, M_LEFT + pw * ((double)k + 0.5) / VDC_CLAT_N, latency_y(lf, v, M_TOP, ph), 3.5, 0,
                           2 * M_PI);
                 cairo_fill(cr);
+                f->n_points++;
             }
-        cairo_rectangle(cr, lx, ly - 9, 10, 10);
-        cairo_fill(cr);
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        text_at(cr, lx + 14, ly, vdc_analysis_test_label(lf->a, (size_t)lf->keys[i], label, sizeof(label)), 0);
+        }
     }
+    vdc_svg_legend(cr, legend, nl, M_LEFT, pw, M_TOP + ph + 18 + 26, LEGEND_SIZE, LEGEND_LINE, VDC_SVG_LINE);
+    g_free(legend);
 }
 
 char *
-vdc_render_latency_svg(const struct vdc_analysis *a, size_t target, const char *title, int *empty)
+vdc_render_latency_svg(const struct vdc_analysis *a, size_t ki, const char *title, int *empty, size_t *n_points)
 {
-    long *keys = g_new(long, a->n_tests + 1);
-    struct latency_figure lf = { .a = a, .target = target, .keys = keys, .title = title,
-                                 .lo = INFINITY, .hi = -INFINITY };
-    struct figure f = { .a = a, .title = title, .w = CHART_W, .h = CHART_H };
-    size_t ki, k;
+    struct latency_figure lf = { .test = ki, .lo = INFINITY, .hi = -INFINITY };
+    struct figure f = { .a = a, .title = title, .w = CHART_W };
+    struct vdc_svg_key *legend = target_keys(a);
+    size_t ti, k, nl = 0;
     char *out = NULL;
 
-    for (ki = 0; ki < a->n_tests; ki++) {
-        double p[5];
+    *n_points = 0;
+    for (ti = 0; vdc_test_key_job(a->tests[ki]) && ti < a->n_targets; ti++) {
+        const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
         int any = 0;
 
-        if (!vdc_test_key_job(a->tests[ki]))
-            continue;
-        latency_means(a, target, ki, p);
-        for (k = 0; k < 5; k++)
-            if (vdc_has(p[k]) && p[k] > 0) {   /* a log axis */
-                lf.lo = MIN(lf.lo, floor(log10(p[k])));
-                lf.hi = MAX(lf.hi, ceil(log10(p[k])));
+        for (k = 0; k < VDC_CLAT_N; k++)
+            if (vdc_has(c->wl.clat_us[k]) && c->wl.clat_us[k] > 0) {   /* a log axis */
+                lf.lo = MIN(lf.lo, floor(log10(c->wl.clat_us[k])));
+                lf.hi = MAX(lf.hi, ceil(log10(c->wl.clat_us[k])));
                 any = 1;
             }
         if (any)
-            keys[lf.nk++] = (long)ki;
+            legend[nl++] = legend[ti];
     }
-    *empty = !lf.nk;
-    if (lf.nk) {
+    *empty = !nl;
+    if (nl) {
         if (lf.hi <= lf.lo)
             lf.hi = lf.lo + 1;
         if (lf.hi - lf.lo > AXIS_TICKS_MAX / 4)     /* decades: a readable axis, a bounded loop */
             lf.lo = lf.hi - AXIS_TICKS_MAX / 4;
-        f.h = CHART_H + 16.0 * (double)((lf.nk - 1) / 3);
+        f.h = M_TOP + PLOT_H + 18 + 26 + LEGEND_LINE *
+              (double)vdc_svg_legend_rows(legend, nl, CHART_W - M_LEFT - M_RIGHT, LEGEND_SIZE);
         f.data = &lf;
         out = svg_of(&f, draw_latency);
+        *n_points = f.n_points;
     }
-    g_free(keys);
+    g_free(legend);
     return out;
 }
 
@@ -599,7 +561,6 @@ vdc_render_latency_svg(const struct vdc_analysis *a, size_t target, const char *
 #define DOTS_COLS 3
 #define DOTS_PANEL_H 168.0
 #define DOTS_TOP 44.0
-#define DOTS_BOTTOM 64.0
 #define DOTS_PAD_L 58.0          /* in a panel: room for the y ticks */
 #define DOTS_PAD_R 10.0
 #define DOTS_PAD_T 24.0          /* the panel's title */
@@ -645,7 +606,7 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
     /* frame, title, y grid */
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     cairo_set_font_size(cr, 11.5);
-    text_at(cr, (px0 + px1) / 2, y0 + 14, short_label(a, ki), 0.5);
+    vdc_svg_text_fit(cr, (px0 + px1) / 2, y0 + 14, short_label(a, ki), 0.5, pw - 8, 8.5, 11);
     cairo_set_font_size(cr, 9.5);
     cairo_set_line_width(cr, 1);
     for (g = 0; g <= n_grid; g++) {
@@ -660,18 +621,18 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
         fmt_tick(buf, sizeof(buf), y);
-        text_at(cr, px0 - 4, py + 3, buf, 1.0);
+        vdc_svg_text(cr, px0 - 4, py + 3, buf, 1.0);
     }
     cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
     cairo_rectangle(cr, floor(px0) + 0.5, floor(py0) + 0.5, floor(px1 - px0), floor(py1 - py0));
     cairo_stroke(cr);
     /* x: repetitions, in run order */
-    xs = max_rep > 0 ? (px1 - px0 - 16) / (double)max_rep : 0;
+    xs = max_rep > 0 ? (px1 - px0 - 24) / (double)max_rep : 0;
     every = max_rep > 12 ? (max_rep + 11) / 12 : 1;
     cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
     for (r = 0; r <= max_rep; r += every) {
         snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT, (gint64)r);
-        text_at(cr, px0 + 8 + xs * (double)r + (max_rep ? 0 : (px1 - px0 - 16) / 2), py1 + 12, buf, 0.5);
+        vdc_svg_text(cr, px0 + 12 + xs * (double)r + (max_rep ? 0 : (px1 - px0 - 24) / 2), py1 + 12, buf, 0.5);
     }
     jitter = fmin(4.0, a->n_targets > 1 ? (xs > 0 ? xs : 40) * 0.5 / (double)a->n_targets : 0);
 
@@ -683,7 +644,7 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
         const double *col = palette[ti % N_PALETTE];
         double dx = ((double)ti - ((double)a->n_targets - 1) / 2) * jitter;
 
-#define DOT_X(rep) (px0 + 8 + xs * (double)(rep) + (max_rep ? 0 : (px1 - px0 - 16) / 2) + dx)
+#define DOT_X(rep) (px0 + 12 + xs * (double)(rep) + (max_rep ? 0 : (px1 - px0 - 24) / 2) + dx)
 #define DOT_Y(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
         cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.45);
         cairo_set_line_width(cr, 1);
@@ -744,46 +705,17 @@ static void
 draw_dots(cairo_t *cr, struct figure *f)
 {
     const struct vdc_analysis *a = f->a;
-    double pw = (f->w - 20) / DOTS_COLS, lx = 0;
-    size_t k, ti;
+    double pw = (f->w - 20) / DOTS_COLS;
+    struct vdc_svg_key *legend = target_keys(a);
+    size_t k, rows = (f->nk + DOTS_COLS - 1) / DOTS_COLS;
 
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-    cairo_set_font_size(cr, 15);
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text_at(cr, f->w / 2, 24, f->title, 0.5);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    chart_title(cr, f->w, f->title);
     for (k = 0; k < f->nk; k++)
         draw_dot_panel(cr, f, (size_t)f->keys[k], 10 + pw * (double)(k % DOTS_COLS),
                        DOTS_TOP + DOTS_PANEL_H * (double)(k / DOTS_COLS), pw, DOTS_PANEL_H);
-    /* legend */
-    cairo_set_font_size(cr, 12);
-    for (ti = 0; ti < a->n_targets; ti++) {
-        cairo_text_extents_t e;
-
-        cairo_text_extents(cr, a->targets[ti], &e);
-        lx += 18 + e.x_advance + 22;
-    }
-    lx = (f->w - lx) / 2;
-    for (ti = 0; ti < a->n_targets; ti++) {
-        const double *col = palette[ti % N_PALETTE];
-        cairo_text_extents_t e;
-
-        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-        cairo_arc(cr, lx + 6, f->h - 46, 4.5, 0, 2 * M_PI);
-        cairo_fill(cr);
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        cairo_move_to(cr, lx + 18, f->h - 42);
-        cairo_show_text(cr, a->targets[ti]);
-        cairo_text_extents(cr, a->targets[ti], &e);
-        lx += 18 + e.x_advance + 22;
-    }
-    cairo_set_font_size(cr, 10.5);
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-    text_at(cr, f->w / 2, f->h - 16,
-            "x: repetition, in run order; y: each run's value (each panel its own scale, not from 0); ringed: "
-            "flagged outlier; open triangle on top: too fast (no value); cross at the bottom: failed.", 0.5);
+    vdc_svg_legend(cr, legend, a->n_targets, 10, f->w - 20, DOTS_TOP + DOTS_PANEL_H * (double)rows + 14,
+                   LEGEND_SIZE, LEGEND_LINE, VDC_SVG_DOT);
+    g_free(legend);
 }
 
 char *
@@ -792,14 +724,17 @@ vdc_render_dots_svg(const struct vdc_analysis *a, const char *unit, const char *
 {
     long *keys = g_new(long, a->n_tests + 1);
     struct figure f = { .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W };
+    struct vdc_svg_key *legend = target_keys(a);
     char *out = NULL;
 
     f.nk = keys_of_unit(a, unit, keys);
-    f.h = DOTS_TOP + DOTS_PANEL_H * (double)((f.nk + DOTS_COLS - 1) / DOTS_COLS) + DOTS_BOTTOM;
+    f.h = DOTS_TOP + DOTS_PANEL_H * (double)((f.nk + DOTS_COLS - 1) / DOTS_COLS) + 14 + 8 +
+          LEGEND_LINE * (double)vdc_svg_legend_rows(legend, a->n_targets, CHART_W - 20, LEGEND_SIZE);
     *empty = !f.nk;
     if (f.nk)
         out = svg_of(&f, draw_dots);
     *n_points = f.n_points;
+    g_free(legend);
     g_free(keys);
     return out;
 }

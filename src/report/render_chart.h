@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmdiskcmp charts: the SVG figures of report.html, drawn by cairo into
- * memory from the analysis (report/analysis.h) only.  Each returns an
- * <svg> document without XML declaration (g_free). */
+ * memory from the analysis (report/analysis.h) only, their text as SVG
+ * text (render_svg.h).  Each returns an <svg> document without XML
+ * declaration (g_free). */
 #ifndef VDC_REPORT_RENDER_CHART_H
 #define VDC_REPORT_RENDER_CHART_H
 
@@ -28,16 +29,13 @@ char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
 char *vdc_render_dots_svg(const struct vdc_analysis *a, const char *unit, const char *title, int *empty,
                           size_t *n_points);
 
-/* An SVG chart of each target's completion-latency percentiles (p50, p90,
- * p99, p99.9, p99.99 on x; microseconds on a log-scale y), one line per
- * workload key, means over the runs.  Returns the <svg> document, or NULL
- * after vdc_error; NULL with *empty = 1 when the target has no workload
- * latency. */
-char *vdc_render_latency_svg(const struct vdc_analysis *a, size_t target, const char *title, int *empty);
-
-/* @svg with every id (id="X", href="#X", url(#X)) prefixed "@prefix-", so
- * that two SVG documents inlined in one page never share an id (cairo
- * names its glyphs and clips alike in every document).  g_free. */
-char *vdc_svg_prefix_ids(const char *svg, const char *prefix);
+/* An SVG chart of the completion-latency percentiles of workload test @ki
+ * (p50, p90, p99, p99.9, p99.99 on x; microseconds on one log-scale y
+ * axis), a line per target in its colour (the bar charts'), means over the
+ * runs (vdc_cell_workload.clat_us), a legend of the targets.  *n_points
+ * gets the markers drawn.  Returns the <svg> document, or NULL after
+ * vdc_error; NULL with *empty = 1 when no target has a latency there. */
+char *vdc_render_latency_svg(const struct vdc_analysis *a, size_t ki, const char *title, int *empty,
+                             size_t *n_points);
 
 #endif

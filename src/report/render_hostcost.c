@@ -12,12 +12,11 @@
 #include <string.h>
 
 #include <cairo.h>
-#include <cairo-svg.h>
 #include <glib.h>
 
 #include "common/escape.h"
 #include "common/util.h"
-#include "report/render_chart.h"
+#include "report/render_svg.h"
 #include "report/render_escape.h"
 
 static void host_cache_text(GString *out, const struct vdc_analysis *a);
@@ -390,18 +389,11 @@ vdc_host_cost_csv(const struct vdc_analysis *a)
 /* ---- HTML ------------------------------------------------------------------ */
 
 #define HC_W 900.0
-#define HC_H 380.0
+#define HC_PH 250.0              /* the plot's height */
 #define HC_LEFT 80.0
-#define HC_RIGHT 200.0
-#define HC_TOP 40.0
-#define HC_BOTTOM 70.0
-
-static cairo_status_t
-svg_append(void *closure, const unsigned char *data, unsigned int length)
-{
-    g_string_append_len(closure, (const char *)data, length);
-    return CAIRO_STATUS_SUCCESS;
-}
+#define HC_RIGHT 20.0
+#define HC_TOP 44.0
+#define HC_LEGEND 12.0           /* the legend's font */
 
 static const double role_rgb[VDC_HOST_N_ROLES][3] = {
     { 0.12, 0.47, 0.71 }, { 0.55, 0.34, 0.29 }, { 1.00, 0.50, 0.05 }, { 0.84, 0.15, 0.16 },
@@ -430,40 +422,99 @@ log_h(double v, double dlo, double dhi, double ph)
     return ph * (MIN(MAX(v, dlo), dhi) - dlo) / (dhi - dlo);
 }
 
-/* one target's chart: tests on x, a bar per role with a figure (dom0 busy
- * left out: it is the sum the others come from), its CI as a whisker; a
- * log scale, since a per-char test moves a thousandth of a block test's
- * bytes and costs per GiB that much more */
-static char *
-target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
+/* A role of target @ti drawn in its chart: a figure per GiB (dom0 busy
+ * and steal left out: busy is the sum the others come from, steal is
+ * inside dom0 other), or no figure because the counters disagreed. */
+static int
+charted(const struct vdc_host_cost *c, size_t ti)
 {
-    GString *svg = g_string_new(NULL);
-    cairo_surface_t *sf = cairo_svg_surface_create_for_stream(svg_append, svg, HC_W, HC_H);
-    cairo_t *cr = cairo_create(sf);
-    size_t i, nk = 0, nr = 0, *slot = g_new0(size_t, a->n_tests + 1);
-    int used[VDC_HOST_N_ROLES] = { 0 }, ri[VDC_HOST_N_ROLES], r;
-    double pw = HC_W - HC_LEFT - HC_RIGHT, ph = HC_H - HC_TOP - HC_BOTTOM, max = 0, min = 0, gw, bw;
-    double dlo, dhi;
-    char buf[64];
-    int status;
+    return c->target == ti && strcmp(c->role, "dom0_busy") && strcmp(c->role, "dom0_steal") &&
+           (c->per_gib.n || !strcmp(c->attribution, "inconsistent"));
+}
 
-    *bars = 0;
+/* The layout of one target's chart. */
+struct hc_layout {
+    size_t *slot;                /* per test: its group on x, (size_t)-1 none */
+    size_t nk, nr;               /* groups, roles drawn */
+    int ri[VDC_HOST_N_ROLES];    /* per role: its place in a group, -1 none */
+    struct vdc_svg_key keys[VDC_HOST_N_ROLES];
+    char *flagged;               /* "dom0 other: no figure in seeks, rewrite ..." or NULL */
+    size_t legend_rows;
+    double h;
+};
+
+static void
+hc_layout(const struct vdc_analysis *a, size_t ti, struct hc_layout *l)
+{
+    int used[VDC_HOST_N_ROLES] = { 0 }, r;
+    GString *flagged[VDC_HOST_N_ROLES] = { NULL };
+    GString *note = g_string_new(NULL);
+    size_t i;
+
+    memset(l, 0, sizeof(*l));
+    l->slot = g_new(size_t, a->n_tests + 1);
     for (i = 0; i < a->n_tests; i++)
-        slot[i] = (size_t)-1;
+        l->slot[i] = (size_t)-1;
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
 
-        if (c->target != ti || !c->per_gib.n || !strcmp(c->role, "dom0_busy") || !strcmp(c->role, "dom0_steal"))
+        if (!charted(c, ti))
             continue;
         used[role_index(c->role)] = 1;
-        if (slot[c->test] == (size_t)-1)
-            slot[c->test] = nk++;
+        if (l->slot[c->test] == (size_t)-1)
+            l->slot[c->test] = l->nk++;
+        if (!c->per_gib.n) {
+            GString **f = &flagged[role_index(c->role)];
+
+            if (!*f)
+                *f = g_string_new(NULL);
+            g_string_append_printf(*f, "%s%s", (*f)->len ? ", " : "", a->tests[c->test]);
+        }
+    }
+    for (r = 0; r < VDC_HOST_N_ROLES; r++) {
+        l->ri[r] = used[r] ? (int)l->nr : -1;
+        if (used[r]) {
+            l->keys[l->nr].label = vdc_host_role_label(vdc_host_roles[r]);
+            memcpy(l->keys[l->nr++].rgb, role_rgb[r], sizeof(role_rgb[r]));
+        }
+        if (flagged[r]) {
+            g_string_append_printf(note, "%s%s: no figure in %s (the counters disagree: the table says why)",
+                                   note->len ? "; " : "", vdc_host_role_label(vdc_host_roles[r]),
+                                   flagged[r]->str);
+            g_string_free(flagged[r], TRUE);
+        }
+    }
+    l->flagged = note->len ? g_string_free(note, FALSE) : (g_string_free(note, TRUE), NULL);
+    l->legend_rows = vdc_svg_legend_rows(l->keys, l->nr, HC_W - HC_LEFT - HC_RIGHT, HC_LEGEND);
+    l->h = HC_TOP + HC_PH + 40 + 18.0 * (double)l->legend_rows + (l->flagged ? 34 : 4);
+}
+
+/* one target's chart: tests on x, a bar per role with a figure (dom0 busy
+ * and steal left out, charted()), its CI as a whisker, "n/a" where the
+ * counters gave no figure; a log scale, since a per-char test moves a
+ * thousandth of a block test's bytes and costs per GiB that much more;
+ * the legend of the roles under the plot, then the flagged roles */
+static char *
+target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flagged)
+{
+    struct hc_layout l;
+    cairo_t *cr;
+    double pw = HC_W - HC_LEFT - HC_RIGHT, ph = HC_PH, max = 0, min = 0, gw, bw;
+    double dlo, dhi;
+    char buf[64], *out;
+    size_t i;
+
+    *bars = *flagged = 0;
+    hc_layout(a, ti, &l);
+    for (i = 0; i < a->n_host; i++) {
+        const struct vdc_host_cost *c = &a->host[i];
+
+        if (!charted(c, ti) || !c->per_gib.n)
+            continue;
         max = MAX(max, c->per_gib.has_ci_mean ? c->per_gib.ci_mean[1] : c->per_gib.mean);
         if (c->per_gib.mean > 0 && (min == 0 || c->per_gib.mean < min))
             min = c->per_gib.mean;
     }
-    for (r = 0; r < VDC_HOST_N_ROLES; r++)
-        ri[r] = used[r] ? (int)nr++ : -1;
     if (max <= 0 || min <= 0)
         min = max = 1;
     dlo = floor(log10(min));
@@ -474,19 +525,19 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
         dhi = dlo + 1;
     if (dhi - dlo > 16)          /* decades: a readable axis, a bounded loop */
         dlo = dhi - 16;
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cr = vdc_svg_begin(HC_W, l.h);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 14);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_move_to(cr, HC_LEFT, 24);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     {
-        g_autofree char *title = g_strdup_printf("%s: host CPU seconds per GiB moved (log scale; lower is better)",
+        g_autofree char *title = g_strdup_printf("%s: dom0 CPU seconds per GiB moved (log scale; lower is better)",
                                                  a->targets[ti]);
-        cairo_show_text(cr, title);
+        vdc_svg_text_fit(cr, HC_W / 2, 24, title, 0.5, HC_W - 20, 10, 16);
     }
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 11);
     /* axes and y ticks */
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 1);
     cairo_move_to(cr, HC_LEFT, HC_TOP);
     cairo_line_to(cr, HC_LEFT, HC_TOP + ph);
@@ -496,33 +547,42 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
         double v = pow(10, dlo + (double)i), y = HC_TOP + ph - ph * (double)i / (dhi - dlo);
 
         snprintf(buf, sizeof(buf), v >= 1 ? "%.0f" : "%g", v);
-        cairo_move_to(cr, 8, y + 4);
-        cairo_show_text(cr, buf);
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+        vdc_svg_text(cr, HC_LEFT - 6, y + 4, buf, 1.0);
         cairo_set_source_rgba(cr, 0, 0, 0, 0.15);
         cairo_move_to(cr, HC_LEFT, y);
         cairo_line_to(cr, HC_LEFT + pw, y);
         cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
     }
-    gw = nk ? pw / (double)nk : pw;
-    bw = nr ? gw * 0.8 / (double)nr : gw;
+    gw = l.nk ? pw / (double)l.nk : pw;
+    bw = l.nr ? gw * 0.8 / (double)l.nr : gw;
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     for (i = 0; i < a->n_tests; i++)
-        if (slot[i] != (size_t)-1) {
-            cairo_move_to(cr, HC_LEFT + gw * (double)slot[i] + 4, HC_TOP + ph + 18);
-            cairo_show_text(cr, a->tests[i]);
-        }
+        if (l.slot[i] != (size_t)-1)
+            vdc_svg_text_fit(cr, HC_LEFT + gw * ((double)l.slot[i] + 0.5), HC_TOP + ph + 18, a->tests[i], 0.5,
+                             gw - 6, 8.5, 12);
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
-        int k;
+        int r = role_index(c->role);
         double x, h;
 
-        if (c->target != ti || !c->per_gib.n || !strcmp(c->role, "dom0_busy") || !strcmp(c->role, "dom0_steal"))
+        if (!charted(c, ti))
             continue;
-        k = ri[role_index(c->role)];
-        x = HC_LEFT + gw * (double)slot[c->test] + gw * 0.1 + bw * k;
+        x = HC_LEFT + gw * (double)l.slot[c->test] + gw * 0.1 + bw * l.ri[r];
+        if (!c->per_gib.n) {
+            /* no figure: said where the bar would be, never left out */
+            cairo_save(cr);
+            cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+            cairo_set_font_size(cr, fmin(10, bw * 0.8));
+            cairo_translate(cr, x + bw * 0.45 + 3, HC_TOP + ph - 4);
+            cairo_rotate(cr, -M_PI / 2);
+            vdc_svg_text(cr, 0, 0, "n/a", 0);
+            cairo_restore(cr);
+            (*flagged)++;
+            continue;
+        }
         h = log_h(c->per_gib.mean, dlo, dhi, ph);
-        cairo_set_source_rgb(cr, role_rgb[role_index(c->role)][0], role_rgb[role_index(c->role)][1],
-                             role_rgb[role_index(c->role)][2]);
+        cairo_set_source_rgb(cr, role_rgb[r][0], role_rgb[r][1], role_rgb[r][2]);
         cairo_rectangle(cr, x, HC_TOP + ph - h, bw * 0.9, h);
         cairo_fill(cr);
         if (c->per_gib.has_ci_mean) {
@@ -536,34 +596,21 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars)
         }
         (*bars)++;
     }
-    /* legend */
-    for (r = 0; r < VDC_HOST_N_ROLES; r++)
-        if (ri[r] >= 0) {
-            double y = HC_TOP + 18.0 * ri[r];
-
-            cairo_set_source_rgb(cr, role_rgb[r][0], role_rgb[r][1], role_rgb[r][2]);
-            cairo_rectangle(cr, HC_LEFT + pw + 12, y, 10, 10);
-            cairo_fill(cr);
-            cairo_set_source_rgb(cr, 0, 0, 0);
-            cairo_move_to(cr, HC_LEFT + pw + 26, y + 9);
-            cairo_show_text(cr, vdc_host_role_label(vdc_host_roles[r]));
-        }
-    cairo_destroy(cr);
-    cairo_surface_finish(sf);
-    status = cairo_surface_status(sf);
-    cairo_surface_destroy(sf);
-    g_free(slot);
-    if (status != CAIRO_STATUS_SUCCESS) {
-        vdc_error("host cost chart of %s: cairo: %s", a->targets[ti],
-                  cairo_status_to_string((cairo_status_t)status));
-        g_string_free(svg, TRUE);
-        return NULL;
+    vdc_svg_legend(cr, l.keys, l.nr, HC_LEFT, pw, HC_TOP + ph + 40, HC_LEGEND, 18, VDC_SVG_SQUARE);
+    if (l.flagged) {
+        cairo_set_font_size(cr, 11);
+        cairo_set_source_rgb(cr, 0.45, 0.1, 0.1);
+        vdc_svg_text_fit(cr, HC_W / 2, HC_TOP + ph + 40 + 18.0 * (double)l.legend_rows + 4, l.flagged, 0.5,
+                         HC_W - 20, 8, 13);
     }
-    return g_string_free(svg, FALSE);
+    g_free(l.slot);
+    g_free(l.flagged);
+    out = vdc_svg_finish(cr, a->targets[ti]);
+    return out;
 }
 
 int
-vdc_host_cost_html(GString *out, const struct vdc_analysis *a)
+vdc_host_cost_html(GString *out, const struct vdc_analysis *a, int *fig)
 {
     size_t ti, i;
 
@@ -571,40 +618,39 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a)
     if (!a->n_host)
         return 0;
     g_string_append(out, "<section id=\"host-cost\">\n<h2>Host CPU per backend</h2>\n<p class=\"note\">");
-    {
-        char *e = g_markup_escape_text(vdc_host_cost_note, -1);
-
-        g_string_append(out, e);
-        g_free(e);
-    }
+    vdc_html_escape(out, vdc_host_cost_note);
     g_string_append(out, "</p>\n");
     for (ti = 0; ti < a->n_targets; ti++) {
-        size_t bars = 0;
-        char *svg = target_chart(a, ti, &bars), *fixed;
+        size_t bars = 0, flagged = 0;
+        char *svg = target_chart(a, ti, &bars, &flagged), *fixed;
         g_autofree char *id = g_strdup_printf("chart-host-%zu", ti);
 
         if (!svg)
             return -1;
-        if (!bars) {
+        if (!bars && !flagged) {
             g_free(svg);
             continue;
         }
         fixed = vdc_svg_prefix_ids(svg, id);
-        g_string_append_printf(out, "<figure id=\"%s\" class=\"chart\" data-points=\"%zu\">\n%s\n"
-                                    "<figcaption>", id, bars, fixed);
+        ++*fig;
+        g_string_append_printf(out, "<figure id=\"%s\" class=\"chart\" data-figure=\"%d\" data-points=\"%zu\" "
+                                    "data-flagged=\"%zu\">\n%s\n<figcaption><b>Figure %d</b>: ", id, *fig, bars,
+                               flagged, fixed, *fig);
         {
-            g_autofree char *cap = g_strdup_printf("Host CPU seconds per GiB the backend moved, by role, "
-                                                   "for %s; whiskers: 95 %% CI of the mean.",
+            g_autofree char *cap = g_strdup_printf("dom0 CPU seconds per GiB the backend moved, by role, for %s; "
+                                                   "whiskers: 95 %% CI of the mean; n/a: no figure (the "
+                                                   "counters disagreed, the table below says why).",
                                                    a->targets[ti]);
-            char *e = g_markup_escape_text(cap, -1);
 
-            g_string_append(out, e);
-            g_free(e);
+            vdc_html_escape(out, cap);
         }
         g_string_append(out, "</figcaption></figure>\n");
         g_free(svg);
         g_free(fixed);
     }
+    g_string_append_printf(out, "<details class=\"long\" id=\"host-cost-details\"><summary><h3>The table: every "
+                                "target, test and role (%zu rows)</h3></summary>\n<div class=\"tablewrap\">\n",
+                           a->n_host);
     g_string_append(out, "<table class=\"host\" id=\"host-cost-table\">\n<tr><th>Target</th><th>Test</th>"
                          "<th>Role</th><th>CPU s per GiB</th><th>CPU s per 1,000 I/Os</th><th>n</th></tr>\n");
     for (i = 0; i < a->n_host; i++) {
@@ -633,6 +679,6 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a)
         g_free(t);
         g_free(ks);
     }
-    g_string_append(out, "</table>\n</section>\n");
+    g_string_append(out, "</table>\n</div>\n</details>\n</section>\n");
     return 0;
 }

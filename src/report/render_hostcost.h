@@ -36,8 +36,9 @@ char *vdc_host_cache_csv(const struct vdc_analysis *a);
 char *vdc_host_cost_csv(const struct vdc_analysis *a);
 
 /* The HTML sections: dom0's page cache (id page-cache: a table) and host
- * CPU (id host-cost: one chart per target, ids chart-host-N, then the
- * table id host-cost-table); 0, or -1 after vdc_error when cairo failed. */
-int vdc_host_cost_html(GString *out, const struct vdc_analysis *a);
+ * CPU (id host-cost: one chart per target, ids chart-host-N, numbered from
+ * *@fig on, then the table id host-cost-table, collapsed); 0, or -1 after
+ * vdc_error when cairo failed. */
+int vdc_host_cost_html(GString *out, const struct vdc_analysis *a, int *fig);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "report/render_chart.h"
+#include "report/render_svg.h"
 #include "report/render_escape.h"
 #include "report/render_fmt.h"
 #include "report/render_answer.h"
@@ -33,31 +34,44 @@ esc(GString *out, const char *s)
 }
 
 static const char css[] =
-    "body{font-family:'DejaVu Serif',Georgia,serif;color:#1a1a1a;max-width:980px;margin:2em auto;"
+    "body{font-family:'DejaVu Serif',Georgia,serif;color:#1a1a1a;max-width:1000px;margin:1.2em auto;"
     "padding:0 1em;line-height:1.45}"
-    "h1{font-weight:normal;font-size:1.9em;margin-bottom:.2em}h2{font-weight:normal;font-size:1.35em;"
-    "border-bottom:1px solid #bbb;padding-bottom:.15em;margin-top:1.8em}"
-    ".banner{background:#b00020;color:#fff;font:bold 1.05em sans-serif;padding:.7em 1em;"
-    "margin-bottom:1em;text-align:center;letter-spacing:.02em}"
-    ".lead{color:#444}figure{margin:1.5em 0}figure svg{width:100%;height:auto;display:block}"
+    "h1{font-weight:normal;font-size:1.6em;margin:.2em 0 .1em}h2{font-weight:normal;font-size:1.3em;"
+    "border-bottom:1px solid #bbb;padding-bottom:.15em;margin-top:1.6em}h3{font-size:1.05em}"
+    ".banner{background:#b00020;color:#fff;font:bold 1.05em sans-serif;padding:.5em 1em;"
+    "margin-bottom:.6em;text-align:center;letter-spacing:.02em}"
+    ".lead{color:#444;margin:.1em 0 .6em;font-size:.95em}"
+    "#answer{border:2px solid #333;padding:.1em 1em .5em;margin:.5em 0 1em;"
+    "font:14.5px/1.45 'DejaVu Sans',Arial,sans-serif}"
+    "#answer h2{font-size:1.12em;font-weight:bold;border:0;margin:.5em 0 0}"
+    "#answer p.legend{font-size:.85em;color:#555;margin:0 0 .3em}"
+    "#answer p{margin:.45em 0 .15em}#answer ul{margin:.1em 0 .3em;padding-left:1.1em;list-style:none}"
+    "#answer li{margin:.15em 0;padding-left:.5em;border-left:4px solid #ccc}"
+    "#answer li.faster{border-color:#009e73}#answer li.slower{border-color:#d55e00}"
+    "#answer li.mixed{border-color:#e69f00}#answer li.none{border-color:#999;color:#555}"
+    "#answer ul.fixes li{border-color:#e69f00;background:#fff8e6}"
+    "figure{margin:1.4em 0}figure svg{width:100%;height:auto;display:block}"
     "figcaption{font-size:.9em;color:#444;margin-top:.4em}"
     "table{border-collapse:collapse;font:13px/1.35 'DejaVu Sans',Arial,sans-serif;margin:.6em 0}"
-    "th,td{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:right;vertical-align:top;white-space:nowrap}"
-    "th{border-bottom:2px solid #555;font-weight:600}td.l,th.l{text-align:left;white-space:normal}"
+    "th,td{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:right;vertical-align:top}"
+    "th{border-bottom:2px solid #555;font-weight:600}td.l,th.l{text-align:left}td small{white-space:nowrap}"
     "td.faster{color:#006d2c}td.slower{color:#b00020}td.same,td.nc{color:#666}"
     "table.meta td{text-align:left;font-family:'DejaVu Sans Mono',monospace;font-size:12px;"
-    "white-space:normal;overflow-wrap:anywhere;word-break:break-all}"
+    "overflow-wrap:anywhere;word-break:break-all}"
     "table.meta td.k{font-family:'DejaVu Sans',sans-serif;white-space:nowrap;"
     "color:#444;word-break:normal}"
-    ".warn{background:#fff4d6;border-left:4px solid #e69f00;padding:.6em .9em;font-size:.95em}"
+    ".warn{background:#fff4d6;border-left:4px solid #e69f00;padding:.6em .9em;font-size:.95em;"
+    "overflow-wrap:anywhere}"
     "ul.verdicts{font-size:1.02em;margin:.4em 0 1em}"
-    ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em}"
-    ".tablewrap{overflow-x:auto}table.results tbody{border-top:2px solid #999}"
+    ".note{font-size:.9em;color:#444}ul.plain{font-size:.92em;overflow-wrap:anywhere}"
+    ".tablewrap{overflow-x:auto;max-width:100%}table.results tbody{border-top:2px solid #999}"
     "table.results tbody th{text-align:left;font-weight:normal;border-bottom:1px solid #ddd}"
-    "table.results td.test{font-weight:600;min-width:11em}"
+    "table.results td.test{font-weight:600;min-width:9em}"
     "#headline{border:1px solid #ccc;background:#fafafa;padding:0 1em .6em;margin:1em 0}"
     "#headline h2{margin-top:.6em}#headline h3{font-size:1.05em;margin:1em 0 .3em}"
-    "table.headline td.l{white-space:normal}table.ceiling td{white-space:nowrap}";
+    "table.ceiling td{white-space:nowrap}"
+    "details.long>summary{cursor:pointer;margin-top:1.2em}details.long>summary h2,details.long>summary h3"
+    "{display:inline}details.long>summary h2{border:0}";
 
 /* The results table, one row per (target, test), the targets of a test
  * stacked under it (rowspan): test | target | mean +- CI (n) | %CP |
@@ -161,115 +175,157 @@ html_table(GString *out, const struct vdc_analysis *a)
     g_string_append(out, "</table></div>\n");
 }
 
+/* The outliers the rule flagged and the samples without a value, one
+ * item each; open when there are few, else collapsed (id outliers). */
 static void
 html_notes(GString *out, const struct vdc_analysis *a)
 {
-    size_t ti, ki, i;
-    int any = 0;
+    GString *items = g_string_new(NULL);
+    size_t ti, ki, i, n = 0;
 
-    g_string_append_printf(out, "<p class=\"note\">Outlier rule: modified z-score |0.6745&nbsp;(x&nbsp;&minus;&nbsp;median)"
-                           "&nbsp;/&nbsp;MAD| &gt; %g (Iglewicz&ndash;Hoaglin), applied to %d or more values; policy "
-                           "<b>%s</b>.</p>\n<ul class=\"plain\">",
-                           a->opt.outlier_threshold, VDC_STATS_OUTLIER_MIN_N, vdc_outlier_policy_name(a->opt.policy));
     for (ti = 0; ti < a->n_targets; ti++)
         for (ki = 0; ki < a->n_tests; ki++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
 
             for (i = 0; i < c->n_values; i++)
                 if (c->samples[i].outlier) {
-                    g_string_append(out, "<li>outlier: target ");
-                    esc(out, c->target);
-                    g_string_append(out, ", test ");
-                    esc(out, c->test_key);
-                    g_string_append_printf(out, ", repetition %" G_GINT64_FORMAT ", value %s ",
+                    g_string_append(items, "<li>outlier: target ");
+                    esc(items, c->target);
+                    g_string_append(items, ", test ");
+                    esc(items, c->test_key);
+                    g_string_append_printf(items, ", repetition %" G_GINT64_FORMAT ", value %s ",
                                            c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value));
-                    esc(out, c->unit);
-                    g_string_append_printf(out, ", modified z %.2f%s</li>\n", c->samples[i].modified_z,
+                    esc(items, c->unit);
+                    g_string_append_printf(items, ", modified z %.2f%s</li>\n", c->samples[i].modified_z,
                                            a->opt.policy == VDC_OUTLIERS_DROP ? " (dropped)" : "");
-                    any = 1;
+                    n++;
                 }
             if (c->n_no_value) {
-                g_string_append(out, "<li>excluded: target ");
-                esc(out, c->target);
-                g_string_append(out, ", test ");
-                esc(out, c->test_key);
-                g_string_append_printf(out, ": %zu of %zu %s no value (%zu too fast, %zu failed)</li>\n",
-                                       c->n_no_value, c->n_samples, c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast, c->n_failed);
-                any = 1;
+                g_string_append(items, "<li>excluded: target ");
+                esc(items, c->target);
+                g_string_append(items, ", test ");
+                esc(items, c->test_key);
+                g_string_append_printf(items, ": %zu of %zu %s no value (%zu too fast, %zu failed)</li>\n",
+                                       c->n_no_value, c->n_samples,
+                                       c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast,
+                                       c->n_failed);
+                n++;
             }
         }
-    if (!any)
+    g_string_append_printf(out, "<details class=\"long\" id=\"outliers\"%s><summary><h2>Outliers and excluded "
+                                "samples (%zu)</h2></summary>\n", n <= 8 ? " open" : "", n);
+    g_string_append_printf(out, "<p class=\"note\">Outlier rule: modified z-score |0.6745&nbsp;(x&nbsp;&minus;"
+                           "&nbsp;median)&nbsp;/&nbsp;MAD| &gt; %g (Iglewicz&ndash;Hoaglin), applied to %d or more "
+                           "values; policy <b>%s</b>.</p>\n<ul class=\"plain\">", a->opt.outlier_threshold,
+                           VDC_STATS_OUTLIER_MIN_N, vdc_outlier_policy_name(a->opt.policy));
+    if (n)
+        g_string_append(out, items->str);
+    else
         g_string_append(out, vdc_outlier_rule_applied(a) ? "<li>No sample flagged or excluded.</li>"
                         : "<li>Outlier rule not applied: no cell has enough values; "
                           "no sample excluded.</li>");
-    g_string_append(out, "</ul>\n");
+    g_string_append(out, "</ul>\n</details>\n");
+    g_string_free(items, TRUE);
 }
 
-/* One figure: @svg (taken) with its ids prefixed by @id, and @caption;
- * @points > 0: a dot plot, its marker count as data-points (what the
- * Chromium test counts). */
-static void
-html_figure(GString *out, char *svg, const char *id, const char *cls, size_t points, const char *caption)
+/* One figure: @svg (taken) with its ids prefixed by @id, numbered (the
+ * next of *@fig, in page order) and captioned "Figure N: @caption";
+ * @points > 0: its marker count as data-points, @targets (or NULL) the
+ * targets it draws as data-targets (what the Chromium test checks).
+ * Returns the figure's number. */
+static int
+html_figure(GString *out, char *svg, const char *id, const char *cls, size_t points, int *fig,
+            const char *caption, const char *targets)
 {
     char *fixed = vdc_svg_prefix_ids(svg, id);
 
-    g_string_append_printf(out, "<figure id=\"%s\" class=\"%s\"", id, cls);
+    g_string_append_printf(out, "<figure id=\"%s\" class=\"%s\" data-figure=\"%d\"", id, cls, ++*fig);
     if (points)
         g_string_append_printf(out, " data-points=\"%zu\"", points);
-    g_string_append_printf(out, ">\n%s\n<figcaption>", fixed);
+    if (targets) {
+        g_string_append(out, " data-targets=\"");
+        esc(out, targets);
+        g_string_append_c(out, '"');
+    }
+    g_string_append_printf(out, ">\n%s\n<figcaption><b>Figure %d</b>: ", fixed, *fig);
     esc(out, caption);
     g_string_append(out, "</figcaption></figure>\n");
     g_free(svg);
     g_free(fixed);
+    return *fig;
 }
 
-/* The bar chart of @unit (id chart-@name) and beside it, right after,
- * its dot plot (id dots-@name): every run of every test in run order. */
+/* The bar chart of @unit (id chart-@name) and right after it its dot plot
+ * (id dots-@name): every run of every test in run order; nothing when no
+ * test has that unit.  0, or -1 after vdc_error. */
 static int
-html_chart(GString *out, const struct vdc_analysis *a, const char *name,
-           const char *unit, const char *title, const char *caption, const char *dots_caption)
+html_chart(GString *out, const struct vdc_analysis *a, int *fig, const char *name, const char *unit,
+           const char *title, const char *caption, const char *dots_caption)
 {
-    int empty = 0;
+    int empty = 0, bars;
     size_t points = 0;
-    char *svg = vdc_render_chart_svg(a, unit, title, &empty), id[64], *dtitle;
+    char *svg = vdc_render_chart_svg(a, unit, title, &empty), id[64], *dtitle, *cap;
 
     if (!svg)
         return empty ? 0 : -1;
     snprintf(id, sizeof(id), "chart-%s", name);
-    html_figure(out, svg, id, "chart", 0, caption);
+    bars = html_figure(out, svg, id, "chart", 0, fig, caption, NULL);
     dtitle = g_strdup_printf("%s: every run, in run order", title);
     svg = vdc_render_dots_svg(a, unit, dtitle, &empty, &points);
     g_free(dtitle);
     if (!svg)
         return -1;
     snprintf(id, sizeof(id), "dots-%s", name);
-    html_figure(out, svg, id, "chart dots", points, dots_caption);
+    cap = g_strdup_printf("the runs behind Figure %d, %s", bars, dots_caption);
+    html_figure(out, svg, id, "chart dots", points, fig, cap, NULL);
+    g_free(cap);
     return 0;
 }
 
-/* A latency-percentile chart per target with workload samples (ids
- * chart-latency-N, N the target's index). */
+/* A latency-percentile chart per workload test (job and direction), every
+ * target on one axis in its colour (ids chart-latency-N, N the test's
+ * index).  0, or -1 after vdc_error. */
 static int
-html_latency(GString *out, const struct vdc_analysis *a)
+html_latency(GString *out, const struct vdc_analysis *a, int *fig)
 {
-    size_t ti;
+    size_t ki;
 
-    for (ti = 0; ti < a->n_targets; ti++) {
+    for (ki = 0; ki < a->n_tests; ki++) {
         int empty = 0;
-        char *title = g_strdup_printf("Completion latency percentiles: %s", a->targets[ti]);
-        char *svg = vdc_render_latency_svg(a, ti, title, &empty), id[48], *caption;
+        size_t points = 0;
+        char label[VDC_TEST_LABEL_MAX], id[48], *title, *svg, *caption;
 
+        if (!vdc_test_key_job(a->tests[ki]))
+            continue;
+        /* "randread-4k (file), read": the job and the direction, not its IOPS */
+        vdc_analysis_job_label(a, ki, label, sizeof(label));
+        g_strlcat(label, vdc_analysis_cell(a, 0, ki)->info && vdc_analysis_cell(a, 0, ki)->info->id ==
+                         VDC_TEST_WORKLOAD_WRITE ? ", write" : ", read", sizeof(label));
+        title = g_strdup_printf("Completion latency: %s", label);
+        svg = vdc_render_latency_svg(a, ki, title, &empty, &points);
         g_free(title);
         if (!svg) {
             if (empty)
                 continue;
             return -1;
         }
-        snprintf(id, sizeof(id), "chart-latency-%zu", ti);
-        caption = g_strdup_printf("Figure 5.%zu: target %s, each job's completion-latency percentiles "
-                                  "(means of the runs), microseconds on a log scale (lower is better).",
-                                  ti + 1, a->targets[ti]);
-        html_figure(out, svg, id, "chart", 0, caption);
+        snprintf(id, sizeof(id), "chart-latency-%zu", ki);
+        caption = g_strdup_printf("%s: the completion-latency percentiles p50 to p99.99 of every target "
+                                  "(means of the runs), microseconds on one log scale, a line per target in "
+                                  "its colour (lower is better).", label);
+        {
+            GString *t = g_string_new(NULL);
+            size_t ti, k;
+
+            for (ti = 0; ti < a->n_targets; ti++)
+                for (k = 0; k < VDC_CLAT_N; k++)
+                    if (vdc_has(vdc_analysis_cell(a, ti, ki)->wl.clat_us[k])) {
+                        g_string_append_printf(t, "%s%s", t->len ? "," : "", a->targets[ti]);
+                        break;
+                    }
+            html_figure(out, svg, id, "chart latency", points, fig, caption, t->str);
+            g_string_free(t, TRUE);
+        }
         g_free(caption);
     }
     return 0;
@@ -306,12 +362,50 @@ numbered_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analy
     g_strfreev(w);
 }
 
+/* "How to reproduce", collapsed: every fact but the runs' (the metadata
+ * table, id metadata), then the runs' own facts and command lines in a
+ * table of their own, collapsed too (id runs). */
+static void
+html_metadata(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
+{
+    char **meta = vdc_metadata_lines(rs, a);
+    GString *runs = g_string_new(NULL);
+    size_t i, n_facts = 0, n_runs = 0;
+
+    g_string_append(out, "<details class=\"long\" id=\"reproduce\"><summary><h2>How to reproduce</h2></summary>\n"
+                         "<table class=\"meta\" id=\"metadata\">\n");
+    for (i = 0; meta[i] && meta[i + 1]; i += 2) {
+        GString *t = g_str_has_prefix(meta[i], "Run ") ? runs : out;
+
+        if (t == runs)
+            n_runs++;
+        else
+            n_facts++;
+        g_string_append(t, "<tr><td class=\"k\">");
+        esc(t, meta[i]);
+        g_string_append(t, "</td><td>");
+        esc(t, meta[i + 1]);
+        g_string_append(t, "</td></tr>\n");
+    }
+    g_string_append(out, "</table>\n</details>\n");
+    if (n_runs) {
+        g_string_append_printf(out, "<details class=\"long\" id=\"runs\"><summary><h2>Each run: its facts and "
+                                    "command line (%zu)</h2></summary>\n<table class=\"meta\" id=\"run-facts\">\n",
+                               n_runs);
+        g_string_append(out, runs->str);
+        g_string_append(out, "</table>\n</details>\n");
+    }
+    (void)n_facts;
+    g_string_free(runs, TRUE);
+    g_strfreev(meta);
+}
+
 char *
 vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const char *generated)
 {
     GString *out = g_string_new(NULL);
-    char **meta;
     size_t i;
+    int fig = 0;
 
     g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                          "<title>vmdiskcmp report</title>\n<style>");
@@ -366,25 +460,25 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "<p class=\"warn\" id=\"artefacts\">",
                         "</p>\n", esc);
     numbered_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "artefact");
-    if (html_chart(out, a, "throughput", "K/sec", "Sequential throughput (higher is better)",
-                   "Figure 1: sequential output and input, K/sec (KiB/s as bonnie++ prints it). "
-                   TOO_FAST_CAPTION, "Figure 1b: the runs behind Figure 1, " DOTS_CAPTION) < 0 ||
-        html_chart(out, a, "ops", "/sec", "Seeks and file operations (higher is better)",
-                   "Figure 2: random seeks and the file create/read/delete tests, operations per second. "
-                   TOO_FAST_CAPTION, "Figure 2b: the runs behind Figure 2, " DOTS_CAPTION) < 0 ||
-        html_chart(out, a, "sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
-                   "Figure 3: the block-size sweep (dd-like sequential read and write), MiB/s.",
-                   "Figure 3b: the runs behind Figure 3, " DOTS_CAPTION) < 0 ||
-        html_chart(out, a, "workload", "IO/sec", "Workload IOPS (higher is better)",
-                   "Figure 4: the fio-style jobs, I/O operations per second of each job and direction.",
-                   "Figure 4b: the runs behind Figure 4, " DOTS_CAPTION) < 0 ||
-        html_latency(out, a) < 0 || vdc_host_cost_html(out, a) < 0)
+    if (html_chart(out, a, &fig, "throughput", "K/sec", "Sequential throughput (higher is better)",
+                   "sequential output and input, K/sec (KiB/s as bonnie++ prints it). " TOO_FAST_CAPTION,
+                   DOTS_CAPTION) < 0 ||
+        html_chart(out, a, &fig, "ops", "/sec", "Seeks and file operations (higher is better)",
+                   "random seeks and the file create/read/delete tests, operations per second. "
+                   TOO_FAST_CAPTION, DOTS_CAPTION) < 0 ||
+        html_chart(out, a, &fig, "sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
+                   "the block-size sweep (dd-like sequential read and write), MiB/s.", DOTS_CAPTION) < 0 ||
+        html_chart(out, a, &fig, "workload", "IO/sec", "Workload IOPS (higher is better)",
+                   "the fio-style jobs, I/O operations per second of each job and direction.",
+                   DOTS_CAPTION) < 0 ||
+        html_latency(out, a, &fig) < 0 || vdc_host_cost_html(out, a, &fig) < 0)
         goto fail;
-    g_string_append(out, "<h2>Results</h2>\n<p class=\"note\">Cells: mean &plusmn; half-width of the 95&nbsp;% "
-                         "confidence interval of the mean (Student t); n: samples with a value. Deltas: % of the "
-                         "baseline mean with the 95&nbsp;% Fieller interval; ** p&nbsp;&lt;&nbsp;0.01, "
-                         "* p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch t-test); n/c not comparable "
-                         "(no verdict: why, under the table); no mark: not tested (fewer than 2 samples).</p>\n");
+    g_string_append(out, "<h2 id=\"results-title\">Results</h2>\n<p class=\"note\">Cells: mean &plusmn; "
+                         "half-width of the 95&nbsp;% confidence interval of the mean (Student t); n: samples "
+                         "with a value. Deltas: % of the baseline mean with the 95&nbsp;% Fieller interval; ** "
+                         "p&nbsp;&lt;&nbsp;0.01, * p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch "
+                         "t-test); n/c not comparable (no verdict: why, under the table); no mark: not tested "
+                         "(fewer than 2 samples).</p>\n");
     html_table(out, a);
     {
         char **nc = vdc_analysis_not_comparable_lines(a);
@@ -396,13 +490,9 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         }
         g_strfreev(nc);
     }
-    g_string_append(out, "<h2>Outliers and excluded samples</h2>\n");
     html_notes(out, a);
-    g_string_append(out, "<h2>How to reproduce</h2>\n<table class=\"meta\" id=\"metadata\">\n");
-    meta = vdc_metadata_lines(rs, a);
-    vdc_append_pairs(out, meta, "<tr><td class=\"k\">", "</td><td>", "</td></tr>\n", esc);
-    g_strfreev(meta);
-    g_string_append(out, "</table>\n</body></html>\n");
+    html_metadata(out, rs, a);
+    g_string_append(out, "</body></html>\n");
     return g_string_free(out, FALSE);
  fail:
     g_string_free(out, TRUE);

@@ -567,6 +567,7 @@ answer_to_json(const struct vdc_analysis *a)
     size_t i;
 
     set_str(o, "title", ans->title);
+    set_str(o, "legend", ans->legend);
     for (i = 0; i < ans->n_lines; i++) {
         JsonObject *l = json_object_new();
 

@@ -15,7 +15,7 @@
 
 #include "common/util.h"
 #include "report/analysis.h"
-#include "report/render_chart.h"
+#include "report/render_svg.h"
 #include "store/facts.h"
 
 /* One (host, target, reference): its series [first, first + n) in

@@ -1,17 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The HTML report in a real browser: Debian's headless Chromium loads
-# report.html (rendered from tests/golden/report/synthetic) with no console
-# message and no failed resource, both charts and their dot plots (every
-# run in run order, right after each chart) are present and laid out with
-# a size, the headline section comes first and fits, and a screenshot is
-# kept as a test artifact:
-#   $top_builddir/tests/artifacts/report-chromium/report.png
-# A control page with a deliberate error proves the console check can fail.
-# A 4-target result (tests/golden/report/lab4) must fit a 1200 px window:
-# the results table does not scroll sideways (a control page with a forced
-# 1400 px table proves the check can fail); screenshot lab4/report.png.
-# Run time: about 15-30 s (eight Chromium starts).
+# The HTML report in a real browser, Debian's headless Chromium: the page
+# reads without scrolling sideways at 1400 and 900 px, its figures hold
+# their text (SVG text, none clipped), are numbered in order, the answer is
+# above the fold, the long sections are collapsed, each workload test has
+# one latency figure with every target (report-layout.js says exactly what
+# is checked).  Four reports are probed at both widths in one browser run,
+# each in an iframe of that width (the probe page reads them through
+# --allow-file-access-from-files):
+#   synthetic  too-fast cells, an outlier, a failed run (3 targets)
+#   workload   the fio-style jobs: IOPS and a latency figure per job
+#   lab4       the lab's first main job, 4 targets: the results table
+#   hostlab    results/2026-12-02-lab-cache-hostcost-EMULATED/result-2: host
+#              CPU charts with roles the counters gave no figure (n/a)
+# A control frame (a legend clipped by its figure, an element wider than the
+# page, a figure numbered out of order) proves the probe can fail, and a
+# control page with a console error that the console check can.  The
+# report itself (no script) logs nothing.  Screenshots are kept as test
+# artifacts: $top_builddir/tests/artifacts/report-chromium/report-1400.png
+# and report-900.png (hostlab, the first screen).
+# Run time: about 15 s (four Chromium starts).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 browser=${CHROMIUM:-}
@@ -23,10 +31,17 @@ rm -rf "$art"
 mkdir -p "$art"
 profile=$(mktemp -d "${TMPDIR:-/tmp}/vdc-chromium.XXXXXX")
 trap 'rm -rf "$profile"' EXIT INT TERM
+SOURCE_DATE_EPOCH=1796000000
+export SOURCE_DATE_EPOCH
 
-cp "$top_srcdir/tests/golden/report/synthetic/result.json" "$art/"
-"$VMDISKCMP" report "$art" --quiet || fail "vmdiskcmp report failed"
-[ -s "$art/report.html" ] || fail "no report.html"
+pages="synthetic workload lab4 hostlab"
+for p in $pages; do
+    mkdir -p "$art/$p"
+    cp "$top_srcdir/tests/golden/report/$p/result.json" "$art/$p/"
+    "$VMDISKCMP" report "$art/$p" --quiet || fail "vmdiskcmp report failed on $p"
+    [ -s "$art/$p/report.html" ] || fail "$p: no report.html"
+    if grep -q '<script' "$art/$p/report.html"; then fail "$p: report.html carries a script"; fi
+done
 
 # chromium OUT ERR URL [ARGS...]: one headless run with a fresh profile
 chromium() {
@@ -44,112 +59,67 @@ chromium() {
 # Console messages (errors, warnings, logs) appear as INFO:CONSOLE lines.
 console_lines() { grep -E 'INFO:CONSOLE|Uncaught' "$1"; }
 
-# ---- control: the check sees a console error ---------------------------------
+# ---- control: the console check sees a console error -------------------------
 printf '<!DOCTYPE html><html><body><script>console.error("vdc-control");</script></body></html>\n' \
     >"$art/control.html"
 chromium "$art/control.out" "$art/control.err" "file://$art/control.html" --dump-dom
 console_lines "$art/control.err" | grep -q vdc-control ||
     fail "control page: the console error was not seen: the console check cannot work here"
 
-# ---- the report: no console message ------------------------------------------
-chromium "$art/dom.html" "$art/console.log" "file://$art/report.html" --dump-dom
-if console_lines "$art/console.log" >"$art/console-messages.txt"; then
-    cat "$art/console-messages.txt" >&2
-    fail "report.html logged console messages"
-fi
-grep -q 'id="chart-throughput"' "$art/dom.html" || fail "DOM has no throughput chart"
-grep -q 'id="chart-ops"' "$art/dom.html" || fail "DOM has no seeks/file-ops chart"
-
-# ---- the same page with a probe: failed resources, chart layout ---------------
-# (a copy, so the report itself stays script-free)
-# dots: each dot plot (dots-throughput, dots-ops) right after its bar chart,
-# laid out with a size, with at least as many drawn paths as the markers
-# its figure says it holds (data-points: one a run of a target and test);
-# headline: the headline section comes before the first chart and fits
-# the page
-probe='<script>var vdcErr=0;addEventListener("error",function(){vdcErr++},true);
-addEventListener("load",function(){var ids=["chart-throughput","chart-ops"],ok=0,dots=0;
-ids.forEach(function(i){var s=document.querySelector("#"+i+" svg");
-if(s){var r=s.getBoundingClientRect();if(r.width>300&&r.height>100&&s.querySelectorAll("path,rect,use").length>20)ok++;}});
-ids.forEach(function(i){var f=document.getElementById(i.replace("chart-","dots-")),s=f&&f.querySelector("svg");
-if(!s)return;var r=s.getBoundingClientRect(),n=+f.getAttribute("data-points");
-if(r.width>300&&r.height>150&&n>0&&s.querySelectorAll("path").length>=n&&f.previousElementSibling&&
-f.previousElementSibling.id==i)dots++;});
-var m=document.getElementById("metadata"),d=document.documentElement,h=document.getElementById("headline");
-var c=document.getElementById("chart-throughput");
-var fit=m&&m.getBoundingClientRect().right<=document.body.getBoundingClientRect().right+1&&d.scrollWidth<=d.clientWidth?1:0;
-var hl=h&&c&&h.getBoundingClientRect().bottom<=c.getBoundingClientRect().top&&
-h.getBoundingClientRect().right<=document.body.getBoundingClientRect().right+1?1:0;
-var p=document.createElement("pre");p.id="vdc-probe";p.textContent="charts="+ok+" dots="+dots+" headline="+hl+
-" errors="+vdcErr+" meta_fits="+fit;
-document.body.appendChild(p);});</script>'
-awk -v p="$probe" '{ print } /<head>/ && !done { print p; done = 1 }' "$art/report.html" >"$art/probe.html"
-grep -q vdcErr "$art/probe.html" || fail "probe not inserted"
-# at 1200 px the "How to reproduce" table (long command lines) must wrap
-# inside the page: without `white-space:normal` on it, it is 3293 px wide
-want='charts=2 dots=2 headline=1 errors=0 meta_fits=1'
-chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-dom --window-size=1200,900
-grep -q "<pre id=\"vdc-probe\">$want</pre>" "$art/probe-dom.html" ||
-    fail "probe: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/probe-dom.html" || echo 'no result') (want $want)"
-# control: a dot plot claiming more markers than it draws is seen (the
-# path count is checked, not assumed)
-sed 's/\(<figure id="dots-ops" class="chart dots" data-points="\)[0-9]*/\1100000/' "$art/probe.html" >"$art/dots-control.html"
-grep -q 'data-points="100000"' "$art/dots-control.html" || fail "dots control: data-points not rewritten"
-chromium "$art/dots-control-dom.html" "$art/dots-control.err" "file://$art/dots-control.html" --dump-dom \
-    --window-size=1200,900
-grep -q '<pre id="vdc-probe">charts=2 dots=1 ' "$art/dots-control-dom.html" ||
-    fail "dots control: $(grep -o '<pre id="vdc-probe">[^<]*' "$art/dots-control-dom.html") (want dots=1)"
-
-# ---- four targets: the results table fits a 1200 px window --------------------
-# tests/golden/report/lab4: the main job of the emulated lab (image,
-# image-qdisk, lvm, dom0; results/2026-11-30-lab-main-job-EMULATED).  With
-# one column per target the table ran past the page from 4 targets on.
-# The probe: the table's box ends inside the body, the table and its
-# div.tablewrap do not scroll (scrollWidth <= clientWidth), the page does
-# not scroll sideways; and each target has a row (rows = 4 x tests).
-mkdir -p "$art/lab4"
-cp "$top_srcdir/tests/golden/report/lab4/result.json" "$art/lab4/"
-"$VMDISKCMP" report "$art/lab4" --quiet || fail "vmdiskcmp report failed on the 4-target result"
-tprobe='<script>addEventListener("load",function(){var t=document.querySelector("table.results"),
-b=document.body.getBoundingClientRect(),d=document.documentElement,w=t&&t.parentElement;
-var fit=t&&t.getBoundingClientRect().right<=b.right+1&&t.scrollWidth<=t.clientWidth&&
-w.scrollWidth<=w.clientWidth&&d.scrollWidth<=d.clientWidth?1:0;
-var p=document.createElement("pre");p.id="vdc-probe";
-p.textContent="table_fits="+fit+" rows="+(t?t.querySelectorAll("tbody tr").length:0)+
-" tests="+(t?t.querySelectorAll("tbody").length:0);document.body.appendChild(p);});</script>'
-awk -v p="$tprobe" '{ print } /<head>/ && !done { print p; done = 1 }' "$art/lab4/report.html" >"$art/lab4/probe.html"
-# control: the same page with the table forced wider than the window
-awk -v p="$tprobe<style>table.results{min-width:1400px}</style>" '{ print } /<head>/ && !done { print p; done = 1 }' \
-    "$art/lab4/report.html" >"$art/lab4/control.html"
-chromium "$art/lab4/control-dom.html" "$art/lab4/control.err" "file://$art/lab4/control.html" --dump-dom \
-    --window-size=1200,900
-grep -q '<pre id="vdc-probe">table_fits=0 ' "$art/lab4/control-dom.html" ||
-    fail "control: a 1400 px table was not seen as too wide: the table check cannot work here"
-for width in 1200 800; do
-    chromium "$art/lab4/probe-$width.html" "$art/lab4/probe-$width.err" "file://$art/lab4/probe.html" --dump-dom \
-        --window-size=$width,900
-    got=$(grep -o '<pre id="vdc-probe">[^<]*' "$art/lab4/probe-$width.html" | sed 's/.*>//')
-    echo "4 targets at $width px: $got"
-    case "$got" in
-    *" rows=16 tests=4") ;;
-    *) fail "4 targets at $width px: $got (want rows=16 tests=4: 4 bonnie++ tests x 4 targets)" ;;
-    esac
+# ---- the probe: every report at 1400 and 900 px, and a control ---------------
+cp "$top_srcdir/tests/integration/report-layout.js" "$art/"
+# the control: a legend text outside its figure, a block wider than the
+# page, a figure numbered 2 in the first place, no answer
+cat >"$art/layout-control.html" <<'HTML'
+<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<figure id="chart-x" data-figure="2"><svg viewBox="0 0 100 50" width="100" height="50"><text x="80" y="20" font-size="12">clipped legend</text></svg><figcaption>Figure 2: x</figcaption></figure>
+<div style="width:3000px">wide</div>
+</body></html>
+HTML
+{
+    printf '<!DOCTYPE html><html><head><meta charset="utf-8"><script src="report-layout.js"></script></head><body>\n'
+    for p in $pages; do
+        for w in 1400 900; do
+            printf '<iframe data-name="%s" width="%s" height="900" src="%s/report.html"></iframe>\n' "$p" "$w" "$p"
+        done
+    done
+    printf '<iframe data-name="control" width="900" height="900" src="layout-control.html"></iframe>\n'
+    printf '</body></html>\n'
+} >"$art/probe.html"
+chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-dom \
+    --allow-file-access-from-files --window-size=3200,2000
+sed -n '/<pre id="vdc-probe">/,/<\/pre>/p' "$art/probe-dom.html" | sed 's/<[^>]*>//g' >"$art/probe.txt"
+cat "$art/probe.txt"
+[ "$(grep -c . "$art/probe.txt")" -eq 9 ] || fail "probe: expected 9 lines (4 reports x 2 widths, the control)"
+grep -q '^control 900 FAIL: .*wider than its column: div' "$art/probe.txt" &&
+    grep -q '^control 900 FAIL: .*chart-x: text clipped' "$art/probe.txt" &&
+    grep -q '^control 900 FAIL: .*figure chart-x is numbered 2, its place is 1' "$art/probe.txt" &&
+    grep -q '^control 900 FAIL: .*no answer section' "$art/probe.txt" ||
+    fail "control: the probe did not see a clipped legend, a wide block, a misnumbered figure or the missing answer"
+for p in $pages; do
+    for w in 1400 900; do
+        grep -q "^$p $w ok " "$art/probe.txt" || fail "$p at $w px: $(grep "^$p $w " "$art/probe.txt")"
+    done
 done
-# at 1200 px it must fit; at 800 px it may scroll inside div.tablewrap
-case "$(grep -o '<pre id="vdc-probe">[^<]*' "$art/lab4/probe-1200.html")" in
-*table_fits=1*) ;;
-*) fail "4 targets at 1200 px: the results table scrolls sideways" ;;
-esac
-chromium "$art/lab4/shot.out" "$art/lab4/shot.err" "file://$art/lab4/report.html" \
-    --window-size=1200,4000 --screenshot="$art/lab4/report.png"
-[ -s "$art/lab4/report.png" ] || fail "no 4-target screenshot written"
+# what each report must hold: the workload's four tests (rr4k on a file and
+# on the raw device, mix8k read and write) a latency figure each; lab4's
+# table a row per target and test (4 x 4); hostlab's charts their n/a
+grep -q '^workload 1400 ok .* latency=4 ' "$art/probe.txt" || fail "workload: not one latency figure per test"
+grep -q '^lab4 900 ok .* rows=16 tests=4 ' "$art/probe.txt" || fail "lab4: the results table lost rows"
+grep -Eq '^hostlab 1400 ok .* flagged=[1-9]' "$art/probe.txt" || fail "hostlab: no role said to have no figure"
 
-# ---- screenshot (the test artifact) ------------------------------------------
-chromium "$art/shot.out" "$art/shot.err" "file://$art/report.html" \
-    --window-size=1100,2600 --screenshot="$art/report.png"
-[ -s "$art/report.png" ] || fail "no screenshot written"
-size=$(wc -c <"$art/report.png")
-[ "$size" -gt 50000 ] || fail "screenshot is $size bytes: blank page?"
-head -c 8 "$art/report.png" | od -An -c | grep -q 'P   N   G' || fail "screenshot is not a PNG"
-echo "screenshot: $art/report.png ($size bytes)"
+# ---- screenshots (the test artifacts); the report logs nothing ---------------
+for w in 1400 900; do
+    chromium "$art/shot-$w.out" "$art/shot-$w.err" "file://$art/hostlab/report.html" \
+        --window-size=$w,900 --screenshot="$art/report-$w.png"
+    if console_lines "$art/shot-$w.err" >"$art/console-$w.txt"; then
+        cat "$art/console-$w.txt" >&2
+        fail "report.html logged console messages"
+    fi
+    [ -s "$art/report-$w.png" ] || fail "no screenshot at $w px"
+    head -c 8 "$art/report-$w.png" | od -An -c | grep -q 'P   N   G' || fail "screenshot at $w px is not a PNG"
+    size=$(wc -c <"$art/report-$w.png")
+    [ "$size" -gt 30000 ] || fail "screenshot at $w px is $size bytes: blank page?"
+    echo "screenshot: $art/report-$w.png ($size bytes)"
+done
 exit 0

@@ -149,7 +149,7 @@ assert re.search(r"\| -4[0-9]\.[0-9]% n/c \[", md), "md: the delta is not n/c"
 html = open(d + "/report.html", encoding="utf-8").read()
 assert ("<li>" + line + "</li>") in html, "html: no n/c line"
 assert ('<td class="nc" title="not comparable (%s)">' % why) in html, "html: the delta cell"
-assert 'class="slower"' not in html.split('<h2>Results</h2>')[1], "html: a red delta"
+assert 'class="slower"' not in html.split('id="results-title"')[1], "html: a red delta"
 rows = {(r["target"], r["test"]): r for r in csv.DictReader(open(d + "/summary.csv", encoding="utf-8"))}
 r = rows[("image", "put_block")]
 assert r["verdict"] == "not comparable" and r["not_comparable"] == why, r
@@ -189,7 +189,8 @@ PY
 
 # workloads (format_version 2): the agent's --job output, two jobs, two
 # targets, three runs each: the text and Markdown blocks, workloads.csv,
-# report.json; an IOPS chart and a latency-percentile chart per target
+# report.json; an IOPS chart and a latency-percentile chart per test (job
+# and direction), every target in it
 render workload "$golden/workload/result.json" lvm
 golden_check workload "$golden/workload/expected" "$work/workload" workloads.csv
 for id in chart-workload dots-workload chart-latency-0 chart-latency-1; do
@@ -255,9 +256,9 @@ if grep -q 'id="few-runs"' "$work/synthetic/report.html"; then fail "synthetic: 
 # the dot plots draw a marker for every run of every target and test: a
 # dot, a too-fast triangle or a failed cross (3 targets x 5 runs x 5 K/sec
 # tests; x 7 /sec tests)
-grep -q '<figure id="dots-throughput" class="chart dots" data-points="75">' "$work/synthetic/report.html" ||
+grep -q '<figure id="dots-throughput" class="chart dots" data-figure="2" data-points="75">' "$work/synthetic/report.html" ||
     fail "synthetic: the throughput dot plot does not hold 75 markers"
-grep -q '<figure id="dots-ops" class="chart dots" data-points="105">' "$work/synthetic/report.html" ||
+grep -q '<figure id="dots-ops" class="chart dots" data-figure="4" data-points="105">' "$work/synthetic/report.html" ||
     fail "synthetic: the seeks/file-ops dot plot does not hold 105 markers"
 bonnie_tools synthetic "^image +512M" "^dom0 +2048M"
 # 15 runs, each with bonnie++ tests: 15 CSV lines of 50 fields
