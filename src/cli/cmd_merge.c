@@ -97,6 +97,27 @@ marker_line(const char *path)
     return line;
 }
 
+/* 1 when @path is a symbolic link that leads out of directory @dir (or
+ * nowhere): a host's result directory comes from another machine, and a
+ * result.json linked to /etc/shadow must not be read as root (its first
+ * token was once echoed in the parse error) */
+static int
+link_out_of(const char *dir, const char *path)
+{
+    g_autofree char *rdir = NULL, *rpath = NULL;
+    struct stat st;
+    size_t n;
+
+    if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+        return 0;
+    rdir = realpath(dir, NULL);
+    rpath = realpath(path, NULL);
+    if (!rdir || !rpath)
+        return 1;
+    n = strlen(rdir);
+    return strncmp(rpath, rdir, n) != 0 || (rpath[n] != '/' && strcmp(rdir, "/") != 0);
+}
+
 /* Add the host of directory @dir to @f: failed (marker), missing (no
  * result.json) or ok (loaded).  -1 after one bad-input message. */
 static int
@@ -112,6 +133,17 @@ add_host(struct vdc_fleet *f, const char *dir)
     result = g_build_filename(dir, "result.json", NULL);
     if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
         vdc_input_error("merge: %s: not a directory: expected a host's result directory", dir);
+        goto out;
+    }
+    /* the directory's name is the host's label in every output */
+    if (!vdc_target_name_ok(name)) {
+        vdc_input_error("merge: %s: host name '%s': expected printable UTF-8 of at most %d bytes "
+                        "(no control characters)", dir, name, VDC_TARGET_NAME_MAX);
+        goto out;
+    }
+    if (link_out_of(dir, result)) {
+        vdc_input_error("merge: %s: a symbolic link out of the host directory: expected the host's own "
+                        "result.json (not read)", result);
         goto out;
     }
     for (i = 0; i < f->n_hosts; i++) {

@@ -767,13 +767,12 @@ vdc_import_fio(vdc_result_set *rs, const char *data, size_t len, const char *fil
         goto out;
     if (!json_parser_load_from_data(parser, data, (gssize)len, &err)) {
         unsigned line = 0, col = 0;
-        int off = 0;
+        g_autofree char *why = vdc_json_error_text(err, &line, &col);
 
-        if (sscanf(err->message, "<data>:%u:%u: %n", &line, &col, &off) == 2 && off > 0)
-            vdc_input_error("%s:%u:%u: invalid JSON: %s", file, line + first_line - 1, col,
-                            err->message + off);
+        if (line)
+            vdc_input_error("%s:%u:%u: invalid JSON: %s", file, line + first_line - 1, col, why);
         else
-            vdc_input_error("%s: invalid JSON: %s", file, err->message);
+            vdc_input_error("%s: invalid JSON: %s", file, why);
         g_error_free(err);
         goto out;
     }

@@ -776,6 +776,13 @@ int vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
  * JSON nested deeper than 64 levels".  For other JSON readers (importers). */
 int vdc_json_depth_ok(const char *data, size_t len, const char *name);
 
+/* json-glib's parse error @err as one line that quotes nothing of the
+ * document: "Parse error: unexpected identifier, expected value" (the
+ * token json-glib quotes as `TOKEN' is left out, so the bytes of a refused
+ * file, /etc/shadow behind a link, are never echoed); *@line and *@col its
+ * position, 0 when json-glib gave none.  For every JSON reader.  g_free. */
+char *vdc_json_error_text(const GError *err, unsigned *line, unsigned *col);
+
 /* Same, from a file ("-" = stdin).  Errors name the path. */
 int vdc_result_set_load_file(vdc_result_set *rs, const char *path);
 

@@ -1051,6 +1051,36 @@ json_too_deep(const char *data, size_t len, const load_ctx *c)
     return 0;
 }
 
+/* result.h */
+char *
+vdc_json_error_text(const GError *err, unsigned *line, unsigned *col)
+{
+    const char *m = err->message, *q;
+    GString *out = g_string_new(NULL);
+    int off = 0;
+
+    *line = *col = 0;
+    /* json-glib says "<data>:LINE:COL: Parse error: ..." */
+    if (sscanf(m, "<data>:%u:%u: %n", line, col, &off) == 2 && off > 0)
+        m += off;
+    else
+        *line = *col = 0;
+    /* its tokens are quoted `like this': leave them out, and the blank
+     * before them */
+    while ((q = strchr(m, '`'))) {
+        const char *end = strchr(q + 1, '\'');
+
+        if (!end)
+            break;
+        g_string_append_len(out, m, q - m);
+        while (out->len && out->str[out->len - 1] == ' ')
+            g_string_truncate(out, out->len - 1);
+        m = end + 1;
+    }
+    g_string_append(out, m);
+    return g_string_free(out, FALSE);
+}
+
 int
 vdc_json_depth_ok(const char *data, size_t len, const char *name)
 {
@@ -1082,13 +1112,12 @@ vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
         goto out;
     if (!json_parser_load_from_data(parser, data, (gssize)len, &err)) {
         unsigned line = 0, col = 0;
-        int off = 0;
+        g_autofree char *why = vdc_json_error_text(err, &line, &col);
 
-        /* json-glib says "<data>:LINE:COL: Parse error: ...": name the file */
-        if (sscanf(err->message, "<data>:%u:%u: %n", &line, &col, &off) == 2 && off > 0)
-            vdc_error("%s:%u:%u: invalid JSON: %s", c.name, line, col, err->message + off);
+        if (line)
+            vdc_error("%s:%u:%u: invalid JSON: %s", c.name, line, col, why);
         else
-            vdc_error("%s: invalid JSON: %s", c.name, err->message);
+            vdc_error("%s: invalid JSON: %s", c.name, why);
         g_error_free(err);
         goto out;
     }

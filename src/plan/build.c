@@ -129,6 +129,27 @@ choose_vg(const vdc_run_opts *o, const vdc_host_defaults *h, const char *opt,
  * (DRIVER[+TRANSPORT]://[HOST]/PATH, DRIVER xen, qemu or test): a bogus one
  * is bad input here, not a connection failure after --out exists.
  * 0, or -1 after one line. */
+/* the paths each driver takes (libvirt's qemu driver: /system, /session,
+ * /embed; libxl's: /system or /; test: /default or a file): a URI with
+ * another ("qemu:///nosuch") is refused by libvirt at connect time, which
+ * would be a runtime failure after --out exists */
+static int
+uri_path_ok(const char *driver, const char *path, size_t len)
+{
+    static const struct { const char *driver, *path; } ok[] = {
+        { "qemu", "/system" }, { "qemu", "/session" }, { "qemu", "/embed" },
+        { "xen", "/system" }, { "xen", "/" }, { "xen", "" }, { "test", "/default" },
+    };
+    size_t i;
+
+    if (!strcmp(driver, "test") && len > 1 && path[0] == '/')
+        return 1;       /* test:///PATH/TO/FILE.xml */
+    for (i = 0; i < G_N_ELEMENTS(ok); i++)
+        if (!strcmp(ok[i].driver, driver) && strlen(ok[i].path) == len && !strncmp(ok[i].path, path, len))
+            return 1;
+    return 0;
+}
+
 static int
 uri_check(const char *uri)
 {
@@ -138,8 +159,13 @@ uri_check(const char *uri)
 
     for (i = 0; sep && i < G_N_ELEMENTS(drivers); i++)
         if (strlen(drivers[i]) == n && !strncmp(uri, drivers[i], n) && sep[3] != '\0' &&
-            !strpbrk(uri, " \t\n"))
-            return 0;
+            !strpbrk(uri, " \t\n")) {
+            const char *path = sep + 3 + strcspn(sep + 3, "/?");  /* after [HOST] */
+
+            if (uri_path_ok(drivers[i], path, strcspn(path, "?")))
+                return 0;
+            break;
+        }
     vdc_input_error("--connect '%s': expected a libvirt URI of the xen, qemu or test driver "
                     "(xen:///system, qemu:///system, qemu+ssh://HOST/system, test:///default)", uri);
     return -1;

@@ -121,6 +121,31 @@ bad "marker a FIFO" "xen05/fleet-failed.txt: not a regular file" xen01 xen05 -o 
 rm xen05/fleet-failed.txt && ln -s /dev/zero xen05/fleet-failed.txt
 bad "marker a link to /dev/zero" "xen05/fleet-failed.txt: not a regular file" xen01 xen05 -o ../bad
 rm -r xen05 xen01-link
+# a result.json linked out of its host directory (to /etc/shadow, as root):
+# refused unread, so nothing of it is quoted; a link inside the directory
+# is the host's own file
+mkdir xen06 && ln -s /etc/shadow xen06/result.json
+bad "result.json a link out" "merge: xen06/result.json: a symbolic link out of the host directory: expected the host's own result.json (not read)" \
+    xen01 xen06 -o ../bad
+grep -q 'root' "$work/bad.err" && fail "a refused file's contents were quoted: $(cat "$work/bad.err")"
+rm xen06/result.json && ln -s ../xen01/result.json xen06/result.json
+bad "result.json a link to another host's" "xen06/result.json: a symbolic link out of the host directory" \
+    xen02 xen06 -o ../bad
+rm xen06/result.json && cp xen01/result.json xen06/own.json && ln -s own.json xen06/result.json
+"$VMDISKCMP" merge xen02 xen06 -o ../inlink --quiet 2>"$work/inlink.err" ||
+    fail "merge of a result.json linked inside its directory: $(cat "$work/inlink.err")"
+rm -r xen06 ../inlink
+# a host directory whose name holds an escape character: its name is the
+# host's label in every output (exit 1 before, after writing OUT)
+mkdir "xen$(printf '\033')7" && cp xen01/result.json "xen$(printf '\033')7/"
+bad "a host name with ESC" "merge: xen.x1b7: host name 'xen.x1b7': expected printable UTF-8 of at most 256 bytes" \
+    xen02 "xen$(printf '\033')7" -o ../bad
+rm -r "xen$(printf '\033')7"
 echo '{"format": "vmdiskcmp-result", "format_version": 1, "runs": [' >xen04/result.json
 bad "broken result.json" "xen04/result.json" xen01 xen04 -o ../bad
+# json-glib's parse error quotes the token it stopped at: left out
+printf 'root:$6$secret:19000:0:99999:7:::\n' >xen04/result.json
+bad "not JSON" "xen04/result.json:1:4: invalid JSON: Parse error: unexpected identifier, expected value" \
+    xen01 xen04 -o ../bad
+grep -q 'root\|secret' "$work/bad.err" && fail "the refused file's contents were quoted: $(cat "$work/bad.err")"
 echo "ok"

@@ -431,6 +431,13 @@ early "--out $work/late/file/out: $work/late/file is not a directory" \
 early "--connect 'bogus:///x': expected a libvirt URI of the xen, qemu or test driver" \
     --hypervisor libvirt --connect bogus:///x --image --size 1 --guest-image "$work/late/file" \
     --image-dir "$work/late/img" --out "$work/late/out"
+# a driver's path libvirt refuses when connecting (exit 1 after the run had
+# begun): bad input, with and without --dry-run
+for u in qemu:///nosuch xen:///foo test:///; do
+    early "--connect '$u': expected a libvirt URI of the xen, qemu or test driver" \
+        --hypervisor libvirt --connect $u --image --size 1 --guest-image "$work/late/file" \
+        --image-dir "$work/late/img" --out "$work/late/out"
+done
 early "manifest $work/late/g.img.manifest: [boot] kernel $work/late/vmlinuz: no such file" \
     $m --image --guest-image "$work/late/g.img" --image-dir "$work/late/img"
 : > "$work/late/vmlinuz"
