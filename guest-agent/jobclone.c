@@ -35,15 +35,6 @@ struct clone_run {
     unsigned nfree;
 };
 
-static uint64_t
-now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
-}
-
 static void
 clone_fail(struct clone_run *cr, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -163,20 +154,20 @@ static void
 loop_sync(struct clone_run *cr)
 {
     struct agent_worker *w = &cr->w;
-    uint64_t now = now_ns();
+    uint64_t now = agent_now_ns();
 
     while (may_issue(cr, now)) {
         struct agent_io *io = prep(cr, now);
 
         if (!io)
             break;
-        io->issue_ns = now_ns();
+        io->issue_ns = agent_now_ns();
         if (w->ops->queue(w, io) != AGENT_Q_COMPLETED) {
             clone_fail(cr, "%s: queue: %s", w->ops->name, strerror(errno));
             cr->freel[cr->nfree++] = io;
             return;
         }
-        now = now_ns();
+        now = agent_now_ns();
         complete(cr, io, now, 0);
     }
 }
@@ -195,7 +186,7 @@ submit_queued(struct clone_run *cr, unsigned *queued, unsigned *inflight)
             cr->freel[cr->nfree++] = cr->pending[--*queued];
         return -1;
     }
-    now = now_ns();
+    now = agent_now_ns();
     for (unsigned i = 0; i < *queued; i++)
         cr->pending[i]->issue_ns = now;
     cr->out->submit_calls++;
@@ -224,7 +215,7 @@ loop_async(struct clone_run *cr)
     struct agent_io *held = NULL;       /* prepared, not yet taken */
 
     for (;;) {
-        uint64_t now = now_ns();
+        uint64_t now = agent_now_ns();
         unsigned min, max;
         int n;
 
@@ -286,7 +277,7 @@ loop_async(struct clone_run *cr)
                 cr->freel[cr->nfree++] = held;
             return;
         }
-        now = now_ns();
+        now = agent_now_ns();
         for (int i = 0; i < n; i++)
             complete(cr, w->ops->event(w, (unsigned)i), now, 1);
         cr->out->reap_calls++;

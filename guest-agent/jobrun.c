@@ -30,15 +30,6 @@
 /* The sampler wakes at least this often to notice the clones' end (ns). */
 #define SAMPLE_SLACK_NS 20000000ull
 
-static uint64_t
-now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
-}
-
 static double
 tv_s(struct timeval tv)
 {
@@ -235,7 +226,7 @@ sample(struct clones *cs, struct agent_job_result *r, struct rusage *ru0)
 
     getrusage(RUSAGE_SELF, ru0);
     for (;;) {
-        uint64_t now = now_ns(), target, sum[2] = { 0, 0 };
+        uint64_t now = agent_now_ns(), target, sum[2] = { 0, 0 };
         struct timespec ts;
 
         reap_ended(cs);
@@ -364,7 +355,7 @@ go_together(struct clones *cs, const struct agent_job *job, int ready_rd, int go
             __atomic_store_n(&cs->sync->stop, 1, __ATOMIC_RELAXED);
     if (agent_interrupted)
         __atomic_store_n(&cs->sync->stop, 1, __ATOMIC_RELAXED);
-    cs->sync->t0 = now_ns();
+    cs->sync->t0 = agent_now_ns();
     cs->sync->ramp_end = cs->sync->t0 + job->ramp_ms * 1000000ull;
     cs->sync->end = job->runtime_ms ? cs->sync->ramp_end + job->runtime_ms * 1000000ull : 0;
     for (unsigned k = 0; k < cs->n; k++) {

@@ -32,6 +32,7 @@ struct agent_clock {
 };
 
 double agent_now(void);     /* CLOCK_MONOTONIC, seconds */
+uint64_t agent_now_ns(void); /* CLOCK_MONOTONIC, nanoseconds */
 void agent_clock_start(struct agent_clock *c);
 /* Seconds since start: wall, user and system CPU (self + children). */
 void agent_clock_read(const struct agent_clock *c, double *elapsed,
