@@ -398,7 +398,8 @@ agent_precondition_run(const struct agent_config *cfg, struct agent_aging *a)
         return -1;
     snprintf(text, sizeof(text),
              "[precondition-random]\nrw=randwrite\nbs=4k\niodepth=32\ndirect=1\n"
-             "norandommap\ntime_based\nruntime=%us\nss=iops_slope:%g%%\nss_dur=%us\n"
+             /* randrepeat=0: the offsets from --aging-seed (jobgen.h) */
+             "norandommap\nrandrepeat=0\ntime_based\nruntime=%us\nss=iops_slope:%g%%\nss_dur=%us\n"
              "ss_ramp=%us\n", cfg->precondition_s, AGENT_PRECONDITION_SS_LIMIT,
              a->window_s, a->ramp_s);
     rc = precondition_job(cfg, "precondition-random", text, a, &r);
