@@ -5,7 +5,8 @@
  * holds, clone by clone, the directions and offsets fio issued; the
  * agent's generator must yield exactly those (seeds per clone, randseed
  * with and without randrepeat, offset_increment, the random map and its
- * passes, norandommap, the rwmix direction runs, sequential wrap).  Then
+ * passes, norandommap, the rwmix direction runs, sequential wrap, the
+ * position carried on at the ramp's end where fio logged it).  Then
  * invariants fio's own tests check: a size-based job issues size/bs I/Os
  * per clone and (with the map) every block once; clone k starts at offset
  * + k x offset_increment; the digest follows the seeds.  No timings. */
@@ -24,6 +25,7 @@
 static const char *const golden_jobs[] = {
     "randrw-nj3", "randwrite-nj2-seed", "randread-nj4-norepeat",
     "randrw-norandommap", "read-nj4", "write-offset", "tb-randrw", "tb-read",
+    "tb-read-ramp-nj2",
 };
 
 static void
@@ -38,14 +40,20 @@ load(const char *text, struct agent_job *job)
     job->size -= job->size % job->bs;       /* as agent_jobs_check does */
 }
 
-/* The agent's sequence of every clone of NAME.fio equals fio's NAME.seq. */
+/* The agent's sequence of every clone of NAME.fio equals fio's NAME.seq;
+ * a line "K ramp" (make-seq.sh: after the I/O whose completion ended
+ * fio's ramp) ends the clone's ramp there (agent_jobgen_ramp_end, as
+ * jobclone.c's may_issue does).  A golden with ramps must have one per
+ * clone and one at least mid-pass, or it could not tell a position
+ * carried on from one put back at the region's start. */
 static void
 check_golden(const char *dir, const char *name)
 {
     char path[512], line[128], err[512];
     struct agent_job job;
     struct agent_jobgen g;
-    unsigned cur = ~0u, k, lineno = 0, n = 0;
+    unsigned cur = ~0u, k, lineno = 0, n = 0, ramps = 0, ramps_mid = 0;
+    int after_ramp = 0;
     FILE *fp;
 
     snprintf(path, sizeof(path), "%s/%s.fio", dir, name);
@@ -63,6 +71,13 @@ check_golden(const char *dir, const char *name)
         int d;
 
         lineno++;
+        if (sscanf(line, "%u %7s", &k, dname) == 2 && !strcmp(dname, "ramp")) {
+            assert_int_equal(k, cur);
+            agent_jobgen_ramp_end(&g);
+            ramps++;
+            after_ramp = 1;
+            continue;
+        }
         assert_int_equal(sscanf(line, "%u %7s %llu", &k, dname, &off), 3);
         if (k != cur) {
             if (cur != ~0u)
@@ -77,12 +92,19 @@ check_golden(const char *dir, const char *name)
                     path, lineno, k, dname, off, d ? "write" : "read", got_off);
             fail();
         }
+        if (after_ramp && off != job.offset + (uint64_t)k * job.offset_increment)
+            ramps_mid++;
+        after_ramp = 0;
         n++;
     }
     fclose(fp);
     agent_jobgen_free(&g);
+    if (job.ramp_ms) {
+        assert_int_equal(ramps, job.numjobs);
+        assert_true(ramps_mid > 0);
+    }
     /* every clone present, and the size-based ones complete */
-    assert_int_equal(cur, job.time_based ? 0u : job.numjobs - 1);
+    assert_int_equal(cur, job.numjobs - 1);
     if (!job.time_based)
         assert_int_equal(n, job.numjobs * (job.size / job.bs));
 }
