@@ -55,17 +55,31 @@ vdc_test_key(const char *test, int64_t block_size)
     return g_strdup(test);
 }
 
+const char *
+vdc_test_key_pass(const char *key)
+{
+    const char *p = key ? strchr(key, VDC_PASS_SEP) : NULL;
+
+    return p && p[1] ? p + 1 : NULL;
+}
+
 const vdc_test_info *
 vdc_test_key_parse(const char *key, int64_t *block_size)
 {
     const char *at;
     const vdc_test_info *ti;
     char *name, *end = NULL;
+    g_autofree char *bare = NULL;
     long long bs;
 
     *block_size = 0;
     if (!key)
         return NULL;
+    if (strchr(key, VDC_PASS_SEP)) {
+        if (!vdc_test_key_pass(key))
+            return NULL;
+        key = bare = g_strndup(key, (gsize)(strchr(key, VDC_PASS_SEP) - key));
+    }
     at = strchr(key, '@');
     if (!at)
         return vdc_test_lookup(key);
@@ -92,26 +106,35 @@ vdc_test_key_job(const char *key)
     return ti && ti->workload ? strchr(key, '@') + 1 : NULL;
 }
 
+/* the length of @s before a pass suffix */
+static size_t
+before_pass(const char *s)
+{
+    return strcspn(s, "~");
+}
+
 int
 vdc_test_key_raw(const char *key)
 {
     const char *j = vdc_test_key_job(key);
+    size_t n = j ? before_pass(j) : 0, r = strlen(VDC_WORKLOAD_RAW_SUFFIX);
 
-    return j && strlen(j) > strlen(VDC_WORKLOAD_RAW_SUFFIX) &&
-           g_str_has_suffix(j, VDC_WORKLOAD_RAW_SUFFIX);
+    return j && n > r && !strncmp(j + n - r, VDC_WORKLOAD_RAW_SUFFIX, r);
 }
 
 const char *
 vdc_test_key_job_label(const char *key, char *buf, size_t size)
 {
-    const char *j = vdc_test_key_job(key);
+    const char *j = vdc_test_key_job(key), *pass = vdc_test_key_pass(key);
+    size_t n = j ? before_pass(j) : 0;
 
     if (!j)
         snprintf(buf, size, "%s", key);
     else if (vdc_test_key_raw(key))
-        snprintf(buf, size, "%.*s (raw)", (int)(strlen(j) - strlen(VDC_WORKLOAD_RAW_SUFFIX)), j);
+        snprintf(buf, size, "%.*s (raw)%s%s", (int)(n - strlen(VDC_WORKLOAD_RAW_SUFFIX)), j,
+                 pass ? " " : "", pass ? pass : "");
     else
-        snprintf(buf, size, "%s", j);
+        snprintf(buf, size, "%.*s%s%s", (int)n, j, pass ? " " : "", pass ? pass : "");
     return buf;
 }
 
@@ -126,11 +149,20 @@ char *
 vdc_sample_key(const vdc_sample *s)
 {
     const vdc_test_info *ti = vdc_test_lookup(s->test);
+    char *key;
 
     if (ti && ti->workload && s->workload && s->workload->name)
-        return g_strdup_printf("%s@%s%s", s->test, s->workload->name,
-                               workload_raw(s->workload) ? VDC_WORKLOAD_RAW_SUFFIX : "");
-    return vdc_test_key(s->test, s->block_size);
+        key = g_strdup_printf("%s@%s%s", s->test, s->workload->name,
+                              workload_raw(s->workload) ? VDC_WORKLOAD_RAW_SUFFIX : "");
+    else
+        key = vdc_test_key(s->test, s->block_size);
+    if (s->pass) {
+        char *k = g_strdup_printf("%s%c%s", key, VDC_PASS_SEP, s->pass);
+
+        g_free(key);
+        key = k;
+    }
+    return key;
 }
 
 void

@@ -105,6 +105,14 @@ const char *vdc_test_key_job(const char *key);
  * (workload.on "raw"): "ID@JOB" VDC_WORKLOAD_RAW_SUFFIX. */
 #define VDC_WORKLOAD_RAW_SUFFIX "@raw"
 
+/* A sample of a measurement pass (samples[].pass) has the key of its test
+ * followed by this and the pass: "put_block~first-write",
+ * "workload_write@randwrite-4k-qd32@raw~overwrite" (doc/result-format.md).
+ * vdc_test_key_parse and the job functions read a key without it;
+ * vdc_test_key_pass gives the pass (a pointer into @key), NULL when none. */
+#define VDC_PASS_SEP '~'
+const char *vdc_test_key_pass(const char *key);
+
 /* 1 when @key is a workload key of a job that ran on the raw block device
  * (it ends in VDC_WORKLOAD_RAW_SUFFIX), else 0. */
 int vdc_test_key_raw(const char *key);
@@ -301,6 +309,9 @@ typedef struct {
                               * (doc/result-format.md "Host cost"), or NULL; kept
                               * as the document holds it (the members the analysis
                               * reads are checked at load: vdc_host_check) */
+    char *pass;              /* the measurement pass (the agent's --passes): NULL, or
+                              * e.g. "first-write", "overwrite" (a thin LV); its
+                              * test key ends in VDC_PASS_SEP and it */
 } vdc_sample;
 
 void vdc_sample_init(vdc_sample *s);

@@ -26,6 +26,7 @@ const vdc_field vdc_sample_fields[] = {
     F(VDC_F_FLAG, vdc_sample, too_fast, "too_fast", 0),
     F(VDC_F_FLAG, vdc_sample, failed, "failed", 0),
     F(VDC_F_STR, vdc_sample, error, "error", NUL),
+    F(VDC_F_STR, vdc_sample, pass, "pass", 0),
     F(VDC_F_INT, vdc_sample, block_size, "block_size", NN),
     F(VDC_F_NUM, vdc_sample, user_s, "user_s", NN),
     F(VDC_F_NUM, vdc_sample, system_s, "system_s", NN),
@@ -602,6 +603,11 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
     s = vdc_run_add_sample(r, "");
     if (load_fields(c, vdc_sample_fields, json_node_get_object(n), s) < 0)
         return -1;
+    if (s->pass && (!*s->pass || strlen(s->pass) > 31 ||
+                    strspn(s->pass, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(s->pass))) {
+        path_push(c, "pass", &saved);
+        return load_fail(c, "expected 1-31 of [a-z0-9-] (e.g. first-write)");
+    }
     ti = vdc_test_lookup(s->test);
     path_push(c, "test", &saved);
     if (!ti) {
@@ -726,7 +732,8 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
             }
             sm = r->samples[r->n_samples - 1];
             key = sm->workload ? vdc_sample_key(sm)
-                  : g_strdup_printf("%s\n%" G_GINT64_FORMAT, sm->test, (gint64)sm->block_size);
+                  : g_strdup_printf("%s\n%" G_GINT64_FORMAT "\n%s", sm->test,
+                                    (gint64)sm->block_size, sm->pass ? sm->pass : "");
             if (g_hash_table_contains(tests, key)) {
                 char bs[48] = "";
 
@@ -734,8 +741,8 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
                     snprintf(bs, sizeof(bs), " (job %.30s)", sm->workload->name);
                 else if (sm->block_size != VDC_INT_ABSENT)
                     snprintf(bs, sizeof(bs), " (block size %" G_GINT64_FORMAT ")", (gint64)sm->block_size);
-                rc = load_fail(c, "duplicate sample: test %s%s already measured in this run",
-                               sm->test, bs);
+                rc = load_fail(c, "duplicate sample: test %s%s%s%s already measured in this run",
+                               sm->test, bs, sm->pass ? " pass " : "", sm->pass ? sm->pass : "");
                 g_free(key);
                 break;
             }

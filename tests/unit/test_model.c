@@ -156,7 +156,25 @@ test_keys(void **state)
     assert_null(vdc_test_key_parse("sweep_read@", &bs));
     assert_null(vdc_test_key_parse("sweep_read@-1", &bs));
     assert_null(vdc_test_key_parse("sweep_read@12x", &bs));
+    /* a pass's key: the test's, then ~PASS */
+    assert_ptr_equal(vdc_test_key_parse("put_block~first-write", &bs), vdc_test_lookup("put_block"));
+    assert_string_equal(vdc_test_key_pass("put_block~first-write"), "first-write");
+    assert_null(vdc_test_key_pass("put_block"));
+    assert_null(vdc_test_key_parse("put_block~", &bs));
+    assert_ptr_equal(vdc_test_key_parse("sweep_read@512~overwrite", &bs), vdc_test_lookup("sweep_read"));
+    assert_int_equal(bs, 512);
+    assert_int_equal(vdc_test_key_raw("workload_write@rw@raw~overwrite"), 1);
+    assert_int_equal(vdc_test_key_raw("workload_write@rw~overwrite"), 0);
+    {
+        char label[64];
+
+        assert_string_equal(vdc_test_key_job_label("workload_write@rw@raw~overwrite", label,
+                                                   sizeof(label)), "rw (raw) overwrite");
+        assert_string_equal(vdc_test_key_job_label("workload_read@rw~first-write", label,
+                                                   sizeof(label)), "rw first-write");
+    }
 }
+
 
 /* a set with two targets, runs interleaved, one too-fast sample */
 static void
@@ -534,6 +552,39 @@ test_load_errors(void **state)
                       "size 512) already measured in this run\n");
 }
 
+/* samples of two passes of one test (a thin LV's): one run, keys apart;
+ * a test twice in one pass refused; a malformed pass refused; kept on save */
+static void
+test_passes(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":"
+        "{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},\"runs\":[{\"target\":\"lvm-thin\","
+        "\"samples\":[{\"test\":\"put_block\",\"pass\":\"first-write\",\"value\":100},"
+        "{\"test\":\"put_block\",\"pass\":\"overwrite\",\"value\":300}]}]}";
+    vdc_result_set rs;
+    g_autofree char *k0 = NULL, *k1 = NULL, *saved = NULL;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "t.json"), 0);
+    assert_int_equal(rs.n_runs, 1);
+    assert_int_equal(rs.runs[0]->n_samples, 2);
+    k0 = vdc_sample_key(rs.runs[0]->samples[0]);
+    k1 = vdc_sample_key(rs.runs[0]->samples[1]);
+    assert_string_equal(k0, "put_block~first-write");
+    assert_string_equal(k1, "put_block~overwrite");
+    saved = vdc_result_set_to_string(&rs, NULL);
+    assert_non_null(strstr(saved, "\"pass\": \"overwrite\""));
+    vdc_result_set_dispose(&rs);
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"pass\":\"x\","
+                      "\"value\":1},{\"test\":\"putc\",\"pass\":\"x\",\"value\":1}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[1]: duplicate sample: test putc pass x already "
+                      "measured in this run\n");
+    expect_load_error(HEAD "\"runs\":[{\"target\":\"a\",\"samples\":[{\"test\":\"putc\",\"pass\":\"X~1\","
+                      "\"value\":1}]}]}",
+                      "vmdiskcmp: t.json: runs[0].samples[0].pass: expected 1-31 of [a-z0-9-] (e.g. first-write)\n");
+}
+
 static JsonObject *
 obj_of(const char *json)
 {
@@ -849,6 +900,7 @@ main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_agent_table),
         cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_passes),
         cmocka_unit_test(test_build_lookup),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_roundtrip_facts),
