@@ -40,6 +40,9 @@ vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
             continue;
         d->disks[d->n_disks++] = (vdc_hv_disk){
             .target = t->name, .path = t->path, .vdev = t->vdev, .spec = t->spec,
+            .qcow2_cache_size = vdc_target_spec_domu_image(&t->spec) &&
+                                t->spec.format == VDC_IMAGE_QCOW2 ? p->qcow2_l2_cache_size : 0,
+            .discard = t->spec.backing == VDC_BACKING_LVM && t->spec.lv_type == VDC_LV_THIN,
         };
     }
     d->disks[d->n_disks++] = (vdc_hv_disk){
@@ -216,6 +219,23 @@ vdc_hv_domain_iothreads(const vdc_hv_domain *d)
     return n;
 }
 
+/* The end of a QEMU/KVM disk's <driver>: discard='unmap' when asked, then
+ * "/>", or its <metadata_cache> (libvirt 7.0: QEMU's qcow2 cache-size)
+ * and "</driver>" */
+static void
+driver_end(GString *s, const vdc_hv_disk *k)
+{
+    if (k->discard)
+        g_string_append(s, " discard='unmap'");
+    if (!k->qcow2_cache_size) {
+        g_string_append(s, "/>\n");
+        return;
+    }
+    g_string_append_printf(s, ">\n        <metadata_cache>\n          <max_size unit='bytes'>%"
+                              G_GUINT64_FORMAT "</max_size>\n        </metadata_cache>\n"
+                              "      </driver>\n", (guint64)k->qcow2_cache_size);
+}
+
 /* <driver> of a QEMU/KVM target disk given --disk-cache, --disk-io or
  * --iothreads (model/target.h vdc_target_qemu_cache/io): cache= and io=
  * as asked or their defaults, iothread= and queues= for one thread, the
@@ -235,14 +255,21 @@ xml_qemu_driver(GString *s, const vdc_hv_disk *k, int first_iothread)
     if (threads >= 1 && k->spec.disk_bus != VDC_DISK_BUS_VIRTIO_SCSI)
         g_string_append_printf(s, " queues='%d'", threads);
     if (threads < 2 || k->spec.disk_bus == VDC_DISK_BUS_VIRTIO_SCSI) {
-        g_string_append(s, "/>\n");
+        driver_end(s, k);
         return;
     }
+    if (k->discard)
+        g_string_append(s, " discard='unmap'");
     g_string_append(s, ">\n        <iothreads>\n");
     for (q = 0; q < threads; q++)
         g_string_append_printf(s, "          <iothread id='%d'>\n            <queue id='%d'/>\n"
                                   "          </iothread>\n", first_iothread + q, q);
-    g_string_append(s, "        </iothreads>\n      </driver>\n");
+    g_string_append(s, "        </iothreads>\n");
+    if (k->qcow2_cache_size)
+        g_string_append_printf(s, "        <metadata_cache>\n          <max_size unit='bytes'>%"
+                                  G_GUINT64_FORMAT "</max_size>\n        </metadata_cache>\n",
+                               (guint64)k->qcow2_cache_size);
+    g_string_append(s, "      </driver>\n");
 }
 
 /* 1 when a target disk of QEMU/KVM is given a setting of the matrix's
@@ -277,13 +304,15 @@ xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d, size
     } else if (!k->aux && !is_block(k)) {
         /* an image target: QEMU's default (host) or past the host's cache */
         if (cache_none(k))
-            g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='none' io='native'/>\n",
+            g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='none' io='native'",
                                    format_name(k));
         else
-            g_string_append_printf(s, "      <driver name='qemu' type='%s'/>\n", format_name(k));
+            g_string_append_printf(s, "      <driver name='qemu' type='%s'", format_name(k));
+        driver_end(s, k);
     } else {
-        g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='%s' io='%s'/>\n",
+        g_string_append_printf(s, "      <driver name='qemu' type='%s' cache='%s' io='%s'",
                                format_name(k), d->cache ? d->cache : "none", d->io ? d->io : "native");
+        driver_end(s, k);
     }
     g_string_append_printf(s, "      <source %s='%s'/>\n", is_block(k) ? "dev" : "file", path);
     if (scsi) {

@@ -25,6 +25,11 @@ typedef struct {
     int aux;                    /* the root or the control disk, not a target: it gets
                                  * the domain's cache/io (libvirt qemu/kvm), and
                                  * --image-cache does not apply to it */
+    uint64_t qcow2_cache_size;  /* libvirt qemu/kvm, a qcow2 image: its metadata cache
+                                 * (--qcow2-l2-cache-size: <metadata_cache><max_size>,
+                                 * QEMU's cache-size, L2 tables first), bytes; 0 QEMU's */
+    int discard;                /* libvirt qemu/kvm: discard='unmap' (a thin LV: the
+                                 * guest's discards give its pool the chunks back) */
 } vdc_hv_disk;
 
 /* One domU as every driver sees it. */

@@ -46,6 +46,12 @@ static const struct {
     { VDC_DIM_DISK_BUS, VDC_DISK_BUS_DEFAULT, "default" },
     { VDC_DIM_DISK_BUS, VDC_DISK_BUS_VIRTIO_BLK, "virtio-blk" },
     { VDC_DIM_DISK_BUS, VDC_DISK_BUS_VIRTIO_SCSI, "virtio-scsi" },
+    { VDC_DIM_LV_TYPE, VDC_LV_LINEAR, "linear" },
+    { VDC_DIM_LV_TYPE, VDC_LV_STRIPED, "striped" },
+    { VDC_DIM_LV_TYPE, VDC_LV_THIN, "thin" },
+    { VDC_DIM_FILL, 0, "default" },        /* the numbers: numeric[] below */
+    { VDC_DIM_PRECONDITION, VDC_PRECONDITION_OFF, "off" },
+    { VDC_DIM_PRECONDITION, VDC_PRECONDITION_ON, "on" },
 };
 
 /* Numeric dimensions: value 0 is "not given" (named above), value v in
@@ -55,6 +61,7 @@ static const struct {
     int max;
 } numeric[] = {
     { VDC_DIM_IOTHREADS, VDC_IOTHREADS_MAX },
+    { VDC_DIM_FILL, VDC_FILL_PERCENT_MAX },
 };
 
 static const char *const decimal[] = {
@@ -138,6 +145,9 @@ static const char *const dim_keys[VDC_DIM_COUNT] = {
     [VDC_DIM_DISK_IO] = "disk_io",
     [VDC_DIM_IOTHREADS] = "iothreads",
     [VDC_DIM_DISK_BUS] = "disk_bus",
+    [VDC_DIM_LV_TYPE] = "lv_type",
+    [VDC_DIM_FILL] = "fill_percent",
+    [VDC_DIM_PRECONDITION] = "precondition",
 };
 
 int
@@ -174,6 +184,9 @@ vdc_target_spec_get(const vdc_target_spec *s, vdc_target_dim dim)
     case VDC_DIM_DISK_IO: return s->disk_io;
     case VDC_DIM_IOTHREADS: return s->iothreads;
     case VDC_DIM_DISK_BUS: return s->disk_bus;
+    case VDC_DIM_LV_TYPE: return s->lv_type;
+    case VDC_DIM_FILL: return s->fill;
+    case VDC_DIM_PRECONDITION: return s->precondition;
     case VDC_DIM_COUNT: break;
     }
     return -1;
@@ -193,6 +206,9 @@ vdc_target_spec_set(vdc_target_spec *s, vdc_target_dim dim, int value)
     case VDC_DIM_DISK_IO: s->disk_io = value; break;
     case VDC_DIM_IOTHREADS: s->iothreads = value; break;
     case VDC_DIM_DISK_BUS: s->disk_bus = value; break;
+    case VDC_DIM_LV_TYPE: s->lv_type = value; break;
+    case VDC_DIM_FILL: s->fill = value; break;
+    case VDC_DIM_PRECONDITION: s->precondition = value; break;
     case VDC_DIM_COUNT: break;
     }
 }
@@ -251,4 +267,10 @@ vdc_target_qemu_io(const vdc_target_spec *s)
     if (s->backing == VDC_BACKING_IMAGE && s->cache == VDC_IMAGE_CACHE_HOST)
         return VDC_DISK_IO_DEFAULT;
     return VDC_DISK_IO_NATIVE;
+}
+
+int
+vdc_target_fill_percent(const vdc_target_spec *s)
+{
+    return s->fill > 0 ? s->fill - 1 : 0;
 }

@@ -115,6 +115,28 @@ typedef enum vdc_disk_bus {
     VDC_DISK_BUS_VIRTIO_SCSI,
 } vdc_disk_bus;
 
+/* The kind of LV a domU's LV target is (--lv-type; doc/storage.md):
+ *   linear  - extents one after another (lvcreate's default)
+ *   striped - over --stripes PVs (lvcreate --stripes)
+ *   thin    - a thin LV in a thin pool of its own, its chunks allocated
+ *             as they are first written; measured in two passes
+ *             (first-write, overwrite) */
+typedef enum vdc_lv_type {
+    VDC_LV_LINEAR,
+    VDC_LV_STRIPED,
+    VDC_LV_THIN,
+} vdc_lv_type;
+
+/* Aging of a domU target before its tests (doc/agent.md "Aging and
+ * passes"): the filesystem filled to a percentage (--fill; stored as the
+ * percent + 1 so that 0 is "not given", vdc_target_fill_percent gives
+ * it), and the raw device preconditioned (--precondition). */
+#define VDC_FILL_PERCENT_MAX 95
+typedef enum vdc_precondition {
+    VDC_PRECONDITION_OFF,
+    VDC_PRECONDITION_ON,
+} vdc_precondition;
+
 typedef struct {
     vdc_where where;
     vdc_backing backing;
@@ -126,6 +148,9 @@ typedef struct {
     vdc_disk_io disk_io;        /* where domU (QEMU/KVM) */
     int iothreads;              /* where domU (QEMU/KVM): count + 1, 0 not given */
     vdc_disk_bus disk_bus;      /* where domU (QEMU/KVM) */
+    vdc_lv_type lv_type;        /* backing lvm, where domU */
+    int fill;                   /* where domU: fill percent + 1, 0 not given */
+    vdc_precondition precondition;  /* where domU */
 } vdc_target_spec;
 
 /* The dimensions of a target (the members of vdc_target_spec), for the
@@ -141,6 +166,9 @@ typedef enum vdc_target_dim {
     VDC_DIM_DISK_IO,            /* key "disk_io" */
     VDC_DIM_IOTHREADS,          /* key "iothreads": names "0" to "16" (value: count + 1) */
     VDC_DIM_DISK_BUS,           /* key "disk_bus" */
+    VDC_DIM_LV_TYPE,            /* key "lv_type" */
+    VDC_DIM_FILL,               /* key "fill_percent": names "0" to "95" (value: percent + 1) */
+    VDC_DIM_PRECONDITION,       /* key "precondition" */
     VDC_DIM_COUNT               /* the number of dimensions, not one of them */
 } vdc_target_dim;
 
@@ -202,5 +230,8 @@ vdc_disk_io vdc_target_qemu_io(const vdc_target_spec *s);
 /* The I/O threads @s asks for: -1 when not given, else 0 to
  * VDC_IOTHREADS_MAX. */
 int vdc_target_iothreads(const vdc_target_spec *s);
+
+/* The fill @s asks for, percent (0: none). */
+int vdc_target_fill_percent(const vdc_target_spec *s);
 
 #endif

@@ -11,6 +11,7 @@
 #include "common/util.h"
 #include "guest/prepare.h"
 #include "plan/dims.h"
+#include "storage/storage.h"
 #include "stats/paired.h"
 
 /* vdevs: Xen PV guests see xvdX, virtio guests vdX. */
@@ -18,21 +19,6 @@ static char *
 vdev_name(const char *prefix, unsigned index)
 {
     return g_strdup_printf("%s%c", prefix, 'a' + index);
-}
-
-/* @s (NULL: the dimension's default) as a value of @dim, or -1 after one
- * line naming the option @opt */
-static int
-option_value(vdc_target_dim dim, const char *opt, const char *s)
-{
-    int v = s ? vdc_target_parse(dim, s) : 0;
-
-    if (v < 0) {
-        g_autofree char *choices = vdc_target_choices(dim, "|");
-
-        vdc_input_error("%s '%s': expected one of %s", opt, s, choices);
-    }
-    return v;
 }
 
 static uint64_t
@@ -235,17 +221,17 @@ count_targets(const vdc_run_opts *o, const vdc_plan *p, const vdc_target_spec *i
     long n;
 
     if (o->image) {
-        if ((n = vdc_dim_variants(p, p->dims, image_base, NULL, 0)) < 0)
+        if ((n = vdc_dim_variants(p, p->dims, image_base, NULL, 0, NULL)) < 0)
             return -1;
         n_kind[VDC_BACKING_IMAGE] = (size_t)n;
     }
     if (o->lvm) {
-        if ((n = vdc_dim_variants(p, p->dims, &lvm, NULL, 0)) < 0)
+        if ((n = vdc_dim_variants(p, p->dims, &lvm, NULL, 0, NULL)) < 0)
             return -1;
         n_kind[VDC_BACKING_LVM] = (size_t)n;
     }
     if (nb || nc) {
-        if ((n = vdc_dim_variants(p, p->dims, &block, NULL, 0)) < 0)
+        if ((n = vdc_dim_variants(p, p->dims, &block, NULL, 0, NULL)) < 0)
             return -1;
         *n_block_variants = (size_t)n;
         if (n > 1 && nc) {
@@ -278,6 +264,112 @@ count_targets(const vdc_run_opts *o, const vdc_plan *p, const vdc_target_spec *i
     return 0;
 }
 
+/* The disk a domU target gets for a test file of @test bytes: the file,
+ * a quarter more and 64 MiB for the filesystem; with a fill, so much more
+ * that the file fits beside it (the agent wants it in the (95 - P) % the
+ * fill leaves, of a filesystem a little smaller than its disk). */
+static uint64_t
+domu_disk_bytes(uint64_t test, const vdc_target_spec *s)
+{
+    uint64_t base = test + test / 4 + (64ULL << 20);
+    int fill = vdc_target_fill_percent(s);
+
+    return round_up_mib(fill ? base * 100 / (uint64_t)(90 - MIN(fill, 80)) : base);
+}
+
+/* What LV variant @s of @size bytes takes of its VG (a thin LV: its pool,
+ * its metadata and the spare; storage/storage.h). */
+static uint64_t
+lv_need(const vdc_target_spec *s, const vdc_plan *p, uint64_t size)
+{
+    uint64_t need = size;
+
+    if (s->lv_type == VDC_LV_THIN)
+        vdc_thin_pool_size(size, 0, p->thin_chunk_size, NULL, NULL, &need);
+    return need;
+}
+
+/* 1 when dimension @dim's values in @p (given, else its default) include @v */
+static int
+dim_has(const vdc_plan *p, vdc_target_dim dim, int v)
+{
+    const vdc_dimension *d = vdc_dimension_of(dim);
+    int values[VDC_DIM_VALUES_MAX];
+    size_t i, n = vdc_dim_values(d, p, p->dims, values);
+
+    for (i = 0; i < n; i++)
+        if (values[i] == v)
+            return 1;
+    return 0;
+}
+
+/* The storage variants' own options (doc/storage.md) and aging's time:
+ * each refused, one line, when no target of the plan takes it. */
+static int
+storage_options(const vdc_run_opts *o, vdc_plan *p)
+{
+    int xen = p->hv == VDC_HV_LIBXL || (p->domain_type && !strcmp(p->domain_type, "xen"));
+
+    p->stripes = o->stripes;
+    p->qcow2_cluster_size = o->qcow2_cluster_size;
+    p->qcow2_l2_cache_size = o->qcow2_l2_cache_size;
+    p->thin_chunk_size = o->thin_chunk_size;
+    p->thin_zero = !o->thin_zero ? -1 : !strcmp(o->thin_zero, "yes");
+    p->precondition_max_s = 1800;
+    p->precondition_window_s = 30;
+    if (o->precondition_time) {
+        unsigned long long m = 0, w = 30;
+        char *end = NULL;
+
+        m = g_ascii_strtoull(o->precondition_time, &end, 10);
+        if (end && *end == ':')
+            w = g_ascii_strtoull(end + 1, &end, 10);
+        if (!g_ascii_isdigit(o->precondition_time[0]) || !end || *end || w < 3 || w > 3600 ||
+            m > 604800 || m < w + w / 3) {
+            vdc_input_error("--precondition-time '%s': expected MAX[:WINDOW] seconds, WINDOW 3 to 3600 "
+                            "(default 30) and MAX at least WINDOW and its ramp (WINDOW / 3), at most 604800",
+                            o->precondition_time);
+            return -1;
+        }
+        p->precondition_max_s = (unsigned)m;
+        p->precondition_window_s = (unsigned)w;
+    }
+    if ((o->qcow2_cluster_size || o->qcow2_l2_cache_size) &&
+        !dim_has(p, VDC_DIM_IMAGE_FORMAT, VDC_IMAGE_QCOW2)) {
+        vdc_input_error("--qcow2-%s: expected --image-format qcow2 (among its values)",
+                        o->qcow2_cluster_size ? "cluster-size" : "l2-cache-size");
+        return -1;
+    }
+    if (o->qcow2_cluster_size && !vdc_qcow2_cluster_size_ok(o->qcow2_cluster_size)) {
+        vdc_input_error("--qcow2-cluster-size %" G_GUINT64_FORMAT ": expected a power of two from 512 "
+                        "bytes to 2M", (guint64)o->qcow2_cluster_size);
+        return -1;
+    }
+    if (o->qcow2_l2_cache_size && xen) {
+        vdc_input_error("--qcow2-l2-cache-size: expected a QEMU/KVM domain (libvirt qemu:///system): "
+                        "Xen's qdisk takes no qcow2 options from libxl");
+        return -1;
+    }
+    if ((o->thin_chunk_size || o->thin_zero) && !dim_has(p, VDC_DIM_LV_TYPE, VDC_LV_THIN)) {
+        vdc_input_error("--thin-%s: expected --lv-type thin (among its values)",
+                        o->thin_chunk_size ? "chunk-size" : "zero");
+        return -1;
+    }
+    if (o->thin_chunk_size && (o->thin_chunk_size < VDC_THIN_CHUNK_MIN ||
+                               (o->thin_chunk_size & (o->thin_chunk_size - 1)))) {
+        vdc_input_error("--thin-chunk-size %" G_GUINT64_FORMAT ": expected a power of two from 64K "
+                        "to 1G", (guint64)o->thin_chunk_size);
+        return -1;
+    }
+    if (o->stripes > 1 && p->dims[VDC_DIM_LV_TYPE].n &&
+        !dim_has(p, VDC_DIM_LV_TYPE, VDC_LV_STRIPED)) {
+        vdc_input_error("--stripes %u: expected --lv-type striped (among its values): the other "
+                        "types are not striped", o->stripes);
+        return -1;
+    }
+    return 0;
+}
+
 int
 vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                const char *command_line, vdc_plan *p)
@@ -296,6 +388,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     vdc_target_spec block_variants[VDC_MAX_VARIANTS] = {
         { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK } };
     size_t n_kind[VDC_BACKING_BLOCK + 1] = { 0 }, n_block_variants = 1;
+    g_autoptr(GPtrArray) dropped = g_ptr_array_new_with_free_func(g_free);
     size_t i;
 
     p->id = h->suffix ? g_strdup_printf("%s-%s-%s", h->date_id, h->hostname, h->suffix)
@@ -397,22 +490,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
 
     memcpy(p->dims, o->dims, sizeof(p->dims));
     p->max_targets = o->max_targets ? o->max_targets : VDC_MAX_TARGETS_DEFAULT;
-    if (o->image) {
-        int format = option_value(VDC_DIM_IMAGE_FORMAT, "--image-format", o->image_format);
-        int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
-
-        if (format < 0 || alloc < 0)
-            return -1;
-        if (format == VDC_IMAGE_QCOW2 && alloc != VDC_IMAGE_SPARSE) {
-            /* storage/image.c creates qcow2 sparse only: refused here so a
-             * dry run says what the run would */
-            vdc_input_error("--image-alloc %s: expected sparse with --image-format qcow2",
-                            vdc_target_name(VDC_DIM_IMAGE_ALLOC, alloc));
-            return -1;
-        }
-        image_base.format = format;
-        image_base.alloc = alloc;
-    }
+    if (storage_options(o, p) < 0)
+        return -1;
     if (count_targets(o, p, &image_base, n_kind, &n_block_variants) < 0)
         return -1;
 
@@ -422,8 +501,13 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         g_autofree uint64_t *lv = g_new0(uint64_t, n_kind[VDC_BACKING_LVM] + 1);
         size_t n_lv = 0;
 
+        g_autofree vdc_target_spec *v = g_new0(vdc_target_spec, n_kind[VDC_BACKING_LVM] + 1);
+        vdc_target_spec base = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM };
+
+        if (o->lvm && vdc_dim_variants(p, p->dims, &base, v, n_kind[VDC_BACKING_LVM], NULL) < 0)
+            return -1;
         for (i = 0; o->lvm && i < n_kind[VDC_BACKING_LVM]; i++)
-            lv[n_lv++] = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+            lv[n_lv++] = lv_need(&v[i], p, lv_size ? lv_size : domu_disk_bytes(guest_test, &v[i]));
         if (dom0_lvm)
             lv[n_lv++] = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
         if (choose_vg(o, h, o->lvm ? "--lvm" : "--dom0-on lvm", lv, n_lv, p, &vg) < 0)
@@ -432,7 +516,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
 
     if (o->image) {
         g_autofree vdc_target_spec *v = g_new0(vdc_target_spec, n_kind[VDC_BACKING_IMAGE]);
-        size_t n = (size_t)vdc_dim_variants(p, p->dims, &image_base, v, n_kind[VDC_BACKING_IMAGE]);
+        size_t n = (size_t)vdc_dim_variants(p, p->dims, &image_base, v, n_kind[VDC_BACKING_IMAGE], dropped);
 
         /* one target per variant: image (the default backend and cache),
          * image-qdisk, image-nocache, image-qdisk-nocache, image-none-uring */
@@ -442,7 +526,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             t.name = vdc_dim_target_name("image", p, &t.spec);
             t.vdev = vdev_name(vprefix, vindex++);
             t.test_bytes = guest_test;
-            t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+            t.disk_bytes = lv_size ? lv_size : domu_disk_bytes(guest_test, &t.spec);
             t.path = g_strdup_printf("%s/%s-%s.%s", image_dir, p->domain_name, t.name,
                                      vdc_target_name(VDC_DIM_IMAGE_FORMAT, t.spec.format));
             if (add_generated(p, &t) < 0)
@@ -452,7 +536,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     if (o->lvm) {
         vdc_target_spec base = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM };
         g_autofree vdc_target_spec *v = g_new0(vdc_target_spec, n_kind[VDC_BACKING_LVM]);
-        size_t n = (size_t)vdc_dim_variants(p, p->dims, &base, v, n_kind[VDC_BACKING_LVM]);
+        size_t n = (size_t)vdc_dim_variants(p, p->dims, &base, v, n_kind[VDC_BACKING_LVM], dropped);
 
         for (i = 0; i < n; i++) {
             vdc_plan_target t = { .spec = v[i] };
@@ -461,10 +545,14 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             t.vdev = vdev_name(vprefix, vindex++);
             t.vg = g_strdup(vg);
             t.lv = g_strdup_printf("vmdiskcmp-%s-%s", lv_id, t.name);
-            t.stripes = o->stripes;
-            t.stripe_size = o->stripe_size;
+            if (t.spec.lv_type == VDC_LV_STRIPED) {
+                t.stripes = o->stripes;
+                t.stripe_size = o->stripe_size;
+            }
+            if (t.spec.lv_type == VDC_LV_THIN)
+                t.thin_pool = g_strdup_printf("%s-pool", t.lv);
             t.test_bytes = guest_test;
-            t.disk_bytes = lv_size ? lv_size : round_up_mib(guest_test + guest_test / 4 + (64ULL << 20));
+            t.disk_bytes = lv_size ? lv_size : domu_disk_bytes(guest_test, &t.spec);
             t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
             if (add_generated(p, &t) < 0)
                 return -1;
@@ -476,7 +564,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         vdc_target_spec base = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_BLOCK };
         size_t nb = o->blocks ? g_strv_length(o->blocks) : 0;
 
-        if (vdc_dim_variants(p, p->dims, &base, block_variants, G_N_ELEMENTS(block_variants)) < 0)
+        if (vdc_dim_variants(p, p->dims, &base, block_variants, G_N_ELEMENTS(block_variants), dropped) < 0)
             return -1;
         for (i = 0; i < nb; i++) {
             vdc_plan_target t = { .spec = block_variants[n_block_variants > 1 ? i : 0] };
@@ -528,9 +616,13 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             t.path = g_strdup_printf("/dev/%s/%s", t.vg, t.lv);
             t.disk_bytes = round_up_mib(dom0_test + dom0_test / 4 + (64ULL << 20));
         } else if (vdc_target_parse(VDC_DIM_BACKING, on) == VDC_BACKING_IMAGE) {
-            int alloc = option_value(VDC_DIM_IMAGE_ALLOC, "--image-alloc", o->image_alloc);
+            /* --image-alloc's first value */
+            int alloc = p->dims[VDC_DIM_IMAGE_ALLOC].n ? p->dims[VDC_DIM_IMAGE_ALLOC].v[0]
+                                                        : VDC_IMAGE_SPARSE;
 
-            if (alloc < 0) {
+            if (alloc == VDC_IMAGE_METADATA) {
+                vdc_input_error("--image-alloc metadata: the dom0 baseline's image is raw: expected "
+                                "sparse, falloc or full as --image-alloc's first value");
                 vdc_plan_target_dispose(&t);
                 return -1;
             }
@@ -593,6 +685,10 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     } else {
         p->hv = VDC_HV_NONE;   /* only dom0: nothing to boot */
         g_clear_pointer(&p->uri, g_free);
+    }
+    if (dropped->len) {
+        g_ptr_array_add(dropped, NULL);
+        p->dropped = (char **)g_ptr_array_steal(dropped, NULL);
     }
     p->ctl_disk = g_strdup_printf("%s/control.img", p->out_dir);
     if (p->runs_auto && p->n_targets < 2) {

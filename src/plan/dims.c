@@ -3,6 +3,7 @@
 #include "config.h"
 #include "plan/dims.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include <glib.h>
@@ -188,15 +189,111 @@ build_disk_bus(const vdc_plan *p, int v, const vdc_hv_build *b)
     return 0;
 }
 
+/* ---- storage variants and aging --------------------------------------------- */
+
+static char drop_why[256];
+
+int
+vdc_dim_drop(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    g_vsnprintf(drop_why, sizeof(drop_why), fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* qcow2's metadata preallocation has no raw counterpart: that cell is no
+ * target (--image-format raw,qcow2 --image-alloc sparse,metadata makes
+ * three) */
+static int
+check_image_alloc(const vdc_plan *p, const vdc_target_spec *s)
+{
+    if (s->alloc == VDC_IMAGE_METADATA && s->format != VDC_IMAGE_QCOW2)
+        return vdc_dim_drop("metadata is qcow2's preallocation; a raw image has none");
+    return 0;
+}
+
+/* the LV's type: striped when --stripes 2 or more was given (as before
+ * --lv-type), else linear */
+static int
+dflt_lv_type(const vdc_plan *p)
+{
+    return p->stripes > 1 ? VDC_LV_STRIPED : VDC_LV_LINEAR;
+}
+
+static int
+check_lv_type(const vdc_plan *p, const vdc_target_spec *s)
+{
+    if (s->lv_type == VDC_LV_STRIPED && p->stripes < 2) {
+        vdc_input_error("--lv-type striped: expected --stripes N with N >= 2 as well");
+        return -1;
+    }
+    if (s->lv_type == VDC_LV_THIN && s->precondition == VDC_PRECONDITION_ON)
+        return vdc_dim_drop("a preconditioned thin LV has every chunk allocated: its first-write "
+                            "pass would measure overwrites");
+    return 0;
+}
+
+/* not given: 0 % (the value 1), which names no target */
+static int
+dflt_fill(const vdc_plan *p)
+{
+    return 1;
+}
+
+/* a fill needs a pass on the filesystem; a precondition the raw pass */
+static int
+check_fill(const vdc_plan *p, const vdc_target_spec *s)
+{
+    if (vdc_target_fill_percent(s) && !p->bonnie && !p->workload_file) {
+        vdc_input_error("--fill %d: expected a pass on the filesystem (the bonnie++ tests, or "
+                        "--workload-on file): a fill ages the filesystem the tests run on",
+                        vdc_target_fill_percent(s));
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_precondition(const vdc_plan *p, const vdc_target_spec *s)
+{
+    if (s->precondition == VDC_PRECONDITION_ON && !p->workload_raw) {
+        vdc_input_error("--precondition on: expected --workload-on raw as well (the target's "
+                        "device is preconditioned before its raw workload pass)");
+        return -1;
+    }
+    return 0;
+}
+
 /* short names (target names), by value; value 0 is each one's "not given" */
 static const char *const image_cache_short[] = { "", "nocache" };
 static const char *const disk_cache_short[] = { "", "none", "wb", "ds", "wt" };
 static const char *const disk_io_short[] = { "", "native", "uring", "threads" };
 static const char *const disk_bus_short[] = { "", "blk", "scsi" };
+static const char *const image_format_short[] = { "", "qcow2" };
+static const char *const image_alloc_short[] = { "", "falloc", "full", "meta" };
+static const char *const lv_type_short[] = { "", "striped", "thin" };
+static const char *const precondition_short[] = { "", "pre" };
 
 /* ---- the table ------------------------------------------------------------ */
 
 const vdc_dimension vdc_dimensions[] = {
+    { .dim = VDC_DIM_IMAGE_FORMAT, .option = "image-format", .key = "image_format",
+      .kinds = KIND(VDC_BACKING_IMAGE), .choices = "raw|qcow2", .short_names = image_format_short,
+      .def = "raw",
+      .help = "format of the domU's scratch image, read back from the image (qemu-img info); "
+              "a comma list runs each as its own target",
+      .orphan = "--image as well (the dom0 baseline's image is always raw)", .dflt = dflt_zero },
+    { .dim = VDC_DIM_IMAGE_ALLOC, .option = "image-alloc", .key = "image_alloc",
+      .kinds = KIND(VDC_BACKING_IMAGE), .choices = "sparse|falloc|full|metadata",
+      .short_names = image_alloc_short, .def = "sparse",
+      .help = "allocation of the scratch image: sparse, falloc (blocks reserved), full (written), "
+              "metadata (qcow2 only: preallocation=metadata); read back (qemu-img map, FIEMAP); "
+              "a comma list runs each as its own target where the format allows it",
+      .orphan = "an image target as well (--image, or --dom0 on an image)",
+      .dflt = dflt_zero, .check = check_image_alloc },
     { .dim = VDC_DIM_IMAGE_BACKEND, .option = "image-backend", .kinds = KIND(VDC_BACKING_IMAGE),
       .choices = "auto|phy|qdisk|tap", .def = "tap with libxl, auto with libvirt",
       .help = "how the domU's image disk is served; a comma list runs each as its own target",
@@ -232,6 +329,27 @@ const vdc_dimension vdc_dimensions[] = {
               "read back; QEMU/KVM only; a comma list runs each as its own target",
       .orphan = "a domU target as well (--image, --lvm, --block, --target)",
       .dflt = dflt_zero, .check = check_disk_bus, .build_check = build_disk_bus },
+    { .dim = VDC_DIM_LV_TYPE, .option = "lv-type", .kinds = KIND(VDC_BACKING_LVM),
+      .choices = "linear|striped|thin", .short_names = lv_type_short,
+      .def = "linear (striped with --stripes 2 or more)",
+      .help = "the kind of the domU's LV: linear, striped (over --stripes PVs) or thin (a thin LV in a "
+              "pool of its own, measured twice: first write and overwrite); read back (lvs); "
+              "a comma list runs each as its own target",
+      .orphan = "--lvm as well", .dflt = dflt_lv_type, .check = check_lv_type },
+    { .dim = VDC_DIM_FILL, .option = "fill", .kinds = DOMU_KINDS,
+      .choices = "0 to 95", .short_prefix = "fill", .numeric = 1, .def = "0 (a fresh filesystem)",
+      .help = "age each domU target's filesystem before its tests: filled to P % with seeded files, "
+              "some deleted again (the free-extent histogram recorded); a comma list (0,50) runs each "
+              "as its own target",
+      .orphan = "a domU target as well (--image, --lvm, --block, --target)",
+      .dflt = dflt_fill, .check = check_fill },
+    { .dim = VDC_DIM_PRECONDITION, .option = "precondition", .kinds = DOMU_KINDS,
+      .choices = "off|on", .short_names = precondition_short, .boolean = 1, .def = "off",
+      .help = "before the raw workload pass, write each domU target's device once sequentially, then "
+              "randomly until fio's steady state (--precondition-time); a comma list (off,on) runs each "
+              "as its own target",
+      .orphan = "a domU target as well (--image, --lvm, --block, --target)",
+      .dflt = dflt_zero, .check = check_precondition },
 };
 
 const size_t vdc_n_dimensions = G_N_ELEMENTS(vdc_dimensions);
@@ -377,12 +495,13 @@ vdc_dim_check_combination(const vdc_plan *p, const vdc_target_spec *s)
 
 long
 vdc_dim_variants(const vdc_plan *p, const vdc_dim_list *given, const vdc_target_spec *base,
-                 vdc_target_spec *out, size_t max)
+                 vdc_target_spec *out, size_t max, GPtrArray *dropped)
 {
     const vdc_dimension *dims[VDC_DIM_COUNT];
     int values[VDC_DIM_COUNT][VDC_DIM_VALUES_MAX];
     size_t n[VDC_DIM_COUNT], idx[VDC_DIM_COUNT] = { 0 }, nd = 0, i;
     long count = 0;
+    g_autofree char *first_drop = NULL;
 
     for (i = 0; i < vdc_n_dimensions; i++)
         if (vdc_dimensions[i].kinds & KIND(base->backing)) {
@@ -393,17 +512,29 @@ vdc_dim_variants(const vdc_plan *p, const vdc_dim_list *given, const vdc_target_
     for (;;) {
         vdc_target_spec s = *base;
         size_t k;
+        int r = 0;
 
         for (k = 0; k < nd; k++)
             vdc_target_spec_set(&s, dims[k]->dim, values[k][idx[k]]);
-        for (k = 0; k < nd; k++)
-            if (dims[k]->check && dims[k]->check(p, &s) < 0)
+        for (k = 0; k < nd && r == 0; k++)
+            if (dims[k]->check && (r = dims[k]->check(p, &s)) < 0)
                 return -1;
-        if (vdc_dim_check_combination(p, &s) < 0)
+        if (r == 0 && vdc_dim_check_combination(p, &s) < 0)
             return -1;
-        if ((size_t)count < max)
-            out[count] = s;
-        count++;
+        if (r > 0) {
+            /* no cell of the matrix: named, with its reason */
+            g_autofree char *name = vdc_dim_target_name(vdc_target_name(VDC_DIM_BACKING, s.backing),
+                                                        p, &s);
+
+            if (!first_drop)
+                first_drop = g_strdup_printf("%s: %s", name, drop_why);
+            if (dropped)
+                g_ptr_array_add(dropped, g_strdup_printf("%s: %s", name, drop_why));
+        } else {
+            if ((size_t)count < max)
+                out[count] = s;
+            count++;
+        }
         /* the next cell: the last dimension fastest */
         for (k = nd; k-- > 0;) {
             if (++idx[k] < n[k])
@@ -411,8 +542,21 @@ vdc_dim_variants(const vdc_plan *p, const vdc_dim_list *given, const vdc_target_
             idx[k] = 0;
         }
         if (k == (size_t)-1)
-            return count;
+            break;
     }
+    if (!count && first_drop) {
+        vdc_input_error("the matrix has no %s target left: %s", vdc_target_name(VDC_DIM_BACKING,
+                                                                                 base->backing),
+                        first_drop);
+        return -1;
+    }
+    return count;
+}
+
+const char *
+vdc_dim_key(const vdc_dimension *d)
+{
+    return d->key ? d->key : vdc_target_dim_key(d->dim);
 }
 
 char *

@@ -30,6 +30,8 @@ typedef struct vdc_dimension {
                                    (vdc_target_dim_key) names it in plan.json and
                                    result.json variants */
     const char *option;         /* without "--": "disk-cache" */
+    const char *key;            /* its member in plan.json's and result.json's variant
+                                   and matrix; NULL: vdc_target_dim_key (the journal's) */
     unsigned kinds;             /* the target kinds it applies to */
     const char *choices;        /* the values accepted, "none|writeback|..." (for
                                    numbers, words: "0 to 16") */
@@ -38,6 +40,7 @@ typedef struct vdc_dimension {
                                          name */
     const char *short_prefix;   /* before a numeric value's name ("it": it0, it2) */
     int numeric;                /* values are numbers (written as numbers in JSON) */
+    int boolean;                /* values off and on (written as false and true) */
     const char *def;            /* --help's default */
     const char *help;
     const char *orphan;         /* what the option needs when no target kind of it is
@@ -45,8 +48,11 @@ typedef struct vdc_dimension {
     /* the value when the option is not given (the dimension's default) */
     int (*dflt)(const vdc_plan *p);
     /* the value's fit with the plan's hypervisor and the target's other
-     * values, or NULL: 0, or -1 after one vdc_input_error naming the option
-     * and the value */
+     * values, or NULL: 0; 1 when the combination is no cell of the matrix
+     * (a value the target's other values do not allow: qcow2's metadata
+     * preallocation of a raw image), dropped with the one line
+     * vdc_dim_drop gave; or -1 after one vdc_input_error naming the
+     * option and the value */
     int (*check)(const vdc_plan *p, const vdc_target_spec *s);
     /* value @v against what this libvirt and QEMU can do (@b known), or
      * NULL: 0, or -1 after one vdc_input_error naming the value and why */
@@ -76,11 +82,21 @@ size_t vdc_dim_values(const vdc_dimension *d, const vdc_plan *p, const vdc_dim_l
  * values (vdc_dim_values) of every dimension that applies to @backing, the
  * first row outermost, each a copy of @base with those members set, in
  * @out[0..max).  Every value is checked (vdc_dimension.check) and so is
- * every combination (vdc_dim_check_combination).  Returns the number of
- * variants (may exceed @max: only the first @max are written), or -1
- * after one vdc_input_error. */
+ * every combination (vdc_dim_check_combination); a cell a check drops is
+ * left out, and when @dropped is given, "NAME: why" is appended to it (a
+ * new string).  Returns the number of variants (may exceed @max: only the
+ * first @max are written), or -1 after one vdc_input_error (also when
+ * every cell was dropped: the first reason). */
 long vdc_dim_variants(const vdc_plan *p, const vdc_dim_list *given, const vdc_target_spec *base,
-                      vdc_target_spec *out, size_t max);
+                      vdc_target_spec *out, size_t max, GPtrArray *dropped);
+
+/* For a check that drops a cell: the reason, printf-style, kept until the
+ * next call (one line, no trailing period).  Returns 1 (the check's
+ * result). */
+int vdc_dim_drop(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* The member naming @d in a variant (d->key, else its journal key). */
+const char *vdc_dim_key(const vdc_dimension *d);
 
 /* A variant's name: @base followed by its values' short names (above),
  * newly allocated. */

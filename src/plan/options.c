@@ -50,10 +50,23 @@ static const vdc_opt opt_head[] = {
       .help = "stripe size (power of two, e.g. 64K; needs --stripes)" },
     { .name = "image-dir", .type = VDC_OPT_STR, .off = O(image_dir), .metavar = "DIR",
       .def = "/var/lib/vmdiskcmp", .help = "directory for scratch images" },
-    { .name = "image-format", .type = VDC_OPT_ENUM, .off = O(image_format), .choices = "raw|qcow2",
-      .def = "raw", .help = "format of the scratch image" },
-    { .name = "image-alloc", .type = VDC_OPT_ENUM, .off = O(image_alloc), .choices = "sparse|full",
-      .def = "sparse", .help = "allocation of the scratch image" },
+    { .name = "qcow2-cluster-size", .type = VDC_OPT_SIZE, .off = O(qcow2_cluster_size),
+      .metavar = "SIZE", .max = 2 * MIB, .def = "64K (QEMU's)",
+      .help = "cluster size of a qcow2 image (a power of two, 512 to 2M), read back from its header" },
+    { .name = "qcow2-l2-cache-size", .type = VDC_OPT_SIZE, .off = O(qcow2_l2_cache_size),
+      .metavar = "SIZE", .max = 1ULL << 40, .def = "QEMU's (1M, or 8M on Linux since QEMU 3.1)",
+      .help = "QEMU's L2 table cache of a qcow2 image (libvirt QEMU/KVM: <driver><metadata_cache>), "
+              "read back from the live domain" },
+    { .name = "thin-chunk-size", .type = VDC_OPT_SIZE, .off = O(thin_chunk_size), .metavar = "SIZE",
+      .max = 1ULL << 30, .def = "LVM's (64K for these sizes)",
+      .help = "chunk size of a thin LV's pool (a power of two, 64K to 1G), read back" },
+    { .name = "thin-zero", .type = VDC_OPT_ENUM, .off = O(thin_zero), .choices = "yes|no",
+      .def = "LVM's (lvm.conf thin_pool_zero: yes)",
+      .help = "does a thin LV's pool zero a chunk before its first use; read back" },
+    { .name = "precondition-time", .type = VDC_OPT_STR, .off = O(precondition_time),
+      .metavar = "MAX[:WINDOW]", .def = "1800:30",
+      .help = "--precondition on: random writes for at most MAX seconds, until the IOPS slope over "
+              "WINDOW seconds is under 0.5 % of their mean (fio's ss=iops_slope)" },
 };
 
 static const vdc_opt opt_tail[] = {
@@ -211,10 +224,12 @@ check_orphans(const vdc_run_opts *o)
         int given, needed;
         const char *option, *expected;
     } rules[] = {
-        { o->image_format != NULL, o->image, "--image-format",
-          "--image as well (the dom0 baseline's image is always raw)" },
-        { o->image_alloc != NULL, o->image || dom0_image, "--image-alloc",
-          "an image target as well (--image, or --dom0 on an image)" },
+        { o->qcow2_cluster_size || o->qcow2_l2_cache_size, o->image,
+          "--qcow2-cluster-size/--qcow2-l2-cache-size", "--image --image-format qcow2 as well" },
+        { o->thin_chunk_size || o->thin_zero, o->lvm, "--thin-chunk-size/--thin-zero",
+          "--lvm --lv-type thin as well" },
+        { o->precondition_time != NULL, o->dims[VDC_DIM_PRECONDITION].n > 0, "--precondition-time",
+          "--precondition on as well" },
         { o->vg != NULL, o->lvm || dom0_lvm, "--vg",
           "an LV target as well (--lvm, or --dom0 on lvm)" },
         { o->stripes || o->lv_size, o->lvm || dom0_lvm, "--stripes/--lv-size",
@@ -232,6 +247,9 @@ check_orphans(const vdc_run_opts *o)
         int kinds = (o->image ? 1u << VDC_BACKING_IMAGE : 0) | (o->lvm ? 1u << VDC_BACKING_LVM : 0) |
                     (o->blocks || o->custom ? 1u << VDC_BACKING_BLOCK : 0);
 
+        /* --image-alloc also says how the dom0 baseline's image is made */
+        if (d->dim == VDC_DIM_IMAGE_ALLOC && dom0_image)
+            continue;
         if (o->dims[d->dim].n && !(d->kinds & kinds)) {
             vdc_input_error("--%s: expected %s", d->option, d->orphan);
             return -1;

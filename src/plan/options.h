@@ -22,8 +22,11 @@ typedef struct {
     unsigned stripes;
     uint64_t stripe_size;
     char *image_dir;
-    char *image_format;         /* raw | qcow2 */
-    char *image_alloc;          /* sparse | full */
+    uint64_t qcow2_cluster_size;    /* bytes; 0: QEMU's */
+    uint64_t qcow2_l2_cache_size;   /* bytes; 0: QEMU's */
+    uint64_t thin_chunk_size;   /* bytes; 0: LVM's */
+    char *thin_zero;            /* yes | no; NULL: LVM's */
+    char *precondition_time;    /* MAX[:WINDOW] seconds; NULL: 1800:30 */
     vdc_dim_list dims[VDC_DIM_COUNT];   /* the matrix's dimensions (plan/dims.h:
                                          * --image-backend, --image-cache,
                                          * --disk-cache, ...), by vdc_target_dim */

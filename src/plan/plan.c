@@ -15,6 +15,7 @@ void
 vdc_plan_init(vdc_plan *p)
 {
     memset(p, 0, sizeof(*p));
+    p->thin_zero = -1;
 }
 
 void
@@ -25,6 +26,7 @@ vdc_plan_target_dispose(vdc_plan_target *t)
     g_clear_pointer(&t->path, g_free);
     g_clear_pointer(&t->vg, g_free);
     g_clear_pointer(&t->lv, g_free);
+    g_clear_pointer(&t->thin_pool, g_free);
 }
 
 void
@@ -56,6 +58,7 @@ vdc_plan_dispose(vdc_plan *p)
     }
     g_clear_pointer(&p->chosen, g_free);
     p->n_chosen = 0;
+    g_clear_pointer(&p->dropped, g_strfreev);
     p->n_targets = 0;
     g_clear_pointer(&p->steps, g_free);
     p->n_steps = 0;
@@ -316,9 +319,11 @@ variant_to_json(JsonBuilder *b, const vdc_plan *p, const vdc_plan_target *t)
             json_builder_set_member_name(b, "variant");
             json_builder_begin_object(b);
         }
-        json_builder_set_member_name(b, vdc_target_dim_key(d->dim));
+        json_builder_set_member_name(b, vdc_dim_key(d));
         if (d->numeric)
             json_builder_add_int_value(b, v - 1);
+        else if (d->boolean)
+            json_builder_add_boolean_value(b, v != 0);
         else
             json_builder_add_string_value(b, vdc_target_name(d->dim, v));
     }
@@ -346,6 +351,8 @@ target_to_json(JsonBuilder *b, const vdc_plan *p, const vdc_plan_target *t)
         member_str(b, "lv", t->lv);
         member_int(b, "stripes", t->stripes);
         member_int(b, "stripe_size", (gint64)t->stripe_size);
+        if (t->thin_pool)
+            member_str(b, "thin_pool", t->thin_pool);
     }
     if (sp->where == VDC_WHERE_DOM0)
         member_str(b, "dom0_on", dom0_on(t));
@@ -375,19 +382,28 @@ matrix_to_json(JsonBuilder *b, const vdc_plan *p)
         if (!l->n)
             continue;
         json_builder_begin_object(b);
-        member_str(b, "name", vdc_target_dim_key(d->dim));
+        member_str(b, "name", vdc_dim_key(d));
         member_str(b, "option", d->option);
         json_builder_set_member_name(b, "values");
         json_builder_begin_array(b);
         for (k = 0; k < l->n; k++)
             if (d->numeric)
                 json_builder_add_int_value(b, l->v[k] - 1);
+            else if (d->boolean)
+                json_builder_add_boolean_value(b, l->v[k] != 0);
             else
                 json_builder_add_string_value(b, vdc_target_name(d->dim, l->v[k]));
         json_builder_end_array(b);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    if (p->dropped) {
+        json_builder_set_member_name(b, "dropped");
+        json_builder_begin_array(b);
+        for (k = 0; p->dropped[k]; k++)
+            json_builder_add_string_value(b, p->dropped[k]);
+        json_builder_end_array(b);
+    }
     member_int(b, "targets", (gint64)p->n_targets);
     member_int(b, "max_targets", p->max_targets);
     json_builder_set_member_name(b, "estimate_s");
@@ -548,7 +564,7 @@ variant_to_text(GString *s, const vdc_plan *p, const vdc_plan_target *t)
         if (t->spec.where != VDC_WHERE_DOMU || vdc_target_dim_storage(d->dim) ||
             !vdc_dim_in_variant(d, p, t->spec.backing))
             continue;
-        g_string_append_printf(s, "%s%s %s", n++ ? ", " : " [", vdc_target_dim_key(d->dim),
+        g_string_append_printf(s, "%s%s %s", n++ ? ", " : " [", vdc_dim_key(d),
                                vdc_target_name(d->dim, vdc_target_spec_get(&t->spec, d->dim)));
     }
     if (n)
@@ -598,6 +614,8 @@ vdc_plan_to_text(const vdc_plan *p)
                                : p->guest_image  ? p->guest_image
                                                  : "(none)",
                                p->kernel ? p->kernel : "(from template)");
+    for (i = 0; p->dropped && p->dropped[i]; i++)
+        g_string_append_printf(s, "not a target: %s\n", p->dropped[i]);
     g_string_append(s, "targets:\n");
     /* the name column fits the longest name (image-qdisk-nocache, a
      * --target NAME), 12 at least */

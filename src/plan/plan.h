@@ -53,6 +53,7 @@ typedef struct {
     char *vg, *lv;              /* backing lvm */
     unsigned stripes;           /* backing lvm: 0 or 1 = linear */
     uint64_t stripe_size;       /* backing lvm: bytes, 0 = LVM default */
+    char *thin_pool;            /* backing lvm, lv_type thin: its pool's LV name */
 } vdc_plan_target;
 
 /* One workload (`run --workload`): a fio job file the agent's job engine
@@ -151,6 +152,17 @@ typedef struct {
     vdc_dim_list dims[VDC_DIM_COUNT];   /* the matrix's dimensions as given, by
                                          * vdc_target_dim (n 0: not given) */
     unsigned max_targets;       /* --max-targets */
+    char **dropped;             /* the matrix's cells that are no target, "NAME: why"
+                                   (a g_strv, NULL: none; plan/dims.h) */
+
+    /* storage variants (doc/storage.md) and aging (doc/agent.md) */
+    unsigned stripes;           /* --stripes: of a striped LV */
+    uint64_t qcow2_cluster_size;    /* --qcow2-cluster-size, bytes; 0: QEMU's 64 KiB */
+    uint64_t qcow2_l2_cache_size;   /* --qcow2-l2-cache-size, bytes; 0: QEMU's default */
+    uint64_t thin_chunk_size;   /* --thin-chunk-size, bytes; 0: LVM's choice */
+    int thin_zero;              /* --thin-zero: 1 yes, 0 no, -1 LVM's default */
+    unsigned precondition_max_s;    /* --precondition-time MAX (seconds) */
+    unsigned precondition_window_s; /* and its steady-state WINDOW (seconds) */
 
     vdc_plan_target *targets;
     size_t n_targets;

@@ -58,7 +58,7 @@ bad "--runs auto: expected --order rotated or interleaved" --image --runs auto -
 bad "--runs auto: expected two targets or more" --image --runs auto --guest-image /g.img
 bad "--precision '0x5': expected a percentage from 0.1 to 50" --image --dom0 --runs auto --precision 0x5
 bad "--image-backend tap: expected --hypervisor libxl" --image --hypervisor libvirt --connect xen:///system --image-backend tap --guest-image /g.img
-bad "--image-alloc full: expected sparse with --image-format qcow2" --image --image-format qcow2 --image-alloc full --dry-run
+bad "the matrix has no image target left: image-meta: metadata is qcow2's preallocation" --image --image-format raw --image-alloc metadata --dry-run
 bad "--lvm: expected --vg VG" --lvm
 bad "--block/--target: expected --destroy-data" --block /dev/sdz
 # a --target name the control disk cannot carry (65 bytes): refused when

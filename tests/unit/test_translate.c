@@ -176,6 +176,14 @@ static void test_libvirt_qemu_matrix(void **s) { check_case("libvirt-qemu-matrix
 /* two I/O threads per disk: queues='2' and the virtqueue mapping of
  * libvirt 10.0 (QEMU 9.0's iothread-vq-mapping) */
 static void test_libvirt_kvm_iothreads(void **s) { check_case("libvirt-kvm-iothreads"); }
+/* storage variants on QEMU: --image-format raw,qcow2 x --image-alloc
+ * sparse,full,metadata (raw's metadata cell dropped), qcow2's cluster and
+ * metadata cache (<metadata_cache>), --lv-type linear,thin (the thin LV's
+ * discard='unmap' and pool), --fill 0,40: fourteen target disks */
+static void test_libvirt_qemu_storage(void **s) { check_case("libvirt-qemu-storage"); }
+/* the lab's storage job on Xen: raw sparse and full images, a linear and
+ * a thin LV */
+static void test_xen_pv_thin(void **s) { check_case("xen-pv-thin"); }
 
 /* Which domains are created paused: a Xen domU whose image with
  * --image-cache none is served by blkback over a loop device. */
@@ -281,6 +289,8 @@ main(void)
         cmocka_unit_test(test_libvirt_xen_image_cache),
         cmocka_unit_test(test_libvirt_qemu_matrix),
         cmocka_unit_test(test_libvirt_kvm_iothreads),
+        cmocka_unit_test(test_libvirt_qemu_storage),
+        cmocka_unit_test(test_xen_pv_thin),
         cmocka_unit_test(test_needs_pause),
     };
 
