@@ -11,10 +11,12 @@ EXTRA_DIST += tests/unit/test_stderr.h tests/golden/import
 
 TESTS += tests/integration/import-golden.sh tests/integration/import-errors.sh \
 	tests/integration/import-bonnie.sh tests/integration/import-agent.sh \
-	tests/integration/import-dd.sh tests/integration/import-pages.sh
+	tests/integration/import-dd.sh tests/integration/import-pages.sh \
+	tests/integration/import-seeds-read.sh
 EXTRA_DIST += tests/integration/import-golden.sh tests/integration/import-errors.sh \
 	tests/integration/import-bonnie.sh tests/integration/import-agent.sh \
-	tests/integration/import-dd.sh tests/integration/import-pages.sh
+	tests/integration/import-dd.sh tests/integration/import-pages.sh \
+	tests/integration/import-seeds-read.sh
 
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \

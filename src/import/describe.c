@@ -364,9 +364,10 @@ vdc_import_describe(vdc_result_set *tmp, const vdc_result_set *rs, const char *f
             continue;           /* nothing decided: nothing to say */
         said = g_string_new(NULL);
         g_string_append_printf(said, "%s: target '%s': kind %s", file, t->name, t->kind);
-        if (t->provenance.kind)
-            g_string_append_printf(said, " (%s; --kind-map 'TEXT=KIND' to change)",
-                                   t->provenance.kind);
+        if (t->provenance.kind)         /* a map the user gave needs no hint */
+            g_string_append_printf(said, " (%s%s)", t->provenance.kind,
+                                   g_str_has_prefix(t->provenance.kind, "--kind-map")
+                                   ? "" : "; --kind-map 'TEXT=KIND' to change");
         if (t->where)
             g_string_append_printf(said, ", %s", t->where);
         if (t->memory_mib != VDC_INT_ABSENT)

@@ -21,6 +21,7 @@ vdc_analysis_init(struct vdc_analysis *a)
     vdc_stats_options_init(&a->opt);
     vdc_headline_init(&a->headline);
     vdc_answer_init(&a->answer);
+    vdc_reading_init(&a->reading);
     a->alpha = VDC_STATS_ALPHA;
 }
 
@@ -53,6 +54,7 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     g_free(a->on_file);
     vdc_headline_dispose(&a->headline);
     vdc_answer_dispose(&a->answer);
+    vdc_reading_dispose(&a->reading);
     vdc_host_cost_dispose(a);
     vdc_analysis_init(a);
 }
@@ -155,8 +157,10 @@ vdc_analysis_n_too_fast_cells(const struct vdc_analysis *a)
 {
     size_t i, n = 0;
 
+    /* the cells printed with the mark: a mean of the measured runs; a cell
+     * whose every run was too fast prints +++++ */
     for (i = 0; i < a->n_targets * a->n_tests; i++)
-        if (a->cells[i].n_too_fast_excluded)
+        if (a->cells[i].n_too_fast_excluded && a->cells[i].sum.n)
             n++;
     return n;
 }
@@ -907,6 +911,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
     decide_comparable(a);
     decide_warnings(a, rs);
     vdc_headline_build(a, rs);
+    vdc_reading_build(a, rs);
     if (vdc_host_cost_build(a, rs) < 0)
         goto fail;
     vdc_answer_build(a, rs);

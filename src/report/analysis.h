@@ -23,6 +23,7 @@
 #include "report/artefacts.h"
 #include "report/headline.h"
 #include "report/hostcost.h"
+#include "report/reading.h"
 #include "stats/stats.h"
 
 /* One valued sample of a cell. */
@@ -224,6 +225,8 @@ struct vdc_analysis {
     size_t n_warnings;
     struct vdc_headline headline;      /* image or LV? (report/headline.h) */
     struct vdc_answer answer;          /* the first screen, in words (report/answer.h) */
+    struct vdc_reading reading;        /* single imported runs read plainly
+                                        * (report/reading.h) */
     struct vdc_host_cost *host;        /* host CPU per backend (report/hostcost.h), by
                                         * target, test, role; n_host entries */
     size_t n_host;
@@ -336,7 +339,9 @@ size_t vdc_analysis_min_n(const struct vdc_analysis *a);
 #define VDC_TOO_FAST_MARK "\u2020"
 /* Number of cells with an artefact flag (VDC_CELL_ARTEFACTS). */
 size_t vdc_analysis_n_artefact_cells(const struct vdc_analysis *a);
-/* Number of cells with too-fast runs without value (VDC_TOO_FAST_MARK). */
+/* Number of cells printed with VDC_TOO_FAST_MARK: some runs too fast
+ * (no value), the mean of the others (a cell whose every run was too fast
+ * prints +++++, explained where it is printed). */
 size_t vdc_analysis_n_too_fast_cells(const struct vdc_analysis *a);
 const char *vdc_significance_mark(const struct vdc_stats_comparison *c);
 

@@ -147,6 +147,8 @@ row_key(const struct vdc_analysis *a, const struct vdc_headline_pair *hp, const 
 
     if (why)
         k = g_strdup_printf("no verdict (%s)", why);
+    else if ((row->verdict == VDC_VERDICT_NOT_TESTED || !row->p.has_ratio) && a->headline.unpaired)
+        k = g_strdup_printf("not tested (%zu run%s a side, not paired)", row->p.n, row->p.n == 1 ? "" : "s");
     else if (row->verdict == VDC_VERDICT_NOT_TESTED || !row->p.has_ratio)
         k = g_strdup_printf("not tested (%zu pair%s)", row->p.n, row->p.n == 1 ? "" : "s");
     else if (row->verdict == VDC_VERDICT_FASTER || row->verdict == VDC_VERDICT_SLOWER)
@@ -303,7 +305,10 @@ pair_text(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     GString *s = g_string_new(NULL);
     size_t n = hp->n_pairs_max;
 
-    g_string_append_printf(s, "%zu pair%s", n, n == 1 ? "" : "s");
+    if (h->unpaired)            /* imported runs: not paired (report/headline.h) */
+        g_string_append_printf(s, "%zu run%s on the smaller side, not paired", n, n == 1 ? "" : "s");
+    else
+        g_string_append_printf(s, "%zu pair%s", n, n == 1 ? "" : "s");
     if (h->runs_mode == VDC_RUNS_FIXED)
         g_string_append_printf(s, " (fixed %" G_GINT64_FORMAT " runs)", (gint64)h->runs);
     else if (h->runs_mode == VDC_RUNS_AUTO)
@@ -485,7 +490,9 @@ row_fixes(struct build *b, const struct vdc_headline_pair *hp, const struct vdc_
         return;
     if (row->verdict == VDC_VERDICT_NOT_TESTED && row->p.n < 2)
         add_fix_in(b, "not tested", g_strdup("--runs 5"),
-                   g_strdup("fewer than 2 pairs with a value: no interval, no test"), NULL);
+                   g_strdup(h->unpaired ? "one run a side, imported and not paired: no interval, no test "
+                            "(a run of vmdiskcmp measures it)"
+                            : "fewer than 2 pairs with a value: no interval, no test"), NULL);
     else if ((row->effect == VDC_EFFECT_UNDECIDED || (row->p.has_test && !row->p.has_ci)) &&
              h->runs_mode == VDC_RUNS_AUTO && h->max_runs != VDC_INT_ABSENT && h->runs >= h->max_runs)
         add_fix_in(b, "undecided", g_strdup_printf("--max-runs %" G_GINT64_FORMAT, 2 * h->max_runs),
@@ -624,9 +631,14 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     vdc_answer_dispose(ans);
     ans->title = g_strdup_printf("The answer: image or LV on this host%s",
                                  rs->has_experiment && rs->experiment.emulated == 1 ? " (EMULATED: relative only)" : "");
-    ans->legend = g_strdup("[95 % interval of the delta]; p: paired t-test, Holm-corrected");
+    ans->legend = g_strdup(h->unpaired ? "[95 % interval of the delta]; p: Welch's t-test, not paired, Holm-corrected"
+                                       : "[95 % interval of the delta]; p: paired t-test, Holm-corrected");
     if (absent)
         add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, absent);
+    if (a->reading.present)
+        add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL,
+                 g_strdup("One run a cell (imported): no statistics can speak; the plain reading after the "
+                          "headline says what the numbers show (each target's share of the reference, the odd one out)."));
     for (i = 0; i < h->n_pairs; i++) {
         const struct vdc_headline_pair *hp = &h->pairs[i];
 

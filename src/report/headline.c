@@ -219,10 +219,13 @@ fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_head
                 break;
             }
     }
-    vdc_stats_compare_paired(tv, bv, n, VDC_STATS_PERM_RESAMPLES, VDC_STATS_PERM_SEED, &row->p);
+    if (a->headline.unpaired)
+        vdc_headline_welch_row(a, t, b, &row->p);   /* not paired: each side's values */
+    else
+        vdc_stats_compare_paired(tv, bv, n, VDC_STATS_PERM_RESAMPLES, VDC_STATS_PERM_SEED, &row->p);
     /* a ratio of rates is never negative (paired.c cuts the interval at 0) */
     row->n_reps = count_reps(rs, t->target, b->target, t->test_key);
-    row->n_dropped = row->n_reps > n ? row->n_reps - n : 0;
+    row->n_dropped = a->headline.unpaired ? 0 : row->n_reps > n ? row->n_reps - n : 0;
     row->p_holm = NAN;
     row->bar_target = t->flags & bars;
     row->bar_reference = b->flags & bars;
@@ -335,8 +338,14 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
      * target shares the seed and the boot: runs it did not make (imported,
      * agent output: no experiment) are not known to be pairs */
     if (!rs->has_experiment && a->n_targets > 1) {
-        h->absent = VDC_HEADLINE_UNPAIRED;
-        g_array_set_size(pairs, 0);
+        h->unpaired = 1;            /* kinds known: the pairs, not paired (Welch) */
+        if (!n_choice && !(pairs->len && g_array_index(pairs, struct vdc_headline_pair,
+                                                       pairs->len - 1).role == VDC_HEADLINE_CEILING)) {
+            /* no image/LV pair and no dom0: why (the kinds), else that they are not paired */
+            if (!n_image && !n_lv)
+                h->absent = VDC_HEADLINE_UNPAIRED;
+            g_array_set_size(pairs, 0);
+        }
     }
     h->n_pairs = pairs->len;
     h->pairs = (struct vdc_headline_pair *)(void *)g_array_free(pairs, FALSE);
@@ -368,6 +377,17 @@ fmt_p(char *buf, size_t size, const char *what, double p)
     else
         snprintf(buf, size, "%s = %.3g", what, p);
     return buf;
+}
+
+/* "permutation p = 0.0625", or "Welch, not paired" (vdc_headline.unpaired) */
+static const char *
+perm_p(char *buf, size_t size, const struct vdc_analysis *a, const struct vdc_stats_paired *p)
+{
+    if (a->headline.unpaired) {
+        snprintf(buf, size, "Welch, not paired");
+        return buf;
+    }
+    return fmt_p(buf, size, "permutation p", p->p_perm);
 }
 
 /* "[+1.1 %, +5.3 %]", "[unbounded]" or "" (fewer than 2 pairs) */
@@ -405,6 +425,9 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
             g_string_append_printf(s, "%s against %s: ", t, r);
         if (reason)
             g_string_append_printf(s, "not comparable (%s)", reason);
+        else if (a->headline.unpaired)
+            g_string_append_printf(s, "not tested (%zu run%s on a side, not paired%s)", p->n,
+                                   p->n == 1 ? "" : "s", p->n >= 2 ? ", no spread" : "");
         else
             g_string_append_printf(s, "not tested (%zu pair%s%s)", p->n, p->n == 1 ? "" : "s",
                                    p->n >= 2 ? ", all differences equal" : "");
@@ -418,13 +441,13 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
         g_string_append_printf(s, "%s reaches %.1f %%", t, 100 * p->ratio);
         append_ci(s, p, 1);
         g_string_append_printf(s, " of %s, %s, %s", r, fmt_p(pb, sizeof(pb), "p", row->p_holm),
-                               fmt_p(qb, sizeof(qb), "permutation p", p->p_perm));
+                               perm_p(qb, sizeof(qb), a, p));
     } else if (row->verdict == VDC_VERDICT_FASTER || row->verdict == VDC_VERDICT_SLOWER) {
         g_string_append_printf(s, "%s is %.1f %% %s than %s", t, fabs(p->delta_percent),
                                row->verdict == VDC_VERDICT_FASTER ? "faster" : "slower", r);
         append_ci(s, p, 0);
         g_string_append_printf(s, ", %s, %s, %s", fmt_p(pb, sizeof(pb), "p", row->p_holm),
-                               fmt_p(qb, sizeof(qb), "permutation p", p->p_perm),
+                               perm_p(qb, sizeof(qb), a, p),
                                vdc_effect_class_name(row->effect));
     } else {
         if (standalone)
@@ -432,7 +455,7 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
         g_string_append_printf(s, "no significant difference, %+.1f %%", p->delta_percent);
         append_ci(s, p, 0);
         g_string_append_printf(s, ", %s, %s, %s", fmt_p(pb, sizeof(pb), "p", row->p_holm),
-                               fmt_p(qb, sizeof(qb), "permutation p", p->p_perm),
+                               perm_p(qb, sizeof(qb), a, p),
                                vdc_effect_class_name(row->effect));
     }
     if (row->n_dropped)
@@ -500,6 +523,19 @@ vdc_headline_method_text(void)
 }
 
 char *
+vdc_headline_method_text_unpaired(void)
+{
+    return g_strdup_printf("Not paired: these runs were not made by vmdiskcmp (imported results, agent "
+                           "output), so repetition r of one target is not known to share its seed and its "
+                           "boot with repetition r of another.  Each row compares the two targets' values as "
+                           "two independent samples: [95 %% CI]: Fieller's interval of the ratio of the means "
+                           "(unequal variances); p: Welch's t-test, Holm-corrected across the tests of each "
+                           "pair (alpha %g); no permutation test.  With one run a side nothing is tested: the "
+                           "delta is what the write-up's numbers say, no more.  Classes and \"not comparable\" "
+                           "as for paired runs.", VDC_STATS_ALPHA);
+}
+
+char *
 vdc_headline_absent_text(const struct vdc_analysis *a)
 {
     const struct vdc_headline *h = &a->headline;
@@ -534,6 +570,10 @@ vdc_headline_absent_text(const struct vdc_analysis *a)
     }
     if (ceiling)
         tail = "; the targets against bare dom0 (their ceiling) only.";
+    if (h->unpaired && !h->n_pairs)
+        return g_strdup_printf("No image/LV pair: %s; and these runs were not made by vmdiskcmp (imported "
+                               "results, agent output): the comparisons against the baseline %s below are "
+                               "Welch's test, not paired.", why, a->baseline);
     if (baseline)
         return g_strdup_printf("No image/LV pair: %s; each target against the baseline %s instead.", why,
                                a->baseline);
@@ -547,6 +587,12 @@ vdc_headline_pair_title(const struct vdc_analysis *a, const struct vdc_headline_
         return g_strdup_printf("dom0's page cache: %s (through it) against %s (without it) (%zu pair%s)",
                                a->targets[pair->target], a->targets[pair->reference], pair->n_pairs_max,
                                pair->n_pairs_max == 1 ? "" : "s");
+    if (a->headline.unpaired)
+        return g_strdup_printf("%s against %s%s (not paired: %zu run%s on the smaller side, Welch)",
+                               a->targets[pair->target],
+                               pair->role == VDC_HEADLINE_CEILING ? "bare " : "",
+                               a->targets[pair->reference], pair->n_pairs_max,
+                               pair->n_pairs_max == 1 ? "" : "s");
     return g_strdup_printf("%s against %s%s (%zu pair%s)", a->targets[pair->target],
                            pair->role == VDC_HEADLINE_CEILING ? "bare " :
                            pair->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
@@ -559,7 +605,7 @@ vdc_headline_perm_note(const struct vdc_headline_pair *pair)
     size_t i, n = 0;
 
     for (i = 0; i < pair->n_rows; i++)
-        if (pair->rows[i].p.has_test)
+        if (pair->rows[i].p.has_test && !isnan(pair->rows[i].p.p_perm))   /* not paired: none */
             n = MAX(n, pair->rows[i].p.n);
     if (n < 2 || n >= 6)
         return NULL;
@@ -608,10 +654,13 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
         else
             nt++;
     }
-    g_string_append_printf(s, "%s%s against %s%s: %zu pair%s",
+    g_string_append_printf(s, "%s%s against %s%s: %zu %s%s",
                            hp->role == VDC_HEADLINE_CACHE ? "dom0's page cache: " : "", t,
                            hp->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
-                           a->targets[hp->reference], hp->n_pairs_max, hp->n_pairs_max == 1 ? "" : "s");
+                           a->targets[hp->reference], hp->n_pairs_max, h->unpaired ? "run" : "pair",
+                           hp->n_pairs_max == 1 ? "" : "s");
+    if (h->unpaired)
+        g_string_append(s, " on the smaller side, not paired");
     if (h->runs_mode == VDC_RUNS_FIXED || h->runs_mode == VDC_RUNS_AUTO)
         g_string_append_printf(s, " (%s %" G_GINT64_FORMAT " runs)",
                                h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs);
@@ -633,7 +682,7 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     PART(nc, "not comparable");
     PART(nt, "not tested");
 #undef PART
-    g_string_append(s, " (paired t-test, Holm)");
+    g_string_append(s, h->unpaired ? " (Welch's t-test, not paired, Holm)" : " (paired t-test, Holm)");
     return g_string_free(s, FALSE);
 }
 
@@ -659,7 +708,8 @@ ceiling_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
             hi = row;
     }
     if (!n)
-        return g_strdup_printf("%s against bare %s: no test with 2 or more comparable pairs (of %zu)", t, r,
+        return g_strdup_printf("%s against bare %s: no test with 2 or more comparable %s (of %zu)", t, r,
+                               a->headline.unpaired ? "runs a side, not paired" : "pairs",
                                hp->n_rows);
     vdc_analysis_test_label(a, lo->test, ll, sizeof(ll));
     vdc_analysis_test_label(a, hi->test, hl, sizeof(hl));

@@ -22,8 +22,12 @@
  *   baseline  only when the run has neither (no kinds, or no image and no
  *             dom0...): each target against the analysis's baseline.
  * Only vmdiskcmp's own runs (the result has an experiment: repetition r of
- * every target shares the seed and the boot) are paired; runs it did not
- * make (imported results, agent output) get no pair.  vdc_headline.absent
+ * every target shares the seed and the boot) are paired.  Runs it did not
+ * make (imported results, agent output) whose kinds give image/LV or dom0
+ * pairs keep them, not paired (vdc_headline.unpaired): each row is Welch's
+ * test and Fieller's interval over each side's values (headline_welch.c),
+ * Holm across the pair's tests, no permutation test, and every sentence says
+ * "not paired"; without such kinds they get no pair.  vdc_headline.absent
  * says why there is no image/LV pair.
  *
  * Per pair and test: the paired Fieller interval of the ratio, the paired
@@ -46,6 +50,7 @@
 #include "stats/stats.h"
 
 struct vdc_analysis;
+struct vdc_cell;
 
 /* What a headline pair is (the list at the top of this file). */
 enum vdc_headline_role {
@@ -106,6 +111,10 @@ enum vdc_runs_mode {
 
 struct vdc_headline {
     enum vdc_headline_absent absent;
+    int unpaired;                 /* runs vmdiskcmp did not make (no experiment): the
+                                   * pairs' rows, when there are pairs, are Welch's test
+                                   * on each side's values, not paired (row.p.n: the
+                                   * fewer values of the two sides, p_perm NAN) */
     struct vdc_headline_pair *pairs;  /* choice (or baseline) pairs, cache pairs, then
                                        * ceilings */
     size_t n_pairs;
@@ -123,6 +132,13 @@ void vdc_headline_dispose(struct vdc_headline *h);
 /* Decide @a's headline from @rs (called by vdc_analysis_build once the
  * cells, comparisons, files and flags are there).  Never fails. */
 void vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs);
+
+/* Fill @p for an unpaired row (vdc_headline.unpaired, headline_welch.c):
+ * Welch's test and Fieller's interval of @t's kept values against @b's (the
+ * outlier policy of @a), the ratio cut at 0; n = the fewer values of the
+ * two, permutation p NAN, has_test when both sides have 2 or more. */
+void vdc_headline_welch_row(const struct vdc_analysis *a, const struct vdc_cell *t,
+                            const struct vdc_cell *b, struct vdc_stats_paired *p);
 
 /* "choice", "ceiling", "baseline", "cache" */
 const char *vdc_headline_role_name(enum vdc_headline_role r);
@@ -167,6 +183,8 @@ char *vdc_headline_runs_text(const struct vdc_headline *h);
 
 /* The method paragraph, thresholds stated (g_free). */
 char *vdc_headline_method_text(void);
+/* The same for an unpaired headline (vdc_headline.unpaired). */
+char *vdc_headline_method_text_unpaired(void);
 
 /* Why there is no image/LV pair, one sentence (g_free); NULL when there
  * is one. */

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "report/render.h"
+#include "report/layout.h"
 #include "report/render_escape.h"
 
 #include <math.h>
@@ -16,7 +17,7 @@
 #include <glib.h>
 
 #define HEADLINE_TITLE "Headline: image or LV?"
-#define CEILING_TITLE "Ceiling: the share of bare %s each target reaches (ratio of the means, paired 95 %% CI)"
+#define CEILING_TITLE "Ceiling: the share of bare %s each target reaches (ratio of the means, %s 95 %% CI)"
 
 /* The headline label of test @ki of @a (a compound literal buffer: valid
  * to the end of the enclosing block) */
@@ -24,11 +25,12 @@
     vdc_analysis_test_label(a, ki, (char[VDC_TEST_LABEL_MAX]){ 0 }, VDC_TEST_LABEL_MAX)
 
 /* A row worth its own line: anything but "not tested" for want of pairs
- * (those are named together, untested_text). */
+ * (those are named together, untested_text); every row of an unpaired
+ * headline (imported runs: its delta is what the write-up says). */
 static int
-row_listed(const struct vdc_headline_row *row)
+row_listed(const struct vdc_analysis *a, const struct vdc_headline_row *row)
 {
-    return !(row->verdict == VDC_VERDICT_NOT_TESTED && row->p.n < 2);
+    return a->headline.unpaired || !(row->verdict == VDC_VERDICT_NOT_TESTED && row->p.n < 2);
 }
 
 /* "Not tested (fewer than 2 pairs with a value): Sequential output,
@@ -40,7 +42,7 @@ untested_text(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     size_t i, n = 0;
 
     for (i = 0; i < hp->n_rows; i++) {
-        if (row_listed(&hp->rows[i]))
+        if (row_listed(a, &hp->rows[i]))
             continue;
         if (!s)
             s = g_string_new("Not tested (fewer than 2 pairs with a value): ");
@@ -238,15 +240,14 @@ struct layout {
     void (*ceiling_row_end)(GString *out, size_t n_cols, int head);
 };
 
+/* a cell of the text ceiling table: 22 (a target) and 34 (a test) columns
+ * wide, wider for a longer name or label: never cut */
 static void
 text_cell(GString *out, const char *s, size_t col, int head)
 {
-    if (col && head)
-        g_string_append_printf(out, " %-22.22s", s);
-    else if (col)
-        g_string_append_printf(out, " %-22s", s);
-    else
-        g_string_append_printf(out, "    %-34.34s", s);
+    (void)head;
+    g_string_append(out, col ? " " : "    ");
+    vdc_layout_pad(out, s, col ? 22 : 34, 0);
 }
 
 static void
@@ -400,7 +401,7 @@ put_pair(GString *out, const struct layout *l, const struct vdc_analysis *a, con
         const struct vdc_headline_row *row = &hp->rows[j];
         char *stop;
 
-        if (!row_listed(row))
+        if (!row_listed(a, row))
             continue;
         if (!any++)
             g_string_append(out, stop_column ? l->rows_open_stop : l->rows_open);
@@ -433,7 +434,8 @@ put_ceiling(GString *out, const struct layout *l, const struct vdc_analysis *a, 
 {
     const struct vdc_headline *h = &a->headline;
     size_t i, ki, col;
-    char buf[96], **why, *title = g_strdup_printf(CEILING_TITLE, a->targets[ref]);
+    char buf[96], **why, *title = g_strdup_printf(CEILING_TITLE, a->targets[ref],
+                                                  h->unpaired ? "not paired, Welch" : "paired");
 
     g_string_append(out, l->ceiling.before);
     put(out, l, title);
@@ -491,7 +493,8 @@ put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
     n_refs = ceiling_refs(a, refs);
     for (i = 0; i < n_refs; i++)
         put_ceiling(out, l, a, refs[i]);
-    put_para(out, l, &l->method, h->n_pairs ? vdc_headline_method_text() : NULL);
+    put_para(out, l, &l->method, !h->n_pairs ? NULL : h->unpaired ? vdc_headline_method_text_unpaired()
+             : vdc_headline_method_text());
     g_string_append(out, l->section.after);
     g_free(refs);
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "report/render.h"
+#include "report/reading.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -438,6 +439,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     g_string_append(out, "</p>\n");
     vdc_append_answer_html(out, a);
     vdc_append_headline_html(out, a);
+    vdc_append_reading_html(out, a);
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ",
                         "</p>\n", esc);
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "<p class=\"warn\" id=\"too-fast\">",

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "report/render_json.h"
+#include "report/reading.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -287,6 +288,13 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
     add_warnings(st, vdc_report_warnings(rs, a));
     json_object_set_member(json_node_get_object(st), "headline", vdc_headline_to_json(a));
     json_object_set_member(json_node_get_object(st), "answer", answer_to_json(a));
+    {
+        /* single imported runs read plainly (report/reading.h), when made */
+        JsonObject *reading = vdc_reading_json(a);
+
+        if (reading)
+            json_object_set_object_member(json_node_get_object(st), "reading", reading);
+    }
     json_object_set_member(json_node_get_object(root), "statistics", st);
     s = vdc_json_to_string(root, NULL);
     json_node_unref(root);
@@ -398,11 +406,12 @@ method_json(const struct vdc_analysis *a)
     char seed[32];
     unsigned i;
 
-    set_str(o, "pairing", "repetition");
-    set_str(o, "ci_method", "fieller-paired");
-    set_str(o, "test", "paired-t");
+    /* imported runs: not paired, Welch (report/headline.h) */
+    set_str(o, "pairing", a->headline.unpaired ? "none" : "repetition");
+    set_str(o, "ci_method", a->headline.unpaired ? "fieller" : "fieller-paired");
+    set_str(o, "test", a->headline.unpaired ? "welch-t" : "paired-t");
     set_str(o, "correction", "holm");
-    set_str(o, "permutation", "sign-flip");
+    set_str(o, "permutation", a->headline.unpaired ? "none" : "sign-flip");
     set_int(o, "permutation_exact_max_n", VDC_STATS_PERM_EXACT_MAX_N);
     set_int(o, "permutation_resamples", VDC_STATS_PERM_RESAMPLES);
     snprintf(seed, sizeof(seed), "%u", VDC_STATS_PERM_SEED);

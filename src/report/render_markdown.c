@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "report/render.h"
+#include "report/reading.h"
 #include "report/render_escape.h"
 #include "report/render_fmt.h"
 #include "report/render_answer.h"
@@ -108,6 +109,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
     vdc_append_answer_md(out, a);
     vdc_append_headline_md(out, a);
+    vdc_append_reading_md(out, a);
     g_string_append(out, "Baseline: **");
     vdc_md_escape(out, a->baseline);
     g_string_append_printf(out, "**.  Cells: mean ± half-width of the 95 %% CI (Student t), "

@@ -8,6 +8,8 @@
 #include "report/render_fmt.h"
 #include "report/render_answer.h"
 #include "report/render_headline.h"
+#include "report/layout.h"
+#include "report/reading.h"
 #include "report/render_hostcost.h"
 #include "report/render_meta.h"
 #include "report/render_warnings.h"
@@ -134,7 +136,7 @@ sub_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx, 
 }
 
 static void
-block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
+block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests, char **names)
 {
     size_t ti, k;
     long idx[N_BLOCK];
@@ -159,7 +161,8 @@ block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
                 if (c->n_samples && c->sum.n != n)
                     uneven = 1;
             }
-        g_string_append_printf(out, "%-16.16s %3zu", a->targets[ti], n);
+        vdc_layout_pad(out, names[ti], 16, 0);      /* 16 wide: never a cut name (layout.h) */
+        g_string_append_printf(out, " %3zu", n);
         for (k = 0; k < N_BLOCK; k++) {
             if (idx[k] < 0) {
                 g_string_append(out, "             ");
@@ -192,14 +195,15 @@ any_delta_ci(const struct vdc_analysis *a, size_t ti, const char *const *tests)
 }
 
 static void
-delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests)
+delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests, char **names)
 {
     size_t ti, k;
 
     for (ti = 0; ti < a->n_targets; ti++) {
         if (ti == a->baseline_index)
             continue;
-        g_string_append_printf(out, "%-16.16s    ", a->targets[ti]);
+        vdc_layout_pad(out, names[ti], 16, 0);
+        g_string_append(out, "    ");
         for (k = 0; k < N_BLOCK; k++) {
             long ki = vdc_analysis_test_index(a, tests[k]);
             char buf[64] = "";
@@ -282,7 +286,7 @@ text_sys_per_op(GString *out, const struct vdc_analysis *a, size_t ti, size_t ki
 }
 
 static void
-text_other_tests(GString *out, const struct vdc_analysis *a)
+text_other_tests(GString *out, const struct vdc_analysis *a, char **names)
 {
     size_t ti, ki;
     int header = 0;
@@ -309,11 +313,15 @@ text_other_tests(GString *out, const struct vdc_analysis *a)
             if (!c->n_samples)
                 snprintf(mean, sizeof(mean), "not run");
             /* 10 characters wide, not bytes: a mark is 3 bytes of UTF-8 */
-            line = g_strdup_printf("  %-16.16s n=%-3zu %*s %s %-8s %s", a->targets[ti], c->sum.n,
+            GString *name = g_string_new("  ");
+
+            vdc_layout_pad(name, names[ti], 16, 0);
+            line = g_strdup_printf("%s n=%-3zu %*s %s %-8s %s", name->str, c->sum.n,
                                    10 + (int)(strlen(mean) - (size_t)g_utf8_strlen(mean, -1)), mean,
                                    c->n_samples && c->unit ? c->unit : "", ci, delta);
             g_string_append_printf(out, "%s\n", g_strchomp(line));
             g_free(line);
+            g_string_free(name, TRUE);
             text_sys_per_op(out, a, ti, ki);
         }
     }
@@ -327,12 +335,24 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     int present[G_N_ELEMENTS(text_blocks)], any = 0;
     size_t b;
     const char *em = vdc_experiment_emulated(rs) ? "EMULATED: numbers predict nothing about real hardware\n\n" : "";
+    int keyed = 0;
+    char **names = vdc_layout_aliases(a, 16, &keyed);
 
     g_string_append_printf(out, "%s", em);
     g_string_append_printf(out, "vmdiskcmp %s report: %zu target%s, baseline %s\n\n", PACKAGE_VERSION,
                            a->n_targets, a->n_targets == 1 ? "" : "s", a->baseline);
     vdc_append_answer_text(out, a);
     vdc_append_headline_text(out, a);
+    if (a->reading.present) {
+        vdc_append_reading_text(out, a, names, "  ", VDC_LAYOUT_WIDTH);
+        g_string_append_c(out, '\n');
+    }
+    if (keyed) {
+        /* the tables' 16 columns would cut the names: short ones, and their key */
+        g_string_append(out, "Targets, as the tables below name them:\n");
+        vdc_layout_append_key(out, rs, a, names, keyed, "  ", VDC_LAYOUT_WIDTH);
+        g_string_append_c(out, '\n');
+    }
     g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
                          "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
                          "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");
@@ -350,7 +370,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         any |= present[b];
         if (present[b]) {
             g_string_append(out, text_blocks[b].head);
-            block_rows(out, a, blocks[b].tests);
+            block_rows(out, a, blocks[b].tests, names);
             g_string_append_c(out, '\n');
         }
     }
@@ -362,15 +382,16 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         for (b = 0; b < G_N_ELEMENTS(text_blocks); b++)
             if (present[b]) {
                 g_string_append(out, text_blocks[b].delta_head);
-                delta_rows(out, a, blocks[b].tests);
+                delta_rows(out, a, blocks[b].tests, names);
             }
         not_comparable_lines(out, a);
     }
-    text_other_tests(out, a);
+    text_other_tests(out, a, names);
     g_string_append_c(out, '\n');
     vdc_append_cache_text(out, rs);
     vdc_append_workloads_text(out, a);
     vdc_host_cost_text(out, a);
     vdc_append_notes(out, a, "", "  ", 0);
+    g_strfreev(names);
     return g_string_free(out, FALSE);
 }

@@ -74,6 +74,13 @@ vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a, const s
         return g_string_free(s, FALSE);
     case VDC_WARNING_UNDER_2X_RAM:
         f = &a->files[w->target];
+        if (f->small_ram > f->small_told && !f->small_told)
+            /* nothing was told the tool (an import): the machine's memory alone */
+            return g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice %s memory "
+                                   "(%" G_GINT64_FORMAT " MiB) in %zu of %zu run%s: the page cache flatters the "
+                                   "result (bonnie++ wants at least twice the RAM).", a->targets[w->target],
+                                   f->small_size, machine_name(f->where), f->small_ram, f->n_small, f->n_runs,
+                                   f->n_runs == 1 ? "" : "s");
         if (f->small_ram > f->small_told)
             return g_strdup_printf("target %s: test file %" G_GINT64_FORMAT " MiB is under twice %s memory "
                                    "(%" G_GINT64_FORMAT " MiB; the agent was told -r %" G_GINT64_FORMAT ") in "

@@ -72,10 +72,24 @@ run_compare() {
 
 # the same lines in compare's output: text "WARNING: L", md "> **Warning:** L"
 # (escaped), json statistics.warnings
+# compare's text wraps its prose at 120 columns: a warning's continuation
+# lines (indented under its text) joined again, blanks squeezed
+unwrapped() {
+    awk '/^WARNING: / { if (w != "") print w; w = $0; next }
+         /^         [^ ]/ && w != "" { sub(/^ +/, ""); w = w " " $0; next }
+         { if (w != "") print w; w = ""; print }
+         END { if (w != "") print w }' "$1" | tr -s ' '
+}
+
 carried() {
     case=$1 line=$2
     plain=${line#"$W "}
-    has_line "$work/$case/out.text" "WARNING: $plain" "$case: compare text output"
+    unwrapped "$work/$case/out.text" >"$work/$case/out.text.lines"
+    has_line "$work/$case/out.text.lines" "$(printf '%s' "WARNING: $plain" | tr -s ' ')" \
+        "$case: compare text output"
+    if awk 'length($0) > 120 { bad = 1 } END { exit !bad }' "$work/$case/out.text"; then
+        fail "$case: compare text output has a line over 120 characters"
+    fi
     python3 - "$work/$case/out.json" "$plain" <<'PY' || fail "$case: warning not in compare --format json"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -148,8 +162,26 @@ run_compare imported "$g/seed003/image.json" "$g/seed003/lvm.json"
 has_line "$work/imported/err.text" "$FEW_VALUES" "imported, one run: stderr"
 
 # ---- too-fast cells ----------------------------------------------------------
-has_line "$work/synthetic/err.text" "$TOO_FAST" "too fast: stderr"
-carried synthetic "$TOO_FAST"
+# the dagger's legend only where a dagger is printed: the fixture's too-fast
+# cells are +++++ (every run) and n/c deltas, no dagger
+if grep -q '†' "$work/synthetic/err.text" "$work/synthetic/out.text"; then
+    fail "synthetic: the dagger's legend without a dagger: $(grep '†' "$work/synthetic/out.text")"
+fi
+tr '\n' ' ' <"$work/synthetic/out.text" | tr -s ' ' | grep -q '+++++: every run too fast, no value' ||
+    fail "synthetic: compare text does not say what +++++ is"
+# one run of a measured cell too fast: its mean carries the dagger, and the legend follows
+python3 - "$g/synthetic/result.json" "$work/dagger.json" <<'PY' || fail "fixture edit failed (dagger)"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+r = [r for r in d["runs"] if r["target"] == "image" and r["repetition"] == 0][0]
+s = [s for s in r["samples"] if s["test"] == "putc"][0]
+s["value"], s["too_fast"] = None, True
+json.dump(d, open(sys.argv[2], "w", encoding="utf-8"), indent=1, ensure_ascii=False)
+PY
+run_compare dagger "$work/dagger.json"
+has_line "$work/dagger/err.text" "$TOO_FAST" "too fast: stderr"
+carried dagger "$TOO_FAST"
+grep -q '^Sequential output, per-char .*†' "$work/dagger/out.text" || fail "dagger: no dagger in the table"
 flag "$work/synthetic/out.csv" dom0 seq_stat too-fast
 flag "$work/synthetic/out.csv" image seq_stat not-comparable
 noflag "$work/synthetic/out.csv" dom0 putc too-fast

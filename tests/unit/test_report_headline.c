@@ -428,8 +428,9 @@ test_absent(void **state)
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
 
-    /* imported results: their runs are not known to be pairs: no pair at
-     * all, the Welch comparisons named instead (kinds or not) */
+    /* imported results: their runs are not known to be pairs.  With kinds
+     * the image/LV pair is kept, not paired: Welch's test on each side's
+     * values, said in every sentence */
     vdc_result_set_init(&rs);
     add_target(&rs, "hda3", "imported");
     add_target(&rs, "lv-1", "imported");
@@ -441,6 +442,50 @@ test_absent(void **state)
     }
     vdc_set_str(&rs.targets[1]->kind, "lvm");
     vdc_set_str(&rs.targets[2]->kind, "image");
+    analyse(&a, &rs, "lv-1");
+    assert_int_equal(a.headline.absent, VDC_HEADLINE_PRESENT);
+    assert_true(a.headline.unpaired);
+    assert_int_equal(a.headline.n_pairs, 1);
+    {
+        const struct vdc_headline_pair *hp = pair_for(&a, "md0", "lv-1");
+        size_t ki = (size_t)vdc_analysis_test_index(&a, "put_block");
+        const struct vdc_headline_row *row = NULL;
+        struct vdc_stats_comparison w;
+        double tv[3], bv[3];
+        size_t i;
+
+        assert_non_null(hp);
+        for (i = 0; i < hp->n_rows; i++)
+            if (hp->rows[i].test == ki)
+                row = &hp->rows[i];
+        assert_non_null(row);
+        for (i = 0; i < 3; i++) {
+            tv[i] = vdc_analysis_cell(&a, 2, ki)->samples[i].value;
+            bv[i] = vdc_analysis_cell(&a, 1, ki)->samples[i].value;
+        }
+        /* the row is Welch's comparison of the two sides' values */
+        vdc_stats_compare(tv, 3, bv, 3, a.alpha, &w);
+        assert_true(row->p.has_test && w.has_test);
+        assert_true(fabs(row->p.p_value - w.p_value) < 1e-12);
+        assert_true(fabs(row->p.delta_percent - w.delta_percent) < 1e-9);
+        assert_int_equal(row->p.n, 3);
+        assert_true(isnan(row->p.p_perm));
+        s = vdc_headline_row_text(&a, hp, row, 1);
+        assert_contains(s, "Welch, not paired");
+        assert_null(strstr(s, "permutation p"));
+        g_free(s);
+        s = vdc_headline_pair_title(&a, hp);
+        assert_string_equal(s, "md0 against lv-1 (not paired: 3 runs on the smaller side, Welch)");
+        g_free(s);
+    }
+    lines = vdc_analysis_headline_lines(&a);
+    assert_contains(lines[0], "md0 against lv-1: 3 runs on the smaller side, not paired, ");
+    assert_contains(lines[0], "(Welch's t-test, not paired, Holm)");
+    g_strfreev(lines);
+    vdc_analysis_dispose(&a);
+    /* without kinds: no pair at all, the Welch comparisons named instead */
+    vdc_set_str(&rs.targets[1]->kind, "imported");
+    vdc_set_str(&rs.targets[2]->kind, "imported");
     analyse(&a, &rs, "lv-1");
     assert_int_equal(a.headline.absent, VDC_HEADLINE_UNPAIRED);
     assert_int_equal(a.headline.n_pairs, 0);
