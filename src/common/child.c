@@ -53,9 +53,10 @@ vdc_child_forget_fd(int fd)
         }
 }
 
-/* In the forked child: point fd @target at what @mode says.  0 or -1. */
+/* In the forked child: point fd @target at what @mode says (@pipefd: the
+ * capture pipe, @errfd: stderr's own).  0 or -1. */
 static int
-child_io(int target, vdc_child_io mode, int logfd, int pipefd)
+child_io(int target, vdc_child_io mode, int logfd, int pipefd, int errfd)
 {
     int fd;
 
@@ -72,13 +73,15 @@ child_io(int target, vdc_child_io mode, int logfd, int pipefd)
         return dup2(logfd, target) < 0 ? -1 : 0;
     case VDC_CHILD_CAPTURE:
         return dup2(pipefd, target) < 0 ? -1 : 0;
+    case VDC_CHILD_CAPTURE_APART:
+        return dup2(errfd, target) < 0 ? -1 : 0;
     }
     return -1;
 }
 
 /* In the supervised child, up to exec or fn: never returns. */
 static void __attribute__((noreturn))
-child_exec(const vdc_child_opts *o, int logfd, int pipefd)
+child_exec(const vdc_child_opts *o, int logfd, int pipefd, int errfd)
 {
     int fd;
 
@@ -87,13 +90,15 @@ child_exec(const vdc_child_opts *o, int logfd, int pipefd)
         dup2(fd, STDIN_FILENO);
         close(fd);
     }
-    if (child_io(STDOUT_FILENO, o->out, logfd, pipefd) < 0 ||
-        child_io(STDERR_FILENO, o->err, logfd, pipefd) < 0)
+    if (child_io(STDOUT_FILENO, o->out, logfd, pipefd, errfd) < 0 ||
+        child_io(STDERR_FILENO, o->err, logfd, pipefd, errfd) < 0)
         _exit(127);
     if (logfd >= 0)
         close(logfd);
     if (pipefd >= 0)
         close(pipefd);
+    if (errfd >= 0)
+        close(errfd);
     if (o->pass_fd > 2) {
         if (o->pass_fd == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(o->pass_fd, 3) < 0)
             _exit(127);
@@ -161,7 +166,8 @@ reap_when_told(pid_t child, int life, int tell)
  * for the child; and SIGPIPE: a parent that died is noticed on @life.
  * Never returns. */
 static void __attribute__((noreturn))
-supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int logfd, int pipefd)
+supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int logfd, int pipefd,
+                int errfd)
 {
     static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
     int death = o->death_signal ? o->death_signal : SIGKILL;
@@ -199,7 +205,7 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int l
         prctl(PR_SET_PDEATHSIG, SIGKILL);   /* the supervisor killed: the child too */
         if (getppid() != self)
             _exit(127);
-        child_exec(o, logfd, pipefd);
+        child_exec(o, logfd, pipefd, errfd);
     }
     /* the child proper's pid, for vdc_child_opts.pid_out */
     while (write(tell, &child, sizeof(child)) < 0 && errno == EINTR)
@@ -208,6 +214,8 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int l
         close(logfd);
     if (pipefd >= 0)
         close(pipefd);
+    if (errfd >= 0)
+        close(errfd);
     for (i = 0; i < G_N_ELEMENTS(stop_signals); i++)
         signal(stop_signals[i], SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
@@ -235,10 +243,11 @@ supervisor_main(const vdc_child_opts *o, pid_t parent, int life, int tell, int l
     }
 }
 
-/* Read what the child wrote so far (non-blocking) into @r, keeping at most
- * @max bytes.  Closes *@fd at end of file. */
+/* Read what the child wrote so far on *@fd (non-blocking) into @buf,
+ * keeping at most @max bytes (*@truncated set when more came).  Closes
+ * *@fd at end of file; -1 is nothing to read. */
 static void
-drain(int *fd, GString *buf, size_t max, vdc_child_result *r)
+drain(int *fd, GString *buf, size_t max, int *truncated)
 {
     char chunk[4096];
     ssize_t n;
@@ -259,23 +268,25 @@ drain(int *fd, GString *buf, size_t max, vdc_child_result *r)
 
             g_string_append_len(buf, chunk, (gssize)keep);
             if (keep < (size_t)n)
-                r->out_truncated = 1;
+                *truncated = 1;
         } else {
-            r->out_truncated = 1;
+            *truncated = 1;
         }
     }
 }
 
-/* Wait up to @ms for the output (@fd) or the supervisor's word (@tell);
- * returns when either may have something new.  -1: not watched. */
+/* Wait up to @ms for the outputs (@fd, @efd) or the supervisor's word
+ * (@tell); returns when any may have something new.  -1: not watched. */
 static void
-pause_for(int fd, int tell, unsigned ms)
+pause_for(int fd, int efd, int tell, unsigned ms)
 {
-    struct pollfd p[2];
+    struct pollfd p[3];
     nfds_t n = 0;
 
     if (fd >= 0)
         p[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+    if (efd >= 0)
+        p[n++] = (struct pollfd){ .fd = efd, .events = POLLIN };
     if (tell >= 0)
         p[n++] = (struct pollfd){ .fd = tell, .events = POLLIN };
     if (n)
@@ -349,6 +360,17 @@ release_child(int life, pid_t supervisor)
         ;
 }
 
+/* Close both ends of @p that are open. */
+static void
+close_pair(int p[2])
+{
+    if (p[0] >= 0)
+        close(p[0]);
+    if (p[1] >= 0)
+        close(p[1]);
+    p[0] = p[1] = -1;
+}
+
 int
 vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
 {
@@ -356,14 +378,19 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     size_t max = o->capture_max ? o->capture_max : VDC_CHILD_CAPTURE_MAX;
     unsigned grace = o->grace_ms ? o->grace_ms : VDC_CHILD_GRACE_MS;
     int capture = o->out == VDC_CHILD_CAPTURE || o->err == VDC_CHILD_CAPTURE;
+    int apart = o->err == VDC_CHILD_CAPTURE_APART;
     int logged = o->out == VDC_CHILD_LOG || o->err == VDC_CHILD_LOG;
-    int pfd[2] = { -1, -1 }, life[2] = { -1, -1 }, tell[2] = { -1, -1 }, logfd = -1, status = 0;
-    int held = 0;
-    GString *buf = NULL;
+    int pfd[2] = { -1, -1 }, efd[2] = { -1, -1 }, life[2] = { -1, -1 }, tell[2] = { -1, -1 };
+    int logfd = -1, status = 0, held = 0;
+    GString *buf = NULL, *ebuf = NULL;
     gint64 deadline = 0, until;
     pid_t pid, self = getpid();
 
     memset(r, 0, sizeof(*r));
+    if (o->out == VDC_CHILD_CAPTURE_APART) {
+        vdc_error("%s: stdout cannot be captured apart (that is stderr's)", what);
+        return -1;
+    }
     if (logged) {
         logfd = open(o->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (logfd < 0) {
@@ -371,68 +398,43 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
             return -1;
         }
     }
-    if (capture && pipe2(pfd, O_CLOEXEC) < 0) {
+    if ((capture && pipe2(pfd, O_CLOEXEC) < 0) || (apart && pipe2(efd, O_CLOEXEC) < 0) ||
+        pipe2(life, O_CLOEXEC) < 0 || pipe2(tell, O_CLOEXEC) < 0) {
         vdc_error("%s: pipe: %s", what, g_strerror(errno));
-        if (logfd >= 0)
-            close(logfd);
-        return -1;
-    }
-    if (pipe2(life, O_CLOEXEC) < 0 || pipe2(tell, O_CLOEXEC) < 0) {
-        vdc_error("%s: pipe: %s", what, g_strerror(errno));
-        if (life[0] >= 0) {
-            close(life[0]);
-            close(life[1]);
-        }
-        if (logfd >= 0)
-            close(logfd);
-        if (capture) {
-            close(pfd[0]);
-            close(pfd[1]);
-        }
-        return -1;
+        goto fail;
     }
     fflush(NULL);
     pid = fork();
     if (pid < 0) {
         vdc_error("%s: fork: %s", what, g_strerror(errno));
-        if (logfd >= 0)
-            close(logfd);
-        if (capture) {
-            close(pfd[0]);
-            close(pfd[1]);
-        }
-        close(life[0]);
-        close(life[1]);
-        if (tell[0] >= 0) {
-            close(tell[0]);
-            close(tell[1]);
-        }
-        return -1;
+        goto fail;
     }
     if (pid == 0) {
         if (capture)
             close(pfd[0]);
+        if (apart)
+            close(efd[0]);
         close(life[1]);
         close(tell[0]);
-        supervisor_main(o, self, life[0], tell[1], logfd, pfd[1]);
+        supervisor_main(o, self, life[0], tell[1], logfd, pfd[1], efd[1]);
     }
     setpgid(pid, pid);   /* also here: no window before the child's own call */
     close(life[0]);
     close(tell[1]);
+    life[0] = tell[1] = -1;
     if (logfd >= 0)
         close(logfd);
+    logfd = -1;
     /* the caller records the group (a journal) before the child proper
      * exists; the go starts it */
     if (o->started && o->started(pid, o->started_arg) < 0) {
-        close(life[1]);             /* no go: the supervisor exits */
-        close(tell[0]);
+        close_pair(life);           /* no go: the supervisor exits */
+        close_pair(tell);
         kill(-pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
-        if (capture) {
-            close(pfd[0]);
-            close(pfd[1]);
-        }
+        close_pair(pfd);
+        close_pair(efd);
         return -1;
     }
     while (write(life[1], "g", 1) < 0 && errno == EINTR)
@@ -452,15 +454,24 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     }
     if (capture) {
         close(pfd[1]);
+        pfd[1] = -1;
         fcntl(pfd[0], F_SETFL, O_NONBLOCK);
         buf = g_string_new(NULL);
+    }
+    if (apart) {
+        close(efd[1]);
+        efd[1] = -1;
+        fcntl(efd[0], F_SETFL, O_NONBLOCK);
+        ebuf = g_string_new(NULL);
     }
     if (o->timeout_ms)
         deadline = g_get_monotonic_time() + (gint64)o->timeout_ms * 1000;
 
     for (;;) {
         if (capture)
-            drain(&pfd[0], buf, max, r);
+            drain(&pfd[0], buf, max, &r->out_truncated);
+        if (apart)
+            drain(&efd[0], ebuf, max, &r->err_truncated);
         if (child_ended(&tell[0], pid, &held))
             break;
         if (o->stop && *o->stop) {
@@ -473,15 +484,17 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         }
         if (o->tick)
             o->tick(o->tick_arg);
-        pause_for(pfd[0], tell[0], POLL_MS);
+        pause_for(pfd[0], efd[0], tell[0], POLL_MS);
     }
     if (r->stopped || r->timed_out) {
         kill(-pid, SIGTERM);
         until = g_get_monotonic_time() + (gint64)grace * 1000;
         while (!child_ended(&tell[0], pid, &held) && g_get_monotonic_time() < until) {
-            pause_for(pfd[0], tell[0], MIN(POLL_MS, grace));
+            pause_for(pfd[0], efd[0], tell[0], MIN(POLL_MS, grace));
             if (capture)
-                drain(&pfd[0], buf, max, r);
+                drain(&pfd[0], buf, max, &r->out_truncated);
+            if (apart)
+                drain(&efd[0], ebuf, max, &r->err_truncated);
         }
     }
     /* the child has ended but is not reaped (its supervisor holds it until
@@ -498,12 +511,20 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     close(life[1]);
+    /* what came before the end; a grandchild may hold the other ends */
     if (capture) {
-        drain(&pfd[0], buf, max, r);    /* what came before the end */
+        drain(&pfd[0], buf, max, &r->out_truncated);
         if (pfd[0] >= 0)
-            close(pfd[0]);              /* a grandchild may hold the other end */
+            close(pfd[0]);
         r->out_len = buf->len;
         r->out = g_string_free(buf, FALSE);
+    }
+    if (apart) {
+        drain(&efd[0], ebuf, max, &r->err_truncated);
+        if (efd[0] >= 0)
+            close(efd[0]);
+        r->err_len = ebuf->len;
+        r->err = g_string_free(ebuf, FALSE);
     }
     if (o->tick)
         o->tick(o->tick_arg);   /* what came before the end */
@@ -515,6 +536,15 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         r->status = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     }
     return 0;
+
+fail:
+    if (logfd >= 0)
+        close(logfd);
+    close_pair(pfd);
+    close_pair(efd);
+    close_pair(life);
+    close_pair(tell);
+    return -1;
 }
 
 int
@@ -527,5 +557,6 @@ void
 vdc_child_result_dispose(vdc_child_result *r)
 {
     g_clear_pointer(&r->out, g_free);
-    r->out_len = 0;
+    g_clear_pointer(&r->err, g_free);
+    r->out_len = r->err_len = 0;
 }

@@ -36,7 +36,9 @@
  *    (run/journal.h "proc") and a later `vmdiskcmp cleanup` can find and
  *    stop a group that outlived everything.
  * stdout and stderr each go to ours, to /dev/null, appended to a log file,
- * or into a bounded buffer. */
+ * or into a bounded buffer (both into one, interleaved as written, or
+ * stderr into a buffer of its own: a report on stdout, its complaints on
+ * stderr). */
 #ifndef VDC_COMMON_CHILD_H
 #define VDC_COMMON_CHILD_H
 
@@ -54,6 +56,7 @@ typedef enum {
     VDC_CHILD_NULL,          /* /dev/null */
     VDC_CHILD_LOG,           /* appended to .log_path (created 0644 if missing) */
     VDC_CHILD_CAPTURE,       /* into vdc_child_result.out (both streams: interleaved) */
+    VDC_CHILD_CAPTURE_APART, /* stderr only: into vdc_child_result.err, apart from .out */
 } vdc_child_io;
 
 typedef struct {
@@ -67,7 +70,8 @@ typedef struct {
     volatile sig_atomic_t *stop; /* polled; NULL: none */
     vdc_child_io out, err;
     const char *log_path;        /* for VDC_CHILD_LOG */
-    size_t capture_max;          /* for VDC_CHILD_CAPTURE; 0: VDC_CHILD_CAPTURE_MAX */
+    size_t capture_max;          /* for VDC_CHILD_CAPTURE and _APART, each buffer;
+                                  * 0: VDC_CHILD_CAPTURE_MAX */
     int death_signal;            /* sent to the group when we die; 0: SIGKILL */
     int pass_fd;                 /* > 2: becomes the child's descriptor 3 (e.g. the
                                   * write end of a pipe, opened O_CLOEXEC); 0: none */
@@ -95,6 +99,10 @@ typedef struct {
     char *out;                   /* VDC_CHILD_CAPTURE: NUL-terminated (g_free); else NULL */
     size_t out_len;
     int out_truncated;           /* more than capture_max bytes came: the rest was dropped */
+    char *err;                   /* VDC_CHILD_CAPTURE_APART: stderr, NUL-terminated
+                                  * (g_free); else NULL */
+    size_t err_len;
+    int err_truncated;
 } vdc_child_result;
 
 /* Run the child described by @o to its end (see above) and fill @r.
@@ -117,7 +125,7 @@ void vdc_child_forget_fd(int fd);
 /* The status as a shell reports it: the exit status, or 128 + signal. */
 int vdc_child_code(const vdc_child_result *r);
 
-/* Free the captured output; safe to call twice. */
+/* Free the captured outputs; safe to call twice. */
 void vdc_child_result_dispose(vdc_child_result *r);
 
 #endif

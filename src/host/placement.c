@@ -15,11 +15,11 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
+#include "common/child.h"
 #include "common/util.h"
 #include "host/text.h"
 
@@ -469,15 +469,21 @@ vdc_image_placement_read(const char *path, vdc_placement *out)
     return 0;
 }
 
+/* lvm2's report commands get this long (a hung VG must not hang the run),
+ * and their JSON this many bytes (a host with thousands of PVs and LV
+ * segments stays far below it). */
+#define LVM_REPORT_TIMEOUT_MS 60000u
+#define LVM_REPORT_MAX (16u << 20)
+
 /* Run an lvm2 report command; its stdout, or NULL after vdc_error. */
 static char *
 lvm_report(const char *cmd, const char *fields, const char *what, const char *const *extra)
 {
     g_autoptr(GPtrArray) argv = g_ptr_array_new();
-    g_autoptr(GError) err = NULL;
-    g_autofree char *err_text = NULL;
+    vdc_child_opts o = { .timeout_ms = LVM_REPORT_TIMEOUT_MS, .out = VDC_CHILD_CAPTURE,
+                         .err = VDC_CHILD_CAPTURE_APART, .capture_max = LVM_REPORT_MAX };
+    vdc_child_result r;
     char *out = NULL;
-    int status = 0;
     size_t i;
 
     g_ptr_array_add(argv, (char *)cmd);
@@ -493,18 +499,18 @@ lvm_report(const char *cmd, const char *fields, const char *what, const char *co
     if (what)
         g_ptr_array_add(argv, (char *)what);
     g_ptr_array_add(argv, NULL);
-    if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL,
-                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &out,
-                      &err_text, &status, &err)) {
-        vdc_error("%s: cannot run: %s", cmd, err->message);
+    o.argv = (char *const *)argv->pdata;
+    if (vdc_child_run(&o, &r) < 0)
         return NULL;
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        g_strstrip(err_text);
-        vdc_error("%s %s failed: %s", cmd, what ? what : "", *err_text ? err_text : "no message");
-        g_free(out);
-        return NULL;
-    }
+    if (r.timed_out)
+        vdc_error("%s %s: no answer in %u s", cmd, what ? what : "", LVM_REPORT_TIMEOUT_MS / 1000);
+    else if (vdc_child_code(&r) != 0 || r.out_truncated)
+        vdc_error("%s %s failed: %s", cmd, what ? what : "",
+                  r.out_truncated ? "its report is larger than we read"
+                  : *g_strstrip(r.err) ? r.err : "no message");
+    else
+        out = g_steal_pointer(&r.out);
+    vdc_child_result_dispose(&r);
     return out;
 }
 

@@ -15,6 +15,7 @@
 
 #include <glib.h>
 
+#include "common/child.h"
 #include "common/util.h"
 #include "guest/prepare.h"
 
@@ -250,23 +251,28 @@ vdc_image_dir_facts(vdc_image_dir_info *d, const char *dir)
 }
 
 /* First non-empty line `mkfs.TYPE -V` prints (e2fsprogs prints it on
- * stderr: "mke2fs 1.47.0 (5-Feb-2023)"); NULL when it cannot run. */
+ * stderr: "mke2fs 1.47.0 (5-Feb-2023)"); NULL when it cannot run or does
+ * not answer within 10 s. */
 static char *
 mkfs_version(const char *type)
 {
     g_autofree char *tool = g_strdup_printf("mkfs.%s", type);
-    g_autofree char *out = NULL, *err = NULL;
-    char *argv[] = { tool, (char *)"-V", NULL };
+    char *const argv[] = { tool, (char *)"-V", NULL };
+    vdc_child_opts o = { .argv = argv, .timeout_ms = 10000, .out = VDC_CHILD_CAPTURE,
+                         .err = VDC_CHILD_CAPTURE_APART };
+    vdc_child_result r;
     g_auto(GStrv) lines = NULL;
     g_autofree char *all = NULL;
     size_t i;
 
-    if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL, NULL,
-                      NULL, &out, &err, NULL, NULL))
+    if (vdc_child_run(&o, &r) < 0)
         return NULL;
-    all = g_strconcat(out ? out : "", "\n", err ? err : "", NULL);
-    lines = g_strsplit(all, "\n", -1);
-    for (i = 0; lines[i]; i++)
+    if (!r.timed_out && !(r.exited && r.status == 127)) {
+        all = g_strconcat(r.out, "\n", r.err, NULL);
+        lines = g_strsplit(all, "\n", -1);
+    }
+    vdc_child_result_dispose(&r);
+    for (i = 0; lines && lines[i]; i++)
         if (*g_strstrip(lines[i]))
             return g_strdup(lines[i]);
     return NULL;

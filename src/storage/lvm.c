@@ -19,6 +19,7 @@
 #include <blockdev/lvm.h>
 #endif
 
+#include "common/child.h"
 #include "common/util.h"
 #include "storage/storage_kinds.h"
 
@@ -170,33 +171,36 @@ bd_lv_exists(const char *vg, const char *lv, char **why)
     return found;
 }
 
+/* lvm2's tools get this long (a VG on a slow or busy disk answers in
+ * seconds; a hung one must not hang the run). */
+#define LVM_TOOL_TIMEOUT_MS 60000u
+
 static int
 bd_lv_tags(const char *vg, const char *lv, char ***tags, char **why)
 {
-    char *full = g_strdup_printf("%s/%s", vg, lv);
-    const char *argv[] = { "lvs", "--noheadings", "-o", "lv_tags", full, NULL };
-    char *out = NULL, *err = NULL;
-    int status = 0;
-    GError *gerr = NULL;
+    g_autofree char *full = g_strdup_printf("%s/%s", vg, lv);
+    char *const argv[] = { (char *)"lvs", (char *)"--noheadings", (char *)"-o", (char *)"lv_tags",
+                           full, NULL };
+    vdc_child_opts o = { .argv = argv, .timeout_ms = LVM_TOOL_TIMEOUT_MS,
+                         .out = VDC_CHILD_CAPTURE, .err = VDC_CHILD_CAPTURE_APART };
+    vdc_child_result r;
     int rc = -1;
 
-    if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
-                      &status, &gerr))
-        *why = g_strdup_printf("run lvs: %s", gerr->message);
-    else if (!g_spawn_check_wait_status(status, NULL)) {
-        char *l = one_line(err);
+    if (vdc_child_run(&o, &r) < 0) {
+        *why = g_strdup("cannot run lvs (see the message above)");
+        return -1;
+    }
+    if (r.timed_out) {
+        *why = g_strdup_printf("lvs %s: no answer in %u s", full, LVM_TOOL_TIMEOUT_MS / 1000);
+    } else if (vdc_child_code(&r) != 0) {
+        g_autofree char *l = one_line(r.err);
 
         *why = g_strdup_printf("lvs %s: %s", full, l);
-        g_free(l);
-    }
-    else {
-        *tags = g_strsplit(g_strstrip(out), ",", -1);
+    } else {
+        *tags = g_strsplit(g_strstrip(r.out), ",", -1);
         rc = 0;
     }
-    g_clear_error(&gerr);
-    g_free(out);
-    g_free(err);
-    g_free(full);
+    vdc_child_result_dispose(&r);
     return rc;
 }
 

@@ -452,6 +452,48 @@ test_child_capture(void **state)
     vdc_child_result_dispose(&r);
 }
 
+/* stderr apart from stdout: a report on one, its complaints on the other */
+static void
+test_child_capture_apart(void **state)
+{
+    static const char *const both[] = { "sh", "-c", "echo out; echo err >&2; echo out2; exit 3", NULL };
+    static const char *const lots[] = { "sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x >&2; echo ok",
+                                        NULL };
+    vdc_child_opts o = { .argv = (char *const *)both, .out = VDC_CHILD_CAPTURE,
+                         .err = VDC_CHILD_CAPTURE_APART };
+    vdc_child_result r;
+
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    assert_string_equal(r.out, "out\nout2\n");
+    assert_string_equal(r.err, "err\n");
+    assert_int_equal(r.err_len, 4);
+    assert_int_equal(vdc_child_code(&r), 3);
+    vdc_child_result_dispose(&r);
+    vdc_child_result_dispose(&r);           /* twice is safe */
+    assert_null(r.err);
+    /* each buffer bounded on its own; stdout to /dev/null */
+    o.argv = (char *const *)lots;
+    o.out = VDC_CHILD_NULL;
+    o.capture_max = 1000;
+    assert_int_equal(vdc_child_run(&o, &r), 0);
+    assert_null(r.out);
+    assert_int_equal(r.err_len, 1000);
+    assert_true(r.err_truncated);
+    assert_int_equal(vdc_child_code(&r), 0);
+    vdc_child_result_dispose(&r);
+    /* stdout has no buffer of its own: refused, nothing run */
+    o.out = VDC_CHILD_CAPTURE_APART;
+    capture_stderr_begin();
+    assert_int_equal(vdc_child_run(&o, &r), -1);
+    {
+        char *err = capture_stderr_end();
+
+        assert_non_null(strstr(err, "stdout cannot be captured apart"));
+        free(err);
+    }
+    vdc_error_reset();
+}
+
 static void
 test_child_log(void **state)
 {
@@ -741,6 +783,7 @@ main(void)
         cmocka_unit_test(test_opts_help),
         cmocka_unit_test(test_child_exit_status),
         cmocka_unit_test(test_child_capture),
+        cmocka_unit_test(test_child_capture_apart),
         cmocka_unit_test(test_child_log),
         cmocka_unit_test(test_child_timeout),
         cmocka_unit_test(test_child_stop),
