@@ -275,6 +275,19 @@ drain(int *fd, GString *buf, size_t max, int *truncated)
     }
 }
 
+/* The last of *@fd read into @buf as drain() does, *@fd closed; @buf's
+ * text is returned (g_free) and its length put in *@len. */
+static char *
+drain_last(int *fd, GString *buf, size_t max, int *truncated, size_t *len)
+{
+    drain(fd, buf, max, truncated);
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+    *len = buf->len;
+    return g_string_free(buf, FALSE);
+}
+
 /* Wait up to @ms for the outputs (@fd, @efd) or the supervisor's word
  * (@tell); returns when any may have something new.  -1: not watched. */
 static void
@@ -512,20 +525,10 @@ vdc_child_run(const vdc_child_opts *o, vdc_child_result *r)
         ;
     close(life[1]);
     /* what came before the end; a grandchild may hold the other ends */
-    if (capture) {
-        drain(&pfd[0], buf, max, &r->out_truncated);
-        if (pfd[0] >= 0)
-            close(pfd[0]);
-        r->out_len = buf->len;
-        r->out = g_string_free(buf, FALSE);
-    }
-    if (apart) {
-        drain(&efd[0], ebuf, max, &r->err_truncated);
-        if (efd[0] >= 0)
-            close(efd[0]);
-        r->err_len = ebuf->len;
-        r->err = g_string_free(ebuf, FALSE);
-    }
+    if (capture)
+        r->out = drain_last(&pfd[0], buf, max, &r->out_truncated, &r->out_len);
+    if (apart)
+        r->err = drain_last(&efd[0], ebuf, max, &r->err_truncated, &r->err_len);
     if (o->tick)
         o->tick(o->tick_arg);   /* what came before the end */
     if (WIFEXITED(status)) {
