@@ -24,7 +24,10 @@
 #include "plan/plan.h"
 #include "plan/workloads.h"
 #include "run/journal.h"
+#include "run/facts.h"
+#include "run/preflight.h"
 #include "run/run.h"
+#include "run/undo.h"
 #include "storage/storage.h"
 
 static volatile sig_atomic_t vdc_stop;

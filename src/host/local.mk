@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Host-side samplers of dom0 (src/host): /proc and /sys accounting, loop
-# devices, page-cache residency, placement, xenstore backend facts,
-# libvirt live XML, CPU accounting of a disk's servers (doc/host-cost.md).
+# dom0's own mechanics and samplers (src/host): /proc and /sys accounting,
+# loop devices (attach, find by identity, detach), mounts, process groups,
+# this boot's id, page-cache residency and dropping it, placement, xenstore
+# backend facts, libvirt live XML, CPU accounting of a disk's servers
+# (doc/host-cost.md).
 src_libvdc_controller_a_SOURCES += \
 	src/host/text.h src/host/text.c \
 	src/host/procfs.h src/host/procfs.c \
 	src/host/cpuacct.h src/host/cpuacct.c \
 	src/host/workers.h src/host/workers.c \
 	src/host/loopdev.h src/host/loopdev.c \
+	src/host/mounts.h src/host/mounts.c \
+	src/host/procgroup.h src/host/procgroup.c \
 	src/host/residency.h src/host/residency.c \
 	src/host/placement.h src/host/placement.c \
 	src/host/alignment.h src/host/alignment.c \

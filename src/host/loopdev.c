@@ -122,14 +122,37 @@ vdc_loop_info_read(const char *dev, vdc_loop_info *out)
     return vdc_loop_sysfs_parse(n, b, d, o, out);
 }
 
-/* 1 when loop device @dev's LOOP_GET_STATUS64 names @sb's device and inode,
- * 0 when it names another file, -1 when it cannot be asked (no node, no
- * permission: the path match stands) */
+int
+vdc_file_id_of(const char *path, vdc_file_id *id)
+{
+    struct stat sb;
+
+    if (stat(path, &sb) < 0)
+        return -1;
+    id->dev = (uint64_t)sb.st_dev;
+    id->ino = (uint64_t)sb.st_ino;
+    return 0;
+}
+
+int
+vdc_file_id_parse(const char *text, vdc_file_id *id)
+{
+    const char *p = text;
+
+    if (!p || vdc_parse_u64_word(&p, &id->dev) < 0 || *p++ != ':' ||
+        vdc_parse_u64_word(&p, &id->ino) < 0 || *p)
+        return -1;
+    return 0;
+}
+
+/* The identity of the file loop device @node holds (LOOP_GET_STATUS64):
+ * 0; 1 when the device is not bound (ENXIO); -1 when it cannot be asked
+ * (no node, no permission). */
 static int
-same_inode(const char *dev, const struct stat *sb)
+loop_backing_id(const char *node, vdc_file_id *id)
 {
     struct loop_info64 li;
-    int fd = open(dev, O_RDONLY | O_CLOEXEC);
+    int fd = open(node, O_RDONLY | O_CLOEXEC);
     int r, e;
 
     if (fd < 0)
@@ -138,24 +161,20 @@ same_inode(const char *dev, const struct stat *sb)
     e = errno;
     close(fd);
     if (r < 0)
-        return e == ENXIO ? 0 : -1;   /* ENXIO: unbound meanwhile */
-    return li.lo_inode == sb->st_ino && li.lo_device == sb->st_dev;
+        return e == ENXIO ? 1 : -1;
+    id->dev = li.lo_device;
+    id->ino = li.lo_inode;
+    return 0;
 }
 
 int
-vdc_loop_find_by_backing(const char *file, char ***devs)
+vdc_loop_find(const vdc_file_id *id, const char *path, char ***devs)
 {
     g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
-    char real[PATH_MAX];
-    struct stat sb;
     DIR *d;
     struct dirent *e;
 
     *devs = NULL;
-    if (!realpath(file, real) || stat(real, &sb) < 0) {
-        vdc_error("image %s: %s", file, g_strerror(errno));
-        return -1;
-    }
     d = opendir("/sys/block");
     if (!d) {
         vdc_error("/sys/block: %s", g_strerror(errno));
@@ -163,6 +182,7 @@ vdc_loop_find_by_backing(const char *file, char ***devs)
     }
     while ((e = readdir(d))) {
         vdc_loop_info li;
+        vdc_file_id held;
         unsigned number;
         g_autofree char *node = NULL;
         int r;
@@ -175,9 +195,11 @@ vdc_loop_find_by_backing(const char *file, char ***devs)
             return -1;
         }
         if (r == 1)
-            continue;
+            continue;       /* not bound */
         node = g_strdup_printf("/dev/%s", li.name);
-        if (!li.backing_deleted && !strcmp(li.backing_file, real) && same_inode(node, &sb) != 0)
+        r = loop_backing_id(node, &held);
+        if ((r == 0 && held.dev == id->dev && held.ino == id->ino) ||
+            (r < 0 && path && !li.backing_deleted && !strcmp(li.backing_file, path)))
             g_ptr_array_add(found, g_steal_pointer(&node));
         vdc_loop_info_dispose(&li);
     }
@@ -185,6 +207,135 @@ vdc_loop_find_by_backing(const char *file, char ***devs)
     g_ptr_array_add(found, NULL);
     *devs = (char **)g_ptr_array_free(g_steal_pointer(&found), FALSE);
     return 0;
+}
+
+int
+vdc_loop_find_by_backing(const char *file, char ***devs)
+{
+    char real[PATH_MAX];
+    vdc_file_id id;
+
+    *devs = NULL;
+    /* the kernel prints a backing file's path with symlinks resolved */
+    if (!realpath(file, real) || vdc_file_id_of(real, &id) < 0) {
+        vdc_error("image %s: %s", file, g_strerror(errno));
+        return -1;
+    }
+    return vdc_loop_find(&id, real, devs);
+}
+
+char *
+vdc_loop_attach(const char *file)
+{
+    int ctl = -1, ffd = -1, lfd = -1, attempt;
+    char *dev = NULL;
+
+    ffd = open(file, O_RDWR | O_CLOEXEC);
+    if (ffd < 0) {
+        vdc_error("loop device for %s: cannot open the file: %s", file, g_strerror(errno));
+        return NULL;
+    }
+    ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+    if (ctl < 0) {
+        vdc_error("loop device for %s: /dev/loop-control: %s", file, g_strerror(errno));
+        goto out;
+    }
+    for (attempt = 0; attempt < 10 && !dev; attempt++) {
+        struct loop_config cfg;
+        int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+        g_autofree char *path = NULL;
+
+        if (n < 0) {
+            vdc_error("loop device for %s: no free loop device: %s", file, g_strerror(errno));
+            goto out;
+        }
+        path = g_strdup_printf("/dev/loop%d", n);
+        lfd = open(path, O_RDWR | O_CLOEXEC);
+        if (lfd < 0) {
+            vdc_error("loop device %s: %s", path, g_strerror(errno));
+            goto out;
+        }
+        memset(&cfg, 0, sizeof(cfg));
+        cfg.fd = (unsigned)ffd;
+        /* O_DIRECT on the backing file: dom0's page cache must not serve
+         * the baseline twice (filesystem on loop on file) */
+        cfg.info.lo_flags = LO_FLAGS_DIRECT_IO;
+        g_strlcpy((char *)cfg.info.lo_file_name, file, sizeof(cfg.info.lo_file_name));
+        if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0 ||
+            (errno == EINVAL && (cfg.info.lo_flags = 0, ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0))) {
+            dev = g_steal_pointer(&path);
+        } else if (errno != EBUSY) {
+            vdc_error("loop device %s for %s: LOOP_CONFIGURE: %s", path, file, g_strerror(errno));
+            close(lfd);
+            lfd = -1;
+            goto out;
+        }
+        close(lfd);
+        lfd = -1;
+    }
+    if (!dev)
+        vdc_error("loop device for %s: every free device was taken by someone else", file);
+out:
+    if (ctl >= 0)
+        close(ctl);
+    if (ffd >= 0)
+        close(ffd);
+    return dev;
+}
+
+/* Wait up to 2 s for loop device @name ("loopN") to be unbound (its sysfs
+ * loop/ directory gone).  0 when it is, -1 when it is still bound. */
+static int
+loop_wait_unbound(const char *name)
+{
+    g_autofree char *bound = g_strdup_printf("/sys/block/%s/loop/backing_file", name);
+    int i;
+
+    for (i = 0; i < 40; i++) {
+        if (!g_file_test(bound, G_FILE_TEST_EXISTS))
+            return 0;
+        g_usleep(50000);
+    }
+    return -1;
+}
+
+int
+vdc_loop_detach(const vdc_file_id *id, const char *path)
+{
+    g_auto(GStrv) devs = NULL;
+    vdc_file_id now;
+    size_t i;
+    int rc = 0;
+
+    if (!id) {
+        if (!path || vdc_file_id_of(path, &now) < 0)
+            return 0;       /* gone, and nothing else to know it by */
+        id = &now;
+    }
+    if (!path)
+        path = "its backing file";
+    if (vdc_loop_find(id, NULL, &devs) < 0)
+        return -1;
+    for (i = 0; devs[i]; i++) {
+        int fd = open(devs[i], O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0 || (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO)) {
+            vdc_error("loop device %s (%s): cannot detach: %s", devs[i], path, g_strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            rc = -1;
+            continue;
+        }
+        close(fd);
+        /* LOOP_CLR_FD on a device in use only marks it to detach when its
+         * last user goes: detached means it is unbound */
+        if (loop_wait_unbound(devs[i] + 5) < 0) {
+            vdc_error("loop device %s: still bound to %s: in use (mounted, or held open): the "
+                      "image's space is not freed", devs[i], path);
+            rc = -1;
+        }
+    }
+    return rc;
 }
 
 int

@@ -346,3 +346,27 @@ vdc_proc_file_flags(int pid, const char *path, unsigned **flags, size_t *n)
     *flags = (unsigned *)(void *)g_array_free(g_steal_pointer(&got), FALSE);
     return 0;
 }
+
+/* ---- this boot of the kernel ------------------------------------------------- */
+
+char *
+vdc_boot_id(void)
+{
+    char *id = NULL;
+
+    if (!g_file_get_contents("/proc/sys/kernel/random/boot_id", &id, NULL, NULL))
+        return NULL;
+    return g_strstrip(id);
+}
+
+int64_t
+vdc_boot_time(void)
+{
+    g_autofree char *stat = NULL;
+    const char *p;
+
+    if (!g_file_get_contents("/proc/stat", &stat, NULL, NULL) ||
+        !(p = strstr(stat, "\nbtime ")))
+        return -1;
+    return g_ascii_strtoll(p + 7, NULL, 10);
+}

@@ -119,4 +119,14 @@ int vdc_fdinfo_flags_parse(const char *text, const char *source, unsigned *flags
  * after vdc_error (no such process, no permission). */
 int vdc_proc_file_flags(int pid, const char *path, unsigned **flags, size_t *n);
 
+/* ---- this boot of the kernel ------------------------------------------------- */
+
+/* The text of /proc/sys/kernel/random/boot_id (a UUID, stripped), newly
+ * allocated, or NULL when /proc cannot tell (no message). */
+char *vdc_boot_id(void);
+
+/* The boot's wall-clock time, seconds since the epoch (/proc/stat
+ * "btime"), or -1 when /proc cannot tell (no message). */
+int64_t vdc_boot_time(void);
+
 #endif

@@ -101,3 +101,20 @@ out:
     close(fd);
     return rc;
 }
+
+int
+vdc_drop_caches(void)
+{
+    int fd;
+
+    sync();
+    fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "3\n", 2) != 2) {
+        vdc_error("/proc/sys/vm/drop_caches: %s", g_strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Page-cache residency of a file in dom0: how much of an image (or a block
+/* Page-cache residency of a file in dom0, and emptying the page cache: how much of an image (or a block
  * device node, e.g. an LV) dom0's page cache holds, as util-linux fincore
  * counts it: mincore(2) over a read-only shared mapping of the file, which
  * maps address space only and reads nothing (no page is faulted in, the
@@ -32,5 +32,10 @@ int vdc_residency_read(const char *path, vdc_residency *out);
 /* The same, mapping @chunk bytes at a time (a positive multiple of the page
  * size; tests use a few pages to cross chunk boundaries). */
 int vdc_residency_read_chunked(const char *path, size_t chunk, vdc_residency *out);
+
+/* Empty dom0's page cache of clean pages: sync(2), then "3" into
+ * /proc/sys/vm/drop_caches (page cache, dentries and inodes), as before
+ * each domU boot and each dom0 test.  0, or -1 after vdc_error. */
+int vdc_drop_caches(void);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The real run environment (run.h vdc_run_env_default): the storage ops,
+/* The real run environment (env.h vdc_run_env_default): the storage ops,
  * libguestfs prepare, the control disk codec, loop devices and the local
  * dom0 agent step that a run uses outside the tests. */
 #include "config.h"
-#include "run/run.h"
+#include "run/env.h"
 
 #include <string.h>
 
@@ -12,7 +12,10 @@
 #include "common/util.h"
 #include "guest/control.h"
 #include "guest/prepare.h"
+#include "host/loopdev.h"
 #include "host/procfs.h"
+#include "host/residency.h"
+#include "run/dom0.h"
 
 static int
 storage_destroy_journaled(vdc_backing backing, const char *path, const char *vg, const char *lv,
@@ -31,6 +34,18 @@ storage_destroy_journaled(vdc_backing backing, const char *path, const char *vg,
     return rc;
 }
 
+/* The loop devices bound to @file, by the identity the journal recorded
+ * (@ino), else by @file as it is now. */
+static int
+loop_detach(const char *file, const char *ino)
+{
+    vdc_file_id id;
+
+    if (ino && vdc_file_id_parse(ino, &id) == 0)
+        return vdc_loop_detach(&id, file);
+    return vdc_loop_detach(NULL, file);
+}
+
 void
 vdc_run_env_default(vdc_run_env *env)
 {
@@ -46,7 +61,7 @@ vdc_run_env_default(vdc_run_env *env)
     env->nonce = vdc_control_nonce;
     env->dom0_step = vdc_dom0_step;
     env->loop_attach = vdc_loop_attach;
-    env->loop_detach = vdc_loop_detach;
+    env->loop_detach = loop_detach;
     env->drop_caches = vdc_drop_caches;
     env->cache.loop_info = vdc_loop_info_read;
     env->cache.loop_find = vdc_loop_find_by_backing;

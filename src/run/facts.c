@@ -2,7 +2,6 @@
 /* Host facts recorded in result.json (experiment.host) and the defaults
  * that depend on the host (RAM, Xen dom0 or not). */
 #include "config.h"
-#include "run/run.h"
 #include "run/facts.h"
 
 #include <limits.h>

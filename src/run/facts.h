@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Reproduction facts of a run (src/run/facts.c): what a reader needs to
- * rebuild the setup, recorded in result.json experiment.build, .host and
- * .guest (doc/result-format.md).  Every fact is best-effort: a file that
+/* Host and reproduction facts of a run (src/run/facts.c): what a reader
+ * needs to rebuild the setup, recorded in result.json experiment.build,
+ * .host and .guest (doc/result-format.md), and the host facts the plan's
+ * defaults depend on (RAM, Xen dom0 or not).  Every fact is best-effort: a file that
  * is missing or unreadable leaves its member absent, never an error. */
 #ifndef VDC_RUN_FACTS_H
 #define VDC_RUN_FACTS_H
@@ -26,6 +27,15 @@ int vdc_mountinfo_lookup(const char *mountinfo, unsigned major, unsigned minor,
                          const char *real_path, char **fs_type, char **source);
 
 /* Gatherers (read /proc, /sys, run mkfs -V). */
+
+/* Host facts for result.json experiment.host: hostname, uname -r,
+ * /proc/cpuinfo model name, CPU count, MemTotal, cpufreq governor of cpu0
+ * (absent when there is no cpufreq). */
+void vdc_host_facts(vdc_host_info *info);
+/* MemTotal in MiB (0 when /proc/meminfo cannot tell) */
+unsigned vdc_host_ram_mib(void);
+/* 1 when this host is a Xen dom0 (/proc/xen/capabilities says control_d) */
+int vdc_host_is_xen_dom0(void);
 
 /* /proc/cmdline into @info->cmdline; the image directory @dir (NULL: none)
  * into @info->image_dir (see vdc_image_dir_facts); `mkfs.@mkfs -V` first

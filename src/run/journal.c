@@ -89,6 +89,7 @@ static const struct {
     { VDC_JOURNAL_LV, "tag", M(tag), NULL, NULL },
     { VDC_JOURNAL_LOOP, "file", M(file), NULL, NULL },
     { VDC_JOURNAL_LOOP, "dev", M(dev), NULL, NULL },
+    { VDC_JOURNAL_LOOP, "ino", M(ino), ino_ok, INO_EXPECTED },
     { VDC_JOURNAL_MOUNT, "dir", M(dir), NULL, NULL },
     { VDC_JOURNAL_MOUNT, "source", M(source), NULL, NULL },
     { VDC_JOURNAL_DIR, "path", M(path), NULL, NULL },
@@ -662,4 +663,26 @@ vdc_journal_ino_check(const char *ino, const char *path)
     if (!now)
         return errno == ENOENT ? -1 : 0;
     return !strcmp(now, ino);
+}
+
+int
+vdc_journal_done_ino(vdc_journal *j, unsigned seq, const char *path)
+{
+    g_autofree char *ino = vdc_journal_ino_of(path);
+
+    return ino ? vdc_journal_done_ident(j, seq, "ino", ino) : vdc_journal_done(j, seq);
+}
+
+int
+vdc_journal_mkdir(vdc_journal *j, unsigned seq, const char *dir, mode_t mode)
+{
+    if (mkdir(dir, mode) < 0) {
+        int e = errno;  /* g_file_test's stat may change errno */
+
+        if (e == EEXIST && g_file_test(dir, G_FILE_TEST_IS_DIR))
+            return vdc_journal_undone(j, seq);  /* made by someone else meanwhile: not ours */
+        vdc_error("directory %s: cannot create: %s", dir, g_strerror(e));
+        return -1;
+    }
+    return vdc_journal_done_ino(j, seq, dir);
 }

@@ -15,7 +15,8 @@
  *   kept SEQ                        left on purpose (--keep)
  * Kinds and keys: domain (driver, uri, name, uuid), image (path, ino; the
  * target description's where, format, alloc, image_backend: model/target.h
- * names), lv (vg, lv, tag), loop (file, dev), mount (dir, source), dir
+ * names), lv (vg, lv, tag), loop (file, dev, ino: the backing file's, by
+ * which the device is found again, host/loopdev.h), mount (dir, source), dir
  * (path, ino), file (path, ino), proc (pid, start, exe, boot: a child's
  * process group, see common/child.h; undone once the group is gone).  ino is
  * "DEV:INO" (st_dev, st_ino of what was made, decimal); uuid the domain's
@@ -32,6 +33,8 @@
  * typed (vdc_journal_entry). */
 #ifndef VDC_RUN_JOURNAL_H
 #define VDC_RUN_JOURNAL_H
+
+#include <sys/types.h>
 
 #include <glib.h>
 
@@ -61,7 +64,8 @@ typedef struct {
     const char *driver, *uri, *name;    /* domain */
     const char *uuid;                   /* domain: its UUID (given at create) */
     const char *path;                   /* image, dir, file */
-    const char *ino;                    /* image, dir, file: "DEV:INO" once made */
+    const char *ino;                    /* image, dir, file: "DEV:INO" once made;
+                                         * loop: its backing file's once attached */
     vdc_target_spec image;              /* image: its description (backing image) */
     const char *vg, *lv;                /* lv */
     const char *tag;                    /* lv: the run's tag on it */
@@ -113,6 +117,16 @@ int vdc_journal_load(vdc_journal *j, const char *path);
  * copy of @e joins the journal.  Returns the entry's seq (> 0), or 0 after
  * vdc_error. */
 unsigned vdc_journal_add(vdc_journal *j, const vdc_journal_entry *e);
+
+/* Mark entry @seq done with the identity ("ino") of the file or directory
+ * @path it made, or plainly done when @path cannot be read.  0 or -1. */
+int vdc_journal_done_ino(vdc_journal *j, unsigned seq, const char *path);
+
+/* mkdir @dir (@mode) for entry @seq (a "dir" entry added just before):
+ * done with the directory's identity when this call made it; when it
+ * exists already (made by someone else meanwhile) the entry is marked
+ * undone, since it is not ours to remove.  0, or -1 after vdc_error. */
+int vdc_journal_mkdir(vdc_journal *j, unsigned seq, const char *dir, mode_t mode);
 
 /* Mark entry @seq done / undone / kept (fsynced).  0 or -1. */
 int vdc_journal_done(vdc_journal *j, unsigned seq);

@@ -3,8 +3,12 @@
 # the dom0 baseline and the host's reproduction facts.
 src_libvdc_controller_a_SOURCES += \
 	src/run/journal.h src/run/journal.c \
-	src/run/run.h src/run/run.c src/run/undo.c src/run/dom0.c src/run/preflight.c \
-	src/run/facts.c src/run/facts.h src/run/env.c \
+	src/run/run.h src/run/run.c \
+	src/run/undo.h src/run/undo.c \
+	src/run/dom0.h src/run/dom0.c \
+	src/run/preflight.h src/run/preflight.c \
+	src/run/facts.h src/run/facts.c \
+	src/run/env.h src/run/env.c \
 	src/run/step.c src/run/step.h \
 	src/run/agent_result.c src/run/agent_result.h \
 	src/run/hostwatch.c src/run/hostwatch.h \

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Bad input a run would otherwise find only after creating --out
- * (run.h: vdc_run_check_inputs). */
+/* What a run checks before anything is created (preflight.h). */
 #include "config.h"
-#include "run/run.h"
+#include "run/preflight.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -170,7 +170,7 @@ check_qdisk_direct(const vdc_plan *p)
     return 0;
 }
 
-/* run.h */
+/* preflight.h */
 int
 vdc_run_check_inputs(const vdc_plan *p, int consent)
 {
@@ -225,4 +225,151 @@ vdc_run_check_inputs(const vdc_plan *p, int consent)
         }
     }
     return 0;
+}
+
+/* preflight.h */
+struct vdc_storage_spec
+vdc_run_storage_spec(const vdc_plan_target *t, int consent)
+{
+    return (struct vdc_storage_spec){
+        .target = t->spec, .name = t->name, .size_bytes = t->disk_bytes, .path = t->path,
+        .vg = t->vg, .lv = t->lv, .stripes = t->stripes, .stripe_size = t->stripe_size,
+        .consent = consent,
+    };
+}
+
+/* preflight.h */
+int
+vdc_run_check_lvm_room(const vdc_plan *p)
+{
+    struct vdc_storage_spec *specs = g_new0(struct vdc_storage_spec, p->n_targets ? p->n_targets : 1);
+    size_t i, n = 0;
+    int rc;
+
+    /* the specs provision_target() gives storage_create() */
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+
+        if (t->spec.backing == VDC_BACKING_LVM)
+            specs[n++] = vdc_run_storage_spec(t, 0);
+    }
+    rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
+    g_free(specs);
+    return rc;
+}
+
+/* preflight.h */
+int
+vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out)
+{
+    const vdc_hv_ops *ops;
+    size_t i;
+
+    if (check_out && g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
+        vdc_progress("run id %s: %s exists: choosing another id", p->id, p->out_dir);
+        return 1;
+    }
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        struct stat sb;
+
+        if (t->spec.backing == VDC_BACKING_IMAGE && t->path && lstat(t->path, &sb) == 0) {
+            vdc_progress("run id %s: image %s exists: choosing another id", p->id, t->path);
+            return 1;
+        }
+        if (t->spec.backing == VDC_BACKING_LVM && t->vg && t->lv &&
+            vdc_storage_lvm_probe(t->vg, t->lv) == 1) {
+            vdc_progress("run id %s: LV %s/%s exists: choosing another id", p->id, t->vg, t->lv);
+            return 1;
+        }
+    }
+    if (p->hv == VDC_HV_NONE)
+        return 0;
+    ops = env && env->hv ? env->hv : vdc_hv_ops_for(p->hv);
+    if (!ops)
+        return -1;
+    {
+        vdc_hv *hv = ops->open(p->uri);
+        char uuid[VDC_HV_UUID_LEN];
+        int r;
+
+        if (!hv)
+            return -1;
+        r = ops->uuid(hv, p->domain_name, uuid);
+        ops->close(hv);
+        if (r == 1)
+            vdc_progress("run id %s: domain %s exists (UUID %s): choosing another id", p->id,
+                         p->domain_name, uuid);
+        return r;
+    }
+}
+
+/* preflight.h */
+char *
+vdc_run_existing_dir(const char *path)
+{
+    char *d = g_path_get_dirname(path);
+
+    while (!g_file_test(d, G_FILE_TEST_IS_DIR) && strcmp(d, "/") && strcmp(d, ".")) {
+        char *up = g_path_get_dirname(d);
+
+        g_free(d);
+        d = up;
+    }
+    return d;
+}
+
+/* preflight.h */
+int
+vdc_run_check_image_room(const vdc_plan *p)
+{
+    /* per filesystem (st_dev): bytes the plan's images will take, full
+     * size each (a sparse image fills up as the agent writes its file) */
+    struct fsneed { dev_t dev; char *dir; uint64_t need; GString *what; };
+    GArray *fs = g_array_new(FALSE, TRUE, sizeof(struct fsneed));
+    size_t i, j;
+    int rc = 0;
+
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+        struct fsneed *f;
+        struct stat st;
+        char *dir;
+
+        if (!t->path || !t->disk_bytes || t->spec.backing != VDC_BACKING_IMAGE)
+            continue;
+        dir = vdc_run_existing_dir(t->path);
+        if (stat(dir, &st) < 0) {
+            g_free(dir);
+            continue;           /* the create names what is wrong */
+        }
+        for (j = 0; j < fs->len && g_array_index(fs, struct fsneed, j).dev != st.st_dev; j++)
+            ;
+        if (j == fs->len) {
+            struct fsneed n = { st.st_dev, dir, 0, g_string_new(NULL) };
+
+            g_array_append_val(fs, n);
+        } else {
+            g_free(dir);
+        }
+        f = &g_array_index(fs, struct fsneed, j);
+        f->need += t->disk_bytes;
+        g_string_append_printf(f->what, "%s%s %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
+                               t->name, t->disk_bytes);
+    }
+    for (j = 0; j < fs->len; j++) {
+        struct fsneed *f = &g_array_index(fs, struct fsneed, j);
+        struct statvfs v;
+
+        if (rc == 0 && statvfs(f->dir, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < f->need) {
+            vdc_error("--image-dir: %s has %" G_GUINT64_FORMAT " bytes free, the images need %"
+                      G_GUINT64_FORMAT " (%s): expected a filesystem with room, or smaller --size",
+                      f->dir, (uint64_t)v.f_bavail * v.f_frsize, f->need, f->what->str);
+            rc = -1;
+        }
+        g_free(f->dir);
+        g_string_free(f->what, TRUE);
+    }
+    g_array_free(fs, TRUE);
+    return rc;
 }

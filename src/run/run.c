@@ -3,10 +3,13 @@
  * stop flag; teardown always happens before vdc_run returns. */
 #include "config.h"
 #include "run/run.h"
-#include "run/facts.h"
-#include "run/step.h"
 #include "run/agent_result.h"
+#include "run/dom0.h"
+#include "run/facts.h"
 #include "run/hostwatch.h"
+#include "run/preflight.h"
+#include "run/step.h"
+#include "run/undo.h"
 
 #include <errno.h>
 #include <string.h>
@@ -20,7 +23,7 @@
 #include "report/analysis.h"
 #include "report/report_dir.h"
 
-struct vdc_run_ctx {
+typedef struct {
     vdc_plan *p;
     const vdc_run_settings *s;
     const vdc_run_env *env;
@@ -39,14 +42,7 @@ struct vdc_run_ctx {
                                  * run stops (domu_boot), or NULL */
     size_t boots_done, boots_failed;    /* boots with at least one ok run; the others */
     char *run_tag;              /* VDC_STORAGE_RUN_TAG_PREFIX + the run id: on every LV */
-    struct vdc_hostwatch *hw;   /* the dom0 step's host sampler, or NULL */
-};
-
-vdc_journal *vdc_run_ctx_journal(vdc_run_ctx *ctx) { return &ctx->journal; }
-const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx) { return ctx->p; }
-const vdc_run_settings *vdc_run_ctx_settings(vdc_run_ctx *ctx) { return ctx->s; }
-volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx) { return ctx->env->stop; }
-struct vdc_hostwatch *vdc_run_ctx_hostwatch(vdc_run_ctx *ctx) { return ctx->hw; }
+} vdc_run_ctx;
 
 static int
 stopped(vdc_run_ctx *ctx)
@@ -170,53 +166,14 @@ ensure_dir(vdc_run_ctx *ctx, const char *dir)
     seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = dir });
     if (!seq)
         return -1;
-    return vdc_run_mkdir_journaled(&ctx->journal, seq, dir, 0755);
-}
-
-/* run.h */
-int
-vdc_run_mkdir_journaled(vdc_journal *j, unsigned seq, const char *dir, mode_t mode)
-{
-    g_autofree char *ino = NULL;
-
-    if (mkdir(dir, mode) < 0) {
-        int e = errno;  /* g_file_test's stat may change errno */
-
-        if (e == EEXIST && g_file_test(dir, G_FILE_TEST_IS_DIR))
-            return vdc_journal_undone(j, seq);  /* made by someone else meanwhile: not ours */
-        vdc_error("directory %s: cannot create: %s", dir, g_strerror(e));
-        return -1;
-    }
-    ino = vdc_journal_ino_of(dir);
-    return ino ? vdc_journal_done_ident(j, seq, "ino", ino) : vdc_journal_done(j, seq);
-}
-
-/* Mark @seq done with the identity of the file @path it made. */
-static int
-done_with_ino(vdc_journal *j, unsigned seq, const char *path)
-{
-    g_autofree char *ino = vdc_journal_ino_of(path);
-
-    return ino ? vdc_journal_done_ident(j, seq, "ino", ino) : vdc_journal_done(j, seq);
-}
-
-/* What provisioning asks the storage code for, and what the room checks
- * check: the target's description and where it lives. */
-static struct vdc_storage_spec
-storage_spec(const vdc_plan_target *t, int consent)
-{
-    return (struct vdc_storage_spec){
-        .target = t->spec, .name = t->name, .size_bytes = t->disk_bytes, .path = t->path,
-        .vg = t->vg, .lv = t->lv, .stripes = t->stripes, .stripe_size = t->stripe_size,
-        .consent = consent,
-    };
+    return vdc_journal_mkdir(&ctx->journal, seq, dir, 0755);
 }
 
 static int
 provision_target(vdc_run_ctx *ctx, size_t i)
 {
     vdc_plan_target *t = &ctx->p->targets[i];
-    struct vdc_storage_spec spec = storage_spec(t, ctx->s->consent);
+    struct vdc_storage_spec spec = vdc_run_storage_spec(t, ctx->s->consent);
     unsigned seq = 0;
     int r;
 
@@ -243,7 +200,7 @@ provision_target(vdc_run_ctx *ctx, size_t i)
             (void)vdc_journal_undone(&ctx->journal, seq);   /* create leaves nothing */
         return -1;
     }
-    if (seq && (t->spec.backing == VDC_BACKING_IMAGE ? done_with_ino(&ctx->journal, seq, t->path)
+    if (seq && (t->spec.backing == VDC_BACKING_IMAGE ? vdc_journal_done_ino(&ctx->journal, seq, t->path)
                                                       : vdc_journal_done(&ctx->journal, seq)) < 0)
         return -1;
     ctx->dev[i] = g_strdup(ctx->st[i].device ? ctx->st[i].device : ctx->st[i].path);
@@ -260,146 +217,11 @@ provision_target(vdc_run_ctx *ctx, size_t i)
             return -1;
         g_free(ctx->dev[i]);
         ctx->dev[i] = loop;
-        if (vdc_journal_done(&ctx->journal, seq) < 0)
+        /* the device is found again by its backing file's identity */
+        if (vdc_journal_done_ino(&ctx->journal, seq, t->path) < 0)
             return -1;
     }
     return 0;
-}
-
-int
-vdc_run_check_lvm_room(const vdc_plan *p)
-{
-    struct vdc_storage_spec *specs = g_new0(struct vdc_storage_spec, p->n_targets ? p->n_targets : 1);
-    size_t i, n = 0;
-    int rc;
-
-    /* the specs provision_target() gives storage_create() */
-    for (i = 0; i < p->n_targets; i++) {
-        const vdc_plan_target *t = &p->targets[i];
-
-        if (t->spec.backing == VDC_BACKING_LVM)
-            specs[n++] = storage_spec(t, 0);
-    }
-    rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
-    g_free(specs);
-    return rc;
-}
-
-/* run.h */
-int
-vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out)
-{
-    const vdc_hv_ops *ops;
-    size_t i;
-
-    if (check_out && g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
-        vdc_progress("run id %s: %s exists: choosing another id", p->id, p->out_dir);
-        return 1;
-    }
-    for (i = 0; i < p->n_targets; i++) {
-        const vdc_plan_target *t = &p->targets[i];
-        struct stat sb;
-
-        if (t->spec.backing == VDC_BACKING_IMAGE && t->path && lstat(t->path, &sb) == 0) {
-            vdc_progress("run id %s: image %s exists: choosing another id", p->id, t->path);
-            return 1;
-        }
-        if (t->spec.backing == VDC_BACKING_LVM && t->vg && t->lv &&
-            vdc_storage_lvm_probe(t->vg, t->lv) == 1) {
-            vdc_progress("run id %s: LV %s/%s exists: choosing another id", p->id, t->vg, t->lv);
-            return 1;
-        }
-    }
-    if (p->hv == VDC_HV_NONE)
-        return 0;
-    ops = env && env->hv ? env->hv : vdc_hv_ops_for(p->hv);
-    if (!ops)
-        return -1;
-    {
-        vdc_hv *hv = ops->open(p->uri);
-        char uuid[VDC_HV_UUID_LEN];
-        int r;
-
-        if (!hv)
-            return -1;
-        r = ops->uuid(hv, p->domain_name, uuid);
-        ops->close(hv);
-        if (r == 1)
-            vdc_progress("run id %s: domain %s exists (UUID %s): choosing another id", p->id,
-                         p->domain_name, uuid);
-        return r;
-    }
-}
-
-/* The nearest existing directory at or above @path's directory (the image
- * directory may not exist yet: run creates it). */
-static char *
-existing_dir(const char *path)
-{
-    char *d = g_path_get_dirname(path);
-
-    while (!g_file_test(d, G_FILE_TEST_IS_DIR) && strcmp(d, "/") && strcmp(d, ".")) {
-        char *up = g_path_get_dirname(d);
-
-        g_free(d);
-        d = up;
-    }
-    return d;
-}
-
-/* run.h */
-int
-vdc_run_check_image_room(const vdc_plan *p)
-{
-    /* per filesystem (st_dev): bytes the plan's images will take, full
-     * size each (a sparse image fills up as the agent writes its file) */
-    struct fsneed { dev_t dev; char *dir; uint64_t need; GString *what; };
-    GArray *fs = g_array_new(FALSE, TRUE, sizeof(struct fsneed));
-    size_t i, j;
-    int rc = 0;
-
-    for (i = 0; i < p->n_targets; i++) {
-        const vdc_plan_target *t = &p->targets[i];
-        struct fsneed *f;
-        struct stat st;
-        char *dir;
-
-        if (!t->path || !t->disk_bytes || t->spec.backing != VDC_BACKING_IMAGE)
-            continue;
-        dir = existing_dir(t->path);
-        if (stat(dir, &st) < 0) {
-            g_free(dir);
-            continue;           /* the create names what is wrong */
-        }
-        for (j = 0; j < fs->len && g_array_index(fs, struct fsneed, j).dev != st.st_dev; j++)
-            ;
-        if (j == fs->len) {
-            struct fsneed n = { st.st_dev, dir, 0, g_string_new(NULL) };
-
-            g_array_append_val(fs, n);
-        } else {
-            g_free(dir);
-        }
-        f = &g_array_index(fs, struct fsneed, j);
-        f->need += t->disk_bytes;
-        g_string_append_printf(f->what, "%s%s %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
-                               t->name, t->disk_bytes);
-    }
-    for (j = 0; j < fs->len; j++) {
-        struct fsneed *f = &g_array_index(fs, struct fsneed, j);
-        struct statvfs v;
-
-        if (rc == 0 && statvfs(f->dir, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < f->need) {
-            vdc_error("--image-dir: %s has %" G_GUINT64_FORMAT " bytes free, the images need %"
-                      G_GUINT64_FORMAT " (%s): expected a filesystem with room, or smaller --size",
-                      f->dir, (uint64_t)v.f_bavail * v.f_frsize, f->need, f->what->str);
-            rc = -1;
-        }
-        g_free(f->dir);
-        g_string_free(f->what, TRUE);
-    }
-    g_array_free(fs, TRUE);
-    return rc;
 }
 
 /* ---- result.json targets -------------------------------------------------- */
@@ -877,7 +699,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         fail_boot(ctx, b, "failed", "cannot create the control disk");
         goto out;
     }
-    (void)done_with_ino(&ctx->journal, ctl_seq, ctl);
+    (void)vdc_journal_done_ino(&ctx->journal, ctl_seq, ctl);
 
     /* the domain is created with a UUID of ours, journaled first: teardown
      * and cleanup destroy by that UUID, never by name */
@@ -996,11 +818,16 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     else
         vdc_progress("step %u/%zu: dom0 baseline %s#%u on %s (%zu workload(s))", bi + 1, ctx->p->n_boots,
                      t->name, st->rep, ctx->dev[st->target], ctx->p->n_workloads);
-    ctx->hw = vdc_hostwatch_new(&ht, 1);
+    vdc_hostwatch *hw = vdc_hostwatch_new(&ht, 1);
+    vdc_dom0_job job = {
+        .plan = ctx->p, .target = t, .agent = ctx->s->agent, .journal = &ctx->journal,
+        .stop = ctx->env->stop, .hw = hw, .dev = ctx->dev[st->target], .mnt = mnt,
+        .rep = st->rep, .seed = st->seed, .json_out = json, .workloads_json = wjson, .raw_json = rjson,
+    };
+
     dom0_cache(ctx, st->target);
     gint64 t0_us = g_get_monotonic_time();
-    int step_rc = ctx->env->dom0_step(ctx, ctx->dev[st->target], mnt, st->rep, st->seed, json, wjson,
-                                      rjson);
+    int step_rc = ctx->env->dom0_step(&job);
     const char *why = step_rc < 0 ? (stopped(ctx) ? "interrupted"
                                      : "the dom0 agent run failed (see the message above)") : NULL;
 
@@ -1018,7 +845,7 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         if (step_rc == 0)
             vdc_error("dom0 baseline: %s: the agent wrote no result", json ? json : wjson ? wjson : rjson);
         add_run(ctx, t->name, st->rep, "failed", why ? why : "the agent wrote no result");
-        g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
+        vdc_hostwatch_free(hw);
         return;
     }
     r = merge_agent_json(ctx, t->name, st->rep, data, len, wdata, wlen, rdata, rlen,
@@ -1032,8 +859,8 @@ dom0_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     if (step_rc < 0)
         ctx->failed = 1;
     else if (r)
-        (void)vdc_hostwatch_attach(ctx->hw, 0, r);
-    g_clear_pointer(&ctx->hw, vdc_hostwatch_free);
+        (void)vdc_hostwatch_attach(hw, 0, r);
+    vdc_hostwatch_free(hw);
 }
 
 /* ---- the whole run ---------------------------------------------------------- */
@@ -1059,12 +886,6 @@ write_workloads(const vdc_plan *p)
             return -1;
     }
     return 0;
-}
-
-char *
-vdc_run_workload_file(const vdc_plan *p, size_t i)
-{
-    return g_strdup_printf("%s/workloads/%s.fio", p->out_dir, p->workloads[i].name);
 }
 
 static int
@@ -1101,7 +922,7 @@ plan_image_dir(const vdc_plan *p)
         const vdc_plan_target *t = &p->targets[i];
 
         if (t->spec.backing == VDC_BACKING_IMAGE && t->path)
-            return existing_dir(t->path);
+            return vdc_run_existing_dir(t->path);
     }
     return NULL;
 }

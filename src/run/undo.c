@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Undo handlers for journal entries (journal.h lists the kinds).  Each is
- * idempotent: a thing already gone is success.  Each checks the thing is
- * still ours before removing it (loop: same backing file; mount: same
- * source; LV: our tags, checked by the storage code; domain: its UUID;
- * image, file, directory: the inode recorded when it was made; proc: the
- * group leader's pid, start time and executable). */
+/* Undo handlers for journal entries and `vmdiskcmp cleanup` (undo.h). */
 #include "config.h"
-#include "run/run.h"
+#include "run/undo.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,6 +14,10 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "host/loopdev.h"
+#include "host/mounts.h"
+#include "host/procfs.h"
+#include "host/procgroup.h"
 
 /* @ops: the driver to use (tests' mock), or NULL: the one named in @e */
 static int
@@ -312,17 +311,23 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
     return 0;
 }
 
-/* An image is removed only once no loop device is bound to it: unlinked
- * under a bound device, its space would stay taken, unseen */
+/* An image is removed only once no loop device is bound to it (found by
+ * the image's identity): unlinked under a bound device, its space would
+ * stay taken, unseen */
 static int
 undo_image(const vdc_journal_entry *e, const vdc_run_env *env)
 {
-    g_autofree char *loop = e->path ? vdc_loop_find(e->path) : NULL;
+    g_auto(GStrv) loops = NULL;
+    vdc_file_id id;
 
-    if (loop) {
-        vdc_error("image %s: still the backing file of %s: not removed (its space would not be freed)",
-                  e->path, loop);
-        return -1;
+    if (e->path && vdc_file_id_of(e->path, &id) == 0) {
+        if (vdc_loop_find(&id, NULL, &loops) < 0)
+            return -1;
+        if (loops[0]) {
+            vdc_error("image %s: still the backing file of %s: not removed (its space would not be "
+                      "freed)", e->path, loops[0]);
+            return -1;
+        }
     }
     return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL, NULL);
 }
@@ -342,7 +347,7 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
     case VDC_JOURNAL_LV:
         return env->storage_destroy_journaled(VDC_BACKING_LVM, NULL, e->vg, e->lv, e->tag);
     case VDC_JOURNAL_LOOP:
-        return env->loop_detach(e->dev, e->file);
+        return env->loop_detach(e->file, e->ino);
     case VDC_JOURNAL_MOUNT:
         return undo_mount(e);
     case VDC_JOURNAL_DIR:
@@ -369,7 +374,7 @@ owner_text(const vdc_journal *j)
                            j->owner_started ? j->owner_started : "?");
 }
 
-/* run.h */
+/* undo.h */
 int
 vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray *live_ids)
 {

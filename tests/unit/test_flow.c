@@ -31,8 +31,11 @@
 #include "plan/options.h"
 #include "plan/workloads.h"
 #include "run/journal.h"
+#include "run/dom0.h"
+#include "run/preflight.h"
 #include "run/run.h"
 #include "run/step.h"
+#include "run/undo.h"
 #include "test_stderr.h"
 
 static const char agent_json_fmt[] =
@@ -202,17 +205,21 @@ m_nonce(void)
 }
 
 static int
-m_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep, uint64_t seed,
-            const char *json_out, const char *workloads_json, const char *raw_json)
+m_dom0_step(const vdc_dom0_job *job)
 {
+    unsigned rep = job->rep;
+    uint64_t seed = job->seed;
+    const char *mnt = job->mnt, *json_out = job->json_out, *workloads_json = job->workloads_json,
+               *raw_json = job->raw_json;
     g_autofree char *s = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)seed);
     g_autofree char *json = g_strdup_printf(agent_json_fmt, "dom0", rep, s, mock_value("dom0", seed));
-    const vdc_plan *p = vdc_run_ctx_plan(ctx);
-    unsigned seq = vdc_journal_add(vdc_run_ctx_journal(ctx),
+    const vdc_plan *p = job->plan;
+    unsigned seq = vdc_journal_add(job->journal,
                                    &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = mnt });
 
+    assert_string_equal(job->target->name, "dom0");
     assert_true(seq > 0);
-    assert_int_equal(vdc_run_mkdir_journaled(vdc_run_ctx_journal(ctx), seq, mnt, 0755), 0);
+    assert_int_equal(vdc_journal_mkdir(job->journal, seq, mnt, 0755), 0);
     if (workloads_json) {
         g_autofree const char **jobs = g_new0(const char *, p->n_workloads + 1);
         g_autofree char *wj = NULL;
@@ -255,7 +262,7 @@ m_loop_attach(const char *file)
 }
 
 static int
-m_loop_detach(const char *dev, const char *file)
+m_loop_detach(const char *file, const char *ino)
 {
     return 0;
 }

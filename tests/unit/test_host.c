@@ -22,6 +22,7 @@
 #include "host/blockstat.h"
 #include "host/livexml.h"
 #include "host/loopdev.h"
+#include "host/mounts.h"
 #include "host/placement.h"
 #include "host/procfs.h"
 #include "host/qemuprobe.h"
@@ -665,7 +666,7 @@ test_livexml(void **state)
 /* ---- the qdisk QEMU's Linux native AIO (qemuprobe.h) -------------------------------- */
 
 static void
-test_qemu_aio_verdict(void)
+test_qemu_aio_verdict(void **state)
 {
     g_autofree char *xen = golden("qemu-aio-probe-xen-debian12.txt");
     g_autofree char *x86 = golden("qemu-aio-probe-x86-debian12.txt");
@@ -698,7 +699,7 @@ fake_qemu(const char *dir, const char *name, const char *err)
 }
 
 static void
-test_qemu_aio_probe(void)
+test_qemu_aio_probe(void **state)
 {
     g_autofree char *dir = g_dir_make_tmp("vdc-qemuprobe-XXXXXX", NULL);
     g_autofree char *missing = fake_qemu(dir, "missing",
@@ -728,6 +729,130 @@ test_qemu_aio_probe(void)
     g_rmdir(dir);
 }
 
+/* ---- loop devices found by identity ---------------------------------------- */
+
+/* the journal's "DEV:INO" text */
+static void
+test_file_id_parse(void **state)
+{
+    vdc_file_id id;
+
+    assert_int_equal(vdc_file_id_parse("2049:131077", &id), 0);
+    assert_true(id.dev == 2049 && id.ino == 131077);
+    assert_int_equal(vdc_file_id_parse("2049:", &id), -1);
+    assert_int_equal(vdc_file_id_parse(":5", &id), -1);
+    assert_int_equal(vdc_file_id_parse("1:2:3", &id), -1);
+    assert_int_equal(vdc_file_id_parse("-1:2", &id), -1);
+    assert_int_equal(vdc_file_id_parse(NULL, &id), -1);
+}
+
+/* The test's loop device, detached by its teardown even when an assertion
+ * ended the test early (the machine's loop devices are shared). */
+static struct {
+    char *dir, *image;
+    vdc_file_id id;
+    int attached;
+} L;
+
+static int
+loop_teardown(void **state)
+{
+    if (L.attached)
+        (void)vdc_loop_detach(&L.id, L.image);
+    if (L.dir) {
+        g_autofree char *old = g_strconcat(L.image, ".old", NULL);
+
+        g_unlink(L.image);
+        g_unlink(old);
+        g_rmdir(L.dir);
+    }
+    g_clear_pointer(&L.dir, g_free);
+    g_clear_pointer(&L.image, g_free);
+    L.attached = 0;
+    return 0;
+}
+
+/* The one finder matches a loop device's backing file by device and inode
+ * (LOOP_GET_STATUS64), never by the text sysfs prints: an image unlinked
+ * under its loop device ("PATH (deleted)") is still found by the identity
+ * the journal recorded, and another file that took its path is not it (a
+ * text match accepting " (deleted)" took the other file's path for ours).
+ * Root and a free loop device; skipped otherwise. */
+static void
+test_loop_find_by_identity(void **state)
+{
+    g_auto(GStrv) devs = NULL;
+    g_autofree char *dev = NULL, *bf = NULL, *sysfs = NULL;
+    vdc_file_id other;
+
+    if (geteuid() != 0 || !g_file_test("/dev/loop-control", G_FILE_TEST_EXISTS))
+        skip();
+    L.dir = g_dir_make_tmp("vdc-loopid-XXXXXX", NULL);
+    assert_non_null(L.dir);
+    L.image = g_build_filename(L.dir, "vmdiskcmp-t-dom0.raw", NULL);
+    assert_true(g_file_set_contents(L.image, "", 0, NULL));
+    assert_int_equal(truncate(L.image, 1 << 20), 0);
+    assert_int_equal(vdc_file_id_of(L.image, &L.id), 0);
+    dev = vdc_loop_attach(L.image);
+    if (!dev) {
+        vdc_error_reset();
+        skip();         /* no free loop device: others use them */
+    }
+    L.attached = 1;
+
+    /* found by the file as it is */
+    assert_int_equal(vdc_loop_find_by_backing(L.image, &devs), 0);
+    assert_non_null(devs[0]);
+    assert_string_equal(devs[0], dev);
+    assert_null(devs[1]);
+    g_clear_pointer(&devs, g_strfreev);
+
+    /* unlinked under its device, another file in its place */
+    assert_int_equal(g_unlink(L.image), 0);
+    assert_true(g_file_set_contents(L.image, "not ours", -1, NULL));
+    assert_int_equal(vdc_file_id_of(L.image, &other), 0);
+    assert_false(other.dev == L.id.dev && other.ino == L.id.ino);
+    sysfs = g_strdup_printf("/sys/block/%s/loop/backing_file", dev + 5);
+    assert_true(g_file_get_contents(sysfs, &bf, NULL, NULL));
+    assert_non_null(strstr(bf, " (deleted)"));      /* what a text match saw */
+    assert_int_equal(vdc_loop_find(&other, L.image, &devs), 0);
+    assert_null(devs[0]);                            /* the new file is bound to nothing */
+    g_clear_pointer(&devs, g_strfreev);
+    assert_int_equal(vdc_loop_find_by_backing(L.image, &devs), 0);
+    assert_null(devs[0]);
+    g_clear_pointer(&devs, g_strfreev);
+    /* detaching by the new file's name touches nothing */
+    assert_int_equal(vdc_loop_detach(NULL, L.image), 0);
+    assert_true(g_file_test(sysfs, G_FILE_TEST_EXISTS));
+    /* the journaled identity still finds ours, and detaches it */
+    assert_int_equal(vdc_loop_find(&L.id, NULL, &devs), 0);
+    assert_non_null(devs[0]);
+    assert_string_equal(devs[0], dev);
+    g_clear_pointer(&devs, g_strfreev);
+    assert_int_equal(vdc_loop_detach(&L.id, L.image), 0);
+    L.attached = 0;
+    assert_false(g_file_test(sysfs, G_FILE_TEST_EXISTS));
+    assert_int_equal(vdc_loop_find(&L.id, NULL, &devs), 0);
+    assert_null(devs[0]);
+}
+
+/* mountinfo: is a directory a mount point, and of the journaled source */
+static void
+test_mountinfo_has(void **state)
+{
+    static const char mi[] =
+        "22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw\n"
+        "91 22 7:3 / /run/vdc/mnt-dom0 rw,relatime - ext4 /dev/loop3 rw\n"
+        "92 22 0:5 / /srv/a\\040b rw - tmpfs tmpfs rw\n";
+
+    assert_int_equal(vdc_mountinfo_has(mi, "/run/vdc/mnt-dom0", NULL), 1);
+    assert_int_equal(vdc_mountinfo_has(mi, "/run/vdc/mnt-dom0", "/dev/loop3"), 1);
+    assert_int_equal(vdc_mountinfo_has(mi, "/run/vdc", NULL), 0);
+    assert_int_equal(vdc_mountinfo_has("", "/", NULL), 0);
+    assert_int_equal(vdc_mountinfo_has(mi, "/run/vdc/mnt-dom0", "/dev/loop4"), -1);
+    vdc_error_reset();
+}
+
 int
 main(void)
 {
@@ -751,6 +876,9 @@ main(void)
         cmocka_unit_test(test_livexml),
         cmocka_unit_test(test_qemu_aio_verdict),
         cmocka_unit_test(test_qemu_aio_probe),
+        cmocka_unit_test(test_file_id_parse),
+        cmocka_unit_test_teardown(test_loop_find_by_identity, loop_teardown),
+        cmocka_unit_test(test_mountinfo_has),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

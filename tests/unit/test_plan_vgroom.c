@@ -22,7 +22,7 @@
 #include "plan/build.h"
 #include "plan/options.h"
 #include "plan/plan.h"
-#include "run/run.h"
+#include "run/preflight.h"
 #include "storage/storage.h"
 
 #define MIB (1ULL << 20)
