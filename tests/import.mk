@@ -67,8 +67,7 @@ EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/result-
 	tests/fuzz/fuzz_numbers.c tests/fuzz/fuzz-numbers.sh tests/fuzz/lsan-render.supp
 if HAVE_LIBFUZZER
 FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
-	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
-	$(top_srcdir)/src/model/result_workload.c \
+	$(addprefix $(top_srcdir)/,$(filter src/model/%.c,$(src_libvdc_results_a_SOURCES))) \
 	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
 	$(top_srcdir)/src/import/text.c $(top_srcdir)/src/import/bonnie_table.c \
 	$(top_srcdir)/src/import/bonnie_claim.c $(top_srcdir)/src/import/dd.c \
@@ -76,7 +75,7 @@ FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/import/describe.c \
 	$(top_srcdir)/src/import/fio_json.c $(top_srcdir)/src/common/util.c \
 	$(top_srcdir)/src/common/escape.c
-FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h \
+FUZZ_IMPORT_DEPS = $(FUZZ_IMPORT_SRCS) $(top_srcdir)/src/model/result.h $(top_srcdir)/src/model/target.h \
 	$(top_srcdir)/guest-agent/test_ids.h \
 	$(top_srcdir)/src/model/result_fields.h $(top_srcdir)/src/import/import.h \
 	$(top_srcdir)/src/import/import_priv.h $(top_srcdir)/src/common/util.h \

@@ -17,7 +17,7 @@ tests_unit_test_plan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_plan_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
 # the flow with the mock driver; what the controller takes from a guest
-# (src/run/agent_result.c)
+# (src/collect/agent_result.c)
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_flow tests/unit/test_agent_result
 TESTS += tests/unit/test_flow tests/unit/test_agent_result
@@ -28,14 +28,18 @@ tests_unit_test_agent_result_SOURCES = tests/unit/test_agent_result.c tests/unit
 tests_unit_test_agent_result_CFLAGS = $(tests_unit_test_flow_CFLAGS)
 tests_unit_test_agent_result_LDADD = $(tests_unit_test_flow_LDADD)
 endif
-# the cache truth of a target (src/run/cache.c): verdicts, none verified,
-# one boot's step through fake readers
+# the cache truth of a target (src/collect/cache.c): verdicts, none
+# verified, one boot's step through fake readers into the recorder; the
+# recorder's stopping rule of --runs auto against the report's headline
 if WITH_CMOCKA
-check_PROGRAMS += tests/unit/test_cache
-TESTS += tests/unit/test_cache
+check_PROGRAMS += tests/unit/test_cache tests/unit/test_stoprule
+TESTS += tests/unit/test_cache tests/unit/test_stoprule
 tests_unit_test_cache_SOURCES = tests/unit/test_cache.c
 tests_unit_test_cache_CFLAGS = $(tests_unit_test_flow_CFLAGS)
 tests_unit_test_cache_LDADD = $(tests_unit_test_flow_LDADD)
+tests_unit_test_stoprule_SOURCES = tests/unit/test_stoprule.c
+tests_unit_test_stoprule_CFLAGS = $(tests_unit_test_flow_CFLAGS)
+tests_unit_test_stoprule_LDADD = $(tests_unit_test_flow_LDADD)
 endif
 TESTS += tests/integration/run-options.sh
 EXTRA_DIST += tests/integration/run-options.sh

@@ -24,7 +24,7 @@
 #include "plan/plan.h"
 #include "plan/workloads.h"
 #include "run/journal.h"
-#include "run/facts.h"
+#include "collect/facts.h"
 #include "run/preflight.h"
 #include "run/run.h"
 #include "run/undo.h"

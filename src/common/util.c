@@ -193,6 +193,20 @@ vdc_parse_size(const char *s, uint64_t default_unit, uint64_t *out)
     return 0;
 }
 
+char *
+vdc_existing_dir(const char *path)
+{
+    char *d = g_path_get_dirname(path);
+
+    while (!g_file_test(d, G_FILE_TEST_IS_DIR) && strcmp(d, "/") && strcmp(d, ".")) {
+        char *up = g_path_get_dirname(d);
+
+        g_free(d);
+        d = up;
+    }
+    return d;
+}
+
 int
 vdc_write_file_atomic(const char *path, const void *buf, size_t len)
 {

@@ -106,6 +106,11 @@ int vdc_read_input(const char *path, char **data, size_t *len);
  * partial file.  Returns 0, or -1 after vdc_error naming the path. */
 int vdc_write_file_atomic(const char *path, const void *buf, size_t len);
 
+/* The nearest existing directory at or above @path's directory (a
+ * directory a run has yet to make: the nearest that holds it), "/" or "."
+ * at the most.  Newly allocated (g_free). */
+char *vdc_existing_dir(const char *path);
+
 /* @s seconds as "1h02m03s", "4m05s" or "6s" (rounded to the second) into
  * @buf (returned). */
 const char *vdc_fmt_duration(char *buf, size_t size, double s);

@@ -711,6 +711,15 @@ vdc_result_set_find_target(const vdc_result_set *rs, const char *name)
 }
 
 int
+vdc_result_set_target_spec(const vdc_result_set *rs, const char *name, vdc_target_spec *s)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, name);
+
+    *s = (vdc_target_spec){ 0 };
+    return t ? vdc_target_kind_parse(t->kind, s) : -1;
+}
+
+int
 vdc_target_name_ok(const char *name)
 {
     const unsigned char *p;

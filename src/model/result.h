@@ -34,6 +34,7 @@
 #include <json-glib/json-glib.h>
 
 #include "guest-agent/test_ids.h"
+#include "model/target.h"
 
 #define VDC_RESULT_FORMAT         "vmdiskcmp-result"
 /* The newest version this model reads; a document is written as version 1
@@ -713,6 +714,12 @@ void vdc_set_str(char **dst, const char *src);
 
 /* Target named @name, or NULL. */
 vdc_target *vdc_result_set_find_target(const vdc_result_set *rs, const char *name);
+
+/* What targets[].kind says target @name of @rs is, as a description
+ * (model/target.h: where, and backing unless the kind is dom0) into @s
+ * (zeroed first).  0, or -1 when @name has no record or a kind no run's
+ * target has (imported, absent). */
+int vdc_result_set_target_spec(const vdc_result_set *rs, const char *name, vdc_target_spec *s);
 
 /* 1 when @name can name a target: non-empty, valid UTF-8, no control
  * characters (a newline or a tab would break every line-oriented report

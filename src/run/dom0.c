@@ -21,8 +21,11 @@
 #include "host/procfs.h"
 #include "host/procgroup.h"
 #include "host/residency.h"
-#include "run/hostwatch.h"
-#include "run/step.h"
+#include "collect/cache.h"
+#include "collect/hostwatch.h"
+#include "plan/step.h"
+#include "run/provision.h"
+#include "run/state.h"
 
 /* ---- child processes ------------------------------------------------------------ */
 
@@ -291,6 +294,65 @@ vdc_dom0_step(const vdc_dom0_job *job)
     }
     (void)vdc_journal_undone(j, mnt_seq);
     return r == 0 && rr == 0 ? 0 : -1;
+}
+
+/* dom0.h */
+void
+vdc_dom0_boot(vdc_run_state *st, size_t bi)
+{
+    const vdc_plan *p = st->p;
+    const vdc_plan_boot *b = &p->boots[bi];
+    const vdc_plan_step *step = &p->steps[b->first];
+    const vdc_plan_target *t = &p->targets[step->target];
+    const char *dev = st->dev[step->target];
+    g_autofree char *json = p->bonnie ? g_strdup_printf("%s/logs/%s-%u.agent.json", p->out_dir,
+                                                        t->name, step->rep) : NULL;
+    g_autofree char *wjson = p->n_workloads && p->workload_file
+                             ? g_strdup_printf("%s/logs/%s-%u.workloads.json", p->out_dir, t->name, step->rep)
+                             : NULL;
+    g_autofree char *rjson = p->n_workloads && p->workload_raw
+                             ? g_strdup_printf("%s/logs/%s-%u.raw-workloads.json", p->out_dir, t->name,
+                                               step->rep)
+                             : NULL;
+    g_autofree char *mnt = g_strdup_printf("%s/mnt-%s", p->out_dir, t->name);
+    vdc_host_target ht = {
+        .name = t->name,
+        .image = t->spec.backing == VDC_BACKING_IMAGE ? st->st[step->target].path : NULL,
+        .loop_dev = g_str_has_prefix(dev, "/dev/loop") ? dev : NULL,
+    };
+    vdc_hostwatch *hw = vdc_hostwatch_new(&ht, 1);
+    vdc_dom0_job job = {
+        .plan = p, .target = t, .agent = st->s->agent, .journal = &st->journal,
+        .stop = st->env->stop, .hw = hw, .dev = dev, .mnt = mnt,
+        .rep = step->rep, .seed = step->seed, .json_out = json, .workloads_json = wjson,
+        .raw_json = rjson,
+    };
+    const char *why = NULL;
+    gint64 t0_us;
+
+    if (p->bonnie)
+        vdc_progress("step %zu/%zu: dom0 baseline %s#%u on %s (%" G_GUINT64_FORMAT " MiB test file%s)",
+                     bi + 1, p->n_boots, t->name, step->rep, dev, (guint64)(t->test_bytes >> 20),
+                     p->n_workloads ? ", then the workloads" : "");
+    else
+        vdc_progress("step %zu/%zu: dom0 baseline %s#%u on %s (%zu workload(s))", bi + 1, p->n_boots,
+                     t->name, step->rep, dev, p->n_workloads);
+    if (!vdc_recorder_has_cache(st->rec, step->target)) {
+        vdc_target_cache c;
+
+        vdc_target_cache_init(&c);
+        if (vdc_cache_dom0(t, dev, &st->env->cache, &c) == 0)
+            vdc_recorder_cache(st->rec, step->target, &c, NULL);
+        vdc_target_cache_dispose(&c);
+    }
+    t0_us = g_get_monotonic_time();
+    if (st->env->dom0_step(&job) < 0)
+        why = vdc_run_stopped(st) ? "interrupted" : "the dom0 agent run failed (see the message above)";
+    vdc_recorder_time(st->rec, VDC_TIME_DOM0, (double)(g_get_monotonic_time() - t0_us) / 1e6);
+    vdc_provision_placement(st, step->target);
+    if (vdc_recorder_dom0_answer(st->rec, b->first, json, wjson, rjson, why) && !why)
+        vdc_recorder_host_samples(st->rec, b->first, 1, hw);
+    vdc_hostwatch_free(hw);
 }
 
 /* dom0.h */

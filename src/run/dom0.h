@@ -10,12 +10,14 @@
 #define VDC_RUN_DOM0_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "plan/plan.h"
 #include "run/journal.h"
 
 struct vdc_hostwatch;
+struct vdc_run_state;
 
 /* One dom0 baseline step: everything it needs, nothing it calls back. */
 typedef struct {
@@ -43,6 +45,15 @@ typedef struct {
  * failed; an interruption stops them.  0, or -1 after vdc_error (what each
  * pass wrote is kept). */
 int vdc_dom0_step(const vdc_dom0_job *job);
+
+/* Boot @bi of the run (a dom0 baseline boot: one step): the step through
+ * the run's env (vdc_dom0_step, or a test's) with the host sampler fed
+ * its agent, the target's cache record (its loop device, once) and
+ * placement read back, and the files each pass wrote handed to the
+ * recorder (its host samples too, when the step succeeded).  The agent
+ * writes OUT/logs/TARGET-REP.agent.json, .workloads.json and
+ * .raw-workloads.json; the mount point is OUT/mnt-TARGET. */
+void vdc_dom0_boot(struct vdc_run_state *st, size_t bi);
 
 /* OUT/workloads/NAME.fio of the plan's workload @i (g_free): the run
  * writes every job file there before the first step. */

@@ -18,7 +18,7 @@
 #include "host/placement.h"
 #include "hv/hv.h"
 #include "model/target.h"
-#include "run/cache.h"
+#include "collect/cache.h"
 #include "run/dom0.h"
 #include "storage/storage.h"
 

@@ -305,21 +305,6 @@ vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out)
 }
 
 /* preflight.h */
-char *
-vdc_run_existing_dir(const char *path)
-{
-    char *d = g_path_get_dirname(path);
-
-    while (!g_file_test(d, G_FILE_TEST_IS_DIR) && strcmp(d, "/") && strcmp(d, ".")) {
-        char *up = g_path_get_dirname(d);
-
-        g_free(d);
-        d = up;
-    }
-    return d;
-}
-
-/* preflight.h */
 int
 vdc_run_check_image_room(const vdc_plan *p)
 {
@@ -338,7 +323,7 @@ vdc_run_check_image_room(const vdc_plan *p)
 
         if (!t->path || !t->disk_bytes || t->spec.backing != VDC_BACKING_IMAGE)
             continue;
-        dir = vdc_run_existing_dir(t->path);
+        dir = vdc_existing_dir(t->path);
         if (stat(dir, &st) < 0) {
             g_free(dir);
             continue;           /* the create names what is wrong */

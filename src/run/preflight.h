@@ -51,8 +51,4 @@ int vdc_run_check_image_room(const vdc_plan *p);
  * hypervisor cannot be reached). */
 int vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out);
 
-/* The nearest existing directory at or above @path's directory (an image
- * directory the run has yet to make), newly allocated. */
-char *vdc_run_existing_dir(const char *path);
-
 #endif

@@ -14,18 +14,7 @@
 
 #include "plan/plan.h"
 #include "run/env.h"
-
-/* Settings of one run that are not part of the plan (paths of our own
- * programs, cache). */
-typedef struct {
-    const char *agent;          /* static vmdiskcmp-agent */
-    const char *runner;         /* static vmdiskcmp-runner */
-    const char *cache_dir;
-    int consent;                /* --destroy-data */
-    int no_report;
-    int launch_timeout_s;       /* libguestfs */
-    int inspect;                /* --inspect-on-failure */
-} vdc_run_settings;
+#include "run/state.h"
 
 /* Run @p.  Creates p->out_dir (must not exist), the journal, plan.json,
  * result.json, runs/, logs/.  Returns VDC_EXIT_OK, VDC_EXIT_FAILURE (a run

@@ -16,7 +16,7 @@
 
 #include "common/util.h"
 #include "model/result.h"
-#include "run/agent_result.h"
+#include "collect/agent_result.h"
 #include "test_stderr.h"
 
 #define HEAD "{\"format\":\"vmdiskcmp-result\",\"format_version\":1," \

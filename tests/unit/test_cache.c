@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the cache truth (src/run/cache.c): the verdict and the
+/* Unit tests of the cache truth (src/collect/cache.c): the verdict and the
  * verification of --image-cache none from made-up facts (xenstore
  * backends, live XML disks, loop devices, QEMU's open flags), the change
  * between boots, the placement record, and one boot's cache step with a
- * paused Xen domU whose loop device gets direct I/O through fake readers. */
+ * paused Xen domU whose loop device gets direct I/O through fake readers,
+ * recorded by the recorder (collect/recorder.h). */
 #include "config.h"
 
 #include <fcntl.h>
@@ -17,7 +18,8 @@
 
 #include "common/util.h"
 #include "hv/hv.h"
-#include "run/cache.h"
+#include "collect/cache.h"
+#include "collect/recorder.h"
 
 static vdc_loop_info
 loop(const char *name, const char *file, int dio)
@@ -278,6 +280,29 @@ vbd_new(const char *kind, const char *dev, const char *node, int dio_safe)
     return v;
 }
 
+/* One boot's cache step as the run takes it (run/domu.c): the facts read
+ * and decided, each target's handed to the recorder, which keeps the first
+ * boot's record and fails a target whose record changed. */
+static void
+boot(vdc_recorder *rec, const vdc_plan *p, const vdc_hv_domain *dom,
+     const vdc_hv_disk_facts *facts, const vdc_cache_io *io)
+{
+    vdc_target_cache now[2];
+    int read[2] = { 0, 0 };
+    char *fail[2] = { NULL, NULL };
+    size_t i;
+
+    vdc_recorder_boot_begin(rec);
+    for (i = 0; i < 2; i++)
+        vdc_target_cache_init(&now[i]);
+    vdc_cache_boot(p, dom, facts, io, now, read, fail);
+    for (i = 0; i < 2; i++) {
+        vdc_recorder_cache(rec, i, read[i] ? &now[i] : NULL, fail[i]);
+        vdc_target_cache_dispose(&now[i]);
+        g_free(fail[i]);
+    }
+}
+
 static void
 test_boot_step(void **state)
 {
@@ -291,21 +316,21 @@ test_boot_step(void **state)
     vdc_hv_domain dom = { .name = "d", .type = "pv" };
     vdc_hv_disk_facts facts;
     vdc_cache_io io = { .loop_info = fake_loop_info, .loop_set_dio = fake_set_dio };
-    vdc_result_set rs;
-    char *fail[2] = { NULL, NULL };
-    vdc_target *nc;
+    vdc_recorder *rec;
+    const vdc_target *nc;
 
     p.targets = t;
     p.n_targets = 2;
+    p.mkfs = (char *)"ext4";
     dom.disks[dom.n_disks++] = (vdc_hv_disk){ .target = "image", .vdev = "xvdb", .path = t[0].path,
                                               .spec = t[0].spec };
     dom.disks[dom.n_disks++] = (vdc_hv_disk){ .target = "image-nocache", .vdev = "xvdc",
                                               .path = t[1].path, .spec = t[1].spec };
     dom.start_paused = vdc_hv_domain_needs_pause(&dom);
     assert_true(dom.start_paused);
-    vdc_result_set_init(&rs);
-    vdc_result_set_add_target(&rs, "image");
-    vdc_result_set_add_target(&rs, "image-nocache");
+    rec = vdc_recorder_new(&p);
+    vdc_recorder_target(rec, 0, NULL, NULL);
+    vdc_recorder_target(rec, 1, NULL, NULL);
     vdc_hv_disk_facts_init(&facts);
     facts.vbds = g_ptr_array_new_with_free_func((GDestroyNotify)vdc_xs_vbd_free);
     g_ptr_array_add(facts.vbds, vbd_new("vbd", "xvdb", "/dev/loop3", -1));
@@ -315,12 +340,12 @@ test_boot_step(void **state)
      * LOOP_SET_DIRECT_IO while paused -> verified (the fake's one loop
      * device serves both: the host image was read before the ioctl) */
     dio_now = 0;
-    vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
+    boot(rec, &p, &dom, &facts, &io);
     assert_int_equal(n_set_dio, 1);
-    assert_null(fail[0]);
-    assert_null(fail[1]);
-    assert_int_equal(vdc_result_set_find_target(&rs, "image")->cache.loop_dio, 0);
-    nc = vdc_result_set_find_target(&rs, "image-nocache");
+    assert_null(vdc_recorder_boot_fail(rec, 0));
+    assert_null(vdc_recorder_boot_fail(rec, 1));
+    assert_int_equal(vdc_recorder_target_record(rec, 0)->cache.loop_dio, 0);
+    nc = vdc_recorder_target_record(rec, 1);
     assert_int_equal(nc->cache.bypasses_dom0_page_cache, 1);
     assert_int_equal(nc->cache.loop_dio, 1);
     assert_string_equal(nc->cache.requested, "none");
@@ -328,26 +353,29 @@ test_boot_step(void **state)
     /* a later boot not paused whose loop device reads back dio 0: refused */
     dio_now = 0;
     dom.start_paused = 0;
-    vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
+    boot(rec, &p, &dom, &facts, &io);
     assert_int_equal(n_set_dio, 1);
-    assert_non_null(fail[1]);
-    assert_non_null(strstr(fail[1], "--image-cache none refused: /dev/loop3 reads back dio 0"));
-    assert_null(fail[0]);                   /* the host image: as at the first boot */
-    g_clear_pointer(&fail[1], g_free);
+    assert_non_null(vdc_recorder_boot_fail(rec, 1));
+    assert_non_null(strstr(vdc_recorder_boot_fail(rec, 1),
+                           "--image-cache none refused: /dev/loop3 reads back dio 0"));
+    assert_null(vdc_recorder_boot_fail(rec, 0));    /* the host image: as at the first boot */
 
     /* a boot where the host image reads back dio 1: changed, its runs fail */
     dio_now = 1;
-    vdc_cache_boot(&p, &dom, &facts, &io, &rs, fail);
-    assert_non_null(fail[0]);
-    assert_string_equal(fail[0], "the cache state changed: bypasses_dom0_page_cache was false at "
-                                 "the first boot, now true");
-    assert_null(fail[1]);
-    assert_int_equal(vdc_result_set_find_target(&rs, "image")->cache.loop_dio, 0);  /* first stands */
-    g_clear_pointer(&fail[0], g_free);
+    boot(rec, &p, &dom, &facts, &io);
+    assert_non_null(vdc_recorder_boot_fail(rec, 0));
+    assert_string_equal(vdc_recorder_boot_fail(rec, 0),
+                        "the cache state changed: bypasses_dom0_page_cache was false at "
+                        "the first boot, now true");
+    assert_null(vdc_recorder_boot_fail(rec, 1));
+    assert_int_equal(vdc_recorder_target_record(rec, 0)->cache.loop_dio, 0);  /* first stands */
+    /* the next boot forgets this one's failures */
+    vdc_recorder_boot_begin(rec);
+    assert_null(vdc_recorder_boot_fail(rec, 0));
     vdc_error_reset();
 
     vdc_hv_disk_facts_dispose(&facts);
-    vdc_result_set_dispose(&rs);
+    vdc_recorder_free(rec);
 }
 
 int

@@ -13,7 +13,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "run/facts.h"
+#include "collect/facts.h"
 
 static void
 expect_scheduler(const char *text, const char *want)

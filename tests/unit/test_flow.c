@@ -34,7 +34,7 @@
 #include "run/dom0.h"
 #include "run/preflight.h"
 #include "run/run.h"
-#include "run/step.h"
+#include "plan/step.h"
 #include "run/undo.h"
 #include "test_stderr.h"
 

@@ -17,7 +17,7 @@
 #include <json-glib/json-glib.h>
 
 #include "model/result.h"
-#include "run/hostwatch.h"
+#include "collect/hostwatch.h"
 
 #define GIB 1073741824.0
 

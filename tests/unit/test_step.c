@@ -21,7 +21,7 @@
 #include "plan/build.h"
 #include "plan/options.h"
 #include "plan/workloads.h"
-#include "run/step.h"
+#include "plan/step.h"
 
 static void
 build_plan(const char *line, vdc_plan *p)

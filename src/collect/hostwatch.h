@@ -15,8 +15,8 @@
  * The slicing (vdc_host_slice) and the per-GiB arithmetic
  * (vdc_host_per_unit) are pure and unit-tested (tests/unit/test_hostwatch);
  * the rest reads /proc, /sys and the hypervisor. */
-#ifndef VDC_RUN_HOSTWATCH_H
-#define VDC_RUN_HOSTWATCH_H
+#ifndef VDC_COLLECT_HOSTWATCH_H
+#define VDC_COLLECT_HOSTWATCH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 /* Host cost per test: snapshot sets at the guest's test boundaries, sliced
  * per target and test (hostwatch.h, doc/host-cost.md). */
 #include "config.h"
-#include "run/hostwatch.h"
+#include "collect/hostwatch.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 /* Host facts recorded in result.json (experiment.host) and the defaults
  * that depend on the host (RAM, Xen dom0 or not). */
 #include "config.h"
-#include "run/facts.h"
+#include "collect/facts.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * .host and .guest (doc/result-format.md), and the host facts the plan's
  * defaults depend on (RAM, Xen dom0 or not).  Every fact is best-effort: a file that
  * is missing or unreadable leaves its member absent, never an error. */
-#ifndef VDC_RUN_FACTS_H
-#define VDC_RUN_FACTS_H
+#ifndef VDC_COLLECT_FACTS_H
+#define VDC_COLLECT_FACTS_H
 
 #include "model/result.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Cache truth and placement of a run's targets (cache.h). */
 #include "config.h"
-#include "run/cache.h"
+#include "collect/cache.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -277,7 +277,7 @@ loop_of(const vdc_hv_domain *dom, const vdc_hv_disk *k, const vdc_xs_vbd *vbd,
 /* cache.h */
 void
 vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom, const vdc_hv_disk_facts *facts,
-               const vdc_cache_io *io, vdc_result_set *rs, char **fail)
+               const vdc_cache_io *io, vdc_target_cache *now, int *read, char **fail)
 {
     size_t i;
 
@@ -297,20 +297,17 @@ vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom, const vdc_hv_disk_fa
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *pt = &p->targets[i];
         const vdc_hv_disk *k = pt->spec.where == VDC_WHERE_DOMU ? disk_of(dom, pt->name) : NULL;
-        vdc_target *t = vdc_result_set_find_target(rs, pt->name);
         /* the kernel prints a loop device's backing file with symlinks
          * resolved: compare it with the image's real path */
         g_autofree char *real = pt->path ? realpath(pt->path, NULL) : NULL;
         vdc_cache_facts f = { .spec = &pt->spec, .image = real ? real : pt->path };
         vdc_loop_info li = { 0 };
-        vdc_target_cache rec;
         g_autofree char *loop = NULL;
         g_autofree unsigned *flags = NULL;
         int have_loop = 0;
 
-        if (!k || !t)
+        if (!k)
             continue;
-        vdc_target_cache_init(&rec);
         f.vbd = vbd_of(facts, k->vdev);
         f.disk = lvdisk_of(facts, k->vdev);
         loop = loop_of(dom, k, f.vbd, io);
@@ -336,25 +333,33 @@ vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom, const vdc_hv_disk_fa
             f.qemu_flags_read = io->file_flags(facts->qemu_pid, pt->path, &flags, &f.n_qemu_flags) == 0;
             f.qemu_flags = flags;
         }
-        if (vdc_cache_decide(&f, &rec) < 0) {
+        if (vdc_cache_decide(&f, &now[i]) < 0) {
             vdc_error("target %s: --image-cache none refused: %s (no numbers are reported "
-                      "for it)", pt->name, rec.error);
+                      "for it)", pt->name, now[i].error);
             g_free(fail[i]);
-            fail[i] = g_strdup_printf("--image-cache none refused: %s", rec.error);
+            fail[i] = g_strdup_printf("--image-cache none refused: %s", now[i].error);
         }
-        if (t->cache.bypasses_dom0_page_cache == VDC_BOOL_ABSENT && !t->cache.error) {
-            vdc_target_cache_copy(&t->cache, &rec);
-        } else if (!fail[i]) {
-            char *why = vdc_cache_changed(&t->cache, &rec);
-
-            if (why) {
-                vdc_error("target %s: the cache state changed: %s: this boot's runs of it fail",
-                          pt->name, why);
-                fail[i] = g_strdup_printf("the cache state changed: %s", why);
-                g_free(why);
-            }
-        }
-        vdc_target_cache_dispose(&rec);
+        read[i] = 1;
         vdc_loop_info_dispose(&li);
     }
+}
+
+/* cache.h */
+int
+vdc_cache_dom0(const vdc_plan_target *t, const char *dev, const vdc_cache_io *io,
+               vdc_target_cache *out)
+{
+    vdc_loop_info li = { 0 };
+    int rc = -1;
+
+    if (t->spec.backing != VDC_BACKING_IMAGE || !io->loop_info || !dev)
+        return -1;
+    if (io->loop_info(dev, &li) == 0) {
+        vdc_cache_facts f = { .spec = &t->spec, .image = t->path, .loop = &li };
+
+        (void)vdc_cache_decide(&f, out);
+        rc = 0;
+    }
+    vdc_loop_info_dispose(&li);
+    return rc;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checking the agent's result before it is merged (agent_result.h). */
 #include "config.h"
-#include "run/agent_result.h"
+#include "collect/agent_result.h"
 
 #include <string.h>
 
@@ -179,4 +179,69 @@ vdc_agent_frame_extra(const struct vdc_ctl_result *res, const char *const *targe
         }
     }
     return extra;
+}
+
+/* agent_result.h */
+vdc_run *
+vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, const char *target, unsigned rep,
+                       const vdc_agent_pass pass[VDC_PASS_COUNT], const char *what,
+                       const char *runner_error, char **why)
+{
+    const struct { int wanted; const char *suffix, *name, *on; } passes[VDC_PASS_COUNT] = {
+        [VDC_PASS_BONNIE] = { p->bonnie, "", "bonnie++", NULL },
+        [VDC_PASS_FILE] = { p->n_workloads > 0 && p->workload_file, ".workloads", "workload", "file" },
+        [VDC_PASS_RAW] = { p->n_workloads > 0 && p->workload_raw, ".raw-workloads", "raw workload", "raw" },
+    };
+    vdc_run *merged = NULL;
+    size_t k;
+
+    *why = NULL;
+    for (k = 0; k < VDC_PASS_COUNT; k++) {
+        g_autofree char *raw = NULL, *refused = NULL;
+        vdc_result_set one;
+
+        if (!passes[k].wanted)
+            continue;
+        if (!pass[k].json) {
+            if (!*why)
+                *why = runner_error ? g_strdup(runner_error)
+                                    : g_strdup_printf("the agent's %s pass wrote no result", passes[k].name);
+            continue;
+        }
+        vdc_result_set_init(&one);
+        if (vdc_agent_result_check(pass[k].json, pass[k].len, target, rep, what, &one, &refused) < 0 ||
+            vdc_agent_result_check_pass(one.runs[0], k ? p->workloads : NULL, k ? p->n_workloads : 0,
+                                        passes[k].on, what, &refused) < 0) {
+            if (!*why)
+                *why = g_steal_pointer(&refused);
+            vdc_result_set_dispose(&one);
+            continue;
+        }
+        raw = g_strdup_printf("%s/runs/%s-%u%s.json", p->out_dir, target, rep, passes[k].suffix);
+        (void)vdc_write_file_atomic(raw, pass[k].json, pass[k].len);
+        if (!merged) {
+            merged = vdc_result_set_add_run(rs, target);
+            vdc_run_dispose(merged);
+            vdc_run_copy(merged, one.runs[0]);
+            vdc_set_str(&merged->target, target);
+            merged->repetition = rep;
+        } else {
+            vdc_agent_result_join(merged, one.runs[0]);
+        }
+        vdc_result_set_dispose(&one);
+    }
+    if (!merged)
+        return NULL;
+    /* host figures are the host's to measure, never the guest's to say */
+    g_clear_pointer(&merged->host, json_object_unref);
+    for (k = 0; k < merged->n_samples; k++)
+        g_clear_pointer(&merged->samples[k]->host, json_object_unref);
+    if (*why) {
+        if (!merged->status || !strcmp(merged->status, "ok"))
+            vdc_set_str(&merged->status, "failed");
+        if (!merged->error)
+            vdc_set_str(&merged->error, *why);
+    }
+    g_clear_pointer(why, g_free);
+    return merged;
 }

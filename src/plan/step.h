@@ -4,8 +4,8 @@
  * and for dom0 (the baseline step) alike: the mkfs options and the agent's
  * options.  The command lines are built from them by guest-agent/jobcmd.h,
  * in the runner and in dom0.c, the same way. */
-#ifndef VDC_RUN_STEP_H
-#define VDC_RUN_STEP_H
+#ifndef VDC_PLAN_STEP_H
+#define VDC_PLAN_STEP_H
 
 #include <stdint.h>
 

@@ -6,13 +6,15 @@
  * `--image-cache none` is applied where it is the loop device's
  * (LOOP_SET_DIRECT_IO while the domU is paused) and verified from the same
  * facts.  The first boot's record stands; a later boot whose record differs
- * fails that boot's runs of the target.  Placement (targets[].placement)
- * is read once per target, after its first boot.
+ * fails that boot's runs of the target (the recorder keeps and compares
+ * them).  Placement (targets[].placement) is read once per target, after
+ * its first boot.
  *
- * vdc_cache_decide and vdc_cache_changed are pure (tests/unit/test_cache.c);
- * vdc_cache_boot reads through the run environment's hooks. */
-#ifndef VDC_RUN_CACHE_H
-#define VDC_RUN_CACHE_H
+ * vdc_cache_decide, vdc_cache_changed and vdc_placement_record are pure
+ * (tests/unit/test_cache.c); vdc_cache_boot and vdc_cache_dom0 read
+ * through the run environment's hooks. */
+#ifndef VDC_COLLECT_CACHE_H
+#define VDC_COLLECT_CACHE_H
 
 #include <stddef.h>
 
@@ -23,6 +25,7 @@
 #include "hv/hv.h"
 #include "model/result.h"
 #include "model/target.h"
+#include "plan/plan.h"
 
 /* The facts of one target's disk after boot (all borrowed; NULL: not
  * known). */
@@ -67,8 +70,8 @@ char *vdc_cache_changed(const vdc_target_cache *first, const vdc_target_cache *n
  * @source "fiemap" or "lvs seg_pe_ranges". */
 void vdc_placement_record(const vdc_placement *pl, const char *source, vdc_target_placement *out);
 
-/* How the cache step reads and changes dom0 (run.h's vdc_run_env carries
- * them; NULL members: that fact is not read). */
+/* How the cache step reads and changes dom0 (run/env.h's vdc_run_env
+ * carries them; NULL members: that fact is not read). */
 typedef struct {
     int (*loop_info)(const char *dev, vdc_loop_info *out);      /* vdc_loop_info_read */
     int (*loop_find)(const char *file, char ***devs);           /* vdc_loop_find_by_backing */
@@ -82,14 +85,21 @@ typedef struct {
  * i, its disk found in @dom by target name), the facts from @facts (the
  * driver's) and @io; `none` applied on the target's loop device when the
  * domU is paused and its dio is 0 (@io->loop_set_dio, then read again);
- * the record decided (vdc_cache_decide) and, on the first boot (the
- * target's cache in @rs has no verdict yet), stored there; on a later boot
- * compared with it (vdc_cache_changed).  @fail[i] gets a new one-line
- * reason when the target's runs of this boot must fail (`none` refused: a
- * vdc_error says so; a changed record).  Without facts (the mock without
- * a hook) nothing is recorded and `none` is refused. */
+ * the record decided (vdc_cache_decide) into @now[i] (initialised by the
+ * caller) and @read[i] set to 1; @fail[i] gets a new one-line reason when
+ * the target's runs of this boot must fail (`none` refused: a vdc_error
+ * says so).  Without facts (the mock without a hook) nothing is read and
+ * `none` is refused.  The recorder keeps the first boot's record and
+ * compares the later ones with it (collect/recorder.h vdc_recorder_cache). */
 void vdc_cache_boot(const vdc_plan *p, const vdc_hv_domain *dom,
                     const vdc_hv_disk_facts *facts, const vdc_cache_io *io,
-                    vdc_result_set *rs, char **fail);
+                    vdc_target_cache *now, int *read, char **fail);
+
+/* The dom0 baseline's cache record: its own loop device @dev (direct I/O,
+ * made by vdc_loop_attach) over the image of target @t, read back through
+ * @io into @out (initialised by the caller).  0 when decided, -1 when not
+ * read (no loop device, no reader: no message). */
+int vdc_cache_dom0(const vdc_plan_target *t, const char *dev, const vdc_cache_io *io,
+                   vdc_target_cache *out);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a benchmark step runs (step.h). */
 #include "config.h"
-#include "run/step.h"
+#include "plan/step.h"
 
 #include <string.h>
 

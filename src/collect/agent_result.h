@@ -3,8 +3,8 @@
  * wrote it on the control disk, or the dom0 agent into its --json file),
  * bounded and checked against the job before anything of it is merged.
  * Rules: doc/controller.md, "What a guest may hand back". */
-#ifndef VDC_RUN_AGENT_RESULT_H
-#define VDC_RUN_AGENT_RESULT_H
+#ifndef VDC_COLLECT_AGENT_RESULT_H
+#define VDC_COLLECT_AGENT_RESULT_H
 
 #include <stddef.h>
 
@@ -54,6 +54,35 @@ int vdc_agent_result_check_pass(const vdc_run *r, const vdc_plan_workload *w, si
  * ("ok" < "failed" < "timeout" as run.c records them: any but "ok" wins
  * over "ok", the first non-"ok" stays) and the first error are kept. */
 void vdc_agent_result_join(vdc_run *dst, vdc_run *src);
+
+/* What one agent pass of a step handed back: its JSON (@len bytes;
+ * NULL: the pass wrote nothing). */
+typedef struct {
+    const char *json;
+    size_t len;
+} vdc_agent_pass;
+
+/* The three passes of a step, in the order they are merged. */
+enum { VDC_PASS_BONNIE, VDC_PASS_FILE, VDC_PASS_RAW, VDC_PASS_COUNT };
+
+/* Merge the agent's answer of step (@target, @rep) of @p into @rs as one
+ * run: @pass[VDC_PASS_BONNIE] from the bonnie++ pass, [VDC_PASS_FILE] from
+ * the workload pass on a file, [VDC_PASS_RAW] from the workload pass on
+ * the raw device.  Each is untrusted: bounded and checked against the job
+ * (vdc_agent_result_check, then vdc_agent_result_check_pass: the workload
+ * samples the job asked for, on what the pass ran on), kept verbatim in
+ * p->out_dir/runs/TARGET-REP.json, .workloads.json and .raw-workloads.json,
+ * and joined into the run (vdc_agent_result_join); host figures the guest
+ * gave are dropped (the host's to measure).  A pass the plan asks for that
+ * gave nothing or was refused fails the run, with @runner_error (the
+ * runner's or the dom0 step's own account, may be NULL) or the refusal as
+ * its error; what the other pass gave stays.  @what names the answer in
+ * messages.  Returns the run, or NULL when no pass gave a result: nothing
+ * is added, and *@why is the first reason (g_free; NULL: none known) for
+ * the caller's failed run. */
+vdc_run *vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, const char *target,
+                                unsigned rep, const vdc_agent_pass pass[VDC_PASS_COUNT],
+                                const char *what, const char *runner_error, char **why);
 
 /* The entry of the result frame @res for @target, the job's target:
  * NULL with *@why = NULL when the frame has none; NULL after vdc_error

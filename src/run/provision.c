@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Provisioning a run's targets (provision.h). */
+#include "config.h"
+#include "run/provision.h"
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+#include "run/preflight.h"
+
+/* Make @dir and any missing parents, each journaled ("dir": removed at
+ * teardown when empty), outermost first.  0 or -1 (vdc_error). */
+static int
+ensure_dir(vdc_run_state *st, const char *dir)
+{
+    g_autofree char *parent = NULL;
+    unsigned seq;
+
+    if (g_file_test(dir, G_FILE_TEST_IS_DIR))
+        return 0;
+    parent = g_path_get_dirname(dir);
+    if (strcmp(parent, dir) != 0 && ensure_dir(st, parent) < 0)
+        return -1;
+    seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){ .kind = VDC_JOURNAL_DIR, .path = dir });
+    if (!seq)
+        return -1;
+    return vdc_journal_mkdir(&st->journal, seq, dir, 0755);
+}
+
+/* provision.h */
+int
+vdc_provision_target(vdc_run_state *st, size_t i)
+{
+    vdc_plan_target *t = &st->p->targets[i];
+    struct vdc_storage_spec spec = vdc_run_storage_spec(t, st->s->consent);
+    unsigned seq = 0;
+    int r;
+
+    spec.run_tag = st->run_tag;     /* an LV carries the run id */
+    /* what we create (an image, an LV) is journaled before it exists */
+    if (t->spec.backing == VDC_BACKING_IMAGE) {
+        g_autofree char *dir = g_path_get_dirname(t->path);
+
+        if (ensure_dir(st, dir) < 0)
+            return -1;
+        seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_IMAGE, .path = t->path, .image = t->spec });
+    } else if (t->spec.backing == VDC_BACKING_LVM) {
+        seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->lv, .tag = spec.run_tag });
+    }
+    if (t->spec.backing != VDC_BACKING_BLOCK && !seq)
+        return -1;
+    vdc_progress("provisioning %s: %s %s", t->name,
+                 vdc_target_name(VDC_DIM_BACKING, t->spec.backing), t->path);
+    r = st->env->storage_create(&spec, &st->st[i]);
+    if (r < 0) {
+        if (seq)
+            (void)vdc_journal_undone(&st->journal, seq);   /* create leaves nothing */
+        return -1;
+    }
+    if (seq && (t->spec.backing == VDC_BACKING_IMAGE ? vdc_journal_done_ino(&st->journal, seq, t->path)
+                                                      : vdc_journal_done(&st->journal, seq)) < 0)
+        return -1;
+    st->dev[i] = g_strdup(st->st[i].device ? st->st[i].device : st->st[i].path);
+
+    /* the dom0 baseline on an image: a loop device over it */
+    if (t->spec.where == VDC_WHERE_DOM0 && t->spec.backing == VDC_BACKING_IMAGE) {
+        char *loop;
+
+        seq = vdc_journal_add(&st->journal,
+                              &(vdc_journal_entry){ .kind = VDC_JOURNAL_LOOP, .file = t->path });
+        if (!seq)
+            return -1;
+        loop = st->env->loop_attach(t->path);
+        if (!loop)
+            return -1;
+        g_free(st->dev[i]);
+        st->dev[i] = loop;
+        /* the device is found again by its backing file's identity */
+        if (vdc_journal_done_ino(&st->journal, seq, t->path) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* provision.h */
+void
+vdc_provision_placement(vdc_run_state *st, size_t i)
+{
+    const vdc_plan_target *pt = &st->p->targets[i];
+    vdc_placement pl;
+    const char *source;
+    int r;
+
+    if (!vdc_recorder_wants_placement(st->rec, i))
+        return;
+    memset(&pl, 0, sizeof(pl));
+    if (pt->spec.backing == VDC_BACKING_IMAGE && st->env->image_placement) {
+        source = "fiemap";
+        r = st->env->image_placement(pt->path, &pl);
+    } else if (pt->spec.backing == VDC_BACKING_LVM && st->env->lv_placement) {
+        source = "lvs seg_pe_ranges";
+        r = st->env->lv_placement(pt->vg, pt->lv, NULL, &pl);
+    } else {
+        return;
+    }
+    vdc_recorder_placement(st->rec, i, r == 0 ? &pl : NULL, source);
+    vdc_placement_dispose(&pl);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Provisioning a run's targets and reading where they lie: each image
+ * (and the directories above it), LV or loop device is journaled before it
+ * is made (run/journal.h) and done with its identity after; the storage
+ * code makes it (storage/storage.h, through the run's env). */
+#ifndef VDC_RUN_PROVISION_H
+#define VDC_RUN_PROVISION_H
+
+#include <stddef.h>
+
+#include "run/state.h"
+
+/* Make target @i of the run: its image directory (each missing directory
+ * journaled), the image or LV (journaled first: a crash leaves a record),
+ * and for a dom0 baseline on an image a loop device over it (journaled by
+ * the image's identity).  st->st[i] and st->dev[i] (the device or file
+ * the agent uses) are set.  0, or -1 after vdc_error (what it made is on
+ * the journal). */
+int vdc_provision_target(vdc_run_state *st, size_t i);
+
+/* Read target @i's placement once (after its first boot, when its image
+ * or LV holds the test file: FIEMAP, or lvs seg_pe_ranges) through the
+ * env's readers, and hand it to the recorder.  A reader that fails has
+ * said why; the run goes on without it. */
+void vdc_provision_placement(vdc_run_state *st, size_t i);
+
+#endif
