@@ -174,62 +174,6 @@ vdc_set_str(char **dst, const char *src)
     g_free(old);
 }
 
-/* ---- Generic init/dispose/copy over the member tables ------------------- */
-
-void
-vdc_fields_init(const vdc_field *fields, void *obj)
-{
-    const vdc_field *f;
-    char *base = obj;
-
-    for (f = fields; f->name; f++) {
-        switch (f->type) {
-        case VDC_F_STR: *(char **)(base + f->off) = NULL; break;
-        case VDC_F_INT: *(int64_t *)(base + f->off) = VDC_INT_ABSENT; break;
-        case VDC_F_NUM: *(double *)(base + f->off) = NAN; break;
-        case VDC_F_BOOL: *(int *)(base + f->off) = VDC_BOOL_ABSENT; break;
-        case VDC_F_FLAG: *(int *)(base + f->off) = 0; break;
-        case VDC_F_OBJ: vdc_fields_init(f->sub, base + f->off); break;
-        }
-    }
-}
-
-void
-vdc_fields_dispose(const vdc_field *fields, void *obj)
-{
-    const vdc_field *f;
-    char *base = obj;
-
-    for (f = fields; f->name; f++) {
-        if (f->type == VDC_F_STR)
-            g_clear_pointer((char **)(base + f->off), g_free);
-        else if (f->type == VDC_F_OBJ)
-            vdc_fields_dispose(f->sub, base + f->off);
-    }
-    vdc_fields_init(fields, obj);
-}
-
-void
-vdc_fields_copy(const vdc_field *fields, void *dst, const void *src)
-{
-    const vdc_field *f;
-    char *d = dst;
-    const char *s = src;
-
-    for (f = fields; f->name; f++) {
-        switch (f->type) {
-        case VDC_F_STR:
-            vdc_set_str((char **)(d + f->off), *(char *const *)(s + f->off));
-            break;
-        case VDC_F_INT: *(int64_t *)(d + f->off) = *(const int64_t *)(s + f->off); break;
-        case VDC_F_NUM: *(double *)(d + f->off) = *(const double *)(s + f->off); break;
-        case VDC_F_BOOL:
-        case VDC_F_FLAG: *(int *)(d + f->off) = *(const int *)(s + f->off); break;
-        case VDC_F_OBJ: vdc_fields_copy(f->sub, d + f->off, s + f->off); break;
-        }
-    }
-}
-
 void
 vdc_sample_init(vdc_sample *s)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal to src/model: member tables that map the JSON members of
  * doc/result-format.md onto the C structs of result.h.  One table per JSON
- * object drives init, dispose, copy, load and save, so a member is named
- * once. */
+ * object drives init, dispose, copy (result_fields.c), load
+ * (result_load.c) and save (result_save.c), so a member is named once. */
 #ifndef VDC_MODEL_RESULT_FIELDS_H
 #define VDC_MODEL_RESULT_FIELDS_H
 
@@ -60,6 +60,11 @@ extern const vdc_field vdc_experiment_fields[];   /* without runs_policy.stop */
 extern const vdc_field vdc_stop_record_fields[];  /* one of experiment.runs_policy.stop */
 extern const vdc_field vdc_workload_fields[];     /* a sample's workload, without
                                                     * iops_series.values */
+/* the objects the controller also fills from its drivers' JSON */
+extern const vdc_field vdc_backend_fields[];      /* targets[].backend */
+extern const vdc_field vdc_storage_fields[];      /* targets[].storage */
+extern const vdc_field vdc_cache_fields[];        /* targets[].cache */
+extern const vdc_field vdc_hypervisor_fields[];   /* experiment.hypervisor */
 
 void vdc_fields_init(const vdc_field *fields, void *obj);
 void vdc_fields_dispose(const vdc_field *fields, void *obj);
