@@ -78,7 +78,7 @@ emit_indent(GString *out, int level)
 }
 
 static void
-emit_node(GString *out, JsonNode *n, int level)
+emit_node(GString *out, JsonNode *n, int level, const char *colon)
 {
     switch (JSON_NODE_TYPE(n)) {
     case JSON_NODE_NULL:
@@ -110,7 +110,7 @@ emit_node(GString *out, JsonNode *n, int level)
         g_string_append_c(out, '[');
         for (i = 0; i < len; i++) {
             emit_indent(out, level + 1);
-            emit_node(out, json_array_get_element(a, i), level + 1);
+            emit_node(out, json_array_get_element(a, i), level + 1, colon);
             if (i + 1 < len)
                 g_string_append_c(out, ',');
         }
@@ -130,8 +130,8 @@ emit_node(GString *out, JsonNode *n, int level)
             first = 0;
             emit_indent(out, level + 1);
             emit_string(out, l->data);
-            g_string_append(out, ": ");
-            emit_node(out, json_object_get_member(o, l->data), level + 1);
+            g_string_append(out, colon);
+            emit_node(out, json_object_get_member(o, l->data), level + 1, colon);
         }
         g_list_free(names);
         if (!first)
@@ -143,13 +143,20 @@ emit_node(GString *out, JsonNode *n, int level)
 }
 
 char *
-vdc_json_to_string(JsonNode *root, size_t *len)
+vdc_json_write(JsonNode *root, const char *colon, int final_newline, size_t *len)
 {
     GString *out = g_string_new(NULL);
 
-    emit_node(out, root, 0);
-    g_string_append_c(out, '\n');
+    emit_node(out, root, 0, colon);
+    if (final_newline)
+        g_string_append_c(out, '\n');
     if (len)
         *len = out->len;
     return g_string_free(out, FALSE);
+}
+
+char *
+vdc_json_to_string(JsonNode *root, size_t *len)
+{
+    return vdc_json_write(root, ": ", 1, len);
 }

@@ -834,6 +834,12 @@ JsonNode *vdc_result_set_to_json(const vdc_result_set *rs);
  * vdc_result_set_to_json() (e.g. "statistics") can print with this. */
 char *vdc_json_to_string(JsonNode *root, size_t *len);
 
+/* The same writer with @colon between a member's name and its value (": "
+ * above) and, with @final_newline, a newline at the end.  plan.json keeps
+ * " : " and no newline, the form its readers match (scripts take its
+ * values with sed).  g_free() it. */
+char *vdc_json_write(JsonNode *root, const char *colon, int final_newline, size_t *len);
+
 /* @d appended to @out in the shortest decimal form that reads back to the
  * same double (135.8, not 135.80000000000001), always with a '.', an 'e'
  * or "null" (NaN or infinite): a JSON number, also one that Go's

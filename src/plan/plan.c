@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "common/util.h"
+#include "model/result.h"
 #include "plan/dims.h"
 
 void
@@ -415,7 +416,6 @@ char *
 vdc_plan_to_json(const vdc_plan *p)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
-    g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(JsonNode) root = NULL;
     char seed[32];
     size_t i;
@@ -545,10 +545,7 @@ vdc_plan_to_json(const vdc_plan *p)
     json_builder_end_object(b);
 
     root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    json_generator_set_pretty(gen, TRUE);
-    json_generator_set_indent(gen, 2);
-    return json_generator_to_data(gen, NULL);
+    return vdc_json_write(root, " : ", 0, NULL);
 }
 
 /* the given dimensions of @t that the storage parenthetical does not show,

@@ -214,8 +214,10 @@ double vdc_plan_estimate_s(const vdc_plan *p);
 const char *vdc_order_name(vdc_order o);
 const char *vdc_hv_name(vdc_hv_kind h);
 
-/* The plan as JSON (plan.json; keys documented in doc/controller.md).
- * Returns a newly allocated, pretty-printed string. */
+/* The plan as JSON (plan.json; keys documented in doc/controller.md)
+ * through the one JSON writer (model/result.h vdc_json_write: "key" :
+ * value, 2-space indent, no newline at the end).  Returns a newly
+ * allocated string. */
 char *vdc_plan_to_json(const vdc_plan *p);
 
 /* A human-readable plan summary for --dry-run. */
