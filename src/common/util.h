@@ -111,6 +111,10 @@ int vdc_write_file_atomic(const char *path, const void *buf, size_t len);
  * at the most.  Newly allocated (g_free). */
 char *vdc_existing_dir(const char *path);
 
+/* Remove @dir and everything below it (symlinks removed, never followed).
+ * 0, or -1 when @dir itself could not be removed (no message). */
+int vdc_remove_tree(const char *dir);
+
 /* @s seconds as "1h02m03s", "4m05s" or "6s" (rounded to the second) into
  * @buf (returned). */
 const char *vdc_fmt_duration(char *buf, size_t size, double s);

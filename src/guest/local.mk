@@ -3,4 +3,6 @@
 # libc-only codec is guest-agent/ctldisk.[ch]).
 src_libvdc_controller_a_SOURCES += \
 	src/guest/prepare.h src/guest/prepare.c \
+	src/guest/manifest.h src/guest/manifest.c \
+	src/guest/appliance.h src/guest/appliance.c \
 	src/guest/control.h src/guest/control.c

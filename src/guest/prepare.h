@@ -11,16 +11,22 @@
  * relative to the manifest's folder), root_mode=ro.  The prepared image
  * keeps the template's format (raw) so Xen blkback, qdisk and virtio can
  * all serve it; the guest mounts its root read-only, so one prepared image
- * serves any number of runs and domUs at once. */
+ * serves any number of runs and domUs at once.
+ *
+ * The folder's public face: this header, with the manifest's
+ * (guest/manifest.h: the prepared guest, its manifest) and the
+ * appliance's (guest/appliance.h: the libguestfs sessions, the guest's
+ * logs after a failure); guest/control.h is the control disk's. */
 #ifndef VDC_GUEST_PREPARE_H
 #define VDC_GUEST_PREPARE_H
 
 #include <signal.h>
 #include <stdint.h>
 
+#include "guest/appliance.h"
+#include "guest/manifest.h"
+
 #define VDC_PREPARE_DEFAULT_CACHE "/var/cache/vmdiskcmp"
-#define VDC_GUEST_AGENT_PATH  "/usr/lib/vmdiskcmp/vmdiskcmp-agent"
-#define VDC_GUEST_RUNNER_PATH "/usr/lib/vmdiskcmp/vmdiskcmp-runner"
 
 struct vdc_prepare_opts {
     const char *template_path;   /* guest template image (raw) */
@@ -38,31 +44,6 @@ struct vdc_prepare_opts {
      * into place whole). */
     volatile sig_atomic_t *stop;
 };
-
-/* The prepared guest (output; strings owned, g_malloc). */
-struct vdc_prepared {
-    char *image;                 /* cache_dir/KEY/guest.img: the prepared root disk */
-    char *key;                   /* cache key, 64 hex digits */
-    char *template_path;         /* a prepared image's manifest: the template it was
-                                    prepared from, as given to prepare; else NULL */
-    char *template_sha256;
-    char *agent_sha256;
-    char *runner_sha256;
-    char *init_system;           /* "busybox", "sysvinit" or "systemd" */
-    int cache_hit;               /* 1: found in the cache, no appliance launched */
-    /* boot facts from the template manifest (absolute paths, copied into the
-     * cache entry so the prepared guest is self-contained) */
-    char *kernel;
-    char *initrd;
-    char *cmdline_xen;           /* for a Xen PV domU (root on xvda, console hvc0) */
-    char *cmdline_kvm;           /* for KVM/QEMU (root on vda, console ttyS0) */
-    int64_t min_memory_mib;      /* [boot] min_memory_mib: the least domU memory, in MiB,
-                                    this kernel and initrd boot and run the agent in
-                                    (measured by the template's builder); 0: not stated */
-};
-
-void vdc_prepared_init(struct vdc_prepared *p);
-void vdc_prepared_dispose(struct vdc_prepared *p);   /* safe twice */
 
 /* Prepare (or find in the cache) the guest image for @o.  The cache entry
  * cache_dir/KEY/ holds guest.img, guest.img.manifest, vmlinuz, initrd.img; it
@@ -95,30 +76,5 @@ char *vdc_prepare_cache_key(const char *template_sha256, const char *agent_sha25
  * --dry-run: "prepared: cached" or "prepared on first use".  g_free. */
 char *vdc_prepare_cached(const char *template_path, const char *agent_path,
                          const char *runner_path, const char *cache_dir);
-
-/* Load a guest template's manifest (IMAGE.manifest: [boot] kernel,
- * initrd as absolute paths, cmdlines; [prepared] too when the template is
- * itself a prepared image), touching no image.  0, or -1 after
- * vdc_input_error. */
-int vdc_template_load(const char *image, struct vdc_prepared *out);
-
-/* Load what a prepared image's manifest (IMAGE.manifest beside it, as
- * written by vdc_prepare in the cache and beside --out) records, without
- * touching the image.  0, or -1 after vdc_error. */
-int vdc_prepared_load(const char *image, struct vdc_prepared *out);
-
-/* Before a run creates anything: @image's manifest (IMAGE.manifest) loads,
- * and the boot files it names exist and are readable: the kernel when
- * @kernel, the initrd when @initrd (not when --kernel/--initrd replace
- * them).  0, or -1 after one vdc_input_error naming the manifest's key. */
-int vdc_guest_manifest_check(const char *image, int kernel, int initrd);
-
-/* On failure: inspect @image read-only with libguestfs (never writes it)
- * and copy the guest's logs (/var/log/vmdiskcmp/, /var/log/messages,
- * /var/log/syslog, journal export when systemd) into @out_dir (created).
- * Our guests keep their root read-only, so this mostly finds the runner's
- * last log of the template's own boot; the per-run log travels in the
- * control disk's result frame.  0, or -1 after vdc_error. */
-int vdc_collect_logs(const char *image, const char *out_dir, int launch_timeout_s);
 
 #endif
