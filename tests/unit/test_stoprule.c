@@ -80,7 +80,9 @@ check_same(const vdc_result_set *rs, unsigned runs, unsigned min_runs, unsigned 
     assert_int_equal(vdc_stop_decide(rs, runs, min_runs, max_runs, precision, &d), 0);
     for (i = 0; i < a.headline.n_pairs; i++)
         choice |= a.headline.pairs[i].role == VDC_HEADLINE_CHOICE;
-    for (i = 0; i < a.headline.n_pairs; i++) {
+    /* runs not known to be pairs (no experiment): the headline compares
+     * them unpaired (Welch), the rule has no pair to wait for */
+    for (i = 0; !a.headline.unpaired && i < a.headline.n_pairs; i++) {
         const struct vdc_headline_pair *hp = &a.headline.pairs[i];
 
         if (choice && hp->role != VDC_HEADLINE_CHOICE)
@@ -245,6 +247,18 @@ test_unpaired(void **state)
         add_rep(&rs, "lvm", r, 1.0, 0);
     }
     check_same(&rs, 3, 3, 40, 0.03, 0);
+    /* the headline has its unpaired rows all the same */
+    {
+        struct vdc_stats_options so;
+        struct vdc_analysis a;
+
+        vdc_stats_options_init(&so);
+        vdc_analysis_init(&a);
+        assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &so), 0);
+        assert_true(a.headline.unpaired);
+        assert_true(a.headline.n_pairs > 0);
+        vdc_analysis_dispose(&a);
+    }
     vdc_result_set_dispose(&rs);
     /* nothing to decide on: no target */
     vdc_result_set_init(&rs);
