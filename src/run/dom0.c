@@ -26,6 +26,7 @@
 #include "common/child.h"
 #include "common/util.h"
 #include "guest-agent/jobcmd.h"
+#include "host/memcg.h"
 #include "host/procfs.h"
 #include "run/hostwatch.h"
 #include "run/step.h"
@@ -370,10 +371,11 @@ vdc_proc_group_stop(pid_t pgrp, uint64_t start, const char *exe)
 
 /* ---- child processes ------------------------------------------------------------ */
 
-/* A child of a dom0 step: its group, journaled */
+/* A child of a dom0 step: its group, journaled, and moved into @cg */
 struct journaled_child {
     vdc_journal *j;
     unsigned seq;
+    const vdc_memcg *cg;        /* NULL: none */
 };
 
 /* vdc_child_opts.started: journal the group (pid, start, exe of its
@@ -397,18 +399,22 @@ journal_child(pid_t group, void *arg)
         .kind = VDC_JOURNAL_PROC, .pid = pid, .start = start, .exe = exe, .boot = boot });
     if (!c->seq)
         return -1;
-    return vdc_journal_done(c->j, c->seq);
+    if (vdc_journal_done(c->j, c->seq) < 0)
+        return -1;
+    /* the supervisor, before it forks the child proper: what it forks is
+     * in the cgroup from its first page on */
+    return c->cg ? vdc_memcg_enter(c->cg, group) : 0;
 }
 
 /* Run the child @o describes (its output to a log, a timeout, the stop
  * flag: common/child.h: its own process group, SIGTERM, the grace,
- * SIGKILL; it dies with us), its group journaled in @j while it runs.
- * Returns the exit status (128 + signal when killed), or -1 after
- * vdc_error. */
+ * SIGKILL; it dies with us), its group journaled in @j while it runs and
+ * in the memory cgroup @cg (NULL: none).  Returns the exit status (128 +
+ * signal when killed), or -1 after vdc_error. */
 static int
-run_journaled(vdc_journal *j, vdc_child_opts *o)
+run_journaled(vdc_journal *j, vdc_child_opts *o, const vdc_memcg *cg)
 {
-    struct journaled_child c = { .j = j };
+    struct journaled_child c = { .j = j, .cg = cg };
     vdc_child_result r;
     int rc;
 
@@ -429,16 +435,16 @@ run_journaled(vdc_journal *j, vdc_child_opts *o)
 }
 
 /* Run @argv, stdout+stderr appended to @log, at most @timeout_s seconds,
- * watching *@stop, journaled in @j (run_journaled). */
+ * watching *@stop, journaled in @j, in @cg (run_journaled). */
 static int
 run_child(vdc_journal *j, char **argv, const char *log, unsigned timeout_s,
-          volatile sig_atomic_t *stop)
+          volatile sig_atomic_t *stop, const vdc_memcg *cg)
 {
     vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
                          .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
                          .death_signal = SIGKILL };
 
-    return run_journaled(j, &o);
+    return run_journaled(j, &o, cg);
 }
 
 /* the agent's --progress-fd pipe, read at each look of the child loop */
@@ -465,12 +471,12 @@ agent_tick(void *arg)
 }
 
 /* The agent (@argv has room for two more words), as run_child (its group
- * journaled in @j while it runs), with --progress-fd 3 on a pipe the host
- * sampler @hw reads (at each look of the child loop and once after the
- * agent ended). */
+ * journaled in @j while it runs, in @cg), with --progress-fd 3 on a pipe
+ * the host sampler @hw reads (at each look of the child loop and once
+ * after the agent ended). */
 static int
 run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned timeout_s,
-          volatile sig_atomic_t *stop, struct vdc_hostwatch *hw)
+          volatile sig_atomic_t *stop, struct vdc_hostwatch *hw, const vdc_memcg *cg)
 {
     struct agent_watch a = { .hw = hw, .rd = -1 };
     vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
@@ -479,7 +485,7 @@ run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned ti
     int pfd[2], rc;
 
     if (!hw || pipe2(pfd, O_CLOEXEC) < 0)
-        return run_child(j, argv, log, timeout_s, stop);
+        return run_child(j, argv, log, timeout_s, stop, cg);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);     /* the agent's end blocks as a pipe does */
     argv[argc] = (char *)"--progress-fd";
     argv[argc + 1] = (char *)"3";
@@ -489,7 +495,7 @@ run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned ti
     o.pid_out = &a.pid;
     o.tick = agent_tick;
     o.tick_arg = &a;
-    rc = run_journaled(j, &o);
+    rc = run_journaled(j, &o, cg);
     close(pfd[1]);
     close(pfd[0]);
     return rc;
@@ -507,7 +513,7 @@ mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatil
         vdc_error("dom0 baseline: %s", err.msg);
         return -1;
     }
-    r = run_child(j, cmd.argv, log, 3600, stop);
+    r = run_child(j, cmd.argv, log, 3600, stop, NULL);
     if (r != 0) {
         if (r > 0)
             vdc_error("%s %s: exit status %d (see %s)", cmd.argv[0], dev, r, log);
@@ -519,11 +525,11 @@ mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatil
 /* A workload pass of dom0 target @t: the agent on @on (the mount point
  * @mnt, or the block device itself with @raw, before mkfs) with
  * vdc_workload_agent_options (@raw: vdc_raw_workload_agent_options) and
- * the plan's job files, writing @json.  Returns run_child's status, or
- * -1. */
+ * the plan's job files, writing @json, in @cg.  Returns run_child's
+ * status, or -1. */
 static int
 workload_pass(vdc_run_ctx *ctx, const vdc_plan_target *t, const char *agent, const char *on, int raw,
-              unsigned rep, uint64_t seed, const char *json, const char *log)
+              unsigned rep, uint64_t seed, const char *json, const char *log, const vdc_memcg *cg)
 {
     const vdc_plan *p = vdc_run_ctx_plan(ctx);
     g_auto(GStrv) opts = raw ? vdc_raw_workload_agent_options(p, t) : vdc_workload_agent_options(p, t);
@@ -543,13 +549,16 @@ workload_pass(vdc_run_ctx *ctx, const vdc_plan_target *t, const char *agent, con
         vdc_progress("warning: could not drop dom0's page cache");
     vdc_progress("dom0: %zu workload(s) on %s (%s)", p->n_workloads, t->name,
                  raw ? "the raw device" : "a file");
-    return run_child(vdc_run_ctx_journal(ctx), cmd.argv, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx));
+    return run_child(vdc_run_ctx_journal(ctx), cmd.argv, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx),
+                     cg);
 }
 
-int
-vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
-              uint64_t seed, const char *json_out, const char *workloads_json,
-              const char *raw_json)
+/* The passes of a dom0 step (vdc_dom0_step), their agents in @cg (NULL:
+ * none). */
+static int
+dom0_passes(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
+            uint64_t seed, const char *json_out, const char *workloads_json,
+            const char *raw_json, const vdc_memcg *cg)
 {
     const vdc_plan *p = vdc_run_ctx_plan(ctx);
     const vdc_run_settings *s = vdc_run_ctx_settings(ctx);
@@ -575,7 +584,7 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
 
     /* the raw pass first, on the device itself (as in the domU) */
     if (raw_json) {
-        rr = workload_pass(ctx, t, agent, dev, 1, rep, seed, raw_json, log);
+        rr = workload_pass(ctx, t, agent, dev, 1, rep, seed, raw_json, log, cg);
         if (rr > 0)
             vdc_error("dom0 agent (raw workloads): exit status %d (see %s)", rr, log);
         if (!json_out && !workloads_json)
@@ -624,13 +633,13 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
 
             if (cmd.argc + 2 > VDC_JOBCMD_MAX_WORDS)
                 hw = NULL;
-            r = run_agent(j, cmd.argv, cmd.argc, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx), hw);
+            r = run_agent(j, cmd.argv, cmd.argc, log, p->agent_timeout_s, vdc_run_ctx_stop(ctx), hw, cg);
         }
         if (r > 0)
             vdc_error("dom0 agent: exit status %d (see %s)", r, log);
     }
     if (workloads_json && !(stop && *stop)) {
-        int wr = workload_pass(ctx, t, agent, mnt, 0, rep, seed, workloads_json, log);
+        int wr = workload_pass(ctx, t, agent, mnt, 0, rep, seed, workloads_json, log, cg);
 
         if (wr > 0)
             vdc_error("dom0 agent (workloads): exit status %d (see %s)", wr, log);
@@ -644,4 +653,77 @@ vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
     }
     (void)vdc_journal_undone(j, mnt_seq);
     return r == 0 && rr == 0 ? 0 : -1;
+}
+
+/* targets[].memory_mib of dom0 target @name: the limit of @cg read back,
+ * and where it came from (provenance.memory_mib), with the most the
+ * cgroup used in step @rep (page cache included) */
+static void
+record_memcg(vdc_run_ctx *ctx, const char *name, const vdc_memcg *cg, unsigned rep)
+{
+    const vdc_plan *p = vdc_run_ctx_plan(ctx);
+    vdc_target *t = vdc_result_set_find_target(vdc_run_ctx_result(ctx), name);
+    g_autofree char *peak_text = NULL;
+    uint64_t peak = 0;
+    int pr = vdc_memcg_peak(cg, &peak);
+
+    if (!t)
+        return;
+    if (pr == 0)
+        peak_text = g_strdup_printf("; at most %.1f MiB used in run %u", (double)peak / 1048576.0, rep);
+    t->memory_mib = (int64_t)(cg->limit_bytes >> 20);
+    g_free(t->provenance.memory_mib);
+    t->provenance.memory_mib =
+        g_strdup_printf("--dom0-memory-max %u: memory cgroup v%d %s, %s %" G_GUINT64_FORMAT " bytes read "
+                        "back; the agent ran in it and the page cache it fills is charged to it%s",
+                        p->dom0_memory_max_mib, cg->version, cg->path,
+                        cg->version == 2 ? "memory.max" : "memory.limit_in_bytes",
+                        (guint64)cg->limit_bytes, peak_text ? peak_text : "");
+}
+
+int
+vdc_dom0_step(vdc_run_ctx *ctx, const char *dev, const char *mnt, unsigned rep,
+              uint64_t seed, const char *json_out, const char *workloads_json,
+              const char *raw_json)
+{
+    const vdc_plan *p = vdc_run_ctx_plan(ctx);
+    vdc_journal *j = vdc_run_ctx_journal(ctx);
+    const vdc_plan_target *t = NULL;
+    g_autofree char *name = NULL, *path = NULL;
+    vdc_memcg cg;
+    unsigned seq;
+    size_t i;
+    int version = 0, rc;
+
+    if (!p->dom0_memory_max_mib)
+        return dom0_passes(ctx, dev, mnt, rep, seed, json_out, workloads_json, raw_json, NULL);
+    for (i = 0; i < p->n_targets; i++)
+        if (p->targets[i].spec.where == VDC_WHERE_DOM0)
+            t = &p->targets[i];
+    if (!t)
+        return -1;
+    /* one cgroup a step, made before the agent starts and removed after */
+    name = g_strdup_printf("vmdiskcmp-%s-%s-%u", p->id, t->name, rep);
+    if (!(path = vdc_memcg_path_for(name, &version)))
+        return -1;
+    seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_CGROUP, .path = path });
+    if (!seq)
+        return -1;
+    vdc_memcg_init(&cg);
+    if (vdc_memcg_create(path, version, (uint64_t)p->dom0_memory_max_mib << 20, &cg) < 0) {
+        (void)vdc_journal_undone(j, seq);
+        return -1;
+    }
+    (void)vdc_journal_done(j, seq);
+    vdc_progress("dom0: the agent in memory cgroup %s (limit %" G_GUINT64_FORMAT " MiB read back)", cg.path,
+                 (guint64)(cg.limit_bytes >> 20));
+    rc = dom0_passes(ctx, dev, mnt, rep, seed, json_out, workloads_json, raw_json, &cg);
+    record_memcg(ctx, t->name, &cg, rep);
+    /* the agent's groups are reaped: the cgroup is empty */
+    if (vdc_memcg_remove(cg.path) == 0)
+        (void)vdc_journal_undone(j, seq);
+    else
+        rc = -1;
+    vdc_memcg_dispose(&cg);
+    return rc;
 }

@@ -30,6 +30,7 @@ static const char *const kind_names[] = {
     [VDC_JOURNAL_DIR] = "dir",
     [VDC_JOURNAL_FILE] = "file",
     [VDC_JOURNAL_PROC] = "proc",
+    [VDC_JOURNAL_CGROUP] = "cgroup",
 };
 
 /* One number of an identity as "%ju" writes it: decimal digits, no
@@ -99,6 +100,7 @@ static const struct {
     { VDC_JOURNAL_PROC, "start", M(start), NULL, NULL },
     { VDC_JOURNAL_PROC, "exe", M(exe), NULL, NULL },
     { VDC_JOURNAL_PROC, "boot", M(boot), NULL, NULL },
+    { VDC_JOURNAL_CGROUP, "path", M(path), NULL, NULL },
 };
 #undef M
 

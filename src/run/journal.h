@@ -17,7 +17,8 @@
  * target description's where, format, alloc, image_backend: model/target.h
  * names), lv (vg, lv, tag), loop (file, dev), mount (dir, source), dir
  * (path, ino), file (path, ino), proc (pid, start, exe, boot: a child's
- * process group, see common/child.h; undone once the group is gone).  ino is
+ * process group, see common/child.h; undone once the group is gone), cgroup
+ * (path: a memory cgroup's directory, vmdiskcmp-*, removed once empty).  ino is
  * "DEV:INO" (st_dev, st_ino of what was made, decimal); uuid the domain's
  * UUID; tag the LV's run tag.  A key may be absent (an image's description:
  * the defaults; an identity not known) or empty; unknown keys are ignored.
@@ -47,6 +48,7 @@ typedef enum {
     VDC_JOURNAL_DIR,            /* "dir": a directory we make */
     VDC_JOURNAL_FILE,           /* "file": a file we write (a control disk) */
     VDC_JOURNAL_PROC,           /* "proc": a child's process group we start */
+    VDC_JOURNAL_CGROUP,         /* "cgroup": a memory cgroup we make (host/memcg.h) */
 } vdc_journal_kind;
 
 /* A set of kinds (vdc_journal_teardown's @keep). */
@@ -60,7 +62,7 @@ typedef struct {
     vdc_journal_kind kind;
     const char *driver, *uri, *name;    /* domain */
     const char *uuid;                   /* domain: its UUID (given at create) */
-    const char *path;                   /* image, dir, file */
+    const char *path;                   /* image, dir, file, cgroup */
     const char *ino;                    /* image, dir, file: "DEV:INO" once made */
     vdc_target_spec image;              /* image: its description (backing image) */
     const char *vg, *lv;                /* lv */

@@ -47,6 +47,7 @@ const vdc_plan *vdc_run_ctx_plan(vdc_run_ctx *ctx) { return ctx->p; }
 const vdc_run_settings *vdc_run_ctx_settings(vdc_run_ctx *ctx) { return ctx->s; }
 volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx) { return ctx->env->stop; }
 struct vdc_hostwatch *vdc_run_ctx_hostwatch(vdc_run_ctx *ctx) { return ctx->hw; }
+vdc_result_set *vdc_run_ctx_result(vdc_run_ctx *ctx) { return &ctx->rs; }
 
 static int
 stopped(vdc_run_ctx *ctx)

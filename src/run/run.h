@@ -152,6 +152,9 @@ volatile sig_atomic_t *vdc_run_ctx_stop(vdc_run_ctx *ctx);
 /* The dom0 step's host sampler (run/hostwatch.h), or NULL: the step gives
  * it the agent's pid and --progress-fd lines. */
 struct vdc_hostwatch *vdc_run_ctx_hostwatch(vdc_run_ctx *ctx);
+/* The run's result: a dom0 step records what it read back of its target
+ * (a memory cgroup's limit). */
+vdc_result_set *vdc_run_ctx_result(vdc_run_ctx *ctx);
 
 /* Undo one journal entry with the real (or @env's) handlers: domain (via
  * the hypervisor driver named in the entry), image/lv (storage), loop,

@@ -19,6 +19,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "host/memcg.h"
 
 /* @ops: the driver to use (tests' mock), or NULL: the one named in @e */
 static int
@@ -282,6 +283,16 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
                 why = "expected a process started after its run did";
             break;
         }
+        case VDC_JOURNAL_CGROUP: {
+            g_autofree char *base = e->path ? g_path_get_basename(e->path) : NULL;
+
+            p = e->path;
+            /* a cgroup file system is checked again when it is removed */
+            if (!p || !g_path_is_absolute(p) || !g_str_has_prefix(base, "vmdiskcmp-") ||
+                strstr(p, "/../") || g_str_has_suffix(p, "/.."))
+                why = "expected an absolute path of a cgroup named vmdiskcmp-*";
+            break;
+        }
         case VDC_JOURNAL_LOOP:
             p = e->file;
             if (!p || !is_journal_image(j, p))
@@ -351,6 +362,8 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
         return undo_path(e, 0);
     case VDC_JOURNAL_PROC:
         return undo_proc(e);
+    case VDC_JOURNAL_CGROUP:
+        return vdc_memcg_remove(e->path);
     }
     vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;
