@@ -36,6 +36,14 @@ TESTS += tests/unit/test_memcg
 tests_unit_test_memcg_SOURCES = tests/unit/test_memcg.c
 tests_unit_test_memcg_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_memcg_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# the hypervisor's half of a disk read back: live XML, QMP, QEMU's command
+# line, blkback's ring in xenstore, the backend objects (fixtures; < 1 s)
+check_PROGRAMS += tests/unit/test_readback
+TESTS += tests/unit/test_readback
+tests_unit_test_readback_SOURCES = tests/unit/test_readback.c
+tests_unit_test_readback_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
+	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
+tests_unit_test_readback_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 # the run's host cost per test: slicing and per-GiB arithmetic (src/run/hostwatch.c)
 check_PROGRAMS += tests/unit/test_hostwatch
 TESTS += tests/unit/test_hostwatch
