@@ -274,10 +274,16 @@ xml_qemu_driver(GString *s, const vdc_hv_disk *k, int first_iothread)
 
 /* 1 when a target disk of QEMU/KVM is given a setting of the matrix's
  * (the legacy <driver> otherwise, byte for byte) */
+int
+vdc_hv_disk_qemu_knobs(const vdc_target_spec *s)
+{
+    return s->disk_cache || s->disk_io || s->iothreads || s->disk_bus;
+}
+
 static int
 qemu_knobs(const vdc_hv_disk *k)
 {
-    return !k->aux && (k->spec.disk_cache || k->spec.disk_io || k->spec.iothreads || k->spec.disk_bus);
+    return !k->aux && vdc_hv_disk_qemu_knobs(&k->spec);
 }
 
 static int

@@ -89,6 +89,12 @@ char *vdc_xl_cfg(const vdc_hv_domain *d);
  * sdX follow probe order, not the domain XML). */
 #define VDC_HV_SCSI_SERIAL_PREFIX "vmdiskcmp-"
 
+/* 1 when a QEMU/KVM domU disk of @s is given a knob of the matrix
+ * (--disk-cache, --disk-io, --iothreads, --disk-bus): the translator
+ * writes its <driver> from them (model/target.h vdc_target_qemu_cache,
+ * vdc_target_qemu_io, vdc_target_iothreads), else the legacy one. */
+int vdc_hv_disk_qemu_knobs(const vdc_target_spec *s);
+
 /* The I/O threads of @d's QEMU (libvirt <iothreads>): the sum of its
  * target disks' --iothreads. */
 int vdc_hv_domain_iothreads(const vdc_hv_domain *d);

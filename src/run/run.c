@@ -405,6 +405,22 @@ vdc_run_check_image_room(const vdc_plan *p)
 
 /* ---- result.json targets -------------------------------------------------- */
 
+/* the QEMU knobs a domU disk of @s was given (the translator's
+ * <driver>, hv/translate.c) into @r */
+static void
+describe_knobs(vdc_target_requested *r, const vdc_target_spec *s)
+{
+    int threads = vdc_target_iothreads(s);
+
+    vdc_set_str(&r->disk_cache, vdc_target_name(VDC_DIM_DISK_CACHE, vdc_target_qemu_cache(s)));
+    vdc_set_str(&r->disk_io, vdc_target_name(VDC_DIM_DISK_IO, vdc_target_qemu_io(s)));
+    r->iothreads = threads > 0 ? threads : 0;
+    if (threads >= 1)
+        r->queues = threads;
+    vdc_set_str(&r->disk_bus, vdc_target_name(VDC_DIM_DISK_BUS, s->disk_bus ? s->disk_bus
+                                                                      : VDC_DISK_BUS_VIRTIO_BLK));
+}
+
 static void
 describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
 {
@@ -430,6 +446,9 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
             vdc_set_str(&t->requested.image_cache,
                         vdc_target_name(VDC_DIM_IMAGE_CACHE, pt->spec.cache));
         }
+        if (p->hv == VDC_HV_LIBVIRT && vdc_hv_disk_qemu_knobs(&pt->spec) &&
+            !(p->domain_type && !strcmp(p->domain_type, "xen")))
+            describe_knobs(&t->requested, &pt->spec);
         for (k = 0; dom && k < dom->n_disks; k++) {
             if (strcmp(dom->disks[k].target, pt->name) != 0)
                 continue;

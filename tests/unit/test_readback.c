@@ -27,6 +27,8 @@
 #include "host/qemudisk.h"
 #include "host/xsbackend.h"
 #include "hv/backend_json.h"
+#include "model/knobs.h"
+#include "model/result.h"
 
 static char *
 fixture(const char *name, gsize *len)
@@ -287,6 +289,84 @@ test_xen_ring(void **state)
     }
 }
 
+/* asked against read back: the backend object of the fixture's vdb
+ * (cache none, native, I/O thread 1, one queue) through the model */
+static void
+test_knobs(void **state)
+{
+    g_autofree char *xml = fixture("livexml-qemu-matrix.xml", NULL);
+    g_autofree char *qb = fixture("qmp-query-block-qemu-7.2.json", NULL);
+    g_autofree char *qi = fixture("qmp-query-iothreads-qemu-7.2.json", NULL);
+    g_autofree char *cmdline = NULL;
+    g_autoptr(GPtrArray) disks = vdc_livexml_disks_parse(xml, "fixture", NULL);
+    g_autoptr(GPtrArray) blocks = vdc_qmp_block_parse(qb, "fixture");
+    g_auto(GStrv) ids = vdc_qmp_iothreads_parse(qi, "fixture");
+    g_autoptr(GHashTable) blockdevs = NULL;
+    g_autoptr(JsonObject) b = NULL, c = NULL;
+    g_autofree char *text = NULL, *none = NULL, *off = NULL, *unread = NULL, *ctext = NULL;
+    vdc_target t, u;
+    gsize len = 0;
+    int d, nf, wb;
+
+    assert_int_equal(vdc_knob_cache_flags("default", &d, &nf, &wb), 0);
+    assert_true(!d && !nf && wb);
+    assert_int_equal(vdc_knob_cache_flags("directsync", &d, &nf, &wb), 0);
+    assert_true(d && !nf && !wb);
+    assert_int_equal(vdc_knob_cache_flags("bogus", &d, &nf, &wb), -1);
+    assert_string_equal(vdc_knob_cache_mode(1, 0, 1), "none");
+    assert_string_equal(vdc_knob_cache_mode(0, 0, 0), "writethrough");
+    assert_null(vdc_knob_cache_mode(1, 1, 0));
+
+    cmdline = fixture("qemu-7.2-cmdline.bin", &len);
+    blockdevs = vdc_qemu_cmdline_blockdevs(cmdline, len);
+    b = backend_of(disks, "vdb", blocks, blockdevs, ids, "/objects/iothread1", 1);
+    vdc_target_init(&t);
+    assert_int_equal(vdc_target_backend_from_json(&t.backend, b, "vdb"), 0);
+    text = vdc_knobs_text(&t);
+    assert_string_equal(text, "cache none (QEMU: O_DIRECT, write cache on), aio native, "
+                              "I/O thread iothread1, 1 queue, virtio-blk");
+    /* asked as served: nothing to say */
+    vdc_set_str(&t.requested.disk_cache, "none");
+    vdc_set_str(&t.requested.disk_io, "native");
+    t.requested.iothreads = 1;
+    t.requested.queues = 1;
+    vdc_set_str(&t.requested.disk_bus, "virtio-blk");
+    none = vdc_knobs_mismatch(&t);
+    assert_null(none);
+    /* each knob otherwise: named, QEMU's word first */
+    vdc_set_str(&t.requested.disk_cache, "writeback");
+    vdc_set_str(&t.requested.disk_io, "io_uring");
+    t.requested.iothreads = 0;
+    t.requested.queues = 4;
+    vdc_set_str(&t.requested.disk_bus, "virtio-scsi");
+    off = vdc_knobs_mismatch(&t);
+    assert_string_equal(off, "cache: asked writeback, QEMU has none (query-block); "
+                             "aio: asked io_uring, QEMU has native (command line); "
+                             "I/O threads: asked 0, QEMU's device has iothread1 (qom-get); "
+                             "queues: asked 4, read back 1; bus: asked virtio-scsi, the live XML has virtio-blk");
+    vdc_target_dispose(&t);
+
+    /* asked and nothing read back: said so, never taken as served */
+    vdc_target_init(&u);
+    vdc_set_str(&u.requested.disk_cache, "none");
+    vdc_set_str(&u.requested.disk_io, "native");
+    u.requested.iothreads = 1;
+    unread = vdc_knobs_mismatch(&u);
+    assert_string_equal(unread, "cache: asked none, not read back; aio: asked native, not read back; "
+                                "I/O threads: asked 1, not read back");
+    assert_null(vdc_knobs_text(&u));
+    vdc_target_dispose(&u);
+
+    /* QEMU's default: writeback and threads, no thread of its own */
+    c = backend_of(disks, "vdc", blocks, blockdevs, ids, "", 1);
+    vdc_target_init(&u);
+    assert_int_equal(vdc_target_backend_from_json(&u.backend, c, "vdc"), 0);
+    ctext = vdc_knobs_text(&u);
+    assert_string_equal(ctext, "cache writeback (QEMU: page cache, write cache on), aio io_uring, "
+                               "no I/O thread, 1 queue, virtio-blk");
+    vdc_target_dispose(&u);
+}
+
 int
 main(void)
 {
@@ -296,6 +376,7 @@ main(void)
         cmocka_unit_test(test_qmp),
         cmocka_unit_test(test_backend_json),
         cmocka_unit_test(test_xen_ring),
+        cmocka_unit_test(test_knobs),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
