@@ -486,6 +486,75 @@ lv_destroy(vdc_hv *hv, const char *name, const char *uuid)
     return rc;
 }
 
+/* The id attribute of the element libvirt hands back for our metadata
+ * namespace (<run id='RUNID'/>, entities resolved), or NULL. */
+static char *
+metadata_run_id(const char *xml)
+{
+    g_autoptr(GRegex) re = g_regex_new("<[^>]*\\bid=(['\"])([^'\"<>]*)\\1", 0, 0, NULL);
+    g_autoptr(GMatchInfo) m = NULL;
+    g_autofree char *raw = NULL;
+    GString *out;
+    const char *c;
+
+    if (!re || !g_regex_match(re, xml, 0, &m))
+        return NULL;
+    raw = g_match_info_fetch(m, 2);
+    out = g_string_new(NULL);
+    for (c = raw; *c; c++) {
+        static const struct { const char *ent; char ch; } ents[] = {
+            { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&apos;", '\'' }, { "&quot;", '"' },
+        };
+        size_t i;
+
+        for (i = 0; i < G_N_ELEMENTS(ents); i++)
+            if (g_str_has_prefix(c, ents[i].ent))
+                break;
+        if (i < G_N_ELEMENTS(ents)) {
+            g_string_append_c(out, ents[i].ch);
+            c += strlen(ents[i].ent) - 1;
+        } else {
+            g_string_append_c(out, *c);
+        }
+    }
+    return g_string_free(out, FALSE);
+}
+
+static int
+lv_run_of(vdc_hv *hv, const char *uuid, char **run_id)
+{
+    virDomainPtr d = virDomainLookupByUUIDString(hv->conn, uuid);
+    char *xml;
+    virErrorPtr e;
+
+    *run_id = NULL;
+    if (!d) {
+        e = virGetLastError();
+        if (e && e->code == VIR_ERR_NO_DOMAIN)
+            return 0;
+        vdc_error("domain UUID %s: cannot look it up: %s", uuid, lv_err());
+        return -1;
+    }
+    xml = virDomainGetMetadata(d, VIR_DOMAIN_METADATA_ELEMENT, VDC_HV_METADATA_NS,
+                               VIR_DOMAIN_AFFECT_CURRENT);
+    if (!xml) {
+        e = virGetLastError();
+        if (!e || e->code != VIR_ERR_NO_DOMAIN_METADATA) {
+            int gone = e && e->code == VIR_ERR_NO_DOMAIN;
+
+            if (!gone)
+                vdc_error("domain UUID %s: cannot read its metadata: %s", uuid, lv_err());
+            virDomainFree(d);
+            return gone ? 0 : -1;
+        }
+    } else {
+        *run_id = metadata_run_id(xml);
+        free(xml);
+    }
+    virDomainFree(d);
+    return 1;
+}
+
 static int
 lv_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
 {
@@ -607,6 +676,7 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .destroy = lv_destroy,
     .exists = lv_exists,
     .uuid = lv_uuid,
+    .run_of = lv_run_of,
     .stalled = lv_stalled,
     .domain_capabilities = lv_domain_capabilities,
 };

@@ -355,6 +355,28 @@ xl_destroy(vdc_hv *hv, const char *name, const char *uuid)
 }
 
 static int
+xl_run_of(vdc_hv *hv, const char *uuid, char **run_id)
+{
+    g_autofree char *dom = NULL;
+    struct xs_handle *xs;
+    uint32_t domid;
+    int rc = domid_by_uuid(hv, uuid, uuid, &domid);
+
+    *run_id = NULL;
+    if (rc <= 0)
+        return rc;
+    xs = xs_open(XS_OPEN_READONLY);
+    if (!xs) {
+        vdc_error("domain %s: cannot open xenstore: %s", uuid, g_strerror(errno));
+        return -1;
+    }
+    dom = g_strdup_printf("/local/domain/%u", domid);
+    *run_id = xs_get(xs, dom, VDC_HV_XS_RUN_KEY);
+    xs_close(xs);
+    return 1;
+}
+
+static int
 xl_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
 {
     libxl_dominfo info;
@@ -401,6 +423,7 @@ const vdc_hv_ops vdc_hv_libxl_ops = {
     .destroy = xl_destroy,
     .exists = xl_exists,
     .uuid = xl_uuid,
+    .run_of = xl_run_of,
 };
 
 #endif /* WITH_LIBXL */

@@ -16,6 +16,7 @@ vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
 
     memset(d, 0, sizeof(*d));
     d->name = p->domain_name;
+    d->run_id = p->id;
     d->type = p->domain_type;
     d->memory_mib = p->memory_mib;
     d->vcpus = p->vcpus;
@@ -375,6 +376,12 @@ vdc_domain_xml(const vdc_hv_domain *d)
     xml_elem(s, 2, "name", d->name);
     if (d->uuid)
         xml_elem(s, 2, "uuid", d->uuid);
+    if (d->run_id) {
+        g_autofree char *id = g_markup_escape_text(d->run_id, -1);
+
+        g_string_append_printf(s, "  <metadata>\n    <%s:run xmlns:%s='%s' id='%s'/>\n  </metadata>\n",
+                               VDC_HV_METADATA_PREFIX, VDC_HV_METADATA_PREFIX, VDC_HV_METADATA_NS, id);
+    }
     g_string_append_printf(s, "  <memory unit='MiB'>%u</memory>\n", d->memory_mib);
     g_string_append_printf(s, "  <vcpu>%u</vcpu>\n", d->vcpus);
     if (!xen && vdc_hv_domain_iothreads(d) > 0)

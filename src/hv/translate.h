@@ -32,11 +32,23 @@ typedef struct {
                                  * guest's discards give its pool the chunks back) */
 } vdc_hv_disk;
 
+/* The namespace of the run id vmdiskcmp writes into a libvirt domain's
+ * <metadata> (libvirt's custom metadata: one element per namespace). */
+#define VDC_HV_METADATA_NS "https://vmdiskcmp.org/xmlns/run/1"
+#define VDC_HV_METADATA_PREFIX "vmdiskcmp"
+/* The xenstore key (below the domain's path) libxl domains carry it in. */
+#define VDC_HV_XS_RUN_KEY "vmdiskcmp-run"
+
 /* One domU as every driver sees it. */
 typedef struct {
     const char *name;
     const char *uuid;           /* the UUID to create it with (the run's identity
                                    for it, journal.h), or NULL: the hypervisor's */
+    const char *run_id;         /* the run it belongs to, written into the domain
+                                 * (libvirt: <metadata><vmdiskcmp:run id=.../>;
+                                 * libxl: xenstore DOMPATH/vmdiskcmp-run) so that
+                                 * cleanup can tell its own from another run's;
+                                 * NULL: none */
     const char *type;           /* "pv" (libxl), "xen", "qemu", "kvm", "test" (libvirt), "mock" */
     unsigned memory_mib, vcpus;
     const char *kernel, *initrd, *cmdline;

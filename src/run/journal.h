@@ -37,6 +37,7 @@
 #include <glib.h>
 
 #include "model/target.h"
+#include "run/runrec.h"
 
 /* What an entry records; its name in the file is the word after "add SEQ". */
 typedef enum {
@@ -86,6 +87,9 @@ typedef struct {
     /* the run line (NULL: a version 1 journal, or a live run's journal
      * read without its lock before the line was complete) */
     char *run_id, *owner_pid, *owner_started;
+    /* the run record (runrec.h) this process holds: the run's own, made
+     * by vdc_journal_create, or the one vdc_journal_prove checked */
+    vdc_runrec rec;
 } vdc_journal;
 
 /* "domain", "image", "lv", "loop", "mount", "dir", "file", "proc"; NULL when @k is
@@ -93,13 +97,18 @@ typedef struct {
 const char *vdc_journal_kind_name(vdc_journal_kind k);
 
 void vdc_journal_init(vdc_journal *j);
-void vdc_journal_dispose(vdc_journal *j);    /* closes; safe twice */
+/* Closes; safe twice.  The run record held (@j->rec) is removed when every
+ * entry is undone (nothing left that cleanup would need it for), else
+ * kept, its lock released. */
+void vdc_journal_dispose(vdc_journal *j);
 
 /* Create @path (must not exist) locked (flock LOCK_EX, held until
  * vdc_journal_dispose), with the header and the run line naming @run_id
  * (NULL: none, tests), this process's pid and the time now.  The file is
  * written as PATH.new, locked, then linked to @path (refused when @path
- * exists), so it never has its name unlocked.  0 or -1 (vdc_error). */
+ * exists), so it never has its name unlocked.  With @run_id, the run
+ * record (runrec.h) is written and locked too: the proof `cleanup` asks
+ * for.  0 or -1 (vdc_error). */
 int vdc_journal_create(vdc_journal *j, const char *path, const char *run_id);
 
 /* Load an existing journal (for cleanup) and open it for appending, after
@@ -109,6 +118,12 @@ int vdc_journal_create(vdc_journal *j, const char *path, const char *run_id);
  * run (only the run line is read, for messages: run_id, owner_pid,
  * owner_started; nothing else is loaded), or -1 (vdc_error). */
 int vdc_journal_load(vdc_journal *j, const char *path);
+
+/* Prove a loaded journal (vdc_journal_load returned 0) is the one its run
+ * wrote, by the run record (vdc_runrec_prove), whose lock is then held in
+ * @j->rec.  0 proven; 1 the record's lock is held (a live run); -1 after
+ * one vdc_input_error (not proven: nothing it names may be touched). */
+int vdc_journal_prove(vdc_journal *j);
 
 /* Append "add" for @e (its kind and that kind's members; seq, done,
  * undone and kept are ignored): the line is written and fsynced, and a

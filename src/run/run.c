@@ -297,6 +297,15 @@ vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out)
         vdc_progress("run id %s: %s exists: choosing another id", p->id, p->out_dir);
         return 1;
     }
+    {
+        g_autofree char *rec = g_build_filename(vdc_runrec_dir(), p->id, NULL);
+        struct stat sb;
+
+        if (lstat(rec, &sb) == 0) {
+            vdc_progress("run id %s: its run record %s exists: choosing another id", p->id, rec);
+            return 1;
+        }
+    }
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
         struct stat sb;
@@ -932,7 +941,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
         (void)vdc_journal_done(&ctx->journal, dom_seq);
     if (cache_step(ctx, &dom) < 0) {
         if (vdc_hv_destroy_own(ctx->hvops, ctx->hv, p->domain_name,
-                               vdc_journal_find(&ctx->journal, dom_seq)->uuid) == 0)
+                               vdc_journal_find(&ctx->journal, dom_seq)->uuid, p->id) == 0)
             (void)vdc_journal_undone(&ctx->journal, dom_seq);
         fail_boot(ctx, b, "failed", "the paused domU could not be resumed (see the message above)");
         goto out;
@@ -953,7 +962,7 @@ domu_boot(vdc_run_ctx *ctx, const vdc_plan_boot *b, unsigned bi)
     vdc_hostwatch_stop(hw);
     add_time(&ctx->rs.experiment.time.domu_s, t0_us);
     if (vdc_hv_destroy_own(ctx->hvops, ctx->hv, p->domain_name,
-                           vdc_journal_find(&ctx->journal, dom_seq)->uuid) == 0)
+                           vdc_journal_find(&ctx->journal, dom_seq)->uuid, p->id) == 0)
         (void)vdc_journal_undone(&ctx->journal, dom_seq);
     if (stall) {
         g_autofree char *why = g_strdup_printf("%s, %.0f s after boot: destroyed", stall,
@@ -1417,7 +1426,7 @@ undo_with_ctx(const vdc_journal_entry *e, void *opaque)
     /* the open connection serves domains of this run */
     if (e->kind == VDC_JOURNAL_DOMAIN && ctx->hv && e->driver &&
         !strcmp(e->driver, ctx->hvops->name))
-        return vdc_hv_destroy_own(ctx->hvops, ctx->hv, e->name, e->uuid);
+        return vdc_hv_destroy_own(ctx->hvops, ctx->hv, e->name, e->uuid, ctx->p->id);
     return vdc_run_undo(e, (void *)ctx->env);
 }
 

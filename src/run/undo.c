@@ -21,9 +21,10 @@
 #include "common/util.h"
 #include "host/memcg.h"
 
-/* @ops: the driver to use (tests' mock), or NULL: the one named in @e */
+/* @ops: the driver to use (tests' mock), or NULL: the one named in @e;
+ * @run_id: the run the domain must carry (vdc_hv_destroy_own), or NULL */
 static int
-undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
+undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops, const char *run_id)
 {
     const char *driver = e->driver, *uri = e->uri, *name = e->name;
     vdc_hv *hv;
@@ -40,7 +41,7 @@ undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
     hv = ops->open(uri && *uri ? uri : NULL);
     if (!hv)
         return -1;
-    rc = vdc_hv_destroy_own(ops, hv, name, e->uuid);
+    rc = vdc_hv_destroy_own(ops, hv, name, e->uuid, run_id);
     ops->close(hv);
     return rc;
 }
@@ -345,7 +346,7 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 
     switch (e->kind) {
     case VDC_JOURNAL_DOMAIN:
-        return undo_domain(e, env->hv);
+        return undo_domain(e, env->hv, NULL);
     case VDC_JOURNAL_IMAGE:
         if (e->path && !still_ours(e, "image"))
             return 0;
@@ -371,6 +372,36 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 
 /* ---- `vmdiskcmp cleanup DIR` ------------------------------------------------ */
 
+/* What cleanup checks beyond the run's own teardown, since the run that
+ * journaled is gone and others may be alive: a domain must carry the
+ * journal's run id (its metadata), a process must belong to no live run. */
+typedef struct {
+    const vdc_run_env *env;
+    const vdc_journal *j;       /* proven its run's (vdc_journal_prove) */
+    GPtrArray *live;            /* vdc_runrec_live(), the journal's own run left out */
+} cleanup_ctx;
+
+static int
+undo_cleanup(const vdc_journal_entry *e, void *opaque)
+{
+    const cleanup_ctx *c = opaque;
+    pid_t pid;
+    guint64 start;
+
+    if (e->kind == VDC_JOURNAL_DOMAIN)
+        return undo_domain(e, c->env->hv, c->j->run_id);
+    if (e->kind == VDC_JOURNAL_PROC && proc_values(e, &pid, &start) == 0) {
+        g_autofree char *which = NULL;
+
+        if (vdc_runrec_proc_live(pid, c->live, &which)) {
+            vdc_error("journal %s: proc entry %u: process %d belongs to %s: not touched", c->j->path,
+                      e->seq, (int)pid, which);
+            return -1;
+        }
+    }
+    return vdc_run_undo(e, (void *)c->env);
+}
+
 /* "run ID (pid P, started T)" for messages about @j's owner. */
 static char *
 owner_text(const vdc_journal *j)
@@ -390,6 +421,7 @@ vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray 
     g_autofree char *owner = NULL;
     vdc_journal j;
     vdc_err_kind scope;
+    cleanup_ctx c = { .env = env, .j = &j };
     size_t before;
     int rc;
 
@@ -422,11 +454,30 @@ vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray 
     for (guint k = 0; k < j.entries->len; k++)
         ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
     before = vdc_journal_pending(&j);
-    if (before && j.run_id)
+    if (before) {
+        /* something would be touched: only on the word of the run that
+         * wrote the journal (its record, runrec.h), never of a copy, a
+         * replacement or a journal written by hand */
+        scope = vdc_error_scope(VDC_ERR_INPUT);
+        rc = vdc_journal_prove(&j);
+        vdc_error_scope(scope);
+        if (rc != 0) {
+            if (rc == 1)
+                vdc_error("%s: %s is still running (its run record is locked): nothing touched", dir,
+                          owner);
+            vdc_journal_dispose(&j);
+            return rc == 1 && all ? 0 : -1;
+        }
         printf("%s: %s is not running (its journal is not locked): removing what it left\n", dir,
                owner);
-    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
+    }
+    c.live = vdc_runrec_live();
+    for (guint k = c.live->len; j.run_id && k > 0; k--)
+        if (!strcmp(((vdc_runrec *)g_ptr_array_index(c.live, k - 1))->id, j.run_id))
+            g_ptr_array_remove_index(c.live, k - 1);
+    rc = vdc_journal_teardown(&j, undo_cleanup, &c, 0);
     printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
+    g_ptr_array_unref(c.live);
     vdc_journal_dispose(&j);
     return rc;
 }
