@@ -125,7 +125,8 @@ bench-workloads: guest-agent/vmdiskcmp-agent
 	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
 .PHONY: bench-workloads
 EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh \
-	tests/bench/null-callgrind.sh tests/bench/block-requests.sh
+	tests/bench/null-callgrind.sh tests/bench/block-requests.sh \
+	tests/bench/modern-summary.sh
 
 # Benchmark, not a test (doc/performance.md, "At modern speeds"): the
 # instrument where the device is fast, all against bonnie++ 2.00a and fio
@@ -146,7 +147,8 @@ EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh \
 #       CPU second against fio
 #   make bench-modern: the four, one after the other, raw outputs in
 #       BENCH_OUT/block, /jobs, /null and /fastest (BENCH_OUT required),
-#       then their summaries together
+#       then their summaries together and the ratios to show side by side
+#       (tests/bench/modern-summary.sh BENCH_OUT, also on its own)
 BENCH_FAST_SIZE = 4096
 bench_jobs_files = uring-randwrite-16k-qd8-nj2 uring-read-128k-qd4-nj4 \
 	psync-read-128k-nj4 psync-randread-4k-nj2
@@ -182,6 +184,8 @@ bench-modern: guest-agent/vmdiskcmp-agent
 	$(MAKE) $(AM_MAKEFLAGS) bench-null
 	$(MAKE) $(AM_MAKEFLAGS) bench-fastest
 	@for p in block jobs null fastest; do echo "== $$p: $$BENCH_OUT/$$p/summary.txt"; cat "$$BENCH_OUT/$$p/summary.txt"; done
+	@echo "== the ratios to show, side by side (tests/bench/modern-summary.sh)"
+	@$(SHELL) $(top_srcdir)/tests/bench/modern-summary.sh "$$BENCH_OUT"
 # the null engine's instructions per I/O against fio's (callgrind: not a
 # timing, the same on a loaded machine; ~3 minutes)
 callgrind-null: guest-agent/vmdiskcmp-agent

@@ -30,6 +30,20 @@ tests_unit_test_qemucaps_SOURCES = tests/unit/test_qemucaps.c tests/unit/test_st
 tests_unit_test_qemucaps_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
 tests_unit_test_qemucaps_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# the memory cgroup parsers (src/host/memcg.c: v1, v2, a container's root)
+check_PROGRAMS += tests/unit/test_memcg
+TESTS += tests/unit/test_memcg
+tests_unit_test_memcg_SOURCES = tests/unit/test_memcg.c
+tests_unit_test_memcg_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_memcg_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# the hypervisor's half of a disk read back: live XML, QMP, QEMU's command
+# line, blkback's ring in xenstore, the backend objects (fixtures; < 1 s)
+check_PROGRAMS += tests/unit/test_readback
+TESTS += tests/unit/test_readback
+tests_unit_test_readback_SOURCES = tests/unit/test_readback.c
+tests_unit_test_readback_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
+	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
+tests_unit_test_readback_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 # the run's host cost per test: slicing and per-GiB arithmetic (src/run/hostwatch.c)
 check_PROGRAMS += tests/unit/test_hostwatch
 TESTS += tests/unit/test_hostwatch
@@ -46,9 +60,10 @@ tests_host_sampletool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
 # root, heavy lock (loop devices): the cross-check against /proc, the lab's
 # stand-in hotplug script's loop semantics, an LV's placement against
 # lvm2's report, a dom0 baseline run's host CPU figures against /proc,
-# targets misaligned on purpose (about 15 s, 2 s, 3 s, 15 s, 3 s)
+# targets misaligned on purpose, the dom0 baseline in a memory cgroup
+# (about 15 s, 2 s, 3 s, 15 s, 3 s, 20 s)
 HOST_IT = tests/integration/host-cpu-crosscheck.sh tests/integration/host-lab-hotplug.sh \
 	tests/integration/host-lv-placement.sh tests/integration/host-run-crosscheck.sh \
-	tests/integration/host-alignment.sh
+	tests/integration/host-alignment.sh tests/integration/host-dom0-memcg.sh
 TESTS += $(HOST_IT)
 EXTRA_DIST += $(HOST_IT) tests/integration/host-lib.sh

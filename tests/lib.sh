@@ -26,3 +26,20 @@ golden_check() {
         fi
     done
 }
+
+# vouch_journal DIR: write the run record (src/run/runrec.h) that the run
+# named in DIR/journal's run line would have left in $VDC_STATE_DIR, as
+# root can: for tests whose journals are written by hand as a crashed run
+# leaves them (cleanup acts only on a journal its record vouches for)
+vouch_journal() {
+    _vj_dir=$(realpath "$1")
+    _vj_id=$(sed -n '2s/^run id=\([^ ]*\).*/\1/p' "$_vj_dir/journal")
+    [ -n "$_vj_id" ] || fail "vouch_journal: $_vj_dir/journal has no run line"
+    [ -n "${VDC_STATE_DIR:-}" ] || fail "vouch_journal: VDC_STATE_DIR is not set"
+    mkdir -p -m 0700 "$VDC_STATE_DIR"
+    rm -f "$VDC_STATE_DIR/$_vj_id"
+    ( umask 077
+      printf 'vmdiskcmp-run 1\nid=%s\njournal=%s\ndir=%s\nfile=%s\npid=1\nstart=0\nboot=%s\n' \
+          "$_vj_id" "$_vj_dir/journal" "$(stat -c %d:%i "$_vj_dir")" "$(stat -c %d:%i "$_vj_dir/journal")" \
+          "$(cat /proc/sys/kernel/random/boot_id)" > "$VDC_STATE_DIR/$_vj_id" )
+}

@@ -52,6 +52,9 @@ EXTRA_DIST += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostil
 	tests/integration/run-lib.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
+# forged journals against a live run's agent and libvirt domain (~30 s)
+TESTS += tests/integration/run-cleanup-forged.sh
+EXTRA_DIST += tests/integration/run-cleanup-forged.sh
 # two real runs started in the same second; cleanup --all while they live
 TESTS += tests/integration/run-concurrent-same-second.sh
 EXTRA_DIST += tests/integration/run-concurrent-same-second.sh

@@ -158,6 +158,22 @@ target_of(vdc_recorder *rec, size_t i)
     return t ? t : vdc_result_set_add_target(&rec->rs, name);
 }
 
+/* the QEMU knobs a domU disk of @s was given (the translator's
+ * <driver>, hv/translate.c) into @r */
+static void
+requested_knobs(vdc_target_requested *r, const vdc_target_spec *s)
+{
+    int threads = vdc_target_iothreads(s);
+
+    vdc_set_str(&r->disk_cache, vdc_target_name(VDC_DIM_DISK_CACHE, vdc_target_qemu_cache(s)));
+    vdc_set_str(&r->disk_io, vdc_target_name(VDC_DIM_DISK_IO, vdc_target_qemu_io(s)));
+    r->iothreads = threads > 0 ? threads : 0;
+    if (threads >= 1)
+        r->queues = threads;
+    vdc_set_str(&r->disk_bus, vdc_target_name(VDC_DIM_DISK_BUS, s->disk_bus ? s->disk_bus
+                                                                      : VDC_DISK_BUS_VIRTIO_BLK));
+}
+
 void
 vdc_recorder_target(vdc_recorder *rec, size_t i, JsonObject *storage, const char *dev)
 {
@@ -176,6 +192,9 @@ vdc_recorder_target(vdc_recorder *rec, size_t i, JsonObject *storage, const char
                     vdc_target_name(VDC_DIM_IMAGE_BACKEND, pt->spec.backend));
         vdc_set_str(&t->requested.image_cache, vdc_target_name(VDC_DIM_IMAGE_CACHE, pt->spec.cache));
     }
+    if (p->hv == VDC_HV_LIBVIRT && vdc_hv_disk_qemu_knobs(&pt->spec) &&
+        !(p->domain_type && !strcmp(p->domain_type, "xen")))
+        requested_knobs(&t->requested, &pt->spec);
     if (pt->spec.where == VDC_WHERE_DOM0 && dev) {
         vdc_set_str(&t->backend.type, "block");
         vdc_set_str(&t->backend.source, "local");
@@ -236,6 +255,17 @@ const vdc_target *
 vdc_recorder_target_record(const vdc_recorder *rec, size_t i)
 {
     return vdc_result_set_find_target(&rec->rs, rec->p->targets[i].name);
+}
+
+void
+vdc_recorder_memory(vdc_recorder *rec, size_t i, int64_t limit_mib, const char *provenance)
+{
+    vdc_target *t = vdc_result_set_find_target(&rec->rs, rec->p->targets[i].name);
+
+    if (!t)
+        return;
+    t->memory_mib = limit_mib;
+    vdc_set_str(&t->provenance.memory_mib, provenance);
 }
 
 void

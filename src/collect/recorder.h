@@ -140,6 +140,13 @@ int vdc_recorder_wants_placement(const vdc_recorder *rec, size_t i);
  * read, and not tried again). */
 void vdc_recorder_placement(vdc_recorder *rec, size_t i, const vdc_placement *pl, const char *source);
 
+/* The memory of the machine target @i's agent ran in, as read back: a
+ * dom0 target's memory cgroup limit (--dom0-memory-max), @limit_mib MiB,
+ * and @provenance, where that number came from (copied): targets[].memory_mib
+ * and provenance.memory_mib.  The last record stands (each step's cgroup
+ * has the same limit; its peak is the step's). */
+void vdc_recorder_memory(vdc_recorder *rec, size_t i, int64_t limit_mib, const char *provenance);
+
 /* ---- steps ------------------------------------------------------------- */
 
 /* A boot begins: what failed a target's runs in the last boot is

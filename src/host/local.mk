@@ -19,4 +19,6 @@ src_libvdc_controller_a_SOURCES += \
 	src/host/xsbackend.h src/host/xsbackend.c \
 	src/host/qemuprobe.h src/host/qemuprobe.c \
 	src/host/qemucaps.h src/host/qemucaps.c \
-	src/host/livexml.h src/host/livexml.c
+	src/host/qemudisk.h src/host/qemudisk.c \
+	src/host/livexml.h src/host/livexml.c \
+	src/host/memcg.h src/host/memcg.c

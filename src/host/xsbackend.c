@@ -18,6 +18,25 @@
 
 static const char *const backend_kinds[] = { "vbd", "vbd3", "qdisk" };
 
+/* a zeroed @v with its sentinels */
+static void
+vbd_reset(vdc_xs_vbd *v)
+{
+    memset(v, 0, sizeof(*v));
+    v->direct_io_safe = -1;
+    v->max_ring_page_order = v->max_queues = v->frontend_state = -1;
+    v->ring_page_order = v->num_queues = -1;
+}
+
+/* a small decimal as xenstore holds it, or -1 */
+static int
+small_number(const char *v)
+{
+    uint64_t n;
+
+    return v && vdc_parse_u64_text(v, &n) == 0 && n <= 65535 ? (int)n : -1;
+}
+
 void
 vdc_xs_vbd_dispose(vdc_xs_vbd *v)
 {
@@ -32,8 +51,8 @@ vdc_xs_vbd_dispose(vdc_xs_vbd *v)
     g_free(v->node);
     g_free(v->physical_device_path);
     g_free(v->hotplug_status);
-    memset(v, 0, sizeof(*v));
-    v->direct_io_safe = -1;
+    g_free(v->frontend);
+    vbd_reset(v);
 }
 
 void
@@ -103,8 +122,7 @@ vdc_xs_vbd_from_pairs(const char *path, const char *const *keys, const char *con
 {
     size_t i;
 
-    memset(out, 0, sizeof(*out));
-    out->direct_io_safe = -1;
+    vbd_reset(out);
     if (backend_path_parse(path, &out->kind, &out->domid, &out->devid) < 0) {
         vdc_error("xenstore %s: expected %s{vbd,vbd3,qdisk}/DOMID/DEVID", path ? path : "",
                   BACKEND_ROOT);
@@ -129,6 +147,8 @@ vdc_xs_vbd_from_pairs(const char *path, const char *const *keys, const char *con
             dst = &out->physical_device_path;
         else if (!strcmp(k, "hotplug-status"))
             dst = &out->hotplug_status;
+        else if (!strcmp(k, "frontend"))
+            dst = &out->frontend;
         if (dst) {
             g_free(*dst);
             *dst = *v ? g_strdup(v) : NULL;
@@ -140,6 +160,17 @@ vdc_xs_vbd_from_pairs(const char *path, const char *const *keys, const char *con
                 goto fail;
             }
             out->have_physical_device = 1;
+        } else if (!strcmp(k, "max-ring-page-order") || !strcmp(k, "multi-queue-max-queues")) {
+            int n = small_number(v);
+
+            if (n < 0) {
+                vdc_error("xenstore %s/%s: expected a number, got '%s'", path, k, v);
+                goto fail;
+            }
+            if (!strcmp(k, "max-ring-page-order"))
+                out->max_ring_page_order = n;
+            else
+                out->max_queues = n;
         } else if (!strcmp(k, "direct-io-safe")) {
             if (strcmp(v, "0") && strcmp(v, "1")) {
                 vdc_error("xenstore %s/direct-io-safe: expected 0 or 1, got '%s'", path, v);
@@ -154,6 +185,54 @@ vdc_xs_vbd_from_pairs(const char *path, const char *const *keys, const char *con
 fail:
     vdc_xs_vbd_dispose(out);
     return -1;
+}
+
+int
+vdc_xs_vbd_frontend(vdc_xs_vbd *v, const char *const *keys, const char *const *values, size_t n)
+{
+    int order = -1, queues = -1, state = -1;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        int *dst = !strcmp(keys[i], "state") ? &state :
+                   !strcmp(keys[i], "ring-page-order") ? &order :
+                   !strcmp(keys[i], "multi-queue-num-queues") ? &queues : NULL;
+
+        if (!dst)
+            continue;
+        *dst = small_number(values[i]);
+        if (*dst < 0) {
+            vdc_error("xenstore %s/%s: expected a number, got '%s'", v->frontend ? v->frontend : "?",
+                      keys[i], values[i] ? values[i] : "");
+            return -1;
+        }
+    }
+    v->frontend_state = state;
+    if (state == 4) {   /* XenbusStateConnected: what it chose is final */
+        v->ring_page_order = order >= 0 ? order : 0;
+        v->num_queues = queues >= 0 ? queues : 1;
+    }
+    return 0;
+}
+
+/* the keys of directory @dir in @tree (its direct entries), into @keys
+ * (new strings) and @values (borrowed) */
+static void
+dir_entries(GHashTable *tree, const char *dir, GPtrArray *keys, GPtrArray *values)
+{
+    size_t dlen = strlen(dir);
+    GHashTableIter it;
+    gpointer key, value;
+
+    g_hash_table_iter_init(&it, tree);
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+        const char *p = key;
+
+        if (!strncmp(p, dir, dlen) && p[dlen] == '/' && !strchr(p + dlen + 1, '/')) {
+            g_ptr_array_add(keys, g_strdup(p + dlen + 1));
+            g_ptr_array_add(values, value);
+        }
+    }
 }
 
 GHashTable *
@@ -224,22 +303,22 @@ vdc_xs_vbds_from_tree(GHashTable *tree, long domid)
         const char *dir = g_ptr_array_index(dirs, i);
         g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
         g_autoptr(GPtrArray) values = g_ptr_array_new();
+        g_autoptr(GPtrArray) fkeys = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) fvalues = g_ptr_array_new();
         vdc_xs_vbd *v = g_new0(vdc_xs_vbd, 1);
-        size_t dlen = strlen(dir);
-        gpointer key, value;
 
-        g_hash_table_iter_init(&it, tree);
-        while (g_hash_table_iter_next(&it, &key, &value)) {
-            const char *p = key;
-
-            if (!strncmp(p, dir, dlen) && p[dlen] == '/' && !strchr(p + dlen + 1, '/')) {
-                g_ptr_array_add(keys, g_strdup(p + dlen + 1));
-                g_ptr_array_add(values, value);
-            }
-        }
+        dir_entries(tree, dir, keys, values);
         if (vdc_xs_vbd_from_pairs(dir, (const char *const *)keys->pdata,
                                   (const char *const *)values->pdata, keys->len, v) < 0) {
             g_free(v);
+            g_ptr_array_unref(out);
+            return NULL;
+        }
+        if (v->frontend)
+            dir_entries(tree, v->frontend, fkeys, fvalues);
+        if (fkeys->len && vdc_xs_vbd_frontend(v, (const char *const *)fkeys->pdata,
+                                              (const char *const *)fvalues->pdata, fkeys->len) < 0) {
+            vdc_xs_vbd_free(v);
             g_ptr_array_unref(out);
             return NULL;
         }
@@ -249,6 +328,29 @@ vdc_xs_vbds_from_tree(GHashTable *tree, long domid)
 }
 
 #ifdef WITH_LIBXL
+/* the negotiation keys of the frontend the backend directory @vdir names
+ * (its "frontend" entry, already in @tree) */
+static void
+read_frontend(struct xs_handle *xs, GHashTable *tree, const char *vdir)
+{
+    static const char *const keys[] = { "state", "ring-page-order", "multi-queue-num-queues" };
+    g_autofree char *fkey = g_strdup_printf("%s/frontend", vdir);
+    const char *front = g_hash_table_lookup(tree, fkey);
+    size_t k;
+
+    for (k = 0; front && k < G_N_ELEMENTS(keys); k++) {
+        char *path = g_strdup_printf("%s/%s", front, keys[k]);
+        unsigned len = 0;
+        char *val = xs_read(xs, XBT_NULL, path, &len);
+
+        if (val)
+            g_hash_table_replace(tree, path, g_strndup(val, len));
+        else
+            g_free(path);
+        free(val);
+    }
+}
+
 GPtrArray *
 vdc_xs_vbds_read(long domid)
 {
@@ -293,6 +395,7 @@ vdc_xs_vbds_read(long domid)
                     free(val);
                 }
                 free(ents);
+                read_frontend(xs, tree, vdir);
             }
             free(devs);
         }

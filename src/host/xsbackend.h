@@ -35,6 +35,18 @@ typedef struct {
     char *physical_device_path; /* "/dev/loop0", "/dev/dm-0" */
     int direct_io_safe;         /* 1, 0, or -1 when the key is absent */
     char *hotplug_status;       /* "connected", "error", ... */
+    /* the ring (docs/misc/blkif.h in Xen: "Multi-page rings",
+     * "Multi-queue"): what the backend offers, in its directory
+     * (max-ring-page-order, multi-queue-max-queues; -1 absent), and what
+     * the frontend chose, in its directory (frontend): ring-page-order
+     * and multi-queue-num-queues, read once the frontend is Connected
+     * (state 4); absent then means one page (order 0) and one queue */
+    char *frontend;             /* the frontend's directory */
+    int max_ring_page_order;    /* -1 absent */
+    int max_queues;             /* -1 absent */
+    int frontend_state;         /* XenbusState, -1 unknown */
+    int ring_page_order;        /* negotiated; -1 unknown (not connected, not read) */
+    int num_queues;             /* negotiated; -1 unknown */
 } vdc_xs_vbd;
 
 void vdc_xs_vbd_dispose(vdc_xs_vbd *v);      /* safe twice, on a zeroed struct */
@@ -48,6 +60,12 @@ void vdc_xs_vbd_free(vdc_xs_vbd *v);         /* dispose + g_free; NULL-safe */
 int vdc_xs_vbd_from_pairs(const char *path, const char *const *keys, const char *const *values,
                           size_t n, vdc_xs_vbd *out);
 
+/* Pure: the frontend's side of @v from @n key/value pairs of its
+ * directory @v->frontend (state, ring-page-order, multi-queue-num-queues):
+ * the negotiated ring once it is Connected.  0, or -1 after vdc_error
+ * naming the key (not a number). */
+int vdc_xs_vbd_frontend(vdc_xs_vbd *v, const char *const *keys, const char *const *values, size_t n);
+
 /* Pure: `xenstore-ls -f` text ("/full/path = "value"" lines; the value in
  * C escapes as xenstore-ls writes them) into a new path -> value table
  * (g_hash_table_unref).  Blank lines are skipped.  NULL after vdc_error
@@ -56,11 +74,12 @@ GHashTable *vdc_xs_ls_parse(const char *text, const char *source);
 
 /* Pure: every VBD backend of domain @domid (every domain when @domid is
  * -1) in @tree (path -> value, as vdc_xs_ls_parse gives), sorted by
- * path: a new array of vdc_xs_vbd* (g_ptr_array_unref frees them).  NULL
- * after vdc_error. */
+ * path, each with its frontend's side when @tree holds it: a new array of
+ * vdc_xs_vbd* (g_ptr_array_unref frees them).  NULL after vdc_error. */
 GPtrArray *vdc_xs_vbds_from_tree(GHashTable *tree, long domid);
 
-/* Reader (libxenstore, read-only): the same from the live xenstore.  NULL
+/* Reader (libxenstore, read-only): the same from the live xenstore (the
+ * backends' directories and their frontends').  NULL
  * after vdc_error; without libxl in the build, says so and returns NULL. */
 GPtrArray *vdc_xs_vbds_read(long domid);
 

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 
+#include "common/escape.h"
 #include "common/util.h"
 #include "plan/dims.h"
 
@@ -130,7 +131,8 @@ vdc_hv_disk_facts_dispose(vdc_hv_disk_facts *f)
 }
 
 int
-vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid)
+vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid,
+                   const char *run_id)
 {
     char found[VDC_HV_UUID_LEN];
 
@@ -144,8 +146,25 @@ vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const ch
                       "touched (destroy it by hand if it is)", name);
         return r == 0 ? 0 : -1;
     }
-    if (ops->destroy(hv, name, uuid) < 0)
+    if (run_id && ops->run_of) {
+        g_autofree char *theirs = NULL;
+        int r = ops->run_of(hv, uuid, &theirs);
+
+        if (r < 0)
+            return -1;
+        if (r == 1 && (!theirs || strcmp(theirs, run_id))) {
+            g_autofree char *shown = theirs ? vdc_escape_text(theirs, -1, 256) : NULL;
+
+            vdc_error_kind(VDC_ERR_NONE, "domain %s (UUID %s): its metadata names %s%s, not run %s: "
+                           "not made by that run, left alone", name, uuid, shown ? "run " : "no run",
+                           shown ? shown : "", run_id);
+            return 0;
+        }
+        if (r == 1 && ops->destroy(hv, name, uuid) < 0)
+            return -1;
+    } else if (ops->destroy(hv, name, uuid) < 0) {
         return -1;
+    }
     if (ops->uuid(hv, name, found) == 1 && g_ascii_strcasecmp(found, uuid))
         vdc_error_kind(VDC_ERR_NONE, "domain %s: UUID %s is not this run's (%s): left alone",
                        name, found, uuid);

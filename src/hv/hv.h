@@ -121,6 +121,14 @@ typedef struct {
      * with @uuid is success (0).  Returns 0 or -1. */
     int (*destroy)(vdc_hv *hv, const char *name, const char *uuid);
 
+    /* Optional (NULL: the driver records no run id).  The run id the
+     * domain with UUID @uuid was created with (vdc_hv_domain.run_id:
+     * libvirt VDC_HV_METADATA_NS's <run id=.../> in its <metadata>;
+     * libxl xenstore /local/domain/DOMID/vmdiskcmp-run) into *@run_id
+     * (g_malloc; NULL when it carries none).  1 found, 0 no such domain,
+     * -1 after vdc_error. */
+    int (*run_of)(vdc_hv *hv, const char *uuid, char **run_id);
+
     /* 1 if a domain of that name exists, 0 if not, -1 on error. */
     int (*exists)(vdc_hv *hv, const char *name);
 
@@ -152,13 +160,17 @@ typedef struct {
     int (*domain_capabilities)(vdc_hv *hv, const char *virttype, char **xml);
 } vdc_hv_ops;
 
-/* Destroy the domU this run created as @name with @uuid (journal.h: the
- * identity recorded before create), through @ops: by UUID only.  When a
- * domain named @name with another UUID exists, it is left alone and one
- * line says so.  @uuid NULL (a journal that recorded none): nothing is
- * touched; 0 when no domain has @name, else -1 after vdc_error.  0 when
- * ours is gone, else -1. */
-int vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid);
+/* Destroy the domU run @run_id created as @name with @uuid (journal.h: the
+ * identity recorded before create), through @ops: by UUID only, and only
+ * when the domain carries @run_id (vdc_hv_ops.run_of; @run_id NULL or a
+ * driver without run_of: the UUID alone).  A domain with @uuid that
+ * carries another run id or none was not made by that run: left alone,
+ * one line says so.  When a domain named @name with another UUID exists,
+ * it is left alone and one line says so.  @uuid NULL (a journal that
+ * recorded none): nothing is touched; 0 when no domain has @name, else -1
+ * after vdc_error.  0 when ours is gone (or was never ours), else -1. */
+int vdc_hv_destroy_own(const vdc_hv_ops *ops, vdc_hv *hv, const char *name, const char *uuid,
+                       const char *run_id);
 
 /* 1 when a failed create's cause will repeat on every boot, judged from
  * what the hypervisor said: @err_no (an errno it reported, 0 none) one of
@@ -223,8 +235,10 @@ typedef struct {
     GPtrArray *calls;
 } vdc_hv_mock_state;
 
-/* A domain of someone else (tests): running as @name with @uuid. */
+/* A domain of someone else (tests): running as @name with @uuid, carrying
+ * run id @run_id (NULL: none). */
 void vdc_hv_mock_add_foreign(const char *name, const char *uuid);
+void vdc_hv_mock_add_foreign_run(const char *name, const char *uuid, const char *run_id);
 
 /* The mock driver's global state (tests set it before use). */
 vdc_hv_mock_state *vdc_hv_mock(void);

@@ -13,15 +13,21 @@
 
 #include <glib.h>
 #include <libvirt/libvirt.h>
+#include <libvirt/libvirt-qemu.h>
 #include <libvirt/virterror.h>
 
 #include "common/util.h"
 #include "host/livexml.h"
+#include "host/qemudisk.h"
+#include "hv/backend_json.h"
+#include "hv/translate.h"
 
 struct vdc_hv {
     virConnectPtr conn;
     char *uri;
 };
+
+static int qemu_pid(const char *name);
 
 static void
 silent(void *opaque, virErrorPtr err)
@@ -142,96 +148,140 @@ lv_create(vdc_hv *hv, const vdc_hv_domain *dom, char **repeats)
     return 0;
 }
 
-/* Live XML -> backend facts: a small GMarkup walk over <devices><disk>. */
+/* QEMU's answer to QMP command @cmd for domain @d (virDomainQemuMonitorCommand
+ * of libvirt-qemu), or NULL (not said: the caller records what it has) */
+static char *
+qmp(virDomainPtr d, const char *cmd)
+{
+    char *reply = NULL, *out;
+
+    if (virDomainQemuMonitorCommand(d, cmd, &reply, 0) < 0)
+        return NULL;
+    out = g_strdup(reply);
+    free(reply);
+    return out;
+}
+
+/* What QEMU says of a domain's disks: query-block, query-iothreads, the
+ * -blockdev of its command line (a local connection: /proc/PID/cmdline),
+ * and per disk qom-get of its device's iothread and queues */
 typedef struct {
-    JsonObject *out;
-    JsonObject *cur;        /* the disk being read */
-    char *vdev;
-    int depth_disk;
-} xml_walk;
+    GPtrArray *blocks;          /* vdc_qmp_block*, or NULL */
+    char **iothreads;           /* ids, or NULL */
+    GHashTable *blockdevs;      /* node name -> -blockdev object, or NULL */
+} qemu_said;
 
 static void
-walk_start(GMarkupParseContext *ctx, const char *el, const char **an, const char **av,
-           gpointer data, GError **err)
+qemu_said_dispose(qemu_said *q)
 {
-    xml_walk *w = data;
-    size_t i;
-
-    if (!strcmp(el, "disk")) {
-        w->cur = json_object_new();
-        json_object_set_string_member(w->cur, "source", "libvirt-live-xml");
-        for (i = 0; an[i]; i++)
-            if (!strcmp(an[i], "type"))
-                json_object_set_string_member(w->cur, "type", av[i]);
-        return;
-    }
-    if (!w->cur)
-        return;
-    for (i = 0; an[i]; i++) {
-        if (!strcmp(el, "driver")) {
-            if (!strcmp(an[i], "name"))
-                json_object_set_string_member(w->cur, "driver_name", av[i]);
-            else if (!strcmp(an[i], "type"))
-                json_object_set_string_member(w->cur, "format", av[i]);
-            else if (!strcmp(an[i], "cache"))
-                json_object_set_string_member(w->cur, "cache", av[i]);
-            else if (!strcmp(an[i], "io"))
-                json_object_set_string_member(w->cur, "io", av[i]);
-        } else if (!strcmp(el, "source")) {
-            if (!strcmp(an[i], "file") || !strcmp(an[i], "dev"))
-                json_object_set_string_member(w->cur, "physical_device", av[i]);
-        } else if (!strcmp(el, "target")) {
-            if (!strcmp(an[i], "dev")) {
-                g_free(w->vdev);
-                w->vdev = g_strdup(av[i]);
-                json_object_set_string_member(w->cur, "vdev", av[i]);
-            } else if (!strcmp(an[i], "bus")) {
-                json_object_set_string_member(w->cur, "bus", av[i]);
-            }
-        }
-    }
-    if (!strcmp(el, "readonly"))
-        json_object_set_string_member(w->cur, "mode", "r");
+    g_clear_pointer(&q->blocks, g_ptr_array_unref);
+    g_clear_pointer(&q->iothreads, g_strfreev);
+    g_clear_pointer(&q->blockdevs, g_hash_table_unref);
 }
 
 static void
-walk_end(GMarkupParseContext *ctx, const char *el, gpointer data, GError **err)
+qemu_said_read(vdc_hv *hv, virDomainPtr d, const char *name, qemu_said *q)
 {
-    xml_walk *w = data;
+    g_autofree char *blocks = qmp(d, "{\"execute\":\"query-block\"}");
+    g_autofree char *threads = qmp(d, "{\"execute\":\"query-iothreads\"}");
+    g_autofree char *what = g_strdup_printf("domain %s: QMP", name);
+    int pid;
 
-    if (strcmp(el, "disk") || !w->cur)
-        return;
-    if (!json_object_has_member(w->cur, "mode"))
-        json_object_set_string_member(w->cur, "mode", "w");
-    if (w->vdev)
-        json_object_set_object_member(w->out, w->vdev, w->cur);
-    else
-        json_object_unref(w->cur);
-    w->cur = NULL;
-    g_clear_pointer(&w->vdev, g_free);
+    q->blocks = blocks ? vdc_qmp_block_parse(blocks, what) : NULL;
+    q->iothreads = threads ? vdc_qmp_iothreads_parse(threads, what) : NULL;
+    pid = lv_local(hv) ? qemu_pid(name) : 0;
+    if (pid > 0) {
+        g_autofree char *path = g_strdup_printf("/proc/%d/cmdline", pid);
+        g_autofree char *cmdline = NULL;
+        gsize len = 0;
+
+        if (g_file_get_contents(path, &cmdline, &len, NULL))
+            q->blockdevs = vdc_qemu_cmdline_blockdevs(cmdline, len);
+    }
 }
 
-/* Parse a live domain XML's disks into @out (vdev -> backend object);
- * checked by tests/integration/run-libvirt-qemu.sh against a live domain. */
+/* qom-get @prop of @path: a string into *@str or a number into *@num;
+ * 0, or -1 when QEMU did not answer so */
 static int
-parse_disks(const char *name, const char *xml, JsonObject *out)
+qom_get(virDomainPtr d, const char *path, const char *prop, char **str, int64_t *num)
 {
-    GMarkupParser p = { .start_element = walk_start, .end_element = walk_end };
-    xml_walk w = { .out = out };
-    g_autoptr(GError) err = NULL;
-    GMarkupParseContext *ctx = g_markup_parse_context_new(&p, 0, &w, NULL);
-    int rc = 0;
+    g_autofree char *cmd = g_strdup_printf("{\"execute\":\"qom-get\",\"arguments\":"
+                                           "{\"path\":\"%s\",\"property\":\"%s\"}}", path, prop);
+    g_autofree char *reply = qmp(d, cmd);
+    g_autofree char *what = g_strdup_printf("qom-get %s %s", path, prop);
 
-    if (!g_markup_parse_context_parse(ctx, xml, -1, &err) ||
-        !g_markup_parse_context_end_parse(ctx, &err)) {
-        vdc_error("domain %s: cannot parse the live domain XML: %s", name, err->message);
-        rc = -1;
+    return reply ? vdc_qmp_qom_parse(reply, what, str, num) : -1;
+}
+
+/* A Xen domain's VBDs as xenstore holds them: each disk's ring, what
+ * blkback offered and the frontend chose (host/xsbackend.h), added to its
+ * object in @out */
+static void
+xen_rings(virDomainPtr d, JsonObject *out)
+{
+#ifdef WITH_LIBXL
+    static const char *const ring[] = { "max_ring_page_order", "max_queues", "ring_page_order", "queues" };
+    unsigned id = virDomainGetID(d);
+    g_autoptr(GPtrArray) vbds = id != (unsigned)-1 ? vdc_xs_vbds_read(id) : NULL;
+    guint i;
+    size_t k;
+
+    for (i = 0; vbds && i < vbds->len; i++) {
+        const vdc_xs_vbd *v = g_ptr_array_index(vbds, i);
+        JsonObject *o = v->dev && json_object_has_member(out, v->dev)
+                        ? json_object_get_object_member(out, v->dev) : NULL;
+        g_autoptr(JsonObject) xs = vdc_xs_backend_json(v);
+
+        for (k = 0; o && k < G_N_ELEMENTS(ring); k++)
+            if (json_object_has_member(xs, ring[k]))
+                json_object_set_int_member(o, ring[k], json_object_get_int_member(xs, ring[k]));
     }
-    if (w.cur)
-        json_object_unref(w.cur);
-    g_free(w.vdev);
-    g_markup_parse_context_free(ctx);
-    return rc;
+#else
+    (void)d;
+    (void)out;
+#endif
+}
+
+/* the backend facts of every disk of the live XML, with QEMU's own for a
+ * QEMU domain (backend_json.h) */
+static int
+backends_json(vdc_hv *hv, virDomainPtr d, const char *name, const char *xml, JsonObject *out)
+{
+    const char *type = virConnectGetType(hv->conn);
+    int is_qemu = type && !g_ascii_strcasecmp(type, "QEMU");
+    g_autoptr(GPtrArray) disks = vdc_livexml_disks_parse(xml, "the live domain XML", NULL);
+    qemu_said q = { 0 };
+    guint i;
+
+    if (!disks)
+        return -1;
+    if (is_qemu)
+        qemu_said_read(hv, d, name, &q);
+    for (i = 0; i < disks->len; i++) {
+        const vdc_lv_disk *k = g_ptr_array_index(disks, i);
+        vdc_qemu_disk_view v = { .queues = -1 };
+        const char *queues_prop = NULL;
+        g_autofree char *path = is_qemu ? vdc_lv_disk_qom_path(k, &queues_prop) : NULL;
+        g_autofree char *iothread = NULL;
+
+        if (is_qemu) {
+            v.block = vdc_qmp_block_of_alias(q.blocks, k->alias);
+            v.aio = v.block && q.blockdevs ? vdc_qemu_node_aio(q.blockdevs, v.block->node_name) : NULL;
+            v.qom_read = path && qom_get(d, path, "iothread", &iothread, NULL) == 0 &&
+                         qom_get(d, path, queues_prop, NULL, &v.queues) == 0;
+            v.iothread = iothread;
+            v.iothreads_read = q.iothreads != NULL;
+            v.running = (const char *const *)q.iothreads;
+        }
+        /* a SCSI disk is named sdX by libvirt; its serial carries our vdev */
+        json_object_set_object_member(out, k->serial && g_str_has_prefix(k->serial, VDC_HV_SCSI_SERIAL_PREFIX)
+                                           ? k->serial + strlen(VDC_HV_SCSI_SERIAL_PREFIX) : k->vdev,
+                                      vdc_lv_backend_json(k, is_qemu ? &v : NULL));
+    }
+    qemu_said_dispose(&q);
+    if (type && !g_ascii_strcasecmp(type, "Xen"))
+        xen_rings(d, out);
+    return 0;
 }
 
 static int
@@ -246,13 +296,14 @@ lv_backends(vdc_hv *hv, const char *name, JsonObject *out)
         return -1;
     }
     xml = virDomainGetXMLDesc(d, 0);
-    virDomainFree(d);
     if (!xml) {
         vdc_error("domain %s: cannot read the live XML: %s", name, lv_err());
+        virDomainFree(d);
         return -1;
     }
-    rc = parse_disks(name, xml, out);
+    rc = backends_json(hv, d, name, xml, out);
     free(xml);
+    virDomainFree(d);
     return rc;
 }
 
@@ -435,6 +486,75 @@ lv_destroy(vdc_hv *hv, const char *name, const char *uuid)
     return rc;
 }
 
+/* The id attribute of the element libvirt hands back for our metadata
+ * namespace (<run id='RUNID'/>, entities resolved), or NULL. */
+static char *
+metadata_run_id(const char *xml)
+{
+    g_autoptr(GRegex) re = g_regex_new("<[^>]*\\bid=(['\"])([^'\"<>]*)\\1", 0, 0, NULL);
+    g_autoptr(GMatchInfo) m = NULL;
+    g_autofree char *raw = NULL;
+    GString *out;
+    const char *c;
+
+    if (!re || !g_regex_match(re, xml, 0, &m))
+        return NULL;
+    raw = g_match_info_fetch(m, 2);
+    out = g_string_new(NULL);
+    for (c = raw; *c; c++) {
+        static const struct { const char *ent; char ch; } ents[] = {
+            { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&apos;", '\'' }, { "&quot;", '"' },
+        };
+        size_t i;
+
+        for (i = 0; i < G_N_ELEMENTS(ents); i++)
+            if (g_str_has_prefix(c, ents[i].ent))
+                break;
+        if (i < G_N_ELEMENTS(ents)) {
+            g_string_append_c(out, ents[i].ch);
+            c += strlen(ents[i].ent) - 1;
+        } else {
+            g_string_append_c(out, *c);
+        }
+    }
+    return g_string_free(out, FALSE);
+}
+
+static int
+lv_run_of(vdc_hv *hv, const char *uuid, char **run_id)
+{
+    virDomainPtr d = virDomainLookupByUUIDString(hv->conn, uuid);
+    char *xml;
+    virErrorPtr e;
+
+    *run_id = NULL;
+    if (!d) {
+        e = virGetLastError();
+        if (e && e->code == VIR_ERR_NO_DOMAIN)
+            return 0;
+        vdc_error("domain UUID %s: cannot look it up: %s", uuid, lv_err());
+        return -1;
+    }
+    xml = virDomainGetMetadata(d, VIR_DOMAIN_METADATA_ELEMENT, VDC_HV_METADATA_NS,
+                               VIR_DOMAIN_AFFECT_CURRENT);
+    if (!xml) {
+        e = virGetLastError();
+        if (!e || e->code != VIR_ERR_NO_DOMAIN_METADATA) {
+            int gone = e && e->code == VIR_ERR_NO_DOMAIN;
+
+            if (!gone)
+                vdc_error("domain UUID %s: cannot read its metadata: %s", uuid, lv_err());
+            virDomainFree(d);
+            return gone ? 0 : -1;
+        }
+    } else {
+        *run_id = metadata_run_id(xml);
+        free(xml);
+    }
+    virDomainFree(d);
+    return 1;
+}
+
 static int
 lv_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
 {
@@ -556,6 +676,7 @@ const vdc_hv_ops vdc_hv_libvirt_ops = {
     .destroy = lv_destroy,
     .exists = lv_exists,
     .uuid = lv_uuid,
+    .run_of = lv_run_of,
     .stalled = lv_stalled,
     .domain_capabilities = lv_domain_capabilities,
 };

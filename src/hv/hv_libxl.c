@@ -21,6 +21,7 @@
 
 #include "common/util.h"
 #include "host/blockstat.h"
+#include "hv/backend_json.h"
 
 struct vdc_hv {
     libxl_ctx *ctx;
@@ -161,71 +162,29 @@ xs_get(struct xs_handle *xs, const char *dir, const char *key)
     return out;
 }
 
-/* /local/domain/0/backend/{vbd,vbd3,qdisk}/DOMID/DEVID/{type,params,
- * physical-device-path,physical-device,direct-io-safe,mode,dev} ->
- * @out[vdev] = {type, source: "xenstore", xenstore_path, physical_device,
- * params, direct_io_safe, mode, vdev} (doc/result-format.md). */
+/* /local/domain/0/backend/{vbd,vbd3,qdisk}/DOMID/DEVID and each one's
+ * frontend (host/xsbackend.h) -> @out[vdev] = the backend object
+ * (hv/backend_json.h, doc/result-format.md). */
 static int
 xl_backends(vdc_hv *hv, const char *name, JsonObject *out)
 {
-    static const char *const kinds[] = { "vbd", "vbd3", "qdisk" };
-    struct xs_handle *xs;
+    g_autoptr(GPtrArray) vbds = NULL;
     uint32_t domid;
-    size_t k;
+    guint i;
 
     if (libxl_name_to_domid(hv->ctx, name, &domid)) {
         vdc_error("domain %s: not found in libxl", name);
         return -1;
     }
-    xs = xs_open(XS_OPEN_READONLY);
-    if (!xs) {
-        vdc_error("domain %s: cannot open xenstore: %s", name, g_strerror(errno));
+    vbds = vdc_xs_vbds_read(domid);
+    if (!vbds)
         return -1;
-    }
-    for (k = 0; k < G_N_ELEMENTS(kinds); k++) {
-        g_autofree char *base = g_strdup_printf("/local/domain/0/backend/%s/%u", kinds[k], domid);
-        unsigned int n = 0, i;
-        char **devs = xs_directory(xs, XBT_NULL, base, &n);
+    for (i = 0; i < vbds->len; i++) {
+        const vdc_xs_vbd *v = g_ptr_array_index(vbds, i);
+        g_autofree char *devid = g_strdup_printf("%u", v->devid);
 
-        for (i = 0; devs && i < n; i++) {
-            g_autofree char *dir = g_strdup_printf("%s/%s", base, devs[i]);
-            g_autofree char *type = xs_get(xs, dir, "type");
-            g_autofree char *params = xs_get(xs, dir, "params");
-            g_autofree char *pdp = xs_get(xs, dir, "physical-device-path");
-            g_autofree char *pd = xs_get(xs, dir, "physical-device");
-            g_autofree char *dio = xs_get(xs, dir, "direct-io-safe");
-            g_autofree char *mode = xs_get(xs, dir, "mode");
-            g_autofree char *dev = xs_get(xs, dir, "dev");
-            JsonObject *o = json_object_new();
-
-            /* blkback writes type "phy" or "file"; QEMU's qdisk writes none */
-            json_object_set_string_member(o, "type", !strcmp(kinds[k], "qdisk") ? "qdisk"
-                                          : type ? type : kinds[k]);
-            json_object_set_string_member(o, "backend_kind", kinds[k]);
-            json_object_set_string_member(o, "source", "xenstore");
-            json_object_set_string_member(o, "xenstore_path", dir);
-            if (pdp)
-                json_object_set_string_member(o, "physical_device", pdp);
-            else if (params && g_str_has_prefix(params, "/dev/") && strcmp(kinds[k], "qdisk"))
-                json_object_set_string_member(o, "physical_device", params);   /* an LV, a partition */
-            if (pd)
-                json_object_set_string_member(o, "physical_device_major_minor", pd);
-            if (params)
-                json_object_set_string_member(o, "params", params);
-            if (dio)
-                json_object_set_boolean_member(o, "direct_io_safe", !strcmp(dio, "1"));
-            if (mode)
-                json_object_set_string_member(o, "mode", mode);
-            if (dev) {
-                json_object_set_string_member(o, "vdev", dev);
-                json_object_set_object_member(out, dev, o);
-            } else {
-                json_object_set_object_member(out, devs[i], o);
-            }
-        }
-        free(devs);
+        json_object_set_object_member(out, v->dev ? v->dev : devid, vdc_xs_backend_json(v));
     }
-    xs_close(xs);
     return 0;
 }
 
@@ -396,6 +355,28 @@ xl_destroy(vdc_hv *hv, const char *name, const char *uuid)
 }
 
 static int
+xl_run_of(vdc_hv *hv, const char *uuid, char **run_id)
+{
+    g_autofree char *dom = NULL;
+    struct xs_handle *xs;
+    uint32_t domid;
+    int rc = domid_by_uuid(hv, uuid, uuid, &domid);
+
+    *run_id = NULL;
+    if (rc <= 0)
+        return rc;
+    xs = xs_open(XS_OPEN_READONLY);
+    if (!xs) {
+        vdc_error("domain %s: cannot open xenstore: %s", uuid, g_strerror(errno));
+        return -1;
+    }
+    dom = g_strdup_printf("/local/domain/%u", domid);
+    *run_id = xs_get(xs, dom, VDC_HV_XS_RUN_KEY);
+    xs_close(xs);
+    return 1;
+}
+
+static int
 xl_uuid(vdc_hv *hv, const char *name, char out[VDC_HV_UUID_LEN])
 {
     libxl_dominfo info;
@@ -442,6 +423,7 @@ const vdc_hv_ops vdc_hv_libxl_ops = {
     .destroy = xl_destroy,
     .exists = xl_exists,
     .uuid = xl_uuid,
+    .run_of = xl_run_of,
 };
 
 #endif /* WITH_LIBXL */

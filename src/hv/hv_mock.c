@@ -16,6 +16,7 @@ struct vdc_hv {
 
 static vdc_hv_mock_state mock_state;
 static GHashTable *mock_running;   /* name -> its UUID */
+static GHashTable *mock_runs;      /* UUID -> the run id it was created with */
 
 vdc_hv_mock_state *
 vdc_hv_mock(void)
@@ -24,6 +25,8 @@ vdc_hv_mock(void)
         mock_state.calls = g_ptr_array_new_with_free_func(g_free);
     if (!mock_running)
         mock_running = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    if (!mock_runs)
+        mock_runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     return &mock_state;
 }
 
@@ -35,6 +38,9 @@ vdc_hv_mock_reset(void)
     if (mock_running)
         g_hash_table_destroy(mock_running);
     mock_running = NULL;
+    if (mock_runs)
+        g_hash_table_destroy(mock_runs);
+    mock_runs = NULL;
     memset(&mock_state, 0, sizeof(mock_state));
     vdc_hv_mock();
 }
@@ -92,8 +98,13 @@ mock_create(vdc_hv *hv, const vdc_hv_domain *dom, char **repeats)
         vdc_error("domain %s: mock create hook failed", dom->name);
         return -1;
     }
-    g_hash_table_replace(mock_running, g_strdup(dom->name),
-                         dom->uuid ? g_strdup(dom->uuid) : g_uuid_string_random());
+    {
+        char *uuid = dom->uuid ? g_strdup(dom->uuid) : g_uuid_string_random();
+
+        if (dom->run_id)
+            g_hash_table_replace(mock_runs, g_ascii_strdown(uuid, -1), g_strdup(dom->run_id));
+        g_hash_table_replace(mock_running, g_strdup(dom->name), uuid);
+    }
     mock_state.n_running++;
     mock_state.paused = dom->start_paused;
     if (dom->start_paused)
@@ -123,10 +134,42 @@ mock_disk_facts(vdc_hv *hv, const char *name, vdc_hv_disk_facts *out)
 }
 
 void
-vdc_hv_mock_add_foreign(const char *name, const char *uuid)
+vdc_hv_mock_add_foreign_run(const char *name, const char *uuid, const char *run_id)
 {
+    char *key = g_ascii_strdown(uuid, -1);
+
     vdc_hv_mock();
     g_hash_table_replace(mock_running, g_strdup(name), g_strdup(uuid));
+    if (run_id) {
+        g_hash_table_replace(mock_runs, key, g_strdup(run_id));
+    } else {
+        g_hash_table_remove(mock_runs, key);
+        g_free(key);
+    }
+}
+
+void
+vdc_hv_mock_add_foreign(const char *name, const char *uuid)
+{
+    vdc_hv_mock_add_foreign_run(name, uuid, NULL);
+}
+
+static int
+mock_run_of(vdc_hv *hv, const char *uuid, char **run_id)
+{
+    g_autofree char *key = g_ascii_strdown(uuid, -1);
+    GHashTableIter it;
+    gpointer name, have;
+
+    vdc_hv_mock();
+    *run_id = NULL;
+    g_hash_table_iter_init(&it, mock_running);
+    while (g_hash_table_iter_next(&it, &name, &have))
+        if (!g_ascii_strcasecmp(have, uuid)) {
+            *run_id = g_strdup(g_hash_table_lookup(mock_runs, key));
+            return 1;
+        }
+    return 0;
 }
 
 static int
@@ -213,5 +256,6 @@ const vdc_hv_ops vdc_hv_mock_ops = {
     .destroy = mock_destroy,
     .exists = mock_exists,
     .uuid = mock_uuid,
+    .run_of = mock_run_of,
     .stalled = mock_stalled,
 };

@@ -16,6 +16,7 @@ vdc_hv_domain_from_plan(const vdc_plan *p, const char *root, const char *ctl,
 
     memset(d, 0, sizeof(*d));
     d->name = p->domain_name;
+    d->run_id = p->id;
     d->type = p->domain_type;
     d->memory_mib = p->memory_mib;
     d->vcpus = p->vcpus;
@@ -274,10 +275,16 @@ xml_qemu_driver(GString *s, const vdc_hv_disk *k, int first_iothread)
 
 /* 1 when a target disk of QEMU/KVM is given a setting of the matrix's
  * (the legacy <driver> otherwise, byte for byte) */
+int
+vdc_hv_disk_qemu_knobs(const vdc_target_spec *s)
+{
+    return s->disk_cache || s->disk_io || s->iothreads || s->disk_bus;
+}
+
 static int
 qemu_knobs(const vdc_hv_disk *k)
 {
-    return !k->aux && (k->spec.disk_cache || k->spec.disk_io || k->spec.iothreads || k->spec.disk_bus);
+    return !k->aux && vdc_hv_disk_qemu_knobs(&k->spec);
 }
 
 static int
@@ -369,6 +376,12 @@ vdc_domain_xml(const vdc_hv_domain *d)
     xml_elem(s, 2, "name", d->name);
     if (d->uuid)
         xml_elem(s, 2, "uuid", d->uuid);
+    if (d->run_id) {
+        g_autofree char *id = g_markup_escape_text(d->run_id, -1);
+
+        g_string_append_printf(s, "  <metadata>\n    <%s:run xmlns:%s='%s' id='%s'/>\n  </metadata>\n",
+                               VDC_HV_METADATA_PREFIX, VDC_HV_METADATA_PREFIX, VDC_HV_METADATA_NS, id);
+    }
     g_string_append_printf(s, "  <memory unit='MiB'>%u</memory>\n", d->memory_mib);
     g_string_append_printf(s, "  <vcpu>%u</vcpu>\n", d->vcpus);
     if (!xen && vdc_hv_domain_iothreads(d) > 0)

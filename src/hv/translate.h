@@ -32,11 +32,23 @@ typedef struct {
                                  * guest's discards give its pool the chunks back) */
 } vdc_hv_disk;
 
+/* The namespace of the run id vmdiskcmp writes into a libvirt domain's
+ * <metadata> (libvirt's custom metadata: one element per namespace). */
+#define VDC_HV_METADATA_NS "https://vmdiskcmp.org/xmlns/run/1"
+#define VDC_HV_METADATA_PREFIX "vmdiskcmp"
+/* The xenstore key (below the domain's path) libxl domains carry it in. */
+#define VDC_HV_XS_RUN_KEY "vmdiskcmp-run"
+
 /* One domU as every driver sees it. */
 typedef struct {
     const char *name;
     const char *uuid;           /* the UUID to create it with (the run's identity
                                    for it, journal.h), or NULL: the hypervisor's */
+    const char *run_id;         /* the run it belongs to, written into the domain
+                                 * (libvirt: <metadata><vmdiskcmp:run id=.../>;
+                                 * libxl: xenstore DOMPATH/vmdiskcmp-run) so that
+                                 * cleanup can tell its own from another run's;
+                                 * NULL: none */
     const char *type;           /* "pv" (libxl), "xen", "qemu", "kvm", "test" (libvirt), "mock" */
     unsigned memory_mib, vcpus;
     const char *kernel, *initrd, *cmdline;
@@ -88,6 +100,12 @@ char *vdc_xl_cfg(const vdc_hv_domain *d);
  * ("vmdiskcmp-vdb"): the guest's runner finds the disk by it (SCSI names
  * sdX follow probe order, not the domain XML). */
 #define VDC_HV_SCSI_SERIAL_PREFIX "vmdiskcmp-"
+
+/* 1 when a QEMU/KVM domU disk of @s is given a knob of the matrix
+ * (--disk-cache, --disk-io, --iothreads, --disk-bus): the translator
+ * writes its <driver> from them (model/target.h vdc_target_qemu_cache,
+ * vdc_target_qemu_io, vdc_target_iothreads), else the legacy one. */
+int vdc_hv_disk_qemu_knobs(const vdc_target_spec *s);
 
 /* The I/O threads of @d's QEMU (libvirt <iothreads>): the sum of its
  * target disks' --iothreads. */

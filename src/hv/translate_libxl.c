@@ -53,6 +53,17 @@ vdc_libxl_config_build(const vdc_hv_domain *d, libxl_domain_config *cfg)
         vdc_error("domain %s: UUID '%s': expected 8-4-4-4-12 hex digits", d->name, d->uuid);
         return -1;
     }
+    if (d->run_id) {
+        /* libxl writes c_info.xsdata's pairs below the domain's xenstore
+         * path, writable by dom0 only: the run the domain belongs to */
+        cfg->c_info.xsdata = calloc(3, sizeof(char *));
+        if (!cfg->c_info.xsdata) {
+            vdc_error("domain %s: cannot allocate its xenstore data", d->name);
+            return -1;
+        }
+        cfg->c_info.xsdata[0] = g_strdup(VDC_HV_XS_RUN_KEY);
+        cfg->c_info.xsdata[1] = g_strdup(d->run_id);
+    }
     libxl_domain_build_info_init(&cfg->b_info);
     libxl_domain_build_info_init_type(&cfg->b_info, LIBXL_DOMAIN_TYPE_PV);
     cfg->b_info.max_vcpus = (int)d->vcpus;

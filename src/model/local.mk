@@ -4,4 +4,5 @@ src_libvdc_results_a_SOURCES += \
 	src/model/result.h src/model/result_fields.h \
 	src/model/result.c src/model/result_fields.c src/model/result_load.c \
 	src/model/result_save.c src/model/json_writer.c src/model/result_workload.c \
-	src/model/target.h src/model/target.c
+	src/model/target.h src/model/target.c \
+	src/model/knobs.h src/model/knobs.c

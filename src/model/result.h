@@ -471,7 +471,27 @@ typedef struct {
     char *domain_xml_disk;   /* libvirt <disk> element */
     char *image_backend;     /* auto, phy, qdisk, tap */
     char *image_cache;       /* host, none (--image-cache) */
+    /* the hypervisor's knobs the domain was given (QEMU/KVM through
+     * libvirt): what the domain XML asked, "default" where it named none */
+    char *disk_cache;        /* none, writeback, directsync, writethrough, default */
+    char *disk_io;           /* native, io_uring, threads, default */
+    int64_t iothreads;       /* I/O threads of the disk: 0 none */
+    int64_t queues;          /* queues of the disk asked for; absent: QEMU's */
+    char *disk_bus;          /* virtio-blk, virtio-scsi */
 } vdc_target_requested;
+
+/* What QEMU itself says of a disk (host/qemudisk.h): QMP query-block's
+ * cache flags, the protocol node's aio, the device's I/O thread and queues
+ * (qom-get), checked against query-iothreads. */
+typedef struct {
+    int cache_direct;        /* tri-state: O_DIRECT */
+    int cache_no_flush;      /* tri-state: flushes ignored */
+    int cache_writeback;     /* tri-state: the device's write cache */
+    char *aio;               /* threads, native, io_uring */
+    char *iothread;          /* QEMU's id ("iothread1"); NULL none */
+    int64_t queues;
+    char *source;            /* "qmp query-block, qemu command line, ..." */
+} vdc_target_backend_qemu;
 
 typedef struct {
     char *type;              /* phy, qdisk, vbd, vbd3, file, block */
@@ -485,6 +505,15 @@ typedef struct {
     char *driver_name;
     char *cache;
     char *io;
+    char *bus;               /* virtio-blk, virtio-scsi, xen (or libvirt's word) */
+    int64_t iothread;        /* libvirt's <iothread id>; absent none */
+    int64_t queues;          /* the disk's queues (libvirt or QEMU; Xen: negotiated) */
+    vdc_target_backend_qemu qemu;
+    /* Xen blkback's ring (xenstore): what the backend offers and what the
+     * frontend chose once Connected */
+    int64_t max_ring_page_order;
+    int64_t max_queues;
+    int64_t ring_page_order;
 } vdc_target_backend;
 
 typedef struct {

@@ -98,6 +98,23 @@ static const vdc_field requested_fields[] = {
     F(VDC_F_STR, vdc_target_requested, domain_xml_disk, "domain_xml_disk", VDC_FF_LONG),
     F(VDC_F_STR, vdc_target_requested, image_backend, "image_backend", 0),
     F(VDC_F_STR, vdc_target_requested, image_cache, "image_cache", 0),
+    F(VDC_F_STR, vdc_target_requested, disk_cache, "disk_cache", 0),
+    F(VDC_F_STR, vdc_target_requested, disk_io, "disk_io", 0),
+    F(VDC_F_INT, vdc_target_requested, iothreads, "iothreads", NN),
+    F(VDC_F_INT, vdc_target_requested, queues, "queues", NN),
+    F(VDC_F_STR, vdc_target_requested, disk_bus, "disk_bus", 0),
+    END
+};
+
+static const vdc_field backend_qemu_fields[] = {
+    F(VDC_F_BOOL, vdc_target_backend_qemu, cache_direct, "cache_direct", 0),
+    F(VDC_F_BOOL, vdc_target_backend_qemu, cache_no_flush, "cache_no_flush", 0),
+    F(VDC_F_BOOL, vdc_target_backend_qemu, cache_writeback, "cache_writeback", 0),
+    F(VDC_F_STR, vdc_target_backend_qemu, aio, "aio", 0),
+    /* null: no I/O thread */
+    F(VDC_F_STR, vdc_target_backend_qemu, iothread, "iothread", VDC_FF_NULLABLE),
+    F(VDC_F_INT, vdc_target_backend_qemu, queues, "queues", NN),
+    F(VDC_F_STR, vdc_target_backend_qemu, source, "source", 0),
     END
 };
 
@@ -113,6 +130,14 @@ const vdc_field vdc_backend_fields[] = {
     F(VDC_F_STR, vdc_target_backend, driver_name, "driver_name", 0),
     F(VDC_F_STR, vdc_target_backend, cache, "cache", 0),
     F(VDC_F_STR, vdc_target_backend, io, "io", 0),
+    F(VDC_F_STR, vdc_target_backend, bus, "bus", 0),
+    /* null: no I/O thread */
+    F(VDC_F_INT, vdc_target_backend, iothread, "iothread", NN | VDC_FF_NULLABLE),
+    F(VDC_F_INT, vdc_target_backend, queues, "queues", NN),
+    O(vdc_target_backend, qemu, "qemu", backend_qemu_fields),
+    F(VDC_F_INT, vdc_target_backend, max_ring_page_order, "max_ring_page_order", NN),
+    F(VDC_F_INT, vdc_target_backend, max_queues, "max_queues", NN),
+    F(VDC_F_INT, vdc_target_backend, ring_page_order, "ring_page_order", NN),
     END
 };
 

@@ -148,7 +148,12 @@ static const vdc_opt opt_tail[] = {
     { .name = "agent-ram", .type = VDC_OPT_UINT, .off = O(agent_ram), .metavar = "MiB",
       .min = 1, .max = 1048576, .def = "--guest-memory", .help = "agent -r in the domU" },
     { .name = "dom0-ram", .type = VDC_OPT_UINT, .off = O(dom0_ram), .metavar = "MiB",
-      .min = 1, .max = 16777216, .def = "dom0 MemTotal", .help = "agent -r in dom0" },
+      .min = 1, .max = 16777216, .def = "dom0 MemTotal, or --dom0-memory-max", .help = "agent -r in dom0" },
+    { .name = "dom0-memory-max", .type = VDC_OPT_UINT, .off = O(dom0_memory_max), .metavar = "MiB",
+      .min = 16, .max = 16777216,
+      .help = "run the dom0 baseline's agent in a memory cgroup of its own limited to MiB (cgroup v2 "
+              "memory.max, or v1 memory.limit_in_bytes), which the page cache it fills is charged to: "
+              "the agent is told the limit (-r), its default test file is twice it, and the limit read back is recorded as the target's memory" },
     { .name = "emulated", .type = VDC_OPT_FLAG, .off = O(emulated),
       .help = "the host is emulated (the Xen lab): mark results as predicting nothing about hardware" },
     { .name = "inspect-on-failure", .type = VDC_OPT_FLAG, .off = O(inspect),
@@ -236,8 +241,10 @@ check_orphans(const vdc_run_opts *o)
           "--lvm (or --dom0 with --vg) as well" },
         { o->size != 0, domu, "--size",
           "a domU target as well (--image, --lvm, --block, --target; the dom0 baseline's test file is --dom0-size)" },
-        { o->dom0_on || o->dom0_size || o->dom0_ram, o->dom0, "--dom0-on/--dom0-size/--dom0-ram",
-          "--dom0 as well" },
+        { o->dom0_on || o->dom0_size || o->dom0_ram || o->dom0_memory_max, o->dom0,
+          "--dom0-on/--dom0-size/--dom0-ram/--dom0-memory-max", "--dom0 as well" },
+        { o->dom0_ram && o->dom0_memory_max, 0, "--dom0-ram",
+          "no --dom0-memory-max (the agent in dom0 is told its cgroup's limit)" },
     };
     size_t i;
 

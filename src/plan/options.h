@@ -63,6 +63,8 @@ typedef struct {
     char *workload_on;          /* --workload-on: comma list of file|raw; NULL = file */
     unsigned agent_ram;         /* -r for the agent in the domU; 0 = --guest-memory */
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
+    unsigned dom0_memory_max;   /* --dom0-memory-max: the dom0 agent's memory cgroup limit,
+                                 * MiB; 0 = none */
     int keep, dry_run, quiet, no_report;
     int no_store;               /* --no-store: record nothing in a result store */
     int no_drop_caches;         /* --no-drop-caches */

@@ -454,6 +454,8 @@ vdc_plan_to_json(const vdc_plan *p)
     member_str(b, "agent_options", p->agent_options);
     member_int(b, "agent_ram_mib", p->agent_ram_mib);
     member_int(b, "dom0_ram_mib", p->dom0_ram_mib);
+    if (p->dom0_memory_max_mib)
+        member_int(b, "dom0_memory_max_mib", p->dom0_memory_max_mib);
     json_builder_set_member_name(b, "tests");
     json_builder_begin_array(b);
     if (p->bonnie)
@@ -636,6 +638,8 @@ vdc_plan_to_text(const vdc_plan *p)
                                    sp->disk_cache ? "" : vdc_target_name(VDC_DIM_IMAGE_CACHE, sp->cache));
         if (sp->where == VDC_WHERE_DOM0)
             g_string_append_printf(s, " (on %s)", dom0_on(t));
+        if (sp->where == VDC_WHERE_DOM0 && p->dom0_memory_max_mib)
+            g_string_append_printf(s, " (agent in a memory cgroup of %u MiB)", p->dom0_memory_max_mib);
         variant_to_text(s, p, t);
         g_string_append_printf(s, " disk %s, test file %s\n", t->disk_bytes ? disk : "existing", test);
     }

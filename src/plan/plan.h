@@ -120,6 +120,8 @@ typedef struct {
     char *agent_options;        /* extra agent options, space separated, or NULL */
     unsigned agent_ram_mib;     /* -r given to the agent in the domU */
     unsigned dom0_ram_mib;      /* -r given to the agent in dom0 */
+    unsigned dom0_memory_max_mib; /* --dom0-memory-max: the dom0 agent runs in a memory cgroup
+                                   * limited to this (host/memcg.h), MiB; 0: none */
     int bonnie;                 /* the bonnie++ pass runs (--tests) */
     int workload_file;          /* the workload pass on a file in the fresh filesystem
                                    (--workload-on file, the default) */

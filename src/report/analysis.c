@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "model/knobs.h"
 
 void
 vdc_analysis_init(struct vdc_analysis *a)
@@ -782,6 +783,13 @@ decide_warnings(struct vdc_analysis *a, const vdc_result_set *rs)
                 a->warnings[a->n_warnings - 1].test = i % a->n_tests;
                 a->warnings[a->n_warnings - 1].flag = 1u << b;
             }
+    }
+    for (i = 0; i < a->n_targets; i++) {
+        const vdc_target *t = vdc_result_set_find_target(rs, a->targets[i]);
+        g_autofree char *m = t ? vdc_knobs_mismatch(t) : NULL;
+
+        if (m)
+            add_warning(a, VDC_WARNING_NOT_AS_ASKED, i);
     }
 }
 

@@ -123,11 +123,13 @@ enum vdc_warning_kind {
     VDC_WARNING_UNDER_2X_RAM, /* a target's test file is under twice its RAM (.target) */
     VDC_WARNING_ARTEFACTS,    /* some cell has an artefact flag: the legend of VDC_ARTEFACT_MARK */
     VDC_WARNING_ARTEFACT,     /* one artefact flag (.flag) of one cell (.target, .test) */
+    VDC_WARNING_NOT_AS_ASKED, /* a target's disk read back otherwise than asked (.target;
+                                 model/knobs.h vdc_knobs_mismatch) */
 };
 
 struct vdc_warning {
     enum vdc_warning_kind kind;
-    size_t target;           /* VDC_WARNING_UNDER_2X_RAM, _ARTEFACT: index into targets
+    size_t target;           /* VDC_WARNING_UNDER_2X_RAM, _ARTEFACT, _NOT_AS_ASKED: index into targets
                               * (and files) */
     size_t test;             /* VDC_WARNING_ARTEFACT: index into tests */
     unsigned flag;           /* VDC_WARNING_ARTEFACT: the one VDC_CELL_* artefact bit */

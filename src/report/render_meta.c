@@ -13,6 +13,7 @@
 
 #include "common/escape.h"
 #include "common/util.h"
+#include "model/knobs.h"
 
 int
 vdc_experiment_emulated(const vdc_result_set *rs)
@@ -243,15 +244,25 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
         g_autofree char *backend = backend_text(rs->targets[i]);
         g_autofree char *cache = vdc_cache_text(rs->targets[i]);
         g_autofree char *place = vdc_placement_text(rs->targets[i]);
+        g_autofree char *knobs = vdc_knobs_text(rs->targets[i]);
+        g_autofree char *mismatch = vdc_knobs_mismatch(rs->targets[i]);
         g_autofree char *name = vdc_escape_text(rs->targets[i]->name, -1, 0);
 
-        if (!backend && !cache && !place)
+        if (!backend && !cache && !place && !knobs && !mismatch)
             continue;
         if (!any++)
             g_string_append(out, "Backend, cache and placement, read back after boot:\n");
         if (backend) {
             g_autofree char *e = vdc_escape_text(backend, -1, 0);
             g_string_append_printf(out, "  %s: backend: %s\n", name, e);
+        }
+        if (knobs) {
+            g_autofree char *e = vdc_escape_text(knobs, -1, 0);
+            g_string_append_printf(out, "  %s: disk: %s\n", name, e);
+        }
+        if (mismatch) {
+            g_autofree char *e = vdc_escape_text(mismatch, -1, 0);
+            g_string_append_printf(out, "  %s: NOT AS ASKED: %s\n", name, e);
         }
         if (cache) {
             g_autofree char *e = vdc_escape_text(cache, -1, 0);
@@ -289,6 +300,17 @@ target_lines(GPtrArray *v, const vdc_target *t)
     T("driver", t->backend.driver_name);
     T("cache", t->backend.cache);
     T("io", t->backend.io);
+    T("requested disk cache", t->requested.disk_cache);
+    T("requested disk io", t->requested.disk_io);
+    TI("requested I/O threads", t->requested.iothreads, NULL);
+    TI("requested queues", t->requested.queues, NULL);
+    T("requested disk bus", t->requested.disk_bus);
+    {
+        g_autofree char *knobs = vdc_knobs_text(t), *mismatch = vdc_knobs_mismatch(t);
+
+        T("disk read back", knobs);
+        T("not as asked", mismatch);
+    }
     T("storage path", t->storage.path);
     TI("storage size", t->storage.size_bytes, "bytes");
     T("storage format", t->storage.format);

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "model/knobs.h"
 #include "report/render_fmt.h"
 
 /* "image 512 MiB, dom0 49152 MiB" (a target with several sizes: "a/b") */
@@ -100,6 +101,13 @@ vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a, const s
 
         return g_strdup_printf(VDC_ARTEFACT_MARK " target %s, test %s, %s: %s.", c->target, c->test_key,
                                vdc_cell_flag_name(w->flag), b >= 0 && c->why[b] ? c->why[b] : "");
+    }
+    case VDC_WARNING_NOT_AS_ASKED: {
+        const vdc_target *t = vdc_result_set_find_target(rs, a->targets[w->target]);
+        g_autofree char *m = t ? vdc_knobs_mismatch(t) : NULL;
+
+        return g_strdup_printf("target %s: its disk was not served as asked: %s.", a->targets[w->target],
+                               m ? m : "?");
     }
     }
     return g_strdup("");

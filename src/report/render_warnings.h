@@ -60,7 +60,9 @@
  *   has more than the agent was told;
  * - VDC_WARNING_ARTEFACTS: VDC_ARTEFACT_LEGEND;
  * - VDC_WARNING_ARTEFACT: "‡ target /dev/xvdb, test dd_write@65536,
- *   page-cache-write: " and the cell's explanation (vdc_cell.why). */
+ *   page-cache-write: " and the cell's explanation (vdc_cell.why);
+ * - VDC_WARNING_NOT_AS_ASKED: "target image-none-native: its disk was not
+ *   served as asked: cache: asked none, QEMU has writeback (query-block)." */
 char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
                        const struct vdc_warning *w);
 
@@ -73,7 +75,7 @@ char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
 #define VDC_WARNINGS_ARTEFACTS (VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS) | \
                                 VDC_WARNING_BIT(VDC_WARNING_ARTEFACT))
 #define VDC_WARNINGS_REPORT (VDC_WARNINGS_FEW | VDC_WARNING_BIT(VDC_WARNING_TOO_FAST) | VDC_WARNINGS_SIZES | \
-                             VDC_WARNINGS_ARTEFACTS)
+                             VDC_WARNINGS_ARTEFACTS | VDC_WARNING_BIT(VDC_WARNING_NOT_AS_ASKED))
 #define VDC_WARNINGS_COMPARE (VDC_WARNING_BIT(VDC_WARNING_EMULATED) | VDC_WARNINGS_REPORT)
 
 /* The sentences of the analysis's warnings whose kind is in @kinds, in

@@ -18,6 +18,7 @@
 #include "common/child.h"
 #include "common/util.h"
 #include "guest-agent/jobcmd.h"
+#include "host/memcg.h"
 #include "host/procfs.h"
 #include "host/procgroup.h"
 #include "host/residency.h"
@@ -29,10 +30,11 @@
 
 /* ---- child processes ------------------------------------------------------------ */
 
-/* A child of a dom0 step: its group, journaled */
+/* A child of a dom0 step: its group, journaled, and moved into @cg */
 struct journaled_child {
     vdc_journal *j;
     unsigned seq;
+    const vdc_memcg *cg;        /* NULL: none */
 };
 
 /* vdc_child_opts.started: journal the group (pid, start, exe of its
@@ -56,18 +58,22 @@ journal_child(pid_t group, void *arg)
         .kind = VDC_JOURNAL_PROC, .pid = pid, .start = start, .exe = exe, .boot = boot });
     if (!c->seq)
         return -1;
-    return vdc_journal_done(c->j, c->seq);
+    if (vdc_journal_done(c->j, c->seq) < 0)
+        return -1;
+    /* the supervisor, before it forks the child proper: what it forks is
+     * in the cgroup from its first page on */
+    return c->cg ? vdc_memcg_enter(c->cg, group) : 0;
 }
 
 /* Run the child @o describes (its output to a log, a timeout, the stop
  * flag: common/child.h: its own process group, SIGTERM, the grace,
- * SIGKILL; it dies with us), its group journaled in @j while it runs.
- * Returns the exit status (128 + signal when killed), or -1 after
- * vdc_error. */
+ * SIGKILL; it dies with us), its group journaled in @j while it runs and
+ * in the memory cgroup @cg (NULL: none).  Returns the exit status (128 +
+ * signal when killed), or -1 after vdc_error. */
 static int
-run_journaled(vdc_journal *j, vdc_child_opts *o)
+run_journaled(vdc_journal *j, vdc_child_opts *o, const vdc_memcg *cg)
 {
-    struct journaled_child c = { .j = j };
+    struct journaled_child c = { .j = j, .cg = cg };
     vdc_child_result r;
     int rc;
 
@@ -88,16 +94,16 @@ run_journaled(vdc_journal *j, vdc_child_opts *o)
 }
 
 /* Run @argv, stdout+stderr appended to @log, at most @timeout_s seconds,
- * watching *@stop, journaled in @j (run_journaled). */
+ * watching *@stop, journaled in @j, in @cg (run_journaled). */
 static int
 run_child(vdc_journal *j, char **argv, const char *log, unsigned timeout_s,
-          volatile sig_atomic_t *stop)
+          volatile sig_atomic_t *stop, const vdc_memcg *cg)
 {
     vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
                          .out = VDC_CHILD_LOG, .err = VDC_CHILD_LOG, .log_path = log,
                          .death_signal = SIGKILL };
 
-    return run_journaled(j, &o);
+    return run_journaled(j, &o, cg);
 }
 
 /* the agent's --progress-fd pipe, read at each look of the child loop */
@@ -124,12 +130,12 @@ agent_tick(void *arg)
 }
 
 /* The agent (@argv has room for two more words), as run_child (its group
- * journaled in @j while it runs), with --progress-fd 3 on a pipe the host
- * sampler @hw reads (at each look of the child loop and once after the
- * agent ended). */
+ * journaled in @j while it runs, in @cg), with --progress-fd 3 on a pipe
+ * the host sampler @hw reads (at each look of the child loop and once
+ * after the agent ended). */
 static int
 run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned timeout_s,
-          volatile sig_atomic_t *stop, struct vdc_hostwatch *hw)
+          volatile sig_atomic_t *stop, struct vdc_hostwatch *hw, const vdc_memcg *cg)
 {
     struct agent_watch a = { .hw = hw, .rd = -1 };
     vdc_child_opts o = { .argv = argv, .timeout_ms = timeout_s * 1000u, .stop = stop,
@@ -138,7 +144,7 @@ run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned ti
     int pfd[2], rc;
 
     if (!hw || pipe2(pfd, O_CLOEXEC) < 0)
-        return run_child(j, argv, log, timeout_s, stop);
+        return run_child(j, argv, log, timeout_s, stop, cg);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);     /* the agent's end blocks as a pipe does */
     argv[argc] = (char *)"--progress-fd";
     argv[argc + 1] = (char *)"3";
@@ -148,7 +154,7 @@ run_agent(vdc_journal *j, char **argv, size_t argc, const char *log, unsigned ti
     o.pid_out = &a.pid;
     o.tick = agent_tick;
     o.tick_arg = &a;
-    rc = run_journaled(j, &o);
+    rc = run_journaled(j, &o, cg);
     close(pfd[1]);
     close(pfd[0]);
     return rc;
@@ -166,7 +172,7 @@ mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatil
         vdc_error("dom0 baseline: %s", err.msg);
         return -1;
     }
-    r = run_child(j, cmd.argv, log, 3600, stop);
+    r = run_child(j, cmd.argv, log, 3600, stop, NULL);
     if (r != 0) {
         if (r > 0)
             vdc_error("%s %s: exit status %d (see %s)", cmd.argv[0], dev, r, log);
@@ -178,11 +184,11 @@ mkfs(vdc_journal *j, const char *type, const char *dev, const char *log, volatil
 /* A workload pass of @job: the agent on @on (the mount point, or with
  * @raw the block device itself, before mkfs) with
  * vdc_workload_agent_options (@raw: vdc_raw_workload_agent_options) and
- * the plan's job files, writing @json.  Returns run_child's status, or
- * -1. */
+ * the plan's job files, writing @json, in @cg.  Returns run_child's
+ * status, or -1. */
 static int
 workload_pass(const vdc_dom0_job *job, const char *agent, const char *on, int raw, const char *json,
-              const char *log)
+              const char *log, const vdc_memcg *cg)
 {
     const vdc_plan *p = job->plan;
     const vdc_plan_target *t = job->target;
@@ -203,12 +209,13 @@ workload_pass(const vdc_dom0_job *job, const char *agent, const char *on, int ra
         vdc_progress("warning: could not drop dom0's page cache");
     vdc_progress("dom0: %zu workload(s) on %s (%s)", p->n_workloads, t->name,
                  raw ? "the raw device" : "a file");
-    return run_child(job->journal, cmd.argv, log, p->agent_timeout_s, job->stop);
+    return run_child(job->journal, cmd.argv, log, p->agent_timeout_s, job->stop, cg);
 }
 
-/* dom0.h */
-int
-vdc_dom0_step(const vdc_dom0_job *job)
+/* The passes of a dom0 step (vdc_dom0_step), their agents in @cg (NULL:
+ * none). */
+static int
+dom0_passes(const vdc_dom0_job *job, const vdc_memcg *cg)
 {
     const vdc_plan *p = job->plan;
     const vdc_plan_target *t = job->target;
@@ -225,7 +232,7 @@ vdc_dom0_step(const vdc_dom0_job *job)
 
     /* the raw pass first, on the device itself (as in the domU) */
     if (job->raw_json) {
-        rr = workload_pass(job, agent, dev, 1, job->raw_json, log);
+        rr = workload_pass(job, agent, dev, 1, job->raw_json, log, cg);
         if (rr > 0)
             vdc_error("dom0 agent (raw workloads): exit status %d (see %s)", rr, log);
         if (!job->json_out && !job->workloads_json)
@@ -274,13 +281,13 @@ vdc_dom0_step(const vdc_dom0_job *job)
 
             if (cmd.argc + 2 > VDC_JOBCMD_MAX_WORDS)
                 hw = NULL;
-            r = run_agent(j, cmd.argv, cmd.argc, log, p->agent_timeout_s, stop, hw);
+            r = run_agent(j, cmd.argv, cmd.argc, log, p->agent_timeout_s, stop, hw, cg);
         }
         if (r > 0)
             vdc_error("dom0 agent: exit status %d (see %s)", r, log);
     }
     if (job->workloads_json && !(stop && *stop)) {
-        int wr = workload_pass(job, agent, mnt, 0, job->workloads_json, log);
+        int wr = workload_pass(job, agent, mnt, 0, job->workloads_json, log, cg);
 
         if (wr > 0)
             vdc_error("dom0 agent (workloads): exit status %d (see %s)", wr, log);
@@ -294,6 +301,68 @@ vdc_dom0_step(const vdc_dom0_job *job)
     }
     (void)vdc_journal_undone(j, mnt_seq);
     return r == 0 && rr == 0 ? 0 : -1;
+}
+
+/* @job->memory: the limit of @cg read back, and where it came from, with
+ * the most the cgroup used in the step (page cache included) */
+static void
+memory_read_back(const vdc_dom0_job *job, const vdc_memcg *cg)
+{
+    g_autofree char *peak_text = NULL;
+    uint64_t peak = 0;
+
+    if (!job->memory)
+        return;
+    if (vdc_memcg_peak(cg, &peak) == 0)
+        peak_text = g_strdup_printf("; at most %.1f MiB used in run %u", (double)peak / 1048576.0,
+                                    job->rep);
+    job->memory->limit_mib = (int64_t)(cg->limit_bytes >> 20);
+    g_free(job->memory->provenance);
+    job->memory->provenance =
+        g_strdup_printf("--dom0-memory-max %u: memory cgroup v%d %s, %s %" G_GUINT64_FORMAT " bytes read "
+                        "back; the agent ran in it and the page cache it fills is charged to it%s",
+                        job->plan->dom0_memory_max_mib, cg->version, cg->path,
+                        cg->version == 2 ? "memory.max" : "memory.limit_in_bytes",
+                        (guint64)cg->limit_bytes, peak_text ? peak_text : "");
+}
+
+/* dom0.h */
+int
+vdc_dom0_step(const vdc_dom0_job *job)
+{
+    const vdc_plan *p = job->plan;
+    vdc_journal *j = job->journal;
+    g_autofree char *name = NULL, *path = NULL;
+    vdc_memcg cg;
+    unsigned seq;
+    int version = 0, rc;
+
+    if (!p->dom0_memory_max_mib)
+        return dom0_passes(job, NULL);
+    /* one cgroup a step, made before the agent starts and removed after */
+    name = g_strdup_printf("vmdiskcmp-%s-%s-%u", p->id, job->target->name, job->rep);
+    if (!(path = vdc_memcg_path_for(name, &version)))
+        return -1;
+    seq = vdc_journal_add(j, &(vdc_journal_entry){ .kind = VDC_JOURNAL_CGROUP, .path = path });
+    if (!seq)
+        return -1;
+    vdc_memcg_init(&cg);
+    if (vdc_memcg_create(path, version, (uint64_t)p->dom0_memory_max_mib << 20, &cg) < 0) {
+        (void)vdc_journal_undone(j, seq);
+        return -1;
+    }
+    (void)vdc_journal_done(j, seq);
+    vdc_progress("dom0: the agent in memory cgroup %s (limit %" G_GUINT64_FORMAT " MiB read back)", cg.path,
+                 (guint64)(cg.limit_bytes >> 20));
+    rc = dom0_passes(job, &cg);
+    memory_read_back(job, &cg);
+    /* the agent's groups are reaped: the cgroup is empty */
+    if (vdc_memcg_remove(cg.path) == 0)
+        (void)vdc_journal_undone(j, seq);
+    else
+        rc = -1;
+    vdc_memcg_dispose(&cg);
+    return rc;
 }
 
 /* dom0.h */
@@ -321,11 +390,12 @@ vdc_dom0_boot(vdc_run_state *st, size_t bi)
         .loop_dev = g_str_has_prefix(dev, "/dev/loop") ? dev : NULL,
     };
     vdc_hostwatch *hw = vdc_hostwatch_new(&ht, 1);
+    vdc_dom0_memory memory = { .limit_mib = VDC_INT_ABSENT };
     vdc_dom0_job job = {
         .plan = p, .target = t, .agent = st->s->agent, .journal = &st->journal,
         .stop = st->env->stop, .hw = hw, .dev = dev, .mnt = mnt,
         .rep = step->rep, .seed = step->seed, .json_out = json, .workloads_json = wjson,
-        .raw_json = rjson,
+        .raw_json = rjson, .memory = &memory,
     };
     const char *why = NULL;
     gint64 t0_us;
@@ -349,6 +419,9 @@ vdc_dom0_boot(vdc_run_state *st, size_t bi)
     if (st->env->dom0_step(&job) < 0)
         why = vdc_run_stopped(st) ? "interrupted" : "the dom0 agent run failed (see the message above)";
     vdc_recorder_time(st->rec, VDC_TIME_DOM0, (double)(g_get_monotonic_time() - t0_us) / 1e6);
+    if (memory.provenance)
+        vdc_recorder_memory(st->rec, step->target, memory.limit_mib, memory.provenance);
+    g_free(memory.provenance);
     vdc_provision_placement(st, step->target);
     if (vdc_recorder_dom0_answer(st->rec, b->first, json, wjson, rjson, why) && !why)
         vdc_recorder_host_samples(st->rec, b->first, 1, hw);

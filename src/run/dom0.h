@@ -19,6 +19,14 @@
 struct vdc_hostwatch;
 struct vdc_run_state;
 
+/* What a dom0 step read back of the memory cgroup its agent ran in
+ * (--dom0-memory-max): the limit, MiB, and a sentence saying where it came
+ * from (g_malloc'd; NULL: no cgroup). */
+typedef struct {
+    int64_t limit_mib;
+    char *provenance;
+} vdc_dom0_memory;
+
 /* One dom0 baseline step: everything it needs, nothing it calls back. */
 typedef struct {
     const vdc_plan *plan;
@@ -36,9 +44,13 @@ typedef struct {
     const char *json_out;           /* the bonnie++ pass (not with --tests leaving it out) */
     const char *workloads_json;     /* the workload pass on a file (--workload-on file) */
     const char *raw_json;           /* the workload pass on @dev itself (--workload-on raw) */
+    vdc_dom0_memory *memory;        /* out: with --dom0-memory-max, the cgroup read back; NULL:
+                                     * not wanted */
 } vdc_dom0_job;
 
-/* Run @job: the raw workload pass on @dev first (over the plan's job files,
+/* Run @job (with --dom0-memory-max, its agents in a memory cgroup of the
+ * step's own, journaled ("cgroup"), made before and removed after, its
+ * limit read back into @job->memory): the raw workload pass on @dev first (over the plan's job files,
  * vdc_run_workload_file), then mkfs, mount on @mnt, drop caches, the
  * bonnie++ pass, the workload pass on a file, umount (mkfs and mount only
  * when a pass on the filesystem runs).  Each pass runs even when another

@@ -237,7 +237,7 @@ static void
 destroy_domu(vdc_run_state *st, unsigned seq)
 {
     if (vdc_hv_destroy_own(st->hvops, st->hv, st->p->domain_name,
-                           vdc_journal_find(&st->journal, seq)->uuid) == 0)
+                           vdc_journal_find(&st->journal, seq)->uuid, st->p->id) == 0)
         (void)vdc_journal_undone(&st->journal, seq);
 }
 

@@ -30,6 +30,7 @@ static const char *const kind_names[] = {
     [VDC_JOURNAL_DIR] = "dir",
     [VDC_JOURNAL_FILE] = "file",
     [VDC_JOURNAL_PROC] = "proc",
+    [VDC_JOURNAL_CGROUP] = "cgroup",
 };
 
 /* One number of an identity as "%ju" writes it: decimal digits, no
@@ -100,6 +101,7 @@ static const struct {
     { VDC_JOURNAL_PROC, "start", M(start), NULL, NULL },
     { VDC_JOURNAL_PROC, "exe", M(exe), NULL, NULL },
     { VDC_JOURNAL_PROC, "boot", M(boot), NULL, NULL },
+    { VDC_JOURNAL_CGROUP, "path", M(path), NULL, NULL },
 };
 #undef M
 
@@ -161,6 +163,17 @@ vdc_journal_init(vdc_journal *j)
     j->path = NULL;
     j->entries = NULL;
     j->run_id = j->owner_pid = j->owner_started = NULL;
+    vdc_runrec_init(&j->rec);
+}
+
+/* Every entry undone (none pending, none kept). */
+static int
+all_undone(const vdc_journal *j)
+{
+    for (guint i = 0; j->entries && i < j->entries->len; i++)
+        if (!((const vdc_journal_entry *)g_ptr_array_index(j->entries, i))->undone)
+            return 0;
+    return 1;
 }
 
 void
@@ -171,6 +184,9 @@ vdc_journal_dispose(vdc_journal *j)
         close(j->fd);
     }
     j->fd = -1;
+    if (j->rec.fd >= 0 && all_undone(j))
+        (void)vdc_runrec_remove(&j->rec);
+    vdc_runrec_dispose(&j->rec);
     g_clear_pointer(&j->path, g_free);
     g_clear_pointer(&j->entries, g_ptr_array_unref);
     g_clear_pointer(&j->run_id, g_free);
@@ -252,13 +268,15 @@ vdc_journal_create(vdc_journal *j, const char *path, const char *run_id)
         vdc_error("journal %s: cannot create: %s", path, g_strerror(errno));
         goto out;
     }
-    rc = 0;
     /* make the file's name durable too */
     dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         (void)fsync(dfd);
         close(dfd);
     }
+    if (run_id && vdc_runrec_create(&j->rec, run_id, path) < 0)
+        goto out;
+    rc = 0;
 out:
     (void)unlink(tmp);
     return rc;
@@ -515,6 +533,12 @@ vdc_journal_load(vdc_journal *j, const char *path)
             return -1;
     }
     return 0;
+}
+
+int
+vdc_journal_prove(vdc_journal *j)
+{
+    return vdc_runrec_prove(&j->rec, j->run_id, j->path);
 }
 
 unsigned

@@ -18,7 +18,8 @@
  * names), lv (vg, lv, tag), loop (file, dev, ino: the backing file's, by
  * which the device is found again, host/loopdev.h), mount (dir, source), dir
  * (path, ino), file (path, ino), proc (pid, start, exe, boot: a child's
- * process group, see common/child.h; undone once the group is gone).  ino is
+ * process group, see common/child.h; undone once the group is gone), cgroup
+ * (path: a memory cgroup's directory, vmdiskcmp-*, removed once empty).  ino is
  * "DEV:INO" (st_dev, st_ino of what was made, decimal); uuid the domain's
  * UUID; tag the LV's run tag.  A key may be absent (an image's description:
  * the defaults; an identity not known) or empty; unknown keys are ignored.
@@ -39,6 +40,7 @@
 #include <glib.h>
 
 #include "model/target.h"
+#include "run/runrec.h"
 
 /* What an entry records; its name in the file is the word after "add SEQ". */
 typedef enum {
@@ -50,6 +52,7 @@ typedef enum {
     VDC_JOURNAL_DIR,            /* "dir": a directory we make */
     VDC_JOURNAL_FILE,           /* "file": a file we write (a control disk) */
     VDC_JOURNAL_PROC,           /* "proc": a child's process group we start */
+    VDC_JOURNAL_CGROUP,         /* "cgroup": a memory cgroup we make (host/memcg.h) */
 } vdc_journal_kind;
 
 /* A set of kinds (vdc_journal_teardown's @keep). */
@@ -63,7 +66,7 @@ typedef struct {
     vdc_journal_kind kind;
     const char *driver, *uri, *name;    /* domain */
     const char *uuid;                   /* domain: its UUID (given at create) */
-    const char *path;                   /* image, dir, file */
+    const char *path;                   /* image, dir, file, cgroup */
     const char *ino;                    /* image, dir, file: "DEV:INO" once made;
                                          * loop: its backing file's once attached */
     vdc_target_spec image;              /* image: its description (backing image) */
@@ -88,6 +91,9 @@ typedef struct {
     /* the run line (NULL: a version 1 journal, or a live run's journal
      * read without its lock before the line was complete) */
     char *run_id, *owner_pid, *owner_started;
+    /* the run record (runrec.h) this process holds: the run's own, made
+     * by vdc_journal_create, or the one vdc_journal_prove checked */
+    vdc_runrec rec;
 } vdc_journal;
 
 /* "domain", "image", "lv", "loop", "mount", "dir", "file", "proc"; NULL when @k is
@@ -95,13 +101,18 @@ typedef struct {
 const char *vdc_journal_kind_name(vdc_journal_kind k);
 
 void vdc_journal_init(vdc_journal *j);
-void vdc_journal_dispose(vdc_journal *j);    /* closes; safe twice */
+/* Closes; safe twice.  The run record held (@j->rec) is removed when every
+ * entry is undone (nothing left that cleanup would need it for), else
+ * kept, its lock released. */
+void vdc_journal_dispose(vdc_journal *j);
 
 /* Create @path (must not exist) locked (flock LOCK_EX, held until
  * vdc_journal_dispose), with the header and the run line naming @run_id
  * (NULL: none, tests), this process's pid and the time now.  The file is
  * written as PATH.new, locked, then linked to @path (refused when @path
- * exists), so it never has its name unlocked.  0 or -1 (vdc_error). */
+ * exists), so it never has its name unlocked.  With @run_id, the run
+ * record (runrec.h) is written and locked too: the proof `cleanup` asks
+ * for.  0 or -1 (vdc_error). */
 int vdc_journal_create(vdc_journal *j, const char *path, const char *run_id);
 
 /* Load an existing journal (for cleanup) and open it for appending, after
@@ -111,6 +122,12 @@ int vdc_journal_create(vdc_journal *j, const char *path, const char *run_id);
  * run (only the run line is read, for messages: run_id, owner_pid,
  * owner_started; nothing else is loaded), or -1 (vdc_error). */
 int vdc_journal_load(vdc_journal *j, const char *path);
+
+/* Prove a loaded journal (vdc_journal_load returned 0) is the one its run
+ * wrote, by the run record (vdc_runrec_prove), whose lock is then held in
+ * @j->rec.  0 proven; 1 the record's lock is held (a live run); -1 after
+ * one vdc_input_error (not proven: nothing it names may be touched). */
+int vdc_journal_prove(vdc_journal *j);
 
 /* Append "add" for @e (its kind and that kind's members; seq, done,
  * undone and kept are ignored): the line is written and fsynced, and a

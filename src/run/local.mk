@@ -4,6 +4,7 @@
 # made.
 src_libvdc_controller_a_SOURCES += \
 	src/run/journal.h src/run/journal.c \
+	src/run/runrec.h src/run/runrec.c \
 	src/run/run.h src/run/run.c src/run/state.h \
 	src/run/provision.h src/run/provision.c \
 	src/run/guestimg.h src/run/guestimg.c \

@@ -17,6 +17,7 @@
 #include "common/util.h"
 #include "guest/prepare.h"
 #include "host/qemuprobe.h"
+#include "run/runrec.h"
 #include "storage/storage.h"
 
 /* The directory that @opt's @dir will be made in: @dir itself when it
@@ -268,6 +269,15 @@ vdc_run_id_taken(const vdc_plan *p, const vdc_run_env *env, int check_out)
     if (check_out && g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
         vdc_progress("run id %s: %s exists: choosing another id", p->id, p->out_dir);
         return 1;
+    }
+    {
+        g_autofree char *rec = g_build_filename(vdc_runrec_dir(), p->id, NULL);
+        struct stat sb;
+
+        if (lstat(rec, &sb) == 0) {
+            vdc_progress("run id %s: its run record %s exists: choosing another id", p->id, rec);
+            return 1;
+        }
     }
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];

@@ -191,7 +191,7 @@ undo_with_state(const vdc_journal_entry *e, void *opaque)
     vdc_run_state *st = opaque;
 
     if (e->kind == VDC_JOURNAL_DOMAIN && st->hv && e->driver && !strcmp(e->driver, st->hvops->name))
-        return vdc_hv_destroy_own(st->hvops, st->hv, e->name, e->uuid);
+        return vdc_hv_destroy_own(st->hvops, st->hv, e->name, e->uuid, st->p->id);
     return vdc_run_undo(e, (void *)st->env);
 }
 

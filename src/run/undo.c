@@ -15,13 +15,15 @@
 
 #include "common/util.h"
 #include "host/loopdev.h"
+#include "host/memcg.h"
 #include "host/mounts.h"
 #include "host/procfs.h"
 #include "host/procgroup.h"
 
-/* @ops: the driver to use (tests' mock), or NULL: the one named in @e */
+/* @ops: the driver to use (tests' mock), or NULL: the one named in @e;
+ * @run_id: the run the domain must carry (vdc_hv_destroy_own), or NULL */
 static int
-undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
+undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops, const char *run_id)
 {
     const char *driver = e->driver, *uri = e->uri, *name = e->name;
     vdc_hv *hv;
@@ -38,7 +40,7 @@ undo_domain(const vdc_journal_entry *e, const vdc_hv_ops *ops)
     hv = ops->open(uri && *uri ? uri : NULL);
     if (!hv)
         return -1;
-    rc = vdc_hv_destroy_own(ops, hv, name, e->uuid);
+    rc = vdc_hv_destroy_own(ops, hv, name, e->uuid, run_id);
     ops->close(hv);
     return rc;
 }
@@ -281,6 +283,16 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
                 why = "expected a process started after its run did";
             break;
         }
+        case VDC_JOURNAL_CGROUP: {
+            g_autofree char *base = e->path ? g_path_get_basename(e->path) : NULL;
+
+            p = e->path;
+            /* a cgroup file system is checked again when it is removed */
+            if (!p || !g_path_is_absolute(p) || !g_str_has_prefix(base, "vmdiskcmp-") ||
+                strstr(p, "/../") || g_str_has_suffix(p, "/.."))
+                why = "expected an absolute path of a cgroup named vmdiskcmp-*";
+            break;
+        }
         case VDC_JOURNAL_LOOP:
             p = e->file;
             if (!p || !is_journal_image(j, p))
@@ -339,7 +351,7 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 
     switch (e->kind) {
     case VDC_JOURNAL_DOMAIN:
-        return undo_domain(e, env->hv);
+        return undo_domain(e, env->hv, NULL);
     case VDC_JOURNAL_IMAGE:
         if (e->path && !still_ours(e, "image"))
             return 0;
@@ -356,12 +368,44 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
         return undo_path(e, 0);
     case VDC_JOURNAL_PROC:
         return undo_proc(e);
+    case VDC_JOURNAL_CGROUP:
+        return vdc_memcg_remove(e->path);
     }
     vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;
 }
 
 /* ---- `vmdiskcmp cleanup DIR` ------------------------------------------------ */
+
+/* What cleanup checks beyond the run's own teardown, since the run that
+ * journaled is gone and others may be alive: a domain must carry the
+ * journal's run id (its metadata), a process must belong to no live run. */
+typedef struct {
+    const vdc_run_env *env;
+    const vdc_journal *j;       /* proven its run's (vdc_journal_prove) */
+    GPtrArray *live;            /* vdc_runrec_live(), the journal's own run left out */
+} cleanup_ctx;
+
+static int
+undo_cleanup(const vdc_journal_entry *e, void *opaque)
+{
+    const cleanup_ctx *c = opaque;
+    pid_t pid;
+    guint64 start;
+
+    if (e->kind == VDC_JOURNAL_DOMAIN)
+        return undo_domain(e, c->env->hv, c->j->run_id);
+    if (e->kind == VDC_JOURNAL_PROC && proc_values(e, &pid, &start) == 0) {
+        g_autofree char *which = NULL;
+
+        if (vdc_runrec_proc_live(pid, c->live, &which)) {
+            vdc_error("journal %s: proc entry %u: process %d belongs to %s: not touched", c->j->path,
+                      e->seq, (int)pid, which);
+            return -1;
+        }
+    }
+    return vdc_run_undo(e, (void *)c->env);
+}
 
 /* "run ID (pid P, started T)" for messages about @j's owner. */
 static char *
@@ -382,6 +426,7 @@ vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray 
     g_autofree char *owner = NULL;
     vdc_journal j;
     vdc_err_kind scope;
+    cleanup_ctx c = { .env = env, .j = &j };
     size_t before;
     int rc;
 
@@ -414,11 +459,30 @@ vdc_run_cleanup_dir(const char *dir, const vdc_run_env *env, int all, GPtrArray 
     for (guint k = 0; k < j.entries->len; k++)
         ((vdc_journal_entry *)g_ptr_array_index(j.entries, k))->kept = 0;
     before = vdc_journal_pending(&j);
-    if (before && j.run_id)
+    if (before) {
+        /* something would be touched: only on the word of the run that
+         * wrote the journal (its record, runrec.h), never of a copy, a
+         * replacement or a journal written by hand */
+        scope = vdc_error_scope(VDC_ERR_INPUT);
+        rc = vdc_journal_prove(&j);
+        vdc_error_scope(scope);
+        if (rc != 0) {
+            if (rc == 1)
+                vdc_error("%s: %s is still running (its run record is locked): nothing touched", dir,
+                          owner);
+            vdc_journal_dispose(&j);
+            return rc == 1 && all ? 0 : -1;
+        }
         printf("%s: %s is not running (its journal is not locked): removing what it left\n", dir,
                owner);
-    rc = vdc_journal_teardown(&j, vdc_run_undo, (void *)env, 0);
+    }
+    c.live = vdc_runrec_live();
+    for (guint k = c.live->len; j.run_id && k > 0; k--)
+        if (!strcmp(((vdc_runrec *)g_ptr_array_index(c.live, k - 1))->id, j.run_id))
+            g_ptr_array_remove_index(c.live, k - 1);
+    rc = vdc_journal_teardown(&j, undo_cleanup, &c, 0);
     printf("%s: %zu object(s) pending, %zu left\n", dir, before, vdc_journal_pending(&j));
+    g_ptr_array_unref(c.live);
     vdc_journal_dispose(&j);
     return rc;
 }

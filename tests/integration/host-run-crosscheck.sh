@@ -80,7 +80,7 @@ EOF
 
 # (--out with a trailing slash: it names the same directory)
 "$VMDISKCMP" run --hypervisor mock --dom0 --runs 1 --seed 3 --no-drop-caches \
-    --dom0-size 32M --dom0-ram 16 --agent-options "-n 0 --per-char-size 8m" --agent "$VDC_AGENT" \
+    --dom0-size 32M --dom0-memory-max 16 --agent-options "-n 0 --per-char-size 8m" --agent "$VDC_AGENT" \
     --image-dir "$scratch/img" --out "$scratch/out/" >"$scratch/run.out" 2>"$scratch/run.log" &
 run=$!
 # above other work: its readings must be on time on a busy machine

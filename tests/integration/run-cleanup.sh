@@ -9,6 +9,11 @@
 # A journal whose run still holds its lock is left alone (cleanup DIR
 # fails, --all skips it); a directory the journal names but records no
 # identity for (not made by the run) is left alone.
+# Each journal written here as a crashed run leaves it gets the run record
+# that run would have left (vouch_journal); journals without one, or
+# copied, or replaced, are refused whole (bad input, nothing touched):
+# the fake image entry DIR/vmdiskcmp-x-image.raw with DIR's identity
+# recorded kept DIR.
 # Real loop devices and a real ext4 mount, in a mount namespace of its own
 # (private propagation: no namespace made meanwhile by anyone else copies
 # the mount and keeps the loop device busy).  Run time: a few seconds.
@@ -25,6 +30,8 @@ fi
 [ -e /dev/loop-control ] || skip "no loop devices on this machine"
 
 work=$(mktemp -d)
+VDC_STATE_DIR="$work/state"
+export VDC_STATE_DIR
 other=
 cleanup() {
     grep -qF " $work/victim-mnt " /proc/self/mountinfo && umount "$work/victim-mnt"
@@ -67,6 +74,26 @@ add 6 mount dir=$(esc "$work/out/mnt-dom0") source=$loop
 done 6
 EOF
 
+# not vouched for by its run's record: refused whole, nothing touched
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "journal without its record: exit status $rc, expected 2: $(cat "$work/log")"
+grep -qF "journal $work/out/journal: not proven the one run crashed-run wrote ($VDC_STATE_DIR/crashed-run): no record of that run" "$work/log" ||
+    fail "journal without its record: $(cat "$work/log")"
+grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo || fail "journal without its record: unmounted"
+[ -e "$work/out/control-0.img" ] || fail "journal without its record: control disk removed"
+vouch_journal "$work/out"
+# the same text in a file that replaced the run's journal: refused
+mv "$work/out/journal" "$work/journal.orig"
+cp "$work/journal.orig" "$work/out/journal"
+rc=0
+"$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "replaced journal: exit status $rc, expected 2: $(cat "$work/log")"
+grep -qF "the file is not the one the run created (replaced?); nothing touched" "$work/log" || fail "replaced journal: $(cat "$work/log")"
+mv "$work/journal.orig" "$work/out/journal"
+[ -e "$work/out/control-0.img" ] || fail "replaced journal: control disk removed"
+echo "ok: a journal its run's record does not vouch for is refused"
+
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup failed"; }
 grep -qF "6 object(s) pending, 0 left" "$work/log" || { cat "$work/log"; fail "cleanup did not report 6 removed"; }
 grep -qF " $work/out/mnt-dom0 " /proc/self/mountinfo && fail "mount left"
@@ -79,6 +106,7 @@ losetup "$other" >/dev/null 2>&1 || fail "a loop device not in the journal was d
 # newest first
 [ "$(sed -n 's/^undone //p' "$work/out/journal" | tr '\n' ' ')" = "6 5 4 3 2 1 " ] ||
     fail "teardown order: $(sed -n 's/^undone //p' "$work/out/journal" | tr '\n' ' ')"
+[ -e "$VDC_STATE_DIR/crashed-run" ] && fail "everything removed, but the run record stays"
 
 # idempotent
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || fail "second cleanup failed"
@@ -95,8 +123,10 @@ mkdir -p "$work/out/mnt-dom0"
 mount "$loop" "$work/out/mnt-dom0" || fail "mount failed"
 (cd "$work/out/mnt-dom0" && exec sleep 300) &
 user=$!
+rm -f "$work/out/journal"
 cat > "$work/out/journal" <<EOF
-vmdiskcmp-journal 1
+vmdiskcmp-journal 2
+run id=crashed-run pid=1 started=2026-01-01T00:00:00Z
 add 1 image path=$(esc "$work/vmdiskcmp-crashed-image.raw")
 done 1
 add 2 loop file=$(esc "$work/vmdiskcmp-crashed-image.raw")
@@ -104,6 +134,7 @@ done 2
 add 3 mount dir=$(esc "$work/out/mnt-dom0") source=$loop
 done 3
 EOF
+vouch_journal "$work/out"
 rc=0
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "mount in use: exit status $rc, expected 1: $(cat "$work/log")"
@@ -195,8 +226,10 @@ start=$(sed 's/.*) //' "/proc/$sleeper/stat" | cut -d' ' -f20)
 # proc_journal START [PID [BOOT]]: a version 2 journal whose run started a
 # minute ago, with one proc entry
 proc_journal() {
+    rm -f "$work/out/journal"
     printf 'vmdiskcmp-journal 2\nrun id=crashed-run pid=1 started=%s\nadd 1 proc pid=%s start=%s exe=%s boot=%s\ndone 1\n' \
         "$run_started" "${2:-$sleeper}" "$1" "$(esc "$VMDISKCMP")" "${3:-$boot}" > "$work/out/journal"
+    vouch_journal "$work/out"
 }
 proc_journal $((start + 1))
 "$VMDISKCMP" cleanup "$work/out" > "$work/log" 2>&1 || { cat "$work/log"; fail "proc of another start time: cleanup failed"; }
@@ -242,8 +275,9 @@ echo "ok: journaled processes checked before they are killed"
 mkdir -p "$work/results/r1" "$work/results/r2"
 : > "$work/results/r1/control-0.img"
 : > "$work/results/r2/control-0.img"        # r2 has no journal: not ours to judge
-printf 'vmdiskcmp-journal 1\nadd 1 file path=%s\ndone 1\n' "$(esc "$work/results/r1/control-0.img")" \
-    > "$work/results/r1/journal"
+printf 'vmdiskcmp-journal 2\nrun id=r1-run pid=1 started=2026-01-01T00:00:00Z\nadd 1 file path=%s\ndone 1\n' \
+    "$(esc "$work/results/r1/control-0.img")" > "$work/results/r1/journal"
+vouch_journal "$work/results/r1"
 "$VMDISKCMP" cleanup --all --results "$work/results" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup --all failed"; }
 [ -e "$work/results/r1/control-0.img" ] && fail "cleanup --all: r1's control disk left"
 [ -e "$work/results/r2/control-0.img" ] || fail "cleanup --all: removed a file no journal lists"
@@ -251,6 +285,7 @@ printf 'vmdiskcmp-journal 1\nadd 1 file path=%s\ndone 1\n' "$(esc "$work/results
 # a live run: its journal locked (flock, as a run holds it); here a sleep
 # of the test's own holds it
 : > "$work/results/r1/control-0.img"
+rm -f "$work/results/r1/journal"
 printf 'vmdiskcmp-journal 2\nrun id=live-run pid=%s started=2026-01-01T00:00:00Z\nadd 1 file path=%s\ndone 1\n' \
     $$ "$(esc "$work/results/r1/control-0.img")" > "$work/results/r1/journal"
 ( flock 9 && : > "$work/locked" && exec sleep 60 ) 9>> "$work/results/r1/journal" &
@@ -264,6 +299,7 @@ rc=0; "$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "cleanup of a live run: exit status $rc, expected 1"
 [ -e "$work/results/r1/control-0.img" ] || fail "cleanup DIR touched a live run's file"
 kill "$holder"; wait "$holder" 2>/dev/null
+vouch_journal "$work/results/r1"
 # the holder gone (a crash), the lock is free: cleaned
 "$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup after the run died failed"; }
 grep -qF "run live-run (pid $$, started 2026-01-01T00:00:00Z) is not running" "$work/log" || fail "stale lock: $(cat "$work/log")"
@@ -273,12 +309,28 @@ echo "ok: a live run's journal is left alone, a dead one's is cleaned"
 # a directory the journal names beside an image but records no identity
 # for (the run did not make it): left alone
 mkdir -p "$work/imgdir"
-printf 'vmdiskcmp-journal 1\nadd 1 dir path=%s\ndone 1\nadd 2 image path=%s\ndone 2\n' \
+rm -f "$work/results/r1/journal"
+printf 'vmdiskcmp-journal 2\nrun id=r1-run pid=1 started=2026-01-01T00:00:00Z\nadd 1 dir path=%s\ndone 1\nadd 2 image path=%s\ndone 2\n' \
     "$(esc "$work/imgdir")" "$(esc "$work/imgdir/vmdiskcmp-x-image.raw")" > "$work/results/r1/journal"
+vouch_journal "$work/results/r1"
 "$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || { cat "$work/log"; fail "cleanup with a foreign directory failed"; }
 [ -d "$work/imgdir" ] || fail "cleanup removed a directory the run did not make"
 grep -qF "directory $work/imgdir: the journal records no identity for it: not made by this run, left alone" "$work/log" ||
     fail "foreign directory: $(cat "$work/log")"
+# bug cleanup-removes-image-dir: a fake image entry (the file need not
+# exist) beside a dir entry recording the directory's identity as it is
+# now made cleanup remove a directory vmdiskcmp never made; a journal
+# nobody vouches for is refused whole, the directory kept
+rm -f "$work/results/r1/journal"
+printf 'vmdiskcmp-journal 2\nrun id=forged-run pid=1 started=2026-01-01T00:00:00Z\nadd 1 dir path=%s\ndone 1 ino=%s\nadd 2 image path=%s\ndone 2\n' \
+    "$(esc "$work/imgdir")" "$(stat -c %d:%i "$work/imgdir")" "$(esc "$work/imgdir/vmdiskcmp-x-image.raw")" \
+    > "$work/results/r1/journal"
+rc=0
+"$VMDISKCMP" cleanup "$work/results/r1" > "$work/log" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "fake image entry: exit status $rc, expected 2: $(cat "$work/log")"
+[ -d "$work/imgdir" ] || fail "fake image entry: cleanup removed a directory vmdiskcmp never made"
+grep -qF "not proven the one run forged-run wrote" "$work/log" || fail "fake image entry: $(cat "$work/log")"
+echo "ok: a directory vmdiskcmp did not make is kept"
 
 # bad input
 rc=0; "$VMDISKCMP" cleanup > /dev/null 2>&1 || rc=$?

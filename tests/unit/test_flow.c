@@ -25,6 +25,7 @@
 
 #include "common/util.h"
 #include "guest/control.h"
+#include "host/procfs.h"
 #include "hv/hv.h"
 #include "model/result.h"
 #include "plan/build.h"
@@ -489,6 +490,11 @@ setup(void **state)
 
     memset(&F, 0, sizeof(F));
     F.dir = g_strdup(g_mkdtemp(tmpl));
+    if (F.dir) {
+        g_autofree char *state = g_build_filename(F.dir, "state", NULL);
+
+        g_setenv("VDC_STATE_DIR", state, TRUE);     /* the run records of this test only */
+    }
     stop_flag = 0;
     vdc_hv_mock_reset();
     vdc_hv_mock()->on_create = play_runner;
@@ -1688,10 +1694,26 @@ test_cleanup_stale_lock_cleaned(void **state)
     assert_int_equal(F.n_storage_destroyed, 1);
 }
 
+/* The record a run leaves for the journal at @jpath (run @id), as a run
+ * that crashed leaves it: written, its lock released (runrec.h). */
+static void
+record_for(const char *jpath, const char *id)
+{
+    vdc_runrec r;
+
+    assert_int_equal(vdc_runrec_create(&r, id, jpath), 0);
+    vdc_runrec_dispose(&r);
+}
+
 /* A journal naming an existing directory beside an image: a version 1
- * journal (no identity recorded), and a version 2 one whose recorded inode
- * is not the directory's: cleanup removes neither, saying so; the images,
- * long gone, count as removed. */
+ * journal (no run, no record) and a version 2 one without its run's
+ * record are refused whole (bad input, nothing touched); the same version
+ * 2 journal with its record, whose recorded inode is not the directory's:
+ * cleanup leaves the directory alone, saying so; the image, long gone,
+ * counts as removed.  Bug cleanup-removes-image-dir: an image entry
+ * (DIR/vmdiskcmp-x-image.raw, no such file) with a dir entry recording
+ * DIR's inode as it is now made cleanup remove DIR, never made by
+ * vmdiskcmp: without the run's record nothing is touched. */
 static void
 test_cleanup_foreign_directory_left_alone(void **state)
 {
@@ -1699,31 +1721,231 @@ test_cleanup_foreign_directory_left_alone(void **state)
     g_autofree char *dir = g_strdup_printf("%s/operator-dir", F.dir);
     g_autofree char *jpath = g_strdup_printf("%s/journal", out);
     g_autofree char *edir = g_uri_escape_string(dir, NULL, FALSE);
+    g_autofree char *dino = NULL;
     vdc_run_env env;
     int v;
 
     assert_int_equal(g_mkdir(out, 0755), 0);
     assert_int_equal(g_mkdir(dir, 0755), 0);
+    dino = vdc_journal_ino_of(dir);
     make_env(&env);
-    for (v = 1; v <= 2; v++) {
+    for (v = 1; v <= 4; v++) {
         g_autofree char *text = g_strdup_printf(
             "vmdiskcmp-journal %d\n%s"
-            "add 1 dir path=%s\ndone 1%s\n"
+            "add 1 dir path=%s\ndone 1%s%s\n"
             "add 2 image path=%s%%2Fvmdiskcmp-R-h-image.raw\ndone 2\n",
-            v, v == 2 ? "run id=R-h pid=1 started=2026-01-01T00:00:00Z\n" : "", edir,
-            v == 2 ? " ino=1:1" : "", edir);
+            v == 1 ? 1 : 2, v > 1 ? "run id=R-h pid=1 started=2026-01-01T00:00:00Z\n" : "", edir,
+            v > 1 ? " ino=" : "", v == 2 ? dino : v > 1 ? "1:1" : "", edir);
         char *err;
 
+        (void)g_unlink(jpath);
         assert_true(g_file_set_contents(jpath, text, -1, NULL));
+        if (v == 4)
+            record_for(jpath, "R-h");
+        vdc_error_reset();
+        capture_stderr_begin();
+        assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), v == 4 ? 0 : -1);
+        err = capture_stderr_end();
+        assert_true(g_file_test(dir, G_FILE_TEST_IS_DIR));
+        assert_non_null(strstr(err, v == 4 ? "not the one this run made (inode 1:1): left alone"
+                                    : v == 1 ? "its run line names no run id"
+                                             : "/R-h): no record of that run"));
+        assert_int_equal(vdc_error_last_kind(), v == 4 ? VDC_ERR_NONE : VDC_ERR_INPUT);
+        free(err);
+    }
+    assert_int_equal(F.n_storage_destroyed, 1);
+    /* everything undone: the record went with it */
+    {
+        g_autofree char *rec = g_build_filename(g_getenv("VDC_STATE_DIR"), "R-h", NULL);
+
+        assert_false(g_file_test(rec, G_FILE_TEST_EXISTS));
+    }
+}
+
+/* A journal is acted on only where its run wrote it: a copy elsewhere, the
+ * journal replaced by another file of the same text, a record of another
+ * run id, a record others may write: each refused whole, nothing touched;
+ * the journal as the run made it, with its record: cleaned. */
+static void
+test_cleanup_journal_proven(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *copy = g_strdup_printf("%s/copy", F.dir);
+    g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+    g_autofree char *jcopy = g_strdup_printf("%s/journal", copy);
+    g_autofree char *img = g_strdup_printf("%s/imgs/vmdiskcmp-R-h-image.raw", F.dir);
+    g_autofree char *rec = g_build_filename(g_getenv("VDC_STATE_DIR"), "R-h", NULL);
+    g_autofree char *text = NULL;
+    int go[2], status;
+    vdc_run_env env;
+    pid_t pid = start_owner(go);
+    char *err;
+
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    make_env(&env);
+    assert_true(g_file_get_contents(jpath, &text, NULL, NULL));
+    /* a copy in another directory */
+    assert_int_equal(g_mkdir(copy, 0755), 0);
+    assert_true(g_file_set_contents(jcopy, text, -1, NULL));
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_cleanup_dir(copy, &env, 0, NULL), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, "the run wrote its journal elsewhere (moved or copied?); nothing touched"));
+    free(err);
+    /* the journal replaced by a file of the same text */
+    assert_int_equal(g_rename(jpath, g_strdup_printf("%s.orig", jpath)), 0);
+    assert_true(g_file_set_contents(jpath, text, -1, NULL));
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, "the file is not the one the run created (replaced?)"));
+    free(err);
+    assert_int_equal(g_rename(g_strdup_printf("%s.orig", jpath), jpath), 0);
+    /* a record others may write */
+    assert_int_equal(chmod(rec, 0666), 0);
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, "the record is not a file of mode 0600 that only root writes"));
+    free(err);
+    assert_int_equal(chmod(rec, 0600), 0);
+    assert_true(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_int_equal(F.n_storage_destroyed, 0);
+    /* as the run left it */
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+    assert_false(g_file_test(img, G_FILE_TEST_EXISTS));
+    assert_false(g_file_test(rec, G_FILE_TEST_EXISTS));      /* nothing left: the record goes */
+}
+
+/* A proven journal's domain entry destroys the domain of that UUID only
+ * when the domain carries the journal's run id (its metadata): one that
+ * carries another run's id, or none, is left alone. */
+static void
+test_cleanup_domain_of_other_run_left_alone(void **state)
+{
+    static const char uuid[] = "6b1c0d52-7a4e-4d43-9a50-1f7f3c2b9e01";
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+    char have[VDC_HV_UUID_LEN];
+    const char *runs[] = { "L-h", NULL, "R-h" };
+    vdc_run_env env;
+    size_t i;
+
+    assert_int_equal(g_mkdir(out, 0755), 0);
+    make_env(&env);
+    for (i = 0; i < G_N_ELEMENTS(runs); i++) {
+        vdc_journal j;
+        char *err;
+
+        vdc_journal_init(&j);
+        (void)g_unlink(jpath);
+        assert_int_equal(vdc_journal_create(&j, jpath, "R-h"), 0);
+        assert_int_not_equal(vdc_journal_add(&j, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_DOMAIN, .driver = "mock", .uri = "", .name = "vmdiskcmp-L-h",
+            .uuid = uuid }), 0);
+        vdc_runrec_dispose(&j.rec);     /* the run dies: its record stays, unlocked */
+        vdc_journal_dispose(&j);
+        vdc_hv_mock_add_foreign_run("vmdiskcmp-L-h", uuid, runs[i]);
         capture_stderr_begin();
         assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
         err = capture_stderr_end();
-        assert_true(g_file_test(dir, G_FILE_TEST_IS_DIR));
-        assert_non_null(strstr(err, v == 1 ? "the journal records no identity for it: not made by this run, left alone"
-                                           : "not the one this run made (inode 1:1): left alone"));
+        if (i < 2) {
+            assert_int_equal(vdc_hv_mock_ops.uuid(NULL, "vmdiskcmp-L-h", have), 1);
+            assert_non_null(strstr(err, runs[i] ? "its metadata names run L-h, not run R-h: not made by that run, left alone"
+                                                : "its metadata names no run, not run R-h"));
+        } else {
+            assert_int_equal(vdc_hv_mock_ops.uuid(NULL, "vmdiskcmp-L-h", have), 0);
+        }
         free(err);
     }
-    assert_int_equal(F.n_storage_destroyed, 2);
+}
+
+/* A proven journal's proc entry naming a process of a live run (a child of
+ * another run's controller, which holds its run record) is not touched,
+ * however well its pid, start time, executable and boot match. */
+static void
+test_cleanup_proc_of_live_run_left_alone(void **state)
+{
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *other = g_strdup_printf("%s/other", F.dir);
+    g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+    g_autofree char *exe = g_strdup_printf("%s/vmdiskcmp-sleep", F.dir);
+    g_autofree char *sleep_bin = g_find_program_in_path("sleep");
+    g_autofree char *boot = vdc_boot_id();
+    g_autofree char *pid_s = NULL, *start_s = NULL, *err = NULL;
+    g_autofree char *cmd = NULL;
+    vdc_task_stat ts;
+    int ready[2], go[2], status;
+    pid_t ctl, victim = 0;
+    vdc_run_env env;
+    vdc_journal j;
+
+    assert_non_null(sleep_bin);
+    cmd = g_strdup_printf("cp %s %s", sleep_bin, exe);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(g_mkdir(out, 0755), 0);
+    assert_int_equal(g_mkdir(other, 0755), 0);
+    vdc_journal_init(&j);
+    assert_int_equal(vdc_journal_create(&j, jpath, "R-h"), 0);
+    /* the other run: a controller holding its journal and record, whose
+     * child runs vmdiskcmp-sleep */
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(go), 0);
+    ctl = fork();
+    assert_true(ctl >= 0);
+    if (ctl == 0) {
+        g_autofree char *ojpath = g_strdup_printf("%s/journal", other);
+        vdc_journal oj;
+        pid_t kid;
+        char c;
+
+        close(j.fd);                    /* the locks are this run's, not the other's */
+        close(j.rec.fd);
+        vdc_journal_init(&oj);
+        if (vdc_journal_create(&oj, ojpath, "L-h") < 0)
+            _exit(1);
+        kid = fork();
+        if (kid == 0) {
+            setpgid(0, 0);
+            execl(exe, exe, "600", (char *)NULL);
+            _exit(127);
+        }
+        if (write(ready[1], &kid, sizeof(kid)) != sizeof(kid) || read(go[0], &c, 1) != 1)
+            _exit(1);
+        kill(kid, SIGKILL);
+        waitpid(kid, NULL, 0);
+        vdc_journal_dispose(&oj);
+        _exit(0);
+    }
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &victim, sizeof(victim)), sizeof(victim));
+    /* until the child has exec'd */
+    for (int n = 0; n < 500; n++) {
+        g_autofree char *link = g_strdup_printf("/proc/%d/exe", (int)victim);
+        g_autofree char *now = g_file_read_link(link, NULL);
+
+        if (now && !strcmp(now, exe))
+            break;
+        g_usleep(10000);
+    }
+    assert_int_equal(vdc_task_stat_read(victim, 0, &ts), 0);
+    pid_s = g_strdup_printf("%d", (int)victim);
+    start_s = g_strdup_printf("%" G_GUINT64_FORMAT, ts.starttime);
+    assert_int_not_equal(vdc_journal_add(&j, &(vdc_journal_entry){
+        .kind = VDC_JOURNAL_PROC, .pid = pid_s, .start = start_s, .exe = exe, .boot = boot }), 0);
+    vdc_runrec_dispose(&j.rec);         /* this run dies, its record stays */
+    vdc_journal_dispose(&j);
+    make_env(&env);
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), -1);
+    err = capture_stderr_end();
+    assert_int_equal(kill(victim, 0), 0);                   /* alive */
+    assert_non_null(strstr(err, "belongs to run L-h (controller pid "));
+    assert_non_null(strstr(err, "): not touched"));
+    assert_int_equal(write(go[1], "g", 1), 1);
+    assert_int_equal(waitpid(ctl, &status, 0), ctl);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* Two job files (rw=randrw) in F.dir/wl: "--workload A,B" for F.extra. */
@@ -1991,6 +2213,9 @@ main(void)
         cmocka_unit_test_setup_teardown(test_cleanup_lock_held_refuses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_stale_lock_cleaned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_foreign_directory_left_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_journal_proven, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_domain_of_other_run_left_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleanup_proc_of_live_run_left_alone, setup, teardown),
     };
 
     vdc_set_quiet(1);

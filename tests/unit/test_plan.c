@@ -111,7 +111,10 @@ test_bad_input(void **state)
         { "run --image --hypervisor libvirt", "--guest-image: expected a guest template" },
         { "run --dom0 --dom0-on lvm", "--dom0-on lvm: expected --vg VG" },
         { "run --dom0 --dom0-on /dev/sdc", "--dom0-on /dev/sdc: expected --destroy-data" },
-        { "run --dom0-size 1G", "--dom0-on/--dom0-size/--dom0-ram: expected --dom0" },
+        { "run --dom0-size 1G", "--dom0-on/--dom0-size/--dom0-ram/--dom0-memory-max: expected --dom0" },
+        { "run --dom0-memory-max 64", "--dom0-on/--dom0-size/--dom0-ram/--dom0-memory-max: expected --dom0" },
+        { "run --dom0 --dom0-ram 16 --dom0-memory-max 64",
+          "--dom0-ram: expected no --dom0-memory-max (the agent in dom0 is told its cgroup's limit)" },
         { "run", "nothing to run" },
         { "run --image --image-cache bogus", "--image-cache 'bogus': expected a comma list of host|none" },
         { "run --image --image-cache none,none --guest-image /g",
@@ -196,6 +199,14 @@ test_defaults(void **state)
     assert_int_equal(p.targets[1].test_bytes, 2ULL * 1024 << 20);
     assert_int_equal(p.targets[1].spec.where, VDC_WHERE_DOM0);
     assert_int_equal(p.targets[1].spec.backing, VDC_BACKING_IMAGE);
+    assert_int_equal(p.dom0_memory_max_mib, 0);
+    vdc_plan_dispose(&p);
+    /* in a memory cgroup: the agent told its limit, the file twice it */
+    vdc_plan_init(&p);
+    assert_int_equal(try_line("run --image --dom0 --dom0-memory-max 96 --guest-image /g.img --seed 5", &err, &p), 0);
+    assert_int_equal(p.dom0_memory_max_mib, 96);
+    assert_int_equal(p.dom0_ram_mib, 96);
+    assert_int_equal(p.targets[1].test_bytes, 2ULL * 96 << 20);
     vdc_plan_dispose(&p);
     vdc_plan_dispose(&p);
 }

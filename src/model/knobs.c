@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The hypervisor's knobs asked against read back (knobs.h). */
+#include "config.h"
+#include "model/knobs.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include <glib.h>
+
+/* QEMU's cache modes (block/block-backend: bdrv_parse_cache_mode, and the
+ * device's write-cache) */
+static const struct {
+    const char *mode;
+    int direct, no_flush, writeback;
+} cache_modes[] = {
+    { "none", 1, 0, 1 },
+    { "writeback", 0, 0, 1 },
+    { "directsync", 1, 0, 0 },
+    { "writethrough", 0, 0, 0 },
+    { "unsafe", 0, 1, 1 },
+};
+
+int
+vdc_knob_cache_flags(const char *mode, int *direct, int *no_flush, int *writeback)
+{
+    size_t i;
+
+    if (mode && !strcmp(mode, "default"))
+        mode = "writeback";
+    for (i = 0; mode && i < G_N_ELEMENTS(cache_modes); i++) {
+        if (strcmp(mode, cache_modes[i].mode))
+            continue;
+        *direct = cache_modes[i].direct;
+        *no_flush = cache_modes[i].no_flush;
+        *writeback = cache_modes[i].writeback;
+        return 0;
+    }
+    return -1;
+}
+
+const char *
+vdc_knob_cache_mode(int direct, int no_flush, int writeback)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cache_modes); i++)
+        if (cache_modes[i].direct == direct && cache_modes[i].no_flush == no_flush &&
+            cache_modes[i].writeback == writeback)
+            return cache_modes[i].mode;
+    return NULL;
+}
+
+static int
+qemu_cache_known(const vdc_target_backend_qemu *q)
+{
+    return q->cache_direct >= 0 && q->cache_no_flush >= 0 && q->cache_writeback >= 0;
+}
+
+/* QEMU answered qom-get for the device: its I/O thread is known (none
+ * when absent) */
+static int
+qemu_iothread_known(const vdc_target_backend_qemu *q)
+{
+    return q->source && strstr(q->source, "qom-get");
+}
+
+char *
+vdc_knobs_text(const vdc_target *t)
+{
+    const vdc_target_backend *b = &t->backend;
+    const vdc_target_backend_qemu *q = &b->qemu;
+    GString *s = g_string_new(NULL);
+    int64_t queues = b->queues != VDC_INT_ABSENT ? b->queues : q->queues;
+
+#define SEP() (s->len ? ", " : "")
+    if (qemu_cache_known(q)) {
+        const char *mode = vdc_knob_cache_mode(q->cache_direct, q->cache_no_flush, q->cache_writeback);
+
+        g_string_append_printf(s, "cache %s (QEMU: %s, write cache %s%s)", mode ? mode : "?",
+                               q->cache_direct ? "O_DIRECT" : "page cache",
+                               q->cache_writeback ? "on" : "off", q->cache_no_flush ? ", flushes ignored" : "");
+    } else if (b->cache) {
+        g_string_append_printf(s, "cache %s", b->cache);
+    }
+    if (q->aio)
+        g_string_append_printf(s, "%saio %s", SEP(), q->aio);
+    else if (b->io)
+        g_string_append_printf(s, "%saio %s", SEP(), b->io);
+    if (q->iothread)
+        g_string_append_printf(s, "%sI/O thread %s", SEP(), q->iothread);
+    else if (qemu_iothread_known(q))
+        g_string_append_printf(s, "%sno I/O thread", SEP());
+    else if (b->iothread != VDC_INT_ABSENT)
+        g_string_append_printf(s, "%sI/O thread %" G_GINT64_FORMAT, SEP(), (gint64)b->iothread);
+    if (queues != VDC_INT_ABSENT)
+        g_string_append_printf(s, "%s%" G_GINT64_FORMAT " queue%s", SEP(), (gint64)queues,
+                               queues == 1 ? "" : "s");
+    if (b->ring_page_order != VDC_INT_ABSENT)
+        g_string_append_printf(s, "%sring order %" G_GINT64_FORMAT " (%d pages)", SEP(),
+                               (gint64)b->ring_page_order,
+                               b->ring_page_order < 16 ? 1 << (int)b->ring_page_order : 0);
+    if (b->max_ring_page_order != VDC_INT_ABSENT || b->max_queues != VDC_INT_ABSENT) {
+        g_string_append_printf(s, "%sblkback offers", SEP());
+        if (b->max_ring_page_order != VDC_INT_ABSENT)
+            g_string_append_printf(s, " order %" G_GINT64_FORMAT, (gint64)b->max_ring_page_order);
+        if (b->max_queues != VDC_INT_ABSENT)
+            g_string_append_printf(s, "%s %" G_GINT64_FORMAT " queues",
+                                   b->max_ring_page_order != VDC_INT_ABSENT ? "," : "",
+                                   (gint64)b->max_queues);
+    }
+    if (s->len && b->bus)
+        g_string_append_printf(s, ", %s", b->bus);
+#undef SEP
+    if (!s->len) {
+        g_string_free(s, TRUE);
+        return NULL;
+    }
+    return g_string_free(s, FALSE);
+}
+
+static void
+add(GString *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void
+add(GString *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (s->len)
+        g_string_append(s, "; ");
+    va_start(ap, fmt);
+    g_string_append_vprintf(s, fmt, ap);
+    va_end(ap);
+}
+
+char *
+vdc_knobs_mismatch(const vdc_target *t)
+{
+    const vdc_target_requested *r = &t->requested;
+    const vdc_target_backend *b = &t->backend;
+    const vdc_target_backend_qemu *q = &b->qemu;
+    GString *s = g_string_new(NULL);
+    int d, nf, wb;
+
+    if (r->disk_cache && vdc_knob_cache_flags(r->disk_cache, &d, &nf, &wb) == 0) {
+        if (qemu_cache_known(q)) {
+            if (q->cache_direct != d || q->cache_no_flush != nf || q->cache_writeback != wb) {
+                const char *m = vdc_knob_cache_mode(q->cache_direct, q->cache_no_flush, q->cache_writeback);
+
+                add(s, "cache: asked %s, QEMU has %s (query-block)", r->disk_cache, m ? m : "another mix");
+            }
+        } else if (b->cache) {
+            if (strcmp(b->cache, r->disk_cache))
+                add(s, "cache: asked %s, the live XML has %s", r->disk_cache, b->cache);
+        } else {
+            add(s, "cache: asked %s, not read back", r->disk_cache);
+        }
+    }
+    if (r->disk_io) {
+        const char *want = strcmp(r->disk_io, "default") ? r->disk_io : "threads";
+
+        if (q->aio) {
+            if (strcmp(q->aio, want))
+                add(s, "aio: asked %s, QEMU has %s (command line)", r->disk_io, q->aio);
+        } else if (b->io) {
+            if (strcmp(b->io, want))
+                add(s, "aio: asked %s, the live XML has %s", r->disk_io, b->io);
+        } else if (strcmp(r->disk_io, "default")) {
+            add(s, "aio: asked %s, not read back", r->disk_io);
+        }
+    }
+    if (r->iothreads != VDC_INT_ABSENT) {
+        if (qemu_iothread_known(q)) {
+            if ((r->iothreads > 0) != (q->iothread != NULL))
+                add(s, "I/O threads: asked %" G_GINT64_FORMAT ", QEMU's device has %s (qom-get)",
+                    (gint64)r->iothreads, q->iothread ? q->iothread : "none");
+        } else if (r->iothreads > 0 && b->iothread == VDC_INT_ABSENT) {
+            add(s, "I/O threads: asked %" G_GINT64_FORMAT ", not read back", (gint64)r->iothreads);
+        }
+    }
+    if (r->queues != VDC_INT_ABSENT) {
+        int64_t got = q->queues != VDC_INT_ABSENT ? q->queues : b->queues;
+
+        if (got == VDC_INT_ABSENT)
+            add(s, "queues: asked %" G_GINT64_FORMAT ", not read back", (gint64)r->queues);
+        else if (got != r->queues)
+            add(s, "queues: asked %" G_GINT64_FORMAT ", read back %" G_GINT64_FORMAT,
+                (gint64)r->queues, (gint64)got);
+    }
+    if (r->disk_bus) {
+        if (!b->bus)
+            add(s, "bus: asked %s, not read back", r->disk_bus);
+        else if (strcmp(b->bus, r->disk_bus))
+            add(s, "bus: asked %s, the live XML has %s", r->disk_bus, b->bus);
+    }
+    if (!s->len) {
+        g_string_free(s, TRUE);
+        return NULL;
+    }
+    return g_string_free(s, FALSE);
+}
