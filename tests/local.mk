@@ -46,4 +46,8 @@ endif
 
 # the license: SPDX lines, debian/copyright, COPYING, --version
 TESTS += tests/integration/license-spdx.sh
+# the source tree's layers (no include cycle, no file over 1,000 lines)
+# and renderers that only print (static, well under a second each)
+TESTS += tests/integration/src-layers.sh tests/integration/render-no-arith.sh
+EXTRA_DIST += tests/integration/src-layers.sh tests/integration/render-no-arith.sh
 EXTRA_DIST += tests/integration/license-spdx.sh COPYING
