@@ -16,6 +16,12 @@
  *   p.adjust(c(0.01, 0.04, 0.03, 0.005, NA, 0.5), "holm")
  *   t2 <- c(900,1100,1000,1200,950,1050); b2 <- c(880,1070,985,1160,930,1020)
  *   t.test(t2, b2, paired=TRUE)$p.value; t.test(t2, b2)$p.value
+ * vdc_stats_ratio_move's expected values: Python 3.11, the delta method
+ * written out (d_i = t_i/mean_t - b_i/mean_b, var/n) and the t
+ * distribution from the regularized incomplete beta by its continued
+ * fraction (Numerical Recipes' betacf), not GSL:
+ *   t0, b0 = the vector above; t1 = 1180 1150 1205 1169 1190 1160,
+ *   b1 = 1003 990 1012 985 1001 994.
  */
 #include "config.h"
 #include <math.h>
@@ -29,6 +35,40 @@
 
 #define assert_close(a, b, rel) \
     assert_true(fabs((a) - (b)) <= (rel) * fmax(fabs(b), 1e-300))
+
+/* the move of a ratio of means between two results, and its edges */
+static void
+test_ratio_move(void **state)
+{
+    const double t0[] = { 1052, 1010, 998, 1075, 1031 }, b0[] = { 1001, 962, 990, 1020, 985 };
+    const double t1[] = { 1180, 1150, 1205, 1169, 1190, 1160 }, b1[] = { 1003, 990, 1012, 985, 1001, 994 };
+    const double one[] = { 1000 };
+    struct vdc_stats_move m;
+
+    (void)state;
+    vdc_stats_ratio_move(t0, b0, 5, t1, b1, 6, &m);
+    assert_true(m.has_ratio && m.has_ci && m.has_test);
+    assert_close(m.ratio0, 1.04195240016136, 1e-12);
+    assert_close(m.ratio1, 1.17861319966583, 1e-12);
+    assert_close(m.percent, 13.1158390232906, 1e-10);    /* = ratio1 / ratio0 - 1 */
+    assert_close(m.ratio, m.ratio1 / m.ratio0, 1e-14);
+    assert_close(m.df, 6.06464204372591, 1e-10);
+    assert_close(m.t, 13.3630464110978, 1e-10);
+    assert_close(m.p_value, 9.99243977332489e-06, 1e-6);
+    assert_close(m.ci_percent[0], 10.5981841403571, 1e-8);
+    assert_close(m.ci_percent[1], 15.6908057523346, 1e-8);
+    /* one repetition a side: the move, no interval, no test */
+    vdc_stats_ratio_move(one, one, 1, t1, b1, 6, &m);
+    assert_true(m.has_ratio && !m.has_ci && !m.has_test);
+    assert_true(isnan(m.p_value));
+    /* no pairs: nothing */
+    vdc_stats_ratio_move(one, one, 0, t1, b1, 6, &m);
+    assert_false(m.has_ratio);
+    /* repetitions that do not vary: no test */
+    vdc_stats_ratio_move(b0, b0, 5, b1, b1, 6, &m);
+    assert_true(m.has_ratio && !m.has_test);
+    assert_close(m.percent, 0, 1e-12);
+}
 
 static void
 test_paired_vector(void **state)
@@ -166,6 +206,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paired_vector),
+        cmocka_unit_test(test_ratio_move),
         cmocka_unit_test(test_paired_removes_drift),
         cmocka_unit_test(test_paired_edges),
         cmocka_unit_test(test_paired_permutation_sampled),
