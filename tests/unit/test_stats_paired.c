@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "stats/cld.h"
 #include "stats/paired.h"
 
 #define assert_close(a, b, rel) \
@@ -201,6 +202,50 @@ test_stop_rule(void **state)
     assert_string_equal(vdc_stop_reason_name(VDC_STOP_PRECISION), "precision reached");
 }
 
+/* compact letter display (stats/cld.h): Piepho's insert-absorb */
+static void
+test_cld(void **state)
+{
+    char letters[VDC_CLD_ITEMS_MAX + 1][VDC_CLD_LETTERS_MAX + 1];
+    unsigned char none[9] = { 0 }, all[16] = { 0 }, chain[16] = { 0 }, one[9] = { 0 };
+    static unsigned char big[27 * 27];
+    size_t i, j;
+
+    (void)state;
+    /* nothing differs: one group */
+    assert_int_equal(vdc_stats_cld(3, none, letters), 0);
+    for (i = 0; i < 3; i++)
+        assert_string_equal(letters[i], "a");
+    /* only the ends differ: the middle belongs to both */
+    one[0 * 3 + 2] = 1;
+    assert_int_equal(vdc_stats_cld(3, one, letters), 0);
+    assert_string_equal(letters[0], "a");
+    assert_string_equal(letters[1], "ab");
+    assert_string_equal(letters[2], "b");
+    /* all differ: a letter each */
+    for (i = 0; i < 4; i++)
+        for (j = i + 1; j < 4; j++)
+            all[i * 4 + j] = 1;
+    assert_int_equal(vdc_stats_cld(4, all, letters), 0);
+    assert_string_equal(letters[0], "a");
+    assert_string_equal(letters[3], "d");
+    /* a chain: 0-2, 0-3, 1-3 differ -> a, ab, bc, c */
+    chain[0 * 4 + 2] = chain[0 * 4 + 3] = chain[1 * 4 + 3] = 1;
+    assert_int_equal(vdc_stats_cld(4, chain, letters), 0);
+    assert_string_equal(letters[0], "a");
+    assert_string_equal(letters[1], "ab");
+    assert_string_equal(letters[2], "bc");
+    assert_string_equal(letters[3], "c");
+    /* 27 items all different need 27 letters: refused; so are 0 and too
+     * many items */
+    assert_int_equal(vdc_stats_cld(0, none, letters), -1);
+    for (i = 0; i < 27; i++)
+        for (j = i + 1; j < 27; j++)
+            big[i * 27 + j] = 1;
+    assert_int_equal(vdc_stats_cld(27, big, letters), -1);
+    assert_int_equal(vdc_stats_cld(VDC_CLD_ITEMS_MAX + 1, none, letters), -1);
+}
+
 int
 main(void)
 {
@@ -213,6 +258,7 @@ main(void)
         cmocka_unit_test(test_holm),
         cmocka_unit_test(test_effect_classes),
         cmocka_unit_test(test_stop_rule),
+        cmocka_unit_test(test_cld),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
