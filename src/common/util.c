@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 static int vdc_quiet;
 
@@ -191,6 +192,27 @@ vdc_parse_size(const char *s, uint64_t default_unit, uint64_t *out)
         return -1;
     *out = n * mult;
     return 0;
+}
+
+int
+vdc_remove_tree(const char *dir)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *n;
+
+    if (!d)
+        return g_rmdir(dir);
+    while ((n = g_dir_read_name(d))) {
+        char *p = g_build_filename(dir, n, NULL);
+
+        if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+            vdc_remove_tree(p);
+        else
+            g_unlink(p);
+        g_free(p);
+    }
+    g_dir_close(d);
+    return g_rmdir(dir);
 }
 
 int

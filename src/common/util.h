@@ -120,4 +120,8 @@ void vdc_on_stop_signals(void (*handler)(int));
  * back by sigprocmask(SIG_SETMASK, @old, NULL). */
 void vdc_hold_stop_signals(sigset_t *old);
 
+/* Remove @dir and everything below it (symlinks removed, never followed).
+ * 0, or -1 when @dir itself could not be removed (no message). */
+int vdc_remove_tree(const char *dir);
+
 #endif

@@ -2,5 +2,5 @@
 # src/guest: guest preparation with libguestfs and the control disk (its
 # libc-only codec is guest-agent/ctldisk.[ch]).
 src_libvdc_controller_a_SOURCES += \
-	src/guest/prepare.h src/guest/prepare.c \
+	src/guest/prepare.h src/guest/prepare.c src/guest/tmpdir.h src/guest/tmpdir.c \
 	src/guest/control.h src/guest/control.c
