@@ -33,11 +33,13 @@ endif
 
 # Shell tests: golden renderers, seed comparisons, bad input, Chromium.
 TESTS += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
+	tests/integration/report-ranking.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
 	tests/integration/report-lab-rerender.sh tests/integration/report-artefacts.sh \
 	tests/integration/report-fail-if.sh tests/integration/report-merge.sh
 EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
+	tests/integration/report-ranking.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
 	tests/integration/report-lab-rerender.sh tests/integration/report-artefacts.sh \

@@ -36,8 +36,9 @@ static const char history_usage[] =
     "order, each with what changed from the one before (kernel, Xen, QEMU,\n"
     "libvirt, disk, backend read back, settings), and per test each result's\n"
     "ratio with its paired 95 % interval and verdict as its report decided\n"
-    "them, and how far the ratio moved at each step (Welch's test over the two\n"
-    "results' repetitions).  --fail-if: exit 1 when the newest result of a\n"
+    "them, and how far that ratio of means moved at each step (its interval\n"
+    "and p from the two results' repetitions; not tested where either result\n"
+    "is not comparable).  --fail-if: exit 1 when the newest result of a\n"
     "series changed a verdict significantly (verdict), or moved its ratio\n"
     "significantly by more than P % (ratio>P%), naming each; for CI.\n\n";
 

@@ -24,13 +24,15 @@
 #include "common/util.h"
 #include "import/import.h"
 #include "model/result.h"
+#include "store/store.h"
 
 /* The options of `vmdiskcmp import` (common/opts.h). */
 struct import_cli {
     char *target, *output, *format, *kind, *where, *group_by;
+    char *store;                    /* --store FILE: NULL, OUT's directory's store */
     char **kind_map;                /* --kind-map TEXT=KIND, repeatable */
     uint64_t ram, dom0_ram;         /* --ram, --dom0-ram: bytes, 0 not given */
-    int quiet;
+    int quiet, no_store;
 };
 
 #define MIB 1048576u
@@ -60,6 +62,9 @@ static const vdc_opt import_table[] = {
       .def = "what the page states", .help = "RAM of the machine the runs ran in (a domU's, or the host's own; bare number: MiB): the under-2x-RAM rule then runs" },
     { .name = "dom0-ram", .type = VDC_OPT_SIZE, .off = I(dom0_ram), .metavar = "SIZE", .align = MIB,
       .def = "what the page states", .help = "dom0's RAM (a dom0 target's, and what can cache a domU image's blocks; bare number: MiB)" },
+    { .name = "store", .type = VDC_OPT_STR, .off = I(store), .metavar = "FILE",
+      .def = "OUT's directory's " VDC_STORE_FILE, .help = "the result store to record OUT in (needs -o OUT)" },
+    { .name = "no-store", .type = VDC_OPT_FLAG, .off = I(no_store), .help = "record nothing in a result store" },
     { .name = "quiet", .type = VDC_OPT_FLAG, .off = I(quiet), .short_name = 'q',
       .help = "no progress messages" },
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
@@ -75,11 +80,15 @@ static const vdc_opts_spec import_spec = {
         "usage: vmdiskcmp import FILE... [--target NAME] [--kind KIND] [--where WHERE]\n"
         "                        [-o OUT.json] [--format FORMAT] [--group-by G]\n"
         "                        [--kind-map TEXT=KIND]... [--ram SIZE] [--dom0-ram SIZE]\n"
+        "                        [--store FILE | --no-store]\n"
         "\n"
         "Import benchmark results into one vmdiskcmp result document.\n"
         "  FILE  agent/result JSON, bonnie++ CSV lines (1.03, 1.96/1.97, 1.98),\n"
         "        bonnie++ or bonnie 1.x tables, dd transcripts, whole pasted pages,\n"
         "        fio 3.x JSON (--output-format=json or json+); '-' = stdin\n"
+        "With -o OUT, OUT is then recorded in the result store (doc/store.md):\n"
+        "OUT's directory's " VDC_STORE_FILE " unless --store or --no-store; a\n"
+        "store that cannot be written is a warning, OUT stands.\n"
         "\n",
     .epilogue = "\nExit status: 0 ok, 1 output not written, 2 bad input (nothing written).\n",
 };
@@ -135,6 +144,27 @@ check_output(const char *out, char **files, int n_files)
     return 0;
 }
 
+/* --store and --no-store (as run's and merge's): one of them, a named
+ * store one this build can write, and a file to record (not standard
+ * output).  Checked before the inputs are read.  0, or -1 after one
+ * vdc_input_error (exit 2). */
+static int
+check_store(const struct import_cli *c, const char *out)
+{
+    if (!c->store)
+        return 0;
+    if (c->no_store) {
+        vdc_input_error("import: --store and --no-store: expected one of them");
+        return -1;
+    }
+    if (!strcmp(out, "-")) {
+        vdc_input_error("import: --store %s: expected -o OUT too (the store records a result file, "
+                        "not standard output)", c->store);
+        return -1;
+    }
+    return vdc_store_check_path(c->store);
+}
+
 int
 vdc_cmd_import(int argc, char **argv)
 {
@@ -160,6 +190,8 @@ vdc_cmd_import(int argc, char **argv)
         goto out;
     target = c.target;
     output = c.output ? c.output : "-";
+    if (check_store(&c, output) < 0)    /* a named store refused before anything is read */
+        goto out;
     kind = c.kind;
     where = c.where;
     /* one of the table's choices */
@@ -256,8 +288,15 @@ vdc_cmd_import(int argc, char **argv)
         if (r < 0)
             goto out;                   /* a runtime failure: exit 1 */
     }
-    if (strcmp(output, "-"))
+    if (strcmp(output, "-")) {
         vdc_progress("%d run%s written to %s", total, total == 1 ? "" : "s", output);
+        /* OUT is complete: recorded in the store, or a warning */
+        if (!c.no_store) {
+            g_autofree char *store = c.store ? g_strdup(c.store) : vdc_store_default_path(output);
+
+            vdc_store_record(store, output, VDC_STORE_KIND_IMPORT);
+        }
+    }
     rc = 0;
  out:
     for (k = 0; k < map->len; k++) {

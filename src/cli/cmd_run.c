@@ -16,6 +16,7 @@
 #include "common/util.h"
 #include "store/store.h"
 #include "guest/prepare.h"
+#include "guest/tmpdir.h"
 #include "hv/hv.h"
 #include "hv/translate.h"
 #include "plan/build.h"
@@ -479,7 +480,7 @@ out:
 /* The options of `vmdiskcmp cleanup` (common/opts.h). */
 struct cleanup_cli {
     int all;
-    char *results, *vg;
+    char *results, *vg, *cache_dir;
 };
 
 static const vdc_opt cleanup_table[] = {
@@ -489,6 +490,9 @@ static const vdc_opt cleanup_table[] = {
       .metavar = "DIR", .def = "results", .help = "with --all: where the result directories are" },
     { .name = "vg", .type = VDC_OPT_STR, .off = offsetof(struct cleanup_cli, vg), .metavar = "VG",
       .help = "with --all: also remove the LVs of VG that carry our tag" },
+    { .name = "cache-dir", .type = VDC_OPT_STR, .off = offsetof(struct cleanup_cli, cache_dir),
+      .metavar = "DIR", .def = VDC_PREPARE_DEFAULT_CACHE,
+      .help = "with --all: the prepared-guest cache whose unfinished entries are removed" },
     { .name = "help", .type = VDC_OPT_HELP, .short_name = 'h', .help = "this text" },
 };
 
@@ -500,16 +504,19 @@ static const vdc_opts_spec cleanup_spec = {
     .operands = VDC_OPERANDS_ANYWHERE,
     .usage =
         "usage: vmdiskcmp cleanup DIR...\n"
-        "       vmdiskcmp cleanup --all [--results DIR] [--vg VG]\n\n"
+        "       vmdiskcmp cleanup --all [--results DIR] [--vg VG] [--cache-dir DIR]\n\n"
         "Removes what a crashed run (or a run with --keep) left, from DIR/journal: only what the\n"
         "journal says the run created and that still is that object (a domain by its UUID, an\n"
         "image, file or directory by its inode, an LV by its tags, a loop device by its backing\n"
         "file, a mount by its source, a child's process group that outlived the run by its\n"
         "leader's pid, start time and executable).  A journal whose run is still running (it\n"
-        "holds the journal's lock) is left alone.  Nothing else is touched.\n"
-        "--all replays every journal under --results (default: results) and, with\n"
-        "--vg, removes the LVs of VG that carry our tag, except those of runs still running\n"
-        "under --results (a run elsewhere is not known: make sure none is active).\n\n",
+        "holds the journal's lock) is left alone, and so is a journal its run's record does not\n"
+        "vouch for (written by hand, copied, moved or replaced).  Nothing else is touched.\n"
+        "--all replays every journal under --results (default: results), removes what a\n"
+        "prepare killed before it finished left (--cache-dir's .tmp-* and TMPDIR's\n"
+        "vmdiskcmp-guestfs-*, when no live prepare holds them) and, with --vg, removes the LVs\n"
+        "of VG that carry our tag, except those of runs still running (their journal under\n"
+        "--results or their run record locked).\n\n",
 };
 
 /* The id (of @live) whose run tag LV @vg/@lv carries, or NULL. */
@@ -550,6 +557,10 @@ vdc_cmd_cleanup(int argc, char **argv)
         vdc_input_error("cleanup: expected either result directories or --all, not both");
         goto out;
     }
+    if (c.all && c.results && !g_file_test(c.results, G_FILE_TEST_IS_DIR)) {
+        vdc_input_error("cleanup: --results %s: expected a directory of result directories", c.results);
+        goto out;
+    }
     rc = 0;
     vdc_run_env_default(&env);
     for (i = first; i < argc; i++)
@@ -566,6 +577,17 @@ vdc_cmd_cleanup(int argc, char **argv)
             if (g_file_test(journal, G_FILE_TEST_IS_REGULAR) && vdc_run_cleanup_dir(dir, &env, 1, live) < 0)
                 rc = -1;
         }
+        /* runs alive elsewhere: their records are locked (run/runrec.h) */
+        {
+            g_autoptr(GPtrArray) recs = vdc_runrec_live();
+
+            for (guint k = 0; k < recs->len; k++)
+                g_ptr_array_add(live, g_strdup(((vdc_runrec *)g_ptr_array_index(recs, k))->id));
+        }
+        /* what a prepare killed before it finished left (guest/tmpdir.h) */
+        (void)vdc_tmpdir_sweep(c.cache_dir ? c.cache_dir : VDC_PREPARE_DEFAULT_CACHE,
+                               VDC_TMPDIR_CACHE_PREFIX);
+        (void)vdc_tmpdir_sweep(g_get_tmp_dir(), VDC_TMPDIR_GUESTFS_PREFIX);
         if (c.vg) {
             g_auto(GStrv) lvs = vdc_storage_lvm_list_tagged(c.vg);
             size_t k;

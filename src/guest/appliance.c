@@ -21,6 +21,7 @@
 #include "common/child.h"
 #include "common/util.h"
 #include "guest/manifest.h"
+#include "guest/tmpdir.h"
 
 #define DEFAULT_LAUNCH_TIMEOUT 600
 
@@ -86,9 +87,8 @@ static int
 in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, volatile sig_atomic_t *stop,
          const char *what, char **answer)
 {
-    GError *err = NULL;
-    char *tmp = g_dir_make_tmp("vmdiskcmp-guestfs-XXXXXX", &err);
-    struct session s = { fn, arg, tmp };
+    vdc_tmpdir tmp;
+    struct session s = { fn, arg, NULL };
     vdc_child_opts o = { .fn = session_main, .arg = &s, .what = what,
                          .timeout_ms = (unsigned)timeout_s * 1000u, .stop = stop,
                          .out = VDC_CHILD_CAPTURE, .capture_max = 4096,
@@ -96,14 +96,13 @@ in_child(int (*fn)(void *arg, int wfd), void *arg, int timeout_s, volatile sig_a
     vdc_child_result r;
     int rc;
 
-    if (!tmp) {
-        vdc_error("%s: temporary folder: %s", what, err->message);
-        g_clear_error(&err);
+    /* made locked (guest/tmpdir.h): if we die, the next prepare or cleanup
+     * finds it unlocked and removes it */
+    if (vdc_tmpdir_make(&tmp, g_get_tmp_dir(), VDC_TMPDIR_GUESTFS_PREFIX, 0700, what) < 0)
         return -1;
-    }
+    s.tmp = tmp.path;
     rc = vdc_child_run(&o, &r);
-    vdc_remove_tree(tmp);
-    g_free(tmp);
+    vdc_tmpdir_dispose(&tmp);
     if (rc < 0)
         return -1;
     if (r.stopped) {

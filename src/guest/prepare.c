@@ -5,6 +5,7 @@
  * entry renamed into place whole. */
 #include "config.h"
 #include "guest/prepare.h"
+#include "guest/tmpdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -253,11 +254,13 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
     const char *cache = o->cache_dir ? o->cache_dir : VDC_PREPARE_DEFAULT_CACHE;
     int timeout = o->launch_timeout_s > 0 ? o->launch_timeout_s : DEFAULT_LAUNCH_TIMEOUT;
     struct vdc_prepared tpl;
-    char *entry = NULL, *tmp = NULL, *img = NULL, *answer = NULL, *kpath = NULL, *ipath = NULL;
+    vdc_tmpdir tmp;
+    char *entry = NULL, *img = NULL, *answer = NULL, *kpath = NULL, *ipath = NULL;
     int prepared = 0, rc = -1;
 
     vdc_prepared_init(out);
     vdc_prepared_init(&tpl);
+    vdc_tmpdir_init(&tmp);
     if (need_file("guest template", o->template_path) < 0 ||
         need_file("agent", o->agent_path) < 0 || need_file("runner", o->runner_path) < 0)
         return -1;
@@ -304,22 +307,18 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
             vdc_error("cache folder %s: %s", cache, g_strerror(errno));
             goto out;
         }
-        tmp = g_strdup_printf("%s/.tmp-%.16s-XXXXXX", cache, out->key);
-        if (!g_mkdtemp(tmp)) {
-            vdc_error("cache folder %s: make a temporary entry: %s", cache, g_strerror(errno));
-            g_clear_pointer(&tmp, g_free);
+        /* what a prepare killed before its rename left: removed now */
+        (void)vdc_tmpdir_sweep(cache, VDC_TMPDIR_CACHE_PREFIX);
+        (void)vdc_tmpdir_sweep(g_get_tmp_dir(), VDC_TMPDIR_GUESTFS_PREFIX);
+        /* locked while we live (guest/tmpdir.h); 0755: QEMU may run as
+         * another user (libvirt-qemu) and must reach the image, the kernel
+         * and the initrd */
+        if (vdc_tmpdir_make(&tmp, cache, VDC_TMPDIR_CACHE_PREFIX, 0755, "guest image cache") < 0)
             goto out;
-        }
-        /* mkdtemp makes 0700; QEMU may run as another user (libvirt-qemu)
-         * and must reach the image, the kernel and the initrd */
-        if (g_chmod(tmp, 0755) < 0) {
-            vdc_error("cache entry %s: chmod: %s", tmp, g_strerror(errno));
-            goto out;
-        }
         g_free(img);
-        img = g_build_filename(tmp, "guest.img", NULL);
-        kpath = g_build_filename(tmp, "vmlinuz", NULL);
-        ipath = g_build_filename(tmp, "initrd.img", NULL);
+        img = g_build_filename(tmp.path, "guest.img", NULL);
+        kpath = g_build_filename(tmp.path, "vmlinuz", NULL);
+        ipath = g_build_filename(tmp.path, "initrd.img", NULL);
         if (copy_sparse(o->template_path, img, o->stop) < 0 ||
             copy_sparse(tpl.kernel, kpath, o->stop) < 0 ||
             copy_sparse(tpl.initrd, ipath, o->stop) < 0)
@@ -338,7 +337,7 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
             vdc_error("guest image preparation: interrupted");
             goto out;
         }
-        if (g_rename(tmp, entry) < 0 && errno != ENOTEMPTY && errno != EEXIST) {
+        if (g_rename(tmp.path, entry) < 0 && errno != ENOTEMPTY && errno != EEXIST) {
             vdc_error("cache entry %s: %s", entry, g_strerror(errno));
             goto out;
         }
@@ -373,13 +372,11 @@ vdc_prepare(const struct vdc_prepare_opts *o, struct vdc_prepared *out)
         goto out;
     rc = 0;
  out:
-    if (tmp && g_file_test(tmp, G_FILE_TEST_IS_DIR))
-        vdc_remove_tree(tmp);
+    vdc_tmpdir_dispose(&tmp);
     if (rc < 0)
         vdc_prepared_dispose(out);
     vdc_prepared_dispose(&tpl);
     g_free(entry);
-    g_free(tmp);
     g_free(img);
     g_free(kpath);
     g_free(ipath);

@@ -93,21 +93,23 @@ vdc_knobs_text(const vdc_target *t)
         g_string_append_printf(s, "%sno I/O thread", SEP());
     else if (b->iothread != VDC_INT_ABSENT)
         g_string_append_printf(s, "%sI/O thread %" G_GINT64_FORMAT, SEP(), (gint64)b->iothread);
+    if (b->ring_page_order != VDC_INT_ABSENT) {
+        int pages = b->ring_page_order < 16 ? 1 << (int)b->ring_page_order : 0;
+
+        g_string_append_printf(s, "%sring order %" G_GINT64_FORMAT " (%d page%s)", SEP(),
+                               (gint64)b->ring_page_order, pages, pages == 1 ? "" : "s");
+    }
     if (queues != VDC_INT_ABSENT)
         g_string_append_printf(s, "%s%" G_GINT64_FORMAT " queue%s", SEP(), (gint64)queues,
                                queues == 1 ? "" : "s");
-    if (b->ring_page_order != VDC_INT_ABSENT)
-        g_string_append_printf(s, "%sring order %" G_GINT64_FORMAT " (%d pages)", SEP(),
-                               (gint64)b->ring_page_order,
-                               b->ring_page_order < 16 ? 1 << (int)b->ring_page_order : 0);
     if (b->max_ring_page_order != VDC_INT_ABSENT || b->max_queues != VDC_INT_ABSENT) {
         g_string_append_printf(s, "%sblkback offers", SEP());
         if (b->max_ring_page_order != VDC_INT_ABSENT)
             g_string_append_printf(s, " order %" G_GINT64_FORMAT, (gint64)b->max_ring_page_order);
         if (b->max_queues != VDC_INT_ABSENT)
-            g_string_append_printf(s, "%s %" G_GINT64_FORMAT " queues",
+            g_string_append_printf(s, "%s %" G_GINT64_FORMAT " queue%s",
                                    b->max_ring_page_order != VDC_INT_ABSENT ? "," : "",
-                                   (gint64)b->max_queues);
+                                   (gint64)b->max_queues, b->max_queues == 1 ? "" : "s");
     }
     if (s->len && b->bus)
         g_string_append_printf(s, ", %s", b->bus);

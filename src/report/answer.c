@@ -5,6 +5,7 @@
 
 #include "report/answer.h"
 #include "report/analysis.h"
+#include "report/ranking.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -639,10 +640,22 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
         add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL,
                  g_strdup("One run a cell (imported): no statistics can speak; the plain reading after the "
                           "headline says what the numbers show (each target's share of the reference, the odd one out)."));
+    /* a matrix: per test its targets in groups, not every pair */
+    if (h->n_rankings)
+        add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, vdc_ranking_method_text());
+    for (i = 0; i < h->n_rankings; i++) {
+        char label[VDC_TEST_LABEL_MAX];
+
+        vdc_analysis_test_label(a, h->rankings[i].test, label, sizeof(label));
+        add_line(&b, VDC_ANSWER_PAIR, VDC_TONE_PLAIN, g_strdup(label),
+                 vdc_ranking_groups_text(a, &h->rankings[i]));
+    }
     for (i = 0; i < h->n_pairs; i++) {
         const struct vdc_headline_pair *hp = &h->pairs[i];
 
         if (hp->role != VDC_HEADLINE_CHOICE && hp->role != VDC_HEADLINE_BASELINE)
+            continue;
+        if (h->n_rankings && hp->role == VDC_HEADLINE_CHOICE)
             continue;
         add_line(&b, VDC_ANSWER_PAIR, VDC_TONE_PLAIN,
                  g_strdup_printf("%s against %s%s", a->targets[hp->target],

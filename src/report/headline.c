@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "report/headline.h"
+#include "report/ranking.h"
 #include "report/analysis.h"
 #include "model/target.h"
 
@@ -30,6 +31,9 @@ vdc_headline_dispose(struct vdc_headline *h)
     for (i = 0; i < h->n_pairs; i++)
         g_free(h->pairs[i].rows);
     g_free(h->pairs);
+    for (i = 0; i < h->n_rankings; i++)
+        g_free(h->rankings[i].entries);
+    g_free(h->rankings);
     vdc_headline_init(h);
 }
 
@@ -362,6 +366,8 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
             h->n_stop += hp->rows[ki].stop ? 1 : 0;
     }
     runs_policy(h, a, rs);
+    if (!h->unpaired && n_choice > VDC_HEADLINE_RANK_ABOVE_PAIRS)
+        vdc_rankings_build(a, rs);
 }
 
 /* ---- sentences --------------------------------------------------------- */
@@ -730,9 +736,14 @@ vdc_analysis_headline_lines(const struct vdc_analysis *a)
 
     if (absent)
         g_ptr_array_add(v, absent);
-    for (i = 0; i < h->n_pairs; i++)
+    if (h->n_rankings)
+        vdc_ranking_lines(a, v);
+    for (i = 0; i < h->n_pairs; i++) {
+        if (h->n_rankings && h->pairs[i].role == VDC_HEADLINE_CHOICE)
+            continue;
         g_ptr_array_add(v, h->pairs[i].role == VDC_HEADLINE_CEILING ? ceiling_line(a, &h->pairs[i])
                         : pair_line(a, &h->pairs[i]));
+    }
     g_ptr_array_add(v, NULL);
     return (char **)g_ptr_array_free(v, FALSE);
 }

@@ -109,8 +109,39 @@ enum vdc_runs_mode {
     VDC_RUNS_AUTO,                /* --runs auto */
 };
 
+/* With more image/LV pairs than this, the headline ranks the targets per
+ * test instead of listing every pair (report/ranking.h). */
+#define VDC_HEADLINE_RANK_ABOVE_PAIRS 4
+
+/* One target in a test's ranking (report/ranking.h). */
+struct vdc_rank_entry {
+    size_t target;                /* index into vdc_analysis.targets */
+    double mean;                  /* mean of its kept values */
+    size_t n;                     /* its kept values */
+    char letters[27];             /* its groups, "a", "ab"; "" when not ranked */
+    unsigned bar;                 /* VDC_HEADLINE_NO_VERDICT_FLAGS on its cell: not ranked */
+};
+
+/* One test's ranking: its targets, best mean first (the ranked, then those
+ * not ranked), lettered by the compact letter display of the paired
+ * t-tests between every two ranked targets, Holm within the test. */
+struct vdc_ranking {
+    size_t test;                  /* index into vdc_analysis.tests */
+    struct vdc_rank_entry *entries;
+    size_t n_entries;
+    size_t n_ranked;              /* entries with letters (the first n_ranked) */
+    size_t n_family;              /* Holm's m: pairs with a test */
+    size_t n_differ;              /* pairs that differ (Holm-adjusted p < alpha) */
+    size_t n_groups;              /* letters used */
+};
+
 struct vdc_headline {
     enum vdc_headline_absent absent;
+    struct vdc_ranking *rankings; /* per test, when the image/LV pairs are more than
+                                   * VDC_HEADLINE_RANK_ABOVE_PAIRS (vmdiskcmp's own
+                                   * runs); the renderers show them instead of
+                                   * those pairs */
+    size_t n_rankings;
     int unpaired;                 /* runs vmdiskcmp did not make (no experiment): the
                                    * pairs' rows, when there are pairs, are Welch's test
                                    * on each side's values, not paired (row.p.n: the

@@ -8,6 +8,7 @@
 
 #include "report/render.h"
 #include "report/layout.h"
+#include "report/ranking.h"
 #include "report/render_escape.h"
 
 #include <math.h>
@@ -238,6 +239,8 @@ struct layout {
     /* one cell of the ceiling table: column 0 is the test, @head the head row */
     void (*ceiling_cell)(GString *out, const char *s, size_t col, int head);
     void (*ceiling_row_end)(GString *out, size_t n_cols, int head);
+    /* one cell of a ranking table (group, target, mean, note) */
+    void (*rank_cell)(GString *out, const char *s, size_t col, int head);
 };
 
 /* a cell of the text ceiling table: 22 (a target) and 34 (a test) columns
@@ -248,6 +251,18 @@ text_cell(GString *out, const char *s, size_t col, int head)
     (void)head;
     g_string_append(out, col ? " " : "    ");
     vdc_layout_pad(out, s, col ? 22 : 34, 0);
+}
+
+/* a cell of the text ranking table: the group 6 columns wide, the target
+ * 34, the mean 18, the note as long as it is (never cut) */
+static void
+text_rank_cell(GString *out, const char *s, size_t col, int head)
+{
+    static const int width[] = { 6, 34, 18, 0 };
+
+    (void)head;
+    g_string_append(out, col ? " " : "    ");
+    vdc_layout_pad(out, s, col < G_N_ELEMENTS(width) ? width[col] : 0, 0);
 }
 
 static void
@@ -305,7 +320,7 @@ static const struct layout text_layout = {
     .rows_open = "", .rows_open_stop = "", .rows_close = "",
     .row_open = "    ", .row_answer = ": ", .row_stop = "; stop: ", .row_close = "\n",
     .ceiling = { "  ", "\n" }, .ceiling_open = "", .ceiling_close = "", .reasons_open = "", .reasons_close = "",
-    .ceiling_cell = text_cell, .ceiling_row_end = text_row_end,
+    .ceiling_cell = text_cell, .ceiling_row_end = text_row_end, .rank_cell = text_rank_cell,
 };
 
 static const struct layout md_layout = {
@@ -319,7 +334,7 @@ static const struct layout md_layout = {
     .row_open = "| ", .row_answer = " | ", .row_stop = " | ", .row_close = " |\n", .stop_column = 1,
     .ceiling = { "**", "**\n\n" }, .ceiling_open = "", .ceiling_close = "\n", .reasons_open = "",
     .reasons_close = "\n",
-    .ceiling_cell = md_cell, .ceiling_row_end = md_row_end,
+    .ceiling_cell = md_cell, .ceiling_row_end = md_row_end, .rank_cell = md_cell,
 };
 
 static const struct layout html_layout = {
@@ -340,7 +355,7 @@ static const struct layout html_layout = {
     .ceiling_open = "<div class=\"tablewrap\"><table class=\"ceiling\"><thead>",
     .ceiling_close = "</tbody></table></div>\n",
     .reasons_open = "<ul class=\"plain\">", .reasons_close = "</ul>\n",
-    .ceiling_cell = html_cell, .ceiling_row_end = html_row_end,
+    .ceiling_cell = html_cell, .ceiling_row_end = html_row_end, .rank_cell = html_cell,
 };
 
 static void
@@ -469,6 +484,35 @@ put_ceiling(GString *out, const struct layout *l, const struct vdc_analysis *a, 
     g_strfreev(why);
 }
 
+/* One test's ranking as a table (the ceiling table's cells): a row per
+ * target, best first: its letters, its name, its mean, why not ranked. */
+static void
+put_ranking(GString *out, const struct layout *l, const struct vdc_analysis *a, const struct vdc_ranking *r)
+{
+    char *title = vdc_ranking_title(a, r), letters[64], mean[64], note[64];
+    size_t i;
+
+    g_string_append(out, l->ceiling.before);
+    put(out, l, title);
+    g_string_append(out, l->ceiling.after);
+    g_free(title);
+    g_string_append(out, l->ceiling_open);
+    l->rank_cell(out, "group", 0, 1);
+    l->rank_cell(out, "target", 1, 1);
+    l->rank_cell(out, "mean", 2, 1);
+    l->rank_cell(out, "", 3, 1);
+    l->ceiling_row_end(out, 4, 1);
+    for (i = 0; i < r->n_entries; i++) {
+        vdc_ranking_cells(r, i, letters, mean, note, sizeof(mean));
+        l->rank_cell(out, letters, 0, 0);
+        l->rank_cell(out, a->targets[r->entries[i].target], 1, 0);
+        l->rank_cell(out, mean, 2, 0);
+        l->rank_cell(out, note, 3, 0);
+        l->ceiling_row_end(out, 4, 0);
+    }
+    g_string_append(out, l->ceiling_close);
+}
+
 static void
 put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
 {
@@ -487,8 +531,13 @@ put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
         g_free(s);
     }
     put_para(out, l, &l->para, vdc_headline_absent_text(a));
+    if (h->n_rankings)
+        put_para(out, l, &l->para, vdc_ranking_method_text());
+    for (i = 0; i < h->n_rankings; i++)
+        put_ranking(out, l, a, &h->rankings[i]);
     for (i = 0; i < h->n_pairs; i++)
-        if (h->pairs[i].role != VDC_HEADLINE_CEILING)
+        if (h->pairs[i].role != VDC_HEADLINE_CEILING &&
+            !(h->n_rankings && h->pairs[i].role == VDC_HEADLINE_CHOICE))
             put_pair(out, l, a, &h->pairs[i]);
     n_refs = ceiling_refs(a, refs);
     for (i = 0; i < n_refs; i++)

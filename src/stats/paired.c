@@ -241,3 +241,66 @@ vdc_stats_stop_rule(const struct vdc_stats_paired *p, unsigned runs, unsigned mi
         return p->has_ci ? VDC_STOP_MAX_RUNS : VDC_STOP_NOT_MEASURABLE;
     return VDC_STOP_CONTINUE;
 }
+
+/* log of the ratio of means of @n pairs and its delta-method variance
+ * (NAN below 2 pairs); -1 when there is no ratio. */
+static int
+log_ratio(const double *t, const double *b, size_t n, double *lr, double *var)
+{
+    double mt = 0, mb = 0, md = 0, ss = 0;
+    size_t i;
+
+    if (n < 1)
+        return -1;
+    for (i = 0; i < n; i++) {
+        mt += t[i] / (double)n;
+        mb += b[i] / (double)n;
+    }
+    if (!(mt > 0) || !(mb > 0))
+        return -1;
+    *lr = log(mt / mb);
+    *var = NAN;
+    if (n < 2)
+        return 0;
+    for (i = 0; i < n; i++)
+        md += (t[i] / mt - b[i] / mb) / (double)n;
+    for (i = 0; i < n; i++) {
+        double e = t[i] / mt - b[i] / mb - md;
+
+        ss += e * e;
+    }
+    *var = ss / (double)(n - 1) / (double)n;
+    return 0;
+}
+
+/* paired.h */
+void
+vdc_stats_ratio_move(const double *t0, const double *b0, size_t n0, const double *t1, const double *b1,
+                     size_t n1, struct vdc_stats_move *out)
+{
+    double lr0, lr1, v0, v1, lm, se, q;
+
+    memset(out, 0, sizeof(*out));
+    out->ratio0 = out->ratio1 = out->ratio = out->percent = NAN;
+    out->ci_percent[0] = out->ci_percent[1] = NAN;
+    out->t = out->df = out->p_value = NAN;
+    if (log_ratio(t0, b0, n0, &lr0, &v0) < 0 || log_ratio(t1, b1, n1, &lr1, &v1) < 0)
+        return;
+    lm = lr1 - lr0;
+    out->ratio0 = exp(lr0);
+    out->ratio1 = exp(lr1);
+    out->ratio = exp(lm);
+    out->percent = 100.0 * (out->ratio - 1);
+    out->has_ratio = 1;
+    if (isnan(v0) || isnan(v1) || !(v0 + v1 > 0))
+        return;
+    se = sqrt(v0 + v1);
+    out->df = (v0 + v1) * (v0 + v1) / (v0 * v0 / (double)(n0 - 1) + v1 * v1 / (double)(n1 - 1));
+    q = gsl_cdf_tdist_Pinv(1 - (1 - VDC_STATS_CONFIDENCE) / 2, out->df);
+    out->ci_percent[0] = 100.0 * (exp(lm - q * se) - 1);
+    out->ci_percent[1] = 100.0 * (exp(lm + q * se) - 1);
+    out->has_ci = 1;
+    out->t = lm / se;
+    out->p_value = 2.0 * gsl_cdf_tdist_Q(fabs(out->t), out->df);
+    out->has_test = 1;
+}

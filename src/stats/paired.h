@@ -66,6 +66,35 @@ void vdc_stats_compare_paired(const double *t, const double *b, size_t n,
                               unsigned perm_resamples, unsigned long perm_seed,
                               struct vdc_stats_paired *out);
 
+/* How far a ratio of means moved between two results of paired runs. */
+struct vdc_stats_move {
+    double ratio0, ratio1;    /* each result's ratio of means, mean_t / mean_b */
+    double ratio;             /* ratio1 / ratio0 */
+    double percent;           /* 100 * (ratio - 1) */
+    int has_ratio;            /* both results have a ratio (n >= 1, both means > 0) */
+    double ci_percent[2];     /* 95 % interval of the move, as % */
+    int has_ci;               /* both n >= 2 and the repetitions vary */
+    double t, df, p_value;    /* two-sided t-test of log(ratio) = 0 */
+    int has_test;             /* the same condition as has_ci */
+};
+
+/* The move of the ratio of means from result 0 (@t0, @b0: @n0 pairs of
+ * target and reference values, repetition i of both) to result 1 (@t1,
+ * @b1, @n1), values > 0 (rates).  The two results share no pairing
+ * (different runs), so on the log scale their errors add:
+ *   log R = log(mean_t / mean_b), var(log R) ~ var(d) / n with
+ *   d_i = t_i / mean_t - b_i / mean_b (the delta method, paired: the
+ *   covariance of a repetition's two values counts), sample variance;
+ *   log(R1 / R0) +- q se, se^2 = var1 + var0, q = t(0.975, df), df by
+ *   Welch-Satterthwaite from n1 - 1 and n0 - 1;
+ *   p = 2 Q_t(|log(R1 / R0)| / se, df).
+ * The interval is back on the ratio scale (exp), so it is not symmetric
+ * around the move.  Never fails: what cannot be computed has its has_*
+ * at 0 and NAN values (doc/store.md "History"). */
+void vdc_stats_ratio_move(const double *t0, const double *b0, size_t n0,
+                          const double *t1, const double *b1, size_t n1,
+                          struct vdc_stats_move *out);
+
 /* Holm's step-down correction of @m p-values (one comparison's tests):
  * sorted ascending p_(1) <= ... <= p_(m), adjusted
  * p'_(i) = max over j <= i of min(1, (m - j + 1) p_(j)).  Writes @adj in

@@ -31,7 +31,8 @@ point_dispose(struct vdc_history_point *p)
     g_free(p->verdict);
     g_free(p->effect);
     g_free(p->not_comparable);
-    g_free(p->rep_ratios);
+    g_free(p->rep_target);
+    g_free(p->rep_reference);
     if (p->facts)
         g_array_unref(p->facts);
     g_free(p->changes);
@@ -132,8 +133,10 @@ vdc_history_decide(struct vdc_history *h)
                                            s->target, s->reference, &p->change_groups);
             g_array_unref(empty);
             p->verdict_changed = tested(prev->verdict) && tested(p->verdict) && strcmp(prev->verdict, p->verdict);
-            vdc_stats_compare(p->rep_ratios, p->n_rep, prev->rep_ratios, prev->n_rep, h->alpha, &p->shift);
-            p->shift_significant = p->shift.has_test && p->shift.significant;
+            vdc_stats_ratio_move(prev->rep_target, prev->rep_reference, prev->n_rep, p->rep_target,
+                                 p->rep_reference, p->n_rep, &p->move);
+            p->step_not_comparable = prev->not_comparable || p->not_comparable;
+            p->move_significant = !p->step_not_comparable && p->move.has_test && p->move.p_value < h->alpha;
         }
     }
 }
@@ -176,17 +179,17 @@ vdc_history_failures(const struct vdc_history *h, const struct vdc_history_fail 
             continue;
         p = &s->points[s->n_points - 1];
         prev = &s->points[s->n_points - 2];
-        moved = p->shift.has_ratio ? 100.0 * (p->shift.ratio - 1) : NAN;
-        verdict = f->verdict && p->verdict_changed && p->shift_significant;
-        ratio = f->ratio_percent > 0 && p->shift_significant && fabs(moved) > f->ratio_percent;
+        moved = p->move.has_ratio ? p->move.percent : NAN;
+        verdict = f->verdict && p->verdict_changed && p->move_significant;
+        ratio = f->ratio_percent > 0 && p->move_significant && fabs(moved) > f->ratio_percent;
         if (!verdict && !ratio)
             continue;
         g_ptr_array_add(out, g_strdup_printf(
-            "history --fail-if %s: host %s, %s against %s, %s: %s (%.3f) at %s, %s (%.3f) at %s: ratio "
-            "moved %+.1f %% (Welch p = %.3g across the two results' repetitions); changed: %s",
+            "history --fail-if %s: host %s, %s against %s, %s: %s (%.3f) at %s, %s (%.3f) at %s: ratio of "
+            "means moved %+.1f %% [%+.1f, %+.1f] (p = %.3g from the two results' repetitions); changed: %s",
             verdict ? "verdict" : "ratio", s->host, s->target, s->reference, s->test_key, prev->verdict,
             prev->ratio, prev->date ? prev->date : "?", p->verdict, p->ratio, p->date ? p->date : "?", moved,
-            p->shift.p_value, p->changes && *p->changes ? p->changes : "nothing recorded"));
+            p->move.ci_percent[0], p->move.ci_percent[1], p->move.p_value, p->changes && *p->changes ? p->changes : "nothing recorded"));
     }
     g_ptr_array_add(out, NULL);
     return (char **)g_ptr_array_free(out, FALSE);
@@ -223,15 +226,15 @@ load_facts(sqlite3 *db, const char *path, GHashTable *cache, int64_t id)
 }
 
 static int
-load_rep_ratios(sqlite3 *db, const char *path, struct vdc_history_point *p, const char *target,
-                const char *reference, const char *key)
+load_repetitions(sqlite3 *db, const char *path, struct vdc_history_point *p, const char *target,
+                 const char *reference, const char *key)
 {
     static const char sql[] =
-        "SELECT t.value / b.value FROM samples t JOIN samples b"
+        "SELECT t.value, b.value FROM samples t JOIN samples b"
         " ON b.result = t.result AND b.repetition = t.repetition AND b.test_key = t.test_key"
         " WHERE t.result = ?1 AND t.target = ?2 AND b.target = ?3 AND t.test_key = ?4"
-        " AND t.value IS NOT NULL AND b.value > 0 ORDER BY t.repetition";
-    GArray *v = g_array_new(FALSE, FALSE, sizeof(double));
+        " AND t.value > 0 AND b.value > 0 ORDER BY t.repetition";
+    GArray *vt = g_array_new(FALSE, FALSE, sizeof(double)), *vb = g_array_new(FALSE, FALSE, sizeof(double));
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 
@@ -242,14 +245,16 @@ load_rep_ratios(sqlite3 *db, const char *path, struct vdc_history_point *p, cons
         sqlite3_bind_text(st, 4, key, -1, SQLITE_TRANSIENT);
     }
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        double r = sqlite3_column_double(st, 0);
+        double t = sqlite3_column_double(st, 0), b = sqlite3_column_double(st, 1);
 
-        g_array_append_val(v, r);
+        g_array_append_val(vt, t);
+        g_array_append_val(vb, b);
         rc = SQLITE_OK;
     }
     sqlite3_finalize(st);
-    p->n_rep = v->len;
-    p->rep_ratios = (double *)g_array_free(v, FALSE);
+    p->n_rep = vt->len;
+    p->rep_target = (double *)g_array_free(vt, FALSE);
+    p->rep_reference = (double *)g_array_free(vb, FALSE);
     if (rc != SQLITE_DONE) {
         vdc_store_sql_error(path, db, rc, "read a result's samples");
         return -1;
@@ -330,7 +335,7 @@ vdc_history_load(struct vdc_history *h, vdc_store *s, const struct vdc_history_q
         p->effect = g_strdup(vdc_store_col_text(st, 16));
         p->not_comparable = g_strdup(vdc_store_col_text(st, 17));
         if (!(p->facts = load_facts(db, path, facts, p->result)) ||
-            load_rep_ratios(db, path, p, target, reference, key) < 0) {
+            load_repetitions(db, path, p, target, reference, key) < 0) {
             rc = SQLITE_ERROR;
             goto out;
         }

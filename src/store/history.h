@@ -8,19 +8,21 @@
  *                  date: the ratio of means and its paired 95 % Fieller
  *                  interval, verdict and effect class, exactly as the
  *                  result's report decided them (stored headline rows,
- *                  report/headline.h); the per-repetition ratios; the
- *                  result's facts
+ *                  report/headline.h); the repetitions' values of both
+ *                  targets; the result's facts
  *
  * Each step (a point against the one before it in its series) carries
  * what changed between the two results (store/facts.h: kernel, Xen, QEMU,
- * disk, backend read back, settings) and whether the ratio moved: the two
- * results' per-repetition ratios (target / reference of each repetition)
- * compared by Welch's test and the Fieller interval of their ratio
- * (vdc_stats_compare, stats/stats.h: the report's unpaired comparison;
- * results of different runs share no pairing).  A step's verdict changed
- * when both verdicts were tested (faster, slower, no significant
- * difference) and differ; it changed significantly when, in addition, the
- * ratio moved significantly (Welch p < alpha). */
+ * disk, backend read back, settings) and how far the ratio of means moved:
+ * the quotient of the two results' ratios of means, with its 95 % interval
+ * and a t-test from the repetitions (vdc_stats_ratio_move, stats/paired.h:
+ * each result's repetitions are pairs, the two results share none).  A
+ * step where either result's row is not comparable (report/headline.h: a
+ * rule such as under-2x-ram or dom0-page-cache) is not tested: its move is
+ * shown, never called significant, and never fails --fail-if.  A step's
+ * verdict changed when both verdicts were tested (faster, slower, no
+ * significant difference) and differ; it changed significantly when, in
+ * addition, the ratio moved significantly (p < alpha). */
 #ifndef VDC_STORE_HISTORY_H
 #define VDC_STORE_HISTORY_H
 
@@ -29,6 +31,7 @@
 
 #include <glib.h>
 
+#include "stats/paired.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
@@ -40,15 +43,16 @@ struct vdc_history_point {
     double ratio, lo, hi;        /* NAN when not computable */
     char *verdict, *effect;      /* report/headline.h names */
     char *not_comparable;        /* the reason, or NULL */
-    double *rep_ratios;          /* per-repetition target / reference */
+    double *rep_target, *rep_reference;  /* repetition i of both (values > 0), n_rep each */
     size_t n_rep;
     GArray *facts;               /* struct vdc_fact (store/facts.h), sorted; a reference */
     /* against the point before it in its series (vdc_history_decide) */
     char *changes;               /* vdc_facts_changes: "" nothing recorded changed; NULL first point */
     char *change_groups;         /* "kernel,Xen" */
     int verdict_changed;         /* both tested, verdicts differ */
-    struct vdc_stats_comparison shift;  /* rep_ratios against the previous point's */
-    int shift_significant;       /* shift.has_test && shift.significant */
+    struct vdc_stats_move move;  /* the ratio of means from the previous point's to this one's */
+    int step_not_comparable;     /* either point's row is not comparable: the move is not tested */
+    int move_significant;        /* move.has_test, p < alpha and comparable */
 };
 
 struct vdc_history_series {
@@ -83,7 +87,8 @@ int vdc_history_date_ok(const char *s);
  * its steps at @alpha (vdc_history_decide).  0 or -1 (one message). */
 int vdc_history_load(struct vdc_history *h, vdc_store *s, const struct vdc_history_query *q, double alpha);
 
-/* Decide every step of @h (pure): changes, verdict_changed, shift.
+/* Decide every step of @h (pure): changes, verdict_changed, move,
+ * step_not_comparable, move_significant.
  * Called by vdc_history_load; tests call it on series they build. */
 void vdc_history_decide(struct vdc_history *h);
 
@@ -108,7 +113,7 @@ struct vdc_history_fail {
 int vdc_history_fail_parse(const char *arg, struct vdc_history_fail *f);
 
 /* One line per newest step of @h that @f fails, naming the host, pair,
- * test, both verdicts, the shift and what changed.  NULL-terminated,
+ * test, both verdicts, the move and what changed.  NULL-terminated,
  * empty when none fails (g_strfreev). */
 char **vdc_history_failures(const struct vdc_history *h, const struct vdc_history_fail *f);
 

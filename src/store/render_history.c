@@ -121,27 +121,35 @@ ratio_text(const struct vdc_history_point *p)
 static char *
 step_text(const struct group *g, const struct vdc_history_series *s, size_t k)
 {
-    const struct vdc_history_point *p = &s->points[k];
+    const struct vdc_history_point *p = &s->points[k], *prev;
     GString *out = g_string_new(NULL);
 
     if (k == 0)
         return g_string_free(out, FALSE);
-    g_string_append_printf(out, "against #%u: ", result_no(g, &s->points[k - 1]));
+    prev = &s->points[k - 1];
+    g_string_append_printf(out, "against #%u: ", result_no(g, prev));
     if (p->verdict_changed)
-        g_string_append_printf(out, "verdict %s (was %s), ", p->shift_significant ? "CHANGED" : "changed",
-                               s->points[k - 1].verdict);
-    if (p->shift.has_ratio) {
-        g_string_append_printf(out, "ratio moved %+.1f %%", p->shift.delta_percent);
-        if (p->shift.has_ci)
-            g_string_append_printf(out, " [%+.1f, %+.1f]", p->shift.ci_delta_percent[0],
-                                   p->shift.ci_delta_percent[1]);
-        if (p->shift.has_test)
-            g_string_append_printf(out, ", Welch p = %.3g%s", p->shift.p_value,
-                                   p->shift_significant ? " (significant)" : "");
-        else
-            g_string_append(out, ", not tested (fewer than 2 repetitions on a side)");
-    } else
+        g_string_append_printf(out, "verdict %s (was %s), ", p->move_significant ? "CHANGED" : "changed",
+                               prev->verdict);
+    if (!p->move.has_ratio) {
         g_string_append(out, "no repetitions to compare");
+        return g_string_free(out, FALSE);
+    }
+    g_string_append_printf(out, "ratio of means moved %+.1f %%", p->move.percent);
+    if (p->move.has_ci)
+        g_string_append_printf(out, " [%+.1f, %+.1f]", p->move.ci_percent[0], p->move.ci_percent[1]);
+    if (p->step_not_comparable) {
+        /* a rule says a side may measure something else than the disk */
+        if (prev->not_comparable && p->not_comparable)
+            g_string_append_printf(out, "; not comparable (#%u and #%u are): not tested", result_no(g, prev),
+                                   result_no(g, p));
+        else
+            g_string_append_printf(out, "; not comparable (#%u is): not tested",
+                                   result_no(g, prev->not_comparable ? prev : p));
+    } else if (p->move.has_test)
+        g_string_append_printf(out, ", p = %.3g%s", p->move.p_value, p->move_significant ? " (significant)" : "");
+    else
+        g_string_append(out, ", not tested (fewer than 2 repetitions on a side, or none varied)");
     return g_string_free(out, FALSE);
 }
 
@@ -168,10 +176,12 @@ n_hosts(const struct vdc_history *h)
 
 #define METHOD_TEXT \
     "Each result's ratio and paired 95 %% interval are its report's headline (paired Fieller, the same " \
-    "repetition of both targets a pair); a step compares the two results' per-repetition ratios (Welch's " \
-    "t-test, the Fieller interval of their ratio: unpaired, different runs share no boot).  A verdict " \
-    "CHANGED when both results tested it, the verdicts differ and the ratio moved significantly " \
-    "(p < %.2g); \"changed\" without capitals: the verdicts differ but the move is not significant."
+    "repetition of both targets a pair).  A step is the move of that ratio of means from the result before " \
+    "(this ratio / that ratio - 1), with its 95 %% interval and p from the two results' repetitions (log " \
+    "scale, delta method, Welch-Satterthwaite df: the results share no pairing).  A step where either " \
+    "result is not comparable (a rule such as under-2x-ram) is not tested.  A verdict CHANGED when both " \
+    "results tested it, the verdicts differ and the ratio moved significantly (p < %.2g); \"changed\" " \
+    "without capitals: the verdicts differ but the move is not significant."
 
 char *
 vdc_history_render_text(const struct vdc_history *h)
@@ -418,7 +428,7 @@ draw_group(cairo_t *cr, const struct vdc_history *h, const struct group *g)
                 cairo_set_source_rgb(cr, c[0], c[1], c[2]);
                 cairo_stroke(cr);
             }
-            if (p->verdict_changed && p->shift_significant) {
+            if (p->verdict_changed && p->move_significant) {
                 cairo_new_path(cr);
                 cairo_arc(cr, x, y, 8, 0, 2 * G_PI);
                 cairo_stroke(cr);
@@ -582,7 +592,7 @@ vdc_history_render_html(const struct vdc_history *h)
                     g_string_append(out, ")");
                 }
                 g_string_append_printf(out, "</td><td class=\"num\">%zu</td><td%s>", p->n_pairs,
-                                       p->verdict_changed && p->shift_significant ? " class=\"changed\"" : "");
+                                       p->verdict_changed && p->move_significant ? " class=\"changed\"" : "");
                 esc(out, stp);
                 g_string_append(out, "</td></tr>\n");
             }

@@ -123,7 +123,8 @@ int vdc_store_add(vdc_store *s, const struct vdc_store_item *items, size_t n,
  * merge's fleet.json.  Loader errors are bad input.  0 or -1. */
 int vdc_store_load_result(const char *path, vdc_result_set *rs, char **sha256, int *is_merge);
 
-/* Record result directory @dir (its result.json) as @kind into the store
+/* Record result directory @dir (its result.json), or the result file @dir
+ * (what import writes), as @kind into the store
  * at @store_path (created when missing): the one call a command makes
  * after its result.json is complete.  On failure the store is unchanged
  * and a warning says that result.json is complete and how to record it

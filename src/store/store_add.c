@@ -440,8 +440,9 @@ vdc_store_record(const char *store_path, const char *dir, enum vdc_store_kind ki
         rc = 0;
  out:
     if (rc < 0)
-        vdc_progress("warning: the result was not recorded in the store %s; %s/result.json is complete "
-                     "('vmdiskcmp store add --store %s %s' records it)", store_path, dir, store_path, dir);
+        vdc_progress("warning: the result was not recorded in the store %s; %s%s is complete "
+                     "('vmdiskcmp store add --store %s %s' records it)", store_path, dir,
+                     g_file_test(dir, G_FILE_TEST_IS_DIR) ? "/result.json" : "", store_path, dir);
     vdc_store_close(s);
     vdc_result_set_dispose(&rs);
     return rc;

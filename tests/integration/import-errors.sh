@@ -130,8 +130,9 @@ check_one_line "--output: expected a file name" -q "$good" --target t -o ""
 "$VMDISKCMP" import -q "$good" --target t -o "$work/ours.json" || fail "import to a new file"
 "$VMDISKCMP" import -q "$good" --target u -o "$work/ours.json" || fail "import over our own output"
 grep -q '"target": "u"' "$work/ours.json" || fail "import over our own output: not rewritten"
+# (vmdiskcmp.sqlite: the result store import records OUT in, doc/store.md)
 [ -z "$(ls -A "$work" | grep -v -e '^in.txt$' -e '^in-copy.txt$' -e '^link.json$' -e '^notes.json$' \
-    -e '^fifo$' -e '^dir$' -e '^ours.json$' -e '^stdout$' -e '^stderr$' -e '^keep.json$')" ] ||
+    -e '^fifo$' -e '^dir$' -e '^ours.json$' -e '^stdout$' -e '^stderr$' -e '^keep.json$' -e '^vmdiskcmp.sqlite$')" ] ||
     fail "temporary files left: $(ls -A "$work")"
 
 # bug import-quadratic-runs: 200 000 CSV lines took 10 minutes and 6 GiB

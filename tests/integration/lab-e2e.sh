@@ -10,15 +10,19 @@
 #    lab; `lab run --prepared` hands in its template as dom0's default
 #    guest and seeds dom0's prepare cache with it), then the main job runs
 #    inside the lab with no hypervisor, VG or guest named, `--image --lvm
-#    --dom0 --runs 3 --image-backend tap,qdisk` and sizes (four targets)
-#    with the lab-sized randread-4k-qd32 workload (templates/lab/):
+#    --dom0 --runs 3 --image-backend tap,qdisk` (four targets) running only
+#    the lab-sized randread-4k-qd32 workload (templates/lab/, --tests
+#    workloads), each agent told the memory it has (the domU's 128 MiB;
+#    dom0's agent in a 32 MiB memory cgroup, --dom0-memory-max):
 #    its plan.json must state the choices (libxl, VG lab, the template),
 #    the guest must come from the cache (no appliance), and result.json
 #    must name the backends xenstore gave: phy over a loop
 #    device for the default image spec, qdisk for --image-backend qdisk,
 #    phy for the LV; a dom0 target; >= 3 ok runs per target, each with
 #    randread-4k-qd32's IOPS and p99 (report.txt and workloads.csv show
-#    them per target); marked emulated.  In the SAME boot (VDC_LAB_LIBVIRT=0 turns it off), a second
+#    them per target); the domU agents told 128 MiB, dom0's cgroup (v2,
+#    memory.max read back) recorded as its memory; no under-2x-ram flag;
+#    marked emulated.  In the SAME boot (VDC_LAB_LIBVIRT=0 turns it off), a second
 #    job through libvirt xen:///system, `--image --lvm --dom0 --runs 2`
 #    with the same workload:
 #    the backends come from the live domain XML (file disk, driver phy;
@@ -107,19 +111,29 @@ if [ "$controller" = yes ]; then
         fail "vmdiskcmp prepare on the host failed"
     t1=$(date +%s)
     main=$work/main
-    # lab sizes shared by both jobs
-    sizes="--guest-memory 128 --agent-ram 16 --size 32M --dom0-ram 16 --dom0-size 32M"
+    # what both jobs measure: only the lab-sized randread-4k-qd32 (--tests
+    # workloads; direct=1: no page cache in its path, so its validity does
+    # not rest on bonnie++'s 2x-RAM rule and it writes no test file), each
+    # agent told the memory it runs in: in the domU the guest's 128 MiB
+    # (--agent-ram defaults to --guest-memory), in dom0 a memory cgroup of
+    # 32 MiB (--dom0-memory-max), whose limit dom0 reads back and records.
+    # The bonnie++ tests need files twice the RAM (256 MiB here, about 5
+    # minutes a target under TCG in TCG, or an hour with O_DIRECT's 8 KiB
+    # requests): the README's main job runs them at valid sizes; the
+    # domU's bonnie++ pass through the runner is run-libvirt-qemu.sh's.
+    # --size sizes the disks (the workload's 16 MiB file fits).
+    sizes="--guest-memory 128 --size 32M --dom0-memory-max 32 --tests workloads"
     libvirt=${VDC_LAB_LIBVIRT:-1}
     # the workload, lab-sized (3 s a job), handed to dom0 as a file
     wl="--workload /lab/in/files/randread-4k-qd32.fio"
     # no --hypervisor, --vg or guest: dom0's vmdiskcmp chooses them
     set -- --image --image-backend tap,qdisk --lvm --dom0 --runs 3 --seed 42 \
-        $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 $wl
+        $sizes --timeout 1200 $wl
     # the libvirt job (measured: ~5 min more in the same boot, doc/lab.md)
     if [ "$libvirt" = 1 ]; then
         set -- "$@" --then \
             --hypervisor libvirt --connect xen:///system --image --lvm --dom0 --runs 2 --seed 42 \
-            $sizes --agent-options "-n 0 -f --per-char-size 0" --timeout 1200 $wl
+            $sizes --timeout 1200 $wl
     fi
     # the command as users type it, planned only (last: the others keep
     # their result directories; the lab adds no --out to a dry run)
@@ -142,6 +156,17 @@ if [ "$controller" = yes ]; then
     jq_check "$r" '[.targets[] | select(.kind == "lvm")][0].backend | .source == "xenstore" and .type == "phy"' \
         "LV: expected phy (blkback), read from xenstore"
     jq_check "$r" '[.targets[] | select(.kind == "dom0")] | length == 1' "no dom0 baseline target"
+    # what each agent was told: the domU's RAM, and dom0's cgroup limit,
+    # read back in dom0 (cgroup v2 there) and recorded as its memory; no
+    # test file, so nothing under 2x RAM to flag
+    jq_check "$r" '[.targets[] | select(.where == "domU") | .name] as $d | [.runs[] | select(.status == "ok" and (.target as $t | $d | index($t)) and .metadata.ram_mib != null) | .metadata.ram_mib == 128] | (length > 0 and all)' \
+        "a domU agent not told the guest's 128 MiB"
+    jq_check "$r" '[.targets[] | select(.where == "dom0")][0] | .memory_mib == 32 and (.provenance.memory_mib | test("^--dom0-memory-max 32: memory cgroup v2 /sys/fs/cgroup/.*vmdiskcmp-[^ ]*, memory.max 33554432 bytes read back"))' \
+        "dom0: expected its 32 MiB memory cgroup (v2, memory.max read back) recorded as its memory"
+    jq_check "$r" '[.runs[] | select(.target == "dom0" and .status == "ok") | .metadata.ram_mib == 32] | (length > 0 and all)' \
+        "dom0 agent: expected -r 32, its cgroup's limit"
+    grep -q 'test file .* is under twice' "$main/result/report.txt" &&
+        fail "report.txt warns of a test file under 2x RAM (the agents were told their real memory)"
     for t in $(jq -r '.targets[].name' "$r"); do
         n=$(jq --arg t "$t" '[.runs[] | select(.target == $t and .status == "ok")] | length' "$r")
         [ "$n" -ge 3 ] || fail "target $t: $n ok runs, expected at least 3"
@@ -171,6 +196,7 @@ if [ "$controller" = yes ]; then
         jq_check "$r" '[.targets[] | select(.kind == "lvm")][0].backend | .source == "libvirt-live-xml" and .type == "block" and .driver_name == "phy" and (.physical_device | startswith("/dev/lab/"))' \
             "libvirt LV: expected a block disk on /dev/lab/ with driver phy in the live domain XML"
         jq_check "$r" '[.targets[] | select(.kind == "dom0")] | length == 1' "libvirt: no dom0 baseline target"
+        jq_check "$r" '[.targets[] | select(.where == "dom0")][0].memory_mib == 32' "libvirt: dom0's memory cgroup not recorded"
         for t in $(jq -r '.targets[].name' "$r"); do
             n=$(jq --arg t "$t" '[.runs[] | select(.target == $t and .status == "ok")] | length' "$r")
             [ "$n" -ge 2 ] || fail "libvirt target $t: $n ok runs, expected at least 2"

@@ -13,6 +13,8 @@
 #    (VDC_KVM_PROBE_ACCEL=tcg, a test-only setting): the libvirt
 #    qemu:///system command, and with no VG on the host one line saying the
 #    LV side is left out.
+#    In the lab, the dom0 baseline runs in a memory cgroup of the guest's
+#    memory (--dom0-memory-max = --guest-memory), said in one line.
 # Each case boots one guest kernel at most (seconds under TCG).
 . "$top_srcdir/tests/lib.sh"
 need_root
@@ -33,7 +35,13 @@ if grep -qs control_d /proc/xen/capabilities; then
 elif grep -q '^main-job.sh: not a Xen dom0, and no usable KVM (' "$out"; then
     grep -q "^main-job.sh: would run: .* 'lab' 'run' .* '--image' '--image-cache' 'host,none' '--lvm' " "$out" ||
         fail "the lab fallback does not run the lab job with the image with and without dom0's cache"
-    grep -q '^main-job.sh: in the lab no dom0 baseline: ' "$out" || fail "the lab job leaves dom0 out without saying so"
+    grep -q '^main-job.sh: in the lab the dom0 baseline.s agent runs in a memory cgroup of [0-9]* MiB ' "$out" ||
+        fail "the lab job does not say how its dom0 baseline is bounded"
+    grep -q "^main-job.sh: would run: .* '--lvm' '--dom0' '--dom0-memory-max' '[0-9]*' .* '--guest-memory' '[0-9]*' " "$out" ||
+        fail "the lab job does not run the dom0 baseline in a memory cgroup"
+    m=$(sed -n "s/^main-job.sh: would run: .* '--dom0-memory-max' '\([0-9]*\)' .*/\1/p" "$out")
+    g=$(sed -n "s/^main-job.sh: would run: .* '--guest-memory' '\([0-9]*\)' .*/\1/p" "$out")
+    [ -n "$m" ] && [ "$m" = "$g" ] || fail "dom0's cgroup ($m MiB) is not the guest's memory ($g MiB)"
     if [ -c /dev/kvm ]; then
         grep -q '^main-job.sh: not a Xen dom0, and no usable KVM (/dev/kvm is there but ' "$out" ||
             fail "the fallback line does not say that the guest did not boot under KVM"

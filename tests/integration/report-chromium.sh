@@ -5,7 +5,7 @@
 # their text (SVG text, none clipped), are numbered in order, the answer is
 # above the fold, the long sections are collapsed, each workload test has
 # one latency figure with every target (report-layout.js says exactly what
-# is checked).  Four reports are probed at both widths in one browser run,
+# is checked).  Five reports are probed at both widths in one browser run,
 # each in an iframe of that width (the probe page reads them through
 # --allow-file-access-from-files):
 #   synthetic  too-fast cells, an outlier, a failed run (3 targets)
@@ -13,13 +13,15 @@
 #   lab4       the lab's first main job, 4 targets: the results table
 #   hostlab    results/2026-12-02-lab-cache-hostcost-EMULATED/result-2: host
 #              CPU charts with roles the counters gave no figure (n/a)
+#   matrix12   12 targets (tests/golden/report/matrix12): the headline's
+#              ranking tables, the results table and figures of a matrix
 # A control frame (a legend clipped by its figure, an element wider than the
 # page, a figure numbered out of order) proves the probe can fail, and a
 # control page with a console error that the console check can.  The
 # report itself (no script) logs nothing.  Screenshots are kept as test
 # artifacts: $top_builddir/tests/artifacts/report-chromium/report-1400.png
 # and report-900.png (hostlab, the first screen).
-# Run time: about 15 s (four Chromium starts).
+# Run time: about 20 s (four Chromium starts).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 browser=${CHROMIUM:-}
@@ -34,7 +36,7 @@ trap 'rm -rf "$profile"' EXIT INT TERM
 SOURCE_DATE_EPOCH=1796000000
 export SOURCE_DATE_EPOCH
 
-pages="synthetic workload lab4 hostlab"
+pages="synthetic workload lab4 hostlab matrix12"
 for p in $pages; do
     mkdir -p "$art/$p"
     cp "$top_srcdir/tests/golden/report/$p/result.json" "$art/$p/"
@@ -90,7 +92,7 @@ chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-
     --allow-file-access-from-files --window-size=3200,2000
 sed -n '/<pre id="vdc-probe">/,/<\/pre>/p' "$art/probe-dom.html" | sed 's/<[^>]*>//g' >"$art/probe.txt"
 cat "$art/probe.txt"
-[ "$(grep -c . "$art/probe.txt")" -eq 9 ] || fail "probe: expected 9 lines (4 reports x 2 widths, the control)"
+[ "$(grep -c . "$art/probe.txt")" -eq 11 ] || fail "probe: expected 11 lines (5 reports x 2 widths, the control)"
 grep -q '^control 900 FAIL: .*wider than its column: div' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*chart-x: text clipped' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*figure chart-x is numbered 2, its place is 1' "$art/probe.txt" &&
@@ -107,6 +109,8 @@ done
 grep -q '^workload 1400 ok .* latency=4 ' "$art/probe.txt" || fail "workload: not one latency figure per test"
 grep -q '^lab4 900 ok .* rows=16 tests=4 ' "$art/probe.txt" || fail "lab4: the results table lost rows"
 grep -Eq '^hostlab 1400 ok .* flagged=[1-9]' "$art/probe.txt" || fail "hostlab: no role said to have no figure"
+grep -q '^matrix12 900 ok .* rows=144 tests=12 ' "$art/probe.txt" || fail "matrix12: the results table lost rows"
+
 
 # ---- screenshots (the test artifacts); the report logs nothing ---------------
 for w in 1400 900; do

@@ -13,7 +13,8 @@
 # that run would have left (vouch_journal); journals without one, or
 # copied, or replaced, are refused whole (bad input, nothing touched):
 # the fake image entry DIR/vmdiskcmp-x-image.raw with DIR's identity
-# recorded kept DIR.
+# recorded kept DIR.  --all also removes the temporary folders of a prepare
+# that was killed (their lock free), not a live one's.
 # Real loop devices and a real ext4 mount, in a mount namespace of its own
 # (private propagation: no namespace made meanwhile by anyone else copies
 # the mount and keeps the loop device busy).  Run time: a few seconds.
@@ -332,7 +333,37 @@ rc=0
 grep -qF "not proven the one run forged-run wrote" "$work/log" || fail "fake image entry: $(cat "$work/log")"
 echo "ok: a directory vmdiskcmp did not make is kept"
 
+# cleanup --all removes what a prepare killed with SIGKILL left (the
+# cache's .tmp-* entry, TMPDIR's vmdiskcmp-guestfs-* session folder), but
+# not what a live prepare holds (its lock: flock here), nor a symlink of
+# that name, nor what a leftover links to
+rm -f "$work/results/r1/journal"
+mkdir -p "$work/cache/.tmp-dead01/sub" "$work/cache/.tmp-live01" "$work/tmp/vmdiskcmp-guestfs-dead01" \
+    "$work/tmp/victim"
+echo keep > "$work/tmp/victim/keep"
+truncate -s 16M "$work/cache/.tmp-dead01/guest.img"
+ln -s "$work/tmp/victim" "$work/tmp/vmdiskcmp-guestfs-dead01/link"
+ln -s "$work/tmp/victim" "$work/tmp/vmdiskcmp-guestfs-link01"
+( flock 9 && : > "$work/prep-locked" && exec sleep 60 ) 9< "$work/cache/.tmp-live01" &
+prep=$!
+while [ ! -e "$work/prep-locked" ]; do sleep 0.1; done
+TMPDIR="$work/tmp" "$VMDISKCMP" cleanup --all --results "$work/results" --cache-dir "$work/cache" > "$work/log" 2>&1 ||
+    { cat "$work/log"; fail "cleanup --all with prepare leftovers failed"; }
+[ -e "$work/cache/.tmp-dead01" ] && fail "cleanup --all left a dead prepare's cache entry"
+[ -e "$work/tmp/vmdiskcmp-guestfs-dead01" ] && fail "cleanup --all left a dead prepare's session folder"
+grep -qF "$work/cache/.tmp-dead01: left by a prepare that did not finish: removed" "$work/log" ||
+    fail "prepare leftovers: $(cat "$work/log")"
+[ -d "$work/cache/.tmp-live01" ] || fail "cleanup --all removed a live prepare's cache entry"
+[ "$(cat "$work/tmp/victim/keep")" = keep ] || fail "cleanup --all followed a symlink in a leftover"
+[ -L "$work/tmp/vmdiskcmp-guestfs-link01" ] || fail "cleanup --all removed a symlink"
+kill "$prep"; wait "$prep" 2>/dev/null
+echo "ok: a dead prepare's temporary folders are removed, a live one's kept"
+
 # bad input
 rc=0; "$VMDISKCMP" cleanup > /dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "cleanup without a directory: exit status $rc, expected 2"
+rc=0; "$VMDISKCMP" cleanup --all --results "$work/nonexistent" > /dev/null 2> "$work/log" || rc=$?
+[ "$rc" = 2 ] || fail "cleanup --all --results of no directory: exit status $rc, expected 2"
+grep -qF "cleanup: --results $work/nonexistent: expected a directory of result directories" "$work/log" ||
+    fail "cleanup --all --results of no directory: $(cat "$work/log")"
 echo ok

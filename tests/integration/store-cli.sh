@@ -6,7 +6,9 @@
 # (NDJSON read back as JSON; OpenMetrics by its grammar), merge recording
 # its hosts into the store, a store that cannot be written leaving the
 # merge whole, and the refusals: a text file, a foreign SQLite database, a
-# damaged store, a newer schema; one line, exit 2, the file unchanged.
+# damaged store, a newer schema; one line, exit 2, the file unchanged;
+# import recording its OUT like run and merge (default beside OUT, --store,
+# --no-store, standard output records nothing, a bad default store a warning).
 # Run time: about 15 s (each add analyses the results as report does).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -164,4 +166,33 @@ refused "export over a file it did not write" "add1.out: exists and was not writ
     store export --store s.sqlite --format ndjson -o add1.out
 refused "bad --since" "--since 'last week'" s.sqlite history --store s.sqlite --since 'last week'
 refused "bad --fail-if" "--fail-if 'slower>5%'" s.sqlite history --store s.sqlite --fail-if 'slower>5%'
+
+# ---- import records like run and merge ---------------------------------------------------------
+seed="$top/tests/golden/import/seed003-page.txt"
+mkdir imp && "$VMDISKCMP" import "$seed" -o imp/seed.json -q || fail "import -o imp/seed.json"
+[ "$(sqlite3 imp/vmdiskcmp.sqlite "SELECT kind, source FROM results")" = "import|$work/imp/seed.json" ] ||
+    fail "import: not recorded in OUT's directory's store: $(sqlite3 imp/vmdiskcmp.sqlite 'SELECT * FROM results')"
+[ "$(sqlite3 imp/vmdiskcmp.sqlite "SELECT count(*) FROM samples")" -gt 0 ] || fail "import: no samples recorded"
+"$VMDISKCMP" import "$seed" -o imp/seed.json -q || fail "import again over its own OUT"
+[ "$(sqlite3 imp/vmdiskcmp.sqlite "SELECT count(*) FROM results")" = 1 ] || fail "import again: recorded twice"
+"$VMDISKCMP" import "$seed" -o imp/named.json --store s.sqlite -q || fail "import --store s.sqlite"
+[ "$(sqlite3 s.sqlite "SELECT count(*) FROM results WHERE kind = 'import'")" = 1 ] || fail "import --store: not there"
+mkdir imp2 && "$VMDISKCMP" import "$seed" -o imp2/seed.json --no-store -q || fail "import --no-store"
+[ -e imp2/vmdiskcmp.sqlite ] && fail "import --no-store made a store"
+"$VMDISKCMP" import "$seed" -q >stdout.json || fail "import to standard output"
+[ -e vmdiskcmp.sqlite ] && [ "$(sqlite3 vmdiskcmp.sqlite "SELECT count(*) FROM results WHERE kind = 'import'")" != 0 ] &&
+    fail "import to standard output recorded something"
+mkdir imp3 && printf 'not a store\n' >imp3/vmdiskcmp.sqlite
+"$VMDISKCMP" import "$seed" -o imp3/seed.json 2>imp3.err || fail "import, default store unusable: exit $?"
+[ -s imp3/seed.json ] || fail "import: OUT not whole when the store failed"
+grep -q "warning: the result was not recorded in the store imp3/vmdiskcmp.sqlite; imp3/seed.json is complete" imp3.err ||
+    fail "import: no warning: $(cat imp3.err)"
+[ "$(cat imp3/vmdiskcmp.sqlite)" = "not a store" ] || fail "import wrote into a file it did not create"
+refused "import --store a text file" "notes.sqlite: not a SQLite database" notes.sqlite \
+    import "$seed" -o imp/never.json --store notes.sqlite
+[ -e imp/never.json ] && fail "import --store refused but OUT was written"
+refused "import --store to standard output" "expected -o OUT too" notes.sqlite import "$seed" --store s2.sqlite
+refused "import --store and --no-store" "expected one of them" notes.sqlite \
+    import "$seed" -o imp/never.json --store s2.sqlite --no-store
+[ -e imp/never.json ] || [ -e s2.sqlite ] && fail "a refused import wrote something"
 exit 0

@@ -322,8 +322,8 @@ test_backend_listing(void **state)
         facts[i] = (vdc_vg_fact){ v[i].name, v[i].facts.free, v[i].facts.extent_size, v[i].facts.pv_count };
     h = dom0_host(facts, n);
     h.ram_mib = 1024;
-    assert_int_equal(build("run --image --lvm --dom0 --runs auto --guest-memory 128 --agent-ram 16 "
-                           "--size 32M --dom0-ram 16 --dom0-size 32M", &h, &p, &err), 0);
+    assert_int_equal(build("run --image --lvm --dom0 --runs auto --guest-memory 128 "
+                           "--size 32M --dom0-memory-max 16 --dom0-size 32M", &h, &p, &err), 0);
     assert_string_equal(target(&p, "lvm")->vg, "lab");
     assert_string_equal(target(&p, "dom0")->vg, "lab");
     assert_int_equal(vdc_run_check_lvm_room(&p), 0);

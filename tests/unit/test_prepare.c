@@ -11,6 +11,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -18,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "guest/prepare.h"
+#include "guest/tmpdir.h"
 #include "test_stderr.h"
 
 #define T "0000000000000000000000000000000000000000000000000000000000000000"
@@ -162,11 +166,90 @@ test_prepare_bad_input(void **state)
     assert_null(p.image);
 }
 
+/* 1 when another open file description cannot lock @path (it is held). */
+static int
+held(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY), r;
+
+    assert_true(fd >= 0);
+    r = flock(fd, LOCK_EX | LOCK_NB) < 0;
+    close(fd);
+    return r;
+}
+
+/* Prepare's temporary directories: made locked (mode as asked); a sweep
+ * leaves a held one alone and removes one whose maker died (its lock
+ * free), without following a symlink inside it; a symlink or a file of
+ * the prefix is not touched, nor anything while a maker holds the parent;
+ * dispose removes the directory, but not once it was renamed into place. */
+static void
+test_tmpdir_sweep(void **state)
+{
+    char tmpl[] = "/tmp/vdc-test-tmpdir-XXXXXX";
+    const char *dir = g_mkdtemp(tmpl);
+    g_autofree char *stale = g_strdup_printf("%s/.tmp-dead01", dir);
+    g_autofree char *victim = g_strdup_printf("%s/victim", dir);
+    g_autofree char *inside = g_strdup_printf("%s/.tmp-dead01/link", dir);
+    g_autofree char *link = g_strdup_printf("%s/.tmp-link01", dir);
+    g_autofree char *file = g_strdup_printf("%s/.tmp-file01", dir);
+    g_autofree char *keep = g_strdup_printf("%s/victim/keep", dir);
+    g_autofree char *moved = g_strdup_printf("%s/entry", dir);
+    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+    vdc_tmpdir t;
+    struct stat sb;
+    int pfd;
+
+    assert_non_null(dir);
+    assert_int_equal(vdc_tmpdir_make(&t, dir, ".tmp-", 0755, "test"), 0);
+    assert_true(g_str_has_prefix(t.path + strlen(dir), "/.tmp-"));
+    assert_int_equal(stat(t.path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0755);
+    assert_true(held(t.path));
+    /* the leftovers of a prepare that died, and what is not ours */
+    assert_int_equal(g_mkdir(stale, 0700), 0);
+    assert_int_equal(g_mkdir(victim, 0700), 0);
+    assert_true(g_file_set_contents(keep, "keep", -1, NULL));
+    assert_int_equal(symlink(victim, inside), 0);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_true(g_file_set_contents(file, "", -1, NULL));
+    /* a maker between mkdtemp and its lock: nothing is swept */
+    pfd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_int_equal(flock(pfd, LOCK_SH), 0);
+    assert_int_equal(vdc_tmpdir_sweep(dir, ".tmp-"), 0);
+    close(pfd);
+    assert_true(g_file_test(stale, G_FILE_TEST_IS_DIR));
+    assert_int_equal(vdc_tmpdir_sweep(dir, ".tmp-"), 1);
+    assert_false(g_file_test(stale, G_FILE_TEST_EXISTS));
+    assert_true(g_file_test(t.path, G_FILE_TEST_IS_DIR));        /* held: a live prepare's */
+    assert_true(g_file_test(keep, G_FILE_TEST_IS_REGULAR));      /* not followed */
+    assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
+    assert_true(g_file_test(file, G_FILE_TEST_IS_REGULAR));
+    vdc_tmpdir_dispose(&t);
+    assert_int_equal(vdc_tmpdir_sweep(dir, ".tmp-"), 0);
+    /* renamed into place (the cache entry): dispose leaves it */
+    assert_int_equal(vdc_tmpdir_make(&t, dir, ".tmp-", 0755, "test"), 0);
+    assert_int_equal(g_rename(t.path, moved), 0);
+    vdc_tmpdir_dispose(&t);
+    assert_true(g_file_test(moved, G_FILE_TEST_IS_DIR));
+    /* made and disposed: gone */
+    assert_int_equal(vdc_tmpdir_make(&t, dir, "vmdiskcmp-guestfs-", 0700, "test"), 0);
+    g_free(cmd);
+    cmd = g_strdup(t.path);
+    vdc_tmpdir_dispose(&t);
+    assert_false(g_file_test(cmd, G_FILE_TEST_EXISTS));
+    vdc_tmpdir_dispose(&t);                                      /* safe twice */
+    g_free(cmd);
+    cmd = g_strdup_printf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache_key),
+        cmocka_unit_test(test_tmpdir_sweep),
         cmocka_unit_test(test_cache_key_rejects),
         cmocka_unit_test(test_file_sha256),
         cmocka_unit_test(test_manifest_load),

@@ -367,6 +367,46 @@ test_knobs(void **state)
     vdc_target_dispose(&u);
 }
 
+/* blkback's ring as the lab negotiated it: tests/golden/host/
+ * xenstore-lab-vbd-rings.txt is domain 1's VBDs replayed from the
+ * committed xenstored access log of the lab's main job
+ * (results/2026-12-06-lab-main-job-readme-EMULATED/dom0/xen-logs/
+ * xenstored-access.log, Xen 4.17, Debian 12's blkback and blkfront, up to
+ * the moment every VBD was Connected on both ends): blkback offers order 4
+ * and 1 queue; the 1-vCPU guest's blkfront wrote a single "ring-ref" and
+ * no ring-page-order or multi-queue-num-queues (its max_ring_page_order
+ * parameter defaults to 0): one page, one queue */
+static void
+test_xen_lab_rings(void **state)
+{
+    g_autofree char *text = fixture("xenstore-lab-vbd-rings.txt", NULL);
+    g_autoptr(GHashTable) tree = vdc_xs_ls_parse(text, "fixture");
+    g_autoptr(GPtrArray) vbds = vdc_xs_vbds_from_tree(tree, 1);
+    guint i;
+
+    assert_non_null(vbds);
+    assert_int_equal(vbds->len, 5);
+    for (i = 0; i < vbds->len; i++) {
+        const vdc_xs_vbd *v = g_ptr_array_index(vbds, i);
+        g_autoptr(JsonObject) o = vdc_xs_backend_json(v);
+        vdc_target t;
+        g_autofree char *knobs = NULL;
+
+        assert_int_equal(v->frontend_state, 4);
+        assert_int_equal(v->max_ring_page_order, 4);
+        assert_int_equal(v->max_queues, 1);
+        assert_int_equal(v->ring_page_order, 0);
+        assert_int_equal(v->num_queues, 1);
+        vdc_target_init(&t);
+        assert_int_equal(vdc_target_backend_from_json(&t.backend, o, "vbd"), 0);
+        assert_int_equal(t.backend.ring_page_order, 0);
+        assert_int_equal(t.backend.queues, 1);
+        knobs = vdc_knobs_text(&t);
+        assert_string_equal(knobs, "ring order 0 (1 page), 1 queue, blkback offers order 4, 1 queue, xen");
+        vdc_target_dispose(&t);
+    }
+}
+
 int
 main(void)
 {
@@ -377,6 +417,7 @@ main(void)
         cmocka_unit_test(test_backend_json),
         cmocka_unit_test(test_xen_ring),
         cmocka_unit_test(test_knobs),
+        cmocka_unit_test(test_xen_lab_rings),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,12 @@
  *   p.adjust(c(0.01, 0.04, 0.03, 0.005, NA, 0.5), "holm")
  *   t2 <- c(900,1100,1000,1200,950,1050); b2 <- c(880,1070,985,1160,930,1020)
  *   t.test(t2, b2, paired=TRUE)$p.value; t.test(t2, b2)$p.value
+ * vdc_stats_ratio_move's expected values: Python 3.11, the delta method
+ * written out (d_i = t_i/mean_t - b_i/mean_b, var/n) and the t
+ * distribution from the regularized incomplete beta by its continued
+ * fraction (Numerical Recipes' betacf), not GSL:
+ *   t0, b0 = the vector above; t1 = 1180 1150 1205 1169 1190 1160,
+ *   b1 = 1003 990 1012 985 1001 994.
  */
 #include "config.h"
 #include <math.h>
@@ -25,10 +31,45 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "stats/cld.h"
 #include "stats/paired.h"
 
 #define assert_close(a, b, rel) \
     assert_true(fabs((a) - (b)) <= (rel) * fmax(fabs(b), 1e-300))
+
+/* the move of a ratio of means between two results, and its edges */
+static void
+test_ratio_move(void **state)
+{
+    const double t0[] = { 1052, 1010, 998, 1075, 1031 }, b0[] = { 1001, 962, 990, 1020, 985 };
+    const double t1[] = { 1180, 1150, 1205, 1169, 1190, 1160 }, b1[] = { 1003, 990, 1012, 985, 1001, 994 };
+    const double one[] = { 1000 };
+    struct vdc_stats_move m;
+
+    (void)state;
+    vdc_stats_ratio_move(t0, b0, 5, t1, b1, 6, &m);
+    assert_true(m.has_ratio && m.has_ci && m.has_test);
+    assert_close(m.ratio0, 1.04195240016136, 1e-12);
+    assert_close(m.ratio1, 1.17861319966583, 1e-12);
+    assert_close(m.percent, 13.1158390232906, 1e-10);    /* = ratio1 / ratio0 - 1 */
+    assert_close(m.ratio, m.ratio1 / m.ratio0, 1e-14);
+    assert_close(m.df, 6.06464204372591, 1e-10);
+    assert_close(m.t, 13.3630464110978, 1e-10);
+    assert_close(m.p_value, 9.99243977332489e-06, 1e-6);
+    assert_close(m.ci_percent[0], 10.5981841403571, 1e-8);
+    assert_close(m.ci_percent[1], 15.6908057523346, 1e-8);
+    /* one repetition a side: the move, no interval, no test */
+    vdc_stats_ratio_move(one, one, 1, t1, b1, 6, &m);
+    assert_true(m.has_ratio && !m.has_ci && !m.has_test);
+    assert_true(isnan(m.p_value));
+    /* no pairs: nothing */
+    vdc_stats_ratio_move(one, one, 0, t1, b1, 6, &m);
+    assert_false(m.has_ratio);
+    /* repetitions that do not vary: no test */
+    vdc_stats_ratio_move(b0, b0, 5, b1, b1, 6, &m);
+    assert_true(m.has_ratio && !m.has_test);
+    assert_close(m.percent, 0, 1e-12);
+}
 
 static void
 test_paired_vector(void **state)
@@ -161,17 +202,63 @@ test_stop_rule(void **state)
     assert_string_equal(vdc_stop_reason_name(VDC_STOP_PRECISION), "precision reached");
 }
 
+/* compact letter display (stats/cld.h): Piepho's insert-absorb */
+static void
+test_cld(void **state)
+{
+    char letters[VDC_CLD_ITEMS_MAX + 1][VDC_CLD_LETTERS_MAX + 1];
+    unsigned char none[9] = { 0 }, all[16] = { 0 }, chain[16] = { 0 }, one[9] = { 0 };
+    static unsigned char big[27 * 27];
+    size_t i, j;
+
+    (void)state;
+    /* nothing differs: one group */
+    assert_int_equal(vdc_stats_cld(3, none, letters), 0);
+    for (i = 0; i < 3; i++)
+        assert_string_equal(letters[i], "a");
+    /* only the ends differ: the middle belongs to both */
+    one[0 * 3 + 2] = 1;
+    assert_int_equal(vdc_stats_cld(3, one, letters), 0);
+    assert_string_equal(letters[0], "a");
+    assert_string_equal(letters[1], "ab");
+    assert_string_equal(letters[2], "b");
+    /* all differ: a letter each */
+    for (i = 0; i < 4; i++)
+        for (j = i + 1; j < 4; j++)
+            all[i * 4 + j] = 1;
+    assert_int_equal(vdc_stats_cld(4, all, letters), 0);
+    assert_string_equal(letters[0], "a");
+    assert_string_equal(letters[3], "d");
+    /* a chain: 0-2, 0-3, 1-3 differ -> a, ab, bc, c */
+    chain[0 * 4 + 2] = chain[0 * 4 + 3] = chain[1 * 4 + 3] = 1;
+    assert_int_equal(vdc_stats_cld(4, chain, letters), 0);
+    assert_string_equal(letters[0], "a");
+    assert_string_equal(letters[1], "ab");
+    assert_string_equal(letters[2], "bc");
+    assert_string_equal(letters[3], "c");
+    /* 27 items all different need 27 letters: refused; so are 0 and too
+     * many items */
+    assert_int_equal(vdc_stats_cld(0, none, letters), -1);
+    for (i = 0; i < 27; i++)
+        for (j = i + 1; j < 27; j++)
+            big[i * 27 + j] = 1;
+    assert_int_equal(vdc_stats_cld(27, big, letters), -1);
+    assert_int_equal(vdc_stats_cld(VDC_CLD_ITEMS_MAX + 1, none, letters), -1);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paired_vector),
+        cmocka_unit_test(test_ratio_move),
         cmocka_unit_test(test_paired_removes_drift),
         cmocka_unit_test(test_paired_edges),
         cmocka_unit_test(test_paired_permutation_sampled),
         cmocka_unit_test(test_holm),
         cmocka_unit_test(test_effect_classes),
         cmocka_unit_test(test_stop_rule),
+        cmocka_unit_test(test_cld),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,8 +89,8 @@ test_agent_same_both_sides(void **state)
     g_auto(GStrv) opts = NULL;
     size_t i;
 
-    build_plan("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
-               "--dom0-ram 32 --agent-options '-n  0' --guest-image /g --seed 7 --runs 1 --order interleaved "
+    build_plan("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 32 "
+               "--dom0-memory-max 32 --agent-options '-n  0' --guest-image /g --seed 7 --runs 1 --order interleaved "
                "--image-dir /i --out /o", &p);
     assert_int_equal(p.n_boots, 2);
     assert_false(p.boots[0].dom0);
@@ -146,7 +146,7 @@ test_agent_ram_and_force(void **state)
     vdc_plan p;
     g_auto(GStrv) a = NULL, b = NULL;
 
-    build_plan("run --hypervisor mock --image --dom0 --size 48M --agent-ram 32 --guest-image /g "
+    build_plan("run --hypervisor mock --image --dom0 --size 48M --guest-memory 32 --guest-image /g "
                "--image-dir /i --out /o --no-drop-caches", &p);
     a = vdc_agent_options(&p, &p.targets[0]);
     b = vdc_agent_options(&p, &p.targets[1]);
@@ -181,8 +181,8 @@ test_workload_pass(void **state)
     b = g_strdup_printf("%s/b.fio", dir);
     assert_true(g_file_set_contents(a, "[a]\nrw=randread\nsize=8m\n", -1, NULL));
     assert_true(g_file_set_contents(b, "[b]\nrw=write\nbs=1m\nsize=32m\nnumjobs=2\n", -1, NULL));
-    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
-                           "--dom0-ram 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
+    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 32 "
+                           "--dom0-memory-max 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
                            "--image-dir /i --out /o --tests workloads --workload %s,%s", a, b);
     assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
     vdc_run_opts_init(&o);
@@ -253,8 +253,8 @@ test_raw_workload_pass(void **state)
     b = g_strdup_printf("%s/b.fio", dir);
     assert_true(g_file_set_contents(a, "[a]\nrw=randread\noffset=300m\n", -1, NULL));
     assert_true(g_file_set_contents(b, "[b]\nrw=write\nbs=1m\noffset=100m\nsize=200m\nnumjobs=2\n", -1, NULL));
-    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --agent-ram 32 "
-                           "--dom0-ram 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
+    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 32 "
+                           "--dom0-memory-max 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
                            "--image-dir /i --out /o --tests workloads --workload-on raw --workload %s,%s", a, b);
     assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
     vdc_run_opts_init(&o);

@@ -118,11 +118,15 @@ add_point(struct vdc_history_series *s, const char *verdict, const double *reps,
     p->result = (int64_t)s->n_points;
     p->date = g_strdup_printf("2026-12-0%zuT00:00:00Z", s->n_points);
     p->verdict = g_strdup(verdict);
-    p->rep_ratios = g_memdup2(reps, n * sizeof(double));
+    p->rep_target = g_new(double, n);
+    p->rep_reference = g_new(double, n);
     p->n_rep = n;
     p->ratio = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        p->rep_target[i] = 1000 * reps[i];   /* the reference at 1000 K/sec every repetition */
+        p->rep_reference[i] = 1000;
         p->ratio += reps[i] / (double)n;
+    }
     p->facts = vdc_facts_new();
     vdc_facts_add(p->facts, "host.kernel", kernel);
     return p;
@@ -155,14 +159,16 @@ test_history_decide(void **state)
     assert_null(s->points[0].changes);
     assert_string_equal(s->points[1].changes, "");      /* nothing recorded changed */
     assert_false(s->points[1].verdict_changed);
-    assert_false(s->points[1].shift_significant);
+    assert_false(s->points[1].move_significant);
     assert_string_equal(s->points[2].changes, "kernel 6.1.0-27-amd64 \u2192 6.1.0-28-amd64");
     assert_true(s->points[2].verdict_changed);
-    assert_true(s->points[2].shift_significant);        /* 1.20 -> 1.00, tight */
-    assert_true(s->points[2].shift.delta_percent < -15);
+    assert_true(s->points[2].move_significant);        /* 1.20 -> 1.00, tight */
+    assert_true(s->points[2].move.percent < -15);
+    /* the move is the quotient of the two ratios of means the rows print */
+    assert_true(fabs(s->points[2].move.ratio - s->points[2].ratio / s->points[1].ratio) < 1e-12);
     /* the verdict changed but the move is noise: not significant */
     assert_true(h.series[1].points[1].verdict_changed);
-    assert_false(h.series[1].points[1].shift_significant);
+    assert_false(h.series[1].points[1].move_significant);
 
     f.verdict = 1;
     fails = vdc_history_failures(&h, &f);
@@ -180,6 +186,39 @@ test_history_decide(void **state)
     fails = vdc_history_failures(&h, &f);
     assert_non_null(fails[0]);
     assert_null(fails[1]);
+    g_strfreev(fails);
+    vdc_history_dispose(&h);
+}
+
+/* A step where either result is not comparable is shown, never tested,
+ * never significant, never a --fail-if failure. */
+static void
+test_history_not_comparable(void **state)
+{
+    static const double low[] = { 0.70, 0.71, 0.69, 0.70, 0.71 };
+    static const double high[] = { 1.40, 1.41, 1.39, 1.40, 1.41 };
+    struct vdc_history h;
+    struct vdc_history_series *s;
+    struct vdc_history_fail f = { .verdict = 1, .ratio_percent = 10 };
+    char **fails;
+
+    (void)state;
+    vdc_history_init(&h);
+    s = vdc_history_add_series(&h, "h1", "image", "lvm", "put_block", "K/sec");
+    add_point(s, "not comparable", low, 5, "6.1.0-27-amd64")->not_comparable = g_strdup("under-2x-ram on image");
+    add_point(s, "faster", high, 5, "6.1.0-28-amd64");
+    add_point(s, "slower", low, 5, "6.1.0-28-amd64")->not_comparable = g_strdup("dom0-page-cache on image");
+    vdc_history_decide(&h);
+    s = &h.series[0];
+    for (size_t k = 1; k < 3; k++) {
+        assert_true(s->points[k].step_not_comparable);
+        assert_true(s->points[k].move.has_test);         /* it could be tested: it is not */
+        assert_true(s->points[k].move.p_value < 1e-6);
+        assert_false(s->points[k].move_significant);
+    }
+    assert_true(s->points[1].move.percent > 99);
+    fails = vdc_history_failures(&h, &f);
+    assert_null(fails[0]);
     g_strfreev(fails);
     vdc_history_dispose(&h);
 }
@@ -401,6 +440,7 @@ main(void)
         cmocka_unit_test(test_facts_changes),
         cmocka_unit_test(test_facts_of),
         cmocka_unit_test(test_history_decide),
+        cmocka_unit_test(test_history_not_comparable),
         cmocka_unit_test(test_fail_parse_and_dates),
         cmocka_unit_test(test_export_escaping),
         cmocka_unit_test(test_add_twice_and_merge),

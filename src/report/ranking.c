@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The headline's ranking per test (ranking.h). */
+#include "config.h"
+#include "report/ranking.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/target.h"
+#include "report/analysis.h"
+#include "report/headline.h"
+#include "stats/cld.h"
+#include "stats/paired.h"
+
+static int
+is_dom0(const vdc_result_set *rs, const char *name)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, name);
+    vdc_target_spec s = { 0 };
+
+    return t && vdc_target_kind_parse(t->kind, &s) == 0 && s.where == VDC_WHERE_DOM0;
+}
+
+/* the kept values of cell @c: into @v (by repetition @rep), their count */
+static size_t
+kept_values(const struct vdc_analysis *a, const struct vdc_cell *c, double *v, int64_t *rep)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < c->n_values; i++) {
+        if (a->opt.policy == VDC_OUTLIERS_DROP && c->samples[i].outlier)
+            continue;
+        v[n] = c->samples[i].value;
+        rep[n++] = c->samples[i].repetition;
+    }
+    return n;
+}
+
+static int
+by_rank(const void *x, const void *y)
+{
+    const struct vdc_rank_entry *p = x, *q = y;
+
+    if (!p->bar != !q->bar)
+        return p->bar ? 1 : -1;
+    if (p->mean != q->mean)
+        return p->mean > q->mean ? -1 : 1;
+    return p->target < q->target ? -1 : p->target > q->target;
+}
+
+/* The paired t-test's p of entries @x and @y over the repetitions both
+ * have, or NAN when it has no test. */
+static double
+pair_p(const struct vdc_analysis *a, size_t ki, const struct vdc_rank_entry *x,
+       const struct vdc_rank_entry *y)
+{
+    const struct vdc_cell *cx = vdc_analysis_cell(a, x->target, ki), *cy = vdc_analysis_cell(a, y->target, ki);
+    double *vx = g_new(double, cx->n_values + 1), *vy = g_new(double, cy->n_values + 1);
+    double *px = g_new(double, cx->n_values + 1), *py = g_new(double, cx->n_values + 1);
+    int64_t *rx = g_new(int64_t, cx->n_values + 1), *ry = g_new(int64_t, cy->n_values + 1);
+    size_t nx = kept_values(a, cx, vx, rx), ny = kept_values(a, cy, vy, ry), i, j, n = 0;
+    struct vdc_stats_paired p;
+
+    for (i = 0; i < nx; i++)
+        for (j = 0; j < ny; j++)
+            if (rx[i] == ry[j]) {
+                px[n] = vx[i];
+                py[n++] = vy[j];
+                break;
+            }
+    vdc_stats_compare_paired(px, py, n, 0, 0, &p);
+    g_free(vx);
+    g_free(vy);
+    g_free(px);
+    g_free(py);
+    g_free(rx);
+    g_free(ry);
+    return p.has_test ? p.p_value : NAN;
+}
+
+static void
+rank_test(struct vdc_analysis *a, const vdc_result_set *rs, size_t ki, struct vdc_ranking *r)
+{
+    size_t ti, i, j, k, m = 0;
+    double *p, *adj;
+    unsigned char *differ;
+    char (*letters)[VDC_CLD_LETTERS_MAX + 1];
+
+    r->test = ki;
+    r->entries = g_new0(struct vdc_rank_entry, a->n_targets + 1);
+    for (ti = 0; ti < a->n_targets; ti++) {
+        const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
+        struct vdc_rank_entry *e = &r->entries[r->n_entries];
+        double *v = g_new(double, c->n_values + 1), sum = 0;
+        int64_t *rep = g_new(int64_t, c->n_values + 1);
+
+        if (!c->n_samples || is_dom0(rs, a->targets[ti])) {
+            g_free(v);
+            g_free(rep);
+            continue;
+        }
+        e->target = ti;
+        e->n = kept_values(a, c, v, rep);
+        for (i = 0; i < e->n; i++)
+            sum += v[i];
+        e->mean = e->n ? sum / (double)e->n : NAN;
+        e->bar = c->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
+        if (!e->n && !e->bar)
+            e->bar = VDC_CELL_TOO_FAST & c->flags ? VDC_CELL_TOO_FAST : 0;
+        r->n_entries++;
+        g_free(v);
+        g_free(rep);
+    }
+    qsort(r->entries, r->n_entries, sizeof(*r->entries), by_rank);
+    for (i = 0; i < r->n_entries && !r->entries[i].bar && r->entries[i].n; i++)
+        ;
+    r->n_ranked = i;
+    k = r->n_ranked;
+    if (k < 1 || k > VDC_CLD_ITEMS_MAX)
+        return;
+    p = g_new(double, k * k + 1);
+    adj = g_new(double, k * k + 1);
+    differ = g_new0(unsigned char, k * k + 1);
+    letters = g_malloc0(k * sizeof(*letters));
+    for (i = 0; i < k; i++)
+        for (j = i + 1; j < k; j++) {
+            p[m] = pair_p(a, ki, &r->entries[i], &r->entries[j]);
+            r->n_family += isnan(p[m]) ? 0 : 1;
+            m++;
+        }
+    vdc_stats_holm(p, m, adj);
+    for (i = 0, m = 0; i < k; i++)
+        for (j = i + 1; j < k; j++, m++)
+            if (!isnan(adj[m]) && adj[m] < a->alpha) {
+                differ[i * k + j] = 1;
+                r->n_differ++;
+            }
+    if (vdc_stats_cld(k, differ, letters) == 0)
+        for (i = 0; i < k; i++) {
+            g_strlcpy(r->entries[i].letters, letters[i], sizeof(r->entries[i].letters));
+            for (j = 0; letters[i][j]; j++)
+                r->n_groups = MAX(r->n_groups, (size_t)(letters[i][j] - 'a' + 1));
+        }
+    g_free(p);
+    g_free(adj);
+    g_free(differ);
+    g_free(letters);
+}
+
+void
+vdc_rankings_build(struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    struct vdc_headline *h = &a->headline;
+    size_t ki;
+
+    h->rankings = g_new0(struct vdc_ranking, a->n_tests + 1);
+    for (ki = 0; ki < a->n_tests; ki++) {
+        struct vdc_ranking *r = &h->rankings[h->n_rankings];
+
+        rank_test(a, rs, ki, r);
+        if (r->n_entries >= 2)
+            h->n_rankings++;
+        else
+            g_clear_pointer(&r->entries, g_free);
+    }
+}
+
+char *
+vdc_ranking_title(const struct vdc_analysis *a, const struct vdc_ranking *r)
+{
+    const struct vdc_cell *c = vdc_analysis_cell(a, r->entries[0].target, r->test);
+    char label[VDC_TEST_LABEL_MAX];
+
+    vdc_analysis_test_label(a, r->test, label, sizeof(label));
+    if (!r->n_ranked)
+        return g_strdup_printf("%s%s%s%s: none of %zu targets ranked", label, c->unit ? " (" : "",
+                               c->unit ? c->unit : "", c->unit ? ")" : "", r->n_entries);
+    return g_strdup_printf("%s%s%s%s: %zu group%s among %zu ranked target%s of %zu", label,
+                           c->unit ? " (" : "", c->unit ? c->unit : "", c->unit ? ")" : "",
+                           r->n_groups, r->n_groups == 1 ? "" : "s", r->n_ranked,
+                           r->n_ranked == 1 ? "" : "s", r->n_entries);
+}
+
+void
+vdc_ranking_cells(const struct vdc_ranking *r, size_t i, char *letters, char *mean, char *note, size_t size)
+{
+    const struct vdc_rank_entry *e = &r->entries[i];
+    unsigned b;
+    size_t len;
+
+    snprintf(letters, size, "%s", e->letters[0] ? e->letters : e->bar ? "‡" : "-");
+    if (e->n)
+        snprintf(mean, size, "%.1f (%zu run%s)", e->mean, e->n, e->n == 1 ? "" : "s");
+    else
+        snprintf(mean, size, "no value");
+    note[0] = '\0';
+    if (!e->bar)
+        return;
+    snprintf(note, size, "not ranked:");
+    for (b = 0; b < VDC_CELL_FLAG_COUNT; b++)
+        if (e->bar & (1u << b)) {
+            len = strlen(note);
+            snprintf(note + len, size - len, "%s %s", note[len - 1] == ':' ? "" : ",",
+                     vdc_cell_flag_name(1u << b));
+        }
+}
+
+char *
+vdc_ranking_groups_text(const struct vdc_analysis *a, const struct vdc_ranking *r)
+{
+    GString *s = g_string_new(NULL);
+    size_t g, i;
+    const char *sep = "";
+
+    for (g = 0; g < r->n_groups; g++) {
+        g_string_append_printf(s, "%s%c ", g ? "; " : "", (char)('a' + g));
+        for (i = 0, sep = ""; i < r->n_ranked; i++)
+            if (strchr(r->entries[i].letters, 'a' + (int)g)) {
+                g_string_append_printf(s, "%s%s %.1f", sep, a->targets[r->entries[i].target], r->entries[i].mean);
+                sep = ", ";
+            }
+    }
+    for (i = r->n_ranked, sep = s->len ? "; not ranked: " : "not ranked: "; i < r->n_entries; i++) {
+        unsigned b;
+        const char *fsep = " (";
+
+        g_string_append_printf(s, "%s%s", sep, a->targets[r->entries[i].target]);
+        for (b = 0; b < VDC_CELL_FLAG_COUNT; b++)
+            if (r->entries[i].bar & (1u << b)) {
+                g_string_append_printf(s, "%s%s", fsep, vdc_cell_flag_name(1u << b));
+                fsep = ", ";
+            }
+        if (r->entries[i].bar)
+            g_string_append_c(s, ')');
+        sep = ", ";
+    }
+    return g_string_free(s, FALSE);
+}
+
+char *
+vdc_ranking_method_text(void)
+{
+    return g_strdup("Per test, best mean first: targets sharing a letter cannot be told apart (paired "
+                    "t-test between every two, Holm within the test); ‡ not ranked (a flag withholds "
+                    "its verdict).");
+}
+
+void
+vdc_ranking_lines(const struct vdc_analysis *a, GPtrArray *v)
+{
+    const struct vdc_headline *h = &a->headline;
+    size_t i, e;
+    char letters[64], mean[64], note[64];
+
+    g_ptr_array_add(v, g_strdup_printf("ranking of %zu targets (%s %" G_GINT64_FORMAT " runs): targets sharing "
+                                       "a letter cannot be told apart", h->rankings[0].n_entries,
+                                       h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs));
+    g_ptr_array_add(v, g_strdup("  (paired t-test between every two, Holm within the test; ‡ not ranked: "
+                                "a flag withholds its verdict)"));
+    for (i = 0; i < h->n_rankings; i++) {
+        const struct vdc_ranking *r = &h->rankings[i];
+        int width = 0;
+
+        for (e = 0; e < r->n_entries; e++)
+            width = MAX(width, (int)g_utf8_strlen(a->targets[r->entries[e].target], -1));
+        g_ptr_array_add(v, vdc_ranking_title(a, r));
+        for (e = 0; e < r->n_entries; e++) {
+            const char *name = a->targets[r->entries[e].target];
+
+            vdc_ranking_cells(r, e, letters, mean, note, sizeof(mean));
+            /* padded by characters, not bytes: the letters may be "‡" */
+            g_ptr_array_add(v, g_strdup_printf("  %s%*s %s%*s %s%s%s", letters,
+                                               (int)(4 - MIN(4, g_utf8_strlen(letters, -1))), "", name,
+                                               (int)(width - g_utf8_strlen(name, -1)), "", mean,
+                                               note[0] ? "; " : "", note));
+        }
+    }
+}
