@@ -448,56 +448,102 @@ vdc_append_reading_text(GString *out, const struct vdc_analysis *a, char **names
         vdc_layout_wrap(out, sub, cont, r->lines[i], width);
 }
 
-/* reading.h */
-void
-vdc_append_reading_md(GString *out, const struct vdc_analysis *a)
-{
-    const struct vdc_reading *r = &a->reading;
-    g_autofree char *t = NULL;
-    size_t ti, ki, i;
+/* How the share table and the lines are written in Markdown and in HTML:
+ * one walk over the table (share_table), two sets of delimiters. */
+struct table_dialect {
+    const char *head_open, *head_cell_open, *head_cell_close, *head_close;
+    const char *row_open, *label_close, *cell_open, *cell_close, *row_close;
+    const char *dash;                   /* an empty cell's text */
+    const char *item_open, *item_close; /* one line of the reading */
+    void (*esc)(GString *out, const char *s);
+};
 
-    if (!r->present)
-        return;
-    t = title(a);
-    vdc_md_escape(out, t);
-    g_string_append(out, "\n\n| test |");
-    for (ti = 0; ti < a->n_targets; ti++)
+static const struct table_dialect md_dialect = {
+    .head_open = "| test |", .head_cell_open = " ", .head_cell_close = " |", .head_close = "\n",
+    .row_open = "| ", .label_close = " |", .cell_open = " ", .cell_close = " |", .row_close = "\n",
+    .dash = "-", .item_open = "- ", .item_close = "\n", .esc = vdc_md_escape,
+};
+
+static const struct table_dialect html_dialect = {
+    .head_open = "<tr><th>test</th>", .head_cell_open = "<th>", .head_cell_close = "</th>",
+    .head_close = "</tr>\n", .row_open = "<tr><td>", .label_close = "</td>", .cell_open = "<td>",
+    .cell_close = "</td>", .row_close = "</tr>\n", .dash = "-", .item_open = "<li>", .item_close = "</li>\n",
+    .esc = vdc_html_escape,
+};
+
+/* the share table's header row (the targets with a share) */
+static void
+share_header(GString *out, const struct vdc_analysis *a, const struct table_dialect *d)
+{
+    g_string_append(out, d->head_open);
+    for (size_t ti = 0; ti < a->n_targets; ti++)
         if (share_column(a, ti)) {
-            g_string_append_c(out, ' ');
-            vdc_md_escape(out, a->targets[ti]);
-            g_string_append(out, " |");
+            g_string_append(out, d->head_cell_open);
+            d->esc(out, a->targets[ti]);
+            g_string_append(out, d->head_cell_close);
         }
-    g_string_append(out, "\n|---|");
-    for (ti = 0; ti < a->n_targets; ti++)
-        if (share_column(a, ti))
-            g_string_append(out, "---:|");
-    g_string_append_c(out, '\n');
-    for (ki = 0; ki < a->n_tests; ki++) {
+    g_string_append(out, d->head_close);
+}
+
+/* the share table's rows, one a test with a share */
+static void
+share_rows(GString *out, const struct vdc_analysis *a, const struct table_dialect *d)
+{
+    for (size_t ki = 0; ki < a->n_tests; ki++) {
         char lab[VDC_TEST_LABEL_MAX];
 
         if (!share_row(a, ki))
             continue;
-        g_string_append(out, "| ");
-        vdc_md_escape(out, vdc_analysis_test_label(a, ki, lab, sizeof(lab)));
-        g_string_append(out, " |");
-        for (ti = 0; ti < a->n_targets; ti++) {
-            double v = share(r, a, ti, ki);
+        g_string_append(out, d->row_open);
+        d->esc(out, vdc_analysis_test_label(a, ki, lab, sizeof(lab)));
+        g_string_append(out, d->label_close);
+        for (size_t ti = 0; ti < a->n_targets; ti++) {
+            double v = share(&a->reading, a, ti, ki);
 
             if (!share_column(a, ti))
                 continue;
+            g_string_append(out, d->cell_open);
             if (isnan(v))
-                g_string_append(out, " - |");
+                g_string_append(out, d->dash);
             else
-                g_string_append_printf(out, " %.0f %% |", 100 * v);
+                g_string_append_printf(out, "%.0f %%", 100 * v);
+            g_string_append(out, d->cell_close);
         }
-        g_string_append_c(out, '\n');
+        g_string_append(out, d->row_close);
     }
+}
+
+/* the reading's lines, one item each */
+static void
+reading_items(GString *out, const struct vdc_reading *r, const struct table_dialect *d)
+{
+    for (size_t i = 0; r->lines[i]; i++) {
+        g_string_append(out, d->item_open);
+        d->esc(out, r->lines[i]);
+        g_string_append(out, d->item_close);
+    }
+}
+
+/* reading.h */
+void
+vdc_append_reading_md(GString *out, const struct vdc_analysis *a)
+{
+    g_autofree char *t = NULL;
+
+    if (!a->reading.present)
+        return;
+    t = title(a);
+    vdc_md_escape(out, t);
+    g_string_append(out, "\n\n");
+    share_header(out, a, &md_dialect);
+    g_string_append(out, "|---|");
+    for (size_t ti = 0; ti < a->n_targets; ti++)
+        if (share_column(a, ti))
+            g_string_append(out, "---:|");
     g_string_append_c(out, '\n');
-    for (i = 0; r->lines[i]; i++) {
-        g_string_append(out, "- ");
-        vdc_md_escape(out, r->lines[i]);
-        g_string_append_c(out, '\n');
-    }
+    share_rows(out, a, &md_dialect);
+    g_string_append_c(out, '\n');
+    reading_items(out, &a->reading, &md_dialect);
     g_string_append_c(out, '\n');
 }
 
@@ -505,49 +551,18 @@ vdc_append_reading_md(GString *out, const struct vdc_analysis *a)
 void
 vdc_append_reading_html(GString *out, const struct vdc_analysis *a)
 {
-    const struct vdc_reading *r = &a->reading;
     g_autofree char *t = NULL;
-    size_t ti, ki, i;
 
-    if (!r->present)
+    if (!a->reading.present)
         return;
     t = title(a);
     g_string_append(out, "<section id=\"reading\">\n<h2>Plain reading</h2>\n<p class=\"note\">");
     vdc_html_escape(out, t);
-    g_string_append(out, "</p>\n<table class=\"reading\">\n<tr><th>test</th>");
-    for (ti = 0; ti < a->n_targets; ti++)
-        if (share_column(a, ti)) {
-            g_string_append(out, "<th>");
-            vdc_html_escape(out, a->targets[ti]);
-            g_string_append(out, "</th>");
-        }
-    g_string_append(out, "</tr>\n");
-    for (ki = 0; ki < a->n_tests; ki++) {
-        char lab[VDC_TEST_LABEL_MAX];
-
-        if (!share_row(a, ki))
-            continue;
-        g_string_append(out, "<tr><td>");
-        vdc_html_escape(out, vdc_analysis_test_label(a, ki, lab, sizeof(lab)));
-        g_string_append(out, "</td>");
-        for (ti = 0; ti < a->n_targets; ti++) {
-            double v = share(r, a, ti, ki);
-
-            if (!share_column(a, ti))
-                continue;
-            if (isnan(v))
-                g_string_append(out, "<td>-</td>");
-            else
-                g_string_append_printf(out, "<td>%.0f %%</td>", 100 * v);
-        }
-        g_string_append(out, "</tr>\n");
-    }
+    g_string_append(out, "</p>\n<table class=\"reading\">\n");
+    share_header(out, a, &html_dialect);
+    share_rows(out, a, &html_dialect);
     g_string_append(out, "</table>\n<ul>\n");
-    for (i = 0; r->lines[i]; i++) {
-        g_string_append(out, "<li>");
-        vdc_html_escape(out, r->lines[i]);
-        g_string_append(out, "</li>\n");
-    }
+    reading_items(out, &a->reading, &html_dialect);
     g_string_append(out, "</ul>\n</section>\n");
 }
 

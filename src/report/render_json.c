@@ -486,6 +486,40 @@ vdc_headline_to_json(const struct vdc_analysis *a)
         json_array_add_object_element(pairs, po);
     }
     json_object_set_array_member(o, "pairs", pairs);
+    /* a matrix: the ranking per test (report/ranking.h), only when made */
+    if (h->n_rankings) {
+        JsonArray *rankings = json_array_new();
+
+        for (i = 0; i < h->n_rankings; i++) {
+            const struct vdc_ranking *r = &h->rankings[i];
+            JsonObject *ro = json_object_new();
+            JsonArray *entries = json_array_new();
+
+            set_str(ro, "test", a->tests[r->test]);
+            set_int(ro, "n_family", (int64_t)r->n_family);
+            set_int(ro, "n_differ", (int64_t)r->n_differ);
+            set_int(ro, "groups", (int64_t)r->n_groups);
+            for (j = 0; j < r->n_entries; j++) {
+                const struct vdc_rank_entry *e = &r->entries[j];
+                JsonObject *eo = json_object_new();
+                JsonArray *flags = json_array_new();
+                unsigned bit;
+
+                set_str(eo, "target", a->targets[e->target]);
+                set_str(eo, "letters", e->letters[0] ? e->letters : NULL);
+                set_num(eo, "mean", e->mean, e->n > 0);
+                set_int(eo, "n", (int64_t)e->n);
+                for (bit = 0; bit < VDC_CELL_FLAG_COUNT; bit++)
+                    if (e->bar & (1u << bit))
+                        json_array_add_string_element(flags, vdc_cell_flag_name(1u << bit));
+                json_object_set_array_member(eo, "not_ranked", flags);
+                json_array_add_object_element(entries, eo);
+            }
+            json_object_set_array_member(ro, "targets", entries);
+            json_array_add_object_element(rankings, ro);
+        }
+        json_object_set_array_member(o, "rankings", rankings);
+    }
     return node_of(o);
 }
 

@@ -9,7 +9,8 @@
 # never ranked; `compare` prints the same ranking on the terminal; no line
 # of report.txt, report.md's ranking or the terminal's headline is over 120
 # characters (two legends of the whole report, the delta table's and the
-# outlier rule's, are known to be longer and are named here).  The HTML
+# outlier rule's, are known to be longer and are named here); report.json
+# carries the same ranking (statistics.headline.rankings).  The HTML
 # layout at 12 targets is report-chromium.sh's (matrix12).  About 2 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -101,6 +102,15 @@ for l in cmp:
 html = open(d + "/report.html", encoding="utf-8").read()
 if html.count('<th class="l">group</th>') != 12:
     bad("report.html: expected 12 ranking tables")
+import json
+rj = json.load(open(d + "/report.json", encoding="utf-8"))
+rk = rj["statistics"]["headline"].get("rankings", [])
+if len(rk) != 12:
+    bad("report.json: expected 12 rankings, got %d" % len(rk))
+else:
+    p = [r for r in rk if r["test"] == "putc"][0]
+    if p["targets"][0]["letters"] != "a" or p["targets"][-1]["not_ranked"] != ["too-fast"]:
+        bad("report.json: putc's ranking is not the text's: %s" % p["targets"][:1])
 sys.exit(0 if ok else 1)
 PY
 echo "PASS: report-ranking"

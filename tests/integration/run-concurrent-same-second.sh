@@ -29,7 +29,7 @@ flock "$top_builddir/.guest-cache.lock" timeout 900 "$VMDISKCMP" prepare -q \
 # run OUT: exec, so that in "( run ... ) &" $! is vmdiskcmp itself
 run() {
     exec "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
-        --image --runs 1 --seed 7 --size 8M --guest-memory 256 --agent-ram 4 \
+        --image --runs 1 --seed 7 --size 8M --guest-memory 256 \
         --agent-options "-n 0 --per-char=stdio" --no-report \
         --guest-image "$template_dir/guest.img" --agent "$VDC_AGENT" --runner "$runner" \
         --cache-dir "$cache" --image-dir "$work/img" --out "$1" --timeout 300

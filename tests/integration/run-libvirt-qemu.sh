@@ -45,7 +45,7 @@ run() {
     out=$1; shift
     exec "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
         --image --block "$loop" --destroy-data --dom0 --runs 2 --seed 42 \
-        --size 8M --dom0-size 8M --guest-memory 256 --agent-ram 4 --dom0-ram 4 \
+        --size 8M --dom0-size 8M --guest-memory 256 --dom0-memory-max 256 \
         --agent-options "-n 0 --per-char=stdio" \
         --guest-image "$template_dir/guest.img" --agent "$VDC_AGENT" --runner "$runner" \
         --cache-dir "$work/cache" --image-dir "$work/img" --out "$out" --timeout 600 "$@"
@@ -109,7 +109,7 @@ def agent_options(r):
     return w[w.index("--json") + 2:]
 opts = {t: agent_options(runs[t][0]) for t in ("image", "block", "dom0")}
 assert opts["image"] == opts["block"] == opts["dom0"], opts
-assert opts["dom0"][:5] == ["-s", "8", "-r", "4", "-q"], opts["dom0"]
+assert opts["dom0"][:6] == ["-s", "8", "-r", "256", "-f", "-q"], opts["dom0"]
 tg = {t["name"]: t for t in d["targets"]}
 for t in ("image", "block", "dom0"):
     assert tg[t]["filesystem"]["mkfs_options"] == "-F -q -E lazy_itable_init=0,lazy_journal_init=0", tg[t]
@@ -253,7 +253,7 @@ trap full_cleanup EXIT
 mount -t tmpfs -o size=80m,mode=0755 vdc-img-full "$full" || fail "run 3: mount tmpfs on $full"
 rc=0
 "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg --image --runs 1 --seed 42 \
-    --size 8M --guest-memory 256 --agent-ram 4 --agent-options "-n 0 --per-char=stdio" \
+    --size 8M --guest-memory 256 --agent-options "-n 0 --per-char=stdio" \
     --guest-image "$template_dir/guest.img" --agent "$VDC_AGENT" --runner "$runner" \
     --cache-dir "$work/cache" --image-dir "$full" --out "$work/out3" --timeout 600 \
     --no-report > /dev/null 2> "$work/run3.log" &
@@ -298,7 +298,7 @@ entry=$(ls "$work/cache")
 chmod 700 "$work/cache/$entry"
 rc=0
 "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg --image --runs 2 --seed 42 \
-    --size 8M --guest-memory 256 --agent-ram 4 --prepared-image "$work/cache/$entry/guest.img" \
+    --size 8M --guest-memory 256 --prepared-image "$work/cache/$entry/guest.img" \
     --agent "$VDC_AGENT" --runner "$runner" --image-dir "$work/img" --out "$work/out5" \
     --timeout 600 --no-report > /dev/null 2> "$work/run5.log" || rc=$?
 chmod 755 "$work/cache/$entry"
@@ -313,7 +313,7 @@ nothing_left "$work/out5"
 wipefs -q -a "$loop" || fail "wipefs $loop failed"
 printf '[long-read]\nrw=randread\nbs=4k\nsize=4m\ntime_based\nruntime=600\n' > "$work/long.fio"
 rc=0
-"$VMDISKCMP" --dom0 --dom0-on "$loop" --destroy-data --runs 1 --seed 7 --dom0-ram 4 \
+"$VMDISKCMP" --dom0 --dom0-on "$loop" --destroy-data --runs 1 --seed 7 --dom0-size 8M \
     --tests workloads --workload "$work/mix.fio,$work/long.fio" --agent-timeout 6 \
     --agent "$VDC_AGENT" --out "$work/out4" --no-report 2> "$work/run4.log" || rc=$?
 cat "$work/run4.log" >&2
