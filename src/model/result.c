@@ -295,6 +295,21 @@ vdc_target_init(vdc_target *t)
     vdc_fields_init(vdc_target_fields, t);
     t->placement.ranges = NULL;
     t->placement.n_ranges = 0;
+    t->storage.thin.data_percent[0] = t->storage.thin.data_percent[1] = NAN;
+    memset(t->alignment.layers, 0, sizeof(t->alignment.layers));
+    t->alignment.n_layers = 0;
+}
+
+static void
+align_layers_dispose(vdc_target_alignment *al)
+{
+    size_t i;
+
+    for (i = 0; i < al->n_layers; i++) {
+        g_clear_pointer(&al->layers[i].layer, g_free);
+        g_clear_pointer(&al->layers[i].why, g_free);
+    }
+    al->n_layers = 0;
 }
 
 void
@@ -303,6 +318,17 @@ vdc_target_dispose(vdc_target *t)
     vdc_fields_dispose(vdc_target_fields, t);
     g_clear_pointer(&t->placement.ranges, g_free);
     t->placement.n_ranges = 0;
+    align_layers_dispose(&t->alignment);
+}
+
+size_t
+vdc_target_misaligned(const vdc_target *t)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < t->alignment.n_layers; i++)
+        n += t->alignment.layers[i].why != NULL;
+    return n;
 }
 void
 vdc_experiment_init(vdc_experiment *e)
@@ -354,11 +380,22 @@ vdc_experiment_copy(vdc_experiment *dst, const vdc_experiment *src)
 void
 vdc_target_copy(vdc_target *dst, const vdc_target *src)
 {
+    size_t i;
+
     vdc_fields_copy(vdc_target_fields, dst, src);
     g_free(dst->placement.ranges);
     dst->placement.ranges = src->placement.n_ranges
         ? g_memdup2(src->placement.ranges, 2 * src->placement.n_ranges * sizeof(int64_t)) : NULL;
     dst->placement.n_ranges = src->placement.n_ranges;
+    memcpy(dst->storage.thin.data_percent, src->storage.thin.data_percent,
+           sizeof(dst->storage.thin.data_percent));
+    align_layers_dispose(&dst->alignment);
+    for (i = 0; i < src->alignment.n_layers; i++) {
+        dst->alignment.layers[i] = src->alignment.layers[i];
+        dst->alignment.layers[i].layer = g_strdup(src->alignment.layers[i].layer);
+        dst->alignment.layers[i].why = g_strdup(src->alignment.layers[i].why);
+    }
+    dst->alignment.n_layers = src->alignment.n_layers;
 }
 
 void

@@ -145,6 +145,34 @@ static const vdc_field backend_fields[] = {
     END
 };
 
+static const vdc_field thin_fields[] = {
+    F(VDC_F_STR, vdc_target_thin, pool, "pool", 0),
+    /* null: lvm2's report could not be read */
+    F(VDC_F_INT, vdc_target_thin, chunk_size, "chunk_size", NN | VDC_FF_NULLABLE),
+    F(VDC_F_BOOL, vdc_target_thin, zeroing, "zeroing", VDC_FF_NULLABLE),
+    F(VDC_F_STR, vdc_target_thin, discards, "discards", 0),
+    F(VDC_F_INT, vdc_target_thin, pool_size, "pool_size", NN),
+    F(VDC_F_INT, vdc_target_thin, metadata_size, "metadata_size", NN),
+    F(VDC_F_STR, vdc_target_thin, source, "source", 0),
+    END     /* "data_percent" by hand */
+};
+
+static const vdc_field qcow2_fields[] = {
+    F(VDC_F_INT, vdc_target_qcow2, cluster_size, "cluster_size", NN | VDC_FF_NULLABLE),
+    /* null: QEMU's default */
+    F(VDC_F_INT, vdc_target_qcow2, l2_cache_size, "l2_cache_size", NN | VDC_FF_NULLABLE),
+    F(VDC_F_STR, vdc_target_qcow2, preallocation, "preallocation", 0),
+    F(VDC_F_INT, vdc_target_qcow2, virtual_size, "virtual_size", NN),
+    F(VDC_F_INT, vdc_target_qcow2, actual_size, "actual_size", NN),
+    F(VDC_F_STR, vdc_target_qcow2, compat, "compat", 0),
+    F(VDC_F_BOOL, vdc_target_qcow2, lazy_refcounts, "lazy_refcounts", 0),
+    F(VDC_F_BOOL, vdc_target_qcow2, extended_l2, "extended_l2", 0),
+    F(VDC_F_INT, vdc_target_qcow2, mapped_bytes, "mapped_bytes", NN),
+    F(VDC_F_INT, vdc_target_qcow2, mapped_zero_bytes, "mapped_zero_bytes", NN),
+    F(VDC_F_STR, vdc_target_qcow2, source, "source", 0),
+    END
+};
+
 static const vdc_field storage_fields[] = {
     F(VDC_F_STR, vdc_target_storage, path, "path", 0),
     F(VDC_F_INT, vdc_target_storage, size_bytes, "size_bytes", NN),
@@ -157,6 +185,20 @@ static const vdc_field storage_fields[] = {
     /* null: not known (an LV whose VG did not report it) */
     F(VDC_F_INT, vdc_target_storage, pe_start, "pe_start", NN | VDC_FF_NULLABLE),
     F(VDC_F_STR, vdc_target_storage, device, "device", 0),
+    F(VDC_F_STR, vdc_target_storage, lv_type, "lv_type", 0),
+    O(vdc_target_storage, thin, "thin", thin_fields),
+    O(vdc_target_storage, qcow2, "qcow2", qcow2_fields),
+    END
+};
+
+/* "layers" and "misaligned" are handled by hand */
+static const vdc_field alignment_fields[] = {
+    F(VDC_F_STR, vdc_target_alignment, disk, "disk", 0),
+    F(VDC_F_INT, vdc_target_alignment, physical_block_size, "physical_block_size", NN),
+    F(VDC_F_INT, vdc_target_alignment, minimum_io_size, "minimum_io_size", NN),
+    F(VDC_F_INT, vdc_target_alignment, optimal_io_size, "optimal_io_size", NN),
+    F(VDC_F_INT, vdc_target_alignment, alignment_offset, "alignment_offset", NN),
+    F(VDC_F_STR, vdc_target_alignment, source, "source", 0),
     END
 };
 
@@ -219,6 +261,7 @@ const vdc_field vdc_target_fields[] = {
     O(vdc_target, filesystem, "filesystem", filesystem_fields),
     O(vdc_target, cache, "cache", cache_fields),
     O(vdc_target, placement, "placement", placement_fields),
+    O(vdc_target, alignment, "alignment", alignment_fields),
     END
 };
 
@@ -489,6 +532,17 @@ load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj)
     return 0;
 }
 
+static int load_thin_percent(load_ctx *c, JsonObject *storage, vdc_target_thin *th);
+
+/* Member @name of @o when it is an object, else NULL.  Borrowed. */
+static JsonObject *
+object_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = json_object_get_member(o, name);
+
+    return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
 /* One object by its member table, outside a document: messages name
  * WHAT.member. */
 static int
@@ -510,7 +564,13 @@ vdc_target_backend_from_json(vdc_target_backend *b, JsonObject *o, const char *w
 int
 vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *what)
 {
-    return load_object(storage_fields, o, s, what);
+    load_ctx c = { .name = what, .path = g_string_new(NULL) };
+    int rc = load_fields(&c, storage_fields, o, s);
+
+    if (rc == 0)
+        rc = load_thin_percent(&c, o, &s->thin);
+    g_string_free(c.path, TRUE);
+    return rc;
 }
 
 void vdc_target_cache_init(vdc_target_cache *c) { vdc_fields_init(cache_fields, c); }
@@ -826,6 +886,113 @@ load_placement_ranges(load_ctx *c, JsonObject *target, vdc_target_placement *pl)
     return 0;
 }
 
+/* "targets[i].storage.thin.data_percent": [before, after], each a number
+ * from 0 to 100 or null */
+static int
+load_thin_percent(load_ctx *c, JsonObject *storage, vdc_target_thin *th)
+{
+    JsonNode *n = storage ? json_object_get_member(storage, "thin") : NULL;
+    JsonArray *a;
+    gsize saved;
+    guint i;
+
+    if (!n || !JSON_NODE_HOLDS_OBJECT(n) || !(n = json_object_get_member(json_node_get_object(n), "data_percent")))
+        return 0;
+    path_push(c, "storage.thin.data_percent", &saved);
+    if (!JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2)
+        return load_fail(c, "expected [before, after]");
+    for (i = 0; i < 2; i++) {
+        JsonNode *v = json_array_get_element(a, i);
+        double d;
+
+        if (JSON_NODE_HOLDS_NULL(v))
+            continue;
+        if (!node_is_number(v) || !isfinite(d = json_node_get_double(v)) || d < 0 || d > 100)
+            return load_fail(c, "expected [before, after] as numbers from 0 to 100 (%%) or null");
+        th->data_percent[i] = d;
+    }
+    path_pop(c, saved);
+    return 0;
+}
+
+/* 1 when @name is one of VDC_ALIGN_LAYER_NAMES */
+static int
+align_layer_known(const char *name)
+{
+    g_auto(GStrv) names = g_strsplit(VDC_ALIGN_LAYER_NAMES, "|", -1);
+
+    return g_strv_contains((const char *const *)names, name);
+}
+
+/* "targets[i].alignment.layers" (at most VDC_TARGET_ALIGN_LAYERS_MAX of
+ * {layer, offset, size, why}) and "misaligned" (names of layers that
+ * have a why) */
+static int
+load_alignment_layers(load_ctx *c, JsonObject *target, vdc_target_alignment *al)
+{
+    static const vdc_field layer_fields[] = {
+        F(VDC_F_STR, vdc_target_align_layer, layer, "layer", VDC_FF_REQUIRED),
+        F(VDC_F_INT, vdc_target_align_layer, offset, "offset", NN | VDC_FF_NULLABLE),
+        F(VDC_F_INT, vdc_target_align_layer, size, "size", NN),
+        F(VDC_F_STR, vdc_target_align_layer, why, "why", 0),
+        END
+    };
+    JsonNode *n = json_object_get_member(target, "alignment"), *m;
+    JsonObject *o;
+    JsonArray *a;
+    gsize saved, s2;
+    guint i, len;
+
+    if (!n || !JSON_NODE_HOLDS_OBJECT(n))
+        return 0;
+    o = json_node_get_object(n);
+    if ((m = json_object_get_member(o, "layers"))) {
+        path_push(c, "alignment.layers", &saved);
+        if (!JSON_NODE_HOLDS_ARRAY(m))
+            return load_fail(c, "expected an array of {layer, offset, size}");
+        a = json_node_get_array(m);
+        if ((len = json_array_get_length(a)) > VDC_TARGET_ALIGN_LAYERS_MAX)
+            return load_fail(c, "expected at most %d layers, found %u", VDC_TARGET_ALIGN_LAYERS_MAX, len);
+        for (i = 0; i < len; i++) {
+            JsonNode *e = json_array_get_element(a, i);
+            vdc_target_align_layer *l = &al->layers[al->n_layers];
+
+            path_push_index(c, i, &s2);
+            if (!JSON_NODE_HOLDS_OBJECT(e))
+                return load_fail(c, "expected an object {layer, offset, size}");
+            l->offset = l->size = VDC_INT_ABSENT;
+            al->n_layers++;
+            if (load_fields(c, layer_fields, json_node_get_object(e), l) < 0)
+                return -1;
+            if (!align_layer_known(l->layer))
+                return load_fail(c, "layer: expected one of %s", VDC_ALIGN_LAYER_NAMES);
+            path_pop(c, s2);
+        }
+        path_pop(c, saved);
+    }
+    if ((m = json_object_get_member(o, "misaligned"))) {
+        path_push(c, "alignment.misaligned", &saved);
+        if (!JSON_NODE_HOLDS_ARRAY(m))
+            return load_fail(c, "expected an array of layer names");
+        a = json_node_get_array(m);
+        for (i = 0, len = json_array_get_length(a); i < len; i++) {
+            JsonNode *e = json_array_get_element(a, i);
+            const char *name = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING
+                               ? json_node_get_string(e) : NULL;
+            size_t k;
+
+            for (k = 0; name && k < al->n_layers && strcmp(al->layers[k].layer, name); k++)
+                ;
+            if (!name || k == al->n_layers)
+                return load_fail(c, "[%u]: expected the name of one of alignment.layers", i);
+            if (!al->layers[k].why)
+                al->layers[k].why = g_strdup_printf("%s misaligned (no numbers recorded)", name);
+        }
+        path_pop(c, saved);
+    }
+    return 0;
+}
+
 static int
 load_target(load_ctx *c, JsonNode *n, vdc_result_set *rs)
 {
@@ -837,7 +1004,9 @@ load_target(load_ctx *c, JsonNode *n, vdc_result_set *rs)
         return load_fail(c, "expected an object");
     vdc_target_init(&tmp);
     if (load_fields(c, vdc_target_fields, json_node_get_object(n), &tmp) < 0 ||
-        load_placement_ranges(c, json_node_get_object(n), &tmp.placement) < 0)
+        load_placement_ranges(c, json_node_get_object(n), &tmp.placement) < 0 ||
+        load_thin_percent(c, object_member(json_node_get_object(n), "storage"), &tmp.storage.thin) < 0 ||
+        load_alignment_layers(c, json_node_get_object(n), &tmp.alignment) < 0)
         goto out;
     if (!*tmp.name) {
         load_fail(c, "name: expected a non-empty string");
@@ -1302,6 +1471,48 @@ sample_json(const vdc_sample *s)
     return o;
 }
 
+/* storage.thin.data_percent and alignment's layers and misaligned of @t
+ * into its object @o */
+static void
+target_arrays_json(JsonObject *o, const vdc_target *t)
+{
+    size_t i;
+
+    if (t->storage.thin.pool) {
+        JsonObject *st = member_object(o, "storage"), *th = member_object(st, "thin");
+        JsonArray *pct = json_array_new();
+
+        for (i = 0; i < 2; i++)
+            if (isnan(t->storage.thin.data_percent[i]))
+                json_array_add_null_element(pct);
+            else
+                json_array_add_double_element(pct, t->storage.thin.data_percent[i]);
+        json_object_set_array_member(th, "data_percent", pct);
+    }
+    if (t->alignment.n_layers) {
+        JsonObject *al = member_object(o, "alignment");
+        JsonArray *layers = json_array_new(), *mis = json_array_new();
+
+        for (i = 0; i < t->alignment.n_layers; i++) {
+            const vdc_target_align_layer *l = &t->alignment.layers[i];
+            JsonObject *lo = json_object_new();
+
+            json_object_set_string_member(lo, "layer", l->layer);
+            if (l->offset != VDC_INT_ABSENT)
+                json_object_set_int_member(lo, "offset", l->offset);
+            if (l->size != VDC_INT_ABSENT)
+                json_object_set_int_member(lo, "size", l->size);
+            if (l->why) {
+                json_object_set_string_member(lo, "why", l->why);
+                json_array_add_string_element(mis, l->layer);
+            }
+            json_array_add_object_element(layers, lo);
+        }
+        json_object_set_array_member(al, "layers", layers);
+        json_object_set_array_member(al, "misaligned", mis);
+    }
+}
+
 /* A target's object, with placement.ranges from its pairs. */
 static JsonObject *
 target_json(const vdc_target *t)
@@ -1310,6 +1521,7 @@ target_json(const vdc_target *t)
     JsonArray *ranges;
     size_t i;
 
+    target_arrays_json(o, t);
     if (!t->placement.n_ranges)
         return o;
     pl = member_object(o, "placement");
