@@ -883,7 +883,11 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
                 if (g_strcmp0(s->test, ti->name))
                     continue;
                 if (!ti->sweep) {
-                    add_unique(keys, ti->name);
+                    /* a pass's samples have keys of their own, after the
+                     * test's (vdc_sample_key: "put_block~first-write") */
+                    g_autofree char *k = vdc_sample_key(s);
+
+                    add_unique(keys, k);
                 } else {
                     guint k;
                     gboolean seen = FALSE;
@@ -911,7 +915,10 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
         GPtrArray *jobs = g_ptr_array_new();
         GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
         GHashTable *present = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        guint k;
+        /* the passes seen (samples[].pass), after the samples of none */
+        GPtrArray *passes = g_ptr_array_new();
+        GHashTable *seen_pass = g_hash_table_new(g_str_hash, g_str_equal);
+        guint k, q;
 
         for (i = 0; i < rs->n_runs; i++) {
             const vdc_run *r = rs->runs[i];
@@ -926,6 +933,8 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
                     continue;
                 if (g_hash_table_add(seen, s->workload->name))
                     g_ptr_array_add(jobs, s->workload->name);
+                if (s->pass && g_hash_table_add(seen_pass, s->pass))
+                    g_ptr_array_add(passes, s->pass);
                 g_hash_table_add(present, vdc_sample_key(s));
             }
         }
@@ -937,16 +946,22 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
 
                     if (!vdc_tests[t].workload)
                         continue;
-                    key = g_strdup_printf("%s@%s%s", vdc_tests[t].name, (char *)g_ptr_array_index(jobs, k),
-                                          raw ? VDC_WORKLOAD_RAW_SUFFIX : "");
-                    if (g_hash_table_contains(present, key))
-                        g_ptr_array_add(keys, key);
-                    else
-                        g_free(key);
+                    for (q = 0; q <= passes->len; q++) {
+                        key = g_strdup_printf("%s@%s%s%s%s", vdc_tests[t].name,
+                                              (char *)g_ptr_array_index(jobs, k),
+                                              raw ? VDC_WORKLOAD_RAW_SUFFIX : "", q ? "~" : "",
+                                              q ? (char *)g_ptr_array_index(passes, q - 1) : "");
+                        if (g_hash_table_contains(present, key))
+                            g_ptr_array_add(keys, key);
+                        else
+                            g_free(key);
+                    }
                 }
         g_hash_table_destroy(present);
         g_hash_table_destroy(seen);
+        g_hash_table_destroy(seen_pass);
         g_ptr_array_free(jobs, TRUE);
+        g_ptr_array_free(passes, TRUE);
     }
     /* ids outside the table (only from code; the loader refuses them) */
     for (i = 0; i < rs->n_runs; i++) {
