@@ -239,6 +239,21 @@ vdc_target_init(vdc_target *t)
     vdc_fields_init(vdc_target_fields, t);
     t->placement.ranges = NULL;
     t->placement.n_ranges = 0;
+    t->storage.thin.data_percent[0] = t->storage.thin.data_percent[1] = NAN;
+    memset(t->alignment.layers, 0, sizeof(t->alignment.layers));
+    t->alignment.n_layers = 0;
+}
+
+static void
+align_layers_dispose(vdc_target_alignment *al)
+{
+    size_t i;
+
+    for (i = 0; i < al->n_layers; i++) {
+        g_clear_pointer(&al->layers[i].layer, g_free);
+        g_clear_pointer(&al->layers[i].why, g_free);
+    }
+    al->n_layers = 0;
 }
 
 void
@@ -247,6 +262,17 @@ vdc_target_dispose(vdc_target *t)
     vdc_fields_dispose(vdc_target_fields, t);
     g_clear_pointer(&t->placement.ranges, g_free);
     t->placement.n_ranges = 0;
+    align_layers_dispose(&t->alignment);
+}
+
+size_t
+vdc_target_misaligned(const vdc_target *t)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < t->alignment.n_layers; i++)
+        n += t->alignment.layers[i].why != NULL;
+    return n;
 }
 void
 vdc_experiment_init(vdc_experiment *e)
@@ -298,11 +324,22 @@ vdc_experiment_copy(vdc_experiment *dst, const vdc_experiment *src)
 void
 vdc_target_copy(vdc_target *dst, const vdc_target *src)
 {
+    size_t i;
+
     vdc_fields_copy(vdc_target_fields, dst, src);
     g_free(dst->placement.ranges);
     dst->placement.ranges = src->placement.n_ranges
         ? g_memdup2(src->placement.ranges, 2 * src->placement.n_ranges * sizeof(int64_t)) : NULL;
     dst->placement.n_ranges = src->placement.n_ranges;
+    memcpy(dst->storage.thin.data_percent, src->storage.thin.data_percent,
+           sizeof(dst->storage.thin.data_percent));
+    align_layers_dispose(&dst->alignment);
+    for (i = 0; i < src->alignment.n_layers; i++) {
+        dst->alignment.layers[i] = src->alignment.layers[i];
+        dst->alignment.layers[i].layer = g_strdup(src->alignment.layers[i].layer);
+        dst->alignment.layers[i].why = g_strdup(src->alignment.layers[i].why);
+    }
+    dst->alignment.n_layers = src->alignment.n_layers;
 }
 
 void
@@ -799,7 +836,11 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
                 if (g_strcmp0(s->test, ti->name))
                     continue;
                 if (!ti->sweep) {
-                    add_unique(keys, ti->name);
+                    /* a pass's samples have keys of their own, after the
+                     * test's (vdc_sample_key: "put_block~first-write") */
+                    g_autofree char *k = vdc_sample_key(s);
+
+                    add_unique(keys, k);
                 } else {
                     guint k;
                     gboolean seen = FALSE;
@@ -827,7 +868,10 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
         GPtrArray *jobs = g_ptr_array_new();
         GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
         GHashTable *present = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        guint k;
+        /* the passes seen (samples[].pass), after the samples of none */
+        GPtrArray *passes = g_ptr_array_new();
+        GHashTable *seen_pass = g_hash_table_new(g_str_hash, g_str_equal);
+        guint k, q;
 
         for (i = 0; i < rs->n_runs; i++) {
             const vdc_run *r = rs->runs[i];
@@ -842,6 +886,8 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
                     continue;
                 if (g_hash_table_add(seen, s->workload->name))
                     g_ptr_array_add(jobs, s->workload->name);
+                if (s->pass && g_hash_table_add(seen_pass, s->pass))
+                    g_ptr_array_add(passes, s->pass);
                 g_hash_table_add(present, vdc_sample_key(s));
             }
         }
@@ -853,16 +899,22 @@ vdc_result_set_test_keys(const vdc_result_set *rs, const char *target)
 
                     if (!vdc_tests[t].workload)
                         continue;
-                    key = g_strdup_printf("%s@%s%s", vdc_tests[t].name, (char *)g_ptr_array_index(jobs, k),
-                                          raw ? VDC_WORKLOAD_RAW_SUFFIX : "");
-                    if (g_hash_table_contains(present, key))
-                        g_ptr_array_add(keys, key);
-                    else
-                        g_free(key);
+                    for (q = 0; q <= passes->len; q++) {
+                        key = g_strdup_printf("%s@%s%s%s%s", vdc_tests[t].name,
+                                              (char *)g_ptr_array_index(jobs, k),
+                                              raw ? VDC_WORKLOAD_RAW_SUFFIX : "", q ? "~" : "",
+                                              q ? (char *)g_ptr_array_index(passes, q - 1) : "");
+                        if (g_hash_table_contains(present, key))
+                            g_ptr_array_add(keys, key);
+                        else
+                            g_free(key);
+                    }
                 }
         g_hash_table_destroy(present);
         g_hash_table_destroy(seen);
+        g_hash_table_destroy(seen_pass);
         g_ptr_array_free(jobs, TRUE);
+        g_ptr_array_free(passes, TRUE);
     }
     /* ids outside the table (only from code; the loader refuses them) */
     for (i = 0; i < rs->n_runs; i++) {

@@ -516,18 +516,74 @@ typedef struct {
     int64_t ring_page_order;
 } vdc_target_backend;
 
+/* targets[].storage.thin: a thin LV's pool as lvm2 reported it right
+ * after creation (doc/storage.md "Thin LVs"); absent members unknown. */
+typedef struct {
+    char *pool;              /* the pool's LV name */
+    int64_t chunk_size;      /* bytes */
+    int zeroing;             /* tri-state: new chunks zeroed */
+    char *discards;          /* passdown, nopassdown, ignore */
+    int64_t pool_size;       /* bytes: the pool's data */
+    int64_t metadata_size;   /* bytes */
+    double data_percent[2];  /* %: before the first boot, after the last (NAN unknown);
+                              * JSON [before, after], by hand */
+    char *source;            /* "lvs" */
+} vdc_target_thin;
+
+/* targets[].storage.qcow2: a qcow2 image's header read back right after
+ * creation (qemu-img info and map; doc/storage.md "image"). */
+typedef struct {
+    int64_t cluster_size;    /* bytes */
+    int64_t l2_cache_size;   /* bytes; absent: QEMU's default */
+    char *preallocation;     /* off, metadata, falloc, full */
+    int64_t virtual_size;    /* bytes */
+    int64_t actual_size;     /* bytes on the host */
+    char *compat;            /* "1.1" */
+    int lazy_refcounts;      /* tri-state */
+    int extended_l2;         /* tri-state */
+    int64_t mapped_bytes;    /* guest bytes with a host cluster */
+    int64_t mapped_zero_bytes;   /* of them reading as zeros */
+    char *source;            /* "qemu-img info" */
+} vdc_target_qcow2;
+
 typedef struct {
     char *path;
     int64_t size_bytes;
     char *format;            /* raw, qcow2 */
-    char *alloc;             /* sparse, full */
+    char *alloc;             /* sparse, falloc, full, metadata (qcow2) */
     char *vg;
     char *lv;
     int64_t stripes;
     int64_t stripe_size;     /* bytes */
     int64_t pe_start;        /* bytes */
     char *device;
+    char *lv_type;           /* linear, striped, thin */
+    vdc_target_thin thin;    /* lv_type thin */
+    vdc_target_qcow2 qcow2;  /* format qcow2 */
 } vdc_target_storage;
+
+/* targets[].alignment: each layer of the target's storage against the I/O
+ * sizes of the disk under it (src/host/alignment.h, the rule there),
+ * recorded by the controller.  Layers and misaligned are by hand. */
+#define VDC_ALIGN_LAYER_NAMES "partition|pv_data|lv_extent|image_cluster|fs_block|fs_stripe"
+#define VDC_TARGET_ALIGN_LAYERS_MAX 8
+typedef struct {
+    char *layer;             /* one of VDC_ALIGN_LAYER_NAMES */
+    int64_t offset;          /* bytes from the disk's first byte; absent: a unit only */
+    int64_t size;            /* bytes: the layer's unit */
+    char *why;               /* misaligned: the rule's numbers, one line; else NULL */
+} vdc_target_align_layer;
+
+typedef struct {
+    char *disk;                  /* the whole disk: "vda", "loop3" */
+    int64_t physical_block_size; /* bytes, sysfs */
+    int64_t minimum_io_size;
+    int64_t optimal_io_size;
+    int64_t alignment_offset;
+    char *source;                /* "sysfs,lvs,fiemap,superblock" */
+    vdc_target_align_layer layers[VDC_TARGET_ALIGN_LAYERS_MAX];
+    size_t n_layers;
+} vdc_target_alignment;
 
 typedef struct {
     char *type;              /* ext4 */
@@ -600,7 +656,12 @@ typedef struct {
     vdc_target_filesystem filesystem;
     vdc_target_cache cache;
     vdc_target_placement placement;
+    vdc_target_alignment alignment;
 } vdc_target;
+
+/* The misaligned layers of @t (alignment.layers with a why), in order;
+ * 0 when none or not recorded. */
+size_t vdc_target_misaligned(const vdc_target *t);
 
 void vdc_target_init(vdc_target *t);
 void vdc_target_dispose(vdc_target *t);

@@ -141,6 +141,34 @@ const vdc_field vdc_backend_fields[] = {
     END
 };
 
+static const vdc_field thin_fields[] = {
+    F(VDC_F_STR, vdc_target_thin, pool, "pool", 0),
+    /* null: lvm2's report could not be read */
+    F(VDC_F_INT, vdc_target_thin, chunk_size, "chunk_size", NN | VDC_FF_NULLABLE),
+    F(VDC_F_BOOL, vdc_target_thin, zeroing, "zeroing", VDC_FF_NULLABLE),
+    F(VDC_F_STR, vdc_target_thin, discards, "discards", 0),
+    F(VDC_F_INT, vdc_target_thin, pool_size, "pool_size", NN),
+    F(VDC_F_INT, vdc_target_thin, metadata_size, "metadata_size", NN),
+    F(VDC_F_STR, vdc_target_thin, source, "source", 0),
+    END     /* "data_percent" by hand */
+};
+
+static const vdc_field qcow2_fields[] = {
+    F(VDC_F_INT, vdc_target_qcow2, cluster_size, "cluster_size", NN | VDC_FF_NULLABLE),
+    /* null: QEMU's default */
+    F(VDC_F_INT, vdc_target_qcow2, l2_cache_size, "l2_cache_size", NN | VDC_FF_NULLABLE),
+    F(VDC_F_STR, vdc_target_qcow2, preallocation, "preallocation", 0),
+    F(VDC_F_INT, vdc_target_qcow2, virtual_size, "virtual_size", NN),
+    F(VDC_F_INT, vdc_target_qcow2, actual_size, "actual_size", NN),
+    F(VDC_F_STR, vdc_target_qcow2, compat, "compat", 0),
+    F(VDC_F_BOOL, vdc_target_qcow2, lazy_refcounts, "lazy_refcounts", 0),
+    F(VDC_F_BOOL, vdc_target_qcow2, extended_l2, "extended_l2", 0),
+    F(VDC_F_INT, vdc_target_qcow2, mapped_bytes, "mapped_bytes", NN),
+    F(VDC_F_INT, vdc_target_qcow2, mapped_zero_bytes, "mapped_zero_bytes", NN),
+    F(VDC_F_STR, vdc_target_qcow2, source, "source", 0),
+    END
+};
+
 const vdc_field vdc_storage_fields[] = {
     F(VDC_F_STR, vdc_target_storage, path, "path", 0),
     F(VDC_F_INT, vdc_target_storage, size_bytes, "size_bytes", NN),
@@ -153,6 +181,20 @@ const vdc_field vdc_storage_fields[] = {
     /* null: not known (an LV whose VG did not report it) */
     F(VDC_F_INT, vdc_target_storage, pe_start, "pe_start", NN | VDC_FF_NULLABLE),
     F(VDC_F_STR, vdc_target_storage, device, "device", 0),
+    F(VDC_F_STR, vdc_target_storage, lv_type, "lv_type", 0),
+    O(vdc_target_storage, thin, "thin", thin_fields),
+    O(vdc_target_storage, qcow2, "qcow2", qcow2_fields),
+    END
+};
+
+/* "layers" and "misaligned" are handled by hand */
+static const vdc_field alignment_fields[] = {
+    F(VDC_F_STR, vdc_target_alignment, disk, "disk", 0),
+    F(VDC_F_INT, vdc_target_alignment, physical_block_size, "physical_block_size", NN),
+    F(VDC_F_INT, vdc_target_alignment, minimum_io_size, "minimum_io_size", NN),
+    F(VDC_F_INT, vdc_target_alignment, optimal_io_size, "optimal_io_size", NN),
+    F(VDC_F_INT, vdc_target_alignment, alignment_offset, "alignment_offset", NN),
+    F(VDC_F_STR, vdc_target_alignment, source, "source", 0),
     END
 };
 
@@ -215,6 +257,7 @@ const vdc_field vdc_target_fields[] = {
     O(vdc_target, filesystem, "filesystem", filesystem_fields),
     O(vdc_target, cache, "cache", vdc_cache_fields),
     O(vdc_target, placement, "placement", placement_fields),
+    O(vdc_target, alignment, "alignment", alignment_fields),
     END
 };
 

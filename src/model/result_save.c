@@ -132,6 +132,48 @@ sample_json(const vdc_sample *s)
     return o;
 }
 
+/* storage.thin.data_percent and alignment's layers and misaligned of @t
+ * into its object @o */
+static void
+target_arrays_json(JsonObject *o, const vdc_target *t)
+{
+    size_t i;
+
+    if (t->storage.thin.pool) {
+        JsonObject *st = member_object(o, "storage"), *th = member_object(st, "thin");
+        JsonArray *pct = json_array_new();
+
+        for (i = 0; i < 2; i++)
+            if (isnan(t->storage.thin.data_percent[i]))
+                json_array_add_null_element(pct);
+            else
+                json_array_add_double_element(pct, t->storage.thin.data_percent[i]);
+        json_object_set_array_member(th, "data_percent", pct);
+    }
+    if (t->alignment.n_layers) {
+        JsonObject *al = member_object(o, "alignment");
+        JsonArray *layers = json_array_new(), *mis = json_array_new();
+
+        for (i = 0; i < t->alignment.n_layers; i++) {
+            const vdc_target_align_layer *l = &t->alignment.layers[i];
+            JsonObject *lo = json_object_new();
+
+            json_object_set_string_member(lo, "layer", l->layer);
+            if (l->offset != VDC_INT_ABSENT)
+                json_object_set_int_member(lo, "offset", l->offset);
+            if (l->size != VDC_INT_ABSENT)
+                json_object_set_int_member(lo, "size", l->size);
+            if (l->why) {
+                json_object_set_string_member(lo, "why", l->why);
+                json_array_add_string_element(mis, l->layer);
+            }
+            json_array_add_object_element(layers, lo);
+        }
+        json_object_set_array_member(al, "layers", layers);
+        json_object_set_array_member(al, "misaligned", mis);
+    }
+}
+
 /* A target's object, with placement.ranges from its pairs. */
 static JsonObject *
 target_json(const vdc_target *t)
@@ -140,6 +182,7 @@ target_json(const vdc_target *t)
     JsonArray *ranges;
     size_t i;
 
+    target_arrays_json(o, t);
     if (!t->placement.n_ranges)
         return o;
     pl = member_object(o, "placement");

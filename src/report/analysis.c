@@ -202,6 +202,13 @@ vdc_test_key_label(const char *key, char *buf, size_t size)
         snprintf(buf, size, "%s %" G_GINT64_FORMAT " KiB", info->label, (gint64)(bs / 1024));
     else
         snprintf(buf, size, "%s %" G_GINT64_FORMAT " B", info->label, (gint64)bs);
+    /* a pass's key: its pass after the test's label (a workload's job
+     * label has it already) */
+    if (info && !info->workload && vdc_test_key_pass(key)) {
+        size_t n = strlen(buf);
+
+        snprintf(buf + n, size > n ? size - n : 0, " (%s)", vdc_test_key_pass(key));
+    }
     return buf;
 }
 
@@ -416,7 +423,7 @@ static const char *const cell_flag_names[VDC_CELL_FLAG_COUNT] = {
     "too-fast", "failed", "few-runs", "outliers-flagged", "outliers-dropped",
     "under-2x-ram", "sizes-differ", "not-comparable",
     "page-cache-write", "dd-time-short", "above-ceiling", "cached-reread", "guest-faster",
-    "rounded-identical", "baseline-artefact", "dom0-page-cache",
+    "rounded-identical", "baseline-artefact", "dom0-page-cache", "misaligned",
 };
 
 int

@@ -413,6 +413,28 @@ rule_dom0_page_cache(found *c, const vdc_result_set *rs, const vdc_sample_ref *r
     g_free(why);
 }
 
+/* ---- misaligned: targets[].alignment ---------------------------------------- */
+
+static void
+rule_misaligned(found *c, const vdc_result_set *rs)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, c->target);
+    GString *why;
+    size_t i;
+
+    if (!t || !vdc_target_misaligned(t))
+        return;
+    why = g_string_new(NULL);
+    for (i = 0; i < t->alignment.n_layers; i++)
+        if (t->alignment.layers[i].why)
+            g_string_append_printf(why, "%s%s", why->len ? "; " : "", t->alignment.layers[i].why);
+    flag(c, VDC_CELL_MISALIGNED,
+         g_strdup_printf("the target's storage is misaligned on %s (%s): every write may be a "
+                         "read-modify-write of the disk's physical blocks",
+                         t->alignment.disk ? t->alignment.disk : "its disk", why->str));
+    g_string_free(why, TRUE);
+}
+
 /* artefacts.h */
 unsigned
 vdc_artefacts_of_cell(const vdc_result_set *rs, const char *target, const char *test_key,
@@ -447,6 +469,7 @@ vdc_artefacts_of_cell_counted(const vdc_result_set *rs, const char *target, cons
         rule_cached_reread(&c, rs, refs, nr, info);
         rule_rounded_identical(&c, refs, nr);
         rule_dom0_page_cache(&c, rs, refs, nr, info);
+        rule_misaligned(&c, rs);
     }
     g_free(refs);
     return c.flags;

@@ -24,6 +24,11 @@
  *                      cache, from the per-sample host evidence
  *                      (samples[].host: what reached the disk, dom0's Dirty
  *                      and Writeback, the image's residency)
+ *   misaligned         a layer of the target's storage (partition, PV data,
+ *                      LV extent, image cluster, filesystem block or stripe)
+ *                      misaligned on the disk under it, as the controller
+ *                      read it back and checked it (targets[].alignment,
+ *                      src/host/alignment.h): every test of that target
  *   guest-faster       a guest (domU) result faster than its host's
  *                      baseline (dom0 or the host) on the same test: it
  *                      needs the statistics, so the analysis decides it
@@ -64,7 +69,7 @@ void vdc_artefact_options_init(vdc_artefact_options *o);
 
 /* The rules that read the runs of one (@target, @test_key) of @rs:
  * page-cache-write, dd-time-short, above-ceiling, cached-reread,
- * rounded-identical, dom0-page-cache.  Returns their VDC_CELL_* bits (report/analysis.h);
+ * rounded-identical, dom0-page-cache, misaligned.  Returns their VDC_CELL_* bits (report/analysis.h);
  * for each bit set, why[its bit index] gets the explanation (g_free), the
  * other entries are left as they are.  @o NULL: the defaults.  Never
  * fails. */

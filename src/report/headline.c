@@ -152,11 +152,11 @@ cmp_int64(const void *x, const void *y)
 
 /* Repetitions either target has a sample of (valued or not). */
 static size_t
-count_reps(const vdc_result_set *rs, const char *t, const char *r, const char *key)
+count_reps(const vdc_result_set *rs, const char *t, const char *r, const char *tkey, const char *rkey)
 {
     size_t nt = 0, nr = 0, i, n = 0;
-    vdc_sample_ref *st = vdc_result_set_lookup(rs, t, key, &nt);
-    vdc_sample_ref *sr = vdc_result_set_lookup(rs, r, key, &nr);
+    vdc_sample_ref *st = vdc_result_set_lookup(rs, t, tkey, &nt);
+    vdc_sample_ref *sr = vdc_result_set_lookup(rs, r, rkey, &nr);
     int64_t *reps = g_new(int64_t, nt + nr + 1);
 
     for (i = 0; i < nt; i++)
@@ -171,6 +171,21 @@ count_reps(const vdc_result_set *rs, const char *t, const char *r, const char *k
     g_free(st);
     g_free(sr);
     return nt;
+}
+
+/* The test a pass key @ki ("put_block~first-write") pairs with on a side
+ * that ran no passes: the index of its bare key ("put_block"), or -1 when
+ * @ki has no pass or the bare key is not in the analysis */
+static long
+bare_key(const struct vdc_analysis *a, size_t ki)
+{
+    const char *key = a->tests[ki], *sep = strchr(key, VDC_PASS_SEP);
+    g_autofree char *bare = NULL;
+
+    if (!sep || !vdc_test_key_pass(key))
+        return -1;
+    bare = g_strndup(key, (gsize)(sep - key));
+    return vdc_analysis_test_index(a, bare);
 }
 
 /* The stop record of (@pair, test @key): one naming both targets first,
@@ -201,10 +216,10 @@ find_stop(const vdc_result_set *rs, const char *t, const char *r, const char *ke
 
 static void
 fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_headline_pair *hp,
-         struct vdc_headline_row *row, size_t ki)
+         struct vdc_headline_row *row, size_t ki, size_t kt, size_t kr)
 {
-    const struct vdc_cell *t = vdc_analysis_cell(a, hp->target, ki);
-    const struct vdc_cell *b = vdc_analysis_cell(a, hp->reference, ki);
+    const struct vdc_cell *t = vdc_analysis_cell(a, hp->target, kt);
+    const struct vdc_cell *b = vdc_analysis_cell(a, hp->reference, kr);
     double *tv = g_new(double, t->n_values + 1), *bv = g_new(double, t->n_values + 1);
     /* a cache pair measures what dom0's page cache does: its flags are the
      * effect, not a reason for no verdict */
@@ -213,6 +228,8 @@ fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_head
     size_t i, j, n = 0;
 
     row->test = ki;
+    row->t_test = kt;
+    row->r_test = kr;
     for (i = 0; i < t->n_values; i++) {
         if (!kept(a, &t->samples[i]))
             continue;
@@ -228,13 +245,13 @@ fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_head
     else
         vdc_stats_compare_paired(tv, bv, n, VDC_STATS_PERM_RESAMPLES, VDC_STATS_PERM_SEED, &row->p);
     /* a ratio of rates is never negative (paired.c cuts the interval at 0) */
-    row->n_reps = count_reps(rs, t->target, b->target, t->test_key);
+    row->n_reps = count_reps(rs, t->target, b->target, t->test_key, b->test_key);
     row->n_dropped = a->headline.unpaired ? 0 : row->n_reps > n ? row->n_reps - n : 0;
     row->p_holm = NAN;
     row->bar_target = t->flags & bars;
     row->bar_reference = b->flags & bars;
-    row->sizes_differ = vdc_analysis_sizes_differ(a, hp->target, hp->reference, ki);
-    row->stop = find_stop(rs, t->target, b->target, t->test_key);
+    row->sizes_differ = vdc_analysis_sizes_differ(a, hp->target, hp->reference, kt);
+    row->stop = find_stop(rs, t->target, b->target, a->tests[ki]);
     g_free(tv);
     g_free(bv);
 }
@@ -357,10 +374,20 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
         struct vdc_headline_pair *hp = &h->pairs[ti];
 
         hp->rows = g_new0(struct vdc_headline_row, a->n_tests + 1);
-        for (ki = 0; ki < a->n_tests; ki++)
-            if (vdc_analysis_cell(a, hp->target, ki)->n_samples &&
-                vdc_analysis_cell(a, hp->reference, ki)->n_samples)
-                fill_row(a, rs, hp, &hp->rows[hp->n_rows++], ki);
+        for (ki = 0; ki < a->n_tests; ki++) {
+            long kb = bare_key(a, ki);
+            int t_has = vdc_analysis_cell(a, hp->target, ki)->n_samples > 0;
+            int r_has = vdc_analysis_cell(a, hp->reference, ki)->n_samples > 0;
+
+            if (t_has && r_has)
+                fill_row(a, rs, hp, &hp->rows[hp->n_rows++], ki, ki, ki);
+            /* one side ran passes, the other the test once: each pass
+             * against the one */
+            else if (t_has && kb >= 0 && vdc_analysis_cell(a, hp->reference, (size_t)kb)->n_samples)
+                fill_row(a, rs, hp, &hp->rows[hp->n_rows++], ki, ki, (size_t)kb);
+            else if (r_has && kb >= 0 && vdc_analysis_cell(a, hp->target, (size_t)kb)->n_samples)
+                fill_row(a, rs, hp, &hp->rows[hp->n_rows++], ki, (size_t)kb, ki);
+        }
         decide_pair(hp, a->alpha);
         for (ki = 0; ki < hp->n_rows; ki++)
             h->n_stop += hp->rows[ki].stop ? 1 : 0;

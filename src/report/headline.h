@@ -72,7 +72,12 @@ enum vdc_headline_absent {
 
 /* One test of one pair. */
 struct vdc_headline_row {
-    size_t test;                  /* index into vdc_analysis.tests */
+    size_t test;                  /* index into vdc_analysis.tests: the row's test (a
+                                   * pass key "T~PASS" when either side ran passes) */
+    size_t t_test, r_test;        /* the target's and the reference's test: @test, or
+                                   * for the side without passes, the bare key "T" a
+                                   * pass key pairs with (a thin LV's first-write and
+                                   * overwrite each against a linear LV's one pass) */
     size_t n_reps;                /* repetitions either side has a sample of */
     size_t n_dropped;             /* of those, left out: no kept value on a side
                                    * (too fast, failed, not run, a dropped outlier) */

@@ -212,7 +212,7 @@ vdc_render_headline_csv(const struct vdc_analysis *a)
             csv_field(out, a->targets[hp->target]);
             csv_field(out, a->targets[hp->reference]);
             csv_field(out, a->tests[row->test]);
-            csv_field(out, vdc_analysis_cell(a, hp->target, row->test)->unit);
+            csv_field(out, vdc_analysis_cell(a, hp->target, row->t_test)->unit);
             g_string_append_printf(out, ",%zu,%zu", p->n, row->n_dropped);
             csv_num(out, p->ratio, p->has_ratio);
             csv_num(out, p->delta_percent, p->has_ratio);

@@ -370,7 +370,7 @@ row_json(const struct vdc_analysis *a, const struct vdc_headline_pair *hp, const
     JsonObject *o = json_object_new();
 
     set_str(o, "test", a->tests[row->test]);
-    set_str(o, "unit", vdc_analysis_cell(a, hp->target, row->test)->unit);
+    set_str(o, "unit", vdc_analysis_cell(a, hp->target, row->t_test)->unit);
     set_int(o, "n_pairs", (int64_t)p->n);
     set_int(o, "n_dropped", (int64_t)row->n_dropped);
     set_num(o, "mean_target", p->mean_t, 1);

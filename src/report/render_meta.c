@@ -5,6 +5,7 @@
 
 #include "report/render_meta.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -213,6 +214,122 @@ vdc_placement_text(const vdc_target *t)
     return g_string_free(s, FALSE);
 }
 
+/* @b bytes as "64 KiB", "1.5 MiB", "512 B" into @buf */
+static const char *
+size_text(int64_t b, char *buf, size_t n)
+{
+    if (b >= 1073741824 && b % 1073741824 == 0)
+        snprintf(buf, n, "%" G_GINT64_FORMAT " GiB", (gint64)(b / 1073741824));
+    else if (b >= 1048576 && b % 1048576 == 0)
+        snprintf(buf, n, "%" G_GINT64_FORMAT " MiB", (gint64)(b / 1048576));
+    else if (b >= 1048576)
+        snprintf(buf, n, "%.1f MiB", (double)b / 1048576.0);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(buf, n, "%" G_GINT64_FORMAT " KiB", (gint64)(b / 1024));
+    else
+        snprintf(buf, n, "%" G_GINT64_FORMAT " B", (gint64)b);
+    return buf;
+}
+
+/* render_meta.h */
+char *
+vdc_storage_text(const vdc_target *t)
+{
+    const vdc_target_storage *st = &t->storage;
+    const vdc_target_qcow2 *q = &st->qcow2;
+    const vdc_target_thin *th = &st->thin;
+    char a[32], b[32];
+    GString *s;
+
+    if (!st->format && !st->lv_type)
+        return NULL;
+    s = g_string_new(NULL);
+    if (st->format) {
+        g_string_append_printf(s, "%s %s", st->format, st->alloc ? st->alloc : "(allocation unknown)");
+        if (q->preallocation || q->cluster_size != VDC_INT_ABSENT) {
+            g_string_append_printf(s, ": preallocation %s, cluster %s, L2 cache %s",
+                                   q->preallocation ? q->preallocation : "?",
+                                   q->cluster_size != VDC_INT_ABSENT ? size_text(q->cluster_size, a, sizeof(a)) : "?",
+                                   q->l2_cache_size != VDC_INT_ABSENT ? size_text(q->l2_cache_size, b, sizeof(b))
+                                                                      : "QEMU's default");
+            if (q->mapped_bytes != VDC_INT_ABSENT && q->virtual_size != VDC_INT_ABSENT)
+                g_string_append_printf(s, ", %.1f of %.1f MiB mapped at creation", (double)q->mapped_bytes / 1048576.0,
+                                       (double)q->virtual_size / 1048576.0);
+            if (q->actual_size != VDC_INT_ABSENT)
+                g_string_append_printf(s, ", %.1f MiB on the host", (double)q->actual_size / 1048576.0);
+            g_string_append_printf(s, " (read from %s)", q->source ? q->source : "?");
+        }
+    } else {
+        g_string_append_printf(s, "%s LV %s/%s", st->lv_type, st->vg ? st->vg : "?", st->lv ? st->lv : "?");
+        if (st->stripes != VDC_INT_ABSENT && st->stripes > 1)
+            g_string_append_printf(s, ", %" G_GINT64_FORMAT " stripes of %s", (gint64)st->stripes,
+                                   size_text(st->stripe_size, a, sizeof(a)));
+        if (st->pe_start != VDC_INT_ABSENT)
+            g_string_append_printf(s, ", PE start %s", size_text(st->pe_start, a, sizeof(a)));
+        if (th->pool) {
+            g_string_append_printf(s, "; pool %s", th->pool);
+            if (th->chunk_size != VDC_INT_ABSENT)
+                g_string_append_printf(s, ", chunk %s", size_text(th->chunk_size, a, sizeof(a)));
+            if (th->zeroing != VDC_BOOL_ABSENT)
+                g_string_append_printf(s, ", zeroing %s", th->zeroing ? "on" : "off");
+            if (th->discards)
+                g_string_append_printf(s, ", discards %s", th->discards);
+            g_string_append(s, ", data ");
+            if (isnan(th->data_percent[0]))
+                g_string_append(s, "?");
+            else
+                g_string_append_printf(s, "%.2f %%", th->data_percent[0]);
+            g_string_append(s, " before -> ");
+            if (isnan(th->data_percent[1]))
+                g_string_append(s, "?");
+            else
+                g_string_append_printf(s, "%.2f %%", th->data_percent[1]);
+            g_string_append(s, " after");
+            g_string_append_printf(s, " (read from %s)", th->source ? th->source : "nothing: unknown");
+        }
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* render_meta.h */
+char *
+vdc_alignment_text(const vdc_target *t)
+{
+    const vdc_target_alignment *al = &t->alignment;
+    GString *s;
+    size_t i;
+
+    if (!al->n_layers)
+        return NULL;
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "on %s (physical block %" G_GINT64_FORMAT ", minimum I/O %" G_GINT64_FORMAT
+                              ", optimal I/O %" G_GINT64_FORMAT " bytes):",
+                           al->disk ? al->disk : "?",
+                           al->physical_block_size != VDC_INT_ABSENT ? al->physical_block_size : 0,
+                           al->minimum_io_size != VDC_INT_ABSENT ? al->minimum_io_size : 0,
+                           al->optimal_io_size != VDC_INT_ABSENT ? al->optimal_io_size : 0);
+    for (i = 0; i < al->n_layers; i++) {
+        const vdc_target_align_layer *l = &al->layers[i];
+
+        g_string_append_printf(s, "%s %s", i ? "," : "", l->layer);
+        if (l->offset != VDC_INT_ABSENT)
+            g_string_append_printf(s, " at %" G_GINT64_FORMAT, (gint64)l->offset);
+        if (l->size != VDC_INT_ABSENT)
+            g_string_append_printf(s, " unit %" G_GINT64_FORMAT, (gint64)l->size);
+    }
+    if (vdc_target_misaligned(t)) {
+        g_string_append(s, "; MISALIGNED: ");
+        for (i = 0; i < al->n_layers; i++)
+            if (al->layers[i].why)
+                g_string_append_printf(s, "%s%s", s->str[s->len - 2] == ':' ? "" : "; ", al->layers[i].why);
+    } else {
+        g_string_append(s, "; all aligned");
+    }
+    if (al->source)
+        g_string_append_printf(s, " (read from %s)", al->source);
+    return g_string_free(s, FALSE);
+}
+
 /* What served target @t's disk, as read back: "phy, physical device
  * /dev/loop0 (read from xenstore); requested tap", or NULL when nothing was
  * read back.  Newly allocated. */
@@ -246,9 +363,11 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
         g_autofree char *place = vdc_placement_text(rs->targets[i]);
         g_autofree char *knobs = vdc_knobs_text(rs->targets[i]);
         g_autofree char *mismatch = vdc_knobs_mismatch(rs->targets[i]);
+        g_autofree char *storage = vdc_storage_text(rs->targets[i]);
+        g_autofree char *align = vdc_alignment_text(rs->targets[i]);
         g_autofree char *name = vdc_escape_text(rs->targets[i]->name, -1, 0);
 
-        if (!backend && !cache && !place && !knobs && !mismatch)
+        if (!backend && !cache && !place && !knobs && !mismatch && !storage && !align)
             continue;
         if (!any++)
             g_string_append(out, "Backend, cache and placement, read back after boot:\n");
@@ -268,9 +387,17 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
             g_autofree char *e = vdc_escape_text(cache, -1, 0);
             g_string_append_printf(out, "  %s: cache: %s\n", name, e);
         }
+        if (storage) {
+            g_autofree char *e = vdc_escape_text(storage, -1, 0);
+            g_string_append_printf(out, "  %s: storage: %s\n", name, e);
+        }
         if (place) {
             g_autofree char *e = vdc_escape_text(place, -1, 0);
             g_string_append_printf(out, "  %s: placement: %s\n", name, e);
+        }
+        if (align) {
+            g_autofree char *e = vdc_escape_text(align, -1, 0);
+            g_string_append_printf(out, "  %s: alignment: %s\n", name, e);
         }
     }
     if (any)
@@ -325,9 +452,12 @@ target_lines(GPtrArray *v, const vdc_target *t)
     T("mkfs options", t->filesystem.mkfs_options);
     {
         g_autofree char *cache = vdc_cache_text(t), *place = vdc_placement_text(t);
+        g_autofree char *storage = vdc_storage_text(t), *align = vdc_alignment_text(t);
 
+        T("storage read back", storage);
         T("cache read back", cache);
         T("placement", place);
+        T("alignment", align);
     }
 #undef T
 #undef TI

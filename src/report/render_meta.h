@@ -29,6 +29,18 @@ char *vdc_cache_text(const vdc_target *t);
  * (g_free). */
 char *vdc_placement_text(const vdc_target *t);
 
+/* One line of targets[].storage as read back: "qcow2 full: preallocation
+ * full, cluster 64 KiB, L2 cache QEMU's default, 256.0 of 256.0 MiB mapped
+ * at creation, 256.4 MiB on the host (read from qemu-img info)", "thin LV
+ * lab/LV, PE start 1 MiB; pool P, chunk 64 KiB, zeroing on, discards
+ * passdown, data 0.00 % before -> 100.00 % after (read from lvs)"; NULL
+ * when neither a format nor an LV type was recorded (g_free). */
+char *vdc_storage_text(const vdc_target *t);
+/* One line of targets[].alignment: the disk's sizes, each layer's offset
+ * and unit, then "all aligned" or "MISALIGNED: " and each misaligned
+ * layer's numbers; NULL when no layer was recorded (g_free). */
+char *vdc_alignment_text(const vdc_target *t);
+
 /* The text report's block "Backend, cache and placement, read back after
  * boot": per target, the backend found (type, physical device, where it
  * was read, the requested backend when another), the cache and the

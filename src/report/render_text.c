@@ -135,15 +135,83 @@ sub_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx, 
     g_string_append_c(out, '\n');
 }
 
+/* The passes of @a's test keys (samples[].pass: "put_block~first-write"),
+ * in order of first appearance; g_strfreev */
+static char **
+key_passes(const struct vdc_analysis *a)
+{
+    GPtrArray *v = g_ptr_array_new();
+    size_t ki, i;
+
+    for (ki = 0; ki < a->n_tests; ki++) {
+        const char *p = vdc_test_key_pass(a->tests[ki]);
+
+        for (i = 0; p && i < v->len && strcmp(v->pdata[i], p); i++)
+            ;
+        if (p && i == v->len)
+            g_ptr_array_add(v, g_strdup(p));
+    }
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* 1 when target @ti has a sample in one of the columns @idx */
+static int
+row_has_samples(const struct vdc_analysis *a, size_t ti, const long *idx)
+{
+    size_t k;
+
+    for (k = 0; k < N_BLOCK; k++)
+        if (idx[k] >= 0 && vdc_analysis_cell(a, ti, (size_t)idx[k])->n_samples)
+            return 1;
+    return 0;
+}
+
+static void block_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx,
+                      const char *label);
+
+/* One row per target; a target that ran passes (a thin LV's first-write
+ * and overwrite) gets its name, then one row per pass beside each other */
 static void
 block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests, char **names)
 {
-    size_t ti, k;
+    g_auto(GStrv) passes = key_passes(a);
+    size_t ti, k, q;
     long idx[N_BLOCK];
 
-    for (k = 0; k < N_BLOCK; k++)
-        idx[k] = vdc_analysis_test_index(a, tests[k]);
     for (ti = 0; ti < a->n_targets; ti++) {
+        int header = 0;
+
+        for (k = 0; k < N_BLOCK; k++)
+            idx[k] = vdc_analysis_test_index(a, tests[k]);
+        for (q = 0; passes[q]; q++) {
+            long pidx[N_BLOCK];
+            g_autofree char *label = g_strdup_printf("  %s", passes[q]);
+
+            for (k = 0; k < N_BLOCK; k++) {
+                g_autofree char *key = g_strdup_printf("%s%c%s", tests[k], VDC_PASS_SEP, passes[q]);
+
+                pidx[k] = vdc_analysis_test_index(a, key);
+            }
+            if (!row_has_samples(a, ti, pidx))
+                continue;
+            if (!header++ && !row_has_samples(a, ti, idx))
+                g_string_append_printf(out, "%s\n", names[ti]);
+            else if (header == 1)
+                block_row(out, a, ti, idx, names[ti]);
+            block_row(out, a, ti, pidx, label);
+        }
+        if (!header)
+            block_row(out, a, ti, idx, names[ti]);
+    }
+}
+
+static void
+block_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx, const char *label)
+{
+    size_t k;
+
+    {
         size_t n = 0;
         int any_ci = 0, uneven = 0;
 
@@ -161,7 +229,7 @@ block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests,
                 if (c->n_samples && c->sum.n != n)
                     uneven = 1;
             }
-        vdc_layout_pad(out, names[ti], 16, 0);      /* 16 wide: never a cut name (layout.h) */
+        vdc_layout_pad(out, label, 16, 0);      /* 16 wide: never a cut name (layout.h) */
         g_string_append_printf(out, " %3zu", n);
         for (k = 0; k < N_BLOCK; k++) {
             if (idx[k] < 0) {

@@ -200,6 +200,25 @@ grep -q '^Job mix8k: rw=randrw rwmixread=70 bs=8192 ' "$work/workload/report.txt
 [ ! -s "$work/workload/report.csv" ] || fail "workload: workloads have no bonnie++ CSV line"
 [ ! -e "$work/seed003/workloads.csv" ] || fail "seed003: workloads.csv without workloads"
 
+# storage variants (storvar: a libvirt TCG run's raw sparse and full images,
+# with a linear LV, a thin LV measured in two passes and a misaligned block
+# device made from its runs): the storage and alignment read back, the
+# passes side by side, the misaligned flag with its numbers, no verdict
+render storvar "$golden/storvar/result.json" image
+grep -q '^  lvm-thin: storage: thin LV vg0/vmdiskcmp-lvm-thin, PE start 1 MiB; pool vmdiskcmp-lvm-thin-pool, chunk 64 KiB, zeroing on' \
+    "$work/storvar/report.txt" || fail "storvar: report.txt does not print the thin pool read back"
+grep -q '^  block: alignment: .*MISALIGNED: partition at 1536 bytes' "$work/storvar/report.txt" ||
+    fail "storvar: report.txt does not print the misaligned layer"
+grep -q '^WARNING: ‡ target block, test put_block, misaligned: ' "$work/storvar/report.txt" ||
+    fail "storvar: the misaligned block device is not flagged"
+grep -q '^    ‡ *block .*not ranked: misaligned' "$work/storvar/report.txt" ||
+    fail "storvar: the misaligned block device was ranked"
+grep -q '^  first-write ' "$work/storvar/report.txt" && grep -q '^  overwrite ' "$work/storvar/report.txt" ||
+    fail "storvar: the thin LV's passes are not rows of their own"
+grep -q '^  Sequential output, block (overwrite) (K/sec): ' "$work/storvar/report.txt" ||
+    fail "storvar: the thin LV's overwrite pass is not in the headline"
+grep -q '^  Storage variants: ' "$work/storvar/report.txt" || fail "storvar: the answer says nothing of the variants"
+
 # the cache truth and the dom0-page-cache flag (cachetruth: synthetic with
 # targets[].cache, targets[].placement and samples[].host on image)
 render cachetruth "$golden/cachetruth/result.json" dom0

@@ -457,6 +457,47 @@ test_dom0_page_cache(void **state)
 
 /* The artefact keywords are in the one keyword table, after the others
  * (summary.csv's column keeps its order). */
+/* misaligned: every test of a target whose alignment names a misaligned
+ * layer, with the layer's numbers; an aligned one, and one without
+ * alignment, are not flagged; the document keeps the layers */
+static void
+test_misaligned(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"targets\":[{\"name\":\"block\",\"kind\":\"block\",\"where\":\"domU\",\"alignment\":{\"disk\":\"loop4\","
+        "\"physical_block_size\":4096,\"minimum_io_size\":4096,\"optimal_io_size\":0,\"layers\":["
+        "{\"layer\":\"partition\",\"offset\":1536,\"size\":512,\"why\":\"partition at 1536 bytes is 1536 bytes "
+        "past a multiple of the physical unit 4096\"},{\"layer\":\"fs_block\",\"size\":4096}],"
+        "\"misaligned\":[\"partition\"],\"source\":\"sysfs,superblock\"}},"
+        "{\"name\":\"lvm\",\"kind\":\"lvm\",\"where\":\"domU\",\"alignment\":{\"disk\":\"sda\","
+        "\"physical_block_size\":4096,\"layers\":[{\"layer\":\"pv_data\",\"offset\":1048576,\"size\":1048576}],"
+        "\"misaligned\":[]}},{\"name\":\"image\",\"kind\":\"image\",\"where\":\"domU\"}],\"runs\":["
+        "{\"target\":\"block\",\"repetition\":0,\"samples\":[{\"test\":\"put_block\",\"value\":100},{\"test\":\"seeks\",\"value\":10}]},"
+        "{\"target\":\"lvm\",\"repetition\":0,\"samples\":[{\"test\":\"put_block\",\"value\":100}]},"
+        "{\"target\":\"image\",\"repetition\":0,\"samples\":[{\"test\":\"put_block\",\"value\":100}]}]}";
+    vdc_result_set rs;
+    char *why = NULL;
+    const vdc_target *t;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "al.json"), 0);
+    t = vdc_result_set_find_target(&rs, "block");
+    assert_int_equal(t->alignment.n_layers, 2);
+    assert_int_equal(vdc_target_misaligned(t), 1);
+    assert_int_equal(t->alignment.layers[0].offset, 1536);
+    assert_int_equal(flags_of(&rs, NULL, "block", "put_block", VDC_CELL_MISALIGNED, &why), VDC_CELL_MISALIGNED);
+    assert_string_equal(why, "the target's storage is misaligned on loop4 (partition at 1536 bytes is 1536 "
+                             "bytes past a multiple of the physical unit 4096): every write may be a "
+                             "read-modify-write of the disk's physical blocks");
+    g_free(why);
+    assert_int_equal(flags_of(&rs, NULL, "block", "seeks", VDC_CELL_MISALIGNED, NULL), VDC_CELL_MISALIGNED);
+    /* (their baseline, block, is: baseline-artefact, not misaligned) */
+    assert_int_equal(flags_of(&rs, NULL, "lvm", "put_block", VDC_CELL_MISALIGNED, NULL) & VDC_CELL_MISALIGNED, 0);
+    assert_int_equal(flags_of(&rs, NULL, "image", "put_block", VDC_CELL_MISALIGNED, NULL) & VDC_CELL_MISALIGNED, 0);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_keywords(void **state)
 {
@@ -471,8 +512,11 @@ test_keywords(void **state)
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_BASELINE_ARTEFACT), "baseline-artefact");
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_DOM0_PAGE_CACHE), "dom0-page-cache");
     assert_int_equal(VDC_CELL_DOM0_PAGE_CACHE, VDC_CELL_BASELINE_ARTEFACT << 1);
-    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_DOM0_PAGE_CACHE);
     assert_true(VDC_CELL_ARTEFACTS & VDC_CELL_DOM0_PAGE_CACHE);
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_MISALIGNED), "misaligned");
+    assert_int_equal(VDC_CELL_MISALIGNED, VDC_CELL_DOM0_PAGE_CACHE << 1);
+    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_MISALIGNED);
+    assert_true(VDC_CELL_ARTEFACTS & VDC_CELL_MISALIGNED);
     assert_null(vdc_cell_flag_name(3));
     assert_null(vdc_cell_flag_name(1u << VDC_CELL_FLAG_COUNT));
     assert_int_equal(vdc_cell_flag_index(VDC_CELL_GUEST_FASTER), 12);
@@ -489,6 +533,7 @@ main(void)
         cmocka_unit_test(test_guest_faster),
         cmocka_unit_test(test_baseline_artefact),
         cmocka_unit_test(test_rounded_identical),
+        cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_keywords),
         cmocka_unit_test(test_dom0_page_cache),
     };

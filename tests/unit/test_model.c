@@ -585,6 +585,62 @@ test_passes(void **state)
                       "vmdiskcmp: t.json: runs[0].samples[0].pass: expected 1-31 of [a-z0-9-] (e.g. first-write)\n");
 }
 
+/* targets[].storage's lv_type, thin and qcow2 and targets[].alignment:
+ * loaded, kept on save, read back the same; a bad layer refused */
+static void
+test_storage_alignment(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"targets\":[{\"name\":\"lvm-thin\",\"kind\":\"lvm\",\"storage\":{\"vg\":\"lab\",\"lv_type\":\"thin\","
+        "\"thin\":{\"pool\":\"p\",\"chunk_size\":65536,\"zeroing\":true,\"discards\":\"passdown\","
+        "\"data_percent\":[0,12.5],\"source\":\"lvs\"}},\"alignment\":{\"disk\":\"vda\",\"physical_block_size\":4096,"
+        "\"layers\":[{\"layer\":\"pv_data\",\"offset\":1536,\"size\":512,\"why\":\"pv_data at 1536\"},"
+        "{\"layer\":\"fs_block\",\"size\":4096}],\"misaligned\":[\"pv_data\"]}},"
+        "{\"name\":\"image-qcow2\",\"kind\":\"image\",\"storage\":{\"format\":\"qcow2\",\"alloc\":\"metadata\","
+        "\"qcow2\":{\"cluster_size\":131072,\"l2_cache_size\":null,\"preallocation\":\"metadata\","
+        "\"source\":\"qemu-img info\"}}}],\"runs\":[]}";
+    vdc_result_set rs, back;
+    g_autofree char *saved = NULL;
+    const vdc_target *t;
+    int pass;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "t.json"), 0);
+    saved = vdc_result_set_to_string(&rs, NULL);
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_data(&back, saved, strlen(saved), "saved.json"), 0);
+    for (pass = 0; pass < 2; pass++) {
+        const vdc_result_set *r = pass ? &back : &rs;
+
+        t = vdc_result_set_find_target(r, "lvm-thin");
+        assert_string_equal(t->storage.lv_type, "thin");
+        assert_string_equal(t->storage.thin.pool, "p");
+        assert_int_equal(t->storage.thin.chunk_size, 65536);
+        assert_int_equal(t->storage.thin.zeroing, 1);
+        assert_true(t->storage.thin.data_percent[0] == 0 && t->storage.thin.data_percent[1] == 12.5);
+        assert_int_equal(t->alignment.n_layers, 2);
+        assert_string_equal(t->alignment.layers[0].why, "pv_data at 1536");
+        assert_null(t->alignment.layers[1].why);
+        assert_int_equal(t->alignment.layers[1].offset, VDC_INT_ABSENT);
+        assert_int_equal(vdc_target_misaligned(t), 1);
+        t = vdc_result_set_find_target(r, "image-qcow2");
+        assert_int_equal(t->storage.qcow2.cluster_size, 131072);
+        assert_int_equal(t->storage.qcow2.l2_cache_size, VDC_INT_ABSENT);
+        assert_string_equal(t->storage.qcow2.preallocation, "metadata");
+        assert_true(isnan(t->storage.thin.data_percent[0]));
+    }
+    assert_non_null(strstr(saved, "\"misaligned\": [\n"));
+    vdc_result_set_dispose(&back);
+    vdc_result_set_dispose(&rs);
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"alignment\":{\"layers\":[{\"layer\":\"bogus\"}]}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].alignment.layers[0]: layer: expected one of "
+                      "partition|pv_data|lv_extent|image_cluster|fs_block|fs_stripe\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"data_percent\":[0,101]}}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].storage.thin.data_percent: expected [before, after] as "
+                      "numbers from 0 to 100 (%) or null\n");
+}
+
 static JsonObject *
 obj_of(const char *json)
 {
@@ -901,6 +957,7 @@ main(void)
         cmocka_unit_test(test_agent_table),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_passes),
+        cmocka_unit_test(test_storage_alignment),
         cmocka_unit_test(test_build_lookup),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_roundtrip_facts),
