@@ -204,12 +204,17 @@ done_with_ino(vdc_journal *j, unsigned seq, const char *path)
 /* What provisioning asks the storage code for, and what the room checks
  * check: the target's description and where it lives. */
 static struct vdc_storage_spec
-storage_spec(const vdc_plan_target *t, int consent)
+storage_spec(const vdc_plan *p, const vdc_plan_target *t, int consent)
 {
+    int qcow2 = t->spec.backing == VDC_BACKING_IMAGE && t->spec.format == VDC_IMAGE_QCOW2;
+
     return (struct vdc_storage_spec){
         .target = t->spec, .name = t->name, .size_bytes = t->disk_bytes, .path = t->path,
         .vg = t->vg, .lv = t->lv, .stripes = t->stripes, .stripe_size = t->stripe_size,
-        .consent = consent,
+        .consent = consent, .thin = t->thin_pool != NULL, .thin_pool = t->thin_pool,
+        .thin_chunk_size = t->thin_pool ? p->thin_chunk_size : 0,
+        .thin_zero = t->thin_pool ? p->thin_zero : -1,
+        .cluster_size = qcow2 ? p->qcow2_cluster_size : 0,
     };
 }
 
@@ -217,8 +222,8 @@ static int
 provision_target(vdc_run_ctx *ctx, size_t i)
 {
     vdc_plan_target *t = &ctx->p->targets[i];
-    struct vdc_storage_spec spec = storage_spec(t, ctx->s->consent);
-    unsigned seq = 0;
+    struct vdc_storage_spec spec = storage_spec(ctx->p, t, ctx->s->consent);
+    unsigned seq = 0, pool_seq = 0;
     int r;
 
     spec.run_tag = ctx->run_tag;     /* an LV carries the run id */
@@ -231,6 +236,14 @@ provision_target(vdc_run_ctx *ctx, size_t i)
         seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
             .kind = VDC_JOURNAL_IMAGE, .path = t->path, .image = t->spec });
     } else if (t->spec.backing == VDC_BACKING_LVM) {
+        /* a thin LV's pool first: the teardown, newest first, removes the
+         * LV before its pool */
+        if (t->thin_pool) {
+            pool_seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
+                .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->thin_pool, .tag = spec.run_tag });
+            if (!pool_seq)
+                return -1;
+        }
         seq = vdc_journal_add(&ctx->journal, &(vdc_journal_entry){
             .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->lv, .tag = spec.run_tag });
     }
@@ -242,8 +255,12 @@ provision_target(vdc_run_ctx *ctx, size_t i)
     if (r < 0) {
         if (seq)
             (void)vdc_journal_undone(&ctx->journal, seq);   /* create leaves nothing */
+        if (pool_seq)
+            (void)vdc_journal_undone(&ctx->journal, pool_seq);
         return -1;
     }
+    if (pool_seq && vdc_journal_done(&ctx->journal, pool_seq) < 0)
+        return -1;
     if (seq && (t->spec.backing == VDC_BACKING_IMAGE ? done_with_ino(&ctx->journal, seq, t->path)
                                                       : vdc_journal_done(&ctx->journal, seq)) < 0)
         return -1;
@@ -279,7 +296,7 @@ vdc_run_check_lvm_room(const vdc_plan *p)
         const vdc_plan_target *t = &p->targets[i];
 
         if (t->spec.backing == VDC_BACKING_LVM)
-            specs[n++] = storage_spec(t, 0);
+            specs[n++] = storage_spec(p, t, 0);
     }
     rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
     g_free(specs);
@@ -448,7 +465,7 @@ describe_targets(vdc_run_ctx *ctx, const vdc_hv_domain *dom)
         vdc_set_str(&t->kind, vdc_target_spec_kind(&pt->spec));
         vdc_set_str(&t->where, vdc_target_name(VDC_DIM_WHERE, pt->spec.where));
         vdc_set_str(&t->filesystem.type, p->mkfs);
-        vdc_set_str(&t->filesystem.mkfs_options, vdc_mkfs_options(p->mkfs));
+        vdc_set_str(&t->filesystem.mkfs_options, vdc_target_mkfs_options(p->mkfs, pt));
         if (vdc_target_spec_domu_image(&pt->spec)) {
             vdc_set_str(&t->requested.image_backend,
                         vdc_target_name(VDC_DIM_IMAGE_BACKEND, pt->spec.backend));
