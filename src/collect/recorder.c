@@ -186,7 +186,7 @@ vdc_recorder_target(vdc_recorder *rec, size_t i, JsonObject *storage, const char
     vdc_set_str(&t->kind, vdc_target_spec_kind(&pt->spec));
     vdc_set_str(&t->where, vdc_target_name(VDC_DIM_WHERE, pt->spec.where));
     vdc_set_str(&t->filesystem.type, p->mkfs);
-    vdc_set_str(&t->filesystem.mkfs_options, vdc_mkfs_options(p->mkfs));
+    vdc_set_str(&t->filesystem.mkfs_options, vdc_target_mkfs_options(p->mkfs, pt));
     if (vdc_target_spec_domu_image(&pt->spec)) {
         vdc_set_str(&t->requested.image_backend,
                     vdc_target_name(VDC_DIM_IMAGE_BACKEND, pt->spec.backend));

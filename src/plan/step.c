@@ -13,10 +13,39 @@ const char *
 vdc_mkfs_options(const char *type)
 {
     if (g_str_has_prefix(type, "ext"))
+        return "-F -q -E lazy_itable_init=0,lazy_journal_init=0,nodiscard";
+    if (!strcmp(type, "xfs"))
+        return "-f -q -K";
+    return NULL;
+}
+
+const char *
+vdc_target_mkfs_options(const char *type, const vdc_plan_target *t)
+{
+    if (t->spec.backing != VDC_BACKING_LVM || t->spec.lv_type != VDC_LV_THIN)
+        return vdc_mkfs_options(type);
+    if (g_str_has_prefix(type, "ext"))
         return "-F -q -E lazy_itable_init=0,lazy_journal_init=0";
     if (!strcmp(type, "xfs"))
         return "-f -q";
     return NULL;
+}
+
+void
+vdc_target_agent_args(const vdc_plan *p, const vdc_plan_target *t, char **fs_args,
+                      char **pass_args, char **raw_args)
+{
+    int fill = vdc_target_fill_percent(&t->spec);
+
+    *fs_args = fill ? g_strdup_printf("--fill %d --aging-seed %" G_GUINT64_FORMAT, fill,
+                                      (guint64)p->seed)
+                    : NULL;
+    *pass_args = t->spec.backing == VDC_BACKING_LVM && t->spec.lv_type == VDC_LV_THIN
+                 ? g_strdup("--passes " VDC_THIN_PASSES) : NULL;
+    *raw_args = t->spec.precondition == VDC_PRECONDITION_ON
+                ? g_strdup_printf("--precondition=%u:%u", p->precondition_max_s,
+                                  p->precondition_window_s)
+                : NULL;
 }
 
 char **
@@ -96,9 +125,12 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
             goto error;
     for (k = 0; k < b->n; k++) {
         const vdc_plan_target *t = &p->targets[p->steps[b->first + k].target];
+        g_autofree char *fs = NULL, *pass = NULL, *raw = NULL;
 
-        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs, vdc_mkfs_options(p->mkfs), NULL,
-                                   &err) < 0)
+        vdc_target_agent_args(p, t, &fs, &pass, &raw);
+        if (vdc_ctl_job_add_target(job, t->name, t->vdev, p->mkfs,
+                                   vdc_target_mkfs_options(p->mkfs, t), NULL, &err) < 0 ||
+            ((fs || pass || raw) && vdc_ctl_job_target_args(job, fs, pass, raw, &err) < 0))
             goto error;
     }
     for (k = 0; k < p->n_workloads; k++)

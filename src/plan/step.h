@@ -13,12 +13,33 @@
 #include "plan/plan.h"
 
 /* The options of `mkfs.@type` for a fresh filesystem on a device that is
- * ours to overwrite: ext2/3/4 "-F -q -E lazy_itable_init=0,lazy_journal_init=0"
- * (inode tables and journal written now: ext4lazyinit would write them in
- * the background while the agent measures), xfs "-f -q"; NULL for any other
- * type.  Static string.  Passed in the job, run in dom0, and recorded as
- * result.json targets[].filesystem.mkfs_options. */
+ * ours to overwrite: ext2/3/4 "-F -q -E
+ * lazy_itable_init=0,lazy_journal_init=0,nodiscard" (inode tables and
+ * journal written now: ext4lazyinit would write them in the background
+ * while the agent measures; no discard: it would punch holes into a full
+ * image behind Xen's blkback over a loop device, and the allocation the
+ * run made is what it measures), xfs "-f -q -K" (no discard); NULL for any
+ * other type.  Static string.  Passed in the job, run in dom0, and
+ * recorded as result.json targets[].filesystem.mkfs_options. */
 const char *vdc_mkfs_options(const char *type);
+
+/* Target @t's mkfs options: vdc_mkfs_options, but for a thin LV with
+ * mkfs's discard (ext: no nodiscard; xfs: no -K): the discard gives the
+ * pool back the chunks the last repetition wrote, so each repetition's
+ * first pass writes fresh chunks (doc/storage.md "Thin LVs").  Static. */
+const char *vdc_target_mkfs_options(const char *type, const vdc_plan_target *t);
+
+/* The agent passes of a thin LV (guest-agent --passes). */
+#define VDC_THIN_PASSES "first-write,overwrite"
+
+/* Target @t's own agent arguments (the control disk's per-target fs_args,
+ * pass_args, raw_args; NULL each when none, else g_free): an aged target's
+ * "--fill P --aging-seed SEED" for its first pass on the filesystem (the
+ * plan's seed: every target and repetition gets the same files), a thin
+ * LV's "--passes first-write,overwrite" for every pass, a preconditioned
+ * target's "--precondition=MAX:WINDOW" for its raw pass. */
+void vdc_target_agent_args(const vdc_plan *p, const vdc_plan_target *t, char **fs_args,
+                           char **pass_args, char **raw_args);
 
 /* The agent's options for target @t of @p (doc/agent.md): "-s MiB" (the
  * test file size, rounded up to whole MiB), "-r MiB" (agent_ram_mib for a

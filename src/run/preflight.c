@@ -230,12 +230,17 @@ vdc_run_check_inputs(const vdc_plan *p, int consent)
 
 /* preflight.h */
 struct vdc_storage_spec
-vdc_run_storage_spec(const vdc_plan_target *t, int consent)
+vdc_run_storage_spec(const vdc_plan *p, const vdc_plan_target *t, int consent)
 {
+    int qcow2 = t->spec.backing == VDC_BACKING_IMAGE && t->spec.format == VDC_IMAGE_QCOW2;
+
     return (struct vdc_storage_spec){
         .target = t->spec, .name = t->name, .size_bytes = t->disk_bytes, .path = t->path,
         .vg = t->vg, .lv = t->lv, .stripes = t->stripes, .stripe_size = t->stripe_size,
-        .consent = consent,
+        .consent = consent, .thin = t->thin_pool != NULL, .thin_pool = t->thin_pool,
+        .thin_chunk_size = t->thin_pool ? p->thin_chunk_size : 0,
+        .thin_zero = t->thin_pool ? p->thin_zero : -1,
+        .cluster_size = qcow2 ? p->qcow2_cluster_size : 0,
     };
 }
 
@@ -252,7 +257,7 @@ vdc_run_check_lvm_room(const vdc_plan *p)
         const vdc_plan_target *t = &p->targets[i];
 
         if (t->spec.backing == VDC_BACKING_LVM)
-            specs[n++] = vdc_run_storage_spec(t, 0);
+            specs[n++] = vdc_run_storage_spec(p, t, 0);
     }
     rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
     g_free(specs);

@@ -10,10 +10,12 @@
 #include "run/env.h"
 #include "storage/storage.h"
 
-/* What provisioning asks the storage code for target @t, and what the
- * room checks check: its description, name, size, where it lives, with
- * @consent (--destroy-data).  The strings are @t's (borrowed). */
-struct vdc_storage_spec vdc_run_storage_spec(const vdc_plan_target *t, int consent);
+/* What provisioning asks the storage code for target @t of @p, and what
+ * the room checks check: its description, name, size, where it lives (a
+ * thin LV's pool with @p's chunk size and zeroing, a qcow2 image's cluster
+ * size), with @consent (--destroy-data).  The strings are @t's
+ * (borrowed). */
+struct vdc_storage_spec vdc_run_storage_spec(const vdc_plan *p, const vdc_plan_target *t, int consent);
 
 /* The input a run would otherwise find wrong only after making --out:
  * --out does not exist; --out's and every image's directory, or the nearest existing ancestor

@@ -34,8 +34,8 @@ int
 vdc_provision_target(vdc_run_state *st, size_t i)
 {
     vdc_plan_target *t = &st->p->targets[i];
-    struct vdc_storage_spec spec = vdc_run_storage_spec(t, st->s->consent);
-    unsigned seq = 0;
+    struct vdc_storage_spec spec = vdc_run_storage_spec(st->p, t, st->s->consent);
+    unsigned seq = 0, pool_seq = 0;
     int r;
 
     spec.run_tag = st->run_tag;     /* an LV carries the run id */
@@ -48,6 +48,14 @@ vdc_provision_target(vdc_run_state *st, size_t i)
         seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){
             .kind = VDC_JOURNAL_IMAGE, .path = t->path, .image = t->spec });
     } else if (t->spec.backing == VDC_BACKING_LVM) {
+        /* a thin LV's pool first: the teardown, newest first, removes the
+         * LV before its pool */
+        if (t->thin_pool) {
+            pool_seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){
+                .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->thin_pool, .tag = spec.run_tag });
+            if (!pool_seq)
+                return -1;
+        }
         seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){
             .kind = VDC_JOURNAL_LV, .vg = t->vg, .lv = t->lv, .tag = spec.run_tag });
     }
@@ -59,8 +67,12 @@ vdc_provision_target(vdc_run_state *st, size_t i)
     if (r < 0) {
         if (seq)
             (void)vdc_journal_undone(&st->journal, seq);   /* create leaves nothing */
+        if (pool_seq)
+            (void)vdc_journal_undone(&st->journal, pool_seq);
         return -1;
     }
+    if (pool_seq && vdc_journal_done(&st->journal, pool_seq) < 0)
+        return -1;
     if (seq && (t->spec.backing == VDC_BACKING_IMAGE ? vdc_journal_done_ino(&st->journal, seq, t->path)
                                                       : vdc_journal_done(&st->journal, seq)) < 0)
         return -1;

@@ -55,13 +55,22 @@ static void
 test_mkfs(void **state)
 {
     static const char *const ext4[] = { "mkfs.ext4", "-F", "-q", "-E",
-                                        "lazy_itable_init=0,lazy_journal_init=0", "/dev/xvdb", NULL };
-    static const char *const xfs[] = { "mkfs.xfs", "-f", "-q", "/dev/vdc", NULL };
+                                        "lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+                                        "/dev/xvdb", NULL };
+    static const char *const xfs[] = { "mkfs.xfs", "-f", "-q", "-K", "/dev/vdc", NULL };
+    vdc_plan_target thin = { .spec = { .backing = VDC_BACKING_LVM, .lv_type = VDC_LV_THIN } };
+    vdc_plan_target lin = { .spec = { .backing = VDC_BACKING_LVM, .lv_type = VDC_LV_LINEAR } };
     static const char *const bare[] = { "mkfs.btrfs", "/dev/vdd", NULL };
     struct vdc_jobcmd c;
     struct vdc_ctl_error err;
 
-    assert_string_equal(vdc_mkfs_options("ext4"), "-F -q -E lazy_itable_init=0,lazy_journal_init=0");
+    assert_string_equal(vdc_mkfs_options("ext4"),
+                        "-F -q -E lazy_itable_init=0,lazy_journal_init=0,nodiscard");
+    /* a thin LV's mkfs discards: its pool gets the last repetition's chunks back */
+    assert_string_equal(vdc_target_mkfs_options("ext4", &thin),
+                        "-F -q -E lazy_itable_init=0,lazy_journal_init=0");
+    assert_string_equal(vdc_target_mkfs_options("xfs", &thin), "-f -q");
+    assert_string_equal(vdc_target_mkfs_options("ext4", &lin), vdc_mkfs_options("ext4"));
     assert_string_equal(vdc_mkfs_options("ext2"), vdc_mkfs_options("ext3"));
     assert_null(vdc_mkfs_options("btrfs"));
     assert_int_equal(vdc_jobcmd_mkfs(&c, "ext4", vdc_mkfs_options("ext4"), "/dev/xvdb", &err), 0);
@@ -74,6 +83,37 @@ test_mkfs(void **state)
     assert_argv(c.argv, bare);
     assert_int_equal(vdc_jobcmd_mkfs(&c, "", NULL, "/dev/vdd", &err), -1);
     assert_non_null(strstr(err.msg, "expected a filesystem type"));
+}
+
+/* A target's own agent arguments: a fill for its first pass on the
+ * filesystem (the plan's seed), a thin LV's two passes, a precondition for
+ * its raw pass; none for a plain target; and in the control disk job */
+static void
+test_target_args(void **state)
+{
+    vdc_plan p;
+    vdc_plan_target t = { .spec = { .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_LVM,
+                                    .lv_type = VDC_LV_THIN, .fill = 51,
+                                    .precondition = VDC_PRECONDITION_ON } };
+    char *fs, *pass, *raw;
+
+    vdc_plan_init(&p);
+    p.seed = 42;
+    p.precondition_max_s = 600;
+    p.precondition_window_s = 30;
+    vdc_target_agent_args(&p, &t, &fs, &pass, &raw);
+    assert_string_equal(fs, "--fill 50 --aging-seed 42");
+    assert_string_equal(pass, "--passes first-write,overwrite");
+    assert_string_equal(raw, "--precondition=600:30");
+    g_free(fs);
+    g_free(pass);
+    g_free(raw);
+    t.spec = (vdc_target_spec){ .where = VDC_WHERE_DOMU, .backing = VDC_BACKING_IMAGE };
+    vdc_target_agent_args(&p, &t, &fs, &pass, &raw);
+    assert_null(fs);
+    assert_null(pass);
+    assert_null(raw);
+    vdc_plan_dispose(&p);
 }
 
 /* The domU's job and the dom0 step of a plan whose two targets have the
@@ -319,6 +359,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mkfs),
+        cmocka_unit_test(test_target_args),
         cmocka_unit_test(test_agent_same_both_sides),
         cmocka_unit_test(test_agent_ram_and_force),
         cmocka_unit_test(test_workload_pass),
