@@ -68,7 +68,7 @@ EXTRA_DIST += tests/fuzz/fuzz_import.c tests/fuzz/bonnie.dict tests/fuzz/result-
 if HAVE_LIBFUZZER
 FUZZ_IMPORT_SRCS = $(top_srcdir)/tests/fuzz/fuzz_import.c \
 	$(top_srcdir)/src/model/result.c $(top_srcdir)/src/model/result_json.c \
-	$(top_srcdir)/src/model/result_workload.c \
+	$(top_srcdir)/src/model/result_workload.c $(top_srcdir)/src/model/result_levels.c \
 	$(top_srcdir)/src/import/import.c $(top_srcdir)/src/import/bonnie_csv.c \
 	$(top_srcdir)/src/import/text.c $(top_srcdir)/src/import/bonnie_table.c \
 	$(top_srcdir)/src/import/bonnie_claim.c $(top_srcdir)/src/import/dd.c \

@@ -336,6 +336,8 @@ vdc_experiment_init(vdc_experiment *e)
     vdc_fields_init(vdc_experiment_fields, e);
     e->runs_policy.stop = NULL;
     e->runs_policy.n_stop = 0;
+    e->levels = NULL;
+    e->n_levels = 0;
 }
 
 void
@@ -346,6 +348,7 @@ vdc_experiment_dispose(vdc_experiment *e)
     for (i = 0; i < e->runs_policy.n_stop; i++)
         vdc_fields_dispose(vdc_stop_record_fields, &e->runs_policy.stop[i]);
     g_free(e->runs_policy.stop);
+    vdc_experiment_levels_dispose(e);
     vdc_fields_dispose(vdc_experiment_fields, e);
     e->runs_policy.stop = NULL;
     e->runs_policy.n_stop = 0;
@@ -375,6 +378,7 @@ vdc_experiment_copy(vdc_experiment *dst, const vdc_experiment *src)
     for (i = 0; i < src->runs_policy.n_stop; i++)
         vdc_fields_copy(vdc_stop_record_fields,
                         vdc_runs_policy_add_stop(&dst->runs_policy, NULL), &src->runs_policy.stop[i]);
+    vdc_experiment_levels_copy(dst, src);
 }
 
 void
@@ -987,7 +991,7 @@ vdc_result_set_lookup(const vdc_result_set *rs, const char *target,
     for (i = 0; i < rs->n_runs; i++) {
         const vdc_run *r = rs->runs[i];
 
-        if (g_strcmp0(r->target, target))
+        if (g_strcmp0(r->target, target) || vdc_run_level(r) != 1)
             continue;
         for (j = 0; j < r->n_samples; j++) {
             char *k = vdc_sample_key(r->samples[j]);
@@ -1041,24 +1045,25 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
         vdc_target_copy(t, src->targets[i]);
         t->memory_mib = vdc_target_machine_memory(src, src->targets[i]);
     }
-    /* runs per target, counted once: merging n runs stays O(n) */
-    counts = g_hash_table_new(g_str_hash, g_str_equal);
+    /* runs per target (level, guest), counted once: merging n runs stays
+     * O(n); a guest's runs are renumbered among that guest's */
+    counts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (i = 0; i < dst->n_runs; i++) {
-        const char *t = dst->runs[i]->target ? dst->runs[i]->target : "";
+        char *who = vdc_run_who(dst->runs[i]);
 
-        g_hash_table_replace(counts, (gpointer)t,
-                             GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(counts, t)) + 1));
+        g_hash_table_replace(counts, who,
+                             GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(counts, who)) + 1));
     }
     for (i = 0; i < src->n_runs; i++) {
         vdc_run *r = append_run(dst);
-        const char *t;
+        char *who;
         size_t rep;
 
         vdc_run_copy(r, src->runs[i]);
-        t = r->target ? r->target : "";
-        rep = GPOINTER_TO_SIZE(g_hash_table_lookup(counts, t));
+        who = vdc_run_who(r);
+        rep = GPOINTER_TO_SIZE(g_hash_table_lookup(counts, who));
         r->repetition = (int64_t)rep;
-        g_hash_table_replace(counts, (gpointer)t, GSIZE_TO_POINTER(rep + 1));
+        g_hash_table_replace(counts, who, GSIZE_TO_POINTER(rep + 1));
     }
     g_hash_table_destroy(counts);
     return 0;

@@ -436,9 +436,27 @@ typedef struct {
     vdc_source_info source;  /* importers only */
 } vdc_run_meta;
 
+/* runs[].release: when one of a level's guests was ready, released and
+ * started (doc/result-format.md "runs[].release"): monotonic seconds on
+ * the controller's clock, NAN absent. */
+typedef struct {
+    double ready_s;          /* its agent reported ready on its control disk */
+    double released_s;       /* the controller released every guest of the level */
+    double started_s;        /* its agent's first I/O, as the guest reports it,
+                              * mapped to the controller's clock */
+} vdc_run_release;
+
+/* The most domUs one level may boot together (runs[].level, --guests). */
+#define VDC_LEVEL_MAX 1024
+
 typedef struct {
     char *target;            /* target name */
-    int64_t repetition;      /* 0-based among the target's runs */
+    int64_t repetition;      /* 0-based among the target's runs (of one level
+                              * and guest) */
+    int64_t level;           /* domUs booted together for this run, 1 to
+                              * VDC_LEVEL_MAX; VDC_INT_ABSENT: 1 (vdc_run_level) */
+    int64_t guest;           /* which of them, 0 to level - 1; VDC_INT_ABSENT: 0 */
+    vdc_run_release release; /* all absent: one guest, no synchronised release */
     char *status;            /* "ok", "failed", "timeout" */
     char *error;             /* one line or NULL */
     vdc_run_meta meta;
@@ -450,6 +468,11 @@ typedef struct {
 
 void vdc_run_init(vdc_run *r);
 void vdc_run_dispose(vdc_run *r);
+
+/* The level of run @r: r->level, or 1 when absent. */
+int64_t vdc_run_level(const vdc_run *r);
+/* The guest of run @r within its level: r->guest, or 0 when absent. */
+int64_t vdc_run_guest(const vdc_run *r);
 
 /* Append a sample for test id @test (any string; the unit is taken from
  * the test table when the id is known, else left NULL).  All optional
@@ -756,6 +779,19 @@ typedef struct {
     double teardown_s;       /* the final teardown of everything journaled */
 } vdc_time_info;
 
+/* One element of experiment.levels[]: one level of --guests for one
+ * target and repetition (doc/result-format.md "experiment.levels[]"). */
+typedef struct {
+    int64_t guests;          /* N: domUs booted together, 1 to VDC_LEVEL_MAX */
+    int64_t repetition;      /* 0-based */
+    char *target;            /* the target's name (targets[].kind: its backend) */
+    double start_skew_s;     /* max - min of its guests' release.started_s, s; NAN */
+    char *status;            /* "ok", "failed", "timeout" */
+    char *error;             /* one line: which guest failed and why, or NULL */
+    JsonObject *host;        /* the host cost of the whole level (as samples[].host,
+                              * checked by vdc_host_check), or NULL; by hand */
+} vdc_level_record;
+
 typedef struct {
     char *id;
     char *build;             /* git describe --always --dirty of vmdiskcmp's source */
@@ -770,6 +806,9 @@ typedef struct {
     vdc_host_info host;
     vdc_hypervisor_info hypervisor;
     vdc_guest_info guest;
+    vdc_level_record *levels;    /* experiment.levels[] (n_levels; not in the member
+                                  * table: loaded, written, copied and freed by hand) */
+    size_t n_levels;
 } vdc_experiment;
 
 void vdc_experiment_init(vdc_experiment *e);
@@ -781,6 +820,10 @@ void vdc_experiment_copy(vdc_experiment *dst, const vdc_experiment *src);
  * sets them with vdc_set_str).  Returns it (owned by @p; valid until the
  * next append).  Never NULL. */
 vdc_stop_record *vdc_runs_policy_add_stop(vdc_runs_policy *p, const char *test);
+
+/* Append a level record to @e (every member absent); returns it (owned by
+ * @e, valid until the next append).  Never NULL. */
+vdc_level_record *vdc_experiment_add_level(vdc_experiment *e);
 
 /* ---- The result set ------------------------------------------------------ */
 typedef struct {
@@ -837,9 +880,12 @@ typedef struct {
 } vdc_sample_ref;
 
 /* Every sample of (@target, @test_key), in run order (repetition order for
- * the controller's sets).  Includes too-fast and failed samples: callers
- * decide (vdc_has(sample->value)).  Sets *n; returns a g_new array to
- * g_free (NULL when *n == 0). */
+ * the controller's sets), of the runs of one guest at a time (level 1 or
+ * absent): a run at a level of many guests is one of several at once and
+ * is the density analysis's (report/density.h), never a repetition here.
+ * Includes too-fast and failed samples: callers decide
+ * (vdc_has(sample->value)).  Sets *n; returns a g_new array to g_free
+ * (NULL when *n == 0). */
 vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *target,
                                       const char *test_key, size_t *n);
 

@@ -87,10 +87,21 @@ static const vdc_field meta_fields[] = {
     END
 };
 
+/* runs[].release: monotonic seconds on the controller's clock */
+static const vdc_field release_fields[] = {
+    F(VDC_F_NUM, vdc_run_release, ready_s, "ready_s", NN),
+    F(VDC_F_NUM, vdc_run_release, released_s, "released_s", NN),
+    F(VDC_F_NUM, vdc_run_release, started_s, "started_s", NN),
+    END
+};
+
 /* "samples" is handled by hand (an array of objects) */
 const vdc_field vdc_run_fields[] = {
     F(VDC_F_STR, vdc_run, target, "target", VDC_FF_REQUIRED),
     F(VDC_F_INT, vdc_run, repetition, "repetition", NN),
+    F(VDC_F_INT, vdc_run, level, "level", NN),
+    F(VDC_F_INT, vdc_run, guest, "guest", NN),
+    O(vdc_run, release, "release", release_fields),
     F(VDC_F_STR, vdc_run, status, "status", 0),
     F(VDC_F_STR, vdc_run, error, "error", NUL),
     O(vdc_run, meta, "metadata", meta_fields),
@@ -348,6 +359,17 @@ const vdc_field vdc_stop_record_fields[] = {
     END
 };
 
+/* experiment.levels[i]; its "host" object is loaded and written by hand */
+const vdc_field vdc_level_record_fields[] = {
+    F(VDC_F_INT, vdc_level_record, guests, "guests", VDC_FF_REQUIRED | NN),
+    F(VDC_F_INT, vdc_level_record, repetition, "repetition", NN),
+    F(VDC_F_STR, vdc_level_record, target, "target", 0),
+    F(VDC_F_NUM, vdc_level_record, start_skew_s, "start_skew_s", NN),
+    F(VDC_F_STR, vdc_level_record, status, "status", 0),
+    F(VDC_F_STR, vdc_level_record, error, "error", NUL),
+    END
+};
+
 const vdc_field vdc_experiment_fields[] = {
     F(VDC_F_STR, vdc_experiment, id, "id", 0),
     F(VDC_F_STR, vdc_experiment, build, "build", 0),
@@ -370,8 +392,8 @@ const vdc_field vdc_experiment_fields[] = {
 typedef struct {
     const char *name;   /* input name for messages */
     GString *path;      /* current JSON path */
-    GHashTable *reps;   /* target -> runs seen (GINT_TO_POINTER count) */
-    GHashTable *seen;   /* "target\nrepetition" -> runs[] index + 1 */
+    GHashTable *reps;   /* "target\nlevel\nguest" -> runs seen (GINT_TO_POINTER count) */
+    GHashTable *seen;   /* "target\nrepetition\nlevel\nguest" -> runs[] index + 1 */
     int64_t version;    /* the document's format_version */
 } load_ctx;
 
@@ -740,6 +762,25 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
     return 0;
 }
 
+/* runs[i].level and guest: a level of 1 to VDC_LEVEL_MAX guests, a guest
+ * below its level (absent: level 1, guest 0) */
+static int
+load_run_level(load_ctx *c, vdc_run *r)
+{
+    gsize saved;
+
+    if (r->level != VDC_INT_ABSENT && (r->level < 1 || r->level > VDC_LEVEL_MAX)) {
+        path_push(c, "level", &saved);
+        return load_fail(c, "expected an integer from 1 to %d", VDC_LEVEL_MAX);
+    }
+    if (vdc_run_guest(r) >= vdc_run_level(r)) {
+        path_push(c, "guest", &saved);
+        return load_fail(c, "expected an integer from 0 to %" G_GINT64_FORMAT " (level - 1)",
+                         (gint64)vdc_run_level(r) - 1);
+    }
+    return 0;
+}
+
 static int
 load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
 {
@@ -773,20 +814,33 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
         path_push(c, "status", &saved);
         return load_fail(c, "expected \"ok\", \"failed\" or \"timeout\"");
     }
+    if (load_run_level(c, r) < 0)
+        return -1;
     /* hash tables, not scans: a hostile document may hold many runs */
-    k = GPOINTER_TO_SIZE(g_hash_table_lookup(c->reps, r->target));
-    if (r->repetition == VDC_INT_ABSENT)
-        r->repetition = (int64_t)k;   /* its index among the target's runs */
-    g_hash_table_replace(c->reps, g_strdup(r->target), GSIZE_TO_POINTER(k + 1));
     {
-        char *key = g_strdup_printf("%s\n%" G_GINT64_FORMAT, r->target, (gint64)r->repetition);
+        char *who = vdc_run_who(r);
+
+        k = GPOINTER_TO_SIZE(g_hash_table_lookup(c->reps, who));
+        if (r->repetition == VDC_INT_ABSENT)
+            r->repetition = (int64_t)k;   /* its index among the runs of its target (level, guest) */
+        g_hash_table_replace(c->reps, who, GSIZE_TO_POINTER(k + 1));
+    }
+    {
+        char *key = g_strdup_printf("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT,
+                                    r->target, (gint64)r->repetition, (gint64)vdc_run_level(r),
+                                    (gint64)vdc_run_guest(r));
         size_t prev = GPOINTER_TO_SIZE(g_hash_table_lookup(c->seen, key));
 
         if (prev) {
             g_free(key);
+            if (r->level == VDC_INT_ABSENT && r->guest == VDC_INT_ABSENT)
+                return load_fail(c, "duplicate run: target \"%s\" repetition %" G_GINT64_FORMAT
+                                 " already seen in runs[%zu]", r->target,
+                                 (gint64)r->repetition, prev - 1);
             return load_fail(c, "duplicate run: target \"%s\" repetition %" G_GINT64_FORMAT
-                             " already seen in runs[%zu]", r->target,
-                             (gint64)r->repetition, prev - 1);
+                             " level %" G_GINT64_FORMAT " guest %" G_GINT64_FORMAT
+                             " already seen in runs[%zu]", r->target, (gint64)r->repetition,
+                             (gint64)vdc_run_level(r), (gint64)vdc_run_guest(r), prev - 1);
         }
         g_hash_table_insert(c->seen, key, GSIZE_TO_POINTER(rs->n_runs));
     }
@@ -1088,6 +1142,42 @@ load_stop(load_ctx *c, JsonNode *n, vdc_result_set *rs)
     return 0;
 }
 
+/* "experiment.levels[i]": one level of many guests for one target and
+ * repetition; its strings are printed in reports, one line each */
+static int
+load_level(load_ctx *c, JsonNode *n, vdc_result_set *rs)
+{
+    vdc_level_record *l;
+    JsonObject *o;
+    gsize saved;
+
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return load_fail(c, "expected an object");
+    o = json_node_get_object(n);
+    l = vdc_experiment_add_level(&rs->experiment);
+    if (load_fields(c, vdc_level_record_fields, o, l) < 0)
+        return -1;
+    if (l->guests < 1 || l->guests > VDC_LEVEL_MAX) {
+        path_push(c, "guests", &saved);
+        return load_fail(c, "expected an integer from 1 to %d", VDC_LEVEL_MAX);
+    }
+    if (l->target && !vdc_target_name_ok(l->target)) {
+        path_push(c, "target", &saved);
+        return load_fail(c, "expected printable text of at most %d bytes (no control characters)",
+                         VDC_TARGET_NAME_MAX);
+    }
+    if (l->status && strcmp(l->status, "ok") && strcmp(l->status, "failed") &&
+        strcmp(l->status, "timeout")) {
+        path_push(c, "status", &saved);
+        return load_fail(c, "expected \"ok\", \"failed\" or \"timeout\"");
+    }
+    if (l->error && strpbrk(l->error, "\n\r")) {
+        path_push(c, "error", &saved);
+        return load_fail(c, "expected one line");
+    }
+    return load_host(c, o, &l->host, 1);
+}
+
 /* experiment.runs_policy.stop, when @exp (the experiment object) has one */
 static int
 load_runs_policy_stop(load_ctx *c, JsonObject *exp, vdc_result_set *rs)
@@ -1175,7 +1265,8 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
         if (!JSON_NODE_HOLDS_OBJECT(n))
             return load_fail(c, "expected an object");
         if (load_fields(c, vdc_experiment_fields, json_node_get_object(n), &rs->experiment) < 0 ||
-            load_runs_policy_stop(c, json_node_get_object(n), rs) < 0)
+            load_runs_policy_stop(c, json_node_get_object(n), rs) < 0 ||
+            load_array(c, json_node_get_object(n), "levels", 0, load_level, rs) < 0)
             return -1;
         rs->has_experiment = 1;
         path_pop(c, saved);
@@ -1429,7 +1520,8 @@ member_object(JsonObject *o, const char *name)
     return m;
 }
 
-/* The experiment object, with runs_policy.stop from its records. */
+/* The experiment object, with runs_policy.stop and levels from their
+ * records. */
 static JsonObject *
 experiment_json(const vdc_experiment *e)
 {
@@ -1437,6 +1529,18 @@ experiment_json(const vdc_experiment *e)
     JsonArray *stop;
     size_t i;
 
+    if (e->n_levels) {
+        JsonArray *levels = json_array_new();
+
+        for (i = 0; i < e->n_levels; i++) {
+            JsonObject *l = save_fields(vdc_level_record_fields, &e->levels[i]);
+
+            if (e->levels[i].host)
+                json_object_set_object_member(l, "host", json_object_ref(e->levels[i].host));
+            json_array_add_object_element(levels, l);
+        }
+        json_object_set_array_member(o, "levels", levels);
+    }
     if (!e->runs_policy.n_stop)
         return o;
     rp = member_object(o, "runs_policy");
