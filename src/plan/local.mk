@@ -3,4 +3,5 @@
 # its builder (options + host facts -> plan).
 src_libvdc_controller_a_SOURCES += \
 	src/plan/plan.c src/plan/plan.h src/plan/options.c src/plan/options.h \
-	src/plan/build.c src/plan/dims.c src/plan/dims.h src/plan/build.h src/plan/workloads.c src/plan/workloads.h
+	src/plan/build.c src/plan/dims.c src/plan/dims.h src/plan/build.h src/plan/workloads.c src/plan/workloads.h \
+	src/plan/levels.c src/plan/levels.h

@@ -153,6 +153,8 @@ typedef struct {
 
     vdc_dim_list dims[VDC_DIM_COUNT];   /* the matrix's dimensions as given, by
                                          * vdc_target_dim (n 0: not given) */
+    vdc_dim_list guests;        /* --guests: the density levels as given (plan/levels.h);
+                                 * n 0: one guest at a time */
     unsigned max_targets;       /* --max-targets */
     char **dropped;             /* the matrix's cells that are no target, "NAME: why"
                                    (a g_strv, NULL: none; plan/dims.h) */
