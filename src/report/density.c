@@ -44,6 +44,7 @@ vdc_density_dispose(struct vdc_density *d)
     g_strfreev(d->targets);
     g_strfreev(d->tests);
     g_free(d->pairs);
+    g_free(d->stops);
     vdc_density_init(d);
 }
 
@@ -363,6 +364,32 @@ build_pairs(struct vdc_density *d, const vdc_result_set *rs)
     d->pairs = (struct vdc_density_pair *)g_array_free(a, FALSE);
 }
 
+/* Where each target stops scaling: the first level whose next level (with
+ * values) adds under VDC_DENSITY_SCALING_GAIN to its mean aggregate */
+static void
+build_stops(struct vdc_density *d)
+{
+    size_t ti, ki, li;
+
+    d->stops = g_new0(int64_t, d->n_targets * d->n_tests + 1);
+    for (ti = 0; ti < d->n_targets; ti++)
+        for (ki = 0; ki < d->n_tests; ki++) {
+            const struct vdc_density_cell *prev = NULL;
+
+            for (li = 0; li < d->n_levels; li++) {
+                const struct vdc_density_cell *c = vdc_density_cell(d, li, ti, ki);
+
+                if (!c->n_reps)
+                    continue;
+                if (prev && c->sum.mean < VDC_DENSITY_SCALING_GAIN * prev->sum.mean) {
+                    d->stops[ti * d->n_tests + ki] = prev->level;
+                    break;
+                }
+                prev = c;
+            }
+        }
+}
+
 int
 vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
                   const struct vdc_stats_options *opt)
@@ -448,7 +475,15 @@ vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
     for (i = 0; i < n_kr; i++)
         g_strfreev(kr[i].keys);
     g_free(kr);
-    if (rc == 0)
+    if (rc == 0) {
         build_pairs(d, rs);
+        build_stops(d);
+    }
     return rc;
+}
+
+int64_t
+vdc_density_stops(const struct vdc_density *d, size_t ti, size_t ki)
+{
+    return d->stops ? d->stops[ti * d->n_tests + ki] : 0;
 }

@@ -38,6 +38,9 @@
 /* A start skew above this share of the shortest guest's elapsed time
  * flags the cell: the guests did not run side by side for all of it. */
 #define VDC_DENSITY_SKEW_SHARE 0.05
+/* A backend stops scaling at a level when the next level's mean aggregate
+ * is under this factor of its own: more guests, under 5 % more work. */
+#define VDC_DENSITY_SCALING_GAIN 1.05
 
 struct vdc_density_cell {
     int64_t level;           /* N, the guests booted together */
@@ -82,6 +85,10 @@ struct vdc_density {
     struct vdc_density_cell *cells;  /* n_levels x n_targets x n_tests */
     struct vdc_density_pair *pairs;
     size_t n_pairs;
+    int64_t *stops;          /* n_targets x n_tests: the level at which the target
+                              * stops scaling (the next level's mean aggregate under
+                              * VDC_DENSITY_SCALING_GAIN x its own), 0 when it grows
+                              * to its last level (or has fewer than two levels) */
 };
 
 void vdc_density_init(struct vdc_density *d);
@@ -93,6 +100,9 @@ void vdc_density_dispose(struct vdc_density *d);
  * 0, or -1 after vdc_error. */
 int vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
                       const struct vdc_stats_options *opt);
+
+/* The level at which target @ti stops scaling on test @ki, 0 none. */
+int64_t vdc_density_stops(const struct vdc_density *d, size_t ti, size_t ki);
 
 /* The cell of (level index @li, target @ti, test @ki). */
 const struct vdc_density_cell *vdc_density_cell(const struct vdc_density *d, size_t li,

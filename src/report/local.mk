@@ -23,5 +23,6 @@ src_libvdc_results_a_SOURCES += \
 	src/report/render_svg.c src/report/render_svg.h \
 	src/report/render_headline.c src/report/render_headline.h \
 	src/report/render_hostcost.c src/report/render_hostcost.h \
+	src/report/render_density.c src/report/render_density.h src/report/render_density_html.c \
 	src/report/report_dir.c src/report/report_dir.h \
 	src/report/fleet.c src/report/fleet.h

@@ -418,6 +418,11 @@ test_density_cells(void **state)
     assert_close(c->p99_mean, 150, 1e-12);
     assert_close(c->jain_mean, 1.0, 1e-15);
 
+    /* where scaling stops: the image's level 3 adds nothing (900 against
+     * 1010 alone), nor does the LV's (1203 against 1210) */
+    assert_int_equal(vdc_density_stops(&d, 0, (size_t)put), 1);
+    assert_int_equal(vdc_density_stops(&d, 1, (size_t)put), 1);
+
     /* pairs: image against the LV per level and test, by repetition */
     assert_int_equal(d.n_pairs, 4);
     for (k = 0; k < d.n_pairs; k++) {
