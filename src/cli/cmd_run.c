@@ -447,6 +447,9 @@ vdc_cmd_run(int argc, char **argv)
     s.agent = agent;
     s.runner = runner;
     s.cache_dir = o.cache_dir;
+    if (o.store && (o.no_store ? (vdc_input_error("--store and --no-store: expected one of them"), -1)
+                               : vdc_store_check_path(o.store)) < 0)
+        goto out;    /* a --store refused before anything is created, --dry-run too */
     if (o.dry_run) {
         print_dry_run(&p, &s);
         rc = 0;
@@ -470,9 +473,6 @@ vdc_cmd_run(int argc, char **argv)
     s.inspect = o.inspect;
     if (preflight(&o) < 0 || check_helpers(&p, &s) < 0)
         goto out;
-    if (o.store && (o.no_store ? (vdc_input_error("--store and --no-store: expected one of them"), -1)
-                               : vdc_store_check_path(o.store)) < 0)
-        goto out;    /* a --store refused before anything is created */
     if (unique_run_id(&o, &h, cmdline, &p, &suffix) < 0)
         goto out;
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",

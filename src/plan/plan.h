@@ -37,7 +37,7 @@ typedef struct {
 } vdc_dim_list;
 
 /* The most targets a plan makes unless --max-targets says otherwise. */
-#define VDC_MAX_TARGETS_DEFAULT 16u
+#define VDC_MAX_TARGETS_DEFAULT 16
 /* A generated target name's most bytes (plan/dims.h). */
 #define VDC_PLAN_TARGET_NAME_MAX 48
 
