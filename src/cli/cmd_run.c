@@ -226,10 +226,6 @@ check_levels(const vdc_plan *p)
     return vdc_plan_check_levels(p, m.mem_available / (1024 * 1024), "MemAvailable of /proc/meminfo");
 }
 
-/* Bad input found before anything is created (exit 2): input files that
- * are missing or not readable regular files.  (--out, the directories,
- * the devices and the manifest were checked before --dry-run:
- * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
 /* What this libvirt and QEMU cannot do of the plan's QEMU knobs is bad
  * input, refused before anything is created (plan/dims.h
  * vdc_dim_check_build); a connection that fails is the run's error. */
@@ -248,6 +244,10 @@ check_build(const vdc_plan *p)
     return rc;
 }
 
+/* Bad input found before anything is created (exit 2): input files that
+ * are missing or not readable regular files.  (--out, the directories,
+ * the devices and the manifest were checked before --dry-run:
+ * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
 static int
 preflight(const vdc_run_opts *o)
 {
