@@ -75,3 +75,13 @@ tests_unit_test_fleet_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_fleet_LDADD = src/libvdc-results.a src/libvdc-common.a \
 	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
 endif
+# many guests at once: the model's level members, Jain's index, pooled
+# latency, the density analysis (report/density.c)
+if WITH_CMOCKA
+check_PROGRAMS += tests/unit/test_density
+TESTS += tests/unit/test_density
+tests_unit_test_density_SOURCES = tests/unit/test_density.c tests/unit/test_stderr.h
+tests_unit_test_density_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_density_LDADD = src/libvdc-results.a src/libvdc-common.a \
+	$(CMOCKA_LIBS) $(CAIRO_LIBS) $(GSL_LIBS) $(JSON_LIBS) $(GLIB_LIBS) -lm
+endif

@@ -15,6 +15,12 @@ tests_unit_test_translate_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS
 tests_unit_test_plan_SOURCES = tests/unit/test_plan.c
 tests_unit_test_plan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_plan_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# --guests: the density levels of the plan (src/plan/levels.c)
+check_PROGRAMS += tests/unit/test_levels
+TESTS += tests/unit/test_levels
+tests_unit_test_levels_SOURCES = tests/unit/test_levels.c tests/unit/test_stderr.h
+tests_unit_test_levels_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_levels_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
 # the flow with the mock driver; what the controller takes from a guest
 # (src/collect/agent_result.c)
@@ -41,8 +47,8 @@ tests_unit_test_stoprule_SOURCES = tests/unit/test_stoprule.c
 tests_unit_test_stoprule_CFLAGS = $(tests_unit_test_flow_CFLAGS)
 tests_unit_test_stoprule_LDADD = $(tests_unit_test_flow_LDADD)
 endif
-TESTS += tests/integration/run-options.sh
-EXTRA_DIST += tests/integration/run-options.sh
+TESTS += tests/integration/run-options.sh tests/integration/run-guests.sh
+EXTRA_DIST += tests/integration/run-options.sh tests/integration/run-guests.sh
 # the target matrix's refusals on this machine's libvirt and QEMU (~10 s)
 TESTS += tests/integration/run-matrix-refusals.sh
 EXTRA_DIST += tests/integration/run-matrix-refusals.sh

@@ -21,11 +21,13 @@
 #include "hv/translate.h"
 #include "plan/build.h"
 #include "plan/dims.h"
+#include "plan/levels.h"
 #include "plan/options.h"
 #include "plan/plan.h"
 #include "plan/workloads.h"
 #include "run/journal.h"
 #include "collect/facts.h"
+#include "host/procfs.h"
 #include "run/preflight.h"
 #include "run/run.h"
 #include "run/undo.h"
@@ -210,10 +212,23 @@ make_paths_absolute(vdc_run_opts *o)
         make_absolute(&o->dom0_on);
 }
 
-/* Bad input found before anything is created (exit 2): input files that
- * are missing or not readable regular files.  (--out, the directories,
- * the devices and the manifest were checked before --dry-run:
- * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
+/* --guests against the host's memory, before anything is made: on
+ * KVM/QEMU every guest comes out of this host's MemAvailable; under Xen out
+ * of the hypervisor's free memory, which dom0's /proc/meminfo does not
+ * show, so a Xen plan is not checked here.  0, or -1 after one
+ * vdc_input_error. */
+static int
+check_levels(const vdc_plan *p)
+{
+    vdc_meminfo m;
+
+    if (!p->guests.n || p->hv == VDC_HV_LIBXL || !g_strcmp0(p->domain_type, "xen"))
+        return 0;
+    if (vdc_meminfo_read(&m) < 0 || !m.mem_available)
+        return 0;
+    return vdc_plan_check_levels(p, m.mem_available / (1024 * 1024), "MemAvailable of /proc/meminfo");
+}
+
 /* What this libvirt and QEMU cannot do of the plan's QEMU knobs is bad
  * input, refused before anything is created (plan/dims.h
  * vdc_dim_check_build); a connection that fails is the run's error. */
@@ -232,6 +247,10 @@ check_build(const vdc_plan *p)
     return rc;
 }
 
+/* Bad input found before anything is created (exit 2): input files that
+ * are missing or not readable regular files.  (--out, the directories,
+ * the devices and the manifest were checked before --dry-run:
+ * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
 static int
 preflight(const vdc_run_opts *o)
 {
@@ -421,7 +440,7 @@ vdc_cmd_run(int argc, char **argv)
     if (r == 0) {
         make_absolute(&p.out_dir);   /* the default results/ID */
         r = vdc_run_check_inputs(&p, o.consent) < 0 || vdc_run_check_lvm_room(&p) < 0 ||
-            vdc_run_check_image_room(&p) < 0 || check_build(&p) < 0 ? -1 : 0;
+            vdc_run_check_image_room(&p) < 0 || check_build(&p) < 0 || check_levels(&p) < 0 ? -1 : 0;
     }
     vdc_error_scope(scope);
     if (r < 0)
@@ -431,9 +450,19 @@ vdc_cmd_run(int argc, char **argv)
     s.agent = agent;
     s.runner = runner;
     s.cache_dir = o.cache_dir;
+    if (o.store && (o.no_store ? (vdc_input_error("--store and --no-store: expected one of them"), -1)
+                               : vdc_store_check_path(o.store)) < 0)
+        goto out;    /* a --store refused before anything is created, --dry-run too */
     if (o.dry_run) {
         print_dry_run(&p, &s);
         rc = 0;
+        goto out;
+    }
+    if (p.guests.n) {
+        /* refused before anything is made, rather than run one guest
+         * while the plan says N */
+        vdc_input_error("--guests: the run loop does not boot many guests at once yet: expected "
+                        "--dry-run (the plan, its domains and what each level needs)");
         goto out;
     }
     if (geteuid() != 0)
@@ -447,9 +476,6 @@ vdc_cmd_run(int argc, char **argv)
     s.inspect = o.inspect;
     if (preflight(&o) < 0 || check_helpers(&p, &s) < 0)
         goto out;
-    if (o.store && (o.no_store ? (vdc_input_error("--store and --no-store: expected one of them"), -1)
-                               : vdc_store_check_path(o.store)) < 0)
-        goto out;    /* a --store refused before anything is created */
     if (unique_run_id(&o, &h, cmdline, &p, &suffix) < 0)
         goto out;
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",

@@ -20,8 +20,9 @@
 int
 vdc_meminfo_parse(const char *text, const char *source, vdc_meminfo *out)
 {
-    static const char *const names[] = { "MemTotal", "Cached", "Dirty", "Writeback" };
-    uint64_t *dst[] = { &out->mem_total, &out->cached, &out->dirty, &out->writeback };
+    static const char *const names[] = { "MemTotal", "Cached", "Dirty", "Writeback", "MemAvailable" };
+    uint64_t *dst[] = { &out->mem_total, &out->cached, &out->dirty, &out->writeback,
+                        &out->mem_available };
     int seen[G_N_ELEMENTS(names)] = { 0 };
     g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
     size_t i, k;
@@ -54,7 +55,7 @@ vdc_meminfo_parse(const char *text, const char *source, vdc_meminfo *out)
         *dst[k] = kib * 1024;
         seen[k] = 1;
     }
-    for (k = 0; k < G_N_ELEMENTS(names); k++)
+    for (k = 0; k < G_N_ELEMENTS(names) - 1; k++)   /* MemAvailable optional */
         if (!seen[k]) {
             vdc_error("%s: no %s line", source, names[k]);
             return -1;

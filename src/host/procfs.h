@@ -26,11 +26,13 @@ typedef struct {
     uint64_t cached;
     uint64_t dirty;
     uint64_t writeback;
+    uint64_t mem_available;  /* MemAvailable (Linux 3.14 on): what can be given to
+                              * new processes without swapping; 0 when absent */
 } vdc_meminfo;
 
 /* Parse meminfo text: lines "Name:<blanks>N kB".  MemTotal, Cached, Dirty
  * and Writeback must each appear exactly once with a decimal value and the
- * unit kB; other lines are ignored.  0, or -1 after vdc_error naming
+ * unit kB, MemAvailable at most once; other lines are ignored.  0, or -1 after vdc_error naming
  * @source, the line number and the field. */
 int vdc_meminfo_parse(const char *text, const char *source, vdc_meminfo *out);
 /* /proc/meminfo.  0 or -1. */

@@ -83,10 +83,21 @@ static const vdc_field meta_fields[] = {
     END
 };
 
+/* runs[].release: monotonic seconds on the controller's clock */
+static const vdc_field release_fields[] = {
+    F(VDC_F_NUM, vdc_run_release, ready_s, "ready_s", NN),
+    F(VDC_F_NUM, vdc_run_release, released_s, "released_s", NN),
+    F(VDC_F_NUM, vdc_run_release, started_s, "started_s", NN),
+    END
+};
+
 /* "samples" is handled by hand (an array of objects) */
 const vdc_field vdc_run_fields[] = {
     F(VDC_F_STR, vdc_run, target, "target", VDC_FF_REQUIRED),
     F(VDC_F_INT, vdc_run, repetition, "repetition", NN),
+    F(VDC_F_INT, vdc_run, level, "level", NN),
+    F(VDC_F_INT, vdc_run, guest, "guest", NN),
+    O(vdc_run, release, "release", release_fields),
     F(VDC_F_STR, vdc_run, status, "status", 0),
     F(VDC_F_STR, vdc_run, error, "error", NUL),
     O(vdc_run, meta, "metadata", meta_fields),
@@ -341,6 +352,17 @@ const vdc_field vdc_stop_record_fields[] = {
     F(VDC_F_STR, vdc_stop_record, reason, "reason", VDC_FF_REQUIRED),
     F(VDC_F_INT, vdc_stop_record, runs, "runs", NN),
     F(VDC_F_NUM, vdc_stop_record, half_width_percent, "half_width_percent", NN),
+    END
+};
+
+/* experiment.levels[i]; its "host" object is loaded and written by hand */
+const vdc_field vdc_level_record_fields[] = {
+    F(VDC_F_INT, vdc_level_record, guests, "guests", VDC_FF_REQUIRED | NN),
+    F(VDC_F_INT, vdc_level_record, repetition, "repetition", NN),
+    F(VDC_F_STR, vdc_level_record, target, "target", 0),
+    F(VDC_F_NUM, vdc_level_record, start_skew_s, "start_skew_s", NN),
+    F(VDC_F_STR, vdc_level_record, status, "status", 0),
+    F(VDC_F_STR, vdc_level_record, error, "error", NUL),
     END
 };
 

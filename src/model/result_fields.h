@@ -58,6 +58,7 @@ extern const vdc_field vdc_run_fields[];      /* without "samples" */
 extern const vdc_field vdc_target_fields[];
 extern const vdc_field vdc_experiment_fields[];   /* without runs_policy.stop */
 extern const vdc_field vdc_stop_record_fields[];  /* one of experiment.runs_policy.stop */
+extern const vdc_field vdc_level_record_fields[]; /* one of experiment.levels, without host */
 extern const vdc_field vdc_workload_fields[];     /* a sample's workload, without
                                                     * iops_series.values */
 /* the objects the controller also fills from its drivers' JSON */
@@ -69,6 +70,15 @@ extern const vdc_field vdc_hypervisor_fields[];   /* experiment.hypervisor */
 void vdc_fields_init(const vdc_field *fields, void *obj);
 void vdc_fields_dispose(const vdc_field *fields, void *obj);
 void vdc_fields_copy(const vdc_field *fields, void *dst, const void *src);
+
+/* experiment.levels[] freed, and copied from @src onto @dst's
+ * (result_levels.c). */
+void vdc_experiment_levels_dispose(vdc_experiment *e);
+void vdc_experiment_levels_copy(vdc_experiment *dst, const vdc_experiment *src);
+
+/* "target\nlevel\nguest" of @r: the runs whose repetitions are numbered
+ * together (loader, merge; g_free). */
+char *vdc_run_who(const vdc_run *r);
 
 /* Append an initialised, empty run (no target, repetition absent). */
 vdc_run *vdc_result_set_append_run(vdc_result_set *rs);

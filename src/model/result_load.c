@@ -15,19 +15,12 @@
 #include "common/util.h"
 #include "model/result.h"
 #include "model/result_fields.h"
+#include "model/result_load.h"
 
 /* ---- Loading ---------------------------------------------------------------- */
 
-typedef struct {
-    const char *name;   /* input name for messages */
-    GString *path;      /* current JSON path */
-    GHashTable *reps;   /* target -> runs seen (GINT_TO_POINTER count) */
-    GHashTable *seen;   /* "target\nrepetition" -> runs[] index + 1 */
-    int64_t version;    /* the document's format_version */
-} load_ctx;
-
-static int __attribute__((format(printf, 2, 3)))
-load_fail(load_ctx *c, const char *fmt, ...)
+int
+vdc_load_fail(vdc_load_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     char *msg;
@@ -40,8 +33,8 @@ load_fail(load_ctx *c, const char *fmt, ...)
     return -1;
 }
 
-static void
-path_push(load_ctx *c, const char *member, gsize *saved)
+void
+vdc_load_path_push(vdc_load_ctx *c, const char *member, gsize *saved)
 {
     *saved = c->path->len;
     if (c->path->len)
@@ -49,21 +42,21 @@ path_push(load_ctx *c, const char *member, gsize *saved)
     g_string_append(c->path, member);
 }
 
-static void
-path_push_index(load_ctx *c, guint i, gsize *saved)
+void
+vdc_load_path_push_index(vdc_load_ctx *c, guint i, gsize *saved)
 {
     *saved = c->path->len;
     g_string_append_printf(c->path, "[%u]", i);
 }
 
-static void
-path_pop(load_ctx *c, gsize saved)
+void
+vdc_load_path_pop(vdc_load_ctx *c, gsize saved)
 {
     g_string_truncate(c->path, saved);
 }
 
-static int
-node_is_number(JsonNode *n)
+int
+vdc_load_is_number(JsonNode *n)
 {
     GType t;
 
@@ -73,30 +66,29 @@ node_is_number(JsonNode *n)
     return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
 }
 
-static int load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj);
 
 /* A string member: at most @max bytes (a 100 MB hostname would be copied
  * into every report), stored in *@dst. */
-static int
-load_string(load_ctx *c, const char *s, size_t max, char **dst)
+int
+vdc_load_string(vdc_load_ctx *c, const char *s, size_t max, char **dst)
 {
     size_t len = strlen(s);
 
     if (len > max)
-        return load_fail(c, "expected a string of at most %zu bytes, found %zu bytes", max, len);
+        return vdc_load_fail(c, "expected a string of at most %zu bytes, found %zu bytes", max, len);
     vdc_set_str(dst, s);
     return 0;
 }
 
 static int
-load_field(load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
+load_field(vdc_load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
 {
     char *p = (char *)obj + f->off;
 
     if (JSON_NODE_HOLDS_NULL(n)) {
         if (f->flags & VDC_FF_NULLABLE)
             return 0;
-        return load_fail(c, "expected %s, not null",
+        return vdc_load_fail(c, "expected %s, not null",
                          f->type == VDC_F_STR ? "a string" :
                          f->type == VDC_F_OBJ ? "an object" :
                          f->type == VDC_F_BOOL || f->type == VDC_F_FLAG ? "a boolean" :
@@ -105,43 +97,43 @@ load_field(load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
     switch (f->type) {
     case VDC_F_STR:
         if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
-            return load_fail(c, "expected a string%s",
+            return vdc_load_fail(c, "expected a string%s",
                              f->flags & VDC_FF_NULLABLE ? " or null" : "");
-        return load_string(c, json_node_get_string(n),
+        return vdc_load_string(c, json_node_get_string(n),
                            f->flags & VDC_FF_LONG ? VDC_RESULT_LONG_STRING_MAX : VDC_RESULT_STRING_MAX,
                            (char **)p);
     case VDC_F_INT: {
         double d;
 
-        if (!node_is_number(n))
-            return load_fail(c, "expected an integer");
+        if (!vdc_load_is_number(n))
+            return vdc_load_fail(c, "expected an integer");
         if (json_node_get_value_type(n) == G_TYPE_INT64) {
             *(int64_t *)p = json_node_get_int(n);
         } else {
             d = json_node_get_double(n);
             /* 512.0 is fine; 2^63 and above, and fractions, are not */
             if (d != floor(d) || d < -9.2e18 || d > 9.2e18)
-                return load_fail(c, "expected an integer");
+                return vdc_load_fail(c, "expected an integer");
             *(int64_t *)p = (int64_t)d;
         }
         if ((f->flags & VDC_FF_NONNEG) && *(int64_t *)p < 0)
-            return load_fail(c, "expected an integer >= 0");
+            return vdc_load_fail(c, "expected an integer >= 0");
         return 0;
     }
     case VDC_F_NUM: {
         double d;
 
-        if (!node_is_number(n))
-            return load_fail(c, "expected a number%s",
+        if (!vdc_load_is_number(n))
+            return vdc_load_fail(c, "expected a number%s",
                              f->flags & VDC_FF_NULLABLE ? " or null" : "");
         d = json_node_get_value_type(n) == G_TYPE_INT64 ? (double)json_node_get_int(n)
                                                          : json_node_get_double(n);
         if (!isfinite(d) || ((f->flags & VDC_FF_NONNEG) && d < 0))
-            return load_fail(c, "expected a finite number >= 0");
+            return vdc_load_fail(c, "expected a finite number >= 0");
         /* a physical bound: no quantity of the model is near DBL_MAX, and
          * a value there would overflow every sum and chart axis */
         if (fabs(d) > (f->max > 0 ? f->max : VDC_NUMBER_MAX))
-            return load_fail(c, "%g: expected a number of magnitude at most %g", d,
+            return vdc_load_fail(c, "%g: expected a number of magnitude at most %g", d,
                              f->max > 0 ? f->max : VDC_NUMBER_MAX);
         *(double *)p = d;
         return 0;
@@ -149,19 +141,19 @@ load_field(load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
     case VDC_F_BOOL:
     case VDC_F_FLAG:
         if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN)
-            return load_fail(c, "expected a boolean");
+            return vdc_load_fail(c, "expected a boolean");
         *(int *)p = json_node_get_boolean(n) ? 1 : 0;
         return 0;
     case VDC_F_OBJ:
         if (!JSON_NODE_HOLDS_OBJECT(n))
-            return load_fail(c, "expected an object");
-        return load_fields(c, f->sub, json_node_get_object(n), p);
+            return vdc_load_fail(c, "expected an object");
+        return vdc_load_fields(c, f->sub, json_node_get_object(n), p);
     }
-    return load_fail(c, "internal: unknown member type");
+    return vdc_load_fail(c, "internal: unknown member type");
 }
 
-static int
-load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj)
+int
+vdc_load_fields(vdc_load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj)
 {
     const vdc_field *f;
 
@@ -170,76 +162,23 @@ load_fields(load_ctx *c, const vdc_field *fields, JsonObject *o, void *obj)
         gsize saved;
         int rc;
 
-        path_push(c, f->name, &saved);
+        vdc_load_path_push(c, f->name, &saved);
         if (!n) {
-            rc = (f->flags & VDC_FF_REQUIRED) ? load_fail(c, "missing") : 0;
+            rc = (f->flags & VDC_FF_REQUIRED) ? vdc_load_fail(c, "missing") : 0;
         } else {
             rc = load_field(c, f, n, obj);
         }
-        path_pop(c, saved);
+        vdc_load_path_pop(c, saved);
         if (rc < 0)
             return -1;
     }
     return 0;
 }
 
-/* One object by its member table, outside a document: messages name
- * WHAT.member. */
-static int
-load_object(const vdc_field *fields, JsonObject *o, void *obj, const char *what)
-{
-    load_ctx c = { .name = what, .path = g_string_new(NULL) };
-    int rc = load_fields(&c, fields, o, obj);
-
-    g_string_free(c.path, TRUE);
-    return rc;
-}
-
-int
-vdc_target_backend_from_json(vdc_target_backend *b, JsonObject *o, const char *what)
-{
-    return load_object(vdc_backend_fields, o, b, what);
-}
-
-static int load_thin_percent(load_ctx *c, JsonObject *storage, vdc_target_thin *th);
-
-/* Member @name of @o when it is an object, else NULL.  Borrowed. */
-static JsonObject *
-object_member(JsonObject *o, const char *name)
-{
-    JsonNode *n = json_object_get_member(o, name);
-
-    return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-}
-
-int
-vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *what)
-{
-    load_ctx c = { .name = what, .path = g_string_new(NULL) };
-    int rc = load_fields(&c, vdc_storage_fields, o, s);
-
-    if (rc == 0)
-        rc = load_thin_percent(&c, o, &s->thin);
-    g_string_free(c.path, TRUE);
-    return rc;
-}
-
-int
-vdc_target_cache_from_json(vdc_target_cache *c, JsonObject *o, const char *what)
-{
-    return load_object(vdc_cache_fields, o, c, what);
-}
-
-int
-vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char *what)
-{
-    return load_object(vdc_hypervisor_fields, o, h, what);
-}
-
 /* "runs[i].samples[j].workload" of a workload sample @s: the member
  * table, iops_series.values by hand, then the limits */
 static int
-load_workload(load_ctx *c, JsonObject *sample, vdc_sample *s)
+load_workload(vdc_load_ctx *c, JsonObject *sample, vdc_sample *s)
 {
     JsonNode *n = json_object_get_member(sample, "workload"), *v;
     const char *member = NULL;
@@ -247,51 +186,51 @@ load_workload(load_ctx *c, JsonObject *sample, vdc_sample *s)
     gsize saved, s2;
     int rc;
 
-    path_push(c, "workload", &saved);
+    vdc_load_path_push(c, "workload", &saved);
     if (c->version < 2)
-        return load_fail(c, "%s samples need format_version 2, found %" G_GINT64_FORMAT,
+        return vdc_load_fail(c, "%s samples need format_version 2, found %" G_GINT64_FORMAT,
                          s->test, (gint64)c->version);
     if (!n)
-        return load_fail(c, "missing (required for %s)", s->test);
+        return vdc_load_fail(c, "missing (required for %s)", s->test);
     if (!JSON_NODE_HOLDS_OBJECT(n))
-        return load_fail(c, "expected an object");
+        return vdc_load_fail(c, "expected an object");
     s->workload = vdc_workload_new();
-    if (load_fields(c, vdc_workload_fields, json_node_get_object(n), s->workload) < 0)
+    if (vdc_load_fields(c, vdc_workload_fields, json_node_get_object(n), s->workload) < 0)
         return -1;
     v = json_object_get_member(json_node_get_object(n), "iops_series");
     if (v && JSON_NODE_HOLDS_OBJECT(v) && (v = json_object_get_member(json_node_get_object(v), "values"))) {
         JsonArray *a;
         guint i, len;
 
-        path_push(c, "iops_series.values", &s2);
+        vdc_load_path_push(c, "iops_series.values", &s2);
         if (!JSON_NODE_HOLDS_ARRAY(v))
-            return load_fail(c, "expected an array of numbers");
+            return vdc_load_fail(c, "expected an array of numbers");
         a = json_node_get_array(v);
         len = json_array_get_length(a);
         if (len > VDC_WORKLOAD_SERIES_MAX)
-            return load_fail(c, "expected at most %d values, found %u", VDC_WORKLOAD_SERIES_MAX, len);
+            return vdc_load_fail(c, "expected at most %d values, found %u", VDC_WORKLOAD_SERIES_MAX, len);
         s->workload->iops_values = g_new(double, len ? len : 1);
         for (i = 0; i < len; i++) {
             JsonNode *e = json_array_get_element(a, i);
             double d;
 
-            if (!node_is_number(e)) {
-                path_push_index(c, i, &s2);
-                return load_fail(c, "expected a number");
+            if (!vdc_load_is_number(e)) {
+                vdc_load_path_push_index(c, i, &s2);
+                return vdc_load_fail(c, "expected a number");
             }
             d = json_node_get_value_type(e) == G_TYPE_INT64 ? (double)json_node_get_int(e)
                                                              : json_node_get_double(e);
             s->workload->iops_values[s->workload->n_iops_values++] = d;
         }
-        path_pop(c, s2);
+        vdc_load_path_pop(c, s2);
     }
     if (vdc_workload_check(s->workload, &member, &why) < 0) {
-        path_push(c, member, &s2);
-        rc = load_fail(c, "%s", why);
+        vdc_load_path_push(c, member, &s2);
+        rc = vdc_load_fail(c, "%s", why);
         g_free(why);
         return rc;
     }
-    path_pop(c, saved);
+    vdc_load_path_pop(c, saved);
     return 0;
 }
 
@@ -299,7 +238,7 @@ load_workload(load_ctx *c, JsonObject *sample, vdc_sample *s)
 /* the optional "host" member of a run (@sample 0) or sample: an object,
  * kept as it is; a sample's checked by vdc_host_check */
 static int
-load_host(load_ctx *c, JsonObject *o, JsonObject **dst, int sample)
+load_host(vdc_load_ctx *c, JsonObject *o, JsonObject **dst, int sample)
 {
     JsonNode *h = json_object_get_member(o, "host");
     g_autofree char *why = NULL;
@@ -307,35 +246,35 @@ load_host(load_ctx *c, JsonObject *o, JsonObject **dst, int sample)
 
     if (!h)
         return 0;
-    path_push(c, "host", &saved);
+    vdc_load_path_push(c, "host", &saved);
     if (!JSON_NODE_HOLDS_OBJECT(h))
-        return load_fail(c, "expected an object");
+        return vdc_load_fail(c, "expected an object");
     if (sample && (why = vdc_host_check(json_node_get_object(h))))
-        return load_fail(c, "%s", why);
-    path_pop(c, saved);
+        return vdc_load_fail(c, "%s", why);
+    vdc_load_path_pop(c, saved);
     *dst = json_object_ref(json_node_get_object(h));
     return 0;
 }
 
 static int
-load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
+load_sample(vdc_load_ctx *c, JsonNode *n, vdc_run *r)
 {
     const vdc_test_info *ti;
     vdc_sample *s;
     gsize saved;
 
     if (!JSON_NODE_HOLDS_OBJECT(n))
-        return load_fail(c, "expected an object");
+        return vdc_load_fail(c, "expected an object");
     s = vdc_run_add_sample(r, "");
-    if (load_fields(c, vdc_sample_fields, json_node_get_object(n), s) < 0)
+    if (vdc_load_fields(c, vdc_sample_fields, json_node_get_object(n), s) < 0)
         return -1;
     if (s->pass && (!*s->pass || strlen(s->pass) > 31 ||
                     strspn(s->pass, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(s->pass))) {
-        path_push(c, "pass", &saved);
-        return load_fail(c, "expected 1-31 of [a-z0-9-] (e.g. first-write)");
+        vdc_load_path_push(c, "pass", &saved);
+        return vdc_load_fail(c, "expected 1-31 of [a-z0-9-] (e.g. first-write)");
     }
     ti = vdc_test_lookup(s->test);
-    path_push(c, "test", &saved);
+    vdc_load_path_push(c, "test", &saved);
     if (!ti) {
         char *q = g_strescape(s->test, NULL);
         GString *ids = g_string_new(NULL);
@@ -345,15 +284,15 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
         for (i = 0; i < VDC_TEST_COUNT; i++)
             g_string_append_printf(ids, "%s%s", i == 0 ? "" : i + 1 == VDC_TEST_COUNT ? " or " : ", ",
                                    vdc_tests[i].name);
-        rc = load_fail(c, "unknown test id \"%s\": expected %s", q, ids->str);
+        rc = vdc_load_fail(c, "unknown test id \"%s\": expected %s", q, ids->str);
         g_string_free(ids, TRUE);
         g_free(q);
         return rc;
     }
-    path_pop(c, saved);
+    vdc_load_path_pop(c, saved);
     if (ti->sweep && (s->block_size == VDC_INT_ABSENT || s->block_size <= 0)) {
-        path_push(c, "block_size", &saved);
-        return load_fail(c, "expected an integer > 0 (required for %s)", ti->name);
+        vdc_load_path_push(c, "block_size", &saved);
+        return vdc_load_fail(c, "expected an integer > 0 (required for %s)", ti->name);
     }
     if (ti->workload && load_workload(c, json_node_get_object(n), s) < 0)
         return -1;
@@ -367,8 +306,8 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
         char *q = g_strescape(s->unit, NULL);
         int rc;
 
-        path_push(c, "unit", &saved);
-        rc = load_fail(c, "\"%s\": expected \"%s\", the unit of %s", q, ti->unit, ti->name);
+        vdc_load_path_push(c, "unit", &saved);
+        rc = vdc_load_fail(c, "\"%s\": expected \"%s\", the unit of %s", q, ti->unit, ti->name);
         g_free(q);
         return rc;
     }
@@ -376,13 +315,32 @@ load_sample(load_ctx *c, JsonNode *n, vdc_run *r)
         g_autofree char *why = vdc_sample_bounds_check(s);
 
         if (why)
-            return load_fail(c, "%s", why);
+            return vdc_load_fail(c, "%s", why);
+    }
+    return 0;
+}
+
+/* runs[i].level and guest: a level of 1 to VDC_LEVEL_MAX guests, a guest
+ * below its level (absent: level 1, guest 0) */
+static int
+load_run_level(vdc_load_ctx *c, vdc_run *r)
+{
+    gsize saved;
+
+    if (r->level != VDC_INT_ABSENT && (r->level < 1 || r->level > VDC_LEVEL_MAX)) {
+        vdc_load_path_push(c, "level", &saved);
+        return vdc_load_fail(c, "expected an integer from 1 to %d", VDC_LEVEL_MAX);
+    }
+    if (vdc_run_guest(r) >= vdc_run_level(r)) {
+        vdc_load_path_push(c, "guest", &saved);
+        return vdc_load_fail(c, "expected an integer from 0 to %" G_GINT64_FORMAT " (level - 1)",
+                         (gint64)vdc_run_level(r) - 1);
     }
     return 0;
 }
 
 static int
-load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
+load_run(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
 {
     JsonObject *o;
     JsonNode *samples;
@@ -393,52 +351,65 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
     size_t k;
 
     if (!JSON_NODE_HOLDS_OBJECT(n))
-        return load_fail(c, "expected an object");
+        return vdc_load_fail(c, "expected an object");
     o = json_node_get_object(n);
     r = vdc_result_set_append_run(rs);
-    if (load_fields(c, vdc_run_fields, o, r) < 0)
+    if (vdc_load_fields(c, vdc_run_fields, o, r) < 0)
         return -1;
     if (!*r->target) {
-        path_push(c, "target", &saved);
-        return load_fail(c, "expected a non-empty string");
+        vdc_load_path_push(c, "target", &saved);
+        return vdc_load_fail(c, "expected a non-empty string");
     }
     if (!vdc_target_name_ok(r->target)) {
-        path_push(c, "target", &saved);
-        return load_fail(c, "expected printable text of at most %d bytes (no control characters)",
+        vdc_load_path_push(c, "target", &saved);
+        return vdc_load_fail(c, "expected printable text of at most %d bytes (no control characters)",
                          VDC_TARGET_NAME_MAX);
     }
     if (!r->status) {
         vdc_set_str(&r->status, "ok");
     } else if (strcmp(r->status, "ok") && strcmp(r->status, "failed") &&
                strcmp(r->status, "timeout")) {
-        path_push(c, "status", &saved);
-        return load_fail(c, "expected \"ok\", \"failed\" or \"timeout\"");
+        vdc_load_path_push(c, "status", &saved);
+        return vdc_load_fail(c, "expected \"ok\", \"failed\" or \"timeout\"");
     }
+    if (load_run_level(c, r) < 0)
+        return -1;
     /* hash tables, not scans: a hostile document may hold many runs */
-    k = GPOINTER_TO_SIZE(g_hash_table_lookup(c->reps, r->target));
-    if (r->repetition == VDC_INT_ABSENT)
-        r->repetition = (int64_t)k;   /* its index among the target's runs */
-    g_hash_table_replace(c->reps, g_strdup(r->target), GSIZE_TO_POINTER(k + 1));
     {
-        char *key = g_strdup_printf("%s\n%" G_GINT64_FORMAT, r->target, (gint64)r->repetition);
+        char *who = vdc_run_who(r);
+
+        k = GPOINTER_TO_SIZE(g_hash_table_lookup(c->reps, who));
+        if (r->repetition == VDC_INT_ABSENT)
+            r->repetition = (int64_t)k;   /* its index among the runs of its target (level, guest) */
+        g_hash_table_replace(c->reps, who, GSIZE_TO_POINTER(k + 1));
+    }
+    {
+        char *key = g_strdup_printf("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT,
+                                    r->target, (gint64)r->repetition, (gint64)vdc_run_level(r),
+                                    (gint64)vdc_run_guest(r));
         size_t prev = GPOINTER_TO_SIZE(g_hash_table_lookup(c->seen, key));
 
         if (prev) {
             g_free(key);
-            return load_fail(c, "duplicate run: target \"%s\" repetition %" G_GINT64_FORMAT
-                             " already seen in runs[%zu]", r->target,
-                             (gint64)r->repetition, prev - 1);
+            if (r->level == VDC_INT_ABSENT && r->guest == VDC_INT_ABSENT)
+                return vdc_load_fail(c, "duplicate run: target \"%s\" repetition %" G_GINT64_FORMAT
+                                 " already seen in runs[%zu]", r->target,
+                                 (gint64)r->repetition, prev - 1);
+            return vdc_load_fail(c, "duplicate run: target \"%s\" repetition %" G_GINT64_FORMAT
+                             " level %" G_GINT64_FORMAT " guest %" G_GINT64_FORMAT
+                             " already seen in runs[%zu]", r->target, (gint64)r->repetition,
+                             (gint64)vdc_run_level(r), (gint64)vdc_run_guest(r), prev - 1);
         }
         g_hash_table_insert(c->seen, key, GSIZE_TO_POINTER(rs->n_runs));
     }
     if (load_host(c, o, &r->host, 0) < 0)
         return -1;
     samples = json_object_get_member(o, "samples");
-    path_push(c, "samples", &saved);
+    vdc_load_path_push(c, "samples", &saved);
     if (!samples)
-        return load_fail(c, "missing");
+        return vdc_load_fail(c, "missing");
     if (!JSON_NODE_HOLDS_ARRAY(samples))
-        return load_fail(c, "expected an array");
+        return vdc_load_fail(c, "expected an array");
     a = json_node_get_array(samples);
     {
         /* one sample per test (and block size) per run: a second one
@@ -451,7 +422,7 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
             const vdc_sample *sm;
             char *key;
 
-            path_push_index(c, i, &s2);
+            vdc_load_path_push_index(c, i, &s2);
             if (load_sample(c, json_array_get_element(a, i), r) < 0) {
                 rc = -1;
                 break;
@@ -467,242 +438,55 @@ load_run(load_ctx *c, JsonNode *n, vdc_result_set *rs)
                     snprintf(bs, sizeof(bs), " (job %.30s)", sm->workload->name);
                 else if (sm->block_size != VDC_INT_ABSENT)
                     snprintf(bs, sizeof(bs), " (block size %" G_GINT64_FORMAT ")", (gint64)sm->block_size);
-                rc = load_fail(c, "duplicate sample: test %s%s%s%s already measured in this run",
+                rc = vdc_load_fail(c, "duplicate sample: test %s%s%s%s already measured in this run",
                                sm->test, bs, sm->pass ? " pass " : "", sm->pass ? sm->pass : "");
                 g_free(key);
                 break;
             }
             g_hash_table_add(tests, key);
-            path_pop(c, s2);
+            vdc_load_path_pop(c, s2);
         }
         g_hash_table_destroy(tests);
         if (rc < 0)
             return -1;
     }
-    path_pop(c, saved);
-    return 0;
-}
-
-/* "targets[i].placement.ranges": at most VDC_PLACEMENT_RANGES_MAX pairs
- * [start, length] of integers >= 0 */
-static int
-load_placement_ranges(load_ctx *c, JsonObject *target, vdc_target_placement *pl)
-{
-    JsonNode *n = json_object_get_member(target, "placement");
-    JsonArray *a;
-    gsize saved, s2;
-    guint i, len;
-
-    if (!n || !JSON_NODE_HOLDS_OBJECT(n) ||
-        !(n = json_object_get_member(json_node_get_object(n), "ranges")))
-        return 0;
-    path_push(c, "placement.ranges", &saved);
-    if (!JSON_NODE_HOLDS_ARRAY(n))
-        return load_fail(c, "expected an array of [start, length]");
-    a = json_node_get_array(n);
-    len = json_array_get_length(a);
-    if (len > VDC_PLACEMENT_RANGES_MAX)
-        return load_fail(c, "expected at most %d ranges, found %u", VDC_PLACEMENT_RANGES_MAX, len);
-    pl->ranges = g_new0(int64_t, 2 * (size_t)len + 1);
-    for (i = 0; i < len; i++) {
-        JsonNode *e = json_array_get_element(a, i);
-        JsonArray *p;
-        guint k;
-
-        path_push_index(c, i, &s2);
-        if (!JSON_NODE_HOLDS_ARRAY(e) || json_array_get_length(p = json_node_get_array(e)) != 2)
-            return load_fail(c, "expected [start, length]");
-        for (k = 0; k < 2; k++) {
-            JsonNode *v = json_array_get_element(p, k);
-
-            if (!node_is_number(v) || json_node_get_value_type(v) != G_TYPE_INT64 ||
-                json_node_get_int(v) < 0)
-                return load_fail(c, "expected [start, length] as integers >= 0 (bytes)");
-            pl->ranges[2 * i + k] = json_node_get_int(v);
-        }
-        path_pop(c, s2);
-    }
-    pl->n_ranges = len;
-    path_pop(c, saved);
-    return 0;
-}
-
-/* "targets[i].storage.thin.data_percent": [before, after], each a number
- * from 0 to 100 or null */
-static int
-load_thin_percent(load_ctx *c, JsonObject *storage, vdc_target_thin *th)
-{
-    JsonNode *n = storage ? json_object_get_member(storage, "thin") : NULL;
-    JsonArray *a;
-    gsize saved;
-    guint i;
-
-    if (!n || !JSON_NODE_HOLDS_OBJECT(n) || !(n = json_object_get_member(json_node_get_object(n), "data_percent")))
-        return 0;
-    path_push(c, "storage.thin.data_percent", &saved);
-    if (!JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2)
-        return load_fail(c, "expected [before, after]");
-    for (i = 0; i < 2; i++) {
-        JsonNode *v = json_array_get_element(a, i);
-        double d;
-
-        if (JSON_NODE_HOLDS_NULL(v))
-            continue;
-        if (!node_is_number(v) || !isfinite(d = json_node_get_double(v)) || d < 0 || d > 100)
-            return load_fail(c, "expected [before, after] as numbers from 0 to 100 (%%) or null");
-        th->data_percent[i] = d;
-    }
-    path_pop(c, saved);
-    return 0;
-}
-
-/* 1 when @name is one of VDC_ALIGN_LAYER_NAMES */
-static int
-align_layer_known(const char *name)
-{
-    g_auto(GStrv) names = g_strsplit(VDC_ALIGN_LAYER_NAMES, "|", -1);
-
-    return g_strv_contains((const char *const *)names, name);
-}
-
-/* "targets[i].alignment.layers" (at most VDC_TARGET_ALIGN_LAYERS_MAX of
- * {layer, offset, size, why}) and "misaligned" (names of layers that
- * have a why) */
-static int
-load_alignment_layers(load_ctx *c, JsonObject *target, vdc_target_alignment *al)
-{
-    static const vdc_field layer_fields[] = {
-        F(VDC_F_STR, vdc_target_align_layer, layer, "layer", VDC_FF_REQUIRED),
-        F(VDC_F_INT, vdc_target_align_layer, offset, "offset", NN | VDC_FF_NULLABLE),
-        F(VDC_F_INT, vdc_target_align_layer, size, "size", NN),
-        F(VDC_F_STR, vdc_target_align_layer, why, "why", 0),
-        END
-    };
-    JsonNode *n = json_object_get_member(target, "alignment"), *m;
-    JsonObject *o;
-    JsonArray *a;
-    gsize saved, s2;
-    guint i, len;
-
-    if (!n || !JSON_NODE_HOLDS_OBJECT(n))
-        return 0;
-    o = json_node_get_object(n);
-    if ((m = json_object_get_member(o, "layers"))) {
-        path_push(c, "alignment.layers", &saved);
-        if (!JSON_NODE_HOLDS_ARRAY(m))
-            return load_fail(c, "expected an array of {layer, offset, size}");
-        a = json_node_get_array(m);
-        if ((len = json_array_get_length(a)) > VDC_TARGET_ALIGN_LAYERS_MAX)
-            return load_fail(c, "expected at most %d layers, found %u", VDC_TARGET_ALIGN_LAYERS_MAX, len);
-        for (i = 0; i < len; i++) {
-            JsonNode *e = json_array_get_element(a, i);
-            vdc_target_align_layer *l = &al->layers[al->n_layers];
-
-            path_push_index(c, i, &s2);
-            if (!JSON_NODE_HOLDS_OBJECT(e))
-                return load_fail(c, "expected an object {layer, offset, size}");
-            l->offset = l->size = VDC_INT_ABSENT;
-            al->n_layers++;
-            if (load_fields(c, layer_fields, json_node_get_object(e), l) < 0)
-                return -1;
-            if (!align_layer_known(l->layer))
-                return load_fail(c, "layer: expected one of %s", VDC_ALIGN_LAYER_NAMES);
-            path_pop(c, s2);
-        }
-        path_pop(c, saved);
-    }
-    if ((m = json_object_get_member(o, "misaligned"))) {
-        path_push(c, "alignment.misaligned", &saved);
-        if (!JSON_NODE_HOLDS_ARRAY(m))
-            return load_fail(c, "expected an array of layer names");
-        a = json_node_get_array(m);
-        for (i = 0, len = json_array_get_length(a); i < len; i++) {
-            JsonNode *e = json_array_get_element(a, i);
-            const char *name = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING
-                               ? json_node_get_string(e) : NULL;
-            size_t k;
-
-            for (k = 0; name && k < al->n_layers && strcmp(al->layers[k].layer, name); k++)
-                ;
-            if (!name || k == al->n_layers)
-                return load_fail(c, "[%u]: expected the name of one of alignment.layers", i);
-            if (!al->layers[k].why)
-                al->layers[k].why = g_strdup_printf("%s misaligned (no numbers recorded)", name);
-        }
-        path_pop(c, saved);
-    }
+    vdc_load_path_pop(c, saved);
     return 0;
 }
 
 static int
-load_target(load_ctx *c, JsonNode *n, vdc_result_set *rs)
-{
-    vdc_target tmp;
-    vdc_target *t;
-    int rc = -1;
-
-    if (!JSON_NODE_HOLDS_OBJECT(n))
-        return load_fail(c, "expected an object");
-    vdc_target_init(&tmp);
-    if (load_fields(c, vdc_target_fields, json_node_get_object(n), &tmp) < 0 ||
-        load_placement_ranges(c, json_node_get_object(n), &tmp.placement) < 0 ||
-        load_thin_percent(c, object_member(json_node_get_object(n), "storage"), &tmp.storage.thin) < 0 ||
-        load_alignment_layers(c, json_node_get_object(n), &tmp.alignment) < 0)
-        goto out;
-    if (!*tmp.name) {
-        load_fail(c, "name: expected a non-empty string");
-        goto out;
-    }
-    if (!vdc_target_name_ok(tmp.name)) {
-        load_fail(c, "name: expected printable text of at most %d bytes (no control characters)",
-                  VDC_TARGET_NAME_MAX);
-        goto out;
-    }
-    if (vdc_result_set_find_target(rs, tmp.name)) {
-        load_fail(c, "name: duplicate target \"%s\"", tmp.name);
-        goto out;
-    }
-    t = vdc_result_set_add_target(rs, tmp.name);
-    vdc_target_copy(t, &tmp);
-    rc = 0;
- out:
-    vdc_target_dispose(&tmp);
-    return rc;
-}
-
-static int
-load_array(load_ctx *c, JsonObject *top, const char *member, int required,
-           int (*fn)(load_ctx *, JsonNode *, vdc_result_set *), vdc_result_set *rs)
+load_array(vdc_load_ctx *c, JsonObject *top, const char *member, int required,
+           int (*fn)(vdc_load_ctx *, JsonNode *, vdc_result_set *), vdc_result_set *rs)
 {
     JsonNode *n = json_object_get_member(top, member);
     JsonArray *a;
     gsize saved, s2;
     guint i;
 
-    path_push(c, member, &saved);
+    vdc_load_path_push(c, member, &saved);
     if (!n) {
         if (required)
-            return load_fail(c, "missing");
-        path_pop(c, saved);
+            return vdc_load_fail(c, "missing");
+        vdc_load_path_pop(c, saved);
         return 0;
     }
     if (!JSON_NODE_HOLDS_ARRAY(n))
-        return load_fail(c, "expected an array");
+        return vdc_load_fail(c, "expected an array");
     a = json_node_get_array(n);
     for (i = 0; i < json_array_get_length(a); i++) {
-        path_push_index(c, i, &s2);
+        vdc_load_path_push_index(c, i, &s2);
         if (fn(c, json_array_get_element(a, i), rs) < 0)
             return -1;
-        path_pop(c, s2);
+        vdc_load_path_pop(c, s2);
     }
-    path_pop(c, saved);
+    vdc_load_path_pop(c, saved);
     return 0;
 }
 
 /* "experiment.runs_policy.stop[i]": one stop record; its strings are
  * printed in every report, so they must be one line each */
 static int
-load_stop(load_ctx *c, JsonNode *n, vdc_result_set *rs)
+load_stop(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
 {
     vdc_stop_record *r;
     const char *const *strs[4];
@@ -711,9 +495,9 @@ load_stop(load_ctx *c, JsonNode *n, vdc_result_set *rs)
     size_t i;
 
     if (!JSON_NODE_HOLDS_OBJECT(n))
-        return load_fail(c, "expected an object");
+        return vdc_load_fail(c, "expected an object");
     r = vdc_runs_policy_add_stop(&rs->experiment.runs_policy, NULL);
-    if (load_fields(c, vdc_stop_record_fields, json_node_get_object(n), r) < 0)
+    if (vdc_load_fields(c, vdc_stop_record_fields, json_node_get_object(n), r) < 0)
         return -1;
     strs[0] = (const char *const *)&r->test;
     strs[1] = (const char *const *)&r->target;
@@ -722,16 +506,52 @@ load_stop(load_ctx *c, JsonNode *n, vdc_result_set *rs)
     for (i = 0; i < G_N_ELEMENTS(names); i++) {
         if (!*strs[i] || vdc_target_name_ok(*strs[i]))
             continue;
-        path_push(c, names[i], &saved);
-        return load_fail(c, "expected a one-line string of 1 to %d bytes (no control characters)",
+        vdc_load_path_push(c, names[i], &saved);
+        return vdc_load_fail(c, "expected a one-line string of 1 to %d bytes (no control characters)",
                          VDC_TARGET_NAME_MAX);
     }
     return 0;
 }
 
+/* "experiment.levels[i]": one level of many guests for one target and
+ * repetition; its strings are printed in reports, one line each */
+static int
+load_level(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
+{
+    vdc_level_record *l;
+    JsonObject *o;
+    gsize saved;
+
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return vdc_load_fail(c, "expected an object");
+    o = json_node_get_object(n);
+    l = vdc_experiment_add_level(&rs->experiment);
+    if (vdc_load_fields(c, vdc_level_record_fields, o, l) < 0)
+        return -1;
+    if (l->guests < 1 || l->guests > VDC_LEVEL_MAX) {
+        vdc_load_path_push(c, "guests", &saved);
+        return vdc_load_fail(c, "expected an integer from 1 to %d", VDC_LEVEL_MAX);
+    }
+    if (l->target && !vdc_target_name_ok(l->target)) {
+        vdc_load_path_push(c, "target", &saved);
+        return vdc_load_fail(c, "expected printable text of at most %d bytes (no control characters)",
+                         VDC_TARGET_NAME_MAX);
+    }
+    if (l->status && strcmp(l->status, "ok") && strcmp(l->status, "failed") &&
+        strcmp(l->status, "timeout")) {
+        vdc_load_path_push(c, "status", &saved);
+        return vdc_load_fail(c, "expected \"ok\", \"failed\" or \"timeout\"");
+    }
+    if (l->error && strpbrk(l->error, "\n\r")) {
+        vdc_load_path_push(c, "error", &saved);
+        return vdc_load_fail(c, "expected one line");
+    }
+    return load_host(c, o, &l->host, 1);
+}
+
 /* experiment.runs_policy.stop, when @exp (the experiment object) has one */
 static int
-load_runs_policy_stop(load_ctx *c, JsonObject *exp, vdc_result_set *rs)
+load_runs_policy_stop(vdc_load_ctx *c, JsonObject *exp, vdc_result_set *rs)
 {
     JsonNode *n = json_object_get_member(exp, "runs_policy");
     gsize saved;
@@ -739,14 +559,14 @@ load_runs_policy_stop(load_ctx *c, JsonObject *exp, vdc_result_set *rs)
 
     if (!n || !JSON_NODE_HOLDS_OBJECT(n))
         return 0;   /* absent; a wrong type was refused with the other members */
-    path_push(c, "runs_policy", &saved);
+    vdc_load_path_push(c, "runs_policy", &saved);
     rc = load_array(c, json_node_get_object(n), "stop", 0, load_stop, rs);
-    path_pop(c, saved);
+    vdc_load_path_pop(c, saved);
     return rc;
 }
 
 static int
-load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
+load_top(vdc_load_ctx *c, JsonNode *root, vdc_result_set *rs)
 {
     JsonObject *top;
     JsonNode *n;
@@ -754,40 +574,40 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
     int64_t version;
 
     if (!JSON_NODE_HOLDS_OBJECT(root))
-        return load_fail(c, "expected an object");
+        return vdc_load_fail(c, "expected an object");
     top = json_node_get_object(root);
 
     n = json_object_get_member(top, "format");
-    path_push(c, "format", &saved);
+    vdc_load_path_push(c, "format", &saved);
     if (!n)
-        return load_fail(c, "missing");
+        return vdc_load_fail(c, "missing");
     if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING ||
         strcmp(json_node_get_string(n), VDC_RESULT_FORMAT))
-        return load_fail(c, "expected \"%s\"", VDC_RESULT_FORMAT);
-    path_pop(c, saved);
+        return vdc_load_fail(c, "expected \"%s\"", VDC_RESULT_FORMAT);
+    vdc_load_path_pop(c, saved);
 
     n = json_object_get_member(top, "format_version");
-    path_push(c, "format_version", &saved);
+    vdc_load_path_push(c, "format_version", &saved);
     if (!n)
-        return load_fail(c, "missing");
+        return vdc_load_fail(c, "missing");
     if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64)
-        return load_fail(c, "expected an integer");
+        return vdc_load_fail(c, "expected an integer");
     version = json_node_get_int(n);
     if (version < 1)
-        return load_fail(c, "expected an integer >= 1");
+        return vdc_load_fail(c, "expected an integer >= 1");
     if (version > VDC_RESULT_FORMAT_VERSION)
-        return load_fail(c, "expected %d or lower, found %" G_GINT64_FORMAT
+        return vdc_load_fail(c, "expected %d or lower, found %" G_GINT64_FORMAT
                          " (written by a newer vmdiskcmp)",
                          VDC_RESULT_FORMAT_VERSION, (gint64)version);
     c->version = version;
-    path_pop(c, saved);
+    vdc_load_path_pop(c, saved);
 
     n = json_object_get_member(top, "producer");
-    path_push(c, "producer", &saved);
+    vdc_load_path_push(c, "producer", &saved);
     if (!n)
-        return load_fail(c, "missing");
+        return vdc_load_fail(c, "missing");
     if (!JSON_NODE_HOLDS_OBJECT(n))
-        return load_fail(c, "expected an object");
+        return vdc_load_fail(c, "expected an object");
     {
         JsonObject *p = json_node_get_object(n);
         const char *names[] = { "name", "version" };
@@ -798,30 +618,31 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
             JsonNode *m = json_object_get_member(p, names[i]);
             gsize s2;
 
-            path_push(c, names[i], &s2);
+            vdc_load_path_push(c, names[i], &s2);
             if (!m)
-                return load_fail(c, "missing");
+                return vdc_load_fail(c, "missing");
             if (!JSON_NODE_HOLDS_VALUE(m) || json_node_get_value_type(m) != G_TYPE_STRING)
-                return load_fail(c, "expected a string");
-            if (load_string(c, json_node_get_string(m), VDC_RESULT_STRING_MAX, dst[i]) < 0)
+                return vdc_load_fail(c, "expected a string");
+            if (vdc_load_string(c, json_node_get_string(m), VDC_RESULT_STRING_MAX, dst[i]) < 0)
                 return -1;
-            path_pop(c, s2);
+            vdc_load_path_pop(c, s2);
         }
     }
-    path_pop(c, saved);
+    vdc_load_path_pop(c, saved);
 
     n = json_object_get_member(top, "experiment");
     if (n) {
-        path_push(c, "experiment", &saved);
+        vdc_load_path_push(c, "experiment", &saved);
         if (!JSON_NODE_HOLDS_OBJECT(n))
-            return load_fail(c, "expected an object");
-        if (load_fields(c, vdc_experiment_fields, json_node_get_object(n), &rs->experiment) < 0 ||
-            load_runs_policy_stop(c, json_node_get_object(n), rs) < 0)
+            return vdc_load_fail(c, "expected an object");
+        if (vdc_load_fields(c, vdc_experiment_fields, json_node_get_object(n), &rs->experiment) < 0 ||
+            load_runs_policy_stop(c, json_node_get_object(n), rs) < 0 ||
+            load_array(c, json_node_get_object(n), "levels", 0, load_level, rs) < 0)
             return -1;
         rs->has_experiment = 1;
-        path_pop(c, saved);
+        vdc_load_path_pop(c, saved);
     }
-    if (load_array(c, top, "targets", 0, load_target, rs) < 0)
+    if (load_array(c, top, "targets", 0, vdc_load_target, rs) < 0)
         return -1;
     return load_array(c, top, "runs", 1, load_run, rs);
 }
@@ -842,7 +663,7 @@ load_top(load_ctx *c, JsonNode *root, vdc_result_set *rs)
 #define VDC_JSON_MAX_STRING_TEXT (6u * VDC_RESULT_LONG_STRING_MAX)
 
 static int
-json_too_deep(const char *data, size_t len, const load_ctx *c)
+json_too_deep(const char *data, size_t len, const vdc_load_ctx *c)
 {
     size_t i, depth = 0, start = 0;
     unsigned line = 1;
@@ -926,7 +747,7 @@ vdc_json_error_text(const GError *err, unsigned *line, unsigned *col)
 int
 vdc_json_depth_ok(const char *data, size_t len, const char *name)
 {
-    load_ctx c = { .name = name };
+    vdc_load_ctx c = { .name = name };
 
     return json_too_deep(data, len, &c) == 0;
 }
@@ -937,7 +758,7 @@ vdc_result_set_load_data(vdc_result_set *rs, const char *data, size_t len,
 {
     JsonParser *parser = json_parser_new_immutable();
     GError *err = NULL;
-    load_ctx c = { .name = name ? name : "(buffer)", .path = g_string_new(NULL),
+    vdc_load_ctx c = { .name = name ? name : "(buffer)", .path = g_string_new(NULL),
                    .reps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
                    .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
     int rc = -1;

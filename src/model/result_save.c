@@ -90,7 +90,8 @@ member_object(JsonObject *o, const char *name)
     return m;
 }
 
-/* The experiment object, with runs_policy.stop from its records. */
+/* The experiment object, with runs_policy.stop and levels from their
+ * records. */
 static JsonObject *
 experiment_json(const vdc_experiment *e)
 {
@@ -98,6 +99,18 @@ experiment_json(const vdc_experiment *e)
     JsonArray *stop;
     size_t i;
 
+    if (e->n_levels) {
+        JsonArray *levels = json_array_new();
+
+        for (i = 0; i < e->n_levels; i++) {
+            JsonObject *l = save_fields(vdc_level_record_fields, &e->levels[i]);
+
+            if (e->levels[i].host)
+                json_object_set_object_member(l, "host", json_object_ref(e->levels[i].host));
+            json_array_add_object_element(levels, l);
+        }
+        json_object_set_array_member(o, "levels", levels);
+    }
     if (!e->runs_policy.n_stop)
         return o;
     rp = member_object(o, "runs_policy");

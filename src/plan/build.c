@@ -12,6 +12,7 @@
 #include "guest/prepare.h"
 #include "plan/dims.h"
 #include "storage/storage.h"
+#include "plan/levels.h"
 #include "stats/paired.h"
 
 /* vdevs: Xen PV guests see xvdX, virtio guests vdX. */
@@ -370,6 +371,42 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
     return 0;
 }
 
+/* --guests against the plan's targets: a level boots copies of a domU
+ * target (an image or an LV per guest); a --block device is one device and
+ * cannot be copied; --runs auto pairs one guest's runs.  0, or -1 after
+ * one vdc_input_error. */
+static int
+check_guests(const vdc_plan *p)
+{
+    unsigned max = vdc_plan_max_guests(p);
+    size_t i, domu = 0;
+
+    if (!p->guests.n)
+        return 0;
+    if (p->runs_auto) {
+        vdc_input_error("--guests: expected a fixed --runs N (--runs auto decides on one guest's runs)");
+        return -1;
+    }
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *t = &p->targets[i];
+
+        if (t->spec.where != VDC_WHERE_DOMU)
+            continue;
+        domu++;
+        if (max > 1 && t->spec.backing == VDC_BACKING_BLOCK) {
+            vdc_input_error("--guests %u: target %s is one block device (%s): expected --image or "
+                            "--lvm targets (each guest gets its own copy)", max, t->name,
+                            t->path ? t->path : "?");
+            return -1;
+        }
+    }
+    if (!domu) {
+        vdc_input_error("--guests: expected a domU target as well (--image, --lvm)");
+        return -1;
+    }
+    return 0;
+}
+
 int
 vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                const char *command_line, vdc_plan *p)
@@ -492,6 +529,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     lv_size = o->lv_size;
 
     memcpy(p->dims, o->dims, sizeof(p->dims));
+    p->guests = o->guests;
     p->max_targets = o->max_targets ? o->max_targets : VDC_MAX_TARGETS_DEFAULT;
     if (storage_options(o, p) < 0)
         return -1;
@@ -699,5 +737,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         vdc_input_error("--runs auto: expected two targets or more (with one there is no headline ratio to make precise)");
         return -1;
     }
+    if (check_guests(p) < 0)
+        return -1;
     return vdc_plan_schedule(p);
 }

@@ -5,4 +5,5 @@
 src_libvdc_controller_a_SOURCES += \
 	src/plan/plan.c src/plan/plan.h src/plan/options.c src/plan/options.h \
 	src/plan/build.c src/plan/build.h src/plan/dims.c src/plan/dims.h \
-	src/plan/workloads.c src/plan/workloads.h src/plan/step.c src/plan/step.h
+	src/plan/workloads.c src/plan/workloads.h src/plan/step.c src/plan/step.h \
+	src/plan/levels.c src/plan/levels.h

@@ -13,6 +13,7 @@
 #include "guest-agent/ctldisk.h"
 #include "guest-agent/options.h"
 #include "plan/dims.h"
+#include "plan/levels.h"
 #include "stats/paired.h"
 
 #define MIB (1ULL << 20)
@@ -180,7 +181,7 @@ static const vdc_opt opt_tail[] = {
 static const vdc_opt *
 run_table(size_t *n)
 {
-    static vdc_opt table[G_N_ELEMENTS(opt_head) + VDC_DIM_COUNT + G_N_ELEMENTS(opt_tail)];
+    static vdc_opt table[G_N_ELEMENTS(opt_head) + VDC_DIM_COUNT + 1 + G_N_ELEMENTS(opt_tail)];
     static size_t len;
 
     if (g_once_init_enter(&len)) {
@@ -190,6 +191,7 @@ run_table(size_t *n)
         g_assert(vdc_n_dimensions <= VDC_DIM_COUNT);
         vdc_dim_opts(O(dims), table + k);
         k += vdc_n_dimensions;
+        vdc_guests_opt(O(guests), table + k++);
         memcpy(table + k, opt_tail, sizeof(opt_tail));
         g_once_init_leave(&len, k + G_N_ELEMENTS(opt_tail));
     }

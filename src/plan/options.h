@@ -30,6 +30,7 @@ typedef struct {
     vdc_dim_list dims[VDC_DIM_COUNT];   /* the matrix's dimensions (plan/dims.h:
                                          * --image-backend, --image-cache,
                                          * --disk-cache, ...), by vdc_target_dim */
+    vdc_dim_list guests;        /* --guests: density levels (plan/levels.h); n 0: not given */
     unsigned max_targets;       /* --max-targets; 0 = VDC_MAX_TARGETS_DEFAULT */
     uint64_t size;              /* agent test file size in the domU, bytes; 0 = 2x guest RAM */
     uint64_t dom0_size;         /* in dom0; 0 = 2x dom0 RAM */

@@ -11,6 +11,7 @@
 #include "common/util.h"
 #include "model/result.h"
 #include "plan/dims.h"
+#include "plan/levels.h"
 
 void
 vdc_plan_init(vdc_plan *p)
@@ -441,6 +442,7 @@ vdc_plan_to_json(const vdc_plan *p)
         json_builder_add_double_value(b, p->precision_percent);
         json_builder_end_object(b);
     }
+    vdc_plan_levels_json(b, p);
     g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->seed);
     member_str(b, "seed", seed);
     member_int(b, "timeout_s", p->timeout_s);
@@ -653,6 +655,7 @@ vdc_plan_to_text(const vdc_plan *p)
                                p->workload_raw ? "raw (the target's block device, before mkfs)" : "",
                                p->workload_raw && p->workload_file ? ", then " : "",
                                p->workload_file ? "file (in the fresh filesystem)" : "");
+    vdc_plan_levels_text(p, s);
     g_string_append(s, "sequence:");
     for (i = 0; i < p->n_boots; i++) {
         size_t k;

@@ -37,7 +37,7 @@ typedef struct {
 } vdc_dim_list;
 
 /* The most targets a plan makes unless --max-targets says otherwise. */
-#define VDC_MAX_TARGETS_DEFAULT 16u
+#define VDC_MAX_TARGETS_DEFAULT 16
 /* A generated target name's most bytes (plan/dims.h). */
 #define VDC_PLAN_TARGET_NAME_MAX 48
 
@@ -153,6 +153,8 @@ typedef struct {
 
     vdc_dim_list dims[VDC_DIM_COUNT];   /* the matrix's dimensions as given, by
                                          * vdc_target_dim (n 0: not given) */
+    vdc_dim_list guests;        /* --guests: the density levels as given (plan/levels.h);
+                                 * n 0: one guest at a time */
     unsigned max_targets;       /* --max-targets */
     char **dropped;             /* the matrix's cells that are no target, "NAME: why"
                                    (a g_strv, NULL: none; plan/dims.h) */

@@ -57,6 +57,7 @@ vdc_analysis_dispose(struct vdc_analysis *a)
     vdc_answer_dispose(&a->answer);
     vdc_reading_dispose(&a->reading);
     vdc_host_cost_dispose(a);
+    vdc_density_dispose(&a->density);
     vdc_analysis_init(a);
 }
 
@@ -927,7 +928,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
     decide_warnings(a, rs);
     vdc_headline_build(a, rs);
     vdc_reading_build(a, rs);
-    if (vdc_host_cost_build(a, rs) < 0)
+    if (vdc_host_cost_build(a, rs) < 0 || vdc_density_build(&a->density, rs, opt) < 0)
         goto fail;
     vdc_answer_build(a, rs);
     return 0;

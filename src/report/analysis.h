@@ -21,6 +21,7 @@
 #include "model/result.h"
 #include "report/answer.h"
 #include "report/artefacts.h"
+#include "report/density.h"
 #include "report/headline.h"
 #include "report/hostcost.h"
 #include "report/reading.h"
@@ -240,6 +241,8 @@ struct vdc_analysis {
     size_t n_cache;
     unsigned char *on_file;            /* n_tests: 1 for a workload key whose samples
                                         * say they ran on a file (workload.on) */
+    struct vdc_density density;        /* many guests at once, per level
+                                        * (report/density.h); n_levels 0: none */
 };
 
 void vdc_analysis_init(struct vdc_analysis *a);

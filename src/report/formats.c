@@ -10,6 +10,7 @@
 
 #include "common/util.h"
 #include "report/render.h"
+#include "report/render_density.h"
 #include "report/render_hostcost.h"
 #include "report/render_json.h"
 
@@ -88,6 +89,13 @@ file_host_cost_csv(const struct vdc_render_in *in, char **out)
 }
 
 static int
+file_density_csv(const struct vdc_render_in *in, char **out)
+{
+    *out = vdc_density_csv(in->a);              /* NULL: no levels */
+    return 0;
+}
+
+static int
 file_page_cache_csv(const struct vdc_render_in *in, char **out)
 {
     *out = vdc_host_cache_csv(in->a);           /* NULL: no page-cache figures */
@@ -105,6 +113,7 @@ const struct vdc_report_file vdc_report_files[] = {
     { "workloads.csv", VDC_REPORT_CSV, file_workloads_csv },
     { "host-cost.csv", VDC_REPORT_CSV, file_host_cost_csv },
     { "page-cache.csv", VDC_REPORT_CSV, file_page_cache_csv },
+    { "density.csv", VDC_REPORT_CSV, file_density_csv },
 };
 const size_t vdc_n_report_files = G_N_ELEMENTS(vdc_report_files);
 

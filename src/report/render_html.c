@@ -19,6 +19,7 @@
 #include "report/render_fmt.h"
 #include "report/render_answer.h"
 #include "report/render_headline.h"
+#include "report/render_density.h"
 #include "report/render_hostcost.h"
 #include "report/render_meta.h"
 #include "report/render_warnings.h"
@@ -473,7 +474,8 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         html_chart(out, a, &fig, "workload", "IO/sec", "Workload IOPS (higher is better)",
                    "the fio-style jobs, I/O operations per second of each job and direction.",
                    DOTS_CAPTION) < 0 ||
-        html_latency(out, a, &fig) < 0 || vdc_host_cost_html(out, a, &fig) < 0)
+        html_latency(out, a, &fig) < 0 || vdc_host_cost_html(out, a, &fig) < 0 ||
+        vdc_density_html(out, a, &fig) < 0)
         goto fail;
     g_string_append(out, "<h2 id=\"results-title\">Results</h2>\n<p class=\"note\">Cells: mean &plusmn; "
                          "half-width of the 95&nbsp;% confidence interval of the mean (Student t); n: samples "

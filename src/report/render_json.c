@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "report/render_density.h"
 #include "report/render_warnings.h"
 
 static void host_cost_json(JsonBuilder *b, const struct vdc_analysis *a, size_t ti, size_t ki);
@@ -295,6 +296,8 @@ vdc_render_json(const vdc_result_set *rs, const struct vdc_analysis *a)
         if (reading)
             json_object_set_object_member(json_node_get_object(st), "reading", reading);
     }
+    if (a->density.n_levels)
+        json_object_set_member(json_node_get_object(st), "density", vdc_density_to_json(a));
     json_object_set_member(json_node_get_object(root), "statistics", st);
     s = vdc_json_to_string(root, NULL);
     json_node_unref(root);

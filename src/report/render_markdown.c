@@ -9,6 +9,7 @@
 #include "report/render_fmt.h"
 #include "report/render_answer.h"
 #include "report/render_headline.h"
+#include "report/render_density.h"
 #include "report/render_hostcost.h"
 #include "report/render_meta.h"
 #include "report/render_warnings.h"
@@ -130,6 +131,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_append_not_comparable_md(out, a);
     vdc_append_workloads_md(out, a);
     vdc_host_cost_markdown(out, a);
+    vdc_density_markdown(out, a);
     g_string_append(out, "## Outliers and excluded samples\n\n");
     vdc_append_notes(out, a, "- ", "  - ", 1);
     g_string_append(out, "\n## How to reproduce\n\n");

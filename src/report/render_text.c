@@ -10,6 +10,7 @@
 #include "report/render_headline.h"
 #include "report/layout.h"
 #include "report/reading.h"
+#include "report/render_density.h"
 #include "report/render_hostcost.h"
 #include "report/render_meta.h"
 #include "report/render_warnings.h"
@@ -459,6 +460,7 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_append_cache_text(out, rs);
     vdc_append_workloads_text(out, a);
     vdc_host_cost_text(out, a);
+    vdc_density_text(out, a);
     vdc_append_notes(out, a, "", "  ", 0);
     g_strfreev(names);
     return g_string_free(out, FALSE);

@@ -17,6 +17,7 @@
 #include "common/util.h"
 #include "guest/prepare.h"
 #include "host/qemuprobe.h"
+#include "plan/levels.h"
 #include "run/runrec.h"
 #include "storage/storage.h"
 
@@ -248,15 +249,20 @@ vdc_run_storage_spec(const vdc_plan *p, const vdc_plan_target *t, int consent)
 int
 vdc_run_check_lvm_room(const vdc_plan *p)
 {
-    struct vdc_storage_spec *specs = g_new0(struct vdc_storage_spec, p->n_targets ? p->n_targets : 1);
+    unsigned copies = vdc_plan_max_guests(p), k;
+    struct vdc_storage_spec *specs = g_new0(struct vdc_storage_spec,
+                                            p->n_targets ? p->n_targets * copies : 1);
     size_t i, n = 0;
     int rc;
 
-    /* the specs provision_target() gives storage_create() */
+    /* the specs provision_target() gives storage_create(); a domU target's
+     * once per guest of the largest level (--guests) */
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
 
-        if (t->spec.backing == VDC_BACKING_LVM)
+        if (t->spec.backing != VDC_BACKING_LVM)
+            continue;
+        for (k = 0; k < (t->spec.where == VDC_WHERE_DOMU ? copies : 1); k++)
             specs[n++] = vdc_run_storage_spec(p, t, 0);
     }
     rc = n ? vdc_storage_lvm_check_all(specs, n) : 0;
@@ -327,6 +333,7 @@ vdc_run_check_image_room(const vdc_plan *p)
      * size each (a sparse image fills up as the agent writes its file) */
     struct fsneed { dev_t dev; char *dir; uint64_t need; GString *what; };
     GArray *fs = g_array_new(FALSE, TRUE, sizeof(struct fsneed));
+    unsigned copies;
     size_t i, j;
     int rc = 0;
 
@@ -353,9 +360,15 @@ vdc_run_check_image_room(const vdc_plan *p)
             g_free(dir);
         }
         f = &g_array_index(fs, struct fsneed, j);
-        f->need += t->disk_bytes;
-        g_string_append_printf(f->what, "%s%s %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
-                               t->name, t->disk_bytes);
+        /* a domU target once per guest of the largest level (--guests) */
+        copies = t->spec.where == VDC_WHERE_DOMU ? vdc_plan_max_guests(p) : 1;
+        f->need += copies * t->disk_bytes;
+        if (copies > 1)
+            g_string_append_printf(f->what, "%s%s %u x %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
+                                   t->name, copies, t->disk_bytes);
+        else
+            g_string_append_printf(f->what, "%s%s %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
+                                   t->name, t->disk_bytes);
     }
     for (j = 0; j < fs->len; j++) {
         struct fsneed *f = &g_array_index(fs, struct fsneed, j);

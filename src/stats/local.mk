@@ -3,4 +3,5 @@
 # paired comparisons, Holm, effect classes).
 src_libvdc_results_a_SOURCES += src/stats/stats.c src/stats/stats.h \
 	src/stats/paired.c src/stats/paired.h \
-	src/stats/cld.c src/stats/cld.h
+	src/stats/cld.c src/stats/cld.h \
+	src/stats/pooled.c src/stats/pooled.h

@@ -98,12 +98,21 @@ vdc_history_date_ok(const char *s)
 
     for (size_t i = 0; i < G_N_ELEMENTS(shapes); i++) {
         const char *p = shapes[i], *q = s;
+        unsigned y, mo, d, h = 0, mi = 0, sec = 0;
 
         for (; *p && *q; p++, q++)
             if (*p == 'd' ? !g_ascii_isdigit(*q) : *p != *q)
                 break;
-        if (!*p && !*q)
-            return 1;
+        if (*p || *q)
+            continue;
+        /* the shape fits: the date must exist and the time be one of a day */
+        if (sscanf(s, "%4u-%2u-%2u", &y, &mo, &d) != 3 ||
+            (s[10] == 'T' && sscanf(s + 11, "%2u:%2u", &h, &mi) != 2))
+            return 0;
+        if (s[10] == 'T' && s[16] == ':' && sscanf(s + 17, "%2u", &sec) != 1)
+            return 0;
+        return y >= 1 && g_date_valid_dmy((GDateDay)d, (GDateMonth)mo, (GDateYear)y) && h < 24 && mi < 60 &&
+               sec < 60;
     }
     return 0;
 }

@@ -80,7 +80,8 @@ void vdc_history_init(struct vdc_history *h);
 void vdc_history_dispose(struct vdc_history *h);
 
 /* 1 when @s is a date the query takes: YYYY-MM-DD, optionally followed
- * by THH:MM, THH:MM:SS and Z; else 0. */
+ * by THH:MM, THH:MM:SS and Z, naming a day that exists (2026-02-30 does
+ * not) and a time of a day (hours 0-23, minutes and seconds 0-59); else 0. */
 int vdc_history_date_ok(const char *s);
 
 /* Read the series of @q from @s into @h (freshly _init'ed) and decide

@@ -203,7 +203,7 @@ all:
         vdc_dom0_on: image
         vdc_dom0_size: 8M
         vdc_install_recommends: false
-        vdc_extra_args: [--agent-ram, "4", --dom0-ram, "4", --guest-memory, "256",
+        vdc_extra_args: [--guest-memory, "256",
                          --agent-options, "-n 0 --per-char=stdio", --quiet]
       hosts:
         h1:

@@ -347,6 +347,26 @@ if grep -q 'Host CPU per backend' "$work/synthetic/report.txt" "$work/synthetic/
     fail "synthetic: a host CPU section without host figures"
 fi
 
+# many guests at once (runs[].level, guest, release; experiment.levels):
+# the section of the text and Markdown reports and report.json (by
+# render), density.csv and the HTML's fairness table byte for byte, a
+# scaling figure per test; nothing without levels
+render density "$golden/density/result.json" lvm
+sed -n '/^<table id="density-table">$/,/^<\/table>$/p' "$work/density/report.html" \
+    >"$work/density/density-table.html"
+golden_check density "$golden/density/expected" "$work/density" density.csv density-table.html
+for id in density chart-density-0 chart-density-1 density-table; do
+    grep -q "id=\"$id\"" "$work/density/report.html" || fail "density: report.html has no element $id"
+done
+dup=$(grep -o ' id="[^"]*"' "$work/density/report.html" | sort | uniq -d | head -3)
+[ -z "$dup" ] || fail "density: duplicate ids in report.html: $dup"
+grep -q '^  at 3 guests, workload_read@rr4k (IO/sec): image gives 16.7 % less aggregate than lvm ' \
+    "$work/density/report.txt" || fail "density: no headline at 3 guests"
+[ ! -e "$work/synthetic/density.csv" ] || fail "synthetic: density.csv without levels"
+if grep -q 'Many guests at once' "$work/synthetic/report.txt" "$work/synthetic/report.md"; then
+    fail "synthetic: a many-guests section without levels"
+fi
+
 # --formats writes only what is asked
 d="$work/only"
 mkdir "$d"

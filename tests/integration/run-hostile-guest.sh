@@ -85,7 +85,7 @@ chmod 755 "$work/agent"
 rc=0
 timeout -k 30 1200 "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
     --image --block "$loop" --destroy-data --dom0 --runs 4 --seed 42 \
-    --size 8M --dom0-size 8M --guest-memory 256 --agent-ram 4 --dom0-ram 4 \
+    --size 8M --dom0-size 8M --guest-memory 256 \
     --agent-options "-n 0 --per-char=stdio" \
     --guest-image "$template_dir/guest.img" --agent "$work/agent" --runner "$runner" \
     --cache-dir "$work/cache" --image-dir "$work/img" --out "$work/out" --timeout 600 \

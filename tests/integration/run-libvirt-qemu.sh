@@ -112,7 +112,7 @@ assert opts["image"] == opts["block"] == opts["dom0"], opts
 assert opts["dom0"][:6] == ["-s", "8", "-r", "256", "-f", "-q"], opts["dom0"]
 tg = {t["name"]: t for t in d["targets"]}
 for t in ("image", "block", "dom0"):
-    assert tg[t]["filesystem"]["mkfs_options"] == "-F -q -E lazy_itable_init=0,lazy_journal_init=0", tg[t]
+    assert tg[t]["filesystem"]["mkfs_options"] == "-F -q -E lazy_itable_init=0,lazy_journal_init=0,nodiscard", tg[t]
 assert tg["image"]["requested"]["image_cache"] == "host"
 assert tg["image"]["backend"]["source"] == "libvirt-live-xml"
 assert tg["image"]["backend"]["type"] == "file"

@@ -164,6 +164,9 @@ refused "a missing store" "none.sqlite: no such file" notes.sqlite history --sto
 [ -e none.sqlite ] && fail "history created a store"
 refused "export over a file it did not write" "add1.out: exists and was not written by vmdiskcmp" add1.out \
     store export --store s.sqlite --format ndjson -o add1.out
+refused "run --dry-run --store a text file" "notes.sqlite: not a SQLite database" notes.sqlite \
+    run --hypervisor mock --image --dry-run --out dry --store notes.sqlite
+[ -e dry ] && fail "run --dry-run --store refused but OUT was made"
 refused "bad --since" "--since 'last week'" s.sqlite history --store s.sqlite --since 'last week'
 refused "bad --fail-if" "--fail-if 'slower>5%'" s.sqlite history --store s.sqlite --fail-if 'slower>5%'
 

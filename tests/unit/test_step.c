@@ -121,7 +121,7 @@ test_target_args(void **state)
 static void
 test_agent_same_both_sides(void **state)
 {
-    static const char *const want_opts[] = { "-s", "64", "-r", "32", "-q", "--drop-caches", "-n", "0", NULL };
+    static const char *const want_opts[] = { "-s", "128", "-r", "64", "-q", "--drop-caches", "-n", "0", NULL };
     vdc_plan p;
     struct vdc_ctl_job job;
     struct vdc_jobcmd domu, dom0;
@@ -129,8 +129,8 @@ test_agent_same_both_sides(void **state)
     g_auto(GStrv) opts = NULL;
     size_t i;
 
-    build_plan("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 32 "
-               "--dom0-memory-max 32 --agent-options '-n  0' --guest-image /g --seed 7 --runs 1 --order interleaved "
+    build_plan("run --hypervisor mock --image --dom0 --size 128M --dom0-size 128M --guest-memory 64 "
+               "--dom0-memory-max 64 --agent-options '-n  0' --guest-image /g --seed 7 --runs 1 --order interleaved "
                "--image-dir /i --out /o", &p);
     assert_int_equal(p.n_boots, 2);
     assert_false(p.boots[0].dom0);
@@ -181,12 +181,12 @@ test_agent_same_both_sides(void **state)
 static void
 test_agent_ram_and_force(void **state)
 {
-    static const char *const domu[] = { "-s", "48", "-r", "32", "-f", "-q", NULL };
+    static const char *const domu[] = { "-s", "48", "-r", "64", "-f", "-q", NULL };
     static const char *const dom0[] = { "-s", "2048", "-r", "1024", "-q", NULL };
     vdc_plan p;
     g_auto(GStrv) a = NULL, b = NULL;
 
-    build_plan("run --hypervisor mock --image --dom0 --size 48M --guest-memory 32 --guest-image /g "
+    build_plan("run --hypervisor mock --image --dom0 --size 48M --guest-memory 64 --guest-image /g "
                "--image-dir /i --out /o --no-drop-caches", &p);
     a = vdc_agent_options(&p, &p.targets[0]);
     b = vdc_agent_options(&p, &p.targets[1]);
@@ -202,7 +202,7 @@ static void
 test_workload_pass(void **state)
 {
     static const char *const want[] = { "/agent", "-d", "/mnt/t", "--target", "t", "--seed", "7",
-                                        "--repetition", "0", "--json", "/t.w.json", "-r", "32", "-q",
+                                        "--repetition", "0", "--json", "/t.w.json", "-r", "64", "-q",
                                         "--job", "/j/a.fio", "--job", "/j/b.fio", NULL };
     char dir[] = "/tmp/test_step.XXXXXX";
     g_autofree char *a = NULL, *b = NULL, *line = NULL;
@@ -221,8 +221,8 @@ test_workload_pass(void **state)
     b = g_strdup_printf("%s/b.fio", dir);
     assert_true(g_file_set_contents(a, "[a]\nrw=randread\nsize=8m\n", -1, NULL));
     assert_true(g_file_set_contents(b, "[b]\nrw=write\nbs=1m\nsize=32m\nnumjobs=2\n", -1, NULL));
-    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 32 "
-                           "--dom0-memory-max 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
+    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 64 "
+                           "--dom0-memory-max 64 --guest-image /g --seed 7 --runs 1 --order interleaved "
                            "--image-dir /i --out /o --tests workloads --workload %s,%s", a, b);
     assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
     vdc_run_opts_init(&o);
@@ -274,7 +274,7 @@ static void
 test_raw_workload_pass(void **state)
 {
     static const char *const want[] = { "/agent", "-d", "/dev/xvdb", "--target", "t", "--seed", "7",
-                                        "--repetition", "0", "--json", "/t.r.json", "-r", "32", "-q",
+                                        "--repetition", "0", "--json", "/t.r.json", "-r", "64", "-q",
                                         "--destroy-data", "--job", "/j/a.fio", "--job", "/j/b.fio", NULL };
     char dir[] = "/tmp/test_step.XXXXXX";
     g_autofree char *a = NULL, *b = NULL, *line = NULL, *text = NULL;
@@ -293,8 +293,8 @@ test_raw_workload_pass(void **state)
     b = g_strdup_printf("%s/b.fio", dir);
     assert_true(g_file_set_contents(a, "[a]\nrw=randread\noffset=300m\n", -1, NULL));
     assert_true(g_file_set_contents(b, "[b]\nrw=write\nbs=1m\noffset=100m\nsize=200m\nnumjobs=2\n", -1, NULL));
-    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 32 "
-                           "--dom0-memory-max 32 --guest-image /g --seed 7 --runs 1 --order interleaved "
+    line = g_strdup_printf("run --hypervisor mock --image --dom0 --size 64M --dom0-size 64M --guest-memory 64 "
+                           "--dom0-memory-max 64 --guest-image /g --seed 7 --runs 1 --order interleaved "
                            "--image-dir /i --out /o --tests workloads --workload-on raw --workload %s,%s", a, b);
     assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
     vdc_run_opts_init(&o);

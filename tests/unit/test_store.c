@@ -243,6 +243,14 @@ test_fail_parse_and_dates(void **state)
     assert_true(vdc_history_date_ok("2026-12-01"));
     assert_true(vdc_history_date_ok("2026-12-01T10:15"));
     assert_true(vdc_history_date_ok("2026-12-01T10:15:30Z"));
+    assert_true(vdc_history_date_ok("2024-02-29"));
+    assert_false(vdc_history_date_ok("2026-13-45"));
+    assert_false(vdc_history_date_ok("2026-02-30"));
+    assert_false(vdc_history_date_ok("2025-02-29"));
+    assert_false(vdc_history_date_ok("2026-00-10"));
+    assert_false(vdc_history_date_ok("2026-12-06T25:00"));
+    assert_false(vdc_history_date_ok("2026-12-06T12:60"));
+    assert_false(vdc_history_date_ok("2026-12-06T12:00:61"));
     assert_false(vdc_history_date_ok("2026-12-1"));
     assert_false(vdc_history_date_ok("yesterday"));
     assert_false(vdc_history_date_ok("2026-12-01; DROP TABLE results"));

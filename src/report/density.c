@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The density analysis (density.h): many guests at once, per level. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+#include "model/target.h"
+#include "report/density.h"
+#include "stats/pooled.h"
+
+void
+vdc_density_init(struct vdc_density *d)
+{
+    memset(d, 0, sizeof(*d));
+}
+
+static void
+cell_dispose(struct vdc_density_cell *c)
+{
+    g_free(c->rep);
+    g_free(c->aggregate);
+    g_free(c->kib_s);
+    g_free(c->jain);
+    g_free(c->p50);
+    g_free(c->p99);
+    g_free(c->p99_9);
+    g_free(c->skew_s);
+    g_free(c->guest);
+}
+
+void
+vdc_density_dispose(struct vdc_density *d)
+{
+    size_t i, n = d->n_levels * d->n_targets * d->n_tests;
+
+    for (i = 0; d->cells && i < n; i++)
+        cell_dispose(&d->cells[i]);
+    g_free(d->cells);
+    g_free(d->levels);
+    g_strfreev(d->targets);
+    g_strfreev(d->tests);
+    g_free(d->pairs);
+    g_free(d->stops);
+    vdc_density_init(d);
+}
+
+const struct vdc_density_cell *
+vdc_density_cell(const struct vdc_density *d, size_t li, size_t ti, size_t ki)
+{
+    return &d->cells[(li * d->n_targets + ti) * d->n_tests + ki];
+}
+
+/* One run's samples by test key, computed once */
+typedef struct {
+    const vdc_run *run;
+    char **keys;             /* n_samples keys of run->samples */
+} keyed_run;
+
+/* The guests of one repetition of a cell: sample and run per guest */
+typedef struct {
+    int64_t rep;
+    const vdc_sample **s;    /* level entries, NULL: no sample */
+    const vdc_run **r;
+} rep_guests;
+
+static int
+cmp_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static int
+cmp_rep(const void *a, const void *b)
+{
+    const rep_guests *x = *(rep_guests *const *)a, *y = *(rep_guests *const *)b;
+
+    return cmp_int64(&x->rep, &y->rep);
+}
+
+/* The knots of a workload sample's completion latency, weighted by its
+ * count; 0 when it has none that can be pooled */
+static int
+latency_knots(const vdc_sample *s, struct vdc_latency_knots *k)
+{
+    const vdc_latency_us *l;
+    const double q[] = { 0, 0.5, 0.9, 0.99, 0.999, 0.9999, 1 };
+    double x[7];
+    size_t j;
+
+    if (!s->workload)
+        return 0;
+    l = &s->workload->clat_us;
+    x[0] = l->min; x[1] = l->p50; x[2] = l->p90; x[3] = l->p99;
+    x[4] = l->p99_9; x[5] = l->p99_99; x[6] = l->max;
+    k->n_knots = 0;
+    k->weight = l->n != VDC_INT_ABSENT ? (double)l->n
+              : s->workload->ios != VDC_INT_ABSENT ? (double)s->workload->ios : NAN;
+    for (j = 0; j < G_N_ELEMENTS(q); j++) {
+        if (!vdc_has(x[j]))
+            continue;
+        k->q[k->n_knots] = q[j];
+        k->x[k->n_knots++] = x[j];
+    }
+    return k->n_knots >= 2;
+}
+
+/* The start skew of a level's repetition: from the guests' release, else
+ * the level record's */
+static double
+rep_skew(const vdc_result_set *rs, const rep_guests *g, int64_t level, const char *target)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    size_t i;
+
+    for (i = 0; i < (size_t)level; i++) {
+        double t = g->r[i]->release.started_s;
+
+        if (!vdc_has(t))
+            break;
+        lo = fmin(lo, t);
+        hi = fmax(hi, t);
+    }
+    if (i == (size_t)level)
+        return hi - lo;
+    for (i = 0; rs->has_experiment && i < rs->experiment.n_levels; i++) {
+        const vdc_level_record *l = &rs->experiment.levels[i];
+
+        if (l->guests == level && l->repetition == g->rep && !g_strcmp0(l->target, target))
+            return l->start_skew_s;
+    }
+    return NAN;
+}
+
+static double
+mean_of(const double *x, size_t n)
+{
+    double s = 0;
+    size_t i, m = 0;
+
+    for (i = 0; i < n; i++) {
+        if (vdc_has(x[i])) {
+            s += x[i];
+            m++;
+        }
+    }
+    return m ? s / (double)m : NAN;
+}
+
+/* Fill cell @c from the complete repetitions @reps (@n of them) */
+static int
+cell_fill(struct vdc_density_cell *c, const vdc_result_set *rs, const char *target,
+          rep_guests **reps, size_t n, const struct vdc_stats_options *opt)
+{
+    size_t L = (size_t)c->level, i, g;
+    struct vdc_latency_knots *k = g_new(struct vdc_latency_knots, L);
+    double *v = g_new(double, L);
+    int rc;
+
+    c->rep = g_new(int64_t, n);
+    c->aggregate = g_new(double, n);
+    c->kib_s = g_new(double, n);
+    c->jain = g_new(double, n);
+    c->p50 = g_new(double, n);
+    c->p99 = g_new(double, n);
+    c->p99_9 = g_new(double, n);
+    c->skew_s = g_new(double, n);
+    c->guest = g_new0(double, L);
+    c->n_reps = n;
+    for (i = 0; i < n; i++) {
+        double sum = 0, kib = 0, shortest = INFINITY;
+        int pooled = 1;
+
+        for (g = 0; g < L; g++) {
+            const vdc_sample *s = reps[i]->s[g];
+
+            v[g] = s->value;
+            sum += s->value;
+            c->guest[g] += s->value / (double)n;
+            kib = s->workload && vdc_has(kib) ? kib + s->workload->bandwidth_kib_s : NAN;
+            if (vdc_has(s->elapsed_s))
+                shortest = fmin(shortest, s->elapsed_s);
+            if (pooled && !latency_knots(s, &k[g]))
+                pooled = 0;
+        }
+        c->rep[i] = reps[i]->rep;
+        c->aggregate[i] = sum;
+        c->kib_s[i] = kib;
+        c->jain[i] = vdc_stats_jain(v, L);
+        c->p50[i] = pooled ? vdc_stats_mixture_quantile(k, L, 0.5) : NAN;
+        c->p99[i] = pooled ? vdc_stats_mixture_quantile(k, L, 0.99) : NAN;
+        c->p99_9[i] = pooled ? vdc_stats_mixture_quantile(k, L, 0.999) : NAN;
+        c->skew_s[i] = rep_skew(rs, reps[i], c->level, target);
+        if (vdc_has(c->skew_s[i]) && isfinite(shortest) &&
+            c->skew_s[i] > VDC_DENSITY_SKEW_SHARE * shortest)
+            c->skewed = 1;
+    }
+    for (g = 1, c->slowest = c->fastest = 0; n && g < L; g++) {
+        if (c->guest[g] < c->guest[c->slowest])
+            c->slowest = g;
+        if (c->guest[g] > c->guest[c->fastest])
+            c->fastest = g;
+    }
+    rc = vdc_stats_summarize(c->aggregate, n, opt, &c->sum);
+    c->kib_s_mean = mean_of(c->kib_s, n);
+    c->jain_mean = mean_of(c->jain, n);
+    c->jain_min = NAN;
+    for (i = 0; i < n; i++)
+        if (vdc_has(c->jain[i]) && !(c->jain_min <= c->jain[i]))
+            c->jain_min = c->jain[i];
+    c->p50_mean = mean_of(c->p50, n);
+    c->p99_mean = mean_of(c->p99, n);
+    c->p99_9_mean = mean_of(c->p99_9, n);
+    c->skew_max_s = NAN;
+    for (i = 0; i < n; i++)
+        if (vdc_has(c->skew_s[i]) && !(c->skew_max_s >= c->skew_s[i]))
+            c->skew_max_s = c->skew_s[i];
+    g_free(k);
+    g_free(v);
+    return rc;
+}
+
+/* Build the cell (level, target, test key) from the keyed runs */
+static int
+cell_build(struct vdc_density_cell *c, const vdc_result_set *rs, const keyed_run *kr, size_t n_kr,
+           const char *target, const char *key, const struct vdc_stats_options *opt)
+{
+    GHashTable *by_rep = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, NULL);
+    GPtrArray *all = g_ptr_array_new(), *complete = g_ptr_array_new();
+    size_t i, j, L = (size_t)c->level;
+    const vdc_test_info *ti;
+    int64_t bs;
+    int rc = 0;
+
+    ti = vdc_test_key_parse(key, &bs);
+    c->unit = ti ? ti->unit : NULL;
+    for (i = 0; i < n_kr; i++) {
+        const vdc_run *r = kr[i].run;
+        rep_guests *g;
+
+        if (vdc_run_level(r) != c->level || g_strcmp0(r->target, target))
+            continue;
+        for (j = 0; j < r->n_samples; j++)
+            if (!strcmp(kr[i].keys[j], key))
+                break;
+        if (j == r->n_samples)
+            continue;
+        if (vdc_run_guest(r) >= c->level)
+            continue;   /* the loader refuses it; a set built in code may not */
+        g = g_hash_table_lookup(by_rep, &r->repetition);
+        if (!g) {
+            g = g_new0(rep_guests, 1);
+            g->rep = r->repetition;
+            g->s = g_new0(const vdc_sample *, L);
+            g->r = g_new0(const vdc_run *, L);
+            g_hash_table_insert(by_rep, &g->rep, g);
+            g_ptr_array_add(all, g);
+        }
+        g->s[vdc_run_guest(r)] = r->samples[j];
+        g->r[vdc_run_guest(r)] = r;
+    }
+    g_ptr_array_sort(all, cmp_rep);
+    for (i = 0; i < all->len; i++) {
+        rep_guests *g = all->pdata[i];
+
+        for (j = 0; j < L; j++)
+            if (!g->s[j] || !vdc_has(g->s[j]->value) || g->s[j]->failed)
+                break;
+        if (j == L)
+            g_ptr_array_add(complete, g);
+        else
+            c->n_incomplete++;
+    }
+    if (all->len)
+        rc = cell_fill(c, rs, target, (rep_guests **)complete->pdata, complete->len, opt);
+    for (i = 0; i < all->len; i++) {
+        rep_guests *g = all->pdata[i];
+
+        g_free(g->s);
+        g_free(g->r);
+        g_free(g);
+    }
+    g_ptr_array_free(all, TRUE);
+    g_ptr_array_free(complete, TRUE);
+    g_hash_table_destroy(by_rep);
+    return rc;
+}
+
+/* Pair values of @t and @b by repetition number into @x, @y; the count */
+static size_t
+pair_values(const struct vdc_density_cell *t, const struct vdc_density_cell *b,
+            const double *tv, const double *bv, double *x, double *y)
+{
+    size_t i = 0, j = 0, n = 0;
+
+    while (i < t->n_reps && j < b->n_reps) {
+        if (t->rep[i] < b->rep[j]) {
+            i++;
+        } else if (t->rep[i] > b->rep[j]) {
+            j++;
+        } else {
+            if (vdc_has(tv[i]) && vdc_has(bv[j])) {
+                x[n] = tv[i];
+                y[n++] = bv[j];
+            }
+            i++;
+            j++;
+        }
+    }
+    return n;
+}
+
+/* 1 when target @name of @rs has the backing kind @k (image, lvm, block) */
+static int
+target_backing(const vdc_result_set *rs, const char *name, vdc_backing k)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, name);
+    vdc_target_spec s = { 0 };
+
+    return t && vdc_target_kind_parse(t->kind, &s) == 0 && s.where == VDC_WHERE_DOMU && s.backing == k;
+}
+
+static void
+build_pairs(struct vdc_density *d, const vdc_result_set *rs)
+{
+    GArray *a = g_array_new(FALSE, TRUE, sizeof(struct vdc_density_pair));
+    size_t li, ti, bi, ki;
+
+    for (li = 0; li < d->n_levels; li++)
+        for (ki = 0; ki < d->n_tests; ki++)
+            for (ti = 0; ti < d->n_targets; ti++) {
+                if (!target_backing(rs, d->targets[ti], VDC_BACKING_IMAGE))
+                    continue;
+                for (bi = 0; bi < d->n_targets; bi++) {
+                    const struct vdc_density_cell *t = vdc_density_cell(d, li, ti, ki);
+                    const struct vdc_density_cell *b = vdc_density_cell(d, li, bi, ki);
+                    struct vdc_density_pair p = { .level = d->levels[li], .test = ki,
+                                                  .target = ti, .reference = bi };
+                    size_t m = MIN(t->n_reps, b->n_reps), n;
+                    double *x, *y;
+
+                    if (!(target_backing(rs, d->targets[bi], VDC_BACKING_LVM) ||
+                          target_backing(rs, d->targets[bi], VDC_BACKING_BLOCK)) || !m)
+                        continue;
+                    x = g_new(double, m);
+                    y = g_new(double, m);
+                    n = pair_values(t, b, t->aggregate, b->aggregate, x, y);
+                    vdc_stats_compare_paired(x, y, n, VDC_STATS_PERM_RESAMPLES,
+                                             VDC_STATS_PERM_SEED, &p.agg);
+                    n = pair_values(t, b, t->p99, b->p99, x, y);
+                    vdc_stats_compare_paired(x, y, n, VDC_STATS_PERM_RESAMPLES,
+                                             VDC_STATS_PERM_SEED, &p.p99);
+                    g_free(x);
+                    g_free(y);
+                    g_array_append_val(a, p);
+                }
+            }
+    d->n_pairs = a->len;
+    d->pairs = (struct vdc_density_pair *)g_array_free(a, FALSE);
+}
+
+/* Where each target stops scaling: the first level whose next level (with
+ * values) adds under VDC_DENSITY_SCALING_GAIN to its mean aggregate */
+static void
+build_stops(struct vdc_density *d)
+{
+    size_t ti, ki, li;
+
+    d->stops = g_new0(int64_t, d->n_targets * d->n_tests + 1);
+    for (ti = 0; ti < d->n_targets; ti++)
+        for (ki = 0; ki < d->n_tests; ki++) {
+            const struct vdc_density_cell *prev = NULL;
+
+            for (li = 0; li < d->n_levels; li++) {
+                const struct vdc_density_cell *c = vdc_density_cell(d, li, ti, ki);
+
+                if (!c->n_reps)
+                    continue;
+                if (prev && c->sum.mean < VDC_DENSITY_SCALING_GAIN * prev->sum.mean) {
+                    d->stops[ti * d->n_tests + ki] = prev->level;
+                    break;
+                }
+                prev = c;
+            }
+        }
+}
+
+int
+vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
+                  const struct vdc_stats_options *opt)
+{
+    GArray *levels = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    GPtrArray *targets = g_ptr_array_new(), *tests = g_ptr_array_new();
+    keyed_run *kr = g_new0(keyed_run, rs->n_runs);
+    char **all_keys = NULL;
+    size_t i, j, n_kr = 0, li, ti, ki;
+    int rc = 0;
+
+    vdc_density_dispose(d);
+    /* the targets that ran at a level */
+    for (i = 0; i < rs->n_runs; i++) {
+        const vdc_run *r = rs->runs[i];
+
+        if (r->level == VDC_INT_ABSENT || !r->target)
+            continue;
+        for (j = 0; j < targets->len; j++)
+            if (!strcmp(targets->pdata[j], r->target))
+                break;
+        if (j == targets->len)
+            g_ptr_array_add(targets, g_strdup(r->target));
+    }
+    /* their runs, keyed once; the levels they ran at */
+    for (i = 0; i < rs->n_runs; i++) {
+        const vdc_run *r = rs->runs[i];
+        int64_t lv = vdc_run_level(r);
+
+        for (j = 0; j < targets->len; j++)
+            if (!g_strcmp0(targets->pdata[j], r->target))
+                break;
+        if (j == targets->len)
+            continue;
+        kr[n_kr].run = r;
+        kr[n_kr].keys = g_new0(char *, r->n_samples + 1);
+        for (j = 0; j < r->n_samples; j++)
+            kr[n_kr].keys[j] = vdc_sample_key(r->samples[j]);
+        n_kr++;
+        for (j = 0; j < levels->len; j++)
+            if (g_array_index(levels, int64_t, j) == lv)
+                break;
+        if (j == levels->len)
+            g_array_append_val(levels, lv);
+    }
+    g_array_sort(levels, cmp_int64);
+    /* the test keys they measured, in the set's key order */
+    all_keys = vdc_result_set_test_keys(rs, NULL);
+    for (i = 0; all_keys[i]; i++) {
+        for (j = 0; j < n_kr; j++) {
+            size_t s;
+
+            for (s = 0; s < kr[j].run->n_samples; s++)
+                if (!strcmp(kr[j].keys[s], all_keys[i]))
+                    break;
+            if (s < kr[j].run->n_samples)
+                break;
+        }
+        if (j < n_kr)
+            g_ptr_array_add(tests, g_strdup(all_keys[i]));
+    }
+    g_strfreev(all_keys);
+    d->n_levels = levels->len;
+    d->levels = (int64_t *)g_array_free(levels, FALSE);
+    d->n_targets = targets->len;
+    g_ptr_array_add(targets, NULL);
+    d->targets = (char **)g_ptr_array_free(targets, FALSE);
+    d->n_tests = tests->len;
+    g_ptr_array_add(tests, NULL);
+    d->tests = (char **)g_ptr_array_free(tests, FALSE);
+    d->cells = g_new0(struct vdc_density_cell, d->n_levels * d->n_targets * d->n_tests);
+    for (li = 0; li < d->n_levels && rc == 0; li++)
+        for (ti = 0; ti < d->n_targets && rc == 0; ti++)
+            for (ki = 0; ki < d->n_tests && rc == 0; ki++) {
+                struct vdc_density_cell *c =
+                    (struct vdc_density_cell *)vdc_density_cell(d, li, ti, ki);
+
+                c->level = d->levels[li];
+                c->target = ti;
+                c->test = ki;
+                rc = cell_build(c, rs, kr, n_kr, d->targets[ti], d->tests[ki], opt);
+            }
+    for (i = 0; i < n_kr; i++)
+        g_strfreev(kr[i].keys);
+    g_free(kr);
+    if (rc == 0) {
+        build_pairs(d, rs);
+        build_stops(d);
+    }
+    return rc;
+}
+
+int64_t
+vdc_density_stops(const struct vdc_density *d, size_t ti, size_t ki)
+{
+    return d->stops ? d->stops[ti * d->n_tests + ki] : 0;
+}

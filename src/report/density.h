@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vmdiskcmp density analysis: what N domUs of one target did together, at
+ * each level of --guests (runs[].level, runs[].guest, runs[].release,
+ * experiment.levels[]; doc/result-format.md).
+ *
+ * Part of the analysis (report/analysis.h: vdc_analysis.density, built
+ * once by vdc_analysis_build; renderers only print it).  A cell is one
+ * (level N, target, test key); its repetition r holds N values, one per
+ * guest, and counts only when every guest has a value (a level with a
+ * guest missing is counted in n_incomplete, never summed short).  Per
+ * repetition:
+ *   aggregate     the sum of the N guests' rates in the test's unit (each
+ *                 guest's rate over its own window; the windows overlap to
+ *                 within the start skew, which is why a skew above
+ *                 VDC_DENSITY_SKEW_SHARE of the shortest window flags it);
+ *   jain          Jain's fairness index of the N rates (stats/pooled.h);
+ *   p50/p99/p99_9 workload keys: completion latency over all N guests'
+ *                 I/Os, the I/O-weighted mixture of the guests' summaries
+ *                 (vdc_stats_mixture_quantile: each guest's clat_us min,
+ *                 p50, p90, p99, p99.9, p99.99, max, linear between them,
+ *                 weighted by clat_us.n);
+ *   skew_s        max - min of the guests' release.started_s (else the
+ *                 level record's start_skew_s).
+ * Pairs: each image target (targets[].kind "image") against each LV or
+ * block target at the same level and test, paired by repetition number
+ * (the same seeds), on the aggregate and on the pooled p99
+ * (stats/paired.h).  Methods: doc/statistics.md "Many guests at once". */
+#ifndef VDC_REPORT_DENSITY_H
+#define VDC_REPORT_DENSITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/result.h"
+#include "stats/paired.h"
+#include "stats/stats.h"
+
+/* A start skew above this share of the shortest guest's elapsed time
+ * flags the cell: the guests did not run side by side for all of it. */
+#define VDC_DENSITY_SKEW_SHARE 0.05
+/* A backend stops scaling at a level when the next level's mean aggregate
+ * is under this factor of its own: more guests, under 5 % more work. */
+#define VDC_DENSITY_SCALING_GAIN 1.05
+
+struct vdc_density_cell {
+    int64_t level;           /* N, the guests booted together */
+    size_t target;           /* index into vdc_density.targets */
+    size_t test;             /* index into vdc_density.tests */
+    const char *unit;        /* the test's unit ("IO/sec", "K/sec"), static */
+    size_t n_reps;           /* repetitions with every guest valued */
+    size_t n_incomplete;     /* repetitions left out: a guest without a value */
+    int64_t *rep;            /* n_reps repetition numbers, ascending */
+    double *aggregate;       /* n_reps: sum of the guests' values, unit */
+    double *kib_s;           /* n_reps: workload keys, sum of bandwidth_kib_s; NAN */
+    double *jain;            /* n_reps */
+    double *p50, *p99, *p99_9;   /* n_reps: pooled completion latency, us; NAN */
+    double *skew_s;          /* n_reps: start skew, s; NAN not recorded */
+    double *guest;           /* level entries: guest g's mean value over the n_reps */
+    size_t slowest, fastest; /* guests with the lowest and highest mean (n_reps > 0) */
+    struct vdc_stats_summary sum;    /* of aggregate */
+    double kib_s_mean;       /* NAN */
+    double jain_mean, jain_min;      /* NAN when n_reps is 0 */
+    double p50_mean, p99_mean, p99_9_mean;  /* means over the repetitions; NAN */
+    double skew_max_s;       /* NAN */
+    int skewed;              /* a repetition's skew above VDC_DENSITY_SKEW_SHARE of
+                              * its shortest guest's elapsed_s */
+};
+
+struct vdc_density_pair {
+    int64_t level;
+    size_t test;                     /* index into vdc_density.tests */
+    size_t target, reference;        /* indexes into vdc_density.targets: image, LV/block */
+    struct vdc_stats_paired agg;     /* aggregate, target against reference */
+    struct vdc_stats_paired p99;     /* pooled p99 (lower is better: ratio < 1 the
+                                      * target's tail is shorter); p99.n 0: none */
+};
+
+struct vdc_density {
+    int64_t *levels;         /* ascending; n_levels 0: no run has a level */
+    size_t n_levels;
+    char **targets;          /* targets with runs at a level, in the set's order */
+    size_t n_targets;
+    char **tests;            /* test keys measured at a level */
+    size_t n_tests;
+    struct vdc_density_cell *cells;  /* n_levels x n_targets x n_tests */
+    struct vdc_density_pair *pairs;
+    size_t n_pairs;
+    int64_t *stops;          /* n_targets x n_tests: the level at which the target
+                              * stops scaling (the next level's mean aggregate under
+                              * VDC_DENSITY_SCALING_GAIN x its own), 0 when it grows
+                              * to its last level (or has fewer than two levels) */
+};
+
+void vdc_density_init(struct vdc_density *d);
+void vdc_density_dispose(struct vdc_density *d);
+
+/* Build @d from @rs (summaries with @opt, no outlier policy: a slow guest
+ * is the finding, not an outlier).  Runs without a level member make no
+ * density analysis (n_levels 0) unless the target has runs with one.
+ * 0, or -1 after vdc_error. */
+int vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
+                      const struct vdc_stats_options *opt);
+
+/* The level at which target @ti stops scaling on test @ki, 0 none. */
+int64_t vdc_density_stops(const struct vdc_density *d, size_t ti, size_t ki);
+
+/* The cell of (level index @li, target @ti, test @ki). */
+const struct vdc_density_cell *vdc_density_cell(const struct vdc_density *d, size_t li,
+                                                size_t ti, size_t ki);
+
+#endif

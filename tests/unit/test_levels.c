@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/plan/levels.c: --guests parsed as a comma list, the
+ * plan's levels built from the options, what each level needs, the
+ * refusal of a level the host's memory cannot hold (one line), the guests'
+ * domain names and storage copies, the dry-run lines and plan.json. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <glib.h>
+
+#include "plan/build.h"
+#include "plan/levels.h"
+#include "plan/options.h"
+#include "plan/plan.h"
+#include "test_stderr.h"
+
+static const vdc_host_defaults host = {
+    .hostname = "host1", .ram_mib = 4096, .xen_control_d = 0, .date_id = "2026-12-06T070000Z",
+};
+
+/* Parse and build @line; 0/-1, what was printed on stderr into *err */
+static int
+build(const char *line, vdc_plan *p, char **err)
+{
+    g_auto(GStrv) argv = NULL;
+    int argc = 0, rc;
+    vdc_run_opts o;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    capture_stderr_begin();
+    rc = vdc_run_opts_parse(&o, argc, argv);
+    if (rc == 0)
+        rc = vdc_plan_build(&o, &host, line, p);
+    *err = capture_stderr_end();
+    vdc_run_opts_dispose(&o);
+    return rc;
+}
+
+static void
+test_parse(void **state)
+{
+    static const struct {
+        const char *arg, *err;   /* err NULL: accepted */
+    } cases[] = {
+        { "1,3", NULL },
+        { "8", NULL },
+        { "64,1", NULL },
+        { "0", "vmdiskcmp: --guests '0': expected a comma list of integers from 1 to 64\n" },
+        { "65", "vmdiskcmp: --guests '65': expected a comma list of integers from 1 to 64\n" },
+        { "1,,3", "vmdiskcmp: --guests '1,,3': expected a comma list of integers from 1 to 64\n" },
+        { "2x", "vmdiskcmp: --guests '2x': expected a comma list of integers from 1 to 64\n" },
+        { "-1", "vmdiskcmp: --guests '-1': expected a comma list of integers from 1 to 64\n" },
+        { "", "vmdiskcmp: --guests '': expected a comma list of integers from 1 to 64\n" },
+        { "3,1,3", "vmdiskcmp: --guests '3,1,3': '3' given twice: expected each level at most once\n" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        vdc_dim_list l;
+        char *err;
+        int rc;
+
+        capture_stderr_begin();
+        rc = vdc_guests_parse(cases[i].arg, &l);
+        err = capture_stderr_end();
+        if (!cases[i].err) {
+            assert_int_equal(rc, 0);
+            assert_string_equal(err, "");
+        } else {
+            assert_int_equal(rc, -1);
+            assert_string_equal(err, cases[i].err);
+            assert_int_equal(l.n, 0);
+        }
+        free(err);
+    }
+    {
+        vdc_dim_list l;
+
+        assert_int_equal(vdc_guests_parse("3,1", &l), 0);
+        assert_int_equal(l.n, 2);
+        assert_int_equal(l.v[0], 3);     /* in the order given */
+        assert_int_equal(l.v[1], 1);
+    }
+}
+
+static void
+test_plan_levels(void **state)
+{
+    vdc_plan p;
+    vdc_level_need n;
+    char *err;
+    g_autofree char *text = NULL, *json = NULL, *path = NULL, *dom = NULL;
+
+    vdc_plan_init(&p);
+    assert_int_equal(build("run --image --lvm --vg vg0 --guest-image /g.img --guests 1,3 "
+                           "--size 1G --lv-size 2G --image-dir /images", &p, &err), 0);
+    free(err);
+    assert_int_equal(p.guests.n, 2);
+    assert_int_equal(vdc_plan_max_guests(&p), 3);
+    /* 3 guests of 512 MiB + the overhead; the LV target's 3 copies of
+     * 2 GiB, the image's 3 of its disk */
+    vdc_plan_level_need(&p, 3, &n);
+    assert_int_equal(n.guests, 3);
+    assert_int_equal(n.ram_mib, 3 * (512 + VDC_GUEST_OVERHEAD_MIB));
+    assert_int_equal(n.lv_bytes, 3 * (2ULL << 30));
+    assert_int_equal(n.image_bytes, 3 * p.targets[0].disk_bytes);
+    assert_true(p.targets[0].disk_bytes >= (1ULL << 30));
+
+    /* the host: 1728 MiB fits level 3; 1727 does not, one line */
+    assert_int_equal(vdc_plan_check_levels(&p, 1728, "MemAvailable"), 0);
+    assert_int_equal(vdc_plan_check_levels(&p, 0, "unknown"), 0);   /* not known: not checked */
+    capture_stderr_begin();
+    assert_int_equal(vdc_plan_check_levels(&p, 1727, "MemAvailable"), -1);
+    err = capture_stderr_end();
+    assert_string_equal(err, "vmdiskcmp: --guests 3: level 3 needs 1728 MiB of RAM (3 domUs x "
+                        "(512 MiB + 64 MiB overhead)), the host has 1727 MiB available "
+                        "(MemAvailable): expected --guests at most 2, or less --guest-memory\n");
+    free(err);
+
+    /* the guests' domains and copies */
+    dom = vdc_plan_guest_domain(&p, 2);
+    assert_string_equal(dom, "vmdiskcmp-2026-12-06T070000Z-host1-g2");
+    path = vdc_plan_guest_path(&p.targets[0], 0);
+    assert_string_equal(path, p.targets[0].path);
+    g_free(path);
+    path = vdc_plan_guest_path(&p.targets[0], 2);
+    assert_string_equal(path, "/images/vmdiskcmp-2026-12-06T070000Z-host1-image-g2.raw");
+    g_free(path);
+    path = vdc_plan_guest_path(&p.targets[1], 1);
+    assert_string_equal(path, "/dev/vg0/vmdiskcmp-2026-12-06T070000Z-lvm-g1");
+
+    /* --dry-run: every domain of every level, and what the level needs */
+    text = vdc_plan_to_text(&p);
+    assert_non_null(strstr(text, "levels (--guests): 1, 3; "));
+    assert_non_null(strstr(text, "  level 3: RAM 1728 MiB (3 x (512 MiB + 64 MiB overhead)), "));
+    assert_non_null(strstr(text, "    image guest 2: domain vmdiskcmp-2026-12-06T070000Z-host1-g2, "
+                                 "disk /images/vmdiskcmp-2026-12-06T070000Z-host1-image-g2.raw\n"));
+    assert_non_null(strstr(text, "    lvm guest 1: domain vmdiskcmp-2026-12-06T070000Z-host1-g1, "
+                                 "disk /dev/vg0/vmdiskcmp-2026-12-06T070000Z-lvm-g1\n"));
+    assert_null(strstr(text, "lvm guest 3"));
+    /* plan.json */
+    json = vdc_plan_to_json(&p);
+    assert_non_null(strstr(json, "\"guests\" : [\n    1,\n    3\n  ]"));
+    assert_non_null(strstr(json, "\"ram_mib\" : 1728"));
+    assert_non_null(strstr(json, "\"vmdiskcmp-2026-12-06T070000Z-host1-g2\""));
+    vdc_plan_dispose(&p);
+}
+
+/* without --guests nothing changes: no levels in the text or plan.json */
+static void
+test_plan_no_levels(void **state)
+{
+    vdc_plan p;
+    char *err;
+    g_autofree char *text = NULL, *json = NULL;
+
+    vdc_plan_init(&p);
+    assert_int_equal(build("run --image --guest-image /g.img", &p, &err), 0);
+    free(err);
+    assert_int_equal(vdc_plan_max_guests(&p), 1);
+    assert_int_equal(vdc_plan_check_levels(&p, 1, "MemAvailable"), 0);
+    text = vdc_plan_to_text(&p);
+    json = vdc_plan_to_json(&p);
+    assert_null(strstr(text, "levels"));
+    assert_null(strstr(json, "guests"));
+    vdc_plan_dispose(&p);
+}
+
+static void
+test_plan_refused(void **state)
+{
+    static const struct {
+        const char *line, *err;
+    } cases[] = {
+        { "run --dom0 --guests 2", "vmdiskcmp: --guests: expected a domU target as well (--image, --lvm)\n" },
+        { "run --image --lvm --vg vg0 --guest-image /g.img --guests 2 --runs auto",
+          "vmdiskcmp: --guests: expected a fixed --runs N (--runs auto decides on one guest's runs)\n" },
+        { "run --block /dev/sdz --destroy-data --guest-image /g.img --guests 1,2",
+          "vmdiskcmp: --guests 2: target block is one block device (/dev/sdz): expected --image "
+          "or --lvm targets (each guest gets its own copy)\n" },
+        { "run --image --guest-image /g.img --guests 3,3",
+          "vmdiskcmp: --guests '3,3': '3' given twice: expected each level at most once\n" },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        vdc_plan p;
+        char *err;
+
+        vdc_plan_init(&p);
+        assert_int_equal(build(cases[i].line, &p, &err), -1);
+        assert_string_equal(err, cases[i].err);
+        free(err);
+        vdc_plan_dispose(&p);
+    }
+    /* one block device at level 1 only is fine: no copy is needed */
+    {
+        vdc_plan p;
+        char *err;
+
+        vdc_plan_init(&p);
+        assert_int_equal(build("run --block /dev/sdz --destroy-data --guest-image /g.img --guests 1",
+                               &p, &err), 0);
+        free(err);
+        vdc_plan_dispose(&p);
+    }
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_plan_levels),
+        cmocka_unit_test(test_plan_no_levels),
+        cmocka_unit_test(test_plan_refused),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
