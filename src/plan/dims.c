@@ -389,11 +389,16 @@ vdc_dim_list_parse(const char *option, const char *arg, vdc_dim_list *out)
     if (!d)
         return -1;
     items = g_strsplit(arg, ",", -1);
+    if (g_strv_length(items) > VDC_DIM_VALUES_MAX) {
+        vdc_input_error("--%s '%s': %u values: expected at most %d values", d->option, arg,
+                        g_strv_length(items), VDC_DIM_VALUES_MAX);
+        return -1;
+    }
     for (i = 0; items[i]; i++) {
         /* "default" names no value a user asks for */
         int v = strcmp(items[i], "default") ? vdc_target_parse(d->dim, items[i]) : -1;
 
-        if (v < 0 || i >= VDC_DIM_VALUES_MAX) {
+        if (v < 0) {
             vdc_input_error("--%s '%s': expected a comma list of %s%s", d->option, arg,
                             d->numeric ? "integers from " : "", d->choices);
             return -1;
