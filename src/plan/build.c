@@ -342,8 +342,10 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
         return -1;
     }
     if (o->qcow2_cluster_size && !vdc_qcow2_cluster_size_ok(o->qcow2_cluster_size)) {
-        vdc_input_error("--qcow2-cluster-size %" G_GUINT64_FORMAT ": expected a power of two from 512 "
-                        "bytes to 2M", (guint64)o->qcow2_cluster_size);
+        char b[32];
+
+        vdc_input_error("--qcow2-cluster-size %s: expected a power of two from 512 bytes to 2 MiB",
+                        vdc_fmt_bytes(b, sizeof(b), o->qcow2_cluster_size));
         return -1;
     }
     if (o->qcow2_l2_cache_size && xen) {
@@ -358,8 +360,10 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
     }
     if (o->thin_chunk_size && (o->thin_chunk_size < VDC_THIN_CHUNK_MIN ||
                                (o->thin_chunk_size & (o->thin_chunk_size - 1)))) {
-        vdc_input_error("--thin-chunk-size %" G_GUINT64_FORMAT ": expected a power of two from 64K "
-                        "to 1G", (guint64)o->thin_chunk_size);
+        char b[32];
+
+        vdc_input_error("--thin-chunk-size %s: expected a power of two from 64 KiB to 1 GiB",
+                        vdc_fmt_bytes(b, sizeof(b), o->thin_chunk_size));
         return -1;
     }
     if (o->stripes > 1 && p->dims[VDC_DIM_LV_TYPE].n &&
