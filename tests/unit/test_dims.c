@@ -113,7 +113,10 @@ test_parse_refused(void **state)
           "--disk-io native with --disk-cache writeback: expected --disk-cache none or directsync (QEMU's aio=native needs O_DIRECT" },
         { KVM "--lvm --vg vg0 --disk-cache writethrough --disk-io native", "--disk-io native with --disk-cache writethrough" },
         /* an image served through the host's page cache (QEMU's default) */
-        { KVM "--image --disk-io native", "--disk-io native with the cache writeback: expected --disk-cache none or directsync" },
+        { KVM "--image --disk-io native",
+          "--disk-io native: expected --disk-cache none or directsync as well (or --image-cache none): "
+          "without them an image target is served through the host's page cache (--image-cache host, "
+          "the default: QEMU's cache=writeback), and aio=native needs O_DIRECT" },
         { KVM "--image --image-cache none --disk-cache none", "--image-cache with --disk-cache: expected one of them" },
         /* block devices: one per variant */
         { KVM "--destroy-data --block /dev/b1 --disk-cache none,writeback",
