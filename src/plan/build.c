@@ -92,17 +92,22 @@ choose_vg(const vdc_run_opts *o, const vdc_host_defaults *h, const char *opt,
         if (!roomiest)
             vdc_input_error("%s: expected --vg VG: no VG has the %u PVs --stripes %u needs (%s)", opt,
                             stripes, stripes, all->str);
-        else
+        else {
+            char f[32], n[32], d[32];
+
             vdc_input_error("%s: expected --vg VG: no VG holds the plan's LVs (VG %s has the most "
-                            "free space, %" G_GUINT64_FORMAT " bytes; they need %" G_GUINT64_FORMAT
-                            "): name a VG, or give a smaller --size", opt, roomiest->name,
-                            roomiest->free, roomiest_need);
+                            "free space, %s; they need %s, %s more): name a VG, or give a smaller --size",
+                            opt, roomiest->name, vdc_fmt_bytes(f, sizeof(f), roomiest->free),
+                            vdc_fmt_bytes(n, sizeof(n), roomiest_need),
+                            vdc_fmt_bytes(d, sizeof(d), roomiest_need - roomiest->free));
+        }
         return -1;
     }
     if (tie) {
+        char f[32];
+
         vdc_input_error("%s: expected --vg VG: VGs %s and %s both have the most free space "
-                        "(%" G_GUINT64_FORMAT " bytes): name one", opt, best->name, tie->name,
-                        best->free);
+                        "(%s): name one", opt, best->name, tie->name, vdc_fmt_bytes(f, sizeof(f), best->free));
         return -1;
     }
     vdc_plan_add_choice(p, "--vg", best->name,
