@@ -16,6 +16,7 @@
 
 #include "common/escape.h"
 #include "common/util.h"
+#include "report/render_chart.h"
 #include "report/render_svg.h"
 #include "report/render_escape.h"
 
@@ -433,6 +434,8 @@ charted(const struct vdc_host_cost *c, size_t ti)
 }
 
 /* The layout of one target's chart. */
+/* from the plot's bottom to the legend's first baseline */
+#define HC_LABELS(l) (40.0 + 12.0 * (double)((l)->label_lines - 1))
 struct hc_layout {
     size_t *slot;                /* per test: its group on x, (size_t)-1 none */
     size_t nk, nr;               /* groups, roles drawn */
@@ -440,6 +443,7 @@ struct hc_layout {
     struct vdc_svg_key keys[VDC_HOST_N_ROLES];
     char *flagged;               /* "dom0 other: no figure in seeks, rewrite ..." or NULL */
     size_t legend_rows;
+    int label_lines;             /* the x labels' lines (1 or 2) */
     double h;
 };
 
@@ -486,7 +490,17 @@ hc_layout(const struct vdc_analysis *a, size_t ti, struct hc_layout *l)
     }
     l->flagged = note->len ? g_string_free(note, FALSE) : (g_string_free(note, TRUE), NULL);
     l->legend_rows = vdc_svg_legend_rows(l->keys, l->nr, HC_W - HC_LEFT - HC_RIGHT, HC_LEGEND);
-    l->h = HC_TOP + HC_PH + 40 + 18.0 * (double)l->legend_rows + (l->flagged ? 34 : 4);
+    l->label_lines = 1;
+    for (i = 0; i < a->n_tests; i++)
+        if (l->slot[i] != (size_t)-1) {
+            char label[VDC_TEST_LABEL_MAX];
+            struct vdc_svg_fit fit;
+
+            vdc_svg_fit_plan(vdc_chart_test_label(a, i, label, sizeof(label)), 11,
+                             (HC_W - HC_LEFT - HC_RIGHT) / (double)l->nk - 6, 8.5, 0, &fit);
+            l->label_lines = MAX(l->label_lines, fit.lines);
+        }
+    l->h = HC_TOP + HC_PH + HC_LABELS(l) + 18.0 * (double)l->legend_rows + (l->flagged ? 34 : 4);
 }
 
 /* one target's chart: tests on x, a bar per role with a figure (dom0 busy
@@ -532,7 +546,9 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     {
         g_autofree char *title = g_strdup_printf("%s: dom0 CPU seconds per GiB moved (log scale; lower is better)",
                                                  a->targets[ti]);
+        vdc_svg_set_class(cr, "title");
         vdc_svg_text_fit(cr, HC_W / 2, 24, title, 0.5, HC_W - 20, 10, 16);
+        vdc_svg_set_class(cr, NULL);
     }
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 11);
@@ -557,10 +573,15 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     gw = l.nk ? pw / (double)l.nk : pw;
     bw = l.nr ? gw * 0.8 / (double)l.nr : gw;
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    vdc_svg_set_class(cr, "xlabel");
     for (i = 0; i < a->n_tests; i++)
-        if (l.slot[i] != (size_t)-1)
-            vdc_svg_text_fit(cr, HC_LEFT + gw * ((double)l.slot[i] + 0.5), HC_TOP + ph + 18, a->tests[i], 0.5,
-                             gw - 6, 8.5, 12);
+        if (l.slot[i] != (size_t)-1) {
+            char label[VDC_TEST_LABEL_MAX];
+
+            vdc_svg_text_fit(cr, HC_LEFT + gw * ((double)l.slot[i] + 0.5), HC_TOP + ph + 18,
+                             vdc_chart_test_label(a, i, label, sizeof(label)), 0.5, gw - 6, 8.5, 12);
+        }
+    vdc_svg_set_class(cr, NULL);
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
         int r = role_index(c->role);
@@ -596,11 +617,11 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
         }
         (*bars)++;
     }
-    vdc_svg_legend(cr, l.keys, l.nr, HC_LEFT, pw, HC_TOP + ph + 40, HC_LEGEND, 18, VDC_SVG_SQUARE);
+    vdc_svg_legend(cr, l.keys, l.nr, HC_LEFT, pw, HC_TOP + ph + HC_LABELS(&l), HC_LEGEND, 18, VDC_SVG_SQUARE);
     if (l.flagged) {
         cairo_set_font_size(cr, 11);
         cairo_set_source_rgb(cr, 0.45, 0.1, 0.1);
-        vdc_svg_text_fit(cr, HC_W / 2, HC_TOP + ph + 40 + 18.0 * (double)l.legend_rows + 4, l.flagged, 0.5,
+        vdc_svg_text_fit(cr, HC_W / 2, HC_TOP + ph + HC_LABELS(&l) + 18.0 * (double)l.legend_rows + 4, l.flagged, 0.5,
                          HC_W - 20, 8, 13);
     }
     g_free(l.slot);
