@@ -7,7 +7,9 @@
  * doc/importers.md) and writes one
  * result document (doc/result-format.md) to stdout or, atomically, to OUT.
  * All files or nothing: on the first bad file, one "FILE:LINE: ..." message,
- * exit 2, nothing written.  Exit 1 when the output cannot be written. */
+ * exit 2, nothing written; a bad OUT (a user's file, a directory, a missing
+ * directory) is refused before any file is read.  Exit 1 when the output
+ * cannot be written. */
 #include "config.h"
 
 #include <errno.h>
@@ -93,9 +95,10 @@ static const vdc_opts_spec import_spec = {
     .epilogue = "\nExit status: 0 ok, 1 output not written, 2 bad input (nothing written).\n",
 };
 
-/* OUT may be written only when it is new, or a result document (what an
- * earlier import or run wrote), and not one of the inputs: never over a
- * user's file.  0, or -1 after one vdc_input_error (exit 2). */
+/* OUT may be written only when it is new (in a directory that exists), or
+ * a result document (what an earlier import or run wrote), and not one of
+ * the inputs: never over a user's file.  Checked before any input is read.
+ * 0, or -1 after one vdc_input_error (exit 2). */
 static int
 check_output(const char *out, char **files, int n_files)
 {
@@ -112,6 +115,13 @@ check_output(const char *out, char **files, int n_files)
         return -1;
     }
     if (stat(out, &so) < 0) {
+        g_autofree char *dir = g_path_get_dirname(out);
+
+        if (errno == ENOENT && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            vdc_input_error("import: --output %s: no directory %s: expected a file name in an existing "
+                            "directory", out, dir);
+            return -1;
+        }
         if (errno == ENOENT)
             return 0;
         vdc_input_error("import: --output %s: %s", out, g_strerror(errno));
@@ -165,6 +175,70 @@ check_store(const struct import_cli *c, const char *out)
     return vdc_store_check_path(c->store);
 }
 
+/* --kind-map's entries into @map: each TEXT=KIND (one '='), each TEXT
+ * once (any case).  0, or -1 after one vdc_input_error (exit 2). */
+static int
+parse_kind_map(char **args, GArray *map)
+{
+    guint i, k;
+
+    for (i = 0; args && args[i]; i++) {
+        vdc_kind_map_entry e;
+
+        if (vdc_import_kind_map_parse(args[i], &e) < 0) {
+            const char *eq = strchr(args[i], '=');
+
+            vdc_input_error("import: --kind-map '%.60s': expected TEXT=KIND%s, KIND one of image, lvm, "
+                            "block, dom0, imported", args[i],
+                            eq && strchr(eq + 1, '=') ? " with one '=' (TEXT holds none)" : "");
+            return -1;
+        }
+        g_array_append_val(map, e);
+        for (k = 0; k + 1 < map->len; k++) {
+            const vdc_kind_map_entry *a = &g_array_index(map, vdc_kind_map_entry, k);
+
+            if (!g_ascii_strcasecmp(a->text, e.text)) {
+                vdc_input_error("import: --kind-map '%s=%s' and '%s=%s': the TEXT '%s' twice: expected "
+                                "each TEXT once (any case), with one KIND", a->text, a->kind, e.text,
+                                e.kind, e.text);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A warning for each --kind-map entry that decided no target's kind (its
+ * TEXT in no target's name, or only in names whose kind an earlier entry
+ * or the file itself gave). */
+static void
+warn_unused_kind_map(const GArray *map, const unsigned *used, const vdc_result_set *rs)
+{
+    guint i;
+    size_t k;
+
+    for (i = 0; i < map->len; i++) {
+        const vdc_kind_map_entry *e = &g_array_index(map, vdc_kind_map_entry, i);
+        g_autoptr(GString) names = g_string_new(NULL);
+        int held = 0;
+
+        if (used[i])
+            continue;
+        for (k = 0; k < rs->n_targets; k++) {
+            held |= vdc_import_kind_map_matches(e, rs->targets[k]->name);
+            g_string_append_printf(names, "%s'%s'", k ? ", " : "", rs->targets[k]->name);
+        }
+        if (held)
+            vdc_error_kind(VDC_ERR_NONE, "warning: --kind-map '%s=%s': decided no target's kind (the "
+                           "targets whose name holds '%s' took their kind from an earlier --kind-map "
+                           "or from the file)", e->text, e->kind, e->text);
+        else
+            vdc_error_kind(VDC_ERR_NONE, "warning: --kind-map '%s=%s': no target's name holds '%s' "
+                           "(the targets: %s)", e->text, e->kind, e->text,
+                           names->len ? names->str : "none");
+    }
+}
+
 int
 vdc_cmd_import(int argc, char **argv)
 {
@@ -175,6 +249,7 @@ vdc_cmd_import(int argc, char **argv)
     GArray *map = g_array_new(FALSE, TRUE, sizeof(vdc_kind_map_entry));
     vdc_result_set rs;
     vdc_opts_result pr;
+    g_autofree unsigned *kind_map_used = NULL;
     int i, n, first = 0, total = 0, rc = -1;
     guint k;
 
@@ -199,18 +274,12 @@ vdc_cmd_import(int argc, char **argv)
         (void)vdc_import_format_parse(c.format, &fmt);
     if (c.group_by)
         (void)vdc_import_group_by_parse(c.group_by, &io.group_by);
-    for (i = 0; c.kind_map && c.kind_map[i]; i++) {
-        vdc_kind_map_entry e;
-
-        if (vdc_import_kind_map_parse(c.kind_map[i], &e) < 0) {
-            vdc_input_error("import: --kind-map '%.60s': expected TEXT=KIND, KIND one of image, lvm, "
-                            "block, dom0, imported", c.kind_map[i]);
-            goto out;
-        }
-        g_array_append_val(map, e);
-    }
+    if (parse_kind_map(c.kind_map, map) < 0)
+        goto out;
     io.kind_map = (const vdc_kind_map_entry *)(void *)map->data;
     io.n_kind_map = map->len;
+    kind_map_used = g_new0(unsigned, map->len + 1);
+    io.kind_map_used = kind_map_used;
     if (c.ram)
         io.ram_mib = (int64_t)(c.ram / MIB);
     if (c.dom0_ram)
@@ -249,6 +318,9 @@ vdc_cmd_import(int argc, char **argv)
         vdc_input_error("import: --kind and --where describe the --target: expected --target NAME");
         goto out;
     }
+    /* a foreign OUT is refused before any file is read */
+    if (check_output(output, argv + first, argc - first) < 0)
+        goto out;
     for (i = first; i < argc; i++) {
         n = vdc_import_file_with(&rs, argv[i], target, fmt, &io);
         if (n < 0)
@@ -257,6 +329,7 @@ vdc_cmd_import(int argc, char **argv)
         total += n;
     }
     vdc_import_settle_where(&rs, &io);
+    warn_unused_kind_map(map, kind_map_used, &rs);
     if (target && (kind || where)) {
         size_t k, tl = strlen(target);
 
@@ -274,8 +347,6 @@ vdc_cmd_import(int argc, char **argv)
                 vdc_set_str(&t->where, where);
         }
     }
-    if (check_output(output, argv + first, argc - first) < 0)
-        goto out;
     {
         /* SIGINT/SIGTERM/SIGHUP wait until OUT is renamed into place (as in
          * report): an interrupt never leaves OUT.XXXXXX behind */

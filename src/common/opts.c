@@ -66,6 +66,20 @@ size_text(uint64_t b)
     return g_strdup_printf("%" G_GUINT64_FORMAT "B", (guint64)b);
 }
 
+/* The unit of a UINT option whose metavar names one ("MiB"; "SECONDS",
+ * "SEC", "S": seconds), else "". */
+static const char *
+uint_unit(const vdc_opt *d)
+{
+    static const char *const seconds[] = { "SECONDS", "SEC", "S", NULL };
+
+    if (!d->metavar)
+        return "";
+    if (!strcmp(d->metavar, "MiB"))
+        return " MiB";
+    return g_strv_contains(seconds, d->metavar) ? " seconds" : "";
+}
+
 /* What a bad value of @d should have been, in words. */
 static char *
 expected(const vdc_opt *d)
@@ -78,8 +92,8 @@ expected(const vdc_opt *d)
     case VDC_OPT_LIST:
         return g_strdup_printf("a comma list of %s", d->choices);
     case VDC_OPT_UINT:
-        return g_strdup_printf("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s",
-                               (guint64)d->min, (guint64)d->max, d->word ? " or " : "",
+        return g_strdup_printf("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s%s",
+                               (guint64)d->min, (guint64)d->max, uint_unit(d), d->word ? " or " : "",
                                d->word ? d->word : "");
     case VDC_OPT_SIZE:
         return g_strdup("a size such as 512M, 4G or a number of MiB");

@@ -338,6 +338,26 @@ vdc_hold_stop_signals(sigset_t *old)
 }
 
 const char *
+vdc_fmt_bytes(char *buf, size_t size, uint64_t b)
+{
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    uint64_t u = 1024;
+    size_t i;
+
+    if (b < u) {
+        g_snprintf(buf, size, "%" G_GUINT64_FORMAT " byte%s", (guint64)b, b == 1 ? "" : "s");
+        return buf;
+    }
+    for (i = 0; i + 1 < G_N_ELEMENTS(units) && b / u >= 1024; i++)
+        u *= 1024;
+    if (b % u == 0)
+        g_snprintf(buf, size, "%" G_GUINT64_FORMAT " %s", (guint64)(b / u), units[i]);
+    else
+        g_snprintf(buf, size, "%.1f %s", (double)b / (double)u, units[i]);
+    return buf;
+}
+
+const char *
 vdc_fmt_duration(char *buf, size_t size, double s)
 {
     unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;

@@ -119,6 +119,11 @@ int vdc_remove_tree(const char *dir);
  * @buf (returned). */
 const char *vdc_fmt_duration(char *buf, size_t size, double s);
 
+/* @b bytes for a message, in the largest binary unit it reaches: "100
+ * bytes", "3 KiB", "512 MiB", "3.7 GiB" (one decimal when not whole),
+ * into @buf (returned; 32 bytes hold any). */
+const char *vdc_fmt_bytes(char *buf, size_t size, uint64_t b);
+
 /* Install @handler (no SA_RESTART, empty mask) for SIGINT, SIGTERM and
  * SIGHUP: the signals that ask vmdiskcmp to stop, tear down and exit 3. */
 void vdc_on_stop_signals(void (*handler)(int));

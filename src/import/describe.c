@@ -32,9 +32,9 @@ static const char *const kinds[] = { "image", "lvm", "block", "dom0", "imported"
 int
 vdc_import_kind_map_parse(const char *arg, vdc_kind_map_entry *out)
 {
-    const char *eq = arg ? strrchr(arg, '=') : NULL;
+    const char *eq = arg ? strchr(arg, '=') : NULL;
 
-    if (!eq || eq == arg || !g_strv_contains(kinds, eq + 1))
+    if (!eq || eq == arg || strchr(eq + 1, '=') || !g_strv_contains(kinds, eq + 1))
         return -1;
     out->text = g_strndup(arg, (gsize)(eq - arg));
     out->kind = g_strdup(eq + 1);
@@ -283,25 +283,43 @@ set_ram(int64_t *field, char **why, int64_t opt, const char *opt_name,
     }
 }
 
+/* 1 when @name holds the TEXT of --kind-map entry @e (any case) */
+int
+vdc_import_kind_map_matches(const vdc_kind_map_entry *e, const char *name)
+{
+    g_autofree char *low = g_ascii_strdown(name, -1);
+    g_autofree char *text = g_ascii_strdown(e->text, -1);
+
+    return strstr(low, text) != NULL;
+}
+
 /* @t's kind: --kind-map first (the first entry whose TEXT its name holds,
- * case-insensitive), then the words of its name. */
+ * case-insensitive; a later entry of another KIND that matches too is
+ * warned about), then the words of its name. */
 static void
 decide_kind(vdc_target *t, const vdc_import_options *o)
 {
-    g_autofree char *low = g_ascii_strdown(t->name, -1);
     const char *kind;
     char *why;
-    size_t i;
+    size_t i, k;
 
     for (i = 0; i < o->n_kind_map; i++) {
-        g_autofree char *text = g_ascii_strdown(o->kind_map[i].text, -1);
+        const vdc_kind_map_entry *e = &o->kind_map[i];
 
-        if (strstr(low, text)) {
-            vdc_set_str(&t->kind, o->kind_map[i].kind);
-            t->provenance.kind = g_strdup_printf("--kind-map '%s=%s'", o->kind_map[i].text,
-                                                 o->kind_map[i].kind);
-            return;
-        }
+        if (!vdc_import_kind_map_matches(e, t->name))
+            continue;
+        vdc_set_str(&t->kind, e->kind);
+        t->provenance.kind = g_strdup_printf("--kind-map '%s=%s'", e->text, e->kind);
+        if (o->kind_map_used)
+            o->kind_map_used[i]++;
+        for (k = i + 1; k < o->n_kind_map; k++)
+            if (strcmp(o->kind_map[k].kind, e->kind) && vdc_import_kind_map_matches(&o->kind_map[k], t->name)) {
+                vdc_error_kind(VDC_ERR_NONE, "warning: target '%s': --kind-map '%s=%s' and '%s=%s' both "
+                               "match: kind %s (the first given; a longer TEXT matches one)", t->name,
+                               e->text, e->kind, o->kind_map[k].text, o->kind_map[k].kind, e->kind);
+                break;
+            }
+        return;
     }
     kind = vdc_import_kind_of_name(t->name, &why);
     if (!kind)

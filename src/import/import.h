@@ -77,6 +77,8 @@ typedef struct {
     vdc_group_by group_by;                /* VDC_GROUP_MACHINE */
     const vdc_kind_map_entry *kind_map;   /* tried before the words of a name; borrowed */
     size_t n_kind_map;
+    unsigned *kind_map_used;  /* NULL, or n_kind_map counters: the targets whose kind
+                               * each entry decided (added to; borrowed) */
     int64_t ram_mib;         /* --ram: RAM of the machine a run ran in (a domU's, or a
                               * host's own), MiB; VDC_INT_ABSENT: what the page states */
     int64_t dom0_ram_mib;    /* --dom0-ram: dom0's RAM (a dom0 target's memory, and what
@@ -86,9 +88,12 @@ typedef struct {
 void vdc_import_options_init(vdc_import_options *o);
 
 /* "TEXT=KIND" into @out (g_free its members); 0, or -1 (no message) when
- * there is no '=', TEXT is empty or KIND is not one of image, lvm, block,
- * dom0, imported. */
+ * there is no '=' or more than one, TEXT is empty or KIND is not one of
+ * image, lvm, block, dom0, imported. */
 int vdc_import_kind_map_parse(const char *arg, vdc_kind_map_entry *out);
+
+/* 1 when target name @name holds @e's TEXT (any case), else 0. */
+int vdc_import_kind_map_matches(const vdc_kind_map_entry *e, const char *name);
 
 /* The kind the words of @name say (doc/importers.md, "Kinds and RAM"):
  * "dom0", "image", "lvm", "block", or NULL; *@why (g_free) gets what

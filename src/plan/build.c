@@ -92,17 +92,22 @@ choose_vg(const vdc_run_opts *o, const vdc_host_defaults *h, const char *opt,
         if (!roomiest)
             vdc_input_error("%s: expected --vg VG: no VG has the %u PVs --stripes %u needs (%s)", opt,
                             stripes, stripes, all->str);
-        else
+        else {
+            char f[32], n[32], d[32];
+
             vdc_input_error("%s: expected --vg VG: no VG holds the plan's LVs (VG %s has the most "
-                            "free space, %" G_GUINT64_FORMAT " bytes; they need %" G_GUINT64_FORMAT
-                            "): name a VG, or give a smaller --size", opt, roomiest->name,
-                            roomiest->free, roomiest_need);
+                            "free space, %s; they need %s, %s more): name a VG, or give a smaller --size",
+                            opt, roomiest->name, vdc_fmt_bytes(f, sizeof(f), roomiest->free),
+                            vdc_fmt_bytes(n, sizeof(n), roomiest_need),
+                            vdc_fmt_bytes(d, sizeof(d), roomiest_need - roomiest->free));
+        }
         return -1;
     }
     if (tie) {
+        char f[32];
+
         vdc_input_error("%s: expected --vg VG: VGs %s and %s both have the most free space "
-                        "(%" G_GUINT64_FORMAT " bytes): name one", opt, best->name, tie->name,
-                        best->free);
+                        "(%s): name one", opt, best->name, tie->name, vdc_fmt_bytes(f, sizeof(f), best->free));
         return -1;
     }
     vdc_plan_add_choice(p, "--vg", best->name,
@@ -342,8 +347,10 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
         return -1;
     }
     if (o->qcow2_cluster_size && !vdc_qcow2_cluster_size_ok(o->qcow2_cluster_size)) {
-        vdc_input_error("--qcow2-cluster-size %" G_GUINT64_FORMAT ": expected a power of two from 512 "
-                        "bytes to 2M", (guint64)o->qcow2_cluster_size);
+        char b[32];
+
+        vdc_input_error("--qcow2-cluster-size %s: expected a power of two from 512 bytes to 2 MiB",
+                        vdc_fmt_bytes(b, sizeof(b), o->qcow2_cluster_size));
         return -1;
     }
     if (o->qcow2_l2_cache_size && xen) {
@@ -358,8 +365,10 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
     }
     if (o->thin_chunk_size && (o->thin_chunk_size < VDC_THIN_CHUNK_MIN ||
                                (o->thin_chunk_size & (o->thin_chunk_size - 1)))) {
-        vdc_input_error("--thin-chunk-size %" G_GUINT64_FORMAT ": expected a power of two from 64K "
-                        "to 1G", (guint64)o->thin_chunk_size);
+        char b[32];
+
+        vdc_input_error("--thin-chunk-size %s: expected a power of two from 64 KiB to 1 GiB",
+                        vdc_fmt_bytes(b, sizeof(b), o->thin_chunk_size));
         return -1;
     }
     if (o->stripes > 1 && p->dims[VDC_DIM_LV_TYPE].n &&

@@ -389,11 +389,16 @@ vdc_dim_list_parse(const char *option, const char *arg, vdc_dim_list *out)
     if (!d)
         return -1;
     items = g_strsplit(arg, ",", -1);
+    if (g_strv_length(items) > VDC_DIM_VALUES_MAX) {
+        vdc_input_error("--%s '%s': %u values: expected at most %d values", d->option, arg,
+                        g_strv_length(items), VDC_DIM_VALUES_MAX);
+        return -1;
+    }
     for (i = 0; items[i]; i++) {
         /* "default" names no value a user asks for */
         int v = strcmp(items[i], "default") ? vdc_target_parse(d->dim, items[i]) : -1;
 
-        if (v < 0 || i >= VDC_DIM_VALUES_MAX) {
+        if (v < 0) {
             vdc_input_error("--%s '%s': expected a comma list of %s%s", d->option, arg,
                             d->numeric ? "integers from " : "", d->choices);
             return -1;
@@ -483,11 +488,21 @@ vdc_dim_check_combination(const vdc_plan *p, const vdc_target_spec *s)
         return -1;
     }
     if (vdc_target_qemu_io(s) == VDC_DISK_IO_NATIVE &&
+        (cache == VDC_DISK_CACHE_WRITEBACK || cache == VDC_DISK_CACHE_WRITETHROUGH) && !s->disk_cache) {
+        /* the cache no option named: an image through the host's page cache */
+        vdc_input_error("--disk-io native: expected --disk-cache none or directsync as well (or "
+                        "--image-cache none): without them an image target is served through the "
+                        "host's page cache (--image-cache host, the default: QEMU's cache=%s), and "
+                        "aio=native needs O_DIRECT (libvirt refuses it: \"io='native' needs either no "
+                        "disk cache or directsync cache mode\")", vdc_target_name(VDC_DIM_DISK_CACHE, cache));
+        return -1;
+    }
+    if (vdc_target_qemu_io(s) == VDC_DISK_IO_NATIVE &&
         (cache == VDC_DISK_CACHE_WRITEBACK || cache == VDC_DISK_CACHE_WRITETHROUGH)) {
-        vdc_input_error("--disk-io native with %s %s: expected --disk-cache none or directsync "
+        vdc_input_error("--disk-io native with --disk-cache %s: expected --disk-cache none or directsync "
                         "(QEMU's aio=native needs O_DIRECT, cache.direct=on; libvirt refuses it: "
                         "\"io='native' needs either no disk cache or directsync cache mode\")",
-                        s->disk_cache ? "--disk-cache" : "the cache", vdc_target_name(VDC_DIM_DISK_CACHE, cache));
+                        vdc_target_name(VDC_DIM_DISK_CACHE, cache));
         return -1;
     }
     return 0;

@@ -17,10 +17,15 @@ vdc_guests_parse(const char *arg, vdc_dim_list *out)
     size_t i, k;
 
     memset(out, 0, sizeof(*out));
+    if (g_strv_length(items) > VDC_DIM_VALUES_MAX) {
+        vdc_input_error("--guests '%s': %u values: expected at most %d levels", arg,
+                        g_strv_length(items), VDC_DIM_VALUES_MAX);
+        return -1;
+    }
     for (i = 0; items[i]; i++) {
         guint64 v;
 
-        if (i >= VDC_DIM_VALUES_MAX || !g_ascii_string_to_unsigned(items[i], 10, 1, VDC_GUESTS_MAX, &v, NULL)) {
+        if (!g_ascii_string_to_unsigned(items[i], 10, 1, VDC_GUESTS_MAX, &v, NULL)) {
             vdc_input_error("--guests '%s': expected a comma list of integers from 1 to %d",
                             arg, VDC_GUESTS_MAX);
             memset(out, 0, sizeof(*out));

@@ -22,6 +22,9 @@
  * arithmetic (+25 %, + 64 MiB) far from overflow */
 #define MAX_SIZE (1ULL << 50)
 
+/* LVM's least stripe size: a page (lvcreate -I) */
+#define STRIPE_SIZE_MIN (4ULL << 10)
+
 #define O(m) offsetof(vdc_run_opts, m)
 
 /* The one options table: getopt_long's table, validation and --help are
@@ -48,7 +51,7 @@ static const vdc_opt opt_head[] = {
     { .name = "stripes", .type = VDC_OPT_UINT, .off = O(stripes), .metavar = "N", .min = 1, .max = 128,
       .def = "1", .help = "stripe the LV over N PVs (seed 002)" },
     { .name = "stripe-size", .type = VDC_OPT_SIZE, .off = O(stripe_size), .metavar = "SIZE",
-      .help = "stripe size (power of two, e.g. 64K; needs --stripes)" },
+      .help = "stripe size (a power of two of at least 4K, e.g. 64K; needs --stripes)" },
     { .name = "image-dir", .type = VDC_OPT_STR, .off = O(image_dir), .metavar = "DIR",
       .def = "/var/lib/vmdiskcmp", .help = "directory for scratch images" },
     { .name = "qcow2-cluster-size", .type = VDC_OPT_SIZE, .off = O(qcow2_cluster_size),
@@ -347,8 +350,11 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
         vdc_input_error("--stripe-size: expected --stripes N with N >= 2 as well");
         return -1;
     }
-    if (o->stripe_size && (o->stripe_size & (o->stripe_size - 1))) {
-        vdc_input_error("--stripe-size: expected a power of two");
+    if (o->stripe_size && ((o->stripe_size & (o->stripe_size - 1)) || o->stripe_size < STRIPE_SIZE_MIN)) {
+        char b[32];
+
+        vdc_input_error("--stripe-size %s: expected a power of two of at least 4 KiB (e.g. 64K; "
+                        "a bare number is MiB)", vdc_fmt_bytes(b, sizeof(b), o->stripe_size));
         return -1;
     }
     if (o->vg) {   /* LVM's own rule for VG names (lvm(8) "VALID NAMES") */

@@ -40,40 +40,46 @@ static const double palette[][3] = {
 #define LEGEND_SIZE 12.0         /* the legend's font */
 #define LEGEND_LINE 18.0         /* ... and its rows */
 
-/* Chart label of test @ki of @a: the test table's chart_label ("Write
- * per-char"), for a sweep key its short_label and block size ("Read 4
- * KiB"), for a workload its job as vdc_analysis_job_label names it and
- * the direction ("randread-4k-qd32 (raw) read"); an unknown key as it
- * is. */
-static const char *
-short_label(const struct vdc_analysis *a, size_t ki)
+const char *
+vdc_chart_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size)
 {
-    static char sweep[VDC_TEST_LABEL_MAX];
-    const char *key = a->tests[ki];
+    const char *key = a->tests[ki], *pass = vdc_test_key_pass(key);
     int64_t bs = 0;
     const vdc_test_info *info = vdc_test_key_parse(key, &bs);
 
     if (info && info->workload) {
         char job[VDC_TEST_LABEL_MAX];
 
-        snprintf(sweep, sizeof(sweep), "%s %s", vdc_analysis_job_label(a, ki, job, sizeof(job)),
+        /* the job's label has its pass already */
+        snprintf(buf, size, "%s %s", vdc_analysis_job_label(a, ki, job, sizeof(job)),
                  info->id == VDC_TEST_WORKLOAD_WRITE ? "write" : "read");
-        return sweep;
+        return buf;
     }
     if (info && !info->sweep)
-        return info->chart_label;
-    if (info && info->sweep && bs > 0) {
+        snprintf(buf, size, "%s", info->chart_label);
+    else if (info && info->sweep && bs > 0) {
         const char *what = info->short_label;   /* "Read 4 KiB", "dd read 64 KiB" */
 
         if (bs % 1048576 == 0)
-            snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " MiB", what, bs / 1048576);
+            snprintf(buf, size, "%s %" G_GINT64_FORMAT " MiB", what, bs / 1048576);
         else if (bs % 1024 == 0)
-            snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " KiB", what, bs / 1024);
+            snprintf(buf, size, "%s %" G_GINT64_FORMAT " KiB", what, bs / 1024);
         else
-            snprintf(sweep, sizeof(sweep), "%s %" G_GINT64_FORMAT " B", what, bs);
-        return sweep;
+            snprintf(buf, size, "%s %" G_GINT64_FORMAT " B", what, bs);
+    } else {
+        snprintf(buf, size, "%s", key);
+        return buf;
     }
-    return key;
+    if (pass) {
+        /* "Write block (first write)": a thin LV's two passes apart */
+        size_t n = strlen(buf), i;
+
+        snprintf(buf + n, size > n ? size - n : 0, " (%s)", pass);
+        for (i = n; buf[i]; i++)
+            if (buf[i] == '-')
+                buf[i] = ' ';
+    }
+    return buf;
 }
 
 /* Most grid lines or ticks an axis draws: a bound on every axis loop,
@@ -114,12 +120,14 @@ axis_lines(double lo, double hi, double step)
     return n > AXIS_TICKS_MAX ? AXIS_TICKS_MAX : (int)floor(n + 0.5);
 }
 
+/* Tick @v of an axis up to @top: one style along an axis ("0, 5k, 10k",
+ * never "5000, 10k"; "0.5M, 1M") */
 static void
-fmt_tick(char *buf, size_t size, double v)
+fmt_tick(char *buf, size_t size, double v, double top)
 {
-    if (v >= 1e6)
+    if (v != 0 && top >= 1e6)
         snprintf(buf, size, "%gM", v / 1e6);
-    else if (v >= 1e4 && fmod(v, 1e3) == 0)
+    else if (v != 0 && top >= 1e4 && fmod(v, 1e2) == 0)
         snprintf(buf, size, "%gk", v / 1e3);
     else
         snprintf(buf, size, "%g", v);
@@ -179,7 +187,9 @@ chart_title(cairo_t *cr, double w, const char *title)
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 15);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    vdc_svg_set_class(cr, "title");
     vdc_svg_text_fit(cr, w / 2, 24, title, 0.5, w - 20, 11, 17);
+    vdc_svg_set_class(cr, NULL);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
@@ -197,7 +207,9 @@ chart_axes(cairo_t *cr, double pw, double ph, const char *ylabel)
     cairo_set_font_size(cr, 12);
     cairo_translate(cr, 20, M_TOP + ph / 2);
     cairo_rotate(cr, -M_PI / 2);
+    vdc_svg_set_class(cr, "axis");
     vdc_svg_text(cr, 0, 0, ylabel, 0.5);
+    vdc_svg_set_class(cr, NULL);
     cairo_restore(cr);
 }
 
@@ -227,6 +239,120 @@ svg_of(struct figure *f, void (*draw)(cairo_t *, struct figure *))
 
 /* ---- bar charts ---------------------------------------------------------------- */
 
+/* A cell drawn in a bar chart: a mean, or every run too fast (a dashed
+ * outline). */
+static int
+has_bar(const struct vdc_cell *c)
+{
+    return c->sum.n || c->n_too_fast;
+}
+
+/* Value labels of bars: the font from BAR_LABEL_MAX down to BAR_LABEL_MIN
+ * so that a label stays over its own bar; when even the smallest is wider
+ * than the bar, the label runs upwards (it then needs the bar to be
+ * BAR_LABEL_MIN_W wide: narrower bars carry no label, the results table
+ * has every mean). */
+#define BAR_LABEL_MAX 9.5
+#define BAR_LABEL_MIN 7.5
+#define BAR_LABEL_MIN_W 9.0
+
+/* How the mean of one bar is labelled. */
+struct bar_label {
+    char text[40];
+    double size;                 /* points; 0: no label */
+    int upright;                 /* 1: runs upwards from above the whisker */
+    double len;                  /* its length along the way it runs */
+};
+
+/* The label of cell @c over a bar @bw wide. */
+static void
+bar_label_of(const struct vdc_cell *c, double bw, struct bar_label *l)
+{
+    memset(l, 0, sizeof(*l));
+    if (!c->sum.n)
+        return;
+    fmt_compact(l->text, sizeof(l->text), c->sum.mean);
+    if (c->n_too_fast_excluded)
+        g_strlcat(l->text, VDC_TOO_FAST_MARK, sizeof(l->text));
+    if (c->flags & VDC_CELL_ARTEFACTS)
+        g_strlcat(l->text, VDC_ARTEFACT_MARK, sizeof(l->text));
+    for (l->size = BAR_LABEL_MAX; l->size >= BAR_LABEL_MIN; l->size -= 0.5)
+        if ((l->len = vdc_svg_measure(l->text, l->size, 0)) <= bw - 1)
+            return;
+    if (bw < BAR_LABEL_MIN_W) {
+        l->size = 0;
+        return;
+    }
+    l->upright = 1;
+    l->size = fmin(BAR_LABEL_MAX, bw * 0.85);
+    l->len = vdc_svg_measure(l->text, l->size, 0);
+}
+
+/* The layout of a bar chart: its groups (a test each) and, in each, the
+ * targets with a bar, side by side and centred; a target keeps its colour
+ * whatever its place. */
+struct bar_layout {
+    double gw, bw;               /* a group's and a bar's width */
+    size_t *slot;                /* [k * n_targets + ti]: the bar's place in group k, (size_t)-1 none */
+    size_t *n_in;                /* [k]: bars in group k */
+    struct bar_label *label;     /* [k * n_targets + ti] */
+    double max, step;            /* the y axis: 0 to max */
+};
+
+/* The top of cell @c's bar and whisker, in its unit */
+static double
+bar_top(const struct vdc_cell *c)
+{
+    return c->sum.has_ci_mean ? fmax(c->sum.ci_mean[1], c->sum.mean) : c->sum.mean;
+}
+
+static void
+bar_layout(const struct vdc_analysis *a, const long *keys, size_t nk, struct bar_layout *l)
+{
+    double pw = CHART_W - M_LEFT - M_RIGHT, ph = PLOT_H, max = 0, need = 0, raw;
+    size_t k, ti, most = 1;
+
+    l->slot = g_new(size_t, nk * a->n_targets + 1);
+    l->n_in = g_new0(size_t, nk + 1);
+    l->label = g_new0(struct bar_label, nk * a->n_targets + 1);
+    for (k = 0; k < nk; k++) {
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)keys[k]);
+
+            l->slot[k * a->n_targets + ti] = has_bar(c) ? l->n_in[k]++ : (size_t)-1;
+            if (c->sum.n)
+                max = fmax(max, bar_top(c));
+        }
+        most = MAX(most, l->n_in[k]);
+    }
+    l->gw = pw / (double)nk;
+    l->bw = fmin(l->gw * 0.8 / (double)most, 48);
+    /* the y axis: 8 % over the highest whisker, and room over every bar
+     * for its label when the label runs upwards */
+    if (!isfinite(max) || max <= 0 || !isfinite(max * 1.08))
+        max = 1;
+    for (k = 0; k < nk; k++)
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)keys[k]);
+            struct bar_label *bl = &l->label[k * a->n_targets + ti];
+
+            bar_label_of(c, l->bw, bl);
+            if (bl->size > 0 && bl->upright && bl->len + 8 < ph * 0.5 && isfinite(bar_top(c)))
+                need = fmax(need, bar_top(c) / (1 - (bl->len + 8) / ph));
+        }
+    raw = fmax(max * 1.08, need);
+    l->step = nice_step(raw, 6);
+    l->max = ceil(raw / l->step) * l->step;
+}
+
+static void
+bar_layout_dispose(struct bar_layout *l)
+{
+    g_free(l->slot);
+    g_free(l->n_in);
+    g_free(l->label);
+}
+
 static void
 draw_bars(cairo_t *cr, struct figure *f)
 {
@@ -234,28 +360,24 @@ draw_bars(cairo_t *cr, struct figure *f)
     const long *keys = f->keys;
     size_t nk = f->nk;
     double pw = CHART_W - M_LEFT - M_RIGHT, ph = PLOT_H;
-    double max = 0, step, gw, bw, y;
+    double max, step, gw, bw, y;
     struct vdc_svg_key *legend = target_keys(a);
+    struct bar_layout l;
     size_t ti, k;
     int g, n_grid;
     char buf[64];
 
-    for (k = 0; k < nk; k++)
-        for (ti = 0; ti < a->n_targets; ti++) {
-            const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)keys[k]);
-
-            if (c->sum.n)
-                max = fmax(max, c->sum.has_ci_mean ? c->sum.ci_mean[1] : c->sum.mean);
-        }
-    if (!isfinite(max) || max <= 0 || !isfinite(max * 1.08))
-        max = 1;
-    step = nice_step(max * 1.08, 6);
-    max = ceil(max * 1.08 / step) * step;
+    bar_layout(a, keys, nk, &l);
+    max = l.max;
+    step = l.step;
+    gw = l.gw;
+    bw = l.bw;
     n_grid = axis_lines(0, max, step);
 
     chart_title(cr, f->w, f->title);
 
     /* grid and y axis */
+    vdc_svg_set_class(cr, "tick");
     cairo_set_font_size(cr, 11);
     cairo_set_line_width(cr, 1);
     for (g = 0; g <= n_grid; g++) {
@@ -269,44 +391,46 @@ draw_bars(cairo_t *cr, struct figure *f)
         cairo_line_to(cr, M_LEFT + pw, floor(py) + 0.5);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        fmt_tick(buf, sizeof(buf), y);
+        fmt_tick(buf, sizeof(buf), y, max);
         vdc_svg_text(cr, M_LEFT - 6, py + 4, buf, 1.0);
     }
     snprintf(buf, sizeof(buf), "%s (mean, 95%% CI)", f->unit);
     chart_axes(cr, pw, ph, buf);
 
-    /* bars */
-    gw = pw / (double)nk;
-    bw = fmin(gw * 0.8 / (double)a->n_targets, 48);
+    /* bars: in each group the targets that have one, centred */
     for (k = 0; k < nk; k++) {
-        double gx = M_LEFT + gw * (double)k + (gw - bw * (double)a->n_targets) / 2;
+        double gx = M_LEFT + gw * (double)k + (gw - bw * (double)l.n_in[k]) / 2;
+        char label[VDC_TEST_LABEL_MAX];
 
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)keys[k]);
+            const struct bar_label *bl = &l.label[k * a->n_targets + ti];
             const double *col = palette[ti % N_PALETTE];
-            double x = gx + bw * (double)ti, h;
+            double x, h;
 
+            if (l.slot[k * a->n_targets + ti] == (size_t)-1)
+                continue;
+            x = gx + bw * (double)l.slot[k * a->n_targets + ti];
             if (!c->sum.n) {
-                if (c->n_too_fast) {
-                    /* every run too fast: no bar (a zero-height bar would
-                     * read as the slowest), a dashed outline to the top of
-                     * the plot (unbounded) and "too fast" written upwards */
-                    static const double dash[] = { 3, 2 };
+                /* every run too fast: no bar (a zero-height bar would
+                 * read as the slowest), a dashed outline to the top of
+                 * the plot (unbounded) and "too fast" written upwards */
+                static const double dash[] = { 3, 2 };
 
-                    cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-                    cairo_set_line_width(cr, 1);
-                    cairo_set_dash(cr, dash, 2, 0);
-                    cairo_rectangle(cr, x + 1.5, M_TOP + 0.5, bw - 3, ph - 1);
-                    cairo_stroke(cr);
-                    cairo_set_dash(cr, NULL, 0, 0);
-                    cairo_save(cr);
-                    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-                    cairo_set_font_size(cr, bw >= 20 ? 10 : 8);
-                    cairo_translate(cr, x + bw / 2 + 3.5, M_TOP + ph / 2);
-                    cairo_rotate(cr, -M_PI / 2);
-                    vdc_svg_text(cr, 0, 0, "too fast (+++++)", 0.5);
-                    cairo_restore(cr);
-                }
+                cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+                cairo_set_line_width(cr, 1);
+                cairo_set_dash(cr, dash, 2, 0);
+                cairo_rectangle(cr, x + 1.5, M_TOP + 0.5, bw - 3, ph - 1);
+                cairo_stroke(cr);
+                cairo_set_dash(cr, NULL, 0, 0);
+                cairo_save(cr);
+                vdc_svg_set_class(cr, "value");
+                cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+                cairo_set_font_size(cr, bw >= 20 ? 10 : 8);
+                cairo_translate(cr, x + bw / 2 + 3.5, M_TOP + ph / 2);
+                cairo_rotate(cr, -M_PI / 2);
+                vdc_svg_text(cr, 0, 0, "too fast (+++++)", 0.5);
+                cairo_restore(cr);
                 continue;
             }
             h = c->sum.mean / max * ph;
@@ -340,20 +464,24 @@ draw_bars(cairo_t *cr, struct figure *f)
                 cairo_stroke(cr);
                 cairo_restore(cr);
             }
-            {
-                /* the mean above the bar (and its whisker), so that small
-                 * bars beside large ones can still be read */
-                double top = M_TOP + ph - (c->sum.has_ci_mean ? c->sum.ci_mean[1] : c->sum.mean) / max * ph;
-                char lab[32];
+            if (bl->size > 0) {
+                /* the mean above the bar and its whisker, so that small
+                 * bars beside large ones can still be read; over its own
+                 * bar only (bar_label_of), so labels never meet */
+                double top = M_TOP + ph - bar_top(c) / max * ph;
 
-                fmt_compact(lab, sizeof(lab), c->sum.mean);
-                if (c->n_too_fast_excluded)
-                    g_strlcat(lab, VDC_TOO_FAST_MARK, sizeof(lab));
-                if (c->flags & VDC_CELL_ARTEFACTS)
-                    g_strlcat(lab, VDC_ARTEFACT_MARK, sizeof(lab));
+                cairo_save(cr);
+                vdc_svg_set_class(cr, "value");
                 cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-                cairo_set_font_size(cr, bw >= 34 ? 9.5 : 8);
-                vdc_svg_text(cr, x + bw / 2, top - 4, lab, 0.5);
+                cairo_set_font_size(cr, bl->size);
+                if (bl->upright) {
+                    cairo_translate(cr, x + bw / 2 + bl->size * 0.35, top - 4);
+                    cairo_rotate(cr, -M_PI / 2);
+                    vdc_svg_text(cr, 0, 0, bl->text, 0);
+                } else {
+                    vdc_svg_text(cr, x + bw / 2, top - 4, bl->text, 0.5);
+                }
+                cairo_restore(cr);
             }
             if (c->sum.has_ci_mean) {
                 double lo = M_TOP + ph - fmax(c->sum.ci_mean[0], 0) / max * ph;
@@ -371,27 +499,34 @@ draw_bars(cairo_t *cr, struct figure *f)
                 cairo_stroke(cr);
             }
         }
+        vdc_svg_set_class(cr, "xlabel");
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
         cairo_set_font_size(cr, 11.5);
-        vdc_svg_text_fit(cr, M_LEFT + gw * ((double)k + 0.5), M_TOP + ph + 18, short_label(a, (size_t)keys[k]),
-                         0.5, gw - 6, 8.5, 13);
+        vdc_svg_text_fit(cr, M_LEFT + gw * ((double)k + 0.5), M_TOP + ph + 18,
+                         vdc_chart_test_label(a, (size_t)keys[k], label, sizeof(label)), 0.5, gw - 6, 8.5, 13);
     }
     /* legend, under the x labels */
     vdc_svg_legend(cr, legend, a->n_targets, M_LEFT, pw, M_TOP + ph + 18 + 13.0 * f->label_lines + 22,
                    LEGEND_SIZE, LEGEND_LINE, VDC_SVG_SQUARE);
+    bar_layout_dispose(&l);
     g_free(legend);
 }
 
 /* The lines the x labels of @f take (2 when one does not fit its group
- * even in the smallest font). */
+ * in one line, vdc_svg_fit_plan). */
 static int
 x_label_lines(const struct vdc_analysis *a, const long *keys, size_t nk, double gw)
 {
+    char label[VDC_TEST_LABEL_MAX];
+    struct vdc_svg_fit fit;
     size_t k;
 
-    for (k = 0; k < nk; k++)
-        if (vdc_svg_measure(short_label(a, (size_t)keys[k]), 8.5, 0) > gw - 6)
+    for (k = 0; k < nk; k++) {
+        vdc_svg_fit_plan(vdc_chart_test_label(a, (size_t)keys[k], label, sizeof(label)), 11.5, gw - 6, 8.5, 0,
+                         &fit);
+        if (fit.lines > 1)
             return 2;
+    }
     return 1;
 }
 
@@ -564,7 +699,28 @@ vdc_render_latency_svg(const struct vdc_analysis *a, size_t ki, const char *titl
 #define DOTS_PAD_L 58.0          /* in a panel: room for the y ticks */
 #define DOTS_PAD_R 10.0
 #define DOTS_PAD_T 24.0          /* the panel's title */
+#define DOTS_TITLE_LINE 12.0     /* ... and its second line */
 #define DOTS_PAD_B 26.0          /* the repetition ticks */
+#define DOTS_INSET 12.0          /* the first and last repetition from the frame */
+/* a panel's title: centred over the frame of a panel @pw wide, within it */
+#define DOTS_TITLE_W(pw) ((pw) - DOTS_PAD_L + DOTS_PAD_R)
+
+/* A panel's title: its test and unit ("Write block (first write), K/sec"). */
+static const char *
+dot_panel_title(const struct vdc_analysis *a, size_t ki, const char *unit, char *buf, size_t size)
+{
+    char label[VDC_TEST_LABEL_MAX];
+
+    snprintf(buf, size, "%s, %s", vdc_chart_test_label(a, ki, label, sizeof(label)), unit);
+    return buf;
+}
+
+/* The height of a dot panel whose title takes @lines lines. */
+static double
+dot_panel_h(int lines)
+{
+    return DOTS_PANEL_H + DOTS_TITLE_LINE * (double)(lines - 1);
+}
 
 /* One panel: test @ki at (@x0, @y0), @pw x @ph. */
 static void
@@ -572,11 +728,12 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
 {
     const struct vdc_analysis *a = f->a;
     double lo = INFINITY, hi = -INFINITY, step, y, px0 = x0 + DOTS_PAD_L, px1 = x0 + pw - DOTS_PAD_R;
-    double py0 = y0 + DOTS_PAD_T, py1 = y0 + ph - DOTS_PAD_B, xs, jitter;
+    double py0 = y0 + DOTS_PAD_T + DOTS_TITLE_LINE * (double)(f->label_lines - 1), py1 = y0 + ph - DOTS_PAD_B;
+    double xs, jitter, inset;
     int64_t max_rep = 0, r, every;
     size_t ti, i;
     int g, n_grid;
-    char buf[64];
+    char buf[VDC_TEST_LABEL_MAX + 32];
 
     for (ti = 0; ti < a->n_targets; ti++) {
         const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
@@ -606,7 +763,10 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
     /* frame, title, y grid */
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     cairo_set_font_size(cr, 11.5);
-    vdc_svg_text_fit(cr, (px0 + px1) / 2, y0 + 14, short_label(a, ki), 0.5, pw - 8, 8.5, 11);
+    vdc_svg_set_class(cr, "panel");
+    vdc_svg_text_fit(cr, (px0 + px1) / 2, y0 + 14, dot_panel_title(a, ki, f->unit, buf, sizeof(buf)), 0.5,
+                     DOTS_TITLE_W(pw), 8.5, DOTS_TITLE_LINE);
+    vdc_svg_set_class(cr, "tick");
     cairo_set_font_size(cr, 9.5);
     cairo_set_line_width(cr, 1);
     for (g = 0; g <= n_grid; g++) {
@@ -620,20 +780,24 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
         cairo_line_to(cr, px1, floor(py) + 0.5);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        fmt_tick(buf, sizeof(buf), y);
+        fmt_tick(buf, sizeof(buf), y, hi);
         vdc_svg_text(cr, px0 - 4, py + 3, buf, 1.0);
     }
     cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
     cairo_rectangle(cr, floor(px0) + 0.5, floor(py0) + 0.5, floor(px1 - px0), floor(py1 - py0));
     cairo_stroke(cr);
-    /* x: repetitions, in run order */
-    xs = max_rep > 0 ? (px1 - px0 - 24) / (double)max_rep : 0;
+    /* x: repetitions, in run order; the targets side by side at each
+     * (jitter at most 4 apart), all of them inside the frame */
+    inset = DOTS_INSET + 2.0 * (double)(a->n_targets - 1);
+    xs = max_rep > 0 ? (px1 - px0 - 2 * inset) / (double)max_rep : 0;
     every = max_rep > 12 ? (max_rep + 11) / 12 : 1;
     cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
     for (r = 0; r <= max_rep; r += every) {
         snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT, (gint64)r);
-        vdc_svg_text(cr, px0 + 12 + xs * (double)r + (max_rep ? 0 : (px1 - px0 - 24) / 2), py1 + 12, buf, 0.5);
+        vdc_svg_text(cr, px0 + inset + xs * (double)r + (max_rep ? 0 : (px1 - px0 - 2 * inset) / 2), py1 + 12,
+                     buf, 0.5);
     }
+    vdc_svg_set_class(cr, NULL);
     jitter = fmin(4.0, a->n_targets > 1 ? (xs > 0 ? xs : 40) * 0.5 / (double)a->n_targets : 0);
 
     /* one series per target: a thin line in run order, a dot per value;
@@ -644,7 +808,7 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
         const double *col = palette[ti % N_PALETTE];
         double dx = ((double)ti - ((double)a->n_targets - 1) / 2) * jitter;
 
-#define DOT_X(rep) (px0 + 12 + xs * (double)(rep) + (max_rep ? 0 : (px1 - px0 - 24) / 2) + dx)
+#define DOT_X(rep) (px0 + inset + xs * (double)(rep) + (max_rep ? 0 : (px1 - px0 - 2 * inset) / 2) + dx)
 #define DOT_Y(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
         cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.45);
         cairo_set_line_width(cr, 1);
@@ -705,16 +869,16 @@ static void
 draw_dots(cairo_t *cr, struct figure *f)
 {
     const struct vdc_analysis *a = f->a;
-    double pw = (f->w - 20) / DOTS_COLS;
+    double pw = (f->w - 20) / DOTS_COLS, ph = dot_panel_h(f->label_lines);
     struct vdc_svg_key *legend = target_keys(a);
     size_t k, rows = (f->nk + DOTS_COLS - 1) / DOTS_COLS;
 
     chart_title(cr, f->w, f->title);
     for (k = 0; k < f->nk; k++)
         draw_dot_panel(cr, f, (size_t)f->keys[k], 10 + pw * (double)(k % DOTS_COLS),
-                       DOTS_TOP + DOTS_PANEL_H * (double)(k / DOTS_COLS), pw, DOTS_PANEL_H);
-    vdc_svg_legend(cr, legend, a->n_targets, 10, f->w - 20, DOTS_TOP + DOTS_PANEL_H * (double)rows + 14,
-                   LEGEND_SIZE, LEGEND_LINE, VDC_SVG_DOT);
+                       DOTS_TOP + ph * (double)(k / DOTS_COLS), pw, ph);
+    vdc_svg_legend(cr, legend, a->n_targets, 10, f->w - 20, DOTS_TOP + ph * (double)rows + 14, LEGEND_SIZE,
+                   LEGEND_LINE, VDC_SVG_DOT);
     g_free(legend);
 }
 
@@ -725,10 +889,19 @@ vdc_render_dots_svg(const struct vdc_analysis *a, const char *unit, const char *
     long *keys = g_new(long, a->n_tests + 1);
     struct figure f = { .a = a, .keys = keys, .unit = unit, .title = title, .w = CHART_W };
     struct vdc_svg_key *legend = target_keys(a);
-    char *out = NULL;
+    char *out = NULL, buf[VDC_TEST_LABEL_MAX + 32];
+    struct vdc_svg_fit fit;
+    size_t k;
 
     f.nk = keys_of_unit(a, unit, keys);
-    f.h = DOTS_TOP + DOTS_PANEL_H * (double)((f.nk + DOTS_COLS - 1) / DOTS_COLS) + 14 + 8 +
+    /* the panels' titles: all in one line, or all given two */
+    f.label_lines = 1;
+    for (k = 0; k < f.nk; k++) {
+        vdc_svg_fit_plan(dot_panel_title(a, (size_t)keys[k], unit, buf, sizeof(buf)), 11.5,
+                         DOTS_TITLE_W((CHART_W - 20) / DOTS_COLS), 8.5, 0, &fit);
+        f.label_lines = MAX(f.label_lines, fit.lines);
+    }
+    f.h = DOTS_TOP + dot_panel_h(f.label_lines) * (double)((f.nk + DOTS_COLS - 1) / DOTS_COLS) + 14 + 8 +
           LEGEND_LINE * (double)vdc_svg_legend_rows(legend, a->n_targets, CHART_W - 20, LEGEND_SIZE);
     *empty = !f.nk;
     if (f.nk)

@@ -10,16 +10,29 @@
 
 #include "report/analysis.h"
 
+/* The label a figure gives test @ki of @a, into @buf (returned): the test
+ * table's chart_label ("Write per-char"), for a sweep key its short_label
+ * and block size ("Read 4 KiB"), for a workload its job as
+ * vdc_analysis_job_label names it and the direction ("randread-4k-qd32
+ * (raw) read"); a pass after a bonnie++ or sweep label ("Write block
+ * (first write)": a thin LV's passes apart); an unknown key as it is.
+ * VDC_TEST_LABEL_MAX bytes hold every label. */
+const char *vdc_chart_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size);
+
 /* An SVG chart (cairo_svg_surface to memory) of the tests whose unit is
  * @unit ("K/sec" or "/sec"): grouped bars, one group per test, one bar
- * per target (mean), 95 % CI whiskers, axis labels, legend.  Returns the
+ * per target that has one there (mean; the group's bars centred, a target
+ * in its colour), 95 % CI whiskers, each mean labelled over its own bar
+ * (upwards when the bar is narrower than the number; none on bars under
+ * 9 points), axis labels, legend.  Returns the
  * <svg> document without XML declaration, or NULL after vdc_error; NULL
  * with *empty = 1 when no test has that unit. */
 char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
                            const char *title, int *empty);
 
 /* An SVG dot plot (cairo_svg_surface to memory) of the tests whose unit
- * is @unit: a panel per test, three to a row; in each, every run of every
+ * is @unit: a panel per test, three to a row, titled
+ * with its test and unit ("Write block (first write), K/sec"); in each, every run of every
  * target in run order (x: repetition, y: value on the panel's own scale),
  * one colour per target (the bar chart's), a thin line joining a target's
  * runs, flagged outliers ringed, too-fast samples (no value) as open

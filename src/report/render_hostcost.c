@@ -16,7 +16,9 @@
 
 #include "common/escape.h"
 #include "common/util.h"
+#include "report/render_chart.h"
 #include "report/render_svg.h"
+#include "report/layout.h"
 #include "report/render_escape.h"
 
 static void host_cache_text(GString *out, const struct vdc_analysis *a);
@@ -49,46 +51,110 @@ const char vdc_host_cost_note[] =
     "servers (it holds shared kworkers' work, writeback and anything else dom0 ran; a server's own "
     "CPU time counts the steal /proc/stat leaves out of busy).";
 
+/* report.txt's host tables and their notes: at most this wide */
+#define HC_TEXT_WIDTH 100
+
+/* A row's lead in report.txt's host tables: 4 blanks, @s padded to @w
+ * columns, 2 blanks (g_free). */
+static char *
+text_lead(const char *s, int w)
+{
+    GString *l = g_string_new("    ");
+
+    vdc_layout_pad(l, s, w, 0);
+    g_string_append(l, "  ");
+    return g_string_free(l, FALSE);
+}
+
+/* @n blanks (g_free) */
+static char *
+blanks(int n)
+{
+    char *b = g_malloc((size_t)MAX(n, 0) + 1);
+
+    memset(b, ' ', (size_t)MAX(n, 0));
+    b[MAX(n, 0)] = '\0';
+    return b;
+}
+
 void
 vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
 {
-    size_t i, tw = 6, kw = 4;
+    static const char head_g[] = "CPU s per GiB", head_k[] = "CPU s per 1,000 I/Os";
+    int rw = 4, gw = (int)strlen(head_g), kw = (int)strlen(head_k), nw = 1;
+    GString **g, **k;
+    size_t i;
 
     host_cache_text(out, a);
     if (!a->n_host)
         return;
-    for (i = 0; i < a->n_host; i++) {
-        g_autofree char *t = vdc_escape_text(a->targets[a->host[i].target], -1, 0);
-
-        tw = MAX(tw, strlen(t));
-        kw = MAX(kw, strlen(a->tests[a->host[i].test]));
-    }
-    g_string_append(out, "\nHost CPU per backend\n");
-    g_string_append_printf(out, "  %s\n", vdc_host_cost_note);
-    g_string_append_printf(out, "  %-*s %-*s %-32s %-30s %-30s %s\n", (int)tw, "Target", (int)kw, "Test",
-                           "Role", "CPU s per GiB", "CPU s per 1,000 I/Os", "n");
+    /* the columns as wide as their widest cell: role, the two figures
+     * right-aligned, n; a row per role under its target and test */
+    g = g_new0(GString *, a->n_host);
+    k = g_new0(GString *, a->n_host);
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
-        GString *g = g_string_new(NULL), *k = g_string_new(NULL);
-        g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
 
+        rw = MAX(rw, vdc_layout_width(vdc_host_role_label(c->role)));
+        if (no_figure(c))
+            continue;
+        g[i] = g_string_new(NULL);
+        k[i] = g_string_new(NULL);
+        vdc_host_cost_fmt(g[i], &c->per_gib);
+        vdc_host_cost_fmt(k[i], &c->per_kio);
+        if (!g[i]->len)
+            g_string_assign(g[i], "-");
+        if (!k[i]->len)
+            g_string_assign(k[i], "-");
+        gw = MAX(gw, vdc_layout_width(g[i]->str));
+        kw = MAX(kw, vdc_layout_width(k[i]->str));
+        nw = MAX(nw, snprintf(NULL, 0, "%zu", MAX(c->per_gib.n, c->per_kio.n)));
+    }
+    g_string_append(out, "\nHost CPU per backend\n");
+    vdc_layout_wrap(out, "  ", "  ", vdc_host_cost_note, HC_TEXT_WIDTH);
+    g_string_append(out, "  Target, test\n");
+    {
+        g_autofree char *lead = text_lead("Role", rw);
+
+        g_string_append(out, lead);
+        vdc_layout_pad(out, head_g, gw, 1);
+        g_string_append(out, "  ");
+        vdc_layout_pad(out, head_k, kw, 1);
+        g_string_append(out, "  ");
+        vdc_layout_pad(out, "n", nw, 1);
+        g_string_append_c(out, '\n');
+    }
+    for (i = 0; i < a->n_host; i++) {
+        const struct vdc_host_cost *c = &a->host[i];
+        g_autofree char *lead = text_lead(vdc_host_role_label(c->role), rw);
+
+        if (!i || c->target != a->host[i - 1].target || c->test != a->host[i - 1].test) {
+            g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
+
+            g_string_append_printf(out, "  %s, %s\n", t, a->tests[c->test]);
+        }
         if (no_figure(c)) {
             g_autofree char *text = no_figure_text(c);
             g_autofree char *why = vdc_escape_text(text, -1, 0);
+            g_autofree char *rest = blanks(vdc_layout_width(lead));
 
-            g_string_append_printf(out, "  %-*s %-*s %-32s %s\n", (int)tw, t, (int)kw, a->tests[c->test],
-                                   vdc_host_role_label(c->role), why);
-        } else {
-            vdc_host_cost_fmt(g, &c->per_gib);
-            vdc_host_cost_fmt(k, &c->per_kio);
-            g_string_append_printf(out, "  %-*s %-*s %-32s %-30s %-30s %zu\n", (int)tw,
-                                   t, (int)kw, a->tests[c->test],
-                                   vdc_host_role_label(c->role), g->len ? g->str : "-",
-                                   k->len ? k->str : "-", MAX(c->per_gib.n, c->per_kio.n));
+            vdc_layout_wrap(out, lead, rest, why, HC_TEXT_WIDTH);
+            continue;
         }
-        g_string_free(g, TRUE);
-        g_string_free(k, TRUE);
+        g_string_append(out, lead);
+        vdc_layout_pad(out, g[i]->str, gw, 1);
+        g_string_append(out, "  ");
+        vdc_layout_pad(out, k[i]->str, kw, 1);
+        g_string_append_printf(out, "  %*zu\n", nw, MAX(c->per_gib.n, c->per_kio.n));
     }
+    for (i = 0; i < a->n_host; i++) {
+        if (g[i])
+            g_string_free(g[i], TRUE);
+        if (k[i])
+            g_string_free(k[i], TRUE);
+    }
+    g_free(g);
+    g_free(k);
 }
 
 void
@@ -198,37 +264,70 @@ cache_runs(const struct vdc_host_cache *c)
 static void
 host_cache_text(GString *out, const struct vdc_analysis *a)
 {
-    GString *cell[6];
-    size_t i, k, tw = 6, kw = 4;
+    GString **cells;
+    int w[7], kw = 4;
+    size_t i, j;
 
     if (!a->n_cache)
         return;
-    for (k = 0; k < 6; k++)
-        cell[k] = g_string_new(NULL);
-    for (i = 0; i < a->n_cache; i++) {
-        g_autofree char *t = vdc_escape_text(a->targets[a->cache[i].target], -1, 0);
+    /* a row per test under its target; the figures right-aligned in
+     * columns as wide as their widest cell or the heading's words, the
+     * headings on two lines ("disk" over "read") */
+    cells = g_new0(GString *, a->n_cache * 6);
+    for (j = 0; j < 6; j++) {
+        const char *sp = strchr(cache_heads[j], ' ');
 
-        tw = MAX(tw, strlen(t));
-        kw = MAX(kw, strlen(a->tests[a->cache[i].test]));
+        w[j] = sp ? MAX((int)(sp - cache_heads[j]), (int)strlen(sp + 1)) : (int)strlen(cache_heads[j]);
+    }
+    w[6] = 1;
+    for (i = 0; i < a->n_cache; i++) {
+        for (j = 0; j < 6; j++)
+            cells[i * 6 + j] = g_string_new(NULL);
+        cache_cells(&a->cache[i], &cells[i * 6]);
+        for (j = 0; j < 6; j++)
+            w[j] = MAX(w[j], vdc_layout_width(cells[i * 6 + j]->str));
+        w[6] = MAX(w[6], snprintf(NULL, 0, "%zu", cache_runs(&a->cache[i])));
+        kw = MAX(kw, vdc_layout_width(a->tests[a->cache[i].test]));
     }
     g_string_append(out, "\ndom0 page cache around each test\n");
-    g_string_append_printf(out, "  %s\n", vdc_host_cache_note);
-    g_string_append_printf(out, "  %-*s %-*s", (int)tw, "Target", (int)kw, "Test");
-    for (k = 0; k < 6; k++)
-        g_string_append_printf(out, " %*s", k >= 3 ? 17 : 9, cache_heads[k]);
-    g_string_append(out, "  n\n");
+    vdc_layout_wrap(out, "  ", "  ", vdc_host_cache_note, HC_TEXT_WIDTH);
+    g_string_append(out, "  Target\n");
+    for (i = 0; i < 2; i++) {
+        g_autofree char *lead = text_lead(i ? "Test" : "", kw);
+
+        g_string_append(out, lead);
+        for (j = 0; j < 6; j++) {
+            const char *h = cache_heads[j], *sp = strchr(h, ' ');
+            g_autofree char *word = sp && !i ? g_strndup(h, (gsize)(sp - h)) : g_strdup(sp ? sp + 1 : i ? h : "");
+
+            vdc_layout_pad(out, word, w[j], 1);
+            g_string_append(out, "  ");
+        }
+        vdc_layout_pad(out, i ? "n" : "", w[6], 1);
+        /* no blanks at the end of a line */
+        while (out->len && out->str[out->len - 1] == ' ')
+            g_string_truncate(out, out->len - 1);
+        g_string_append_c(out, '\n');
+    }
     for (i = 0; i < a->n_cache; i++) {
         const struct vdc_host_cache *c = &a->cache[i];
-        g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
+        g_autofree char *lead = text_lead(a->tests[c->test], kw);
 
-        cache_cells(c, cell);
-        g_string_append_printf(out, "  %-*s %-*s", (int)tw, t, (int)kw, a->tests[c->test]);
-        for (k = 0; k < 6; k++)
-            g_string_append_printf(out, " %*s", k >= 3 ? 17 : 9, cell[k]->str);
-        g_string_append_printf(out, "  %zu\n", cache_runs(c));
+        if (!i || c->target != a->cache[i - 1].target) {
+            g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
+
+            g_string_append_printf(out, "  %s\n", t);
+        }
+        g_string_append(out, lead);
+        for (j = 0; j < 6; j++) {
+            vdc_layout_pad(out, cells[i * 6 + j]->str, w[j], 1);
+            g_string_append(out, "  ");
+        }
+        g_string_append_printf(out, "%*zu\n", w[6], cache_runs(c));
     }
-    for (k = 0; k < 6; k++)
-        g_string_free(cell[k], TRUE);
+    for (i = 0; i < a->n_cache * 6; i++)
+        g_string_free(cells[i], TRUE);
+    g_free(cells);
 }
 
 static void
@@ -433,6 +532,8 @@ charted(const struct vdc_host_cost *c, size_t ti)
 }
 
 /* The layout of one target's chart. */
+/* from the plot's bottom to the legend's first baseline */
+#define HC_LABELS(l) (40.0 + 12.0 * (double)((l)->label_lines - 1))
 struct hc_layout {
     size_t *slot;                /* per test: its group on x, (size_t)-1 none */
     size_t nk, nr;               /* groups, roles drawn */
@@ -440,6 +541,7 @@ struct hc_layout {
     struct vdc_svg_key keys[VDC_HOST_N_ROLES];
     char *flagged;               /* "dom0 other: no figure in seeks, rewrite ..." or NULL */
     size_t legend_rows;
+    int label_lines;             /* the x labels' lines (1 or 2) */
     double h;
 };
 
@@ -486,7 +588,17 @@ hc_layout(const struct vdc_analysis *a, size_t ti, struct hc_layout *l)
     }
     l->flagged = note->len ? g_string_free(note, FALSE) : (g_string_free(note, TRUE), NULL);
     l->legend_rows = vdc_svg_legend_rows(l->keys, l->nr, HC_W - HC_LEFT - HC_RIGHT, HC_LEGEND);
-    l->h = HC_TOP + HC_PH + 40 + 18.0 * (double)l->legend_rows + (l->flagged ? 34 : 4);
+    l->label_lines = 1;
+    for (i = 0; i < a->n_tests; i++)
+        if (l->slot[i] != (size_t)-1) {
+            char label[VDC_TEST_LABEL_MAX];
+            struct vdc_svg_fit fit;
+
+            vdc_svg_fit_plan(vdc_chart_test_label(a, i, label, sizeof(label)), 11,
+                             (HC_W - HC_LEFT - HC_RIGHT) / (double)l->nk - 6, 8.5, 0, &fit);
+            l->label_lines = MAX(l->label_lines, fit.lines);
+        }
+    l->h = HC_TOP + HC_PH + HC_LABELS(l) + 18.0 * (double)l->legend_rows + (l->flagged ? 34 : 4);
 }
 
 /* one target's chart: tests on x, a bar per role with a figure (dom0 busy
@@ -532,7 +644,9 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     {
         g_autofree char *title = g_strdup_printf("%s: dom0 CPU seconds per GiB moved (log scale; lower is better)",
                                                  a->targets[ti]);
+        vdc_svg_set_class(cr, "title");
         vdc_svg_text_fit(cr, HC_W / 2, 24, title, 0.5, HC_W - 20, 10, 16);
+        vdc_svg_set_class(cr, NULL);
     }
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 11);
@@ -557,10 +671,15 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     gw = l.nk ? pw / (double)l.nk : pw;
     bw = l.nr ? gw * 0.8 / (double)l.nr : gw;
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    vdc_svg_set_class(cr, "xlabel");
     for (i = 0; i < a->n_tests; i++)
-        if (l.slot[i] != (size_t)-1)
-            vdc_svg_text_fit(cr, HC_LEFT + gw * ((double)l.slot[i] + 0.5), HC_TOP + ph + 18, a->tests[i], 0.5,
-                             gw - 6, 8.5, 12);
+        if (l.slot[i] != (size_t)-1) {
+            char label[VDC_TEST_LABEL_MAX];
+
+            vdc_svg_text_fit(cr, HC_LEFT + gw * ((double)l.slot[i] + 0.5), HC_TOP + ph + 18,
+                             vdc_chart_test_label(a, i, label, sizeof(label)), 0.5, gw - 6, 8.5, 12);
+        }
+    vdc_svg_set_class(cr, NULL);
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
         int r = role_index(c->role);
@@ -596,11 +715,11 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
         }
         (*bars)++;
     }
-    vdc_svg_legend(cr, l.keys, l.nr, HC_LEFT, pw, HC_TOP + ph + 40, HC_LEGEND, 18, VDC_SVG_SQUARE);
+    vdc_svg_legend(cr, l.keys, l.nr, HC_LEFT, pw, HC_TOP + ph + HC_LABELS(&l), HC_LEGEND, 18, VDC_SVG_SQUARE);
     if (l.flagged) {
         cairo_set_font_size(cr, 11);
         cairo_set_source_rgb(cr, 0.45, 0.1, 0.1);
-        vdc_svg_text_fit(cr, HC_W / 2, HC_TOP + ph + 40 + 18.0 * (double)l.legend_rows + 4, l.flagged, 0.5,
+        vdc_svg_text_fit(cr, HC_W / 2, HC_TOP + ph + HC_LABELS(&l) + 18.0 * (double)l.legend_rows + 4, l.flagged, 0.5,
                          HC_W - 20, 8, 13);
     }
     g_free(l.slot);

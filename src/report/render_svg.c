@@ -17,6 +17,7 @@
 struct canvas {
     GString *svg;                /* cairo's document */
     GString *text;               /* the <text> elements */
+    const char *cls;             /* the class of the next texts, or NULL */
 };
 
 static const cairo_user_data_key_t canvas_key;
@@ -107,27 +108,44 @@ source_colour(cairo_t *cr, char *buf, size_t size, double *alpha)
     *alpha = a;
 }
 
-double
-vdc_svg_text(cairo_t *cr, double x, double y, const char *s, double align)
+void
+vdc_svg_set_class(cairo_t *cr, const char *cls)
 {
     struct canvas *c = cairo_get_user_data(cr, &canvas_key);
-    double w = vdc_svg_text_width(cr, s), dx = x, dy = y, ux = 1, uy = 0, alpha;
+
+    if (c)
+        c->cls = cls;
+}
+
+/* One <text> of @n lines (@lines[0] at (@x, @y), each next @line lower as
+ * a <tspan>), aligned by @align, in @cr's font, colour and turn; returns
+ * the widest line's width. */
+static double
+svg_text_lines(cairo_t *cr, double x, double y, const char *const *lines, size_t n, double line, double align)
+{
+    struct canvas *c = cairo_get_user_data(cr, &canvas_key);
+    double w = 0, dx = x, dy = y, ux = 1, uy = 0, lx = 0, ly = line, alpha;
     cairo_matrix_t fm;
     cairo_font_face_t *face = cairo_get_font_face(cr);
-    char colour[16], *e;
+    char colour[16];
     int bold = cairo_font_face_get_type(face) == CAIRO_FONT_TYPE_TOY &&
                cairo_toy_font_face_get_weight(face) == CAIRO_FONT_WEIGHT_BOLD;
+    size_t i;
 
+    for (i = 0; i < n; i++)
+        w = fmax(w, vdc_svg_text_width(cr, lines[i]));
     if (!c)
         return w;
     cairo_get_font_matrix(cr, &fm);
     /* where the text starts and which way it runs, in device space */
     cairo_user_to_device(cr, &dx, &dy);
     cairo_user_to_device_distance(cr, &ux, &uy);
+    cairo_user_to_device_distance(cr, &lx, &ly);
     source_colour(cr, colour, sizeof(colour), &alpha);
-    e = g_markup_escape_text(s, -1);
     g_string_append_printf(c->text, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\"%s fill=\"%s\"", dx, dy,
                            fm.xx, bold ? " font-weight=\"bold\"" : "", colour);
+    if (c->cls)
+        g_string_append_printf(c->text, " class=\"%s\"", c->cls);
     if (alpha < 1)
         g_string_append_printf(c->text, " fill-opacity=\"%.2f\"", alpha);
     if (align > 0.75)
@@ -137,9 +155,25 @@ vdc_svg_text(cairo_t *cr, double x, double y, const char *s, double align)
     if (fabs(uy) > 1e-9)    /* turned: a rotated label */
         g_string_append_printf(c->text, " transform=\"rotate(%.1f %.1f %.1f)\"", atan2(uy, ux) * 180 / M_PI,
                                dx, dy);
-    g_string_append_printf(c->text, ">%s</text>\n", e);
-    g_free(e);
+    g_string_append_c(c->text, '>');
+    for (i = 0; i < n; i++) {
+        char *e = g_markup_escape_text(lines[i], -1);
+
+        if (n == 1)
+            g_string_append(c->text, e);
+        else    /* each line from the text's x, @line below the last (in the text's own turn) */
+            g_string_append_printf(c->text, "<tspan x=\"%.1f\" dy=\"%.1f\">%s</tspan>", dx,
+                                   i ? hypot(lx, ly) : 0.0, e);
+        g_free(e);
+    }
+    g_string_append(c->text, "</text>\n");
     return w;
+}
+
+double
+vdc_svg_text(cairo_t *cr, double x, double y, const char *s, double align)
+{
+    return svg_text_lines(cr, x, y, &s, 1, 0, align);
 }
 
 double
@@ -187,8 +221,11 @@ size_t
 vdc_svg_legend(cairo_t *cr, const struct vdc_svg_key *keys, size_t n, double x0, double width, double y,
                double size, double line, enum vdc_svg_marker marker)
 {
+    struct canvas *cv = cairo_get_user_data(cr, &canvas_key);
+    const char *was = cv ? cv->cls : NULL;
     size_t i = 0, rows = 0;
 
+    vdc_svg_set_class(cr, "legend");
     cairo_set_font_size(cr, size);
     while (i < n) {
         size_t j = i, k;
@@ -223,7 +260,46 @@ vdc_svg_legend(cairo_t *cr, const struct vdc_svg_key *keys, size_t n, double x0,
         y += line;
         i = j;
     }
+    vdc_svg_set_class(cr, was);
     return rows;
+}
+
+void
+vdc_svg_fit_plan(const char *s, double size, double max_w, double min_size, int bold, struct vdc_svg_fit *fit)
+{
+    const char *mid, *best = NULL;
+    double sz, floor1 = fmax(min_size, size * 0.85);
+    size_t len = strlen(s);
+    char *first;
+
+    fit->size = size;
+    fit->lines = 1;
+    fit->split = 0;
+    /* one line, at most a little smaller */
+    for (sz = size; sz >= floor1 - 1e-9; sz -= 0.5)
+        if (vdc_svg_measure(s, sz, bold) <= max_w) {
+            fit->size = sz;
+            return;
+        }
+    for (mid = s; (mid = strchr(mid, ' ')); mid++)
+        if (!best || labs((long)(mid - s) - (long)len / 2) < labs((long)(best - s) - (long)len / 2))
+            best = mid;
+    if (!best) {
+        /* one word: as small as allowed */
+        for (sz = size; sz > min_size && vdc_svg_measure(s, sz, bold) > max_w; sz -= 0.5)
+            ;
+        fit->size = fmax(sz, min_size);
+        return;
+    }
+    /* two lines, split at the space nearest the middle, as large as fits */
+    fit->lines = 2;
+    fit->split = (size_t)(best - s);
+    first = g_strndup(s, fit->split);
+    for (sz = size; sz > min_size; sz -= 0.5)
+        if (vdc_svg_measure(first, sz, bold) <= max_w && vdc_svg_measure(best + 1, sz, bold) <= max_w)
+            break;
+    g_free(first);
+    fit->size = fmax(sz, min_size);
 }
 
 int
@@ -231,31 +307,24 @@ vdc_svg_text_fit(cairo_t *cr, double x, double y, const char *s, double align, d
                  double line)
 {
     cairo_matrix_t fm;
-    double size, w;
-    const char *mid, *best = NULL;
-    char *first;
+    cairo_font_face_t *face = cairo_get_font_face(cr);
+    int bold = cairo_font_face_get_type(face) == CAIRO_FONT_TYPE_TOY &&
+               cairo_toy_font_face_get_weight(face) == CAIRO_FONT_WEIGHT_BOLD;
+    struct vdc_svg_fit fit;
 
     cairo_get_font_matrix(cr, &fm);
-    size = fm.xx;
-    for (w = vdc_svg_text_width(cr, s); w > max_w && size > min_size; w = vdc_svg_text_width(cr, s)) {
-        size = fmax(min_size, size - 0.5);
-        cairo_set_font_size(cr, size);
-    }
-    if (w <= max_w || !strchr(s, ' ')) {
+    vdc_svg_fit_plan(s, fm.xx, max_w, min_size, bold, &fit);
+    cairo_set_font_size(cr, fit.size);
+    if (fit.lines == 1) {
         vdc_svg_text(cr, x, y, s, align);
-        cairo_set_font_size(cr, fm.xx);
-        return 1;
+    } else {
+        g_autofree char *first = g_strndup(s, fit.split);
+        const char *lines[2] = { first, s + fit.split + 1 };
+
+        svg_text_lines(cr, x, y, lines, 2, line, align);
     }
-    /* two lines, split at the space nearest the middle */
-    for (mid = s; (mid = strchr(mid, ' ')); mid++)
-        if (!best || labs((long)(mid - s) - (long)strlen(s) / 2) < labs((long)(best - s) - (long)strlen(s) / 2))
-            best = mid;
-    first = g_strndup(s, (gsize)(best - s));
-    vdc_svg_text(cr, x, y, first, align);
-    vdc_svg_text(cr, x, y + line, best + 1, align);
-    g_free(first);
     cairo_set_font_size(cr, fm.xx);
-    return 2;
+    return fit.lines;
 }
 
 char *

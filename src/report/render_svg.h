@@ -30,6 +30,13 @@ char *vdc_svg_finish(cairo_t *cr, const char *what);
  * Returns the text's width in user units (cairo's measure). */
 double vdc_svg_text(cairo_t *cr, double x, double y, const char *s, double align);
 
+/* The class of the texts @cr draws from now on (an SVG class attribute
+ * saying what a text is: "title", "xlabel", "value", "panel", "legend"),
+ * for a reader's tools and the layout test (tests/integration/
+ * report-layout.js); NULL for none.  @cls must outlive the canvas (a
+ * string literal). */
+void vdc_svg_set_class(cairo_t *cr, const char *cls);
+
 /* The width @s takes in @cr's current font, user units. */
 double vdc_svg_text_width(cairo_t *cr, const char *s);
 
@@ -55,10 +62,25 @@ size_t vdc_svg_legend_rows(const struct vdc_svg_key *keys, size_t n, double widt
 size_t vdc_svg_legend(cairo_t *cr, const struct vdc_svg_key *keys, size_t n, double x0, double width, double y,
                       double size, double line, enum vdc_svg_marker marker);
 
-/* @s at (@x, @y) aligned by @align, in at most @max_w user units: the
- * font shrunk down to @min_size, then the text split in two lines at the
- * space nearest its middle (the second @line below).  Returns the lines
- * used (1 or 2). */
+/* How a label fits a width (vdc_svg_fit_plan, vdc_svg_text_fit). */
+struct vdc_svg_fit {
+    double size;                 /* points */
+    int lines;                   /* 1 or 2 */
+    size_t split;                /* 2 lines: the byte offset of the space between them */
+};
+
+/* How @s fits in @max_w user units from @size points down (@bold): one
+ * line when it fits at 85 % of @size or more, else two lines split at the
+ * space nearest its middle at the largest size from @size down to
+ * @min_size at which both fit (@min_size when none does; one line at
+ * @min_size for a single word).  vdc_svg_text_fit draws what this plans,
+ * so that a figure can be laid out before it is drawn. */
+void vdc_svg_fit_plan(const char *s, double size, double max_w, double min_size, int bold, struct vdc_svg_fit *fit);
+
+/* @s at (@x, @y) aligned by @align, in at most @max_w user units, as
+ * vdc_svg_fit_plan plans it from the current font size (a second line
+ * @line below, in the same <text> element as a <tspan>).  Returns the
+ * lines used (1 or 2). */
 int vdc_svg_text_fit(cairo_t *cr, double x, double y, const char *s, double align, double max_w, double min_size,
                      double line);
 

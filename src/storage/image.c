@@ -79,9 +79,12 @@ image_check(const struct vdc_storage_spec *spec)
     /* the benchmark fills the image, whatever its allocation: the room must
      * be there from the start */
     if ((uint64_t)vfs.f_bavail * vfs.f_frsize < spec->size_bytes) {
-        vdc_error("storage %s: image folder %s has %llu bytes free, the image needs %llu",
-                  name, dir, (unsigned long long)vfs.f_bavail * vfs.f_frsize,
-                  (unsigned long long)spec->size_bytes);
+        uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+        char f[32], n[32], d[32];
+
+        vdc_error("storage %s: image folder %s has %s free, the image needs %s (%s more)", name, dir,
+                  vdc_fmt_bytes(f, sizeof(f), avail), vdc_fmt_bytes(n, sizeof(n), spec->size_bytes),
+                  vdc_fmt_bytes(d, sizeof(d), spec->size_bytes - avail));
         g_free(dir);
         return -1;
     }

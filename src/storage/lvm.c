@@ -518,8 +518,11 @@ lvm_check_reserved(const struct vdc_storage_spec *spec, struct vdc_lvm_vg_facts 
      * less the LVs it created before */
     vgf->free = vgf->free > reserved ? vgf->free - reserved : 0;
     if (need > vgf->free) {
-        vdc_error("storage %s: VG %s has %llu bytes free, the LV needs %llu", name, spec->vg,
-                  (unsigned long long)vgf->free, (unsigned long long)need);
+        char f[32], n[32], d[32];
+
+        vdc_error("storage %s: VG %s has %s free, the LV needs %s (%s more)", name, spec->vg,
+                  vdc_fmt_bytes(f, sizeof(f), vgf->free), vdc_fmt_bytes(n, sizeof(n), need),
+                  vdc_fmt_bytes(d, sizeof(d), need - vgf->free));
         return -1;
     }
     if (need_out)

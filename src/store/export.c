@@ -15,6 +15,7 @@
 #include "common/util.h"
 #include "model/result.h"
 #include "report/analysis.h"
+#include "store/history.h"
 #include "store/store_priv.h"
 
 double
@@ -130,7 +131,7 @@ prepare(vdc_store *s, const char *sql, const struct vdc_export_options *o)
     if (o->host)
         sqlite3_bind_text(st, 1, o->host, -1, SQLITE_TRANSIENT);
     if (o->since)
-        sqlite3_bind_text(st, 2, o->since, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, o->since, vdc_history_date_bound_len(o->since), SQLITE_TRANSIENT);
     return st;
 }
 

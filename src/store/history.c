@@ -93,7 +93,8 @@ int
 vdc_history_date_ok(const char *s)
 {
     static const char *const shapes[] = {
-        "dddd-dd-dd", "dddd-dd-ddTdd:dd", "dddd-dd-ddTdd:dd:dd", "dddd-dd-ddTdd:ddZ", "dddd-dd-ddTdd:dd:ddZ",
+        "dddd-dd-dd", "dddd-dd-ddTdd:dd", "dddd-dd-ddTdd:dd:dd",
+        "dddd-dd-ddZ", "dddd-dd-ddTdd:ddZ", "dddd-dd-ddTdd:dd:ddZ",
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(shapes); i++) {
@@ -115,6 +116,12 @@ vdc_history_date_ok(const char *s)
                sec < 60;
     }
     return 0;
+}
+
+int
+vdc_history_date_bound_len(const char *date)
+{
+    return (int)strcspn(date, "Z");
 }
 
 /* ---- Steps ---------------------------------------------------------------------- */
@@ -319,7 +326,7 @@ vdc_history_load(struct vdc_history *h, vdc_store *s, const struct vdc_history_q
         if (q->test)
             sqlite3_bind_text(st, 2, q->test, -1, SQLITE_TRANSIENT);
         if (q->since)
-            sqlite3_bind_text(st, 3, q->since, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(st, 3, q->since, vdc_history_date_bound_len(q->since), SQLITE_TRANSIENT);
     }
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *host = vdc_store_col_text(st, 3), *target = vdc_store_col_text(st, 7);

@@ -80,9 +80,16 @@ void vdc_history_init(struct vdc_history *h);
 void vdc_history_dispose(struct vdc_history *h);
 
 /* 1 when @s is a date the query takes: YYYY-MM-DD, optionally followed
- * by THH:MM, THH:MM:SS and Z, naming a day that exists (2026-02-30 does
- * not) and a time of a day (hours 0-23, minutes and seconds 0-59); else 0. */
+ * by THH:MM or THH:MM:SS, then optionally Z (UTC either way: so are the
+ * store's dates), naming a day that exists (2026-02-30 does not) and a
+ * time of a day (hours 0-23, minutes and seconds 0-59); else 0. */
 int vdc_history_date_ok(const char *s);
+
+/* How much of a date @s that vdc_history_date_ok took a --since bound
+ * compares with the store's dates (text, "2026-12-06T10:00:30Z"): all but
+ * its Z, so that "2026-12-06Z" and "2026-12-06T10:00Z" sort before every
+ * time of that day and minute, as "2026-12-06" and "2026-12-06T10:00" do. */
+int vdc_history_date_bound_len(const char *s);
 
 /* Read the series of @q from @s into @h (freshly _init'ed) and decide
  * its steps at @alpha (vdc_history_decide).  0 or -1 (one message). */

@@ -130,7 +130,7 @@ vgcleanup() { timeout 60 vgremove -q -f "$vg" >/dev/null 2>&1; timeout 60 pvremo
 grep -q "VG nosuchvg$$: .*not found" "$tmp/err" || { vgcleanup; fail "missing VG: $(cat "$tmp/err")"; }
 [ "$(wc -l < "$tmp/err")" = 1 ] || { vgcleanup; fail "libblockdev error not one line: $(cat "$tmp/err")"; }
 "$TOOL" lvm "$vg" lv1 80M 2> "$tmp/err" && fail "LV larger than the VG"
-grep -q "VG $vg has [0-9]* bytes free, the LV needs 83886080" "$tmp/err" || { vgcleanup; fail "room: $(cat "$tmp/err")"; }
+grep -q "VG $vg has [0-9.]* [KMG]iB free, the LV needs 80 MiB (" "$tmp/err" || { vgcleanup; fail "room: $(cat "$tmp/err")"; }
 "$TOOL" lvm "$vg" lv1 8M 3 2> "$tmp/err" && fail "3 stripes on 1 PV"
 grep -q "3 stripes but VG $vg has 1 PVs" "$tmp/err" || { vgcleanup; fail "stripes: $(cat "$tmp/err")"; }
 "$TOOL" lvm "$vg" lv1 8M 2> "$tmp/err" && fail "lvcreate worked without device-mapper?"

@@ -120,6 +120,13 @@ echo "my notes" > "$work/notes.json"
 check_one_line "exists and is not a vmdiskcmp result document: refusing to overwrite it" \
     -q "$good" --target t -o "$work/notes.json"
 [ "$(cat "$work/notes.json")" = "my notes" ] || fail "-o FOREIGN: overwritten"
+# bug import-output-late: a foreign -o was refused only after the inputs
+# were read (a progress line each first): now before any work, one line
+check_one_line "exists and is not a vmdiskcmp result document: refusing to overwrite it" \
+    "$good" --target t -o "$work/notes.json"
+check_one_line "--output $work/none/out.json: no directory $work/none: expected a file name in an existing directory" \
+    "$good" --target t -o "$work/none/out.json"
+[ ! -e "$work/none" ] || fail "-o in a missing directory: made it"
 mkfifo "$work/fifo"
 check_one_line "exists and is not a regular file" -q "$good" --target t -o "$work/fifo"
 [ -p "$work/fifo" ] || fail "-o FIFO: replaced"
@@ -156,8 +163,29 @@ rc=0; "$VMDISKCMP" report -q "$work/deepdir" 2> "$work/stderr" || rc=$?
 grep -q "nested deeper than 64 levels" "$work/stderr" || fail "report on a deeply nested result.json: $(cat "$work/stderr")"
 rm -rf "$work/deepdir"
 
+# bug import-kind-map-silent: 'a=b=lvm' took TEXT 'a=b'; one TEXT given two
+# KINDs took the first; an entry matching no target said nothing
+check_one_line "--kind-map 'a=b=lvm': expected TEXT=KIND with one '=' (TEXT holds none)" \
+    -q "$good" --target t --kind-map 'a=b=lvm'
+check_one_line "--kind-map 'disk=lvm' and 'DISK=image': the TEXT 'DISK' twice: expected each TEXT once" \
+    -q "$good" --target t --kind-map 'disk=lvm' --kind-map 'DISK=image'
+[ ! -e "$work/out.json" ] || fail "--kind-map refused: output written"
+"$VMDISKCMP" import -q "$good" --target 'lv on ssd' --kind-map 'nvme=block' -o "$work/km.json" \
+    2> "$work/stderr" || fail "--kind-map matching nothing: $(cat "$work/stderr")"
+grep -qF "warning: --kind-map 'nvme=block': no target's name holds 'nvme' (the targets: 'lv on ssd')" \
+    "$work/stderr" || fail "--kind-map matching nothing: no warning: $(cat "$work/stderr")"
+"$VMDISKCMP" import -q "$good" --target 'lv on ssd' --kind-map 'ssd=block' --kind-map 'LV=lvm' \
+    -o "$work/km.json" 2> "$work/stderr" || fail "--kind-map overlapping: $(cat "$work/stderr")"
+grep -qF "warning: target 'lv on ssd': --kind-map 'ssd=block' and 'LV=lvm' both match: kind block (the first given" \
+    "$work/stderr" || fail "--kind-map overlapping: no warning: $(cat "$work/stderr")"
+grep -q '"kind": "block"' "$work/km.json" || fail "--kind-map overlapping: not the first entry's kind"
+"$VMDISKCMP" import -q "$good" --target 'lv on ssd' --kind-map 'SSD=block' -o "$work/km.json" \
+    2> "$work/stderr" || fail "--kind-map: $(cat "$work/stderr")"
+[ ! -s "$work/stderr" ] || fail "--kind-map that decided a kind: warned: $(cat "$work/stderr")"
+rm -f "$work/km.json"
+
 # output that cannot be written: exit 1, nothing left behind
-"$VMDISKCMP" import -q "$good" --target t -o /nonexistent-dir/out.json 2> "$work/stderr"
+"$VMDISKCMP" import -q "$good" --target t -o /proc/vdc-out.json 2> "$work/stderr"
 [ $? = 1 ] || fail "unwritable output: expected exit 1"
-grep -q "cannot write /nonexistent-dir/out.json" "$work/stderr" || fail "unwritable output: message"
+grep -q "cannot write /proc/vdc-out.json" "$work/stderr" || fail "unwritable output: message"
 echo "ok: usage errors"

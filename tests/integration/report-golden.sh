@@ -338,10 +338,19 @@ for id in host-cost chart-host-0 chart-host-1; do
 done
 dup=$(grep -o ' id="[^"]*"' "$work/hostcost/report.html" | sort | uniq -d | head -3)
 [ -z "$dup" ] || fail "hostcost: duplicate ids in report.html: $dup"
-grep -q '^  image  put_block QEMU minus its vCPUs  *0.873 \[0.561, 1.19\] ' "$work/hostcost/report.txt" ||
+# report.txt: a row per role under its target and test, the figures
+# right-aligned; both host tables within 100 columns
+grep -A 8 '^  image, put_block$' "$work/hostcost/report.txt" |
+    grep -q '^    QEMU minus its vCPUs  *0.873 \[0.561, 1.19\]  *0.213 \[0.137, 0.289\]  3$' ||
     fail "hostcost: the text lacks QEMU's own CPU per GiB with its CI"
-grep -q 'dom0   put_block loop device worker  *not attributable (shared): ' "$work/hostcost/report.txt" ||
+grep -A 2 '^  dom0, put_block$' "$work/hostcost/report.txt" |
+    grep -q '^    loop device worker  *not attributable (shared): ' ||
     fail "hostcost: the shared loop worker is not said to be unattributable"
+wide=$(awk '/^(dom0 page cache around each test|Host CPU per backend)$/ { s = 1; next }
+    s && !/^  / { s = 0 } s && length($0) > 100' "$work/hostcost/report.txt" | head -n 2)
+[ "$(grep -Ec '^(dom0 page cache around each test|Host CPU per backend)$' "$work/hostcost/report.txt")" -eq 2 ] ||
+    fail "hostcost: report.txt lacks a host table"
+[ -z "$wide" ] || fail "hostcost: host table lines over 100 columns: $wide"
 [ ! -e "$work/synthetic/host-cost.csv" ] || fail "synthetic: host-cost.csv without host figures"
 if grep -q 'Host CPU per backend' "$work/synthetic/report.txt" "$work/synthetic/report.md"; then
     fail "synthetic: a host CPU section without host figures"

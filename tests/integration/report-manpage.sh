@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # doc/vmdiskcmp.1 formats without a groff warning, and documents every long
 # option that the --help of run, cleanup, prepare, lab, report, compare, merge and
-# import prints, and every exit status of src/common/util.h.
+# import prints, and every exit status of src/common/util.h; README and it
+# name the installed guest template where `make install` puts it.
 # Run time: < 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -24,6 +25,25 @@ for cmd in run cleanup prepare lab report compare merge import; do
     done
     printf '%s\n' "$text" | grep -Eq "^ {3,}$cmd " || fail "no section for $cmd in the man page"
 done
+# the installed guest template: README and man page name it where `make
+# install` puts it with configure's default prefix (/usr/local), as this
+# build's --help does when configured so
+helpdir=$("$VMDISKCMP" run --help | sed -n 's|.*the installed template (\([^;]*\)/guest/guest.img;.*|\1|p')
+[ -n "$helpdir" ] || fail "run --help names no installed template"
+for doc in "$top_srcdir/README.md" "$man"; do
+    paths=$(grep -o '/usr/[a-z/]*share/vmdiskcmp/guest/guest\.img' "$doc" | sort -u)
+    [ -n "$paths" ] || fail "$doc names no installed guest template"
+    for p in $paths; do
+        [ "$p" = /usr/local/share/vmdiskcmp/guest/guest.img ] ||
+            fail "$doc: $p: expected /usr/local/share/vmdiskcmp/guest/guest.img (make install, configure's default prefix)"
+    done
+    grep -q 'PREFIX.*/share/vmdiskcmp/guest/guest.img' "$doc" || fail "$doc does not say the path follows configure's --prefix"
+done
+case $helpdir in
+/usr/local/share/vmdiskcmp) ;;
+*/share/vmdiskcmp) echo "note: this build's prefix is not /usr/local ($helpdir): the documented default path is not this build's" ;;
+*) fail "run --help: the installed template in $helpdir, not PREFIX/share/vmdiskcmp" ;;
+esac
 for code in $(sed -n 's/^ *VDC_EXIT_[A-Z]* = \([0-9]\).*/\1/p' "$top_srcdir/src/common/util.h"); do
     printf '%s\n' "$text" | sed -n '/^EXIT STATUS/,/^FILES/p' | grep -Eq "^ +$code( |$)" ||
         fail "exit status $code (src/common/util.h) not in EXIT STATUS"

@@ -54,7 +54,7 @@ set +e
 dry --lvm --vg "$vg" --dom0 --size 64M --dom0-size 64M; rc=$?
 set -e
 [ "$rc" = 2 ] || fail "lvm+dom0 shortfall: exit $rc, expected 2: $(cat "$tmp/stderr")"
-[ "$(cat "$tmp/stderr")" = "vmdiskcmp: storage dom0: VG $vg has 113246208 bytes free, the LV needs 150994944" ] ||
+[ "$(cat "$tmp/stderr")" = "vmdiskcmp: storage dom0: VG $vg has 108 MiB free, the LV needs 144 MiB (36 MiB more)" ] ||
     fail "lvm+dom0 shortfall: message: $(cat "$tmp/stderr")"
 [ ! -s "$tmp/stdout" ] || fail "lvm+dom0 shortfall: the plan was printed anyway"
 
@@ -63,7 +63,7 @@ set +e
 dry --lvm --vg "$vg" --size 64M --lv-size 300M; rc=$?
 set -e
 [ "$rc" = 2 ] || fail "--lv-size shortfall: exit $rc, expected 2"
-[ "$(cat "$tmp/stderr")" = "vmdiskcmp: storage lvm: VG $vg has 264241152 bytes free, the LV needs 314572800" ] ||
+[ "$(cat "$tmp/stderr")" = "vmdiskcmp: storage lvm: VG $vg has 252 MiB free, the LV needs 300 MiB (48 MiB more)" ] ||
     fail "--lv-size shortfall: message: $(cat "$tmp/stderr")"
 
 # LVM rounds up to whole extents: 250M needs 252 MiB (fits exactly), 253M 256
@@ -115,7 +115,7 @@ grep -q "^  --guest-image " "$tmp/stdout" || fail "the guest template choice is 
 set +e
 auto --size 64M --dom0-size 64M; rc=$?
 set -e
-[ "$rc" = 2 ] && [ "$(cat "$tmp/stderr")" = "vmdiskcmp: --lvm: expected --vg VG: no VG holds the plan's LVs (VG $vg has the most free space, 264241152 bytes; they need 301989888): name a VG, or give a smaller --size" ] ||
+[ "$rc" = 2 ] && [ "$(cat "$tmp/stderr")" = "vmdiskcmp: --lvm: expected --vg VG: no VG holds the plan's LVs (VG $vg has the most free space, 252 MiB; they need 288 MiB, 36 MiB more): name a VG, or give a smaller --size" ] ||
     fail "no VG with room: rc $rc: $(cat "$tmp/stderr")"
 printf 'devices {\n    global_filter = [ "r|.*|" ]\n}\n' > "$tmp/lvm/lvm.conf"
 set +e

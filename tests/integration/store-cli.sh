@@ -85,6 +85,17 @@ rc=0
 [ "$rc" = 1 ] || fail "--fail-if ratio>50%: exit $rc, expected 1 ($(cat fi.err))"
 grep -q "host vdclab, image against lvm, put_block: .*kernel 6.1.0-57-amd64 → 6.1.0-58-amd64" fi.err ||
     fail "--fail-if line: $(cat fi.err)"
+# --since with the grammar's trailing Z (UTC, as the store's dates are): the
+# copy dated 2026-12-03T00:00:00Z is of that day and of that minute
+for since in 2026-12-03Z 2026-12-03T00:00Z 2026-12-03T00:00:00Z 2026-12-03; do
+    "$VMDISKCMP" history --store moved.sqlite --test put_block --since "$since" >since.txt 2>since.err ||
+        fail "history --since $since: $(cat since.err)"
+    grep -q "^  #1 2026-12-03T00:00:00Z " since.txt ||
+        fail "history --since $since: the result of 2026-12-03 missing: $(cat since.txt)"
+    grep -q "^  #[0-9]* 2026-12-02" since.txt && fail "history --since $since: shows a result of 2026-12-02"
+    [ -n "$("$VMDISKCMP" store export --store moved.sqlite --format ndjson --since "$since")" ] ||
+        fail "store export --since $since: nothing"
+done
 
 # ---- exports ----------------------------------------------------------------------------
 "$VMDISKCMP" store export --store s.sqlite --format ndjson -o s.ndjson || fail "export ndjson"

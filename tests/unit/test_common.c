@@ -207,6 +207,10 @@ static const vdc_opt demo_table[] = {
     { .name = "many", .type = VDC_OPT_STRV, .off = D(many), .metavar = "V", .help = "repeatable" },
     { .name = "n", .type = VDC_OPT_UINT, .off = D(n), .metavar = "N", .min = 1, .max = 9,
       .help = "a number" },
+    { .name = "mib", .type = VDC_OPT_UINT, .off = D(n), .metavar = "MiB", .min = 16, .max = 64,
+      .help = "a number of MiB" },
+    { .name = "wait", .type = VDC_OPT_UINT, .off = D(n), .metavar = "SECONDS", .min = 10, .max = 60,
+      .help = "a number of seconds" },
     { .name = "size", .type = VDC_OPT_SIZE, .off = D(size), .metavar = "SIZE",
       .align = 1ULL << 20, .max = 1ULL << 50, .help = "whole MiB" },
     { .name = "any-size", .type = VDC_OPT_SIZE, .off = D(any_size), .metavar = "SIZE",
@@ -240,6 +244,23 @@ demo_parse(const vdc_opts_spec *spec, struct demo *o, const char *line, int *fir
     r = vdc_opts_parse(spec, o, argc, argv, first, dashdash);
     *err = capture_stderr_end();
     return r;
+}
+
+/* sizes in messages: the largest binary unit reached, one decimal when not whole */
+static void
+test_fmt_bytes(void **state)
+{
+    char b[32];
+
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), 0), "0 bytes");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), 1), "1 byte");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), 1023), "1023 bytes");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), 3072), "3 KiB");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), 1536), "1.5 KiB");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), 512ULL << 20), "512 MiB");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), (1ULL << 30) + (7ULL << 29)), "4.5 GiB");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), 1ULL << 50), "1 PiB");
+    assert_string_equal(vdc_fmt_bytes(b, sizeof(b), UINT64_MAX), "16.0 EiB");
 }
 
 static void
@@ -302,6 +323,9 @@ test_opts_errors(void **state)
         { "demo --n 0", "vmdiskcmp: demo: --n '0': expected an integer from 1 to 9\n" },
         { "demo --n 1x", "vmdiskcmp: demo: --n '1x': expected an integer from 1 to 9\n" },
         { "demo --n -1", "vmdiskcmp: demo: --n '-1': expected an integer from 1 to 9\n" },
+        /* the unit the metavar names, after the range */
+        { "demo --mib 8", "vmdiskcmp: demo: --mib '8': expected an integer from 16 to 64 MiB\n" },
+        { "demo --wait 5", "vmdiskcmp: demo: --wait '5': expected an integer from 10 to 60 seconds\n" },
         { "demo --size 0", "vmdiskcmp: demo: --size '0': expected a size such as 512M, 4G or a number of MiB\n" },
         { "demo --size 12Q", "vmdiskcmp: demo: --size '12Q': expected a size such as 512M, 4G or a number of MiB\n" },
         { "demo --size 1k", "vmdiskcmp: demo: --size '1k': expected a whole number of MiB from 1M to 1024T\n" },
@@ -777,6 +801,7 @@ main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_error_kinds),
         cmocka_unit_test(test_error_scope),
+        cmocka_unit_test(test_fmt_bytes),
         cmocka_unit_test(test_opts_values),
         cmocka_unit_test(test_opts_errors),
         cmocka_unit_test(test_opts_operands_and_help),

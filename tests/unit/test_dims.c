@@ -95,6 +95,9 @@ test_parse_refused(void **state)
         { KVM "--image --iothreads 17", "--iothreads '17': expected a comma list of integers from 0 to 16" },
         { KVM "--image --iothreads 01", "--iothreads '01': expected a comma list of integers from 0 to 16" },
         { KVM "--image --disk-bus virtio", "--disk-bus 'virtio': expected a comma list of virtio-blk|virtio-scsi" },
+        /* more values than a dimension holds: the count, not the range */
+        { KVM "--image --fill 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24",
+          "--fill '0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24': 25 values: expected at most 24 values" },
         { KVM "--image --disk-cache none --disk-cache writeback", "--disk-cache" },
         { KVM "--dom0 --disk-cache none", "--disk-cache: expected a domU target as well (--image, --lvm, --block, --target)" },
         { KVM "--dom0 --iothreads 1", "--iothreads: expected a domU target as well" },
@@ -110,7 +113,10 @@ test_parse_refused(void **state)
           "--disk-io native with --disk-cache writeback: expected --disk-cache none or directsync (QEMU's aio=native needs O_DIRECT" },
         { KVM "--lvm --vg vg0 --disk-cache writethrough --disk-io native", "--disk-io native with --disk-cache writethrough" },
         /* an image served through the host's page cache (QEMU's default) */
-        { KVM "--image --disk-io native", "--disk-io native with the cache writeback: expected --disk-cache none or directsync" },
+        { KVM "--image --disk-io native",
+          "--disk-io native: expected --disk-cache none or directsync as well (or --image-cache none): "
+          "without them an image target is served through the host's page cache (--image-cache host, "
+          "the default: QEMU's cache=writeback), and aio=native needs O_DIRECT" },
         { KVM "--image --image-cache none --disk-cache none", "--image-cache with --disk-cache: expected one of them" },
         /* block devices: one per variant */
         { KVM "--destroy-data --block /dev/b1 --disk-cache none,writeback",

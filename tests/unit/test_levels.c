@@ -61,6 +61,9 @@ test_parse(void **state)
         { "-1", "vmdiskcmp: --guests '-1': expected a comma list of integers from 1 to 64\n" },
         { "", "vmdiskcmp: --guests '': expected a comma list of integers from 1 to 64\n" },
         { "3,1,3", "vmdiskcmp: --guests '3,1,3': '3' given twice: expected each level at most once\n" },
+        { "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25",
+          "vmdiskcmp: --guests '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25': "
+          "25 values: expected at most 24 levels\n" },
     };
     size_t i;
 

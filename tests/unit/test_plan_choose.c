@@ -178,7 +178,7 @@ test_room_and_stripes(void **state)
     h.vgs = &vgs[2];
     assert_int_equal(build("run --image --lvm --dom0 --size 100M", &h, &p, &err2), -1);
     assert_string_equal(err2, "vmdiskcmp: --lvm: expected --vg VG: no VG holds the plan's LVs (VG tight has "
-                              "the most free space, 2949644288 bytes; they need 2952790016): name a VG, or "
+                              "the most free space, 2.7 GiB; they need 2.8 GiB, 3 MiB more): name a VG, or "
                               "give a smaller --size\n");
     vdc_plan_dispose(&p);
 }
@@ -203,7 +203,7 @@ test_refused(void **state)
         { "run --image --lvm --dom0", 1, 1, 0, 0, 0, NULL,
           "vmdiskcmp: --lvm: expected --vg VG: this host has no LVM volume group\n" },
         { "run --image --lvm --dom0", 1, 1, 3, 1, 0, NULL,
-          "vmdiskcmp: --lvm: expected --vg VG: VGs a and b both have the most free space (8589934592 bytes): "
+          "vmdiskcmp: --lvm: expected --vg VG: VGs a and b both have the most free space (8 GiB): "
           "name one\n" },
         { "run --image --lvm --dom0", 1, 1, 1, 0, 0, "Failed to call the VgsFull method",
           "vmdiskcmp: --lvm: expected --vg VG (the host's VGs could not be listed: Failed to call the "

@@ -150,8 +150,8 @@ test_together_short(void **state)
 
     assert_int_equal(check_line("run " GUEST "--lvm --vg vg0 --dom0 --size 32M --dom0-size 32M",
                                 207, 1, &err), -1);
-    assert_string_equal(err, "vmdiskcmp: storage dom0: VG vg0 has 108003328 bytes free, "
-                             "the LV needs 109051904\n");
+    assert_string_equal(err, "vmdiskcmp: storage dom0: VG vg0 has 103 MiB free, "
+                             "the LV needs 104 MiB (1 MiB more)\n");
 }
 
 static void
@@ -160,12 +160,12 @@ test_one_short(void **state)
     g_autofree char *e1 = NULL, *e2 = NULL;
 
     assert_int_equal(check_line("run " GUEST "--lvm --vg vg0 --size 32M --lv-size 253M", 252, 1, &e1), -1);
-    assert_string_equal(e1, "vmdiskcmp: storage lvm: VG vg0 has 264241152 bytes free, "
-                            "the LV needs 268435456\n");
+    assert_string_equal(e1, "vmdiskcmp: storage lvm: VG vg0 has 252 MiB free, "
+                            "the LV needs 256 MiB (4 MiB more)\n");
     /* stripes: rounded to extent x stripes (2 x 4 MiB): 102M -> 104 MiB */
     assert_int_equal(check_line("run " GUEST "--lvm --vg vg0 --size 16M --lv-size 102M --stripes 2",
                                 103, 2, &e2), -1);
-    assert_non_null(strstr(e2, "the LV needs 109051904\n"));
+    assert_non_null(strstr(e2, "the LV needs 104 MiB ("));
 }
 
 static void

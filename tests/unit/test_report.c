@@ -756,7 +756,7 @@ test_host_cost_inconsistent(void **state)
     }
     assert_int_equal(found, 1);
     txt = vdc_render_text(&rs, &a);
-    assert_non_null(strstr(txt, "dom0 other (busy + steal minus servers) no figure (inconsistent): below 0"));
+    assert_non_null(strstr(txt, "    dom0 other (busy + steal minus servers)  no figure (inconsistent): below 0"));
     assert_null(strstr(txt, "minus servers) -"));    /* never printed as a figure */
     g_free(txt);
     vdc_analysis_dispose(&a);

@@ -244,6 +244,14 @@ test_fail_parse_and_dates(void **state)
     assert_true(vdc_history_date_ok("2026-12-01T10:15"));
     assert_true(vdc_history_date_ok("2026-12-01T10:15:30Z"));
     assert_true(vdc_history_date_ok("2024-02-29"));
+    assert_true(vdc_history_date_ok("2026-12-06Z"));
+    assert_true(vdc_history_date_ok("2026-12-06T10:15Z"));
+    assert_false(vdc_history_date_ok("2026-12-06ZZ"));
+    assert_false(vdc_history_date_ok("2026-12-06T10Z"));
+    /* a bound compares without its Z */
+    assert_int_equal(vdc_history_date_bound_len("2026-12-06Z"), 10);
+    assert_int_equal(vdc_history_date_bound_len("2026-12-06T10:15Z"), 16);
+    assert_int_equal(vdc_history_date_bound_len("2026-12-06T10:15:30"), 19);
     assert_false(vdc_history_date_ok("2026-13-45"));
     assert_false(vdc_history_date_ok("2026-02-30"));
     assert_false(vdc_history_date_ok("2025-02-29"));
