@@ -71,7 +71,7 @@ dry --lvm --vg "$vg" --size 64M --lv-size 250M || fail "250M in 252 MiB refused:
 set +e
 dry --lvm --vg "$vg" --size 64M --lv-size 253M; rc=$?
 set -e
-[ "$rc" = 2 ] && grep -q "the LV needs 268435456" "$tmp/stderr" || fail "253M: rc $rc: $(cat "$tmp/stderr")"
+[ "$rc" = 2 ] && grep -q "the LV needs 256 MiB (4 MiB more)" "$tmp/stderr" || fail "253M: rc $rc: $(cat "$tmp/stderr")"
 
 # stripes over more PVs than the VG has; a VG that does not exist
 set +e
