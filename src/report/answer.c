@@ -63,6 +63,9 @@ struct build {
     GArray *lines;               /* struct vdc_answer_line */
     GArray *fixes;               /* struct vdc_answer_fix */
     GPtrArray *fix_targets;      /* per fix: GString of the targets it concerns */
+    GPtrArray *fix_rows;         /* per fix: GHashTable, the set of rows it concerns */
+    const struct vdc_headline_row *row;  /* the row row_fixes is at */
+    size_t n_rows;               /* the comparisons: rows over every pair */
 };
 
 /* A line; @label and @text taken. */
@@ -316,7 +319,7 @@ pair_text(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     else
         g_string_append_printf(s, "%zu pair%s", n, n == 1 ? "" : "s");
     if (h->runs_mode == VDC_RUNS_FIXED)
-        g_string_append_printf(s, " (fixed %" G_GINT64_FORMAT " runs)", (gint64)h->runs);
+        g_string_append_printf(s, " (fixed %" G_GINT64_FORMAT " run%s)", (gint64)h->runs, h->runs == 1 ? "" : "s");
     else if (h->runs_mode == VDC_RUNS_AUTO)
         g_string_append_printf(s, " (runs auto: %" G_GINT64_FORMAT ")", (gint64)h->runs);
     return g_string_free(s, FALSE);
@@ -337,18 +340,20 @@ add_fix_in(struct build *b, const char *state, char *option, char *why, const ch
         struct vdc_answer_fix *f = &g_array_index(b->fixes, struct vdc_answer_fix, i);
 
         if (!strcmp(f->state, state) && !g_strcmp0(f->option, option) && !strcmp(f->why, why)) {
-            f->n_tests++;
             g_free(option);
             g_free(why);
             break;
         }
     }
     if (i == b->fixes->len) {
-        struct vdc_answer_fix f = { state, option, why, NULL, 1 };
+        struct vdc_answer_fix f = { state, option, why, NULL, 0, 0 };
 
         g_array_append_val(b->fixes, f);
         g_ptr_array_add(b->fix_targets, g_string_new(NULL));
+        g_ptr_array_add(b->fix_rows, g_hash_table_new(NULL, NULL));
     }
+    /* a comparison counts once however many blockers of it this fix removes */
+    g_hash_table_add(b->fix_rows->pdata[i], (gpointer)b->row);
     t = b->fix_targets->pdata[i];
     if (target) {
         char **names = g_strsplit(t->str, ", ", -1);
@@ -476,6 +481,86 @@ sizes_fix(struct build *b, const struct vdc_headline_pair *hp)
             a->targets[hp->target]);
 }
 
+/* "--size 512M" -> its option ("--size", into @name) and MiB; 0 when
+ * @option is not one size option */
+static int64_t
+size_of_option(const char *option, char *name, size_t size)
+{
+    const char *sp = option ? strchr(option, ' ') : NULL;
+    char *end = NULL;
+    int64_t v;
+
+    if (!sp || strchr(sp + 1, ' ') || (strncmp(option, "--size ", 7) && strncmp(option, "--dom0-size ", 12)))
+        return 0;
+    v = g_ascii_strtoll(sp + 1, &end, 10);
+    if (!end || strcmp(end, "M") || v <= 0)
+        return 0;
+    snprintf(name, size, "%.*s", (int)(sp - option), option);
+    return v;
+}
+
+/* One --size per option: the fixes that each rerun with a size of the same
+ * option (a file under twice the RAM, tests too fast on it) become one, at
+ * the largest size, which removes every one of their blockers, with each
+ * reason; their rows and targets joined. */
+static void
+merge_sizes(struct build *b)
+{
+    size_t i, j;
+
+    for (i = 0; i < b->fixes->len; i++) {
+        struct vdc_answer_fix *f = &g_array_index(b->fixes, struct vdc_answer_fix, i);
+        char fname[32], gname[32];
+        int64_t fs = size_of_option(f->option, fname, sizeof(fname));
+
+        for (j = i + 1; fs && j < b->fixes->len;) {
+            struct vdc_answer_fix *g = &g_array_index(b->fixes, struct vdc_answer_fix, j);
+            int64_t gs = size_of_option(g->option, gname, sizeof(gname));
+            GHashTableIter it;
+            gpointer row;
+            char *why;
+            char **names;
+            size_t k;
+
+            if (strcmp(f->state, g->state) || !gs || strcmp(fname, gname)) {
+                j++;
+                continue;
+            }
+            /* the larger size's reason first */
+            why = gs > fs ? g_strdup_printf("%s; %s", g->why, f->why) : g_strdup_printf("%s; %s", f->why, g->why);
+            g_free(f->why);
+            f->why = why;
+            if (gs > fs) {
+                g_free(f->option);
+                f->option = g->option;
+                g->option = NULL;
+                fs = gs;
+            }
+            g_hash_table_iter_init(&it, b->fix_rows->pdata[j]);
+            while (g_hash_table_iter_next(&it, &row, NULL))
+                g_hash_table_add(b->fix_rows->pdata[i], row);
+            names = g_strsplit(((GString *)b->fix_targets->pdata[j])->str, ", ", -1);
+            for (k = 0; names[k]; k++) {
+                GString *t = b->fix_targets->pdata[i];
+                char **have = g_strsplit(t->str, ", ", -1);
+
+                if (*names[k] && !g_strv_contains((const char *const *)have, names[k]))
+                    g_string_append_printf(t, "%s%s", t->len ? ", " : "", names[k]);
+                g_strfreev(have);
+            }
+            g_strfreev(names);
+            g_free(g->option);
+            g_free(g->why);
+            g_hash_table_destroy(b->fix_rows->pdata[j]);
+            g_string_free(b->fix_targets->pdata[j], TRUE);
+            g_ptr_array_remove_index(b->fix_rows, j);
+            g_ptr_array_remove_index(b->fix_targets, j);
+            g_array_remove_index(b->fixes, j);
+            f = &g_array_index(b->fixes, struct vdc_answer_fix, i);
+        }
+    }
+}
+
 /* The fixes of one row of @hp: its blockers, or the runs it needs. */
 static void
 row_fixes(struct build *b, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
@@ -567,7 +652,7 @@ cost_line(struct build *b)
     long keys[2] = { vdc_analysis_test_index(a, "put_block"), vdc_analysis_test_index(a, "get_block") };
     GString *s;
     size_t ti, ki, k, nk = 0;
-    int any = 0;
+    int any = 0, cut = 0;
 
     if (!a->n_host)
         return;
@@ -612,8 +697,11 @@ cost_line(struct build *b)
                 vdc_host_cost_fmt(s, &c->per_gib);
             else
                 g_string_append(s, "-");
+            cut |= c && c->per_gib.n && c->per_gib_cut;
         }
     }
+    if (cut)
+        g_string_append_printf(s, ". %s", vdc_host_cost_cut_note);
     if (any)
         add_line(b, VDC_ANSWER_COST, VDC_TONE_PLAIN, g_strdup("What each backend costs dom0"),
                  g_string_free(s, FALSE));
@@ -779,7 +867,7 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     struct vdc_answer *ans = &a->answer;
     struct build b = { a, rs, g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_line)),
                        g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_fix)),
-                       g_ptr_array_new() };
+                       g_ptr_array_new(), g_ptr_array_new(), NULL, 0 };
     char *absent = vdc_headline_absent_text(a);
     size_t i, j, n_cache = 0;
 
@@ -833,23 +921,33 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
         cache_note(&b);
     cost_line(&b);
     for (i = 0; i < h->n_pairs; i++)
-        for (j = 0; j < h->pairs[i].n_rows; j++)
+        for (j = 0; j < h->pairs[i].n_rows; j++) {
+            b.row = &h->pairs[i].rows[j];
+            b.n_rows++;
             row_fixes(&b, &h->pairs[i], &h->pairs[i].rows[j]);
+        }
+    merge_sizes(&b);
     for (i = 0; i < b.fixes->len; i++) {
         struct vdc_answer_fix *f = &g_array_index(b.fixes, struct vdc_answer_fix, i);
         GString *t = b.fix_targets->pdata[i];
 
         f->targets = g_string_free(t, FALSE);
+        f->n_tests = g_hash_table_size(b.fix_rows->pdata[i]);
+        f->n_total = b.n_rows;
+        g_hash_table_destroy(b.fix_rows->pdata[i]);
+        /* what was counted, said once: a comparison is a pair of targets in one test */
         add_line(&b, VDC_ANSWER_FIX, VDC_TONE_PLAIN, NULL,
-                 g_strdup_printf("%c%s in %zu comparison%s%s%s%s: %s%s%s%s.", g_ascii_toupper(f->state[0]),
-                                 f->state + 1, f->n_tests, f->n_tests == 1 ? "" : "s",
-                                 *f->targets ? " (" : "", f->targets, *f->targets ? ")" : "",
+                 g_strdup_printf("%c%s in %zu of the %zu comparison%s%s%s%s: %s%s%s%s.",
+                                 g_ascii_toupper(f->state[0]), f->state + 1, f->n_tests, b.n_rows,
+                                 b.n_rows == 1 ? "" : "s", i ? "" : " (pair of targets x test)",
+                                 *f->targets ? " of " : "", f->targets,
                                  f->option ? "rerun with " : "", f->option ? f->option : "",
                                  f->option ? ": " : "", f->why));
     }
     if (!b.lines->len)
         add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, g_strdup("Nothing to compare: no pair of targets."));
     g_ptr_array_free(b.fix_targets, TRUE);
+    g_ptr_array_free(b.fix_rows, TRUE);
     ans->n_lines = b.lines->len;
     ans->lines = (struct vdc_answer_line *)(void *)g_array_free(b.lines, FALSE);
     ans->n_fixes = b.fixes->len;

@@ -68,7 +68,9 @@ struct vdc_answer_fix {
     char *why;                /* "the 32 MiB test file is under twice the guest's
                                * 128 MiB" */
     char *targets;            /* the targets it concerns, "image, lvm", or "" */
-    size_t n_tests;           /* the headline rows (comparisons) it concerns */
+    size_t n_tests;           /* the comparisons it concerns: headline rows (a pair
+                               * of targets in one test), each counted once */
+    size_t n_total;           /* the comparisons of the answer: rows over every pair */
 };
 
 struct vdc_answer {

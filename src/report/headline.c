@@ -695,8 +695,9 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     if (h->unpaired)
         g_string_append(s, " on the smaller side, not paired");
     if (h->runs_mode == VDC_RUNS_FIXED || h->runs_mode == VDC_RUNS_AUTO)
-        g_string_append_printf(s, " (%s %" G_GINT64_FORMAT " runs)",
-                               h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs);
+        g_string_append_printf(s, " (%s %" G_GINT64_FORMAT " run%s)",
+                               h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs,
+                               h->runs == 1 ? "" : "s");
     g_string_append_printf(s, ", %zu test%s: ", hp->n_rows, hp->n_rows == 1 ? "" : "s");
     if (faster[0] + faster[1]) {
         g_string_append_printf(s, "%s faster in ", t);

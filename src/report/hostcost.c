@@ -163,9 +163,11 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
                     rc = -1;
                 /* CPU time is never below 0: a Student interval reaching
                  * below is cut there, as a cell's (doc/statistics.md) */
-                if (c.per_gib.has_ci_mean && c.per_gib.ci_mean[0] < 0)
+                c.per_gib_cut = c.per_gib.has_ci_mean && c.per_gib.ci_mean[0] < 0;
+                c.per_kio_cut = c.per_kio.has_ci_mean && c.per_kio.ci_mean[0] < 0;
+                if (c.per_gib_cut)
                     c.per_gib.ci_mean[0] = 0;
-                if (c.per_kio.has_ci_mean && c.per_kio.ci_mean[0] < 0)
+                if (c.per_kio_cut)
                     c.per_kio.ci_mean[0] = 0;
                 g_array_append_val(out, c);
             }
@@ -293,6 +295,17 @@ fmt_num(GString *out, double v)
         g_string_append_printf(out, "%.0f", v);
     else
         g_string_append_printf(out, "%.3g", v);
+}
+
+/* hostcost.h */
+const char vdc_host_cost_cut_note[] =
+    "[0, x]: the 95 % interval reached below 0 and is cut at 0 (CPU time is never negative)";
+
+/* hostcost.h */
+int
+vdc_host_cost_cut(const struct vdc_host_cost *c)
+{
+    return (c->per_gib.n && c->per_gib_cut) || (c->per_kio.n && c->per_kio_cut);
 }
 
 /* hostcost.h */

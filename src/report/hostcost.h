@@ -28,6 +28,10 @@ struct vdc_host_cost {
     size_t n_runs;                  /* runs whose sample has a host object */
     struct vdc_stats_summary per_gib;   /* CPU s per GiB moved (n: the values) */
     struct vdc_stats_summary per_kio;   /* CPU s per 1,000 I/Os */
+    int per_gib_cut, per_kio_cut;   /* 1: that 95 % CI's low end reached below 0
+                                     * and was cut at 0 (CPU time is never
+                                     * negative); the renderers say so
+                                     * (vdc_host_cost_cut_note) */
     const char *attribution;        /* "exact", or the first other one seen:
                                      * "shared", "ambiguous", "ended" (static);
                                      * "inconsistent" when a run's difference was
@@ -60,6 +64,13 @@ const char *vdc_host_role_label(const char *role);
 /* "0.512 [0.401, 0.623]" (mean [95 % CI]), "0.512" (n = 1), "" (n = 0),
  * appended to @out: three significant digits, never an exponent. */
 void vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s);
+
+/* The legend of an interval cut at 0 (vdc_host_cost.per_gib_cut): every
+ * place that prints such an interval prints it once beside it. */
+extern const char vdc_host_cost_cut_note[];
+
+/* 1 when a figure of @c printed by vdc_host_cost_fmt is an interval cut at 0 */
+int vdc_host_cost_cut(const struct vdc_host_cost *c);
 
 /* Fill a->host and a->cache from @rs (a->targets, a->tests set).  0 or -1
  * after vdc_error (allocation). */

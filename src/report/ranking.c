@@ -254,9 +254,10 @@ vdc_ranking_lines(const struct vdc_analysis *a, GPtrArray *v)
     size_t i, e;
     char letters[64], mean[64], note[64];
 
-    g_ptr_array_add(v, g_strdup_printf("ranking of %zu targets (%s %" G_GINT64_FORMAT " runs): targets sharing "
+    g_ptr_array_add(v, g_strdup_printf("ranking of %zu targets (%s %" G_GINT64_FORMAT " run%s): targets sharing "
                                        "a letter cannot be told apart", h->rankings[0].n_entries,
-                                       h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs));
+                                       h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs,
+                                       h->runs == 1 ? "" : "s"));
     g_ptr_array_add(v, g_strdup("  (paired t-test between every two, Holm within the test; ‡ not ranked: "
                                 "a flag withholds its verdict)"));
     for (i = 0; i < h->n_rankings; i++) {

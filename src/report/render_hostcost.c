@@ -44,6 +44,18 @@ no_figure_text(const struct vdc_host_cost *c)
     return g_strdup_printf("not attributable (%s): %s; see dom0 other", c->attribution, why);
 }
 
+/* 1 when a row of the host CPU table prints an interval cut at 0 */
+static int
+any_cut(const struct vdc_analysis *a)
+{
+    size_t i;
+
+    for (i = 0; i < a->n_host; i++)
+        if (!no_figure(&a->host[i]) && vdc_host_cost_cut(&a->host[i]))
+            return 1;
+    return 0;
+}
+
 const char vdc_host_cost_note[] =
     "CPU seconds of what served each test in dom0 per GiB the backend moved and per 1,000 of its "
     "I/Os (virDomainBlockStats, blkback statistics, or the dom0 loop device's counters), mean "
@@ -155,6 +167,8 @@ vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
     }
     g_free(g);
     g_free(k);
+    if (any_cut(a))
+        g_string_append_printf(out, "  %s\n", vdc_host_cost_cut_note);
 }
 
 void
@@ -193,6 +207,11 @@ vdc_host_cost_markdown(GString *out, const struct vdc_analysis *a)
         }
         g_string_free(g, TRUE);
         g_string_free(k, TRUE);
+    }
+    if (any_cut(a)) {
+        g_string_append(out, "\n");
+        vdc_md_escape(out, vdc_host_cost_cut_note);
+        g_string_append(out, "\n");
     }
 }
 
@@ -798,6 +817,12 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a, int *fig)
         g_free(t);
         g_free(ks);
     }
-    g_string_append(out, "</table>\n</div>\n</details>\n</section>\n");
+    g_string_append(out, "</table>\n</div>\n");
+    if (any_cut(a)) {
+        g_string_append(out, "<p class=\"note\" id=\"host-cost-cut\">");
+        vdc_html_escape(out, vdc_host_cost_cut_note);
+        g_string_append(out, "</p>\n");
+    }
+    g_string_append(out, "</details>\n</section>\n");
     return 0;
 }

@@ -72,6 +72,13 @@ static const char css[] =
     "#headline{border:1px solid #ccc;background:#fafafa;padding:0 1em .6em;margin:1em 0}"
     "#headline h2{margin-top:.6em}#headline h3{font-size:1.05em;margin:1em 0 .3em}"
     "table.ceiling td{white-space:nowrap}"
+    /* names and notes read from the left, figures from the right; a
+     * target's or test's name never broken at its hyphen */
+    "table.ceiling td:nth-child(2),table.ceiling th:nth-child(2),table.ceiling td:nth-child(4)"
+    "{text-align:left}"
+    "#page-cache td:nth-child(-n+2),#page-cache th:nth-child(-n+2),table.host td:nth-child(-n+2),"
+    "table.host th:nth-child(-n+2){text-align:left;white-space:nowrap}"
+    "table.host td:nth-child(3),table.host th:nth-child(3),table.host td[colspan]{text-align:left}"
     "details.long>summary{cursor:pointer;margin-top:1.2em}details.long>summary h2,details.long>summary h3"
     "{display:inline}details.long>summary h2{border:0}";
 

@@ -577,6 +577,14 @@ host_cost_json(JsonBuilder *b, const struct vdc_analysis *a, size_t ti, size_t k
         }
         json_summary(b, "cpu_s_per_gib", &c->per_gib);
         json_summary(b, "cpu_s_per_1000_ios", &c->per_kio);
+        if (c->per_gib.n && c->per_gib_cut) {
+            json_builder_set_member_name(b, "cpu_s_per_gib_ci95_cut_at_0");
+            json_builder_add_boolean_value(b, TRUE);
+        }
+        if (c->per_kio.n && c->per_kio_cut) {
+            json_builder_set_member_name(b, "cpu_s_per_1000_ios_ci95_cut_at_0");
+            json_builder_add_boolean_value(b, TRUE);
+        }
         json_builder_end_object(b);
     }
     if (open)
@@ -631,6 +639,7 @@ answer_to_json(const struct vdc_analysis *a)
         set_str(f, "why", ans->fixes[i].why);
         set_str(f, "targets", ans->fixes[i].targets);
         set_int(f, "comparisons", (int64_t)ans->fixes[i].n_tests);
+        set_int(f, "of_comparisons", (int64_t)ans->fixes[i].n_total);
         json_array_add_object_element(fixes, f);
     }
     json_object_set_array_member(o, "fixes", fixes);

@@ -5,7 +5,7 @@
 # their text (SVG text, none clipped), are numbered in order, the answer is
 # above the fold, the long sections are collapsed, each workload test has
 # one latency figure with every target (report-layout.js says exactly what
-# is checked).  Five reports are probed at both widths in one browser run,
+# is checked).  Six reports are probed at both widths in one browser run,
 # each in an iframe of that width (the probe page reads them through
 # --allow-file-access-from-files):
 #   synthetic  too-fast cells, an outlier, a failed run (3 targets)
@@ -15,6 +15,9 @@
 #              CPU charts with roles the counters gave no figure (n/a)
 #   matrix12   12 targets (tests/golden/report/matrix12): the headline's
 #              ranking tables, the results table and figures of a matrix
+#              (bars too narrow for their labels: labels run upwards)
+#   storvar    storage variants (tests/golden/report/storvar): a thin LV's
+#              two passes, each an x label and a dot panel of its own
 # A control frame (a legend clipped by its figure, an element wider than the
 # page, a figure numbered out of order) proves the probe can fail, and a
 # control page with a console error that the console check can.  The
@@ -36,7 +39,7 @@ trap 'rm -rf "$profile"' EXIT INT TERM
 SOURCE_DATE_EPOCH=1796000000
 export SOURCE_DATE_EPOCH
 
-pages="synthetic workload lab4 hostlab matrix12"
+pages="synthetic workload lab4 hostlab matrix12 storvar"
 for p in $pages; do
     mkdir -p "$art/$p"
     cp "$top_srcdir/tests/golden/report/$p/result.json" "$art/$p/"
@@ -71,10 +74,13 @@ console_lines "$art/control.err" | grep -q vdc-control ||
 # ---- the probe: every report at 1400 and 900 px, and a control ---------------
 cp "$top_srcdir/tests/integration/report-layout.js" "$art/"
 # the control: a legend text outside its figure, a block wider than the
-# page, a figure numbered 2 in the first place, no answer
+# page, a figure numbered 2 in the first place, no answer; two bar labels
+# on each other, an x label twice, a figure title twice
 cat >"$art/layout-control.html" <<'HTML'
 <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
 <figure id="chart-x" data-figure="2"><svg viewBox="0 0 100 50" width="100" height="50"><text x="80" y="20" font-size="12">clipped legend</text></svg><figcaption>Figure 2: x</figcaption></figure>
+<figure id="chart-y" data-figure="2"><svg viewBox="0 0 300 80" width="300" height="80"><text class="title" x="10" y="12" font-size="10">T</text><text class="value" x="100" y="30" font-size="10">4088</text><text class="value" x="112" y="30" font-size="10">3855</text><text class="xlabel" x="40" y="70" font-size="10">Write block</text><text class="xlabel" x="200" y="70" font-size="10">Write block</text></svg><figcaption>Figure 2: y</figcaption></figure>
+<figure id="chart-z" data-figure="3"><svg viewBox="0 0 100 50" width="100" height="50"><text class="title" x="10" y="12" font-size="10">T</text></svg><figcaption>Figure 3: z</figcaption></figure>
 <div style="width:3000px">wide</div>
 </body></html>
 HTML
@@ -92,12 +98,16 @@ chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-
     --allow-file-access-from-files --window-size=3200,2000
 sed -n '/<pre id="vdc-probe">/,/<\/pre>/p' "$art/probe-dom.html" | sed 's/<[^>]*>//g' >"$art/probe.txt"
 cat "$art/probe.txt"
-[ "$(grep -c . "$art/probe.txt")" -eq 11 ] || fail "probe: expected 11 lines (5 reports x 2 widths, the control)"
+[ "$(grep -c . "$art/probe.txt")" -eq 13 ] || fail "probe: expected 13 lines (6 reports x 2 widths, the control)"
 grep -q '^control 900 FAIL: .*wider than its column: div' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*chart-x: text clipped' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*figure chart-x is numbered 2, its place is 1' "$art/probe.txt" &&
-    grep -q '^control 900 FAIL: .*no answer section' "$art/probe.txt" ||
-    fail "control: the probe did not see a clipped legend, a wide block, a misnumbered figure or the missing answer"
+    grep -q '^control 900 FAIL: .*no answer section' "$art/probe.txt" &&
+    grep -q "^control 900 FAIL: .*chart-y: texts overlap: '4088' and '3855'" "$art/probe.txt" &&
+    grep -q "^control 900 FAIL: .*chart-y: xlabel 'Write block' twice" "$art/probe.txt" &&
+    grep -q "^control 900 FAIL: .*figure title 'T' twice" "$art/probe.txt" ||
+    fail "control: the probe did not see a clipped legend, a wide block, a misnumbered figure, the missing" \
+        "answer, overlapping labels, an x label or a figure title twice"
 for p in $pages; do
     for w in 1400 900; do
         grep -q "^$p $w ok " "$art/probe.txt" || fail "$p at $w px: $(grep "^$p $w " "$art/probe.txt")"

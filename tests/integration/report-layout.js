@@ -15,8 +15,29 @@
 //   - the long sections (how to reproduce, each run's facts, the host CPU
 //     table) are collapsed;
 //   - each workload test has one latency figure with every target in it;
-//   - a dot plot draws at least the markers its data-points says.
+//   - a dot plot draws at least the markers its data-points says;
+//   - no two texts of a figure overlap (bar labels, x labels, panel
+//     titles, legend), and what names a thing names it once: the figures'
+//     titles across the page, a figure's x labels (class xlabel) and its
+//     panels' titles (class panel) within it.
 "use strict";
+
+// 1 when boxes @p and @q share more than a sliver (1 px each way)
+function vdcOverlap(p, q) {
+    return Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1 &&
+        Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1;
+}
+
+// the first text met twice in @texts, or null
+function vdcTwice(texts) {
+    const seen = new Set();
+    for (const t of texts) {
+        if (seen.has(t))
+            return t;
+        seen.add(t);
+    }
+    return null;
+}
 
 function vdcDesc(el) {
     return el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
@@ -60,6 +81,28 @@ function vdcProbe(doc, name, width, height) {
         }
     }
     facts.push("texts=" + texts);
+    // no two texts of a figure overlap; names said once
+    let overlaps = 0;
+    const titles = [];
+    for (const fig of body.querySelectorAll("figure")) {
+        const t = Array.from(fig.querySelectorAll("svg text"));
+        const q = t.map(e => e.getBoundingClientRect());
+        for (let i = 0; i < t.length; i++)
+            for (let j = i + 1; j < t.length; j++)
+                if (q[i].width && q[j].width && vdcOverlap(q[i], q[j]) && overlaps++ < 3)
+                    bad.push(fig.id + ": texts overlap: '" + t[i].textContent.slice(0, 30) + "' and '" +
+                             t[j].textContent.slice(0, 30) + "'");
+        for (const cls of ["xlabel", "panel"]) {
+            const twice = vdcTwice(Array.from(fig.querySelectorAll("svg text." + cls)).map(e => e.textContent));
+            if (twice !== null)
+                bad.push(fig.id + ": " + cls + " '" + twice + "' twice");
+        }
+        titles.push(...Array.from(fig.querySelectorAll("svg text.title")).map(e => e.textContent));
+    }
+    const twice = vdcTwice(titles);
+    if (twice !== null)
+        bad.push("figure title '" + twice + "' twice");
+    facts.push("titles=" + titles.length);
     // figures numbered in order
     let n = 0;
     for (const f of body.querySelectorAll("figure")) {

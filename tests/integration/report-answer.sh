@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The answer reads right where a user meets it (report.txt's first screen,
+# report.md, report.json), rendered with the default baseline as `vmdiskcmp
+# run` renders it, on two real results kept as inputs:
+#   thinlab: the emulated Xen lab's storage variants (image, image-full,
+#     lvm, a thin LV with first-write and overwrite passes; 1 run, every
+#     row under-2x-ram): results/2026-12-06-lab-storage-variants-EMULATED;
+#   knobs: 8 QEMU knob targets under libvirt TCG, block devices standing in
+#     for LVs (2 runs, 8 MiB files: too fast and under-2x-ram):
+#     results/2026-12-06-libvirt-tcg-knobs-EMULATED;
+# and on tests/golden/report/hostcost (host CPU intervals cut at 0).
+# Checked: the plural of every count; a blocker counted once per
+# comparison, the counts saying of how many and (once) what a comparison
+# is; one --size advice; an
+# interval cut at 0 says so where it is printed.  About 2 s.
+. "$top_srcdir/tests/lib.sh"
+[ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
+need_cmd python3
+golden="$top_srcdir/tests/golden/report"
+work=$(mktemp -d "${TMPDIR:-/tmp}/vdc-report-answer.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+SOURCE_DATE_EPOCH=1796000000
+export SOURCE_DATE_EPOCH
+
+for f in thinlab knobs hostcost; do
+    mkdir -p "$work/$f"
+    cp "$golden/$f/result.json" "$work/$f/result.json"
+    "$VMDISKCMP" report "$work/$f" --quiet --formats txt,md,json,html 2>"$work/$f.err" ||
+        fail "$f: report failed: $(cat "$work/$f.err")"
+done
+
+python3 - "$work" <<'PY' || fail "the answer does not read right"
+import json, re, sys
+d = sys.argv[1]
+bad = []
+def check(ok, what):
+    if not ok:
+        bad.append(what)
+
+def answer(name):
+    """report.txt's answer block: from 'The answer' to the blank line"""
+    txt = open(f"{d}/{name}/report.txt", encoding="utf-8").read()
+    m = re.search(r"^The answer: .*?\n\n", txt, re.S | re.M)
+    return txt, (m.group(0) if m else "")
+
+for name in ("thinlab", "knobs", "hostcost"):
+    txt, ans = answer(name)
+    check(ans, f"{name}: no answer block")
+    flat = re.sub(r"\s+", " ", ans)
+    # plurals: "1 runs", "1 pairs", "1 comparisons", "1 tests"
+    for m in re.finditer(r"\b1 (runs|pairs|comparisons|tests|targets)\b", flat):
+        check(False, f"{name}: plural after 1 in the answer: {m.group(0)!r}")
+    # every count of comparisons says what a comparison is and of how many
+    counts = list(re.finditer(r"(No verdict|Undecided|Not tested) in (\d+) (of the (\d+) )?comparisons?( \(pair of targets x test\))?", flat))
+    # said once, at the first count
+    check(not counts or counts[0].group(5), f"{name}: the first count does not say what a comparison is")
+    for m in counts:
+        check(m.group(3), f"{name}: a count that does not say of how many: {m.group(0)!r}")
+        if m.group(3):
+            check(int(m.group(2)) <= int(m.group(4)), f"{name}: more blocked than compared: {m.group(0)!r}")
+
+# thinlab: 4 pairs, 24 rows, every one under-2x-ram on both sides: counted once
+_, ans = answer("thinlab")
+flat = re.sub(r"\s+", " ", ans)
+check("No verdict in 24 of the 24 comparisons (pair of targets x test)" in flat,
+      "thinlab: the under-2x-ram rows are not counted once per comparison")
+check("(fixed 1 run)" in flat, "thinlab: '(fixed 1 run)' missing")
+
+# knobs: one --size advice, the largest (under-2x-ram's 512M removes too-fast's too)
+_, ans = answer("knobs")
+flat = re.sub(r"\s+", " ", ans)
+sizes = re.findall(r"--size \d+M", flat)
+check(sizes == ["--size 512M"], f"knobs: --size advice {sizes}, expected one --size 512M")
+
+# an interval cut at 0 says so where it is printed: the answer's cost line
+# and the host CPU tables of report.txt, report.md, report.html; report.json
+# flags it
+for name in ("knobs", "hostcost"):
+    txt, ans = answer(name)
+    flat = re.sub(r"\s+", " ", ans)
+    cost = re.search(r"costs [^:]*:.*?(?= No verdict| Undecided| Not tested|$)", flat)
+    cut = cost and re.search(r"\[0, [0-9.]*[1-9]", cost.group(0))
+    if cut:
+        check("is cut at 0" in cost.group(0), f"{name}: the answer's cost line prints [0, x] without saying it is cut")
+    table = txt[txt.find("\nHost CPU per backend"):]
+    if re.search(r"\[0, [0-9.]*[1-9]", table):
+        check("is cut at 0" in table, f"{name}: report.txt's host CPU table prints [0, x] without the legend")
+        md = open(f"{d}/{name}/report.md", encoding="utf-8").read()
+        check("is cut at 0" in md[md.find("## Host CPU per backend"):], f"{name}: report.md's host CPU table lacks the legend")
+        html = open(f"{d}/{name}/report.html", encoding="utf-8").read()
+        check('id="host-cost-cut"' in html, f"{name}: report.html's host CPU table lacks the legend")
+        j = json.load(open(f"{d}/{name}/report.json", encoding="utf-8"))
+        check('"cpu_s_per_gib_ci95_cut_at_0": true' in json.dumps(j),
+              f"{name}: report.json does not flag an interval cut at 0")
+check(any("is cut at 0" in open(f"{d}/{n}/report.txt", encoding="utf-8").read() for n in ("knobs", "hostcost")),
+      "no fixture prints an interval cut at 0: the check above checked nothing")
+
+for b in bad:
+    print("FAIL:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+echo "report-answer: ok"
