@@ -33,12 +33,12 @@ bad "--image-cache 'host,host': 'host' given twice: expected each of host|none a
     --image --image-cache host,host --guest-image /g.img
 # an option that means something only with a target the command lacks:
 # refused, never ignored
-bad "--image-cache: expected --image as well" --dom0 --image-cache none
-bad "--image-backend: expected --image as well" --dom0 --image-backend qdisk
-bad "--image-format: expected --image as well (the dom0 baseline's image is always raw)" --dom0 --image-format qcow2
-bad "--image-alloc: expected an image target as well" --dom0 --vg vg0 --image-alloc full
-bad "--vg: expected an LV target as well" --image --vg vg0 --guest-image /g.img
-bad "--size: expected a domU target as well" --dom0 --size 1G
+bad "--image-cache none: expected --image as well" --dom0 --image-cache none
+bad "--image-backend qdisk: expected --image as well" --dom0 --image-backend qdisk
+bad "--image-format qcow2: expected --image as well (the dom0 baseline's image is always raw)" --dom0 --image-format qcow2
+bad "--image-alloc full: expected an image target as well" --dom0 --vg vg0 --image-alloc full
+bad "--vg vg0: expected an LV target as well" --image --vg vg0 --guest-image /g.img
+bad "--size 1 GiB: expected a domU target as well" --dom0 --size 1G
 # an --out the results could not name (the dom0 agent's job files are
 # under it): refused before anything is made
 rc=0
@@ -65,7 +65,7 @@ bad "--block/--target: expected --destroy-data" --block /dev/sdz
 # given, before --out exists (it was found after --out and a report existed)
 bad "--target '$(printf 'n%.0s' $(seq 65))=/dev/sdz': expected NAME=/dev/DEVICE with NAME of 1-64 of [a-z0-9_-]" \
     --target "$(printf 'n%.0s' $(seq 65))=/dev/sdz" --destroy-data
-bad "--stripe-size: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
+bad "--stripe-size 64 KiB: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
 # no guest option and no template to take: a copy of vmdiskcmp outside its
 # build tree finds none (unless one is installed on this machine: its dry
 # run then names it, and the refusal cannot be seen here)
