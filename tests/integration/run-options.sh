@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `vmdiskcmp run` bad input: one line on stderr naming the option and what
+# `vmdiskcmp run` (and cleanup) bad input: one line on stderr naming the option and what
 # was expected, exit status 2, and nothing created (no result directory,
 # no image).  Also --dry-run creates nothing and prints the plan, the
 # domain XML or xl disk specs (--image-cache included).  Runs in well under
@@ -295,6 +295,18 @@ grep -q "^    <kernel>$work/prep/vmlinuz</kernel>" "$work/plan" &&
 grep -q "^kernel = \"$work/prep/vmlinuz\"" "$work/plan" && grep -q "^ramdisk = \"$work/prep/initrd.img\"" "$work/plan" ||
     fail "--dry-run --prepared-image: xl.cfg lacks the manifest's boot files: $(grep -e kernel -e ramdisk "$work/plan")"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+# bug dryrun-missing-prepared: a --prepared-image that does not exist passed
+# the dry run (its domain then booted no kernel); refused there too, one line
+for hv in libxl libvirt; do
+    rc=0
+    "$VMDISKCMP" --dry-run --hypervisor $hv --image --prepared-image "$work/prep/none.img" \
+        --out "$work/out" --image-dir "$work" > "$work/plan" 2> "$work/stderr" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$work/stderr")" = 1 ] &&
+        grep -qF -- "--prepared-image $work/prep/none.img: no such file: expected a readable file" "$work/stderr" ||
+        fail "--dry-run --hypervisor $hv, a missing --prepared-image: exit $rc, $(cat "$work/stderr")"
+    [ ! -s "$work/plan" ] && [ ! -e "$work/out" ] || fail "--dry-run, a missing --prepared-image: printed a plan or made --out"
+    [ "$hv" = libxl ] && [ "$(id -u)" != 0 ] && break
+done
 # the guest's least memory (its manifest's min_memory_mib): less is refused
 # by the plan in one line, exit 2, before anything is made; as much is planned
 sed -i 's/^cmdline_kvm=.*/&\nmin_memory_mib=96/' "$work/prep/p.img.manifest"
@@ -493,4 +505,20 @@ if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v mkfs.ext4 > /dev
 else
     echo "not root or no loop devices: --block with a signature not checked"
 fi
+# cleanup DIR of no run: one line naming the path, exit 2, nothing touched
+# (bug cleanup-glib-error: GLib's "Failed to open file ..." came through)
+cleanup_bad() {
+    want=$1; shift
+    rc=0
+    "$VMDISKCMP" cleanup "$@" > "$work/stdout" 2> "$work/stderr" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$work/stderr")" = 1 ] && grep -qF -- "$want" "$work/stderr" ||
+        fail "cleanup $*: exit $rc, '$(cat "$work/stderr")', expected one line with '$want'"
+    grep -q "Failed to open\|cannot open" "$work/stderr" && fail "cleanup $*: a library's error: $(cat "$work/stderr")"
+}
+mkdir "$work/norun"
+cleanup_bad "cleanup: $work/norun/journal: no journal: expected the result directory of a run" "$work/norun"
+cleanup_bad "cleanup: $work/nodir: no such directory: expected the result directory of a run" "$work/nodir"
+: > "$work/afile"
+cleanup_bad "cleanup: $work/afile: not a directory" "$work/afile"
+[ -z "$(ls -A "$work/norun")" ] && [ ! -e "$work/nodir" ] && [ ! -s "$work/afile" ] || fail "cleanup of no run: touched something"
 echo "ok"
