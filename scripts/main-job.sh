@@ -187,6 +187,8 @@ lab_cmd="$(q "$vmdiskcmp" lab run --out "$lab_out" --prepared "$prepared" --dom0
 
 if [ "$where" = lab ] && [ -c /dev/kvm ]; then
     echo "main-job.sh: with a KVM that boots the guest it would have run: $kvm_cmd"
+    [ -n "$(vg_args)" ] ||
+        echo "main-job.sh: no LVM volume group on this host: that KVM command has the image and the host only, no --lvm (create a VG, or set VDC_VG, for image against LV; the lab job has a VG of its own)"
 fi
 if [ "$where" = lab ]; then
     echo "main-job.sh: in the lab the dom0 baseline's agent runs in a memory cgroup of $guest_min MiB (--dom0-memory-max; dom0 boots in no less than $lab_dom0_mem MiB): the cgroup bounds it and the page cache it fills as the domU's $guest_min MiB bound the domU's, so both write files of twice that and dom0's ceiling compares"

@@ -248,27 +248,29 @@ check_build(const vdc_plan *p)
 }
 
 /* Bad input found before anything is created (exit 2): input files that
- * are missing or not readable regular files.  (--out, the directories,
- * the devices and the manifest were checked before --dry-run:
- * vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
+ * are missing or not readable regular files; with @dry_run only those the
+ * dry run's domain XML and xl.cfg name (--prepared-image and its manifest,
+ * --kernel, --initrd: a template is yet to be made or prepared).  (--out,
+ * the directories, the devices and the manifest were checked before
+ * --dry-run: vdc_run_check_inputs.)  0 or -1 after one vdc_input_error. */
 static int
-preflight(const vdc_run_opts *o)
+preflight(const vdc_run_opts *o, int dry_run)
 {
     g_autofree char *manifest = o->prepared_image ? g_strconcat(o->prepared_image, ".manifest", NULL)
                                                   : NULL;
-    const struct { const char *opt, *path; } in[] = {
-        { "--prepared-image", o->prepared_image },
-        { "--prepared-image (its manifest)", manifest },
-        { "--guest-image", o->guest_image },
-        { "--kernel", o->kernel },
-        { "--initrd", o->initrd },
-        { "--agent", o->agent },        /* defaults: checked where needed */
-        { "--runner", o->runner },
+    const struct { const char *opt, *path; int booted; } in[] = {
+        { "--prepared-image", o->prepared_image, 1 },
+        { "--prepared-image (its manifest)", manifest, 1 },
+        { "--guest-image", o->guest_image, 0 },
+        { "--kernel", o->kernel, 1 },
+        { "--initrd", o->initrd, 1 },
+        { "--agent", o->agent, 0 },     /* defaults: checked where needed */
+        { "--runner", o->runner, 0 },
     };
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(in); i++) {
-        if (!in[i].path)
+        if (!in[i].path || (dry_run && !in[i].booted))
             continue;
         if (!g_file_test(in[i].path, G_FILE_TEST_IS_REGULAR) || access(in[i].path, R_OK) < 0) {
             vdc_input_error("%s %s: %s: expected a readable file", in[i].opt, in[i].path,
@@ -454,6 +456,8 @@ vdc_cmd_run(int argc, char **argv)
                                : vdc_store_check_path(o.store)) < 0)
         goto out;    /* a --store refused before anything is created, --dry-run too */
     if (o.dry_run) {
+        if (preflight(&o, 1) < 0)
+            goto out;
         print_dry_run(&p, &s);
         rc = 0;
         goto out;
@@ -474,7 +478,7 @@ vdc_cmd_run(int argc, char **argv)
     s.consent = o.consent;
     s.no_report = o.no_report;
     s.inspect = o.inspect;
-    if (preflight(&o) < 0 || check_helpers(&p, &s) < 0)
+    if (preflight(&o, 0) < 0 || check_helpers(&p, &s) < 0)
         goto out;
     if (unique_run_id(&o, &h, cmdline, &p, &suffix) < 0)
         goto out;
@@ -545,6 +549,31 @@ static const vdc_opts_spec cleanup_spec = {
         "--results or their run record locked).\n\n",
 };
 
+/* Each of @dirs (@n) a directory holding a journal file, checked before
+ * any is replayed.  0, or -1 after one vdc_input_error naming the path. */
+static int
+check_cleanup_dirs(char **dirs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        g_autofree char *journal = g_build_filename(dirs[i], "journal", NULL);
+
+        if (!g_file_test(dirs[i], G_FILE_TEST_IS_DIR)) {
+            vdc_input_error("cleanup: %s: %s: expected the result directory of a run (its journal "
+                            "inside)", dirs[i], g_file_test(dirs[i], G_FILE_TEST_EXISTS)
+                                                   ? "not a directory" : "no such directory");
+            return -1;
+        }
+        if (!g_file_test(journal, G_FILE_TEST_IS_REGULAR)) {
+            vdc_input_error("cleanup: %s: %s: expected the result directory of a run (a run "
+                            "journals what it creates there before creating it)", journal,
+                            g_file_test(journal, G_FILE_TEST_EXISTS) ? "not a regular file"
+                                                                     : "no journal");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The id (of @live) whose run tag LV @vg/@lv carries, or NULL. */
 static const char *
 live_run_of(const char *vg, const char *lv, const GPtrArray *live)
@@ -587,6 +616,8 @@ vdc_cmd_cleanup(int argc, char **argv)
         vdc_input_error("cleanup: --results %s: expected a directory of result directories", c.results);
         goto out;
     }
+    if (check_cleanup_dirs(argv + first, argc - first) < 0)
+        goto out;
     rc = 0;
     vdc_run_env_default(&env);
     for (i = first; i < argc; i++)

@@ -342,8 +342,12 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
     }
     if ((o->qcow2_cluster_size || o->qcow2_l2_cache_size) &&
         !dim_has(p, VDC_DIM_IMAGE_FORMAT, VDC_IMAGE_QCOW2)) {
-        vdc_input_error("--qcow2-%s: expected --image-format qcow2 (among its values)",
-                        o->qcow2_cluster_size ? "cluster-size" : "l2-cache-size");
+        char b[32];
+
+        vdc_input_error("--qcow2-%s %s: expected --image-format qcow2 (among its values)",
+                        o->qcow2_cluster_size ? "cluster-size" : "l2-cache-size",
+                        vdc_fmt_bytes(b, sizeof(b), o->qcow2_cluster_size ? o->qcow2_cluster_size
+                                                                          : o->qcow2_l2_cache_size));
         return -1;
     }
     if (o->qcow2_cluster_size && !vdc_qcow2_cluster_size_ok(o->qcow2_cluster_size)) {
@@ -354,13 +358,19 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
         return -1;
     }
     if (o->qcow2_l2_cache_size && xen) {
-        vdc_input_error("--qcow2-l2-cache-size: expected a QEMU/KVM domain (libvirt qemu:///system): "
-                        "Xen's qdisk takes no qcow2 options from libxl");
+        char b[32];
+
+        vdc_input_error("--qcow2-l2-cache-size %s: expected a QEMU/KVM domain (libvirt qemu:///system): "
+                        "Xen's qdisk takes no qcow2 options from libxl",
+                        vdc_fmt_bytes(b, sizeof(b), o->qcow2_l2_cache_size));
         return -1;
     }
     if ((o->thin_chunk_size || o->thin_zero) && !dim_has(p, VDC_DIM_LV_TYPE, VDC_LV_THIN)) {
-        vdc_input_error("--thin-%s: expected --lv-type thin (among its values)",
-                        o->thin_chunk_size ? "chunk-size" : "zero");
+        char b[32];
+
+        vdc_input_error("--thin-%s %s: expected --lv-type thin (among its values)",
+                        o->thin_chunk_size ? "chunk-size" : "zero",
+                        o->thin_chunk_size ? vdc_fmt_bytes(b, sizeof(b), o->thin_chunk_size) : o->thin_zero);
         return -1;
     }
     if (o->thin_chunk_size && (o->thin_chunk_size < VDC_THIN_CHUNK_MIN ||
@@ -461,7 +471,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
             p->domain_type = g_strdup(g_str_has_prefix(p->uri, "test:") ? "test" : "kvm");
     } else if (p->hv == VDC_HV_LIBXL) {
         if (o->connect) {
-            vdc_input_error("--connect: expected only with --hypervisor libvirt");
+            vdc_input_error("--connect %s: expected only with --hypervisor libvirt", o->connect);
             return -1;
         }
         p->domain_type = g_strdup("pv");

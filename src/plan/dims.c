@@ -425,6 +425,17 @@ vdc_dim_list_parse(const char *option, const char *arg, vdc_dim_list *out)
     return 0;
 }
 
+char *
+vdc_dim_list_text(const vdc_dimension *d, const vdc_dim_list *l)
+{
+    GString *s = g_string_new(NULL);
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        g_string_append_printf(s, "%s%s", i ? "," : "", vdc_target_name(d->dim, l->v[i]));
+    return g_string_free(s, FALSE);
+}
+
 /* the options table's hook (VDC_OPT_CALL) */
 static int
 opt_parse(void *opts, const vdc_opt *o, const char *arg)

@@ -73,6 +73,10 @@ const vdc_dimension *vdc_dimension_of(vdc_target_dim dim);
  * 'none' given twice: expected each of host|none at most once".  Pure. */
 int vdc_dim_list_parse(const char *option, const char *arg, vdc_dim_list *out);
 
+/* The values of @l, a list of dimension @d, as given: "none,writeback",
+ * "0,50" (g_free). */
+char *vdc_dim_list_text(const vdc_dimension *d, const vdc_dim_list *l);
+
 /* The values of @d in the plan @p: the list given (@given[d->dim], n > 0),
  * else the default alone.  Returns the count, at most VDC_DIM_VALUES_MAX. */
 size_t vdc_dim_values(const vdc_dimension *d, const vdc_plan *p, const vdc_dim_list *given,

@@ -230,25 +230,38 @@ check_orphans(const vdc_run_opts *o)
     int dom0_image = o->dom0 && !strcmp(dom0_on, "image");
     int dom0_lvm = o->dom0 && !strcmp(dom0_on, "lvm");
     int domu = o->image || o->lvm || o->blocks || o->custom;
+    char b[9][32];
+    /* each option given alone is named with its value (the buffers are
+     * filled as the table is, before it is read) */
     const struct {
         int given, needed;
-        const char *option, *expected;
+        const char *option, *value, *expected;
     } rules[] = {
-        { o->qcow2_cluster_size || o->qcow2_l2_cache_size, o->image,
-          "--qcow2-cluster-size/--qcow2-l2-cache-size", "--image --image-format qcow2 as well" },
-        { o->thin_chunk_size || o->thin_zero, o->lvm, "--thin-chunk-size/--thin-zero",
-          "--lvm --lv-type thin as well" },
+        { o->qcow2_cluster_size != 0, o->image, "--qcow2-cluster-size",
+          vdc_fmt_bytes(b[0], sizeof(b[0]), o->qcow2_cluster_size), "--image --image-format qcow2 as well" },
+        { o->qcow2_l2_cache_size != 0, o->image, "--qcow2-l2-cache-size",
+          vdc_fmt_bytes(b[1], sizeof(b[1]), o->qcow2_l2_cache_size), "--image --image-format qcow2 as well" },
+        { o->thin_chunk_size != 0, o->lvm, "--thin-chunk-size",
+          vdc_fmt_bytes(b[2], sizeof(b[2]), o->thin_chunk_size), "--lvm --lv-type thin as well" },
+        { o->thin_zero != NULL, o->lvm, "--thin-zero", o->thin_zero, "--lvm --lv-type thin as well" },
         { o->precondition_time != NULL, o->dims[VDC_DIM_PRECONDITION].n > 0, "--precondition-time",
-          "--precondition on as well" },
-        { o->vg != NULL, o->lvm || dom0_lvm, "--vg",
+          o->precondition_time, "--precondition on as well" },
+        { o->vg != NULL, o->lvm || dom0_lvm, "--vg", o->vg,
           "an LV target as well (--lvm, or --dom0 on lvm)" },
-        { o->stripes || o->lv_size, o->lvm || dom0_lvm, "--stripes/--lv-size",
+        { o->stripes != 0, o->lvm || dom0_lvm, "--stripes", (g_snprintf(b[3], sizeof(b[3]), "%u", o->stripes), b[3]),
           "--lvm (or --dom0 with --vg) as well" },
-        { o->size != 0, domu, "--size",
+        { o->lv_size != 0, o->lvm || dom0_lvm, "--lv-size", vdc_fmt_bytes(b[4], sizeof(b[4]), o->lv_size),
+          "--lvm (or --dom0 with --vg) as well" },
+        { o->size != 0, domu, "--size", vdc_fmt_bytes(b[5], sizeof(b[5]), o->size),
           "a domU target as well (--image, --lvm, --block, --target; the dom0 baseline's test file is --dom0-size)" },
-        { o->dom0_on || o->dom0_size || o->dom0_ram || o->dom0_memory_max, o->dom0,
-          "--dom0-on/--dom0-size/--dom0-ram/--dom0-memory-max", "--dom0 as well" },
-        { o->dom0_ram && o->dom0_memory_max, 0, "--dom0-ram",
+        { o->dom0_on != NULL, o->dom0, "--dom0-on", o->dom0_on, "--dom0 as well" },
+        { o->dom0_size != 0, o->dom0, "--dom0-size", vdc_fmt_bytes(b[6], sizeof(b[6]), o->dom0_size),
+          "--dom0 as well" },
+        { o->dom0_ram != 0, o->dom0, "--dom0-ram", (g_snprintf(b[7], sizeof(b[7]), "%u MiB", o->dom0_ram), b[7]),
+          "--dom0 as well" },
+        { o->dom0_memory_max != 0, o->dom0, "--dom0-memory-max",
+          (g_snprintf(b[8], sizeof(b[8]), "%u MiB", o->dom0_memory_max), b[8]), "--dom0 as well" },
+        { o->dom0_ram && o->dom0_memory_max, 0, "--dom0-ram", b[7],
           "no --dom0-memory-max (the agent in dom0 is told its cgroup's limit)" },
     };
     size_t i;
@@ -263,13 +276,15 @@ check_orphans(const vdc_run_opts *o)
         if (d->dim == VDC_DIM_IMAGE_ALLOC && dom0_image)
             continue;
         if (o->dims[d->dim].n && !(d->kinds & kinds)) {
-            vdc_input_error("--%s: expected %s", d->option, d->orphan);
+            g_autofree char *given = vdc_dim_list_text(d, &o->dims[d->dim]);
+
+            vdc_input_error("--%s %s: expected %s", d->option, given, d->orphan);
             return -1;
         }
     }
     for (i = 0; i < G_N_ELEMENTS(rules); i++)
         if (rules[i].given && !rules[i].needed) {
-            vdc_input_error("%s: expected %s", rules[i].option, rules[i].expected);
+            vdc_input_error("%s %s: expected %s", rules[i].option, rules[i].value, rules[i].expected);
             return -1;
         }
     return 0;
@@ -347,7 +362,10 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
         return -1;
     }
     if (o->stripe_size && o->stripes < 2) {
-        vdc_input_error("--stripe-size: expected --stripes N with N >= 2 as well");
+        char b[32];
+
+        vdc_input_error("--stripe-size %s: expected --stripes N with N >= 2 as well",
+                        vdc_fmt_bytes(b, sizeof(b), o->stripe_size));
         return -1;
     }
     if (o->stripe_size && ((o->stripe_size & (o->stripe_size - 1)) || o->stripe_size < STRIPE_SIZE_MIN)) {

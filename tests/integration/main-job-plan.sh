@@ -7,8 +7,9 @@
 #    Where it does not boot (this machine: guest kernels hang under its
 #    KVM), the job falls back to the emulated Xen lab with one line saying
 #    why, and prints the libvirt qemu:///system command with KVM it would
-#    have run; without /dev/kvm the line says so; where KVM boots the guest,
-#    the KVM command is the one it would run.
+#    have run (with no VG on the host, one line saying it has no --lvm);
+#    without /dev/kvm the line says so; where KVM boots the guest, the KVM
+#    command is the one it would run.
 # 2. the KVM branch itself, with the probe booted under TCG
 #    (VDC_KVM_PROBE_ACCEL=tcg, a test-only setting): the libvirt
 #    qemu:///system command, and with no VG on the host one line saying the
@@ -47,6 +48,11 @@ elif grep -q '^main-job.sh: not a Xen dom0, and no usable KVM (' "$out"; then
             fail "the fallback line does not say that the guest did not boot under KVM"
         grep -q "^main-job.sh: with a KVM that boots the guest it would have run: '[^']*/vmdiskcmp' '--hypervisor' 'libvirt' '--connect' 'qemu:///system' '--accel' 'kvm' '--image' .*'--dom0' " "$out" ||
             fail "the KVM command it would have run is not printed"
+        if [ -z "$(vgs --noheadings -o vg_name 2>/dev/null | tr -d ' ')" ]; then
+            grep -q '^main-job.sh: no LVM volume group on this host: that KVM command has the image and the host only, no --lvm ' "$out" ||
+                fail "no VG: the KVM command it would have run leaves --lvm out without saying so"
+            grep -q "^main-job.sh: with a KVM that boots .*'--lvm'" "$out" && fail "no VG, yet --lvm in the KVM command"
+        fi
     else
         grep -q '(no /dev/kvm)' "$out" || fail "the fallback does not say there is no /dev/kvm"
     fi

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `vmdiskcmp run` bad input: one line on stderr naming the option and what
+# `vmdiskcmp run` (and cleanup) bad input: one line on stderr naming the option and what
 # was expected, exit status 2, and nothing created (no result directory,
 # no image).  Also --dry-run creates nothing and prints the plan, the
 # domain XML or xl disk specs (--image-cache included).  Runs in well under
@@ -33,12 +33,12 @@ bad "--image-cache 'host,host': 'host' given twice: expected each of host|none a
     --image --image-cache host,host --guest-image /g.img
 # an option that means something only with a target the command lacks:
 # refused, never ignored
-bad "--image-cache: expected --image as well" --dom0 --image-cache none
-bad "--image-backend: expected --image as well" --dom0 --image-backend qdisk
-bad "--image-format: expected --image as well (the dom0 baseline's image is always raw)" --dom0 --image-format qcow2
-bad "--image-alloc: expected an image target as well" --dom0 --vg vg0 --image-alloc full
-bad "--vg: expected an LV target as well" --image --vg vg0 --guest-image /g.img
-bad "--size: expected a domU target as well" --dom0 --size 1G
+bad "--image-cache none: expected --image as well" --dom0 --image-cache none
+bad "--image-backend qdisk: expected --image as well" --dom0 --image-backend qdisk
+bad "--image-format qcow2: expected --image as well (the dom0 baseline's image is always raw)" --dom0 --image-format qcow2
+bad "--image-alloc full: expected an image target as well" --dom0 --vg vg0 --image-alloc full
+bad "--vg vg0: expected an LV target as well" --image --vg vg0 --guest-image /g.img
+bad "--size 1 GiB: expected a domU target as well" --dom0 --size 1G
 # an --out the results could not name (the dom0 agent's job files are
 # under it): refused before anything is made
 rc=0
@@ -65,7 +65,7 @@ bad "--block/--target: expected --destroy-data" --block /dev/sdz
 # given, before --out exists (it was found after --out and a report existed)
 bad "--target '$(printf 'n%.0s' $(seq 65))=/dev/sdz': expected NAME=/dev/DEVICE with NAME of 1-64 of [a-z0-9_-]" \
     --target "$(printf 'n%.0s' $(seq 65))=/dev/sdz" --destroy-data
-bad "--stripe-size: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
+bad "--stripe-size 64 KiB: expected --stripes N" --lvm --vg vg0 --stripe-size 64K
 # no guest option and no template to take: a copy of vmdiskcmp outside its
 # build tree finds none (unless one is installed on this machine: its dry
 # run then names it, and the refusal cannot be seen here)
@@ -295,6 +295,18 @@ grep -q "^    <kernel>$work/prep/vmlinuz</kernel>" "$work/plan" &&
 grep -q "^kernel = \"$work/prep/vmlinuz\"" "$work/plan" && grep -q "^ramdisk = \"$work/prep/initrd.img\"" "$work/plan" ||
     fail "--dry-run --prepared-image: xl.cfg lacks the manifest's boot files: $(grep -e kernel -e ramdisk "$work/plan")"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
+# bug dryrun-missing-prepared: a --prepared-image that does not exist passed
+# the dry run (its domain then booted no kernel); refused there too, one line
+for hv in libxl libvirt; do
+    rc=0
+    "$VMDISKCMP" --dry-run --hypervisor $hv --image --prepared-image "$work/prep/none.img" \
+        --out "$work/out" --image-dir "$work" > "$work/plan" 2> "$work/stderr" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$work/stderr")" = 1 ] &&
+        grep -qF -- "--prepared-image $work/prep/none.img: no such file: expected a readable file" "$work/stderr" ||
+        fail "--dry-run --hypervisor $hv, a missing --prepared-image: exit $rc, $(cat "$work/stderr")"
+    [ ! -s "$work/plan" ] && [ ! -e "$work/out" ] || fail "--dry-run, a missing --prepared-image: printed a plan or made --out"
+    [ "$hv" = libxl ] && [ "$(id -u)" != 0 ] && break
+done
 # the guest's least memory (its manifest's min_memory_mib): less is refused
 # by the plan in one line, exit 2, before anything is made; as much is planned
 sed -i 's/^cmdline_kvm=.*/&\nmin_memory_mib=96/' "$work/prep/p.img.manifest"
@@ -493,4 +505,20 @@ if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v mkfs.ext4 > /dev
 else
     echo "not root or no loop devices: --block with a signature not checked"
 fi
+# cleanup DIR of no run: one line naming the path, exit 2, nothing touched
+# (bug cleanup-glib-error: GLib's "Failed to open file ..." came through)
+cleanup_bad() {
+    want=$1; shift
+    rc=0
+    "$VMDISKCMP" cleanup "$@" > "$work/stdout" 2> "$work/stderr" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$work/stderr")" = 1 ] && grep -qF -- "$want" "$work/stderr" ||
+        fail "cleanup $*: exit $rc, '$(cat "$work/stderr")', expected one line with '$want'"
+    grep -q "Failed to open\|cannot open" "$work/stderr" && fail "cleanup $*: a library's error: $(cat "$work/stderr")"
+}
+mkdir "$work/norun"
+cleanup_bad "cleanup: $work/norun/journal: no journal: expected the result directory of a run" "$work/norun"
+cleanup_bad "cleanup: $work/nodir: no such directory: expected the result directory of a run" "$work/nodir"
+: > "$work/afile"
+cleanup_bad "cleanup: $work/afile: not a directory" "$work/afile"
+[ -z "$(ls -A "$work/norun")" ] && [ ! -e "$work/nodir" ] && [ ! -s "$work/afile" ] || fail "cleanup of no run: touched something"
 echo "ok"

@@ -99,9 +99,9 @@ test_parse_refused(void **state)
         { KVM "--image --fill 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24",
           "--fill '0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24': 25 values: expected at most 24 values" },
         { KVM "--image --disk-cache none --disk-cache writeback", "--disk-cache" },
-        { KVM "--dom0 --disk-cache none", "--disk-cache: expected a domU target as well (--image, --lvm, --block, --target)" },
-        { KVM "--dom0 --iothreads 1", "--iothreads: expected a domU target as well" },
-        { KVM "--lvm --vg vg0 --image-cache none", "--image-cache: expected --image as well" },
+        { KVM "--dom0 --disk-cache none", "--disk-cache none: expected a domU target as well (--image, --lvm, --block, --target)" },
+        { KVM "--dom0 --iothreads 1", "--iothreads 1: expected a domU target as well" },
+        { KVM "--lvm --vg vg0 --image-cache none", "--image-cache none: expected --image as well" },
         /* the hypervisor's */
         { "run --hypervisor libxl --guest-image /g --image --disk-cache none",
           "--disk-cache none: expected a QEMU/KVM domain (--hypervisor libvirt --connect qemu:///system)" },

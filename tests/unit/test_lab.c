@@ -329,14 +329,14 @@ test_bad_input(void **state)
         { "lab run --out @T/o -- --image --then --then --dom0", "--then: expected vmdiskcmp arguments before it" },
         { "lab run --out @T/o -- --image --runs 0", "lab run: job 1: --runs '0': expected an integer from 1 to 1000" },
         { "lab run --out @T/o -- --dom0 --then --image --bogus", "lab run: job 2: unknown option '--bogus'" },
-        { "lab run --out @T/o -- --lvm --stripe-size 64K", "lab run: job 1: --stripe-size: expected --stripes N" },
+        { "lab run --out @T/o -- --lvm --stripe-size 64K", "lab run: job 1: --stripe-size 64 KiB: expected --stripes N" },
         { "lab run --out @T/o -- report x", "lab run: job 1: unexpected argument 'report'" },
         { "lab run --out @T/o -- --help", "lab run: job 1: --help: expected the options of a run" },
         { "lab run --out @T/o -- --dom0 --tests workloads", "lab run: job 1: --tests workloads: expected --workload" },
         /* refused before the lab boots, not in dom0 after it */
-        { "lab run --out @T/o -- --dom0 --image-cache none", "lab run: job 1: --image-cache: expected --image as well" },
+        { "lab run --out @T/o -- --dom0 --image-cache none", "lab run: job 1: --image-cache none: expected --image as well" },
         { "lab run --out @T/o -- --image --lvm --dom0 --then --dom0 --size 1G",
-          "lab run: job 2: --size: expected a domU target as well" },
+          "lab run: job 2: --size 1 GiB: expected a domU target as well" },
         { "lab run --out @T/o -- --dom0 --runs 2 --runs 3", "lab run: job 1: --runs given twice ('2', then '3')" },
         /* what is handed in */
         { "lab run --out @T/o --vmdiskcmp @T/f/g.qcow2 -- --dom0", "--vmdiskcmp " },
