@@ -17,8 +17,10 @@
 #include "common/util.h"
 #include "report/render_svg.h"
 
-/* Okabe-Ito palette (colour-blind safe), one colour per target: the same
- * target has the same colour in every figure. */
+/* One colour per target: the Okabe-Ito palette (colour-blind safe) for
+ * the first eight, then eight of Paul Tol's (indigo, wine, green, purple,
+ * teal, olive, brown, steel blue) so that up to 16 targets are told apart;
+ * the same target has the same colour in every figure. */
 static const double palette[][3] = {
     { 0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0 },
     { 0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0 },
@@ -28,8 +30,30 @@ static const double palette[][3] = {
     { 0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0 },
     { 0xF0 / 255.0, 0xE4 / 255.0, 0x42 / 255.0 },
     { 0.2, 0.2, 0.2 },
+    { 0x33 / 255.0, 0x22 / 255.0, 0x88 / 255.0 },
+    { 0x88 / 255.0, 0x22 / 255.0, 0x55 / 255.0 },
+    { 0x11 / 255.0, 0x77 / 255.0, 0x33 / 255.0 },
+    { 0xAA / 255.0, 0x44 / 255.0, 0x99 / 255.0 },
+    { 0x44 / 255.0, 0xAA / 255.0, 0x99 / 255.0 },
+    { 0x99 / 255.0, 0x99 / 255.0, 0x33 / 255.0 },
+    { 0x66 / 255.0, 0x11 / 255.0, 0x00 / 255.0 },
+    { 0x66 / 255.0, 0x99 / 255.0, 0xCC / 255.0 },
 };
 #define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
+
+const double *
+vdc_chart_rgb(size_t ti)
+{
+    return palette[ti % N_PALETTE];
+}
+
+/* Set @cr's source to @col darkened to 60 %: the edge of a pale bar or
+ * of a dot, so that a light colour (yellow, sky blue) still shows on white. */
+static void
+set_edge(cairo_t *cr, const double *col)
+{
+    cairo_set_source_rgb(cr, col[0] * 0.6, col[1] * 0.6, col[2] * 0.6);
+}
 
 /* A figure's width (the page's column scales it) and its margins. */
 #define CHART_W 900.0
@@ -120,10 +144,8 @@ axis_lines(double lo, double hi, double step)
     return n > AXIS_TICKS_MAX ? AXIS_TICKS_MAX : (int)floor(n + 0.5);
 }
 
-/* Tick @v of an axis up to @top: one style along an axis ("0, 5k, 10k",
- * never "5000, 10k"; "0.5M, 1M") */
-static void
-fmt_tick(char *buf, size_t size, double v, double top)
+void
+vdc_chart_tick(char *buf, size_t size, double v, double top)
 {
     if (v != 0 && top >= 1e6)
         snprintf(buf, size, "%gM", v / 1e6);
@@ -391,7 +413,7 @@ draw_bars(cairo_t *cr, struct figure *f)
         cairo_line_to(cr, M_LEFT + pw, floor(py) + 0.5);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        fmt_tick(buf, sizeof(buf), y, max);
+        vdc_chart_tick(buf, sizeof(buf), y, max);
         vdc_svg_text(cr, M_LEFT - 6, py + 4, buf, 1.0);
     }
     snprintf(buf, sizeof(buf), "%s (mean, 95%% CI)", f->unit);
@@ -417,7 +439,7 @@ draw_bars(cairo_t *cr, struct figure *f)
                  * the plot (unbounded) and "too fast" written upwards */
                 static const double dash[] = { 3, 2 };
 
-                cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+                set_edge(cr, col);
                 cairo_set_line_width(cr, 1);
                 cairo_set_dash(cr, dash, 2, 0);
                 cairo_rectangle(cr, x + 1.5, M_TOP + 0.5, bw - 3, ph - 1);
@@ -440,7 +462,7 @@ draw_bars(cairo_t *cr, struct figure *f)
                 cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.3);
                 cairo_rectangle(cr, x + 1, M_TOP + ph - h, bw - 2, h);
                 cairo_fill_preserve(cr);
-                cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+                set_edge(cr, col);
                 cairo_set_line_width(cr, 1);
                 cairo_stroke(cr);
             } else {
@@ -780,7 +802,7 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
         cairo_line_to(cr, px1, floor(py) + 0.5);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        fmt_tick(buf, sizeof(buf), y, hi);
+        vdc_chart_tick(buf, sizeof(buf), y, hi);
         vdc_svg_text(cr, px0 - 4, py + 3, buf, 1.0);
     }
     cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
@@ -824,7 +846,10 @@ draw_dot_panel(cairo_t *cr, struct figure *f, size_t ki, double x0, double y0, d
         for (i = 0; i < c->n_values; i++) {
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
             cairo_arc(cr, DOT_X(c->samples[i].repetition), DOT_Y(c->samples[i].value), 3.2, 0, 2 * M_PI);
-            cairo_fill(cr);
+            cairo_fill_preserve(cr);
+            set_edge(cr, col);
+            cairo_set_line_width(cr, 0.6);
+            cairo_stroke(cr);
             f->n_points++;
             if (c->samples[i].outlier) {
                 cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);

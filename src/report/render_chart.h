@@ -19,6 +19,15 @@
  * VDC_TEST_LABEL_MAX bytes hold every label. */
 const char *vdc_chart_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size);
 
+/* The colour of target @ti (its index in the analysis) in every figure,
+ * {r, g, b} in 0..1: Okabe-Ito's eight, then eight of Paul Tol's, then
+ * again from the first. */
+const double *vdc_chart_rgb(size_t ti);
+
+/* Tick @v of an axis from 0 (or a floor) up to @top, into @buf: one style
+ * along an axis ("0, 5k, 10k", never "5000, 10k"; "0.5M, 1M"). */
+void vdc_chart_tick(char *buf, size_t size, double v, double top);
+
 /* An SVG chart (cairo_svg_surface to memory) of the tests whose unit is
  * @unit ("K/sec" or "/sec"): grouped bars, one group per test, one bar
  * per target that has one there (mean; the group's bars centred, a target

@@ -14,6 +14,7 @@
 #include "model/result.h"
 #include "report/render_density.h"
 #include "report/render_escape.h"
+#include "report/render_chart.h"
 #include "report/render_fmt.h"
 #include "report/render_svg.h"
 
@@ -23,10 +24,18 @@
 #define SC_TOP 40.0
 #define SC_LEFT 62.0
 
-static const double palette[][3] = {
-    { 0.12, 0.47, 0.71 }, { 1.00, 0.50, 0.05 }, { 0.17, 0.63, 0.17 }, { 0.84, 0.15, 0.16 },
-    { 0.58, 0.40, 0.74 }, { 0.55, 0.34, 0.29 }, { 0.89, 0.47, 0.76 }, { 0.50, 0.50, 0.50 },
-};
+/* The colour of density target @ti: its target's in every other figure
+ * (vdc_chart_rgb, by name in the analysis). */
+static const double *
+target_rgb(const struct vdc_analysis *a, const struct vdc_density *d, size_t ti)
+{
+    size_t i;
+
+    for (i = 0; i < a->n_targets; i++)
+        if (!strcmp(a->targets[i], d->targets[ti]))
+            return vdc_chart_rgb(i);
+    return vdc_chart_rgb(ti);
+}
 
 /* The top of an axis from 0 over @v: 4 steps of 1, 2, 2.5 or 5 x 10^k */
 static double
@@ -44,8 +53,9 @@ nice_top(double v)
 
 /* One panel at x0: @what of test @ki (0 aggregate, 1 p99) against N */
 static void
-scaling_panel(cairo_t *cr, const struct vdc_density *d, size_t ki, int what, double x0, const char *title)
+scaling_panel(cairo_t *cr, const struct vdc_analysis *a, size_t ki, int what, double x0, const char *title)
 {
+    const struct vdc_density *d = &a->density;
     double lo = INFINITY, hi = -INFINITY, nmax = (double)d->levels[d->n_levels - 1];
     double nmin = (double)d->levels[0], px0 = x0 + SC_LEFT, px1 = x0 + SC_PANEL_W, py0 = SC_TOP, py1 = SC_TOP + SC_PANEL_H;
     size_t ti, li;
@@ -64,7 +74,9 @@ scaling_panel(cairo_t *cr, const struct vdc_density *d, size_t ki, int what, dou
         }
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 12);
-    vdc_svg_text(cr, (px0 + px1) / 2, SC_TOP - 14, title, 0.5);
+    vdc_svg_set_class(cr, "panel");
+    vdc_svg_text_fit(cr, (px0 + px1) / 2, SC_TOP - 14, title, 0.5, SC_PANEL_W, 9, 12);
+    vdc_svg_set_class(cr, NULL);
     if (!isfinite(lo))
         return;
     lo = 0;
@@ -81,7 +93,8 @@ scaling_panel(cairo_t *cr, const struct vdc_density *d, size_t ki, int what, dou
         cairo_line_to(cr, px1, y);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        vdc_svg_text(cr, px0 - 4, y + 3, vdc_fmt_num_s(lo + (hi - lo) * g / 4.0), 1);
+        vdc_chart_tick(buf, sizeof(buf), lo + (hi - lo) * g / 4.0, hi);
+        vdc_svg_text(cr, px0 - 4, y + 3, buf, 1);
     }
     for (li = 0; li < d->n_levels; li++) {
         double x = px0 + (px1 - px0) * ((double)d->levels[li] - nmin) / (nmax - nmin);
@@ -91,7 +104,7 @@ scaling_panel(cairo_t *cr, const struct vdc_density *d, size_t ki, int what, dou
     }
     vdc_svg_text(cr, (px0 + px1) / 2, py1 + 28, "guests N", 0.5);
     for (ti = 0; ti < d->n_targets; ti++) {
-        const double *rgb = palette[ti % G_N_ELEMENTS(palette)];
+        const double *rgb = target_rgb(a, d, ti);
         int started = 0;
 
         cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
@@ -127,20 +140,23 @@ scaling_panel(cairo_t *cr, const struct vdc_density *d, size_t ki, int what, dou
 /* The scaling figure of test @ki: aggregate and (when known) pooled p99
  * against N, a line per target */
 static char *
-scaling_svg(const struct vdc_density *d, size_t ki)
+scaling_svg(const struct vdc_analysis *a, size_t ki)
 {
+    const struct vdc_density *d = &a->density;
+    char label[VDC_TEST_LABEL_MAX];
+    long ai = vdc_analysis_test_index(a, d->tests[ki]);
     struct vdc_svg_key *keys = g_new0(struct vdc_svg_key, d->n_targets + 1);
     const struct vdc_density_cell *c0 = NULL;
     double h;
     size_t ti, li, rows;
     int any_p99 = 0;
     cairo_t *cr;
-    g_autofree char *t1 = NULL;
+    g_autofree char *t1 = NULL, *t2 = NULL;
     char *svg;
 
     for (ti = 0; ti < d->n_targets; ti++) {
         keys[ti].label = d->targets[ti];
-        memcpy(keys[ti].rgb, palette[ti % G_N_ELEMENTS(palette)], sizeof(keys[ti].rgb));
+        memcpy(keys[ti].rgb, target_rgb(a, d, ti), sizeof(keys[ti].rgb));
         for (li = 0; li < d->n_levels; li++) {
             const struct vdc_density_cell *c = vdc_density_cell(d, li, ti, ki);
 
@@ -152,10 +168,16 @@ scaling_svg(const struct vdc_density *d, size_t ki)
     rows = vdc_svg_legend_rows(keys, d->n_targets, SC_W - 40, 11);
     h = SC_TOP + SC_PANEL_H + 40 + 16 * (double)rows;
     cr = vdc_svg_begin(SC_W, h);
-    t1 = g_strdup_printf("Aggregate, %s (higher is better)", c0 && c0->unit ? c0->unit : "");
-    scaling_panel(cr, d, ki, 0, 0, t1);
+    /* each panel names its test: no two figures' titles alike */
+    if (ai >= 0)
+        vdc_chart_test_label(a, (size_t)ai, label, sizeof(label));
+    else
+        g_strlcpy(label, d->tests[ki], sizeof(label));
+    t1 = g_strdup_printf("%s: aggregate, %s (higher is better)", label, c0 && c0->unit ? c0->unit : "");
+    t2 = g_strdup_printf("%s: p99 over all guests' I/Os, us (lower is better)", label);
+    scaling_panel(cr, a, ki, 0, 0, t1);
     if (any_p99)
-        scaling_panel(cr, d, ki, 1, SC_W / 2, "p99 over all guests' I/Os, us (lower is better)");
+        scaling_panel(cr, a, ki, 1, SC_W / 2, t2);
     cairo_set_font_size(cr, 11);
     vdc_svg_legend(cr, keys, d->n_targets, 20, SC_W - 40, SC_TOP + SC_PANEL_H + 48, 11, 16, VDC_SVG_LINE);
     svg = vdc_svg_finish(cr, "the scaling figure");
@@ -183,7 +205,7 @@ vdc_density_html(GString *out, const struct vdc_analysis *a, int *fig)
     }
     g_string_append(out, "</ul>\n");
     for (ki = 0; ki < d->n_tests; ki++) {
-        g_autofree char *svg = scaling_svg(d, ki);
+        g_autofree char *svg = scaling_svg(a, ki);
         g_autofree char *prefix = NULL, *fixed = NULL;
 
         if (!svg)
@@ -191,8 +213,8 @@ vdc_density_html(GString *out, const struct vdc_analysis *a, int *fig)
         (*fig)++;
         prefix = g_strdup_printf("density-%zu", ki);
         fixed = vdc_svg_prefix_ids(svg, prefix);
-        g_string_append_printf(out, "<figure id=\"chart-density-%zu\" data-figure=\"%d\">\n%s\n"
-                               "<figcaption>Figure %d: %s, the aggregate and the p99 over all guests' I/Os "
+        g_string_append_printf(out, "<figure id=\"chart-density-%zu\" class=\"chart\" data-figure=\"%d\">\n%s\n"
+                               "<figcaption><b>Figure %d</b>: %s, the aggregate and the p99 over all guests' I/Os "
                                "against the number of guests N, a line per target.</figcaption>\n</figure>\n",
                                ki, *fig, fixed, *fig, d->tests[ki]);
     }
