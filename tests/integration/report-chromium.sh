@@ -5,7 +5,7 @@
 # their text (SVG text, none clipped), are numbered in order, the answer is
 # above the fold, the long sections are collapsed, each workload test has
 # one latency figure with every target (report-layout.js says exactly what
-# is checked).  Six reports are probed at both widths in one browser run,
+# is checked).  Seven reports are probed at both widths in one browser run,
 # each in an iframe of that width (the probe page reads them through
 # --allow-file-access-from-files):
 #   synthetic  too-fast cells, an outlier, a failed run (3 targets)
@@ -18,6 +18,8 @@
 #              (bars too narrow for their labels: labels run upwards)
 #   storvar    storage variants (tests/golden/report/storvar): a thin LV's
 #              two passes, each an x label and a dot panel of its own
+#   density    many guests at once: a scaling figure per test, its panels
+#              titled with the test
 # A control frame (a legend clipped by its figure, an element wider than the
 # page, a figure numbered out of order) proves the probe can fail, and a
 # control page with a console error that the console check can.  The
@@ -39,7 +41,7 @@ trap 'rm -rf "$profile"' EXIT INT TERM
 SOURCE_DATE_EPOCH=1796000000
 export SOURCE_DATE_EPOCH
 
-pages="synthetic workload lab4 hostlab matrix12 storvar"
+pages="synthetic workload lab4 hostlab matrix12 storvar density"
 for p in $pages; do
     mkdir -p "$art/$p"
     cp "$top_srcdir/tests/golden/report/$p/result.json" "$art/$p/"
@@ -98,14 +100,14 @@ chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-
     --allow-file-access-from-files --window-size=3200,2000
 sed -n '/<pre id="vdc-probe">/,/<\/pre>/p' "$art/probe-dom.html" | sed 's/<[^>]*>//g' >"$art/probe.txt"
 cat "$art/probe.txt"
-[ "$(grep -c . "$art/probe.txt")" -eq 13 ] || fail "probe: expected 13 lines (6 reports x 2 widths, the control)"
+[ "$(grep -c . "$art/probe.txt")" -eq 15 ] || fail "probe: expected 15 lines (7 reports x 2 widths, the control)"
 grep -q '^control 900 FAIL: .*wider than its column: div' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*chart-x: text clipped' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*figure chart-x is numbered 2, its place is 1' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*no answer section' "$art/probe.txt" &&
     grep -q "^control 900 FAIL: .*chart-y: texts overlap: '4088' and '3855'" "$art/probe.txt" &&
     grep -q "^control 900 FAIL: .*chart-y: xlabel 'Write block' twice" "$art/probe.txt" &&
-    grep -q "^control 900 FAIL: .*figure title 'T' twice" "$art/probe.txt" ||
+    grep -q "^control 900 FAIL: .*figure or panel title 'T' twice" "$art/probe.txt" ||
     fail "control: the probe did not see a clipped legend, a wide block, a misnumbered figure, the missing" \
         "answer, overlapping labels, an x label or a figure title twice"
 for p in $pages; do

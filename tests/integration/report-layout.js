@@ -18,8 +18,8 @@
 //   - a dot plot draws at least the markers its data-points says;
 //   - no two texts of a figure overlap (bar labels, x labels, panel
 //     titles, legend), and what names a thing names it once: the figures'
-//     titles across the page, a figure's x labels (class xlabel) and its
-//     panels' titles (class panel) within it.
+//     and panels' titles (class title, panel) across the page, a figure's x
+//     labels (class xlabel) within it.
 "use strict";
 
 // 1 when boxes @p and @q share more than a sliver (1 px each way)
@@ -92,16 +92,14 @@ function vdcProbe(doc, name, width, height) {
                 if (q[i].width && q[j].width && vdcOverlap(q[i], q[j]) && overlaps++ < 3)
                     bad.push(fig.id + ": texts overlap: '" + t[i].textContent.slice(0, 30) + "' and '" +
                              t[j].textContent.slice(0, 30) + "'");
-        for (const cls of ["xlabel", "panel"]) {
-            const twice = vdcTwice(Array.from(fig.querySelectorAll("svg text." + cls)).map(e => e.textContent));
-            if (twice !== null)
-                bad.push(fig.id + ": " + cls + " '" + twice + "' twice");
-        }
-        titles.push(...Array.from(fig.querySelectorAll("svg text.title")).map(e => e.textContent));
+        const twice = vdcTwice(Array.from(fig.querySelectorAll("svg text.xlabel")).map(e => e.textContent));
+        if (twice !== null)
+            bad.push(fig.id + ": xlabel '" + twice + "' twice");
+        titles.push(...Array.from(fig.querySelectorAll("svg text.title, svg text.panel")).map(e => e.textContent));
     }
     const twice = vdcTwice(titles);
     if (twice !== null)
-        bad.push("figure title '" + twice + "' twice");
+        bad.push("figure or panel title '" + twice + "' twice");
     facts.push("titles=" + titles.length);
     // figures numbered in order
     let n = 0;
