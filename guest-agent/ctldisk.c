@@ -372,7 +372,8 @@ vdc_ctl_job_add_raw_workload_arg(struct vdc_ctl_job *job, const char *arg,
                    "raw workload argument", err);
 }
 
-/* the flags that need workloads or each other (encoder and decoder) */
+/* the flags that need workloads or each other, and the gate's bound
+ * (encoder and decoder) */
 int
 vdc_ctl_check_flags(const struct vdc_ctl_job *job, struct vdc_ctl_error *err)
 {
@@ -382,6 +383,9 @@ vdc_ctl_check_flags(const struct vdc_ctl_job *job, struct vdc_ctl_error *err)
         return vdc_ctl_seterr(err, "job: flag raw-workloads without workloads: nothing to run");
     if ((job->flags & VDC_CTL_JOB_NO_FILE_WORKLOADS) && !(job->flags & VDC_CTL_JOB_RAW_WORKLOADS))
         return vdc_ctl_seterr(err, "job: flag no-file-workloads without raw-workloads: no workload pass");
+    if (job->gate_timeout_s > VDC_CTL_GATE_MAX_S)
+        return vdc_ctl_seterr(err, "job: start gate timeout %u s: expected at most %u s",
+                              job->gate_timeout_s, VDC_CTL_GATE_MAX_S);
     return 0;
 }
 

@@ -125,6 +125,11 @@ struct vdc_ctl_job {
     uint32_t flags;           /* VDC_CTL_JOB_* */
     uint32_t step_timeout_s;  /* mkfs, mount, umount, sync: each */
     uint32_t agent_timeout_s; /* one agent run */
+    /* the start gate (many guests at once): nonzero, the runner reports
+     * ready in its progress block before its first agent pass and waits up
+     * to this many seconds for the host's go (VDC_CTL_GATE_OFF); 0: no
+     * gate, the runner starts at once (the tag is not written) */
+    uint32_t gate_timeout_s;
     char **agent_args;        /* extra agent arguments (e.g. "-s", "64", "-r", "32", "-f") */
     size_t n_agent_args;
     struct vdc_ctl_target *targets;
@@ -318,6 +323,9 @@ int vdc_ctl_image_read_result(const uint8_t *img, size_t len, uint64_t nonce,
  *                 (the agent's enum agent_test, test_ids.h order)
  *   1312 u64      heartbeat: beats so far (0: none, e.g. an older runner)
  *   1320 u64      heartbeat: guest CLOCK_MONOTONIC ns of the last beat
+ *   1328 u64      start gate: ready_ns (0: not ready, or no gate)
+ *   1336 u64      start gate: go_ns (0: no go seen yet)
+ *   1344 u64      start gate: started_ns (0: no agent started after go)
  *   4092 u32      CRC-32C of bytes 0..4091
  * The events' seqs are consecutive and end at the newest: events older
  * than the last 64 are dropped (the host notices the gap in seq).  The
@@ -347,6 +355,11 @@ struct vdc_ctl_progress {
     struct vdc_ctl_event ev[VDC_CTL_PROGRESS_RING];
     uint64_t beats;         /* heartbeats so far; 0: the runner does not beat */
     uint64_t beat_ns;       /* the guest's CLOCK_MONOTONIC at the last beat, ns */
+    /* the start gate (a job with gate_timeout_s), the guest's CLOCK_MONOTONIC
+     * in ns, 0: not yet (or no gate) */
+    uint64_t ready_ns;      /* set up (target found, mkfs, mount): waits for go */
+    uint64_t go_ns;         /* the end of the gate read that found the host's go */
+    uint64_t started_ns;    /* its first agent pass started (after go) */
 };
 
 /* Zero @p and set its nonce. */
@@ -381,6 +394,52 @@ int vdc_ctl_disk_read_progress(int fd, uint64_t nonce, struct vdc_ctl_progress *
 /* The same over a whole disk image in memory (fuzzing, unit tests). */
 int vdc_ctl_image_read_progress(const uint8_t *img, size_t len, uint64_t nonce,
                                 struct vdc_ctl_progress *p, struct vdc_ctl_error *err);
+
+/* ---- start gate ----------------------------------------------------------
+ * Many guests at once start their agents together: each runner, set up,
+ * writes ready_ns into its progress block and polls the gate record; the
+ * host, once every guest of the level is ready, writes the go record into
+ * each control disk (doc/control-disk.md "Start gate").  The gate record
+ * (host-written, 512 bytes at VDC_CTL_GATE_OFF, inside the superblock's
+ * 4096-byte block, bytes a host without the gate leaves zero):
+ *   0    8 bytes  magic VDCCTLGO (all zero: no go yet)
+ *   8    u32      version 1
+ *   12   u32      reserved, 0
+ *   16   u64      nonce (the job's: another job's go is not taken)
+ *   24   u64      host_ns: the controller's CLOCK_MONOTONIC at the release
+ *   508  u32      CRC-32C of bytes 0..507
+ * The runner reads the whole first 4096 bytes with O_DIRECT (any logical
+ * block size up to 4096 allows it); the host rewrites them whole (the
+ * superblock as it is, the gate record in place), with O_DIRECT where the
+ * file allows it, and fsyncs. */
+#define VDC_CTL_GATE_MAGIC   "VDCCTLGO"
+#define VDC_CTL_GATE_OFF     2048u
+#define VDC_CTL_GATE_SIZE    512u
+#define VDC_CTL_GATE_VERSION 1u
+#define VDC_CTL_GATE_BLOCK   4096u      /* the block the gate record lives in */
+#define VDC_CTL_GATE_MAX_S   86400u     /* the longest gate_timeout_s a job may ask */
+
+struct vdc_ctl_gate {
+    uint64_t nonce;
+    uint64_t host_ns;       /* the controller's CLOCK_MONOTONIC at the release, ns */
+};
+
+/* The 512-byte gate record of @g into @out. */
+void vdc_ctl_gate_encode(const struct vdc_ctl_gate *g, uint8_t *out);
+/* Decode @len (>= VDC_CTL_GATE_SIZE) untrusted bytes: 0 a go for @nonce
+ * (*@g filled); 1 no go yet (blank); -1 with @err on a bad magic, checksum
+ * (a torn read: read again), version or another job's nonce. */
+int vdc_ctl_gate_decode(const uint8_t *buf, size_t len, uint64_t nonce, struct vdc_ctl_gate *g,
+                        struct vdc_ctl_error *err);
+/* Host: the go @g into the control disk on @fd (opened O_RDWR, maybe
+ * O_DIRECT): the first VDC_CTL_GATE_BLOCK bytes read, the gate record put
+ * in, written back whole from an aligned buffer; the caller fsyncs.  The
+ * superblock must be valid.  0 or -1. */
+int vdc_ctl_disk_write_gate(int fd, const struct vdc_ctl_gate *g, struct vdc_ctl_error *err);
+/* Runner: read the gate record on @fd (maybe O_DIRECT) from an aligned
+ * buffer; returns as vdc_ctl_gate_decode (-1 also on a read error). */
+int vdc_ctl_disk_read_gate(int fd, uint64_t nonce, struct vdc_ctl_gate *g,
+                           struct vdc_ctl_error *err);
 
 /* "ok", "failed", "timeout", "skipped", or "unknown" */
 const char *vdc_ctl_status_name(uint32_t status);

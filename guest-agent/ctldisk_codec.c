@@ -23,6 +23,7 @@ enum {
     T_STEP_TIMEOUT = 0x0006,   /* u32 seconds */
     T_AGENT_TIMEOUT = 0x0007,  /* u32 seconds */
     T_AGENT_ARG = 0x0008,      /* string, repeated, in order */
+    T_GATE_TIMEOUT = 0x0009,   /* u32 seconds: the start gate (absent: none) */
     T_TARGET = 0x0010,         /* nested TLV: one job target */
     T_NAME = 0x0011,           /* string (in T_TARGET and T_TRESULT) */
     T_VDEV = 0x0012,           /* string */
@@ -194,6 +195,9 @@ vdc_ctl_job_encode(const struct vdc_ctl_job *job, uint8_t **out, size_t *out_len
     tlv_u32(&b, T_FLAGS, job->flags);
     tlv_u32(&b, T_STEP_TIMEOUT, job->step_timeout_s);
     tlv_u32(&b, T_AGENT_TIMEOUT, job->agent_timeout_s);
+    /* only with a gate: a job without one encodes as before it existed */
+    if (job->gate_timeout_s)
+        tlv_u32(&b, T_GATE_TIMEOUT, job->gate_timeout_s);
     for (i = 0; i < job->n_agent_args; i++)
         tlv_str(&b, T_AGENT_ARG, job->agent_args[i]);
     for (i = 0; i < job->n_targets; i++) {
@@ -666,6 +670,8 @@ static const struct tlv_field job_fields[] = {
     FIELD_NUM(T_STEP_TIMEOUT, F_U32, 32, struct vdc_ctl_job, step_timeout_s, "job step timeout"),
     FIELD_NUM(T_AGENT_TIMEOUT, F_U32, 64, struct vdc_ctl_job, agent_timeout_s,
               "job agent timeout"),
+    FIELD_NUM(T_GATE_TIMEOUT, F_U32, 128, struct vdc_ctl_job, gate_timeout_s,
+              "job start gate timeout"),
     { T_AGENT_ARG, F_STRS, 0, VDC_CTL_MAX_ARGS, offsetof(struct vdc_ctl_job, agent_args),
       offsetof(struct vdc_ctl_job, n_agent_args), "job agent argument", "agent arguments",
       NULL },

@@ -502,7 +502,8 @@ vdc_ctl_disk_probe(int fd)
 #define PG_HDR 32u
 #define PG_EV 20u
 #define PG_BEAT (PG_HDR + VDC_CTL_PROGRESS_RING * PG_EV)   /* 1312: u64 beats, u64 ns */
-_Static_assert(PG_BEAT + 16 <= VDC_CTL_PROGRESS_SIZE - 4, "the heartbeat fits before the CRC");
+#define PG_GATE (PG_BEAT + 16)    /* 1328: u64 ready_ns, go_ns, started_ns */
+_Static_assert(PG_GATE + 24 <= VDC_CTL_PROGRESS_SIZE - 4, "the gate times fit before the CRC");
 
 void
 vdc_ctl_progress_init(struct vdc_ctl_progress *p, uint64_t nonce)
@@ -559,6 +560,9 @@ vdc_ctl_progress_encode(const struct vdc_ctl_progress *p, uint8_t *out)
     }
     put_u64(out + PG_BEAT, p->beats);
     put_u64(out + PG_BEAT + 8, p->beat_ns);
+    put_u64(out + PG_GATE, p->ready_ns);
+    put_u64(out + PG_GATE + 8, p->go_ns);
+    put_u64(out + PG_GATE + 16, p->started_ns);
     put_u32(out + VDC_CTL_PROGRESS_SIZE - 4, vdc_ctl_crc32c(out, VDC_CTL_PROGRESS_SIZE - 4));
 }
 
@@ -590,6 +594,9 @@ vdc_ctl_progress_decode(const uint8_t *buf, size_t len, struct vdc_ctl_progress 
     p->newest_seq = get_u64(buf + 24);
     p->beats = get_u64(buf + PG_BEAT);
     p->beat_ns = get_u64(buf + PG_BEAT + 8);
+    p->ready_ns = get_u64(buf + PG_GATE);
+    p->go_ns = get_u64(buf + PG_GATE + 8);
+    p->started_ns = get_u64(buf + PG_GATE + 16);
     if (n > p->newest_seq)
         return vdc_ctl_seterr(err, "progress block: %u events but newest seq %llu", n,
                       (unsigned long long)p->newest_seq);

@@ -18,6 +18,10 @@
  *      writes the target's result into its slot of the control disk;
  *   4. writes the result frame (the summary), syncs, and powers off
  *      (reboot(RB_POWER_OFF)).
+ * A job with a start gate (many guests at once) holds its first agent pass
+ * until the host's go: the runner writes ready into its progress block,
+ * polls the gate record, and records when it saw the go and started its
+ * first pass (doc/control-disk.md "Start gate").
  * While an agent runs, its --progress-fd lines ("begin ID", "end ID", on
  * a pipe at descriptor 3) become events of the control disk's progress
  * block, rewritten whole after each (doc/control-disk.md "Progress block"):
@@ -208,6 +212,89 @@ progress_open(const char *ctl, uint64_t nonce)
     }
     progress.fd = fd;
     progress_write(guest_ns());     /* the first beat: the host's watchdog starts */
+}
+
+/* ---- start gate ------------------------------------------------------------ */
+#define GATE_POLL_US 2000       /* between two reads of the gate record */
+
+/* the start gate of a job with gate_timeout_s (doc/control-disk.md "Start
+ * gate"): passed once, before the boot's first agent pass */
+static struct {
+    const char *ctl;            /* the control disk */
+    uint64_t nonce;
+    unsigned timeout_s;         /* 0: no gate */
+    int state;                  /* 0 to pass, 1 passed (go), -1 failed */
+    char error[200];            /* why it failed */
+} gate;
+
+/* Report ready in the progress block, then read the gate record every
+ * GATE_POLL_US until the host's go, at most gate.timeout_s seconds.  The
+ * go's guest time is the end of the read that found it (the host wrote it
+ * after the previous read ended).  0 (go) or -1 with gate.error. */
+static int
+gate_wait(void)
+{
+    struct vdc_ctl_error err = { { 0 } };
+    struct vdc_ctl_gate g;
+    uint64_t deadline;
+    int fd, r, bad = 0;
+
+    if (progress.fd < 0) {
+        snprintf(gate.error, sizeof(gate.error), "the job asks for a start gate but the control "
+                 "disk's progress block cannot be written: not started");
+        return -1;
+    }
+    fd = open(gate.ctl, O_RDONLY | O_CLOEXEC | O_DIRECT);
+    if (fd < 0)
+        fd = open(gate.ctl, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(gate.error, sizeof(gate.error), "start gate: open %.100s: %s", gate.ctl,
+                 strerror(errno));
+        return -1;
+    }
+    progress.p.ready_ns = guest_ns();
+    progress_write(progress.p.ready_ns);
+    logmsg("start gate: ready, waiting for the host's go (at most %u s)", gate.timeout_s);
+    deadline = progress.p.ready_ns + (uint64_t)gate.timeout_s * 1000000000ull;
+    for (;;) {
+        r = vdc_ctl_disk_read_gate(fd, gate.nonce, &g, &err);
+        if (r == 0)
+            break;
+        if (r < 0 && ++bad == 1)
+            logmsg("start gate: %s (read again)", err.msg);   /* a torn read, or worse */
+        if (guest_ns() > deadline || progress.fd < 0) {
+            close(fd);
+            snprintf(gate.error, sizeof(gate.error), "start gate: no go from the host within "
+                     "%u s: not started", gate.timeout_s);
+            return -1;
+        }
+        progress_tick();
+        usleep(GATE_POLL_US);
+    }
+    close(fd);
+    progress.p.go_ns = guest_ns();
+    progress_write(progress.p.go_ns);
+    logmsg("start gate: go after %.3f s", (double)(progress.p.go_ns - progress.p.ready_ns) / 1e9);
+    return 0;
+}
+
+/* Before an agent pass: the gate, once (a failed gate fails every pass);
+ * then, for the first pass after the go, its start time.  0 or -1. */
+static int
+gate_pass(void)
+{
+    if (!gate.timeout_s || gate.state == 1) {
+        if (gate.state == 1 && !progress.p.started_ns && progress.fd >= 0) {
+            progress.p.started_ns = guest_ns();
+            progress_write(progress.p.started_ns);
+        }
+        return 0;
+    }
+    if (gate.state == 0)
+        gate.state = gate_wait() == 0 ? 1 : -1;
+    if (gate.state < 0)
+        return -1;
+    return gate_pass();
 }
 
 /* one agent line: "begin ID" or "end ID"; anything else is ignored */
@@ -644,6 +731,12 @@ agent_pass(struct vdc_jobcmd *cmd, const char *pass, unsigned agent_s, const cha
         cmd->argv[cmd->argc++] = (char *)"3";
         cmd->argv[cmd->argc] = NULL;
     }
+    if (gate_pass() < 0) {
+        logmsg("%s: agent %s pass not run: %s", tr->name, pass, gate.error);
+        if (tr->status == VDC_CTL_STATUS_OK)
+            set_error(tr, VDC_CTL_STATUS_TIMEOUT, "%s", gate.error);
+        return -2;
+    }
     logmsg("%s: agent %s pass start (timeout %u s)", tr->name, pass, agent_s);
     clock_gettime(CLOCK_MONOTONIC, &a);
     r = run_child(cmd->argv, NULL, NULL, agent_s, tail, progress.fd >= 0);
@@ -926,6 +1019,9 @@ main(int argc, char **argv)
     if (job.flags & VDC_CTL_JOB_NO_POWEROFF)
         poweroff = 0;
     progress_open(ctl, job.nonce);
+    gate.ctl = ctl;
+    gate.nonce = job.nonce;
+    gate.timeout_s = job.gate_timeout_s;
     logmsg("control disk %s: job %016llx, run %u, %zu targets", ctl,
            (unsigned long long)job.nonce, job.run_index, job.n_targets);
     res.nonce = job.nonce;

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Guest runner and control disk codec: guest-agent/runner.c; the codec
 # guest-agent/ctldisk.[ch] (records), ctldisk_codec.[ch] (frames),
-# ctldisk_disk.c (superblock, disk I/O, progress); the commands of a job
+# ctldisk_disk.c (superblock, disk I/O, progress), ctldisk_gate.c (the start
+# gate of many guests at once); the commands of a job
 # guest-agent/jobcmd.[ch].
 # The codec is libc only: it goes into libvdc-agentcore.a (host code and unit
 # tests, built with $(CC)) and into the static runner (built with $(AGENT_CC)).
-vdc_ctldisk_src = guest-agent/ctldisk.c guest-agent/ctldisk_codec.c guest-agent/ctldisk_disk.c
+vdc_ctldisk_src = guest-agent/ctldisk.c guest-agent/ctldisk_codec.c guest-agent/ctldisk_disk.c \
+	guest-agent/ctldisk_gate.c
 vdc_ctldisk_hdr = guest-agent/ctldisk.h guest-agent/ctldisk_codec.h
 guest_agent_libvdc_agentcore_a_SOURCES += $(vdc_ctldisk_src) $(vdc_ctldisk_hdr) \
 	guest-agent/jobcmd.c guest-agent/jobcmd.h

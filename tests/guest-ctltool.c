@@ -13,6 +13,16 @@
  *       whose target is NAME); writes DIR/NAME.json, DIR/NAME.stderr,
  *       DIR/runner.log; then "progress events=N newest_seq=N beats=N" (the
  *       progress block: the runner's events and heartbeats; all 0 when blank).
+ *   guest-ctltool make ... [--gate S] [--flags N] [--workload NAME:FILE]
+ *       the same with a start gate of S seconds, job flags N (VDC_CTL_JOB_*)
+ *       and a workload (a fio job file) for the workload passes.
+ *   guest-ctltool gate --timeout S PATH:NONCE...
+ *       the controller's start gate (src/guest/startgate.c) over these
+ *       control disks: waits until each runner is ready, releases all,
+ *       then waits (at most S s) until each reports the start of its
+ *       first agent pass; prints "guest I ready_s=.. released_s=..
+ *       started_s=.." per disk (the controller's monotonic seconds) and
+ *       "skew_s=..".
  *   guest-ctltool logs IMAGE DIR
  *       vdc_collect_logs: the guest's logs copied out read-only.
  * Exit: 0 ok, 1 failure (message on stderr), 2 bad arguments. */
@@ -31,12 +41,14 @@
 #include "common/util.h"
 #include "guest/control.h"
 #include "guest/prepare.h"
+#include "guest/startgate.h"
 
 static int
 usage(void)
 {
     fprintf(stderr, "usage: guest-ctltool make PATH --nonce N --target NAME:VDEV[:MKFS]... [-- ARGS]\n"
                     "       guest-ctltool read PATH --nonce N --out-dir DIR\n"
+                    "       guest-ctltool gate --timeout S PATH:NONCE...\n"
                     "       guest-ctltool logs IMAGE DIR\n");
     return 2;
 }
@@ -67,6 +79,16 @@ cmd_make(int argc, char **argv)
                 if (vdc_ctl_job_add_arg(&job, argv[i], &err) < 0)
                     goto bad;
             break;
+        } else if (i + 1 < argc && !strcmp(argv[i], "--workload")) {
+            char **f = g_strsplit(argv[++i], ":", 2);
+            g_autofree char *text = NULL;
+            int r = -1;
+
+            if (f[0] && f[1] && g_file_get_contents(f[1], &text, NULL, NULL))
+                r = vdc_ctl_job_add_workload(&job, f[0], text, &err);
+            g_strfreev(f);
+            if (r < 0)
+                goto bad;
         } else if (!strcmp(argv[i], "--drop-caches")) {
             job.flags |= VDC_CTL_JOB_DROP_CACHES;
         } else if (i + 1 < argc && !strcmp(argv[i], "--target")) {
@@ -82,6 +104,8 @@ cmd_make(int argc, char **argv)
             else if (!strcmp(argv[i], "--repetition")) job.repetition = (uint32_t)v;
             else if (!strcmp(argv[i], "--step-timeout")) job.step_timeout_s = (uint32_t)v;
             else if (!strcmp(argv[i], "--agent-timeout")) job.agent_timeout_s = (uint32_t)v;
+            else if (!strcmp(argv[i], "--gate")) job.gate_timeout_s = (uint32_t)v;
+            else if (!strcmp(argv[i], "--flags")) job.flags |= (uint32_t)v;
             else goto bad;
             i++;
         } else {
@@ -223,6 +247,61 @@ cmd_read(int argc, char **argv)
     return 0;
 }
 
+/* guest-ctltool gate --timeout S PATH:NONCE... */
+static int
+cmd_gate(int argc, char **argv)
+{
+    g_autofree vdc_gate_guest *g = NULL;
+    g_auto(GStrv) names = NULL;
+    uint64_t timeout = 0;
+    size_t n = 0, i;
+    int k, rc = 1;
+    gint64 deadline;
+
+    if (argc < 5 || strcmp(argv[2], "--timeout") || num(argv[3], &timeout) < 0)
+        return usage();
+    g = g_new0(vdc_gate_guest, (size_t)argc);
+    names = g_new0(char *, (size_t)argc);
+    for (k = 4; k < argc; k++, n++) {
+        char *colon = strrchr(argv[k], ':');
+
+        if (!colon || num(colon + 1, &g[n].nonce) < 0)
+            return usage();
+        *colon = 0;
+        g[n].ctl_path = argv[k];
+        names[n] = g_strdup_printf("guest %zu", n);
+        g[n].name = names[n];
+    }
+    if (vdc_start_gate(g, n, (unsigned)timeout, NULL, NULL, NULL) < 0)
+        return 1;
+    deadline = g_get_monotonic_time() + (gint64)timeout * G_USEC_PER_SEC;
+    for (i = 0; i < n; i++) {
+        /* each runner's start: poll its progress block (quietly) until it
+         * reports one, at most the timeout */
+        for (;;) {
+            int fd, r;
+            struct vdc_ctl_progress p;
+            struct vdc_ctl_error err = { { 0 } };
+
+            fd = open(g[i].ctl_path, O_RDONLY);
+            r = fd < 0 ? -1 : vdc_ctl_disk_read_progress(fd, g[i].nonce, &p, &err);
+            if (fd >= 0)
+                close(fd);
+            if ((r == 0 && p.started_ns) || g_get_monotonic_time() > deadline)
+                break;
+            g_usleep(20000);
+        }
+        if (vdc_start_gate_started(&g[i]) < 0)
+            goto out;
+        printf("guest %zu ready_s=%.6f released_s=%.6f started_s=%.6f\n", i, g[i].ready_s,
+               g[i].released_s, g[i].started_s);
+    }
+    printf("skew_s=%.6f\n", vdc_start_gate_skew(g, n));
+    rc = 0;
+ out:
+    return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -232,6 +311,8 @@ main(int argc, char **argv)
         return cmd_make(argc, argv);
     if (!strcmp(argv[1], "read"))
         return cmd_read(argc, argv);
+    if (!strcmp(argv[1], "gate"))
+        return cmd_gate(argc, argv);
     if (!strcmp(argv[1], "logs") && argc == 4)
         return vdc_collect_logs(argv[2], argv[3], 600) < 0 ? 1 : 0;
     return usage();

@@ -6,6 +6,11 @@ TESTS += tests/unit/test_ctldisk
 tests_unit_test_ctldisk_SOURCES = tests/unit/test_ctldisk.c
 tests_unit_test_ctldisk_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ctldisk_LDADD = guest-agent/libvdc-agentcore.a $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/test_startgate
+TESTS += tests/unit/test_startgate
+tests_unit_test_startgate_SOURCES = tests/unit/test_startgate.c tests/unit/test_stderr.h
+tests_unit_test_startgate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_startgate_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 
 check_PROGRAMS += tests/unit/test_storage tests/unit/test_prepare tests/unit/test_qcow2
 TESTS += tests/unit/test_storage tests/unit/test_prepare tests/unit/test_qcow2
@@ -31,8 +36,9 @@ tests_guest_storagetool_LDADD = $(VDC_LIBS) $(VDC_EXTERNAL_LIBS)
 # integration (root; real libguestfs appliance and QEMU under TCG)
 TESTS += tests/integration/guest-storage.sh tests/integration/guest-prepare.sh \
 	tests/integration/guest-prepare-init.sh tests/integration/guest-boot.sh \
-	tests/integration/guest-prepare-badinput.sh tests/integration/prepare-interrupt.sh
-EXTRA_DIST += tests/integration/prepare-interrupt.sh
+	tests/integration/guest-prepare-badinput.sh tests/integration/prepare-interrupt.sh \
+	tests/integration/startgate-runner.sh
+EXTRA_DIST += tests/integration/prepare-interrupt.sh tests/integration/startgate-runner.sh
 EXTRA_DIST += tests/integration/guest-common.sh tests/integration/guest-prepare.sh \
 	tests/integration/guest-prepare-init.sh tests/integration/guest-boot.sh \
 	tests/integration/guest-storage.sh tests/integration/guest-prepare-badinput.sh

@@ -6,4 +6,4 @@ src_libvdc_controller_a_SOURCES += \
 	src/guest/manifest.h src/guest/manifest.c \
 	src/guest/appliance.h src/guest/appliance.c \
 	src/guest/tmpdir.h src/guest/tmpdir.c \
-	src/guest/control.h src/guest/control.c
+	src/guest/control.h src/guest/control.c src/guest/startgate.h src/guest/startgate.c
