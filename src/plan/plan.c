@@ -96,9 +96,7 @@ static void
 add_step(vdc_plan *p, size_t target, unsigned rep)
 {
     p->steps = g_renew(vdc_plan_step, p->steps, p->n_steps + 1);
-    p->steps[p->n_steps].target = target;
-    p->steps[p->n_steps].rep = rep;
-    p->steps[p->n_steps].seed = p->seed + rep;
+    p->steps[p->n_steps] = (vdc_plan_step){ .target = target, .rep = rep, .seed = p->seed + rep };
     p->n_steps++;
 }
 
@@ -106,10 +104,82 @@ static void
 add_boot(vdc_plan *p, size_t first, size_t n, int dom0)
 {
     p->boots = g_renew(vdc_plan_boot, p->boots, p->n_boots + 1);
-    p->boots[p->n_boots].first = first;
-    p->boots[p->n_boots].n = n;
-    p->boots[p->n_boots].dom0 = dom0;
+    p->boots[p->n_boots] = (vdc_plan_boot){ .first = first, .n = n, .dom0 = dom0 };
     p->n_boots++;
+}
+
+/* one level boot: guests 0..@n-1 of target @t at repetition @r */
+static void
+add_level(vdc_plan *p, size_t t, unsigned r, unsigned n)
+{
+    size_t first = p->n_steps;
+    unsigned k;
+
+    for (k = 0; k < n; k++) {
+        add_step(p, t, r);
+        p->steps[p->n_steps - 1].level = n;
+        p->steps[p->n_steps - 1].guest = k;
+        p->steps[p->n_steps - 1].seed += k * VDC_GUEST_SEED_STRIDE;
+    }
+    add_boot(p, first, n, 0);
+    p->boots[p->n_boots - 1].guests = n;
+}
+
+/* a dom0 step and its boot */
+static void
+add_dom0(vdc_plan *p, size_t t, unsigned r)
+{
+    add_step(p, t, r);
+    add_boot(p, p->n_steps - 1, 1, 1);
+}
+
+/* The schedule with density levels (vdc_plan_schedule): @domu the domU
+ * targets (@nd), @h the seed's hash. */
+static void
+schedule_levels(vdc_plan *p, const size_t *domu, size_t nd, uint64_t h)
+{
+    size_t nl = p->guests.n, t, k, l;
+    unsigned r;
+
+    if (p->order == VDC_ORDER_GROUPED) {
+        for (k = 0; k < nd; k++)
+            for (l = 0; l < nl; l++)
+                for (r = 0; r < p->runs; r++)
+                    add_level(p, domu[k], r, (unsigned)p->guests.v[l]);
+        for (t = 0; t < p->n_targets; t++)
+            for (r = 0; r < p->runs && p->targets[t].spec.where == VDC_WHERE_DOM0; r++)
+                add_dom0(p, t, r);
+        return;
+    }
+    for (r = 0; r < p->runs; r++) {
+        int rotated = p->order == VDC_ORDER_ROTATED;
+        int dom0_first = !rotated || ((r / 2 + (h >> 32)) & 1) == 0;
+
+        for (t = 0; dom0_first && t < p->n_targets; t++)
+            if (p->targets[t].spec.where == VDC_WHERE_DOM0)
+                add_dom0(p, t, r);
+        for (l = 0; l < nl; l++) {
+            size_t li = rotated ? (l + r + (h >> 16) % nl) % nl : l;
+
+            for (k = 0; k < nd; k++)
+                add_level(p, domu[rotated ? (k + r + h % nd) % nd : k], r,
+                          (unsigned)p->guests.v[li]);
+        }
+        for (t = 0; !dom0_first && t < p->n_targets; t++)
+            if (p->targets[t].spec.where == VDC_WHERE_DOM0)
+                add_dom0(p, t, r);
+    }
+}
+
+/* splitmix64's finaliser over the seed: the rotation's offsets */
+static uint64_t
+seed_hash(uint64_t seed)
+{
+    uint64_t h = seed * 0x9e3779b97f4a7c15ull;
+
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
 }
 
 int
@@ -125,13 +195,20 @@ vdc_plan_schedule(vdc_plan *p)
         vdc_input_error("nothing to run: give at least one of --image, --lvm, --block, --target, --dom0");
         return -1;
     }
+    if (p->guests.n) {
+        size_t nd = 0;
+        g_autofree size_t *domu = g_new(size_t, p->n_targets);
+
+        for (t = 0; t < p->n_targets; t++)
+            if (p->targets[t].spec.where != VDC_WHERE_DOM0)
+                domu[nd++] = t;
+        schedule_levels(p, domu, nd, seed_hash(p->seed));
+        return 0;
+    }
     if (p->order == VDC_ORDER_ROTATED) {
         size_t nd = 0, *domu = g_new(size_t, p->n_targets);
-        uint64_t h = p->seed * 0x9e3779b97f4a7c15ull;     /* splitmix64 finaliser */
+        uint64_t h = seed_hash(p->seed);
 
-        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-        h ^= h >> 31;
         for (t = 0; t < p->n_targets; t++)
             if (p->targets[t].spec.where != VDC_WHERE_DOM0)
                 domu[nd++] = t;
@@ -236,7 +313,8 @@ vdc_plan_estimate_s(const vdc_plan *p)
     for (i = 0; i < p->n_boots; i++) {
         if (!p->boots[i].dom0)
             total += boot_s;
-        for (k = 0; k < p->boots[i].n; k++) {
+        /* a level's guests run together: one step's time (contention aside) */
+        for (k = 0; k < (p->boots[i].guests ? 1 : p->boots[i].n); k++) {
             const vdc_plan_target *t = &p->targets[p->steps[p->boots[i].first + k].target];
             double bytes = p->bonnie ? 4.0 * (double)t->test_bytes : 0;
             size_t w;
@@ -532,6 +610,10 @@ vdc_plan_to_json(const vdc_plan *p)
         member_int(b, "repetition", p->steps[i].rep);
         g_snprintf(seed, sizeof(seed), "%" G_GUINT64_FORMAT, (guint64)p->steps[i].seed);
         member_str(b, "seed", seed);
+        if (p->steps[i].level) {
+            member_int(b, "level", p->steps[i].level);
+            member_int(b, "guest", p->steps[i].guest);
+        }
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -543,6 +625,8 @@ vdc_plan_to_json(const vdc_plan *p)
         member_int(b, "first_step", (gint64)p->boots[i].first);
         member_int(b, "steps", (gint64)p->boots[i].n);
         member_str(b, "where", p->boots[i].dom0 ? "dom0" : "domU");
+        if (p->boots[i].guests)
+            member_int(b, "guests", p->boots[i].guests);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

@@ -83,17 +83,29 @@ typedef struct {
     char *why;                  /* "the VG with the most free space ..." */
 } vdc_plan_choice;
 
-/* One agent invocation: target @target, repetition @rep, seed @seed. */
+/* One agent invocation: target @target, repetition @rep, seed @seed; at a
+ * density level (--guests) guest @guest of the @level domUs booted together
+ * (level 0: a plan without --guests, one guest, runs[].level absent). */
 typedef struct {
     size_t target;
     unsigned rep;
     uint64_t seed;
+    unsigned level;             /* N of the level, or 0 without --guests */
+    unsigned guest;             /* 0 to level - 1 (0 without --guests) */
 } vdc_plan_step;
 
-/* One domain boot (or one local dom0 run): steps [first, first+n). */
+/* Guest k's seed at a level is the repetition's seed + k x this (guest 0
+ * replays what one guest alone replays; the others differ). */
+#define VDC_GUEST_SEED_STRIDE 0x9e3779b97f4a7c15ull
+
+/* One domain boot (or one local dom0 run): steps [first, first+n).  At a
+ * density level (guests > 0) the n steps are the n guests of one target at
+ * one repetition, each booted in a domain of its own, together. */
 typedef struct {
     size_t first, n;
     int dom0;                   /* 1: local baseline step, no domain */
+    unsigned guests;            /* a level's N domains booted together (n == guests);
+                                 * 0: one domain holding the n steps' targets */
 } vdc_plan_boot;
 
 typedef struct {
@@ -200,6 +212,13 @@ void vdc_plan_add_choice(vdc_plan *p, const char *option, const char *value, con
  * position of a target in its boot is balanced against which side of
  * dom0 it runs on, and neither follows the option order).  A boot is a maximal run of consecutive
  * domU steps of one repetition with no target twice; each dom0 step is its own "boot".
+ * With density levels (--guests, plan/levels.h) every domU boot is one
+ * level of one target: per repetition, each level (in the order given;
+ * rotated, starting at (r + o3) mod the number of levels) of each domU
+ * target (in the order above) is a boot of N steps, guests 0..N-1, guest k
+ * seeded seed + r + k x VDC_GUEST_SEED_STRIDE; grouped: every level and
+ * repetition of target 0, then target 1, ...; the dom0 steps as above
+ * (interleaved: first in each repetition; grouped: last).
  * Returns 0, or -1 (vdc_error) when there is nothing to run. */
 int vdc_plan_schedule(vdc_plan *p);
 

@@ -158,6 +158,78 @@ test_plan_levels(void **state)
     vdc_plan_dispose(&p);
 }
 
+/* the schedule with levels: per repetition each level of each domU target
+ * one boot of N steps (guests 0..N-1, their own seeds), levels and targets
+ * rotated per repetition; grouped: target by target */
+static void
+test_schedule_levels(void **state)
+{
+    vdc_plan p;
+    char *err;
+    size_t i, k;
+    unsigned r;
+    int seen[2][2][4];      /* [rep][target][level] boots */
+    g_autofree char *json = NULL;
+
+    vdc_plan_init(&p);
+    assert_int_equal(build("run --image --lvm --vg vg0 --guest-image /g.img --guests 1,3 "
+                           "--runs 2 --seed 5 --size 1G --lv-size 2G --image-dir /images",
+                           &p, &err), 0);
+    free(err);
+    assert_int_equal(p.n_boots, 2 * 2 * 2);
+    assert_int_equal(p.n_steps, 2 * 2 * (1 + 3));
+    memset(seen, 0, sizeof(seen));
+    for (i = 0; i < p.n_boots; i++) {
+        const vdc_plan_boot *b = &p.boots[i];
+        const vdc_plan_step *s0 = &p.steps[b->first];
+
+        assert_false(b->dom0);
+        assert_int_equal(b->guests, b->n);
+        assert_true(b->n == 1 || b->n == 3);
+        for (k = 0; k < b->n; k++) {
+            const vdc_plan_step *s = &p.steps[b->first + k];
+
+            assert_int_equal(s->target, s0->target);
+            assert_int_equal(s->rep, s0->rep);
+            assert_int_equal(s->level, b->n);
+            assert_int_equal(s->guest, k);
+            assert_true(s->seed == 5 + s->rep + k * VDC_GUEST_SEED_STRIDE);
+        }
+        seen[s0->rep][s0->target][b->n]++;
+        /* repetitions in order: a boot of rep 1 only after rep 0's */
+        assert_true(i < 4 ? s0->rep == 0 : s0->rep == 1);
+    }
+    for (r = 0; r < 2; r++)
+        for (k = 0; k < 2; k++) {
+            assert_int_equal(seen[r][k][1], 1);
+            assert_int_equal(seen[r][k][3], 1);
+        }
+    /* rotated: the first level and the first target change between the
+     * repetitions */
+    assert_int_not_equal(p.boots[0].n, p.boots[4].n);
+    assert_int_not_equal(p.steps[p.boots[0].first].target, p.steps[p.boots[4].first].target);
+    json = vdc_plan_to_json(&p);
+    assert_non_null(strstr(json, "\"level\" : 3,\n      \"guest\" : 2"));
+    assert_non_null(strstr(json, "\"guests\" : 3"));
+    vdc_plan_dispose(&p);
+
+    /* grouped: every level and repetition of one target, then the next */
+    vdc_plan_init(&p);
+    assert_int_equal(build("run --image --lvm --vg vg0 --guest-image /g.img --guests 3,1 "
+                           "--runs 2 --order grouped --size 1G --lv-size 2G --image-dir /images",
+                           &p, &err), 0);
+    free(err);
+    assert_int_equal(p.n_boots, 8);
+    for (i = 0; i < p.n_boots; i++) {
+        const vdc_plan_step *s0 = &p.steps[p.boots[i].first];
+
+        assert_int_equal(s0->target, i / 4);
+        assert_int_equal(p.boots[i].n, i % 4 < 2 ? 3 : 1);
+        assert_int_equal(s0->rep, i % 2);
+    }
+    vdc_plan_dispose(&p);
+}
+
 /* without --guests nothing changes: no levels in the text or plan.json */
 static void
 test_plan_no_levels(void **state)
@@ -175,6 +247,9 @@ test_plan_no_levels(void **state)
     json = vdc_plan_to_json(&p);
     assert_null(strstr(text, "levels"));
     assert_null(strstr(json, "guests"));
+    assert_null(strstr(json, "\"level\""));
+    assert_int_equal(p.steps[0].level, 0);
+    assert_int_equal(p.boots[0].guests, 0);
     vdc_plan_dispose(&p);
 }
 
@@ -224,6 +299,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_plan_levels),
+        cmocka_unit_test(test_schedule_levels),
         cmocka_unit_test(test_plan_no_levels),
         cmocka_unit_test(test_plan_refused),
     };
