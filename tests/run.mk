@@ -21,6 +21,11 @@ TESTS += tests/unit/test_levels
 tests_unit_test_levels_SOURCES = tests/unit/test_levels.c tests/unit/test_stderr.h
 tests_unit_test_levels_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_levels_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+check_PROGRAMS += tests/unit/test_level_record
+TESTS += tests/unit/test_level_record
+tests_unit_test_level_record_SOURCES = tests/unit/test_level_record.c
+tests_unit_test_level_record_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_level_record_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
 # the flow with the mock driver; what the controller takes from a guest
 # (src/collect/agent_result.c)

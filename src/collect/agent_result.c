@@ -9,6 +9,7 @@
 
 #include "common/escape.h"
 #include "common/util.h"
+#include "plan/step.h"
 
 /* vdc_error "WHAT: agent result refused: CAUSE" and *why = the same
  * cause for the run's error */
@@ -183,10 +184,14 @@ vdc_agent_frame_extra(const struct vdc_ctl_result *res, const char *const *targe
 
 /* agent_result.h */
 vdc_run *
-vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, const char *target, unsigned rep,
+vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, size_t step,
                        const vdc_agent_pass pass[VDC_PASS_COUNT], const char *what,
                        const char *runner_error, char **why)
 {
+    const vdc_plan_step *st = &p->steps[step];
+    const char *target = p->targets[st->target].name;
+    unsigned rep = st->rep;
+    g_autofree char *stem = vdc_step_stem(p, step);
     const struct { int wanted; const char *suffix, *name, *on; } passes[VDC_PASS_COUNT] = {
         [VDC_PASS_BONNIE] = { p->bonnie, "", "bonnie++", NULL },
         [VDC_PASS_FILE] = { p->n_workloads > 0 && p->workload_file, ".workloads", "workload", "file" },
@@ -217,7 +222,7 @@ vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, const char *target
             vdc_result_set_dispose(&one);
             continue;
         }
-        raw = g_strdup_printf("%s/runs/%s-%u%s.json", p->out_dir, target, rep, passes[k].suffix);
+        raw = g_strdup_printf("%s/runs/%s%s.json", p->out_dir, stem, passes[k].suffix);
         (void)vdc_write_file_atomic(raw, pass[k].json, pass[k].len);
         if (!merged) {
             merged = vdc_result_set_add_run(rs, target);
@@ -225,6 +230,10 @@ vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, const char *target
             vdc_run_copy(merged, one.runs[0]);
             vdc_set_str(&merged->target, target);
             merged->repetition = rep;
+            if (st->level) {
+                merged->level = st->level;
+                merged->guest = st->guest;
+            }
         } else {
             vdc_agent_result_join(merged, one.runs[0]);
         }

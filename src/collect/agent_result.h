@@ -65,13 +65,15 @@ typedef struct {
 /* The three passes of a step, in the order they are merged. */
 enum { VDC_PASS_BONNIE, VDC_PASS_FILE, VDC_PASS_RAW, VDC_PASS_COUNT };
 
-/* Merge the agent's answer of step (@target, @rep) of @p into @rs as one
+/* Merge the agent's answer of step @step of @p (its target, repetition
+ * and, at a density level, its level and guest) into @rs as one
  * run: @pass[VDC_PASS_BONNIE] from the bonnie++ pass, [VDC_PASS_FILE] from
  * the workload pass on a file, [VDC_PASS_RAW] from the workload pass on
  * the raw device.  Each is untrusted: bounded and checked against the job
  * (vdc_agent_result_check, then vdc_agent_result_check_pass: the workload
  * samples the job asked for, on what the pass ran on), kept verbatim in
- * p->out_dir/runs/TARGET-REP.json, .workloads.json and .raw-workloads.json,
+ * p->out_dir/runs/STEM.json, .workloads.json and .raw-workloads.json
+ * (vdc_step_stem),
  * and joined into the run (vdc_agent_result_join); host figures the guest
  * gave are dropped (the host's to measure).  A pass the plan asks for that
  * gave nothing or was refused fails the run, with @runner_error (the
@@ -80,9 +82,9 @@ enum { VDC_PASS_BONNIE, VDC_PASS_FILE, VDC_PASS_RAW, VDC_PASS_COUNT };
  * messages.  Returns the run, or NULL when no pass gave a result: nothing
  * is added, and *@why is the first reason (g_free; NULL: none known) for
  * the caller's failed run. */
-vdc_run *vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, const char *target,
-                                unsigned rep, const vdc_agent_pass pass[VDC_PASS_COUNT],
-                                const char *what, const char *runner_error, char **why);
+vdc_run *vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, size_t step,
+                                const vdc_agent_pass pass[VDC_PASS_COUNT], const char *what,
+                                const char *runner_error, char **why);
 
 /* The entry of the result frame @res for @target, the job's target:
  * NULL with *@why = NULL when the frame has none; NULL after vdc_error

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "collect/recorder.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib.h>
@@ -344,6 +345,10 @@ step_run(vdc_recorder *rec, size_t step, const char *status, const char *error)
     vdc_run *r = vdc_result_set_add_run(&rec->rs, rec->p->targets[st->target].name);
 
     r->repetition = st->rep;
+    if (st->level) {
+        r->level = st->level;
+        r->guest = st->guest;
+    }
     vdc_set_str(&r->status, status);
     vdc_set_str(&r->error, error);
     rec->step_run[step] = r;
@@ -367,10 +372,8 @@ static vdc_run *
 merge_step(vdc_recorder *rec, size_t step, const vdc_agent_pass pass[VDC_PASS_COUNT],
            const char *what, const char *runner_error, const char *fallback)
 {
-    const vdc_plan_step *st = &rec->p->steps[step];
     g_autofree char *why = NULL;
-    vdc_run *r = vdc_agent_result_merge(&rec->rs, rec->p, rec->p->targets[st->target].name, st->rep,
-                                        pass, what, runner_error, &why);
+    vdc_run *r = vdc_agent_result_merge(&rec->rs, rec->p, step, pass, what, runner_error, &why);
 
     if (r)
         rec->step_run[step] = r;
@@ -384,8 +387,6 @@ merge_step(vdc_recorder *rec, size_t step, const vdc_agent_pass pass[VDC_PASS_CO
 static void
 ctl_step(vdc_recorder *rec, size_t step, const struct vdc_ctl_target_result *tr, const char *what)
 {
-    const vdc_plan_step *st = &rec->p->steps[step];
-    const char *name = rec->p->targets[st->target].name;
     vdc_time_info *time = &rec->rs.experiment.time;
     const vdc_agent_pass pass[VDC_PASS_COUNT] = {
         [VDC_PASS_BONNIE] = { tr->agent_json, tr->agent_json_len },
@@ -401,7 +402,8 @@ ctl_step(vdc_recorder *rec, size_t step, const struct vdc_ctl_target_result *tr,
     if (tr->raw_workload_elapsed_ms)
         add_seconds(&time->domu_agent_s, tr->raw_workload_elapsed_ms / 1000.0);
     if (tr->stderr_tail) {
-        g_autofree char *log = g_strdup_printf("%s/logs/%s-%u.stderr", rec->p->out_dir, name, st->rep);
+        g_autofree char *stem = vdc_step_stem(rec->p, step);
+        g_autofree char *log = g_strdup_printf("%s/logs/%s.stderr", rec->p->out_dir, stem);
 
         (void)vdc_write_file_atomic(log, tr->stderr_tail, tr->stderr_tail_len);
     }
@@ -456,6 +458,35 @@ vdc_recorder_ctl_answer(vdc_recorder *rec, size_t first, size_t n, const char *w
         }
         ctl_step(rec, step, tr, entry);
     }
+}
+
+void
+vdc_recorder_level(vdc_recorder *rec, size_t first, size_t n, const vdc_run_release *rel,
+                   const char *status, const char *error)
+{
+    const vdc_plan_step *st = &rec->p->steps[first];
+    vdc_level_record *l = vdc_experiment_add_level(&rec->rs.experiment);
+    double lo = INFINITY, hi = -INFINITY;
+    size_t k, started = 0;
+
+    for (k = 0; rel && k < n; k++) {
+        vdc_run *r = rec->step_run[first + k];
+
+        if (r)
+            r->release = rel[k];
+        if (!isnan(rel[k].started_s)) {
+            lo = fmin(lo, rel[k].started_s);
+            hi = fmax(hi, rel[k].started_s);
+            started++;
+        }
+    }
+    l->guests = (int64_t)n;
+    l->repetition = st->rep;
+    vdc_set_str(&l->target, rec->p->targets[st->target].name);
+    /* the skew of the whole level: only when every guest started */
+    l->start_skew_s = n && started == n ? hi - lo : NAN;
+    vdc_set_str(&l->status, status);
+    vdc_set_str(&l->error, error);
 }
 
 /* @path's contents, or NULL (not run, or not written) */

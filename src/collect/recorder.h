@@ -170,6 +170,18 @@ void vdc_recorder_steps_failed(vdc_recorder *rec, size_t first, size_t n, const 
 void vdc_recorder_ctl_answer(vdc_recorder *rec, size_t first, size_t n, const char *what,
                              const struct vdc_ctl_result *res, const char *runner_log);
 
+/* A density level's boot, steps [@first, @first + @n): its n guests, their
+ * runs recorded before (vdc_recorder_ctl_answer, _steps_failed).  Each
+ * guest's start gate times @rel[k] go onto its run (runs[].release; @rel
+ * NULL: the level never reached its release), and the level is recorded in
+ * experiment.levels[]: N, the repetition, the target, the start skew (max
+ * - min of the guests' started_s; absent unless every guest has one),
+ * @status ("ok", "failed", "timeout") and @error (one line naming the
+ * guest that failed the level, or NULL).  The level's host cost is not
+ * recorded here (levels[].host stays absent). */
+void vdc_recorder_level(vdc_recorder *rec, size_t first, size_t n, const vdc_run_release *rel,
+                        const char *status, const char *error);
+
 /* The answer of dom0 step @step: what its agent's passes wrote (@json,
  * @wjson, @rjson: the bonnie++, file workload and raw workload files the
  * step was told to write; NULL: the pass did not run; a file that is not

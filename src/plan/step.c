@@ -100,10 +100,12 @@ vdc_raw_workload_agent_options(const vdc_plan *p, const vdc_plan_target *t)
     return w;
 }
 
-int
-vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job)
+/* The job of steps [@first, @first + @n) of boot @bi (vdc_step_job). */
+static int
+steps_job(const vdc_plan *p, size_t bi, size_t first_step, size_t n, uint64_t nonce,
+          struct vdc_ctl_job *job)
 {
-    const vdc_plan_step *first = &p->steps[b->first];
+    const vdc_plan_step *first = &p->steps[first_step];
     struct vdc_ctl_error err = { { 0 } };
     g_auto(GStrv) args = vdc_agent_options(p, &p->targets[first->target]);
     g_auto(GStrv) wargs = vdc_workload_agent_options(p, &p->targets[first->target]);
@@ -111,7 +113,7 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
     size_t k;
 
     job->nonce = nonce;
-    job->run_index = (uint32_t)(b - p->boots);
+    job->run_index = (uint32_t)bi;
     job->repetition = first->rep;
     job->seed = first->seed;
     job->flags = (p->drop_caches ? VDC_CTL_JOB_DROP_CACHES : 0) |
@@ -123,8 +125,8 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
     for (k = 0; args[k]; k++)
         if (vdc_ctl_job_add_arg(job, args[k], &err) < 0)
             goto error;
-    for (k = 0; k < b->n; k++) {
-        const vdc_plan_target *t = &p->targets[p->steps[b->first + k].target];
+    for (k = 0; k < n; k++) {
+        const vdc_plan_target *t = &p->targets[p->steps[first_step + k].target];
         g_autofree char *fs = NULL, *pass = NULL, *raw = NULL;
 
         vdc_target_agent_args(p, t, &fs, &pass, &raw);
@@ -146,4 +148,31 @@ vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct v
 error:
     vdc_error("control disk job: %s", err.msg);
     return -1;
+}
+
+int
+vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job)
+{
+    return steps_job(p, (size_t)(b - p->boots), b->first, b->n, nonce, job);
+}
+
+int
+vdc_step_guest_job(const vdc_plan *p, const vdc_plan_boot *b, unsigned k, uint64_t nonce,
+                   unsigned gate_s, struct vdc_ctl_job *job)
+{
+    if (steps_job(p, (size_t)(b - p->boots), b->first + k, 1, nonce, job) < 0)
+        return -1;
+    job->gate_timeout_s = gate_s;
+    return 0;
+}
+
+char *
+vdc_step_stem(const vdc_plan *p, size_t step)
+{
+    const vdc_plan_step *st = &p->steps[step];
+    const char *name = p->targets[st->target].name;
+
+    if (!st->level)
+        return g_strdup_printf("%s-%u", name, st->rep);
+    return g_strdup_printf("%s-%u-l%u-g%u", name, st->rep, st->level, st->guest);
 }

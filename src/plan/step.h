@@ -78,4 +78,15 @@ char **vdc_raw_workload_agent_options(const vdc_plan *p, const vdc_plan_target *
  * leaves the bonnie++ pass out.  0, or -1 after vdc_error. */
 int vdc_step_job(const vdc_plan *p, const vdc_plan_boot *b, uint64_t nonce, struct vdc_ctl_job *job);
 
+/* Guest @k's job of level boot @b (b->guests > 0): vdc_step_job over its
+ * one step (its target, repetition and seed), with the start gate of
+ * @gate_s seconds (0: none; doc/control-disk.md "Start gate").  0, or -1
+ * after vdc_error. */
+int vdc_step_guest_job(const vdc_plan *p, const vdc_plan_boot *b, unsigned k, uint64_t nonce,
+                       unsigned gate_s, struct vdc_ctl_job *job);
+
+/* The stem of step @step's files (runs/STEM.json, logs/STEM.stderr):
+ * "TARGET-REP", at a density level "TARGET-REP-lN-gK" (g_free). */
+char *vdc_step_stem(const vdc_plan *p, size_t step);
+
 #endif
