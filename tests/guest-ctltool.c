@@ -272,7 +272,7 @@ cmd_gate(int argc, char **argv)
         names[n] = g_strdup_printf("guest %zu", n);
         g[n].name = names[n];
     }
-    if (vdc_start_gate(g, n, (unsigned)timeout, NULL, NULL, NULL) < 0)
+    if (vdc_start_gate(g, n, (unsigned)timeout, NULL, NULL, NULL, NULL) < 0)
         return 1;
     deadline = g_get_monotonic_time() + (gint64)timeout * G_USEC_PER_SEC;
     for (i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,9 +42,24 @@ read_progress(const vdc_gate_guest *g, struct vdc_ctl_progress *p, struct vdc_ct
     return r;
 }
 
+/* the failure's one line: printed, and kept in *@why when asked */
+static void G_GNUC_PRINTF(2, 3)
+gate_error(char **why, const char *fmt, ...)
+{
+    g_autofree char *msg = NULL;
+    va_list ap;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    vdc_error("%s", msg);
+    if (why && !*why)
+        *why = g_steal_pointer(&msg);
+}
+
 /* the go into guest @g's control disk, written and fsynced */
 static int
-release(vdc_gate_guest *g)
+release(vdc_gate_guest *g, char **why)
 {
     struct vdc_ctl_error err = { { 0 } };
     struct vdc_ctl_gate go = { .nonce = g->nonce, .host_ns = (uint64_t)g_get_monotonic_time() * 1000u };
@@ -53,21 +69,21 @@ release(vdc_gate_guest *g)
     if (fd < 0 && errno == EINVAL)      /* tmpfs and friends: through the page cache */
         fd = open(g->ctl_path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
-        vdc_error("start gate: %s: control disk %s: open: %s", g->name, g->ctl_path,
-                  g_strerror(errno));
+        gate_error(why, "start gate: %s: control disk %s: open: %s", g->name, g->ctl_path,
+                   g_strerror(errno));
         return -1;
     }
     r = vdc_ctl_disk_write_gate(fd, &go, &err);
     if (r < 0) {
-        vdc_error("start gate: %s: control disk %s: %s", g->name, g->ctl_path, err.msg);
+        gate_error(why, "start gate: %s: control disk %s: %s", g->name, g->ctl_path, err.msg);
         close(fd);
         return -1;
     }
     g->released_s = now_s();        /* visible to the guest's next read from here */
     r = fsync(fd);
     if (r < 0) {
-        vdc_error("start gate: %s: control disk %s: fsync: %s", g->name, g->ctl_path,
-                  g_strerror(errno));
+        gate_error(why, "start gate: %s: control disk %s: fsync: %s", g->name, g->ctl_path,
+                   g_strerror(errno));
         close(fd);
         return -1;
     }
@@ -90,7 +106,7 @@ not_ready(const vdc_gate_guest *g, size_t n)
 
 int
 vdc_start_gate(vdc_gate_guest *g, size_t n, unsigned timeout_s, vdc_gate_alive_fn alive,
-               void *arg, volatile sig_atomic_t *stop)
+               void *arg, volatile sig_atomic_t *stop, char **why)
 {
     double deadline = now_s() + timeout_s;
     size_t i, ready = 0;
@@ -102,15 +118,16 @@ vdc_start_gate(vdc_gate_guest *g, size_t n, unsigned timeout_s, vdc_gate_alive_f
             return -1;
         for (i = 0; i < n; i++) {
             struct vdc_ctl_progress p;
-            struct vdc_ctl_error why = { { 0 } };
+            struct vdc_ctl_error torn = { { 0 } };     /* read again at the next poll */
 
             if (!isnan(g[i].ready_s))
                 continue;
-            if (read_progress(&g[i], &p, &why) == 0 && p.ready_ns) {
+            if (read_progress(&g[i], &p, &torn) == 0 && p.ready_ns) {
                 g[i].ready_s = now_s();
                 ready++;
             } else if (alive && !alive(arg, i)) {
-                vdc_error("start gate: guest %zu (%s) is gone before it was ready", i, g[i].name);
+                gate_error(why, "start gate: guest %zu (%s) is gone before it was ready", i,
+                           g[i].name);
                 return -1;
             }
         }
@@ -119,14 +136,14 @@ vdc_start_gate(vdc_gate_guest *g, size_t n, unsigned timeout_s, vdc_gate_alive_f
         if (now_s() > deadline) {
             g_autofree char *names = not_ready(g, n);
 
-            vdc_error("start gate: not ready within %u s: %s", timeout_s, names);
+            gate_error(why, "start gate: not ready within %u s: %s", timeout_s, names);
             return -1;
         }
         g_usleep(POLL_US);
     }
     /* all at once: nothing but the writes between the first and the last */
     for (i = 0; i < n; i++)
-        if (release(&g[i]) < 0)
+        if (release(&g[i], why) < 0)
             return -1;
     return 0;
 }

@@ -39,9 +39,10 @@ typedef int (*vdc_gate_alive_fn)(void *arg, size_t i);
  * the caller reports the interruption).  A progress block that does not
  * decode is read again at the next poll (a torn read).  A failed release
  * write names its guest; the guests released before it stay released.
- * Sets ready_s and released_s; 0 or -1. */
+ * Sets ready_s and released_s; 0 or -1 (with @why not NULL, *@why the
+ * failure's line, g_malloc; NULL after an interruption). */
 int vdc_start_gate(vdc_gate_guest *g, size_t n, unsigned timeout_s, vdc_gate_alive_fn alive,
-                   void *arg, volatile sig_atomic_t *stop);
+                   void *arg, volatile sig_atomic_t *stop, char **why);
 
 /* After guest @g ran (its domain gone or still running): its start on the
  * controller's clock, from its progress block's go_ns and started_ns:

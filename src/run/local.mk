@@ -9,6 +9,7 @@ src_libvdc_controller_a_SOURCES += \
 	src/run/provision.h src/run/provision.c \
 	src/run/guestimg.h src/run/guestimg.c \
 	src/run/domu.h src/run/domu.c \
+	src/run/level.h src/run/level.c \
 	src/run/undo.h src/run/undo.c \
 	src/run/dom0.h src/run/dom0.c \
 	src/run/preflight.h src/run/preflight.c \

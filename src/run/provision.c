@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "plan/levels.h"
 #include "run/preflight.h"
 
 /* Make @dir and any missing parents, each journaled ("dir": removed at
@@ -29,11 +30,12 @@ ensure_dir(vdc_run_state *st, const char *dir)
     return vdc_journal_mkdir(&st->journal, seq, dir, 0755);
 }
 
-/* provision.h */
-int
-vdc_provision_target(vdc_run_state *st, size_t i)
+/* Make target @t (a plan target, or a guest's copy of one) into @out:
+ * its directory, the image or LV (and a thin LV's pool), each journaled
+ * first.  0, or -1 after vdc_error. */
+static int
+make_storage(vdc_run_state *st, const vdc_plan_target *t, struct vdc_storage *out)
 {
-    vdc_plan_target *t = &st->p->targets[i];
     struct vdc_storage_spec spec = vdc_run_storage_spec(st->p, t, st->s->consent);
     unsigned seq = 0, pool_seq = 0;
     int r;
@@ -63,7 +65,7 @@ vdc_provision_target(vdc_run_state *st, size_t i)
         return -1;
     vdc_progress("provisioning %s: %s %s", t->name,
                  vdc_target_name(VDC_DIM_BACKING, t->spec.backing), t->path);
-    r = st->env->storage_create(&spec, &st->st[i]);
+    r = st->env->storage_create(&spec, out);
     if (r < 0) {
         if (seq)
             (void)vdc_journal_undone(&st->journal, seq);   /* create leaves nothing */
@@ -75,6 +77,18 @@ vdc_provision_target(vdc_run_state *st, size_t i)
         return -1;
     if (seq && (t->spec.backing == VDC_BACKING_IMAGE ? vdc_journal_done_ino(&st->journal, seq, t->path)
                                                       : vdc_journal_done(&st->journal, seq)) < 0)
+        return -1;
+    return 0;
+}
+
+/* provision.h */
+int
+vdc_provision_target(vdc_run_state *st, size_t i)
+{
+    vdc_plan_target *t = &st->p->targets[i];
+    unsigned seq;
+
+    if (make_storage(st, t, &st->st[i]) < 0)
         return -1;
     st->dev[i] = g_strdup(st->st[i].device ? st->st[i].device : st->st[i].path);
 
@@ -96,6 +110,29 @@ vdc_provision_target(vdc_run_state *st, size_t i)
             return -1;
     }
     return 0;
+}
+
+/* provision.h */
+int
+vdc_provision_guest_copy(vdc_run_state *st, size_t i, unsigned k, struct vdc_storage *out)
+{
+    const vdc_plan_target *t = &st->p->targets[i];
+    vdc_plan_target c = *t;
+    g_autofree char *path = vdc_plan_guest_path(t, k);
+    g_autofree char *lv = NULL, *pool = NULL;
+
+    c.path = path;
+    if (t->spec.backing == VDC_BACKING_LVM) {
+        lv = g_strdup_printf("%s-g%u", t->lv, k);
+        c.lv = lv;
+        /* each guest's thin LV in a pool of its own: no guest's writes
+         * allocate from another's */
+        if (t->thin_pool) {
+            pool = g_strdup_printf("%s-g%u", t->thin_pool, k);
+            c.thin_pool = pool;
+        }
+    }
+    return make_storage(st, &c, out);
 }
 
 /* provision.h */

@@ -18,6 +18,12 @@
  * the journal). */
 int vdc_provision_target(vdc_run_state *st, size_t i);
 
+/* Make guest @k's copy (k >= 1) of domU target @i for the density levels
+ * (plan/levels.h): an image at vdc_plan_guest_path, an LV named LV-gK (a
+ * thin LV in its own pool POOL-gK), journaled as the target's own are, into
+ * @out (initialised; the caller disposes it).  0, or -1 after vdc_error. */
+int vdc_provision_guest_copy(vdc_run_state *st, size_t i, unsigned k, struct vdc_storage *out);
+
 /* Read target @i's placement once (after its first boot, when its image
  * or LV holds the test file: FIEMAP, or lvs seg_pe_ranges) through the
  * env's readers, and hand it to the recorder.  A reader that fails has

@@ -17,6 +17,7 @@
 #include "run/dom0.h"
 #include "run/domu.h"
 #include "run/guestimg.h"
+#include "run/level.h"
 #include "run/provision.h"
 #include "run/undo.h"
 
@@ -166,6 +167,8 @@ run_boots(vdc_run_state *st)
         vdc_recorder_boot_begin(st->rec);
         if (p->boots[i].dom0)
             vdc_dom0_boot(st, i);
+        else if (p->boots[i].guests)
+            vdc_level_boot(st, i);
         else
             vdc_domu_boot(st, i);
         if (vdc_recorder_boot_ok(st->rec))
@@ -263,6 +266,8 @@ setup(vdc_run_state *st)
     for (i = 0; i < p->n_targets; i++)
         if (vdc_run_stopped(st) || vdc_provision_target(st, i) < 0)
             return -1;
+    if (vdc_level_provision(st) < 0)
+        return -1;
     vdc_recorder_time(st->rec, VDC_TIME_PROVISION, since(t0_us));
     if (p->hv != VDC_HV_NONE) {
         t0_us = g_get_monotonic_time();
@@ -318,6 +323,7 @@ free_all:
         st.hvops->close(st.hv);
     for (i = 0; i < p->n_targets; i++)
         vdc_storage_dispose(&st.st[i]);
+    vdc_level_dispose(&st);
     g_free(st.st);
     g_strfreev(st.dev);
     vdc_prepared_dispose(&st.prep);

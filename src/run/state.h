@@ -34,6 +34,10 @@ typedef struct vdc_run_state {
     const vdc_hv_ops *hvops;    /* NULL: no hypervisor (dom0 only) */
     vdc_hv *hv;
     struct vdc_storage *st;     /* per target: what provisioning made */
+    /* the density levels (--guests): guest k's copy of target i, k >= 1,
+     * at copies[i * n_guests + k] (k 0 is st[i]); NULL without levels */
+    struct vdc_storage *copies;
+    unsigned n_guests;          /* the largest level (vdc_plan_max_guests) */
     char **dev;                 /* per target: the device or file its agent uses */
     struct vdc_prepared prep;   /* the guest image the domUs boot */
     vdc_recorder *rec;

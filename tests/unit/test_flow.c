@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,6 +112,12 @@ static struct {
     int max_waits;                  /* the most waits a boot had */
     char *ctl;                      /* the current boot's control disk */
     uint64_t ctl_nonce;             /* ... and its job's nonce */
+    /* density levels: a job with a start gate gets ready, go and start
+     * times in its progress block (guest k: go at 1 s, started k ms later),
+     * except the domain whose name ends with silent_guest (never ready, no
+     * answer), and fail_guest's create fails */
+    const char *silent_guest, *fail_guest;
+    int n_gated;                    /* gated jobs seen */
 } F;
 
 static volatile sig_atomic_t stop_flag;
@@ -316,6 +323,10 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
     assert_true(dom->disks[0].readonly);
     if (F.interrupt_on_create)
         stop_flag = SIGINT;
+    if (F.fail_guest && g_str_has_suffix(dom->name, F.fail_guest))
+        return -1;
+    if (F.silent_guest && g_str_has_suffix(dom->name, F.silent_guest))
+        return 0;
     if (F.heartbeat) {
         g_free(F.ctl);
         F.ctl = g_strdup(ctl);
@@ -402,6 +413,23 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
             hostile_answer(t, job.repetition);
     }
     assert_int_equal(vdc_ctl_disk_write_result(fd, &res, &err), 0);
+    if (job.gate_timeout_s) {
+        /* the runner was ready, saw the go and started: the host maps the
+         * start through the go (guest k starts k ms after it) */
+        struct vdc_ctl_progress pg;
+        uint64_t off = 0;
+        unsigned k = (unsigned)atoi(strrchr(dom->name, 'g') + 1);
+
+        assert_int_equal(vdc_ctl_disk_progress_area(fd, &off, &err), 0);
+        vdc_ctl_progress_init(&pg, job.nonce);
+        pg.ready_ns = 500000000ull;
+        pg.go_ns = 1000000000ull;
+        pg.started_ns = pg.go_ns + k * 1000000ull;
+        assert_int_equal(vdc_ctl_disk_write_progress(fd, off, &pg, &err), 0);
+        assert_int_equal(job.n_targets, 1);
+        assert_int_equal(dom->n_disks, 3);      /* root, its copy of the target, control */
+        F.n_gated++;
+    }
     if (F.hostile) {
         /* a stray entry has no slot of its own (one slot per job target) */
         struct vdc_ctl_target_result *g = vdc_ctl_result_add_target(&res, "ghost\x1b[2J", "xvdz", &err);
@@ -549,6 +577,36 @@ run_flow(vdc_result_set *rs)
     return rc;
 }
 
+/* A density run: image and dom0, --guests 1,2, one repetition. */
+static int
+run_level_flow(vdc_result_set *rs)
+{
+    g_autofree char *line = g_strdup_printf(
+        "run --hypervisor mock --image --dom0 --runs 1 --seed 10 --size 16M --dom0-size 16M "
+        "--guest-image /g.img --image-dir %s/imgs/a --out %s/out --guests 1,2", F.dir, F.dir);
+    g_auto(GStrv) argv = NULL;
+    g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
+    vdc_run_settings s = { .agent = "/agent", .runner = "/runner", .consent = 1, .no_report = 1 };
+    vdc_run_opts o;
+    vdc_plan p;
+    vdc_run_env env;
+    int argc, rc;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    assert_int_equal(vdc_run_opts_parse(&o, argc, argv), 0);
+    assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+    make_env(&env);
+    rc = vdc_run_plan(&p, &s, &env);
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+    vdc_result_set_init(rs);
+    assert_int_equal(vdc_result_set_load_file(rs, result), 0);
+    return rc;
+}
+
 /* Every journaled object is gone; the final teardown undid them newest
  * first; no domain runs; no scratch image is left. */
 static void
@@ -620,6 +678,144 @@ test_all_ok(void **state)
     assert_string_equal(vdc_result_set_find_target(&rs, "dom0")->where, "dom0");
     assert_string_equal(vdc_result_set_find_target(&rs, "image")->filesystem.mkfs_options,
                         vdc_mkfs_options("ext4"));
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* The run of a level's run of @guest at level @level, or NULL. */
+static const vdc_run *
+level_run(const vdc_result_set *rs, int64_t level, int64_t guest)
+{
+    size_t i;
+
+    for (i = 0; i < rs->n_runs; i++)
+        if (!strcmp(rs->runs[i]->target, "image") && vdc_run_level(rs->runs[i]) == level &&
+            vdc_run_guest(rs->runs[i]) == guest)
+            return rs->runs[i];
+    return NULL;
+}
+
+/* --guests 1,2: level 1 one domU, level 2 two together, each guest its
+ * own copy, control disk and seed; released through the gate; the runs
+ * carry level, guest and release times; each level recorded with its
+ * skew; everything torn down (the copy included). */
+static void
+test_levels_ok(void **state)
+{
+    vdc_result_set rs;
+    const vdc_run *r20, *r21, *r10;
+    size_t i;
+
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(vdc_hv_mock()->n_create, 3);
+    assert_int_equal(F.n_gated, 3);
+    assert_int_equal(F.n_images_created, 3);        /* the image, guest 1's copy, dom0's */
+    r10 = level_run(&rs, 1, 0);
+    r20 = level_run(&rs, 2, 0);
+    r21 = level_run(&rs, 2, 1);
+    assert_non_null(r10);
+    assert_non_null(r20);
+    assert_non_null(r21);
+    assert_string_equal(r20->status, "ok");
+    assert_string_equal(r21->status, "ok");
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 1);
+    /* guest 1's own seed: the repetition's + the stride */
+    assert_string_equal(r20->meta.seed, "10");
+    assert_string_not_equal(r21->meta.seed, "10");
+    /* released after both were ready; each started after its release */
+    for (i = 0; i < 2; i++) {
+        const vdc_run *r = i ? r21 : r20;
+
+        assert_false(isnan(r->release.ready_s));
+        assert_true(r->release.released_s >= MAX(r20->release.ready_s, r21->release.ready_s));
+        assert_true(r->release.started_s >= r->release.released_s);
+    }
+    assert_int_equal(rs.experiment.n_levels, 2);
+    for (i = 0; i < rs.experiment.n_levels; i++) {
+        const vdc_level_record *l = &rs.experiment.levels[i];
+
+        assert_string_equal(l->status, "ok");
+        assert_string_equal(l->target, "image");
+        assert_null(l->error);
+        if (l->guests == 2)
+            assert_true(fabs(l->start_skew_s - fabs(r21->release.started_s - r20->release.started_s)) < 1e-9);
+    }
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A guest that never gets ready fails its level, named; the other guest
+ * is torn down too; level 1 and dom0 go on. */
+static void
+test_levels_guest_silent(void **state)
+{
+    vdc_result_set rs;
+    char *err;
+    size_t i;
+    const vdc_level_record *l2 = NULL;
+
+    F.silent_guest = "-g1";
+    capture_stderr_begin();
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, "start gate: guest 1 (vmdiskcmp-D-h-g1) is gone before it was ready"));
+    free(err);
+    for (i = 0; i < rs.experiment.n_levels; i++)
+        if (rs.experiment.levels[i].guests == 2)
+            l2 = &rs.experiment.levels[i];
+    assert_non_null(l2);
+    assert_string_equal(l2->status, "failed");
+    assert_string_equal(l2->error, "start gate: guest 1 (vmdiskcmp-D-h-g1) is gone before it was ready");
+    assert_non_null(strstr(level_run(&rs, 2, 0)->error, "start gate: guest 1 "));
+    assert_string_equal(level_run(&rs, 2, 1)->status, "failed");
+    assert_string_equal(level_run(&rs, 1, 0)->status, "ok");
+    assert_int_equal(count_runs(&rs, "dom0", "ok"), 1);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A guest whose domain cannot be created fails its level, named; guest 0,
+ * created before it, is destroyed. */
+static void
+test_levels_create_fails(void **state)
+{
+    vdc_result_set rs;
+    char *err;
+    size_t i;
+    const vdc_level_record *l2 = NULL;
+
+    F.fail_guest = "-g1";
+    capture_stderr_begin();
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_FAILURE);
+    err = capture_stderr_end();
+    free(err);
+    for (i = 0; i < rs.experiment.n_levels; i++)
+        if (rs.experiment.levels[i].guests == 2)
+            l2 = &rs.experiment.levels[i];
+    assert_non_null(l2);
+    assert_non_null(strstr(l2->error, "guest 1 (vmdiskcmp-D-h-g1): the domU could not be created"));
+    assert_string_equal(level_run(&rs, 2, 0)->status, "failed");
+    assert_string_equal(level_run(&rs, 2, 0)->error,
+                        "not started: another guest of the level failed first");
+    assert_string_equal(level_run(&rs, 1, 0)->status, "ok");
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* SIGINT while a level's guests are created: every domain destroyed,
+ * everything journaled torn down, exit 3. */
+static void
+test_levels_interrupted(void **state)
+{
+    vdc_result_set rs;
+    char *err;
+
+    F.interrupt_on_create = 1;
+    capture_stderr_begin();
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_INTERRUPTED);
+    err = capture_stderr_end();
+    free(err);
+    assert_int_equal(vdc_hv_mock()->n_running, 0);
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -2175,6 +2371,10 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_all_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_guest_silent, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_create_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_interrupted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runs_auto_precise, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runs_auto_max_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runs_fixed_policy, setup, teardown),

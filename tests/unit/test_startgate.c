@@ -234,7 +234,7 @@ test_release_all(void **state)
         runner_says(f, i, 1000 + i, 0, 0);
         assert_int_equal(gate_of(f, i), 1);
     }
-    assert_int_equal(vdc_start_gate(f->g, 3, 5, NULL, NULL, NULL), 0);
+    assert_int_equal(vdc_start_gate(f->g, 3, 5, NULL, NULL, NULL, NULL), 0);
     for (i = 0; i < 3; i++) {
         assert_int_equal(gate_of(f, i), 0);
         assert_false(isnan(f->g[i].ready_s));
@@ -267,16 +267,18 @@ static void
 test_not_ready_named(void **state)
 {
     struct fixture *f = *state;
-    char *msg;
+    char *msg, *why = NULL;
     size_t i;
 
     runner_says(f, 0, 1000, 0, 0);
     runner_says(f, 2, 1000, 0, 0);
     capture_stderr_begin();
-    assert_int_equal(vdc_start_gate(f->g, 3, 0, NULL, NULL, NULL), -1);
+    assert_int_equal(vdc_start_gate(f->g, 3, 0, NULL, NULL, NULL, &why), -1);
     msg = capture_stderr_end();
     assert_non_null(strstr(msg, "start gate: not ready within 0 s: guest 1 (vmdiskcmp-t-g1)\n"));
+    assert_string_equal(why, "start gate: not ready within 0 s: guest 1 (vmdiskcmp-t-g1)");
     free(msg);
+    g_free(why);
     for (i = 0; i < 3; i++)
         assert_int_equal(gate_of(f, i), 1);     /* none released */
     capture_stderr_begin();
@@ -304,13 +306,13 @@ test_gone_and_stop(void **state)
 
     runner_says(f, 0, 1000, 0, 0);
     capture_stderr_begin();
-    assert_int_equal(vdc_start_gate(f->g, 3, 60, gone_1, NULL, NULL), -1);
+    assert_int_equal(vdc_start_gate(f->g, 3, 60, gone_1, NULL, NULL, NULL), -1);
     msg = capture_stderr_end();
     assert_non_null(strstr(msg, "start gate: guest 1 (vmdiskcmp-t-g1) is gone before it was ready"));
     free(msg);
     /* an interruption: no message, nothing released */
     capture_stderr_begin();
-    assert_int_equal(vdc_start_gate(f->g, 3, 60, NULL, NULL, &stop), -1);
+    assert_int_equal(vdc_start_gate(f->g, 3, 60, NULL, NULL, &stop, NULL), -1);
     msg = capture_stderr_end();
     assert_string_equal(msg, "");
     free(msg);
@@ -327,7 +329,7 @@ test_start_not_reported(void **state)
 
     for (i = 0; i < 3; i++)
         runner_says(f, i, 1000, 0, 0);
-    assert_int_equal(vdc_start_gate(f->g, 3, 5, NULL, NULL, NULL), 0);
+    assert_int_equal(vdc_start_gate(f->g, 3, 5, NULL, NULL, NULL, NULL), 0);
     runner_says(f, 0, 1000, 2000, 0);     /* go seen, no agent started */
     capture_stderr_begin();
     assert_int_equal(vdc_start_gate_started(&f->g[0]), -1);
