@@ -147,9 +147,9 @@ axis_lines(double lo, double hi, double step)
 void
 vdc_chart_tick(char *buf, size_t size, double v, double top)
 {
-    if (v != 0 && top >= 1e6)
+    if (fabs(v) >= 1e5 && top >= 1e6)
         snprintf(buf, size, "%gM", v / 1e6);
-    else if (v != 0 && top >= 1e4 && fmod(v, 1e2) == 0)
+    else if (fabs(v) >= 1e3 && top >= 1e4 && fmod(v, 1e2) == 0)
         snprintf(buf, size, "%gk", v / 1e3);
     else
         snprintf(buf, size, "%g", v);
@@ -577,9 +577,8 @@ vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit, const char 
 
 static const char *const percentiles[VDC_CLAT_N] = { "p50", "p90", "p99", "p99.9", "p99.99" };
 
-/* 10^@d as a tick: "0.1", "1", "100", "10k", "1M" */
-static void
-fmt_decade(char *buf, size_t size, double d)
+void
+vdc_chart_decade(char *buf, size_t size, double d)
 {
     double v = pow(10, d);
 
@@ -625,7 +624,7 @@ draw_latency(cairo_t *cr, struct figure *f)
         cairo_line_to(cr, M_LEFT + pw, floor(py) + 0.5);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        fmt_decade(buf, sizeof(buf), d);
+        vdc_chart_decade(buf, sizeof(buf), d);
         vdc_svg_text(cr, M_LEFT - 6, py + 4, buf, 1.0);
     }
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);

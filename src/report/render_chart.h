@@ -28,6 +28,10 @@ const double *vdc_chart_rgb(size_t ti);
  * along an axis ("0, 5k, 10k", never "5000, 10k"; "0.5M, 1M"). */
 void vdc_chart_tick(char *buf, size_t size, double v, double top);
 
+/* The tick of decade @d (10^@d) of a log axis, into @buf: "0.1", "1",
+ * "1000", "10k", "1M". */
+void vdc_chart_decade(char *buf, size_t size, double d);
+
 /* An SVG chart (cairo_svg_surface to memory) of the tests whose unit is
  * @unit ("K/sec" or "/sec"): grouped bars, one group per test, one bar
  * per target that has one there (mean; the group's bars centred, a target

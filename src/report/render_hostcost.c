@@ -677,9 +677,9 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     cairo_line_to(cr, HC_LEFT + pw, HC_TOP + ph);
     cairo_stroke(cr);
     for (i = 0; i <= (size_t)(dhi - dlo); i++) {
-        double v = pow(10, dlo + (double)i), y = HC_TOP + ph - ph * (double)i / (dhi - dlo);
+        double y = HC_TOP + ph - ph * (double)i / (dhi - dlo);
 
-        snprintf(buf, sizeof(buf), v >= 1 ? "%.0f" : "%g", v);
+        vdc_chart_decade(buf, sizeof(buf), dlo + (double)i);
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
         vdc_svg_text(cr, HC_LEFT - 6, y + 4, buf, 1.0);
         cairo_set_source_rgba(cr, 0, 0, 0, 0.15);
