@@ -5,7 +5,7 @@
 # their text (SVG text, none clipped), are numbered in order, the answer is
 # above the fold, the long sections are collapsed, each workload test has
 # one latency figure with every target (report-layout.js says exactly what
-# is checked).  Seven reports are probed at both widths in one browser run,
+# is checked).  Nine reports are probed at both widths in one browser run,
 # each in an iframe of that width (the probe page reads them through
 # --allow-file-access-from-files):
 #   synthetic  too-fast cells, an outlier, a failed run (3 targets)
@@ -20,13 +20,17 @@
 #              two passes, each an x label and a dot panel of its own
 #   density    many guests at once: a scaling figure per test, its panels
 #              titled with the test
+#   thinlab    a real result: the lab's storage variants (a thin LV's
+#              passes beside image, full image and linear LV; host charts)
+#   knobs      a real result: libvirt TCG's 8 knob targets, 2 runs (crowded
+#              bar groups, wide whiskers: labels written upwards)
 # A control frame (a legend clipped by its figure, an element wider than the
 # page, a figure numbered out of order) proves the probe can fail, and a
 # control page with a console error that the console check can.  The
 # report itself (no script) logs nothing.  Screenshots are kept as test
 # artifacts: $top_builddir/tests/artifacts/report-chromium/report-1400.png
 # and report-900.png (hostlab, the first screen).
-# Run time: about 20 s (four Chromium starts).
+# Run time: about 20 s (four Chromium starts; 24 s at a load of 13).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 browser=${CHROMIUM:-}
@@ -41,7 +45,7 @@ trap 'rm -rf "$profile"' EXIT INT TERM
 SOURCE_DATE_EPOCH=1796000000
 export SOURCE_DATE_EPOCH
 
-pages="synthetic workload lab4 hostlab matrix12 storvar density"
+pages="synthetic workload lab4 hostlab matrix12 storvar density thinlab knobs"
 for p in $pages; do
     mkdir -p "$art/$p"
     cp "$top_srcdir/tests/golden/report/$p/result.json" "$art/$p/"
@@ -100,7 +104,7 @@ chromium "$art/probe-dom.html" "$art/probe.err" "file://$art/probe.html" --dump-
     --allow-file-access-from-files --window-size=3200,2000
 sed -n '/<pre id="vdc-probe">/,/<\/pre>/p' "$art/probe-dom.html" | sed 's/<[^>]*>//g' >"$art/probe.txt"
 cat "$art/probe.txt"
-[ "$(grep -c . "$art/probe.txt")" -eq 15 ] || fail "probe: expected 15 lines (7 reports x 2 widths, the control)"
+[ "$(grep -c . "$art/probe.txt")" -eq 19 ] || fail "probe: expected 19 lines (9 reports x 2 widths, the control)"
 grep -q '^control 900 FAIL: .*wider than its column: div' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*chart-x: text clipped' "$art/probe.txt" &&
     grep -q '^control 900 FAIL: .*figure chart-x is numbered 2, its place is 1' "$art/probe.txt" &&
