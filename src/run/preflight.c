@@ -331,9 +331,10 @@ vdc_run_check_image_room(const vdc_plan *p)
 {
     /* per filesystem (st_dev): bytes the plan's images will take, full
      * size each (a sparse image fills up as the agent writes its file) */
-    struct fsneed { dev_t dev; char *dir; uint64_t need; GString *what; };
+    struct fsneed { dev_t dev; char *dir, *image_dir; uint64_t need; GString *what; int domu, dom0; };
     GArray *fs = g_array_new(FALSE, TRUE, sizeof(struct fsneed));
     unsigned copies;
+    char size[32];
     size_t i, j;
     int rc = 0;
 
@@ -353,7 +354,7 @@ vdc_run_check_image_room(const vdc_plan *p)
         for (j = 0; j < fs->len && g_array_index(fs, struct fsneed, j).dev != st.st_dev; j++)
             ;
         if (j == fs->len) {
-            struct fsneed n = { st.st_dev, dir, 0, g_string_new(NULL) };
+            struct fsneed n = { st.st_dev, dir, g_path_get_dirname(t->path), 0, g_string_new(NULL), 0, 0 };
 
             g_array_append_val(fs, n);
         } else {
@@ -363,24 +364,40 @@ vdc_run_check_image_room(const vdc_plan *p)
         /* a domU target once per guest of the largest level (--guests) */
         copies = t->spec.where == VDC_WHERE_DOMU ? vdc_plan_max_guests(p) : 1;
         f->need += copies * t->disk_bytes;
+        f->domu |= t->spec.where == VDC_WHERE_DOMU;
+        f->dom0 |= t->spec.where != VDC_WHERE_DOMU;
         if (copies > 1)
-            g_string_append_printf(f->what, "%s%s %u x %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
-                                   t->name, copies, t->disk_bytes);
+            g_string_append_printf(f->what, "%s%s %u x %s", f->what->len ? ", " : "", t->name, copies,
+                                   vdc_fmt_bytes(size, sizeof(size), t->disk_bytes));
         else
-            g_string_append_printf(f->what, "%s%s %" G_GUINT64_FORMAT, f->what->len ? ", " : "",
-                                   t->name, t->disk_bytes);
+            g_string_append_printf(f->what, "%s%s %s", f->what->len ? ", " : "", t->name,
+                                   vdc_fmt_bytes(size, sizeof(size), t->disk_bytes));
     }
     for (j = 0; j < fs->len; j++) {
         struct fsneed *f = &g_array_index(fs, struct fsneed, j);
+        uint64_t avail;
         struct statvfs v;
 
-        if (rc == 0 && statvfs(f->dir, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < f->need) {
-            vdc_error("--image-dir: %s has %" G_GUINT64_FORMAT " bytes free, the images need %"
-                      G_GUINT64_FORMAT " (%s): expected a filesystem with room, or smaller --size",
-                      f->dir, (uint64_t)v.f_bavail * v.f_frsize, f->need, f->what->str);
+        if (rc == 0 && statvfs(f->dir, &v) == 0 && (avail = (uint64_t)v.f_bavail * v.f_frsize) < f->need) {
+            char a[32], n[32], d[32];
+            g_autofree char *on = strcmp(f->dir, f->image_dir)
+                                      ? g_strdup_printf(" (not made yet: on the filesystem of %s)", f->dir)
+                                      : NULL;
+
+            /* the options that change it: where the images go, and their
+             * sizes (each image holds its test file + 25 % + 64 MiB) */
+            vdc_error("--image-dir %s%s: %s free, the images need %s (%s), %s more: expected "
+                      "--image-dir on a filesystem with room, or smaller images (%s%s%s%s)",
+                      f->image_dir, on ? on : "", vdc_fmt_bytes(a, sizeof(a), avail),
+                      vdc_fmt_bytes(n, sizeof(n), f->need), f->what->str,
+                      vdc_fmt_bytes(d, sizeof(d), f->need - avail),
+                      f->domu ? "--size or --lv-size for the domU's" : "",
+                      f->domu && f->dom0 ? ", " : "", f->dom0 ? "--dom0-size for dom0's" : "",
+                      f->domu && vdc_plan_max_guests(p) > 1 ? ", fewer --guests" : "");
             rc = -1;
         }
         g_free(f->dir);
+        g_free(f->image_dir);
         g_string_free(f->what, TRUE);
     }
     g_array_free(fs, TRUE);

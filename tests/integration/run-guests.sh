@@ -38,7 +38,9 @@ bad "--guests 64: level 64 needs 4198400 MiB of RAM (64 domUs x (65536 MiB + 64 
     --image --guests 64,2 --guest-memory 65536 --size 64M
 # the copies: 64 images of 1 PiB fit no filesystem here; the message
 # names the copies
-bad "bytes free, the images need " --image --guests 64 --size 1024T
+bad "free, the images need 80.0 PiB (image 64 x 1.3 PiB), " --image --guests 64 --size 1024T
+bad "more: expected --image-dir on a filesystem with room, or smaller images (--size or --lv-size for the domU's, fewer --guests)" \
+    --image --guests 64 --size 1024T
 bad "(image 64 x " --image --guests 64 --size 1024T
 # a real run is refused before anything is made
 bad "--guests: the run loop does not boot many guests at once yet: expected --dry-run" \

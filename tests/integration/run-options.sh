@@ -270,8 +270,8 @@ rc=0
     --out "$work/out" --image-dir "$work/big/img" > "$work/plan" 2> "$work/err" || rc=$?
 [ "$rc" = 2 ] || fail "--size 100T: exit $rc, expected 2: $(cat "$work/err")"
 [ "$(wc -l < "$work/err")" = 1 ] || fail "--size 100T: expected one line: $(cat "$work/err")"
-grep -q -- "--image-dir: $work has [0-9]* bytes free, the images need" "$work/err" ||
-    fail "--size 100T: message does not name the directory and sizes: $(cat "$work/err")"
+grep -q -- "--image-dir $work/big/img (not made yet: on the filesystem of $work): [0-9.]* [KMGT]iB free, the images need 125.0 TiB (image 125.0 TiB), [0-9.]* TiB more: expected --image-dir on a filesystem with room, or smaller images (--size or --lv-size for the domU's)$" "$work/err" ||
+    fail "--size 100T: message does not name the directory, the sizes in GiB/TiB and the options: $(cat "$work/err")"
 [ ! -s "$work/plan" ] && [ ! -e "$work/big" ] && [ ! -e "$work/out" ] || fail "--size 100T: printed a plan or created something"
 "$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg --image \
     --guest-image /g.img --out "$work/out" > "$work/plan" || fail "--dry-run (libvirt) failed"
