@@ -695,6 +695,18 @@ level_run(const vdc_result_set *rs, int64_t level, int64_t guest)
     return NULL;
 }
 
+/* The record of the level of @guests in experiment.levels[], or NULL. */
+static const vdc_level_record *
+level_record(const vdc_result_set *rs, int64_t guests)
+{
+    size_t i;
+
+    for (i = 0; i < rs->experiment.n_levels; i++)
+        if (rs->experiment.levels[i].guests == guests)
+            return &rs->experiment.levels[i];
+    return NULL;
+}
+
 /* --guests 1,2: level 1 one domU, level 2 two together, each guest its
  * own copy, control disk and seed; released through the gate; the runs
  * carry level, guest and release times; each level recorded with its
@@ -751,8 +763,7 @@ test_levels_guest_silent(void **state)
 {
     vdc_result_set rs;
     char *err;
-    size_t i;
-    const vdc_level_record *l2 = NULL;
+    const vdc_level_record *l2;
 
     F.silent_guest = "-g1";
     capture_stderr_begin();
@@ -760,9 +771,7 @@ test_levels_guest_silent(void **state)
     err = capture_stderr_end();
     assert_non_null(strstr(err, "start gate: guest 1 (vmdiskcmp-D-h-g1) is gone before it was ready"));
     free(err);
-    for (i = 0; i < rs.experiment.n_levels; i++)
-        if (rs.experiment.levels[i].guests == 2)
-            l2 = &rs.experiment.levels[i];
+    l2 = level_record(&rs, 2);
     assert_non_null(l2);
     assert_string_equal(l2->status, "failed");
     assert_string_equal(l2->error, "start gate: guest 1 (vmdiskcmp-D-h-g1) is gone before it was ready");
@@ -781,17 +790,14 @@ test_levels_create_fails(void **state)
 {
     vdc_result_set rs;
     char *err;
-    size_t i;
-    const vdc_level_record *l2 = NULL;
+    const vdc_level_record *l2;
 
     F.fail_guest = "-g1";
     capture_stderr_begin();
     assert_int_equal(run_level_flow(&rs), VDC_EXIT_FAILURE);
     err = capture_stderr_end();
     free(err);
-    for (i = 0; i < rs.experiment.n_levels; i++)
-        if (rs.experiment.levels[i].guests == 2)
-            l2 = &rs.experiment.levels[i];
+    l2 = level_record(&rs, 2);
     assert_non_null(l2);
     assert_non_null(strstr(l2->error, "guest 1 (vmdiskcmp-D-h-g1): the domU could not be created"));
     assert_string_equal(level_run(&rs, 2, 0)->status, "failed");
