@@ -61,6 +61,9 @@ EXTRA_DIST += tests/integration/run-matrix-refusals.sh
 TESTS += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostile-guest.sh
 EXTRA_DIST += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostile-guest.sh \
 	tests/integration/run-lib.sh
+# two guests at once, for real (TCG), and SIGINT with both running (~2-3 min)
+TESTS += tests/integration/run-levels-libvirt.sh
+EXTRA_DIST += tests/integration/run-levels-libvirt.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
 # forged journals against a live run's agent and libvirt domain (~30 s)

@@ -462,13 +462,6 @@ vdc_cmd_run(int argc, char **argv)
         rc = 0;
         goto out;
     }
-    if (p.guests.n) {
-        /* refused before anything is made, rather than run one guest
-         * while the plan says N */
-        vdc_input_error("--guests: the run loop does not boot many guests at once yet: expected "
-                        "--dry-run (the plan, its domains and what each level needs)");
-        goto out;
-    }
     if (geteuid() != 0)
         vdc_progress("warning: not root: creating domains, LVs, loop devices and mounts will likely fail");
 

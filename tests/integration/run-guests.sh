@@ -4,7 +4,7 @@
 # --dry-run prints every domain of every level and what each level needs;
 # a level whose guests do not fit the host's memory, or whose copies do
 # not fit the image directory, is refused in one line with exit 2, and so
-# is a real run (the run loop does not boot many guests at once yet);
+# is an image with --image-cache none (a level does not apply it yet);
 # nothing is created.  Against libvirt's test:///default driver (no
 # domain is made); well under a second.
 . "$top_srcdir/tests/lib.sh"
@@ -42,9 +42,9 @@ bad "free, the images need 80.0 PiB (image 64 x 1.3 PiB), " --image --guests 64 
 bad "more: expected --image-dir on a filesystem with room, or smaller images (--size or --lv-size for the domU's, fewer --guests)" \
     --image --guests 64 --size 1024T
 bad "(image 64 x " --image --guests 64 --size 1024T
-# a real run is refused before anything is made
-bad "--guests: the run loop does not boot many guests at once yet: expected --dry-run" \
-    --image --guests 2 --size 64M
+# an image whose `none` a level cannot apply and verify yet
+bad "--guests: target image-nocache asks for --image-cache none, which a level does not apply and verify yet" \
+    --image --image-cache host,none --guests 2 --size 64M
 
 # --dry-run: every domain of every level, what the level needs
 rc=0
