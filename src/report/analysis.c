@@ -86,6 +86,19 @@ vdc_analysis_test_index(const struct vdc_analysis *a, const char *key)
     return -1;
 }
 
+/* analysis.h */
+long
+vdc_analysis_bare_key(const struct vdc_analysis *a, size_t ki)
+{
+    const char *key = a->tests[ki], *sep = strchr(key, VDC_PASS_SEP);
+    g_autofree char *bare = NULL;
+
+    if (!sep || !vdc_test_key_pass(key))
+        return -1;
+    bare = g_strndup(key, (gsize)(sep - key));
+    return vdc_analysis_test_index(a, bare);
+}
+
 char **
 vdc_analysis_verdict_lines(const struct vdc_analysis *a)
 {
@@ -98,7 +111,8 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
             { VDC_VERDICT_NO_DIFFERENCE, "no significant difference" },
             { VDC_VERDICT_NOT_TESTED, "not tested" }, { VDC_VERDICT_NOT_COMPARABLE, "not comparable" },
         };
-        size_t count[5] = { 0 }, total = 0, marked = 0, k;
+        size_t count[5] = { 0 }, total = 0, marked = 0, k, n_passes = 0;
+        GPtrArray *bare = g_ptr_array_new_with_free_func(g_free);
         GString *line;
 
         if (ti == a->baseline_index)
@@ -111,6 +125,19 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
             count[cc->c.verdict]++;
             total++;
             marked += (cc->target->flags & VDC_CELL_ARTEFACT_MARKED) ? 1 : 0;
+            /* the tests apart from their passes ("put_block~overwrite" is put_block) */
+            {
+                const char *key = a->tests[ki], *sep = strchr(key, VDC_PASS_SEP);
+                char *t = sep && vdc_test_key_pass(key) ? g_strndup(key, (gsize)(sep - key)) : g_strdup(key);
+
+                n_passes += sep && vdc_test_key_pass(key) ? 1 : 0;
+                for (k = 0; k < bare->len && strcmp(bare->pdata[k], t); k++)
+                    ;
+                if (k < bare->len)
+                    g_free(t);
+                else
+                    g_ptr_array_add(bare, t);
+            }
         }
         /* the counts that are not 0, in this order: "2 faster, 3 not
          * comparable"; every test one of them */
@@ -122,7 +149,12 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
                                        count[parts[k].v], parts[k].what);
         if (!total)
             g_string_append(line, "no test both ran");
-        g_string_append_printf(line, " (of %zu test%s", total, total == 1 ? "" : "s");
+        if (n_passes)       /* "of 8: 4 tests, a thin LV's passes apart" */
+            g_string_append_printf(line, " (of %zu: %u test%s, each pass apart", total, bare->len,
+                                   bare->len == 1 ? "" : "s");
+        else
+            g_string_append_printf(line, " (of %zu test%s", total, total == 1 ? "" : "s");
+        g_ptr_array_free(bare, TRUE);
         if (marked)
             g_string_append_printf(line, "; %zu marked " VDC_ARTEFACT_MARK ", may be artefacts", marked);
         g_string_append_c(line, ')');
@@ -597,9 +629,9 @@ decide_artefacts(struct vdc_analysis *a, const vdc_result_set *rs, const vdc_art
         }
     for (ti = 0; ti < a->n_targets; ti++)
         for (ki = 0; ki < a->n_tests; ki++)
-            if (ti != a->baseline_index && a->cells[ti * a->n_tests + ki].n_samples &&
-                (vdc_analysis_cell(a, a->baseline_index, ki)->flags & VDC_CELL_ARTEFACTS))
-                a->cells[ti * a->n_tests + ki].flags |= VDC_CELL_BASELINE_ARTEFACT;
+            if (ti != a->baseline_index && a->cmp[ti * a->n_tests + ki].target->n_samples &&
+                (a->cmp[ti * a->n_tests + ki].baseline->flags & VDC_CELL_ARTEFACTS))
+                a->cells[a->cmp[ti * a->n_tests + ki].target - a->cells].flags |= VDC_CELL_BASELINE_ARTEFACT;
 }
 
 /* analysis.h */
@@ -638,7 +670,8 @@ decide_comparable(struct vdc_analysis *a)
                 continue;
             cc->c.verdict = VDC_VERDICT_NOT_COMPARABLE;
             cc->c.significant = 0;
-            a->cells[ti * a->n_tests + ki].flags |= VDC_CELL_NOT_COMPARABLE;
+            /* the target's cell (a bare key's when the baseline ran passes) */
+            a->cells[cc->target - a->cells].flags |= VDC_CELL_NOT_COMPARABLE;
         }
     }
 }
@@ -887,20 +920,26 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
         }
     }
     for (ki = 0; ki < a->n_tests; ki++) {
-        const struct vdc_cell *b = vdc_analysis_cell(a, a->baseline_index, ki);
-        size_t nb;
+        long kb = vdc_analysis_bare_key(a, ki);
 
-        bv = g_new(double, b->n_values + 1);
-        nb = kept_values(b, opt->policy, bv);
         for (ti = 0; ti < a->n_targets; ti++) {
             struct vdc_cell_comparison *cc = &a->cmp[ti * a->n_tests + ki];
             const struct vdc_cell *t = vdc_analysis_cell(a, ti, ki);
-            size_t nt;
+            const struct vdc_cell *b = vdc_analysis_cell(a, a->baseline_index, ki);
+            size_t nt, nb;
 
             if (ti == a->baseline_index)
                 continue;
+            /* one side ran passes, the other the test once: each pass
+             * against the one (vdc_cell_comparison) */
+            if (kb >= 0 && t->n_samples && !b->n_samples)
+                b = vdc_analysis_cell(a, a->baseline_index, (size_t)kb);
+            else if (kb >= 0 && !t->n_samples && b->n_samples)
+                t = vdc_analysis_cell(a, ti, (size_t)kb);
             cc->target = t;
             cc->baseline = b;
+            bv = g_new(double, b->n_values + 1);
+            nb = kept_values(b, opt->policy, bv);
             tv = g_new(double, t->n_values + 1);
             nt = kept_values(t, opt->policy, tv);
             vdc_stats_compare(tv, nt, bv, nb, a->alpha, &cc->c);
@@ -913,9 +952,9 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
                 cc->sys_us_per_op_delta = t->sys_us_per_op - b->sys_us_per_op;
             g_free(tv);
             tv = NULL;
+            g_free(bv);
+            bv = NULL;
         }
-        g_free(bv);
-        bv = NULL;
     }
     a->files = g_new0(struct vdc_target_files, a->n_targets);
     for (ti = 0; ti < a->n_targets; ti++)

@@ -203,6 +203,11 @@ struct vdc_cell {
  * the report): a flag of VDC_HEADLINE_NO_VERDICT_FLAGS on either cell, or
  * test file sizes that differ on a test where the size matters
  * (vdc_no_verdict_reason says which). */
+/* A target's test against the baseline's, kept at (target, test key).  A
+ * pass key ("put_block~first-write": a thin LV's passes) is held against
+ * the other side's bare key ("put_block") when only one side ran passes:
+ * @target or @baseline is then the cell of the bare key, as in the
+ * headline (vdc_headline_row.t_test, r_test). */
 struct vdc_cell_comparison {
     const struct vdc_cell *target;
     const struct vdc_cell *baseline;
@@ -283,6 +288,11 @@ const struct vdc_cell *vdc_analysis_cell(const struct vdc_analysis *a, size_t ti
 /* The comparison of target @ti against the baseline on test @ki; NULL for
  * the baseline itself. */
 const struct vdc_cell_comparison *vdc_analysis_cmp(const struct vdc_analysis *a, size_t ti, size_t ki);
+
+/* The index of the test key a pass key @ki ("put_block~first-write")
+ * pairs with on a side that ran no passes: its bare key ("put_block"), or
+ * -1 when @ki has no pass or the bare key is not in @a. */
+long vdc_analysis_bare_key(const struct vdc_analysis *a, size_t ki);
 
 /* Index of test key @key in a->tests, or -1. */
 long vdc_analysis_test_index(const struct vdc_analysis *a, const char *key);

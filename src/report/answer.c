@@ -643,6 +643,36 @@ busy_of(const struct vdc_analysis *a, size_t ti, size_t ki)
     return NULL;
 }
 
+/* The passes target @ti has a dom0 busy figure of in one of the tests
+ * @keys (@nk of them) when it has none of the tests themselves: a thin
+ * LV's "first-write", "overwrite", in the order of the test keys; an empty
+ * list otherwise (g_strfreev). */
+static char **
+cost_passes(const struct vdc_analysis *a, size_t ti, const long *keys, size_t nk)
+{
+    GPtrArray *v = g_ptr_array_new();
+    size_t k, ki, i;
+
+    for (k = 0; k < nk; k++)
+        if (busy_of(a, ti, (size_t)keys[k]))
+            nk = 0;             /* it ran the tests themselves */
+    for (ki = 0; ki < a->n_tests; ki++) {
+        long kb = vdc_analysis_bare_key(a, ki);
+        const char *p = vdc_test_key_pass(a->tests[ki]);
+
+        for (k = 0; kb >= 0 && k < nk && keys[k] != kb; k++)
+            ;
+        if (kb < 0 || k == nk || !busy_of(a, ti, ki))
+            continue;
+        for (i = 0; i < v->len && strcmp(v->pdata[i], p); i++)
+            ;
+        if (i == v->len)
+            g_ptr_array_add(v, g_strdup(p));
+    }
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, FALSE);
+}
+
 /* "What each backend costs dom0": dom0 busy per GiB of each domU target
  * on the block write and read (else the first two tests with it). */
 static void
@@ -685,19 +715,33 @@ cost_line(struct build *b)
     }
     g_string_append(s, "), mean [95 % CI]:");
     for (ti = 0; ti < a->n_targets; ti++) {
+        g_auto(GStrv) passes = NULL;
+        size_t q;
+
         if (!a->files[ti].where || strcmp(a->files[ti].where, "domU"))
             continue;
-        g_string_append_printf(s, "%s %s ", any++ ? ";" : "", a->targets[ti]);
-        for (k = 0; k < nk; k++) {
-            const struct vdc_host_cost *c = busy_of(a, ti, (size_t)keys[k]);
+        /* a target measured in passes (a thin LV's first-write and
+         * overwrite): each pass's figures beside the other */
+        passes = cost_passes(a, ti, keys, nk);
+        g_string_append_printf(s, "%s %s", any++ ? ";" : "", a->targets[ti]);
+        for (q = 0; q == 0 || passes[q]; q++) {
+            if (passes[0])
+                g_string_append_printf(s, "%s %s", q ? "," : "", passes[q]);
+            g_string_append_c(s, ' ');
+            for (k = 0; k < nk; k++) {
+                g_autofree char *pk = passes[0] ? g_strdup_printf("%s%c%s", a->tests[keys[k]], VDC_PASS_SEP,
+                                                                  passes[q]) : NULL;
+                long kk = pk ? vdc_analysis_test_index(a, pk) : keys[k];
+                const struct vdc_host_cost *c = kk >= 0 ? busy_of(a, ti, (size_t)kk) : NULL;
 
-            if (k)
-                g_string_append(s, " / ");
-            if (c)
-                vdc_host_cost_fmt(s, &c->per_gib);
-            else
-                g_string_append(s, "-");
-            cut |= c && c->per_gib.n && c->per_gib_cut;
+                if (k)
+                    g_string_append(s, " / ");
+                if (c)
+                    vdc_host_cost_fmt(s, &c->per_gib);
+                else
+                    g_string_append(s, "-");
+                cut |= c && c->per_gib.n && c->per_gib_cut;
+            }
         }
     }
     if (cut)
@@ -883,9 +927,18 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
                  g_strdup("One run a cell (imported): no statistics can speak; the plain reading after the "
                           "headline says what the numbers show (each target's share of the reference, the odd one out)."));
     /* a matrix: per test its targets in groups, not every pair */
-    if (h->n_rankings)
-        add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, vdc_ranking_method_text());
-    for (i = 0; i < h->n_rankings; i++) {
+    for (i = j = 0; i < h->n_rankings; i++)
+        j += h->rankings[i].n_ranked;
+    if (h->n_rankings && j)
+        add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, vdc_ranking_method_text(a));
+    for (i = j = 0; i < h->n_rankings; i++)
+        j += h->rankings[i].n_ranked;
+    if (h->n_rankings && !j)        /* nothing ranked: the flags are the blockers below */
+        add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_NONE, NULL,
+                 g_strdup_printf("No target is ranked in any of the %zu test%s: each has a flag that withholds "
+                                 "its verdict (the headline's tables name them; below, what removes them).",
+                                 h->n_rankings, h->n_rankings == 1 ? "" : "s"));
+    for (i = 0; j && i < h->n_rankings; i++) {
         char label[VDC_TEST_LABEL_MAX];
 
         vdc_analysis_test_label(a, h->rankings[i].test, label, sizeof(label));

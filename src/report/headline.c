@@ -173,21 +173,6 @@ count_reps(const vdc_result_set *rs, const char *t, const char *r, const char *t
     return nt;
 }
 
-/* The test a pass key @ki ("put_block~first-write") pairs with on a side
- * that ran no passes: the index of its bare key ("put_block"), or -1 when
- * @ki has no pass or the bare key is not in the analysis */
-static long
-bare_key(const struct vdc_analysis *a, size_t ki)
-{
-    const char *key = a->tests[ki], *sep = strchr(key, VDC_PASS_SEP);
-    g_autofree char *bare = NULL;
-
-    if (!sep || !vdc_test_key_pass(key))
-        return -1;
-    bare = g_strndup(key, (gsize)(sep - key));
-    return vdc_analysis_test_index(a, bare);
-}
-
 /* The stop record of (@pair, test @key): one naming both targets first,
  * else one that leaves them open. */
 static const vdc_stop_record *
@@ -375,7 +360,7 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
 
         hp->rows = g_new0(struct vdc_headline_row, a->n_tests + 1);
         for (ki = 0; ki < a->n_tests; ki++) {
-            long kb = bare_key(a, ki);
+            long kb = vdc_analysis_bare_key(a, ki);
             int t_has = vdc_analysis_cell(a, hp->target, ki)->n_samples > 0;
             int r_has = vdc_analysis_cell(a, hp->reference, ki)->n_samples > 0;
 

@@ -121,6 +121,12 @@ enum vdc_runs_mode {
 /* One target in a test's ranking (report/ranking.h). */
 struct vdc_rank_entry {
     size_t target;                /* index into vdc_analysis.targets */
+    size_t test;                  /* its cell's test: the ranking's, or a pass of it
+                                   * ("put_block~overwrite") for a target that ran
+                                   * the test in passes (a thin LV) */
+    int provisioning;             /* a thin LV's first-write pass: it measures the
+                                   * pool's allocation, not steady state; shown apart,
+                                   * never ranked */
     double mean;                  /* mean of its kept values */
     size_t n;                     /* its kept values */
     char letters[27];             /* its groups, "a", "ab"; "" when not ranked */

@@ -43,8 +43,8 @@ by_rank(const void *x, const void *y)
 {
     const struct vdc_rank_entry *p = x, *q = y;
 
-    if (!p->bar != !q->bar)
-        return p->bar ? 1 : -1;
+    if (!(p->bar || p->provisioning) != !(q->bar || q->provisioning))
+        return p->bar || p->provisioning ? 1 : -1;
     if (p->mean != q->mean)
         return p->mean > q->mean ? -1 : 1;
     return p->target < q->target ? -1 : p->target > q->target;
@@ -53,10 +53,9 @@ by_rank(const void *x, const void *y)
 /* The paired t-test's p of entries @x and @y over the repetitions both
  * have, or NAN when it has no test. */
 static double
-pair_p(const struct vdc_analysis *a, size_t ki, const struct vdc_rank_entry *x,
-       const struct vdc_rank_entry *y)
+pair_p(const struct vdc_analysis *a, const struct vdc_rank_entry *x, const struct vdc_rank_entry *y)
 {
-    const struct vdc_cell *cx = vdc_analysis_cell(a, x->target, ki), *cy = vdc_analysis_cell(a, y->target, ki);
+    const struct vdc_cell *cx = vdc_analysis_cell(a, x->target, x->test), *cy = vdc_analysis_cell(a, y->target, y->test);
     double *vx = g_new(double, cx->n_values + 1), *vy = g_new(double, cy->n_values + 1);
     double *px = g_new(double, cx->n_values + 1), *py = g_new(double, cx->n_values + 1);
     int64_t *rx = g_new(int64_t, cx->n_values + 1), *ry = g_new(int64_t, cy->n_values + 1);
@@ -80,41 +79,68 @@ pair_p(const struct vdc_analysis *a, size_t ki, const struct vdc_rank_entry *x,
     return p.has_test ? p.p_value : NAN;
 }
 
+/* A pass that measures provisioning, not steady state: a thin LV's
+ * first write allocates the pool's chunks as it goes */
+static int
+provisioning_pass(const char *pass)
+{
+    return pass && !strcmp(pass, "first-write");
+}
+
+/* Target @ti's entry of cell (@ti, @kc) into @e; 0, or -1 when the cell
+ * has no sample or the target is bare dom0 */
+static int
+fill_entry(const struct vdc_analysis *a, const vdc_result_set *rs, size_t ti, size_t kc,
+           struct vdc_rank_entry *e)
+{
+    const struct vdc_cell *c = vdc_analysis_cell(a, ti, kc);
+    double *v, sum = 0;
+    int64_t *rep;
+    size_t i;
+
+    if (!c->n_samples || is_dom0(rs, a->targets[ti]))
+        return -1;
+    v = g_new(double, c->n_values + 1);
+    rep = g_new(int64_t, c->n_values + 1);
+    e->target = ti;
+    e->test = kc;
+    e->provisioning = provisioning_pass(vdc_test_key_pass(a->tests[kc]));
+    e->n = kept_values(a, c, v, rep);
+    for (i = 0; i < e->n; i++)
+        sum += v[i];
+    e->mean = e->n ? sum / (double)e->n : NAN;
+    e->bar = c->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
+    if (!e->n && !e->bar)
+        e->bar = VDC_CELL_TOO_FAST & c->flags ? VDC_CELL_TOO_FAST : 0;
+    g_free(v);
+    g_free(rep);
+    return 0;
+}
+
 static void
 rank_test(struct vdc_analysis *a, const vdc_result_set *rs, size_t ki, struct vdc_ranking *r)
 {
-    size_t ti, i, j, k, m = 0;
+    size_t ti, i, j, k, m = 0, kp;
     double *p, *adj;
     unsigned char *differ;
     char (*letters)[VDC_CLD_LETTERS_MAX + 1];
 
     r->test = ki;
-    r->entries = g_new0(struct vdc_rank_entry, a->n_targets + 1);
+    r->entries = g_new0(struct vdc_rank_entry, a->n_targets * a->n_tests + 1);
     for (ti = 0; ti < a->n_targets; ti++) {
-        const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
-        struct vdc_rank_entry *e = &r->entries[r->n_entries];
-        double *v = g_new(double, c->n_values + 1), sum = 0;
-        int64_t *rep = g_new(int64_t, c->n_values + 1);
-
-        if (!c->n_samples || is_dom0(rs, a->targets[ti])) {
-            g_free(v);
-            g_free(rep);
+        if (fill_entry(a, rs, ti, ki, &r->entries[r->n_entries]) == 0) {
+            r->n_entries++;
             continue;
         }
-        e->target = ti;
-        e->n = kept_values(a, c, v, rep);
-        for (i = 0; i < e->n; i++)
-            sum += v[i];
-        e->mean = e->n ? sum / (double)e->n : NAN;
-        e->bar = c->flags & VDC_HEADLINE_NO_VERDICT_FLAGS;
-        if (!e->n && !e->bar)
-            e->bar = VDC_CELL_TOO_FAST & c->flags ? VDC_CELL_TOO_FAST : 0;
-        r->n_entries++;
-        g_free(v);
-        g_free(rep);
+        /* a target that ran the test in passes: each pass its entry (a
+         * thin LV's overwrite ranked, its first write shown apart) */
+        for (kp = 0; kp < a->n_tests; kp++)
+            if (vdc_analysis_bare_key(a, kp) == (long)ki &&
+                fill_entry(a, rs, ti, kp, &r->entries[r->n_entries]) == 0)
+                r->n_entries++;
     }
     qsort(r->entries, r->n_entries, sizeof(*r->entries), by_rank);
-    for (i = 0; i < r->n_entries && !r->entries[i].bar && r->entries[i].n; i++)
+    for (i = 0; i < r->n_entries && !r->entries[i].bar && !r->entries[i].provisioning && r->entries[i].n; i++)
         ;
     r->n_ranked = i;
     k = r->n_ranked;
@@ -126,7 +152,7 @@ rank_test(struct vdc_analysis *a, const vdc_result_set *rs, size_t ki, struct vd
     letters = g_malloc0(k * sizeof(*letters));
     for (i = 0; i < k; i++)
         for (j = i + 1; j < k; j++) {
-            p[m] = pair_p(a, ki, &r->entries[i], &r->entries[j]);
+            p[m] = pair_p(a, &r->entries[i], &r->entries[j]);
             r->n_family += isnan(p[m]) ? 0 : 1;
             m++;
         }
@@ -159,6 +185,8 @@ vdc_rankings_build(struct vdc_analysis *a, const vdc_result_set *rs)
     for (ki = 0; ki < a->n_tests; ki++) {
         struct vdc_ranking *r = &h->rankings[h->n_rankings];
 
+        if (vdc_analysis_bare_key(a, ki) >= 0)
+            continue;           /* a pass: ranked in its test's ranking */
         rank_test(a, rs, ki, r);
         if (r->n_entries >= 2)
             h->n_rankings++;
@@ -170,7 +198,7 @@ vdc_rankings_build(struct vdc_analysis *a, const vdc_result_set *rs)
 char *
 vdc_ranking_title(const struct vdc_analysis *a, const struct vdc_ranking *r)
 {
-    const struct vdc_cell *c = vdc_analysis_cell(a, r->entries[0].target, r->test);
+    const struct vdc_cell *c = vdc_analysis_cell(a, r->entries[0].target, r->entries[0].test);
     char label[VDC_TEST_LABEL_MAX];
 
     vdc_analysis_test_label(a, r->test, label, sizeof(label));
@@ -190,12 +218,16 @@ vdc_ranking_cells(const struct vdc_ranking *r, size_t i, char *letters, char *me
     unsigned b;
     size_t len;
 
-    snprintf(letters, size, "%s", e->letters[0] ? e->letters : e->bar ? "‡" : "-");
+    snprintf(letters, size, "%s", e->letters[0] ? e->letters : e->bar ? "‡" : e->provisioning ? "apart" : "-");
     if (e->n)
         snprintf(mean, size, "%.1f (%zu run%s)", e->mean, e->n, e->n == 1 ? "" : "s");
     else
         snprintf(mean, size, "no value");
     note[0] = '\0';
+    if (e->provisioning && !e->bar) {
+        snprintf(note, size, "%s", VDC_RANK_PROVISIONING);
+        return;
+    }
     if (!e->bar)
         return;
     snprintf(note, size, "not ranked:");
@@ -218,15 +250,26 @@ vdc_ranking_groups_text(const struct vdc_analysis *a, const struct vdc_ranking *
         g_string_append_printf(s, "%s%c ", g ? "; " : "", (char)('a' + g));
         for (i = 0, sep = ""; i < r->n_ranked; i++)
             if (strchr(r->entries[i].letters, 'a' + (int)g)) {
-                g_string_append_printf(s, "%s%s %.1f", sep, a->targets[r->entries[i].target], r->entries[i].mean);
+                g_autofree char *name = vdc_rank_entry_name(a, &r->entries[i]);
+
+                g_string_append_printf(s, "%s%s %.1f", sep, name, r->entries[i].mean);
                 sep = ", ";
             }
     }
+    for (i = r->n_ranked; i < r->n_entries; i++)
+        if (r->entries[i].provisioning && !r->entries[i].bar) {
+            g_autofree char *name = vdc_rank_entry_name(a, &r->entries[i]);
+
+            g_string_append_printf(s, "%s%s %.1f apart", s->len ? "; " : "", name, r->entries[i].mean);
+        }
     for (i = r->n_ranked, sep = s->len ? "; not ranked: " : "not ranked: "; i < r->n_entries; i++) {
         unsigned b;
         const char *fsep = " (";
+        g_autofree char *name = vdc_rank_entry_name(a, &r->entries[i]);
 
-        g_string_append_printf(s, "%s%s", sep, a->targets[r->entries[i].target]);
+        if (r->entries[i].provisioning && !r->entries[i].bar)
+            continue;
+        g_string_append_printf(s, "%s%s", sep, name);
         for (b = 0; b < VDC_CELL_FLAG_COUNT; b++)
             if (r->entries[i].bar & (1u << b)) {
                 g_string_append_printf(s, "%s%s", fsep, vdc_cell_flag_name(1u << b));
@@ -239,12 +282,38 @@ vdc_ranking_groups_text(const struct vdc_analysis *a, const struct vdc_ranking *
     return g_string_free(s, FALSE);
 }
 
+/* ranking.h */
 char *
-vdc_ranking_method_text(void)
+vdc_rank_entry_name(const struct vdc_analysis *a, const struct vdc_rank_entry *e)
 {
-    return g_strdup("Per test, best mean first: targets sharing a letter cannot be told apart (paired "
-                    "t-test between every two, Holm within the test); ‡ not ranked (a flag withholds "
-                    "its verdict).");
+    const char *pass = vdc_test_key_pass(a->tests[e->test]);
+
+    return pass ? g_strdup_printf("%s (%s)", a->targets[e->target], pass) : g_strdup(a->targets[e->target]);
+}
+
+char *
+vdc_ranking_method_text(const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    GString *s = g_string_new(NULL);
+    size_t i, e, n_ranked = 0, n_apart = 0;
+
+    for (i = 0; i < h->n_rankings; i++) {
+        n_ranked += h->rankings[i].n_ranked;
+        for (e = 0; e < h->rankings[i].n_entries; e++)
+            n_apart += h->rankings[i].entries[e].provisioning && !h->rankings[i].entries[e].bar;
+    }
+    if (n_ranked)
+        g_string_append(s, "Per test, best mean first: targets sharing a letter cannot be told apart (paired "
+                           "t-test between every two, Holm within the test); ‡ not ranked (a flag withholds "
+                           "its verdict).");
+    else
+        g_string_append(s, "Per test, the targets by mean, none ranked: a flag on every one withholds its "
+                           "verdict (‡, the flags named).");
+    if (n_apart)
+        g_string_append(s, " A thin LV's first-write pass is shown apart, never ranked: it measures the pool's "
+                           "provisioning, not steady state; its overwrite pass is ranked.");
+    return g_string_free(s, FALSE);
 }
 
 void
@@ -264,11 +333,14 @@ vdc_ranking_lines(const struct vdc_analysis *a, GPtrArray *v)
         const struct vdc_ranking *r = &h->rankings[i];
         int width = 0;
 
-        for (e = 0; e < r->n_entries; e++)
-            width = MAX(width, (int)g_utf8_strlen(a->targets[r->entries[e].target], -1));
+        for (e = 0; e < r->n_entries; e++) {
+            g_autofree char *name = vdc_rank_entry_name(a, &r->entries[e]);
+
+            width = MAX(width, (int)g_utf8_strlen(name, -1));
+        }
         g_ptr_array_add(v, vdc_ranking_title(a, r));
         for (e = 0; e < r->n_entries; e++) {
-            const char *name = a->targets[r->entries[e].target];
+            g_autofree char *name = vdc_rank_entry_name(a, &r->entries[e]);
 
             vdc_ranking_cells(r, e, letters, mean, note, sizeof(mean));
             /* padded by characters, not bytes: the letters may be "‡" */

@@ -8,7 +8,11 @@
  * test's ranked targets, is below the analysis's alpha.  A target whose
  * cell has a flag of VDC_HEADLINE_NO_VERDICT_FLAGS (too fast, under twice
  * the RAM, an artefact) is listed after the ranked ones with its flags and
- * no letter: never ranked.  Part of the analysis (decided once); the
+ * no letter: never ranked.  A target that ran the test in passes (a thin
+ * LV: "put_block~first-write", "put_block~overwrite") is in the test's
+ * ranking with each pass: the overwrite ranked as any target, the first
+ * write shown apart (it measures the pool's provisioning, not steady
+ * state), never ranked.  Part of the analysis (decided once); the
  * renderers only print it.  Method: doc/statistics.md ("The ranking"). */
 #ifndef VDC_REPORT_RANKING_H
 #define VDC_REPORT_RANKING_H
@@ -19,6 +23,7 @@
 
 struct vdc_analysis;
 struct vdc_ranking;
+struct vdc_rank_entry;
 
 /* Fill @a->headline.rankings (one per test with 2 or more targets) from
  * @a's cells.  Never fails. */
@@ -40,8 +45,17 @@ void vdc_ranking_cells(const struct vdc_ranking *r, size_t i, char *letters, cha
  * named in both. */
 char *vdc_ranking_groups_text(const struct vdc_analysis *a, const struct vdc_ranking *r);
 
-/* The method in one sentence (g_free). */
-char *vdc_ranking_method_text(void);
+/* Why a thin LV's first-write pass is shown apart from a ranking */
+#define VDC_RANK_PROVISIONING "first write, fresh thin pool: provisioning, not steady state"
+
+/* Entry @e's name: its target, with the pass it ran the test in
+ * ("lvm-thin (overwrite)"); g_free */
+char *vdc_rank_entry_name(const struct vdc_analysis *a, const struct vdc_rank_entry *e);
+
+/* The method in a sentence or two, as @a's rankings need it: "best mean
+ * first" only when a ranking ranks a target, a thin LV's first-write pass
+ * apart only when one is (g_free). */
+char *vdc_ranking_method_text(const struct vdc_analysis *a);
 
 /* The terminal's lines of the rankings, appended to @v (new strings): the
  * method, then per test its title and a line per target, indented. */

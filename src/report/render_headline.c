@@ -503,9 +503,11 @@ put_ranking(GString *out, const struct layout *l, const struct vdc_analysis *a, 
     l->rank_cell(out, "", 3, 1);
     l->ceiling_row_end(out, 4, 1);
     for (i = 0; i < r->n_entries; i++) {
+        g_autofree char *name = vdc_rank_entry_name(a, &r->entries[i]);
+
         vdc_ranking_cells(r, i, letters, mean, note, sizeof(mean));
         l->rank_cell(out, letters, 0, 0);
-        l->rank_cell(out, a->targets[r->entries[i].target], 1, 0);
+        l->rank_cell(out, name, 1, 0);
         l->rank_cell(out, mean, 2, 0);
         l->rank_cell(out, note, 3, 0);
         l->ceiling_row_end(out, 4, 0);
@@ -532,7 +534,7 @@ put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
     }
     put_para(out, l, &l->para, vdc_headline_absent_text(a));
     if (h->n_rankings)
-        put_para(out, l, &l->para, vdc_ranking_method_text());
+        put_para(out, l, &l->para, vdc_ranking_method_text(a));
     for (i = 0; i < h->n_rankings; i++)
         put_ranking(out, l, a, &h->rankings[i]);
     for (i = 0; i < h->n_pairs; i++)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "report/render_json.h"
+#include "report/ranking.h"
 #include "report/reading.h"
 
 #include <math.h>
@@ -139,6 +140,11 @@ cmp_json(JsonBuilder *b, const struct vdc_analysis *a, const struct vdc_cell_com
     json_builder_add_string_value(b, cc->target->target);
     json_builder_set_member_name(b, "test");
     json_builder_add_string_value(b, cc->target->test_key);
+    if (strcmp(cc->baseline->test_key, cc->target->test_key)) {
+        /* one side ran passes: a pass against the other side's one run */
+        json_builder_set_member_name(b, "baseline_test");
+        json_builder_add_string_value(b, cc->baseline->test_key);
+    }
     num(b, "ratio", c->ratio, c->has_ratio);
     num(b, "delta_percent", c->delta_percent, c->has_ratio);
     pair(b, "ci95_delta_percent", c->ci_delta_percent, c->has_ci);
@@ -509,6 +515,10 @@ vdc_headline_to_json(const struct vdc_analysis *a)
                 unsigned bit;
 
                 set_str(eo, "target", a->targets[e->target]);
+                if (e->test != r->test)     /* a pass of the test (a thin LV's) */
+                    set_str(eo, "pass", vdc_test_key_pass(a->tests[e->test]));
+                if (e->provisioning)
+                    set_str(eo, "apart", VDC_RANK_PROVISIONING);
                 set_str(eo, "letters", e->letters[0] ? e->letters : NULL);
                 set_num(eo, "mean", e->mean, e->n > 0);
                 set_int(eo, "n", (int64_t)e->n);

@@ -249,56 +249,100 @@ block_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx
 }
 
 static int
-any_delta_ci(const struct vdc_analysis *a, size_t ti, const char *const *tests)
+any_delta_ci(const struct vdc_analysis *a, size_t ti, const long *idx)
 {
     size_t k;
 
-    for (k = 0; k < N_BLOCK; k++) {
-        long ki = vdc_analysis_test_index(a, tests[k]);
-
-        if (ki >= 0 && (vdc_analysis_cmp(a, ti, (size_t)ki)->c.has_ci ||
-                        vdc_stats_ci_unbounded(&vdc_analysis_cmp(a, ti, (size_t)ki)->c)))
+    for (k = 0; k < N_BLOCK; k++)
+        if (idx[k] >= 0 && (vdc_analysis_cmp(a, ti, (size_t)idx[k])->c.has_ci ||
+                            vdc_stats_ci_unbounded(&vdc_analysis_cmp(a, ti, (size_t)idx[k])->c)))
             return 1;
-    }
     return 0;
 }
 
+/* 1 when target @ti has a comparison in one of the columns @idx */
+static int
+row_has_delta(const struct vdc_analysis *a, size_t ti, const long *idx)
+{
+    size_t k;
+
+    for (k = 0; k < N_BLOCK; k++)
+        if (idx[k] >= 0 && vdc_analysis_cmp(a, ti, (size_t)idx[k])->target->n_samples &&
+            vdc_analysis_cmp(a, ti, (size_t)idx[k])->baseline->n_samples)
+            return 1;
+    return 0;
+}
+
+/* One delta row of target @ti, columns @idx, and its 95 % CI row */
+static void
+delta_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx, const char *label)
+{
+    size_t k;
+
+    vdc_layout_pad(out, label, 16, 0);
+    g_string_append(out, "    ");
+    for (k = 0; k < N_BLOCK; k++) {
+        char buf[64] = "";
+
+        if (idx[k] >= 0)
+            vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, (size_t)idx[k]), 1);
+        g_string_append_printf(out, " %*s", 12 + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)), buf);
+    }
+    g_string_truncate(out, strlen(g_strchomp(out->str)));
+    g_string_append_c(out, '\n');
+    if (!any_delta_ci(a, ti, idx))
+        return;
+    g_string_append_printf(out, "%-16s    ", "  95% CI");
+    for (k = 0; k < N_BLOCK; k++) {
+        const struct vdc_stats_comparison *c = idx[k] >= 0 ? &vdc_analysis_cmp(a, ti, (size_t)idx[k])->c : NULL;
+        char buf[64] = "";
+
+        if (c && c->has_ci)
+            snprintf(buf, sizeof(buf), "[%+.0f,%+.0f]", c->ci_delta_percent[0], c->ci_delta_percent[1]);
+        else if (c && vdc_stats_ci_unbounded(c))
+            snprintf(buf, sizeof(buf), "[unbounded]");
+        g_string_append_printf(out, " %12s", buf);
+    }
+    g_string_truncate(out, strlen(g_strchomp(out->str)));
+    g_string_append_c(out, '\n');
+}
+
+/* One row per target; a target held against the baseline in passes (a
+ * thin LV's first-write and overwrite, each against the other side's one
+ * run of the test) gets its name, then one row per pass, as block_rows */
 static void
 delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests, char **names)
 {
-    size_t ti, k;
+    g_auto(GStrv) passes = key_passes(a);
+    size_t ti, k, q;
+    long idx[N_BLOCK];
 
+    for (k = 0; k < N_BLOCK; k++)
+        idx[k] = vdc_analysis_test_index(a, tests[k]);
     for (ti = 0; ti < a->n_targets; ti++) {
+        int header = 0;
+
         if (ti == a->baseline_index)
             continue;
-        vdc_layout_pad(out, names[ti], 16, 0);
-        g_string_append(out, "    ");
-        for (k = 0; k < N_BLOCK; k++) {
-            long ki = vdc_analysis_test_index(a, tests[k]);
-            char buf[64] = "";
+        for (q = 0; passes[q]; q++) {
+            long pidx[N_BLOCK];
+            g_autofree char *label = g_strdup_printf("  %s", passes[q]);
 
-            if (ki >= 0)
-                vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, (size_t)ki), 1);
-            g_string_append_printf(out, " %*s", 12 + (int)(strlen(buf) - (size_t)g_utf8_strlen(buf, -1)), buf);
-        }
-        g_string_truncate(out, strlen(g_strchomp(out->str)));
-        g_string_append_c(out, '\n');
-        if (!any_delta_ci(a, ti, tests))
-            continue;
-        g_string_append_printf(out, "%-16s    ", "  95% CI");
-        for (k = 0; k < N_BLOCK; k++) {
-            long ki = vdc_analysis_test_index(a, tests[k]);
-            const struct vdc_stats_comparison *c = ki >= 0 ? &vdc_analysis_cmp(a, ti, (size_t)ki)->c : NULL;
-            char buf[64] = "";
+            for (k = 0; k < N_BLOCK; k++) {
+                g_autofree char *key = g_strdup_printf("%s%c%s", tests[k], VDC_PASS_SEP, passes[q]);
 
-            if (c && c->has_ci)
-                snprintf(buf, sizeof(buf), "[%+.0f,%+.0f]", c->ci_delta_percent[0], c->ci_delta_percent[1]);
-            else if (c && vdc_stats_ci_unbounded(c))
-                snprintf(buf, sizeof(buf), "[unbounded]");
-            g_string_append_printf(out, " %12s", buf);
+                pidx[k] = vdc_analysis_test_index(a, key);
+            }
+            if (!row_has_delta(a, ti, pidx))
+                continue;
+            if (!header++ && !row_has_delta(a, ti, idx))
+                g_string_append_printf(out, "%s\n", names[ti]);
+            else if (header == 1)
+                delta_row(out, a, ti, idx, names[ti]);
+            delta_row(out, a, ti, pidx, label);
         }
-        g_string_truncate(out, strlen(g_strchomp(out->str)));
-        g_string_append_c(out, '\n');
+        if (!header)
+            delta_row(out, a, ti, idx, names[ti]);
     }
 }
 

@@ -10,7 +10,9 @@
 #     for LVs (2 runs, 8 MiB files: too fast and under-2x-ram):
 #     results/2026-12-06-libvirt-tcg-knobs-EMULATED;
 # and on tests/golden/report/hostcost (host CPU intervals cut at 0).
-# Checked: the plural of every count; a blocker counted once per
+# Checked: a thin LV's passes paired with the other target's test in the
+# Verdict lines, the delta table, report.json and the answer's host cost;
+# the plural of every count; a blocker counted once per
 # comparison, the counts saying of how many and (once) what a comparison
 # is; one --size advice; an
 # interval cut at 0 says so where it is printed.  About 2 s.
@@ -66,6 +68,25 @@ flat = re.sub(r"\s+", " ", ans)
 check("No verdict in 24 of the 24 comparisons (pair of targets x test)" in flat,
       "thinlab: the under-2x-ram rows are not counted once per comparison")
 check("(fixed 1 run)" in flat, "thinlab: '(fixed 1 run)' missing")
+
+# thinlab: a thin LV's passes paired with the other side's one run of the
+# test wherever two targets meet (the headline has them)
+txt, ans = answer("thinlab")
+flat = re.sub(r"\s+", " ", ans)
+check("no test both ran" not in txt, "thinlab: a Verdict line lost the thin LV's passes ('no test both ran')")
+check(re.search(r"^Verdict: lvm-thin against \S+: \d+ .*\(of 8: 4 tests, each pass apart\)$", txt, re.M),
+      "thinlab: no Verdict line of lvm-thin's 8 passes")
+delta = txt[txt.find("\nDelta against"):]
+delta = delta[:delta.find("\nn/c")]
+rows = re.findall(r"^  (first-write|overwrite) +(.*)$", delta, re.M)
+check(len(rows) == 2 and all(len(re.findall(r"[+-]\d+\.\d%", r[1])) == 4 for r in rows),
+      f"thinlab: the delta table has no row per thin pass with its 4 deltas: {rows}")
+check(re.search(r"lvm-thin first-write \d[\d.]* / \d[\d.]*, overwrite \d[\d.]* / \d[\d.]*", flat),
+      "thinlab: the answer's host cost has no figure per thin pass")
+j = json.load(open(f"{d}/thinlab/report.json", encoding="utf-8"))["statistics"]["comparisons"]
+thin = [c for c in j if "~" in c["test"] or "~" in c.get("baseline_test", "")]
+check(len(thin) == 8 and all(c.get("baseline_test", c["test"]).split("~")[0] == c["test"].split("~")[0] for c in thin),
+      f"thinlab: report.json's comparisons do not pair the 8 thin passes: {len(thin)}")
 
 # knobs: one --size advice, the largest (under-2x-ram's 512M removes too-fast's too)
 _, ans = answer("knobs")

@@ -215,8 +215,16 @@ grep -q '^    ‡ *block .*not ranked: misaligned' "$work/storvar/report.txt" ||
     fail "storvar: the misaligned block device was ranked"
 grep -q '^  first-write ' "$work/storvar/report.txt" && grep -q '^  overwrite ' "$work/storvar/report.txt" ||
     fail "storvar: the thin LV's passes are not rows of their own"
-grep -q '^  Sequential output, block (overwrite) (K/sec): ' "$work/storvar/report.txt" ||
-    fail "storvar: the thin LV's overwrite pass is not in the headline"
+# a thin LV's passes in the test's own ranking: overwrite ranked, first
+# write apart (provisioning); no ranking of a pass alone
+grep -q '^    a  *lvm-thin (overwrite)  ' "$work/storvar/report.txt" ||
+    fail "storvar: the thin LV's overwrite pass is not ranked with the others"
+grep -q '^    apart  *lvm-thin (first-write)  .*provisioning, not steady state$' "$work/storvar/report.txt" ||
+    fail "storvar: the thin LV's first-write pass is not shown apart"
+grep -q '^  Sequential output, block (overwrite) (K/sec): ' "$work/storvar/report.txt" &&
+    fail "storvar: a pass ranked alone, apart from its test"
+grep -q '^Verdict: lvm-thin against image: 8 .*(of 8: 4 tests, each pass apart)$' "$work/storvar/report.txt" ||
+    fail "storvar: the Verdict line does not pair the thin LV's passes with the baseline's test"
 grep -q '^  Storage variants: ' "$work/storvar/report.txt" || fail "storvar: the answer says nothing of the variants"
 
 # the cache truth and the dom0-page-cache flag (cachetruth: synthetic with
