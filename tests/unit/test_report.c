@@ -20,6 +20,7 @@
 #include "report/render.h"
 #include "report/render_chart.h"
 #include "report/render_fmt.h"
+#include "report/render_svg.h"
 #include "report/render_json.h"
 #include "report/render_warnings.h"
 
@@ -763,6 +764,74 @@ test_host_cost_inconsistent(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A thin LV's two passes: each x label and dot panel names its pass, the
+ * labels of one figure differ, and a label that does not fit goes on two
+ * lines split where vdc_svg_fit_plan says. */
+#define PASS_RUN(rep, v1, v2) \
+    "{\"target\":\"lvm-thin\",\"repetition\":" rep ",\"samples\":[" \
+    "{\"test\":\"put_block\",\"unit\":\"K/sec\",\"value\":" v1 ",\"pass\":\"first-write\"}," \
+    "{\"test\":\"put_block\",\"unit\":\"K/sec\",\"value\":" v2 ",\"pass\":\"overwrite\"}]}"
+static void
+test_chart_pass_labels(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"targets\":[{\"name\":\"lvm-thin\"}],\"runs\":["
+        PASS_RUN("0", "5000", "6000") "," PASS_RUN("1", "5100", "6100") "]}";
+    struct vdc_stats_options o;
+    struct vdc_analysis a;
+    vdc_result_set rs;
+    struct vdc_svg_fit fit;
+    char buf[VDC_TEST_LABEL_MAX];
+    char *svg;
+    size_t points = 0;
+    int empty = -1;
+    long fw, ow;
+
+    (void)state;
+    vdc_result_set_init(&rs);
+    vdc_analysis_init(&a);
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, sizeof(doc) - 1, "t.json"), 0);
+    assert_int_equal(vdc_analysis_build(&a, &rs, NULL, &o), 0);
+    fw = vdc_analysis_test_index(&a, "put_block~first-write");
+    ow = vdc_analysis_test_index(&a, "put_block~overwrite");
+    assert_true(fw >= 0 && ow >= 0);
+    assert_string_equal(vdc_chart_test_label(&a, (size_t)fw, buf, sizeof(buf)), "Write block (first write)");
+    assert_string_equal(vdc_chart_test_label(&a, (size_t)ow, buf, sizeof(buf)), "Write block (overwrite)");
+    svg = vdc_render_chart_svg(&a, "K/sec", "Throughput", &empty);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, ">Write block (first write)</text>"));
+    assert_non_null(strstr(svg, ">Write block (overwrite)</text>"));
+    assert_non_null(strstr(svg, "class=\"xlabel\""));
+    assert_non_null(strstr(svg, "class=\"value\""));
+    g_free(svg);
+    svg = vdc_render_dots_svg(&a, "K/sec", "Runs", &empty, &points);
+    assert_non_null(strstr(svg, ">Write block (first write), K/sec<"));
+    assert_non_null(strstr(svg, ">Write block (overwrite), K/sec<"));
+    assert_int_equal(points, 4);
+    g_free(svg);
+    /* fits: one line; too wide: two at the space nearest the middle */
+    vdc_svg_fit_plan("Rewrite", 11.5, 200, 8.5, 0, &fit);
+    assert_int_equal(fit.lines, 1);
+    assert_true(fit.size == 11.5);
+    vdc_svg_fit_plan("Write block (first write)", 11.5, vdc_svg_measure("(first write)", 11.5, 0) + 1, 8.5, 0, &fit);
+    assert_int_equal(fit.lines, 2);
+    assert_int_equal(fit.split, strlen("Write block"));
+    assert_true(fit.size == 11.5);
+    /* ticks in one style along an axis */
+    vdc_chart_tick(buf, sizeof(buf), 5000, 15000);
+    assert_string_equal(buf, "5k");
+    vdc_chart_tick(buf, sizeof(buf), 500000, 2e6);
+    assert_string_equal(buf, "0.5M");
+    vdc_chart_tick(buf, sizeof(buf), 1, 2e6);
+    assert_string_equal(buf, "1");
+    vdc_chart_decade(buf, sizeof(buf), 5);
+    assert_string_equal(buf, "100k");
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 int
 main(void)
 {
@@ -777,6 +846,7 @@ main(void)
         cmocka_unit_test(test_compare_formats),
         cmocka_unit_test(test_host_cost_inconsistent),
         cmocka_unit_test(test_chart_svg),
+        cmocka_unit_test(test_chart_pass_labels),
         cmocka_unit_test(test_sys_per_op),
         cmocka_unit_test(test_cell_flags_and_warnings),
         cmocka_unit_test(test_flag_none_and_names),
