@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "ctldisk.h"
 
@@ -71,6 +72,12 @@ int vdc_ctl_check_target(const struct vdc_ctl_target *t, size_t i, struct vdc_ct
 int vdc_ctl_check_workload(const struct vdc_ctl_workload *w, size_t i,
                            struct vdc_ctl_error *err);
 int vdc_ctl_check_flags(const struct vdc_ctl_job *job, struct vdc_ctl_error *err);
+
+/* All of @len bytes at @off, retrying short transfers and EINTR
+ * (ctldisk_disk.c): 0, or -1 with errno (0 after a short read: the disk
+ * ended; EIO for a write that made no progress). */
+int vdc_ctl_pwrite_all(int fd, const void *buf, size_t len, off_t off);
+int vdc_ctl_pread_all(int fd, void *buf, size_t len, off_t off);
 
 /* ---- little-endian helpers ------------------------------------------------- */
 static inline void

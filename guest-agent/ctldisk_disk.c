@@ -211,8 +211,8 @@ vdc_ctl_image_read_result(const uint8_t *img, size_t len, uint64_t nonce,
 }
 
 /* ---- whole-disk I/O ------------------------------------------------------------ */
-static int
-pwrite_all(int fd, const void *buf, size_t len, off_t off)
+int
+vdc_ctl_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 {
     const uint8_t *p = buf;
     ssize_t r;
@@ -232,8 +232,8 @@ pwrite_all(int fd, const void *buf, size_t len, off_t off)
     return 0;
 }
 
-static int
-pread_all(int fd, void *buf, size_t len, off_t off)
+int
+vdc_ctl_pread_all(int fd, void *buf, size_t len, off_t off)
 {
     uint8_t *p = buf;
     ssize_t r;
@@ -306,14 +306,14 @@ vdc_ctl_disk_format(int fd, uint64_t size, const struct vdc_ctl_job *job,
     }
     sb_encode(sbuf, &s);
     for (i = 0; i < s.n_slots; i++)
-        if (pwrite_all(fd, zero, sizeof(zero), (off_t)(s.slot_off + i * s.slot_size)) < 0) {
+        if (vdc_ctl_pwrite_all(fd, zero, sizeof(zero), (off_t)(s.slot_off + i * s.slot_size)) < 0) {
             free(frame);
             return vdc_ctl_seterr(err, "control disk: write: %s", strerror(errno));
         }
-    if (pwrite_all(fd, zero, sizeof(zero), (off_t)s.res_off) < 0 ||
-        pwrite_all(fd, zero, sizeof(zero), (off_t)s.progress_off) < 0 ||
-        pwrite_all(fd, frame, flen, (off_t)s.job_off) < 0 ||
-        pwrite_all(fd, sbuf, sizeof(sbuf), 0) < 0) {
+    if (vdc_ctl_pwrite_all(fd, zero, sizeof(zero), (off_t)s.res_off) < 0 ||
+        vdc_ctl_pwrite_all(fd, zero, sizeof(zero), (off_t)s.progress_off) < 0 ||
+        vdc_ctl_pwrite_all(fd, frame, flen, (off_t)s.job_off) < 0 ||
+        vdc_ctl_pwrite_all(fd, sbuf, sizeof(sbuf), 0) < 0) {
         free(frame);
         return vdc_ctl_seterr(err, "control disk: write: %s", strerror(errno));
     }
@@ -331,7 +331,7 @@ read_sb(int fd, struct sb *s, struct vdc_ctl_error *err)
         return -1;
     if (size < VDC_CTL_SB_SIZE)
         return vdc_ctl_seterr(err, "control disk: truncated: %llu bytes", (unsigned long long)size);
-    if (pread_all(fd, sbuf, sizeof(sbuf), 0) < 0)
+    if (vdc_ctl_pread_all(fd, sbuf, sizeof(sbuf), 0) < 0)
         return vdc_ctl_seterr(err, "control disk: read superblock: %s",
                       errno ? strerror(errno) : "short read");
     return sb_decode(sbuf, sizeof(sbuf), size, s, err);
@@ -347,7 +347,7 @@ read_frame(int fd, uint64_t off, uint64_t max, uint8_t **out, size_t *out_len,
     uint64_t plen;
     uint8_t *buf;
 
-    if (pread_all(fd, hdr, sizeof(hdr), (off_t)off) < 0)
+    if (vdc_ctl_pread_all(fd, hdr, sizeof(hdr), (off_t)off) < 0)
         return vdc_ctl_seterr(err, "control disk: read %s frame: %s", what,
                       errno ? strerror(errno) : "short read");
     plen = get_u64(hdr + 16);
@@ -357,7 +357,7 @@ read_frame(int fd, uint64_t off, uint64_t max, uint8_t **out, size_t *out_len,
     if (!buf)
         return vdc_ctl_seterr(err, "control disk: %s frame: out of memory", what);
     memcpy(buf, hdr, sizeof(hdr));
-    if (plen && pread_all(fd, buf + VDC_CTL_FRAME_HDR, plen, (off_t)(off + VDC_CTL_FRAME_HDR)) < 0) {
+    if (plen && vdc_ctl_pread_all(fd, buf + VDC_CTL_FRAME_HDR, plen, (off_t)(off + VDC_CTL_FRAME_HDR)) < 0) {
         free(buf);
         return vdc_ctl_seterr(err, "control disk: read %s frame: %s", what,
                       errno ? strerror(errno) : "short read");
@@ -392,9 +392,9 @@ static int
 write_frame(int fd, const uint8_t *frame, size_t flen, uint64_t off, const char *what,
             struct vdc_ctl_error *err)
 {
-    if (pwrite_all(fd, frame + VDC_CTL_FRAME_HDR, flen - VDC_CTL_FRAME_HDR,
+    if (vdc_ctl_pwrite_all(fd, frame + VDC_CTL_FRAME_HDR, flen - VDC_CTL_FRAME_HDR,
                    (off_t)(off + VDC_CTL_FRAME_HDR)) < 0 || fsync(fd) < 0 ||
-        pwrite_all(fd, frame, VDC_CTL_FRAME_HDR, (off_t)off) < 0 || fsync(fd) < 0)
+        vdc_ctl_pwrite_all(fd, frame, VDC_CTL_FRAME_HDR, (off_t)off) < 0 || fsync(fd) < 0)
         return vdc_ctl_seterr(err, "control disk: write %s: %s", what, strerror(errno));
     return 0;
 }
@@ -493,7 +493,7 @@ vdc_ctl_disk_probe(int fd)
 {
     uint8_t m[8];
 
-    if (pread_all(fd, m, sizeof(m), 0) < 0)
+    if (vdc_ctl_pread_all(fd, m, sizeof(m), 0) < 0)
         return errno ? -1 : 0;
     return memcmp(m, VDC_CTL_SB_MAGIC, 8) == 0;
 }
@@ -640,7 +640,7 @@ vdc_ctl_disk_write_progress(int fd, uint64_t off, const struct vdc_ctl_progress 
     if (posix_memalign(&buf, VDC_CTL_PROGRESS_SIZE, VDC_CTL_PROGRESS_SIZE) != 0)
         return vdc_ctl_seterr(err, "progress block: out of memory");
     vdc_ctl_progress_encode(p, buf);
-    r = pwrite_all(fd, buf, VDC_CTL_PROGRESS_SIZE, (off_t)off);
+    r = vdc_ctl_pwrite_all(fd, buf, VDC_CTL_PROGRESS_SIZE, (off_t)off);
     free(buf);
     if (r < 0)
         return vdc_ctl_seterr(err, "control disk: write progress block: %s", strerror(errno));
@@ -670,7 +670,7 @@ vdc_ctl_disk_read_progress(int fd, uint64_t nonce, struct vdc_ctl_progress *p,
         return -1;
     if (!s.progress_off)
         return 1;
-    if (pread_all(fd, buf, sizeof(buf), (off_t)s.progress_off) < 0)
+    if (vdc_ctl_pread_all(fd, buf, sizeof(buf), (off_t)s.progress_off) < 0)
         return vdc_ctl_seterr(err, "control disk: read progress block: %s",
                       errno ? strerror(errno) : "short read");
     return progress_check(buf, sizeof(buf), nonce, p, err);

@@ -62,23 +62,15 @@ static int
 read_block(int fd, uint8_t **out, struct vdc_ctl_error *err)
 {
     void *buf = NULL;
-    size_t got = 0;
 
     if (posix_memalign(&buf, VDC_CTL_GATE_BLOCK, VDC_CTL_GATE_BLOCK) != 0)
         return vdc_ctl_seterr(err, "gate record: out of memory");
-    while (got < VDC_CTL_GATE_BLOCK) {
-        ssize_t r = pread(fd, (uint8_t *)buf + got, VDC_CTL_GATE_BLOCK - got, (off_t)got);
+    if (vdc_ctl_pread_all(fd, buf, VDC_CTL_GATE_BLOCK, 0) < 0) {
+        int e = errno;
 
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            int e = r < 0 ? errno : 0;
-
-            free(buf);
-            return vdc_ctl_seterr(err, "control disk: read the gate's block: %s",
-                                  e ? strerror(e) : "short read");
-        }
-        got += (size_t)r;
+        free(buf);
+        return vdc_ctl_seterr(err, "control disk: read the gate's block: %s",
+                              e ? strerror(e) : "short read");
     }
     *out = buf;
     return 0;
@@ -88,7 +80,6 @@ int
 vdc_ctl_disk_write_gate(int fd, const struct vdc_ctl_gate *g, struct vdc_ctl_error *err)
 {
     uint8_t *buf = NULL;
-    size_t done = 0;
 
     if (read_block(fd, &buf, err) < 0)
         return -1;
@@ -97,19 +88,11 @@ vdc_ctl_disk_write_gate(int fd, const struct vdc_ctl_gate *g, struct vdc_ctl_err
         return vdc_ctl_seterr(err, "control disk: no superblock: the gate is not written");
     }
     vdc_ctl_gate_encode(g, buf + VDC_CTL_GATE_OFF);
-    while (done < VDC_CTL_GATE_BLOCK) {
-        ssize_t r = pwrite(fd, buf + done, VDC_CTL_GATE_BLOCK - done, (off_t)done);
+    if (vdc_ctl_pwrite_all(fd, buf, VDC_CTL_GATE_BLOCK, 0) < 0) {
+        int e = errno;
 
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            int e = r < 0 ? errno : 0;
-
-            free(buf);
-            return vdc_ctl_seterr(err, "control disk: write the gate record: %s",
-                                  e ? strerror(e) : "short write");
-        }
-        done += (size_t)r;
+        free(buf);
+        return vdc_ctl_seterr(err, "control disk: write the gate record: %s", strerror(e));
     }
     free(buf);
     return 0;
