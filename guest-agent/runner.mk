@@ -13,9 +13,11 @@ guest_agent_libvdc_agentcore_a_SOURCES += $(vdc_ctldisk_src) $(vdc_ctldisk_hdr) 
 	guest-agent/jobcmd.c guest-agent/jobcmd.h
 
 # vmdiskcmp-runner: the in-guest init job (doc/control-disk.md), static.
-vdc_runner_src = $(srcdir)/guest-agent/runner.c $(vdc_ctldisk_src:%=$(srcdir)/%) \
+vdc_runner_src = $(srcdir)/guest-agent/runner.c $(srcdir)/guest-agent/runner_progress.c \
+	$(vdc_ctldisk_src:%=$(srcdir)/%) \
 	$(srcdir)/guest-agent/jobcmd.c
 guest-agent/vmdiskcmp-runner: $(vdc_runner_src) $(vdc_ctldisk_hdr:%=$(srcdir)/%) \
+		$(srcdir)/guest-agent/runner_progress.h \
 		$(srcdir)/guest-agent/jobcmd.h config.h
 	@$(MKDIR_P) guest-agent
 	$(AM_V_CC)$(AGENT_CC) -static -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter \
@@ -24,4 +26,4 @@ guest-agent/vmdiskcmp-runner: $(vdc_runner_src) $(vdc_ctldisk_hdr:%=$(srcdir)/%)
 runnerdir = $(pkglibexecdir)
 runner_SCRIPTS = guest-agent/vmdiskcmp-runner
 CLEANFILES += guest-agent/vmdiskcmp-runner
-EXTRA_DIST += guest-agent/runner.c
+EXTRA_DIST += guest-agent/runner.c guest-agent/runner_progress.c guest-agent/runner_progress.h
