@@ -918,8 +918,10 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     vdc_answer_dispose(ans);
     ans->title = g_strdup_printf("The answer: image or LV on this host%s",
                                  rs->has_experiment && rs->experiment.emulated == 1 ? " (EMULATED: relative only)" : "");
-    ans->legend = g_strdup(h->unpaired ? "[95 % interval of the delta]; p: Welch's t-test, not paired, Holm-corrected"
-                                       : "[95 % interval of the delta]; p: paired t-test, Holm-corrected");
+    ans->legend = g_strdup(h->unpaired ? "[95 % interval of the delta, each test alone]; p: Welch's t-test, not "
+                                         "paired, Holm-corrected across a pair's tests"
+                                       : "[95 % interval of the delta, each test alone]; p: paired t-test, "
+                                         "Holm-corrected across a pair's tests");
     if (absent)
         add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, absent);
     if (a->reading.present)

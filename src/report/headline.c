@@ -397,6 +397,27 @@ fmt_p(char *buf, size_t size, const char *what, double p)
     return buf;
 }
 
+/* The row's p as the verdict reads it: Holm-adjusted across the pair's
+ * tests, the unadjusted p beside it so that an interval that excludes 0
+ * (each test alone) and a Holm p above alpha do not read as a
+ * contradiction: "p = 0.158 (Holm, 5 tests; unadjusted = 0.032)"; a
+ * family of one test: "p = 0.032" */
+static const char *
+fmt_p_holm(char *buf, size_t size, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
+{
+    char adj[48], raw[48];
+
+    if (isnan(row->p_holm) || hp->n_family < 2 || !row->p.has_test)
+        return fmt_p(buf, size, "p", row->p_holm);
+    fmt_p(adj, sizeof(adj), "p", row->p_holm);
+    fmt_p(raw, sizeof(raw), "unadjusted", row->p.p_value);
+    if (row->p_holm < 0.001)        /* the unadjusted p is smaller still */
+        snprintf(buf, size, "%s (Holm, %zu tests)", adj, hp->n_family);
+    else
+        snprintf(buf, size, "%s (Holm, %zu tests; %s)", adj, hp->n_family, raw);
+    return buf;
+}
+
 /* "permutation p = 0.0625", or "Welch, not paired" (vdc_headline.unpaired) */
 static const char *
 perm_p(char *buf, size_t size, const struct vdc_analysis *a, const struct vdc_stats_paired *p)
@@ -436,7 +457,7 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
     const struct vdc_stats_paired *p = &row->p;
     int ceiling = pair->role == VDC_HEADLINE_CEILING;
     GString *s = g_string_new(NULL);
-    char *reason = vdc_headline_reason(a, pair, row), pb[48], qb[48];
+    char *reason = vdc_headline_reason(a, pair, row), pb[128], qb[48];
 
     if (reason || row->verdict == VDC_VERDICT_NOT_TESTED || !p->has_ratio) {
         if (standalone)
@@ -458,13 +479,13 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
     } else if (ceiling) {
         g_string_append_printf(s, "%s reaches %.1f %%", t, 100 * p->ratio);
         append_ci(s, p, 1);
-        g_string_append_printf(s, " of %s, %s, %s", r, fmt_p(pb, sizeof(pb), "p", row->p_holm),
+        g_string_append_printf(s, " of %s, %s, %s", r, fmt_p_holm(pb, sizeof(pb), pair, row),
                                perm_p(qb, sizeof(qb), a, p));
     } else if (row->verdict == VDC_VERDICT_FASTER || row->verdict == VDC_VERDICT_SLOWER) {
         g_string_append_printf(s, "%s is %.1f %% %s than %s", t, fabs(p->delta_percent),
                                row->verdict == VDC_VERDICT_FASTER ? "faster" : "slower", r);
         append_ci(s, p, 0);
-        g_string_append_printf(s, ", %s, %s, %s", fmt_p(pb, sizeof(pb), "p", row->p_holm),
+        g_string_append_printf(s, ", %s, %s, %s", fmt_p_holm(pb, sizeof(pb), pair, row),
                                perm_p(qb, sizeof(qb), a, p),
                                vdc_effect_class_name(row->effect));
     } else {
@@ -472,7 +493,7 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
             g_string_append_printf(s, "%s against %s: ", t, r);
         g_string_append_printf(s, "no significant difference, %+.1f %%", p->delta_percent);
         append_ci(s, p, 0);
-        g_string_append_printf(s, ", %s, %s, %s", fmt_p(pb, sizeof(pb), "p", row->p_holm),
+        g_string_append_printf(s, ", %s, %s, %s", fmt_p_holm(pb, sizeof(pb), pair, row),
                                perm_p(qb, sizeof(qb), a, p),
                                vdc_effect_class_name(row->effect));
     }
@@ -530,8 +551,11 @@ vdc_headline_method_text(void)
 {
     return g_strdup_printf("Pairs: the same repetition of both targets (same seed, same boot); a pair "
                            "without a value on a side is dropped and counted.  [95 %% CI]: paired Fieller "
-                           "interval of the ratio of the means.  p: paired t-test, Holm-corrected across the "
-                           "tests of each pair (alpha %g); permutation p: sign-flip test, unadjusted, beside it.  "
+                           "interval of the ratio of the means, of each test alone (not adjusted for the pair's "
+                           "other tests).  p: paired t-test, Holm-corrected across the tests of each pair "
+                           "(alpha %g), which decides the verdict; the unadjusted p beside it, so an interval "
+                           "that excludes 0 beside a Holm p above alpha is no contradiction; permutation p: "
+                           "sign-flip test, unadjusted.  "
                            "Classes: negligible |delta| < %g %%, moderate %g-%g %%, large >= %g %% (significant "
                            "after Holm); undecided: not significant and the interval reaches past +-%g %%.  Not "
                            "comparable (no verdict): too-fast, under-2x-ram or artefact-flagged runs on a side, "

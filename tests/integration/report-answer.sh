@@ -9,12 +9,14 @@
 #   knobs: 8 QEMU knob targets under libvirt TCG, block devices standing in
 #     for LVs (2 runs, 8 MiB files: too fast and under-2x-ram):
 #     results/2026-12-06-libvirt-tcg-knobs-EMULATED;
-# and on tests/golden/report/hostcost (host CPU intervals cut at 0).
+# on tests/golden/report/hostcost (host CPU intervals cut at 0) and the
+# README's lab main job (results/2026-12-06-lab-main-job-readme-EMULATED:
+# an interval that excludes 0 beside a Holm p above 0.05).
 # Checked: a thin LV's passes paired with the other target's test in the
 # Verdict lines, the delta table, report.json and the answer's host cost;
 # the plural of every count; a blocker counted once per
 # comparison, the counts saying of how many and (once) what a comparison
-# is; one --size advice; an
+# is; a Holm p labelled beside the unadjusted one; one --size advice; an
 # interval cut at 0 says so where it is printed.  About 2 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -25,9 +27,10 @@ trap 'rm -rf "$work"' EXIT INT TERM
 SOURCE_DATE_EPOCH=1796000000
 export SOURCE_DATE_EPOCH
 
-for f in thinlab knobs hostcost; do
+readme="$top_srcdir/results/2026-12-06-lab-main-job-readme-EMULATED/result/result.json"
+for f in thinlab knobs hostcost readme; do
     mkdir -p "$work/$f"
-    cp "$golden/$f/result.json" "$work/$f/result.json"
+    if [ "$f" = readme ]; then cp "$readme" "$work/$f/result.json"; else cp "$golden/$f/result.json" "$work/$f/result.json"; fi
     "$VMDISKCMP" report "$work/$f" --quiet --formats txt,md,json,html 2>"$work/$f.err" ||
         fail "$f: report failed: $(cat "$work/$f.err")"
 done
@@ -116,6 +119,19 @@ for name in ("knobs", "hostcost"):
               f"{name}: report.json does not flag an interval cut at 0")
 check(any("is cut at 0" in open(f"{d}/{n}/report.txt", encoding="utf-8").read() for n in ("knobs", "hostcost")),
       "no fixture prints an interval cut at 0: the check above checked nothing")
+
+# readme (the README's lab main job, 3 pairs, 5 tests a pair): a Holm p
+# above alpha beside an interval that excludes 0 says which p it is and
+# gives the unadjusted one; the legend says the interval is of each test alone
+txt = open(f"{d}/readme/report.txt", encoding="utf-8").read()
+rows = [l for l in txt.splitlines() if re.search(r"\[[+-]\d+\.\d %, [+-]\d+\.\d %\], p = ", l)]
+check(rows, "readme: no headline row with an interval and a p")
+for l in rows:
+    check(re.search(r", p = [0-9.]+ \(Holm, 5 tests; unadjusted = [0-9.]+\)", l),
+          f"readme: a Holm p not labelled with its family and the unadjusted p: {l.strip()[:120]}")
+excl = [l for l in rows if re.search(r"\[\+\d+\.\d %, \+", l) and "no significant difference" in l]
+check(excl, "readme: the interval-excludes-0 row is not there: the check above checked nothing")
+check("of each test alone" in re.sub(r"\s+", " ", txt), "readme: the legend does not say the interval is of each test alone")
 
 for b in bad:
     print("FAIL:", b, file=sys.stderr)

@@ -316,7 +316,7 @@ test_ceiling(void **state)
     row = row_for(&a, p, "putc");
     assert_true(fabs(row->p.ratio - 0.8) < 0.001);
     s = vdc_headline_row_text(&a, p, row, 1);
-    assert_prefix(s, "lvm reaches 80.0 % [79.8 %, 80.2 %] of dom0, p < 0.001, permutation p = 0.0312");
+    assert_prefix(s, "lvm reaches 80.0 % [79.8 %, 80.2 %] of dom0, p < 0.001 (Holm, 5 tests), permutation p = 0.0312");
     g_free(s);
     p = pair_for(&a, "image", "dom0");
     row = row_for(&a, p, "putc");
