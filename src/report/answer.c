@@ -77,6 +77,46 @@ add_line(struct build *b, enum vdc_answer_kind kind, enum vdc_answer_tone tone, 
     g_array_append_val(b->lines, l);
 }
 
+/* ---- words from what the result holds --------------------------------- */
+
+/* 1 when the result ran under Xen (libxl, or libvirt's xen:// driver):
+ * the host is dom0; otherwise (QEMU/KVM, TCG) it is "the host" */
+static int
+on_xen(const vdc_result_set *rs)
+{
+    const vdc_hypervisor_info *h = &rs->experiment.hypervisor;
+
+    if (!rs->has_experiment || !h->driver)
+        return 1;               /* imported: dom0, as the field says */
+    return !strcmp(h->driver, "libxl") || (h->uri && g_str_has_prefix(h->uri, "xen"));
+}
+
+/* "dom0" or "the host" (on_xen) */
+static const char *
+host_word(const vdc_result_set *rs)
+{
+    return on_xen(rs) ? "dom0" : "the host";
+}
+
+/* What stands for the LV in this run: "LV" when a target is of kind lvm,
+ * "block device" when only block targets stand in for it, "LV" when
+ * there is neither (the question the tool asks) */
+static const char *
+lv_word(const vdc_result_set *rs)
+{
+    size_t i;
+    int block = 0;
+
+    for (i = 0; i < rs->n_targets; i++) {
+        const char *k = rs->targets[i]->kind;
+
+        if (k && !strcmp(k, "lvm"))
+            return "LV";
+        block |= k && !strcmp(k, "block");
+    }
+    return block ? "block device" : "LV";
+}
+
 /* ---- the groups of tests ------------------------------------------------------ */
 
 /* The group of test @ki ("Sequential output") and the test's name inside
@@ -391,6 +431,18 @@ size_option(const struct vdc_analysis *a, size_t ti)
     return w && !strcmp(w, "dom0") ? "--dom0-size" : "--size";
 }
 
+/* 1 when a target of @rs asked QEMU for cache=none */
+static int
+disk_cache_none_ran(const vdc_result_set *rs)
+{
+    size_t i;
+
+    for (i = 0; i < rs->n_targets; i++)
+        if (rs->targets[i]->requested.disk_cache && !strcmp(rs->targets[i]->requested.disk_cache, "none"))
+            return 1;
+    return 0;
+}
+
 /* The fixes of one flag @bit of target @ti's cell (row of @hp). */
 static void
 flag_fix(struct build *b, const struct vdc_headline_pair *hp, size_t ti, size_t ki, unsigned bit)
@@ -430,14 +482,31 @@ flag_fix(struct build *b, const struct vdc_headline_pair *hp, size_t ti, size_t 
         for (i = 0; i < h->n_pairs; i++)
             if (h->pairs[i].role == VDC_HEADLINE_CACHE && h->pairs[i].target == ti)
                 break;
+        const vdc_target *t = vdc_result_set_find_target(b->rs, name);
+        const char *dc = t ? t->requested.disk_cache : NULL;
+
         if (i < h->n_pairs)
-            add_fix(b, NULL, g_strdup_printf("it was served from dom0's page cache, not the disk: %s, the same "
+            add_fix(b, NULL, g_strdup_printf("it was served from %s's page cache, not the disk: %s, the same "
                                              "image without that cache, answers for the disk",
-                                             a->targets[h->pairs[i].reference]), name);
-        else
+                                             host_word(b->rs), a->targets[h->pairs[i].reference]), name);
+        else if (dc && strcmp(dc, "none") && strcmp(dc, "directsync") && strcmp(dc, "default") &&
+                 disk_cache_none_ran(b->rs))
+            /* the run holds the same disks with cache=none: they answer for the disk */
+            add_fix(b, NULL, g_strdup_printf("QEMU's cache=%s served it from %s's page cache, not the disk: the "
+                                             "cache=none targets answer for the disk", dc, host_word(b->rs)),
+                    name);
+        else if (dc && strcmp(dc, "none") && strcmp(dc, "directsync") && strcmp(dc, "default"))
+            /* QEMU's cache mode put it there, an image's or a block device's alike */
+            add_fix(b, g_strdup("--disk-cache none"),
+                    g_strdup_printf("QEMU's cache=%s served it from %s's page cache, not the disk; none opens "
+                                    "the disk with O_DIRECT", dc, host_word(b->rs)), name);
+        else if (t && t->kind && !strcmp(t->kind, "image"))
             add_fix(b, g_strdup("--image-cache host,none"),
-                    g_strdup("it was served from dom0's page cache, not the disk; host,none also runs it "
-                             "without that cache"), name);
+                    g_strdup_printf("it was served from %s's page cache, not the disk; host,none also runs it "
+                                    "without that cache", host_word(b->rs)), name);
+        else
+            add_fix(b, NULL, g_strdup_printf("it was served from %s's page cache, not the disk (its warning says "
+                                             "which numbers)", host_word(b->rs)), name);
     } else if (bit & VDC_CELL_ARTEFACTS) {
         add_fix(b, NULL, g_strdup_printf("%s: may be an artefact of the measurement (its warning says which "
                                          "numbers)", vdc_cell_flag_name(bit)), name);
@@ -704,7 +773,8 @@ cost_line(struct build *b)
             }
     if (!nk)
         return;
-    s = g_string_new("dom0 busy CPU s per GiB moved (");
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "%s busy CPU s per GiB moved (", on_xen(b->rs) ? "dom0" : "host");
     for (k = 0; k < nk; k++) {
         char label[VDC_TEST_LABEL_MAX];
         const char *key = a->tests[keys[k]];
@@ -747,7 +817,7 @@ cost_line(struct build *b)
     if (cut)
         g_string_append_printf(s, ". %s", vdc_host_cost_cut_note);
     if (any)
-        add_line(b, VDC_ANSWER_COST, VDC_TONE_PLAIN, g_strdup("What each backend costs dom0"),
+        add_line(b, VDC_ANSWER_COST, VDC_TONE_PLAIN, g_strdup_printf("What each backend costs %s", host_word(b->rs)),
                  g_string_free(s, FALSE));
     else
         g_string_free(s, TRUE);
@@ -916,7 +986,7 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     size_t i, j, n_cache = 0;
 
     vdc_answer_dispose(ans);
-    ans->title = g_strdup_printf("The answer: image or LV on this host%s",
+    ans->title = g_strdup_printf("The answer: image or %s on this host%s", lv_word(rs),
                                  rs->has_experiment && rs->experiment.emulated == 1 ? " (EMULATED: relative only)" : "");
     ans->legend = g_strdup(h->unpaired ? "[95 % interval of the delta, each test alone]; p: Welch's t-test, not "
                                          "paired, Holm-corrected across a pair's tests"

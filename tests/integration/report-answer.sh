@@ -16,7 +16,8 @@
 # Verdict lines, the delta table, report.json and the answer's host cost;
 # the plural of every count; a blocker counted once per
 # comparison, the counts saying of how many and (once) what a comparison
-# is; a Holm p labelled beside the unadjusted one; one --size advice; an
+# is; a Holm p labelled beside the unadjusted one; one --size advice; the
+# words of a block-device run on QEMU/KVM (host, not dom0); an
 # interval cut at 0 says so where it is printed.  About 2 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -96,6 +97,18 @@ _, ans = answer("knobs")
 flat = re.sub(r"\s+", " ", ans)
 sizes = re.findall(r"--size \d+M", flat)
 check(sizes == ["--size 512M"], f"knobs: --size advice {sizes}, expected one --size 512M")
+
+# knobs: worded from what the result holds: block devices stand in for the
+# LV, QEMU/KVM's host is not dom0, no --image-cache for a QEMU cache mode,
+# no "best mean first" where nothing is ranked
+txt, ans = answer("knobs")
+flat = re.sub(r"\s+", " ", ans)
+check(flat.startswith("The answer: image or block device on this host"), f"knobs: the title: {flat[:60]!r}")
+check("dom0" not in flat, "knobs: the answer speaks of dom0 on a QEMU/KVM host")
+check("costs the host" in flat, "knobs: no 'What each backend costs the host'")
+check("--image-cache" not in flat, "knobs: --image-cache advised for QEMU's cache=writeback")
+check("cache=none targets answer for the disk" in flat, "knobs: the cache=none twins are not named")
+check("best mean first" not in txt[:txt.find("\nRows: ")], "knobs: 'best mean first' where nothing is ranked")
 
 # an interval cut at 0 says so where it is printed: the answer's cost line
 # and the host CPU tables of report.txt, report.md, report.html; report.json
