@@ -48,7 +48,7 @@ static const char report_usage[] =
     "(bonnie++ 1.98 CSV, one line per run), summary.csv, headline.csv, report.json\n"
     "(result + statistics), report.md, report.html (SVG charts, dot plots); each\n"
     "opens with the image/LV headline (paired, Holm).  Default: all formats;\n"
-    "baseline: dom0 if present, else the first target; outliers: flag, Z 3.5;\n"
+    "baseline: dom0 if present, else the first LV/block target beside an image, else the first; outliers: flag, Z 3.5;\n"
     "bootstrap: 10000 resamples, seed 20261130.  --rate-ceiling: no rate of the\n"
     "device, link or target NAME can be above MIB_S MiB/s (flag above-ceiling).\n"
     "Warnings go to stderr too (\"vmdiskcmp: WARNING: ...\"; not with --quiet).\n\n";
@@ -210,7 +210,7 @@ static const vdc_opt report_table[] = {
     { .name = "fail-if", .type = VDC_OPT_CALL, .parse = opt_fail_if, .metavar = "slower>P%",
       .scopes = "compare", .help = "exit 1 when a target is significantly slower than the baseline by more than P %" },
     { .name = "baseline", .type = VDC_OPT_CALL, .parse = opt_baseline, .metavar = "NAME",
-      .def = "dom0 if present, else the first target", .help = "the target the others are compared with" },
+      .def = "dom0 if present, else the first LV/block target beside an image, else the first target", .help = "the target the others are compared with" },
     { .name = "outliers", .type = VDC_OPT_CALL, .parse = opt_outliers, .metavar = "keep|flag|drop",
       .def = "flag", .help = "what to do with outliers (modified z-score)" },
     { .name = "outlier-threshold", .type = VDC_OPT_CALL, .parse = opt_threshold, .metavar = "Z",

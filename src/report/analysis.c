@@ -834,15 +834,30 @@ decide_warnings(struct vdc_analysis *a, const vdc_result_set *rs)
     }
 }
 
+/* The default baseline: bare dom0 when the run has it (the ceiling every
+ * target is held against); else, when the run holds an image and an LV or
+ * block device, the first LV or block target, so that the tables' deltas
+ * run in the answer's direction (image relative to the LV); else the first
+ * target. */
 static char *
-default_baseline(char **targets)
+default_baseline(char **targets, const vdc_result_set *rs)
 {
     size_t i;
+    int image = 0;
+    const char *lv = NULL;
 
     for (i = 0; targets[i]; i++)
         if (!strcmp(targets[i], "dom0"))
             return g_strdup("dom0");
-    return g_strdup(targets[0]);
+    for (i = 0; targets[i]; i++) {
+        const vdc_target *t = vdc_result_set_find_target(rs, targets[i]);
+        const char *k = t ? t->kind : NULL;
+
+        image |= k && !strcmp(k, "image");
+        if (!lv && k && (!strcmp(k, "lvm") || !strcmp(k, "block")))
+            lv = targets[i];
+    }
+    return g_strdup(image && lv ? lv : targets[0]);
 }
 
 int
@@ -901,7 +916,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
         }
         a->baseline = g_strdup(baseline);
     } else {
-        a->baseline = default_baseline(a->targets);
+        a->baseline = default_baseline(a->targets, rs);
     }
     for (ti = 0; ti < a->n_targets; ti++)
         if (!strcmp(a->targets[ti], a->baseline))

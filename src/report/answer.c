@@ -1025,7 +1025,7 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
         if (h->n_rankings && hp->role == VDC_HEADLINE_CHOICE)
             continue;
         add_line(&b, VDC_ANSWER_PAIR, VDC_TONE_PLAIN,
-                 g_strdup_printf("%s against %s%s", a->targets[hp->target],
+                 g_strdup_printf("%s relative to %s%s", a->targets[hp->target],
                                  hp->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
                                  a->targets[hp->reference]), pair_text(a, hp));
         pair_groups(&b, hp);

@@ -31,7 +31,7 @@
 
 struct vdc_report_options {
     unsigned formats;                /* VDC_REPORT_* bits; default VDC_REPORT_ALL */
-    const char *baseline;            /* target name; NULL: dom0 if present, else the first */
+    const char *baseline;            /* target name; NULL: dom0 if present, else the first LV/block target beside an image, else the first */
     struct vdc_stats_options stats;  /* default vdc_stats_options_init */
     vdc_artefact_options artefacts;  /* the artefact rules' settings (stated ceilings;
                                       * borrowed); default vdc_artefact_options_init */

@@ -12,7 +12,8 @@
 # on tests/golden/report/hostcost (host CPU intervals cut at 0) and the
 # README's lab main job (results/2026-12-06-lab-main-job-readme-EMULATED:
 # an interval that excludes 0 beside a Holm p above 0.05).
-# Checked: a thin LV's passes paired with the other target's test in the
+# Checked: one direction per pair (the default baseline is the LV beside
+# an image); a thin LV's passes paired with the other target's test in the
 # Verdict lines, the delta table, report.json and the answer's host cost;
 # the plural of every count; a blocker counted once per
 # comparison, the counts saying of how many and (once) what a comparison
@@ -91,6 +92,19 @@ j = json.load(open(f"{d}/thinlab/report.json", encoding="utf-8"))["statistics"][
 thin = [c for c in j if "~" in c["test"] or "~" in c.get("baseline_test", "")]
 check(len(thin) == 8 and all(c.get("baseline_test", c["test"]).split("~")[0] == c["test"].split("~")[0] for c in thin),
       f"thinlab: report.json's comparisons do not pair the 8 thin passes: {len(thin)}")
+
+# thinlab: one direction for a pair on the first screen: image relative to
+# lvm in the title's baseline, the answer, the Verdict line and the delta
+# table, the same delta in the headline and the table
+txt, ans = answer("thinlab")
+flat = re.sub(r"\s+", " ", ans)
+check(re.search(r"report: 4 targets, baseline lvm$", txt, re.M), "thinlab: the default baseline is not lvm")
+check("image relative to lvm: 1 pair" in flat, "thinlab: the answer does not say 'image relative to lvm' once")
+check(re.search(r"^Verdict: image against lvm: ", txt, re.M), "thinlab: the Verdict line runs the other way")
+m = re.search(r"^    Sequential output, block: not comparable \([^)]*\): ([+-]\d+\.\d) %", txt, re.M)
+t = re.search(r"^image +([+-]\d+\.\d)% n/c", txt[txt.find("\nDelta against lvm"):], re.M)
+check(m and t and m.group(1) == t.group(1),
+      f"thinlab: image's block write delta differs between the headline and the table: {m and m.group(1)} {t and t.group(1)}")
 
 # knobs: one --size advice, the largest (under-2x-ram's 512M removes too-fast's too)
 _, ans = answer("knobs")
