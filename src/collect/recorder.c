@@ -15,6 +15,7 @@
 #include "common/util.h"
 #include "hv/translate.h"
 #include "model/target.h"
+#include "plan/dims.h"
 #include "plan/step.h"
 
 struct vdc_recorder {
@@ -181,9 +182,11 @@ vdc_recorder_target(vdc_recorder *rec, size_t i, JsonObject *storage, const char
     const vdc_plan *p = rec->p;
     const vdc_plan_target *pt = &p->targets[i];
     vdc_target *t = target_of(rec, i);
+    g_autoptr(JsonNode) variant = NULL;
 
     if (!t)
         return;
+    variant = vdc_dim_variant_json(p, pt);
     vdc_set_str(&t->kind, vdc_target_spec_kind(&pt->spec));
     vdc_set_str(&t->where, vdc_target_name(VDC_DIM_WHERE, pt->spec.where));
     vdc_set_str(&t->filesystem.type, p->mkfs);
@@ -205,6 +208,11 @@ vdc_recorder_target(vdc_recorder *rec, size_t i, JsonObject *storage, const char
         g_autofree char *what = g_strdup_printf("%s storage", pt->name);
 
         (void)vdc_target_storage_from_json(&t->storage, storage, what);
+    }
+    if (variant) {
+        g_autofree char *what = g_strdup_printf("%s variant", pt->name);
+
+        (void)vdc_target_variant_from_json(&t->variant, json_node_get_object(variant), what);
     }
 }
 

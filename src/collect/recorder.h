@@ -98,8 +98,9 @@ void vdc_recorder_time(vdc_recorder *rec, vdc_time_part part, double seconds);
 /* ---- targets ----------------------------------------------------------- */
 
 /* Target @i of the plan as planned and provisioned: its kind and where
- * (from the plan's description), the filesystem the step makes, the image
- * backend and cache requested (a domU image), @storage (the storage code's
+ * (from the plan's description), its variant (the matrix's values that
+ * made it: plan/dims.h vdc_dim_variant_json), the filesystem the step
+ * makes, the image backend and cache requested (a domU image), @storage (the storage code's
  * account of what it made: storage/storage.h vdc_storage_describe's
  * object, borrowed; NULL: none), and for a dom0 target @dev, the block
  * device its agent runs on (recorded as its backend: block, local). */

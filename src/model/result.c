@@ -265,6 +265,41 @@ vdc_target_dispose(vdc_target *t)
     align_layers_dispose(&t->alignment);
 }
 
+char *
+vdc_target_variant_text(const vdc_target *t)
+{
+    GString *s = g_string_new(NULL);
+    const vdc_field *f;
+
+    /* the member table's order, which is the matrix's (plan/dims.c) */
+    for (f = vdc_variant_fields; f->name; f++) {
+        const char *p = (const char *)&t->variant + f->off;
+        const char *sep = s->len ? ", " : "";
+
+        switch (f->type) {
+        case VDC_F_STR:
+            if (*(char *const *)p)
+                g_string_append_printf(s, "%s%s %s", sep, f->name, *(char *const *)p);
+            break;
+        case VDC_F_INT:
+            if (*(const int64_t *)p != VDC_INT_ABSENT)
+                g_string_append_printf(s, "%s%s %" G_GINT64_FORMAT, sep, f->name, (gint64)*(const int64_t *)p);
+            break;
+        case VDC_F_BOOL:
+            if (*(const int *)p != VDC_BOOL_ABSENT)
+                g_string_append_printf(s, "%s%s %s", sep, f->name, *(const int *)p ? "on" : "off");
+            break;
+        default:
+            break;
+        }
+    }
+    if (!s->len) {
+        g_string_free(s, TRUE);
+        return NULL;
+    }
+    return g_string_free(s, FALSE);
+}
+
 size_t
 vdc_target_misaligned(const vdc_target *t)
 {

@@ -498,6 +498,24 @@ typedef struct {
     size_t n_ranges;
 } vdc_target_placement;
 
+/* targets[].variant: the values of the target matrix's dimensions that
+ * made this target (plan/dims.h vdc_dim_variant_json, by its keys), only
+ * those the run was given that apply to the target's kind; a member absent:
+ * not given (the dimension's default).  Names as the options take them. */
+typedef struct {
+    char *image_format;      /* raw, qcow2 */
+    char *image_alloc;       /* sparse, falloc, full, metadata */
+    char *image_backend;     /* auto, phy, qdisk, tap */
+    char *image_cache;       /* host, none */
+    char *disk_cache;        /* none, writeback, directsync, writethrough */
+    char *disk_io;           /* native, io_uring, threads */
+    int64_t iothreads;       /* I/O threads per disk, 0 to 16 */
+    char *disk_bus;          /* virtio-blk, virtio-scsi */
+    char *lv_type;           /* linear, striped, thin */
+    int64_t fill_percent;    /* %, 0 to 95 */
+    int precondition;        /* tri-state */
+} vdc_target_variant;
+
 /* targets[].provenance: where an imported target's description came from,
  * one line each, NULL when nothing was said (src/import/describe.c). */
 typedef struct {
@@ -510,6 +528,7 @@ typedef struct {
     char *name;              /* unique within the set */
     char *kind;              /* image, lvm, block, dom0, imported */
     char *where;             /* domU, dom0, host */
+    vdc_target_variant variant;
     int64_t memory_mib;      /* RAM of the machine the agent ran in; VDC_INT_ABSENT:
                               * see experiment.guest/host (merge fills it) */
     int64_t dom0_memory_mib; /* imports: RAM of the dom0 beneath a domU target (what
@@ -524,6 +543,11 @@ typedef struct {
     vdc_target_placement placement;
     vdc_target_alignment alignment;
 } vdc_target;
+
+/* One line of targets[].variant, "key value" by member in the matrix's
+ * order: "image_format qcow2, disk_cache none, iothreads 1, precondition
+ * on"; NULL when the target has none (g_free). */
+char *vdc_target_variant_text(const vdc_target *t);
 
 /* The misaligned layers of @t (alignment.layers with a why), in order;
  * 0 when none or not recorded. */
@@ -792,6 +816,9 @@ int vdc_result_set_load_file(vdc_result_set *rs, const char *path);
  * as JSON.  Returns 0, or -1 after one vdc_error. */
 int vdc_target_backend_from_json(vdc_target_backend *b, JsonObject *o, const char *what);
 int vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *what);
+/* targets[].variant from the plan's (plan/dims.h vdc_dim_variant_json).
+ * 0 or -1, as above. */
+int vdc_target_variant_from_json(vdc_target_variant *v, JsonObject *o, const char *what);
 /* targets[].cache and targets[].placement (without ranges) from a driver's
  * or the run's JSON object, as the loader reads them.  0 or -1. */
 int vdc_target_cache_from_json(vdc_target_cache *c, JsonObject *o, const char *what);

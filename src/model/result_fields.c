@@ -248,6 +248,21 @@ static const vdc_field placement_fields[] = {
     END
 };
 
+const vdc_field vdc_variant_fields[] = {
+    F(VDC_F_STR, vdc_target_variant, image_format, "image_format", 0),
+    F(VDC_F_STR, vdc_target_variant, image_alloc, "image_alloc", 0),
+    F(VDC_F_STR, vdc_target_variant, image_backend, "image_backend", 0),
+    F(VDC_F_STR, vdc_target_variant, image_cache, "image_cache", 0),
+    F(VDC_F_STR, vdc_target_variant, disk_cache, "disk_cache", 0),
+    F(VDC_F_STR, vdc_target_variant, disk_io, "disk_io", 0),
+    F(VDC_F_INT, vdc_target_variant, iothreads, "iothreads", NN),
+    F(VDC_F_STR, vdc_target_variant, disk_bus, "disk_bus", 0),
+    F(VDC_F_STR, vdc_target_variant, lv_type, "lv_type", 0),
+    F(VDC_F_INT, vdc_target_variant, fill_percent, "fill_percent", NN),
+    F(VDC_F_BOOL, vdc_target_variant, precondition, "precondition", 0),
+    END
+};
+
 static const vdc_field provenance_fields[] = {
     F(VDC_F_STR, vdc_target_provenance, kind, "kind", 0),
     F(VDC_F_STR, vdc_target_provenance, memory_mib, "memory_mib", 0),
@@ -259,6 +274,7 @@ const vdc_field vdc_target_fields[] = {
     F(VDC_F_STR, vdc_target, name, "name", VDC_FF_REQUIRED),
     F(VDC_F_STR, vdc_target, kind, "kind", 0),
     F(VDC_F_STR, vdc_target, where, "where", 0),
+    O(vdc_target, variant, "variant", vdc_variant_fields),
     F(VDC_F_INT, vdc_target, memory_mib, "memory_mib", NN),
     F(VDC_F_INT, vdc_target, dom0_memory_mib, "dom0_memory_mib", NN),
     O(vdc_target, provenance, "provenance", provenance_fields),

@@ -65,6 +65,7 @@ extern const vdc_field vdc_workload_fields[];     /* a sample's workload, withou
 extern const vdc_field vdc_backend_fields[];      /* targets[].backend */
 extern const vdc_field vdc_storage_fields[];      /* targets[].storage */
 extern const vdc_field vdc_cache_fields[];        /* targets[].cache */
+extern const vdc_field vdc_variant_fields[];      /* targets[].variant */
 extern const vdc_field vdc_hypervisor_fields[];   /* experiment.hypervisor */
 
 void vdc_fields_init(const vdc_field *fields, void *obj);

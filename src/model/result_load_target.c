@@ -59,6 +59,12 @@ vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *w
 }
 
 int
+vdc_target_variant_from_json(vdc_target_variant *v, JsonObject *o, const char *what)
+{
+    return load_object(vdc_variant_fields, o, v, what);
+}
+
+int
 vdc_target_cache_from_json(vdc_target_cache *c, JsonObject *o, const char *what)
 {
     return load_object(vdc_cache_fields, o, c, what);

@@ -483,6 +483,35 @@ vdc_dim_in_variant(const vdc_dimension *d, const vdc_plan *p, vdc_backing backin
     return (d->kinds & KIND(backing)) && p->dims[d->dim].n > 0;
 }
 
+JsonNode *
+vdc_dim_variant_json(const vdc_plan *p, const vdc_plan_target *t)
+{
+    JsonObject *o = NULL;
+    JsonNode *n;
+    size_t i;
+
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+        int v = vdc_target_spec_get(&t->spec, d->dim);
+
+        if (t->spec.where != VDC_WHERE_DOMU || !vdc_dim_in_variant(d, p, t->spec.backing))
+            continue;
+        if (!o)
+            o = json_object_new();
+        if (d->numeric)
+            json_object_set_int_member(o, vdc_dim_key(d), v - 1);   /* stored as the number + 1 */
+        else if (d->boolean)
+            json_object_set_boolean_member(o, vdc_dim_key(d), v != 0);
+        else
+            json_object_set_string_member(o, vdc_dim_key(d), vdc_target_name(d->dim, v));
+    }
+    if (!o)
+        return NULL;
+    n = json_node_new(JSON_NODE_OBJECT);
+    json_node_take_object(n, o);
+    return n;
+}
+
 int
 vdc_dim_check_combination(const vdc_plan *p, const vdc_target_spec *s)
 {

@@ -21,6 +21,8 @@
 
 #include <stddef.h>
 
+#include <json-glib/json-glib.h>
+
 #include "host/qemucaps.h"
 #include "plan/plan.h"
 
@@ -114,6 +116,17 @@ int vdc_dim_check_combination(const vdc_plan *p, const vdc_target_spec *s);
 /* 1 when dimension @d was given (an option of the run) and applies to
  * @backing: it belongs in that target's variant (plan.json, result.json). */
 int vdc_dim_in_variant(const vdc_dimension *d, const vdc_plan *p, vdc_backing backing);
+
+/* Target @t's variant: the values of the dimensions that made it, an
+ * object by key (vdc_dim_key) in table order, each dimension given to the
+ * run that applies to @t's kind (vdc_dim_in_variant; a domU target only):
+ * a name as the option takes it ("none", "virtio-scsi"), a number for a
+ * numeric one (iothreads 1, fill_percent 50), a boolean for an off/on one
+ * (precondition).  plan.json and result.json targets[].variant
+ * (doc/result-format.md); the model's member table (model/result.h
+ * vdc_target_variant) holds every key.  A new node, or NULL when the
+ * target has none.  Pure. */
+JsonNode *vdc_dim_variant_json(const vdc_plan *p, const vdc_plan_target *t);
 
 /* The option table entries of the dimensions, for the run's options table
  * (plan/options.c): type VDC_OPT_CALL, the member at @base_off +

@@ -382,33 +382,16 @@ dom0_on(const vdc_plan_target *t)
                                                 : vdc_target_name(VDC_DIM_BACKING, t->spec.backing);
 }
 
-/* targets[].variant: the matrix's dimensions the run was given that apply
- * to @t, by key (a number for a numeric one), or nothing when none */
+/* targets[].variant (vdc_dim_variant_json), or nothing when none */
 static void
 variant_to_json(JsonBuilder *b, const vdc_plan *p, const vdc_plan_target *t)
 {
-    size_t i, n = 0;
+    JsonNode *v = vdc_dim_variant_json(p, t);
 
-    for (i = 0; i < vdc_n_dimensions; i++) {
-        const vdc_dimension *d = &vdc_dimensions[i];
-        int v = vdc_target_spec_get(&t->spec, d->dim);
-
-        if (t->spec.where != VDC_WHERE_DOMU || !vdc_dim_in_variant(d, p, t->spec.backing))
-            continue;
-        if (!n++) {
-            json_builder_set_member_name(b, "variant");
-            json_builder_begin_object(b);
-        }
-        json_builder_set_member_name(b, vdc_dim_key(d));
-        if (d->numeric)
-            json_builder_add_int_value(b, v - 1);
-        else if (d->boolean)
-            json_builder_add_boolean_value(b, v != 0);
-        else
-            json_builder_add_string_value(b, vdc_target_name(d->dim, v));
-    }
-    if (n)
-        json_builder_end_object(b);
+    if (!v)
+        return;
+    json_builder_set_member_name(b, "variant");
+    json_builder_add_value(b, v);   /* takes @v */
 }
 
 static void

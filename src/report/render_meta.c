@@ -365,12 +365,17 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
         g_autofree char *mismatch = vdc_knobs_mismatch(rs->targets[i]);
         g_autofree char *storage = vdc_storage_text(rs->targets[i]);
         g_autofree char *align = vdc_alignment_text(rs->targets[i]);
+        g_autofree char *variant = vdc_target_variant_text(rs->targets[i]);
         g_autofree char *name = vdc_escape_text(rs->targets[i]->name, -1, 0);
 
-        if (!backend && !cache && !place && !knobs && !mismatch && !storage && !align)
+        if (!backend && !cache && !place && !knobs && !mismatch && !storage && !align && !variant)
             continue;
         if (!any++)
             g_string_append(out, "Backend, cache and placement, read back after boot:\n");
+        if (variant) {
+            g_autofree char *e = vdc_escape_text(variant, -1, 0);
+            g_string_append_printf(out, "  %s: variant: %s (as planned)\n", name, e);
+        }
         if (backend) {
             g_autofree char *e = vdc_escape_text(backend, -1, 0);
             g_string_append_printf(out, "  %s: backend: %s\n", name, e);
@@ -414,6 +419,11 @@ target_lines(GPtrArray *v, const vdc_target *t)
 #define TI(label, val, unit) do { l = g_strdup_printf("%s: %s", p, label); add_int(v, l, val, unit); g_free(l); } while (0)
     T("kind", t->kind);
     T("benchmarked in", t->where);
+    {
+        g_autofree char *variant = vdc_target_variant_text(t);
+
+        T("variant", variant);
+    }
     T("requested disk spec", t->requested.disk_spec);
     T("requested domain XML disk", t->requested.domain_xml_disk);
     T("requested image backend", t->requested.image_backend);

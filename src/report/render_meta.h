@@ -42,7 +42,8 @@ char *vdc_storage_text(const vdc_target *t);
 char *vdc_alignment_text(const vdc_target *t);
 
 /* The text report's block "Backend, cache and placement, read back after
- * boot": per target, the backend found (type, physical device, where it
+ * boot": per target, its variant as planned (the matrix's values that made
+ * it), the backend found (type, physical device, where it
  * was read, the requested backend when another), the cache and the
  * placement lines it has (nothing when no target has any). */
 void vdc_append_cache_text(GString *out, const vdc_result_set *rs);

@@ -207,6 +207,8 @@ grep -q '^Job mix8k: rw=randrw rwmixread=70 bs=8192 ' "$work/workload/report.txt
 render storvar "$golden/storvar/result.json" image
 grep -q '^  lvm-thin: storage: thin LV vg0/vmdiskcmp-lvm-thin, PE start 1 MiB; pool vmdiskcmp-lvm-thin-pool, chunk 64 KiB, zeroing on' \
     "$work/storvar/report.txt" || fail "storvar: report.txt does not print the thin pool read back"
+grep -q '^  image-full: variant: image_alloc full (as planned)$' "$work/storvar/report.txt" ||
+    fail "storvar: report.txt does not print the target's variant"
 grep -q '^  block: alignment: .*MISALIGNED: partition at 1536 bytes' "$work/storvar/report.txt" ||
     fail "storvar: report.txt does not print the misaligned layer"
 grep -q '^WARNING: ‡ target block, test put_block, misaligned: ' "$work/storvar/report.txt" ||

@@ -6,7 +6,8 @@
  * every refusal before anything is made: too many targets, a combination
  * QEMU and libvirt cannot run, QEMU's knobs on Xen, a matrix over block
  * devices without a device per variant, an option with no target kind it
- * applies to. */
+ * applies to; each target's variant through the recorder into result.json,
+ * and every dimension's key a member of the model's variant. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -22,6 +23,9 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "collect/recorder.h"
+#include "model/result.h"
+#include "model/result_fields.h"
 #include "plan/build.h"
 #include "plan/dims.h"
 #include "plan/options.h"
@@ -262,6 +266,90 @@ test_plan_json(void **state)
     vdc_plan_dispose(&p);
 }
 
+/* the member of targets[].variant that holds @key, or NULL */
+static const vdc_field *
+variant_field(const char *key)
+{
+    const vdc_field *f;
+
+    for (f = vdc_variant_fields; f->name; f++)
+        if (!strcmp(f->name, key))
+            return f;
+    return NULL;
+}
+
+/* every dimension's key is a member of result.json's variant, of its type
+ * (a name a string, a number an integer, off/on a boolean), so the
+ * recorder's copy of the plan's variant loses nothing */
+static void
+test_variant_keys_in_model(void **state)
+{
+    size_t i;
+
+    for (i = 0; i < vdc_n_dimensions; i++) {
+        const vdc_dimension *d = &vdc_dimensions[i];
+        const vdc_field *f = variant_field(vdc_dim_key(d));
+
+        if (!f)
+            fail_msg("dimension %s: key %s is no member of targets[].variant", d->option, vdc_dim_key(d));
+        assert_int_equal(f->type, d->numeric ? VDC_F_INT : d->boolean ? VDC_F_BOOL : VDC_F_STR);
+    }
+}
+
+/* the recorder copies each target's variant from the plan into the result
+ * set: the dimensions given that apply to its kind, nothing for dom0; the
+ * saved document reads back with them */
+static void
+test_recorded_variant(void **state)
+{
+    g_autofree char *err = NULL, *text = NULL, *doc = NULL;
+    const vdc_result_set *rs;
+    size_t len = 0;
+    vdc_result_set back;
+    vdc_recorder *rec;
+    vdc_plan p;
+    size_t i;
+
+    vdc_plan_init(&p);
+    assert_int_equal(try_line(KVM "--image --dom0 --disk-cache none --iothreads 0,1 --image-format raw,qcow2 "
+                                  "--fill 50", &err, &p), 0);
+    assert_int_equal(p.n_targets, 5);
+    rec = vdc_recorder_new(&p);
+    for (i = 0; i < p.n_targets; i++)
+        vdc_recorder_target(rec, i, NULL, NULL);
+    rs = vdc_recorder_result(rec);
+    assert_int_equal(rs->n_targets, 5);
+    for (i = 0; i < 4; i++) {
+        const vdc_target_variant *v = &rs->targets[i]->variant;
+
+        assert_string_equal(v->image_format, i < 2 ? "raw" : "qcow2");
+        assert_string_equal(v->disk_cache, "none");
+        assert_int_equal(v->iothreads, i % 2);
+        assert_int_equal(v->fill_percent, 50);
+        assert_int_equal(v->precondition, VDC_BOOL_ABSENT);   /* not given */
+        assert_null(v->disk_io);                /* not given */
+        assert_null(v->lv_type);                /* not of an image */
+    }
+    text = vdc_target_variant_text(rs->targets[3]);
+    assert_string_equal(text, "image_format qcow2, disk_cache none, iothreads 1, fill_percent 50");
+    assert_string_equal(rs->targets[4]->kind, "dom0");
+    assert_null(rs->targets[4]->variant.disk_cache);
+    assert_null(vdc_target_variant_text(rs->targets[4]));
+
+    /* saved and loaded: the same */
+    doc = vdc_result_set_to_string(rs, &len);
+    assert_non_null(strstr(doc, "\"variant\""));
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_data(&back, doc, len, "recorded"), 0);
+    assert_string_equal(back.targets[3]->variant.image_format, "qcow2");
+    assert_int_equal(back.targets[3]->variant.iothreads, 1);
+    assert_int_equal(back.targets[3]->variant.fill_percent, 50);
+    assert_int_equal(back.targets[4]->variant.iothreads, VDC_INT_ABSENT);
+    vdc_result_set_dispose(&back);
+    vdc_recorder_free(rec);
+    vdc_plan_dispose(&p);
+}
+
 /* --help is generated from the table too */
 static void
 test_help(void **state)
@@ -292,6 +380,8 @@ main(void)
         cmocka_unit_test(test_cross_product),
         cmocka_unit_test(test_old_names),
         cmocka_unit_test(test_plan_json),
+        cmocka_unit_test(test_variant_keys_in_model),
+        cmocka_unit_test(test_recorded_variant),
         cmocka_unit_test(test_help),
     };
 

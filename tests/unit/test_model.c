@@ -641,6 +641,60 @@ test_storage_alignment(void **state)
                       "numbers from 0 to 100 (%) or null\n");
 }
 
+/* targets[].variant: loaded, copied, kept on save, read back the same, in
+ * one line for the report; a value of the wrong type refused */
+static void
+test_variant(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"targets\":[{\"name\":\"image-qcow2-full-wb\",\"kind\":\"image\",\"variant\":{\"image_format\":\"qcow2\","
+        "\"image_alloc\":\"full\",\"disk_cache\":\"writeback\",\"iothreads\":0,\"disk_bus\":\"virtio-scsi\","
+        "\"fill_percent\":50,\"precondition\":false,\"a_later_dimension\":\"x\"}},"
+        "{\"name\":\"dom0\",\"kind\":\"dom0\"}],\"runs\":[]}";
+    vdc_result_set rs, back;
+    g_autofree char *saved = NULL, *text = NULL;
+    vdc_target copy;
+    const vdc_target *t;
+    int pass;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "t.json"), 0);
+    saved = vdc_result_set_to_string(&rs, NULL);
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_data(&back, saved, strlen(saved), "saved.json"), 0);
+    vdc_target_init(&copy);
+    vdc_target_copy(&copy, vdc_result_set_find_target(&rs, "image-qcow2-full-wb"));
+    for (pass = 0; pass < 3; pass++) {
+        t = pass == 2 ? &copy : vdc_result_set_find_target(pass ? &back : &rs, "image-qcow2-full-wb");
+        assert_string_equal(t->variant.image_format, "qcow2");
+        assert_string_equal(t->variant.image_alloc, "full");
+        assert_string_equal(t->variant.disk_cache, "writeback");
+        assert_string_equal(t->variant.disk_bus, "virtio-scsi");
+        assert_int_equal(t->variant.iothreads, 0);
+        assert_int_equal(t->variant.fill_percent, 50);
+        assert_int_equal(t->variant.precondition, 0);
+        assert_null(t->variant.disk_io);
+        assert_null(t->variant.lv_type);
+    }
+    text = vdc_target_variant_text(&copy);
+    assert_string_equal(text, "image_format qcow2, image_alloc full, disk_cache writeback, iothreads 0, "
+                              "disk_bus virtio-scsi, fill_percent 50, precondition off");
+    assert_null(vdc_result_set_find_target(&back, "dom0")->variant.disk_cache);
+    assert_null(vdc_target_variant_text(vdc_result_set_find_target(&back, "dom0")));
+    /* a member this version does not know is not kept; no empty object for dom0 */
+    assert_null(strstr(saved, "a_later_dimension"));
+    assert_non_null(strstr(saved, "\"variant\": {"));
+    assert_null(strstr(saved, "\"variant\": {}"));
+    vdc_target_dispose(&copy);
+    vdc_result_set_dispose(&back);
+    vdc_result_set_dispose(&rs);
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"variant\":{\"iothreads\":\"one\"}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].variant.iothreads: expected an integer\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"variant\":{\"fill_percent\":-1}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].variant.fill_percent: expected an integer >= 0\n");
+}
+
 static JsonObject *
 obj_of(const char *json)
 {
@@ -958,6 +1012,7 @@ main(void)
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_passes),
         cmocka_unit_test(test_storage_alignment),
+        cmocka_unit_test(test_variant),
         cmocka_unit_test(test_build_lookup),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_roundtrip_facts),
