@@ -77,6 +77,11 @@ EXTRA_DIST += tests/integration/run-concurrent-same-second.sh
 TESTS += tests/integration/run-dom0-kill.sh
 EXTRA_DIST += tests/integration/run-dom0-kill.sh
 tests/integration/run-dom0-kill.log: guest-agent/vmdiskcmp-agent
+# a misaligned target made on purpose (a loop device 1536 bytes into a
+# disk of 4 KiB blocks) through a real dom0 run, flagged by the report (~10 s)
+TESTS += tests/integration/run-misaligned.sh
+EXTRA_DIST += tests/integration/run-misaligned.sh
+tests/integration/run-misaligned.log: guest-agent/vmdiskcmp-agent
 TESTS += tests/integration/run-dryrun-vg.sh
 EXTRA_DIST += tests/integration/run-dryrun-vg.sh
 if WITH_CMOCKA

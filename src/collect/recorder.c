@@ -25,6 +25,7 @@ struct vdc_recorder {
     char **fail;                /* per target: why its runs of this boot fail, or NULL */
     size_t boot_first_run;      /* rs.n_runs when the boot began */
     int backends;               /* backends were recorded */
+    gboolean *aligned;          /* per target: its alignment was read (or tried) */
 };
 
 vdc_recorder *
@@ -36,6 +37,7 @@ vdc_recorder_new(const vdc_plan *p)
     vdc_result_set_init(&rec->rs);
     rec->step_run = g_new0(vdc_run *, p->n_steps + 1);
     rec->fail = g_new0(char *, p->n_targets + 1);
+    rec->aligned = g_new0(gboolean, p->n_targets + 1);
     return rec;
 }
 
@@ -47,6 +49,7 @@ vdc_recorder_free(vdc_recorder *rec)
     vdc_result_set_dispose(&rec->rs);
     g_free(rec->step_run);
     g_strfreev(rec->fail);
+    g_free(rec->aligned);
     g_free(rec);
 }
 
@@ -330,6 +333,52 @@ vdc_recorder_placement(vdc_recorder *rec, size_t i, const vdc_placement *pl, con
         /* tried once, not again each boot; the reader's message said why */
         vdc_set_str(&t->placement.source, source);
         vdc_set_str(&t->placement.reason, "could not be read (the run's messages say why)");
+    }
+}
+
+int
+vdc_recorder_wants_alignment(const vdc_recorder *rec, size_t i)
+{
+    return i < rec->p->n_targets && !rec->aligned[i] && vdc_recorder_target_record(rec, i);
+}
+
+/* a size from sysfs (0: not reported) as the model's (absent) */
+static int64_t
+size_or_absent(uint64_t v)
+{
+    return v ? (int64_t)v : VDC_INT_ABSENT;
+}
+
+void
+vdc_recorder_alignment(vdc_recorder *rec, size_t i, const vdc_alignment *a)
+{
+    vdc_target *t = vdc_result_set_find_target(&rec->rs, rec->p->targets[i].name);
+    vdc_target_alignment *al;
+    vdc_alignment checked;
+    size_t k;
+
+    if (!t || !vdc_recorder_wants_alignment(rec, i))
+        return;
+    rec->aligned[i] = TRUE;     /* once: a reader that failed said why */
+    if (!a)
+        return;
+    checked = *a;               /* the verdicts are the recorder's, by the one rule */
+    vdc_alignment_check(&checked);
+    al = &t->alignment;
+    vdc_set_str(&al->disk, a->disk);
+    vdc_set_str(&al->source, a->source);
+    al->physical_block_size = size_or_absent(a->q.physical_block_size);
+    al->minimum_io_size = size_or_absent(a->q.minimum_io_size);
+    al->optimal_io_size = size_or_absent(a->q.optimal_io_size);
+    al->alignment_offset = (int64_t)a->q.alignment_offset;
+    for (k = 0; k < checked.n && al->n_layers < VDC_TARGET_ALIGN_LAYERS_MAX; k++) {
+        const vdc_align_layer *l = &checked.layers[k];
+        vdc_target_align_layer *m = &al->layers[al->n_layers++];
+
+        m->layer = g_strdup(vdc_align_layer_name(l->layer));
+        m->offset = l->has_offset ? (int64_t)l->offset : VDC_INT_ABSENT;
+        m->size = size_or_absent(l->size);
+        m->why = vdc_alignment_why(&checked, l);
     }
 }
 

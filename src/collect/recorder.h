@@ -17,7 +17,8 @@
  *                    domain's disks, the backends it read back), its cache
  *                    truth per boot (collect/cache.h decides it; the first
  *                    boot's record stands, a later one that differs fails
- *                    that boot's runs of the target) and its placement;
+ *                    that boot's runs of the target), its placement and
+ *                    its alignment;
  *   a step's answer  by plan step (vdc_plan_step: target, repetition): the
  *                    result frame a domU's runner wrote on its control
  *                    disk, or the files a dom0 step's agent wrote, each
@@ -44,6 +45,7 @@
 #include "collect/hostwatch.h"
 #include "guest-agent/ctldisk.h"
 #include "guest/prepare.h"
+#include "host/alignment.h"
 #include "host/placement.h"
 #include "hv/hv.h"
 #include "model/result.h"
@@ -100,10 +102,11 @@ void vdc_recorder_time(vdc_recorder *rec, vdc_time_part part, double seconds);
 /* Target @i of the plan as planned and provisioned: its kind and where
  * (from the plan's description), its variant (the matrix's values that
  * made it: plan/dims.h vdc_dim_variant_json), the filesystem the step
- * makes, the image backend and cache requested (a domU image), @storage (the storage code's
- * account of what it made: storage/storage.h vdc_storage_describe's
- * object, borrowed; NULL: none), and for a dom0 target @dev, the block
- * device its agent runs on (recorded as its backend: block, local). */
+ * makes, the image backend and cache requested (a domU image), @storage
+ * (the storage code's account of what it made: storage/storage.h
+ * vdc_storage_describe's object, borrowed; NULL: none), and for a dom0
+ * target @dev, the block device its agent runs on (recorded as its
+ * backend: block, local). */
 void vdc_recorder_target(vdc_recorder *rec, size_t i, JsonObject *storage, const char *dev);
 
 /* The targets as the hypervisor was asked for them, from the domain @dom
@@ -140,6 +143,17 @@ int vdc_recorder_wants_placement(const vdc_recorder *rec, size_t i);
  * counted), or NULL when the reader failed (it said why; recorded as not
  * read, and not tried again). */
 void vdc_recorder_placement(vdc_recorder *rec, size_t i, const vdc_placement *pl, const char *source);
+
+/* 1 when target @i's alignment is still to be read (once). */
+int vdc_recorder_wants_alignment(const vdc_recorder *rec, size_t i);
+
+/* Target @i's alignment as read (host/alignment.h: the disk, its I/O
+ * sizes, each layer's offset and unit), each layer checked here against
+ * the disk's sizes (vdc_alignment_check; a misaligned one keeps the rule's
+ * numbers, vdc_alignment_why, and flags the target's tests: the report's
+ * artefact rule "misaligned"); @a NULL when the reader failed (it said
+ * why; not tried again).  The first record stands. */
+void vdc_recorder_alignment(vdc_recorder *rec, size_t i, const vdc_alignment *a);
 
 /* The memory of the machine target @i's agent ran in, as read back: a
  * dom0 target's memory cgroup limit (--dom0-memory-max), @limit_mib MiB,

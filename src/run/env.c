@@ -46,6 +46,13 @@ loop_detach(const char *file, const char *ino)
     return vdc_loop_detach(NULL, file);
 }
 
+/* the I/O sizes of whole disk @disk */
+static int
+queue_limits(const char *disk, vdc_queue_limits *out)
+{
+    return vdc_queue_limits_read(disk, 0, 0, out);
+}
+
 void
 vdc_run_env_default(vdc_run_env *env)
 {
@@ -69,4 +76,6 @@ vdc_run_env_default(vdc_run_env *env)
     env->cache.file_flags = vdc_proc_file_flags;
     env->image_placement = vdc_image_placement_read;
     env->lv_placement = vdc_lv_placement_read;
+    env->queue_limits = queue_limits;
+    env->blockdev_alignment = vdc_blockdev_alignment_read;
 }

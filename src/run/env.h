@@ -15,6 +15,7 @@
 
 #include "guest-agent/ctldisk.h"
 #include "guest/prepare.h"
+#include "host/alignment.h"
 #include "host/placement.h"
 #include "hv/hv.h"
 #include "model/target.h"
@@ -62,6 +63,12 @@ typedef struct {
     int (*image_placement)(const char *path, vdc_placement *out);
     int (*lv_placement)(const char *vg, const char *lv, const char *const *lvm_args,
                         vdc_placement *out);
+    /* targets[].alignment (host/alignment.h), read once per target with
+     * its placement: the I/O sizes of whole disk @disk (an image's or an
+     * LV's), and a block device's own (a --block device, dom0 on a
+     * device); NULL: not read */
+    int (*queue_limits)(const char *disk, vdc_queue_limits *out);
+    int (*blockdev_alignment)(const char *dev, vdc_alignment *out);
     /* bytes free to an unprivileged writer on the filesystem of @dir
      * (statvfs f_bavail x f_frsize when NULL): the watchdog's look at the
      * image directory while a domU runs.  0 or -1 (then not judged). */

@@ -4,10 +4,12 @@
 #include "run/provision.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib.h>
 
 #include "common/util.h"
+#include "host/alignment.h"
 #include "plan/levels.h"
 #include "run/preflight.h"
 
@@ -112,6 +114,54 @@ vdc_provision_target(vdc_run_state *st, size_t i)
     return 0;
 }
 
+/* The unit target @i's data is laid out in on the disk: an LV's extent
+ * (@pl's extent size) or its thin pool's chunk, an image's qcow2 cluster
+ * or its host filesystem's block (st_blksize); 0 unknown. */
+static uint64_t
+layout_unit(vdc_run_state *st, size_t i, const vdc_placement *pl)
+{
+    const vdc_plan_target *pt = &st->p->targets[i];
+    const vdc_target *t = vdc_recorder_target_record(st->rec, i);
+    struct stat sb;
+
+    if (pt->spec.backing == VDC_BACKING_LVM)
+        return t && t->storage.thin.chunk_size > 0 ? (uint64_t)t->storage.thin.chunk_size : pl->extent_size;
+    if (t && t->storage.qcow2.cluster_size > 0)
+        return (uint64_t)t->storage.qcow2.cluster_size;
+    return stat(pt->path, &sb) == 0 && sb.st_blksize > 0 ? (uint64_t)sb.st_blksize : 0;
+}
+
+/* Target @i's alignment from its placement @pl (an image or an LV: the
+ * layers on the disk the ranges are on, against that disk's sizes), or
+ * from its device (a block device: where its data starts on its disk). */
+static void
+read_alignment(vdc_run_state *st, size_t i, const vdc_placement *pl)
+{
+    const vdc_plan_target *pt = &st->p->targets[i];
+    vdc_alignment a;
+    vdc_queue_limits q;
+
+    if (!vdc_recorder_wants_alignment(st->rec, i))
+        return;
+    memset(&a, 0, sizeof(a));
+    if (pt->spec.backing == VDC_BACKING_BLOCK) {
+        if (!st->env->blockdev_alignment || !st->dev[i])
+            return;
+        vdc_recorder_alignment(st->rec, i, st->env->blockdev_alignment(st->dev[i], &a) == 0 ? &a : NULL);
+    } else {
+        if (!pl || !st->env->queue_limits || !pl->pos.disk)
+            return;
+        if (st->env->queue_limits(pl->pos.disk, &q) < 0) {
+            vdc_recorder_alignment(st->rec, i, NULL);
+            return;
+        }
+        vdc_alignment_from_placement(pl, pt->spec.backing == VDC_BACKING_LVM, pl->pe_start,
+                                     layout_unit(st, i, pl), &q, &a);
+        vdc_recorder_alignment(st->rec, i, &a);
+    }
+    vdc_alignment_dispose(&a);
+}
+
 /* provision.h */
 int
 vdc_provision_guest_copy(vdc_run_state *st, size_t i, unsigned k, struct vdc_storage *out)
@@ -144,6 +194,8 @@ vdc_provision_placement(vdc_run_state *st, size_t i)
     const char *source;
     int r;
 
+    if (pt->spec.backing == VDC_BACKING_BLOCK)
+        read_alignment(st, i, NULL);
     if (!vdc_recorder_wants_placement(st->rec, i))
         return;
     memset(&pl, 0, sizeof(pl));
@@ -157,5 +209,7 @@ vdc_provision_placement(vdc_run_state *st, size_t i)
         return;
     }
     vdc_recorder_placement(st->rec, i, r == 0 ? &pl : NULL, source);
+    if (r == 0)
+        read_alignment(st, i, &pl);
     vdc_placement_dispose(&pl);
 }

@@ -25,9 +25,11 @@ int vdc_provision_target(vdc_run_state *st, size_t i);
 int vdc_provision_guest_copy(vdc_run_state *st, size_t i, unsigned k, struct vdc_storage *out);
 
 /* Read target @i's placement once (after its first boot, when its image
- * or LV holds the test file: FIEMAP, or lvs seg_pe_ranges) through the
- * env's readers, and hand it to the recorder.  A reader that fails has
- * said why; the run goes on without it. */
+ * or LV holds the test file: FIEMAP, or lvs seg_pe_ranges) and its
+ * alignment once (host/alignment.h: an image's or an LV's layers from that
+ * placement against its disk's I/O sizes; a block device's start on its
+ * disk) through the env's readers, and hand them to the recorder.  A
+ * reader that fails has said why; the run goes on without it. */
 void vdc_provision_placement(vdc_run_state *st, size_t i);
 
 #endif

@@ -244,6 +244,64 @@ test_placement_record(void **state)
     g_free(out.ranges);
 }
 
+/* The recorder checks an alignment it is handed by the one rule
+ * (host/alignment.h) and records it once: the disk's sizes (0: absent),
+ * each layer with its offset and unit, a misaligned one with its numbers;
+ * a reader that failed is not asked again */
+static void
+test_alignment_record(void **state)
+{
+    vdc_plan p = { 0 };
+    vdc_plan_target t[2] = {
+        { .name = (char *)"block", .path = (char *)"/dev/loop1",
+          .spec = { .backing = VDC_BACKING_BLOCK } },
+        { .name = (char *)"lvm", .spec = { .backing = VDC_BACKING_LVM } },
+    };
+    vdc_alignment a = { .q = { .logical_block_size = 512, .physical_block_size = 4096,
+                               .minimum_io_size = 4096 },
+                        .disk = (char *)"loop0", .source = (char *)"sysfs" };
+    vdc_recorder *rec;
+    const vdc_target *rt;
+
+    p.targets = t;
+    p.n_targets = 2;
+    p.mkfs = (char *)"ext4";
+    rec = vdc_recorder_new(&p);
+    assert_false(vdc_recorder_wants_alignment(rec, 0));    /* no target record yet */
+    vdc_recorder_target(rec, 0, NULL, NULL);
+    vdc_recorder_target(rec, 1, NULL, NULL);
+    assert_true(vdc_recorder_wants_alignment(rec, 0));
+    vdc_alignment_add(&a, VDC_ALIGN_PARTITION, 1, 1536, 0);
+    vdc_alignment_add(&a, VDC_ALIGN_FS_BLOCK, 0, 0, 4096);
+    vdc_recorder_alignment(rec, 0, &a);
+    assert_false(vdc_recorder_wants_alignment(rec, 0));
+    rt = vdc_recorder_target_record(rec, 0);
+    assert_string_equal(rt->alignment.disk, "loop0");
+    assert_string_equal(rt->alignment.source, "sysfs");
+    assert_int_equal(rt->alignment.physical_block_size, 4096);
+    assert_int_equal(rt->alignment.optimal_io_size, VDC_INT_ABSENT);
+    assert_int_equal(rt->alignment.n_layers, 2);
+    assert_string_equal(rt->alignment.layers[0].layer, "partition");
+    assert_int_equal(rt->alignment.layers[0].offset, 1536);
+    assert_int_equal(rt->alignment.layers[0].size, VDC_INT_ABSENT);
+    assert_string_equal(rt->alignment.layers[0].why,
+                        "partition at 1536 bytes is 1536 bytes past a multiple of the physical block size 4096");
+    assert_string_equal(rt->alignment.layers[1].layer, "fs_block");
+    assert_int_equal(rt->alignment.layers[1].offset, VDC_INT_ABSENT);
+    assert_int_equal(rt->alignment.layers[1].size, 4096);
+    assert_null(rt->alignment.layers[1].why);
+    assert_int_equal(vdc_target_misaligned(rt), 1);
+    /* the first record stands */
+    a.layers[0].offset = 8192;
+    vdc_recorder_alignment(rec, 0, &a);
+    assert_int_equal(vdc_recorder_target_record(rec, 0)->alignment.layers[0].offset, 1536);
+    /* a reader that failed: nothing recorded, not asked again */
+    vdc_recorder_alignment(rec, 1, NULL);
+    assert_false(vdc_recorder_wants_alignment(rec, 1));
+    assert_int_equal(vdc_recorder_target_record(rec, 1)->alignment.n_layers, 0);
+    vdc_recorder_free(rec);
+}
+
 /* ---- one boot's cache step, through fake readers ------------------------- */
 
 static int dio_now, n_set_dio;
@@ -387,6 +445,7 @@ main(void)
         cmocka_unit_test(test_decide_libvirt_and_block),
         cmocka_unit_test(test_changed),
         cmocka_unit_test(test_placement_record),
+        cmocka_unit_test(test_alignment_record),
         cmocka_unit_test(test_boot_step),
     };
 
