@@ -986,7 +986,8 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     size_t i, j, n_cache = 0;
 
     vdc_answer_dispose(ans);
-    ans->title = g_strdup_printf("The answer: image or %s on this host%s", lv_word(rs),
+    ans->lv_word = lv_word(rs);
+    ans->title = g_strdup_printf("The answer: image or %s on this host%s", ans->lv_word,
                                  rs->has_experiment && rs->experiment.emulated == 1 ? " (EMULATED: relative only)" : "");
     ans->legend = g_strdup(h->unpaired ? "[95 % interval of the delta, each test alone]; p: Welch's t-test, not "
                                          "paired, Holm-corrected across a pair's tests"

@@ -75,6 +75,8 @@ struct vdc_answer_fix {
 
 struct vdc_answer {
     char *title;              /* "The answer: image or LV on this host" (+ emulated) */
+    const char *lv_word;      /* what stands for the LV: "LV", or "block device" when
+                               * only block targets do (static; NULL before build) */
     char *legend;             /* how to read its numbers: "[95 % interval of the
                                * delta]; p: paired t-test, Holm" */
     struct vdc_answer_line *lines;

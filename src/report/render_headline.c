@@ -524,7 +524,13 @@ put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
 
     g_string_append(out, l->section.before);
     g_string_append(out, l->title.before);
-    put(out, l, HEADLINE_TITLE);
+    if (a->answer.lv_word && strcmp(a->answer.lv_word, "LV")) {
+        g_autofree char *title = g_strdup_printf("Headline: image or %s?", a->answer.lv_word);
+
+        put(out, l, title);
+    } else {
+        put(out, l, HEADLINE_TITLE);
+    }
     g_string_append(out, l->title.after);
     if ((s = vdc_headline_runs_text(h))) {
         g_string_append(out, l->runs.before);

@@ -123,6 +123,7 @@ check("costs the host" in flat, "knobs: no 'What each backend costs the host'")
 check("--image-cache" not in flat, "knobs: --image-cache advised for QEMU's cache=writeback")
 check("cache=none targets answer for the disk" in flat, "knobs: the cache=none twins are not named")
 check("best mean first" not in txt[:txt.find("\nRows: ")], "knobs: 'best mean first' where nothing is ranked")
+check("\nHeadline: image or block device?\n" in txt, "knobs: the headline's title asks 'image or LV?'")
 
 # an interval cut at 0 says so where it is printed: the answer's cost line
 # and the host CPU tables of report.txt, report.md, report.html; report.json

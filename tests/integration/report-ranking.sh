@@ -36,7 +36,7 @@ def bad(msg):
     ok = False
 
 # the headline section: a ranking per test, no image/LV pair
-start = txt.index("Headline: image or LV?")
+start = txt.index("Headline: image or block device?")
 end = next(i for i in range(start + 1, len(txt)) if txt[i] and not txt[i].startswith(" "))
 head = txt[start:end]
 titles = [l for l in head if re.match(r"^  \S.*: \d+ groups? among \d+ ranked targets? of 12$", l)]
@@ -88,7 +88,7 @@ for i, l in enumerate(txt):
     if len(l) > 120 and not l.startswith(known):
         bad("report.txt:%d is %d characters: %s" % (i + 1, len(l), l[:80]))
 md = open(d + "/report.md", encoding="utf-8").read().splitlines()
-mstart = md.index("## Headline: image or LV?")
+mstart = md.index("## Headline: image or block device?")
 for l in md[mstart:mstart + 120]:
     if l.startswith("|") and len(l) > 120:
         bad("report.md ranking row over 120: %s" % l[:80])
