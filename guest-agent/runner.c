@@ -8,9 +8,10 @@
  *      asynchronously);
  *   2. reads the job;
  *   3. writes the job's workloads (fio job files) to WORKDIR/jobs/NAME.fio;
- *      for each target: waits for /dev/VDEV, runs the workloads on the raw
- *      device when the job asks (the raw pass), mkfs.TYPE -F, mount, sync and
- *      drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
+ *      for each target: waits for its disk (the one whose serial is
+ *      vmdiskcmp-VDEV, a Xen PV one by its name /dev/VDEV: diskid.h), runs
+ *      the workloads on the raw device when the job asks (the raw pass),
+ *      mkfs.TYPE -F, mount, sync and drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
  *      options and --json (the bonnie++ pass, unless the job says no), then
  *      with the workload options and one --job per workload (the workload
  *      pass, when there are workloads), keeps each JSON (at most 8 MiB:
@@ -49,13 +50,13 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "guest-agent/ctldisk.h"
+#include "guest-agent/diskid.h"
 #include "guest-agent/jobcmd.h"
 #include "guest-agent/runner_progress.h"
 
@@ -278,30 +279,6 @@ setup(void)
     setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
 }
 
-/* /dev/NAME for a /sys/block entry; create the node from its dev file when
- * devtmpfs did not */
-static int
-dev_node(const char *name, char *path, size_t len)
-{
-    char sys[300], num[32];
-    unsigned maj, min;
-    FILE *f;
-
-    snprintf(path, len, "/dev/%s", name);
-    if (access(path, F_OK) == 0)
-        return 0;
-    snprintf(sys, sizeof(sys), "/sys/block/%s/dev", name);
-    f = fopen(sys, "re");
-    if (!f)
-        return -1;
-    if (!fgets(num, sizeof(num), f) || sscanf(num, "%u:%u", &maj, &min) != 2) {
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    return mknod(path, S_IFBLK | 0600, makedev(maj, min));
-}
-
 /* the control disk is attached last: of the disks carrying the magic, take
  * the one named last in attachment order (shorter names first: vdz < vdaa) */
 static int
@@ -328,7 +305,7 @@ find_control(char *path, size_t len)
             if (e->d_name[0] == '.' || !strncmp(e->d_name, "loop", 4) ||
                 !strncmp(e->d_name, "ram", 3))
                 continue;
-            if (dev_node(e->d_name, node, sizeof(node)) < 0)
+            if (vdc_disk_node(e->d_name, node, sizeof(node)) < 0)
                 continue;
             fd = open(node, O_RDONLY | O_CLOEXEC);
             if (fd < 0)
@@ -349,13 +326,15 @@ find_control(char *path, size_t len)
     return -1;
 }
 
+/* The disk the host names @vdev (vdc_disk_find), waiting up to
+ * @timeout_s for a late one */
 static int
 wait_dev(const char *vdev, char *path, size_t len, unsigned timeout_s)
 {
     double deadline = since_start() + timeout_s;
 
     for (;;) {
-        if (dev_node(vdev, path, len) == 0)
+        if (vdc_disk_find(vdev, path, len) == 1)
             return 0;
         if (since_start() > deadline)
             return -1;
@@ -566,7 +545,11 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
         return;
     }
     if (wait_dev(t->vdev, dev, sizeof(dev), step) < 0) {
-        set_error(tr, VDC_CTL_STATUS_FAILED, "/dev/%s did not appear within %u s", t->vdev, step);
+        if (!strncmp(t->vdev, "xvd", 3))
+            set_error(tr, VDC_CTL_STATUS_FAILED, "/dev/%s did not appear within %u s", t->vdev, step);
+        else
+            set_error(tr, VDC_CTL_STATUS_FAILED, "no disk with serial " VDC_DISK_SERIAL_PREFIX "%s (%s) "
+                      "appeared within %u s", t->vdev, t->vdev, step);
         goto out;
     }
     snprintf(dir, sizeof(dir), WORKDIR "/%s", t->name);

@@ -64,6 +64,9 @@ EXTRA_DIST += tests/integration/run-libvirt-qemu.sh tests/integration/run-hostil
 # two guests at once, for real (TCG), and SIGINT with both running (~2-3 min)
 TESTS += tests/integration/run-levels-libvirt.sh
 EXTRA_DIST += tests/integration/run-levels-libvirt.sh
+# --disk-bus virtio-scsi: one small TCG boot, the targets found by serial (~2 min)
+TESTS += tests/integration/run-virtio-scsi.sh
+EXTRA_DIST += tests/integration/run-virtio-scsi.sh
 TESTS += tests/integration/run-cleanup.sh
 EXTRA_DIST += tests/integration/run-cleanup.sh
 # forged journals against a live run's agent and libvirt domain (~30 s)

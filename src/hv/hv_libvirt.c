@@ -274,8 +274,8 @@ backends_json(vdc_hv *hv, virDomainPtr d, const char *name, const char *xml, Jso
             v.running = (const char *const *)q.iothreads;
         }
         /* a SCSI disk is named sdX by libvirt; its serial carries our vdev */
-        json_object_set_object_member(out, k->serial && g_str_has_prefix(k->serial, VDC_HV_SCSI_SERIAL_PREFIX)
-                                           ? k->serial + strlen(VDC_HV_SCSI_SERIAL_PREFIX) : k->vdev,
+        json_object_set_object_member(out, k->serial && g_str_has_prefix(k->serial, VDC_HV_DISK_SERIAL_PREFIX)
+                                           ? k->serial + strlen(VDC_HV_DISK_SERIAL_PREFIX) : k->vdev,
                                       vdc_lv_backend_json(k, is_qemu ? &v : NULL));
     }
     qemu_said_dispose(&q);

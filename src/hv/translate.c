@@ -324,13 +324,16 @@ xml_disk(GString *s, const vdc_hv_disk *k, int xen, const vdc_hv_domain *d, size
     g_string_append_printf(s, "      <source %s='%s'/>\n", is_block(k) ? "dev" : "file", path);
     if (scsi) {
         /* a controller of its own (vdc_domain_xml), index = the disk's
-         * number; the guest finds it by its serial, the vdev */
+         * number; the guest finds it by its serial, the vdev's */
         g_string_append_printf(s, "      <target dev='sd%c' bus='scsi'/>\n", 'a' + (int)i);
-        g_string_append_printf(s, "      <serial>%s%s</serial>\n", VDC_HV_SCSI_SERIAL_PREFIX, k->vdev);
+        g_string_append_printf(s, "      <serial>%s%s</serial>\n", VDC_HV_DISK_SERIAL_PREFIX, k->vdev);
         g_string_append_printf(s, "      <address type='drive' controller='%zu' bus='0' target='0' unit='0'/>\n",
                                i);
     } else {
         g_string_append_printf(s, "      <target dev='%s' bus='%s'/>\n", k->vdev, bus);
+        /* the guest names its virtio-blk disks in the order it finds them */
+        if (!xen && !k->aux)
+            g_string_append_printf(s, "      <serial>%s%s</serial>\n", VDC_HV_DISK_SERIAL_PREFIX, k->vdev);
     }
     if (k->readonly)
         g_string_append(s, "      <readonly/>\n");

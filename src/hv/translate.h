@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "guest-agent/diskid.h"
 #include "plan/plan.h"
 
 #define VDC_HV_MAX_DISKS 26
@@ -96,10 +97,11 @@ char *vdc_xl_disk_spec(const vdc_hv_disk *disk);
  * Returns a new string or NULL (vdc_error). */
 char *vdc_xl_cfg(const vdc_hv_domain *d);
 
-/* The serial of a virtio-scsi target disk is this prefix and its vdev
- * ("vmdiskcmp-vdb"): the guest's runner finds the disk by it (SCSI names
- * sdX follow probe order, not the domain XML). */
-#define VDC_HV_SCSI_SERIAL_PREFIX "vmdiskcmp-"
+/* The serial of a QEMU/KVM target disk (virtio-blk and virtio-scsi) is
+ * this prefix and its vdev ("vmdiskcmp-vdb"): the guest's runner finds the
+ * disk by it (guest-agent/diskid.h: SCSI names sdX and virtio-blk names
+ * vdX follow the guest's probe order, not the domain XML). */
+#define VDC_HV_DISK_SERIAL_PREFIX VDC_DISK_SERIAL_PREFIX
 
 /* 1 when a QEMU/KVM domU disk of @s is given a knob of the matrix
  * (--disk-cache, --disk-io, --iothreads, --disk-bus): the translator

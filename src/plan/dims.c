@@ -96,11 +96,6 @@ check_iothreads(const vdc_plan *p, const vdc_target_spec *s)
 static int
 check_disk_bus(const vdc_plan *p, const vdc_target_spec *s)
 {
-    if (s->disk_bus == VDC_DISK_BUS_VIRTIO_SCSI && !domain_is_xen(p)) {
-        vdc_input_error("--disk-bus virtio-scsi: expected virtio-blk: the guest's runner does not "
-                        "find a virtio-scsi disk yet (SCSI names follow probe order)");
-        return -1;
-    }
     return check_qemu(p, "disk-bus", s->disk_bus, vdc_target_name(VDC_DIM_DISK_BUS, s->disk_bus));
 }
 

@@ -6,8 +6,9 @@
 #                           mke2fs + its shared libraries, busybox init
 #   OUT/vmlinuz             the host's Debian kernel (direct kernel boot)
 #   OUT/initrd.img          a small initramfs: busybox, the block and ext4
-#                           modules (xen-blkfront, virtio_blk, virtio_pci, ext4
-#                           and their dependencies); mounts the root read-only
+#                           modules (xen-blkfront, virtio_blk, virtio_scsi,
+#                           sd_mod, virtio_pci, ext4 and their dependencies);
+#                           mounts the root read-only
 #   OUT/guest.img.manifest  what the controller needs to boot it (INI), with the
 #                           least memory the guest runs in (min_memory_mib)
 # It boots as a Xen PV domU (root xvda, console hvc0) and under KVM/QEMU
@@ -60,7 +61,7 @@ mkdir -p "$ird/bin" "$ird/dev" "$ird/proc" "$ird/sys" "$ird/newroot" "$ird/lib/m
 cp "$bb" "$ird/bin/busybox"
 ln -s busybox "$ird/bin/sh"
 : > "$ird/modules.order"
-for m in crc32c_generic crc32c-intel ext4 virtio_pci virtio_blk xen-blkfront; do
+for m in crc32c_generic crc32c-intel ext4 virtio_pci virtio_blk virtio_scsi sd_mod xen-blkfront; do
     modprobe -S "$kver" --show-depends "$m" 2>/dev/null | sed -n 's/^insmod \([^ ]*\).*/\1/p'
 done | awk '!seen[$0]++' | while read -r ko; do
     name=$(basename "$ko")

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Control disk codec (guest-agent/ctldisk*.c): CRC-32C test vectors, round
  * trips of job and result through a disk image in memory and a real file,
- * and every corruption rejected with a clear message. */
+ * and every corruption rejected with a clear message; the runner's disk
+ * lookup by serial (guest-agent/diskid.c) on a made-up /sys/block. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -11,11 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "guest-agent/ctldisk.h"
+#include "guest-agent/diskid.h"
 
 /* ---- CRC-32C: RFC 3720 appendix B.4 and the common check value ---------- */
 static void
@@ -1413,6 +1416,76 @@ test_progress_corruption(void **state)
     free(img);
 }
 
+/* The unit serial number VPD page as a SCSI disk returns it (QEMU's
+ * scsi-hd with serial=): header, then the serial, padding dropped; other
+ * pages, short buffers and a serial too long for the caller refused */
+static void
+test_vpd_pg80(void **state)
+{
+    static const unsigned char page[] = { 0x00, 0x80, 0x00, 0x0f, ' ', 'v', 'm', 'd', 'i', 's', 'k',
+                                          'c', 'm', 'p', '-', 'v', 'd', 'b', ' ' };
+    static const unsigned char other[] = { 0x00, 0x83, 0x00, 0x01, 'x' };
+    char out[64], small[8];
+
+    assert_int_equal(vdc_vpd_pg80_serial(page, sizeof(page), out, sizeof(out)), 0);
+    assert_string_equal(out, "vmdiskcmp-vdb");
+    assert_int_equal(vdc_vpd_pg80_serial(other, sizeof(other), out, sizeof(out)), -1);
+    assert_int_equal(vdc_vpd_pg80_serial(page, 10, out, sizeof(out)), -1);     /* length past the end */
+    assert_int_equal(vdc_vpd_pg80_serial(page, 3, out, sizeof(out)), -1);
+    assert_int_equal(vdc_vpd_pg80_serial(page, sizeof(page), small, sizeof(small)), -1);
+}
+
+static void
+put_file(const char *dir, const char *name, const void *data, size_t len)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* A guest with a virtio-scsi target: root vda and the control disk vdb
+ * (virtio-blk, no serial), the target sda (SCSI, its serial in vpd_pg80)
+ * and a virtio-blk target named vdc by the guest but vdd by the host: each
+ * is found by its serial, never by the host's name */
+static void
+test_disk_by_serial(void **state)
+{
+    static const unsigned char page[] = { 0x00, 0x80, 0x00, 0x0d, 'v', 'm', 'd', 'i', 's', 'k',
+                                          'c', 'm', 'p', '-', 'v', 'd', 'b' };
+    char root[] = "/tmp/vdc-test-diskid-XXXXXX", dir[512], name[64], serial[64];
+    const char *dirs[] = { "vda", "vdb", "vdc", "sda", "sda/device" };
+    size_t i;
+
+    assert_non_null(mkdtemp(root));
+    for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        snprintf(dir, sizeof(dir), "%s/%s", root, dirs[i]);
+        assert_int_equal(mkdir(dir, 0755), 0);
+    }
+    snprintf(dir, sizeof(dir), "%s/vdb", root);
+    put_file(dir, "serial", "", 0);
+    snprintf(dir, sizeof(dir), "%s/vdc", root);
+    put_file(dir, "serial", "vmdiskcmp-vdd\n", 14);
+    snprintf(dir, sizeof(dir), "%s/sda/device", root);
+    put_file(dir, "vpd_pg80", page, sizeof(page));
+
+    assert_int_equal(vdc_disk_by_serial(root, "vmdiskcmp-vdb", name, sizeof(name)), 1);
+    assert_string_equal(name, "sda");
+    assert_int_equal(vdc_disk_by_serial(root, "vmdiskcmp-vdd", name, sizeof(name)), 1);
+    assert_string_equal(name, "vdc");
+    assert_int_equal(vdc_disk_by_serial(root, "vmdiskcmp-vdc", name, sizeof(name)), 0);
+    assert_int_equal(vdc_disk_serial(root, "vda", serial, sizeof(serial)), -1);
+    assert_int_equal(vdc_disk_serial(root, "vdb", serial, sizeof(serial)), -1);
+    assert_int_equal(vdc_disk_by_serial("/nonexistent-sys-block", "vmdiskcmp-vdb", name, sizeof(name)), 0);
+
+    snprintf(dir, sizeof(dir), "rm -rf '%s'", root);
+    assert_int_equal(system(dir), 0);
+}
+
 int
 main(void)
 {
@@ -1442,6 +1515,8 @@ main(void)
         cmocka_unit_test(test_progress_round_trip),
         cmocka_unit_test(test_progress_file),
         cmocka_unit_test(test_progress_corruption),
+        cmocka_unit_test(test_vpd_pg80),
+        cmocka_unit_test(test_disk_by_serial),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
