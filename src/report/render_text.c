@@ -171,40 +171,51 @@ row_has_samples(const struct vdc_analysis *a, size_t ti, const long *idx)
 static void block_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx,
                       const char *label);
 
-/* One row per target; a target that ran passes (a thin LV's first-write
- * and overwrite) gets its name, then one row per pass beside each other */
+/* Target @ti's rows of one block, columns @tests: its row, or, when it
+ * has something (@has) in a pass of the tests (a thin LV's first-write and
+ * overwrite), its name, then one row per pass beside each other; each row
+ * printed by @row. */
+static void
+pass_rows(GString *out, const struct vdc_analysis *a, size_t ti, const char *const *tests, const char *name,
+          int (*has)(const struct vdc_analysis *, size_t, const long *),
+          void (*row)(GString *, const struct vdc_analysis *, size_t, const long *, const char *))
+{
+    g_auto(GStrv) passes = key_passes(a);
+    size_t k, q;
+    long idx[N_BLOCK];
+    int header = 0;
+
+    for (k = 0; k < N_BLOCK; k++)
+        idx[k] = vdc_analysis_test_index(a, tests[k]);
+    for (q = 0; passes[q]; q++) {
+        long pidx[N_BLOCK];
+        g_autofree char *label = g_strdup_printf("  %s", passes[q]);
+
+        for (k = 0; k < N_BLOCK; k++) {
+            g_autofree char *key = g_strdup_printf("%s%c%s", tests[k], VDC_PASS_SEP, passes[q]);
+
+            pidx[k] = vdc_analysis_test_index(a, key);
+        }
+        if (!has(a, ti, pidx))
+            continue;
+        if (!header++ && !has(a, ti, idx))
+            g_string_append_printf(out, "%s\n", name);
+        else if (header == 1)
+            row(out, a, ti, idx, name);
+        row(out, a, ti, pidx, label);
+    }
+    if (!header)
+        row(out, a, ti, idx, name);
+}
+
+/* One row per target (pass_rows) */
 static void
 block_rows(GString *out, const struct vdc_analysis *a, const char *const *tests, char **names)
 {
-    g_auto(GStrv) passes = key_passes(a);
-    size_t ti, k, q;
-    long idx[N_BLOCK];
+    size_t ti;
 
-    for (ti = 0; ti < a->n_targets; ti++) {
-        int header = 0;
-
-        for (k = 0; k < N_BLOCK; k++)
-            idx[k] = vdc_analysis_test_index(a, tests[k]);
-        for (q = 0; passes[q]; q++) {
-            long pidx[N_BLOCK];
-            g_autofree char *label = g_strdup_printf("  %s", passes[q]);
-
-            for (k = 0; k < N_BLOCK; k++) {
-                g_autofree char *key = g_strdup_printf("%s%c%s", tests[k], VDC_PASS_SEP, passes[q]);
-
-                pidx[k] = vdc_analysis_test_index(a, key);
-            }
-            if (!row_has_samples(a, ti, pidx))
-                continue;
-            if (!header++ && !row_has_samples(a, ti, idx))
-                g_string_append_printf(out, "%s\n", names[ti]);
-            else if (header == 1)
-                block_row(out, a, ti, idx, names[ti]);
-            block_row(out, a, ti, pidx, label);
-        }
-        if (!header)
-            block_row(out, a, ti, idx, names[ti]);
-    }
+    for (ti = 0; ti < a->n_targets; ti++)
+        pass_rows(out, a, ti, tests, names[ti], row_has_samples, block_row);
 }
 
 static void
@@ -307,43 +318,17 @@ delta_row(GString *out, const struct vdc_analysis *a, size_t ti, const long *idx
     g_string_append_c(out, '\n');
 }
 
-/* One row per target; a target held against the baseline in passes (a
- * thin LV's first-write and overwrite, each against the other side's one
- * run of the test) gets its name, then one row per pass, as block_rows */
+/* One row per target but the baseline; a target held against it in
+ * passes (a thin LV's, each against the other side's one run) gets a row
+ * per pass (pass_rows) */
 static void
 delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests, char **names)
 {
-    g_auto(GStrv) passes = key_passes(a);
-    size_t ti, k, q;
-    long idx[N_BLOCK];
+    size_t ti;
 
-    for (k = 0; k < N_BLOCK; k++)
-        idx[k] = vdc_analysis_test_index(a, tests[k]);
-    for (ti = 0; ti < a->n_targets; ti++) {
-        int header = 0;
-
-        if (ti == a->baseline_index)
-            continue;
-        for (q = 0; passes[q]; q++) {
-            long pidx[N_BLOCK];
-            g_autofree char *label = g_strdup_printf("  %s", passes[q]);
-
-            for (k = 0; k < N_BLOCK; k++) {
-                g_autofree char *key = g_strdup_printf("%s%c%s", tests[k], VDC_PASS_SEP, passes[q]);
-
-                pidx[k] = vdc_analysis_test_index(a, key);
-            }
-            if (!row_has_delta(a, ti, pidx))
-                continue;
-            if (!header++ && !row_has_delta(a, ti, idx))
-                g_string_append_printf(out, "%s\n", names[ti]);
-            else if (header == 1)
-                delta_row(out, a, ti, idx, names[ti]);
-            delta_row(out, a, ti, pidx, label);
-        }
-        if (!header)
-            delta_row(out, a, ti, idx, names[ti]);
-    }
+    for (ti = 0; ti < a->n_targets; ti++)
+        if (ti != a->baseline_index)
+            pass_rows(out, a, ti, tests, names[ti], row_has_delta, delta_row);
 }
 
 /* Why the n/c deltas have no verdict, one line per target and reason
