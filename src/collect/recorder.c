@@ -680,9 +680,18 @@ vdc_recorder_precise_enough(vdc_recorder *rec, unsigned reps)
         sr->runs = reps;
         sr->half_width_percent = row->p.has_ci ? 100.0 * row->p.half_width : NAN;
     }
-    vdc_progress("repetition %u: %s (%zu headline test(s))", reps,
-                 d.n_rows && d.n_open == 0 ? "every headline test decided: stopping" :
-                                             "the most repetitions --max-runs allows: stopping", d.n_rows);
+    {
+        size_t precise = 0;
+
+        for (i = 0; i < d.n_rows; i++)
+            precise += d.rows[i].reason == VDC_STOP_PRECISION;
+        if (d.n_rows && precise == d.n_rows)
+            vdc_progress("repetition %u: every headline test within +-%g %%: stopping (%zu headline "
+                         "test(s))", reps, p->precision_percent, d.n_rows);
+        else
+            vdc_progress("repetition %u: the most repetitions --max-runs allows: stopping, %zu of %zu "
+                         "headline test(s) within +-%g %%", reps, precise, d.n_rows, p->precision_percent);
+    }
     rec->rs.experiment.runs_per_target = reps;
     vdc_stop_decision_dispose(&d);
     return 1;
