@@ -93,6 +93,15 @@ void vdc_answer_dispose(struct vdc_answer *ans);   /* safe twice */
  * Never fails. */
 void vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs);
 
+/* Whether the storage variants of @a (an image's format and allocation, an
+ * LV's type, aging: targets of one kind side by side; a thin LV's
+ * first-write and overwrite passes) change the verdict: every two choice
+ * pairs that share a side, and every two passes of one pair, compared test
+ * by test where both have a verdict.  The "Storage variants" sentence and
+ * its tone into *@tone, or NULL when the run has no such contrast
+ * (g_free).  answer_variants.c. */
+char *vdc_answer_variants_text(const struct vdc_analysis *a, const vdc_result_set *rs, enum vdc_answer_tone *tone);
+
 /* "answer", the kind's JSON name: "note", "pair", "group", "cache", "cost",
  * "fix" */
 const char *vdc_answer_kind_name(enum vdc_answer_kind k);
