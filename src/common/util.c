@@ -370,3 +370,22 @@ vdc_fmt_duration(char *buf, size_t size, double s)
         g_snprintf(buf, size, "%lus", t);
     return buf;
 }
+
+/* util.h */
+int
+vdc_check_path_text(const char *opt, const char *path, const char *also, const char *also_why)
+{
+    const char *c;
+
+    for (c = path; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f || (also && strchr(also, *c)))
+            break;
+    if (*c || !g_utf8_validate(path, -1, NULL)) {
+        g_autofree char *shown = g_strescape(path, NULL);
+
+        vdc_input_error("%s %s: expected a path of UTF-8 text without control characters%s", opt, shown,
+                        also && also_why ? also_why : "");
+        return -1;
+    }
+    return 0;
+}

@@ -124,6 +124,14 @@ const char *vdc_fmt_duration(char *buf, size_t size, double s);
  * into @buf (returned; 32 bytes hold any). */
 const char *vdc_fmt_bytes(char *buf, size_t size, uint64_t b);
 
+/* A path the user named with option @opt that vmdiskcmp writes into text
+ * (results, reports, domain XML, xl.cfg, xl disk specs): refused unless
+ * it is UTF-8 without control characters, nor any byte of @also (NULL:
+ * none; @also_why then says why, e.g. " or any of , : (xl)").  0, or -1
+ * after one vdc_input_error "OPT PATH: expected a path of UTF-8 text
+ * without control characters[ALSO_WHY]" with PATH escaped. */
+int vdc_check_path_text(const char *opt, const char *path, const char *also, const char *also_why);
+
 /* Install @handler (no SA_RESTART, empty mask) for SIGINT, SIGTERM and
  * SIGHUP: the signals that ask vmdiskcmp to stop, tear down and exit 3. */
 void vdc_on_stop_signals(void (*handler)(int));

@@ -466,6 +466,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                 !strcmp(o->hypervisor, "mock") ? VDC_HV_MOCK : VDC_HV_LIBVIRT;
     else
         p->hv = h->xen_control_d ? VDC_HV_LIBXL : VDC_HV_LIBVIRT;
+    if (p->hv == VDC_HV_LIBXL && !o->hypervisor && vdc_run_opts_check_paths(o, 1) < 0)
+        return -1;
     if (p->hv == VDC_HV_LIBVIRT) {
         p->uri = g_strdup(o->connect ? o->connect :
                           h->xen_control_d ? "xen:///system" : "qemu:///system");

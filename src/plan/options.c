@@ -332,6 +332,54 @@ check_agent_options(const char *s)
     return 0;
 }
 
+/* The characters an xl disk spec gives a meaning to (xl-disk-configuration:
+ * ',' separates, ':' and '=' name a prefix or a key), the quotes that
+ * delimit an xl.cfg string and its escape character. */
+#define XL_SPEC_CHARS ",:=\"'\\"
+
+/* vdc_check_path_text with xl's characters when @xl */
+static int
+check_path(const char *opt, const char *path, int xl)
+{
+    return vdc_check_path_text(opt, path, xl ? XL_SPEC_CHARS : NULL,
+                               " or any of , : = \" ' \\ (an xl disk spec's or xl.cfg's own characters, "
+                               "xl-disk-configuration)");
+}
+
+/* options.h */
+int
+vdc_run_opts_check_paths(const vdc_run_opts *o, int xl)
+{
+    /* the paths a domU's disks are made of (xl disk specs) and the rest
+     * (xl.cfg's kernel and ramdisk, a template only read here, dom0's
+     * device) */
+    const struct { const char *opt, *path; int in_spec; } in[] = {
+        { "--image-dir", o->image_dir, 1 },
+        { "--cache-dir", o->cache_dir, 1 },
+        { "--prepared-image", o->prepared_image, 1 },
+        { "--out", o->out, 1 },     /* the control disk is OUT/control.img */
+        { "--guest-image", o->guest_image, 0 },
+        { "--kernel", o->kernel, 0 },
+        { "--initrd", o->initrd, 0 },
+        { "--dom0-on", o->dom0_on, 0 },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(in); i++)
+        if (in[i].path && check_path(in[i].opt, in[i].path, xl && in[i].in_spec) < 0)
+            return -1;
+    for (i = 0; o->blocks && o->blocks[i]; i++)
+        if (check_path("--block", o->blocks[i], xl) < 0)
+            return -1;
+    for (i = 0; o->custom && o->custom[i]; i++) {
+        const char *eq = strchr(o->custom[i], '=');
+
+        if (check_path("--target", eq ? eq + 1 : o->custom[i], xl) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 void
 vdc_run_opts_init(vdc_run_opts *o)
 {
@@ -356,6 +404,8 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
 
     if (r != VDC_OPTS_OK)
         return r;
+    if (vdc_run_opts_check_paths(o, o->hypervisor && !strcmp(o->hypervisor, "libxl")) < 0)
+        return -1;
     if (o->heartbeat_timeout && o->heartbeat_timeout < VDC_HEARTBEAT_TIMEOUT_MIN) {
         vdc_input_error("--heartbeat-timeout '%u': expected 0 (off) or %u to 604800 seconds (the runner beats every 5 s)",
                         o->heartbeat_timeout, VDC_HEARTBEAT_TIMEOUT_MIN);

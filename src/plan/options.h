@@ -91,6 +91,15 @@ void vdc_run_opts_dispose(vdc_run_opts *o);   /* safe to call twice */
  * without --stripes) are all refused here, before anything is created. */
 int vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv);
 
+/* The path options that end up in domain XML, an xl.cfg or an xl disk
+ * spec (--image-dir, --cache-dir, --prepared-image, --out, --guest-image,
+ * --kernel, --initrd, --dom0-on, --block, --target's device): refused if
+ * one holds a control character, and with @xl (the plan boots with libxl)
+ * if a disk's path holds one of xl's disk-spec characters , : = " ' \.
+ * vdc_run_opts_parse calls it for --hypervisor libxl, the plan builder for
+ * libxl chosen by default.  0, or -1 after one vdc_input_error. */
+int vdc_run_opts_check_paths(const vdc_run_opts *o, int xl);
+
 /* --help text, generated from the table. */
 void vdc_run_opts_help(FILE *f);
 

@@ -182,15 +182,8 @@ vdc_run_check_inputs(const vdc_plan *p, int consent)
     /* the dom0 agent's job files are OUT/workloads/NAME.fio, their path
      * each sample's workload.source: a string the result model refuses
      * would lose the run's work at its end */
-    for (i = 0; p->out_dir[i]; i++)
-        if ((unsigned char)p->out_dir[i] < 0x20 || p->out_dir[i] == 0x7f ||
-            !g_utf8_validate(p->out_dir, -1, NULL)) {
-            g_autofree char *shown = g_strescape(p->out_dir, NULL);
-
-            vdc_input_error("--out %s: expected a path of UTF-8 text without control characters (results name it)",
-                            shown);
-            return -1;
-        }
+    if (vdc_check_path_text("--out", p->out_dir, NULL, NULL) < 0)
+        return -1;
     if (g_file_test(p->out_dir, G_FILE_TEST_EXISTS)) {
         vdc_input_error("--out %s: exists: expected a new directory (a run never reuses one)", p->out_dir);
         return -1;

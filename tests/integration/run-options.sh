@@ -47,6 +47,39 @@ rc=0
     grep -qF -- "--out $work/o\tx: expected a path of UTF-8 text without control characters" "$work/stderr" ||
     fail "--out with a tab: exit status $rc, stderr: $(cat "$work/stderr")"
 [ -z "$(ls "$work" | grep -v '^std')" ] || fail "--out with a tab: created $(ls "$work")"
+# a path option written into domain XML, an xl.cfg or an xl disk spec: no
+# control characters (a newline would start a line of its own there), and
+# with libxl none of an xl disk spec's own characters (a ',' ends the
+# target, a quote ends xl.cfg's string)
+nl='
+'
+path_bad() {
+    want=$1; shift
+    rc=0
+    "$VMDISKCMP" run --dry-run --image --guest-image /g.img "$@" >"$work/stdout" 2>"$work/stderr" || rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$work/stderr")" = 1 ] && grep -qF -- "$want" "$work/stderr" ||
+        fail "'$*': exit status $rc, stderr '$(cat "$work/stderr")', expected one line with '$want'"
+    [ -z "$(ls "$work" | grep -v '^std')" ] || fail "'$*': created $(ls "$work")"
+}
+xl_want="or any of , : = \" ' \\ (an xl disk spec's or xl.cfg's own characters"
+path_bad "--image-dir $work/a,b: expected a path of UTF-8 text without control characters $xl_want" \
+    --hypervisor libxl --image-dir "$work/a,b" --out "$work/out"
+path_bad "--image-dir $work/a'b: expected" --hypervisor libxl --image-dir "$work/a'b" --out "$work/out"
+path_bad "--image-dir $work/a\nb: expected a path of UTF-8 text without control characters" \
+    --hypervisor libxl --image-dir "$work/a${nl}b" --out "$work/out"
+path_bad "--image-dir $work/a\nb: expected" --hypervisor libvirt --image-dir "$work/a${nl}b" --out "$work/out"
+path_bad "--cache-dir $work/c\nd: expected" --image-dir "$work" --cache-dir "$work/c${nl}d" --out "$work/out"
+path_bad "--cache-dir $work/c=d: expected" --hypervisor libxl --image-dir "$work" --cache-dir "$work/c=d" \
+    --out "$work/out"
+path_bad "--out $work/o:x: expected" --hypervisor libxl --image-dir "$work" --out "$work/o:x"
+path_bad "--kernel /k\tx: expected" --image-dir "$work" --kernel "/k$(printf '\t')x" --out "$work/out"
+path_bad "--block /dev/a,b: expected" --hypervisor libxl --block /dev/a,b --destroy-data --out "$work/out"
+# with libvirt a ',' is only a character of a file name
+"$VMDISKCMP" run --dry-run --image --guest-image /g.img --hypervisor libvirt --image-dir "$work/a,b" \
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr" ||
+    fail "--hypervisor libvirt --image-dir with a ',': refused: $(cat "$work/stderr")"
+grep -qF "$work/a,b/" "$work/stdout" || fail "--image-dir with a ',': not in the domain XML"
+[ -z "$(ls "$work" | grep -v '^std')" ] || fail "--dry-run created $(ls "$work")"
 # a single-valued option given twice: refused, never the last taken
 bad "--runs given twice ('2', then '3'): expected one value" --image --runs 2 --runs 3
 bad "--order 'random': expected one of rotated|interleaved|grouped" --image --order random
