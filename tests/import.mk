@@ -20,15 +20,20 @@ EXTRA_DIST += tests/integration/import-golden.sh tests/integration/import-errors
 
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
-	tests/unit/test_model_workload tests/unit/test_import_fio tests/unit/test_import_shapes
+	tests/unit/test_model_workload tests/unit/test_import_fio tests/unit/test_import_shapes \
+	tests/unit/test_model_limits
 TESTS += tests/unit/test_model tests/unit/test_import tests/unit/test_import_pages \
-	tests/unit/test_model_workload tests/unit/test_import_fio tests/unit/test_import_shapes
+	tests/unit/test_model_workload tests/unit/test_import_fio tests/unit/test_import_shapes \
+	tests/unit/test_model_limits
 tests_unit_test_import_shapes_SOURCES = tests/unit/test_import_shapes.c tests/unit/test_stderr.h
 tests_unit_test_import_shapes_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_import_shapes_LDADD = $(IMPORT_TEST_LIBS)
 tests_unit_test_import_fio_SOURCES = tests/unit/test_import_fio.c tests/unit/test_stderr.h
 tests_unit_test_import_fio_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_import_fio_LDADD = $(IMPORT_TEST_LIBS)
+tests_unit_test_model_limits_SOURCES = tests/unit/test_model_limits.c tests/unit/test_stderr.h
+tests_unit_test_model_limits_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_model_limits_LDADD = $(IMPORT_TEST_LIBS)
 tests_unit_test_model_workload_SOURCES = tests/unit/test_model_workload.c tests/unit/test_stderr.h
 tests_unit_test_model_workload_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_model_workload_LDADD = $(IMPORT_TEST_LIBS)

@@ -773,6 +773,14 @@ vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *targ
 #define VDC_RESULT_STRING_MAX      4096
 #define VDC_RESULT_LONG_STRING_MAX 65536
 
+/* The most targets[] and runs[] entries the loader takes: far above any
+ * real result (a run plans at most a few dozen targets; an import holds at
+ * most VDC_IMPORT_MAX_RUNS runs per input file) and low enough that a
+ * report of a document at the limit stays within seconds and a few
+ * hundred MiB.  doc/result-format.md, "Limits". */
+#define VDC_RESULT_TARGETS_MAX 1024
+#define VDC_RESULT_RUNS_MAX    100000
+
 /* Parse @len bytes of JSON into @rs (which must be freshly _init'ed; on
  * error it is left empty).  The input is untrusted: wrong types and missing
  * required members are refused with one message

@@ -454,8 +454,10 @@ load_run(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
     return 0;
 }
 
+/* Member @member of @top, an array of at most @max entries (0: no limit),
+ * each loaded by @fn */
 static int
-load_array(vdc_load_ctx *c, JsonObject *top, const char *member, int required,
+load_array(vdc_load_ctx *c, JsonObject *top, const char *member, int required, guint max,
            int (*fn)(vdc_load_ctx *, JsonNode *, vdc_result_set *), vdc_result_set *rs)
 {
     JsonNode *n = json_object_get_member(top, member);
@@ -473,6 +475,8 @@ load_array(vdc_load_ctx *c, JsonObject *top, const char *member, int required,
     if (!JSON_NODE_HOLDS_ARRAY(n))
         return vdc_load_fail(c, "expected an array");
     a = json_node_get_array(n);
+    if (max && json_array_get_length(a) > max)
+        return vdc_load_fail(c, "%u: expected at most %u", json_array_get_length(a), max);
     for (i = 0; i < json_array_get_length(a); i++) {
         vdc_load_path_push_index(c, i, &s2);
         if (fn(c, json_array_get_element(a, i), rs) < 0)
@@ -560,7 +564,7 @@ load_runs_policy_stop(vdc_load_ctx *c, JsonObject *exp, vdc_result_set *rs)
     if (!n || !JSON_NODE_HOLDS_OBJECT(n))
         return 0;   /* absent; a wrong type was refused with the other members */
     vdc_load_path_push(c, "runs_policy", &saved);
-    rc = load_array(c, json_node_get_object(n), "stop", 0, load_stop, rs);
+    rc = load_array(c, json_node_get_object(n), "stop", 0, 0, load_stop, rs);
     vdc_load_path_pop(c, saved);
     return rc;
 }
@@ -637,14 +641,14 @@ load_top(vdc_load_ctx *c, JsonNode *root, vdc_result_set *rs)
             return vdc_load_fail(c, "expected an object");
         if (vdc_load_fields(c, vdc_experiment_fields, json_node_get_object(n), &rs->experiment) < 0 ||
             load_runs_policy_stop(c, json_node_get_object(n), rs) < 0 ||
-            load_array(c, json_node_get_object(n), "levels", 0, load_level, rs) < 0)
+            load_array(c, json_node_get_object(n), "levels", 0, 0, load_level, rs) < 0)
             return -1;
         rs->has_experiment = 1;
         vdc_load_path_pop(c, saved);
     }
-    if (load_array(c, top, "targets", 0, vdc_load_target, rs) < 0)
+    if (load_array(c, top, "targets", 0, VDC_RESULT_TARGETS_MAX, vdc_load_target, rs) < 0)
         return -1;
-    return load_array(c, top, "runs", 1, load_run, rs);
+    return load_array(c, top, "runs", 1, VDC_RESULT_RUNS_MAX, load_run, rs);
 }
 
 

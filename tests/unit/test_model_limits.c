@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for the result loader's limits on whole arrays and on what
+ * targets[] declares: at most VDC_RESULT_TARGETS_MAX targets and
+ * VDC_RESULT_RUNS_MAX runs; each refused with one line naming the member
+ * and the limit, the set left empty. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <glib.h>
+
+#include "model/result.h"
+#include "test_stderr.h"
+
+#define HEAD "{\"format\":\"vmdiskcmp-result\",\"format_version\":1," \
+             "\"producer\":{\"name\":\"vmdiskcmp-agent\",\"version\":\"0.1.0\"},"
+
+/* load @json; expect failure with exactly @msg (one line) on stderr and
+ * the set left empty */
+static void
+expect_load_error(const char *json, const char *msg)
+{
+    vdc_result_set rs;
+    char *err;
+    int rc;
+
+    vdc_result_set_init(&rs);
+    capture_stderr_begin();
+    rc = vdc_result_set_load_data(&rs, json, strlen(json), "t.json");
+    err = capture_stderr_end();
+    assert_int_equal(rc, -1);
+    assert_string_equal(err, msg);
+    assert_int_equal(rs.n_runs, 0);
+    assert_int_equal(rs.n_targets, 0);
+    free(err);
+    vdc_result_set_dispose(&rs);
+}
+
+/* load @json; expect success */
+static void
+expect_load_ok(const char *json, size_t n_targets, size_t n_runs)
+{
+    vdc_result_set rs;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, json, strlen(json), "t.json"), 0);
+    assert_int_equal(rs.n_targets, n_targets);
+    assert_int_equal(rs.n_runs, n_runs);
+    vdc_result_set_dispose(&rs);
+}
+
+/* a document of @n_targets targets t0.. and @n_runs runs spread over them */
+static char *
+doc_of(unsigned n_targets, unsigned n_runs)
+{
+    GString *s = g_string_new(HEAD "\"targets\":[");
+    unsigned i;
+
+    for (i = 0; i < n_targets; i++)
+        g_string_append_printf(s, "%s{\"name\":\"t%u\",\"kind\":\"image\",\"where\":\"domU\"}",
+                               i ? "," : "", i);
+    g_string_append(s, "],\"runs\":[");
+    for (i = 0; i < n_runs; i++)
+        g_string_append_printf(s, "%s{\"target\":\"t%u\",\"repetition\":%u,\"samples\":[]}",
+                               i ? "," : "", i % n_targets, i / n_targets);
+    g_string_append(s, "]}");
+    return g_string_free(s, FALSE);
+}
+
+static void
+test_array_limits(void **state)
+{
+    g_autofree char *at = doc_of(VDC_RESULT_TARGETS_MAX, VDC_RESULT_TARGETS_MAX);
+    g_autofree char *over_t = doc_of(VDC_RESULT_TARGETS_MAX + 1, 1);
+    g_autofree char *at_r = doc_of(4, VDC_RESULT_RUNS_MAX);
+    g_autofree char *over_r = doc_of(4, VDC_RESULT_RUNS_MAX + 1);
+    g_autofree char *want_t = g_strdup_printf("vmdiskcmp: t.json: targets: %d: expected at most %d\n",
+                                              VDC_RESULT_TARGETS_MAX + 1, VDC_RESULT_TARGETS_MAX);
+    g_autofree char *want_r = g_strdup_printf("vmdiskcmp: t.json: runs: %d: expected at most %d\n",
+                                              VDC_RESULT_RUNS_MAX + 1, VDC_RESULT_RUNS_MAX);
+
+    (void)state;
+    expect_load_ok(at, VDC_RESULT_TARGETS_MAX, VDC_RESULT_TARGETS_MAX);
+    expect_load_ok(at_r, 4, VDC_RESULT_RUNS_MAX);
+    expect_load_error(over_t, want_t);
+    expect_load_error(over_r, want_r);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_array_limits),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
