@@ -96,7 +96,7 @@ vdc_cmd_history(int argc, char **argv)
         vdc_input_error("--since '%s': expected a date YYYY-MM-DD[THH:MM[:SS]][Z] (UTC)", c.since);
         goto out;
     }
-    if (c.html && vdc_cli_output_ok(c.html) < 0)
+    if (c.html && (vdc_check_path_text("--html", c.html, NULL, NULL) < 0 || vdc_cli_output_ok(c.html) < 0))
         goto out;
     if (vdc_report_limits_apply() < 0)  /* the backstop: report/report_dir.h */
         goto out;

@@ -346,6 +346,9 @@ vdc_cmd_report(int argc, char **argv)
     ro.artefacts = c.artefacts;
     ro.quiet = c.quiet;
     if (c.out) {
+        /* the report names the files it writes */
+        if (vdc_check_path_text("--out", c.out, NULL, NULL) < 0)
+            goto out;
         if (mkdir(c.out, 0755) < 0 && errno != EEXIST) {
             vdc_input_error("--out %s: %s: expected a directory to render into", c.out, g_strerror(errno));
             goto out;

@@ -67,6 +67,9 @@ bad "report: unknown outlier policy" "--outliers remove: expected keep, flag or 
     report "$good" --outliers remove
 bad "report: bad threshold" "--outlier-threshold -1: expected a positive number" -- \
     report "$good" --outlier-threshold -1
+bad "report: --out with a newline" "--out $work/r\\\\nx: expected a path of UTF-8 text without control characters" -- \
+    report "$good" --out "$work/r
+x"
 bad "report: bad threshold text" "--outlier-threshold 3x" -- report "$good" --outlier-threshold 3x
 bad "report: ceiling without rate" "--rate-ceiling /dev/sdb: expected NAME=MIB_S" -- report "$good" --rate-ceiling /dev/sdb
 bad "report: ceiling without name" "--rate-ceiling =550: expected NAME=MIB_S" -- report "$good" --rate-ceiling =550

@@ -175,6 +175,13 @@ refused "a missing store" "none.sqlite: no such file" notes.sqlite history --sto
 [ -e none.sqlite ] && fail "history created a store"
 refused "export over a file it did not write" "add1.out: exists and was not written by vmdiskcmp" add1.out \
     store export --store s.sqlite --format ndjson -o add1.out
+refused "history --html over a file it did not write" "add1.out: exists and was not written by vmdiskcmp" add1.out \
+    history --store s.sqlite --html add1.out
+refused "history --html with a newline" "--html h\\\\nx.html: expected a path of UTF-8 text without control characters" \
+    s.sqlite history --store s.sqlite --html "h
+x.html"
+[ -e "h
+x.html" ] && fail "history --html with a newline: written"
 refused "run --dry-run --store a text file" "notes.sqlite: not a SQLite database" notes.sqlite \
     run --hypervisor mock --image --dry-run --out dry --store notes.sqlite
 [ -e dry ] && fail "run --dry-run --store refused but OUT was made"
