@@ -47,7 +47,7 @@ static const vdc_opt opt_head[] = {
       .def = "in a Xen dom0: the VG with the most free space that holds the plan's LVs",
       .help = "volume group for --lvm (and for the dom0 baseline LV)" },
     { .name = "lv-size", .type = VDC_OPT_SIZE, .off = O(lv_size), .metavar = "SIZE",
-      .align = MIB, .max = MAX_SIZE, .def = "test size + 25% + 64 MiB", .help = "size of each LV (and image) we create" },
+      .align = MIB, .max = MAX_SIZE, .def = "test size + 25% + 64 MiB", .help = "size of each LV we create (needs --lvm, or --dom0 on lvm); in such a plan also of each domU image" },
     { .name = "stripes", .type = VDC_OPT_UINT, .off = O(stripes), .metavar = "N", .min = 1, .max = 128,
       .def = "1", .help = "stripe the LV over N PVs (seed 002)" },
     { .name = "stripe-size", .type = VDC_OPT_SIZE, .off = O(stripe_size), .metavar = "SIZE",

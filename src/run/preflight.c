@@ -329,8 +329,12 @@ vdc_run_check_image_room(const vdc_plan *p)
     unsigned copies;
     char size[32];
     size_t i, j;
-    int rc = 0;
+    int rc = 0, lv = 0;
 
+    /* --lv-size sizes the domU's images too, but only in a plan with an
+     * LV (plan/options.c refuses it otherwise) */
+    for (i = 0; i < p->n_targets; i++)
+        lv |= p->targets[i].spec.backing == VDC_BACKING_LVM;
     for (i = 0; i < p->n_targets; i++) {
         const vdc_plan_target *t = &p->targets[i];
         struct fsneed *f;
@@ -384,7 +388,7 @@ vdc_run_check_image_room(const vdc_plan *p)
                       f->image_dir, on ? on : "", vdc_fmt_bytes(a, sizeof(a), avail),
                       vdc_fmt_bytes(n, sizeof(n), f->need), f->what->str,
                       vdc_fmt_bytes(d, sizeof(d), f->need - avail),
-                      f->domu ? "--size or --lv-size for the domU's" : "",
+                      !f->domu ? "" : lv ? "--size or --lv-size for the domU's" : "--size for the domU's",
                       f->domu && f->dom0 ? ", " : "", f->dom0 ? "--dom0-size for dom0's" : "",
                       f->domu && vdc_plan_max_guests(p) > 1 ? ", fewer --guests" : "");
             rc = -1;

@@ -39,7 +39,7 @@ bad "--guests 64: level 64 needs 4198400 MiB of RAM (64 domUs x (65536 MiB + 64 
 # the copies: 64 images of 1 PiB fit no filesystem here; the message
 # names the copies
 bad "free, the images need 80.0 PiB (image 64 x 1.3 PiB), " --image --guests 64 --size 1024T
-bad "more: expected --image-dir on a filesystem with room, or smaller images (--size or --lv-size for the domU's, fewer --guests)" \
+bad "more: expected --image-dir on a filesystem with room, or smaller images (--size for the domU's, fewer --guests)" \
     --image --guests 64 --size 1024T
 bad "(image 64 x " --image --guests 64 --size 1024T
 # an image whose `none` a level cannot apply and verify yet

@@ -80,6 +80,9 @@ path_bad "--block /dev/a,b: expected" --hypervisor libxl --block /dev/a,b --dest
     fail "--hypervisor libvirt --image-dir with a ',': refused: $(cat "$work/stderr")"
 grep -qF "$work/a,b/" "$work/stdout" || fail "--image-dir with a ',': not in the domain XML"
 [ -z "$(ls "$work" | grep -v '^std')" ] || fail "--dry-run created $(ls "$work")"
+# --lv-size's help says what it needs (an image-only plan refuses it)
+"$VMDISKCMP" run --help | grep -qF -- "size of each LV we create (needs --lvm, or --dom0 on lvm)" ||
+    fail "run --help: --lv-size does not say it needs an LV"
 # a single-valued option given twice: refused, never the last taken
 bad "--runs given twice ('2', then '3'): expected one value" --image --runs 2 --runs 3
 bad "--order 'random': expected one of rotated|interleaved|grouped" --image --order random
@@ -303,7 +306,7 @@ rc=0
     --out "$work/out" --image-dir "$work/big/img" > "$work/plan" 2> "$work/err" || rc=$?
 [ "$rc" = 2 ] || fail "--size 100T: exit $rc, expected 2: $(cat "$work/err")"
 [ "$(wc -l < "$work/err")" = 1 ] || fail "--size 100T: expected one line: $(cat "$work/err")"
-grep -q -- "--image-dir $work/big/img (not made yet: on the filesystem of $work): [0-9.]* [KMGT]iB free, the images need 125.0 TiB (image 125.0 TiB), [0-9.]* TiB more: expected --image-dir on a filesystem with room, or smaller images (--size or --lv-size for the domU's)$" "$work/err" ||
+grep -q -- "--image-dir $work/big/img (not made yet: on the filesystem of $work): [0-9.]* [KMGT]iB free, the images need 125.0 TiB (image 125.0 TiB), [0-9.]* TiB more: expected --image-dir on a filesystem with room, or smaller images (--size for the domU's)$" "$work/err" ||
     fail "--size 100T: message does not name the directory, the sizes in GiB/TiB and the options: $(cat "$work/err")"
 [ ! -s "$work/plan" ] && [ ! -e "$work/big" ] && [ ! -e "$work/out" ] || fail "--size 100T: printed a plan or created something"
 "$VMDISKCMP" --dry-run --hypervisor libvirt --connect qemu:///system --accel tcg --image \
