@@ -336,45 +336,49 @@ check_agent_options(const char *s)
  * ',' separates, ':' and '=' name a prefix or a key), the quotes that
  * delimit an xl.cfg string and its escape character. */
 #define XL_SPEC_CHARS ",:=\"'\\"
+/* those of an xl.cfg string alone */
+#define XL_CFG_CHARS "\"'\\"
 
-/* vdc_check_path_text with xl's characters when @xl */
+/* vdc_check_path_text with @also (xl's characters) when @xl */
 static int
-check_path(const char *opt, const char *path, int xl)
+check_path(const char *opt, const char *path, int xl, const char *also)
 {
-    return vdc_check_path_text(opt, path, xl ? XL_SPEC_CHARS : NULL,
-                               " or any of , : = \" ' \\ (an xl disk spec's or xl.cfg's own characters, "
-                               "xl-disk-configuration)");
+    return vdc_check_path_text(opt, path, xl ? also : NULL,
+                               strchr(also ? also : "", ',')
+                                   ? " or any of , : = \" ' \\ (an xl disk spec's or xl.cfg's own characters, "
+                                     "xl-disk-configuration)"
+                                   : " or any of \" ' \\ (xl.cfg's string characters)");
 }
 
 /* options.h */
 int
 vdc_run_opts_check_paths(const vdc_run_opts *o, int xl)
 {
-    /* the paths a domU's disks are made of (xl disk specs) and the rest
-     * (xl.cfg's kernel and ramdisk, a template only read here, dom0's
-     * device) */
-    const struct { const char *opt, *path; int in_spec; } in[] = {
-        { "--image-dir", o->image_dir, 1 },
-        { "--cache-dir", o->cache_dir, 1 },
-        { "--prepared-image", o->prepared_image, 1 },
-        { "--out", o->out, 1 },     /* the control disk is OUT/control.img */
-        { "--guest-image", o->guest_image, 0 },
-        { "--kernel", o->kernel, 0 },
-        { "--initrd", o->initrd, 0 },
-        { "--dom0-on", o->dom0_on, 0 },
+    /* the paths a domU's disks are made of (xl disk specs), xl.cfg's
+     * quoted strings (kernel, ramdisk) and the rest (a template only read
+     * here, dom0's device) */
+    const struct { const char *opt, *path, *xl_also; } in[] = {
+        { "--image-dir", o->image_dir, XL_SPEC_CHARS },
+        { "--cache-dir", o->cache_dir, XL_SPEC_CHARS },
+        { "--prepared-image", o->prepared_image, XL_SPEC_CHARS },
+        { "--out", o->out, XL_SPEC_CHARS },     /* the control disk is OUT/control.img */
+        { "--guest-image", o->guest_image, NULL },
+        { "--kernel", o->kernel, XL_CFG_CHARS },
+        { "--initrd", o->initrd, XL_CFG_CHARS },
+        { "--dom0-on", o->dom0_on, NULL },
     };
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(in); i++)
-        if (in[i].path && check_path(in[i].opt, in[i].path, xl && in[i].in_spec) < 0)
+        if (in[i].path && check_path(in[i].opt, in[i].path, xl, in[i].xl_also) < 0)
             return -1;
     for (i = 0; o->blocks && o->blocks[i]; i++)
-        if (check_path("--block", o->blocks[i], xl) < 0)
+        if (check_path("--block", o->blocks[i], xl, XL_SPEC_CHARS) < 0)
             return -1;
     for (i = 0; o->custom && o->custom[i]; i++) {
         const char *eq = strchr(o->custom[i], '=');
 
-        if (check_path("--target", eq ? eq + 1 : o->custom[i], xl) < 0)
+        if (check_path("--target", eq ? eq + 1 : o->custom[i], xl, XL_SPEC_CHARS) < 0)
             return -1;
     }
     return 0;

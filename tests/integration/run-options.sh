@@ -73,6 +73,7 @@ path_bad "--cache-dir $work/c=d: expected" --hypervisor libxl --image-dir "$work
     --out "$work/out"
 path_bad "--out $work/o:x: expected" --hypervisor libxl --image-dir "$work" --out "$work/o:x"
 path_bad "--kernel /k\tx: expected" --image-dir "$work" --kernel "/k$(printf '\t')x" --out "$work/out"
+path_bad '--kernel /k\"x: expected a path of UTF-8 text without control characters or any of " '"'"' \ (xl.cfg' --hypervisor libxl --image-dir "$work" --kernel '/k"x' --out "$work/out"
 path_bad "--block /dev/a,b: expected" --hypervisor libxl --block /dev/a,b --destroy-data --out "$work/out"
 # with libvirt a ',' is only a character of a file name
 "$VMDISKCMP" run --dry-run --image --guest-image /g.img --hypervisor libvirt --image-dir "$work/a,b" \
