@@ -365,6 +365,12 @@ load_run(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
         return vdc_load_fail(c, "expected printable text of at most %d bytes (no control characters)",
                          VDC_TARGET_NAME_MAX);
     }
+    /* a document that declares its targets declares them all; without
+     * targets[] (agent answers, older documents) a run's name is its own */
+    if (c->has_targets && !vdc_result_set_find_target(rs, r->target)) {
+        vdc_load_path_push(c, "target", &saved);
+        return vdc_load_fail(c, "\"%s\": expected one of the targets[] names", r->target);
+    }
     if (!r->status) {
         vdc_set_str(&r->status, "ok");
     } else if (strcmp(r->status, "ok") && strcmp(r->status, "failed") &&
@@ -646,6 +652,7 @@ load_top(vdc_load_ctx *c, JsonNode *root, vdc_result_set *rs)
         rs->has_experiment = 1;
         vdc_load_path_pop(c, saved);
     }
+    c->has_targets = json_object_has_member(top, "targets");
     if (load_array(c, top, "targets", 0, VDC_RESULT_TARGETS_MAX, vdc_load_target, rs) < 0)
         return -1;
     return load_array(c, top, "runs", 1, VDC_RESULT_RUNS_MAX, load_run, rs);

@@ -18,6 +18,7 @@ typedef struct {
     GHashTable *reps;   /* "target\nlevel\nguest" -> runs seen (GINT_TO_POINTER count) */
     GHashTable *seen;   /* "target\nrepetition\nlevel\nguest" -> runs[] index + 1 */
     int64_t version;    /* the document's format_version */
+    int has_targets;    /* 1: the document has targets[], which every run's target must name */
 } vdc_load_ctx;
 
 /* One line "NAME: PATH: message" through vdc_error; returns -1. */

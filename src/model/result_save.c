@@ -244,9 +244,29 @@ vdc_result_set_to_json(const vdc_result_set *rs)
     if (rs->has_experiment)
         json_object_set_object_member(top, "experiment", experiment_json(&rs->experiment));
     if (rs->n_targets) {
+        /* a document with targets[] declares every run's target (the
+         * loader refuses a run naming an undeclared one): a run's target
+         * without a record (e.g. a step that failed before its target was
+         * described) is written by name only */
+        GHashTable *named = g_hash_table_new(g_str_hash, g_str_equal);
+
         targets = json_array_new();
-        for (i = 0; i < rs->n_targets; i++)
+        for (i = 0; i < rs->n_targets; i++) {
             json_array_add_object_element(targets, target_json(rs->targets[i]));
+            g_hash_table_add(named, rs->targets[i]->name);
+        }
+        for (i = 0; i < rs->n_runs; i++) {
+            char *name = rs->runs[i]->target;
+            JsonObject *o;
+
+            if (!name || g_hash_table_contains(named, name))
+                continue;
+            g_hash_table_add(named, name);
+            o = json_object_new();
+            json_object_set_string_member(o, "name", name);
+            json_array_add_object_element(targets, o);
+        }
+        g_hash_table_destroy(named);
         json_object_set_array_member(top, "targets", targets);
     }
     runs = json_array_new();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the result loader's limits on whole arrays and on what
  * targets[] declares: at most VDC_RESULT_TARGETS_MAX targets and
- * VDC_RESULT_RUNS_MAX runs; each refused with one line naming the member
+ * VDC_RESULT_RUNS_MAX runs, runs naming only declared targets; each refused with one line naming the member
  * and the limit, the set left empty. */
 #include "config.h"
 #include <stdarg.h>
@@ -93,11 +93,47 @@ test_array_limits(void **state)
     expect_load_error(over_r, want_r);
 }
 
+/* with targets[], a run naming an undeclared target is refused (no
+ * phantom target); without targets[] (agent answers, older documents) a
+ * run's target needs no declaration */
+static void
+test_run_target_declared(void **state)
+{
+    (void)state;
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"image\",\"kind\":\"image\",\"where\":\"domU\"}],"
+                      "\"runs\":[{\"target\":\"image\",\"samples\":[]},"
+                      "{\"target\":\"ghost\",\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[1].target: \"ghost\": expected one of the targets[] names\n");
+    expect_load_error(HEAD "\"targets\":[],\"runs\":[{\"target\":\"ghost\",\"samples\":[]}]}",
+                      "vmdiskcmp: t.json: runs[0].target: \"ghost\": expected one of the targets[] names\n");
+    expect_load_ok(HEAD "\"runs\":[{\"target\":\"image\",\"samples\":[]},"
+                   "{\"target\":\"lvm\",\"samples\":[]}]}", 0, 2);
+    expect_load_ok(HEAD "\"targets\":[{\"name\":\"image\",\"kind\":\"image\",\"where\":\"domU\"}],"
+                   "\"runs\":[{\"target\":\"image\",\"samples\":[]}]}", 1, 1);
+    {
+        /* what vmdiskcmp writes reads back: a run's target without a
+         * record is declared by name */
+        vdc_result_set rs;
+        char *text;
+        size_t len;
+
+        vdc_result_set_init(&rs);
+        assert_non_null(vdc_result_set_add_target(&rs, "image"));
+        assert_non_null(vdc_result_set_add_run(&rs, "image"));
+        assert_non_null(vdc_result_set_add_run(&rs, "lvm"));
+        text = vdc_result_set_to_string(&rs, &len);
+        vdc_result_set_dispose(&rs);
+        expect_load_ok(text, 2, 2);
+        g_free(text);
+    }
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_array_limits),
+        cmocka_unit_test(test_run_target_declared),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
