@@ -5,6 +5,8 @@
  * (backend, storage, cache, hypervisor).  Format: doc/result-format.md. */
 #include "config.h"
 
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "model/result.h"
 #include "model/result_fields.h"
 #include "model/result_load.h"
+#include "model/target.h"
 
 static int load_thin_percent(vdc_load_ctx *c, JsonObject *storage, vdc_target_thin *th);
 
@@ -227,6 +230,66 @@ load_alignment_layers(vdc_load_ctx *c, JsonObject *target, vdc_target_alignment 
     return 0;
 }
 
+/* "targets[i].variant": each name one of its dimension's (model/target.c,
+ * the table the plan's options take), iothreads and fill_percent in their
+ * dimension's range, lv_type only on an LV and image_format only on an
+ * image (by targets[i].kind) */
+static int
+check_variant(vdc_load_ctx *c, const vdc_target *t)
+{
+    static const struct { vdc_target_dim dim; size_t off; const char *member; } names[] = {
+        { VDC_DIM_IMAGE_FORMAT, offsetof(vdc_target_variant, image_format), "image_format" },
+        { VDC_DIM_IMAGE_ALLOC, offsetof(vdc_target_variant, image_alloc), "image_alloc" },
+        { VDC_DIM_IMAGE_BACKEND, offsetof(vdc_target_variant, image_backend), "image_backend" },
+        { VDC_DIM_IMAGE_CACHE, offsetof(vdc_target_variant, image_cache), "image_cache" },
+        { VDC_DIM_DISK_CACHE, offsetof(vdc_target_variant, disk_cache), "disk_cache" },
+        { VDC_DIM_DISK_IO, offsetof(vdc_target_variant, disk_io), "disk_io" },
+        { VDC_DIM_DISK_BUS, offsetof(vdc_target_variant, disk_bus), "disk_bus" },
+        { VDC_DIM_LV_TYPE, offsetof(vdc_target_variant, lv_type), "lv_type" },
+    };
+    static const struct { vdc_target_dim dim; size_t off; const char *member; } counts[] = {
+        { VDC_DIM_IOTHREADS, offsetof(vdc_target_variant, iothreads), "iothreads" },
+        { VDC_DIM_FILL, offsetof(vdc_target_variant, fill_percent), "fill_percent" },
+    };
+    const vdc_target_variant *v = &t->variant;
+    vdc_target_spec spec = { 0 };
+    gsize saved;
+    size_t i;
+
+    vdc_load_path_push(c, "variant", &saved);
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        const char *name = *(char *const *)((const char *)v + names[i].off);
+        g_autofree char *choices = NULL;
+
+        if (!name || vdc_target_parse(names[i].dim, name) >= 0)
+            continue;
+        choices = vdc_target_choices(names[i].dim, ", ");
+        return vdc_load_fail(c, "%s: \"%s\": expected one of %s", names[i].member, name, choices);
+    }
+    for (i = 0; i < G_N_ELEMENTS(counts); i++) {
+        int64_t k = *(const int64_t *)((const char *)v + counts[i].off);
+        const char *hi;
+
+        /* names "0" to the maximum, values count + 1 (model/target.h) */
+        if (k == VDC_INT_ABSENT || (k < INT_MAX && vdc_target_name(counts[i].dim, (int)k + 1)))
+            continue;
+        for (hi = NULL, k = 1; vdc_target_name(counts[i].dim, (int)k); k++)
+            hi = vdc_target_name(counts[i].dim, (int)k);
+        return vdc_load_fail(c, "%s: %" G_GINT64_FORMAT ": expected an integer from 0 to %s",
+                             counts[i].member, *(const int64_t *)((const char *)v + counts[i].off),
+                             hi ? hi : "0");
+    }
+    if (vdc_target_kind_parse(t->kind, &spec) == 0 && spec.where == VDC_WHERE_DOMU) {
+        if (v->lv_type && spec.backing != VDC_BACKING_LVM)
+            return vdc_load_fail(c, "lv_type: expected only on an LV target (kind lvm), not kind %s", t->kind);
+        if (v->image_format && spec.backing != VDC_BACKING_IMAGE)
+            return vdc_load_fail(c, "image_format: expected only on an image target (kind image), not kind %s",
+                                 t->kind);
+    }
+    vdc_load_path_pop(c, saved);
+    return 0;
+}
+
 int
 vdc_load_target(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
 {
@@ -240,7 +303,8 @@ vdc_load_target(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
     if (vdc_load_fields(c, vdc_target_fields, json_node_get_object(n), &tmp) < 0 ||
         load_placement_ranges(c, json_node_get_object(n), &tmp.placement) < 0 ||
         load_thin_percent(c, vdc_load_object_member(json_node_get_object(n), "storage"), &tmp.storage.thin) < 0 ||
-        load_alignment_layers(c, json_node_get_object(n), &tmp.alignment) < 0)
+        load_alignment_layers(c, json_node_get_object(n), &tmp.alignment) < 0 ||
+        check_variant(c, &tmp) < 0)
         goto out;
     if (!*tmp.name) {
         vdc_load_fail(c, "name: expected a non-empty string");

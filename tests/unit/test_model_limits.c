@@ -128,12 +128,59 @@ test_run_target_declared(void **state)
     }
 }
 
+/* targets[].variant: names of the plan's dimensions, counts in range,
+ * lv_type only on an LV, image_format only on an image */
+static void
+test_variant_ranges(void **state)
+{
+    static const char *const bad[][3] = {
+        { "image", "\"fill_percent\":96", "fill_percent: 96: expected an integer from 0 to 95" },
+        { "image", "\"iothreads\":17", "iothreads: 17: expected an integer from 0 to 16" },
+        { "image", "\"image_format\":\"vmdk\"", "image_format: \"vmdk\": expected one of raw, qcow2" },
+        { "lvm", "\"lv_type\":\"mirror\"", "lv_type: \"mirror\": expected one of linear, striped, thin" },
+        { "image", "\"disk_bus\":\"ide\"", "disk_bus: \"ide\": expected one of *" },
+        { "image", "\"lv_type\":\"thin\"", "lv_type: expected only on an LV target (kind lvm), not kind image" },
+        { "lvm", "\"image_format\":\"qcow2\"",
+          "image_format: expected only on an image target (kind image), not kind lvm" },
+    };
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < G_N_ELEMENTS(bad); k++) {
+        g_autofree char *d = g_strdup_printf(HEAD "\"targets\":[{\"name\":\"t\",\"kind\":\"%s\","
+                                             "\"where\":\"domU\",\"variant\":{%s}}],\"runs\":[]}",
+                                             bad[k][0], bad[k][1]);
+        g_autofree char *want = g_strdup_printf("vmdiskcmp: t.json: targets[0].variant: %s", bad[k][2]);
+        size_t wl = strlen(want);
+        int prefix = want[wl - 1] == '*';
+        vdc_result_set rs;
+        char *err;
+
+        vdc_result_set_init(&rs);
+        capture_stderr_begin();
+        assert_int_equal(vdc_result_set_load_data(&rs, d, strlen(d), "t.json"), -1);
+        err = capture_stderr_end();
+        vdc_result_set_dispose(&rs);
+        /* one line: WANT, or starting with WANT before its '*' */
+        if (prefix ? strncmp(err, want, wl - 1)
+                   : strncmp(err, want, wl) || strcmp(err + wl, "\n"))
+            fail_msg("case %zu: got '%s', wanted '%s'", k, err, want);
+        free(err);
+    }
+    expect_load_ok(HEAD "\"targets\":[{\"name\":\"i\",\"kind\":\"image\",\"where\":\"domU\",\"variant\":"
+                   "{\"image_format\":\"qcow2\",\"disk_cache\":\"none\",\"disk_io\":\"native\","
+                   "\"iothreads\":16,\"disk_bus\":\"virtio-scsi\",\"fill_percent\":95}},"
+                   "{\"name\":\"l\",\"kind\":\"lvm\",\"where\":\"domU\",\"variant\":"
+                   "{\"lv_type\":\"thin\",\"iothreads\":0,\"fill_percent\":0}}],\"runs\":[]}", 2, 0);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_array_limits),
         cmocka_unit_test(test_run_target_declared),
+        cmocka_unit_test(test_variant_ranges),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
