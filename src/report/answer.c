@@ -66,7 +66,13 @@ struct build {
     GPtrArray *fix_rows;         /* per fix: GHashTable, the set of rows it concerns */
     const struct vdc_headline_row *row;  /* the row row_fixes is at */
     size_t n_rows;               /* the comparisons: rows over every pair */
+    size_t n_verdict_rows;       /* those that give a verdict (not a ceiling's share) */
+    double runs_need, runs_hw;   /* undecided at --max-runs: most runs needed, widest half-width */
+    int64_t runs_max;            /* the --max-runs they ran to */
 };
+
+/* The why of the "undecided at --max-runs" fix until runs_fix_words */
+static const char runs_fix_mark[] = "\001runs";
 
 /* A line; @label and @text taken. */
 static void
@@ -630,6 +636,48 @@ merge_sizes(struct build *b)
     }
 }
 
+/* An undecided row at the most runs --max-runs allowed: the runs its
+ * interval needs (vdc_stats_runs_needed); the rows join one fix, worded
+ * from the widest (runs_fix_words). */
+static void
+max_runs_fix(struct build *b, const struct vdc_headline_row *row, int64_t max_runs)
+{
+    double need = row->p.has_ci ? vdc_stats_runs_needed(row->p.n, row->p.half_width,
+                                                         VDC_EFFECT_NEGLIGIBLE_PERCENT / 100.0) : NAN;
+
+    if (isnan(need)) {
+        add_fix_in(b, "unbounded", NULL,
+                   g_strdup_printf("the ratio's interval has no bound at the %" G_GINT64_FORMAT " runs "
+                                   "allowed (the reference's mean is not clear of 0 in the pairs)",
+                                   (gint64)max_runs), NULL);
+        return;
+    }
+    b->runs_need = MAX(b->runs_need, need);
+    b->runs_hw = MAX(b->runs_hw, row->p.half_width);
+    b->runs_max = max_runs;
+    add_fix_in(b, "undecided", NULL, g_strdup(runs_fix_mark), NULL);
+}
+
+/* The "undecided at --max-runs" fix's words: the runs the widest
+ * interval needs, or above 200 that repetition will not decide it here. */
+static void
+runs_fix_words(const struct build *b, struct vdc_answer_fix *f)
+{
+    g_free(f->why);
+    if (b->runs_need > 200.0) {
+        f->why = g_strdup_printf("at the %" G_GINT64_FORMAT " runs allowed the widest interval is +-%.0f %%; "
+                                 "within +-%g %% it would take some %.0f runs (as 1/sqrt(n)): here the "
+                                 "repetitions differ more than the backends, and a quieter host decides "
+                                 "it, not more runs", (gint64)b->runs_max, 100.0 * b->runs_hw,
+                                 VDC_EFFECT_NEGLIGIBLE_PERCENT, b->runs_need);
+        return;
+    }
+    f->option = g_strdup_printf("--max-runs %.0f", MAX(b->runs_need, (double)b->runs_max + 1));
+    f->why = g_strdup_printf("the interval still reaches past +-%g %% at the %" G_GINT64_FORMAT " runs "
+                             "allowed; about %.0f runs would narrow the widest to that (as 1/sqrt(n))",
+                             VDC_EFFECT_NEGLIGIBLE_PERCENT, (gint64)b->runs_max, b->runs_need);
+}
+
 /* The fixes of one row of @hp: its blockers, or the runs it needs. */
 static void
 row_fixes(struct build *b, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
@@ -655,9 +703,7 @@ row_fixes(struct build *b, const struct vdc_headline_pair *hp, const struct vdc_
                             : "fewer than 2 pairs with a value: no interval, no test"), NULL);
     else if ((row->effect == VDC_EFFECT_UNDECIDED || (row->p.has_test && !row->p.has_ci)) &&
              h->runs_mode == VDC_RUNS_AUTO && h->max_runs != VDC_INT_ABSENT && h->runs >= h->max_runs)
-        add_fix_in(b, "undecided", g_strdup_printf("--max-runs %" G_GINT64_FORMAT, 2 * h->max_runs),
-                g_strdup_printf("the interval still reaches past +-%g %% at the %" G_GINT64_FORMAT " runs allowed",
-                                VDC_EFFECT_NEGLIGIBLE_PERCENT, (gint64)h->max_runs), NULL);
+        max_runs_fix(b, row, h->max_runs);
     else if (row->effect == VDC_EFFECT_UNDECIDED || (row->p.has_test && !row->p.has_ci))
         add_fix_in(b, "undecided", g_strdup("--runs auto"),
                 g_strdup_printf("more pairs narrow intervals wider than +-%g %% (or unbounded)",
@@ -843,7 +889,7 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     struct vdc_answer *ans = &a->answer;
     struct build b = { a, rs, g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_line)),
                        g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_fix)),
-                       g_ptr_array_new(), g_ptr_array_new(), NULL, 0 };
+                       g_ptr_array_new(), g_ptr_array_new(), NULL, 0, 0, 0, 0, 0 };
     char *absent = vdc_headline_absent_text(a);
     size_t i, j, n_cache = 0;
 
@@ -912,22 +958,32 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
         for (j = 0; j < h->pairs[i].n_rows; j++) {
             b.row = &h->pairs[i].rows[j];
             b.n_rows++;
+            /* a ceiling row (a target against bare dom0) is a share, never
+             * a verdict: undecided is counted among the others */
+            if (h->pairs[i].role != VDC_HEADLINE_CEILING)
+                b.n_verdict_rows++;
             row_fixes(&b, &h->pairs[i], &h->pairs[i].rows[j]);
         }
     merge_sizes(&b);
     for (i = 0; i < b.fixes->len; i++) {
         struct vdc_answer_fix *f = &g_array_index(b.fixes, struct vdc_answer_fix, i);
         GString *t = b.fix_targets->pdata[i];
+        int verdicts = !strcmp(f->state, "undecided") || !strcmp(f->state, "unbounded");
 
+        if (!strcmp(f->why, runs_fix_mark))
+            runs_fix_words(&b, f);
         f->targets = g_string_free(t, FALSE);
         f->n_tests = g_hash_table_size(b.fix_rows->pdata[i]);
-        f->n_total = b.n_rows;
+        /* undecided and unbounded come of verdict rows only: counted
+         * among the verdicts, the ceiling's shares apart */
+        f->n_total = verdicts ? b.n_verdict_rows : b.n_rows;
         g_hash_table_destroy(b.fix_rows->pdata[i]);
         /* what was counted, said once: a comparison is a pair of targets in one test */
         add_line(&b, VDC_ANSWER_FIX, VDC_TONE_PLAIN, NULL,
-                 g_strdup_printf("%c%s in %zu of the %zu comparison%s%s%s%s: %s%s%s%s.",
-                                 g_ascii_toupper(f->state[0]), f->state + 1, f->n_tests, b.n_rows,
-                                 b.n_rows == 1 ? "" : "s", i ? "" : " (pair of targets x test)",
+                 g_strdup_printf("%c%s in %zu of the %zu %s%s%s%s%s: %s%s%s%s.",
+                                 g_ascii_toupper(f->state[0]), f->state + 1, f->n_tests, f->n_total,
+                                 verdicts ? "verdict" : "comparison", f->n_total == 1 ? "" : "s",
+                                 i ? "" : " (pair of targets x test)",
                                  *f->targets ? " of " : "", f->targets,
                                  f->option ? "rerun with " : "", f->option ? f->option : "",
                                  f->option ? ": " : "", f->why));

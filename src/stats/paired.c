@@ -304,3 +304,12 @@ vdc_stats_ratio_move(const double *t0, const double *b0, size_t n0, const double
     out->p_value = 2.0 * gsl_cdf_tdist_Q(fabs(out->t), out->df);
     out->has_test = 1;
 }
+
+/* paired.h */
+double
+vdc_stats_runs_needed(int64_t n, double half_width, double target)
+{
+    if (n < 1 || !(half_width > 0) || !isfinite(half_width) || !(target > 0))
+        return NAN;
+    return ceil((double)n * (half_width / target) * (half_width / target));
+}

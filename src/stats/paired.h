@@ -154,4 +154,11 @@ enum vdc_stop_reason vdc_stats_stop_rule(const struct vdc_stats_paired *p, unsig
                                          unsigned min_runs, unsigned max_runs,
                                          double precision);
 
+/* The pairs a paired interval of relative half-width @half_width at @n
+ * pairs needs to come within @target (both fractions, 0.05 for 5 %), as a
+ * half-width falls with 1/sqrt(n): an estimate (the t quantile falls too,
+ * so it errs high at small n).  NAN when @n < 1 or @half_width is not a
+ * positive finite number. */
+double vdc_stats_runs_needed(int64_t n, double half_width, double target);
+
 #endif

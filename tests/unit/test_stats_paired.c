@@ -246,6 +246,22 @@ test_cld(void **state)
     assert_int_equal(vdc_stats_cld(VDC_CLD_ITEMS_MAX + 1, none, letters), -1);
 }
 
+/* the pairs an interval needs: n (hw/target)^2, rounded up; NAN for no
+ * interval */
+static void
+test_runs_needed(void **state)
+{
+    (void)state;
+    assert_float_equal(vdc_stats_runs_needed(3, 0.10, 0.05), 12.0, 1e-9);    /* halved: 4x */
+    assert_float_equal(vdc_stats_runs_needed(3, 0.05, 0.05), 3.0, 1e-9);
+    assert_float_equal(vdc_stats_runs_needed(4, 0.06, 0.05), 6.0, 1e-9);     /* 5.76 up */
+    assert_float_equal(vdc_stats_runs_needed(3, 3.18, 0.05), 12135.0, 1e-9); /* ceil(3 * 63.6^2) */
+    assert_true(isnan(vdc_stats_runs_needed(3, INFINITY, 0.05)));
+    assert_true(isnan(vdc_stats_runs_needed(3, NAN, 0.05)));
+    assert_true(isnan(vdc_stats_runs_needed(0, 0.1, 0.05)));
+    assert_true(isnan(vdc_stats_runs_needed(3, 0.0, 0.05)));
+}
+
 int
 main(void)
 {
@@ -259,6 +275,7 @@ main(void)
         cmocka_unit_test(test_effect_classes),
         cmocka_unit_test(test_stop_rule),
         cmocka_unit_test(test_cld),
+        cmocka_unit_test(test_runs_needed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
