@@ -117,13 +117,26 @@ vdc_disk_node(const char *name, char *path, size_t len)
 }
 
 int
-vdc_disk_find(const char *vdev, char *path, size_t len)
+vdc_disk_find(const char *vdev, const char *control, char *path, size_t len)
 {
-    char serial[64], name[64];
+    char serial[64], name[64], other[128];
+    struct stat a, b;
 
     snprintf(serial, sizeof(serial), "%s%s", VDC_DISK_SERIAL_PREFIX, vdev);
     if (vdc_disk_by_serial("/sys/block", serial, name, sizeof(name)) == 1 &&
         vdc_disk_node(name, path, len) == 0)
         return 1;
-    return !strncmp(vdev, "xvd", 3) && vdc_disk_node(vdev, path, len) == 0;
+    if (!strncmp(vdev, "xvd", 3))
+        return vdc_disk_node(vdev, path, len) == 0;
+    /* by its name only where the host marked no disk: a disk that carries a
+     * serial is the one its serial names, and the control disk is never a
+     * target */
+    if (strchr(vdev, '/') || vdc_disk_serial("/sys/block", vdev, other, sizeof(other)) == 0 ||
+        vdc_disk_node(vdev, path, len) != 0)
+        return 0;
+    if (control && stat(path, &a) == 0 && stat(control, &b) == 0 &&
+        (S_ISBLK(a.st_mode) ? S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev
+                            : a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+        return 0;
+    return 1;
 }

@@ -42,8 +42,10 @@ int vdc_disk_by_serial(const char *sysblock, const char *serial, char *out, size
 int vdc_disk_node(const char *name, char *path, size_t len);
 
 /* The disk the host names @vdev, as /dev/NAME in @path: the one whose
- * serial is VDC_DISK_SERIAL_PREFIX + @vdev (a QEMU/KVM domain's), or a
- * Xen PV disk (xvdX: no serial) by its name.  1 found, 0 not (yet). */
-int vdc_disk_find(const char *vdev, char *path, size_t len);
+ * serial is VDC_DISK_SERIAL_PREFIX + @vdev (a QEMU/KVM domain's), a Xen PV
+ * disk (xvdX: no serial) by its name, or /dev/@vdev by its name when that
+ * disk carries no serial (a domain made without serials) and is not the
+ * control disk @control (may be NULL).  1 found, 0 not (yet). */
+int vdc_disk_find(const char *vdev, const char *control, char *path, size_t len);
 
 #endif

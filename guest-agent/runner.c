@@ -334,7 +334,7 @@ wait_dev(const char *vdev, char *path, size_t len, unsigned timeout_s)
     double deadline = since_start() + timeout_s;
 
     for (;;) {
-        if (vdc_disk_find(vdev, path, len) == 1)
+        if (vdc_disk_find(vdev, gate.ctl, path, len) == 1)
             return 0;
         if (since_start() > deadline)
             return -1;
@@ -548,8 +548,9 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
         if (!strncmp(t->vdev, "xvd", 3))
             set_error(tr, VDC_CTL_STATUS_FAILED, "/dev/%s did not appear within %u s", t->vdev, step);
         else
-            set_error(tr, VDC_CTL_STATUS_FAILED, "no disk with serial " VDC_DISK_SERIAL_PREFIX "%s (%s) "
-                      "appeared within %u s", t->vdev, t->vdev, step);
+            set_error(tr, VDC_CTL_STATUS_FAILED, "/dev/%s did not appear within %u s (no disk with serial "
+                      VDC_DISK_SERIAL_PREFIX "%s, nor one of that name without a serial)", t->vdev, step,
+                      t->vdev);
         goto out;
     }
     snprintf(dir, sizeof(dir), WORKDIR "/%s", t->name);
