@@ -28,6 +28,8 @@
 
 #include <stddef.h>
 
+#include <glib.h>
+
 #include "model/result.h"
 
 struct vdc_analysis;
@@ -105,5 +107,55 @@ char *vdc_answer_variants_text(const struct vdc_analysis *a, const vdc_result_se
 /* "answer", the kind's JSON name: "note", "pair", "group", "cache", "cost",
  * "fix" */
 const char *vdc_answer_kind_name(enum vdc_answer_kind k);
+
+/* ---- shared by the parts of the answer (answer*.c), not by renderers ---- */
+
+struct vdc_headline_pair;
+struct vdc_headline_row;
+
+/* What is being built (vdc_answer_build's state). */
+struct vdc_answer_build {
+    struct vdc_analysis *a;
+    const vdc_result_set *rs;
+    GArray *lines;               /* struct vdc_answer_line */
+    GArray *fixes;               /* struct vdc_answer_fix */
+    GPtrArray *fix_targets;      /* per fix: GString of the targets it concerns */
+    GPtrArray *fix_rows;         /* per fix: GHashTable, the set of rows it concerns */
+    const struct vdc_headline_row *row;  /* the row vdc_answer_row_fixes is at */
+    size_t n_rows;               /* the comparisons: rows over every pair */
+    size_t n_verdict_rows;       /* those that give a verdict (not a ceiling's share) */
+    double runs_need, runs_hw;   /* undecided at --max-runs: most runs needed, widest half-width */
+    int64_t runs_max;            /* the --max-runs they ran to */
+};
+
+/* answer.c: a line onto @b (@label, @text taken); 1 when the result ran
+ * under Xen (libxl, or libvirt's xen:// driver; imported: dom0, as the
+ * field says); "dom0" or "the host" by the same test */
+void vdc_answer_add_line(struct vdc_answer_build *b, enum vdc_answer_kind kind, enum vdc_answer_tone tone,
+                         char *label, char *text);
+int vdc_answer_on_xen(const vdc_result_set *rs);
+const char *vdc_answer_host_word(const vdc_result_set *rs);
+
+/* answer_groups.c: the rows of @hp as one line per test group, the tests
+ * that answer alike together ("Sequential output, block: image 6.2 %
+ * slower [-6.6, -5.8], moderate, p < 0.001; ..."); the pairs of @hp in
+ * words ("5 pairs (fixed 5 runs)", g_free). */
+void vdc_answer_pair_groups(struct vdc_answer_build *b, const struct vdc_headline_pair *hp);
+char *vdc_answer_pair_text(const struct vdc_analysis *a, const struct vdc_headline_pair *hp);
+
+/* answer_fixes.c: the fixes of one row (@b->row, of @hp): its blockers, or
+ * the runs it needs; the fixes that rerun with a size of one option made
+ * one, at the largest size; the words of fix @f once every row is in
+ * (the runs the widest undecided interval needs). */
+void vdc_answer_row_fixes(struct vdc_answer_build *b, const struct vdc_headline_pair *hp,
+                          const struct vdc_headline_row *row);
+void vdc_answer_merge_sizes(struct vdc_answer_build *b);
+void vdc_answer_fix_words(const struct vdc_answer_build *b, struct vdc_answer_fix *f);
+
+/* answer_dom0.c: what was read back about dom0's page cache when no cache
+ * pair ran; dom0 busy CPU s per GiB moved of each domU target on the
+ * block write and read (else the first two tests with the figure). */
+void vdc_answer_cache_note(struct vdc_answer_build *b);
+void vdc_answer_cost_line(struct vdc_answer_build *b);
 
 #endif
