@@ -50,6 +50,12 @@ TESTS += tests/unit/test_hostwatch
 tests_unit_test_hostwatch_SOURCES = tests/unit/test_hostwatch.c
 tests_unit_test_hostwatch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hostwatch_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
+# a density level's host cost object (src/collect/levelhost.c; < 1 s)
+check_PROGRAMS += tests/unit/test_levelhost
+TESTS += tests/unit/test_levelhost
+tests_unit_test_levelhost_SOURCES = tests/unit/test_levelhost.c
+tests_unit_test_levelhost_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_levelhost_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
 endif
 
 # helper of the integration test: the samplers from the command line

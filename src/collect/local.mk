@@ -7,5 +7,6 @@ src_libvdc_controller_a_SOURCES += \
 	src/collect/cache.h src/collect/cache.c \
 	src/collect/facts.h src/collect/facts.c \
 	src/collect/hostwatch.h src/collect/hostwatch.c \
+	src/collect/levelhost.h src/collect/levelhost.c \
 	src/collect/recorder.h src/collect/recorder.c \
 	src/collect/stoprule.h src/collect/stoprule.c

@@ -546,6 +546,26 @@ vdc_recorder_level(vdc_recorder *rec, size_t first, size_t n, const vdc_run_rele
     vdc_set_str(&l->error, error);
 }
 
+void
+vdc_recorder_level_host(vdc_recorder *rec, JsonObject *host)
+{
+    vdc_experiment *e = &rec->rs.experiment;
+    vdc_level_record *l = e->n_levels ? &e->levels[e->n_levels - 1] : NULL;
+    g_autofree char *why = NULL;
+
+    if (!host)
+        return;
+    if (!l || (why = vdc_host_check(host))) {
+        if (why)
+            vdc_error("level %" G_GINT64_FORMAT " of %s: its host cost is not recorded: %s",
+                      (gint64)l->guests, l->target, why);
+        json_object_unref(host);
+        return;
+    }
+    g_clear_pointer(&l->host, json_object_unref);
+    l->host = host;
+}
+
 /* @path's contents, or NULL (not run, or not written) */
 static char *
 read_answer(const char *path, gsize *len)

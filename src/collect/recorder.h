@@ -192,10 +192,16 @@ void vdc_recorder_ctl_answer(vdc_recorder *rec, size_t first, size_t n, const ch
  * experiment.levels[]: N, the repetition, the target, the start skew (max
  * - min of the guests' started_s; absent unless every guest has one),
  * @status ("ok", "failed", "timeout") and @error (one line naming the
- * guest that failed the level, or NULL).  The level's host cost is not
- * recorded here (levels[].host stays absent). */
+ * guest that failed the level, or NULL).  Its host cost is given by
+ * vdc_recorder_level_host. */
 void vdc_recorder_level(vdc_recorder *rec, size_t first, size_t n, const vdc_run_release *rel,
                         const char *status, const char *error);
+
+/* The host cost @host (collect/levelhost.h; taken) of the level recorded
+ * last by vdc_recorder_level, as its levels[].host, when the model's
+ * bounds hold it (vdc_host_check); else one line says why and the level
+ * has none.  @host NULL: none. */
+void vdc_recorder_level_host(vdc_recorder *rec, JsonObject *host);
 
 /* The answer of dom0 step @step: what its agent's passes wrote (@json,
  * @wjson, @rjson: the bonnie++, file workload and raw workload files the

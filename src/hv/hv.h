@@ -230,6 +230,11 @@ typedef struct {
      * heartbeat on the control disk, or to set wait_result) */
     void (*on_wait)(const char *name, void *opaque);
     int paused;                 /* the last create was paused and not resumed yet */
+    /* domain_stats of a running domain: its vmm_pid (0: none; e.g. the
+     * test's own pid, a process whose CPU time is real), domid 1; each
+     * call adds one read and one write of 4 KiB to every disk asked for */
+    int stats_pid;
+    int64_t stats_calls;
     /* counters and the log of calls ("create NAME", "destroy NAME") */
     int n_create, n_destroy, n_running;
     GPtrArray *calls;

@@ -243,6 +243,29 @@ mock_stalled(vdc_hv *hv, const char *name, char **why)
     return mock_state.stalled ? 1 : 0;
 }
 
+static int
+mock_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n,
+                  vdc_hv_domain_stats *out, vdc_hv_disk_io *io)
+{
+    int64_t c;
+    size_t i;
+
+    vdc_hv_mock();
+    vdc_hv_domain_stats_init(out, io, n);
+    if (!mock_state.stats_pid)
+        return 0;
+    if (!g_hash_table_contains(mock_running, name)) {
+        vdc_error("domain %s: no such domain (mock)", name);
+        return -1;
+    }
+    c = ++mock_state.stats_calls;
+    out->domid = 1;
+    out->vmm_pid = mock_state.stats_pid;
+    for (i = 0; io && i < n; i++)
+        io[i] = (vdc_hv_disk_io){ c, c, c * 4096, c * 4096 };
+    return 0;
+}
+
 const vdc_hv_ops vdc_hv_mock_ops = {
     .name = "mock",
     .open = mock_open,
@@ -258,4 +281,5 @@ const vdc_hv_ops vdc_hv_mock_ops = {
     .uuid = mock_uuid,
     .run_of = mock_run_of,
     .stalled = mock_stalled,
+    .domain_stats = mock_domain_stats,
 };

@@ -83,14 +83,15 @@ host_check_members(JsonObject *host)
     static const char *const counts[] = { "interval_s", "guest_elapsed_s", "boundary_error_s", "bytes", "ios",
                                           "disk_read_bytes", "disk_write_bytes" };
     static const char *const pairs[] = { "dom0_dirty_bytes", "dom0_writeback_bytes", "dom0_cached_bytes",
-                                         "image_resident_bytes", "monotonic_s" };
+                                         "image_resident_bytes", "dom0_memory_bytes", "monotonic_s" };
     static const char *const attributions[] = { "exact", "shared", "ambiguous", "ended", "inconsistent",
                                                 NULL };
     /* the physical bound of each count (result.h): seconds, bytes, I/Os */
     static const double count_max[] = { VDC_SECONDS_MAX, VDC_SECONDS_MAX, VDC_SECONDS_MAX, VDC_BYTES_MAX,
                                         VDC_COUNT_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX };
     /* bytes; monotonic_s: seconds since boot (uptime of centuries passes) */
-    static const double pair_max[] = { VDC_BYTES_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX, 1e10 };
+    static const double pair_max[] = { VDC_BYTES_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX, VDC_BYTES_MAX,
+                                       VDC_BYTES_MAX, 1e10 };
     JsonNode *n;
     size_t i;
 
@@ -127,6 +128,11 @@ host_check_members(JsonObject *host)
             json_node_get_double(json_array_get_element(a, 1)) < json_node_get_double(json_array_get_element(a, 0)))
             return g_strdup("monotonic_s: expected [begin, end] with end >= begin (CLOCK_MONOTONIC)");
     }
+    /* a level's host object: the guests it sums over */
+    if ((n = json_object_get_member(host, "guests")) &&
+        (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64 ||
+         json_node_get_int(n) < 1 || json_node_get_int(n) > VDC_LEVEL_MAX))
+        return g_strdup_printf("guests: expected an integer from 1 to %d", VDC_LEVEL_MAX);
     if ((n = json_object_get_member(host, "sliced")) &&
         (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN))
         return g_strdup("sliced: expected true or false");

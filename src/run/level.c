@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "collect/levelhost.h"
 #include "common/util.h"
 #include "guest/startgate.h"
 #include "hv/translate.h"
@@ -183,9 +184,10 @@ guest_alive(void *arg, size_t i)
 
 /* Wait for every created guest's domain to end, at most --timeout from
  * now, in turn by LEVEL_WAIT_S; a domain still running then is past its
- * time.  Stops at an interruption. */
+ * time.  After each round over the guests @lh looks at the host.  Stops
+ * at an interruption. */
 static void
-wait_all(vdc_run_state *st, level_guest *g, unsigned n)
+wait_all(vdc_run_state *st, level_guest *g, unsigned n, vdc_levelhost *lh)
 {
     gint64 deadline = g_get_monotonic_time() + (gint64)st->p->timeout_s * G_USEC_PER_SEC;
     unsigned k, left;
@@ -204,9 +206,12 @@ wait_all(vdc_run_state *st, level_guest *g, unsigned n)
             }
             g[k].ended = 1;
             g[k].w = w;
+            vdc_levelhost_ended(lh, k);
         }
         if (vdc_run_stopped(st))
             return;
+        if (left)
+            vdc_levelhost_look(lh);
     } while (left);
 }
 
@@ -260,6 +265,30 @@ guest_record(vdc_run_state *st, size_t bi, unsigned k, level_guest *g)
     }
 }
 
+/* The host watch of level boot @bi's @n guests @g (collect/levelhost.h):
+ * blkback's ring threads serve a libxl target whose backend is "phy" or
+ * not known, else each guest's QEMU; an image under blkback goes through
+ * a loop device, whose work the kernel does not attribute. */
+static vdc_levelhost *
+level_hostwatch(vdc_run_state *st, size_t ti, level_guest *g, unsigned n)
+{
+    const vdc_plan_target *t = &st->p->targets[ti];
+    const vdc_target *rt = vdc_recorder_target_record(st->rec, ti);
+    const char *type = rt ? rt->backend.type : NULL;
+    int blkback = !strcmp(st->hvops->name, "libxl") && (!type || !strcmp(type, "phy"));
+    g_autofree const char **names = g_new0(const char *, n + 1);
+    unsigned k;
+
+    for (k = 0; k < n; k++)
+        names[k] = g[k].name;
+    return vdc_levelhost_new(st->hvops, st->hv, names, n, t->vdev, blkback,
+                             blkback && t->spec.backing == VDC_BACKING_IMAGE
+                                 ? "the images' loop devices: their work runs on the kernel's "
+                                   "shared unbound kworkers (Linux >= 5.13), not attributable to "
+                                   "one device; it is inside dom0_other"
+                                 : NULL);
+}
+
 /* level.h */
 void
 vdc_level_boot(vdc_run_state *st, size_t bi)
@@ -275,6 +304,8 @@ vdc_level_boot(vdc_run_state *st, size_t bi)
     g_autofree char *gate_why = NULL, *level_error = NULL;
     const char *status = "ok";
     int released = 0, culprit = -1;     /* the guest that stopped the level's boot */
+    vdc_levelhost *lh = NULL;
+    JsonObject *host = NULL;
 
     vdc_progress("step %zu/%zu: level %u of %s, repetition %u: %u domU(s) booted together",
                  bi + 1, p->n_boots, n, t->name, p->steps[b->first].rep, n);
@@ -309,8 +340,16 @@ vdc_level_boot(vdc_run_state *st, size_t bi)
                                         .name = g[k].name };
         released = vdc_start_gate(gate, n, p->timeout_s, guest_alive, &a, st->env->stop,
                                   &gate_why) == 0;
-        if (released)
-            wait_all(st, g, n);
+        if (released) {
+            lh = level_hostwatch(st, ti, g, n);
+            if (vdc_levelhost_begin(lh) < 0)
+                vdc_progress("warning: level %u of %s: no host figures (see the message above)",
+                             n, t->name);
+            wait_all(st, g, n, lh);
+            if (!vdc_run_stopped(st))
+                host = vdc_levelhost_end(lh);
+            vdc_levelhost_free(lh);
+        }
     }
     /* every domain destroyed, whatever happened, newest first (one whose
      * create failed too: by its UUID, whatever the hypervisor left) */
@@ -354,6 +393,7 @@ vdc_level_boot(vdc_run_state *st, size_t bi)
                   level_error);
     }
     vdc_recorder_level(st->rec, b->first, n, released ? rel : NULL, status, level_error);
+    vdc_recorder_level_host(st->rec, host);
     for (k = 0; k < n; k++) {
         g_free(g[k].name);
         g_free(g[k].ctl);

@@ -756,6 +756,63 @@ test_levels_ok(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* The mock's wait: a level's domains run (still running) for the first
+ * shutoff_at waits after the last create, then power off. */
+static void
+play_level_running(const char *name, void *opaque)
+{
+    static int creates;
+
+    if (creates != vdc_hv_mock()->n_create) {
+        creates = vdc_hv_mock()->n_create;
+        F.n_wait = 0;
+    }
+    F.n_wait++;
+    vdc_hv_mock()->wait_result = F.n_wait > F.shutoff_at ? VDC_HV_WAIT_SHUTOFF
+                                                         : VDC_HV_WAIT_TIMEOUT;
+}
+
+/* Each level's host cost over its window (levels[].host), read back from
+ * result.json: the mock's QEMU is this process (real CPU time), its
+ * counters one 4 KiB read and write per look. */
+static void
+test_levels_host(void **state)
+{
+    vdc_result_set rs;
+    const vdc_level_record *l2;
+    JsonObject *h, *c;
+    double qemu, ios;
+
+    vdc_hv_mock()->stats_pid = getpid();
+    vdc_hv_mock()->on_wait = play_level_running;
+    F.shutoff_at = 6;
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_OK);
+    assert_non_null(level_record(&rs, 1)->host);
+    assert_int_equal(json_object_get_int_member(level_record(&rs, 1)->host, "guests"), 1);
+    l2 = level_record(&rs, 2);
+    assert_non_null(l2->host);
+    h = l2->host;
+    assert_int_equal(json_object_get_int_member(h, "guests"), 2);
+    assert_true(json_object_get_double_member(h, "interval_s") >= 0);
+    c = json_object_get_object_member(h, "cpu_s");
+    /* both guests' QEMU (this process, summed twice), dom0's busy time */
+    qemu = json_object_get_double_member(c, "qemu");
+    assert_true(qemu >= 0);
+    assert_true(json_object_get_double_member(c, "dom0_busy") >= 0);
+    /* two looks while both ran, and the end: what the counters moved */
+    ios = (double)json_object_get_int_member(h, "ios");
+    assert_true(ios > 0);
+    assert_int_equal(json_object_get_int_member(h, "bytes"), (gint64)ios * 4096);
+    assert_string_equal(json_object_get_string_member(h, "source"), "mock");
+    assert_true(fabs(json_object_get_double_member(
+                         json_object_get_object_member(h, "cpu_s_per_1000_ios"), "qemu") -
+                     qemu / (ios / 1000.0)) < 1e-9 * (1 + qemu));
+    assert_true(json_object_has_member(h, "dom0_cached_bytes"));
+    assert_true(json_object_has_member(h, "dom0_dirty_bytes"));
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
 /* A guest that never gets ready fails its level, named; the other guest
  * is torn down too; level 1 and dom0 go on. */
 static void
@@ -2378,6 +2435,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_all_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_host, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_guest_silent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_create_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_interrupted, setup, teardown),
