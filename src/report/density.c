@@ -45,6 +45,7 @@ vdc_density_dispose(struct vdc_density *d)
     g_strfreev(d->tests);
     g_free(d->pairs);
     g_free(d->stops);
+    g_free(d->host);
     vdc_density_init(d);
 }
 
@@ -478,6 +479,7 @@ vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
     if (rc == 0) {
         build_pairs(d, rs);
         build_stops(d);
+        vdc_density_host_build(d, rs);
     }
     return rc;
 }

@@ -75,6 +75,26 @@ struct vdc_density_pair {
                                       * target's tail is shorter); p99.n 0: none */
 };
 
+/* Roles of a level's host cost the report shows, in order (levels[].host
+ * cpu_s members). */
+#define VDC_DENSITY_HOST_ROLES 5
+extern const char *const vdc_density_host_roles[VDC_DENSITY_HOST_ROLES];
+
+/* A level's host cost for one target (experiment.levels[].host of its ok
+ * records, doc/result-format.md): means over the repetitions that have a
+ * figure, each role's n apart (a role unknown in one repetition is left
+ * out of that one, never taken as 0). */
+struct vdc_density_host {
+    size_t n;                /* ok level records with a host object */
+    size_t n_role[VDC_DENSITY_HOST_ROLES];
+    double cpu_s[VDC_DENSITY_HOST_ROLES];       /* CPU s over the level's window */
+    double per_kio[VDC_DENSITY_HOST_ROLES];     /* CPU s per 1,000 I/Os; NAN */
+    double per_gib[VDC_DENSITY_HOST_ROLES];     /* CPU s per GiB; NAN */
+    double ios, bytes;       /* what the backends moved, mean; NAN */
+    int loop_shared;         /* an image's loop work: inside dom0_other */
+    double memory_bytes[2], cached_bytes[2], dirty_bytes[2];   /* [release, end] means; NAN */
+};
+
 struct vdc_density {
     int64_t *levels;         /* ascending; n_levels 0: no run has a level */
     size_t n_levels;
@@ -89,6 +109,8 @@ struct vdc_density {
                               * stops scaling (the next level's mean aggregate under
                               * VDC_DENSITY_SCALING_GAIN x its own), 0 when it grows
                               * to its last level (or has fewer than two levels) */
+    struct vdc_density_host *host;   /* n_levels x n_targets (vdc_density_host_at),
+                                      * NULL when no level record has a host object */
 };
 
 void vdc_density_init(struct vdc_density *d);
@@ -103,6 +125,13 @@ int vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
 
 /* The level at which target @ti stops scaling on test @ki, 0 none. */
 int64_t vdc_density_stops(const struct vdc_density *d, size_t ti, size_t ki);
+
+/* d->host from @rs's experiment.levels[] (report/density_host.c): the
+ * ok records of each (level, target) with a host object. */
+void vdc_density_host_build(struct vdc_density *d, const vdc_result_set *rs);
+/* The host cost of (level index @li, target @ti), or NULL when none. */
+const struct vdc_density_host *vdc_density_host_at(const struct vdc_density *d, size_t li,
+                                                   size_t ti);
 
 /* The cell of (level index @li, target @ti, test @ki). */
 const struct vdc_density_cell *vdc_density_cell(const struct vdc_density *d, size_t li,

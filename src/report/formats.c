@@ -96,6 +96,13 @@ file_density_csv(const struct vdc_render_in *in, char **out)
 }
 
 static int
+file_density_host_csv(const struct vdc_render_in *in, char **out)
+{
+    *out = vdc_density_host_csv(in->a);         /* NULL: no level's host cost */
+    return 0;
+}
+
+static int
 file_page_cache_csv(const struct vdc_render_in *in, char **out)
 {
     *out = vdc_host_cache_csv(in->a);           /* NULL: no page-cache figures */
@@ -114,6 +121,7 @@ const struct vdc_report_file vdc_report_files[] = {
     { "host-cost.csv", VDC_REPORT_CSV, file_host_cost_csv },
     { "page-cache.csv", VDC_REPORT_CSV, file_page_cache_csv },
     { "density.csv", VDC_REPORT_CSV, file_density_csv },
+    { "density-host.csv", VDC_REPORT_CSV, file_density_host_csv },
 };
 const size_t vdc_n_report_files = G_N_ELEMENTS(vdc_report_files);
 

@@ -6,7 +6,7 @@ src_libvdc_results_a_SOURCES += \
 	src/report/artefacts.c src/report/artefacts.h \
 	src/report/headline.c src/report/headline.h src/report/headline_welch.c \
 	src/report/ranking.c src/report/ranking.h \
-	src/report/density.c src/report/density.h \
+	src/report/density.c src/report/density.h src/report/density_host.c \
 	src/report/answer.c src/report/answer_groups.c src/report/answer_fixes.c src/report/answer_dom0.c src/report/answer_variants.c src/report/answer.h src/report/render_answer.c src/report/render_answer.h \
 	src/report/hostcost.c src/report/hostcost.h \
 	src/report/reading.c src/report/reading.h src/report/layout.c src/report/layout.h \
@@ -24,5 +24,6 @@ src_libvdc_results_a_SOURCES += \
 	src/report/render_headline.c src/report/render_headline.h \
 	src/report/render_hostcost.c src/report/render_hostcost.h \
 	src/report/render_density.c src/report/render_density.h src/report/render_density_html.c \
+	src/report/render_density_host.c \
 	src/report/report_dir.c src/report/report_dir.h \
 	src/report/fleet.c src/report/fleet.h

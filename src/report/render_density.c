@@ -151,9 +151,9 @@ scaling_lines(GString *out, const struct vdc_analysis *a, const char *prefix)
         }
 }
 
-/* @s into lines of at most @width columns after @indent, at spaces */
-static void
-wrap(GString *out, const char *s, const char *indent, size_t width)
+/* render_density.h */
+void
+vdc_density_wrap(GString *out, const char *s, const char *indent, size_t width)
 {
     g_auto(GStrv) words = g_strsplit(s, " ", -1);
     size_t i, col = 0;
@@ -188,7 +188,7 @@ vdc_density_text(GString *out, const struct vdc_analysis *a)
     if (!d->n_levels)
         return;
     g_string_append(out, "Many guests at once\n");
-    wrap(out, vdc_density_note, "  ", 100);
+    vdc_density_wrap(out, vdc_density_note, "  ", 100);
     for (i = 0; i < d->n_pairs; i++) {
         g_autofree char *t = vdc_density_pair_text(a, &d->pairs[i]);
 
@@ -225,6 +225,7 @@ vdc_density_text(GString *out, const struct vdc_analysis *a)
         g_string_append_c(out, '\n');
         vdc_density_row_free(v);
     }
+    vdc_density_host_text(out, a);
     g_string_append_c(out, '\n');
 }
 
@@ -271,6 +272,7 @@ vdc_density_markdown(GString *out, const struct vdc_analysis *a)
     g_string_append_c(out, '\n');
     vdc_density_rows(out, a, "|", " ", " |", "\n", vdc_md_escape);
     g_string_append_c(out, '\n');
+    vdc_density_host_markup(out, a, 0);
 }
 
 void
@@ -465,6 +467,8 @@ vdc_density_to_json(const struct vdc_analysis *a)
         json_array_add_object_element(pairs, po);
     }
     json_object_set_array_member(o, "pairs", pairs);
+    if (d->host)
+        json_object_set_array_member(o, "host", vdc_density_host_json(a));
     n = json_node_new(JSON_NODE_OBJECT);
     json_node_take_object(n, o);
     return n;

@@ -45,6 +45,10 @@ void vdc_density_rows(GString *out, const struct vdc_analysis *a, const char *ro
  * 12.0 % higher [...]" (g_free). */
 char *vdc_density_pair_text(const struct vdc_analysis *a, const struct vdc_density_pair *p);
 
+/* @s onto @out in lines of at most @width columns after @indent, broken
+ * at spaces (a word longer than the line stands alone). */
+void vdc_density_wrap(GString *out, const char *s, const char *indent, size_t width);
+
 /* The sections of text and Markdown. */
 void vdc_density_text(GString *out, const struct vdc_analysis *a);
 void vdc_density_markdown(GString *out, const struct vdc_analysis *a);
@@ -65,5 +69,28 @@ JsonNode *vdc_density_to_json(const struct vdc_analysis *a);
  * per test (ids chart-density-N, numbered from *@fig on) and the fairness
  * table (id density-table).  0, or -1 after vdc_error when cairo failed. */
 int vdc_density_html(GString *out, const struct vdc_analysis *a, int *fig);
+
+/* The host cost of each level (render_density_host.c; nothing when no
+ * level record has a host object, vdc_density.host NULL): its note, the
+ * CPU table (N, target, role, n, CPU s, per 1,000 I/Os, per GiB: means of
+ * experiment.levels[].host over the ok repetitions) and dom0's memory
+ * table (N, target, n, memory, page cache, dirty [release -> end], I/Os
+ * and bytes moved). */
+extern const char vdc_density_host_note[];
+#define VDC_DENSITY_HOST_COLS 7
+extern const char *const vdc_density_host_cols[VDC_DENSITY_HOST_COLS];
+#define VDC_DENSITY_MEM_COLS 8
+extern const char *const vdc_density_mem_cols[VDC_DENSITY_MEM_COLS];
+/* inside the text section */
+void vdc_density_host_text(GString *out, const struct vdc_analysis *a);
+/* Markdown (@html 0) or HTML (tables density-host, density-host-memory) */
+void vdc_density_host_markup(GString *out, const struct vdc_analysis *a, int html);
+/* density-host.csv (RFC 4180, header line): one line per level, target
+ * and role with a figure; NULL without host figures. */
+char *vdc_density_host_csv(const struct vdc_analysis *a);
+/* statistics.density.host: [{level, target, n, roles: {ROLE: {n, cpu_s,
+ * cpu_s_per_1000_ios, cpu_s_per_gib}}, loop_shared, ios, bytes,
+ * dom0_memory_bytes, dom0_cached_bytes, dom0_dirty_bytes}], or NULL. */
+JsonArray *vdc_density_host_json(const struct vdc_analysis *a);
 
 #endif

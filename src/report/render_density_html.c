@@ -224,5 +224,6 @@ vdc_density_html(GString *out, const struct vdc_analysis *a, int *fig)
     g_string_append(out, "</tr>\n");
     vdc_density_rows(out, a, "<tr>", "<td>", "</td>", "</tr>\n", vdc_html_escape);
     g_string_append(out, "</table>\n");
+    vdc_density_host_markup(out, a, 1);
     return 0;
 }

@@ -373,8 +373,9 @@ fi
 render density "$golden/density/result.json" lvm
 sed -n '/^<table id="density-table">$/,/^<\/table>$/p' "$work/density/report.html" \
     >"$work/density/density-table.html"
-golden_check density "$golden/density/expected" "$work/density" density.csv density-table.html
-for id in density chart-density-0 chart-density-1 density-table; do
+golden_check density "$golden/density/expected" "$work/density" density.csv density-table.html \
+    density-host.csv
+for id in density chart-density-0 chart-density-1 density-table density-host density-host-memory; do
     grep -q "id=\"$id\"" "$work/density/report.html" || fail "density: report.html has no element $id"
 done
 dup=$(grep -o ' id="[^"]*"' "$work/density/report.html" | sort | uniq -d | head -3)
@@ -382,6 +383,7 @@ dup=$(grep -o ' id="[^"]*"' "$work/density/report.html" | sort | uniq -d | head 
 grep -q '^  at 3 guests, workload_read@rr4k (IO/sec): image gives 16.7 % less aggregate than lvm ' \
     "$work/density/report.txt" || fail "density: no headline at 3 guests"
 [ ! -e "$work/synthetic/density.csv" ] || fail "synthetic: density.csv without levels"
+[ ! -e "$work/synthetic/density-host.csv" ] || fail "synthetic: density-host.csv without levels"
 if grep -q 'Many guests at once' "$work/synthetic/report.txt" "$work/synthetic/report.md"; then
     fail "synthetic: a many-guests section without levels"
 fi
