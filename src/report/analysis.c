@@ -142,7 +142,7 @@ vdc_analysis_verdict_lines(const struct vdc_analysis *a)
         /* the counts that are not 0, in this order: "2 faster, 3 not
          * comparable"; every test one of them */
         line = g_string_new(NULL);
-        g_string_append_printf(line, "%s against %s: ", a->targets[ti], a->baseline);
+        g_string_append_printf(line, "%s relative to %s: ", a->targets[ti], a->baseline);
         for (k = 0; k < G_N_ELEMENTS(parts); k++)
             if (count[parts[k].v])
                 g_string_append_printf(line, "%s%zu %s", g_str_has_suffix(line->str, ": ") ? "" : ", ",
@@ -754,7 +754,7 @@ vdc_analysis_not_comparable_lines(const struct vdc_analysis *a)
             }
         }
         for (k = 0; k < why->len; k++) {
-            g_ptr_array_add(v, g_strdup_printf("%s against %s: not comparable (%s): %s", a->targets[ti],
+            g_ptr_array_add(v, g_strdup_printf("%s relative to %s: not comparable (%s): %s", a->targets[ti],
                                                a->baseline, (char *)why->pdata[k],
                                                ((GString *)tests->pdata[k])->str));
             g_string_free(tests->pdata[k], TRUE);

@@ -449,6 +449,27 @@ vdc_headline_reason(const struct vdc_analysis *a, const struct vdc_headline_pair
                                  row->sizes_differ);
 }
 
+/* A row with a test whose ratio's interval has no bound (the reference's
+ * mean not clear of 0): its class is not "not tested" but undecided,
+ * worded as the answer words it. */
+static int
+row_unbounded(const struct vdc_headline_row *row)
+{
+    return row->verdict != VDC_VERDICT_NOT_COMPARABLE && row->p.has_test && !row->p.has_ci;
+}
+
+#define UNBOUNDED_WHY "the ratio's interval has no bound (the reference's mean is not clear of 0 in the pairs)"
+
+/* The class a row's text ends with */
+static const char *
+class_text(const struct vdc_headline_row *row)
+{
+    if (!row_unbounded(row))
+        return vdc_effect_class_name(row->effect);
+    return row->verdict == VDC_VERDICT_NO_DIFFERENCE ? "undecided, unbounded: " UNBOUNDED_WHY
+           : "unbounded: " UNBOUNDED_WHY;
+}
+
 char *
 vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pair *pair,
                       const struct vdc_headline_row *row, int standalone)
@@ -461,7 +482,7 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
 
     if (reason || row->verdict == VDC_VERDICT_NOT_TESTED || !p->has_ratio) {
         if (standalone)
-            g_string_append_printf(s, "%s against %s: ", t, r);
+            g_string_append_printf(s, "%s relative to %s: ", t, r);
         if (reason)
             g_string_append_printf(s, "not comparable (%s)", reason);
         else if (a->headline.unpaired)
@@ -486,16 +507,15 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
                                row->verdict == VDC_VERDICT_FASTER ? "faster" : "slower", r);
         append_ci(s, p, 0);
         g_string_append_printf(s, ", %s, %s, %s", fmt_p_holm(pb, sizeof(pb), pair, row),
-                               perm_p(qb, sizeof(qb), a, p),
-                               vdc_effect_class_name(row->effect));
+                               perm_p(qb, sizeof(qb), a, p), class_text(row));
     } else {
         if (standalone)
-            g_string_append_printf(s, "%s against %s: ", t, r);
+            g_string_append_printf(s, "%s relative to %s: ", t, r);
         g_string_append_printf(s, "no significant difference, %+.1f %%", p->delta_percent);
         append_ci(s, p, 0);
         g_string_append_printf(s, ", %s, %s, %s", fmt_p_holm(pb, sizeof(pb), pair, row),
                                perm_p(qb, sizeof(qb), a, p),
-                               vdc_effect_class_name(row->effect));
+                               class_text(row));
     }
     if (row->n_dropped)
         g_string_append_printf(s, "; %zu pair%s, %zu dropped (no value on a side)", p->n, p->n == 1 ? "" : "s",
@@ -526,6 +546,7 @@ char *
 vdc_headline_runs_text(const struct vdc_headline *h)
 {
     GString *s;
+    int at_max = h->max_runs != VDC_INT_ABSENT && h->runs >= h->max_runs;
 
     if (h->runs_mode == VDC_RUNS_FIXED)
         return g_strdup_printf("fixed %" G_GINT64_FORMAT " run%s (no stopping rule)", (gint64)h->runs,
@@ -533,16 +554,24 @@ vdc_headline_runs_text(const struct vdc_headline *h)
     if (h->runs_mode != VDC_RUNS_AUTO)
         return NULL;
     s = g_string_new(NULL);
-    g_string_append_printf(s, "auto: %" G_GINT64_FORMAT " run%s (", (gint64)h->runs, h->runs == 1 ? "" : "s");
-    if (h->min_runs != VDC_INT_ABSENT)
-        g_string_append_printf(s, "at least %" G_GINT64_FORMAT ", ", (gint64)h->min_runs);
-    if (h->max_runs != VDC_INT_ABSENT)
-        g_string_append_printf(s, "at most %" G_GINT64_FORMAT ", ", (gint64)h->max_runs);
-    g_string_append(s, "until the 95 % interval of every headline ratio is within ");
-    if (vdc_has(h->precision_percent))
-        g_string_append_printf(s, "+-%g %%)", h->precision_percent);
+    g_string_append_printf(s, "%" G_GINT64_FORMAT " run%s (--runs auto ", (gint64)h->runs,
+                           h->runs == 1 ? "" : "s");
+    if (at_max)
+        g_string_append_printf(s, "stopped at --max-runs %" G_GINT64_FORMAT, (gint64)h->max_runs);
     else
-        g_string_append(s, "the precision asked for)");
+        g_string_append(s, "stopped when the 95 % interval of every headline ratio was within the precision");
+    if (h->min_runs != VDC_INT_ABSENT && h->min_runs != h->runs)
+        g_string_append_printf(s, "; at least %" G_GINT64_FORMAT, (gint64)h->min_runs);
+    if (h->max_runs != VDC_INT_ABSENT && !at_max)
+        g_string_append_printf(s, "; at most %" G_GINT64_FORMAT, (gint64)h->max_runs);
+    g_string_append(s, ").  The precision it runs for: every headline ratio's 95 % interval within ");
+    if (vdc_has(h->precision_percent))
+        g_string_append_printf(s, "+-%g %%", h->precision_percent);
+    else
+        g_string_append(s, "the --precision asked for");
+    g_string_append_printf(s, " (--precision), a target for the runs; the +-%g %% band below which a "
+                           "difference is negligible is another thing, a class of the answer",
+                           VDC_EFFECT_NEGLIGIBLE_PERCENT);
     return g_string_free(s, FALSE);
 }
 
@@ -611,13 +640,13 @@ vdc_headline_absent_text(const struct vdc_analysis *a)
         break;
     }
     if (ceiling)
-        tail = "; the targets against bare dom0 (their ceiling) only.";
+        tail = "; each target relative to bare dom0 (its ceiling) only.";
     if (h->unpaired && !h->n_pairs)
         return g_strdup_printf("No image/LV pair: %s; and these runs were not made by vmdiskcmp (imported "
                                "results, agent output): the comparisons against the baseline %s below are "
                                "Welch's test, not paired.", why, a->baseline);
     if (baseline)
-        return g_strdup_printf("No image/LV pair: %s; each target against the baseline %s instead.", why,
+        return g_strdup_printf("No image/LV pair: %s; each target relative to the baseline %s instead.", why,
                                a->baseline);
     return g_strdup_printf("No image/LV pair: %s%s", why, tail);
 }
@@ -630,15 +659,49 @@ vdc_headline_pair_title(const struct vdc_analysis *a, const struct vdc_headline_
                                a->targets[pair->target], a->targets[pair->reference], pair->n_pairs_max,
                                pair->n_pairs_max == 1 ? "" : "s");
     if (a->headline.unpaired)
-        return g_strdup_printf("%s against %s%s (not paired: %zu run%s on the smaller side, Welch)",
+        return g_strdup_printf("%s relative to %s%s (not paired: %zu run%s on the smaller side, Welch)",
                                a->targets[pair->target],
                                pair->role == VDC_HEADLINE_CEILING ? "bare " : "",
                                a->targets[pair->reference], pair->n_pairs_max,
                                pair->n_pairs_max == 1 ? "" : "s");
-    return g_strdup_printf("%s against %s%s (%zu pair%s)", a->targets[pair->target],
+    return g_strdup_printf("%s relative to %s%s (%zu pair%s)", a->targets[pair->target],
                            pair->role == VDC_HEADLINE_CEILING ? "bare " :
                            pair->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
                            a->targets[pair->reference], pair->n_pairs_max, pair->n_pairs_max == 1 ? "" : "s");
+}
+
+char *
+vdc_headline_direction_text(const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    GString *s = g_string_new(NULL);
+    size_t i, j, k, n;
+
+    for (i = 0; i < h->n_pairs; i++) {
+        size_t ref = h->pairs[i].reference;
+        int seen = 0;
+
+        if (h->pairs[i].role != VDC_HEADLINE_CHOICE)
+            continue;
+        for (j = 0; j < i; j++)    /* a reference is named once, with all its targets */
+            seen |= h->pairs[j].role == VDC_HEADLINE_CHOICE && h->pairs[j].reference == ref;
+        if (seen)
+            continue;
+        for (j = i, n = 0; j < h->n_pairs; j++)
+            n += h->pairs[j].role == VDC_HEADLINE_CHOICE && h->pairs[j].reference == ref;
+        g_string_append(s, s->len ? ", " : "the answer: ");
+        for (j = i, k = 0; j < h->n_pairs; j++) {
+            if (h->pairs[j].role != VDC_HEADLINE_CHOICE || h->pairs[j].reference != ref)
+                continue;
+            g_string_append_printf(s, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "",
+                                   a->targets[h->pairs[j].target]);
+            k++;
+        }
+        g_string_append_printf(s, " relative to %s", a->targets[ref]);
+    }
+    g_string_append_printf(s, "%sthe tables: each target relative to %s, the baseline", s->len ? "; " : "",
+                           a->baseline);
+    return g_string_free(s, FALSE);
 }
 
 char *
@@ -674,7 +737,8 @@ static char *
 pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
 {
     const struct vdc_headline *h = &a->headline;
-    size_t faster[2] = { 0 }, slower[2] = { 0 }, negligible = 0, undecided = 0, nc = 0, nt = 0, i;
+    size_t faster[2] = { 0 }, slower[2] = { 0 }, negligible = 0, undecided = 0, unbounded = 0, nc = 0, nt = 0;
+    size_t i;
     GString *s = g_string_new(NULL);
     const char *t = a->targets[hp->target];
     const char *sep = "";
@@ -693,11 +757,14 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
             slower[large]++;
         else if (row->effect == VDC_EFFECT_UNDECIDED)
             undecided++;
+        else if (row_unbounded(row))
+            unbounded++;
         else
             nt++;
     }
-    g_string_append_printf(s, "%s%s against %s%s: %zu %s%s",
+    g_string_append_printf(s, "%s%s %s %s%s: %zu %s%s",
                            hp->role == VDC_HEADLINE_CACHE ? "dom0's page cache: " : "", t,
+                           hp->role == VDC_HEADLINE_CACHE ? "against" : "relative to",
                            hp->role == VDC_HEADLINE_BASELINE ? "the baseline " : "",
                            a->targets[hp->reference], hp->n_pairs_max, h->unpaired ? "run" : "pair",
                            hp->n_pairs_max == 1 ? "" : "s");
@@ -722,6 +789,7 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     do { if (n) { g_string_append_printf(s, "%s" what " in %zu", sep, n); sep = ", "; } } while (0)
     PART(negligible, "negligible");
     PART(undecided, "undecided");
+    PART(unbounded, "unbounded");
     PART(nc, "not comparable");
     PART(nt, "not tested");
 #undef PART
@@ -751,7 +819,7 @@ ceiling_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
             hi = row;
     }
     if (!n)
-        return g_strdup_printf("%s against bare %s: no test with 2 or more comparable %s (of %zu)", t, r,
+        return g_strdup_printf("%s relative to bare %s: no test with 2 or more comparable %s (of %zu)", t, r,
                                a->headline.unpaired ? "runs a side, not paired" : "pairs",
                                hp->n_rows);
     vdc_analysis_test_label(a, lo->test, ll, sizeof(ll));

@@ -218,9 +218,11 @@ char *vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headl
  * at 12 runs)"; NULL when none is recorded (g_free). */
 char *vdc_headline_stop_text(const struct vdc_headline_row *row);
 
-/* The runs line: "fixed 5 runs (no stopping rule)", "auto: 17 runs (at
- * least 3, at most 40, until the 95 % interval of every headline ratio is
- * within +-3 %)"; NULL when unknown (g_free). */
+/* The runs line: "fixed 5 runs (no stopping rule)", "17 runs (--runs auto
+ * stopped when the 95 % interval of every headline ratio was within the
+ * precision; at least 3; at most 40).  The precision it runs for: ..."
+ * (the stop rule's precision said apart from the negligible band); NULL
+ * when unknown (g_free). */
 char *vdc_headline_runs_text(const struct vdc_headline *h);
 
 /* The method paragraph, thresholds stated (g_free). */
@@ -232,9 +234,16 @@ char *vdc_headline_method_text_unpaired(void);
  * is one. */
 char *vdc_headline_absent_text(const struct vdc_analysis *a);
 
-/* Header of a pair: "image against lvm (5 pairs)", "ceiling: against
- * bare dom0" ... (g_free). */
+/* Header of a pair: "image relative to lvm (5 pairs)", "dom0's page
+ * cache: image (through it) against image-nocache (without it) (3 pairs)"
+ * ... (g_free). */
 char *vdc_headline_pair_title(const struct vdc_analysis *a, const struct vdc_headline_pair *pair);
+
+/* The direction of the report's comparisons, for its title: "the answer:
+ * image and image-nocache relative to lvm; the tables: each target
+ * relative to dom0, the baseline" (the choice pairs, each reference with
+ * its targets; without any, only the tables' part) (g_free). */
+char *vdc_headline_direction_text(const struct vdc_analysis *a);
 
 /* With fewer than 6 pairs the sign-flip test cannot reach p < 0.05: the
  * note saying so for @pair (g_free), or NULL. */

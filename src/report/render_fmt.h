@@ -9,6 +9,12 @@
 
 #include "report/analysis.h"
 
+/* How the delta tables' interval is made, and why the headline's ceiling
+ * table gives another for the same ratio (one sentence, plain text). */
+#define VDC_DELTA_CI_NOTE "The tables' intervals are unpaired: each target's runs and the baseline's as two " \
+    "independent samples (Fieller, unequal variances); the headline's ceiling table pairs repetition r of " \
+    "both (same seed, same boot), so its interval for the same ratio differs."
+
 /* A rate as bonnie++ prints it: no decimals from 1000 up, one below,
  * two below 10.
  * Returns one of 8 rotating static buffers (use within one statement). */

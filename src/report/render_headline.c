@@ -55,8 +55,9 @@ untested_text(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     return g_string_free(s, FALSE);
 }
 
-/* The ceiling cell of @row: "62.0 % [55.1, 70.4]", "62.0 %" (no
- * interval), "not comparable", "" (no row) */
+/* The ceiling cell of @row: "62.0 % [55.1, 70.4]", "62.0 % [unbounded]"
+ * (tested, no bounded interval: ceiling_note says why), "62.0 % (1 pair)"
+ * (not tested), "not comparable", "" (no row) */
 static void
 ceiling_cell(char *buf, size_t size, const struct vdc_headline_row *row)
 {
@@ -67,8 +68,10 @@ ceiling_cell(char *buf, size_t size, const struct vdc_headline_row *row)
     else if (row->p.has_ci)
         snprintf(buf, size, "%.1f %% [%.1f, %.1f]", 100 * row->p.ratio, 100 * row->p.ci_ratio[0],
                  100 * row->p.ci_ratio[1]);
+    else if (row->p.has_test)
+        snprintf(buf, size, "%.1f %% [unbounded]", 100 * row->p.ratio);
     else
-        snprintf(buf, size, "%.1f %%", 100 * row->p.ratio);
+        snprintf(buf, size, "%.1f %% (%zu pair%s)", 100 * row->p.ratio, row->p.n, row->p.n == 1 ? "" : "s");
 }
 
 /* The row of test @ki in @hp, or NULL. */
@@ -122,6 +125,40 @@ ceiling_refs(const struct vdc_analysis *a, size_t *refs)
     return n;
 }
 
+/* Under the ceiling table against @ref: how its interval is made (the
+ * delta tables' differs), and which cells have no bounded one and why
+ * (g_free). */
+static char *
+ceiling_note(const struct vdc_analysis *a, size_t ref)
+{
+    const struct vdc_headline *h = &a->headline;
+    GString *s = g_string_new(NULL), *tests = g_string_new(NULL);
+    size_t i, ki;
+
+    g_string_append_printf(s, "[95 %% CI]: %s; the delta tables below hold each side's runs as independent "
+                           "samples, so their interval for the same ratio differs.",
+                           h->unpaired ? "Fieller's interval of the ratio of the means, each side's runs as "
+                           "independent samples (unequal variances)" : "paired Fieller interval of the ratio "
+                           "of the means, repetition r of the target with repetition r of bare dom0 (same "
+                           "seed, same boot)");
+    for (ki = 0; ki < a->n_tests; ki++)
+        for (i = 0; i < h->n_pairs; i++) {
+            const struct vdc_headline_row *row = is_ceiling_of(&h->pairs[i], ref) ? row_of(&h->pairs[i], ki)
+                                                                                 : NULL;
+
+            if (row && row->verdict != VDC_VERDICT_NOT_COMPARABLE && row->p.has_ratio && row->p.has_test &&
+                !row->p.has_ci) {
+                g_string_append_printf(tests, "%s%s", tests->len ? "; " : "", LABEL(ki));
+                break;
+            }
+        }
+    if (tests->len)
+        g_string_append_printf(s, "  [unbounded] (%s): %s's mean is not clear of 0 in the pairs, so the "
+                               "ratio's interval has no bound.", tests->str, a->targets[ref]);
+    g_string_free(tests, TRUE);
+    return g_string_free(s, FALSE);
+}
+
 static void
 gstring_free(gpointer s)
 {
@@ -173,12 +210,21 @@ ceiling_reasons(const struct vdc_analysis *a, size_t ref)
 }
 
 /* @text wrapped at @width columns, the first line starting with @first,
- * the others with @indent */
+ * the others with @indent; a number stays on the line of its unit and of
+ * its "=" ("279.2 %", "p = 0.0219") */
 static void
 append_wrapped(GString *out, const char *text, const char *first, const char *indent, size_t width)
 {
-    char **words = g_strsplit(text, " ", -1);
+    g_autofree char *glued = g_strdup(text);
+    char *c, **words;
     size_t i, col = 0, lines = 0;
+
+    for (c = glued; *c; c++)    /* \1: a space no line breaks at */
+        if (*c == ' ' && (c[1] == '%' || c[1] == '=' || (c > glued && c[-1] == '=')))
+            *c = '\1';
+    words = g_strsplit(glued, " ", -1);
+    for (i = 0; words[i]; i++)
+        g_strdelimit(words[i], "\1", ' ');
 
     for (i = 0; words[i]; i++) {
         size_t len = (size_t)g_utf8_strlen(words[i], -1);
@@ -229,6 +275,7 @@ struct layout {
     vdc_escape_fn escape;
     int wrap;                      /* text: paragraphs wrapped, before/after are the indents */
     struct piece section, title, runs, para, pair, note, reason, method;
+    struct piece row;              /* text: a headline row as a wrapped paragraph */
     const char *rows_open, *rows_open_stop, *rows_close;   /* around a pair's rows */
     const char *row_open, *row_answer, *row_stop, *row_close;
     int answer_class;              /* HTML: row_answer ends inside a class attribute */
@@ -316,7 +363,7 @@ static const struct layout text_layout = {
     .escape = NULL, .wrap = 1,
     .section = { "", "\n" }, .title = { "", "\n" }, .runs = { "  Runs: ", ".\n" },
     .para = { "  ", "  " }, .pair = { "  ", ":\n" }, .note = { "    ", "    " },
-    .reason = { "    ", "      " }, .method = { "  ", "  " },
+    .reason = { "    ", "      " }, .method = { "  ", "  " }, .row = { "    ", "      " },
     .rows_open = "", .rows_open_stop = "", .rows_close = "",
     .row_open = "    ", .row_answer = ": ", .row_stop = "; stop: ", .row_close = "\n",
     .ceiling = { "  ", "\n" }, .ceiling_open = "", .ceiling_close = "", .reasons_open = "", .reasons_close = "",
@@ -402,10 +449,12 @@ verdict_class(const struct vdc_headline_row *row)
 static void
 put_pair(GString *out, const struct layout *l, const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
 {
-    const struct vdc_headline *h = &a->headline;
-    int stop_column = l->stop_column && h->n_stop, any = 0;
+    int stop_column = 0, any = 0;
     size_t j;
     char *s;
+
+    for (j = 0; j < hp->n_rows; j++)
+        stop_column |= l->stop_column && hp->rows[j].stop && hp->rows[j].stop->reason && row_listed(a, &hp->rows[j]);
 
     g_string_append(out, l->pair.before);
     s = vdc_headline_pair_title(a, hp);
@@ -422,6 +471,14 @@ put_pair(GString *out, const struct layout *l, const struct vdc_analysis *a, con
             g_string_append(out, stop_column ? l->rows_open_stop : l->rows_open);
         s = vdc_headline_row_text(a, hp, row, 0);
         stop = vdc_headline_stop_text(row);
+        if (l->wrap) {
+            /* text: the row as one paragraph, wrapped */
+            put_para(out, l, &l->row, g_strdup_printf("%s%s%s%s%s", LABEL(row->test), l->row_answer, s,
+                                                      stop ? l->row_stop : "", stop ? stop : ""));
+            g_free(s);
+            g_free(stop);
+            continue;
+        }
         g_string_append(out, l->row_open);
         put(out, l, LABEL(row->test));
         g_string_append(out, l->row_answer);
@@ -474,6 +531,7 @@ put_ceiling(GString *out, const struct layout *l, const struct vdc_analysis *a, 
         l->ceiling_row_end(out, col, 0);
     }
     g_string_append(out, l->ceiling_close);
+    put_para(out, l, &l->note, ceiling_note(a, ref));
     why = ceiling_reasons(a, ref);
     if (why[0])
         g_string_append(out, l->reasons_open);
@@ -532,7 +590,12 @@ put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
         put(out, l, HEADLINE_TITLE);
     }
     g_string_append(out, l->title.after);
-    if ((s = vdc_headline_runs_text(h))) {
+    if ((s = vdc_headline_runs_text(h)) && l->wrap) {
+        g_autofree char *runs = g_strdup_printf("Runs: %s.", s);
+
+        append_wrapped(out, runs, "  ", "    ", 100);
+        g_free(s);
+    } else if (s) {
         g_string_append(out, l->runs.before);
         put(out, l, s);
         g_string_append(out, l->runs.after);

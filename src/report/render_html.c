@@ -432,9 +432,13 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         esc(out, a->targets[i]);
         g_string_append(out, "</b>");
     }
-    g_string_append(out, "; deltas against <b>");
-    esc(out, a->baseline);
-    g_string_append(out, "</b>.");
+    {
+        g_autofree char *dir = vdc_headline_direction_text(a);
+
+        g_string_append(out, "; ");
+        esc(out, dir);
+        g_string_append(out, ".");
+    }
     if (rs->has_experiment && rs->experiment.date) {
         g_string_append(out, " Run started ");
         esc(out, rs->experiment.date);
@@ -490,7 +494,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
                          "with a value. Deltas: % of the baseline mean with the 95&nbsp;% Fieller interval; ** "
                          "p&nbsp;&lt;&nbsp;0.01, * p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch "
                          "t-test); n/c not comparable (no verdict: why, under the table); no mark: not tested "
-                         "(fewer than 2 samples).</p>\n");
+                         "(fewer than 2 samples). " VDC_DELTA_CI_NOTE "</p>\n");
     html_table(out, a);
     {
         char **nc = vdc_analysis_not_comparable_lines(a);

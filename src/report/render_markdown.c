@@ -113,11 +113,18 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_append_reading_md(out, a);
     g_string_append(out, "Baseline: **");
     vdc_md_escape(out, a->baseline);
-    g_string_append_printf(out, "**.  Cells: mean ± half-width of the 95 %% CI (Student t), "
+    {
+        g_autofree char *dir = vdc_headline_direction_text(a);
+
+        g_string_append(out, "** (");
+        vdc_md_escape(out, dir);
+    }
+    g_string_append_printf(out, ").  Cells: mean ± half-width of the 95 %% CI (Student t), "
                            "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
                            "unbounded: the baseline too noisy to bound it]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
-                           "n/c not comparable (no verdict: why, below the table); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.\n\n");
+                           "n/c not comparable (no verdict: why, below the table); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.  "
+                           VDC_DELTA_CI_NOTE "\n\n");
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "> **Warning:** ", "\n\n", vdc_md_escape);
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "> ", "\n\n", vdc_md_escape);
     vdc_append_verdicts(out, a, "- ", "\n", vdc_md_escape);

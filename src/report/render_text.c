@@ -331,14 +331,21 @@ delta_rows(GString *out, const struct vdc_analysis *a, const char *const *tests,
             pass_rows(out, a, ti, tests, names[ti], row_has_delta, delta_row);
 }
 
-/* Why the n/c deltas have no verdict, one line per target and reason
- * (vdc_analysis_not_comparable_lines). */
+/* Why the n/c deltas have no verdict, one paragraph per target and
+ * reason (vdc_analysis_not_comparable_lines), wrapped at 100 columns. */
 static void
 not_comparable_lines(GString *out, const struct vdc_analysis *a)
 {
     char **nc = vdc_analysis_not_comparable_lines(a);
+    size_t i;
 
-    vdc_append_lines(out, nc, "n/c: ", "\n", vdc_escape_line);
+    for (i = 0; nc[i]; i++) {
+        GString *line = g_string_new(NULL);
+
+        vdc_escape_line(line, nc[i]);
+        vdc_layout_wrap(out, "n/c: ", "  ", line->str, 100);
+        g_string_free(line, TRUE);
+    }
     g_strfreev(nc);
 }
 
@@ -379,7 +386,7 @@ text_sys_per_op(GString *out, const struct vdc_analysis *a, size_t ti, size_t ki
     else if (c->n_sys_per_op > 1)
         g_string_append_printf(out, " (mean of %zu runs)", c->n_sys_per_op);
     if (cc && cc->has_sys_per_op)
-        g_string_append_printf(out, ", %+.1f us per op against %s", cc->sys_us_per_op_delta, a->baseline);
+        g_string_append_printf(out, ", %+.1f us per op relative to %s", cc->sys_us_per_op_delta, a->baseline);
     g_string_append_c(out, '\n');
 }
 
@@ -393,7 +400,7 @@ text_other_tests(GString *out, const struct vdc_analysis *a, char **names)
         if (in_block(a->tests[ki]) || vdc_test_key_job(a->tests[ki]))
             continue;   /* workloads: their own block */
         if (!header) {
-            g_string_append_printf(out, "%sOther tests (n, mean, [95%% CI of the mean], %% delta against %s)\n",
+            g_string_append_printf(out, "%sOther tests (n, mean, [95%% CI of the mean], %% delta relative to %s)\n",
                                    g_str_has_suffix(out->str, "\n\n") ? "" : "\n", a->baseline);
             header = 1;
         }
@@ -437,8 +444,16 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     char **names = vdc_layout_aliases(a, 16, &keyed);
 
     g_string_append_printf(out, "%s", em);
-    g_string_append_printf(out, "vmdiskcmp %s report: %zu target%s, baseline %s\n\n", PACKAGE_VERSION,
-                           a->n_targets, a->n_targets == 1 ? "" : "s", a->baseline);
+    {
+        /* the answer says its own direction ("image relative to lvm") */
+        g_autofree char *title = g_strdup_printf("vmdiskcmp %s report: %zu target%s, baseline %s (the "
+                                                 "tables: each target relative to %s)", PACKAGE_VERSION,
+                                                 a->n_targets, a->n_targets == 1 ? "" : "s", a->baseline,
+                                                 a->baseline);
+
+        vdc_layout_wrap(out, "", "  ", title, 100);
+        g_string_append_c(out, '\n');
+    }
     vdc_append_answer_text(out, a);
     vdc_append_headline_text(out, a);
     if (a->reading.present) {
@@ -473,10 +488,13 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         }
     }
     if (a->n_targets > 1 && any) {
-        g_string_append_printf(out, "Delta against %s: %% of the baseline mean, [95%% CI, Fieller; unbounded: the baseline "
-                               "too noisy to bound it]; "
-                               "** p<0.01, * p<0.05, ~ no significant difference (Welch t-test); "
-                               "n/c not comparable (no verdict: why, below); no mark: not tested (n<2)\n", a->baseline);
+        g_autofree char *legend = g_strdup_printf("Delta relative to %s: %% of the baseline mean, [95%% CI, Fieller; "
+                                                  "unbounded: the baseline too noisy to bound it]; "
+                                                  "** p<0.01, * p<0.05, ~ no significant difference (Welch "
+                                                  "t-test); n/c not comparable (no verdict: why, below); no mark: "
+                                                  "not tested (n<2).  %s", a->baseline, VDC_DELTA_CI_NOTE);
+
+        vdc_layout_wrap(out, "", "  ", legend, 100);
         for (b = 0; b < G_N_ELEMENTS(text_blocks); b++)
             if (present[b]) {
                 g_string_append(out, text_blocks[b].delta_head);

@@ -174,7 +174,7 @@ static void
 text_intro(GString *out, const struct vdc_analysis *a)
 {
     g_string_append_printf(out, "Workloads: IOPS mean [95%% CI of the mean], completion latency p50 and "
-                           "p99 in us and CPU us per I/O (means of the runs), %% delta against %s\n",
+                           "p99 in us and CPU us per I/O (means of the runs), %% delta relative to %s\n",
                            a->baseline);
 }
 
@@ -221,7 +221,7 @@ md_intro(GString *out, const struct vdc_analysis *a)
     (void)a;
     g_string_append(out, "## Workloads\n\nIOPS: mean and 95 % CI of the mean; clat p50/p99 and CPU per "
                          "I/O: means of the runs (\"threads\": the job threads' CPU only, as fio "
-                         "measures it); delta against the baseline as in the results table.\n");
+                         "measures it); delta relative to the baseline as in the results table.\n");
 }
 
 static void

@@ -19,7 +19,10 @@
 # comparison, the counts saying of how many and (once) what a comparison
 # is; a Holm p labelled beside the unadjusted one; one --size advice; the
 # words of a block-device run on QEMU/KVM (host, not dom0); an
-# interval cut at 0 says so where it is printed.  About 2 s.
+# interval cut at 0 says so where it is printed; on the main job with dom0
+# (results/2026-12-06-lab-main-job-dom0-EMULATED), the headline in the
+# answer's words and width, unbounded intervals said so with the reason,
+# the runs line.  About 3 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 need_cmd python3
@@ -30,9 +33,14 @@ SOURCE_DATE_EPOCH=1796000000
 export SOURCE_DATE_EPOCH
 
 readme="$top_srcdir/results/2026-12-06-lab-main-job-readme-EMULATED/result/result.json"
-for f in thinlab knobs hostcost readme; do
+mainjob="$top_srcdir/results/2026-12-06-lab-main-job-dom0-EMULATED/result/result.json"
+for f in thinlab knobs hostcost readme mainjob; do
     mkdir -p "$work/$f"
-    if [ "$f" = readme ]; then cp "$readme" "$work/$f/result.json"; else cp "$golden/$f/result.json" "$work/$f/result.json"; fi
+    case $f in
+    readme) cp "$readme" "$work/$f/result.json" ;;
+    mainjob) cp "$mainjob" "$work/$f/result.json" ;;
+    *) cp "$golden/$f/result.json" "$work/$f/result.json" ;;
+    esac
     "$VMDISKCMP" report "$work/$f" --quiet --formats txt,md,json,html 2>"$work/$f.err" ||
         fail "$f: report failed: $(cat "$work/$f.err")"
 done
@@ -79,9 +87,9 @@ check("(fixed 1 run)" in flat, "thinlab: '(fixed 1 run)' missing")
 txt, ans = answer("thinlab")
 flat = re.sub(r"\s+", " ", ans)
 check("no test both ran" not in txt, "thinlab: a Verdict line lost the thin LV's passes ('no test both ran')")
-check(re.search(r"^Verdict: lvm-thin against \S+: \d+ .*\(of 8: 4 tests, each pass apart\)$", txt, re.M),
+check(re.search(r"^Verdict: lvm-thin relative to \S+: \d+ .*\(of 8: 4 tests, each pass apart\)$", txt, re.M),
       "thinlab: no Verdict line of lvm-thin's 8 passes")
-delta = txt[txt.find("\nDelta against"):]
+delta = txt[txt.find("\nDelta relative to"):]
 delta = delta[:delta.find("\nn/c")]
 rows = re.findall(r"^  (first-write|overwrite) +(.*)$", delta, re.M)
 check(len(rows) == 2 and all(len(re.findall(r"[+-]\d+\.\d%", r[1])) == 4 for r in rows),
@@ -98,11 +106,12 @@ check(len(thin) == 8 and all(c.get("baseline_test", c["test"]).split("~")[0] == 
 # table, the same delta in the headline and the table
 txt, ans = answer("thinlab")
 flat = re.sub(r"\s+", " ", ans)
-check(re.search(r"report: 4 targets, baseline lvm$", txt, re.M), "thinlab: the default baseline is not lvm")
+check(re.search(r"report: 4 targets, baseline lvm \(", txt, re.M), "thinlab: the default baseline is not lvm")
 check("image relative to lvm: 1 pair" in flat, "thinlab: the answer does not say 'image relative to lvm' once")
-check(re.search(r"^Verdict: image against lvm: ", txt, re.M), "thinlab: the Verdict line runs the other way")
-m = re.search(r"^    Sequential output, block: not comparable \([^)]*\): ([+-]\d+\.\d) %", txt, re.M)
-t = re.search(r"^image +([+-]\d+\.\d)% n/c", txt[txt.find("\nDelta against lvm"):], re.M)
+check(re.search(r"^Verdict: image relative to lvm: ", txt, re.M), "thinlab: the Verdict line runs the other way")
+m = re.search(r"^    Sequential output, block: not comparable \([^)]*\): ([+-]\d+\.\d) %",
+              re.sub(r"\n      (?=\S)", " ", txt), re.M)
+t = re.search(r"^image +([+-]\d+\.\d)% n/c", txt[txt.find("\nDelta relative to lvm"):], re.M)
 check(m and t and m.group(1) == t.group(1),
       f"thinlab: image's block write delta differs between the headline and the table: {m and m.group(1)} {t and t.group(1)}")
 
@@ -152,6 +161,7 @@ check(any("is cut at 0" in open(f"{d}/{n}/report.txt", encoding="utf-8").read() 
 # above alpha beside an interval that excludes 0 says which p it is and
 # gives the unadjusted one; the legend says the interval is of each test alone
 txt = open(f"{d}/readme/report.txt", encoding="utf-8").read()
+txt = re.sub(r"\n      (?=\S)", " ", txt)    # a headline row wrapped at 100 columns, as one line
 rows = [l for l in txt.splitlines() if re.search(r"\[[+-]\d+\.\d %, [+-]\d+\.\d %\], p = ", l)]
 check(rows, "readme: no headline row with an interval and a p")
 for l in rows:
@@ -160,6 +170,45 @@ for l in rows:
 excl = [l for l in rows if re.search(r"\[\+\d+\.\d %, \+", l) and "no significant difference" in l]
 check(excl, "readme: the interval-excludes-0 row is not there: the check above checked nothing")
 check("of each test alone" in re.sub(r"\s+", " ", txt), "readme: the legend does not say the interval is of each test alone")
+
+# mainjob (the main job with dom0, 3 pairs): the headline says what the
+# answer says, in its words and direction; an unbounded interval is
+# "unbounded" with its reason, in the rows and the ceiling table; the
+# headline's lines fit 100 columns; the runs line says where auto stopped
+# and tells the stop rule's precision from the negligible band; the page
+# cache pair, which has no stop rule, has no stop column
+raw = open(f"{d}/mainjob/report.txt", encoding="utf-8").read()
+head = raw[raw.find("\nHeadline"):raw.find("\n  Ceiling")]
+check(head and all(len(l) <= 100 for l in head.splitlines()), "mainjob: a headline line over 100 columns")
+flat = re.sub(r"\n      (?=\S)", " ", head)    # a row's continuation lines
+check("image relative to lvm (3 pairs):" in flat and " against lvm" not in flat,
+      "mainjob: the headline does not say 'image relative to lvm' as the answer does")
+sp = re.sub(r"\s+", " ", head)
+check("Runs: 3 runs (--runs auto stopped at --max-runs 3)." in sp, "mainjob: the runs line")
+check("+-3 % (--precision)" in sp and "+-5 % band below which a difference is negligible" in sp,
+      "mainjob: the runs line does not tell the stop rule's +-3 % from the +-5 % band")
+unb = [l for l in flat.split("\n") if "[unbounded]" in l]
+check(len(unb) == 2 and all("undecided, unbounded: the ratio's interval has no bound (the reference's mean "
+                            "is not clear of 0 in the pairs)" in l and "not tested" not in l for l in unb),
+      f"mainjob: an unbounded row is not worded as the answer words it: {unb}")
+ceil = raw[raw.find("\n  Ceiling"):]
+ceil = re.sub(r"\s+", " ", ceil[:ceil.find("\n  Pairs:")])
+check(re.search(r"Random seeks +12\.9 % \[unbounded\] +18\.2 % \[unbounded\] +13\.0 % \[unbounded\]", ceil)
+      and "[unbounded] (Random seeks): dom0's mean is not clear of 0 in the pairs" in ceil,
+      "mainjob: the ceiling's seeks share has no interval and no reason")
+check("the delta tables below hold each side's runs as independent samples" in ceil,
+      "mainjob: the ceiling table does not say how its interval differs from the delta tables'")
+html = open(f"{d}/mainjob/report.html", encoding="utf-8").read()
+hl = html[html.find('<section id="headline">'):html.find("</section>", html.find('<section id="headline">'))]
+tables = re.findall(r"<h3>([^<]*)</h3>\n(<div class=\"tablewrap\"><table class=\"headline\">.*?</table>)", hl, re.S)
+check(len(tables) == 3, f"mainjob: {len(tables)} headline tables in the HTML, expected 3")
+for title, t in tables:
+    check(("<th class=\"l\">stop</th>" in t) == (not title.startswith("dom0&apos;s page cache")
+                                                 and not title.startswith("dom0's page cache")),
+          f"mainjob: the stop column of '{title}'")
+check("deltas against" not in html and "relative to <b>" not in html and
+      "the answer: image and image-nocache relative to lvm; the tables: each target relative to dom0" in html,
+      "mainjob: the HTML subtitle does not give the answer's and the tables' direction")
 
 for b in bad:
     print("FAIL:", b, file=sys.stderr)

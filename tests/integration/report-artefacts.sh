@@ -176,7 +176,7 @@ grep -Eq '^  dom0 +n=3 +[0-9.]+‡ MiB/s' w64 || fail "report.txt: dom0's dd_wri
 grep -Eq '^  lvm .*‡ MiB/s .*% n/c‡$' w64 || fail "report.txt: lvm's dd_write@65536 delta unmarked: $(cat w64)"
 sed -n '/^dd_read@1048576$/,/^dd_/p' rep/report.txt >r1m
 grep -Eq '^  dom0 +n=3 +[0-9.]+ MiB/s' r1m || fail "report.txt: dom0's dd_read@1048576 must be unmarked: $(cat r1m)"
-grep -q '^Verdict: lvm against dom0: .*(of 3 tests; 3 marked ‡, may be artefacts)$' rep/report.txt ||
+grep -q '^Verdict: lvm relative to dom0: .*(of 3 tests; 3 marked ‡, may be artefacts)$' rep/report.txt ||
     fail "report.txt: verdict line does not count the marked deltas: $(grep '^Verdict' rep/report.txt)"
 # stderr: the report's warnings, exactly the lines of statistics.warnings,
 # with one line per artefact flag

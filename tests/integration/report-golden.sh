@@ -121,9 +121,16 @@ grep -q "sweep_read@32768" "$work/seed004/report.txt" || fail "seed004: sweep ke
 # a --runs auto result: verdicts, classes, Holm, the ceiling, stop reasons
 render auto "$golden/auto/result.json" dom0
 html_checks auto no "image image-qdisk lvm dom0"
-grep -q '^  Runs: auto: 8 runs (at least 3, at most 8, ' "$work/auto/report.txt" || fail "auto: no runs line"
+# the headline rows wrapped at 100 columns, each as one line
+awk '/^      [^ ]/ { sub(/^ +/, " "); row = row $0; next } NR > 1 { print row } { row = $0 } END { print row }' \
+    "$work/auto/report.txt" >"$work/auto/rows.txt"
+awk 'length > 100 { bad = 1 } END { exit bad }' "$work/auto/rows.txt" >/dev/null &&
+    fail "auto: no headline row is wrapped: the check below checks nothing"
+sed -n '/^Headline/,/^  Ceiling/p' "$work/auto/report.txt" | awk 'length > 100 { exit 1 }' ||
+    fail "auto: a headline line is over 100 columns"
+grep -q '^  Runs: 8 runs (--runs auto stopped at --max-runs 8; at least 3)\. ' "$work/auto/report.txt" || fail "auto: no runs line"
 grep -q '^    Sequential output, block: image is 6.2 % slower than lvm \[-6.6 %, -5.8 %\], p < 0.001 (Holm, [0-9]* tests), permutation p = 0.00781, moderate; stop: precision reached (half-width 1.7 % at 3 runs)$' \
-    "$work/auto/report.txt" || fail "auto: the block-output verdict or its stop reason is missing"
+    "$work/auto/rows.txt" || fail "auto: the block-output verdict or its stop reason is missing"
 
 # one truth: dom0 ran its file under twice its RAM, so the headline gives
 # the ceiling no verdict, and no other place may either: the cell image
@@ -137,12 +144,12 @@ python3 - "$work/notcomparable" <<'PY' || fail "notcomparable: a format does not
 import csv, json, re, sys
 d = sys.argv[1]
 why = "under-2x-ram on dom0"
-line = "image against dom0: not comparable (%s): Sequential output, block; Sequential input, block; Random seeks" % why
+line = "image relative to dom0: not comparable (%s): Sequential output, block; Sequential input, block; Random seeks" % why
 txt = open(d + "/report.txt", encoding="utf-8").read()
-assert ("n/c: " + line + "\n") in txt, "txt: no n/c line"
+assert ("n/c: " + line + "\n") in re.sub(r"\n  (?=\S)", " ", txt), "txt: no n/c line"
 row = [l for l in txt.splitlines() if l.startswith("image ") and "n/c" in l]
 assert row and "**" not in row[0] and "*" not in row[0].replace("n/c", ""), row
-assert "Verdict: image against dom0: 3 not comparable (of 3 tests)" in txt
+assert "Verdict: image relative to dom0: 3 not comparable (of 3 tests)" in txt
 md = open(d + "/report.md", encoding="utf-8").read()
 assert ("- n/c: " + line + "\n") in md, "md: no n/c line"
 assert re.search(r"\| -4[0-9]\.[0-9]% n/c \[", md), "md: the delta is not n/c"
@@ -225,7 +232,7 @@ grep -q '^    apart  *lvm-thin (first-write)  .*provisioning, not steady state$'
     fail "storvar: the thin LV's first-write pass is not shown apart"
 grep -q '^  Sequential output, block (overwrite) (K/sec): ' "$work/storvar/report.txt" &&
     fail "storvar: a pass ranked alone, apart from its test"
-grep -q '^Verdict: lvm-thin against image: 8 .*(of 8: 4 tests, each pass apart)$' "$work/storvar/report.txt" ||
+grep -q '^Verdict: lvm-thin relative to image: 8 .*(of 8: 4 tests, each pass apart)$' "$work/storvar/report.txt" ||
     fail "storvar: the Verdict line does not pair the thin LV's passes with the baseline's test"
 grep -q '^  Storage variants: ' "$work/storvar/report.txt" || fail "storvar: the answer says nothing of the variants"
 

@@ -71,7 +71,7 @@ cat "$work/run1.log" >&2
 [ "$rc" = 0 ] || fail "run 1: exit status $rc"
 # the run ends with the headline on the terminal: image against the block device
 grep -q "^Headline ($work/out1/report.txt):" "$work/run1.out" &&
-    grep -q "^  image against block: 2 pairs (fixed 2 runs)" "$work/run1.out" ||
+    grep -q "^  image relative to block: 2 pairs (fixed 2 runs)" "$work/run1.out" ||
     fail "run 1: no headline on stdout: $(cat "$work/run1.out")"
 grep -q "prepared now" "$work/run1.log" || fail "run 1: the guest image was not prepared by the appliance"
 [ "$(ls "$work/cache" | wc -l)" = 1 ] || fail "run 1: expected one prepared image in the cache"

@@ -362,7 +362,7 @@ test_compare_formats(void **state)
     assert_null(vdc_render_compare(&rs, &a, "pdf"));
     s = vdc_render_compare(&rs, &a, "text");
     assert_non_null(strstr(s, "-9.1% n/c"));
-    assert_non_null(strstr(s, "n/c: image against dom0: not comparable (too-fast on image): "));
+    assert_non_null(strstr(s, "n/c: image relative to dom0: not comparable (too-fast on image): "));
     g_free(s);
     s = vdc_render_compare(&rs, &a, "csv");
     assert_true(g_str_has_prefix(s, "target,test,unit,n,"));

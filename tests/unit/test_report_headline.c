@@ -269,7 +269,7 @@ test_paired_holm_classes(void **state)
     assert_string_equal(s, "too-fast on lvm");
     g_free(s);
     s = vdc_headline_row_text(&a, p, row, 1);
-    assert_prefix(s, "image against lvm: not comparable (too-fast on lvm): -5.0 %");
+    assert_prefix(s, "image relative to lvm: not comparable (too-fast on lvm): -5.0 %");
     assert_null(strstr(s, "p ="));
     g_free(s);
     assert_int_equal(p->n_family, 5);
@@ -324,7 +324,7 @@ test_ceiling(void **state)
     /* the terminal lines: the image/LV pair, then each ceiling */
     lines = vdc_analysis_headline_lines(&a);
     assert_int_equal(g_strv_length(lines), 3);
-    assert_prefix(lines[0], "image against lvm: 6 pairs (fixed 6 runs), 6 tests: image faster in 2 "
+    assert_prefix(lines[0], "image relative to lvm: 6 pairs (fixed 6 runs), 6 tests: image faster in 2 "
                                            "(1 large, 1 moderate), negligible in 2, undecided in 1, "
                                            "not comparable in 1 (paired t-test, Holm)");
     assert_prefix(lines[1], "image reaches ");
@@ -475,11 +475,11 @@ test_absent(void **state)
         assert_null(strstr(s, "permutation p"));
         g_free(s);
         s = vdc_headline_pair_title(&a, hp);
-        assert_string_equal(s, "md0 against lv-1 (not paired: 3 runs on the smaller side, Welch)");
+        assert_string_equal(s, "md0 relative to lv-1 (not paired: 3 runs on the smaller side, Welch)");
         g_free(s);
     }
     lines = vdc_analysis_headline_lines(&a);
-    assert_contains(lines[0], "md0 against lv-1: 3 runs on the smaller side, not paired, ");
+    assert_contains(lines[0], "md0 relative to lv-1: 3 runs on the smaller side, not paired, ");
     assert_contains(lines[0], "(Welch's t-test, not paired, Holm)");
     g_strfreev(lines);
     vdc_analysis_dispose(&a);
@@ -512,7 +512,7 @@ test_absent(void **state)
     assert_non_null(pair_for(&a, "hda3", "lv-1"));
     assert_non_null(pair_for(&a, "md0", "lv-1"));
     s = vdc_headline_absent_text(&a);
-    assert_contains(s, "each target against the baseline lv-1 instead.");
+    assert_contains(s, "each target relative to the baseline lv-1 instead.");
     g_free(s);
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&rs);
@@ -531,8 +531,8 @@ test_absent(void **state)
     assert_int_equal(a.headline.n_pairs, 1);
     assert_int_equal(a.headline.pairs[0].role, VDC_HEADLINE_CEILING);
     s = vdc_headline_absent_text(&a);
-    assert_string_equal(s, "No image/LV pair: this run has no LV or block target; the targets against "
-                           "bare dom0 (their ceiling) only.");
+    assert_string_equal(s, "No image/LV pair: this run has no LV or block target; each target relative "
+                           "to bare dom0 (its ceiling) only.");
     g_free(s);
     s = vdc_headline_perm_note(&a.headline.pairs[0]);
     assert_contains(s, "With 3 pairs the permutation test's smallest p is 0.25");
@@ -608,8 +608,11 @@ test_runs_policy(void **state)
     analyse(&a, &back, NULL);
     assert_int_equal(a.headline.runs_mode, VDC_RUNS_AUTO);
     s = vdc_headline_runs_text(&a.headline);
-    assert_string_equal(s, "auto: 6 runs (at least 3, at most 40, until the 95 % interval of every "
-                           "headline ratio is within +-3 %)");
+    assert_string_equal(s, "6 runs (--runs auto stopped when the 95 % interval of every headline ratio "
+                           "was within the precision; at least 3; at most 40).  The precision it runs for: "
+                           "every headline ratio's 95 % interval within +-3 % (--precision), a target for "
+                           "the runs; the +-5 % band below which a difference is negligible is another "
+                           "thing, a class of the answer");
     g_free(s);
     p = pair_for(&a, "image", "lvm");
     /* the record naming the pair wins over the open one */
@@ -697,14 +700,14 @@ test_renderers(void **state)
     analyse(&a, &rs, NULL);
     s = vdc_render_text(&rs, &a);
     assert_contains(s, "\n\nHeadline: image or LV?\n  Runs: fixed 6 runs (no stopping rule).\n"
-                       "  image against lvm (6 pairs):\n"
+                       "  image relative to lvm (6 pairs):\n"
                               "    Sequential output, per-char: image is 9.9 % faster than lvm [");
     assert_true(strstr(s, "Headline:") < strstr(s, "Version vmdiskcmp"));
     assert_contains(s, "  Ceiling: the share of bare dom0 each target reaches");
     g_free(s);
     s = vdc_render_markdown(&rs, &a);
     assert_contains(s, "## Headline: image or LV?\n\nRuns: fixed 6 runs (no stopping rule).\n\n"
-                       "**image against lvm (6 pairs)**\n\n| test | answer |\n");
+                       "**image relative to lvm (6 pairs)**\n\n| test | answer |\n");
     assert_true(strstr(s, "## Headline") < strstr(s, "## Results"));
     g_free(s);
     s = vdc_render_html(&rs, &a, NULL);
