@@ -257,6 +257,73 @@ vdc_recorder_attached(vdc_recorder *rec, const vdc_hv_domain *dom, JsonObject *b
         rec->backends = 1;
 }
 
+/* a Xen VBD whose negotiated ring is still to be read */
+static int
+ring_wanted(const vdc_target *t)
+{
+    const vdc_target_backend *b = &t->backend;
+
+    return (b->xenstore_path || (b->bus && !strcmp(b->bus, "xen"))) &&
+           b->ring_page_order == VDC_INT_ABSENT;
+}
+
+int
+vdc_recorder_wants_rings(const vdc_recorder *rec)
+{
+    size_t i;
+
+    for (i = 0; i < rec->p->n_targets; i++) {
+        const vdc_target *t = vdc_recorder_target_record(rec, i);
+
+        if (rec->p->targets[i].vdev && t && ring_wanted(t))
+            return 1;
+    }
+    return 0;
+}
+
+void
+vdc_recorder_rings(vdc_recorder *rec, JsonObject *backends)
+{
+    const vdc_plan *p = rec->p;
+    size_t i;
+
+    for (i = 0; i < p->n_targets; i++) {
+        const vdc_plan_target *pt = &p->targets[i];
+        vdc_target *t = target_of(rec, i);
+        g_autofree char *what = NULL;
+        vdc_target now;
+
+        if (!t || !pt->vdev || !backends || !json_object_has_member(backends, pt->vdev))
+            continue;
+        what = g_strdup_printf("%s backend", pt->vdev);
+        if (!t->backend.type) {
+            /* nothing read back before (a density level's guest): all of it */
+            (void)vdc_target_backend_from_json(&t->backend,
+                                               json_object_get_object_member(backends, pt->vdev),
+                                               what);
+            continue;
+        }
+        if (!ring_wanted(t))
+            continue;
+        vdc_target_init(&now);
+        if (vdc_target_backend_from_json(&now.backend,
+                                         json_object_get_object_member(backends, pt->vdev),
+                                         what) == 0) {
+            const vdc_target_backend *b = &now.backend;
+
+            if (b->frontend_state != VDC_INT_ABSENT)
+                t->backend.frontend_state = b->frontend_state;
+            if (b->ring_page_order != VDC_INT_ABSENT) {
+                t->backend.ring_page_order = b->ring_page_order;
+                t->backend.queues = b->queues;
+                t->backend.max_ring_page_order = b->max_ring_page_order;
+                t->backend.max_queues = b->max_queues;
+            }
+        }
+        vdc_target_dispose(&now);
+    }
+}
+
 int
 vdc_recorder_has_backends(const vdc_recorder *rec)
 {

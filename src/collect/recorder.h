@@ -118,6 +118,20 @@ void vdc_recorder_target(vdc_recorder *rec, size_t i, JsonObject *storage, const
  * member is named and left out. */
 void vdc_recorder_attached(vdc_recorder *rec, const vdc_hv_domain *dom, JsonObject *backends);
 
+/* 1 while a target's disk is a Xen VBD whose negotiated ring was not yet
+ * read: its frontend (blkfront in the guest) was never read Connected. */
+int vdc_recorder_wants_rings(const vdc_recorder *rec);
+
+/* The backends read again while the domain runs (@backends as
+ * vdc_recorder_attached takes them; borrowed): a target with no backend
+ * recorded yet (a density level's guest) takes the whole object; a Xen
+ * VBD whose ring is still wanted takes its frontend's state as read
+ * (backend.frontend_state) and, once the frontend is Connected, the
+ * negotiated ring (ring_page_order, queues) with the backend's offer
+ * (max_ring_page_order, max_queues) as read at that moment.  The first
+ * negotiated ring stands.  A malformed member is named and left out. */
+void vdc_recorder_rings(vdc_recorder *rec, JsonObject *backends);
+
 /* 1 once backends were recorded (vdc_recorder_attached with @backends). */
 int vdc_recorder_has_backends(const vdc_recorder *rec);
 

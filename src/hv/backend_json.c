@@ -151,5 +151,7 @@ vdc_xs_backend_json(const vdc_xs_vbd *v)
         json_object_set_int_member(o, "ring_page_order", v->ring_page_order);
     if (v->num_queues >= 0)
         json_object_set_int_member(o, "queues", v->num_queues);
+    if (v->frontend_state >= 0)
+        json_object_set_int_member(o, "frontend_state", v->frontend_state);
     return o;
 }

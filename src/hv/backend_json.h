@@ -42,7 +42,9 @@ JsonObject *vdc_lv_backend_json(const vdc_lv_disk *d, const vdc_qemu_disk_view *
  * a /dev path of blkback), physical_device_major_minor, params,
  * direct_io_safe, mode, vdev, bus "xen", and the ring: max_ring_page_order
  * and max_queues (what the backend offers), ring_page_order and queues
- * (what the frontend chose, once Connected).  New object. */
+ * (what the frontend chose, once Connected), frontend_state (the
+ * frontend's XenbusState as read; absent when its directory was not
+ * read).  New object. */
 JsonObject *vdc_xs_backend_json(const vdc_xs_vbd *v);
 
 /* The QOM path of @d's device, whose "iothread" and queues QEMU answers

@@ -226,6 +226,9 @@ typedef struct {
     /* called by disk_facts (a test fills @out with made-up backends); NULL:
      * no facts */
     int (*on_disk_facts)(const char *name, vdc_hv_disk_facts *out, void *opaque);
+    /* called by backends (a test fills @out with made-up backend objects
+     * by vdev, e.g. a Xen VBD whose frontend connects later); NULL: none */
+    int (*on_backends)(const char *name, JsonObject *out, void *opaque);
     /* called at the start of each wait (e.g. to play the runner's
      * heartbeat on the control disk, or to set wait_result) */
     void (*on_wait)(const char *name, void *opaque);

@@ -220,7 +220,8 @@ static void
 xen_rings(virDomainPtr d, JsonObject *out)
 {
 #ifdef WITH_LIBXL
-    static const char *const ring[] = { "max_ring_page_order", "max_queues", "ring_page_order", "queues" };
+    static const char *const ring[] = { "max_ring_page_order", "max_queues", "ring_page_order",
+                                        "queues", "frontend_state" };
     unsigned id = virDomainGetID(d);
     g_autoptr(GPtrArray) vbds = id != (unsigned)-1 ? vdc_xs_vbds_read(id) : NULL;
     guint i;

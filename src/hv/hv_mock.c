@@ -180,7 +180,7 @@ mock_backends(vdc_hv *hv, const char *name, JsonObject *out)
         vdc_error("domain %s: mock backends failed (injected failure)", name);
         return -1;
     }
-    return 0;
+    return mock_state.on_backends ? mock_state.on_backends(name, out, mock_state.opaque) : 0;
 }
 
 static vdc_hv_wait_result

@@ -65,6 +65,75 @@ qemu_iothread_known(const vdc_target_backend_qemu *q)
     return q->source && strstr(q->source, "qom-get");
 }
 
+/* XenbusState (xen/include/public/io/xenbus.h) */
+static const char *const xenbus_states[] = {
+    "Unknown", "Initialising", "InitWait", "Initialised", "Connected", "Closing", "Closed",
+    "Reconfiguring", "Reconfigured",
+};
+
+int64_t
+vdc_knob_blkif_ring_size(int64_t order)
+{
+    /* xen/include/public/io/ring.h __CONST_RING_SIZE(blkif, 4096 << order):
+     * the shared page(s) less the ring's 64-byte header, over the size of
+     * one slot (union blkif_sring_entry: a request of the x86_64 ABI, 112
+     * bytes, io/blkif.h), rounded down to a power of two */
+    int64_t slots, size = 1;
+
+    if (order < 0 || order > 16)
+        return -1;
+    slots = ((INT64_C(4096) << order) - 64) / 112;
+    while (size * 2 <= slots)
+        size *= 2;
+    return size;
+}
+
+/* a Xen VBD's ring group: "negotiated ring order 0 (1 page, 32 requests in
+ * flight), 1 queue; blkback offers order 4, 1 queue", or NULL when @b
+ * holds nothing of a Xen ring */
+static char *
+ring_text(const vdc_target_backend *b)
+{
+    GString *s;
+
+    if (b->ring_page_order == VDC_INT_ABSENT && b->frontend_state == VDC_INT_ABSENT &&
+        b->max_ring_page_order == VDC_INT_ABSENT && b->max_queues == VDC_INT_ABSENT)
+        return NULL;
+    s = g_string_new(NULL);
+    if (b->ring_page_order != VDC_INT_ABSENT) {
+        int64_t order = b->ring_page_order, slots = vdc_knob_blkif_ring_size(order);
+
+        g_string_append_printf(s, "negotiated ring order %" G_GINT64_FORMAT, (gint64)order);
+        if (slots > 0)
+            g_string_append_printf(s, " (%" G_GINT64_FORMAT " page%s, %" G_GINT64_FORMAT
+                                   " requests in flight)", (gint64)(INT64_C(1) << order),
+                                   order ? "s" : "", (gint64)slots);
+        if (b->queues != VDC_INT_ABSENT)
+            g_string_append_printf(s, ", %" G_GINT64_FORMAT " queue%s", (gint64)b->queues,
+                                   b->queues == 1 ? "" : "s");
+    } else if (b->frontend_state != VDC_INT_ABSENT) {
+        int64_t st = b->frontend_state;
+
+        g_string_append_printf(s, "ring not negotiated: the frontend was never seen Connected "
+                               "(XenbusState %" G_GINT64_FORMAT " %s when last read)", (gint64)st,
+                               st >= 0 && st < (int64_t)G_N_ELEMENTS(xenbus_states)
+                               ? xenbus_states[st] : "?");
+    } else {
+        g_string_append(s, "negotiated ring not read back");
+    }
+    if (b->max_ring_page_order != VDC_INT_ABSENT || b->max_queues != VDC_INT_ABSENT) {
+        g_string_append_printf(s, "; %s offers", b->type && !strcmp(b->type, "qdisk") ? "qdisk"
+                                                                                : "blkback");
+        if (b->max_ring_page_order != VDC_INT_ABSENT)
+            g_string_append_printf(s, " order %" G_GINT64_FORMAT, (gint64)b->max_ring_page_order);
+        if (b->max_queues != VDC_INT_ABSENT)
+            g_string_append_printf(s, "%s %" G_GINT64_FORMAT " queue%s",
+                                   b->max_ring_page_order != VDC_INT_ABSENT ? "," : "",
+                                   (gint64)b->max_queues, b->max_queues == 1 ? "" : "s");
+    }
+    return g_string_free(s, FALSE);
+}
+
 char *
 vdc_knobs_text(const vdc_target *t)
 {
@@ -72,6 +141,7 @@ vdc_knobs_text(const vdc_target *t)
     const vdc_target_backend_qemu *q = &b->qemu;
     GString *s = g_string_new(NULL);
     int64_t queues = b->queues != VDC_INT_ABSENT ? b->queues : q->queues;
+    g_autofree char *ring = ring_text(b);
 
 #define SEP() (s->len ? ", " : "")
     if (qemu_cache_known(q)) {
@@ -93,26 +163,15 @@ vdc_knobs_text(const vdc_target *t)
         g_string_append_printf(s, "%sno I/O thread", SEP());
     else if (b->iothread != VDC_INT_ABSENT)
         g_string_append_printf(s, "%sI/O thread %" G_GINT64_FORMAT, SEP(), (gint64)b->iothread);
-    if (b->ring_page_order != VDC_INT_ABSENT) {
-        int pages = b->ring_page_order < 16 ? 1 << (int)b->ring_page_order : 0;
-
-        g_string_append_printf(s, "%sring order %" G_GINT64_FORMAT " (%d page%s)", SEP(),
-                               (gint64)b->ring_page_order, pages, pages == 1 ? "" : "s");
-    }
-    if (queues != VDC_INT_ABSENT)
+    /* a Xen VBD's queues are the ring's: said with it */
+    if (queues != VDC_INT_ABSENT && !ring)
         g_string_append_printf(s, "%s%" G_GINT64_FORMAT " queue%s", SEP(), (gint64)queues,
                                queues == 1 ? "" : "s");
-    if (b->max_ring_page_order != VDC_INT_ABSENT || b->max_queues != VDC_INT_ABSENT) {
-        g_string_append_printf(s, "%sblkback offers", SEP());
-        if (b->max_ring_page_order != VDC_INT_ABSENT)
-            g_string_append_printf(s, " order %" G_GINT64_FORMAT, (gint64)b->max_ring_page_order);
-        if (b->max_queues != VDC_INT_ABSENT)
-            g_string_append_printf(s, "%s %" G_GINT64_FORMAT " queue%s",
-                                   b->max_ring_page_order != VDC_INT_ABSENT ? "," : "",
-                                   (gint64)b->max_queues, b->max_queues == 1 ? "" : "s");
-    }
-    if (s->len && b->bus)
+    /* the ring says Xen; another bus is named */
+    if (s->len && b->bus && !(ring && !strcmp(b->bus, "xen")))
         g_string_append_printf(s, ", %s", b->bus);
+    if (ring)
+        g_string_append_printf(s, "%s%s", s->len ? "; " : "", ring);
 #undef SEP
     if (!s->len) {
         g_string_free(s, TRUE);

@@ -22,8 +22,19 @@ const char *vdc_knob_cache_mode(int direct, int no_flush, int writeback);
 
 /* What target @t's disk was served with, as read back: "cache none (QEMU:
  * O_DIRECT, write cache on), aio native, I/O thread iothread1, 1 queue,
- * virtio-blk", or NULL when nothing of it was read back.  New string. */
+ * virtio-blk"; a Xen VBD's ring after "; ": "negotiated ring order 0 (1
+ * page, 32 requests in flight), 1 queue; blkback offers order 4, 1 queue",
+ * "ring not negotiated: the frontend was never seen Connected (XenbusState
+ * 1 Initialising when last read)", or "negotiated ring not read back" (a
+ * result from before the frontend was read).  NULL when nothing of it was
+ * read back.  New string. */
 char *vdc_knobs_text(const vdc_target *t);
+
+/* The requests a Xen blkif ring of 2^@order 4 KiB pages holds at once (per
+ * queue): __CONST_RING_SIZE(blkif, 4096 << order) of Xen's
+ * public/io/ring.h with the x86_64 ABI's 112-byte request: 32 at order 0,
+ * 512 at order 4.  -1 when @order is not 0..16. */
+int64_t vdc_knob_blkif_ring_size(int64_t order);
 
 /* Each knob of target @t that was asked (requested.disk_cache ...) and
  * read back otherwise, one phrase each joined with "; ": "cache: asked

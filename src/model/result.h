@@ -376,10 +376,13 @@ typedef struct {
     int64_t queues;          /* the disk's queues (libvirt or QEMU; Xen: negotiated) */
     vdc_target_backend_qemu qemu;
     /* Xen blkback's ring (xenstore): what the backend offers and what the
-     * frontend chose once Connected */
+     * frontend chose once Connected (XenbusState 4); frontend_state the
+     * frontend's state when last read (4: the ring and queues above are
+     * the negotiated ones; else nothing was negotiated when it was read) */
     int64_t max_ring_page_order;
     int64_t max_queues;
     int64_t ring_page_order;
+    int64_t frontend_state;
 } vdc_target_backend;
 
 /* targets[].storage.thin: a thin LV's pool as lvm2 reported it right

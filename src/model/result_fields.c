@@ -149,6 +149,7 @@ const vdc_field vdc_backend_fields[] = {
     F(VDC_F_INT, vdc_target_backend, max_ring_page_order, "max_ring_page_order", NN),
     F(VDC_F_INT, vdc_target_backend, max_queues, "max_queues", NN),
     F(VDC_F_INT, vdc_target_backend, ring_page_order, "ring_page_order", NN),
+    F(VDC_F_INT, vdc_target_backend, frontend_state, "frontend_state", NN),
     END
 };
 

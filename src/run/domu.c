@@ -54,6 +54,28 @@ full_image_dir(vdc_run_state *st)
     return NULL;
 }
 
+/* The Xen VBDs' negotiated rings, read again while the domU @name runs:
+ * blkfront connects when the guest's kernel loads it, after create, so
+ * the read right after create finds no ring.  Read at each look of the
+ * watch until every target's frontend was read Connected
+ * (vdc_recorder_wants_rings), so at most once per WATCH_S while the domU
+ * lives; a driver that cannot read its backends is not asked again this
+ * boot (*@ask 0; it said why). */
+static void
+read_rings(vdc_run_state *st, const char *name, int *ask)
+{
+    JsonObject *bk;
+
+    if (!*ask || !vdc_recorder_wants_rings(st->rec))
+        return;
+    bk = json_object_new();
+    if (st->hvops->backends(st->hv, name, bk) == 0)
+        vdc_recorder_rings(st->rec, bk);
+    else
+        *ask = 0;
+    json_object_unref(bk);
+}
+
 /* Wait for the domU as the driver's wait does, up to --timeout, in
  * periods of WATCH_S seconds; between them the domU is watched: paused by
  * the hypervisor on an I/O error (drivers with a stalled slot), or an
@@ -68,13 +90,15 @@ full_image_dir(vdc_run_state *st)
  * runner's heartbeat stopped 120 s ago (last event: test rewrite of target
  * img began)".  The seconds count the periods waited since the look that
  * saw the last beat (so the mock driver's instant waits count as real
- * ones); before the first beat only --timeout applies (boot time varies). */
+ * ones); before the first beat only --timeout applies (boot time varies).
+ * At each look the Xen VBDs' rings are read until negotiated (read_rings). */
 static vdc_hv_wait_result
 watch_domu(vdc_run_state *st, vdc_hostwatch *hw, char **stall)
 {
     const vdc_plan *p = st->p;
     unsigned left = p->timeout_s, full = 0, since_beat = 0;
     uint64_t beats = 0;
+    int ask_rings = 1;
 
     *stall = NULL;
     for (;;) {
@@ -86,6 +110,7 @@ watch_domu(vdc_run_state *st, vdc_hostwatch *hw, char **stall)
         left -= period;
         if (w != VDC_HV_WAIT_TIMEOUT || left == 0)
             return w;
+        read_rings(st, p->domain_name, &ask_rings);
         dir = full_image_dir(st);
         full = dir ? full + 1 : 0;
         if (st->hvops->stalled)
@@ -325,6 +350,9 @@ vdc_domu_boot(vdc_run_state *st, size_t bi)
         vdc_progress("warning: boot %zu: no host CPU figures (see the message above)", bi);
     w = watch_domu(st, hw, &stall);
     vdc_hostwatch_stop(hw);
+    if (vdc_recorder_wants_rings(st->rec))
+        vdc_progress("warning: boot %zu: a Xen VBD's frontend was never seen Connected while "
+                     "the domU ran: its negotiated ring is not known", bi);
     vdc_recorder_time(st->rec, VDC_TIME_DOMU, (double)(g_get_monotonic_time() - t0_us) / 1e6);
     destroy_domu(st, dom_seq);
     if (stall) {

@@ -182,6 +182,26 @@ guest_alive(void *arg, size_t i)
     return a->st->hvops->wait(a->st->hv, a->g[i].name, 0, NULL) == VDC_HV_WAIT_TIMEOUT;
 }
 
+/* The level's target as its guest @g (guest 0, whose disk is the target
+ * itself, not a copy) has it attached, read once the start gate released
+ * the level (every guest's runner up, so its blkfront Connected): the
+ * backend when none was recorded before, a Xen VBD's negotiated ring when
+ * still wanted (vdc_recorder_rings).  A driver that cannot read its
+ * backends said why; the level goes on. */
+static void
+level_backends(vdc_run_state *st, size_t ti, const level_guest *g)
+{
+    const vdc_target *t = vdc_recorder_target_record(st->rec, ti);
+    JsonObject *bk;
+
+    if (!t || (t->backend.type && !vdc_recorder_wants_rings(st->rec)))
+        return;
+    bk = json_object_new();
+    if (st->hvops->backends(st->hv, g->name, bk) == 0)
+        vdc_recorder_rings(st->rec, bk);
+    json_object_unref(bk);
+}
+
 /* Wait for every created guest's domain to end, at most --timeout from
  * now, in turn by LEVEL_WAIT_S; a domain still running then is past its
  * time.  After each round over the guests @lh looks at the host.  Stops
@@ -341,6 +361,7 @@ vdc_level_boot(vdc_run_state *st, size_t bi)
         released = vdc_start_gate(gate, n, p->timeout_s, guest_alive, &a, st->env->stop,
                                   &gate_why) == 0;
         if (released) {
+            level_backends(st, ti, &g[0]);
             lh = level_hostwatch(st, ti, g, n);
             if (vdc_levelhost_begin(lh) < 0)
                 vdc_progress("warning: level %u of %s: no host figures (see the message above)",

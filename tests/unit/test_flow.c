@@ -28,6 +28,7 @@
 #include "guest/control.h"
 #include "host/procfs.h"
 #include "hv/hv.h"
+#include "model/knobs.h"
 #include "model/result.h"
 #include "plan/build.h"
 #include "plan/options.h"
@@ -118,6 +119,10 @@ static struct {
      * answer), and fail_guest's create fails */
     const char *silent_guest, *fail_guest;
     int n_gated;                    /* gated jobs seen */
+    /* Xen VBD backends (m_backends): the frontend is read Connected from
+     * the fe_connect_at-th read of the backends on (0: never) */
+    int fe_connect_at;
+    int n_backends;                 /* reads of the backends */
 } F;
 
 static volatile sig_atomic_t stop_flag;
@@ -1150,6 +1155,125 @@ test_heartbeat_steady(void **state)
     assert_int_equal(count_runs(&rs, "dom0", "ok"), 2);
     assert_int_equal(F.max_waits, 60);
     check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* The domU's disks as Xen VBDs the way xl_backends reads them from
+ * xenstore: blkback offers order 4 and 2 queues; the frontend is
+ * Initialising until the fe_connect_at-th read, then Connected with ring
+ * order 2 and 2 queues. */
+static int
+m_backends(const char *name, JsonObject *out, void *opaque)
+{
+    static const char *const vdevs[] = { "vdb", "vdc" };
+    int connected;
+    size_t i;
+
+    F.n_backends++;
+    connected = F.fe_connect_at && F.n_backends >= F.fe_connect_at;
+    for (i = 0; i < G_N_ELEMENTS(vdevs); i++) {
+        JsonObject *o = json_object_new();
+        g_autofree char *path = g_strdup_printf("/local/domain/0/backend/vbd/1/%zu", 51728 + 16 * i);
+
+        json_object_set_string_member(o, "type", "phy");
+        json_object_set_string_member(o, "source", "xenstore");
+        json_object_set_string_member(o, "xenstore_path", path);
+        json_object_set_string_member(o, "vdev", vdevs[i]);
+        json_object_set_string_member(o, "bus", "xen");
+        json_object_set_int_member(o, "max_ring_page_order", 4);
+        json_object_set_int_member(o, "max_queues", 2);
+        json_object_set_int_member(o, "frontend_state", connected ? 4 : 1);
+        if (connected) {
+            json_object_set_int_member(o, "ring_page_order", 2);
+            json_object_set_int_member(o, "queues", 2);
+        }
+        json_object_set_object_member(out, vdevs[i], o);
+    }
+    return 0;
+}
+
+/* Each VBD's negotiated ring is read again while the domU runs, until its
+ * frontend is Connected: the read after create (Initialising) records no
+ * ring; the second look's read records order 2, 2 queues, with blkback's
+ * offer; then no more reads (the second boot asks nothing).  The report's
+ * disk line says what was negotiated and what blkback offered. */
+static void
+test_xen_rings_negotiated(void **state)
+{
+    vdc_result_set rs;
+    const char *const names[] = { "image", "block" };
+    size_t i;
+
+    vdc_hv_mock()->on_backends = m_backends;
+    F.heartbeat = 1;
+    F.beat_waits = 4;
+    F.shutoff_at = 4;
+    F.fe_connect_at = 3;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(count_runs(&rs, "image", "ok"), 2);
+    assert_int_equal(F.n_backends, 3);      /* create, look 1, look 2 (Connected) */
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        const vdc_target *t = vdc_result_set_find_target(&rs, names[i]);
+        g_autofree char *knobs = vdc_knobs_text(t);
+
+        assert_int_equal(t->backend.frontend_state, 4);
+        assert_int_equal(t->backend.ring_page_order, 2);
+        assert_int_equal(t->backend.queues, 2);
+        assert_int_equal(t->backend.max_ring_page_order, 4);
+        assert_int_equal(t->backend.max_queues, 2);
+        assert_string_equal(knobs, "negotiated ring order 2 (4 pages, 128 requests in flight), "
+                                   "2 queues; blkback offers order 4, 2 queues");
+    }
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A frontend never read Connected while the domU ran: no ring is recorded
+ * (none assumed), its last state is, and the disk line says so; every
+ * look of every boot asks again. */
+static void
+test_xen_rings_never_connected(void **state)
+{
+    vdc_result_set rs;
+    const vdc_target *t;
+    g_autofree char *knobs = NULL;
+
+    vdc_hv_mock()->on_backends = m_backends;
+    F.heartbeat = 1;
+    F.beat_waits = 3;
+    F.shutoff_at = 3;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    /* boot 1: create and 2 looks; boot 2: 2 looks (the shutoff wait reads none) */
+    assert_int_equal(F.n_backends, 1 + 2 + 2);
+    t = vdc_result_set_find_target(&rs, "image");
+    assert_int_equal(t->backend.frontend_state, 1);
+    assert_int_equal(t->backend.ring_page_order, VDC_INT_ABSENT);
+    assert_int_equal(t->backend.queues, VDC_INT_ABSENT);
+    knobs = vdc_knobs_text(t);
+    assert_string_equal(knobs, "ring not negotiated: the frontend was never seen Connected "
+                               "(XenbusState 1 Initialising when last read); blkback offers "
+                               "order 4, 2 queues");
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A density level's target, with no backend read before, takes guest 0's
+ * backends once the gate released the level (every runner up): its ring
+ * as negotiated. */
+static void
+test_levels_rings(void **state)
+{
+    vdc_result_set rs;
+    const vdc_target *t;
+
+    vdc_hv_mock()->on_backends = m_backends;
+    F.fe_connect_at = 1;
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_OK);
+    t = vdc_result_set_find_target(&rs, "image");
+    assert_string_equal(t->backend.type, "phy");
+    assert_int_equal(t->backend.ring_page_order, 2);
+    assert_int_equal(t->backend.queues, 2);
+    assert_int_equal(t->backend.frontend_state, 4);
     vdc_result_set_dispose(&rs);
 }
 
@@ -2449,6 +2573,9 @@ main(void)
         cmocka_unit_test_setup_teardown(test_guest_stalled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heartbeat_stops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heartbeat_steady, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_xen_rings_negotiated, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_xen_rings_never_connected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_rings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_host_dropped, setup, teardown),

@@ -278,9 +278,48 @@ test_xen_ring(void **state)
     assert_int_equal(json_object_get_int_member(jb, "queues"), 2);
     assert_int_equal(json_object_get_int_member(jb, "max_ring_page_order"), 4);
     assert_int_equal(json_object_get_int_member(jb, "max_queues"), 2);
+    assert_int_equal(json_object_get_int_member(jb, "frontend_state"), 4);
     jd = vdc_xs_backend_json(d);
     assert_false(json_object_has_member(jd, "ring_page_order"));
     assert_false(json_object_has_member(jd, "queues"));
+    assert_int_equal(json_object_get_int_member(jd, "frontend_state"), 1);
+    /* the disk line: negotiated, not yet, and a qdisk's offer */
+    {
+        vdc_target t;
+        g_autofree char *tb = NULL, *td = NULL, *tq = NULL, *tl = NULL;
+
+        vdc_target_init(&t);
+        assert_int_equal(vdc_target_backend_from_json(&t.backend, jb, "b"), 0);
+        tb = vdc_knobs_text(&t);
+        assert_string_equal(tb, "negotiated ring order 2 (4 pages, 128 requests in flight), "
+                                "2 queues; blkback offers order 4, 2 queues");
+        vdc_target_dispose(&t);
+        vdc_target_init(&t);
+        assert_int_equal(vdc_target_backend_from_json(&t.backend, jd, "d"), 0);
+        td = vdc_knobs_text(&t);
+        assert_string_equal(td, "ring not negotiated: the frontend was never seen Connected "
+                                "(XenbusState 1 Initialising when last read)");
+        /* QEMU's qdisk makes the offer; a result from before the
+         * frontend's state was read says the ring was not read */
+        t.backend.frontend_state = VDC_INT_ABSENT;
+        t.backend.max_ring_page_order = 9;
+        t.backend.max_queues = 4;
+        vdc_set_str(&t.backend.type, "qdisk");
+        tq = vdc_knobs_text(&t);
+        assert_string_equal(tq, "negotiated ring not read back; qdisk offers order 9, 4 queues");
+        /* a libvirt Xen disk: the live XML's knobs first, the bus left to the ring */
+        vdc_set_str(&t.backend.cache, "default");
+        tl = vdc_knobs_text(&t);
+        assert_string_equal(tl, "cache default; negotiated ring not read back; qdisk offers "
+                                "order 9, 4 queues");
+        vdc_target_dispose(&t);
+    }
+    /* requests in flight per ring (Xen's ring.h, x86_64 blkif) */
+    assert_int_equal(vdc_knob_blkif_ring_size(0), 32);
+    assert_int_equal(vdc_knob_blkif_ring_size(1), 64);
+    assert_int_equal(vdc_knob_blkif_ring_size(4), 512);
+    assert_int_equal(vdc_knob_blkif_ring_size(-1), -1);
+    assert_int_equal(vdc_knob_blkif_ring_size(17), -1);
     /* a key that is not a number is named */
     {
         g_autoptr(GHashTable) bad = vdc_xs_ls_parse("/local/domain/0/backend/vbd/3/51728/max-ring-page-order = \"four\"\n", "x");
@@ -402,7 +441,9 @@ test_xen_lab_rings(void **state)
         assert_int_equal(t.backend.ring_page_order, 0);
         assert_int_equal(t.backend.queues, 1);
         knobs = vdc_knobs_text(&t);
-        assert_string_equal(knobs, "ring order 0 (1 page), 1 queue, blkback offers order 4, 1 queue, xen");
+        assert_int_equal(t.backend.frontend_state, 4);
+        assert_string_equal(knobs, "negotiated ring order 0 (1 page, 32 requests in flight), 1 queue; "
+                                   "blkback offers order 4, 1 queue");
         vdc_target_dispose(&t);
     }
 }
