@@ -169,6 +169,20 @@ struct vdc_ctl_target_result {
     uint32_t raw_workload_elapsed_ms;
     char *raw_workload_json;
     size_t raw_workload_json_len;
+    /* the filesystem the runner made on the target and the disk it is on,
+     * as the guest sees them (guest-agent/fsunits.h), read after mkfs:
+     * fs_block, fs_stripe bytes (fs_block 0: not read, the rest absent;
+     * fs_stripe 0: none), fs_source what said so ("ext4 superblock",
+     * "xfs superblock", "statfs"); disk the guest's name of the disk
+     * ("sda"), and its I/O sizes in bytes (0: not reported) */
+    uint64_t fs_block;
+    uint64_t fs_stripe;
+    char *fs_source;
+    char *disk;
+    uint64_t disk_physical_block_size;
+    uint64_t disk_minimum_io_size;
+    uint64_t disk_optimal_io_size;
+    uint64_t disk_alignment_offset;
 };
 
 /* The result: written by the runner, read by the host (untrusted).  On

@@ -56,6 +56,14 @@ enum {
     T_RAW_WORKLOAD_EXIT = 0x003A,  /* i32: the raw workload pass's agent exit */
     T_RAW_WORKLOAD_MS = 0x003B,    /* u32: its wall time */
     T_RAW_WORKLOAD_JSON = 0x003C,  /* blob: its --json output */
+    T_FS_BLOCK = 0x0050,       /* u64 bytes: the guest filesystem's block size */
+    T_FS_STRIPE = 0x0051,      /* u64 bytes: its stripe width (0 none) */
+    T_FS_SOURCE = 0x0052,      /* string: what the runner read them from */
+    T_DISK = 0x0053,           /* string: the guest's name of the target disk */
+    T_DISK_PBS = 0x0054,       /* u64 bytes: its physical block size */
+    T_DISK_MIN_IO = 0x0055,    /* u64 bytes: its minimum I/O size */
+    T_DISK_OPT_IO = 0x0056,    /* u64 bytes: its optimal I/O size */
+    T_DISK_ALIGN_OFF = 0x0057, /* u64 bytes: its alignment offset */
 };
 
 enum { KIND_JOB = 1, KIND_RESULT = 2, KIND_TRESULT = 3 };
@@ -269,6 +277,18 @@ encode_tresult(struct buf *b, const struct vdc_ctl_target_result *t)
     }
     if (t->raw_workload_json)
         tlv_bytes(b, T_RAW_WORKLOAD_JSON, t->raw_workload_json, t->raw_workload_json_len);
+    if (t->fs_block) {
+        tlv_u64(b, T_FS_BLOCK, t->fs_block);
+        tlv_u64(b, T_FS_STRIPE, t->fs_stripe);
+        tlv_str(b, T_FS_SOURCE, t->fs_source);
+    }
+    if (t->disk) {
+        tlv_str(b, T_DISK, t->disk);
+        tlv_u64(b, T_DISK_PBS, t->disk_physical_block_size);
+        tlv_u64(b, T_DISK_MIN_IO, t->disk_minimum_io_size);
+        tlv_u64(b, T_DISK_OPT_IO, t->disk_optimal_io_size);
+        tlv_u64(b, T_DISK_ALIGN_OFF, t->disk_alignment_offset);
+    }
     tlv_end(b, off);
 }
 
@@ -330,10 +350,13 @@ vdc_ctl_target_result_encode(uint64_t nonce, const struct vdc_ctl_target_result 
 /* What a slot's frame holds besides the blobs, at the decoder's limits:
  * the frame header, the nonce, the target record's header, name (64),
  * vdev (32), three numbers, the error (VDC_CTL_MAX_STRING), the stderr
- * tail (VDC_CTL_TAIL_MAX) and the two passes' exit and time. */
+ * tail (VDC_CTL_TAIL_MAX), the two passes' exit and time, and the
+ * guest filesystem and disk: six numbers, its source (64) and the disk's
+ * name (32). */
 #define SLOT_FIXED (VDC_CTL_FRAME_HDR + (TLV_HDR + 8) + TLV_HDR + (TLV_HDR + 64) + \
                     (TLV_HDR + 32) + 3 * (TLV_HDR + 4) + (TLV_HDR + VDC_CTL_MAX_STRING) + \
-                    (TLV_HDR + VDC_CTL_TAIL_MAX) + 4 * (TLV_HDR + 4))
+                    (TLV_HDR + VDC_CTL_TAIL_MAX) + 4 * (TLV_HDR + 4) + 6 * (TLV_HDR + 8) + \
+                    (TLV_HDR + 64) + (TLV_HDR + 32))
 _Static_assert(SLOT_FIXED + 3 * (TLV_HDR + (uint64_t)VDC_CTL_MAX_BLOB) + 4095 <= VDC_CTL_SLOT_MAX,
                "three passes fit the largest slot");
 
@@ -738,6 +761,20 @@ static const struct tlv_field tresult_fields[] = {
               raw_workload_elapsed_ms, "result target raw workload elapsed"),
     FIELD_BLOB(T_RAW_WORKLOAD_JSON, struct vdc_ctl_target_result, raw_workload_json,
                "result raw workload JSON"),
+    FIELD_NUM(T_FS_BLOCK, F_U64, 128, struct vdc_ctl_target_result, fs_block,
+              "result target fs block"),
+    FIELD_NUM(T_FS_STRIPE, F_U64, 256, struct vdc_ctl_target_result, fs_stripe,
+              "result target fs stripe"),
+    FIELD_STR(T_FS_SOURCE, 64, struct vdc_ctl_target_result, fs_source, "result target fs source"),
+    FIELD_STR(T_DISK, 32, struct vdc_ctl_target_result, disk, "result target disk"),
+    FIELD_NUM(T_DISK_PBS, F_U64, 512, struct vdc_ctl_target_result, disk_physical_block_size,
+              "result target disk physical block size"),
+    FIELD_NUM(T_DISK_MIN_IO, F_U64, 1024, struct vdc_ctl_target_result, disk_minimum_io_size,
+              "result target disk minimum I/O size"),
+    FIELD_NUM(T_DISK_OPT_IO, F_U64, 2048, struct vdc_ctl_target_result, disk_optimal_io_size,
+              "result target disk optimal I/O size"),
+    FIELD_NUM(T_DISK_ALIGN_OFF, F_U64, 4096, struct vdc_ctl_target_result, disk_alignment_offset,
+              "result target disk alignment offset"),
 };
 
 const struct tlv_schema vdc_ctl_tresult_schema = {

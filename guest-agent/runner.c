@@ -11,7 +11,9 @@
  *      for each target: waits for its disk (the one whose serial is
  *      vmdiskcmp-VDEV, a Xen PV one by its name /dev/VDEV: diskid.h), runs
  *      the workloads on the raw device when the job asks (the raw pass),
- *      mkfs.TYPE -F, mount, sync and drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
+ *      mkfs.TYPE -F, mount, reads the filesystem's block size and stripe
+ *      and the disk's I/O sizes as the guest sees them (fsunits.h), sync
+ *      and drop caches, runs /usr/lib/vmdiskcmp/vmdiskcmp-agent with the job's
  *      options and --json (the bonnie++ pass, unless the job says no), then
  *      with the workload options and one --job per workload (the workload
  *      pass, when there are workloads), keeps each JSON (at most 8 MiB:
@@ -57,6 +59,7 @@
 
 #include "guest-agent/ctldisk.h"
 #include "guest-agent/diskid.h"
+#include "guest-agent/fsunits.h"
 #include "guest-agent/jobcmd.h"
 #include "guest-agent/runner_progress.h"
 
@@ -411,6 +414,38 @@ step_status(int r)
     return r == -2 ? VDC_CTL_STATUS_TIMEOUT : VDC_CTL_STATUS_FAILED;
 }
 
+/* The filesystem on @dev (mounted on @dir) and the disk it is on, as this
+ * guest sees them, into @tr (fsunits.h): its block size and stripe from
+ * its superblock (or statfs), the disk's I/O sizes from sysfs.  What
+ * cannot be read stays 0 and is logged; the host then records no
+ * filesystem layer. */
+static void
+read_fs_facts(const char *dev, const char *dir, struct vdc_ctl_target_result *tr)
+{
+    const char *name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+    struct vdc_fs_units u;
+    struct vdc_disk_limits q;
+
+    if (vdc_fs_units_read(dev, dir, &u) == 0) {
+        tr->fs_block = u.block;
+        tr->fs_stripe = u.stripe;
+        tr->fs_source = xstrdup(u.source);
+        logmsg("%s: filesystem block %llu, stripe %llu bytes (%s)", tr->name,
+               (unsigned long long)u.block, (unsigned long long)u.stripe, u.source);
+    } else {
+        logmsg("%s: the filesystem's block size on %s could not be read", tr->name, dev);
+    }
+    if (vdc_disk_limits_read("/sys/block", name, &q) == 0) {
+        tr->disk = xstrdup(name);
+        tr->disk_physical_block_size = q.physical_block_size;
+        tr->disk_minimum_io_size = q.minimum_io_size;
+        tr->disk_optimal_io_size = q.optimal_io_size;
+        tr->disk_alignment_offset = q.alignment_offset;
+    } else {
+        logmsg("%s: no /sys/block/%s/queue: the disk's I/O sizes not read", tr->name, name);
+    }
+}
+
 /* the agent's JSON file @path into *@out (*@len bytes), when it wrote one
  * of at most VDC_CTL_MAX_BLOB bytes (the most the control disk carries per
  * pass); the file is removed (the guest's /tmp is its RAM).  Returns the
@@ -605,6 +640,7 @@ run_target(const struct vdc_ctl_job *job, char *const *job_files, const struct v
         set_error(tr, step_status(r), "mount %s: %s", dev, r == -2 ? "timed out" : "failed");
         goto end;
     }
+    read_fs_facts(dev, dir, tr);
     if (job->flags & VDC_CTL_JOB_DROP_CACHES) {
         r = run_child(NULL, do_sync_drop, NULL, step, tail, 0);
         if (r != 0)

@@ -15,7 +15,8 @@ tests_unit_test_host_cpu_SOURCES = tests/unit/test_host_cpu.c tests/unit/test_ho
 tests_unit_test_host_cpu_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
 	-DVDC_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden/host"'
 tests_unit_test_host_cpu_LDADD = $(VDC_LIBS) $(CMOCKA_LIBS) $(VDC_EXTERNAL_LIBS)
-# the alignment rule and the filesystem superblock parser (src/host/alignment.c)
+# the alignment rule (src/host/alignment.c) and the guest filesystem's units and
+# disk sizes as the runner reads them (guest-agent/fsunits.c)
 check_PROGRAMS += tests/unit/test_alignment
 TESTS += tests/unit/test_alignment
 tests_unit_test_alignment_SOURCES = tests/unit/test_alignment.c

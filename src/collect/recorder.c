@@ -26,6 +26,7 @@ struct vdc_recorder {
     size_t boot_first_run;      /* rs.n_runs when the boot began */
     int backends;               /* backends were recorded */
     gboolean *aligned;          /* per target: its alignment was read (or tried) */
+    gboolean *fs_aligned;       /* per target: its guest filesystem's layers recorded */
 };
 
 vdc_recorder *
@@ -38,6 +39,7 @@ vdc_recorder_new(const vdc_plan *p)
     rec->step_run = g_new0(vdc_run *, p->n_steps + 1);
     rec->fail = g_new0(char *, p->n_targets + 1);
     rec->aligned = g_new0(gboolean, p->n_targets + 1);
+    rec->fs_aligned = g_new0(gboolean, p->n_targets + 1);
     return rec;
 }
 
@@ -50,6 +52,7 @@ vdc_recorder_free(vdc_recorder *rec)
     g_free(rec->step_run);
     g_strfreev(rec->fail);
     g_free(rec->aligned);
+    g_free(rec->fs_aligned);
     g_free(rec);
 }
 
@@ -449,6 +452,47 @@ vdc_recorder_alignment(vdc_recorder *rec, size_t i, const vdc_alignment *a)
     }
 }
 
+/* The guest filesystem's layers of target @i as its runner reported them
+ * in @tr (fs_block, fs_stripe and the guest's disk), checked against the
+ * guest's disk, onto targets[].alignment beside the host's layers: once,
+ * from the first answer that has them. */
+static void
+guest_fs_alignment(vdc_recorder *rec, size_t i, const struct vdc_ctl_target_result *tr)
+{
+    vdc_target *t = vdc_result_set_find_target(&rec->rs, rec->p->targets[i].name);
+    vdc_queue_limits q = {
+        .physical_block_size = tr->disk_physical_block_size,
+        .minimum_io_size = tr->disk_minimum_io_size,
+        .optimal_io_size = tr->disk_optimal_io_size,
+        .alignment_offset = tr->disk_alignment_offset,
+    };
+    vdc_target_alignment *al;
+    vdc_alignment g;
+    size_t k;
+
+    if (!t || rec->fs_aligned[i] || !tr->fs_block || !tr->disk)
+        return;
+    rec->fs_aligned[i] = TRUE;
+    vdc_alignment_guest_fs(tr->disk, &q, tr->fs_block, tr->fs_stripe, tr->fs_source, &g);
+    al = &t->alignment;
+    vdc_set_str(&al->guest.disk, g.disk);
+    vdc_set_str(&al->guest.source, g.source);
+    al->guest.physical_block_size = size_or_absent(q.physical_block_size);
+    al->guest.minimum_io_size = size_or_absent(q.minimum_io_size);
+    al->guest.optimal_io_size = size_or_absent(q.optimal_io_size);
+    al->guest.alignment_offset = (int64_t)q.alignment_offset;
+    for (k = 0; k < g.n && al->n_layers < VDC_TARGET_ALIGN_LAYERS_MAX; k++) {
+        vdc_target_align_layer *m = &al->layers[al->n_layers++];
+        g_autofree char *why = vdc_alignment_why(&g, &g.layers[k]);
+
+        m->layer = g_strdup(vdc_align_layer_name(g.layers[k].layer));
+        m->offset = VDC_INT_ABSENT;
+        m->size = size_or_absent(g.layers[k].size);
+        m->why = why ? g_strdup_printf("%s of the guest's disk %s", why, g.disk) : NULL;
+    }
+    vdc_alignment_dispose(&g);
+}
+
 /* ---- steps ------------------------------------------------------------- */
 
 void
@@ -519,6 +563,7 @@ ctl_step(vdc_recorder *rec, size_t step, const struct vdc_ctl_target_result *tr,
     };
     vdc_run *r;
 
+    guest_fs_alignment(rec, rec->p->steps[step].target, tr);
     if (tr->elapsed_ms)
         add_seconds(&time->domu_agent_s, tr->elapsed_ms / 1000.0);
     if (tr->workload_elapsed_ms)

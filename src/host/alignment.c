@@ -140,48 +140,19 @@ vdc_alignment_why(const vdc_alignment *a, const vdc_align_layer *l)
                            "size %" G_GUINT64_FORMAT, name, (guint64)l->offset, (guint64)opt);
 }
 
-/* ---- filesystem superblocks -------------------------------------------------- */
-
-static uint32_t
-le32(const unsigned char *p)
+/* alignment.h */
+size_t
+vdc_alignment_guest_fs(const char *disk, const vdc_queue_limits *q, uint64_t block,
+                       uint64_t stripe, const char *source, vdc_alignment *out)
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint32_t
-be32(const unsigned char *p)
-{
-    return (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24;
-}
-
-int
-vdc_fs_units_parse(const unsigned char *buf, size_t len, uint64_t *block, uint64_t *stripe)
-{
-    /* ext2/3/4: struct ext4_super_block at 1024 (fs/ext4/ext4.h):
-     * s_log_block_size at 0x18, s_magic (le16) at 0x38,
-     * s_raid_stripe_width (blocks) at 0x170 */
-    if (len >= 1024 + 0x174 && buf[1024 + 0x38] == 0x53 && buf[1024 + 0x39] == 0xEF) {
-        uint32_t log = le32(buf + 1024 + 0x18);
-
-        if (log > 6)            /* 1 KiB << 6 = 64 KiB, ext4's largest */
-            return 0;
-        *block = 1024ull << log;
-        *stripe = (uint64_t)le32(buf + 1024 + 0x170) * *block;
-        return 1;
-    }
-    /* XFS: struct xfs_dsb at 0 (fs/xfs/libxfs/xfs_format.h): "XFSB",
-     * sb_blocksize (be32) at 4, sb_unit at 184 and sb_width at 188 (be32,
-     * in blocks) */
-    if (len >= 192 && !memcmp(buf, "XFSB", 4)) {
-        uint32_t bs = be32(buf + 4);
-
-        if (bs < 512 || bs > 65536 || (bs & (bs - 1)))
-            return 0;
-        *block = bs;
-        *stripe = (uint64_t)be32(buf + 188) * bs;
-        return 1;
-    }
-    return 0;
+    memset(out, 0, sizeof(*out));
+    out->q = *q;
+    out->disk = g_strdup(disk);
+    out->source = g_strdup(source);
+    vdc_alignment_add(out, VDC_ALIGN_FS_BLOCK, 0, 0, block);
+    if (stripe)
+        vdc_alignment_add(out, VDC_ALIGN_FS_STRIPE, 0, 0, stripe);
+    return vdc_alignment_check(out);
 }
 
 /* ---- readers ------------------------------------------------------------------- */

@@ -17,7 +17,10 @@
  *   fs_block       the guest filesystem's block size (no offset)
  *   fs_stripe      its stripe width (ext4 stripe_width, XFS swidth; no
  *                  offset)
- * The disk's sizes come from sysfs: queue/physical_block_size,
+ * The filesystem's layers are the guest's: its runner reads them from the
+ * filesystem it made (guest-agent/fsunits.h) with the I/O sizes of the
+ * disk as the guest sees it, and they are checked against those
+ * (vdc_alignment_guest_fs). The disk's sizes come from sysfs: queue/physical_block_size,
  * queue/minimum_io_size, queue/optimal_io_size and the device's
  * alignment_offset (Documentation/ABI/stable/sysfs-block).
  *
@@ -100,12 +103,13 @@ size_t vdc_alignment_check(vdc_alignment *a);
  * physical block size 4096"), or NULL when it is not (g_free). */
 char *vdc_alignment_why(const vdc_alignment *a, const vdc_align_layer *l);
 
-/* Pure: the guest filesystem's block size and stripe width (bytes; 0 when
- * not set) from the first 4096 bytes of its device @buf (@len): ext2/3/4
- * (the superblock at 1024: magic 0xEF53, s_log_block_size,
- * s_raid_stripe_width) or XFS (at 0: "XFSB", sb_blocksize, sb_width at
- * 188 in blocks, big-endian).  1 found, 0 neither (no message). */
-int vdc_fs_units_parse(const unsigned char *buf, size_t len, uint64_t *block, uint64_t *stripe);
+/* Pure: the guest filesystem's layers as a guest reported them: fs_block
+ * (size @block) and, when @stripe is not 0, fs_stripe (size @stripe), on
+ * the guest's disk @disk (its name in the guest: "sdb") of I/O sizes @q,
+ * source @source ("ext4 superblock"); checked (vdc_alignment_check).
+ * Returns the number of misaligned layers. */
+size_t vdc_alignment_guest_fs(const char *disk, const vdc_queue_limits *q, uint64_t block,
+                              uint64_t stripe, const char *source, vdc_alignment *out);
 
 /* Reader: the I/O sizes of whole disk @disk (its name in /sys/block) and
  * the alignment offset of block device @major:@minor on it (0:0: the

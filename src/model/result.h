@@ -443,6 +443,18 @@ typedef struct {
     char *why;               /* misaligned: the rule's numbers, one line; else NULL */
 } vdc_target_align_layer;
 
+/* targets[].alignment.guest: the disk the guest filesystem's layers
+ * (fs_block, fs_stripe) are checked against, as the guest sees it (its
+ * runner reads it: guest-agent/fsunits.h) */
+typedef struct {
+    char *disk;                  /* the guest's name: "vdb", "sda", "xvdb" */
+    int64_t physical_block_size; /* bytes, the guest's sysfs */
+    int64_t minimum_io_size;
+    int64_t optimal_io_size;
+    int64_t alignment_offset;
+    char *source;                /* what the layers were read from: "ext4 superblock" */
+} vdc_target_align_guest;
+
 typedef struct {
     char *disk;                  /* the whole disk: "vda", "loop3" */
     int64_t physical_block_size; /* bytes, sysfs */
@@ -450,6 +462,7 @@ typedef struct {
     int64_t optimal_io_size;
     int64_t alignment_offset;
     char *source;                /* "sysfs,lvs,fiemap,superblock" */
+    vdc_target_align_guest guest;
     vdc_target_align_layer layers[VDC_TARGET_ALIGN_LAYERS_MAX];
     size_t n_layers;
 } vdc_target_alignment;

@@ -199,6 +199,16 @@ const vdc_field vdc_storage_fields[] = {
     END
 };
 
+static const vdc_field align_guest_fields[] = {
+    F(VDC_F_STR, vdc_target_align_guest, disk, "disk", 0),
+    F(VDC_F_INT, vdc_target_align_guest, physical_block_size, "physical_block_size", NN),
+    F(VDC_F_INT, vdc_target_align_guest, minimum_io_size, "minimum_io_size", NN),
+    F(VDC_F_INT, vdc_target_align_guest, optimal_io_size, "optimal_io_size", NN),
+    F(VDC_F_INT, vdc_target_align_guest, alignment_offset, "alignment_offset", NN),
+    F(VDC_F_STR, vdc_target_align_guest, source, "source", 0),
+    END
+};
+
 /* "layers" and "misaligned" are handled by hand */
 static const vdc_field alignment_fields[] = {
     F(VDC_F_STR, vdc_target_alignment, disk, "disk", 0),
@@ -207,6 +217,7 @@ static const vdc_field alignment_fields[] = {
     F(VDC_F_INT, vdc_target_alignment, optimal_io_size, "optimal_io_size", NN),
     F(VDC_F_INT, vdc_target_alignment, alignment_offset, "alignment_offset", NN),
     F(VDC_F_STR, vdc_target_alignment, source, "source", 0),
+    O(vdc_target_alignment, guest, "guest", align_guest_fields),
     END
 };
 

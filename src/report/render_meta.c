@@ -291,31 +291,59 @@ vdc_storage_text(const vdc_target *t)
     return g_string_free(s, FALSE);
 }
 
+/* a guest filesystem's layer (checked against alignment.guest) */
+static int
+guest_layer(const vdc_target_alignment *al, const vdc_target_align_layer *l)
+{
+    return al->guest.disk && g_str_has_prefix(l->layer, "fs_");
+}
+
+/* "on DISK (physical block P, minimum I/O M, optimal I/O O bytes):" and
+ * the layers of @al that are (@guest) or are not the guest's */
+static void
+align_layers_text(GString *s, const vdc_target_alignment *al, int guest)
+{
+    const char *disk = guest ? al->guest.disk : al->disk;
+    int64_t pbs = guest ? al->guest.physical_block_size : al->physical_block_size;
+    int64_t min = guest ? al->guest.minimum_io_size : al->minimum_io_size;
+    int64_t opt = guest ? al->guest.optimal_io_size : al->optimal_io_size;
+    size_t i, n = 0;
+
+    g_string_append_printf(s, "on %s (physical block %" G_GINT64_FORMAT ", minimum I/O %" G_GINT64_FORMAT
+                              ", optimal I/O %" G_GINT64_FORMAT " bytes):",
+                           disk ? disk : "?", pbs != VDC_INT_ABSENT ? pbs : 0,
+                           min != VDC_INT_ABSENT ? min : 0, opt != VDC_INT_ABSENT ? opt : 0);
+    for (i = 0; i < al->n_layers; i++) {
+        const vdc_target_align_layer *l = &al->layers[i];
+
+        if (guest_layer(al, l) != guest)
+            continue;
+        g_string_append_printf(s, "%s %s", n++ ? "," : "", l->layer);
+        if (l->offset != VDC_INT_ABSENT)
+            g_string_append_printf(s, " at %" G_GINT64_FORMAT, (gint64)l->offset);
+        if (l->size != VDC_INT_ABSENT)
+            g_string_append_printf(s, " unit %" G_GINT64_FORMAT, (gint64)l->size);
+    }
+}
+
 /* render_meta.h */
 char *
 vdc_alignment_text(const vdc_target *t)
 {
     const vdc_target_alignment *al = &t->alignment;
     GString *s;
-    size_t i;
+    size_t i, host = 0;
 
     if (!al->n_layers)
         return NULL;
+    for (i = 0; i < al->n_layers; i++)
+        host += !guest_layer(al, &al->layers[i]);
     s = g_string_new(NULL);
-    g_string_append_printf(s, "on %s (physical block %" G_GINT64_FORMAT ", minimum I/O %" G_GINT64_FORMAT
-                              ", optimal I/O %" G_GINT64_FORMAT " bytes):",
-                           al->disk ? al->disk : "?",
-                           al->physical_block_size != VDC_INT_ABSENT ? al->physical_block_size : 0,
-                           al->minimum_io_size != VDC_INT_ABSENT ? al->minimum_io_size : 0,
-                           al->optimal_io_size != VDC_INT_ABSENT ? al->optimal_io_size : 0);
-    for (i = 0; i < al->n_layers; i++) {
-        const vdc_target_align_layer *l = &al->layers[i];
-
-        g_string_append_printf(s, "%s %s", i ? "," : "", l->layer);
-        if (l->offset != VDC_INT_ABSENT)
-            g_string_append_printf(s, " at %" G_GINT64_FORMAT, (gint64)l->offset);
-        if (l->size != VDC_INT_ABSENT)
-            g_string_append_printf(s, " unit %" G_GINT64_FORMAT, (gint64)l->size);
+    if (host)
+        align_layers_text(s, al, 0);
+    if (host < al->n_layers) {
+        g_string_append(s, host ? "; in the guest " : "in the guest ");
+        align_layers_text(s, al, 1);
     }
     if (vdc_target_misaligned(t)) {
         g_string_append(s, "; MISALIGNED: ");
@@ -325,8 +353,10 @@ vdc_alignment_text(const vdc_target *t)
     } else {
         g_string_append(s, "; all aligned");
     }
-    if (al->source)
-        g_string_append_printf(s, " (read from %s)", al->source);
+    if (al->source && al->guest.source)
+        g_string_append_printf(s, " (read from %s; in the guest from %s)", al->source, al->guest.source);
+    else if (al->source || al->guest.source)
+        g_string_append_printf(s, " (read from %s)", al->source ? al->source : al->guest.source);
     return g_string_free(s, FALSE);
 }
 

@@ -37,8 +37,10 @@ char *vdc_placement_text(const vdc_target *t);
  * when neither a format nor an LV type was recorded (g_free). */
 char *vdc_storage_text(const vdc_target *t);
 /* One line of targets[].alignment: the disk's sizes, each layer's offset
- * and unit, then "all aligned" or "MISALIGNED: " and each misaligned
- * layer's numbers; NULL when no layer was recorded (g_free). */
+ * and unit; then, when the guest's filesystem layers were recorded, "in
+ * the guest on DISK (its sizes):" and those layers; then "all aligned" or
+ * "MISALIGNED: " and each misaligned layer's numbers; NULL when no layer
+ * was recorded (g_free). */
 char *vdc_alignment_text(const vdc_target *t);
 
 /* The text report's block "Backend, cache and placement, read back after

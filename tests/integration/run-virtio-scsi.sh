@@ -13,7 +13,12 @@
 # Checks: exit 0; each target's run ok with its bonnie++ samples;
 # targets[].backend.bus virtio-scsi read back from the live domain XML and
 # targets[].variant.disk_bus virtio-scsi as planned; the report prints the
-# bus read back; nothing left behind.  Run time here: about 2 minutes (the
+# bus read back; each target's guest filesystem layer (fs_block) recorded
+# in targets[].alignment as the runner read it in the guest, on the
+# guest's SCSI disk (sdX): the block target's equal to the block size
+# dumpe2fs reads on the host from the filesystem the guest left on the
+# loop device; the report's alignment line gives it; nothing left
+# behind.  Run time here: about 2 minutes (the
 # guest template and the appliance rebuilt once when they are stale, one
 # TCG boot).
 . "$top_srcdir/tests/lib.sh"
@@ -48,6 +53,30 @@ for n in names:
     tests = {s["test"] for s in r["samples"] if s.get("value") is not None}
     assert "put_block" in tests and "get_block" in tests, (n, sorted(tests))
 EOF
+# the guest filesystem's block size, read on the host from what the guest
+# made on the loop device (the image target's is gone with its image)
+need_cmd dumpe2fs
+bs=$(dumpe2fs -h "$loop" 2>/dev/null | sed -n 's/^Block size: *//p')
+[ -n "$bs" ] || fail "dumpe2fs -h $loop: no block size (the guest's ext4 is not there)"
+python3 - "$work/out/result.json" "$bs" <<'EOF' || fail "result.json: the guest filesystem's layers"
+import json, sys
+d = json.load(open(sys.argv[1]))
+host_bs = int(sys.argv[2])
+for t in d["targets"]:
+    if t["where"] != "domU":
+        continue
+    al = t["alignment"]
+    g = al["guest"]
+    assert g["disk"].startswith("sd") and g["source"] == "ext4 superblock", (t["name"], g)
+    assert g["physical_block_size"] >= 512, (t["name"], g)
+    (fb,) = [l for l in al["layers"] if l["layer"] == "fs_block"]
+    assert "offset" not in fb and fb["size"] in (1024, 2048, 4096), (t["name"], fb)
+    assert not [l for l in al["layers"] if l["layer"] == "fs_stripe"], (t["name"], al["layers"])
+    if t["name"].startswith("block"):
+        assert fb["size"] == host_bs, (t["name"], fb, host_bs)
+EOF
+grep -q "^  block[^:]*: alignment: .*in the guest on sd[a-z] (physical block [0-9]*, .*fs_block unit $bs[;,]" "$work/out/report.txt" ||
+    fail "report.txt does not give the guest filesystem's layer: $(grep -n 'alignment: ' "$work/out/report.txt")"
 grep -q "^  image[^:]*: disk: .*virtio-scsi" "$work/out/report.txt" ||
     fail "report.txt does not give the bus read back: $(grep -n ': disk: ' "$work/out/report.txt")"
 grep -q "^  image[^:]*: variant: disk_bus virtio-scsi (as planned)$" "$work/out/report.txt" ||

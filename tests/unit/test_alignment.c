@@ -14,7 +14,9 @@
 #include <cmocka.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
+#include "guest-agent/fsunits.h"
 #include "host/alignment.h"
 
 static vdc_alignment
@@ -160,22 +162,122 @@ test_fs_units(void **state)
 
     assert_true(g_file_get_contents(path, &sb, &len, NULL));
     assert_int_equal(len, 4096);
-    assert_int_equal(vdc_fs_units_parse((unsigned char *)sb, len, &block, &stripe), 1);
+    assert_int_equal(vdc_fs_units_parse((unsigned char *)sb, len, &block, &stripe), VDC_FS_EXT);
     assert_true(block == 2048 && stripe == 64 * 2048);
+    /* mke2fs -E stride=16 without stripe_width: the stride is the stripe */
+    memset(sb + 1024 + 0x170, 0, 4);
+    assert_int_equal(vdc_fs_units_parse((unsigned char *)sb, len, &block, &stripe), VDC_FS_EXT);
+    assert_true(block == 2048 && stripe == 16 * 2048);
+    /* neither: the stripe is 0 */
+    memset(sb + 1024 + 0x164, 0, 2);
+    assert_int_equal(vdc_fs_units_parse((unsigned char *)sb, len, &block, &stripe), VDC_FS_EXT);
+    assert_true(block == 2048 && stripe == 0);
+    /* s_log_block_size 7 (128 KiB): beyond ext4's largest */
+    sb[1024 + 0x18] = 7;
+    block = 1;
+    assert_int_equal(vdc_fs_units_parse((unsigned char *)sb, len, &block, &stripe), VDC_FS_NONE);
+    assert_true(block == 1);
     /* too short for the superblock */
-    assert_int_equal(vdc_fs_units_parse((unsigned char *)sb, 1024 + 0x100, &block, &stripe), 0);
+    assert_int_equal(vdc_fs_units_parse((unsigned char *)sb, 1024 + 0x100, &block, &stripe), VDC_FS_NONE);
     /* XFS, 4 KiB blocks, sunit 16 and swidth 64 blocks */
     memset(xfs, 0, sizeof(xfs));
     memcpy(xfs, "XFSB", 4);
     xfs[6] = 0x10;                      /* 4096, big-endian */
     xfs[187] = 16;
     xfs[191] = 64;
-    assert_int_equal(vdc_fs_units_parse(xfs, sizeof(xfs), &block, &stripe), 1);
+    assert_int_equal(vdc_fs_units_parse(xfs, sizeof(xfs), &block, &stripe), VDC_FS_XFS);
     assert_true(block == 4096 && stripe == 64 * 4096);
+    xfs[191] = 0;                       /* no swidth: sunit */
+    assert_int_equal(vdc_fs_units_parse(xfs, sizeof(xfs), &block, &stripe), VDC_FS_XFS);
+    assert_true(block == 4096 && stripe == 16 * 4096);
     xfs[6] = 0x11;                      /* 4352: not a power of two */
-    assert_int_equal(vdc_fs_units_parse(xfs, sizeof(xfs), &block, &stripe), 0);
+    assert_int_equal(vdc_fs_units_parse(xfs, sizeof(xfs), &block, &stripe), VDC_FS_NONE);
     memset(xfs, 0, sizeof(xfs));
-    assert_int_equal(vdc_fs_units_parse(xfs, sizeof(xfs), &block, &stripe), 0);
+    assert_int_equal(vdc_fs_units_parse(xfs, sizeof(xfs), &block, &stripe), VDC_FS_NONE);
+}
+
+/* the readers on files: a superblock in an image file; a file that is no
+ * filesystem, with and without a directory for statfs; a fake
+ * /sys/block */
+static void
+test_fs_units_read(void **state)
+{
+    g_autofree char *path = g_build_filename(VDC_GOLDEN_DIR, "ext4-2k-stripe64.sb", NULL);
+    g_autofree char *dir = g_dir_make_tmp("vdc-fsunits-XXXXXX", NULL);
+    g_autofree char *blank = g_build_filename(dir, "blank", NULL);
+    g_autofree char *queue = g_build_filename(dir, "sdb", "queue", NULL);
+    g_autofree char *f = NULL;
+    struct vdc_fs_units u;
+    struct vdc_disk_limits q;
+    static const char *const files[][2] = {
+        { "sdb/queue/physical_block_size", "4096\n" }, { "sdb/queue/minimum_io_size", "4096\n" },
+        { "sdb/queue/optimal_io_size", "0\n" }, { "sdb/alignment_offset", "512\n" },
+    };
+    size_t i;
+
+    assert_non_null(dir);
+    assert_int_equal(vdc_fs_units_read(path, NULL, &u), 0);
+    assert_true(u.block == 2048 && u.stripe == 64 * 2048);
+    assert_string_equal(u.source, "ext4 superblock");
+    assert_true(g_file_set_contents(blank, "", 0, NULL));
+    assert_int_equal(vdc_fs_units_read(blank, NULL, &u), -1);
+    assert_true(u.block == 0 && u.source == NULL);
+    assert_int_equal(vdc_fs_units_read(blank, dir, &u), 0);
+    assert_true(u.block > 0 && u.stripe == 0);
+    assert_string_equal(u.source, "statfs");
+
+    assert_int_equal(g_mkdir_with_parents(queue, 0700), 0);
+    for (i = 0; i < G_N_ELEMENTS(files); i++) {
+        g_free(f);
+        f = g_build_filename(dir, files[i][0], NULL);
+        assert_true(g_file_set_contents(f, files[i][1], -1, NULL));
+    }
+    assert_int_equal(vdc_disk_limits_read(dir, "sdb", &q), 0);
+    assert_true(q.physical_block_size == 4096 && q.minimum_io_size == 4096 &&
+                q.optimal_io_size == 0 && q.alignment_offset == 512);
+    assert_int_equal(vdc_disk_limits_read(dir, "sdc", &q), -1);
+    assert_int_equal(vdc_disk_limits_read(dir, "../sdb", &q), -1);
+    for (i = 0; i < G_N_ELEMENTS(files); i++) {
+        g_free(f);
+        f = g_build_filename(dir, files[i][0], NULL);
+        g_unlink(f);
+    }
+    g_rmdir(queue);
+    g_free(f);
+    f = g_build_filename(dir, "sdb", NULL);
+    g_rmdir(f);
+    g_unlink(blank);
+    g_rmdir(dir);
+}
+
+/* the guest filesystem's layers against the guest's disk */
+static void
+test_guest_fs(void **state)
+{
+    vdc_queue_limits q = { .logical_block_size = 512, .physical_block_size = 4096,
+                           .minimum_io_size = 4096, .optimal_io_size = 262144 };
+    vdc_alignment a;
+    g_autofree char *why = NULL;
+
+    /* 4 KiB blocks, a 1 MiB stripe: aligned */
+    assert_int_equal(vdc_alignment_guest_fs("sdb", &q, 4096, 1 << 20, "ext4 superblock", &a), 0);
+    assert_int_equal(a.n, 2);
+    assert_int_equal(a.layers[0].layer, VDC_ALIGN_FS_BLOCK);
+    assert_false(a.layers[0].has_offset);
+    assert_int_equal(a.layers[1].layer, VDC_ALIGN_FS_STRIPE);
+    assert_string_equal(a.disk, "sdb");
+    assert_string_equal(a.source, "ext4 superblock");
+    vdc_alignment_dispose(&a);
+    /* 2 KiB blocks, a stripe of 3 x 64 KiB: both misaligned */
+    assert_int_equal(vdc_alignment_guest_fs("sdb", &q, 2048, 196608, "ext4 superblock", &a), 2);
+    why = vdc_alignment_why(&a, &a.layers[0]);
+    assert_string_equal(why, "fs_block of 2048 bytes is not a multiple of the physical block size 4096");
+    vdc_alignment_dispose(&a);
+    /* no stripe: fs_block only; a disk of unknown sizes misaligns nothing */
+    memset(&q, 0, sizeof(q));
+    assert_int_equal(vdc_alignment_guest_fs("vdb", &q, 1024, 0, "statfs", &a), 0);
+    assert_int_equal(a.n, 1);
+    vdc_alignment_dispose(&a);
 }
 
 static void
@@ -199,6 +301,8 @@ main(void)
         cmocka_unit_test(test_optimal),
         cmocka_unit_test(test_from_placement),
         cmocka_unit_test(test_fs_units),
+        cmocka_unit_test(test_fs_units_read),
+        cmocka_unit_test(test_guest_fs),
         cmocka_unit_test(test_names),
     };
 

@@ -302,6 +302,86 @@ test_alignment_record(void **state)
     vdc_recorder_free(rec);
 }
 
+/* the guest filesystem's layers a runner reported: onto targets[].alignment
+ * beside the host's layers, checked against the guest's disk (its name in
+ * the why), once; a runner that read none adds nothing */
+static void
+test_guest_fs_record(void **state)
+{
+    vdc_plan p = { 0 };
+    vdc_plan_target t[2] = {
+        { .name = (char *)"image", .path = (char *)"/srv/i.raw",
+          .spec = { .backing = VDC_BACKING_IMAGE } },
+        { .name = (char *)"lvm", .spec = { .backing = VDC_BACKING_LVM } },
+    };
+    vdc_plan_step steps[2] = { { .target = 0 }, { .target = 1 } };
+    vdc_alignment a = { .q = { .logical_block_size = 512, .physical_block_size = 512 },
+                        .disk = (char *)"sda", .source = (char *)"sysfs,fiemap" };
+    struct vdc_ctl_result res;
+    struct vdc_ctl_error err;
+    struct vdc_ctl_target_result *tr;
+    vdc_recorder *rec;
+    const vdc_target *rt;
+
+    p.targets = t;
+    p.n_targets = 2;
+    p.steps = steps;
+    p.n_steps = 2;
+    p.mkfs = (char *)"ext4";
+    p.out_dir = (char *)"/nonexistent";
+    rec = vdc_recorder_new(&p);
+    vdc_recorder_target(rec, 0, NULL, NULL);
+    vdc_recorder_target(rec, 1, NULL, NULL);
+    vdc_alignment_add(&a, VDC_ALIGN_IMAGE_CLUSTER, 1, 1 << 20, 4096);
+    vdc_recorder_alignment(rec, 0, &a);
+    vdc_ctl_result_init(&res);
+    tr = vdc_ctl_result_add_target(&res, "image", "vdb", &err);
+    tr->status = VDC_CTL_STATUS_FAILED;
+    tr->error = g_strdup("agent (bonnie) exit status 1");
+    tr->fs_block = 1024;
+    tr->fs_stripe = 98304;
+    tr->fs_source = g_strdup("ext4 superblock");
+    tr->disk = g_strdup("vdb");
+    tr->disk_physical_block_size = 4096;
+    tr->disk_minimum_io_size = 4096;
+    tr->disk_optimal_io_size = 65536;
+    tr = vdc_ctl_result_add_target(&res, "lvm", "vdc", &err);
+    tr->status = VDC_CTL_STATUS_FAILED;
+    vdc_recorder_ctl_answer(rec, 0, 2, "boot 1", &res, NULL);
+    rt = vdc_recorder_target_record(rec, 0);
+    assert_string_equal(rt->alignment.disk, "sda");
+    assert_string_equal(rt->alignment.guest.disk, "vdb");
+    assert_string_equal(rt->alignment.guest.source, "ext4 superblock");
+    assert_int_equal(rt->alignment.guest.physical_block_size, 4096);
+    assert_int_equal(rt->alignment.guest.optimal_io_size, 65536);
+    assert_int_equal(rt->alignment.n_layers, 3);
+    assert_string_equal(rt->alignment.layers[0].layer, "image_cluster");
+    assert_null(rt->alignment.layers[0].why);
+    assert_string_equal(rt->alignment.layers[1].layer, "fs_block");
+    assert_int_equal(rt->alignment.layers[1].offset, VDC_INT_ABSENT);
+    assert_int_equal(rt->alignment.layers[1].size, 1024);
+    assert_string_equal(rt->alignment.layers[1].why,
+                        "fs_block of 1024 bytes is not a multiple of the physical block size 4096 "
+                        "of the guest's disk vdb");
+    assert_string_equal(rt->alignment.layers[2].layer, "fs_stripe");
+    assert_int_equal(rt->alignment.layers[2].size, 98304);
+    assert_string_equal(rt->alignment.layers[2].why,
+                        "fs_stripe of 98304 bytes is not a multiple of the optimal I/O size 65536 "
+                        "of the guest's disk vdb");
+    assert_int_equal(vdc_target_misaligned(rt), 2);
+    /* the lvm target's runner read nothing: no layer */
+    assert_int_equal(vdc_recorder_target_record(rec, 1)->alignment.n_layers, 0);
+    assert_null(vdc_recorder_target_record(rec, 1)->alignment.guest.disk);
+    /* once: a later boot's answer does not add the layers again */
+    res.targets[0].fs_block = 4096;
+    vdc_recorder_ctl_answer(rec, 0, 2, "boot 2", &res, NULL);
+    rt = vdc_recorder_target_record(rec, 0);
+    assert_int_equal(rt->alignment.n_layers, 3);
+    assert_int_equal(rt->alignment.layers[1].size, 1024);
+    vdc_ctl_result_dispose(&res);
+    vdc_recorder_free(rec);
+}
+
 /* ---- one boot's cache step, through fake readers ------------------------- */
 
 static int dio_now, n_set_dio;
@@ -446,6 +526,7 @@ main(void)
         cmocka_unit_test(test_changed),
         cmocka_unit_test(test_placement_record),
         cmocka_unit_test(test_alignment_record),
+        cmocka_unit_test(test_guest_fs_record),
         cmocka_unit_test(test_boot_step),
     };
 

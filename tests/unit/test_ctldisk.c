@@ -924,6 +924,46 @@ test_raw_workload_round_trip(void **state)
     vdc_ctl_job_dispose(&job);
 }
 
+/* the guest filesystem's units and its disk's sizes: carried in the
+ * target's slot when the runner read them, absent (0, NULL) otherwise */
+static void
+test_fs_facts_round_trip(void **state)
+{
+    struct vdc_ctl_job job;
+    struct vdc_ctl_result res, back;
+    struct vdc_ctl_error err = { { 0 } };
+    struct vdc_ctl_target_result *t;
+    uint8_t *img;
+
+    make_job(&job);
+    make_result(&res, job.nonce);
+    t = &res.targets[0];
+    t->fs_block = 2048;
+    t->fs_stripe = 131072;
+    t->fs_source = strdup("ext4 superblock");
+    t->disk = strdup("sda");
+    t->disk_physical_block_size = 4096;
+    t->disk_minimum_io_size = 4096;
+    t->disk_optimal_io_size = 1048576;
+    t->disk_alignment_offset = 512;
+    img = image_with_result(&job, &res);
+    vdc_ctl_result_init(&back);
+    assert_int_equal(vdc_ctl_image_read_result(img, img_size, job.nonce, &back, &err), 0);
+    t = &back.targets[0];
+    assert_true(t->fs_block == 2048 && t->fs_stripe == 131072);
+    assert_string_equal(t->fs_source, "ext4 superblock");
+    assert_string_equal(t->disk, "sda");
+    assert_true(t->disk_physical_block_size == 4096 && t->disk_minimum_io_size == 4096 &&
+                t->disk_optimal_io_size == 1048576 && t->disk_alignment_offset == 512);
+    t = &back.targets[1];
+    assert_true(t->fs_block == 0 && t->fs_stripe == 0 && !t->fs_source && !t->disk);
+    assert_true(t->disk_physical_block_size == 0 && t->disk_optimal_io_size == 0);
+    vdc_ctl_result_dispose(&back);
+    vdc_ctl_result_dispose(&res);
+    vdc_ctl_job_dispose(&job);
+    free(img);
+}
+
 static void
 test_workload_builder_refusals(void **state)
 {
@@ -1510,6 +1550,7 @@ main(void)
         cmocka_unit_test(test_slot_geometry),
         cmocka_unit_test(test_workload_round_trip),
         cmocka_unit_test(test_raw_workload_round_trip),
+        cmocka_unit_test(test_fs_facts_round_trip),
         cmocka_unit_test(test_workload_builder_refusals),
         cmocka_unit_test(test_workload_corruption),
         cmocka_unit_test(test_progress_round_trip),
