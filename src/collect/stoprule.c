@@ -9,31 +9,6 @@
 
 #include "model/target.h"
 
-static int
-is_image(const vdc_result_set *rs, const char *name)
-{
-    vdc_target_spec s;
-
-    return !vdc_result_set_target_spec(rs, name, &s) && vdc_target_spec_domu_image(&s);
-}
-
-/* an LV or a block device the user gave: the headline's "LV" side */
-static int
-is_lv(const vdc_result_set *rs, const char *name)
-{
-    vdc_target_spec s;
-
-    return !vdc_result_set_target_spec(rs, name, &s) && s.where == VDC_WHERE_DOMU && s.backing != VDC_BACKING_IMAGE;
-}
-
-static int
-is_dom0(const vdc_result_set *rs, const char *name)
-{
-    vdc_target_spec s;
-
-    return !vdc_result_set_target_spec(rs, name, &s) && s.where == VDC_WHERE_DOM0;
-}
-
 /* @t an image through dom0's page cache (--image-cache host) and @r the
  * same requested image backend past it (none): the headline's cache pair */
 static int
@@ -41,7 +16,8 @@ is_cache_pair(const vdc_result_set *rs, const char *t, const char *r)
 {
     const vdc_target *a = vdc_result_set_find_target(rs, t), *b = vdc_result_set_find_target(rs, r);
 
-    return a && b && is_image(rs, t) && is_image(rs, r) && a->requested.image_cache &&
+    return a && b && vdc_result_set_target_role(rs, t) == VDC_ROLE_IMAGE &&
+           vdc_result_set_target_role(rs, r) == VDC_ROLE_IMAGE && a->requested.image_cache &&
            b->requested.image_cache && !strcmp(a->requested.image_cache, "host") &&
            !strcmp(b->requested.image_cache, "none") &&
            !g_strcmp0(a->requested.image_backend, b->requested.image_backend);
@@ -61,9 +37,9 @@ headline_pairs(const vdc_result_set *rs, char **names, size_t n)
     if (!rs->has_experiment && n > 1)
         return pairs;   /* not vmdiskcmp's own runs: not known to be pairs */
     for (ti = 0; ti < n; ti++)
-        if (is_image(rs, names[ti]))
+        if (vdc_result_set_target_role(rs, names[ti]) == VDC_ROLE_IMAGE)
             for (tj = 0; tj < n; tj++)
-                if (is_lv(rs, names[tj]))
+                if (vdc_result_set_target_role(rs, names[tj]) == VDC_ROLE_LV)
                     g_array_append_val(pairs, ((pair){ ti, tj }));
     if (pairs->len)
         return pairs;
@@ -72,9 +48,9 @@ headline_pairs(const vdc_result_set *rs, char **names, size_t n)
             if (is_cache_pair(rs, names[ti], names[tj]))
                 g_array_append_val(pairs, ((pair){ ti, tj }));
     for (tj = 0; tj < n; tj++)
-        if (is_dom0(rs, names[tj]))
+        if (vdc_result_set_target_role(rs, names[tj]) == VDC_ROLE_DOM0)
             for (ti = 0; ti < n; ti++)
-                if (!is_dom0(rs, names[ti]))
+                if (vdc_result_set_target_role(rs, names[ti]) != VDC_ROLE_DOM0)
                     g_array_append_val(pairs, ((pair){ ti, tj }));
     if (pairs->len)
         return pairs;

@@ -516,6 +516,14 @@ vdc_result_set_target_spec(const vdc_result_set *rs, const char *name, vdc_targe
     return t ? vdc_target_kind_parse(t->kind, s) : -1;
 }
 
+vdc_target_role
+vdc_result_set_target_role(const vdc_result_set *rs, const char *name)
+{
+    vdc_target_spec s;
+
+    return vdc_result_set_target_spec(rs, name, &s) < 0 ? VDC_ROLE_OTHER : vdc_target_spec_role(&s);
+}
+
 int
 vdc_target_name_ok(const char *name)
 {

@@ -737,6 +737,10 @@ vdc_target *vdc_result_set_find_target(const vdc_result_set *rs, const char *nam
  * target has (imported, absent). */
 int vdc_result_set_target_spec(const vdc_result_set *rs, const char *name, vdc_target_spec *s);
 
+/* The role (model/target.h) of target @name of @rs by its targets[].kind:
+ * VDC_ROLE_OTHER when @name has no record or a kind no run's target has. */
+vdc_target_role vdc_result_set_target_role(const vdc_result_set *rs, const char *name);
+
 /* 1 when @name can name a target: non-empty, valid UTF-8, no control
  * characters (a newline or a tab would break every line-oriented report
  * and error message), at most VDC_TARGET_NAME_MAX bytes; else 0. */

@@ -243,6 +243,14 @@ vdc_target_spec_domu_image(const vdc_target_spec *s)
     return s->where == VDC_WHERE_DOMU && s->backing == VDC_BACKING_IMAGE;
 }
 
+vdc_target_role
+vdc_target_spec_role(const vdc_target_spec *s)
+{
+    if (s->where == VDC_WHERE_DOM0)
+        return VDC_ROLE_DOM0;
+    return s->backing == VDC_BACKING_IMAGE ? VDC_ROLE_IMAGE : VDC_ROLE_LV;
+}
+
 int
 vdc_target_iothreads(const vdc_target_spec *s)
 {

@@ -217,6 +217,19 @@ int vdc_target_kind_parse(const char *kind, vdc_target_spec *s);
 /* 1 when @s is a domU image: the image backend and image cache apply. */
 int vdc_target_spec_domu_image(const vdc_target_spec *s);
 
+/* A target's side in the comparisons the report and the stopping rule
+ * make (the headline's pairs: an image against an LV, a domU against the
+ * dom0 baseline). */
+typedef enum vdc_target_role {
+    VDC_ROLE_OTHER,             /* no target's kind (an import's "imported", none) */
+    VDC_ROLE_IMAGE,             /* a domU image */
+    VDC_ROLE_LV,                /* a domU LV or block device the user gave: the "LV" side */
+    VDC_ROLE_DOM0,              /* the dom0 baseline, whatever backs it */
+} vdc_target_role;
+
+/* The role of the target @s describes (never VDC_ROLE_OTHER). */
+vdc_target_role vdc_target_spec_role(const vdc_target_spec *s);
+
 /* The QEMU cache and I/O modes a domU disk described by @s gets (libvirt
  * qemu/kvm): --disk-cache and --disk-io when given; else, for an image,
  * by its --image-cache (host: writeback, QEMU's default, and QEMU's

@@ -71,34 +71,6 @@ vdc_headline_verdict_name(enum vdc_verdict v)
 
 /* ---- deciding ---------------------------------------------------------- */
 
-/* What result.json says target @name is (its kind, by the target names),
- * or -1 when it has none a target can have (imported, absent). */
-static int
-target_spec(const vdc_result_set *rs, const char *name, vdc_target_spec *s)
-{
-    const vdc_target *t = vdc_result_set_find_target(rs, name);
-
-    *s = (vdc_target_spec){ 0 };
-    return t ? vdc_target_kind_parse(t->kind, s) : -1;
-}
-
-static int
-is_image(const vdc_result_set *rs, const char *name)
-{
-    vdc_target_spec s;
-
-    return !target_spec(rs, name, &s) && vdc_target_spec_domu_image(&s);
-}
-
-/* an LV or a block device the user gave: the headline's "LV" side */
-static int
-is_lv(const vdc_result_set *rs, const char *name)
-{
-    vdc_target_spec s;
-
-    return !target_spec(rs, name, &s) && s.where == VDC_WHERE_DOMU && s.backing != VDC_BACKING_IMAGE;
-}
-
 /* an image variant's requested image cache ("host", "none") and backend,
  * or NULL */
 static const char *
@@ -107,7 +79,7 @@ image_cache(const vdc_result_set *rs, const char *name, const char **backend)
     const vdc_target *t = vdc_result_set_find_target(rs, name);
 
     *backend = t ? t->requested.image_backend : NULL;
-    return t && is_image(rs, name) ? t->requested.image_cache : NULL;
+    return t && vdc_result_set_target_role(rs, name) == VDC_ROLE_IMAGE ? t->requested.image_cache : NULL;
 }
 
 /* @t through dom0's page cache and @r not, with the same requested backend:
@@ -118,14 +90,6 @@ is_cache_pair(const vdc_result_set *rs, const char *t, const char *r)
     const char *bt, *br, *ct = image_cache(rs, t, &bt), *cr = image_cache(rs, r, &br);
 
     return ct && cr && !strcmp(ct, "host") && !strcmp(cr, "none") && !g_strcmp0(bt, br);
-}
-
-static int
-is_dom0(const vdc_result_set *rs, const char *name)
-{
-    vdc_target_spec s;
-
-    return !target_spec(rs, name, &s) && s.where == VDC_WHERE_DOM0;
 }
 
 static void
@@ -315,13 +279,13 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
 
     vdc_headline_dispose(h);
     for (ti = 0; ti < a->n_targets; ti++) {
-        n_image += is_image(rs, a->targets[ti]);
-        n_lv += is_lv(rs, a->targets[ti]);
+        n_image += vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_IMAGE;
+        n_lv += vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_LV;
     }
     for (ti = 0; ti < a->n_targets; ti++)
-        if (is_image(rs, a->targets[ti]))
+        if (vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_IMAGE)
             for (tj = 0; tj < a->n_targets; tj++)
-                if (is_lv(rs, a->targets[tj]))
+                if (vdc_result_set_target_role(rs, a->targets[tj]) == VDC_ROLE_LV)
                     add_pair(pairs, VDC_HEADLINE_CHOICE, ti, tj);
     n_choice = pairs->len;
     for (ti = 0; ti < a->n_targets; ti++)
@@ -332,9 +296,9 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
         h->absent = a->n_targets < 2 ? VDC_HEADLINE_ONE_TARGET : !n_image && !n_lv ? VDC_HEADLINE_NO_KINDS
                     : !n_image ? VDC_HEADLINE_NO_IMAGE : VDC_HEADLINE_NO_LV;
     for (tj = 0; tj < a->n_targets; tj++)
-        if (is_dom0(rs, a->targets[tj]))
+        if (vdc_result_set_target_role(rs, a->targets[tj]) == VDC_ROLE_DOM0)
             for (ti = 0; ti < a->n_targets; ti++)
-                if (!is_dom0(rs, a->targets[ti]))
+                if (vdc_result_set_target_role(rs, a->targets[ti]) != VDC_ROLE_DOM0)
                     add_pair(pairs, VDC_HEADLINE_CEILING, ti, tj);
     if (!pairs->len)
         for (ti = 0; ti < a->n_targets; ti++)

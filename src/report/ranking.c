@@ -14,15 +14,6 @@
 #include "stats/cld.h"
 #include "stats/paired.h"
 
-static int
-is_dom0(const vdc_result_set *rs, const char *name)
-{
-    const vdc_target *t = vdc_result_set_find_target(rs, name);
-    vdc_target_spec s = { 0 };
-
-    return t && vdc_target_kind_parse(t->kind, &s) == 0 && s.where == VDC_WHERE_DOM0;
-}
-
 /* the kept values of cell @c: into @v (by repetition @rep), their count */
 static size_t
 kept_values(const struct vdc_analysis *a, const struct vdc_cell *c, double *v, int64_t *rep)
@@ -98,7 +89,7 @@ fill_entry(const struct vdc_analysis *a, const vdc_result_set *rs, size_t ti, si
     int64_t *rep;
     size_t i;
 
-    if (!c->n_samples || is_dom0(rs, a->targets[ti]))
+    if (!c->n_samples || vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_DOM0)
         return -1;
     v = g_new(double, c->n_values + 1);
     rep = g_new(int64_t, c->n_values + 1);

@@ -32,14 +32,6 @@ vdc_reading_dispose(struct vdc_reading *r)
     vdc_reading_init(r);
 }
 
-static int
-kind_is(const vdc_result_set *rs, const char *name, const char *kind)
-{
-    const vdc_target *t = vdc_result_set_find_target(rs, name);
-
-    return t && t->kind && !strcmp(t->kind, kind);
-}
-
 static double
 share(const struct vdc_reading *r, const struct vdc_analysis *a, size_t ti, size_t ki)
 {
@@ -122,7 +114,7 @@ find_odd(struct vdc_reading *r, GArray *odd, const struct vdc_analysis *a, const
                 o.gap_hi = MAX(o.gap_hi, e);
             }
         }
-        if (write_test(a, ki) && kind_is(rs, a->targets[o.ahead], "image")) {
+        if (write_test(a, ki) && vdc_result_set_target_role(rs, a->targets[o.ahead]) == VDC_ROLE_IMAGE) {
             o.file_mib = a->files[o.ahead].hi;
             o.dom0_mib = dom0_ram(r, a, rs, o.ahead);
             o.cache = o.dom0_mib == VDC_INT_ABSENT ? -1
@@ -265,7 +257,7 @@ vdc_reading_build(struct vdc_analysis *a, const vdc_result_set *rs)
     if (rs->has_experiment || a->n_targets < 2 || most != 1)
         goto out;
     for (ti = 0; ti < a->n_targets; ti++)
-        if (kind_is(rs, a->targets[ti], "dom0")) {
+        if (vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_DOM0) {
             n_dom0++;
             dom0 = ti;
         }
@@ -285,8 +277,8 @@ vdc_reading_build(struct vdc_analysis *a, const vdc_result_set *rs)
      * else the two targets beside the reference */
     for (ti = 0; ti < a->n_targets; ti++)
         for (tj = 0; tj < a->n_targets; tj++)
-            if (kind_is(rs, a->targets[ti], "image") &&
-                (kind_is(rs, a->targets[tj], "lvm") || kind_is(rs, a->targets[tj], "block")))
+            if (vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_IMAGE &&
+                vdc_result_set_target_role(rs, a->targets[tj]) == VDC_ROLE_LV)
                 find_odd(r, odd, a, rs, ti, tj);
     if (!odd->len && a->n_targets == 3) {
         size_t x = r->reference == 0 ? 1 : 0, y = r->reference == 2 ? 1 : 2;

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "model/result.h"
 #include "model/target.h"
 
 /* every dimension with its number of values (the enums' members) */
@@ -218,6 +219,44 @@ test_kind_parse(void **state)
     assert_int_equal(s.backing, VDC_BACKING_BLOCK);
 }
 
+/* the role by kind, as the headline, the stopping rule, the ranking and
+ * the reading pair targets: image, an LV or a block device ("LV"), dom0
+ * whatever backs it; a kind no run's target has (an import's "imported"),
+ * or no record, is other */
+static void
+test_role(void **state)
+{
+    static const struct {
+        const char *kind;
+        vdc_target_role role;
+    } cases[] = {
+        { "image", VDC_ROLE_IMAGE }, { "lvm", VDC_ROLE_LV }, { "block", VDC_ROLE_LV },
+        { "dom0", VDC_ROLE_DOM0 }, { "imported", VDC_ROLE_OTHER }, { NULL, VDC_ROLE_OTHER },
+    };
+    vdc_target_spec s = { .where = VDC_WHERE_DOM0, .backing = VDC_BACKING_LVM };
+    vdc_result_set rs;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(vdc_target_spec_role(&s), VDC_ROLE_DOM0);
+    s.where = VDC_WHERE_DOMU;
+    assert_int_equal(vdc_target_spec_role(&s), VDC_ROLE_LV);
+    s.backing = VDC_BACKING_IMAGE;
+    assert_int_equal(vdc_target_spec_role(&s), VDC_ROLE_IMAGE);
+    vdc_result_set_init(&rs);
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char name[16];
+        vdc_target *t;
+
+        g_snprintf(name, sizeof(name), "t%zu", i);
+        t = vdc_result_set_add_target(&rs, name);
+        vdc_set_str(&t->kind, cases[i].kind);
+        assert_int_equal(vdc_result_set_target_role(&rs, name), cases[i].role);
+    }
+    assert_int_equal(vdc_result_set_target_role(&rs, "absent"), VDC_ROLE_OTHER);
+    vdc_result_set_dispose(&rs);
+}
+
 int
 main(void)
 {
@@ -227,6 +266,7 @@ main(void)
         cmocka_unit_test(test_dims),
         cmocka_unit_test(test_spec),
         cmocka_unit_test(test_kind_parse),
+        cmocka_unit_test(test_role),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
