@@ -392,10 +392,8 @@ storage_options(const vdc_run_opts *o, vdc_plan *p)
 
 /* --guests against the plan's targets: a level boots copies of a domU
  * target (an image or an LV per guest); a --block device is one device and
- * cannot be copied; --runs auto pairs one guest's runs; an image with
- * --image-cache none is applied and verified while one domU is paused (the
- * run's cache step), which a level does not do.  0, or -1 after one
- * vdc_input_error. */
+ * cannot be copied; --runs auto pairs one guest's runs.  0, or -1 after
+ * one vdc_input_error. */
 static int
 check_guests(const vdc_plan *p)
 {
@@ -418,12 +416,6 @@ check_guests(const vdc_plan *p)
             vdc_input_error("--guests %u: target %s is one block device (%s): expected --image or "
                             "--lvm targets (each guest gets its own copy)", max, t->name,
                             t->path ? t->path : "?");
-            return -1;
-        }
-        if (vdc_target_spec_domu_image(&t->spec) && t->spec.cache == VDC_IMAGE_CACHE_NONE) {
-            vdc_input_error("--guests: target %s asks for --image-cache none, which a level does "
-                            "not apply and verify yet: expected --image-cache host with --guests",
-                            t->name);
             return -1;
         }
     }

@@ -76,70 +76,65 @@ read_rings(vdc_run_state *st, const char *name, int *ask)
     json_object_unref(bk);
 }
 
+/* domu.h */
+char *
+vdc_domu_look(vdc_run_state *st, const char *name, vdc_hostwatch *hw, unsigned period_s,
+              vdc_domu_watch *ws)
+{
+    g_autofree char *dir = full_image_dir(st), *why = NULL;
+    int paused = 0;
+
+    ws->full = dir ? ws->full + 1 : 0;
+    if (st->hvops->stalled)
+        paused = st->hvops->stalled(st->hv, name, &why) == 1;
+    if (dir && (paused || ws->full >= 2))
+        return g_strdup_printf("image directory FS full (%s)%s%s", dir, paused ? "; " : "",
+                               paused ? why : "");
+    if (paused)
+        return g_strdup_printf("the domU stalled: %s", why);
+    if (hw && st->p->heartbeat_timeout_s) {
+        g_autofree char *last = NULL;
+        uint64_t now = vdc_hostwatch_heartbeat(hw, &last);
+
+        if (now != ws->beats) {
+            ws->beats = now;
+            ws->since_beat = 0;
+        } else if (ws->beats) {
+            ws->since_beat += period_s;
+        }
+        if (ws->beats && ws->since_beat >= st->p->heartbeat_timeout_s)
+            return g_strdup_printf("the runner's heartbeat stopped %u s ago (last event: %s)",
+                                   ws->since_beat, last);
+    }
+    return NULL;
+}
+
 /* Wait for the domU as the driver's wait does, up to --timeout, in
- * periods of WATCH_S seconds; between them the domU is watched: paused by
- * the hypervisor on an I/O error (drivers with a stalled slot), or an
- * image directory's filesystem full at two looks in a row, ends the wait
- * at once with *@stall (g_malloc) naming the cause, e.g. "image directory
- * FS full (/var/lib/vmdiskcmp: 0 bytes free); paused on an I/O error
- * (disk vdb: no space left)".  A guest writing its test file into a full
+ * periods of WATCH_S seconds, looking at it between them
+ * (vdc_domu_look): a cause found ends the wait at once with *@stall
+ * (g_malloc) naming it.  A guest writing its test file into a full
  * filesystem makes no progress, and would otherwise be waited for the
- * whole --timeout.  On every driver, a runner that has beaten at least
- * once (@hw reads its heartbeat from the control disk at each look) and
- * then not for --heartbeat-timeout seconds ends the wait too: "the
- * runner's heartbeat stopped 120 s ago (last event: test rewrite of target
- * img began)".  The seconds count the periods waited since the look that
- * saw the last beat (so the mock driver's instant waits count as real
- * ones); before the first beat only --timeout applies (boot time varies).
- * At each look the Xen VBDs' rings are read until negotiated (read_rings). */
+ * whole --timeout.  At each look the Xen VBDs' rings are read until
+ * negotiated (read_rings). */
 static vdc_hv_wait_result
 watch_domu(vdc_run_state *st, vdc_hostwatch *hw, char **stall)
 {
     const vdc_plan *p = st->p;
-    unsigned left = p->timeout_s, full = 0, since_beat = 0;
-    uint64_t beats = 0;
+    unsigned left = p->timeout_s;
+    vdc_domu_watch ws = { 0 };
     int ask_rings = 1;
 
     *stall = NULL;
     for (;;) {
         unsigned period = MIN(left, WATCH_S);
-        g_autofree char *dir = NULL, *why = NULL;
         vdc_hv_wait_result w = st->hvops->wait(st->hv, p->domain_name, period, st->env->stop);
-        int paused = 0;
 
         left -= period;
         if (w != VDC_HV_WAIT_TIMEOUT || left == 0)
             return w;
         read_rings(st, p->domain_name, &ask_rings);
-        dir = full_image_dir(st);
-        full = dir ? full + 1 : 0;
-        if (st->hvops->stalled)
-            paused = st->hvops->stalled(st->hv, p->domain_name, &why) == 1;
-        if (dir && (paused || full >= 2)) {
-            *stall = g_strdup_printf("image directory FS full (%s)%s%s", dir, paused ? "; " : "",
-                                     paused ? why : "");
+        if ((*stall = vdc_domu_look(st, p->domain_name, hw, period, &ws)))
             return w;
-        }
-        if (paused) {
-            *stall = g_strdup_printf("the domU stalled: %s", why);
-            return w;
-        }
-        if (hw && p->heartbeat_timeout_s) {
-            g_autofree char *last = NULL;
-            uint64_t now = vdc_hostwatch_heartbeat(hw, &last);
-
-            if (now != beats) {
-                beats = now;
-                since_beat = 0;
-            } else if (beats) {
-                since_beat += period;
-            }
-            if (beats && since_beat >= p->heartbeat_timeout_s) {
-                *stall = g_strdup_printf("the runner's heartbeat stopped %u s ago (last event: %s)",
-                                         since_beat, last);
-                return w;
-            }
-        }
     }
 }
 
@@ -170,14 +165,11 @@ domu_hostwatch(vdc_run_state *st, size_t first, size_t n)
     return vdc_hostwatch_new(t, n);
 }
 
-/* After create: read the domU's disk facts, apply `none` on loop devices
- * while it is paused, hand each target's cache truth to the recorder
- * (collect/cache.h); then resume a paused domU.  0, or -1 when the domU
- * could not be resumed (message printed). */
-static int
-cache_step(vdc_run_state *st, const vdc_hv_domain *dom)
+/* domu.h */
+int
+vdc_domu_cache_step(vdc_run_state *st, const vdc_plan *p, const char *name,
+                    const vdc_hv_domain *dom)
 {
-    vdc_plan *p = st->p;
     vdc_hv_disk_facts facts;
     g_autofree vdc_target_cache *now = g_new0(vdc_target_cache, p->n_targets + 1);
     g_autofree int *read = g_new0(int, p->n_targets + 1);
@@ -187,7 +179,7 @@ cache_step(vdc_run_state *st, const vdc_hv_domain *dom)
     for (i = 0; i < p->n_targets; i++)
         vdc_target_cache_init(&now[i]);
     vdc_hv_disk_facts_init(&facts);
-    if (st->hvops->disk_facts(st->hv, p->domain_name, &facts) == 0) {
+    if (st->hvops->disk_facts(st->hv, name, &facts) == 0) {
         vdc_cache_boot(p, dom, &facts, &st->env->cache, now, read, fail);
     } else {
         /* the message is printed; `none` cannot be verified without facts */
@@ -202,7 +194,7 @@ cache_step(vdc_run_state *st, const vdc_hv_domain *dom)
         vdc_recorder_cache(st->rec, i, read[i] ? &now[i] : NULL, fail[i]);
         vdc_target_cache_dispose(&now[i]);
     }
-    if (dom->start_paused && st->hvops->resume(st->hv, p->domain_name) < 0)
+    if (dom->start_paused && st->hvops->resume(st->hv, name) < 0)
         return -1;
     return 0;
 }
@@ -333,7 +325,7 @@ vdc_domu_boot(vdc_run_state *st, size_t bi)
         (void)vdc_journal_done_ident(&st->journal, dom_seq, "uuid", got);
     else
         (void)vdc_journal_done(&st->journal, dom_seq);
-    if (cache_step(st, &dom) < 0) {
+    if (vdc_domu_cache_step(st, p, p->domain_name, &dom) < 0) {
         destroy_domu(st, dom_seq);
         vdc_recorder_steps_failed(st->rec, b->first, b->n, "failed", "the paused domU could not be resumed (see the message above)");
         goto out;

@@ -11,7 +11,41 @@
 
 #include <stddef.h>
 
+#include "collect/hostwatch.h"
 #include "run/state.h"
+
+/* What the looks at one running domU remember between them. */
+typedef struct {
+    unsigned full;          /* looks in a row that saw an image directory full */
+    uint64_t beats;         /* the runner's heartbeat count at the last look */
+    unsigned since_beat;    /* seconds waited since the look that saw it change */
+} vdc_domu_watch;
+
+/* One look at running domU @name after @period_s seconds of waiting (its
+ * state in @ws, zeroed before the first): a cause to end its wait at once,
+ * g_malloc'd, or NULL.  Paused by the hypervisor on an I/O error (drivers
+ * with a stalled slot): "the domU stalled: ..."; an image directory's
+ * filesystem full (below 1 MiB free) at two looks in a row, or full and
+ * paused: "image directory FS full (/var/lib/vmdiskcmp: 0 bytes free);
+ * paused on an I/O error (disk vdb: no space left)"; a runner that has
+ * beaten at least once (@hw reads its heartbeat from the control disk) and
+ * then not for --heartbeat-timeout seconds: "the runner's heartbeat
+ * stopped 120 s ago (last event: test rewrite of target img began)".  The
+ * seconds count the periods waited since the look that saw the last beat
+ * (so the mock driver's instant waits count as real ones); before the
+ * first beat only --timeout applies (boot time varies). */
+char *vdc_domu_look(vdc_run_state *st, const char *name, vdc_hostwatch *hw, unsigned period_s,
+                    vdc_domu_watch *ws);
+
+/* After create: read domU @name's disk facts, apply `none` on loop
+ * devices while it is paused, hand each target of @p's cache truth to the
+ * recorder (collect/cache.h; a target that must fail this boot's runs:
+ * vdc_recorder_boot_fail says why); then resume a paused domU.  @p is the
+ * run's plan, or a view of it whose targets carry a guest's own copies
+ * (run/level.c).  0, or -1 when the domU could not be resumed (message
+ * printed). */
+int vdc_domu_cache_step(vdc_run_state *st, const vdc_plan *p, const char *name,
+                        const vdc_hv_domain *dom);
 
 /* Boot @bi of the plan (a domU boot: its steps' targets on one domain).
  * Every step of it is recorded: answered, or failed with the cause.  When

@@ -14,6 +14,7 @@
 #include "hv/translate.h"
 #include "plan/levels.h"
 #include "plan/step.h"
+#include "run/domu.h"
 #include "run/provision.h"
 
 /* The period of the wait for a level's domains, per domain (s). */
@@ -70,6 +71,8 @@ typedef struct {
     int ended;                  /* the wait for it ended, with w */
     vdc_hv_wait_result w;
     char *why;                  /* why it failed, or NULL */
+    vdc_hostwatch *hw;          /* its host samples and heartbeat, after the release */
+    vdc_domu_watch watch;       /* the looks at it while it runs (run/domu.h) */
 } level_guest;
 
 static void
@@ -131,18 +134,42 @@ out:
     vdc_ctl_job_dispose(&job);
 }
 
+/* Guest @g's cache step as one domU's (run/domu.h vdc_domu_cache_step),
+ * on a view of the plan whose target @ti is its copy: its backends read
+ * back, `none` applied on its loop device while it is paused and
+ * verified, the truth handed to the recorder (the first guest's record
+ * stands, a later guest's that differs fails it); then resumed.  A guest
+ * whose cache is refused or differs fails, named with the cause. */
+static void
+guest_cache(vdc_run_state *st, size_t ti, level_guest *g, const vdc_hv_domain *dom)
+{
+    vdc_plan view = *st->p;
+    g_autofree vdc_plan_target *targets = g_memdup2(st->p->targets,
+                                                    sizeof(*targets) * st->p->n_targets);
+    const char *fail;
+
+    targets[ti].path = g->disk;
+    view.targets = targets;
+    if (vdc_domu_cache_step(st, &view, g->name, dom) < 0)
+        guest_failed(g, "the paused domU could not be resumed (see the message above)");
+    else if ((fail = vdc_recorder_boot_fail(st->rec, ti)))
+        guest_failed(g, "%s", fail);
+}
+
 /* Guest @g's domain, journaled (by a UUID of ours) before it exists. */
 static void
 guest_create(vdc_run_state *st, size_t bi, level_guest *g)
 {
     const vdc_plan *p = st->p;
-    const vdc_plan_target *t = &p->targets[p->steps[p->boots[bi].first].target];
+    size_t ti = p->steps[p->boots[bi].first].target;
+    const vdc_plan_target *t = &p->targets[ti];
     vdc_hv_domain dom;
     char got[VDC_HV_UUID_LEN];
     g_autofree char *repeats = NULL;
 
     vdc_hv_domain_from_plan(p, st->prep.image, g->ctl, g->console, &dom);
     guest_domain(&dom, g, t);
+    dom.start_paused = vdc_hv_domain_needs_pause(&dom);
     g->uuid = g_uuid_string_random();
     dom.uuid = g->uuid;
     g->dom_seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){
@@ -162,10 +189,7 @@ guest_create(vdc_run_state *st, size_t bi, level_guest *g)
         (void)vdc_journal_done_ident(&st->journal, g->dom_seq, "uuid", got);
     else
         (void)vdc_journal_done(&st->journal, g->dom_seq);
-    /* a domain the translator started paused (the cache step of one
-     * guest at a time) goes on at once: a level reads no cache facts */
-    if (dom.start_paused && st->hvops->resume(st->hv, g->name) < 0)
-        guest_failed(g, "the paused domU could not be resumed (see the message above)");
+    guest_cache(st, ti, g, &dom);
 }
 
 /* the gate's look at whether guest @i's domain still runs */
@@ -202,14 +226,30 @@ level_backends(vdc_run_state *st, size_t ti, const level_guest *g)
     json_object_unref(bk);
 }
 
+/* Guest @k's domain destroyed now (a stalled guest: it would load the
+ * host under the others), its journal entry undone. */
+static void
+guest_destroy(vdc_run_state *st, level_guest *g)
+{
+    if (g->dom_seq && vdc_hv_destroy_own(st->hvops, st->hv, g->name, g->uuid, st->p->id) == 0) {
+        (void)vdc_journal_undone(&st->journal, g->dom_seq);
+        g->dom_seq = 0;
+    }
+}
+
 /* Wait for every created guest's domain to end, at most --timeout from
  * now, in turn by LEVEL_WAIT_S; a domain still running then is past its
- * time.  After each round over the guests @lh looks at the host.  Stops
- * at an interruption. */
+ * time.  After each round over the guests @lh looks at the host, and each
+ * guest still running is looked at as one domU is (vdc_domu_look, the
+ * round's seconds as its period): a guest found stalled (paused on an I/O
+ * error, the image directory full, its runner's heartbeat stopped) fails
+ * naming the cause and is destroyed at once; the others go on.  Stops at
+ * an interruption. */
 static void
 wait_all(vdc_run_state *st, level_guest *g, unsigned n, vdc_levelhost *lh)
 {
-    gint64 deadline = g_get_monotonic_time() + (gint64)st->p->timeout_s * G_USEC_PER_SEC;
+    gint64 t0 = g_get_monotonic_time();
+    gint64 deadline = t0 + (gint64)st->p->timeout_s * G_USEC_PER_SEC;
     unsigned k, left;
 
     do {
@@ -230,9 +270,50 @@ wait_all(vdc_run_state *st, level_guest *g, unsigned n, vdc_levelhost *lh)
         }
         if (vdc_run_stopped(st))
             return;
-        if (left)
-            vdc_levelhost_look(lh);
-    } while (left);
+        if (!left)
+            break;
+        vdc_levelhost_look(lh);
+        for (k = 0; k < n; k++) {
+            g_autofree char *stall = NULL;
+
+            if (!g[k].created || g[k].ended ||
+                !(stall = vdc_domu_look(st, g[k].name, g[k].hw, LEVEL_WAIT_S * left, &g[k].watch)))
+                continue;
+            guest_failed(&g[k], "%s, %.0f s after the release: destroyed", stall,
+                         (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC);
+            vdc_error("domain %s: %s", g[k].name, g[k].why);
+            vdc_hostwatch_stop(g[k].hw);
+            guest_destroy(st, &g[k]);
+            g[k].ended = 1;
+            g[k].w = VDC_HV_WAIT_ERROR;     /* its cause is in why: a failure, not a timeout */
+            vdc_levelhost_ended(lh, k);
+        }
+    } while (1);
+}
+
+/* Guest @g's host sampler (collect/hostwatch.h) over its one target @ti,
+ * its copy @g->disk, started on its control disk; NULL when it could not
+ * start (said once: the guest goes on without host samples). */
+static vdc_hostwatch *
+guest_hostwatch(vdc_run_state *st, size_t ti, level_guest *g)
+{
+    const vdc_plan_target *pt = &st->p->targets[ti];
+    const vdc_target *rt = vdc_recorder_target_record(st->rec, ti);
+    vdc_host_target t = { .name = pt->name, .vdev = pt->vdev };
+    vdc_hostwatch *hw;
+
+    if (pt->spec.backing == VDC_BACKING_IMAGE)
+        t.image = g->disk;
+    if (rt)
+        t.backend = rt->backend.type;
+    hw = vdc_hostwatch_new(&t, 1);
+    if (vdc_hostwatch_start_domu(hw, g->ctl, g->nonce, st->hvops, st->hv, g->name) < 0) {
+        vdc_progress("warning: %s: no host samples, no heartbeat watch (see the message above)",
+                     g->name);
+        vdc_hostwatch_free(hw);
+        return NULL;
+    }
+    return hw;
 }
 
 /* Guest @k's run: its answer from its control disk, or its failure. */
@@ -259,6 +340,8 @@ guest_record(vdc_run_state *st, size_t bi, unsigned k, level_guest *g)
             g_autofree char *log = g_strdup_printf("%s/logs/runner-%zu-g%u.log", p->out_dir, bi, k);
 
             vdc_recorder_ctl_answer(st->rec, step, 1, what, &res, log);
+            if (g->hw)
+                vdc_recorder_host_samples(st->rec, step, 1, g->hw);
             if (res.status != VDC_CTL_STATUS_OK)
                 guest_failed(g, "its runner reported %s: %s", vdc_ctl_status_name(res.status),
                              res.n_targets && res.targets[0].error ? res.targets[0].error
@@ -362,6 +445,8 @@ vdc_level_boot(vdc_run_state *st, size_t bi)
                                   &gate_why) == 0;
         if (released) {
             level_backends(st, ti, &g[0]);
+            for (k = 0; k < n; k++)
+                g[k].hw = guest_hostwatch(st, ti, &g[k]);
             lh = level_hostwatch(st, ti, g, n);
             if (vdc_levelhost_begin(lh) < 0)
                 vdc_progress("warning: level %u of %s: no host figures (see the message above)",
@@ -374,10 +459,10 @@ vdc_level_boot(vdc_run_state *st, size_t bi)
     }
     /* every domain destroyed, whatever happened, newest first (one whose
      * create failed too: by its UUID, whatever the hypervisor left) */
-    for (k = n; k-- > 0;)
-        if (g[k].dom_seq &&
-            vdc_hv_destroy_own(st->hvops, st->hv, g[k].name, g[k].uuid, p->id) == 0)
-            (void)vdc_journal_undone(&st->journal, g[k].dom_seq);
+    for (k = n; k-- > 0;) {
+        vdc_hostwatch_stop(g[k].hw);
+        guest_destroy(st, &g[k]);
+    }
     if (vdc_run_stopped(st))
         for (k = 0; k < n; k++)
             guest_failed(&g[k], "interrupted");
@@ -422,5 +507,6 @@ vdc_level_boot(vdc_run_state *st, size_t bi)
         g_free(g[k].disk);
         g_free(g[k].uuid);
         g_free(g[k].why);
+        vdc_hostwatch_free(g[k].hw);
     }
 }

@@ -3,8 +3,7 @@
 # `vmdiskcmp run --guests`: the density levels before anything is created.
 # --dry-run prints every domain of every level and what each level needs;
 # a level whose guests do not fit the host's memory, or whose copies do
-# not fit the image directory, is refused in one line with exit 2, and so
-# is an image with --image-cache none (a level does not apply it yet);
+# not fit the image directory, is refused in one line with exit 2;
 # nothing is created.  Against libvirt's test:///default driver (no
 # domain is made); well under a second.
 . "$top_srcdir/tests/lib.sh"
@@ -42,9 +41,6 @@ bad "free, the images need 80.0 PiB (image 64 x 1.3 PiB), " --image --guests 64 
 bad "more: expected --image-dir on a filesystem with room, or smaller images (--size for the domU's, fewer --guests)" \
     --image --guests 64 --size 1024T
 bad "(image 64 x " --image --guests 64 --size 1024T
-# an image whose `none` a level cannot apply and verify yet
-bad "--guests: target image-nocache asks for --image-cache none, which a level does not apply and verify yet" \
-    --image --image-cache host,none --guests 2 --size 64M
 
 # --dry-run: every domain of every level, what the level needs
 rc=0
@@ -61,4 +57,13 @@ grep -q "^    image guest 2: domain vmdiskcmp-.*-g2, disk $work/vmdiskcmp-.*-ima
     fail "dry run: no guest 2 of level 3"
 [ ! -e "$work/out" ] || fail "dry run: created $work/out"
 [ -z "$(ls "$work" | grep -v '^std')" ] || fail "dry run: created $(ls "$work")"
+# an image with --image-cache none at a level: planned (each guest's is
+# applied and verified at its boot), not refused
+rc=0
+# shellcheck disable=SC2086
+"$VMDISKCMP" $conn --image --image-cache host,none --guests 2 --size 64M --dry-run --out "$work/out" \
+    --image-dir "$work" >"$work/stdout" 2>"$work/stderr" || rc=$?
+[ "$rc" = 0 ] || fail "--image-cache none at a level: exit $rc: $(cat "$work/stderr")"
+grep -q "^    image-nocache guest 1: domain vmdiskcmp-.*-g1, disk $work/vmdiskcmp-.*-image-nocache-g1\.raw$" \
+    "$work/stdout" || fail "--image-cache none at a level: no guest 1 of image-nocache: $(cat "$work/stdout")"
 echo "ok: --guests refused and planned"

@@ -123,6 +123,7 @@ static struct {
      * the fe_connect_at-th read of the backends on (0: never) */
     int fe_connect_at;
     int n_backends;                 /* reads of the backends */
+    int n_copy_flags;               /* QEMU's open flags asked for a guest's copy */
 } F;
 
 static volatile sig_atomic_t stop_flag;
@@ -588,7 +589,8 @@ run_level_flow(vdc_result_set *rs)
 {
     g_autofree char *line = g_strdup_printf(
         "run --hypervisor mock --image --dom0 --runs 1 --seed 10 --size 16M --dom0-size 16M "
-        "--guest-image /g.img --image-dir %s/imgs/a --out %s/out --guests 1,2", F.dir, F.dir);
+        "--guest-image /g.img --image-dir %s/imgs/a --out %s/out --guests 1,2 %s", F.dir, F.dir,
+        F.extra ? F.extra : "");
     g_auto(GStrv) argv = NULL;
     g_autofree char *result = g_strdup_printf("%s/out/result.json", F.dir);
     const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
@@ -814,6 +816,82 @@ test_levels_host(void **state)
                      qemu / (ios / 1000.0)) < 1e-9 * (1 + qemu));
     assert_true(json_object_has_member(h, "dom0_cached_bytes"));
     assert_true(json_object_has_member(h, "dom0_dirty_bytes"));
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* A guest whose runner beat and then stopped fails its level after
+ * --heartbeat-timeout (each round of the level's wait counts a second per
+ * running guest), named with the cause and destroyed at once; the other
+ * guest runs to its end and its answer is kept; everything torn down. */
+static void
+test_levels_heartbeat(void **state)
+{
+    vdc_result_set rs;
+    const vdc_level_record *l2;
+
+    F.heartbeat = 1;            /* the last created guest's runner beats */
+    F.beat_waits = 3;
+    F.shutoff_at = 400;
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_FAILURE);
+    l2 = level_record(&rs, 2);
+    assert_non_null(l2);
+    assert_string_equal(l2->status, "failed");
+    assert_non_null(strstr(l2->error, "guest 1 (vmdiskcmp-"));
+    assert_non_null(strstr(l2->error, "the runner's heartbeat stopped 120 s ago (last event: test "
+                                      "rewrite of target image began), "));
+    assert_non_null(strstr(l2->error, " after the release: destroyed"));
+    assert_string_equal(level_run(&rs, 2, 0)->status, "ok");
+    assert_string_equal(level_run(&rs, 2, 1)->status, "failed");
+    assert_non_null(strstr(level_run(&rs, 2, 1)->error, "heartbeat stopped"));
+    /* level 1's one guest beat too: the same watch */
+    assert_string_equal(level_run(&rs, 1, 0)->status, "failed");
+    assert_non_null(strstr(level_record(&rs, 1)->error, "guest 0 (vmdiskcmp-"));
+    /* far from --timeout: guest 0 ran on to its power-off at wait 400 */
+    assert_true(F.max_waits <= 401);
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+}
+
+/* --image-cache none at a level: each guest's cache read back and
+ * verified on its own copy (QEMU's open flags of guest 1's copy asked),
+ * targets[].cache recorded; a copy QEMU opened without O_DIRECT fails the
+ * level before its release, named. */
+static void
+test_levels_image_cache_none(void **state)
+{
+    vdc_result_set rs;
+    const vdc_level_record *l;
+    size_t i;
+
+    F.extra = "--image-cache host,none";
+    F.qemu_direct = 1;
+    F.cache_facts = 1;
+    vdc_hv_mock()->on_disk_facts = m_disk_facts;
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_OK);
+    assert_true(F.n_copy_flags > 0);
+    assert_int_equal(vdc_result_set_find_target(&rs, "image-nocache")->cache.bypasses_dom0_page_cache, 1);
+    for (i = 0; i < rs.n_runs; i++)
+        assert_string_equal(rs.runs[i]->status, "ok");
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+    teardown(state);
+    setup(state);
+
+    F.extra = "--image-cache host,none";
+    F.qemu_direct = 0;
+    F.cache_facts = 1;
+    vdc_hv_mock()->on_disk_facts = m_disk_facts;
+    assert_int_equal(run_level_flow(&rs), VDC_EXIT_FAILURE);
+    for (i = 0; i < rs.experiment.n_levels; i++) {
+        l = &rs.experiment.levels[i];
+        if (strcmp(l->target, "image-nocache"))
+            continue;
+        assert_string_equal(l->status, "failed");
+        assert_non_null(strstr(l->error, "guest 0 (vmdiskcmp-"));
+        assert_non_null(strstr(l->error, "--image-cache none refused: "));
+    }
+    assert_int_equal(count_runs(&rs, "image", "ok"), 3);
     check_torn_down();
     vdc_result_set_dispose(&rs);
 }
@@ -1514,7 +1592,10 @@ m_file_flags(int pid, const char *path, unsigned **flags, size_t *n)
 {
     assert_int_equal(pid, 4242);
     *flags = g_new(unsigned, 1);
-    (*flags)[0] = O_RDWR | (g_str_has_suffix(path, "-nocache.raw") && F.qemu_direct ? O_DIRECT : 0);
+    (*flags)[0] = O_RDWR | (strstr(path, "-nocache") && g_str_has_suffix(path, ".raw") && F.qemu_direct
+                            ? O_DIRECT : 0);
+    if (strstr(path, "-nocache-g1.raw"))
+        F.n_copy_flags++;
     *n = 1;
     return 0;
 }
@@ -2560,6 +2641,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_all_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_host, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_heartbeat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_levels_image_cache_none, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_guest_silent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_create_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_interrupted, setup, teardown),
