@@ -27,7 +27,6 @@
 #include "plan/workloads.h"
 #include "run/journal.h"
 #include "collect/facts.h"
-#include "host/procfs.h"
 #include "run/preflight.h"
 #include "run/run.h"
 #include "run/undo.h"
@@ -210,23 +209,6 @@ make_paths_absolute(vdc_run_opts *o)
     }
     if (o->dom0_on && strcmp(o->dom0_on, "lvm") && strcmp(o->dom0_on, "image"))
         make_absolute(&o->dom0_on);
-}
-
-/* --guests against the host's memory, before anything is made: on
- * KVM/QEMU every guest comes out of this host's MemAvailable; under Xen out
- * of the hypervisor's free memory, which dom0's /proc/meminfo does not
- * show, so a Xen plan is not checked here.  0, or -1 after one
- * vdc_input_error. */
-static int
-check_levels(const vdc_plan *p)
-{
-    vdc_meminfo m;
-
-    if (!p->guests.n || p->hv == VDC_HV_LIBXL || !g_strcmp0(p->domain_type, "xen"))
-        return 0;
-    if (vdc_meminfo_read(&m) < 0 || !m.mem_available)
-        return 0;
-    return vdc_plan_check_levels(p, m.mem_available / (1024 * 1024), "MemAvailable of /proc/meminfo");
 }
 
 /* What this libvirt and QEMU cannot do of the plan's QEMU knobs is bad
@@ -442,7 +424,8 @@ vdc_cmd_run(int argc, char **argv)
     if (r == 0) {
         make_absolute(&p.out_dir);   /* the default results/ID */
         r = vdc_run_check_inputs(&p, o.consent) < 0 || vdc_run_check_lvm_room(&p) < 0 ||
-            vdc_run_check_image_room(&p) < 0 || check_build(&p) < 0 || check_levels(&p) < 0 ? -1 : 0;
+            vdc_run_check_image_room(&p) < 0 || check_build(&p) < 0 ||
+            vdc_run_check_level_memory(&p, h.xen_control_d) < 0 ? -1 : 0;
     }
     vdc_error_scope(scope);
     if (r < 0)

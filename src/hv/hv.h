@@ -150,7 +150,7 @@ typedef struct {
      * virDomainBlockStats).  Called from the host sampler's thread while
      * wait() runs in another: the drivers' connections are thread-safe.
      * 0, or -1 after vdc_error (no such domain).  NULL: the driver cannot
-     * say (mock). */
+     * say.  (The mock answers when told a vmm_pid.) */
     int (*domain_stats)(vdc_hv *hv, const char *name, const char *const *vdevs, size_t n,
                         vdc_hv_domain_stats *out, vdc_hv_disk_io *io);
 
@@ -158,6 +158,12 @@ typedef struct {
      * domain type @virttype ("kvm", "qemu") as XML into *@xml (g_malloc;
      * virConnectGetDomainCapabilities).  0, or -1 after vdc_error. */
     int (*domain_capabilities)(vdc_hv *hv, const char *virttype, char **xml);
+
+    /* Optional (NULL: the driver cannot say).  The hypervisor's free
+     * memory now, what new domains can be given, into *@bytes (libxl:
+     * libxl_get_free_memory, Xen's free pages, which dom0's /proc/meminfo
+     * does not show; 0: not known).  0, or -1 after vdc_error. */
+    int (*free_memory)(vdc_hv *hv, uint64_t *bytes);
 } vdc_hv_ops;
 
 /* Destroy the domU run @run_id created as @name with @uuid (journal.h: the
@@ -238,6 +244,8 @@ typedef struct {
      * call adds one read and one write of 4 KiB to every disk asked for */
     int stats_pid;
     int64_t stats_calls;
+    uint64_t free_memory_bytes;     /* free_memory's answer (0: not known) */
+    int fail_free_memory;
     /* counters and the log of calls ("create NAME", "destroy NAME") */
     int n_create, n_destroy, n_running;
     GPtrArray *calls;

@@ -409,6 +409,24 @@ xl_exists(vdc_hv *hv, const char *name)
     return libxl_name_to_domid(hv->ctx, name, &domid) == 0;
 }
 
+static int
+xl_free_memory(vdc_hv *hv, uint64_t *bytes)
+{
+#ifdef LIBXL_HAVE_MEMKB_64BITS
+    uint64_t kib = 0;
+#else
+    uint32_t kib = 0;
+#endif
+    int rc = libxl_get_free_memory(hv->ctx, &kib);
+
+    if (rc) {
+        vdc_error("libxl: cannot read Xen's free memory (libxl_get_free_memory rc %d)", rc);
+        return -1;
+    }
+    *bytes = (uint64_t)kib * 1024;
+    return 0;
+}
+
 const vdc_hv_ops vdc_hv_libxl_ops = {
     .name = "libxl",
     .open = xl_open,
@@ -424,6 +442,7 @@ const vdc_hv_ops vdc_hv_libxl_ops = {
     .exists = xl_exists,
     .uuid = xl_uuid,
     .run_of = xl_run_of,
+    .free_memory = xl_free_memory,
 };
 
 #endif /* WITH_LIBXL */

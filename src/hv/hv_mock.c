@@ -266,6 +266,18 @@ mock_domain_stats(vdc_hv *hv, const char *name, const char *const *vdevs, size_t
     return 0;
 }
 
+static int
+mock_free_memory(vdc_hv *hv, uint64_t *bytes)
+{
+    logcall("free_memory", NULL);
+    if (mock_state.fail_free_memory) {
+        vdc_error("mock: cannot read the free memory (injected failure)");
+        return -1;
+    }
+    *bytes = mock_state.free_memory_bytes;
+    return 0;
+}
+
 const vdc_hv_ops vdc_hv_mock_ops = {
     .name = "mock",
     .open = mock_open,
@@ -282,4 +294,5 @@ const vdc_hv_ops vdc_hv_mock_ops = {
     .run_of = mock_run_of,
     .stalled = mock_stalled,
     .domain_stats = mock_domain_stats,
+    .free_memory = mock_free_memory,
 };

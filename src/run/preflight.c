@@ -16,7 +16,9 @@
 
 #include "common/util.h"
 #include "guest/prepare.h"
+#include "host/procfs.h"
 #include "host/qemuprobe.h"
+#include "hv/hv.h"
 #include "plan/levels.h"
 #include "run/runrec.h"
 #include "storage/storage.h"
@@ -399,4 +401,40 @@ vdc_run_check_image_room(const vdc_plan *p)
     }
     g_array_free(fs, TRUE);
     return rc;
+}
+
+/* preflight.h */
+int
+vdc_run_check_level_memory(const vdc_plan *p, int xen_dom0)
+{
+    const vdc_hv_ops *ops;
+    vdc_meminfo m;
+    vdc_hv *hv;
+    uint64_t bytes = 0;
+    int r;
+
+    if (!p->guests.n)
+        return 0;
+    if (p->hv == VDC_HV_LIBXL || p->hv == VDC_HV_MOCK) {
+        if (p->hv == VDC_HV_LIBXL && !xen_dom0)
+            return 0;
+        if (!(ops = vdc_hv_ops_for(p->hv)))
+            return -1;
+        if (!ops->free_memory)
+            return 0;
+        if (!(hv = ops->open(p->uri)))
+            return -1;
+        r = ops->free_memory(hv, &bytes);
+        ops->close(hv);
+        if (r < 0)
+            return -1;
+        return vdc_plan_check_levels(p, bytes / (1024 * 1024),
+                                     p->hv == VDC_HV_LIBXL ? "Xen's free memory, libxl_get_free_memory"
+                                                           : "the mock hypervisor's free memory");
+    }
+    if (!g_strcmp0(p->domain_type, "xen"))
+        return 0;
+    if (vdc_meminfo_read(&m) < 0 || !m.mem_available)
+        return 0;
+    return vdc_plan_check_levels(p, m.mem_available / (1024 * 1024), "MemAvailable of /proc/meminfo");
 }

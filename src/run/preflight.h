@@ -44,6 +44,19 @@ int vdc_run_check_lvm_room(const vdc_plan *p);
  * bytes (callers exit 2). */
 int vdc_run_check_image_room(const vdc_plan *p);
 
+/* --guests against the memory the level's domUs come out of, before
+ * anything is made (plan/levels.h vdc_plan_check_levels: the largest
+ * level's N x (--guest-memory + overhead)): under libxl (and the mock)
+ * the hypervisor's free memory through the driver's free_memory
+ * (libxl_get_free_memory: Xen's, which dom0's /proc/meminfo does not
+ * show), asked only on a Xen dom0 (@xen_dom0; elsewhere the run fails at
+ * its connection as before); on KVM/QEMU this host's MemAvailable; a Xen
+ * domain through libvirt is not checked.  A figure not known is not
+ * checked.  0, or -1 after one line: the refusal naming the level, what it
+ * needs and the free memory, or why the driver could not say (callers
+ * exit 2). */
+int vdc_run_check_level_memory(const vdc_plan *p, int xen_dom0);
+
 /* Whether the run id of @p is taken on this host: a domain of its name
  * exists (through @env's driver, or the plan's), or one of its images, its
  * LVs (a probe: a VG LVM cannot read counts as free; the room check names

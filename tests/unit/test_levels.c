@@ -19,7 +19,9 @@
 #include "plan/build.h"
 #include "plan/levels.h"
 #include "plan/options.h"
+#include "hv/hv.h"
 #include "plan/plan.h"
+#include "run/preflight.h"
 #include "test_stderr.h"
 
 static const vdc_host_defaults host = {
@@ -293,12 +295,62 @@ test_plan_refused(void **state)
     }
 }
 
+/* Under a hypervisor that says its free memory (libxl_get_free_memory;
+ * here the mock's), the largest level is held against it before anything
+ * is made: refused in one line naming the level, the need and the free
+ * memory; a figure not known is not checked; a driver that cannot answer
+ * fails the check.  Under libxl off a Xen dom0 nothing is asked. */
+static void
+test_level_memory_hv(void **state)
+{
+    vdc_plan p;
+    char *err;
+
+    vdc_plan_init(&p);
+    assert_int_equal(build("run --hypervisor mock --image --guest-image /g.img --guests 1,4 "
+                           "--size 1G --guest-memory 512 --image-dir /images", &p, &err), 0);
+    free(err);
+    vdc_hv_mock_reset();
+    vdc_hv_mock()->free_memory_bytes = 2304ULL << 20;      /* 4 x (512 + 64) MiB */
+    assert_int_equal(vdc_run_check_level_memory(&p, 0), 0);
+    vdc_hv_mock()->free_memory_bytes = 0;                  /* not known */
+    assert_int_equal(vdc_run_check_level_memory(&p, 0), 0);
+    vdc_hv_mock()->free_memory_bytes = 1200ULL << 20;
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_check_level_memory(&p, 0), -1);
+    err = capture_stderr_end();
+    assert_string_equal(err, "vmdiskcmp: --guests 4: level 4 needs 2304 MiB of RAM (4 domUs x "
+                        "(512 MiB + 64 MiB overhead)), the host has 1200 MiB available (the mock "
+                        "hypervisor's free memory): expected --guests at most 2, or less "
+                        "--guest-memory\n");
+    free(err);
+    /* nothing was created: only the connection and the question */
+    assert_int_equal(vdc_hv_mock()->n_create, 0);
+    vdc_hv_mock()->fail_free_memory = 1;
+    capture_stderr_begin();
+    assert_int_equal(vdc_run_check_level_memory(&p, 0), -1);
+    err = capture_stderr_end();
+    assert_non_null(strstr(err, "cannot read the free memory"));
+    free(err);
+    vdc_plan_dispose(&p);
+
+    /* libxl off a Xen dom0: the driver is not opened */
+    vdc_plan_init(&p);
+    assert_int_equal(build("run --hypervisor libxl --image --guest-image /g.img --guests 1,64 "
+                           "--size 1G --image-dir /images", &p, &err), 0);
+    free(err);
+    assert_int_equal(vdc_run_check_level_memory(&p, 0), 0);
+    vdc_plan_dispose(&p);
+    vdc_hv_mock_reset();
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_plan_levels),
+        cmocka_unit_test(test_level_memory_hv),
         cmocka_unit_test(test_schedule_levels),
         cmocka_unit_test(test_plan_no_levels),
         cmocka_unit_test(test_plan_refused),
