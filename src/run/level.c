@@ -156,7 +156,8 @@ guest_cache(vdc_run_state *st, size_t ti, level_guest *g, const vdc_hv_domain *d
         guest_failed(g, "%s", fail);
 }
 
-/* Guest @g's domain, journaled (by a UUID of ours) before it exists. */
+/* Guest @g's domain, journaled (by a UUID of ours) before it exists; its
+ * cache step. */
 static void
 guest_create(vdc_run_state *st, size_t bi, level_guest *g)
 {

@@ -7,7 +7,9 @@
 # exit 0; two ok runs at level 2 (guests 0 and 1, their own seeds), each
 # with its release times (released after both were ready, started after its
 # release), the level in experiment.levels[] with its start skew (max - min
-# of the starts); nothing left behind (no domain, no image or copy, no loop
+# of the starts) and its host cost (both QEMUs' CPU, dom0 busy, the I/Os
+# virDomainBlockStats counted, per 1,000 I/Os and per GiB, dom0's memory
+# and page cache), each guest's runs[].host; nothing left behind (no domain, no image or copy, no loop
 # device, every journal entry undone).  Then the same run with SIGINT once
 # both domUs are up: exit 3, nothing left behind.  Run time here: about
 # 2-3 minutes (the guest image prepared once, two boots of two TCG guests).
@@ -72,6 +74,20 @@ l = levels[0]
 assert l["guests"] == 2 and l["target"] == "image" and l["status"] == "ok", l
 skew = abs(rel[0]["started_s"] - rel[1]["started_s"])
 assert abs(l["start_skew_s"] - skew) < 1e-6, (l, skew)
+# the level's host cost over its window: both QEMUs (TCG: they burn CPU),
+# dom0 busy, what virDomainBlockStats counted, dom0's page cache; and each
+# guest's own sampler (runs[].host)
+h = l.get("host")
+assert h and h["guests"] == 2, l
+c = h["cpu_s"]
+assert c.get("qemu") is not None and c["qemu"] > 0, h
+assert c["dom0_busy"] > 0 and c["qemu"] <= c["dom0_busy"] + c["dom0_steal"] + 0.1, h
+assert h.get("ios", 0) > 0 and h.get("bytes", 0) > 0 and h["source"] == "virDomainBlockStats", h
+assert h["cpu_s_per_1000_ios"]["qemu"] > 0 and h["cpu_s_per_gib"]["qemu"] > 0, h
+assert len(h["dom0_cached_bytes"]) == 2 and len(h["dom0_memory_bytes"]) == 2, h
+for r in runs:
+    assert any(s["role"] == "qemu" for s in r["host"]["servers"]), (r["guest"], r.get("host"))
+print("level host:", json.dumps({k: h[k] for k in ("interval_s", "cpu_s", "ios", "bytes")}))
 EOF2
 level_left "$work/out1"
 
