@@ -38,14 +38,15 @@ TESTS += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
 	tests/integration/report-lab-rerender.sh tests/integration/report-artefacts.sh \
 	tests/integration/report-fail-if.sh tests/integration/report-merge.sh \
-	tests/integration/report-answer.sh
+	tests/integration/report-answer.sh tests/integration/merge-limits.sh
 EXTRA_DIST += tests/integration/report-golden.sh tests/integration/report-seeds.sh \
 	tests/integration/report-ranking.sh \
 	tests/integration/report-badinput.sh tests/integration/report-chromium.sh \
 	tests/integration/report-manpage.sh tests/integration/report-warnings.sh \
 	tests/integration/report-lab-rerender.sh tests/integration/report-artefacts.sh \
 	tests/integration/report-fail-if.sh tests/integration/report-merge.sh \
-	tests/integration/report-answer.sh tests/integration/report-layout.js \
+	tests/integration/report-answer.sh tests/integration/merge-limits.sh \
+	tests/integration/report-layout.js \
 	tests/golden/report tests/golden/seeds
 if WITH_CMOCKA
 check_PROGRAMS += tests/unit/test_stats_paired tests/unit/test_stats_sim

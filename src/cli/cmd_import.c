@@ -250,6 +250,7 @@ vdc_cmd_import(int argc, char **argv)
     vdc_result_set rs;
     vdc_opts_result pr;
     g_autofree unsigned *kind_map_used = NULL;
+    g_autofree char *why = NULL;
     int i, n, first = 0, total = 0, rc = -1;
     guint k;
 
@@ -288,6 +289,10 @@ vdc_cmd_import(int argc, char **argv)
         vdc_set_quiet(1);
     if (first >= argc) {
         vdc_input_error("import: expected at least one FILE (see vmdiskcmp import --help)");
+        goto out;
+    }
+    if ((why = vdc_merge_inputs_refusal((size_t)(argc - first)))) {
+        vdc_input_error("import: %s", why);
         goto out;
     }
     if (target && !*target) {

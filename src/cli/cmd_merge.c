@@ -119,11 +119,14 @@ link_out_of(const char *dir, const char *path)
 }
 
 /* Add the host of directory @dir to @f: failed (marker), missing (no
- * result.json) or ok (loaded).  -1 after one bad-input message. */
+ * result.json) or ok (loaded).  *@targets and *@runs count the merged
+ * set's targets (TARGET@HOST: each host's its own) and runs so far; a
+ * host that would take them past the loader's limits is refused.  -1
+ * after one bad-input message. */
 static int
-add_host(struct vdc_fleet *f, const char *dir)
+add_host(struct vdc_fleet *f, const char *dir, size_t *targets, size_t *runs)
 {
-    char *name = g_path_get_basename(dir), *marker, *result;
+    char *name = g_path_get_basename(dir), *marker, *result, *why = NULL;
     struct vdc_fleet_host *h;
     struct stat st;
     size_t i;
@@ -181,12 +184,19 @@ add_host(struct vdc_fleet *f, const char *dir)
             vdc_input_error("merge: %s: no runs: expected a host's result set with at least one run", result);
             goto out;
         }
+        *targets += vdc_result_set_target_count(&h->rs);
+        *runs += h->rs.n_runs;
+        if ((why = vdc_merge_totals_refusal(*targets, *runs))) {
+            vdc_input_error("merge: %s: %s", result, why);
+            goto out;
+        }
         h->status = VDC_FLEET_OK;
         g_free(h->reason);
         h->reason = NULL;
     }
     rc = 0;
  out:
+    g_free(why);
     g_free(name);
     g_free(marker);
     g_free(result);
@@ -401,7 +411,8 @@ vdc_cmd_merge(int argc, char **argv)
     g_autofree char *store = NULL;
     struct vdc_fleet f;
     vdc_result_set merged;
-    char *text = NULL, *json = NULL, *parent = NULL;
+    char *text = NULL, *json = NULL, *parent = NULL, *why = NULL;
+    size_t n_targets = 0, n_runs = 0;
     vdc_opts_result r;
     int first = 0, i, rc = -1;
 
@@ -423,12 +434,16 @@ vdc_cmd_merge(int argc, char **argv)
         vdc_input_error("merge: expected one result directory per host: DIR... (see --help)");
         goto out;
     }
+    if ((why = vdc_merge_inputs_refusal((size_t)(argc - first)))) {
+        vdc_input_error("merge: %s", why);
+        goto out;
+    }
     if (vdc_report_limits_apply() < 0)  /* the backstop: report/report_dir.h */
         goto out;
     for (size_t n = strlen(c.out); n > 1 && c.out[n - 1] == '/';)
         c.out[--n] = '\0';     /* OUT/ names OUT */
     for (i = first; i < argc; i++)
-        if (add_host(&f, argv[i]) < 0)
+        if (add_host(&f, argv[i], &n_targets, &n_runs) < 0)
             goto out;
     if (check_out(c.out, &f, &parent) < 0)
         goto out;
@@ -459,6 +474,7 @@ vdc_cmd_merge(int argc, char **argv)
     }
     rc = 0;
  out:
+    g_free(why);
     g_free(parent);
     g_free(text);
     g_free(json);

@@ -433,7 +433,8 @@ vdc_cmd_compare(int argc, char **argv)
     vdc_result_set all;
     struct vdc_analysis a;
     const struct vdc_format *fmt = NULL;
-    char *out = NULL;
+    char *out = NULL, *why = NULL;
+    size_t n_targets = 0, n_runs = 0;
     int first, i, rc = -1;
 
     vdc_result_set_init(&all);
@@ -447,6 +448,10 @@ vdc_cmd_compare(int argc, char **argv)
         goto out;
     if (argc - first < 1) {
         vdc_input_error("compare: expected result directories or files A B [C...] (see --help)");
+        goto out;
+    }
+    if ((why = vdc_merge_inputs_refusal((size_t)(argc - first)))) {
+        vdc_input_error("compare: %s", why);
         goto out;
     }
     if (vdc_report_limits_apply() < 0)  /* the backstop: report_dir.h */
@@ -464,6 +469,16 @@ vdc_cmd_compare(int argc, char **argv)
         names = vdc_result_set_target_names(&one);
         if (!names[0]) {
             vdc_input_error("%s: no runs: expected a result set with at least one run", argv[i]);
+            g_strfreev(names);
+            vdc_result_set_dispose(&one);
+            goto out;
+        }
+        /* every input's targets stay apart (a name taken is renamed below):
+         * the merged set has the sum of their targets */
+        n_targets += vdc_result_set_target_count(&one);
+        n_runs += one.n_runs;
+        if ((why = vdc_merge_totals_refusal(n_targets, n_runs))) {
+            vdc_input_error("compare: %s: %s", argv[i], why);
             g_strfreev(names);
             vdc_result_set_dispose(&one);
             goto out;
@@ -535,6 +550,7 @@ vdc_cmd_compare(int argc, char **argv)
             rc = -1;
     }
  out:
+    g_free(why);
     g_free(out);
     vdc_analysis_dispose(&a);
     vdc_result_set_dispose(&all);

@@ -314,6 +314,15 @@ vdc_import_data_with(vdc_result_set *rs, const char *data, size_t len, const cha
     /* a pasted page says what its targets are: kinds, where, RAM */
     if (text)
         vdc_import_describe(&tmp, rs, file, ram, o);
+    {
+        g_autofree char *why = vdc_result_set_merge_refusal(rs, &tmp);
+
+        if (why) {
+            vdc_input_error("%s: %s", file, why);
+            n = -1;
+            goto out;
+        }
+    }
     vdc_result_set_merge(rs, &tmp);
  out:
     g_ptr_array_free(ram, TRUE);

@@ -841,3 +841,61 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
     g_hash_table_destroy(counts);
     return 0;
 }
+
+/* the names of @rs's targets, declared or named by a run, into @names */
+static void
+add_target_names(GHashTable *names, const vdc_result_set *rs)
+{
+    size_t i;
+
+    for (i = 0; i < rs->n_targets; i++)
+        g_hash_table_add(names, rs->targets[i]->name);
+    for (i = 0; i < rs->n_runs; i++)
+        if (rs->runs[i]->target)
+            g_hash_table_add(names, rs->runs[i]->target);
+}
+
+size_t
+vdc_result_set_target_count(const vdc_result_set *rs)
+{
+    GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+    size_t n;
+
+    add_target_names(names, rs);
+    n = g_hash_table_size(names);
+    g_hash_table_destroy(names);
+    return n;
+}
+
+char *
+vdc_merge_totals_refusal(size_t targets, size_t runs)
+{
+    if (targets > VDC_RESULT_TARGETS_MAX)
+        return g_strdup_printf("would make %zu targets: expected at most %d in one result set", targets,
+                               VDC_RESULT_TARGETS_MAX);
+    if (runs > VDC_RESULT_RUNS_MAX)
+        return g_strdup_printf("would make %zu runs: expected at most %d in one result set", runs,
+                               VDC_RESULT_RUNS_MAX);
+    return NULL;
+}
+
+char *
+vdc_result_set_merge_refusal(const vdc_result_set *dst, const vdc_result_set *src)
+{
+    GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+    size_t targets;
+
+    add_target_names(names, dst);
+    add_target_names(names, src);
+    targets = g_hash_table_size(names);
+    g_hash_table_destroy(names);
+    return vdc_merge_totals_refusal(targets, dst->n_runs + src->n_runs);
+}
+
+char *
+vdc_merge_inputs_refusal(size_t n)
+{
+    if (n <= VDC_MERGE_INPUTS_MAX)
+        return NULL;
+    return g_strdup_printf("%zu inputs: expected at most %d in one result set", n, VDC_MERGE_INPUTS_MAX);
+}

@@ -801,6 +801,13 @@ vdc_sample_ref *vdc_result_set_lookup(const vdc_result_set *rs, const char *targ
 #define VDC_RESULT_TARGETS_MAX 1024
 #define VDC_RESULT_RUNS_MAX    100000
 
+/* The most inputs one command merges into one result set (compare's
+ * results, merge's host directories, import's files): checked before any
+ * input is read.  The merged set itself is held to the loader's limits
+ * above (vdc_result_set_merge_refusal), so whatever a merge writes reads
+ * back.  doc/result-format.md, "Limits". */
+#define VDC_MERGE_INPUTS_MAX 256
+
 /* Parse @len bytes of JSON into @rs (which must be freshly _init'ed; on
  * error it is left empty).  The input is untrusted: wrong types and missing
  * required members are refused with one message
@@ -914,6 +921,26 @@ int64_t vdc_target_machine_memory(const vdc_result_set *rs, const vdc_target *t)
  * for "where": "domU", host.ram_mib for "dom0"), which @dst's experiment
  * may not share.  Returns 0 (cannot fail today).  */
 int vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src);
+
+/* Whether merging @src into @dst (vdc_result_set_merge) keeps @dst within
+ * the loader's limits: NULL when it does, else why not, one line for the
+ * caller to put after the input's name ("would make 1100 targets: expected
+ * at most 1024 in one result set"; g_free).  Targets are counted by name,
+ * declared in targets[] or named by a run. */
+char *vdc_result_set_merge_refusal(const vdc_result_set *dst, const vdc_result_set *src);
+
+/* The number of distinct target names of @rs: declared in targets[] or
+ * named by a run. */
+size_t vdc_result_set_target_count(const vdc_result_set *rs);
+
+/* A merged set of @targets targets and @runs runs: NULL when within the
+ * loader's limits, else why not, as vdc_result_set_merge_refusal (g_free). */
+char *vdc_merge_totals_refusal(size_t targets, size_t runs);
+
+/* @n inputs to merge: NULL when at most VDC_MERGE_INPUTS_MAX, else why
+ * not, one line ("300 inputs: expected at most 256 in one result set";
+ * g_free). */
+char *vdc_merge_inputs_refusal(size_t n);
 
 /* Deep copies (into a freshly _init'ed @dst). */
 void vdc_run_copy(vdc_run *dst, const vdc_run *src);

@@ -174,11 +174,71 @@ test_variant_ranges(void **state)
                    "{\"lv_type\":\"thin\",\"iothreads\":0,\"fill_percent\":0}}],\"runs\":[]}", 2, 0);
 }
 
+/* a merged set is held to the loader's limits: targets counted by name
+ * (declared or named by a run, the same name once), runs summed; the
+ * number of inputs to VDC_MERGE_INPUTS_MAX */
+static void
+test_merge_limits(void **state)
+{
+    g_autofree char *half = doc_of(VDC_RESULT_TARGETS_MAX / 2, VDC_RESULT_TARGETS_MAX / 2);
+    g_autofree char *runs = doc_of(4, VDC_RESULT_RUNS_MAX / 2);
+    g_autofree char *why = NULL;
+    vdc_result_set a, b;
+    vdc_run *r;
+
+    (void)state;
+    vdc_result_set_init(&a);
+    vdc_result_set_init(&b);
+    assert_int_equal(vdc_result_set_load_data(&a, half, strlen(half), "a.json"), 0);
+    assert_int_equal(vdc_result_set_load_data(&b, half, strlen(half), "b.json"), 0);
+    /* the same names: 512 targets, 1024 runs */
+    assert_null(vdc_result_set_merge_refusal(&a, &b));
+    assert_int_equal(vdc_result_set_target_count(&a), VDC_RESULT_TARGETS_MAX / 2);
+    /* 512 new names: 1024, at the limit */
+    for (size_t i = 0; i < b.n_targets; i++) {
+        char name[32];
+
+        g_snprintf(name, sizeof(name), "u%zu", i);
+        vdc_set_str(&b.targets[i]->name, name);
+    }
+    for (size_t i = 0; i < b.n_runs; i++)
+        vdc_set_str(&b.runs[i]->target, b.targets[i % b.n_targets]->name);
+    assert_null(vdc_result_set_merge_refusal(&a, &b));
+    /* one more, named only by a run: 1025 */
+    r = vdc_result_set_add_run(&b, "v0");
+    assert_non_null(r);
+    why = vdc_result_set_merge_refusal(&a, &b);
+    assert_string_equal(why, "would make 1025 targets: expected at most 1024 in one result set");
+    vdc_result_set_dispose(&a);
+    vdc_result_set_dispose(&b);
+
+    vdc_result_set_init(&a);
+    vdc_result_set_init(&b);
+    assert_int_equal(vdc_result_set_load_data(&a, runs, strlen(runs), "a.json"), 0);
+    assert_int_equal(vdc_result_set_load_data(&b, runs, strlen(runs), "b.json"), 0);
+    assert_null(vdc_result_set_merge_refusal(&a, &b));          /* 100000 */
+    vdc_result_set_add_run(&b, "t0");
+    g_free(why);
+    why = vdc_result_set_merge_refusal(&a, &b);
+    assert_string_equal(why, "would make 100001 runs: expected at most 100000 in one result set");
+    vdc_result_set_dispose(&a);
+    vdc_result_set_dispose(&b);
+
+    assert_null(vdc_merge_inputs_refusal(VDC_MERGE_INPUTS_MAX));
+    g_free(why);
+    why = vdc_merge_inputs_refusal(VDC_MERGE_INPUTS_MAX + 1);
+    assert_string_equal(why, "257 inputs: expected at most 256 in one result set");
+    g_free(why);
+    why = vdc_merge_totals_refusal(VDC_RESULT_TARGETS_MAX, VDC_RESULT_RUNS_MAX);
+    assert_null(why);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_array_limits),
+        cmocka_unit_test(test_merge_limits),
         cmocka_unit_test(test_run_target_declared),
         cmocka_unit_test(test_variant_ranges),
     };
