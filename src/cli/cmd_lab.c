@@ -50,8 +50,10 @@ on_lab_signal(int sig)
 /* boot-lab.sh's teardown waits up to 10 s for QEMU before its SIGKILL */
 #define LAB_GRACE_MS 60000
 
-/* Mark DIR/result.json as measured on emulated hardware and re-render the
- * report.  0, or -1 after vdc_error. */
+/* Mark DIR/result.json as measured on emulated hardware (the lab's jobs
+ * run with --emulated: a result already marked is left byte for byte as
+ * the run wrote and recorded it in its store) and re-render the report.
+ * 0, or -1 after vdc_error. */
 static int
 lab_mark_emulated(const char *dir)
 {
@@ -62,10 +64,12 @@ lab_mark_emulated(const char *dir)
     vdc_result_set_init(&rs);
     if (vdc_result_set_load_file(&rs, path) < 0)
         goto out;
-    rs.has_experiment = 1;
-    rs.experiment.emulated = 1;
-    if (vdc_result_set_save(&rs, path) < 0)
-        goto out;
+    if (!rs.has_experiment || rs.experiment.emulated != 1) {
+        rs.has_experiment = 1;
+        rs.experiment.emulated = 1;
+        if (vdc_result_set_save(&rs, path) < 0)
+            goto out;
+    }
     {
         struct vdc_report_options ro;
 

@@ -476,6 +476,12 @@ make_job(const struct vdc_lab_opts *o, const struct vdc_lab_request *r, char **w
     /* the agent, the runner and the guest: dom0's vmdiskcmp finds them itself */
     out = ro.out ? g_canonicalize_filename(ro.out, LAB_IN_FILES)
                  : k == 1 ? g_strdup(LAB_OUT "/result") : g_strdup_printf(LAB_OUT "/result-%zu", k);
+    /* the run itself marks its result emulated, so that result.json as it
+     * is recorded in the run's store (doc/store.md: by the SHA-256 of its
+     * bytes, with experiment.emulated) is the file that comes back: the
+     * host only re-renders it (cmd_lab.c, lab_mark_emulated) */
+    if (!ro.emulated && !ro.dry_run)
+        g_ptr_array_add(w, g_strdup("--emulated"));
     /* a dry run writes nothing: it gets no --out and brings nothing back */
     if (!ro.out && !ro.dry_run)
         add_words(w, "--out", out);

@@ -162,15 +162,15 @@ test_run_jobs(void **state)
     assert_int_equal(r.timeout_s, 900);
     assert_int_equal(g_strv_length(r.helpers), 2);
     assert_int_equal(r.n_jobs, 4);
-    /* job 1: only --out /lab/out/result added (the agent, the runner and
-     * the guest are dom0's vmdiskcmp's own defaults) */
+    /* job 1: only --emulated and --out /lab/out/result added (the agent,
+     * the runner and the guest are dom0's vmdiskcmp's own defaults) */
     j1 = joined(r.jobs[0].argv);
-    assert_string_equal(j1, "--image --runs 3 --agent-options -n 0 -f --out /lab/out/result");
+    assert_string_equal(j1, "--image --runs 3 --agent-options -n 0 -f --emulated --out /lab/out/result");
     assert_int_equal(r.jobs[0].libvirt, 0);
     assert_string_equal(r.jobs[0].result_dir, rd1);
     /* job 2: its own --out kept; libvirt */
     j2 = joined(r.jobs[1].argv);
-    assert_string_equal(j2, "--hypervisor libvirt --dom0 --out /lab/out/mine");
+    assert_string_equal(j2, "--hypervisor libvirt --dom0 --out /lab/out/mine --emulated");
     assert_int_equal(r.jobs[1].libvirt, 1);
     assert_string_equal(r.jobs[1].result_dir, rd2);
     /* job 3: "run" first; its runner kept; an --out not under /lab/out does
@@ -219,7 +219,8 @@ test_run_workload(void **state)
                                 &o, &r, &err), 0);
     assert_string_equal(err, "");
     j1 = joined(r.jobs[0].argv);
-    assert_string_equal(j1, "--dom0 --workload /lab/in/files/rr.fio --tests workloads --out /lab/out/result");
+    assert_string_equal(j1, "--dom0 --workload /lab/in/files/rr.fio --tests workloads --emulated "
+                        "--out /lab/out/result");
     files = joined(r.files);
     want = g_strdup_printf("%s rr.fio", q);
     assert_string_equal(files, want);
@@ -256,9 +257,9 @@ test_request_text(void **state)
         "LAB_STAGE=()\n"
         "LAB_PREPARE_CACHE='/var/cache/vmdiskcmp'\n"
         "LAB_JOBS=(''\\''--dom0'\\'' '\\''--cmdline'\\'' '\\''it'\\''\\'\\'''\\''s'\\'' "
-        "'\\''--out'\\'' '\\''/lab/out/result'\\''' "
+        "'\\''--emulated'\\'' '\\''--out'\\'' '\\''/lab/out/result'\\''' "
         "''\\''--image'\\'' '\\''--hypervisor'\\'' '\\''libvirt'\\'' "
-        "'\\''--out'\\'' '\\''/lab/out/result-2'\\''')\n"
+        "'\\''--emulated'\\'' '\\''--out'\\'' '\\''/lab/out/result-2'\\''')\n"
         "LAB_JOB_LIBVIRT=(0 1)\n",
         out, bin, agent, runner);
     assert_string_equal(text, want);
@@ -281,7 +282,7 @@ test_request_text(void **state)
         assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &got, NULL,
                                  &status, NULL));
         assert_int_equal(status, 0);
-        assert_string_equal(got, "--dom0|--cmdline|it's a \"b\" $x|--out|/lab/out/result|");
+        assert_string_equal(got, "--dom0|--cmdline|it's a \"b\" $x|--emulated|--out|/lab/out/result|");
         vdc_lab_request_dispose(&r);
         vdc_lab_opts_dispose(&o);
     }
