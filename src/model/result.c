@@ -612,17 +612,30 @@ add_unique(GPtrArray *a, const char *s)
     g_ptr_array_add(a, g_strdup(s));
 }
 
+/* The names of @rs's targets, declared or named by a run, each once: into
+ * the set @seen, and (when @order is not NULL) copies of those not seen
+ * before appended to @order, declared first, then in run order */
+static void
+add_target_names(GHashTable *seen, GPtrArray *order, const vdc_result_set *rs)
+{
+    size_t i;
+
+    for (i = 0; i < rs->n_targets + rs->n_runs; i++) {
+        const char *name = i < rs->n_targets ? rs->targets[i]->name : rs->runs[i - rs->n_targets]->target;
+
+        if (name && g_hash_table_add(seen, (gpointer)name) && order)
+            g_ptr_array_add(order, g_strdup(name));
+    }
+}
+
 char **
 vdc_result_set_target_names(const vdc_result_set *rs)
 {
+    GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
     GPtrArray *a = g_ptr_array_new();
-    size_t i;
 
-    for (i = 0; i < rs->n_targets; i++)
-        add_unique(a, rs->targets[i]->name);
-    for (i = 0; i < rs->n_runs; i++)
-        if (rs->runs[i]->target)
-            add_unique(a, rs->runs[i]->target);
+    add_target_names(seen, a, rs);
+    g_hash_table_destroy(seen);
     g_ptr_array_add(a, NULL);
     return (char **)g_ptr_array_free(a, FALSE);
 }
@@ -842,26 +855,13 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
     return 0;
 }
 
-/* the names of @rs's targets, declared or named by a run, into @names */
-static void
-add_target_names(GHashTable *names, const vdc_result_set *rs)
-{
-    size_t i;
-
-    for (i = 0; i < rs->n_targets; i++)
-        g_hash_table_add(names, rs->targets[i]->name);
-    for (i = 0; i < rs->n_runs; i++)
-        if (rs->runs[i]->target)
-            g_hash_table_add(names, rs->runs[i]->target);
-}
-
 size_t
 vdc_result_set_target_count(const vdc_result_set *rs)
 {
     GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
     size_t n;
 
-    add_target_names(names, rs);
+    add_target_names(names, NULL, rs);
     n = g_hash_table_size(names);
     g_hash_table_destroy(names);
     return n;
@@ -885,8 +885,8 @@ vdc_result_set_merge_refusal(const vdc_result_set *dst, const vdc_result_set *sr
     GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
     size_t targets;
 
-    add_target_names(names, dst);
-    add_target_names(names, src);
+    add_target_names(names, NULL, dst);
+    add_target_names(names, NULL, src);
     targets = g_hash_table_size(names);
     g_hash_table_destroy(names);
     return vdc_merge_totals_refusal(targets, dst->n_runs + src->n_runs);
