@@ -83,6 +83,22 @@ role_attribution(JsonObject *h, const char *role, const char **reason)
 
 static int host_cache_build(struct vdc_analysis *a, const vdc_result_set *rs);
 
+/* The reason of a role with no figure because @n_bad of @n_runs runs had
+ * a difference below 0: "below 0 in 2 of 3 runs (dom0 busy + steal minus
+ * the exact servers: -7.180 s)", the recorded reason @why without the
+ * sentence every such reason ends with (vdc_host_cost_inconsistent_note
+ * says it once per table); g_free. */
+static char *
+inconsistent_reason(size_t n_bad, size_t n_runs, const char *why)
+{
+    const char *tail = why ? strstr(why, ", below 0 by more than") : NULL;
+
+    if (!why)
+        return g_strdup_printf("below 0 in %zu of %zu runs", n_bad, n_runs);
+    return g_strdup_printf("below 0 in %zu of %zu runs (%.*s)", n_bad, n_runs,
+                           (int)(tail ? (size_t)(tail - why) : strlen(why)), why);
+}
+
 int
 vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
 {
@@ -147,9 +163,7 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
                     /* no figure: the runs left would not be the runs */
                     g_free(c.reason);
                     c.attribution = "inconsistent";
-                    c.reason = g_strdup_printf("below 0 in %zu of %zu runs%s%s: the counters disagree "
-                                               "(doc/host-cost.md), not a measurement", n_bad, c.n_runs,
-                                               bad_why ? ": " : "", bad_why ? bad_why : "");
+                    c.reason = inconsistent_reason(n_bad, c.n_runs, bad_why);
                     ng = nk = 0;
                 }
                 if (!ng && !nk && !c.attribution) {
@@ -298,6 +312,11 @@ fmt_num(GString *out, double v)
 }
 
 /* hostcost.h */
+const char vdc_host_cost_inconsistent_note[] =
+    "no figure (inconsistent): a difference of counters (dom0 busy + steal minus the servers, or QEMU "
+    "minus its vCPUs) came out below 0 by more than the counters' resolution in a run: the counters "
+    "disagree, and a figure from them would measure nothing (doc/host-cost.md)";
+
 const char vdc_host_cost_cut_note[] =
     "[0, x]: the 95 % interval reached below 0 and is cut at 0 (CPU time is never negative)";
 

@@ -65,6 +65,10 @@ const char *vdc_host_role_label(const char *role);
  * appended to @out: three significant digits, never an exponent. */
 void vdc_host_cost_fmt(GString *out, const struct vdc_stats_summary *s);
 
+/* The legend of a role with no figure because the counters disagreed
+ * (attribution "inconsistent"): every table holding one prints it once. */
+extern const char vdc_host_cost_inconsistent_note[];
+
 /* The legend of an interval cut at 0 (vdc_host_cost.per_gib_cut): every
  * place that prints such an interval prints it once beside it. */
 extern const char vdc_host_cost_cut_note[];

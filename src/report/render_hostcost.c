@@ -16,6 +16,7 @@
 
 #include "common/escape.h"
 #include "common/util.h"
+#include "report/layout.h"
 #include "report/render_chart.h"
 #include "report/render_svg.h"
 #include "report/layout.h"
@@ -42,6 +43,19 @@ no_figure_text(const struct vdc_host_cost *c)
     if (!strcmp(c->attribution, "inconsistent"))
         return g_strdup_printf("no figure (inconsistent): %s", why);
     return g_strdup_printf("not attributable (%s): %s; see dom0 other", c->attribution, why);
+}
+
+/* 1 when a row of the host CPU table has no figure because the counters
+ * disagreed */
+static int
+any_inconsistent(const struct vdc_analysis *a)
+{
+    size_t i;
+
+    for (i = 0; i < a->n_host; i++)
+        if (no_figure(&a->host[i]) && !strcmp(a->host[i].attribution, "inconsistent"))
+            return 1;
+    return 0;
 }
 
 /* 1 when a row of the host CPU table prints an interval cut at 0 */
@@ -169,6 +183,8 @@ vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
     g_free(k);
     if (any_cut(a))
         g_string_append_printf(out, "  %s\n", vdc_host_cost_cut_note);
+    if (any_inconsistent(a))
+        vdc_layout_wrap(out, "  ", "  ", vdc_host_cost_inconsistent_note, HC_TEXT_WIDTH);
 }
 
 void
@@ -211,6 +227,11 @@ vdc_host_cost_markdown(GString *out, const struct vdc_analysis *a)
     if (any_cut(a)) {
         g_string_append(out, "\n");
         vdc_md_escape(out, vdc_host_cost_cut_note);
+        g_string_append(out, "\n");
+    }
+    if (any_inconsistent(a)) {
+        g_string_append(out, "\n");
+        vdc_md_escape(out, vdc_host_cost_inconsistent_note);
         g_string_append(out, "\n");
     }
 }
@@ -821,6 +842,11 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a, int *fig)
     if (any_cut(a)) {
         g_string_append(out, "<p class=\"note\" id=\"host-cost-cut\">");
         vdc_html_escape(out, vdc_host_cost_cut_note);
+        g_string_append(out, "</p>\n");
+    }
+    if (any_inconsistent(a)) {
+        g_string_append(out, "<p class=\"note\" id=\"host-cost-inconsistent\">");
+        vdc_html_escape(out, vdc_host_cost_inconsistent_note);
         g_string_append(out, "</p>\n");
     }
     g_string_append(out, "</details>\n</section>\n");
