@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a density level cost dom0 (experiment.levels[].host,
- * doc/result-format.md, doc/host-cost.md "A level's host cost"): over the
+ * doc/result-format.md, doc/host-cost.md "A level's host cost (`--guests`)"): over the
  * level's measured window, from the start gate's release to the look that
  * saw every guest's domain ended, the CPU time of the level's disk servers
  * by role (blkback's ring threads of every guest's VBD summed, every
