@@ -114,6 +114,32 @@ vdc_recorder_experiment(vdc_recorder *rec)
     vdc_set_str(&e->guest.template_path, p->guest_image);
 }
 
+static vdc_blkback_param_info *
+blkback_param(vdc_recorder *rec, int k)
+{
+    vdc_blkback_info *b = &rec->rs.experiment.host.blkback;
+
+    return k == 0 ? &b->max_ring_page_order : &b->max_queues;
+}
+
+void
+vdc_recorder_blkback_set(vdc_recorder *rec, int k, const char *dir, int64_t was, int64_t set,
+                         int64_t read_back)
+{
+    vdc_blkback_param_info *pi = blkback_param(rec, k);
+
+    vdc_set_str(&rec->rs.experiment.host.blkback.source, dir);
+    pi->was = was;
+    pi->set = set;
+    pi->read_back = read_back;
+}
+
+void
+vdc_recorder_blkback_restored(vdc_recorder *rec, int k, int64_t restored)
+{
+    blkback_param(rec, k)->restored = restored;
+}
+
 void
 vdc_recorder_hypervisor(vdc_recorder *rec, JsonObject *versions)
 {

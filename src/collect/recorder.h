@@ -78,6 +78,16 @@ void vdc_recorder_experiment(vdc_recorder *rec);
  * malformed member is named and left out. */
 void vdc_recorder_hypervisor(vdc_recorder *rec, JsonObject *versions);
 
+/* A blkback module parameter the run wrote (@k: host/blkback.h
+ * vdc_blkback_param), in directory @dir (its sysfs parameters): the value
+ * it held before (@was), the one written (@set) and the one read back
+ * after (@read_back); experiment.host.blkback.NAME. */
+void vdc_recorder_blkback_set(vdc_recorder *rec, int k, const char *dir, int64_t was, int64_t set,
+                              int64_t read_back);
+
+/* ... and the value read back after the run wrote @was back (@restored). */
+void vdc_recorder_blkback_restored(vdc_recorder *rec, int k, int64_t restored);
+
 /* The guest the domUs boot: @prep's template and agent digests and image,
  * and the boot files (@kernel, @initrd with their sha256, @cmdline). */
 void vdc_recorder_guest(vdc_recorder *rec, const struct vdc_prepared *prep, const char *kernel,

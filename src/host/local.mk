@@ -17,6 +17,7 @@ src_libvdc_controller_a_SOURCES += \
 	src/host/alignment.h src/host/alignment.c \
 	src/host/blockstat.h src/host/blockstat.c \
 	src/host/xsbackend.h src/host/xsbackend.c \
+	src/host/blkback.h src/host/blkback.c \
 	src/host/qemuprobe.h src/host/qemuprobe.c \
 	src/host/qemucaps.h src/host/qemucaps.c \
 	src/host/qemudisk.h src/host/qemudisk.c \

@@ -587,6 +587,22 @@ typedef struct {
     int64_t physical_block_size; /* bytes, sysfs queue/physical_block_size */
 } vdc_image_dir_info;
 
+/* experiment.host.blkback's parameters: one blkback module parameter the
+ * run set (--blkback-*), read before, after its write and after the
+ * run wrote it back (host/blkback.h); absent members: not done. */
+typedef struct {
+    int64_t was;                 /* read before the run wrote it */
+    int64_t set;                 /* what the run wrote */
+    int64_t read_back;           /* read after the write */
+    int64_t restored;            /* read after the run wrote `was` back */
+} vdc_blkback_param_info;
+
+typedef struct {
+    char *source;                /* the parameters' directory (sysfs) */
+    vdc_blkback_param_info max_ring_page_order;
+    vdc_blkback_param_info max_queues;
+} vdc_blkback_info;
+
 typedef struct {
     char *hostname;
     char *kernel;
@@ -597,6 +613,7 @@ typedef struct {
     char *cmdline;               /* /proc/cmdline of dom0 (the host) */
     char *mkfs_version;          /* first line of `mkfs.TYPE -V` on the host */
     vdc_image_dir_info image_dir;
+    vdc_blkback_info blkback;    /* --blkback-*: what the run set and restored */
 } vdc_host_info;
 
 typedef struct {

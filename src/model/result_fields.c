@@ -312,6 +312,21 @@ static const vdc_field image_dir_fields[] = {
     END
 };
 
+static const vdc_field blkback_param_fields[] = {
+    F(VDC_F_INT, vdc_blkback_param_info, was, "was", NN),
+    F(VDC_F_INT, vdc_blkback_param_info, set, "set", NN),
+    F(VDC_F_INT, vdc_blkback_param_info, read_back, "read_back", NN),
+    F(VDC_F_INT, vdc_blkback_param_info, restored, "restored", NN),
+    END
+};
+
+static const vdc_field blkback_fields[] = {
+    F(VDC_F_STR, vdc_blkback_info, source, "source", 0),
+    O(vdc_blkback_info, max_ring_page_order, "max_ring_page_order", blkback_param_fields),
+    O(vdc_blkback_info, max_queues, "max_queues", blkback_param_fields),
+    END
+};
+
 static const vdc_field host_fields[] = {
     F(VDC_F_STR, vdc_host_info, hostname, "hostname", 0),
     F(VDC_F_STR, vdc_host_info, kernel, "kernel", 0),
@@ -322,6 +337,7 @@ static const vdc_field host_fields[] = {
     F(VDC_F_STR, vdc_host_info, cmdline, "cmdline", VDC_FF_LONG),
     F(VDC_F_STR, vdc_host_info, mkfs_version, "mkfs_version", 0),
     O(vdc_host_info, image_dir, "image_dir", image_dir_fields),
+    O(vdc_host_info, blkback, "blkback", blkback_fields),
     END
 };
 

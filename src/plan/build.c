@@ -520,6 +520,8 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     /* in a memory cgroup the agent is told its limit: the RAM its page
      * cache may take (the limit read back at the step is recorded) */
     p->dom0_memory_max_mib = o->dom0_memory_max;
+    p->blkback[0] = o->blkback_max_ring_page_order ? (int)g_ascii_strtoull(o->blkback_max_ring_page_order, NULL, 10) : -1;
+    p->blkback[1] = o->blkback_max_queues ? (int)g_ascii_strtoull(o->blkback_max_queues, NULL, 10) : -1;
     p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : o->dom0_memory_max ? o->dom0_memory_max : h->ram_mib;
     p->order = !o->order || !strcmp(o->order, "rotated") ? VDC_ORDER_ROTATED
              : !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;

@@ -158,6 +158,18 @@ static const vdc_opt opt_tail[] = {
       .help = "run the dom0 baseline's agent in a memory cgroup of its own limited to MiB (cgroup v2 "
               "memory.max, or v1 memory.limit_in_bytes), which the page cache it fills is charged to: "
               "the agent is told the limit (-r), its default test file is twice it, and the limit read back is recorded as the target's memory" },
+    { .name = "blkback-max-ring-page-order", .type = VDC_OPT_STR, .off = O(blkback_max_ring_page_order),
+      .metavar = "N", .def = "the module's",
+      .help = "Xen dom0: write N (0-4: up to 2^N pages per ring) to xen_blkback's max_ring_page_order "
+              "parameter before any domU is created, restore it after the run (also on SIGINT and by "
+              "`vmdiskcmp cleanup`); blkback reads it when a backend connects, so it applies to the "
+              "domUs created after the write.  Refused when the running module does not let it be "
+              "written (Linux makes it 0444: then only xen_blkback.max_ring_page_order=N at load)" },
+    { .name = "blkback-max-queues", .type = VDC_OPT_STR, .off = O(blkback_max_queues),
+      .metavar = "N", .def = "the module's",
+      .help = "Xen dom0: write N (1 to dom0's online CPUs) to xen_blkback's max_queues parameter "
+              "before any domU is created, restore it after the run (also on SIGINT and by "
+              "`vmdiskcmp cleanup`); applies to the domUs created after the write" },
     { .name = "emulated", .type = VDC_OPT_FLAG, .off = O(emulated),
       .help = "the host is emulated (the Xen lab): mark results as predicting nothing about hardware" },
     { .name = "inspect-on-failure", .type = VDC_OPT_FLAG, .off = O(inspect),
@@ -439,6 +451,16 @@ vdc_run_opts_parse(vdc_run_opts *o, int argc, char **argv)
                       o->vg);
             return -1;
         }
+    }
+    {
+        const char *const given[] = { o->blkback_max_ring_page_order, o->blkback_max_queues };
+        const char *const names[] = { "--blkback-max-ring-page-order", "--blkback-max-queues" };
+
+        for (i = 0; i < G_N_ELEMENTS(given); i++)
+            if (given[i] && !g_ascii_string_to_unsigned(given[i], 10, 0, 65535, NULL, NULL)) {
+                vdc_input_error("%s '%s': expected a decimal number", names[i], given[i]);
+                return -1;
+            }
     }
     if ((o->blocks || o->custom) && !o->consent) {
         vdc_input_error("--block/--target: expected --destroy-data as consent to overwrite the device");

@@ -66,6 +66,8 @@ typedef struct {
     unsigned dom0_ram;          /* -r for the agent in dom0; 0 = MemTotal */
     unsigned dom0_memory_max;   /* --dom0-memory-max: the dom0 agent's memory cgroup limit,
                                  * MiB; 0 = none */
+    char *blkback_max_ring_page_order;  /* --blkback-max-ring-page-order N; NULL: not given */
+    char *blkback_max_queues;           /* --blkback-max-queues N; NULL: not given */
     int keep, dry_run, quiet, no_report;
     int no_store;               /* --no-store: record nothing in a result store */
     int no_drop_caches;         /* --no-drop-caches */

@@ -18,6 +18,7 @@ vdc_plan_init(vdc_plan *p)
 {
     memset(p, 0, sizeof(*p));
     p->thin_zero = -1;
+    p->blkback[0] = p->blkback[1] = -1;
 }
 
 void

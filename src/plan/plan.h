@@ -134,6 +134,9 @@ typedef struct {
     unsigned dom0_ram_mib;      /* -r given to the agent in dom0 */
     unsigned dom0_memory_max_mib; /* --dom0-memory-max: the dom0 agent runs in a memory cgroup
                                    * limited to this (host/memcg.h), MiB; 0: none */
+    int blkback[2];             /* --blkback-max-ring-page-order, --blkback-max-queues: the
+                                 * value the run writes to blkback's parameter
+                                 * (host/blkback.h vdc_blkback_param order); -1 not given */
     int bonnie;                 /* the bonnie++ pass runs (--tests) */
     int workload_file;          /* the workload pass on a file in the fresh filesystem
                                    (--workload-on file, the default) */

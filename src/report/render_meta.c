@@ -79,6 +79,44 @@ image_dir_lines(GPtrArray *v, const vdc_image_dir_info *d)
     add_int(v, "Image device physical block size", d->physical_block_size, "bytes");
 }
 
+/* What the run set in blkback's module parameter @pi and wrote back:
+ * "set 1 (was 2, read back 1), restored 2 (/sys/module/...)", or NULL
+ * when it set nothing.  New string. */
+static char *
+blkback_text(const vdc_blkback_param_info *pi, const char *source)
+{
+    GString *s;
+
+    if (pi->set == VDC_INT_ABSENT)
+        return NULL;
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "set %" G_GINT64_FORMAT, (gint64)pi->set);
+    if (pi->was != VDC_INT_ABSENT)
+        g_string_append_printf(s, " (was %" G_GINT64_FORMAT, (gint64)pi->was);
+    if (pi->read_back != VDC_INT_ABSENT)
+        g_string_append_printf(s, "%sread back %" G_GINT64_FORMAT,
+                               pi->was != VDC_INT_ABSENT ? ", " : " (", (gint64)pi->read_back);
+    if (pi->was != VDC_INT_ABSENT || pi->read_back != VDC_INT_ABSENT)
+        g_string_append_c(s, ')');
+    if (pi->restored != VDC_INT_ABSENT)
+        g_string_append_printf(s, ", restored %" G_GINT64_FORMAT, (gint64)pi->restored);
+    else
+        g_string_append(s, ", NOT restored (run 'vmdiskcmp cleanup DIR')");
+    if (source)
+        g_string_append_printf(s, " (%s)", source);
+    return g_string_free(s, FALSE);
+}
+
+static void
+blkback_lines(GPtrArray *v, const vdc_blkback_info *b)
+{
+    g_autofree char *order = blkback_text(&b->max_ring_page_order, b->source);
+    g_autofree char *queues = blkback_text(&b->max_queues, b->source);
+
+    add(v, "blkback max_ring_page_order", order);
+    add(v, "blkback max_queues", queues);
+}
+
 /* "Run time": where the run's wall time went (experiment.time):
  * "1h02m03s: domU boots 80 % (the agent 71 %), dom0 baseline 12 %, guest
  * image 3 %, storage 1 %, teardown 1 %" */
@@ -130,6 +168,7 @@ experiment_lines(GPtrArray *v, const vdc_experiment *e)
     add_int(v, "Host RAM", e->host.ram_mib, "MiB");
     add(v, "CPU governor", e->host.cpu_governor);
     image_dir_lines(v, &e->host.image_dir);
+    blkback_lines(v, &e->host.blkback);
     add(v, "mkfs (dom0)", e->host.mkfs_version);
     add(v, "Hypervisor driver", e->hypervisor.driver);
     add(v, "Hypervisor URI", e->hypervisor.uri);
@@ -387,6 +426,20 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
     size_t i;
     int any = 0;
 
+    {
+        const vdc_blkback_info *bb = &rs->experiment.host.blkback;
+        g_autofree char *order = blkback_text(&bb->max_ring_page_order, NULL);
+        g_autofree char *queues = blkback_text(&bb->max_queues, NULL);
+
+        if (order || queues) {
+            any++;
+            g_string_append(out, "Backend, cache and placement, read back after boot:\n");
+            if (order)
+                g_string_append_printf(out, "  dom0: blkback max_ring_page_order %s\n", order);
+            if (queues)
+                g_string_append_printf(out, "  dom0: blkback max_queues %s\n", queues);
+        }
+    }
     for (i = 0; i < rs->n_targets; i++) {
         g_autofree char *backend = backend_text(rs->targets[i]);
         g_autofree char *cache = vdc_cache_text(rs->targets[i]);

@@ -31,6 +31,7 @@ static const char *const kind_names[] = {
     [VDC_JOURNAL_FILE] = "file",
     [VDC_JOURNAL_PROC] = "proc",
     [VDC_JOURNAL_CGROUP] = "cgroup",
+    [VDC_JOURNAL_PARAM] = "param",
 };
 
 /* One number of an identity as "%ju" writes it: decimal digits, no
@@ -63,6 +64,15 @@ uuid_ok(const char *v)
     return g_uuid_string_is_valid(v);
 }
 
+/* A module parameter's value to restore: a decimal number of blkback's
+ * (0 to 65535). */
+static int
+param_value_ok(const char *v)
+{
+    return g_ascii_string_to_unsigned(v, 10, 0, 65535, NULL, NULL);
+}
+
+#define PARAM_VALUE_EXPECTED "a decimal number from 0 to 65535"
 #define INO_EXPECTED "DEV:INO (two decimal numbers without leading zeros, as lstat gives st_dev and st_ino)"
 #define UUID_EXPECTED "a UUID (8-4-4-4-12 hex digits)"
 
@@ -102,6 +112,8 @@ static const struct {
     { VDC_JOURNAL_PROC, "exe", M(exe), NULL, NULL },
     { VDC_JOURNAL_PROC, "boot", M(boot), NULL, NULL },
     { VDC_JOURNAL_CGROUP, "path", M(path), NULL, NULL },
+    { VDC_JOURNAL_PARAM, "path", M(path), NULL, NULL },
+    { VDC_JOURNAL_PARAM, "value", M(value), param_value_ok, PARAM_VALUE_EXPECTED },
 };
 #undef M
 

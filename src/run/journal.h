@@ -19,7 +19,9 @@
  * which the device is found again, host/loopdev.h), mount (dir, source), dir
  * (path, ino), file (path, ino), proc (pid, start, exe, boot: a child's
  * process group, see common/child.h; undone once the group is gone), cgroup
- * (path: a memory cgroup's directory, vmdiskcmp-*, removed once empty).  ino is
+ * (path: a memory cgroup's directory, vmdiskcmp-*, removed once empty), param
+ * (path: blkback's parameter file, .../module/xen_blkback/parameters/NAME;
+ * value: what it held before, written back).  ino is
  * "DEV:INO" (st_dev, st_ino of what was made, decimal); uuid the domain's
  * UUID; tag the LV's run tag.  A key may be absent (an image's description:
  * the defaults; an identity not known) or empty; unknown keys are ignored.
@@ -53,6 +55,8 @@ typedef enum {
     VDC_JOURNAL_FILE,           /* "file": a file we write (a control disk) */
     VDC_JOURNAL_PROC,           /* "proc": a child's process group we start */
     VDC_JOURNAL_CGROUP,         /* "cgroup": a memory cgroup we make (host/memcg.h) */
+    VDC_JOURNAL_PARAM,          /* "param": a module parameter we write (host/blkback.h):
+                                 * @path, and @value, the one to write back */
 } vdc_journal_kind;
 
 /* A set of kinds (vdc_journal_teardown's @keep). */
@@ -81,6 +85,7 @@ typedef struct {
     const char *pid, *start, *exe;
     const char *boot;                   /* proc: the kernel's boot id when it was
                                          * journaled (/proc/sys/kernel/random/boot_id) */
+    const char *value;                  /* param: the value to restore (decimal) */
     int done, undone, kept;
 } vdc_journal_entry;
 
@@ -96,7 +101,8 @@ typedef struct {
     vdc_runrec rec;
 } vdc_journal;
 
-/* "domain", "image", "lv", "loop", "mount", "dir", "file", "proc"; NULL when @k is
+/* "domain", "image", "lv", "loop", "mount", "dir", "file", "proc", "cgroup",
+ * "param"; NULL when @k is
  * none of them. */
 const char *vdc_journal_kind_name(vdc_journal_kind k);
 

@@ -16,6 +16,7 @@
 
 #include "common/util.h"
 #include "guest/prepare.h"
+#include "host/blkback.h"
 #include "host/procfs.h"
 #include "host/qemuprobe.h"
 #include "hv/hv.h"
@@ -175,6 +176,31 @@ check_qdisk_direct(const vdc_plan *p)
 }
 
 /* preflight.h */
+/* --blkback-*: a Xen plan (libxl, libvirt xen://, or the mock of the
+ * tests) on a dom0 whose blkback lets the parameter be written, the value
+ * in range (host/blkback.h) */
+static int
+check_blkback(const vdc_plan *p)
+{
+    int xen = p->hv == VDC_HV_LIBXL || p->hv == VDC_HV_MOCK ||
+              (p->domain_type && !strcmp(p->domain_type, "xen"));
+    int k;
+
+    for (k = 0; k < VDC_BLKBACK_N; k++) {
+        if (p->blkback[k] < 0)
+            continue;
+        if (!xen) {
+            vdc_input_error("%s %d: expected a Xen run (--hypervisor libxl, or libvirt with "
+                            "--connect xen:///system): blkback serves only Xen domUs",
+                            vdc_blkback_option(k), p->blkback[k]);
+            return -1;
+        }
+        if (vdc_blkback_check(k, p->blkback[k], NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int
 vdc_run_check_inputs(const vdc_plan *p, int consent)
 {
@@ -204,7 +230,7 @@ vdc_run_check_inputs(const vdc_plan *p, int consent)
             return -1;
         }
     }
-    if (check_qdisk_direct(p) < 0)
+    if (check_qdisk_direct(p) < 0 || check_blkback(p) < 0)
         return -1;
     /* the manifest, and the boot files it names unless --kernel/--initrd
      * replace them (those are checked as the files they are); a prepared

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "host/blkback.h"
 #include "report/report_dir.h"
 #include "run/dom0.h"
 #include "run/domu.h"
@@ -193,9 +194,17 @@ undo_with_state(const vdc_journal_entry *e, void *opaque)
 {
     vdc_run_state *st = opaque;
 
+    int k = e->kind == VDC_JOURNAL_PARAM ? vdc_blkback_param_of_path(e->path) : -1;
+    int64_t now;
+
     if (e->kind == VDC_JOURNAL_DOMAIN && st->hv && e->driver && !strcmp(e->driver, st->hvops->name))
         return vdc_hv_destroy_own(st->hvops, st->hv, e->name, e->uuid, st->p->id);
-    return vdc_run_undo(e, (void *)st->env);
+    if (vdc_run_undo(e, (void *)st->env) < 0)
+        return -1;
+    /* a module parameter written back: what it reads now is recorded */
+    if (k >= 0 && vdc_blkback_read(e->path, &now) == 0)
+        vdc_recorder_blkback_restored(st->rec, k, now);
+    return 0;
 }
 
 /* Everything journaled torn down (--keep: images, LVs and their
@@ -250,6 +259,43 @@ write_result(vdc_run_state *st, int setup_ok)
     return 0;
 }
 
+/* --blkback-*: each parameter's value read, journaled (to be written
+ * back at teardown, on SIGINT and by cleanup), written and read back,
+ * before any domU is created (blkback reads it when a backend connects).
+ * 0, or -1 after vdc_error. */
+static int
+set_blkback(vdc_run_state *st)
+{
+    int k;
+
+    for (k = 0; k < VDC_BLKBACK_N; k++) {
+        g_autofree char *path = NULL, *old = NULL, *dir = NULL;
+        int64_t was, now;
+        unsigned seq;
+
+        if (st->p->blkback[k] < 0)
+            continue;
+        path = vdc_blkback_path(k);
+        if (vdc_blkback_read(path, &was) < 0)
+            return -1;
+        old = g_strdup_printf("%" G_GINT64_FORMAT, (gint64)was);
+        seq = vdc_journal_add(&st->journal, &(vdc_journal_entry){
+            .kind = VDC_JOURNAL_PARAM, .path = path, .value = old });
+        if (!seq || vdc_blkback_write(path, st->p->blkback[k], &now) < 0)
+            return -1;
+        (void)vdc_journal_done(&st->journal, seq);
+        dir = g_path_get_dirname(path);
+        vdc_recorder_blkback_set(st->rec, k, dir, was, st->p->blkback[k], now);
+        vdc_progress("%s: %" G_GINT64_FORMAT " -> %d (read back %" G_GINT64_FORMAT "; restored "
+                     "after the run)", path, (gint64)was, st->p->blkback[k], (gint64)now);
+        if (now != st->p->blkback[k]) {
+            vdc_error("%s: wrote %d, reads %" G_GINT64_FORMAT, path, st->p->blkback[k], (gint64)now);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Make, prepare and describe everything the boots need: the hypervisor's
  * connection, the targets, the guest image.  0, or -1 (after vdc_error,
  * or stopped). */
@@ -261,6 +307,8 @@ setup(vdc_run_state *st)
     size_t i;
 
     if (p->hv != VDC_HV_NONE && open_hypervisor(st) < 0)
+        return -1;
+    if (vdc_run_stopped(st) || set_blkback(st) < 0)
         return -1;
     t0_us = g_get_monotonic_time();
     for (i = 0; i < p->n_targets; i++)

@@ -18,6 +18,7 @@
 #include "host/memcg.h"
 #include "host/mounts.h"
 #include "host/procfs.h"
+#include "host/blkback.h"
 #include "host/procgroup.h"
 
 /* @ops: the driver to use (tests' mock), or NULL: the one named in @e;
@@ -293,6 +294,13 @@ vdc_run_journal_check(const vdc_journal *j, const char *run_dir)
                 why = "expected an absolute path of a cgroup named vmdiskcmp-*";
             break;
         }
+        case VDC_JOURNAL_PARAM:
+            p = e->path;
+            /* only blkback's parameters, only a number back */
+            if (vdc_blkback_param_of_path(p) < 0 || !e->value)
+                why = "expected .../module/xen_blkback/parameters/{max_ring_page_order,max_queues} "
+                      "and a value";
+            break;
         case VDC_JOURNAL_LOOP:
             p = e->file;
             if (!p || !is_journal_image(j, p))
@@ -344,6 +352,29 @@ undo_image(const vdc_journal_entry *e, const vdc_run_env *env)
     return env->storage_destroy_journaled(VDC_BACKING_IMAGE, e->path, NULL, NULL, NULL);
 }
 
+/* A module parameter written back to what it held before the run, and
+ * read back: a value that does not stick is an error (the entry stays) */
+static int
+undo_param(const vdc_journal_entry *e)
+{
+    int64_t want = (int64_t)g_ascii_strtoll(e->value ? e->value : "", NULL, 10), now;
+
+    if (!e->value || vdc_blkback_param_of_path(e->path) < 0) {
+        vdc_error("journal: param entry %u: expected a blkback parameter and a value: not touched",
+                  e->seq);
+        return -1;
+    }
+    if (vdc_blkback_write(e->path, want, &now) < 0)
+        return -1;
+    if (now != want) {
+        vdc_error("%s: wrote %" G_GINT64_FORMAT " back, reads %" G_GINT64_FORMAT, e->path,
+                  (gint64)want, (gint64)now);
+        return -1;
+    }
+    vdc_progress("%s restored to %" G_GINT64_FORMAT, e->path, (gint64)want);
+    return 0;
+}
+
 int
 vdc_run_undo(const vdc_journal_entry *e, void *opaque)
 {
@@ -370,6 +401,8 @@ vdc_run_undo(const vdc_journal_entry *e, void *opaque)
         return undo_proc(e);
     case VDC_JOURNAL_CGROUP:
         return vdc_memcg_remove(e->path);
+    case VDC_JOURNAL_PARAM:
+        return undo_param(e);
     }
     vdc_error("journal: entry %u has unknown kind %d: not touched", e->seq, (int)e->kind);
     return -1;

@@ -219,6 +219,17 @@ bad "--workload randread-4k-qd1: expected --tests with workloads" --dom0 --workl
 bad "--workload-on 'file,disk': expected a comma list of file|raw" --dom0 --workload randread-4k-qd1 --workload-on file,disk
 bad "--workload-on 'raw,raw': 'raw' given twice: expected each of file|raw at most once" --dom0 --workload randread-4k-qd1 --workload-on raw,raw
 bad "--workload-on raw: expected --workload NAME|FILE as well" --dom0 --workload-on raw
+# --blkback-*: refused before anything is created on a host that is not a
+# Xen dom0 (a scratch sysfs, never the real one: the refusal reads only)
+mkdir -p "$work.sys"
+trap 'rm -rf "$work" "$work.sys"' EXIT INT TERM
+VDC_TEST_SYSFS_ROOT="$work.sys"
+export VDC_TEST_SYSFS_ROOT
+bad "--blkback-max-queues 1: expected a Xen dom0" \
+    --hypervisor mock --image --guest-image /g.img --blkback-max-queues 1
+bad "--blkback-max-ring-page-order 'x': expected a decimal number" \
+    --hypervisor mock --image --guest-image /g.img --blkback-max-ring-page-order x
+unset VDC_TEST_SYSFS_ROOT
 bad "--lv-size 64 MiB: expected at least 1216 MiB" --lvm --vg vg0 --lv-size 64M --workload randread-4k-qd1 --dry-run
 # --dry-run shows them: the plan's tests line and plan.json
 "$VMDISKCMP" --dry-run --hypervisor libxl --image --dom0 --dom0-size 1G --size 64M \

@@ -26,6 +26,7 @@
 
 #include "common/util.h"
 #include "guest/control.h"
+#include "host/blkback.h"
 #include "host/procfs.h"
 #include "hv/hv.h"
 #include "model/knobs.h"
@@ -124,6 +125,8 @@ static struct {
     int fe_connect_at;
     int n_backends;                 /* reads of the backends */
     int n_copy_flags;               /* QEMU's open flags asked for a guest's copy */
+    const char *blkback_path;       /* a blkback parameter read at each create ... */
+    int64_t blkback_at_create;      /* ... as it was then */
 } F;
 
 static volatile sig_atomic_t stop_flag;
@@ -327,6 +330,8 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
     assert_string_equal(dom->disks[dom->n_disks - 1].target, "control");
     assert_string_equal(dom->disks[0].target, "root");
     assert_true(dom->disks[0].readonly);
+    if (F.blkback_path)
+        assert_int_equal(vdc_blkback_read(F.blkback_path, &F.blkback_at_create), 0);
     if (F.interrupt_on_create)
         stop_flag = SIGINT;
     if (F.fail_guest && g_str_has_suffix(dom->name, F.fail_guest))
@@ -1353,6 +1358,216 @@ test_levels_rings(void **state)
     assert_int_equal(t->backend.queues, 2);
     assert_int_equal(t->backend.frontend_state, 4);
     vdc_result_set_dispose(&rs);
+}
+
+/* A scratch sysfs for blkback (never the real /sys): ROOT/hypervisor/type
+ * @hv, ROOT/module/xen_blkback/parameters/max_queues "2" (0644) and
+ * max_ring_page_order "4" (0444, as Linux makes it), VDC_TEST_SYSFS_ROOT
+ * set to ROOT.  Returns max_queues' path (g_free). */
+static char *
+scratch_sysfs(const char *hv)
+{
+    g_autofree char *root = g_strdup_printf("%s/sys", F.dir);
+    g_autofree char *params = g_strdup_printf("%s/module/xen_blkback/parameters", root);
+    g_autofree char *hyp = g_strdup_printf("%s/hypervisor", root);
+    g_autofree char *type = g_strdup_printf("%s/type", hyp);
+    g_autofree char *order = g_strdup_printf("%s/max_ring_page_order", params);
+    char *queues = g_strdup_printf("%s/max_queues", params);
+
+    assert_int_equal(g_mkdir_with_parents(params, 0755), 0);
+    assert_int_equal(g_mkdir_with_parents(hyp, 0755), 0);
+    assert_true(g_file_set_contents(type, hv, -1, NULL));
+    assert_true(g_file_set_contents(queues, "2\n", -1, NULL));
+    assert_true(g_file_set_contents(order, "4\n", -1, NULL));
+    assert_int_equal(chmod(order, 0444), 0);
+    g_setenv("VDC_TEST_SYSFS_ROOT", root, TRUE);
+    return queues;
+}
+
+static int64_t
+param_now(const char *path)
+{
+    int64_t v = -1;
+
+    assert_int_equal(vdc_blkback_read(path, &v), 0);
+    return v;
+}
+
+/* --blkback-max-queues 1: the old value read and journaled, 1 written
+ * before the first domU is created (seen so at its create), the old value
+ * written back at teardown; the result's host facts say was, set, read
+ * back and restored; the report's metadata names them. */
+static void
+test_blkback_set_restore(void **state)
+{
+    g_autofree char *queues = scratch_sysfs("xen\n");
+    g_autofree char *jpath = g_strdup_printf("%s/out/journal", F.dir);
+    g_autofree char *journal = NULL, *report = NULL;
+    g_autofree char *rpath = g_strdup_printf("%s/out/report.txt", F.dir);
+    const vdc_blkback_param_info *pi;
+    vdc_result_set rs;
+
+    F.blkback_path = queues;
+    F.extra = "--blkback-max-queues 1";
+    F.report = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_OK);
+    assert_int_equal(F.blkback_at_create, 1);
+    assert_int_equal(param_now(queues), 2);
+    pi = &rs.experiment.host.blkback.max_queues;
+    assert_int_equal(pi->was, 2);
+    assert_int_equal(pi->set, 1);
+    assert_int_equal(pi->read_back, 1);
+    assert_int_equal(pi->restored, 2);
+    assert_int_equal(rs.experiment.host.blkback.max_ring_page_order.set, VDC_INT_ABSENT);
+    assert_non_null(rs.experiment.host.blkback.source);
+    assert_true(g_file_get_contents(jpath, &journal, NULL, NULL));
+    assert_non_null(strstr(journal, " param path="));
+    assert_non_null(strstr(journal, " value=2"));
+    assert_true(g_file_get_contents(rpath, &report, NULL, NULL));
+    assert_non_null(strstr(report, "  dom0: blkback max_queues set 1 (was 2, read back 1), restored 2\n"));
+    check_torn_down();
+    vdc_result_set_dispose(&rs);
+    g_unsetenv("VDC_TEST_SYSFS_ROOT");
+}
+
+/* SIGINT while the domU runs: the parameter is written back all the same. */
+static void
+test_blkback_interrupted(void **state)
+{
+    g_autofree char *queues = scratch_sysfs("xen\n");
+    vdc_result_set rs;
+
+    F.blkback_path = queues;
+    F.extra = "--blkback-max-queues 1";
+    F.interrupt_on_create = 1;
+    assert_int_equal(run_flow(&rs), VDC_EXIT_INTERRUPTED);
+    assert_int_equal(F.blkback_at_create, 1);
+    assert_int_equal(param_now(queues), 2);
+    assert_int_equal(rs.experiment.host.blkback.max_queues.restored, 2);
+    vdc_result_set_dispose(&rs);
+    g_unsetenv("VDC_TEST_SYSFS_ROOT");
+}
+
+/* The plan of @line (a mock run) checked as `vmdiskcmp run` checks it
+ * before anything is created: its return, and the one line it printed
+ * in *@err (g_free). */
+static int
+check_line(const char *line, char **err)
+{
+    g_auto(GStrv) argv = NULL;
+    const vdc_host_defaults h = { .hostname = "h", .ram_mib = 64, .date_id = "D" };
+    vdc_run_opts o;
+    vdc_plan p;
+    int argc, rc;
+
+    assert_true(g_shell_parse_argv(line, &argc, &argv, NULL));
+    vdc_run_opts_init(&o);
+    vdc_plan_init(&p);
+    capture_stderr_begin();
+    rc = vdc_run_opts_parse(&o, argc, argv);
+    if (rc == 0) {
+        assert_int_equal(vdc_plan_build(&o, &h, line, &p), 0);
+        rc = vdc_run_check_inputs(&p, 1);
+    }
+    *err = capture_stderr_end();
+    vdc_plan_dispose(&p);
+    vdc_run_opts_dispose(&o);
+    return rc;
+}
+
+/* The refusals, each one line before anything is created: not under Xen,
+ * no module, a parameter the running module does not let be written
+ * (0444), out of range, not a number, a libvirt QEMU run; and a value
+ * that is fine passes. */
+static void
+test_blkback_refusals(void **state)
+{
+    static const struct { const char *opt, *hv, *want; int mod; } cases[] = {
+        { "--blkback-max-queues 1", "kvm\n", "expected a Xen dom0", 1 },
+        { "--blkback-max-queues 1", "xen\n", "expected the xen_blkback module loaded", 0 },
+        { "--blkback-max-ring-page-order 2", "xen\n", "its mode is 0444", 1 },
+        { "--blkback-max-queues 0", "xen\n", "expected 1 to ", 1 },
+        { "--blkback-max-queues 65535", "xen\n", "(dom0's online CPUs)", 1 },
+        { "--blkback-max-queues two", "xen\n", "expected a decimal number", 1 },
+        { "--blkback-max-queues 1 --hypervisor libvirt --connect qemu:///system", "xen\n",
+          "expected a Xen run", 1 },
+    };
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *queues = scratch_sysfs(cases[i].hv);
+        g_autofree char *mod = g_strdup_printf("%s/sys/module/xen_blkback", F.dir);
+        g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", mod);
+        g_autofree char *line = NULL;
+        char *err = NULL;
+
+        if (!cases[i].mod)
+            assert_int_equal(system(cmd), 0);
+        line = g_strdup_printf("run %s%s --image --size 16M --guest-image /g.img --image-dir %s/imgs "
+                               "--out %s", strstr(cases[i].opt, "--hypervisor") ? "" : "--hypervisor mock ",
+                               cases[i].opt, F.dir, out);
+        assert_int_equal(check_line(line, &err), -1);
+        if (!strstr(err, cases[i].want))
+            fail_msg("case %zu: expected '%s' in: %s", i, cases[i].want, err);
+        assert_int_equal(strchr(err, '\n') - err + 1, (long)strlen(err));     /* one line */
+        assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
+        if (cases[i].mod)
+            assert_int_equal(param_now(queues), 2);
+        free(err);
+    }
+    g_unsetenv("VDC_TEST_SYSFS_ROOT");
+}
+
+/* A run that died after writing the parameter: `vmdiskcmp cleanup DIR`
+ * writes the journaled value back.  A journal naming another file as a
+ * parameter is refused whole, the file untouched. */
+static void
+test_blkback_cleanup(void **state)
+{
+    g_autofree char *queues = scratch_sysfs("xen\n");
+    g_autofree char *out = g_strdup_printf("%s/out", F.dir);
+    g_autofree char *jpath = g_strdup_printf("%s/journal", out);
+    g_autofree char *other = g_strdup_printf("%s/not-a-param", F.dir);
+    vdc_run_env env;
+    int status, k;
+    pid_t pid;
+
+    assert_true(g_file_set_contents(other, "7\n", -1, NULL));
+    for (k = 0; k < 2; k++) {
+        g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", out);
+
+        assert_int_equal(system(cmd), 0);
+        assert_int_equal(g_mkdir(out, 0755), 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            vdc_journal j;
+            unsigned seq;
+            int64_t now;
+
+            vdc_journal_init(&j);
+            if (vdc_journal_create(&j, jpath, "R-h") < 0 ||
+                !(seq = vdc_journal_add(&j, &(vdc_journal_entry){
+                      .kind = VDC_JOURNAL_PARAM, .path = k ? other : queues, .value = "2" })) ||
+                vdc_blkback_write(k ? other : queues, 1, &now) < 0 ||
+                vdc_journal_done(&j, seq) < 0)
+                _exit(1);
+            _exit(0);       /* dies holding the journal: nobody tore it down */
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        make_env(&env);
+        if (!k) {
+            assert_int_equal(param_now(queues), 1);
+            assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), 0);
+            assert_int_equal(param_now(queues), 2);
+        } else {
+            assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), -1);
+            assert_int_equal(param_now(other), 1);     /* untouched by cleanup */
+        }
+    }
+    g_unsetenv("VDC_TEST_SYSFS_ROOT");
 }
 
 static void
@@ -2659,6 +2874,10 @@ main(void)
         cmocka_unit_test_setup_teardown(test_xen_rings_negotiated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_xen_rings_never_connected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_levels_rings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blkback_set_restore, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blkback_interrupted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blkback_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blkback_cleanup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_host_dropped, setup, teardown),
