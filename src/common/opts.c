@@ -120,6 +120,27 @@ size_bounds(const vdc_opt *d)
     return g_strdup_printf("a size of at most %s", hi);
 }
 
+/* Why @s is no size, when it has digits and something after them: "the
+ * unit 'E' is not one of B, K, M, G, T (powers of 1024)", "too large for
+ * 64 bits"; NULL otherwise (g_free). */
+static char *
+size_why(const char *s)
+{
+    const char *u = s;
+    uint64_t v;
+
+    while (g_ascii_isdigit(*u))
+        u++;
+    if (u == s)
+        return NULL;
+    if (*u && !strchr("BbKkMmGgTt", *u))
+        return g_strdup_printf("the unit '%.*s' is not one of B, K, M, G, T (powers of 1024)",
+                               g_utf8_skip[*(const guchar *)u], u);
+    if (*u)
+        return NULL;
+    return vdc_parse_size(s, 1ULL << 20, &v) < 0 ? g_strdup("too large for 64 bits") : NULL;
+}
+
 /* Store @arg into the member of @d: 0, or -1 after one vdc_input_error. */
 static int
 set_value(const vdc_opts_spec *spec, void *opts, const vdc_opt *d, const char *arg)
@@ -194,8 +215,12 @@ set_value(const vdc_opts_spec *spec, void *opts, const vdc_opt *d, const char *a
         uint64_t v = 0;
 
         if (vdc_parse_size(arg, 1ULL << 20, &v) < 0 || v == 0) {
+            g_autofree char *why = size_why(arg);
+            g_autofree char *hi = d->max ? size_text(d->max) : NULL;
+
             want = expected(d);
-            vdc_input_error("%s--%s '%s': expected %s", pre, d->name, arg, want);
+            vdc_input_error("%s--%s '%s': expected %s%s%s%s%s", pre, d->name, arg, want, hi ? ", at most " : "",
+                            hi ? hi : "", why ? ": " : "", why ? why : "");
             return -1;
         }
         if ((d->align && v % d->align) || (d->max && v > d->max)) {
@@ -320,7 +345,17 @@ vdc_opts_parse(const vdc_opts_spec *spec, void *opts, int argc, char **argv, int
             return VDC_OPTS_HELP;
         if (optarg && optind > 0 && optarg == argv[optind - 1])
             last_value = optind - 1;
-        if (takes_value(d) && d->type != VDC_OPT_STRV && !(d->type == VDC_OPT_CALL && d->repeatable)) {
+        if (d->type == VDC_OPT_FLAG) {
+            /* a flag twice is refused as a value twice is: a typo for
+             * another option, or a line pasted together */
+            size_t k = (size_t)(d - spec->table);
+
+            if (given[k]) {
+                vdc_input_error("%s--%s given twice: expected it once", prefix_of(spec), d->name);
+                return VDC_OPTS_ERROR;
+            }
+            given[k] = d->name;
+        } else if (takes_value(d) && d->type != VDC_OPT_STRV && !(d->type == VDC_OPT_CALL && d->repeatable)) {
             size_t k = (size_t)(d - spec->table);
 
             if (given[k]) {

@@ -326,8 +326,17 @@ test_opts_errors(void **state)
         /* the unit the metavar names, after the range */
         { "demo --mib 8", "vmdiskcmp: demo: --mib '8': expected an integer from 16 to 64 MiB\n" },
         { "demo --wait 5", "vmdiskcmp: demo: --wait '5': expected an integer from 10 to 60 seconds\n" },
-        { "demo --size 0", "vmdiskcmp: demo: --size '0': expected a size such as 512M, 4G or a number of MiB\n" },
-        { "demo --size 12Q", "vmdiskcmp: demo: --size '12Q': expected a size such as 512M, 4G or a number of MiB\n" },
+        { "demo --size 0", "vmdiskcmp: demo: --size '0': expected a size such as 512M, 4G or a number of MiB, "
+          "at most 1024T\n" },
+        /* the input, the limit and the unit */
+        { "demo --size 12Q", "vmdiskcmp: demo: --size '12Q': expected a size such as 512M, 4G or a number of MiB, "
+          "at most 1024T: the unit 'Q' is not one of B, K, M, G, T (powers of 1024)\n" },
+        { "demo --size 8E", "vmdiskcmp: demo: --size '8E': expected a size such as 512M, 4G or a number of MiB, "
+          "at most 1024T: the unit 'E' is not one of B, K, M, G, T (powers of 1024)\n" },
+        { "demo --size 99999999999999999999", "vmdiskcmp: demo: --size '99999999999999999999': expected a size "
+          "such as 512M, 4G or a number of MiB, at most 1024T: too large for 64 bits\n" },
+        /* a flag twice, as a value twice */
+        { "demo --flag -f", "vmdiskcmp: demo: --flag given twice: expected it once\n" },
         { "demo --size 1k", "vmdiskcmp: demo: --size '1k': expected a whole number of MiB from 1M to 1024T\n" },
         { "demo --size 2048T", "vmdiskcmp: demo: --size '2048T': expected a whole number of MiB from 1M to 1024T\n" },
         { "demo --call no", "vmdiskcmp: --call no: expected ok\n" },
