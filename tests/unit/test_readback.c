@@ -231,6 +231,20 @@ test_backend_json(void **state)
     assert_false(json_object_has_member(json_object_get_object_member(stale, "qemu"), "iothread"));
 }
 
+/* The disk line of a target whose backend object is @o (g_free). */
+static char *
+knobs_of(JsonObject *o)
+{
+    vdc_target t;
+    char *text;
+
+    vdc_target_init(&t);
+    assert_int_equal(vdc_target_backend_from_json(&t.backend, o, "backend"), 0);
+    text = vdc_knobs_text(&t);
+    vdc_target_dispose(&t);
+    return text;
+}
+
 /* blkback's ring: a backend's offer, the frontend's choice */
 static void
 test_xen_ring(void **state)
@@ -288,12 +302,9 @@ test_xen_ring(void **state)
         vdc_target t;
         g_autofree char *tb = NULL, *td = NULL, *tq = NULL, *tl = NULL;
 
-        vdc_target_init(&t);
-        assert_int_equal(vdc_target_backend_from_json(&t.backend, jb, "b"), 0);
-        tb = vdc_knobs_text(&t);
+        tb = knobs_of(jb);
         assert_string_equal(tb, "negotiated ring order 2 (4 pages, 128 requests in flight), "
                                 "2 queues; blkback offers order 4, 2 queues");
-        vdc_target_dispose(&t);
         vdc_target_init(&t);
         assert_int_equal(vdc_target_backend_from_json(&t.backend, jd, "d"), 0);
         td = vdc_knobs_text(&t);
@@ -398,12 +409,9 @@ test_knobs(void **state)
 
     /* QEMU's default: writeback and threads, no thread of its own */
     c = backend_of(disks, "vdc", blocks, blockdevs, ids, "", 1);
-    vdc_target_init(&u);
-    assert_int_equal(vdc_target_backend_from_json(&u.backend, c, "vdc"), 0);
-    ctext = vdc_knobs_text(&u);
+    ctext = knobs_of(c);
     assert_string_equal(ctext, "cache writeback (QEMU: page cache, write cache on), aio io_uring, "
                                "no I/O thread, 1 queue, virtio-blk");
-    vdc_target_dispose(&u);
 }
 
 /* blkback's ring as the lab negotiated it: tests/golden/host/
