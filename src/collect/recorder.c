@@ -286,14 +286,16 @@ vdc_recorder_attached(vdc_recorder *rec, const vdc_hv_domain *dom, JsonObject *b
         rec->backends = 1;
 }
 
-/* a Xen VBD whose negotiated ring is still to be read */
+/* a Xen VBD read from xenstore (libxl's backends, or libvirt's with
+ * xenstore's ring facts) whose negotiated ring is still to be read; a
+ * Xen disk known only from libvirt's XML has no ring to wait for */
 static int
 ring_wanted(const vdc_target *t)
 {
     const vdc_target_backend *b = &t->backend;
 
-    return (b->xenstore_path || (b->bus && !strcmp(b->bus, "xen"))) &&
-           b->ring_page_order == VDC_INT_ABSENT;
+    return (b->xenstore_path || b->frontend_state != VDC_INT_ABSENT ||
+            b->max_ring_page_order != VDC_INT_ABSENT) && b->ring_page_order == VDC_INT_ABSENT;
 }
 
 int
