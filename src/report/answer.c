@@ -55,6 +55,8 @@ vdc_answer_kind_name(enum vdc_answer_kind k)
     case VDC_ANSWER_CACHE: return "cache";
     case VDC_ANSWER_COST: return "cost";
     case VDC_ANSWER_FIX: return "fix";
+    case VDC_ANSWER_DENSITY: return "density";
+    case VDC_ANSWER_LEVEL: return "level";
     }
     return "note";
 }
@@ -193,6 +195,7 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     if (!n_cache && rs->has_experiment)
         vdc_answer_cache_note(&b);
     vdc_answer_cost_line(&b);
+    vdc_answer_density(&b);
     for (i = 0; i < h->n_pairs; i++)
         for (j = 0; j < h->pairs[i].n_rows; j++) {
             b.row = &h->pairs[i].rows[j];

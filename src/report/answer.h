@@ -17,6 +17,10 @@
  *     ran without it, a line saying so and what to run;
  *   - what each backend costs dom0: dom0 busy, CPU seconds per GiB moved,
  *     per domU target on the sequential block tests;
+ *   - many guests at once, when the result has levels: per level and test
+ *     the image against the LV on the aggregate and the p99 over all
+ *     guests' I/Os (interval, Holm p, class), the fairness, what may be an
+ *     artefact; where each backend stops scaling;
  *   - where there is no verdict, each blocker once with the option that
  *     removes it, its value worked out from the data ("rerun with --size
  *     256M: the 32 MiB test file is under twice the guest's 128 MiB");
@@ -43,6 +47,11 @@ enum vdc_answer_kind {
     VDC_ANSWER_CACHE,         /* dom0's page cache: a cache pair's heading, or the note */
     VDC_ANSWER_COST,          /* what each backend costs dom0 */
     VDC_ANSWER_FIX,           /* a blocker and the option that removes it */
+    VDC_ANSWER_DENSITY,       /* many guests at once: label "Many guests at once", text
+                               * what produced the numbers (levels, pairs, test) */
+    VDC_ANSWER_LEVEL,         /* one level and test of it (image against LV: aggregate,
+                               * p99, fairness, what may be an artefact), or where each
+                               * backend stops scaling (label "Stops scaling") */
 };
 
 /* The tone of a line (HTML colour): the answer it gives. */
@@ -105,7 +114,7 @@ void vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs);
 char *vdc_answer_variants_text(const struct vdc_analysis *a, const vdc_result_set *rs, enum vdc_answer_tone *tone);
 
 /* "answer", the kind's JSON name: "note", "pair", "group", "cache", "cost",
- * "fix" */
+ * "fix", "density", "level" */
 const char *vdc_answer_kind_name(enum vdc_answer_kind k);
 
 /* ---- shared by the parts of the answer (answer*.c), not by renderers ---- */
@@ -157,5 +166,11 @@ void vdc_answer_fix_words(const struct vdc_answer_build *b, struct vdc_answer_fi
  * block write and read (else the first two tests with the figure). */
 void vdc_answer_cache_note(struct vdc_answer_build *b);
 void vdc_answer_cost_line(struct vdc_answer_build *b);
+
+/* answer_density.c: many guests at once (a->density), when the result has
+ * levels: a VDC_ANSWER_DENSITY line, then a VDC_ANSWER_LEVEL line per
+ * level and test of each image/LV pair and one for where the backends stop
+ * scaling. */
+void vdc_answer_density(struct vdc_answer_build *b);
 
 #endif

@@ -83,6 +83,15 @@ append_ci(GString *s, const struct vdc_stats_paired *p)
         g_string_append(s, " [unbounded]");
 }
 
+/* The class of a row with a verdict: its effect class's name, "size
+ * undecided" when the direction is shown but the interval reaches past
+ * +-5 % with |delta| under it (vdc_effect_classify) */
+static const char *
+verdict_class(const struct vdc_headline_row *row)
+{
+    return row->effect == VDC_EFFECT_UNDECIDED ? "size undecided" : vdc_effect_class_name(row->effect);
+}
+
 /* How a row answers, the key its group merges rows by: the verdict (and
  * class) for a verdict, "same" (negligible), "undecided", "no verdict" with
  * its reason, "not tested" with its pairs; g_free. */
@@ -99,7 +108,7 @@ row_key(const struct vdc_analysis *a, const struct vdc_headline_pair *hp, const 
         k = g_strdup_printf("not tested (%zu pair%s)", row->p.n, row->p.n == 1 ? "" : "s");
     else if (row->verdict == VDC_VERDICT_FASTER || row->verdict == VDC_VERDICT_SLOWER)
         k = g_strdup_printf("%s %s", row->verdict == VDC_VERDICT_FASTER ? "faster" : "slower",
-                            vdc_effect_class_name(row->effect));
+                            verdict_class(row));
     else if (row->effect == VDC_EFFECT_NEGLIGIBLE)
         k = g_strdup_printf("the same within %g %%", VDC_EFFECT_NEGLIGIBLE_PERCENT);
     else
@@ -140,7 +149,7 @@ append_answer(GString *s, const struct vdc_analysis *a, const struct vdc_headlin
         g_string_append_printf(s, "%s%s%s %.1f %% %s", items[0], *items[0] ? ": " : "", a->targets[hp->target],
                                fabs(r0->p.delta_percent), r0->verdict == VDC_VERDICT_FASTER ? "faster" : "slower");
         append_ci(s, &r0->p);
-        g_string_append_printf(s, ", %s", vdc_effect_class_name(r0->effect));
+        g_string_append_printf(s, ", %s", verdict_class(r0));
     } else if (n == 1 && numbers) {
         g_string_append_printf(s, "%s%s%s (", items[0], *items[0] ? ": " : "", key);
         append_numbers(s, r0);
@@ -161,7 +170,7 @@ append_answer(GString *s, const struct vdc_analysis *a, const struct vdc_headlin
             g_string_append_c(s, ')');
         }
         if (verdict)
-            g_string_append_printf(s, ": %s", vdc_effect_class_name(r0->effect));
+            g_string_append_printf(s, ": %s", verdict_class(r0));
     }
     if (verdict)
         g_string_append_printf(s, ", p %s %.2g", p < 0.001 ? "<" : n > 1 ? "<=" : "=", p < 0.001 ? 0.001 : p);

@@ -9,7 +9,9 @@
 
 #include "common/util.h"
 #include "model/target.h"
+#include "report/analysis.h"
 #include "report/density.h"
+#include "report/render_fmt.h"
 #include "stats/pooled.h"
 
 void
@@ -326,6 +328,70 @@ target_backing(const vdc_result_set *rs, const char *name, vdc_backing k)
     return t && vdc_target_kind_parse(t->kind, &s) == 0 && s.where == VDC_WHERE_DOMU && s.backing == k;
 }
 
+/* 1 when the paired values @x, @y (@n) differ by the same amount in
+ * every pair: a Fieller interval of no width, no spread to bound */
+static int
+flat_differences(const double *x, const double *y, size_t n)
+{
+    size_t i;
+
+    for (i = 1; i < n; i++)
+        if (x[i] - y[i] != x[0] - y[0])
+            return 0;
+    return n >= 1;
+}
+
+/* Holm within each family of pairs, one (level, target, reference): the
+ * p of every test's aggregate and p99; then each one's class */
+static void
+holm_families(struct vdc_density *d)
+{
+    gboolean *done = g_new0(gboolean, d->n_pairs + 1);
+    size_t i, j;
+
+    for (i = 0; i < d->n_pairs; i++) {
+        struct vdc_density_pair *p = &d->pairs[i];
+        size_t m = 0, k;
+        double *pv, *adj;
+
+        if (done[i])
+            continue;   /* its family is done */
+        pv = g_new(double, 2 * d->n_pairs);
+        adj = g_new(double, 2 * d->n_pairs);
+        for (j = i; j < d->n_pairs; j++) {
+            const struct vdc_density_pair *q = &d->pairs[j];
+
+            if (q->level != p->level || q->target != p->target || q->reference != p->reference)
+                continue;
+            pv[m++] = q->agg.has_test ? q->agg.p_value : NAN;
+            pv[m++] = q->p99.has_test ? q->p99.p_value : NAN;
+        }
+        vdc_stats_holm(pv, m, adj);
+        for (k = j = 0; j < m; j++)
+            k += !isnan(pv[j]);
+        for (m = 0, j = i; j < d->n_pairs; j++) {
+            struct vdc_density_pair *q = &d->pairs[j];
+
+            if (q->level != p->level || q->target != p->target || q->reference != p->reference)
+                continue;
+            done[j] = TRUE;
+            q->agg_p_holm = adj[m++];
+            q->p99_p_holm = adj[m++];
+            q->n_family = k;
+            q->agg_significant = !isnan(q->agg_p_holm) && q->agg_p_holm < VDC_STATS_ALPHA;
+            q->p99_significant = !isnan(q->p99_p_holm) && q->p99_p_holm < VDC_STATS_ALPHA;
+            q->agg_effect = vdc_effect_classify(q->agg.delta_percent, q->agg.ci_delta_percent[0],
+                                                q->agg.ci_delta_percent[1], q->agg.has_ci, q->agg_significant);
+            q->p99_effect = q->p99_flat ? VDC_EFFECT_NOT_TESTED
+                          : vdc_effect_classify(q->p99.delta_percent, q->p99.ci_delta_percent[0],
+                                                q->p99.ci_delta_percent[1], q->p99.has_ci, q->p99_significant);
+        }
+        g_free(pv);
+        g_free(adj);
+    }
+    g_free(done);
+}
+
 static void
 build_pairs(struct vdc_density *d, const vdc_result_set *rs)
 {
@@ -356,6 +422,7 @@ build_pairs(struct vdc_density *d, const vdc_result_set *rs)
                     n = pair_values(t, b, t->p99, b->p99, x, y);
                     vdc_stats_compare_paired(x, y, n, VDC_STATS_PERM_RESAMPLES,
                                              VDC_STATS_PERM_SEED, &p.p99);
+                    p.p99_flat = n >= 2 && flat_differences(x, y, n);
                     g_free(x);
                     g_free(y);
                     g_array_append_val(a, p);
@@ -363,10 +430,13 @@ build_pairs(struct vdc_density *d, const vdc_result_set *rs)
             }
     d->n_pairs = a->len;
     d->pairs = (struct vdc_density_pair *)g_array_free(a, FALSE);
+    holm_families(d);
 }
 
-/* Where each target stops scaling: the first level whose next level (with
- * values) adds under VDC_DENSITY_SCALING_GAIN to its mean aggregate */
+/* Where each target stops scaling: the first level N whose next level
+ * (with values) is not larger with its interval: that level's 95 % CI of
+ * the mean aggregate reaches down to N's mean.  A level without an
+ * interval (under 2 repetitions) decides nothing: the search ends there. */
 static void
 build_stops(struct vdc_density *d)
 {
@@ -382,7 +452,9 @@ build_stops(struct vdc_density *d)
 
                 if (!c->n_reps)
                     continue;
-                if (prev && c->sum.mean < VDC_DENSITY_SCALING_GAIN * prev->sum.mean) {
+                if (prev && !c->sum.has_ci_mean)
+                    break;
+                if (prev && c->sum.ci_mean[0] <= prev->sum.mean) {
                     d->stops[ti * d->n_tests + ki] = prev->level;
                     break;
                 }
@@ -488,4 +560,40 @@ int64_t
 vdc_density_stops(const struct vdc_density *d, size_t ti, size_t ki)
 {
     return d->stops ? d->stops[ti * d->n_tests + ki] : 0;
+}
+
+const char *
+vdc_density_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size)
+{
+    long ai = vdc_analysis_test_index(a, a->density.tests[ki]);
+
+    return ai >= 0 ? vdc_analysis_test_label(a, (size_t)ai, buf, size)
+                   : vdc_test_key_label(a->density.tests[ki], buf, size);
+}
+
+char *
+vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki)
+{
+    const struct vdc_density *d = &a->density;
+    int64_t stop = vdc_density_stops(d, ti, ki);
+    const struct vdc_density_cell *c = NULL, *n = NULL;
+    size_t li;
+
+    if (!stop)
+        return NULL;
+    for (li = 0; li < d->n_levels; li++) {
+        const struct vdc_density_cell *x = vdc_density_cell(d, li, ti, ki);
+
+        if (x->level == stop)
+            c = x;
+        else if (c && !n && x->n_reps)
+            n = x;
+    }
+    if (!c || !n)
+        return NULL;
+    return g_strdup_printf("stops scaling at %" G_GINT64_FORMAT " guest%s: the aggregate at %" G_GINT64_FORMAT
+                           " (%s [%s, %s], %zu repetitions) is not larger than at %" G_GINT64_FORMAT " (%s)",
+                           stop, stop == 1 ? "" : "s", n->level, vdc_fmt_num_s(n->sum.mean),
+                           vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), n->n_reps, stop,
+                           vdc_fmt_num_s(c->sum.mean));
 }

@@ -24,7 +24,8 @@
  * Pairs: each image target (targets[].kind "image") against each LV or
  * block target at the same level and test, paired by repetition number
  * (the same seeds), on the aggregate and on the pooled p99
- * (stats/paired.h).  Methods: doc/statistics.md "Many guests at once". */
+ * (stats/paired.h), their p values Holm-corrected within the family of
+ * one pair of targets at one level (every test's aggregate and p99).  Methods: doc/statistics.md "Many guests at once". */
 #ifndef VDC_REPORT_DENSITY_H
 #define VDC_REPORT_DENSITY_H
 
@@ -38,9 +39,6 @@
 /* A start skew above this share of the shortest guest's elapsed time
  * flags the cell: the guests did not run side by side for all of it. */
 #define VDC_DENSITY_SKEW_SHARE 0.05
-/* A backend stops scaling at a level when the next level's mean aggregate
- * is under this factor of its own: more guests, under 5 % more work. */
-#define VDC_DENSITY_SCALING_GAIN 1.05
 
 struct vdc_density_cell {
     int64_t level;           /* N, the guests booted together */
@@ -73,6 +71,15 @@ struct vdc_density_pair {
     struct vdc_stats_paired agg;     /* aggregate, target against reference */
     struct vdc_stats_paired p99;     /* pooled p99 (lower is better: ratio < 1 the
                                       * target's tail is shorter); p99.n 0: none */
+    /* Holm within the family: every p of one (level, target, reference),
+     * the aggregate of each test and the p99 of each test that has one;
+     * NAN when not tested */
+    double agg_p_holm, p99_p_holm;
+    size_t n_family;                 /* the p values of that family (Holm's k) */
+    int agg_significant, p99_significant;   /* Holm p under VDC_STATS_ALPHA */
+    enum vdc_effect_class agg_effect, p99_effect;  /* vdc_effect_classify */
+    int p99_flat;                    /* the paired p99 differences did not vary: the
+                                      * interval has no width, so none is given */
 };
 
 /* Roles of a level's host cost the report shows, in order (levels[].host
@@ -105,10 +112,12 @@ struct vdc_density {
     struct vdc_density_cell *cells;  /* n_levels x n_targets x n_tests */
     struct vdc_density_pair *pairs;
     size_t n_pairs;
-    int64_t *stops;          /* n_targets x n_tests: the level at which the target
-                              * stops scaling (the next level's mean aggregate under
-                              * VDC_DENSITY_SCALING_GAIN x its own), 0 when it grows
-                              * to its last level (or has fewer than two levels) */
+    int64_t *stops;          /* n_targets x n_tests: the level N at which the target
+                              * stops scaling: the next level's aggregate is not
+                              * larger than at N with its interval (the next level's
+                              * 95 % CI of the mean reaches down to N's mean); 0 when
+                              * every next level is larger, or it has fewer than two
+                              * levels with an interval */
     struct vdc_density_host *host;   /* n_levels x n_targets (vdc_density_host_at),
                                       * NULL when no level record has a host object */
 };
@@ -136,5 +145,18 @@ const struct vdc_density_host *vdc_density_host_at(const struct vdc_density *d, 
 /* The cell of (level index @li, target @ti, test @ki). */
 const struct vdc_density_cell *vdc_density_cell(const struct vdc_density *d, size_t li,
                                                 size_t ti, size_t ki);
+
+struct vdc_analysis;
+
+/* The name of density test @ki of @a as the field says it (the
+ * analysis's test label: "Sequential output, block", "rr4k (file), read
+ * IOPS", "Sequential output, block (first-write)"), into @buf. */
+const char *vdc_density_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size);
+
+/* Where target @ti stops scaling on test @ki in words, or NULL when it
+ * does not: "stops scaling at 1 guest: the aggregate at 3 (427667
+ * [405000, 450000], 3 repetitions) is not larger than at 1 (409000)"
+ * (g_free). */
+char *vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki);
 
 #endif

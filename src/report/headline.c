@@ -361,25 +361,28 @@ fmt_p(char *buf, size_t size, const char *what, double p)
     return buf;
 }
 
-/* The row's p as the verdict reads it: Holm-adjusted across the pair's
- * tests, the unadjusted p beside it so that an interval that excludes 0
- * (each test alone) and a Holm p above alpha do not read as a
- * contradiction: "p = 0.158 (Holm, 5 tests; unadjusted = 0.032)"; a
- * family of one test: "p = 0.032" */
-static const char *
-fmt_p_holm(char *buf, size_t size, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
+const char *
+vdc_p_holm_text(char *buf, size_t size, double p_holm, double p_raw, size_t k)
 {
     char adj[48], raw[48];
 
-    if (isnan(row->p_holm) || hp->n_family < 2 || !row->p.has_test)
-        return fmt_p(buf, size, "p", row->p_holm);
-    fmt_p(adj, sizeof(adj), "p", row->p_holm);
-    fmt_p(raw, sizeof(raw), "unadjusted", row->p.p_value);
-    if (row->p_holm < 0.001)        /* the unadjusted p is smaller still */
-        snprintf(buf, size, "%s (Holm, %zu tests)", adj, hp->n_family);
+    if (isnan(p_holm) || k < 2 || isnan(p_raw))
+        return fmt_p(buf, size, "p", p_holm);
+    fmt_p(adj, sizeof(adj), "p", p_holm);
+    fmt_p(raw, sizeof(raw), "unadjusted", p_raw);
+    if (p_holm < 0.001)        /* the unadjusted p is smaller still */
+        snprintf(buf, size, "%s (Holm, %zu tests)", adj, k);
     else
-        snprintf(buf, size, "%s (Holm, %zu tests; %s)", adj, hp->n_family, raw);
+        snprintf(buf, size, "%s (Holm, %zu tests; %s)", adj, k, raw);
     return buf;
+}
+
+/* The row's p as the verdict reads it (vdc_p_holm_text over the pair's
+ * tests) */
+static const char *
+fmt_p_holm(char *buf, size_t size, const struct vdc_headline_pair *hp, const struct vdc_headline_row *row)
+{
+    return vdc_p_holm_text(buf, size, row->p_holm, row->p.has_test ? row->p.p_value : NAN, hp->n_family);
 }
 
 /* "permutation p = 0.0625", or "Welch, not paired" (vdc_headline.unpaired) */
@@ -549,8 +552,9 @@ vdc_headline_method_text(void)
                            "(alpha %g), which decides the verdict; the unadjusted p beside it, so an interval "
                            "that excludes 0 beside a Holm p above alpha is no contradiction; permutation p: "
                            "sign-flip test, unadjusted.  "
-                           "Classes: negligible |delta| < %g %%, moderate %g-%g %%, large >= %g %% (significant "
-                           "after Holm); undecided: not significant and the interval reaches past +-%g %%.  Not "
+                           "Classes: negligible: the whole interval inside +-%g %%; moderate %g-%g %%, large >= %g %% "
+                           "(significant after Holm); undecided: the interval reaches past +-%g %% and the test is "
+                           "not significant or |delta| is under it (the size not known).  Not "
                            "comparable (no verdict): too-fast, under-2x-ram or artefact-flagged runs on a side, "
                            "or different test file sizes.", VDC_STATS_ALPHA, VDC_EFFECT_NEGLIGIBLE_PERCENT,
                            VDC_EFFECT_NEGLIGIBLE_PERCENT, VDC_EFFECT_LARGE_PERCENT, VDC_EFFECT_LARGE_PERCENT,
@@ -684,15 +688,31 @@ vdc_headline_perm_note(const struct vdc_headline_pair *pair)
 
 /* ---- the terminal lines -------------------------------------------------- */
 
-/* "2 (1 large, 1 moderate)", "1 (moderate)" */
+/* "2 (1 large, 1 moderate)", "1 (moderate)", "2 (1 moderate, 1 size
+ * undecided)": @n[0] moderate, @n[1] large, @n[2] significant but the
+ * interval past +-5 % with |delta| under it (size undecided) */
 static void
-append_count(GString *s, size_t large, size_t moderate)
+append_count(GString *s, const size_t n[3])
 {
-    g_string_append_printf(s, "%zu (", large + moderate);
-    if (large && moderate)
-        g_string_append_printf(s, "%zu large, %zu moderate)", large, moderate);
-    else
-        g_string_append(s, large ? "large)" : "moderate)");
+    static const char *const what[3] = { "moderate", "large", "size undecided" };
+    static const int order[3] = { 1, 0, 2 };
+    size_t k, parts = 0, total = n[0] + n[1] + n[2];
+    int several;
+
+    for (k = 0; k < 3; k++)
+        parts += n[k] > 0;
+    several = parts > 1;
+    g_string_append_printf(s, "%zu (", total);
+    for (k = 0; k < 3; k++) {
+        size_t m = n[order[k]];
+
+        if (!m)
+            continue;
+        if (several)
+            g_string_append_printf(s, "%zu ", m);
+        g_string_append(s, what[order[k]]);
+        g_string_append(s, --parts ? ", " : ")");
+    }
 }
 
 /* One line for a choice or baseline pair: the rows counted by verdict and
@@ -701,7 +721,7 @@ static char *
 pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
 {
     const struct vdc_headline *h = &a->headline;
-    size_t faster[2] = { 0 }, slower[2] = { 0 }, negligible = 0, undecided = 0, unbounded = 0, nc = 0, nt = 0;
+    size_t faster[3] = { 0 }, slower[3] = { 0 }, negligible = 0, undecided = 0, unbounded = 0, nc = 0, nt = 0;
     size_t i;
     GString *s = g_string_new(NULL);
     const char *t = a->targets[hp->target];
@@ -709,7 +729,7 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
 
     for (i = 0; i < hp->n_rows; i++) {
         const struct vdc_headline_row *row = &hp->rows[i];
-        int large = row->effect == VDC_EFFECT_LARGE;
+        int large = row->effect == VDC_EFFECT_LARGE ? 1 : row->effect == VDC_EFFECT_UNDECIDED ? 2 : 0;
 
         if (row->verdict == VDC_VERDICT_NOT_COMPARABLE)
             nc++;
@@ -739,14 +759,14 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
                                h->runs_mode == VDC_RUNS_AUTO ? "auto," : "fixed", (gint64)h->runs,
                                h->runs == 1 ? "" : "s");
     g_string_append_printf(s, ", %zu test%s: ", hp->n_rows, hp->n_rows == 1 ? "" : "s");
-    if (faster[0] + faster[1]) {
+    if (faster[0] + faster[1] + faster[2]) {
         g_string_append_printf(s, "%s faster in ", t);
-        append_count(s, faster[1], faster[0]);
+        append_count(s, faster);
         sep = ", ";
     }
-    if (slower[0] + slower[1]) {
+    if (slower[0] + slower[1] + slower[2]) {
         g_string_append_printf(s, "%s%s slower in ", sep, t);
-        append_count(s, slower[1], slower[0]);
+        append_count(s, slower);
         sep = ", ";
     }
 #define PART(n, what) \

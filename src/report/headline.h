@@ -249,4 +249,12 @@ char *vdc_headline_direction_text(const struct vdc_analysis *a);
  * note saying so for @pair (g_free), or NULL. */
 char *vdc_headline_perm_note(const struct vdc_headline_pair *pair);
 
+/* A p Holm-adjusted within a family of @k tests as every report part
+ * prints it, the unadjusted @p_raw beside it so that an interval that
+ * excludes 0 (each test alone) and a Holm p above alpha do not read as a
+ * contradiction: "p = 0.158 (Holm, 5 tests; unadjusted = 0.032)",
+ * "p < 0.001 (Holm, 5 tests)"; a family of one test or no unadjusted p
+ * (NAN): "p = 0.032"; NAN @p_holm: "p n/a".  Into @buf (64 bytes do). */
+const char *vdc_p_holm_text(char *buf, size_t size, double p_holm, double p_raw, size_t k);
+
 #endif

@@ -7,7 +7,7 @@ src_libvdc_results_a_SOURCES += \
 	src/report/headline.c src/report/headline.h src/report/headline_welch.c \
 	src/report/ranking.c src/report/ranking.h \
 	src/report/density.c src/report/density.h src/report/density_host.c \
-	src/report/answer.c src/report/answer_groups.c src/report/answer_fixes.c src/report/answer_dom0.c src/report/answer_variants.c src/report/answer.h src/report/render_answer.c src/report/render_answer.h \
+	src/report/answer.c src/report/answer_groups.c src/report/answer_fixes.c src/report/answer_dom0.c src/report/answer_density.c src/report/answer_variants.c src/report/answer.h src/report/render_answer.c src/report/render_answer.h \
 	src/report/hostcost.c src/report/hostcost.h \
 	src/report/reading.c src/report/reading.h src/report/layout.c src/report/layout.h \
 	src/report/formats.c src/report/formats.h \

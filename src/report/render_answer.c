@@ -74,7 +74,11 @@ vdc_append_answer_text(GString *out, const struct vdc_analysis *a)
         }
         if (n_groups)
             g_string_append_c(s, '.');
-        wrap(out, s->str, "  ", "    ", 100);
+        /* many guests at once: a line per level and test under its heading */
+        if (l->kind == VDC_ANSWER_LEVEL)
+            wrap(out, s->str, "    ", "      ", 100);
+        else
+            wrap(out, s->str, "  ", "    ", 100);
         g_string_free(s, TRUE);
     }
     g_string_append_c(out, '\n');
@@ -95,7 +99,7 @@ vdc_append_answer_md(GString *out, const struct vdc_analysis *a)
     g_string_append(out, ".\n\n");
     for (i = 0; i < ans->n_lines; i++) {
         const struct vdc_answer_line *l = &ans->lines[i];
-        int item = l->kind == VDC_ANSWER_GROUP || l->kind == VDC_ANSWER_FIX;
+        int item = l->kind == VDC_ANSWER_GROUP || l->kind == VDC_ANSWER_FIX || l->kind == VDC_ANSWER_LEVEL;
 
         if (in_list && (!item || (int)l->kind != in_list))
             g_string_append_c(out, '\n');
@@ -141,12 +145,13 @@ vdc_append_answer_html(GString *out, const struct vdc_analysis *a)
     g_string_append(out, ".</p>\n");
     for (i = 0; i < ans->n_lines; i++) {
         const struct vdc_answer_line *l = &ans->lines[i];
-        int item = l->kind == VDC_ANSWER_GROUP || l->kind == VDC_ANSWER_FIX;
+        int item = l->kind == VDC_ANSWER_GROUP || l->kind == VDC_ANSWER_FIX || l->kind == VDC_ANSWER_LEVEL;
 
         if (in_list && (!item || (int)l->kind != in_list))
             g_string_append(out, "</ul>\n");
         if (item && (int)l->kind != in_list)
-            g_string_append_printf(out, "<ul class=\"%s\">\n", l->kind == VDC_ANSWER_FIX ? "fixes" : "groups");
+            g_string_append_printf(out, "<ul class=\"%s\">\n", l->kind == VDC_ANSWER_FIX ? "fixes"
+                                   : l->kind == VDC_ANSWER_LEVEL ? "groups levels" : "groups");
         in_list = item ? (int)l->kind : 0;
         if (item)
             g_string_append_printf(out, "<li class=\"%s\">", tone_class(l->tone));

@@ -31,6 +31,31 @@ pct(double ratio, char *buf, size_t size)
     return buf;
 }
 
+/* A compared quantity's interval, p and class onto @s: " [-7.5 %, -2.5 %],
+ * p = 0.011 (Holm, 4 tests; unadjusted = 0.0028), moderate"; the reason
+ * when there is no interval */
+static void
+append_verdict(GString *s, const struct vdc_stats_paired *g, double p_holm, size_t k, int flat,
+               enum vdc_effect_class effect, int significant)
+{
+    char buf[96];
+
+    if (flat)
+        g_string_append(s, ", no interval (the difference was the same in every repetition: no spread to "
+                           "bound, so how sure is not known)");
+    else if (g->has_ci)
+        g_string_append_printf(s, " [%+.1f %%, %+.1f %%]", g->ci_delta_percent[0], g->ci_delta_percent[1]);
+    else if (g->n < 2)
+        g_string_append(s, ", no interval (under 2 pairs)");
+    else
+        g_string_append(s, ", no interval (the reference's mean is not clear of 0)");
+    if (g->has_test && !flat)
+        g_string_append_printf(s, ", %s", vdc_p_holm_text(buf, sizeof(buf), p_holm, g->p_value, k));
+    if (effect != VDC_EFFECT_NOT_TESTED && !flat)
+        g_string_append_printf(s, ", %s", effect == VDC_EFFECT_UNDECIDED && significant ? "size undecided"
+                                          : vdc_effect_class_name(effect));
+}
+
 char *
 vdc_density_pair_text(const struct vdc_analysis *a, const struct vdc_density_pair *p)
 {
@@ -38,14 +63,14 @@ vdc_density_pair_text(const struct vdc_analysis *a, const struct vdc_density_pai
     const struct vdc_stats_paired *g = &p->agg, *t = &p->p99;
     const struct vdc_density_cell *c = NULL;
     GString *s = g_string_new(NULL);
-    char b1[32];
+    char b1[32], label[VDC_TEST_LABEL_MAX];
     size_t li;
 
     for (li = 0; li < d->n_levels; li++)
         if (d->levels[li] == p->level)
             c = vdc_density_cell(d, li, p->target, p->test);
     g_string_append_printf(s, "at %" G_GINT64_FORMAT " guest%s, %s (%s): ", p->level, p->level == 1 ? "" : "s",
-                           d->tests[p->test], c && c->unit ? c->unit : "?");
+                           vdc_density_test_label(a, p->test, label, sizeof(label)), c && c->unit ? c->unit : "?");
     if (!g->has_ratio) {
         g_string_append_printf(s, "%s against %s: no pair with a value", d->targets[p->target],
                                d->targets[p->reference]);
@@ -54,18 +79,12 @@ vdc_density_pair_text(const struct vdc_analysis *a, const struct vdc_density_pai
     g_string_append_printf(s, "%s gives %s %s aggregate than %s", d->targets[p->target],
                            pct(g->ratio, b1, sizeof(b1)), g->ratio >= 1 ? "more" : "less",
                            d->targets[p->reference]);
-    if (g->has_ci)
-        g_string_append_printf(s, " [%+.1f %%, %+.1f %%]", g->ci_delta_percent[0], g->ci_delta_percent[1]);
-    else
-        g_string_append(s, " [no interval]");
-    g_string_append_printf(s, ", %zu pair%s", g->n, g->n == 1 ? "" : "s");
-    if (g->has_test)
-        g_string_append_printf(s, ", p = %.2g", g->p_value);
+    append_verdict(s, g, p->agg_p_holm, p->n_family, 0, p->agg_effect, p->agg_significant);
+    g_string_append_printf(s, "; %zu pair%s", g->n, g->n == 1 ? "" : "s");
     if (t->has_ratio) {
         g_string_append_printf(s, "; p99 over all guests' I/Os %s %s", pct(t->ratio, b1, sizeof(b1)),
                                t->ratio >= 1 ? "higher" : "lower");
-        if (t->has_ci)
-            g_string_append_printf(s, " [%+.1f %%, %+.1f %%]", t->ci_delta_percent[0], t->ci_delta_percent[1]);
+        append_verdict(s, t, p->p99_p_holm, p->n_family, p->p99_flat, p->p99_effect, p->p99_significant);
     }
     return g_string_free(s, FALSE);
 }
@@ -82,10 +101,11 @@ vdc_density_row(const struct vdc_analysis *a, const struct vdc_density_cell *c, 
 {
     const struct vdc_density *d = &a->density;
     GString *notes = g_string_new(NULL);
+    char label[VDC_TEST_LABEL_MAX];
 
     v[0] = g_strdup_printf("%" G_GINT64_FORMAT, c->level);
     v[1] = g_strdup(d->targets[c->target]);
-    v[2] = g_strdup(d->tests[c->test]);
+    v[2] = g_strdup(vdc_density_test_label(a, c->test, label, sizeof(label)));
     v[3] = g_strdup_printf("%zu", c->n_reps);
     v[4] = c->n_reps ? g_strdup_printf("%s %s", vdc_fmt_num_s(c->sum.mean), c->unit ? c->unit : "")
                      : g_strdup("-");
@@ -103,7 +123,8 @@ vdc_density_row(const struct vdc_analysis *a, const struct vdc_density_cell *c, 
         g_string_append_printf(notes, "%s%zu repetition%s left out (a guest without a value)",
                                notes->len ? "; " : "", c->n_incomplete, c->n_incomplete == 1 ? "" : "s");
     if (vdc_density_stops(d, c->target, c->test) == c->level)
-        g_string_append_printf(notes, "%sstops scaling here", notes->len ? "; " : "");
+        g_string_append_printf(notes, "%sstops scaling here (the next level's aggregate is not larger with "
+                               "its interval)", notes->len ? "; " : "");
     v[10] = g_string_free(notes, FALSE);
 }
 
@@ -142,9 +163,15 @@ scaling_lines(GString *out, const struct vdc_analysis *a, const char *prefix)
                     g_string_append_printf(l, " (p99 %s us)", vdc_fmt_num_s(c->p99_mean));
             }
             if (l->len) {
-                g_string_append_printf(out, "%s%s, %s:%s", prefix, d->tests[ki], d->targets[ti], l->str);
-                if (stop)
-                    g_string_append_printf(out, "; stops scaling at %" G_GINT64_FORMAT, stop);
+                char label[VDC_TEST_LABEL_MAX];
+
+                g_string_append_printf(out, "%s%s on %s:%s", prefix, d->targets[ti],
+                                       vdc_density_test_label(a, ki, label, sizeof(label)), l->str);
+                if (stop) {
+                    g_autofree char *why = vdc_density_stop_text(a, ti, ki);
+
+                    g_string_append_printf(out, "; %s", why);
+                }
                 g_string_append_c(out, '\n');
             }
             g_string_free(l, TRUE);

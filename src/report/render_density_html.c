@@ -137,6 +137,19 @@ scaling_panel(cairo_t *cr, const struct vdc_analysis *a, size_t ki, int what, do
     }
 }
 
+/* 1 when a cell of test @ki has a pooled p99 (the figure's second panel) */
+static int
+any_p99(const struct vdc_density *d, size_t ki)
+{
+    size_t ti, li;
+
+    for (ti = 0; ti < d->n_targets; ti++)
+        for (li = 0; li < d->n_levels; li++)
+            if (vdc_has(vdc_density_cell(d, li, ti, ki)->p99_mean))
+                return 1;
+    return 0;
+}
+
 /* The scaling figure of test @ki: aggregate and (when known) pooled p99
  * against N, a line per target */
 static char *
@@ -207,6 +220,7 @@ vdc_density_html(GString *out, const struct vdc_analysis *a, int *fig)
     for (ki = 0; ki < d->n_tests; ki++) {
         g_autofree char *svg = scaling_svg(a, ki);
         g_autofree char *prefix = NULL, *fixed = NULL;
+        char label[VDC_TEST_LABEL_MAX];
 
         if (!svg)
             return -1;
@@ -214,9 +228,15 @@ vdc_density_html(GString *out, const struct vdc_analysis *a, int *fig)
         prefix = g_strdup_printf("density-%zu", ki);
         fixed = vdc_svg_prefix_ids(svg, prefix);
         g_string_append_printf(out, "<figure id=\"chart-density-%zu\" class=\"chart\" data-figure=\"%d\">\n%s\n"
-                               "<figcaption><b>Figure %d</b>: %s, the aggregate and the p99 over all guests' I/Os "
-                               "against the number of guests N, a line per target.</figcaption>\n</figure>\n",
-                               ki, *fig, fixed, *fig, d->tests[ki]);
+                               "<figcaption><b>Figure %d</b>: ", ki, *fig, fixed, *fig);
+        vdc_html_escape(out, vdc_density_test_label(a, ki, label, sizeof(label)));
+        /* the caption says what is drawn: the p99 panel only for a test
+         * with completion latencies (a workload job) */
+        g_string_append(out, any_p99(d, ki)
+                        ? ", the aggregate (left) and the p99 over all guests' I/Os (right) against the number "
+                          "of guests N, a line per target.</figcaption>\n</figure>\n"
+                        : ", the aggregate against the number of guests N, a line per target (no p99 panel: "
+                          "this test records no completion latencies).</figcaption>\n</figure>\n");
     }
     g_string_append(out, "<table id=\"density-table\">\n<tr>");
     for (k = 0; k < VDC_DENSITY_COLS; k++)

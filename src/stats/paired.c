@@ -193,13 +193,13 @@ vdc_effect_classify(double delta_percent, double lo, double hi, int has_ci, int 
 
     if (!has_ci || isnan(delta_percent))
         return VDC_EFFECT_NOT_TESTED;
-    if (!significant) {
-        if (lo > -VDC_EFFECT_NEGLIGIBLE_PERCENT && hi < VDC_EFFECT_NEGLIGIBLE_PERCENT)
-            return VDC_EFFECT_NEGLIGIBLE;
-        return VDC_EFFECT_UNDECIDED;
-    }
-    if (mag < VDC_EFFECT_NEGLIGIBLE_PERCENT)
+    /* negligible only when the whole interval lies inside the band,
+     * significant or not: a point estimate under 5 % whose interval
+     * reaches past it has not shown the difference to be small */
+    if (lo > -VDC_EFFECT_NEGLIGIBLE_PERCENT && hi < VDC_EFFECT_NEGLIGIBLE_PERCENT)
         return VDC_EFFECT_NEGLIGIBLE;
+    if (!significant || mag < VDC_EFFECT_NEGLIGIBLE_PERCENT)
+        return VDC_EFFECT_UNDECIDED;
     if (mag < VDC_EFFECT_LARGE_PERCENT)
         return VDC_EFFECT_MODERATE;
     return VDC_EFFECT_LARGE;

@@ -105,13 +105,14 @@ void vdc_stats_holm(const double *p, size_t m, double *adj);
 
 /* Effect classes of a % delta (perf-insight's negligible / moderate /
  * dramatic, with stated thresholds). */
-#define VDC_EFFECT_NEGLIGIBLE_PERCENT 5.0    /* |delta| below: negligible */
+#define VDC_EFFECT_NEGLIGIBLE_PERCENT 5.0    /* the whole interval inside +-this: negligible */
 #define VDC_EFFECT_LARGE_PERCENT 20.0        /* |delta| at or above: large */
 
 enum vdc_effect_class {
-    VDC_EFFECT_UNDECIDED = 0, /* not significant, and the interval reaches past +-5 % */
-    VDC_EFFECT_NEGLIGIBLE,    /* |delta| < 5 %, or not significant with the whole interval inside +-5 % */
-    VDC_EFFECT_MODERATE,      /* significant, 5 % <= |delta| < 20 % */
+    VDC_EFFECT_UNDECIDED = 0, /* the interval reaches past +-5 % and either the test is not
+                               * significant or |delta| < 5 % (the size is not known) */
+    VDC_EFFECT_NEGLIGIBLE,    /* the whole interval inside +-5 % (open band), significant or not */
+    VDC_EFFECT_MODERATE,      /* significant, 5 % <= |delta| < 20 %, the interval past +-5 % */
     VDC_EFFECT_LARGE,         /* significant, |delta| >= 20 % */
     VDC_EFFECT_NOT_TESTED,    /* fewer than 2 pairs, or no interval */
 };

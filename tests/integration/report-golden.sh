@@ -387,8 +387,23 @@ for id in density chart-density-0 chart-density-1 density-table density-host den
 done
 dup=$(grep -o ' id="[^"]*"' "$work/density/report.html" | sort | uniq -d | head -3)
 [ -z "$dup" ] || fail "density: duplicate ids in report.html: $dup"
-grep -q '^  at 3 guests, workload_read@rr4k (IO/sec): image gives 16.7 % less aggregate than lvm ' \
+grep -q '^  at 3 guests, rr4k (file), read IOPS (IO/sec): image gives 16.7 % less aggregate than lvm ' \
     "$work/density/report.txt" || fail "density: no headline at 3 guests"
+# the density p values Holm within their family, the unadjusted beside;
+# an interval of no width said to be none; the field's names, never the
+# test keys, where a reader sees them; a caption that says what is drawn
+grep -q 'p = 0.134 (Holm, 3 tests; unadjusted = 0.0445), undecided' "$work/density/report.txt" ||
+    fail "density: the p at 3 guests is not Holm within its family"
+grep -q '\[+7.1 %, +7.1 %\]' "$work/density/report.txt" "$work/density/report.md" &&
+    fail "density: a zero-width interval printed as one"
+grep -q "p99 over all guests' I/Os 7.1 % higher, no interval (the difference was the same" \
+    "$work/density/report.txt" || fail "density: no word on the p99 without an interval"
+sed -n '/^Many guests at once/,/^Outlier rule/p' "$work/density/report.txt" |
+    grep -E 'put_block|workload_read@|~first-write' && fail "density: a test key where a reader reads"
+grep -q 'stops scaling at 1 guest: the aggregate at 3 (' "$work/density/report.txt" ||
+    fail "density: where a backend stops scaling is not said in words"
+grep -q 'the aggregate against the number of guests N, a line per target (no p99 panel' \
+    "$work/density/report.html" || fail "density: a block test's caption promises a p99 panel"
 [ ! -e "$work/synthetic/density.csv" ] || fail "synthetic: density.csv without levels"
 [ ! -e "$work/synthetic/density-host.csv" ] || fail "synthetic: density-host.csv without levels"
 if grep -q 'Many guests at once' "$work/synthetic/report.txt" "$work/synthetic/report.md"; then

@@ -418,8 +418,10 @@ test_density_cells(void **state)
     assert_close(c->p99_mean, 150, 1e-12);
     assert_close(c->jain_mean, 1.0, 1e-15);
 
-    /* where scaling stops: the image's level 3 adds nothing (900 against
-     * 1010 alone), nor does the LV's (1203 against 1210) */
+    /* where scaling stops: the next level's 95 % interval of the mean
+     * aggregate reaches down to the level's mean: the image's level 3
+     * adds nothing (900 against 1010 alone), nor does the LV's (1203
+     * against 1210) */
     assert_int_equal(vdc_density_stops(&d, 0, (size_t)put), 1);
     assert_int_equal(vdc_density_stops(&d, 1, (size_t)put), 1);
 
@@ -442,6 +444,49 @@ test_density_cells(void **state)
         }
         if (p->level == 1 && p->test == (size_t)put)
             assert_close(p->agg.ratio, 3030.0 / 3630.0, 1e-12);
+        /* level 1's p99: 150 us against 120 us in every repetition, the
+         * same difference each time: no interval, no class */
+        if (p->level == 1 && p->test == (size_t)wl) {
+            assert_int_equal(p->p99.n, 3);
+            assert_true(p->p99_flat);
+            assert_int_equal(p->p99_effect, VDC_EFFECT_NOT_TESTED);
+        }
+    }
+    /* Holm within each level's family (every test's aggregate and p99):
+     * the same adjusted p as vdc_stats_holm over that family alone */
+    for (k = 0; k < d.n_levels; k++) {
+        double pv[8], adj[8];
+        size_t m = 0, j, tested = 0;
+
+        for (j = 0; j < d.n_pairs; j++)
+            if (d.pairs[j].level == d.levels[k]) {
+                pv[m++] = d.pairs[j].agg.has_test ? d.pairs[j].agg.p_value : NAN;
+                pv[m++] = d.pairs[j].p99.has_test ? d.pairs[j].p99.p_value : NAN;
+            }
+        assert_true(m >= 4);
+        vdc_stats_holm(pv, m, adj);
+        for (j = 0; j < m; j++)
+            tested += !isnan(pv[j]);
+        for (m = 0, j = 0; j < d.n_pairs; j++)
+            if (d.pairs[j].level == d.levels[k]) {
+                const struct vdc_density_pair *p = &d.pairs[j];
+
+                assert_int_equal(p->n_family, tested);
+                if (isnan(adj[m]))
+                    assert_true(isnan(p->agg_p_holm));
+                else
+                    assert_close(p->agg_p_holm, adj[m], 1e-15);
+                m++;
+                if (isnan(adj[m]))
+                    assert_true(isnan(p->p99_p_holm));
+                else
+                    assert_close(p->p99_p_holm, adj[m], 1e-15);
+                m++;
+                assert_int_equal(p->agg_significant, !isnan(p->agg_p_holm) && p->agg_p_holm < VDC_STATS_ALPHA);
+            }
+        if (d.levels[k] == 3)
+            assert_int_equal(tested, 2);   /* both aggregates (each p99 the same every repetition):
+                                            * corrected as one family */
     }
     vdc_density_dispose(&d);
     vdc_density_dispose(&d);   /* twice: safe */

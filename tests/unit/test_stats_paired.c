@@ -184,6 +184,14 @@ test_effect_classes(void **state)
     assert_int_equal(vdc_effect_classify(1.0, -3.0, 4.9, 1, 0), VDC_EFFECT_NEGLIGIBLE);
     assert_int_equal(vdc_effect_classify(1.0, -6.0, 8.0, 1, 0), VDC_EFFECT_UNDECIDED);
     assert_int_equal(vdc_effect_classify(1.0, NAN, NAN, 0, 0), VDC_EFFECT_NOT_TESTED);
+    /* at the band's edge: negligible only when the whole interval lies
+     * inside +-5 %, significant or not (-5.0 % [-7.5, -2.5] is not) */
+    assert_int_equal(vdc_effect_classify(-4.99, -7.5, -2.5, 1, 1), VDC_EFFECT_UNDECIDED);
+    assert_int_equal(vdc_effect_classify(-4.99, -5.0, -2.5, 1, 1), VDC_EFFECT_UNDECIDED);
+    assert_int_equal(vdc_effect_classify(-4.99, -4.999, -2.5, 1, 1), VDC_EFFECT_NEGLIGIBLE);
+    assert_int_equal(vdc_effect_classify(4.0, 3.0, 5.0, 1, 0), VDC_EFFECT_UNDECIDED);
+    assert_int_equal(vdc_effect_classify(4.0, 3.0, 4.999, 1, 0), VDC_EFFECT_NEGLIGIBLE);
+    assert_int_equal(vdc_effect_classify(-5.0, -7.5, -2.5, 1, 1), VDC_EFFECT_MODERATE);
     assert_string_equal(vdc_effect_class_name(VDC_EFFECT_MODERATE), "moderate");
 }
 

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vmdiskcmp answer (report/answer.h): many guests at once on the first
+ * screen, from the density analysis (report/density.h): what produced its
+ * numbers, one line per level and test (the aggregate, the p99 over all
+ * guests' I/Os, the fairness), where each backend stops scaling, and what
+ * may be an artefact. */
+#include "config.h"
+
+#include "report/answer.h"
+#include "report/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "common/util.h"
+
+/* The cell of (level @level, target @ti, test @ki), or NULL */
+static const struct vdc_density_cell *
+cell_at(const struct vdc_density *d, int64_t level, size_t ti, size_t ki)
+{
+    size_t li;
+
+    for (li = 0; li < d->n_levels; li++)
+        if (d->levels[li] == level)
+            return vdc_density_cell(d, li, ti, ki);
+    return NULL;
+}
+
+/* " [-7.5, -2.5], p = 0.0125 (Holm, 3 tests; unadjusted = 0.0042),
+ * moderate" of one compared quantity, or why it has none */
+static void
+append_sure(GString *s, const struct vdc_stats_paired *g, double p_holm, size_t k, int flat,
+            enum vdc_effect_class effect, int significant)
+{
+    char buf[96];
+
+    if (flat) {
+        g_string_append(s, ", no interval (the same difference in every repetition: how sure is not known)");
+        return;
+    }
+    if (g->has_ci)
+        g_string_append_printf(s, " [%+.1f, %+.1f]", g->ci_delta_percent[0], g->ci_delta_percent[1]);
+    else
+        g_string_append(s, g->n < 2 ? ", no interval (under 2 pairs)" : ", no interval (unbounded)");
+    if (g->has_test)
+        g_string_append_printf(s, ", %s", vdc_p_holm_text(buf, sizeof(buf), p_holm, g->p_value, k));
+    if (effect != VDC_EFFECT_NOT_TESTED)
+        g_string_append_printf(s, ", %s", effect == VDC_EFFECT_UNDECIDED && significant ? "size undecided"
+                                          : vdc_effect_class_name(effect));
+}
+
+/* The line of one pair: "at 3 guests, rr4k (file), read IOPS: image gives
+ * 16.7 % less aggregate IO/sec than lvm [-32.4, -1.0], p = 0.134 (Holm, 3
+ * tests; ...), undecided; p99 over all guests' I/Os 34.2 % higher [...];
+ * fairness (Jain, 1 all equal) image 0.987 (min 0.960), lvm 1.000 (min
+ * 1.000); 3 paired repetitions" and what may be an artefact */
+static char *
+pair_line(const struct vdc_analysis *a, const struct vdc_density_pair *p)
+{
+    const struct vdc_density *d = &a->density;
+    const struct vdc_density_cell *t = cell_at(d, p->level, p->target, p->test);
+    const struct vdc_density_cell *r = cell_at(d, p->level, p->reference, p->test);
+    GString *s = g_string_new(NULL);
+    GString *flags = g_string_new(NULL);
+    char label[VDC_TEST_LABEL_MAX];
+
+    g_string_append_printf(s, "at %" G_GINT64_FORMAT " guest%s, %s: ", p->level, p->level == 1 ? "" : "s",
+                           vdc_density_test_label(a, p->test, label, sizeof(label)));
+    if (!p->agg.has_ratio) {
+        g_string_append_printf(s, "no repetition with a value on both %s and %s", d->targets[p->target],
+                               d->targets[p->reference]);
+        g_string_free(flags, TRUE);
+        return g_string_free(s, FALSE);
+    }
+    g_string_append_printf(s, "%s gives %.1f %% %s aggregate %s than %s", d->targets[p->target],
+                           fabs(p->agg.delta_percent), p->agg.delta_percent >= 0 ? "more" : "less",
+                           t && t->unit ? t->unit : "", d->targets[p->reference]);
+    append_sure(s, &p->agg, p->agg_p_holm, p->n_family, 0, p->agg_effect, p->agg_significant);
+    if (p->p99.has_ratio) {
+        g_string_append_printf(s, "; p99 over all guests' I/Os %.1f %% %s", fabs(p->p99.delta_percent),
+                               p->p99.delta_percent >= 0 ? "higher" : "lower");
+        append_sure(s, &p->p99, p->p99_p_holm, p->n_family, p->p99_flat, p->p99_effect, p->p99_significant);
+    }
+    if (p->level > 1 && t && r && vdc_has(t->jain_mean) && vdc_has(r->jain_mean))
+        g_string_append_printf(s, "; fairness (Jain, 1 all equal) %s %.3f (min %.3f), %s %.3f (min %.3f)",
+                               d->targets[p->target], t->jain_mean, t->jain_min, d->targets[p->reference],
+                               r->jain_mean, r->jain_min);
+    g_string_append_printf(s, "; %zu paired repetition%s", p->agg.n, p->agg.n == 1 ? "" : "s");
+    /* what may be an artefact: said here, never ranked silently */
+    if ((t && t->skewed) || (r && r->skewed))
+        g_string_append_printf(flags, "%sthe start skew of %s was above %.0f %% of a guest's time (the guests "
+                               "did not all run side by side)", flags->len ? "; " : "",
+                               t && t->skewed && r && r->skewed ? "both" : t && t->skewed ? d->targets[p->target]
+                                                                                    : d->targets[p->reference],
+                               100 * VDC_DENSITY_SKEW_SHARE);
+    if ((t && t->n_incomplete) || (r && r->n_incomplete))
+        g_string_append_printf(flags, "%s%zu repetition%s left out (a guest without a value)",
+                               flags->len ? "; " : "", (t ? t->n_incomplete : 0) + (r ? r->n_incomplete : 0),
+                               (t ? t->n_incomplete : 0) + (r ? r->n_incomplete : 0) == 1 ? "" : "s");
+    if (flags->len)
+        g_string_append_printf(s, ". May be an artefact: %s", flags->str);
+    g_string_free(flags, TRUE);
+    return g_string_free(s, FALSE);
+}
+
+/* The levels of @d as "1, 3" (g_free) */
+static char *
+levels_text(const struct vdc_density *d)
+{
+    GString *s = g_string_new(NULL);
+    size_t li;
+
+    for (li = 0; li < d->n_levels; li++)
+        g_string_append_printf(s, "%s%" G_GINT64_FORMAT, li ? ", " : "", d->levels[li]);
+    return g_string_free(s, FALSE);
+}
+
+void
+vdc_answer_density(struct vdc_answer_build *b)
+{
+    const struct vdc_analysis *a = b->a;
+    const struct vdc_density *d = &a->density;
+    g_autofree char *levels = NULL;
+    GString *stops;
+    size_t i, ti, ki, reps = 0;
+    int emulated = b->rs->has_experiment && b->rs->experiment.emulated == 1;
+
+    if (!d->n_levels)
+        return;
+    for (i = 0; i < d->n_pairs; i++)
+        reps = MAX(reps, d->pairs[i].agg.n);
+    levels = levels_text(d);
+    vdc_answer_add_line(b, VDC_ANSWER_DENSITY, VDC_TONE_PLAIN, g_strdup("Many guests at once"),
+                        g_strdup_printf("levels %s: at each, N domUs of one target at once, each on its own copy of "
+                                        "its storage, released together; aggregate: the sum of the guests' rates; "
+                                        "each image against each LV or block target at the same level, paired by "
+                                        "repetition (same seeds; up to %zu a level), [95 %% interval of the delta], "
+                                        "p: paired t-test, Holm within the level's tests and quantities%s",
+                                        levels, reps, emulated ? "; EMULATED: relative only" : ""));
+    if (!d->n_pairs)
+        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_NONE, NULL,
+                            g_strdup("no image beside an LV or block target at a level: nothing to compare, the "
+                                     "scaling below is each target's own"));
+    for (i = 0; i < d->n_pairs; i++) {
+        const struct vdc_density_pair *p = &d->pairs[i];
+        enum vdc_answer_tone tone = !p->agg_significant ? VDC_TONE_NONE
+                                  : p->agg.delta_percent > 0 ? VDC_TONE_FASTER : VDC_TONE_SLOWER;
+
+        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, tone, NULL, pair_line(a, p));
+    }
+    /* where each backend stops scaling, or that it grows to the last level */
+    stops = g_string_new(NULL);
+    for (ti = 0; d->n_levels > 1 && ti < d->n_targets; ti++)
+        for (ki = 0; ki < d->n_tests; ki++) {
+            g_autofree char *why = vdc_density_stop_text(a, ti, ki);
+            char label[VDC_TEST_LABEL_MAX];
+
+            if (why)
+                g_string_append_printf(stops, "%s%s on %s %s", stops->len ? "; " : "", d->targets[ti],
+                                       vdc_density_test_label(a, ki, label, sizeof(label)), why);
+        }
+    if (stops->len) {
+        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_PLAIN, g_strdup("Stops scaling"),
+                            g_string_free(stops, FALSE));
+        return;
+    }
+    g_string_free(stops, TRUE);
+    if (d->n_levels > 1)
+        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_PLAIN, g_strdup("Stops scaling"),
+                            g_strdup_printf("no target shown to stop scaling up to %" G_GINT64_FORMAT " guests: "
+                                            "each next level's aggregate is larger with its interval, or a level "
+                                            "has under 2 repetitions to tell", d->levels[d->n_levels - 1]));
+}
