@@ -16,6 +16,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "report/render_fmt.h"
 
 /* The cell of (level @level, target @ti, test @ki), or NULL */
 static const struct vdc_density_cell *
@@ -52,6 +53,58 @@ append_sure(GString *s, const struct vdc_stats_paired *g, double p_holm, size_t 
                                           : vdc_effect_class_name(effect));
 }
 
+/* What may be an artefact in cells @t and @r (either may be NULL) onto
+ * @s: ". May be an artefact: the start skew of image was above 5 % ...;
+ * 1 repetition left out (a guest without a value)"; @name_t, @name_r
+ * their targets */
+static void
+append_artefacts(GString *s, const struct vdc_density_cell *t, const char *name_t,
+                 const struct vdc_density_cell *r, const char *name_r)
+{
+    GString *flags = g_string_new(NULL);
+    size_t left = (t ? t->n_incomplete : 0) + (r ? r->n_incomplete : 0);
+
+    if ((t && t->skewed) || (r && r->skewed))
+        g_string_append_printf(flags, "the start skew of %s was above %.0f %% of a guest's time (the guests "
+                               "did not all run side by side)",
+                               t && t->skewed && r && r->skewed ? "both" : t && t->skewed ? name_t : name_r,
+                               100 * VDC_DENSITY_SKEW_SHARE);
+    if (left)
+        g_string_append_printf(flags, "%s%zu repetition%s left out (a guest without a value)",
+                               flags->len ? "; " : "", left, left == 1 ? "" : "s");
+    if (flags->len)
+        g_string_append_printf(s, ". May be an artefact: %s", flags->str);
+    g_string_free(flags, TRUE);
+}
+
+/* The line of one cell of a target in no pair: "at 2 guests, Sequential
+ * output, block: image 198010 K/sec aggregate, 1 repetition (no
+ * interval); fairness (Jain, 1 all equal) 0.997" */
+static char *
+cell_line(const struct vdc_analysis *a, const struct vdc_density_cell *c)
+{
+    const struct vdc_density *d = &a->density;
+    GString *s = g_string_new(NULL);
+    char label[VDC_TEST_LABEL_MAX];
+
+    g_string_append_printf(s, "at %" G_GINT64_FORMAT " guest%s, %s: %s ", c->level, c->level == 1 ? "" : "s",
+                           vdc_density_test_label(a, c->test, label, sizeof(label)), d->targets[c->target]);
+    if (c->n_reps)
+        g_string_append_printf(s, "%s %s aggregate", vdc_fmt_num_s(c->sum.mean), c->unit ? c->unit : "");
+    else
+        g_string_append(s, "no repetition with every guest valued");
+    if (c->sum.has_ci_mean)
+        g_string_append_printf(s, " [%s, %s]", vdc_fmt_num_s(c->sum.ci_mean[0]), vdc_fmt_num_s(c->sum.ci_mean[1]));
+    g_string_append_printf(s, ", %zu repetition%s%s", c->n_reps, c->n_reps == 1 ? "" : "s",
+                           c->n_reps && !c->sum.has_ci_mean ? " (no interval: under 2)" : "");
+    if (vdc_has(c->p99_mean))
+        g_string_append_printf(s, "; p99 over all guests' I/Os %s us", vdc_fmt_num_s(c->p99_mean));
+    if (c->level > 1 && vdc_has(c->jain_mean))
+        g_string_append_printf(s, "; fairness (Jain, 1 all equal) %.3f (min %.3f)", c->jain_mean, c->jain_min);
+    append_artefacts(s, c, d->targets[c->target], NULL, NULL);
+    return g_string_free(s, FALSE);
+}
+
 /* The line of one pair: "at 3 guests, rr4k (file), read IOPS: image gives
  * 16.7 % less aggregate IO/sec than lvm [-32.4, -1.0], p = 0.134 (Holm, 3
  * tests; ...), undecided; p99 over all guests' I/Os 34.2 % higher [...];
@@ -64,7 +117,6 @@ pair_line(const struct vdc_analysis *a, const struct vdc_density_pair *p)
     const struct vdc_density_cell *t = cell_at(d, p->level, p->target, p->test);
     const struct vdc_density_cell *r = cell_at(d, p->level, p->reference, p->test);
     GString *s = g_string_new(NULL);
-    GString *flags = g_string_new(NULL);
     char label[VDC_TEST_LABEL_MAX];
 
     g_string_append_printf(s, "at %" G_GINT64_FORMAT " guest%s, %s: ", p->level, p->level == 1 ? "" : "s",
@@ -72,7 +124,6 @@ pair_line(const struct vdc_analysis *a, const struct vdc_density_pair *p)
     if (!p->agg.has_ratio) {
         g_string_append_printf(s, "no repetition with a value on both %s and %s", d->targets[p->target],
                                d->targets[p->reference]);
-        g_string_free(flags, TRUE);
         return g_string_free(s, FALSE);
     }
     g_string_append_printf(s, "%s gives %.1f %% %s aggregate %s than %s", d->targets[p->target],
@@ -90,19 +141,7 @@ pair_line(const struct vdc_analysis *a, const struct vdc_density_pair *p)
                                r->jain_mean, r->jain_min);
     g_string_append_printf(s, "; %zu paired repetition%s", p->agg.n, p->agg.n == 1 ? "" : "s");
     /* what may be an artefact: said here, never ranked silently */
-    if ((t && t->skewed) || (r && r->skewed))
-        g_string_append_printf(flags, "%sthe start skew of %s was above %.0f %% of a guest's time (the guests "
-                               "did not all run side by side)", flags->len ? "; " : "",
-                               t && t->skewed && r && r->skewed ? "both" : t && t->skewed ? d->targets[p->target]
-                                                                                    : d->targets[p->reference],
-                               100 * VDC_DENSITY_SKEW_SHARE);
-    if ((t && t->n_incomplete) || (r && r->n_incomplete))
-        g_string_append_printf(flags, "%s%zu repetition%s left out (a guest without a value)",
-                               flags->len ? "; " : "", (t ? t->n_incomplete : 0) + (r ? r->n_incomplete : 0),
-                               (t ? t->n_incomplete : 0) + (r ? r->n_incomplete : 0) == 1 ? "" : "s");
-    if (flags->len)
-        g_string_append_printf(s, ". May be an artefact: %s", flags->str);
-    g_string_free(flags, TRUE);
+    append_artefacts(s, t, d->targets[p->target], r, d->targets[p->reference]);
     return g_string_free(s, FALSE);
 }
 
@@ -130,20 +169,32 @@ vdc_answer_density(struct vdc_answer_build *b)
 
     if (!d->n_levels)
         return;
-    for (i = 0; i < d->n_pairs; i++)
-        reps = MAX(reps, d->pairs[i].agg.n);
+    for (i = 0; i < d->n_levels * d->n_targets * d->n_tests; i++)
+        reps = MAX(reps, d->cells[i].n_reps);
     levels = levels_text(d);
     vdc_answer_add_line(b, VDC_ANSWER_DENSITY, VDC_TONE_PLAIN, g_strdup("Many guests at once"),
-                        g_strdup_printf("levels %s: at each, N domUs of one target at once, each on its own copy of "
-                                        "its storage, released together; aggregate: the sum of the guests' rates; "
-                                        "each image against each LV or block target at the same level, paired by "
-                                        "repetition (same seeds; up to %zu a level), [95 %% interval of the delta], "
-                                        "p: paired t-test, Holm within the level's tests and quantities%s",
-                                        levels, reps, emulated ? "; EMULATED: relative only" : ""));
-    if (!d->n_pairs)
-        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_NONE, NULL,
-                            g_strdup("no image beside an LV or block target at a level: nothing to compare, the "
-                                     "scaling below is each target's own"));
+                        g_strdup_printf("level%s %s (up to %zu repetition%s a level): at each, N domUs of one target "
+                                        "at once, each on its own copy of its storage, released together; "
+                                        "aggregate: the sum of the guests' rates%s%s",
+                                        d->n_levels == 1 ? "" : "s", levels, reps, reps == 1 ? "" : "s",
+                                        d->n_pairs ? "; each image against each LV or block target at the same "
+                                                     "level, paired by repetition (same seeds), [95 % interval "
+                                                     "of the delta], p: paired t-test, Holm within the level's "
+                                                     "tests and quantities"
+                                                   : "; no image beside an LV or block target: each target's "
+                                                     "own figures, nothing compared",
+                                        emulated ? "; EMULATED: relative only" : ""));
+    /* the targets in no pair: their own figures, level by level */
+    for (i = 0; i < d->n_levels * d->n_targets * d->n_tests; i++) {
+        const struct vdc_density_cell *c = &d->cells[i];
+        size_t j;
+
+        for (j = 0; j < d->n_pairs; j++)
+            if (d->pairs[j].target == c->target || d->pairs[j].reference == c->target)
+                break;
+        if (j == d->n_pairs && (c->n_reps || c->n_incomplete))
+            vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_PLAIN, NULL, cell_line(a, c));
+    }
     for (i = 0; i < d->n_pairs; i++) {
         const struct vdc_density_pair *p = &d->pairs[i];
         enum vdc_answer_tone tone = !p->agg_significant ? VDC_TONE_NONE
