@@ -51,7 +51,7 @@ enum vdc_answer_kind {
                                * what produced the numbers (levels, pairs, test) */
     VDC_ANSWER_LEVEL,         /* one level and test of it (image against LV: aggregate,
                                * p99, fairness, what may be an artefact), or where each
-                               * backend stops scaling (label "Stops scaling") */
+                               * backend stops scaling or is not shown to scale (label "Scaling") */
 };
 
 /* The tone of a line (HTML colour): the answer it gives. */

@@ -210,17 +210,17 @@ vdc_answer_density(struct vdc_answer_build *b)
             char label[VDC_TEST_LABEL_MAX];
 
             if (why)
-                g_string_append_printf(stops, "%s%s on %s %s", stops->len ? "; " : "", d->targets[ti],
+                g_string_append_printf(stops, "%s%s on %s: %s", stops->len ? "; " : "", d->targets[ti],
                                        vdc_density_test_label(a, ki, label, sizeof(label)), why);
         }
     if (stops->len) {
-        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_PLAIN, g_strdup("Stops scaling"),
+        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_PLAIN, g_strdup("Scaling"),
                             g_string_free(stops, FALSE));
         return;
     }
     g_string_free(stops, TRUE);
     if (d->n_levels > 1)
-        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_PLAIN, g_strdup("Stops scaling"),
+        vdc_answer_add_line(b, VDC_ANSWER_LEVEL, VDC_TONE_PLAIN, g_strdup("Scaling"),
                             g_strdup_printf("no target shown to stop scaling up to %" G_GINT64_FORMAT " guests: "
                                             "each next level's aggregate is larger with its interval, or a level "
                                             "has under 2 repetitions to tell", d->levels[d->n_levels - 1]));

@@ -571,26 +571,53 @@ vdc_density_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_
                    : vdc_test_key_label(a->density.tests[ki], buf, size);
 }
 
+/* The cells of target @ti on test @ki at the level where it stops
+ * scaling (*@c) and at the next level with values (*@n); 0 when none */
+static int
+stop_cells(const struct vdc_density *d, size_t ti, size_t ki, const struct vdc_density_cell **c,
+           const struct vdc_density_cell **n)
+{
+    int64_t stop = vdc_density_stops(d, ti, ki);
+    size_t li;
+
+    *c = *n = NULL;
+    for (li = 0; stop && li < d->n_levels; li++) {
+        const struct vdc_density_cell *x = vdc_density_cell(d, li, ti, ki);
+
+        if (x->level == stop)
+            *c = x;
+        else if (*c && !*n && x->n_reps)
+            *n = x;
+    }
+    return *c && *n;
+}
+
+int
+vdc_density_stop_shown(const struct vdc_density *d, size_t ti, size_t ki)
+{
+    const struct vdc_density_cell *c, *n;
+
+    return stop_cells(d, ti, ki, &c, &n) && !(n->sum.mean > c->sum.mean);
+}
+
 char *
 vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki)
 {
     const struct vdc_density *d = &a->density;
     int64_t stop = vdc_density_stops(d, ti, ki);
-    const struct vdc_density_cell *c = NULL, *n = NULL;
-    size_t li;
+    const struct vdc_density_cell *c, *n;
 
-    if (!stop)
+    if (!stop_cells(d, ti, ki, &c, &n))
         return NULL;
-    for (li = 0; li < d->n_levels; li++) {
-        const struct vdc_density_cell *x = vdc_density_cell(d, li, ti, ki);
-
-        if (x->level == stop)
-            c = x;
-        else if (c && !n && x->n_reps)
-            n = x;
-    }
-    if (!c || !n)
-        return NULL;
+    /* the next level larger on average, its interval reaching down to
+     * N's mean: not shown to scale, which is not the same as stopping */
+    if (!vdc_density_stop_shown(d, ti, ki))
+        return g_strdup_printf("not shown to scale past %" G_GINT64_FORMAT " guest%s: the aggregate at %"
+                               G_GINT64_FORMAT " (%s [%s, %s], %zu repetitions) is larger on average than at %"
+                               G_GINT64_FORMAT " (%s) but its interval reaches down to it: more repetitions tell",
+                               stop, stop == 1 ? "" : "s", n->level, vdc_fmt_num_s(n->sum.mean),
+                               vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), n->n_reps,
+                               stop, vdc_fmt_num_s(c->sum.mean));
     return g_strdup_printf("stops scaling at %" G_GINT64_FORMAT " guest%s: the aggregate at %" G_GINT64_FORMAT
                            " (%s [%s, %s], %zu repetitions) is not larger than at %" G_GINT64_FORMAT " (%s)",
                            stop, stop == 1 ? "" : "s", n->level, vdc_fmt_num_s(n->sum.mean),

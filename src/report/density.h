@@ -142,6 +142,11 @@ void vdc_density_host_build(struct vdc_density *d, const vdc_result_set *rs);
 const struct vdc_density_host *vdc_density_host_at(const struct vdc_density *d, size_t li,
                                                    size_t ti);
 
+/* 1 when target @ti stops scaling on test @ki and the next level's mean
+ * aggregate is not larger than at that level (stops, not only "not shown
+ * to scale": larger on average with an interval reaching down). */
+int vdc_density_stop_shown(const struct vdc_density *d, size_t ti, size_t ki);
+
 /* The cell of (level index @li, target @ti, test @ki). */
 const struct vdc_density_cell *vdc_density_cell(const struct vdc_density *d, size_t li,
                                                 size_t ti, size_t ki);
@@ -154,9 +159,12 @@ struct vdc_analysis;
 const char *vdc_density_test_label(const struct vdc_analysis *a, size_t ki, char *buf, size_t size);
 
 /* Where target @ti stops scaling on test @ki in words, or NULL when it
- * does not: "stops scaling at 1 guest: the aggregate at 3 (427667
- * [405000, 450000], 3 repetitions) is not larger than at 1 (409000)"
- * (g_free). */
+ * does not: "stops scaling at 1 guest: the aggregate at 3 (8743 [7100,
+ * 10387], 3 repetitions) is not larger than at 1 (9000)"; when the next
+ * level is larger on average but its interval reaches down to N's mean,
+ * "not shown to scale past 1 guest: the aggregate at 3 (...) is larger on
+ * average than at 1 (...) but its interval reaches down to it: more
+ * repetitions tell" (g_free). */
 char *vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki);
 
 #endif

@@ -122,9 +122,12 @@ vdc_density_row(const struct vdc_analysis *a, const struct vdc_density_cell *c, 
     if (c->n_incomplete)
         g_string_append_printf(notes, "%s%zu repetition%s left out (a guest without a value)",
                                notes->len ? "; " : "", c->n_incomplete, c->n_incomplete == 1 ? "" : "s");
-    if (vdc_density_stops(d, c->target, c->test) == c->level)
-        g_string_append_printf(notes, "%sstops scaling here (the next level's aggregate is not larger with "
-                               "its interval)", notes->len ? "; " : "");
+    if (vdc_density_stops(d, c->target, c->test) == c->level) {
+        g_string_append_printf(notes, "%s%s", notes->len ? "; " : "",
+                               !vdc_density_stop_shown(d, c->target, c->test)
+                               ? "not shown to scale past here (the next level's interval reaches down to it)"
+                               : "stops scaling here (the next level's aggregate is not larger)");
+    }
     v[10] = g_string_free(notes, FALSE);
 }
 
