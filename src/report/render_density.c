@@ -19,7 +19,8 @@ const char vdc_density_note[] =
     "Jain: fairness of the guests' rates, 1 all equal, 1/N one guest got it all; p99: completion latency "
     "over all the guests' I/Os (the I/O-weighted mixture of their summaries, linear between their "
     "percentiles: doc/statistics.md); pairs: the same repetition of both targets at a level "
-    "(paired Fieller interval, paired t-test).";
+    "(paired Fieller interval, paired t-test; p Holm-corrected within a level's tests and quantities, "
+    "the unadjusted p beside it).";
 
 /* "12.3 %" of a ratio's delta, or "n/a" */
 static const char *
