@@ -269,6 +269,32 @@ has_bar(const struct vdc_cell *c)
     return c->sum.n || c->n_too_fast;
 }
 
+/* render_chart.h */
+unsigned
+vdc_chart_marks(const struct vdc_analysis *a, const char *unit, long *only)
+{
+    long *keys = g_new(long, a->n_tests + 1);
+    size_t nk = keys_of_unit(a, unit, keys), k, ti;
+    unsigned m = 0;
+
+    for (k = 0; k < nk; k++)
+        for (ti = 0; ti < a->n_targets; ti++) {
+            const struct vdc_cell *c = vdc_analysis_cell(a, ti, (size_t)keys[k]);
+
+            if (!has_bar(c))
+                continue;
+            if (!c->sum.n)
+                m |= VDC_CHART_TOO_FAST;
+            if (c->sum.n && (c->flags & VDC_HEADLINE_NO_VERDICT_FLAGS))
+                m |= VDC_CHART_PALE;
+            if (c->sum.n && c->n_too_fast_excluded)
+                m |= VDC_CHART_HATCHED;
+        }
+    *only = nk == 1 ? keys[0] : -1;
+    g_free(keys);
+    return m;
+}
+
 /* Value labels of bars: the font from BAR_LABEL_MAX down to BAR_LABEL_MIN
  * so that a label stays over its own bar; when even the smallest is wider
  * than the bar, the label runs upwards (it then needs the bar to be

@@ -43,6 +43,16 @@ void vdc_chart_decade(char *buf, size_t size, double d);
 char *vdc_render_chart_svg(const struct vdc_analysis *a, const char *unit,
                            const char *title, int *empty);
 
+/* What vdc_render_chart_svg draws for @unit beyond plain bars, so that a
+ * caption describes only that: a pale, outlined bar (a cell no verdict
+ * rests on: VDC_HEADLINE_NO_VERDICT_FLAGS), a hatched bar (some runs too
+ * fast), a dashed outline (every run too fast).  *@only: the test when the
+ * chart holds one test, else -1. */
+#define VDC_CHART_PALE 1u
+#define VDC_CHART_HATCHED 2u
+#define VDC_CHART_TOO_FAST 4u
+unsigned vdc_chart_marks(const struct vdc_analysis *a, const char *unit, long *only);
+
 /* An SVG dot plot (cairo_svg_surface to memory) of the tests whose unit
  * is @unit: a panel per test, three to a row, titled
  * with its test and unit ("Write block (first write), K/sec"); in each, every run of every

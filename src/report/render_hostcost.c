@@ -669,7 +669,9 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     }
     if (max <= 0 || min <= 0)
         min = max = 1;
-    dlo = floor(log10(min));
+    /* the smallest bar at least log10(2) of a decade tall: a 10.2 on an
+     * axis from 10 would draw no bar at all */
+    dlo = floor(log10(min / 2));
     dhi = ceil(log10(max));
     if (!isfinite(dlo) || !isfinite(dhi))
         dlo = 0, dhi = 1;
@@ -682,8 +684,14 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     cairo_set_font_size(cr, 14);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     {
-        g_autofree char *title = g_strdup_printf("%s: dom0 CPU seconds per GiB moved (log scale; lower is better)",
-                                                 a->targets[ti]);
+        int vcpus = 0;
+        g_autofree char *title = NULL;
+
+        for (i = 0; i < a->n_host; i++)
+            vcpus |= a->host[i].target == ti && !strcmp(a->host[i].role, "domu") && a->host[i].per_gib.n;
+        /* titled for what its bars sum: a domU's vCPUs are no dom0 time */
+        title = g_strdup_printf("%s: %s CPU seconds per GiB moved (log scale; lower is better)", a->targets[ti],
+                                vcpus ? "dom0's and the domU's vCPUs'" : "dom0's");
         vdc_svg_set_class(cr, "title");
         vdc_svg_text_fit(cr, HC_W / 2, 24, title, 0.5, HC_W - 20, 10, 16);
         vdc_svg_set_class(cr, NULL);
@@ -796,11 +804,18 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a, int *fig)
                                     "data-flagged=\"%zu\">\n%s\n<figcaption><b>Figure %d</b>: ", id, *fig, bars,
                                flagged, fixed, *fig);
         {
-            g_autofree char *cap = g_strdup_printf("dom0 CPU seconds per GiB the backend moved, by role, for %s; "
-                                                   "whiskers: 95 %% CI of the mean; n/a: no figure (the "
-                                                   "counters disagreed, the table below says why).",
-                                                   a->targets[ti]);
+            int vcpus = 0;
+            g_autofree char *cap = NULL;
 
+            for (i = 0; i < a->n_host; i++)
+                vcpus |= a->host[i].target == ti && !strcmp(a->host[i].role, "domu") && a->host[i].per_gib.n;
+            /* what the bars sum: dom0's roles, and the domU's vCPUs where drawn */
+            cap = g_strdup_printf("CPU seconds per GiB the backend moved, by role, for %s: %s; whiskers: 95 %% CI "
+                                  "of the mean%s", a->targets[ti],
+                                  vcpus ? "dom0's servers and dom0 other, and the domU's vCPUs as the hypervisor "
+                                  "counts them (the guest's time, not dom0's)" : "dom0's roles",
+                                  flagged ? "; n/a: no figure (the counters disagreed, the table below says "
+                                  "why)." : ".");
             vdc_html_escape(out, cap);
         }
         g_string_append(out, "</figcaption></figure>\n");

@@ -348,12 +348,27 @@ html_latency(GString *out, const struct vdc_analysis *a, int *fig)
     "rule flagged, an open triangle on the top edge a run too fast to measure, a cross at the bottom a " \
     "failed run."
 
-/* How the charts draw too-fast cells (figure captions). */
-#define TOO_FAST_CAPTION \
-    "Pale bars: no verdict rests on them (too-fast runs, a test file under twice the RAM, an artefact: " \
-    "the headline and the n/c lines say which).  Too fast to measure (bonnie++ +++++): no bar but a " \
-    "dashed outline labelled \"too fast\" when every run was; a hatched bar marked \u2020 when some were " \
-    "(its mean leaves them out and understates the speed)."
+/* The caption of the bar chart of @unit: @what, then how it draws what
+ * it draws beyond plain bars (vdc_chart_marks), nothing it does not draw
+ * (g_free). */
+static char *
+bar_caption(const struct vdc_analysis *a, const char *unit, const char *what)
+{
+    long only;
+    unsigned m = vdc_chart_marks(a, unit, &only);
+    GString *s = g_string_new(what);
+
+    if (m & VDC_CHART_PALE)
+        g_string_append(s, "  Pale bars: no verdict rests on them (too-fast runs, a test file under twice the "
+                           "RAM, an artefact: the headline and the n/c lines say which).");
+    if (m & VDC_CHART_TOO_FAST)
+        g_string_append(s, "  Too fast to measure (bonnie++ +++++) in every run: no bar but a dashed outline "
+                           "labelled \"too fast\".");
+    if (m & VDC_CHART_HATCHED)
+        g_string_append(s, "  A hatched bar marked \u2020: some runs were too fast to measure (its mean leaves "
+                           "them out and understates the speed).");
+    return g_string_free(s, FALSE);
+}
 
 /* The warnings of @kinds, one paragraph each: class "warn @cls", id
  * "@cls-N" (N from 0). */
@@ -373,7 +388,7 @@ numbered_warnings(GString *out, const vdc_result_set *rs, const struct vdc_analy
 }
 
 /* "How to reproduce", collapsed: every fact but the runs' (the metadata
- * table, id metadata), then the runs' own facts and command lines in a
+ * table, id metadata, "Run time" with them), then the runs' own facts and command lines in a
  * table of their own, collapsed too (id runs). */
 static void
 html_metadata(GString *out, const vdc_result_set *rs, const struct vdc_analysis *a)
@@ -385,7 +400,8 @@ html_metadata(GString *out, const vdc_result_set *rs, const struct vdc_analysis 
     g_string_append(out, "<details class=\"long\" id=\"reproduce\"><summary><h2>How to reproduce</h2></summary>\n"
                          "<table class=\"meta\" id=\"metadata\">\n");
     for (i = 0; meta[i] && meta[i + 1]; i += 2) {
-        GString *t = g_str_has_prefix(meta[i], "Run ") ? runs : out;
+        /* a run's own row is "Run TARGET #N"; "Run time" is a fact of the whole */
+        GString *t = g_str_has_prefix(meta[i], "Run ") && strstr(meta[i], " #") ? runs : out;
 
         if (t == runs)
             n_runs++;
@@ -416,6 +432,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     GString *out = g_string_new(NULL);
     size_t i;
     int fig = 0;
+    g_autofree char *ops_title = NULL, *ops_what = NULL, *ops_cap = NULL, *tp_cap = NULL;
 
     g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                          "<title>vmdiskcmp report</title>\n<style>");
@@ -475,12 +492,27 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "<p class=\"warn\" id=\"artefacts\">",
                         "</p>\n", esc);
     numbered_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "artefact");
-    if (html_chart(out, a, &fig, "throughput", "K/sec", "Sequential throughput (higher is better)",
-                   "sequential output and input, K/sec (KiB/s as bonnie++ prints it). " TOO_FAST_CAPTION,
+    {
+        long only;
+
+        vdc_chart_marks(a, "/sec", &only);
+        if (only >= 0) {
+            /* one test per second: titled for it, not for file operations that did not run */
+            char label[VDC_TEST_LABEL_MAX];
+
+            vdc_analysis_test_label(a, (size_t)only, label, sizeof(label));
+            ops_title = g_strdup_printf("%s (higher is better)", label);
+            ops_what = g_strdup_printf("%s, operations per second.", label);
+        } else {
+            ops_title = g_strdup("Seeks and file operations (higher is better)");
+            ops_what = g_strdup("random seeks and the file create/read/delete tests, operations per second.");
+        }
+        ops_cap = bar_caption(a, "/sec", ops_what);
+        tp_cap = bar_caption(a, "K/sec", "sequential output and input, K/sec (KiB/s as bonnie++ prints it).");
+    }
+    if (html_chart(out, a, &fig, "throughput", "K/sec", "Sequential throughput (higher is better)", tp_cap,
                    DOTS_CAPTION) < 0 ||
-        html_chart(out, a, &fig, "ops", "/sec", "Seeks and file operations (higher is better)",
-                   "random seeks and the file create/read/delete tests, operations per second. "
-                   TOO_FAST_CAPTION, DOTS_CAPTION) < 0 ||
+        html_chart(out, a, &fig, "ops", "/sec", ops_title, ops_cap, DOTS_CAPTION) < 0 ||
         html_chart(out, a, &fig, "sweep", "MiB/s", "Sequential I/O by block size (higher is better)",
                    "the block-size sweep (dd-like sequential read and write), MiB/s.", DOTS_CAPTION) < 0 ||
         html_chart(out, a, &fig, "workload", "IO/sec", "Workload IOPS (higher is better)",

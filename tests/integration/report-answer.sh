@@ -210,6 +210,16 @@ for title, t in tables:
     check(("<th class=\"l\">stop</th>" in t) == (not title.startswith("dom0&apos;s page cache")
                                                  and not title.startswith("dom0's page cache")),
           f"mainjob: the stop column of '{title}'")
+check("Each run: its facts and command line (12)</h2>" in html,
+      "mainjob: 'Each run' does not count the 12 runs (4 targets x 3)")
+caps = re.findall(r"<figcaption>(.*?)</figcaption>", html, re.S)
+check(caps and not any("Pale bars" in c or "hatched" in c or "dashed outline" in c for c in caps),
+      "mainjob: a caption describes pale, hatched or outlined bars the charts do not draw")
+check(">Random seeks (higher is better)<" in html and "file operations" not in html,
+      "mainjob: the seeks chart is titled for file operations that did not run")
+check(">dom0: dom0&apos;s CPU seconds per GiB" in html and
+      ">lvm: dom0&apos;s and the domU&apos;s vCPUs&apos; CPU seconds per GiB" in html,
+      "mainjob: the host CPU charts are not titled for what they sum")
 check("deltas against" not in html and "relative to <b>" not in html and
       "the answer: image and image-nocache relative to lvm; the tables: each target relative to dom0" in html,
       "mainjob: the HTML subtitle does not give the answer's and the tables' direction")
