@@ -29,6 +29,21 @@ vdc_fmt_num_s(double v)
     return b;
 }
 
+const char *
+vdc_fmt_num_like(double v, double like)
+{
+    static char ring[8][48];
+    static unsigned next;
+    char *b = ring[next++ % 8];
+    int decimals = !vdc_has(like) ? 1 : fabs(like) >= 1000 ? 0 : fabs(like) < 10 ? 2 : 1;
+
+    if (!vdc_has(v))
+        b[0] = '\0';
+    else
+        snprintf(b, sizeof(ring[0]), "%.*f", decimals, v);
+    return b;
+}
+
 void
 vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c)
 {

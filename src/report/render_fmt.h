@@ -20,6 +20,11 @@
  * Returns one of 8 rotating static buffers (use within one statement). */
 const char *vdc_fmt_num_s(double v);
 
+/* @v with the decimals vdc_fmt_num_s gives @like: an interval's bounds
+ * printed as its mean is ("973.6 [700.7, 1246.0]", not "[700.7, 1246]").
+ * The same rotating buffers. */
+const char *vdc_fmt_num_like(double v, double like);
+
 /* The mean of a cell: number, number + VDC_TOO_FAST_MARK (some runs too
  * fast without value), "+++++ (too fast)" (every run too fast), "failed"
  * (no value, failed) or "" (not run); a number + VDC_ARTEFACT_MARK when the

@@ -92,8 +92,9 @@ row_of(const struct vdc_analysis *a, size_t ti, size_t ki, struct row *r)
     if (c->sum.has_ci_mean) {
         char lo[32];
 
-        snprintf(lo, sizeof(lo), "%s", vdc_fmt_num_s(c->sum.ci_mean[0]));
-        snprintf(r->ci, sizeof(r->ci), "[%s, %s]", lo, vdc_fmt_num_s(c->sum.ci_mean[1]));
+        /* the bounds as the mean is printed: one format in a cell */
+        snprintf(lo, sizeof(lo), "%s", vdc_fmt_num_like(c->sum.ci_mean[0], c->sum.mean));
+        snprintf(r->ci, sizeof(r->ci), "[%s, %s]", lo, vdc_fmt_num_like(c->sum.ci_mean[1], c->sum.mean));
     }
     num_or_dash(r->p50, sizeof(r->p50), m->clat_us[VDC_CLAT_P50], "%.1f");
     num_or_dash(r->p99, sizeof(r->p99), m->clat_us[VDC_CLAT_P99], "%.1f");
