@@ -99,7 +99,10 @@ vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a, const s
         const struct vdc_cell *c = vdc_analysis_cell(a, w->target, w->test);
         int b = vdc_cell_flag_index(w->flag);
 
-        return g_strdup_printf(VDC_ARTEFACT_MARK " target %s, test %s, %s: %s.", c->target, c->test_key,
+        char label[VDC_TEST_LABEL_MAX];
+
+        return g_strdup_printf(VDC_ARTEFACT_MARK " target %s on %s, %s: %s.", c->target,
+                               vdc_analysis_test_label(a, w->test, label, sizeof(label)),
                                vdc_cell_flag_name(w->flag), b >= 0 && c->why[b] ? c->why[b] : "");
     }
     case VDC_WARNING_NOT_AS_ASKED: {
@@ -199,10 +202,11 @@ vdc_append_notes(GString *out, const struct vdc_analysis *a, const char *bullet,
 
             for (i = 0; i < c->n_values; i++)
                 if (c->samples[i].outlier) {
+                    char label[VDC_TEST_LABEL_MAX];
                     g_autofree char *tn = md_name(c->target, md);
-                    g_autofree char *kn = md_name(c->test_key, md);
+                    g_autofree char *kn = md_name(vdc_analysis_test_label(a, ki, label, sizeof(label)), md);
 
-                    g_string_append_printf(out, "%soutlier: target %s, test %s, repetition %" G_GINT64_FORMAT
+                    g_string_append_printf(out, "%soutlier: target %s on %s, repetition %" G_GINT64_FORMAT
                                            ", value %s %s, modified z %.2f\n", sub, tn, kn,
                                            c->samples[i].repetition, vdc_fmt_num_s(c->samples[i].value),
                                            c->unit ? c->unit : "", c->samples[i].modified_z);
@@ -216,11 +220,12 @@ vdc_append_notes(GString *out, const struct vdc_analysis *a, const char *bullet,
         for (ki = 0; ki < a->n_tests; ki++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
 
+            char label[VDC_TEST_LABEL_MAX];
             g_autofree char *tn = md_name(c->target, md);
-            g_autofree char *kn = md_name(c->test_key, md);
+            g_autofree char *kn = md_name(vdc_analysis_test_label(a, ki, label, sizeof(label)), md);
 
             if (c->n_no_value)
-                g_string_append_printf(out, "%sExcluded: target %s, test %s: %zu of %zu %s no value "
+                g_string_append_printf(out, "%sExcluded: target %s on %s: %zu of %zu %s no value "
                                        "(%zu too fast, +++++; %zu failed).\n", bullet, tn, kn,
                                        c->n_no_value, c->n_samples, c->n_samples == 1 ? "sample has" : "samples have", c->n_too_fast, c->n_failed);
         }

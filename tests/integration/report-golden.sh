@@ -218,7 +218,7 @@ grep -q '^  image-full: variant: image_alloc full (as planned)$' "$work/storvar/
     fail "storvar: report.txt does not print the target's variant"
 grep -q '^  block: alignment: .*MISALIGNED: partition at 1536 bytes' "$work/storvar/report.txt" ||
     fail "storvar: report.txt does not print the misaligned layer"
-grep -q '^WARNING: ‡ target block, test put_block, misaligned: ' "$work/storvar/report.txt" ||
+grep -q '^WARNING: ‡ target block on Sequential output, block, misaligned: ' "$work/storvar/report.txt" ||
     fail "storvar: the misaligned block device is not flagged"
 grep -q '^    ‡ *block .*not ranked: misaligned' "$work/storvar/report.txt" ||
     fail "storvar: the misaligned block device was ranked"
@@ -322,7 +322,7 @@ awk -F, '$1 == "lvm" && $2 == "seq_del" { exit !($4 == 4 && $16 == 1) }' "$d/sum
     fail "--outliers drop: lvm seq_del should have n=4, 1 outlier"
 awk -F, '$1 == "lvm" && $2 == "seq_del" { exit !($4 == 5 && $16 == 1) }' "$work/synthetic/summary.csv" ||
     fail "--outliers flag: lvm seq_del should have n=5, 1 outlier"
-grep -q "outlier: target lvm, test seq_del, repetition 3, value 17325 /sec" "$d/report.txt" ||
+grep -q "outlier: target lvm on Sequential delete, repetition 3, value 17325 /sec" "$d/report.txt" ||
     fail "--outliers drop: the dropped sample is not named"
 
 # bonnie++ -n 0 (no file tests): the run's metadata says nothing of files

@@ -78,7 +78,7 @@ r=$work/out-off/report.txt
 [ -f "$r" ] || fail "no report.txt"
 grep -q "^  dom0: alignment: on ${l4#/dev/} (physical block 4096, .*MISALIGNED: partition at 1536 bytes is 1536 bytes past a multiple of the physical block size 4096 (read from sysfs)$" "$r" ||
     fail "the report's Backend, cache and placement block does not give the misaligned layer: $(grep -n 'alignment' "$r")"
-grep -q "^WARNING: ‡ target dom0, test put_block, misaligned: the target's storage is misaligned on ${l4#/dev/} (partition at 1536 bytes is 1536 bytes past" "$r" ||
+grep -q "^WARNING: ‡ target dom0 on Sequential output, block, misaligned: the target's storage is misaligned on ${l4#/dev/} (partition at 1536 bytes is 1536 bytes past" "$r" ||
     fail "the report does not flag the target's tests as misaligned"
 grep -q "^dom0 .*‡" "$r" || fail "the report's table does not mark the target's values ‡"
 grep -q "^‡ may be an artefact .*misaligned" "$r" || fail "the artefact legend does not name the misaligned rule"
