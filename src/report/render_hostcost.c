@@ -551,6 +551,19 @@ role_index(const char *role)
     return 0;
 }
 
+/* 1 when target @ti's chart draws its domU's vCPU time (role "domu"),
+ * which is the guest's time, not dom0's */
+static int
+charts_vcpus(const struct vdc_analysis *a, size_t ti)
+{
+    size_t i;
+
+    for (i = 0; i < a->n_host; i++)
+        if (a->host[i].target == ti && !strcmp(a->host[i].role, "domu") && a->host[i].per_gib.n)
+            return 1;
+    return 0;
+}
+
 /* height of @v on a log10 axis from decade @dlo to @dhi over @ph points */
 static double
 log_h(double v, double dlo, double dhi, double ph)
@@ -684,14 +697,10 @@ target_chart(const struct vdc_analysis *a, size_t ti, size_t *bars, size_t *flag
     cairo_set_font_size(cr, 14);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     {
-        int vcpus = 0;
-        g_autofree char *title = NULL;
-
-        for (i = 0; i < a->n_host; i++)
-            vcpus |= a->host[i].target == ti && !strcmp(a->host[i].role, "domu") && a->host[i].per_gib.n;
         /* titled for what its bars sum: a domU's vCPUs are no dom0 time */
-        title = g_strdup_printf("%s: %s CPU seconds per GiB moved (log scale; lower is better)", a->targets[ti],
-                                vcpus ? "dom0's and the domU's vCPUs'" : "dom0's");
+        g_autofree char *title = g_strdup_printf("%s: %s CPU seconds per GiB moved (log scale; lower is better)",
+                                                 a->targets[ti], charts_vcpus(a, ti) ? "dom0's and the domU's "
+                                                 "vCPUs'" : "dom0's");
         vdc_svg_set_class(cr, "title");
         vdc_svg_text_fit(cr, HC_W / 2, 24, title, 0.5, HC_W - 20, 10, 16);
         vdc_svg_set_class(cr, NULL);
@@ -804,11 +813,9 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a, int *fig)
                                     "data-flagged=\"%zu\">\n%s\n<figcaption><b>Figure %d</b>: ", id, *fig, bars,
                                flagged, fixed, *fig);
         {
-            int vcpus = 0;
+            int vcpus = charts_vcpus(a, ti);
             g_autofree char *cap = NULL;
 
-            for (i = 0; i < a->n_host; i++)
-                vcpus |= a->host[i].target == ti && !strcmp(a->host[i].role, "domu") && a->host[i].per_gib.n;
             /* what the bars sum: dom0's roles, and the domU's vCPUs where drawn */
             cap = g_strdup_printf("CPU seconds per GiB the backend moved, by role, for %s: %s; whiskers: 95 %% CI "
                                   "of the mean%s", a->targets[ti],
