@@ -30,29 +30,6 @@ cell_at(const struct vdc_density *d, int64_t level, size_t ti, size_t ki)
     return NULL;
 }
 
-/* " [-7.5, -2.5], p = 0.0125 (Holm, 3 tests; unadjusted = 0.0042),
- * moderate" of one compared quantity, or why it has none */
-static void
-append_sure(GString *s, const struct vdc_stats_paired *g, double p_holm, size_t k, int flat,
-            enum vdc_effect_class effect, int significant)
-{
-    char buf[96];
-
-    if (flat) {
-        g_string_append(s, ", no interval (the same difference in every repetition: how sure is not known)");
-        return;
-    }
-    if (g->has_ci)
-        g_string_append_printf(s, " [%+.1f, %+.1f]", g->ci_delta_percent[0], g->ci_delta_percent[1]);
-    else
-        g_string_append(s, g->n < 2 ? ", no interval (under 2 pairs)" : ", no interval (unbounded)");
-    if (g->has_test)
-        g_string_append_printf(s, ", %s", vdc_p_holm_text(buf, sizeof(buf), p_holm, g->p_value, k));
-    if (effect != VDC_EFFECT_NOT_TESTED)
-        g_string_append_printf(s, ", %s", effect == VDC_EFFECT_UNDECIDED && significant ? "size undecided"
-                                          : vdc_effect_class_name(effect));
-}
-
 /* What may be an artefact in cells @t and @r (either may be NULL) onto
  * @s: ". May be an artefact: the start skew of image was above 5 % ...;
  * 1 repetition left out (a guest without a value)"; @name_t, @name_r
@@ -129,11 +106,11 @@ pair_line(const struct vdc_analysis *a, const struct vdc_density_pair *p)
     g_string_append_printf(s, "%s gives %.1f %% %s aggregate %s than %s", d->targets[p->target],
                            fabs(p->agg.delta_percent), p->agg.delta_percent >= 0 ? "more" : "less",
                            t && t->unit ? t->unit : "", d->targets[p->reference]);
-    append_sure(s, &p->agg, p->agg_p_holm, p->n_family, 0, p->agg_effect, p->agg_significant);
+    vdc_density_sure_text(s, p, 0, 0);
     if (p->p99.has_ratio) {
         g_string_append_printf(s, "; p99 over all guests' I/Os %.1f %% %s", fabs(p->p99.delta_percent),
                                p->p99.delta_percent >= 0 ? "higher" : "lower");
-        append_sure(s, &p->p99, p->p99_p_holm, p->n_family, p->p99_flat, p->p99_effect, p->p99_significant);
+        vdc_density_sure_text(s, p, 1, 0);
     }
     if (p->level > 1 && t && r && vdc_has(t->jain_mean) && vdc_has(r->jain_mean))
         g_string_append_printf(s, "; fairness (Jain, 1 all equal) %s %.3f (min %.3f), %s %.3f (min %.3f)",

@@ -624,3 +624,30 @@ vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki)
                            vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), n->n_reps, stop,
                            vdc_fmt_num_s(c->sum.mean));
 }
+
+void
+vdc_density_sure_text(GString *s, const struct vdc_density_pair *p, int p99, int with_pct)
+{
+    const struct vdc_stats_paired *g = p99 ? &p->p99 : &p->agg;
+    enum vdc_effect_class effect = p99 ? p->p99_effect : p->agg_effect;
+    int flat = p99 && p->p99_flat, significant = p99 ? p->p99_significant : p->agg_significant;
+    char buf[96];
+
+    if (flat) {
+        g_string_append(s, ", no interval (the difference was the same in every repetition: no spread to "
+                           "bound, so how sure is not known)");
+        return;
+    }
+    if (g->has_ci)
+        g_string_append_printf(s, with_pct ? " [%+.1f %%, %+.1f %%]" : " [%+.1f, %+.1f]", g->ci_delta_percent[0],
+                               g->ci_delta_percent[1]);
+    else
+        g_string_append(s, g->n < 2 ? ", no interval (under 2 pairs)"
+                                    : ", no interval (the reference's mean is not clear of 0)");
+    if (g->has_test)
+        g_string_append_printf(s, ", %s", vdc_p_holm_text(buf, sizeof(buf), p99 ? p->p99_p_holm : p->agg_p_holm,
+                                                          g->p_value, p->n_family));
+    if (effect != VDC_EFFECT_NOT_TESTED)
+        g_string_append_printf(s, ", %s", effect == VDC_EFFECT_UNDECIDED && significant ? "size undecided"
+                                          : vdc_effect_class_name(effect));
+}

@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "model/result.h"
 #include "stats/paired.h"
 #include "stats/stats.h"
@@ -166,5 +168,14 @@ const char *vdc_density_test_label(const struct vdc_analysis *a, size_t ki, char
  * average than at 1 (...) but its interval reaches down to it: more
  * repetitions tell" (g_free). */
 char *vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki);
+
+/* How sure one quantity of pair @p is, onto @s (the aggregate, or the
+ * p99 when @p99): " [-7.5 %, -2.5 %], p = 0.011 (Holm, 4 tests;
+ * unadjusted = 0.0028), moderate" (without the % signs unless @with_pct),
+ * ", no interval (why)" when there is none (a p99 whose paired differences
+ * never varied, under 2 pairs, an unbounded ratio); "size undecided" for a
+ * significant delta whose class is undecided.  The same words in the
+ * section and the answer. */
+void vdc_density_sure_text(GString *s, const struct vdc_density_pair *p, int p99, int with_pct);
 
 #endif

@@ -32,31 +32,6 @@ pct(double ratio, char *buf, size_t size)
     return buf;
 }
 
-/* A compared quantity's interval, p and class onto @s: " [-7.5 %, -2.5 %],
- * p = 0.011 (Holm, 4 tests; unadjusted = 0.0028), moderate"; the reason
- * when there is no interval */
-static void
-append_verdict(GString *s, const struct vdc_stats_paired *g, double p_holm, size_t k, int flat,
-               enum vdc_effect_class effect, int significant)
-{
-    char buf[96];
-
-    if (flat)
-        g_string_append(s, ", no interval (the difference was the same in every repetition: no spread to "
-                           "bound, so how sure is not known)");
-    else if (g->has_ci)
-        g_string_append_printf(s, " [%+.1f %%, %+.1f %%]", g->ci_delta_percent[0], g->ci_delta_percent[1]);
-    else if (g->n < 2)
-        g_string_append(s, ", no interval (under 2 pairs)");
-    else
-        g_string_append(s, ", no interval (the reference's mean is not clear of 0)");
-    if (g->has_test && !flat)
-        g_string_append_printf(s, ", %s", vdc_p_holm_text(buf, sizeof(buf), p_holm, g->p_value, k));
-    if (effect != VDC_EFFECT_NOT_TESTED && !flat)
-        g_string_append_printf(s, ", %s", effect == VDC_EFFECT_UNDECIDED && significant ? "size undecided"
-                                          : vdc_effect_class_name(effect));
-}
-
 char *
 vdc_density_pair_text(const struct vdc_analysis *a, const struct vdc_density_pair *p)
 {
@@ -80,12 +55,12 @@ vdc_density_pair_text(const struct vdc_analysis *a, const struct vdc_density_pai
     g_string_append_printf(s, "%s gives %s %s aggregate than %s", d->targets[p->target],
                            pct(g->ratio, b1, sizeof(b1)), g->ratio >= 1 ? "more" : "less",
                            d->targets[p->reference]);
-    append_verdict(s, g, p->agg_p_holm, p->n_family, 0, p->agg_effect, p->agg_significant);
+    vdc_density_sure_text(s, p, 0, 1);
     g_string_append_printf(s, "; %zu pair%s", g->n, g->n == 1 ? "" : "s");
     if (t->has_ratio) {
         g_string_append_printf(s, "; p99 over all guests' I/Os %s %s", pct(t->ratio, b1, sizeof(b1)),
                                t->ratio >= 1 ? "higher" : "lower");
-        append_verdict(s, t, p->p99_p_holm, p->n_family, p->p99_flat, p->p99_effect, p->p99_significant);
+        vdc_density_sure_text(s, p, 1, 1);
     }
     return g_string_free(s, FALSE);
 }
