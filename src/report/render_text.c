@@ -386,7 +386,7 @@ text_sys_per_op(GString *out, const struct vdc_analysis *a, size_t ti, size_t ki
     else if (c->n_sys_per_op > 1)
         g_string_append_printf(out, " (mean of %zu runs)", c->n_sys_per_op);
     if (cc && cc->has_sys_per_op)
-        g_string_append_printf(out, ", %+.1f us per op relative to %s", cc->sys_us_per_op_delta, a->baseline);
+        g_string_append_printf(out, ", %+.1f us per op against %s", cc->sys_us_per_op_delta, a->baseline);
     g_string_append_c(out, '\n');
 }
 
