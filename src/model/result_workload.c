@@ -79,8 +79,9 @@ static const vdc_field cpu_fields[] = {
 static const vdc_field io_uring_fields[] = {
     F(VDC_F_INT, vdc_io_uring_info, setup_flags, "setup_flags", NN),
     F(VDC_F_BOOL, vdc_io_uring_info, nonvectored, "nonvectored", 0),
-    F(VDC_F_NUM, vdc_io_uring_info, ios_per_submit, "ios_per_submit", NN),
-    F(VDC_F_NUM, vdc_io_uring_info, ios_per_reap, "ios_per_reap", NN),
+    /* null: no call counted (a clone that submitted nothing in its window) */
+    F(VDC_F_NUM, vdc_io_uring_info, ios_per_submit, "ios_per_submit", NN | VDC_FF_NULLABLE),
+    F(VDC_F_NUM, vdc_io_uring_info, ios_per_reap, "ios_per_reap", NN | VDC_FF_NULLABLE),
     END
 };
 

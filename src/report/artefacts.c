@@ -435,6 +435,46 @@ rule_misaligned(found *c, const vdc_result_set *rs)
     g_string_free(why, TRUE);
 }
 
+/* A job run whose measured window closed before any of its I/Os completed:
+ * every I/O took longer than the window (runtime=), so its rate of 0 is the
+ * window's, not the disk's.  Flagged, never ranked. */
+static void
+rule_no_io_in_window(found *c, const vdc_sample_ref *refs, size_t n)
+{
+    size_t i, k = 0, judged = 0;
+    double runtime = NAN;
+
+    for (i = 0; i < n; i++) {
+        const vdc_workload *w = refs[i].sample->workload;
+
+        if (!w || w->ios == VDC_INT_ABSENT)
+            continue;
+        judged++;
+        if (w->ios == 0) {
+            if (!k)
+                runtime = w->job.runtime_s;
+            k++;
+        }
+    }
+    if (!k)
+        return;
+    if (c->runs_flagged) {
+        int bit = vdc_cell_flag_index(VDC_CELL_NO_IO_IN_WINDOW);
+
+        c->runs_flagged[bit] = k;
+        c->runs_judged[bit] = judged;
+    }
+    flag(c, VDC_CELL_NO_IO_IN_WINDOW,
+         vdc_has(runtime)
+         ? g_strdup_printf("%zu of %zu runs completed no I/O in the job's measured window "
+                           "(runtime=%.3g s): its I/Os took longer than the window, so their "
+                           "rate of 0 is the window's, not the disk's; a longer runtime= "
+                           "measures it", k, judged, runtime)
+         : g_strdup_printf("%zu of %zu runs completed no I/O in the job's measured window: "
+                           "its I/Os took longer than the window, so their rate of 0 is the "
+                           "window's, not the disk's", k, judged));
+}
+
 /* artefacts.h */
 unsigned
 vdc_artefacts_of_cell(const vdc_result_set *rs, const char *target, const char *test_key,
@@ -470,6 +510,7 @@ vdc_artefacts_of_cell_counted(const vdc_result_set *rs, const char *target, cons
         rule_rounded_identical(&c, refs, nr);
         rule_dom0_page_cache(&c, rs, refs, nr, info);
         rule_misaligned(&c, rs);
+        rule_no_io_in_window(&c, refs, nr);
     }
     g_free(refs);
     return c.flags;

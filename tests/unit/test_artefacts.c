@@ -498,6 +498,45 @@ test_misaligned(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A job run that completed no I/O in its window, as the agent writes it
+ * (value, elapsed and latencies null, ios 0, io_uring's per-call ratios
+ * null: no call counted): loaded, and its cell flagged no-io-in-window with
+ * the job's runtime; the run beside it that completed I/Os is not. */
+#define NO_IO_SAMPLE(value, ios, per_submit, clat) \
+    "{\"test\":\"workload_read\",\"value\":" value ",\"unit\":\"IO/sec\",\"workload\":{" \
+    "\"name\":\"rr\",\"on\":\"file\",\"job\":{\"name\":\"rr\",\"rw\":\"randread\",\"bs\":4096," \
+    "\"iodepth\":32,\"numjobs\":1,\"direct\":true,\"size\":16777216,\"runtime_s\":3.0," \
+    "\"time_based\":true,\"ioengine\":\"io_uring\"},\"engine\":\"io_uring\",\"iodepth_effective\":32," \
+    "\"io_uring\":{\"setup_flags\":0,\"nonvectored\":true,\"ios_per_submit\":" per_submit "," \
+    "\"ios_per_reap\":" per_submit "},\"ios\":" ios ",\"bytes\":0,\"clat_us\":" clat "," \
+    "\"slat_us\":null}}"
+
+static void
+test_no_io_in_window(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"runs\":["
+        "{\"target\":\"lvm\",\"repetition\":0,\"samples\":[" NO_IO_SAMPLE("null", "0", "null", "null") "]},"
+        "{\"target\":\"lvm\",\"repetition\":1,\"samples\":[" NO_IO_SAMPLE("29.3", "127", "1.0",
+            "{\"n\":127,\"min\":21036,\"mean\":1080903,\"p50\":1287651,\"p90\":2491416,\"p99\":2793406,"
+            "\"p99.9\":2805715,\"p99.99\":2805715,\"max\":2805715}") "]},"
+        "{\"target\":\"image\",\"repetition\":0,\"samples\":[" NO_IO_SAMPLE("30.1", "130", "1.0", "null") "]},"
+        "{\"target\":\"image\",\"repetition\":1,\"samples\":[" NO_IO_SAMPLE("31.0", "131", "1.0", "null") "]}]}";
+    vdc_result_set rs;
+
+    (void)state;
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "noio.json"), 0);
+    expect_flag(&rs, NULL, "lvm", "workload_read@rr", VDC_CELL_NO_IO_IN_WINDOW,
+                "1 of 2 runs completed no I/O in the job's measured window (runtime=3 s): its I/Os "
+                "took longer than the window, so their rate of 0 is the window's, not the disk's; "
+                "a longer runtime= measures it");
+    assert_int_equal(flags_of(&rs, NULL, "image", "workload_read@rr", VDC_CELL_NO_IO_IN_WINDOW, NULL)
+                     & VDC_CELL_NO_IO_IN_WINDOW, 0);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_keywords(void **state)
 {
@@ -514,8 +553,9 @@ test_keywords(void **state)
     assert_int_equal(VDC_CELL_DOM0_PAGE_CACHE, VDC_CELL_BASELINE_ARTEFACT << 1);
     assert_true(VDC_CELL_ARTEFACTS & VDC_CELL_DOM0_PAGE_CACHE);
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_MISALIGNED), "misaligned");
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_NO_IO_IN_WINDOW), "no-io-in-window");
     assert_int_equal(VDC_CELL_MISALIGNED, VDC_CELL_DOM0_PAGE_CACHE << 1);
-    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_MISALIGNED);
+    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_NO_IO_IN_WINDOW);
     assert_true(VDC_CELL_ARTEFACTS & VDC_CELL_MISALIGNED);
     assert_null(vdc_cell_flag_name(3));
     assert_null(vdc_cell_flag_name(1u << VDC_CELL_FLAG_COUNT));
@@ -534,6 +574,7 @@ main(void)
         cmocka_unit_test(test_baseline_artefact),
         cmocka_unit_test(test_rounded_identical),
         cmocka_unit_test(test_misaligned),
+        cmocka_unit_test(test_no_io_in_window),
         cmocka_unit_test(test_keywords),
         cmocka_unit_test(test_dom0_page_cache),
     };
