@@ -69,7 +69,7 @@ void vdc_artefact_options_init(vdc_artefact_options *o);
 
 /* The rules that read the runs of one (@target, @test_key) of @rs:
  * page-cache-write, dd-time-short, above-ceiling, cached-reread,
- * rounded-identical, dom0-page-cache, misaligned.  Returns their VDC_CELL_* bits (report/analysis.h);
+ * rounded-identical, dom0-page-cache, misaligned, no-io-in-window.  Returns their VDC_CELL_* bits (report/analysis.h);
  * for each bit set, why[its bit index] gets the explanation (g_free), the
  * other entries are left as they are.  @o NULL: the defaults.  Never
  * fails. */
