@@ -597,7 +597,7 @@ vdc_density_stop_shown(const struct vdc_density *d, size_t ti, size_t ki)
 {
     const struct vdc_density_cell *c, *n;
 
-    return stop_cells(d, ti, ki, &c, &n) && !(n->sum.mean > c->sum.mean);
+    return stop_cells(d, ti, ki, &c, &n) && n->sum.has_ci_mean && n->sum.ci_mean[1] <= c->sum.mean;
 }
 
 char *
@@ -609,17 +609,20 @@ vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki)
 
     if (!stop_cells(d, ti, ki, &c, &n))
         return NULL;
-    /* the next level larger on average, its interval reaching down to
-     * N's mean: not shown to scale, which is not the same as stopping */
+    /* the next level's interval reaching N's mean: not shown to scale,
+     * which is not the same as stopping, whichever way its mean went */
     if (!vdc_density_stop_shown(d, ti, ki))
         return g_strdup_printf("not shown to scale past %" G_GINT64_FORMAT " guest%s: the aggregate at %"
-                               G_GINT64_FORMAT " (%s [%s, %s], %zu repetitions) is larger on average than at %"
-                               G_GINT64_FORMAT " (%s) but its interval reaches down to it: more repetitions tell",
+                               G_GINT64_FORMAT " (%s [%s, %s], %zu repetitions) is %s on average than at %"
+                               G_GINT64_FORMAT " (%s) but its interval reaches %s it: more repetitions tell",
                                stop, stop == 1 ? "" : "s", n->level, vdc_fmt_num_s(n->sum.mean),
                                vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), n->n_reps,
-                               stop, vdc_fmt_num_s(c->sum.mean));
+                               n->sum.mean > c->sum.mean ? "larger" : "smaller", stop,
+                               vdc_fmt_num_s(c->sum.mean),
+                               n->sum.mean > c->sum.mean ? "down to" : "up past");
     return g_strdup_printf("stops scaling at %" G_GINT64_FORMAT " guest%s: the aggregate at %" G_GINT64_FORMAT
-                           " (%s [%s, %s], %zu repetitions) is not larger than at %" G_GINT64_FORMAT " (%s)",
+                           " (%s [%s, %s], %zu repetitions) is not larger than at %" G_GINT64_FORMAT
+                           " (%s), its interval included",
                            stop, stop == 1 ? "" : "s", n->level, vdc_fmt_num_s(n->sum.mean),
                            vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), n->n_reps, stop,
                            vdc_fmt_num_s(c->sum.mean));

@@ -144,9 +144,10 @@ void vdc_density_host_build(struct vdc_density *d, const vdc_result_set *rs);
 const struct vdc_density_host *vdc_density_host_at(const struct vdc_density *d, size_t li,
                                                    size_t ti);
 
-/* 1 when target @ti stops scaling on test @ki and the next level's mean
- * aggregate is not larger than at that level (stops, not only "not shown
- * to scale": larger on average with an interval reaching down). */
+/* 1 when target @ti stops scaling on test @ki and the next level's 95 %
+ * interval of the mean aggregate lies at or below that level's mean (it
+ * stops, not only "not shown to scale": an interval reaching that mean
+ * from either side, whichever way the next mean went). */
 int vdc_density_stop_shown(const struct vdc_density *d, size_t ti, size_t ki);
 
 /* The cell of (level index @li, target @ti, test @ki). */

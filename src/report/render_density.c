@@ -101,8 +101,9 @@ vdc_density_row(const struct vdc_analysis *a, const struct vdc_density_cell *c, 
     if (vdc_density_stops(d, c->target, c->test) == c->level) {
         g_string_append_printf(notes, "%s%s", notes->len ? "; " : "",
                                !vdc_density_stop_shown(d, c->target, c->test)
-                               ? "not shown to scale past here (the next level's interval reaches down to it)"
-                               : "stops scaling here (the next level's aggregate is not larger)");
+                               ? "not shown to scale past here (the next level's interval reaches this mean)"
+                               : "stops scaling here (the next level's aggregate is not larger, its "
+                                 "interval included)");
     }
     v[10] = g_string_free(notes, FALSE);
 }

@@ -424,6 +424,11 @@ test_density_cells(void **state)
      * against 1210) */
     assert_int_equal(vdc_density_stops(&d, 0, (size_t)put), 1);
     assert_int_equal(vdc_density_stops(&d, 1, (size_t)put), 1);
+    /* the image stops: its level 3 lies wholly below level 1's mean (900
+     * [900, 900] against 1010); the LV is only not shown to scale: its
+     * level 3 (1203.3 [1189.0, 1217.7]) reaches level 1's 1210 */
+    assert_int_equal(vdc_density_stop_shown(&d, 0, (size_t)put), 1);
+    assert_int_equal(vdc_density_stop_shown(&d, 1, (size_t)put), 0);
 
     /* pairs: image against the LV per level and test, by repetition */
     assert_int_equal(d.n_pairs, 4);
