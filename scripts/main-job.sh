@@ -53,7 +53,29 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 plan_only=0
-[ "${1:-}" = --plan-only ] && { plan_only=1; shift; }
+case "${1:-}" in
+-h|--help)
+    cat <<'USAGE'
+usage: sh scripts/main-job.sh [--plan-only] [VMDISKCMP_RUN_ARGS...]
+
+The README's main job: image against LV, each against the bare host, on
+this machine (a Xen dom0: libxl; a KVM host: libvirt; else the emulated
+Xen lab).  As root: installs the dependencies, builds in ./_build,
+prepares the guest, runs, and prints where the report is.
+
+  --plan-only   print where the job would run and the exact command, run
+                nothing (the build tree must exist); exit 0
+  -h, --help    this text
+
+Environment: VDC_RUNS (auto, or a count of at least 3), VDC_MAX_RUNS,
+VDC_VG (the volume group), VDC_LAB_DOM0_MEMORY (MiB, the lab's dom0),
+VDC_BUILDDIR (default ./_build).  Extra arguments go to `vmdiskcmp run`,
+e.g. --image-backend auto,qdisk.  Details: the comment at the top of
+this script, README.md and doc/lab.md.
+USAGE
+    exit 0 ;;
+--plan-only) plan_only=1; shift ;;
+esac
 [ "$(id -u)" = 0 ] || { echo "main-job.sh: run as root" >&2; exit 2; }
 runs=${VDC_RUNS:-auto}
 [ "$runs" = auto ] || [ "$runs" -ge 3 ] 2>/dev/null ||

@@ -26,6 +26,12 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 job() { VDC_BUILDDIR=$top_builddir sh "$top_srcdir/scripts/main-job.sh" --plan-only >"$out" 2>&1; }
 
+# 0. --help prints its usage and runs nothing (it must not start the job)
+VDC_BUILDDIR=/nonexistent sh "$top_srcdir/scripts/main-job.sh" --help >"$out" 2>&1 ||
+    { cat "$out"; fail "main-job.sh --help exited $?"; }
+grep -q '^usage: sh scripts/main-job.sh \[--plan-only\]' "$out" || { cat "$out"; fail "main-job.sh --help: no usage"; }
+grep -q '^main-job.sh: ' "$out" && { cat "$out"; fail "main-job.sh --help did more than print its usage"; }
+
 # 1. the machine as it is
 VDC_KVM_PROBE_TIMEOUT=15 job; rc=$?
 [ "$rc" = 0 ] || { cat "$out"; fail "main-job.sh --plan-only exited $rc"; }
