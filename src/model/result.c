@@ -816,6 +816,12 @@ vdc_result_set_merge(vdc_result_set *dst, const vdc_result_set *src)
     GHashTable *counts;
     size_t i;
 
+    /* runs of two experiments (or of one and of none) are not pairs */
+    if (src->mixed_experiments || (src->n_runs && dst->n_runs &&
+                                   (dst->has_experiment != src->has_experiment ||
+                                    (dst->has_experiment &&
+                                     g_strcmp0(dst->experiment.id, src->experiment.id)))))
+        dst->mixed_experiments = 1;
     if (!dst->has_experiment && src->has_experiment) {
         vdc_experiment_copy(&dst->experiment, &src->experiment);
         dst->has_experiment = 1;

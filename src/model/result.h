@@ -732,6 +732,10 @@ typedef struct {
     char *producer_version;
     int has_experiment;      /* write/read the experiment object */
     vdc_experiment experiment;
+    int mixed_experiments;   /* 1: vdc_result_set_merge joined runs of more than one
+                              * experiment (different experiment.id, or one without):
+                              * repetition r of two targets is no pair; experiment
+                              * holds the first one's; never saved */
     vdc_target **targets;
     size_t n_targets;
     vdc_run **runs;

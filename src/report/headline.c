@@ -306,8 +306,9 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
                 add_pair(pairs, VDC_HEADLINE_BASELINE, ti, a->baseline_index);
     /* pairs only in vmdiskcmp's own runs, whose repetition r of every
      * target shares the seed and the boot: runs it did not make (imported,
-     * agent output: no experiment) are not known to be pairs */
-    if (!rs->has_experiment && a->n_targets > 1) {
+     * agent output: no experiment) are not known to be pairs, nor are the
+     * runs of different experiments merged (compare of two results) */
+    if ((!rs->has_experiment || rs->mixed_experiments) && a->n_targets > 1) {
         h->unpaired = 1;            /* kinds known: the pairs, not paired (Welch) */
         if (!n_choice && !(pairs->len && g_array_index(pairs, struct vdc_headline_pair,
                                                        pairs->len - 1).role == VDC_HEADLINE_CEILING)) {

@@ -312,6 +312,16 @@ cmp -s "$work/first.json" "$work/synthetic/report.json" || fail "report.json dif
     fail "compare cannot read report.json back"
 cmp -s "$work/back.csv" "$work/seed003/summary.csv" || fail "report.json read back gives other statistics"
 
+# two experiments compared: repetition r of a target of one and of the
+# other share no seed and no boot, so no row is paired; one experiment
+# alone keeps its pairs
+"$VMDISKCMP" compare "$golden/auto/result.json" -q >"$work/one.txt" || fail "compare auto failed"
+grep -q 'not paired' "$work/one.txt" && fail "compare of one experiment: rows not paired"
+"$VMDISKCMP" compare "$golden/auto/result.json" "$golden/notcomparable/result.json" -q >"$work/two.txt" ||
+    fail "compare auto notcomparable failed"
+grep -q '^Headline: .* not paired' "$work/two.txt" || fail "compare of two experiments: rows paired across them"
+grep -q 'paired t-test' "$work/two.txt" && fail "compare of two experiments: a paired t-test across them"
+
 # --outliers drop: the flagged lvm seq_del run (repetition 3) leaves the
 # statistics and is still named; flag keeps it
 d="$work/drop"
