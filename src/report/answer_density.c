@@ -32,23 +32,31 @@ cell_at(const struct vdc_density *d, int64_t level, size_t ti, size_t ki)
 
 /* What may be an artefact in cells @t and @r (either may be NULL) onto
  * @s: ". May be an artefact: the start skew of image was above 5 % ...;
- * 1 repetition left out (a guest without a value)"; @name_t, @name_r
- * their targets */
+ * lvm: 1 repetition left out (a guest failed: g0 in repetition 2)";
+ * @name_t, @name_r their targets, @d their analysis */
 static void
-append_artefacts(GString *s, const struct vdc_density_cell *t, const char *name_t,
+append_artefacts(GString *s, const struct vdc_density *d, const struct vdc_density_cell *t, const char *name_t,
                  const struct vdc_density_cell *r, const char *name_r)
 {
     GString *flags = g_string_new(NULL);
-    size_t left = (t ? t->n_incomplete : 0) + (r ? r->n_incomplete : 0);
+    size_t i, left = (t ? t->n_incomplete : 0) + (r ? r->n_incomplete : 0);
 
     if ((t && t->skewed) || (r && r->skewed))
         g_string_append_printf(flags, "the start skew of %s was above %.0f %% of a guest's time (the guests "
                                "did not all run side by side)",
                                t && t->skewed && r && r->skewed ? "both" : t && t->skewed ? name_t : name_r,
                                100 * VDC_DENSITY_SKEW_SHARE);
-    if (left)
-        g_string_append_printf(flags, "%s%zu repetition%s left out (a guest without a value)",
-                               flags->len ? "; " : "", left, left == 1 ? "" : "s");
+    for (i = 0; left && i < 2; i++) {
+        const struct vdc_density_cell *c = i ? r : t;
+        GString *why;
+
+        if (!c || !c->n_incomplete)
+            continue;
+        why = g_string_new(NULL);
+        vdc_density_left_out_text(why, d, c);
+        g_string_append_printf(flags, "%s%s: %s", flags->len ? "; " : "", i ? name_r : name_t, why->str);
+        g_string_free(why, TRUE);
+    }
     if (flags->len)
         g_string_append_printf(s, ". May be an artefact: %s", flags->str);
     g_string_free(flags, TRUE);
@@ -78,7 +86,7 @@ cell_line(const struct vdc_analysis *a, const struct vdc_density_cell *c)
         g_string_append_printf(s, "; p99 over all guests' I/Os %s us", vdc_fmt_num_s(c->p99_mean));
     if (c->level > 1 && vdc_has(c->jain_mean))
         g_string_append_printf(s, "; fairness (Jain, 1 all equal) %.3f (min %.3f)", c->jain_mean, c->jain_min);
-    append_artefacts(s, c, d->targets[c->target], NULL, NULL);
+    append_artefacts(s, d, c, d->targets[c->target], NULL, NULL);
     return g_string_free(s, FALSE);
 }
 
@@ -106,10 +114,12 @@ pair_line(const struct vdc_analysis *a, const struct vdc_density_pair *p)
     g_string_append_printf(s, "%s gives %.1f %% %s aggregate %s than %s", d->targets[p->target],
                            fabs(p->agg.delta_percent), p->agg.delta_percent >= 0 ? "more" : "less",
                            t && t->unit ? t->unit : "", d->targets[p->reference]);
+    vdc_density_paired_means_text(s, d, p, 0, NULL);
     vdc_density_sure_text(s, p, 0, 0);
     if (p->p99.has_ratio) {
         g_string_append_printf(s, "; p99 over all guests' I/Os %.1f %% %s", fabs(p->p99.delta_percent),
                                p->p99.delta_percent >= 0 ? "higher" : "lower");
+        vdc_density_paired_means_text(s, d, p, 1, "us");
         vdc_density_sure_text(s, p, 1, 0);
     }
     if (p->level > 1 && t && r && vdc_has(t->jain_mean) && vdc_has(r->jain_mean))
@@ -118,7 +128,7 @@ pair_line(const struct vdc_analysis *a, const struct vdc_density_pair *p)
                                r->jain_mean, r->jain_min);
     g_string_append_printf(s, "; %zu paired repetition%s", p->agg.n, p->agg.n == 1 ? "" : "s");
     /* what may be an artefact: said here, never ranked silently */
-    append_artefacts(s, t, d->targets[p->target], r, d->targets[p->reference]);
+    append_artefacts(s, d, t, d->targets[p->target], r, d->targets[p->reference]);
     return g_string_free(s, FALSE);
 }
 

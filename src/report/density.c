@@ -46,6 +46,11 @@ vdc_density_dispose(struct vdc_density *d)
     g_strfreev(d->targets);
     g_strfreev(d->tests);
     g_free(d->pairs);
+    for (i = 0; i < d->n_failures; i++) {
+        g_free(d->failures[i].status);
+        g_free(d->failures[i].error);
+    }
+    g_free(d->failures);
     g_free(d->stops);
     g_free(d->host);
     vdc_density_init(d);
@@ -228,10 +233,57 @@ cell_fill(struct vdc_density_cell *c, const vdc_result_set *rs, const char *targ
     return rc;
 }
 
-/* Build the cell (level, target, test key) from the keyed runs */
+/* Append a failure of guest @guest of (@level, @target, @rep) to @fail */
+static void
+failure_add(GArray *fail, int64_t level, size_t target, int64_t rep, int64_t guest, long test,
+            const char *status, const char *error)
+{
+    struct vdc_density_failure f = { .level = level, .target = target, .rep = rep, .guest = guest,
+                                     .test = test, .status = g_strdup(status), .error = g_strdup(error) };
+
+    if (f.error)
+        g_strdelimit(f.error, "\n\r\t", ' ');
+    g_array_append_val(fail, f);
+}
+
+/* 1 when @fail holds a failed run of (@level, @target, @rep) */
+static int
+run_failed(const GArray *fail, int64_t level, size_t target, int64_t rep)
+{
+    size_t i;
+
+    for (i = 0; i < fail->len; i++) {
+        const struct vdc_density_failure *f = &g_array_index(fail, struct vdc_density_failure, i);
+
+        if (f->test < 0 && f->level == level && f->target == target && f->rep == rep)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when repetition @g of cell @c was left out because a guest failed:
+ * its run failed (in @fail), or its sample did (appended to @fail) */
+static int
+rep_failed(const struct vdc_density_cell *c, const rep_guests *g, GArray *fail)
+{
+    int failed = run_failed(fail, c->level, c->target, g->rep);
+    size_t j;
+
+    for (j = 0; j < (size_t)c->level; j++) {
+        if (g->s[j] && g->s[j]->failed) {
+            failure_add(fail, c->level, c->target, g->rep, (int64_t)j, (long)c->test, "failed",
+                        g->s[j]->error);
+            failed = 1;
+        }
+    }
+    return failed;
+}
+
+/* Build the cell (level, target, test key) from the keyed runs; a
+ * failure of one of its guests onto @fail */
 static int
 cell_build(struct vdc_density_cell *c, const vdc_result_set *rs, const keyed_run *kr, size_t n_kr,
-           const char *target, const char *key, const struct vdc_stats_options *opt)
+           const char *target, const char *key, GArray *fail, const struct vdc_stats_options *opt)
 {
     GHashTable *by_rep = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, NULL);
     GPtrArray *all = g_ptr_array_new(), *complete = g_ptr_array_new();
@@ -274,10 +326,12 @@ cell_build(struct vdc_density_cell *c, const vdc_result_set *rs, const keyed_run
         for (j = 0; j < L; j++)
             if (!g->s[j] || !vdc_has(g->s[j]->value) || g->s[j]->failed)
                 break;
-        if (j == L)
+        if (j == L) {
             g_ptr_array_add(complete, g);
-        else
+        } else {
             c->n_incomplete++;
+            c->n_failed += rep_failed(c, g, fail);
+        }
     }
     if (all->len)
         rc = cell_fill(c, rs, target, (rep_guests **)complete->pdata, complete->len, opt);
@@ -423,6 +477,8 @@ build_pairs(struct vdc_density *d, const vdc_result_set *rs)
                     vdc_stats_compare_paired(x, y, n, VDC_STATS_PERM_RESAMPLES,
                                              VDC_STATS_PERM_SEED, &p.p99);
                     p.p99_flat = n >= 2 && flat_differences(x, y, n);
+                    p.agg_short = p.agg.n < t->n_reps || p.agg.n < b->n_reps;
+                    p.p99_short = p.p99.has_ratio && (p.p99.n < t->n_reps || p.p99.n < b->n_reps);
                     g_free(x);
                     g_free(y);
                     g_array_append_val(a, p);
@@ -463,11 +519,28 @@ build_stops(struct vdc_density *d)
         }
 }
 
+static int
+cmp_failure(const void *a, const void *b)
+{
+    const struct vdc_density_failure *x = a, *y = b;
+
+    if (x->level != y->level)
+        return x->level < y->level ? -1 : 1;
+    if (x->target != y->target)
+        return x->target < y->target ? -1 : 1;
+    if (x->rep != y->rep)
+        return x->rep < y->rep ? -1 : 1;
+    if (x->guest != y->guest)
+        return x->guest < y->guest ? -1 : 1;
+    return x->test < y->test ? -1 : x->test > y->test;
+}
+
 int
 vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
                   const struct vdc_stats_options *opt)
 {
     GArray *levels = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    GArray *fail = g_array_new(FALSE, TRUE, sizeof(struct vdc_density_failure));
     GPtrArray *targets = g_ptr_array_new(), *tests = g_ptr_array_new();
     keyed_run *kr = g_new0(keyed_run, rs->n_runs);
     char **all_keys = NULL;
@@ -497,6 +570,8 @@ vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
                 break;
         if (j == targets->len)
             continue;
+        if (r->status && strcmp(r->status, "ok"))
+            failure_add(fail, lv, j, r->repetition, vdc_run_guest(r), -1, r->status, r->error);
         kr[n_kr].run = r;
         kr[n_kr].keys = g_new0(char *, r->n_samples + 1);
         for (j = 0; j < r->n_samples; j++)
@@ -543,8 +618,11 @@ vdc_density_build(struct vdc_density *d, const vdc_result_set *rs,
                 c->level = d->levels[li];
                 c->target = ti;
                 c->test = ki;
-                rc = cell_build(c, rs, kr, n_kr, d->targets[ti], d->tests[ki], opt);
+                rc = cell_build(c, rs, kr, n_kr, d->targets[ti], d->tests[ki], fail, opt);
             }
+    g_array_sort(fail, cmp_failure);
+    d->n_failures = fail->len;
+    d->failures = (struct vdc_density_failure *)g_array_free(fail, FALSE);
     for (i = 0; i < n_kr; i++)
         g_strfreev(kr[i].keys);
     g_free(kr);
@@ -653,4 +731,63 @@ vdc_density_sure_text(GString *s, const struct vdc_density_pair *p, int p99, int
     if (effect != VDC_EFFECT_NOT_TESTED)
         g_string_append_printf(s, ", %s", effect == VDC_EFFECT_UNDECIDED && significant ? "size undecided"
                                           : vdc_effect_class_name(effect));
+}
+
+void
+vdc_density_paired_means_text(GString *s, const struct vdc_density *d, const struct vdc_density_pair *p,
+                              int p99, const char *unit)
+{
+    const struct vdc_stats_paired *g = p99 ? &p->p99 : &p->agg;
+
+    if (!(p99 ? p->p99_short : p->agg_short) || !g->has_ratio)
+        return;
+    g_string_append_printf(s, " (%s %s%s%s against %s %s%s%s over the %zu repetition%s both completed)",
+                           d->targets[p->target], vdc_fmt_num_s(g->mean_t), unit ? " " : "", unit ? unit : "",
+                           d->targets[p->reference], vdc_fmt_num_s(g->mean_b), unit ? " " : "",
+                           unit ? unit : "", g->n, g->n == 1 ? "" : "s");
+}
+
+void
+vdc_density_left_out_text(GString *s, const struct vdc_density *d, const struct vdc_density_cell *c)
+{
+    size_t i, other = c->n_incomplete - MIN(c->n_failed, c->n_incomplete);
+    GString *who = g_string_new(NULL);
+
+    for (i = 0; i < d->n_failures; i++) {
+        const struct vdc_density_failure *f = &d->failures[i];
+
+        if (f->level != c->level || f->target != c->target || (f->test >= 0 && (size_t)f->test != c->test))
+            continue;
+        g_string_append_printf(who, "%sg%" G_GINT64_FORMAT " in repetition %" G_GINT64_FORMAT,
+                               who->len ? ", " : "", f->guest, f->rep);
+    }
+    if (c->n_failed)
+        g_string_append_printf(s, "%s%zu repetition%s left out (a guest failed: %s)", s->len ? "; " : "",
+                               c->n_failed, c->n_failed == 1 ? "" : "s", who->str);
+    if (other)
+        g_string_append_printf(s, "%s%zu repetition%s left out (a guest ran but gave no value)",
+                               s->len ? "; " : "", other, other == 1 ? "" : "s");
+    g_string_free(who, TRUE);
+}
+
+char *
+vdc_density_failure_text(const struct vdc_analysis *a, const struct vdc_density_failure *f)
+{
+    const struct vdc_density *d = &a->density;
+    char label[VDC_TEST_LABEL_MAX];
+    GString *s = g_string_new(NULL);
+
+    g_string_append_printf(s, "%s at %" G_GINT64_FORMAT " guest%s, repetition %" G_GINT64_FORMAT ": guest g%"
+                           G_GINT64_FORMAT, d->targets[f->target], f->level, f->level == 1 ? "" : "s", f->rep,
+                           f->guest);
+    if (f->test >= 0)
+        g_string_append_printf(s, "'s %s", vdc_density_test_label(a, (size_t)f->test, label, sizeof(label)));
+    if (!g_strcmp0(f->status, "failed"))
+        g_string_append(s, " failed");
+    else
+        g_string_append_printf(s, " ended with status %s", f->status);
+    g_string_append_printf(s, ": %s; that repetition is left out of %s at this level",
+                           f->error && *f->error ? f->error : "no error recorded",
+                           f->test >= 0 ? "this test" : "every test");
+    return g_string_free(s, FALSE);
 }

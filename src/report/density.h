@@ -49,6 +49,9 @@ struct vdc_density_cell {
     const char *unit;        /* the test's unit ("IO/sec", "K/sec"), static */
     size_t n_reps;           /* repetitions with every guest valued */
     size_t n_incomplete;     /* repetitions left out: a guest without a value */
+    size_t n_failed;         /* of those, the ones where a guest failed (its run's
+                              * status not "ok", or its sample failed): each one in
+                              * vdc_density.failures; the rest ran without a value */
     int64_t *rep;            /* n_reps repetition numbers, ascending */
     double *aggregate;       /* n_reps: sum of the guests' values, unit */
     double *kib_s;           /* n_reps: workload keys, sum of bandwidth_kib_s; NAN */
@@ -82,6 +85,24 @@ struct vdc_density_pair {
     enum vdc_effect_class agg_effect, p99_effect;  /* vdc_effect_classify */
     int p99_flat;                    /* the paired p99 differences did not vary: the
                                       * interval has no width, so none is given */
+    /* the pairs are fewer than a cell's repetitions (one side has a
+     * repetition the other lacks): agg.mean_t and agg.mean_b (p99.mean_t,
+     * p99.mean_b) then differ from the cells' means, and are printed */
+    int agg_short, p99_short;
+};
+
+/* A guest that failed at a level (a run with a level whose status is not
+ * "ok", or a failed sample of an ok run): its repetition is left out of
+ * the level's cells (of every test for a run, of the sample's test for a
+ * sample) */
+struct vdc_density_failure {
+    int64_t level;
+    size_t target;           /* index into vdc_density.targets */
+    int64_t rep;             /* runs[].repetition */
+    int64_t guest;           /* runs[].guest */
+    long test;               /* index into vdc_density.tests; -1: the whole run */
+    char *status;            /* "failed", "timeout" (the sample's: "failed") */
+    char *error;             /* one line (newlines made spaces); NULL none recorded */
 };
 
 /* Roles of a level's host cost the report shows, in order (levels[].host
@@ -120,6 +141,8 @@ struct vdc_density {
                               * 95 % CI of the mean reaches down to N's mean); 0 when
                               * every next level is larger, or it has fewer than two
                               * levels with an interval */
+    struct vdc_density_failure *failures;   /* by level, target, repetition, guest */
+    size_t n_failures;
     struct vdc_density_host *host;   /* n_levels x n_targets (vdc_density_host_at),
                                       * NULL when no level record has a host object */
 };
@@ -178,5 +201,25 @@ char *vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki);
  * significant delta whose class is undecided.  The same words in the
  * section and the answer. */
 void vdc_density_sure_text(GString *s, const struct vdc_density_pair *p, int p99, int with_pct);
+
+/* The means pair @p compares, onto @s, when the pairs are fewer than a
+ * cell's repetitions (agg_short, or p99_short when @p99): " (image 735.7
+ * against lvm 398.6 over the 2 repetitions both completed)", @unit after
+ * each number when not NULL; nothing otherwise (the cells' means are the
+ * compared ones). */
+void vdc_density_paired_means_text(GString *s, const struct vdc_density *d, const struct vdc_density_pair *p,
+                                   int p99, const char *unit);
+
+/* Why cell @c left repetitions out, onto @s (nothing when none): "1
+ * repetition left out (a guest failed: g0 in repetition 2)", "2
+ * repetitions left out (a guest ran but gave no value)", or both joined by
+ * "; ". */
+void vdc_density_left_out_text(GString *s, const struct vdc_density *d, const struct vdc_density_cell *c);
+
+/* Failure @f in words (one line, unescaped): "lvm at 3 guests, repetition
+ * 2: guest g0 failed: agent result refused: ...; that repetition is left
+ * out of every test at this level" (the test's label instead when the
+ * failure is one sample's) (g_free). */
+char *vdc_density_failure_text(const struct vdc_analysis *a, const struct vdc_density_failure *f);
 
 #endif

@@ -55,11 +55,13 @@ vdc_density_pair_text(const struct vdc_analysis *a, const struct vdc_density_pai
     g_string_append_printf(s, "%s gives %s %s aggregate than %s", d->targets[p->target],
                            pct(g->ratio, b1, sizeof(b1)), g->ratio >= 1 ? "more" : "less",
                            d->targets[p->reference]);
+    vdc_density_paired_means_text(s, d, p, 0, NULL);
     vdc_density_sure_text(s, p, 0, 1);
     g_string_append_printf(s, "; %zu pair%s", g->n, g->n == 1 ? "" : "s");
     if (t->has_ratio) {
         g_string_append_printf(s, "; p99 over all guests' I/Os %s %s", pct(t->ratio, b1, sizeof(b1)),
                                t->ratio >= 1 ? "higher" : "lower");
+        vdc_density_paired_means_text(s, d, p, 1, "us");
         vdc_density_sure_text(s, p, 1, 1);
     }
     return g_string_free(s, FALSE);
@@ -95,9 +97,7 @@ vdc_density_row(const struct vdc_analysis *a, const struct vdc_density_cell *c, 
     if (c->skewed)
         g_string_append_printf(notes, "start skew above %.0f %% of a guest's time",
                                100 * VDC_DENSITY_SKEW_SHARE);
-    if (c->n_incomplete)
-        g_string_append_printf(notes, "%s%zu repetition%s left out (a guest without a value)",
-                               notes->len ? "; " : "", c->n_incomplete, c->n_incomplete == 1 ? "" : "s");
+    vdc_density_left_out_text(notes, d, c);
     if (vdc_density_stops(d, c->target, c->test) == c->level) {
         g_string_append_printf(notes, "%s%s", notes->len ? "; " : "",
                                !vdc_density_stop_shown(d, c->target, c->test)
@@ -201,6 +201,14 @@ vdc_density_text(GString *out, const struct vdc_analysis *a)
 
         g_string_append_printf(out, "  %s\n", t);
     }
+    if (d->n_failures)
+        g_string_append(out, "  Failed guests (their repetitions are left out, apart from a guest that ran but gave "
+                             "no value):\n");
+    for (i = 0; i < d->n_failures; i++) {
+        g_autofree char *t = vdc_density_failure_text(a, &d->failures[i]);
+
+        g_string_append_printf(out, "    %s\n", t);
+    }
     g_string_append(out, "  Scaling (aggregate against the number of guests N):\n");
     scaling_lines(out, a, "    ");
     g_string_append(out, "  Fairness:\n");
@@ -249,6 +257,16 @@ vdc_density_markdown(GString *out, const struct vdc_analysis *a)
     g_string_append(out, "\n\n");
     for (i = 0; i < d->n_pairs; i++) {
         g_autofree char *t = vdc_density_pair_text(a, &d->pairs[i]);
+
+        g_string_append(out, "- ");
+        vdc_md_escape(out, t);
+        g_string_append_c(out, '\n');
+    }
+    if (d->n_failures)
+        g_string_append(out, "\n### Failed guests\n\nTheir repetitions are left out, apart from a guest that "
+                             "ran but gave no value.\n\n");
+    for (i = 0; i < d->n_failures; i++) {
+        g_autofree char *t = vdc_density_failure_text(a, &d->failures[i]);
 
         g_string_append(out, "- ");
         vdc_md_escape(out, t);
@@ -399,6 +417,8 @@ paired_json(const struct vdc_stats_paired *p)
     JsonObject *o = json_object_new();
 
     json_object_set_int_member(o, "n", (gint64)p->n);
+    json_num(o, "mean_target", p->n ? p->mean_t : NAN);
+    json_num(o, "mean_reference", p->n ? p->mean_b : NAN);
     json_num(o, "ratio", p->has_ratio ? p->ratio : NAN);
     json_num(o, "ci95_delta_lo", p->has_ci ? p->ci_delta_percent[0] : NAN);
     json_num(o, "ci95_delta_hi", p->has_ci ? p->ci_delta_percent[1] : NAN);
@@ -412,7 +432,7 @@ vdc_density_to_json(const struct vdc_analysis *a)
     const struct vdc_density *d = &a->density;
     const struct vdc_density_cell *c;
     JsonObject *o;
-    JsonArray *cells, *pairs, *levels;
+    JsonArray *cells, *pairs, *levels, *failures;
     JsonNode *n;
     size_t i;
 
@@ -435,6 +455,7 @@ vdc_density_to_json(const struct vdc_analysis *a)
             json_object_set_string_member(co, "unit", c->unit);
         json_object_set_int_member(co, "n", (gint64)c->n_reps);
         json_object_set_int_member(co, "incomplete", (gint64)c->n_incomplete);
+        json_object_set_int_member(co, "incomplete_failed", (gint64)c->n_failed);
         json_num(co, "aggregate_mean", c->n_reps ? c->sum.mean : NAN);
         json_object_set_array_member(co, "aggregate", json_nums(c->aggregate, c->n_reps));
         json_num(co, "kib_s_mean", c->kib_s_mean);
@@ -466,6 +487,7 @@ vdc_density_to_json(const struct vdc_analysis *a)
         json_object_set_string_member(po, "reference", d->targets[p->reference]);
         json_object_set_object_member(po, "aggregate", paired_json(&p->agg));
         json_object_set_object_member(po, "clat_p99", paired_json(&p->p99));
+        json_object_set_boolean_member(po, "fewer_pairs_than_repetitions", p->agg_short);
         {
             g_autofree char *t = vdc_density_pair_text(a, p);
 
@@ -474,6 +496,29 @@ vdc_density_to_json(const struct vdc_analysis *a)
         json_array_add_object_element(pairs, po);
     }
     json_object_set_array_member(o, "pairs", pairs);
+    failures = json_array_new();
+    for (i = 0; i < d->n_failures; i++) {
+        const struct vdc_density_failure *f = &d->failures[i];
+        JsonObject *fo = json_object_new();
+        g_autofree char *t = vdc_density_failure_text(a, f);
+
+        json_object_set_int_member(fo, "level", f->level);
+        json_object_set_string_member(fo, "target", d->targets[f->target]);
+        json_object_set_int_member(fo, "repetition", f->rep);
+        json_object_set_int_member(fo, "guest", f->guest);
+        if (f->test >= 0)
+            json_object_set_string_member(fo, "test", d->tests[f->test]);
+        else
+            json_object_set_null_member(fo, "test");
+        json_object_set_string_member(fo, "status", f->status);
+        if (f->error)
+            json_object_set_string_member(fo, "error", f->error);
+        else
+            json_object_set_null_member(fo, "error");
+        json_object_set_string_member(fo, "text", t);
+        json_array_add_object_element(failures, fo);
+    }
+    json_object_set_array_member(o, "failed_guests", failures);
     if (d->host)
         json_object_set_array_member(o, "host", vdc_density_host_json(a));
     n = json_node_new(JSON_NODE_OBJECT);

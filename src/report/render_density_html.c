@@ -217,6 +217,18 @@ vdc_density_html(GString *out, const struct vdc_analysis *a, int *fig)
         g_string_append(out, "</li>\n");
     }
     g_string_append(out, "</ul>\n");
+    if (d->n_failures)
+        g_string_append(out, "<h3 id=\"density-failed\">Failed guests</h3>\n<p>Their repetitions are left out, "
+                             "apart from a guest that ran but gave no value.</p>\n<ul>\n");
+    for (i = 0; i < d->n_failures; i++) {
+        g_autofree char *t = vdc_density_failure_text(a, &d->failures[i]);
+
+        g_string_append(out, "<li>");
+        vdc_html_escape(out, t);
+        g_string_append(out, "</li>\n");
+    }
+    if (d->n_failures)
+        g_string_append(out, "</ul>\n");
     for (ki = 0; ki < d->n_tests; ki++) {
         g_autofree char *svg = scaling_svg(a, ki);
         g_autofree char *prefix = NULL, *fixed = NULL;

@@ -565,7 +565,10 @@ run_lines(GPtrArray *v, const vdc_run *r)
 {
     const vdc_run_meta *m = &r->meta;
     GString *s = g_string_new(NULL);
-    char *label = g_strdup_printf("Run %s #%" G_GINT64_FORMAT, r->target, r->repetition);
+    char *label = r->level != VDC_INT_ABSENT
+                ? g_strdup_printf("Run %s #%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " guest%s, g%" G_GINT64_FORMAT ")",
+                                  r->target, r->repetition, r->level, r->level == 1 ? "" : "s", vdc_run_guest(r))
+                : g_strdup_printf("Run %s #%" G_GINT64_FORMAT, r->target, r->repetition);
 
 #define S(fmt, val) do { if (val) g_string_append_printf(s, fmt, val); } while (0)
 #define I(fmt, val) do { if ((val) != VDC_INT_ABSENT) g_string_append_printf(s, fmt, (val)); } while (0)
@@ -600,7 +603,9 @@ run_lines(GPtrArray *v, const vdc_run *r)
     S(": %s", r->error);
 #undef S
 #undef I
-    add(v, label, s->str);
+    /* a run without metadata (one that failed before its agent wrote
+     * any) starts with its status: no empty first field */
+    add(v, label, g_str_has_prefix(s->str, "; ") ? s->str + 2 : s->str);
     g_string_free(s, TRUE);
     g_free(label);
 }

@@ -20,6 +20,7 @@
 
 #include "common/util.h"
 #include "model/result.h"
+#include "report/analysis.h"
 #include "report/density.h"
 #include "stats/pooled.h"
 #include "test_stderr.h"
@@ -519,6 +520,128 @@ test_density_none(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A guest that failed (its run's status, or its sample) is told apart
+ * from one that ran without a value, named with its level, repetition and
+ * one-line error; a pair over fewer repetitions than a cell's says the
+ * means it compares */
+static void
+test_density_failed(void **state)
+{
+    struct vdc_stats_options opt;
+    struct vdc_analysis a;
+    struct vdc_density *d = &a.density;
+    const struct vdc_density_cell *c;
+    vdc_result_set rs;
+    vdc_run *r;
+    GString *s;
+    char *t;
+    long put = -1, wl = -1;
+    size_t k, seen = 0;
+
+    density_set(&rs);
+    /* the image's repetition 3 complete: 4 repetitions against the LV's 3 */
+    add_run(&rs, "image", 3, 2, 3, 300, NAN, 100);
+    /* the LV's repetition 3: guest 0 failed before it wrote a sample */
+    r = vdc_result_set_add_run(&rs, "lvm");
+    r->repetition = 3;
+    r->level = 3;
+    r->guest = 0;
+    vdc_set_str(&r->status, "failed");
+    vdc_set_str(&r->error, "agent result refused:\nexpected a number, not null");
+    add_run(&rs, "lvm", 3, 1, 3, 400, NAN, 80);
+    add_run(&rs, "lvm", 3, 2, 3, 400, NAN, 80);
+    /* repetition 4: guest 0 ran, without a value */
+    add_run(&rs, "lvm", 3, 0, 4, NAN, NAN, 80);
+    add_run(&rs, "lvm", 3, 1, 4, 400, NAN, 80);
+    add_run(&rs, "lvm", 3, 2, 4, 400, NAN, 80);
+    /* repetition 5: guest 0's put_block failed (its workload has a value) */
+    r = add_run(&rs, "lvm", 3, 0, 5, 400, NAN, 80);
+    r->samples[0]->failed = 1;
+    r->samples[0]->value = NAN;
+    vdc_set_str(&r->samples[0]->error, "short write");
+    add_run(&rs, "lvm", 3, 1, 5, 400, NAN, 80);
+    add_run(&rs, "lvm", 3, 2, 5, 400, NAN, 80);
+
+    memset(&a, 0, sizeof(a));
+    vdc_stats_options_init(&opt);
+    vdc_density_init(d);
+    assert_int_equal(vdc_density_build(d, &rs, &opt), 0);
+    for (k = 0; k < d->n_tests; k++) {
+        if (!strcmp(d->tests[k], "put_block"))
+            put = (long)k;
+        if (!strcmp(d->tests[k], "workload_read@randread"))
+            wl = (long)k;
+    }
+    assert_true(put >= 0 && wl >= 0);
+
+    /* the failures, in order: the run (every test), the sample (its test) */
+    assert_int_equal(d->n_failures, 2);
+    assert_int_equal(d->failures[0].level, 3);
+    assert_string_equal(d->targets[d->failures[0].target], "lvm");
+    assert_int_equal(d->failures[0].rep, 3);
+    assert_int_equal(d->failures[0].guest, 0);
+    assert_int_equal(d->failures[0].test, -1);
+    assert_string_equal(d->failures[0].status, "failed");
+    assert_string_equal(d->failures[0].error, "agent result refused: expected a number, not null");
+    assert_int_equal(d->failures[1].rep, 5);
+    assert_int_equal(d->failures[1].test, put);
+    assert_string_equal(d->failures[1].error, "short write");
+    t = vdc_density_failure_text(&a, &d->failures[0]);
+    assert_string_equal(t, "lvm at 3 guests, repetition 3: guest g0 failed: agent result refused: expected a "
+                           "number, not null; that repetition is left out of every test at this level");
+    g_free(t);
+
+    /* the LV's put_block at 3 guests: 2 left out by a failure, 1 without a value */
+    c = vdc_density_cell(d, 1, 1, (size_t)put);
+    assert_int_equal(c->n_reps, 3);
+    assert_int_equal(c->n_incomplete, 3);
+    assert_int_equal(c->n_failed, 2);
+    s = g_string_new(NULL);
+    vdc_density_left_out_text(s, d, c);
+    assert_string_equal(s->str, "2 repetitions left out (a guest failed: g0 in repetition 3, g0 in repetition "
+                                "5); 1 repetition left out (a guest ran but gave no value)");
+    /* its workload: only the failed run (the sample failure is put_block's) */
+    c = vdc_density_cell(d, 1, 1, (size_t)wl);
+    assert_int_equal(c->n_reps, 4);
+    assert_int_equal(c->n_failed, 1);
+    g_string_truncate(s, 0);
+    vdc_density_left_out_text(s, d, c);
+    assert_string_equal(s->str, "1 repetition left out (a guest failed: g0 in repetition 3); 1 repetition left "
+                                "out (a guest ran but gave no value)");
+    /* the image: nothing left out now, nothing said */
+    c = vdc_density_cell(d, 1, 0, (size_t)put);
+    assert_int_equal(c->n_reps, 4);
+    assert_int_equal(c->n_incomplete, 0);
+    g_string_truncate(s, 0);
+    vdc_density_left_out_text(s, d, c);
+    assert_string_equal(s->str, "");
+
+    /* the pair at 3 guests on put_block: 3 pairs of the image's 4
+     * repetitions: the paired means (900, (1200 + 1200 + 1210) / 3) said */
+    for (k = 0; k < d->n_pairs; k++) {
+        const struct vdc_density_pair *p = &d->pairs[k];
+
+        g_string_truncate(s, 0);
+        vdc_density_paired_means_text(s, d, p, 0, NULL);
+        if (p->level == 3 && p->test == (size_t)put) {
+            assert_int_equal(p->agg.n, 3);
+            assert_true(p->agg_short);
+            assert_close(p->agg.mean_t, 900, 1e-12);
+            assert_close(p->agg.mean_b, 3610.0 / 3, 1e-12);
+            assert_string_equal(s->str, " (image 900.0 against lvm 1203 over the 3 repetitions both completed)");
+            seen++;
+        }
+        if (p->level == 1) {   /* every repetition paired: the cells' means are the compared ones */
+            assert_false(p->agg_short);
+            assert_string_equal(s->str, "");
+        }
+    }
+    assert_int_equal(seen, 1);
+    g_string_free(s, TRUE);
+    vdc_density_dispose(d);
+    vdc_result_set_dispose(&rs);
+}
+
 int
 main(void)
 {
@@ -530,6 +653,7 @@ main(void)
         cmocka_unit_test(test_model_same_rep_other_guests),
         cmocka_unit_test(test_density_cells),
         cmocka_unit_test(test_density_none),
+        cmocka_unit_test(test_density_failed),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
