@@ -397,6 +397,18 @@ for id in density chart-density-0 chart-density-1 density-table density-host den
 done
 dup=$(grep -o ' id="[^"]*"' "$work/density/report.html" | sort | uniq -d | head -3)
 [ -z "$dup" ] || fail "density: duplicate ids in report.html: $dup"
+# the same with a fourth repetition at 3 guests where the LV's guest 0
+# failed (its error holds markup): named with its level, repetition and
+# error in every format, apart from a guest without a value; the pair at 3
+# guests is over 3 of the image's 4 repetitions and prints the means it
+# compares
+render density-failed "$golden/density-failed/result.json" lvm
+sed -n '/^<h3 id="density-failed">/,/^<\/ul>$/p' "$work/density-failed/report.html" \
+    >"$work/density-failed/density-failed.html"
+golden_check density-failed "$golden/density-failed/expected" "$work/density-failed" density.csv \
+    density-failed.html
+grep -q 'over the 3 repetitions both completed' "$work/density-failed/report.txt" ||
+    fail "density-failed: the short pair does not print the means it compares"
 grep -q '^  at 3 guests, rr4k (file), read IOPS (IO/sec): image gives 16.7 % less aggregate than lvm ' \
     "$work/density/report.txt" || fail "density: no headline at 3 guests"
 # the density p values Holm within their family, the unadjusted beside;
