@@ -478,7 +478,8 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
         char **v = vdc_analysis_verdict_lines(a);
 
         if (v[0]) {
-            g_string_append(out, "<ul class=\"verdicts\" id=\"verdicts\">\n");
+            g_string_append(out, "<p class=\"note\">" VDC_TABLE_VERDICTS_NOTE "</p>\n"
+                                 "<ul class=\"verdicts\" id=\"verdicts\">\n");
             for (i = 0; v[i]; i++) {
                 g_string_append(out, "<li>");
                 esc(out, v[i]);

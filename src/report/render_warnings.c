@@ -238,6 +238,8 @@ vdc_append_verdicts(GString *out, const struct vdc_analysis *a, const char *pref
 {
     char **v = vdc_analysis_verdict_lines(a);
 
+    if (v[0])
+        g_string_append(out, VDC_TABLE_VERDICTS_NOTE "\n");
     vdc_append_lines(out, v, prefix, suffix, escape);
     if (v[0])
         g_string_append_c(out, '\n');

@@ -33,6 +33,12 @@
 /* The legend of VDC_ARTEFACT_MARK (VDC_WARNING_ARTEFACTS), printed by every
  * renderer when some cell has an artefact flag, before one line per flag
  * (VDC_WARNING_ARTEFACT, vdc_warning_text). */
+/* The line above the delta table's verdict lines: how they are decided,
+ * apart from the answer's and the headline's paired, Holm-corrected ones. */
+#define VDC_TABLE_VERDICTS_NOTE \
+    "The delta table's verdicts (Welch's t-test, not paired, each test alone, no Holm;\n" \
+    "  the answer and the headline decide on the paired, Holm-corrected tests):"
+
 #define VDC_ARTEFACT_LEGEND \
     "\u2021 may be an artefact of the measurement, not a property of the disk (the lines below name " \
     "the rule and its numbers: page-cache-write, dd-time-short, above-ceiling, cached-reread, " \
