@@ -54,12 +54,12 @@ vdc_blkback_param_of_path(const char *path)
 {
     int k;
 
-    if (!path || !g_path_is_absolute(path) || strstr(path, "/../") || strstr(path, "/./"))
+    if (!path)
         return -1;
     for (k = 0; k < VDC_BLKBACK_N; k++) {
-        g_autofree char *tail = g_strconcat("/" PARAMS_DIR "/", params[k].name, NULL);
+        g_autofree char *own = vdc_blkback_path(k);
 
-        if (g_str_has_suffix(path, tail))
+        if (!strcmp(path, own))
             return k;
     }
     return -1;
@@ -89,11 +89,18 @@ vdc_blkback_write(const char *path, int64_t value, int64_t *read_back)
 {
     g_autofree char *text = g_strdup_printf("%" G_GINT64_FORMAT "\n", (gint64)value);
     size_t len = strlen(text);
-    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* a FIFO must not hang the run, nor anything but a file take the value */
+    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    struct stat sb;
     ssize_t r;
 
     if (fd < 0) {
         vdc_error("%s: cannot open for writing: %s", path, g_strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+        vdc_error("%s: expected a module parameter (a regular sysfs file): not written", path);
+        close(fd);
         return -1;
     }
     r = write(fd, text, len);

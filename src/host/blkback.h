@@ -35,9 +35,9 @@ const char *vdc_blkback_option(vdc_blkback_param k);
 /* ROOT/module/xen_blkback/parameters/NAME (g_free). */
 char *vdc_blkback_path(vdc_blkback_param k);
 
-/* The parameter @path names, by its last component, when @path is an
- * absolute path ending in /module/xen_blkback/parameters/NAME without
- * ".." (what a journal may ask to restore); -1 otherwise. */
+/* The parameter @path names when @path is exactly one of
+ * vdc_blkback_path()'s (what a journal may ask to restore: no other file,
+ * whatever its name ends in); -1 otherwise. */
 int vdc_blkback_param_of_path(const char *path);
 
 /* Whether @value may be written to @k on this dom0, checked before

@@ -1521,7 +1521,9 @@ test_blkback_refusals(void **state)
 
 /* A run that died after writing the parameter: `vmdiskcmp cleanup DIR`
  * writes the journaled value back.  A journal naming another file as a
- * parameter is refused whole, the file untouched. */
+ * parameter is refused whole, the file untouched: one of another name, and
+ * one whose path ends as a parameter's does, its directory a symlink to
+ * another (only the parameter's own path is restored). */
 static void
 test_blkback_cleanup(void **state)
 {
@@ -1529,12 +1531,22 @@ test_blkback_cleanup(void **state)
     g_autofree char *out = g_strdup_printf("%s/out", F.dir);
     g_autofree char *jpath = g_strdup_printf("%s/journal", out);
     g_autofree char *other = g_strdup_printf("%s/not-a-param", F.dir);
+    g_autofree char *etc = g_strdup_printf("%s/etcdir", F.dir);
+    g_autofree char *vdir = g_strdup_printf("%s/victim/module/xen_blkback", F.dir);
+    g_autofree char *vlink = g_strdup_printf("%s/parameters", vdir);
+    g_autofree char *victim = g_strdup_printf("%s/max_queues", vlink);
+    g_autofree char *etcfile = g_strdup_printf("%s/max_queues", etc);
     vdc_run_env env;
     int status, k;
     pid_t pid;
 
     assert_true(g_file_set_contents(other, "7\n", -1, NULL));
-    for (k = 0; k < 2; k++) {
+    assert_int_equal(g_mkdir_with_parents(etc, 0755), 0);
+    assert_int_equal(g_mkdir_with_parents(vdir, 0755), 0);
+    assert_int_equal(symlink(etc, vlink), 0);
+    assert_true(g_file_set_contents(etcfile, "7\n", -1, NULL));
+    for (k = 0; k < 3; k++) {
+        const char *target = k == 0 ? queues : k == 1 ? other : victim;
         g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", out);
 
         assert_int_equal(system(cmd), 0);
@@ -1547,10 +1559,12 @@ test_blkback_cleanup(void **state)
             int64_t now;
 
             vdc_journal_init(&j);
-            if (vdc_journal_create(&j, jpath, "R-h") < 0 ||
+            /* a run id of its own each time: a refused journal's run
+             * record stays */
+            if (vdc_journal_create(&j, jpath, k == 2 ? "R-h2" : "R-h") < 0 ||
                 !(seq = vdc_journal_add(&j, &(vdc_journal_entry){
-                      .kind = VDC_JOURNAL_PARAM, .path = k ? other : queues, .value = "2" })) ||
-                vdc_blkback_write(k ? other : queues, 1, &now) < 0 ||
+                      .kind = VDC_JOURNAL_PARAM, .path = target, .value = "2" })) ||
+                vdc_blkback_write(target, 1, &now) < 0 ||
                 vdc_journal_done(&j, seq) < 0)
                 _exit(1);
             _exit(0);       /* dies holding the journal: nobody tore it down */
@@ -1564,7 +1578,7 @@ test_blkback_cleanup(void **state)
             assert_int_equal(param_now(queues), 2);
         } else {
             assert_int_equal(vdc_run_cleanup_dir(out, &env, 0, NULL), -1);
-            assert_int_equal(param_now(other), 1);     /* untouched by cleanup */
+            assert_int_equal(param_now(target), 1);    /* untouched by cleanup */
         }
     }
     g_unsetenv("VDC_TEST_SYSFS_ROOT");
