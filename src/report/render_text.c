@@ -472,10 +472,10 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "", "\n\n", vdc_escape_line);
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "WARNING: ", "\n\n", vdc_escape_line);
     vdc_append_verdicts(out, a, "Verdict: ", "\n", vdc_escape_line);
-    if (vdc_append_warnings(out, rs, a, VDC_WARNINGS_SIZES, "WARNING: ", "\n", NULL))
+    if (vdc_append_warnings(out, rs, a, VDC_WARNINGS_SIZES, "WARNING: ", "\n", vdc_escape_line))
         g_string_append_c(out, '\n');
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS), "", "\n", vdc_escape_line);
-    if (vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "WARNING: ", "\n", NULL))
+    if (vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_ARTEFACT), "WARNING: ", "\n", vdc_escape_line))
         g_string_append_c(out, '\n');
     for (b = 0; b < G_N_ELEMENTS(text_blocks); b++) {
         blocks[b] = block_of(text_blocks[b].group);

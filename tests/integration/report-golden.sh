@@ -280,6 +280,30 @@ fi
 grep -q "^\"'=HYPERLINK(\"\"http://evil.example/\"\",\"\"x\"\")\",put_block," "$work/escaping/summary.csv" ||
     fail "escaping: the formula target is not quoted as text in summary.csv"
 
+# a terminal escape in what a run read back (a disk's name, a layer's
+# why) reaches report.txt's artefact warnings escaped, never raw
+mkdir "$work/esc-tty"
+python3 - "$work/esc-tty/result.json" <<'PY'
+import json, sys
+e = "\x1b]0;owned\x07\x1b[2J"
+doc = {"format": "vmdiskcmp-result", "format_version": 1, "producer": {"name": "t", "version": "1"},
+       "targets": [{"name": "block", "kind": "block", "where": "domU",
+                    "alignment": {"disk": "loop4" + e, "physical_block_size": 4096,
+                                  "minimum_io_size": 4096, "optimal_io_size": 0,
+                                  "layers": [{"layer": "partition", "offset": 1536, "size": 512,
+                                              "why": "partition off" + e}],
+                                  "misaligned": ["partition"]}},
+                   {"name": "image", "kind": "image", "where": "domU"}],
+       "runs": [{"target": t, "repetition": r, "samples": [{"test": "put_block", "value": 100 + r}]}
+                for t in ("block", "image") for r in range(2)]}
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+"$VMDISKCMP" report "$work/esc-tty" --formats txt -q 2>/dev/null || fail "esc-tty: report failed"
+grep -q 'misaligned' "$work/esc-tty/report.txt" || fail "esc-tty: no misaligned warning to check"
+if LC_ALL=C grep -q "$(printf '\033')" "$work/esc-tty/report.txt"; then
+    fail "esc-tty: an escape byte reached report.txt"
+fi
+
 render synthetic "$golden/synthetic/result.json" dom0
 grep -q '^  Runs: fixed 5 runs (no stopping rule)\.$' "$work/synthetic/report.txt" || fail "synthetic: no 'fixed 5 runs' line"
 # every renderer opens with the headline: before the first table
