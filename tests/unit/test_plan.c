@@ -144,7 +144,8 @@ test_bad_input(void **state)
         { "run --dom0 --size 1G", "--size 1 GiB: expected a domU target as well" },
         { "run --dom0 --stripes 2", "--stripes 2: expected --lvm (or --dom0 with --vg) as well" },
         { "run --dom0 --lv-size 2G", "--lv-size 2 GiB: expected --lvm (or --dom0 with --vg) as well" },
-        { "run --image --image --runs 2 --runs 3", "--runs given twice ('2', then '3'): expected one value" },
+        { "run --image --runs 2 --runs 3", "--runs given twice ('2', then '3'): expected one value" },
+        { "run --image --image --runs 2", "--image given twice: expected it once" },
         { "run --image --out a --out b", "--out given twice ('a', then 'b'): expected one value" },
     };
     size_t i;
