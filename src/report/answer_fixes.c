@@ -352,10 +352,14 @@ vdc_answer_row_fixes(struct vdc_answer_build *b, const struct vdc_headline_pair 
              h->runs_mode == VDC_RUNS_AUTO && h->max_runs != VDC_INT_ABSENT && h->runs >= h->max_runs)
         max_runs_fix(b, row, h->max_runs);
     else if (row->effect == VDC_EFFECT_UNDECIDED || (row->p.has_test && !row->p.has_ci))
-        add_fix_in(b, "undecided", g_strdup("--runs auto"),
-                g_strdup_printf("more pairs narrow intervals wider than +-%g %% (or unbounded)",
-                                VDC_EFFECT_NEGLIGIBLE_PERCENT),
-                NULL);
+        /* density levels take a fixed count (--guests refuses --runs auto) */
+        add_fix_in(b, "undecided",
+                   b->rs->has_experiment && b->rs->experiment.n_levels
+                   ? g_strdup_printf("--runs %" G_GINT64_FORMAT, MAX(h->runs, (int64_t)2) * 2)
+                   : g_strdup("--runs auto"),
+                   g_strdup_printf("more pairs narrow intervals wider than +-%g %% (or unbounded)",
+                                   VDC_EFFECT_NEGLIGIBLE_PERCENT),
+                   NULL);
 }
 
 void
