@@ -79,6 +79,34 @@ vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char 
     return load_object(vdc_hypervisor_fields, o, h, what);
 }
 
+/* "targets[i].backend": Xen ring orders within what a ring can be (the
+ * ring's grant references in one page: order at most 16, as the report
+ * computes 2^order pages), queue counts 1 to 4096 (blkback caps them at
+ * dom0's CPUs, virtio-blk at 1024), and a
+ * XenbusState a state (0-8, xen/io/xenbus.h) */
+static int
+check_rings(vdc_load_ctx *c, const vdc_target_backend *b)
+{
+    static const struct { const char *name; size_t off; int64_t lo, hi; } r[] = {
+        { "ring_page_order", offsetof(vdc_target_backend, ring_page_order), 0, 16 },
+        { "max_ring_page_order", offsetof(vdc_target_backend, max_ring_page_order), 0, 16 },
+        { "queues", offsetof(vdc_target_backend, queues), 1, 4096 },
+        { "max_queues", offsetof(vdc_target_backend, max_queues), 1, 4096 },
+        { "frontend_state", offsetof(vdc_target_backend, frontend_state), 0, 8 },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(r); i++) {
+        int64_t v = *(const int64_t *)(const void *)((const char *)b + r[i].off);
+
+        if (v != VDC_INT_ABSENT && (v < r[i].lo || v > r[i].hi))
+            return vdc_load_fail(c, "backend.%s: expected %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+                                 ", found %" G_GINT64_FORMAT, r[i].name, (gint64)r[i].lo,
+                                 (gint64)r[i].hi, (gint64)v);
+    }
+    return 0;
+}
+
 /* "targets[i].placement.ranges": at most VDC_PLACEMENT_RANGES_MAX pairs
  * [start, length] of integers >= 0 */
 static int
@@ -304,7 +332,7 @@ vdc_load_target(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
         load_placement_ranges(c, json_node_get_object(n), &tmp.placement) < 0 ||
         load_thin_percent(c, vdc_load_object_member(json_node_get_object(n), "storage"), &tmp.storage.thin) < 0 ||
         load_alignment_layers(c, json_node_get_object(n), &tmp.alignment) < 0 ||
-        check_variant(c, &tmp) < 0)
+        check_variant(c, &tmp) < 0 || check_rings(c, &tmp.backend) < 0)
         goto out;
     if (!*tmp.name) {
         vdc_load_fail(c, "name: expected a non-empty string");

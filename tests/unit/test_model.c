@@ -482,6 +482,13 @@ test_cache_placement(void **state)
                       "integers >= 0 (bytes)\n");
     expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"cache\":{\"loop_dio\":1}}],\"runs\":[]}",
                       "vmdiskcmp: t.json: targets[0].cache.loop_dio: expected a boolean\n");
+    /* a ring's order, queues and XenbusState within what they can be */
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"backend\":{\"ring_page_order\":31}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0]: backend.ring_page_order: expected 0 to 16, found 31\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"backend\":{\"queues\":0}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0]: backend.queues: expected 1 to 4096, found 0\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"backend\":{\"frontend_state\":99}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0]: backend.frontend_state: expected 0 to 8, found 99\n");
 }
 
 static void
