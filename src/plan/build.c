@@ -10,6 +10,7 @@
 
 #include "common/util.h"
 #include "guest/prepare.h"
+#include "model/result.h"
 #include "plan/dims.h"
 #include "storage/storage.h"
 #include "plan/levels.h"
@@ -426,6 +427,36 @@ check_guests(const vdc_plan *p)
     return 0;
 }
 
+/* The runs the plan would record, at most: every target's repetitions,
+ * a density level's once per guest (plan/levels.h), held to what one
+ * result may hold (VDC_RESULT_RUNS_MAX, the loader's limit), so that a
+ * run never ends in a result.json it cannot write.  0, or -1 after one
+ * vdc_input_error. */
+static int
+check_run_count(const vdc_plan *p)
+{
+    uint64_t per_rep = 0, total;
+    size_t i, k;
+
+    for (i = 0; i < p->n_targets; i++) {
+        uint64_t guests = 0;
+
+        if (p->guests.n && p->targets[i].spec.where == VDC_WHERE_DOMU)
+            for (k = 0; k < p->guests.n; k++)
+                guests += (uint64_t)p->guests.v[k];
+        per_rep += guests ? guests : 1;
+    }
+    total = per_rep * (uint64_t)p->runs;
+    if (total > VDC_RESULT_RUNS_MAX) {
+        vdc_input_error("--runs %u: %u target(s)%s make %" G_GUINT64_FORMAT " runs: expected at most %d "
+                        "in one result (fewer repetitions, targets or levels)", p->runs,
+                        (unsigned)p->n_targets, p->guests.n ? " at their --guests levels" : "",
+                        total, VDC_RESULT_RUNS_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 int
 vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
                const char *command_line, vdc_plan *p)
@@ -450,6 +481,12 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     p->id = h->suffix ? g_strdup_printf("%s-%s-%s", h->date_id, h->hostname, h->suffix)
                       : g_strdup_printf("%s-%s", h->date_id, h->hostname);
     p->out_dir = o->out ? g_strdup(o->out) : g_strdup_printf("results/%s", p->id);
+    if (command_line && strlen(command_line) > VDC_RESULT_LONG_STRING_MAX) {
+        /* experiment.command_line: what a result may hold */
+        vdc_input_error("the command line: %zu bytes: expected at most %d (the result records it whole)",
+                        strlen(command_line), VDC_RESULT_LONG_STRING_MAX);
+        return -1;
+    }
     p->command_line = g_strdup(command_line);
 
     /* hypervisor and domain type */
@@ -760,7 +797,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
         vdc_input_error("--runs auto: expected two targets or more (with one there is no headline ratio to make precise)");
         return -1;
     }
-    if (check_guests(p) < 0)
+    if (check_guests(p) < 0 || check_run_count(p) < 0)
         return -1;
     return vdc_plan_schedule(p);
 }

@@ -146,6 +146,7 @@ test_bad_input(void **state)
         { "run --dom0 --lv-size 2G", "--lv-size 2 GiB: expected --lvm (or --dom0 with --vg) as well" },
         { "run --image --runs 2 --runs 3", "--runs given twice ('2', then '3'): expected one value" },
         { "run --image --image --runs 2", "--image given twice: expected it once" },
+        { "run --image --guests 63,64 --runs 1000 --guest-image /g", "--runs 1000: 1 target(s) at their --guests levels make 127000 runs: expected at most 100000 in one result" },
         { "run --image --out a --out b", "--out given twice ('a', then 'b'): expected one value" },
     };
     size_t i;
@@ -161,6 +162,20 @@ test_bad_input(void **state)
             fail();
         }
         vdc_plan_dispose(&p);
+    }
+    {
+        /* a command line longer than a result records whole */
+        GString *line = g_string_new("run --image --guest-image /g --cmdline ");
+        g_autofree char *err = NULL;
+        vdc_plan p;
+
+        while (line->len <= 65536)
+            g_string_append_c(line, 'A');
+        vdc_plan_init(&p);
+        assert_int_equal(try_line(line->str, &err, &p), -1);
+        assert_non_null(strstr(err, "the command line: 65537 bytes: expected at most 65536"));
+        vdc_plan_dispose(&p);
+        g_string_free(line, TRUE);
     }
 }
 
