@@ -325,8 +325,9 @@ vdc_density_rows(GString *out, const struct vdc_analysis *a, const char *row_ope
 
 /* ---- CSV and JSON ----------------------------------------------------------------- */
 
-static void
-csv_num(GString *out, double v)
+/* render_density.h */
+void
+vdc_density_csv_num(GString *out, double v)
 {
     char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -356,20 +357,20 @@ vdc_density_csv(const struct vdc_analysis *a)
         g_string_append_c(out, ',');
         vdc_csv_field(out, d->tests[c->test]);
         g_string_append_printf(out, ",%s,,%zu", c->unit ? c->unit : "", c->n_reps);
-        csv_num(out, c->n_reps ? c->sum.mean : NAN);
-        csv_num(out, c->sum.has_ci_mean ? c->sum.ci_mean[0] : NAN);
-        csv_num(out, c->sum.has_ci_mean ? c->sum.ci_mean[1] : NAN);
-        csv_num(out, c->kib_s_mean);
-        csv_num(out, c->jain_mean);
-        csv_num(out, c->jain_min);
+        vdc_density_csv_num(out, c->n_reps ? c->sum.mean : NAN);
+        vdc_density_csv_num(out, c->sum.has_ci_mean ? c->sum.ci_mean[0] : NAN);
+        vdc_density_csv_num(out, c->sum.has_ci_mean ? c->sum.ci_mean[1] : NAN);
+        vdc_density_csv_num(out, c->kib_s_mean);
+        vdc_density_csv_num(out, c->jain_mean);
+        vdc_density_csv_num(out, c->jain_min);
         if (c->n_reps)
             g_string_append_printf(out, ",%zu,%zu", c->slowest, c->fastest);
         else
             g_string_append(out, ",,");
-        csv_num(out, c->p50_mean);
-        csv_num(out, c->p99_mean);
-        csv_num(out, c->p99_9_mean);
-        csv_num(out, c->skew_max_s);
+        vdc_density_csv_num(out, c->p50_mean);
+        vdc_density_csv_num(out, c->p99_mean);
+        vdc_density_csv_num(out, c->p99_9_mean);
+        vdc_density_csv_num(out, c->skew_max_s);
         g_string_append_printf(out, ",%s,%zu,", c->skewed ? "true" : "false", c->n_incomplete);
         if (stop)
             g_string_append_printf(out, "%" G_GINT64_FORMAT, stop);
@@ -380,7 +381,7 @@ vdc_density_csv(const struct vdc_analysis *a)
             g_string_append_c(out, ',');
             vdc_csv_field(out, d->tests[c->test]);
             g_string_append_printf(out, ",%s,%zu,%zu", c->unit ? c->unit : "", g, c->n_reps);
-            csv_num(out, c->guest[g]);
+            vdc_density_csv_num(out, c->guest[g]);
             g_string_append(out, ",,,,,,,,,,,,,,\n");
         }
     }

@@ -63,6 +63,10 @@ void vdc_density_markdown(GString *out, const struct vdc_analysis *a);
  * mean value).  NULL without levels. */
 char *vdc_density_csv(const struct vdc_analysis *a);
 
+/* One CSV cell of @out: a comma, then @v in %.6g (C locale), nothing when
+ * @v is absent or not finite. */
+void vdc_density_csv_num(GString *out, double v);
+
 /* statistics.density of report.json: {levels, targets, tests, cells:
  * [...], pairs: [...]}, or NULL without levels. */
 JsonNode *vdc_density_to_json(const struct vdc_analysis *a);

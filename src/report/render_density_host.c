@@ -213,16 +213,6 @@ vdc_density_host_markup(GString *out, const struct vdc_analysis *a, int html)
     g_ptr_array_unref(rows);
 }
 
-static void
-csv_num(GString *out, double v)
-{
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-    g_string_append_c(out, ',');
-    if (vdc_has(v) && isfinite(v))
-        g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.6g", v));
-}
-
 char *
 vdc_density_host_csv(const struct vdc_analysis *a)
 {
@@ -246,17 +236,17 @@ vdc_density_host_csv(const struct vdc_analysis *a)
                 g_string_append_printf(out, "%" G_GINT64_FORMAT ",", d->levels[li]);
                 vdc_csv_field(out, d->targets[ti]);
                 g_string_append_printf(out, ",%s,%zu", vdc_density_host_roles[r], h->n_role[r]);
-                csv_num(out, h->cpu_s[r]);
-                csv_num(out, h->per_kio[r]);
-                csv_num(out, h->per_gib[r]);
-                csv_num(out, h->ios);
-                csv_num(out, h->bytes);
-                csv_num(out, h->memory_bytes[0]);
-                csv_num(out, h->memory_bytes[1]);
-                csv_num(out, h->cached_bytes[0]);
-                csv_num(out, h->cached_bytes[1]);
-                csv_num(out, h->dirty_bytes[0]);
-                csv_num(out, h->dirty_bytes[1]);
+                vdc_density_csv_num(out, h->cpu_s[r]);
+                vdc_density_csv_num(out, h->per_kio[r]);
+                vdc_density_csv_num(out, h->per_gib[r]);
+                vdc_density_csv_num(out, h->ios);
+                vdc_density_csv_num(out, h->bytes);
+                vdc_density_csv_num(out, h->memory_bytes[0]);
+                vdc_density_csv_num(out, h->memory_bytes[1]);
+                vdc_density_csv_num(out, h->cached_bytes[0]);
+                vdc_density_csv_num(out, h->cached_bytes[1]);
+                vdc_density_csv_num(out, h->dirty_bytes[0]);
+                vdc_density_csv_num(out, h->dirty_bytes[1]);
                 g_string_append_c(out, '\n');
             }
         }
