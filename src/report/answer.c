@@ -123,6 +123,64 @@ variants_line(struct vdc_answer_build *b)
         vdc_answer_add_line(b, VDC_ANSWER_NOTE, tone, g_strdup("Storage variants"), text);
 }
 
+/* "Served by": the backend each target of the answer's pairs got, as the
+ * run read it back (targets[].backend and .cache: the type and device,
+ * QEMU's cache mode, whether dom0's page cache sat in the path, where it
+ * was read), so the answer's numbers say what produced them.  No line
+ * when no target has a backend read back (imports, agent output). */
+static void
+served_line(struct vdc_answer_build *b)
+{
+    const struct vdc_headline *h = &b->a->headline;
+    GString *s = g_string_new(NULL);
+    gboolean *seen = g_new0(gboolean, b->a->n_targets + 1);
+    size_t i, k, n_read = 0;
+
+    for (i = 0; i < h->n_pairs; i++) {
+        const struct vdc_headline_pair *hp = &h->pairs[i];
+        size_t two[2] = { hp->target, hp->reference };
+
+        if (hp->role != VDC_HEADLINE_CHOICE && hp->role != VDC_HEADLINE_BASELINE)
+            continue;
+        for (k = 0; k < 2; k++) {
+            const vdc_target *t = vdc_result_set_find_target(b->rs, b->a->targets[two[k]]);
+            const vdc_target_backend *bk = t ? &t->backend : NULL;
+
+            if (seen[two[k]] || !bk)
+                continue;
+            seen[two[k]] = TRUE;
+            g_string_append_printf(s, "%s%s: ", s->len ? "; " : "", t->name);
+            if (!bk->type) {
+                g_string_append(s, "not read back");
+                continue;
+            }
+            n_read++;
+            if (!strcmp(bk->type, "phy") || !strcmp(bk->type, "vbd"))
+                g_string_append_printf(s, "blkback (%s)", bk->type);
+            else
+                g_string_append(s, bk->type);
+            if (bk->physical_device)
+                g_string_append_printf(s, " %s%s", bk->physical_device,
+                                       g_str_has_prefix(bk->physical_device, "/dev/loop")
+                                       ? " (a loop device over the image)" : "");
+            if (bk->cache)
+                g_string_append_printf(s, ", cache=%s", bk->cache);
+            if (t->cache.bypasses_dom0_page_cache == 1)
+                g_string_append_printf(s, ", bypasses %s's page cache", vdc_answer_host_word(b->rs));
+            else if (t->cache.bypasses_dom0_page_cache == 0)
+                g_string_append_printf(s, ", through %s's page cache", vdc_answer_host_word(b->rs));
+            if (bk->source)
+                g_string_append_printf(s, " (read from %s)", bk->source);
+        }
+    }
+    g_free(seen);
+    if (n_read)
+        vdc_answer_add_line(b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, g_strdup("Served by"),
+                            g_string_free(s, FALSE));
+    else
+        g_string_free(s, TRUE);
+}
+
 void
 vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
 {
@@ -191,6 +249,7 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
                                  a->targets[hp->reference], vdc_answer_pair_text(a, hp)));
         vdc_answer_pair_groups(&b, hp);
     }
+    served_line(&b);
     variants_line(&b);
     if (!n_cache && rs->has_experiment)
         vdc_answer_cache_note(&b);

@@ -196,6 +196,10 @@ ceil = re.sub(r"\s+", " ", ceil[:ceil.find("\n  Pairs:")])
 check(re.search(r"Random seeks +12\.9 % \[unbounded\] +18\.2 % \[unbounded\] +13\.0 % \[unbounded\]", ceil)
       and "[unbounded] (Random seeks): dom0's mean is not clear of 0 in the pairs" in ceil,
       "mainjob: the ceiling's seeks share has no interval and no reason")
+ans = re.sub(r"\s+", " ", raw[raw.find("The answer"):raw.find("\nHeadline")])
+check("Served by: image: blkback (phy) /dev/loop1 (a loop device over the image), through dom0's page cache "
+      "(read from xenstore); lvm: blkback (phy) /dev/dm-0, bypasses dom0's page cache (read from xenstore)" in ans,
+      "mainjob: the answer does not say which backend served each target, read back")
 check("the delta tables below hold each side's runs as independent samples" in ceil,
       "mainjob: the ceiling table does not say how its interval differs from the delta tables'")
 # dom0's "dom0 other" has no figure in 3 tests: the reason in each row,
