@@ -240,7 +240,8 @@ guest_destroy(vdc_run_state *st, level_guest *g)
 
 /* Wait for every created guest's domain to end, at most --timeout from
  * now, in turn by LEVEL_WAIT_S; a domain still running then is past its
- * time.  After each round over the guests @lh looks at the host, and each
+ * time.  After each wait that found a guest running @lh looks at the host
+ * (at most every LEVEL_WAIT_S), and after each round each
  * guest still running is looked at as one domU is (vdc_domu_look, the
  * round's seconds as its period): a guest found stalled (paused on an I/O
  * error, the image directory full, its runner's heartbeat stopped) fails
@@ -263,6 +264,11 @@ wait_all(vdc_run_state *st, level_guest *g, unsigned n, vdc_levelhost *lh)
             w = st->hvops->wait(st->hv, g[k].name, LEVEL_WAIT_S, st->env->stop);
             if (w == VDC_HV_WAIT_TIMEOUT && g_get_monotonic_time() < deadline) {
                 left++;
+                /* the host looked at every LEVEL_WAIT_S, not once a round:
+                 * a level whose guests end within one round is still read
+                 * while its servers live */
+                if (k + 1 < n)
+                    vdc_levelhost_look(lh);
                 continue;
             }
             g[k].ended = 1;

@@ -20,7 +20,7 @@ run_lib_setup run-levels-libvirt 16M
 run() {
     out=$1; shift
     exec "$VMDISKCMP" --hypervisor libvirt --connect qemu:///system --accel tcg \
-        --image --guests 2 --runs 1 --seed 42 --size 8M --guest-memory 256 \
+        --image --guests 2 --runs 1 --seed 42 --size 16M --guest-memory 256 \
         --agent-options "-n 0 --per-char=stdio" --no-report \
         --guest-image "$template_dir/guest.img" --agent "$VDC_AGENT" --runner "$runner" \
         --cache-dir "$work/cache" --image-dir "$work/img" --out "$out" --timeout 300 "$@"
