@@ -292,8 +292,21 @@ vdc_host_slice(const GPtrArray *servers, const vdc_host_owner *owners, size_t k,
                           "dom0 busy + steal minus the exact servers");
     else
         json_object_set_null_member(cpu, "dom0_other");
-    if (vdc_has(a->domu_cpu_s) && vdc_has(b->domu_cpu_s))
+    if (vdc_has(a->domu_cpu_s) && vdc_has(b->domu_cpu_s) && b->domu_cpu_s >= a->domu_cpu_s) {
         json_object_set_double_member(cpu, "domu", b->domu_cpu_s - a->domu_cpu_s);
+    } else if (vdc_has(a->domu_cpu_s) && vdc_has(b->domu_cpu_s)) {
+        /* a domain's CPU time never goes back: a smaller second reading is
+         * another counter (the domain ending, or read through another
+         * cgroup), so the interval's vCPU time is not known, not negative */
+        JsonObject *at = json_object_new();
+        g_autofree char *why = g_strdup_printf("the domain's CPU time went back (%.2f s, then %.2f s): "
+                                               "unknown, not zero", a->domu_cpu_s, b->domu_cpu_s);
+
+        json_object_set_null_member(cpu, "domu");
+        json_object_set_string_member(at, "attribution", "ended");
+        json_object_set_string_member(at, "reason", why);
+        json_object_set_object_member(attr, "domu", at);
+    }
     json_object_set_object_member(o, "cpu_s", cpu);
     json_object_set_object_member(o, "cpu_attribution", attr);
 
