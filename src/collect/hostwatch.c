@@ -577,29 +577,17 @@ find_blkback(vdc_hostwatch *w, const char *when)
     g_array_free(kthreads, TRUE);
 }
 
-/* QEMU and its vCPU threads ("CPU 0/TCG", "CPU 1/KVM") */
+/* QEMU and its vCPU threads ("CPU 0/TCG", "CPU 1/KVM": vdc_qemu_servers) */
 static void
 find_qemu(vdc_hostwatch *w, int pid)
 {
-    g_autofree char *dir = g_strdup_printf("/proc/%d/task", pid);
-    DIR *d;
-    struct dirent *de;
+    g_autoptr(GPtrArray) set = vdc_qemu_servers(pid, "qemu-vcpu");
+    gsize n = 0, i;
+    vdc_server **v = (vdc_server **)g_ptr_array_steal(set, &n);
 
-    add_server(w, vdc_server_for_task("qemu", pid, 0, VDC_ATTR_EXACT, NULL), -1);
-    d = opendir(dir);
-    if (!d)
-        return;
-    while ((de = readdir(d))) {
-        vdc_task_stat st;
-        int tid = atoi(de->d_name);
-
-        if (tid <= 0 || vdc_task_stat_read(pid, tid, &st) != 0)
-            continue;
-        if (!strncmp(st.comm, "CPU ", 4))
-            add_server(w, vdc_server_new("qemu-vcpu", st.comm, pid, tid, st.starttime,
-                                         VDC_ATTR_EXACT, NULL), -1);
-    }
-    closedir(d);
+    for (i = 0; i < n; i++)
+        add_server(w, v[i], -1);
+    g_free(v);
 }
 
 /* one snapshot set, appended; its index */

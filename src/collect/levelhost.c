@@ -284,27 +284,17 @@ missing(vdc_levelhost *lh, const char *fmt, ...)
     va_end(ap);
 }
 
-/* guest @k's QEMU (pid @pid) and its vCPU threads */
+/* guest @k's QEMU (pid @pid) and its vCPU threads (vdc_qemu_servers) */
 static void
 find_qemu(vdc_levelhost *lh, unsigned k, int pid)
 {
-    g_autofree char *dir = g_strdup_printf("/proc/%d/task", pid);
-    DIR *d;
-    struct dirent *de;
+    g_autoptr(GPtrArray) set = vdc_qemu_servers(pid, "qemu_vcpu");
+    gsize n = 0, i;
+    vdc_server **v = (vdc_server **)g_ptr_array_steal(set, &n);
 
-    add_server(lh, vdc_server_for_task("qemu", pid, 0, VDC_ATTR_EXACT, NULL), k);
-    d = opendir(dir);
-    if (!d)
-        return;
-    while ((de = readdir(d))) {
-        vdc_task_stat st;
-        int tid = atoi(de->d_name);
-
-        if (tid > 0 && vdc_task_stat_read(pid, tid, &st) == 0 && !strncmp(st.comm, "CPU ", 4))
-            add_server(lh, vdc_server_new("qemu_vcpu", st.comm, pid, tid, st.starttime,
-                                          VDC_ATTR_EXACT, NULL), k);
-    }
-    closedir(d);
+    for (i = 0; i < n; i++)
+        add_server(lh, v[i], k);
+    g_free(v);
 }
 
 /* the guests' backend counters now, where the hypervisor gives them

@@ -3,6 +3,8 @@
 #include "config.h"
 #include "host/cpuacct.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -277,4 +279,31 @@ vdc_cpu_delta_unattributed_s(const vdc_cpu_delta *d, const GPtrArray *servers, i
     if (resolution_s)
         *resolution_s = (6.0 + 2.0 * (double)n) * d->tick_s;
     return left;
+}
+
+/* cpuacct.h */
+GPtrArray *
+vdc_qemu_servers(int pid, const char *vcpu_role)
+{
+    GPtrArray *set = vdc_server_set_new();
+    g_autofree char *dir = g_strdup_printf("/proc/%d/task", pid);
+    vdc_server *qemu = vdc_server_for_task("qemu", pid, 0, VDC_ATTR_EXACT, NULL);
+    struct dirent *de;
+    DIR *d;
+
+    if (!qemu)
+        return set;
+    g_ptr_array_add(set, qemu);
+    if (!(d = opendir(dir)))
+        return set;
+    while ((de = readdir(d))) {
+        vdc_task_stat st;
+        int tid = atoi(de->d_name);
+
+        if (tid > 0 && vdc_task_stat_read(pid, tid, &st) == 0 && !strncmp(st.comm, "CPU ", 4))
+            g_ptr_array_add(set, vdc_server_new(vcpu_role, st.comm, pid, tid, st.starttime,
+                                                VDC_ATTR_EXACT, NULL));
+    }
+    closedir(d);
+    return set;
 }

@@ -56,6 +56,13 @@ GPtrArray *vdc_server_set_new(void);
 vdc_server *vdc_server_for_task(const char *role, int pid, int tid, vdc_attribution attribution,
                                 const char *reason);
 
+/* A QEMU process @pid as servers: the process itself (role "qemu") and
+ * each of its vCPU threads (comm "CPU N/KVM", "CPU N/TCG") as @vcpu_role,
+ * identities read now from /proc, every one exact.  A GPtrArray of
+ * vdc_server* (vdc_server_set_new); the process missing: empty, after
+ * vdc_error; its task directory unreadable: the process alone. */
+GPtrArray *vdc_qemu_servers(int pid, const char *vcpu_role);
+
 /* One server's reading in a snapshot. */
 typedef enum {
     VDC_SRV_OK = 0,         /* alive, same identity: utime/stime valid */
