@@ -36,7 +36,8 @@
 # runs, to these CPUs for the run: "0" or "0,2"; restored on every exit),
 # BENCH_FIO_MEM (fio's --mem for its I/O buffers: shmhuge, the default,
 # huge pages as the agent's, reserved for the run and released after; or
-# malloc, fio's own default),
+# malloc, fio's own default), BENCH_FIO_ARGS (more fio options, given
+# before the job file, e.g. "--disk_util=0": recorded in the console),
 # BENCH_WORKLOADS (profile names, or paths of job files ending .fio,
 # named by their file name; default the five profiles of
 # doc/performance.md), VDC_WORKLOAD_DIR (default templates/workloads
@@ -306,7 +307,7 @@ for t in $targets; do
 done
 say "$rounds rounds x ($targets) x ($workloads), raw outputs in $out"
 say "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
-say "tools ${pin:-not pinned}"
+say "tools ${pin:-not pinned}${BENCH_FIO_ARGS:+; fio also given: $BENCH_FIO_ARGS}"
 say "fio's buffers: --mem=$fio_mem${hp_saved:+ ($hp_need huge pages reserved, nr_hugepages $hp_saved -> $(cat "$hp_file"))}; the agent's: transparent huge pages $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 say "unbound workqueues on CPU mask $(cat "$wq_file" 2>/dev/null || echo unknown)${wq_saved:+ (was $wq_saved, restored on exit)}"
 run_agent() { # target device workload round
@@ -316,7 +317,8 @@ run_agent() { # target device workload round
 }
 run_fio() {
     n=$(basename "$3" .fio)
-    $pin "$fio" --filename="$2" --mem="$fio_mem" $fio_hp --output-format=json "$(jobfile "$3")" \
+    # shellcheck disable=SC2086 # BENCH_FIO_ARGS: options, split on blanks
+    $pin "$fio" --filename="$2" --mem="$fio_mem" $fio_hp ${BENCH_FIO_ARGS:-} --output-format=json "$(jobfile "$3")" \
         > "$out/fio-$1-$n-$4.json" 2> "$out/fio-$1-$n-$4.err"
 }
 for r in $(seq 1 "$rounds"); do
