@@ -124,7 +124,7 @@ bench-workloads: guest-agent/vmdiskcmp-agent
 	VDC_WORKLOAD_DIR='$(abs_top_srcdir)/templates/workloads' $(SHELL) \
 	  $(top_srcdir)/tests/bench/workloads-vs-fio.sh $(BENCH_ROUNDS)
 .PHONY: bench-workloads
-EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh \
+EXTRA_DIST += tests/bench/workloads-vs-fio.sh tests/bench/clone-model.sh tests/bench/fio-vs-fio.sh \
 	tests/bench/null-callgrind.sh tests/bench/block-requests.sh \
 	tests/bench/modern-summary.sh
 
