@@ -134,7 +134,8 @@ vdc_stats_compare_paired(const double *t, const double *b, size_t n,
         return;
     r1 = (-bq - sqrt(disc)) / (2.0 * a);
     r2 = (-bq + sqrt(disc)) / (2.0 * a);
-    lo = fmax(fmin(r1, r2), 0.0);   /* rates are never negative: nor is their ratio */
+    lo = fmin(r1, r2);
+    out->ci_cut = vdc_stats_ci_floor(&lo, 0.0);   /* a ratio of rates: the floor rule */
     hi = fmax(r1, r2);
     out->ci_ratio[0] = lo;
     out->ci_ratio[1] = hi;

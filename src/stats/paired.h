@@ -32,6 +32,8 @@ struct vdc_stats_paired {
     double ci_ratio[2];       /* paired Fieller 95 % interval of the ratio */
     double ci_delta_percent[2];   /* the same as % deltas */
     int has_ci;               /* n >= 2 and the interval is bounded */
+    int ci_cut;               /* ci_ratio[0] was cut at 0 (vdc_stats_ci_floor): the
+                               * pairs did not bound the ratio from below */
     double half_width;        /* relative precision: max(hi - ratio, ratio - lo) / ratio */
     double t, df, p_value;    /* paired t-test on the differences, two-sided, df = n - 1 */
     int has_test;             /* n >= 2 and the differences are not all equal */

@@ -287,3 +287,28 @@ vdc_stats_compare(const double *t, size_t n_t, const double *b, size_t n_b,
     out->ci_delta_percent[1] = 100.0 * (fmax(r1, r2) - 1.0);
     out->has_ci = 1;
 }
+
+/* stats.h */
+int
+vdc_stats_ci_floor(double *lo, double floor)
+{
+    if (!(*lo < floor))
+        return 0;
+    *lo = floor;
+    return 1;
+}
+
+/* stats.h */
+void
+vdc_stats_summary_floor(struct vdc_stats_summary *s)
+{
+    /* |=: a second call finds the bound at the floor and keeps the flag */
+    s->ci_mean_cut |= s->has_ci_mean && vdc_stats_ci_floor(&s->ci_mean[0], 0.0);
+}
+
+/* stats.h */
+void
+vdc_stats_comparison_floor(struct vdc_stats_comparison *c)
+{
+    c->ci_cut |= c->has_ci && vdc_stats_ci_floor(&c->ci_delta_percent[0], VDC_STATS_DELTA_FLOOR);
+}

@@ -54,6 +54,7 @@ struct vdc_stats_summary {
     int has_stddev, has_cv;
     double ci_mean[2];        /* Student t, 95 % */
     int has_ci_mean;
+    int ci_mean_cut;          /* ci_mean[0] was cut at 0 (vdc_stats_summary_floor) */
     double ci_median[2];      /* percentile bootstrap, 95 % */
     int has_ci_median;
     unsigned bootstrap_resamples;
@@ -101,6 +102,7 @@ struct vdc_stats_comparison {
     int has_ratio;            /* baseline mean != 0 and both n >= 1 */
     double ci_delta_percent[2];   /* Fieller 95 % interval of the ratio, as % */
     int has_ci;               /* both n >= 2 and the Fieller interval is bounded */
+    int ci_cut;               /* ci_delta_percent[0] was cut at -100 (vdc_stats_comparison_floor) */
     double welch_t, welch_df, p_value;   /* two-sided Welch t-test */
     int has_test;
     int significant;          /* has_test and p_value < alpha */
@@ -114,6 +116,28 @@ struct vdc_stats_comparison {
  * be computed has its has_* flag at 0. */
 void vdc_stats_compare(const double *t, size_t n_t, const double *b, size_t n_b,
                        double alpha, struct vdc_stats_comparison *out);
+
+/* The floor rule of every 95 % interval a report prints (doc/statistics.md,
+ * "Intervals at a floor"): what vmdiskcmp bounds -- rates, times, bytes,
+ * CPU seconds, and ratios of them -- is never below a floor: 0 for a mean or
+ * a ratio, VDC_STATS_DELTA_FLOOR (-100 %) for a delta.  A lower bound below
+ * it is set to it, once, where the interval is computed, so every table and
+ * format prints the same bound: the interval keeps its coverage (the true
+ * value is never below the floor) and prints nothing impossible, and the
+ * flag it sets lets a renderer say the bound was cut (the runs did not bound
+ * the quantity from below).  Returns 1 when *@lo was below @floor (and is
+ * now @floor), else 0 (NaN stays as it is). */
+#define VDC_STATS_DELTA_FLOOR (-100.0)
+int vdc_stats_ci_floor(double *lo, double floor);
+
+/* vdc_stats_ci_floor on @s's interval of the mean at 0, its ci_mean_cut
+ * set (safe to call twice); a summary of what can be negative (a growth)
+ * is not passed here. */
+void vdc_stats_summary_floor(struct vdc_stats_summary *s);
+
+/* vdc_stats_ci_floor on @c's interval at VDC_STATS_DELTA_FLOOR (a ratio of
+ * means of values >= 0 is >= 0), its ci_cut set (safe to call twice). */
+void vdc_stats_comparison_floor(struct vdc_stats_comparison *c);
 
 /* A delta that was tested (n >= 2 on both sides) but has no Fieller
  * interval: the baseline mean is not significantly away from 0, and the

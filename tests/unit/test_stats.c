@@ -340,11 +340,53 @@ test_policy_names(void **state)
     assert_int_equal(vdc_outlier_policy_parse("", &p), -1);
 }
 
+/* The floor rule: a lower bound below the floor is the floor, flagged;
+ * one at or above it, or NaN, is left as it is */
+static void
+test_ci_floor(void **state)
+{
+    double v[] = { 100, 1 }, lo;
+    struct vdc_stats_options o;
+    struct vdc_stats_summary s;
+    struct vdc_stats_comparison c;
+
+    (void)state;
+    lo = -3.5;
+    assert_int_equal(vdc_stats_ci_floor(&lo, 0), 1);
+    assert_true(lo == 0);
+    lo = 0;
+    assert_int_equal(vdc_stats_ci_floor(&lo, 0), 0);
+    lo = NAN;
+    assert_int_equal(vdc_stats_ci_floor(&lo, 0), 0);
+    assert_true(isnan(lo));
+    /* two values far apart: Student t reaches below 0, cut there */
+    vdc_stats_options_init(&o);
+    assert_int_equal(vdc_stats_summarize(v, 2, &o, &s), 0);
+    assert_true(s.ci_mean[0] < 0);
+    vdc_stats_summary_floor(&s);
+    assert_true(s.ci_mean_cut);
+    assert_true(s.ci_mean[0] == 0 && s.ci_mean[1] > s.mean);
+    vdc_stats_summary_floor(&s);      /* twice: the same */
+    assert_true(s.ci_mean_cut && s.ci_mean[0] == 0);
+    /* a delta below -100 %: cut at the floor of a ratio of rates */
+    memset(&c, 0, sizeof(c));
+    c.has_ci = 1;
+    c.ci_delta_percent[0] = -140;
+    c.ci_delta_percent[1] = 20;
+    vdc_stats_comparison_floor(&c);
+    assert_true(c.ci_cut && c.ci_delta_percent[0] == VDC_STATS_DELTA_FLOOR && c.ci_delta_percent[1] == 20);
+    c.ci_delta_percent[0] = -40;
+    c.ci_cut = 0;
+    vdc_stats_comparison_floor(&c);
+    assert_true(!c.ci_cut && c.ci_delta_percent[0] == -40);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_basic),
+        cmocka_unit_test(test_ci_floor),
         cmocka_unit_test(test_summary_outlier_vector),
         cmocka_unit_test(test_bootstrap_seed_and_resamples),
         cmocka_unit_test(test_summary_edge_cases),
