@@ -381,11 +381,73 @@ vdc_opts_parse(const vdc_opts_spec *spec, void *opts, int argc, char **argv, int
     return VDC_OPTS_OK;
 }
 
+/* @text after @first on its first line and @rest on the others, broken at
+ * blanks so that no line is wider than VDC_OPTS_HELP_WIDTH characters
+ * (UTF-8); a word wider than the room is cut. */
+static void
+help_wrap(FILE *f, const char *first, const char *rest, const char *text)
+{
+    const char *lead = first, *p = text;
+
+    do {
+        long room = MAX(VDC_OPTS_HELP_WIDTH - g_utf8_strlen(lead, -1), 20), used = 0;
+        const char *q = p, *brk = NULL;
+
+        while (*q && used <= room) {
+            if (*q == ' ')
+                brk = q;
+            used++;
+            q = g_utf8_next_char(q);
+        }
+        if (!*q && used <= room)
+            brk = q;
+        else if (!brk || brk == p) {
+            long k;
+
+            for (brk = p, k = 0; k < room && *brk; k++)
+                brk = g_utf8_next_char(brk);
+        }
+        fputs(lead, f);
+        fwrite(p, 1, (size_t)(brk - p), f);
+        fputc('\n', f);
+        for (p = brk; *p == ' '; p++)
+            ;
+        lead = rest;
+    } while (*p);
+}
+
+/* Each line of @text as it is when it fits VDC_OPTS_HELP_WIDTH, else
+ * wrapped, its continuation indented two blanks past its own. */
+static void
+help_fold(FILE *f, const char *text)
+{
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    size_t i;
+
+    for (i = 0; lines[i]; i++) {
+        size_t lead = strspn(lines[i], " ");
+        g_autofree char *first = g_strndup(lines[i], lead);
+        g_autofree char *rest = g_strdup_printf("%s  ", first);
+
+        if (!lines[i + 1] && !*lines[i])
+            break;      /* the text's last newline */
+        if (g_utf8_strlen(lines[i], -1) <= VDC_OPTS_HELP_WIDTH || !lines[i][lead])
+            fprintf(f, "%s\n", lines[i]);
+        else
+            help_wrap(f, first, rest, lines[i] + lead);
+    }
+}
+
+/* The option column of --help: as wide as the widest option it holds, up
+ * to this; a wider option stands on a line of its own, its help under it. */
+#define HELP_OPTION_MAX 32
+
 void
 vdc_opts_help(const vdc_opts_spec *spec, FILE *f)
 {
     g_autoptr(GPtrArray) lhs = g_ptr_array_new_with_free_func(g_free);
     size_t i, width = 0;
+    g_autofree char *rest = NULL;
 
     for (i = 0; i < spec->n; i++) {
         const vdc_opt *d = &spec->table[i];
@@ -393,26 +455,37 @@ vdc_opts_help(const vdc_opts_spec *spec, FILE *f)
                                               : g_strdup_printf("--%s", d->name);
         char *s = takes_value(d) ? g_strdup_printf("%s %s", name, d->metavar ? d->metavar : d->choices)
                                  : g_strdup(name);
+        size_t w = (size_t)g_utf8_strlen(s, -1);
 
-        width = MAX(width, in_scope(spec, d) ? strlen(s) : 0);
+        if (in_scope(spec, d) && w <= HELP_OPTION_MAX)
+            width = MAX(width, w);
         g_ptr_array_add(lhs, s);
     }
+    rest = g_strnfill(width + 3, ' ');
     if (spec->usage)
-        fputs(spec->usage, f);
+        help_fold(f, spec->usage);
     for (i = 0; i < spec->n; i++) {
         const vdc_opt *d = &spec->table[i];
+        const char *o = lhs->pdata[i];
+        g_autoptr(GString) text = g_string_new(d->help);
+        g_autofree char *first = NULL;
 
         if (!in_scope(spec, d))
             continue;
-        fprintf(f, "  %-*s %s", (int)width, (const char *)lhs->pdata[i], d->help);
         if (d->def)
-            fprintf(f, " [%s]", d->def);
+            g_string_append_printf(text, " [%s]", d->def);
         if (!spec->scope && d->scopes)
-            fprintf(f, " [%s]", d->scopes);
-        fputc('\n', f);
+            g_string_append_printf(text, " [%s]", d->scopes);
+        if ((size_t)g_utf8_strlen(o, -1) > width) {
+            fprintf(f, "  %s\n", o);
+            first = g_strdup(rest);
+        } else {
+            first = g_strdup_printf("  %s%*s ", o, (int)(width - (size_t)g_utf8_strlen(o, -1)), "");
+        }
+        help_wrap(f, first, rest, text->str);
     }
     if (spec->epilogue)
-        fputs(spec->epilogue, f);
+        help_fold(f, spec->epilogue);
 }
 
 void

@@ -98,8 +98,13 @@ typedef enum {
 vdc_opts_result vdc_opts_parse(const vdc_opts_spec *spec, void *opts, int argc, char **argv,
                                int *first, int *dashdash);
 
-/* --help: .usage, one line per option of the scope ("  --name METAVAR  help
- * [default]"; with no scope, each option's scopes in brackets), .epilogue. */
+/* --help: .usage, one entry per option of the scope ("  --name METAVAR  help
+ * [default]"; with no scope, each option's scopes in brackets), .epilogue;
+ * every line at most VDC_OPTS_HELP_WIDTH characters: an option's help
+ * wrapped under its help column, an option wider than the column on a line
+ * of its own, a longer line of .usage or .epilogue wrapped two blanks past
+ * its own indent. */
+#define VDC_OPTS_HELP_WIDTH 100
 void vdc_opts_help(const vdc_opts_spec *spec, FILE *f);
 
 /* Free the STR, ENUM, LIST and STRV members of @opts; safe to call twice. */

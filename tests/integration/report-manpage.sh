@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # doc/vmdiskcmp.1 formats without a groff warning, and documents every long
 # option that the --help of run, cleanup, prepare, lab, report, compare, merge and
-# import prints, and every exit status of src/common/util.h; README and it
+# import prints, and every exit status of src/common/util.h; no line of
+# their --help is wider than 100 columns; README and it
 # name the installed guest template where `make install` puts it.
 # Run time: < 1 s.
 . "$top_srcdir/tests/lib.sh"
@@ -16,6 +17,10 @@ warn=$(groff -man -Tutf8 -ww -z "$man" 2>&1)
 text=$(groff -man -Tascii -P-c -P-b -P-u "$man" 2>/dev/null | sed 's/‐//g') || fail "groff failed"
 for cmd in run cleanup prepare lab report compare merge import; do
     "$VMDISKCMP" "$cmd" --help >"${TMPDIR:-/tmp}/vdc-man.$$" 2>&1 || fail "$cmd --help failed"
+    # a terminal's help: no line wider than 100 characters (UTF-8)
+    wide=$(LC_ALL=C sed 's/[\x80-\xBF]//g' "${TMPDIR:-/tmp}/vdc-man.$$" |     # characters, not bytes
+        awk 'length($0) > 100 { print NR ": " length($0) " wide: " substr($0, 1, 60); exit }')
+    [ -z "$wide" ] || fail "$cmd --help has a line over 100 columns: $wide"
     opts=$(grep -o -- '--[a-z][a-z-]*' "${TMPDIR:-/tmp}/vdc-man.$$" | sort -u)
     rm -f "${TMPDIR:-/tmp}/vdc-man.$$"
     [ -n "$opts" ] || fail "$cmd --help lists no option"
@@ -28,7 +33,7 @@ done
 # the installed guest template: README and man page name it where `make
 # install` puts it with configure's default prefix (/usr/local), as this
 # build's --help does when configured so
-helpdir=$("$VMDISKCMP" run --help | sed -n 's|.*the installed template (\([^;]*\)/guest/guest.img;.*|\1|p')
+helpdir=$("$VMDISKCMP" run --help | tr '\n' ' ' | tr -s ' ' | sed -n 's|.*the installed template (\([^;]*\)/guest/guest.img;.*|\1|p')
 [ -n "$helpdir" ] || fail "run --help names no installed template"
 for doc in "$top_srcdir/README.md" "$man"; do
     paths=$(grep -o '/usr/[a-z/]*share/vmdiskcmp/guest/guest\.img' "$doc" | sort -u)

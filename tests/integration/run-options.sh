@@ -82,7 +82,7 @@ path_bad "--block /dev/a,b: expected" --hypervisor libxl --block /dev/a,b --dest
 grep -qF "$work/a,b/" "$work/stdout" || fail "--image-dir with a ',': not in the domain XML"
 [ -z "$(ls "$work" | grep -v '^std')" ] || fail "--dry-run created $(ls "$work")"
 # --lv-size's help says what it needs (an image-only plan refuses it)
-"$VMDISKCMP" run --help | grep -qF -- "size of each LV we create (needs --lvm, or --dom0 on lvm)" ||
+"$VMDISKCMP" run --help | tr '\n' ' ' | tr -s ' ' | grep -qF -- "size of each LV we create (needs --lvm, or --dom0 on lvm)" ||
     fail "run --help: --lv-size does not say it needs an LV"
 # a single-valued option given twice: refused, never the last taken
 bad "--runs given twice ('2', then '3'): expected one value" --image --runs 2 --runs 3

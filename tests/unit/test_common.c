@@ -801,6 +801,45 @@ test_child_death_grandchild(void **state)
     child_dies_with_us(1);
 }
 
+/* --help's lines fit VDC_OPTS_HELP_WIDTH: a long help wraps under its
+ * column, an option wider than the column stands on its own line, a long
+ * line of the usage wraps past its own indent */
+static void
+test_opts_help_width(void **state)
+{
+    static const vdc_opt table[] = {
+        { .name = "flag", .type = VDC_OPT_FLAG, .off = D(flag), .help =
+          "a flag whose help goes on and on, about what it does, why, and when not to give it, "
+          "more than one line of a terminal holds, so it wraps" },
+        { .name = "a-very-long-option-name-indeed", .type = VDC_OPT_STR, .off = D(str),
+          .metavar = "SOMETHING", .help = "its help under it", .def = "x" },
+    };
+    vdc_opts_spec spec = { .command = "demo", .table = table, .n = G_N_ELEMENTS(table),
+                           .usage = "usage: vmdiskcmp demo [OPTIONS]\n  A usage line that is far longer than "
+                                    "a hundred columns, so that it has to be folded by the help printer.\n\n" };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    g_auto(GStrv) lines = NULL;
+    size_t i;
+
+    (void)state;
+    assert_non_null(f);
+    vdc_opts_help(&spec, f);
+    fclose(f);
+    lines = g_strsplit(buf, "\n", -1);
+    for (i = 0; lines[i]; i++)
+        assert_true(g_utf8_strlen(lines[i], -1) <= VDC_OPTS_HELP_WIDTH);
+    assert_non_null(strstr(buf, "\n  A usage line that is far longer than"));
+    assert_non_null(strstr(buf, "\n    folded by the help printer.\n") ||
+                    strstr(buf, "\n    by the help printer.\n") || strstr(buf, "\n    printer.\n"));
+    assert_non_null(strstr(buf, "\n  --flag a flag whose help goes on"));
+    assert_non_null(strstr(buf, "\n         so it wraps\n") || strstr(buf, "\n         wraps\n") ||
+                    strstr(buf, " so it wraps\n"));
+    assert_non_null(strstr(buf, "\n  --a-very-long-option-name-indeed SOMETHING\n         its help under it [x]\n"));
+    free(buf);
+}
+
 int
 main(void)
 {
@@ -815,6 +854,7 @@ main(void)
         cmocka_unit_test(test_opts_errors),
         cmocka_unit_test(test_opts_operands_and_help),
         cmocka_unit_test(test_opts_help),
+        cmocka_unit_test(test_opts_help_width),
         cmocka_unit_test(test_child_exit_status),
         cmocka_unit_test(test_child_capture),
         cmocka_unit_test(test_child_capture_apart),
