@@ -373,6 +373,18 @@ unique_run_id(const vdc_run_opts *o, vdc_host_defaults *h, const char *cmdline, 
     return -1;
 }
 
+/* A dom0 baseline the page cache flatters (vdc_plan_dom0_size_warning):
+ * one line on stderr once the plan is checked, before anything is made
+ * (not with --quiet; a bad input is then its only line). */
+static void
+warn_dom0_size(const vdc_plan *p, int quiet)
+{
+    g_autofree char *w = vdc_plan_dom0_size_warning(p);
+
+    if (w && !quiet)
+        fprintf(stderr, "vmdiskcmp: WARNING: %s\n", w);
+}
+
 int
 vdc_cmd_run(int argc, char **argv)
 {
@@ -441,6 +453,7 @@ vdc_cmd_run(int argc, char **argv)
     if (o.dry_run) {
         if (preflight(&o, 1) < 0)
             goto out;
+        warn_dom0_size(&p, o.quiet);
         print_dry_run(&p, &s);
         rc = 0;
         goto out;
@@ -458,6 +471,7 @@ vdc_cmd_run(int argc, char **argv)
         goto out;
     if (unique_run_id(&o, &h, cmdline, &p, &suffix) < 0)
         goto out;
+    warn_dom0_size(&p, o.quiet);
     vdc_progress("plan: %zu target(s), %zu step(s), %zu boot(s), results in %s",
                  p.n_targets, p.n_steps, p.n_boots, p.out_dir);
     /* the run returns its own status (run.h): 0, 1 failed, 3 interrupted */

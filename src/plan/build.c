@@ -560,6 +560,7 @@ vdc_plan_build(const vdc_run_opts *o, const vdc_host_defaults *h,
     p->blkback[0] = o->blkback_max_ring_page_order ? (int)g_ascii_strtoull(o->blkback_max_ring_page_order, NULL, 10) : -1;
     p->blkback[1] = o->blkback_max_queues ? (int)g_ascii_strtoull(o->blkback_max_queues, NULL, 10) : -1;
     p->dom0_ram_mib = o->dom0_ram ? o->dom0_ram : o->dom0_memory_max ? o->dom0_memory_max : h->ram_mib;
+    p->dom0_ram_from = o->dom0_ram ? "--dom0-ram" : o->dom0_memory_max ? "--dom0-memory-max" : "the host's MemTotal";
     p->order = !o->order || !strcmp(o->order, "rotated") ? VDC_ORDER_ROTATED
              : !strcmp(o->order, "grouped") ? VDC_ORDER_GROUPED : VDC_ORDER_INTERLEAVED;
     p->runs_auto = o->runs == VDC_OPT_WORD;

@@ -747,3 +747,24 @@ vdc_plan_to_text(const vdc_plan *p)
     }
     return g_string_free(s, FALSE);
 }
+
+/* plan.h */
+char *
+vdc_plan_dom0_size_warning(const vdc_plan *p)
+{
+    size_t t;
+
+    for (t = 0; t < p->n_targets; t++) {
+        const vdc_plan_target *d = &p->targets[t];
+        uint64_t mib = d->test_bytes >> 20;
+
+        if (d->spec.where != VDC_WHERE_DOM0 || !p->dom0_ram_mib || mib >= 2ULL * p->dom0_ram_mib)
+            continue;
+        return g_strdup_printf("--dom0-size %" G_GUINT64_FORMAT " MiB is under twice dom0's RAM (%u MiB, %s): "
+                               "expected at least %" G_GUINT64_FORMAT " MiB, or dom0's page cache flatters "
+                               "the baseline (bonnie++'s rule; the report marks it under-2x-ram)",
+                               (guint64)mib, p->dom0_ram_mib, p->dom0_ram_from ? p->dom0_ram_from : "?",
+                               (guint64)(2ULL * p->dom0_ram_mib));
+    }
+    return NULL;
+}

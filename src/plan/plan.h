@@ -132,6 +132,8 @@ typedef struct {
     char *agent_options;        /* extra agent options, space separated, or NULL */
     unsigned agent_ram_mib;     /* -r given to the agent in the domU */
     unsigned dom0_ram_mib;      /* -r given to the agent in dom0 */
+    const char *dom0_ram_from;  /* where dom0_ram_mib comes from, static: "--dom0-ram",
+                                 * "--dom0-memory-max" or "the host's MemTotal" */
     unsigned dom0_memory_max_mib; /* --dom0-memory-max: the dom0 agent runs in a memory cgroup
                                    * limited to this (host/memcg.h), MiB; 0: none */
     int blkback[2];             /* --blkback-max-ring-page-order, --blkback-max-queues: the
@@ -248,5 +250,16 @@ char *vdc_plan_to_json(const vdc_plan *p);
 
 /* A human-readable plan summary for --dry-run. */
 char *vdc_plan_to_text(const vdc_plan *p);
+
+/* The line `run` warns with before anything is made when the dom0
+ * baseline's test file (--dom0-size) is under twice the RAM dom0's agent is
+ * told (dom0_ram_mib): bonnie++'s rule, a test file of at least twice the
+ * RAM, or the page cache answers part of the I/O and flatters the
+ * baseline every target is held against.  "--dom0-size 64 MiB is under
+ * twice dom0's RAM (24576 MiB, the host's MemTotal): expected at least
+ * 49152 MiB, or dom0's page cache flatters the baseline (bonnie++'s rule;
+ * the report marks it under-2x-ram)"; NULL when the plan has no dom0
+ * target or its file is large enough.  g_free. */
+char *vdc_plan_dom0_size_warning(const vdc_plan *p);
 
 #endif

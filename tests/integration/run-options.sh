@@ -275,6 +275,20 @@ grep -q "^tap:aio:\|'tap:aio:" "$work/plan" || fail "--dry-run: no tap:aio: disk
 grep -q '"format" : "vmdiskcmp-plan"' "$work/plan" || fail "--dry-run: no plan.json"
 [ ! -e "$work/out" ] || fail "--dry-run created $work/out"
 grep -q '"heartbeat_timeout_s" : 120,' "$work/plan" || fail "--dry-run: plan.json lacks the default heartbeat_timeout_s 120"
+# a dom0 test file under twice dom0's RAM: one warning line naming
+# --dom0-size, the RAM and what is expected, before anything is made; none
+# at twice the RAM (--dom0-ram says what the RAM is)
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --dom0 --dom0-size 64M --dom0-ram 512 --size 64M \
+    --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" >"$work/plan" 2>"$work/warn" ||
+    fail "--dry-run --dom0-size 64M failed: $(cat "$work/warn")"
+[ "$(grep -c . "$work/warn")" = 1 ] &&
+    grep -qxF "vmdiskcmp: WARNING: --dom0-size 64 MiB is under twice dom0's RAM (512 MiB, --dom0-ram): expected at least 1024 MiB, or dom0's page cache flatters the baseline (bonnie++'s rule; the report marks it under-2x-ram)" "$work/warn" ||
+    fail "--dom0-size 64M with 512 MiB of dom0 RAM: not the one warning line: $(cat "$work/warn")"
+"$VMDISKCMP" --dry-run --hypervisor libxl --image --dom0 --dom0-size 1G --dom0-ram 512 --size 64M \
+    --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" >"$work/plan" 2>"$work/warn" ||
+    fail "--dry-run --dom0-size 1G failed: $(cat "$work/warn")"
+if grep -q 'WARNING' "$work/warn"; then fail "--dom0-size at twice dom0's RAM warned: $(cat "$work/warn")"; fi
+[ ! -e "$work/out" ] || fail "--dry-run created $work/out"
 # --heartbeat-timeout 0: the watch off, in plan.json
 "$VMDISKCMP" --dry-run --hypervisor libxl --image --heartbeat-timeout 0 --size 64M \
     --guest-image /g.img --seed 3 --out "$work/out" --image-dir "$work" > "$work/plan" ||

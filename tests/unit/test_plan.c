@@ -237,6 +237,48 @@ test_defaults(void **state)
     vdc_plan_dispose(&p);
 }
 
+/* A dom0 test file under twice the RAM dom0's agent is told: one warning
+ * line naming --dom0-size, the RAM and where it came from, and what is
+ * expected; none at twice the RAM or without a dom0 target */
+static void
+test_dom0_size_warning(void **state)
+{
+    static const struct {
+        const char *line, *want;   /* want: NULL no warning */
+    } cases[] = {
+        { "run --image --dom0 --dom0-size 64M --guest-image /g.img --seed 5",
+          "--dom0-size 64 MiB is under twice dom0's RAM (1024 MiB, the host's MemTotal): expected at least "
+          "2048 MiB, or dom0's page cache flatters the baseline (bonnie++'s rule; the report marks it "
+          "under-2x-ram)" },
+        { "run --image --dom0 --dom0-size 64M --dom0-ram 4096 --guest-image /g.img --seed 5",
+          "(4096 MiB, --dom0-ram): expected at least 8192 MiB" },
+        { "run --image --dom0 --dom0-size 100M --dom0-memory-max 64 --guest-image /g.img --seed 5",
+          "--dom0-size 100 MiB is under twice dom0's RAM (64 MiB, --dom0-memory-max): expected at least 128 MiB" },
+        { "run --image --dom0 --dom0-size 2G --guest-image /g.img --seed 5", NULL },
+        { "run --image --dom0 --guest-image /g.img --seed 5", NULL },
+        { "run --image --size 64M --guest-image /g.img --seed 5", NULL },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        vdc_plan p;
+        g_autofree char *err = NULL, *w = NULL;
+
+        vdc_plan_init(&p);
+        assert_int_equal(try_line(cases[i].line, &err, &p), 0);
+        w = vdc_plan_dom0_size_warning(&p);
+        if (!cases[i].want) {
+            if (w)
+                fail_msg("%s: unexpected warning '%s'", cases[i].line, w);
+        } else if (!w || !strstr(w, cases[i].want) || strchr(w, '\n')) {
+            fail_msg("%s: warning '%s', expected '%s' in one line", cases[i].line, w ? w : "(none)",
+                     cases[i].want);
+        }
+        vdc_plan_dispose(&p);
+    }
+}
+
 /* The run id with its random suffix names everything the run creates: the
  * result directory, the domain, images, LVs (those without the host). */
 static void
@@ -473,6 +515,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_dom0_size_warning),
         cmocka_unit_test(test_too_many_disks),
         cmocka_unit_test(test_xen_default),
         cmocka_unit_test(test_run_id_suffix_names_every_object),
