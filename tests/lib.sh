@@ -27,6 +27,17 @@ golden_check() {
     done
 }
 
+# unfold FILE: report.txt with the lines vdc_layout_fold folded joined again
+# (a continuation is indented two blanks past its line, after a line of 60
+# or more characters): for a grep of a whole warning or read-back line
+unfold() {
+    awk 'function lead(s) { match(s, /^ */); return RLENGTH }
+         NR > 1 && plen >= 60 && lead($0) == glead + 2 { row = row " " substr($0, lead($0) + 1); plen = length($0); next }
+         NR > 1 { print row }
+         { row = $0; glead = lead($0); plen = length($0) }
+         END { if (NR) print row }' "$1"
+}
+
 # vouch_journal DIR: write the run record (src/run/runrec.h) that the run
 # named in DIR/journal's run line would have left in $VDC_STATE_DIR, as
 # root can: for tests whose journals are written by hand as a crashed run

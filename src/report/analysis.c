@@ -436,11 +436,9 @@ fill_cell(struct vdc_cell *cell, const vdc_result_set *rs, const struct vdc_stat
     n = kept_values(cell, opt->policy, v);
     if (vdc_stats_summarize(v, n, opt, &cell->sum) < 0)
         goto out;
-    /* sample values are >= 0 (the loader refuses others): a Student t
-     * interval reaching below 0 is cut there (doc/statistics.md); the
-     * renderers print the half-width as ci_mean[1] - mean, uncut */
-    if (cell->sum.has_ci_mean && cell->sum.ci_mean[0] < 0)
-        cell->sum.ci_mean[0] = 0;
+    /* sample values are >= 0 (the loader refuses others): the floor rule
+     * (stats.h, doc/statistics.md) */
+    vdc_stats_summary_floor(&cell->sum);
     cell->sum.n_outliers = cell->n_outliers;
     rc = 0;
  out:
@@ -566,8 +564,7 @@ vdc_guest_faster_than_host(const struct vdc_analysis *a, const vdc_result_set *r
     ng = kept_values(g, a->opt.policy, gv);
     nh = kept_values(h, a->opt.policy, hv);
     vdc_stats_compare(gv, ng, hv, nh, a->alpha, &c);
-    if (c.has_ci && c.ci_delta_percent[0] < -100.0)
-        c.ci_delta_percent[0] = -100.0;
+    vdc_stats_comparison_floor(&c);
     g_free(gv);
     g_free(hv);
     if (out)
@@ -959,10 +956,8 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
             tv = g_new(double, t->n_values + 1);
             nt = kept_values(t, opt->policy, tv);
             vdc_stats_compare(tv, nt, bv, nb, a->alpha, &cc->c);
-            /* a ratio of means of values >= 0 is >= 0: the Fieller
-             * interval is cut at -100 % (doc/statistics.md) */
-            if (cc->c.has_ci && cc->c.ci_delta_percent[0] < -100.0)
-                cc->c.ci_delta_percent[0] = -100.0;
+            /* a ratio of means of values >= 0 is >= 0: the floor rule */
+            vdc_stats_comparison_floor(&cc->c);
             cc->has_sys_per_op = t->n_sys_per_op && b->n_sys_per_op;
             if (cc->has_sys_per_op)
                 cc->sys_us_per_op_delta = t->sys_us_per_op - b->sys_us_per_op;

@@ -215,6 +215,7 @@ cell_fill(struct vdc_density_cell *c, const vdc_result_set *rs, const char *targ
             c->fastest = g;
     }
     rc = vdc_stats_summarize(c->aggregate, n, opt, &c->sum);
+    vdc_stats_summary_floor(&c->sum);   /* a sum of rates: the floor rule (stats.h) */
     c->kib_s_mean = mean_of(c->kib_s, n);
     c->jain_mean = mean_of(c->jain, n);
     c->jain_min = NAN;

@@ -716,6 +716,30 @@ append_count(GString *s, const size_t n[3])
     }
 }
 
+/* The tests target @ti ran (a sample, with a value or not) */
+static size_t
+tests_run(const struct vdc_analysis *a, size_t ti)
+{
+    size_t ki, n = 0;
+
+    for (ki = 0; ki < a->n_tests; ki++)
+        n += vdc_analysis_cell(a, ti, ki)->n_samples > 0;
+    return n;
+}
+
+/* Why a pair has no row: the two ran no test in common (results of
+ * different benchmarks merged, a bonnie++ run beside a dd sweep); what each
+ * ran, so that the line is never an empty verdict (g_free). */
+static char *
+no_common_test(const struct vdc_analysis *a, const struct vdc_headline_pair *hp, const char *relation)
+{
+    size_t nt = tests_run(a, hp->target), nr = tests_run(a, hp->reference);
+
+    return g_strdup_printf("%s %s %s: no test both ran, nothing to compare (%s ran %zu test%s, %s %zu, none "
+                           "of them the same)", a->targets[hp->target], relation, a->targets[hp->reference],
+                           a->targets[hp->target], nt, nt == 1 ? "" : "s", a->targets[hp->reference], nr);
+}
+
 /* One line for a choice or baseline pair: the rows counted by verdict and
  * class. */
 static char *
@@ -728,6 +752,11 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
     const char *t = a->targets[hp->target];
     const char *sep = "";
 
+    if (!hp->n_rows) {
+        g_string_free(s, TRUE);
+        return no_common_test(a, hp, hp->role == VDC_HEADLINE_CACHE ? "against"
+                              : hp->role == VDC_HEADLINE_BASELINE ? "relative to the baseline" : "relative to");
+    }
     for (i = 0; i < hp->n_rows; i++) {
         const struct vdc_headline_row *row = &hp->rows[i];
         int large = row->effect == VDC_EFFECT_LARGE ? 1 : row->effect == VDC_EFFECT_UNDECIDED ? 2 : 0;
@@ -803,6 +832,8 @@ ceiling_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
         if (!hi || row->p.ratio > hi->p.ratio)
             hi = row;
     }
+    if (!hp->n_rows)
+        return no_common_test(a, hp, "relative to bare");
     if (!n)
         return g_strdup_printf("%s relative to bare %s: no test with 2 or more comparable %s (of %zu)", t, r,
                                a->headline.unpaired ? "runs a side, not paired" : "pairs",

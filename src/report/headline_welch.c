@@ -53,10 +53,12 @@ vdc_headline_welch_row(const struct vdc_analysis *a, const struct vdc_cell *t, c
         p->ratio = c.ratio;
         p->delta_percent = c.delta_percent;
     }
-    /* a ratio of rates is never negative: the interval is cut at 0 */
+    /* a ratio of rates is never negative: the floor rule (stats.h) */
+    vdc_stats_comparison_floor(&c);
     if (c.has_ci) {
         p->has_ci = 1;
-        p->ci_delta_percent[0] = MAX(c.ci_delta_percent[0], -100.0);
+        p->ci_cut = c.ci_cut;
+        p->ci_delta_percent[0] = c.ci_delta_percent[0];
         p->ci_delta_percent[1] = c.ci_delta_percent[1];
         p->ci_ratio[0] = 1 + p->ci_delta_percent[0] / 100;
         p->ci_ratio[1] = 1 + p->ci_delta_percent[1] / 100;

@@ -175,14 +175,12 @@ vdc_host_cost_build(struct vdc_analysis *a, const vdc_result_set *rs)
                 if (vdc_stats_summarize(gib, ng, &a->opt, &c.per_gib) < 0 ||
                     vdc_stats_summarize(kio, nk, &a->opt, &c.per_kio) < 0)
                     rc = -1;
-                /* CPU time is never below 0: a Student interval reaching
-                 * below is cut there, as a cell's (doc/statistics.md) */
-                c.per_gib_cut = c.per_gib.has_ci_mean && c.per_gib.ci_mean[0] < 0;
-                c.per_kio_cut = c.per_kio.has_ci_mean && c.per_kio.ci_mean[0] < 0;
-                if (c.per_gib_cut)
-                    c.per_gib.ci_mean[0] = 0;
-                if (c.per_kio_cut)
-                    c.per_kio.ci_mean[0] = 0;
+                /* CPU time is never below 0: the floor rule, as a cell's
+                 * (stats.h, doc/statistics.md) */
+                vdc_stats_summary_floor(&c.per_gib);
+                vdc_stats_summary_floor(&c.per_kio);
+                c.per_gib_cut = c.per_gib.ci_mean_cut;
+                c.per_kio_cut = c.per_kio.ci_mean_cut;
                 g_array_append_val(out, c);
             }
     g_free(gib);
@@ -277,6 +275,8 @@ host_cache_build(struct vdc_analysis *a, const vdc_result_set *rs)
             for (f = 0; f < C_N && rc == 0; f++)
                 if (vdc_stats_summarize(x[f], n[f], &a->opt, sum[f]) < 0)
                     rc = -1;
+                else if (f != C_CACHED)
+                    vdc_stats_summary_floor(sum[f]);   /* bytes: the floor rule; a growth may be < 0 */
             g_array_append_val(out, c);
         }
     for (f = 0; f < C_N; f++)

@@ -112,10 +112,12 @@ vdc_layout_wrap(GString *out, const char *first, const char *rest, const char *t
         if (!*end && used <= room)
             brk = end;
         else if (!brk) {
-            /* one word longer than the line: it stands alone */
+            /* one word longer than the line (a path): cut at the line's end */
+            int k;
+
             brk = p;
-            while (*brk && *brk != ' ')
-                brk++;
+            for (k = 0; k < room && *brk && *brk != ' '; k++)
+                brk = g_utf8_next_char(brk);
         }
         g_string_append(out, lead);
         {
@@ -131,4 +133,31 @@ vdc_layout_wrap(GString *out, const char *first, const char *rest, const char *t
             p++;
         lead = rest;
     } while (*p);
+}
+
+/* layout.h */
+void
+vdc_layout_fold(GString *out, const char *text, int width)
+{
+    const char *p = text;
+
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        g_autofree char *line = g_strndup(p, len);
+
+        if (vdc_layout_width(line) <= width) {
+            g_string_append(out, line);
+            g_string_append_c(out, '\n');
+        } else {
+            size_t lead = strspn(line, " ");
+            g_autofree char *first = g_strndup(line, lead);
+            g_autofree char *rest = g_strdup_printf("%s  ", first);
+
+            vdc_layout_wrap(out, first, rest, line + lead, width);
+        }
+        p += len;
+        if (*p == '\n')
+            p++;
+    }
 }

@@ -15,6 +15,8 @@
 
 /* The widest text line `compare` prints (UTF-8 characters). */
 #define VDC_LAYOUT_WIDTH 120
+/* The widest line of report.txt (UTF-8 characters). */
+#define VDC_LAYOUT_TEXT_WIDTH 100
 
 /* The names a text table prints for @a's targets: their own when every
  * one fits @max columns, else "T1", "T2", ... in target order; *@keyed is 1
@@ -29,9 +31,19 @@ void vdc_layout_append_key(GString *out, const vdc_result_set *rs, const struct 
                            char **aliases, int keyed, const char *indent, int width);
 
 /* @text as lines of at most @width characters (UTF-8), broken at blanks
- * (a word longer than a line stands alone): the first after @first, the
- * others after @rest; each line ends in '\n'. */
+ * (a word longer than a line is cut at the line's end): the first after
+ * @first, the others after @rest; each line ends in '\n'. */
 void vdc_layout_wrap(GString *out, const char *first, const char *rest, const char *text, int width);
+
+/* Each line of @text as it is when it is at most @width characters wide,
+ * else wrapped at blanks by vdc_layout_wrap, its continuation lines indented
+ * two blanks past its own leading blanks; a word wider than the room is cut.
+ * For a document with a width limit (report.txt: VDC_LAYOUT_TEXT_WIDTH)
+ * after its sections laid out their tables to fit: the prose a section
+ * printed as one line (a warning, an excluded cell, a read-back line with a
+ * path) folds, and no line is wider than @width unless its own blanks
+ * leave less than 20 columns. */
+void vdc_layout_fold(GString *out, const char *text, int width);
 
 /* The display width of @s (UTF-8 characters). */
 int vdc_layout_width(const char *s);

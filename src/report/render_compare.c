@@ -63,8 +63,8 @@ column_cell(char *buf, size_t size, const struct vdc_analysis *a, const struct c
         return;
     }
     vdc_fmt_cell_delta(buf, size, vdc_analysis_cmp(a, col->target, ki), 1);
-    if (!buf[0])
-        snprintf(buf, size, "-");
+    if (!buf[0])   /* no delta: why, never an empty verdict */
+        snprintf(buf, size, "%s", vdc_fmt_no_delta(vdc_analysis_cmp(a, col->target, ki)));
 }
 
 /* The dd system time per operation of @col on test @ki ("14.7", "+34.1"),

@@ -12,6 +12,8 @@
 #include "report/render_density.h"
 #include "report/render_escape.h"
 #include "report/render_fmt.h"
+#include "report/layout.h"
+#include "common/escape.h"
 
 const char vdc_density_note[] =
     "N domUs of one target run together, each with its own copy of its storage, released at one instant. "
@@ -185,33 +187,27 @@ vdc_density_wrap(GString *out, const char *s, const char *indent, size_t width)
     g_string_append_c(out, '\n');
 }
 
-void
-vdc_density_text(GString *out, const struct vdc_analysis *a)
+/* @s wrapped at report.txt's width, after @first, then @rest */
+static void
+text_wrap(GString *out, const char *first, const char *rest, const char *s)
+{
+    GString *e = g_string_new(NULL);
+
+    vdc_escape_line(e, s);
+    vdc_layout_wrap(out, first, rest, e->str, VDC_LAYOUT_TEXT_WIDTH);
+    g_string_free(e, TRUE);
+}
+
+/* The fairness table of report.txt: a block per test under its label, a
+ * row per level and target (every column but the test's and the notes),
+ * a row's notes wrapped under it, so that it fits report.txt's width. */
+static void
+fairness_text(GString *out, const struct vdc_analysis *a)
 {
     const struct vdc_density *d = &a->density;
     const struct vdc_density_cell *c;
-    size_t i, k, w[VDC_DENSITY_COLS];
+    size_t k, ki, w[VDC_DENSITY_COLS];
 
-    if (!d->n_levels)
-        return;
-    g_string_append(out, "Many guests at once\n");
-    vdc_density_wrap(out, vdc_density_note, "  ", 100);
-    for (i = 0; i < d->n_pairs; i++) {
-        g_autofree char *t = vdc_density_pair_text(a, &d->pairs[i]);
-
-        g_string_append_printf(out, "  %s\n", t);
-    }
-    if (d->n_failures)
-        g_string_append(out, "  Failed guests (their repetitions are left out, apart from a guest that ran but gave "
-                             "no value):\n");
-    for (i = 0; i < d->n_failures; i++) {
-        g_autofree char *t = vdc_density_failure_text(a, &d->failures[i]);
-
-        g_string_append_printf(out, "    %s\n", t);
-    }
-    g_string_append(out, "  Scaling (aggregate against the number of guests N):\n");
-    scaling_lines(out, a, "    ");
-    g_string_append(out, "  Fairness:\n");
     for (k = 0; k < VDC_DENSITY_COLS; k++)
         w[k] = strlen(vdc_density_cols[k]);
     VDC_DENSITY_FOR_CELLS(d, c) {
@@ -223,23 +219,79 @@ vdc_density_text(GString *out, const struct vdc_analysis *a)
         vdc_density_row_free(v);
     }
     g_string_append(out, "   ");
-    for (k = 0; k < VDC_DENSITY_COLS; k++)
-        g_string_append_printf(out, " %-*s", (int)w[k], vdc_density_cols[k]);
+    for (k = 0; k < VDC_DENSITY_COLS - 1; k++)
+        if (k != 2)
+            g_string_append_printf(out, " %-*s", (int)w[k], vdc_density_cols[k]);
     while (out->str[out->len - 1] == ' ')
         g_string_truncate(out, out->len - 1);
     g_string_append_c(out, '\n');
-    VDC_DENSITY_FOR_CELLS(d, c) {
-        char *v[VDC_DENSITY_COLS];
+    for (ki = 0; ki < d->n_tests; ki++) {
+        int head = 0;
 
-        vdc_density_row(a, c, v);
-        g_string_append(out, "   ");
-        for (k = 0; k < VDC_DENSITY_COLS; k++)
-            g_string_append_printf(out, " %-*s", (int)w[k], v[k]);
-        while (out->len && out->str[out->len - 1] == ' ')
-            g_string_truncate(out, out->len - 1);
-        g_string_append_c(out, '\n');
-        vdc_density_row_free(v);
+        VDC_DENSITY_FOR_CELLS(d, c) {
+            char *v[VDC_DENSITY_COLS];
+
+            if (c->test != ki)
+                continue;
+            vdc_density_row(a, c, v);
+            if (!head++)
+                text_wrap(out, "    ", "      ", v[2]);
+            g_string_append(out, "   ");
+            for (k = 0; k < VDC_DENSITY_COLS - 1; k++)
+                if (k != 2)
+                    g_string_append_printf(out, " %-*s", (int)w[k] + (int)(strlen(v[k]) -
+                                                      (size_t)g_utf8_strlen(v[k], -1)), v[k]);
+            while (out->len && out->str[out->len - 1] == ' ')
+                g_string_truncate(out, out->len - 1);
+            g_string_append_c(out, '\n');
+            if (*v[VDC_DENSITY_COLS - 1]) {
+                g_autofree char *note = g_strdup_printf("notes: %s", v[VDC_DENSITY_COLS - 1]);
+
+                text_wrap(out, "      ", "        ", note);
+            }
+            vdc_density_row_free(v);
+        }
     }
+}
+
+void
+vdc_density_text(GString *out, const struct vdc_analysis *a)
+{
+    const struct vdc_density *d = &a->density;
+    size_t i;
+
+    if (!d->n_levels)
+        return;
+    g_string_append(out, "Many guests at once\n");
+    vdc_density_wrap(out, vdc_density_note, "  ", VDC_LAYOUT_TEXT_WIDTH);
+    for (i = 0; i < d->n_pairs; i++) {
+        g_autofree char *t = vdc_density_pair_text(a, &d->pairs[i]);
+
+        text_wrap(out, "  ", "    ", t);
+    }
+    if (d->n_failures)
+        text_wrap(out, "  ", "    ", "Failed guests (their repetitions are left out, apart from a guest that ran "
+                                     "but gave no value):");
+    for (i = 0; i < d->n_failures; i++) {
+        g_autofree char *t = vdc_density_failure_text(a, &d->failures[i]);
+
+        text_wrap(out, "    ", "      ", t);
+    }
+    g_string_append(out, "  Scaling (aggregate against the number of guests N):\n");
+    {
+        GString *l = g_string_new(NULL);
+        char **lines;
+
+        scaling_lines(l, a, "");
+        lines = g_strsplit(l->str, "\n", -1);
+        for (i = 0; lines[i]; i++)
+            if (*lines[i])
+                text_wrap(out, "    ", "      ", lines[i]);
+        g_strfreev(lines);
+        g_string_free(l, TRUE);
+    }
+    g_string_append(out, "  Fairness:\n");
+    fairness_text(out, a);
     vdc_density_host_text(out, a);
     g_string_append_c(out, '\n');
 }

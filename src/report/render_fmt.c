@@ -83,6 +83,39 @@ vdc_fmt_cell_delta(char *buf, size_t size, const struct vdc_cell_comparison *cc,
 }
 
 /* render_fmt.h */
+const char *
+vdc_fmt_no_delta(const struct vdc_cell_comparison *cc)
+{
+    const struct vdc_cell *t = cc->target, *b = cc->baseline;
+
+    if (cc->c.has_ratio)
+        return NULL;
+    if (!t->n_samples && !b->n_samples)
+        return "neither ran it";
+    if (!t->n_samples)
+        return "not run";
+    if (!b->n_samples)
+        return "baseline not run";
+    if (!t->sum.n)
+        return t->n_too_fast ? "too fast" : "failed";
+    if (!b->sum.n)
+        return b->n_too_fast ? "baseline too fast" : "baseline failed";
+    return "baseline mean 0";
+}
+
+/* render_fmt.h */
+void
+vdc_fmt_cell_ci(char *buf, size_t size, const struct vdc_cell *c, const char *pm)
+{
+    if (!c->sum.has_ci_mean)
+        snprintf(buf, size, "%s", "");
+    else if (c->sum.ci_mean_cut)
+        snprintf(buf, size, "[0, %s]", vdc_fmt_num_s(c->sum.ci_mean[1]));
+    else
+        snprintf(buf, size, "%s%s", pm, vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
+}
+
+/* render_fmt.h */
 char *
 vdc_cell_flags_text(unsigned flags)
 {

@@ -15,6 +15,18 @@
     "independent samples (Fieller, unequal variances); the headline's ceiling table pairs repetition r of " \
     "both (same seed, same boot), so its interval for the same ratio differs."
 
+/* The legend of an interval cut at its floor (stats.h, vdc_stats_ci_floor),
+ * one sentence, plain text: the same words in every format. */
+#define VDC_CI_FLOOR_NOTE "[0, x]: the 95 % interval reached below 0 and is cut there, as every " \
+    "interval of this report is cut at what its quantity can be (a rate, a time, bytes: 0; a delta: " \
+    "-100 %): the runs do not bound it from below."
+
+/* A cell's 95 % interval of the mean as the results tables print it: "+-"
+ * (text: @pm) and the half-width when the interval is whole, "[0, 119644]"
+ * when it was cut at 0 (vdc_stats_summary.ci_mean_cut: a half-width would
+ * imply a negative bound); "" when there is none. */
+void vdc_fmt_cell_ci(char *buf, size_t size, const struct vdc_cell *c, const char *pm);
+
 /* A rate as bonnie++ prints it: no decimals from 1000 up, one below,
  * two below 10.
  * Returns one of 8 rotating static buffers (use within one statement). */
@@ -34,6 +46,12 @@ void vdc_fmt_cell_mean(char *buf, size_t size, const struct vdc_cell *c);
 /* "+474.2%**": % delta of a comparison with its significance mark
  * (@with_mark); "" when there is no ratio. */
 void vdc_fmt_delta(char *buf, size_t size, const struct vdc_stats_comparison *c, int with_mark);
+
+/* Why @cc has no delta, in a table's cell, the same words in every format:
+ * "neither ran it", "not run" (the target lacks the test), "baseline not
+ * run", "too fast" / "failed" (the target's every run), "baseline too fast"
+ * / "baseline failed", "baseline mean 0"; NULL when it has one (a ratio). */
+const char *vdc_fmt_no_delta(const struct vdc_cell_comparison *cc);
 
 /* vdc_fmt_delta of @cc, then VDC_ARTEFACT_MARK when either side may be an
  * artefact (the target cell's VDC_CELL_ARTEFACT_MARKED): "+120.3%**‡". */

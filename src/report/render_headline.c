@@ -286,12 +286,16 @@ struct layout {
     /* one cell of the ceiling table: column 0 is the test, @head the head row */
     void (*ceiling_cell)(GString *out, const char *s, size_t col, int head);
     void (*ceiling_row_end)(GString *out, size_t n_cols, int head);
+    size_t ceiling_cols;           /* text: at most this many targets a block of the ceiling
+                                    * table, the test repeated (0: one block) */
     /* one cell of a ranking table (group, target, mean, note) */
     void (*rank_cell)(GString *out, const char *s, size_t col, int head);
 };
 
 /* a cell of the text ceiling table: 22 (a target) and 34 (a test) columns
- * wide, wider for a longer name or label: never cut */
+ * wide, wider for a longer name or label: never cut; as many targets a
+ * block as fit report.txt's 100 columns */
+#define TEXT_CEILING_COLS ((100 - 4 - 34) / (1 + 22))
 static void
 text_cell(GString *out, const char *s, size_t col, int head)
 {
@@ -368,6 +372,7 @@ static const struct layout text_layout = {
     .row_open = "    ", .row_answer = ": ", .row_stop = "; stop: ", .row_close = "\n",
     .ceiling = { "  ", "\n" }, .ceiling_open = "", .ceiling_close = "", .reasons_open = "", .reasons_close = "",
     .ceiling_cell = text_cell, .ceiling_row_end = text_row_end, .rank_cell = text_rank_cell,
+    .ceiling_cols = TEXT_CEILING_COLS,
 };
 
 static const struct layout md_layout = {
@@ -514,21 +519,35 @@ put_ceiling(GString *out, const struct layout *l, const struct vdc_analysis *a, 
     g_string_append(out, l->ceiling.after);
     g_free(title);
     g_string_append(out, l->ceiling_open);
-    l->ceiling_cell(out, "test", 0, 1);
-    for (i = 0, col = 1; i < h->n_pairs; i++)
-        if (is_ceiling_of(&h->pairs[i], ref))
-            l->ceiling_cell(out, a->targets[h->pairs[i].target], col++, 1);
-    l->ceiling_row_end(out, col, 1);
-    for (ki = 0; ki < a->n_tests; ki++) {
-        if (!ceiling_has_test(h, ref, ki))
-            continue;
-        l->ceiling_cell(out, LABEL(ki), 0, 0);
-        for (i = 0, col = 1; i < h->n_pairs; i++)
-            if (is_ceiling_of(&h->pairs[i], ref)) {
-                ceiling_cell(buf, sizeof(buf), row_of(&h->pairs[i], ki));
-                l->ceiling_cell(out, buf, col++, 0);
+    {
+        size_t n_cols = 0, first, per;
+
+        for (i = 0; i < h->n_pairs; i++)
+            n_cols += is_ceiling_of(&h->pairs[i], ref);
+        per = l->ceiling_cols ? l->ceiling_cols : MAX(n_cols, 1);
+        /* the target columns [first, first + per), the test's repeated */
+        for (first = 0; first < MAX(n_cols, 1); first += per) {
+            size_t k;
+
+            if (first)
+                g_string_append_c(out, '\n');
+            l->ceiling_cell(out, "test", 0, 1);
+            for (i = 0, col = 1, k = 0; i < h->n_pairs; i++)
+                if (is_ceiling_of(&h->pairs[i], ref) && k++ >= first && k <= first + per)
+                    l->ceiling_cell(out, a->targets[h->pairs[i].target], col++, 1);
+            l->ceiling_row_end(out, col, 1);
+            for (ki = 0; ki < a->n_tests; ki++) {
+                if (!ceiling_has_test(h, ref, ki))
+                    continue;
+                l->ceiling_cell(out, LABEL(ki), 0, 0);
+                for (i = 0, col = 1, k = 0; i < h->n_pairs; i++)
+                    if (is_ceiling_of(&h->pairs[i], ref) && k++ >= first && k <= first + per) {
+                        ceiling_cell(buf, sizeof(buf), row_of(&h->pairs[i], ki));
+                        l->ceiling_cell(out, buf, col++, 0);
+                    }
+                l->ceiling_row_end(out, col, 0);
             }
-        l->ceiling_row_end(out, col, 0);
+        }
     }
     g_string_append(out, l->ceiling_close);
     put_para(out, l, &l->note, ceiling_note(a, ref));

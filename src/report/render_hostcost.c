@@ -155,9 +155,12 @@ vdc_host_cost_text(GString *out, const struct vdc_analysis *a)
         g_autofree char *lead = text_lead(vdc_host_role_label(c->role), rw);
 
         if (!i || c->target != a->host[i - 1].target || c->test != a->host[i - 1].test) {
-            g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
+            char label[VDC_TEST_LABEL_MAX];
+            g_autofree char *head = g_strdup_printf("%s, %s", a->targets[c->target],
+                                                    vdc_analysis_test_label(a, c->test, label, sizeof(label)));
+            g_autofree char *t = vdc_escape_text(head, -1, 0);
 
-            g_string_append_printf(out, "  %s, %s\n", t, a->tests[c->test]);
+            vdc_layout_wrap(out, "  ", "    ", t, HC_TEXT_WIDTH);
         }
         if (no_figure(c)) {
             g_autofree char *text = no_figure_text(c);
@@ -202,11 +205,12 @@ vdc_host_cost_markdown(GString *out, const struct vdc_analysis *a)
     for (i = 0; i < a->n_host; i++) {
         const struct vdc_host_cost *c = &a->host[i];
         GString *g = g_string_new(NULL), *k = g_string_new(NULL);
+        char label[VDC_TEST_LABEL_MAX];
 
         g_string_append(out, "| ");
         vdc_md_escape(out, a->targets[c->target]);
         g_string_append(out, " | ");
-        vdc_md_escape(out, a->tests[c->test]);
+        vdc_md_escape(out, vdc_analysis_test_label(a, c->test, label, sizeof(label)));
         g_string_append(out, " | ");
         vdc_md_escape(out, vdc_host_role_label(c->role));
         if (no_figure(c)) {
@@ -305,14 +309,17 @@ static void
 host_cache_text(GString *out, const struct vdc_analysis *a)
 {
     GString **cells;
-    int w[7], kw = 4;
+    int w[7], kw = 4, figures;
     size_t i, j;
+    char label[VDC_TEST_LABEL_MAX];
 
     if (!a->n_cache)
         return;
-    /* a row per test under its target; the figures right-aligned in
-     * columns as wide as their widest cell or the heading's words, the
-     * headings on two lines ("disk" over "read") */
+    /* a row per test under its target, the test as the report names it;
+     * the figures right-aligned in columns as wide as their widest cell or
+     * the heading's words, the headings on two lines ("disk" over "read");
+     * a test's name too wide for its row to fit HC_TEXT_WIDTH stands on a
+     * line of its own above the row's figures */
     cells = g_new0(GString *, a->n_cache * 6);
     for (j = 0; j < 6; j++) {
         const char *sp = strchr(cache_heads[j], ' ');
@@ -327,8 +334,11 @@ host_cache_text(GString *out, const struct vdc_analysis *a)
         for (j = 0; j < 6; j++)
             w[j] = MAX(w[j], vdc_layout_width(cells[i * 6 + j]->str));
         w[6] = MAX(w[6], snprintf(NULL, 0, "%zu", cache_runs(&a->cache[i])));
-        kw = MAX(kw, vdc_layout_width(a->tests[a->cache[i].test]));
+        kw = MAX(kw, vdc_layout_width(vdc_analysis_test_label(a, a->cache[i].test, label, sizeof(label))));
     }
+    for (figures = w[6], j = 0; j < 6; j++)
+        figures += w[j] + 2;
+    kw = MIN(kw, MAX(4, HC_TEXT_WIDTH - 6 - figures));
     g_string_append(out, "\ndom0 page cache around each test\n");
     vdc_layout_wrap(out, "  ", "  ", vdc_host_cache_note, HC_TEXT_WIDTH);
     g_string_append(out, "  Target\n");
@@ -351,13 +361,19 @@ host_cache_text(GString *out, const struct vdc_analysis *a)
     }
     for (i = 0; i < a->n_cache; i++) {
         const struct vdc_host_cache *c = &a->cache[i];
-        g_autofree char *lead = text_lead(a->tests[c->test], kw);
+        const char *name = vdc_analysis_test_label(a, c->test, label, sizeof(label));
+        g_autofree char *lead = NULL;
 
         if (!i || c->target != a->cache[i - 1].target) {
             g_autofree char *t = vdc_escape_text(a->targets[c->target], -1, 0);
 
-            g_string_append_printf(out, "  %s\n", t);
+            vdc_layout_wrap(out, "  ", "    ", t, HC_TEXT_WIDTH);
         }
+        if (vdc_layout_width(name) > kw) {
+            g_string_append_printf(out, "    %s\n", name);
+            name = "";
+        }
+        lead = text_lead(name, kw);
         g_string_append(out, lead);
         for (j = 0; j < 6; j++) {
             vdc_layout_pad(out, cells[i * 6 + j]->str, w[j], 1);
@@ -388,12 +404,13 @@ host_cache_markdown(GString *out, const struct vdc_analysis *a)
     g_string_append(out, " n |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (i = 0; i < a->n_cache; i++) {
         const struct vdc_host_cache *c = &a->cache[i];
+        char label[VDC_TEST_LABEL_MAX];
 
         cache_cells(c, cell);
         g_string_append(out, "| ");
         vdc_md_escape(out, a->targets[c->target]);
         g_string_append(out, " | ");
-        vdc_md_escape(out, a->tests[c->test]);
+        vdc_md_escape(out, vdc_analysis_test_label(a, c->test, label, sizeof(label)));
         for (k = 0; k < 6; k++)
             g_string_append_printf(out, " | %s", cell[k]->str);
         g_string_append_printf(out, " | %zu |\n", cache_runs(c));
@@ -426,12 +443,13 @@ host_cache_html(GString *out, const struct vdc_analysis *a)
     g_string_append(out, "<th>n</th></tr>\n");
     for (i = 0; i < a->n_cache; i++) {
         const struct vdc_host_cache *c = &a->cache[i];
+        char label[VDC_TEST_LABEL_MAX];
 
         cache_cells(c, cell);
         e = g_markup_escape_text(a->targets[c->target], -1);
         g_string_append_printf(out, "<tr><td>%s</td>", e);
         g_free(e);
-        e = g_markup_escape_text(a->tests[c->test], -1);
+        e = g_markup_escape_text(vdc_analysis_test_label(a, c->test, label, sizeof(label)), -1);
         g_string_append_printf(out, "<td>%s</td>", e);
         g_free(e);
         for (k = 0; k < 6; k++) {
@@ -620,10 +638,12 @@ hc_layout(const struct vdc_analysis *a, size_t ti, struct hc_layout *l)
             l->slot[c->test] = l->nk++;
         if (!c->per_gib.n) {
             GString **f = &flagged[role_index(c->role)];
+            char label[VDC_TEST_LABEL_MAX];
 
             if (!*f)
                 *f = g_string_new(NULL);
-            g_string_append_printf(*f, "%s%s", (*f)->len ? ", " : "", a->tests[c->test]);
+            g_string_append_printf(*f, "%s%s", (*f)->len ? ", " : "",
+                                   vdc_chart_test_label(a, c->test, label, sizeof(label)));
         }
     }
     for (r = 0; r < VDC_HOST_N_ROLES; r++) {
@@ -838,7 +858,8 @@ vdc_host_cost_html(GString *out, const struct vdc_analysis *a, int *fig)
         const struct vdc_host_cost *c = &a->host[i];
         GString *g = g_string_new(NULL), *k = g_string_new(NULL);
         char *t = g_markup_escape_text(a->targets[c->target], -1);
-        char *ks = g_markup_escape_text(a->tests[c->test], -1);
+        char label[VDC_TEST_LABEL_MAX];
+        char *ks = g_markup_escape_text(vdc_analysis_test_label(a, c->test, label, sizeof(label)), -1);
 
         g_string_append_printf(out, "<tr><td>%s</td><td>%s</td><td>%s</td>", t, ks,
                                vdc_host_role_label(c->role));

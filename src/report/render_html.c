@@ -138,8 +138,11 @@ html_table(GString *out, const struct vdc_analysis *a)
             g_string_append(out, "</th><td>");
             vdc_fmt_cell_mean(buf, sizeof(buf), c);
             esc(out, buf);
-            if (c->sum.has_ci_mean)
-                g_string_append_printf(out, " &plusmn; %s", vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
+            if (c->sum.has_ci_mean) {
+                vdc_fmt_cell_ci(buf, sizeof(buf), c, "\u00b1 ");
+                g_string_append_c(out, ' ');
+                esc(out, buf);
+            }
             if (c->sum.n && c->n_too_fast_excluded)
                 g_string_append_printf(out, " <small>(n=%zu; %zu of %zu too fast)</small>", c->sum.n,
                                        c->n_too_fast_excluded, c->n_samples);
@@ -170,6 +173,11 @@ html_table(GString *out, const struct vdc_analysis *a)
                     g_string_append(out, "; may be an artefact");
                 g_string_append(out, "\">");
                 esc(out, buf);
+                if (!buf[0]) {  /* no delta: why, never an empty cell */
+                    g_string_append(out, "<small>");
+                    esc(out, vdc_fmt_no_delta(vdc_analysis_cmp(a, ti, ki)));
+                    g_string_append(out, "</small>");
+                }
                 if (cm->has_ci)
                     g_string_append_printf(out, " <small>[%+.1f%%, %+.1f%%]</small>",
                                            cm->ci_delta_percent[0], cm->ci_delta_percent[1]);
@@ -527,7 +535,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
                          "with a value. Deltas: % of the baseline mean with the 95&nbsp;% Fieller interval; ** "
                          "p&nbsp;&lt;&nbsp;0.01, * p&nbsp;&lt;&nbsp;0.05, ~ no significant difference (Welch "
                          "t-test); n/c not comparable (no verdict: why, under the table); no mark: not tested "
-                         "(fewer than 2 samples). " VDC_DELTA_CI_NOTE "</p>\n");
+                         "(fewer than 2 samples). " VDC_DELTA_CI_NOTE " " VDC_CI_FLOOR_NOTE "</p>\n");
     html_table(out, a);
     {
         char **nc = vdc_analysis_not_comparable_lines(a);

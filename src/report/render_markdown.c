@@ -56,12 +56,17 @@ vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci)
             char buf[64];
 
             vdc_fmt_cell_mean(buf, sizeof(buf), c);
+            if (!c->n_samples)
+                snprintf(buf, sizeof(buf), "not run");
             if (g_str_has_prefix(buf, "+++++"))
                 g_string_append_printf(out, " \\+\\+\\+\\+\\+%s", buf + 5);
             else
                 g_string_append_printf(out, " %s", buf);
-            if (with_ci && c->sum.has_ci_mean)
-                g_string_append_printf(out, " ± %s", vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
+            if (with_ci && c->sum.has_ci_mean) {
+                vdc_fmt_cell_ci(buf, sizeof(buf), c, "± ");
+                g_string_append(out, " ");
+                vdc_md_escape(out, buf);
+            }
             if (c->sum.n && c->n_too_fast_excluded)
                 g_string_append_printf(out, " (n=%zu; %zu of %zu too fast)", c->sum.n, c->n_too_fast_excluded,
                                        c->n_samples);
@@ -74,6 +79,8 @@ vdc_md_table(GString *out, const struct vdc_analysis *a, int with_ci)
                 char buf[96];
 
                 vdc_fmt_cell_delta(buf, sizeof(buf), vdc_analysis_cmp(a, ti, ki), 1);
+                if (!buf[0])   /* no delta: why, never an empty cell */
+                    snprintf(buf, sizeof(buf), "%s", vdc_fmt_no_delta(vdc_analysis_cmp(a, ti, ki)));
                 g_string_append_printf(out, " %s", buf);
                 if (vdc_analysis_cmp(a, ti, ki)->c.has_ci)
                     g_string_append_printf(out, " [%+.1f%%, %+.1f%%]",
@@ -119,8 +126,10 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_string_append(out, "** (");
         vdc_md_escape(out, dir);
     }
-    g_string_append_printf(out, ").  Cells: mean ± half-width of the 95 %% CI (Student t), "
-                           "(n = samples with a value).  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
+    g_string_append(out, ").  Cells: mean ± half-width of the 95 % CI (Student t), "
+                         "(n = samples with a value); ");
+    vdc_md_escape(out, VDC_CI_FLOOR_NOTE);
+    g_string_append_printf(out, "  Deltas: %% of the baseline mean, [95 %% CI, Fieller; "
                            "unbounded: the baseline too noisy to bound it]; "
                            "\\*\\* p < 0.01, \\* p < 0.05, ~ no significant difference (Welch t-test); "
                            "n/c not comparable (no verdict: why, below the table); no mark: not tested (n < 2).  \\+\\+\\+\\+\\+: too fast, no value.  "

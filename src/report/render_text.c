@@ -110,10 +110,12 @@ static void
 cell_ci(GString *out, const struct vdc_cell *c, int width)
 {
     char buf[64] = "";
+    int pad;
 
-    if (c->sum.has_ci_mean)
-        snprintf(buf, sizeof(buf), "+-%s", vdc_fmt_num_s(c->sum.ci_mean[1] - c->sum.mean));
-    g_string_append_printf(out, " %*s    ", width, buf);
+    vdc_fmt_cell_ci(buf, sizeof(buf), c, "+-");
+    /* a cut interval ("[0, 119644]") reaches into the 4 blanks after it */
+    pad = MAX(0, 4 - MAX(0, (int)strlen(buf) - width));
+    g_string_append_printf(out, " %*s%*s", width, buf, pad, "");
 }
 
 /* A row under target @ti's row: @label, then @cell of each column of the
@@ -404,7 +406,14 @@ text_other_tests(GString *out, const struct vdc_analysis *a, char **names)
                                    g_str_has_suffix(out->str, "\n\n") ? "" : "\n", a->baseline);
             header = 1;
         }
-        g_string_append_printf(out, "%s\n", a->tests[ki]);
+        {
+            char label[VDC_TEST_LABEL_MAX];
+            GString *e = g_string_new(NULL);
+
+            vdc_escape_line(e, vdc_analysis_test_label(a, ki, label, sizeof(label)));
+            vdc_layout_wrap(out, "", "  ", e->str, 100);
+            g_string_free(e, TRUE);
+        }
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
             char mean[64], ci[96] = "", delta[64] = "", *line;
@@ -451,23 +460,24 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
                                                  a->n_targets, a->n_targets == 1 ? "" : "s", a->baseline,
                                                  a->baseline);
 
-        vdc_layout_wrap(out, "", "  ", title, 100);
+        vdc_layout_wrap(out, "", "  ", title, VDC_LAYOUT_TEXT_WIDTH);
         g_string_append_c(out, '\n');
     }
     vdc_append_answer_text(out, a);
     vdc_append_headline_text(out, a);
     if (a->reading.present) {
-        vdc_append_reading_text(out, a, names, "  ", VDC_LAYOUT_WIDTH);
+        vdc_append_reading_text(out, a, names, "  ", VDC_LAYOUT_TEXT_WIDTH);
         g_string_append_c(out, '\n');
     }
     if (keyed) {
         /* the tables' 16 columns would cut the names: short ones, and their key */
         g_string_append(out, "Targets, as the tables below name them:\n");
-        vdc_layout_append_key(out, rs, a, names, keyed, "  ", VDC_LAYOUT_WIDTH);
+        vdc_layout_append_key(out, rs, a, names, keyed, "  ", VDC_LAYOUT_TEXT_WIDTH);
         g_string_append_c(out, '\n');
     }
-    g_string_append(out, "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width.\n"
-                         "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
+    vdc_layout_wrap(out, "", "", "Rows: mean of the samples with a value, mean %CP; 95% CI: Student t half-width. "
+                    VDC_CI_FLOOR_NOTE, VDC_LAYOUT_TEXT_WIDTH);
+    g_string_append(out, "n: values used in every cell of the row; where cells differ, n is the runs and the\n"
                          "\"n values/runs\" row gives each cell's count.  +++++: every run too fast, no value.\n\n");
     vdc_append_warnings(out, rs, a, VDC_WARNING_BIT(VDC_WARNING_TOO_FAST), "", "\n\n", vdc_escape_line);
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "WARNING: ", "\n\n", vdc_escape_line);
@@ -510,5 +520,14 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
     vdc_density_text(out, a);
     vdc_append_notes(out, a, "", "  ", 0);
     g_strfreev(names);
-    return g_string_free(out, FALSE);
+    {
+        /* no line wider than VDC_LAYOUT_TEXT_WIDTH: the tables are laid
+         * out to fit, the prose printed as one line (a warning, an excluded
+         * cell, a path read back) folds here */
+        GString *folded = g_string_sized_new(out->len + out->len / 16);
+
+        vdc_layout_fold(folded, out->str, VDC_LAYOUT_TEXT_WIDTH);
+        g_string_free(out, TRUE);
+        return g_string_free(folded, FALSE);
+    }
 }

@@ -17,6 +17,7 @@
 #include "report/render.h"
 #include "report/render_escape.h"
 #include "report/render_fmt.h"
+#include "report/layout.h"
 
 /* render.h */
 char *
@@ -174,9 +175,11 @@ walk_workloads(GString *out, const struct vdc_analysis *a, const struct workload
 static void
 text_intro(GString *out, const struct vdc_analysis *a)
 {
-    g_string_append_printf(out, "Workloads: IOPS mean [95%% CI of the mean], completion latency p50 and "
-                           "p99 in us and CPU us per I/O (means of the runs), %% delta relative to %s\n",
-                           a->baseline);
+    g_autofree char *intro = g_strdup_printf("Workloads: IOPS mean [95%% CI of the mean], completion latency "
+                                             "p50 and p99 in us and CPU us per I/O (means of the runs), %% delta "
+                                             "relative to %s", a->baseline);
+
+    vdc_layout_wrap(out, "", "  ", intro, VDC_LAYOUT_TEXT_WIDTH);
 }
 
 static void
@@ -185,26 +188,64 @@ text_job(GString *out, const char *job, const char *on, const char *params)
     g_string_append_printf(out, "Job %s%s%s: %s\n", job, *on ? " " : "", on, params);
 }
 
-/* The target column is as wide as the longest target name, at least 16
- * (the bonnie++ layout's width): names are never cut (fio imports name
- * targets by file path). */
+/* The widths of report.txt's workload columns: target (the longest
+ * name, at least 16, the bonnie++ layout's width: names are never cut, fio
+ * imports name targets by file path), n, IOPS, CI, p50, p99, CPU, each as
+ * wide as its widest cell over every workload row of @a, so that a row
+ * holds no padding its table does not need. */
+enum { W_TARGET, W_N, W_IOPS, W_CI, W_P50, W_P99, W_CPU, W_N_COLS };
+
+static void
+text_widths(const struct vdc_analysis *a, int *w)
+{
+    size_t ti, ki;
+
+    memset(w, 0, sizeof(int) * W_N_COLS);
+    w[W_TARGET] = 16;
+    for (ti = 0; ti < a->n_targets; ti++)
+        w[W_TARGET] = MAX(w[W_TARGET], vdc_layout_width(a->targets[ti]));
+    for (ki = 0; ki < a->n_tests; ki++) {
+        if (!is_workload(a->tests[ki]))
+            continue;
+        for (ti = 0; ti < a->n_targets; ti++) {
+            struct row r;
+
+            row_of(a, ti, ki, &r);
+            w[W_N] = MAX(w[W_N], vdc_layout_width(r.n));
+            w[W_IOPS] = MAX(w[W_IOPS], vdc_layout_width(r.iops));
+            w[W_CI] = MAX(w[W_CI], vdc_layout_width(r.ci));
+            w[W_P50] = MAX(w[W_P50], vdc_layout_width(r.p50));
+            w[W_P99] = MAX(w[W_P99], vdc_layout_width(r.p99));
+            w[W_CPU] = MAX(w[W_CPU], vdc_layout_width(r.cpu));
+        }
+    }
+}
+
 static void
 text_row(GString *out, const struct vdc_analysis *a, const char *dir, const char *target,
          const struct row *r)
 {
-    int width = 16;
-    size_t ti;
+    int w[W_N_COLS];
+    GString *line = g_string_new(NULL);
 
-    for (ti = 0; ti < a->n_targets; ti++)
-        width = MAX(width, (int)g_utf8_strlen(a->targets[ti], -1));
-    char *line = g_strdup_printf("  %-5s %-*s n=%-3s %*s IO/sec %-22s p50 %-9s p99 %-9s CPU %-14s %s",
-                                 dir, width + (int)(strlen(target) - (size_t)g_utf8_strlen(target, -1)),
-                                 target, r->n,
-                                 10 + (int)(strlen(r->iops) - (size_t)g_utf8_strlen(r->iops, -1)), r->iops,
-                                 r->ci, r->p50, r->p99, r->cpu, r->delta);
-
-    g_string_append_printf(out, "%s\n", g_strchomp(line));
-    g_free(line);
+    text_widths(a, w);
+    g_string_append_printf(line, "  %-5s ", dir);
+    vdc_layout_pad(line, target, w[W_TARGET], 0);
+    g_string_append(line, " n=");
+    vdc_layout_pad(line, r->n, w[W_N], 0);
+    g_string_append_c(line, ' ');
+    vdc_layout_pad(line, r->iops, w[W_IOPS], 1);
+    g_string_append(line, " IO/sec ");
+    vdc_layout_pad(line, r->ci, w[W_CI], 0);
+    g_string_append(line, " p50 ");
+    vdc_layout_pad(line, r->p50, w[W_P50], 0);
+    g_string_append(line, " p99 ");
+    vdc_layout_pad(line, r->p99, w[W_P99], 0);
+    g_string_append(line, " CPU ");
+    vdc_layout_pad(line, r->cpu, w[W_CPU], 0);
+    g_string_append_printf(line, " %s", r->delta);
+    g_string_append_printf(out, "%s\n", g_strchomp(line->str));
+    g_string_free(line, TRUE);
 }
 
 /* render.h */

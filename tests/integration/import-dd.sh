@@ -65,7 +65,8 @@ us1=$(awk -v s="$sys1" -v r="$rec1" 'BEGIN { printf "%.1f", 1e6 * s / r }')
 diff_us=$(awk -v a="$sys0" -v b="$rec0" -v c="$sys1" -v d="$rec1" 'BEGIN { printf "%+.1f", 1e6 * c / d - 1e6 * a / b }')
 echo "seed 004: sys per 512-byte block $us0 us (partition) vs $us1 us (LV), $diff_us us"
 [ "$us0" = 14.7 ] && [ "$us1" = 48.8 ] && [ "$diff_us" = +34.1 ] || fail "the seed's own figures: $us0 $us1 $diff_us"
-sed -n '/^dd_read@512$/,/^dd_read@8192$/p' "$work/rep/report.txt" > "$work/block"
+sed -n '/^dd read (of=\/dev\/null) at block size 512 B$/,/^dd read (of=\/dev\/null) at block size 8 KiB$/p' \
+    "$work/rep/report.txt" > "$work/block"
 cat "$work/block"
 grep -qF "system time $us0 us per op ($sys0 s / $rec0)" "$work/block" ||
     fail "report.txt: no '$us0 us per op' line for the partition"

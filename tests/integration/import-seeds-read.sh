@@ -13,6 +13,9 @@
 #   - seed 002: the last table's 56 MiB test file, under twice the 128 MiB
 #     of RAM the mail states, named with its shares;
 #   - seed 004: dd's system time per op in compare (14.7 and 48.8 us, +34.1);
+#   - seeds 003 and 004 compared together (no test in common): each pair
+#     says there is nothing to compare and why, each cell why it has no
+#     delta, never an empty verdict;
 #   - compare's text never wider than 120 characters, short names with a key
 #     when the full ones do not fit, a legend only for the marks printed;
 #     report.txt never cuts a name (a key with every full name);
@@ -39,6 +42,12 @@ for s in seed002-page seed003-page seed004-dd; do
     cp "$work/$s.json" "$work/$s.report/result.json"
     "$VMDISKCMP" report "$work/$s.report" -q --formats txt || fail "report $s"
     cp "$work/$s.report/report.txt" "$work/$s.report.txt"
+    # a terminal's report: no line wider than 100 characters; the greps
+    # below read its folded lines joined (lib.sh)
+    LC_ALL=C sed 's/[\x80-\xBF]//g' "$work/$s.report.txt" |    # characters, not bytes
+        awk -v f="$s" 'length($0) > 100 { print f ": report.txt line " NR " is " length($0) " wide"; bad = 1 }
+                       END { exit bad }' || fail "$s: report.txt wider than 100"
+    unfold "$work/$s.report.txt" >"$work/$s.report.flat"
     awk -v f="$s" 'length($0) > 120 { print f ": compare line " NR " is " length($0) " wide"; bad = 1 }
                    END { exit bad }' "$work/$s.compare.txt" || fail "$s: compare text wider than 120"
     # legends only for the marks printed
@@ -63,8 +72,8 @@ has seed003-page.import.txt "target 'Test 1 - disk image': kind image (its name 
 has seed003-page.import.txt "target 'Test 3 - Dom0 - LVM': kind dom0"
 has seed003-page.import.txt "RAM 512 MiB (seed003-page.txt:16: memory = \"512\")"
 has seed003-page.compare.txt "Headline: Test 1 - disk image relative to Test 2 - LVM: 1 run on the smaller side, not paired"
-has seed003-page.report.txt "Test 1 - disk image relative to Test 2 - LVM (not paired: 1 run on the smaller side, Welch):"
-has seed003-page.report.txt "Ceiling: the share of bare Test 3 - Dom0 - LVM each target reaches (ratio of the means, not paired"
+has seed003-page.report.flat "Test 1 - disk image relative to Test 2 - LVM (not paired: 1 run on the smaller side, Welch):"
+has seed003-page.report.flat "Ceiling: the share of bare Test 3 - Dom0 - LVM each target reaches (ratio of the means, not paired"
 has 003.flat "Test 1 - disk image reaches 95 % of dom0 (Test 3 - Dom0 - LVM) and Test 2 - LVM 69 %"
 has 003.flat "dom0's page cache absorbed Test 1 - disk image's writes: its 2048 MiB test file fits in dom0's 5120 MiB of RAM"
 has 003.flat "A suspicion, not a verdict"
@@ -76,6 +85,21 @@ has seed002-page.compare.txt "Targets:"
 has seed002-page.compare.txt "T7  /dev/VG00/LV00 (LVM 1.0, stripes=1, /dev/hda3) (lvm on the host; its name says 'lvm')"
 grep -Eq '^  system time per op +us +14\.7 +48\.8 +\+34\.1$' "$work/seed004-dd.compare.txt" ||
     fail "seed004: compare has no dd system time per op row: $(cat "$work/seed004-dd.compare.txt")"
+
+# seeds 003 and 004 compared together (bonnie++ beside dd, no test in
+# common): every pair and every cell says why it has no verdict, none is
+# empty ("0 tests: " with nothing after it, an empty Markdown cell)
+"$VMDISKCMP" compare "$work/seed003-page.json" "$work/seed004-dd.json" -q >"$work/both.txt" ||
+    fail "compare seed003 seed004"
+"$VMDISKCMP" compare "$work/seed003-page.json" "$work/seed004-dd.json" -q --format md >"$work/both.md" ||
+    fail "compare seed003 seed004 --format md"
+tr '\n' ' ' <"$work/both.txt" | tr -s ' ' >"$work/both.flat"
+has both.flat "Test 1 - disk image relative to /dev/sdc4: no test both ran, nothing to compare (Test 1 - disk image ran 12 tests, /dev/sdc4 1, none of them the same)"
+has both.flat "/dev/vg1/test relative to bare Test 3 - Dom0 - LVM: no test both ran, nothing to compare"
+if grep -q 'tests: *(\|tests: *$' "$work/both.txt"; then fail "compare of seeds 003 and 004: an empty verdict: $(grep 'tests: *(\|tests: *$' "$work/both.txt")"; fi
+if grep -q '| *|' "$work/both.md"; then fail "compare of seeds 003 and 004: an empty Markdown cell: $(grep -m1 '| *|' "$work/both.md")"; fi
+grep -q '^| dd read (of=/dev/null) at block size 512 B | MiB/s | not run | not run | not run | 3.37 (n=1) | 0.72 (n=1) | neither ran it | neither ran it | baseline not run | baseline not run |$' \
+    "$work/both.md" || fail "compare of seeds 003 and 004: the dd row does not say why it has no delta: $(grep '512 B' "$work/both.md")"
 
 # the options win over what the page says, and say so; a bad map is bad input
 (cd "$g" && "$VMDISKCMP" import seed003-page.txt --kind-map 'Test 2=block' --ram 1024M --dom0-ram 4G \

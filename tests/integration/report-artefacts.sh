@@ -171,10 +171,10 @@ golden_check artefacts "$golden/expected" rep report.txt report.csv summary.csv 
 
 # report.txt: the flagged means and the marked deltas carry the mark, the
 # unflagged cell does not; the verdict line counts the marked deltas
-sed -n '/^dd_write@65536$/,/^dd_/p' rep/report.txt >w64
+sed -n '/^dd write (if=\/dev\/zero) at block size 64 KiB$/,/^dd /p' rep/report.txt >w64
 grep -Eq '^  dom0 +n=3 +[0-9.]+‡ MiB/s' w64 || fail "report.txt: dom0's dd_write@65536 mean unmarked: $(cat w64)"
 grep -Eq '^  lvm .*‡ MiB/s .*% n/c‡$' w64 || fail "report.txt: lvm's dd_write@65536 delta unmarked: $(cat w64)"
-sed -n '/^dd_read@1048576$/,/^dd_/p' rep/report.txt >r1m
+sed -n '/^dd read (of=\/dev\/null) at block size 1 MiB$/,/^dd /p' rep/report.txt >r1m
 grep -Eq '^  dom0 +n=3 +[0-9.]+ MiB/s' r1m || fail "report.txt: dom0's dd_read@1048576 must be unmarked: $(cat r1m)"
 grep -q '^Verdict: lvm relative to dom0: .*(of 3 tests; 3 marked ‡, may be artefacts)$' rep/report.txt ||
     fail "report.txt: verdict line does not count the marked deltas: $(grep '^Verdict' rep/report.txt)"

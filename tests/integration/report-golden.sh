@@ -5,7 +5,8 @@
 # headline.csv, report.json and report.md byte for byte with
 # NAME/expected/; check the HTML by structure (and its headline section);
 # check that Debian's bon_csv2txt and bon_csv2html render the bonnie++ CSV;
-# the host cost fixture's host-cost.csv and HTML table.  VDC_REGENERATE=1 rewrites the expected files.
+# the host cost fixture's host-cost.csv and HTML table; no line of report.txt
+# wider than 100 columns.  VDC_REGENERATE=1 rewrites the expected files.
 # Run time: about 1 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
@@ -35,6 +36,12 @@ render() {
     sed -n '/^<section id="answer">$/,/^<\/section>$/p' "$d/report.html" >"$d/answer.html"
     [ -s "$d/answer.html" ] || fail "$name: report.html has no answer section"
     head -n 6 "$d/report.txt" | grep -q '^The answer: ' || fail "$name: report.txt does not open with the answer"
+    # a terminal's report: no line wider than 100 characters (UTF-8)
+    wide=$(LC_ALL=C sed 's/[\x80-\xBF]//g' "$d/report.txt" |     # characters, not bytes (mawk too)
+        awk 'length($0) > 100 { print NR ": " length($0) " wide: " substr($0, 1, 60); exit }')
+    [ -z "$wide" ] || fail "$name: report.txt has a line over 100 columns: $wide"
+    # its folded lines joined (lib.sh), for the greps of a whole line below
+    unfold "$d/report.txt" >"$d/report.unfolded"
     head -n 8 "$d/report.md" | grep -q '^## The answer: ' || fail "$name: report.md does not open with the answer"
     golden_check "$name" "$golden/$name/expected" "$d" report.txt report.csv summary.csv headline.csv \
         report.json report.md headline.html answer.html
@@ -102,7 +109,7 @@ bonnie_tools seed003 "^image +2048M 6065k +15" "^lvm +2048M 34.0m +92" "^dom0 +1
 
 # one run per target: the report says there is no interval and no test
 grep -q 'id="few-runs"' "$work/seed003/report.html" || fail "seed003: no few-runs warning in the HTML"
-grep -q '^WARNING: Fewer than 2 values for some' "$work/seed003/report.txt" || fail "seed003: no few-values warning in the text"
+grep -q '^WARNING: Fewer than 2 values for some' "$work/seed003/report.unfolded" || fail "seed003: no few-values warning in the text"
 # seed003 is imported: --runs cannot help there
 if grep -q 'use --runs' "$work/seed003/report.txt" "$work/seed003/report.md" "$work/seed003/report.html"; then
     fail "seed003 (imported): the report advises --runs"
@@ -116,7 +123,9 @@ bonnie_tools seed002 "^hda3 +256M 13.7m +99 26.5m +12" "^lv-1 +256M" "124\.3"
 render seed004 "$golden/seed004/result.json" sdc4
 grep -q 'id="chart-sweep"' "$work/seed004/report.html" || fail "seed004: no sweep chart"
 [ ! -s "$work/seed004/report.csv" ] || fail "seed004: sweep tests have no bonnie++ CSV column"
-grep -q "sweep_read@32768" "$work/seed004/report.txt" || fail "seed004: sweep key missing in the text"
+grep -q "^Sequential read at block size 32 KiB$" "$work/seed004/report.txt" ||
+    fail "seed004: the sweep test missing in the text"
+if grep -q "sweep_read@" "$work/seed004/report.txt"; then fail "seed004: a test key where a reader reads"; fi
 
 # a --runs auto result: verdicts, classes, Holm, the ceiling, stop reasons
 render auto "$golden/auto/result.json" dom0
@@ -128,7 +137,7 @@ awk 'length > 100 { bad = 1 } END { exit bad }' "$work/auto/rows.txt" >/dev/null
     fail "auto: no headline row is wrapped: the check below checks nothing"
 sed -n '/^Headline/,/^  Ceiling/p' "$work/auto/report.txt" | awk 'length > 100 { exit 1 }' ||
     fail "auto: a headline line is over 100 columns"
-grep -q '^  Runs: 8 runs (--runs auto stopped at --max-runs 8; at least 3)\. ' "$work/auto/report.txt" || fail "auto: no runs line"
+grep -q '^  Runs: 8 runs (--runs auto stopped at --max-runs 8; at least 3)\. ' "$work/auto/report.unfolded" || fail "auto: no runs line"
 grep -q '^    Sequential output, block: image is 6.2 % slower than lvm \[-6.6 %, -5.8 %\], p < 0.001 (Holm, [0-9]* tests), permutation p = 0.00781, moderate; stop: precision reached (half-width 1.7 % at 3 runs)$' \
     "$work/auto/rows.txt" || fail "auto: the block-output verdict or its stop reason is missing"
 
@@ -203,7 +212,7 @@ golden_check workload "$golden/workload/expected" "$work/workload" workloads.csv
 for id in chart-workload dots-workload chart-latency-0 chart-latency-1; do
     grep -q "<figure id=\"$id\"" "$work/workload/report.html" || fail "workload: report.html has no figure $id"
 done
-grep -q '^Job mix8k: rw=randrw rwmixread=70 bs=8192 ' "$work/workload/report.txt" || fail "workload: no job line"
+grep -q '^Job mix8k: rw=randrw rwmixread=70 bs=8192 ' "$work/workload/report.unfolded" || fail "workload: no job line"
 [ ! -s "$work/workload/report.csv" ] || fail "workload: workloads have no bonnie++ CSV line"
 [ ! -e "$work/seed003/workloads.csv" ] || fail "seed003: workloads.csv without workloads"
 
@@ -213,34 +222,34 @@ grep -q '^Job mix8k: rw=randrw rwmixread=70 bs=8192 ' "$work/workload/report.txt
 # passes side by side, the misaligned flag with its numbers, no verdict
 render storvar "$golden/storvar/result.json" image
 grep -q '^  lvm-thin: storage: thin LV vg0/vmdiskcmp-lvm-thin, PE start 1 MiB; pool vmdiskcmp-lvm-thin-pool, chunk 64 KiB, zeroing on' \
-    "$work/storvar/report.txt" || fail "storvar: report.txt does not print the thin pool read back"
-grep -q '^  image-full: variant: image_alloc full (as planned)$' "$work/storvar/report.txt" ||
+    "$work/storvar/report.unfolded" || fail "storvar: report.txt does not print the thin pool read back"
+grep -q '^  image-full: variant: image_alloc full (as planned)$' "$work/storvar/report.unfolded" ||
     fail "storvar: report.txt does not print the target's variant"
-grep -q '^  block: alignment: .*MISALIGNED: partition at 1536 bytes' "$work/storvar/report.txt" ||
+grep -q '^  block: alignment: .*MISALIGNED: partition at 1536 bytes' "$work/storvar/report.unfolded" ||
     fail "storvar: report.txt does not print the misaligned layer"
-grep -q '^WARNING: ‡ target block on Sequential output, block, misaligned: ' "$work/storvar/report.txt" ||
+grep -q '^WARNING: ‡ target block on Sequential output, block, misaligned: ' "$work/storvar/report.unfolded" ||
     fail "storvar: the misaligned block device is not flagged"
-grep -q '^    ‡ *block .*not ranked: misaligned' "$work/storvar/report.txt" ||
+grep -q '^    ‡ *block .*not ranked: misaligned' "$work/storvar/report.unfolded" ||
     fail "storvar: the misaligned block device was ranked"
-grep -q '^  first-write ' "$work/storvar/report.txt" && grep -q '^  overwrite ' "$work/storvar/report.txt" ||
+grep -q '^  first-write ' "$work/storvar/report.unfolded" && grep -q '^  overwrite ' "$work/storvar/report.unfolded" ||
     fail "storvar: the thin LV's passes are not rows of their own"
 # a thin LV's passes in the test's own ranking: overwrite ranked, first
 # write apart (provisioning); no ranking of a pass alone
-grep -q '^    a  *lvm-thin (overwrite)  ' "$work/storvar/report.txt" ||
+grep -q '^    a  *lvm-thin (overwrite)  ' "$work/storvar/report.unfolded" ||
     fail "storvar: the thin LV's overwrite pass is not ranked with the others"
-grep -q '^    apart  *lvm-thin (first-write)  .*provisioning, not steady state$' "$work/storvar/report.txt" ||
+grep -q '^    apart  *lvm-thin (first-write)  .*provisioning, not steady state$' "$work/storvar/report.unfolded" ||
     fail "storvar: the thin LV's first-write pass is not shown apart"
-grep -q '^  Sequential output, block (overwrite) (K/sec): ' "$work/storvar/report.txt" &&
+grep -q '^  Sequential output, block (overwrite) (K/sec): ' "$work/storvar/report.unfolded" &&
     fail "storvar: a pass ranked alone, apart from its test"
-grep -q '^Verdict: lvm-thin relative to image: 8 .*(of 8: 4 tests, each pass apart)$' "$work/storvar/report.txt" ||
+grep -q '^Verdict: lvm-thin relative to image: 8 .*(of 8: 4 tests, each pass apart)$' "$work/storvar/report.unfolded" ||
     fail "storvar: the Verdict line does not pair the thin LV's passes with the baseline's test"
-grep -q '^  Storage variants: ' "$work/storvar/report.txt" || fail "storvar: the answer says nothing of the variants"
+grep -q '^  Storage variants: ' "$work/storvar/report.unfolded" || fail "storvar: the answer says nothing of the variants"
 
 # the cache truth and the dom0-page-cache flag (cachetruth: synthetic with
 # targets[].cache, targets[].placement and samples[].host on image)
 render cachetruth "$golden/cachetruth/result.json" dom0
 html_checks cachetruth yes "image lvm dom0"
-grep -q '^  image: cache: requested host; /dev/loop3 dio 0 ' "$work/cachetruth/report.txt" ||
+grep -q '^  image: cache: requested host; /dev/loop3 dio 0 ' "$work/cachetruth/report.unfolded" ||
     fail "cachetruth: report.txt does not print the image's loop device and dio"
 # dom0's page cache around each test: the figures behind the flag, in
 # every renderer (text, Markdown, HTML, report.json, page-cache.csv)
@@ -305,7 +314,7 @@ if LC_ALL=C grep -q "$(printf '\033')" "$work/esc-tty/report.txt"; then
 fi
 
 render synthetic "$golden/synthetic/result.json" dom0
-grep -q '^  Runs: fixed 5 runs (no stopping rule)\.$' "$work/synthetic/report.txt" || fail "synthetic: no 'fixed 5 runs' line"
+grep -q '^  Runs: fixed 5 runs (no stopping rule)\.$' "$work/synthetic/report.unfolded" || fail "synthetic: no 'fixed 5 runs' line"
 # every renderer opens with the headline: before the first table
 for f in report.txt report.md report.html; do
     awk '/Headline: image or LV\?/ { h = NR } /Version vmdiskcmp|^## Results|id="chart-throughput"/ && !t { t = NR }
@@ -356,7 +365,7 @@ awk -F, '$1 == "lvm" && $2 == "seq_del" { exit !($4 == 4 && $16 == 1) }' "$d/sum
     fail "--outliers drop: lvm seq_del should have n=4, 1 outlier"
 awk -F, '$1 == "lvm" && $2 == "seq_del" { exit !($4 == 5 && $16 == 1) }' "$work/synthetic/summary.csv" ||
     fail "--outliers flag: lvm seq_del should have n=5, 1 outlier"
-grep -q "outlier: target lvm on Sequential delete, repetition 3, value 17325 /sec" "$d/report.txt" ||
+unfold "$d/report.txt" | grep -q "outlier: target lvm on Sequential delete, repetition 3, value 17325 /sec" ||
     fail "--outliers drop: the dropped sample is not named"
 
 # bonnie++ -n 0 (no file tests): the run's metadata says nothing of files
@@ -391,10 +400,10 @@ dup=$(grep -o ' id="[^"]*"' "$work/hostcost/report.html" | sort | uniq -d | head
 [ -z "$dup" ] || fail "hostcost: duplicate ids in report.html: $dup"
 # report.txt: a row per role under its target and test, the figures
 # right-aligned; both host tables within 100 columns
-grep -A 8 '^  image, put_block$' "$work/hostcost/report.txt" |
+grep -A 8 '^  image, Sequential output, block$' "$work/hostcost/report.txt" |
     grep -q '^    QEMU minus its vCPUs  *0.873 \[0.561, 1.19\]  *0.213 \[0.137, 0.289\]  3$' ||
     fail "hostcost: the text lacks QEMU's own CPU per GiB with its CI"
-grep -A 2 '^  dom0, put_block$' "$work/hostcost/report.txt" |
+grep -A 2 '^  dom0, Sequential output, block$' "$work/hostcost/report.txt" |
     grep -q '^    loop device worker  *not attributable (shared): ' ||
     fail "hostcost: the shared loop worker is not said to be unattributable"
 wide=$(awk '/^(dom0 page cache around each test|Host CPU per backend)$/ { s = 1; next }
@@ -431,24 +440,24 @@ sed -n '/^<h3 id="density-failed">/,/^<\/ul>$/p' "$work/density-failed/report.ht
     >"$work/density-failed/density-failed.html"
 golden_check density-failed "$golden/density-failed/expected" "$work/density-failed" density.csv \
     density-failed.html
-grep -q 'over the 3 repetitions both completed' "$work/density-failed/report.txt" ||
+grep -q 'over the 3 repetitions both completed' "$work/density-failed/report.unfolded" ||
     fail "density-failed: the short pair does not print the means it compares"
 grep -q '^  at 3 guests, rr4k (file), read IOPS (IO/sec): image gives 16.7 % less aggregate than lvm ' \
-    "$work/density/report.txt" || fail "density: no headline at 3 guests"
+    "$work/density/report.unfolded" || fail "density: no headline at 3 guests"
 # the density p values Holm within their family, the unadjusted beside;
 # an interval of no width said to be none; the field's names, never the
 # test keys, where a reader sees them; a caption that says what is drawn
-grep -q 'p = 0.134 (Holm, 3 tests; unadjusted = 0.0445), undecided' "$work/density/report.txt" ||
+grep -q 'p = 0.134 (Holm, 3 tests; unadjusted = 0.0445), undecided' "$work/density/report.unfolded" ||
     fail "density: the p at 3 guests is not Holm within its family"
-grep -q '\[+7.1 %, +7.1 %\]' "$work/density/report.txt" "$work/density/report.md" &&
+grep -q '\[+7.1 %, +7.1 %\]' "$work/density/report.unfolded" "$work/density/report.md" &&
     fail "density: a zero-width interval printed as one"
 grep -q "p99 over all guests' I/Os 7.1 % higher, no interval (the difference was the same" \
-    "$work/density/report.txt" || fail "density: no word on the p99 without an interval"
+    "$work/density/report.unfolded" || fail "density: no word on the p99 without an interval"
 sed -n '/^Many guests at once/,/^Outlier rule/p' "$work/density/report.txt" |
     grep -E 'put_block|workload_read@|~first-write' && fail "density: a test key where a reader reads"
 # (this fixture's level 3 intervals all reach level 1's means: not shown to
 # scale; test_density holds the case that stops)
-grep -qE '(stops scaling at|not shown to scale past) 1 guest: the aggregate at 3 \(' "$work/density/report.txt" ||
+grep -qE '(stops scaling at|not shown to scale past) 1 guest: the aggregate at 3 \(' "$work/density/report.unfolded" ||
     fail "density: where a backend stops scaling is not said in words"
 grep -q 'the aggregate against the number of guests N, a line per target (no p99 panel' \
     "$work/density/report.html" || fail "density: a block test's caption promises a p99 panel"

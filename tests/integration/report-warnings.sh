@@ -221,7 +221,7 @@ grep -vxF -- "$EMULATED" "$work/ram/err.text" >"$work/ram.err.noemu"
 cmp -s "$work/rep.warn" "$work/ram.err.noemu" ||
     fail "report and compare print different warnings: $(diff "$work/rep.warn" "$work/ram.err.noemu")"
 flag "$work/rep/summary.csv" image put_block under-2x-ram
-grep -qF "WARNING: ${RAM_IMAGE#"$W "}" "$work/rep/report.txt" || fail "report.txt lacks the RAM warning"
+unfold "$work/rep/report.txt" | grep -qF "WARNING: ${RAM_IMAGE#"$W "}" || fail "report.txt lacks the RAM warning"
 # ---- interval bounds: values are >= 0, so no interval may go below 0 % / -100 %
 # (two runs, one of them 100x slower: Student t and Fieller reach far below)
 python3 - "$g/synthetic/result.json" "$work/wide.json" <<'PY' || fail "fixture edit failed (wide)"
@@ -248,6 +248,16 @@ for x in rows:
     if x["ci95_delta_lo"]:
         assert float(x["ci95_delta_lo"]) >= -100, (x["target"], x["test"])
 PY
+# the same cell cut in every table: report.txt's 95% CI row and report.md's
+# cell print [0, x], never a half-width that implies a bound below 0
+mkdir "$work/widerep" && cp "$work/wide.json" "$work/widerep/result.json"
+"$VMDISKCMP" report "$work/widerep" --formats txt,md -q || fail "report (wide) failed"
+sed -n '/^image /,/^[a-z]/p' "$work/widerep/report.txt" | grep '^  95% CI' | head -1 | grep -Eq ' \[0, [0-9]+\]( |$)' ||
+    fail "report.txt: image's put_block interval not printed cut, [0, x]: $(grep -A2 '^image ' "$work/widerep/report.txt" | head -3)"
+grep '^| Sequential output, block |' "$work/widerep/report.md" | grep -Eq '\| [0-9]+ \\\[0, [0-9]+\\\] \(n=2\) \|' ||
+    fail "report.md: image's put_block cell not printed cut, [0, x]: $(grep '^| Sequential output, block |' "$work/widerep/report.md")"
+tr '\n' ' ' <"$work/widerep/report.txt" | tr -s ' ' | grep -q '\[0, x\]: the 95 % interval reached below 0 and is cut there' ||
+    fail "report.txt: no legend for an interval cut at 0"
 # ---- a baseline too noisy to bound the delta: "[unbounded]", not a blank ----
 python3 - "$g/synthetic/result.json" "$work/unb/result.json" <<'PY' || fail "fixture edit failed (unbounded)"
 import json, os, sys

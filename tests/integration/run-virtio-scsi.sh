@@ -75,11 +75,12 @@ for t in d["targets"]:
     if t["name"].startswith("block"):
         assert fb["size"] == host_bs, (t["name"], fb, host_bs)
 EOF
-grep -q "^  block[^:]*: alignment: .*in the guest on sd[a-z] (physical block [0-9]*, .*fs_block unit $bs[;,]" "$work/out/report.txt" ||
+unfold "$work/out/report.txt" >"$work/out/report.unfolded"
+grep -q "^  block[^:]*: alignment: .*in the guest on sd[a-z] (physical block [0-9]*, .*fs_block unit $bs[;,]" "$work/out/report.unfolded" ||
     fail "report.txt does not give the guest filesystem's layer: $(grep -n 'alignment: ' "$work/out/report.txt")"
-grep -q "^  image[^:]*: disk: .*virtio-scsi" "$work/out/report.txt" ||
+grep -q "^  image[^:]*: disk: .*virtio-scsi" "$work/out/report.unfolded" ||
     fail "report.txt does not give the bus read back: $(grep -n ': disk: ' "$work/out/report.txt")"
-grep -q "^  image[^:]*: variant: disk_bus virtio-scsi (as planned)$" "$work/out/report.txt" ||
+grep -q "^  image[^:]*: variant: disk_bus virtio-scsi (as planned)$" "$work/out/report.unfolded" ||
     fail "report.txt does not give the image target's variant"
 nothing_left "$work/out"
 echo "ok"
