@@ -93,10 +93,13 @@ vdc_plan_level_need(const vdc_plan *p, unsigned guests, vdc_level_need *out)
 
         if (t->spec.where != VDC_WHERE_DOMU)
             continue;
+        /* one target's guests boot at a time (the RAM above), but every
+         * domU target's copies are there at once (made before the first
+         * level, vdc_level_provision): the disks are summed over them */
         if (t->spec.backing == VDC_BACKING_IMAGE)
-            out->image_bytes = MAX(out->image_bytes, (uint64_t)guests * t->disk_bytes);
+            out->image_bytes += (uint64_t)guests * t->disk_bytes;
         else if (t->spec.backing == VDC_BACKING_LVM)
-            out->lv_bytes = MAX(out->lv_bytes, (uint64_t)guests * t->disk_bytes);
+            out->lv_bytes += (uint64_t)guests * t->disk_bytes;
     }
 }
 

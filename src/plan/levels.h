@@ -42,12 +42,13 @@ void vdc_guests_opt(size_t off, struct vdc_opt *out);
 /* The largest level of @p: its largest --guests value, or 1 without. */
 unsigned vdc_plan_max_guests(const vdc_plan *p);
 
-/* What level @guests of @p needs at once, for the domU target that needs
- * the most (a level boots one target's N guests at a time): RAM, MiB,
- * @guests x (memory_mib + VDC_GUEST_OVERHEAD_MIB); image bytes, the
- * target's disk_bytes x @guests when it is an image; LV bytes likewise for
- * an LV.  The copies are made once for the largest level and kept for the
- * smaller ones, so the room checks count vdc_plan_max_guests copies. */
+/* What level @guests of @p needs at once: RAM, MiB, @guests x
+ * (memory_mib + VDC_GUEST_OVERHEAD_MIB) (a level boots one target's N
+ * guests at a time); image bytes, @guests x disk_bytes summed over every
+ * domU image target (each target's copies are there at once); LV bytes
+ * likewise over the LV targets.  The copies are made once for the largest
+ * level and kept for the smaller ones, so the room checks count
+ * vdc_plan_max_guests copies. */
 typedef struct {
     unsigned guests;
     uint64_t ram_mib;

@@ -160,6 +160,59 @@ test_plan_levels(void **state)
     vdc_plan_dispose(&p);
 }
 
+/* Several image targets (and several LVs): a level needs every target's
+ * copies at once, so its images and LVs are summed over the targets, in
+ * the struct, the --dry-run line and plan.json; its RAM stays one
+ * target's guests (one target boots at a time). */
+static void
+test_level_need_every_target(void **state)
+{
+    vdc_plan p;
+    vdc_level_need n;
+    char *err;
+    size_t i, n_image = 0, n_lv = 0;
+    uint64_t image = 0, lv = 0;
+    g_autofree char *text = NULL, *json = NULL, *line = NULL, *img = NULL, *lvs = NULL, *want = NULL;
+
+    (void)state;
+    vdc_plan_init(&p);
+    assert_int_equal(build("run --image --image-alloc sparse,full --lvm --vg vg0 --lv-size 2G "
+                           "--guest-image /g.img --guests 1,3 --size 1G --image-dir /images "
+                           "--image-backend phy,qdisk --hypervisor libxl", &p, &err), 0);
+    free(err);
+    for (i = 0; i < p.n_targets; i++) {
+        if (p.targets[i].spec.where != VDC_WHERE_DOMU)
+            continue;
+        if (p.targets[i].spec.backing == VDC_BACKING_IMAGE) {
+            n_image++;
+            image += p.targets[i].disk_bytes;
+        } else if (p.targets[i].spec.backing == VDC_BACKING_LVM) {
+            n_lv++;
+            lv += p.targets[i].disk_bytes;
+        }
+    }
+    assert_int_equal(n_image, 4);     /* sparse, full x phy, qdisk */
+    assert_int_equal(n_lv, 1);
+    vdc_plan_level_need(&p, 3, &n);
+    assert_int_equal(n.ram_mib, 3 * (512 + VDC_GUEST_OVERHEAD_MIB));
+    assert_int_equal(n.image_bytes, 3 * image);
+    assert_int_equal(n.lv_bytes, 3 * (2ULL << 30));
+    assert_int_equal(n.lv_bytes, 3 * lv);
+    /* the dry run says the sum */
+    img = g_format_size_full(3 * image, G_FORMAT_SIZE_IEC_UNITS);
+    lvs = g_format_size_full(3 * lv, G_FORMAT_SIZE_IEC_UNITS);
+    want = g_strdup_printf("  level 3: RAM 1728 MiB (3 x (512 MiB + 64 MiB overhead)), images %s, LVs %s\n",
+                           img, lvs);
+    text = vdc_plan_to_text(&p);
+    if (!strstr(text, want))
+        fail_msg("\"%s\" not in:\n%s", want, text);
+    json = vdc_plan_to_json(&p);
+    line = g_strdup_printf("\"image_bytes\" : %" G_GUINT64_FORMAT, 3 * image);
+    if (!strstr(json, line))
+        fail_msg("\"%s\" not in:\n%s", line, json);
+    vdc_plan_dispose(&p);
+}
+
 /* the schedule with levels: per repetition each level of each domU target
  * one boot of N steps (guests 0..N-1, their own seeds), levels and targets
  * rotated per repetition; grouped: target by target */
@@ -350,6 +403,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_plan_levels),
+        cmocka_unit_test(test_level_need_every_target),
         cmocka_unit_test(test_level_memory_hv),
         cmocka_unit_test(test_schedule_levels),
         cmocka_unit_test(test_plan_no_levels),
