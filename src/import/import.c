@@ -86,13 +86,15 @@ import_json(vdc_result_set *tmp, const char *data, size_t len, const char *file,
     }
     if (target) {
         /* the runs now all belong to @target: the document's own target
-         * descriptions no longer apply */
+         * descriptions no longer apply, nor its level records (each of
+         * one target and repetition of the document) */
         for (i = 0; i < tmp->n_targets; i++) {
             vdc_target_dispose(tmp->targets[i]);
             g_free(tmp->targets[i]);
         }
         g_clear_pointer(&tmp->targets, g_free);
         tmp->n_targets = 0;
+        vdc_experiment_levels_dispose(&tmp->experiment);
     }
     return (int)tmp->n_runs;
 }

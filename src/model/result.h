@@ -174,7 +174,10 @@ void vdc_sample_init(vdc_sample *s);
 #define VDC_RATE_OPS_S_MAX  1e9     /* /sec, IO/sec: operations per second */
 #define VDC_LATENCY_US_MAX  8.64e10 /* us: one day */
 #define VDC_SECONDS_MAX     1e8     /* s: elapsed, CPU, wall times (3 years) */
-#define VDC_PERCENT_CPU_MAX 819200.0 /* %CP: 100 per CPU on 8192 CPUs */
+/* The most CPUs a host has: Linux's NR_CPUS ceiling (CONFIG_NR_CPUS at most
+ * 8192).  A literal: messages print it with G_STRINGIFY. */
+#define VDC_HOST_MAX_CPUS 8192
+#define VDC_PERCENT_CPU_MAX (100.0 * VDC_HOST_MAX_CPUS) /* %CP: 100 per CPU */
 #define VDC_BYTES_MAX       1e18    /* bytes moved or counted: 0.87 EiB */
 #define VDC_COUNT_MAX       1e15    /* operations, I/Os */
 #define VDC_NUMBER_MAX      1e15    /* magnitude of any other number in the model */
@@ -208,7 +211,7 @@ int vdc_sample_host_pair(const vdc_sample *s, const char *member, double v[2]);
 
 /* The bounds of samples[].host CPU figures (vdc_host_check). */
 #define VDC_HOST_CPU_SLACK_S 0.1        /* s: clock ticks read at the interval's ends */
-#define VDC_HOST_MAX_CPUS 8192          /* Linux's NR_CPUS ceiling: cpu_s <= interval_s x this */
+/* and VDC_HOST_MAX_CPUS (above): cpu_s <= interval_s x it */
 #define VDC_HOST_CPU_S_MAX 1e8          /* s: cpu_s with no interval_s (3 CPU-years) */
 #define VDC_HOST_CPU_RATIO_MAX 1e9      /* cpu_s_per_gib, cpu_s_per_1000_ios: absolute */
 
@@ -725,6 +728,8 @@ vdc_stop_record *vdc_runs_policy_add_stop(vdc_runs_policy *p, const char *test);
 /* Append a level record to @e (every member absent); returns it (owned by
  * @e, valid until the next append).  Never NULL. */
 vdc_level_record *vdc_experiment_add_level(vdc_experiment *e);
+/* Free every level record of @e (n_levels 0 after; safe twice). */
+void vdc_experiment_levels_dispose(vdc_experiment *e);
 
 /* ---- The result set ------------------------------------------------------ */
 typedef struct {

@@ -72,9 +72,8 @@ void vdc_fields_init(const vdc_field *fields, void *obj);
 void vdc_fields_dispose(const vdc_field *fields, void *obj);
 void vdc_fields_copy(const vdc_field *fields, void *dst, const void *src);
 
-/* experiment.levels[] freed, and copied from @src onto @dst's
- * (result_levels.c). */
-void vdc_experiment_levels_dispose(vdc_experiment *e);
+/* experiment.levels[] copied from @src onto @dst's (result_levels.c; freed
+ * by vdc_experiment_levels_dispose, result.h). */
 void vdc_experiment_levels_copy(vdc_experiment *dst, const vdc_experiment *src);
 
 /* "target\nlevel\nguest" of @r: the runs whose repetitions are numbered

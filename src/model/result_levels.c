@@ -8,6 +8,7 @@
 
 #include "model/result.h"
 #include "model/result_fields.h"
+#include "model/result_load.h"
 
 int64_t
 vdc_run_level(const vdc_run *r)
@@ -66,4 +67,67 @@ vdc_experiment_levels_copy(vdc_experiment *dst, const vdc_experiment *src)
         if (src->levels[i].host)
             l->host = json_object_ref(src->levels[i].host);     /* never changed once loaded */
     }
+}
+
+/* result_load.h */
+int
+vdc_load_levels_check(vdc_load_ctx *c, const vdc_result_set *rs)
+{
+    const vdc_experiment *e = &rs->experiment;
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GHashTable *named = g_hash_table_new(g_str_hash, g_str_equal);
+    gsize s0, s1, s2, s3;
+    size_t i;
+    int rc = -1;
+
+    /* the targets a level may name: targets[], else (a document without
+     * it) the runs' own */
+    for (i = 0; i < rs->n_targets; i++)
+        g_hash_table_add(named, rs->targets[i]->name);
+    for (i = 0; !c->has_targets && i < rs->n_runs; i++)
+        g_hash_table_add(named, rs->runs[i]->target);
+    vdc_load_path_push(c, "experiment", &s0);
+    vdc_load_path_push(c, "levels", &s1);
+    for (i = 0; i < e->n_levels; i++) {
+        const vdc_level_record *l = &e->levels[i];
+        JsonNode *hg = l->host ? json_object_get_member(l->host, "guests") : NULL;
+        char *key;
+        size_t prev;
+
+        vdc_load_path_push_index(c, (guint)i, &s2);
+        if (l->target && !g_hash_table_contains(named, l->target)) {
+            vdc_load_path_push(c, "target", &s3);
+            vdc_load_fail(c, "\"%s\": expected one of the %s", l->target,
+                          c->has_targets ? "targets[] names" : "runs' targets (the document has no targets[])");
+            goto out;
+        }
+        /* loaded and checked by load_host: an integer from 1 to VDC_LEVEL_MAX */
+        if (hg && json_node_get_int(hg) != l->guests) {
+            vdc_load_path_push(c, "host", &s3);
+            vdc_load_path_push(c, "guests", &s3);
+            vdc_load_fail(c, "%" G_GINT64_FORMAT ": expected the level's guests, %" G_GINT64_FORMAT
+                          " (the host cost of a level sums over each of its guests)",
+                          (gint64)json_node_get_int(hg), (gint64)l->guests);
+            goto out;
+        }
+        key = g_strdup_printf("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT, l->target ? l->target : "",
+                              (gint64)l->repetition, (gint64)l->guests);
+        prev = GPOINTER_TO_SIZE(g_hash_table_lookup(seen, key));
+        if (prev) {
+            g_free(key);
+            vdc_load_fail(c, "duplicate level: target \"%s\" repetition %" G_GINT64_FORMAT " at %"
+                          G_GINT64_FORMAT " guests already recorded in experiment.levels[%zu]: expected "
+                          "one record per target, repetition and level", l->target ? l->target : "",
+                          (gint64)l->repetition, (gint64)l->guests, prev - 1);
+            goto out;
+        }
+        g_hash_table_insert(seen, key, GSIZE_TO_POINTER(i + 1));
+        vdc_load_path_pop(c, s2);
+    }
+    vdc_load_path_pop(c, s0);
+    rc = 0;
+ out:
+    g_hash_table_destroy(seen);
+    g_hash_table_destroy(named);
+    return rc;
 }

@@ -655,7 +655,9 @@ load_top(vdc_load_ctx *c, JsonNode *root, vdc_result_set *rs)
     c->has_targets = json_object_has_member(top, "targets");
     if (load_array(c, top, "targets", 0, VDC_RESULT_TARGETS_MAX, vdc_load_target, rs) < 0)
         return -1;
-    return load_array(c, top, "runs", 1, VDC_RESULT_RUNS_MAX, load_run, rs);
+    if (load_array(c, top, "runs", 1, VDC_RESULT_RUNS_MAX, load_run, rs) < 0)
+        return -1;
+    return vdc_load_levels_check(c, rs);
 }
 
 

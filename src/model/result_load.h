@@ -40,5 +40,12 @@ JsonObject *vdc_load_object_member(JsonObject *o, const char *name);
 /* One element of "targets": checked and added to @rs (0), or -1 after
  * vdc_load_fail (a duplicate name, a bad member). */
 int vdc_load_target(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs);
+/* experiment.levels[] against the rest of the document, once its targets
+ * and runs are loaded (result_levels.c): each level's target one of the
+ * targets[] names (without targets[]: one a run names), its host.guests
+ * (when present) its guests, and each (target, repetition, guests) once.
+ * 0, or -1 after one vdc_load_fail naming the level
+ * ("experiment.levels[3]: duplicate level: ..."). */
+int vdc_load_levels_check(vdc_load_ctx *c, const vdc_result_set *rs);
 
 #endif

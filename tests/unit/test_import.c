@@ -581,6 +581,38 @@ test_needs_target(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A result with level records imported with --target: its runs all
+ * become the target's, its level records (each of a target and a
+ * repetition of the document) are dropped, and the set is one the loader
+ * reads back (a level naming a target no run has is refused); without
+ * --target they are kept. */
+static void
+test_json_levels_retargeted(void **state)
+{
+    g_autofree char *path = g_build_filename(VDC_GOLDEN_DIR, "..", "report", "density", "result.json", NULL);
+    g_autofree char *out = NULL;
+    vdc_result_set rs, back;
+    size_t len, i;
+
+    (void)state;
+    vdc_result_set_init(&rs);
+    assert_true(vdc_import_file(&rs, path, NULL, VDC_IMPORT_JSON) > 0);
+    assert_true(rs.experiment.n_levels > 0);
+    vdc_result_set_dispose(&rs);
+    vdc_result_set_init(&rs);
+    assert_true(vdc_import_file(&rs, path, "all", VDC_IMPORT_JSON) > 0);
+    assert_int_equal(rs.experiment.n_levels, 0);
+    for (i = 0; i < rs.n_runs; i++)
+        assert_string_equal(rs.runs[i]->target, "all");
+    out = vdc_result_set_to_string(&rs, &len);
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_data(&back, out, len, "out.json"), 0);
+    assert_int_equal(back.n_runs, rs.n_runs);
+    vdc_result_set_dispose(&back);
+    vdc_result_set_dispose(&rs);
+}
+
+
 int
 main(void)
 {
@@ -598,6 +630,7 @@ main(void)
         cmocka_unit_test(test_accumulate),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_needs_target),
+        cmocka_unit_test(test_json_levels_retargeted),
     };
     /* the progress lines saying what each target is are checked by
      * test_described (test_import_shapes.c); here stderr holds the

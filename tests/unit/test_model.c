@@ -1008,6 +1008,60 @@ test_save_refuses_unloadable(void **state)
     vdc_error_reset();
 }
 
+/* experiment.levels[] held against the document: a level of an undeclared
+ * target, a host cost over another number of guests than the level's, the
+ * same (target, repetition, level) twice: each one line, nothing loaded.
+ * The level's host cost has the CPU bound of samples[].host: interval_s on
+ * each of VDC_HOST_MAX_CPUS (8192) CPUs. */
+#define LEVELS_HEAD HEAD "\"experiment\":{\"id\":\"x\",\"levels\":["
+#define LEVELS_TAIL "]},\"targets\":[{\"name\":\"image\",\"kind\":\"image\"},{\"name\":\"lvm\",\"kind\":\"lvm\"}]," \
+                    "\"runs\":[{\"target\":\"image\",\"level\":2,\"guest\":0,\"samples\":[]}," \
+                    "{\"target\":\"image\",\"level\":2,\"guest\":1,\"samples\":[]}]}"
+static void
+test_levels_consistent(void **state)
+{
+    static const char *const good =
+        LEVELS_HEAD "{\"guests\":2,\"repetition\":0,\"target\":\"image\",\"host\":{\"guests\":2,"
+        "\"interval_s\":1,\"cpu_s\":{\"blkback\":8000}}},"
+        "{\"guests\":3,\"repetition\":0,\"target\":\"image\"},"
+        "{\"guests\":2,\"repetition\":1,\"target\":\"image\"},"
+        "{\"guests\":2,\"repetition\":0,\"target\":\"lvm\"}" LEVELS_TAIL;
+    static const char *const bad[][2] = {
+        { LEVELS_HEAD "{\"guests\":2,\"repetition\":0,\"target\":\"image\"},"
+          "{\"guests\":2,\"repetition\":0,\"target\":\"ghost\"}" LEVELS_TAIL,
+          "vmdiskcmp: t.json: experiment.levels[1].target: \"ghost\": expected one of the targets[] names\n" },
+        { LEVELS_HEAD "{\"guests\":2,\"repetition\":0,\"target\":\"image\",\"host\":{\"guests\":3}}" LEVELS_TAIL,
+          "vmdiskcmp: t.json: experiment.levels[0].host.guests: 3: expected the level's guests, 2 (the host "
+          "cost of a level sums over each of its guests)\n" },
+        { LEVELS_HEAD "{\"guests\":2,\"repetition\":0,\"target\":\"image\"},"
+          "{\"guests\":3,\"repetition\":0,\"target\":\"image\"},"
+          "{\"guests\":2,\"repetition\":0,\"target\":\"image\",\"status\":\"failed\"}" LEVELS_TAIL,
+          "vmdiskcmp: t.json: experiment.levels[2]: duplicate level: target \"image\" repetition 0 at 2 "
+          "guests already recorded in experiment.levels[0]: expected one record per target, repetition "
+          "and level\n" },
+        /* without targets[], a level names a target a run names */
+        { HEAD "\"experiment\":{\"levels\":[{\"guests\":2,\"repetition\":0,\"target\":\"lvm\"}]},"
+          "\"runs\":[{\"target\":\"image\",\"level\":2,\"samples\":[]}]}",
+          "vmdiskcmp: t.json: experiment.levels[0].target: \"lvm\": expected one of the runs' targets "
+          "(the document has no targets[])\n" },
+        { LEVELS_HEAD "{\"guests\":2,\"repetition\":0,\"target\":\"image\",\"host\":{\"guests\":2,"
+          "\"interval_s\":1,\"cpu_s\":{\"blkback\":8200}}}" LEVELS_TAIL,
+          "vmdiskcmp: t.json: experiment.levels[0].host: cpu_s.blkback: 8200: expected CPU seconds from 0 "
+          "to 8192.1 (interval_s on each of 8192 CPUs)\n" },
+    };
+    vdc_result_set rs;
+    size_t k;
+
+    (void)state;
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, good, strlen(good), "t.json"), 0);
+    assert_int_equal(rs.experiment.n_levels, 4);
+    vdc_result_set_dispose(&rs);
+    for (k = 0; k < G_N_ELEMENTS(bad); k++)
+        expect_load_error(bad[k][0], bad[k][1]);
+    vdc_error_reset();
+}
+
 int
 main(void)
 {
@@ -1030,6 +1084,7 @@ main(void)
         cmocka_unit_test(test_from_json),
         cmocka_unit_test(test_host_members),
         cmocka_unit_test(test_save_atomic),
+        cmocka_unit_test(test_levels_consistent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
