@@ -96,16 +96,16 @@ static const vdc_opts_spec import_spec = {
 };
 
 /* OUT may be written only when it is new (in a directory that exists), or
- * a result document (what an earlier import or run wrote), and not one of
- * the inputs: never over a user's file.  Checked before any input is read.
- * 0, or -1 after one vdc_input_error (exit 2). */
+ * an earlier import's output (vdc_import_output_refusal: never measured
+ * data such as a run's result.json, the agent's answer or a report.json,
+ * never a user's file), and not one of the inputs.  Checked before any
+ * input is read.  0, or -1 after one vdc_input_error (exit 2). */
 static int
 check_output(const char *out, char **files, int n_files)
 {
     struct stat so;
-    g_autofree char *head = NULL;
-    FILE *f;
-    size_t n;
+    g_autofree char *data = NULL, *what = NULL;
+    gsize len = 0;
     int i;
 
     if (!strcmp(out, "-"))
@@ -140,18 +140,16 @@ check_output(const char *out, char **files, int n_files)
         vdc_input_error("import: --output %s: exists and is not a regular file: refusing to overwrite it", out);
         return -1;
     }
-    head = g_malloc0(4097);
-    f = fopen(out, "r");
-    n = f ? fread(head, 1, 4096, f) : 0;
-    if (f)
-        fclose(f);
-    if (!strstr(head, "\"vmdiskcmp-result\"") || *g_strchug(head) != '{') {
-        vdc_input_error("import: --output %s: exists and is not a vmdiskcmp result document: "
-                        "refusing to overwrite it (move it away, or choose another name)", out);
-        return -1;
-    }
-    (void)n;
-    return 0;
+    /* larger than any result vmdiskcmp reads back: not one it can tell */
+    if (so.st_size > (off_t)VDC_INPUT_MAX || !g_file_get_contents(out, &data, &len, NULL))
+        what = g_strdup("not a vmdiskcmp result document");
+    else
+        what = vdc_import_output_refusal(data, len);
+    if (!what)
+        return 0;
+    vdc_input_error("import: --output %s: exists and is %s: refusing to overwrite it (import replaces "
+                    "only its own earlier output; move it away, or choose another name)", out, what);
+    return -1;
 }
 
 /* --store and --no-store (as run's and merge's): one of them, a named

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "common/util.h"
 #include "import/import.h"
@@ -391,4 +392,91 @@ vdc_import_file(vdc_result_set *rs, const char *path, const char *target,
                 vdc_import_format fmt)
 {
     return vdc_import_file_grouped(rs, path, target, fmt, VDC_GROUP_MACHINE);
+}
+
+/* 1 when @len bytes of JSON nest deeper than json-glib's parser should
+ * recurse (a hostile file would overflow its stack) */
+static int
+nests_deeper(const char *data, size_t len, unsigned max)
+{
+    size_t i;
+    unsigned depth = 0;
+    int in_string = 0;
+
+    for (i = 0; i < len; i++) {
+        if (in_string) {
+            if (data[i] == '\\')
+                i++;
+            else if (data[i] == '"')
+                in_string = 0;
+        } else if (data[i] == '"') {
+            in_string = 1;
+        } else if ((data[i] == '[' || data[i] == '{') && ++depth > max) {
+            return 1;
+        } else if ((data[i] == ']' || data[i] == '}') && depth) {
+            depth--;
+        }
+    }
+    return 0;
+}
+
+/* member @name of @o when it is a string, else NULL (borrowed) */
+static const char *
+str_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = o ? json_object_get_member(o, name) : NULL;
+
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+               ? json_node_get_string(n) : NULL;
+}
+
+/* member @name of @o when it is an object, else NULL (borrowed) */
+static JsonObject *
+obj_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = o ? json_object_get_member(o, name) : NULL;
+
+    return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+/* import.h */
+char *
+vdc_import_output_refusal(const char *data, size_t len)
+{
+    g_autoptr(JsonParser) parser = json_parser_new_immutable();
+    JsonObject *top = NULL, *exp;
+    JsonNode *root, *rn;
+    JsonArray *runs = NULL;
+    const char *producer;
+    guint i, n = 0;
+
+    if (len <= G_MAXSSIZE && !memchr(data, '\0', len) && !nests_deeper(data, len, 64) &&
+        json_parser_load_from_data(parser, data, (gssize)len, NULL) && (root = json_parser_get_root(parser)) &&
+        JSON_NODE_HOLDS_OBJECT(root))
+        top = json_node_get_object(root);
+    if (g_strcmp0(str_member(top, "format"), VDC_RESULT_FORMAT))
+        return g_strdup("not a vmdiskcmp result document");
+    producer = str_member(obj_member(top, "producer"), "name");
+    if (g_strcmp0(producer, "vmdiskcmp"))
+        return g_strdup_printf("a result written by %s, not by an import: measured data",
+                               producer ? producer : "an unnamed producer");
+    if (json_object_has_member(top, "statistics"))
+        return g_strdup("a report's report.json (it has \"statistics\"), not an import's output");
+    if ((rn = json_object_get_member(top, "runs")) && JSON_NODE_HOLDS_ARRAY(rn))
+        n = json_array_get_length(runs = json_node_get_array(rn));
+    for (i = 0; i < n; i++) {
+        JsonNode *r = json_array_get_element(runs, i);
+
+        if (!JSON_NODE_HOLDS_OBJECT(r) || !obj_member(obj_member(json_node_get_object(r), "metadata"), "source"))
+            break;
+    }
+    if (n && i == n)
+        return NULL;
+    if ((exp = obj_member(top, "experiment")))
+        return g_strdup_printf("the result of a vmdiskcmp run (experiment %s): measured data, not an "
+                               "import's output", str_member(exp, "id") ? str_member(exp, "id") : "without an id");
+    if (!n)
+        return g_strdup("a result without runs, not an import's output");
+    return g_strdup_printf("a result whose runs[%u] was not imported (it has no metadata.source): not an "
+                           "import's output", i);
 }

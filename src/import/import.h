@@ -146,4 +146,16 @@ int vdc_import_file_grouped(vdc_result_set *rs, const char *path, const char *ta
 int vdc_import_file(vdc_result_set *rs, const char *path, const char *target,
                     vdc_import_format fmt);
 
+/* Whether `import -o OUT` may replace OUT, whose @len bytes are @data: only
+ * an earlier import's output (doc/importers.md, "Output"), never measured
+ * data or another command's file.  An import's output is a result document
+ * (format "vmdiskcmp-result") of producer "vmdiskcmp", without the
+ * "statistics" a report adds (report.json), whose runs all say which file
+ * and format they were imported from (runs[].metadata.source, which every
+ * importer writes and nothing else does: a run's result.json, the agent's
+ * answer, a merge of runs hold none).  NULL when OUT may be replaced; else
+ * what OUT is, a phrase for the refusal ("the result of a vmdiskcmp run
+ * (experiment 2026-...): measured data"; g_free).  Pure: no message. */
+char *vdc_import_output_refusal(const char *data, size_t len);
+
 #endif

@@ -137,6 +137,32 @@ check_one_line "--output: expected a file name" -q "$good" --target t -o ""
 "$VMDISKCMP" import -q "$good" --target t -o "$work/ours.json" || fail "import to a new file"
 "$VMDISKCMP" import -q "$good" --target u -o "$work/ours.json" || fail "import over our own output"
 grep -q '"target": "u"' "$work/ours.json" || fail "import over our own output: not rewritten"
+# bug import-output-measured: -o over a run's result.json (measured data,
+# the only copy) replaced it with the import; the agent's answer and a
+# report.json too.  Each is refused in one line naming OUT and what it is,
+# exit 2, the file byte for byte as it was.
+refuse_out() {
+    src=$1 what=$2
+    cp "$src" "$work/measured.json"
+    check_one_line "import: --output $work/measured.json: exists and is $what" \
+        -q "$good" --target t -o "$work/measured.json"
+    grep -qF "refusing to overwrite it (import replaces only its own earlier output; move it away, or choose another name)" \
+        "$work/stderr" || fail "-o $src: the refusal does not say what to do: $(cat "$work/stderr")"
+    cmp -s "$src" "$work/measured.json" || fail "-o $src: overwritten"
+    rm -f "$work/measured.json"
+}
+refuse_out "$top_srcdir/tests/golden/report/synthetic/result.json" \
+    "the result of a vmdiskcmp run (experiment 2026-11-30T101500Z-lab): measured data, not an import's output"
+refuse_out "$top_srcdir/tests/golden/import/agent-example.json" \
+    "a result written by vmdiskcmp-agent, not by an import: measured data"
+refuse_out "$top_srcdir/tests/golden/report/synthetic/expected/report.json" \
+    "a report's report.json (it has \"statistics\"), not an import's output"
+# a run's result.json imported is an import's output (each run names its
+# source): importing again over it is fine
+"$VMDISKCMP" import -q "$top_srcdir/tests/golden/report/synthetic/result.json" -o "$work/ours.json" ||
+    fail "import of a result.json over our own output"
+"$VMDISKCMP" import -q "$good" --target t -o "$work/ours.json" || fail "import over an imported result.json"
+grep -q '"target": "t"' "$work/ours.json" || fail "import over an imported result.json: not rewritten"
 # (vmdiskcmp.sqlite: the result store import records OUT in, doc/store.md)
 [ -z "$(ls -A "$work" | grep -v -e '^in.txt$' -e '^in-copy.txt$' -e '^link.json$' -e '^notes.json$' \
     -e '^fifo$' -e '^dir$' -e '^ours.json$' -e '^stdout$' -e '^stderr$' -e '^keep.json$' -e '^vmdiskcmp.sqlite$')" ] ||

@@ -612,6 +612,62 @@ test_json_levels_retargeted(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* What `import -o OUT` may replace: only an earlier import's output (every
+ * run with its metadata.source), whatever its experiment; never measured
+ * data (a run's result, the agent's, a merge of runs without sources), a
+ * report.json, a run half imported, or anything else. */
+static void
+test_output_refusal(void **state)
+{
+#define DOC(prod, extra, runs) "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":" \
+        "{\"name\":\"" prod "\",\"version\":\"0.1.0\"}," extra "\"runs\":[" runs "]}"
+#define SRC "{\"target\":\"t\",\"metadata\":{\"source\":{\"file\":\"a.txt\",\"line\":4,\"format\":\"dd\"}}," \
+        "\"samples\":[]}"
+#define BARE "{\"target\":\"t\",\"metadata\":{},\"samples\":[]}"
+    static const struct {
+        const char *doc, *why;     /* why NULL: may be replaced */
+    } cases[] = {
+        { DOC("vmdiskcmp", "", SRC "," SRC), NULL },
+        { DOC("vmdiskcmp", "\"experiment\":{\"id\":\"e1\"},", SRC), NULL },
+        { DOC("vmdiskcmp", "\"experiment\":{\"id\":\"e1\"},", BARE "," BARE),
+          "the result of a vmdiskcmp run (experiment e1): measured data, not an import's output" },
+        { DOC("vmdiskcmp", "\"experiment\":{\"id\":\"e1\"},", SRC "," BARE),
+          "the result of a vmdiskcmp run (experiment e1): measured data, not an import's output" },
+        { DOC("vmdiskcmp", "", SRC "," BARE),
+          "a result whose runs[1] was not imported (it has no metadata.source): not an import's output" },
+        { DOC("vmdiskcmp", "", ""), "a result without runs, not an import's output" },
+        { DOC("vmdiskcmp-agent", "", SRC), "a result written by vmdiskcmp-agent, not by an import: measured data" },
+        { DOC("vmdiskcmp", "\"statistics\":{},", SRC),
+          "a report's report.json (it has \"statistics\"), not an import's output" },
+        { "{\"format\":\"vmdiskcmp-result\",\"producer\":[],\"runs\":[" SRC "]}",
+          "a result written by an unnamed producer, not by an import: measured data" },
+        { "{\"format\":{},\"runs\":[]}", "not a vmdiskcmp result document" },
+        { "my notes\n", "not a vmdiskcmp result document" },
+        { "", "not a vmdiskcmp result document" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *why = vdc_import_output_refusal(cases[i].doc, strlen(cases[i].doc));
+
+        if (!cases[i].why && why)
+            fail_msg("case %zu: refused: %s", i, why);
+        if (cases[i].why && (!why || strcmp(why, cases[i].why)))
+            fail_msg("case %zu: expected \"%s\", got \"%s\"", i, cases[i].why, why ? why : "(replaced)");
+    }
+    {
+        /* nested deeper than json-glib should recurse: never parsed */
+        g_autofree char *lb = g_strnfill(100000, '['), *rb = g_strnfill(100000, ']');
+        g_autofree char *deep = g_strconcat(lb, rb, NULL);
+        g_autofree char *why = vdc_import_output_refusal(deep, strlen(deep));
+
+        assert_string_equal(why, "not a vmdiskcmp result document");
+    }
+#undef DOC
+#undef SRC
+#undef BARE
+}
 
 int
 main(void)
@@ -631,6 +687,7 @@ main(void)
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_needs_target),
         cmocka_unit_test(test_json_levels_retargeted),
+        cmocka_unit_test(test_output_refusal),
     };
     /* the progress lines saying what each target is are checked by
      * test_described (test_import_shapes.c); here stderr holds the
