@@ -189,7 +189,7 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
     struct vdc_answer_build b = { a, rs, g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_line)),
                        g_array_new(FALSE, TRUE, sizeof(struct vdc_answer_fix)),
                        g_ptr_array_new(), g_ptr_array_new(), NULL, 0, 0, 0, 0, 0 };
-    char *absent = vdc_headline_absent_text(a);
+    char *absent = vdc_headline_absent_text(a), *left_out = vdc_headline_left_out_text(a);
     size_t i, j, n_cache = 0;
 
     vdc_answer_dispose(ans);
@@ -202,6 +202,8 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
                                          "Holm-corrected across a pair's tests");
     if (absent)
         vdc_answer_add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, absent);
+    if (left_out)
+        vdc_answer_add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, left_out);
     if (a->reading.present)
         vdc_answer_add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL,
                  g_strdup("One run a cell (imported): no statistics can speak; the plain reading after the "

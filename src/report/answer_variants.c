@@ -67,10 +67,9 @@ contrast(const struct vdc_analysis *a, const struct vdc_headline_pair *p, const 
  * image's format or allocation, an LV's type): a storage variant, not a
  * backend's or a cache's */
 static int
-storage_variants(const struct vdc_analysis *a, const vdc_result_set *rs, size_t ti, size_t tj)
+storage_variants(const vdc_target *const *rec, size_t ti, size_t tj)
 {
-    const vdc_target *t = vdc_result_set_find_target(rs, a->targets[ti]);
-    const vdc_target *u = vdc_result_set_find_target(rs, a->targets[tj]);
+    const vdc_target *t = rec[ti], *u = rec[tj];
 
     if (!t || !u || g_strcmp0(t->kind, u->kind))
         return 0;
@@ -90,7 +89,12 @@ vdc_answer_variants_text(const struct vdc_analysis *a, const vdc_result_set *rs,
     const struct vdc_headline *h = &a->headline;
     GString *changes = g_string_new(NULL);
     size_t i, j, k, n_both = 0, n_changes = 0, n_contrasts = 0;
+    /* each target's record, looked up once (a lookup scans the targets) */
+    g_autofree const vdc_target **rec = g_new0(const vdc_target *, a->n_targets + 1);
     char *text;
+
+    for (i = 0; i < a->n_targets; i++)
+        rec[i] = vdc_result_set_find_target(rs, a->targets[i]);
 
     for (i = 0; i < h->n_pairs; i++) {
         const struct vdc_headline_pair *p = &h->pairs[i];
@@ -102,8 +106,8 @@ vdc_answer_variants_text(const struct vdc_analysis *a, const vdc_result_set *rs,
             const struct vdc_headline_pair *q = &h->pairs[j];
 
             if (q->role != p->role || p->role == VDC_HEADLINE_BASELINE ||
-                (q->target == p->target ? !storage_variants(a, rs, p->reference, q->reference)
-                 : q->reference != p->reference || !storage_variants(a, rs, p->target, q->target)))
+                (q->target == p->target ? !storage_variants(rec, p->reference, q->reference)
+                 : q->reference != p->reference || !storage_variants(rec, p->target, q->target)))
                 continue;
             n_contrasts++;
             for (k = 0; k < p->n_rows; k++) {

@@ -71,25 +71,38 @@ vdc_headline_verdict_name(enum vdc_verdict v)
 
 /* ---- deciding ---------------------------------------------------------- */
 
-/* an image variant's requested image cache ("host", "none") and backend,
- * or NULL */
-static const char *
-image_cache(const vdc_result_set *rs, const char *name, const char **backend)
-{
-    const vdc_target *t = vdc_result_set_find_target(rs, name);
+/* What the pairs are decided from, per target of the analysis, read once
+ * (a lookup by name scans the result set's targets). */
+struct pair_facts {
+    vdc_target_role role;
+    const char *cache;       /* an image variant's requested image cache ("host",
+                              * "none"), else NULL */
+    const char *backend;     /* its requested image backend, or NULL */
+};
 
-    *backend = t ? t->requested.image_backend : NULL;
-    return t && vdc_result_set_target_role(rs, name) == VDC_ROLE_IMAGE ? t->requested.image_cache : NULL;
+static struct pair_facts *
+pair_facts(const struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    struct pair_facts *f = g_new0(struct pair_facts, a->n_targets + 1);
+    size_t i;
+
+    for (i = 0; i < a->n_targets; i++) {
+        const vdc_target *t = vdc_result_set_find_target(rs, a->targets[i]);
+
+        f[i].role = vdc_result_set_target_role(rs, a->targets[i]);
+        f[i].backend = t ? t->requested.image_backend : NULL;
+        f[i].cache = t && f[i].role == VDC_ROLE_IMAGE ? t->requested.image_cache : NULL;
+    }
+    return f;
 }
 
 /* @t through dom0's page cache and @r not, with the same requested backend:
  * a cache pair */
 static int
-is_cache_pair(const vdc_result_set *rs, const char *t, const char *r)
+is_cache_pair(const struct pair_facts *f, size_t t, size_t r)
 {
-    const char *bt, *br, *ct = image_cache(rs, t, &bt), *cr = image_cache(rs, r, &br);
-
-    return ct && cr && !strcmp(ct, "host") && !strcmp(cr, "none") && !g_strcmp0(bt, br);
+    return f[t].cache && f[r].cache && !strcmp(f[t].cache, "host") && !strcmp(f[r].cache, "none") &&
+           !g_strcmp0(f[t].backend, f[r].backend);
 }
 
 static void
@@ -114,27 +127,27 @@ cmp_int64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Repetitions either target has a sample of (valued or not). */
+/* Repetitions either cell has a sample of (valued or not: the cells hold
+ * every sample of their target and test, the valued ones and the gaps). */
 static size_t
-count_reps(const vdc_result_set *rs, const char *t, const char *r, const char *tkey, const char *rkey)
+count_reps(const struct vdc_cell *t, const struct vdc_cell *r)
 {
-    size_t nt = 0, nr = 0, i, n = 0;
-    vdc_sample_ref *st = vdc_result_set_lookup(rs, t, tkey, &nt);
-    vdc_sample_ref *sr = vdc_result_set_lookup(rs, r, rkey, &nr);
-    int64_t *reps = g_new(int64_t, nt + nr + 1);
+    const struct vdc_cell *two[2] = { t, r };
+    int64_t *reps = g_new(int64_t, t->n_samples + r->n_samples + 1);
+    size_t i, k, n = 0, distinct = 0;
 
-    for (i = 0; i < nt; i++)
-        reps[n++] = st[i].run->repetition;
-    for (i = 0; i < nr; i++)
-        reps[n++] = sr[i].run->repetition;
+    for (k = 0; k < 2; k++) {
+        for (i = 0; i < two[k]->n_values; i++)
+            reps[n++] = two[k]->samples[i].repetition;
+        for (i = 0; i < two[k]->n_no_value; i++)
+            reps[n++] = two[k]->gaps[i].repetition;
+    }
     qsort(reps, n, sizeof(*reps), cmp_int64);
-    for (i = nt = 0; i < n; i++)
+    for (i = 0; i < n; i++)
         if (!i || reps[i] != reps[i - 1])
-            nt++;
+            distinct++;
     g_free(reps);
-    g_free(st);
-    g_free(sr);
-    return nt;
+    return distinct;
 }
 
 /* The stop record of (@pair, test @key): one naming both targets first,
@@ -194,7 +207,7 @@ fill_row(struct vdc_analysis *a, const vdc_result_set *rs, const struct vdc_head
     else
         vdc_stats_compare_paired(tv, bv, n, VDC_STATS_PERM_RESAMPLES, VDC_STATS_PERM_SEED, &row->p);
     /* a ratio of rates is never negative (paired.c cuts the interval at 0) */
-    row->n_reps = count_reps(rs, t->target, b->target, t->test_key, b->test_key);
+    row->n_reps = count_reps(t, b);
     row->n_dropped = a->headline.unpaired ? 0 : row->n_reps > n ? row->n_reps - n : 0;
     row->p_holm = NAN;
     row->bar_target = t->flags & bars;
@@ -270,37 +283,72 @@ runs_policy(struct vdc_headline *h, const struct vdc_analysis *a, const vdc_resu
     }
 }
 
+/* Pairs of @role (@n of them: @sides[0] x @sides[1]) are built only up to
+ * VDC_HEADLINE_PAIRS_MAX; else they are recorded as left out.  1: build
+ * them. */
+static int
+within_bound(struct vdc_headline *h, enum vdc_headline_role role, size_t n, size_t side0, size_t side1)
+{
+    if (n <= VDC_HEADLINE_PAIRS_MAX)
+        return 1;
+    h->left_out[role].n = n;
+    h->left_out[role].sides[0] = side0;
+    h->left_out[role].sides[1] = side1;
+    return 0;
+}
+
 void
 vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
 {
     struct vdc_headline *h = &a->headline;
     GArray *pairs = g_array_new(FALSE, TRUE, sizeof(struct vdc_headline_pair));
-    size_t ti, tj, ki, n_image = 0, n_lv = 0, n_choice;
+    struct pair_facts *f = pair_facts(a, rs);
+    size_t ti, tj, ki, n_image = 0, n_lv = 0, n_dom0 = 0, n_cache = 0, n_choice, n_host = 0, n_none = 0;
+    int left_out = 0;
 
     vdc_headline_dispose(h);
     for (ti = 0; ti < a->n_targets; ti++) {
-        n_image += vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_IMAGE;
-        n_lv += vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_LV;
+        n_image += f[ti].role == VDC_ROLE_IMAGE;
+        n_lv += f[ti].role == VDC_ROLE_LV;
+        n_dom0 += f[ti].role == VDC_ROLE_DOM0;
+        n_host += f[ti].cache && !strcmp(f[ti].cache, "host");
+        n_none += f[ti].cache && !strcmp(f[ti].cache, "none");
     }
-    for (ti = 0; ti < a->n_targets; ti++)
-        if (vdc_result_set_target_role(rs, a->targets[ti]) == VDC_ROLE_IMAGE)
-            for (tj = 0; tj < a->n_targets; tj++)
-                if (vdc_result_set_target_role(rs, a->targets[tj]) == VDC_ROLE_LV)
-                    add_pair(pairs, VDC_HEADLINE_CHOICE, ti, tj);
-    n_choice = pairs->len;
-    for (ti = 0; ti < a->n_targets; ti++)
-        for (tj = 0; tj < a->n_targets; tj++)
-            if (is_cache_pair(rs, a->targets[ti], a->targets[tj]))
-                add_pair(pairs, VDC_HEADLINE_CACHE, ti, tj);
+    /* every pair of a role, or none of it when they are more than the
+     * bound (n_image x n_lv of a result of 1024 targets: 262144 pairs) */
+    n_choice = n_image * n_lv;
+    if (within_bound(h, VDC_HEADLINE_CHOICE, n_choice, n_image, n_lv)) {
+        for (ti = 0; ti < a->n_targets; ti++)
+            if (f[ti].role == VDC_ROLE_IMAGE)
+                for (tj = 0; tj < a->n_targets; tj++)
+                    if (f[tj].role == VDC_ROLE_LV)
+                        add_pair(pairs, VDC_HEADLINE_CHOICE, ti, tj);
+    }
+    if (n_host && n_none)
+        for (ti = 0; ti < a->n_targets; ti++)
+            for (tj = 0; f[ti].cache && tj < a->n_targets; tj++)
+                n_cache += is_cache_pair(f, ti, tj);
+    if (within_bound(h, VDC_HEADLINE_CACHE, n_cache, n_host, n_none)) {
+        for (ti = 0; n_cache && ti < a->n_targets; ti++)
+            for (tj = 0; f[ti].cache && tj < a->n_targets; tj++)
+                if (is_cache_pair(f, ti, tj))
+                    add_pair(pairs, VDC_HEADLINE_CACHE, ti, tj);
+    }
     if (!n_choice)
         h->absent = a->n_targets < 2 ? VDC_HEADLINE_ONE_TARGET : !n_image && !n_lv ? VDC_HEADLINE_NO_KINDS
                     : !n_image ? VDC_HEADLINE_NO_IMAGE : VDC_HEADLINE_NO_LV;
-    for (tj = 0; tj < a->n_targets; tj++)
-        if (vdc_result_set_target_role(rs, a->targets[tj]) == VDC_ROLE_DOM0)
-            for (ti = 0; ti < a->n_targets; ti++)
-                if (vdc_result_set_target_role(rs, a->targets[ti]) != VDC_ROLE_DOM0)
-                    add_pair(pairs, VDC_HEADLINE_CEILING, ti, tj);
-    if (!pairs->len)
+    if (within_bound(h, VDC_HEADLINE_CEILING, n_dom0 * (a->n_targets - n_dom0), n_dom0, a->n_targets - n_dom0)) {
+        for (tj = 0; tj < a->n_targets; tj++)
+            if (f[tj].role == VDC_ROLE_DOM0)
+                for (ti = 0; ti < a->n_targets; ti++)
+                    if (f[ti].role != VDC_ROLE_DOM0)
+                        add_pair(pairs, VDC_HEADLINE_CEILING, ti, tj);
+    }
+    for (ki = 0; ki < G_N_ELEMENTS(h->left_out); ki++)
+        left_out |= h->left_out[ki].n > 0;
+    /* the baseline instead only when the run has no pair of any kind (not
+     * when it has more than the bound) */
+    if (!pairs->len && !left_out)
         for (ti = 0; ti < a->n_targets; ti++)
             if (ti != a->baseline_index)
                 add_pair(pairs, VDC_HEADLINE_BASELINE, ti, a->baseline_index);
@@ -318,6 +366,7 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
             g_array_set_size(pairs, 0);
         }
     }
+    g_free(f);
     h->n_pairs = pairs->len;
     h->pairs = (struct vdc_headline_pair *)(void *)g_array_free(pairs, FALSE);
     for (ti = 0; ti < h->n_pairs; ti++) {
@@ -343,6 +392,8 @@ vdc_headline_build(struct vdc_analysis *a, const vdc_result_set *rs)
             h->n_stop += hp->rows[ki].stop ? 1 : 0;
     }
     runs_policy(h, a, rs);
+    /* a matrix: ranked per test, every target (bounded: one entry a
+     * target, the paired tests only up to VDC_CLD_ITEMS_MAX ranked) */
     if (!h->unpaired && n_choice > VDC_HEADLINE_RANK_ABOVE_PAIRS)
         vdc_rankings_build(a, rs);
 }
@@ -621,6 +672,37 @@ vdc_headline_absent_text(const struct vdc_analysis *a)
 }
 
 char *
+vdc_headline_left_out_text(const struct vdc_analysis *a)
+{
+    const struct vdc_headline *h = &a->headline;
+    const struct vdc_headline_left_out *c = &h->left_out[VDC_HEADLINE_CHOICE];
+    const struct vdc_headline_left_out *k = &h->left_out[VDC_HEADLINE_CACHE];
+    const struct vdc_headline_left_out *d = &h->left_out[VDC_HEADLINE_CEILING];
+    GString *s;
+    int parts = (c->n > 0) + (k->n > 0) + (d->n > 0), i = 0;
+
+    if (!parts)
+        return NULL;
+    s = g_string_new("Not compared pair by pair: ");
+#define SEP() (i++ ? (i == parts ? " and " : ", ") : "")
+    if (c->n)
+        g_string_append_printf(s, "%s%zu image/LV pairs (%zu image x %zu LV or block targets)", SEP(), c->n,
+                               c->sides[0], c->sides[1]);
+    if (k->n)
+        g_string_append_printf(s, "%s%zu dom0's page cache pairs (of %zu images through it and %zu "
+                               "without)", SEP(), k->n, k->sides[0], k->sides[1]);
+    if (d->n)
+        g_string_append_printf(s, "%s%zu ceilings (%zu dom0 x %zu other targets)", SEP(), d->n, d->sides[0],
+                               d->sides[1]);
+#undef SEP
+    g_string_append_printf(s, ", more than the %d of a kind the headline compares one by one (a paired test "
+                           "per test of each pair); %sthe tables hold each target against the baseline %s.",
+                           VDC_HEADLINE_PAIRS_MAX, h->n_rankings ? "the ranking per test places every target, " : "",
+                           a->baseline);
+    return g_string_free(s, FALSE);
+}
+
+char *
 vdc_headline_pair_title(const struct vdc_analysis *a, const struct vdc_headline_pair *pair)
 {
     if (pair->role == VDC_HEADLINE_CACHE)
@@ -644,18 +726,16 @@ vdc_headline_direction_text(const struct vdc_analysis *a)
 {
     const struct vdc_headline *h = &a->headline;
     GString *s = g_string_new(NULL);
+    g_autofree unsigned char *named = g_new0(unsigned char, a->n_targets + 1);
     size_t i, j, k, n;
 
     for (i = 0; i < h->n_pairs; i++) {
         size_t ref = h->pairs[i].reference;
-        int seen = 0;
 
-        if (h->pairs[i].role != VDC_HEADLINE_CHOICE)
+        /* a reference is named once, with all its targets */
+        if (h->pairs[i].role != VDC_HEADLINE_CHOICE || named[ref])
             continue;
-        for (j = 0; j < i; j++)    /* a reference is named once, with all its targets */
-            seen |= h->pairs[j].role == VDC_HEADLINE_CHOICE && h->pairs[j].reference == ref;
-        if (seen)
-            continue;
+        named[ref] = 1;
         for (j = i, n = 0; j < h->n_pairs; j++)
             n += h->pairs[j].role == VDC_HEADLINE_CHOICE && h->pairs[j].reference == ref;
         g_string_append(s, s->len ? ", " : "the answer: ");
@@ -852,11 +932,13 @@ vdc_analysis_headline_lines(const struct vdc_analysis *a)
 {
     const struct vdc_headline *h = &a->headline;
     GPtrArray *v = g_ptr_array_new();
-    char *absent = vdc_headline_absent_text(a);
+    char *absent = vdc_headline_absent_text(a), *left_out = vdc_headline_left_out_text(a);
     size_t i;
 
     if (absent)
         g_ptr_array_add(v, absent);
+    if (left_out)
+        g_ptr_array_add(v, left_out);
     if (h->n_rankings)
         vdc_ranking_lines(a, v);
     for (i = 0; i < h->n_pairs; i++) {

@@ -118,6 +118,25 @@ enum vdc_runs_mode {
  * test instead of listing every pair (report/ranking.h). */
 #define VDC_HEADLINE_RANK_ABOVE_PAIRS 4
 
+/* The most pairs of one role (image/LV, cache, ceiling) the headline
+ * compares one by one, each test of each pair a paired test.  A role with
+ * more (a result of 1024 targets, 512 images and 512 LVs: 262144 image/LV
+ * pairs) has none built: vdc_headline.left_out records how many and of
+ * what, and vdc_headline_left_out_text says so where the pairs would be.
+ * The ranking per test still places every target, the delta tables hold
+ * each against the baseline.  A run plans a few dozen targets: 1024 pairs
+ * are 32 images x 32 LVs. */
+#define VDC_HEADLINE_PAIRS_MAX 1024
+
+/* The pairs of one role not built (more than VDC_HEADLINE_PAIRS_MAX). */
+struct vdc_headline_left_out {
+    size_t n;                     /* pairs of the role; 0: none left out */
+    size_t sides[2];              /* n = sides[0] x sides[1] for choice (images, LVs)
+                                   * and ceiling (dom0 targets, the others); cache:
+                                   * images through dom0's page cache, without (n is
+                                   * those with the same backend) */
+};
+
 /* One target in a test's ranking (report/ranking.h). */
 struct vdc_rank_entry {
     size_t target;                /* index into vdc_analysis.targets */
@@ -166,6 +185,8 @@ struct vdc_headline {
     int64_t min_runs, max_runs;   /* auto: VDC_INT_ABSENT when not recorded */
     double precision_percent;     /* auto: NAN when not recorded */
     size_t n_stop;                /* rows with a recorded stop reason */
+    struct vdc_headline_left_out left_out[VDC_HEADLINE_CACHE + 1];
+                                  /* by enum vdc_headline_role: pairs not built */
 };
 
 void vdc_headline_init(struct vdc_headline *h);
@@ -233,6 +254,13 @@ char *vdc_headline_method_text_unpaired(void);
 /* Why there is no image/LV pair, one sentence (g_free); NULL when there
  * is one. */
 char *vdc_headline_absent_text(const struct vdc_analysis *a);
+
+/* The pairs the headline left out, one sentence (g_free); NULL when none
+ * was:  "Not compared pair by pair: 261632 image/LV pairs (512 image x 511
+ * LV or block targets), more than the 1024 of a kind the headline compares
+ * one by one (a paired test per test of each pair); the ranking per test
+ * places every target, the tables hold each against the baseline dom0." */
+char *vdc_headline_left_out_text(const struct vdc_analysis *a);
 
 /* Header of a pair: "image relative to lvm (5 pairs)", "dom0's page
  * cache: image (through it) against image-nocache (without it) (3 pairs)"

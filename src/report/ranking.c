@@ -193,6 +193,10 @@ vdc_ranking_title(const struct vdc_analysis *a, const struct vdc_ranking *r)
     char label[VDC_TEST_LABEL_MAX];
 
     vdc_analysis_test_label(a, r->test, label, sizeof(label));
+    if (r->n_ranked > VDC_CLD_ITEMS_MAX)
+        return g_strdup_printf("%s%s%s%s: %zu targets by mean, not grouped (more than %d to rank)", label,
+                               c->unit ? " (" : "", c->unit ? c->unit : "", c->unit ? ")" : "", r->n_entries,
+                               VDC_CLD_ITEMS_MAX);
     if (!r->n_ranked)
         return g_strdup_printf("%s%s%s%s: none of %zu targets ranked", label, c->unit ? " (" : "",
                                c->unit ? c->unit : "", c->unit ? ")" : "", r->n_entries);
@@ -237,6 +241,16 @@ vdc_ranking_groups_text(const struct vdc_analysis *a, const struct vdc_ranking *
     size_t g, i;
     const char *sep = "";
 
+    /* too many to letter (the compact letter display holds
+     * VDC_CLD_ITEMS_MAX): the ends of the order, the count between */
+    if (r->n_ranked > VDC_CLD_ITEMS_MAX) {
+        g_autofree char *hi = vdc_rank_entry_name(a, &r->entries[0]);
+        g_autofree char *lo = vdc_rank_entry_name(a, &r->entries[r->n_ranked - 1]);
+
+        g_string_append_printf(s, "not grouped: %zu targets to rank, more than the %d a letter display holds; "
+                               "highest mean %s %.1f, lowest %s %.1f", r->n_ranked, VDC_CLD_ITEMS_MAX, hi,
+                               r->entries[0].mean, lo, r->entries[r->n_ranked - 1].mean);
+    }
     for (g = 0; g < r->n_groups; g++) {
         g_string_append_printf(s, "%s%c ", g ? "; " : "", (char)('a' + g));
         for (i = 0, sep = ""; i < r->n_ranked; i++)

@@ -621,6 +621,7 @@ put_headline(GString *out, const struct layout *l, const struct vdc_analysis *a)
         g_free(s);
     }
     put_para(out, l, &l->para, vdc_headline_absent_text(a));
+    put_para(out, l, &l->para, vdc_headline_left_out_text(a));
     if (h->n_rankings)
         put_para(out, l, &l->para, vdc_ranking_method_text(a));
     for (i = 0; i < h->n_rankings; i++)

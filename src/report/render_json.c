@@ -473,6 +473,20 @@ vdc_headline_to_json(const struct vdc_analysis *a)
         set_str_take(absent, "text", vdc_headline_absent_text(a));
         json_object_set_object_member(o, "absent", absent);
     }
+    /* the pairs of a role not built (more than VDC_HEADLINE_PAIRS_MAX):
+     * only when some were */
+    for (i = 0; i < G_N_ELEMENTS(h->left_out); i++)
+        if (h->left_out[i].n) {
+            JsonObject *lo = json_object_new();
+
+            for (j = 0; j < G_N_ELEMENTS(h->left_out); j++)
+                if (h->left_out[j].n)
+                    set_int(lo, vdc_headline_role_name((enum vdc_headline_role)j), (int64_t)h->left_out[j].n);
+            set_int(lo, "max_pairs", VDC_HEADLINE_PAIRS_MAX);
+            set_str_take(lo, "text", vdc_headline_left_out_text(a));
+            json_object_set_object_member(o, "left_out", lo);
+            break;
+        }
     json_object_set_object_member(o, "method", method_json(a));
     json_object_set_member(o, "runs", runs_json(h));
     lines = vdc_analysis_headline_lines(a);

@@ -25,6 +25,7 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/headline.h"
+#include "report/ranking.h"
 #include "report/render.h"
 #include "report/render_chart.h"
 #include "report/render_json.h"
@@ -775,6 +776,157 @@ test_dots_svg(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* A result of many targets, vmdiskcmp's own: @n_image images, @n_lv LVs and
+ * @n_dom0 dom0 targets (one: named dom0), 3 repetitions of put_block and get_block each, a
+ * drift per repetition and a spread of 0.02 % between targets. */
+static void
+build_many(vdc_result_set *rs, size_t n_image, size_t n_lv, size_t n_dom0)
+{
+    size_t i, n = n_image + n_lv + n_dom0;
+    int rep;
+
+    vdc_result_set_init(rs);
+    rs->has_experiment = 1;
+    for (i = 0; i < n; i++) {
+        char name[32];
+
+        if (i >= n_image + n_lv && n_dom0 == 1)
+            snprintf(name, sizeof(name), "dom0");    /* the default baseline */
+        else
+            snprintf(name, sizeof(name), "%s%04zu", i < n_image ? "img" : i < n_image + n_lv ? "lv" : "dom0-", i);
+        add_target(rs, name, i < n_image ? "image" : i < n_image + n_lv ? "lvm" : "dom0");
+    }
+    for (rep = 0; rep < 3; rep++)
+        for (i = 0; i < n; i++) {
+            vdc_run *r = vdc_result_set_add_run(rs, rs->targets[i]->name);
+            double d = drift[rep] * (1.0 - 0.0002 * (double)i) * (1 + own[(rep + i) % N_REPS]);
+
+            r->repetition = rep;
+            r->meta.file_size_mib = 512;
+            sample(r, "put_block", 50000 * d);
+            sample(r, "get_block", 80000 * d);
+        }
+}
+
+/* @a of @rs as analyse(), with 100 bootstrap resamples of each median's
+ * interval, not 10000: the cells' own cost, which is not what is tested */
+static void
+analyse_quick(struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    struct vdc_stats_options o;
+
+    vdc_analysis_init(a);
+    vdc_stats_options_init(&o);
+    o.bootstrap_resamples = 100;
+    assert_int_equal(vdc_analysis_build(a, rs, NULL, &o), 0);
+}
+
+/* A result of 1024 targets, the most one holds (512 images, 511 LVs, bare
+ * dom0): 261632 image/LV pairs, each a paired test per test, were all
+ * built (and the answer's and the title's loops over them were quadratic
+ * in the pairs: the report ran for over 10 CPU minutes and was killed).
+ * The headline builds each role up to VDC_HEADLINE_PAIRS_MAX pairs and
+ * says in one sentence what it left out; everything else is complete: a
+ * ceiling for each of the 1023 targets, the ranking per test of every
+ * target, the answer.  At the bound (32 x 32) every pair is built. */
+static void
+test_many_targets_bounded(void **state)
+{
+    static const char *const left =
+        "Not compared pair by pair: 261632 image/LV pairs (512 image x 511 LV or block targets), more than "
+        "the 1024 of a kind the headline compares one by one (a paired test per test of each pair); the "
+        "ranking per test places every target, the tables hold each target against the baseline dom0.";
+    vdc_result_set rs;
+    struct vdc_analysis a;
+    const struct vdc_headline *h = &a.headline;
+    char **lines;
+    size_t i, n_left = 0;
+    JsonNode *json;
+    JsonObject *lo;
+    g_autofree char *text = NULL;
+
+    (void)state;
+    build_many(&rs, 512, 511, 1);
+    analyse_quick(&a, &rs);
+    assert_int_equal(a.n_targets, 1024);
+    assert_string_equal(a.baseline, "dom0");
+    assert_int_equal(h->left_out[VDC_HEADLINE_CHOICE].n, 512 * 511);
+    assert_int_equal(h->left_out[VDC_HEADLINE_CHOICE].sides[0], 512);
+    assert_int_equal(h->left_out[VDC_HEADLINE_CHOICE].sides[1], 511);
+    assert_int_equal(h->left_out[VDC_HEADLINE_CEILING].n, 0);
+    assert_int_equal(h->absent, VDC_HEADLINE_PRESENT);
+    /* every target but dom0 against dom0, both tests */
+    assert_int_equal(h->n_pairs, 1023);
+    for (i = 0; i < h->n_pairs; i++) {
+        assert_int_equal(h->pairs[i].role, VDC_HEADLINE_CEILING);
+        assert_int_equal(h->pairs[i].target, i);
+        assert_int_equal(h->pairs[i].n_rows, 2);
+        assert_int_equal(h->pairs[i].n_pairs_max, 3);
+        assert_int_equal(h->pairs[i].rows[0].n_reps, 3);
+    }
+    /* the ranking per test of every target but dom0, best first, not
+     * grouped (more than a letter display holds) */
+    assert_int_equal(h->n_rankings, 2);
+    for (i = 0; i < h->n_rankings; i++) {
+        g_autofree char *title = vdc_ranking_title(&a, &h->rankings[i]);
+        g_autofree char *groups = vdc_ranking_groups_text(&a, &h->rankings[i]);
+
+        assert_int_equal(h->rankings[i].n_entries, 1023);
+        assert_int_equal(h->rankings[i].n_groups, 0);
+        assert_true(h->rankings[i].entries[0].mean >= h->rankings[i].entries[1022].mean);
+        assert_contains(title, ": 1023 targets by mean, not grouped (more than 32 to rank)");
+        assert_prefix(groups, "not grouped: 1023 targets to rank, more than the 32 a letter display holds; "
+                              "highest mean ");
+    }
+    /* said once where the pairs would be: the headline's lines, the
+     * answer, report.txt, report.json */
+    lines = vdc_analysis_headline_lines(&a);
+    for (i = 0; lines[i]; i++)
+        n_left += !strcmp(lines[i], left);
+    assert_int_equal(n_left, 1);
+    g_strfreev(lines);
+    for (i = n_left = 0; i < a.answer.n_lines; i++)
+        n_left += !strcmp(a.answer.lines[i].text, left);
+    assert_int_equal(n_left, 1);
+    text = vdc_render_text(&rs, &a);
+    assert_contains(text, "Not compared pair by pair: 261632 image/LV pairs");
+    json = vdc_headline_to_json(&a);
+    lo = json_object_get_object_member(json_node_get_object(json), "left_out");
+    assert_non_null(lo);
+    assert_int_equal(json_object_get_int_member(lo, "choice"), 512 * 511);
+    assert_false(json_object_has_member(lo, "ceiling"));
+    assert_int_equal(json_object_get_int_member(lo, "max_pairs"), VDC_HEADLINE_PAIRS_MAX);
+    assert_string_equal(json_object_get_string_member(lo, "text"), left);
+    json_node_unref(json);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+
+    /* at the bound every pair is built, nothing said; one more image and
+     * none is */
+    build_many(&rs, 32, 32, 0);
+    analyse_quick(&a, &rs);
+    assert_int_equal(h->n_pairs, VDC_HEADLINE_PAIRS_MAX);
+    assert_int_equal(h->left_out[VDC_HEADLINE_CHOICE].n, 0);
+    assert_null(vdc_headline_left_out_text(&a));
+    for (i = 0; i < h->n_pairs; i++)
+        assert_int_equal(h->pairs[i].n_rows, 2);
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+    build_many(&rs, 33, 32, 0);
+    analyse_quick(&a, &rs);
+    assert_int_equal(h->n_pairs, 0);
+    assert_int_equal(h->left_out[VDC_HEADLINE_CHOICE].n, 33 * 32);
+    assert_int_equal(h->absent, VDC_HEADLINE_PRESENT);
+    g_free(text);
+    text = vdc_headline_left_out_text(&a);
+    assert_string_equal(text, "Not compared pair by pair: 1056 image/LV pairs (33 image x 32 LV or block "
+                              "targets), more than the 1024 of a kind the headline compares one by one (a "
+                              "paired test per test of each pair); the ranking per test places every target, "
+                              "the tables hold each target against the baseline lv0033.");
+    vdc_analysis_dispose(&a);
+    vdc_result_set_dispose(&rs);
+}
+
 int
 main(void)
 {
@@ -788,6 +940,7 @@ main(void)
         cmocka_unit_test(test_runs_policy_bad),
         cmocka_unit_test(test_renderers),
         cmocka_unit_test(test_dots_svg),
+        cmocka_unit_test(test_many_targets_bounded),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
