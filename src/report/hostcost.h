@@ -57,8 +57,11 @@ struct vdc_host_cache {
     struct vdc_stats_summary cached_growth;
 };
 
-/* The label of a role ("blkback ring threads", "dom0 other (busy minus the
- * servers)").  Never NULL. */
+/* The label of a role ("blkback ring threads", "dom0 other (busy + steal
+ * minus servers)"): the one name every table a reader sees gives a role
+ * (host CPU per test here, density's host cost per level in
+ * render_density_host.c); the CSV and JSON files keep the key.  A key it
+ * does not know comes back as it is.  Never NULL. */
 const char *vdc_host_role_label(const char *role);
 
 /* "0.512 [0.401, 0.623]" (mean [95 % CI]), "0.512" (n = 1), "" (n = 0),

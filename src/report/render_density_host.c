@@ -12,15 +12,24 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "report/hostcost.h"
 #include "report/render_density.h"
 
 const char vdc_density_host_note[] =
     "dom0's CPU over each level's window (from the start gate's release to "
     "the look that saw the last guest's domain ended; experiment.levels[].host), by role: blkback "
-    "summed over the level's VBDs, QEMU over its guests (qemu_io: beside the vCPU threads), dom0 "
-    "busy, and dom0 other (busy + steal minus those servers: the loop devices' shared kworkers "
-    "among it), per 1,000 I/Os and per GiB the guests' backends moved over the window; means over "
-    "the ok repetitions (n), a role unknown in one left out of it.";
+    "summed over the level's VBDs, QEMU over its guests (and QEMU minus its vCPUs: its threads "
+    "beside the vCPU threads), dom0 busy, and dom0 other (busy + steal minus those servers: the "
+    "loop devices' shared kworkers among it), per 1,000 I/Os and per GiB the guests' backends "
+    "moved over the window; means over the ok repetitions (n), a role unknown in one left out of "
+    "it.";
+
+/* The legend of the mark on dom0 other's row where an image's loop device
+ * did its work on shared kworkers (vdc_density_host.loop_shared): printed
+ * once under a CPU table that has such a row. */
+static const char loop_note[] =
+    "*: an image's loop device worked on the shared kworkers: their CPU is in dom0 other, "
+    "not apart.";
 
 const char *const vdc_density_host_cols[VDC_DENSITY_HOST_COLS] = {
     "N", "target", "role", "n", "CPU s", "per 1,000 I/Os", "per GiB",
@@ -60,9 +69,11 @@ pair_text(const double v[2])
 }
 
 /* every row of the CPU table (@mem 0) or the memory table (@mem 1), each
- * a NULL-terminated string vector, into a new array (g_strfreev each) */
+ * a NULL-terminated string vector, into a new array (g_strfreev each); a
+ * role by its label (vdc_host_role_label), dom0 other marked "*" where
+ * the loop work is in it, and then *@loop set (@loop may be NULL) */
 static GPtrArray *
-table_rows(const struct vdc_analysis *a, int mem)
+table_rows(const struct vdc_analysis *a, int mem, int *loop)
 {
     const struct vdc_density *d = &a->density;
     GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
@@ -96,8 +107,10 @@ table_rows(const struct vdc_analysis *a, int mem)
                 v = g_new0(char *, VDC_DENSITY_HOST_COLS + 1);
                 v[0] = g_strdup_printf("%" G_GINT64_FORMAT, d->levels[li]);
                 v[1] = g_strdup(d->targets[ti]);
-                v[2] = g_strdup_printf("%s%s", vdc_density_host_roles[r],
-                                       r == 4 && h->loop_shared ? " (loop: shared, in it)" : "");
+                v[2] = g_strdup_printf("%s%s", vdc_host_role_label(vdc_density_host_roles[r]),
+                                       r == 4 && h->loop_shared ? " *" : "");
+                if (r == 4 && h->loop_shared && loop)
+                    *loop = 1;
                 v[3] = g_strdup_printf("%zu", h->n_role[r]);
                 v[4] = num(h->cpu_s[r]);
                 v[5] = num(h->per_kio[r]);
@@ -136,18 +149,21 @@ void
 vdc_density_host_text(GString *out, const struct vdc_analysis *a)
 {
     GPtrArray *rows;
+    int loop = 0;
 
     if (!a->density.host)
         return;
     g_string_append(out, "  Host cost per level:\n");
     vdc_density_wrap(out, vdc_density_host_note, "    ", 100);
     g_string_append(out, "  Host CPU:\n");
-    rows = table_rows(a, 0);
+    rows = table_rows(a, 0, &loop);
     text_table(out, vdc_density_host_cols, VDC_DENSITY_HOST_COLS, rows);
     g_ptr_array_unref(rows);
+    if (loop)
+        vdc_density_wrap(out, loop_note, "    ", 100);
     g_string_append(out, "  dom0's memory (MemTotal - MemAvailable), page cache (Cached) and dirty pages,\n"
                          "  release -> end:\n");
-    rows = table_rows(a, 1);
+    rows = table_rows(a, 1, NULL);
     text_table(out, vdc_density_mem_cols, VDC_DENSITY_MEM_COLS, rows);
     g_ptr_array_unref(rows);
 }
@@ -194,6 +210,7 @@ void
 vdc_density_host_markup(GString *out, const struct vdc_analysis *a, int html)
 {
     GPtrArray *rows;
+    int loop = 0;
 
     if (!a->density.host)
         return;
@@ -201,14 +218,19 @@ vdc_density_host_markup(GString *out, const struct vdc_analysis *a, int html)
                               : "### Host cost per level\n\n");
     (html ? vdc_html_escape : vdc_md_escape)(out, vdc_density_host_note);
     g_string_append(out, html ? "</p>\n" : "\n\n");
-    rows = table_rows(a, 0);
+    rows = table_rows(a, 0, &loop);
     markup_table(out, vdc_density_host_cols, VDC_DENSITY_HOST_COLS, rows, html, "density-host");
     g_ptr_array_unref(rows);
+    if (loop) {
+        g_string_append(out, html ? "<p>" : "");
+        (html ? vdc_html_escape : vdc_md_escape)(out, loop_note);
+        g_string_append(out, html ? "</p>\n" : "\n\n");
+    }
     g_string_append(out, html ? "<p>dom0's memory (MemTotal - MemAvailable), page cache (Cached) and "
                                 "dirty pages, release -&gt; end:</p>\n"
                               : "dom0's memory (MemTotal - MemAvailable), page cache (Cached) and dirty "
                                 "pages, release -> end:\n\n");
-    rows = table_rows(a, 1);
+    rows = table_rows(a, 1, NULL);
     markup_table(out, vdc_density_mem_cols, VDC_DENSITY_MEM_COLS, rows, html, "density-host-memory");
     g_ptr_array_unref(rows);
 }
