@@ -331,7 +331,10 @@ cell_build(struct vdc_density_cell *c, const vdc_result_set *rs, const keyed_run
             g_ptr_array_add(complete, g);
         } else {
             c->n_incomplete++;
-            c->n_failed += rep_failed(c, g, fail);
+            if (rep_failed(c, g, fail))
+                c->n_failed++;
+            else
+                c->n_no_value++;
         }
     }
     if (all->len)
@@ -751,7 +754,7 @@ vdc_density_paired_means_text(GString *s, const struct vdc_density *d, const str
 void
 vdc_density_left_out_text(GString *s, const struct vdc_density *d, const struct vdc_density_cell *c)
 {
-    size_t i, other = c->n_incomplete - MIN(c->n_failed, c->n_incomplete);
+    size_t i;
     GString *who = g_string_new(NULL);
 
     for (i = 0; i < d->n_failures; i++) {
@@ -765,9 +768,9 @@ vdc_density_left_out_text(GString *s, const struct vdc_density *d, const struct 
     if (c->n_failed)
         g_string_append_printf(s, "%s%zu repetition%s left out (a guest failed: %s)", s->len ? "; " : "",
                                c->n_failed, c->n_failed == 1 ? "" : "s", who->str);
-    if (other)
+    if (c->n_no_value)
         g_string_append_printf(s, "%s%zu repetition%s left out (a guest ran but gave no value)",
-                               s->len ? "; " : "", other, other == 1 ? "" : "s");
+                               s->len ? "; " : "", c->n_no_value, c->n_no_value == 1 ? "" : "s");
     g_string_free(who, TRUE);
 }
 

@@ -48,10 +48,14 @@ struct vdc_density_cell {
     size_t test;             /* index into vdc_density.tests */
     const char *unit;        /* the test's unit ("IO/sec", "K/sec"), static */
     size_t n_reps;           /* repetitions with every guest valued */
-    size_t n_incomplete;     /* repetitions left out: a guest without a value */
+    size_t n_incomplete;     /* repetitions left out: a guest without a value,
+                              * n_failed + n_no_value */
     size_t n_failed;         /* of those, the ones where a guest failed (its run's
                               * status not "ok", or its sample failed): each one in
-                              * vdc_density.failures; the rest ran without a value */
+                              * vdc_density.failures */
+    size_t n_no_value;       /* the rest: no guest failed, one gave no number (its
+                              * sample of the test missing, or null: e.g. no I/O
+                              * in its window) */
     int64_t *rep;            /* n_reps repetition numbers, ascending */
     double *aggregate;       /* n_reps: sum of the guests' values, unit */
     double *kib_s;           /* n_reps: workload keys, sum of bandwidth_kib_s; NAN */

@@ -400,7 +400,7 @@ vdc_density_csv(const struct vdc_analysis *a)
         return NULL;
     out = g_string_new("level,target,test,unit,guest,n,value_mean,ci95_lo,ci95_hi,kib_s_mean,jain_mean,"
                        "jain_min,slowest_guest,fastest_guest,clat_p50_us,clat_p99_us,clat_p99_9_us,"
-                       "start_skew_max_s,skewed,incomplete,stops_scaling_at\n");
+                       "start_skew_max_s,skewed,incomplete_failed,incomplete_no_value,stops_scaling_at\n");
     VDC_DENSITY_FOR_CELLS(d, c) {
         int64_t stop = vdc_density_stops(d, c->target, c->test);
 
@@ -423,7 +423,7 @@ vdc_density_csv(const struct vdc_analysis *a)
         vdc_density_csv_num(out, c->p99_mean);
         vdc_density_csv_num(out, c->p99_9_mean);
         vdc_density_csv_num(out, c->skew_max_s);
-        g_string_append_printf(out, ",%s,%zu,", c->skewed ? "true" : "false", c->n_incomplete);
+        g_string_append_printf(out, ",%s,%zu,%zu,", c->skewed ? "true" : "false", c->n_failed, c->n_no_value);
         if (stop)
             g_string_append_printf(out, "%" G_GINT64_FORMAT, stop);
         g_string_append_c(out, '\n');
@@ -434,7 +434,7 @@ vdc_density_csv(const struct vdc_analysis *a)
             vdc_csv_field(out, d->tests[c->test]);
             g_string_append_printf(out, ",%s,%zu,%zu", c->unit ? c->unit : "", g, c->n_reps);
             vdc_density_csv_num(out, c->guest[g]);
-            g_string_append(out, ",,,,,,,,,,,,,,\n");
+            g_string_append(out, ",,,,,,,,,,,,,,,\n");
         }
     }
     return g_string_free(out, FALSE);

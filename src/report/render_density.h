@@ -58,9 +58,12 @@ void vdc_density_markdown(GString *out, const struct vdc_analysis *a);
 /* density.csv (RFC 4180, header line): one line per level x target x test
  * with guest empty (the level's figures: n, aggregate mean and its 95 %
  * CI, KiB/s, Jain mean and min, slowest and fastest guest, pooled p50,
- * p99, p99.9 in us, the largest start skew in s, skewed, incomplete
- * repetitions, where the target stops scaling), then one per guest (its
- * mean value).  NULL without levels. */
+ * p99, p99.9 in us, the largest start skew in s, skewed, the repetitions
+ * left out in two columns: incomplete_failed (a guest failed,
+ * vdc_density_cell.n_failed) and incomplete_no_value (none failed, one
+ * gave no number, .n_no_value), where the target stops scaling), then one
+ * per guest (its mean value).  NULL without levels.  Columns:
+ * doc/report.md. */
 char *vdc_density_csv(const struct vdc_analysis *a);
 
 /* One CSV cell of @out: a comma, then @v in %.6g (C locale), nothing when

@@ -22,6 +22,7 @@
 #include "model/result.h"
 #include "report/analysis.h"
 #include "report/density.h"
+#include "report/render_density.h"
 #include "stats/pooled.h"
 #include "test_stderr.h"
 
@@ -596,6 +597,7 @@ test_density_failed(void **state)
     assert_int_equal(c->n_reps, 3);
     assert_int_equal(c->n_incomplete, 3);
     assert_int_equal(c->n_failed, 2);
+    assert_int_equal(c->n_no_value, 1);
     s = g_string_new(NULL);
     vdc_density_left_out_text(s, d, c);
     assert_string_equal(s->str, "2 repetitions left out (a guest failed: g0 in repetition 3, g0 in repetition "
@@ -604,6 +606,7 @@ test_density_failed(void **state)
     c = vdc_density_cell(d, 1, 1, (size_t)wl);
     assert_int_equal(c->n_reps, 4);
     assert_int_equal(c->n_failed, 1);
+    assert_int_equal(c->n_no_value, 1);
     g_string_truncate(s, 0);
     vdc_density_left_out_text(s, d, c);
     assert_string_equal(s->str, "1 repetition left out (a guest failed: g0 in repetition 3); 1 repetition left "
@@ -638,6 +641,43 @@ test_density_failed(void **state)
     }
     assert_int_equal(seen, 1);
     g_string_free(s, TRUE);
+
+    /* density.csv: the failed and the valueless repetitions in columns of
+     * their own, by the header's names */
+    {
+        g_autofree char *csv = vdc_density_csv(&a);
+        g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+        g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
+        int col_failed = -1, col_none = -1, col_stop = -1, n_rows = 0;
+
+        for (k = 0; head[k]; k++) {
+            col_failed = !strcmp(head[k], "incomplete_failed") ? (int)k : col_failed;
+            col_none = !strcmp(head[k], "incomplete_no_value") ? (int)k : col_none;
+            col_stop = !strcmp(head[k], "stops_scaling_at") ? (int)k : col_stop;
+            assert_string_not_equal(head[k], "incomplete");
+        }
+        assert_true(col_failed >= 0 && col_none == col_failed + 1 && col_stop == col_none + 1);
+        for (k = 1; lines[k] && *lines[k]; k++) {
+            g_auto(GStrv) f = g_strsplit(lines[k], ",", -1);
+
+            assert_int_equal(g_strv_length(f), g_strv_length(head));   /* every line as wide */
+            if (strcmp(f[0], "3") || strcmp(f[4], ""))   /* the level rows at 3 guests */
+                continue;
+            if (!strcmp(f[1], "lvm") && !strcmp(f[2], "put_block")) {
+                assert_string_equal(f[col_failed], "2");
+                assert_string_equal(f[col_none], "1");
+                n_rows++;
+            } else if (!strcmp(f[1], "lvm") && !strcmp(f[2], "workload_read@randread")) {
+                assert_string_equal(f[col_failed], "1");
+                assert_string_equal(f[col_none], "1");
+                n_rows++;
+            } else if (!strcmp(f[1], "image")) {
+                assert_string_equal(f[col_failed], "0");
+                assert_string_equal(f[col_none], "0");
+            }
+        }
+        assert_int_equal(n_rows, 2);
+    }
     vdc_density_dispose(d);
     vdc_result_set_dispose(&rs);
 }
