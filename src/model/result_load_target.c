@@ -5,7 +5,6 @@
  * (backend, storage, cache, hypervisor).  Format: doc/result-format.md. */
 #include "config.h"
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +78,29 @@ vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char 
     return load_object(vdc_hypervisor_fields, o, h, what);
 }
 
+/* An integer member's bounds: the int64_t at @off of its struct is
+ * VDC_INT_ABSENT or from @lo to @hi */
+typedef struct {
+    const char *member;      /* its JSON name */
+    size_t off;
+    int64_t lo, hi;
+} int_range;
+
+/* The first of the @n bounds @r that @obj's member breaks (present and
+ * outside them; its value in *@v), or NULL when all hold */
+static const int_range *
+out_of_range(const void *obj, const int_range *r, size_t n, int64_t *v)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        *v = *(const int64_t *)(const void *)((const char *)obj + r[i].off);
+        if (*v != VDC_INT_ABSENT && (*v < r[i].lo || *v > r[i].hi))
+            return &r[i];
+    }
+    return NULL;
+}
+
 /* "targets[i].backend": Xen ring orders within what a ring can be (the
  * ring's grant references in one page: order at most 16, as the report
  * computes 2^order pages), queue counts 1 to 4096 (blkback caps them at
@@ -87,23 +109,20 @@ vdc_hypervisor_info_from_json(vdc_hypervisor_info *h, JsonObject *o, const char 
 static int
 check_rings(vdc_load_ctx *c, const vdc_target_backend *b)
 {
-    static const struct { const char *name; size_t off; int64_t lo, hi; } r[] = {
+    static const int_range r[] = {
         { "ring_page_order", offsetof(vdc_target_backend, ring_page_order), 0, 16 },
         { "max_ring_page_order", offsetof(vdc_target_backend, max_ring_page_order), 0, 16 },
         { "queues", offsetof(vdc_target_backend, queues), 1, 4096 },
         { "max_queues", offsetof(vdc_target_backend, max_queues), 1, 4096 },
         { "frontend_state", offsetof(vdc_target_backend, frontend_state), 0, 8 },
     };
-    size_t i;
+    const int_range *bad;
+    int64_t v;
 
-    for (i = 0; i < G_N_ELEMENTS(r); i++) {
-        int64_t v = *(const int64_t *)(const void *)((const char *)b + r[i].off);
-
-        if (v != VDC_INT_ABSENT && (v < r[i].lo || v > r[i].hi))
-            return vdc_load_fail(c, "backend.%s: expected %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
-                                 ", found %" G_GINT64_FORMAT, r[i].name, (gint64)r[i].lo,
-                                 (gint64)r[i].hi, (gint64)v);
-    }
+    if ((bad = out_of_range(b, r, G_N_ELEMENTS(r), &v)))
+        return vdc_load_fail(c, "backend.%s: expected %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+                             ", found %" G_GINT64_FORMAT, bad->member, (gint64)bad->lo,
+                             (gint64)bad->hi, (gint64)v);
     return 0;
 }
 
@@ -275,14 +294,17 @@ check_variant(vdc_load_ctx *c, const vdc_target *t)
         { VDC_DIM_DISK_BUS, offsetof(vdc_target_variant, disk_bus), "disk_bus" },
         { VDC_DIM_LV_TYPE, offsetof(vdc_target_variant, lv_type), "lv_type" },
     };
-    static const struct { vdc_target_dim dim; size_t off; const char *member; } counts[] = {
-        { VDC_DIM_IOTHREADS, offsetof(vdc_target_variant, iothreads), "iothreads" },
-        { VDC_DIM_FILL, offsetof(vdc_target_variant, fill_percent), "fill_percent" },
+    /* the numeric dimensions' numbers, 0 to their maximum (model/target.h) */
+    static const int_range counts[] = {
+        { "iothreads", offsetof(vdc_target_variant, iothreads), 0, VDC_IOTHREADS_MAX },
+        { "fill_percent", offsetof(vdc_target_variant, fill_percent), 0, VDC_FILL_PERCENT_MAX },
     };
     const vdc_target_variant *v = &t->variant;
+    const int_range *bad;
     vdc_target_spec spec = { 0 };
     gsize saved;
     size_t i;
+    int64_t k;
 
     vdc_load_path_push(c, "variant", &saved);
     for (i = 0; i < G_N_ELEMENTS(names); i++) {
@@ -294,19 +316,10 @@ check_variant(vdc_load_ctx *c, const vdc_target *t)
         choices = vdc_target_choices(names[i].dim, ", ");
         return vdc_load_fail(c, "%s: \"%s\": expected one of %s", names[i].member, name, choices);
     }
-    for (i = 0; i < G_N_ELEMENTS(counts); i++) {
-        int64_t k = *(const int64_t *)((const char *)v + counts[i].off);
-        const char *hi;
-
-        /* names "0" to the maximum, values count + 1 (model/target.h) */
-        if (k == VDC_INT_ABSENT || (k < INT_MAX && vdc_target_name(counts[i].dim, (int)k + 1)))
-            continue;
-        for (hi = NULL, k = 1; vdc_target_name(counts[i].dim, (int)k); k++)
-            hi = vdc_target_name(counts[i].dim, (int)k);
-        return vdc_load_fail(c, "%s: %" G_GINT64_FORMAT ": expected an integer from 0 to %s",
-                             counts[i].member, *(const int64_t *)((const char *)v + counts[i].off),
-                             hi ? hi : "0");
-    }
+    if ((bad = out_of_range(v, counts, G_N_ELEMENTS(counts), &k)))
+        return vdc_load_fail(c, "%s: %" G_GINT64_FORMAT ": expected an integer from %" G_GINT64_FORMAT
+                             " to %" G_GINT64_FORMAT, bad->member, (gint64)k, (gint64)bad->lo,
+                             (gint64)bad->hi);
     if (vdc_target_kind_parse(t->kind, &spec) == 0 && spec.where == VDC_WHERE_DOMU) {
         if (v->lv_type && spec.backing != VDC_BACKING_LVM)
             return vdc_load_fail(c, "lv_type: expected only on an LV target (kind lvm), not kind %s", t->kind);

@@ -489,6 +489,22 @@ test_cache_placement(void **state)
                       "vmdiskcmp: t.json: targets[0]: backend.queues: expected 1 to 4096, found 0\n");
     expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"backend\":{\"frontend_state\":99}}],\"runs\":[]}",
                       "vmdiskcmp: t.json: targets[0]: backend.frontend_state: expected 0 to 8, found 99\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"backend\":{\"max_ring_page_order\":17}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0]: backend.max_ring_page_order: expected 0 to 16, found 17\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"i\",\"backend\":{\"max_queues\":4097}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0]: backend.max_queues: expected 1 to 4096, found 4097\n");
+    /* each bound itself is within */
+    {
+        static const char edge[] = HEAD "\"targets\":[{\"name\":\"i\",\"backend\":{\"ring_page_order\":16,"
+                                   "\"max_ring_page_order\":0,\"queues\":4096,\"max_queues\":1,"
+                                   "\"frontend_state\":8}}],\"runs\":[]}";
+
+        vdc_result_set_init(&rs);
+        assert_int_equal(vdc_result_set_load_data(&rs, edge, strlen(edge), "e.json"), 0);
+        assert_int_equal(rs.targets[0]->backend.queues, 4096);
+        assert_int_equal(rs.targets[0]->backend.frontend_state, 8);
+        vdc_result_set_dispose(&rs);
+    }
 }
 
 static void
