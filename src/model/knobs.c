@@ -57,6 +57,136 @@ qemu_cache_known(const vdc_target_backend_qemu *q)
     return q->cache_direct >= 0 && q->cache_no_flush >= 0 && q->cache_writeback >= 0;
 }
 
+/* The cache mode @b's disk was served with, as read back: QEMU's own
+ * flags when QEMU answered (*@qemu 1; "?" for a mix with no name), else
+ * the live XML's <driver cache=> (*@qemu 0); NULL when neither was read */
+static const char *
+cache_read_back(const vdc_target_backend *b, int *qemu)
+{
+    const vdc_target_backend_qemu *q = &b->qemu;
+    const char *mode;
+
+    *qemu = qemu_cache_known(q);
+    if (!*qemu)
+        return b->cache;
+    mode = vdc_knob_cache_mode(q->cache_direct, q->cache_no_flush, q->cache_writeback);
+    return mode ? mode : "?";
+}
+
+/* "bypasses" or "through" (@host's page cache) for the tri-state verdict
+ * targets[].cache.bypasses_dom0_page_cache, NULL when it was not decided */
+static const char *
+page_cache_word(int bypasses)
+{
+    return bypasses == 1 ? "bypasses" : bypasses == 0 ? "through" : NULL;
+}
+
+/* Each item of the comma-separated list @list ("xenstore,sysfs") onto
+ * @seen once, in order */
+static void
+sources_add(GPtrArray *seen, const char *list)
+{
+    g_auto(GStrv) items = list ? g_strsplit(list, ",", -1) : NULL;
+    size_t i, k;
+
+    for (i = 0; items && items[i]; i++) {
+        const char *item = g_strstrip(items[i]);
+
+        for (k = 0; k < seen->len && strcmp(seen->pdata[k], item); k++)
+            ;
+        if (*item && k == seen->len)
+            g_ptr_array_add(seen, g_strdup(item));
+    }
+}
+
+/* " (read from A, B)" of the sources @seen onto @s; nothing when none */
+static void
+sources_text(GString *s, GPtrArray *seen)
+{
+    size_t i;
+
+    for (i = 0; i < seen->len; i++)
+        g_string_append_printf(s, "%s%s", i ? ", " : " (read from ", (const char *)seen->pdata[i]);
+    if (seen->len)
+        g_string_append_c(s, ')');
+}
+
+char *
+vdc_knobs_served_text(const vdc_target *t, const char *host)
+{
+    const vdc_target_backend *b = &t->backend;
+    const char *pc = page_cache_word(t->cache.bypasses_dom0_page_cache);
+    g_autoptr(GPtrArray) src = g_ptr_array_new_with_free_func(g_free);
+    const char *mode;
+    GString *s;
+    int qemu;
+
+    if (!b->type)
+        return NULL;
+    s = g_string_new(NULL);
+    /* xl's phy and vbd are blkback's; qdisk, tap, libvirt's file and
+     * block are named as they are */
+    if (!strcmp(b->type, "phy") || !strcmp(b->type, "vbd"))
+        g_string_append_printf(s, "blkback (%s)", b->type);
+    else
+        g_string_append(s, b->type);
+    if (b->physical_device)
+        g_string_append_printf(s, " %s%s", b->physical_device,
+                               g_str_has_prefix(b->physical_device, "/dev/loop")
+                               ? " (a loop device over the image)" : "");
+    sources_add(src, b->source);
+    if ((mode = cache_read_back(b, &qemu))) {
+        g_string_append_printf(s, ", cache %s", mode);
+        /* QEMU's cache flags are query-block's (host/qemudisk.h) */
+        if (qemu)
+            sources_add(src, "qmp query-block");
+    }
+    if (pc) {
+        g_string_append_printf(s, ", %s %s's page cache", pc, host);
+        sources_add(src, t->cache.source);
+    }
+    sources_text(s, src);
+    return g_string_free(s, FALSE);
+}
+
+char *
+vdc_knobs_cache_text(const vdc_target *t, const char *host)
+{
+    const vdc_target_cache *c = &t->cache;
+    const char *pc = page_cache_word(c->bypasses_dom0_page_cache);
+    g_autoptr(GPtrArray) src = g_ptr_array_new_with_free_func(g_free);
+    GString *s;
+
+    if (!pc && !c->loop_device && !c->error)
+        return NULL;
+    s = g_string_new(NULL);
+    if (c->requested)
+        g_string_append_printf(s, "requested %s; ", c->requested);
+    if (c->loop_device)
+        g_string_append_printf(s, "%s dio %s (backing %s, offset %" G_GINT64_FORMAT "); ",
+                               c->loop_device, c->loop_dio == 1 ? "1" : c->loop_dio == 0 ? "0" : "?",
+                               c->loop_backing_file ? c->loop_backing_file : "?",
+                               c->loop_offset != VDC_INT_ABSENT ? c->loop_offset : 0);
+    if (c->direct_io_safe != VDC_BOOL_ABSENT)
+        g_string_append_printf(s, "direct-io-safe %d; ", c->direct_io_safe);
+    if (c->libvirt_cache || c->libvirt_io)
+        g_string_append_printf(s, "libvirt cache=%s io=%s; ", c->libvirt_cache ? c->libvirt_cache : "(default)",
+                               c->libvirt_io ? c->libvirt_io : "(default)");
+    if (c->qemu_pid != VDC_INT_ABSENT)
+        g_string_append_printf(s, "QEMU pid %" G_GINT64_FORMAT "%s; ", c->qemu_pid,
+                               c->qemu_o_direct == 1 ? " holds it with O_DIRECT"
+                               : c->qemu_o_direct == 0 ? " holds it without O_DIRECT" : "");
+    if (pc)
+        g_string_append_printf(s, "%s %s's page cache", pc, host);
+    else
+        g_string_append(s, "not decided");
+    sources_add(src, c->source);
+    sources_text(s, src);
+    if (c->error)
+        g_string_append_printf(s, "; %s", c->error);
+    return g_string_free(s, FALSE);
+}
+
 /* QEMU answered qom-get for the device: its I/O thread is known (none
  * when absent) */
 static int
@@ -142,17 +272,16 @@ vdc_knobs_text(const vdc_target *t)
     GString *s = g_string_new(NULL);
     int64_t queues = b->queues != VDC_INT_ABSENT ? b->queues : q->queues;
     g_autofree char *ring = ring_text(b);
+    int from_qemu;
+    const char *mode = cache_read_back(b, &from_qemu);
 
 #define SEP() (s->len ? ", " : "")
-    if (qemu_cache_known(q)) {
-        const char *mode = vdc_knob_cache_mode(q->cache_direct, q->cache_no_flush, q->cache_writeback);
-
-        g_string_append_printf(s, "cache %s (QEMU: %s, write cache %s%s)", mode ? mode : "?",
+    if (mode && from_qemu)
+        g_string_append_printf(s, "cache %s (QEMU: %s, write cache %s%s)", mode,
                                q->cache_direct ? "O_DIRECT" : "page cache",
                                q->cache_writeback ? "on" : "off", q->cache_no_flush ? ", flushes ignored" : "");
-    } else if (b->cache) {
-        g_string_append_printf(s, "cache %s", b->cache);
-    }
+    else if (mode)
+        g_string_append_printf(s, "cache %s", mode);
     if (q->aio)
         g_string_append_printf(s, "%saio %s", SEP(), q->aio);
     else if (b->io)

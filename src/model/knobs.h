@@ -2,8 +2,10 @@
 /* The hypervisor's knobs of a target as asked (targets[].requested:
  * disk_cache, disk_io, iothreads, queues, disk_bus) against what was read
  * back after boot (targets[].backend: the live domain XML and QEMU's own
- * qemu object; doc/result-format.md).  Pure: reads a vdc_target, writes
- * text. */
+ * qemu object; targets[].cache: the page cache; doc/result-format.md),
+ * and the words for what served a target's disk, the one description the
+ * answer's "Served by" and the report's "Backend, cache and placement"
+ * both print.  Pure: reads a vdc_target, writes text. */
 #ifndef VDC_MODEL_KNOBS_H
 #define VDC_MODEL_KNOBS_H
 
@@ -29,6 +31,30 @@ const char *vdc_knob_cache_mode(int direct, int no_flush, int writeback);
  * result from before the frontend was read).  NULL when nothing of it was
  * read back.  New string. */
 char *vdc_knobs_text(const vdc_target *t);
+
+/* What served target @t's disk, as read back after boot, in one phrase:
+ * the backend (xl's phy and vbd as "blkback (phy)", else its type:
+ * "qdisk", "file", "block"), its physical device ("/dev/loop3 (a loop
+ * device over the image)", "/dev/vg0/lv"), the cache mode (QEMU's flags
+ * when QEMU answered, else the live XML's), whether @host's page cache sat
+ * in the path (targets[].cache's verdict), and every source it was read
+ * from once:
+ *   "blkback (phy) /dev/loop3 (a loop device over the image), through
+ *    dom0's page cache (read from xenstore, sysfs)"
+ *   "block /dev/vg0/lv, cache none, bypasses the host's page cache (read
+ *    from libvirt-live-xml)"
+ * The parts not read back are left out.  @host: whose page cache, "dom0"
+ * (Xen) or "the host" (QEMU/KVM).  NULL when the backend's type was not
+ * read back (imports, agent output); no other error.  New string. */
+char *vdc_knobs_served_text(const vdc_target *t, const char *host);
+
+/* The facts behind target @t's page-cache verdict (targets[].cache) and
+ * the verdict in vdc_knobs_served_text's words, one line: "requested
+ * none; /dev/loop3 dio 1 (backing /img, offset 0); bypasses dom0's page
+ * cache (read from xenstore, sysfs)", "not decided" for no verdict, the
+ * recorded error after "; ".  @host as there.  NULL when neither a
+ * verdict, a loop device nor an error was recorded.  New string. */
+char *vdc_knobs_cache_text(const vdc_target *t, const char *host);
 
 /* The requests a Xen blkif ring of 2^@order 4 KiB pages holds at once (per
  * queue): __CONST_RING_SIZE(blkif, 4096 << order) of Xen's

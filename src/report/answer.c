@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "common/util.h"
+#include "model/knobs.h"
 
 void
 vdc_answer_init(struct vdc_answer *ans)
@@ -123,11 +124,11 @@ variants_line(struct vdc_answer_build *b)
         vdc_answer_add_line(b, VDC_ANSWER_NOTE, tone, g_strdup("Storage variants"), text);
 }
 
-/* "Served by": the backend each target of the answer's pairs got, as the
- * run read it back (targets[].backend and .cache: the type and device,
- * QEMU's cache mode, whether dom0's page cache sat in the path, where it
- * was read), so the answer's numbers say what produced them.  No line
- * when no target has a backend read back (imports, agent output). */
+/* "Served by": what served each target of the answer's pairs, as the run
+ * read it back, in the words of the report's "Backend, cache and
+ * placement" (vdc_knobs_served_text), so the answer's numbers say what
+ * produced them.  No line when no target has a backend read back
+ * (imports, agent output). */
 static void
 served_line(struct vdc_answer_build *b)
 {
@@ -144,33 +145,15 @@ served_line(struct vdc_answer_build *b)
             continue;
         for (k = 0; k < 2; k++) {
             const vdc_target *t = vdc_result_set_find_target(b->rs, b->a->targets[two[k]]);
-            const vdc_target_backend *bk = t ? &t->backend : NULL;
+            g_autofree char *served = NULL;
 
-            if (seen[two[k]] || !bk)
+            if (seen[two[k]] || !t)
                 continue;
             seen[two[k]] = TRUE;
-            g_string_append_printf(s, "%s%s: ", s->len ? "; " : "", t->name);
-            if (!bk->type) {
-                g_string_append(s, "not read back");
-                continue;
-            }
-            n_read++;
-            if (!strcmp(bk->type, "phy") || !strcmp(bk->type, "vbd"))
-                g_string_append_printf(s, "blkback (%s)", bk->type);
-            else
-                g_string_append(s, bk->type);
-            if (bk->physical_device)
-                g_string_append_printf(s, " %s%s", bk->physical_device,
-                                       g_str_has_prefix(bk->physical_device, "/dev/loop")
-                                       ? " (a loop device over the image)" : "");
-            if (bk->cache)
-                g_string_append_printf(s, ", cache=%s", bk->cache);
-            if (t->cache.bypasses_dom0_page_cache == 1)
-                g_string_append_printf(s, ", bypasses %s's page cache", vdc_answer_host_word(b->rs));
-            else if (t->cache.bypasses_dom0_page_cache == 0)
-                g_string_append_printf(s, ", through %s's page cache", vdc_answer_host_word(b->rs));
-            if (bk->source)
-                g_string_append_printf(s, " (read from %s)", bk->source);
+            served = vdc_knobs_served_text(t, vdc_answer_host_word(b->rs));
+            n_read += served != NULL;
+            g_string_append_printf(s, "%s%s: %s", s->len ? "; " : "", t->name,
+                                   served ? served : "not read back");
         }
     }
     g_free(seen);

@@ -192,42 +192,6 @@ experiment_lines(GPtrArray *v, const vdc_experiment *e)
 
 /* render_meta.h */
 char *
-vdc_cache_text(const vdc_target *t)
-{
-    const vdc_target_cache *c = &t->cache;
-    GString *s;
-
-    if (c->bypasses_dom0_page_cache == VDC_BOOL_ABSENT && !c->loop_device && !c->error)
-        return NULL;
-    s = g_string_new(NULL);
-    if (c->requested)
-        g_string_append_printf(s, "requested %s; ", c->requested);
-    if (c->loop_device)
-        g_string_append_printf(s, "%s dio %s (backing %s, offset %" G_GINT64_FORMAT "); ",
-                               c->loop_device, c->loop_dio == 1 ? "1" : c->loop_dio == 0 ? "0" : "?",
-                               c->loop_backing_file ? c->loop_backing_file : "?",
-                               c->loop_offset != VDC_INT_ABSENT ? c->loop_offset : 0);
-    if (c->direct_io_safe != VDC_BOOL_ABSENT)
-        g_string_append_printf(s, "direct-io-safe %d; ", c->direct_io_safe);
-    if (c->libvirt_cache || c->libvirt_io)
-        g_string_append_printf(s, "libvirt cache=%s io=%s; ", c->libvirt_cache ? c->libvirt_cache : "(default)",
-                               c->libvirt_io ? c->libvirt_io : "(default)");
-    if (c->qemu_pid != VDC_INT_ABSENT)
-        g_string_append_printf(s, "QEMU pid %" G_GINT64_FORMAT "%s; ", c->qemu_pid,
-                               c->qemu_o_direct == 1 ? " holds it with O_DIRECT"
-                               : c->qemu_o_direct == 0 ? " holds it without O_DIRECT" : "");
-    g_string_append(s, c->bypasses_dom0_page_cache == 1 ? "bypasses dom0's page cache"
-                       : c->bypasses_dom0_page_cache == 0 ? "through dom0's page cache"
-                       : "not decided");
-    if (c->source)
-        g_string_append_printf(s, " (read from %s)", c->source);
-    if (c->error)
-        g_string_append_printf(s, "; %s", c->error);
-    return g_string_free(s, FALSE);
-}
-
-/* render_meta.h */
-char *
 vdc_placement_text(const vdc_target *t)
 {
     const vdc_target_placement *pl = &t->placement;
@@ -399,30 +363,28 @@ vdc_alignment_text(const vdc_target *t)
     return g_string_free(s, FALSE);
 }
 
-/* What served target @t's disk, as read back: "phy, physical device
- * /dev/loop0 (read from xenstore); requested tap", or NULL when nothing was
- * read back.  Newly allocated. */
+/* What served target @t's disk, as read back (vdc_knobs_served_text, the
+ * answer's words) and the backend requested when it differs: "blkback
+ * (phy) /dev/loop0 (a loop device over the image) (read from xenstore);
+ * requested tap", or NULL when nothing was read back.  Newly allocated. */
 static char *
-backend_text(const vdc_target *t)
+backend_text(const vdc_target *t, const char *host)
 {
-    GString *s;
+    char *served = vdc_knobs_served_text(t, host);
+    char *s;
 
-    if (!t->backend.type)
-        return NULL;
-    s = g_string_new(t->backend.type);
-    if (t->backend.physical_device)
-        g_string_append_printf(s, ", physical device %s", t->backend.physical_device);
-    if (t->backend.source)
-        g_string_append_printf(s, " (read from %s)", t->backend.source);
-    if (t->requested.image_backend && strcmp(t->requested.image_backend, t->backend.type))
-        g_string_append_printf(s, "; requested %s", t->requested.image_backend);
-    return g_string_free(s, FALSE);
+    if (!served || !t->requested.image_backend || !strcmp(t->requested.image_backend, t->backend.type))
+        return served;
+    s = g_strdup_printf("%s; requested %s", served, t->requested.image_backend);
+    g_free(served);
+    return s;
 }
 
 /* render_meta.h */
 void
 vdc_append_cache_text(GString *out, const vdc_result_set *rs)
 {
+    const char *host = vdc_answer_host_word(rs);
     size_t i;
     int any = 0;
 
@@ -441,8 +403,8 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
         }
     }
     for (i = 0; i < rs->n_targets; i++) {
-        g_autofree char *backend = backend_text(rs->targets[i]);
-        g_autofree char *cache = vdc_cache_text(rs->targets[i]);
+        g_autofree char *backend = backend_text(rs->targets[i], host);
+        g_autofree char *cache = vdc_knobs_cache_text(rs->targets[i], host);
         g_autofree char *place = vdc_placement_text(rs->targets[i]);
         g_autofree char *knobs = vdc_knobs_text(rs->targets[i]);
         g_autofree char *mismatch = vdc_knobs_mismatch(rs->targets[i]);
@@ -492,8 +454,9 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
         g_string_append_c(out, '\n');
 }
 
+/* @host: whose page cache (vdc_answer_host_word) */
 static void
-target_lines(GPtrArray *v, const vdc_target *t)
+target_lines(GPtrArray *v, const vdc_target *t, const char *host)
 {
     char *p = g_strdup_printf("Target %s", t->name);
     char *l;
@@ -544,7 +507,7 @@ target_lines(GPtrArray *v, const vdc_target *t)
     T("filesystem", t->filesystem.type);
     T("mkfs options", t->filesystem.mkfs_options);
     {
-        g_autofree char *cache = vdc_cache_text(t), *place = vdc_placement_text(t);
+        g_autofree char *cache = vdc_knobs_cache_text(t, host), *place = vdc_placement_text(t);
         g_autofree char *storage = vdc_storage_text(t), *align = vdc_alignment_text(t);
 
         T("storage read back", storage);
@@ -623,7 +586,7 @@ vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a)
     if (rs->has_experiment)
         experiment_lines(v, &rs->experiment);
     for (i = 0; i < rs->n_targets; i++)
-        target_lines(v, rs->targets[i]);
+        target_lines(v, rs->targets[i], vdc_answer_host_word(rs));
     for (i = 0; i < rs->n_runs; i++)
         run_lines(v, rs->runs[i]);
     add_fmt(v, "Statistics",

@@ -19,11 +19,6 @@ int vdc_experiment_emulated(const vdc_result_set *rs);
  * statistics settings.  Absent members are left out. */
 char **vdc_metadata_lines(const vdc_result_set *rs, const struct vdc_analysis *a);
 
-/* One line of what target @t's cache state was read back as after boot
- * (targets[].cache): "requested none; /dev/loop3 dio 1 (backing /img,
- * offset 0); bypasses dom0's page cache (read from xenstore,sysfs)";
- * NULL when nothing was recorded (g_free). */
-char *vdc_cache_text(const vdc_target *t);
 /* One line of targets[].placement: "3 ranges, 256.0 MiB on vda
  * (rotational), centre at 12.5 % of the disk (fiemap)"; NULL when none
  * (g_free). */
@@ -45,9 +40,10 @@ char *vdc_alignment_text(const vdc_target *t);
 
 /* The text report's block "Backend, cache and placement, read back after
  * boot": per target, its variant as planned (the matrix's values that made
- * it), the backend found (type, physical device, where it
- * was read, the requested backend when another), the cache and the
- * placement lines it has (nothing when no target has any). */
+ * it), what served it in the answer's words (vdc_knobs_served_text,
+ * model/knobs.h; then the requested backend when another), the cache
+ * (vdc_knobs_cache_text) and the placement lines it has (nothing when no
+ * target has any).  Whose page cache: vdc_answer_host_word. */
 void vdc_append_cache_text(GString *out, const vdc_result_set *rs);
 
 #endif

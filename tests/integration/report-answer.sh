@@ -199,8 +199,25 @@ check(re.search(r"Random seeks +12\.9 % \[unbounded\] +18\.2 % \[unbounded\] .*R
       "mainjob: the ceiling's seeks share has no interval and no reason")
 ans = re.sub(r"\s+", " ", raw[raw.find("The answer"):raw.find("\nHeadline")])
 check("Served by: image: blkback (phy) /dev/loop1 (a loop device over the image), through dom0's page cache "
-      "(read from xenstore); lvm: blkback (phy) /dev/dm-0, bypasses dom0's page cache (read from xenstore)" in ans,
-      "mainjob: the answer does not say which backend served each target, read back")
+      "(read from xenstore, sysfs); lvm: blkback (phy) /dev/dm-0, bypasses dom0's page cache (read from xenstore)"
+      in ans, "mainjob: the answer does not say which backend served each target, read back")
+# the answer and the block "Backend, cache and placement" say it in the same words
+# (its lines joined again as tests/lib.sh's unfold does: a continuation is
+# indented two blanks past its line, after a line of 60 or more characters)
+rows = []
+for line in raw.split("\n"):
+    lead = len(line) - len(line.lstrip(" "))
+    if rows and rows[-1][2] >= 60 and lead == rows[-1][1] + 2:
+        rows[-1] = (rows[-1][0] + " " + line[lead:], rows[-1][1], len(line))
+    else:
+        rows.append((line, lead, len(line)))
+unfolded = "\n".join(r[0] for r in rows)
+served = re.search(r"Served by: (.*?) What each backend costs", ans)
+check(served is not None, "mainjob: no Served by line in the answer")
+for part in (served.group(1).split("; ") if served else []):
+    name, what = part.split(": ", 1)
+    check(re.search(r"^  %s: backend: %s(; requested \S+)?$" % (re.escape(name), re.escape(what)), unfolded,
+                    re.M), f"mainjob: the answer says {name} was served by '{what}', the backend block otherwise")
 check("the delta tables below hold each side's runs as independent samples" in ceil,
       "mainjob: the ceiling table does not say how its interval differs from the delta tables'")
 # dom0's "dom0 other" has no figure in 3 tests: the reason in each row,

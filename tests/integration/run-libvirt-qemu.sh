@@ -178,9 +178,9 @@ for f in plan.json domain.xml report.txt report.csv workloads.csv runs/image-0.j
 done
 grep -q "^image" "$work/out1/report.txt" || fail "run 1: report.txt has no image row"
 unfold "$work/out1/report.txt" >"$work/out1.report.unfolded"
-grep -q "^  image-nocache: cache: requested none; libvirt cache=none io=native; QEMU pid [0-9]* holds it with O_DIRECT; bypasses dom0's page cache" \
+grep -q "^  image-nocache: cache: requested none; libvirt cache=none io=native; QEMU pid [0-9]* holds it with O_DIRECT; bypasses the host's page cache" \
     "$work/out1.report.unfolded" || fail "run 1: report.txt does not show image-nocache's cache as read back"
-grep -q "^  image: cache: requested host; QEMU pid [0-9]* holds it without O_DIRECT; through dom0's page cache" \
+grep -q "^  image: cache: requested host; QEMU pid [0-9]* holds it without O_DIRECT; through the host's page cache" \
     "$work/out1.report.unfolded" || fail "run 1: report.txt does not show image's cache as read back"
 # the report: IOPS and p99 per target and job, on a file and on the raw device
 for t in image block dom0; do
