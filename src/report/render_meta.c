@@ -403,51 +403,31 @@ vdc_append_cache_text(GString *out, const vdc_result_set *rs)
         }
     }
     for (i = 0; i < rs->n_targets; i++) {
-        g_autofree char *backend = backend_text(rs->targets[i], host);
-        g_autofree char *cache = vdc_knobs_cache_text(rs->targets[i], host);
-        g_autofree char *place = vdc_placement_text(rs->targets[i]);
-        g_autofree char *knobs = vdc_knobs_text(rs->targets[i]);
-        g_autofree char *mismatch = vdc_knobs_mismatch(rs->targets[i]);
-        g_autofree char *storage = vdc_storage_text(rs->targets[i]);
-        g_autofree char *align = vdc_alignment_text(rs->targets[i]);
-        g_autofree char *variant = vdc_target_variant_text(rs->targets[i]);
-        g_autofree char *name = vdc_escape_text(rs->targets[i]->name, -1, 0);
+        const vdc_target *t = rs->targets[i];
+        /* a target's lines, in this order: its variant as planned, then
+         * what was read back */
+        struct { const char *label, *after; char *text; } line[] = {
+            { "variant", " (as planned)", vdc_target_variant_text(t) },
+            { "backend", "", backend_text(t, host) },
+            { "disk", "", vdc_knobs_text(t) },
+            { "NOT AS ASKED", "", vdc_knobs_mismatch(t) },
+            { "cache", "", vdc_knobs_cache_text(t, host) },
+            { "storage", "", vdc_storage_text(t) },
+            { "placement", "", vdc_placement_text(t) },
+            { "alignment", "", vdc_alignment_text(t) },
+        };
+        g_autofree char *name = vdc_escape_text(t->name, -1, 0);
+        size_t k;
 
-        if (!backend && !cache && !place && !knobs && !mismatch && !storage && !align && !variant)
-            continue;
-        if (!any++)
-            g_string_append(out, "Backend, cache and placement, read back after boot:\n");
-        if (variant) {
-            g_autofree char *e = vdc_escape_text(variant, -1, 0);
-            g_string_append_printf(out, "  %s: variant: %s (as planned)\n", name, e);
-        }
-        if (backend) {
-            g_autofree char *e = vdc_escape_text(backend, -1, 0);
-            g_string_append_printf(out, "  %s: backend: %s\n", name, e);
-        }
-        if (knobs) {
-            g_autofree char *e = vdc_escape_text(knobs, -1, 0);
-            g_string_append_printf(out, "  %s: disk: %s\n", name, e);
-        }
-        if (mismatch) {
-            g_autofree char *e = vdc_escape_text(mismatch, -1, 0);
-            g_string_append_printf(out, "  %s: NOT AS ASKED: %s\n", name, e);
-        }
-        if (cache) {
-            g_autofree char *e = vdc_escape_text(cache, -1, 0);
-            g_string_append_printf(out, "  %s: cache: %s\n", name, e);
-        }
-        if (storage) {
-            g_autofree char *e = vdc_escape_text(storage, -1, 0);
-            g_string_append_printf(out, "  %s: storage: %s\n", name, e);
-        }
-        if (place) {
-            g_autofree char *e = vdc_escape_text(place, -1, 0);
-            g_string_append_printf(out, "  %s: placement: %s\n", name, e);
-        }
-        if (align) {
-            g_autofree char *e = vdc_escape_text(align, -1, 0);
-            g_string_append_printf(out, "  %s: alignment: %s\n", name, e);
+        for (k = 0; k < G_N_ELEMENTS(line); k++) {
+            g_autofree char *e = line[k].text ? vdc_escape_text(line[k].text, -1, 0) : NULL;
+
+            g_free(line[k].text);
+            if (!e)
+                continue;
+            if (!any++)
+                g_string_append(out, "Backend, cache and placement, read back after boot:\n");
+            g_string_append_printf(out, "  %s: %s: %s%s\n", name, line[k].label, e, line[k].after);
         }
     }
     if (any)
