@@ -434,6 +434,25 @@ vdc_recorder_placement(vdc_recorder *rec, size_t i, const vdc_placement *pl, con
     }
 }
 
+/* a use (%) as lvm2 reported it, NAN when it is none (0-100) */
+static double
+use_percent(double v)
+{
+    return isfinite(v) && v >= 0 && v <= 100 ? v : NAN;
+}
+
+void
+vdc_recorder_thin_after(vdc_recorder *rec, size_t i, const vdc_thin_facts *f)
+{
+    vdc_target *t = i < rec->p->n_targets ? vdc_result_set_find_target(&rec->rs, rec->p->targets[i].name)
+                                          : NULL;
+
+    if (!t || !t->storage.thin.pool)
+        return;
+    t->storage.thin.data_percent[1] = f ? use_percent(f->data_percent) : NAN;
+    t->storage.thin.metadata_percent[1] = f ? use_percent(f->metadata_percent) : NAN;
+}
+
 int
 vdc_recorder_wants_alignment(const vdc_recorder *rec, size_t i)
 {

@@ -168,6 +168,16 @@ int vdc_recorder_wants_placement(const vdc_recorder *rec, size_t i);
  * read, and not tried again). */
 void vdc_recorder_placement(vdc_recorder *rec, size_t i, const vdc_placement *pl, const char *source);
 
+/* Target @i's thin pool as read again after the last boot (@f: lvm2's
+ * report, host/placement.h; a density run's target, whose guests each had
+ * a pool of their own, gives the highest use of its pools; NULL: not read,
+ * the reader said why): its data and metadata use (%) become
+ * storage.thin.data_percent[1] and metadata_percent[1], a use outside 0 to
+ * 100 unknown (null).  A target that is not a thin LV is left as it is.
+ * Whether the pool ran too full is the report's to say
+ * (model/result.h vdc_target_thin_pool_full). */
+void vdc_recorder_thin_after(vdc_recorder *rec, size_t i, const vdc_thin_facts *f);
+
 /* 1 when target @i's alignment is still to be read (once). */
 int vdc_recorder_wants_alignment(const vdc_recorder *rec, size_t i);
 

@@ -240,6 +240,7 @@ vdc_target_init(vdc_target *t)
     t->placement.ranges = NULL;
     t->placement.n_ranges = 0;
     t->storage.thin.data_percent[0] = t->storage.thin.data_percent[1] = NAN;
+    t->storage.thin.metadata_percent[0] = t->storage.thin.metadata_percent[1] = NAN;
     memset(t->alignment.layers, 0, sizeof(t->alignment.layers));
     t->alignment.n_layers = 0;
 }
@@ -309,6 +310,23 @@ vdc_target_misaligned(const vdc_target *t)
         n += t->alignment.layers[i].why != NULL;
     return n;
 }
+
+/* result.h */
+double
+vdc_target_thin_pool_full(const vdc_target *t, const char **what)
+{
+    const vdc_target_thin *th = &t->storage.thin;
+    double d = th->data_percent[1], m = th->metadata_percent[1];
+    int data = isfinite(d) && d > VDC_THIN_POOL_FULL_PERCENT;
+    int meta = isfinite(m) && m > VDC_THIN_POOL_FULL_PERCENT;
+
+    if (!th->pool || (!data && !meta))
+        return NAN;
+    if (what)
+        *what = data && (!meta || d >= m) ? "data" : "metadata";
+    return data && (!meta || d >= m) ? d : m;
+}
+
 void
 vdc_experiment_init(vdc_experiment *e)
 {
@@ -372,6 +390,8 @@ vdc_target_copy(vdc_target *dst, const vdc_target *src)
     dst->placement.n_ranges = src->placement.n_ranges;
     memcpy(dst->storage.thin.data_percent, src->storage.thin.data_percent,
            sizeof(dst->storage.thin.data_percent));
+    memcpy(dst->storage.thin.metadata_percent, src->storage.thin.metadata_percent,
+           sizeof(dst->storage.thin.metadata_percent));
     align_layers_dispose(&dst->alignment);
     for (i = 0; i < src->alignment.n_layers; i++) {
         dst->alignment.layers[i] = src->alignment.layers[i];

@@ -389,7 +389,8 @@ typedef struct {
 } vdc_target_backend;
 
 /* targets[].storage.thin: a thin LV's pool as lvm2 reported it right
- * after creation (doc/storage.md "Thin LVs"); absent members unknown. */
+ * after creation, and how full it was after the last boot (doc/storage.md
+ * "Thin LVs"); absent members unknown. */
 typedef struct {
     char *pool;              /* the pool's LV name */
     int64_t chunk_size;      /* bytes */
@@ -397,8 +398,10 @@ typedef struct {
     char *discards;          /* passdown, nopassdown, ignore */
     int64_t pool_size;       /* bytes: the pool's data */
     int64_t metadata_size;   /* bytes */
-    double data_percent[2];  /* %: before the first boot, after the last (NAN unknown);
-                              * JSON [before, after], by hand */
+    double data_percent[2];  /* % of the pool's data in use: before the first boot,
+                              * after the last (NAN unknown); JSON [before, after],
+                              * each 0-100 or null, by hand */
+    double metadata_percent[2];  /* % of the pool's metadata in use, the same way */
     char *source;            /* "lvs" */
 } vdc_target_thin;
 
@@ -571,6 +574,19 @@ char *vdc_target_variant_text(const vdc_target *t);
 /* The misaligned layers of @t (alignment.layers with a why), in order;
  * 0 when none or not recorded. */
 size_t vdc_target_misaligned(const vdc_target *t);
+
+/* A thin pool more than this full (%) after the runs is an artefact: near
+ * full, writes wait for space and at 100 % they queue, then fail
+ * (dm-thin's no_space_timeout, error_if_no_space); dmeventd warns from
+ * 80 % */
+#define VDC_THIN_POOL_FULL_PERCENT 90.0
+
+/* How far over VDC_THIN_POOL_FULL_PERCENT @t's thin pool was after the
+ * last boot: the higher of its data and metadata use then
+ * (storage.thin.data_percent[1], metadata_percent[1]; %) when it is above
+ * the bound, with *@what (may be NULL) "data" or "metadata"; NAN when
+ * neither is above it, neither was read, or @t is not a thin LV.  Pure. */
+double vdc_target_thin_pool_full(const vdc_target *t, const char **what);
 
 void vdc_target_init(vdc_target *t);
 void vdc_target_dispose(vdc_target *t);

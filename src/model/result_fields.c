@@ -162,7 +162,7 @@ static const vdc_field thin_fields[] = {
     F(VDC_F_INT, vdc_target_thin, pool_size, "pool_size", NN),
     F(VDC_F_INT, vdc_target_thin, metadata_size, "metadata_size", NN),
     F(VDC_F_STR, vdc_target_thin, source, "source", 0),
-    END     /* "data_percent" by hand */
+    END     /* "data_percent" and "metadata_percent" by hand */
 };
 
 static const vdc_field qcow2_fields[] = {

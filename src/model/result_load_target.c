@@ -19,7 +19,7 @@
 #include "model/result_load.h"
 #include "model/target.h"
 
-static int load_thin_percent(vdc_load_ctx *c, JsonObject *storage, vdc_target_thin *th);
+static int load_thin_percent(vdc_load_ctx *c, JsonObject *storage, const char *name, double pct[2]);
 
 /* One object by its member table, outside a document: messages name
  * WHAT.member. */
@@ -55,7 +55,9 @@ vdc_target_storage_from_json(vdc_target_storage *s, JsonObject *o, const char *w
     int rc = vdc_load_fields(&c, vdc_storage_fields, o, s);
 
     if (rc == 0)
-        rc = load_thin_percent(&c, o, &s->thin);
+        rc = load_thin_percent(&c, o, "data_percent", s->thin.data_percent);
+    if (rc == 0)
+        rc = load_thin_percent(&c, o, "metadata_percent", s->thin.metadata_percent);
     g_string_free(c.path, TRUE);
     return rc;
 }
@@ -170,19 +172,21 @@ load_placement_ranges(vdc_load_ctx *c, JsonObject *target, vdc_target_placement 
     return 0;
 }
 
-/* "targets[i].storage.thin.data_percent": [before, after], each a number
- * from 0 to 100 or null */
+/* "targets[i].storage.thin.@name" (data_percent, metadata_percent):
+ * [before, after], each a number from 0 to 100 (%) or null, into @pct;
+ * absent: left unknown */
 static int
-load_thin_percent(vdc_load_ctx *c, JsonObject *storage, vdc_target_thin *th)
+load_thin_percent(vdc_load_ctx *c, JsonObject *storage, const char *name, double pct[2])
 {
     JsonNode *n = storage ? json_object_get_member(storage, "thin") : NULL;
+    g_autofree char *path = g_strdup_printf("storage.thin.%s", name);
     JsonArray *a;
     gsize saved;
     guint i;
 
-    if (!n || !JSON_NODE_HOLDS_OBJECT(n) || !(n = json_object_get_member(json_node_get_object(n), "data_percent")))
+    if (!n || !JSON_NODE_HOLDS_OBJECT(n) || !(n = json_object_get_member(json_node_get_object(n), name)))
         return 0;
-    vdc_load_path_push(c, "storage.thin.data_percent", &saved);
+    vdc_load_path_push(c, path, &saved);
     if (!JSON_NODE_HOLDS_ARRAY(n) || json_array_get_length(a = json_node_get_array(n)) != 2)
         return vdc_load_fail(c, "expected [before, after]");
     for (i = 0; i < 2; i++) {
@@ -193,7 +197,7 @@ load_thin_percent(vdc_load_ctx *c, JsonObject *storage, vdc_target_thin *th)
             continue;
         if (!vdc_load_is_number(v) || !isfinite(d = json_node_get_double(v)) || d < 0 || d > 100)
             return vdc_load_fail(c, "expected [before, after] as numbers from 0 to 100 (%%) or null");
-        th->data_percent[i] = d;
+        pct[i] = d;
     }
     vdc_load_path_pop(c, saved);
     return 0;
@@ -343,7 +347,10 @@ vdc_load_target(vdc_load_ctx *c, JsonNode *n, vdc_result_set *rs)
     vdc_target_init(&tmp);
     if (vdc_load_fields(c, vdc_target_fields, json_node_get_object(n), &tmp) < 0 ||
         load_placement_ranges(c, json_node_get_object(n), &tmp.placement) < 0 ||
-        load_thin_percent(c, vdc_load_object_member(json_node_get_object(n), "storage"), &tmp.storage.thin) < 0 ||
+        load_thin_percent(c, vdc_load_object_member(json_node_get_object(n), "storage"), "data_percent",
+                          tmp.storage.thin.data_percent) < 0 ||
+        load_thin_percent(c, vdc_load_object_member(json_node_get_object(n), "storage"),
+                          "metadata_percent", tmp.storage.thin.metadata_percent) < 0 ||
         load_alignment_layers(c, json_node_get_object(n), &tmp.alignment) < 0 ||
         check_variant(c, &tmp) < 0 || check_rings(c, &tmp.backend) < 0)
         goto out;

@@ -145,8 +145,23 @@ sample_json(const vdc_sample *s)
     return o;
 }
 
-/* storage.thin.data_percent and alignment's layers and misaligned of @t
- * into its object @o */
+/* [before, after] of a thin pool's use (%), null when unknown */
+static JsonArray *
+percent_pair(const double pct[2])
+{
+    JsonArray *a = json_array_new();
+    size_t i;
+
+    for (i = 0; i < 2; i++)
+        if (isnan(pct[i]))
+            json_array_add_null_element(a);
+        else
+            json_array_add_double_element(a, pct[i]);
+    return a;
+}
+
+/* storage.thin.data_percent and metadata_percent, and alignment's layers
+ * and misaligned of @t into its object @o */
 static void
 target_arrays_json(JsonObject *o, const vdc_target *t)
 {
@@ -154,14 +169,13 @@ target_arrays_json(JsonObject *o, const vdc_target *t)
 
     if (t->storage.thin.pool) {
         JsonObject *st = member_object(o, "storage"), *th = member_object(st, "thin");
-        JsonArray *pct = json_array_new();
 
-        for (i = 0; i < 2; i++)
-            if (isnan(t->storage.thin.data_percent[i]))
-                json_array_add_null_element(pct);
-            else
-                json_array_add_double_element(pct, t->storage.thin.data_percent[i]);
-        json_object_set_array_member(th, "data_percent", pct);
+        json_object_set_array_member(th, "data_percent", percent_pair(t->storage.thin.data_percent));
+        /* absent where no use of the metadata was ever read (results
+         * written before it was recorded read back the same) */
+        if (!isnan(t->storage.thin.metadata_percent[0]) || !isnan(t->storage.thin.metadata_percent[1]))
+            json_object_set_array_member(th, "metadata_percent",
+                                         percent_pair(t->storage.thin.metadata_percent));
     }
     if (t->alignment.n_layers) {
         JsonObject *al = member_object(o, "alignment");

@@ -78,4 +78,5 @@ vdc_run_env_default(vdc_run_env *env)
     env->lv_placement = vdc_lv_placement_read;
     env->queue_limits = queue_limits;
     env->blockdev_alignment = vdc_blockdev_alignment_read;
+    env->thin_read = vdc_storage_thin_read;
 }

@@ -69,6 +69,10 @@ typedef struct {
      * device); NULL: not read */
     int (*queue_limits)(const char *disk, vdc_queue_limits *out);
     int (*blockdev_alignment)(const char *dev, vdc_alignment *out);
+    /* a thin LV's pool read again after the last boot (its data and
+     * metadata use: storage/storage.h vdc_storage_thin_read); NULL: not
+     * read */
+    int (*thin_read)(const struct vdc_storage *st, vdc_thin_facts *out);
     /* bytes free to an unprivileged writer on the filesystem of @dir
      * (statvfs f_bavail x f_frsize when NULL): the watchdog's look at the
      * image directory while a domU runs.  0 or -1 (then not judged). */

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "run/provision.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -212,4 +213,61 @@ vdc_provision_placement(vdc_run_state *st, size_t i)
     if (r == 0)
         read_alignment(st, i, &pl);
     vdc_placement_dispose(&pl);
+}
+
+/* @v over @acc (the higher; NAN: unknown on both) */
+static double
+higher(double acc, double v)
+{
+    if (isnan(v))
+        return acc;
+    return isnan(acc) || v > acc ? v : acc;
+}
+
+/* "12.34 %", or "?" when unknown */
+static const char *
+pct_text(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        g_strlcpy(buf, "?", len);
+    else
+        g_snprintf(buf, len, "%.2f %%", v);
+    return buf;
+}
+
+/* provision.h */
+void
+vdc_provision_thin_after(vdc_run_state *st, size_t i)
+{
+    const struct vdc_storage *own = &st->st[i];
+    const char *name = st->p->targets[i].name;
+    vdc_thin_facts most = { .zero = -1, .data_percent = NAN, .metadata_percent = NAN };
+    unsigned k, n_read = 0, n = st->copies ? st->n_guests : 1;
+    char a[32], b[32];
+
+    if (!own->thin_pool || !st->env->thin_read)
+        return;
+    for (k = 0; k < n; k++) {
+        const struct vdc_storage *s = k ? &st->copies[i * st->n_guests + k] : own;
+        vdc_thin_facts f;
+
+        if (!s->thin_pool || st->env->thin_read(s, &f) < 0)
+            continue;       /* it said why */
+        n_read++;
+        most.data_percent = higher(most.data_percent, f.data_percent);
+        most.metadata_percent = higher(most.metadata_percent, f.metadata_percent);
+        /* NAN compares false: an unknown use warns of nothing */
+        if (f.data_percent > VDC_THIN_POOL_FULL_PERCENT || f.metadata_percent > VDC_THIN_POOL_FULL_PERCENT)
+            vdc_progress("warning: %s: thin pool %s/%s is over %.0f %% full after the runs (data %s, "
+                         "metadata %s): a write that needed a new chunk may have waited for room or "
+                         "failed; its tests are flagged thin-pool-full", name, s->vg, s->thin_pool,
+                         VDC_THIN_POOL_FULL_PERCENT, pct_text(a, sizeof(a), f.data_percent),
+                         pct_text(b, sizeof(b), f.metadata_percent));
+        vdc_thin_facts_dispose(&f);
+    }
+    vdc_recorder_thin_after(st->rec, i, n_read ? &most : NULL);
+    if (n_read)
+        vdc_progress("%s: thin pool%s after the runs: data %s, metadata %s in use (lvs)", name,
+                     n > 1 ? "s (the fullest)" : "", pct_text(a, sizeof(a), most.data_percent),
+                     pct_text(b, sizeof(b), most.metadata_percent));
 }

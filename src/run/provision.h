@@ -32,4 +32,12 @@ int vdc_provision_guest_copy(vdc_run_state *st, size_t i, unsigned k, struct vdc
  * reader that fails has said why; the run goes on without it. */
 void vdc_provision_placement(vdc_run_state *st, size_t i);
 
+/* After the last boot: read target @i's thin pool again (a thin LV's; a
+ * density run's guests' pools too, each guest's copy has its own) through
+ * the env's thin_read and hand the recorder the highest data and the
+ * highest metadata use of them (vdc_recorder_thin_after; NULL when none
+ * could be read).  A pool more than VDC_THIN_POOL_FULL_PERCENT full gets
+ * one warning line naming it.  Anything else: nothing. */
+void vdc_provision_thin_after(vdc_run_state *st, size_t i);
+
 #endif

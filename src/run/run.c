@@ -356,6 +356,9 @@ vdc_run_plan(vdc_plan *p, const vdc_run_settings *s, const vdc_run_env *env)
         setup_ok = setup(&st) == 0;
         if (setup_ok)
             run_boots(&st);
+        /* how full each thin pool ran, before the teardown takes it */
+        for (i = 0; setup_ok && i < p->n_targets && !vdc_run_stopped(&st); i++)
+            vdc_provision_thin_after(&st, i);
     }
     failed = teardown(&st) < 0;
     vdc_recorder_time(st.rec, VDC_TIME_TOTAL, since(start_us));

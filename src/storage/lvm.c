@@ -11,6 +11,7 @@
  * the build host). */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib.h>
@@ -697,6 +698,7 @@ lvm_create(const struct vdc_storage_spec *spec, struct vdc_storage *out)
         if (lvm->thin_facts && lvm->thin_facts(spec->vg, spec->thin_pool, &out->thin, &why) == 0) {
             out->thin_read = 1;
             out->data_percent[0] = out->thin.data_percent;
+            out->metadata_percent[0] = out->thin.metadata_percent;
         } else {
             vdc_progress("storage %s: thin pool %s/%s: chunk size and zeroing unknown: %s", name,
                          spec->vg, spec->thin_pool, why ? why : "no report");
@@ -767,6 +769,35 @@ lvm_destroy(struct vdc_storage *st)
     if (rc == 0 && st->thin_pool)
         rc = destroy_one(st, st->thin_pool, &st->pool_created);
     return rc;
+}
+
+/* storage.h */
+int
+vdc_storage_thin_read(const struct vdc_storage *st, vdc_thin_facts *out)
+{
+    char *why = NULL;
+
+    memset(out, 0, sizeof(*out));
+    out->zero = -1;
+    out->data_percent = out->metadata_percent = NAN;
+    if (!st->thin_pool || !st->vg) {
+        vdc_error("storage %s: not a thin LV: no pool to read", st->name ? st->name : "?");
+        return -1;
+    }
+    if (!lvm->thin_facts) {
+        vdc_error("storage %s: this LVM backend cannot read thin pools", st->name ? st->name : "?");
+        return -1;
+    }
+    if (lvm->thin_facts(st->vg, st->thin_pool, out, &why) < 0) {
+        vdc_error("storage %s: thin pool %s/%s: %s", st->name ? st->name : "?", st->vg, st->thin_pool,
+                  why ? why : "no report");
+        g_free(why);
+        vdc_thin_facts_dispose(out);
+        out->zero = -1;
+        out->data_percent = out->metadata_percent = NAN;
+        return -1;
+    }
+    return 0;
 }
 
 int

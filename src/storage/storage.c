@@ -23,6 +23,7 @@ vdc_storage_init(struct vdc_storage *st)
 {
     memset(st, 0, sizeof(*st));
     st->data_percent[0] = st->data_percent[1] = NAN;
+    st->metadata_percent[0] = st->metadata_percent[1] = NAN;
     st->thin.zero = -1;
     st->thin.data_percent = st->thin.metadata_percent = NAN;
 }
@@ -134,7 +135,7 @@ static JsonObject *
 thin_describe(const struct vdc_storage *st)
 {
     JsonObject *o = json_object_new();
-    JsonArray *pct = json_array_new();
+    JsonArray *pct = json_array_new(), *mpct = json_array_new();
 
     json_object_set_string_member(o, "pool", st->thin_pool);
     if (st->thin_read) {
@@ -155,6 +156,9 @@ thin_describe(const struct vdc_storage *st)
     set_percent(pct, st->data_percent[0]);
     set_percent(pct, st->data_percent[1]);
     json_object_set_array_member(o, "data_percent", pct);
+    set_percent(mpct, st->metadata_percent[0]);
+    set_percent(mpct, st->metadata_percent[1]);
+    json_object_set_array_member(o, "metadata_percent", mpct);
     return o;
 }
 

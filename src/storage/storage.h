@@ -142,8 +142,11 @@ struct vdc_storage {
     uint64_t thin_chunk_asked;   /* the spec's thin_chunk_size */
     int thin_read;               /* 1: thin below was read back after create */
     vdc_thin_facts thin;         /* the pool's facts (host/placement.h) */
-    double data_percent[2];      /* the pool's data use (%) before the first boot and
-                                    after the last (the run reads them); NAN unknown */
+    double data_percent[2];      /* the pool's data use (%) before the first boot (read
+                                    with thin) and after the last (NAN here: the run
+                                    reads it, run/provision.h vdc_provision_thin_after,
+                                    and records it); NAN unknown */
+    double metadata_percent[2];  /* its metadata use (%), the same way */
     int created;                 /* 1: create() made it and destroy() removes it */
     uint64_t cluster_size;       /* qcow2: the cluster size asked for (bytes) */
     vdc_qcow2_info qcow2;        /* qcow2: read back after create */
@@ -177,8 +180,10 @@ int vdc_storage_destroy(struct vdc_storage *st);
 
 /* Facts for result.json targets[].storage (doc/result-format.md): a new
  * JsonObject with path, size_bytes; format, alloc (image); vg, lv,
- * stripes, stripe_size, pe_start, device (lvm); device, signature (block).
- * Caller unrefs. */
+ * stripes, stripe_size, pe_start, device, lv_type (lvm) and a thin LV's
+ * thin {pool, chunk_size, zeroing, discards, pool_size, metadata_size,
+ * data_percent, metadata_percent ([before, after], %, null unknown),
+ * source}; device, signature (block).  Caller unrefs. */
 JsonObject *vdc_storage_describe(const struct vdc_storage *st);
 
 /* For `vmdiskcmp cleanup`: rebuild a destroyable object from what the undo
@@ -199,6 +204,15 @@ void vdc_thin_pool_size(uint64_t size, uint64_t extent, uint64_t chunk, uint64_t
 #define VDC_THIN_CHUNK_MIN (64ull << 10)    /* lvm2's bounds of a pool's chunk size */
 #define VDC_THIN_CHUNK_MAX (1ull << 30)
 #define VDC_THIN_METADATA_MIN (4ull << 20)
+
+/* Thin LV @st's pool read again from lvm2's report (the LVM backend's
+ * thin_facts: `lvs --reportformat json ... VG/POOL`,
+ * host/placement.h vdc_thin_facts_read) into @out (initialised here;
+ * vdc_thin_facts_dispose): its data and metadata use (%) now, with its
+ * chunk size, zeroing, discards and sizes.  The run reads it after the
+ * last boot.  0, or -1 after vdc_error naming the storage (not a thin LV,
+ * no report). */
+int vdc_storage_thin_read(const struct vdc_storage *st, vdc_thin_facts *out);
 
 /* For `vmdiskcmp cleanup --all`: the LVs of @vg that carry our tag, as a
  * NULL-terminated g_strv of LV names (g_strfreev).  NULL after vdc_error. */

@@ -446,6 +446,38 @@ test_lvs_thin(void **state)
     assert_int_equal(f.zero, 1);
     assert_true(f.chunk_size == 131072 && isnan(f.data_percent) && !f.discards);
     vdc_thin_facts_dispose(&f);
+    /* a pool read again after the runs: its use as lvm2 prints it (two
+     * decimals, 100.00 at full); anything outside 0-100, or not a number,
+     * unknown (the run records it null), never clamped */
+    {
+        static const struct { const char *data, *meta; double d, m; } use[] = {
+            { "93.75", "99.99", 93.75, 99.99 },
+            { "100.00", "0.00", 100.0, 0.0 },
+            { "100.01", "-1.00", NAN, NAN },
+            { "12.5x", "nan", NAN, NAN },
+            { "inf", "1e2", NAN, 100.0 },
+        };
+        size_t i;
+
+        for (i = 0; i < G_N_ELEMENTS(use); i++) {
+            g_autofree char *json = g_strdup_printf(
+                "{\"report\":[{\"lv\":[{\"vg_name\":\"lab\",\"lv_name\":\"p\",\"segtype\":\"thin-pool\","
+                "\"chunk_size\":\"65536\",\"zero\":\"1\",\"data_percent\":\"%s\","
+                "\"metadata_percent\":\"%s\",\"lv_size\":\"1048576\",\"lv_metadata_size\":\"4194304\"}]}]}",
+                use[i].data, use[i].meta);
+
+            assert_int_equal(vdc_lvs_thin_parse(json, "l", "lab", "p", &f), 0);
+            if (isnan(use[i].d))
+                assert_true(isnan(f.data_percent));
+            else
+                assert_true(fabs(f.data_percent - use[i].d) < 1e-9);
+            if (isnan(use[i].m))
+                assert_true(isnan(f.metadata_percent));
+            else
+                assert_true(fabs(f.metadata_percent - use[i].m) < 1e-9);
+            vdc_thin_facts_dispose(&f);
+        }
+    }
     EXPECT_ERROR(vdc_lvs_thin_parse("{\"report\":[{\"lv\":[{\"lv_name\":\"p\",\"segtype\":"
                                     "\"thin-pool\",\"chunk_size\":\"0\",\"lv_size\":\"1\","
                                     "\"lv_metadata_size\":\"1\"}]}]}", "l", "v", "p", &f) < 0,

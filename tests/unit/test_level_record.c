@@ -2,7 +2,8 @@
 /* A density level recorded: each guest's job (its one target, its own seed,
  * the start gate), its files' stem, its run with level and guest, the
  * release times on the runs, the level in experiment.levels[] with its
- * start skew (plan/step.c, collect/recorder.c), written and read back. */
+ * start skew (plan/step.c, collect/recorder.c), written and read back;
+ * and a thin pool's use read after the last boot, recorded the same way. */
 #include "config.h"
 
 #include <math.h>
@@ -155,12 +156,85 @@ test_level_recorded(void **state)
     rmdir(dir);
 }
 
+/* A thin pool read again after the last boot (collect/recorder.c
+ * vdc_recorder_thin_after): its use becomes the second member of
+ * storage.thin's data_percent and metadata_percent, what lvm2 gave outside
+ * 0-100 unknown, a pool not read unknown, a target without a pool left as
+ * it is; written and read back, the loader's bounds hold, and a pool over
+ * 90 % is the report's thin-pool-full. */
+static void
+test_thin_after_recorded(void **state)
+{
+    g_autofree char *dir = g_dir_make_tmp("test_level_record.XXXXXX", NULL);
+    g_autofree char *line = g_strdup_printf("run --image --guest-image /g.img --guests 1,2 --runs 1 "
+                                            "--seed 9 --image-dir /images --out %s/out", dir);
+    g_autofree char *out = g_strdup_printf("%s/out", dir);
+    g_autofree char *path = g_strdup_printf("%s/out/result.json", dir);
+    static const char storage[] =
+        "{\"vg\":\"lab\",\"lv\":\"t\",\"lv_type\":\"thin\",\"thin\":{\"pool\":\"t-pool\","
+        "\"chunk_size\":65536,\"zeroing\":true,\"source\":\"lvs\",\"data_percent\":[0.0,null],"
+        "\"metadata_percent\":[10.94,null]}}";
+    g_autoptr(JsonParser) jp = json_parser_new();
+    vdc_thin_facts f = { .zero = -1, .data_percent = 93.75, .metadata_percent = 100.5 };
+    const vdc_target *t;
+    const char *what = NULL;
+    vdc_result_set back;
+    vdc_recorder *rec;
+    vdc_plan p;
+
+    (void)state;
+    vdc_plan_init(&p);
+    build(line, &p);
+    rec = vdc_recorder_new(&p);
+    assert_true(json_parser_load_from_data(jp, storage, -1, NULL));
+    vdc_recorder_target(rec, 0, json_node_get_object(json_parser_get_root(jp)), NULL);
+    t = vdc_recorder_target_record(rec, 0);
+    assert_true(t->storage.thin.metadata_percent[0] == 10.94 && isnan(t->storage.thin.data_percent[1]));
+    vdc_recorder_thin_after(rec, 0, &f);
+    t = vdc_recorder_target_record(rec, 0);
+    assert_true(t->storage.thin.data_percent[0] == 0.0 && t->storage.thin.data_percent[1] == 93.75);
+    assert_true(t->storage.thin.metadata_percent[0] == 10.94 && isnan(t->storage.thin.metadata_percent[1]));
+    assert_true(vdc_target_thin_pool_full(t, &what) == 93.75);
+    assert_string_equal(what, "data");
+
+    assert_int_equal(g_mkdir_with_parents(out, 0755), 0);
+    vdc_recorder_experiment(rec);
+    assert_int_equal(vdc_recorder_save(rec, path), 0);
+    vdc_result_set_init(&back);
+    assert_int_equal(vdc_result_set_load_file(&back, path), 0);
+    t = vdc_result_set_find_target(&back, "image");
+    assert_true(t->storage.thin.data_percent[1] == 93.75);
+    assert_true(t->storage.thin.metadata_percent[0] == 10.94 && isnan(t->storage.thin.metadata_percent[1]));
+    vdc_result_set_dispose(&back);
+
+    /* not read: unknown again, not kept from before */
+    vdc_recorder_thin_after(rec, 0, NULL);
+    t = vdc_recorder_target_record(rec, 0);
+    assert_true(isnan(t->storage.thin.data_percent[1]) && isnan(t->storage.thin.metadata_percent[1]));
+    assert_true(isnan(vdc_target_thin_pool_full(t, NULL)));
+    vdc_recorder_free(rec);
+
+    /* a target that is no thin LV gets nothing */
+    rec = vdc_recorder_new(&p);
+    vdc_recorder_target(rec, 0, NULL, NULL);
+    vdc_recorder_thin_after(rec, 0, &f);
+    t = vdc_recorder_target_record(rec, 0);
+    assert_null(t->storage.thin.pool);
+    assert_true(isnan(t->storage.thin.data_percent[1]));
+    vdc_recorder_free(rec);
+    vdc_plan_dispose(&p);
+    unlink(path);
+    rmdir(out);
+    rmdir(dir);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guest_jobs),
         cmocka_unit_test(test_level_recorded),
+        cmocka_unit_test(test_thin_after_recorded),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -617,7 +617,7 @@ test_storage_alignment(void **state)
         "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
         "\"targets\":[{\"name\":\"lvm-thin\",\"kind\":\"lvm\",\"storage\":{\"vg\":\"lab\",\"lv_type\":\"thin\","
         "\"thin\":{\"pool\":\"p\",\"chunk_size\":65536,\"zeroing\":true,\"discards\":\"passdown\","
-        "\"data_percent\":[0,12.5],\"source\":\"lvs\"}},\"alignment\":{\"disk\":\"vda\",\"physical_block_size\":4096,"
+        "\"data_percent\":[0,12.5],\"metadata_percent\":[10.94,null],\"source\":\"lvs\"}},\"alignment\":{\"disk\":\"vda\",\"physical_block_size\":4096,"
         "\"layers\":[{\"layer\":\"pv_data\",\"offset\":1536,\"size\":512,\"why\":\"pv_data at 1536\"},"
         "{\"layer\":\"fs_block\",\"size\":4096}],\"misaligned\":[\"pv_data\"]}},"
         "{\"name\":\"image-qcow2\",\"kind\":\"image\",\"storage\":{\"format\":\"qcow2\",\"alloc\":\"metadata\","
@@ -642,6 +642,8 @@ test_storage_alignment(void **state)
         assert_int_equal(t->storage.thin.chunk_size, 65536);
         assert_int_equal(t->storage.thin.zeroing, 1);
         assert_true(t->storage.thin.data_percent[0] == 0 && t->storage.thin.data_percent[1] == 12.5);
+        assert_true(t->storage.thin.metadata_percent[0] == 10.94 && isnan(t->storage.thin.metadata_percent[1]));
+        assert_true(isnan(vdc_target_thin_pool_full(t, NULL)));     /* 12.5 % is not full */
         assert_int_equal(t->alignment.n_layers, 2);
         assert_string_equal(t->alignment.layers[0].why, "pv_data at 1536");
         assert_null(t->alignment.layers[1].why);
@@ -652,8 +654,11 @@ test_storage_alignment(void **state)
         assert_int_equal(t->storage.qcow2.l2_cache_size, VDC_INT_ABSENT);
         assert_string_equal(t->storage.qcow2.preallocation, "metadata");
         assert_true(isnan(t->storage.thin.data_percent[0]));
+        assert_true(isnan(t->storage.thin.metadata_percent[1]));
     }
     assert_non_null(strstr(saved, "\"misaligned\": [\n"));
+    /* the metadata's [before, after] kept as read, its unknown after null */
+    assert_non_null(strstr(saved, "\"metadata_percent\": [\n"));
     vdc_result_set_dispose(&back);
     vdc_result_set_dispose(&rs);
     expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"alignment\":{\"layers\":[{\"layer\":\"bogus\"}]}}],\"runs\":[]}",
@@ -662,6 +667,54 @@ test_storage_alignment(void **state)
     expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"data_percent\":[0,101]}}}],\"runs\":[]}",
                       "vmdiskcmp: t.json: targets[0].storage.thin.data_percent: expected [before, after] as "
                       "numbers from 0 to 100 (%) or null\n");
+    /* the metadata's use: the same bounds, 0 and 100 themselves taken */
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"pool\":\"p\","
+                      "\"metadata_percent\":[0,100.5]}}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].storage.thin.metadata_percent: expected [before, after] as "
+                      "numbers from 0 to 100 (%) or null\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"pool\":\"p\","
+                      "\"metadata_percent\":[-0.5,1]}}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].storage.thin.metadata_percent: expected [before, after] as "
+                      "numbers from 0 to 100 (%) or null\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"pool\":\"p\","
+                      "\"metadata_percent\":[1]}}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].storage.thin.metadata_percent: expected [before, after]\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"pool\":\"p\","
+                      "\"metadata_percent\":[1,\"95\"]}}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].storage.thin.metadata_percent: expected [before, after] as "
+                      "numbers from 0 to 100 (%) or null\n");
+}
+
+/* A thin pool more than 90 % full after the runs, by its data or its
+ * metadata: the higher use over the bound and which; 90 % itself, a use
+ * before the runs, an unknown use and a target without a pool are not */
+static void
+test_thin_pool_full(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":2,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"targets\":["
+        "{\"name\":\"at90\",\"storage\":{\"thin\":{\"pool\":\"p\",\"data_percent\":[0,90],\"metadata_percent\":[0,90]}}},"
+        "{\"name\":\"data\",\"storage\":{\"thin\":{\"pool\":\"p\",\"data_percent\":[0,93.75],\"metadata_percent\":[1,12]}}},"
+        "{\"name\":\"meta\",\"storage\":{\"thin\":{\"pool\":\"p\",\"data_percent\":[0,91],\"metadata_percent\":[1,99.5]}}},"
+        "{\"name\":\"before\",\"storage\":{\"thin\":{\"pool\":\"p\",\"data_percent\":[100,null],\"metadata_percent\":[95,null]}}},"
+        "{\"name\":\"nopool\",\"storage\":{\"thin\":{\"data_percent\":[0,100]}}},"
+        "{\"name\":\"linear\",\"storage\":{\"lv_type\":\"linear\"}}],\"runs\":[]}";
+    vdc_result_set rs;
+    const char *what = NULL;
+
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "t.json"), 0);
+    assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "at90"), &what)));
+    assert_null(what);
+    assert_true(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "data"), &what) == 93.75);
+    assert_string_equal(what, "data");
+    assert_true(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "meta"), &what) == 99.5);
+    assert_string_equal(what, "metadata");
+    assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "before"), NULL)));
+    assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "nopool"), NULL)));
+    assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "linear"), NULL)));
+    vdc_result_set_dispose(&rs);
 }
 
 /* targets[].variant: loaded, copied, kept on save, read back the same, in
@@ -1089,6 +1142,7 @@ main(void)
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_passes),
         cmocka_unit_test(test_storage_alignment),
+        cmocka_unit_test(test_thin_pool_full),
         cmocka_unit_test(test_variant),
         cmocka_unit_test(test_build_lookup),
         cmocka_unit_test(test_roundtrip),

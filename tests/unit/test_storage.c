@@ -7,6 +7,7 @@
  * signature probe, and describe(). */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,6 +43,9 @@ static struct {
     int p_zero;
     char t_pool[64];
     int pools, thins;
+    /* the pool's use from here on (the runs wrote to it): data, metadata % */
+    int used;
+    double use_data, use_meta;
     /* what lv_create was called with */
     uint64_t c_size;
     unsigned c_stripes;
@@ -197,8 +201,8 @@ mk_thin_facts(const char *vg, const char *pool, vdc_thin_facts *out, char **why)
     out->chunk_size = m.p_chunk ? m.p_chunk : 64 * 1024;
     out->zero = m.p_zero >= 0 ? m.p_zero : 1;
     out->discards = g_strdup("passdown");
-    out->data_percent = 0.0;
-    out->metadata_percent = 10.5;
+    out->data_percent = m.used ? m.use_data : 0.0;
+    out->metadata_percent = m.used ? m.use_meta : 10.5;
     out->pool_size = m.p_size;
     out->metadata_size = m.p_md;
     return 0;
@@ -267,6 +271,13 @@ test_lvm_create_destroy(void **state)
     assert_int_equal(json_object_get_int_member(o, "stripes"), 1);
     assert_int_equal(json_object_get_int_member(o, "pe_start"), 1 * MIB);
     json_object_unref(o);
+    /* a linear LV has no pool to read again */
+    {
+        vdc_thin_facts f;
+
+        assert_int_equal(vdc_storage_thin_read(&st, &f), -1);
+        assert_true(isnan(f.data_percent));
+    }
     assert_int_equal(vdc_storage_destroy(&st), 0);
     assert_int_equal(m.removes, 1);
     assert_int_equal(m.n, 0);
@@ -407,7 +418,28 @@ test_lvm_thin(void **state)
     assert_int_equal(json_array_get_length(pct), 2);
     assert_true(json_array_get_double_element(pct, 0) == 0.0);
     assert_true(JSON_NODE_HOLDS_NULL(json_array_get_element(pct, 1)));   /* the run reads it */
+    pct = json_object_get_array_member(t, "metadata_percent");
+    assert_int_equal(json_array_get_length(pct), 2);
+    assert_true(json_array_get_double_element(pct, 0) == 10.5);
+    assert_true(JSON_NODE_HOLDS_NULL(json_array_get_element(pct, 1)));
     json_object_unref(o);
+    /* read again after the runs: the pool's use then, from the backend */
+    {
+        vdc_thin_facts f;
+
+        m.used = 1;
+        m.use_data = 93.75;
+        m.use_meta = 11.52;
+        assert_int_equal(vdc_storage_thin_read(&st, &f), 0);
+        assert_true(f.data_percent == 93.75 && f.metadata_percent == 11.52);
+        assert_true(f.chunk_size == 64 * 1024);
+        vdc_thin_facts_dispose(&f);
+        /* no report: an error, the use unknown, nothing left to free */
+        m.fail_facts = 1;
+        assert_int_equal(vdc_storage_thin_read(&st, &f), -1);
+        assert_true(isnan(f.data_percent) && isnan(f.metadata_percent) && !f.discards);
+        m.fail_facts = 0;
+    }
     assert_int_equal(vdc_storage_destroy(&st), 0);
     assert_int_equal(m.removes, 2);
     assert_int_equal(m.n, 0);
