@@ -455,7 +455,7 @@ static const char *const cell_flag_names[VDC_CELL_FLAG_COUNT] = {
     "under-2x-ram", "sizes-differ", "not-comparable",
     "page-cache-write", "dd-time-short", "above-ceiling", "cached-reread", "guest-faster",
     "rounded-identical", "baseline-artefact", "dom0-page-cache", "misaligned",
-    "no-io-in-window",
+    "no-io-in-window", "thin-pool-full",
 };
 
 int

@@ -72,15 +72,18 @@ enum vdc_cell_flag {
                                              * an artefact) */
     VDC_CELL_NO_IO_IN_WINDOW = 1u << 17,    /* no-io-in-window: a job run completed no I/O in
                                              * its measured window (an artefact) */
+    VDC_CELL_THIN_POOL_FULL = 1u << 18,     /* thin-pool-full: the target's thin pool was more
+                                             * than 90 % full after the runs
+                                             * (targets[].storage.thin; an artefact) */
 };
-#define VDC_CELL_FLAG_COUNT 18
-/* The nine artefact bits, and what marks a value or a delta with
+#define VDC_CELL_FLAG_COUNT 19
+/* The ten artefact bits, and what marks a value or a delta with
  * VDC_ARTEFACT_MARK (a delta: either side flagged). */
 #define VDC_CELL_ARTEFACTS (VDC_CELL_PAGE_CACHE_WRITE | VDC_CELL_DD_TIME_SHORT | \
                             VDC_CELL_ABOVE_CEILING | VDC_CELL_CACHED_REREAD | \
                             VDC_CELL_GUEST_FASTER | VDC_CELL_ROUNDED_IDENTICAL | \
                             VDC_CELL_DOM0_PAGE_CACHE | VDC_CELL_MISALIGNED | \
-                            VDC_CELL_NO_IO_IN_WINDOW)
+                            VDC_CELL_NO_IO_IN_WINDOW | VDC_CELL_THIN_POOL_FULL)
 #define VDC_CELL_ARTEFACT_MARKED (VDC_CELL_ARTEFACTS | VDC_CELL_BASELINE_ARTEFACT)
 
 /* The flags that withhold a verdict from a headline test (report/headline.h)

@@ -435,6 +435,23 @@ rule_misaligned(found *c, const vdc_result_set *rs)
     g_string_free(why, TRUE);
 }
 
+/* ---- thin-pool-full: targets[].storage.thin ---------------------------------- */
+
+static void
+rule_thin_pool_full(found *c, const vdc_result_set *rs)
+{
+    const vdc_target *t = vdc_result_set_find_target(rs, c->target);
+    const char *what = NULL;
+    double pct = t ? vdc_target_thin_pool_full(t, &what) : NAN;
+
+    if (isnan(pct))
+        return;
+    flag(c, VDC_CELL_THIN_POOL_FULL,
+         g_strdup_printf("the target's thin pool %s was %.2f %% full (%s) after the runs, over %.0f %%: "
+                         "a write that needs a new chunk may have waited for room or failed",
+                         t->storage.thin.pool, pct, what, VDC_THIN_POOL_FULL_PERCENT));
+}
+
 /* A job run whose measured window closed before any of its I/Os completed:
  * every I/O took longer than the window (runtime=), so its rate of 0 is the
  * window's, not the disk's.  Flagged, never ranked. */
@@ -511,6 +528,7 @@ vdc_artefacts_of_cell_counted(const vdc_result_set *rs, const char *target, cons
         rule_dom0_page_cache(&c, rs, refs, nr, info);
         rule_misaligned(&c, rs);
         rule_no_io_in_window(&c, refs, nr);
+        rule_thin_pool_full(&c, rs);
     }
     g_free(refs);
     return c.flags;

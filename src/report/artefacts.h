@@ -29,6 +29,11 @@
  *                      misaligned on the disk under it, as the controller
  *                      read it back and checked it (targets[].alignment,
  *                      src/host/alignment.h): every test of that target
+ *   no-io-in-window    a job run that completed no I/O in its measured window
+ *   thin-pool-full     the target's thin pool more than 90 % full (data or
+ *                      metadata) after the runs, as the controller read it
+ *                      back (targets[].storage.thin, vdc_target_thin_pool_full):
+ *                      every test of that target
  *   guest-faster       a guest (domU) result faster than its host's
  *                      baseline (dom0 or the host) on the same test: it
  *                      needs the statistics, so the analysis decides it
@@ -69,7 +74,8 @@ void vdc_artefact_options_init(vdc_artefact_options *o);
 
 /* The rules that read the runs of one (@target, @test_key) of @rs:
  * page-cache-write, dd-time-short, above-ceiling, cached-reread,
- * rounded-identical, dom0-page-cache, misaligned, no-io-in-window.  Returns their VDC_CELL_* bits (report/analysis.h);
+ * rounded-identical, dom0-page-cache, misaligned, no-io-in-window,
+ * thin-pool-full.  Returns their VDC_CELL_* bits (report/analysis.h);
  * for each bit set, why[its bit index] gets the explanation (g_free), the
  * other entries are left as they are.  @o NULL: the defaults.  Never
  * fails. */

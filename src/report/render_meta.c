@@ -234,6 +234,23 @@ size_text(int64_t b, char *buf, size_t n)
     return buf;
 }
 
+/* ", NAME B % before -> A % after" of a thin pool's use (? unknown) */
+static void
+percent_pair_text(GString *s, const char *name, const double pct[2])
+{
+    g_string_append_printf(s, ", %s ", name);
+    if (isnan(pct[0]))
+        g_string_append(s, "?");
+    else
+        g_string_append_printf(s, "%.2f %%", pct[0]);
+    g_string_append(s, " before -> ");
+    if (isnan(pct[1]))
+        g_string_append(s, "?");
+    else
+        g_string_append_printf(s, "%.2f %%", pct[1]);
+    g_string_append(s, " after");
+}
+
 /* render_meta.h */
 char *
 vdc_storage_text(const vdc_target *t)
@@ -241,7 +258,9 @@ vdc_storage_text(const vdc_target *t)
     const vdc_target_storage *st = &t->storage;
     const vdc_target_qcow2 *q = &st->qcow2;
     const vdc_target_thin *th = &st->thin;
+    const char *what = NULL;
     char a[32], b[32];
+    double full;
     GString *s;
 
     if (!st->format && !st->lv_type)
@@ -277,17 +296,13 @@ vdc_storage_text(const vdc_target *t)
                 g_string_append_printf(s, ", zeroing %s", th->zeroing ? "on" : "off");
             if (th->discards)
                 g_string_append_printf(s, ", discards %s", th->discards);
-            g_string_append(s, ", data ");
-            if (isnan(th->data_percent[0]))
-                g_string_append(s, "?");
-            else
-                g_string_append_printf(s, "%.2f %%", th->data_percent[0]);
-            g_string_append(s, " before -> ");
-            if (isnan(th->data_percent[1]))
-                g_string_append(s, "?");
-            else
-                g_string_append_printf(s, "%.2f %%", th->data_percent[1]);
-            g_string_append(s, " after");
+            percent_pair_text(s, "data", th->data_percent);
+            if (!isnan(th->metadata_percent[0]) || !isnan(th->metadata_percent[1]))
+                percent_pair_text(s, "metadata", th->metadata_percent);
+            full = vdc_target_thin_pool_full(t, &what);
+            if (!isnan(full))
+                g_string_append_printf(s, "; OVER %.0f %% FULL after the runs (%s %.2f %%)",
+                                       VDC_THIN_POOL_FULL_PERCENT, what, full);
             g_string_append_printf(s, " (read from %s)", th->source ? th->source : "nothing: unknown");
         }
     }

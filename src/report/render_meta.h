@@ -28,8 +28,11 @@ char *vdc_placement_text(const vdc_target *t);
  * full, cluster 64 KiB, L2 cache QEMU's default, 256.0 of 256.0 MiB mapped
  * at creation, 256.4 MiB on the host (read from qemu-img info)", "thin LV
  * lab/LV, PE start 1 MiB; pool P, chunk 64 KiB, zeroing on, discards
- * passdown, data 0.00 % before -> 100.00 % after (read from lvs)"; NULL
- * when neither a format nor an LV type was recorded (g_free). */
+ * passdown, data 0.00 % before -> 93.75 % after, metadata 10.94 % before
+ * -> 11.52 % after; OVER 90 % FULL after the runs (data 93.75 %) (read
+ * from lvs)" (metadata only when some was read; the OVER clause when
+ * vdc_target_thin_pool_full says so); NULL when neither a format nor an LV
+ * type was recorded (g_free). */
 char *vdc_storage_text(const vdc_target *t);
 /* One line of targets[].alignment: the disk's sizes, each layer's offset
  * and unit; then, when the guest's filesystem layers were recorded, "in

@@ -42,7 +42,7 @@
 #define VDC_ARTEFACT_LEGEND \
     "\u2021 may be an artefact of the measurement, not a property of the disk (the lines below name " \
     "the rule and its numbers: page-cache-write, dd-time-short, above-ceiling, cached-reread, " \
-    "guest-faster, rounded-identical, dom0-page-cache, misaligned, no-io-in-window): such a value is marked \u2021, and so is a " \
+    "guest-faster, rounded-identical, dom0-page-cache, misaligned, no-io-in-window, thin-pool-full): such a value is marked \u2021, and so is a " \
     "delta when either side is; its verdict is printed, but do not rank on it."
 
 #define VDC_EMULATED_WARNING "EMULATED: some inputs were measured under software emulation " \

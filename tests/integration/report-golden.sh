@@ -244,6 +244,22 @@ grep -q '^  Sequential output, block (overwrite) (K/sec): ' "$work/storvar/repor
 grep -q '^Verdict: lvm-thin relative to image: 8 .*(of 8: 4 tests, each pass apart)$' "$work/storvar/report.unfolded" ||
     fail "storvar: the Verdict line does not pair the thin LV's passes with the baseline's test"
 grep -q '^  Storage variants: ' "$work/storvar/report.unfolded" || fail "storvar: the answer says nothing of the variants"
+# the thin pool's use before and after the runs, data and metadata
+grep -q '^  lvm-thin: storage: .*, data 0.00 % before -> 56.25 % after, metadata 10.94 % before -> 11.52 % after (read from lvs)$' \
+    "$work/storvar/report.unfolded" || fail "storvar: report.txt does not print the thin pool's use before and after"
+grep -q 'thin-pool-full' "$work/storvar/summary.csv" && fail "storvar: a pool 56.25 % full flagged thin-pool-full"
+# the same pool 96.5 % full after the runs: every test of the thin LV
+# flagged thin-pool-full with its numbers, the storage line says so
+mkdir -p "$work/thinfull-in"
+sed 's/^      56\.25$/      96.5/' "$golden/storvar/result.json" >"$work/thinfull-in/result.json"
+grep -q '^      96\.5$' "$work/thinfull-in/result.json" || fail "thinfull: the fixture's data use was not replaced"
+render thinfull "$work/thinfull-in/result.json" image
+grep -q '^  lvm-thin: storage: .*, data 0.00 % before -> 96.50 % after, metadata .*; OVER 90 % FULL after the runs (data 96.50 %) (read from lvs)$' \
+    "$work/thinfull/report.unfolded" || fail "thinfull: the storage line does not say the pool ran over 90 %"
+grep -q "^WARNING: ‡ target lvm-thin on .*, thin-pool-full: the target's thin pool vmdiskcmp-lvm-thin-pool was 96.50 % full (data) after the runs, over 90 %" \
+    "$work/thinfull/report.unfolded" || fail "thinfull: the thin LV's tests are not flagged thin-pool-full"
+grep -q 'put_block~overwrite.*thin-pool-full' "$work/thinfull/summary.csv" ||
+    fail "thinfull: summary.csv has no thin-pool-full flag on the overwrite pass"
 
 # the cache truth and the dom0-page-cache flag (cachetruth: synthetic with
 # targets[].cache, targets[].placement and samples[].host on image)

@@ -21,6 +21,7 @@
 #include "report/analysis.h"
 #include "report/artefacts.h"
 #include "report/render_json.h"
+#include "report/render_meta.h"
 
 /* @rs analysed with @o (NULL: the defaults), dom0 the baseline when
  * present */
@@ -537,6 +538,65 @@ test_no_io_in_window(void **state)
     vdc_result_set_dispose(&rs);
 }
 
+/* thin-pool-full: every test of a target whose thin pool was more than
+ * 90 % full after the runs (its data, or its metadata), with the pool and
+ * the number; a pool at 90 % exactly, one full only before the runs, one
+ * whose use after is unknown, and a linear LV are not flagged */
+#define THIN_TARGET(name, data, meta) \
+    "{\"name\":\"" name "\",\"kind\":\"lvm\",\"where\":\"domU\",\"storage\":{\"lv_type\":\"thin\"," \
+    "\"thin\":{\"pool\":\"" name "-pool\",\"chunk_size\":65536,\"data_percent\":" data "," \
+    "\"metadata_percent\":" meta ",\"source\":\"lvs\"}}}"
+#define ONE_RUN(name) \
+    "{\"target\":\"" name "\",\"repetition\":0,\"samples\":[{\"test\":\"put_block\",\"value\":100}," \
+    "{\"test\":\"seeks\",\"value\":10}]}"
+
+static void
+test_thin_pool_full(void **state)
+{
+    static const char doc[] =
+        "{\"format\":\"vmdiskcmp-result\",\"format_version\":1,\"producer\":{\"name\":\"t\",\"version\":\"1\"},"
+        "\"targets\":[" THIN_TARGET("full", "[0.0,96.5]", "[10.94,12.0]") ","
+        THIN_TARGET("meta", "[0.0,40.0]", "[10.94,91.25]") ","
+        THIN_TARGET("at90", "[0.0,90.0]", "[10.94,90.0]") ","
+        THIN_TARGET("before", "[99.0,null]", "[95.0,null]") ","
+        "{\"name\":\"lvm\",\"kind\":\"lvm\",\"where\":\"domU\",\"storage\":{\"lv_type\":\"linear\"}}],"
+        "\"runs\":[" ONE_RUN("full") "," ONE_RUN("meta") "," ONE_RUN("at90") "," ONE_RUN("before") ","
+        ONE_RUN("lvm") "]}";
+    vdc_result_set rs;
+    static const char *const calm[] = { "at90", "before", "lvm" };
+    char *why = NULL, *text;
+    size_t i;
+
+    (void)state;
+    vdc_result_set_init(&rs);
+    assert_int_equal(vdc_result_set_load_data(&rs, doc, strlen(doc), "thin.json"), 0);
+    expect_flag(&rs, NULL, "full", "put_block", VDC_CELL_THIN_POOL_FULL,
+                "the target's thin pool full-pool was 96.50 % full (data) after the runs, over 90 %: "
+                "a write that needs a new chunk may have waited for room or failed");
+    assert_int_equal(flags_of(&rs, NULL, "full", "seeks", VDC_CELL_THIN_POOL_FULL, NULL) &
+                     VDC_CELL_THIN_POOL_FULL, VDC_CELL_THIN_POOL_FULL);
+    /* (its baseline, full, is flagged: it is baseline-artefact as well) */
+    assert_int_equal(flags_of(&rs, NULL, "meta", "put_block", VDC_CELL_THIN_POOL_FULL, &why),
+                     VDC_CELL_THIN_POOL_FULL | VDC_CELL_BASELINE_ARTEFACT);
+    assert_string_equal(why, "the target's thin pool meta-pool was 91.25 % full (metadata) after the runs, "
+                             "over 90 %: a write that needs a new chunk may have waited for room or failed");
+    g_free(why);
+    for (i = 0; i < G_N_ELEMENTS(calm); i++)
+        assert_int_equal(flags_of(&rs, NULL, calm[i], "put_block", VDC_CELL_THIN_POOL_FULL, NULL) &
+                         VDC_CELL_THIN_POOL_FULL, 0);
+    /* the report's storage line: the use before and after, and why it is flagged */
+    text = vdc_storage_text(vdc_result_set_find_target(&rs, "full"));
+    assert_string_equal(text, "thin LV ?/?; pool full-pool, chunk 64 KiB, data 0.00 % before -> 96.50 % "
+                              "after, metadata 10.94 % before -> 12.00 % after; OVER 90 % FULL after the "
+                              "runs (data 96.50 %) (read from lvs)");
+    g_free(text);
+    text = vdc_storage_text(vdc_result_set_find_target(&rs, "before"));
+    assert_string_equal(text, "thin LV ?/?; pool before-pool, chunk 64 KiB, data 99.00 % before -> ? after, "
+                              "metadata 95.00 % before -> ? after (read from lvs)");
+    g_free(text);
+    vdc_result_set_dispose(&rs);
+}
+
 static void
 test_keywords(void **state)
 {
@@ -555,7 +615,10 @@ test_keywords(void **state)
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_MISALIGNED), "misaligned");
     assert_string_equal(vdc_cell_flag_name(VDC_CELL_NO_IO_IN_WINDOW), "no-io-in-window");
     assert_int_equal(VDC_CELL_MISALIGNED, VDC_CELL_DOM0_PAGE_CACHE << 1);
-    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_NO_IO_IN_WINDOW);
+    assert_string_equal(vdc_cell_flag_name(VDC_CELL_THIN_POOL_FULL), "thin-pool-full");
+    assert_int_equal(VDC_CELL_THIN_POOL_FULL, VDC_CELL_NO_IO_IN_WINDOW << 1);
+    assert_int_equal(1u << (VDC_CELL_FLAG_COUNT - 1), VDC_CELL_THIN_POOL_FULL);
+    assert_true(VDC_CELL_ARTEFACTS & VDC_CELL_THIN_POOL_FULL);
     assert_true(VDC_CELL_ARTEFACTS & VDC_CELL_MISALIGNED);
     assert_null(vdc_cell_flag_name(3));
     assert_null(vdc_cell_flag_name(1u << VDC_CELL_FLAG_COUNT));
@@ -575,6 +638,7 @@ main(void)
         cmocka_unit_test(test_rounded_identical),
         cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_no_io_in_window),
+        cmocka_unit_test(test_thin_pool_full),
         cmocka_unit_test(test_keywords),
         cmocka_unit_test(test_dom0_page_cache),
     };
