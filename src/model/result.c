@@ -317,7 +317,10 @@ vdc_target_thin_pool_full(const vdc_target *t, const char **what)
 {
     const vdc_target_thin *th = &t->storage.thin;
     double d = th->data_percent[1], m = th->metadata_percent[1];
-    int data = isfinite(d) && d > VDC_THIN_POOL_FULL_PERCENT;
+    /* a pool whose data holds every chunk of the LV cannot run out of it:
+     * a fully written LV fills it without a write ever waiting */
+    int holds_lv = th->pool_size > 0 && t->storage.size_bytes > 0 && th->pool_size >= t->storage.size_bytes;
+    int data = !holds_lv && isfinite(d) && d > VDC_THIN_POOL_FULL_PERCENT;
     int meta = isfinite(m) && m > VDC_THIN_POOL_FULL_PERCENT;
 
     if (!th->pool || (!data && !meta))

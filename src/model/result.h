@@ -585,7 +585,11 @@ size_t vdc_target_misaligned(const vdc_target *t);
  * last boot: the higher of its data and metadata use then
  * (storage.thin.data_percent[1], metadata_percent[1]; %) when it is above
  * the bound, with *@what (may be NULL) "data" or "metadata"; NAN when
- * neither is above it, neither was read, or @t is not a thin LV.  Pure. */
+ * neither is above it, neither was read, or @t is not a thin LV.  The data
+ * counts only when the pool may run out of it: not when its data space
+ * (storage.thin.pool_size) is known to hold the whole LV
+ * (storage.size_bytes), as vmdiskcmp sizes its pools, where a fully
+ * written LV fills the pool without any write waiting.  Pure. */
 double vdc_target_thin_pool_full(const vdc_target *t, const char **what);
 
 void vdc_target_init(vdc_target *t);

@@ -248,11 +248,21 @@ grep -q '^  Storage variants: ' "$work/storvar/report.unfolded" || fail "storvar
 grep -q '^  lvm-thin: storage: .*, data 0.00 % before -> 56.25 % after, metadata 10.94 % before -> 11.52 % after (read from lvs)$' \
     "$work/storvar/report.unfolded" || fail "storvar: report.txt does not print the thin pool's use before and after"
 grep -q 'thin-pool-full' "$work/storvar/summary.csv" && fail "storvar: a pool 56.25 % full flagged thin-pool-full"
-# the same pool 96.5 % full after the runs: every test of the thin LV
-# flagged thin-pool-full with its numbers, the storage line says so
+# the same pool 96.5 % full after the runs, its data space half the LV
+# (over-provisioned, so it can run out): every test of the thin LV flagged
+# thin-pool-full with its numbers, the storage line says so
 mkdir -p "$work/thinfull-in"
-sed 's/^      56\.25$/      96.5/' "$golden/storvar/result.json" >"$work/thinfull-in/result.json"
+sed -e 's/^      56\.25$/      96.5/' -e 's/"pool_size": 406847488,/"pool_size": 201326592,/' \
+    "$golden/storvar/result.json" >"$work/thinfull-in/result.json"
 grep -q '^      96\.5$' "$work/thinfull-in/result.json" || fail "thinfull: the fixture's data use was not replaced"
+grep -q '"pool_size": 201326592,' "$work/thinfull-in/result.json" || fail "thinfull: the fixture's pool size was not replaced"
+# the same 96.5 % in a pool that holds the whole LV: the data cannot run
+# out, nothing flagged
+mkdir -p "$work/thinholds-in"
+sed 's/^      56\.25$/      96.5/' "$golden/storvar/result.json" >"$work/thinholds-in/result.json"
+render thinholds "$work/thinholds-in/result.json" image
+grep -q 'thin-pool-full' "$work/thinholds/summary.csv" &&
+    fail "thinholds: a pool holding the whole LV flagged thin-pool-full for its data"
 render thinfull "$work/thinfull-in/result.json" image
 grep -q '^  lvm-thin: storage: .*, data 0.00 % before -> 96.50 % after, metadata .*; OVER 90 % FULL after the runs (data 96.50 %) (read from lvs)$' \
     "$work/thinfull/report.unfolded" || fail "thinfull: the storage line does not say the pool ran over 90 %"

@@ -699,7 +699,15 @@ test_thin_pool_full(void **state)
         "{\"name\":\"meta\",\"storage\":{\"thin\":{\"pool\":\"p\",\"data_percent\":[0,91],\"metadata_percent\":[1,99.5]}}},"
         "{\"name\":\"before\",\"storage\":{\"thin\":{\"pool\":\"p\",\"data_percent\":[100,null],\"metadata_percent\":[95,null]}}},"
         "{\"name\":\"nopool\",\"storage\":{\"thin\":{\"data_percent\":[0,100]}}},"
-        "{\"name\":\"linear\",\"storage\":{\"lv_type\":\"linear\"}}],\"runs\":[]}";
+        "{\"name\":\"linear\",\"storage\":{\"lv_type\":\"linear\"}},"
+        /* data full in a pool that holds the whole LV: not flagged; its metadata still is */
+        "{\"name\":\"holds\",\"storage\":{\"size_bytes\":1073741824,\"thin\":{\"pool\":\"p\",\"pool_size\":1073741824,"
+        "\"data_percent\":[0,100],\"metadata_percent\":[1,12]}}},"
+        "{\"name\":\"holdsmeta\",\"storage\":{\"size_bytes\":1073741824,\"thin\":{\"pool\":\"p\",\"pool_size\":2147483648,"
+        "\"data_percent\":[0,100],\"metadata_percent\":[1,95]}}},"
+        /* a pool smaller than its LV (over-provisioned) can run out: flagged */
+        "{\"name\":\"over\",\"storage\":{\"size_bytes\":2147483648,\"thin\":{\"pool\":\"p\",\"pool_size\":1073741824,"
+        "\"data_percent\":[0,97],\"metadata_percent\":[1,12]}}}],\"runs\":[]}";
     vdc_result_set rs;
     const char *what = NULL;
 
@@ -714,6 +722,11 @@ test_thin_pool_full(void **state)
     assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "before"), NULL)));
     assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "nopool"), NULL)));
     assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "linear"), NULL)));
+    assert_true(isnan(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "holds"), NULL)));
+    assert_true(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "holdsmeta"), &what) == 95);
+    assert_string_equal(what, "metadata");
+    assert_true(vdc_target_thin_pool_full(vdc_result_set_find_target(&rs, "over"), &what) == 97);
+    assert_string_equal(what, "data");
     vdc_result_set_dispose(&rs);
 }
 
