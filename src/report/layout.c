@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "report/layout.h"
+#include "common/escape.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -160,4 +161,14 @@ vdc_layout_fold(GString *out, const char *text, int width)
         if (*p == '\n')
             p++;
     }
+}
+
+void
+vdc_layout_wrap_escaped(GString *out, const char *first, const char *rest, const char *text, int width)
+{
+    GString *e = g_string_new(NULL);
+
+    vdc_escape_line(e, text);
+    vdc_layout_wrap(out, first, rest, e->str, width);
+    g_string_free(e, TRUE);
 }

@@ -35,6 +35,12 @@ void vdc_layout_append_key(GString *out, const vdc_result_set *rs, const struct 
  * @first, the others after @rest; each line ends in '\n'. */
 void vdc_layout_wrap(GString *out, const char *first, const char *rest, const char *text, int width);
 
+/* @text made one safe line first (common/escape.h vdc_escape_line: a
+ * control character or a line break shown, never sent to the terminal),
+ * then wrapped as vdc_layout_wrap: for prose that holds strings read
+ * back from a host, a guest or a file. */
+void vdc_layout_wrap_escaped(GString *out, const char *first, const char *rest, const char *text, int width);
+
 /* Each line of @text as it is when it is at most @width characters wide,
  * else wrapped at blanks by vdc_layout_wrap, its continuation lines indented
  * two blanks past its own leading blanks; a word wider than the room is cut.

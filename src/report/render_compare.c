@@ -31,11 +31,7 @@ struct column {
 static void
 put_wrapped(GString *out, const char *first, const char *rest, const char *text)
 {
-    GString *e = g_string_new(NULL);
-
-    vdc_escape_line(e, text);
-    vdc_layout_wrap(out, first, rest, e->str, VDC_LAYOUT_WIDTH);
-    g_string_free(e, TRUE);
+    vdc_layout_wrap_escaped(out, first, rest, text, VDC_LAYOUT_WIDTH);
 }
 
 /* "+++++ (too fast)" takes 16 columns: in the table a cell whose every run

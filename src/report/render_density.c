@@ -191,11 +191,7 @@ vdc_density_wrap(GString *out, const char *s, const char *indent, size_t width)
 static void
 text_wrap(GString *out, const char *first, const char *rest, const char *s)
 {
-    GString *e = g_string_new(NULL);
-
-    vdc_escape_line(e, s);
-    vdc_layout_wrap(out, first, rest, e->str, VDC_LAYOUT_TEXT_WIDTH);
-    g_string_free(e, TRUE);
+    vdc_layout_wrap_escaped(out, first, rest, s, VDC_LAYOUT_TEXT_WIDTH);
 }
 
 /* The fairness table of report.txt: a block per test under its label, a

@@ -408,11 +408,9 @@ text_other_tests(GString *out, const struct vdc_analysis *a, char **names)
         }
         {
             char label[VDC_TEST_LABEL_MAX];
-            GString *e = g_string_new(NULL);
 
-            vdc_escape_line(e, vdc_analysis_test_label(a, ki, label, sizeof(label)));
-            vdc_layout_wrap(out, "", "  ", e->str, 100);
-            g_string_free(e, TRUE);
+            vdc_layout_wrap_escaped(out, "", "  ", vdc_analysis_test_label(a, ki, label, sizeof(label)),
+                                    VDC_LAYOUT_TEXT_WIDTH);
         }
         for (ti = 0; ti < a->n_targets; ti++) {
             const struct vdc_cell *c = vdc_analysis_cell(a, ti, ki);
