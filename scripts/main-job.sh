@@ -37,7 +37,8 @@
 # job (no dependency install, no build: the build tree must exist): it
 # prints the decision and the command it would run (and, when KVM was
 # there but did not boot the guest, the KVM command it would have run),
-# creates nothing but the cached guest template, exits 0.
+# creates nothing but the cached guest template, boots nothing but the
+# 30 s KVM probe of step 2 (where /dev/kvm is there), exits 0.
 # Runs: $VDC_RUNS, `auto` by default (repeat until every headline ratio is
 # precise: doc/statistics.md), or a count of at least 3; `auto` stops at
 # $VDC_MAX_RUNS repetitions (default: vmdiskcmp's 40 on a host, 3 in the
@@ -64,12 +65,15 @@ Xen lab).  As root: installs the dependencies, builds in ./_build,
 prepares the guest, runs, and prints where the report is.
 
   --plan-only   print where the job would run and the exact command, run
-                nothing (the build tree must exist); exit 0
+                no benchmark (the build tree must exist); to decide, it
+                builds the cached guest template and, where /dev/kvm is
+                there, boots it under KVM for up to 30 s (the probe); exit 0
   -h, --help    this text
 
 Environment: VDC_RUNS (auto, or a count of at least 3), VDC_MAX_RUNS,
 VDC_VG (the volume group), VDC_LAB_DOM0_MEMORY (MiB, the lab's dom0),
-VDC_BUILDDIR (default ./_build).  Extra arguments go to `vmdiskcmp run`,
+VDC_KVM_PROBE_TIMEOUT (s, default 30: how long the KVM probe waits for
+the guest), VDC_BUILDDIR (default ./_build).  Extra arguments go to `vmdiskcmp run`,
 e.g. --image-backend auto,qdisk.  Details: the comment at the top of
 this script, README.md and doc/lab.md.
 USAGE
@@ -139,7 +143,7 @@ kvm_boots() {
     case $state in
     up) return 0 ;;
     exited) why="QEMU stopped before the guest kernel reached its userspace under $name (${err:-no error printed}; last console line: ${last:-none})" ;;
-    *) why="the guest kernel did not reach its userspace under $name within $probe_timeout s (last console line: ${last:-none})" ;;
+    *) why="the guest kernel did not reach its userspace under $name within $probe_timeout s (last console line: ${last:-none}; on a busy host, VDC_KVM_PROBE_TIMEOUT=120 waits longer)" ;;
     esac
     [ "$probe_accel" = kvm ] && why="/dev/kvm is there but $why"
     return 1

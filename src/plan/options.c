@@ -49,7 +49,7 @@ static const vdc_opt opt_head[] = {
     { .name = "lv-size", .type = VDC_OPT_SIZE, .off = O(lv_size), .metavar = "SIZE",
       .align = MIB, .max = MAX_SIZE, .def = "test size + 25% + 64 MiB", .help = "size of each LV we create (needs --lvm, or --dom0 on lvm); in such a plan also of each domU image" },
     { .name = "stripes", .type = VDC_OPT_UINT, .off = O(stripes), .metavar = "N", .min = 1, .max = 128,
-      .def = "1", .help = "stripe the LV over N PVs (seed 002)" },
+      .def = "1", .help = "stripe the LV over N PVs (lvcreate -i N)" },
     { .name = "stripe-size", .type = VDC_OPT_SIZE, .off = O(stripe_size), .metavar = "SIZE",
       .help = "stripe size (a power of two of at least 4K, e.g. 64K; needs --stripes)" },
     { .name = "image-dir", .type = VDC_OPT_STR, .off = O(image_dir), .metavar = "DIR",
