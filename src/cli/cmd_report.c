@@ -332,7 +332,11 @@ vdc_cmd_report(int argc, char **argv)
         goto out;
     dir = argv[first];
     if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-        vdc_input_error("%s: not a directory: expected a result directory holding result.json", dir);
+        if (g_file_test(dir, G_FILE_TEST_IS_REGULAR))
+            vdc_input_error("%s: a file, not a directory: expected a result directory holding result.json "
+                            "(for a result file: mkdir D && cp FILE D/result.json && vmdiskcmp report D)", dir);
+        else
+            vdc_input_error("%s: not a directory: expected a result directory holding result.json", dir);
         goto out;
     }
     if (load_input(&rs, dir) < 0)

@@ -79,7 +79,7 @@ bad "report: bad resamples" "--bootstrap-resamples many" -- report "$good" --boo
 bad "report: unknown option" "unknown option" -- report "$good" --colour
 bad "report: no operand" "expected one result directory, got 0" -- report
 bad "report: two operands" "expected one result directory, got 2" -- report "$good" "$empty"
-bad "report: file, not directory" "not a directory" -- report "$good/result.json"
+bad "report: file, not directory" "result.json: a file, not a directory: expected a result directory holding result.json .for a result file: mkdir D && cp FILE D/result.json && vmdiskcmp report D.$" -- report "$good/result.json"
 bad "report: compare's option" "did you mean --formats" -- report "$good" --format md
 bad "report: foreign file" "foreign/report.txt exists and was not written by vmdiskcmp" -- report "$foreign"
 
