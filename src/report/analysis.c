@@ -832,6 +832,41 @@ decide_warnings(struct vdc_analysis *a, const vdc_result_set *rs)
     }
 }
 
+/* The whole disk @t's blocks lie on (targets[].placement.disk), or NULL
+ * when not known: no placement, or its ranges not resolved to a whole disk
+ * (placement.reason says why, the disk then names a dm device). */
+static const char *
+placement_disk(const vdc_target *t)
+{
+    if (!t || !t->placement.disk || !*t->placement.disk || t->placement.reason)
+        return NULL;
+    return t->placement.disk;
+}
+
+/* VDC_WARNING_DIFFERENT_DISKS: each image/LV pair of the headline
+ * (VDC_HEADLINE_CHOICE, after vdc_headline_build) whose two targets'
+ * placements name different whole disks.  An unknown placement on either
+ * side decides nothing. */
+static void
+decide_disk_warnings(struct vdc_analysis *a, const vdc_result_set *rs)
+{
+    size_t i;
+
+    for (i = 0; i < a->headline.n_pairs; i++) {
+        const struct vdc_headline_pair *p = &a->headline.pairs[i];
+        const char *dt, *dr;
+
+        if (p->role != VDC_HEADLINE_CHOICE)
+            continue;
+        dt = placement_disk(vdc_result_set_find_target(rs, a->targets[p->target]));
+        dr = placement_disk(vdc_result_set_find_target(rs, a->targets[p->reference]));
+        if (!dt || !dr || !strcmp(dt, dr))
+            continue;
+        add_warning(a, VDC_WARNING_DIFFERENT_DISKS, p->target);
+        a->warnings[a->n_warnings - 1].reference = p->reference;
+    }
+}
+
 /* The default baseline: bare dom0 when the run has it (the ceiling every
  * target is held against); else, when the run holds an image and an LV or
  * block device, the first LV or block target, so that the tables' deltas
@@ -977,6 +1012,7 @@ vdc_analysis_build_with(struct vdc_analysis *a, const vdc_result_set *rs, const 
     decide_comparable(a);
     decide_warnings(a, rs);
     vdc_headline_build(a, rs);
+    decide_disk_warnings(a, rs);
     vdc_reading_build(a, rs);
     if (vdc_host_cost_build(a, rs) < 0 || vdc_density_build(&a->density, rs, opt) < 0)
         goto fail;

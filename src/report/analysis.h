@@ -135,12 +135,18 @@ enum vdc_warning_kind {
     VDC_WARNING_ARTEFACT,     /* one artefact flag (.flag) of one cell (.target, .test) */
     VDC_WARNING_NOT_AS_ASKED, /* a target's disk read back otherwise than asked (.target;
                                  model/knobs.h vdc_knobs_mismatch) */
+    VDC_WARNING_DIFFERENT_DISKS, /* an image/LV pair of the headline (.target the image,
+                                    .reference the LV or block device) whose
+                                    targets[].placement.disk differ: the pair's
+                                    delta includes the disks' difference */
 };
 
 struct vdc_warning {
     enum vdc_warning_kind kind;
-    size_t target;           /* VDC_WARNING_UNDER_2X_RAM, _ARTEFACT, _NOT_AS_ASKED: index into targets
+    size_t target;           /* VDC_WARNING_UNDER_2X_RAM, _ARTEFACT, _NOT_AS_ASKED,
+                              * _DIFFERENT_DISKS: index into targets
                               * (and files) */
+    size_t reference;        /* VDC_WARNING_DIFFERENT_DISKS: the LV's index into targets */
     size_t test;             /* VDC_WARNING_ARTEFACT: index into tests */
     unsigned flag;           /* VDC_WARNING_ARTEFACT: the one VDC_CELL_* artefact bit */
 };

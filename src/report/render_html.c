@@ -476,6 +476,7 @@ vdc_render_html(const vdc_result_set *rs, const struct vdc_analysis *a, const ch
     }
     g_string_append(out, "</p>\n");
     vdc_append_answer_html(out, a);
+    numbered_warnings(out, rs, a, VDC_WARNINGS_DISKS, "different-disks");
     vdc_append_headline_html(out, a);
     vdc_append_reading_html(out, a);
     vdc_append_warnings(out, rs, a, VDC_WARNINGS_FEW, "<p class=\"warn\" id=\"few-runs\"><b>Warning.</b> ",

@@ -116,6 +116,7 @@ vdc_render_markdown(const vdc_result_set *rs, const struct vdc_analysis *a)
     if (vdc_experiment_emulated(rs))
         g_string_append(out, "> **EMULATED — numbers predict nothing about real hardware.**\n\n");
     vdc_append_answer_md(out, a);
+    vdc_append_warnings(out, rs, a, VDC_WARNINGS_DISKS, "> **Warning:** ", "\n\n", vdc_md_escape);
     vdc_append_headline_md(out, a);
     vdc_append_reading_md(out, a);
     g_string_append(out, "Baseline: **");

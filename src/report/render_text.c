@@ -462,6 +462,9 @@ vdc_render_text(const vdc_result_set *rs, const struct vdc_analysis *a)
         g_string_append_c(out, '\n');
     }
     vdc_append_answer_text(out, a);
+    /* beside the answer: its pairs' delta holds the disks' difference */
+    if (vdc_append_warnings(out, rs, a, VDC_WARNINGS_DISKS, "WARNING: ", "\n", vdc_escape_line))
+        g_string_append_c(out, '\n');
     vdc_append_headline_text(out, a);
     if (a->reading.present) {
         vdc_append_reading_text(out, a, names, "  ", VDC_LAYOUT_TEXT_WIDTH);

@@ -112,6 +112,18 @@ vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a, const s
         return g_strdup_printf("target %s: its disk was not served as asked: %s.", a->targets[w->target],
                                m ? m : "?");
     }
+    case VDC_WARNING_DIFFERENT_DISKS: {
+        const vdc_target *t = vdc_result_set_find_target(rs, a->targets[w->target]);
+        const vdc_target *r = vdc_result_set_find_target(rs, a->targets[w->reference]);
+        int block = r && r->kind && !strcmp(r->kind, "block");
+
+        return g_strdup_printf("%s and %s lie on different disks (%s, %s): their difference includes the "
+                               "disks'; put --image-dir on %s to compare backends alone.",
+                               a->targets[w->target], a->targets[w->reference],
+                               t && t->placement.disk ? t->placement.disk : "?",
+                               r && r->placement.disk ? r->placement.disk : "?",
+                               block ? "the block device's disk" : "the VG's disk");
+    }
     }
     return g_strdup("");
 }

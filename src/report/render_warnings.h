@@ -68,7 +68,11 @@
  * - VDC_WARNING_ARTEFACT: "‡ target /dev/xvdb, test dd_write@65536,
  *   page-cache-write: " and the cell's explanation (vdc_cell.why);
  * - VDC_WARNING_NOT_AS_ASKED: "target image-none-native: its disk was not
- *   served as asked: cache: asked none, QEMU has writeback (query-block)." */
+ *   served as asked: cache: asked none, QEMU has writeback (query-block).";
+ * - VDC_WARNING_DIFFERENT_DISKS: "image and lvm lie on different disks
+ *   (vda, vdb): their difference includes the disks'; put --image-dir on
+ *   the VG's disk to compare backends alone." ("the block device's disk"
+ *   when the reference is a block target). */
 char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
                        const struct vdc_warning *w);
 
@@ -80,8 +84,10 @@ char *vdc_warning_text(const vdc_result_set *rs, const struct vdc_analysis *a,
                             VDC_WARNING_BIT(VDC_WARNING_UNDER_2X_RAM))
 #define VDC_WARNINGS_ARTEFACTS (VDC_WARNING_BIT(VDC_WARNING_ARTEFACTS) | \
                                 VDC_WARNING_BIT(VDC_WARNING_ARTEFACT))
+#define VDC_WARNINGS_DISKS VDC_WARNING_BIT(VDC_WARNING_DIFFERENT_DISKS)
 #define VDC_WARNINGS_REPORT (VDC_WARNINGS_FEW | VDC_WARNING_BIT(VDC_WARNING_TOO_FAST) | VDC_WARNINGS_SIZES | \
-                             VDC_WARNINGS_ARTEFACTS | VDC_WARNING_BIT(VDC_WARNING_NOT_AS_ASKED))
+                             VDC_WARNINGS_ARTEFACTS | VDC_WARNING_BIT(VDC_WARNING_NOT_AS_ASKED) | \
+                             VDC_WARNINGS_DISKS)
 #define VDC_WARNINGS_COMPARE (VDC_WARNING_BIT(VDC_WARNING_EMULATED) | VDC_WARNINGS_REPORT)
 
 /* The sentences of the analysis's warnings whose kind is in @kinds, in

@@ -22,7 +22,8 @@
 # interval cut at 0 says so where it is printed; on the main job with dom0
 # (results/2026-12-06-lab-main-job-dom0-EMULATED), the headline in the
 # answer's words and width, unbounded intervals said so with the reason,
-# the runs line.  About 3 s.
+# the runs line; its image/LV pairs on different disks (vda, vdb) warned
+# of in every format, and cachetruth's on one disk not.  About 3 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 need_cmd python3
@@ -34,7 +35,7 @@ export SOURCE_DATE_EPOCH
 
 readme="$top_srcdir/results/2026-12-06-lab-main-job-readme-EMULATED/result/result.json"
 mainjob="$top_srcdir/results/2026-12-06-lab-main-job-dom0-EMULATED/result/result.json"
-for f in thinlab knobs hostcost readme mainjob; do
+for f in thinlab knobs hostcost readme mainjob cachetruth; do
     mkdir -p "$work/$f"
     case $f in
     readme) cp "$readme" "$work/$f/result.json" ;;
@@ -245,6 +246,36 @@ check(">dom0: dom0&apos;s CPU seconds per GiB" in html and
 check("deltas against" not in html and "relative to <b>" not in html and
       "the answer: image and image-nocache relative to lvm; the tables: each target relative to dom0" in html,
       "mainjob: the HTML subtitle does not give the answer's and the tables' direction")
+
+# placement: the main job's image and image-nocache lie on vda, lvm on vdb:
+# one warning per image/LV pair, in every format and in report.json (no
+# other pair: image/image-nocache share vda, the ceilings are not the
+# answer's); cachetruth's image and lvm both lie on vdb: none
+def disks(a, b):
+    return (f"{a} and {b} lie on different disks (vda, vdb): their difference includes the disks'; "
+            "put --image-dir on the VG's disk to compare backends alone.")
+want = [disks("image", "lvm"), disks("image-nocache", "lvm")]
+txt = open(f"{d}/mainjob/report.txt", encoding="utf-8").read()
+# report.txt wraps a warning at 100 columns, its continuation lines indented
+txt = re.sub(r"\n  (?=\S)", " ", txt)
+md = open(f"{d}/mainjob/report.md", encoding="utf-8").read()
+rj = json.load(open(f"{d}/mainjob/report.json", encoding="utf-8"))
+for w in want:
+    check(txt.count("WARNING: " + w + "\n") == 1, f"mainjob: report.txt lacks the line 'WARNING: {w}'")
+    check(md.count("> **Warning:** " + w + "\n") == 1, f"mainjob: report.md lacks the warning '{w}'")
+    check(html.count(w.replace("'", "&apos;") + "</p>") == 1, f"mainjob: report.html lacks the warning '{w}'")
+    check(rj["statistics"].get("warnings", []).count(w) == 1,
+          f"mainjob: report.json's statistics.warnings lacks '{w}'")
+check(txt.count("lie on different disks") == 2 and len(re.findall(r'id="different-disks-\d+"', html)) == 2,
+      "mainjob: the different-disks warning is not printed once per image/LV pair")
+# below the answer, before the headline
+check(re.search(r"^The answer: .*?\n\nWARNING: image and lvm lie on different disks .*\n"
+                r"WARNING: image-nocache and lvm lie .*\n\nHeadline: ", txt, re.S | re.M),
+      "mainjob: the different-disks warnings are not right below the answer")
+check("62.2 % slower" in txt, "mainjob: the image/LV verdict was withheld beside the disks warning")
+for f in ("report.txt", "report.md", "report.html", "report.json"):
+    check("different disks" not in open(f"{d}/cachetruth/{f}", encoding="utf-8").read(),
+          f"cachetruth: {f} warns of different disks, but image and lvm both lie on vdb")
 
 for b in bad:
     print("FAIL:", b, file=sys.stderr)
