@@ -255,23 +255,34 @@ vdc_answer_build(struct vdc_analysis *a, const vdc_result_set *rs)
         struct vdc_answer_fix *f = &g_array_index(b.fixes, struct vdc_answer_fix, i);
         GString *t = b.fix_targets->pdata[i];
         int verdicts = !strcmp(f->state, "undecided") || !strcmp(f->state, "unbounded");
+        size_t n_unbounded = 0;
+        GHashTableIter it;
+        gpointer row;
+        char *of_them;
 
         vdc_answer_fix_words(&b, f);
         f->targets = g_string_free(t, FALSE);
         f->n_tests = g_hash_table_size(b.fix_rows->pdata[i]);
+        /* the undecided rows whose interval has no bound, said apart */
+        g_hash_table_iter_init(&it, b.fix_rows->pdata[i]);
+        while (g_hash_table_iter_next(&it, &row, NULL))
+            n_unbounded += ((const struct vdc_headline_row *)row)->effect == VDC_EFFECT_UNBOUNDED;
+        of_them = !strcmp(f->state, "undecided") && n_unbounded
+                  ? g_strdup_printf(", %zu of them unbounded", n_unbounded) : g_strdup("");
         /* undecided and unbounded come of verdict rows only: counted
          * among the verdicts, the ceiling's shares apart */
         f->n_total = verdicts ? b.n_verdict_rows : b.n_rows;
         g_hash_table_destroy(b.fix_rows->pdata[i]);
         /* what was counted, said once: a comparison is a pair of targets in one test */
         vdc_answer_add_line(&b, VDC_ANSWER_FIX, VDC_TONE_PLAIN, NULL,
-                 g_strdup_printf("%c%s in %zu of the %zu %s%s%s%s%s: %s%s%s%s.",
+                 g_strdup_printf("%c%s in %zu of the %zu %s%s%s%s%s%s: %s%s%s%s.",
                                  g_ascii_toupper(f->state[0]), f->state + 1, f->n_tests, f->n_total,
                                  verdicts ? "verdict" : "comparison", f->n_total == 1 ? "" : "s",
-                                 i ? "" : " (pair of targets x test)",
+                                 i ? "" : " (pair of targets x test)", of_them,
                                  *f->targets ? " of " : "", f->targets,
                                  f->option ? "rerun with " : "", f->option ? f->option : "",
                                  f->option ? ": " : "", f->why));
+        g_free(of_them);
     }
     if (!b.lines->len)
         vdc_answer_add_line(&b, VDC_ANSWER_NOTE, VDC_TONE_PLAIN, NULL, g_strdup("Nothing to compare: no pair of targets."));

@@ -245,18 +245,27 @@ decide_pair(struct vdc_headline_pair *hp, double alpha)
         hp->n_family += isnan(adj[i]) ? 0 : 1;
         hp->n_pairs_max = MAX(hp->n_pairs_max, row->p.n);
         row->significant = !isnan(adj[i]) && adj[i] < alpha;
+        /* the one place a row's verdict and class are decided: an
+         * interval with no bound supports no direction, so a significant
+         * test there is undecided, and every such row's class is
+         * unbounded (an undecided class, the renderers say why) */
         if (!row_comparable(row))
             row->verdict = VDC_VERDICT_NOT_COMPARABLE;
         else if (!row->p.has_test)
             row->verdict = VDC_VERDICT_NOT_TESTED;
+        else if (row->significant && !row->p.has_ci)
+            row->verdict = VDC_VERDICT_UNDECIDED;
         else if (row->significant)
             row->verdict = row->p.delta_percent > 0 ? VDC_VERDICT_FASTER : VDC_VERDICT_SLOWER;
         else
             row->verdict = VDC_VERDICT_NO_DIFFERENCE;
-        row->effect = row_comparable(row)
-            ? vdc_effect_classify(row->p.delta_percent, row->p.ci_delta_percent[0],
-                                  row->p.ci_delta_percent[1], row->p.has_ci, row->significant)
-            : VDC_EFFECT_NOT_TESTED;
+        if (!row_comparable(row))
+            row->effect = VDC_EFFECT_NOT_TESTED;
+        else if (row->p.has_test && !row->p.has_ci)
+            row->effect = VDC_EFFECT_UNBOUNDED;
+        else
+            row->effect = vdc_effect_classify(row->p.delta_percent, row->p.ci_delta_percent[0],
+                                              row->p.ci_delta_percent[1], row->p.has_ci, row->significant);
     }
     g_free(p);
     g_free(adj);
@@ -469,12 +478,12 @@ vdc_headline_reason(const struct vdc_analysis *a, const struct vdc_headline_pair
 }
 
 /* A row with a test whose ratio's interval has no bound (the reference's
- * mean not clear of 0): its class is not "not tested" but undecided,
- * worded as the answer words it. */
+ * mean not clear of 0): class unbounded (decide_pair), undecided, worded
+ * as the answer words it. */
 static int
 row_unbounded(const struct vdc_headline_row *row)
 {
-    return row->verdict != VDC_VERDICT_NOT_COMPARABLE && row->p.has_test && !row->p.has_ci;
+    return row->effect == VDC_EFFECT_UNBOUNDED;
 }
 
 #define UNBOUNDED_WHY "the ratio's interval has no bound (the reference's mean is not clear of 0 in the pairs)"
@@ -485,8 +494,10 @@ class_text(const struct vdc_headline_row *row)
 {
     if (!row_unbounded(row))
         return vdc_effect_class_name(row->effect);
-    return row->verdict == VDC_VERDICT_NO_DIFFERENCE ? "undecided, unbounded: " UNBOUNDED_WHY
-           : "unbounded: " UNBOUNDED_WHY;
+    /* "undecided" said once: first for a significant test, whose
+     * direction the unbounded interval withholds */
+    return row->verdict == VDC_VERDICT_UNDECIDED ? "unbounded: " UNBOUNDED_WHY
+           : "undecided, unbounded: " UNBOUNDED_WHY;
 }
 
 char *
@@ -530,7 +541,9 @@ vdc_headline_row_text(const struct vdc_analysis *a, const struct vdc_headline_pa
     } else {
         if (standalone)
             g_string_append_printf(s, "%s relative to %s: ", t, r);
-        g_string_append_printf(s, "no significant difference, %+.1f %%", p->delta_percent);
+        g_string_append_printf(s, "%s, %+.1f %%", row->verdict == VDC_VERDICT_UNDECIDED
+                               ? "undecided" : "no significant difference",
+                               p->delta_percent);
         append_ci(s, p, 0);
         g_string_append_printf(s, ", %s, %s, %s", fmt_p_holm(pb, sizeof(pb), pair, row),
                                perm_p(qb, sizeof(qb), a, p),
@@ -882,8 +895,13 @@ pair_line(const struct vdc_analysis *a, const struct vdc_headline_pair *hp)
 #define PART(n, what) \
     do { if (n) { g_string_append_printf(s, "%s" what " in %zu", sep, n); sep = ", "; } } while (0)
     PART(negligible, "negligible");
-    PART(undecided, "undecided");
-    PART(unbounded, "unbounded");
+    /* unbounded is a kind of undecided, counted with it as the answer does */
+    if (undecided + unbounded) {
+        g_string_append_printf(s, "%sundecided in %zu", sep, undecided + unbounded);
+        if (unbounded)
+            g_string_append_printf(s, ", %zu of them unbounded", unbounded);
+        sep = ", ";
+    }
     PART(nc, "not comparable");
     PART(nt, "not tested");
 #undef PART

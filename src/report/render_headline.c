@@ -446,6 +446,7 @@ verdict_class(const struct vdc_headline_row *row)
     case VDC_VERDICT_FASTER: return "faster";
     case VDC_VERDICT_SLOWER: return "slower";
     case VDC_VERDICT_NO_DIFFERENCE: return "same";
+    case VDC_VERDICT_UNDECIDED: return "same";
     default: return "untested";
     }
 }

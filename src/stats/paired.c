@@ -215,6 +215,7 @@ vdc_effect_class_name(enum vdc_effect_class c)
     case VDC_EFFECT_MODERATE: return "moderate";
     case VDC_EFFECT_LARGE: return "large";
     case VDC_EFFECT_NOT_TESTED: return "not tested";
+    case VDC_EFFECT_UNBOUNDED: return "unbounded";
     }
     return "?";
 }

@@ -117,13 +117,15 @@ enum vdc_effect_class {
     VDC_EFFECT_MODERATE,      /* significant, 5 % <= |delta| < 20 %, the interval past +-5 % */
     VDC_EFFECT_LARGE,         /* significant, |delta| >= 20 % */
     VDC_EFFECT_NOT_TESTED,    /* fewer than 2 pairs, or no interval */
+    VDC_EFFECT_UNBOUNDED,     /* set by the caller: tested, but the ratio's interval has no
+                               * bound (the reference's mean not clear of 0); undecided */
 };
 
 /* The class of @delta_percent with its interval [@lo, @hi] (% deltas) and
  * whether the (Holm-adjusted) test was significant. */
 enum vdc_effect_class vdc_effect_classify(double delta_percent, double lo, double hi,
                                           int has_ci, int significant);
-/* "undecided", "negligible", "moderate", "large", "not tested" */
+/* "undecided", "negligible", "moderate", "large", "not tested", "unbounded" */
 const char *vdc_effect_class_name(enum vdc_effect_class c);
 
 /* The defaults of `--runs auto`: repetitions before the rule may stop,

@@ -55,6 +55,7 @@ vdc_verdict_name(enum vdc_verdict v)
     case VDC_VERDICT_SLOWER: return "slower";
     case VDC_VERDICT_NO_DIFFERENCE: return "no significant difference";
     case VDC_VERDICT_NOT_COMPARABLE: return "not comparable (too fast)";
+    case VDC_VERDICT_UNDECIDED: return "undecided";
     case VDC_VERDICT_NOT_TESTED: break;
     }
     return "not tested";

@@ -90,9 +90,11 @@ enum vdc_verdict {
     VDC_VERDICT_FASTER,           /* p < alpha, target mean > baseline mean */
     VDC_VERDICT_SLOWER,
     VDC_VERDICT_NOT_COMPARABLE,   /* set by the caller: a side has too-fast runs with no value */
+    VDC_VERDICT_UNDECIDED,        /* set by the caller: p < alpha but the ratio's interval has
+                                   * no bound, so neither faster nor slower is shown */
 };
 /* "faster", "slower", "no significant difference", "not tested",
- * "not comparable (too fast)" */
+ * "not comparable (too fast)", "undecided" */
 const char *vdc_verdict_name(enum vdc_verdict v);
 
 /* A target against the baseline, from their summaries' inputs. */
