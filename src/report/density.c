@@ -438,9 +438,13 @@ holm_families(struct vdc_density *d)
             q->n_family = k;
             q->agg_significant = !isnan(q->agg_p_holm) && q->agg_p_holm < VDC_STATS_ALPHA;
             q->p99_significant = !isnan(q->p99_p_holm) && q->p99_p_holm < VDC_STATS_ALPHA;
-            q->agg_effect = vdc_effect_classify(q->agg.delta_percent, q->agg.ci_delta_percent[0],
+            /* a test with an interval of no bound: unbounded (undecided),
+             * as the headline's rows (headline.c, decide_pair) */
+            q->agg_effect = q->agg.has_test && !q->agg.has_ci ? VDC_EFFECT_UNBOUNDED
+                          : vdc_effect_classify(q->agg.delta_percent, q->agg.ci_delta_percent[0],
                                                 q->agg.ci_delta_percent[1], q->agg.has_ci, q->agg_significant);
             q->p99_effect = q->p99_flat ? VDC_EFFECT_NOT_TESTED
+                          : q->p99.has_test && !q->p99.has_ci ? VDC_EFFECT_UNBOUNDED
                           : vdc_effect_classify(q->p99.delta_percent, q->p99.ci_delta_percent[0],
                                                 q->p99.ci_delta_percent[1], q->p99.has_ci, q->p99_significant);
         }
@@ -695,18 +699,18 @@ vdc_density_stop_text(const struct vdc_analysis *a, size_t ti, size_t ki)
      * which is not the same as stopping, whichever way its mean went */
     if (!vdc_density_stop_shown(d, ti, ki))
         return g_strdup_printf("not shown to scale past %" G_GINT64_FORMAT " guest%s: the aggregate at %"
-                               G_GINT64_FORMAT " (%s [%s, %s], %zu repetitions) is %s on average than at %"
+                               G_GINT64_FORMAT " (mean over its %zu repetitions: %s [%s, %s]) is %s on average than at %"
                                G_GINT64_FORMAT " (%s) but its interval reaches %s it: more repetitions tell",
-                               stop, stop == 1 ? "" : "s", n->level, vdc_fmt_num_s(n->sum.mean),
-                               vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), n->n_reps,
+                               stop, stop == 1 ? "" : "s", n->level, n->n_reps, vdc_fmt_num_s(n->sum.mean),
+                               vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]),
                                n->sum.mean > c->sum.mean ? "larger" : "smaller", stop,
                                vdc_fmt_num_s(c->sum.mean),
                                n->sum.mean > c->sum.mean ? "down to" : "up past");
     return g_strdup_printf("stops scaling at %" G_GINT64_FORMAT " guest%s: the aggregate at %" G_GINT64_FORMAT
-                           " (%s [%s, %s], %zu repetitions) is not larger than at %" G_GINT64_FORMAT
+                           " (mean over its %zu repetitions: %s [%s, %s]) is not larger than at %" G_GINT64_FORMAT
                            " (%s), its interval included",
-                           stop, stop == 1 ? "" : "s", n->level, vdc_fmt_num_s(n->sum.mean),
-                           vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), n->n_reps, stop,
+                           stop, stop == 1 ? "" : "s", n->level, n->n_reps, vdc_fmt_num_s(n->sum.mean),
+                           vdc_fmt_num_s(n->sum.ci_mean[0]), vdc_fmt_num_s(n->sum.ci_mean[1]), stop,
                            vdc_fmt_num_s(c->sum.mean));
 }
 
@@ -726,13 +730,18 @@ vdc_density_sure_text(GString *s, const struct vdc_density_pair *p, int p99, int
     if (g->has_ci)
         g_string_append_printf(s, with_pct ? " [%+.1f %%, %+.1f %%]" : " [%+.1f, %+.1f]", g->ci_delta_percent[0],
                                g->ci_delta_percent[1]);
+    else if (effect == VDC_EFFECT_UNBOUNDED)
+        g_string_append(s, " [unbounded]");
     else
         g_string_append(s, g->n < 2 ? ", no interval (under 2 pairs)"
                                     : ", no interval (the reference's mean is not clear of 0)");
     if (g->has_test)
         g_string_append_printf(s, ", %s", vdc_p_holm_text(buf, sizeof(buf), p99 ? p->p99_p_holm : p->agg_p_holm,
                                                           g->p_value, p->n_family));
-    if (effect != VDC_EFFECT_NOT_TESTED)
+    if (effect == VDC_EFFECT_UNBOUNDED)
+        g_string_append(s, ", undecided, unbounded: the interval has no bound (the reference's mean is not "
+                           "clear of 0 in the pairs)");
+    else if (effect != VDC_EFFECT_NOT_TESTED)
         g_string_append_printf(s, ", %s", effect == VDC_EFFECT_UNDECIDED && significant ? "size undecided"
                                           : vdc_effect_class_name(effect));
 }
@@ -745,10 +754,13 @@ vdc_density_paired_means_text(GString *s, const struct vdc_density *d, const str
 
     if (!(p99 ? p->p99_short : p->agg_short) || !g->has_ratio)
         return;
-    g_string_append_printf(s, " (%s %s%s%s against %s %s%s%s over the %zu repetition%s both completed)",
+    /* paired means: over the repetitions both completed, not each
+     * target's own mean over all its repetitions (the Scaling line's) */
+    g_string_append_printf(s, " (paired means over the %zu repetition%s both completed: %s %s%s%s against %s %s%s%s)",
+                           g->n, g->n == 1 ? "" : "s",
                            d->targets[p->target], vdc_fmt_num_s(g->mean_t), unit ? " " : "", unit ? unit : "",
                            d->targets[p->reference], vdc_fmt_num_s(g->mean_b), unit ? " " : "",
-                           unit ? unit : "", g->n, g->n == 1 ? "" : "s");
+                           unit ? unit : "");
 }
 
 void

@@ -23,7 +23,14 @@
 # (results/2026-12-06-lab-main-job-dom0-EMULATED), the headline in the
 # answer's words and width, unbounded intervals said so with the reason,
 # the runs line; its image/LV pairs on different disks (vda, vdb) warned
-# of in every format, and cachetruth's on one disk not.  About 3 s.
+# of in every format, and cachetruth's on one disk not; on the 256M storage variants
+# (results/2026-12-06-lab-storage-variants-256M-EMULATED), a significant
+# test whose interval has no bound is undecided and unbounded, with no
+# direction, alike in the answer, the headline, its summary counts and
+# report.json, and the answer's undecided count is the rows it calls so; on
+# the density lab run (results/2026-12-06-lab-density-EMULATED), a level's
+# number with an unbounded interval is labelled undecided, and the paired
+# means are told from a target's own mean.  About 3 s.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$VMDISKCMP" ] || fail "VMDISKCMP not built: $VMDISKCMP"
 need_cmd python3
@@ -35,11 +42,15 @@ export SOURCE_DATE_EPOCH
 
 readme="$top_srcdir/results/2026-12-06-lab-main-job-readme-EMULATED/result/result.json"
 mainjob="$top_srcdir/results/2026-12-06-lab-main-job-dom0-EMULATED/result/result.json"
-for f in thinlab knobs hostcost readme mainjob cachetruth; do
+storvar256="$top_srcdir/results/2026-12-06-lab-storage-variants-256M-EMULATED/result/result.json"
+densitylab="$top_srcdir/results/2026-12-06-lab-density-EMULATED/result/result.json"
+for f in thinlab knobs hostcost readme mainjob cachetruth storvar256 densitylab; do
     mkdir -p "$work/$f"
     case $f in
     readme) cp "$readme" "$work/$f/result.json" ;;
     mainjob) cp "$mainjob" "$work/$f/result.json" ;;
+    storvar256) cp "$storvar256" "$work/$f/result.json" ;;
+    densitylab) cp "$densitylab" "$work/$f/result.json" ;;
     *) cp "$golden/$f/result.json" "$work/$f/result.json" ;;
     esac
     "$VMDISKCMP" report "$work/$f" --quiet --formats txt,md,json,html 2>"$work/$f.err" ||
@@ -276,6 +287,42 @@ check("62.2 % slower" in txt, "mainjob: the image/LV verdict was withheld beside
 for f in ("report.txt", "report.md", "report.html", "report.json"):
     check("different disks" not in open(f"{d}/cachetruth/{f}", encoding="utf-8").read(),
           f"cachetruth: {f} warns of different disks, but image and lvm both lie on vdb")
+# storvar256: image against lvm-thin, Random seeks (overwrite): Holm p 0.013
+# but the ratio's interval has no bound: undecided, unbounded, no direction
+raw = open(f"{d}/storvar256/report.txt", encoding="utf-8").read()
+ans = re.sub(r"\s+", " ", raw[raw.find("The answer"):raw.find("\nHeadline")])
+head = re.sub(r"\s+", " ", raw[raw.find("\nHeadline"):])
+check("overwrite (-34.3 % [unbounded])" in ans and "slower" not in ans and "not tested" not in ans,
+      "storvar256: the answer gives the unbounded seeks overwrite row a direction or 'not tested'")
+check("Random seeks (overwrite): undecided, -34.3 % [unbounded], p = 0.0134" in head
+      and "slower than" not in head,
+      "storvar256: the headline gives the unbounded seeks overwrite row a direction")
+m = re.search(r"Undecided in (\d+) of the (\d+) verdicts \(pair of targets x test\), (\d+) of them unbounded", ans)
+rows = [t for p in json.load(open(f"{d}/storvar256/report.json"))["statistics"]["headline"]["pairs"]
+        for t in p["tests"]]
+unbounded = [t for t in rows if t["p_value"] is not None and t["ci95_ratio"] is None]
+check(unbounded and all(t["class"] == "unbounded" and t["verdict"] in ("undecided", "no significant difference")
+                        for t in unbounded),
+      f"storvar256: report.json's unbounded rows: {[(t['verdict'], t['class']) for t in unbounded]}")
+check(m and int(m.group(1)) == sum(t["class"] in ("undecided", "unbounded") for t in rows)
+      and int(m.group(2)) == len(rows) and int(m.group(3)) == len(unbounded),
+      f"storvar256: the answer's undecided count does not count its undecided rows: {m and m.group(0)}")
+summ = json.load(open(f"{d}/storvar256/report.json"))["statistics"]["headline"]["summary"]
+nu = sum(int(x) for l in summ for x in re.findall(r"undecided in (\d+)", l))
+nb = sum(int(x) for l in summ for x in re.findall(r"(\d+) of them unbounded", l))
+check(nu == int(m.group(1)) if m else False, f"storvar256: the summary counts {nu} undecided")
+check(nb == len(unbounded) and not any("unbounded in" in l or "not tested" in l for l in summ),
+      f"storvar256: the summary counts unbounded apart from undecided: {summ}")
+
+# densitylab: at 3 guests the aggregate's interval has no bound: undecided
+raw = open(f"{d}/densitylab/report.txt", encoding="utf-8").read()
+ans = re.sub(r"\s+", " ", raw[raw.find("The answer"):raw.find("\nHeadline")])
+three = ans[ans.find("at 3 guests"):ans.find("Scaling")]
+check("(paired means over the 2 repetitions both completed: image 735.7 against lvm 398.6) [unbounded], "
+      "p = 0.3 (Holm, 2 tests; unadjusted = 0.15), undecided, unbounded" in three,
+      f"densitylab: the 3-guest aggregate is not labelled undecided with its interval: {three}")
+check("the aggregate at 3 (mean over its 3 repetitions: 572.3" in ans,
+      "densitylab: the Scaling line does not say its aggregate is the target's own mean")
 
 for b in bad:
     print("FAIL:", b, file=sys.stderr)

@@ -466,7 +466,7 @@ sed -n '/^<h3 id="density-failed">/,/^<\/ul>$/p' "$work/density-failed/report.ht
     >"$work/density-failed/density-failed.html"
 golden_check density-failed "$golden/density-failed/expected" "$work/density-failed" density.csv \
     density-failed.html
-grep -q 'over the 3 repetitions both completed' "$work/density-failed/report.unfolded" ||
+grep -q 'paired means over the 3 repetitions both completed: image ' "$work/density-failed/report.unfolded" ||
     fail "density-failed: the short pair does not print the means it compares"
 grep -q '^  at 3 guests, rr4k (file), read IOPS (IO/sec): image gives 16.7 % less aggregate than lvm ' \
     "$work/density/report.unfolded" || fail "density: no headline at 3 guests"

@@ -631,7 +631,7 @@ test_density_failed(void **state)
             assert_true(p->agg_short);
             assert_close(p->agg.mean_t, 900, 1e-12);
             assert_close(p->agg.mean_b, 3610.0 / 3, 1e-12);
-            assert_string_equal(s->str, " (image 900.0 against lvm 1203 over the 3 repetitions both completed)");
+            assert_string_equal(s->str, " (paired means over the 3 repetitions both completed: image 900.0 against lvm 1203)");
             seen++;
         }
         if (p->level == 1) {   /* every repetition paired: the cells' means are the compared ones */
