@@ -9,15 +9,23 @@
 
 #include <glib.h>
 
+#include "common/escape.h"
 #include "report/render_escape.h"
 
-/* @text wrapped at @width columns, the first line starting with @first,
- * the others with @indent; ends with a newline */
+/* @text made one safe line (common/escape.h vdc_escape_line: the answer
+ * quotes strings read back from hosts and guests, a backend's type, a
+ * device, an error) and wrapped at @width columns, the first line
+ * starting with @first, the others with @indent; ends with a newline */
 static void
 wrap(GString *out, const char *text, const char *first, const char *indent, size_t width)
 {
-    char **words = g_strsplit(text, " ", -1);
+    GString *safe = g_string_new(NULL);
+    char **words;
     size_t i, col = 0, lines = 0;
+
+    vdc_escape_line(safe, text);
+    words = g_strsplit(safe->str, " ", -1);
+    g_string_free(safe, TRUE);
 
     for (i = 0; words[i]; i++) {
         size_t len = (size_t)g_utf8_strlen(words[i], -1);

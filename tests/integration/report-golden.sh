@@ -271,6 +271,27 @@ grep -q "^WARNING: ‡ target lvm-thin on .*, thin-pool-full: the target's thin 
 grep -q 'put_block~overwrite.*thin-pool-full' "$work/thinfull/summary.csv" ||
     fail "thinfull: summary.csv has no thin-pool-full flag on the overwrite pass"
 
+# a read-back string with terminal escapes reaches the answer's "Served
+# by" line: report.txt shows it escaped, never sends it (the control case:
+# the raw bytes are in the input)
+mkdir -p "$work/esc-answer"
+python3 - "$golden/storvar/result.json" "$work/esc-answer/result.json" <<'PY' || fail "esc-answer: fixture"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["targets"][0]["backend"]["type"] = "file\u001b]0;PWNED\u0007\u001b[2J\u202e"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+grep -q '\\u001b' "$work/esc-answer/result.json" || fail "esc-answer: the fixture has no escape"
+"$VMDISKCMP" report "$work/esc-answer" --baseline image --quiet 2>"$work/esc-answer.err" ||
+    fail "esc-answer: vmdiskcmp report failed: $(cat "$work/esc-answer.err")"
+python3 - "$work/esc-answer/report.txt" <<'PY' || fail "esc-answer: report.txt sends a control character or a bidi override"
+import re, sys
+t = open(sys.argv[1], "rb").read()
+bad = re.search(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]", t)
+assert not bad, t[max(0, bad.start() - 60):bad.end() + 20]
+assert b"Served by: " in t
+PY
+
 # the cache truth and the dom0-page-cache flag (cachetruth: synthetic with
 # targets[].cache, targets[].placement and samples[].host on image)
 render cachetruth "$golden/cachetruth/result.json" dom0

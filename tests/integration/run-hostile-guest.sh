@@ -172,7 +172,8 @@ for p in sys.argv[1:]:
     t = open(p, "rb").read()
     bad = re.search(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", t)
     assert not bad, (p, t[max(0, bad.start() - 60):bad.end() + 20])
-    assert p.endswith(".md") or want in t, (p, "no escaped error")
+    # report.txt folds a long line at a blank (100 columns): joined again
+    assert p.endswith(".md") or want in re.sub(rb"\n +", b" ", t), (p, "no escaped error")
 for line in open(sys.argv[1], "rb"):
     assert not line.startswith(b"vmdiskcmp: [progress] done"), line
 EOF
