@@ -241,8 +241,14 @@ vdc_agent_result_merge(vdc_result_set *rs, const vdc_plan *p, size_t step,
     }
     if (!merged)
         return NULL;
-    /* host figures are the host's to measure, never the guest's to say */
+    /* host figures are the host's to measure, never the guest's to say;
+     * metadata.source is an importer's (it marks an import's output, which
+     * import -o may replace): never the guest's to claim */
     g_clear_pointer(&merged->host, json_object_unref);
+    g_clear_pointer(&merged->meta.source.file, g_free);
+    g_clear_pointer(&merged->meta.source.format, g_free);
+    g_clear_pointer(&merged->meta.source.section, g_free);
+    merged->meta.source.line = VDC_INT_ABSENT;
     for (k = 0; k < merged->n_samples; k++)
         g_clear_pointer(&merged->samples[k]->host, json_object_unref);
     if (*why) {

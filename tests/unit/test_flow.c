@@ -373,7 +373,15 @@ play_runner(const vdc_hv_domain *dom, void *opaque)
                                                      strstr(json, "\"samples\":[{") + 12);
 
             g_free(json);
-            json = g_strdup(claim);
+            /* and an importer's mark, which would let import -o replace the result */
+            {
+                char **parts = g_strsplit(claim, "\"metadata\":{", 2);
+
+                assert_non_null(parts[1]);     /* the mock's JSON has its metadata */
+                json = g_strjoinv("\"metadata\":{\"source\":{\"file\":\"forged.csv\",\"line\":1,"
+                                  "\"format\":\"bonnie++-csv-1.98\"},", parts);
+                g_strfreev(parts);
+            }
         }
         F.wl_flags = (int)job.flags;
         if (!(job.flags & VDC_CTL_JOB_NO_BONNIE)) {
@@ -1647,6 +1655,10 @@ test_guest_host_dropped(void **state)
         assert_null(rs.runs[i]->host);
         for (j = 0; j < rs.runs[i]->n_samples; j++)
             assert_null(rs.runs[i]->samples[j]->host);
+        /* nor an importer's mark on the run (import -o would replace it) */
+        assert_null(rs.runs[i]->meta.source.file);
+        assert_null(rs.runs[i]->meta.source.format);
+        assert_true(rs.runs[i]->meta.source.line == VDC_INT_ABSENT);
     }
     check_torn_down();
     vdc_result_set_dispose(&rs);
