@@ -159,8 +159,8 @@ static const vdc_field thin_fields[] = {
     F(VDC_F_INT, vdc_target_thin, chunk_size, "chunk_size", NN | VDC_FF_NULLABLE),
     F(VDC_F_BOOL, vdc_target_thin, zeroing, "zeroing", VDC_FF_NULLABLE),
     F(VDC_F_STR, vdc_target_thin, discards, "discards", 0),
-    F(VDC_F_INT, vdc_target_thin, pool_size, "pool_size", NN),
-    F(VDC_F_INT, vdc_target_thin, metadata_size, "metadata_size", NN),
+    FMAX(VDC_F_INT, vdc_target_thin, pool_size, "pool_size", NN, VDC_BYTES_MAX),
+    FMAX(VDC_F_INT, vdc_target_thin, metadata_size, "metadata_size", NN, VDC_BYTES_MAX),
     F(VDC_F_STR, vdc_target_thin, source, "source", 0),
     END     /* "data_percent" and "metadata_percent" by hand */
 };
@@ -183,7 +183,7 @@ static const vdc_field qcow2_fields[] = {
 
 const vdc_field vdc_storage_fields[] = {
     F(VDC_F_STR, vdc_target_storage, path, "path", 0),
-    F(VDC_F_INT, vdc_target_storage, size_bytes, "size_bytes", NN),
+    FMAX(VDC_F_INT, vdc_target_storage, size_bytes, "size_bytes", NN, VDC_BYTES_MAX),
     F(VDC_F_STR, vdc_target_storage, format, "format", 0),
     F(VDC_F_STR, vdc_target_storage, alloc, "alloc", 0),
     F(VDC_F_STR, vdc_target_storage, vg, "vg", 0),

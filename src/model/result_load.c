@@ -118,6 +118,9 @@ load_field(vdc_load_ctx *c, const vdc_field *f, JsonNode *n, void *obj)
         }
         if ((f->flags & VDC_FF_NONNEG) && *(int64_t *)p < 0)
             return vdc_load_fail(c, "expected an integer >= 0");
+        /* an integer with a physical bound (FMAX: bytes) */
+        if (f->max > 0 && ((double)*(int64_t *)p > f->max || (double)*(int64_t *)p < -f->max))
+            return vdc_load_fail(c, "expected an integer of magnitude at most %g", f->max);
         return 0;
     }
     case VDC_F_NUM: {

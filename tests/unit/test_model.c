@@ -667,6 +667,15 @@ test_storage_alignment(void **state)
     expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"data_percent\":[0,101]}}}],\"runs\":[]}",
                       "vmdiskcmp: t.json: targets[0].storage.thin.data_percent: expected [before, after] as "
                       "numbers from 0 to 100 (%) or null\n");
+    /* the pool's and the LV's sizes: bytes, at most 1e18 like every byte count */
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"pool\":\"p\","
+                      "\"pool_size\":9223372036854775807}}}],\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].storage.thin.pool_size: expected an integer of magnitude "
+                      "at most 1e+18\n");
+    expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"size_bytes\":2000000000000000000}}],"
+                      "\"runs\":[]}",
+                      "vmdiskcmp: t.json: targets[0].storage.size_bytes: expected an integer of magnitude "
+                      "at most 1e+18\n");
     /* the metadata's use: the same bounds, 0 and 100 themselves taken */
     expect_load_error(HEAD "\"targets\":[{\"name\":\"a\",\"storage\":{\"thin\":{\"pool\":\"p\","
                       "\"metadata_percent\":[0,100.5]}}}],\"runs\":[]}",
