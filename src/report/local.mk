@@ -2,7 +2,7 @@
 # src/report: the analysis (flags and warnings decided), the renderers (text,
 # Markdown, compare, CSV, JSON, HTML) and the report directory library.
 src_libvdc_results_a_SOURCES += \
-	src/report/analysis.c src/report/analysis.h \
+	src/report/analysis.c src/report/analysis_reasons.c src/report/analysis.h \
 	src/report/artefacts.c src/report/artefacts.h \
 	src/report/headline.c src/report/headline.h src/report/headline_welch.c \
 	src/report/ranking.c src/report/ranking.h \
