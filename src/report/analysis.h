@@ -340,6 +340,12 @@ char *vdc_analysis_cmp_reason(const struct vdc_analysis *a, size_t ti, size_t ki
  * verdict); g_strfreev. */
 char **vdc_analysis_not_comparable_lines(const struct vdc_analysis *a);
 
+/* Groups tests by the reason they have no verdict: @why holds the reasons
+ * (char *), @tests beside it one GString per reason of its test labels
+ * joined by "; ".  @reason (owned: kept as a new reason, else freed)
+ * gets @label appended under it, in first-seen order. */
+void vdc_reason_group_add(GPtrArray *why, GPtrArray *tests, char *reason, const char *label);
+
 /* Whether targets @t and @r ran test files of different sizes (their
  * smallest or largest, vdc_target_files) on test @ki where the size
  * matters (bonnie++'s sequential and seek tests, VDC_TEST_GROUP_IO). */

@@ -76,16 +76,7 @@ vdc_analysis_not_comparable_lines(const struct vdc_analysis *a)
 
             if (!w)
                 continue;
-            vdc_analysis_test_label(a, ki, label, sizeof(label));
-            for (k = 0; k < why->len && strcmp(why->pdata[k], w); k++)
-                ;
-            if (k == why->len) {
-                g_ptr_array_add(why, w);
-                g_ptr_array_add(tests, g_string_new(label));
-            } else {
-                g_string_append_printf(tests->pdata[k], "; %s", label);
-                g_free(w);
-            }
+            vdc_reason_group_add(why, tests, w, vdc_analysis_test_label(a, ki, label, sizeof(label)));
         }
         for (k = 0; k < why->len; k++) {
             g_ptr_array_add(v, g_strdup_printf("%s relative to %s: not comparable (%s): %s", a->targets[ti],
@@ -98,4 +89,21 @@ vdc_analysis_not_comparable_lines(const struct vdc_analysis *a)
     }
     g_ptr_array_add(v, NULL);
     return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* analysis.h */
+void
+vdc_reason_group_add(GPtrArray *why, GPtrArray *tests, char *reason, const char *label)
+{
+    guint k;
+
+    for (k = 0; k < why->len && strcmp(why->pdata[k], reason); k++)
+        ;
+    if (k == why->len) {
+        g_ptr_array_add(why, reason);
+        g_ptr_array_add(tests, g_string_new(label));
+    } else {
+        g_string_append_printf(tests->pdata[k], "; %s", label);
+        g_free(reason);
+    }
 }

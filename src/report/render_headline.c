@@ -187,17 +187,8 @@ ceiling_reasons(const struct vdc_analysis *a, size_t ref)
             char *w = vdc_headline_reason(a, hp, &hp->rows[j]);
             const char *label = LABEL(hp->rows[j].test);
 
-            if (!w)
-                continue;
-            for (k = 0; k < why->len && strcmp(why->pdata[k], w); k++)
-                ;
-            if (k == why->len) {
-                g_ptr_array_add(why, w);
-                g_ptr_array_add(tests, g_string_new(label));
-            } else {
-                g_string_append_printf(tests->pdata[k], "; %s", label);
-                g_free(w);
-            }
+            if (w)
+                vdc_reason_group_add(why, tests, w, label);
         }
         for (k = 0; k < why->len; k++)
             g_ptr_array_add(v, g_strdup_printf("not comparable: %s, %s: %s", a->targets[hp->target],
